@@ -1,0 +1,27 @@
+import { RegisterInput } from "@fintech/core/auth/model";
+import { ensureAdmin } from "@fintech/core/auth/service";
+import type { CoreContext } from "@fintech/core/shared/context";
+
+/**
+ * Idempotent start-up data. The first admin comes from ADMIN_EMAIL / ADMIN_PASSWORD when both
+ * are set (never from a password written in code).
+ */
+export async function seedLocalData(core: CoreContext, env: Record<string, string | undefined>): Promise<void> {
+  await seedAdminFromEnv(core, env);
+}
+
+export async function seedAdminFromEnv(core: CoreContext, env: Record<string, string | undefined>) {
+  if (!env.ADMIN_EMAIL && !env.ADMIN_PASSWORD) return null;
+  const input = RegisterInput.safeParse({
+    email: env.ADMIN_EMAIL,
+    password: env.ADMIN_PASSWORD,
+    first_name: env.ADMIN_FIRST_NAME ?? "Platform",
+    last_name: env.ADMIN_LAST_NAME ?? "Admin",
+  });
+  if (!input.success) {
+    throw new Error(`ADMIN_EMAIL / ADMIN_PASSWORD are not usable: ${input.error.issues[0]?.message}`);
+  }
+  const result = await ensureAdmin(core, input.data);
+  core.logger.info(result.created ? "admin account created" : "admin account updated", { user_id: result.user.id, email: result.user.email });
+  return result;
+}

@@ -1,0 +1,138 @@
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import type { RequestListener, Server } from "node:http";
+import { mkdtempSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { createApp } from "@fintech/functions/app";
+import { loadConfig, type AppConfig } from "@fintech/core/shared/config";
+import { createContext, type CoreContext } from "@fintech/core/shared/context";
+import { kycDocumentsBucket, settlementsBucket } from "../spec/buckets";
+import { stageSettings } from "../stage";
+import { ensureTable } from "./bootstrap";
+import { startDynamoDbLocal } from "./dynamodb-local";
+import { LOOPBACK, isPortFree } from "./ports";
+import { startS3Emulator } from "./s3-emulator";
+import { seedLocalData } from "./seed";
+import { closeServer, createLocalHost, listen } from "./server";
+
+export interface LocalStackOptions {
+  /** HTTP port; 0 picks a free one. */
+  port: number;
+  /** Where DynamoDB Local and the S3 emulator keep data; null keeps everything in memory / a temp dir. */
+  dataDir: string | null;
+  /** Delete dataDir first. */
+  fresh: boolean;
+  /** Built SPA to serve next to the API (null: API only). */
+  staticDir: string | null;
+  /** Environment overrides (JWT_SECRET, ADMIN_EMAIL, LOG_LEVEL, ...); defaults to process.env. */
+  env?: Record<string, string | undefined>;
+  /** Replaces the default static host, e.g. with Vite's dev middleware. */
+  listener?: (api: ReturnType<typeof createApp>) => Promise<RequestListener> | RequestListener;
+}
+
+export interface LocalStack {
+  url: string;
+  config: AppConfig;
+  core: CoreContext;
+  endpoints: { dynamodb: string; s3: string };
+  stop(): Promise<void>;
+}
+
+export class PortInUseError extends Error {
+  constructor(readonly port: number) {
+    super(`Port ${port} is already in use. Stop whatever is using it, or start on another port: PORT=${port + 1} npm start`);
+    this.name = "PortInUseError";
+  }
+}
+
+/** Sessions survive restarts locally because the signing secret is kept beside the data. */
+function localJwtSecret(dataDir: string | null): string {
+  if (!dataDir) return randomBytes(32).toString("hex");
+  const file = path.join(dataDir, "jwt-secret");
+  if (existsSync(file)) return readFileSync(file, "utf8").trim();
+  const secret = randomBytes(32).toString("hex");
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}
+
+/**
+ * The embedded default: DynamoDB Local + S3 emulator + the Hono app (+ the SPA) on one port.
+ * Whatever was started is stopped again if a later step fails, so nothing is left running.
+ */
+export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
+  const env = options.env ?? process.env;
+  if (options.port !== 0 && !(await isPortFree(options.port))) throw new PortInUseError(options.port);
+
+  const stops: (() => Promise<void>)[] = [];
+  const stopAll = async () => {
+    for (const stop of stops.reverse()) await stop().catch(() => undefined);
+    stops.length = 0;
+  };
+
+  try {
+    if (options.dataDir && options.fresh) rmSync(options.dataDir, { recursive: true, force: true });
+    if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
+    const scratch = options.dataDir ? null : mkdtempSync(path.join(os.tmpdir(), "fintech-local-"));
+    if (scratch) stops.push(async () => rmSync(scratch, { recursive: true, force: true }));
+
+    const dynamo = await startDynamoDbLocal({ dataDir: options.dataDir ? path.join(options.dataDir, "dynamodb") : undefined });
+    stops.push(() => dynamo.stop());
+
+    const httpPort = options.port;
+    const siteOrigin = (port: number) => [`http://${LOOPBACK}:${port}`, `http://localhost:${port}`];
+    const bucketNames = { kyc: env.KYC_BUCKET ?? kycDocumentsBucket.localName, settlements: env.SETTLEMENTS_BUCKET ?? settlementsBucket.localName };
+    const s3 = await startS3Emulator({
+      directory: path.join(options.dataDir ?? scratch!, "s3"),
+      corsOrigins: httpPort === 0 ? ["*"] : siteOrigin(httpPort),
+      bucketNames,
+    });
+    stops.push(() => s3.stop());
+
+    const config = loadConfig({
+      STAGE: "local",
+      LOG_LEVEL: "info",
+      ALLOW_TEST_BALANCE: String(stageSettings("local").allowTestBalance),
+      TABLE_NAME: "fintech-local",
+      ...env,
+      KYC_BUCKET: bucketNames.kyc,
+      SETTLEMENTS_BUCKET: bucketNames.settlements,
+      DYNAMODB_ENDPOINT: dynamo.endpoint,
+      S3_ENDPOINT: s3.endpoint,
+      JWT_SECRET: env.JWT_SECRET ?? localJwtSecret(options.dataDir),
+      CORS_ORIGINS: env.CORS_ORIGINS ?? (httpPort === 0 ? "" : siteOrigin(httpPort).join(",")),
+    });
+    const core = createContext(config);
+    await ensureTable(core.db);
+    await seedLocalData(core, env);
+
+    const api = createApp(core);
+    let server: Server;
+    if (options.listener) {
+      const { createServer } = await import("node:http");
+      const listener = await options.listener(api);
+      server = createServer(listener);
+      await new Promise<void>((resolve, reject) => {
+        server.once("error", reject);
+        server.listen(httpPort, LOOPBACK, () => resolve());
+      });
+    } else {
+      server = await listen(createLocalHost(api, options.staticDir), httpPort);
+    }
+    stops.push(() => closeServer(server));
+    const address = server.address();
+    const port = typeof address === "object" && address ? address.port : httpPort;
+
+    return {
+      url: `http://localhost:${port}`,
+      config,
+      core,
+      endpoints: { dynamodb: dynamo.endpoint, s3: s3.endpoint },
+      stop: stopAll,
+    };
+  } catch (error) {
+    await stopAll();
+    if ((error as NodeJS.ErrnoException).code === "EADDRINUSE") throw new PortInUseError(options.port);
+    throw error;
+  }
+}

@@ -1,0 +1,67 @@
+import { randomUUID } from "node:crypto";
+import { DeleteTableCommand } from "@aws-sdk/client-dynamodb";
+import { inject } from "vitest";
+import { loadConfig } from "@fintech/core/shared/config";
+import { createContext, type CoreContext } from "@fintech/core/shared/context";
+import { createApp } from "@fintech/functions/app";
+import { ensureTable } from "./bootstrap";
+
+export const TEST_BUCKETS = { kyc: "test-kyc-documents", settlements: "test-settlements" };
+
+export const TEST_JWT_SECRET = "test-secret-that-is-long-enough-for-hs256-signing";
+
+/**
+ * A core context on its own fresh table in the shared DynamoDB Local, so test files never see
+ * each other's data. Password hashing is cheap here; production keeps the configured cost.
+ */
+export async function createTestContext(env: Record<string, string> = {}): Promise<CoreContext & { dispose(): Promise<void> }> {
+  const config = loadConfig({
+    STAGE: "test",
+    TABLE_NAME: `test-${randomUUID()}`,
+    DYNAMODB_ENDPOINT: inject("dynamodbEndpoint"),
+    S3_ENDPOINT: inject("s3Endpoint"),
+    KYC_BUCKET: TEST_BUCKETS.kyc,
+    SETTLEMENTS_BUCKET: TEST_BUCKETS.settlements,
+    JWT_SECRET: TEST_JWT_SECRET,
+    PASSWORD_HASH_COST: "1024",
+    LOG_LEVEL: "silent",
+    ALLOW_TEST_BALANCE: "true",
+    CORS_ORIGINS: "http://allowed.example",
+    ...env,
+  });
+  const core = createContext(config);
+  await ensureTable(core.db);
+  return {
+    ...core,
+    async dispose() {
+      await core.db.raw.send(new DeleteTableCommand({ TableName: config.TABLE_NAME })).catch(() => undefined);
+      core.db.raw.destroy();
+      core.storage.client.destroy();
+    },
+  };
+}
+
+/** The Hono app over a fresh table, plus small helpers for JSON calls. */
+export async function createTestApp(env: Record<string, string> = {}) {
+  const core = await createTestContext(env);
+  const app = createApp(core);
+  const call = async (method: string, path: string, options: { body?: unknown; token?: string; headers?: Record<string, string> } = {}) => {
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.body !== undefined) headers["Content-Type"] = "application/json";
+    if (options.token) headers.Authorization = `Bearer ${options.token}`;
+    const response = await app.request(path, {
+      method,
+      headers,
+      body: options.body === undefined ? undefined : typeof options.body === "string" ? options.body : JSON.stringify(options.body),
+    });
+    const text = await response.text();
+    let json: unknown = null;
+    try {
+      json = text ? JSON.parse(text) : null;
+    } catch {
+      json = text;
+    }
+    return { status: response.status, headers: response.headers, body: json as Record<string, any> };
+  };
+  return { core, app, call };
+}

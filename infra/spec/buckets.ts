@@ -1,0 +1,41 @@
+/** The two S3 buckets, described once for the CDK stack and the local S3 emulator. */
+export const kycDocumentsBucket = {
+  id: "KycDocuments",
+  localName: "kyc-documents",
+  /** Browser uploads go straight to this bucket with presigned requests. */
+  cors: {
+    allowedMethods: ["GET", "PUT", "POST", "HEAD"] as const,
+    allowedHeaders: ["*"],
+    exposedHeaders: ["ETag"],
+    maxAgeSeconds: 3000,
+  },
+  versioned: false,
+  /** Keys: <userId>/<documentId>; uploads are validated by content, not by name. */
+  maxObjectBytes: 5 * 1024 * 1024,
+} as const;
+
+export const settlementsBucket = {
+  id: "Settlements",
+  localName: "settlements",
+  cors: null,
+  /** Settlement files are evidence; every overwritten version is kept. */
+  versioned: true,
+  /** Nightly drops land under this prefix and start reconciliation. */
+  incomingPrefix: "incoming/",
+  incomingSuffix: ".csv",
+} as const;
+
+export const buckets = [kycDocumentsBucket, settlementsBucket] as const;
+
+/** CORS rules as the S3 emulator wants them (the XML of PutBucketCors). */
+export function corsXml(origins: readonly string[]): string {
+  const rule = kycDocumentsBucket.cors;
+  const lines = [
+    ...origins.map((origin) => `<AllowedOrigin>${origin}</AllowedOrigin>`),
+    ...rule.allowedMethods.map((method) => `<AllowedMethod>${method}</AllowedMethod>`),
+    ...rule.allowedHeaders.map((header) => `<AllowedHeader>${header}</AllowedHeader>`),
+    ...rule.exposedHeaders.map((header) => `<ExposeHeader>${header}</ExposeHeader>`),
+    `<MaxAgeSeconds>${rule.maxAgeSeconds}</MaxAgeSeconds>`,
+  ];
+  return `<CORSConfiguration><CORSRule>${lines.join("")}</CORSRule></CORSConfiguration>`;
+}

@@ -1,0 +1,4 @@
+export * from "./table";
+export * from "./buckets";
+export * from "./routes";
+export * from "./schedules";

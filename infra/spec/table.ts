@@ -1,0 +1,55 @@
+/**
+ * The one DynamoDB table, described once. The CDK stack (stacks/Storage.ts) and the local
+ * bootstrap (infra/local) both derive their definitions from this object so they cannot drift.
+ */
+export const appTable = {
+  /** Logical id in the stack and suffix of the physical name. */
+  id: "Main",
+  partitionKey: "pk",
+  sortKey: "sk",
+  globalIndexes: [
+    { name: "gsi1", partitionKey: "gsi1pk", sortKey: "gsi1sk" },
+    { name: "gsi2", partitionKey: "gsi2pk", sortKey: "gsi2sk" },
+  ],
+  /** Items carrying this epoch-seconds attribute expire (rate-limit windows). */
+  ttlAttribute: "expires_at",
+  /** Streams feed asynchronous consumers (feeds, webhooks) in the cloud. */
+  stream: "new_and_old_images",
+} as const;
+
+export type AppTableSpec = typeof appTable;
+
+/** Every attribute used as a key anywhere, all strings. */
+export function keyAttributes(spec: AppTableSpec = appTable): string[] {
+  const names = new Set<string>([spec.partitionKey, spec.sortKey]);
+  for (const index of spec.globalIndexes) {
+    names.add(index.partitionKey);
+    names.add(index.sortKey);
+  }
+  return [...names];
+}
+
+/** The CreateTable request for DynamoDB Local (and any plain SDK bootstrap). */
+export function toCreateTableInput(tableName: string, spec: AppTableSpec = appTable) {
+  return {
+    TableName: tableName,
+    BillingMode: "PAY_PER_REQUEST" as const,
+    AttributeDefinitions: keyAttributes(spec).map((AttributeName) => ({
+      AttributeName,
+      AttributeType: "S" as const,
+    })),
+    KeySchema: [
+      { AttributeName: spec.partitionKey, KeyType: "HASH" as const },
+      { AttributeName: spec.sortKey, KeyType: "RANGE" as const },
+    ],
+    GlobalSecondaryIndexes: spec.globalIndexes.map((index) => ({
+      IndexName: index.name,
+      KeySchema: [
+        { AttributeName: index.partitionKey, KeyType: "HASH" as const },
+        { AttributeName: index.sortKey, KeyType: "RANGE" as const },
+      ],
+      Projection: { ProjectionType: "ALL" as const },
+    })),
+    StreamSpecification: { StreamEnabled: true, StreamViewType: "NEW_AND_OLD_IMAGES" as const },
+  };
+}

@@ -1,0 +1,124 @@
+import type { CoreContext } from "../shared/context";
+import { unauthorized } from "../shared/errors";
+import { newId } from "../shared/ids";
+import { consumeRateLimit, type RateLimitRule } from "../shared/rate-limit";
+import {
+  AUTH_MESSAGES,
+  type LoginInput,
+  type ProfileUpdateInput,
+  type PublicUser,
+  type RegisterInput,
+  type Role,
+} from "./model";
+import { decoyHash, hashPassword, verifyPassword } from "./password";
+import { issueToken, verifyToken, type TokenClaims } from "./token";
+import { findUserByEmail, insertUser, replaceUser, requireUser, toPublicUser, type StoredUser } from "./users";
+
+export interface Session {
+  token: string;
+  expires_at: string;
+  user: PublicUser;
+}
+
+export type AuthAction = "login" | "register";
+
+function rateLimitRules(ctx: CoreContext, action: AuthAction): { ip: RateLimitRule; email: RateLimitRule } {
+  const windowSeconds = ctx.config.AUTH_RATE_LIMIT_WINDOW_SECONDS;
+  return {
+    ip: { scope: `${action}:ip`, limit: ctx.config.AUTH_RATE_LIMIT_PER_IP, windowSeconds },
+    email: { scope: `${action}:email`, limit: ctx.config.AUTH_RATE_LIMIT_PER_EMAIL, windowSeconds },
+  };
+}
+
+/** Counts an attempt against both the caller's address and the target email; throws 429 past either limit. */
+export async function limitAuthAttempt(ctx: CoreContext, action: AuthAction, ip: string, email: string | null) {
+  const rules = rateLimitRules(ctx, action);
+  const now = ctx.clock();
+  await consumeRateLimit(ctx.db, rules.ip, ip, now);
+  if (email) await consumeRateLimit(ctx.db, rules.email, email.toLowerCase(), now);
+}
+
+async function startSession(ctx: CoreContext, user: StoredUser): Promise<Session> {
+  const { token, expires_at } = await issueToken(user, ctx.config.JWT_SECRET, ctx.config.TOKEN_TTL_SECONDS, ctx.clock());
+  return { token, expires_at, user: toPublicUser(user) };
+}
+
+export async function register(ctx: CoreContext, input: RegisterInput, role: Role = "user"): Promise<Session> {
+  const now = ctx.clock().toISOString();
+  const user: StoredUser = {
+    id: newId(),
+    email: input.email,
+    first_name: input.first_name,
+    last_name: input.last_name,
+    phone: input.phone,
+    date_of_birth: input.date_of_birth,
+    role,
+    created_at: now,
+    updated_at: now,
+    password_hash: await hashPassword(input.password, ctx.config.PASSWORD_HASH_COST),
+  };
+  await insertUser(ctx.db, user);
+  ctx.logger.info("user registered", { user_id: user.id, role });
+  return startSession(ctx, user);
+}
+
+let cachedDecoy: Promise<string> | null = null;
+
+/** One answer for an unknown email and a wrong password, after the same amount of work. */
+export async function login(ctx: CoreContext, input: LoginInput): Promise<Session> {
+  const user = await findUserByEmail(ctx.db, input.email);
+  cachedDecoy ??= decoyHash(ctx.config.PASSWORD_HASH_COST);
+  const valid = await verifyPassword(input.password, user?.password_hash ?? (await cachedDecoy));
+  if (!user || !valid) throw unauthorized(AUTH_MESSAGES.invalidCredentials, "invalid_credentials");
+  return startSession(ctx, user);
+}
+
+/** Resolves a bearer token to its claims, and checks the user still exists. */
+export async function authenticate(ctx: CoreContext, token: string): Promise<TokenClaims & { user: PublicUser }> {
+  const claims = await verifyToken(token, ctx.config.JWT_SECRET);
+  const user = await requireUser(ctx.db, claims.sub).catch(() => {
+    throw unauthorized("Invalid or expired token", "invalid_token");
+  });
+  // The stored role wins over the token's, so a demotion takes effect at once.
+  return { ...claims, role: user.role, user: toPublicUser(user) };
+}
+
+export async function getProfile(ctx: CoreContext, userId: string): Promise<PublicUser> {
+  return toPublicUser(await requireUser(ctx.db, userId));
+}
+
+export async function updateProfile(ctx: CoreContext, userId: string, changes: ProfileUpdateInput): Promise<PublicUser> {
+  const before = await requireUser(ctx.db, userId);
+  const after: StoredUser = {
+    ...before,
+    ...Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined)),
+    updated_at: ctx.clock().toISOString(),
+  };
+  // Two edits in the same millisecond would defeat the version check.
+  if (after.updated_at === before.updated_at) after.updated_at = new Date(Date.parse(after.updated_at) + 1).toISOString();
+  await replaceUser(ctx.db, before, after);
+  return toPublicUser(after);
+}
+
+/**
+ * Creates the first admin, or promotes an existing account and resets its password. Used by
+ * the admin bootstrap command and the local start-up (ADMIN_EMAIL / ADMIN_PASSWORD).
+ */
+export async function ensureAdmin(
+  ctx: CoreContext,
+  input: RegisterInput,
+): Promise<{ user: PublicUser; created: boolean }> {
+  const existing = await findUserByEmail(ctx.db, input.email);
+  if (!existing) {
+    const session = await register(ctx, input, "admin");
+    return { user: session.user, created: true };
+  }
+  const after: StoredUser = {
+    ...existing,
+    role: "admin",
+    password_hash: await hashPassword(input.password, ctx.config.PASSWORD_HASH_COST),
+    updated_at: new Date(Math.max(ctx.clock().getTime(), Date.parse(existing.updated_at) + 1)).toISOString(),
+  };
+  await replaceUser(ctx.db, existing, after);
+  return { user: toPublicUser(after), created: false };
+}

@@ -1,0 +1,93 @@
+import { GetCommand, TransactWriteCommand, type TransactWriteCommandInput } from "@aws-sdk/lib-dynamodb";
+import { z } from "zod";
+import type { Database } from "../shared/dynamo";
+import { cancellationCodes } from "../shared/dynamo";
+import { conflict, notFound } from "../shared/errors";
+import { emailKey, userKey, usersIndex } from "./keys";
+import { AUTH_MESSAGES, PublicUser, Role } from "./model";
+
+/** The stored user: the public fields plus the password hash. */
+export const StoredUser = PublicUser.extend({ password_hash: z.string() });
+export type StoredUser = z.infer<typeof StoredUser>;
+
+type TransactItems = NonNullable<TransactWriteCommandInput["TransactItems"]>;
+
+export function toPublicUser(user: StoredUser): PublicUser {
+  const { password_hash: _hidden, ...visible } = user;
+  return visible;
+}
+
+function userItem(user: StoredUser) {
+  return { ...userKey(user.id), ...usersIndex(user.created_at, user.id), type: "user", ...user };
+}
+
+const failedCheck = (codes: string[] | null, index: number) => codes?.[index] === "ConditionalCheckFailed";
+
+/** The user item and the email-uniqueness item are written together or not at all. */
+export async function insertUser(db: Database, user: StoredUser): Promise<void> {
+  try {
+    await db.doc.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          { Put: { TableName: db.table, Item: { ...emailKey(user.email), type: "email", user_id: user.id }, ConditionExpression: "attribute_not_exists(pk)" } },
+          { Put: { TableName: db.table, Item: userItem(user), ConditionExpression: "attribute_not_exists(pk)" } },
+        ],
+      }),
+    );
+  } catch (error) {
+    if (failedCheck(cancellationCodes(error), 0)) throw conflict(AUTH_MESSAGES.emailTaken, "email_taken");
+    throw error;
+  }
+}
+
+export async function findUserById(db: Database, userId: string): Promise<StoredUser | null> {
+  const reply = await db.doc.send(new GetCommand({ TableName: db.table, Key: userKey(userId), ConsistentRead: true }));
+  return reply.Item ? StoredUser.parse(reply.Item) : null;
+}
+
+export async function findUserByEmail(db: Database, email: string): Promise<StoredUser | null> {
+  const reply = await db.doc.send(new GetCommand({ TableName: db.table, Key: emailKey(email), ConsistentRead: true }));
+  const userId = reply.Item?.user_id;
+  return typeof userId === "string" ? findUserById(db, userId) : null;
+}
+
+/**
+ * Replace a user's stored record. When the email changes, the old uniqueness item is released
+ * and the new one claimed in the same transaction; the version check refuses lost updates.
+ */
+export async function replaceUser(db: Database, before: StoredUser, after: StoredUser): Promise<void> {
+  const items: TransactItems = [
+    {
+      Put: {
+        TableName: db.table,
+        Item: userItem(after),
+        ConditionExpression: "updated_at = :seen",
+        ExpressionAttributeValues: { ":seen": before.updated_at },
+      },
+    },
+  ];
+  if (after.email !== before.email) {
+    items.push(
+      { Delete: { TableName: db.table, Key: emailKey(before.email) } },
+      { Put: { TableName: db.table, Item: { ...emailKey(after.email), type: "email", user_id: after.id }, ConditionExpression: "attribute_not_exists(pk)" } },
+    );
+  }
+  try {
+    await db.doc.send(new TransactWriteCommand({ TransactItems: items }));
+  } catch (error) {
+    const codes = cancellationCodes(error);
+    if (failedCheck(codes, 0)) {
+      throw conflict("The profile was changed by another request; reload and try again", "concurrent_update");
+    }
+    if (failedCheck(codes, 2)) throw conflict(AUTH_MESSAGES.emailTaken, "email_taken");
+    throw error;
+  }
+}
+
+export async function requireUser(db: Database, userId: string): Promise<StoredUser> {
+  const user = await findUserById(db, userId);
+  if (!user) throw notFound("User not found", "user_not_found");
+  return user;
+}
+
+export const isRole = (value: unknown): value is Role => Role.safeParse(value).success;

@@ -1,0 +1,53 @@
+import { z } from "zod";
+
+/** Comma separated list in an environment variable. */
+const csv = z
+  .string()
+  .optional()
+  .transform((value) => (value ?? "").split(",").map((part) => part.trim()).filter(Boolean));
+
+const flag = (fallback: boolean) =>
+  z
+    .enum(["true", "false", "1", "0"])
+    .optional()
+    .transform((value) => (value === undefined ? fallback : value === "true" || value === "1"));
+
+const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
+/**
+ * Runtime configuration, read from the environment once. In the cloud the stacks set these
+ * variables; locally infra/local does. Nothing else reads process.env.
+ */
+export const ConfigSchema = z.object({
+  STAGE: z.string().default("local"),
+  AWS_REGION: z.string().default("us-east-1"),
+  TABLE_NAME: z.string().min(1).default("fintech-local"),
+  KYC_BUCKET: z.string().min(1).default("kyc-documents"),
+  SETTLEMENTS_BUCKET: z.string().min(1).default("settlements"),
+  /** Set only for DynamoDB Local / the S3 emulator. */
+  DYNAMODB_ENDPOINT: z.url().optional(),
+  S3_ENDPOINT: z.url().optional(),
+  JWT_SECRET: z.string().min(32, "JWT_SECRET must be at least 32 characters"),
+  TOKEN_TTL_SECONDS: positiveInt(24 * 60 * 60),
+  /** scrypt cost (N) for new password hashes; stored hashes carry their own parameters. */
+  PASSWORD_HASH_COST: positiveInt(2 ** 16),
+  CORS_ORIGINS: csv,
+  LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+  ALLOW_TEST_BALANCE: flag(false),
+  AUTH_RATE_LIMIT_PER_IP: positiveInt(30),
+  AUTH_RATE_LIMIT_PER_EMAIL: positiveInt(10),
+  AUTH_RATE_LIMIT_WINDOW_SECONDS: positiveInt(60),
+});
+
+export type AppConfig = z.infer<typeof ConfigSchema>;
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {
+  const parsed = ConfigSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration: ${problems.join("; ")}`);
+  }
+  return parsed.data;
+}

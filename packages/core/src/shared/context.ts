@@ -1,0 +1,23 @@
+import type { AppConfig } from "./config";
+import { createDatabase, type Database } from "./dynamo";
+import { createLogger, type Logger } from "./logger";
+import { createObjectStorage, type ObjectStorage } from "./storage";
+
+/** Everything a core service needs from the outside world, built once per process. */
+export interface CoreContext {
+  config: AppConfig;
+  db: Database;
+  storage: ObjectStorage;
+  logger: Logger;
+  clock: () => Date;
+}
+
+export function createContext(config: AppConfig, overrides: Partial<Omit<CoreContext, "config">> = {}): CoreContext {
+  return {
+    config,
+    db: overrides.db ?? createDatabase(config),
+    storage: overrides.storage ?? createObjectStorage(config),
+    logger: overrides.logger ?? createLogger(config.LOG_LEVEL, { stage: config.STAGE }),
+    clock: overrides.clock ?? (() => new Date()),
+  };
+}

@@ -1,0 +1,74 @@
+import http from "node:http";
+import https from "node:https";
+import { DescribeTableCommand, DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { NodeHttpHandler } from "@smithy/node-http-handler";
+import type { AppConfig } from "./config";
+
+/** Socket ceiling of the SDK's HTTP agent: DynamoDB has no connection pool, this is the closest thing. */
+export const MAX_SOCKETS = 50;
+
+export interface Database {
+  doc: DynamoDBDocumentClient;
+  raw: DynamoDBClient;
+  table: string;
+  agent: http.Agent;
+}
+
+/** DynamoDB Local accepts any credentials; real AWS uses the default provider chain. */
+export const LOCAL_CREDENTIALS = { accessKeyId: "local", secretAccessKey: "local" };
+
+export function createDatabase(config: Pick<AppConfig, "TABLE_NAME" | "DYNAMODB_ENDPOINT" | "AWS_REGION">): Database {
+  const endpoint = config.DYNAMODB_ENDPOINT;
+  const plainHttp = endpoint?.startsWith("http://") ?? false;
+  const agent = plainHttp
+    ? new http.Agent({ keepAlive: true, maxSockets: MAX_SOCKETS })
+    : new https.Agent({ keepAlive: true, maxSockets: MAX_SOCKETS });
+  const raw = new DynamoDBClient({
+    region: config.AWS_REGION,
+    ...(endpoint ? { endpoint, credentials: LOCAL_CREDENTIALS } : {}),
+    requestHandler: new NodeHttpHandler(plainHttp ? { httpAgent: agent } : { httpsAgent: agent as https.Agent }),
+    maxAttempts: 3,
+  });
+  const doc = DynamoDBDocumentClient.from(raw, {
+    marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
+  });
+  return { doc, raw, table: config.TABLE_NAME, agent };
+}
+
+export interface ConnectionStats {
+  max_open_connections: number;
+  open_connections: number;
+  in_use: number;
+  idle: number;
+}
+
+/** Real figures of the agent's sockets: in use = carrying a request, idle = kept alive, free. */
+export function connectionStats(agent: http.Agent): ConnectionStats {
+  const count = (group: NodeJS.ReadOnlyDict<unknown[]>) =>
+    Object.values(group).reduce((sum, list) => sum + (list?.length ?? 0), 0);
+  const inUse = count(agent.sockets);
+  const idle = count(agent.freeSockets);
+  return { max_open_connections: agent.maxSockets, open_connections: inUse + idle, in_use: inUse, idle };
+}
+
+/** A real table call: proves the endpoint answers and the table exists. */
+export async function describeTable(db: Database): Promise<{ status: string }> {
+  const reply = await db.raw.send(new DescribeTableCommand({ TableName: db.table }));
+  return { status: reply.Table?.TableStatus ?? "UNKNOWN" };
+}
+
+/** AWS errors by name, without importing every exception class. */
+export function isAwsError(error: unknown, name: string): boolean {
+  return typeof error === "object" && error !== null && (error as { name?: unknown }).name === name;
+}
+
+/**
+ * The per-item reason codes of a cancelled TransactWriteItems ("None", "ConditionalCheckFailed",
+ * "TransactionConflict", ...), in the order the items were sent; null for any other error.
+ */
+export function cancellationCodes(error: unknown): string[] | null {
+  if (!isAwsError(error, "TransactionCanceledException")) return null;
+  const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
+  return reasons.map((reason) => reason.Code ?? "None");
+}

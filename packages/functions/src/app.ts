@@ -1,0 +1,43 @@
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { cors } from "hono/cors";
+import { secureHeaders } from "hono/secure-headers";
+import type { CoreContext } from "@fintech/core/shared/context";
+import type { AppEnv } from "./http/env";
+import { errorReply, requestContext } from "./http/middleware";
+import { authRoutes } from "./routes/auth";
+import { authenticatedHealthRoutes, publicHealthRoutes } from "./routes/health";
+import { userRoutes } from "./routes/users";
+
+const MAX_JSON_BODY_BYTES = 1024 * 1024;
+
+/**
+ * The one Hono app. The Lambda handlers, the streaming handler and the local Node server all
+ * serve this same app; they differ only in how the request reaches it.
+ */
+export function createApp(core: CoreContext) {
+  const app = new Hono<AppEnv>();
+  app.use(requestContext(core));
+  app.use(secureHeaders());
+  app.use(
+    cors({
+      origin: (origin) => (core.config.CORS_ORIGINS.includes(origin) ? origin : null),
+      allowHeaders: ["Content-Type", "Authorization", "Idempotency-Key", "X-Request-Id"],
+      allowMethods: ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"],
+      exposeHeaders: ["X-Request-Id", "Retry-After"],
+      maxAge: 600,
+    }),
+  );
+  app.use(bodyLimit({ maxSize: MAX_JSON_BODY_BYTES }));
+
+  app.route("/", publicHealthRoutes);
+  app.route("/api", authenticatedHealthRoutes);
+  app.route("/api/v1/auth", authRoutes);
+  app.route("/api/v1/users", userRoutes);
+
+  app.notFound((c) => c.json({ message: `No route for ${c.req.method} ${c.req.path}`, code: "not_found" }, 404));
+  app.onError(errorReply);
+  return app;
+}
+
+export type App = ReturnType<typeof createApp>;

@@ -1,0 +1,19 @@
+import type { PublicUser, Role } from "@fintech/core/auth/model";
+import type { CoreContext } from "@fintech/core/shared/context";
+import type { Logger } from "@fintech/core/shared/logger";
+
+export interface AuthInfo {
+  userId: string;
+  role: Role;
+  user: PublicUser;
+}
+
+/** Hono's typing of what middleware puts on the context. */
+export interface AppEnv {
+  Variables: {
+    core: CoreContext;
+    requestId: string;
+    logger: Logger;
+    auth: AuthInfo;
+  };
+}

@@ -1,0 +1,61 @@
+import { randomUUID } from "node:crypto";
+import type { Context, MiddlewareHandler } from "hono";
+import { HTTPException } from "hono/http-exception";
+import { authenticate } from "@fintech/core/auth/service";
+import type { CoreContext } from "@fintech/core/shared/context";
+import { forbidden, isAppError, unauthorized } from "@fintech/core/shared/errors";
+import type { AppEnv } from "./env";
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{8,128}$/;
+
+/** Puts the core context, a request id and a request-scoped logger on every request; logs one line per request. */
+export function requestContext(core: CoreContext): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const incoming = c.req.header("x-request-id");
+    const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    const logger = core.logger.child({ request_id: requestId });
+    c.set("core", core);
+    c.set("requestId", requestId);
+    c.set("logger", logger);
+    c.header("X-Request-Id", requestId);
+    const started = performance.now();
+    await next();
+    logger.info("request", {
+      method: c.req.method,
+      path: c.req.path,
+      status: c.res.status,
+      duration_ms: Math.round((performance.now() - started) * 10) / 10,
+      user_id: c.get("auth")?.userId,
+    });
+  };
+}
+
+/** Every error becomes JSON {message, code}; only bugs are 500s, logged with the request id. */
+export function errorReply(error: Error, c: Context<AppEnv>) {
+  if (isAppError(error)) {
+    for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
+    return c.json({ message: error.message, code: error.code }, error.status);
+  }
+  if (error instanceof HTTPException) {
+    const status = error.status;
+    const message = status === 413 ? "Request body is too large" : error.message || "Request could not be processed";
+    return c.json({ message, code: status === 413 ? "payload_too_large" : "bad_request" }, status);
+  }
+  c.get("logger")?.error("unhandled error", { error });
+  return c.json({ message: "Internal server error", code: "internal_error", request_id: c.get("requestId") }, 500);
+}
+
+/** Bearer token required; the resolved user is on c.get("auth"). */
+export const requireAuth: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const header = c.req.header("authorization") ?? "";
+  const match = /^Bearer\s+(.+)$/i.exec(header);
+  if (!match?.[1]) throw unauthorized("Authentication required", "unauthorized");
+  const session = await authenticate(c.get("core"), match[1].trim());
+  c.set("auth", { userId: session.sub, role: session.role, user: session.user });
+  await next();
+};
+
+export const requireAdmin: MiddlewareHandler<AppEnv> = async (c, next) => {
+  if (c.get("auth")?.role !== "admin") throw forbidden("Administrator role required", "admin_required");
+  await next();
+};

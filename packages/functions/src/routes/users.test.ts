@@ -1,0 +1,94 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { AUTH_MESSAGES } from "@fintech/core/auth/model";
+import { createTestApp } from "../../../../infra/local/testing";
+
+type TestApp = Awaited<ReturnType<typeof createTestApp>>;
+let t: TestApp;
+let token: string;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  const reply = await t.call("POST", "/api/v1/auth/register", {
+    body: { email: "profile@example.com", password: "long enough pw", first_name: "Pro", last_name: "File" },
+  });
+  token = reply.body.data.token;
+  await t.call("POST", "/api/v1/auth/register", {
+    body: { email: "taken@example.com", password: "long enough pw", first_name: "Tak", last_name: "En" },
+  });
+});
+afterAll(async () => t.core.dispose());
+
+describe("/api/v1/users/profile", () => {
+  it("needs a bearer token", async () => {
+    const reply = await t.call("GET", "/api/v1/users/profile");
+    expect(reply.status).toBe(401);
+    expect(reply.body).toEqual({ message: "Authentication required", code: "unauthorized" });
+  });
+
+  it("refuses a forged or expired token", async () => {
+    const forged = await t.call("GET", "/api/v1/users/profile", { token: token.slice(0, -3) + "abc" });
+    expect(forged.status).toBe(401);
+    expect(forged.body.code).toBe("invalid_token");
+    const expired = await createTestApp({ TOKEN_TTL_SECONDS: "1" });
+    try {
+      const session = await expired.call("POST", "/api/v1/auth/register", {
+        body: { email: "short@example.com", password: "long enough pw", first_name: "S", last_name: "T" },
+      });
+      await new Promise((resolve) => setTimeout(resolve, 2100));
+      const reply = await expired.call("GET", "/api/v1/users/profile", { token: session.body.data.token });
+      expect(reply.status).toBe(401);
+    } finally {
+      await expired.core.dispose();
+    }
+  });
+
+  it("returns the signed-in user's profile", async () => {
+    const reply = await t.call("GET", "/api/v1/users/profile", { token });
+    expect(reply.status).toBe(200);
+    expect(reply.body.data).toMatchObject({ email: "profile@example.com", first_name: "Pro", role: "user" });
+  });
+
+  it("updates names and phone", async () => {
+    const reply = await t.call("PUT", "/api/v1/users/profile", { token, body: { first_name: "Profile", phone: "+1 555 0100" } });
+    expect(reply.status).toBe(200);
+    expect(reply.body.data).toMatchObject({ first_name: "Profile", last_name: "File", phone: "+1 555 0100" });
+    const again = await t.call("GET", "/api/v1/users/profile", { token });
+    expect(again.body.data.first_name).toBe("Profile");
+  });
+
+  it("cannot change the role", async () => {
+    const reply = await t.call("PUT", "/api/v1/users/profile", { token, body: { role: "admin" } });
+    expect(reply.status).toBe(400);
+    expect(reply.body.message).toBe("Unknown field: role");
+    expect((await t.call("GET", "/api/v1/users/profile", { token })).body.data.role).toBe("user");
+  });
+
+  it("cannot take an email already in use, and keeps its own", async () => {
+    const reply = await t.call("PUT", "/api/v1/users/profile", { token, body: { email: "TAKEN@example.com" } });
+    expect(reply.status).toBe(409);
+    expect(reply.body).toEqual({ message: AUTH_MESSAGES.emailTaken, code: "email_taken" });
+    expect((await t.call("GET", "/api/v1/users/profile", { token })).body.data.email).toBe("profile@example.com");
+  });
+
+  it("moves to a free email: the new one signs in, the old one no longer does", async () => {
+    const reply = await t.call("PUT", "/api/v1/users/profile", { token, body: { email: "renamed@example.com" } });
+    expect(reply.status).toBe(200);
+    const viaNew = await t.call("POST", "/api/v1/auth/login", { body: { email: "renamed@example.com", password: "long enough pw" } });
+    expect(viaNew.status).toBe(200);
+    const viaOld = await t.call("POST", "/api/v1/auth/login", { body: { email: "profile@example.com", password: "long enough pw" } });
+    expect(viaOld.status).toBe(401);
+    // The old address is free for someone else now.
+    const reuse = await t.call("POST", "/api/v1/auth/register", {
+      body: { email: "profile@example.com", password: "long enough pw", first_name: "New", last_name: "Owner" },
+    });
+    expect(reuse.status).toBe(201);
+  });
+
+  it("rejects invalid values with a clear message", async () => {
+    const blank = await t.call("PUT", "/api/v1/users/profile", { token, body: { first_name: "" } });
+    expect(blank.status).toBe(400);
+    expect(blank.body.message).toBe("First name cannot be empty");
+    const badEmail = await t.call("PUT", "/api/v1/users/profile", { token, body: { email: "nope" } });
+    expect(badEmail.body.message).toBe(AUTH_MESSAGES.invalidEmail);
+  });
+});

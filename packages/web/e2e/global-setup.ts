@@ -1,0 +1,30 @@
+import { spawnSync } from "node:child_process";
+import path from "node:path";
+import type { TestProject } from "vitest/node";
+import { startLocalStack } from "../../../infra/local/stack";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    baseUrl: string;
+  }
+}
+
+const WEB_ROOT = path.resolve(import.meta.dirname, "..");
+
+/**
+ * Browser tests run against the real embedded stack, started by the same code as `npm start`
+ * (in memory, on a free port), serving a fresh production build of the SPA.
+ */
+export default async function setup(project: TestProject) {
+  const build = spawnSync("npx", ["vite", "build", "--logLevel", "warn"], { cwd: WEB_ROOT, encoding: "utf8" });
+  if (build.status !== 0) throw new Error(`vite build failed:\n${build.stdout}\n${build.stderr}`);
+  const stack = await startLocalStack({
+    port: 0,
+    dataDir: null,
+    fresh: true,
+    staticDir: path.join(WEB_ROOT, "dist"),
+    env: { ...process.env, LOG_LEVEL: "warn", PASSWORD_HASH_COST: "4096", JWT_SECRET: undefined, ADMIN_EMAIL: undefined, ADMIN_PASSWORD: undefined },
+  });
+  project.provide("baseUrl", stack.url);
+  return () => stack.stop();
+}

@@ -1,0 +1,34 @@
+import { FunctionUrlAuthType, InvokeMode } from "aws-cdk-lib/aws-lambda";
+import { Function, use, type StackContext } from "sst/constructs";
+import { Api } from "./Api";
+import { Storage } from "./Storage";
+
+/** Lambda's ceiling. The app ends each SSE stream well before it and the client reconnects. */
+export const FEEDS_TIMEOUT_SECONDS = 900;
+
+export function Feeds({ stack, app }: StackContext) {
+  const storage = use(Storage);
+  const { jwtSecret } = use(Api);
+
+  const feeds = new Function(stack, "Feeds", {
+    handler: "packages/functions/src/lambda/feeds.handler",
+    timeout: `${FEEDS_TIMEOUT_SECONDS} seconds`,
+    memorySize: "512 MB",
+    environment: storage.environment,
+    bind: [jwtSecret],
+  });
+
+  const url = feeds.addFunctionUrl({
+    authType: FunctionUrlAuthType.NONE,
+    // Under `sst dev` the function is SST's live-lambda bridge, which answers buffered (the
+    // entry point falls back to `handle` there), so stream only in deployed stages.
+    invokeMode: app.mode === "dev" ? InvokeMode.BUFFERED : InvokeMode.RESPONSE_STREAM,
+  });
+
+  // Feeds only read the outbox.
+  storage.table.cdk.table.grantReadData(feeds);
+
+  stack.addOutputs({ FeedsFunctionUrl: url.url });
+
+  return { feeds, url };
+}

@@ -1,12 +1,16 @@
 import { RegisterInput } from "@fintech/core/auth/model";
 import { ensureAdmin } from "@fintech/core/auth/service";
+import { ensureSystemAccounts } from "@fintech/core/ledger/accounts";
 import type { CoreContext } from "@fintech/core/shared/context";
 
 /**
- * Idempotent start-up data. The first admin comes from ADMIN_EMAIL / ADMIN_PASSWORD when both
- * are set (never from a password written in code).
+ * Idempotent start-up data: the ledger's system accounts (funding, sandbox, fees, FX, suspense
+ * per currency), and the first admin from ADMIN_EMAIL / ADMIN_PASSWORD when both are set
+ * (never from a password written in code).
  */
 export async function seedLocalData(core: CoreContext, env: Record<string, string | undefined>): Promise<void> {
+  const created = await ensureSystemAccounts(core);
+  if (created > 0) core.logger.info("system accounts created", { count: created });
   await seedAdminFromEnv(core, env);
 }
 

@@ -3,6 +3,7 @@ import { DeleteTableCommand } from "@aws-sdk/client-dynamodb";
 import { inject } from "vitest";
 import { loadConfig } from "@fintech/core/shared/config";
 import { createContext, type CoreContext } from "@fintech/core/shared/context";
+import { ensureSystemAccounts } from "@fintech/core/ledger/accounts";
 import { createApp } from "@fintech/functions/app";
 import { ensureTable } from "./bootstrap";
 
@@ -31,6 +32,7 @@ export async function createTestContext(env: Record<string, string> = {}): Promi
   });
   const core = createContext(config);
   await ensureTable(core.db);
+  await ensureSystemAccounts(core);
   return {
     ...core,
     async dispose() {

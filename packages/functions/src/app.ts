@@ -5,8 +5,10 @@ import { secureHeaders } from "hono/secure-headers";
 import type { CoreContext } from "@fintech/core/shared/context";
 import type { AppEnv } from "./http/env";
 import { errorReply, requestContext } from "./http/middleware";
+import { accountRoutes } from "./routes/accounts";
 import { authRoutes } from "./routes/auth";
 import { authenticatedHealthRoutes, publicHealthRoutes } from "./routes/health";
+import { ledgerRoutes } from "./routes/ledger";
 import { userRoutes } from "./routes/users";
 
 const MAX_JSON_BODY_BYTES = 1024 * 1024;
@@ -16,7 +18,8 @@ const MAX_JSON_BODY_BYTES = 1024 * 1024;
  * serve this same app; they differ only in how the request reaches it.
  */
 export function createApp(core: CoreContext) {
-  const app = new Hono<AppEnv>();
+  // Not strict: the spec's client calls both /api/v1/accounts and /api/v1/accounts/.
+  const app = new Hono<AppEnv>({ strict: false });
   app.use(requestContext(core));
   app.use(secureHeaders());
   app.use(
@@ -34,6 +37,8 @@ export function createApp(core: CoreContext) {
   app.route("/api", authenticatedHealthRoutes);
   app.route("/api/v1/auth", authRoutes);
   app.route("/api/v1/users", userRoutes);
+  app.route("/api/v1/accounts", accountRoutes);
+  app.route("/api/v1/ledger", ledgerRoutes);
 
   app.notFound((c) => c.json({ message: `No route for ${c.req.method} ${c.req.path}`, code: "not_found" }, 404));
   app.onError(errorReply);

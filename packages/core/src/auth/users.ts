@@ -18,7 +18,7 @@ export function toPublicUser(user: StoredUser): PublicUser {
 }
 
 function userItem(user: StoredUser) {
-  return { ...userKey(user.id), ...usersIndex(user.created_at, user.id), type: "user", ...user };
+  return { ...userKey(user.id), ...usersIndex(user.created_at, user.id), entity: "user", ...user };
 }
 
 const failedCheck = (codes: string[] | null, index: number) => codes?.[index] === "ConditionalCheckFailed";
@@ -29,7 +29,7 @@ export async function insertUser(db: Database, user: StoredUser): Promise<void> 
     await db.doc.send(
       new TransactWriteCommand({
         TransactItems: [
-          { Put: { TableName: db.table, Item: { ...emailKey(user.email), type: "email", user_id: user.id }, ConditionExpression: "attribute_not_exists(pk)" } },
+          { Put: { TableName: db.table, Item: { ...emailKey(user.email), entity: "email", user_id: user.id }, ConditionExpression: "attribute_not_exists(pk)" } },
           { Put: { TableName: db.table, Item: userItem(user), ConditionExpression: "attribute_not_exists(pk)" } },
         ],
       }),
@@ -69,7 +69,7 @@ export async function replaceUser(db: Database, before: StoredUser, after: Store
   if (after.email !== before.email) {
     items.push(
       { Delete: { TableName: db.table, Key: emailKey(before.email) } },
-      { Put: { TableName: db.table, Item: { ...emailKey(after.email), type: "email", user_id: after.id }, ConditionExpression: "attribute_not_exists(pk)" } },
+      { Put: { TableName: db.table, Item: { ...emailKey(after.email), entity: "email", user_id: after.id }, ConditionExpression: "attribute_not_exists(pk)" } },
     );
   }
   try {

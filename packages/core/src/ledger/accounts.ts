@@ -1,0 +1,225 @@
+import { randomInt } from "node:crypto";
+import { BatchGetCommand, GetCommand, QueryCommand, TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
+import { z } from "zod";
+import type { CoreContext } from "../shared/context";
+import { cancellationCodes } from "../shared/dynamo";
+import { badRequest, conflict, notFound } from "../shared/errors";
+import { newId } from "../shared/ids";
+import { Currency, parseAmount } from "../money/model";
+import { accountKey, accountNumberKey, accountsByOwner, balanceByTime, balanceVersionKey, chainId, ownerFeed, SYSTEM_OWNER } from "./keys";
+import { ACCOUNT_TYPES, LEDGER_MESSAGES, normalSideOf, ZERO_TOTALS, figures, type AccountType, type CreateAccountInput } from "./model";
+import type { VersionItem } from "./balances";
+
+export const Account = z.object({
+  id: z.string(),
+  owner_id: z.string(),
+  name: z.string(),
+  account_number: z.string(),
+  description: z.string(),
+  currency: Currency,
+  type: z.enum(ACCOUNT_TYPES),
+  normal_side: z.enum(["debit", "credit"]),
+  status: z.enum(["ACTIVE", "FROZEN", "CLOSED"]),
+  kind: z.enum(["customer", "system"]),
+  /** System accounts spread their balance over this many chains; customer accounts have one. */
+  shards: z.number().int().positive(),
+  low_balance_threshold: z.number().int().nonnegative().nullable(),
+  created_at: z.string(),
+});
+export type Account = z.infer<typeof Account>;
+
+/**
+ * Hot system accounts (every deposit touches the funding account) would serialise all traffic
+ * on one chain; they are unconstrained (may go negative), so their balance is split over shards
+ * picked at random per write, and read as the sum of the shards.
+ */
+export const SYSTEM_SHARDS = 8;
+
+export const SYSTEM_ACCOUNTS = {
+  funding: { name: "External funding", type: "liability", description: "Counterparty of customer deposits: money that entered from outside the ledger." },
+  sandbox: { name: "Sandbox faucet", type: "equity", description: "Source of test balances outside production." },
+  fees: { name: "Fee revenue", type: "revenue", description: "Fees charged by the platform." },
+  fx: { name: "FX position", type: "asset", description: "Foreign-exchange position and spread." },
+  suspense: { name: "Suspense", type: "liability", description: "Unmatched or unexplained items awaiting investigation." },
+} as const satisfies Record<string, { name: string; type: AccountType; description: string }>;
+export type SystemAccountCode = keyof typeof SYSTEM_ACCOUNTS;
+
+export const systemAccountId = (code: SystemAccountCode, currency: Currency) => `sys-${code}-${currency.toLowerCase()}`;
+
+/** Account numbers look like bank numbers: a prefix and ten digits, unique across the ledger. */
+function generateAccountNumber(): string {
+  return `ACC${String(randomInt(0, 10 ** 10)).padStart(10, "0")}`;
+}
+
+function genesisVersion(account: Account, chain: string): VersionItem {
+  const totals = { ...ZERO_TOTALS };
+  const { balance, available } = figures(totals, account.normal_side);
+  return {
+    ...balanceVersionKey(chain, 0),
+    ...balanceByTime(chain, account.created_at, 0),
+    ...ownerFeed(account.owner_id, account.created_at, chain, 0),
+    entity: "balance",
+    account_id: account.id,
+    chain,
+    owner_id: account.owner_id,
+    currency: account.currency,
+    normal_side: account.normal_side,
+    version: 0,
+    committed_at: account.created_at,
+    ...totals,
+    balance,
+    available,
+    operation: "open",
+    tx_id: null,
+    tx_type: null,
+    side: null,
+    amount: 0,
+    low_balance: false,
+  };
+}
+
+/** The account, its number's uniqueness item and the genesis version of each chain, all or nothing. */
+async function insertAccount(ctx: CoreContext, account: Account): Promise<void> {
+  const chains = account.kind === "system" ? Array.from({ length: account.shards }, (_, shard) => chainId(account.id, shard)) : [account.id];
+  await ctx.db.doc.send(
+    new TransactWriteCommand({
+      TransactItems: [
+        { Put: { TableName: ctx.db.table, Item: { ...accountNumberKey(account.account_number), entity: "account_number", account_id: account.id }, ConditionExpression: "attribute_not_exists(pk)" } },
+        { Put: { TableName: ctx.db.table, Item: { ...accountKey(account.id), ...accountsByOwner(account.owner_id, account.created_at, account.id), entity: "account", ...account }, ConditionExpression: "attribute_not_exists(pk)" } },
+        ...chains.map((chain) => ({ Put: { TableName: ctx.db.table, Item: genesisVersion(account, chain), ConditionExpression: "attribute_not_exists(pk)" } })),
+      ],
+    }),
+  );
+}
+
+function thresholdMinor(input: CreateAccountInput): number | null {
+  if (input.low_balance_threshold === undefined || input.low_balance_threshold === "" || Number(input.low_balance_threshold) === 0) return null;
+  const parsed = parseAmount(input.low_balance_threshold, input.currency);
+  if (!parsed.ok) throw badRequest(`Low balance threshold: ${parsed.message}`);
+  return parsed.minor;
+}
+
+export async function createCustomerAccount(ctx: CoreContext, ownerId: string, input: CreateAccountInput): Promise<Account> {
+  const explicitNumber = input.account_number?.toUpperCase();
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const account: Account = {
+      id: newId(),
+      owner_id: ownerId,
+      name: input.name,
+      account_number: explicitNumber ?? generateAccountNumber(),
+      description: input.description,
+      currency: input.currency,
+      type: input.type,
+      normal_side: normalSideOf(input.type),
+      status: "ACTIVE",
+      kind: "customer",
+      shards: 1,
+      low_balance_threshold: thresholdMinor(input),
+      created_at: ctx.clock().toISOString(),
+    };
+    try {
+      await insertAccount(ctx, account);
+      return account;
+    } catch (error) {
+      const codes = cancellationCodes(error);
+      if (codes?.[0] !== "ConditionalCheckFailed") throw error;
+      if (explicitNumber) throw conflict("An account with this account number already exists", "account_number_taken");
+    }
+  }
+  throw conflict("Could not allocate a unique account number; try again", "account_number_exhausted");
+}
+
+/** Idempotent: creates each system account (per currency) that is missing; safe to run concurrently. */
+export async function ensureSystemAccounts(ctx: CoreContext): Promise<number> {
+  const wanted = Currency.options.flatMap((currency) =>
+    (Object.entries(SYSTEM_ACCOUNTS) as [SystemAccountCode, (typeof SYSTEM_ACCOUNTS)[SystemAccountCode]][]).map(([code, spec]) => ({ code, spec, currency })),
+  );
+  const existing = await getAccounts(ctx, wanted.map(({ code, currency }) => systemAccountId(code, currency)));
+  const createdAt = ctx.clock().toISOString();
+  const results = await Promise.all(
+    wanted
+      .filter(({ code, currency }) => !existing.has(systemAccountId(code, currency)))
+      .map(async ({ code, spec, currency }) => {
+        const account: Account = {
+          id: systemAccountId(code, currency),
+          owner_id: SYSTEM_OWNER,
+          name: `${spec.name} (${currency})`,
+          account_number: `SYS-${code.toUpperCase()}-${currency}`,
+          description: spec.description,
+          currency,
+          type: spec.type,
+          normal_side: normalSideOf(spec.type),
+          status: "ACTIVE",
+          kind: "system",
+          shards: SYSTEM_SHARDS,
+          low_balance_threshold: null,
+          created_at: createdAt,
+        };
+        try {
+          await insertAccount(ctx, account);
+          return 1;
+        } catch (error) {
+          // Created concurrently by another starting instance: that is the goal anyway.
+          if (!cancellationCodes(error)?.includes("ConditionalCheckFailed")) throw error;
+          return 0;
+        }
+      }),
+  );
+  return results.reduce<number>((sum, one) => sum + one, 0);
+}
+
+export async function findAccount(ctx: CoreContext, accountId: string): Promise<Account | null> {
+  const reply = await ctx.db.doc.send(new GetCommand({ TableName: ctx.db.table, Key: accountKey(accountId) }));
+  return reply.Item ? Account.parse(reply.Item) : null;
+}
+
+/** Another owner's account is indistinguishable from a missing one. */
+export async function requireOwnedAccount(ctx: CoreContext, ownerId: string, accountId: string): Promise<Account> {
+  const account = await findAccount(ctx, accountId);
+  if (!account || account.owner_id !== ownerId) throw notFound(LEDGER_MESSAGES.accountNotFound, "account_not_found");
+  return account;
+}
+
+export async function getAccounts(ctx: CoreContext, accountIds: string[]): Promise<Map<string, Account>> {
+  const unique = [...new Set(accountIds)];
+  const found = new Map<string, Account>();
+  if (unique.length === 0) return found;
+  const reply = await ctx.db.doc.send(
+    new BatchGetCommand({ RequestItems: { [ctx.db.table]: { Keys: unique.map(accountKey) } } }),
+  );
+  for (const item of reply.Responses?.[ctx.db.table] ?? []) {
+    const account = Account.parse(item);
+    found.set(account.id, account);
+  }
+  // BatchGet may return some keys unprocessed under load; fetch those one by one.
+  for (const id of unique) if (!found.has(id)) {
+    const account = await findAccount(ctx, id);
+    if (account) found.set(id, account);
+  }
+  return found;
+}
+
+export async function listAccounts(ctx: CoreContext, ownerId: string): Promise<Account[]> {
+  const accounts: Account[] = [];
+  let cursor: Record<string, unknown> | undefined;
+  do {
+    const reply = await ctx.db.doc.send(
+      new QueryCommand({
+        TableName: ctx.db.table,
+        IndexName: "gsi1",
+        KeyConditionExpression: "gsi1pk = :pk",
+        ExpressionAttributeValues: { ":pk": accountsByOwner(ownerId).gsi1pk },
+        ExclusiveStartKey: cursor,
+      }),
+    );
+    for (const item of reply.Items ?? []) accounts.push(Account.parse(item));
+    cursor = reply.LastEvaluatedKey;
+  } while (cursor);
+  return accounts;
+}
+
+export const chainsOf = (account: Account): string[] =>
+  account.kind === "system" ? Array.from({ length: account.shards }, (_, shard) => chainId(account.id, shard)) : [account.id];
+
+export const pickChain = (account: Account): string =>
+  account.kind === "system" ? chainId(account.id, randomInt(0, account.shards)) : account.id;

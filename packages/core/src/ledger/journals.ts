@@ -1,0 +1,291 @@
+import { createHash } from "node:crypto";
+import { GetCommand, TransactWriteCommand, type TransactWriteCommandInput } from "@aws-sdk/lib-dynamodb";
+import { z } from "zod";
+import type { CoreContext } from "../shared/context";
+import { cancellationCodes } from "../shared/dynamo";
+import { AppError, conflict, notFound, unprocessable } from "../shared/errors";
+import { newId } from "../shared/ids";
+import { Currency, toDecimalString } from "../money/model";
+import { pickChain, type Account } from "./accounts";
+import { latestVersion, nextVersion, type VersionItem } from "./balances";
+import { journalKey, journalsByOwner } from "./keys";
+import { JOURNAL_TYPES, LEDGER_MESSAGES, type JournalType, type Operation, type Side } from "./model";
+
+export const JournalEntry = z.object({
+  account_id: z.string(),
+  account_name: z.string(),
+  side: z.enum(["debit", "credit"]),
+  amount: z.number().int().positive(),
+});
+export type JournalEntry = z.infer<typeof JournalEntry>;
+
+const HistoryRecord = z.object({ operation: z.enum(["create", "post", "unpost"]), status: z.enum(["draft", "posted"]), at: z.string() });
+const StoredReply = z.object({ hash: z.string(), reply: z.string() });
+
+export const Journal = z.object({
+  id: z.string(),
+  owner_id: z.string(),
+  type: z.enum(JOURNAL_TYPES),
+  status: z.enum(["draft", "posted"]),
+  currency: Currency,
+  total_amount: z.number().int().positive(),
+  description: z.string(),
+  entries: z.array(JournalEntry),
+  created_at: z.string(),
+  posted_at: z.string().nullable(),
+  version: z.number().int(),
+  /** Every status change, in order: unposting is recorded, never erased. */
+  history: z.array(HistoryRecord),
+  idempotency_key: z.string().nullable(),
+  request_hash: z.string(),
+  /** The original reply to the create request, returned byte for byte on a replay. */
+  created_reply: z.string(),
+  /** Replies to post/unpost requests that carried an Idempotency-Key. */
+  operation_replies: z.record(z.string(), StoredReply).default({}),
+});
+export type Journal = z.infer<typeof Journal>;
+
+/** How a journal looks in API replies: decimal strings at the edge, minor units alongside. */
+export function journalReply(journal: Journal) {
+  return {
+    id: journal.id,
+    type: journal.type,
+    status: journal.status,
+    amount: toDecimalString(journal.total_amount, journal.currency),
+    total_amount: toDecimalString(journal.total_amount, journal.currency),
+    total_amount_minor: journal.total_amount,
+    currency: journal.currency,
+    description: journal.description,
+    entries: journal.entries.map((entry) => ({
+      account_id: entry.account_id,
+      account_name: entry.account_name,
+      side: entry.side,
+      debit: entry.side === "debit" ? toDecimalString(entry.amount, journal.currency) : "0",
+      credit: entry.side === "credit" ? toDecimalString(entry.amount, journal.currency) : "0",
+      amount_minor: entry.amount,
+    })),
+    from_account_id: journal.entries.find((entry) => entry.side === "credit")?.account_id ?? null,
+    to_account_id: journal.entries.find((entry) => entry.side === "debit")?.account_id ?? null,
+    timestamp: journal.posted_at ?? journal.created_at,
+    created_at: journal.created_at,
+    posted_at: journal.posted_at,
+    history: journal.history,
+  };
+}
+export type JournalReply = ReturnType<typeof journalReply>;
+
+/** A client's Idempotency-Key names the journal: the same key always maps to the same id. */
+export function journalIdFor(ownerId: string, idempotencyKey: string | null): string {
+  if (!idempotencyKey) return newId();
+  const hex = createHash("sha256").update(`${ownerId}\u0000${idempotencyKey}`).digest("hex");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16)}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+export function requestHash(parts: unknown): string {
+  return createHash("sha256").update(JSON.stringify(parts)).digest("hex");
+}
+
+export interface Idempotency {
+  key: string | null;
+  hash: string;
+}
+
+export interface JournalDraft {
+  type: JournalType;
+  ownerId: string;
+  currency: Currency;
+  description: string;
+  /** Every leg with its resolved account; they must balance. */
+  legs: { account: Account; side: Side; amount: number }[];
+}
+
+export class JournalReplay {
+  constructor(readonly body: string) {}
+}
+
+type TransactItems = NonNullable<TransactWriteCommandInput["TransactItems"]>;
+
+const MAX_ATTEMPTS = 30;
+
+/** Backs off with jitter between optimistic-concurrency retries. */
+const pause = (attempt: number) => new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(100, 2 + attempt * 4)));
+
+
+function assertBalanced(legs: JournalDraft["legs"]): void {
+  const debits = legs.filter((leg) => leg.side === "debit").reduce((sum, leg) => sum + leg.amount, 0);
+  const credits = legs.filter((leg) => leg.side === "credit").reduce((sum, leg) => sum + leg.amount, 0);
+  if (debits !== credits || debits <= 0) throw new Error(`Unbalanced journal: debits ${debits}, credits ${credits}`);
+  for (const leg of legs) if (leg.account.currency !== legs[0]!.account.currency) throw new Error("Journal legs in different currencies");
+}
+
+/**
+ * Reads the head of every chain the legs touch and computes the next versions. A customer
+ * account whose available balance would fall below zero refuses the whole journal; the
+ * conditional Put of each next version in the same transaction guarantees the head we read is
+ * still the head when the write lands, so the check can never act on stale figures.
+ */
+async function plannedVersions(
+  ctx: CoreContext,
+  legs: { account: Account; side: Side; amount: number }[],
+  operation: Operation,
+  journal: { id: string; type: JournalType },
+): Promise<VersionItem[]> {
+  const now = ctx.clock();
+  const heads = await Promise.all(legs.map((leg) => latestVersion(ctx, pickChain(leg.account))));
+  return legs.map((leg, index) => {
+    const next = nextVersion(heads[index]!, leg.side, leg.amount, { account: leg.account, operation, txId: journal.id, txType: journal.type, now });
+    const decreasesAvailable = next.available < heads[index]!.available;
+    if (leg.account.kind === "customer" && decreasesAvailable && next.available < 0) {
+      throw unprocessable(LEDGER_MESSAGES.insufficientFunds(leg.account.name), "insufficient_funds");
+    }
+    return next;
+  });
+}
+
+const versionPuts = (ctx: CoreContext, versions: VersionItem[]): TransactItems =>
+  versions.map((item) => ({ Put: { TableName: ctx.db.table, Item: item, ConditionExpression: "attribute_not_exists(pk)" } }));
+
+export async function loadJournal(ctx: CoreContext, journalId: string): Promise<Journal | null> {
+  const reply = await ctx.db.doc.send(new GetCommand({ TableName: ctx.db.table, Key: journalKey(journalId), ConsistentRead: true }));
+  return reply.Item ? Journal.parse(reply.Item) : null;
+}
+
+export async function requireOwnedJournal(ctx: CoreContext, ownerId: string, journalId: string): Promise<Journal> {
+  const journal = await loadJournal(ctx, journalId);
+  if (!journal || journal.owner_id !== ownerId) throw notFound(LEDGER_MESSAGES.transactionNotFound, "transaction_not_found");
+  return journal;
+}
+
+function replayOrMismatch(journal: Journal, idempotency: Idempotency): JournalReplay {
+  if (journal.request_hash !== idempotency.hash) throw unprocessable(LEDGER_MESSAGES.idempotencyMismatch, "idempotency_key_reused");
+  return new JournalReplay(journal.created_reply);
+}
+
+/**
+ * Creates a draft journal: the journal item (which is also the idempotency record, keyed by the
+ * client's Idempotency-Key) and one new balance version per leg, in one TransactWriteItems.
+ * Returns the reply body, or a JournalReplay carrying the original reply to a repeated request.
+ */
+export async function createJournal(ctx: CoreContext, draft: JournalDraft, idempotency: Idempotency): Promise<string | JournalReplay> {
+  assertBalanced(draft.legs);
+  const id = journalIdFor(draft.ownerId, idempotency.key);
+  for (let attempt = 1; ; attempt++) {
+    const createdAt = ctx.clock().toISOString();
+    const journal: Journal = {
+      id,
+      owner_id: draft.ownerId,
+      type: draft.type,
+      status: "draft",
+      currency: draft.currency,
+      total_amount: draft.legs.filter((leg) => leg.side === "debit").reduce((sum, leg) => sum + leg.amount, 0),
+      description: draft.description,
+      entries: draft.legs.map((leg) => ({ account_id: leg.account.id, account_name: leg.account.name, side: leg.side, amount: leg.amount })),
+      created_at: createdAt,
+      posted_at: null,
+      version: 1,
+      history: [{ operation: "create", status: "draft", at: createdAt }],
+      idempotency_key: idempotency.key,
+      request_hash: idempotency.hash,
+      created_reply: "",
+      operation_replies: {},
+    };
+    journal.created_reply = JSON.stringify({ message: "Transaction created", data: journalReply(journal) });
+    try {
+      const versions = await plannedVersions(ctx, draft.legs, "create", journal);
+      await ctx.db.doc.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Put: {
+                TableName: ctx.db.table,
+                Item: { ...journalKey(id), ...journalsByOwner(draft.ownerId, createdAt, id), entity: "journal", ...journal },
+                ConditionExpression: "attribute_not_exists(pk)",
+              },
+            },
+            ...versionPuts(ctx, versions),
+          ],
+        }),
+      );
+      ctx.logger.debug("journal created", { journal_id: id, type: draft.type, attempt });
+      return journal.created_reply;
+    } catch (error) {
+      const codes = cancellationCodes(error);
+      if (codes?.[0] === "ConditionalCheckFailed") {
+        const existing = await loadJournal(ctx, id);
+        if (existing) return replayOrMismatch(existing, idempotency);
+      }
+      if (codes?.[0] === "TransactionConflict" && idempotency.key) {
+        throw conflict(LEDGER_MESSAGES.idempotencyInProgress, "idempotency_in_progress");
+      }
+      if (error instanceof AppError && idempotency.key) {
+        // A refused request (e.g. insufficient funds) may be the retry of one that succeeded.
+        const existing = await loadJournal(ctx, id);
+        if (existing) return replayOrMismatch(existing, idempotency);
+      }
+      if (!codes || attempt >= MAX_ATTEMPTS) throw error;
+      await pause(attempt);
+    }
+  }
+}
+
+/**
+ * Approve (post) or unpost a journal: the journal changes status under its version, and every
+ * leg's chain gets a new version in the same transaction. Unposting moves posted amounts back
+ * to pending; a customer account whose available balance that would take below zero refuses.
+ */
+export async function changeJournalStatus(
+  ctx: CoreContext,
+  ownerId: string,
+  journalId: string,
+  operation: "post" | "unpost",
+  idempotency: Idempotency,
+  resolveAccounts: (ids: string[]) => Promise<Map<string, Account>>,
+): Promise<string | JournalReplay> {
+  for (let attempt = 1; ; attempt++) {
+    const journal = await requireOwnedJournal(ctx, ownerId, journalId);
+    const earlier = idempotency.key ? journal.operation_replies[idempotency.key] : undefined;
+    if (earlier) {
+      if (earlier.hash !== idempotency.hash) throw unprocessable(LEDGER_MESSAGES.idempotencyMismatch, "idempotency_key_reused");
+      return new JournalReplay(earlier.reply);
+    }
+    if (operation === "post" && journal.status !== "draft") throw conflict(LEDGER_MESSAGES.alreadyPosted, "already_posted");
+    if (operation === "unpost" && journal.status !== "posted") throw conflict(LEDGER_MESSAGES.notPosted, "not_posted");
+
+    const accounts = await resolveAccounts(journal.entries.map((entry) => entry.account_id));
+    const legs = journal.entries.map((entry) => ({ account: accounts.get(entry.account_id)!, side: entry.side, amount: entry.amount }));
+    const at = ctx.clock().toISOString();
+    const after: Journal = {
+      ...journal,
+      status: operation === "post" ? "posted" : "draft",
+      posted_at: operation === "post" ? at : null,
+      version: journal.version + 1,
+      history: [...journal.history, { operation, status: operation === "post" ? "posted" : "draft", at }],
+    };
+    const body = JSON.stringify({ message: operation === "post" ? "Transaction posted" : "Transaction unposted", data: journalReply(after) });
+    if (idempotency.key) after.operation_replies = { ...journal.operation_replies, [idempotency.key]: { hash: idempotency.hash, reply: body } };
+    try {
+      const versions = await plannedVersions(ctx, legs, operation, journal);
+      await ctx.db.doc.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Put: {
+                TableName: ctx.db.table,
+                Item: { ...journalKey(journal.id), ...journalsByOwner(journal.owner_id, journal.created_at, journal.id), entity: "journal", ...after },
+                ConditionExpression: "version = :seen",
+                ExpressionAttributeValues: { ":seen": journal.version },
+              },
+            },
+            ...versionPuts(ctx, versions),
+          ],
+        }),
+      );
+      return body;
+    } catch (error) {
+      const codes = cancellationCodes(error);
+      if (!codes || attempt >= MAX_ATTEMPTS) throw error;
+      await pause(attempt);
+    }
+  }
+}
+

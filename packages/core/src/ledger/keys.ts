@@ -1,0 +1,41 @@
+/** Key formats of the ledger domain; nothing else builds these keys. */
+
+const VERSION_DIGITS = 12;
+export const padVersion = (version: number) => String(version).padStart(VERSION_DIGITS, "0");
+
+export const SYSTEM_OWNER = "system";
+
+export const accountKey = (accountId: string) => ({ pk: `ACCT#${accountId}`, sk: "META" });
+export const accountsByOwner = (ownerId: string, createdAt?: string, accountId?: string) => ({
+  gsi1pk: `OWNER#${ownerId}#ACCTS`,
+  ...(createdAt && accountId ? { gsi1sk: `${createdAt}#${accountId}` } : {}),
+});
+export const accountNumberKey = (accountNumber: string) => ({ pk: `ACCTNUM#${accountNumber.toUpperCase()}`, sk: "ACCTNUM" });
+
+/**
+ * A balance chain: one per customer account, several (shards) per system account. Every change
+ * is a new immutable item BAL#<version>; writing version n+1 only if it does not exist yet is
+ * the optimistic-concurrency guard.
+ */
+export const chainId = (accountId: string, shard: number | null) => (shard === null ? accountId : `${accountId}#S${shard}`);
+export const chainPartition = (chain: string) => `ACCT#${chain}`;
+export const balanceVersionKey = (chain: string, version: number) => ({ pk: chainPartition(chain), sk: `BAL#${padVersion(version)}` });
+export const BALANCE_PREFIX = "BAL#";
+/** Point in time: the chain's versions ordered by commit time. */
+export const balanceByTime = (chain: string, committedAt: string, version: number) => ({
+  gsi1pk: `BALT#${chain}`,
+  gsi1sk: `${committedAt}#${padVersion(version)}`,
+});
+export const balanceByTimePartition = (chain: string) => `BALT#${chain}`;
+/** The outbox: every balance change of an owner's accounts, in commit order, for the feeds. */
+export const ownerFeed = (ownerId: string, committedAt: string, chain: string, version: number) => ({
+  gsi2pk: `FEED#${ownerId}`,
+  gsi2sk: `${committedAt}#${chain}#${padVersion(version)}`,
+});
+export const ownerFeedPartition = (ownerId: string) => `FEED#${ownerId}`;
+
+export const journalKey = (journalId: string) => ({ pk: `TX#${journalId}`, sk: "TX" });
+export const journalsByOwner = (ownerId: string, createdAt?: string, journalId?: string) => ({
+  gsi1pk: `OWNER#${ownerId}#TXS`,
+  ...(createdAt && journalId ? { gsi1sk: `${createdAt}#${journalId}` } : {}),
+});

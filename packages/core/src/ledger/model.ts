@@ -1,0 +1,134 @@
+import { z } from "zod";
+import { Currency } from "../money/model";
+
+/** Safe to import from the browser: ledger vocabulary, schemas and the balance arithmetic. */
+
+export const ACCOUNT_TYPES = ["bank", "cash", "asset", "liability", "equity", "revenue", "expense"] as const;
+export const AccountType = z.preprocess(
+  (value) => (typeof value === "string" ? value.trim().toLowerCase() : value),
+  z.enum(ACCOUNT_TYPES, { error: `Account type must be one of ${ACCOUNT_TYPES.join(", ")}` }),
+);
+export type AccountType = (typeof ACCOUNT_TYPES)[number];
+
+export type Side = "debit" | "credit";
+
+/** Assets and expenses grow with debits; liabilities, equity and revenue with credits. */
+export function normalSideOf(type: AccountType): Side {
+  return type === "liability" || type === "equity" || type === "revenue" ? "credit" : "debit";
+}
+
+export const JOURNAL_TYPES = ["deposit", "transfer", "test_balance", "payment", "fx", "adjustment"] as const;
+export type JournalType = (typeof JOURNAL_TYPES)[number];
+export type JournalStatus = "draft" | "posted";
+
+export const LEDGER_MESSAGES = {
+  accountNotFound: "Account not found",
+  transactionNotFound: "Transaction not found",
+  sameAccount: "Destination account must differ from the source account",
+  insufficientFunds: (name: string) => `Insufficient available balance in ${name}`,
+  currencyMismatch: (expected: string, got: string) => `Currency ${got} does not match the account currency ${expected}`,
+  alreadyPosted: "Transaction is already posted",
+  notPosted: "Only posted transactions can be unposted",
+  accountInactive: "Account is not active",
+  testBalanceDisabled: "Test balances are not available in this environment",
+  idempotencyMismatch: "This Idempotency-Key was already used with a different request",
+  idempotencyInProgress: "A request with this Idempotency-Key is still in progress",
+} as const;
+
+const text = (max: number) => z.string().trim().max(max, `Must be at most ${max} characters`);
+
+export const CreateAccountInput = z
+  .object({
+    name: z.string({ error: "Account name is required" }).trim().min(1, "Account name is required").max(100, "Account name must be at most 100 characters"),
+    account_number: z
+      .string()
+      .trim()
+      .regex(/^[A-Za-z0-9-]{4,34}$/, "Account number must be 4 to 34 letters, digits or dashes")
+      .optional(),
+    description: text(500).optional().default(""),
+    currency: Currency.default("USD"),
+    type: AccountType.default("bank"),
+    /** Optional opening deposit, booked as a draft deposit like any other. */
+    initial_balance: z.union([z.number(), z.string()]).optional(),
+    low_balance_threshold: z.union([z.number(), z.string()]).optional(),
+  })
+  .strip();
+export type CreateAccountInput = z.infer<typeof CreateAccountInput>;
+
+const AmountInput = z.union([z.number(), z.string()], { error: "Amount is required" });
+const IdInput = (what: string) => z.string({ error: `${what} is required` }).trim().min(1, `${what} is required`).max(64, `${what} is not valid`);
+
+export const TransferInput = z.object({
+  from_account_id: IdInput("Source account"),
+  to_account_id: IdInput("Destination account"),
+  amount: AmountInput,
+  currency: Currency.optional(),
+  description: text(500).optional().default(""),
+});
+export type TransferInput = z.infer<typeof TransferInput>;
+
+export const DepositInput = z.object({
+  account_id: IdInput("Account"),
+  amount: AmountInput,
+  currency: Currency.optional(),
+  description: text(500).optional().default(""),
+});
+export type DepositInput = z.infer<typeof DepositInput>;
+
+/** The spec leaves the body open: an account, and optionally how much (default 1,000). */
+export const TEST_BALANCE_DEFAULT_MAJOR = 1000;
+export const TEST_BALANCE_MAX_MAJOR = 100_000;
+export const TestBalanceInput = z.object({
+  account_id: IdInput("Account"),
+  amount: AmountInput.optional(),
+  currency: Currency.optional(),
+  description: text(500).optional(),
+});
+export type TestBalanceInput = z.infer<typeof TestBalanceInput>;
+
+/** The four running totals of one balance, in minor units. */
+export interface Totals {
+  posted_debits: number;
+  posted_credits: number;
+  pending_debits: number;
+  pending_credits: number;
+}
+
+export const ZERO_TOTALS: Totals = { posted_debits: 0, posted_credits: 0, pending_debits: 0, pending_credits: 0 };
+
+export interface BalanceFigures extends Totals {
+  /** Posted balance on the account's normal side. */
+  balance: number;
+  /** What can be spent: posted balance less pending outflows; pending inflows do not count. */
+  available: number;
+  /** Pending inflows and outflows, normal-side terms. */
+  pending_in: number;
+  pending_out: number;
+}
+
+export function figures(totals: Totals, normal: Side): BalanceFigures {
+  const debitNormal = normal === "debit";
+  const balance = debitNormal ? totals.posted_debits - totals.posted_credits : totals.posted_credits - totals.posted_debits;
+  const pendingIn = debitNormal ? totals.pending_debits : totals.pending_credits;
+  const pendingOut = debitNormal ? totals.pending_credits : totals.pending_debits;
+  return { ...totals, balance, available: balance - pendingOut, pending_in: pendingIn, pending_out: pendingOut };
+}
+
+/** What a journal operation does to one account's totals. */
+export type Operation = "create" | "post" | "unpost";
+
+export function applyEntry(totals: Totals, side: Side, amount: number, operation: Operation): Totals {
+  const posted = side === "debit" ? "posted_debits" : "posted_credits";
+  const pending = side === "debit" ? "pending_debits" : "pending_credits";
+  const next = { ...totals };
+  if (operation === "create") next[pending] += amount;
+  if (operation === "post") {
+    next[pending] -= amount;
+    next[posted] += amount;
+  }
+  if (operation === "unpost") {
+    next[posted] -= amount;
+    next[pending] += amount;
+  }
+  return next;
+}

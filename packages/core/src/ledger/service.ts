@@ -1,0 +1,268 @@
+import type { CoreContext } from "../shared/context";
+import { badRequest, forbidden, notFound } from "../shared/errors";
+import { parseWith } from "../shared/validation";
+import { type PageQuery, queryPage, type Page } from "../shared/pagination";
+import { Currency, parseAmount, toDecimalString } from "../money/model";
+import {
+  createCustomerAccount,
+  getAccounts,
+  listAccounts,
+  requireOwnedAccount,
+  systemAccountId,
+  type Account,
+} from "./accounts";
+import { balanceAsOf, currentBalance, type AccountBalance } from "./balances";
+import {
+  changeJournalStatus,
+  createJournal,
+  Journal,
+  journalReply,
+  requestHash,
+  JournalReplay,
+  loadJournal,
+  type JournalDraft,
+  type JournalReply,
+} from "./journals";
+import { BALANCE_PREFIX, chainPartition, journalsByOwner } from "./keys";
+import {
+  CreateAccountInput,
+  DepositInput,
+  LEDGER_MESSAGES,
+  TEST_BALANCE_DEFAULT_MAJOR,
+  TEST_BALANCE_MAX_MAJOR,
+  TestBalanceInput,
+  TransferInput,
+  type JournalType,
+} from "./model";
+
+/** The outcome of a write: the reply body, and whether it is the replay of an earlier request. */
+export interface WriteResult {
+  body: string;
+  replayed: boolean;
+}
+
+const asResult = (outcome: string | JournalReplay): WriteResult =>
+  outcome instanceof JournalReplay ? { body: outcome.body, replayed: true } : { body: outcome, replayed: false };
+
+export function accountReply(account: Account, balance: AccountBalance) {
+  const money = (minor: number) => toDecimalString(minor, account.currency);
+  return {
+    id: account.id,
+    name: account.name,
+    account_number: account.account_number,
+    description: account.description,
+    currency: account.currency,
+    type: account.type,
+    normal_side: account.normal_side,
+    status: account.status,
+    created_at: account.created_at,
+    balance: money(balance.balance),
+    available: money(balance.available),
+    pending_in: money(balance.pending_in),
+    pending_out: money(balance.pending_out),
+    balance_minor: balance.balance,
+    available_minor: balance.available,
+    low_balance_threshold: account.low_balance_threshold === null ? null : money(account.low_balance_threshold),
+    version: balance.version,
+  };
+}
+export type AccountReply = ReturnType<typeof accountReply>;
+
+export async function listAccountsWithBalances(ctx: CoreContext, ownerId: string): Promise<AccountReply[]> {
+  const accounts = await listAccounts(ctx, ownerId);
+  const balances = await Promise.all(accounts.map((account) => currentBalance(ctx, account)));
+  return accounts.map((account, index) => accountReply(account, balances[index]!));
+}
+
+export async function accountDetail(ctx: CoreContext, ownerId: string, accountId: string): Promise<AccountReply> {
+  const account = await requireOwnedAccount(ctx, ownerId, accountId);
+  return accountReply(account, await currentBalance(ctx, account));
+}
+
+function minorOrThrow(amount: unknown, currency: Currency, label = "Amount"): number {
+  const parsed = parseAmount(amount, currency);
+  if (!parsed.ok) throw badRequest(label === "Amount" ? parsed.message : `${label}: ${parsed.message}`, "invalid_amount");
+  return parsed.minor;
+}
+
+function requireActive(account: Account): void {
+  if (account.status !== "ACTIVE") throw badRequest(`${LEDGER_MESSAGES.accountInactive}: ${account.name}`, "account_inactive");
+}
+
+function requireCurrency(account: Account, currency: Currency | undefined): void {
+  if (currency && currency !== account.currency) {
+    throw badRequest(LEDGER_MESSAGES.currencyMismatch(account.currency, currency), "currency_mismatch");
+  }
+}
+
+/** Money entering a customer account from a system account: deposits, test balances, openings. */
+async function fundFromSystem(
+  ctx: CoreContext,
+  ownerId: string,
+  account: Account,
+  source: "funding" | "sandbox",
+  type: JournalType,
+  amount: number,
+  description: string,
+  idempotency: { key: string | null; hash: string },
+): Promise<WriteResult> {
+  const counterparty = await requireSystemAccount(ctx, systemAccountId(source, account.currency));
+  // The customer account grows on its normal side; the system account takes the other side.
+  const customerSide = account.normal_side;
+  const draft: JournalDraft = {
+    type,
+    ownerId,
+    currency: account.currency,
+    description,
+    legs: [
+      { account, side: customerSide, amount },
+      { account: counterparty, side: customerSide === "debit" ? "credit" : "debit", amount },
+    ],
+  };
+  return asResult(await createJournal(ctx, draft, idempotency));
+}
+
+async function requireSystemAccount(ctx: CoreContext, id: string): Promise<Account> {
+  const found = (await getAccounts(ctx, [id])).get(id);
+  if (!found) throw new Error(`System account ${id} is missing: run the seed (it runs at start-up)`);
+  return found;
+}
+
+export async function createAccount(ctx: CoreContext, ownerId: string, body: unknown, idempotencyKey: string | null) {
+  const input = parseWith(CreateAccountInput, body);
+  const opening = input.initial_balance !== undefined && input.initial_balance !== "" && Number(input.initial_balance) !== 0
+    ? minorOrThrow(input.initial_balance, input.currency, "Initial balance")
+    : null;
+  const account = await createCustomerAccount(ctx, ownerId, input);
+  let openingJournal: JournalReply | null = null;
+  if (opening !== null) {
+    const result = await fundFromSystem(ctx, ownerId, account, "funding", "deposit", opening, "Opening balance", {
+      key: idempotencyKey ? `${idempotencyKey}:opening` : null,
+      hash: requestHash({ opening: account.id, amount: opening }),
+    });
+    openingJournal = (JSON.parse(result.body) as { data: JournalReply }).data;
+  }
+  return { account: accountReply(account, await currentBalance(ctx, account)), opening_transaction: openingJournal };
+}
+
+export async function transfer(ctx: CoreContext, ownerId: string, body: unknown, idempotencyKey: string | null): Promise<WriteResult> {
+  const input = parseWith(TransferInput, body);
+  if (input.from_account_id === input.to_account_id) throw badRequest(LEDGER_MESSAGES.sameAccount, "same_account");
+  const [from, to] = await Promise.all([
+    requireOwnedAccount(ctx, ownerId, input.from_account_id),
+    requireOwnedAccount(ctx, ownerId, input.to_account_id),
+  ]);
+  requireActive(from);
+  requireActive(to);
+  requireCurrency(from, input.currency);
+  requireCurrency(to, input.currency ?? from.currency);
+  const amount = minorOrThrow(input.amount, from.currency);
+  return asResult(
+    await createJournal(
+      ctx,
+      {
+        type: "transfer",
+        ownerId,
+        currency: from.currency,
+        description: input.description || `Transfer from ${from.name} to ${to.name}`,
+        // Value leaves the source (credit) and arrives at the destination (debit).
+        legs: [
+          { account: from, side: "credit", amount },
+          { account: to, side: "debit", amount },
+        ],
+      },
+      { key: idempotencyKey, hash: requestHash({ op: "transfer", ...input, amount }) },
+    ),
+  );
+}
+
+export async function deposit(ctx: CoreContext, ownerId: string, body: unknown, idempotencyKey: string | null): Promise<WriteResult> {
+  const input = parseWith(DepositInput, body);
+  const account = await requireOwnedAccount(ctx, ownerId, input.account_id);
+  requireActive(account);
+  requireCurrency(account, input.currency);
+  const amount = minorOrThrow(input.amount, account.currency);
+  return fundFromSystem(ctx, ownerId, account, "funding", "deposit", amount, input.description || "Deposit", {
+    key: idempotencyKey,
+    hash: requestHash({ op: "deposit", ...input, amount }),
+  });
+}
+
+/** Free money for trying the product: only where the stage allows it, from the sandbox faucet. */
+export async function testBalance(ctx: CoreContext, ownerId: string, body: unknown, idempotencyKey: string | null): Promise<WriteResult> {
+  if (!ctx.config.ALLOW_TEST_BALANCE) throw forbidden(LEDGER_MESSAGES.testBalanceDisabled, "test_balance_disabled");
+  const input = parseWith(TestBalanceInput, body);
+  const account = await requireOwnedAccount(ctx, ownerId, input.account_id);
+  requireActive(account);
+  requireCurrency(account, input.currency);
+  const amount = minorOrThrow(input.amount ?? TEST_BALANCE_DEFAULT_MAJOR, account.currency);
+  if (amount > minorOrThrow(TEST_BALANCE_MAX_MAJOR, account.currency)) {
+    throw badRequest(`A test balance can be at most ${TEST_BALANCE_MAX_MAJOR.toLocaleString("en-US")} ${account.currency}`, "invalid_amount");
+  }
+  return fundFromSystem(ctx, ownerId, account, "sandbox", "test_balance", amount, input.description || "Test balance", {
+    key: idempotencyKey,
+    hash: requestHash({ op: "test_balance", ...input, amount }),
+  });
+}
+
+export async function setJournalStatus(
+  ctx: CoreContext,
+  ownerId: string,
+  journalId: string,
+  operation: "post" | "unpost",
+  idempotencyKey: string | null,
+): Promise<WriteResult> {
+  return asResult(
+    await changeJournalStatus(ctx, ownerId, journalId, operation, { key: idempotencyKey, hash: requestHash({ op: operation, journalId }) }, (ids) =>
+      getAccounts(ctx, ids),
+    ),
+  );
+}
+
+export async function balanceOf(ctx: CoreContext, ownerId: string, accountId: string, asOf: string | undefined) {
+  const account = await requireOwnedAccount(ctx, ownerId, accountId);
+  let balance: AccountBalance | null;
+  if (asOf === undefined) {
+    balance = await currentBalance(ctx, account);
+  } else {
+    const moment = Date.parse(asOf);
+    if (Number.isNaN(moment)) throw badRequest("as_of must be an ISO 8601 date-time", "invalid_as_of");
+    balance = await balanceAsOf(ctx, account, new Date(Math.min(moment, ctx.clock().getTime())).toISOString());
+    if (!balance) throw notFound(`The account did not exist at ${asOf}`, "account_not_open_yet");
+  }
+  return { account_id: account.id, account_name: account.name, ...accountReply(account, balance), as_of: balance.as_of };
+}
+
+const journalFrom = (item: Record<string, unknown>) => Journal.parse(item);
+
+export async function history(ctx: CoreContext, ownerId: string, page: PageQuery): Promise<Page<JournalReply>> {
+  const partition = journalsByOwner(ownerId).gsi1pk;
+  return queryPage(
+    ctx.db,
+    { IndexName: "gsi1", KeyConditionExpression: "gsi1pk = :pk", ExpressionAttributeValues: { ":pk": partition } },
+    ["pk", "sk", "gsi1pk", "gsi1sk"],
+    { name: "gsi1pk", value: partition },
+    page,
+    (item) => journalReply(journalFrom(item)),
+  );
+}
+
+/** The journals that touched an account, newest first: each left a "create" version on its chain. */
+export async function accountTransactions(ctx: CoreContext, ownerId: string, accountId: string, page: PageQuery): Promise<Page<JournalReply>> {
+  const account = await requireOwnedAccount(ctx, ownerId, accountId);
+  const partition = chainPartition(account.id);
+  const ids = await queryPage(
+    ctx.db,
+    {
+      KeyConditionExpression: "pk = :pk AND begins_with(sk, :prefix)",
+      FilterExpression: "operation = :create",
+      ExpressionAttributeValues: { ":pk": partition, ":prefix": BALANCE_PREFIX, ":create": "create" },
+    },
+    ["pk", "sk"],
+    { name: "pk", value: partition },
+    page,
+    (item) => (typeof item.tx_id === "string" ? item.tx_id : null),
+  );
+  const journals = await Promise.all(ids.items.map((id) => loadJournal(ctx, id)));
+  return { ...ids, items: journals.filter((journal): journal is Journal => journal !== null).map(journalReply) };
+}

@@ -1,0 +1,74 @@
+import { Hono, type Context } from "hono";
+import { integrityCheck, trialBalance } from "@fintech/core/ledger/reports";
+import {
+  accountTransactions,
+  balanceOf,
+  createAccount,
+  deposit,
+  history,
+  listAccountsWithBalances,
+  setJournalStatus,
+  testBalance,
+  transfer,
+} from "@fintech/core/ledger/service";
+import { isAppError } from "@fintech/core/shared/errors";
+import { PageQuery } from "@fintech/core/shared/pagination";
+import type { AppEnv } from "../http/env";
+import { idempotencyKey, writeReply } from "../http/idempotency";
+import { requireAdmin, requireAuth } from "../http/middleware";
+import { queryWith, readJson } from "../http/validate";
+
+const pageReply = <T>(page: { items: T[]; next_cursor: string | null; has_more: boolean }, query: PageQuery) => ({
+  data: page.items,
+  pagination: { limit: query.limit, offset: query.cursor ? null : query.offset, next_cursor: page.next_cursor, has_more: page.has_more },
+});
+
+/** Post and unpost replies carry `error` on failure, as the spec's client reads it. */
+async function statusChange(c: Context<AppEnv>, operation: "post" | "unpost") {
+  try {
+    const result = await setJournalStatus(c.get("core"), c.get("auth").userId, c.req.param("id")!, operation, idempotencyKey(c));
+    return writeReply(c, result, 200);
+  } catch (error) {
+    if (!isAppError(error)) throw error;
+    for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
+    return c.json({ message: error.message, code: error.code, error: error.message }, error.status);
+  }
+}
+
+export const ledgerRoutes = new Hono<AppEnv>()
+  .use(requireAuth)
+  .get("/accounts", async (c) => c.json({ data: await listAccountsWithBalances(c.get("core"), c.get("auth").userId) }))
+  .post("/accounts", async (c) => {
+    const created = await createAccount(c.get("core"), c.get("auth").userId, await readJson(c), idempotencyKey(c));
+    return c.json({ message: "Account created", data: created.account, opening_transaction: created.opening_transaction }, 201);
+  })
+  .get("/accounts/available", async (c) => {
+    const accounts = await listAccountsWithBalances(c.get("core"), c.get("auth").userId);
+    return c.json({ accounts: accounts.filter((account) => account.status === "ACTIVE") });
+  })
+  .get("/accounts/:id/balance", async (c) => {
+    const asOf = c.req.query("as_of");
+    return c.json({ data: await balanceOf(c.get("core"), c.get("auth").userId, c.req.param("id"), asOf === "" ? undefined : asOf) });
+  })
+  .get("/accounts/:id/transactions", async (c) => {
+    const query = queryWith(c, PageQuery);
+    return c.json(pageReply(await accountTransactions(c.get("core"), c.get("auth").userId, c.req.param("id"), query), query));
+  })
+  .post("/transactions/transfer", async (c) =>
+    writeReply(c, await transfer(c.get("core"), c.get("auth").userId, await readJson(c), idempotencyKey(c)), 201),
+  )
+  .post("/transactions/deposit", async (c) =>
+    writeReply(c, await deposit(c.get("core"), c.get("auth").userId, await readJson(c), idempotencyKey(c)), 201),
+  )
+  .post("/transactions/test-balance", async (c) =>
+    writeReply(c, await testBalance(c.get("core"), c.get("auth").userId, await readJson(c), idempotencyKey(c)), 201),
+  )
+  .get("/transactions/history", async (c) => {
+    const query = queryWith(c, PageQuery);
+    return c.json(pageReply(await history(c.get("core"), c.get("auth").userId, query), query));
+  })
+  .post("/transactions/:id/post", (c) => statusChange(c, "post"))
+  .post("/transactions/:id/unpost", (c) => statusChange(c, "unpost"))
+  .get("/trial-balance", async (c) => c.json({ data: await trialBalance(c.get("core"), c.get("auth").userId, c.req.query("as_of") || undefined) }))
+  .get("/integrity", async (c) => c.json({ data: await integrityCheck(c.get("core"), { ownerId: c.get("auth").userId }) }))
+  .get("/integrity/ledger", requireAdmin, async (c) => c.json({ data: await integrityCheck(c.get("core"), "ledger") }));

@@ -1,6 +1,7 @@
 import { RegisterInput } from "@fintech/core/auth/model";
 import { ensureAdmin } from "@fintech/core/auth/service";
 import { ensureSystemAccounts } from "@fintech/core/ledger/accounts";
+import { ConfigError } from "@fintech/core/shared/config";
 import type { CoreContext } from "@fintech/core/shared/context";
 
 /**
@@ -23,7 +24,7 @@ export async function seedAdminFromEnv(core: CoreContext, env: Record<string, st
     last_name: env.ADMIN_LAST_NAME ?? "Admin",
   });
   if (!input.success) {
-    throw new Error(`ADMIN_EMAIL / ADMIN_PASSWORD are not usable: ${input.error.issues[0]?.message}`);
+    throw new ConfigError(`ADMIN_EMAIL / ADMIN_PASSWORD are not usable: ${input.error.issues[0]?.message}`);
   }
   const result = await ensureAdmin(core, input.data);
   core.logger.info(result.created ? "admin account created" : "admin account updated", { user_id: result.user.id, email: result.user.email });

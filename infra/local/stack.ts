@@ -39,6 +39,9 @@ export interface LocalStack {
   stop(): Promise<void>;
 }
 
+/** Written beside the data while the stack runs, so `npm run admin:create` can find it. */
+export const LOCAL_ENDPOINTS_FILE = "local-endpoints.json";
+
 export class PortInUseError extends Error {
   constructor(readonly port: number) {
     super(`Port ${port} is already in use. Stop whatever is using it, or start on another port: PORT=${port + 1} npm start`);
@@ -122,6 +125,11 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     stops.push(() => closeServer(server));
     const address = server.address();
     const port = typeof address === "object" && address ? address.port : httpPort;
+    if (options.dataDir) {
+      const endpointsFile = path.join(options.dataDir, LOCAL_ENDPOINTS_FILE);
+      writeFileSync(endpointsFile, JSON.stringify({ dynamodb: dynamo.endpoint, s3: s3.endpoint, table: config.TABLE_NAME, url: `http://localhost:${port}` }));
+      stops.push(async () => rmSync(endpointsFile, { force: true }));
+    }
 
     return {
       url: `http://localhost:${port}`,

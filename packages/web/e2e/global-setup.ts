@@ -16,7 +16,12 @@ const WEB_ROOT = path.resolve(import.meta.dirname, "..");
  * (in memory, on a free port), serving a fresh production build of the SPA.
  */
 export default async function setup(project: TestProject) {
-  const build = spawnSync("npx", ["vite", "build", "--logLevel", "warn"], { cwd: WEB_ROOT, encoding: "utf8" });
+  // Vitest sets NODE_ENV=test, which would make Vite bundle development React.
+  const build = spawnSync("npx", ["vite", "build", "--logLevel", "warn"], {
+    cwd: WEB_ROOT,
+    encoding: "utf8",
+    env: { ...process.env, NODE_ENV: "production" },
+  });
   if (build.status !== 0) throw new Error(`vite build failed:\n${build.stdout}\n${build.stderr}`);
   const stack = await startLocalStack({
     port: 0,

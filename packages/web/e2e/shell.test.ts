@@ -1,0 +1,157 @@
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MOBILE, launchBrowser, newPage, screenshot } from "./harness";
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+const path = (url: string) => new URL(url).pathname;
+
+describe("routes", () => {
+  it("a guarded route while signed out shows the guard, the toast and the login dialog", async () => {
+    const { context, page } = await newPage(browser);
+    await page.goto("/ledger");
+    await page.getByRole("heading", { name: "Authentication Required" }).waitFor();
+    await page.getByText("Please login to access this feature").waitFor();
+    const dialog = page.getByRole("dialog", { name: "Welcome back" });
+    await dialog.waitFor();
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe("login-email");
+    await screenshot(page, "guard");
+    // The dialog switches to registration and back.
+    await dialog.getByRole("button", { name: "Sign up" }).click();
+    await page.getByRole("dialog", { name: "Create your account" }).waitFor();
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe("register-first-name");
+    await page.getByRole("dialog").getByRole("button", { name: "Sign in", exact: true }).click();
+    await page.getByRole("dialog", { name: "Welcome back" }).waitFor();
+    await context.close();
+  });
+
+  it("/payments is guarded and has no layout", async () => {
+    const { context, page } = await newPage(browser);
+    await page.goto("/payments");
+    await page.getByRole("heading", { name: "Authentication Required" }).waitFor();
+    expect(await page.getByRole("navigation", { name: "Main" }).count()).toBe(0);
+    await context.close();
+  });
+
+  it("an unknown path redirects to / replacing history", async () => {
+    const { context, page } = await newPage(browser);
+    await page.goto("/about");
+    await page.getByRole("heading", { name: "About the creator" }).waitFor();
+    await page.goto("/no/such/page");
+    await page.waitForURL((url) => url.pathname === "/");
+    await page.getByRole("heading", { level: 1, name: "Build production-ready fintech applications" }).waitFor();
+    await page.goBack();
+    await page.waitForURL((url) => url.pathname === "/about");
+    expect(path(page.url())).toBe("/about");
+    await context.close();
+  });
+
+  it("/landing has the header but no footer", async () => {
+    const { context, page } = await newPage(browser);
+    await page.goto("/landing");
+    await page.getByRole("heading", { name: "Landing page" }).waitFor();
+    expect(await page.getByRole("navigation", { name: "Main" }).count()).toBe(1);
+    expect(await page.locator("footer").count()).toBe(0);
+    await context.close();
+  });
+});
+
+describe("theme", () => {
+  it("defaults to dark and persists a switch to light across reload", async () => {
+    const { context, page } = await newPage(browser);
+    await page.goto("/");
+    expect(await page.evaluate(() => document.documentElement.classList.contains("dark"))).toBe(true);
+    await page.getByRole("button", { name: "Switch to light theme" }).click();
+    expect(await page.evaluate(() => document.documentElement.classList.contains("dark"))).toBe(false);
+    expect(await page.evaluate(() => localStorage.getItem("theme"))).toBe("light");
+    await page.reload();
+    await page.getByRole("button", { name: "Switch to dark theme" }).waitFor();
+    await page.getByRole("heading", { level: 1 }).waitFor();
+    expect(await page.evaluate(() => document.documentElement.classList.contains("dark"))).toBe(false);
+    await screenshot(page, "home-light");
+    await context.close();
+  });
+});
+
+describe("navigation", () => {
+  it("opens one dropdown at a time; a document click and Escape close it", async () => {
+    const { context, page } = await newPage(browser);
+    await page.goto("/");
+    const platform = page.getByRole("button", { name: "Platform" });
+    const developers = page.getByRole("button", { name: "Developers" });
+    await platform.click();
+    expect(await platform.getAttribute("aria-expanded")).toBe("true");
+    await page.getByRole("menuitem", { name: /KYC & Compliance/ }).click();
+    await page.getByRole("menuitem", { name: "KYC Dashboard" }).waitFor();
+    expect(await page.getByRole("menuitem", { name: /Analytics & Insights/ }).getAttribute("aria-disabled")).toBe("true");
+    await screenshot(page, "platform-menu");
+    await developers.click();
+    expect(await platform.getAttribute("aria-expanded")).toBe("false");
+    expect(await developers.getAttribute("aria-expanded")).toBe("true");
+    await page.mouse.click(640, 600);
+    expect(await developers.getAttribute("aria-expanded")).toBe("false");
+
+    await developers.focus();
+    await page.keyboard.press("ArrowDown");
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toContain("Explore API");
+    await page.keyboard.press("Escape");
+    expect(await developers.getAttribute("aria-expanded")).toBe("false");
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe("nav-developers-trigger");
+    await context.close();
+  });
+
+  it("navigates from a menu item and scrolls to the top", async () => {
+    const { context, page } = await newPage(browser);
+    await page.goto("/about");
+    await page.evaluate(() => window.scrollTo(0, 400));
+    await page.getByRole("button", { name: "Developers" }).click();
+    await page.getByRole("menuitem", { name: /View Documentation/ }).click();
+    await page.waitForURL((url) => url.pathname === "/developers/docs");
+    expect(await page.evaluate(() => window.scrollY)).toBe(0);
+    await context.close();
+  });
+
+  it("the dialog traps focus, closes on Escape and returns focus to its opener", async () => {
+    const { context, page } = await newPage(browser);
+    await page.goto("/");
+    const login = page.getByRole("navigation", { name: "Main" }).getByRole("button", { name: "Login" });
+    await login.click();
+    const dialog = page.getByRole("dialog", { name: "Welcome back" });
+    await dialog.waitFor();
+    expect(await dialog.getAttribute("aria-modal")).toBe("true");
+    // Focus starts on the email field; the close button is the first stop, "Sign up" the last.
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe("login-email");
+    await page.keyboard.press("Shift+Tab");
+    expect(await page.evaluate(() => document.activeElement?.getAttribute("aria-label"))).toBe("Close dialog");
+    await page.keyboard.press("Shift+Tab");
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Sign up");
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate(() => document.activeElement?.getAttribute("aria-label"))).toBe("Close dialog");
+    await page.keyboard.press("Escape");
+    expect(await page.getByRole("dialog").count()).toBe(0);
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Login");
+    await context.close();
+  });
+
+  it("has a mobile menu below md", async () => {
+    const { context, page } = await newPage(browser, MOBILE);
+    await page.goto("/");
+    const toggle = page.getByRole("button", { name: "Open menu" });
+    expect(await toggle.getAttribute("aria-expanded")).toBe("false");
+    await toggle.click();
+    const close = page.getByRole("button", { name: "Close menu" });
+    expect(await close.getAttribute("aria-expanded")).toBe("true");
+    await page.locator("#mobile-menu").getByRole("button", { name: "Platform" }).click();
+    await screenshot(page, "mobile-menu");
+    await page.locator("#mobile-menu").getByRole("link", { name: "Core Ledger" }).click();
+    await page.getByRole("heading", { name: "Authentication Required" }).waitFor();
+    expect(await page.getByRole("button", { name: "Open menu" }).getAttribute("aria-expanded")).toBe("false");
+    await context.close();
+  });
+});

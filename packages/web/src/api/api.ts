@@ -1,0 +1,19 @@
+import { accountEndpoints } from "./accounts";
+import { authEndpoints } from "./auth";
+import type { HttpClient } from "./client";
+import { healthEndpoints } from "./health";
+import { ledgerEndpoints } from "./ledger";
+import { profileEndpoints } from "./profile";
+
+/** Every endpoint of spec 000 §7, grouped by resource, over one HTTP client. */
+export function createApi(http: HttpClient) {
+  return {
+    auth: authEndpoints(http),
+    profile: profileEndpoints(http),
+    accounts: accountEndpoints(http),
+    ledger: ledgerEndpoints(http),
+    health: healthEndpoints(http),
+  };
+}
+
+export type Api = ReturnType<typeof createApi>;

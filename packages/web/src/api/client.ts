@@ -1,0 +1,124 @@
+import { API_MESSAGES, ApiError, bodyCode, bodyMessage } from "./errors";
+
+export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
+
+/** What the client needs from the session: the token, and a way to drop it on a 401. */
+export interface TokenSource {
+  getToken(): string | null;
+  clear(): void;
+}
+
+export interface RequestOptions {
+  body?: unknown;
+  /** Sent as Idempotency-Key so a retried write is applied once. */
+  idempotencyKey?: string;
+  signal?: AbortSignal;
+}
+
+export interface PublicRequestOptions extends RequestOptions {
+  /** Use the reply's own message on failure (login and register show it to the user). */
+  serverMessages?: boolean;
+}
+
+/** A reply as received: status plus the parsed JSON body (null when empty). */
+export interface RawReply {
+  ok: boolean;
+  status: number;
+  body: unknown;
+}
+
+export interface HttpClient {
+  /** Sends without a token and maps no errors; for callers that read non-OK bodies (health). */
+  raw(method: HttpMethod, path: string, options?: RequestOptions): Promise<RawReply>;
+  /** A call without a token (health, login, register). */
+  publicCall<T>(method: HttpMethod, path: string, options?: PublicRequestOptions): Promise<T>;
+  /** A call with 'Authorization: Bearer'; fails before sending when no token is stored. */
+  authCall<T>(method: HttpMethod, path: string, options?: RequestOptions): Promise<T>;
+}
+
+export interface HttpClientConfig {
+  baseUrl: string;
+  fetch: FetchLike;
+  credentials: TokenSource;
+}
+
+function buildHeaders(options: RequestOptions, token: string | null): Headers {
+  const headers = new Headers({ Accept: "application/json" });
+  if (options.body !== undefined) headers.set("Content-Type", "application/json");
+  if (options.idempotencyKey) headers.set("Idempotency-Key", options.idempotencyKey);
+  if (token) headers.set("Authorization", `Bearer ${token}`);
+  return headers;
+}
+
+async function readBody(response: Response): Promise<{ body: unknown; parsed: boolean }> {
+  const text = await response.text();
+  if (!text) return { body: null, parsed: true };
+  try {
+    return { body: JSON.parse(text) as unknown, parsed: true };
+  } catch {
+    return { body: text, parsed: false };
+  }
+}
+
+export function createHttpClient(config: HttpClientConfig): HttpClient {
+  const send = async (method: HttpMethod, path: string, options: RequestOptions, token: string | null) => {
+    let response: Response;
+    try {
+      response = await config.fetch(`${config.baseUrl}${path}`, {
+        method,
+        headers: buildHeaders(options, token),
+        body: options.body === undefined ? undefined : JSON.stringify(options.body),
+        signal: options.signal,
+      });
+    } catch (error) {
+      // An abort is the caller's own decision, not a network fault: let it through unchanged.
+      if (error instanceof DOMException && error.name === "AbortError") throw error;
+      throw new ApiError(API_MESSAGES.network, "network");
+    }
+    const { body, parsed } = await readBody(response);
+    return { response, body, parsed };
+  };
+
+  const okBody = <T>(body: unknown, parsed: boolean, status: number): T => {
+    // An OK reply that is not JSON breaks the contract every endpoint here relies on.
+    if (!parsed) throw new ApiError(API_MESSAGES.invalidResponse, "invalid-response", status);
+    return body as T;
+  };
+
+  return {
+    async raw(method, path, options = {}) {
+      const { response, body } = await send(method, path, options, null);
+      return { ok: response.ok, status: response.status, body };
+    },
+
+    async publicCall<T>(method: HttpMethod, path: string, options: PublicRequestOptions = {}) {
+      const { response, body, parsed } = await send(method, path, options, null);
+      if (!response.ok) {
+        const message = options.serverMessages ? bodyMessage(body) : null;
+        throw message
+          ? new ApiError(message, "server-message", response.status, bodyCode(body))
+          : new ApiError(API_MESSAGES.httpStatus(response.status), "http-status", response.status, bodyCode(body));
+      }
+      return okBody<T>(body, parsed, response.status);
+    },
+
+    async authCall<T>(method: HttpMethod, path: string, options: RequestOptions = {}) {
+      const token = config.credentials.getToken();
+      if (!token) throw new ApiError(API_MESSAGES.noToken, "no-token");
+      const { response, body, parsed } = await send(method, path, options, token);
+      if (response.status === 401) {
+        config.credentials.clear();
+        throw new ApiError(API_MESSAGES.sessionExpired, "session-expired", 401, bodyCode(body));
+      }
+      if (!response.ok) {
+        const message = bodyMessage(body);
+        throw message
+          ? new ApiError(message, "server-message", response.status, bodyCode(body))
+          : new ApiError(API_MESSAGES.httpStatus(response.status), "http-status", response.status, bodyCode(body));
+      }
+      return okBody<T>(body, parsed, response.status);
+    },
+  };
+}

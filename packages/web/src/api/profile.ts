@@ -1,0 +1,22 @@
+import type { PublicUser } from "@fintech/core/auth/model";
+import type { HttpClient, RequestOptions } from "./client";
+import { unwrapData } from "./envelope";
+
+export type UserProfile = PublicUser;
+
+/** The fields a user may change (role never); omitted fields stay as they are. */
+export type ProfileChanges = Partial<Pick<PublicUser, "email" | "first_name" | "last_name" | "phone" | "date_of_birth">>;
+
+export function profileEndpoints(http: HttpClient) {
+  return {
+    /** GET /api/v1/users/profile -> {data: user} */
+    async getProfile(): Promise<UserProfile> {
+      return unwrapData<UserProfile>(await http.authCall<unknown>("GET", "/api/v1/users/profile"));
+    },
+    /** PUT /api/v1/users/profile */
+    async updateProfile(changes: ProfileChanges, options: RequestOptions = {}): Promise<UserProfile> {
+      const reply = await http.authCall<unknown>("PUT", "/api/v1/users/profile", { ...options, body: changes });
+      return unwrapData<UserProfile>(reply);
+    },
+  };
+}

@@ -1,0 +1,12 @@
+/** Wording of the auth modals (spec 000 §4, §8). Validation messages come from core's model. */
+export const AUTH_UI_MESSAGES = {
+  signingIn: "Signing in...",
+  creatingAccount: "Creating your account...",
+  loginFallback: "Login failed. Please try again.",
+  registerFallback: "Registration failed. Please try again.",
+  loginRequired: "Please login to access this feature",
+  passwordResetUnavailable: "Password reset is not available yet",
+  welcomeBack: (name: string) => `Welcome back, ${name}!`,
+  welcome: (name: string) => `Welcome, ${name}!`,
+  goodbye: (name: string) => `Goodbye, ${name}! See you soon!`,
+} as const;

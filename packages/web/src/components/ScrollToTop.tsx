@@ -1,0 +1,11 @@
+import { useLayoutEffect } from "react";
+import { useLocation } from "react-router-dom";
+
+/** Every route change starts at the top of the page (spec 000 §2.1). */
+export function ScrollToTop() {
+  const { pathname } = useLocation();
+  useLayoutEffect(() => {
+    window.scrollTo(0, 0);
+  }, [pathname]);
+  return null;
+}

@@ -1,0 +1,5 @@
+import { PlaceholderScreen } from "../components/PlaceholderScreen";
+
+export default function DevelopersPage() {
+  return <PlaceholderScreen title="Developer hub" arrivesWith="developer hub" />;
+}

@@ -1,0 +1,14 @@
+import { Link } from "react-router-dom";
+import { PlaceholderScreen } from "../components/PlaceholderScreen";
+import { secondaryButtonClass } from "../components/styles";
+
+/** /payments has no layout, so the placeholder carries its own way back. */
+export default function PaymentsPage() {
+  return (
+    <PlaceholderScreen title="Real-time payments" arrivesWith="real-time payments">
+      <Link to="/" className={`${secondaryButtonClass} mt-8`}>
+        Back to Home
+      </Link>
+    </PlaceholderScreen>
+  );
+}

@@ -1,0 +1,28 @@
+import { describe, expect, it } from "vitest";
+import { routeTable } from "./routeTable";
+
+describe("route table", () => {
+  it("is spec 000 §2.1: path, guard and layout", () => {
+    expect(routeTable.map(({ path, guarded, layout }) => [path, guarded ? "guarded" : "open", layout])).toEqual([
+      ["/", "open", "standard"],
+      ["/landing", "open", "header-only"],
+      ["/status", "guarded", "standard"],
+      ["/ledger", "guarded", "standard"],
+      ["/kyc", "guarded", "standard"],
+      ["/kyc/dashboard", "guarded", "standard"],
+      ["/payments", "guarded", "none"],
+      ["/payment-rails", "guarded", "standard"],
+      ["/developers", "open", "standard"],
+      ["/developers/api-explorer", "open", "standard"],
+      ["/developers/docs", "open", "standard"],
+      ["/grpc-demo", "open", "standard"],
+      ["/grpc-test", "open", "standard"],
+      ["/router-test", "open", "standard"],
+      ["/about", "open", "standard"],
+    ]);
+  });
+
+  it("has no duplicate paths", () => {
+    expect(new Set(routeTable.map((entry) => entry.path)).size).toBe(routeTable.length);
+  });
+});

@@ -1,0 +1,33 @@
+import type { ComponentType } from "react";
+
+export type LayoutKind = "standard" | "header-only" | "none";
+
+export interface RouteEntry {
+  path: string;
+  /** Document title of the screen. */
+  title: string;
+  /** Signed-in users only (the guard shows 'Authentication Required' otherwise). */
+  guarded: boolean;
+  layout: LayoutKind;
+  /** Each screen is its own chunk, so a visitor of /landing downloads only that screen. */
+  load: () => Promise<{ default: ComponentType }>;
+}
+
+/** Spec 000 §2.1. Any other path redirects to / (see AppRoutes). */
+export const routeTable: readonly RouteEntry[] = [
+  { path: "/", title: "Home", guarded: false, layout: "standard", load: () => import("./HomePage") },
+  { path: "/landing", title: "Welcome", guarded: false, layout: "header-only", load: () => import("./LandingPage") },
+  { path: "/status", title: "System Status", guarded: true, layout: "standard", load: () => import("./StatusPage") },
+  { path: "/ledger", title: "Ledger", guarded: true, layout: "standard", load: () => import("./LedgerPage") },
+  { path: "/kyc", title: "Know Your Customer", guarded: true, layout: "standard", load: () => import("./KycPage") },
+  { path: "/kyc/dashboard", title: "KYC Management", guarded: true, layout: "standard", load: () => import("./KycDashboardPage") },
+  { path: "/payments", title: "Payments", guarded: true, layout: "none", load: () => import("./PaymentsPage") },
+  { path: "/payment-rails", title: "Payment Rails", guarded: true, layout: "standard", load: () => import("./PaymentRailsPage") },
+  { path: "/developers", title: "Developers", guarded: false, layout: "standard", load: () => import("./DevelopersPage") },
+  { path: "/developers/api-explorer", title: "API Explorer", guarded: false, layout: "standard", load: () => import("./ApiExplorerPage") },
+  { path: "/developers/docs", title: "Documentation", guarded: false, layout: "standard", load: () => import("./DocsPage") },
+  { path: "/grpc-demo", title: "gRPC Streaming Demo", guarded: false, layout: "standard", load: () => import("./GrpcDemoPage") },
+  { path: "/grpc-test", title: "gRPC Test Suite", guarded: false, layout: "standard", load: () => import("./GrpcTestPage") },
+  { path: "/router-test", title: "Router Test", guarded: false, layout: "standard", load: () => import("./RouterTestPage") },
+  { path: "/about", title: "About the Creator", guarded: false, layout: "standard", load: () => import("./AboutPage") },
+];

@@ -1,4 +1,6 @@
 import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { startLocalStack } from "../../../infra/local/stack";
@@ -16,8 +18,10 @@ const WEB_ROOT = path.resolve(import.meta.dirname, "..");
  * (in memory, on a free port), serving a fresh production build of the SPA.
  */
 export default async function setup(project: TestProject) {
+  // A private output folder: parallel runs (and a running `npm start`) never share a dist.
+  const outDir = mkdtempSync(path.join(os.tmpdir(), "fintech-e2e-dist-"));
   // Vitest sets NODE_ENV=test, which would make Vite bundle development React.
-  const build = spawnSync("npx", ["vite", "build", "--logLevel", "warn"], {
+  const build = spawnSync("npx", ["vite", "build", "--logLevel", "warn", "--outDir", outDir, "--emptyOutDir"], {
     cwd: WEB_ROOT,
     encoding: "utf8",
     env: { ...process.env, NODE_ENV: "production" },
@@ -27,9 +31,12 @@ export default async function setup(project: TestProject) {
     port: 0,
     dataDir: null,
     fresh: true,
-    staticDir: path.join(WEB_ROOT, "dist"),
+    staticDir: outDir,
     env: { ...process.env, LOG_LEVEL: "warn", PASSWORD_HASH_COST: "4096", JWT_SECRET: undefined, ADMIN_EMAIL: undefined, ADMIN_PASSWORD: undefined },
   });
   project.provide("baseUrl", stack.url);
-  return () => stack.stop();
+  return async () => {
+    await stack.stop();
+    rmSync(outDir, { recursive: true, force: true });
+  };
 }

@@ -1,4 +1,4 @@
-import { BatchGetCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
+import { BatchGetCommand, QueryCommand, type BatchGetCommandOutput } from "@aws-sdk/lib-dynamodb";
 import type { CoreContext } from "../shared/context";
 import { badRequest } from "../shared/errors";
 import { toDecimalString } from "../money/model";
@@ -78,7 +78,7 @@ async function journalsById(ctx: CoreContext, ids: string[]): Promise<Map<string
   for (let start = 0; start < ids.length; start += 100) {
     let keys: Record<string, unknown>[] | undefined = ids.slice(start, start + 100).map(journalKey);
     while (keys && keys.length > 0) {
-      const reply = await ctx.db.doc.send(new BatchGetCommand({ RequestItems: { [ctx.db.table]: { Keys: keys } } }));
+      const reply: BatchGetCommandOutput = await ctx.db.doc.send(new BatchGetCommand({ RequestItems: { [ctx.db.table]: { Keys: keys } } }));
       for (const item of reply.Responses?.[ctx.db.table] ?? []) {
         const journal = Journal.parse(item);
         found.set(journal.id, journal);

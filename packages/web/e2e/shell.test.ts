@@ -55,7 +55,7 @@ describe("routes", () => {
   it("/landing has the header but no footer", async () => {
     const { context, page } = await newPage(browser);
     await page.goto("/landing");
-    await page.getByRole("heading", { name: "Landing page" }).waitFor();
+    await page.getByRole("heading", { level: 1, name: "The banking core your product deserves" }).waitFor();
     expect(await page.getByRole("navigation", { name: "Main" }).count()).toBe(1);
     expect(await page.locator("footer").count()).toBe(0);
     await context.close();
@@ -113,7 +113,8 @@ describe("navigation", () => {
     await page.getByRole("button", { name: "Developers" }).click();
     await page.getByRole("menuitem", { name: /View Documentation/ }).click();
     await page.waitForURL((url) => url.pathname === "/developers/docs");
-    expect(await page.evaluate(() => window.scrollY)).toBe(0);
+    // The URL changes before the new screen commits (its chunk may still be loading): poll.
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
     await context.close();
   });
 

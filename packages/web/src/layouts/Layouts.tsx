@@ -19,7 +19,8 @@ export function StandardLayout() {
     <div className="flex min-h-screen flex-col">
       <SkipLink />
       <TopNav />
-      <main id="main" tabIndex={-1} className="flex-1 pt-16 outline-none">
+      {/* At least a screen tall, so the footer never starts in view and jumps when a lazy screen arrives. */}
+      <main id="main" tabIndex={-1} className="min-h-screen flex-1 pt-16 outline-none">
         <Screen />
       </main>
       <Footer />

@@ -1,0 +1,75 @@
+import { describe, expect, it } from "vitest";
+import { routeTable } from "../routes/routeTable";
+import {
+  featureCards,
+  gallerySlides,
+  GALLERY_INTERVAL_MS,
+  landingBlocks,
+  landingHero,
+  landingStats,
+  productTiles,
+  sampleTransactions,
+  summaryStats,
+} from "./marketingContent";
+
+const routes = new Set(routeTable.map((entry) => entry.path));
+
+describe("home content (spec 000 §2.5, spec 001 'Home hero')", () => {
+  it("has the fourteen tiles with the spec's links, in order", () => {
+    expect(productTiles.map((tile) => tile.link)).toEqual([
+      "/ledger", "/payments", "/routing", "/kyc", "/reconciliation", "/compliance", "/treasury",
+      "/webhooks", "/api", "/ops", "/monitoring", "/security", "/dev-tools", "/analytics",
+    ]);
+  });
+
+  it("has twelve features; exactly the six with actions navigate, each to a real route", () => {
+    expect(featureCards).toHaveLength(12);
+    const actions = featureCards.filter((card) => card.action).map((card) => card.action!.to);
+    expect(actions).toEqual(["/ledger", "/payment-rails", "/kyc", "/grpc-demo", "/developers/api-explorer", "/status"]);
+    for (const to of actions) expect(routes.has(to)).toBe(true);
+    expect(featureCards.filter((card) => !card.action).map((card) => card.title)).toEqual([
+      "Reconciliation", "Treasury & FX", "Ops Console", "Routing", "Compliance Reporting", "Setup",
+    ]);
+  });
+
+  it("has the six gallery slides with their routes, every one a real route", () => {
+    expect(gallerySlides.map((slide) => [slide.title, slide.to])).toEqual([
+      ["gRPC Live Streaming", "/grpc-demo"],
+      ["KYC over 220+ countries", "/kyc"],
+      ["Payment Orchestration Dashboard", "/payment-rails"],
+      ["Core Ledger", "/ledger"],
+      ["KYC & Compliance Dashboard", "/kyc/dashboard"],
+      ["Developer Console", "/developers/api-explorer"],
+    ]);
+    for (const slide of gallerySlides) {
+      expect(routes.has(slide.to)).toBe(true);
+      expect(slide.chips.length).toBeGreaterThan(0);
+      expect(slide.category).not.toBe("");
+    }
+    expect(GALLERY_INTERVAL_MS).toBe(5000);
+  });
+
+  it("has the summary figures", () => {
+    expect(summaryStats.map((stat) => `${stat.value} ${stat.label}`)).toEqual(["14 Core domains", "80% Test coverage", "3 Payment rails", "1-CMD Setup"]);
+  });
+
+  it("has four sample transactions in integer minor units", () => {
+    expect(sampleTransactions).toHaveLength(4);
+    for (const txn of sampleTransactions) expect(Number.isSafeInteger(txn.amountMinor)).toBe(true);
+    expect(new Set(sampleTransactions.map((txn) => txn.id)).size).toBe(4);
+  });
+});
+
+describe("landing content (spec 001 'Landing page')", () => {
+  it("links both hero calls to action to /ledger and has the stats and six blocks", () => {
+    expect(landingHero.to).toBe("/ledger");
+    expect(routes.has(landingHero.to)).toBe(true);
+    expect(landingStats.map((stat) => stat.value)).toEqual(["10M+", "500+", "99.99%", "50+"]);
+    expect(landingBlocks.map((block) => block.title)).toEqual([
+      "Bank-grade security", "Real-time analytics", "Payment processing", "Core banking", "Global reach", "User management",
+    ]);
+    const users = landingBlocks.find((block) => block.title === "User management")!;
+    expect(users.description).toMatch(/role-based access/i);
+    expect(users.description).toMatch(/KYC/);
+  });
+});

@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
 import { secureHeaders } from "hono/secure-headers";
+import { createRequestMetrics } from "@fintech/core/metrics/service";
 import type { CoreContext } from "@fintech/core/shared/context";
 import type { AppEnv } from "./http/env";
 import { errorReply, requestContext } from "./http/middleware";
@@ -9,6 +10,7 @@ import { accountRoutes } from "./routes/accounts";
 import { authRoutes } from "./routes/auth";
 import { authenticatedHealthRoutes, publicHealthRoutes } from "./routes/health";
 import { ledgerRoutes } from "./routes/ledger";
+import { recordRequestMetrics, STATUS_PREFIX, statusRoutes } from "./routes/status";
 import { userRoutes } from "./routes/users";
 
 const MAX_JSON_BODY_BYTES = 1024 * 1024;
@@ -20,7 +22,10 @@ const MAX_JSON_BODY_BYTES = 1024 * 1024;
 export function createApp(core: CoreContext) {
   // Not strict: the spec's client calls both /api/v1/accounts and /api/v1/accounts/.
   const app = new Hono<AppEnv>({ strict: false });
+  // Request metrics of this process (one per Lambda instance), flushed to the table in windows.
+  const metrics = createRequestMetrics(core);
   app.use(requestContext(core));
+  app.use(recordRequestMetrics(metrics));
   app.use(secureHeaders());
   app.use(
     cors({
@@ -39,6 +44,7 @@ export function createApp(core: CoreContext) {
   app.route("/api/v1/users", userRoutes);
   app.route("/api/v1/accounts", accountRoutes);
   app.route("/api/v1/ledger", ledgerRoutes);
+  app.route(STATUS_PREFIX, statusRoutes(metrics));
 
   app.notFound((c) => c.json({ message: `No route for ${c.req.method} ${c.req.path}`, code: "not_found" }, 404));
   app.onError(errorReply);

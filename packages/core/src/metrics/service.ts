@@ -1,0 +1,68 @@
+import type { CoreContext } from "../shared/context";
+import { isAwsError } from "../shared/dynamo";
+import type { MetricsReport } from "./model";
+import { RequestMetrics, type RequestMetricsOptions } from "./recorder";
+import { buildReport } from "./report";
+import { loadWindows, saveWindows } from "./store";
+
+/**
+ * The request metrics of one process (one Lambda instance), flushing its windows to the table.
+ * A function without write access to the table (the read-only Feeds Lambda) keeps its figures
+ * in memory: the first AccessDenied turns flushing off for the instance, with one warning.
+ */
+export function createRequestMetrics(ctx: CoreContext, options: Partial<RequestMetricsOptions> = {}): RequestMetrics {
+  const logger = ctx.logger.child({ component: "metrics" });
+  let writable = true;
+  return new RequestMetrics({
+    clock: ctx.clock,
+    logger,
+    sink: async (windows) => {
+      if (!writable) return;
+      try {
+        await saveWindows(ctx.db, windows);
+      } catch (error) {
+        if (!isAwsError(error, "AccessDeniedException")) throw error;
+        writable = false;
+        logger.warn("metrics stay in memory: no write access to the table", { error });
+      }
+    },
+    ...options,
+  });
+}
+
+/**
+ * Recent traffic over every instance: the windows all instances flushed to the table, merged
+ * with this instance's own live seconds. If the table cannot be read the reply is this
+ * instance's figures alone, marked merged: false.
+ */
+export async function metricsReport(ctx: CoreContext, metrics: RequestMetrics, windowSeconds: number): Promise<MetricsReport> {
+  const now = metrics.nowSecond();
+  const from = now - windowSeconds + 1;
+  let shared: Awaited<ReturnType<typeof loadWindows>> = { windows: [], truncated: false };
+  let merged = true;
+  try {
+    shared = await loadWindows(ctx.db, from, now);
+    if (shared.truncated) {
+      merged = false;
+      ctx.logger.warn("metrics read truncated", { window_seconds: windowSeconds, windows: shared.windows.length });
+    }
+  } catch (error) {
+    merged = false;
+    ctx.logger.warn("metrics of other instances unavailable", { error });
+  }
+  return buildReport({
+    now,
+    windowSeconds,
+    self: {
+      id: metrics.instanceId,
+      seconds: metrics.seconds(from, now, now),
+      coverageStart: metrics.coverageStart(now),
+      ringSeconds: metrics.ringSeconds,
+      secondsInMemory: metrics.secondsInMemory(),
+      unflushedWindows: metrics.unflushedWindows(now),
+    },
+    shared: shared.windows,
+    merged,
+    asOf: ctx.clock(),
+  });
+}

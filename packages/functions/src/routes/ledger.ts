@@ -1,4 +1,5 @@
 import { Hono, type Context } from "hono";
+import { ledgerAnalytics, parseAnalyticsDays } from "@fintech/core/ledger/analytics";
 import { integrityCheck, trialBalance } from "@fintech/core/ledger/reports";
 import {
   accountTransactions,
@@ -71,4 +72,8 @@ export const ledgerRoutes = new Hono<AppEnv>()
   .post("/transactions/:id/unpost", (c) => statusChange(c, "unpost"))
   .get("/trial-balance", async (c) => c.json({ data: await trialBalance(c.get("core"), c.get("auth").userId, c.req.query("as_of") || undefined) }))
   .get("/integrity", async (c) => c.json({ data: await integrityCheck(c.get("core"), { ownerId: c.get("auth").userId }) }))
-  .get("/integrity/ledger", requireAdmin, async (c) => c.json({ data: await integrityCheck(c.get("core"), "ledger") }));
+  .get("/integrity/ledger", requireAdmin, async (c) => c.json({ data: await integrityCheck(c.get("core"), "ledger") }))
+  // Daily balances and flows per account and per currency over the last `days` (1..365, default 30).
+  .get("/analytics", async (c) =>
+    c.json({ data: await ledgerAnalytics(c.get("core"), c.get("auth").userId, parseAnalyticsDays(c.req.query("days"))) }),
+  );

@@ -1,22 +1,23 @@
 import type { HttpClient } from "./client";
 import { unwrapData, unwrapList } from "./envelope";
 import { segment } from "./query";
-import type { BankAccount, NewBankAccount, WriteOptions } from "./types";
+import type { LedgerAccount, NewLedgerAccount, WriteOptions } from "./types";
 import { writeRequest } from "./write";
 
+/** The accounts resource: the same ledger accounts (with balances) as /api/v1/ledger/accounts. */
 export function accountEndpoints(http: HttpClient) {
   return {
-    /** GET /api/v1/accounts/ */
-    async listAccounts(): Promise<BankAccount[]> {
-      return unwrapList<BankAccount>(await http.authCall<unknown>("GET", "/api/v1/accounts/"), ["data", "accounts"]);
+    /** GET /api/v1/accounts/ -> {data: [...]} */
+    async listAccounts(): Promise<LedgerAccount[]> {
+      return unwrapList<LedgerAccount>(await http.authCall<unknown>("GET", "/api/v1/accounts/"), ["data", "accounts"]);
     },
-    /** POST /api/v1/accounts/ */
-    async createAccount(account: NewBankAccount, options?: WriteOptions): Promise<BankAccount> {
-      return unwrapData<BankAccount>(await http.authCall<unknown>("POST", "/api/v1/accounts/", writeRequest(account, options)));
+    /** POST /api/v1/accounts/ -> 201 {message, data: account, opening_transaction} */
+    async createAccount(account: NewLedgerAccount, options?: WriteOptions): Promise<LedgerAccount> {
+      return unwrapData<LedgerAccount>(await http.authCall<unknown>("POST", "/api/v1/accounts/", writeRequest(account, options)));
     },
-    /** GET /api/v1/accounts/{id} */
-    async getAccount(id: string): Promise<BankAccount> {
-      return unwrapData<BankAccount>(await http.authCall<unknown>("GET", `/api/v1/accounts/${segment(id)}`));
+    /** GET /api/v1/accounts/{id} -> {data: account} */
+    async getAccount(id: string): Promise<LedgerAccount> {
+      return unwrapData<LedgerAccount>(await http.authCall<unknown>("GET", `/api/v1/accounts/${segment(id)}`));
     },
   };
 }

@@ -160,7 +160,22 @@ describe("endpoint paths", () => {
       expect(await api.ledger.listAvailableAccounts()).toEqual(accounts);
     }
     const { api } = setup(() => json(200, { data: [{ id: "t1" }] }));
-    expect(await api.ledger.transactionHistory()).toEqual([{ id: "t1" }]);
+    expect(await api.ledger.transactionHistory()).toEqual({ data: [{ id: "t1" }], pagination: null });
+    const pagination = { limit: 50, offset: 0, next_cursor: null, has_more: false };
+    const paged = setup(() => json(200, { data: [{ id: "t2" }], pagination }));
+    expect(await paged.api.ledger.transactionHistory({ limit: 50 })).toEqual({ data: [{ id: "t2" }], pagination });
+    const bare = setup(() => json(200, [{ id: "t3" }]));
+    expect((await bare.api.ledger.transactionHistory()).data).toEqual([{ id: "t3" }]);
+  });
+
+  it("ask for a balance at a moment and for analytics", async () => {
+    const { api, calls } = setup(() => json(200, { data: {} }), "t", "");
+    await api.ledger.getBalance("a1", "2026-03-01T10:00:00.000Z");
+    await api.ledger.analytics(30);
+    expect(calls.map((call) => call.url)).toEqual([
+      "/api/v1/ledger/accounts/a1/balance?as_of=2026-03-01T10%3A00%3A00.000Z",
+      "/api/v1/ledger/analytics?days=30",
+    ]);
   });
 });
 

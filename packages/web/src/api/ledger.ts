@@ -1,14 +1,19 @@
 import type { HttpClient } from "./client";
 import { unwrapData, unwrapList } from "./envelope";
-import { segment, withPagination, type Pagination } from "./query";
+import { segment, withPagination, withQuery, type Pagination } from "./query";
 import type {
   AccountBalance,
+  AccountCreatedReply,
   DepositInput,
   LedgerAccount,
+  LedgerAnalytics,
   LedgerTransaction,
   NewLedgerAccount,
+  PageInfo,
+  Paged,
   TestBalanceInput,
   TransactionActionReply,
+  TransactionWriteReply,
   TransferInput,
   WriteOptions,
 } from "./types";
@@ -19,47 +24,68 @@ const LEDGER = "/api/v1/ledger";
 /** The ledger workspace's page of history (spec 000 §9). */
 export const HISTORY_PAGE: Required<Pagination> = { limit: 50, offset: 0 };
 
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** {data, pagination} as the server pages; a bare array (spec 000 §7) is accepted too. */
+export function toPaged<T>(body: unknown, keys: readonly string[] = ["data"]): Paged<T> {
+  const pagination = isRecord(body) && isRecord(body.pagination) ? (body.pagination as unknown as PageInfo) : null;
+  return { data: unwrapList<T>(body, keys), pagination };
+}
+
+/** A write's reply, {message, data}; a bare transaction is wrapped. */
+function toWriteReply(body: unknown): TransactionWriteReply {
+  if (isRecord(body) && isRecord(body.data)) {
+    return { message: typeof body.message === "string" ? body.message : "", data: body.data as unknown as LedgerTransaction };
+  }
+  return { message: "", data: body as LedgerTransaction };
+}
+
 export function ledgerEndpoints(http: HttpClient) {
   return {
+    /** GET /ledger/accounts -> {data: [...]} with balances. */
     async listAccounts(): Promise<LedgerAccount[]> {
       return unwrapList<LedgerAccount>(await http.authCall<unknown>("GET", `${LEDGER}/accounts`), ["data", "accounts"]);
     },
-    async createAccount(account: NewLedgerAccount, options?: WriteOptions): Promise<LedgerAccount> {
-      return unwrapData<LedgerAccount>(await http.authCall<unknown>("POST", `${LEDGER}/accounts`, writeRequest(account, options)));
+    /** POST /ledger/accounts -> 201 {message, data: account, opening_transaction}. */
+    async createAccount(account: NewLedgerAccount, options?: WriteOptions): Promise<AccountCreatedReply> {
+      const reply = await http.authCall<unknown>("POST", `${LEDGER}/accounts`, writeRequest(account, options));
+      const opening = isRecord(reply) && isRecord(reply.opening_transaction) ? (reply.opening_transaction as unknown as LedgerTransaction) : null;
+      return {
+        message: isRecord(reply) && typeof reply.message === "string" ? reply.message : "",
+        data: unwrapData<LedgerAccount>(reply),
+        opening_transaction: opening,
+      };
     },
     /** Reply is an array, or an object holding it under accounts or data. */
     async listAvailableAccounts(): Promise<LedgerAccount[]> {
       const reply = await http.authCall<unknown>("GET", `${LEDGER}/accounts/available`);
       return unwrapList<LedgerAccount>(reply, ["accounts", "data"]);
     },
-    async transfer(input: TransferInput, options?: WriteOptions): Promise<LedgerTransaction> {
-      return unwrapData<LedgerTransaction>(
-        await http.authCall<unknown>("POST", `${LEDGER}/transactions/transfer`, writeRequest(input, options)),
-      );
+    async transfer(input: TransferInput, options?: WriteOptions): Promise<TransactionWriteReply> {
+      return toWriteReply(await http.authCall<unknown>("POST", `${LEDGER}/transactions/transfer`, writeRequest(input, options)));
     },
-    async deposit(input: DepositInput, options?: WriteOptions): Promise<LedgerTransaction> {
-      return unwrapData<LedgerTransaction>(
-        await http.authCall<unknown>("POST", `${LEDGER}/transactions/deposit`, writeRequest(input, options)),
-      );
+    async deposit(input: DepositInput, options?: WriteOptions): Promise<TransactionWriteReply> {
+      return toWriteReply(await http.authCall<unknown>("POST", `${LEDGER}/transactions/deposit`, writeRequest(input, options)));
     },
-    async createTestBalance(input: TestBalanceInput, options?: WriteOptions): Promise<LedgerTransaction> {
-      return unwrapData<LedgerTransaction>(
-        await http.authCall<unknown>("POST", `${LEDGER}/transactions/test-balance`, writeRequest(input, options)),
-      );
+    async createTestBalance(input: TestBalanceInput, options?: WriteOptions): Promise<TransactionWriteReply> {
+      return toWriteReply(await http.authCall<unknown>("POST", `${LEDGER}/transactions/test-balance`, writeRequest(input, options)));
     },
-    async getBalance(accountId: string): Promise<AccountBalance> {
-      return unwrapData<AccountBalance>(await http.authCall<unknown>("GET", `${LEDGER}/accounts/${segment(accountId)}/balance`));
+    /** The account's figures now, or at `asOf` (ISO 8601); 404 when the account did not exist then. */
+    async getBalance(accountId: string, asOf?: string, signal?: AbortSignal): Promise<AccountBalance> {
+      const path = withQuery(`${LEDGER}/accounts/${segment(accountId)}/balance`, { as_of: asOf });
+      return unwrapData<AccountBalance>(await http.authCall<unknown>("GET", path, { signal }));
     },
-    async listAccountTransactions(accountId: string, page?: Pagination): Promise<LedgerTransaction[]> {
+    async listAccountTransactions(accountId: string, page?: Pagination): Promise<Paged<LedgerTransaction>> {
       const path = withPagination(`${LEDGER}/accounts/${segment(accountId)}/transactions`, page);
-      return unwrapList<LedgerTransaction>(await http.authCall<unknown>("GET", path), ["data", "transactions"]);
+      return toPaged<LedgerTransaction>(await http.authCall<unknown>("GET", path), ["data", "transactions"]);
     },
-    /** Reply is an array or an object holding it under data. */
-    async transactionHistory(page?: Pagination): Promise<LedgerTransaction[]> {
+    /** The caller's journals, newest first: {data, pagination} (a bare array is accepted). */
+    async transactionHistory(page?: Pagination): Promise<Paged<LedgerTransaction>> {
       const path = withPagination(`${LEDGER}/transactions/history`, page);
-      return unwrapList<LedgerTransaction>(await http.authCall<unknown>("GET", path), ["data", "transactions"]);
+      return toPaged<LedgerTransaction>(await http.authCall<unknown>("GET", path), ["data", "transactions"]);
     },
-    /** Approve: draft -> posted. */
+    /** Approve: draft -> posted. Failures carry the server's `error`. */
     async postTransaction(transactionId: string, options?: WriteOptions): Promise<TransactionActionReply> {
       const path = `${LEDGER}/transactions/${segment(transactionId)}/post`;
       return http.authCall<TransactionActionReply>("POST", path, writeRequest(undefined, options));
@@ -68,6 +94,10 @@ export function ledgerEndpoints(http: HttpClient) {
     async unpostTransaction(transactionId: string, options?: WriteOptions): Promise<TransactionActionReply> {
       const path = `${LEDGER}/transactions/${segment(transactionId)}/unpost`;
       return http.authCall<TransactionActionReply>("POST", path, writeRequest(undefined, options));
+    },
+    /** Daily balances and flows per account and per currency over the last `days` (1..365). */
+    async analytics(days: number, signal?: AbortSignal): Promise<LedgerAnalytics> {
+      return unwrapData<LedgerAnalytics>(await http.authCall<unknown>("GET", withQuery(`${LEDGER}/analytics`, { days }), { signal }));
     },
   };
 }

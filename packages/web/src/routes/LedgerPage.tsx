@@ -1,5 +1,6 @@
-import { PlaceholderScreen } from "../components/PlaceholderScreen";
+import { LedgerWorkspace } from "../ledger/LedgerWorkspace";
 
+/** /ledger: the ledger workspace (guarded; see routeTable). */
 export default function LedgerPage() {
-  return <PlaceholderScreen title="Ledger workspace" arrivesWith="ledger workspace" />;
+  return <LedgerWorkspace />;
 }

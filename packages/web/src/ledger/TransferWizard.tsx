@@ -1,0 +1,276 @@
+import { useReducer, useRef, type FormEvent, type ReactNode } from "react";
+import toast from "react-hot-toast";
+import { FORM_CURRENCIES, type FormCurrency, type LedgerAccount } from "../api/types";
+import { inputClass, labelClass, primaryButtonClass, secondaryButtonClass } from "../components/styles";
+import { writeErrorMessage } from "./actionErrors";
+import { AMOUNT_STEP } from "./constants";
+import { accountOptionLabel } from "./format";
+import { useTransfer } from "./hooks";
+import { LEDGER_UI_MESSAGES } from "./messages";
+import { parseAmount } from "@fintech/core/money/model";
+import { withCode } from "./money";
+import { SubView } from "./SubView";
+import { destinationsFor, initialTransferState, TRANSFER_STEP_LABELS, transferBody, transferReducer } from "./transferWizard";
+import { errorTextClass, Money, Spinner, StatusBadge, StepList, subtleTextClass } from "./ui";
+import { useStepFocus } from "./useStepFocus";
+
+interface TransferWizardProps {
+  accounts: LedgerAccount[];
+  /** Pre-selected source (the Transfer button of an account). */
+  fromId: string | null;
+  /** Cancel or completion: back to the overview. */
+  onClose: () => void;
+}
+
+/** Transfer wizard (spec 000 §4): source, destination, amount, confirm; then the result. */
+export function TransferWizard({ accounts, fromId, onClose }: TransferWizardProps) {
+  const preset = accounts.find((account) => account.id === fromId) ?? null;
+  const [state, dispatch] = useReducer(transferReducer, undefined, () => initialTransferState(preset?.id ?? null, preset?.currency));
+  const transfer = useTransfer();
+  const inFlight = useRef(false);
+  const stepHeading = useStepFocus<HTMLHeadingElement>(state.step);
+  const from = accounts.find((account) => account.id === state.fromId) ?? null;
+  const to = accounts.find((account) => account.id === state.toId) ?? null;
+
+  const confirm = async () => {
+    // A second click while the first is in flight sends nothing; a retry reuses the same key.
+    if (inFlight.current || !state.action) return;
+    inFlight.current = true;
+    try {
+      const reply = await transfer.mutateAsync({ body: transferBody(state), idempotencyKey: state.action.key });
+      toast.success(`Transfer of ${withCode(reply.data.total_amount_minor, reply.data.currency)} created (${reply.data.status})`);
+      dispatch({ type: "done", result: reply.data });
+    } catch (error) {
+      const message = writeErrorMessage(error, LEDGER_UI_MESSAGES.transferFailed);
+      toast.error(message);
+      dispatch({ type: "failed", message });
+    } finally {
+      inFlight.current = false;
+    }
+  };
+
+  if (accounts.length < 2) {
+    return (
+      <SubView id="transfer" title="Transfer Funds" onClose={onClose} closeLabel="Close transfer">
+        <p className={subtleTextClass}>You need at least two accounts to transfer between. Connect another account first.</p>
+        <div className="mt-4">
+          <button type="button" className={secondaryButtonClass} onClick={onClose}>
+            Back to overview
+          </button>
+        </div>
+      </SubView>
+    );
+  }
+
+  const titles = ["Choose the source account", "Choose the destination account", "Amount and description", "Confirm the transfer", "Transfer submitted"];
+  const submitAmount = (event: FormEvent) => {
+    event.preventDefault();
+    dispatch({ type: "review" });
+  };
+
+  return (
+    <SubView id="transfer" title="Transfer Funds" description="Move money between your own accounts. Transfers start as drafts until approved." onClose={onClose} closeLabel="Close transfer">
+      <StepList labels={TRANSFER_STEP_LABELS} current={Math.min(state.step, 5)} label="Transfer progress" />
+      <h3 ref={stepHeading} tabIndex={-1} className="mt-5 text-lg font-semibold text-slate-900 outline-none dark:text-white">
+        {state.step <= 4 ? `Step ${state.step} of 4: ` : ""}
+        {titles[state.step - 1]}
+      </h3>
+
+      {state.step === 1 && (
+        <AccountChoices
+          legend="Source account"
+          options={accounts.map((account) => ({ account, selectable: true }))}
+          selectedId={state.fromId}
+          onChoose={(account) => dispatch({ type: "from", accountId: account.id, currency: account.currency })}
+        />
+      )}
+
+      {state.step === 2 && (
+        <>
+          <AccountChoices
+            legend="Destination account"
+            options={destinationsFor(accounts, state.fromId)}
+            selectedId={state.toId}
+            onChoose={(account) => dispatch({ type: "to", accountId: account.id })}
+          />
+          <Buttons onBack={() => dispatch({ type: "back" })} />
+        </>
+      )}
+
+      {state.step === 3 && (
+        <form onSubmit={submitAmount} noValidate className="mt-4 space-y-4">
+          <p className={subtleTextClass}>
+            From <strong className="text-slate-900 dark:text-white">{from?.name}</strong> to <strong className="text-slate-900 dark:text-white">{to?.name}</strong>
+            {from && (
+              <>
+                {" "}
+                · available <Money minor={from.available_minor} currency={from.currency} />
+              </>
+            )}
+          </p>
+          <div className="grid gap-4 sm:grid-cols-3">
+            <div>
+              <label htmlFor="transfer-amount" className={labelClass}>
+                Amount
+              </label>
+              <input
+                id="transfer-amount"
+                type="number"
+                inputMode="decimal"
+                step={AMOUNT_STEP}
+                min="0"
+                value={state.amount}
+                onChange={(event) => dispatch({ type: "amount", value: event.target.value })}
+                aria-invalid={state.amountError ? true : undefined}
+                aria-describedby={state.amountError ? "transfer-amount-error" : undefined}
+                className={inputClass}
+              />
+              {state.amountError && (
+                <p id="transfer-amount-error" className={`mt-1 ${errorTextClass}`}>
+                  {state.amountError}
+                </p>
+              )}
+            </div>
+            <div>
+              <label htmlFor="transfer-currency" className={labelClass}>
+                Currency
+              </label>
+              <select id="transfer-currency" className={inputClass} value={state.currency} onChange={(event) => dispatch({ type: "currency", value: event.target.value as FormCurrency })}>
+                {FORM_CURRENCIES.map((currency) => (
+                  <option key={currency} value={currency}>
+                    {currency}
+                  </option>
+                ))}
+              </select>
+            </div>
+            <div>
+              <label htmlFor="transfer-description" className={labelClass}>
+                Description <span className="font-normal text-slate-500 dark:text-slate-400">(optional)</span>
+              </label>
+              <input id="transfer-description" className={inputClass} value={state.description} onChange={(event) => dispatch({ type: "description", value: event.target.value })} />
+            </div>
+          </div>
+          <Buttons onBack={() => dispatch({ type: "back" })}>
+            <button type="submit" className={primaryButtonClass}>
+              Review transfer
+            </button>
+          </Buttons>
+        </form>
+      )}
+
+      {state.step === 4 && from && to && (
+        <div className="mt-4">
+          <dl className="grid gap-3 rounded-xl border border-slate-200 p-4 text-sm sm:grid-cols-2 dark:border-slate-700">
+            <Item label="From">{accountOptionLabel(from)}</Item>
+            <Item label="To">{accountOptionLabel(to)}</Item>
+            <Item label="Amount">{displayAmount(state.amount, state.currency)}</Item>
+            <Item label="Description">{state.description || "-"}</Item>
+          </dl>
+          {state.submitError && (
+            <p role="alert" className={`mt-3 ${errorTextClass}`}>
+              {state.submitError}
+            </p>
+          )}
+          <Buttons onBack={() => dispatch({ type: "back" })} backDisabled={transfer.isPending}>
+            <button type="button" className={primaryButtonClass} onClick={() => void confirm()} disabled={transfer.isPending} aria-disabled={transfer.isPending}>
+              {transfer.isPending ? <Spinner label="Transferring…" /> : state.submitError ? "Retry transfer" : "Confirm Transfer"}
+            </button>
+          </Buttons>
+        </div>
+      )}
+
+      {state.step === 5 && state.result && (
+        <div className="mt-4" role="status">
+          <div className="rounded-xl border border-emerald-200 bg-emerald-50 p-4 dark:border-emerald-900 dark:bg-emerald-950/50">
+            <p className="font-semibold text-emerald-900 dark:text-emerald-100">
+              Transfer of <Money minor={state.result.total_amount_minor} currency={state.result.currency} /> created
+            </p>
+            <p className="mt-1 flex items-center gap-2 text-sm text-emerald-900 dark:text-emerald-100">
+              Status: <StatusBadge status={state.result.status} />
+              {state.result.status === "draft" && <span>- approve it on the Transactions tab to post it.</span>}
+            </p>
+            <p className="mt-1 font-mono text-xs text-emerald-900/80 dark:text-emerald-100/80">Reference {state.result.id}</p>
+          </div>
+          <div className="mt-6 flex justify-end">
+            <button type="button" className={primaryButtonClass} onClick={onClose}>
+              Done
+            </button>
+          </div>
+        </div>
+      )}
+    </SubView>
+  );
+}
+
+function displayAmount(amount: string, currency: FormCurrency): string {
+  const parsed = parseAmount(amount, currency);
+  return parsed.ok ? withCode(parsed.minor, currency) : `${amount} ${currency}`;
+}
+
+function AccountChoices({
+  legend,
+  options,
+  selectedId,
+  onChoose,
+}: {
+  legend: string;
+  options: { account: LedgerAccount; selectable: boolean }[];
+  selectedId: string | null;
+  onChoose: (account: LedgerAccount) => void;
+}) {
+  return (
+    <fieldset className="mt-4">
+      <legend className="sr-only">{legend}</legend>
+      <ul className="grid gap-3 sm:grid-cols-2">
+        {options.map(({ account, selectable }) => (
+          <li key={account.id}>
+            <button
+              type="button"
+              disabled={!selectable}
+              aria-pressed={account.id === selectedId}
+              onClick={() => onChoose(account)}
+              className={`flex w-full items-center justify-between gap-3 rounded-xl border p-3 text-left disabled:cursor-not-allowed disabled:opacity-60 ${
+                account.id === selectedId
+                  ? "border-indigo-500 bg-indigo-50 dark:border-indigo-400 dark:bg-indigo-950/50"
+                  : "border-slate-200 bg-white hover:border-indigo-400 dark:border-slate-700 dark:bg-slate-900 dark:hover:border-indigo-500"
+              }`}
+            >
+              <span className="min-w-0">
+                <span className="block truncate font-medium text-slate-900 dark:text-white">{account.name}</span>
+                <span className="block truncate font-mono text-xs text-slate-600 dark:text-slate-400">{account.account_number}</span>
+                {!selectable && <span className="block text-xs text-slate-600 dark:text-slate-400">Different currency</span>}
+              </span>
+              <span className="shrink-0 text-right text-sm">
+                <span className="block font-semibold text-slate-900 dark:text-white">
+                  <Money minor={account.available_minor} currency={account.currency} />
+                </span>
+                <span className="block text-xs text-slate-600 dark:text-slate-400">available</span>
+              </span>
+            </button>
+          </li>
+        ))}
+      </ul>
+    </fieldset>
+  );
+}
+
+function Item({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div>
+      <dt className="text-xs font-semibold uppercase tracking-wide text-slate-500 dark:text-slate-400">{label}</dt>
+      <dd className="mt-0.5 break-words text-slate-900 dark:text-white">{children}</dd>
+    </div>
+  );
+}
+
+function Buttons({ onBack, backDisabled = false, children }: { onBack: () => void; backDisabled?: boolean; children?: ReactNode }) {
+  return (
+    <div className="mt-6 flex flex-wrap justify-between gap-3">
+      <button type="button" className={secondaryButtonClass} onClick={onBack} disabled={backDisabled}>
+        Back
+      </button>
+      {children}
+    </div>
+  );
+}
+

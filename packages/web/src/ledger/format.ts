@@ -1,0 +1,72 @@
+import type { LedgerAccount, LedgerTransaction } from "../api/types";
+
+/** Labels and dates of the workspace; pure, so the table, the overview and tests agree. */
+
+const TYPE_LABELS: Record<string, string> = {
+  deposit: "Deposit",
+  transfer: "Transfer",
+  test_balance: "Test balance",
+  payment: "Payment",
+  fx: "FX",
+  adjustment: "Adjustment",
+};
+
+/** The spec lowercases types (transfer, deposit); shown capitalised: "Test balance". */
+export function typeLabel(type: string): string {
+  const known = TYPE_LABELS[type.toLowerCase()];
+  if (known) return known;
+  const text = type.toLowerCase().replace(/_/g, " ");
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** draft / posted, lowercased as the spec shows them. */
+export const statusLabel = (status: string): string => (status || "draft").toLowerCase();
+
+const DATE_TIME = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short" });
+const DATE_ONLY = new Intl.DateTimeFormat("en-US", { dateStyle: "medium" });
+const SHORT_DAY = new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", timeZone: "UTC" });
+const LONG_DAY = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeZone: "UTC" });
+
+/** "Mar 14, 2026, 12:00 PM" in the viewer's time zone; the raw text when unparsable. */
+export function formatDateTime(iso: string | null | undefined): string {
+  if (!iso) return "";
+  const time = Date.parse(iso);
+  return Number.isNaN(time) ? iso : DATE_TIME.format(time);
+}
+
+export function formatDate(iso: string | null | undefined): string {
+  if (!iso) return "";
+  const time = Date.parse(iso);
+  return Number.isNaN(time) ? iso : DATE_ONLY.format(time);
+}
+
+/** An analytics day ("2026-03-14", UTC) as "Mar 14" or "Mar 14, 2026". */
+export function formatDay(date: string, long = false): string {
+  const time = Date.parse(`${date}T00:00:00Z`);
+  if (Number.isNaN(time)) return date;
+  return (long ? LONG_DAY : SHORT_DAY).format(time);
+}
+
+/** "Main Checking - ACC0123456789": how an account is named in selects (spec 000 §2.7). */
+export const accountOptionLabel = (account: Pick<LedgerAccount, "name" | "account_number">): string =>
+  `${account.name} - ${account.account_number}`;
+
+/** The counterpart named in a journal's entries, for activity lines. */
+export function transactionTitle(transaction: LedgerTransaction): string {
+  if (transaction.description) return transaction.description;
+  return typeLabel(transaction.type);
+}
+
+/** "<input type=datetime-local>" value (local wall time) to an ISO instant; null if incomplete. */
+export function localInputToIso(value: string): string | null {
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?$/.test(value)) return null;
+  const time = new Date(value).getTime();
+  return Number.isNaN(time) ? null : new Date(time).toISOString();
+}
+
+/** An instant as a datetime-local value in local wall time (minutes precision). */
+export function isoToLocalInput(iso: string | Date): string {
+  const date = typeof iso === "string" ? new Date(iso) : iso;
+  const pad = (value: number) => String(value).padStart(2, "0");
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
+}

@@ -1,0 +1,121 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useCallback } from "react";
+import { api } from "../api";
+import type { DepositInput, NewLedgerAccount, TestBalanceInput, TransferInput } from "../api/types";
+import { useSession } from "../session/hooks";
+import { HISTORY_LIMIT, HISTORY_OFFSET } from "./constants";
+
+/** Every ledger read is keyed by the signed-in user, so two sessions' data never mix. */
+export const ledgerKeys = {
+  all: (userId: string) => ["ledger", userId] as const,
+  accounts: (userId: string) => ["ledger", userId, "accounts"] as const,
+  history: (userId: string) => ["ledger", userId, "history", HISTORY_LIMIT, HISTORY_OFFSET] as const,
+  accountTransactions: (userId: string, accountId: string) => ["ledger", userId, "account-transactions", accountId] as const,
+  balanceAt: (userId: string, accountId: string, asOf: string) => ["ledger", userId, "balance", accountId, asOf] as const,
+  analytics: (userId: string, days: number) => ["ledger", userId, "analytics", days] as const,
+};
+
+function useUserId(): string {
+  return useSession()?.user.id ?? "signed-out";
+}
+
+export function useLedgerAccounts() {
+  const userId = useUserId();
+  return useQuery({ queryKey: ledgerKeys.accounts(userId), queryFn: () => api.ledger.listAccounts(), enabled: userId !== "signed-out" });
+}
+
+/** The history page the workspace shows: limit 50, offset 0 (spec 000 §9). */
+export function useTransactionHistory() {
+  const userId = useUserId();
+  return useQuery({
+    queryKey: ledgerKeys.history(userId),
+    queryFn: () => api.ledger.transactionHistory({ limit: HISTORY_LIMIT, offset: HISTORY_OFFSET }),
+    enabled: userId !== "signed-out",
+  });
+}
+
+export function useAccountTransactions(accountId: string | null, limit = 5) {
+  const userId = useUserId();
+  return useQuery({
+    queryKey: [...ledgerKeys.accountTransactions(userId, accountId ?? ""), limit],
+    queryFn: () => api.ledger.listAccountTransactions(accountId ?? "", { limit }),
+    enabled: userId !== "signed-out" && accountId !== null,
+  });
+}
+
+/** The balance at a moment; idle until asked (asOf null). */
+export function useBalanceAt(accountId: string, asOf: string | null) {
+  const userId = useUserId();
+  return useQuery({
+    queryKey: ledgerKeys.balanceAt(userId, accountId, asOf ?? ""),
+    queryFn: ({ signal }) => api.ledger.getBalance(accountId, asOf ?? undefined, signal),
+    enabled: userId !== "signed-out" && asOf !== null,
+    // A past moment's figures never change; no need to ask again.
+    staleTime: Infinity,
+    retry: false,
+  });
+}
+
+export function useAnalytics(days: number) {
+  const userId = useUserId();
+  return useQuery({
+    queryKey: ledgerKeys.analytics(userId, days),
+    queryFn: ({ signal }) => api.ledger.analytics(days, signal),
+    enabled: userId !== "signed-out",
+    placeholderData: (previous) => previous,
+  });
+}
+
+/** After any write: every ledger read of this user is stale (balances, history, analytics). */
+export function useInvalidateLedger() {
+  const queryClient = useQueryClient();
+  const userId = useUserId();
+  return useCallback(() => queryClient.invalidateQueries({ queryKey: ledgerKeys.all(userId) }), [queryClient, userId]);
+}
+
+interface Keyed<T> {
+  body: T;
+  idempotencyKey: string;
+}
+
+export function useCreateAccount() {
+  const invalidate = useInvalidateLedger();
+  return useMutation({
+    mutationFn: ({ body, idempotencyKey }: Keyed<NewLedgerAccount>) => api.ledger.createAccount(body, { idempotencyKey }),
+    onSuccess: () => void invalidate(),
+  });
+}
+
+export function useTransfer() {
+  const invalidate = useInvalidateLedger();
+  return useMutation({
+    mutationFn: ({ body, idempotencyKey }: Keyed<TransferInput>) => api.ledger.transfer(body, { idempotencyKey }),
+    onSuccess: () => void invalidate(),
+  });
+}
+
+export function useDeposit() {
+  const invalidate = useInvalidateLedger();
+  return useMutation({
+    mutationFn: ({ body, idempotencyKey }: Keyed<DepositInput>) => api.ledger.deposit(body, { idempotencyKey }),
+    onSuccess: () => void invalidate(),
+  });
+}
+
+export function useTestBalance() {
+  const invalidate = useInvalidateLedger();
+  return useMutation({
+    mutationFn: ({ body, idempotencyKey }: Keyed<TestBalanceInput>) => api.ledger.createTestBalance(body, { idempotencyKey }),
+    onSuccess: () => void invalidate(),
+  });
+}
+
+/** Approve (post) or unpost one transaction. */
+export function useStatusChange() {
+  const invalidate = useInvalidateLedger();
+  return useMutation({
+    mutationFn: ({ id, operation }: { id: string; operation: "post" | "unpost" }) =>
+      operation === "post" ? api.ledger.postTransaction(id) : api.ledger.unpostTransaction(id),
+    onSettled: () => void invalidate(),
+  });
+}

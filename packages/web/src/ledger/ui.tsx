@@ -1,0 +1,127 @@
+import type { ReactNode } from "react";
+import type { Currency } from "@fintech/core/money/model";
+import { formatMinor } from "./money";
+
+/** Small building blocks shared by the workspace's tabs and sub-views. */
+
+export const cardClass =
+  "rounded-2xl border border-slate-200 bg-white p-5 shadow-sm dark:border-slate-800 dark:bg-slate-900";
+
+export const subtleTextClass = "text-sm text-slate-600 dark:text-slate-300";
+
+export const sectionTitleClass = "text-lg font-semibold text-slate-900 dark:text-white";
+
+/** Error text in both themes with AA contrast. */
+export const errorTextClass = "text-sm font-medium text-red-700 dark:text-red-300";
+
+export const dangerButtonClass =
+  "inline-flex items-center justify-center gap-2 rounded-lg border border-red-300 bg-white px-3 py-1.5 text-sm font-semibold text-red-700 " +
+  "hover:bg-red-50 disabled:cursor-not-allowed disabled:opacity-60 dark:border-red-800 dark:bg-slate-900 dark:text-red-300 dark:hover:bg-red-950";
+
+export const smallPrimaryButtonClass =
+  "inline-flex items-center justify-center gap-2 rounded-lg bg-emerald-700 px-3 py-1.5 text-sm font-semibold text-white " +
+  "hover:bg-emerald-800 disabled:cursor-not-allowed disabled:opacity-60 dark:bg-emerald-500 dark:text-slate-950 dark:hover:bg-emerald-400";
+
+/** A spinner that stands still when the user prefers reduced motion. */
+export function Spinner({ label, className = "" }: { label?: string; className?: string }) {
+  return (
+    <span className={`inline-flex items-center gap-2 ${className}`}>
+      <span
+        aria-hidden="true"
+        className="h-4 w-4 rounded-full border-2 border-current border-t-transparent opacity-80 motion-safe:animate-spin"
+      />
+      {label && <span>{label}</span>}
+    </span>
+  );
+}
+
+/** An amount from minor units, "1,234.50" with the currency code in a lighter tone. */
+export function Money({ minor, currency, className = "", signed = false }: { minor: number; currency: Currency; className?: string; signed?: boolean }) {
+  const sign = signed && minor > 0 ? "+" : "";
+  return (
+    <span className={`tabular-nums ${className}`}>
+      {sign}
+      {formatMinor(minor, currency)} <span className="text-[0.8em] font-medium text-slate-500 dark:text-slate-400">{currency}</span>
+    </span>
+  );
+}
+
+export function StatusBadge({ status }: { status: string }) {
+  const posted = status === "posted";
+  return (
+    <span
+      className={`inline-flex items-center rounded-full px-2 py-0.5 text-xs font-semibold ${
+        posted
+          ? "bg-emerald-100 text-emerald-800 dark:bg-emerald-950 dark:text-emerald-200"
+          : "bg-amber-100 text-amber-900 dark:bg-amber-950 dark:text-amber-200"
+      }`}
+    >
+      {status}
+    </span>
+  );
+}
+
+export function EmptyState({ title, children, action }: { title: string; children?: ReactNode; action?: ReactNode }) {
+  return (
+    <div className="rounded-2xl border border-dashed border-slate-300 p-8 text-center dark:border-slate-700">
+      <p className="font-semibold text-slate-900 dark:text-white">{title}</p>
+      {children && <div className={`mt-2 ${subtleTextClass}`}>{children}</div>}
+      {action && <div className="mt-4 flex justify-center">{action}</div>}
+    </div>
+  );
+}
+
+/** A load failure with a retry. */
+export function LoadError({ message, onRetry }: { message: string; onRetry: () => void }) {
+  return (
+    <div role="alert" className="flex flex-wrap items-center justify-between gap-3 rounded-xl border border-red-200 bg-red-50 p-4 dark:border-red-900 dark:bg-red-950/60">
+      <p className={errorTextClass}>{message}</p>
+      <button type="button" onClick={onRetry} className="text-sm font-semibold text-red-800 underline dark:text-red-200">
+        Try again
+      </button>
+    </div>
+  );
+}
+
+/** Steps of a wizard as an ordered list; the current one carries aria-current="step". */
+export function StepList({ labels, current, label }: { labels: readonly string[]; current: number; label: string }) {
+  return (
+    <ol aria-label={label} className="flex flex-wrap items-center gap-x-2 gap-y-2 text-xs font-semibold sm:text-sm">
+      {labels.map((text, index) => {
+        const step = index + 1;
+        const state = step < current ? "done" : step === current ? "current" : "todo";
+        return (
+          <li key={text} aria-current={state === "current" ? "step" : undefined} className="flex items-center gap-2">
+            <span
+              className={`flex h-6 w-6 items-center justify-center rounded-full text-xs ${
+                state === "current"
+                  ? "bg-indigo-600 text-white dark:bg-indigo-400 dark:text-slate-950"
+                  : state === "done"
+                    ? "bg-emerald-600 text-white dark:bg-emerald-400 dark:text-slate-950"
+                    : "bg-slate-200 text-slate-700 dark:bg-slate-800 dark:text-slate-300"
+              }`}
+            >
+              {state === "done" ? "✓" : step}
+            </span>
+            <span className={state === "todo" ? "text-slate-500 dark:text-slate-400" : "text-slate-900 dark:text-slate-100"}>
+              {text}
+              {state === "done" && <span className="sr-only"> (completed)</span>}
+            </span>
+            {step < labels.length && <span aria-hidden="true" className="mx-1 h-px w-4 bg-slate-300 dark:bg-slate-700 sm:w-8" />}
+          </li>
+        );
+      })}
+    </ol>
+  );
+}
+
+/** A labelled figure in a detail pane or a stat tile. */
+export function Figure({ label, children, hint }: { label: string; children: ReactNode; hint?: ReactNode }) {
+  return (
+    <div>
+      <dt className="text-xs font-semibold uppercase tracking-wide text-slate-500 dark:text-slate-400">{label}</dt>
+      <dd className="mt-1 text-lg font-semibold text-slate-900 dark:text-white">{children}</dd>
+      {hint && <dd className="mt-0.5 text-xs text-slate-600 dark:text-slate-400">{hint}</dd>}
+    </div>
+  );
+}

@@ -3,6 +3,7 @@ import type { CoreContext } from "../shared/context";
 import type { Currency } from "../money/model";
 import type { Account } from "./accounts";
 import { chainsOf } from "./accounts";
+import { ProcessCache } from "./cache";
 import { BALANCE_PREFIX, balanceByTime, balanceByTimePartition, balanceVersionKey, chainPartition, ownerFeed } from "./keys";
 import { applyEntry, figures, ZERO_TOTALS, type JournalType, type Operation, type Side, type Totals } from "./model";
 
@@ -58,6 +59,32 @@ export async function latestVersion(ctx: CoreContext, chain: string): Promise<Ve
   return item as VersionItem;
 }
 
+/**
+ * The heads this process wrote last, per chain, for the write path only (reads always query).
+ * Serving a stale head is safe: the next version is Put only if it does not exist yet, and
+ * versions are contiguous, so the write of n+1 succeeds only if n (the head we used) is still
+ * the head at commit; a stale head costs one cancelled transaction and a fresh read, and a
+ * refusal (insufficient funds) decided on a cached head is re-decided on fresh heads. Saves
+ * the two head Queries of a transfer while this process is the chain's last writer.
+ */
+export const HEAD_CACHE_MS = 5_000;
+const headCache = new ProcessCache<VersionItem>(HEAD_CACHE_MS, 50_000);
+
+/** The cached head of a chain, if this process wrote it lately. */
+export function cachedHead(ctx: CoreContext, chain: string): VersionItem | undefined {
+  return headCache.get(ctx, chain);
+}
+
+/** After a commit: these versions are their chains' heads. */
+export function rememberHeads(ctx: CoreContext, versions: VersionItem[]): void {
+  for (const version of versions) headCache.set(ctx, version.chain, version);
+}
+
+/** After a failed or uncertain write: read these chains afresh next time. */
+export function forgetHeads(ctx: CoreContext, chains: string[]): void {
+  for (const chain of chains) headCache.delete(ctx, chain);
+}
+
 /** The version in force at a moment: one query on the by-time index. */
 export async function versionAsOf(ctx: CoreContext, chain: string, asOf: string): Promise<VersionItem | null> {
   const reply = await ctx.db.doc.send(
@@ -79,6 +106,8 @@ export interface ChangeContext {
   txId: string;
   txType: JournalType;
   now: Date;
+  /** The leg's position in its journal. */
+  leg: number;
 }
 
 /**
@@ -94,7 +123,7 @@ export function nextVersion(previous: VersionItem, side: Side, amount: number, c
   return {
     ...balanceVersionKey(previous.chain, version),
     ...balanceByTime(previous.chain, committedAt, version),
-    ...ownerFeed(previous.owner_id, committedAt, previous.chain, version),
+    ...ownerFeed(previous.owner_id, committedAt, change.leg, previous.chain, version),
     entity: "balance",
     account_id: previous.account_id,
     chain: previous.chain,

@@ -27,10 +27,13 @@ export const balanceByTime = (chain: string, committedAt: string, version: numbe
   gsi1sk: `${committedAt}#${padVersion(version)}`,
 });
 export const balanceByTimePartition = (chain: string) => `BALT#${chain}`;
-/** The outbox: every balance change of an owner's accounts, in commit order, for the feeds. */
-export const ownerFeed = (ownerId: string, committedAt: string, chain: string, version: number) => ({
+/**
+ * The outbox: every balance change of an owner's accounts, in commit order, for the feeds. The
+ * legs of one journal share a commit time; the leg's position keeps them in journal order.
+ */
+export const ownerFeed = (ownerId: string, committedAt: string, leg: number, chain: string, version: number) => ({
   gsi2pk: `FEED#${ownerId}`,
-  gsi2sk: `${committedAt}#${chain}#${padVersion(version)}`,
+  gsi2sk: `${committedAt}#${String(leg).padStart(2, "0")}#${chain}#${padVersion(version)}`,
 });
 export const ownerFeedPartition = (ownerId: string) => `FEED#${ownerId}`;
 

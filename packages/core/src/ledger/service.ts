@@ -16,6 +16,7 @@ import {
   changeJournalStatus,
   createJournal,
   Journal,
+  journalIdFor,
   journalReply,
   requestHash,
   JournalReplay,
@@ -133,16 +134,21 @@ export async function createAccount(ctx: CoreContext, ownerId: string, body: unk
   const opening = input.initial_balance !== undefined && input.initial_balance !== "" && Number(input.initial_balance) !== 0
     ? minorOrThrow(input.initial_balance, input.currency, "Initial balance")
     : null;
-  const account = await createCustomerAccount(ctx, ownerId, input);
+  // A key names the account (as it names a journal): a retry finds it instead of opening another.
+  const idempotency = idempotencyKey
+    ? { id: journalIdFor(ownerId, `account\u0000${idempotencyKey}`), hash: requestHash({ op: "create_account", ...input }) }
+    : null;
+  const { account, replayed } = await createCustomerAccount(ctx, ownerId, input, idempotency);
   let openingJournal: JournalReply | null = null;
   if (opening !== null) {
+    // On a retry this replays the opening deposit, or books it if the first attempt stopped short.
     const result = await fundFromSystem(ctx, ownerId, account, "funding", "deposit", opening, "Opening balance", {
       key: idempotencyKey ? `${idempotencyKey}:opening` : null,
       hash: requestHash({ opening: account.id, amount: opening }),
     });
     openingJournal = (JSON.parse(result.body) as { data: JournalReply }).data;
   }
-  return { account: accountReply(account, await currentBalance(ctx, account)), opening_transaction: openingJournal };
+  return { account: accountReply(account, await currentBalance(ctx, account)), opening_transaction: openingJournal, replayed };
 }
 
 export async function transfer(ctx: CoreContext, ownerId: string, body: unknown, idempotencyKey: string | null): Promise<WriteResult> {

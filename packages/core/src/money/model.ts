@@ -62,9 +62,19 @@ export function formatAmount(minor: number, currency: Currency): string {
   return (minor / 10 ** decimals).toLocaleString("en-US", { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
 }
 
-/** Parses an API decimal string back to minor units (for clients reading replies). */
+/**
+ * Parses an API decimal string back to minor units (for clients reading replies), exactly and at
+ * any size a reply carries: balances and report totals may exceed what one journal may move.
+ * Not-a-decimal gives 0. (Before, this went through parseAmount and its per-journal cap, so a
+ * trial balance whose system counterparty exceeded 1,000,000,000 summed it as 0 and reported
+ * itself unbalanced. Found by ledger.property.test.ts, property (e).)
+ */
 export function fromDecimalString(text: string, currency: Currency): number {
-  const result = parseAmount(text.replace(/^-/, ""), currency);
-  if (!result.ok) return 0;
-  return text.startsWith("-") ? -result.minor : result.minor;
+  const match = /^(-)?(\d+)(?:\.(\d+))?$/.exec(text.trim());
+  if (!match) return 0;
+  const [, negative, whole, fraction = ""] = match;
+  const decimals = minorUnits(currency);
+  if (fraction.replace(/0+$/, "").length > decimals) return 0;
+  const minor = Number(whole) * 10 ** decimals + Number(fraction.padEnd(decimals, "0").slice(0, decimals) || "0");
+  return negative && minor !== 0 ? -minor : minor;
 }

@@ -113,3 +113,17 @@ describe("deposit, transfer, post, unpost", () => {
     expect(integrity.body.data.ok).toBe(true);
   });
 });
+
+describe("account creation idempotency", () => {
+  it("replays a keyed create instead of opening a second account", async () => {
+    const body = { name: "Once", currency: "USD", initial_balance: "25" };
+    const first = await t.call("POST", "/api/v1/accounts/", { token, body, headers: { "Idempotency-Key": "open-once" } });
+    const again = await t.call("POST", "/api/v1/ledger/accounts", { token, body, headers: { "Idempotency-Key": "open-once" } });
+    expect(first.status).toBe(201);
+    expect(again.status).toBe(201);
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(again.body.data.id).toBe(first.body.data.id);
+    const list = await t.call("GET", "/api/v1/accounts", { token });
+    expect(list.body.data.filter((account: { name: string }) => account.name === "Once")).toHaveLength(1);
+  });
+});

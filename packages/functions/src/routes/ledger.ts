@@ -4,7 +4,6 @@ import { integrityCheck, trialBalance } from "@fintech/core/ledger/reports";
 import {
   accountTransactions,
   balanceOf,
-  createAccount,
   deposit,
   history,
   listAccountsWithBalances,
@@ -17,6 +16,7 @@ import { PageQuery } from "@fintech/core/shared/pagination";
 import type { AppEnv } from "../http/env";
 import { idempotencyKey, writeReply } from "../http/idempotency";
 import { requireAdmin, requireAuth } from "../http/middleware";
+import { createAccountHandler, listAccountsHandler } from "./accounts";
 import { queryWith, readJson } from "../http/validate";
 
 const pageReply = <T>(page: { items: T[]; next_cursor: string | null; has_more: boolean }, query: PageQuery) => ({
@@ -38,11 +38,8 @@ async function statusChange(c: Context<AppEnv>, operation: "post" | "unpost") {
 
 export const ledgerRoutes = new Hono<AppEnv>()
   .use(requireAuth)
-  .get("/accounts", async (c) => c.json({ data: await listAccountsWithBalances(c.get("core"), c.get("auth").userId) }))
-  .post("/accounts", async (c) => {
-    const created = await createAccount(c.get("core"), c.get("auth").userId, await readJson(c), idempotencyKey(c));
-    return c.json({ message: "Account created", data: created.account, opening_transaction: created.opening_transaction }, 201);
-  })
+  .get("/accounts", listAccountsHandler)
+  .post("/accounts", createAccountHandler)
   .get("/accounts/available", async (c) => {
     const accounts = await listAccountsWithBalances(c.get("core"), c.get("auth").userId);
     return c.json({ accounts: accounts.filter((account) => account.status === "ACTIVE") });

@@ -27,6 +27,7 @@ import { latestVersion } from "@fintech/core/ledger/balances";
 import { journalKey, balanceVersionKey } from "@fintech/core/ledger/keys";
 import { createAccount, deposit, setJournalStatus, transfer, type WriteResult } from "@fintech/core/ledger/service";
 import { ensureTable } from "../local/bootstrap";
+import "../local/cli"; // the local scripts' set-up: silences the SDK's Node 22 notice
 import { startDynamoDbLocal, type DynamoDbLocal } from "../local/dynamodb-local";
 
 interface Options {

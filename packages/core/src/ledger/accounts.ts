@@ -1,8 +1,8 @@
 import { randomInt } from "node:crypto";
-import { BatchGetCommand, GetCommand, QueryCommand, TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
+import { BatchGetCommand, GetCommand, TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
 import { z } from "zod";
 import type { CoreContext } from "../shared/context";
-import { cancellationCodes } from "../shared/dynamo";
+import { cancellationCodes, queryAll } from "../shared/dynamo";
 import { badRequest, conflict, notFound, unprocessable } from "../shared/errors";
 import { newId } from "../shared/ids";
 import { Currency, parseAmount } from "../money/model";
@@ -250,22 +250,12 @@ export async function getAccounts(ctx: CoreContext, accountIds: string[]): Promi
 }
 
 export async function listAccounts(ctx: CoreContext, ownerId: string): Promise<Account[]> {
-  const accounts: Account[] = [];
-  let cursor: Record<string, unknown> | undefined;
-  do {
-    const reply = await ctx.db.doc.send(
-      new QueryCommand({
-        TableName: ctx.db.table,
-        IndexName: "gsi1",
-        KeyConditionExpression: "gsi1pk = :pk",
-        ExpressionAttributeValues: { ":pk": accountsByOwner(ownerId).gsi1pk },
-        ExclusiveStartKey: cursor,
-      }),
-    );
-    for (const item of reply.Items ?? []) accounts.push(Account.parse(item));
-    cursor = reply.LastEvaluatedKey;
-  } while (cursor);
-  return accounts;
+  const items = await queryAll(ctx.db, {
+    IndexName: "gsi1",
+    KeyConditionExpression: "gsi1pk = :pk",
+    ExpressionAttributeValues: { ":pk": accountsByOwner(ownerId).gsi1pk },
+  });
+  return items.map((item) => Account.parse(item));
 }
 
 export const chainsOf = (account: Account): string[] =>

@@ -1,4 +1,4 @@
-import { QueryCommand } from "@aws-sdk/lib-dynamodb";
+import { queryAll } from "../shared/dynamo";
 import type { CoreContext } from "../shared/context";
 import { badRequest } from "../shared/errors";
 import { toDecimalString, type Currency } from "../money/model";
@@ -190,22 +190,12 @@ export function sumFigures(series: readonly DayFigures[][], dates: readonly stri
 
 /** Versions of a chain committed at or after `fromIso`, by the chain's by-time index. */
 async function versionsSince(ctx: CoreContext, chain: string, fromIso: string): Promise<VersionItem[]> {
-  const items: VersionItem[] = [];
-  let cursor: Record<string, unknown> | undefined;
-  do {
-    const reply = await ctx.db.doc.send(
-      new QueryCommand({
-        TableName: ctx.db.table,
-        IndexName: "gsi1",
-        KeyConditionExpression: "gsi1pk = :pk AND gsi1sk >= :from",
-        ExpressionAttributeValues: { ":pk": balanceByTimePartition(chain), ":from": fromIso },
-        ExclusiveStartKey: cursor,
-      }),
-    );
-    items.push(...((reply.Items ?? []) as VersionItem[]));
-    cursor = reply.LastEvaluatedKey;
-  } while (cursor);
-  return items;
+  const items = await queryAll(ctx.db, {
+    IndexName: "gsi1",
+    KeyConditionExpression: "gsi1pk = :pk AND gsi1sk >= :from",
+    ExpressionAttributeValues: { ":pk": balanceByTimePartition(chain), ":from": fromIso },
+  });
+  return items as unknown as VersionItem[];
 }
 
 async function accountDays(ctx: CoreContext, account: Account, dates: readonly string[]): Promise<{ opening: Totals; days: DayTotals[] }> {

@@ -1,4 +1,5 @@
 import { QueryCommand } from "@aws-sdk/lib-dynamodb";
+import { queryAll } from "../shared/dynamo";
 import type { CoreContext } from "../shared/context";
 import type { Currency } from "../money/model";
 import type { Account } from "./accounts";
@@ -191,20 +192,10 @@ export async function balanceAsOf(ctx: CoreContext, account: Account, asOf: stri
 
 /** Every version of a chain, oldest first (for history views and the integrity check). */
 export async function chainHistory(ctx: CoreContext, chain: string): Promise<VersionItem[]> {
-  const items: VersionItem[] = [];
-  let cursor: Record<string, unknown> | undefined;
-  do {
-    const reply = await ctx.db.doc.send(
-      new QueryCommand({
-        TableName: ctx.db.table,
-        KeyConditionExpression: "pk = :pk AND begins_with(sk, :prefix)",
-        ExpressionAttributeValues: { ":pk": chainPartition(chain), ":prefix": BALANCE_PREFIX },
-        ExclusiveStartKey: cursor,
-        ConsistentRead: true,
-      }),
-    );
-    items.push(...((reply.Items ?? []) as VersionItem[]));
-    cursor = reply.LastEvaluatedKey;
-  } while (cursor);
-  return items;
+  const items = await queryAll(ctx.db, {
+    KeyConditionExpression: "pk = :pk AND begins_with(sk, :prefix)",
+    ExpressionAttributeValues: { ":pk": chainPartition(chain), ":prefix": BALANCE_PREFIX },
+    ConsistentRead: true,
+  });
+  return items as unknown as VersionItem[];
 }

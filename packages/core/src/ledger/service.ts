@@ -234,7 +234,9 @@ export async function balanceOf(ctx: CoreContext, ownerId: string, accountId: st
     const moment = Date.parse(asOf);
     if (Number.isNaN(moment)) throw badRequest("as_of must be an ISO 8601 date-time", "invalid_as_of");
     balance = await balanceAsOf(ctx, account, new Date(Math.min(moment, ctx.clock().getTime())).toISOString());
-    if (!balance) throw notFound(`The account did not exist at ${asOf}`, "account_not_open_yet");
+    if (!balance) {
+      throw notFound(`The account did not exist at ${new Date(moment).toISOString()}; it was opened at ${account.created_at}`, "account_not_open_yet");
+    }
   }
   return { account_id: account.id, account_name: account.name, ...accountReply(account, balance), as_of: balance.as_of };
 }

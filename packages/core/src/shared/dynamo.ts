@@ -1,7 +1,7 @@
 import http from "node:http";
 import https from "node:https";
 import { DescribeTableCommand, DynamoDBClient } from "@aws-sdk/client-dynamodb";
-import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { DynamoDBDocumentClient, QueryCommand, type QueryCommandInput } from "@aws-sdk/lib-dynamodb";
 import { NodeHttpHandler } from "@smithy/node-http-handler";
 import type { AppConfig } from "./config";
 
@@ -71,4 +71,16 @@ export function cancellationCodes(error: unknown): string[] | null {
   if (!isAwsError(error, "TransactionCanceledException")) return null;
   const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
   return reasons.map((reason) => reason.Code ?? "None");
+}
+
+/** Every item a query matches, following LastEvaluatedKey through all pages. */
+export async function queryAll(db: Database, input: Omit<QueryCommandInput, "TableName" | "ExclusiveStartKey">): Promise<Record<string, unknown>[]> {
+  const items: Record<string, unknown>[] = [];
+  let cursor: Record<string, unknown> | undefined;
+  do {
+    const reply = await db.doc.send(new QueryCommand({ ...input, TableName: db.table, ExclusiveStartKey: cursor }));
+    items.push(...(reply.Items ?? []));
+    cursor = reply.LastEvaluatedKey;
+  } while (cursor);
+  return items;
 }

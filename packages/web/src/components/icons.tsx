@@ -1,7 +1,7 @@
 import type { SVGProps } from "react";
 
 /** Decorative line icons; every button using one carries its own aria-label. */
-function Icon({ children, ...props }: SVGProps<SVGSVGElement>) {
+export function Icon({ children, ...props }: SVGProps<SVGSVGElement>) {
   return (
     <svg
       viewBox="0 0 24 24"
@@ -21,7 +21,7 @@ function Icon({ children, ...props }: SVGProps<SVGSVGElement>) {
   );
 }
 
-type IconProps = SVGProps<SVGSVGElement>;
+export type IconProps = SVGProps<SVGSVGElement>;
 
 export const SunIcon = (props: IconProps) => (
   <Icon {...props}>

@@ -1,27 +1,6 @@
-import type { SVGProps } from "react";
+import { Icon, type IconProps } from "../components/icons";
 
-/** Decorative line icons of the status page; whatever uses one carries its own text or label. */
-function Icon({ children, ...props }: SVGProps<SVGSVGElement>) {
-  return (
-    <svg
-      viewBox="0 0 24 24"
-      width="20"
-      height="20"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth="2"
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden="true"
-      focusable="false"
-      {...props}
-    >
-      {children}
-    </svg>
-  );
-}
-
-type IconProps = SVGProps<SVGSVGElement>;
+/** Line icons of the status page, on the shell's icon base; whatever uses one carries its own text or label. */
 
 export const RefreshIcon = (props: IconProps) => (
   <Icon {...props}>

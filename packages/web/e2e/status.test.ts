@@ -99,6 +99,10 @@ describe("/status", () => {
     });
     await openStatus(page);
     await waitForPanel(page);
+    // Counted over the last hour: over a minute, earlier tests' requests on this shared stack
+    // slide out of the window while the test waits, and the count can fall as it rises.
+    await page.getByLabel("Window").selectOption("3600");
+    await page.waitForFunction(() => document.querySelector('[data-testid="metrics-sparkline"]')?.getAttribute("aria-label")?.includes("last hour"));
     const before = await requestCount(page);
     const firstAsOf = await page.getByTestId("performance-panel").getAttribute("data-as-of");
 

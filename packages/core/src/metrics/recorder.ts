@@ -72,6 +72,8 @@ export class RequestMetrics {
   /** Every window starting before this has been flushed (or had fallen out of the ring). */
   private flushedBefore: number;
   private inFlight: Promise<void> | null = null;
+  /** A flush was asked for while one was writing: run another when it is done. */
+  private flushAgain = false;
   private timer: ReturnType<typeof setTimeout> | null = null;
   private lastFailureLogged = 0;
   /** After a failed write, no new attempt before this second (at most one write per window). */
@@ -205,8 +207,11 @@ export class RequestMetrics {
   flush(options: { includeCurrent?: boolean } = {}): Promise<void> {
     if (!this.sink) return Promise.resolve();
     if (this.inFlight) {
-      // One write at a time; a caller that needs this flush waits for the running one first.
-      return options.includeCurrent ? this.inFlight.then(() => this.flush(options)) : this.inFlight;
+      // One write at a time. A window may have ended since the running write took its list,
+      // so flush once more when it is done instead of leaving that window to the timer.
+      if (options.includeCurrent) return this.inFlight.then(() => this.flush(options));
+      this.flushAgain = true;
+      return this.inFlight;
     }
     const now = this.nowSecond();
     if (!options.includeCurrent && now < this.retryAfter) return Promise.resolve();
@@ -240,6 +245,10 @@ export class RequestMetrics {
         }
       } finally {
         this.inFlight = null;
+        if (this.flushAgain) {
+          this.flushAgain = false;
+          void this.flush();
+        }
       }
     })();
     return this.inFlight;

@@ -1,15 +1,13 @@
-import { useState, type FormEvent } from "react";
+import { useState } from "react";
 import { api } from "../api";
 import { linkButtonClass, primaryButtonClass } from "../components/styles";
-import { credentialStore } from "../session/credentialStore";
-import { greetingName } from "../session/sessionUser";
-import { notify } from "../toast/notify";
 import { FormError } from "./FormError";
 import { AUTH_UI_MESSAGES } from "./messages";
 import { PasswordField } from "./PasswordField";
 import { SocialButtons } from "./SocialButtons";
-import { submitWithToasts } from "./submit";
+import { notify } from "../toast/notify";
 import { TextField } from "./TextField";
+import { useAuthForm } from "./useAuthForm";
 import { validateLogin, type LoginForm as LoginValues } from "./validation";
 
 const EMPTY: LoginValues = { email: "", password: "" };
@@ -20,43 +18,19 @@ interface LoginFormProps {
 }
 
 export function LoginForm({ onSignedIn, onSwitchToRegister }: LoginFormProps) {
-  const [values, setValues] = useState(EMPTY);
   // Collected but never sent (spec 000 §5): the token always lives in localStorage.
   const [rememberMe, setRememberMe] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [submitting, setSubmitting] = useState(false);
-
-  const edit = (field: keyof LoginValues) => (value: string) => {
-    setValues((current) => ({ ...current, [field]: value }));
-    setError(null);
-  };
-
-  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (submitting) return;
-    const checked = validateLogin(values);
-    if (!checked.ok) {
-      setError(checked.message);
-      notify.error(checked.message);
-      return;
-    }
-    setSubmitting(true);
-    const outcome = await submitWithToasts(
-      () => api.auth.login(checked.body),
-      { loading: AUTH_UI_MESSAGES.signingIn, fallback: AUTH_UI_MESSAGES.loginFallback },
-      notify,
-    );
-    setSubmitting(false);
-    if (!outcome.ok) {
-      setError(outcome.message);
-      return;
-    }
-    credentialStore.save(outcome.value.token, outcome.value.user);
-    notify.success(AUTH_UI_MESSAGES.welcomeBack(greetingName(outcome.value.user)));
-    setValues(EMPTY);
-    setRememberMe(false);
-    onSignedIn();
-  };
+  const { values, edit, error, submitting, onSubmit } = useAuthForm({
+    empty: EMPTY,
+    validate: validateLogin,
+    send: (body) => api.auth.login(body),
+    toasts: { loading: AUTH_UI_MESSAGES.signingIn, fallback: AUTH_UI_MESSAGES.loginFallback },
+    welcome: AUTH_UI_MESSAGES.welcomeBack,
+    onDone: () => {
+      setRememberMe(false);
+      onSignedIn();
+    },
+  });
 
   return (
     <form onSubmit={onSubmit} className="space-y-4" aria-describedby={error ? "login-error" : undefined}>

@@ -1,16 +1,12 @@
-import { useState, type FormEvent } from "react";
 import { PASSWORD_MIN_LENGTH } from "@fintech/core/auth/model";
 import { api } from "../api";
 import { linkButtonClass, primaryButtonClass } from "../components/styles";
-import { credentialStore } from "../session/credentialStore";
-import { greetingName } from "../session/sessionUser";
-import { notify } from "../toast/notify";
 import { FormError } from "./FormError";
 import { AUTH_UI_MESSAGES } from "./messages";
 import { PasswordField } from "./PasswordField";
 import { SocialButtons } from "./SocialButtons";
-import { submitWithToasts } from "./submit";
 import { TextField } from "./TextField";
+import { useAuthForm } from "./useAuthForm";
 import { validateRegister, type RegisterForm as RegisterValues } from "./validation";
 
 const EMPTY: RegisterValues = {
@@ -31,40 +27,14 @@ interface RegisterFormProps {
 }
 
 export function RegisterForm({ onRegistered, onSwitchToLogin }: RegisterFormProps) {
-  const [values, setValues] = useState(EMPTY);
-  const [error, setError] = useState<string | null>(null);
-  const [submitting, setSubmitting] = useState(false);
-
-  const edit = (field: keyof RegisterValues) => (value: string) => {
-    setValues((current) => ({ ...current, [field]: value }));
-    setError(null);
-  };
-
-  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (submitting) return;
-    const checked = validateRegister(values);
-    if (!checked.ok) {
-      setError(checked.message);
-      notify.error(checked.message);
-      return;
-    }
-    setSubmitting(true);
-    const outcome = await submitWithToasts(
-      () => api.auth.register(checked.body),
-      { loading: AUTH_UI_MESSAGES.creatingAccount, fallback: AUTH_UI_MESSAGES.registerFallback },
-      notify,
-    );
-    setSubmitting(false);
-    if (!outcome.ok) {
-      setError(outcome.message);
-      return;
-    }
-    credentialStore.save(outcome.value.token, outcome.value.user);
-    notify.success(AUTH_UI_MESSAGES.welcome(greetingName(outcome.value.user)));
-    setValues(EMPTY);
-    onRegistered();
-  };
+  const { values, edit, error, submitting, onSubmit } = useAuthForm({
+    empty: EMPTY,
+    validate: validateRegister,
+    send: (body) => api.auth.register(body),
+    toasts: { loading: AUTH_UI_MESSAGES.creatingAccount, fallback: AUTH_UI_MESSAGES.registerFallback },
+    welcome: AUTH_UI_MESSAGES.welcome,
+    onDone: onRegistered,
+  });
 
   return (
     <form onSubmit={onSubmit} className="space-y-3" aria-describedby={error ? "register-error" : undefined}>

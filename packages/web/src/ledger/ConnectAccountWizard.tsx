@@ -1,4 +1,4 @@
-import { useEffect, useReducer, useRef, type FormEvent, type ReactNode } from "react";
+import { useEffect, useReducer, useRef, type FormEvent } from "react";
 import { useStepFocus } from "./useStepFocus";
 import toast from "react-hot-toast";
 import { FORM_CURRENCIES, type FormCurrency } from "../api/types";
@@ -18,7 +18,7 @@ import {
 import { AUTHORISE_DELAY_MS, SUCCESS_CLOSE_DELAY_MS } from "./constants";
 import { useCreateAccount } from "./hooks";
 import { SubView } from "./SubView";
-import { errorTextClass, Spinner, StepList, subtleTextClass } from "./ui";
+import { errorTextClass, ReviewItem, Spinner, StepList, subtleTextClass, WizardButtons } from "./ui";
 
 interface ConnectAccountWizardProps {
   onClose: () => void;
@@ -154,12 +154,12 @@ export function ConnectAccountWizard({ onClose, onConnected }: ConnectAccountWiz
       {state.step === 4 && (
         <div className="mt-4">
           <dl className="grid gap-3 rounded-xl border border-slate-200 p-4 text-sm sm:grid-cols-2 dark:border-slate-700">
-            <ReviewItem label="Country" value={state.country?.name ?? ""} />
-            <ReviewItem label="Bank" value={state.provider?.name ?? "Manual entry"} />
-            <ReviewItem label="Account name" value={state.details.name} />
-            <ReviewItem label="Account number" value={state.details.accountNumber} mono />
-            <ReviewItem label="Currency" value={state.details.currency} />
-            <ReviewItem label="Description" value={state.details.description || "-"} />
+            <ReviewItem label="Country">{state.country?.name ?? ""}</ReviewItem>
+            <ReviewItem label="Bank">{state.provider?.name ?? "Manual entry"}</ReviewItem>
+            <ReviewItem label="Account name">{state.details.name}</ReviewItem>
+            <ReviewItem label="Account number" mono>{state.details.accountNumber}</ReviewItem>
+            <ReviewItem label="Currency">{state.details.currency}</ReviewItem>
+            <ReviewItem label="Description">{state.details.description || "-"}</ReviewItem>
           </dl>
           {state.submitError && (
             <p role="alert" className={`mt-3 ${errorTextClass}`}>
@@ -204,26 +204,6 @@ export function ConnectAccountWizard({ onClose, onConnected }: ConnectAccountWiz
         </Dialog>
       )}
     </SubView>
-  );
-}
-
-function ReviewItem({ label, value, mono = false }: { label: string; value: string; mono?: boolean }) {
-  return (
-    <div>
-      <dt className="text-xs font-semibold uppercase tracking-wide text-slate-500 dark:text-slate-400">{label}</dt>
-      <dd className={`mt-0.5 break-words text-slate-900 dark:text-white ${mono ? "font-mono" : ""}`}>{value}</dd>
-    </div>
-  );
-}
-
-function WizardButtons({ onBack, backDisabled = false, children }: { onBack: () => void; backDisabled?: boolean; children?: ReactNode }) {
-  return (
-    <div className="mt-6 flex flex-wrap justify-between gap-3">
-      <button type="button" className={secondaryButtonClass} onClick={onBack} disabled={backDisabled}>
-        Back
-      </button>
-      {children}
-    </div>
   );
 }
 

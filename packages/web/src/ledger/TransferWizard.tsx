@@ -1,4 +1,4 @@
-import { useReducer, useRef, type FormEvent, type ReactNode } from "react";
+import { useReducer, useRef, type FormEvent } from "react";
 import toast from "react-hot-toast";
 import { FORM_CURRENCIES, type FormCurrency, type LedgerAccount } from "../api/types";
 import { inputClass, labelClass, primaryButtonClass, secondaryButtonClass } from "../components/styles";
@@ -11,7 +11,7 @@ import { parseAmount } from "@fintech/core/money/model";
 import { withCode } from "./money";
 import { SubView } from "./SubView";
 import { destinationsFor, initialTransferState, TRANSFER_STEP_LABELS, transferBody, transferReducer } from "./transferWizard";
-import { errorTextClass, Money, Spinner, StatusBadge, StepList, subtleTextClass } from "./ui";
+import { errorTextClass, Money, ReviewItem, Spinner, StatusBadge, StepList, subtleTextClass, WizardButtons } from "./ui";
 import { useStepFocus } from "./useStepFocus";
 
 interface TransferWizardProps {
@@ -93,7 +93,7 @@ export function TransferWizard({ accounts, fromId, onClose }: TransferWizardProp
             selectedId={state.toId}
             onChoose={(account) => dispatch({ type: "to", accountId: account.id })}
           />
-          <Buttons onBack={() => dispatch({ type: "back" })} />
+          <WizardButtons onBack={() => dispatch({ type: "back" })} />
         </>
       )}
 
@@ -150,32 +150,32 @@ export function TransferWizard({ accounts, fromId, onClose }: TransferWizardProp
               <input id="transfer-description" className={inputClass} value={state.description} onChange={(event) => dispatch({ type: "description", value: event.target.value })} />
             </div>
           </div>
-          <Buttons onBack={() => dispatch({ type: "back" })}>
+          <WizardButtons onBack={() => dispatch({ type: "back" })}>
             <button type="submit" className={primaryButtonClass}>
               Review transfer
             </button>
-          </Buttons>
+          </WizardButtons>
         </form>
       )}
 
       {state.step === 4 && from && to && (
         <div className="mt-4">
           <dl className="grid gap-3 rounded-xl border border-slate-200 p-4 text-sm sm:grid-cols-2 dark:border-slate-700">
-            <Item label="From">{accountOptionLabel(from)}</Item>
-            <Item label="To">{accountOptionLabel(to)}</Item>
-            <Item label="Amount">{displayAmount(state.amount, state.currency)}</Item>
-            <Item label="Description">{state.description || "-"}</Item>
+            <ReviewItem label="From">{accountOptionLabel(from)}</ReviewItem>
+            <ReviewItem label="To">{accountOptionLabel(to)}</ReviewItem>
+            <ReviewItem label="Amount">{displayAmount(state.amount, state.currency)}</ReviewItem>
+            <ReviewItem label="Description">{state.description || "-"}</ReviewItem>
           </dl>
           {state.submitError && (
             <p role="alert" className={`mt-3 ${errorTextClass}`}>
               {state.submitError}
             </p>
           )}
-          <Buttons onBack={() => dispatch({ type: "back" })} backDisabled={transfer.isPending}>
+          <WizardButtons onBack={() => dispatch({ type: "back" })} backDisabled={transfer.isPending}>
             <button type="button" className={primaryButtonClass} onClick={() => void confirm()} disabled={transfer.isPending} aria-disabled={transfer.isPending}>
               {transfer.isPending ? <Spinner label="Transferring…" /> : state.submitError ? "Retry transfer" : "Confirm Transfer"}
             </button>
-          </Buttons>
+          </WizardButtons>
         </div>
       )}
 
@@ -251,26 +251,6 @@ function AccountChoices({
         ))}
       </ul>
     </fieldset>
-  );
-}
-
-function Item({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div>
-      <dt className="text-xs font-semibold uppercase tracking-wide text-slate-500 dark:text-slate-400">{label}</dt>
-      <dd className="mt-0.5 break-words text-slate-900 dark:text-white">{children}</dd>
-    </div>
-  );
-}
-
-function Buttons({ onBack, backDisabled = false, children }: { onBack: () => void; backDisabled?: boolean; children?: ReactNode }) {
-  return (
-    <div className="mt-6 flex flex-wrap justify-between gap-3">
-      <button type="button" className={secondaryButtonClass} onClick={onBack} disabled={backDisabled}>
-        Back
-      </button>
-      {children}
-    </div>
   );
 }
 

@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import type { Currency } from "@fintech/core/money/model";
+import { secondaryButtonClass } from "../components/styles";
 import { formatMinor } from "./money";
 
 /** Small building blocks shared by the workspace's tabs and sub-views. */
@@ -122,6 +123,28 @@ export function Figure({ label, children, hint }: { label: string; children: Rea
       <dt className="text-xs font-semibold uppercase tracking-wide text-slate-500 dark:text-slate-400">{label}</dt>
       <dd className="mt-1 text-lg font-semibold text-slate-900 dark:text-white">{children}</dd>
       {hint && <dd className="mt-0.5 text-xs text-slate-600 dark:text-slate-400">{hint}</dd>}
+    </div>
+  );
+}
+
+/** A labelled value on a wizard's review step. */
+export function ReviewItem({ label, children, mono = false }: { label: string; children: ReactNode; mono?: boolean }) {
+  return (
+    <div>
+      <dt className="text-xs font-semibold uppercase tracking-wide text-slate-500 dark:text-slate-400">{label}</dt>
+      <dd className={`mt-0.5 break-words text-slate-900 dark:text-white ${mono ? "font-mono" : ""}`}>{children}</dd>
+    </div>
+  );
+}
+
+/** Back on the left, the step's own action(s) on the right. */
+export function WizardButtons({ onBack, backDisabled = false, children }: { onBack: () => void; backDisabled?: boolean; children?: ReactNode }) {
+  return (
+    <div className="mt-6 flex flex-wrap justify-between gap-3">
+      <button type="button" className={secondaryButtonClass} onClick={onBack} disabled={backDisabled}>
+        Back
+      </button>
+      {children}
     </div>
   );
 }

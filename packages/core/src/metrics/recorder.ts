@@ -98,7 +98,9 @@ export class RequestMetrics {
     const second = this.nowSecond();
     const bucket = this.bucketFor(second);
     if (!bucket) return;
-    addSample(bucket, sample.status, sample.durationMs);
+    // Rounded once, here: live seconds and flushed windows then carry the same figures, so every
+    // instance computes the same percentiles from the same merged data.
+    addSample(bucket, sample.status, roundMs(sample.durationMs));
     bucket.duration_sum_ms = roundMs(bucket.duration_sum_ms);
     const name = `${normalizeMethod(sample.method)} ${sample.route}`;
     const key = bucket.routes.has(name) || bucket.routes.size < MAX_ROUTES_PER_SECOND ? name : OTHER_ROUTES;

@@ -5,7 +5,7 @@ import { balanceLookupError, writeErrorMessage } from "./actionErrors";
 import { formatDate, formatDateTime, isoToLocalInput, localInputToIso, transactionTitle, typeLabel } from "./format";
 import { useAccountTransactions, useBalanceAt } from "./hooks";
 import { minorOf } from "./money";
-import { cardClass, EmptyState, errorTextClass, Figure, Money, sectionTitleClass, Spinner, StatusBadge, subtleTextClass } from "./ui";
+import { AccountLine, cardClass, EmptyState, errorTextClass, Figure, Money, sectionTitleClass, Spinner, StatusBadge, subtleTextClass } from "./ui";
 
 interface AccountsTabProps {
   accounts: LedgerAccount[];
@@ -60,13 +60,7 @@ export function AccountsTab({ accounts, selectedId, onSelect, onConnect, onTrans
                       : "border-slate-200 bg-white hover:border-indigo-300 dark:border-slate-800 dark:bg-slate-900 dark:hover:border-indigo-600"
                   }`}
                 >
-                  <span className="min-w-0">
-                    <span className="block truncate font-medium text-slate-900 dark:text-white">{account.name}</span>
-                    <span className="block truncate font-mono text-xs text-slate-600 dark:text-slate-400">{account.account_number}</span>
-                  </span>
-                  <span className="shrink-0 text-right font-semibold text-slate-900 dark:text-white">
-                    <Money minor={account.balance_minor} currency={account.currency} />
-                  </span>
+                  <AccountLine account={account} />
                 </button>
               </li>
             );

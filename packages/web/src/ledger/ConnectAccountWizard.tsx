@@ -18,7 +18,7 @@ import {
 import { AUTHORISE_DELAY_MS, SUCCESS_CLOSE_DELAY_MS } from "./constants";
 import { useCreateAccount } from "./hooks";
 import { SubView } from "./SubView";
-import { errorTextClass, ReviewItem, Spinner, StepList, subtleTextClass, WizardButtons } from "./ui";
+import { errorTextClass, FieldError, ReviewItem, Spinner, StepList, subtleTextClass, WizardButtons } from "./ui";
 
 interface ConnectAccountWizardProps {
   onClose: () => void;
@@ -225,12 +225,7 @@ function DetailsForm({ details, errors, provider, onEdit, onSubmit, onBack }: De
     "aria-invalid": errors[name] ? true : undefined,
     "aria-describedby": errors[name] ? `connect-${name}-error` : undefined,
   });
-  const error = (name: keyof AccountDetails) =>
-    errors[name] ? (
-      <p id={`connect-${name}-error`} className={`mt-1 ${errorTextClass}`}>
-        {errors[name]}
-      </p>
-    ) : null;
+  const error = (name: keyof AccountDetails) => <FieldError id={`connect-${name}-error`} message={errors[name]} />;
 
   return (
     <form onSubmit={submit} noValidate className="mt-4 space-y-4">

@@ -12,7 +12,7 @@ import { useDeposit, useTestBalance } from "./hooks";
 import { LEDGER_UI_MESSAGES } from "./messages";
 import { withCode } from "./money";
 import { SubView } from "./SubView";
-import { errorTextClass, Spinner, subtleTextClass } from "./ui";
+import { errorTextClass, FieldError, Spinner, subtleTextClass } from "./ui";
 
 interface DepositFormProps {
   accounts: LedgerAccount[];
@@ -147,11 +147,7 @@ export function DepositForm({ accounts, accountId, onClose, onConnect }: Deposit
                 </option>
               ))}
             </select>
-            {errors.accountId && (
-              <p id="deposit-accountId-error" className={`mt-1 ${errorTextClass}`}>
-                {errors.accountId}
-              </p>
-            )}
+            <FieldError id="deposit-accountId-error" message={errors.accountId} />
           </div>
           <div>
             <label htmlFor="deposit-amount" className={labelClass}>
@@ -170,11 +166,7 @@ export function DepositForm({ accounts, accountId, onClose, onConnect }: Deposit
               onChange={(event) => edit({ amount: event.target.value })}
               className={inputClass}
             />
-            {errors.amount && (
-              <p id="deposit-amount-error" className={`mt-1 ${errorTextClass}`}>
-                {errors.amount}
-              </p>
-            )}
+            <FieldError id="deposit-amount-error" message={errors.amount} />
           </div>
           <div>
             <label htmlFor="deposit-currency" className={labelClass}>

@@ -5,7 +5,7 @@ import { linkButtonClass } from "../components/styles";
 import { formatDateTime, transactionTitle, typeLabel } from "./format";
 import { balanceShares, overviewStats } from "./overview";
 import type { LedgerMode } from "./tabs";
-import { cardClass, EmptyState, errorTextClass, Money, sectionTitleClass, StatusBadge, subtleTextClass } from "./ui";
+import { AccountLine, cardClass, EmptyState, errorTextClass, Money, sectionTitleClass, StatusBadge, subtleTextClass } from "./ui";
 
 interface OverviewTabProps {
   accounts: LedgerAccount[];
@@ -180,13 +180,7 @@ export function OverviewTab({ accounts, history, historyFailed = false, onAction
                     onClick={() => onOpenAccount(account.id)}
                     className="flex w-full items-center justify-between gap-3 rounded-xl border border-slate-200 p-3 text-left hover:border-indigo-400 dark:border-slate-800 dark:hover:border-indigo-500"
                   >
-                    <span className="min-w-0">
-                      <span className="block truncate font-medium text-slate-900 dark:text-white">{account.name}</span>
-                      <span className="block truncate font-mono text-xs text-slate-600 dark:text-slate-400">{account.account_number}</span>
-                    </span>
-                    <span className="shrink-0 font-semibold text-slate-900 dark:text-white">
-                      <Money minor={account.balance_minor} currency={account.currency} />
-                    </span>
+                    <AccountLine account={account} />
                   </button>
                 </li>
               ))}

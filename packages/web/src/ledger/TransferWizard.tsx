@@ -11,7 +11,7 @@ import { parseAmount } from "@fintech/core/money/model";
 import { withCode } from "./money";
 import { SubView } from "./SubView";
 import { destinationsFor, initialTransferState, TRANSFER_STEP_LABELS, transferBody, transferReducer } from "./transferWizard";
-import { errorTextClass, Money, ReviewItem, Spinner, StatusBadge, StepList, subtleTextClass, WizardButtons } from "./ui";
+import { errorTextClass, FieldError, Money, ReviewItem, Spinner, StatusBadge, StepList, subtleTextClass, WizardButtons } from "./ui";
 import { useStepFocus } from "./useStepFocus";
 
 interface TransferWizardProps {
@@ -125,11 +125,7 @@ export function TransferWizard({ accounts, fromId, onClose }: TransferWizardProp
                 aria-describedby={state.amountError ? "transfer-amount-error" : undefined}
                 className={inputClass}
               />
-              {state.amountError && (
-                <p id="transfer-amount-error" className={`mt-1 ${errorTextClass}`}>
-                  {state.amountError}
-                </p>
-              )}
+              <FieldError id="transfer-amount-error" message={state.amountError} />
             </div>
             <div>
               <label htmlFor="transfer-currency" className={labelClass}>

@@ -148,3 +148,28 @@ export function WizardButtons({ onBack, backDisabled = false, children }: { onBa
     </div>
   );
 }
+
+/** The error under one form field, referenced by the field's aria-describedby. */
+export function FieldError({ id, message }: { id: string; message: string | null | undefined }) {
+  if (!message) return null;
+  return (
+    <p id={id} className={`mt-1 ${errorTextClass}`}>
+      {message}
+    </p>
+  );
+}
+
+/** An account as a list row shows it: name and number on the left, balance on the right. */
+export function AccountLine({ account }: { account: { name: string; account_number: string; balance_minor: number; currency: Currency } }) {
+  return (
+    <>
+      <span className="min-w-0">
+        <span className="block truncate font-medium text-slate-900 dark:text-white">{account.name}</span>
+        <span className="block truncate font-mono text-xs text-slate-600 dark:text-slate-400">{account.account_number}</span>
+      </span>
+      <span className="shrink-0 text-right font-semibold text-slate-900 dark:text-white">
+        <Money minor={account.balance_minor} currency={account.currency} />
+      </span>
+    </>
+  );
+}

@@ -1,7 +1,6 @@
 import type { CoreContext } from "../shared/context";
 import { unauthorized } from "../shared/errors";
 import { newId } from "../shared/ids";
-import { consumeRateLimit, type RateLimitRule } from "../shared/rate-limit";
 import {
   AUTH_MESSAGES,
   type LoginInput,
@@ -12,7 +11,7 @@ import {
 } from "./model";
 import { decoyHash, hashPassword, verifyPassword } from "./password";
 import { issueToken, verifyToken, type TokenClaims } from "./token";
-import { findUserByEmail, insertUser, replaceUser, requireUser, toPublicUser, type StoredUser } from "./users";
+import { findUserByEmail, findUserById, insertUser, replaceUser, requireUser, toPublicUser, type StoredUser } from "./users";
 
 export interface Session {
   token: string;
@@ -20,23 +19,7 @@ export interface Session {
   user: PublicUser;
 }
 
-export type AuthAction = "login" | "register";
-
-function rateLimitRules(ctx: CoreContext, action: AuthAction): { ip: RateLimitRule; email: RateLimitRule } {
-  const windowSeconds = ctx.config.AUTH_RATE_LIMIT_WINDOW_SECONDS;
-  return {
-    ip: { scope: `${action}:ip`, limit: ctx.config.AUTH_RATE_LIMIT_PER_IP, windowSeconds },
-    email: { scope: `${action}:email`, limit: ctx.config.AUTH_RATE_LIMIT_PER_EMAIL, windowSeconds },
-  };
-}
-
-/** Counts an attempt against both the caller's address and the target email; throws 429 past either limit. */
-export async function limitAuthAttempt(ctx: CoreContext, action: AuthAction, ip: string, email: string | null) {
-  const rules = rateLimitRules(ctx, action);
-  const now = ctx.clock();
-  await consumeRateLimit(ctx.db, rules.ip, ip, now);
-  if (email) await consumeRateLimit(ctx.db, rules.email, email.toLowerCase(), now);
-}
+export { limitAuthAttempt, rememberSignInAddress, type AuthAction } from "./attempts";
 
 async function startSession(ctx: CoreContext, user: StoredUser): Promise<Session> {
   const { token, expires_at } = await issueToken(user, ctx.config.JWT_SECRET, ctx.config.TOKEN_TTL_SECONDS, ctx.clock());
@@ -73,12 +56,15 @@ export async function login(ctx: CoreContext, input: LoginInput): Promise<Sessio
   return startSession(ctx, user);
 }
 
-/** Resolves a bearer token to its claims, and checks the user still exists. */
+/**
+ * Resolves a bearer token to its claims, and checks the user still exists. Only a bad token or
+ * a deleted user is a 401 (which signs the client out); a store that cannot be reached is a
+ * failure of ours and propagates, to be answered 503 with the session left alone.
+ */
 export async function authenticate(ctx: CoreContext, token: string): Promise<TokenClaims & { user: PublicUser }> {
-  const claims = await verifyToken(token, ctx.config.JWT_SECRET);
-  const user = await requireUser(ctx.db, claims.sub).catch(() => {
-    throw unauthorized("Invalid or expired token", "invalid_token");
-  });
+  const claims = await verifyToken(token, ctx.config.JWT_SECRET, ctx.clock());
+  const user = await findUserById(ctx.db, claims.sub);
+  if (!user) throw unauthorized("Invalid or expired token", "invalid_token");
   // The stored role wins over the token's, so a demotion takes effect at once.
   return { ...claims, role: user.role, user: toPublicUser(user) };
 }

@@ -25,12 +25,19 @@ export async function issueToken(
   return { token, expires_at: new Date(exp * 1000).toISOString() };
 }
 
-/** Signature, algorithm and expiry are all checked; any failure is the same 401. */
-export async function verifyToken(token: string, secret: string): Promise<TokenClaims> {
+/**
+ * Signature, algorithm and expiry are all checked; any failure is the same 401. Times are
+ * judged against `now` (the context's clock), not the library's own Date.now().
+ */
+export async function verifyToken(token: string, secret: string, now: Date = new Date()): Promise<TokenClaims> {
+  const invalid = () => unauthorized("Invalid or expired token", "invalid_token");
+  let claims: TokenClaims;
   try {
-    const payload = await verify(token, secret, ALGORITHM);
-    return TokenClaims.parse(payload);
+    claims = TokenClaims.parse(await verify(token, secret, { alg: ALGORITHM, exp: false, iat: false, nbf: false }));
   } catch {
-    throw unauthorized("Invalid or expired token", "invalid_token");
+    throw invalid();
   }
+  const nowSeconds = Math.floor(now.getTime() / 1000);
+  if (claims.exp <= nowSeconds || claims.iat > nowSeconds) throw invalid();
+  return claims;
 }

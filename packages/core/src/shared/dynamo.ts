@@ -18,7 +18,49 @@ export interface Database {
 /** DynamoDB Local accepts any credentials; real AWS uses the default provider chain. */
 export const LOCAL_CREDENTIALS = { accessKeyId: "local", secretAccessKey: "local" };
 
-export function createDatabase(config: Pick<AppConfig, "TABLE_NAME" | "DYNAMODB_ENDPOINT" | "AWS_REGION">): Database {
+/**
+ * How long one store call may take. Without these a stalled endpoint holds a request for ever
+ * (the SDK's default is no timeout). Worst case per call: maxAttempts x requestTimeoutMs plus
+ * the SDK's short backoff, about 16 s, inside the API Lambda's 25 s limit, so a client gets a
+ * 503 rather than a gateway timeout. Tests pass much shorter ones.
+ */
+export interface StoreTimeouts {
+  /** Abandon a connection attempt after this long. */
+  connectionTimeoutMs: number;
+  /** Abandon a request (connect, send, reply) after this long; the SDK may then retry. */
+  requestTimeoutMs: number;
+  /** Total attempts per call, the first included. */
+  maxAttempts: number;
+}
+
+export const DEFAULT_STORE_TIMEOUTS: StoreTimeouts = { connectionTimeoutMs: 1_000, requestTimeoutMs: 5_000, maxAttempts: 3 };
+
+/**
+ * DynamoDB Local and the S3 emulator share a laptop or CI machine with everything else: a cold
+ * JVM on a loaded 2-core box can take several seconds for one call. Locally there is no Lambda
+ * limit to fit in, so the wait is longer; a stalled local store still answers 503, in about 40 s.
+ */
+export const LOCAL_STORE_TIMEOUTS: StoreTimeouts = { connectionTimeoutMs: 2_000, requestTimeoutMs: 20_000, maxAttempts: 2 };
+
+/** The timeouts for an endpoint: an explicit (local emulator) endpoint gets the local ones. */
+export const storeTimeoutsFor = (endpoint: string | undefined): StoreTimeouts =>
+  endpoint ? LOCAL_STORE_TIMEOUTS : DEFAULT_STORE_TIMEOUTS;
+
+/** The SDK request handler both the DynamoDB and the S3 clients use, with the timeouts applied. */
+export function timedRequestHandler(agent: http.Agent, plainHttp: boolean, timeouts: StoreTimeouts): NodeHttpHandler {
+  return new NodeHttpHandler({
+    ...(plainHttp ? { httpAgent: agent } : { httpsAgent: agent as https.Agent }),
+    connectionTimeout: timeouts.connectionTimeoutMs,
+    requestTimeout: timeouts.requestTimeoutMs,
+    // Without this the SDK only logs a warning when requestTimeout passes and keeps waiting.
+    throwOnRequestTimeout: true,
+  });
+}
+
+export function createDatabase(
+  config: Pick<AppConfig, "TABLE_NAME" | "DYNAMODB_ENDPOINT" | "AWS_REGION">,
+  timeouts: StoreTimeouts = storeTimeoutsFor(config.DYNAMODB_ENDPOINT),
+): Database {
   const endpoint = config.DYNAMODB_ENDPOINT;
   const plainHttp = endpoint?.startsWith("http://") ?? false;
   const agent = plainHttp
@@ -27,8 +69,8 @@ export function createDatabase(config: Pick<AppConfig, "TABLE_NAME" | "DYNAMODB_
   const raw = new DynamoDBClient({
     region: config.AWS_REGION,
     ...(endpoint ? { endpoint, credentials: LOCAL_CREDENTIALS } : {}),
-    requestHandler: new NodeHttpHandler(plainHttp ? { httpAgent: agent } : { httpsAgent: agent as https.Agent }),
-    maxAttempts: 3,
+    requestHandler: timedRequestHandler(agent, plainHttp, timeouts),
+    maxAttempts: timeouts.maxAttempts,
   });
   const doc = DynamoDBDocumentClient.from(raw, {
     marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },

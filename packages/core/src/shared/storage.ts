@@ -1,5 +1,8 @@
+import http from "node:http";
+import https from "node:https";
 import { HeadBucketCommand, S3Client } from "@aws-sdk/client-s3";
 import type { AppConfig } from "./config";
+import { storeTimeoutsFor, timedRequestHandler, type StoreTimeouts } from "./dynamo";
 
 /** s3rver verifies request signatures against this fixed key pair. */
 export const S3_EMULATOR_CREDENTIALS = { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" };
@@ -12,10 +15,16 @@ export interface ObjectStorage {
 
 export function createObjectStorage(
   config: Pick<AppConfig, "S3_ENDPOINT" | "AWS_REGION" | "KYC_BUCKET" | "SETTLEMENTS_BUCKET">,
+  timeouts: StoreTimeouts = storeTimeoutsFor(config.S3_ENDPOINT),
 ): ObjectStorage {
   const endpoint = config.S3_ENDPOINT;
+  const plainHttp = endpoint?.startsWith("http://") ?? false;
+  const agent = plainHttp ? new http.Agent({ keepAlive: true }) : new https.Agent({ keepAlive: true });
   const client = new S3Client({
     region: config.AWS_REGION,
+    // Same bounded wait as the table: a stalled bucket endpoint answers 503, it never hangs.
+    requestHandler: timedRequestHandler(agent, plainHttp, timeouts),
+    maxAttempts: timeouts.maxAttempts,
     ...(endpoint
       ? {
           endpoint,

@@ -3,7 +3,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { authenticate } from "@fintech/core/auth/service";
 import type { CoreContext } from "@fintech/core/shared/context";
-import { forbidden, isAppError, unauthorized } from "@fintech/core/shared/errors";
+import { forbidden, isAppError, isStoreUnavailable, serviceUnavailable, unauthorized, type AppError } from "@fintech/core/shared/errors";
 import type { AppEnv } from "./env";
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{8,128}$/;
@@ -30,29 +30,54 @@ export function requestContext(core: CoreContext): MiddlewareHandler<AppEnv> {
   };
 }
 
-/** Every error becomes JSON {message, code}; only bugs are 500s, logged with the request id. */
+/**
+ * RFC 6750: a 401 names the scheme it wants, and says when the token itself was the problem,
+ * so a client can tell "sign in" from "your token is no good".
+ */
+function bearerChallenge(error: AppError): string {
+  return error.code === "invalid_token" ? 'Bearer error="invalid_token"' : "Bearer";
+}
+
+function appErrorReply(error: AppError, c: Context<AppEnv>) {
+  for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
+  if (error.status === 401) c.header("WWW-Authenticate", bearerChallenge(error));
+  return c.json({ message: error.message, code: error.code }, error.status);
+}
+
+/**
+ * Every error becomes JSON {message, code}. A store that is unreachable, stalled or throttling
+ * (after the SDK's retries) is a 503 with Retry-After; only bugs are 500s, logged with the
+ * request id.
+ */
 export function errorReply(error: Error, c: Context<AppEnv>) {
-  if (isAppError(error)) {
-    for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
-    return c.json({ message: error.message, code: error.code }, error.status);
-  }
+  if (isAppError(error)) return appErrorReply(error, c);
   if (error instanceof HTTPException) {
     const status = error.status;
     const message = status === 413 ? "Request body is too large" : error.message || "Request could not be processed";
     return c.json({ message, code: status === 413 ? "payload_too_large" : "bad_request" }, status);
   }
+  if (isStoreUnavailable(error)) {
+    c.get("logger")?.warn("store unavailable", { error });
+    return appErrorReply(serviceUnavailable(), c);
+  }
   c.get("logger")?.error("unhandled error", { error });
   return c.json({ message: "Internal server error", code: "internal_error", request_id: c.get("requestId") }, 500);
 }
 
-/** Bearer token required; the resolved user is on c.get("auth"). */
+/**
+ * Bearer token required; the resolved user is on c.get("auth"). Every authenticated reply,
+ * errors included, is marked no-store: it is one user's data and no cache may keep it.
+ */
 export const requireAuth: MiddlewareHandler<AppEnv> = async (c, next) => {
+  c.header("Cache-Control", "no-store");
   const header = c.req.header("authorization") ?? "";
   const match = /^Bearer\s+(.+)$/i.exec(header);
   if (!match?.[1]) throw unauthorized("Authentication required", "unauthorized");
   const session = await authenticate(c.get("core"), match[1].trim());
   c.set("auth", { userId: session.sub, role: session.role, user: session.user });
   await next();
+  // Again on the way out: a route may answer with a Response it built itself.
+  c.res.headers.set("Cache-Control", "no-store");
 };
 
 export const requireAdmin: MiddlewareHandler<AppEnv> = async (c, next) => {

@@ -121,21 +121,51 @@ describe("POST /api/v1/auth/login", () => {
 });
 
 describe("rate limits on login and register", () => {
-  it("limits attempts per email across addresses with 429 and Retry-After", async () => {
+  it("limits one email from one address with 429 and Retry-After; the victim elsewhere still signs in", async () => {
     const limited = await createTestApp({ AUTH_RATE_LIMIT_PER_EMAIL: "3", AUTH_RATE_LIMIT_PER_IP: "100" });
     try {
-      const attempt = () =>
-        limited.call("POST", "/api/v1/auth/login", { body: { email: "target@example.com", password: "guess" }, headers: fromNewIp() });
-      for (let i = 0; i < 3; i++) expect((await attempt()).status).toBe(401);
-      const blocked = await attempt();
+      const victim = validUser("victim@example.com");
+      expect((await limited.call("POST", "/api/v1/auth/register", { body: victim, headers: { "X-Forwarded-For": "192.0.2.1" } })).status).toBe(201);
+      const attacker = { "X-Forwarded-For": "203.0.113.66" };
+      const guess = () => limited.call("POST", "/api/v1/auth/login", { body: { email: "Victim@Example.com", password: "guess" }, headers: attacker });
+      for (let i = 0; i < 3; i++) expect((await guess()).status).toBe(401);
+      const blocked = await guess();
       expect(blocked.status).toBe(429);
       expect(blocked.body.code).toBe("rate_limited");
       const retryAfter = Number(blocked.headers.get("retry-after"));
       expect(retryAfter).toBeGreaterThanOrEqual(1);
       expect(retryAfter).toBeLessThanOrEqual(60);
-      // Another email from a fresh address is unaffected.
-      const other = await limited.call("POST", "/api/v1/auth/login", { body: { email: "other@example.com", password: "guess" }, headers: fromNewIp() });
-      expect(other.status).toBe(401);
+      // The victim, from an address the attacker does not control, is not locked out.
+      const victimLogin = await limited.call("POST", "/api/v1/auth/login", {
+        body: { email: victim.email, password: victim.password },
+        headers: { "X-Forwarded-For": "198.51.100.200" },
+      });
+      expect(victimLogin.status).toBe(200);
+    } finally {
+      await limited.core.dispose();
+    }
+  });
+
+  it("limits an email across many addresses more slowly, but never from the account's own addresses", async () => {
+    // Per email and address 2, so the account-wide limit is 20 attempts per 15 windows.
+    const limited = await createTestApp({ AUTH_RATE_LIMIT_PER_EMAIL: "2", AUTH_RATE_LIMIT_PER_IP: "100" });
+    try {
+      const victim = validUser("popular@example.com");
+      const home = { "X-Forwarded-For": "192.0.2.50" };
+      expect((await limited.call("POST", "/api/v1/auth/register", { body: victim, headers: home })).status).toBe(201);
+      const guess = (n: number) =>
+        limited.call("POST", "/api/v1/auth/login", { body: { email: victim.email, password: "guess" }, headers: { "X-Forwarded-For": `203.0.113.${n}` } });
+      // The attacker's 20 guesses need 10 addresses (2 each), and each is refused as usual.
+      const statuses: number[] = [];
+      for (let n = 1; n <= 10; n++) statuses.push((await guess(n)).status, (await guess(n)).status);
+      expect(statuses).toEqual(Array(20).fill(401));
+      // Only now is a new address refused, right password or not...
+      const fresh = await limited.call("POST", "/api/v1/auth/login", { body: { email: victim.email, password: victim.password }, headers: { "X-Forwarded-For": "198.51.100.7" } });
+      expect(fresh.status).toBe(429);
+      expect(Number(fresh.headers.get("retry-after"))).toBeGreaterThan(60);
+      // ...but the address the victim signed in from before still works.
+      const fromHome = await limited.call("POST", "/api/v1/auth/login", { body: { email: victim.email, password: victim.password }, headers: home });
+      expect(fromHome.status).toBe(200);
     } finally {
       await limited.core.dispose();
     }
@@ -165,12 +195,40 @@ describe("rate limits on login and register", () => {
       const second = createApp(first.core);
       const body = JSON.stringify({ email: "shared@example.com", password: "guess" });
       const send = (app: { request: typeof second.request }) =>
-        app.request("/api/v1/auth/login", { method: "POST", headers: { "Content-Type": "application/json", "X-Forwarded-For": `198.51.100.${++ipCounter % 250}` }, body });
+        app.request("/api/v1/auth/login", { method: "POST", headers: { "Content-Type": "application/json", "X-Forwarded-For": "198.51.100.77" }, body });
       expect((await send(first.app)).status).toBe(401);
       expect((await send(second)).status).toBe(401);
       expect((await send(first.app)).status).toBe(429);
     } finally {
       await first.core.dispose();
     }
+  });
+});
+
+describe("oversized input on the auth routes", () => {
+  const long = "a".repeat(3000);
+
+  it.each([
+    ["login", "/api/v1/auth/login", { email: `${long}@example.com`, password: "whatever" }],
+    ["register", "/api/v1/auth/register", { ...validUser("x@example.com"), email: `${long}@example.com` }],
+  ])("answers a 3,000-character email at %s with 400, never 500", async (_name, path, body) => {
+    const reply = await t.call("POST", path, { body, headers: fromNewIp() });
+    expect(reply.status).toBe(400);
+    expect(reply.body).toEqual({ message: AUTH_MESSAGES.invalidEmail, code: "validation_error" });
+  });
+
+  it("answers a 3,000-character X-Forwarded-For like any other address", async () => {
+    const reply = await t.call("POST", "/api/v1/auth/login", {
+      body: { email: "grace@example.com", password: "wrong password" },
+      headers: { "X-Forwarded-For": `${long}, ${"b".repeat(3000)}` },
+    });
+    expect(reply.status).toBe(401);
+    expect(reply.headers.get("www-authenticate")).toBe("Bearer");
+  });
+
+  it("refuses JSON nested 10,000 levels deep with 400", async () => {
+    const reply = await t.call("POST", "/api/v1/auth/login", { body: "[".repeat(10_000) + "]".repeat(10_000), headers: fromNewIp() });
+    expect(reply.status).toBe(400);
+    expect(reply.body.code).toBe("invalid_json");
   });
 });

@@ -1,24 +1,30 @@
 import { Hono, type Context } from "hono";
 import { LoginInput, RegisterInput } from "@fintech/core/auth/model";
-import { limitAuthAttempt, login, register } from "@fintech/core/auth/service";
-import { badRequest } from "@fintech/core/shared/errors";
+import { limitAuthAttempt, login, register, rememberSignInAddress } from "@fintech/core/auth/service";
+import { isAppError } from "@fintech/core/shared/errors";
 import type { AppEnv } from "../http/env";
 import { clientIp } from "../http/client-ip";
-import { parseWith } from "../http/validate";
+import { parseJsonText, parseWith } from "../http/validate";
 
-/** The rate limit counts every attempt, valid or not, so it is applied before validation. */
-async function readAttempt(c: Context<AppEnv>, action: "login" | "register") {
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/**
+ * The rate limit counts every attempt, valid or not, so it is applied before validation; a
+ * body that is not JSON is counted against the address alone, then refused.
+ */
+async function readAttempt(c: Context<AppEnv>, action: "login" | "register"): Promise<unknown> {
   let body: unknown;
+  let malformed: unknown = null;
   try {
-    body = await c.req.json();
-  } catch {
-    body = undefined;
+    body = parseJsonText(await c.req.text());
+  } catch (error) {
+    if (!isAppError(error)) throw error;
+    malformed = error;
   }
-  const email = typeof body === "object" && body !== null && typeof (body as { email?: unknown }).email === "string"
-    ? ((body as { email: string }).email.trim() || null)
-    : null;
+  const email = isRecord(body) && typeof body.email === "string" && body.email.trim() ? body.email : null;
   await limitAuthAttempt(c.get("core"), action, clientIp(c), email);
-  if (body === undefined) throw badRequest("Request body must be valid JSON", "invalid_json");
+  if (malformed) throw malformed;
   return body;
 }
 
@@ -26,10 +32,12 @@ export const authRoutes = new Hono<AppEnv>()
   .post("/register", async (c) => {
     const input = parseWith(RegisterInput, await readAttempt(c, "register"));
     const session = await register(c.get("core"), input);
+    await rememberSignInAddress(c.get("core"), clientIp(c), input.email);
     return c.json({ message: "Registration successful", data: session }, 201);
   })
   .post("/login", async (c) => {
     const input = parseWith(LoginInput, await readAttempt(c, "login"));
     const session = await login(c.get("core"), input);
+    await rememberSignInAddress(c.get("core"), clientIp(c), input.email);
     return c.json({ message: "Login successful", data: session }, 200);
   });

@@ -5,9 +5,9 @@ import type { CoreContext } from "../shared/context";
 import { cancellationCodes, queryAll } from "../shared/dynamo";
 import { badRequest, conflict, notFound, unprocessable } from "../shared/errors";
 import { newId } from "../shared/ids";
-import { Currency, parseAmount } from "../money/model";
+import { Currency, parseDecimal } from "../money/model";
 import { accountKey, accountNumberKey, accountsByOwner, balanceByTime, balanceVersionKey, chainId, ownerFeed, SYSTEM_OWNER } from "./keys";
-import { ACCOUNT_TYPES, LEDGER_MESSAGES, normalSideOf, ZERO_TOTALS, figures, type AccountType, type CreateAccountInput } from "./model";
+import { ACCOUNT_TYPES, isLedgerId, LEDGER_MESSAGES, normalSideOf, ZERO_TOTALS, figures, type AccountType, type CreateAccountInput } from "./model";
 import type { VersionItem } from "./balances";
 import { ProcessCache } from "./cache";
 
@@ -47,7 +47,7 @@ export type SystemAccountCode = keyof typeof SYSTEM_ACCOUNTS;
 
 export const systemAccountId = (code: SystemAccountCode, currency: Currency) => `sys-${code}-${currency.toLowerCase()}`;
 
-/** Account numbers look like bank numbers: a prefix and ten digits, unique across the ledger. */
+/** Account numbers look like bank numbers: a prefix and ten digits, unique per owner. */
 function generateAccountNumber(): string {
   return `ACC${String(randomInt(0, 10 ** 10)).padStart(10, "0")}`;
 }
@@ -85,7 +85,13 @@ async function insertAccount(ctx: CoreContext, account: Account, requestHash: st
   await ctx.db.doc.send(
     new TransactWriteCommand({
       TransactItems: [
-        { Put: { TableName: ctx.db.table, Item: { ...accountNumberKey(account.account_number), entity: "account_number", account_id: account.id }, ConditionExpression: "attribute_not_exists(pk)" } },
+        {
+          Put: {
+            TableName: ctx.db.table,
+            Item: { ...accountNumberKey(account.owner_id, account.account_number), entity: "account_number", account_id: account.id },
+            ConditionExpression: "attribute_not_exists(pk)",
+          },
+        },
         {
           Put: {
             TableName: ctx.db.table,
@@ -99,12 +105,19 @@ async function insertAccount(ctx: CoreContext, account: Account, requestHash: st
   );
 }
 
-function thresholdMinor(input: CreateAccountInput): number | null {
-  if (input.low_balance_threshold === undefined || input.low_balance_threshold === "" || Number(input.low_balance_threshold) === 0) return null;
-  const parsed = parseAmount(input.low_balance_threshold, input.currency);
-  if (!parsed.ok) throw badRequest(`Low balance threshold: ${parsed.message}`);
-  return parsed.minor;
+/**
+ * An optional amount of an account (opening balance, alert threshold): absent, "" or a decimal
+ * zero mean none; anything else must be decimal notation (see parseDecimal), so "0x0" or "1e-400"
+ * is refused, not read as zero.
+ */
+export function optionalMinor(value: number | string | undefined, currency: Currency, label: string): number | null {
+  if (value === undefined || value === "") return null;
+  const parsed = parseDecimal(value, currency);
+  if (!parsed.ok) throw badRequest(`${label}: ${parsed.message}`, "invalid_amount");
+  return parsed.minor === 0 ? null : parsed.minor;
 }
+
+const thresholdMinor = (input: CreateAccountInput) => optionalMinor(input.low_balance_threshold, input.currency, "Low balance threshold");
 
 /**
  * With an Idempotency-Key the account id is derived from (owner, key), like a journal id, so a
@@ -219,7 +232,8 @@ export async function findAccount(ctx: CoreContext, accountId: string): Promise<
 
 /** Another owner's account is indistinguishable from a missing one. */
 export async function requireOwnedAccount(ctx: CoreContext, ownerId: string, accountId: string): Promise<Account> {
-  const account = await findAccount(ctx, accountId);
+  // An id that cannot be one of ours never reaches DynamoDB (whose keys stop at 2,048 bytes).
+  const account = isLedgerId(accountId) ? await findAccount(ctx, accountId) : null;
   if (!account || account.owner_id !== ownerId) throw notFound(LEDGER_MESSAGES.accountNotFound, "account_not_found");
   return account;
 }

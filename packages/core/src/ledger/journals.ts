@@ -9,19 +9,35 @@ import { Currency, toDecimalString } from "../money/model";
 import { chainsOf, type Account } from "./accounts";
 import { chainBusy, lockChains } from "./chain-locks";
 import { cachedHead, forgetHeads, latestVersion, nextVersion, rememberHeads, type VersionItem } from "./balances";
-import { journalKey, journalsByOwner } from "./keys";
-import { JOURNAL_TYPES, LEDGER_MESSAGES, type JournalType, type Operation, type Side } from "./model";
+import { journalKey, journalsByOwner, operationKey } from "./keys";
+import { isLedgerId, JOURNAL_TYPES, LEDGER_MESSAGES, type JournalType, type Operation, type Side } from "./model";
 
 export const JournalEntry = z.object({
   account_id: z.string(),
   account_name: z.string(),
   side: z.enum(["debit", "credit"]),
   amount: z.number().int().positive(),
+  /** Stored since the Transactions tab shows them; journals written before lack both (filled on read). */
+  account_number: z.string().nullable().optional(),
+  owned: z.boolean().optional(),
 });
 export type JournalEntry = z.infer<typeof JournalEntry>;
 
-const HistoryRecord = z.object({ operation: z.enum(["create", "post", "unpost"]), status: z.enum(["draft", "posted"]), at: z.string() });
+/** Who changed a journal: the user's id and name at that time. */
+export const Actor = z.object({ id: z.string(), name: z.string() });
+export type Actor = z.infer<typeof Actor>;
+
+const HistoryRecord = z.object({
+  operation: z.enum(["create", "post", "unpost"]),
+  status: z.enum(["draft", "posted"]),
+  at: z.string(),
+  /** null for records written before actors were kept, and for writes without a user (seeds, benchmarks). */
+  by: Actor.nullable().default(null),
+});
 const StoredReply = z.object({ hash: z.string(), reply: z.string() });
+
+/** The idempotency record of one keyed post/unpost (see operationKey). */
+const OperationRecord = z.object({ request_hash: z.string(), reply: z.string() });
 
 export const Journal = z.object({
   id: z.string(),
@@ -41,13 +57,29 @@ export const Journal = z.object({
   request_hash: z.string(),
   /** The original reply to the create request, returned byte for byte on a replay. */
   created_reply: z.string(),
-  /** Replies to post/unpost requests that carried an Idempotency-Key. */
+  /**
+   * Legacy: replies to keyed post/unpost requests used to be kept here, growing the item with every
+   * keyed call until it passed DynamoDB's 400 KB item limit. Still read (old keys replay), never
+   * written; new records are OPKEY# items beside the journal.
+   */
   operation_replies: z.record(z.string(), StoredReply).default({}),
 });
 export type Journal = z.infer<typeof Journal>;
 
+const SYSTEM_ACCOUNT_PREFIX = "sys-";
+
+/** Whose side a row is on: a deposit's is the system account; a transfer's is "from → to". */
+function counterpartyOf(journal: Journal, owned: (entry: JournalEntry) => boolean): string {
+  const outside = journal.entries.find((entry) => !owned(entry));
+  if (outside) return outside.account_name;
+  const from = journal.entries.find((entry) => entry.side === "credit");
+  const to = journal.entries.find((entry) => entry.side === "debit");
+  return `${from?.account_name ?? "?"} → ${to?.account_name ?? "?"}`;
+}
+
 /** How a journal looks in API replies: decimal strings at the edge, minor units alongside. */
 export function journalReply(journal: Journal) {
+  const owned = (entry: JournalEntry) => entry.owned ?? !entry.account_id.startsWith(SYSTEM_ACCOUNT_PREFIX);
   return {
     id: journal.id,
     type: journal.type,
@@ -60,6 +92,8 @@ export function journalReply(journal: Journal) {
     entries: journal.entries.map((entry) => ({
       account_id: entry.account_id,
       account_name: entry.account_name,
+      account_number: entry.account_number ?? null,
+      owned: owned(entry),
       side: entry.side,
       debit: entry.side === "debit" ? toDecimalString(entry.amount, journal.currency) : "0",
       credit: entry.side === "credit" ? toDecimalString(entry.amount, journal.currency) : "0",
@@ -71,6 +105,8 @@ export function journalReply(journal: Journal) {
     created_at: journal.created_at,
     posted_at: journal.posted_at,
     history: journal.history,
+    idempotency_key: journal.idempotency_key,
+    counterparty: counterpartyOf(journal, owned),
   };
 }
 export type JournalReply = ReturnType<typeof journalReply>;
@@ -98,6 +134,8 @@ export interface JournalDraft {
   description: string;
   /** Every leg with its resolved account; they must balance. */
   legs: { account: Account; side: Side; amount: number }[];
+  /** The user making the request, recorded in the history; null when there is none. */
+  actor: Actor | null;
 }
 
 export class JournalReplay {
@@ -203,7 +241,8 @@ export async function loadJournal(ctx: CoreContext, journalId: string): Promise<
 }
 
 export async function requireOwnedJournal(ctx: CoreContext, ownerId: string, journalId: string): Promise<Journal> {
-  const journal = await loadJournal(ctx, journalId);
+  // An id that cannot be one of ours never reaches DynamoDB (whose keys stop at 2,048 bytes).
+  const journal = isLedgerId(journalId) ? await loadJournal(ctx, journalId) : null;
   if (!journal || journal.owner_id !== ownerId) throw notFound(LEDGER_MESSAGES.transactionNotFound, "transaction_not_found");
   return journal;
 }
@@ -233,11 +272,18 @@ export async function createJournal(ctx: CoreContext, draft: JournalDraft, idemp
           currency: draft.currency,
           total_amount: draft.legs.filter((leg) => leg.side === "debit").reduce((sum, leg) => sum + leg.amount, 0),
           description: draft.description,
-          entries: draft.legs.map((leg) => ({ account_id: leg.account.id, account_name: leg.account.name, side: leg.side, amount: leg.amount })),
+          entries: draft.legs.map((leg) => ({
+            account_id: leg.account.id,
+            account_name: leg.account.name,
+            side: leg.side,
+            amount: leg.amount,
+            account_number: leg.account.kind === "system" ? null : leg.account.account_number,
+            owned: leg.account.owner_id === draft.ownerId,
+          })),
           created_at: createdAt,
           posted_at: null,
           version: 1,
-          history: [{ operation: "create", status: "draft", at: createdAt }],
+          history: [{ operation: "create", status: "draft", at: createdAt, by: draft.actor }],
           idempotency_key: idempotency.key,
           request_hash: idempotency.hash,
           created_reply: "",
@@ -281,10 +327,24 @@ export async function createJournal(ctx: CoreContext, draft: JournalDraft, idemp
   }
 }
 
+const keyHash = (key: string) => createHash("sha256").update(key).digest("hex");
+
+/** The stored reply to an earlier keyed post/unpost of this journal, if any (new records, then legacy ones). */
+async function earlierOperation(ctx: CoreContext, journal: Journal, key: string): Promise<{ hash: string; reply: string } | undefined> {
+  const reply = await ctx.db.doc.send(new GetCommand({ TableName: ctx.db.table, Key: operationKey(journal.id, keyHash(key)), ConsistentRead: true }));
+  if (reply.Item) {
+    const record = OperationRecord.parse(reply.Item);
+    return { hash: record.request_hash, reply: record.reply };
+  }
+  return journal.operation_replies[key];
+}
+
 /**
  * Approve (post) or unpost a journal: the journal changes status under its version, and every
  * leg's chain gets a new version in the same transaction. Unposting moves posted amounts back
  * to pending; a customer account whose available balance that would take below zero refuses.
+ * A keyed request also writes its idempotency record (OPKEY#) in that transaction, created only
+ * if absent: of two concurrent duplicates one commits, the other re-reads and replays it.
  */
 export async function changeJournalStatus(
   ctx: CoreContext,
@@ -292,11 +352,12 @@ export async function changeJournalStatus(
   journalId: string,
   operation: "post" | "unpost",
   idempotency: Idempotency,
+  actor: Actor | null,
   resolveAccounts: (ids: string[]) => Promise<Map<string, Account>>,
 ): Promise<string | JournalReplay> {
   for (let attempt = 1; ; attempt++) {
     const journal = await requireOwnedJournal(ctx, ownerId, journalId);
-    const earlier = idempotency.key ? journal.operation_replies[idempotency.key] : undefined;
+    const earlier = idempotency.key ? await earlierOperation(ctx, journal, idempotency.key) : undefined;
     if (earlier) {
       if (earlier.hash !== idempotency.hash) throw unprocessable(LEDGER_MESSAGES.idempotencyMismatch, "idempotency_key_reused");
       return new JournalReplay(earlier.reply);
@@ -314,10 +375,28 @@ export async function changeJournalStatus(
           status: operation === "post" ? "posted" : "draft",
           posted_at: operation === "post" ? at : null,
           version: journal.version + 1,
-          history: [...journal.history, { operation, status: operation === "post" ? "posted" : "draft", at }],
+          history: [...journal.history, { operation, status: operation === "post" ? "posted" : "draft", at, by: actor }],
         };
         const body = JSON.stringify({ message: operation === "post" ? "Transaction posted" : "Transaction unposted", data: journalReply(after) });
-        if (idempotency.key) after.operation_replies = { ...journal.operation_replies, [idempotency.key]: { hash: idempotency.hash, reply: body } };
+        const record: TransactItems = idempotency.key
+          ? [
+              {
+                Put: {
+                  TableName: ctx.db.table,
+                  Item: {
+                    ...operationKey(journal.id, keyHash(idempotency.key)),
+                    entity: "journal_operation",
+                    owner_id: journal.owner_id,
+                    operation,
+                    at,
+                    request_hash: idempotency.hash,
+                    reply: body,
+                  },
+                  ConditionExpression: "attribute_not_exists(pk)",
+                },
+              },
+            ]
+          : [];
         await sendWrite(
           ctx,
           [
@@ -330,6 +409,7 @@ export async function changeJournalStatus(
               },
             },
             ...versionPuts(ctx, versions),
+            ...record,
           ],
           versions,
         );
@@ -352,4 +432,3 @@ export async function changeJournalStatus(
     }
   }
 }
-

@@ -10,7 +10,15 @@ export const accountsByOwner = (ownerId: string, createdAt?: string, accountId?:
   gsi1pk: `OWNER#${ownerId}#ACCTS`,
   ...(createdAt && accountId ? { gsi1sk: `${createdAt}#${accountId}` } : {}),
 });
-export const accountNumberKey = (accountNumber: string) => ({ pk: `ACCTNUM#${accountNumber.toUpperCase()}`, sk: "ACCTNUM" });
+/**
+ * An account number is unique per owner, not across the ledger: real numbers repeat across banks,
+ * and a global claim told a stranger which numbers exist. (Items written before this change are
+ * `ACCTNUM#<number>`; they are simply no longer consulted.)
+ */
+export const accountNumberKey = (ownerId: string, accountNumber: string) => ({
+  pk: `ACCTNUM#${ownerId}#${accountNumber.toUpperCase()}`,
+  sk: "ACCTNUM",
+});
 
 /**
  * A balance chain: one per customer account, several (shards) per system account. Every change
@@ -42,3 +50,11 @@ export const journalsByOwner = (ownerId: string, createdAt?: string, journalId?:
   gsi1pk: `OWNER#${ownerId}#TXS`,
   ...(createdAt && journalId ? { gsi1sk: `${createdAt}#${journalId}` } : {}),
 });
+
+/**
+ * The idempotency record of one keyed post/unpost of a journal: its own item in the journal's
+ * partition, written in the same transaction as the status change, so the journal item does not
+ * grow with every keyed call. The client's key is hashed: keys are up to 255 characters, and the
+ * sort key stays short whatever they hold.
+ */
+export const operationKey = (journalId: string, keyHash: string) => ({ pk: `TX#${journalId}`, sk: `OPKEY#${keyHash}` });

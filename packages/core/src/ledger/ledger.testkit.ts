@@ -387,7 +387,8 @@ export class Model {
       for (const leg of journal.legs) this.totals.set(leg.account, apply(this.totals.get(leg.account)!, leg.side, leg.amount, request.fn));
       journal.status = request.fn === "post" ? "posted" : "draft";
       if (request.key) this.stored.set(`J#${journal.id}#${request.key}`, { fingerprint: request.fn, body: outcome.body });
-      this.expectedWrites += journal.legs.length; // the journal item is overwritten, one new version per leg
+      // The journal item is overwritten, one new version per leg, and a keyed call adds its OPKEY# record.
+      this.expectedWrites += journal.legs.length + (request.key ? 1 : 0);
       return;
     }
     const expected = this.createLegs(request);
@@ -438,10 +439,10 @@ function currencyFor(choice: CurrencyChoice, own: Currency): Currency | null {
 function minorOf(value: unknown, currency: Currency): number | null {
   let text: string;
   if (typeof value === "number") text = String(value);
-  else if (typeof value === "string") text = value.trim();
+  else if (typeof value === "string") text = value; // decimal notation only: no surrounding spaces
   else return null;
-  const match = /^(\d+)(?:\.(?=\d)(\d*[1-9])?0*)?$/.exec(text);
-  if (!match) return null;
+  const match = /^(\d*)(?:\.(?=\d)(\d*[1-9])?0*)?$/.exec(text);
+  if (!match || text === "") return null;
   const fraction = match[2] ?? "";
   if (fraction.length > DECIMALS[currency]) return null;
   const minor = BigInt(match[1]!) * 10n ** BigInt(DECIMALS[currency]) + BigInt(fraction.padEnd(DECIMALS[currency], "0") || "0");

@@ -35,6 +35,14 @@ export const LEDGER_MESSAGES = {
   idempotencyInProgress: "A request with this Idempotency-Key is still in progress",
 } as const;
 
+/**
+ * Every ledger id: a UUID for customer accounts and journals, `sys-<code>-<currency>` for system
+ * accounts. Path and body ids are checked against this before any store call, so junk (or a
+ * 3 KB id, over DynamoDB's key limit) is a plain "not found", never a 500.
+ */
+const LEDGER_ID = /^[A-Za-z0-9-]{1,64}$/;
+export const isLedgerId = (value: string): boolean => LEDGER_ID.test(value);
+
 const text = (max: number) => z.string().trim().max(max, `Must be at most ${max} characters`);
 
 export const CreateAccountInput = z
@@ -132,3 +140,50 @@ export function applyEntry(totals: Totals, side: Side, amount: number, operation
   }
   return next;
 }
+
+/* Filters of the transactions list and its CSV export (the web's Transactions tab). */
+
+export const JOURNAL_STATUSES = ["draft", "posted"] as const;
+export const TRANSACTION_SEARCH_MAX = 100;
+
+/** An empty query parameter (a cleared form field) means "no filter". */
+const unlessEmpty = <S extends z.ZodType>(schema: S) => z.preprocess((value) => (value === "" ? undefined : value), schema.optional());
+
+const PLAIN_DATE = z.iso.date();
+const DATE_TIME = z.iso.datetime({ offset: true });
+
+/**
+ * A bound of the date range: a plain date (UTC day, inclusive: `from` its first millisecond, `to`
+ * its last) or a date-time with a zone, as the ISO instant journals store (`created_at`).
+ */
+const dateBound = (name: "from" | "to") =>
+  unlessEmpty(
+    z
+      .string()
+      .refine((text) => PLAIN_DATE.safeParse(text).success || DATE_TIME.safeParse(text).success, {
+        error: `${name} must be an ISO date (YYYY-MM-DD) or date-time`,
+      })
+      .transform((text) => {
+        if (DATE_TIME.safeParse(text).success) return new Date(text).toISOString();
+        return name === "from" ? `${text}T00:00:00.000Z` : `${text}T23:59:59.999Z`;
+      }),
+  );
+
+export const TransactionFilters = z
+  .object({
+    status: unlessEmpty(z.enum(JOURNAL_STATUSES, { error: `status must be one of ${JOURNAL_STATUSES.join(", ")}` })),
+    type: unlessEmpty(z.enum(JOURNAL_TYPES, { error: `type must be one of ${JOURNAL_TYPES.join(", ")}` })),
+    /** One of the caller's accounts; checked by the service (unknown or another user's: 404). */
+    account_id: unlessEmpty(z.string({ error: "account_id must be a string" })),
+    from: dateBound("from"),
+    to: dateBound("to"),
+    q: unlessEmpty(
+      z
+        .string({ error: "q must be a string" })
+        .trim()
+        .min(1, "q must not be blank")
+        .max(TRANSACTION_SEARCH_MAX, `q must be at most ${TRANSACTION_SEARCH_MAX} characters`),
+    ),
+  })
+  .refine((filters) => !filters.from || !filters.to || filters.from <= filters.to, { error: "from must not be after to" });
+export type TransactionFilters = z.infer<typeof TransactionFilters>;

@@ -7,6 +7,7 @@ import { balanceAsOf, currentBalance } from "./balances";
 import { Journal } from "./journals";
 import { queryPage } from "../shared/pagination";
 import { journalsByOwner } from "./keys";
+import { cursorBinding } from "./transactions";
 import { applyEntry, ZERO_TOTALS, type Totals } from "./model";
 
 /** Every journal of an owner, oldest first. */
@@ -20,6 +21,7 @@ async function ownerJournals(ctx: CoreContext, ownerId: string): Promise<Journal
       { IndexName: "gsi1", KeyConditionExpression: "gsi1pk = :pk", ExpressionAttributeValues: { ":pk": partition }, ConsistentRead: false },
       ["pk", "sk", "gsi1pk", "gsi1sk"],
       { name: "gsi1pk", value: partition },
+      cursorBinding(ctx, { route: "reports/owner-journals", owner: ownerId }),
       { limit: 200, offset: 0, cursor },
       (item) => Journal.parse(item),
     );

@@ -1,5 +1,5 @@
 import type { CoreContext } from "../shared/context";
-import { badRequest, forbidden, notFound } from "../shared/errors";
+import { badRequest, forbidden, notFound, unprocessable } from "../shared/errors";
 import { parseWith } from "../shared/validation";
 import { type PageQuery, queryPage, type Page } from "../shared/pagination";
 import { Currency, parseAmount, toDecimalString } from "../money/model";
@@ -7,6 +7,7 @@ import {
   createCustomerAccount,
   getAccounts,
   listAccounts,
+  optionalMinor,
   requireOwnedAccount,
   systemAccountId,
   type Account,
@@ -21,10 +22,12 @@ import {
   requestHash,
   JournalReplay,
   loadJournal,
+  type Actor,
   type JournalDraft,
   type JournalReply,
 } from "./journals";
-import { BALANCE_PREFIX, chainPartition, journalsByOwner } from "./keys";
+import { BALANCE_PREFIX, chainPartition } from "./keys";
+import { cursorBinding, withAccountDetails } from "./transactions";
 import {
   CreateAccountInput,
   DepositInput,
@@ -106,6 +109,7 @@ async function fundFromSystem(
   amount: number,
   description: string,
   idempotency: { key: string | null; hash: string },
+  actor: Actor | null,
 ): Promise<WriteResult> {
   const counterparty = await requireSystemAccount(ctx, systemAccountId(source, account.currency));
   // The customer account grows on its normal side; the system account takes the other side.
@@ -115,6 +119,7 @@ async function fundFromSystem(
     ownerId,
     currency: account.currency,
     description,
+    actor,
     legs: [
       { account, side: customerSide, amount },
       { account: counterparty, side: customerSide === "debit" ? "credit" : "debit", amount },
@@ -129,29 +134,42 @@ async function requireSystemAccount(ctx: CoreContext, id: string): Promise<Accou
   return found;
 }
 
-export async function createAccount(ctx: CoreContext, ownerId: string, body: unknown, idempotencyKey: string | null) {
+/** The Idempotency-Key of an account's opening deposit, derived from the account request's key. */
+const openingKey = (idempotencyKey: string) => `${idempotencyKey}:opening`;
+
+export type { Actor } from "./journals";
+
+export async function createAccount(ctx: CoreContext, ownerId: string, body: unknown, idempotencyKey: string | null, actor: Actor | null = null) {
   const input = parseWith(CreateAccountInput, body);
-  const opening = input.initial_balance !== undefined && input.initial_balance !== "" && Number(input.initial_balance) !== 0
-    ? minorOrThrow(input.initial_balance, input.currency, "Initial balance")
-    : null;
+  const opening = optionalMinor(input.initial_balance, input.currency, "Initial balance");
   // A key names the account (as it names a journal): a retry finds it instead of opening another.
   const idempotency = idempotencyKey
     ? { id: journalIdFor(ownerId, `account\u0000${idempotencyKey}`), hash: requestHash({ op: "create_account", ...input }) }
     : null;
+  const openingHash = (accountId: string) => requestHash({ opening: accountId, amount: opening });
+  if (idempotency && idempotencyKey && opening !== null) {
+    // The opening deposit's key is derived from this one; if the client already used it for
+    // another request, refuse now, before the account is written: a refused request writes
+    // nothing. (Before, the account was created and only its opening deposit was refused.)
+    const earlier = await loadJournal(ctx, journalIdFor(ownerId, openingKey(idempotencyKey)));
+    if (earlier && earlier.request_hash !== openingHash(idempotency.id)) {
+      throw unprocessable(LEDGER_MESSAGES.idempotencyMismatch, "idempotency_key_reused");
+    }
+  }
   const { account, replayed } = await createCustomerAccount(ctx, ownerId, input, idempotency);
   let openingJournal: JournalReply | null = null;
   if (opening !== null) {
     // On a retry this replays the opening deposit, or books it if the first attempt stopped short.
     const result = await fundFromSystem(ctx, ownerId, account, "funding", "deposit", opening, "Opening balance", {
-      key: idempotencyKey ? `${idempotencyKey}:opening` : null,
-      hash: requestHash({ opening: account.id, amount: opening }),
-    });
+      key: idempotencyKey ? openingKey(idempotencyKey) : null,
+      hash: openingHash(account.id),
+    }, actor);
     openingJournal = (JSON.parse(result.body) as { data: JournalReply }).data;
   }
   return { account: accountReply(account, await currentBalance(ctx, account)), opening_transaction: openingJournal, replayed };
 }
 
-export async function transfer(ctx: CoreContext, ownerId: string, body: unknown, idempotencyKey: string | null): Promise<WriteResult> {
+export async function transfer(ctx: CoreContext, ownerId: string, body: unknown, idempotencyKey: string | null, actor: Actor | null = null): Promise<WriteResult> {
   const input = parseWith(TransferInput, body);
   if (input.from_account_id === input.to_account_id) throw badRequest(LEDGER_MESSAGES.sameAccount, "same_account");
   const [from, to] = await Promise.all([
@@ -169,6 +187,7 @@ export async function transfer(ctx: CoreContext, ownerId: string, body: unknown,
       {
         type: "transfer",
         ownerId,
+        actor,
         currency: from.currency,
         description: input.description || `Transfer from ${from.name} to ${to.name}`,
         // Value leaves the source (credit) and arrives at the destination (debit).
@@ -182,7 +201,7 @@ export async function transfer(ctx: CoreContext, ownerId: string, body: unknown,
   );
 }
 
-export async function deposit(ctx: CoreContext, ownerId: string, body: unknown, idempotencyKey: string | null): Promise<WriteResult> {
+export async function deposit(ctx: CoreContext, ownerId: string, body: unknown, idempotencyKey: string | null, actor: Actor | null = null): Promise<WriteResult> {
   const input = parseWith(DepositInput, body);
   const account = await requireOwnedAccount(ctx, ownerId, input.account_id);
   requireActive(account);
@@ -191,11 +210,11 @@ export async function deposit(ctx: CoreContext, ownerId: string, body: unknown, 
   return fundFromSystem(ctx, ownerId, account, "funding", "deposit", amount, input.description || "Deposit", {
     key: idempotencyKey,
     hash: requestHash({ op: "deposit", ...input, amount }),
-  });
+  }, actor);
 }
 
 /** Free money for trying the product: only where the stage allows it, from the sandbox faucet. */
-export async function testBalance(ctx: CoreContext, ownerId: string, body: unknown, idempotencyKey: string | null): Promise<WriteResult> {
+export async function testBalance(ctx: CoreContext, ownerId: string, body: unknown, idempotencyKey: string | null, actor: Actor | null = null): Promise<WriteResult> {
   if (!ctx.config.ALLOW_TEST_BALANCE) throw forbidden(LEDGER_MESSAGES.testBalanceDisabled, "test_balance_disabled");
   const input = parseWith(TestBalanceInput, body);
   const account = await requireOwnedAccount(ctx, ownerId, input.account_id);
@@ -208,7 +227,7 @@ export async function testBalance(ctx: CoreContext, ownerId: string, body: unkno
   return fundFromSystem(ctx, ownerId, account, "sandbox", "test_balance", amount, input.description || "Test balance", {
     key: idempotencyKey,
     hash: requestHash({ op: "test_balance", ...input, amount }),
-  });
+  }, actor);
 }
 
 export async function setJournalStatus(
@@ -217,9 +236,10 @@ export async function setJournalStatus(
   journalId: string,
   operation: "post" | "unpost",
   idempotencyKey: string | null,
+  actor: Actor | null = null,
 ): Promise<WriteResult> {
   return asResult(
-    await changeJournalStatus(ctx, ownerId, journalId, operation, { key: idempotencyKey, hash: requestHash({ op: operation, journalId }) }, (ids) =>
+    await changeJournalStatus(ctx, ownerId, journalId, operation, { key: idempotencyKey, hash: requestHash({ op: operation, journalId }) }, actor, (ids) =>
       getAccounts(ctx, ids),
     ),
   );
@@ -241,20 +261,6 @@ export async function balanceOf(ctx: CoreContext, ownerId: string, accountId: st
   return { account_id: account.id, account_name: account.name, ...accountReply(account, balance), as_of: balance.as_of };
 }
 
-const journalFrom = (item: Record<string, unknown>) => Journal.parse(item);
-
-export async function history(ctx: CoreContext, ownerId: string, page: PageQuery): Promise<Page<JournalReply>> {
-  const partition = journalsByOwner(ownerId).gsi1pk;
-  return queryPage(
-    ctx.db,
-    { IndexName: "gsi1", KeyConditionExpression: "gsi1pk = :pk", ExpressionAttributeValues: { ":pk": partition } },
-    ["pk", "sk", "gsi1pk", "gsi1sk"],
-    { name: "gsi1pk", value: partition },
-    page,
-    (item) => journalReply(journalFrom(item)),
-  );
-}
-
 /** The journals that touched an account, newest first: each left a "create" version on its chain. */
 export async function accountTransactions(ctx: CoreContext, ownerId: string, accountId: string, page: PageQuery): Promise<Page<JournalReply>> {
   const account = await requireOwnedAccount(ctx, ownerId, accountId);
@@ -268,9 +274,11 @@ export async function accountTransactions(ctx: CoreContext, ownerId: string, acc
     },
     ["pk", "sk"],
     { name: "pk", value: partition },
+    cursorBinding(ctx, { route: "accounts/transactions", owner: ownerId, account: account.id }),
     page,
     (item) => (typeof item.tx_id === "string" ? item.tx_id : null),
   );
   const journals = await Promise.all(ids.items.map((id) => loadJournal(ctx, id)));
-  return { ...ids, items: journals.filter((journal): journal is Journal => journal !== null).map(journalReply) };
+  const found = await withAccountDetails(ctx, journals.filter((journal): journal is Journal => journal !== null));
+  return { ...ids, items: found.map(journalReply) };
 }

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { CURRENCIES, formatAmount, fromDecimalString, MAX_AMOUNT_MAJOR, parseAmount, toDecimalString, type Currency } from "./model";
+import { CURRENCIES, formatAmount, fromDecimalString, MAX_AMOUNT_MAJOR, parseAmount, parseDecimal, toDecimalString, type Currency } from "./model";
 
 const ok = (minor: number) => ({ ok: true, minor });
 const refused = (message: string) => ({ ok: false, message });
@@ -22,10 +22,15 @@ describe("parseAmount", () => {
     expect(parseAmount("12.000", "USD")).toEqual(ok(1200));
   });
 
-  it("trims surrounding spaces but refuses spaces and separators inside", () => {
-    expect(parseAmount("  12.50 ", "USD")).toEqual(ok(1250));
-    expect(parseAmount("\t7\n", "JPY")).toEqual(ok(7));
-    for (const text of ["12 .50", "1 000", "1,000", "1_000", "12,50", "$12", "12USD"]) {
+  it("reads a bare fraction: '.5' is 0.50", () => {
+    expect(parseAmount(".5", "USD")).toEqual(ok(50));
+    expect(parseAmount(".05", "EUR")).toEqual(ok(5));
+    expect(parseAmount(0.5, "USD")).toEqual(ok(50));
+    expect(parseAmount(".5", "JPY")).toEqual(refused("JPY amounts cannot have decimals"));
+  });
+
+  it("refuses spaces, around or inside, and separators", () => {
+    for (const text of [" 12 ", "  12.50 ", "\t7\n", "12 .50", "1 000", "1,000", "1_000", "12,50", "$12", "12USD"]) {
       expect(parseAmount(text, "USD"), text).toEqual(refused("Amount must be a number"));
     }
   });
@@ -59,7 +64,7 @@ describe("parseAmount", () => {
 
   it("refuses exponent forms, tiny numbers and non-numbers", () => {
     for (const value of [1e-7, "1e-7", "1e3", "1E3", 5e-324]) expect(parseAmount(value, "USD").ok, String(value)).toBe(false);
-    for (const value of ["", " ", "abc", ".5", "5.", "+5", "0x10", "１２", "NaN", "Infinity"]) {
+    for (const value of ["", " ", ".", "abc", "5.", "+5", "0x10", "0x0", "0b0", "0o7", "1e-400", "1e3", "-", "--5", "１２", "NaN", "Infinity", "-Infinity"]) {
       expect(parseAmount(value, "USD"), JSON.stringify(value)).toEqual(refused("Amount must be a number"));
     }
     expect(parseAmount(Number.NaN, "USD")).toEqual(refused("Amount must be a number"));
@@ -68,6 +73,20 @@ describe("parseAmount", () => {
     expect(parseAmount({ amount: 1 }, "USD")).toEqual(refused("Amount must be a number"));
     expect(parseAmount(undefined, "USD")).toEqual(refused("Amount is required"));
     expect(parseAmount(null, "USD")).toEqual(refused("Amount is required"));
+  });
+});
+
+describe("parseDecimal (optional amounts: opening balances, thresholds)", () => {
+  it("accepts zero in decimal notation only", () => {
+    for (const value of ["0", "0.00", ".0", 0, "-0"]) expect(parseDecimal(value, "USD"), String(value)).toEqual(ok(0));
+    expect(parseDecimal("12.5", "USD")).toEqual(ok(1250));
+  });
+
+  it("never reads hex, binary, exponents or underflow as zero", () => {
+    for (const value of ["0x0", "0b0", "0o0", "1e-400", "0e0", "0x10", " 0 ", "Infinity", "NaN"]) {
+      expect(parseDecimal(value, "USD"), value).toEqual(refused("Amount must be a number"));
+    }
+    expect(parseDecimal(-5, "USD")).toEqual(refused("Amount must be greater than 0"));
   });
 });
 

@@ -15,37 +15,57 @@ export const minorUnits = (currency: Currency): number => CURRENCIES[currency];
 
 export type AmountResult = { ok: true; minor: number } | { ok: false; message: string };
 
+export const AMOUNT_MESSAGES = {
+  required: "Amount is required",
+  notANumber: "Amount must be a number",
+  notPositive: "Amount must be greater than 0",
+  tooLarge: "Amount is too large",
+  tooManyDecimals: (currency: Currency) =>
+    minorUnits(currency) === 0 ? `${currency} amounts cannot have decimals` : `${currency} amounts can have at most ${minorUnits(currency)} decimal places`,
+} as const;
+
 /**
- * Parses an amount given as a JSON number or a decimal string into integer minor units, exactly:
- * no float arithmetic. More decimals than the currency has is an error, not a rounding.
+ * Money is written in plain decimal notation only: digits, optionally a point and more digits
+ * ("12", "12.5", "0.50", ".5"), or a minus sign in front (refused later as "greater than 0").
+ * Nothing that JavaScript's Number() would also read: no "0x10", "0b1", "1e3", "Infinity",
+ * surrounding spaces or a trailing point. (Before, "0x0", "0b0" and "1e-400" went through
+ * Number() on the account-opening path and counted as zero, while "0x10" was refused.)
  */
-export function parseAmount(input: unknown, currency: Currency): AmountResult {
-  let text: string;
-  if (typeof input === "number") {
-    if (!Number.isFinite(input)) return { ok: false, message: "Amount must be a number" };
-    // Shortest round-trip representation: 100.1 -> "100.1", 1e-7 -> "1e-7" (refused below).
-    text = String(input);
-  } else if (typeof input === "string") {
-    text = input.trim();
-  } else {
-    return { ok: false, message: input === undefined || input === null ? "Amount is required" : "Amount must be a number" };
-  }
-  const match = /^(-)?(\d+)(?:\.(\d+))?$/.exec(text);
-  if (!match) return { ok: false, message: "Amount must be a number" };
-  const [, negative, whole, fraction = ""] = match;
+const DECIMAL_NOTATION = /^(-)?(?:(\d+)(?:\.(\d+))?|\.(\d+))$/;
+
+/** The text a JSON number stands for: its shortest round-trip form (100.1 -> "100.1", 1e-7 -> "1e-7", refused). */
+function amountText(input: unknown): string | AmountResult {
+  if (typeof input === "string") return input;
+  if (typeof input === "number") return Number.isFinite(input) ? String(input) : { ok: false, message: AMOUNT_MESSAGES.notANumber };
+  return { ok: false, message: input === undefined || input === null ? AMOUNT_MESSAGES.required : AMOUNT_MESSAGES.notANumber };
+}
+
+/**
+ * Parses a decimal amount (JSON number or decimal string) into integer minor units, exactly: no
+ * float arithmetic. Zero is allowed here (an optional opening balance or threshold of "0" means
+ * none); more decimals than the currency has is an error, not a rounding.
+ */
+export function parseDecimal(input: unknown, currency: Currency): AmountResult {
+  const text = amountText(input);
+  if (typeof text !== "string") return text;
+  const match = DECIMAL_NOTATION.exec(text);
+  if (!match) return { ok: false, message: AMOUNT_MESSAGES.notANumber };
+  const [, negative, whole = "0", wholeFraction, bareFraction] = match;
+  const fraction = (wholeFraction ?? bareFraction ?? "").replace(/0+$/, "");
   const decimals = minorUnits(currency);
-  const trimmedFraction = fraction.replace(/0+$/, "");
-  if (trimmedFraction.length > decimals) {
-    return {
-      ok: false,
-      message: decimals === 0 ? `${currency} amounts cannot have decimals` : `${currency} amounts can have at most ${decimals} decimal places`,
-    };
-  }
-  if (whole!.replace(/^0+/, "").length > String(MAX_AMOUNT_MAJOR).length) return { ok: false, message: "Amount is too large" };
-  const minor = Number(whole) * 10 ** decimals + Number(trimmedFraction.padEnd(decimals, "0") || "0");
-  if (negative || minor === 0) return { ok: false, message: "Amount must be greater than 0" };
-  if (minor > MAX_AMOUNT_MAJOR * 10 ** decimals) return { ok: false, message: "Amount is too large" };
+  if (fraction.length > decimals) return { ok: false, message: AMOUNT_MESSAGES.tooManyDecimals(currency) };
+  if (whole.replace(/^0+/, "").length > String(MAX_AMOUNT_MAJOR).length) return { ok: false, message: AMOUNT_MESSAGES.tooLarge };
+  const minor = Number(whole) * 10 ** decimals + Number(fraction.padEnd(decimals, "0") || "0");
+  if (negative && minor !== 0) return { ok: false, message: AMOUNT_MESSAGES.notPositive };
+  if (minor > MAX_AMOUNT_MAJOR * 10 ** decimals) return { ok: false, message: AMOUNT_MESSAGES.tooLarge };
   return { ok: true, minor };
+}
+
+/** An amount to move: decimal notation (see parseDecimal), greater than zero. */
+export function parseAmount(input: unknown, currency: Currency): AmountResult {
+  const parsed = parseDecimal(input, currency);
+  if (parsed.ok && parsed.minor === 0) return { ok: false, message: AMOUNT_MESSAGES.notPositive };
+  return parsed;
 }
 
 /** "1234.50" style: the API's decimal string, exact, no grouping. */

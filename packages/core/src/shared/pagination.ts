@@ -2,6 +2,7 @@ import { QueryCommand, type QueryCommandInput } from "@aws-sdk/lib-dynamodb";
 import { z } from "zod";
 import type { Database } from "./dynamo";
 import { badRequest } from "./errors";
+import { signCursor, verifyCursor, type CursorBinding } from "./cursor";
 
 export const MAX_PAGE_SIZE = 200;
 /** Offsets cost a read of everything skipped; deeper pages use the cursor. */
@@ -22,44 +23,25 @@ export interface Page<T> {
 
 type Key = Record<string, string>;
 
-function encodeCursor(key: Key): string {
-  return Buffer.from(JSON.stringify(key)).toString("base64url");
-}
-
-/** A cursor is only accepted for the partition it came from; anything else is a clear 400. */
-function decodeCursor(cursor: string, keyNames: string[], partition: { name: string; value: string }): Key {
-  try {
-    const key = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as unknown;
-    if (
-      typeof key === "object" && key !== null &&
-      keyNames.every((name) => typeof (key as Key)[name] === "string") &&
-      Object.keys(key).length === keyNames.length &&
-      (key as Key)[partition.name] === partition.value
-    ) {
-      return key as Key;
-    }
-  } catch {
-    // fall through
-  }
-  throw badRequest("Invalid cursor", "invalid_cursor");
-}
-
 /**
  * Newest-first pages over one partition, with either offset or cursor paging. Items can be
  * filtered in code (accept), so a page may need several reads; the cursor always points just
- * after the last item returned.
+ * after the last item returned. Cursors are signed and bound to the query (see cursor.ts); a
+ * verified cursor is still checked to be of this partition, as a second line of defence.
  */
 export async function queryPage<T>(
   db: Database,
   input: Omit<QueryCommandInput, "TableName" | "ExclusiveStartKey" | "Limit" | "ScanIndexForward">,
   keyNames: string[],
   partition: { name: string; value: string },
+  binding: CursorBinding,
   page: PageQuery,
   accept: (item: Record<string, unknown>) => T | null,
 ): Promise<Page<T>> {
   const wanted = (page.cursor ? 0 : page.offset) + page.limit + 1;
   const collected: { item: T; key: Key }[] = [];
-  let start: Key | undefined = page.cursor ? decodeCursor(page.cursor, keyNames, partition) : undefined;
+  let start: Key | undefined = page.cursor ? verifyCursor(binding, page.cursor, keyNames) : undefined;
+  if (start && start[partition.name] !== partition.value) throw badRequest("Invalid cursor", "invalid_cursor");
   do {
     const reply = await db.doc.send(
       new QueryCommand({ ...input, TableName: db.table, ScanIndexForward: false, ExclusiveStartKey: start, Limit: Math.min(1000, wanted * 2) }),
@@ -76,5 +58,5 @@ export async function queryPage<T>(
   const hasMore = window.length > page.limit;
   const items = window.slice(0, page.limit);
   const last = items[items.length - 1];
-  return { items: items.map((entry) => entry.item), has_more: hasMore, next_cursor: hasMore && last ? encodeCursor(last.key) : null };
+  return { items: items.map((entry) => entry.item), has_more: hasMore, next_cursor: hasMore && last ? signCursor(binding, last.key) : null };
 }

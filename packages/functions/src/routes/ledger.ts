@@ -5,18 +5,18 @@ import {
   accountTransactions,
   balanceOf,
   deposit,
-  history,
   listAccountsWithBalances,
   setJournalStatus,
   testBalance,
   transfer,
 } from "@fintech/core/ledger/service";
+import { exportTransactions, history, transactionDetail } from "@fintech/core/ledger/transactions";
 import { isAppError } from "@fintech/core/shared/errors";
 import { PageQuery } from "@fintech/core/shared/pagination";
 import type { AppEnv } from "../http/env";
 import { idempotencyKey, writeReply } from "../http/idempotency";
 import { requireAdmin, requireAuth } from "../http/middleware";
-import { createAccountHandler, listAccountsHandler } from "./accounts";
+import { actorOf, createAccountHandler, listAccountsHandler } from "./accounts";
 import { queryWith, readJson } from "../http/validate";
 
 const pageReply = <T>(page: { items: T[]; next_cursor: string | null; has_more: boolean }, query: PageQuery) => ({
@@ -27,7 +27,7 @@ const pageReply = <T>(page: { items: T[]; next_cursor: string | null; has_more: 
 /** Post and unpost replies carry `error` on failure, as the spec's client reads it. */
 async function statusChange(c: Context<AppEnv>, operation: "post" | "unpost") {
   try {
-    const result = await setJournalStatus(c.get("core"), c.get("auth").userId, c.req.param("id")!, operation, idempotencyKey(c));
+    const result = await setJournalStatus(c.get("core"), c.get("auth").userId, c.req.param("id")!, operation, idempotencyKey(c), actorOf(c));
     return writeReply(c, result, 200);
   } catch (error) {
     if (!isAppError(error)) throw error;
@@ -53,18 +53,30 @@ export const ledgerRoutes = new Hono<AppEnv>()
     return c.json(pageReply(await accountTransactions(c.get("core"), c.get("auth").userId, c.req.param("id"), query), query));
   })
   .post("/transactions/transfer", async (c) =>
-    writeReply(c, await transfer(c.get("core"), c.get("auth").userId, await readJson(c), idempotencyKey(c)), 201),
+    writeReply(c, await transfer(c.get("core"), c.get("auth").userId, await readJson(c), idempotencyKey(c), actorOf(c)), 201),
   )
   .post("/transactions/deposit", async (c) =>
-    writeReply(c, await deposit(c.get("core"), c.get("auth").userId, await readJson(c), idempotencyKey(c)), 201),
+    writeReply(c, await deposit(c.get("core"), c.get("auth").userId, await readJson(c), idempotencyKey(c), actorOf(c)), 201),
   )
   .post("/transactions/test-balance", async (c) =>
-    writeReply(c, await testBalance(c.get("core"), c.get("auth").userId, await readJson(c), idempotencyKey(c)), 201),
+    writeReply(c, await testBalance(c.get("core"), c.get("auth").userId, await readJson(c), idempotencyKey(c), actorOf(c)), 201),
   )
+  // Filters (status, type, account_id, from, to, q) and paging; cursors are bound to the filters.
   .get("/transactions/history", async (c) => {
     const query = queryWith(c, PageQuery);
-    return c.json(pageReply(await history(c.get("core"), c.get("auth").userId, query), query));
+    return c.json(pageReply(await history(c.get("core"), c.get("auth").userId, c.req.query(), query), query));
   })
+  // The same filters as the history, every match (at most 10,000) as a CSV download.
+  .get("/transactions/export", async (c) => {
+    const { filename, csv } = await exportTransactions(c.get("core"), c.get("auth").userId, c.req.query());
+    return c.body(csv, 200, {
+      "Content-Type": "text/csv; charset=utf-8",
+      "Content-Disposition": `attachment; filename="${filename}"`,
+      "Cache-Control": "no-store",
+    });
+  })
+  // Registered after the fixed /transactions/* paths, which it would otherwise shadow.
+  .get("/transactions/:id", async (c) => c.json({ data: await transactionDetail(c.get("core"), c.get("auth").userId, c.req.param("id")) }))
   .post("/transactions/:id/post", (c) => statusChange(c, "post"))
   .post("/transactions/:id/unpost", (c) => statusChange(c, "unpost"))
   .get("/trial-balance", async (c) => c.json({ data: await trialBalance(c.get("core"), c.get("auth").userId, c.req.query("as_of") || undefined) }))

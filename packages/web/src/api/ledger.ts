@@ -1,10 +1,14 @@
-import type { HttpClient } from "./client";
+import type { HttpClient, HttpClientConfig } from "./client";
 import { unwrapData, unwrapList } from "./envelope";
+import { API_MESSAGES, ApiError, bodyCode, bodyMessage } from "./errors";
 import { segment, withPagination, withQuery, type Pagination } from "./query";
 import type {
   AccountBalance,
   AccountCreatedReply,
   DepositInput,
+  DownloadedFile,
+  HistoryPage,
+  TransactionFilters,
   LedgerAccount,
   LedgerAnalytics,
   LedgerTransaction,
@@ -41,7 +45,69 @@ function toWriteReply(body: unknown): TransactionWriteReply {
   return { message: "", data: body as LedgerTransaction };
 }
 
-export function ledgerEndpoints(http: HttpClient) {
+/** The query string of the history and export filters; empty values are left out. */
+export const filterParams = (filters: TransactionFilters = {}) => ({
+  status: filters.status,
+  type: filters.type,
+  account_id: filters.account_id,
+  from: filters.from,
+  to: filters.to,
+  q: filters.q?.trim(),
+});
+
+/**
+ * Authenticated file downloads (the CSV export). The shared HttpClient speaks JSON only, so this
+ * sends the same bearer token and maps failures the same way (no token, 401 signs out, the
+ * reply's message), but hands back the body as a Blob.
+ */
+export interface FileClient {
+  authFile(path: string, signal?: AbortSignal): Promise<DownloadedFile>;
+}
+
+/** `attachment; filename="transactions-2026-03-14.csv"` -> the file name. */
+export function filenameOf(disposition: string | null): string | null {
+  if (!disposition) return null;
+  const match = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(disposition);
+  return match ? decodeURIComponent(match[1]!.trim()) : null;
+}
+
+export function createFileClient(config: HttpClientConfig): FileClient {
+  return {
+    async authFile(path, signal) {
+      const token = config.credentials.getToken();
+      if (!token) throw new ApiError(API_MESSAGES.noToken, "no-token");
+      let response: Response;
+      try {
+        response = await config.fetch(`${config.baseUrl}${path}`, { method: "GET", headers: { Authorization: `Bearer ${token}` }, signal });
+      } catch (error) {
+        if (error instanceof DOMException && error.name === "AbortError") throw error;
+        throw new ApiError(API_MESSAGES.network, "network");
+      }
+      if (response.ok) return { blob: await response.blob(), filename: filenameOf(response.headers.get("Content-Disposition")) };
+      const text = await response.text();
+      let body: unknown = null;
+      try {
+        body = text ? (JSON.parse(text) as unknown) : null;
+      } catch {
+        body = null;
+      }
+      if (response.status === 401) {
+        config.credentials.clear();
+        throw new ApiError(API_MESSAGES.sessionExpired, "session-expired", 401, bodyCode(body));
+      }
+      const message = bodyMessage(body);
+      throw message
+        ? new ApiError(message, "server-message", response.status, bodyCode(body))
+        : new ApiError(API_MESSAGES.httpStatus(response.status), "http-status", response.status, bodyCode(body));
+    },
+  };
+}
+
+const noFiles: FileClient = {
+  authFile: () => Promise.reject(new ApiError("File downloads are not available here", "invalid-response")),
+};
+
+export function ledgerEndpoints(http: HttpClient, files: FileClient = noFiles) {
   return {
     /** GET /ledger/accounts -> {data: [...]} with balances. */
     async listAccounts(): Promise<LedgerAccount[]> {
@@ -80,10 +146,21 @@ export function ledgerEndpoints(http: HttpClient) {
       const path = withPagination(`${LEDGER}/accounts/${segment(accountId)}/transactions`, page);
       return toPaged<LedgerTransaction>(await http.authCall<unknown>("GET", path), ["data", "transactions"]);
     },
-    /** The caller's journals, newest first: {data, pagination} (a bare array is accepted). */
-    async transactionHistory(page?: Pagination): Promise<Paged<LedgerTransaction>> {
-      const path = withPagination(`${LEDGER}/transactions/history`, page);
-      return toPaged<LedgerTransaction>(await http.authCall<unknown>("GET", path), ["data", "transactions"]);
+    /**
+     * The caller's journals, newest first: {data, pagination} (a bare array is accepted),
+     * optionally filtered; the next page is asked for with the previous page's cursor.
+     */
+    async transactionHistory(page: HistoryPage = {}, filters?: TransactionFilters, signal?: AbortSignal): Promise<Paged<LedgerTransaction>> {
+      const path = withQuery(`${LEDGER}/transactions/history`, { limit: page.limit, offset: page.cursor ? undefined : page.offset, cursor: page.cursor, ...filterParams(filters) });
+      return toPaged<LedgerTransaction>(await http.authCall<unknown>("GET", path, { signal }), ["data", "transactions"]);
+    },
+    /** One journal of the caller, with its legs, history and idempotency key. */
+    async getTransaction(transactionId: string, signal?: AbortSignal): Promise<LedgerTransaction> {
+      return unwrapData<LedgerTransaction>(await http.authCall<unknown>("GET", `${LEDGER}/transactions/${segment(transactionId)}`, { signal }));
+    },
+    /** The filtered journals as CSV (at most 10,000 rows; more is a 422 asking to narrow the filters). */
+    async exportTransactions(filters?: TransactionFilters, signal?: AbortSignal): Promise<DownloadedFile> {
+      return files.authFile(withQuery(`${LEDGER}/transactions/export`, filterParams(filters)), signal);
     },
     /** Approve: draft -> posted. Failures carry the server's `error`. */
     async postTransaction(transactionId: string, options?: WriteOptions): Promise<TransactionActionReply> {

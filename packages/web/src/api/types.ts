@@ -61,6 +61,10 @@ export interface NewLedgerAccount {
 export interface LedgerEntry {
   account_id: string;
   account_name: string;
+  /** null for system accounts (e.g. "External funding"). */
+  account_number: string | null;
+  /** Whether the account is the caller's own. */
+  owned: boolean;
   side: Side;
   /** The debit amount, or "0". */
   debit: DecimalAmount;
@@ -73,6 +77,8 @@ export interface JournalHistoryRecord {
   operation: "create" | "post" | "unpost";
   status: JournalStatus;
   at: string;
+  /** Who did it (their name at that time); null for old records. */
+  by: { id: string; name: string } | null;
 }
 
 /** A journal (spec: transaction), newest first in the history. */
@@ -95,6 +101,36 @@ export interface LedgerTransaction {
   created_at: string;
   posted_at: string | null;
   history: JournalHistoryRecord[];
+  /** The client's Idempotency-Key of the create request. */
+  idempotency_key: string | null;
+  /** Deposit/test balance: the system account's name; transfer: "<from name> → <to name>". */
+  counterparty: string;
+}
+
+/** Filters of GET .../transactions/history and .../transactions/export (all optional). */
+export interface TransactionFilters {
+  status?: JournalStatus;
+  type?: "deposit" | "transfer" | "test_balance";
+  account_id?: string;
+  /** ISO dates (inclusive UTC days) or date-times; from <= to. */
+  from?: string;
+  to?: string;
+  /** Case-insensitive description search, 1..100 characters. */
+  q?: string;
+}
+
+/** A page request: limit with an opaque cursor from the previous page (or an offset without filters). */
+export interface HistoryPage {
+  limit?: number;
+  offset?: number;
+  cursor?: string | null;
+}
+
+/** A downloaded file (the CSV export). */
+export interface DownloadedFile {
+  blob: Blob;
+  /** From Content-Disposition, when the server named it. */
+  filename: string | null;
 }
 
 export interface TransferInput {

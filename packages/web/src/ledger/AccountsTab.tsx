@@ -2,7 +2,7 @@ import { useState, type FormEvent } from "react";
 import type { LedgerAccount } from "../api/types";
 import { inputClass, labelClass, primaryButtonClass, secondaryButtonClass } from "../components/styles";
 import { balanceLookupError, writeErrorMessage } from "./actionErrors";
-import { formatDate, formatDateTime, isoToLocalInput, localInputToIso, transactionTitle, typeLabel } from "./format";
+import { formatDate, formatDateTime, humanize, isoToLocalInput, localInputToIso, transactionTitle, typeLabel } from "./format";
 import { useAccountTransactions, useBalanceAt } from "./hooks";
 import { minorOf } from "./money";
 import { AccountLine, cardClass, EmptyState, errorTextClass, Figure, Money, sectionTitleClass, Spinner, StatusBadge, subtleTextClass } from "./ui";
@@ -85,7 +85,7 @@ function AccountDetail({ account, onTransfer, onDeposit }: { account: LedgerAcco
           </h2>
           <p className="font-mono text-sm text-slate-600 dark:text-slate-400">{account.account_number}</p>
           <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">
-            {typeLabel(account.type)} · {account.currency} · {account.status} · opened {formatDate(account.created_at)}
+            {typeLabel(account.type)} · {account.currency} · {humanize(account.status)} · opened {formatDate(account.created_at)}
           </p>
           {account.description && <p className={`mt-2 ${subtleTextClass}`}>{account.description}</p>}
         </div>

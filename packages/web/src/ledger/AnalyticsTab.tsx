@@ -6,7 +6,7 @@ import { summarizeSeries } from "./chart";
 import { ANALYTICS_PERIODS, DEFAULT_ANALYTICS_PERIOD, type AnalyticsPeriod } from "./constants";
 import { formatDay } from "./format";
 import { useAnalytics } from "./hooks";
-import { formatMinor } from "./money";
+import { formatMoney } from "../lib/money";
 import { cardClass, EmptyState, LoadError, Money, sectionTitleClass, Spinner, subtleTextClass } from "./ui";
 
 /** Balances and flows over time, from GET /api/v1/ledger/analytics. */
@@ -95,9 +95,9 @@ function AnalyticsBody({ data, currency, onCurrency }: { data: LedgerAnalytics; 
           <Money minor={summary.closing - summary.opening} currency={selected.currency} signed />
         </SummaryTile>
         <SummaryTile label="Posted in / out">
-          <span className="text-emerald-700 dark:text-emerald-300">{formatMinor(summary.inflowPosted, selected.currency)}</span>
+          <span className="text-emerald-700 dark:text-emerald-300">{formatMoney(summary.inflowPosted, selected.currency)}</span>
           {" / "}
-          <span className="text-red-700 dark:text-red-300">{formatMinor(summary.outflowPosted, selected.currency)}</span>
+          <span className="text-red-700 dark:text-red-300">{formatMoney(summary.outflowPosted, selected.currency)}</span>
         </SummaryTile>
         <SummaryTile label="New entries">{summary.transactions}</SummaryTile>
       </dl>
@@ -145,10 +145,10 @@ function AccountBreakdown({ accounts }: { accounts: (AnalyticsSeries & { account
             return (
               <tr key={account.account_id}>
                 <th scope="row" className="px-4 py-2 font-medium text-slate-900 dark:text-white">{account.name}</th>
-                <td className="px-4 py-2 text-right tabular-nums">{formatMinor(summary.opening, account.currency)}</td>
-                <td className="px-4 py-2 text-right tabular-nums text-emerald-700 dark:text-emerald-300">{formatMinor(summary.inflowPosted, account.currency)}</td>
-                <td className="px-4 py-2 text-right tabular-nums text-red-700 dark:text-red-300">{formatMinor(summary.outflowPosted, account.currency)}</td>
-                <td className="px-4 py-2 text-right font-semibold tabular-nums text-slate-900 dark:text-white">{formatMinor(summary.closing, account.currency)}</td>
+                <td className="px-4 py-2 text-right tabular-nums">{formatMoney(summary.opening, account.currency)}</td>
+                <td className="px-4 py-2 text-right tabular-nums text-emerald-700 dark:text-emerald-300">{formatMoney(summary.inflowPosted, account.currency)}</td>
+                <td className="px-4 py-2 text-right tabular-nums text-red-700 dark:text-red-300">{formatMoney(summary.outflowPosted, account.currency)}</td>
+                <td className="px-4 py-2 text-right font-semibold tabular-nums text-slate-900 dark:text-white">{formatMoney(summary.closing, account.currency)}</td>
               </tr>
             );
           })}
@@ -159,7 +159,7 @@ function AccountBreakdown({ accounts }: { accounts: (AnalyticsSeries & { account
 }
 
 function DayTable({ series, caption }: { series: AnalyticsSeries; caption: string }) {
-  const money = (minor: number) => formatMinor(minor, series.currency);
+  const money = (minor: number) => formatMoney(minor, series.currency);
   return (
     <div className="max-h-96 overflow-auto border-t border-slate-200 dark:border-slate-800">
       <table className="w-full min-w-[40rem] text-left text-sm">

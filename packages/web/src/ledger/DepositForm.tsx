@@ -10,7 +10,7 @@ import { depositBody, responseText, testBalanceBody, validateDeposit, type Depos
 import { accountOptionLabel } from "./format";
 import { useDeposit, useTestBalance } from "./hooks";
 import { LEDGER_UI_MESSAGES } from "./messages";
-import { withCode } from "./money";
+import { formatMoney } from "../lib/money";
 import { SubView } from "./SubView";
 import { errorTextClass, FieldError, Spinner, subtleTextClass } from "./ui";
 
@@ -82,14 +82,14 @@ export function DepositForm({ accounts, accountId, onClose, onConnect }: Deposit
         const reply = await deposit.mutateAsync({ body, idempotencyKey: depositKey.current.key });
         depositKey.current = settled(depositKey.current);
         setResponse(responseText(reply));
-        toast.success(`Deposit of ${withCode(reply.data.total_amount_minor, reply.data.currency)} created (${reply.data.status})`);
+        toast.success(`Deposit of ${formatMoney(reply.data.total_amount_minor, reply.data.currency)} created (${reply.data.status})`);
       } else {
         const body = testBalanceBody(fields);
         testKey.current = keyFor(testKey.current, body);
         const reply = await testBalance.mutateAsync({ body, idempotencyKey: testKey.current.key });
         testKey.current = settled(testKey.current);
         setResponse(responseText(reply));
-        toast.success(`Test balance of ${withCode(reply.data.total_amount_minor, reply.data.currency)} created (${reply.data.status})`);
+        toast.success(`Test balance of ${formatMoney(reply.data.total_amount_minor, reply.data.currency)} created (${reply.data.status})`);
       }
     } catch (error) {
       const message = writeErrorMessage(error, kind === "deposit" ? LEDGER_UI_MESSAGES.depositFailed : LEDGER_UI_MESSAGES.testBalanceFailed);

@@ -1,13 +1,16 @@
 import { useCallback, useEffect, useRef, useState } from "react";
+import { useSearchParams } from "react-router-dom";
 import { writeErrorMessage } from "./actionErrors";
 import { AccountsTab } from "./AccountsTab";
 import { AnalyticsTab } from "./AnalyticsTab";
 import { ConnectAccountWizard } from "./ConnectAccountWizard";
 import { DepositForm } from "./DepositForm";
+import { greeting, useFirstVisit } from "./firstVisit";
 import { useInvalidateLedger, useLedgerAccounts, useTransactionHistory } from "./hooks";
 import { LedgerTabs } from "./LedgerTabs";
 import { OverviewTab } from "./OverviewTab";
 import { panelId, tabId, type LedgerMode, type LedgerTab } from "./tabs";
+import { filtersFromSearch, hasFilters } from "./transactions";
 import { TransactionsTab } from "./TransactionsTab";
 import { TransferWizard } from "./TransferWizard";
 import { LoadError, Spinner, subtleTextClass } from "./ui";
@@ -21,7 +24,9 @@ import { displayName } from "../session/sessionUser";
 export function LedgerWorkspace() {
   const session = useSession();
   const user = session?.user ?? null;
-  const [tab, setTab] = useState<LedgerTab>("overview");
+  const [search] = useSearchParams();
+  // A shared link with transaction filters (?status=draft…) opens on the Transactions tab.
+  const [tab, setTab] = useState<LedgerTab>(() => (hasFilters(filtersFromSearch(search)) ? "transactions" : "overview"));
   const [mode, setMode] = useState<LedgerMode | null>(null);
   const [modeAccountId, setModeAccountId] = useState<string | null>(null);
   const [selectedAccountId, setSelectedAccountId] = useState<string | null>(null);
@@ -62,13 +67,14 @@ export function LedgerWorkspace() {
 
   const firstName = user?.firstName.trim() || "Friend";
   const accountList = accounts.data ?? [];
+  const firstVisit = useFirstVisit(user?.id ?? null, accountList.length > 0);
 
   return (
     <div className="mx-auto max-w-7xl px-4 py-8 sm:px-6">
       <header className="flex flex-wrap items-end justify-between gap-4">
         <div>
           <p className="text-sm font-semibold uppercase tracking-wide text-indigo-700 dark:text-indigo-300">Ledger workspace</p>
-          <h1 className="mt-1 text-3xl font-bold tracking-tight text-slate-900 sm:text-4xl dark:text-white">Welcome back, {firstName}</h1>
+          <h1 className="mt-1 text-3xl font-bold tracking-tight text-slate-900 sm:text-4xl dark:text-white">{greeting(firstName, firstVisit)}</h1>
         </div>
         <p className="inline-flex items-center gap-2 rounded-full border border-slate-200 bg-white px-3 py-1.5 text-sm text-slate-700 dark:border-slate-800 dark:bg-slate-900 dark:text-slate-200">
           <span aria-hidden="true" className={`h-2 w-2 rounded-full ${user ? "bg-emerald-500" : "bg-slate-400"}`} />
@@ -120,11 +126,7 @@ export function LedgerWorkspace() {
                   onDeposit={(accountId) => openMode("deposit", accountId)}
                 />
               ) : tab === "transactions" ? (
-                history.isError ? (
-                  <LoadError message={writeErrorMessage(history.error, "Failed to load transactions")} onRetry={() => void history.refetch()} />
-                ) : (
-                  <TransactionsTab history={history.data} loading={history.isPending} refreshing={history.isFetching && !history.isPending} onRefresh={() => void history.refetch()} />
-                )
+                <TransactionsTab accounts={accountList} />
               ) : (
                 <AnalyticsTab />
               )}

@@ -3,6 +3,7 @@ import type { Currency } from "@fintech/core/money/model";
 import type { LedgerAccount, LedgerTransaction, Paged } from "../api/types";
 import { linkButtonClass } from "../components/styles";
 import { formatDateTime, transactionTitle, typeLabel } from "./format";
+import type { CurrencyTotals } from "./money";
 import { balanceShares, overviewStats } from "./overview";
 import type { LedgerMode } from "./tabs";
 import { AccountLine, cardClass, EmptyState, errorTextClass, Money, sectionTitleClass, StatusBadge, subtleTextClass } from "./ui";
@@ -69,23 +70,19 @@ export function OverviewTab({ accounts, history, historyFailed = false, onAction
             <CurrencyLines lines={stats.currencies.map((total) => ({ currency: total.currency, minor: total.available }))} />
           </StatTile>
           <StatTile label="Pending">
-            {stats.currencies.length === 0 ? (
-              <span className="text-slate-500 dark:text-slate-400">-</span>
-            ) : (
-              <ul className="space-y-0.5">
-                {stats.currencies.map((total) => (
-                  <li key={total.currency} className="text-base">
-                    <span className="text-emerald-700 dark:text-emerald-300">
-                      in <Money minor={total.pendingIn} currency={total.currency} />
-                    </span>
-                    <br />
-                    <span className="text-red-700 dark:text-red-300">
-                      out <Money minor={total.pendingOut} currency={total.currency} />
-                    </span>
-                  </li>
-                ))}
-              </ul>
-            )}
+            <ul className="space-y-0.5">
+              {withZero(stats.currencies).map((total) => (
+                <li key={total.currency} className="text-base">
+                  <span className="text-emerald-700 dark:text-emerald-300">
+                    in <Money minor={total.pendingIn} currency={total.currency} />
+                  </span>
+                  <br />
+                  <span className="text-red-700 dark:text-red-300">
+                    out <Money minor={total.pendingOut} currency={total.currency} />
+                  </span>
+                </li>
+              ))}
+            </ul>
           </StatTile>
           <StatTile label="Accounts / transactions">
             <span className="tabular-nums">
@@ -201,11 +198,16 @@ function StatTile({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
+/** With no accounts yet a figure is $0.00, not "-" (USD: the default currency of a new account). */
+function withZero(totals: CurrencyTotals[]): CurrencyTotals[] {
+  return totals.length > 0 ? totals : [{ currency: "USD", accounts: 0, balance: 0, available: 0, pendingIn: 0, pendingOut: 0 }];
+}
+
 function CurrencyLines({ lines }: { lines: { currency: Currency; minor: number }[] }) {
-  if (lines.length === 0) return <span className="text-slate-500 dark:text-slate-400">-</span>;
+  const shown = lines.length > 0 ? lines : [{ currency: "USD" as const, minor: 0 }];
   return (
     <ul className="space-y-0.5">
-      {lines.map((line) => (
+      {shown.map((line) => (
         <li key={line.currency}>
           <Money minor={line.minor} currency={line.currency} />
         </li>

@@ -1,21 +1,20 @@
-import { useState } from "react";
+import { useMemo, useState } from "react";
 import toast from "react-hot-toast";
+import { useSearchParams } from "react-router-dom";
 import { api } from "../api";
-import type { LedgerTransaction, Paged } from "../api/types";
+import type { LedgerAccount, LedgerTransaction, TransactionFilters } from "../api/types";
 import { primaryButtonClass, secondaryButtonClass } from "../components/styles";
-import { statusChangeErrorMessage } from "./actionErrors";
+import { formatMoney } from "../lib/money";
+import { statusChangeErrorMessage, writeErrorMessage } from "./actionErrors";
 import { approveAll, bulkToasts, draftsOf } from "./bulkApprove";
-import { formatDateTime, statusLabel, typeLabel } from "./format";
-import { useInvalidateLedger } from "./hooks";
-import { formatMinor } from "./money";
-import { dangerButtonClass, EmptyState, smallPrimaryButtonClass, Spinner, StatusBadge, subtleTextClass } from "./ui";
-
-interface TransactionsTabProps {
-  history: Paged<LedgerTransaction> | undefined;
-  loading: boolean;
-  refreshing: boolean;
-  onRefresh: () => void;
-}
+import { ConfirmDialog } from "./ConfirmDialog";
+import { exportFilename, saveFile } from "./download";
+import { formatDateTime, statusOf, typeLabel } from "./format";
+import { useInvalidateLedger, useTransactionPages } from "./hooks";
+import { TransactionDrawer } from "./TransactionDrawer";
+import { TransactionFiltersBar } from "./TransactionFiltersBar";
+import { dateRangeError, filtersFromSearch, filtersToSearch, hasFilters, rowMovement, type RowMovement } from "./transactions";
+import { dangerButtonClass, EmptyState, LoadError, smallPrimaryButtonClass, Spinner, StatusBadge, subtleTextClass } from "./ui";
 
 const showToast = (type: "success" | "error" | "info", message: string) => {
   if (type === "success") toast.success(message);
@@ -23,13 +22,39 @@ const showToast = (type: "success" | "error" | "info", message: string) => {
   else toast(message, { icon: "ℹ️" });
 };
 
-/** The transaction table (spec 000 §2.7): refresh, Approve/Unpost per row, bulk approve of drafts. */
-export function TransactionsTab({ history, loading, refreshing, onRefresh }: TransactionsTabProps) {
+/** The filters the server is asked with: a reversed date range is shown as an error, not sent. */
+function appliedFilters(filters: TransactionFilters): TransactionFilters {
+  if (!dateRangeError(filters)) return filters;
+  const { from: _from, to: _to, ...rest } = filters;
+  return rest;
+}
+
+/** "Approve deposit of $500.00": what a row's action acts on, for its accessible name and the dialog. */
+const describe = (transaction: LedgerTransaction) => `${typeLabel(transaction.type).toLowerCase()} of ${formatMoney(transaction.total_amount_minor, transaction.currency)}`;
+
+/**
+ * The transaction table (spec 000 §2.7): refresh, Approve/Unpost per row (Unpost asks first),
+ * bulk approve of drafts; plus filters kept in the URL, description search, paging past the
+ * first 50, CSV export of the filtered rows, and a detail drawer per row.
+ */
+export function TransactionsTab({ accounts }: { accounts: LedgerAccount[] }) {
+  const [search, setSearch] = useSearchParams();
+  const filters = useMemo(() => filtersFromSearch(search), [search]);
+  const applied = useMemo(() => appliedFilters(filters), [filters]);
+  const pages = useTransactionPages(applied);
   const invalidate = useInvalidateLedger();
   const [busy, setBusy] = useState<ReadonlySet<string>>(new Set());
   const [bulkBusy, setBulkBusy] = useState(false);
-  const transactions = history?.data ?? [];
+  const [exporting, setExporting] = useState(false);
+  const [confirming, setConfirming] = useState<LedgerTransaction | null>(null);
+  const [openId, setOpenId] = useState<string | null>(null);
+
+  const transactions = useMemo(() => pages.data?.pages.flatMap((page) => page.data) ?? [], [pages.data]);
   const drafts = draftsOf(transactions);
+  const viewAccountId = applied.account_id ?? null;
+  const filtered = hasFilters(applied);
+
+  const setFilters = (next: TransactionFilters) => setSearch((current) => filtersToSearch(next, current), { replace: true });
 
   const mark = (ids: string[], on: boolean) =>
     setBusy((current) => {
@@ -52,6 +77,7 @@ export function TransactionsTab({ history, loading, refreshing, onRefresh }: Tra
       toast.error(statusChangeErrorMessage(error, operation));
     } finally {
       mark([transaction.id], false);
+      if (operation === "unpost") setConfirming(null);
       await invalidate();
     }
   };
@@ -77,6 +103,23 @@ export function TransactionsTab({ history, loading, refreshing, onRefresh }: Tra
     }
   };
 
+  const exportCsv = async () => {
+    if (exporting) return;
+    setExporting(true);
+    try {
+      const file = await api.ledger.exportTransactions(applied);
+      saveFile(file.blob, exportFilename(file.filename));
+      toast.success("Export ready");
+    } catch (error) {
+      toast.error(writeErrorMessage(error, "Failed to export transactions"));
+    } finally {
+      setExporting(false);
+    }
+  };
+
+  const refreshing = pages.isFetching && !pages.isPending && !pages.isFetchingNextPage;
+  const opened = transactions.find((transaction) => transaction.id === openId);
+
   return (
     <section aria-labelledby="transactions-title" className="space-y-4">
       <div className="flex flex-wrap items-center justify-between gap-3">
@@ -84,14 +127,17 @@ export function TransactionsTab({ history, loading, refreshing, onRefresh }: Tra
           <h2 id="transactions-title" className="text-lg font-semibold text-slate-900 dark:text-white">
             Transactions
           </h2>
-          <p className={subtleTextClass}>
-            {transactions.length} shown{history?.pagination?.has_more ? " (latest 50)" : ""} · {drafts.length} draft
-            {drafts.length === 1 ? "" : "s"} awaiting approval
+          <p className={subtleTextClass} aria-live="polite">
+            {transactions.length} shown{pages.hasNextPage ? ", more to load" : ""}
+            {filtered ? " (filtered)" : ""} · {drafts.length} draft{drafts.length === 1 ? "" : "s"} awaiting approval
           </p>
         </div>
         <div className="flex flex-wrap gap-2">
-          <button type="button" className={secondaryButtonClass} onClick={onRefresh} disabled={refreshing} aria-label="Refresh transactions">
+          <button type="button" className={secondaryButtonClass} onClick={() => void pages.refetch()} disabled={refreshing} aria-label="Refresh transactions">
             {refreshing ? <Spinner label="Refreshing…" /> : "Refresh"}
+          </button>
+          <button type="button" className={secondaryButtonClass} onClick={() => void exportCsv()} disabled={exporting}>
+            {exporting ? <Spinner label="Exporting…" /> : "Export CSV"}
           </button>
           <button type="button" className={primaryButtonClass} onClick={() => void approveDrafts()} disabled={bulkBusy}>
             {bulkBusy ? <Spinner label="Approving…" /> : "Approve All Drafts"}
@@ -99,100 +145,178 @@ export function TransactionsTab({ history, loading, refreshing, onRefresh }: Tra
         </div>
       </div>
 
-      {loading ? (
+      <TransactionFiltersBar filters={filters} accounts={accounts} rangeError={dateRangeError(filters)} onChange={setFilters} />
+
+      {pages.isError && transactions.length === 0 ? (
+        <LoadError message={writeErrorMessage(pages.error, "Failed to load transactions")} onRetry={() => void pages.refetch()} />
+      ) : pages.isPending ? (
         <p className={subtleTextClass}>
           <Spinner label="Loading transactions…" />
         </p>
       ) : transactions.length === 0 ? (
-        <EmptyState title="No transactions yet">Deposits, test balances and transfers you make appear here.</EmptyState>
+        filtered ? (
+          <EmptyState
+            title="No transactions match these filters"
+            action={
+              <button type="button" className={secondaryButtonClass} onClick={() => setFilters({})}>
+                Clear filters
+              </button>
+            }
+          />
+        ) : (
+          <EmptyState title="No transactions yet">Deposits, test balances and transfers you make appear here.</EmptyState>
+        )
       ) : (
         <>
           {/* Phones: one card per transaction, so the actions are never scrolled out of view. */}
           <ul aria-label="Transactions list" className="space-y-3 sm:hidden">
-            {transactions.map((transaction) => (
-              <li key={transaction.id} className="rounded-2xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
-                <div className="flex items-start justify-between gap-3">
-                  <div className="min-w-0">
-                    <p className="font-semibold text-slate-900 dark:text-white">{typeLabel(transaction.type)}</p>
-                    <p className="truncate text-sm text-slate-700 dark:text-slate-300">{transaction.description}</p>
-                    <p className="text-xs text-slate-600 dark:text-slate-400">{formatDateTime(transaction.created_at)}</p>
+            {transactions.map((transaction) => {
+              const movement = rowMovement(transaction, accounts, viewAccountId);
+              return (
+                <li key={transaction.id} className="rounded-2xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
+                  <div className="flex items-start justify-between gap-3">
+                    <div className="min-w-0">
+                      <p className="font-semibold text-slate-900 dark:text-white">{typeLabel(transaction.type)}</p>
+                      <p className="truncate text-sm text-slate-700 dark:text-slate-300">{transaction.description}</p>
+                      <p className="truncate text-xs text-slate-600 dark:text-slate-400">{movement.accounts}</p>
+                      <p className="text-xs text-slate-600 dark:text-slate-400">{formatDateTime(transaction.created_at)}</p>
+                    </div>
+                    <div className="shrink-0 text-right">
+                      <p className="font-semibold">
+                        <SignedAmount movement={movement} currency={transaction.currency} />
+                      </p>
+                      <StatusBadge status={transaction.status} />
+                    </div>
                   </div>
-                  <div className="shrink-0 text-right">
-                    <p className="font-semibold tabular-nums text-slate-900 dark:text-white">
-                      {formatMinor(transaction.total_amount_minor, transaction.currency)} <span className="text-xs font-medium text-slate-600 dark:text-slate-400">{transaction.currency}</span>
-                    </p>
-                    <StatusBadge status={statusLabel(transaction.status)} />
+                  <div className="mt-3 flex justify-end gap-2">
+                    <DetailsButton transaction={transaction} onOpen={setOpenId} />
+                    <RowAction transaction={transaction} pending={busy.has(transaction.id)} onApprove={changeStatus} onUnpost={setConfirming} />
                   </div>
-                </div>
-                <div className="mt-3 flex justify-end">
-                  <RowAction transaction={transaction} pending={busy.has(transaction.id)} onChange={changeStatus} />
-                </div>
-              </li>
-            ))}
+                </li>
+              );
+            })}
           </ul>
           <div className="hidden overflow-x-auto rounded-2xl border border-slate-200 sm:block dark:border-slate-800">
-            <table className="w-full min-w-[44rem] text-left text-sm">
+            <table className="w-full min-w-[60rem] text-left text-sm">
               <caption className="sr-only">Your transactions, newest first</caption>
               <thead className="bg-slate-50 text-xs uppercase tracking-wide text-slate-600 dark:bg-slate-900 dark:text-slate-400">
                 <tr>
+                  <th scope="col" className="px-4 py-3 font-semibold">Date</th>
+                  <th scope="col" className="px-4 py-3 font-semibold">Description</th>
+                  <th scope="col" className="px-4 py-3 font-semibold">Account</th>
+                  <th scope="col" className="px-4 py-3 font-semibold">Counterparty</th>
                   <th scope="col" className="px-4 py-3 font-semibold">Type</th>
                   <th scope="col" className="px-4 py-3 font-semibold">Status</th>
                   <th scope="col" className="px-4 py-3 text-right font-semibold">Amount</th>
-                  <th scope="col" className="px-4 py-3 font-semibold">Currency</th>
-                  <th scope="col" className="px-4 py-3 font-semibold">Description</th>
-                  <th scope="col" className="px-4 py-3 font-semibold">Date</th>
                   <th scope="col" className="px-4 py-3 text-right font-semibold">Actions</th>
                 </tr>
               </thead>
               <tbody className="divide-y divide-slate-200 bg-white dark:divide-slate-800 dark:bg-slate-950">
-                {transactions.map((transaction) => (
-                  <tr key={transaction.id} data-transaction-id={transaction.id}>
-                    <td className="px-4 py-3 font-medium text-slate-900 dark:text-white">{typeLabel(transaction.type)}</td>
-                    <td className="px-4 py-3">
-                      <StatusBadge status={statusLabel(transaction.status)} />
-                    </td>
-                    <td className="px-4 py-3 text-right font-semibold tabular-nums text-slate-900 dark:text-white">
-                      {formatMinor(transaction.total_amount_minor, transaction.currency)}
-                    </td>
-                    <td className="px-4 py-3 text-slate-700 dark:text-slate-300">{transaction.currency}</td>
-                    <td className="max-w-[16rem] truncate px-4 py-3 text-slate-700 dark:text-slate-300" title={transaction.description}>
-                      {transaction.description}
-                    </td>
-                    <td className="whitespace-nowrap px-4 py-3 text-slate-700 dark:text-slate-300">{formatDateTime(transaction.created_at)}</td>
-                    <td className="px-4 py-3 text-right">
-                      <RowAction transaction={transaction} pending={busy.has(transaction.id)} onChange={changeStatus} />
-                    </td>
-                  </tr>
-                ))}
+                {transactions.map((transaction) => {
+                  const movement = rowMovement(transaction, accounts, viewAccountId);
+                  return (
+                    <tr key={transaction.id} data-transaction-id={transaction.id}>
+                      <td className="whitespace-nowrap px-4 py-3 text-slate-700 dark:text-slate-300">{formatDateTime(transaction.created_at)}</td>
+                      <td className="max-w-[14rem] truncate px-4 py-3 text-slate-900 dark:text-white" title={transaction.description}>
+                        {transaction.description}
+                      </td>
+                      <td className="max-w-[14rem] truncate px-4 py-3 text-slate-700 dark:text-slate-300" title={movement.accounts}>
+                        {movement.accounts}
+                      </td>
+                      <td className="max-w-[12rem] truncate px-4 py-3 text-slate-700 dark:text-slate-300" title={movement.counterparty}>
+                        {movement.counterparty}
+                      </td>
+                      <td className="whitespace-nowrap px-4 py-3 text-slate-900 dark:text-white">{typeLabel(transaction.type)}</td>
+                      <td className="px-4 py-3">
+                        <StatusBadge status={transaction.status} />
+                      </td>
+                      <td className="whitespace-nowrap px-4 py-3 text-right font-semibold">
+                        <SignedAmount movement={movement} currency={transaction.currency} />
+                      </td>
+                      <td className="px-4 py-3">
+                        <div className="flex justify-end gap-2">
+                          <DetailsButton transaction={transaction} onOpen={setOpenId} />
+                          <RowAction transaction={transaction} pending={busy.has(transaction.id)} onApprove={changeStatus} onUnpost={setConfirming} />
+                        </div>
+                      </td>
+                    </tr>
+                  );
+                })}
               </tbody>
             </table>
           </div>
+          {pages.hasNextPage && (
+            <div className="flex justify-center">
+              <button type="button" className={secondaryButtonClass} onClick={() => void pages.fetchNextPage()} disabled={pages.isFetchingNextPage}>
+                {pages.isFetchingNextPage ? <Spinner label="Loading more…" /> : "Load more transactions"}
+              </button>
+            </div>
+          )}
         </>
       )}
+
+      {confirming && (
+        <ConfirmDialog
+          title={`Unpost this ${typeLabel(confirming.type).toLowerCase()}?`}
+          confirmLabel="Unpost"
+          busyLabel="Unposting…"
+          busy={busy.has(confirming.id)}
+          onConfirm={() => void changeStatus(confirming, "unpost")}
+          onCancel={() => setConfirming(null)}
+        >
+          <p>
+            Unposting reverses the posted entry of this {describe(confirming)}: its amounts go back to pending, and the balances
+            change now.
+          </p>
+          <p>It becomes a draft again, which you can approve later.</p>
+        </ConfirmDialog>
+      )}
+      {openId && <TransactionDrawer transactionId={openId} shown={opened} onClose={() => setOpenId(null)} />}
     </section>
   );
 }
 
-/** Approve for a draft, Unpost for a posted transaction; named with what it acts on. */
+/** "+$500.00" (in, green), "−$20.00" (out, red) or "$120.50" (between your own accounts). */
+function SignedAmount({ movement, currency }: { movement: RowMovement; currency: LedgerTransaction["currency"] }) {
+  if (!movement.signed) return <span className="tabular-nums text-slate-900 dark:text-white">{formatMoney(movement.minor, currency)}</span>;
+  const tone = movement.minor > 0 ? "text-emerald-700 dark:text-emerald-300" : movement.minor < 0 ? "text-red-700 dark:text-red-300" : "text-slate-900 dark:text-white";
+  return <span className={`tabular-nums ${tone}`}>{formatMoney(movement.minor, currency, { signDisplay: "exceptZero" })}</span>;
+}
+
+function DetailsButton({ transaction, onOpen }: { transaction: LedgerTransaction; onOpen: (id: string) => void }) {
+  return (
+    <button
+      type="button"
+      className="inline-flex items-center rounded-lg px-3 py-1.5 text-sm font-semibold text-indigo-700 hover:bg-indigo-50 dark:text-indigo-300 dark:hover:bg-slate-800"
+      onClick={() => onOpen(transaction.id)}
+      aria-label={`Details of ${describe(transaction)}`}
+    >
+      Details
+    </button>
+  );
+}
+
+/** Approve for a draft, Unpost (after a confirmation) for a posted transaction; named with what it acts on. */
 function RowAction({
   transaction,
   pending,
-  onChange,
+  onApprove,
+  onUnpost,
 }: {
   transaction: LedgerTransaction;
   pending: boolean;
-  onChange: (transaction: LedgerTransaction, operation: "post" | "unpost") => Promise<void>;
+  onApprove: (transaction: LedgerTransaction, operation: "post") => Promise<void>;
+  onUnpost: (transaction: LedgerTransaction) => void;
 }) {
-  const what = `${typeLabel(transaction.type).toLowerCase()} of ${formatMinor(transaction.total_amount_minor, transaction.currency)} ${transaction.currency}`;
-  if (statusLabel(transaction.status) === "draft") {
+  if (statusOf(transaction.status) === "draft") {
     return (
-      <button type="button" className={smallPrimaryButtonClass} disabled={pending} onClick={() => void onChange(transaction, "post")} aria-label={`Approve ${what}`}>
+      <button type="button" className={smallPrimaryButtonClass} disabled={pending} onClick={() => void onApprove(transaction, "post")} aria-label={`Approve ${describe(transaction)}`}>
         {pending ? <Spinner label="Approving…" /> : "Approve"}
       </button>
     );
   }
   return (
-    <button type="button" className={dangerButtonClass} disabled={pending} onClick={() => void onChange(transaction, "unpost")} aria-label={`Unpost ${what}`}>
+    <button type="button" className={dangerButtonClass} disabled={pending} onClick={() => onUnpost(transaction)} aria-label={`Unpost ${describe(transaction)}`}>
       {pending ? <Spinner label="Unposting…" /> : "Unpost"}
     </button>
   );

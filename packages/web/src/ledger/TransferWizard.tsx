@@ -8,7 +8,7 @@ import { accountOptionLabel } from "./format";
 import { useTransfer } from "./hooks";
 import { LEDGER_UI_MESSAGES } from "./messages";
 import { parseAmount } from "@fintech/core/money/model";
-import { withCode } from "./money";
+import { formatMoney } from "../lib/money";
 import { SubView } from "./SubView";
 import { destinationsFor, initialTransferState, TRANSFER_STEP_LABELS, transferBody, transferReducer } from "./transferWizard";
 import { errorTextClass, FieldError, Money, ReviewItem, Spinner, StatusBadge, StepList, subtleTextClass, WizardButtons } from "./ui";
@@ -38,7 +38,7 @@ export function TransferWizard({ accounts, fromId, onClose }: TransferWizardProp
     inFlight.current = true;
     try {
       const reply = await transfer.mutateAsync({ body: transferBody(state), idempotencyKey: state.action.key });
-      toast.success(`Transfer of ${withCode(reply.data.total_amount_minor, reply.data.currency)} created (${reply.data.status})`);
+      toast.success(`Transfer of ${formatMoney(reply.data.total_amount_minor, reply.data.currency)} created (${reply.data.status})`);
       dispatch({ type: "done", result: reply.data });
     } catch (error) {
       const message = writeErrorMessage(error, LEDGER_UI_MESSAGES.transferFailed);
@@ -200,7 +200,7 @@ export function TransferWizard({ accounts, fromId, onClose }: TransferWizardProp
 
 function displayAmount(amount: string, currency: FormCurrency): string {
   const parsed = parseAmount(amount, currency);
-  return parsed.ok ? withCode(parsed.minor, currency) : `${amount} ${currency}`;
+  return parsed.ok ? formatMoney(parsed.minor, currency) : `${amount} ${currency}`;
 }
 
 function AccountChoices({

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { AnalyticsSeries } from "../api/types";
-import { chartModel, describeSeries, linePath, niceStep, niceTicks, summarizeSeries } from "./chart";
+import { AXIS_CHAR_WIDTH, chartModel, describeSeries, LABEL_GAP, labelIndexes, linePath, niceStep, niceTicks, summarizeSeries } from "./chart";
 import { day } from "./fixtures";
 
 const series: AnalyticsSeries = {
@@ -51,17 +51,39 @@ describe("chartModel", () => {
     expect(model.balancePanel.bottom).toBeLessThan(model.flowPanel.top);
   });
 
-  it("labels the axes with en-US amounts and short dates", () => {
-    expect(model.balanceTicks.map((tick) => tick.label)).toEqual(["0.00", "200.00", "400.00", "600.00"]);
+  it("labels the axes with short en-US amounts and short dates", () => {
+    expect(model.balanceTicks.map((tick) => tick.label)).toEqual(["$0", "$200", "$400", "$600"]);
+    expect(model.flowTicks.map((tick) => tick.label)).toContain("−$250");
     expect(model.xLabels.map((label) => label.label)).toEqual(["Mar 12", "Mar 13", "Mar 14"]);
   });
 
-  it("keeps date labels apart on long periods", () => {
-    const long = Array.from({ length: 90 }, (_, index) => day(new Date(Date.UTC(2026, 0, 1 + index)).toISOString().slice(0, 10)));
-    const labels = chartModel(long, "USD", { width: 360, height: 280 }).xLabels;
-    expect(labels.length).toBeLessThanOrEqual(5);
-    expect(labels.at(-1)!.label).toBe("Mar 31");
-    for (let index = 1; index < labels.length; index++) expect(labels[index]!.x - labels[index - 1]!.x).toBeGreaterThan(40);
+  const days = (count: number) => Array.from({ length: count }, (_, index) => day(new Date(Date.UTC(2026, 0, 1 + index)).toISOString().slice(0, 10)));
+  /** Two labels overlap when their centres are closer than half of each one's width plus the gap. */
+  const apart = (labels: { x: number; label: string }[]) =>
+    labels.every((label, index) => index === 0 || label.x - labels[index - 1]!.x >= ((label.label.length + labels[index - 1]!.label.length) / 2) * AXIS_CHAR_WIDTH + LABEL_GAP);
+
+  it("never lets date labels overlap, at any period and width, and always labels the last day", () => {
+    for (const count of [1, 2, 7, 30, 31, 90, 365]) {
+      for (const width of [280, 358, 390, 760, 1200]) {
+        const model = chartModel(days(count), "USD", { width, height: 280 });
+        expect(apart(model.xLabels), `${count} days at ${width} px`).toBe(true);
+        expect(model.xLabels.at(-1)!.x).toBe(model.points.at(-1)!.x);
+      }
+    }
+    expect(chartModel(days(90), "USD", { width: 360, height: 280 }).xLabels.at(-1)!.label).toBe("Mar 31");
+  });
+
+  it("drops the label before the last one when the two would touch (a distance in pixels, not days)", () => {
+    // 10 px per day: labels every 6 days from day 0, and day 28 (2 days before the last) gives way.
+    expect(labelIndexes(31, 10)).toEqual([0, 6, 12, 18, 24, 30]);
+    expect(labelIndexes(30, 10)).toEqual([0, 6, 12, 18, 29]);
+  });
+
+  it("widens the left margin so large value labels stay inside the chart", () => {
+    const rich = days(3).map((entry, index) => ({ ...entry, balance_minor: 123_456_789_00 * (index + 1), available_minor: 123_456_789_00 }));
+    const wide = chartModel(rich, "USD", { width: 400, height: 300 });
+    const longest = Math.max(...wide.balanceTicks.map((tick) => tick.label.length));
+    expect(wide.plot.left - 8).toBeGreaterThanOrEqual(longest * AXIS_CHAR_WIDTH);
   });
 });
 
@@ -82,8 +104,8 @@ describe("summaries", () => {
 
   it("describe the chart in words for its accessible name", () => {
     expect(describeSeries(series, "USD balance")).toBe(
-      "USD balance, Mar 12, 2026 to Mar 14, 2026: balance 0.00 USD at the start, 379.50 USD at the end (high 500.00 USD, low 0.00 USD). " +
-        "Posted inflows 500.00 USD, posted outflows 120.50 USD; 2 new entries.",
+      "USD balance, Mar 12, 2026 to Mar 14, 2026: balance $0.00 at the start, $379.50 at the end (high $500.00, low $0.00). " +
+        "Posted inflows $500.00, posted outflows $120.50; 2 new entries.",
     );
   });
 

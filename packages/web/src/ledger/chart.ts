@@ -1,7 +1,7 @@
 import type { Currency } from "@fintech/core/money/model";
 import type { AnalyticsDay, AnalyticsSeries } from "../api/types";
 import { formatDay } from "./format";
-import { formatMinor, withCode } from "./money";
+import { formatMoney, formatMoneyCompact } from "../lib/money";
 
 /**
  * Geometry of the analytics chart, pure so it can be tested without a DOM: a balance panel
@@ -90,24 +90,47 @@ const scale = (domain: [number, number], range: [number, number]) => (value: num
   return d1 === d0 ? (r0 + r1) / 2 : r0 + ((value - d0) / (d1 - d0)) * (r1 - r0);
 };
 
-/** How many date labels fit: about one per 64 px, always the first and the last day. */
-function labelIndexes(count: number, plotWidth: number): number[] {
+/** Axis text is 11 px; an en-US digit or letter is at most about 7 px wide at that size. */
+export const AXIS_CHAR_WIDTH = 7;
+/** Clear space kept between two neighbouring date labels. */
+export const LABEL_GAP = 12;
+/** Room a date label ("Mar 14") takes, centred on its day, plus the gap to the next. */
+const DATE_LABEL_SPACING = 6 * AXIS_CHAR_WIDTH + LABEL_GAP;
+
+/**
+ * Which days get a date label: evenly spaced, always the first and the last, and never two
+ * closer than DATE_LABEL_SPACING pixels (measured in pixels, not in days, so a narrow phone
+ * chart drops labels instead of overlapping them).
+ */
+export function labelIndexes(count: number, band: number): number[] {
   if (count <= 1) return count === 1 ? [0] : [];
-  const room = Math.max(2, Math.floor(plotWidth / 64));
-  const every = Math.max(1, Math.ceil((count - 1) / (room - 1)));
+  const every = Math.max(1, Math.ceil(DATE_LABEL_SPACING / Math.max(band, 1e-6)));
   const indexes: number[] = [];
   for (let index = 0; index < count; index += every) indexes.push(index);
   const last = count - 1;
   if (indexes[indexes.length - 1] !== last) {
-    // Drop a label that would crowd the last one.
-    if (last - indexes[indexes.length - 1]! < every / 2) indexes.pop();
+    // The last day is always labelled; a label too close before it gives way.
+    if ((last - indexes[indexes.length - 1]!) * band < DATE_LABEL_SPACING) indexes.pop();
     indexes.push(last);
   }
+  // A single-day-wide chart cannot hold both ends: keep the last.
+  if (indexes.length === 2 && (indexes[1]! - indexes[0]!) * band < DATE_LABEL_SPACING) indexes.shift();
   return indexes;
 }
 
+/** The left margin that fits the widest value label, right-aligned 8 px before the plot. */
+const leftPadding = (labels: readonly string[]): number =>
+  Math.max(CHART_PADDING.left, Math.ceil(Math.max(0, ...labels.map((label) => label.length)) * AXIS_CHAR_WIDTH + 16));
+
 export function chartModel(days: readonly AnalyticsDay[], currency: Currency, size: ChartSize): ChartModel {
-  const left = CHART_PADDING.left;
+  const balances = days.flatMap((day) => [day.balance_minor, day.available_minor]);
+  const balanceTicksRaw = niceTicks(Math.min(0, ...balances), Math.max(0, ...balances), 4);
+  // Inflows rise above zero and outflows fall below it; an unposting (a negative flow) flips side.
+  const maxUp = Math.max(0, ...days.map((day) => Math.max(day.inflow_posted_minor, day.inflow_pending_minor, -day.outflow_posted_minor)));
+  const maxDown = Math.max(0, ...days.map((day) => Math.max(day.outflow_posted_minor, day.outflow_pending_minor, -day.inflow_posted_minor)));
+  const flowTicksRaw = niceTicks(-maxDown, maxUp, 3);
+  const tickLabel = (value: number) => formatMoneyCompact(value, currency);
+  const left = leftPadding([...balanceTicksRaw, ...flowTicksRaw].map(tickLabel));
   const right = size.width - CHART_PADDING.right;
   const plotHeight = size.height - CHART_PADDING.top - CHART_PADDING.bottom - PANEL_GAP;
   const balancePanel = { top: CHART_PADDING.top, bottom: CHART_PADDING.top + plotHeight * BALANCE_SHARE };
@@ -117,15 +140,9 @@ export function chartModel(days: readonly AnalyticsDay[], currency: Currency, si
   const band = count > 0 ? (right - left) / count : right - left;
   const centre = (index: number) => left + band * (index + 0.5);
 
-  const balances = days.flatMap((day) => [day.balance_minor, day.available_minor]);
-  const balanceTicksRaw = niceTicks(Math.min(0, ...balances), Math.max(0, ...balances), 4);
   const balanceDomain: [number, number] = [balanceTicksRaw[0]!, balanceTicksRaw[balanceTicksRaw.length - 1]!];
   const yBalance = scale(balanceDomain, [balancePanel.bottom, balancePanel.top]);
 
-  // Inflows rise above zero and outflows fall below it; an unposting (a negative flow) flips side.
-  const maxUp = Math.max(0, ...days.map((day) => Math.max(day.inflow_posted_minor, day.inflow_pending_minor, -day.outflow_posted_minor)));
-  const maxDown = Math.max(0, ...days.map((day) => Math.max(day.outflow_posted_minor, day.outflow_pending_minor, -day.inflow_posted_minor)));
-  const flowTicksRaw = niceTicks(-maxDown, maxUp, 3);
   const flowDomain: [number, number] = [flowTicksRaw[0]!, flowTicksRaw[flowTicksRaw.length - 1]!];
   const yFlow = scale(flowDomain, [flowPanel.bottom, flowPanel.top]);
   const flowZero = yFlow(0);
@@ -156,10 +173,10 @@ export function chartModel(days: readonly AnalyticsDay[], currency: Currency, si
     availablePath: linePath(available),
     points,
     bars,
-    balanceTicks: balanceTicksRaw.map((value) => ({ y: yBalance(value), label: formatMinor(value, currency) })),
-    flowTicks: flowTicksRaw.map((value) => ({ y: yFlow(value), label: formatMinor(value, currency) })),
+    balanceTicks: balanceTicksRaw.map((value) => ({ y: yBalance(value), label: tickLabel(value) })),
+    flowTicks: flowTicksRaw.map((value) => ({ y: yFlow(value), label: tickLabel(value) })),
     flowZero,
-    xLabels: labelIndexes(count, right - left).map((index) => ({ x: centre(index), label: formatDay(days[index]!.date) })),
+    xLabels: labelIndexes(count, band).map((index) => ({ x: centre(index), label: formatDay(days[index]!.date) })),
     balancePanel,
     flowPanel,
     plot: { left, right },
@@ -200,7 +217,7 @@ export function describeSeries(series: AnalyticsSeries, label: string): string {
   const days = series.series;
   if (days.length === 0) return `${label}: no data`;
   const summary = summarizeSeries(series);
-  const money = (minor: number) => withCode(minor, series.currency);
+  const money = (minor: number) => formatMoney(minor, series.currency);
   return (
     `${label}, ${formatDay(days[0]!.date, true)} to ${formatDay(days[days.length - 1]!.date, true)}: ` +
     `balance ${money(summary.opening)} at the start, ${money(summary.closing)} at the end ` +

@@ -1,4 +1,4 @@
-import type { AnalyticsDay, LedgerAccount, LedgerTransaction } from "../api/types";
+import type { AnalyticsDay, LedgerAccount, LedgerEntry, LedgerTransaction } from "../api/types";
 
 /** Reply-shaped test data for the workspace's unit tests. */
 
@@ -41,7 +41,24 @@ export function transaction(overrides: Partial<LedgerTransaction> = {}): LedgerT
     timestamp: "2026-03-01T10:00:00.000Z",
     created_at: "2026-03-01T10:00:00.000Z",
     posted_at: null,
-    history: [{ operation: "create", status: "draft", at: "2026-03-01T10:00:00.000Z" }],
+    history: [{ operation: "create", status: "draft", at: "2026-03-01T10:00:00.000Z", by: { id: "user-1", name: "Ada Lovelace" } }],
+    idempotency_key: "key-1",
+    counterparty: "External funding",
+    ...overrides,
+  };
+}
+
+/** One leg: debit or credit `amount` (a decimal string) on an account. */
+export function entry(accountId: string, name: string, side: "debit" | "credit", amount: string, overrides: Partial<LedgerEntry> = {}): LedgerEntry {
+  return {
+    account_id: accountId,
+    account_name: name,
+    account_number: accountId.startsWith("sys-") ? null : `ACC-${accountId}`,
+    owned: !accountId.startsWith("sys-"),
+    side,
+    debit: side === "debit" ? amount : "0",
+    credit: side === "credit" ? amount : "0",
+    amount_minor: Math.round(Number(amount) * 100),
     ...overrides,
   };
 }

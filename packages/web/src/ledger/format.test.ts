@@ -1,28 +1,20 @@
 import { describe, expect, it } from "vitest";
 import { account } from "./fixtures";
-import { accountOptionLabel, formatDay, isoToLocalInput, localInputToIso, statusLabel, typeLabel } from "./format";
-import { formatDecimal, signedWithCode, withCode } from "./money";
+import { accountOptionLabel, formatDay, humanize, isoToLocalInput, localInputToIso, statusLabel, statusOf, typeLabel } from "./format";
 
 describe("labels", () => {
-  it("show types and statuses as the spec does", () => {
+  it("show raw values as words people read", () => {
     expect(typeLabel("test_balance")).toBe("Test balance");
     expect(typeLabel("TRANSFER")).toBe("Transfer");
     expect(typeLabel("cash_out")).toBe("Cash out");
-    expect(statusLabel("POSTED")).toBe("posted");
-    expect(statusLabel("")).toBe("draft");
+    expect(statusLabel("POSTED")).toBe("Posted");
+    expect(statusLabel("")).toBe("Draft");
+    expect(statusOf("POSTED")).toBe("posted");
+    expect(humanize("ACTIVE")).toBe("Active");
   });
 
   it("name accounts by name and account number", () => {
     expect(accountOptionLabel(account({ name: "Everyday", account_number: "EVD-0001" }))).toBe("Everyday - EVD-0001");
-  });
-});
-
-describe("money display (core's money model)", () => {
-  it("en-US with 2 decimals, JPY none", () => {
-    expect(formatDecimal("1234.5", "USD")).toBe("1,234.50");
-    expect(formatDecimal("1200", "JPY")).toBe("1,200");
-    expect(withCode(-12050, "EUR")).toBe("-120.50 EUR");
-    expect(signedWithCode(12050, "GBP")).toBe("+120.50 GBP");
   });
 });
 

@@ -13,14 +13,20 @@ const TYPE_LABELS: Record<string, string> = {
 
 /** The spec lowercases types (transfer, deposit); shown capitalised: "Test balance". */
 export function typeLabel(type: string): string {
-  const known = TYPE_LABELS[type.toLowerCase()];
-  if (known) return known;
-  const text = type.toLowerCase().replace(/_/g, " ");
-  return text.charAt(0).toUpperCase() + text.slice(1);
+  return TYPE_LABELS[type.toLowerCase()] ?? humanize(type);
 }
 
-/** draft / posted, lowercased as the spec shows them. */
-export const statusLabel = (status: string): string => (status || "draft").toLowerCase();
+/** The spec's lowercased status (draft when missing), for comparisons. */
+export const statusOf = (status: string | null | undefined): string => (status || "draft").toLowerCase();
+
+/** A journal status for people: "Draft", "Posted". */
+export const statusLabel = (status: string | null | undefined): string => humanize(statusOf(status));
+
+/** A raw upper- or snake-case value for people: "ACTIVE" -> "Active", "test_balance" -> "Test balance". */
+export function humanize(value: string): string {
+  const text = value.toLowerCase().replace(/_/g, " ").trim();
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
 
 const DATE_TIME = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short" });
 const DATE_ONLY = new Intl.DateTimeFormat("en-US", { dateStyle: "medium" });

@@ -1,7 +1,7 @@
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback } from "react";
 import { api } from "../api";
-import type { DepositInput, NewLedgerAccount, TestBalanceInput, TransferInput } from "../api/types";
+import type { DepositInput, LedgerTransaction, NewLedgerAccount, TestBalanceInput, TransactionFilters, TransferInput } from "../api/types";
 import { useSession } from "../session/hooks";
 import { HISTORY_LIMIT, HISTORY_OFFSET } from "./constants";
 
@@ -10,6 +10,8 @@ export const ledgerKeys = {
   all: (userId: string) => ["ledger", userId] as const,
   accounts: (userId: string) => ["ledger", userId, "accounts"] as const,
   history: (userId: string) => ["ledger", userId, "history", HISTORY_LIMIT, HISTORY_OFFSET] as const,
+  historyPages: (userId: string, filters: TransactionFilters) => ["ledger", userId, "history-pages", filters] as const,
+  transaction: (userId: string, id: string) => ["ledger", userId, "transaction", id] as const,
   accountTransactions: (userId: string, accountId: string) => ["ledger", userId, "account-transactions", accountId] as const,
   balanceAt: (userId: string, accountId: string, asOf: string) => ["ledger", userId, "balance", accountId, asOf] as const,
   analytics: (userId: string, days: number) => ["ledger", userId, "analytics", days] as const,
@@ -31,6 +33,34 @@ export function useTransactionHistory() {
     queryKey: ledgerKeys.history(userId),
     queryFn: () => api.ledger.transactionHistory({ limit: HISTORY_LIMIT, offset: HISTORY_OFFSET }),
     enabled: userId !== "signed-out",
+  });
+}
+
+/**
+ * The Transactions tab: filtered history, 50 a page, each next page asked for with the previous
+ * page's cursor (the server binds cursors to the filters, so a filter change starts over).
+ */
+export function useTransactionPages(filters: TransactionFilters) {
+  const userId = useUserId();
+  return useInfiniteQuery({
+    queryKey: ledgerKeys.historyPages(userId, filters),
+    queryFn: ({ pageParam, signal }) => api.ledger.transactionHistory({ limit: HISTORY_LIMIT, cursor: pageParam }, filters, signal),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => (last.pagination?.has_more && last.pagination.next_cursor ? last.pagination.next_cursor : undefined),
+    enabled: userId !== "signed-out",
+    // While a new filter loads, the previous rows stay on screen instead of a blank table.
+    placeholderData: (previous) => previous,
+  });
+}
+
+/** One journal for the detail drawer; the row from the list shows at once, the full reply replaces it. */
+export function useTransaction(id: string | null, shown?: LedgerTransaction) {
+  const userId = useUserId();
+  return useQuery({
+    queryKey: ledgerKeys.transaction(userId, id ?? ""),
+    queryFn: ({ signal }) => api.ledger.getTransaction(id ?? "", signal),
+    enabled: userId !== "signed-out" && id !== null,
+    placeholderData: shown,
   });
 }
 

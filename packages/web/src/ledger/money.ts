@@ -1,24 +1,16 @@
-import { CURRENCIES, formatAmount, fromDecimalString, type Currency } from "@fintech/core/money/model";
+import { CURRENCIES, fromDecimalString, type Currency } from "@fintech/core/money/model";
 import type { LedgerAccount } from "../api/types";
 
-/** Money display goes through core's money model only: exact minor units, en-US, JPY without decimals. */
+/**
+ * Money arithmetic of the workspace (sums per currency, in exact minor units). Display goes
+ * through the one formatter, lib/money.ts (formatMoney): "$1,234.56", "−€20.00".
+ */
 
 export const isCurrency = (value: string): value is Currency => Object.hasOwn(CURRENCIES, value);
 
 /** A reply's decimal string as integer minor units. */
 export const minorOf = (amount: string, currency: Currency): number => fromDecimalString(amount, currency);
 
-/** "1,234.50" (JPY "1,235"). */
-export const formatMinor = (minor: number, currency: Currency): string => formatAmount(minor, currency);
-
-/** A decimal string from the API as "1,234.50". */
-export const formatDecimal = (amount: string, currency: Currency): string => formatAmount(minorOf(amount, currency), currency);
-
-/** "1,234.50 USD". */
-export const withCode = (minor: number, currency: Currency): string => `${formatAmount(minor, currency)} ${currency}`;
-
-/** "-1,234.50 USD" / "+1,234.50 USD" for a signed movement. */
-export const signedWithCode = (minor: number, currency: Currency): string => `${minor > 0 ? "+" : ""}${withCode(minor, currency)}`;
 
 export interface CurrencyTotals {
   currency: Currency;

@@ -1,7 +1,8 @@
 import type { ReactNode } from "react";
 import type { Currency } from "@fintech/core/money/model";
 import { secondaryButtonClass } from "../components/styles";
-import { formatMinor } from "./money";
+import { formatMoney, type SignDisplay } from "../lib/money";
+import { statusLabel } from "./format";
 
 /** Small building blocks shared by the workspace's tabs and sub-views. */
 
@@ -36,19 +37,27 @@ export function Spinner({ label, className = "" }: { label?: string; className?:
   );
 }
 
-/** An amount from minor units, "1,234.50" with the currency code in a lighter tone. */
-export function Money({ minor, currency, className = "", signed = false }: { minor: number; currency: Currency; className?: string; signed?: boolean }) {
-  const sign = signed && minor > 0 ? "+" : "";
-  return (
-    <span className={`tabular-nums ${className}`}>
-      {sign}
-      {formatMinor(minor, currency)} <span className="text-[0.8em] font-medium text-slate-500 dark:text-slate-400">{currency}</span>
-    </span>
-  );
+/** An amount from minor units or a decimal string through the one formatter: "$1,234.50", "−€20.00". */
+export function Money({
+  minor,
+  currency,
+  className = "",
+  signed = false,
+  signDisplay,
+}: {
+  minor: number | string | null | undefined;
+  currency: Currency;
+  className?: string;
+  /** Shorthand for signDisplay "exceptZero": "+$5.00", "−$5.00", "$0.00". */
+  signed?: boolean;
+  signDisplay?: SignDisplay;
+}) {
+  return <span className={`whitespace-nowrap tabular-nums ${className}`}>{formatMoney(minor, currency, { signDisplay: signDisplay ?? (signed ? "exceptZero" : "auto") })}</span>;
 }
 
+/** A journal's status as a badge: "Draft" (amber) or "Posted" (green). */
 export function StatusBadge({ status }: { status: string }) {
-  const posted = status === "posted";
+  const posted = status.toLowerCase() === "posted";
   return (
     <span
       className={`inline-flex items-center rounded-full px-2 py-0.5 text-xs font-semibold ${
@@ -57,7 +66,7 @@ export function StatusBadge({ status }: { status: string }) {
           : "bg-amber-100 text-amber-900 dark:bg-amber-950 dark:text-amber-200"
       }`}
     >
-      {status}
+      {statusLabel(status)}
     </span>
   );
 }

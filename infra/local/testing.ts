@@ -15,7 +15,15 @@ export const TEST_JWT_SECRET = "test-secret-that-is-long-enough-for-hs256-signin
  * A core context on its own fresh table in the shared DynamoDB Local, so test files never see
  * each other's data. Password hashing is cheap here; production keeps the configured cost.
  */
-export async function createTestContext(env: Record<string, string> = {}): Promise<CoreContext & { dispose(): Promise<void> }> {
+export interface TestContextOptions {
+  /** The context's clock, for tests that move time (token expiry, rate-limit windows). */
+  clock?: () => Date;
+}
+
+export async function createTestContext(
+  env: Record<string, string> = {},
+  options: TestContextOptions = {},
+): Promise<CoreContext & { dispose(): Promise<void> }> {
   const config = loadConfig({
     STAGE: "test",
     TABLE_NAME: `test-${randomUUID()}`,
@@ -30,7 +38,7 @@ export async function createTestContext(env: Record<string, string> = {}): Promi
     CORS_ORIGINS: "http://allowed.example",
     ...env,
   });
-  const core = createContext(config);
+  const core = createContext(config, options.clock ? { clock: options.clock } : {});
   await ensureTable(core.db);
   await ensureSystemAccounts(core);
   return {
@@ -44,8 +52,8 @@ export async function createTestContext(env: Record<string, string> = {}): Promi
 }
 
 /** The Hono app over a fresh table, plus small helpers for JSON calls. */
-export async function createTestApp(env: Record<string, string> = {}) {
-  const core = await createTestContext(env);
+export async function createTestApp(env: Record<string, string> = {}, options: TestContextOptions = {}) {
+  const core = await createTestContext(env, options);
   const app = createApp(core);
   const call = async (method: string, path: string, options: { body?: unknown; token?: string; headers?: Record<string, string> } = {}) => {
     const headers: Record<string, string> = { ...options.headers };

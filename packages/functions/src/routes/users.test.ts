@@ -23,20 +23,30 @@ describe("/api/v1/users/profile", () => {
     const reply = await t.call("GET", "/api/v1/users/profile");
     expect(reply.status).toBe(401);
     expect(reply.body).toEqual({ message: "Authentication required", code: "unauthorized" });
+    expect(reply.headers.get("www-authenticate")).toBe("Bearer");
+    expect(reply.headers.get("cache-control")).toBe("no-store");
   });
 
   it("refuses a forged or expired token", async () => {
     const forged = await t.call("GET", "/api/v1/users/profile", { token: token.slice(0, -3) + "abc" });
     expect(forged.status).toBe(401);
     expect(forged.body.code).toBe("invalid_token");
-    const expired = await createTestApp({ TOKEN_TTL_SECONDS: "1" });
+    expect(forged.headers.get("www-authenticate")).toBe('Bearer error="invalid_token"');
+    // The app's clock is moved, not waited for.
+    let now = new Date("2030-01-01T00:00:00.000Z");
+    const expired = await createTestApp({ TOKEN_TTL_SECONDS: "60" }, { clock: () => now });
     try {
       const session = await expired.call("POST", "/api/v1/auth/register", {
         body: { email: "short@example.com", password: "long enough pw", first_name: "S", last_name: "T" },
       });
-      await new Promise((resolve) => setTimeout(resolve, 2100));
-      const reply = await expired.call("GET", "/api/v1/users/profile", { token: session.body.data.token });
+      const sessionToken: string = session.body.data.token;
+      now = new Date(now.getTime() + 59_000);
+      expect((await expired.call("GET", "/api/v1/users/profile", { token: sessionToken })).status).toBe(200);
+      now = new Date(now.getTime() + 1_000);
+      const reply = await expired.call("GET", "/api/v1/users/profile", { token: sessionToken });
       expect(reply.status).toBe(401);
+      expect(reply.body.code).toBe("invalid_token");
+      expect(reply.headers.get("www-authenticate")).toBe('Bearer error="invalid_token"');
     } finally {
       await expired.core.dispose();
     }
@@ -46,6 +56,8 @@ describe("/api/v1/users/profile", () => {
     const reply = await t.call("GET", "/api/v1/users/profile", { token });
     expect(reply.status).toBe(200);
     expect(reply.body.data).toMatchObject({ email: "profile@example.com", first_name: "Pro", role: "user" });
+    expect(reply.headers.get("cache-control")).toBe("no-store");
+    expect(reply.headers.get("www-authenticate")).toBeNull();
   });
 
   it("updates names and phone", async () => {

@@ -2,10 +2,12 @@ import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
 import { secureHeaders } from "hono/secure-headers";
+import type { RequestMetrics } from "@fintech/core/metrics/recorder";
 import { createRequestMetrics } from "@fintech/core/metrics/service";
 import type { CoreContext } from "@fintech/core/shared/context";
 import type { AppEnv } from "./http/env";
 import { errorReply, requestContext } from "./http/middleware";
+import { requireOriginProof } from "./http/origin-verify";
 import { accountRoutes } from "./routes/accounts";
 import { authRoutes } from "./routes/auth";
 import { authenticatedHealthRoutes, publicHealthRoutes } from "./routes/health";
@@ -15,16 +17,25 @@ import { userRoutes } from "./routes/users";
 
 const MAX_JSON_BODY_BYTES = 1024 * 1024;
 
+export interface AppOptions {
+  /**
+   * Request metrics of this process (one per Lambda instance), flushed to the table in windows.
+   * The Lambda entry points pass their own so they can flush before each invocation returns.
+   */
+  metrics?: RequestMetrics;
+}
+
 /**
  * The one Hono app. The Lambda handlers, the streaming handler and the local Node server all
  * serve this same app; they differ only in how the request reaches it.
  */
-export function createApp(core: CoreContext) {
+export function createApp(core: CoreContext, options: AppOptions = {}) {
   // Not strict: the spec's client calls both /api/v1/accounts and /api/v1/accounts/.
   const app = new Hono<AppEnv>({ strict: false });
-  // Request metrics of this process (one per Lambda instance), flushed to the table in windows.
-  const metrics = createRequestMetrics(core);
+  const metrics = options.metrics ?? createRequestMetrics(core);
   app.use(requestContext(core));
+  // In the cloud, before anything else: only CloudFront's requests get further (403 otherwise).
+  app.use(requireOriginProof(core.config.ORIGIN_SECRET));
   app.use(recordRequestMetrics(metrics));
   app.use(secureHeaders());
   app.use(

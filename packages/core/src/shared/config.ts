@@ -28,6 +28,12 @@ export const ConfigSchema = z.object({
   DYNAMODB_ENDPOINT: z.url().optional(),
   S3_ENDPOINT: z.url().optional(),
   JWT_SECRET: z.string().min(32, "JWT_SECRET must be at least 32 characters"),
+  /**
+   * The proof that a request came through CloudFront, which adds it as an origin header. Set
+   * by the stacks in the cloud (then every request without it is refused, and the viewer's
+   * address is read from CloudFront's header); unset locally, where there is no CDN.
+   */
+  ORIGIN_SECRET: z.string().min(32, "ORIGIN_SECRET must be at least 32 characters").optional(),
   TOKEN_TTL_SECONDS: positiveInt(24 * 60 * 60),
   /** scrypt cost (N) for new password hashes; stored hashes carry their own parameters. */
   PASSWORD_HASH_COST: positiveInt(2 ** 16),

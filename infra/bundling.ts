@@ -1,0 +1,112 @@
+/**
+ * How every Lambda function is bundled: the one object that sst.config.ts hands SST as the
+ * default `nodejs` props and that `npm run bench:cold` builds with SST's own builder, so the
+ * benchmark measures exactly what is deployed. Figures and the reasons for each choice are in
+ * the README (Cloud > Function bundling).
+ */
+import path from "node:path";
+import type { BuildOptions, Plugin } from "esbuild";
+
+/** Where zod v4 (classic, mini and core) re-exports every locale as a namespace. */
+const ZOD_LOCALES_INDEX = /^\.\.\/locales\/index\.js$/;
+const ZOD_V4_DIR = `${path.sep}zod${path.sep}v4${path.sep}`;
+const EN_ONLY_NAMESPACE = "zod-locales-en-only";
+
+/**
+ * zod v4's `z` namespace carries `z.locales`, a namespace of all 49 locales (`export * as
+ * locales from "../locales/index.js"`), so any `import { z } from "zod"` bundles every locale's
+ * messages (about 258 KB minified) although only English is ever configured (classic's
+ * external.js calls `config(en())` itself). This swaps that one index module, wherever zod's v4
+ * files import it, for a module exporting `en` alone. Schema files stay untouched; code that
+ * reached for another locale through `z.locales` would fail at build time (nothing does).
+ */
+export const zodEnglishOnly: Plugin = {
+  name: "zod-english-only",
+  setup(build) {
+    build.onResolve({ filter: ZOD_LOCALES_INDEX }, (args) => {
+      if (!args.importer.includes(ZOD_V4_DIR)) return undefined;
+      return { path: path.resolve(args.resolveDir, "../locales/en.js"), namespace: EN_ONLY_NAMESPACE };
+    });
+    build.onLoad({ filter: /.*/, namespace: EN_ONLY_NAMESPACE }, (args) => ({
+      contents: `export { default as en } from ${JSON.stringify(args.path)};`,
+      resolveDir: path.dirname(args.path),
+      loader: "js",
+    }));
+  },
+};
+
+const ENV_CREDENTIALS_NAMESPACE = "lambda-env-credentials";
+
+/**
+ * Every SDK client imports the default credential chain (environment, SSO, ini files, web
+ * identity, process, container, instance metadata), which brings nested STS/SSO clients: about
+ * 100 KB minified that a Lambda function never runs, because the runtime always puts the
+ * execution role's credentials in the environment, the chain's first step. Deployed bundles get
+ * that first step alone (`fromEnv`, from the SDK itself). Not under `sst dev`, where the
+ * function runs on a laptop with whatever credentials the developer has.
+ */
+export const lambdaEnvCredentials: Plugin = {
+  name: "lambda-env-credentials",
+  setup(build) {
+    build.onResolve({ filter: /^@aws-sdk\/credential-provider-node$/ }, (args) => ({
+      path: args.resolveDir,
+      namespace: ENV_CREDENTIALS_NAMESPACE,
+    }));
+    build.onLoad({ filter: /.*/, namespace: ENV_CREDENTIALS_NAMESPACE }, (args) => ({
+      contents: [
+        `import { fromEnv } from "@aws-sdk/credential-provider-env";`,
+        `export const defaultProvider = (init = {}) => fromEnv(init);`,
+      ].join("\n"),
+      resolveDir: args.path,
+      loader: "js",
+    }));
+  },
+};
+
+/**
+ * The AWS SDK v3 ships inside the nodejs22.x runtime. We bundle our own copy anyway: the
+ * runtime's version is whatever AWS last patched in (not the lock file's, not what the tests
+ * ran), and bench:cold shows the bundled, tree-shaken, minified SDK initialises faster than the
+ * runtime's unbundled one (hundreds of files resolved at import). `externalSdk` exists only so
+ * the benchmark can measure the alternative.
+ */
+export const AWS_SDK_EXTERNAL = ["@aws-sdk/*", "@smithy/*"] as const;
+
+/** SST v2's NodeJSProps, restated so infra/ need not import sst (stacks check it satisfies it). */
+export interface FunctionBundling {
+  format: "esm" | "cjs";
+  minify: boolean;
+  /**
+   * Left unset on purpose: SST then generates a source map, takes it out of the deployed zip
+   * (no cold-start cost) and uploads it for the SST console. `true` would ship it in the zip.
+   */
+  sourcemap?: boolean;
+  esbuild: BuildOptions;
+}
+
+export interface BundlingOptions {
+  /** `sst dev`: the function runs locally through SST's bridge, with the developer's credentials. */
+  liveDev?: boolean;
+  /** Leave the AWS SDK to the runtime (measurement only; see AWS_SDK_EXTERNAL). */
+  externalSdk?: boolean;
+}
+
+export function functionBundling({ liveDev = false, externalSdk = false }: BundlingOptions = {}): FunctionBundling {
+  return {
+    // The lambda entry points await their configuration at module top level: ESM output only.
+    format: "esm",
+    minify: true,
+    esbuild: {
+      plugins: liveDev || externalSdk ? [zodEnglishOnly] : [zodEnglishOnly, lambdaEnvCredentials],
+      // Lambda's nodejs22.x; esbuild then keeps modern syntax instead of down-levelling it.
+      target: "node22",
+      // Prefer packages' ESM builds (tree-shakable) and drop their "development" branches.
+      mainFields: ["module", "main"],
+      define: { "process.env.NODE_ENV": '"production"' },
+      // esbuild's default; stated because SST's keepNames (stack traces) is the other cost.
+      treeShaking: true,
+      legalComments: "none",
+      external: externalSdk ? [...AWS_SDK_EXTERNAL] : [],
+    },
+  };
+}

@@ -145,12 +145,12 @@ export interface TransactionsExport {
 }
 
 /** The filtered list as CSV, newest first, at most EXPORT_MAX_ROWS rows (more: 422, narrow the filters). */
-export async function exportTransactions(ctx: CoreContext, ownerId: string, query: unknown): Promise<TransactionsExport> {
+export async function exportTransactions(ctx: CoreContext, ownerId: string, query: unknown, maxRows = EXPORT_MAX_ROWS): Promise<TransactionsExport> {
   const filters = await parseTransactionFilters(ctx, ownerId, query);
-  const found = await filteredPage(ctx, ownerId, filters, { limit: EXPORT_MAX_ROWS, offset: 0 }, "transactions/export");
+  const found = await filteredPage(ctx, ownerId, filters, { limit: maxRows, offset: 0 }, "transactions/export");
   if (found.has_more) {
     throw unprocessable(
-      `The export is limited to ${EXPORT_MAX_ROWS.toLocaleString("en-US")} transactions; narrow the filters (for example the date range)`,
+      `The export is limited to ${maxRows.toLocaleString("en-US")} transactions; narrow the filters (for example the date range)`,
       "export_too_large",
     );
   }

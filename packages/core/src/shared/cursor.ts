@@ -48,10 +48,14 @@ export function signCursor(binding: CursorBinding, key: Record<string, string>):
   return `${payload}.${mac(binding, payload).toString("base64url")}`;
 }
 
+/** Our cursors carry at most a few hundred bytes of key; anything longer was not made here. */
+const MAX_CURSOR_LENGTH = 2000;
+
 const invalid = () => badRequest("Invalid cursor", "invalid_cursor");
 
 /** The key a cursor carries, if this query signed it; anything else is a 400. */
 export function verifyCursor(binding: CursorBinding, cursor: string, keyNames: readonly string[]): Record<string, string> {
+  if (cursor.length > MAX_CURSOR_LENGTH) throw invalid();
   const [payload, signature, ...rest] = cursor.split(".");
   if (!payload || !signature || rest.length > 0) throw invalid();
   const given = Buffer.from(signature, "base64url");

@@ -11,7 +11,8 @@ export const MAX_OFFSET = 5000;
 export const PageQuery = z.object({
   limit: z.coerce.number({ error: "limit must be a number" }).int("limit must be a whole number").min(1, "limit must be at least 1").max(MAX_PAGE_SIZE, `limit must be at most ${MAX_PAGE_SIZE}`).default(50),
   offset: z.coerce.number({ error: "offset must be a number" }).int("offset must be a whole number").min(0, "offset cannot be negative").max(MAX_OFFSET, `offset must be at most ${MAX_OFFSET}; use the cursor for deeper pages`).default(0),
-  cursor: z.string().max(2000).optional(),
+  /** Opaque; checked (length, signature, query) by verifyCursor, which answers invalid_cursor. */
+  cursor: z.string().optional(),
 });
 export type PageQuery = z.infer<typeof PageQuery>;
 

@@ -1,7 +1,9 @@
-import { useEffect, useReducer, useRef, type FormEvent } from "react";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useEffect, useReducer, useRef } from "react";
+import { useForm } from "react-hook-form";
 import { useStepFocus } from "./useStepFocus";
 import toast from "react-hot-toast";
-import { FORM_CURRENCIES, type FormCurrency } from "../api/types";
+import { FORM_CURRENCIES } from "../api/types";
 import { Dialog } from "../components/Dialog";
 import { inputClass, labelClass, primaryButtonClass, secondaryButtonClass } from "../components/styles";
 import { keyFor, settled, type ActionKey } from "./actionKey";
@@ -16,6 +18,8 @@ import {
   type AccountDetails,
 } from "./connectWizard";
 import { AUTHORISE_DELAY_MS, SUCCESS_CLOSE_DELAY_MS } from "./constants";
+import { CurrencyField, DescriptionField } from "./fields";
+import { accountDetailsSchema } from "./formSchemas";
 import { useCreateAccount } from "./hooks";
 import { SubView } from "./SubView";
 import { errorTextClass, FieldError, ReviewItem, Spinner, StepList, subtleTextClass, WizardButtons } from "./ui";
@@ -143,10 +147,8 @@ export function ConnectAccountWizard({ onClose, onConnected }: ConnectAccountWiz
       {state.step === 3 && (
         <DetailsForm
           details={state.details}
-          errors={state.errors}
           provider={state.provider}
-          onEdit={(field, value) => dispatch({ type: "edit", field, value })}
-          onSubmit={() => dispatch({ type: "review" })}
+          onSubmit={(details) => dispatch({ type: "details", details })}
           onBack={() => dispatch({ type: "back" })}
         />
       )}
@@ -209,26 +211,22 @@ export function ConnectAccountWizard({ onClose, onConnected }: ConnectAccountWiz
 
 interface DetailsFormProps {
   details: AccountDetails;
-  errors: Partial<Record<keyof AccountDetails, string>>;
   provider: BankProvider | null;
-  onEdit: (field: keyof AccountDetails, value: string) => void;
-  onSubmit: () => void;
+  onSubmit: (details: AccountDetails) => void;
   onBack: () => void;
 }
 
-function DetailsForm({ details, errors, provider, onEdit, onSubmit, onBack }: DetailsFormProps) {
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    onSubmit();
-  };
-  const field = (name: keyof AccountDetails) => ({
+/** Step 3: name, number, currency (a new account may pick any), description; the server's rules. */
+function DetailsForm({ details, provider, onSubmit, onBack }: DetailsFormProps) {
+  const { register, handleSubmit, formState } = useForm<AccountDetails>({ resolver: zodResolver(accountDetailsSchema), defaultValues: details });
+  const errors = formState.errors;
+  const field = (name: keyof AccountDetails, id: string) => ({
     "aria-invalid": errors[name] ? true : undefined,
-    "aria-describedby": errors[name] ? `connect-${name}-error` : undefined,
+    "aria-describedby": errors[name] ? `${id}-error` : undefined,
   });
-  const error = (name: keyof AccountDetails) => <FieldError id={`connect-${name}-error`} message={errors[name]} />;
 
   return (
-    <form onSubmit={submit} noValidate className="mt-4 space-y-4">
+    <form onSubmit={handleSubmit(onSubmit)} noValidate className="mt-4 space-y-4">
       {provider && (
         <p className="rounded-lg bg-emerald-50 p-3 text-sm text-emerald-900 dark:bg-emerald-950/60 dark:text-emerald-100">
           Details received from {provider.name}. Check them before you continue.
@@ -239,8 +237,8 @@ function DetailsForm({ details, errors, provider, onEdit, onSubmit, onBack }: De
           <label htmlFor="connect-name" className={labelClass}>
             Account name
           </label>
-          <input id="connect-name" className={inputClass} value={details.name} onChange={(event) => onEdit("name", event.target.value)} aria-required="true" autoComplete="off" {...field("name")} />
-          {error("name")}
+          <input id="connect-name" className={inputClass} aria-required="true" autoComplete="off" {...field("name", "connect-name")} {...register("name")} />
+          <FieldError id="connect-name-error" message={errors.name?.message} />
         </div>
         <div>
           <label htmlFor="connect-number" className={labelClass}>
@@ -249,34 +247,16 @@ function DetailsForm({ details, errors, provider, onEdit, onSubmit, onBack }: De
           <input
             id="connect-number"
             className={`${inputClass} font-mono`}
-            value={details.accountNumber}
-            onChange={(event) => onEdit("accountNumber", event.target.value)}
             aria-required="true"
             autoComplete="off"
             spellCheck={false}
-            {...field("accountNumber")}
+            {...field("accountNumber", "connect-number")}
+            {...register("accountNumber")}
           />
-          {error("accountNumber")}
+          <FieldError id="connect-number-error" message={errors.accountNumber?.message} />
         </div>
-        <div>
-          <label htmlFor="connect-currency" className={labelClass}>
-            Currency
-          </label>
-          <select id="connect-currency" className={inputClass} value={details.currency} onChange={(event) => onEdit("currency", event.target.value as FormCurrency)}>
-            {FORM_CURRENCIES.map((currency) => (
-              <option key={currency} value={currency}>
-                {currency}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div>
-          <label htmlFor="connect-description" className={labelClass}>
-            Description <span className="font-normal text-slate-500 dark:text-slate-400">(optional)</span>
-          </label>
-          <input id="connect-description" className={inputClass} value={details.description} onChange={(event) => onEdit("description", event.target.value)} {...field("description")} />
-          {error("description")}
-        </div>
+        <CurrencyField id="connect-currency" registration={register("currency")} error={errors.currency?.message} options={FORM_CURRENCIES} />
+        <DescriptionField id="connect-description" registration={register("description")} error={errors.description?.message} />
       </div>
       <WizardButtons onBack={onBack}>
         <button type="submit" className={primaryButtonClass}>

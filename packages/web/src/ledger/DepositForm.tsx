@@ -1,16 +1,19 @@
-import { useEffect, useRef, useState, type FormEvent } from "react";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useEffect, useRef, useState } from "react";
+import { useForm } from "react-hook-form";
 import toast from "react-hot-toast";
-import { FORM_CURRENCIES, type FormCurrency, type LedgerAccount } from "../api/types";
+import type { LedgerAccount } from "../api/types";
 import { inputClass, labelClass, primaryButtonClass, secondaryButtonClass } from "../components/styles";
 import { CloseIcon } from "../components/icons";
+import { formatMoney } from "../lib/money";
 import { keyFor, settled, type ActionKey } from "./actionKey";
 import { writeErrorMessage } from "./actionErrors";
-import { AMOUNT_STEP, DEFAULT_DEPOSIT_AMOUNT } from "./constants";
-import { depositBody, responseText, testBalanceBody, validateDeposit, type DepositErrors, type DepositFields } from "./depositForm";
+import { afterDeposit, currenciesFor, depositBody, formCurrency, initialDeposit, responseText, testBalanceBody, type DepositFields } from "./depositForm";
+import { AmountField, CurrencyField, DescriptionField } from "./fields";
+import { depositFormSchema } from "./formSchemas";
 import { accountOptionLabel } from "./format";
 import { useDeposit, useTestBalance } from "./hooks";
 import { LEDGER_UI_MESSAGES } from "./messages";
-import { formatMoney } from "../lib/money";
 import { SubView } from "./SubView";
 import { errorTextClass, FieldError, Spinner, subtleTextClass } from "./ui";
 
@@ -21,18 +24,11 @@ interface DepositFormProps {
   onConnect: () => void;
 }
 
-const formCurrency = (currency: string | undefined): FormCurrency => (currency === "EUR" || currency === "GBP" ? currency : "USD");
-
 /** The deposit form of spec 000 §2.7: Create Deposit and Get Test Balance, with the API Response box. */
 export function DepositForm({ accounts, accountId, onClose, onConnect }: DepositFormProps) {
   const initial = accounts.find((account) => account.id === accountId) ?? (accounts.length === 1 ? accounts[0] : undefined);
-  const [fields, setFields] = useState<DepositFields>(() => ({
-    accountId: initial?.id ?? "",
-    amount: DEFAULT_DEPOSIT_AMOUNT,
-    currency: formCurrency(initial?.currency),
-    description: "",
-  }));
-  const [errors, setErrors] = useState<DepositErrors>({});
+  const form = useForm<DepositFields>({ resolver: zodResolver(depositFormSchema), defaultValues: initialDeposit(initial) });
+  const { register, formState, setValue, watch, clearErrors } = form;
   const [response, setResponse] = useState<string | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const deposit = useDeposit();
@@ -42,57 +38,37 @@ export function DepositForm({ accounts, accountId, onClose, onConnect }: Deposit
   const inFlight = useRef(false);
   const responseRef = useRef<HTMLPreElement>(null);
   const busy = deposit.isPending || testBalance.isPending;
+  const selected = accounts.find((account) => account.id === watch("accountId"));
+  const errors = formState.errors;
 
   useEffect(() => {
     if (response) responseRef.current?.focus();
   }, [response]);
 
-  const edit = (change: Partial<DepositFields>) => {
-    setFields((current) => {
-      const next = { ...current, ...change };
-      // Choosing an account brings its currency along; a different one would be refused.
-      if (change.accountId !== undefined) {
-        const account = accounts.find((item) => item.id === change.accountId);
-        if (account) next.currency = formCurrency(account.currency);
-      }
-      return next;
-    });
-    setErrors((current) => {
-      const next = { ...current };
-      if (change.accountId !== undefined) delete next.accountId;
-      if (change.amount !== undefined || change.currency !== undefined) delete next.amount;
-      return next;
-    });
-    setFailure(null);
-  };
+  // Choosing an account brings its currency along; another one would be refused.
+  const account = register("accountId", {
+    onChange: (event: { target: { value: string } }) => {
+      const chosen = accounts.find((item) => item.id === event.target.value);
+      if (chosen) setValue("currency", formCurrency(chosen.currency));
+      setFailure(null);
+    },
+  });
 
-  const run = async (kind: "deposit" | "test") => {
+  const createDeposit = async (fields: DepositFields) => {
     if (inFlight.current) return;
-    const problems = validateDeposit(fields);
-    // The test balance's amount is the server's default, so the amount field does not matter.
-    if (kind === "test") delete problems.amount;
-    setErrors(problems);
-    if (Object.keys(problems).length > 0) return;
     inFlight.current = true;
     setFailure(null);
     try {
-      if (kind === "deposit") {
-        const body = depositBody(fields);
-        depositKey.current = keyFor(depositKey.current, body);
-        const reply = await deposit.mutateAsync({ body, idempotencyKey: depositKey.current.key });
-        depositKey.current = settled(depositKey.current);
-        setResponse(responseText(reply));
-        toast.success(`Deposit of ${formatMoney(reply.data.total_amount_minor, reply.data.currency)} created (${reply.data.status})`);
-      } else {
-        const body = testBalanceBody(fields);
-        testKey.current = keyFor(testKey.current, body);
-        const reply = await testBalance.mutateAsync({ body, idempotencyKey: testKey.current.key });
-        testKey.current = settled(testKey.current);
-        setResponse(responseText(reply));
-        toast.success(`Test balance of ${formatMoney(reply.data.total_amount_minor, reply.data.currency)} created (${reply.data.status})`);
-      }
+      const body = depositBody(fields);
+      depositKey.current = keyFor(depositKey.current, body);
+      const reply = await deposit.mutateAsync({ body, idempotencyKey: depositKey.current.key });
+      depositKey.current = settled(depositKey.current);
+      setResponse(responseText(reply));
+      // A second click must not deposit the same again: the amount is asked for anew.
+      form.reset(afterDeposit(fields));
+      toast.success(`Deposit of ${formatMoney(reply.data.total_amount_minor, reply.data.currency)} created (${reply.data.status})`);
     } catch (error) {
-      const message = writeErrorMessage(error, kind === "deposit" ? LEDGER_UI_MESSAGES.depositFailed : LEDGER_UI_MESSAGES.testBalanceFailed);
+      const message = writeErrorMessage(error, LEDGER_UI_MESSAGES.depositFailed);
       setFailure(message);
       toast.error(message);
     } finally {
@@ -100,9 +76,27 @@ export function DepositForm({ accounts, accountId, onClose, onConnect }: Deposit
     }
   };
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    void run("deposit");
+  /** The test balance's amount is the server's default, so only the account is checked. */
+  const getTestBalance = async () => {
+    if (inFlight.current) return;
+    clearErrors("amount");
+    if (!(await form.trigger("accountId"))) return;
+    inFlight.current = true;
+    setFailure(null);
+    try {
+      const body = testBalanceBody(form.getValues());
+      testKey.current = keyFor(testKey.current, body);
+      const reply = await testBalance.mutateAsync({ body, idempotencyKey: testKey.current.key });
+      testKey.current = settled(testKey.current);
+      setResponse(responseText(reply));
+      toast.success(`Test balance of ${formatMoney(reply.data.total_amount_minor, reply.data.currency)} created (${reply.data.status})`);
+    } catch (error) {
+      const message = writeErrorMessage(error, LEDGER_UI_MESSAGES.testBalanceFailed);
+      setFailure(message);
+      toast.error(message);
+    } finally {
+      inFlight.current = false;
+    }
   };
 
   if (accounts.length === 0) {
@@ -121,11 +115,9 @@ export function DepositForm({ accounts, accountId, onClose, onConnect }: Deposit
     );
   }
 
-  const describedBy = (name: keyof DepositErrors) => (errors[name] ? `deposit-${name}-error` : undefined);
-
   return (
     <SubView id="deposit" title="Make Deposit" description="Deposits and test balances start as drafts; approve them on the Transactions tab." onClose={onClose} closeLabel="Close deposit">
-      <form onSubmit={submit} noValidate className="space-y-4">
+      <form onSubmit={form.handleSubmit(createDeposit)} noValidate className="space-y-4">
         <div className="grid gap-4 sm:grid-cols-2">
           <div className="sm:col-span-2">
             <label htmlFor="deposit-account" className={labelClass}>
@@ -134,57 +126,30 @@ export function DepositForm({ accounts, accountId, onClose, onConnect }: Deposit
             <select
               id="deposit-account"
               className={inputClass}
-              value={fields.accountId}
-              required
+              aria-required="true"
               aria-invalid={errors.accountId ? true : undefined}
-              aria-describedby={describedBy("accountId")}
-              onChange={(event) => edit({ accountId: event.target.value })}
+              aria-describedby={errors.accountId ? "deposit-account-error" : undefined}
+              {...account}
             >
               <option value="">Select an account</option>
-              {accounts.map((account) => (
-                <option key={account.id} value={account.id}>
-                  {accountOptionLabel(account)}
+              {accounts.map((item) => (
+                <option key={item.id} value={item.id}>
+                  {accountOptionLabel(item)}
                 </option>
               ))}
             </select>
-            <FieldError id="deposit-accountId-error" message={errors.accountId} />
+            <FieldError id="deposit-account-error" message={errors.accountId?.message} />
           </div>
-          <div>
-            <label htmlFor="deposit-amount" className={labelClass}>
-              Amount
-            </label>
-            <input
-              id="deposit-amount"
-              type="number"
-              inputMode="decimal"
-              step={AMOUNT_STEP}
-              min="0"
-              required
-              value={fields.amount}
-              aria-invalid={errors.amount ? true : undefined}
-              aria-describedby={describedBy("amount")}
-              onChange={(event) => edit({ amount: event.target.value })}
-              className={inputClass}
-            />
-            <FieldError id="deposit-amount-error" message={errors.amount} />
-          </div>
-          <div>
-            <label htmlFor="deposit-currency" className={labelClass}>
-              Currency
-            </label>
-            <select id="deposit-currency" className={inputClass} value={fields.currency} onChange={(event) => edit({ currency: event.target.value as FormCurrency })}>
-              {FORM_CURRENCIES.map((currency) => (
-                <option key={currency} value={currency}>
-                  {currency}
-                </option>
-              ))}
-            </select>
-          </div>
+          <AmountField id="deposit-amount" registration={register("amount", { onChange: () => setFailure(null) })} error={errors.amount?.message} />
+          <CurrencyField
+            id="deposit-currency"
+            registration={register("currency")}
+            error={errors.currency?.message}
+            options={currenciesFor(selected)}
+            hint={selected ? "The account's currency" : undefined}
+          />
           <div className="sm:col-span-2">
-            <label htmlFor="deposit-description" className={labelClass}>
-              Description <span className="font-normal text-slate-500 dark:text-slate-400">(optional)</span>
-            </label>
-            <input id="deposit-description" className={inputClass} value={fields.description} onChange={(event) => edit({ description: event.target.value })} />
+            <DescriptionField id="deposit-description" registration={register("description")} error={errors.description?.message} />
           </div>
         </div>
 
@@ -198,7 +163,7 @@ export function DepositForm({ accounts, accountId, onClose, onConnect }: Deposit
           <button type="submit" className={primaryButtonClass} disabled={busy}>
             {busy ? <Spinner label="Creating..." /> : "Create Deposit"}
           </button>
-          <button type="button" className={secondaryButtonClass} disabled={busy} onClick={() => void run("test")}>
+          <button type="button" className={secondaryButtonClass} disabled={busy} onClick={() => void getTestBalance()}>
             {busy ? <Spinner label="Creating..." /> : "Get Test Balance"}
           </button>
           <button type="button" className={`${secondaryButtonClass} sm:ml-auto`} onClick={onClose}>

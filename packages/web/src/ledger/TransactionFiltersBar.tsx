@@ -2,7 +2,7 @@ import { useEffect, useId, useState, type FormEvent } from "react";
 import type { LedgerAccount, TransactionFilters } from "../api/types";
 import { inputClass, labelClass, secondaryButtonClass } from "../components/styles";
 import { accountOptionLabel, statusLabel, typeLabel } from "./format";
-import { FILTER_STATUSES, FILTER_TYPES, hasFilters } from "./transactions";
+import { FILTER_STATUSES, FILTER_TYPES, hasFilters, SEARCH_MAX } from "./transactions";
 import { FieldError } from "./ui";
 
 interface TransactionFiltersBarProps {
@@ -12,8 +12,6 @@ interface TransactionFiltersBarProps {
   rangeError: string | null;
   onChange: (filters: TransactionFilters) => void;
 }
-
-const SEARCH_MAX = 100;
 
 /**
  * Status, type, account and date range apply as soon as they change; the description search

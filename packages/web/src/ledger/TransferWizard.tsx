@@ -1,9 +1,13 @@
-import { useReducer, useRef, type FormEvent } from "react";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useReducer, useRef, type ReactNode } from "react";
+import { useForm } from "react-hook-form";
 import toast from "react-hot-toast";
-import { FORM_CURRENCIES, type FormCurrency, type LedgerAccount } from "../api/types";
-import { inputClass, labelClass, primaryButtonClass, secondaryButtonClass } from "../components/styles";
+import type { FormCurrency, LedgerAccount } from "../api/types";
+import { primaryButtonClass, secondaryButtonClass } from "../components/styles";
 import { writeErrorMessage } from "./actionErrors";
-import { AMOUNT_STEP } from "./constants";
+import { formCurrency } from "./depositForm";
+import { AmountField, CurrencyField, DescriptionField } from "./fields";
+import { transferDetailsSchema, type TransferDetails } from "./formSchemas";
 import { accountOptionLabel } from "./format";
 import { useTransfer } from "./hooks";
 import { LEDGER_UI_MESSAGES } from "./messages";
@@ -11,7 +15,7 @@ import { parseAmount } from "@fintech/core/money/model";
 import { formatMoney } from "../lib/money";
 import { SubView } from "./SubView";
 import { destinationsFor, initialTransferState, TRANSFER_STEP_LABELS, transferBody, transferReducer } from "./transferWizard";
-import { errorTextClass, FieldError, Money, ReviewItem, Spinner, StatusBadge, StepList, subtleTextClass, WizardButtons } from "./ui";
+import { errorTextClass, Money, ReviewItem, Spinner, StatusBadge, StepList, subtleTextClass, WizardButtons } from "./ui";
 import { useStepFocus } from "./useStepFocus";
 
 interface TransferWizardProps {
@@ -63,10 +67,6 @@ export function TransferWizard({ accounts, fromId, onClose }: TransferWizardProp
   }
 
   const titles = ["Choose the source account", "Choose the destination account", "Amount and description", "Confirm the transfer", "Transfer submitted"];
-  const submitAmount = (event: FormEvent) => {
-    event.preventDefault();
-    dispatch({ type: "review" });
-  };
 
   return (
     <SubView id="transfer" title="Transfer Funds" description="Move money between your own accounts. Transfers start as drafts until approved." onClose={onClose} closeLabel="Close transfer">
@@ -98,60 +98,23 @@ export function TransferWizard({ accounts, fromId, onClose }: TransferWizardProp
       )}
 
       {state.step === 3 && (
-        <form onSubmit={submitAmount} noValidate className="mt-4 space-y-4">
-          <p className={subtleTextClass}>
-            From <strong className="text-slate-900 dark:text-white">{from?.name}</strong> to <strong className="text-slate-900 dark:text-white">{to?.name}</strong>
-            {from && (
-              <>
-                {" "}
-                · available <Money minor={from.available_minor} currency={from.currency} />
-              </>
-            )}
-          </p>
-          <div className="grid gap-4 sm:grid-cols-3">
-            <div>
-              <label htmlFor="transfer-amount" className={labelClass}>
-                Amount
-              </label>
-              <input
-                id="transfer-amount"
-                type="number"
-                inputMode="decimal"
-                step={AMOUNT_STEP}
-                min="0"
-                value={state.amount}
-                onChange={(event) => dispatch({ type: "amount", value: event.target.value })}
-                aria-invalid={state.amountError ? true : undefined}
-                aria-describedby={state.amountError ? "transfer-amount-error" : undefined}
-                className={inputClass}
-              />
-              <FieldError id="transfer-amount-error" message={state.amountError} />
-            </div>
-            <div>
-              <label htmlFor="transfer-currency" className={labelClass}>
-                Currency
-              </label>
-              <select id="transfer-currency" className={inputClass} value={state.currency} onChange={(event) => dispatch({ type: "currency", value: event.target.value as FormCurrency })}>
-                {FORM_CURRENCIES.map((currency) => (
-                  <option key={currency} value={currency}>
-                    {currency}
-                  </option>
-                ))}
-              </select>
-            </div>
-            <div>
-              <label htmlFor="transfer-description" className={labelClass}>
-                Description <span className="font-normal text-slate-500 dark:text-slate-400">(optional)</span>
-              </label>
-              <input id="transfer-description" className={inputClass} value={state.description} onChange={(event) => dispatch({ type: "description", value: event.target.value })} />
-            </div>
-          </div>
-          <WizardButtons onBack={() => dispatch({ type: "back" })}>
-            <button type="submit" className={primaryButtonClass}>
-              Review transfer
-            </button>
-          </WizardButtons>
-        </form>
+        <AmountStep
+          defaults={{ amount: state.amount, currency: state.currency, description: state.description }}
+          currencies={from ? [formCurrency(from.currency)] : [state.currency]}
+          summary={
+            <p className={subtleTextClass}>
+              From <strong className="text-slate-900 dark:text-white">{from?.name}</strong> to <strong className="text-slate-900 dark:text-white">{to?.name}</strong>
+              {from && (
+                <>
+                  {" "}
+                  · available <Money minor={from.available_minor} currency={from.currency} />
+                </>
+              )}
+            </p>
+          }
+          onBack={() => dispatch({ type: "back" })}
+          onSubmit={(values) => dispatch({ type: "details", values })}
+        />
       )}
 
       {state.step === 4 && from && to && (
@@ -195,6 +158,39 @@ export function TransferWizard({ accounts, fromId, onClose }: TransferWizardProp
         </div>
       )}
     </SubView>
+  );
+}
+
+/** Step 3: amount, currency (the source account's) and description, validated with the server's rules. */
+function AmountStep({
+  defaults,
+  currencies,
+  summary,
+  onBack,
+  onSubmit,
+}: {
+  defaults: TransferDetails;
+  currencies: readonly FormCurrency[];
+  summary: ReactNode;
+  onBack: () => void;
+  onSubmit: (values: TransferDetails) => void;
+}) {
+  const { register, handleSubmit, formState } = useForm<TransferDetails>({ resolver: zodResolver(transferDetailsSchema), defaultValues: defaults });
+  const errors = formState.errors;
+  return (
+    <form onSubmit={handleSubmit(onSubmit)} noValidate className="mt-4 space-y-4">
+      {summary}
+      <div className="grid gap-4 sm:grid-cols-3">
+        <AmountField id="transfer-amount" registration={register("amount")} error={errors.amount?.message} />
+        <CurrencyField id="transfer-currency" registration={register("currency")} error={errors.currency?.message} options={currencies} hint="The source account's currency" />
+        <DescriptionField id="transfer-description" registration={register("description")} error={errors.description?.message} />
+      </div>
+      <WizardButtons onBack={onBack}>
+        <button type="submit" className={primaryButtonClass}>
+          Review transfer
+        </button>
+      </WizardButtons>
+    </form>
   );
 }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { CONNECT_COUNTRIES } from "./bankProvidersSeed";
+import { accountDetailsSchema } from "./formSchemas";
 import { accountBody, connectReducer, initialConnectState, providerDetails, validateDetails, type ConnectAction, type ConnectState } from "./connectWizard";
 
 const run = (actions: ConnectAction[], from: ConnectState = initialConnectState) => actions.reduce(connectReducer, from);
@@ -47,11 +48,11 @@ describe("connect-account wizard", () => {
   });
 
   it("requires account name and number; the description is optional", () => {
-    const state = run([{ type: "country", country: usa }, { type: "manual" }, { type: "review" }]);
-    expect(state.step).toBe(3);
-    expect(state.errors).toEqual({ name: "Account name is required", accountNumber: "Account number is required" });
-    const edited = run([{ type: "edit", field: "name", value: "Savings" }], state);
-    expect(edited.errors).toEqual({ accountNumber: "Account number is required" });
+    const empty = { name: "", accountNumber: "", description: "", currency: "USD" as const };
+    expect(validateDetails(empty)).toEqual({ name: "Account name is required", accountNumber: "Account number is required" });
+    expect(validateDetails({ ...empty, name: "Savings" })).toEqual({ accountNumber: "Account number is required" });
+    const parsed = accountDetailsSchema.safeParse({ ...empty, name: "Savings" });
+    expect(parsed.success ? [] : parsed.error.issues.map((issue) => [issue.path.join("."), issue.message])).toEqual([["accountNumber", "Account number is required"]]);
   });
 
   it("uses the server's own rule for the account number's format", () => {
@@ -64,9 +65,7 @@ describe("connect-account wizard", () => {
     const filled = run([
       { type: "country", country: usa },
       { type: "manual" },
-      { type: "edit", field: "name", value: "Everyday" },
-      { type: "edit", field: "accountNumber", value: "EVD-0001" },
-      { type: "review" },
+      { type: "details", details: { name: "Everyday", accountNumber: "EVD-0001", description: "", currency: "USD" } },
     ]);
     expect(filled.step).toBe(4);
     expect(run([{ type: "back" }], filled).step).toBe(3);

@@ -28,7 +28,6 @@ export interface ConnectState {
   /** The provider whose simulated authorisation is running. */
   authorising: BankProvider | null;
   details: AccountDetails;
-  errors: DetailErrors;
   /** The server's refusal (or the network error) of the last attempt. */
   submitError: string | null;
   createdAccountId: string | null;
@@ -40,8 +39,8 @@ export type ConnectAction =
   | { type: "provider"; provider: BankProvider }
   | { type: "authorised"; details: AccountDetails }
   | { type: "cancel-authorise" }
-  | { type: "edit"; field: keyof AccountDetails; value: string }
-  | { type: "review" }
+  /** The details form was submitted (and passed formSchemas.accountDetailsSchema). */
+  | { type: "details"; details: AccountDetails }
   | { type: "back" }
   | { type: "failed"; message: string }
   | { type: "created"; accountId: string };
@@ -54,7 +53,6 @@ export const initialConnectState: ConnectState = {
   provider: null,
   authorising: null,
   details: emptyDetails(),
-  errors: {},
   submitError: null,
   createdAccountId: null,
 };
@@ -103,25 +101,18 @@ export function providerDetails(provider: BankProvider, country: ConnectCountry,
 export function connectReducer(state: ConnectState, action: ConnectAction): ConnectState {
   switch (action.type) {
     case "country":
-      return { ...state, step: 2, country: action.country, details: emptyDetails(action.country.currency), errors: {}, submitError: null };
+      return { ...state, step: 2, country: action.country, details: emptyDetails(action.country.currency), submitError: null };
     case "manual":
-      return { ...state, step: 3, provider: null, authorising: null, details: emptyDetails(state.country?.currency), errors: {}, submitError: null };
+      return { ...state, step: 3, provider: null, authorising: null, details: emptyDetails(state.country?.currency), submitError: null };
     case "provider":
       return state.step === 2 ? { ...state, authorising: action.provider } : state;
     case "authorised":
       if (!state.authorising) return state;
-      return { ...state, step: 3, provider: state.authorising, authorising: null, details: action.details, errors: {}, submitError: null };
+      return { ...state, step: 3, provider: state.authorising, authorising: null, details: action.details, submitError: null };
     case "cancel-authorise":
       return { ...state, authorising: null };
-    case "edit": {
-      const errors = { ...state.errors };
-      delete errors[action.field];
-      return { ...state, details: { ...state.details, [action.field]: action.value }, errors, submitError: null };
-    }
-    case "review": {
-      const errors = validateDetails(state.details);
-      return Object.keys(errors).length > 0 ? { ...state, errors } : { ...state, step: 4, errors: {}, submitError: null };
-    }
+    case "details":
+      return state.step === 3 ? { ...state, step: 4, details: action.details, submitError: null } : state;
     case "back":
       if (state.step <= 1 || state.step === 5) return state;
       return { ...state, step: (state.step - 1) as ConnectStep, authorising: null, submitError: null };

@@ -1,24 +1,30 @@
-import type { DepositInput, FormCurrency, TestBalanceInput } from "../api/types";
-import { amountError } from "./transferWizard";
-import { LEDGER_UI_MESSAGES } from "./messages";
+import type { DepositInput, FormCurrency, LedgerAccount, TestBalanceInput } from "../api/types";
+import { FORM_CURRENCIES } from "../api/types";
+import { DEFAULT_DEPOSIT_AMOUNT } from "./constants";
+import type { DepositFormValues } from "./formSchemas";
 
-/** The deposit form of spec 000 §2.7: account and amount required, amount step 0.01. */
-export interface DepositFields {
-  accountId: string;
-  amount: string;
-  currency: FormCurrency;
-  description: string;
+/**
+ * The deposit form of spec 000 §2.7: account and amount required, amount step 0.01 (checked by
+ * formSchemas.depositFormSchema, with the server's rules).
+ */
+export type DepositFields = DepositFormValues;
+
+/** A currency the forms offer, from an account's (USD when it is not one of them). */
+export const formCurrency = (currency: string | undefined): FormCurrency => FORM_CURRENCIES.find((item) => item === currency) ?? "USD";
+
+/** The form when it opens: the chosen (or only) account, the spec's default 500, in that account's currency. */
+export function initialDeposit(account: LedgerAccount | undefined): DepositFields {
+  return { accountId: account?.id ?? "", amount: DEFAULT_DEPOSIT_AMOUNT, currency: formCurrency(account?.currency), description: "" };
 }
 
-export type DepositErrors = Partial<Record<"accountId" | "amount", string>>;
+/**
+ * The form after a deposit went through: the same account, but no amount and no description, so
+ * a second click on Create Deposit asks for an amount instead of depositing the same again.
+ */
+export const afterDeposit = (fields: DepositFields): DepositFields => ({ ...fields, amount: "", description: "" });
 
-export function validateDeposit(fields: DepositFields): DepositErrors {
-  const errors: DepositErrors = {};
-  if (!fields.accountId) errors.accountId = LEDGER_UI_MESSAGES.accountRequired;
-  const amount = amountError(fields.amount, fields.currency);
-  if (amount) errors.amount = amount;
-  return errors;
-}
+/** Until FX exists money moves in the account's own currency: the picker offers just that one. */
+export const currenciesFor = (account: LedgerAccount | undefined): readonly FormCurrency[] => (account ? [formCurrency(account.currency)] : FORM_CURRENCIES);
 
 export function depositBody(fields: DepositFields): DepositInput {
   const body: DepositInput = { account_id: fields.accountId, amount: fields.amount.trim(), currency: fields.currency };

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { JOURNAL_STATUSES, TRANSACTION_SEARCH_MAX } from "@fintech/core/ledger/model";
 import type { Currency } from "@fintech/core/money/model";
 import type { JournalHistoryRecord, LedgerAccount, LedgerEntry, LedgerTransaction, TransactionFilters } from "../api/types";
 import { minorOf } from "./money";
@@ -9,7 +10,8 @@ import { minorOf } from "./money";
  */
 
 export const FILTER_TYPES = ["deposit", "transfer", "test_balance"] as const;
-export const FILTER_STATUSES = ["draft", "posted"] as const;
+export const FILTER_STATUSES = JOURNAL_STATUSES;
+export const SEARCH_MAX = TRANSACTION_SEARCH_MAX;
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 /** Each filter as the server accepts it; a value that is not is simply not applied. */
@@ -19,7 +21,7 @@ const FILTER_FIELDS = {
   account_id: z.string().trim().min(1).max(64),
   from: z.string().regex(ISO_DATE),
   to: z.string().regex(ISO_DATE),
-  q: z.string().trim().min(1).max(100),
+  q: z.string().trim().min(1).max(SEARCH_MAX),
 } as const;
 type FilterName = keyof typeof FILTER_FIELDS;
 const FILTER_NAMES = Object.keys(FILTER_FIELDS) as FilterName[];

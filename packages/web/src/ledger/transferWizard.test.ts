@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { account, transaction } from "./fixtures";
+import { transferDetailsSchema } from "./formSchemas";
 import { amountError, destinationsFor, initialTransferState, transferBody, transferReducer, type TransferAction, type TransferState } from "./transferWizard";
 
 let counter = 0;
@@ -9,8 +10,9 @@ const run = (actions: TransferAction[], from: TransferState = initialTransferSta
 const toConfirm: TransferAction[] = [
   { type: "from", accountId: "a", currency: "USD" },
   { type: "to", accountId: "b" },
-  { type: "review", makeKey },
+  { type: "details", values: { amount: "100", currency: "USD", description: "" }, makeKey },
 ];
+const same = toConfirm[2]!;
 
 describe("transfer wizard", () => {
   it("starts at the source with 100 as the amount; a preset source starts at the destination", () => {
@@ -35,9 +37,9 @@ describe("transfer wizard", () => {
     const failed = transferReducer(confirm, { type: "failed", message: "Failed to complete transfer" });
     expect(failed.action?.key).toBe(key);
     // Back and forward again without a change: still the same transfer, the same key.
-    expect(run([{ type: "back" }, { type: "review", makeKey }], failed).action?.key).toBe(key);
+    expect(run([{ type: "back" }, same], failed).action?.key).toBe(key);
     // A changed amount is another transfer.
-    expect(run([{ type: "back" }, { type: "amount", value: "120.50" }, { type: "review", makeKey }], failed).action?.key).not.toBe(key);
+    expect(run([{ type: "back" }, { type: "details", values: { amount: "120.50", currency: "USD", description: "" }, makeKey }], failed).action?.key).not.toBe(key);
   });
 
   it("after a success, the same transfer again is a new action with a new key", () => {
@@ -47,14 +49,15 @@ describe("transfer wizard", () => {
     expect(done.action?.done).toBe(true);
   });
 
-  it("checks the amount with the money model (step 0.01, more than 0)", () => {
+  it("checks the amount with the money model (step 0.01, more than 0, '.5' is 0.50)", () => {
     expect(amountError("", "USD")).toBe("Amount is required");
     expect(amountError("0", "USD")).toBe("Amount must be greater than 0");
     expect(amountError("1.234", "USD")).toBe("USD amounts can have at most 2 decimal places");
     expect(amountError("-5", "USD")).toBe("Amount must be greater than 0");
     expect(amountError("99.99", "GBP")).toBeNull();
-    const blocked = run([{ type: "from", accountId: "a", currency: "USD" }, { type: "to", accountId: "b" }, { type: "amount", value: "abc" }, { type: "review", makeKey }]);
-    expect(blocked).toMatchObject({ step: 3, amountError: "Amount must be a number", action: null });
+    expect(amountError(".5", "USD")).toBeNull();
+    const parsed = transferDetailsSchema.safeParse({ amount: "abc", currency: "USD", description: "" });
+    expect(parsed.success ? [] : parsed.error.issues.map((issue) => [issue.path.join("."), issue.message])).toEqual([["amount", "Amount must be a number"]]);
   });
 
   it("sends the transfer body with an optional description", () => {

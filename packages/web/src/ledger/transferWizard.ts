@@ -2,6 +2,7 @@ import { parseAmount } from "@fintech/core/money/model";
 import type { FormCurrency, LedgerAccount, LedgerTransaction, TransferInput } from "../api/types";
 import { keyFor, settled, type ActionKey } from "./actionKey";
 import { DEFAULT_TRANSFER_AMOUNT } from "./constants";
+import { formCurrency } from "./depositForm";
 import { isCurrency } from "./money";
 import { LEDGER_UI_MESSAGES } from "./messages";
 
@@ -21,7 +22,6 @@ export interface TransferState {
   amount: string;
   currency: FormCurrency;
   description: string;
-  amountError: string | null;
   /** The key of the transfer shown on the confirm step. */
   action: ActionKey | null;
   submitError: string | null;
@@ -31,10 +31,8 @@ export interface TransferState {
 export type TransferAction =
   | { type: "from"; accountId: string; currency: string }
   | { type: "to"; accountId: string }
-  | { type: "amount"; value: string }
-  | { type: "currency"; value: FormCurrency }
-  | { type: "description"; value: string }
-  | { type: "review"; makeKey?: () => string }
+  /** The amount step's form was submitted (and passed formSchemas.transferDetailsSchema). */
+  | { type: "details"; values: { amount: string; currency: FormCurrency; description: string }; makeKey?: () => string }
   | { type: "back" }
   | { type: "failed"; message: string }
   | { type: "done"; result: LedgerTransaction };
@@ -47,14 +45,12 @@ export function initialTransferState(fromId: string | null = null, currency: str
     amount: DEFAULT_TRANSFER_AMOUNT,
     currency: formCurrency(currency),
     description: "",
-    amountError: null,
     action: null,
     submitError: null,
     result: null,
   };
 }
 
-const formCurrency = (currency: string): FormCurrency => (currency === "EUR" || currency === "GBP" ? currency : "USD");
 
 /** The request the confirm step sends. */
 export function transferBody(state: Pick<TransferState, "fromId" | "toId" | "amount" | "currency" | "description">): TransferInput {
@@ -98,17 +94,10 @@ export function transferReducer(state: TransferState, action: TransferAction): T
     case "to":
       if (action.accountId === state.fromId) return { ...state, submitError: LEDGER_UI_MESSAGES.sameAccount };
       return { ...state, step: 3, toId: action.accountId, submitError: null };
-    case "amount":
-      return { ...state, amount: action.value, amountError: null, submitError: null };
-    case "currency":
-      return { ...state, currency: action.value, amountError: null, submitError: null };
-    case "description":
-      return { ...state, description: action.value, submitError: null };
-    case "review": {
-      const error = amountError(state.amount, state.currency);
-      if (error) return { ...state, amountError: error };
+    case "details": {
+      const next = { ...state, ...action.values };
       // One key per transfer: the same unfinished request keeps its key, any change gets a new one.
-      return { ...state, step: 4, amountError: null, submitError: null, action: keyFor(state.action, transferBody(state), action.makeKey) };
+      return { ...next, step: 4, submitError: null, action: keyFor(state.action, transferBody(next), action.makeKey) };
     }
     case "back":
       if (state.step <= 1 || state.step === 5) return state;

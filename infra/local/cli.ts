@@ -1,5 +1,6 @@
 import path from "node:path";
 import { ConfigError } from "@fintech/core/shared/config";
+import { DataDirInUseError } from "./data-lock";
 import { MissingJavaError } from "./java";
 import { PortInUseError, type LocalStack, type LocalStackOptions } from "./stack";
 
@@ -26,7 +27,10 @@ export async function runUntilSignalled(start: () => Promise<LocalStack>, label:
   try {
     stack = await start();
   } catch (error) {
-    const known = error instanceof PortInUseError || error instanceof MissingJavaError || error instanceof ConfigError;
+    const known = error instanceof PortInUseError ||
+      error instanceof MissingJavaError ||
+      error instanceof ConfigError ||
+      error instanceof DataDirInUseError;
     console.error(`\n${label} could not start: ${known ? (error as Error).message : (error as Error).stack ?? error}\n`);
     process.exit(1);
   }

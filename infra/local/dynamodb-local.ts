@@ -2,6 +2,7 @@ import { mkdirSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { assertJavaAvailable } from "./java";
+import { LogTail } from "./log-tail";
 import { freePort, LOOPBACK, waitForPort } from "./ports";
 import { spawnWatched } from "./watchdog";
 
@@ -37,14 +38,15 @@ export async function startDynamoDbLocal(options: { dataDir?: string; port?: num
     String(port),
   ];
   const java = spawnWatched("java", args, { cwd: jars });
-  let output = "";
-  java.child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()).slice(-4000));
-  java.child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()).slice(-4000));
+  // Only the tail is kept, for the error message below; the JVM logs for as long as it runs.
+  const output = new LogTail();
+  java.child.stdout?.on("data", (chunk: Buffer) => output.append(chunk));
+  java.child.stderr?.on("data", (chunk: Buffer) => output.append(chunk));
   try {
     await waitForPort(port, 30_000, () => java.child.exitCode === null);
   } catch (error) {
     await java.stop();
-    throw new Error(`DynamoDB Local did not start: ${(error as Error).message}\n${output.trim()}`);
+    throw new Error(`DynamoDB Local did not start: ${(error as Error).message}\n${output.toString().trim()}`);
   }
   return { endpoint: `http://${LOOPBACK}:${port}`, port, stop: () => java.stop() };
 }

@@ -1,8 +1,8 @@
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import type { Server } from "node:http";
-import { serve } from "@hono/node-server";
+import { createServer, type RequestListener, type Server } from "node:http";
+import { getRequestListener } from "@hono/node-server";
 import { serveStatic } from "@hono/node-server/serve-static";
 import { Hono } from "hono";
 import { isApiPath } from "../spec/routes";
@@ -30,10 +30,35 @@ export function createLocalHost(api: FetchApp, staticDir: string | null) {
   return host;
 }
 
+/**
+ * A reply may go out before the request body has arrived: a 413 from the body limit, a 404 on a
+ * route that never reads its body. Node would then announce `Connection: keep-alive` while the
+ * rest of the upload is still in the socket, and the adapter gives up draining it and destroys
+ * the socket, so the client's next request on that connection fails. Such replies say
+ * `Connection: close` instead, and the socket is closed cleanly after the reply: the client
+ * knows to open a new one. A body that has fully arrived (read or not) keeps the connection.
+ */
+export function closeWhenBodyUnread(listener: RequestListener): RequestListener {
+  return (request, response) => {
+    const writeHead = response.writeHead;
+    response.writeHead = function (this: typeof response, ...args: Parameters<typeof writeHead>) {
+      if (!request.complete) response.shouldKeepAlive = false;
+      return writeHead.apply(this, args);
+    } as typeof writeHead;
+    return listener(request, response);
+  };
+}
+
 export function listen(app: FetchApp, port: number, host = LOOPBACK): Promise<Server> {
+  return listenWith(getRequestListener(app.fetch), port, host);
+}
+
+/** Serves a Node request listener (with closeWhenBodyUnread around it) on the port. */
+export function listenWith(listener: RequestListener, port: number, host = LOOPBACK): Promise<Server> {
   return new Promise((resolve, reject) => {
-    const server = serve({ fetch: app.fetch, port, hostname: host }, () => resolve(server as Server));
-    (server as Server).once("error", reject);
+    const server = createServer(closeWhenBodyUnread(listener));
+    server.once("error", reject);
+    server.listen(port, host, () => resolve(server));
   });
 }
 

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import type { RequestListener, Server } from "node:http";
 import { mkdtempSync } from "node:fs";
 import os from "node:os";
@@ -10,11 +10,12 @@ import { createContext, type CoreContext } from "@fintech/core/shared/context";
 import { kycDocumentsBucket, settlementsBucket } from "../spec/buckets";
 import { stageSettings } from "../stage";
 import { ensureTable } from "./bootstrap";
+import { DATA_LOCK_FILE, lockDataDir } from "./data-lock";
 import { startDynamoDbLocal } from "./dynamodb-local";
 import { LOOPBACK, isPortFree } from "./ports";
 import { startS3Emulator } from "./s3-emulator";
 import { seedLocalData } from "./seed";
-import { closeServer, createLocalHost, listen } from "./server";
+import { closeServer, createLocalHost, listen, listenWith } from "./server";
 
 export interface LocalStackOptions {
   /** HTTP port; 0 picks a free one. */
@@ -49,6 +50,13 @@ export class PortInUseError extends Error {
   }
 }
 
+/** --fresh: everything in the data directory goes, except the lock this process holds. */
+function clearDataDir(dataDir: string): void {
+  for (const entry of readdirSync(dataDir)) {
+    if (entry !== DATA_LOCK_FILE) rmSync(path.join(dataDir, entry), { recursive: true, force: true });
+  }
+}
+
 /** Sessions survive restarts locally because the signing secret is kept beside the data. */
 function localJwtSecret(dataDir: string | null): string {
   if (!dataDir) return randomBytes(32).toString("hex");
@@ -65,8 +73,6 @@ function localJwtSecret(dataDir: string | null): string {
  */
 export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
   const env = options.env ?? process.env;
-  if (options.port !== 0 && !(await isPortFree(options.port))) throw new PortInUseError(options.port);
-
   const stops: (() => Promise<void>)[] = [];
   const stopAll = async () => {
     for (const stop of stops.reverse()) await stop().catch(() => undefined);
@@ -74,8 +80,13 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   };
 
   try {
-    if (options.dataDir && options.fresh) rmSync(options.dataDir, { recursive: true, force: true });
-    if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
+    if (options.dataDir) {
+      // Taken first and released last: nothing below may touch a directory another stack uses.
+      const lock = lockDataDir(options.dataDir);
+      stops.push(async () => lock.release());
+    }
+    if (options.port !== 0 && !(await isPortFree(options.port))) throw new PortInUseError(options.port);
+    if (options.dataDir && options.fresh) clearDataDir(options.dataDir);
     const scratch = options.dataDir ? null : mkdtempSync(path.join(os.tmpdir(), "fintech-local-"));
     if (scratch) stops.push(async () => rmSync(scratch, { recursive: true, force: true }));
 
@@ -112,13 +123,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const api = createApp(core);
     let server: Server;
     if (options.listener) {
-      const { createServer } = await import("node:http");
-      const listener = await options.listener(api);
-      server = createServer(listener);
-      await new Promise<void>((resolve, reject) => {
-        server.once("error", reject);
-        server.listen(httpPort, LOOPBACK, () => resolve());
-      });
+      server = await listenWith(await options.listener(api), httpPort);
     } else {
       server = await listen(createLocalHost(api, options.staticDir), httpPort);
     }

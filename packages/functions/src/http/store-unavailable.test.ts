@@ -95,7 +95,7 @@ describe.each([
       body: JSON.stringify({ email: "someone@example.com", password: "whatever" }),
     });
     expect(reply.status).toBe(503);
-    expect((await reply.json()).code).toBe("service_unavailable");
+    expect(((await reply.json()) as { code: string }).code).toBe("service_unavailable");
     expect(reply.headers.get("retry-after")).toMatch(/^\d+$/);
   });
 

@@ -2,7 +2,7 @@ import { useState, type ReactNode } from "react";
 import type { AnalyticsSeries, LedgerAnalytics } from "../api/types";
 import { writeErrorMessage } from "./actionErrors";
 import { BalanceChart } from "./BalanceChart";
-import { summarizeSeries } from "./chart";
+import { mostActiveCurrency, summarizeSeries } from "./chart";
 import { ANALYTICS_PERIODS, DEFAULT_ANALYTICS_PERIOD, type AnalyticsPeriod } from "./constants";
 import { formatDay } from "./format";
 import { useAnalytics } from "./hooks";
@@ -59,7 +59,8 @@ export function AnalyticsTab() {
 }
 
 function AnalyticsBody({ data, currency, onCurrency }: { data: LedgerAnalytics; currency: string | null; onCurrency: (currency: string) => void }) {
-  const selected = data.currencies.find((item) => item.currency === currency) ?? data.currencies[0]!;
+  // Until the user picks one, the busiest currency of the period is shown.
+  const selected = data.currencies.find((item) => item.currency === currency) ?? mostActiveCurrency(data.currencies) ?? data.currencies[0]!;
   const accounts = data.accounts.filter((account) => account.currency === selected.currency);
   const summary = summarizeSeries(selected);
   const label = `${selected.currency} balance and flows over ${data.days} days`;
@@ -127,7 +128,8 @@ function SummaryTile({ label, children }: { label: string; children: ReactNode }
 
 function AccountBreakdown({ accounts }: { accounts: (AnalyticsSeries & { account_id: string; name: string })[] }) {
   return (
-    <div className="overflow-x-auto rounded-2xl border border-slate-200 dark:border-slate-800">
+    // Scrolls sideways on a phone (the page itself never does); focusable so keyboards can scroll it too.
+    <div role="region" aria-label="Per account figures" tabIndex={0} className="max-w-full overflow-x-auto rounded-2xl border border-slate-200 outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 dark:border-slate-800">
       <table className="w-full min-w-[36rem] text-left text-sm">
         <caption className="px-4 pt-3 text-left text-sm font-semibold text-slate-900 dark:text-white">Per account</caption>
         <thead className="text-xs uppercase tracking-wide text-slate-600 dark:text-slate-400">
@@ -161,7 +163,7 @@ function AccountBreakdown({ accounts }: { accounts: (AnalyticsSeries & { account
 function DayTable({ series, caption }: { series: AnalyticsSeries; caption: string }) {
   const money = (minor: number) => formatMoney(minor, series.currency);
   return (
-    <div className="max-h-96 overflow-auto border-t border-slate-200 dark:border-slate-800">
+    <div role="region" aria-label="Daily figures" tabIndex={0} className="max-h-96 overflow-auto border-t border-slate-200 outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 dark:border-slate-800">
       <table className="w-full min-w-[40rem] text-left text-sm">
         <caption className="sr-only">{caption}</caption>
         <thead className="sticky top-0 bg-white text-xs uppercase tracking-wide text-slate-600 dark:bg-slate-900 dark:text-slate-400">

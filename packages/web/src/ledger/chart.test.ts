@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { AnalyticsSeries } from "../api/types";
-import { AXIS_CHAR_WIDTH, chartModel, describeSeries, LABEL_GAP, labelIndexes, linePath, niceStep, niceTicks, summarizeSeries } from "./chart";
+import { AXIS_CHAR_WIDTH, chartModel, describeSeries, LABEL_GAP, labelIndexes, linePath, mostActiveCurrency, niceStep, niceTicks, summarizeSeries } from "./chart";
 import { day } from "./fixtures";
 
 const series: AnalyticsSeries = {
@@ -84,6 +84,17 @@ describe("chartModel", () => {
     const wide = chartModel(rich, "USD", { width: 400, height: 300 });
     const longest = Math.max(...wide.balanceTicks.map((tick) => tick.label.length));
     expect(wide.plot.left - 8).toBeGreaterThanOrEqual(longest * AXIS_CHAR_WIDTH);
+  });
+});
+
+describe("mostActiveCurrency", () => {
+  it("opens on the currency with the most new entries, then the most accounts", () => {
+    const quiet = { ...series, currency: "USD" as const, account_count: 3, series: [day("2026-03-12", { transactions: 1 })] };
+    const busy = { ...series, currency: "EUR" as const, account_count: 1, series: [day("2026-03-12", { transactions: 4 })] };
+    const tied = { ...series, currency: "GBP" as const, account_count: 2, series: [day("2026-03-12", { transactions: 4 })] };
+    expect(mostActiveCurrency([quiet, busy])?.currency).toBe("EUR");
+    expect(mostActiveCurrency([quiet, busy, tied])?.currency).toBe("GBP");
+    expect(mostActiveCurrency([])).toBeUndefined();
   });
 });
 

@@ -212,6 +212,15 @@ export function summarizeSeries(series: AnalyticsSeries): SeriesSummary {
   };
 }
 
+/**
+ * The currency the analytics open on: the one with the most activity over the period (new
+ * entries), then the most accounts; amounts in different currencies are not compared.
+ */
+export function mostActiveCurrency<T extends AnalyticsSeries & { account_count?: number }>(currencies: readonly T[]): T | undefined {
+  const activity = (item: T) => item.series.reduce((sum, day) => sum + day.transactions, 0);
+  return [...currencies].sort((a, b) => activity(b) - activity(a) || (b.account_count ?? 0) - (a.account_count ?? 0))[0];
+}
+
 /** The chart's text alternative (its aria-label). */
 export function describeSeries(series: AnalyticsSeries, label: string): string {
   const days = series.series;

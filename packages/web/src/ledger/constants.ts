@@ -9,7 +9,6 @@ export const OVERVIEW_ITEMS = 3;
 
 export const DEFAULT_TRANSFER_AMOUNT = "100";
 export const DEFAULT_DEPOSIT_AMOUNT = "500";
-export const AMOUNT_STEP = "0.01";
 
 /** The connect wizard's simulated bank authorisation, and its pause on the success step. */
 export const AUTHORISE_DELAY_MS = 1500;

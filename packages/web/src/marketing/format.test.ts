@@ -25,13 +25,13 @@ describe("healthPanelModel", () => {
 
   it("shows the real figures and the rounded utilisation", () => {
     const model = healthPanelModel({ loading: false, health: ok, error: null });
-    expect(model).toMatchObject({ tone: "ok", status: "ok", message: "All systems operational", connected: true });
+    expect(model).toMatchObject({ tone: "ok", status: "ok", statusLabel: "Healthy", message: "All systems operational", connected: true });
     expect(model.stats).toEqual({ maxConnections: 50, openConnections: 4, inUse: 1, idle: 3, utilization: 2 });
   });
 
   it("maps degraded and anything else", () => {
     expect(healthPanelModel({ loading: false, health: { ...ok, status: "degraded" }, error: null }).tone).toBe("degraded");
-    expect(healthPanelModel({ loading: false, health: { ...ok, status: "down" }, error: null }).tone).toBe("error");
+    expect(healthPanelModel({ loading: false, health: { ...ok, status: "down" }, error: null })).toMatchObject({ tone: "error", statusLabel: "Unavailable" });
   });
 
   it("shows 'Unable to connect to backend' when the check failed", () => {

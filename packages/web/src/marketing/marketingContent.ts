@@ -69,7 +69,7 @@ export interface FeatureCard {
 export const featuresIntro = {
   eyebrow: "Platform",
   title: "Everything a fintech product needs",
-  lead: "Twelve building blocks, from the journal to the ops console. Open the ones that have a live screen.",
+  lead: "Twelve building blocks, from the journal to the ops console. Six open a screen; the ones marked Coming soon show what is planned.",
 } as const;
 
 export const featureCards: readonly FeatureCard[] = [
@@ -162,7 +162,7 @@ export const showcaseIntro = {
 export const galleryIntro = {
   eyebrow: "Demo gallery",
   title: "Try every demo",
-  lead: "Each screen below is live in this build. Pick a demo, read what it does, then open it.",
+  lead: "Pick a demo and read what it does. Demos marked Coming soon open a preview of what is planned.",
 } as const;
 
 export const gallerySlides: readonly GallerySlide[] = [

@@ -15,6 +15,15 @@ export function SampleBadge() {
   );
 }
 
+/** Marks a demo whose screen is still a coming-soon preview (routeTable `live` is false). */
+export function ComingSoonBadge({ className = "" }: { className?: string }) {
+  return (
+    <span className={`inline-flex items-center rounded-full bg-sky-100 px-2 py-0.5 text-xs font-semibold text-sky-900 dark:bg-sky-400/15 dark:text-sky-200 ${className}`}>
+      Coming soon
+    </span>
+  );
+}
+
 interface SectionHeadingProps {
   id: string;
   eyebrow: string;

@@ -1,12 +1,23 @@
 import { Toaster } from "react-hot-toast";
+import { NARROW_SCREEN_QUERY, useMediaQuery } from "../components/useMediaQuery";
 import { TOAST_DURATION_MS } from "../constants";
 
-/** Spec 000 §9: top right; success 2 s in green, error 4 s in red (white text passes AA on both). */
+/** Clears the fixed 64 px header on wide screens. */
+const TOP_OFFSET_PX = 72;
+const BOTTOM_OFFSET_PX = 16;
+
+/**
+ * Spec 000 §9: success 2 s in green, error 4 s in red (white text passes AA on both). Spec 000
+ * §2.1 puts toasts at the top right, which is where they go on wide screens. On a phone the top
+ * is where dialogs start (the login dialog the guard opens with its own toast), so there they
+ * come up from the bottom, clear of the dialog's heading and first fields.
+ */
 export function AppToaster() {
+  const narrow = useMediaQuery(NARROW_SCREEN_QUERY);
   return (
     <Toaster
-      position="top-right"
-      containerStyle={{ top: 72 }}
+      position={narrow ? "bottom-center" : "top-right"}
+      containerStyle={narrow ? { bottom: BOTTOM_OFFSET_PX } : { top: TOP_OFFSET_PX }}
       toastOptions={{
         style: { maxWidth: 420 },
         success: {

@@ -5,6 +5,7 @@ import type { Session } from "../../session/credentials";
 import { displayName } from "../../session/sessionUser";
 import { useSignOut } from "../../session/useSignOut";
 import { ChevronDownIcon } from "../icons";
+import { accentFillClass } from "../styles";
 import { closedMenus, menuReducer } from "./menuState";
 import { Avatar } from "./UserMenu";
 import { accountLinks, developerEntries, platformEntries, topLinks, type NavEntry, type NavMenuId, type NavSubmenuId } from "./navModel";
@@ -130,7 +131,7 @@ export function MobileMenu({ id, session, onNavigate }: MobileMenuProps) {
         ) : (
           <button
             type="button"
-            className="w-full rounded-lg bg-indigo-600 px-4 py-2.5 text-base font-semibold text-white hover:bg-indigo-700 dark:bg-indigo-500 dark:text-slate-950 dark:hover:bg-indigo-400"
+            className={`w-full rounded-lg px-4 py-2.5 text-base font-semibold ${accentFillClass} hover:bg-indigo-700 dark:hover:bg-indigo-300`}
             onClick={() => {
               onNavigate();
               openAuthModal("login");

@@ -5,6 +5,8 @@ import { BarChart } from "./BarChart";
 import { HealthPanel } from "./HealthPanel";
 import { SECTION_IDS } from "./sectionIds";
 
+const STATUS_LABEL: Record<SampleStatus, string> = { completed: "Completed", pending: "Pending", failed: "Failed" };
+
 const STATUS_CLASS: Record<SampleStatus, string> = {
   completed: "bg-emerald-100 text-emerald-900 dark:bg-emerald-400/15 dark:text-emerald-200",
   pending: "bg-amber-100 text-amber-900 dark:bg-amber-400/15 dark:text-amber-200",
@@ -36,7 +38,7 @@ function RecentTransactions() {
                 {txn.amountMinor > 0 ? "+" : ""}
                 {formatMoney(txn.amountMinor, txn.currency)}
               </span>
-              <span className={`rounded-full px-2 py-0.5 text-xs font-semibold capitalize ${STATUS_CLASS[txn.status]}`}>{txn.status}</span>
+              <span className={`rounded-full px-2 py-0.5 text-xs font-semibold ${STATUS_CLASS[txn.status]}`}>{STATUS_LABEL[txn.status]}</span>
             </div>
           </li>
         ))}

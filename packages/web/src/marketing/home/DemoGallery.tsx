@@ -1,12 +1,13 @@
 import { useRef, type KeyboardEvent } from "react";
 import { Link, useNavigate } from "react-router-dom";
-import { primaryButtonClass } from "../../components/styles";
+import { accentFillClass, primaryButtonClass } from "../../components/styles";
 import { Glyph } from "../art/glyphs";
 import { SlideArt } from "../art/SlideArt";
 import { tabKeyTarget } from "../carousel";
 import { useCarousel } from "../hooks";
 import { galleryIntro, gallerySlides } from "../marketingContent";
-import { containerClass, SectionHeading, sectionClass } from "../ui";
+import { isLiveScreen } from "../../routes/routeTable";
+import { ComingSoonBadge, containerClass, SectionHeading, sectionClass } from "../ui";
 import { SECTION_IDS } from "./sectionIds";
 import { SummaryStats } from "./SummaryStats";
 
@@ -27,6 +28,7 @@ export function DemoGallery() {
   const navigate = useNavigate();
   const tabsRef = useRef<HTMLDivElement>(null);
   const slide = gallerySlides[state.index] ?? gallerySlides[0]!;
+  const live = isLiveScreen(slide.to);
 
   const onTabKeyDown = (event: KeyboardEvent<HTMLButtonElement>) => {
     const target = tabKeyTarget(event.key, state.index, count);
@@ -67,7 +69,7 @@ export function DemoGallery() {
                 onKeyDown={onTabKeyDown}
                 className={`shrink-0 rounded-full px-4 py-2 text-sm font-semibold transition-colors motion-reduce:transition-none ${
                   selected
-                    ? "bg-indigo-600 text-white dark:bg-indigo-500 dark:text-slate-950"
+                    ? accentFillClass
                     : "bg-slate-100 text-slate-700 hover:bg-slate-200 dark:bg-slate-800 dark:text-slate-200 dark:hover:bg-slate-700"
                 }`}
               >
@@ -89,8 +91,11 @@ export function DemoGallery() {
           </div>
           <div className="flex flex-col">
             <div className="flex items-center justify-between gap-4">
-              <span className="rounded-full bg-indigo-50 px-3 py-1 text-xs font-semibold uppercase tracking-wide text-indigo-800 dark:bg-indigo-500/15 dark:text-indigo-200">
-                {slide.category}
+              <span className="flex flex-wrap items-center gap-2">
+                <span className="rounded-full bg-indigo-50 px-3 py-1 text-xs font-semibold uppercase tracking-wide text-indigo-800 dark:bg-indigo-500/15 dark:text-indigo-200">
+                  {slide.category}
+                </span>
+                {!live && <ComingSoonBadge />}
               </span>
               <div className="flex items-center gap-2">
                 <button type="button" aria-label="Previous demo" onClick={() => dispatch({ type: "prev" })} className={arrowClass}>
@@ -118,11 +123,12 @@ export function DemoGallery() {
               ))}
             </ul>
             <div className="mt-auto flex flex-wrap items-center gap-4 pt-8">
+              {/* Spec 000 §2.5's Live Demo and Try Now, for screens that are live; a preview says so. */}
               <button type="button" onClick={() => navigate(slide.to)} className={`${primaryButtonClass} h-11 px-5`}>
-                Live Demo
+                {live ? "Live Demo" : "Coming soon"}
               </button>
               <Link to={slide.to} className="inline-flex items-center gap-1 font-semibold text-indigo-700 hover:underline dark:text-indigo-300">
-                Try Now
+                {live ? "Try Now" : "See what's planned"}
                 <Glyph name="arrowRight" size={16} />
               </Link>
             </div>

@@ -49,7 +49,9 @@ export function HealthPanel() {
           <span className={`inline-flex items-center gap-2 rounded-full px-3 py-1 text-sm font-semibold ${tone.pill}`}>
             <span className={`h-2 w-2 rounded-full ${tone.dot}`} aria-hidden="true" />
             <span className="sr-only">Status: </span>
-            <span data-testid="health-status">{model.status}</span>
+            <span data-testid="health-status" data-status={model.status}>
+              {model.statusLabel}
+            </span>
           </span>
         </p>
         <p className="mt-2 truncate text-sm text-slate-700 dark:text-slate-300" data-testid="health-message" title={model.message}>
@@ -70,16 +72,15 @@ export function HealthPanel() {
             <dd className="text-lg font-semibold tabular-nums text-slate-900 dark:text-white">{value}</dd>
           </div>
         ))}
-        <div className="col-span-2 rounded-lg bg-slate-50 px-3 py-2 dark:bg-slate-800/60">
-          <div className="flex items-center justify-between">
-            <dt className="text-xs text-slate-600 dark:text-slate-400">Utilization</dt>
-            <dd className="font-semibold tabular-nums text-slate-900 dark:text-white" data-testid="health-utilization">
-              {figure(stats?.utilization, "%")}
-            </dd>
-          </div>
-          <div className="mt-2 h-2 overflow-hidden rounded-full bg-slate-200 dark:bg-slate-700" aria-hidden="true">
-            <div className="h-full rounded-full bg-indigo-600 dark:bg-indigo-400" style={{ width: `${Math.min(100, stats?.utilization ?? 0)}%` }} />
-          </div>
+        {/* A dl holds only dt/dd groups, so the meter is a (hidden) dd of the group, not a div. */}
+        <div className="col-span-2 flex flex-wrap items-center justify-between rounded-lg bg-slate-50 px-3 py-2 dark:bg-slate-800/60">
+          <dt className="text-xs text-slate-600 dark:text-slate-400">Utilization</dt>
+          <dd className="font-semibold tabular-nums text-slate-900 dark:text-white" data-testid="health-utilization">
+            {figure(stats?.utilization, "%")}
+          </dd>
+          <dd className="mt-2 h-2 w-full overflow-hidden rounded-full bg-slate-200 dark:bg-slate-700" aria-hidden="true">
+            <span className="block h-full rounded-full bg-indigo-600 dark:bg-indigo-400" style={{ width: `${Math.min(100, stats?.utilization ?? 0)}%` }} />
+          </dd>
         </div>
       </dl>
 

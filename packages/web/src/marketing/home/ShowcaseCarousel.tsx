@@ -3,7 +3,8 @@ import { Glyph } from "../art/glyphs";
 import { SlideArt } from "../art/SlideArt";
 import { useCarousel } from "../hooks";
 import { GALLERY_INTERVAL_MS, gallerySlides, showcaseIntro } from "../marketingContent";
-import { containerClass, SectionHeading, sectionClass } from "../ui";
+import { isLiveScreen } from "../../routes/routeTable";
+import { ComingSoonBadge, containerClass, SectionHeading, sectionClass } from "../ui";
 import { SECTION_IDS } from "./sectionIds";
 
 /**
@@ -41,6 +42,7 @@ export function ShowcaseCarousel() {
         <div className="mt-10 grid" aria-live={running ? "off" : "polite"} data-testid="showcase-slides">
           {gallerySlides.map((slide, index) => {
             const current = index === state.index;
+            const live = isLiveScreen(slide.to);
             return (
               <div
                 key={slide.title}
@@ -57,8 +59,11 @@ export function ShowcaseCarousel() {
                   <SlideArt name={slide.art} />
                 </div>
                 <div className="md:col-span-2">
-                  <p className="text-sm font-semibold text-indigo-700 dark:text-indigo-300">
-                    {index + 1} / {count} · {slide.category}
+                  <p className="flex flex-wrap items-center gap-2 text-sm font-semibold text-indigo-700 dark:text-indigo-300">
+                    <span>
+                      {index + 1} / {count} · {slide.category}
+                    </span>
+                    {!live && <ComingSoonBadge />}
                   </p>
                   <h3 className="mt-2 text-2xl font-bold text-slate-900 dark:text-white">{slide.title}</h3>
                   <p className="mt-3 text-slate-600 dark:text-slate-300">{slide.summary}</p>
@@ -67,7 +72,7 @@ export function ShowcaseCarousel() {
                     tabIndex={current ? undefined : -1}
                     className="mt-6 inline-flex items-center gap-1 font-semibold text-indigo-700 hover:underline dark:text-indigo-300"
                   >
-                    Open {slide.title}
+                    {live ? `Open ${slide.title}` : `See what's planned for ${slide.title}`}
                     <Glyph name="arrowRight" size={16} />
                   </Link>
                 </div>

@@ -1,4 +1,5 @@
 import { useRef, type CSSProperties, type MouseEvent } from "react";
+import { useMediaQuery, WIDE_SCREEN_QUERY } from "../../components/useMediaQuery";
 import { useScrolledPast } from "../../hooks/useScrolledPast";
 import { Glyph } from "../art/glyphs";
 import { useReducedMotion, useScrollProgressVar } from "../hooks";
@@ -64,6 +65,10 @@ export function TileGrid({ targetId }: { targetId: string }) {
   const gridRef = useRef<HTMLDivElement>(null);
   const reducedMotion = useReducedMotion();
   const active = useScrolledPast(TILE_ACTIVATION_PX);
+  // Below md each row scrolls sideways. While the tiles are inert (not focusable) a keyboard user
+  // could not reach that scrolling, so the rows themselves take focus then (arrow keys scroll).
+  const rowsScroll = !useMediaQuery(WIDE_SCREEN_QUERY);
+  const rowsFocusable = rowsScroll && !active;
   useScrollProgressVar(gridRef, "--tile-p", TILE_ANIMATION_RANGE_PX, !reducedMotion);
 
   return (
@@ -81,6 +86,8 @@ export function TileGrid({ targetId }: { targetId: string }) {
         {rowsOf(productTiles).map((row, index) => (
           <ul
             key={index}
+            tabIndex={rowsFocusable ? 0 : undefined}
+            aria-label={rowsFocusable ? `Product areas, row ${index + 1}` : undefined}
             style={{ "--tile-dir": rowDirection(index) } as CSSProperties}
             className="flex snap-x scroll-px-4 gap-4 overflow-x-auto px-4 pb-1 [scrollbar-width:none] md:justify-center md:overflow-visible md:px-0 md:[translate:calc(var(--tile-dir)*var(--tile-p,0)*48px)_0]"
           >

@@ -1,5 +1,5 @@
 import { Link } from "react-router-dom";
-import { primaryButtonClass } from "../../components/styles";
+import { accentFillClass, primaryButtonClass } from "../../components/styles";
 import { Glyph } from "../art/glyphs";
 import { landingBlocks, landingBlocksIntro, landingClosing, landingHero } from "../marketingContent";
 import { cardClass, containerClass, SectionHeading } from "../ui";
@@ -14,7 +14,7 @@ export function LandingBlocks() {
           <ul className="mt-12 grid gap-6 md:grid-cols-2 lg:grid-cols-3">
             {landingBlocks.map((block) => (
               <li key={block.title} className={`${cardClass} p-6`}>
-                <span className="inline-flex h-11 w-11 items-center justify-center rounded-xl bg-indigo-600 text-white dark:bg-indigo-500 dark:text-slate-950">
+                <span className={`inline-flex h-11 w-11 items-center justify-center rounded-xl ${accentFillClass}`}>
                   <Glyph name={block.glyph} />
                 </span>
                 <h3 className="mt-4 text-lg font-semibold text-slate-900 dark:text-white">{block.title}</h3>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { routeTable } from "./routeTable";
+import { isLiveScreen, routeTable } from "./routeTable";
 
 describe("route table", () => {
   it("is spec 000 §2.1: path, guard and layout", () => {
@@ -24,5 +24,12 @@ describe("route table", () => {
 
   it("has no duplicate paths", () => {
     expect(new Set(routeTable.map((entry) => entry.path)).size).toBe(routeTable.length);
+  });
+
+  it("marks which screens are built; every other path counts as not live", () => {
+    expect(routeTable.filter((entry) => entry.live).map((entry) => entry.path)).toEqual(["/", "/landing", "/status", "/ledger"]);
+    expect(isLiveScreen("/ledger")).toBe(true);
+    expect(isLiveScreen("/kyc")).toBe(false);
+    expect(isLiveScreen("/no-such-route")).toBe(false);
   });
 });

@@ -9,25 +9,35 @@ export interface RouteEntry {
   /** Signed-in users only (the guard shows 'Authentication Required' otherwise). */
   guarded: boolean;
   layout: LayoutKind;
+  /**
+   * False while the screen is a PlaceholderScreen that says what is coming. Marketing copy reads
+   * it, so no page calls a placeholder live; flip it in the change that builds the screen.
+   */
+  live: boolean;
   /** Each screen is its own chunk, so a visitor of /landing downloads only that screen. */
   load: () => Promise<{ default: ComponentType }>;
 }
 
 /** Spec 000 §2.1. Any other path redirects to / (see AppRoutes). */
 export const routeTable: readonly RouteEntry[] = [
-  { path: "/", title: "Home", guarded: false, layout: "standard", load: () => import("./HomePage") },
-  { path: "/landing", title: "Welcome", guarded: false, layout: "header-only", load: () => import("./LandingPage") },
-  { path: "/status", title: "System Status", guarded: true, layout: "standard", load: () => import("./StatusPage") },
-  { path: "/ledger", title: "Ledger", guarded: true, layout: "standard", load: () => import("./LedgerPage") },
-  { path: "/kyc", title: "Know Your Customer", guarded: true, layout: "standard", load: () => import("./KycPage") },
-  { path: "/kyc/dashboard", title: "KYC Management", guarded: true, layout: "standard", load: () => import("./KycDashboardPage") },
-  { path: "/payments", title: "Payments", guarded: true, layout: "none", load: () => import("./PaymentsPage") },
-  { path: "/payment-rails", title: "Payment Rails", guarded: true, layout: "standard", load: () => import("./PaymentRailsPage") },
-  { path: "/developers", title: "Developers", guarded: false, layout: "standard", load: () => import("./DevelopersPage") },
-  { path: "/developers/api-explorer", title: "API Explorer", guarded: false, layout: "standard", load: () => import("./ApiExplorerPage") },
-  { path: "/developers/docs", title: "Documentation", guarded: false, layout: "standard", load: () => import("./DocsPage") },
-  { path: "/grpc-demo", title: "gRPC Streaming Demo", guarded: false, layout: "standard", load: () => import("./GrpcDemoPage") },
-  { path: "/grpc-test", title: "gRPC Test Suite", guarded: false, layout: "standard", load: () => import("./GrpcTestPage") },
-  { path: "/router-test", title: "Router Test", guarded: false, layout: "standard", load: () => import("./RouterTestPage") },
-  { path: "/about", title: "About the Creator", guarded: false, layout: "standard", load: () => import("./AboutPage") },
+  { path: "/", title: "Home", guarded: false, layout: "standard", live: true, load: () => import("./HomePage") },
+  { path: "/landing", title: "Welcome", guarded: false, layout: "header-only", live: true, load: () => import("./LandingPage") },
+  { path: "/status", title: "System Status", guarded: true, layout: "standard", live: true, load: () => import("./StatusPage") },
+  { path: "/ledger", title: "Ledger", guarded: true, layout: "standard", live: true, load: () => import("./LedgerPage") },
+  { path: "/kyc", title: "Know Your Customer", guarded: true, layout: "standard", live: false, load: () => import("./KycPage") },
+  { path: "/kyc/dashboard", title: "KYC Management", guarded: true, layout: "standard", live: false, load: () => import("./KycDashboardPage") },
+  { path: "/payments", title: "Payments", guarded: true, layout: "none", live: false, load: () => import("./PaymentsPage") },
+  { path: "/payment-rails", title: "Payment Rails", guarded: true, layout: "standard", live: false, load: () => import("./PaymentRailsPage") },
+  { path: "/developers", title: "Developers", guarded: false, layout: "standard", live: false, load: () => import("./DevelopersPage") },
+  { path: "/developers/api-explorer", title: "API Explorer", guarded: false, layout: "standard", live: false, load: () => import("./ApiExplorerPage") },
+  { path: "/developers/docs", title: "Documentation", guarded: false, layout: "standard", live: false, load: () => import("./DocsPage") },
+  { path: "/grpc-demo", title: "gRPC Streaming Demo", guarded: false, layout: "standard", live: false, load: () => import("./GrpcDemoPage") },
+  { path: "/grpc-test", title: "gRPC Test Suite", guarded: false, layout: "standard", live: false, load: () => import("./GrpcTestPage") },
+  { path: "/router-test", title: "Router Test", guarded: false, layout: "standard", live: false, load: () => import("./RouterTestPage") },
+  { path: "/about", title: "About the Creator", guarded: false, layout: "standard", live: false, load: () => import("./AboutPage") },
 ];
+
+/** Whether the route's screen is built (not a coming-soon placeholder); unknown paths are not. */
+export function isLiveScreen(path: string): boolean {
+  return routeTable.find((entry) => entry.path === path)?.live ?? false;
+}

@@ -69,12 +69,39 @@ describe("authenticated calls", () => {
     expect((await rejection(api.ledger.listAccounts())).message).toBe(API_MESSAGES.invalidResponse);
   });
 
-  it("map a network failure to a network error", async () => {
+  it("map a network failure to a network error, keeping the session", async () => {
     const failing: FetchLike = () => Promise.reject(new TypeError("Failed to fetch"));
-    const http = createHttpClient({ baseUrl: "", fetch: failing, credentials: fakeTokens("t").source });
+    const tokens = fakeTokens("t");
+    const http = createHttpClient({ baseUrl: "", fetch: failing, credentials: tokens.source });
     const error = await rejection(createApi(http).ledger.listAccounts());
     expect(error.kind).toBe("network");
     expect(error.status).toBeNull();
+    expect(tokens.state.cleared).toBe(0);
+    expect(tokens.state.token).toBe("t");
+  });
+
+  it("keep the session on a 503 and pass on the server's message and Retry-After", async () => {
+    const { api, tokens } = setup(
+      () =>
+        new Response(JSON.stringify({ message: "The service is temporarily unavailable. Please try again shortly.", code: "service_unavailable" }), {
+          status: 503,
+          headers: { "Content-Type": "application/json", "Retry-After": "5" },
+        }),
+    );
+    const error = await rejection(api.profile.getProfile());
+    expect(error.status).toBe(503);
+    expect(error.code).toBe("service_unavailable");
+    expect(error.kind).toBe("server-message");
+    expect(error.message).toBe("The service is temporarily unavailable. Please try again shortly.");
+    expect(error.retryAfterSeconds).toBe(5);
+    expect(tokens.cleared).toBe(0);
+    expect(tokens.token).toBe("tok-1");
+  });
+
+  it("keep the session on any other 5xx", async () => {
+    const { api, tokens } = setup(() => new Response("Bad gateway", { status: 502 }));
+    expect((await rejection(api.ledger.listAccounts())).message).toBe("HTTP error! status: 502");
+    expect(tokens.cleared).toBe(0);
   });
 });
 

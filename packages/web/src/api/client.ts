@@ -1,4 +1,4 @@
-import { API_MESSAGES, ApiError, bodyCode, bodyMessage } from "./errors";
+import { API_MESSAGES, ApiError, bodyCode, bodyMessage, retryAfterSeconds } from "./errors";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -62,6 +62,19 @@ async function readBody(response: Response): Promise<{ body: unknown; parsed: bo
   }
 }
 
+/**
+ * A non-OK reply as an error: the body's own message when the caller shows it, else
+ * 'HTTP error! status: N'. Only a 401 on an authenticated call ends the session (spec 000 §4);
+ * a 503 (the server cannot reach its store) or a 5xx is a failure to retry, never a sign-out.
+ */
+function replyError(response: Response, body: unknown, useBodyMessage: boolean): ApiError {
+  const message = useBodyMessage ? bodyMessage(body) : null;
+  const retryAfter = retryAfterSeconds(response.headers.get("Retry-After"));
+  return message
+    ? new ApiError(message, "server-message", response.status, bodyCode(body), retryAfter)
+    : new ApiError(API_MESSAGES.httpStatus(response.status), "http-status", response.status, bodyCode(body), retryAfter);
+}
+
 export function createHttpClient(config: HttpClientConfig): HttpClient {
   const send = async (method: HttpMethod, path: string, options: RequestOptions, token: string | null) => {
     let response: Response;
@@ -95,12 +108,7 @@ export function createHttpClient(config: HttpClientConfig): HttpClient {
 
     async publicCall<T>(method: HttpMethod, path: string, options: PublicRequestOptions = {}) {
       const { response, body, parsed } = await send(method, path, options, null);
-      if (!response.ok) {
-        const message = options.serverMessages ? bodyMessage(body) : null;
-        throw message
-          ? new ApiError(message, "server-message", response.status, bodyCode(body))
-          : new ApiError(API_MESSAGES.httpStatus(response.status), "http-status", response.status, bodyCode(body));
-      }
+      if (!response.ok) throw replyError(response, body, options.serverMessages ?? false);
       return okBody<T>(body, parsed, response.status);
     },
 
@@ -112,12 +120,7 @@ export function createHttpClient(config: HttpClientConfig): HttpClient {
         config.credentials.clear();
         throw new ApiError(API_MESSAGES.sessionExpired, "session-expired", 401, bodyCode(body));
       }
-      if (!response.ok) {
-        const message = bodyMessage(body);
-        throw message
-          ? new ApiError(message, "server-message", response.status, bodyCode(body))
-          : new ApiError(API_MESSAGES.httpStatus(response.status), "http-status", response.status, bodyCode(body));
-      }
+      if (!response.ok) throw replyError(response, body, true);
       return okBody<T>(body, parsed, response.status);
     },
   };

@@ -31,6 +31,8 @@ export class ApiError extends Error {
     readonly status: number | null = null,
     /** The server's stable error code ({message, code}), when it sent one. */
     readonly code: string | null = null,
+    /** Seconds the server asked to wait (Retry-After on a 429 or 503), when it said. */
+    readonly retryAfterSeconds: number | null = null,
   ) {
     super(message);
     this.name = "ApiError";
@@ -48,6 +50,15 @@ export function bodyMessage(body: unknown): string | null {
     if (typeof value === "string" && value.trim()) return value;
   }
   return null;
+}
+
+/** Retry-After in seconds; the HTTP-date form counts from `now`. Null when absent or unreadable. */
+export function retryAfterSeconds(header: string | null, now: number = Date.now()): number | null {
+  if (header === null || header.trim() === "") return null;
+  const trimmed = header.trim();
+  if (/^\d+$/.test(trimmed)) return Number(trimmed);
+  const at = Date.parse(trimmed);
+  return Number.isNaN(at) ? null : Math.max(0, Math.ceil((at - now) / 1000));
 }
 
 export function bodyCode(body: unknown): string | null {

@@ -2,7 +2,10 @@ import { exportedValue, resourceOf, synth, type SynthesizedApp } from "./testing
 import type { Template } from "aws-cdk-lib/assertions";
 import { beforeAll, describe, expect, it } from "vitest";
 import { appTable, kycDocumentsBucket, settlementsBucket } from "../infra/spec";
-import { Api } from "./Api";
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { ALARM_PERIOD_MINUTES, DURATION_P99_SHARE_OF_TIMEOUT, FIVE_XX_PER_PERIOD } from "./alarms";
+import { Api, API_TIMEOUT_SECONDS, BUCKET_ACTIONS, KYC_OBJECT_ACTIONS, SETTLEMENT_OBJECT_ACTIONS } from "./Api";
 import { Feeds, FEEDS_TIMEOUT_SECONDS } from "./Feeds";
 import { Storage } from "./Storage";
 
@@ -63,9 +66,9 @@ describe.each([
   ])("$functionId function", ({ stack, functionId, handler }) => {
     const template = () => built.template(stack);
 
-    it("runs the bundled handler on nodejs20.x / arm64", () => {
+    it("runs the bundled handler on nodejs22.x / arm64", () => {
       const fn = resourceOf(template(), "AWS::Lambda::Function", functionId);
-      expect(fn.Properties).toMatchObject({ Handler: handler, Runtime: "nodejs20.x", Architectures: ["arm64"] });
+      expect(fn.Properties).toMatchObject({ Handler: handler, Runtime: "nodejs22.x", Architectures: ["arm64"] });
       // A real esbuild bundle as an S3 asset, not SST's inline placeholder.
       expect(fn.Properties!.Code).toHaveProperty("S3Key");
       template().hasResourceProperties("Custom::LogRetention", {
@@ -119,25 +122,85 @@ describe.each([
       expect(url.Properties).toMatchObject({ AuthType: "NONE" });
       expect(url.Properties).not.toHaveProperty("Cors");
     });
+
+    it("checks CloudFront's origin proof: ORIGIN_SECRET is the generated secret, resolved at deploy", () => {
+      const secret = resourceOf(built.template(Api), "AWS::SecretsManager::Secret", "OriginSecret");
+      expect(secret.Properties!.GenerateSecretString).toMatchObject({ PasswordLength: 48, ExcludePunctuation: true });
+      const value = JSON.stringify(environmentOf(template(), functionId).ORIGIN_SECRET);
+      expect(value).toContain("{{resolve:secretsmanager:");
+      expect(value).toContain(":SecretString:::}}");
+      // The API stack refers to its own secret; the Feeds stack imports the same one.
+      if (stack === Api) expect(value).toContain(`{"Ref":"${secret.id}"}`);
+      else expect(JSON.stringify(exportedValue(built.template(Api), JSON.parse(value)["Fn::Join"][1][1]))).toBe(`{"Ref":"${secret.id}"}`);
+    });
+
+    it("ships a minified bundle with zod's English messages only and no second AWS SDK", () => {
+      const fn = resourceOf(template(), "AWS::Lambda::Function", functionId);
+      const asset = (fn.Properties!.Code as { S3Key: string }).S3Key.replace(/\.zip$/, "");
+      const file = path.join(built.app.outdir, `asset.${asset}`, `${handler.replace(/\.handler$/, "")}.mjs`);
+      expect(existsSync(file), file).toBe(true);
+      const bundle = readFileSync(file, "utf8");
+      expect(bundle).toContain("Invalid input"); // zod's English locale
+      expect(bundle).not.toContain("Entrada inválida"); // es, one of the 48 others
+      expect(bundle).not.toContain("Ungültige Eingabe"); // de
+      // Not SST's runtime client (sst/node/config brings its own, older AWS SDK)...
+      expect(bundle).not.toContain("Cannot access bound resources");
+      // ...and no STS/SSO clients of the default credential chain (Lambda's credentials are in the environment).
+      expect(bundle).not.toContain("AWSSecurityTokenServiceV20110615");
+      // Minified: no indentation runs of ordinary, unminified output.
+      expect(bundle.split("\n").length).toBeLessThan(bundle.length / 1000);
+    });
   });
 
-  it("lets the API read and write the table and both buckets' objects", () => {
+  it("lets the API read and write the table, and only read, list or upload the objects it uses", () => {
     const statements = statementsFor(built.template(Api), "Api");
     const actions = statements.flatMap(actionsOf);
     expect(actions).toEqual(expect.arrayContaining([...DATA_PLANE_WRITES, "dynamodb:Query", "dynamodb:GetItem"]));
     const s3 = statements.filter((s) => actionsOf(s).some((a) => a.startsWith("s3:")));
-    const granted = s3.map((statement) => {
-      expect(actionsOf(statement)).toEqual(
-        expect.arrayContaining(["s3:GetObject*", "s3:PutObject", "s3:DeleteObject*"]),
-      );
-      return resourcesOf(statement).map((resource) => arnTarget(storage(), resource));
+    const granted = s3.map((statement) => ({
+      actions: actionsOf(statement),
+      targets: resourcesOf(statement).map((resource) => arnTarget(storage(), resource)),
+    }));
+    const kyc = bucketId(kycDocumentsBucket.id);
+    const settlements = bucketId(settlementsBucket.id);
+    expect(granted).toEqual([
+      { actions: [...BUCKET_ACTIONS], targets: [{ id: kyc, suffix: "" }, { id: settlements, suffix: "" }] },
+      { actions: [...KYC_OBJECT_ACTIONS], targets: [{ id: kyc, suffix: "/*" }] },
+      { actions: [...SETTLEMENT_OBJECT_ACTIONS], targets: [{ id: settlements, suffix: "/*" }] },
+    ]);
+    // Nothing that rewrites or removes evidence: no deletes, no ACL or bucket policy changes.
+    for (const action of actions.filter((a) => a.startsWith("s3:"))) {
+      expect(action).not.toMatch(/Delete|Acl|Policy|\*/);
+    }
+    expect(SETTLEMENT_OBJECT_ACTIONS).not.toContain("s3:PutObject");
+  });
+
+  it("alarms on API 5xx, throttles and p99 duration, and on feed 5xx and throttles, to one topic", () => {
+    const alarmsOf = (template: Template) =>
+      Object.values(template.findResources("AWS::CloudWatch::Alarm")).map((alarm) => alarm.Properties as Record<string, unknown>);
+    const topic = resourceOf(built.template(Api), "AWS::SNS::Topic", "Alarms");
+    const api = resourceOf(built.template(Api), "AWS::Lambda::Function", "Api");
+    const apiAlarms = alarmsOf(built.template(Api));
+    expect(apiAlarms.map((alarm) => alarm.MetricName).sort()).toEqual(["Duration", "Throttles", "Url5xxCount"]);
+    for (const alarm of apiAlarms) {
+      expect(alarm).toMatchObject({
+        Namespace: "AWS/Lambda",
+        Dimensions: [{ Name: "FunctionName", Value: { Ref: api.id } }],
+        Period: ALARM_PERIOD_MINUTES * 60,
+        AlarmActions: [{ Ref: topic.id }],
+        TreatMissingData: "notBreaching",
+      });
+    }
+    expect(apiAlarms.find((alarm) => alarm.MetricName === "Url5xxCount")).toMatchObject({ Statistic: "Sum", Threshold: FIVE_XX_PER_PERIOD });
+    expect(apiAlarms.find((alarm) => alarm.MetricName === "Duration")).toMatchObject({
+      ExtendedStatistic: "p99",
+      Threshold: API_TIMEOUT_SECONDS * 1000 * DURATION_P99_SHARE_OF_TIMEOUT,
     });
-    expect(granted).toEqual(
-      [kycDocumentsBucket.id, settlementsBucket.id].map((bucket) => [
-        { id: bucketId(bucket), suffix: "" },
-        { id: bucketId(bucket), suffix: "/*" },
-      ]),
-    );
+    const feedAlarms = alarmsOf(built.template(Feeds));
+    expect(feedAlarms.map((alarm) => alarm.MetricName).sort()).toEqual(["Throttles", "Url5xxCount"]);
+    for (const alarm of feedAlarms) {
+      expect(exportedValue(built.template(Api), (alarm.AlarmActions as unknown[])[0])).toEqual({ Ref: topic.id });
+    }
   });
 
   it("answers API requests buffered", () => {

@@ -1,5 +1,6 @@
 import { FunctionUrlAuthType, InvokeMode } from "aws-cdk-lib/aws-lambda";
 import { Function, use, type StackContext } from "sst/constructs";
+import { functionAlarms } from "./alarms";
 import { Api } from "./Api";
 import { Storage } from "./Storage";
 
@@ -8,13 +9,14 @@ export const FEEDS_TIMEOUT_SECONDS = 900;
 
 export function Feeds({ stack, app }: StackContext) {
   const storage = use(Storage);
-  const { jwtSecret } = use(Api);
+  const { jwtSecret, originEnvironment, alarmTopic } = use(Api);
 
   const feeds = new Function(stack, "Feeds", {
     handler: "packages/functions/src/lambda/feeds.handler",
     timeout: `${FEEDS_TIMEOUT_SECONDS} seconds`,
     memorySize: "512 MB",
-    environment: storage.environment,
+    // The same origin proof as the API: the feeds' function URL is just as reachable directly.
+    environment: { ...storage.environment, ...originEnvironment },
     bind: [jwtSecret],
   });
 
@@ -27,6 +29,8 @@ export function Feeds({ stack, app }: StackContext) {
 
   // Feeds only read the outbox.
   storage.table.cdk.table.grantReadData(feeds);
+
+  functionAlarms(stack, "Feeds", feeds, alarmTopic);
 
   stack.addOutputs({ FeedsFunctionUrl: url.url });
 

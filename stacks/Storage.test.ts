@@ -2,8 +2,7 @@ import { resourceOf, synth, type SynthesizedApp } from "./testing";
 import { Match } from "aws-cdk-lib/assertions";
 import { beforeAll, describe, expect, it } from "vitest";
 import { appTable, kycDocumentsBucket, settlementsBucket, toCreateTableInput } from "../infra/spec";
-import { LOCAL_ORIGINS } from "../infra/stage";
-import { SITE_ORIGIN_PATTERN, Storage } from "./Storage";
+import { Storage } from "./Storage";
 
 const SYNTH_TIMEOUT_MS = 60_000;
 
@@ -90,19 +89,8 @@ describe.each([
     expect(kyc().Properties).not.toHaveProperty("VersioningConfiguration");
   });
 
-  it("allows browser uploads (CORS) on the KYC bucket only", () => {
-    const origins = [SITE_ORIGIN_PATTERN, ...(retained ? [] : LOCAL_ORIGINS)];
-    expect(kyc().Properties!.CorsConfiguration).toEqual({
-      CorsRules: [
-        {
-          AllowedOrigins: origins,
-          AllowedMethods: [...kycDocumentsBucket.cors.allowedMethods],
-          AllowedHeaders: [...kycDocumentsBucket.cors.allowedHeaders],
-          ExposedHeaders: [...kycDocumentsBucket.cors.exposedHeaders],
-          MaxAge: kycDocumentsBucket.cors.maxAgeSeconds,
-        },
-      ],
-    });
+  it("declares no CORS in the buckets' own templates: no wildcard origin (Web sets the KYC rule)", () => {
+    expect(kyc().Properties).not.toHaveProperty("CorsConfiguration");
     expect(settlements().Properties).not.toHaveProperty("CorsConfiguration");
   });
 

@@ -21,14 +21,6 @@ export function tablePropsFromSpec(spec: AppTableSpec = appTable): TableProps {
   };
 }
 
-/**
- * The KYC bucket is uploaded to from the browser with presigned requests, so it needs CORS for
- * the site's origin. The site's CloudFront domain only exists after the Web stack, which
- * depends on this one, so it is matched by pattern rather than referenced (that would be a
- * cross-stack cycle); the presigned signature, not CORS, is what authorises an upload.
- */
-export const SITE_ORIGIN_PATTERN = "https://*.cloudfront.net";
-
 export function Storage({ stack, app }: StackContext) {
   const settings = deploySettings(app.stage);
   const removalPolicy = settings.retainData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
@@ -54,15 +46,9 @@ export function Storage({ stack, app }: StackContext) {
 
   const kycBucket = new Bucket(stack, kycDocumentsBucket.id, {
     blockPublicACLs: true,
-    cors: [
-      {
-        allowedOrigins: [SITE_ORIGIN_PATTERN, ...settings.corsOrigins],
-        allowedMethods: [...kycDocumentsBucket.cors.allowedMethods],
-        allowedHeaders: [...kycDocumentsBucket.cors.allowedHeaders],
-        exposedHeaders: [...kycDocumentsBucket.cors.exposedHeaders],
-        maxAge: `${kycDocumentsBucket.cors.maxAgeSeconds} seconds`,
-      },
-    ],
+    // Browser uploads need CORS naming the site's real origin, which only exists once the Web
+    // stack (which depends on this one) has made the distribution: Web applies the rule.
+    cors: false,
     cdk: { bucket: { ...privateBucket, versioned: kycDocumentsBucket.versioned } },
   });
 

@@ -2,10 +2,20 @@ import { exportedValue, resourceOf, synth, type SynthesizedApp } from "./testing
 import { AllowedMethods, CachePolicy, OriginRequestPolicy } from "aws-cdk-lib/aws-cloudfront";
 import { Match } from "aws-cdk-lib/assertions";
 import { beforeAll, describe, expect, it } from "vitest";
-import { apiPathPatterns, feedPathPatterns } from "../infra/spec";
+import { apiPathPatterns, feedPathPatterns, kycDocumentsBucket } from "../infra/spec";
 import { Api } from "./Api";
 import { Feeds } from "./Feeds";
-import { behaviourOrder, FEED_READ_TIMEOUT_SECONDS, SPA_REWRITE, Web } from "./Web";
+import { LOCAL_ORIGINS } from "../infra/stage";
+import { ORIGIN_PROOF_HEADER } from "../packages/functions/src/http/origin-verify";
+import {
+  AUTH_PATH_PREFIX,
+  behaviourOrder,
+  FEED_READ_TIMEOUT_SECONDS,
+  SPA_REWRITE,
+  WAF_AUTH_RATE_LIMIT_PER_5_MIN,
+  WAF_RATE_LIMIT_PER_5_MIN,
+  Web,
+} from "./Web";
 
 const SYNTH_TIMEOUT_MS = 60_000;
 
@@ -24,14 +34,17 @@ interface Origin {
   Id: string;
   DomainName: unknown;
   CustomOriginConfig?: { OriginReadTimeout?: number; OriginProtocolPolicy: string };
+  OriginCustomHeaders?: { HeaderName: string; HeaderValue: unknown }[];
 }
 
 interface DistributionConfig {
   CacheBehaviors: CacheBehavior[];
-  DefaultCacheBehavior: CacheBehavior;
+  DefaultCacheBehavior: CacheBehavior & { ResponseHeadersPolicyId?: unknown };
   Origins: Origin[];
   CustomErrorResponses?: unknown;
   DefaultRootObject: string;
+  Logging?: { Bucket: unknown; Prefix?: string };
+  WebACLId?: unknown;
 }
 
 /** True when CloudFront's `general` pattern also matches every path `specific` matches. */
@@ -39,6 +52,24 @@ function shadows(general: string, specific: string): boolean {
   if (general === specific) return true;
   if (!general.endsWith("*")) return false;
   return specific.startsWith(general.slice(0, -1));
+}
+
+/**
+ * A custom resource's call as JSON, with CloudFormation functions inside its strings written as
+ * GetAtt(Resource.Attribute) / ImportValue(name), so a test can read it as data.
+ */
+function renderJoin(value: unknown): unknown {
+  const join = (value as { "Fn::Join"?: [string, unknown[]] })["Fn::Join"];
+  if (!join) return JSON.parse(value as string);
+  const text = join[1]
+    .map((part) => {
+      if (typeof part === "string") return part;
+      const getAtt = (part as { "Fn::GetAtt"?: [string, string] })["Fn::GetAtt"];
+      if (getAtt) return `GetAtt(${getAtt[0]}.${getAtt[1]})`;
+      return `ImportValue(${(part as { "Fn::ImportValue": string })["Fn::ImportValue"]})`;
+    })
+    .join(join[0]);
+  return JSON.parse(text);
 }
 
 /** The SPA rewrite exactly as CloudFront runs it: a script defining `handler`. */
@@ -145,9 +176,122 @@ describe("Web", () => {
     expect(runRewrite("/.well-known/openid-configuration")).toBe("/.well-known/openid-configuration");
   });
 
+  it("adds the origin proof to every request it sends a function URL: the API stack's generated secret", () => {
+    const secret = resourceOf(built.template(Api), "AWS::SecretsManager::Secret", "OriginSecret");
+    for (const behavior of config().CacheBehaviors) {
+      const { origin } = originStack(behavior);
+      expect(origin.OriginCustomHeaders, behavior.PathPattern).toHaveLength(1);
+      const [header] = origin.OriginCustomHeaders!;
+      expect(header!.HeaderName.toLowerCase()).toBe(ORIGIN_PROOF_HEADER);
+      const join = (header!.HeaderValue as { "Fn::Join": [string, unknown[]] })["Fn::Join"][1];
+      expect(join[0]).toBe("{{resolve:secretsmanager:");
+      expect(exportedValue(built.template(Api), join[1])).toEqual({ Ref: secret.id });
+      expect(join[2]).toBe(":SecretString:::}}");
+    }
+  });
+
+  it("sends the SPA with a strict CSP, HSTS, nosniff, no framing and a referrer policy", () => {
+    const policy = resourceOf(template(), "AWS::CloudFront::ResponseHeadersPolicy", "SiteSecurityHeaders");
+    expect(config().DefaultCacheBehavior.ResponseHeadersPolicyId).toEqual({ Ref: policy.id });
+    const headers = (policy.Properties!.ResponseHeadersPolicyConfig as { SecurityHeadersConfig: Record<string, Record<string, unknown>> })
+      .SecurityHeadersConfig;
+    expect(headers.StrictTransportSecurity).toMatchObject({ AccessControlMaxAgeSec: 63072000, IncludeSubdomains: true, Override: true });
+    expect(headers.ContentTypeOptions).toEqual({ Override: true });
+    expect(headers.FrameOptions).toEqual({ FrameOption: "DENY", Override: true });
+    expect(headers.ReferrerPolicy).toEqual({ ReferrerPolicy: "strict-origin-when-cross-origin", Override: true });
+    const csp = JSON.stringify(headers.ContentSecurityPolicy!.ContentSecurityPolicy);
+    expect(headers.ContentSecurityPolicy!.Override).toBe(true);
+    expect(csp).toContain("script-src 'self';");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toContain("object-src 'none'");
+    expect(csp).toContain("default-src 'self'");
+    // Scripts only from the site: no inline script, no eval, no other host.
+    const scriptSources = /script-src ([^;]*);/.exec(csp)![1];
+    expect(scriptSources).toBe("'self'");
+    // KYC uploads may go to the KYC bucket, and nowhere else besides the site.
+    expect(csp).toMatch(/connect-src 'self' https:\/\/", *\{"Fn::ImportValue"/);
+    // The API's own replies keep the app's headers: the policy is on the SPA behaviour only.
+    for (const behavior of config().CacheBehaviors) expect(behavior).not.toHaveProperty("ResponseHeadersPolicyId");
+  });
+
+  it("writes access logs to a private, encrypted, expiring bucket", () => {
+    const bucket = resourceOf(template(), "AWS::S3::Bucket", "AccessLogs");
+    expect(config().Logging).toEqual({ Bucket: { "Fn::GetAtt": [bucket.id, "RegionalDomainName"] }, Prefix: "cloudfront/" });
+    expect(bucket.Properties).toMatchObject({
+      BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: "AES256" } }] },
+      PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
+      // CloudFront's standard logs are delivered with an ACL, which needs object-writer ownership.
+      OwnershipControls: { Rules: [{ ObjectOwnership: "ObjectWriter" }] },
+      LifecycleConfiguration: { Rules: [{ ExpirationInDays: 14, Status: "Enabled" }] },
+    });
+  });
+
+  it("puts a WAF web ACL with per-address rate limits in front of the distribution (us-east-1)", () => {
+    const acl = resourceOf(template(), "AWS::WAFv2::WebACL", "WebAcl");
+    expect(config().WebACLId).toEqual({ "Fn::GetAtt": [acl.id, "Arn"] });
+    expect(acl.Properties).toMatchObject({ Scope: "CLOUDFRONT", DefaultAction: { Allow: {} } });
+    const rules = acl.Properties!.Rules as { Action: unknown; Statement: { RateBasedStatement: Record<string, unknown> } }[];
+    expect(rules.map((rule) => rule.Action)).toEqual([{ Block: {} }, { Block: {} }]);
+    expect(rules.map((rule) => rule.Statement.RateBasedStatement)).toEqual([
+      { Limit: WAF_RATE_LIMIT_PER_5_MIN, AggregateKeyType: "IP" },
+      expect.objectContaining({
+        Limit: WAF_AUTH_RATE_LIMIT_PER_5_MIN,
+        AggregateKeyType: "IP",
+        ScopeDownStatement: {
+          ByteMatchStatement: expect.objectContaining({ SearchString: AUTH_PATH_PREFIX, PositionalConstraint: "STARTS_WITH", FieldToMatch: { UriPath: {} } }),
+        },
+      }),
+    ]);
+  });
+
+  it("gives the KYC bucket CORS for this stage's real origins: its distribution and the local dev servers", () => {
+    const cors = resourceOf(template(), "Custom::AWS", "KycUploadCors");
+    const distribution = resourceOf(template(), "AWS::CloudFront::Distribution", "WebDistribution");
+    const call = renderJoin(cors.Properties!.Create) as {
+      action: string;
+      parameters: { Bucket: string; CORSConfiguration: { CORSRules: { AllowedOrigins: string[]; AllowedMethods: string[] }[] } };
+    };
+    expect(call.action).toBe("putBucketCors");
+    expect(call.parameters.Bucket).toMatch(/^ImportValue\(.*KycDocumentsBucket.*\)$/);
+    expect(call.parameters.CORSConfiguration.CORSRules).toHaveLength(1);
+    expect(call.parameters.CORSConfiguration.CORSRules[0]!.AllowedOrigins).toEqual([
+      `https://GetAtt(${distribution.id}.DomainName)`,
+      ...LOCAL_ORIGINS,
+    ]);
+    expect(call.parameters.CORSConfiguration.CORSRules[0]!.AllowedMethods).toEqual([...kycDocumentsBucket.cors.allowedMethods]);
+    expect((renderJoin(cors.Properties!.Delete) as { action: string }).action).toBe("deleteBucketCors");
+  });
+
   it("outputs the site URL", () => {
     template().hasOutput("SiteUrl", {
       Value: { "Fn::Join": ["", ["https://", { "Fn::GetAtt": [Match.stringLikeRegexp("^WebDistribution"), "DomainName"] }]] },
     });
+  });
+});
+
+describe("Web outside us-east-1, on production", () => {
+  let built: SynthesizedApp;
+  beforeAll(async () => {
+    const previous = process.env.AWS_REGION;
+    process.env.AWS_REGION = "eu-west-1";
+    try {
+      built = await synth({ stage: "production" });
+    } finally {
+      if (previous === undefined) delete process.env.AWS_REGION;
+      else process.env.AWS_REGION = previous;
+    }
+  }, SYNTH_TIMEOUT_MS);
+
+  it("has no WAF (CloudFront's WAF lives in us-east-1 only) and says so in its outputs", () => {
+    built.template(Web).resourceCountIs("AWS::WAFv2::WebACL", 0);
+    built.template(Web).hasOutput("WebAcl", { Value: "none: WAF for CloudFront needs us-east-1, this stage is in eu-west-1" });
+  });
+
+  it("admits only the site's own origin to KYC uploads on production", () => {
+    const cors = resourceOf(built.template(Web), "Custom::AWS", "KycUploadCors");
+    const call = renderJoin(cors.Properties!.Create) as { parameters: { CORSConfiguration: { CORSRules: { AllowedOrigins: string[] }[] } } };
+    expect(call.parameters.CORSConfiguration.CORSRules[0]!.AllowedOrigins).toEqual([
+      expect.stringMatching(/^https:\/\/GetAtt\(WebDistribution.*\.DomainName\)$/),
+    ]);
   });
 });

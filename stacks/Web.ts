@@ -1,19 +1,30 @@
-import { Duration } from "aws-cdk-lib";
+import { Duration, RemovalPolicy } from "aws-cdk-lib";
 import {
   AllowedMethods,
   CachePolicy,
   Function as CloudFrontFunction,
   FunctionCode,
   FunctionEventType,
+  HeadersFrameOption,
+  HeadersReferrerPolicy,
   OriginRequestPolicy,
+  ResponseHeadersPolicy,
   ViewerProtocolPolicy,
   type BehaviorOptions,
 } from "aws-cdk-lib/aws-cloudfront";
 import { FunctionUrlOrigin } from "aws-cdk-lib/aws-cloudfront-origins";
+import { PolicyStatement } from "aws-cdk-lib/aws-iam";
+import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership, type IBucket } from "aws-cdk-lib/aws-s3";
+import { CfnWebACL } from "aws-cdk-lib/aws-wafv2";
+import { AwsCustomResource, AwsCustomResourcePolicy, PhysicalResourceId } from "aws-cdk-lib/custom-resources";
 import { StaticSite, use, type StackContext } from "sst/constructs";
-import { apiPathPatterns, feedPathPatterns } from "../infra/spec";
+import { ORIGIN_PROOF_HEADER } from "../packages/functions/src/http/origin-verify";
+import { contentSecurityPolicy, HSTS_MAX_AGE_SECONDS } from "../infra/security-headers";
+import { apiPathPatterns, feedPathPatterns, kycDocumentsBucket } from "../infra/spec";
 import { Api } from "./Api";
 import { Feeds } from "./Feeds";
+import { deploySettings } from "./settings";
+import { Storage } from "./Storage";
 
 /** CloudFront's per-packet origin read timeout for the feeds; the app heartbeats well inside it. */
 export const FEED_READ_TIMEOUT_SECONDS = 60;
@@ -40,6 +51,13 @@ function handler(event) {
   return request;
 }`;
 
+/** WAF for CloudFront exists only in us-east-1 (scope CLOUDFRONT); other regions go without. */
+export const WAF_REGION = "us-east-1";
+/** Requests per 5 minutes from one address, for the whole site and for the sign-in endpoints. */
+export const WAF_RATE_LIMIT_PER_5_MIN = 2000;
+export const WAF_AUTH_RATE_LIMIT_PER_5_MIN = 100;
+export const AUTH_PATH_PREFIX = "/api/v1/auth/";
+
 /**
  * Where the built SPA comes from. `WEB_PREBUILT_DIST` points at an already built directory so
  * a pipeline can deploy the artefact it tested, and the stack tests need not run Vite.
@@ -57,23 +75,32 @@ function siteSource(env: Record<string, string | undefined> = process.env) {
   };
 }
 
-export function Web({ stack }: StackContext) {
+export function Web({ stack, app }: StackContext) {
+  const storage = use(Storage);
   const api = use(Api);
   const feeds = use(Feeds);
+  const settings = deploySettings(app.stage);
+
+  // Every request CloudFront forwards carries the origin proof; the app refuses any without it.
+  // A viewer's own header of the same name is overwritten by CloudFront, never passed on.
+  const originProof = { [ORIGIN_PROOF_HEADER]: api.originSecret.secretValue.unsafeUnwrap() };
 
   const toFunction = {
-    // Function URLs route on their own Host header; forwarding the viewer's gets a 403.
+    // Function URLs route on their own Host header; forwarding the viewer's gets a 403. This
+    // managed policy also forwards CloudFront's headers, CloudFront-Viewer-Address among them:
+    // the app's source for the viewer's address (packages/functions/src/http/client-ip.ts).
     originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
     cachePolicy: CachePolicy.CACHING_DISABLED,
     allowedMethods: AllowedMethods.ALLOW_ALL,
     viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
   } satisfies Omit<BehaviorOptions, "origin">;
 
-  const apiBehaviour: BehaviorOptions = { ...toFunction, origin: new FunctionUrlOrigin(api.url) };
+  const apiBehaviour: BehaviorOptions = { ...toFunction, origin: new FunctionUrlOrigin(api.url, { customHeaders: originProof }) };
   const feedBehaviour: BehaviorOptions = {
     ...toFunction,
     origin: new FunctionUrlOrigin(feeds.url, {
       readTimeout: Duration.seconds(FEED_READ_TIMEOUT_SECONDS),
+      customHeaders: originProof,
     }),
     // A compressing hop buffers events until it has enough bytes to compress.
     compress: false,
@@ -90,6 +117,40 @@ export function Web({ stack }: StackContext) {
     code: FunctionCode.fromInline(SPA_REWRITE),
   });
 
+  const kyc = storage.kycBucket.cdk.bucket;
+  // The SPA's browser policy: tokens live in localStorage, so scripts come from the site only.
+  const securityHeaders = new ResponseHeadersPolicy(stack, "SiteSecurityHeaders", {
+    comment: `${app.stage}: CSP, HSTS and friends for the SPA`,
+    securityHeadersBehavior: {
+      contentSecurityPolicy: {
+        contentSecurityPolicy: contentSecurityPolicy({ connectSources: [`https://${kyc.bucketRegionalDomainName}`] }),
+        override: true,
+      },
+      strictTransportSecurity: {
+        accessControlMaxAge: Duration.seconds(HSTS_MAX_AGE_SECONDS),
+        includeSubdomains: true,
+        override: true,
+      },
+      contentTypeOptions: { override: true },
+      frameOptions: { frameOption: HeadersFrameOption.DENY, override: true },
+      referrerPolicy: { referrerPolicy: HeadersReferrerPolicy.STRICT_ORIGIN_WHEN_CROSS_ORIGIN, override: true },
+    },
+  });
+
+  // CloudFront standard access logs. Their delivery writes objects with an ACL, so this one
+  // bucket allows object-writer ownership; it is otherwise private, encrypted and TLS only.
+  const accessLogs = new Bucket(stack, "AccessLogs", {
+    encryption: BucketEncryption.S3_MANAGED,
+    blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+    objectOwnership: ObjectOwnership.OBJECT_WRITER,
+    enforceSSL: true,
+    lifecycleRules: [{ expiration: Duration.days(settings.logRetentionDays) }],
+    removalPolicy: settings.retainData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+    autoDeleteObjects: !settings.retainData,
+  });
+
+  const webAcl = app.region === WAF_REGION ? rateLimitingWebAcl(stack, app.stage) : undefined;
+
   const site = new StaticSite(stack, "Web", {
     ...siteSource(),
     dev: { url: "http://localhost:5173" },
@@ -101,7 +162,12 @@ export function Web({ stack }: StackContext) {
           functionAssociations: [
             { function: spaRewrite, eventType: FunctionEventType.VIEWER_REQUEST },
           ],
+          responseHeadersPolicy: securityHeaders,
         },
+        enableLogging: true,
+        logBucket: accessLogs,
+        logFilePrefix: "cloudfront/",
+        webAclId: webAcl?.attrArn,
       },
     },
   });
@@ -109,7 +175,98 @@ export function Web({ stack }: StackContext) {
   // the now unused resource rather than deploy it.
   site.node.tryRemoveChild("CloudFrontFunction");
 
-  stack.addOutputs({ SiteUrl: site.url });
+  // Under `sst dev` the site is not deployed (the Vite dev server stands in): local origins only.
+  const distribution = site.cdk?.distribution;
+  const siteOrigins = distribution ? [`https://${distribution.distributionDomainName}`] : [];
+  kycUploadCors(stack, kyc, [...siteOrigins, ...settings.corsOrigins]);
 
-  return { site };
+  stack.addOutputs({
+    SiteUrl: site.url,
+    AccessLogsBucket: accessLogs.bucketName,
+    WebAcl: webAcl?.attrArn ?? `none: WAF for CloudFront needs ${WAF_REGION}, this stage is in ${app.region}`,
+  });
+
+  return { site, securityHeaders, accessLogs, webAcl };
+}
+
+/**
+ * The KYC bucket's CORS, naming this stage's real origins: the distribution's own domain (plus
+ * DEPLOY_CORS_ORIGINS, e.g. a custom domain, and the local dev servers outside production).
+ * The domain only exists once this stack does, and Storage cannot reference it (Web depends on
+ * Storage), so the rule is applied from here with one PutBucketCors call, not in the bucket's
+ * own template (which therefore declares no CORS of its own).
+ */
+function kycUploadCors(stack: StackContext["stack"], bucket: IBucket, origins: string[]) {
+  const rule = kycDocumentsBucket.cors;
+  const parameters = {
+    Bucket: bucket.bucketName,
+    CORSConfiguration: {
+      CORSRules: [
+        {
+          AllowedOrigins: origins,
+          AllowedMethods: [...rule.allowedMethods],
+          AllowedHeaders: [...rule.allowedHeaders],
+          ExposeHeaders: [...rule.exposedHeaders],
+          MaxAgeSeconds: rule.maxAgeSeconds,
+        },
+      ],
+    },
+  };
+  return new AwsCustomResource(stack, "KycUploadCors", {
+    onUpdate: {
+      service: "S3",
+      action: "putBucketCors",
+      parameters,
+      physicalResourceId: PhysicalResourceId.of(`${kycDocumentsBucket.id}-cors`),
+    },
+    onDelete: { service: "S3", action: "deleteBucketCors", parameters: { Bucket: bucket.bucketName } },
+    // Put and delete of a bucket's CORS are both the one IAM action s3:PutBucketCORS.
+    policy: AwsCustomResourcePolicy.fromStatements([
+      new PolicyStatement({ actions: ["s3:PutBucketCORS"], resources: [bucket.bucketArn] }),
+    ]),
+    installLatestAwsSdk: false,
+  });
+}
+
+/**
+ * A WAF web ACL in front of the distribution: per-address rate limits over 5 minutes, one for
+ * the whole site and a tighter one for the sign-in endpoints (which the app also limits in the
+ * table; WAF stops a flood before it costs a Lambda invocation or a write).
+ */
+function rateLimitingWebAcl(stack: StackContext["stack"], stage: string): CfnWebACL {
+  const visibility = (metricName: string) => ({ cloudWatchMetricsEnabled: true, sampledRequestsEnabled: true, metricName });
+  return new CfnWebACL(stack, "WebAcl", {
+    scope: "CLOUDFRONT",
+    defaultAction: { allow: {} },
+    visibilityConfig: visibility(`${stage}-web`),
+    rules: [
+      {
+        name: "rate-per-ip",
+        priority: 0,
+        action: { block: {} },
+        statement: { rateBasedStatement: { limit: WAF_RATE_LIMIT_PER_5_MIN, aggregateKeyType: "IP" } },
+        visibilityConfig: visibility(`${stage}-rate-per-ip`),
+      },
+      {
+        name: "auth-rate-per-ip",
+        priority: 1,
+        action: { block: {} },
+        statement: {
+          rateBasedStatement: {
+            limit: WAF_AUTH_RATE_LIMIT_PER_5_MIN,
+            aggregateKeyType: "IP",
+            scopeDownStatement: {
+              byteMatchStatement: {
+                fieldToMatch: { uriPath: {} },
+                positionalConstraint: "STARTS_WITH",
+                searchString: AUTH_PATH_PREFIX,
+                textTransformations: [{ priority: 0, type: "LOWERCASE" }],
+              },
+            },
+          },
+        },
+        visibilityConfig: visibility(`${stage}-auth-rate-per-ip`),
+      },
+    ],
+  });
 }

@@ -49,3 +49,66 @@ let emailCounter = 0;
 export function uniqueEmail(prefix = "user"): string {
   return `${prefix}-${Date.now().toString(36)}-${++emailCounter}@example.com`;
 }
+
+export type Theme = "light" | "dark";
+export const THEMES: readonly Theme[] = ["dark", "light"];
+export const VIEWPORTS = { desktop: DESKTOP, mobile: MOBILE } as const;
+
+/** A session as the SPA stores it in localStorage (authToken + authUser, spec 000 §4). */
+export interface StoredSession {
+  token: string;
+  /** JSON of the session user: id, email, firstName, lastName, role. */
+  user: string;
+}
+
+interface RegisterReply {
+  data: { token: string; user: { id: string; email: string; first_name: string; last_name: string; role: string } };
+}
+
+/**
+ * Registers a user through the API (no UI), for tests that need a signed-in browser. Register
+ * once per file: registration is rate limited per client.
+ */
+export async function registerSession(prefix = "user", name = { first: "Grace", last: "Hopper" }): Promise<StoredSession> {
+  const reply = await fetch(`${baseUrl()}/api/v1/auth/register`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ email: uniqueEmail(prefix), password: "correct-horse-battery", first_name: name.first, last_name: name.last }),
+  });
+  if (reply.status !== 201) throw new Error(`registration failed: HTTP ${reply.status} ${await reply.text()}`);
+  const { data } = (await reply.json()) as RegisterReply;
+  const user = { id: data.user.id, email: data.user.email, firstName: data.user.first_name, lastName: data.user.last_name, role: data.user.role };
+  return { token: data.token, user: JSON.stringify(user) };
+}
+
+export interface ContextOptions {
+  viewport?: { width: number; height: number };
+  /** Written to localStorage before the app starts; absent leaves the default (dark). */
+  theme?: Theme;
+  /** Signed in from the first page load. */
+  session?: StoredSession;
+  reducedMotion?: "reduce" | "no-preference";
+}
+
+/** A context whose tabs start with the given theme and session in localStorage. */
+export async function newContext(browser: Browser, options: ContextOptions = {}): Promise<BrowserContext> {
+  const context = await browser.newContext({
+    baseURL: baseUrl(),
+    viewport: options.viewport ?? DESKTOP,
+    reducedMotion: options.reducedMotion ?? "no-preference",
+  });
+  await context.addInitScript(
+    ({ theme, session }) => {
+      // Seeded once per tab, so a test that toggles the theme or signs out keeps that on reload.
+      if (sessionStorage.getItem("e2e-seeded")) return;
+      sessionStorage.setItem("e2e-seeded", "1");
+      if (theme) localStorage.setItem("theme", theme);
+      if (session) {
+        localStorage.setItem("authToken", session.token);
+        localStorage.setItem("authUser", session.user);
+      }
+    },
+    { theme: options.theme ?? null, session: options.session ?? null },
+  );
+  return context;
+}

@@ -1,0 +1,89 @@
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { blockingViolations, formatViolations } from "./axe";
+import { THEMES, VIEWPORTS, launchBrowser, newContext, registerSession, screenshot, type StoredSession } from "./harness";
+import { waitForScreenSettled } from "./settle";
+
+/** The fields of a route table entry this test reads. */
+interface RouteUnderTest {
+  path: string;
+  guarded: boolean;
+}
+
+function isRouteUnderTest(value: unknown): value is RouteUnderTest {
+  const entry = value as Partial<RouteUnderTest> | null;
+  return typeof entry?.path === "string" && typeof entry.guarded === "boolean";
+}
+
+/**
+ * The SPA's own route table, so a new route is checked without touching this file. Imported
+ * at run time: the e2e TypeScript project does not reference the web project, so a static
+ * import would pull web sources outside its rootDir. The shape is checked instead.
+ */
+async function loadRouteTable(): Promise<RouteUnderTest[]> {
+  const modulePath = "../src/routes/routeTable";
+  const loaded = (await import(/* @vite-ignore */ modulePath)) as { routeTable?: unknown };
+  const table = loaded.routeTable;
+  if (!Array.isArray(table) || table.length === 0 || !table.every(isRouteUnderTest)) throw new Error("routeTable has an unexpected shape");
+  return table.map(({ path, guarded }) => ({ path, guarded }));
+}
+
+const routes = await loadRouteTable();
+
+let browser: Browser;
+let session: StoredSession;
+beforeAll(async () => {
+  browser = await launchBrowser();
+  // One user for the file: registration is rate limited.
+  session = await registerSession("a11y");
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+async function expectNoBlockingViolations(page: Page, label: string) {
+  const violations = await blockingViolations(page);
+  if (violations.length > 0) await screenshot(page, `a11y-${label}`);
+  expect(violations, `serious or critical axe violations on ${label}:\n${formatViolations(violations)}`).toEqual([]);
+}
+
+for (const [viewportName, viewport] of Object.entries(VIEWPORTS)) {
+  for (const theme of THEMES) {
+    describe(`${theme} theme at ${viewport.width} px`, () => {
+      // One signed-out and one signed-in tab per theme and width, reused across the routes.
+      // Reduced motion: the carousel does not rotate and nothing moves under axe's measurements.
+      const tabs: { signedOut?: { context: BrowserContext; page: Page }; signedIn?: { context: BrowserContext; page: Page } } = {};
+      beforeAll(async () => {
+        for (const which of ["signedOut", "signedIn"] as const) {
+          const context = await newContext(browser, { viewport, theme, reducedMotion: "reduce", session: which === "signedIn" ? session : undefined });
+          tabs[which] = { context, page: await context.newPage() };
+        }
+      });
+      afterAll(async () => {
+        await tabs.signedOut?.context.close();
+        await tabs.signedIn?.context.close();
+      });
+
+      for (const route of routes) {
+        it(`${route.path}${route.guarded ? " (signed in)" : ""}`, async () => {
+          const { page } = route.guarded ? tabs.signedIn! : tabs.signedOut!;
+          await page.goto(route.path);
+          await waitForScreenSettled(page);
+          expect(await page.evaluate(() => document.documentElement.classList.contains("dark"))).toBe(theme === "dark");
+          await expectNoBlockingViolations(page, `${route.path} ${theme} ${viewportName}`);
+        });
+      }
+
+      it("the sign-in guard with its toast and login dialog", async () => {
+        const guarded = routes.find((route) => route.guarded);
+        if (!guarded) return;
+        const { page } = tabs.signedOut!;
+        await page.goto(guarded.path);
+        await page.getByRole("dialog", { name: "Welcome back" }).waitFor();
+        await page.getByText("Please login to access this feature").waitFor();
+        await waitForScreenSettled(page);
+        await expectNoBlockingViolations(page, `guard ${theme} ${viewportName}`);
+      });
+    });
+  }
+}

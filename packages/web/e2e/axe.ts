@@ -1,0 +1,26 @@
+import { AxeBuilder } from "@axe-core/playwright";
+import type { Result } from "axe-core";
+import type { Page } from "playwright-core";
+
+/** The impacts that fail a page: axe's "serious" and "critical" (WCAG failures users hit). */
+const BLOCKING_IMPACTS = new Set(["serious", "critical"]);
+
+/** axe's serious and critical violations on the page as it is now: axe's default rules plus one (below). */
+export async function blockingViolations(page: Page): Promise<Result[]> {
+  // label-content-name-mismatch (WCAG 2.5.3, a control's name contains its visible text) is
+  // "experimental" in axe and off by default; speech users depend on it, so it runs here.
+  const results = await new AxeBuilder({ page }).options({ rules: { "label-content-name-mismatch": { enabled: true } } }).analyze();
+  return results.violations.filter((violation) => BLOCKING_IMPACTS.has(violation.impact ?? ""));
+}
+
+/** One line per offending element: rule id, impact, target, and the first line of axe's summary. */
+export function formatViolations(violations: readonly Result[]): string {
+  return violations
+    .flatMap((violation) =>
+      violation.nodes.map((node) => {
+        const summary = (node.failureSummary ?? violation.help).split("\n").filter((line) => line.trim() !== "").slice(0, 2).join(" ").trim();
+        return `${violation.id} (${node.impact ?? violation.impact}) ${node.target.join(" ")}: ${summary}`;
+      }),
+    )
+    .join("\n");
+}

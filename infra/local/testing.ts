@@ -51,11 +51,21 @@ export async function createTestContext(
   };
 }
 
+/**
+ * The env the Node server gives the app for a request from `ip`: the socket's peer, which is
+ * where the app takes the client address from locally (never from X-Forwarded-For).
+ */
+export const fromAddress = (ip: string) => ({ incoming: { socket: { remoteAddress: ip } } });
+
 /** The Hono app over a fresh table, plus small helpers for JSON calls. */
 export async function createTestApp(env: Record<string, string> = {}, options: TestContextOptions = {}) {
   const core = await createTestContext(env, options);
   const app = createApp(core);
-  const call = async (method: string, path: string, options: { body?: unknown; token?: string; headers?: Record<string, string> } = {}) => {
+  const call = async (
+    method: string,
+    path: string,
+    options: { body?: unknown; token?: string; headers?: Record<string, string>; ip?: string } = {},
+  ) => {
     const headers: Record<string, string> = { ...options.headers };
     if (options.body !== undefined) headers["Content-Type"] = "application/json";
     if (options.token) headers.Authorization = `Bearer ${options.token}`;
@@ -63,7 +73,7 @@ export async function createTestApp(env: Record<string, string> = {}, options: T
       method,
       headers,
       body: options.body === undefined ? undefined : typeof options.body === "string" ? options.body : JSON.stringify(options.body),
-    });
+    }, options.ip ? fromAddress(options.ip) : undefined);
     const text = await response.text();
     let json: unknown = null;
     try {

@@ -31,7 +31,7 @@ export function AnalyticsTab() {
               <label
                 key={period}
                 className={`cursor-pointer rounded-md px-3 py-1.5 text-sm font-semibold has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-indigo-600 dark:has-[:focus-visible]:outline-indigo-400 ${
-                  days === period ? "bg-indigo-600 text-white dark:bg-indigo-500 dark:text-slate-950" : "text-slate-700 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800"
+                  days === period ? "bg-indigo-600 text-white dark:bg-indigo-300 dark:text-slate-950" : "text-slate-700 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800"
                 }`}
               >
                 <input type="radio" name="analytics-period" value={period} checked={days === period} onChange={() => setDays(period)} className="sr-only" />
@@ -76,7 +76,7 @@ function AnalyticsBody({ data, currency, onCurrency }: { data: LedgerAnalytics; 
                 key={item.currency}
                 className={`cursor-pointer rounded-full border px-3 py-1 text-sm font-semibold has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-indigo-600 ${
                   item.currency === selected.currency
-                    ? "border-indigo-600 bg-indigo-600 text-white dark:border-indigo-400 dark:bg-indigo-500 dark:text-slate-950"
+                    ? "border-indigo-600 bg-indigo-600 text-white dark:border-indigo-300 dark:bg-indigo-300 dark:text-slate-950"
                     : "border-slate-300 text-slate-700 hover:bg-slate-100 dark:border-slate-700 dark:text-slate-300 dark:hover:bg-slate-800"
                 }`}
               >

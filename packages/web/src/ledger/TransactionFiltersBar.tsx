@@ -35,8 +35,8 @@ export function TransactionFiltersBar({ filters, accounts, rangeError, onChange 
 
   return (
     <form role="search" aria-label="Filter transactions" onSubmit={submit} className="rounded-2xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
-      <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-6">
-        <div className="sm:col-span-2">
+      <div className="grid grid-cols-2 gap-3 lg:grid-cols-6">
+        <div className="col-span-2">
           <label htmlFor={`${id}-q`} className={labelClass}>
             Search descriptions
           </label>
@@ -73,7 +73,7 @@ export function TransactionFiltersBar({ filters, accounts, rangeError, onChange 
             ))}
           </select>
         </div>
-        <div className="sm:col-span-2">
+        <div className="col-span-2">
           <label htmlFor={`${id}-account`} className={labelClass}>
             Account
           </label>
@@ -116,7 +116,7 @@ export function TransactionFiltersBar({ filters, accounts, rangeError, onChange 
             onChange={(event) => set({ to: event.target.value || undefined })}
           />
         </div>
-        <div className="flex items-end sm:col-span-2 lg:col-span-4 lg:justify-end">
+        <div className="col-span-2 flex items-end empty:hidden lg:col-span-4 lg:justify-end">
           {hasFilters(filters) && (
             <button type="button" className={secondaryButtonClass} onClick={() => onChange({})}>
               Clear filters

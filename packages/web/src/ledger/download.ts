@@ -8,8 +8,8 @@ export function saveFile(blob: Blob, filename: string): void {
   document.body.append(link);
   link.click();
   link.remove();
-  // Revoked on the next task: the click has started the download by then.
-  window.setTimeout(() => URL.revokeObjectURL(url), 0);
+  // Released once the browser has surely read it (it starts reading on the click, asynchronously).
+  window.setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
 /** The server's name for the file, else transactions-YYYY-MM-DD.csv for today (UTC, as the server does). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { currencyDecimals, formatMoney, MINUS_SIGN, minorToDecimal, moneySign } from "./money";
+import { currencyDecimals, formatMoney, formatMoneyCompact, MINUS_SIGN, minorToDecimal, moneySign } from "./money";
 
 describe("formatMoney", () => {
   it("formats minor units with the currency's symbol, en-US grouping and its decimals", () => {
@@ -33,6 +33,15 @@ describe("formatMoney", () => {
     expect(formatMoney(undefined, "USD")).toBe("$0.00");
     expect(formatMoney("", "USD")).toBe("$0.00");
     expect(formatMoney("abc", "USD")).toBe("$0.00");
+  });
+});
+
+describe("formatMoneyCompact", () => {
+  it("shortens large axis figures and keeps small ones exact", () => {
+    expect(formatMoneyCompact(150_000, "USD")).toBe("$1.5K");
+    expect(formatMoneyCompact(25, "EUR")).toBe("€0.25");
+    expect(formatMoneyCompact(-200_000_000, "GBP")).toBe("−£2M");
+    expect(formatMoneyCompact(0, "USD")).toBe("$0");
   });
 });
 

@@ -93,7 +93,8 @@ const compactFormatters = new Map<string, Intl.NumberFormat>();
 export function formatMoneyCompact(amount: MoneyAmount, currency: string): string {
   let formatter = compactFormatters.get(currency);
   if (!formatter) {
-    formatter = new Intl.NumberFormat(LOCALE, { style: "currency", currency, notation: "compact", minimumFractionDigits: 0, maximumFractionDigits: 1 });
+    // Up to the currency's decimals, so small ticks stay exact ("$0.25", not "$0.3").
+    formatter = new Intl.NumberFormat(LOCALE, { style: "currency", currency, notation: "compact", minimumFractionDigits: 0, maximumFractionDigits: currencyDecimals(currency) });
     compactFormatters.set(currency, formatter);
   }
   return formatter

@@ -78,6 +78,9 @@ export class RequestMetrics {
   private lastFailureLogged = 0;
   /** After a failed write, no new attempt before this second (at most one write per window). */
   private retryAfter = 0;
+  /** Requests recorded so far, and how many of them the table had after the last full write. */
+  private recorded = 0;
+  private recordedWhenSaved = 0;
 
   constructor(options: RequestMetricsOptions) {
     this.clock = options.clock;
@@ -109,6 +112,7 @@ export class RequestMetrics {
     if (sample.status >= 500) counts[1] += 1;
     else if (sample.status >= 400) counts[2] += 1;
     bucket.routes.set(key, counts);
+    this.recorded += 1;
     this.afterRecord(second);
   }
 
@@ -233,10 +237,12 @@ export class RequestMetrics {
       return Promise.resolve();
     }
     const sink = this.sink;
+    const recorded = this.recorded;
     this.inFlight = (async () => {
       try {
         await sink(windows);
         if (current > this.flushedBefore) this.flushedBefore = current;
+        if (options.includeCurrent) this.recordedWhenSaved = recorded;
       } catch (error) {
         this.retryAfter = now + FLUSH_WINDOW_SECONDS;
         // At most one log line per 10 s: a table outage must not flood the logs either.
@@ -254,6 +260,20 @@ export class RequestMetrics {
       }
     })();
     return this.inFlight;
+  }
+
+  /**
+   * For Lambda, awaited at the end of every invocation: a frozen instance runs no timers and may
+   * be reaped without being thawed again, so whatever it recorded must be in the table before the
+   * invocation returns. Writes the finished windows and the current one, only when something
+   * was recorded since the last write (idle and metrics-only invocations write nothing), and not
+   * during the back-off after a failed write (an outage must not add a failing write to every
+   * request). A current window written early is written again, complete, by a later flush.
+   */
+  async flushBeforeFreeze(): Promise<void> {
+    if (!this.sink || this.recorded === this.recordedWhenSaved) return;
+    if (this.nowSecond() < this.retryAfter) return;
+    await this.flush({ includeCurrent: true });
   }
 
   /** Windows this instance holds that the table does not have yet (finished or filling). */

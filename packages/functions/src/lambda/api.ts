@@ -1,6 +1,5 @@
-import { handle } from "hono/aws-lambda";
-import { createApp } from "../app";
+import { bufferedHandler } from "./buffered";
 import { lambdaContext } from "./context";
 
 /** Buffered API: every route of the Hono app behind CloudFront's /api/*, /v1/*, /health. */
-export const handler = handle(createApp(await lambdaContext()));
+export const { handler } = bufferedHandler(await lambdaContext());

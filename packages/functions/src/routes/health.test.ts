@@ -28,6 +28,7 @@ describe("GET /health", () => {
     await broken.core.dispose();
     const reply = await broken.call("GET", "/health");
     expect(reply.status).toBe(503);
+    expect(reply.headers.get("retry-after")).toMatch(/^\d+$/);
     expect(reply.body.status).toBe("error");
     expect(reply.body.database.connected).toBe(false);
     expect(reply.body.database.error).toBeTruthy();

@@ -217,7 +217,7 @@ export class RequestMetrics {
       // so flush once more when it is done instead of leaving that window to the timer.
       if (options.includeCurrent) return this.inFlight.then(() => this.flush(options));
       this.flushAgain = true;
-      return this.inFlight;
+      return this.idle();
     }
     const now = this.nowSecond();
     if (!options.includeCurrent && now < this.retryAfter) return Promise.resolve();
@@ -246,7 +246,7 @@ export class RequestMetrics {
       } catch (error) {
         this.retryAfter = now + FLUSH_WINDOW_SECONDS;
         // At most one log line per 10 s: a table outage must not flood the logs either.
-        const nowMs = Date.now();
+        const nowMs = this.clock().getTime();
         if (nowMs - this.lastFailureLogged >= FLUSH_WINDOW_SECONDS * 1000) {
           this.lastFailureLogged = nowMs;
           this.logger?.error("metrics flush failed", { error, instance_id: this.instanceId, windows: windows.length });
@@ -274,6 +274,12 @@ export class RequestMetrics {
     if (!this.sink || this.recorded === this.recordedWhenSaved) return;
     if (this.nowSecond() < this.retryAfter) return;
     await this.flush({ includeCurrent: true });
+  }
+
+  /** Resolves when no write is running, including the follow-up a flush asked for meanwhile. */
+  idle(): Promise<void> {
+    const running = this.inFlight;
+    return running ? running.then(() => this.idle()) : Promise.resolve();
   }
 
   /** Windows this instance holds that the table does not have yet (finished or filling). */

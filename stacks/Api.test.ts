@@ -92,6 +92,8 @@ describe.each([
 
     it("is bound to the JWT_SECRET Config.Secret", () => {
       expect(environmentOf(template(), functionId).SST_Secret_value_JWT_SECRET).toBe("__FETCH_FROM_SSM__");
+      // What lambda/secrets.ts reads to find the parameter (SST's own path layout).
+      expect(environmentOf(template(), functionId)).toMatchObject({ SST_APP: "fintech-platform", SST_STAGE: stage, SST_SSM_PREFIX: `/sst/fintech-platform/${stage}/` });
       const ssm = statementsFor(template(), functionId).filter((s) => actionsOf(s).includes("ssm:GetParameters"));
       expect(JSON.stringify(ssm)).toContain(`/sst/fintech-platform/${stage}/Secret/JWT_SECRET/value`);
     });

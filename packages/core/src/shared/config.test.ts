@@ -16,4 +16,10 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ JWT_SECRET: secret, AUTH_RATE_LIMIT_PER_IP: "lots" })).toThrow(/AUTH_RATE_LIMIT_PER_IP/);
     expect(() => loadConfig({ JWT_SECRET: secret, DYNAMODB_ENDPOINT: "not a url" })).toThrow(/DYNAMODB_ENDPOINT/);
   });
+
+  it("takes an optional origin secret: absent locally, at least 32 characters when set", () => {
+    expect(loadConfig({ JWT_SECRET: secret }).ORIGIN_SECRET).toBeUndefined();
+    expect(loadConfig({ JWT_SECRET: secret, ORIGIN_SECRET: "o".repeat(48) }).ORIGIN_SECRET).toBe("o".repeat(48));
+    expect(() => loadConfig({ JWT_SECRET: secret, ORIGIN_SECRET: "short" })).toThrow(/ORIGIN_SECRET must be at least 32 characters/);
+  });
 });

@@ -1,6 +1,7 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { baseUrl, DESKTOP, MOBILE, launchBrowser, newPage, screenshot } from "./harness";
+import { nextFrames, scrollToAndWait, settleTasks, waitForAnimationsFinished } from "./settle";
 
 let browser: Browser;
 beforeAll(async () => {
@@ -17,7 +18,6 @@ const HEADER_PX = 64;
 
 const pathname = (page: Page) => new URL(page.url()).pathname;
 const scrollY = (page: Page) => page.evaluate(() => window.scrollY);
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function openHome(page: Page) {
   await page.goto("/");
@@ -135,9 +135,11 @@ describe("home hero", () => {
     const { context, page } = await newPage(browser);
     await page.addInitScript(recordLayoutShifts);
     await openHome(page);
-    // Let the health panel load and the background run for a while.
+    // Everything that could move the page has happened: the health panel loaded, nothing is on
+    // the wire, and every entrance animation has finished.
     await page.getByTestId("health-panel").and(page.locator("[data-tone='ok']")).waitFor();
-    await sleep(1500);
+    await page.waitForLoadState("networkidle");
+    await waitForAnimationsFinished(page);
     const shifts = await readLayoutShifts(page);
     console.log(`home CLS: hero ${shifts.hero.toFixed(4)}, page content ${shifts.main.toFixed(4)}, whole page ${shifts.total.toFixed(4)}`, JSON.stringify(shifts.entries));
     expect(shifts.hero).toBeLessThan(0.001);
@@ -164,16 +166,17 @@ describe("home hero", () => {
     expect(await ledger.evaluate((el) => getComputedStyle(el).cursor)).toBe("default");
     // A click (dispatched without scrolling the page first) does nothing.
     await ledger.evaluate((el) => (el as HTMLElement).click());
-    await sleep(400);
+    // A smooth scroll, had the click started one, would have moved within two frames.
+    await settleTasks(page);
+    await nextFrames(page);
     expect(await scrollY(page)).toBe(0);
     expect(pathname(page)).toBe("/");
 
     // Exactly 40 px is not enough.
-    await page.evaluate(() => window.scrollTo(0, 40));
-    await sleep(150);
+    await scrollToAndWait(page, 40);
     expect(await ledger.getAttribute("aria-disabled")).toBe("true");
 
-    await page.evaluate(() => window.scrollTo(0, 41));
+    await scrollToAndWait(page, 41);
     await expect.poll(() => ledger.getAttribute("aria-disabled")).toBeNull();
     expect(await ledger.getAttribute("tabindex")).toBeNull();
     expect(await ledger.evaluate((el) => getComputedStyle(el).cursor)).toBe("pointer");
@@ -208,10 +211,14 @@ describe("features", () => {
       Array(6).fill(["ARTICLE", -1, "default", 0]),
     );
     await inert.filter({ hasText: "Reconciliation" }).click();
-    await sleep(300);
+    await settleTasks(page);
+    await nextFrames(page);
     expect(pathname(page)).toBe("/");
 
-    await features.getByRole("link", { name: /Explore the API/ }).click();
+    // A live screen's card names its action; a preview's card says what it is, never "Explore".
+    expect(await features.getByRole("link", { name: "Open the ledger" }).getAttribute("href")).toBe("/ledger");
+    expect(await features.getByRole("link", { name: /Explore the API/ }).count()).toBe(0);
+    await features.getByRole("link", { name: "See what's coming to Self-Serve APIs" }).click();
     await page.waitForURL((url) => url.pathname === "/developers/api-explorer");
     await context.close();
   });
@@ -224,7 +231,6 @@ describe("galleries", () => {
     await openHome(page);
     // From here on, time moves only when the test says so.
     await page.clock.pauseAt(Date.now() + 60_000);
-    await sleep(300);
     const current = page.locator("#showcase [aria-roledescription='slide'][data-current='true']");
     const index = async () => Number((await current.getAttribute("aria-label"))!.split(" of ")[0]);
     const next = (i: number) => (i % 6) + 1;
@@ -244,7 +250,7 @@ describe("galleries", () => {
     await page.mouse.move(5, 5);
     await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
     await page.clock.runFor(15_000);
-    await sleep(200);
+    await settleTasks(page);
     expect(await index()).toBe(at);
 
     await page.getByRole("button", { name: "Play slideshow" }).click();
@@ -257,7 +263,7 @@ describe("galleries", () => {
     // Pointer over the carousel holds the rotation (WAI-ARIA carousel pattern).
     await page.locator("#showcase [data-testid='showcase-slides']").hover();
     await page.clock.runFor(12_000);
-    await sleep(200);
+    await settleTasks(page);
     expect(await index()).toBe(at);
     await page.mouse.move(5, 5);
     await page.clock.runFor(5000);
@@ -271,11 +277,10 @@ describe("galleries", () => {
     await openHome(page);
     await page.getByRole("button", { name: "Play slideshow" }).waitFor();
     await page.clock.runFor(12_000);
-    await sleep(200);
+    await settleTasks(page);
     expect(await page.locator("#showcase [data-current='true']").getAttribute("aria-label")).toMatch(/^1 of 6/);
     const grid = page.locator("[role='group'][aria-label='Product areas']");
-    await page.evaluate(() => window.scrollTo(0, 300));
-    await sleep(100);
+    await scrollToAndWait(page, 300);
     // No progress variable is written, so the grid stays flat and the rows stay put.
     expect(await grid.evaluate((el) => el.style.getPropertyValue("--tile-p"))).toBe("");
     expect(await grid.evaluate((el) => getComputedStyle(el).transform)).toMatch(/^(none|matrix\(1, 0, 0, 1, 0, 0\))$/);
@@ -317,9 +322,14 @@ describe("galleries", () => {
     await page.keyboard.press("ArrowRight");
     expect(await selected()).toBe("gRPC Live Streaming");
 
+    // A demo whose screen is still a preview says so instead of "Live Demo", and opens the preview.
     await gallery.getByRole("tab", { name: "Developer Console" }).click();
-    await gallery.getByRole("button", { name: "Live Demo" }).click();
+    const preview = gallery.getByRole("tabpanel", { name: "Developer Console" });
+    expect(await preview.getByRole("button", { name: "Live Demo" }).count()).toBe(0);
+    expect(await preview.getByText("Coming soon", { exact: true }).count()).toBeGreaterThan(0);
+    await preview.getByRole("button", { name: "Coming soon" }).click();
     await page.waitForURL((url) => url.pathname === "/developers/api-explorer");
+    await page.getByText("The API explorer is coming soon:", { exact: false }).waitFor();
     await context.close();
   });
 });
@@ -332,7 +342,9 @@ describe("analytics showcase", () => {
     await panel.and(page.locator("[data-tone='ok']")).waitFor();
     const health = await page.evaluate(() => fetch("/health").then((reply) => reply.json()));
     expect(health.status).toBe("ok");
-    expect(await panel.getByTestId("health-status").textContent()).toBe("ok");
+    expect(await panel.getByTestId("health-status").getAttribute("data-status")).toBe("ok");
+    // People read a word, not the API's raw value.
+    expect(await panel.getByTestId("health-status").textContent()).toBe("Healthy");
     expect(await panel.getByTestId("health-message").textContent()).toBe(health.message);
     expect(await panel.getByTestId("health-database").textContent()).toBe("Connected");
     const figures = Object.fromEntries(
@@ -413,7 +425,7 @@ describe("landing", () => {
       expect(await button.getAttribute("aria-disabled")).toBe("true");
       await button.click({ force: true });
     }
-    await sleep(300);
+    await settleTasks(page);
     expect(pathname(page)).toBe("/landing");
     expect(await page.locator("dl dd").allTextContents()).toEqual(["10M+", "500+", "99.99%", "50+"]);
     expect(await page.locator("main h3").allTextContents()).toEqual([
@@ -432,7 +444,8 @@ describe("landing", () => {
     const { context, page } = await newPage(browser);
     await page.addInitScript(recordLayoutShifts);
     await openLanding(page);
-    await sleep(1000);
+    await page.waitForLoadState("networkidle");
+    await waitForAnimationsFinished(page);
     const shifts = await readLayoutShifts(page);
     console.log(`landing CLS: whole page ${shifts.total.toFixed(4)}`);
     expect(shifts.total).toBeLessThan(0.001);
@@ -499,20 +512,20 @@ describe("screenshots", () => {
             const { page } = opened;
             await open(page);
             expect(await page.evaluate(() => document.documentElement.classList.contains("dark"))).toBe(theme === "dark");
-            await sleep(300);
+            await waitForAnimationsFinished(page);
             await screenshot(page, `${name}-${viewportName}-${theme}`);
             if (name === "home") {
               for (const section of ["features", "showcase", "gallery", "analytics"]) {
                 await page.evaluate((id) => document.getElementById(id)?.scrollIntoView(), section);
-                await sleep(200);
+                await waitForAnimationsFinished(page);
                 await screenshot(page, `home-${section}-${viewportName}-${theme}`);
               }
               await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
-              await sleep(200);
+              await waitForAnimationsFinished(page);
               await screenshot(page, `home-footer-${viewportName}-${theme}`);
             } else {
-              await page.evaluate(() => window.scrollTo(0, 900));
-              await sleep(200);
+              await scrollToAndWait(page, 900);
+              await waitForAnimationsFinished(page);
               await screenshot(page, `landing-blocks-${viewportName}-${theme}`);
             }
           } finally {

@@ -1,6 +1,14 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MOBILE, launchBrowser, newPage, screenshot } from "./harness";
+import { DESKTOP, MOBILE, launchBrowser, newPage, screenshot } from "./harness";
+import { waitForAnimationsFinished } from "./settle";
+
+interface Box {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
 
 let browser: Browser;
 beforeAll(async () => {
@@ -29,6 +37,31 @@ describe("routes", () => {
     await page.getByRole("dialog").getByRole("button", { name: "Sign in", exact: true }).click();
     await page.getByRole("dialog", { name: "Welcome back" }).waitFor();
     await context.close();
+  });
+
+  it("on a phone the login-required toast stays clear of the login dialog; on desktop it sits top right", async () => {
+    const boxes = async (viewport: { width: number; height: number }) => {
+      const { context, page } = await newPage(browser, viewport);
+      await page.goto("/ledger");
+      const dialog = page.getByRole("dialog", { name: "Welcome back" });
+      const toast = page.getByRole("status").filter({ hasText: "Please login to access this feature" });
+      await dialog.waitFor();
+      await toast.waitFor();
+      await waitForAnimationsFinished(page);
+      const result = { dialog: (await dialog.boundingBox())!, toast: (await toast.boundingBox())! };
+      if (viewport === MOBILE) await screenshot(page, "guard-mobile-toast");
+      await context.close();
+      return result;
+    };
+    const overlap = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+
+    const phone = await boxes(MOBILE);
+    expect(overlap(phone.dialog, phone.toast), JSON.stringify(phone)).toBe(false);
+    expect(phone.toast.y + phone.toast.height).toBeLessThanOrEqual(MOBILE.height);
+
+    const desktop = await boxes(DESKTOP);
+    expect(desktop.toast.y).toBeLessThan(DESKTOP.height / 2);
+    expect(desktop.toast.x + desktop.toast.width).toBeGreaterThan(DESKTOP.width / 2);
   });
 
   it("/payments is guarded and has no layout", async () => {

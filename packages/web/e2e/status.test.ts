@@ -1,47 +1,23 @@
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, Page, Request } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DESKTOP, MOBILE, baseUrl, launchBrowser, screenshot, uniqueEmail } from "./harness";
+import { MOBILE, launchBrowser, newContext, registerSession, screenshot, type ContextOptions, type StoredSession } from "./harness";
+import { nextFrames, settleTasks } from "./settle";
 
 let browser: Browser;
-let session: { token: string; user: string };
-
-/** One registered user for the file: registering is rate limited per address. */
-async function registerUser() {
-  const email = uniqueEmail("status");
-  const reply = await fetch(`${baseUrl()}/api/v1/auth/register`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ email, password: "correct-horse-battery", first_name: "Grace", last_name: "Hopper" }),
-  });
-  expect(reply.status).toBe(201);
-  const { data } = (await reply.json()) as { data: { token: string; user: { id: string; email: string; first_name: string; last_name: string; role: string } } };
-  const user = { id: data.user.id, email: data.user.email, firstName: data.user.first_name, lastName: data.user.last_name, role: data.user.role };
-  return { token: data.token, user: JSON.stringify(user) };
-}
+let session: StoredSession;
 
 beforeAll(async () => {
   browser = await launchBrowser();
-  session = await registerUser();
+  // One registered user for the file: registering is rate limited per address.
+  session = await registerSession("status");
 });
 afterAll(async () => {
   await browser?.close();
 });
 
 /** A context signed in the way the app stores a session (authToken + authUser in localStorage). */
-async function signedIn(options: { viewport?: { width: number; height: number }; reducedMotion?: "reduce" | "no-preference"; theme?: "light" | "dark" } = {}) {
-  const context: BrowserContext = await browser.newContext({
-    baseURL: baseUrl(),
-    viewport: options.viewport ?? DESKTOP,
-    reducedMotion: options.reducedMotion ?? "no-preference",
-  });
-  await context.addInitScript(
-    ([token, user, theme]) => {
-      localStorage.setItem("authToken", token!);
-      localStorage.setItem("authUser", user!);
-      if (theme) localStorage.setItem("theme", theme);
-    },
-    [session.token, session.user, options.theme ?? ""],
-  );
+async function signedIn(options: Omit<ContextOptions, "session"> = {}) {
+  const context = await newContext(browser, { ...options, session });
   const page = await context.newPage();
   return { context, page };
 }
@@ -91,12 +67,26 @@ describe("/status", () => {
     await context.close();
   });
 
-  it("counts the API calls made, polling the metrics every ~2 s", async () => {
+  it("counts the API calls made, polling the metrics once per 2 s of clock time", async () => {
     const { context, page } = await signedIn();
-    const polls: number[] = [];
+    const isPoll = (url: string) => new URL(url).pathname === "/api/v1/status/metrics";
+    let polls = 0;
+    let pollsDone = 0;
     page.on("request", (request) => {
-      if (new URL(request.url()).pathname === "/api/v1/status/metrics") polls.push(Date.now());
+      if (isPoll(request.url())) polls += 1;
     });
+    const onPollDone = (request: Request) => {
+      if (isPoll(request.url())) pollsDone += 1;
+    };
+    page.on("requestfinished", onPollDone);
+    page.on("requestfailed", onPollDone);
+    /** No poll in flight and the app has taken the last reply (a poll in flight absorbs a tick). */
+    const pollsIdle = async () => {
+      await expect.poll(() => pollsDone === polls).toBe(true);
+      await settleTasks(page);
+    };
+    // The page's timers run on a clock the test controls; time flows normally until paused.
+    await page.clock.install();
     await openStatus(page);
     await waitForPanel(page);
     // Counted over the last hour: over a minute, earlier tests' requests on this shared stack
@@ -118,47 +108,52 @@ describe("/status", () => {
     await page.waitForFunction(
       (minimum) => Number(document.querySelector('[data-testid="metric-requests"]')?.getAttribute("data-value")) >= minimum,
       before + 20,
-      { timeout: 10_000 },
     );
     expect(await page.getByTestId("performance-panel").getAttribute("data-as-of")).not.toBe(firstAsOf);
     // 4xx are counted apart from the 5xx error rate.
     expect(Number(await page.getByTestId("metric-error-rate").getAttribute("data-value"))).toBe(0);
     await expect(page.getByTestId("performance-panel").textContent()).resolves.toMatch(/4xx \d+\.\d\d%/);
 
-    // Watch the polling for a while: one request about every 2000 ms.
-    const from = polls.length;
-    await page.waitForTimeout(6500);
-    const times = polls.slice(from);
-    expect(times.length).toBeGreaterThanOrEqual(3);
-    expect(times.length).toBeLessThanOrEqual(4);
-    const gaps = times.slice(1).map((time, index) => time - times[index]!);
-    for (const gap of gaps) {
-      expect(gap).toBeGreaterThan(1500);
-      expect(gap).toBeLessThan(2600);
+    // Stop the clock and let the poll in flight land; then each 2 s of clock time polls once.
+    await page.clock.pauseAt(Date.now() + 10_000);
+    await pollsIdle();
+    const from = polls;
+    for (let step = 1; step <= 3; step += 1) {
+      const polled = page.waitForRequest((request) => isPoll(request.url()));
+      await page.clock.runFor(2000);
+      await polled;
+      await pollsIdle();
+      expect(polls).toBe(from + step);
     }
+    await page.clock.runFor(1000);
+    await settleTasks(page);
+    expect(polls).toBe(from + 3);
     await context.close();
   });
 
   it("Refresh spins for one second and refetches everything", async () => {
     const { context, page } = await signedIn();
+    await page.clock.install();
     await openStatus(page);
     await waitForOperationalCards(page);
     await waitForPanel(page);
     const refresh = page.getByRole("main").getByRole("button", { name: "Refresh" });
     expect(await refresh.getAttribute("data-spinning")).toBe("false");
+    await page.clock.pauseAt(Date.now() + 10_000);
 
     const refetched = ["/health", "/api/v1/status/services", "/api/v1/status/metrics"].map((path) =>
-      page.waitForRequest((request) => new URL(request.url()).pathname === path, { timeout: 1500 }),
+      page.waitForRequest((request) => new URL(request.url()).pathname === path),
     );
-    const clicked = Date.now();
     await refresh.click();
     expect(await refresh.getAttribute("data-spinning")).toBe("true");
     expect(await page.getByTestId("refresh-icon").getAttribute("class")).toContain("animate-spin");
     await Promise.all(refetched);
-    await page.locator('[data-testid="refresh"][data-spinning="false"]').waitFor({ timeout: 2000 });
-    const spun = Date.now() - clicked;
-    expect(spun).toBeGreaterThanOrEqual(900);
-    expect(spun).toBeLessThan(1800);
+    // The spin lasts one second of clock time: still on just before it, off at it.
+    await page.clock.runFor(999);
+    await settleTasks(page);
+    expect(await refresh.getAttribute("data-spinning")).toBe("true");
+    await page.clock.runFor(1);
+    await page.locator('[data-testid="refresh"][data-spinning="false"]').waitFor();
     expect((await page.getByTestId("refresh-icon").getAttribute("class")) ?? "").not.toContain("animate-spin");
     await context.close();
   });
@@ -197,10 +192,16 @@ describe("/status", () => {
 
     expect(await svg.getAttribute("data-flow")).toBe("running");
     const running1 = await clock();
-    await page.waitForTimeout(300);
-    const running2 = await clock();
     expect(running1.paused).toBe(false);
-    expect(running2.time).toBeGreaterThan(running1.time);
+    // The flow's own timeline moves on.
+    await svg.evaluate(
+      (element, from) =>
+        new Promise<void>((resolve) => {
+          const check = () => ((element as SVGSVGElement).getCurrentTime() > from ? resolve() : requestAnimationFrame(check));
+          check();
+        }),
+      running1.time,
+    );
 
     const toggle = page.getByTestId("topology-toggle");
     expect(await toggle.textContent()).toBe("Pause flow");
@@ -209,7 +210,9 @@ describe("/status", () => {
     expect(await toggle.textContent()).toBe("Resume flow");
     expect(await svg.getAttribute("data-flow")).toBe("paused");
     const paused1 = await clock();
-    await page.waitForTimeout(300);
+    // Frames go by (a running flow advances on every one), and the paused one stays put.
+    await nextFrames(page);
+    await nextFrames(page);
     const paused2 = await clock();
     expect(paused1.paused).toBe(true);
     expect(paused2.time).toBe(paused1.time);

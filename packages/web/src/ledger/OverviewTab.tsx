@@ -97,7 +97,7 @@ export function OverviewTab({ accounts, history, historyFailed = false, onAction
       </section>
 
       <div className="grid gap-6 lg:grid-cols-3">
-        <section aria-labelledby="portfolio-title" className={`${cardClass} lg:col-span-1`}>
+        <section aria-labelledby="portfolio-title" className={`${cardClass} min-w-0 lg:col-span-1`}>
           <h2 id="portfolio-title" className={sectionTitleClass}>
             Portfolio balance
           </h2>
@@ -120,7 +120,7 @@ export function OverviewTab({ accounts, history, historyFailed = false, onAction
           )}
         </section>
 
-        <section aria-labelledby="recent-title" className={cardClass}>
+        <section aria-labelledby="recent-title" className={`${cardClass} min-w-0`}>
           <div className="flex items-center justify-between gap-2">
             <h2 id="recent-title" className={sectionTitleClass}>
               Recent activity
@@ -155,7 +155,7 @@ export function OverviewTab({ accounts, history, historyFailed = false, onAction
           )}
         </section>
 
-        <section aria-labelledby="summary-title" className={cardClass}>
+        <section aria-labelledby="summary-title" className={`${cardClass} min-w-0`}>
           <div className="flex items-center justify-between gap-2">
             <h2 id="summary-title" className={sectionTitleClass}>
               Account summary
@@ -231,7 +231,7 @@ function ShareBar({ accounts, currency }: { accounts: LedgerAccount[]; currency:
         {shares.map((share, index) => (
           <li key={share.account.id} className="flex items-center gap-2">
             <span aria-hidden="true" className={`h-2 w-2 rounded-full ${SHARE_COLOURS[index % SHARE_COLOURS.length]}`} />
-            <span className="truncate">{share.account.name}</span>
+            <span className="min-w-0 truncate">{share.account.name}</span>
             <span className="ml-auto tabular-nums">{share.percent.toFixed(0)}%</span>
           </li>
         ))}

@@ -57,6 +57,13 @@ export async function createTestContext(
  */
 export const fromAddress = (ip: string) => ({ incoming: { socket: { remoteAddress: ip } } });
 
+let addressesHandedOut = 0;
+/** A fresh address from the benchmarking range 198.18.0.0/15 for every call, so no two sign-ups share a rate-limit window. */
+export function nextTestAddress(): string {
+  addressesHandedOut += 1;
+  return `198.${18 + (addressesHandedOut >> 16)}.${(addressesHandedOut >> 8) & 255}.${addressesHandedOut & 255}`;
+}
+
 /** The Hono app over a fresh table, plus small helpers for JSON calls. */
 export async function createTestApp(env: Record<string, string> = {}, options: TestContextOptions = {}) {
   const core = await createTestContext(env, options);
@@ -83,5 +90,14 @@ export async function createTestApp(env: Record<string, string> = {}, options: T
     }
     return { status: response.status, headers: response.headers, body: json as Record<string, any> };
   };
-  return { core, app, call };
+  /** Registers a user from its own address (so no test shares a rate-limit window); returns its session. */
+  const signUp = async (email: string, names: { first_name?: string; last_name?: string } = {}) => {
+    const reply = await call("POST", "/api/v1/auth/register", {
+      body: { email, password: "long enough pw", first_name: "Test", last_name: "User", ...names },
+      ip: nextTestAddress(),
+    });
+    if (reply.status !== 201) throw new Error(`Registering ${email} failed: ${reply.status} ${JSON.stringify(reply.body)}`);
+    return reply.body.data as { token: string; user: { id: string; email: string; first_name: string; last_name: string } };
+  };
+  return { core, app, call, signUp };
 }

@@ -29,7 +29,7 @@ export async function issueToken(
  * Signature, algorithm and expiry are all checked; any failure is the same 401. Times are
  * judged against `now` (the context's clock), not the library's own Date.now().
  */
-export async function verifyToken(token: string, secret: string, now: Date = new Date()): Promise<TokenClaims> {
+export async function verifyToken(token: string, secret: string, now: Date): Promise<TokenClaims> {
   const invalid = () => unauthorized("Invalid or expired token", "invalid_token");
   let claims: TokenClaims;
   try {

@@ -16,15 +16,6 @@ const at = (iso: string) => {
   now = new Date(iso);
 };
 
-async function signUp(app: TestApp, email: string) {
-  const reply = await app.call("POST", "/api/v1/auth/register", {
-    body: { email, password: "long enough pw", first_name: "Ana", last_name: "Lytics" },
-    headers: { "X-Forwarded-For": email },
-  });
-  expect(reply.status).toBe(201);
-  return reply.body.data.token as string;
-}
-
 async function openAccount(name: string, currency = "USD") {
   const reply = await t.call("POST", "/api/v1/ledger/accounts", { token, body: { name, currency, type: "bank" } });
   expect(reply.status).toBe(201);
@@ -78,8 +69,8 @@ beforeAll(async () => {
   // Tokens are judged by the context's clock too, which this test moves years ahead: sign up at
   // the real time with tokens that outlive the test's calendar.
   t = await createTestApp({ TOKEN_TTL_SECONDS: String(20 * 365 * 24 * 60 * 60) });
-  token = await signUp(t, "analytics@example.com");
-  otherToken = await signUp(t, "bystander@example.com");
+  token = (await t.signUp("analytics@example.com", { first_name: "Ana", last_name: "Lytics" })).token;
+  otherToken = (await t.signUp("bystander@example.com")).token;
   t.core.clock = () => now;
 
   // 10 March: two USD accounts and a EUR one; a deposit into A, approved the same day.

@@ -9,15 +9,6 @@ let t: TestApp;
 let token: string;
 let otherToken: string;
 
-async function signUp(email: string) {
-  const reply = await t.call("POST", "/api/v1/auth/register", {
-    body: { email, password: "long enough pw", first_name: "Hard", last_name: "Ening" },
-    headers: { "X-Forwarded-For": email },
-  });
-  expect(reply.status).toBe(201);
-  return reply.body.data.token as string;
-}
-
 async function openAccount(name: string, extra: Record<string, unknown> = {}, as = token) {
   const reply = await t.call("POST", "/api/v1/ledger/accounts", { token: as, body: { name, currency: "USD", ...extra } });
   expect(reply.status).toBe(201);
@@ -31,8 +22,8 @@ async function accountNames(as = token) {
 
 beforeAll(async () => {
   t = await createTestApp();
-  token = await signUp("hardening@example.com");
-  otherToken = await signUp("stranger@example.com");
+  token = (await t.signUp("hardening@example.com")).token;
+  otherToken = (await t.signUp("stranger@example.com")).token;
 });
 afterAll(async () => t.core.dispose());
 

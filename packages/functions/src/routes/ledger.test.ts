@@ -6,14 +6,6 @@ let t: TestApp;
 let token: string;
 let otherToken: string;
 
-async function signUp(app: TestApp, email: string) {
-  const reply = await app.call("POST", "/api/v1/auth/register", {
-    body: { email, password: "long enough pw", first_name: "Led", last_name: "Ger" },
-    headers: { "X-Forwarded-For": email },
-  });
-  return reply.body.data.token as string;
-}
-
 async function openAccount(name: string, extra: Record<string, unknown> = {}, as = token) {
   const reply = await t.call("POST", "/api/v1/ledger/accounts", { token: as, body: { name, currency: "USD", type: "bank", ...extra } });
   expect(reply.status).toBe(201);
@@ -22,8 +14,8 @@ async function openAccount(name: string, extra: Record<string, unknown> = {}, as
 
 beforeAll(async () => {
   t = await createTestApp();
-  token = await signUp(t, "ledger@example.com");
-  otherToken = await signUp(t, "other@example.com");
+  token = (await t.signUp("ledger@example.com", { first_name: "Led", last_name: "Ger" })).token;
+  otherToken = (await t.signUp("other@example.com")).token;
 });
 afterAll(async () => t.core.dispose());
 

@@ -29,15 +29,6 @@ interface Row {
   created_at: string;
 }
 
-async function signUp(email: string, first: string, last: string) {
-  const reply = await t.call("POST", "/api/v1/auth/register", {
-    body: { email, password: "long enough pw", first_name: first, last_name: last },
-    headers: { "X-Forwarded-For": email },
-  });
-  expect(reply.status).toBe(201);
-  return reply.body.data as { token: string; user: { id: string } };
-}
-
 async function write(path: string, body: Record<string, unknown>, key?: string) {
   const reply = await t.call("POST", `/api/v1/ledger/transactions/${path}`, { token, body, headers: key ? { "Idempotency-Key": key } : {} });
   expect(reply.status).toBe(201);
@@ -55,10 +46,10 @@ let made: { dep1: Row; dep2: Row; move: Row; gift: Row; formula: Row };
 beforeAll(async () => {
   // Tokens are judged by the context's clock, which this test moves ahead: long-lived tokens.
   t = await createTestApp({ TOKEN_TTL_SECONDS: String(20 * 365 * 24 * 60 * 60) });
-  const me = await signUp("tess@example.com", "Tess", "Ledger");
+  const me = await t.signUp("tess@example.com", { first_name: "Tess", last_name: "Ledger" });
   token = me.token;
   userId = me.user.id;
-  otherToken = (await signUp("mallory@example.com", "Mal", "Lory")).token;
+  otherToken = (await t.signUp("mallory@example.com", { first_name: "Mal", last_name: "Lory" })).token;
   t.core.clock = () => now;
 
   at("2031-05-01T09:00:00.000Z");

@@ -436,7 +436,7 @@ function overflowing(page: Page): Promise<string[]> {
   return page.evaluate(() => {
     const width = document.documentElement.clientWidth;
     if (document.documentElement.scrollWidth <= width) return [];
-    return [...document.querySelectorAll("body *")]
+    return Array.from(document.querySelectorAll("body *"))
       .filter((element) => element.getBoundingClientRect().right > width + 0.5 && !element.closest("[class*='overflow-x-auto'], [class*='overflow-auto']"))
       .slice(0, 5)
       .map((element) => `${element.tagName.toLowerCase()}.${element.className.toString().split(" ").slice(0, 4).join(".")} "${(element.textContent ?? "").trim().slice(0, 40)}"`);

@@ -5,7 +5,8 @@ import { balanceLookupError, writeErrorMessage } from "./actionErrors";
 import { formatDate, formatDateTime, humanize, isoToLocalInput, localInputToIso, transactionTitle, typeLabel } from "./format";
 import { useAccountTransactions, useBalanceAt } from "./hooks";
 import { minorOf } from "./money";
-import { AccountLine, cardClass, EmptyState, errorTextClass, Figure, Money, sectionTitleClass, Spinner, StatusBadge, subtleTextClass } from "./ui";
+import { rowMovement } from "./transactions";
+import { AccountLine, cardClass, EmptyState, errorTextClass, Figure, Money, sectionTitleClass, SignedAmount, Spinner, StatusBadge, subtleTextClass } from "./ui";
 
 interface AccountsTabProps {
   accounts: LedgerAccount[];
@@ -129,8 +130,7 @@ function AccountDetail({ account, onTransfer, onDeposit }: { account: LedgerAcco
         ) : (
           <ul className="mt-2 divide-y divide-slate-200 dark:divide-slate-800">
             {transactions.data.data.map((transaction) => {
-              const entry = transaction.entries.find((item) => item.account_id === account.id);
-              const inflow = entry ? entry.side === account.normal_side : true;
+              const movement = rowMovement(transaction, [account], account.id);
               return (
                 <li key={transaction.id} className="flex items-center justify-between gap-3 py-2 text-sm">
                   <span className="min-w-0">
@@ -138,9 +138,8 @@ function AccountDetail({ account, onTransfer, onDeposit }: { account: LedgerAcco
                     <span className="text-xs text-slate-600 dark:text-slate-400">{formatDateTime(transaction.created_at)}</span>
                   </span>
                   <span className="flex shrink-0 items-center gap-2">
-                    <span className={`font-semibold ${inflow ? "text-emerald-700 dark:text-emerald-300" : "text-red-700 dark:text-red-300"}`}>
-                      {inflow ? "+" : "-"}
-                      <Money minor={transaction.total_amount_minor} currency={transaction.currency} />
+                    <span className="font-semibold">
+                      <SignedAmount minor={movement.minor} signed={movement.signed} currency={transaction.currency} />
                     </span>
                     <StatusBadge status={transaction.status} />
                   </span>

@@ -6,7 +6,8 @@ import { formatDateTime, transactionTitle, typeLabel } from "./format";
 import type { CurrencyTotals } from "./money";
 import { balanceShares, overviewStats } from "./overview";
 import type { LedgerMode } from "./tabs";
-import { AccountLine, cardClass, EmptyState, errorTextClass, Money, sectionTitleClass, StatusBadge, subtleTextClass } from "./ui";
+import { rowMovement } from "./transactions";
+import { AccountLine, cardClass, EmptyState, errorTextClass, Money, sectionTitleClass, SignedAmount, StatusBadge, subtleTextClass } from "./ui";
 
 interface OverviewTabProps {
   accounts: LedgerAccount[];
@@ -144,8 +145,8 @@ export function OverviewTab({ accounts, history, historyFailed = false, onAction
                     </p>
                   </div>
                   <div className="shrink-0 text-right">
-                    <p className="font-semibold text-slate-900 dark:text-white">
-                      <Money minor={transaction.total_amount_minor} currency={transaction.currency} />
+                    <p className="font-semibold">
+                      <RecentAmount transaction={transaction} accounts={accounts} />
                     </p>
                     <StatusBadge status={transaction.status} />
                   </div>
@@ -187,6 +188,11 @@ export function OverviewTab({ accounts, history, historyFailed = false, onAction
       </div>
     </div>
   );
+}
+
+function RecentAmount({ transaction, accounts }: { transaction: LedgerTransaction; accounts: LedgerAccount[] }) {
+  const movement = rowMovement(transaction, accounts);
+  return <SignedAmount minor={movement.minor} signed={movement.signed} currency={transaction.currency} />;
 }
 
 function StatTile({ label, children }: { label: string; children: ReactNode }) {

@@ -13,8 +13,8 @@ import { formatDateTime, statusOf, typeLabel } from "./format";
 import { useInvalidateLedger, useTransactionPages } from "./hooks";
 import { TransactionDrawer } from "./TransactionDrawer";
 import { TransactionFiltersBar } from "./TransactionFiltersBar";
-import { dateRangeError, filtersFromSearch, filtersToSearch, hasFilters, rowMovement, type RowMovement } from "./transactions";
-import { dangerButtonClass, EmptyState, LoadError, smallPrimaryButtonClass, Spinner, StatusBadge, subtleTextClass } from "./ui";
+import { dateRangeError, filtersFromSearch, filtersToSearch, hasFilters, rowMovement } from "./transactions";
+import { dangerButtonClass, EmptyState, LoadError, SignedAmount, smallPrimaryButtonClass, Spinner, StatusBadge, subtleTextClass } from "./ui";
 
 const showToast = (type: "success" | "error" | "info", message: string) => {
   if (type === "success") toast.success(message);
@@ -183,7 +183,7 @@ export function TransactionsTab({ accounts }: { accounts: LedgerAccount[] }) {
                     </div>
                     <div className="shrink-0 text-right">
                       <p className="font-semibold">
-                        <SignedAmount movement={movement} currency={transaction.currency} />
+                        <SignedAmount minor={movement.minor} signed={movement.signed} currency={transaction.currency} />
                       </p>
                       <StatusBadge status={transaction.status} />
                     </div>
@@ -231,7 +231,7 @@ export function TransactionsTab({ accounts }: { accounts: LedgerAccount[] }) {
                         <StatusBadge status={transaction.status} />
                       </td>
                       <td className="whitespace-nowrap px-4 py-3 text-right font-semibold">
-                        <SignedAmount movement={movement} currency={transaction.currency} />
+                        <SignedAmount minor={movement.minor} signed={movement.signed} currency={transaction.currency} />
                       </td>
                       <td className="px-4 py-3">
                         <div className="flex justify-end gap-2">
@@ -274,13 +274,6 @@ export function TransactionsTab({ accounts }: { accounts: LedgerAccount[] }) {
       {openId && <TransactionDrawer transactionId={openId} shown={opened} onClose={() => setOpenId(null)} />}
     </section>
   );
-}
-
-/** "+$500.00" (in, green), "−$20.00" (out, red) or "$120.50" (between your own accounts). */
-function SignedAmount({ movement, currency }: { movement: RowMovement; currency: LedgerTransaction["currency"] }) {
-  if (!movement.signed) return <span className="tabular-nums text-slate-900 dark:text-white">{formatMoney(movement.minor, currency)}</span>;
-  const tone = movement.minor > 0 ? "text-emerald-700 dark:text-emerald-300" : movement.minor < 0 ? "text-red-700 dark:text-red-300" : "text-slate-900 dark:text-white";
-  return <span className={`tabular-nums ${tone}`}>{formatMoney(movement.minor, currency, { signDisplay: "exceptZero" })}</span>;
 }
 
 function DetailsButton({ transaction, onOpen }: { transaction: LedgerTransaction; onOpen: (id: string) => void }) {

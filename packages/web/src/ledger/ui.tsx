@@ -55,6 +55,16 @@ export function Money({
   return <span className={`whitespace-nowrap tabular-nums ${className}`}>{formatMoney(minor, currency, { signDisplay: signDisplay ?? (signed ? "exceptZero" : "auto") })}</span>;
 }
 
+/**
+ * A row's amount as seen from the user's side: "+$500.00" (in, green), "−$20.00" (out, red), or
+ * unsigned "$120.50" for a move between the user's own accounts (see transactions.rowMovement).
+ */
+export function SignedAmount({ minor, currency, signed }: { minor: number; currency: Currency; signed: boolean }) {
+  if (!signed) return <Money minor={minor} currency={currency} className="text-slate-900 dark:text-white" />;
+  const tone = minor > 0 ? "text-emerald-700 dark:text-emerald-300" : minor < 0 ? "text-red-700 dark:text-red-300" : "text-slate-900 dark:text-white";
+  return <Money minor={minor} currency={currency} signed className={tone} />;
+}
+
 /** A journal's status as a badge: "Draft" (amber) or "Posted" (green). */
 export function StatusBadge({ status }: { status: string }) {
   const posted = status.toLowerCase() === "posted";

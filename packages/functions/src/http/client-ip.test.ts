@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp } from "../../../../infra/local/testing";
+import { createTestApp, fromAddress as socketFrom } from "../../../../infra/local/testing";
 import { createApp } from "../app";
 import { ipv6Network64, normaliseIp, viewerAddressIp } from "./client-ip";
 import { ORIGIN_PROOF_HEADER, ORIGIN_PROOF_MESSAGE, originProofMatches } from "./origin-verify";
@@ -19,8 +19,6 @@ async function appWithFrozenClock(env: Record<string, string>): Promise<TestApp>
 const ORIGIN_SECRET = "origin-secret-that-only-cloudfront-and-the-app-know";
 const PER_IP_LIMIT = "2";
 
-/** The node server's view of a caller: the TCP peer, as @hono/node-server puts it on c.env. */
-const socketFrom = (address: string) => ({ incoming: { socket: { remoteAddress: address } } });
 /** The Lambda adapter's view: the event's request context. */
 const lambdaEventFrom = (sourceIp: string) => ({ event: { requestContext: { http: { sourceIp } } } });
 

@@ -10,27 +10,24 @@ interface TransactionFiltersBarProps {
   accounts: LedgerAccount[];
   /** The date range's problem, shown under the dates. */
   rangeError: string | null;
-  onChange: (filters: TransactionFilters) => void;
+  /** One filter changed; an empty value removes it. */
+  onChange: (change: Partial<TransactionFilters>) => void;
+  onClear: () => void;
 }
 
 /**
  * Status, type, account and date range apply as soon as they change; the description search
  * applies on Enter or the Search button, so each keystroke is not a request.
  */
-export function TransactionFiltersBar({ filters, accounts, rangeError, onChange }: TransactionFiltersBarProps) {
+export function TransactionFiltersBar({ filters, accounts, rangeError, onChange, onClear }: TransactionFiltersBarProps) {
   const id = useId();
   const [text, setText] = useState(filters.q ?? "");
   // The URL is the source of truth (back/forward, Clear filters): the box follows it.
   useEffect(() => setText(filters.q ?? ""), [filters.q]);
 
-  const set = (change: Partial<TransactionFilters>) => {
-    const next: TransactionFilters = { ...filters, ...change };
-    for (const key of Object.keys(next) as (keyof TransactionFilters)[]) if (!next[key]) delete next[key];
-    onChange(next);
-  };
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    set({ q: text.trim() || undefined });
+    onChange({ q: text.trim() || undefined });
   };
 
   return (
@@ -51,7 +48,7 @@ export function TransactionFiltersBar({ filters, accounts, rangeError, onChange 
           <label htmlFor={`${id}-status`} className={labelClass}>
             Status
           </label>
-          <select id={`${id}-status`} className={inputClass} value={filters.status ?? ""} onChange={(event) => set({ status: (event.target.value || undefined) as TransactionFilters["status"] })}>
+          <select id={`${id}-status`} className={inputClass} value={filters.status ?? ""} onChange={(event) => onChange({ status: (event.target.value || undefined) as TransactionFilters["status"] })}>
             <option value="">All statuses</option>
             {FILTER_STATUSES.map((status) => (
               <option key={status} value={status}>
@@ -64,7 +61,7 @@ export function TransactionFiltersBar({ filters, accounts, rangeError, onChange 
           <label htmlFor={`${id}-type`} className={labelClass}>
             Type
           </label>
-          <select id={`${id}-type`} className={inputClass} value={filters.type ?? ""} onChange={(event) => set({ type: (event.target.value || undefined) as TransactionFilters["type"] })}>
+          <select id={`${id}-type`} className={inputClass} value={filters.type ?? ""} onChange={(event) => onChange({ type: (event.target.value || undefined) as TransactionFilters["type"] })}>
             <option value="">All types</option>
             {FILTER_TYPES.map((type) => (
               <option key={type} value={type}>
@@ -77,7 +74,7 @@ export function TransactionFiltersBar({ filters, accounts, rangeError, onChange 
           <label htmlFor={`${id}-account`} className={labelClass}>
             Account
           </label>
-          <select id={`${id}-account`} className={inputClass} value={filters.account_id ?? ""} onChange={(event) => set({ account_id: event.target.value || undefined })}>
+          <select id={`${id}-account`} className={inputClass} value={filters.account_id ?? ""} onChange={(event) => onChange({ account_id: event.target.value || undefined })}>
             <option value="">All accounts</option>
             {accounts.map((account) => (
               <option key={account.id} value={account.id}>
@@ -98,7 +95,7 @@ export function TransactionFiltersBar({ filters, accounts, rangeError, onChange 
             max={filters.to}
             aria-invalid={rangeError ? true : undefined}
             aria-describedby={rangeError ? `${id}-range-error` : undefined}
-            onChange={(event) => set({ from: event.target.value || undefined })}
+            onChange={(event) => onChange({ from: event.target.value || undefined })}
           />
         </div>
         <div>
@@ -113,12 +110,12 @@ export function TransactionFiltersBar({ filters, accounts, rangeError, onChange 
             min={filters.from}
             aria-invalid={rangeError ? true : undefined}
             aria-describedby={rangeError ? `${id}-range-error` : undefined}
-            onChange={(event) => set({ to: event.target.value || undefined })}
+            onChange={(event) => onChange({ to: event.target.value || undefined })}
           />
         </div>
         <div className="col-span-2 flex items-end empty:hidden lg:col-span-4 lg:justify-end">
           {hasFilters(filters) && (
-            <button type="button" className={secondaryButtonClass} onClick={() => onChange({})}>
+            <button type="button" className={secondaryButtonClass} onClick={onClear}>
               Clear filters
             </button>
           )}

@@ -1,4 +1,4 @@
-import { useMemo, useState } from "react";
+import { useMemo, useRef, useState } from "react";
 import toast from "react-hot-toast";
 import { useSearchParams } from "react-router-dom";
 import { api } from "../api";
@@ -54,7 +54,21 @@ export function TransactionsTab({ accounts }: { accounts: LedgerAccount[] }) {
   const viewAccountId = applied.account_id ?? null;
   const filtered = hasFilters(applied);
 
-  const setFilters = (next: TransactionFilters) => setSearch((current) => filtersToSearch(next, current), { replace: true });
+  // The URL as last written: two quick changes (from, then to) must build on each other, and the
+  // router's own search params only catch up on the next render.
+  const written = useRef(search);
+  const seen = useRef(search);
+  if (seen.current !== search) {
+    // The router caught up (or back/forward moved): its params are the truth again.
+    seen.current = search;
+    written.current = search;
+  }
+  const writeFilters = (next: TransactionFilters) => {
+    written.current = filtersToSearch(next, written.current);
+    setSearch(written.current, { replace: true });
+  };
+  const changeFilters = (change: Partial<TransactionFilters>) => writeFilters({ ...filtersFromSearch(written.current), ...change });
+  const clearFilters = () => writeFilters({});
 
   const mark = (ids: string[], on: boolean) =>
     setBusy((current) => {
@@ -145,7 +159,7 @@ export function TransactionsTab({ accounts }: { accounts: LedgerAccount[] }) {
         </div>
       </div>
 
-      <TransactionFiltersBar filters={filters} accounts={accounts} rangeError={dateRangeError(filters)} onChange={setFilters} />
+      <TransactionFiltersBar filters={filters} accounts={accounts} rangeError={dateRangeError(filters)} onChange={changeFilters} onClear={clearFilters} />
 
       {pages.isError && transactions.length === 0 ? (
         <LoadError message={writeErrorMessage(pages.error, "Failed to load transactions")} onRetry={() => void pages.refetch()} />
@@ -158,7 +172,7 @@ export function TransactionsTab({ accounts }: { accounts: LedgerAccount[] }) {
           <EmptyState
             title="No transactions match these filters"
             action={
-              <button type="button" className={secondaryButtonClass} onClick={() => setFilters({})}>
+              <button type="button" className={secondaryButtonClass} onClick={clearFilters}>
                 Clear filters
               </button>
             }

@@ -7,7 +7,9 @@
  * Styles allow 'unsafe-inline' because the toast library (goober) writes a <style> element at
  * run time; style injection cannot read localStorage.
  */
-export function contentSecurityPolicy(options: { connectSources?: readonly string[] } = {}): string {
+export function contentSecurityPolicy(
+  options: { connectSources?: readonly string[]; upgradeInsecureRequests?: boolean } = {},
+): string {
   const directives: [string, ...string[]][] = [
     ["default-src", "'self'"],
     ["script-src", "'self'"],
@@ -20,11 +22,25 @@ export function contentSecurityPolicy(options: { connectSources?: readonly strin
     ["base-uri", "'self'"],
     ["form-action", "'self'"],
     ["frame-ancestors", "'none'"],
-    ["upgrade-insecure-requests"],
   ];
+  // Off only for the plain-HTTP local server, whose own URLs it would rewrite to https.
+  if (options.upgradeInsecureRequests ?? true) directives.push(["upgrade-insecure-requests"]);
   return directives.map((directive) => directive.join(" ")).join("; ");
 }
 
 /** Two years, as the HSTS preload list asks; subdomains included (the site owns its domain). */
 export const HSTS_MAX_AGE_SECONDS = 2 * 365 * 24 * 60 * 60;
 export const REFERRER_POLICY = "strict-origin-when-cross-origin";
+
+/**
+ * The same policy as headers, for the local one-port server (plain HTTP, so no HSTS and no
+ * upgrade of its own URLs): the browser tests then run the SPA under the CSP it gets in the cloud.
+ */
+export function localSiteSecurityHeaders(connectSources: readonly string[] = []): Record<string, string> {
+  return {
+    "Content-Security-Policy": contentSecurityPolicy({ connectSources, upgradeInsecureRequests: false }),
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": REFERRER_POLICY,
+  };
+}

@@ -1,4 +1,7 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
+import os from "node:os";
+import path from "node:path";
 import type { Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "@fintech/functions/app";
@@ -83,6 +86,28 @@ describe("the local one-port server and bodies it does not read", () => {
       expect(second.socketId).toBe(first.socketId);
     } finally {
       agent.destroy();
+    }
+  });
+});
+
+describe("the SPA's security headers on the local server", () => {
+  it("serves the built site under the same CSP as CloudFront, minus the HTTPS upgrade", async () => {
+    const dist = mkdtempSync(path.join(os.tmpdir(), "fintech-site-"));
+    try {
+      writeFileSync(path.join(dist, "index.html"), "<!doctype html><title>site</title>");
+      const host = createLocalHost(createApp(core), dist);
+      for (const page of ["/", "/ledger/deep/link"]) {
+        const reply = await host.request(page);
+        expect(reply.status).toBe(200);
+        const csp = reply.headers.get("content-security-policy") ?? "";
+        expect(csp).toContain("script-src 'self'");
+        expect(csp).toContain("frame-ancestors 'none'");
+        expect(csp).not.toContain("upgrade-insecure-requests");
+        expect(reply.headers.get("x-content-type-options")).toBe("nosniff");
+        expect(reply.headers.get("x-frame-options")).toBe("DENY");
+      }
+    } finally {
+      rmSync(dist, { recursive: true, force: true });
     }
   });
 });

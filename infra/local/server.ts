@@ -5,6 +5,7 @@ import { createServer, type RequestListener, type Server } from "node:http";
 import { getRequestListener } from "@hono/node-server";
 import { serveStatic } from "@hono/node-server/serve-static";
 import { Hono } from "hono";
+import { localSiteSecurityHeaders } from "../security-headers";
 import { isApiPath } from "../spec/routes";
 import { LOOPBACK } from "./ports";
 
@@ -21,6 +22,11 @@ export function createLocalHost(api: FetchApp, staticDir: string | null) {
   host.all("*", async (c, next) => (isApiPath(c.req.path) ? api.fetch(c.req.raw, c.env) : next()));
   if (staticDir) {
     const root = path.relative(process.cwd(), staticDir) || ".";
+    const securityHeaders = localSiteSecurityHeaders();
+    host.use("*", async (c, next) => {
+      await next();
+      for (const [name, value] of Object.entries(securityHeaders)) c.res.headers.set(name, value);
+    });
     host.use("*", serveStatic({ root }));
     const indexFile = path.join(staticDir, "index.html");
     host.get("*", async (c) =>

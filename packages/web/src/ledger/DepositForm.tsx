@@ -5,13 +5,12 @@ import toast from "react-hot-toast";
 import type { LedgerAccount } from "../api/types";
 import { inputClass, labelClass, primaryButtonClass, secondaryButtonClass } from "../components/styles";
 import { CloseIcon } from "../components/icons";
-import { formatMoney } from "../lib/money";
 import { keyFor, settled, type ActionKey } from "./actionKey";
 import { writeErrorMessage } from "./actionErrors";
 import { afterDeposit, currenciesFor, depositBody, formCurrency, initialDeposit, responseText, testBalanceBody, type DepositFields } from "./depositForm";
 import { AmountField, CurrencyField, DescriptionField } from "./fields";
 import { depositFormSchema } from "./formSchemas";
-import { accountOptionLabel } from "./format";
+import { accountOptionLabel, createdMessage } from "./format";
 import { useDeposit, useTestBalance } from "./hooks";
 import { LEDGER_UI_MESSAGES } from "./messages";
 import { SubView } from "./SubView";
@@ -66,7 +65,7 @@ export function DepositForm({ accounts, accountId, onClose, onConnect }: Deposit
       setResponse(responseText(reply));
       // A second click must not deposit the same again: the amount is asked for anew.
       form.reset(afterDeposit(fields));
-      toast.success(`Deposit of ${formatMoney(reply.data.total_amount_minor, reply.data.currency)} created (${reply.data.status})`);
+      toast.success(createdMessage("Deposit", reply.data));
     } catch (error) {
       const message = writeErrorMessage(error, LEDGER_UI_MESSAGES.depositFailed);
       setFailure(message);
@@ -89,7 +88,7 @@ export function DepositForm({ accounts, accountId, onClose, onConnect }: Deposit
       const reply = await testBalance.mutateAsync({ body, idempotencyKey: testKey.current.key });
       testKey.current = settled(testKey.current);
       setResponse(responseText(reply));
-      toast.success(`Test balance of ${formatMoney(reply.data.total_amount_minor, reply.data.currency)} created (${reply.data.status})`);
+      toast.success(createdMessage("Test balance", reply.data));
     } catch (error) {
       const message = writeErrorMessage(error, LEDGER_UI_MESSAGES.testBalanceFailed);
       setFailure(message);

@@ -8,7 +8,7 @@ import { writeErrorMessage } from "./actionErrors";
 import { formCurrency } from "./depositForm";
 import { AmountField, CurrencyField, DescriptionField } from "./fields";
 import { transferDetailsSchema, type TransferDetails } from "./formSchemas";
-import { accountOptionLabel } from "./format";
+import { accountOptionLabel, createdMessage } from "./format";
 import { useTransfer } from "./hooks";
 import { LEDGER_UI_MESSAGES } from "./messages";
 import { parseAmount } from "@fintech/core/money/model";
@@ -42,7 +42,7 @@ export function TransferWizard({ accounts, fromId, onClose }: TransferWizardProp
     inFlight.current = true;
     try {
       const reply = await transfer.mutateAsync({ body: transferBody(state), idempotencyKey: state.action.key });
-      toast.success(`Transfer of ${formatMoney(reply.data.total_amount_minor, reply.data.currency)} created (${reply.data.status})`);
+      toast.success(createdMessage("Transfer", reply.data));
       dispatch({ type: "done", result: reply.data });
     } catch (error) {
       const message = writeErrorMessage(error, LEDGER_UI_MESSAGES.transferFailed);

@@ -1,4 +1,5 @@
 import type { LedgerAccount, LedgerTransaction } from "../api/types";
+import { formatMoney } from "../lib/money";
 
 /** Labels and dates of the workspace; pure, so the table, the overview and tests agree. */
 
@@ -51,6 +52,12 @@ export function formatDay(date: string, long = false): string {
   const time = Date.parse(`${date}T00:00:00Z`);
   if (Number.isNaN(time)) return date;
   return (long ? LONG_DAY : SHORT_DAY).format(time);
+}
+
+/** "Deposit of $500.00 created as a draft": the toast after a write, in words rather than raw status values. */
+export function createdMessage(what: string, transaction: Pick<LedgerTransaction, "total_amount_minor" | "currency" | "status">): string {
+  const state = statusOf(transaction.status) === "posted" ? "and posted" : "as a draft";
+  return `${what} of ${formatMoney(transaction.total_amount_minor, transaction.currency)} created ${state}`;
 }
 
 /** "Main Checking - ACC0123456789": how an account is named in selects (spec 000 §2.7). */

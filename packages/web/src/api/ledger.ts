@@ -1,6 +1,6 @@
 import type { HttpClient, HttpClientConfig } from "./client";
 import { unwrapData, unwrapList } from "./envelope";
-import { API_MESSAGES, ApiError, bodyCode, bodyMessage } from "./errors";
+import { API_MESSAGES, ApiError, bodyCode, bodyMessage, retryAfterSeconds } from "./errors";
 import { segment, withPagination, withQuery, type Pagination } from "./query";
 import type {
   AccountBalance,
@@ -58,7 +58,8 @@ export const filterParams = (filters: TransactionFilters = {}) => ({
 /**
  * Authenticated file downloads (the CSV export). The shared HttpClient speaks JSON only, so this
  * sends the same bearer token and maps failures the same way (no token, 401 signs out, the
- * reply's message), but hands back the body as a Blob.
+ * reply's message, Retry-After), but hands back the body as a Blob. It belongs in client.ts
+ * (one reply-error path); asked of its owner.
  */
 export interface FileClient {
   authFile(path: string, signal?: AbortSignal): Promise<DownloadedFile>;
@@ -96,9 +97,10 @@ export function createFileClient(config: HttpClientConfig): FileClient {
         throw new ApiError(API_MESSAGES.sessionExpired, "session-expired", 401, bodyCode(body));
       }
       const message = bodyMessage(body);
+      const retryAfter = retryAfterSeconds(response.headers.get("Retry-After"));
       throw message
-        ? new ApiError(message, "server-message", response.status, bodyCode(body))
-        : new ApiError(API_MESSAGES.httpStatus(response.status), "http-status", response.status, bodyCode(body));
+        ? new ApiError(message, "server-message", response.status, bodyCode(body), retryAfter)
+        : new ApiError(API_MESSAGES.httpStatus(response.status), "http-status", response.status, bodyCode(body), retryAfter);
     },
   };
 }

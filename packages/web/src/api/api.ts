@@ -2,16 +2,16 @@ import { accountEndpoints } from "./accounts";
 import { authEndpoints } from "./auth";
 import type { HttpClient } from "./client";
 import { healthEndpoints } from "./health";
-import { ledgerEndpoints, type FileClient } from "./ledger";
+import { ledgerEndpoints } from "./ledger";
 import { profileEndpoints } from "./profile";
 
-/** Every endpoint of spec 000 §7, grouped by resource, over one HTTP client (files: the CSV export). */
-export function createApi(http: HttpClient, files?: FileClient) {
+/** Every endpoint of spec 000 §7, grouped by resource, over one HTTP client. */
+export function createApi(http: HttpClient) {
   return {
     auth: authEndpoints(http),
     profile: profileEndpoints(http),
     accounts: accountEndpoints(http),
-    ledger: ledgerEndpoints(http, files),
+    ledger: ledgerEndpoints(http),
     health: healthEndpoints(http),
   };
 }

@@ -1,4 +1,5 @@
 import { API_MESSAGES, ApiError, bodyCode, bodyMessage, retryAfterSeconds } from "./errors";
+import type { DownloadedFile } from "./types";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -36,6 +37,8 @@ export interface HttpClient {
   publicCall<T>(method: HttpMethod, path: string, options?: PublicRequestOptions): Promise<T>;
   /** A call with 'Authorization: Bearer'; fails before sending when no token is stored. */
   authCall<T>(method: HttpMethod, path: string, options?: RequestOptions): Promise<T>;
+  /** An authenticated GET whose OK reply is a file (the CSV export); failures map as authCall's. */
+  authFile(path: string, signal?: AbortSignal): Promise<DownloadedFile>;
 }
 
 export interface HttpClientConfig {
@@ -50,6 +53,18 @@ function buildHeaders(options: RequestOptions, token: string | null): Headers {
   if (options.idempotencyKey) headers.set("Idempotency-Key", options.idempotencyKey);
   if (token) headers.set("Authorization", `Bearer ${token}`);
   return headers;
+}
+
+/** `attachment; filename="transactions-2026-03-14.csv"` (or RFC 5987 `filename*=`) -> the file name. */
+export function filenameOf(disposition: string | null): string | null {
+  if (!disposition) return null;
+  const match = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(disposition);
+  if (!match) return null;
+  try {
+    return decodeURIComponent(match[1]!.trim());
+  } catch {
+    return null;
+  }
 }
 
 async function readBody(response: Response): Promise<{ body: unknown; parsed: boolean }> {
@@ -76,10 +91,9 @@ function replyError(response: Response, body: unknown, useBodyMessage: boolean):
 }
 
 export function createHttpClient(config: HttpClientConfig): HttpClient {
-  const send = async (method: HttpMethod, path: string, options: RequestOptions, token: string | null) => {
-    let response: Response;
+  const fetchReply = async (method: HttpMethod, path: string, options: RequestOptions, token: string | null) => {
     try {
-      response = await config.fetch(`${config.baseUrl}${path}`, {
+      return await config.fetch(`${config.baseUrl}${path}`, {
         method,
         headers: buildHeaders(options, token),
         body: options.body === undefined ? undefined : JSON.stringify(options.body),
@@ -90,6 +104,10 @@ export function createHttpClient(config: HttpClientConfig): HttpClient {
       if (error instanceof DOMException && error.name === "AbortError") throw error;
       throw new ApiError(API_MESSAGES.network, "network");
     }
+  };
+
+  const send = async (method: HttpMethod, path: string, options: RequestOptions, token: string | null) => {
+    const response = await fetchReply(method, path, options, token);
     const { body, parsed } = await readBody(response);
     return { response, body, parsed };
   };
@@ -98,6 +116,19 @@ export function createHttpClient(config: HttpClientConfig): HttpClient {
     // An OK reply that is not JSON breaks the contract every endpoint here relies on.
     if (!parsed) throw new ApiError(API_MESSAGES.invalidResponse, "invalid-response", status);
     return body as T;
+  };
+
+  const requireToken = () => {
+    const token = config.credentials.getToken();
+    if (!token) throw new ApiError(API_MESSAGES.noToken, "no-token");
+    return token;
+  };
+
+  /** A failed authenticated reply: a 401 ends the session, anything else carries its message. */
+  const authFailure = (response: Response, body: unknown): ApiError => {
+    if (response.status !== 401) return replyError(response, body, true);
+    config.credentials.clear();
+    return new ApiError(API_MESSAGES.sessionExpired, "session-expired", 401, bodyCode(body));
   };
 
   return {
@@ -113,15 +144,15 @@ export function createHttpClient(config: HttpClientConfig): HttpClient {
     },
 
     async authCall<T>(method: HttpMethod, path: string, options: RequestOptions = {}) {
-      const token = config.credentials.getToken();
-      if (!token) throw new ApiError(API_MESSAGES.noToken, "no-token");
-      const { response, body, parsed } = await send(method, path, options, token);
-      if (response.status === 401) {
-        config.credentials.clear();
-        throw new ApiError(API_MESSAGES.sessionExpired, "session-expired", 401, bodyCode(body));
-      }
-      if (!response.ok) throw replyError(response, body, true);
+      const { response, body, parsed } = await send(method, path, options, requireToken());
+      if (!response.ok) throw authFailure(response, body);
       return okBody<T>(body, parsed, response.status);
+    },
+
+    async authFile(path, signal) {
+      const response = await fetchReply("GET", path, { signal }, requireToken());
+      if (!response.ok) throw authFailure(response, (await readBody(response)).body);
+      return { blob: await response.blob(), filename: filenameOf(response.headers.get("Content-Disposition")) };
     },
   };
 }

@@ -2,7 +2,6 @@ import { apiBaseUrl } from "../config";
 import { credentialStore } from "../session/credentialStore";
 import { createApi } from "./api";
 import { createHttpClient, type HttpClientConfig } from "./client";
-import { createFileClient } from "./ledger";
 
 const config: HttpClientConfig = {
   baseUrl: apiBaseUrl,
@@ -12,7 +11,7 @@ const config: HttpClientConfig = {
 };
 
 /** The app's API: same-origin by default, token from the stored session, 401s sign out. */
-export const api = createApi(createHttpClient(config), createFileClient(config));
+export const api = createApi(createHttpClient(config));
 
 export { ApiError, API_MESSAGES } from "./errors";
 export { buildCurl } from "./curl";

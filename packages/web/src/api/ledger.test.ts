@@ -1,15 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { createApi } from "./api";
-import { createHttpClient } from "./client";
+import { createHttpClient, filenameOf } from "./client";
 import { ApiError } from "./errors";
-import { createFileClient, filenameOf } from "./ledger";
 import { fakeFetch, fakeTokens, json } from "./testing";
 
 function setup(reply: Parameters<typeof fakeFetch>[0]) {
   const fake = fakeFetch(reply);
   const tokens = fakeTokens("token-1");
   const config = { baseUrl: "", fetch: fake.fetch, credentials: tokens.source };
-  return { api: createApi(createHttpClient(config), createFileClient(config)), calls: fake.calls, tokens: tokens.state };
+  return { api: createApi(createHttpClient(config)), calls: fake.calls, tokens: tokens.state };
 }
 
 const page = { data: [], pagination: { limit: 50, offset: null, next_cursor: null, has_more: false } };
@@ -59,5 +58,6 @@ describe("CSV export", () => {
     expect(filenameOf('attachment; filename="a.csv"')).toBe("a.csv");
     expect(filenameOf("attachment; filename*=UTF-8''t%20x.csv")).toBe("t x.csv");
     expect(filenameOf(null)).toBeNull();
+    expect(filenameOf("attachment; filename*=UTF-8''%E0%A4%A.csv")).toBeNull();
   });
 });

@@ -1,6 +1,5 @@
-import type { HttpClient, HttpClientConfig } from "./client";
+import type { HttpClient } from "./client";
 import { unwrapData, unwrapList } from "./envelope";
-import { API_MESSAGES, ApiError, bodyCode, bodyMessage, retryAfterSeconds } from "./errors";
 import { segment, withPagination, withQuery, type Pagination } from "./query";
 import type {
   AccountBalance,
@@ -55,61 +54,7 @@ export const filterParams = (filters: TransactionFilters = {}) => ({
   q: filters.q?.trim(),
 });
 
-/**
- * Authenticated file downloads (the CSV export). The shared HttpClient speaks JSON only, so this
- * sends the same bearer token and maps failures the same way (no token, 401 signs out, the
- * reply's message, Retry-After), but hands back the body as a Blob. It belongs in client.ts
- * (one reply-error path); asked of its owner.
- */
-export interface FileClient {
-  authFile(path: string, signal?: AbortSignal): Promise<DownloadedFile>;
-}
-
-/** `attachment; filename="transactions-2026-03-14.csv"` -> the file name. */
-export function filenameOf(disposition: string | null): string | null {
-  if (!disposition) return null;
-  const match = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(disposition);
-  return match ? decodeURIComponent(match[1]!.trim()) : null;
-}
-
-export function createFileClient(config: HttpClientConfig): FileClient {
-  return {
-    async authFile(path, signal) {
-      const token = config.credentials.getToken();
-      if (!token) throw new ApiError(API_MESSAGES.noToken, "no-token");
-      let response: Response;
-      try {
-        response = await config.fetch(`${config.baseUrl}${path}`, { method: "GET", headers: { Authorization: `Bearer ${token}` }, signal });
-      } catch (error) {
-        if (error instanceof DOMException && error.name === "AbortError") throw error;
-        throw new ApiError(API_MESSAGES.network, "network");
-      }
-      if (response.ok) return { blob: await response.blob(), filename: filenameOf(response.headers.get("Content-Disposition")) };
-      const text = await response.text();
-      let body: unknown = null;
-      try {
-        body = text ? (JSON.parse(text) as unknown) : null;
-      } catch {
-        body = null;
-      }
-      if (response.status === 401) {
-        config.credentials.clear();
-        throw new ApiError(API_MESSAGES.sessionExpired, "session-expired", 401, bodyCode(body));
-      }
-      const message = bodyMessage(body);
-      const retryAfter = retryAfterSeconds(response.headers.get("Retry-After"));
-      throw message
-        ? new ApiError(message, "server-message", response.status, bodyCode(body), retryAfter)
-        : new ApiError(API_MESSAGES.httpStatus(response.status), "http-status", response.status, bodyCode(body), retryAfter);
-    },
-  };
-}
-
-const noFiles: FileClient = {
-  authFile: () => Promise.reject(new ApiError("File downloads are not available here", "invalid-response")),
-};
-
-export function ledgerEndpoints(http: HttpClient, files: FileClient = noFiles) {
+export function ledgerEndpoints(http: HttpClient) {
   return {
     /** GET /ledger/accounts -> {data: [...]} with balances. */
     async listAccounts(): Promise<LedgerAccount[]> {
@@ -162,7 +107,7 @@ export function ledgerEndpoints(http: HttpClient, files: FileClient = noFiles) {
     },
     /** The filtered journals as CSV (at most 10,000 rows; more is a 422 asking to narrow the filters). */
     async exportTransactions(filters?: TransactionFilters, signal?: AbortSignal): Promise<DownloadedFile> {
-      return files.authFile(withQuery(`${LEDGER}/transactions/export`, filterParams(filters)), signal);
+      return http.authFile(withQuery(`${LEDGER}/transactions/export`, filterParams(filters)), signal);
     },
     /** Approve: draft -> posted. Failures carry the server's `error`. */
     async postTransaction(transactionId: string, options?: WriteOptions): Promise<TransactionActionReply> {

@@ -1,8 +1,9 @@
 import { readFileSync } from "node:fs";
-import { AxeBuilder } from "@axe-core/playwright";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { baseUrl, DESKTOP, launchBrowser, MOBILE, newPage, screenshot, uniqueEmail } from "./harness";
+import { waitForAnimationsFinished } from "./settle";
+import { blockingViolations, formatViolations } from "./axe";
 
 /**
  * The Transactions tab against the real stack (filters, search, paging past 50, CSV export, the
@@ -87,19 +88,11 @@ async function open(seeded: Seeded, path: string, viewport = DESKTOP, theme: "da
 
 const rowsOf = (page: Page) => page.getByRole("table", { name: "Your transactions, newest first" }).locator("tbody tr");
 
-/** Waits until every finite CSS animation and transition has finished (spinners run forever and do not count). */
-const settle = (page: Page) =>
-  page.waitForFunction(() =>
-    document.getAnimations().every((animation) => animation.playState !== "running" || animation.effect?.getComputedTiming().endTime === Infinity),
-  );
-
-/** axe's serious and critical violations, one line each, so a failure names the element. */
+/** axe's serious and critical violations once the screen is still, one line each, so a failure names the element. */
 async function blocking(page: Page, where: string): Promise<string[]> {
-  await settle(page);
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations
-    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-    .flatMap((violation) => violation.nodes.map((node) => `${where}: ${violation.id} ${node.target.join(" ")}`));
+  await waitForAnimationsFinished(page);
+  const violations = await blockingViolations(page);
+  return violations.length === 0 ? [] : formatViolations(violations).split("\n").map((line) => `${where}: ${line}`);
 }
 
 describe("ledger transactions tab", () => {

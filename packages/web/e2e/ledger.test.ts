@@ -1,6 +1,7 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { baseUrl, DESKTOP, launchBrowser, MOBILE, newPage, screenshot, uniqueEmail } from "./harness";
+import { waitForAnimationsFinished } from "./settle";
 
 /**
  * The ledger workspace end to end, in Chromium against the real local stack: a fresh user
@@ -80,12 +81,6 @@ async function openTab(page: Page, name: "Overview" | "Accounts" | "Transactions
   await page.getByRole("tab", { name }).press("Enter");
   await page.getByRole("tabpanel", { name }).waitFor();
 }
-
-/** Waits until every finite CSS animation and transition has finished (spinners run forever and do not count). */
-const settle = (page: Page) =>
-  page.waitForFunction(() =>
-    document.getAnimations().every((animation) => animation.playState !== "running" || animation.effect?.getComputedTiming().endTime === Infinity),
-  );
 
 /** Waits for a toast with exactly this text. */
 async function toast(page: Page, text: string) {
@@ -350,7 +345,7 @@ describe("ledger workspace", () => {
     await page.getByRole("img", { name: /over 7 days/ }).waitFor();
     expect(analyticsRequests).toContain("?days=7");
     await page.getByRole("img", { name: /over 7 days/ }).scrollIntoViewIfNeeded();
-    await settle(page);
+    await waitForAnimationsFinished(page);
     await screenshot(page, "ledger-analytics");
     await page.getByText("Daily figures as a table").click();
     await page.getByRole("table", { name: /over 7 days/ }).waitFor();
@@ -358,12 +353,12 @@ describe("ledger workspace", () => {
     // Desktop screenshots of the workspace in both themes (reloaded, so no toasts linger).
     await page.reload();
     await page.getByRole("tabpanel", { name: "Overview" }).getByText("Everyday").first().waitFor();
-    await settle(page);
+    await waitForAnimationsFinished(page);
     await screenshot(page, "ledger-desktop");
     await page.evaluate(() => localStorage.setItem("theme", "light"));
     await page.reload();
     await page.getByRole("tabpanel", { name: "Overview" }).getByText("Everyday").first().waitFor();
-    await settle(page);
+    await waitForAnimationsFinished(page);
     await screenshot(page, "ledger-desktop-light");
     await context.close();
 
@@ -375,23 +370,23 @@ describe("ledger workspace", () => {
       // All four tabs fit the phone's width.
       const box = await mobile.page.getByRole("tab", { name: "Analytics" }).boundingBox();
       expect(box!.x + box!.width).toBeLessThanOrEqual(MOBILE.width);
-      await settle(mobile.page);
+      await waitForAnimationsFinished(mobile.page);
       await screenshot(mobile.page, theme === "dark" ? "ledger-mobile" : "ledger-mobile-light");
       await openTab(mobile.page, "Transactions");
       // Phones get cards with the actions in view instead of the wide table.
       expect(await mobile.page.getByRole("table").count()).toBe(0);
       await mobile.page.getByRole("list", { name: "Transactions list" }).getByRole("button", { name: "Unpost transfer of $1,200.00" }).waitFor();
-      await settle(mobile.page);
+      await waitForAnimationsFinished(mobile.page);
       await screenshot(mobile.page, `ledger-mobile-transactions-${theme}`);
       await openTab(mobile.page, "Analytics");
       await mobile.page.getByRole("img", { name: /USD balance/ }).waitFor();
       await mobile.page.getByRole("img", { name: /USD balance/ }).scrollIntoViewIfNeeded();
-      await settle(mobile.page);
+      await waitForAnimationsFinished(mobile.page);
       await screenshot(mobile.page, `ledger-mobile-analytics-${theme}`);
       await openTab(mobile.page, "Overview");
       await mobile.page.getByRole("button", { name: "Connect Account" }).first().click();
       await mobile.page.getByRole("region", { name: "Connect Account" }).getByRole("button", { name: /^USA/ }).click();
-      await settle(mobile.page);
+      await waitForAnimationsFinished(mobile.page);
       await screenshot(mobile.page, `ledger-mobile-connect-${theme}`);
       await mobile.context.close();
     }

@@ -1,16 +1,6 @@
 import { databaseStats, HEALTH_FAILURE_MESSAGE, type DatabaseStats } from "../api/health";
 import type { HealthView } from "../api/healthView";
 
-/** Integer minor units to an en-US amount with 2 decimals and the currency's symbol (spec 000 §9). */
-export function formatMoney(minor: number, currency: string): string {
-  return new Intl.NumberFormat("en-US", {
-    style: "currency",
-    currency,
-    minimumFractionDigits: 2,
-    maximumFractionDigits: 2,
-  }).format(minor / 100);
-}
-
 export type HealthTone = "loading" | "ok" | "degraded" | "error";
 
 /** What the panel's status pill says for each tone: words for people, not the API's raw value. */

@@ -1,4 +1,4 @@
-import { formatMoney } from "../format";
+import { formatMoney } from "../../lib/money";
 import { analyticsIntro, analyticsTiles, sampleTransactions, type SampleStatus } from "../marketingContent";
 import { cardClass, containerClass, SampleBadge, SectionHeading, sectionClass } from "../ui";
 import { BarChart } from "./BarChart";

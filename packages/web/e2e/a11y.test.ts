@@ -2,33 +2,11 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { blockingViolations, formatViolations } from "./axe";
 import { THEMES, VIEWPORTS, launchBrowser, newContext, registerSession, screenshot, type StoredSession } from "./harness";
+import { routeTable } from "../src/routes/routeTable";
 import { waitForScreenSettled } from "./settle";
 
-/** The fields of a route table entry this test reads. */
-interface RouteUnderTest {
-  path: string;
-  guarded: boolean;
-}
-
-function isRouteUnderTest(value: unknown): value is RouteUnderTest {
-  const entry = value as Partial<RouteUnderTest> | null;
-  return typeof entry?.path === "string" && typeof entry.guarded === "boolean";
-}
-
-/**
- * The SPA's own route table, so a new route is checked without touching this file. Imported
- * at run time: the e2e TypeScript project does not reference the web project, so a static
- * import would pull web sources outside its rootDir. The shape is checked instead.
- */
-async function loadRouteTable(): Promise<RouteUnderTest[]> {
-  const modulePath = "../src/routes/routeTable";
-  const loaded = (await import(/* @vite-ignore */ modulePath)) as { routeTable?: unknown };
-  const table = loaded.routeTable;
-  if (!Array.isArray(table) || table.length === 0 || !table.every(isRouteUnderTest)) throw new Error("routeTable has an unexpected shape");
-  return table.map(({ path, guarded }) => ({ path, guarded }));
-}
-
-const routes = await loadRouteTable();
+/** The SPA's own route table, so a new route is checked without touching this file. */
+const routes = routeTable.map(({ path, guarded }) => ({ path, guarded }));
 
 let browser: Browser;
 let session: StoredSession;

@@ -7,6 +7,9 @@ import { defineConfig } from "vitest/config";
  */
 export default defineConfig({
   test: {
+    // Vitest's default is one worker on a 2-core machine; much of the suite waits on DynamoDB
+    // Local and Chromium, so a second worker overlaps those waits (about a minute off the run).
+    maxWorkers: 2,
     projects: [
       {
         test: {

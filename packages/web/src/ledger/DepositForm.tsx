@@ -53,21 +53,27 @@ export function DepositForm({ accounts, accountId, onClose, onConnect }: Deposit
     },
   });
 
-  const createDeposit = async (fields: DepositFields) => {
-    if (inFlight.current) return;
+  /**
+   * One keyed write at a time: the key is kept across retries of the same body (so a retry after
+   * a lost reply is applied once) and settled after success; failures show inline and as a toast.
+   */
+  const runWrite = async <Reply,>(
+    keyRef: { current: ActionKey | null },
+    body: unknown,
+    send: (idempotencyKey: string) => Promise<Reply>,
+    failedMessage: string,
+    onSuccess: (reply: Reply) => void,
+  ) => {
     inFlight.current = true;
     setFailure(null);
     try {
-      const body = depositBody(fields);
-      depositKey.current = keyFor(depositKey.current, body);
-      const reply = await deposit.mutateAsync({ body, idempotencyKey: depositKey.current.key });
-      depositKey.current = settled(depositKey.current);
+      keyRef.current = keyFor(keyRef.current, body);
+      const reply = await send(keyRef.current.key);
+      keyRef.current = settled(keyRef.current);
       setResponse(responseText(reply));
-      // A second click must not deposit the same again: the amount is asked for anew.
-      form.reset(afterDeposit(fields));
-      toast.success(createdMessage("Deposit", reply.data));
+      onSuccess(reply);
     } catch (error) {
-      const message = writeErrorMessage(error, LEDGER_UI_MESSAGES.depositFailed);
+      const message = writeErrorMessage(error, failedMessage);
       setFailure(message);
       toast.error(message);
     } finally {
@@ -75,27 +81,25 @@ export function DepositForm({ accounts, accountId, onClose, onConnect }: Deposit
     }
   };
 
+  const createDeposit = async (fields: DepositFields) => {
+    if (inFlight.current) return;
+    const body = depositBody(fields);
+    await runWrite(depositKey, body, (idempotencyKey) => deposit.mutateAsync({ body, idempotencyKey }), LEDGER_UI_MESSAGES.depositFailed, (reply) => {
+      // A second click must not deposit the same again: the amount is asked for anew.
+      form.reset(afterDeposit(fields));
+      toast.success(createdMessage("Deposit", reply.data));
+    });
+  };
+
   /** The test balance's amount is the server's default, so only the account is checked. */
   const getTestBalance = async () => {
     if (inFlight.current) return;
     clearErrors("amount");
     if (!(await form.trigger("accountId"))) return;
-    inFlight.current = true;
-    setFailure(null);
-    try {
-      const body = testBalanceBody(form.getValues());
-      testKey.current = keyFor(testKey.current, body);
-      const reply = await testBalance.mutateAsync({ body, idempotencyKey: testKey.current.key });
-      testKey.current = settled(testKey.current);
-      setResponse(responseText(reply));
-      toast.success(createdMessage("Test balance", reply.data));
-    } catch (error) {
-      const message = writeErrorMessage(error, LEDGER_UI_MESSAGES.testBalanceFailed);
-      setFailure(message);
-      toast.error(message);
-    } finally {
-      inFlight.current = false;
-    }
+    const body = testBalanceBody(form.getValues());
+    await runWrite(testKey, body, (idempotencyKey) => testBalance.mutateAsync({ body, idempotencyKey }), LEDGER_UI_MESSAGES.testBalanceFailed, (reply) =>
+      toast.success(createdMessage("Test balance", reply.data)),
+    );
   };
 
   if (accounts.length === 0) {

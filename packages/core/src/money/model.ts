@@ -76,12 +76,6 @@ export function toDecimalString(minor: number, currency: Currency): string {
   return decimals === 0 ? sign + digits : `${sign}${digits.slice(0, -decimals)}.${digits.slice(-decimals)}`;
 }
 
-/** en-US display: 2 decimals (JPY none), grouped: "1,234.50". */
-export function formatAmount(minor: number, currency: Currency): string {
-  const decimals = minorUnits(currency);
-  return (minor / 10 ** decimals).toLocaleString("en-US", { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
-}
-
 /**
  * Parses an API decimal string back to minor units (for clients reading replies), exactly and at
  * any size a reply carries: balances and report totals may exceed what one journal may move.

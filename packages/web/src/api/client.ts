@@ -1,4 +1,4 @@
-import { API_MESSAGES, ApiError, bodyCode, bodyMessage, retryAfterSeconds } from "./errors";
+import { API_MESSAGES, ApiError, bodyCode, bodyMessage, bodyReason, retryAfterSeconds } from "./errors";
 import type { DownloadedFile } from "./types";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -86,8 +86,8 @@ function replyError(response: Response, body: unknown, useBodyMessage: boolean):
   const message = useBodyMessage ? bodyMessage(body) : null;
   const retryAfter = retryAfterSeconds(response.headers.get("Retry-After"));
   return message
-    ? new ApiError(message, "server-message", response.status, bodyCode(body), retryAfter)
-    : new ApiError(API_MESSAGES.httpStatus(response.status), "http-status", response.status, bodyCode(body), retryAfter);
+    ? new ApiError(message, "server-message", response.status, bodyCode(body), retryAfter, bodyReason(body))
+    : new ApiError(API_MESSAGES.httpStatus(response.status), "http-status", response.status, bodyCode(body), retryAfter, bodyReason(body));
 }
 
 export function createHttpClient(config: HttpClientConfig): HttpClient {

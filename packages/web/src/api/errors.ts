@@ -33,6 +33,8 @@ export class ApiError extends Error {
     readonly code: string | null = null,
     /** Seconds the server asked to wait (Retry-After on a 429 or 503), when it said. */
     readonly retryAfterSeconds: number | null = null,
+    /** The server's detail beside a generic message ({message: 'Ledger command failed', reason}). */
+    readonly reason: string | null = null,
   ) {
     super(message);
     this.name = "ApiError";
@@ -59,6 +61,11 @@ export function retryAfterSeconds(header: string | null, now: number = Date.now(
   if (/^\d+$/.test(trimmed)) return Number(trimmed);
   const at = Date.parse(trimmed);
   return Number.isNaN(at) ? null : Math.max(0, Math.ceil((at - now) / 1000));
+}
+
+/** The `reason` a reply gives beside its message (ledger commands), when it gives one. */
+export function bodyReason(body: unknown): string | null {
+  return isRecord(body) && typeof body.reason === "string" && body.reason.trim() ? body.reason : null;
 }
 
 export function bodyCode(body: unknown): string | null {

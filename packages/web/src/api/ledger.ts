@@ -4,12 +4,17 @@ import { segment, withPagination, withQuery, type Pagination } from "./query";
 import type {
   AccountBalance,
   AccountCreatedReply,
+  Currency,
+  DecimalAmount,
   DepositInput,
   DownloadedFile,
   HistoryPage,
   TransactionFilters,
   LedgerAccount,
   LedgerAnalytics,
+  LedgerCommandReply,
+  ReconciliationResult,
+  StreamTicket,
   LedgerTransaction,
   NewLedgerAccount,
   PageInfo,
@@ -23,6 +28,9 @@ import type {
 import { writeRequest } from "./write";
 
 const LEDGER = "/api/v1/ledger";
+/** The gRPC-style service of spec 000 §7: one command endpoint and the event stream. */
+export const LEDGER_COMMAND_PATH = "/api/grpc/ledger/command";
+export const LEDGER_STREAM_PATH = "/api/grpc/ledger/stream";
 
 /** The ledger workspace's page of history (spec 000 §9). */
 export const HISTORY_PAGE: Required<Pagination> = { limit: 50, offset: 0 };
@@ -55,6 +63,15 @@ export const filterParams = (filters: TransactionFilters = {}) => ({
 });
 
 export function ledgerEndpoints(http: HttpClient) {
+  /**
+   * One ledger command: {command: {<name>: args}} -> {command, result}. A refusal is 4xx
+   * {message: 'Ledger command failed', reason}: the ApiError carries both.
+   */
+  const command = async <Result>(name: string, args: Record<string, unknown>, options?: WriteOptions): Promise<Result> => {
+    const reply = await http.authCall<LedgerCommandReply<Result>>("POST", LEDGER_COMMAND_PATH, writeRequest({ command: { [name]: args } }, options));
+    return reply.result;
+  };
+
   return {
     /** GET /ledger/accounts -> {data: [...]} with balances. */
     async listAccounts(): Promise<LedgerAccount[]> {
@@ -118,6 +135,19 @@ export function ledgerEndpoints(http: HttpClient) {
     async unpostTransaction(transactionId: string, options?: WriteOptions): Promise<TransactionActionReply> {
       const path = `${LEDGER}/transactions/${segment(transactionId)}/unpost`;
       return http.authCall<TransactionActionReply>("POST", path, writeRequest(undefined, options));
+    },
+    /** Sets (or with "" clears) the account's low-balance alert threshold. */
+    async updateAccount(accountId: string, changes: { low_balance_threshold: DecimalAmount | "" | null }): Promise<LedgerAccount> {
+      return unwrapData<LedgerAccount>(await http.authCall<unknown>("PATCH", `${LEDGER}/accounts/${segment(accountId)}`, { body: changes }));
+    },
+    command,
+    /** Compares an expected balance with the ledger's posted balance (also announced on the stream). */
+    async reconcileAccount(input: { accountId: string; expectedBalance: DecimalAmount; currency: Currency }): Promise<ReconciliationResult> {
+      return command<ReconciliationResult>("reconcileAccount", { ...input });
+    },
+    /** A ticket to open the event stream with (EventSource cannot send the bearer token). */
+    async streamTicket(): Promise<StreamTicket> {
+      return http.authCall<StreamTicket>("POST", "/api/v1/auth/stream-ticket", { body: {} });
     },
     /** Daily balances and flows per account and per currency over the last `days` (1..365). */
     async analytics(days: number, signal?: AbortSignal): Promise<LedgerAnalytics> {

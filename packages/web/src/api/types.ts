@@ -19,7 +19,8 @@ export type FormCurrency = (typeof FORM_CURRENCIES)[number];
 export type DecimalAmount = string;
 
 export type LedgerAccountType = AccountType;
-export type AccountStatus = "ACTIVE" | "FROZEN" | "CLOSED";
+/** LOCKED: an admin stopped money leaving the account (lock_reason says why); money still comes in. */
+export type AccountStatus = "ACTIVE" | "LOCKED" | "FROZEN" | "CLOSED";
 
 /** An account with its current balance (GET/POST .../accounts, GET /api/v1/accounts/{id}). */
 export interface LedgerAccount {
@@ -42,6 +43,8 @@ export interface LedgerAccount {
   balance_minor: number;
   available_minor: number;
   low_balance_threshold: DecimalAmount | null;
+  /** Why the account is locked; null (or absent from older servers) when it is not. */
+  lock_reason?: string | null;
   version: number;
 }
 
@@ -265,4 +268,29 @@ export interface WriteOptions {
   /** Reuse the same key when retrying the same write; a new one is made when omitted. */
   idempotencyKey?: string;
   signal?: AbortSignal;
+}
+
+/** POST /api/v1/auth/stream-ticket: a short-lived, single-purpose ticket to open one stream. */
+export interface StreamTicket {
+  ticket: string;
+  expires_at: string;
+  expires_in: number;
+}
+
+/** reconcileAccount's result: variance is expected − ledger, signed ("10.00", "-2.50", "0.00"). */
+export interface ReconciliationResult {
+  accountId: string;
+  accountName: string;
+  reconciled: boolean;
+  variance: DecimalAmount;
+  expectedBalance: DecimalAmount;
+  ledgerBalance: DecimalAmount;
+  currency: Currency;
+  at: string;
+}
+
+/** The envelope of POST /api/grpc/ledger/command's reply. */
+export interface LedgerCommandReply<Result> {
+  command: string;
+  result: Result;
 }

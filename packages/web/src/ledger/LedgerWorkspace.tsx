@@ -8,6 +8,8 @@ import { DepositForm } from "./DepositForm";
 import { greeting, useFirstVisit } from "./firstVisit";
 import { useInvalidateLedger, useLedgerAccounts, useTransactionHistory } from "./hooks";
 import { LedgerTabs } from "./LedgerTabs";
+import { LiveIndicator } from "./live/LiveIndicator";
+import { useLedgerLiveFeed } from "./live/useLedgerLiveFeed";
 import { OverviewTab } from "./OverviewTab";
 import { panelId, tabId, type LedgerMode, type LedgerTab } from "./tabs";
 import { filtersFromSearch, hasFilters } from "./transactions";
@@ -33,6 +35,8 @@ export function LedgerWorkspace() {
   const accounts = useLedgerAccounts();
   const history = useTransactionHistory();
   const invalidate = useInvalidateLedger();
+  // Subscribed while the workspace is open: other tabs' and the server's changes show here live.
+  const liveStatus = useLedgerLiveFeed();
   const restoreFocus = useRef(false);
 
   const openMode = useCallback((next: LedgerMode, accountId: string | null = null) => {
@@ -76,10 +80,13 @@ export function LedgerWorkspace() {
           <p className="text-sm font-semibold uppercase tracking-wide text-indigo-700 dark:text-indigo-300">Ledger workspace</p>
           <h1 className="mt-1 text-3xl font-bold tracking-tight text-slate-900 sm:text-4xl dark:text-white">{greeting(firstName, firstVisit)}</h1>
         </div>
-        <p className="inline-flex items-center gap-2 rounded-full border border-slate-200 bg-white px-3 py-1.5 text-sm text-slate-700 dark:border-slate-800 dark:bg-slate-900 dark:text-slate-200">
-          <span aria-hidden="true" className={`h-2 w-2 rounded-full ${user ? "bg-emerald-500" : "bg-slate-400"}`} />
-          {user ? `Authenticated as ${displayName(user)}` : "Not Authenticated"}
-        </p>
+        <div className="flex flex-wrap items-center gap-2">
+          <p className="inline-flex items-center gap-2 rounded-full border border-slate-200 bg-white px-3 py-1.5 text-sm text-slate-700 dark:border-slate-800 dark:bg-slate-900 dark:text-slate-200">
+            <span aria-hidden="true" className={`h-2 w-2 rounded-full ${user ? "bg-emerald-500" : "bg-slate-400"}`} />
+            {user ? `Authenticated as ${displayName(user)}` : "Not Authenticated"}
+          </p>
+          {user && <LiveIndicator status={liveStatus} />}
+        </div>
       </header>
 
       <div className="mt-6">

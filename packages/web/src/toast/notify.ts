@@ -16,3 +16,26 @@ export const notify: Notifier = {
   error: (message) => void toast.error(message),
   info: (message) => void toast(message, { icon: "ℹ️" }),
 };
+
+export type ToastKind = "success" | "error" | "warning" | "info";
+
+/** A toast with its own duration (spec 000 §3's toast: type, message, duration). */
+export interface ToastSpec {
+  kind: ToastKind;
+  message: string;
+  /** Absent: the kind's default (success 2 s, error 4 s, others 4 s). */
+  durationMs?: number;
+  /** A toast raised again with the same id replaces the first instead of stacking. */
+  id?: string;
+}
+
+/** Amber with white text: 7:1, readable in both themes, and unlike success (green) or error (red). */
+const WARNING_STYLE = { background: "#92400e", color: "#ffffff" } as const;
+
+export function showToast({ kind, message, durationMs, id }: ToastSpec): void {
+  const options = { duration: durationMs, id };
+  if (kind === "success") toast.success(message, options);
+  else if (kind === "error") toast.error(message, options);
+  else if (kind === "warning") toast(message, { ...options, icon: "⚠️", style: WARNING_STYLE });
+  else toast(message, { ...options, icon: "ℹ️" });
+}

@@ -1,0 +1,114 @@
+/**
+ * The live feed's connection as a pure state machine, so every reconnect rule is unit-tested
+ * without a browser: connect (ticket, then EventSource), live, wait with backoff after a failure,
+ * pause while offline, and stop. feedClient.ts performs the effects each transition asks for.
+ */
+
+export type FeedPhase = "connecting" | "open" | "waiting" | "offline" | "stopped";
+
+/** What the indicator shows. */
+export type ConnectionStatus = "connecting" | "live" | "reconnecting" | "offline";
+
+export interface FeedState {
+  phase: FeedPhase;
+  /** Failures since the last successful open; sets the backoff delay. */
+  failures: number;
+  /** Whether any connection has opened yet: the first attempt is "Connecting…", later ones "Reconnecting…". */
+  everOpened: boolean;
+  /** The id of the last event received: the resume point of the next connection. */
+  lastEventId: string | null;
+  /**
+   * Numbers the connection attempts. A ticket reply or EventSource callback of an earlier attempt
+   * (one that was superseded by a stop, an offline spell or a retry) carries an old number and
+   * changes nothing.
+   */
+  attempt: number;
+  /** The latest event ids, so an event delivered twice (a resume overlap) is shown once. */
+  recentIds: readonly string[];
+}
+
+export type FeedAction =
+  | { type: "opened"; attempt: number }
+  | { type: "received"; id: string | null }
+  | { type: "failed"; attempt: number }
+  | { type: "retry" }
+  | { type: "offline" }
+  | { type: "online" }
+  | { type: "stop" };
+
+/** How many recent event ids are remembered for duplicate detection. */
+export const RECENT_IDS_KEPT = 200;
+
+export function initialFeedState(online: boolean): FeedState {
+  return { phase: online ? "connecting" : "offline", failures: 0, everOpened: false, lastEventId: null, attempt: online ? 1 : 0, recentIds: [] };
+}
+
+export function feedReducer(state: FeedState, action: FeedAction): FeedState {
+  if (state.phase === "stopped") return state;
+  switch (action.type) {
+    case "opened":
+      if (state.phase !== "connecting" || action.attempt !== state.attempt) return state;
+      return { ...state, phase: "open", failures: 0, everOpened: true };
+    case "received":
+      if (action.id === null || action.id === "") return state;
+      return { ...state, lastEventId: action.id, recentIds: [...state.recentIds.slice(-(RECENT_IDS_KEPT - 1)), action.id] };
+    case "failed":
+      if ((state.phase !== "connecting" && state.phase !== "open") || action.attempt !== state.attempt) return state;
+      return { ...state, phase: "waiting", failures: state.failures + 1 };
+    case "retry":
+      if (state.phase !== "waiting") return state;
+      return { ...state, phase: "connecting", attempt: state.attempt + 1 };
+    case "offline":
+      if (state.phase === "offline") return state;
+      return { ...state, phase: "offline", attempt: state.attempt + 1 };
+    case "online":
+      // Back online: connect at once rather than finish a backoff meant for a broken server.
+      if (state.phase !== "offline") return state;
+      return { ...state, phase: "connecting", failures: 0, attempt: state.attempt + 1 };
+    case "stop":
+      return { ...state, phase: "stopped", attempt: state.attempt + 1 };
+  }
+}
+
+/** Whether an event with this id was already handled (the server resumes exactly, but never twice on screen). */
+export function isDuplicate(state: FeedState, id: string | null): boolean {
+  return id !== null && id !== "" && state.recentIds.includes(id);
+}
+
+export function connectionStatus(state: FeedState): ConnectionStatus {
+  switch (state.phase) {
+    case "open":
+      return "live";
+    case "offline":
+    case "stopped":
+      return "offline";
+    case "connecting":
+    case "waiting":
+      return state.everOpened || state.failures > 0 ? "reconnecting" : "connecting";
+  }
+}
+
+export interface BackoffPolicy {
+  initialMs: number;
+  maxMs: number;
+}
+
+/** 0.5 s after the first failure, doubling to at most 15 s; a successful open starts over. */
+export const DEFAULT_BACKOFF: BackoffPolicy = { initialMs: 500, maxMs: 15_000 };
+
+/**
+ * The pause before reconnecting after `failures` failures in a row. Half of it is random ("equal
+ * jitter"), so tabs that lost the same server do not all come back in the same instant.
+ */
+export function reconnectDelayMs(failures: number, random: () => number = Math.random, policy: BackoffPolicy = DEFAULT_BACKOFF): number {
+  const exponent = Math.max(0, failures - 1);
+  const ceiling = Math.min(policy.maxMs, policy.initialMs * 2 ** Math.min(exponent, 30));
+  return Math.round(ceiling / 2 + (ceiling / 2) * Math.min(1, Math.max(0, random())));
+}
+
+/** The stream's address: the user, a fresh ticket, and where to resume (nothing on a first connection). */
+export function ledgerStreamUrl(baseUrl: string, path: string, params: { userId: string; ticket: string; lastEventId: string | null }): string {
+  const query = new URLSearchParams({ userId: params.userId, ticket: params.ticket });
+  if (params.lastEventId) query.set("lastEventId", params.lastEventId);
+  return `${baseUrl}${path}?${query.toString()}`;
+}

@@ -1,0 +1,83 @@
+import { formatMoney } from "../../lib/money";
+import type { ToastSpec } from "../../toast/notify";
+import type { LedgerLiveEvent } from "./events";
+
+/** Spec 000 §8 and §9: ledger toasts last 3 s (balance), 5 s (reconciliation) and 10 s (alerts). */
+export const LIVE_TOAST_MS = {
+  balance: 3_000,
+  reconciliation: 5_000,
+  alert: 10_000,
+  /** Spec 000 §9's product toast default, for the events §8 gives no duration. */
+  other: 5_000,
+} as const;
+
+export const LIVE_MESSAGES = {
+  credited: (amount: string, account: string) => `Balance credited: ${amount} · ${account}`,
+  debited: (amount: string, account: string) => `Balance debited: ${amount} · ${account}`,
+  transactionFailed: (message: string) => `Transaction failed: ${message}`,
+  lowBalance: (account: string, balance: string, threshold: string) => `Account ${account} has ${balance} (below ${threshold})`,
+  locked: (account: string, reason: string) => `Account locked: ${account} - ${reason}`,
+  unlocked: (account: string) => `Account unlocked: ${account}`,
+  reconciled: (account: string) => `Reconciliation completed successfully: ${account}`,
+  reconciliationIssue: (account: string, variance: string) => `Reconciliation issue: ${account} is off by ${variance}`,
+} as const;
+
+/** An account's name for a toast: the event's own, else the one on screen, else its id (spec: {id}). */
+export type AccountNameLookup = (accountId: string) => string | undefined;
+
+const withoutSign = (amount: string) => amount.trim().replace(/^[-+]/, "");
+
+/** "$40.00" in the event's currency; a bare "$40.00" when an older event names none. */
+const money = (amount: string, currency: string | undefined, signDisplay: "auto" | "always" | "exceptZero" = "auto") =>
+  formatMoney(amount, currency ?? "USD", { signDisplay });
+
+/**
+ * The toast an event raises, or null. Balance toasts speak only of money that moved: a draft's
+ * creation only reserves (the balance is unchanged until Approve), so it raises none; posting and
+ * unposting do. The toast id folds the same change announced twice into one toast.
+ */
+export function liveToastFor(event: LedgerLiveEvent, nameOf: AccountNameLookup = () => undefined): ToastSpec | null {
+  const accountLabel = (accountId: string, given?: string) => given?.trim() || nameOf(accountId) || accountId;
+  switch (event.type) {
+    case "balanceUpdate": {
+      if (event.operation === "create") return null;
+      const magnitude = withoutSign(event.changeAmount);
+      const credit = event.changeType === "CREDIT";
+      const amount = money(credit ? magnitude : `-${magnitude}`, event.currency, "always");
+      const account = accountLabel(event.accountId, event.accountName);
+      return {
+        kind: "success",
+        message: credit ? LIVE_MESSAGES.credited(amount, account) : LIVE_MESSAGES.debited(amount, account),
+        durationMs: LIVE_TOAST_MS.balance,
+        id: event.transactionId ? `live-balance:${event.transactionId}:${event.accountId}:${event.operation ?? ""}` : undefined,
+      };
+    }
+    case "transactionStatusUpdate":
+      if (event.status.toLowerCase() !== "failed") return null;
+      return { kind: "error", message: LIVE_MESSAGES.transactionFailed(event.message?.trim() || event.transactionId), durationMs: LIVE_TOAST_MS.other, id: `live-failed:${event.transactionId}` };
+    case "lowBalanceAlert":
+      return {
+        kind: "warning",
+        message: LIVE_MESSAGES.lowBalance(accountLabel(event.accountId, event.accountName), money(event.currentBalance, event.currency), money(event.threshold, event.currency)),
+        durationMs: LIVE_TOAST_MS.alert,
+        id: `live-low:${event.accountId}`,
+      };
+    case "accountLocked":
+      return { kind: "error", message: LIVE_MESSAGES.locked(accountLabel(event.accountId, event.accountName), event.reason), durationMs: LIVE_TOAST_MS.alert, id: `live-lock:${event.accountId}` };
+    case "accountUnlocked":
+      return { kind: "info", message: LIVE_MESSAGES.unlocked(accountLabel(event.accountId, event.accountName)), durationMs: LIVE_TOAST_MS.other, id: `live-lock:${event.accountId}` };
+    case "reconciliationResult": {
+      const account = accountLabel(event.accountId, event.accountName);
+      return event.reconciled
+        ? { kind: "success", message: LIVE_MESSAGES.reconciled(account), durationMs: LIVE_TOAST_MS.reconciliation, id: `live-recon:${event.accountId}` }
+        : {
+            kind: "warning",
+            message: LIVE_MESSAGES.reconciliationIssue(account, money(event.variance, event.currency, "exceptZero")),
+            durationMs: LIVE_TOAST_MS.reconciliation,
+            id: `live-recon:${event.accountId}`,
+          };
+    }
+    case "transactionCreated":
+      return null;
+  }
+}

@@ -61,3 +61,35 @@ describe("CSV export", () => {
     expect(filenameOf("attachment; filename*=UTF-8''%E0%A4%A.csv")).toBeNull();
   });
 });
+
+describe("ledger commands and the stream ticket", () => {
+  it("sends reconcileAccount in the command envelope and returns the result", async () => {
+    const result = { accountId: "a1", accountName: "Main", reconciled: false, variance: "10.00", expectedBalance: "110.00", ledgerBalance: "100.00", currency: "USD", at: "2026-03-14T12:00:00Z" };
+    const { api, calls } = setup(() => json(200, { command: "reconcileAccount", result }));
+    expect(await api.ledger.reconcileAccount({ accountId: "a1", expectedBalance: "110.00", currency: "USD" })).toEqual(result);
+    expect(calls[0]!.url).toBe("/api/grpc/ledger/command");
+    expect(calls[0]!.method).toBe("POST");
+    expect(calls[0]!.headers.get("Authorization")).toBe("Bearer token-1");
+    expect(calls[0]!.body).toEqual({ command: { reconcileAccount: { accountId: "a1", expectedBalance: "110.00", currency: "USD" } } });
+  });
+
+  it("keeps a refused command's reason beside its message", async () => {
+    const { api } = setup(() => json(404, { message: "Ledger command failed", reason: "Account not found", code: "not_found" }));
+    const error = await api.ledger.reconcileAccount({ accountId: "nope", expectedBalance: "1", currency: "USD" }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ message: "Ledger command failed", reason: "Account not found", code: "not_found", status: 404 });
+  });
+
+  it("asks for a stream ticket with the bearer token", async () => {
+    const { api, calls } = setup(() => json(201, { ticket: "t-1", expires_at: "2026-03-14T12:01:00Z", expires_in: 60 }));
+    expect((await api.ledger.streamTicket()).ticket).toBe("t-1");
+    expect(calls[0]!).toMatchObject({ url: "/api/v1/auth/stream-ticket", method: "POST" });
+    expect(calls[0]!.headers.get("Authorization")).toBe("Bearer token-1");
+  });
+
+  it("sets and clears the low-balance threshold with PATCH", async () => {
+    const { api, calls } = setup(() => json(200, { data: { id: "a1", low_balance_threshold: null } }));
+    await api.ledger.updateAccount("a1", { low_balance_threshold: "" });
+    expect(calls[0]!).toMatchObject({ url: "/api/v1/ledger/accounts/a1", method: "PATCH", body: { low_balance_threshold: "" } });
+  });
+});

@@ -6,7 +6,9 @@ import { formatDate, formatDateTime, humanize, isoToLocalInput, localInputToIso,
 import { useAccountTransactions, useBalanceAt } from "./hooks";
 import { minorOf } from "./money";
 import { rowMovement } from "./transactions";
-import { AccountLine, cardClass, EmptyState, errorTextClass, Figure, Money, sectionTitleClass, SignedAmount, Spinner, StatusBadge, subtleTextClass } from "./ui";
+import { ReconcileDialog } from "./ReconcileDialog";
+import { ThresholdForm } from "./ThresholdForm";
+import { AccountLine, cardClass, EmptyState, errorTextClass, Figure, isLocked, LockedBadge, Money, sectionTitleClass, SignedAmount, Spinner, StatusBadge, subtleTextClass } from "./ui";
 
 interface AccountsTabProps {
   accounts: LedgerAccount[];
@@ -77,6 +79,8 @@ function AccountDetail({ account, onTransfer, onDeposit }: { account: LedgerAcco
   const currency = account.currency;
   const minor = (text: string) => minorOf(text, currency);
   const transactions = useAccountTransactions(account.id);
+  const [reconciling, setReconciling] = useState(false);
+  const locked = isLocked(account);
   return (
     <section aria-labelledby="account-detail-title" className={`${cardClass} min-w-0`}>
       <div className="flex flex-wrap items-start justify-between gap-3">
@@ -90,15 +94,28 @@ function AccountDetail({ account, onTransfer, onDeposit }: { account: LedgerAcco
           </p>
           {account.description && <p className={`mt-2 ${subtleTextClass}`}>{account.description}</p>}
         </div>
-        <div className="flex gap-2">
+        <div className="flex flex-wrap gap-2">
           <button type="button" className={primaryButtonClass} onClick={onTransfer}>
             Transfer
           </button>
           <button type="button" className={secondaryButtonClass} onClick={onDeposit}>
             Deposit
           </button>
+          <button type="button" className={secondaryButtonClass} onClick={() => setReconciling(true)}>
+            Reconcile
+          </button>
         </div>
       </div>
+
+      {locked && (
+        <div className="mt-4 flex flex-wrap items-start gap-2 rounded-xl border border-red-200 bg-red-50 p-3 text-sm dark:border-red-900 dark:bg-red-950/60">
+          <LockedBadge />
+          <p className="min-w-0 flex-1 text-red-800 dark:text-red-200">
+            {account.lock_reason ? `${account.lock_reason}. ` : ""}Money can still come in; transfers out of this account are refused until it is unlocked.
+          </p>
+        </div>
+      )}
+      {reconciling && <ReconcileDialog account={account} onClose={() => setReconciling(false)} />}
 
       <dl className="mt-5 grid grid-cols-2 gap-4 sm:grid-cols-4">
         <Figure label="Balance">
@@ -116,6 +133,7 @@ function AccountDetail({ account, onTransfer, onDeposit }: { account: LedgerAcco
       </dl>
 
       <BalanceLookup account={account} />
+      <ThresholdForm account={account} />
 
       <div className="mt-6">
         <h3 className="text-sm font-semibold text-slate-900 dark:text-white">Latest transactions</h3>

@@ -39,3 +39,19 @@ export function balanceLookupError(error: unknown, asOf: string, openedAt: strin
   }
   return writeErrorMessage(error, LEDGER_UI_MESSAGES.balanceFailed);
 }
+
+/**
+ * A ledger command's failure (spec 000 §8): 'Ledger command failed: <reason>' as the server
+ * explains it, 'Not connected to ledger service' when no reply came, the session messages as
+ * they are.
+ */
+export function commandErrorMessage(error: unknown): string {
+  if (error instanceof ApiError) {
+    if (error.kind === "network") return LEDGER_UI_MESSAGES.notConnected;
+    if (error.kind === "no-token" || error.kind === "session-expired") return error.message;
+    const reason = error.reason ?? (error.kind === "server-message" && error.message !== LEDGER_UI_MESSAGES.commandFailed ? error.message : null);
+    return reason ? `${LEDGER_UI_MESSAGES.commandFailed}: ${reason}` : LEDGER_UI_MESSAGES.commandFailed;
+  }
+  if (error instanceof TypeError) return LEDGER_UI_MESSAGES.notConnected;
+  return LEDGER_UI_MESSAGES.commandFailed;
+}

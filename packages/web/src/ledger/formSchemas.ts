@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { DepositInput, TransferInput } from "@fintech/core/ledger/model";
+import { Currency, parseDecimal, parseSignedDecimal } from "@fintech/core/money/model";
 import { FORM_CURRENCIES } from "../api/types";
 import { validateDetails, type AccountDetails } from "./connectWizard";
 import { LEDGER_UI_MESSAGES } from "./messages";
@@ -55,3 +56,28 @@ export const accountDetailsSchema = z
   .superRefine((details: AccountDetails, ctx) => {
     for (const [field, message] of Object.entries(validateDetails(details))) ctx.addIssue({ code: "custom", path: [field], message });
   });
+
+/** Core's amount messages speak of "Amount"; in these fields the figure has its own name. */
+const renamed = (message: string, field: string) => message.replace(/^Amount\b/, field);
+
+/** Reconcile: the balance the user expects (a statement's), signed, in the account's currency. */
+export const reconcileFormSchema = z
+  .object({ expectedBalance: z.string(), currency: Currency })
+  .superRefine((values, ctx) => {
+    const text = values.expectedBalance.trim();
+    if (!text) return ctx.addIssue({ code: "custom", path: ["expectedBalance"], message: LEDGER_UI_MESSAGES.expectedBalanceRequired });
+    const parsed = parseSignedDecimal(text, values.currency);
+    if (!parsed.ok) ctx.addIssue({ code: "custom", path: ["expectedBalance"], message: renamed(parsed.message, "Expected balance") });
+  });
+export type ReconcileFormValues = z.infer<typeof reconcileFormSchema>;
+
+/** The low-balance alert threshold: empty (or 0) removes it; otherwise a non-negative amount. */
+export const thresholdFormSchema = z
+  .object({ threshold: z.string(), currency: Currency })
+  .superRefine((values, ctx) => {
+    const text = values.threshold.trim();
+    if (!text) return;
+    const parsed = parseDecimal(text, values.currency);
+    if (!parsed.ok) ctx.addIssue({ code: "custom", path: ["threshold"], message: renamed(parsed.message, "Threshold") });
+  });
+export type ThresholdFormValues = z.infer<typeof thresholdFormSchema>;

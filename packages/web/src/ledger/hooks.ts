@@ -1,7 +1,7 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback } from "react";
 import { api } from "../api";
-import type { DepositInput, LedgerTransaction, NewLedgerAccount, TestBalanceInput, TransactionFilters, TransferInput } from "../api/types";
+import type { Currency, DepositInput, LedgerTransaction, NewLedgerAccount, TestBalanceInput, TransactionFilters, TransferInput } from "../api/types";
 import { useSession } from "../session/hooks";
 import { HISTORY_LIMIT, HISTORY_OFFSET } from "./constants";
 
@@ -136,6 +136,22 @@ export function useTestBalance() {
   const invalidate = useInvalidateLedger();
   return useMutation({
     mutationFn: ({ body, idempotencyKey }: Keyed<TestBalanceInput>) => api.ledger.createTestBalance(body, { idempotencyKey }),
+    onSuccess: () => void invalidate(),
+  });
+}
+
+/** reconcileAccount: moves no money, so nothing to refetch (the stream's event refreshes anyway). */
+export function useReconcile() {
+  return useMutation({
+    mutationFn: (input: { accountId: string; expectedBalance: string; currency: Currency }) => api.ledger.reconcileAccount(input),
+  });
+}
+
+/** Sets or removes the account's low-balance alert threshold. */
+export function useUpdateThreshold() {
+  const invalidate = useInvalidateLedger();
+  return useMutation({
+    mutationFn: ({ accountId, threshold }: { accountId: string; threshold: string }) => api.ledger.updateAccount(accountId, { low_balance_threshold: threshold }),
     onSuccess: () => void invalidate(),
   });
 }

@@ -19,6 +19,10 @@ export const LEDGER_UI_MESSAGES = {
   accountNumberRequired: "Account number is required",
   accountRequired: "Please choose an account",
   amountRequired: "Amount is required",
+  /** Ledger commands (spec 000 §8): a refusal, and no reply at all. */
+  commandFailed: "Ledger command failed",
+  notConnected: "Not connected to ledger service",
+  expectedBalanceRequired: "Expected balance is required",
   /** The server's own wording. */
   sameAccount: LEDGER_MESSAGES.sameAccount,
 } as const;

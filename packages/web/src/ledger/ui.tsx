@@ -178,12 +178,27 @@ export function FieldError({ id, message }: { id: string; message: string | null
   );
 }
 
-/** An account as a list row shows it: name and number on the left, balance on the right. */
-export function AccountLine({ account }: { account: { name: string; account_number: string; balance_minor: number; currency: Currency } }) {
+/** A locked account (spec: accountLocked): money can come in, none can go out. */
+export function LockedBadge() {
+  return (
+    <span className="inline-flex shrink-0 items-center gap-1 rounded-full bg-red-100 px-2 py-0.5 text-xs font-semibold text-red-800 dark:bg-red-950 dark:text-red-200">
+      <span aria-hidden="true">🔒</span>
+      Locked
+    </span>
+  );
+}
+
+export const isLocked = (account: { status?: string }) => account.status?.toUpperCase() === "LOCKED";
+
+/** An account as a list row shows it: name and number on the left (a Locked badge beside a locked one), balance on the right. */
+export function AccountLine({ account }: { account: { name: string; account_number: string; balance_minor: number; currency: Currency; status?: string } }) {
   return (
     <>
       <span className="min-w-0">
-        <span className="block truncate font-medium text-slate-900 dark:text-white">{account.name}</span>
+        <span className="flex min-w-0 items-center gap-2">
+          <span className="truncate font-medium text-slate-900 dark:text-white">{account.name}</span>
+          {isLocked(account) && <LockedBadge />}
+        </span>
         <span className="block truncate font-mono text-xs text-slate-600 dark:text-slate-400">{account.account_number}</span>
       </span>
       <span className="shrink-0 text-right font-semibold text-slate-900 dark:text-white">

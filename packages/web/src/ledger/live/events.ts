@@ -94,6 +94,12 @@ export const LEDGER_EVENT_NAMES: readonly LedgerEventName[] = [
 ];
 
 /**
+ * The server's `cursor` message: no ledger event, only a new `id:` (the stream's starting point,
+ * then one with each heartbeat), so a stream cut before its first event still resumes exactly.
+ */
+export const CURSOR_EVENT_NAME = "cursor";
+
+/**
  * One SSE message as an event, or null when its data is not JSON or lacks a field. The SSE name
  * decides the type (the contract repeats it in the data; the name is what the client listened to).
  */

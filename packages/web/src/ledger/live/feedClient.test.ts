@@ -142,6 +142,17 @@ describe("the ledger feed client", () => {
     expect(statuses.at(-1)).toBe("reconnecting");
   });
 
+  it("resumes from the server's cursor message when the stream broke before any event", async () => {
+    const { latest, events } = setup();
+    await vi.advanceTimersByTimeAsync(0);
+    latest().open();
+    latest().send("cursor", "start-1", { at: "2026-03-14T12:00:00Z" });
+    latest().fail();
+    await vi.advanceTimersByTimeAsync(500);
+    expect(latest().query.lastEventId).toBe("start-1");
+    expect(events).toEqual([]);
+  });
+
   it("drops a repeated event and logs a malformed one without stopping", async () => {
     const { events, warnings, latest } = setup();
     await vi.advanceTimersByTimeAsync(0);

@@ -1,4 +1,4 @@
-import { LEDGER_EVENT_NAMES, parseLedgerEvent, type LedgerLiveEvent } from "./events";
+import { CURSOR_EVENT_NAME, LEDGER_EVENT_NAMES, parseLedgerEvent, type LedgerLiveEvent } from "./events";
 import {
   connectionStatus,
   feedReducer,
@@ -108,7 +108,7 @@ export function startLedgerFeed(options: LedgerFeedOptions): LedgerFeed {
       ticket = await options.getTicket();
     } catch (error) {
       if (attempt === state.attempt) options.warn("Ledger stream: could not get a stream ticket; retrying", error);
-      dispatch({ type: "failed", attempt });
+      dispatch({ type: "failed", attempt, stage: "ticket" });
       return;
     }
     if (attempt !== state.attempt || state.phase !== "connecting") return;
@@ -118,7 +118,7 @@ export function startLedgerFeed(options: LedgerFeedOptions): LedgerFeed {
       stream = options.openStream(url);
     } catch (error) {
       options.warn("Ledger stream: could not open the stream; retrying", error);
-      dispatch({ type: "failed", attempt });
+      dispatch({ type: "failed", attempt, stage: "stream" });
       return;
     }
     source = stream;
@@ -126,7 +126,11 @@ export function startLedgerFeed(options: LedgerFeedOptions): LedgerFeed {
     stream.addEventListener("error", () => {
       if (attempt !== state.attempt) return;
       options.warn("Ledger stream: connection lost; reconnecting");
-      dispatch({ type: "failed", attempt });
+      dispatch({ type: "failed", attempt, stage: "stream" });
+    });
+    // The server's resume point without an event: where the stream began, and on each heartbeat.
+    stream.addEventListener(CURSOR_EVENT_NAME, (event) => {
+      if (attempt === state.attempt) dispatch({ type: "moved", id: (event as MessageEvent).lastEventId || null });
     });
     for (const name of LEDGER_EVENT_NAMES) {
       stream.addEventListener(name, (event) => receive(attempt, name, event as MessageEvent));

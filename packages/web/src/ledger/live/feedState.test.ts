@@ -14,7 +14,7 @@ describe("the feed's connection state", () => {
   it("is live once open, and counts failures until an open resets them", () => {
     const open = run(initialFeedState(true), { type: "opened", attempt: 1 });
     expect(connectionStatus(open)).toBe("live");
-    const failedTwice = run(open, { type: "failed", attempt: 1 }, { type: "retry" }, { type: "failed", attempt: 2 });
+    const failedTwice = run(open, { type: "failed", attempt: 1, stage: "stream" }, { type: "retry" }, { type: "failed", attempt: 2, stage: "stream" });
     expect(failedTwice).toMatchObject({ phase: "waiting", failures: 2, attempt: 2 });
     expect(connectionStatus(failedTwice)).toBe("reconnecting");
     const reopened = run(failedTwice, { type: "retry" }, { type: "opened", attempt: 3 });
@@ -22,22 +22,22 @@ describe("the feed's connection state", () => {
   });
 
   it("says reconnecting, not connecting, after a first attempt failed", () => {
-    const state = run(initialFeedState(true), { type: "failed", attempt: 1 }, { type: "retry" });
+    const state = run(initialFeedState(true), { type: "failed", attempt: 1, stage: "stream" }, { type: "retry" });
     expect(state.phase).toBe("connecting");
     expect(connectionStatus(state)).toBe("reconnecting");
   });
 
   it("ignores callbacks of a superseded attempt", () => {
-    const state = run(initialFeedState(true), { type: "failed", attempt: 1 }, { type: "retry" });
+    const state = run(initialFeedState(true), { type: "failed", attempt: 1, stage: "stream" }, { type: "retry" });
     expect(run(state, { type: "opened", attempt: 1 })).toBe(state);
-    expect(run(state, { type: "failed", attempt: 1 })).toBe(state);
+    expect(run(state, { type: "failed", attempt: 1, stage: "stream" })).toBe(state);
     // A second error of the same connection after the first one scheduled the retry changes nothing.
-    const waiting = run(initialFeedState(true), { type: "failed", attempt: 1 });
-    expect(run(waiting, { type: "failed", attempt: 1 })).toBe(waiting);
+    const waiting = run(initialFeedState(true), { type: "failed", attempt: 1, stage: "stream" });
+    expect(run(waiting, { type: "failed", attempt: 1, stage: "stream" })).toBe(waiting);
   });
 
   it("pauses offline, and going online reconnects at once with a clean failure count", () => {
-    const waiting = run(initialFeedState(true), { type: "opened", attempt: 1 }, { type: "failed", attempt: 1 });
+    const waiting = run(initialFeedState(true), { type: "opened", attempt: 1 }, { type: "failed", attempt: 1, stage: "stream" });
     const offline = run(waiting, { type: "offline" });
     expect(offline.phase).toBe("offline");
     expect(run(offline, { type: "retry" })).toBe(offline);
@@ -50,7 +50,7 @@ describe("the feed's connection state", () => {
   });
 
   it("keeps the last event id across reconnects and remembers recent ids", () => {
-    const state = run(initialFeedState(true), { type: "opened", attempt: 1 }, { type: "received", id: "c-1" }, { type: "received", id: null }, { type: "failed", attempt: 1 }, { type: "retry" });
+    const state = run(initialFeedState(true), { type: "opened", attempt: 1 }, { type: "received", id: "c-1" }, { type: "received", id: null }, { type: "failed", attempt: 1, stage: "stream" }, { type: "retry" });
     expect(state.lastEventId).toBe("c-1");
     expect(isDuplicate(state, "c-1")).toBe(true);
     expect(isDuplicate(state, "c-2")).toBe(false);
@@ -71,6 +71,32 @@ describe("the feed's connection state", () => {
       expect(feedReducer(stopped, action)).toBe(stopped);
     }
     expect(connectionStatus(stopped)).toBe("offline");
+  });
+});
+
+describe("resume points", () => {
+  it("follows the server's cursor messages without counting them as events", () => {
+    const state = run(initialFeedState(true), { type: "opened", attempt: 1 }, { type: "moved", id: "start" });
+    expect(state.lastEventId).toBe("start");
+    expect(isDuplicate(state, "start")).toBe(false);
+    expect(run(state, { type: "received", id: "e1" }, { type: "moved", id: "beat" }).lastEventId).toBe("beat");
+    expect(run(state, { type: "moved", id: null })).toBe(state);
+  });
+
+  it("starts afresh after three streams in a row were refused before opening (a resume point the server cannot read)", () => {
+    let state = run(initialFeedState(true), { type: "opened", attempt: 1 }, { type: "received", id: "bad" }, { type: "failed", attempt: 1, stage: "stream" });
+    for (let refusal = 1; refusal <= 2; refusal += 1) {
+      state = run(state, { type: "retry" }, { type: "failed", attempt: state.attempt + 1, stage: "stream" });
+      expect(state.lastEventId).toBe("bad");
+    }
+    state = run(state, { type: "retry" }, { type: "failed", attempt: state.attempt + 1, stage: "stream" });
+    expect(state.lastEventId).toBeNull();
+  });
+
+  it("keeps the resume point while only the ticket fails (the server or the network is down)", () => {
+    let state = run(initialFeedState(true), { type: "opened", attempt: 1 }, { type: "received", id: "c9" }, { type: "failed", attempt: 1, stage: "stream" });
+    for (let failure = 0; failure < 10; failure += 1) state = run(state, { type: "retry" }, { type: "failed", attempt: state.attempt + 1, stage: "ticket" });
+    expect(state.lastEventId).toBe("c9");
   });
 });
 

@@ -25,12 +25,17 @@ export interface FeedState {
   attempt: number;
   /** The latest event ids, so an event delivered twice (a resume overlap) is shown once. */
   recentIds: readonly string[];
+  /** Streams refused in a row before opening (a ticket was issued, the stream said no). */
+  refusals: number;
 }
 
 export type FeedAction =
   | { type: "opened"; attempt: number }
   | { type: "received"; id: string | null }
-  | { type: "failed"; attempt: number }
+  /** The server moved the resume point without an event (its `cursor` message: connect point, heartbeat). */
+  | { type: "moved"; id: string | null }
+  /** stage: whether getting the ticket failed, or the stream itself (before or after opening). */
+  | { type: "failed"; attempt: number; stage: "ticket" | "stream" }
   | { type: "retry" }
   | { type: "offline" }
   | { type: "online" }
@@ -39,8 +44,15 @@ export type FeedAction =
 /** How many recent event ids are remembered for duplicate detection. */
 export const RECENT_IDS_KEPT = 200;
 
+/**
+ * After this many streams in a row refused before opening although a ticket was issued, the resume
+ * point itself is suspect (the server answers 400 to a cursor it cannot read): the next connection
+ * starts afresh, and the screen refetches instead of waiting for a replay that cannot come.
+ */
+export const REFUSALS_BEFORE_FRESH_START = 3;
+
 export function initialFeedState(online: boolean): FeedState {
-  return { phase: online ? "connecting" : "offline", failures: 0, everOpened: false, lastEventId: null, attempt: online ? 1 : 0, recentIds: [] };
+  return { phase: online ? "connecting" : "offline", failures: 0, everOpened: false, lastEventId: null, attempt: online ? 1 : 0, recentIds: [], refusals: 0 };
 }
 
 export function feedReducer(state: FeedState, action: FeedAction): FeedState {
@@ -48,13 +60,26 @@ export function feedReducer(state: FeedState, action: FeedAction): FeedState {
   switch (action.type) {
     case "opened":
       if (state.phase !== "connecting" || action.attempt !== state.attempt) return state;
-      return { ...state, phase: "open", failures: 0, everOpened: true };
+      return { ...state, phase: "open", failures: 0, everOpened: true, refusals: 0 };
     case "received":
       if (action.id === null || action.id === "") return state;
       return { ...state, lastEventId: action.id, recentIds: [...state.recentIds.slice(-(RECENT_IDS_KEPT - 1)), action.id] };
-    case "failed":
+    case "moved":
+      if (action.id === null || action.id === "" || action.id === state.lastEventId) return state;
+      return { ...state, lastEventId: action.id };
+    case "failed": {
       if ((state.phase !== "connecting" && state.phase !== "open") || action.attempt !== state.attempt) return state;
-      return { ...state, phase: "waiting", failures: state.failures + 1 };
+      const refused = action.stage === "stream" && state.phase === "connecting";
+      const refusals = refused ? state.refusals + 1 : 0;
+      const freshStart = refusals >= REFUSALS_BEFORE_FRESH_START;
+      return {
+        ...state,
+        phase: "waiting",
+        failures: state.failures + 1,
+        refusals: freshStart ? 0 : refusals,
+        lastEventId: freshStart ? null : state.lastEventId,
+      };
+    }
     case "retry":
       if (state.phase !== "waiting") return state;
       return { ...state, phase: "connecting", attempt: state.attempt + 1 };

@@ -12,6 +12,7 @@ import { accountRoutes } from "./routes/accounts";
 import { authRoutes } from "./routes/auth";
 import { authenticatedHealthRoutes, publicHealthRoutes } from "./routes/health";
 import { ledgerRoutes } from "./routes/ledger";
+import { ledgerStreamRoutes } from "./routes/ledger-stream";
 import { recordRequestMetrics, STATUS_PREFIX, statusRoutes } from "./routes/status";
 import { userRoutes } from "./routes/users";
 
@@ -55,6 +56,7 @@ export function createApp(core: CoreContext, options: AppOptions = {}) {
   app.route("/api/v1/users", userRoutes);
   app.route("/api/v1/accounts", accountRoutes);
   app.route("/api/v1/ledger", ledgerRoutes);
+  app.route("/api/grpc/ledger", ledgerStreamRoutes);
   app.route(STATUS_PREFIX, statusRoutes(metrics));
 
   app.notFound((c) => c.json({ message: `No route for ${c.req.method} ${c.req.path}`, code: "not_found" }, 404));

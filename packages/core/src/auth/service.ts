@@ -61,8 +61,8 @@ export async function login(ctx: CoreContext, input: LoginInput): Promise<Sessio
  * a deleted user is a 401 (which signs the client out); a store that cannot be reached is a
  * failure of ours and propagates, to be answered 503 with the session left alone.
  */
-export async function authenticate(ctx: CoreContext, token: string): Promise<TokenClaims & { user: PublicUser }> {
-  const claims = await verifyToken(token, ctx.config.JWT_SECRET, ctx.clock());
+export async function authenticate(ctx: CoreContext, token: string, secret = ctx.config.JWT_SECRET): Promise<TokenClaims & { user: PublicUser }> {
+  const claims = await verifyToken(token, secret, ctx.clock());
   const user = await findUserById(ctx.db, claims.sub);
   if (!user) throw unauthorized("Invalid or expired token", "invalid_token");
   // The stored role wins over the token's, so a demotion takes effect at once.

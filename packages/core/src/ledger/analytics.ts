@@ -5,7 +5,7 @@ import { toDecimalString, type Currency } from "../money/model";
 import { chainsOf, listAccounts, type Account } from "./accounts";
 import { versionAsOf, type VersionItem } from "./balances";
 import { balanceByTimePartition } from "./keys";
-import { figures, ZERO_TOTALS, type Operation, type Side, type Totals } from "./model";
+import { figures, ZERO_TOTALS, type Side, type Totals } from "./model";
 
 /**
  * Balance analytics: per account and per currency, a daily series (UTC days) of end-of-day
@@ -36,7 +36,7 @@ export function parseAnalyticsDays(value: string | undefined): number {
 }
 
 /** What the builder needs of a version item. */
-export type SeriesVersion = Totals & Pick<VersionItem, "committed_at" | "side" | "amount"> & { operation: Operation | "open" };
+export type SeriesVersion = Totals & Pick<VersionItem, "committed_at" | "side" | "amount" | "operation">;
 
 export interface Flows {
   inflow_posted: number;
@@ -79,7 +79,9 @@ const totalsOf = (item: Totals): Totals => ({
 });
 
 function addFlow(flows: Flows, version: SeriesVersion, normal: Side): void {
-  if (version.operation === "open" || version.side === null || version.amount <= 0) return;
+  // Account opening and marker versions (lock, reconcile, settings) move no money.
+  if (version.operation !== "create" && version.operation !== "post" && version.operation !== "unpost") return;
+  if (version.side === null || version.amount <= 0) return;
   const inflow = version.side === normal;
   if (version.operation === "create") {
     if (inflow) flows.inflow_pending += version.amount;

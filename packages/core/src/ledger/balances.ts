@@ -6,7 +6,7 @@ import type { Account } from "./accounts";
 import { chainsOf } from "./accounts";
 import { ProcessCache } from "./cache";
 import { BALANCE_PREFIX, balanceByTime, balanceByTimePartition, balanceVersionKey, chainPartition, ownerFeed } from "./keys";
-import { applyEntry, figures, ZERO_TOTALS, type JournalType, type Operation, type Side, type Totals } from "./model";
+import { applyEntry, figures, ZERO_TOTALS, type JournalType, type MarkerOperation, type Operation, type Side, type Totals } from "./model";
 
 /** One immutable balance version: the history item, the concurrency guard and the outbox record. */
 export interface VersionItem extends Totals {
@@ -26,14 +26,40 @@ export interface VersionItem extends Totals {
   committed_at: string;
   balance: number;
   available: number;
-  operation: Operation | "open";
+  operation: Operation | "open" | MarkerOperation;
   tx_id: string | null;
   tx_type: JournalType | null;
   side: Side | null;
   amount: number;
   /** Set when this change left the available balance under the account's alert threshold. */
   low_balance: boolean;
-  low_balance_threshold?: number;
+  /**
+   * The account's controls as of this version, carried forward by every version so the write
+   * path (which reads the head anyway) enforces them at once in every process. Versions written
+   * before these existed lack them: see chainState.
+   */
+  low_balance_threshold?: number | null;
+  locked?: boolean;
+  lock_reason?: string | null;
+  /** Marker versions: who made the change, and a reconciliation's figures. */
+  actor?: { id: string; name: string } | null;
+  reason?: string | null;
+  reconciliation?: { expected: number; ledger: number; variance: number; reconciled: boolean };
+}
+
+export interface ChainState {
+  locked: boolean;
+  lock_reason: string | null;
+  low_balance_threshold: number | null;
+}
+
+/** The controls in force on a chain: from its head, or for older heads from the account item. */
+export function chainState(version: VersionItem, account: Account): ChainState {
+  return {
+    locked: version.locked ?? false,
+    lock_reason: version.lock_reason ?? null,
+    low_balance_threshold: version.low_balance_threshold !== undefined ? version.low_balance_threshold : account.low_balance_threshold,
+  };
 }
 
 const totalsOf = (item: Totals): Totals => ({
@@ -120,7 +146,8 @@ export function nextVersion(previous: VersionItem, side: Side, amount: number, c
   const { balance, available } = figures(totals, previous.normal_side);
   const committedAt = new Date(Math.max(change.now.getTime(), Date.parse(previous.committed_at) + 1)).toISOString();
   const version = previous.version + 1;
-  const threshold = change.account.low_balance_threshold;
+  const state = chainState(previous, change.account);
+  const threshold = state.low_balance_threshold;
   return {
     ...balanceVersionKey(previous.chain, version),
     ...balanceByTime(previous.chain, committedAt, version),
@@ -142,11 +169,55 @@ export function nextVersion(previous: VersionItem, side: Side, amount: number, c
     side,
     amount,
     low_balance: threshold !== null && available < threshold && previous.available >= threshold,
-    ...(threshold !== null ? { low_balance_threshold: threshold } : {}),
+    ...state,
   };
 }
 
-export interface AccountBalance extends Totals {
+export interface MarkerChange {
+  account: Account;
+  operation: MarkerOperation;
+  now: Date;
+  actor: { id: string; name: string } | null;
+  reason?: string | null;
+  /** The controls after the change (only lock, unlock and settings change them). */
+  state?: Partial<ChainState>;
+  reconciliation?: VersionItem["reconciliation"];
+}
+
+/** The next version of a chain for a change that moves no money: same totals, new controls. */
+export function markerVersion(previous: VersionItem, change: MarkerChange): VersionItem {
+  const committedAt = new Date(Math.max(change.now.getTime(), Date.parse(previous.committed_at) + 1)).toISOString();
+  const version = previous.version + 1;
+  const state = { ...chainState(previous, change.account), ...change.state };
+  return {
+    ...balanceVersionKey(previous.chain, version),
+    ...balanceByTime(previous.chain, committedAt, version),
+    ...ownerFeed(previous.owner_id, committedAt, 0, previous.chain, version),
+    entity: "balance",
+    account_id: previous.account_id,
+    chain: previous.chain,
+    owner_id: previous.owner_id,
+    currency: previous.currency,
+    normal_side: previous.normal_side,
+    version,
+    committed_at: committedAt,
+    ...totalsOf(previous),
+    balance: previous.balance,
+    available: previous.available,
+    operation: change.operation,
+    tx_id: null,
+    tx_type: null,
+    side: null,
+    amount: 0,
+    low_balance: false,
+    ...state,
+    actor: change.actor,
+    reason: change.reason ?? null,
+    ...(change.reconciliation ? { reconciliation: change.reconciliation } : {}),
+  };
+}
+
+export interface AccountBalance extends Totals, ChainState {
   account_id: string;
   currency: Currency;
   balance: number;
@@ -169,9 +240,12 @@ function sumVersions(account: Account, versions: (VersionItem | null)[], asOf: s
     }),
     { ...ZERO_TOTALS },
   );
+  // Controls are per customer account, whose one chain carries them; system accounts have none.
+  const state: ChainState = account.kind === "customer" ? chainState(present[0]!, account) : { locked: false, lock_reason: null, low_balance_threshold: account.low_balance_threshold };
   return {
     account_id: account.id,
     currency: account.currency,
+    ...state,
     ...figures(totals, account.normal_side),
     version: present.reduce((sum, item) => sum + item.version, 0),
     as_of: asOf,

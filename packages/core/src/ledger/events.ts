@@ -1,74 +1,136 @@
 import { BatchGetCommand, QueryCommand, type BatchGetCommandOutput } from "@aws-sdk/lib-dynamodb";
 import type { CoreContext } from "../shared/context";
-import { badRequest } from "../shared/errors";
 import { toDecimalString } from "../money/model";
+import { FeedReader, feedSettings, type FeedSource, type OutboxItem } from "../events/feed";
+import { getAccounts } from "./accounts";
 import type { VersionItem } from "./balances";
 import { Journal } from "./journals";
-import { journalKey, ownerFeedPartition } from "./keys";
+import { balanceVersionKey, chainPartition, journalKey, ownerFeedPartition } from "./keys";
+import { holderDirection } from "./model";
 
 /**
  * The ledger's outbox, read side. Every committed balance version sits in its owner's feed
  * index (gsi2, by commit time); the stream events of spec 000 §3 are derived from those items
  * and the (immutable) entries of their journals, so only committed changes are ever announced.
+ * Each balance chain is a stream whose versions are its gap-free sequence (see events/feed.ts).
  */
 export type LedgerEvent =
-  | { type: "balanceUpdate"; accountId: string; balance: string; available: string; changeAmount: string; changeType: "CREDIT" | "DEBIT"; operation: string; currency: string }
+  | {
+      type: "balanceUpdate";
+      accountId: string;
+      accountName: string;
+      balance: string;
+      available: string;
+      changeAmount: string;
+      changeType: "CREDIT" | "DEBIT";
+      operation: "create" | "post" | "unpost";
+      currency: string;
+      transactionId: string;
+    }
   | { type: "transactionCreated"; transactionId: string; amount: string; status: "draft"; fromAccountId: string | null; toAccountId: string | null; currency: string; description: string }
   | { type: "transactionStatusUpdate"; transactionId: string; status: "posted" | "draft"; message: string }
-  | { type: "lowBalanceAlert"; accountId: string; currentBalance: string; threshold: string };
+  | { type: "lowBalanceAlert"; accountId: string; accountName: string; currentBalance: string; threshold: string; currency: string }
+  | { type: "reconciliationResult"; accountId: string; accountName: string; reconciled: boolean; variance: string; expectedBalance: string; ledgerBalance: string; currency: string }
+  | { type: "accountLocked"; accountId: string; accountName: string; reason: string }
+  | { type: "accountUnlocked"; accountId: string; accountName: string; reason: string };
 
-export interface FeedEvent {
-  /** Resume point for Last-Event-ID: the item's position in the feed plus the event's index. */
-  id: string;
-  at: string;
+export type LedgerEventName = LedgerEvent["type"];
+
+/** An event and what the stream's filters look at: the accounts it concerns, its transaction status. */
+export interface LedgerFeedEvent {
   event: LedgerEvent;
+  accounts: string[];
+  transactionStatus: "draft" | "posted" | null;
 }
 
-const EVENT_ID = /^(.+)\|(\d+)$/;
+const JOURNAL_EVENTS = new Set<LedgerEventName>(["transactionCreated", "transactionStatusUpdate"]);
+export const isTransactionEvent = (event: LedgerEvent) => JOURNAL_EVENTS.has(event.type);
 
 /** The journal-level event of an operation is announced once, by the version of its first leg. */
 function announcesJournal(item: VersionItem, journal: Journal): boolean {
   return journal.entries[0]?.account_id === item.account_id;
 }
 
-export function eventsOf(item: VersionItem, journal: Journal | undefined): LedgerEvent[] {
-  if (item.operation === "open" || !item.tx_id || !item.side) return [];
+export function eventsOf(item: VersionItem, journal: Journal | undefined, accountName: string): LedgerFeedEvent[] {
   const money = (minor: number) => toDecimalString(minor, item.currency);
-  const events: LedgerEvent[] = [
-    {
+  const about = (event: LedgerEvent): LedgerFeedEvent => ({ event, accounts: [item.account_id], transactionStatus: null });
+  switch (item.operation) {
+    case "open":
+    case "settings":
+      return [];
+    case "lock":
+    case "unlock":
+      return [about({ type: item.operation === "lock" ? "accountLocked" : "accountUnlocked", accountId: item.account_id, accountName, reason: item.reason ?? "" })];
+    case "reconcile": {
+      const figures = item.reconciliation;
+      if (!figures) return [];
+      return [
+        about({
+          type: "reconciliationResult",
+          accountId: item.account_id,
+          accountName,
+          reconciled: figures.reconciled,
+          variance: money(figures.variance),
+          expectedBalance: money(figures.expected),
+          ledgerBalance: money(figures.ledger),
+          currency: item.currency,
+        }),
+      ];
+    }
+  }
+  const operation = item.operation;
+  if (!item.tx_id || !item.side) return [];
+  const events: LedgerFeedEvent[] = [
+    about({
       type: "balanceUpdate",
       accountId: item.account_id,
+      accountName,
       balance: money(item.balance),
       available: money(item.available),
       changeAmount: money(item.amount),
-      changeType: item.side === "credit" ? "CREDIT" : "DEBIT",
-      operation: item.operation,
+      changeType: holderDirection(item.side, item.normal_side, operation),
+      operation,
       currency: item.currency,
-    },
+      transactionId: item.tx_id,
+    }),
   ];
   if (journal && announcesJournal(item, journal)) {
-    if (item.operation === "create") {
+    const accounts = journal.entries.map((entry) => entry.account_id);
+    if (operation === "create") {
       events.push({
-        type: "transactionCreated",
-        transactionId: journal.id,
-        amount: money(journal.total_amount),
-        status: "draft",
-        fromAccountId: journal.entries.find((entry) => entry.side === "credit")?.account_id ?? null,
-        toAccountId: journal.entries.find((entry) => entry.side === "debit")?.account_id ?? null,
-        currency: journal.currency,
-        description: journal.description,
+        event: {
+          type: "transactionCreated",
+          transactionId: journal.id,
+          amount: money(journal.total_amount),
+          status: "draft",
+          fromAccountId: journal.entries.find((entry) => entry.side === "credit")?.account_id ?? null,
+          toAccountId: journal.entries.find((entry) => entry.side === "debit")?.account_id ?? null,
+          currency: journal.currency,
+          description: journal.description,
+        },
+        accounts,
+        transactionStatus: "draft",
       });
     } else {
+      const status = operation === "post" ? "posted" : "draft";
       events.push({
-        type: "transactionStatusUpdate",
-        transactionId: journal.id,
-        status: item.operation === "post" ? "posted" : "draft",
-        message: item.operation === "post" ? "Transaction posted" : "Transaction unposted",
+        event: { type: "transactionStatusUpdate", transactionId: journal.id, status, message: operation === "post" ? "Transaction posted" : "Transaction unposted" },
+        accounts,
+        transactionStatus: status,
       });
     }
   }
-  if (item.low_balance && item.low_balance_threshold !== undefined) {
-    events.push({ type: "lowBalanceAlert", accountId: item.account_id, currentBalance: money(item.available), threshold: money(item.low_balance_threshold) });
+  if (item.low_balance && item.low_balance_threshold !== undefined && item.low_balance_threshold !== null) {
+    events.push(
+      about({
+        type: "lowBalanceAlert",
+        accountId: item.account_id,
+        accountName,
+        currentBalance: money(item.available),
+        threshold: money(item.low_balance_threshold),
+        currency: item.currency,
+      }),
+    );
   }
   return events;
 }
@@ -89,36 +151,35 @@ async function journalsById(ctx: CoreContext, ids: string[]): Promise<Map<string
   return found;
 }
 
-/**
- * Events of an owner's ledger after a given event id (exclusive), oldest first; `limit` counts
- * balance versions, and all events of one version are always delivered together.
- */
-export async function readLedgerFeed(ctx: CoreContext, ownerId: string, options: { after?: string; limit?: number } = {}) {
-  let afterPosition: string | undefined;
-  let afterIndex = -1;
-  if (options.after) {
-    const match = EVENT_ID.exec(options.after);
-    if (!match) throw badRequest("Invalid event id", "invalid_event_id");
-    afterPosition = match[1];
-    afterIndex = Number(match[2]);
-  }
-  const reply = await ctx.db.doc.send(
-    new QueryCommand({
-      TableName: ctx.db.table,
-      IndexName: "gsi2",
-      // ">=": a client cut off between two events of one version resumes inside that version.
-      KeyConditionExpression: afterPosition ? "gsi2pk = :pk AND gsi2sk >= :after" : "gsi2pk = :pk",
-      ExpressionAttributeValues: { ":pk": ownerFeedPartition(ownerId), ...(afterPosition ? { ":after": afterPosition } : {}) },
-      Limit: Math.min(Math.max(options.limit ?? 100, 1), 500),
-    }),
-  );
-  const items = (reply.Items ?? []) as VersionItem[];
-  const journals = await journalsById(ctx, [...new Set(items.map((item) => item.tx_id).filter((id): id is string => id !== null))]);
-  const events: FeedEvent[] = items.flatMap((item) =>
-    eventsOf(item, item.tx_id ? journals.get(item.tx_id) : undefined)
-      .map((event, index) => ({ id: `${item.gsi2sk}|${index}`, at: item.committed_at, event, index }))
-      .filter((entry) => item.gsi2sk !== afterPosition || entry.index > afterIndex)
-      .map(({ index: _index, ...entry }) => entry),
-  );
-  return { events, has_more: reply.LastEvaluatedKey !== undefined };
+/** The feed of one owner's accounts (an admin may read any owner's, including "system"). */
+export function ledgerFeedSource(ctx: CoreContext, ownerId: string): FeedSource<LedgerFeedEvent> {
+  return {
+    partition: ownerFeedPartition(ownerId),
+    streamOf: (item) => {
+      const version = item as unknown as VersionItem;
+      return { stream: version.chain, seq: version.version };
+    },
+    range: async (chain, from, to) => {
+      const reply = await ctx.db.doc.send(
+        new QueryCommand({
+          TableName: ctx.db.table,
+          KeyConditionExpression: "pk = :pk AND sk BETWEEN :from AND :to",
+          ExpressionAttributeValues: { ":pk": chainPartition(chain), ":from": balanceVersionKey(chain, from).sk, ":to": balanceVersionKey(chain, to).sk },
+          ConsistentRead: true,
+        }),
+      );
+      return (reply.Items ?? []) as OutboxItem[];
+    },
+    decode: async (items) => {
+      const versions = items as unknown as VersionItem[];
+      const journalIds = [...new Set(versions.map((item) => item.tx_id).filter((id): id is string => id !== null))];
+      const [journals, accounts] = await Promise.all([
+        journalsById(ctx, journalIds),
+        getAccounts(ctx, [...new Set(versions.map((item) => item.account_id))]),
+      ]);
+      return versions.map((item) => eventsOf(item, item.tx_id ? journals.get(item.tx_id) : undefined, accounts.get(item.account_id)?.name ?? item.account_id));
+    },
+  };
 }
+
+export const ledgerFeedReader = (ctx: CoreContext, ownerId: string) => new FeedReader(ctx, ledgerFeedSource(ctx, ownerId), feedSettings(ctx));

@@ -3,14 +3,14 @@ import { GetCommand, TransactWriteCommand, type TransactWriteCommandInput } from
 import { z } from "zod";
 import type { CoreContext } from "../shared/context";
 import { cancellationCodes } from "../shared/dynamo";
-import { AppError, conflict, notFound, unprocessable } from "../shared/errors";
+import { AppError, conflict, locked, notFound, unprocessable } from "../shared/errors";
 import { newId } from "../shared/ids";
 import { Currency, toDecimalString } from "../money/model";
 import { chainsOf, type Account } from "./accounts";
 import { chainBusy, lockChains } from "./chain-locks";
-import { cachedHead, forgetHeads, latestVersion, nextVersion, rememberHeads, type VersionItem } from "./balances";
+import { cachedHead, chainState, forgetHeads, latestVersion, nextVersion, rememberHeads, type VersionItem } from "./balances";
 import { journalKey, journalsByOwner, operationKey } from "./keys";
-import { isLedgerId, JOURNAL_TYPES, LEDGER_MESSAGES, type JournalType, type Operation, type Side } from "./model";
+import { holderDirection, isLedgerId, JOURNAL_TYPES, LEDGER_MESSAGES, type JournalType, type Operation, type Side } from "./model";
 
 export const JournalEntry = z.object({
   account_id: z.string(),
@@ -184,7 +184,14 @@ async function plannedVersions(
   const now = new Date(Math.max(ctx.clock().getTime(), ...heads.map((head) => Date.parse(head.committed_at) + 1)));
   const versions: VersionItem[] = [];
   for (const [index, leg] of legs.entries()) {
-    const next = nextVersion(heads[index]!, leg.side, leg.amount, { account: leg.account, operation, txId: journal.id, txType: journal.type, now, leg: index });
+    const head = heads[index]!;
+    const state = chainState(head, leg.account);
+    if (leg.account.kind === "customer" && state.locked && holderDirection(leg.side, head.normal_side, operation) === "DEBIT") {
+      // A locked account still receives money; nothing leaves it. Refuse only on a fresh head.
+      if (cached.some((entry) => entry !== undefined)) return plannedVersions(ctx, chains, legs, operation, journal, true);
+      throw locked(LEDGER_MESSAGES.accountLocked(state.lock_reason ?? "no reason given"), "account_locked");
+    }
+    const next = nextVersion(head, leg.side, leg.amount, { account: leg.account, operation, txId: journal.id, txType: journal.type, now, leg: index });
     const decreasesAvailable = next.available < heads[index]!.available;
     if (leg.account.kind === "customer" && decreasesAvailable && next.available < 0) {
       // A cached head may be older than the chain: refuse only on figures read just now.

@@ -33,7 +33,23 @@ export const LEDGER_MESSAGES = {
   testBalanceDisabled: "Test balances are not available in this environment",
   idempotencyMismatch: "This Idempotency-Key was already used with a different request",
   idempotencyInProgress: "A request with this Idempotency-Key is still in progress",
+  accountLocked: (reason: string) => `Account is locked: ${reason}`,
+  systemAccountControl: "System accounts cannot be locked, reconciled or given a threshold here",
 } as const;
+
+export const LockInput = z.object({
+  reason: z.string({ error: "A reason is required" }).trim().min(1, "A reason is required").max(500, "Reason must be at most 500 characters"),
+});
+
+export const ThresholdInput = z.object({
+  low_balance_threshold: z.union([z.number(), z.string(), z.null()], { error: "low_balance_threshold must be a decimal amount, \"\" or null" }),
+});
+
+export const ReconcileInput = z.object({
+  accountId: z.string({ error: "accountId is required" }).trim().min(1, "accountId is required").max(64, "accountId is not valid"),
+  expectedBalance: z.union([z.number(), z.string()], { error: "expectedBalance is required" }),
+  currency: Currency.optional(),
+});
 
 /**
  * Every ledger id: a UUID for customer accounts and journals, `sys-<code>-<currency>` for system
@@ -124,6 +140,22 @@ export function figures(totals: Totals, normal: Side): BalanceFigures {
 
 /** What a journal operation does to one account's totals. */
 export type Operation = "create" | "post" | "unpost";
+
+/**
+ * Changes to an account that move no money but belong in its history and its feed: a lock, an
+ * unlock, a reconciliation result, a new alert threshold. Each is a version of the balance chain
+ * with unchanged totals, so it is ordered with the money movements it affects.
+ */
+export const MARKER_OPERATIONS = ["lock", "unlock", "reconcile", "settings"] as const;
+export type MarkerOperation = (typeof MARKER_OPERATIONS)[number];
+
+/**
+ * Which way a change moves an account, seen by its holder: CREDIT when the balance grows (value
+ * arrives on the account's normal side), DEBIT when it shrinks. Unposting reverses the leg.
+ */
+export function holderDirection(side: Side, normalSide: Side, operation: Operation): "CREDIT" | "DEBIT" {
+  return (side === normalSide) !== (operation === "unpost") ? "CREDIT" : "DEBIT";
+}
 
 export function applyEntry(totals: Totals, side: Side, amount: number, operation: Operation): Totals {
   const posted = side === "debit" ? "posted_debits" : "posted_credits";

@@ -58,7 +58,9 @@ export function accountReply(account: Account, balance: AccountBalance) {
     currency: account.currency,
     type: account.type,
     normal_side: account.normal_side,
-    status: account.status,
+    // A lock lives on the balance chain (enforced by every write); the account item keeps the rest.
+    status: balance.locked ? ("LOCKED" as const) : account.status,
+    lock_reason: balance.lock_reason,
     created_at: account.created_at,
     balance: money(balance.balance),
     available: money(balance.available),
@@ -66,7 +68,7 @@ export function accountReply(account: Account, balance: AccountBalance) {
     pending_out: money(balance.pending_out),
     balance_minor: balance.balance,
     available_minor: balance.available,
-    low_balance_threshold: account.low_balance_threshold === null ? null : money(account.low_balance_threshold),
+    low_balance_threshold: balance.low_balance_threshold === null ? null : money(balance.low_balance_threshold),
     version: balance.version,
   };
 }
@@ -79,7 +81,11 @@ export async function listAccountsWithBalances(ctx: CoreContext, ownerId: string
 }
 
 export async function accountDetail(ctx: CoreContext, ownerId: string, accountId: string): Promise<AccountReply> {
-  const account = await requireOwnedAccount(ctx, ownerId, accountId);
+  return describeAccount(ctx, await requireOwnedAccount(ctx, ownerId, accountId));
+}
+
+/** The account as its owner sees it now (for replies after a change, by whoever made it). */
+export async function describeAccount(ctx: CoreContext, account: Account): Promise<AccountReply> {
   return accountReply(account, await currentBalance(ctx, account));
 }
 

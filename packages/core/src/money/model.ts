@@ -61,6 +61,14 @@ export function parseDecimal(input: unknown, currency: Currency): AmountResult {
   return { ok: true, minor };
 }
 
+/** A signed figure such as an expected balance: "-12.50" or -12.5 as well as positive ones. */
+export function parseSignedDecimal(input: unknown, currency: Currency): AmountResult {
+  const negative = (typeof input === "string" && input.trim().startsWith("-")) || (typeof input === "number" && input < 0);
+  const magnitude = typeof input === "string" ? input.trim().replace(/^-/, "") : typeof input === "number" ? Math.abs(input) : input;
+  const parsed = parseDecimal(magnitude, currency);
+  return parsed.ok && negative ? { ok: true, minor: -parsed.minor } : parsed;
+}
+
 /** An amount to move: decimal notation (see parseDecimal), greater than zero. */
 export function parseAmount(input: unknown, currency: Currency): AmountResult {
   const parsed = parseDecimal(input, currency);

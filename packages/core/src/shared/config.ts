@@ -43,6 +43,24 @@ export const ConfigSchema = z.object({
   AUTH_RATE_LIMIT_PER_IP: positiveInt(30),
   AUTH_RATE_LIMIT_PER_EMAIL: positiveInt(10),
   AUTH_RATE_LIMIT_WINDOW_SECONDS: positiveInt(60),
+  /**
+   * Live feeds (SSE over the outbox; see packages/core/src/events/feed.ts). Readers trail the
+   * newest commits by FEED_SETTLE_MS so writers whose clocks differ by less still land in order;
+   * commits that show up later than that (up to FEED_LOOKBACK_MS) are found by a rescan every
+   * FEED_LATE_SCAN_MS and still delivered exactly once.
+   */
+  FEED_SETTLE_MS: z.coerce.number().int().nonnegative().default(150),
+  FEED_LOOKBACK_MS: positiveInt(30_000),
+  FEED_LATE_SCAN_MS: positiveInt(5_000),
+  /** Polling adapts: FEED_POLL_MIN_MS after activity, growing to FEED_POLL_MAX_MS when idle. */
+  FEED_POLL_MIN_MS: positiveInt(100),
+  FEED_POLL_MAX_MS: positiveInt(500),
+  /** CloudFront closes an origin that is silent for 30 s. */
+  FEED_HEARTBEAT_MS: positiveInt(15_000),
+  /** A stream ends cleanly after this, well inside Lambda's 15 minutes; the client resumes. */
+  FEED_MAX_SECONDS: positiveInt(300),
+  FEED_RETRY_MS: positiveInt(2_000),
+  STREAM_TICKET_TTL_SECONDS: positiveInt(60),
 });
 
 export type AppConfig = z.infer<typeof ConfigSchema>;

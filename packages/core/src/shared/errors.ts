@@ -4,7 +4,7 @@
  */
 export class AppError extends Error {
   constructor(
-    readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 503,
+    readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 423 | 429 | 503,
     readonly code: string,
     message: string,
     readonly headers: Record<string, string> = {},
@@ -22,6 +22,7 @@ export const forbidden = (message = "You do not have permission to do this", cod
 export const notFound = (message = "Not found", code = "not_found") => new AppError(404, code, message);
 export const conflict = (message: string, code = "conflict") => new AppError(409, code, message);
 export const unprocessable = (message: string, code = "unprocessable") => new AppError(422, code, message);
+export const locked = (message: string, code = "locked") => new AppError(423, code, message);
 export const tooManyRequests = (retryAfterSeconds: number) =>
   new AppError(429, "rate_limited", "Too many attempts. Please try again later.", {
     "Retry-After": String(Math.max(1, Math.ceil(retryAfterSeconds))),

@@ -1,7 +1,9 @@
 import { Hono, type Context } from "hono";
 import { LoginInput, RegisterInput } from "@fintech/core/auth/model";
 import { limitAuthAttempt, login, register, rememberSignInAddress } from "@fintech/core/auth/service";
+import { issueStreamTicket } from "@fintech/core/auth/stream-ticket";
 import { isAppError } from "@fintech/core/shared/errors";
+import { requireAuth } from "../http/middleware";
 import type { AppEnv } from "../http/env";
 import { clientIp } from "../http/client-ip";
 import { parseJsonText, parseWith } from "../http/validate";
@@ -40,4 +42,9 @@ export const authRoutes = new Hono<AppEnv>()
     const session = await login(c.get("core"), input);
     await rememberSignInAddress(c.get("core"), clientIp(c), input.email);
     return c.json({ message: "Login successful", data: session }, 200);
+  })
+  // A short-lived ticket that opens SSE streams from a browser (see auth/stream-ticket.ts).
+  .post("/stream-ticket", requireAuth, async (c) => {
+    const auth = c.get("auth");
+    return c.json(await issueStreamTicket(c.get("core"), { id: auth.userId, role: auth.role }), 201);
   });

@@ -1,10 +1,12 @@
 import { Hono, type Context } from "hono";
 import { ledgerAnalytics, parseAnalyticsDays } from "@fintech/core/ledger/analytics";
+import { setAccountLock, setLowBalanceThreshold } from "@fintech/core/ledger/controls";
 import { integrityCheck, trialBalance } from "@fintech/core/ledger/reports";
 import {
   accountTransactions,
   balanceOf,
   deposit,
+  describeAccount,
   listAccountsWithBalances,
   setJournalStatus,
   testBalance,
@@ -43,6 +45,23 @@ export const ledgerRoutes = new Hono<AppEnv>()
   .get("/accounts/available", async (c) => {
     const accounts = await listAccountsWithBalances(c.get("core"), c.get("auth").userId);
     return c.json({ accounts: accounts.filter((account) => account.status === "ACTIVE") });
+  })
+  // The owner's low-balance alert threshold ("" or null removes it).
+  .patch("/accounts/:id", async (c) => {
+    const core = c.get("core");
+    const account = await setLowBalanceThreshold(core, c.get("auth").userId, c.req.param("id"), await readJson(c), actorOf(c));
+    return c.json({ message: "Account updated", data: await describeAccount(core, account) });
+  })
+  // Admin: a locked account refuses money out (423) and still receives money in. Audited on its chain.
+  .post("/accounts/:id/lock", requireAdmin, async (c) => {
+    const core = c.get("core");
+    const account = await setAccountLock(core, c.req.param("id"), true, await readJson(c), actorOf(c));
+    return c.json({ message: "Account locked", data: await describeAccount(core, account) });
+  })
+  .post("/accounts/:id/unlock", requireAdmin, async (c) => {
+    const core = c.get("core");
+    const account = await setAccountLock(core, c.req.param("id"), false, await readJson(c), actorOf(c));
+    return c.json({ message: "Account unlocked", data: await describeAccount(core, account) });
   })
   .get("/accounts/:id/balance", async (c) => {
     const asOf = c.req.query("as_of");

@@ -1,0 +1,69 @@
+import { createHmac, hkdfSync, timingSafeEqual } from "node:crypto";
+import { z } from "zod";
+import { badRequest } from "../shared/errors";
+
+/**
+ * Where a reader of a feed stands (see feed.ts). Sent to the client as the SSE `id:` of every
+ * event and handed back as Last-Event-ID on reconnect.
+ *
+ * - `p`: the feed position up to which every visible outbox item has been handled;
+ * - `f`: the floor, the moment the reader first connected: nothing older is ever announced;
+ * - `s`: per stream (e.g. a balance chain) the last delivered sequence number, how many of that
+ *   item's events were delivered, and its commit time in ms. Only streams delivered within the
+ *   lookback window are kept, so the cursor stays small.
+ */
+export interface FeedCursor {
+  p: string;
+  f: string;
+  s: Record<string, [seq: number, eventIndex: number, committedMs: number]>;
+}
+
+const POSITION = z.string().min(1).max(200);
+const CursorShape = z.object({
+  p: POSITION,
+  f: POSITION,
+  s: z.record(z.string().min(1).max(100), z.tuple([z.number().int().nonnegative(), z.number().int().min(-1), z.number().int().nonnegative()])),
+});
+
+/** A reader of one owner's feed follows at most this many streams within the lookback window. */
+export const MAX_CURSOR_STREAMS = 200;
+/** EventSource sends the id back as a header; CloudFront and Lambda URLs take 8 KB comfortably. */
+export const MAX_CURSOR_LENGTH = 8_000;
+
+const PURPOSE = "fintech/feed-cursor/v1";
+const keys = new Map<string, Buffer>();
+function macKey(secret: string): Buffer {
+  let key = keys.get(secret);
+  if (!key) {
+    key = Buffer.from(hkdfSync("sha256", secret, "", PURPOSE, 32));
+    keys.set(secret, key);
+  }
+  return key;
+}
+
+/** Signed with the feed's name and scope: a cursor of another user's feed is refused. */
+const mac = (secret: string, scope: string, payload: string) =>
+  createHmac("sha256", macKey(secret)).update(`${scope}\n${payload}`).digest().subarray(0, 18);
+
+export function encodeCursor(secret: string, scope: string, cursor: FeedCursor): string {
+  const payload = Buffer.from(JSON.stringify(cursor)).toString("base64url");
+  return `${payload}.${mac(secret, scope, payload).toString("base64url")}`;
+}
+
+const invalid = () => badRequest("Invalid Last-Event-ID: reconnect without one to start from now", "invalid_event_id");
+
+export function decodeCursor(secret: string, scope: string, text: string): FeedCursor {
+  if (text.length > MAX_CURSOR_LENGTH) throw invalid();
+  const [payload, signature, ...rest] = text.split(".");
+  if (!payload || !signature || rest.length > 0) throw invalid();
+  const given = Buffer.from(signature, "base64url");
+  const expected = mac(secret, scope, payload);
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw invalid();
+  try {
+    const parsed = CursorShape.safeParse(JSON.parse(Buffer.from(payload, "base64url").toString("utf8")));
+    if (!parsed.success || Object.keys(parsed.data.s).length > MAX_CURSOR_STREAMS) throw invalid();
+    return parsed.data;
+  } catch {
+    throw invalid();
+  }
+}

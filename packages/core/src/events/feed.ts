@@ -1,0 +1,227 @@
+import { QueryCommand, type QueryCommandOutput } from "@aws-sdk/lib-dynamodb";
+import type { CoreContext } from "../shared/context";
+import { MAX_CURSOR_STREAMS, type FeedCursor } from "./cursor";
+
+/**
+ * One reader for every feed (ledger now; KYC and payments next). A feed is the outbox items of
+ * one scope (an owner, or an admin scope) in the `gsi2` index, ordered by commit position
+ * (`gsi2sk`, which starts with the commit instant), decoded into events.
+ *
+ * Why not simply "items after the last position seen": positions come from each writer's clock
+ * and are fixed before the write commits, so with several writers (separate Lambda instances)
+ * an item can become visible after a reader has passed its position. Three things make resume
+ * lossless and duplicate-free anyway:
+ *
+ * 1. Every outbox item belongs to a stream with gap-free sequence numbers written under
+ *    optimistic concurrency (a balance chain's versions: n+1 is written only if absent, after n).
+ *    The cursor keeps, per stream, the last delivered number: an item at or below it is a
+ *    duplicate, and an item above it +1 means the ones between are fetched first from the base
+ *    table (strongly consistent) and delivered in order. Within a stream, order is exact.
+ * 2. Readers trail the newest commits by `settleMs`: writers whose clocks or commit latencies
+ *    differ by less than that still come out in position order across streams.
+ * 3. A rescan of the last `lookbackMs` before the position, every `lateScanMs`, finds items that
+ *    showed up late on streams with no later item yet. Streams delivered within the lookback are
+ *    in the cursor, so the rescan never repeats anything.
+ *
+ * Nothing is announced that is not committed: the items ARE the committed state changes.
+ */
+export interface OutboxItem {
+  gsi2sk: string;
+  committed_at: string;
+  [attribute: string]: unknown;
+}
+
+export interface FeedSource<E> {
+  /** The gsi2 partition of this feed's scope. */
+  partition: string;
+  /** The stream an item belongs to and its gap-free sequence number in it. */
+  streamOf(item: OutboxItem): { stream: string; seq: number };
+  /** Items of a stream with from <= seq <= to, oldest first, strongly consistent. */
+  range(stream: string, from: number, to: number): Promise<OutboxItem[]>;
+  /** The events each item announces (possibly none), in order. */
+  decode(items: OutboxItem[]): Promise<E[][]>;
+}
+
+export interface FeedSettings {
+  settleMs: number;
+  lookbackMs: number;
+  lateScanMs: number;
+  /** Items per read; a busier feed is read again at once. */
+  pageSize: number;
+}
+
+export const feedSettings = (ctx: CoreContext): FeedSettings => ({
+  settleMs: ctx.config.FEED_SETTLE_MS,
+  lookbackMs: ctx.config.FEED_LOOKBACK_MS,
+  lateScanMs: ctx.config.FEED_LATE_SCAN_MS,
+  pageSize: 200,
+});
+
+export interface Delivery<E> {
+  event: E;
+  at: string;
+  /** The cursor just after this event. */
+  cursor: FeedCursor;
+}
+
+export interface FeedRead<E> {
+  deliveries: Delivery<E>[];
+  /** Where the reader stands after this read (also when nothing was delivered). */
+  cursor: FeedCursor;
+  /** More items are waiting: read again without pausing. */
+  more: boolean;
+  /** DynamoDB requests this read made (for the benchmark's cost figures). */
+  requests: number;
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+const positionMs = (position: string) => Date.parse(position.slice(0, 24));
+/** Sorts after every item position committed in that millisecond ("~" > "#" and digits). */
+const AFTER_MILLISECOND = "~";
+
+const LATE_SCAN_ITEMS = 1_000;
+
+/** A cursor for a reader that starts now: nothing already committed is announced. */
+export function freshCursor(now: Date): FeedCursor {
+  const start = iso(now.getTime());
+  return { p: start, f: start, s: {} };
+}
+
+export class FeedReader<E> {
+  private lastLateScanMs = 0;
+
+  constructor(
+    private readonly ctx: CoreContext,
+    private readonly source: FeedSource<E>,
+    private readonly settings: FeedSettings,
+  ) {}
+
+  /** The events committed after `cursor`, and the cursor after them. */
+  async read(start: FeedCursor): Promise<FeedRead<E>> {
+    const cursor: FeedCursor = { p: start.p, f: start.f, s: { ...start.s } };
+    const nowMs = this.ctx.clock().getTime();
+    const horizon = iso(nowMs - this.settings.settleMs);
+    const deliveries: Delivery<E>[] = [];
+    let requests = 0;
+
+    const lateFrom = maxString(cursor.f, iso(positionMs(cursor.p) - this.settings.lookbackMs));
+    const scanLate = nowMs - this.lastLateScanMs >= this.settings.lateScanMs && lateFrom < cursor.p;
+    const none = { items: [] as OutboxItem[], more: false, requests: 0 };
+    // The rescan reads the oldest items of the window first, at most LATE_SCAN_ITEMS of them.
+    const late = scanLate ? await this.query(lateFrom, cursor.p, LATE_SCAN_ITEMS) : none;
+    if (scanLate) this.lastLateScanMs = nowMs;
+    const fresh = cursor.p < horizon ? await this.query(cursor.p, horizon, this.settings.pageSize) : none;
+    requests += late.requests + fresh.requests;
+
+    const candidates = [...late.items.filter((item) => item.gsi2sk > lateFrom), ...fresh.items.filter((item) => item.gsi2sk > cursor.p)];
+    const { items: ordered, requests: fillRequests } = await this.withMissingPredecessors(cursor, candidates, lateFrom);
+    requests += fillRequests;
+    const decoded = await this.source.decode(ordered);
+
+    for (const [index, item] of ordered.entries()) {
+      const { stream, seq } = this.source.streamOf(item);
+      const seen = cursor.s[stream];
+      const events = decoded[index] ?? [];
+      const already = seen && seen[0] === seq ? seen[1] : -1;
+      if (seen && (seq < seen[0] || (seq === seen[0] && already >= events.length - 1))) continue;
+      const itemMs = Date.parse(item.committed_at);
+      if (events.length === 0) cursor.s[stream] = [seq, -1, itemMs];
+      for (let eventIndex = already + 1; eventIndex < events.length; eventIndex++) {
+        cursor.s[stream] = [seq, eventIndex, itemMs];
+        if (item.gsi2sk > cursor.p) cursor.p = item.gsi2sk;
+        deliveries.push({ event: events[eventIndex]!, at: item.committed_at, cursor: snapshot(cursor) });
+      }
+    }
+    // Everything up to the horizon was visible and handled, unless a page was left unread: then
+    // up to the last item read (the rest is read next, at once).
+    const lastRead = fresh.items[fresh.items.length - 1]?.gsi2sk;
+    const reached = fresh.more ? lastRead : horizon;
+    if (reached && reached > cursor.p) cursor.p = reached;
+    prune(cursor, positionMs(cursor.p) - this.settings.lookbackMs);
+    return { deliveries, cursor, more: fresh.more, requests };
+  }
+
+  /**
+   * Orders the candidates by position, dropping duplicates, and puts before each item of a stream
+   * the items of that stream it depends on and that this reader has not delivered: the gap since
+   * the cursor's number, or (for a stream the cursor does not hold) predecessors positioned
+   * inside the lookback window, which therefore were never delivered.
+   */
+  private async withMissingPredecessors(cursor: FeedCursor, candidates: OutboxItem[], lateFrom: string) {
+    const unique = new Map<string, OutboxItem>();
+    for (const item of candidates) unique.set(item.gsi2sk, item);
+    const sorted = [...unique.values()].sort((a, b) => (a.gsi2sk < b.gsi2sk ? -1 : a.gsi2sk > b.gsi2sk ? 1 : 0));
+    const expected = new Map<string, number>();
+    for (const [stream, [seq]] of Object.entries(cursor.s)) expected.set(stream, seq + 1);
+    const result: OutboxItem[] = [];
+    let requests = 0;
+    for (const item of sorted) {
+      const { stream, seq } = this.source.streamOf(item);
+      const next = expected.get(stream);
+      if (next !== undefined && seq < next - 1) continue;
+      if (next !== undefined && seq > next) {
+        result.push(...(await this.source.range(stream, next, seq - 1)));
+        requests += 1;
+      } else if (next === undefined && seq > 0) {
+        const before: OutboxItem[] = [];
+        let at = seq - 1;
+        // Walk back while the predecessor is newer than anything this reader could have handled.
+        while (at >= 0) {
+          const [previous] = await this.source.range(stream, at, at);
+          requests += 1;
+          if (!previous || previous.gsi2sk <= lateFrom || previous.gsi2sk <= cursor.f) break;
+          before.unshift(previous);
+          at -= 1;
+        }
+        result.push(...before);
+      }
+      result.push(item);
+      expected.set(stream, Math.max(next ?? 0, seq + 1));
+    }
+    return { items: result, requests };
+  }
+
+  private async query(after: string, before: string, limit: number) {
+    const items: OutboxItem[] = [];
+    let exclusiveStartKey: Record<string, unknown> | undefined;
+    let requests = 0;
+    do {
+      const reply: QueryCommandOutput = await this.ctx.db.doc.send(
+        new QueryCommand({
+          TableName: this.ctx.db.table,
+          IndexName: "gsi2",
+          KeyConditionExpression: "gsi2pk = :pk AND gsi2sk BETWEEN :after AND :before",
+          ExpressionAttributeValues: { ":pk": this.source.partition, ":after": after, ":before": before },
+          Limit: limit - items.length,
+          ExclusiveStartKey: exclusiveStartKey,
+        }),
+      );
+      requests += 1;
+      items.push(...((reply.Items ?? []) as OutboxItem[]));
+      exclusiveStartKey = reply.LastEvaluatedKey;
+    } while (exclusiveStartKey && items.length < limit);
+    return { items, more: exclusiveStartKey !== undefined, requests };
+  }
+}
+
+const maxString = (a: string, b: string) => (a > b ? a : b);
+
+function snapshot(cursor: FeedCursor): FeedCursor {
+  return { p: cursor.p, f: cursor.f, s: { ...cursor.s } };
+}
+
+/**
+ * Forgets streams last delivered before the lookback window (the rescan cannot meet their items
+ * again). Past MAX_CURSOR_STREAMS the oldest are forgotten too, and the floor rises above them
+ * so their items can never be announced twice.
+ */
+function prune(cursor: FeedCursor, oldestMs: number): void {
+  for (const [stream, [, , committedMs]] of Object.entries(cursor.s)) if (committedMs < oldestMs) delete cursor.s[stream];
+  const entries = Object.entries(cursor.s);
+  if (entries.length <= MAX_CURSOR_STREAMS) return;
+  entries.sort((a, b) => a[1][2] - b[1][2]);
+  const dropped = entries.slice(0, entries.length - MAX_CURSOR_STREAMS);
+  for (const [stream] of dropped) delete cursor.s[stream];
+  const floor = `${iso(dropped[dropped.length - 1]![1][2])}${AFTER_MILLISECOND}`;
+  if (floor > cursor.f) cursor.f = floor;
+}

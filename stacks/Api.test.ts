@@ -1,3 +1,4 @@
+import { loadConfig } from "@fintech/core/shared/config";
 import { exportedValue, resourceOf, synth, type SynthesizedApp } from "./testing";
 import type { Template } from "aws-cdk-lib/assertions";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -216,6 +217,11 @@ describe.each([
     const fn = resourceOf(built.template(Feeds), "AWS::Lambda::Function", "Feeds");
     expect(fn.Properties!.Timeout).toBe(FEEDS_TIMEOUT_SECONDS);
     expect(FEEDS_TIMEOUT_SECONDS).toBe(900);
+    // The app ends each stream well before the function's limit (the client resumes), and
+    // heartbeats inside CloudFront's 30 s idle limit and the 60 s origin read timeout.
+    const defaults = loadConfig({ JWT_SECRET: "x".repeat(32) });
+    expect(defaults.FEED_MAX_SECONDS).toBeLessThanOrEqual(FEEDS_TIMEOUT_SECONDS / 2);
+    expect(defaults.FEED_HEARTBEAT_MS).toBeLessThanOrEqual(15_000);
   });
 
   it("gives the feeds read access only: no writes, no S3", () => {

@@ -120,7 +120,7 @@ describe("Web", () => {
         expect(shadows(earlier, pattern), `${earlier} would swallow ${pattern}`).toBe(false);
       }
     });
-    expect(patterns.indexOf("/api/grpc/*")).toBeLessThan(patterns.indexOf("/api/*"));
+    expect(patterns.indexOf("/api/grpc/*/stream")).toBeLessThan(patterns.indexOf("/api/*"));
     expect(patterns.indexOf("/v1/payments/stream")).toBeLessThan(patterns.indexOf("/v1/*"));
   });
 
@@ -134,6 +134,18 @@ describe("Web", () => {
       });
       expect(behavior.FunctionAssociations, behavior.PathPattern).toBeUndefined();
     }
+  });
+
+  it("streams only the stream paths; the commands beside them reach the API, which may write", () => {
+    const behaviourFor = (path: string) => {
+      const pattern = behaviourOrder.find((candidate) => new RegExp(`^${candidate.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*")}$`).test(path));
+      return originStack(config().CacheBehaviors.find((behavior) => behavior.PathPattern === pattern)!).name;
+    };
+    expect(behaviourFor("/api/grpc/ledger/stream")).toBe("Feeds");
+    expect(behaviourFor("/api/grpc/payment/stream")).toBe("Feeds");
+    expect(behaviourFor("/v1/payments/stream")).toBe("Feeds");
+    expect(behaviourFor("/api/grpc/ledger/command")).toBe("Api");
+    expect(behaviourFor("/api/v1/auth/stream-ticket")).toBe("Api");
   });
 
   it("sends /api/*, /v1/* and /health to the API function URL", () => {

@@ -1,4 +1,5 @@
 import { spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -8,6 +9,8 @@ import { startLocalStack } from "../../../infra/local/stack";
 declare module "vitest" {
   export interface ProvidedContext {
     baseUrl: string;
+    /** An admin seeded for this run (random password, never one written in code). */
+    admin: { email: string; password: string };
   }
 }
 
@@ -27,14 +30,17 @@ export default async function setup(project: TestProject) {
     env: { ...process.env, NODE_ENV: "production" },
   });
   if (build.status !== 0) throw new Error(`vite build failed:\n${build.stdout}\n${build.stderr}`);
+  // Admin-only actions (locking an account) are driven through the API by this run's own admin.
+  const admin = { email: `e2e-admin-${randomBytes(4).toString("hex")}@example.com`, password: randomBytes(18).toString("base64url") };
   const stack = await startLocalStack({
     port: 0,
     dataDir: null,
     fresh: true,
     staticDir: outDir,
-    env: { ...process.env, LOG_LEVEL: "warn", PASSWORD_HASH_COST: "4096", JWT_SECRET: undefined, ADMIN_EMAIL: undefined, ADMIN_PASSWORD: undefined },
+    env: { ...process.env, LOG_LEVEL: "warn", PASSWORD_HASH_COST: "4096", JWT_SECRET: undefined, ADMIN_EMAIL: admin.email, ADMIN_PASSWORD: admin.password },
   });
   project.provide("baseUrl", stack.url);
+  project.provide("admin", admin);
   return async () => {
     await stack.stop();
     rmSync(outDir, { recursive: true, force: true });

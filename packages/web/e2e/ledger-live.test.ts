@@ -1,5 +1,5 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { blockingViolations, formatViolations } from "./axe";
 import { baseUrl, launchBrowser, MOBILE, newContext, registerSession, screenshot, type StoredSession } from "./harness";
 import { waitForAnimationsFinished } from "./settle";
@@ -165,6 +165,43 @@ describe("live ledger updates", () => {
     await toast(pageB, "Account Operating has $275.00 (below $300.00)").waitFor();
   });
 
+  it("an admin's lock shows at once: the 10 s toast, the Locked badge with its reason, and a transfer out refused in the server's words", async () => {
+    const admin = inject("admin");
+    const login = await fetch(`${baseUrl()}/api/v1/auth/login`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ email: admin.email, password: admin.password }),
+    });
+    expect(login.status).toBe(200);
+    const adminToken = ((await login.json()) as { data: { token: string } }).data.token;
+    await openTab(pageB, "Accounts");
+    await accountRow(pageB, "Operating").click();
+
+    const lock = await fetch(`${baseUrl()}/api/v1/ledger/accounts/${operating.id}/lock`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${adminToken}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ reason: "Suspicious activity" }),
+    });
+    expect(lock.status).toBe(200);
+    await toast(pageB, "Account locked: Operating - Suspicious activity").waitFor();
+    await accountRow(pageB, "Operating").filter({ hasText: "Locked" }).waitFor();
+    await pageB.getByText(/^Suspicious activity\. Money can still come in/).waitFor();
+
+    // Tab A tries to move money out: 423, and the server's reason on screen.
+    await openTab(pageA, "Overview");
+    await pageA.getByRole("button", { name: /Transfer Funds/ }).click();
+    const transfer = pageA.getByRole("region", { name: "Transfer Funds" });
+    await transfer.getByRole("button", { name: /^Operating/ }).click();
+    await transfer.getByRole("button", { name: /^Savings/ }).click();
+    await transfer.getByLabel("Amount").fill("10");
+    await transfer.getByRole("button", { name: "Review transfer" }).click();
+    await transfer.getByRole("button", { name: "Confirm Transfer" }).click();
+    await transfer.getByRole("alert").filter({ hasText: "Account is locked: Suspicious activity" }).waitFor();
+    await screenshot(pageA, "ledger-live-locked-transfer");
+    await transfer.getByRole("button", { name: "Close transfer" }).press("Enter");
+    await pageA.getByRole("tabpanel", { name: "Overview" }).waitFor();
+  });
+
   it("the indicator, the locked-account and alert controls and the Reconcile dialog pass axe in the dark theme at 390 px", async () => {
     const phone = await newContext(browser, { session, theme: "dark", viewport: MOBILE, reducedMotion: "reduce" });
     try {
@@ -174,7 +211,9 @@ describe("live ledger updates", () => {
       await openTab(page, "Accounts");
       await accountRow(page, "Operating").click();
       await page.getByRole("heading", { level: 2, name: "Operating" }).waitFor();
-      await expectAccessible(page, "accounts tab, dark, 390 px");
+      await page.getByText(/^Suspicious activity\. Money can still come in/).waitFor();
+      await screenshot(page, "ledger-live-locked-mobile-dark");
+      await expectAccessible(page, "accounts tab with a locked account, dark, 390 px");
       await page.getByRole("button", { name: "Reconcile", exact: true }).press("Enter");
       const dialog = page.getByRole("dialog", { name: "Reconcile Operating" });
       await dialog.getByLabel("Expected balance (USD)").fill("1");

@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import type { Currency } from "@fintech/core/money/model";
+import { LockIcon } from "../components/icons";
 import { secondaryButtonClass } from "../components/styles";
 import { formatMoney, type SignDisplay } from "../lib/money";
 import { statusLabel } from "./format";
@@ -182,7 +183,7 @@ export function FieldError({ id, message }: { id: string; message: string | null
 export function LockedBadge() {
   return (
     <span className="inline-flex shrink-0 items-center gap-1 rounded-full bg-red-100 px-2 py-0.5 text-xs font-semibold text-red-800 dark:bg-red-950 dark:text-red-200">
-      <span aria-hidden="true">🔒</span>
+      <LockIcon width="12" height="12" />
       Locked
     </span>
   );

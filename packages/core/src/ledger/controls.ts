@@ -18,11 +18,14 @@ import { isLedgerId, LEDGER_MESSAGES, LockInput, ReconcileInput, ThresholdInput 
  */
 const MAX_ATTEMPTS = 20;
 
-async function appendMarker(ctx: CoreContext, account: Account, change: (head: VersionItem) => Omit<MarkerChange, "account" | "now">): Promise<VersionItem> {
+/** Appends the change the head calls for; `change` returns null when there is nothing to change. */
+async function appendMarker(ctx: CoreContext, account: Account, change: (head: VersionItem) => Omit<MarkerChange, "account" | "now"> | null): Promise<VersionItem | null> {
   if (account.kind !== "customer") throw badRequest(LEDGER_MESSAGES.systemAccountControl, "system_account");
   for (let attempt = 1; ; attempt++) {
     const head = await latestVersion(ctx, account.id);
-    const next = markerVersion(head, { account, now: ctx.clock(), ...change(head) });
+    const wanted = change(head);
+    if (!wanted) return null;
+    const next = markerVersion(head, { account, now: ctx.clock(), ...wanted });
     try {
       await ctx.db.doc.send(new PutCommand({ TableName: ctx.db.table, Item: next, ConditionExpression: "attribute_not_exists(pk)" }));
       rememberHeads(ctx, [next]);
@@ -59,7 +62,10 @@ export async function setLowBalanceThreshold(ctx: CoreContext, ownerId: string, 
   const input = parseWith(ThresholdInput, body);
   const account = await requireOwnedAccount(ctx, ownerId, accountId);
   const threshold = optionalMinor(input.low_balance_threshold ?? "", account.currency, "Low balance threshold");
-  await appendMarker(ctx, account, () => ({ operation: "settings", actor, state: { low_balance_threshold: threshold } }));
+  // Setting the threshold it already has changes nothing, and writes nothing.
+  await appendMarker(ctx, account, (head) =>
+    chainState(head, account).low_balance_threshold === threshold ? null : { operation: "settings", actor, state: { low_balance_threshold: threshold } },
+  );
   return account;
 }
 
@@ -93,7 +99,7 @@ export async function reconcileAccount(ctx: CoreContext, ownerId: string, body: 
     actor,
     reconciliation: { expected, ledger: head.balance, variance: expected - head.balance, reconciled: expected === head.balance },
   }));
-  const figures = marker.reconciliation!;
+  const figures = marker!.reconciliation!;
   const money = (minor: number) => toDecimalString(minor, account.currency);
   return {
     accountId: account.id,
@@ -103,6 +109,6 @@ export async function reconcileAccount(ctx: CoreContext, ownerId: string, body: 
     expectedBalance: money(figures.expected),
     ledgerBalance: money(figures.ledger),
     currency: account.currency,
-    at: marker.committed_at,
+    at: marker!.committed_at,
   };
 }

@@ -1,5 +1,5 @@
-import { hkdfSync } from "node:crypto";
 import type { CoreContext } from "../shared/context";
+import { derivedKey } from "../shared/derived-keys";
 import { isAppError, unauthorized } from "../shared/errors";
 import type { PublicUser } from "./model";
 import { authenticate } from "./service";
@@ -14,15 +14,7 @@ import { issueToken, type TokenClaims } from "./token";
  * that is open keeps running after the ticket expires; reconnecting needs a new one.
  */
 const PURPOSE = "fintech/stream-ticket/v1";
-const keys = new Map<string, string>();
-function ticketKey(secret: string): string {
-  let key = keys.get(secret);
-  if (!key) {
-    key = Buffer.from(hkdfSync("sha256", secret, "", PURPOSE, 32)).toString("base64url");
-    keys.set(secret, key);
-  }
-  return key;
-}
+const ticketKey = (secret: string) => derivedKey(secret, PURPOSE).toString("base64url");
 
 export async function issueStreamTicket(ctx: CoreContext, user: { id: string; role: TokenClaims["role"] }) {
   const ttl = ctx.config.STREAM_TICKET_TTL_SECONDS;

@@ -1,5 +1,6 @@
-import { createHmac, hkdfSync, timingSafeEqual } from "node:crypto";
+import { createHmac, timingSafeEqual } from "node:crypto";
 import { z } from "zod";
+import { derivedKey } from "../shared/derived-keys";
 import { badRequest } from "../shared/errors";
 
 /**
@@ -31,15 +32,7 @@ export const MAX_CURSOR_STREAMS = 200;
 export const MAX_CURSOR_LENGTH = 8_000;
 
 const PURPOSE = "fintech/feed-cursor/v1";
-const keys = new Map<string, Buffer>();
-function macKey(secret: string): Buffer {
-  let key = keys.get(secret);
-  if (!key) {
-    key = Buffer.from(hkdfSync("sha256", secret, "", PURPOSE, 32));
-    keys.set(secret, key);
-  }
-  return key;
-}
+const macKey = (secret: string) => derivedKey(secret, PURPOSE);
 
 /** Signed with the feed's name and scope: a cursor of another user's feed is refused. */
 const mac = (secret: string, scope: string, payload: string) =>

@@ -137,29 +137,14 @@ export interface ChangeContext {
   leg: number;
 }
 
-/**
- * The next version of a chain after one entry. Commit time is strictly increasing per chain,
- * so version order and time order agree and a point-in-time lookup is exact.
- */
+/** The next version of a chain after one entry. */
 export function nextVersion(previous: VersionItem, side: Side, amount: number, change: ChangeContext): VersionItem {
   const totals = applyEntry(totalsOf(previous), side, amount, change.operation);
   const { balance, available } = figures(totals, previous.normal_side);
-  const committedAt = new Date(Math.max(change.now.getTime(), Date.parse(previous.committed_at) + 1)).toISOString();
-  const version = previous.version + 1;
   const state = chainState(previous, change.account);
   const threshold = state.low_balance_threshold;
   return {
-    ...balanceVersionKey(previous.chain, version),
-    ...balanceByTime(previous.chain, committedAt, version),
-    ...ownerFeed(previous.owner_id, committedAt, change.leg, previous.chain, version),
-    entity: "balance",
-    account_id: previous.account_id,
-    chain: previous.chain,
-    owner_id: previous.owner_id,
-    currency: previous.currency,
-    normal_side: previous.normal_side,
-    version,
-    committed_at: committedAt,
+    ...successorOf(previous, change.now, change.leg),
     ...totals,
     balance,
     available,
@@ -170,6 +155,29 @@ export function nextVersion(previous: VersionItem, side: Side, amount: number, c
     amount,
     low_balance: threshold !== null && available < threshold && previous.available >= threshold,
     ...state,
+  };
+}
+
+/**
+ * What every next version takes from its predecessor: the chain, its keys at version + 1, and a
+ * commit time strictly after the predecessor's (so version order and time order agree and a
+ * point-in-time lookup is exact).
+ */
+function successorOf(previous: VersionItem, now: Date, leg: number) {
+  const committedAt = new Date(Math.max(now.getTime(), Date.parse(previous.committed_at) + 1)).toISOString();
+  const version = previous.version + 1;
+  return {
+    ...balanceVersionKey(previous.chain, version),
+    ...balanceByTime(previous.chain, committedAt, version),
+    ...ownerFeed(previous.owner_id, committedAt, leg, previous.chain, version),
+    entity: "balance" as const,
+    account_id: previous.account_id,
+    chain: previous.chain,
+    owner_id: previous.owner_id,
+    currency: previous.currency,
+    normal_side: previous.normal_side,
+    version,
+    committed_at: committedAt,
   };
 }
 
@@ -186,21 +194,9 @@ export interface MarkerChange {
 
 /** The next version of a chain for a change that moves no money: same totals, new controls. */
 export function markerVersion(previous: VersionItem, change: MarkerChange): VersionItem {
-  const committedAt = new Date(Math.max(change.now.getTime(), Date.parse(previous.committed_at) + 1)).toISOString();
-  const version = previous.version + 1;
   const state = { ...chainState(previous, change.account), ...change.state };
   return {
-    ...balanceVersionKey(previous.chain, version),
-    ...balanceByTime(previous.chain, committedAt, version),
-    ...ownerFeed(previous.owner_id, committedAt, 0, previous.chain, version),
-    entity: "balance",
-    account_id: previous.account_id,
-    chain: previous.chain,
-    owner_id: previous.owner_id,
-    currency: previous.currency,
-    normal_side: previous.normal_side,
-    version,
-    committed_at: committedAt,
+    ...successorOf(previous, change.now, 0),
     ...totalsOf(previous),
     balance: previous.balance,
     available: previous.available,

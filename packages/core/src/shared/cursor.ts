@@ -1,4 +1,5 @@
-import { createHash, createHmac, hkdfSync, timingSafeEqual } from "node:crypto";
+import { createHash, createHmac, timingSafeEqual } from "node:crypto";
+import { derivedKey } from "./derived-keys";
 import { badRequest } from "./errors";
 
 /**
@@ -17,16 +18,7 @@ export interface CursorBinding {
 }
 
 const PURPOSE = "fintech/pagination-cursor/v1";
-const derivedKeys = new Map<string, Buffer>();
-
-function macKey(secret: string): Buffer {
-  let key = derivedKeys.get(secret);
-  if (!key) {
-    key = Buffer.from(hkdfSync("sha256", secret, "", PURPOSE, 32));
-    derivedKeys.set(secret, key);
-  }
-  return key;
-}
+const macKey = (secret: string) => derivedKey(secret, PURPOSE);
 
 /** Key order must not change the hash: {a, b} and {b, a} are the same query. */
 function canonical(value: unknown): string {

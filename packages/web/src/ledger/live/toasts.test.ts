@@ -7,10 +7,20 @@ const balance = (changeType: "CREDIT" | "DEBIT", operation: string, extra: Parti
 
 describe("stream toasts (spec 000 §8)", () => {
   it("announces money that moved for 3 s, signed from the holder's side", () => {
-    expect(liveToastFor(balance("CREDIT", "post"))).toEqual({ kind: "success", message: "Balance credited: +$100.00 · Operating", durationMs: 3000, id: "live-balance:t1:a1:post" });
+    expect(liveToastFor(balance("CREDIT", "post"))).toEqual({ kind: "success", message: "Balance credited: +$100.00 · Operating", durationMs: 3000, id: undefined });
     expect(liveToastFor(balance("DEBIT", "unpost", { changeAmount: "25.00", accountName: "Savings", currency: "EUR" } as Partial<LedgerLiveEvent>))?.message).toBe("Balance debited: −€25.00 · Savings");
     // A signed change amount is read by its changeType, not printed twice.
     expect(liveToastFor(balance("DEBIT", "post", { changeAmount: "-25.00" } as Partial<LedgerLiveEvent>))?.message).toBe("Balance debited: −$25.00 · Operating");
+  });
+
+  it("folds a replayed event into its toast, never two different events", () => {
+    const at = "2026-03-14T12:00:00.000Z";
+    const first = liveToastFor({ type: "reconciliationResult", accountId: "a1", reconciled: true, variance: "0.00", currency: "USD", at });
+    const again = liveToastFor({ type: "reconciliationResult", accountId: "a1", reconciled: true, variance: "0.00", currency: "USD", at });
+    const next = liveToastFor({ type: "reconciliationResult", accountId: "a1", reconciled: false, variance: "1.00", currency: "USD", at: "2026-03-14T12:00:04.000Z" });
+    expect(first?.id).toBeDefined();
+    expect(again?.id).toBe(first?.id);
+    expect(next?.id).not.toBe(first?.id);
   });
 
   it("raises nothing for a draft's creation (the balance has not moved yet)", () => {

@@ -34,10 +34,16 @@ const money = (amount: string, currency: string | undefined, signDisplay: "auto"
 /**
  * The toast an event raises, or null. Balance toasts speak only of money that moved: a draft's
  * creation only reserves (the balance is unchanged until Approve), so it raises none; posting and
- * unposting do. The toast id folds the same change announced twice into one toast.
+ * unposting do.
  */
 export function liveToastFor(event: LedgerLiveEvent, nameOf: AccountNameLookup = () => undefined): ToastSpec | null {
   const accountLabel = (accountId: string, given?: string) => given?.trim() || nameOf(accountId) || accountId;
+  /**
+   * The same event announced twice (a replay after a fresh start) folds into one toast. The id
+   * includes the commit time, so two different events never share one: a toast re-raised under
+   * the id of one that is being dismissed would vanish with it.
+   */
+  const idOf = (...parts: (string | undefined)[]) => (event.at ? ["live", event.type, ...parts, event.at].join(":") : undefined);
   switch (event.type) {
     case "balanceUpdate": {
       if (event.operation === "create") return null;
@@ -49,32 +55,32 @@ export function liveToastFor(event: LedgerLiveEvent, nameOf: AccountNameLookup =
         kind: "success",
         message: credit ? LIVE_MESSAGES.credited(amount, account) : LIVE_MESSAGES.debited(amount, account),
         durationMs: LIVE_TOAST_MS.balance,
-        id: event.transactionId ? `live-balance:${event.transactionId}:${event.accountId}:${event.operation ?? ""}` : undefined,
+        id: idOf(event.transactionId, event.accountId, event.operation),
       };
     }
     case "transactionStatusUpdate":
       if (event.status.toLowerCase() !== "failed") return null;
-      return { kind: "error", message: LIVE_MESSAGES.transactionFailed(event.message?.trim() || event.transactionId), durationMs: LIVE_TOAST_MS.other, id: `live-failed:${event.transactionId}` };
+      return { kind: "error", message: LIVE_MESSAGES.transactionFailed(event.message?.trim() || event.transactionId), durationMs: LIVE_TOAST_MS.other, id: idOf(event.transactionId) };
     case "lowBalanceAlert":
       return {
         kind: "warning",
         message: LIVE_MESSAGES.lowBalance(accountLabel(event.accountId, event.accountName), money(event.currentBalance, event.currency), money(event.threshold, event.currency)),
         durationMs: LIVE_TOAST_MS.alert,
-        id: `live-low:${event.accountId}`,
+        id: idOf(event.accountId),
       };
     case "accountLocked":
-      return { kind: "error", message: LIVE_MESSAGES.locked(accountLabel(event.accountId, event.accountName), event.reason), durationMs: LIVE_TOAST_MS.alert, id: `live-lock:${event.accountId}` };
+      return { kind: "error", message: LIVE_MESSAGES.locked(accountLabel(event.accountId, event.accountName), event.reason), durationMs: LIVE_TOAST_MS.alert, id: idOf(event.accountId) };
     case "accountUnlocked":
-      return { kind: "info", message: LIVE_MESSAGES.unlocked(accountLabel(event.accountId, event.accountName)), durationMs: LIVE_TOAST_MS.other, id: `live-lock:${event.accountId}` };
+      return { kind: "info", message: LIVE_MESSAGES.unlocked(accountLabel(event.accountId, event.accountName)), durationMs: LIVE_TOAST_MS.other, id: idOf(event.accountId) };
     case "reconciliationResult": {
       const account = accountLabel(event.accountId, event.accountName);
       return event.reconciled
-        ? { kind: "success", message: LIVE_MESSAGES.reconciled(account), durationMs: LIVE_TOAST_MS.reconciliation, id: `live-recon:${event.accountId}` }
+        ? { kind: "success", message: LIVE_MESSAGES.reconciled(account), durationMs: LIVE_TOAST_MS.reconciliation, id: idOf(event.accountId) }
         : {
             kind: "warning",
             message: LIVE_MESSAGES.reconciliationIssue(account, money(event.variance, event.currency, "exceptZero")),
             durationMs: LIVE_TOAST_MS.reconciliation,
-            id: `live-recon:${event.accountId}`,
+            id: idOf(event.accountId),
           };
     }
     case "transactionCreated":

@@ -192,7 +192,8 @@ describe("live ledger updates", () => {
     await openTab(pageA, "Overview");
     await pageA.getByRole("button", { name: /Transfer Funds/ }).click();
     const transfer = pageA.getByRole("region", { name: "Transfer Funds" });
-    await transfer.getByRole("button", { name: /^Operating/ }).click();
+    // The wizard marks the locked source; choosing it is still allowed, and the server says why not.
+    await transfer.getByRole("button", { name: /^Operating Locked/ }).click();
     await transfer.getByRole("button", { name: /^Savings/ }).click();
     await transfer.getByLabel("Amount").fill("10");
     await transfer.getByRole("button", { name: "Review transfer" }).click();

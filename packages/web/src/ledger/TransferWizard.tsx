@@ -15,7 +15,7 @@ import { parseAmount } from "@fintech/core/money/model";
 import { formatMoney } from "../lib/money";
 import { SubView } from "./SubView";
 import { destinationsFor, initialTransferState, TRANSFER_STEP_LABELS, transferBody, transferReducer } from "./transferWizard";
-import { errorTextClass, Money, ReviewItem, Spinner, StatusBadge, StepList, subtleTextClass, WizardButtons } from "./ui";
+import { errorTextClass, isLocked, LockedBadge, Money, ReviewItem, Spinner, StatusBadge, StepList, subtleTextClass, WizardButtons } from "./ui";
 import { useStepFocus } from "./useStepFocus";
 
 interface TransferWizardProps {
@@ -228,7 +228,10 @@ function AccountChoices({
               }`}
             >
               <span className="min-w-0">
-                <span className="block truncate font-medium text-slate-900 dark:text-white">{account.name}</span>
+                <span className="flex min-w-0 items-center gap-2">
+                  <span className="truncate font-medium text-slate-900 dark:text-white">{account.name}</span>
+                  {isLocked(account) && <LockedBadge />}
+                </span>
                 <span className="block truncate font-mono text-xs text-slate-600 dark:text-slate-400">{account.account_number}</span>
                 {!selectable && <span className="block text-xs text-slate-600 dark:text-slate-400">Different currency</span>}
               </span>

@@ -80,11 +80,41 @@ const positionMs = (position: string) => Date.parse(position.slice(0, 24));
 const AFTER_MILLISECOND = "~";
 
 const LATE_SCAN_ITEMS = 1_000;
+/** In a cursor's stream entry: every event of that item has been delivered. */
+const ALL_DELIVERED = -1;
 
 /** A cursor for a reader that starts now: nothing already committed is announced. */
 export function freshCursor(now: Date): FeedCursor {
   const start = iso(now.getTime());
   return { p: start, f: start, s: {} };
+}
+
+/**
+ * Commit hints inside one process. A writer announces each outbox partition it committed to,
+ * and readers of that partition in the same process read at once instead of at their next
+ * poll. Only a shortcut: readers in other processes (other Lambda instances) find the same
+ * items by polling, and a reader never trusts a hint for what to deliver, only for when to look.
+ */
+type CommitListener = (committedMs: number) => void;
+const commitListeners = new Map<string, Set<CommitListener>>();
+const hintKey = (ctx: CoreContext, partition: string) => `${ctx.db.table}\u0000${partition}`;
+
+export function announceCommits(ctx: CoreContext, items: { gsi2pk: string; committed_at: string }[]): void {
+  for (const item of items) {
+    for (const listener of commitListeners.get(hintKey(ctx, item.gsi2pk)) ?? []) listener(Date.parse(item.committed_at));
+  }
+}
+
+/** Calls `listener` with the commit time of every commit this process announces to `partition`. */
+export function onCommit(ctx: CoreContext, partition: string, listener: CommitListener): () => void {
+  const key = hintKey(ctx, partition);
+  const set = commitListeners.get(key) ?? new Set<CommitListener>();
+  set.add(listener);
+  commitListeners.set(key, set);
+  return () => {
+    set.delete(listener);
+    if (set.size === 0) commitListeners.delete(key);
+  };
 }
 
 export class FeedReader<E> {
@@ -93,8 +123,17 @@ export class FeedReader<E> {
   constructor(
     private readonly ctx: CoreContext,
     private readonly source: FeedSource<E>,
-    private readonly settings: FeedSettings,
+    readonly settings: FeedSettings,
   ) {}
+
+  get partition(): string {
+    return this.source.partition;
+  }
+
+  /** Subscribes to this process's commit hints for the feed (see announceCommits). */
+  onCommit(listener: CommitListener): () => void {
+    return onCommit(this.ctx, this.source.partition, listener);
+  }
 
   /** The events committed after `cursor`, and the cursor after them. */
   async read(start: FeedCursor): Promise<FeedRead<E>> {
@@ -114,20 +153,26 @@ export class FeedReader<E> {
     requests += late.requests + fresh.requests;
 
     const candidates = [...late.items.filter((item) => item.gsi2sk > lateFrom), ...fresh.items.filter((item) => item.gsi2sk > cursor.p)];
-    const { items: ordered, requests: fillRequests } = await this.withMissingPredecessors(cursor, candidates, lateFrom);
+    const { items: found, requests: fillRequests } = await this.withMissingPredecessors(cursor, candidates, lateFrom);
     requests += fillRequests;
-    const decoded = await this.source.decode(ordered);
+    // Rescans meet items already delivered: drop them before decoding (which reads journals).
+    const ordered = found.filter((item) => {
+      const { stream, seq } = this.source.streamOf(item);
+      const seen = cursor.s[stream];
+      return !seen || seq > seen[0] || (seq === seen[0] && seen[1] !== ALL_DELIVERED);
+    });
+    const decoded = ordered.length > 0 ? await this.source.decode(ordered) : [];
 
     for (const [index, item] of ordered.entries()) {
       const { stream, seq } = this.source.streamOf(item);
       const seen = cursor.s[stream];
       const events = decoded[index] ?? [];
+      // A reader cut off between two events of one item resumes inside it.
       const already = seen && seen[0] === seq ? seen[1] : -1;
-      if (seen && (seq < seen[0] || (seq === seen[0] && already >= events.length - 1))) continue;
       const itemMs = Date.parse(item.committed_at);
-      if (events.length === 0) cursor.s[stream] = [seq, -1, itemMs];
+      if (events.length === 0) cursor.s[stream] = [seq, ALL_DELIVERED, itemMs];
       for (let eventIndex = already + 1; eventIndex < events.length; eventIndex++) {
-        cursor.s[stream] = [seq, eventIndex, itemMs];
+        cursor.s[stream] = [seq, eventIndex === events.length - 1 ? ALL_DELIVERED : eventIndex, itemMs];
         if (item.gsi2sk > cursor.p) cursor.p = item.gsi2sk;
         deliveries.push({ event: events[eventIndex]!, at: item.committed_at, cursor: snapshot(cursor) });
       }

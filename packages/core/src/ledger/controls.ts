@@ -1,4 +1,5 @@
 import { PutCommand } from "@aws-sdk/lib-dynamodb";
+import { announceCommits } from "../events/feed";
 import type { CoreContext } from "../shared/context";
 import { isAwsError } from "../shared/dynamo";
 import { badRequest, conflict, notFound } from "../shared/errors";
@@ -29,6 +30,7 @@ async function appendMarker(ctx: CoreContext, account: Account, change: (head: V
     try {
       await ctx.db.doc.send(new PutCommand({ TableName: ctx.db.table, Item: next, ConditionExpression: "attribute_not_exists(pk)" }));
       rememberHeads(ctx, [next]);
+      announceCommits(ctx, [next]);
       return next;
     } catch (error) {
       forgetHeads(ctx, [account.id]);

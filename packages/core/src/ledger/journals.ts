@@ -9,6 +9,7 @@ import { Currency, toDecimalString } from "../money/model";
 import { chainsOf, type Account } from "./accounts";
 import { chainBusy, lockChains } from "./chain-locks";
 import { cachedHead, chainState, forgetHeads, latestVersion, nextVersion, rememberHeads, type VersionItem } from "./balances";
+import { announceCommits } from "../events/feed";
 import { journalKey, journalsByOwner, operationKey } from "./keys";
 import { holderDirection, isLedgerId, JOURNAL_TYPES, LEDGER_MESSAGES, type JournalType, type Operation, type Side } from "./model";
 
@@ -237,6 +238,7 @@ async function sendWrite(ctx: CoreContext, items: TransactItems, versions: Versi
     throw error;
   }
   rememberHeads(ctx, versions);
+  announceCommits(ctx, versions);
 }
 
 const versionPuts = (ctx: CoreContext, versions: VersionItem[]): TransactItems =>

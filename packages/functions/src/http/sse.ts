@@ -3,7 +3,7 @@ import { streamSSE, type SSEStreamingApi } from "hono/streaming";
 import { redeemStreamTicket } from "@fintech/core/auth/stream-ticket";
 import { decodeCursor, encodeCursor, type FeedCursor } from "@fintech/core/events/cursor";
 import { freshCursor, type FeedReader } from "@fintech/core/events/feed";
-import { forbidden, unauthorized } from "@fintech/core/shared/errors";
+import { forbidden, isStoreUnavailable, unauthorized } from "@fintech/core/shared/errors";
 import type { AppEnv } from "./env";
 import { requireAuth } from "./middleware";
 
@@ -65,6 +65,9 @@ function startingCursor(c: Context<AppEnv>, scope: string): FeedCursor {
 }
 
 export const CURSOR_EVENT = "cursor";
+const MAX_READ_FAILURES = 4;
+const READ_RETRY_BASE_MS = 250;
+const READ_RETRY_MAX_MS = 4_000;
 
 const frame = (fields: [string, string][]) => `${fields.map(([name, value]) => (name ? `${name}: ${value}` : `: ${value}`)).join("\n")}\n\n`;
 
@@ -100,23 +103,54 @@ export function serveFeed<E>(c: Context<AppEnv>, options: ServeFeedOptions<E>): 
       await write(`retry: ${config.FEED_RETRY_MS}
 ${cursorFrame(null)}`);
 
-      while (open && Date.now() < endAt) {
-        const read = await options.reader.read(cursor);
-        for (const delivery of read.deliveries) {
-          const message = options.present(delivery.event, delivery.at);
-          if (!message) continue;
-          await write(frame([["id", encodeCursor(secret, options.scope, delivery.cursor)], ["event", message.event], ["data", JSON.stringify(message.data)]]));
+      // A commit in this process to this feed wakes the loop once the item is past the settle window.
+      let wake: (() => void) | null = null;
+      const wakeTimers = new Set<ReturnType<typeof setTimeout>>();
+      const stopHints = options.reader.onCommit((committedMs) => {
+        const due = committedMs + options.reader.settings.settleMs + 1 - core.clock().getTime();
+        const timer = setTimeout(() => {
+          wakeTimers.delete(timer);
+          wake?.();
+        }, Math.max(0, due));
+        wakeTimers.add(timer);
+      });
+      const pause = (ms: number) =>
+        Promise.race([stream.sleep(ms), new Promise<void>((resolve) => (wake = resolve))]).finally(() => {
+          wake = null;
+        });
+
+      let failures = 0;
+      try {
+        while (open && Date.now() < endAt) {
+          let read: Awaited<ReturnType<typeof options.reader.read>>;
+          try {
+            read = await options.reader.read(cursor);
+            failures = 0;
+          } catch (error) {
+            // A stalled or throttled store: retry the read with backoff instead of dropping the
+            // stream; after a few failures in a row, end it (the client resumes after `retry`).
+            if (!isStoreUnavailable(error) || ++failures > MAX_READ_FAILURES) throw error;
+            logger.warn("feed read failed, retrying", { error, scope: options.scope, failures });
+            await stream.sleep(Math.min(READ_RETRY_MAX_MS, READ_RETRY_BASE_MS * 2 ** failures));
+            continue;
+          }
+          for (const delivery of read.deliveries) {
+            const message = options.present(delivery.event, delivery.at);
+            if (!message) continue;
+            await write(frame([["id", encodeCursor(secret, options.scope, delivery.cursor)], ["event", message.event], ["data", JSON.stringify(message.data)]]));
+          }
+          cursor = read.cursor;
+          if (Date.now() - lastWrite >= config.FEED_HEARTBEAT_MS) await write(cursorFrame("heartbeat"));
+          if (read.more) continue;
+          // Adaptive polling: fast while events flow, slower (up to the maximum) when idle.
+          interval = read.deliveries.length > 0 ? config.FEED_POLL_MIN_MS : Math.min(config.FEED_POLL_MAX_MS, Math.ceil(interval * 1.5));
+          const untilHeartbeat = lastWrite + config.FEED_HEARTBEAT_MS - Date.now();
+          const untilEnd = endAt - Date.now();
+          await pause(Math.max(1, Math.min(interval, untilHeartbeat, untilEnd)));
         }
-        cursor = read.cursor;
-        if (Date.now() - lastWrite >= config.FEED_HEARTBEAT_MS) {
-          await write(cursorFrame("heartbeat"));
-        }
-        if (read.more) continue;
-        // Adaptive polling: fast while events flow, slower (up to the maximum) when idle.
-        interval = read.deliveries.length > 0 ? config.FEED_POLL_MIN_MS : Math.min(config.FEED_POLL_MAX_MS, Math.ceil(interval * 1.5));
-        const untilHeartbeat = lastWrite + config.FEED_HEARTBEAT_MS - Date.now();
-        const untilEnd = endAt - Date.now();
-        await stream.sleep(Math.max(1, Math.min(interval, untilHeartbeat, untilEnd)));
+      } finally {
+        stopHints();
+        for (const timer of wakeTimers) clearTimeout(timer);
       }
       if (open) await write(cursorFrame("end of stream: reconnect with Last-Event-ID"));
     },

@@ -33,6 +33,7 @@ import { createLogger } from "@fintech/core/shared/logger";
 import { ensureSystemAccounts } from "@fintech/core/ledger/accounts";
 import { createApp } from "@fintech/functions/app";
 import { ensureTable } from "../local/bootstrap";
+import { EMBEDDED_FEED_SETTINGS } from "../local/feed-settings";
 import "../local/cli"; // the local scripts' set-up: silences the SDK's Node 22 notice
 import { startDynamoDbLocal, type DynamoDbLocal } from "../local/dynamodb-local";
 import { freePort, LOOPBACK } from "../local/ports";
@@ -404,6 +405,8 @@ async function main(): Promise<void> {
       // Set-up only: cheap password hashes and no sign-up limit for U registrations from one address.
       PASSWORD_HASH_COST: "1024",
       AUTH_RATE_LIMIT_PER_IP: "1000000",
+      // The embedded stack's settings, unless --feed says otherwise (e.g. the cloud's polling).
+      ...EMBEDDED_FEED_SETTINGS,
       ...opts.feed,
     });
     // The app's warnings and errors (a feed stream that failed, say) are counted, not printed.

@@ -16,6 +16,7 @@ import { LOOPBACK, isPortFree } from "./ports";
 import { startS3Emulator } from "./s3-emulator";
 import { seedLocalData } from "./seed";
 import { closeServer, createLocalHost, listen, listenWith } from "./server";
+import { EMBEDDED_FEED_SETTINGS } from "./feed-settings";
 
 export interface LocalStackOptions {
   /** HTTP port; 0 picks a free one. */
@@ -108,6 +109,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       LOG_LEVEL: "info",
       ALLOW_TEST_BALANCE: String(stageSettings("local").allowTestBalance),
       TABLE_NAME: "fintech-local",
+      ...EMBEDDED_FEED_SETTINGS,
       ...env,
       KYC_BUCKET: bucketNames.kyc,
       SETTLEMENTS_BUCKET: bucketNames.settlements,

@@ -80,6 +80,9 @@ const positionMs = (position: string) => Date.parse(position.slice(0, 24));
 const AFTER_MILLISECOND = "~";
 
 const LATE_SCAN_ITEMS = 1_000;
+const HORIZON_GRID_MS = 50;
+const QUERY_SHARE_MS = 100;
+const recentQueries = new Map<string, { at: number; result: Promise<{ items: OutboxItem[]; more: boolean; requests: number }> }>();
 /** In a cursor's stream entry: every event of that item has been delivered. */
 const ALL_DELIVERED = -1;
 
@@ -130,30 +133,49 @@ export class FeedReader<E> {
     return this.source.partition;
   }
 
+  /**
+   * The moment (ms) from which a read sees an item committed at `committedMs`: past the settle
+   * window, on the horizon's grid, plus a margin (timers may fire a millisecond early).
+   */
+  visibleFrom(committedMs: number): number {
+    return (Math.floor(committedMs / HORIZON_GRID_MS) + 1) * HORIZON_GRID_MS + this.settings.settleMs + 5;
+  }
+
   /** Subscribes to this process's commit hints for the feed (see announceCommits). */
   onCommit(listener: CommitListener): () => void {
     return onCommit(this.ctx, this.source.partition, listener);
   }
 
-  /** The events committed after `cursor`, and the cursor after them. */
-  async read(start: FeedCursor): Promise<FeedRead<E>> {
+  /**
+   * The events committed after `cursor`, and the cursor after them. `hintedSinceMs`: the earliest
+   * commit this process announced since the last read (see announceCommits); a commit that took
+   * longer than the settle window to land sits behind the position, and is looked for there at
+   * once rather than at the next rescan.
+   */
+  async read(start: FeedCursor, hintedSinceMs?: number): Promise<FeedRead<E>> {
     const cursor: FeedCursor = { p: start.p, f: start.f, s: { ...start.s } };
     const nowMs = this.ctx.clock().getTime();
-    const horizon = iso(nowMs - this.settings.settleMs);
+    // On a grid, so readers of one feed in this process that wake together ask the same question.
+    const horizon = iso(Math.floor((nowMs - this.settings.settleMs) / HORIZON_GRID_MS) * HORIZON_GRID_MS);
     const deliveries: Delivery<E>[] = [];
     let requests = 0;
 
-    const lateFrom = maxString(cursor.f, iso(positionMs(cursor.p) - this.settings.lookbackMs));
-    const scanLate = nowMs - this.lastLateScanMs >= this.settings.lateScanMs && lateFrom < cursor.p;
+    const windowFrom = maxString(cursor.f, iso(positionMs(cursor.p) - this.settings.lookbackMs));
+    const scanWindow = nowMs - this.lastLateScanMs >= this.settings.lateScanMs && windowFrom < cursor.p;
+    const hintedFrom = hintedSinceMs === undefined ? undefined : maxString(windowFrom, iso(hintedSinceMs - 1));
+    const lateFrom = scanWindow ? windowFrom : hintedFrom !== undefined && hintedFrom < cursor.p ? hintedFrom : null;
     const none = { items: [] as OutboxItem[], more: false, requests: 0 };
-    // The rescan reads the oldest items of the window first, at most LATE_SCAN_ITEMS of them.
-    const late = scanLate ? await this.query(lateFrom, cursor.p, LATE_SCAN_ITEMS) : none;
-    if (scanLate) this.lastLateScanMs = nowMs;
-    const fresh = cursor.p < horizon ? await this.query(cursor.p, horizon, this.settings.pageSize) : none;
+    // A hint alone (no rescan due): one query from the hinted commit up to the horizon.
+    const hintOnly = !scanWindow && lateFrom !== null;
+    // The rescan reads newest first (late commits are most likely recent), at most LATE_SCAN_ITEMS.
+    const late = lateFrom !== null && !hintOnly ? await this.query(lateFrom, cursor.p, LATE_SCAN_ITEMS, true) : none;
+    if (scanWindow) this.lastLateScanMs = nowMs;
+    const freshFrom = hintOnly ? lateFrom : cursor.p;
+    const fresh = freshFrom < horizon ? await this.query(freshFrom, horizon, this.settings.pageSize) : none;
     requests += late.requests + fresh.requests;
 
-    const candidates = [...late.items.filter((item) => item.gsi2sk > lateFrom), ...fresh.items.filter((item) => item.gsi2sk > cursor.p)];
-    const { items: found, requests: fillRequests } = await this.withMissingPredecessors(cursor, candidates, lateFrom);
+    const candidates = [...late.items.filter((item) => lateFrom !== null && item.gsi2sk > lateFrom), ...fresh.items.filter((item) => item.gsi2sk > freshFrom)];
+    const { items: found, requests: fillRequests } = await this.withMissingPredecessors(cursor, candidates, windowFrom);
     requests += fillRequests;
     // Rescans meet items already delivered: drop them before decoding (which reads journals).
     const ordered = found.filter((item) => {
@@ -226,7 +248,24 @@ export class FeedReader<E> {
     return { items: result, requests };
   }
 
-  private async query(after: string, before: string, limit: number) {
+  /**
+   * One range of the feed index. Readers of one feed in this process (several tabs of one user,
+   * woken by the same commit) share a read of the same range made in the last moment: items are
+   * immutable, and a range read QUERY_SHARE_MS ago is what a reader would have read then.
+   */
+  private query(after: string, before: string, limit: number, newestFirst = false) {
+    const key = `${this.ctx.db.table}\u0000${this.source.partition}\u0000${after}\u0000${before}\u0000${limit}\u0000${newestFirst}`;
+    const now = Date.now();
+    const shared = recentQueries.get(key);
+    if (shared && now - shared.at <= QUERY_SHARE_MS) return shared.result.then((result) => ({ ...result, requests: 0 }));
+    const result = this.queryStore(after, before, limit, newestFirst);
+    recentQueries.set(key, { at: now, result });
+    result.catch(() => recentQueries.delete(key));
+    if (recentQueries.size > 5_000) for (const [old, entry] of recentQueries) if (now - entry.at > QUERY_SHARE_MS) recentQueries.delete(old);
+    return result;
+  }
+
+  private async queryStore(after: string, before: string, limit: number, newestFirst: boolean) {
     const items: OutboxItem[] = [];
     let exclusiveStartKey: Record<string, unknown> | undefined;
     let requests = 0;
@@ -238,6 +277,7 @@ export class FeedReader<E> {
           KeyConditionExpression: "gsi2pk = :pk AND gsi2sk BETWEEN :after AND :before",
           ExpressionAttributeValues: { ":pk": this.source.partition, ":after": after, ":before": before },
           Limit: limit - items.length,
+          ScanIndexForward: !newestFirst,
           ExclusiveStartKey: exclusiveStartKey,
         }),
       );

@@ -3,6 +3,7 @@ import type { CoreContext } from "../shared/context";
 import { toDecimalString } from "../money/model";
 import { FeedReader, feedSettings, type FeedSource, type OutboxItem } from "../events/feed";
 import { getAccounts } from "./accounts";
+import { ProcessCache } from "./cache";
 import type { VersionItem } from "./balances";
 import { Journal } from "./journals";
 import { balanceVersionKey, chainPartition, journalKey, ownerFeedPartition } from "./keys";
@@ -151,6 +152,20 @@ async function journalsById(ctx: CoreContext, ids: string[]): Promise<Map<string
   return found;
 }
 
+/**
+ * What an item announces never changes (balance versions and the journal fields events use are
+ * immutable), so each process decodes an item once for all its readers of that feed.
+ */
+const decodedEvents = new ProcessCache<Promise<LedgerFeedEvent[]>>(60_000, 20_000);
+
+async function decodeVersions(ctx: CoreContext, versions: VersionItem[]): Promise<Map<string, LedgerFeedEvent[]>> {
+  const journalIds = [...new Set(versions.map((item) => item.tx_id).filter((id): id is string => id !== null))];
+  const [journals, accounts] = await Promise.all([journalsById(ctx, journalIds), getAccounts(ctx, [...new Set(versions.map((item) => item.account_id))])]);
+  return new Map(
+    versions.map((item) => [item.pk + item.sk, eventsOf(item, item.tx_id ? journals.get(item.tx_id) : undefined, accounts.get(item.account_id)?.name ?? item.account_id)]),
+  );
+}
+
 /** The feed of one owner's accounts (an admin may read any owner's, including "system"). */
 export function ledgerFeedSource(ctx: CoreContext, ownerId: string): FeedSource<LedgerFeedEvent> {
   return {
@@ -172,12 +187,20 @@ export function ledgerFeedSource(ctx: CoreContext, ownerId: string): FeedSource<
     },
     decode: async (items) => {
       const versions = items as unknown as VersionItem[];
-      const journalIds = [...new Set(versions.map((item) => item.tx_id).filter((id): id is string => id !== null))];
-      const [journals, accounts] = await Promise.all([
-        journalsById(ctx, journalIds),
-        getAccounts(ctx, [...new Set(versions.map((item) => item.account_id))]),
-      ]);
-      return versions.map((item) => eventsOf(item, item.tx_id ? journals.get(item.tx_id) : undefined, accounts.get(item.account_id)?.name ?? item.account_id));
+      const keyOf = (item: VersionItem) => item.pk + item.sk;
+      const decoding = new Map(versions.map((item) => [keyOf(item), decodedEvents.get(ctx, keyOf(item))]));
+      const missing = versions.filter((item) => !decoding.get(keyOf(item)));
+      if (missing.length > 0) {
+        // Readers of one feed in this process wake together: the first decodes, the others await it.
+        const batch = decodeVersions(ctx, missing);
+        for (const item of missing) {
+          const events = batch.then((decoded) => decoded.get(keyOf(item)) ?? []);
+          decoding.set(keyOf(item), events);
+          decodedEvents.set(ctx, keyOf(item), events);
+        }
+        batch.catch(() => missing.forEach((item) => decodedEvents.delete(ctx, keyOf(item))));
+      }
+      return Promise.all(versions.map((item) => decoding.get(keyOf(item))!));
     },
   };
 }

@@ -104,29 +104,39 @@ export function serveFeed<E>(c: Context<AppEnv>, options: ServeFeedOptions<E>): 
 ${cursorFrame(null)}`);
 
       // A commit in this process to this feed wakes the loop once the item is past the settle window.
+      // A hint that arrives while a read is under way is kept (`due`) and answered by the next one.
       let wake: (() => void) | null = null;
+      let due = false;
+      let hintedSinceMs: number | undefined;
       const wakeTimers = new Set<ReturnType<typeof setTimeout>>();
       const stopHints = options.reader.onCommit((committedMs) => {
-        const due = committedMs + options.reader.settings.settleMs + 1 - core.clock().getTime();
+        hintedSinceMs = Math.min(hintedSinceMs ?? committedMs, committedMs);
         const timer = setTimeout(() => {
           wakeTimers.delete(timer);
+          due = true;
           wake?.();
-        }, Math.max(0, due));
+        }, Math.max(0, options.reader.visibleFrom(committedMs) - core.clock().getTime()));
         wakeTimers.add(timer);
       });
       const pause = (ms: number) =>
-        Promise.race([stream.sleep(ms), new Promise<void>((resolve) => (wake = resolve))]).finally(() => {
-          wake = null;
-        });
+        due
+          ? Promise.resolve()
+          : Promise.race([stream.sleep(ms), new Promise<void>((resolve) => (wake = resolve))]).finally(() => {
+              wake = null;
+            });
 
       let failures = 0;
       try {
         while (open && Date.now() < endAt) {
           let read: Awaited<ReturnType<typeof options.reader.read>>;
+          const since = hintedSinceMs;
+          due = false;
           try {
-            read = await options.reader.read(cursor);
+            hintedSinceMs = undefined;
+            read = await options.reader.read(cursor, since);
             failures = 0;
           } catch (error) {
+            if (since !== undefined) hintedSinceMs = Math.min(hintedSinceMs ?? since, since);
             // A stalled or throttled store: retry the read with backoff instead of dropping the
             // stream; after a few failures in a row, end it (the client resumes after `retry`).
             if (!isStoreUnavailable(error) || ++failures > MAX_READ_FAILURES) throw error;

@@ -10,9 +10,13 @@ import { createAccount, deposit, setJournalStatus, transfer } from "./service";
 type Context = Awaited<ReturnType<typeof createTestContext>>;
 let ctx: Context;
 
-// Settle 0: these readers run after the writes, in one process with one clock.
+/**
+ * Settle 0: these readers run after the writes, in one process with one clock. Reads see commits
+ * up to a horizon on a 50 ms grid, so each readAll first moves the test's clock past the writes.
+ */
+let clockOffsetMs = 0;
 beforeAll(async () => {
-  ctx = await createTestContext({ FEED_SETTLE_MS: "0" });
+  ctx = await createTestContext({ FEED_SETTLE_MS: "0" }, { clock: () => new Date(Date.now() + clockOffsetMs) });
 });
 afterAll(async () => ctx.dispose());
 
@@ -21,6 +25,7 @@ const admin = { id: "admin-1", name: "Ada Admin" };
 
 /** Reads a feed to its end from a cursor: the events and the cursor after each. */
 async function readAll(owner: string, from: FeedCursor) {
+  clockOffsetMs += 100;
   const reader = ledgerFeedReader(ctx, owner);
   const out: { event: LedgerEvent; cursor: FeedCursor }[] = [];
   let cursor = from;
@@ -35,7 +40,7 @@ async function readAll(owner: string, from: FeedCursor) {
 describe("ledger outbox feed", () => {
   it("announces exactly the committed changes, in order, resumable after any event", async () => {
     const owner = "feed-owner";
-    const start = freshCursor(new Date(Date.now() - 1));
+    const start = freshCursor(new Date(ctx.clock().getTime() - 1));
     const a = (await createAccount(ctx, owner, { name: "A", currency: "USD", low_balance_threshold: "50" }, null)).account;
     const b = (await createAccount(ctx, owner, { name: "B", currency: "USD" }, null)).account;
     const dep = await deposit(ctx, owner, { account_id: a.id, amount: "100" }, "feed-dep");
@@ -71,13 +76,13 @@ describe("ledger outbox feed", () => {
       expect(resumed.events.map((next) => next.event)).toEqual(events.slice(index + 1).map((next) => next.event));
     }
     // A reader that starts now hears nothing of the past, and other owners' feeds are empty.
-    expect((await readAll(owner, freshCursor(new Date()))).events).toEqual([]);
+    expect((await readAll(owner, freshCursor(ctx.clock()))).events).toEqual([]);
     expect((await readAll("someone-else", start)).events).toEqual([]);
   });
 
   it("announces locks, reconciliations and threshold changes on the account's chain", async () => {
     const owner = "controls-owner";
-    const start = freshCursor(new Date(Date.now() - 1));
+    const start = freshCursor(new Date(ctx.clock().getTime() - 1));
     const account = (await createAccount(ctx, owner, { name: "Ops", currency: "EUR", initial_balance: "20" }, null)).account;
     await setAccountLock(ctx, account.id, true, { reason: "Suspicious activity" }, admin);
     await setLowBalanceThreshold(ctx, owner, account.id, { low_balance_threshold: "5" }, { id: owner, name: "Owner" });

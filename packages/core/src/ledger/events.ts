@@ -7,7 +7,7 @@ import { ProcessCache } from "./cache";
 import type { VersionItem } from "./balances";
 import { Journal } from "./journals";
 import { balanceVersionKey, chainPartition, journalKey, ownerFeedPartition } from "./keys";
-import { holderDirection } from "./model";
+import { holderDirection, type LedgerEventName, type LedgerStreamEvent } from "./model";
 
 /**
  * The ledger's outbox, read side. Every committed balance version sits in its owner's feed
@@ -15,27 +15,9 @@ import { holderDirection } from "./model";
  * and the (immutable) entries of their journals, so only committed changes are ever announced.
  * Each balance chain is a stream whose versions are its gap-free sequence (see events/feed.ts).
  */
-export type LedgerEvent =
-  | {
-      type: "balanceUpdate";
-      accountId: string;
-      accountName: string;
-      balance: string;
-      available: string;
-      changeAmount: string;
-      changeType: "CREDIT" | "DEBIT";
-      operation: "create" | "post" | "unpost";
-      currency: string;
-      transactionId: string;
-    }
-  | { type: "transactionCreated"; transactionId: string; amount: string; status: "draft"; fromAccountId: string | null; toAccountId: string | null; currency: string; description: string }
-  | { type: "transactionStatusUpdate"; transactionId: string; status: "posted" | "draft"; message: string }
-  | { type: "lowBalanceAlert"; accountId: string; accountName: string; currentBalance: string; threshold: string; currency: string }
-  | { type: "reconciliationResult"; accountId: string; accountName: string; reconciled: boolean; variance: string; expectedBalance: string; ledgerBalance: string; currency: string }
-  | { type: "accountLocked"; accountId: string; accountName: string; reason: string }
-  | { type: "accountUnlocked"; accountId: string; accountName: string; reason: string };
-
-export type LedgerEventName = LedgerEvent["type"];
+/** An event as the server builds it (its schema, shared with the browser, is in model.ts). */
+export type LedgerEvent = LedgerStreamEvent;
+export type { LedgerEventName };
 
 /** An event and what the stream's filters look at: the accounts it concerns, its transaction status. */
 export interface LedgerFeedEvent {

@@ -219,3 +219,79 @@ export const TransactionFilters = z
   })
   .refine((filters) => !filters.from || !filters.to || filters.from <= filters.to, { error: "from must not be after to" });
 export type TransactionFilters = z.infer<typeof TransactionFilters>;
+
+/*
+ * The events of the ledger stream (spec 000 §3): the SSE `event:` name is the event's type and
+ * `data:` is this object as JSON, plus `at` (the commit time). The server builds them (events.ts)
+ * and the browser parses them with these same schemas.
+ */
+const decimalText = z.string().regex(/^-?\d+(\.\d+)?$/);
+const streamCommon = { at: z.string().optional() };
+const streamAccount = { accountId: z.string(), accountName: z.string() };
+
+export const BalanceUpdateEvent = z.object({
+  type: z.literal("balanceUpdate"),
+  ...streamCommon,
+  ...streamAccount,
+  balance: decimalText,
+  available: decimalText,
+  changeAmount: decimalText,
+  /** Seen by the account's holder: CREDIT when the balance grows, DEBIT when it shrinks. */
+  changeType: z.enum(["CREDIT", "DEBIT"]),
+  operation: z.enum(["create", "post", "unpost"]),
+  currency: Currency,
+  transactionId: z.string(),
+});
+export const TransactionCreatedEvent = z.object({
+  type: z.literal("transactionCreated"),
+  ...streamCommon,
+  transactionId: z.string(),
+  amount: decimalText,
+  status: z.literal("draft"),
+  fromAccountId: z.string().nullable(),
+  toAccountId: z.string().nullable(),
+  currency: Currency,
+  description: z.string(),
+});
+export const TransactionStatusUpdateEvent = z.object({
+  type: z.literal("transactionStatusUpdate"),
+  ...streamCommon,
+  transactionId: z.string(),
+  /** "failed" is for payments and refused postings announced on this stream later. */
+  status: z.enum(["posted", "draft", "failed"]),
+  message: z.string(),
+});
+export const ReconciliationResultEvent = z.object({
+  type: z.literal("reconciliationResult"),
+  ...streamCommon,
+  ...streamAccount,
+  reconciled: z.boolean(),
+  /** Expected minus the ledger's posted balance, signed. */
+  variance: decimalText,
+  expectedBalance: decimalText,
+  ledgerBalance: decimalText,
+  currency: Currency,
+});
+export const LowBalanceAlertEvent = z.object({
+  type: z.literal("lowBalanceAlert"),
+  ...streamCommon,
+  ...streamAccount,
+  currentBalance: decimalText,
+  threshold: decimalText,
+  currency: Currency,
+});
+export const AccountLockedEvent = z.object({ type: z.literal("accountLocked"), ...streamCommon, ...streamAccount, reason: z.string() });
+export const AccountUnlockedEvent = z.object({ type: z.literal("accountUnlocked"), ...streamCommon, ...streamAccount, reason: z.string() });
+
+export const LedgerStreamEvent = z.discriminatedUnion("type", [
+  BalanceUpdateEvent,
+  TransactionCreatedEvent,
+  TransactionStatusUpdateEvent,
+  ReconciliationResultEvent,
+  LowBalanceAlertEvent,
+  AccountLockedEvent,
+  AccountUnlockedEvent,
+]);
+export type LedgerStreamEvent = z.infer<typeof LedgerStreamEvent>;
+export type LedgerEventName = LedgerStreamEvent["type"];
+export const LEDGER_EVENT_NAMES: readonly LedgerEventName[] = LedgerStreamEvent.options.map((option) => option.shape.type.value);

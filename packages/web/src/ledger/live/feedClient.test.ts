@@ -85,7 +85,7 @@ describe("the ledger feed client", () => {
     expect(latest().query).toEqual({ userId: "u1", ticket: "ticket-1" });
     latest().open();
     latest().send("balanceUpdate", "c1", balance);
-    latest().send("accountLocked", "c2", { type: "accountLocked", accountId: "a1", reason: "Fraud review" });
+    latest().send("accountLocked", "c2", { type: "accountLocked", accountId: "a1", accountName: "Everyday", reason: "Fraud review" });
     expect(events.map((event) => event.type)).toEqual(["balanceUpdate", "accountLocked"]);
     expect(statuses).toEqual(["connecting", "live"]);
   });

@@ -15,9 +15,10 @@ describe("stream toasts (spec 000 §8)", () => {
 
   it("folds a replayed event into its toast, never two different events", () => {
     const at = "2026-03-14T12:00:00.000Z";
-    const first = liveToastFor({ type: "reconciliationResult", accountId: "a1", reconciled: true, variance: "0.00", currency: "USD", at });
-    const again = liveToastFor({ type: "reconciliationResult", accountId: "a1", reconciled: true, variance: "0.00", currency: "USD", at });
-    const next = liveToastFor({ type: "reconciliationResult", accountId: "a1", reconciled: false, variance: "1.00", currency: "USD", at: "2026-03-14T12:00:04.000Z" });
+    const result = { type: "reconciliationResult", accountId: "a1", accountName: "Everyday", expectedBalance: "0.00", ledgerBalance: "0.00", currency: "USD" } as const;
+    const first = liveToastFor({ ...result, reconciled: true, variance: "0.00", at });
+    const again = liveToastFor({ ...result, reconciled: true, variance: "0.00", at });
+    const next = liveToastFor({ ...result, reconciled: false, variance: "1.00", at: "2026-03-14T12:00:04.000Z" });
     expect(first?.id).toBeDefined();
     expect(again?.id).toBe(first?.id);
     expect(next?.id).not.toBe(first?.id);
@@ -25,7 +26,7 @@ describe("stream toasts (spec 000 §8)", () => {
 
   it("raises nothing for a draft's creation (the balance has not moved yet)", () => {
     expect(liveToastFor(balance("CREDIT", "create"))).toBeNull();
-    expect(liveToastFor({ type: "transactionCreated", transactionId: "t1", amount: "5.00", status: "draft", currency: "USD" })).toBeNull();
+    expect(liveToastFor({ type: "transactionCreated", transactionId: "t1", amount: "5.00", status: "draft", currency: "USD", fromAccountId: null, toAccountId: "a1", description: "Deposit" })).toBeNull();
   });
 
   it("names the account from the screen when the event does not, else by id", () => {
@@ -40,12 +41,12 @@ describe("stream toasts (spec 000 §8)", () => {
       message: "Account Everyday has $40.00 (below $50.00)",
       durationMs: LIVE_TOAST_MS.alert,
     });
-    expect(liveToastFor({ type: "accountLocked", accountId: "a1", reason: "Fraud review" })).toMatchObject({ kind: "error", message: "Account locked: a1 - Fraud review", durationMs: 10_000 });
-    expect(liveToastFor({ type: "accountUnlocked", accountId: "a1", accountName: "Everyday" })?.message).toBe("Account unlocked: Everyday");
+    expect(liveToastFor({ type: "accountLocked", accountId: "a1", accountName: "Everyday", reason: "Fraud review" })).toMatchObject({ kind: "error", message: "Account locked: Everyday - Fraud review", durationMs: 10_000 });
+    expect(liveToastFor({ type: "accountUnlocked", accountId: "a1", accountName: "Everyday", reason: "Cleared" })?.message).toBe("Account unlocked: Everyday");
   });
 
   it("reports a reconciliation for 5 s, with the signed variance when it is off", () => {
-    const result = { type: "reconciliationResult", accountId: "a1", accountName: "Everyday", currency: "USD" } as const;
+    const result = { type: "reconciliationResult", accountId: "a1", accountName: "Everyday", currency: "USD", expectedBalance: "0.00", ledgerBalance: "0.00" } as const;
     expect(liveToastFor({ ...result, reconciled: true, variance: "0.00" })).toMatchObject({ kind: "success", message: "Reconciliation completed successfully: Everyday", durationMs: 5000 });
     expect(liveToastFor({ ...result, reconciled: false, variance: "-12.50" })).toMatchObject({ kind: "warning", message: "Reconciliation issue: Everyday is off by −$12.50", durationMs: 5000 });
     expect(liveToastFor({ ...result, reconciled: false, variance: "3.00" })?.message).toBe("Reconciliation issue: Everyday is off by +$3.00");
@@ -60,13 +61,13 @@ describe("stream toasts (spec 000 §8)", () => {
 describe("reading stream events", () => {
   it("reads every event of the contract by its SSE name", () => {
     const samples: Record<string, object> = {
-      balanceUpdate: { accountId: "a", balance: "1.00", changeAmount: "1.00", changeType: "CREDIT", currency: "USD" },
+      balanceUpdate: { accountId: "a", accountName: "A", balance: "1.00", available: "1.00", changeAmount: "1.00", changeType: "CREDIT", operation: "post", currency: "USD", transactionId: "t" },
       transactionCreated: { transactionId: "t", amount: "1.00", status: "draft", fromAccountId: null, toAccountId: "a", currency: "USD", description: "" },
       transactionStatusUpdate: { transactionId: "t", status: "posted", message: "Transaction posted" },
-      reconciliationResult: { accountId: "a", reconciled: true, variance: "0.00", currency: "USD" },
-      lowBalanceAlert: { accountId: "a", currentBalance: "1.00", threshold: "2.00" },
-      accountLocked: { accountId: "a", reason: "r" },
-      accountUnlocked: { accountId: "a", reason: "r" },
+      reconciliationResult: { accountId: "a", accountName: "A", reconciled: true, variance: "0.00", expectedBalance: "1.00", ledgerBalance: "1.00", currency: "USD" },
+      lowBalanceAlert: { accountId: "a", accountName: "A", currentBalance: "1.00", threshold: "2.00", currency: "USD" },
+      accountLocked: { accountId: "a", accountName: "A", reason: "r" },
+      accountUnlocked: { accountId: "a", accountName: "A", reason: "r" },
     };
     for (const name of LEDGER_EVENT_NAMES) {
       expect(parseLedgerEvent(name, JSON.stringify({ type: name, at: "2026-03-14T12:00:00Z", ...samples[name] }))?.type).toBe(name);

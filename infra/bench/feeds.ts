@@ -26,7 +26,6 @@ import type { Server } from "node:http";
 import { monitorEventLoopDelay, performance } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
 import { parseArgs } from "node:util";
-import { DeleteTableCommand } from "@aws-sdk/client-dynamodb";
 import { loadConfig, type AppConfig } from "@fintech/core/shared/config";
 import { createContext, type CoreContext } from "@fintech/core/shared/context";
 import { createLogger } from "@fintech/core/shared/logger";
@@ -35,6 +34,7 @@ import { createApp } from "@fintech/functions/app";
 import { ensureTable } from "../local/bootstrap";
 import { EMBEDDED_FEED_SETTINGS } from "../local/feed-settings";
 import "../local/cli"; // the local scripts' set-up: silences the SDK's Node 22 notice
+import { releaseStore, stopOnceOnExit } from "./teardown";
 import { startDynamoDbLocal, type DynamoDbLocal } from "../local/dynamodb-local";
 import { freePort, LOOPBACK } from "../local/ports";
 import { closeServer, listen } from "../local/server";
@@ -372,26 +372,12 @@ async function main(): Promise<void> {
   let server: Server | null = null;
   const clients: Client[] = [];
   const appWarnings = new Map<string, number>();
-  let stopping = false;
-  const stop = async () => {
-    if (stopping) return;
-    stopping = true;
+  const stop = stopOnceOnExit(async () => {
     clientsStopping = true;
     await Promise.all(clients.map((client) => client.stream?.close()));
     if (server) await closeServer(server);
-    if (ctx) {
-      await ctx.db.raw.send(new DeleteTableCommand({ TableName: tableName })).catch(() => undefined);
-      ctx.db.raw.destroy();
-      ctx.storage.client.destroy();
-    }
-    if (dynamo) await dynamo.stop();
-  };
-  const onSignal = (signal: NodeJS.Signals) => {
-    console.error(`\n${signal}: stopping DynamoDB Local`);
-    void stop().finally(() => process.exit(130));
-  };
-  process.once("SIGINT", onSignal);
-  process.once("SIGTERM", onSignal);
+    await releaseStore(tableName, ctx ? [ctx] : [], dynamo);
+  });
 
   try {
     dynamo = await startDynamoDbLocal();

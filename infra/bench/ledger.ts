@@ -17,7 +17,6 @@
 import { randomUUID } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
-import { DeleteTableCommand } from "@aws-sdk/client-dynamodb";
 import { GetCommand, TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
 import { loadConfig } from "@fintech/core/shared/config";
 import { createContext, type CoreContext } from "@fintech/core/shared/context";
@@ -28,6 +27,7 @@ import { journalKey, balanceVersionKey } from "@fintech/core/ledger/keys";
 import { createAccount, deposit, setJournalStatus, transfer, type WriteResult } from "@fintech/core/ledger/service";
 import { ensureTable } from "../local/bootstrap";
 import "../local/cli"; // the local scripts' set-up: silences the SDK's Node 22 notice
+import { releaseStore, stopOnceOnExit } from "./teardown";
 import { startDynamoDbLocal, type DynamoDbLocal } from "../local/dynamodb-local";
 
 interface Options {
@@ -160,25 +160,7 @@ async function main(): Promise<void> {
   let dynamo: DynamoDbLocal | null = null;
   let ctx: CoreContext | null = null;
   const peers: CoreContext[] = [];
-  let stopping = false;
-  const stop = async () => {
-    if (stopping) return;
-    stopping = true;
-    if (ctx) {
-      await ctx.db.raw.send(new DeleteTableCommand({ TableName: tableName })).catch(() => undefined);
-      for (const instance of [ctx, ...peers]) {
-        instance.db.raw.destroy();
-        instance.storage.client.destroy();
-      }
-    }
-    if (dynamo) await dynamo.stop();
-  };
-  const onSignal = (signal: NodeJS.Signals) => {
-    console.error(`\n${signal}: stopping DynamoDB Local`);
-    void stop().finally(() => process.exit(130));
-  };
-  process.once("SIGINT", onSignal);
-  process.once("SIGTERM", onSignal);
+  const stop = stopOnceOnExit(() => releaseStore(tableName, ctx ? [ctx, ...peers] : [], dynamo));
 
   try {
     console.log(`ledger benchmark: ${opts.workers} workers, ${opts.accounts} accounts, ${opts.duration} s per phase (warm-up ${opts.warmup} s)${opts.hot ? ", --hot" : ""}`);

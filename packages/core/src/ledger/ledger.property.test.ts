@@ -31,7 +31,7 @@ import {
  * Accounts (index: owner, currency, type): 0 u1 USD bank, 1 u1 USD bank (opening 250.00 draft),
  * 2 u1 USD liability, 3 u1 JPY bank, 4 u1 JPY asset, 5 u1 EUR bank, 6 u2 USD bank, 7 u2 JPY bank.
  *
- * Knobs: LEDGER_PROPERTY_RUNS (runs per property, default 15), LEDGER_PROPERTY_TIME_LIMIT_MS
+ * Knobs: LEDGER_PROPERTY_RUNS (runs per property, default 10), LEDGER_PROPERTY_TIME_LIMIT_MS
  * (bound on a property including shrinking, default 240 s), LEDGER_PROPERTY_TIMING=1 (print
  * per-run timings, outcome counts and cancelled transactions).
  */
@@ -206,7 +206,7 @@ describe("ledger engine properties (DynamoDB Local)", () => {
   it("sequential commands and replays match the oracle and keep every invariant", async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(fc.oneof({ weight: 3, arbitrary: one }, { weight: 1, arbitrary: replay }), { minLength: 10, maxLength: 30 }), (steps) => run(steps, 4)),
-      settings(15),
+      settings(10),
     );
   }, 300_000);
 
@@ -219,7 +219,7 @@ describe("ledger engine properties (DynamoDB Local)", () => {
         ),
         (steps) => run(steps, 4),
       ),
-      settings(15),
+      settings(10),
     );
   }, 300_000);
 

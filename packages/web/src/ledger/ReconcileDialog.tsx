@@ -3,12 +3,13 @@ import { useId, useState } from "react";
 import { useForm } from "react-hook-form";
 import type { LedgerAccount, ReconciliationResult } from "../api/types";
 import { Dialog } from "../components/Dialog";
-import { inputClass, labelClass, primaryButtonClass, secondaryButtonClass } from "../components/styles";
+import { primaryButtonClass, secondaryButtonClass } from "../components/styles";
 import { formatMoney } from "../lib/money";
 import { commandErrorMessage } from "./actionErrors";
+import { AmountField } from "./fields";
 import { reconcileFormSchema, type ReconcileFormValues } from "./formSchemas";
 import { useReconcile } from "./hooks";
-import { errorTextClass, FieldError, Spinner, subtleTextClass } from "./ui";
+import { errorTextClass, Spinner, subtleTextClass } from "./ui";
 
 interface ReconcileDialogProps {
   account: LedgerAccount;
@@ -56,25 +57,7 @@ export function ReconcileDialog({ account, onClose }: ReconcileDialogProps) {
         Enter the balance you expect, for example from a bank statement. The ledger compares it with its posted balance.
       </p>
       <form onSubmit={form.handleSubmit(submit)} noValidate className="mt-4 space-y-4">
-        <div>
-          <label htmlFor={fieldId} className={labelClass}>
-            Expected balance ({account.currency})
-          </label>
-          <input
-            id={fieldId}
-            type="text"
-            inputMode="decimal"
-            autoComplete="off"
-            spellCheck={false}
-            aria-required="true"
-            aria-invalid={error ? true : undefined}
-            aria-describedby={error ? `${fieldId}-error` : undefined}
-            data-autofocus
-            className={inputClass}
-            {...field}
-          />
-          <FieldError id={`${fieldId}-error`} message={error} />
-        </div>
+        <AmountField id={fieldId} label={`Expected balance (${account.currency})`} registration={field} error={error} autoFocus />
 
         <div aria-live="polite">
           {reconcile.data && <ReconcileOutcome result={reconcile.data} />}

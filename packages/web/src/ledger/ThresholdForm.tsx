@@ -3,12 +3,13 @@ import { useState } from "react";
 import { useForm } from "react-hook-form";
 import toast from "react-hot-toast";
 import type { LedgerAccount } from "../api/types";
-import { inputClass, labelClass, secondaryButtonClass } from "../components/styles";
+import { secondaryButtonClass } from "../components/styles";
 import { formatMoney } from "../lib/money";
 import { writeErrorMessage } from "./actionErrors";
+import { AmountField } from "./fields";
 import { thresholdFormSchema, type ThresholdFormValues } from "./formSchemas";
 import { useUpdateThreshold } from "./hooks";
-import { errorTextClass, FieldError, Spinner, subtleTextClass } from "./ui";
+import { errorTextClass, Spinner, subtleTextClass } from "./ui";
 
 /**
  * The account's low-balance alert (PATCH /api/v1/ledger/accounts/{id}): when what can be spent
@@ -47,27 +48,18 @@ export function ThresholdForm({ account }: { account: LedgerAccount }) {
         {current ? `Alerts when the available balance drops below ${formatMoney(current, account.currency)}.` : "No alert set. Leave empty for none."}
       </p>
       <div className="mt-3 flex flex-wrap items-end gap-3">
-        <div className="min-w-[10rem] flex-1">
-          <label htmlFor={fieldId} className={labelClass}>
-            Alert below ({account.currency})
-          </label>
-          <input
-            id={fieldId}
-            type="text"
-            inputMode="decimal"
-            autoComplete="off"
-            spellCheck={false}
-            aria-invalid={error ? true : undefined}
-            aria-describedby={error ? `${fieldId}-error` : undefined}
-            className={inputClass}
-            {...form.register("threshold", { onChange: () => setFailure(null) })}
-          />
-        </div>
+        <AmountField
+          id={fieldId}
+          className="min-w-[10rem] flex-1"
+          label={`Alert below (${account.currency})`}
+          required={false}
+          registration={form.register("threshold", { onChange: () => setFailure(null) })}
+          error={error}
+        />
         <button type="submit" className={secondaryButtonClass} disabled={update.isPending}>
           {update.isPending ? <Spinner label="Saving…" /> : "Save alert"}
         </button>
       </div>
-      <FieldError id={`${fieldId}-error`} message={error} />
       {failure && (
         <p role="alert" className={`mt-2 ${errorTextClass}`}>
           {failure}

@@ -24,13 +24,32 @@ const errorProps = (id: string, error: string | undefined) => ({
  * input silently drops what it cannot read ("abc" becomes ""), so it could never say "Amount
  * must be a number"; the money parser enforces the step (at most the currency's decimals).
  */
-export function AmountField({ id, registration, error }: FieldProps) {
+export function AmountField({
+  id,
+  registration,
+  error,
+  label = "Amount",
+  required = true,
+  autoFocus = false,
+  className,
+}: FieldProps & { label?: string; required?: boolean; autoFocus?: boolean; className?: string }) {
   return (
-    <div>
+    <div className={className}>
       <label htmlFor={id} className={labelClass}>
-        Amount
+        {label}
       </label>
-      <input id={id} type="text" inputMode="decimal" autoComplete="off" spellCheck={false} aria-required="true" className={inputClass} {...errorProps(id, error)} {...registration} />
+      <input
+        id={id}
+        type="text"
+        inputMode="decimal"
+        autoComplete="off"
+        spellCheck={false}
+        aria-required={required ? "true" : undefined}
+        data-autofocus={autoFocus ? true : undefined}
+        className={inputClass}
+        {...errorProps(id, error)}
+        {...registration}
+      />
       <FieldError id={`${id}-error`} message={error} />
     </div>
   );

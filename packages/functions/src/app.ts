@@ -9,6 +9,7 @@ import type { AppEnv } from "./http/env";
 import { errorReply, requestContext } from "./http/middleware";
 import { requireOriginProof } from "./http/origin-verify";
 import { accountRoutes } from "./routes/accounts";
+import { apiKeyRoutes } from "./routes/api-keys";
 import { authRoutes } from "./routes/auth";
 import { authenticatedHealthRoutes, publicHealthRoutes } from "./routes/health";
 import { ledgerRoutes } from "./routes/ledger";
@@ -54,6 +55,7 @@ export function createApp(core: CoreContext, options: AppOptions = {}) {
   app.route("/api", authenticatedHealthRoutes);
   app.route("/api/v1/auth", authRoutes);
   app.route("/api/v1/users", userRoutes);
+  app.route("/api/v1/api-keys", apiKeyRoutes);
   app.route("/api/v1/accounts", accountRoutes);
   app.route("/api/v1/ledger", ledgerRoutes);
   app.route("/api/grpc/ledger", ledgerStreamRoutes);

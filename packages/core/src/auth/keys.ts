@@ -3,3 +3,12 @@ export const userKey = (userId: string) => ({ pk: `USER#${userId}`, sk: "PROFILE
 export const emailKey = (email: string) => ({ pk: `EMAIL#${email.toLowerCase()}`, sk: "EMAIL" });
 /** All users, newest first, for admin listings. */
 export const usersIndex = (createdAt: string, userId: string) => ({ gsi1pk: "USERS", gsi1sk: `${createdAt}#${userId}` });
+/**
+ * An API key is stored under the hash of its secret (the key itself is never stored), so the
+ * bearer check is one GetItem; the owner's keys are listed through gsi1, newest first.
+ */
+export const apiKeyKey = (secretHash: string) => ({ pk: `APIKEY#${secretHash}`, sk: "APIKEY" });
+export const apiKeysByOwner = (ownerId: string, createdAt?: string, keyId?: string) => ({
+  gsi1pk: `OWNER#${ownerId}#APIKEYS`,
+  ...(createdAt && keyId ? { gsi1sk: `${createdAt}#${keyId}` } : {}),
+});

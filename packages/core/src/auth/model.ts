@@ -112,3 +112,28 @@ export type AuthReply = z.infer<typeof AuthReply>;
 export function passwordsMatch(password: string, confirm: string): boolean {
   return password === confirm;
 }
+
+/* API keys: bearer credentials for scripts and servers, acting for their owner (never as admin). */
+
+/** Every key starts with this, so a bearer value is told apart from a session token at a glance. */
+export const API_KEY_PREFIX = "fpk_";
+/** How much of a key stays visible in lists (the prefix plus the first characters of the secret). */
+export const API_KEY_VISIBLE_LENGTH = 12;
+export const MAX_ACTIVE_API_KEYS = 20;
+
+export const CreateApiKeyInput = z.object({
+  name: z.string({ error: "A name is required" }).trim().min(1, "A name is required").max(100, "Name must be at most 100 characters"),
+});
+export type CreateApiKeyInput = z.infer<typeof CreateApiKeyInput>;
+
+/** An API key as its owner sees it: everything but the secret. */
+export const ApiKeyView = z.object({
+  id: z.string(),
+  name: z.string(),
+  /** The key's first characters, e.g. "fpk_3xQ9aB7c": enough to recognise it, not to use it. */
+  prefix: z.string(),
+  created_at: z.string(),
+  last_used_at: z.string().nullable(),
+  revoked_at: z.string().nullable(),
+});
+export type ApiKeyView = z.infer<typeof ApiKeyView>;

@@ -6,6 +6,8 @@ export interface AuthInfo {
   userId: string;
   role: Role;
   user: PublicUser;
+  /** Set when the request authenticated with an API key rather than a session token. */
+  apiKeyId?: string;
 }
 
 /** Hono's typing of what middleware puts on the context. */

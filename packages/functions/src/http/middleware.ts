@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Context, MiddlewareHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
+import { authenticateApiKey, isApiKey } from "@fintech/core/auth/api-keys";
 import { authenticate } from "@fintech/core/auth/service";
 import type { CoreContext } from "@fintech/core/shared/context";
 import { forbidden, isAppError, isStoreUnavailable, serviceUnavailable, unauthorized, type AppError } from "@fintech/core/shared/errors";
@@ -73,11 +74,23 @@ export const requireAuth: MiddlewareHandler<AppEnv> = async (c, next) => {
   const header = c.req.header("authorization") ?? "";
   const match = /^Bearer\s+(.+)$/i.exec(header);
   if (!match?.[1]) throw unauthorized("Authentication required", "unauthorized");
-  const session = await authenticate(c.get("core"), match[1].trim());
-  c.set("auth", { userId: session.sub, role: session.role, user: session.user });
+  const bearer = match[1].trim();
+  if (isApiKey(bearer)) {
+    const key = await authenticateApiKey(c.get("core"), bearer);
+    c.set("auth", { userId: key.sub, role: key.role, user: key.user, apiKeyId: key.apiKeyId });
+  } else {
+    const session = await authenticate(c.get("core"), bearer);
+    c.set("auth", { userId: session.sub, role: session.role, user: session.user });
+  }
   await next();
   // Again on the way out: a route may answer with a Response it built itself.
   c.res.headers.set("Cache-Control", "no-store");
+};
+
+/** A signed-in session, not an API key (which may not mint or revoke keys). */
+export const requireSession: MiddlewareHandler<AppEnv> = async (c, next) => {
+  if (c.get("auth")?.apiKeyId) throw forbidden("API keys cannot manage API keys: sign in", "session_required");
+  await next();
 };
 
 export const requireAdmin: MiddlewareHandler<AppEnv> = async (c, next) => {

@@ -17,6 +17,12 @@ let token: string;
 
 /** Items that any request may write and that are not data: rate-limit counters and request metrics. */
 const BOOKKEEPING_PREFIXES = [RATE_LIMIT_PREFIX, "METRICS#"];
+/**
+ * Writes a probe may legitimately cause: an API key's only field is a name of 1-100 characters
+ * of any kind, so the probes' "1e400" is a valid name and creates a key (its refusals are
+ * asserted in api-keys.test.ts). Only such key items are tolerated, nothing else.
+ */
+const VALID_BY_CONSTRUCTION = (item: Record<string, unknown>) => item.entity === "api_key" && typeof item.name === "string" && item.name.length <= 100;
 
 async function dataItems(): Promise<string[]> {
   const items: string[] = [];
@@ -25,6 +31,7 @@ async function dataItems(): Promise<string[]> {
     const page = await t.core.db.doc.send(new ScanCommand({ TableName: t.core.db.table, ExclusiveStartKey: cursor, ConsistentRead: true }));
     for (const item of page.Items ?? []) {
       if (BOOKKEEPING_PREFIXES.some((prefix) => String(item.pk).startsWith(prefix))) continue;
+      if (VALID_BY_CONSTRUCTION(item)) continue;
       items.push(JSON.stringify(item, Object.keys(item).sort()));
     }
     cursor = page.LastEvaluatedKey;

@@ -1,4 +1,5 @@
 import { accountEndpoints } from "./accounts";
+import { apiKeyEndpoints } from "./apiKeys";
 import { authEndpoints } from "./auth";
 import type { HttpClient } from "./client";
 import { healthEndpoints } from "./health";
@@ -10,6 +11,7 @@ export function createApi(http: HttpClient) {
   return {
     auth: authEndpoints(http),
     profile: profileEndpoints(http),
+    apiKeys: apiKeyEndpoints(http),
     accounts: accountEndpoints(http),
     ledger: ledgerEndpoints(http),
     health: healthEndpoints(http),

@@ -14,6 +14,7 @@ describe("route table", () => {
       ["/payment-rails", "guarded", "standard"],
       ["/developers", "open", "standard"],
       ["/developers/api-explorer", "open", "standard"],
+      ["/developers/api-keys", "guarded", "standard"],
       ["/developers/docs", "open", "standard"],
       ["/grpc-demo", "open", "standard"],
       ["/grpc-test", "open", "standard"],
@@ -27,7 +28,7 @@ describe("route table", () => {
   });
 
   it("marks which screens are built; every other path counts as not live", () => {
-    expect(routeTable.filter((entry) => entry.live).map((entry) => entry.path)).toEqual(["/", "/landing", "/status", "/ledger"]);
+    expect(routeTable.filter((entry) => entry.live).map((entry) => entry.path)).toEqual(["/", "/landing", "/status", "/ledger", "/developers/api-keys"]);
     expect(isLiveScreen("/ledger")).toBe(true);
     expect(isLiveScreen("/kyc")).toBe(false);
     expect(isLiveScreen("/no-such-route")).toBe(false);

@@ -30,6 +30,7 @@ export const routeTable: readonly RouteEntry[] = [
   { path: "/payment-rails", title: "Payment Rails", guarded: true, layout: "standard", live: false, load: () => import("./PaymentRailsPage") },
   { path: "/developers", title: "Developers", guarded: false, layout: "standard", live: false, load: () => import("./DevelopersPage") },
   { path: "/developers/api-explorer", title: "API Explorer", guarded: false, layout: "standard", live: false, load: () => import("./ApiExplorerPage") },
+  { path: "/developers/api-keys", title: "API keys", guarded: true, layout: "standard", live: true, load: () => import("./ApiKeysPage") },
   { path: "/developers/docs", title: "Documentation", guarded: false, layout: "standard", live: false, load: () => import("./DocsPage") },
   { path: "/grpc-demo", title: "gRPC Streaming Demo", guarded: false, layout: "standard", live: false, load: () => import("./GrpcDemoPage") },
   { path: "/grpc-test", title: "gRPC Test Suite", guarded: false, layout: "standard", live: false, load: () => import("./GrpcTestPage") },

@@ -29,6 +29,7 @@ export const developerEntries: NavEntry[] = [
   { kind: "link", label: "Explore API", to: "/developers/api-explorer", description: "Browse and try every endpoint" },
   { kind: "link", label: "gRPC Streaming Demo", to: "/grpc-demo", description: "Live payment events" },
   { kind: "link", label: "View Documentation", to: "/developers/docs", description: "Guides and reference" },
+  { kind: "link", label: "API keys", to: "/developers/api-keys", description: "Keys for your scripts and servers" },
   { kind: "inert", label: "Quick Start", description: "Coming soon" },
   { kind: "inert", label: "SDKs & Libraries", description: "Coming soon" },
 ];

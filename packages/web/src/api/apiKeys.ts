@@ -1,0 +1,30 @@
+import type { ApiKeyView } from "@fintech/core/auth/model";
+import type { HttpClient } from "./client";
+import { unwrapData, unwrapList } from "./envelope";
+import { segment } from "./query";
+import type { WriteOptions } from "./types";
+import { writeRequest } from "./write";
+
+/** A key as its owner sees it in lists: name and visible prefix, never the secret. */
+export type ApiKey = ApiKeyView;
+
+/** The create reply: the key's view plus the secret itself, which no other reply ever carries. */
+export type CreatedApiKey = ApiKeyView & { key: string };
+
+/** The signed-in user's API keys (a session only: an API key itself is refused 403 session_required). */
+export function apiKeyEndpoints(http: HttpClient) {
+  return {
+    /** GET /api/v1/api-keys -> {data: [key]}, newest first; revoked keys stay listed. */
+    async list(signal?: AbortSignal): Promise<ApiKey[]> {
+      return unwrapList<ApiKey>(await http.authCall<unknown>("GET", "/api/v1/api-keys", { signal }));
+    },
+    /** POST /api/v1/api-keys {name} -> 201 {data: {..., key}}; 409 api_key_limit past 20 active keys. */
+    async create(name: string, options: WriteOptions = {}): Promise<CreatedApiKey> {
+      return unwrapData<CreatedApiKey>(await http.authCall<unknown>("POST", "/api/v1/api-keys", writeRequest({ name }, options)));
+    },
+    /** DELETE /api/v1/api-keys/{id} -> {data: key} with revoked_at set; 404 for an unknown or foreign id. */
+    async revoke(id: string, options: WriteOptions = {}): Promise<ApiKey> {
+      return unwrapData<ApiKey>(await http.authCall<unknown>("DELETE", `/api/v1/api-keys/${segment(id)}`, writeRequest(undefined, options)));
+    },
+  };
+}

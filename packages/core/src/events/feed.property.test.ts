@@ -456,7 +456,8 @@ describe("feed resume across writers in separate processes", () => {
  */
 describe("the property catches weakened readers", () => {
   const setUp = async (label: string) => {
-    let now = Date.now();
+    // On a whole second, so the scenario's instants sit on the readers' 50 ms horizon grid.
+    let now = Math.floor(Date.now() / 1_000) * 1_000;
     const clock = { set: (ms: number) => (now = ms), at: (offsetMs = 0) => ({ ...ctx, clock: () => new Date(now + offsetMs) }) as CoreContext };
     const t0 = now;
     const owner = { id: `mutation-${label}-${randomUUID().slice(0, 8)}`, accounts: [] as { id: string; name: string }[] };

@@ -34,7 +34,7 @@ export const routeTable: readonly RouteEntry[] = [
   { path: "/developers/docs", title: "Documentation", guarded: false, layout: "standard", live: false, load: () => import("./DocsPage") },
   { path: "/grpc-demo", title: "gRPC Streaming Demo", guarded: false, layout: "standard", live: false, load: () => import("./GrpcDemoPage") },
   { path: "/grpc-test", title: "gRPC Test Suite", guarded: false, layout: "standard", live: false, load: () => import("./GrpcTestPage") },
-  { path: "/router-test", title: "Router Test", guarded: false, layout: "standard", live: false, load: () => import("./RouterTestPage") },
+  { path: "/router-test", title: "Router Test", guarded: false, layout: "standard", live: true, load: () => import("./RouterTestPage") },
   { path: "/about", title: "About the Creator", guarded: false, layout: "standard", live: false, load: () => import("./AboutPage") },
 ];
 

@@ -82,8 +82,11 @@ export function serveFeed<E>(c: Context<AppEnv>, options: ServeFeedOptions<E>): 
     c,
     async (stream: SSEStreamingApi) => {
       let open = true;
+      // Set while the loop waits: ends the wait early (a hint, or the viewer leaving).
+      let wake: (() => void) | null = null;
       stream.onAbort(() => {
         open = false;
+        wake?.();
       });
       const started = Date.now();
       const endAt = started + config.FEED_MAX_SECONDS * 1000;
@@ -105,7 +108,6 @@ ${cursorFrame(null)}`);
 
       // A commit in this process to this feed wakes the loop once the item is past the settle window.
       // A hint that arrives while a read is under way is kept (`due`) and answered by the next one.
-      let wake: (() => void) | null = null;
       let due = false;
       let hintedSinceMs: number | undefined;
       const wakeTimers = new Set<ReturnType<typeof setTimeout>>();
@@ -119,11 +121,16 @@ ${cursorFrame(null)}`);
         wakeTimers.add(timer);
       });
       const pause = (ms: number) =>
-        due
-          ? Promise.resolve()
-          : Promise.race([stream.sleep(ms), new Promise<void>((resolve) => (wake = resolve))]).finally(() => {
-              wake = null;
-            });
+        new Promise<void>((resolve) => {
+          if (due || !open) return resolve();
+          const done = () => {
+            clearTimeout(timer);
+            wake = null;
+            resolve();
+          };
+          const timer = setTimeout(done, ms);
+          wake = done;
+        });
 
       let failures = 0;
       try {

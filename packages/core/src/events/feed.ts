@@ -70,8 +70,6 @@ export interface FeedRead<E> {
   cursor: FeedCursor;
   /** More items are waiting: read again without pausing. */
   more: boolean;
-  /** DynamoDB requests this read made (for the benchmark's cost figures). */
-  requests: number;
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -82,7 +80,7 @@ const AFTER_MILLISECOND = "~";
 const LATE_SCAN_ITEMS = 1_000;
 const HORIZON_GRID_MS = 50;
 const QUERY_SHARE_MS = 100;
-const recentQueries = new Map<string, { at: number; result: Promise<{ items: OutboxItem[]; more: boolean; requests: number }> }>();
+const recentQueries = new Map<string, { at: number; result: Promise<{ items: OutboxItem[]; more: boolean }> }>();
 /** In a cursor's stream entry: every event of that item has been delivered. */
 const ALL_DELIVERED = -1;
 
@@ -158,13 +156,12 @@ export class FeedReader<E> {
     // On a grid, so readers of one feed in this process that wake together ask the same question.
     const horizon = iso(Math.floor((nowMs - this.settings.settleMs) / HORIZON_GRID_MS) * HORIZON_GRID_MS);
     const deliveries: Delivery<E>[] = [];
-    let requests = 0;
 
     const windowFrom = maxString(cursor.f, iso(positionMs(cursor.p) - this.settings.lookbackMs));
     const scanWindow = nowMs - this.lastLateScanMs >= this.settings.lateScanMs && windowFrom < cursor.p;
     const hintedFrom = hintedSinceMs === undefined ? undefined : maxString(windowFrom, iso(hintedSinceMs - 1));
     const lateFrom = scanWindow ? windowFrom : hintedFrom !== undefined && hintedFrom < cursor.p ? hintedFrom : null;
-    const none = { items: [] as OutboxItem[], more: false, requests: 0 };
+    const none = { items: [] as OutboxItem[], more: false };
     // A hint alone (no rescan due): one query from the hinted commit up to the horizon.
     const hintOnly = !scanWindow && lateFrom !== null;
     // The rescan reads newest first (late commits are most likely recent), at most LATE_SCAN_ITEMS.
@@ -172,11 +169,9 @@ export class FeedReader<E> {
     if (scanWindow) this.lastLateScanMs = nowMs;
     const freshFrom = hintOnly ? lateFrom : cursor.p;
     const fresh = freshFrom < horizon ? await this.query(freshFrom, horizon, this.settings.pageSize) : none;
-    requests += late.requests + fresh.requests;
 
     const candidates = [...late.items.filter((item) => lateFrom !== null && item.gsi2sk > lateFrom), ...fresh.items.filter((item) => item.gsi2sk > freshFrom)];
-    const { items: found, requests: fillRequests } = await this.withMissingPredecessors(cursor, candidates, windowFrom);
-    requests += fillRequests;
+    const found = await this.withMissingPredecessors(cursor, candidates, windowFrom);
     // Rescans meet items already delivered: drop them before decoding (which reads journals).
     const ordered = found.filter((item) => {
       const { stream, seq } = this.source.streamOf(item);
@@ -205,7 +200,7 @@ export class FeedReader<E> {
     const reached = fresh.more ? lastRead : horizon;
     if (reached && reached > cursor.p) cursor.p = reached;
     prune(cursor, positionMs(cursor.p) - this.settings.lookbackMs);
-    return { deliveries, cursor, more: fresh.more, requests };
+    return { deliveries, cursor, more: fresh.more };
   }
 
   /**
@@ -214,29 +209,26 @@ export class FeedReader<E> {
    * the cursor's number, or (for a stream the cursor does not hold) predecessors positioned
    * inside the lookback window, which therefore were never delivered.
    */
-  private async withMissingPredecessors(cursor: FeedCursor, candidates: OutboxItem[], lateFrom: string) {
+  private async withMissingPredecessors(cursor: FeedCursor, candidates: OutboxItem[], windowFrom: string): Promise<OutboxItem[]> {
     const unique = new Map<string, OutboxItem>();
     for (const item of candidates) unique.set(item.gsi2sk, item);
     const sorted = [...unique.values()].sort((a, b) => (a.gsi2sk < b.gsi2sk ? -1 : a.gsi2sk > b.gsi2sk ? 1 : 0));
     const expected = new Map<string, number>();
     for (const [stream, [seq]] of Object.entries(cursor.s)) expected.set(stream, seq + 1);
     const result: OutboxItem[] = [];
-    let requests = 0;
     for (const item of sorted) {
       const { stream, seq } = this.source.streamOf(item);
       const next = expected.get(stream);
       if (next !== undefined && seq < next - 1) continue;
       if (next !== undefined && seq > next) {
         result.push(...(await this.source.range(stream, next, seq - 1)));
-        requests += 1;
       } else if (next === undefined && seq > 0) {
         const before: OutboxItem[] = [];
         let at = seq - 1;
         // Walk back while the predecessor is newer than anything this reader could have handled.
         while (at >= 0) {
           const [previous] = await this.source.range(stream, at, at);
-          requests += 1;
-          if (!previous || previous.gsi2sk <= lateFrom || previous.gsi2sk <= cursor.f) break;
+            if (!previous || previous.gsi2sk <= windowFrom || previous.gsi2sk <= cursor.f) break;
           before.unshift(previous);
           at -= 1;
         }
@@ -245,7 +237,7 @@ export class FeedReader<E> {
       result.push(item);
       expected.set(stream, Math.max(next ?? 0, seq + 1));
     }
-    return { items: result, requests };
+    return result;
   }
 
   /**
@@ -257,7 +249,7 @@ export class FeedReader<E> {
     const key = `${this.ctx.db.table}\u0000${this.source.partition}\u0000${after}\u0000${before}\u0000${limit}\u0000${newestFirst}`;
     const now = Date.now();
     const shared = recentQueries.get(key);
-    if (shared && now - shared.at <= QUERY_SHARE_MS) return shared.result.then((result) => ({ ...result, requests: 0 }));
+    if (shared && now - shared.at <= QUERY_SHARE_MS) return shared.result;
     const result = this.queryStore(after, before, limit, newestFirst);
     recentQueries.set(key, { at: now, result });
     result.catch(() => recentQueries.delete(key));
@@ -268,7 +260,6 @@ export class FeedReader<E> {
   private async queryStore(after: string, before: string, limit: number, newestFirst: boolean) {
     const items: OutboxItem[] = [];
     let exclusiveStartKey: Record<string, unknown> | undefined;
-    let requests = 0;
     do {
       const reply: QueryCommandOutput = await this.ctx.db.doc.send(
         new QueryCommand({
@@ -281,11 +272,10 @@ export class FeedReader<E> {
           ExclusiveStartKey: exclusiveStartKey,
         }),
       );
-      requests += 1;
       items.push(...((reply.Items ?? []) as OutboxItem[]));
       exclusiveStartKey = reply.LastEvaluatedKey;
     } while (exclusiveStartKey && items.length < limit);
-    return { items, more: exclusiveStartKey !== undefined, requests };
+    return { items, more: exclusiveStartKey !== undefined };
   }
 }
 

@@ -211,11 +211,12 @@ export async function ensureSystemAccounts(ctx: CoreContext): Promise<number> {
 }
 
 /**
- * Account items never change once written (nothing updates status, name or threshold today),
+ * Account items never change once written (locks and alert thresholds live on the balance chain,
+ * see controls.ts, so every writer sees them at once; nothing updates status or name today),
  * and every transfer and deposit reads two of them: each process keeps the ones it has read for
  * a while, which saves two of the five DynamoDB calls of a transfer (see infra/bench/ledger.ts).
- * Only found accounts are kept, so a new account is visible at once. If account edits (freeze,
- * close, thresholds) are ever added, they reach other processes within ACCOUNT_CACHE_MS.
+ * Only found accounts are kept, so a new account is visible at once. If account-item edits
+ * (rename, close) are ever added, they reach other processes within ACCOUNT_CACHE_MS.
  */
 export const ACCOUNT_CACHE_MS = 30_000;
 const accountCache = new ProcessCache<Account>(ACCOUNT_CACHE_MS, 10_000);

@@ -101,7 +101,8 @@ export async function reconcileAccount(ctx: CoreContext, ownerId: string, body: 
     actor,
     reconciliation: { expected, ledger: head.balance, variance: expected - head.balance, reconciled: expected === head.balance },
   }));
-  const figures = marker!.reconciliation!;
+  if (!marker?.reconciliation) throw new Error("A reconciliation always writes its marker");
+  const figures = marker.reconciliation;
   const money = (minor: number) => toDecimalString(minor, account.currency);
   return {
     accountId: account.id,
@@ -111,6 +112,6 @@ export async function reconcileAccount(ctx: CoreContext, ownerId: string, body: 
     expectedBalance: money(figures.expected),
     ledgerBalance: money(figures.ledger),
     currency: account.currency,
-    at: marker!.committed_at,
+    at: marker.committed_at,
   };
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { isLiveScreen, routeTable } from "./routeTable";
 
 describe("route table", () => {
-  it("is spec 000 §2.1: path, guard and layout", () => {
+  it("is spec 000 §2.1 (with the quickstart and examples pages the developer hub links to): path, guard and layout", () => {
     expect(routeTable.map(({ path, guarded, layout }) => [path, guarded ? "guarded" : "open", layout])).toEqual([
       ["/", "open", "standard"],
       ["/landing", "open", "header-only"],
@@ -14,6 +14,8 @@ describe("route table", () => {
       ["/payment-rails", "guarded", "standard"],
       ["/developers", "open", "standard"],
       ["/developers/api-explorer", "open", "standard"],
+      ["/developers/quickstart", "open", "standard"],
+      ["/developers/examples", "open", "standard"],
       ["/developers/api-keys", "guarded", "standard"],
       ["/developers/docs", "open", "standard"],
       ["/grpc-demo", "open", "standard"],

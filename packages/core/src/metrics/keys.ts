@@ -28,3 +28,33 @@ export const metricsWindowRange = (fromWindow: number, toWindow: number) => ({
   from: `W#${pad(fromWindow)}#`,
   to: `W#${pad(toWindow)}#~`,
 });
+
+/**
+ * Per-route latency is kept longer than the 10-second windows (a day, for the API explorer's
+ * "typical response time"), so it is rolled up per instance per HOUR: one item each, replaced
+ * as the hour fills. Items are grouped by day, so a 24-hour window reads at most two partitions.
+ */
+export const ROUTE_LATENCY_HOUR_SECONDS = 3600;
+export const ROUTE_LATENCY_PARTITION_SECONDS = 86_400;
+/** The longest window the response times cover (24 h), plus the hour still filling, plus slack. */
+export const ROUTE_LATENCY_TTL_SECONDS = 86_400 + 2 * 3600;
+export const ROUTE_LATENCY_ENTITY = "route_latency";
+
+export const hourStartOf = (second: number) =>
+  second - (((second % ROUTE_LATENCY_HOUR_SECONDS) + ROUTE_LATENCY_HOUR_SECONDS) % ROUTE_LATENCY_HOUR_SECONDS);
+export const routeLatencyPartitionStartOf = (second: number) =>
+  second - (((second % ROUTE_LATENCY_PARTITION_SECONDS) + ROUTE_LATENCY_PARTITION_SECONDS) % ROUTE_LATENCY_PARTITION_SECONDS);
+
+export const routeLatencyPartition = (partitionStart: number) => `ROUTE_LATENCY#${pad(partitionStart)}`;
+
+/** One instance's per-route latency of one hour. */
+export const routeLatencyHourKey = (hourStart: number, instanceId: string) => ({
+  pk: routeLatencyPartition(routeLatencyPartitionStartOf(hourStart)),
+  sk: `H#${pad(hourStart)}#${instanceId}`,
+});
+
+/** Sort-key bounds of every instance's hours from `fromHour` to `toHour`, inclusive. */
+export const routeLatencyHourRange = (fromHour: number, toHour: number) => ({
+  from: `H#${pad(fromHour)}#`,
+  to: `H#${pad(toHour)}#~`,
+});

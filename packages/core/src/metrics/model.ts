@@ -82,8 +82,14 @@ export function mergeInto(target: Aggregate, source: Aggregate): Aggregate {
   target.client_errors += source.client_errors;
   target.duration_sum_ms += source.duration_sum_ms;
   if (source.max_ms > target.max_ms) target.max_ms = source.max_ms;
-  for (const [key, count] of Object.entries(source.histogram)) {
-    target.histogram[key] = (target.histogram[key] ?? 0) + count;
+  mergeHistogram(target.histogram, source.histogram);
+  return target;
+}
+
+/** Adds one histogram's counts into another (fixed buckets: merging is adding). */
+export function mergeHistogram(target: Histogram, source: Histogram): Histogram {
+  for (const [key, count] of Object.entries(source)) {
+    target[key] = (target[key] ?? 0) + count;
   }
   return target;
 }

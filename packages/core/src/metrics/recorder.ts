@@ -2,6 +2,8 @@ import { randomUUID } from "node:crypto";
 import type { Logger } from "../shared/logger";
 import { FLUSH_WINDOW_SECONDS, windowStartOf } from "./keys";
 import { addSample, emptyAggregate, mergeInto, normalizeMethod, type Aggregate } from "./model";
+import type { HourRollup } from "./response-times";
+import { RouteLatencyHours } from "./route-latency";
 
 /** One request as the HTTP layer saw it. */
 export interface RequestSample {
@@ -31,7 +33,11 @@ export interface WindowAggregate extends Aggregate {
   routes: Record<string, RouteCounts>;
 }
 
-export type WindowSink = (windows: WindowAggregate[]) => Promise<void>;
+/**
+ * Writes finished windows and the per-route latency hours that changed since their last write
+ * (each replaces that instance's item of the hour).
+ */
+export type WindowSink = (windows: WindowAggregate[], hours: HourRollup[]) => Promise<void>;
 
 export interface RequestMetricsOptions {
   clock: () => Date;
@@ -69,6 +75,8 @@ export class RequestMetrics {
   private readonly sink: WindowSink | undefined;
   private readonly logger: Logger | undefined;
   private readonly slots: (SecondBucket | null)[];
+  /** Per-route latency by hour, kept longer than the ring (for the typical response times). */
+  private readonly routeLatency: RouteLatencyHours;
   /** Every window starting before this has been flushed (or had fallen out of the ring). */
   private flushedBefore: number;
   private inFlight: Promise<void> | null = null;
@@ -89,6 +97,7 @@ export class RequestMetrics {
     this.instanceId = options.instanceId ?? randomUUID().replace(/-/g, "").slice(0, 16);
     this.ringSeconds = Math.max(FLUSH_WINDOW_SECONDS * 2, Math.ceil(options.ringSeconds ?? DEFAULT_RING_SECONDS));
     this.slots = Array.from({ length: this.ringSeconds }, () => null);
+    this.routeLatency = new RouteLatencyHours(this.instanceId);
     this.flushedBefore = windowStartOf(this.nowSecond());
   }
 
@@ -103,7 +112,8 @@ export class RequestMetrics {
     if (!bucket) return;
     // Rounded once, here: live seconds and flushed windows then carry the same figures, so every
     // instance computes the same percentiles from the same merged data.
-    addSample(bucket, sample.status, roundMs(sample.durationMs));
+    const ms = roundMs(sample.durationMs);
+    addSample(bucket, sample.status, ms);
     bucket.duration_sum_ms = roundMs(bucket.duration_sum_ms);
     const name = `${normalizeMethod(sample.method)} ${sample.route}`;
     const key = bucket.routes.has(name) || bucket.routes.size < MAX_ROUTES_PER_SECOND ? name : OTHER_ROUTES;
@@ -112,6 +122,9 @@ export class RequestMetrics {
     if (sample.status >= 500) counts[1] += 1;
     else if (sample.status >= 400) counts[2] += 1;
     bucket.routes.set(key, counts);
+    // Typical response time means a served reply: errors (a 401 at the door, a 404) are faster
+    // or slower for reasons that say nothing about the route.
+    if (sample.status < 400) this.routeLatency.add(second, name, Number.isFinite(ms) && ms > 0 ? ms : 0);
     this.recorded += 1;
     this.afterRecord(second);
   }
@@ -145,6 +158,11 @@ export class RequestMetrics {
     return this.slots
       .filter((slot): slot is SecondBucket => slot !== null && slot.second >= low && slot.second <= to && slot.requests > 0)
       .sort((a, b) => a.second - b.second);
+  }
+
+  /** This instance's per-route latency hours held in memory (copies), oldest first. */
+  routeLatencyHours(): HourRollup[] {
+    return this.routeLatency.snapshot();
   }
 
   /** Buckets currently held (≤ ringSeconds), for the bounded-memory figures. */
@@ -236,11 +254,15 @@ export class RequestMetrics {
       if (this.flushedBefore < current) this.flushedBefore = current;
       return Promise.resolve();
     }
+    // The latency hours ride along with windows: every sample is in some window, so a changed
+    // hour is written no later than the window that changed it (and no more often than windows).
+    const hours = this.routeLatency.unsaved();
     const sink = this.sink;
     const recorded = this.recorded;
     this.inFlight = (async () => {
       try {
-        await sink(windows);
+        await sink(windows, hours.map((hour) => hour.rollup));
+        this.routeLatency.markSaved(hours);
         if (current > this.flushedBefore) this.flushedBefore = current;
         if (options.includeCurrent) this.recordedWhenSaved = recorded;
       } catch (error) {

@@ -3,7 +3,8 @@ import { isAwsError } from "../shared/dynamo";
 import type { MetricsReport } from "./model";
 import { RequestMetrics, type RequestMetricsOptions } from "./recorder";
 import { buildReport } from "./report";
-import { loadWindows, saveWindows } from "./store";
+import { buildResponseTimes, firstHourOf, type ResponseTimesReport } from "./response-times";
+import { loadHourRollups, loadWindows, saveHourRollups, saveWindows } from "./store";
 
 /**
  * The request metrics of one process (one Lambda instance), flushing its windows to the table.
@@ -16,10 +17,10 @@ export function createRequestMetrics(ctx: CoreContext, options: Partial<RequestM
   return new RequestMetrics({
     clock: ctx.clock,
     logger,
-    sink: async (windows) => {
+    sink: async (windows, hours) => {
       if (!writable) return;
       try {
-        await saveWindows(ctx.db, windows);
+        await Promise.all([saveWindows(ctx.db, windows), saveHourRollups(ctx.db, hours)]);
       } catch (error) {
         if (!isAwsError(error, "AccessDeniedException")) throw error;
         writable = false;
@@ -62,6 +63,35 @@ export async function metricsReport(ctx: CoreContext, metrics: RequestMetrics, w
       unflushedWindows: metrics.unflushedWindows(now),
     },
     shared: shared.windows,
+    merged,
+    asOf: ctx.clock(),
+  });
+}
+
+/**
+ * Typical response time per route over the last `hours` whole hours: every instance's stored
+ * hours merged with this instance's own from memory. If the table cannot be (fully) read the
+ * reply says merged: false and holds what could be read.
+ */
+export async function responseTimesReport(ctx: CoreContext, metrics: RequestMetrics, hours: number): Promise<ResponseTimesReport> {
+  const now = metrics.nowSecond();
+  let shared: Awaited<ReturnType<typeof loadHourRollups>> = { hours: [], truncated: false };
+  let merged = true;
+  try {
+    shared = await loadHourRollups(ctx.db, firstHourOf(now, hours), now);
+    if (shared.truncated) {
+      merged = false;
+      ctx.logger.warn("response times read truncated", { hours, items: shared.hours.length });
+    }
+  } catch (error) {
+    merged = false;
+    ctx.logger.warn("response times of other instances unavailable", { error });
+  }
+  return buildResponseTimes({
+    now,
+    hours,
+    self: { id: metrics.instanceId, hours: metrics.routeLatencyHours() },
+    shared: shared.hours,
     merged,
     asOf: ctx.clock(),
   });

@@ -10,9 +10,19 @@ import {
   metricsWindowKey,
   metricsWindowRange,
   partitionStartOf,
+  ROUTE_LATENCY_ENTITY,
+  ROUTE_LATENCY_HOUR_SECONDS,
+  ROUTE_LATENCY_PARTITION_SECONDS,
+  ROUTE_LATENCY_TTL_SECONDS,
+  hourStartOf,
+  routeLatencyHourKey,
+  routeLatencyHourRange,
+  routeLatencyPartition,
+  routeLatencyPartitionStartOf,
   windowStartOf,
 } from "./keys";
 import type { WindowAggregate } from "./recorder";
+import type { HourRollup } from "./response-times";
 
 /** One PutItem per window: the same key again (a window written early, then complete) replaces it. */
 export async function saveWindows(db: Database, windows: WindowAggregate[]): Promise<void> {
@@ -84,4 +94,67 @@ export async function loadWindows(
     } while (startKey);
   }
   return { windows, truncated: false };
+}
+
+/** One PutItem per instance-hour: the hour's item is replaced as the hour fills. */
+export async function saveHourRollups(db: Database, hours: HourRollup[]): Promise<void> {
+  await Promise.all(
+    hours.map((hour) =>
+      db.doc.send(
+        new PutCommand({
+          TableName: db.table,
+          Item: {
+            ...routeLatencyHourKey(hour.hour_start, hour.instance_id),
+            entity: ROUTE_LATENCY_ENTITY,
+            ...hour,
+            expires_at: hour.hour_start + ROUTE_LATENCY_HOUR_SECONDS + ROUTE_LATENCY_TTL_SECONDS,
+          },
+        }),
+      ),
+    ),
+  );
+}
+
+const StoredHour = z.object({
+  instance_id: z.string().min(1),
+  hour_start: z.number().int(),
+  routes: z.record(z.string(), z.object({ requests: count, max_ms: z.number().nonnegative(), histogram: z.record(z.string(), count) })),
+});
+
+/** A day of 100 instances is 2,400 items; reads stop after this many and say they are partial. */
+export const MAX_HOURS_READ = 5_000;
+
+/**
+ * Every instance's per-route latency hours from the hour holding fromSecond to the one holding
+ * toSecond: one Query per day partition (at most two for 24 hours). Unparseable items are skipped.
+ */
+export async function loadHourRollups(
+  db: Database,
+  fromSecond: number,
+  toSecond: number,
+): Promise<{ hours: HourRollup[]; truncated: boolean }> {
+  const fromHour = hourStartOf(fromSecond);
+  const toHour = hourStartOf(toSecond);
+  const range = routeLatencyHourRange(fromHour, toHour);
+  const hours: HourRollup[] = [];
+  for (let partition = routeLatencyPartitionStartOf(fromHour); partition <= toHour; partition += ROUTE_LATENCY_PARTITION_SECONDS) {
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const reply = await db.doc.send(
+        new QueryCommand({
+          TableName: db.table,
+          KeyConditionExpression: "pk = :pk AND sk BETWEEN :from AND :to",
+          ExpressionAttributeValues: { ":pk": routeLatencyPartition(partition), ":from": range.from, ":to": range.to },
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      for (const item of reply.Items ?? []) {
+        const parsed = StoredHour.safeParse(item);
+        if (parsed.success) hours.push(parsed.data);
+        if (hours.length >= MAX_HOURS_READ) return { hours, truncated: true };
+      }
+      startKey = reply.LastEvaluatedKey;
+    } while (startKey);
+  }
+  return { hours, truncated: false };
 }

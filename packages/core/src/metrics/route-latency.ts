@@ -1,0 +1,63 @@
+import { hourStartOf } from "./keys";
+import { bucketIndex } from "./model";
+import type { HourRollup, RouteLatency } from "./response-times";
+
+/** Route names kept per hour; more (impossible with this app's routes) go to "(other)". */
+export const MAX_ROUTES_PER_HOUR = 128;
+/** The hour filling now and the one before it (its last requests may still be unwritten). */
+export const HOURS_IN_MEMORY = 2;
+export const OTHER_ROUTE_LATENCY = "(other)";
+
+/**
+ * Per-route latency of this instance, by hour. Bounded whatever the traffic: at most two hours,
+ * each at most MAX_ROUTES_PER_HOUR routes of at most HISTOGRAM_BUCKETS counts, so a stored
+ * hour item stays far below DynamoDB's 400 KB item limit. Each hour counts its changes, so only
+ * hours that changed since their last successful write are written again.
+ */
+export class RouteLatencyHours {
+  private readonly hours = new Map<number, { rollup: HourRollup; version: number; savedVersion: number }>();
+
+  constructor(private readonly instanceId: string) {}
+
+  /** One successful reply of `name` ("METHOD /pattern") that took `ms`. */
+  add(second: number, name: string, ms: number): void {
+    const hourStart = hourStartOf(second);
+    let hour = this.hours.get(hourStart);
+    if (!hour) {
+      const newest = Math.max(hourStart, ...this.hours.keys());
+      // A clock that stepped back more than an hour: nothing to keep it in.
+      if (hourStart < newest - (HOURS_IN_MEMORY - 1) * 3600) return;
+      hour = { rollup: { instance_id: this.instanceId, hour_start: hourStart, routes: {} }, version: 0, savedVersion: 0 };
+      this.hours.set(hourStart, hour);
+      for (const start of [...this.hours.keys()]) if (start <= newest - HOURS_IN_MEMORY * 3600) this.hours.delete(start);
+    }
+    const routes = hour.rollup.routes;
+    const key = routes[name] || Object.keys(routes).length < MAX_ROUTES_PER_HOUR ? name : OTHER_ROUTE_LATENCY;
+    const latency: RouteLatency = (routes[key] ??= { requests: 0, max_ms: 0, histogram: {} });
+    latency.requests += 1;
+    if (ms > latency.max_ms) latency.max_ms = ms;
+    const bucket = String(bucketIndex(ms));
+    latency.histogram[bucket] = (latency.histogram[bucket] ?? 0) + 1;
+    hour.version += 1;
+  }
+
+  /** Copies of the hours in memory, oldest first (for reports: never mutated by later requests). */
+  snapshot(): HourRollup[] {
+    return [...this.hours.values()].sort((a, b) => a.rollup.hour_start - b.rollup.hour_start).map(({ rollup }) => structuredClone(rollup));
+  }
+
+  /** Hours changed since their last write, each with the version it was taken at. */
+  unsaved(): { rollup: HourRollup; version: number }[] {
+    return [...this.hours.values()]
+      .filter((hour) => hour.version > hour.savedVersion)
+      .map((hour) => ({ rollup: structuredClone(hour.rollup), version: hour.version }));
+  }
+
+  /** After a successful write of `unsaved()`'s hours. */
+  markSaved(saved: { rollup: HourRollup; version: number }[]): void {
+    for (const { rollup, version } of saved) {
+      const hour = this.hours.get(rollup.hour_start);
+      if (hour && version > hour.savedVersion) hour.savedVersion = version;
+    }
+  }
+}

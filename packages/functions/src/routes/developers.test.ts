@@ -1,0 +1,130 @@
+import { Hono } from "hono";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FLUSH_WINDOW_SECONDS } from "@fintech/core/metrics/keys";
+import type { RequestMetrics } from "@fintech/core/metrics/recorder";
+import { RESPONSE_TIMES_MESSAGES, ResponseTimesReport } from "@fintech/core/metrics/response-times";
+import { createRequestMetrics } from "@fintech/core/metrics/service";
+import type { CoreContext } from "@fintech/core/shared/context";
+import { createTestContext } from "../../../../infra/local/testing";
+import type { AppEnv } from "../http/env";
+import { errorReply, requestContext } from "../http/middleware";
+import { DEVELOPERS_PREFIX, RESPONSE_TIMES_CACHE_SECONDS, developerRoutes } from "./developers";
+import { publicHealthRoutes } from "./health";
+import { recordRequestMetrics } from "./status";
+
+type Core = Awaited<ReturnType<typeof createTestContext>>;
+let core: Core;
+let clock: ReturnType<typeof manualClock>;
+
+/** Stands still until the test moves it; starts half a second into a flush window. */
+function manualClock() {
+  const windowMs = FLUSH_WINDOW_SECONDS * 1000;
+  let ms = Math.floor(Date.now() / windowMs) * windowMs + 500;
+  return {
+    now: () => new Date(ms),
+    advance(seconds: number) {
+      ms += seconds * 1000;
+    },
+  };
+}
+
+beforeAll(async () => {
+  core = await createTestContext();
+  clock = manualClock();
+});
+afterAll(async () => core.dispose());
+
+/**
+ * One "instance": the request middleware the real app uses, the public health route as traffic,
+ * and the developer routes where app.ts mounts them.
+ */
+function instance(metrics: RequestMetrics, context: CoreContext) {
+  const app = new Hono<AppEnv>({ strict: false });
+  app.use(requestContext(context));
+  app.use(recordRequestMetrics(metrics));
+  app.route("/", publicHealthRoutes);
+  app.route(DEVELOPERS_PREFIX, developerRoutes(metrics));
+  app.onError(errorReply);
+  return {
+    metrics,
+    get: (path: string) => app.request(path),
+    async times(query = "") {
+      const reply = await app.request(`${DEVELOPERS_PREFIX}/response-times${query}`);
+      expect(reply.status).toBe(200);
+      return ResponseTimesReport.parse(await reply.json());
+    },
+  };
+}
+
+const newInstance = () => {
+  const context = { ...core, clock: clock.now };
+  return instance(createRequestMetrics(context), context);
+};
+
+describe("GET /api/v1/developers/response-times", () => {
+  it("is public and gives each route its measured median and p95, in OpenAPI form", async () => {
+    const a = newInstance();
+    try {
+      for (let i = 0; i < 5; i += 1) expect((await a.get("/health")).status).toBe(200);
+      const times = await a.times();
+      const health = times.routes.find((route) => route.path === "/health");
+      expect(health).toMatchObject({ method: "GET", requests: 5 });
+      expect(health!.typical_ms).toBeGreaterThan(0);
+      expect(health!.p95_ms).toBeGreaterThanOrEqual(health!.typical_ms);
+      expect(times.window_hours).toBe(24);
+      // The explorer's own calls are measured too, once served.
+      clock.advance(RESPONSE_TIMES_CACHE_SECONDS + 1);
+      const again = await a.times("?hours=1");
+      expect(again.routes.some((route) => route.path === "/api/v1/developers/response-times")).toBe(true);
+    } finally {
+      a.metrics.stop();
+    }
+  });
+
+  it("merges what other instances wrote to the table", async () => {
+    const a = newInstance();
+    const b = newInstance();
+    try {
+      for (let i = 0; i < 7; i += 1) await a.get("/health");
+      await a.metrics.flush({ includeCurrent: true });
+      const times = await b.times();
+      expect(times.merged).toBe(true);
+      expect(times.instances).toBeGreaterThanOrEqual(1);
+      // b served no /health itself: everything it reports came from the table, a's 7 at least.
+      expect(times.routes.find((route) => route.path === "/health")!.requests).toBeGreaterThanOrEqual(7);
+    } finally {
+      a.metrics.stop();
+      b.metrics.stop();
+    }
+  });
+
+  it("serves a cached reply for a while, then a fresh one", async () => {
+    const a = newInstance();
+    try {
+      await a.get("/health");
+      const first = await a.times();
+      await a.get("/health");
+      const cached = await a.times();
+      expect(cached).toEqual(first);
+      clock.advance(RESPONSE_TIMES_CACHE_SECONDS);
+      const fresh = await a.times();
+      expect(fresh.as_of).not.toBe(first.as_of);
+      expect(fresh.routes.find((route) => route.path === "/health")!.requests).toBeGreaterThan(first.routes.find((route) => route.path === "/health")!.requests);
+    } finally {
+      a.metrics.stop();
+    }
+  });
+
+  it("refuses a bad window with a 400 {message, code}", async () => {
+    const a = newInstance();
+    try {
+      for (const query of ["?hours=0", "?hours=25", "?hours=abc", "?hours=1.5"]) {
+        const reply = await a.get(`${DEVELOPERS_PREFIX}/response-times${query}`);
+        expect(reply.status, query).toBe(400);
+        expect(await reply.json()).toEqual({ message: RESPONSE_TIMES_MESSAGES.hours, code: "validation_error" });
+      }
+    } finally {
+      a.metrics.stop();
+    }
+  });
+});

@@ -1,4 +1,4 @@
-import { Hono } from "hono";
+import { OpenAPIHono } from "@hono/zod-openapi";
 import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
 import { secureHeaders } from "hono/secure-headers";
@@ -7,6 +7,7 @@ import { createRequestMetrics } from "@fintech/core/metrics/service";
 import type { CoreContext } from "@fintech/core/shared/context";
 import type { AppEnv } from "./http/env";
 import { errorReply, requestContext } from "./http/middleware";
+import { DOCUMENT_CONFIG, registerComponents } from "./http/openapi";
 import { requireOriginProof } from "./http/origin-verify";
 import { accountRoutes } from "./routes/accounts";
 import { apiKeyRoutes } from "./routes/api-keys";
@@ -14,10 +15,41 @@ import { authRoutes } from "./routes/auth";
 import { authenticatedHealthRoutes, publicHealthRoutes } from "./routes/health";
 import { ledgerRoutes } from "./routes/ledger";
 import { ledgerStreamRoutes } from "./routes/ledger-stream";
+import { openApiDocumentRoutes } from "./routes/openapi";
 import { recordRequestMetrics, STATUS_PREFIX, statusRoutes } from "./routes/status";
 import { userRoutes } from "./routes/users";
 
 const MAX_JSON_BODY_BYTES = 1024 * 1024;
+
+/**
+ * Every route of the API, each module declared with createRoute (see http/openapi.ts), so this
+ * one composition is both what the app serves and what the OpenAPI document describes. Route
+ * modules hold no state: the core context, the request metrics and the signed-in user reach
+ * handlers through the request context.
+ */
+export const apiRoutes: OpenAPIHono<AppEnv> = new OpenAPIHono<AppEnv>()
+  .route("/", publicHealthRoutes)
+  .route("/api", authenticatedHealthRoutes)
+  .route("/api", openApiDocumentRoutes(() => openApiDocument()))
+  .route("/api/v1/auth", authRoutes)
+  .route("/api/v1/users", userRoutes)
+  .route("/api/v1/api-keys", apiKeyRoutes)
+  .route("/api/v1/accounts", accountRoutes)
+  .route("/api/v1/ledger", ledgerRoutes)
+  .route("/api/grpc/ledger", ledgerStreamRoutes)
+  .route(STATUS_PREFIX, statusRoutes);
+
+type OpenApiDocument = ReturnType<OpenAPIHono["getOpenAPI31Document"]>;
+let document: OpenApiDocument | undefined;
+
+/** The OpenAPI 3.1 document of apiRoutes, built once (the routes never change at run time). */
+export function openApiDocument(): OpenApiDocument {
+  if (!document) {
+    registerComponents(apiRoutes);
+    document = apiRoutes.getOpenAPI31Document(DOCUMENT_CONFIG);
+  }
+  return document;
+}
 
 export interface AppOptions {
   /**
@@ -33,7 +65,7 @@ export interface AppOptions {
  */
 export function createApp(core: CoreContext, options: AppOptions = {}) {
   // Not strict: the spec's client calls both /api/v1/accounts and /api/v1/accounts/.
-  const app = new Hono<AppEnv>({ strict: false });
+  const app = new OpenAPIHono<AppEnv>({ strict: false });
   const metrics = options.metrics ?? createRequestMetrics(core);
   app.use(requestContext(core));
   // In the cloud, before anything else: only CloudFront's requests get further (403 otherwise).
@@ -51,15 +83,7 @@ export function createApp(core: CoreContext, options: AppOptions = {}) {
   );
   app.use(bodyLimit({ maxSize: MAX_JSON_BODY_BYTES }));
 
-  app.route("/", publicHealthRoutes);
-  app.route("/api", authenticatedHealthRoutes);
-  app.route("/api/v1/auth", authRoutes);
-  app.route("/api/v1/users", userRoutes);
-  app.route("/api/v1/api-keys", apiKeyRoutes);
-  app.route("/api/v1/accounts", accountRoutes);
-  app.route("/api/v1/ledger", ledgerRoutes);
-  app.route("/api/grpc/ledger", ledgerStreamRoutes);
-  app.route(STATUS_PREFIX, statusRoutes(metrics));
+  app.route("/", apiRoutes);
 
   app.notFound((c) => c.json({ message: `No route for ${c.req.method} ${c.req.path}`, code: "not_found" }, 404));
   app.onError(errorReply);

@@ -1,4 +1,5 @@
 import type { PublicUser, Role } from "@fintech/core/auth/model";
+import type { RequestMetrics } from "@fintech/core/metrics/recorder";
 import type { CoreContext } from "@fintech/core/shared/context";
 import type { Logger } from "@fintech/core/shared/logger";
 
@@ -17,5 +18,7 @@ export interface AppEnv {
     requestId: string;
     logger: Logger;
     auth: AuthInfo;
+    /** This process's request metrics (set by recordRequestMetrics), read by the status routes. */
+    metrics: RequestMetrics;
   };
 }

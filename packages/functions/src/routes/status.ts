@@ -1,4 +1,5 @@
-import { Hono, type Context, type MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
+import { Hono } from "hono";
 import { matchedRoutes } from "hono/route";
 import { MetricsQuery, UNMATCHED_ROUTE } from "@fintech/core/metrics/model";
 import type { RequestMetrics } from "@fintech/core/metrics/recorder";
@@ -38,6 +39,7 @@ const isMetricsPath = (path: string) => path.replace(/\/+$/, "") === METRICS_PAT
  */
 export function recordRequestMetrics(metrics: RequestMetrics): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
+    c.set("metrics", metrics);
     const started = performance.now();
     let failed = false;
     try {
@@ -63,12 +65,10 @@ export function recordRequestMetrics(metrics: RequestMetrics): MiddlewareHandler
 }
 
 /** GET /metrics and GET /services, both behind a bearer token (the /status screen is guarded). */
-export function statusRoutes(metrics: RequestMetrics) {
-  return new Hono<AppEnv>()
-    .use(requireAuth)
-    .get("/metrics", async (c) => {
-      const query = queryWith(c, MetricsQuery);
-      return c.json(await metricsReport(c.get("core"), metrics, query.window));
-    })
-    .get("/services", async (c) => c.json(await checkServices(c.get("core"), metrics, c.get("auth").userId)));
-}
+export const statusRoutes = new Hono<AppEnv>()
+  .use(requireAuth)
+  .get("/metrics", async (c) => {
+    const query = queryWith(c, MetricsQuery);
+    return c.json(await metricsReport(c.get("core"), c.get("metrics"), query.window));
+  })
+  .get("/services", async (c) => c.json(await checkServices(c.get("core"), c.get("metrics"), c.get("auth").userId)));

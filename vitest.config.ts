@@ -14,7 +14,7 @@ export default defineConfig({
       {
         test: {
           name: "server",
-          include: ["packages/core/src/**/*.test.ts", "packages/functions/src/**/*.test.ts", "infra/**/*.test.ts"],
+          include: ["packages/core/src/**/*.test.ts", "packages/functions/src/**/*.test.ts", "packages/sdk/test/**/*.test.ts", "infra/**/*.test.ts"],
           environment: "node",
           globalSetup: ["infra/local/test-setup.ts"],
           testTimeout: 30_000,

@@ -1,0 +1,122 @@
+import { retryDelayMs, type BackoffPolicy } from "./backoff";
+import { FintechError, replyError } from "./errors";
+
+export type FetchFunction = (request: Request) => Promise<Response>;
+
+export interface TransportOptions {
+  fetch: FetchFunction;
+  /** The bearer credential (API key or session token); null for public calls. */
+  credential: string | null;
+  timeoutMs: number;
+  retries: number;
+  backoff: BackoffPolicy;
+}
+
+export interface SendOptions {
+  /**
+   * Read the whole reply body inside the attempt (so the timeout covers it and a cut body is
+   * retried). Off for streams, whose body is read by the caller for as long as it lasts.
+   */
+  buffered: boolean;
+}
+
+/** Methods that change something: they always carry an Idempotency-Key. */
+const WRITE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
+/** Statuses worth another attempt: overload, throttling and server faults; never other 4xx. */
+const isRetryableStatus = (status: number) => status === 429 || status >= 500;
+
+class AttemptTimeout extends Error {
+  constructor(timeoutMs: number) {
+    super(`No reply within ${timeoutMs} ms`);
+    this.name = "TimeoutError";
+  }
+}
+
+function describe(error: unknown): string {
+  if (error instanceof Error) {
+    const cause = error.cause instanceof Error ? `: ${error.cause.message}` : "";
+    return `${error.message}${cause}`;
+  }
+  return String(error);
+}
+
+async function readBody(response: Response): Promise<unknown> {
+  const text = await response.text();
+  if (text === "") return null;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+/** The headers every attempt of a call sends: bearer auth and, on a write, one Idempotency-Key for all attempts. */
+function callHeaders(request: Request, credential: string | null): Headers {
+  const headers = new Headers(request.headers);
+  if (credential && !headers.has("Authorization")) headers.set("Authorization", `Bearer ${credential}`);
+  if (WRITE_METHODS.has(request.method.toUpperCase()) && !headers.has("Idempotency-Key")) headers.set("Idempotency-Key", crypto.randomUUID());
+  return headers;
+}
+
+type Attempt = { response: Response; failure?: undefined } | { response?: undefined; failure: FintechError };
+
+/**
+ * The fetch the SDK hands openapi-fetch (and the stream helper): auth, Idempotency-Key, a
+ * timeout per attempt, retries with backoff on network errors, timeouts, 5xx and 429 (honouring
+ * Retry-After), and a FintechError for any reply that is not 2xx in the end. The caller's own
+ * abort is passed through untouched and never retried.
+ */
+export function createTransport(options: TransportOptions) {
+  async function attempt(request: Request, headers: Headers, body: ArrayBuffer | undefined, { buffered }: SendOptions): Promise<Attempt> {
+    const timeout = new AbortController();
+    const timer = setTimeout(() => timeout.abort(new AttemptTimeout(options.timeoutMs)), options.timeoutMs);
+    const signal = AbortSignal.any([request.signal, timeout.signal]);
+    try {
+      const response = await options.fetch(new Request(request.url, { method: request.method, headers, body, signal, redirect: request.redirect }));
+      if (!buffered && response.ok) return { response };
+      // Buffer inside the attempt so a body cut mid-way is a network failure of this attempt.
+      const bytes = await response.arrayBuffer();
+      return { response: new Response(bytes.byteLength === 0 ? null : bytes, { status: response.status, statusText: response.statusText, headers: response.headers }) };
+    } catch (error) {
+      if (request.signal.aborted) throw request.signal.reason ?? error;
+      if (timeout.signal.aborted) return { failure: new FintechError({ code: "TIMEOUT", message: `No reply from ${request.method} ${new URL(request.url).pathname} within ${options.timeoutMs} ms`, cause: error }) };
+      if (error instanceof FintechError) throw error;
+      return { failure: new FintechError({ code: "NETWORK_ERROR", message: `Network error on ${request.method} ${new URL(request.url).pathname}: ${describe(error)}`, cause: error }) };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  return async function send(request: Request, sendOptions: SendOptions = { buffered: true }): Promise<Response> {
+    const headers = callHeaders(request, options.credential);
+    // Read once, sent by every attempt (a Request body can be read only once).
+    const body = request.body === null ? undefined : await request.arrayBuffer();
+    for (let retry = 0; ; retry++) {
+      const outcome = await attempt(request, headers, body, sendOptions);
+      const { response } = outcome;
+      if (response?.ok) return response;
+
+      let failure: FintechError;
+      let retryAfterMs: number | null = null;
+      if (response) {
+        failure = replyError(response, await readBody(response));
+        if (!isRetryableStatus(response.status)) throw failure;
+        if (failure.retryAfterSeconds !== null) retryAfterMs = failure.retryAfterSeconds * 1000;
+      } else {
+        failure = outcome.failure;
+      }
+      if (retry >= options.retries) throw failure;
+      // Asked to wait longer than we are willing to: hand the decision back to the caller now.
+      if (retryAfterMs !== null && retryAfterMs > options.backoff.maxRetryAfterMs) throw failure;
+      try {
+        await options.backoff.sleep(retryDelayMs(options.backoff, retry + 1, retryAfterMs), request.signal);
+      } catch (error) {
+        if (request.signal.aborted) throw request.signal.reason ?? error;
+        throw error;
+      }
+    }
+  };
+}
+
+export type Transport = ReturnType<typeof createTransport>;

@@ -37,7 +37,7 @@ export const routeTable: readonly RouteEntry[] = [
   { path: "/grpc-demo", title: "gRPC Streaming Demo", guarded: false, layout: "standard", live: false, load: () => import("./GrpcDemoPage") },
   { path: "/grpc-test", title: "gRPC Test Suite", guarded: false, layout: "standard", live: false, load: () => import("./GrpcTestPage") },
   { path: "/router-test", title: "Router Test", guarded: false, layout: "standard", live: true, load: () => import("./RouterTestPage") },
-  { path: "/about", title: "About the Creator", guarded: false, layout: "standard", live: false, load: () => import("./AboutPage") },
+  { path: "/about", title: "About the Creator", guarded: false, layout: "standard", live: true, load: () => import("./AboutPage") },
 ];
 
 /** Whether the route's screen is built (not a coming-soon placeholder); unknown paths are not. */

@@ -1,0 +1,6 @@
+/** Spec 001 §2, §9: the Professional Journey alternates left and right by index, starting left. */
+export type TimelineSide = "left" | "right";
+
+export function timelineSide(index: number): TimelineSide {
+  return index % 2 === 0 ? "left" : "right";
+}

@@ -2,7 +2,7 @@ import { OpenAPIHono } from "@hono/zod-openapi";
 import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
 import { secureHeaders } from "hono/secure-headers";
-import type { RequestMetrics } from "@fintech/core/metrics/recorder";
+import { RequestMetrics } from "@fintech/core/metrics/recorder";
 import { createRequestMetrics } from "@fintech/core/metrics/service";
 import type { CoreContext } from "@fintech/core/shared/context";
 import type { AppEnv } from "./http/env";
@@ -12,6 +12,7 @@ import { requireOriginProof } from "./http/origin-verify";
 import { accountRoutes } from "./routes/accounts";
 import { apiKeyRoutes } from "./routes/api-keys";
 import { authRoutes } from "./routes/auth";
+import { DEVELOPERS_PREFIX, developerRoutes } from "./routes/developers";
 import { authenticatedHealthRoutes, publicHealthRoutes } from "./routes/health";
 import { ledgerRoutes } from "./routes/ledger";
 import { ledgerStreamRoutes } from "./routes/ledger-stream";
@@ -23,30 +24,37 @@ const MAX_JSON_BODY_BYTES = 1024 * 1024;
 
 /**
  * Every route of the API, each module declared with createRoute (see http/openapi.ts), so this
- * one composition is both what the app serves and what the OpenAPI document describes. Route
- * modules hold no state: the core context, the request metrics and the signed-in user reach
- * handlers through the request context.
+ * one composition is both what the app serves and what the OpenAPI document describes. The
+ * request metrics reach the modules that read them (status reads them from the request context;
+ * the developers' response times keep a per-app cache, hence the argument).
  */
-export const apiRoutes: OpenAPIHono<AppEnv> = new OpenAPIHono<AppEnv>()
-  .route("/", publicHealthRoutes)
-  .route("/api", authenticatedHealthRoutes)
-  .route("/api", openApiDocumentRoutes(() => openApiDocument()))
-  .route("/api/v1/auth", authRoutes)
-  .route("/api/v1/users", userRoutes)
-  .route("/api/v1/api-keys", apiKeyRoutes)
-  .route("/api/v1/accounts", accountRoutes)
-  .route("/api/v1/ledger", ledgerRoutes)
-  .route("/api/grpc/ledger", ledgerStreamRoutes)
-  .route(STATUS_PREFIX, statusRoutes);
+export function apiRoutes(metrics: RequestMetrics): OpenAPIHono<AppEnv> {
+  return new OpenAPIHono<AppEnv>()
+    .route("/", publicHealthRoutes)
+    .route("/api", authenticatedHealthRoutes)
+    .route("/api", openApiDocumentRoutes(() => openApiDocument()))
+    .route("/api/v1/auth", authRoutes)
+    .route("/api/v1/users", userRoutes)
+    .route("/api/v1/api-keys", apiKeyRoutes)
+    .route("/api/v1/accounts", accountRoutes)
+    .route("/api/v1/ledger", ledgerRoutes)
+    .route("/api/grpc/ledger", ledgerStreamRoutes)
+    .route(STATUS_PREFIX, statusRoutes)
+    .route(DEVELOPERS_PREFIX, developerRoutes(metrics));
+}
 
 type OpenApiDocument = ReturnType<OpenAPIHono["getOpenAPI31Document"]>;
 let document: OpenApiDocument | undefined;
 
-/** The OpenAPI 3.1 document of apiRoutes, built once (the routes never change at run time). */
+/**
+ * The OpenAPI 3.1 document of apiRoutes, built once (the routes never change at run time) and
+ * without a store: the metrics given here are never read, only the route declarations are.
+ */
 export function openApiDocument(): OpenApiDocument {
   if (!document) {
-    registerComponents(apiRoutes);
-    document = apiRoutes.getOpenAPI31Document(DOCUMENT_CONFIG);
+    const routes = apiRoutes(new RequestMetrics({ clock: () => new Date() }));
+    registerComponents(routes);
+    document = routes.getOpenAPI31Document(DOCUMENT_CONFIG);
   }
   return document;
 }
@@ -83,7 +91,7 @@ export function createApp(core: CoreContext, options: AppOptions = {}) {
   );
   app.use(bodyLimit({ maxSize: MAX_JSON_BODY_BYTES }));
 
-  app.route("/", apiRoutes);
+  app.route("/", apiRoutes(metrics));
 
   app.notFound((c) => c.json({ message: `No route for ${c.req.method} ${c.req.path}`, code: "not_found" }, 404));
   app.onError(errorReply);

@@ -1,0 +1,571 @@
+import { heading, json, list, notRunnable, paragraph, shell, typescript, type DocPage } from "./content";
+
+/**
+ * The documentation guides (spec 001 §2 "Documentation page", §3 Guide): what the API does
+ * today, nothing more. Every shell and TypeScript block is run against a real server by
+ * infra/docs/guide-examples.test.ts, in order, with the page's `requires` exported first; the
+ * shell examples use curl and jq, and those of one page share their exported variables.
+ */
+
+const gettingStarted: DocPage = {
+  id: "getting-started",
+  title: "Getting Started",
+  icon: "🚀",
+  description: "Run the platform, create a user and an API key, and make your first authenticated call.",
+  requires: ["BASE_URL"],
+  blocks: [
+    heading("What the API does today"),
+    paragraph(
+      "The platform is a double-entry ledger behind one JSON HTTP API: users and API keys, accounts in USD, EUR, GBP or JPY, deposits, transfers between your own accounts, balances at any moment, transaction history with CSV export, and a live stream of ledger events. Payments, identity verification (KYC) and payment rails are not in the API yet.",
+    ),
+    paragraph(
+      "`npm start` runs everything on one port: the API and this site at http://localhost:3000. Every example reads that address from `BASE_URL`; the shell examples use `curl` and `jq`.",
+    ),
+    heading("Check that the API is up"),
+    shell(`curl -sS "$BASE_URL/health" | jq '{status, message}'`, { expectOutput: /"status": "ok"/ }),
+    paragraph(
+      "`ok` means the database and the object store both answer; `degraded` means only storage fails. A `503` with a `Retry-After` header means the database is unreachable for now: try again after that many seconds.",
+    ),
+    heading("Create your user"),
+    shell(
+      `
+TOKEN=$(curl -sS --fail-with-body -X POST "$BASE_URL/api/v1/auth/register" \\
+  -H "Content-Type: application/json" \\
+  -d '{"email": "ada@example.com", "password": "correct horse battery staple", "first_name": "Ada", "last_name": "Lovelace"}' \\
+  | jq -r '.data.token')
+export TOKEN
+echo "Signed up; session token \${TOKEN:0:16}..."`,
+      { expectOutput: /Signed up; session token eyJ/ },
+    ),
+    json(`{
+  "message": "Registration successful",
+  "data": {
+    "token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9...",
+    "expires_at": "2026-11-24T19:25:56.000Z",
+    "user": { "id": "0446a522-...", "email": "ada@example.com", "first_name": "Ada", "last_name": "Lovelace", "role": "user" }
+  }
+}`),
+    paragraph(
+      "The token is a session: it lasts 24 hours (`expires_at`). Passwords need at least 8 characters. Sign in again with `POST /api/v1/auth/login`; see [Authentication](/developers/docs#authentication).",
+    ),
+    heading("Create an API key"),
+    paragraph(
+      "Scripts and servers use an API key rather than your password. A key starts with `fpk_` and is shown once, in this reply: the platform keeps only a hash of it. You can also create and revoke keys on the [API keys](/developers/api-keys) screen.",
+    ),
+    shell(
+      `
+API_KEY=$(curl -sS --fail-with-body -X POST "$BASE_URL/api/v1/api-keys" \\
+  -H "Authorization: Bearer $TOKEN" \\
+  -H "Content-Type: application/json" \\
+  -d '{"name": "getting started"}' \\
+  | jq -r '.data.key')
+export API_KEY
+echo "API key \${API_KEY:0:12}..."`,
+      { expectOutput: /API key fpk_/ },
+    ),
+    heading("Make your first call"),
+    paragraph("Send the key as a bearer token, exactly like a session token. Open an account, then list your accounts:"),
+    shell(
+      `
+curl -sS --fail-with-body -X POST "$BASE_URL/api/v1/ledger/accounts" \\
+  -H "Authorization: Bearer $API_KEY" \\
+  -H "Content-Type: application/json" \\
+  -d '{"name": "Operating", "currency": "USD"}' \\
+  | jq '.data | {id, account_number, currency, balance}'
+
+curl -sS --fail-with-body "$BASE_URL/api/v1/ledger/accounts" \\
+  -H "Authorization: Bearer $API_KEY" \\
+  | jq -r '.data[] | "\\(.name): \\(.balance) \\(.currency)"'`,
+      { expectOutput: /Operating: 0\.00 USD/ },
+    ),
+    heading("Conventions"),
+    list(
+      "Bodies are JSON: send `Content-Type: application/json`.",
+      'Amounts are decimal strings in the account\'s currency (`"12.50"`; JPY has no decimals). Replies carry the integer minor units beside them (`balance_minor`). `1e3`, `0x10` and more decimals than the currency has are refused, never rounded.',
+      'Errors are a 4xx status with `{"message": ..., "code": ...}`, and a refused request changes nothing. `401` means a missing, wrong or expired credential (`unauthorized`, `invalid_token`, `invalid_api_key`).',
+      "Writes accept an `Idempotency-Key` header: the same request with the same key returns the first reply (with `Idempotent-Replayed: true`) and writes nothing again.",
+      "Lists are paged: `limit` (1 to 200, default 50) and `offset`, or the previous page's `pagination.next_cursor` as `cursor`.",
+      "`429` and `503` carry `Retry-After`: wait that many seconds, then retry.",
+    ),
+    heading("Use the TypeScript SDK"),
+    paragraph(
+      "`@fintech/sdk` is a typed client generated from the API's OpenAPI document (`GET /api/openapi.json`); in this repository it is the workspace package `packages/sdk`. It sends your key as a bearer token, gives each attempt 30000 ms, retries network errors, 5xx and 429 replies 3 times with backoff, and throws a `FintechError` whose `code` says what happened (`INVALID_API_KEY`, `NETWORK_ERROR`, ...).",
+    ),
+    typescript(
+      `
+import { createFintechClient } from "@fintech/sdk";
+
+const fintech = createFintechClient({ baseUrl: process.env.BASE_URL!, apiKey: process.env.API_KEY! });
+
+const { data: accounts } = await fintech.api.GET("/api/v1/ledger/accounts");
+for (const account of accounts.data) console.log(\`\${account.name}: \${account.balance} \${account.currency}\`);`,
+      { expectOutput: /Operating: 0\.00 USD/ },
+    ),
+  ],
+};
+
+const authentication: DocPage = {
+  id: "authentication",
+  title: "Authentication",
+  icon: "🔐",
+  description: "Sessions, bearer API keys (fpk_), revoking keys, stream tickets and what a 401 or 429 means.",
+  requires: ["BASE_URL", "EMAIL", "PASSWORD"],
+  blocks: [
+    heading("Sessions"),
+    paragraph(
+      "Sign in with your email and password. The reply's `data.token` is a session token: send it as `Authorization: Bearer <token>`. It lasts 24 hours (`expires_at`); then sign in again.",
+    ),
+    shell(
+      `
+TOKEN=$(curl -sS --fail-with-body -X POST "$BASE_URL/api/v1/auth/login" \\
+  -H "Content-Type: application/json" \\
+  -d "$(jq -n --arg email "$EMAIL" --arg password "$PASSWORD" '{email: $email, password: $password}')" \\
+  | jq -r '.data.token')
+export TOKEN
+
+curl -sS --fail-with-body "$BASE_URL/api/v1/users/profile" \\
+  -H "Authorization: Bearer $TOKEN" \\
+  | jq '.data | {email, first_name, role}'`,
+      { expectOutput: /"role": "user"/ },
+    ),
+    paragraph(
+      'A wrong email and a wrong password get the same answer, `401 {"message": "Invalid email or password", "code": "invalid_credentials"}`. Sign-in and sign-up attempts are limited per address (30 a minute) and per email and address (10 a minute); past that the reply is `429` with `Retry-After`.',
+    ),
+    heading("API keys"),
+    paragraph(
+      "An API key (`fpk_...`) acts as you, on your own accounts and transactions, with the role `user` even if you are an admin: it never reaches an admin action. It is shown once, when created; the platform stores only a hash, plus a visible prefix and when it was last used. You may hold 20 active keys. Keys are managed with a session only (an API key gets `403 session_required` there), here or on the [API keys](/developers/api-keys) screen.",
+    ),
+    shell(
+      `
+API_KEY=$(curl -sS --fail-with-body -X POST "$BASE_URL/api/v1/api-keys" \\
+  -H "Authorization: Bearer $TOKEN" \\
+  -H "Content-Type: application/json" \\
+  -d '{"name": "billing worker"}' \\
+  | jq -r '.data.key')
+export API_KEY
+
+curl -sS --fail-with-body "$BASE_URL/api/v1/api-keys" \\
+  -H "Authorization: Bearer $TOKEN" \\
+  | jq '.data[] | {name, prefix, created_at, last_used_at, revoked_at}'`,
+      { expectOutput: /"name": "billing worker",\s+"prefix": "fpk_/ },
+    ),
+    paragraph("Use the key wherever a session token goes:"),
+    shell(
+      `
+curl -sS --fail-with-body "$BASE_URL/api/v1/users/profile" \\
+  -H "Authorization: Bearer $API_KEY" \\
+  | jq -r '"Signed in as \\(.data.email)"'`,
+      { expectOutput: /Signed in as \S+@/ },
+    ),
+    heading("Revoke a key"),
+    paragraph("Revoking is immediate: the next request with the key is `401 invalid_api_key`. The record stays in the list, with `revoked_at`, for audit."),
+    shell(
+      `
+KEY_ID=$(curl -sS --fail-with-body "$BASE_URL/api/v1/api-keys" \\
+  -H "Authorization: Bearer $TOKEN" \\
+  | jq -r 'first(.data[] | select(.name == "billing worker" and .revoked_at == null)) | .id')
+
+curl -sS --fail-with-body -X DELETE "$BASE_URL/api/v1/api-keys/$KEY_ID" \\
+  -H "Authorization: Bearer $TOKEN" \\
+  | jq -r '"revoked at \\(.data.revoked_at)"'
+
+curl -sS "$BASE_URL/api/v1/users/profile" -H "Authorization: Bearer $API_KEY" -w '\\nHTTP %{http_code}\\n'`,
+      { expectOutput: /"code":"invalid_api_key"}\s+HTTP 401/ },
+    ),
+    heading("Stream tickets"),
+    paragraph(
+      "Scripts and servers open the live streams with the same bearer header. A browser's `EventSource` cannot send headers, and a token must never sit in a URL, so the browser trades its token for a stream ticket: it lives 60 seconds and only opens streams (`?ticket=`). See [Real-time APIs](/developers/docs#realtime).",
+    ),
+    shell(
+      `
+curl -sS --fail-with-body -X POST "$BASE_URL/api/v1/auth/stream-ticket" \\
+  -H "Authorization: Bearer $TOKEN" \\
+  | jq '{expires_at, expires_in}'`,
+      { expectOutput: /"expires_in": 60/ },
+    ),
+    heading("When authentication fails"),
+    list(
+      "`401 unauthorized`: no `Authorization` header. `401 invalid_token`: a session token that is malformed or expired. `401 invalid_api_key`: an unknown or revoked key. Every 401 carries `WWW-Authenticate: Bearer`.",
+      "`403`: signed in, but not allowed (an admin route, another user's stream, or key management with an API key).",
+      "`429`: too many sign-in attempts; wait `Retry-After` seconds.",
+      "A `503` is an outage, not a bad credential: keep your session and retry later.",
+    ),
+    heading("With the SDK"),
+    paragraph("The SDK takes either credential: `token` for a session, `apiKey` for a key. A 401 throws `FintechError` with the code `INVALID_API_KEY`; it is never retried."),
+    typescript(
+      `
+import { createFintechClient, FintechError } from "@fintech/sdk";
+
+const baseUrl = process.env.BASE_URL!;
+
+// Sign in, then create a key with the session.
+const anonymous = createFintechClient({ baseUrl });
+const { data: session } = await anonymous.api.POST("/api/v1/auth/login", {
+  body: { email: process.env.EMAIL!, password: process.env.PASSWORD! },
+});
+const signedIn = createFintechClient({ baseUrl, token: session.data.token });
+const { data: created } = await signedIn.api.POST("/api/v1/api-keys", { body: { name: "sdk example" } });
+
+const fintech = createFintechClient({ baseUrl, apiKey: created.data.key });
+const { data: profile } = await fintech.api.GET("/api/v1/users/profile");
+console.log("Signed in as", profile.data.email);
+
+// Revoke it: the key stops working at once.
+await signedIn.api.DELETE("/api/v1/api-keys/{id}", { params: { path: { id: created.data.id } } });
+try {
+  await fintech.api.GET("/api/v1/users/profile");
+} catch (error) {
+  if (!(error instanceof FintechError)) throw error;
+  console.log(error.code, error.status, error.apiCode);
+}`,
+      { expectOutput: /INVALID_API_KEY 401 invalid_api_key/ },
+    ),
+  ],
+};
+
+const ledger: DocPage = {
+  id: "ledger",
+  title: "Ledger API",
+  icon: "📒",
+  description: "Accounts, deposits, transfers with Idempotency-Key, posting, balances at any moment, history, CSV export and errors.",
+  requires: ["BASE_URL", "API_KEY"],
+  blocks: [
+    heading("Accounts"),
+    paragraph(
+      "Every account has a name, a currency (USD, EUR, GBP or JPY) and a type: `bank` (the default), `cash`, `asset`, `liability`, `equity`, `revenue` or `expense`. Its number is generated (`ACC` and 10 digits) unless you give one, and is unique among your accounts.",
+    ),
+    shell(
+      `
+open_account() {
+  curl -sS --fail-with-body -X POST "$BASE_URL/api/v1/ledger/accounts" \\
+    -H "Authorization: Bearer $API_KEY" \\
+    -H "Content-Type: application/json" \\
+    -d "$(jq -n --arg name "$1" '{name: $name, type: "bank", currency: "USD"}')" \\
+    | jq -r '.data.id'
+}
+FROM_ACCOUNT=$(open_account "Operating")
+TO_ACCOUNT=$(open_account "Payroll")
+export FROM_ACCOUNT TO_ACCOUNT
+
+curl -sS --fail-with-body "$BASE_URL/api/v1/ledger/accounts" \\
+  -H "Authorization: Bearer $API_KEY" \\
+  | jq -r '.data[] | "\\(.name) \\(.account_number) \\(.balance) \\(.currency)"'`,
+      { expectOutput: /Operating ACC\d{10} 0\.00 USD/ },
+    ),
+    heading("Deposits and posting"),
+    paragraph(
+      "A deposit records money arriving from outside: it moves from the platform's External funding account into yours. Every write starts as a draft: it shows in `pending_in` (or `pending_out`) but not yet in `balance`. Posting it makes it final; unposting (`POST .../unpost`) returns a posted journal to draft. Nothing is erased: each step is added to the journal's `history`, with who did it.",
+    ),
+    shell(
+      `
+DEPOSIT=$(curl -sS --fail-with-body -X POST "$BASE_URL/api/v1/ledger/transactions/deposit" \\
+  -H "Authorization: Bearer $API_KEY" \\
+  -H "Content-Type: application/json" \\
+  -H "Idempotency-Key: opening-deposit-0001" \\
+  -d "$(jq -n --arg account "$FROM_ACCOUNT" '{account_id: $account, amount: "1000.00", currency: "USD", description: "Opening deposit"}')" \\
+  | jq -r '.data.id')
+export DEPOSIT
+
+curl -sS --fail-with-body -X POST "$BASE_URL/api/v1/ledger/transactions/$DEPOSIT/post" \\
+  -H "Authorization: Bearer $API_KEY" \\
+  | jq '.data | {id, type, status, amount, posted_at}'`,
+      { expectOutput: /"status": "posted"/ },
+    ),
+    heading("Transfers and Idempotency-Key"),
+    paragraph(
+      "A transfer moves money between two of your accounts in one currency. It may not take an account's available balance (balance less pending outflows) below zero: that is `422 insufficient_funds`.",
+    ),
+    paragraph(
+      "Send an `Idempotency-Key` of your choosing (1 to 255 visible ASCII characters, such as your payout's id) with every write. If the reply is lost, send the same request with the same key: you get the first reply again, with `Idempotent-Replayed: true`, and nothing is written twice. The same key with a different body is `422 idempotency_key_reused`; a repeat that arrives while the first is still in flight is `409`. Keys never expire.",
+    ),
+    shell(
+      `
+transfer() {
+  curl -sS --fail-with-body -X POST "$BASE_URL/api/v1/ledger/transactions/transfer" \\
+    -H "Authorization: Bearer $API_KEY" \\
+    -H "Content-Type: application/json" \\
+    -H "Idempotency-Key: payroll-2026-11" \\
+    -D headers.txt \\
+    -d "$(jq -n --arg from "$FROM_ACCOUNT" --arg to "$TO_ACCOUNT" \\
+      '{from_account_id: $from, to_account_id: $to, amount: "250.00", currency: "USD", description: "November payroll"}')"
+}
+TRANSFER=$(transfer | jq -r '.data.id')
+export TRANSFER
+echo "transfer $TRANSFER"
+
+# The reply was lost? Send the very same request again:
+echo "again    $(transfer | jq -r '.data.id') ($(grep -i '^idempotent-replayed' headers.txt | tr -d '\\r'))"`,
+      { expectOutput: /transfer ([0-9a-f-]{36})\nagain {4}\1 \(idempotent-replayed: true\)/i },
+    ),
+    paragraph("The transfer is a draft until you post it:"),
+    shell(
+      `
+curl -sS --fail-with-body -X POST "$BASE_URL/api/v1/ledger/transactions/$TRANSFER/post" \\
+  -H "Authorization: Bearer $API_KEY" \\
+  | jq '.data | {status, counterparty, entries: [.entries[] | {account_name, debit, credit}]}'`,
+      { expectOutput: /"status": "posted",\s+"counterparty": "Operating → Payroll"/ },
+    ),
+    heading("Balances, now and at any moment"),
+    shell(
+      `
+curl -sS --fail-with-body "$BASE_URL/api/v1/ledger/accounts/$TO_ACCOUNT/balance" \\
+  -H "Authorization: Bearer $API_KEY" \\
+  | jq '.data | {name, balance, available, pending_in, pending_out, as_of}'`,
+      { expectOutput: /"name": "Payroll",\s+"balance": "250\.00"/ },
+    ),
+    paragraph(
+      "Every balance change is kept as a version, so `?as_of=` (an ISO 8601 time) answers with the balance at that moment. Here: the Operating account just after the deposit was posted, before the transfer.",
+    ),
+    shell(
+      `
+POSTED_AT=$(curl -sS --fail-with-body "$BASE_URL/api/v1/ledger/transactions/$DEPOSIT" \\
+  -H "Authorization: Bearer $API_KEY" | jq -r '.data.posted_at')
+
+curl -sS --fail-with-body -G "$BASE_URL/api/v1/ledger/accounts/$FROM_ACCOUNT/balance" \\
+  --data-urlencode "as_of=$POSTED_AT" \\
+  -H "Authorization: Bearer $API_KEY" \\
+  | jq '.data | {name, balance, as_of}'`,
+      { expectOutput: /"name": "Operating",\s+"balance": "1000\.00"/ },
+    ),
+    heading("History and paging"),
+    paragraph(
+      "`GET /api/v1/ledger/transactions/history` lists your journals, newest first. Filters: `status` (draft, posted), `type` (deposit, transfer, ...), `account_id`, `from` and `to` (dates or times), `q` (words in the description). Page with `limit` and the previous page's `next_cursor`; a cursor only works with the filters it came from.",
+    ),
+    shell(
+      `
+history_page() {
+  curl -sS --fail-with-body -G "$BASE_URL/api/v1/ledger/transactions/history" \\
+    --data-urlencode "limit=1" --data-urlencode "status=posted" "$@" \\
+    -H "Authorization: Bearer $API_KEY"
+}
+history_page > page1.json
+jq -r '.data[] | "\\(.type) \\(.status) \\(.amount) \\(.counterparty)"' page1.json
+
+CURSOR=$(jq -r '.pagination.next_cursor' page1.json)
+history_page --data-urlencode "cursor=$CURSOR" \\
+  | jq -r '.data[] | "\\(.type) \\(.status) \\(.amount) \\(.counterparty)"'`,
+      { expectOutput: /transfer posted 250\.00 Operating → Payroll\ndeposit posted 1000\.00 External funding \(USD\)/ },
+    ),
+    heading("Export as CSV"),
+    paragraph(
+      "The same filters, every match (up to 10,000 rows) as CSV: `id,created_at,posted_at,type,status,description,currency,amount,debit_account,credit_account,idempotency_key`.",
+    ),
+    shell(
+      `
+curl -sS --fail-with-body "$BASE_URL/api/v1/ledger/transactions/export?status=posted" \\
+  -H "Authorization: Bearer $API_KEY" \\
+  -o transactions.csv
+cut -d, -f4,5,8 transactions.csv`,
+      { expectOutput: /^type,status,amount\ntransfer,posted,250\.00\ndeposit,posted,1000\.00$/m },
+    ),
+    heading("Errors"),
+    paragraph('Every refusal is a 4xx with `{"message", "code"}` and changes nothing. For example, a transfer larger than the available balance:'),
+    shell(
+      `
+curl -sS -X POST "$BASE_URL/api/v1/ledger/transactions/transfer" \\
+  -H "Authorization: Bearer $API_KEY" \\
+  -H "Content-Type: application/json" \\
+  -d "$(jq -n --arg from "$FROM_ACCOUNT" --arg to "$TO_ACCOUNT" '{from_account_id: $from, to_account_id: $to, amount: "1000000.00"}')" \\
+  -w '\\nHTTP %{http_code}\\n'`,
+      { expectOutput: /"code":"insufficient_funds"}\nHTTP 422/ },
+    ),
+    list(
+      "`400`: the input is malformed (`validation_error` and friends, e.g. \"Amount must be a number\"), or a cursor is invalid (`invalid_cursor`).",
+      "`404`: no such account or transaction among yours; another user's is a 404 too.",
+      "`409`: the same Idempotency-Key is still being processed; retry shortly.",
+      "`422`: `insufficient_funds`, `idempotency_key_reused`, or a status change that is not possible.",
+      "`423`: `account_locked`: an administrator locked the account; money can still come in.",
+      "`503`: the store is unavailable for a moment (`Retry-After`).",
+    ),
+    heading("With the SDK"),
+    paragraph("The SDK adds an `Idempotency-Key` to every write (yours, or a generated one) and keeps it across its own retries, so a transfer whose reply was lost is applied once."),
+    typescript(
+      `
+import { createFintechClient } from "@fintech/sdk";
+
+const fintech = createFintechClient({ baseUrl: process.env.BASE_URL!, apiKey: process.env.API_KEY! });
+const from = process.env.FROM_ACCOUNT!;
+const to = process.env.TO_ACCOUNT!;
+
+const { data: transfer } = await fintech.api.POST("/api/v1/ledger/transactions/transfer", {
+  body: { from_account_id: from, to_account_id: to, amount: "40.00", currency: "USD", description: "Team lunch" },
+  headers: { "Idempotency-Key": "team-lunch-2026-11-23" },
+});
+await fintech.api.POST("/api/v1/ledger/transactions/{id}/post", { params: { path: { id: transfer.data.id } } });
+
+const { data: balance } = await fintech.api.GET("/api/v1/ledger/accounts/{id}/balance", { params: { path: { id: to } } });
+console.log(\`\${balance.data.name}: \${balance.data.balance} \${balance.data.currency}\`);`,
+      { expectOutput: /Payroll: 290\.00 USD/ },
+    ),
+  ],
+};
+
+const payments: DocPage = {
+  id: "payments",
+  title: "Payment Processing",
+  icon: "💳",
+  description: "Payments over card, ACH, SEPA and other rails: not built yet. What to use today instead.",
+  requires: ["BASE_URL"],
+  blocks: [
+    heading("Not available yet"),
+    paragraph(
+      "Payment processing (paying out over rails such as ACH, SEPA or cards, payment status, the payments stream and webhooks) is not built yet. The API has no payments endpoint today, so this guide shows no code: it will document payments when they ship, with examples that are tested like every other guide.",
+    ),
+    heading("What to use today"),
+    list(
+      "Moving money between your own accounts is a ledger transfer, safe to retry with an `Idempotency-Key`: see [Ledger API](/developers/docs#ledger).",
+      "Money arriving from outside the platform is recorded as a deposit (`POST /api/v1/ledger/transactions/deposit`).",
+      "The [API explorer](/developers/api-explorer) lists every endpoint that exists; anything not listed there is not available.",
+    ),
+  ],
+};
+
+const realtime: DocPage = {
+  id: "realtime",
+  title: "Real-time APIs",
+  icon: "⚡",
+  description: "The ledger event stream (server-sent events): events, filters, resuming with Last-Event-ID, stream tickets and commands.",
+  requires: ["BASE_URL", "API_KEY"],
+  blocks: [
+    heading("The ledger stream"),
+    paragraph(
+      "`GET /api/grpc/ledger/stream` is a stream of server-sent events about your ledger, sent as they are committed. Each message has an `id:` (where to resume), an `event:` name and `data:`, a JSON object with the event's fields, its `type` and `at`. The events:",
+    ),
+    list(
+      "`transactionCreated` and `transactionStatusUpdate`: a journal was created, posted or unposted.",
+      "`balanceUpdate`: an account's balance or available balance changed (`changeAmount`, `changeType` CREDIT or DEBIT).",
+      "`lowBalanceAlert`: an account fell below the threshold you set on it.",
+      "`reconciliationResult`, `accountLocked`, `accountUnlocked`: account controls.",
+      "`cursor`: no news, only a newer resume position (when you connect, and with each heartbeat).",
+    ),
+    paragraph(
+      "A quiet stream sends a `: heartbeat` comment every 15 seconds. The server ends each stream cleanly after about 5 minutes and says when to reconnect (`retry:`, in milliseconds): reconnecting is part of normal operation.",
+    ),
+    heading("Resume with Last-Event-ID"),
+    paragraph("Keep the `id:` of every message you receive. Reconnect with it in `Last-Event-ID` (or `?lastEventId=`) and the server sends exactly what you missed, nothing twice. First, remember where the stream starts:"),
+    shell(
+      `
+: > first.txt
+curl -sSN "$BASE_URL/api/grpc/ledger/stream" -H "Authorization: Bearer $API_KEY" > first.txt &
+STREAM=$!
+until grep -q '^id: ' first.txt; do sleep 0.2; done
+kill $STREAM
+
+LAST_EVENT_ID=$(grep -m1 '^id: ' first.txt | cut -c5-)
+export LAST_EVENT_ID
+echo "resume from \${LAST_EVENT_ID:0:24}..."`,
+      { expectOutput: /resume from \S+/ },
+    ),
+    paragraph("While nobody listens, money arrives:"),
+    shell(
+      `
+ACCOUNT=$(curl -sS --fail-with-body -X POST "$BASE_URL/api/v1/ledger/accounts" \\
+  -H "Authorization: Bearer $API_KEY" -H "Content-Type: application/json" \\
+  -d '{"name": "Live", "currency": "USD"}' | jq -r '.data.id')
+export ACCOUNT
+
+curl -sS --fail-with-body -X POST "$BASE_URL/api/v1/ledger/transactions/deposit" \\
+  -H "Authorization: Bearer $API_KEY" -H "Content-Type: application/json" \\
+  -d "$(jq -n --arg account "$ACCOUNT" '{account_id: $account, amount: "75.00", description: "Invoice 118"}')" \\
+  | jq -r '"deposit \\(.data.id) \\(.data.status)"'`,
+      { expectOutput: /deposit \S+ draft/ },
+    ),
+    paragraph("Reconnect from the saved position: the events of that deposit arrive."),
+    shell(
+      `
+: > events.txt
+curl -sSN "$BASE_URL/api/grpc/ledger/stream" \\
+  -H "Authorization: Bearer $API_KEY" \\
+  -H "Last-Event-ID: $LAST_EVENT_ID" > events.txt &
+STREAM=$!
+until grep -q '"type":"transactionCreated"' events.txt; do sleep 0.2; done
+kill $STREAM
+
+sed -n 's/^data: //p' events.txt | jq -c 'select(.type) | {type, amount: (.changeAmount // .amount), description}'`,
+      { expectOutput: /\{"type":"balanceUpdate","amount":"75\.00"[^\n]*\n\{"type":"transactionCreated","amount":"75\.00","description":"Invoice 118"\}/ },
+    ),
+    heading("Filters"),
+    list(
+      "`accountIds=a,b`: only events about these accounts (up to 50).",
+      "`statusFilter=draft,posted`: transaction events in these statuses only.",
+      "`includeTransactions=false`: balance and account events only.",
+      "`userId`: whose ledger; it defaults to you, and another user's is `403` (administrators may watch any user).",
+    ),
+    heading("In a browser: stream tickets"),
+    paragraph(
+      "`EventSource` cannot send an `Authorization` header, and a token must never appear in a URL, so a browser first trades its token for a stream ticket (`POST /api/v1/auth/stream-ticket`, 60 seconds, opens streams only) and connects with `?ticket=`. The same from the shell:",
+    ),
+    shell(
+      `
+TICKET=$(curl -sS --fail-with-body -X POST "$BASE_URL/api/v1/auth/stream-ticket" \\
+  -H "Authorization: Bearer $API_KEY" | jq -r '.ticket')
+
+: > ticket.txt
+curl -sSN "$BASE_URL/api/grpc/ledger/stream?ticket=$TICKET" > ticket.txt &
+STREAM=$!
+until grep -q '^event: cursor' ticket.txt; do sleep 0.2; done
+kill $STREAM
+grep '^event: ' ticket.txt`,
+      { expectOutput: /event: cursor/ },
+    ),
+    notRunnable(
+      typescript(`
+// In a web page signed in with \`token\`:
+async function openLedgerStream(token: string, lastEventId?: string): Promise<EventSource> {
+  const reply = await fetch("/api/v1/auth/stream-ticket", { method: "POST", headers: { Authorization: \`Bearer \${token}\` } });
+  const { ticket } = await reply.json();
+  const query = new URLSearchParams({ ticket, ...(lastEventId ? { lastEventId } : {}) });
+  const source = new EventSource(\`/api/grpc/ledger/stream?\${query}\`);
+  source.addEventListener("balanceUpdate", (message) => {
+    const event = JSON.parse(message.data);
+    console.log(\`\${event.accountName}: \${event.balance} \${event.currency}\`);
+  });
+  // A ticket opens one connection: on error, close and reconnect with a new ticket and the last id.
+  source.onerror = () => source.close();
+  return source;
+}`),
+      "Browser code: EventSource and a same-origin page exist only in a browser. The shell example above makes the same two calls.",
+    ),
+    heading("Commands"),
+    paragraph(
+      "`POST /api/grpc/ledger/command` takes one command as `{\"command\": {\"<name>\": {...}}}`: `getBalance {accountId}`, `createTransaction {type: \"transfer\" | \"deposit\", ...}` (with `Idempotency-Key`), `reconcileAccount {accountId, expectedBalance, currency}`, and `subscribeToAccount` / `subscribeToTransactions`, which answer with the stream URL that delivers exactly that subscription. A refusal is a 4xx `{\"message\": \"Ledger command failed\", \"reason\", \"code\"}`.",
+    ),
+    shell(
+      `
+command() {
+  curl -sS --fail-with-body -X POST "$BASE_URL/api/grpc/ledger/command" \\
+    -H "Authorization: Bearer $API_KEY" -H "Content-Type: application/json" -d "$1"
+}
+command "$(jq -n --arg id "$ACCOUNT" '{command: {getBalance: {accountId: $id}}}')" \\
+  | jq '{command, balance: .result.balance, pending_in: .result.pending_in}'
+
+command "$(jq -n --arg id "$ACCOUNT" '{command: {subscribeToAccount: {accountId: $id}}}')" \\
+  | jq -r '.result.streamUrl'`,
+      { expectOutput: /"pending_in": "75\.00"[\s\S]*\/api\/grpc\/ledger\/stream\?userId=[^&\s]+&accountIds=/ },
+    ),
+    heading("With the SDK"),
+    paragraph(
+      "`fintech.stream(...)` yields `{id, event, data}` with `data` parsed, reconnects by itself with `Last-Event-ID` when the connection drops or the server ends the stream, and leaves out `cursor` messages. Leaving the loop closes the connection.",
+    ),
+    typescript(
+      `
+import { createFintechClient } from "@fintech/sdk";
+
+const fintech = createFintechClient({ baseUrl: process.env.BASE_URL!, apiKey: process.env.API_KEY! });
+
+// Resume from the position saved above: the deposit made while nobody listened comes first.
+const stream = fintech.stream("/api/grpc/ledger/stream", {
+  query: { accountIds: process.env.ACCOUNT! },
+  lastEventId: process.env.LAST_EVENT_ID!,
+});
+for await (const event of stream) {
+  console.log(event.event, JSON.stringify(event.data));
+  if (event.event === "transactionCreated") break;
+}`,
+      { expectOutput: /balanceUpdate \{[^\n]*"changeAmount":"75\.00"[\s\S]*transactionCreated \{/ },
+    ),
+  ],
+};
+
+/** In the order the documentation page lists them; ids are their anchors (spec 001 §2). */
+export const guides: readonly DocPage[] = [gettingStarted, authentication, ledger, payments, realtime];

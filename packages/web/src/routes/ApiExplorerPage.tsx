@@ -1,11 +1,6 @@
-import { PlaceholderScreen } from "../components/PlaceholderScreen";
+import { ApiExplorerScreen } from "../developers/explorer/ApiExplorerScreen";
 
+/** /developers/api-explorer: every endpoint of the API, from its OpenAPI document, with Try It (public; see routeTable). */
 export default function ApiExplorerPage() {
-  return (
-    <PlaceholderScreen
-      title="API explorer"
-      product="The API explorer"
-      willDo="browse every endpoint by category, with request and response examples and a ready-to-run curl command you can copy."
-    />
-  );
+  return <ApiExplorerScreen />;
 }

@@ -65,10 +65,259 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/auth/register": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a user account
+         * @description Registers a user and signs them in: the reply carries a session token. Attempts are rate limited per address and per email (valid or not).
+         */
+        post: operations["register"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign in
+         * @description Exchanges email and password for a session token. Attempts are rate limited per address and per email; a wrong email or password is the same 401.
+         */
+        post: operations["login"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/stream-ticket": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Get a stream ticket
+         * @description A short-lived ticket that opens server-sent event streams from a browser (EventSource cannot send an Authorization header, and a session token never goes in a URL). Not accepted as a bearer token.
+         */
+        post: operations["createStreamTicket"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/users/profile": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signed-in user's profile
+         * @description The user the bearer token or API key acts for (never the password hash).
+         */
+        get: operations["getProfile"];
+        /**
+         * Update the signed-in user's profile
+         * @description Changes any of email, names, phone and date of birth; every field is optional and unknown fields (role among them) are refused.
+         */
+        put: operations["updateProfile"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/api-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List API keys
+         * @description The signed-in user's API keys, revoked ones included (with `revoked_at`); never the secrets. Needs a signed-in session: an API key cannot manage API keys (403 `session_required`).
+         */
+        get: operations["listApiKeys"];
+        put?: never;
+        /**
+         * Create an API key
+         * @description A new key for scripts and servers, sent as `Authorization: Bearer fpk_...`; it acts for its owner as a user, never as an administrator. The reply is the only time the key is shown; only a hash is stored. Needs a signed-in session: an API key cannot manage API keys (403 `session_required`).
+         */
+        post: operations["createApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/api-keys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an API key
+         * @description Revokes one of the signed-in user's keys at once: later requests with it are 401. Revoking a revoked key answers it as it is. Needs a signed-in session: an API key cannot manage API keys (403 `session_required`).
+         */
+        delete: operations["revokeApiKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/developers/response-times": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Typical response time per route
+         * @description Median (`typical_ms`) and 95th percentile (`p95_ms`) latency of every route that served replies (status below 400) in the last `hours` whole hours (default 24, the current hour included), merged over every API instance from the real request metrics. Paths are in OpenAPI form. Figures are within about 19 % (one latency bucket). Replies are cached for 30 s. Public: the API explorer shows them next to each endpoint.
+         */
+        get: operations["listResponseTimes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        ApiKeyListReply: {
+            data: {
+                id: string;
+                name: string;
+                prefix: string;
+                created_at: string;
+                last_used_at: string | null;
+                revoked_at: string | null;
+            }[];
+        };
+        Error: {
+            /** @description What went wrong, in words a person can act on */
+            message: string;
+            /** @description Stable machine-readable code, e.g. validation_error, unauthorized, not_found */
+            code: string;
+            /** @description Post and unpost replies repeat the message here (the spec's client reads it) */
+            error?: string;
+            /** @description Ledger command failures: the underlying refusal's message */
+            reason?: string;
+            /** @description On 500 replies: the request id to quote when reporting the problem */
+            request_id?: string;
+        };
+        CreateApiKeyInput: {
+            name: string;
+        };
+        ApiKeyCreatedReply: {
+            message: string;
+            data: {
+                id: string;
+                name: string;
+                prefix: string;
+                created_at: string;
+                last_used_at: string | null;
+                revoked_at: string | null;
+                /** @description The key itself: shown in this reply only, never again */
+                key: string;
+            };
+        };
+        ApiKeyRevokedReply: {
+            message: string;
+            data: {
+                id: string;
+                name: string;
+                prefix: string;
+                created_at: string;
+                last_used_at: string | null;
+                revoked_at: string | null;
+            };
+        };
+        RegisterInput: {
+            email: string;
+            password: string;
+            first_name: string;
+            last_name: string;
+            phone?: string | null;
+            date_of_birth?: string | null;
+        };
+        SessionReply: {
+            message: string;
+            data: {
+                token: string;
+                expires_at: string;
+                user: {
+                    id: string;
+                    email: string;
+                    first_name: string;
+                    last_name: string;
+                    /** @enum {string} */
+                    role: "user" | "admin";
+                    phone: string | null;
+                    date_of_birth: string | null;
+                    created_at: string;
+                    updated_at: string;
+                };
+            };
+        };
+        LoginInput: {
+            email: string;
+            password: string;
+        };
+        StreamTicketReply: {
+            /** @description Pass as `?ticket=` to GET /api/grpc/ledger/stream (EventSource cannot send headers) */
+            ticket: string;
+            expires_at: string;
+            /** @description Seconds the ticket can open streams for */
+            expires_in: number;
+        };
+        ResponseTimesReport: {
+            window_hours: number;
+            since: string;
+            routes: {
+                method: string;
+                path: string;
+                requests: number;
+                typical_ms: number;
+                p95_ms: number;
+            }[];
+            instances: number;
+            merged: boolean;
+            as_of: string;
+        };
         HealthReport: {
             /** @enum {string} */
             status: "ok" | "degraded" | "error";
@@ -116,18 +365,6 @@ export interface components {
             };
             user_id: string;
         };
-        Error: {
-            /** @description What went wrong, in words a person can act on */
-            message: string;
-            /** @description Stable machine-readable code, e.g. validation_error, unauthorized, not_found */
-            code: string;
-            /** @description Post and unpost replies repeat the message here (the spec's client reads it) */
-            error?: string;
-            /** @description Ledger command failures: the underlying refusal's message */
-            reason?: string;
-            /** @description On 500 replies: the request id to quote when reporting the problem */
-            request_id?: string;
-        };
         OpenApiDocument: {
             openapi: string;
             info: {
@@ -141,6 +378,42 @@ export interface components {
             };
         } & {
             [key: string]: unknown;
+        };
+        ProfileReply: {
+            data: {
+                id: string;
+                email: string;
+                first_name: string;
+                last_name: string;
+                /** @enum {string} */
+                role: "user" | "admin";
+                phone: string | null;
+                date_of_birth: string | null;
+                created_at: string;
+                updated_at: string;
+            };
+        };
+        ProfileUpdateInput: {
+            email?: string;
+            first_name?: string;
+            last_name?: string;
+            phone?: string | null;
+            date_of_birth?: string | null;
+        };
+        ProfileUpdatedReply: {
+            message: string;
+            data: {
+                id: string;
+                email: string;
+                first_name: string;
+                last_name: string;
+                /** @enum {string} */
+                role: "user" | "admin";
+                phone: string | null;
+                date_of_birth: string | null;
+                created_at: string;
+                updated_at: string;
+            };
         };
     };
     responses: never;
@@ -348,6 +621,944 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["OpenApiDocument"];
+                };
+            };
+        };
+    };
+    register: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "ada@example.com",
+                 *       "password": "correct-horse-battery",
+                 *       "first_name": "Ada",
+                 *       "last_name": "Lovelace",
+                 *       "phone": "+44 20 7946 0958",
+                 *       "date_of_birth": "1990-12-10"
+                 *     }
+                 */
+                "application/json": components["schemas"]["RegisterInput"];
+            };
+        };
+        responses: {
+            /** @description Registered and signed in */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Registration successful",
+                     *       "data": {
+                     *         "token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiI2ZjFjMmI5ZSJ9.c2lnbmF0dXJl",
+                     *         "expires_at": "2026-01-16T09:00:00.000Z",
+                     *         "user": {
+                     *           "id": "6f1c2b9e-8d4a-4e1b-9c3f-2a7d5e8b1c04",
+                     *           "email": "ada@example.com",
+                     *           "first_name": "Ada",
+                     *           "last_name": "Lovelace",
+                     *           "role": "user",
+                     *           "phone": "+44 20 7946 0958",
+                     *           "date_of_birth": "1990-12-10T00:00:00.000Z",
+                     *           "created_at": "2026-01-15T09:00:00.000Z",
+                     *           "updated_at": "2026-01-15T09:00:00.000Z"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SessionReply"];
+                };
+            };
+            /** @description Bad request. Codes: `validation_error`, `invalid_json`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body must be a JSON object",
+                     *       "code": "validation_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict. Codes: `email_taken`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Conflict",
+                     *       "code": "email_taken"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large. Codes: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Payload too large",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests. Codes: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many attempts. Please try again later.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    login: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "ada@example.com",
+                 *       "password": "correct-horse-battery"
+                 *     }
+                 */
+                "application/json": components["schemas"]["LoginInput"];
+            };
+        };
+        responses: {
+            /** @description Signed in */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Login successful",
+                     *       "data": {
+                     *         "token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiI2ZjFjMmI5ZSJ9.c2lnbmF0dXJl",
+                     *         "expires_at": "2026-01-16T09:00:00.000Z",
+                     *         "user": {
+                     *           "id": "6f1c2b9e-8d4a-4e1b-9c3f-2a7d5e8b1c04",
+                     *           "email": "ada@example.com",
+                     *           "first_name": "Ada",
+                     *           "last_name": "Lovelace",
+                     *           "role": "user",
+                     *           "phone": "+44 20 7946 0958",
+                     *           "date_of_birth": "1990-12-10T00:00:00.000Z",
+                     *           "created_at": "2026-01-15T09:00:00.000Z",
+                     *           "updated_at": "2026-01-15T09:00:00.000Z"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SessionReply"];
+                };
+            };
+            /** @description Bad request. Codes: `validation_error`, `invalid_json`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body must be a JSON object",
+                     *       "code": "validation_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated. Codes: `invalid_credentials`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not authenticated",
+                     *       "code": "invalid_credentials"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large. Codes: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Payload too large",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests. Codes: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many attempts. Please try again later.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createStreamTicket: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The ticket */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ticket": "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiI2ZjFjIn0.dGlja2V0",
+                     *       "expires_at": "2026-01-15T09:31:00.000Z",
+                     *       "expires_in": 60
+                     *     }
+                     */
+                    "application/json": components["schemas"]["StreamTicketReply"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getProfile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The profile */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "6f1c2b9e-8d4a-4e1b-9c3f-2a7d5e8b1c04",
+                     *         "email": "ada@example.com",
+                     *         "first_name": "Ada",
+                     *         "last_name": "Lovelace",
+                     *         "role": "user",
+                     *         "phone": "+44 20 7946 0958",
+                     *         "date_of_birth": "1990-12-10T00:00:00.000Z",
+                     *         "created_at": "2026-01-15T09:00:00.000Z",
+                     *         "updated_at": "2026-01-15T09:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ProfileReply"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. Codes: `user_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "user_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateProfile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "first_name": "Ada",
+                 *       "phone": "+44 20 7946 0958"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ProfileUpdateInput"];
+            };
+        };
+        responses: {
+            /** @description The updated profile */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Profile updated",
+                     *       "data": {
+                     *         "id": "6f1c2b9e-8d4a-4e1b-9c3f-2a7d5e8b1c04",
+                     *         "email": "ada@example.com",
+                     *         "first_name": "Ada",
+                     *         "last_name": "Lovelace",
+                     *         "role": "user",
+                     *         "phone": "+44 20 7946 0958",
+                     *         "date_of_birth": "1990-12-10T00:00:00.000Z",
+                     *         "created_at": "2026-01-15T09:00:00.000Z",
+                     *         "updated_at": "2026-01-15T09:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ProfileUpdatedReply"];
+                };
+            };
+            /** @description Bad request. Codes: `validation_error`, `invalid_json`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body must be a JSON object",
+                     *       "code": "validation_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. Codes: `user_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "user_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict. Codes: `email_taken`, `concurrent_update`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Conflict",
+                     *       "code": "email_taken"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large. Codes: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Payload too large",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listApiKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The keys */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c5d",
+                     *           "name": "Reconciliation script",
+                     *           "prefix": "fpk_3xQ9aB7c",
+                     *           "created_at": "2026-01-15T09:45:00.000Z",
+                     *           "last_used_at": "2026-01-15T10:12:00.000Z",
+                     *           "revoked_at": null
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiKeyListReply"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `session_required`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden",
+                     *       "code": "session_required"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Reconciliation script"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateApiKeyInput"];
+            };
+        };
+        responses: {
+            /** @description The key, shown once */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "API key created: copy it now, it is not shown again",
+                     *       "data": {
+                     *         "id": "a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c5d",
+                     *         "name": "Reconciliation script",
+                     *         "prefix": "fpk_3xQ9aB7c",
+                     *         "created_at": "2026-01-15T09:45:00.000Z",
+                     *         "last_used_at": null,
+                     *         "revoked_at": null,
+                     *         "key": "fpk_3xQ9aB7cK2mN8pR4sT6vW1yZ5bD7fH9j"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiKeyCreatedReply"];
+                };
+            };
+            /** @description Bad request. Codes: `validation_error`, `invalid_json`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body must be a JSON object",
+                     *       "code": "validation_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `session_required`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden",
+                     *       "code": "session_required"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict. Codes: `api_key_limit`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Conflict",
+                     *       "code": "api_key_limit"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large. Codes: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Payload too large",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    revokeApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The key's id (from the list)
+                 * @example a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c5d
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The revoked key */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "API key revoked",
+                     *       "data": {
+                     *         "id": "a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c5d",
+                     *         "name": "Reconciliation script",
+                     *         "prefix": "fpk_3xQ9aB7c",
+                     *         "created_at": "2026-01-15T09:45:00.000Z",
+                     *         "last_used_at": null,
+                     *         "revoked_at": "2026-01-16T08:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiKeyRevokedReply"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `session_required`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden",
+                     *       "code": "session_required"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. Codes: `api_key_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "api_key_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listResponseTimes: {
+        parameters: {
+            query?: {
+                /** @description Whole hours to cover, 1 to 24 (default 24). */
+                hours?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response times per route, by path then method. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "window_hours": 24,
+                     *       "since": "2026-01-01T00:00:00.000Z",
+                     *       "routes": [
+                     *         {
+                     *           "method": "GET",
+                     *           "path": "/api/v1/ledger/accounts/{id}/balance",
+                     *           "requests": 1840,
+                     *           "typical_ms": 11.31,
+                     *           "p95_ms": 26.91
+                     *         },
+                     *         {
+                     *           "method": "GET",
+                     *           "path": "/health",
+                     *           "requests": 2880,
+                     *           "typical_ms": 3.36,
+                     *           "p95_ms": 6.73
+                     *         }
+                     *       ],
+                     *       "instances": 3,
+                     *       "merged": true,
+                     *       "as_of": "2026-01-01T23:59:30.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ResponseTimesReport"];
+                };
+            };
+            /** @description Bad request. Codes: `validation_error`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body must be a JSON object",
+                     *       "code": "validation_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };

@@ -1,0 +1,201 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { FetchFunction, StreamEvent } from "../src";
+import { fundedAccounts, newDeveloper, startLocalApi, type LocalApi } from "./local-stack";
+
+/**
+ * fintech.stream against the real ledger feed: after a cut connection and after the server ends
+ * the stream, the helper reconnects with Last-Event-ID and delivers every event exactly once,
+ * including those committed while it was disconnected.
+ */
+const STREAM_PATH = "/api/grpc/ledger/stream";
+
+/** Consumes a stream in the background; waits for events by condition, never by time. */
+function collect(stream: AsyncIterable<StreamEvent>) {
+  const events: StreamEvent[] = [];
+  const waiters = new Set<() => void>();
+  let failure: unknown = null;
+  const done = (async () => {
+    try {
+      for await (const event of stream) {
+        events.push(event);
+        for (const waiter of [...waiters]) waiter();
+      }
+    } catch (error) {
+      failure = error;
+      for (const waiter of [...waiters]) waiter();
+    }
+  })();
+  const waitFor = (match: (event: StreamEvent) => boolean) =>
+    new Promise<StreamEvent>((resolve, reject) => {
+      const check = () => {
+        const found = events.find(match);
+        if (found) {
+          waiters.delete(check);
+          resolve(found);
+        } else if (failure) {
+          waiters.delete(check);
+          reject(failure instanceof Error ? failure : new Error(String(failure)));
+        }
+      };
+      waiters.add(check);
+      check();
+    });
+  return { events, waitFor, done };
+}
+
+/** A deferred: a promise with its resolve at hand. */
+function gate() {
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  return { open, opened };
+}
+
+interface Connection {
+  lastEventId: string | null;
+  /** Resolves once the server has answered (the stream's starting cursor is fixed by then). */
+  answered: Promise<void>;
+}
+
+/**
+ * Sees every stream connection; `hold(n)` keeps connection n from being sent until released, so a
+ * test can commit writes while the client is provably disconnected; `cut` may end a body early.
+ */
+function streamWatcher(options: { cutAfter?: (text: string) => boolean } = {}) {
+  const connections: Connection[] = [];
+  const holds = new Map<number, Promise<void>>();
+  const arrivals: (() => void)[] = [];
+  const fetch: FetchFunction = async (request) => {
+    if (!request.url.includes(STREAM_PATH)) return globalThis.fetch(request);
+    const number = connections.length + 1;
+    const answered = gate();
+    connections.push({ lastEventId: request.headers.get("Last-Event-ID"), answered: answered.opened });
+    arrivals.splice(0).forEach((arrived) => arrived());
+    await holds.get(number);
+    const response = await globalThis.fetch(request);
+    answered.open();
+    if (number > 1 || !options.cutAfter || !response.body) return response;
+    // The first connection drops right after the chunk the test names.
+    const reader = response.body.getReader();
+    const decoder = new TextDecoder();
+    const cutAfter = options.cutAfter;
+    const body = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        const { done, value } = await reader.read();
+        if (done) return controller.close();
+        controller.enqueue(value);
+        if (cutAfter(decoder.decode(value, { stream: true }))) {
+          await reader.cancel();
+          controller.error(new TypeError("terminated", { cause: new Error("other side closed") }));
+        }
+      },
+      cancel: (reason) => reader.cancel(reason),
+    });
+    return new Response(body, { status: response.status, headers: response.headers });
+  };
+  return {
+    fetch,
+    connections,
+    hold(number: number) {
+      const released = gate();
+      holds.set(number, released.opened);
+      return released.open;
+    },
+    /** Resolves when connection `number` has been asked for. */
+    connectionAsked: (number: number) =>
+      new Promise<void>((resolve) => {
+        const check = () => (connections.length >= number ? resolve() : arrivals.push(check));
+        check();
+      }),
+  };
+}
+
+const createdIds = (events: StreamEvent[]) => events.filter((event) => event.event === "transactionCreated").map((event) => (event.data as { transactionId: string }).transactionId);
+
+function expectNoDuplicates(events: StreamEvent[]) {
+  const ids = events.map((event) => event.id);
+  expect(new Set(ids).size).toBe(ids.length);
+}
+
+describe("fintech.stream resumes with Last-Event-ID", () => {
+  let api: LocalApi;
+  beforeAll(async () => {
+    api = await startLocalApi();
+  });
+  afterAll(async () => api.stop());
+
+  it("after a dropped connection: no duplicate, no gap", async () => {
+    const watcher = streamWatcher({ cutAfter: (text) => text.includes("event: transactionCreated") });
+    const developer = await newDeveloper(api, watcher.fetch);
+    const { from, to } = await fundedAccounts(developer.keyed);
+    const transfer = async (amount: string) =>
+      (await developer.keyed.api.POST("/api/v1/ledger/transactions/transfer", { body: { from_account_id: from.id, to_account_id: to.id, amount, currency: "USD" } })).data.data.id;
+
+    const release = watcher.hold(2);
+    const controller = new AbortController();
+    const stream = collect(developer.keyed.stream(STREAM_PATH, { query: { userId: developer.userId }, signal: controller.signal }));
+    await watcher.connectionAsked(1);
+    await watcher.connections[0]!.answered;
+
+    const first = await transfer("1.00");
+    await stream.waitFor((event) => event.event === "transactionCreated");
+    // The first connection is cut after that event; the second is held while another transfer commits.
+    await watcher.connectionAsked(2);
+    const second = await transfer("2.00");
+    release();
+    await stream.waitFor((event) => event.event === "transactionCreated" && (event.data as { transactionId: string }).transactionId === second);
+    const third = await transfer("3.00");
+    await stream.waitFor((event) => event.event === "transactionCreated" && (event.data as { transactionId: string }).transactionId === third);
+    controller.abort();
+    await stream.done;
+
+    expect(createdIds(stream.events)).toEqual([first, second, third]);
+    expectNoDuplicates(stream.events);
+    expect(watcher.connections).toHaveLength(2);
+    expect(watcher.connections[0]!.lastEventId).toBeNull();
+    expect(watcher.connections[1]!.lastEventId).toEqual(expect.any(String));
+    // Nor was any event delivered twice under another id: each (event, transaction, account, operation) once.
+    const contents = stream.events.map((event) => {
+      const data = event.data as { transactionId?: string; accountId?: string; operation?: string };
+      return `${event.event}:${data.transactionId}:${data.accountId}:${data.operation}`;
+    });
+    expect(new Set(contents).size).toBe(contents.length);
+  });
+});
+
+describe("fintech.stream when the server ends the stream", () => {
+  let api: LocalApi;
+  beforeAll(async () => {
+    // Streams end after a second here (300 s by default): the client must come back by itself.
+    api = await startLocalApi({ FEED_MAX_SECONDS: "1", FEED_RETRY_MS: "10" });
+  });
+  afterAll(async () => api.stop());
+
+  it("reconnects after the server's end and delivers what was committed in between", async () => {
+    const watcher = streamWatcher();
+    const developer = await newDeveloper(api, watcher.fetch);
+    const { from, to } = await fundedAccounts(developer.keyed);
+    const transfer = async (amount: string) =>
+      (await developer.keyed.api.POST("/api/v1/ledger/transactions/transfer", { body: { from_account_id: from.id, to_account_id: to.id, amount, currency: "USD" } })).data.data.id;
+
+    const release = watcher.hold(2);
+    const controller = new AbortController();
+    const stream = collect(developer.keyed.stream(STREAM_PATH, { query: { userId: developer.userId }, signal: controller.signal }));
+    await watcher.connectionAsked(1);
+    await watcher.connections[0]!.answered;
+    const first = await transfer("1.50");
+    await stream.waitFor((event) => event.event === "transactionCreated");
+    // The server ends the first stream on its own; the reconnection is held while a transfer commits.
+    await watcher.connectionAsked(2);
+    const second = await transfer("2.50");
+    release();
+    await stream.waitFor((event) => event.event === "transactionCreated" && (event.data as { transactionId: string }).transactionId === second);
+    controller.abort();
+    await stream.done;
+
+    expect(createdIds(stream.events)).toEqual([first, second]);
+    expectNoDuplicates(stream.events);
+    expect(watcher.connections[1]!.lastEventId).toEqual(expect.any(String));
+    // The server's `retry:` (10 ms here) is what the client waited before reconnecting.
+    expect(api.waits).toContain(10);
+  });
+});

@@ -1,4 +1,5 @@
-import { Hono, type Context } from "hono";
+import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
+import type { Context } from "hono";
 import { LoginInput, RegisterInput } from "@fintech/core/auth/model";
 import { limitAuthAttempt, login, register, rememberSignInAddress } from "@fintech/core/auth/service";
 import { issueStreamTicket } from "@fintech/core/auth/stream-ticket";
@@ -6,6 +7,8 @@ import { isAppError } from "@fintech/core/shared/errors";
 import { requireAuth } from "../http/middleware";
 import type { AppEnv } from "../http/env";
 import { clientIp } from "../http/client-ip";
+import { authenticated, errors, jsonBody, jsonReply, publicAccess, TAGS } from "../http/openapi";
+import { SessionReply, sessionExample, StreamTicketReply } from "../http/reply-schemas";
 import { parseJsonText, parseWith } from "../http/validate";
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
@@ -30,21 +33,81 @@ async function readAttempt(c: Context<AppEnv>, action: "login" | "register"): Pr
   return body;
 }
 
-export const authRoutes = new Hono<AppEnv>()
-  .post("/register", async (c) => {
+const registerRoute = createRoute({
+  method: "post",
+  path: "/register",
+  operationId: "register",
+  summary: "Create a user account",
+  description: "Registers a user and signs them in: the reply carries a session token. Attempts are rate limited per address and per email (valid or not).",
+  tags: [TAGS.auth],
+  "x-stability": "stable",
+  "x-complexity": "medium",
+  security: publicAccess,
+  request: {
+    body: jsonBody("RegisterInput", RegisterInput, {
+      email: "ada@example.com",
+      password: "correct-horse-battery",
+      first_name: "Ada",
+      last_name: "Lovelace",
+      phone: "+44 20 7946 0958",
+      date_of_birth: "1990-12-10",
+    }),
+  },
+  responses: {
+    201: jsonReply("Registered and signed in", "SessionReply", SessionReply, sessionExample("Registration successful")),
+    ...errors({ 400: ["validation_error", "invalid_json"], 409: ["email_taken"], 413: ["payload_too_large"], 429: true, 503: true }),
+  },
+});
+
+const loginRoute = createRoute({
+  method: "post",
+  path: "/login",
+  operationId: "login",
+  summary: "Sign in",
+  description: "Exchanges email and password for a session token. Attempts are rate limited per address and per email; a wrong email or password is the same 401.",
+  tags: [TAGS.auth],
+  "x-stability": "stable",
+  "x-complexity": "medium",
+  security: publicAccess,
+  request: { body: jsonBody("LoginInput", LoginInput, { email: "ada@example.com", password: "correct-horse-battery" }) },
+  responses: {
+    200: jsonReply("Signed in", "SessionReply", SessionReply, sessionExample("Login successful")),
+    ...errors({ 400: ["validation_error", "invalid_json"], 401: ["invalid_credentials"], 413: ["payload_too_large"], 429: true, 503: true }),
+  },
+});
+
+const streamTicketRoute = createRoute({
+  method: "post",
+  path: "/stream-ticket",
+  operationId: "createStreamTicket",
+  summary: "Get a stream ticket",
+  description: "A short-lived ticket that opens server-sent event streams from a browser (EventSource cannot send an Authorization header, and a session token never goes in a URL). Not accepted as a bearer token.",
+  tags: [TAGS.auth],
+  "x-stability": "stable",
+  "x-complexity": "low",
+  security: authenticated,
+  middleware: [requireAuth] as const,
+  responses: {
+    201: jsonReply("The ticket", "StreamTicketReply", StreamTicketReply, { ticket: "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiI2ZjFjIn0.dGlja2V0", expires_at: "2026-01-15T09:31:00.000Z", expires_in: 60 }),
+    ...errors({ 401: true, 503: true }),
+  },
+});
+
+export const authRoutes = new OpenAPIHono<AppEnv>()
+  .openapi(registerRoute, async (c) => {
     const input = parseWith(RegisterInput, await readAttempt(c, "register"));
     const session = await register(c.get("core"), input);
     await rememberSignInAddress(c.get("core"), clientIp(c), input.email);
     return c.json({ message: "Registration successful", data: session }, 201);
   })
-  .post("/login", async (c) => {
+  .openapi(loginRoute, async (c) => {
     const input = parseWith(LoginInput, await readAttempt(c, "login"));
     const session = await login(c.get("core"), input);
     await rememberSignInAddress(c.get("core"), clientIp(c), input.email);
     return c.json({ message: "Login successful", data: session }, 200);
   })
   // A short-lived ticket that opens SSE streams from a browser (see auth/stream-ticket.ts).
-  .post("/stream-ticket", requireAuth, async (c) => {
+  .openapi(streamTicketRoute, async (c) => {
     const auth = c.get("auth");
     return c.json(await issueStreamTicket(c.get("core"), { id: auth.userId, role: auth.role }), 201);
   });

@@ -1,11 +1,6 @@
-import { PlaceholderScreen } from "../components/PlaceholderScreen";
+import { HubScreen } from "../developers/hub/HubScreen";
 
+/** /developers: the developer hub (spec 001 §2). */
 export default function DevelopersPage() {
-  return (
-    <PlaceholderScreen
-      title="Developer hub"
-      product="The developer hub"
-      willDo="one place to start from, with links to the API explorer, the documentation, the streaming demo and the test suite."
-    />
-  );
+  return <HubScreen />;
 }

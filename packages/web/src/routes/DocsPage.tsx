@@ -1,11 +1,6 @@
-import { PlaceholderScreen } from "../components/PlaceholderScreen";
+import { DocsScreen } from "../developers/docs/DocsScreen";
 
+/** /developers/docs: the documentation guides (spec 001 §2). */
 export default function DocsPage() {
-  return (
-    <PlaceholderScreen
-      title="Documentation"
-      product="Documentation"
-      willDo="searchable guides to getting started, authentication, the ledger API, payment processing and real-time APIs, with code you can copy."
-    />
-  );
+  return <DocsScreen />;
 }

@@ -1,11 +1,6 @@
-import { PlaceholderScreen } from "../components/PlaceholderScreen";
+import { ExamplesScreen } from "../developers/examples/ExamplesScreen";
 
+/** /developers/examples: complete, runnable examples with curl and the SDK. */
 export default function ExamplesPage() {
-  return (
-    <PlaceholderScreen
-      title="Examples"
-      product="Examples"
-      willDo="show complete, runnable examples of the API and the TypeScript SDK."
-    />
-  );
+  return <ExamplesScreen />;
 }

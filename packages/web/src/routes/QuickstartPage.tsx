@@ -1,11 +1,6 @@
-import { PlaceholderScreen } from "../components/PlaceholderScreen";
+import { QuickstartScreen } from "../developers/quickstart/QuickstartScreen";
 
+/** /developers/quickstart: sign-up to a first transfer with an API key. */
 export default function QuickstartPage() {
-  return (
-    <PlaceholderScreen
-      title="Quickstart"
-      product="Quickstart"
-      willDo="take you from sign-up to your first transfer with an API key, step by step."
-    />
-  );
+  return <QuickstartScreen />;
 }

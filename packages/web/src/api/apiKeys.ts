@@ -1,15 +1,15 @@
-import type { ApiKeyView } from "@fintech/core/auth/model";
 import type { HttpClient } from "./client";
 import { unwrapData, unwrapList } from "./envelope";
 import { segment } from "./query";
+import type { ApiReply } from "./schema";
 import type { WriteOptions } from "./types";
 import { writeRequest } from "./write";
 
 /** A key as its owner sees it in lists: name and visible prefix, never the secret. */
-export type ApiKey = ApiKeyView;
+export type ApiKey = ApiReply<"/api/v1/api-keys", "get">["data"][number];
 
 /** The create reply: the key's view plus the secret itself, which no other reply ever carries. */
-export type CreatedApiKey = ApiKeyView & { key: string };
+export type CreatedApiKey = ApiReply<"/api/v1/api-keys", "post">["data"];
 
 /** The signed-in user's API keys (a session only: an API key itself is refused 403 session_required). */
 export function apiKeyEndpoints(http: HttpClient) {

@@ -1,7 +1,7 @@
-import type { LoginInput, RegisterInput } from "@fintech/core/auth/model";
 import { toSessionUser, type ServerUserFields, type SessionUser } from "../session/sessionUser";
 import type { HttpClient, RequestOptions } from "./client";
 import { API_MESSAGES, ApiError } from "./errors";
+import type { ApiRequestBody } from "./schema";
 
 export interface AuthResult {
   token: string;
@@ -34,9 +34,9 @@ export function parseAuthReply(body: unknown): AuthResult {
   return { token: data.token, user: toSessionUser(user) };
 }
 
-/** Registration body as the server validates it: the output of core's RegisterInput schema. */
-export type RegisterBody = RegisterInput;
-export type LoginBody = LoginInput;
+/** Request bodies as the API document declares them (generated from the schemas the server validates with). */
+export type RegisterBody = ApiRequestBody<"/api/v1/auth/register", "post">;
+export type LoginBody = ApiRequestBody<"/api/v1/auth/login", "post">;
 
 export function authEndpoints(http: HttpClient) {
   return {

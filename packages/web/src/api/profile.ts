@@ -1,11 +1,11 @@
-import type { PublicUser } from "@fintech/core/auth/model";
 import type { HttpClient, RequestOptions } from "./client";
 import { unwrapData } from "./envelope";
+import type { ApiReply, ApiRequestBody } from "./schema";
 
-export type UserProfile = PublicUser;
+export type UserProfile = ApiReply<"/api/v1/users/profile", "get">["data"];
 
 /** The fields a user may change (role never); omitted fields stay as they are. */
-export type ProfileChanges = Partial<Pick<PublicUser, "email" | "first_name" | "last_name" | "phone" | "date_of_birth">>;
+export type ProfileChanges = ApiRequestBody<"/api/v1/users/profile", "put">;
 
 export function profileEndpoints(http: HttpClient) {
   return {

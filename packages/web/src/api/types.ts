@@ -7,6 +7,7 @@
  */
 import type { Currency as ServerCurrency } from "@fintech/core/money/model";
 import type { AccountType, JournalStatus, JournalType, Side } from "@fintech/core/ledger/model";
+import type { ApiReply } from "./schema";
 
 /** Every currency the ledger keeps (USD, EUR, GBP, JPY). */
 export type Currency = ServerCurrency;
@@ -271,11 +272,7 @@ export interface WriteOptions {
 }
 
 /** POST /api/v1/auth/stream-ticket: a short-lived, single-purpose ticket to open one stream. */
-export interface StreamTicket {
-  ticket: string;
-  expires_at: string;
-  expires_in: number;
-}
+export type StreamTicket = ApiReply<"/api/v1/auth/stream-ticket", "post">;
 
 /** reconcileAccount's result: variance is expected − ledger, signed ("10.00", "-2.50", "0.00"). */
 export interface ReconciliationResult {

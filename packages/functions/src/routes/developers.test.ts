@@ -5,7 +5,8 @@ import type { RequestMetrics } from "@fintech/core/metrics/recorder";
 import { RESPONSE_TIMES_MESSAGES, ResponseTimesReport } from "@fintech/core/metrics/response-times";
 import { createRequestMetrics } from "@fintech/core/metrics/service";
 import type { CoreContext } from "@fintech/core/shared/context";
-import { createTestContext } from "../../../../infra/local/testing";
+import { createTestApp, createTestContext } from "../../../../infra/local/testing";
+import { createApp } from "../app";
 import type { AppEnv } from "../http/env";
 import { errorReply, requestContext } from "../http/middleware";
 import { DEVELOPERS_PREFIX, RESPONSE_TIMES_CACHE_SECONDS, developerRoutes } from "./developers";
@@ -125,6 +126,39 @@ describe("GET /api/v1/developers/response-times", () => {
       }
     } finally {
       a.metrics.stop();
+    }
+  });
+});
+
+describe("through the whole app", () => {
+  it("is mounted at /api/v1/developers, public, and measures the app's own routes under their OpenAPI paths", async () => {
+    const t = await createTestApp();
+    const metrics = createRequestMetrics({ ...t.core, clock: clock.now });
+    const app = createApp({ ...t.core, clock: clock.now }, { metrics });
+    try {
+      const { token } = await t.signUp("times@example.com");
+      for (let i = 0; i < 3; i += 1) {
+        const reply = await app.request("/api/v1/api-keys", { headers: { Authorization: `Bearer ${token}` } });
+        expect(reply.status).toBe(200);
+      }
+      const created = await app.request("/api/v1/api-keys", {
+        method: "POST",
+        headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+        body: JSON.stringify({ name: "timed" }),
+      });
+      expect(created.status).toBe(201);
+      const { data } = (await created.json()) as { data: { id: string } };
+      expect((await app.request(`/api/v1/api-keys/${data.id}`, { method: "DELETE", headers: { Authorization: `Bearer ${token}` } })).status).toBe(200);
+      const reply = await app.request(`${DEVELOPERS_PREFIX}/response-times?hours=2`);
+      expect(reply.status).toBe(200);
+      const times = ResponseTimesReport.parse(await reply.json());
+      expect(times.window_hours).toBe(2);
+      expect(times.routes.find((route) => route.method === "GET" && route.path === "/api/v1/api-keys")).toMatchObject({ requests: 3 });
+      // A route with a parameter is named by its template, never by the id it was called with.
+      expect(times.routes.find((route) => route.method === "DELETE")).toMatchObject({ path: "/api/v1/api-keys/{id}", requests: 1 });
+    } finally {
+      metrics.stop();
+      await t.core.dispose();
     }
   });
 });

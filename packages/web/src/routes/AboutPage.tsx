@@ -20,9 +20,10 @@ export default function AboutPage() {
       <div className="mx-auto flex max-w-6xl flex-col gap-12 px-4 py-10 sm:px-6 sm:py-16">
         <section aria-labelledby="about-title" className="grid items-center gap-8 lg:grid-cols-[1.15fr_1fr]">
           <div className={panelClass}>
-            <p className="text-sm font-semibold uppercase tracking-widest text-indigo-700 dark:text-indigo-300">About the Creator</p>
-            <h1 id="about-title" className="mt-3 text-4xl font-extrabold tracking-tight text-slate-900 sm:text-5xl dark:text-white">
-              {person.name}
+            {/* The screen's title (the route's) and the person's name are one heading: "About the Creator: Alex Morgan". */}
+            <h1 id="about-title" aria-label={`About the Creator: ${person.name}`}>
+              <span className="block text-sm font-semibold uppercase tracking-widest text-indigo-700 dark:text-indigo-300">About the Creator</span>
+              <span className="mt-3 block text-4xl font-extrabold tracking-tight text-slate-900 sm:text-5xl dark:text-white">{person.name}</span>
             </h1>
             <p className="mt-3 text-lg font-medium text-slate-800 dark:text-slate-100">{person.role}</p>
             <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">{person.location}</p>

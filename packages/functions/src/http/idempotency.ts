@@ -1,14 +1,13 @@
 import type { Context } from "hono";
 import { badRequest } from "@fintech/core/shared/errors";
 import type { WriteResult } from "@fintech/core/ledger/service";
-
-const KEY = /^[\x21-\x7E]{1,255}$/;
+import { IdempotencyKey } from "./openapi";
 
 /** The optional Idempotency-Key header: 1 to 255 visible ASCII characters. */
 export function idempotencyKey(c: Context): string | null {
   const key = c.req.header("idempotency-key");
   if (key === undefined) return null;
-  if (!KEY.test(key)) throw badRequest("Idempotency-Key must be 1 to 255 visible ASCII characters", "invalid_idempotency_key");
+  if (!IdempotencyKey.safeParse(key).success) throw badRequest("Idempotency-Key must be 1 to 255 visible ASCII characters", "invalid_idempotency_key");
   return key;
 }
 

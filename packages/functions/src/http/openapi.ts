@@ -43,7 +43,7 @@ export const API_DESCRIPTION = [
   "",
   "**Errors.** Every error reply is JSON `{message, code}` (see the `Error` schema); the codes of each operation are listed under its responses. 429 and 503 replies carry `Retry-After` (seconds).",
   "",
-  "**Idempotency.** Writes that take an `Idempotency-Key` header store their reply: a retry with the same key and body replays it byte for byte (`Idempotent-Replayed: true`); the same key with another body is a 409.",
+  "**Idempotency.** Writes that take an `Idempotency-Key` header store their reply: a retry with the same key and body replays it byte for byte (`Idempotent-Replayed: true`); the same key with another body is a 422 `idempotency_key_reused`, and while the first request is still running a 409 `idempotency_in_progress`.",
   "",
   "**Extensions.** `x-stability` is `stable` or `beta` (deprecated operations also carry `deprecated: true`). `x-complexity` says what an operation costs: `low` is one read; `medium` is a write or several reads; `high` is a stream, an export or a batch/report scan.",
 ].join("\n");
@@ -132,7 +132,7 @@ const DEFAULT_MESSAGES: Record<string, string> = {
  * Error responses: status -> the codes this operation can answer with it (the first code is the
  * example). 429 and 503 carry Retry-After.
  */
-export function errors(spec: Partial<Record<ErrorStatus, string[] | true>>): RouteConfig["responses"] {
+export function errors(spec: Partial<Record<ErrorStatus, readonly string[] | true>>): RouteConfig["responses"] {
   const responses: RouteConfig["responses"] = {};
   for (const [key, given] of Object.entries(spec)) {
     const status = Number(key) as ErrorStatus;
@@ -176,7 +176,7 @@ export const idempotencyKeyParameter = () =>
     name: "Idempotency-Key",
     in: "header",
     required: false,
-    description: "Makes the write safe to retry: the same key with the same body replays the stored reply (`Idempotent-Replayed: true`); with another body it is a 409 `idempotency_conflict`. 1 to 255 visible ASCII characters.",
+    description: "Makes the write safe to retry: the same key with the same body replays the stored reply (`Idempotent-Replayed: true`); with another body it is a 422 `idempotency_key_reused`; while the first request with the key is still running, a 409 `idempotency_in_progress`. 1 to 255 visible ASCII characters (else 400 `invalid_idempotency_key`).",
     schema: jsonSchemaOf(IdempotencyKey, "input"),
     example: "4f9c2a1e-7b3d-4c56-9a0e-1d2f3b4c5d6e",
   });
@@ -189,6 +189,16 @@ export const lastEventIdParameter = () =>
     description: "Resume point: the `id:` of the last event received (EventSource sends it on reconnect). An id that is not this stream's is a 400.",
     schema: { type: "string" },
   });
+
+/** A query parameter the handler reads by hand (no zod object parses it). */
+export const queryParameter = (name: string, description: string, schema: JsonSchema, example?: string) => ({
+  name,
+  in: "query" as const,
+  required: false,
+  description,
+  schema,
+  ...(example === undefined ? {} : { example }),
+});
 
 /** A path parameter, e.g. `{id}`. */
 export const pathParameter = (name: string, description: string, example: string) => ({

@@ -1,6 +1,8 @@
-import { Hono, type Context } from "hono";
-import { ledgerAnalytics, parseAnalyticsDays } from "@fintech/core/ledger/analytics";
+import { $, createRoute, OpenAPIHono } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import { ANALYTICS_DEFAULT_DAYS, ANALYTICS_MAX_DAYS, ledgerAnalytics, parseAnalyticsDays } from "@fintech/core/ledger/analytics";
 import { setAccountLock, setLowBalanceThreshold } from "@fintech/core/ledger/controls";
+import { DepositInput, LockInput, TestBalanceInput, ThresholdInput, TransactionFilters, TransferInput } from "@fintech/core/ledger/model";
 import { integrityCheck, trialBalance } from "@fintech/core/ledger/reports";
 import {
   accountTransactions,
@@ -12,13 +14,42 @@ import {
   testBalance,
   transfer,
 } from "@fintech/core/ledger/service";
-import { exportTransactions, history, transactionDetail } from "@fintech/core/ledger/transactions";
+import { EXPORT_MAX_ROWS, exportTransactions, history, transactionDetail } from "@fintech/core/ledger/transactions";
 import { isAppError } from "@fintech/core/shared/errors";
 import { PageQuery } from "@fintech/core/shared/pagination";
 import type { AppEnv } from "../http/env";
 import { idempotencyKey, writeReply } from "../http/idempotency";
 import { requireAdmin, requireAuth } from "../http/middleware";
-import { actorOf, createAccountHandler, listAccountsHandler } from "./accounts";
+import {
+  authenticated,
+  errors,
+  idempotencyKeyParameter,
+  jsonBody,
+  jsonReply,
+  pathParameter,
+  queryParameter,
+  queryParameters,
+  REPLAYED_HEADER,
+  TAGS,
+} from "../http/openapi";
+import {
+  accountExample,
+  AccountChangedReply,
+  AnalyticsReply,
+  AvailableAccountsReply,
+  BalanceReply,
+  depositExample,
+  EXAMPLE_IDS,
+  IntegrityReply,
+  JournalDetailReply,
+  journalExample,
+  JournalPageReply,
+  JournalWriteReply,
+  postedJournalExample,
+  savingsExample,
+  TrialBalanceReply,
+} from "../http/reply-schemas";
+import { actorOf, createAccountHandler, createAccountRoute, listAccountsHandler, listAccountsRoute } from "./accounts";
 import { queryWith, readJson } from "../http/validate";
 
 const pageReply = <T>(page: { items: T[]; next_cursor: string | null; has_more: boolean }, query: PageQuery) => ({
@@ -38,55 +69,423 @@ async function statusChange(c: Context<AppEnv>, operation: "post" | "unpost") {
   }
 }
 
-export const ledgerRoutes = new Hono<AppEnv>()
-  .use(requireAuth)
-  .get("/accounts", listAccountsHandler)
-  .post("/accounts", createAccountHandler)
-  .get("/accounts/available", async (c) => {
+/* ---------- declarations ---------- */
+
+const ledger = { tags: [TAGS.ledger] as [typeof TAGS.ledger], security: authenticated, "x-stability": "stable" as const };
+const accountId = pathParameter("id", "The account's id", EXAMPLE_IDS.account);
+const transactionId = pathParameter("id", "The transaction's (journal's) id", EXAMPLE_IDS.journal);
+const asOf = (what: string) =>
+  queryParameter("as_of", `ISO 8601 date-time: ${what} at that moment (a moment in the future means now)`, { type: "string", format: "date-time" }, "2026-01-15T12:00:00.000Z");
+const WRITE_ERRORS = {
+  400: ["validation_error", "invalid_json", "invalid_amount", "same_account", "currency_mismatch", "account_inactive", "invalid_idempotency_key"],
+  401: true,
+  404: ["account_not_found"],
+  409: ["idempotency_in_progress"],
+  413: ["payload_too_large"],
+  422: ["insufficient_funds", "idempotency_key_reused"],
+  423: ["account_locked"],
+  503: true,
+} as const;
+const FILTER_DESCRIPTIONS = {
+  status: "Only transactions in this status",
+  type: "Only transactions of this type",
+  account_id: "Only transactions touching this account of yours (unknown or another user's: 404)",
+  from: "From this UTC day (YYYY-MM-DD, inclusive) or instant (ISO date-time with zone)",
+  to: "Up to this UTC day (YYYY-MM-DD, inclusive) or instant",
+  q: "Search in descriptions, counterparties and ids",
+};
+const PAGE_DESCRIPTIONS = {
+  limit: "Page size",
+  offset: "Items to skip (offset paging); ignored with a cursor",
+  cursor: "The `pagination.next_cursor` of the previous page (signed and bound to this query's filters)",
+};
+const pageExample = (items: unknown[]) => ({ data: items, pagination: { limit: 50, offset: 0, next_cursor: null, has_more: false } });
+
+const listLedgerAccountsRoute = listAccountsRoute("listLedgerAccounts", TAGS.ledger, "/accounts");
+const createLedgerAccountRoute = createAccountRoute("createLedgerAccount", TAGS.ledger, "/accounts");
+
+const availableAccountsRoute = createRoute({
+  ...ledger,
+  method: "get",
+  path: "/accounts/available",
+  operationId: "listAvailableAccounts",
+  summary: "Accounts that can move money",
+  description: "The signed-in user's ACTIVE accounts (locked, frozen and closed ones left out): the choices of a transfer form.",
+  "x-complexity": "medium",
+  responses: {
+    200: jsonReply("The active accounts", "AvailableAccountsReply", AvailableAccountsReply, { accounts: [accountExample, savingsExample] }),
+    ...errors({ 401: true, 503: true }),
+  },
+});
+
+const updateAccountRoute = createRoute({
+  ...ledger,
+  method: "patch",
+  path: "/accounts/{id}",
+  operationId: "updateAccountThreshold",
+  summary: "Set the low-balance alert threshold",
+  description: "The owner's low-balance threshold: a change that leaves the available balance under it raises a `lowBalanceAlert` on the stream. `\"\"` or null removes it. Recorded on the account's history.",
+  "x-complexity": "medium",
+  parameters: [accountId],
+  request: { body: jsonBody("ThresholdInput", ThresholdInput, { low_balance_threshold: "200.00" }) },
+  responses: {
+    200: jsonReply("The account", "AccountChangedReply", AccountChangedReply, { message: "Account updated", data: { ...accountExample, low_balance_threshold: "200.00", version: 5 } }),
+    ...errors({ 400: ["validation_error", "invalid_json", "invalid_amount", "system_account"], 401: true, 404: ["account_not_found"], 413: ["payload_too_large"], 503: true }),
+  },
+});
+
+const lockRoute = (lock: boolean) =>
+  createRoute({
+    ...ledger,
+    method: "post",
+    path: `/accounts/{id}/${lock ? "lock" : "unlock"}`,
+    operationId: lock ? "lockAccount" : "unlockAccount",
+    summary: lock ? "Lock an account (admin)" : "Unlock an account (admin)",
+    description: lock
+      ? "Administrators only. A locked account refuses money out (423 `account_locked`) and still receives money in. The reason is kept in the account's history and announced as `accountLocked`."
+      : "Administrators only. Lifts a lock; the reason is kept in the account's history and announced as `accountUnlocked`.",
+    "x-complexity": "medium",
+    parameters: [accountId],
+    request: { body: jsonBody("LockInput", LockInput, { reason: lock ? "Suspected card fraud: customer called" : "Customer identity confirmed" }) },
+    responses: {
+      200: jsonReply(lock ? "The locked account" : "The unlocked account", "AccountChangedReply", AccountChangedReply, {
+        message: lock ? "Account locked" : "Account unlocked",
+        data: lock ? { ...accountExample, status: "LOCKED", lock_reason: "Suspected card fraud: customer called", version: 5 } : { ...accountExample, version: 6 },
+      }),
+      ...errors({
+        400: ["validation_error", "invalid_json", "system_account"],
+        401: true,
+        403: ["admin_required"],
+        404: ["account_not_found"],
+        409: [lock ? "already_locked" : "not_locked"],
+        413: ["payload_too_large"],
+        503: true,
+      }),
+    },
+  });
+
+const balanceRoute = createRoute({
+  ...ledger,
+  method: "get",
+  path: "/accounts/{id}/balance",
+  operationId: "getAccountBalance",
+  summary: "Account balance, now or at a moment",
+  description: "The account's balances now, or as they stood at `as_of` (one read of the version in force then).",
+  "x-complexity": "low",
+  parameters: [accountId, asOf("the balance")],
+  responses: {
+    200: jsonReply("The balance", "BalanceReply", BalanceReply, {
+      data: { account_id: EXAMPLE_IDS.account, account_name: "Everyday", ...accountExample, as_of: "2026-01-15T12:00:00.000Z" },
+    }),
+    ...errors({ 400: ["invalid_as_of"], 401: true, 404: ["account_not_found", "account_not_open_yet"], 503: true }),
+  },
+});
+
+const accountTransactionsRoute = createRoute({
+  ...ledger,
+  method: "get",
+  path: "/accounts/{id}/transactions",
+  operationId: "listAccountTransactions",
+  summary: "An account's transactions",
+  description: "The transactions that touched one account, newest first, a page at a time (offset or cursor paging).",
+  "x-complexity": "medium",
+  parameters: [accountId, ...queryParameters(PageQuery, PAGE_DESCRIPTIONS)],
+  responses: {
+    200: jsonReply("A page of transactions", "JournalPageReply", JournalPageReply, pageExample([journalExample])),
+    ...errors({ 400: ["validation_error", "invalid_cursor"], 401: true, 404: ["account_not_found"], 503: true }),
+  },
+});
+
+const moneyWrite = (options: { path: string; operationId: string; summary: string; description: string; input: { name: string; schema: typeof TransferInput | typeof DepositInput | typeof TestBalanceInput; example: object }; example: object; errors?: Parameters<typeof errors>[0] }) =>
+  createRoute({
+    ...ledger,
+    method: "post",
+    path: options.path,
+    operationId: options.operationId,
+    summary: options.summary,
+    description: `${options.description} The transaction is created as a draft (pending); POST /transactions/{id}/post posts it. Send an Idempotency-Key to retry safely.`,
+    "x-complexity": "medium",
+    parameters: [idempotencyKeyParameter()],
+    request: { body: jsonBody(options.input.name, options.input.schema, options.input.example) },
+    responses: {
+      201: jsonReply("The transaction (a replay with the same Idempotency-Key is byte for byte the first reply)", "JournalWriteReply", JournalWriteReply, { message: "Transaction created", data: options.example }, REPLAYED_HEADER),
+      ...errors(options.errors ?? WRITE_ERRORS),
+    },
+  });
+
+const transferRoute = moneyWrite({
+  path: "/transactions/transfer",
+  operationId: "createTransfer",
+  summary: "Transfer between two accounts",
+  description: "Moves money between two of the signed-in user's accounts in the same currency: the source is credited, the destination debited, in one balanced journal. The available balance of the source must cover it.",
+  input: { name: "TransferInput", schema: TransferInput, example: { from_account_id: EXAMPLE_IDS.account, to_account_id: EXAMPLE_IDS.savings, amount: "100.00", currency: "USD", description: "Rent share" } },
+  example: journalExample,
+});
+
+const depositRoute = moneyWrite({
+  path: "/transactions/deposit",
+  operationId: "createDeposit",
+  summary: "Deposit into an account",
+  description: "Money entering one of the signed-in user's accounts from outside the ledger (the external funding account is the other side).",
+  input: { name: "DepositInput", schema: DepositInput, example: { account_id: EXAMPLE_IDS.account, amount: "2500.00", currency: "USD", description: "Salary" } },
+  example: depositExample,
+});
+
+const testBalanceRoute = moneyWrite({
+  path: "/transactions/test-balance",
+  operationId: "createTestBalance",
+  summary: "Add a test balance (sandbox)",
+  description: "Free money for trying the product (default 1,000, at most 100,000), from the sandbox faucet; only where the stage allows it (403 `test_balance_disabled` elsewhere).",
+  input: { name: "TestBalanceInput", schema: TestBalanceInput, example: { account_id: EXAMPLE_IDS.account, amount: "1000" } },
+  example: { ...depositExample, type: "test_balance", description: "Test balance", amount: "1000.00", total_amount: "1000.00", total_amount_minor: 100000, entries: [
+    { ...depositExample.entries[0], debit: "1000.00", amount_minor: 100000 },
+    { account_id: "sys-sandbox-usd", account_name: "Sandbox faucet", account_number: null, owned: false, side: "credit", debit: "0", credit: "1000.00", amount_minor: 100000 },
+  ], from_account_id: "sys-sandbox-usd", counterparty: "Sandbox faucet" },
+  errors: { ...WRITE_ERRORS, 403: ["test_balance_disabled"] },
+});
+
+const historyRoute = createRoute({
+  ...ledger,
+  method: "get",
+  path: "/transactions/history",
+  operationId: "listTransactions",
+  summary: "Transaction history",
+  description: "The signed-in user's transactions, newest first, filtered (status, type, account, date range, search) and paged (offset or cursor; cursors are bound to the filters).",
+  "x-complexity": "medium",
+  parameters: [...queryParameters(TransactionFilters, FILTER_DESCRIPTIONS), ...queryParameters(PageQuery, PAGE_DESCRIPTIONS)],
+  responses: {
+    200: jsonReply("A page of transactions", "JournalPageReply", JournalPageReply, pageExample([postedJournalExample, depositExample])),
+    ...errors({ 400: ["validation_error", "invalid_cursor"], 401: true, 404: ["account_not_found"], 503: true }),
+  },
+});
+
+const exportRoute = createRoute({
+  ...ledger,
+  method: "get",
+  path: "/transactions/export",
+  operationId: "exportTransactions",
+  summary: "Export transactions as CSV",
+  description: `Every transaction matching the history's filters (at most ${EXPORT_MAX_ROWS.toLocaleString("en-US")}; more is a 422 \`export_too_large\`) as a CSV download. Cells that a spreadsheet would run as formulas are escaped.`,
+  "x-complexity": "high",
+  parameters: queryParameters(TransactionFilters, FILTER_DESCRIPTIONS),
+  responses: {
+    200: {
+      description: "The CSV file (Content-Disposition: attachment)",
+      headers: { "Content-Disposition": { description: "attachment; filename=\"transactions-....csv\"", schema: { type: "string" } } },
+      content: {
+        "text/csv": {
+          schema: { type: "string" },
+          example: "id,date,type,status,description,amount,currency\nd4e5f6a7-b8c9-4d0e-8f1a-2b3c4d5e6f70,2026-01-15T10:00:00.000Z,transfer,draft,Rent share,100.00,USD\n",
+        },
+      },
+    },
+    ...errors({ 400: ["validation_error"], 401: true, 404: ["account_not_found"], 422: ["export_too_large"], 503: true }),
+  },
+});
+
+const transactionRoute = createRoute({
+  ...ledger,
+  method: "get",
+  path: "/transactions/{id}",
+  operationId: "getTransaction",
+  summary: "Get a transaction",
+  description: "One of the signed-in user's transactions with its entries and its full status history (who posted or unposted it, when).",
+  "x-complexity": "low",
+  parameters: [transactionId],
+  responses: {
+    200: jsonReply("The transaction", "JournalDetailReply", JournalDetailReply, { data: postedJournalExample }),
+    ...errors({ 401: true, 404: ["transaction_not_found"], 503: true }),
+  },
+});
+
+const statusRoute = (operation: "post" | "unpost") =>
+  createRoute({
+    ...ledger,
+    method: "post",
+    path: `/transactions/{id}/${operation}`,
+    operationId: operation === "post" ? "postTransaction" : "unpostTransaction",
+    summary: operation === "post" ? "Post a transaction" : "Unpost a transaction",
+    description:
+      operation === "post"
+        ? "Moves a draft transaction to posted: its amounts leave the pending totals for the posted balance. Error replies repeat the message in `error`."
+        : "Moves a posted transaction back to draft (recorded in its history, never erased). Error replies repeat the message in `error`.",
+    "x-complexity": "medium",
+    parameters: [transactionId, idempotencyKeyParameter()],
+    responses: {
+      200: jsonReply("The transaction after the change", "JournalWriteReply", JournalWriteReply, operation === "post"
+        ? { message: "Transaction posted", data: postedJournalExample }
+        : { message: "Transaction unposted", data: { ...journalExample, history: [...postedJournalExample.history, { operation: "unpost", status: "draft", at: "2026-01-15T10:10:00.000Z", by: { id: EXAMPLE_IDS.user, name: "Ada Lovelace" } }] } }, REPLAYED_HEADER),
+      ...errors({
+        400: ["invalid_idempotency_key"],
+        401: true,
+        404: ["transaction_not_found"],
+        409: [operation === "post" ? "already_posted" : "not_posted", "idempotency_in_progress"],
+        422: ["insufficient_funds", "idempotency_key_reused"],
+        423: ["account_locked"],
+        503: true,
+      }),
+    },
+  });
+
+const trialBalanceRoute = createRoute({
+  ...ledger,
+  method: "get",
+  path: "/trial-balance",
+  operationId: "getTrialBalance",
+  summary: "Trial balance",
+  description: "The signed-in user's accounts plus one counterparty line per system account their journals touched, so debits equal credits per currency; now or at `as_of`. Each line says whether its recorded balance equals the replay of its journals.",
+  "x-complexity": "high",
+  parameters: [asOf("the balances")],
+  responses: {
+    200: jsonReply("The trial balance", "TrialBalanceReply", TrialBalanceReply, {
+      data: {
+        as_of: "2026-01-15T12:00:00.000Z",
+        accounts: [
+          { account_id: EXAMPLE_IDS.account, account_name: "Everyday", account_type: "bank", kind: "customer", currency: "USD", debit_balance: "2500.00", credit_balance: "0.00", total_debits: "2500.00", total_credits: "0.00", is_balanced: true, as_of: "2026-01-15T12:00:00.000Z" },
+          { account_id: "sys-funding-usd", account_name: "External funding", account_type: "liability", kind: "counterparty", currency: "USD", debit_balance: "0.00", credit_balance: "2500.00", total_debits: "0.00", total_credits: "2500.00", is_balanced: true, as_of: "2026-01-15T12:00:00.000Z" },
+        ],
+        totals: [{ currency: "USD", total_debit_balance: "2500.00", total_credit_balance: "2500.00", is_balanced: true }],
+        is_balanced: true,
+      },
+    }),
+    ...errors({ 400: ["invalid_as_of"], 401: true, 503: true }),
+  },
+});
+
+const integrityExample = (scope: "owner" | "ledger") => ({
+  data: { checked_at: "2026-01-15T12:00:00.000Z", scope, accounts_checked: scope === "owner" ? 2 : 58, journals_checked: scope === "owner" ? 3 : 412, drift: [], unbalanced_journals: [], ok: true },
+});
+
+const integrityRoute = createRoute({
+  ...ledger,
+  method: "get",
+  path: "/integrity",
+  operationId: "checkIntegrity",
+  summary: "Check your ledger's integrity",
+  description: "Recomputes every balance of the signed-in user's accounts from their journals and compares it with the recorded balances; lists any drift and any unbalanced journal.",
+  "x-complexity": "high",
+  responses: {
+    200: jsonReply("The check", "IntegrityReply", IntegrityReply, integrityExample("owner")),
+    ...errors({ 401: true, 503: true }),
+  },
+});
+
+const ledgerIntegrityRoute = createRoute({
+  ...ledger,
+  method: "get",
+  path: "/integrity/ledger",
+  operationId: "checkLedgerIntegrity",
+  summary: "Check the whole ledger's integrity (admin)",
+  description: "Administrators only. The same check over every account, system accounts included (the sum of their shards): a scan of the whole ledger.",
+  "x-complexity": "high",
+  responses: {
+    200: jsonReply("The check", "IntegrityReply", IntegrityReply, integrityExample("ledger")),
+    ...errors({ 401: true, 403: ["admin_required"], 503: true }),
+  },
+});
+
+const day = (date: string, balance: string, minor: number) => ({
+  date,
+  transactions: 1,
+  balance,
+  balance_minor: minor,
+  available: balance,
+  available_minor: minor,
+  pending_in: "0.00",
+  pending_in_minor: 0,
+  pending_out: "0.00",
+  pending_out_minor: 0,
+  inflow_posted: balance,
+  inflow_posted_minor: minor,
+  outflow_posted: "0.00",
+  outflow_posted_minor: 0,
+  inflow_pending: "0.00",
+  inflow_pending_minor: 0,
+  outflow_pending: "0.00",
+  outflow_pending_minor: 0,
+});
+
+const analyticsRoute = createRoute({
+  ...ledger,
+  method: "get",
+  path: "/analytics",
+  operationId: "getLedgerAnalytics",
+  summary: "Daily balances and flows",
+  description: "Per account and per currency, one point per UTC day over the last `days` days (today included): end-of-day balance, available, pending and the day's inflows and outflows.",
+  "x-complexity": "high",
+  parameters: [queryParameter("days", `Days to cover, 1 to ${ANALYTICS_MAX_DAYS} (default ${ANALYTICS_DEFAULT_DAYS})`, { type: "integer", minimum: 1, maximum: ANALYTICS_MAX_DAYS, default: ANALYTICS_DEFAULT_DAYS }, "30")],
+  responses: {
+    200: jsonReply("The series", "AnalyticsReply", AnalyticsReply, {
+      data: {
+        days: 1,
+        from: "2026-01-15",
+        to: "2026-01-15",
+        timezone: "UTC",
+        generated_at: "2026-01-15T12:00:00.000Z",
+        accounts: [
+          {
+            account_id: EXAMPLE_IDS.account,
+            name: "Everyday",
+            account_number: "ACC-4821-0093",
+            type: "bank",
+            currency: "USD",
+            normal_side: "debit",
+            status: "ACTIVE",
+            created_at: "2026-01-15T09:30:00.000Z",
+            opening_balance: "0.00",
+            opening_balance_minor: 0,
+            series: [day("2026-01-15", "2500.00", 250000)],
+          },
+        ],
+        currencies: [{ currency: "USD", account_count: 1, opening_balance: "0.00", opening_balance_minor: 0, series: [day("2026-01-15", "2500.00", 250000)] }],
+      },
+    }),
+    ...errors({ 400: ["invalid_days"], 401: true, 503: true }),
+  },
+});
+
+export const ledgerRoutes = $(new OpenAPIHono<AppEnv>().use(requireAuth))
+  .openapi(listLedgerAccountsRoute, listAccountsHandler)
+  .openapi(createLedgerAccountRoute, createAccountHandler)
+  .openapi(availableAccountsRoute, async (c) => {
     const accounts = await listAccountsWithBalances(c.get("core"), c.get("auth").userId);
-    return c.json({ accounts: accounts.filter((account) => account.status === "ACTIVE") });
+    return c.json({ accounts: accounts.filter((account) => account.status === "ACTIVE") }, 200);
   })
   // The owner's low-balance alert threshold ("" or null removes it).
-  .patch("/accounts/:id", async (c) => {
+  .openapi(updateAccountRoute, async (c) => {
     const core = c.get("core");
     const account = await setLowBalanceThreshold(core, c.get("auth").userId, c.req.param("id"), await readJson(c), actorOf(c));
-    return c.json({ message: "Account updated", data: await describeAccount(core, account) });
+    return c.json({ message: "Account updated", data: await describeAccount(core, account) }, 200);
   })
   // Admin: a locked account refuses money out (423) and still receives money in. Audited on its chain.
-  .post("/accounts/:id/lock", requireAdmin, async (c) => {
+  .openapi({ ...lockRoute(true), middleware: [requireAdmin] as const }, async (c) => {
     const core = c.get("core");
     const account = await setAccountLock(core, c.req.param("id"), true, await readJson(c), actorOf(c));
-    return c.json({ message: "Account locked", data: await describeAccount(core, account) });
+    return c.json({ message: "Account locked", data: await describeAccount(core, account) }, 200);
   })
-  .post("/accounts/:id/unlock", requireAdmin, async (c) => {
+  .openapi({ ...lockRoute(false), middleware: [requireAdmin] as const }, async (c) => {
     const core = c.get("core");
     const account = await setAccountLock(core, c.req.param("id"), false, await readJson(c), actorOf(c));
-    return c.json({ message: "Account unlocked", data: await describeAccount(core, account) });
+    return c.json({ message: "Account unlocked", data: await describeAccount(core, account) }, 200);
   })
-  .get("/accounts/:id/balance", async (c) => {
+  .openapi(balanceRoute, async (c) => {
     const asOf = c.req.query("as_of");
-    return c.json({ data: await balanceOf(c.get("core"), c.get("auth").userId, c.req.param("id"), asOf === "" ? undefined : asOf) });
+    return c.json({ data: await balanceOf(c.get("core"), c.get("auth").userId, c.req.param("id"), asOf === "" ? undefined : asOf) }, 200);
   })
-  .get("/accounts/:id/transactions", async (c) => {
+  .openapi(accountTransactionsRoute, async (c) => {
     const query = queryWith(c, PageQuery);
-    return c.json(pageReply(await accountTransactions(c.get("core"), c.get("auth").userId, c.req.param("id"), query), query));
+    return c.json(pageReply(await accountTransactions(c.get("core"), c.get("auth").userId, c.req.param("id"), query), query), 200);
   })
-  .post("/transactions/transfer", async (c) =>
-    writeReply(c, await transfer(c.get("core"), c.get("auth").userId, await readJson(c), idempotencyKey(c), actorOf(c)), 201),
-  )
-  .post("/transactions/deposit", async (c) =>
-    writeReply(c, await deposit(c.get("core"), c.get("auth").userId, await readJson(c), idempotencyKey(c), actorOf(c)), 201),
-  )
-  .post("/transactions/test-balance", async (c) =>
-    writeReply(c, await testBalance(c.get("core"), c.get("auth").userId, await readJson(c), idempotencyKey(c), actorOf(c)), 201),
-  )
+  .openapi(transferRoute, async (c) => writeReply(c, await transfer(c.get("core"), c.get("auth").userId, await readJson(c), idempotencyKey(c), actorOf(c)), 201))
+  .openapi(depositRoute, async (c) => writeReply(c, await deposit(c.get("core"), c.get("auth").userId, await readJson(c), idempotencyKey(c), actorOf(c)), 201))
+  .openapi(testBalanceRoute, async (c) => writeReply(c, await testBalance(c.get("core"), c.get("auth").userId, await readJson(c), idempotencyKey(c), actorOf(c)), 201))
   // Filters (status, type, account_id, from, to, q) and paging; cursors are bound to the filters.
-  .get("/transactions/history", async (c) => {
+  .openapi(historyRoute, async (c) => {
     const query = queryWith(c, PageQuery);
-    return c.json(pageReply(await history(c.get("core"), c.get("auth").userId, c.req.query(), query), query));
+    return c.json(pageReply(await history(c.get("core"), c.get("auth").userId, c.req.query(), query), query), 200);
   })
   // The same filters as the history, every match (at most 10,000) as a CSV download.
-  .get("/transactions/export", async (c) => {
+  .openapi(exportRoute, async (c) => {
     const { filename, csv } = await exportTransactions(c.get("core"), c.get("auth").userId, c.req.query());
     return c.body(csv, 200, {
       "Content-Type": "text/csv; charset=utf-8",
@@ -95,13 +494,13 @@ export const ledgerRoutes = new Hono<AppEnv>()
     });
   })
   // Registered after the fixed /transactions/* paths, which it would otherwise shadow.
-  .get("/transactions/:id", async (c) => c.json({ data: await transactionDetail(c.get("core"), c.get("auth").userId, c.req.param("id")) }))
-  .post("/transactions/:id/post", (c) => statusChange(c, "post"))
-  .post("/transactions/:id/unpost", (c) => statusChange(c, "unpost"))
-  .get("/trial-balance", async (c) => c.json({ data: await trialBalance(c.get("core"), c.get("auth").userId, c.req.query("as_of") || undefined) }))
-  .get("/integrity", async (c) => c.json({ data: await integrityCheck(c.get("core"), { ownerId: c.get("auth").userId }) }))
-  .get("/integrity/ledger", requireAdmin, async (c) => c.json({ data: await integrityCheck(c.get("core"), "ledger") }))
+  .openapi(transactionRoute, async (c) => c.json({ data: await transactionDetail(c.get("core"), c.get("auth").userId, c.req.param("id")) }, 200))
+  .openapi(statusRoute("post"), (c) => statusChange(c, "post"))
+  .openapi(statusRoute("unpost"), (c) => statusChange(c, "unpost"))
+  .openapi(trialBalanceRoute, async (c) => c.json({ data: await trialBalance(c.get("core"), c.get("auth").userId, c.req.query("as_of") || undefined) }, 200))
+  .openapi(integrityRoute, async (c) => c.json({ data: await integrityCheck(c.get("core"), { ownerId: c.get("auth").userId }) }, 200))
+  .openapi({ ...ledgerIntegrityRoute, middleware: [requireAdmin] as const }, async (c) => c.json({ data: await integrityCheck(c.get("core"), "ledger") }, 200))
   // Daily balances and flows per account and per currency over the last `days` (1..365, default 30).
-  .get("/analytics", async (c) =>
-    c.json({ data: await ledgerAnalytics(c.get("core"), c.get("auth").userId, parseAnalyticsDays(c.req.query("days"))) }),
+  .openapi(analyticsRoute, async (c) =>
+    c.json({ data: await ledgerAnalytics(c.get("core"), c.get("auth").userId, parseAnalyticsDays(c.req.query("days"))) }, 200),
   );

@@ -83,6 +83,8 @@ export class RequestMetrics {
   /** A flush was asked for while one was writing: run another when it is done. */
   private flushAgain = false;
   private timer: ReturnType<typeof setTimeout> | null = null;
+  /** Writes a latency hour once it is due, when no window write carried it (a quiet instance). */
+  private hourTimer: ReturnType<typeof setTimeout> | null = null;
   private lastFailureLogged = 0;
   /** After a failed write, no new attempt before this second (at most one write per window). */
   private retryAfter = 0;
@@ -211,6 +213,7 @@ export class RequestMetrics {
   private afterRecord(second: number): void {
     if (!this.sink) return;
     if (windowStartOf(second) > this.flushedBefore) void this.flush();
+    this.scheduleHourWrite();
     if (this.timer === null) {
       const windowEnd = (windowStartOf(second) + FLUSH_WINDOW_SECONDS) * 1000;
       const delay = Math.max(0, windowEnd - this.clock().getTime()) + FLUSH_DELAY_MS;
@@ -250,19 +253,18 @@ export class RequestMetrics {
       this.logger?.warn("metrics windows fell out of the ring before they could be written", { instance_id: this.instanceId });
       this.flushedBefore = this.coverageStart(now);
     }
-    if (windows.length === 0) {
+    // Latency hours go when due (see route-latency.ts), with the windows or on their own.
+    const hours = this.routeLatency.due(now);
+    if (windows.length === 0 && hours.length === 0) {
       if (this.flushedBefore < current) this.flushedBefore = current;
       return Promise.resolve();
     }
-    // The latency hours ride along with windows: every sample is in some window, so a changed
-    // hour is written no later than the window that changed it (and no more often than windows).
-    const hours = this.routeLatency.unsaved();
     const sink = this.sink;
     const recorded = this.recorded;
     this.inFlight = (async () => {
       try {
         await sink(windows, hours.map((hour) => hour.rollup));
-        this.routeLatency.markSaved(hours);
+        this.routeLatency.markSaved(hours, now);
         if (current > this.flushedBefore) this.flushedBefore = current;
         if (options.includeCurrent) this.recordedWhenSaved = recorded;
       } catch (error) {
@@ -313,6 +315,21 @@ export class RequestMetrics {
   /** Stops the flush timer (tests, shutdown). */
   stop(): void {
     if (this.timer) clearTimeout(this.timer);
+    if (this.hourTimer) clearTimeout(this.hourTimer);
     this.timer = null;
+    this.hourTimer = null;
+  }
+
+  /** While a latency hour has unwritten changes, one timer waits until it is due, flushes, and looks again. */
+  private scheduleHourWrite(): void {
+    if (this.hourTimer !== null) return;
+    const due = this.routeLatency.nextDue();
+    if (due === null) return;
+    const delay = Math.max(0, due * 1000 - this.clock().getTime()) + FLUSH_DELAY_MS;
+    this.hourTimer = setTimeout(() => {
+      this.hourTimer = null;
+      void this.flush().then(() => this.scheduleHourWrite());
+    }, delay);
+    this.hourTimer.unref?.();
   }
 }

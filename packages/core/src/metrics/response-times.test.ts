@@ -1,9 +1,9 @@
-import { describe, expect, it } from "vitest";
-import { hourStartOf, routeLatencyHourKey, routeLatencyHourRange } from "./keys";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { FLUSH_WINDOW_SECONDS, hourStartOf, routeLatencyHourKey, routeLatencyHourRange } from "./keys";
 import { HISTOGRAM_BUCKETS } from "./model";
 import { RequestMetrics } from "./recorder";
 import { ResponseTimesQuery, buildResponseTimes, openApiPath, parseRouteName, type HourRollup } from "./response-times";
-import { HOURS_IN_MEMORY, MAX_ROUTES_PER_HOUR, OTHER_ROUTE_LATENCY, RouteLatencyHours } from "./route-latency";
+import { HOUR_WRITE_INTERVAL_SECONDS, HOURS_IN_MEMORY, MAX_ROUTES_PER_HOUR, OTHER_ROUTE_LATENCY, RouteLatencyHours } from "./route-latency";
 
 const HOUR = 3600;
 /** 2026-01-01T00:00:00Z, a whole hour. */
@@ -78,16 +78,26 @@ describe("per-route latency hours", () => {
     }
   });
 
-  it("report only what changed since the last write", () => {
+  it("are due when changed: a filling hour once a minute at most, a finished one once more", () => {
     const hours = new RouteLatencyHours("i");
     hours.add(T0, "GET /a", 3);
-    const first = hours.unsaved();
+    expect(hours.due(T0 + HOUR_WRITE_INTERVAL_SECONDS - 1)).toHaveLength(0);
+    expect(hours.nextDue()).toBe(T0 + HOUR_WRITE_INTERVAL_SECONDS);
+    const first = hours.due(T0 + HOUR_WRITE_INTERVAL_SECONDS);
     expect(first).toHaveLength(1);
     hours.add(T0 + 1, "GET /a", 4); // lands while the write is running
-    hours.markSaved(first);
-    expect(hours.unsaved()).toHaveLength(1);
-    hours.markSaved(hours.unsaved());
-    expect(hours.unsaved()).toHaveLength(0);
+    hours.markSaved(first, T0 + 61);
+    expect(hours.due(T0 + 61 + HOUR_WRITE_INTERVAL_SECONDS - 1)).toHaveLength(0);
+    const second = hours.due(T0 + 61 + HOUR_WRITE_INTERVAL_SECONDS);
+    expect(second[0]!.rollup.routes["GET /a"]!.requests).toBe(2);
+    hours.markSaved(second, T0 + 121);
+    expect(hours.nextDue()).toBeNull();
+    expect(hours.due(T0 + 3000)).toHaveLength(0); // nothing changed
+    hours.add(T0 + 3580, "GET /a", 5);
+    hours.markSaved(hours.due(T0 + 3580), T0 + 3580);
+    hours.add(T0 + 3599, "GET /a", 6);
+    expect(hours.due(T0 + 3599)).toHaveLength(0);
+    expect(hours.due(T0 + HOUR)).toHaveLength(1); // the hour ended: its last requests are written now
   });
 });
 
@@ -127,20 +137,50 @@ describe("typical response times", () => {
     expect(report(metrics, 1, [staleOwn, olderOwn, other]).routes[0]!.requests).toBe(4);
   });
 
-  it("hands changed hours to the sink with the windows, once", async () => {
+  it("hands the sink changed hours when due, with the windows or alone", async () => {
     const clock = manualClock(T0);
-    const written: HourRollup[][] = [];
-    const metrics = new RequestMetrics({ clock: clock.now, sink: async (_windows, hours) => void written.push(hours) });
+    const written: { windows: number; hours: HourRollup[] }[] = [];
+    const metrics = new RequestMetrics({ clock: clock.now, sink: async (windows, hours) => void written.push({ windows: windows.length, hours }) });
     try {
       metrics.record(sample("/health", 3));
       clock.advance(10);
       metrics.record(sample("/health", 5));
       await metrics.flush();
-      expect(written).toHaveLength(1);
-      expect(written[0]![0]!.routes["GET /health"]!.requests).toBe(2);
-      await metrics.flush({ includeCurrent: true });
+      expect(written).toEqual([{ windows: 1, hours: [] }]); // the hour is not due yet
+      clock.advance(HOUR_WRITE_INTERVAL_SECONDS);
+      await metrics.flush();
       expect(written).toHaveLength(2);
-      expect(written[1]).toEqual([]); // the window is written again; the hour did not change
+      expect(written[1]!.hours[0]!.routes["GET /health"]!.requests).toBe(2);
+      await metrics.flush();
+      expect(written).toHaveLength(2); // nothing new
+      metrics.record(sample("/health", 4));
+      clock.advance(HOUR_WRITE_INTERVAL_SECONDS);
+      await metrics.flush();
+      expect(written[2]!.hours[0]!.routes["GET /health"]!.requests).toBe(3);
+    } finally {
+      metrics.stop();
+    }
+  });
+});
+
+describe("a quiet instance", () => {
+  afterEach(() => vi.useRealTimers());
+
+  it("still writes its latency hour once due, on a timer, without any further request", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    const clock = manualClock(T0);
+    const written: HourRollup[][] = [];
+    const metrics = new RequestMetrics({ clock: clock.now, sink: async (_windows, hours) => void written.push(hours) });
+    try {
+      metrics.record(sample("/health", 3));
+      // The window's own timer writes the window; the hour is not due yet.
+      clock.advance(FLUSH_WINDOW_SECONDS + 1);
+      await vi.advanceTimersByTimeAsync((FLUSH_WINDOW_SECONDS + 1) * 1000);
+      expect(written).toEqual([[]]);
+      clock.advance(HOUR_WRITE_INTERVAL_SECONDS - FLUSH_WINDOW_SECONDS);
+      await vi.advanceTimersByTimeAsync((HOUR_WRITE_INTERVAL_SECONDS - FLUSH_WINDOW_SECONDS) * 1000);
+      expect(written).toHaveLength(2);
+      expect(written[1]![0]!.routes["GET /health"]!.requests).toBe(1);
     } finally {
       metrics.stop();
     }

@@ -1,4 +1,4 @@
-import { hourStartOf } from "./keys";
+import { hourStartOf, ROUTE_LATENCY_HOUR_SECONDS } from "./keys";
 import { bucketIndex } from "./model";
 import type { HourRollup, RouteLatency } from "./response-times";
 
@@ -7,15 +7,24 @@ export const MAX_ROUTES_PER_HOUR = 128;
 /** The hour filling now and the one before it (its last requests may still be unwritten). */
 export const HOURS_IN_MEMORY = 2;
 export const OTHER_ROUTE_LATENCY = "(other)";
+/**
+ * A filling hour is written this long after its first request, then at most this often (its
+ * item is ~15 KB for this app's routes, so writing it with every 10 s window, or every Lambda
+ * invocation, would cost ten times the windows themselves). A finished hour is written once
+ * more, complete. The price: an instance that is reaped loses at most this much of its
+ * per-route latency, never its request counts.
+ */
+export const HOUR_WRITE_INTERVAL_SECONDS = 60;
 
 /**
  * Per-route latency of this instance, by hour. Bounded whatever the traffic: at most two hours,
  * each at most MAX_ROUTES_PER_HOUR routes of at most HISTOGRAM_BUCKETS counts, so a stored
  * hour item stays far below DynamoDB's 400 KB item limit. Each hour counts its changes, so only
- * hours that changed since their last successful write are written again.
+ * hours that changed since their last successful write are written again, and a filling hour
+ * no more often than HOUR_WRITE_INTERVAL_SECONDS.
  */
 export class RouteLatencyHours {
-  private readonly hours = new Map<number, { rollup: HourRollup; version: number; savedVersion: number }>();
+  private readonly hours = new Map<number, { rollup: HourRollup; version: number; savedVersion: number; savedAt: number }>();
 
   constructor(private readonly instanceId: string) {}
 
@@ -27,7 +36,7 @@ export class RouteLatencyHours {
       const newest = Math.max(hourStart, ...this.hours.keys());
       // A clock that stepped back more than an hour: nothing to keep it in.
       if (hourStart < newest - (HOURS_IN_MEMORY - 1) * 3600) return;
-      hour = { rollup: { instance_id: this.instanceId, hour_start: hourStart, routes: {} }, version: 0, savedVersion: 0 };
+      hour = { rollup: { instance_id: this.instanceId, hour_start: hourStart, routes: {} }, version: 0, savedVersion: 0, savedAt: second };
       this.hours.set(hourStart, hour);
       for (const start of [...this.hours.keys()]) if (start <= newest - HOURS_IN_MEMORY * 3600) this.hours.delete(start);
     }
@@ -46,18 +55,35 @@ export class RouteLatencyHours {
     return [...this.hours.values()].sort((a, b) => a.rollup.hour_start - b.rollup.hour_start).map(({ rollup }) => structuredClone(rollup));
   }
 
-  /** Hours changed since their last write, each with the version it was taken at. */
-  unsaved(): { rollup: HourRollup; version: number }[] {
+  /**
+   * Hours to write at second `now`: changed since their last write, and either finished or not
+   * written for HOUR_WRITE_INTERVAL_SECONDS; each with the version it was taken at.
+   */
+  due(now: number): { rollup: HourRollup; version: number }[] {
     return [...this.hours.values()]
       .filter((hour) => hour.version > hour.savedVersion)
+      .filter((hour) => hour.rollup.hour_start + ROUTE_LATENCY_HOUR_SECONDS <= now || now - hour.savedAt >= HOUR_WRITE_INTERVAL_SECONDS)
       .map((hour) => ({ rollup: structuredClone(hour.rollup), version: hour.version }));
   }
 
-  /** After a successful write of `unsaved()`'s hours. */
-  markSaved(saved: { rollup: HourRollup; version: number }[]): void {
+  /** The second the first changed hour becomes due; null when every hour is written. */
+  nextDue(): number | null {
+    let next: number | null = null;
+    for (const hour of this.hours.values()) {
+      if (hour.version <= hour.savedVersion) continue;
+      const due = Math.min(hour.rollup.hour_start + ROUTE_LATENCY_HOUR_SECONDS, hour.savedAt + HOUR_WRITE_INTERVAL_SECONDS);
+      next = next === null ? due : Math.min(next, due);
+    }
+    return next;
+  }
+
+  /** After a successful write, at second `now`, of hours `due()` gave. */
+  markSaved(saved: { rollup: HourRollup; version: number }[], now: number): void {
     for (const { rollup, version } of saved) {
       const hour = this.hours.get(rollup.hour_start);
-      if (hour && version > hour.savedVersion) hour.savedVersion = version;
+      if (!hour) continue;
+      if (version > hour.savedVersion) hour.savedVersion = version;
+      hour.savedAt = now;
     }
   }
 }

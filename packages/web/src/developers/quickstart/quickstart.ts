@@ -59,12 +59,12 @@ open_account() {
     -d "$(jq -n --arg name "$1" '{name: $name, currency: "USD"}')" \\
     | jq -r '.data.id'
 }
-CHECKING=$(open_account "Checking")
+SPENDING=$(open_account "Spending")
 SAVINGS=$(open_account "Savings")
-export CHECKING SAVINGS
-echo "Checking $CHECKING"
+export SPENDING SAVINGS
+echo "Spending $SPENDING"
 echo "Savings  $SAVINGS"`,
-      { expectOutput: /Checking [0-9a-f-]{36}\nSavings {2}[0-9a-f-]{36}/ },
+      { expectOutput: /Spending [0-9a-f-]{36}\nSavings  [0-9a-f-]{36}/ },
     ),
     heading("5. Deposit money and post it", "deposit"),
     paragraph("A deposit is created as a draft (pending); posting it puts the money in the balance."),
@@ -74,7 +74,7 @@ DEPOSIT=$(curl -sS --fail-with-body -X POST "$BASE_URL/api/v1/ledger/transaction
   -H "Authorization: Bearer $API_KEY" \\
   -H "Content-Type: application/json" \\
   -H "Idempotency-Key: quickstart-deposit-1" \\
-  -d "$(jq -n --arg account "$CHECKING" '{account_id: $account, amount: "100.00", currency: "USD", description: "First deposit"}')" \\
+  -d "$(jq -n --arg account "$SPENDING" '{account_id: $account, amount: "100.00", currency: "USD", description: "First deposit"}')" \\
   | jq -r '.data.id')
 
 curl -sS --fail-with-body -X POST "$BASE_URL/api/v1/ledger/transactions/$DEPOSIT/post" \\
@@ -92,7 +92,7 @@ TRANSFER=$(curl -sS --fail-with-body -X POST "$BASE_URL/api/v1/ledger/transactio
   -H "Authorization: Bearer $API_KEY" \\
   -H "Content-Type: application/json" \\
   -H "Idempotency-Key: quickstart-transfer-1" \\
-  -d "$(jq -n --arg from "$CHECKING" --arg to "$SAVINGS" \\
+  -d "$(jq -n --arg from "$SPENDING" --arg to "$SAVINGS" \\
     '{from_account_id: $from, to_account_id: $to, amount: "25.00", currency: "USD", description: "My first transfer"}')" \\
   | jq -r '.data.id')
 echo "transfer $TRANSFER"
@@ -100,7 +100,7 @@ echo "transfer $TRANSFER"
 curl -sS --fail-with-body -X POST "$BASE_URL/api/v1/ledger/transactions/$TRANSFER/post" \\
   -H "Authorization: Bearer $API_KEY" \\
   | jq -r '"\\(.data.counterparty): \\(.data.amount) \\(.data.status)"'`,
-      { expectOutput: /transfer [0-9a-f-]{36}\nChecking → Savings: 25\.00 posted/ },
+      { expectOutput: /transfer [0-9a-f-]{36}\nSpending → Savings: 25\.00 posted/ },
     ),
     json(
       `{
@@ -111,10 +111,10 @@ curl -sS --fail-with-body -X POST "$BASE_URL/api/v1/ledger/transactions/$TRANSFE
     "status": "posted",
     "amount": "25.00",
     "currency": "USD",
-    "counterparty": "Checking → Savings",
+    "counterparty": "Spending → Savings",
     "idempotency_key": "quickstart-transfer-1",
     "entries": [
-      { "account_name": "Checking", "side": "credit", "debit": "0", "credit": "25.00" },
+      { "account_name": "Spending", "side": "credit", "debit": "0", "credit": "25.00" },
       { "account_name": "Savings", "side": "debit", "debit": "25.00", "credit": "0" }
     ]
   }
@@ -124,12 +124,12 @@ curl -sS --fail-with-body -X POST "$BASE_URL/api/v1/ledger/transactions/$TRANSFE
     heading("7. Read the balances", "balance"),
     shell(
       `
-for account in "$CHECKING" "$SAVINGS"; do
+for account in "$SPENDING" "$SAVINGS"; do
   curl -sS --fail-with-body "$BASE_URL/api/v1/ledger/accounts/$account/balance" \\
     -H "Authorization: Bearer $API_KEY" \\
     | jq -r '"\\(.data.name): \\(.data.balance) \\(.data.currency)"'
 done`,
-      { expectOutput: /Checking: 75\.00 USD\nSavings: 25\.00 USD/ },
+      { expectOutput: /Spending: 75\.00 USD\nSavings: 25\.00 USD/ },
     ),
     heading("The same in TypeScript", "typescript"),
     paragraph(
@@ -141,16 +141,16 @@ import { createFintechClient } from "@fintech/sdk";
 
 const fintech = createFintechClient({ baseUrl: process.env.BASE_URL!, apiKey: process.env.API_KEY! });
 
-const { data: checking } = await fintech.api.POST("/api/v1/ledger/accounts", { body: { name: "Travel", currency: "USD" } });
+const { data: travel } = await fintech.api.POST("/api/v1/ledger/accounts", { body: { name: "Travel", currency: "USD" } });
 const { data: savings } = await fintech.api.POST("/api/v1/ledger/accounts", { body: { name: "Rainy day", currency: "USD" } });
 
 const { data: deposit } = await fintech.api.POST("/api/v1/ledger/transactions/deposit", {
-  body: { account_id: checking.data.id, amount: "100.00", currency: "USD", description: "First deposit" },
+  body: { account_id: travel.data.id, amount: "100.00", currency: "USD", description: "First deposit" },
 });
 await fintech.api.POST("/api/v1/ledger/transactions/{id}/post", { params: { path: { id: deposit.data.id } } });
 
 const { data: transfer } = await fintech.api.POST("/api/v1/ledger/transactions/transfer", {
-  body: { from_account_id: checking.data.id, to_account_id: savings.data.id, amount: "25.00", currency: "USD", description: "My first transfer" },
+  body: { from_account_id: travel.data.id, to_account_id: savings.data.id, amount: "25.00", currency: "USD", description: "My first transfer" },
   headers: { "Idempotency-Key": "quickstart-transfer-sdk-1" },
 });
 await fintech.api.POST("/api/v1/ledger/transactions/{id}/post", { params: { path: { id: transfer.data.id } } });

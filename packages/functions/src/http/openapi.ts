@@ -156,6 +156,15 @@ export const SECURITY_SCHEME = {
   description: "A session token from POST /api/v1/auth/login or /register, or an API key (`fpk_...`, from POST /api/v1/api-keys) sent the same way: `Authorization: Bearer fpk_...`. API keys act for their owner as a user, never as an administrator, and cannot manage API keys.",
 } as const;
 export const authenticated = [{ [BEARER_AUTH]: [] }];
+
+/** Streams also open with `?ticket=` (POST /api/v1/auth/stream-ticket): EventSource cannot send headers. */
+export const STREAM_TICKET_SCHEME = "streamTicket";
+const STREAM_TICKET = {
+  type: "apiKey",
+  in: "query",
+  name: "ticket",
+  description: "A stream ticket from POST /api/v1/auth/stream-ticket, for browsers (EventSource cannot send Authorization). Opens streams only; never a session token in a URL.",
+} as const;
 export const publicAccess: [] = [];
 
 /* ---------- parameters ---------- */
@@ -223,6 +232,8 @@ export function queryParameters(schema: z.ZodObject, descriptions: Record<string
       in: "query" as const,
       required: converted.required?.includes(name) ?? false,
       ...((descriptions[name] ?? description) ? { description: descriptions[name] ?? description } : {}),
+      // Lists are read from one comma-separated value (a,b), not from repeated parameters.
+      ...(rest.type === "array" ? { style: "form" as const, explode: false } : {}),
       schema: rest,
     };
   });
@@ -256,13 +267,15 @@ export const REPLAYED_HEADER: ResponseHeaders = {
  * A server-sent events reply: `text/event-stream` whose description names the events and whose
  * `x-sse-events` maps each event name to the schema of its `data:` JSON.
  */
-export function sseReply(description: string, events: Record<string, { name: string; schema: z.ZodType }>, example: string) {
+export function sseReply(description: string, events: Record<string, { name: string; schema: z.ZodType }>, example: string): ResponseObject {
   const names = Object.keys(events);
-  return {
+  // The generator copies a response's extra keys as they are; the type just does not list x- keys.
+  const reply = {
     description: `${description} Events: ${names.map((name) => `\`${name}\``).join(", ")}.`,
     "x-sse-events": Object.fromEntries(Object.entries(events).map(([event, { name, schema }]) => [event, schemaRef(name, schema, "output")])),
-    content: { "text/event-stream": { schema: { type: "string" }, example } },
+    content: { "text/event-stream": { schema: { type: "string" as const }, example } },
   };
+  return reply;
 }
 
 /** Pagination of list replies: offset or cursor (signed, bound to the query) paging. */
@@ -278,6 +291,7 @@ export const PaginationReply = z.object({
 /** Puts the shared components (schemas, parameters, bearer scheme) on an app's registry. */
 export function registerComponents(app: OpenAPIHono<AppEnv>): void {
   app.openAPIRegistry.registerComponent("securitySchemes", BEARER_AUTH, SECURITY_SCHEME);
+  app.openAPIRegistry.registerComponent("securitySchemes", STREAM_TICKET_SCHEME, STREAM_TICKET);
   for (const [name, schema] of componentSchemas) app.openAPIRegistry.registerComponent("schemas", name, schema);
   for (const [name, parameter] of componentParameters) app.openAPIRegistry.registerComponent("parameters", name, parameter);
 }

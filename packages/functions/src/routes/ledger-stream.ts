@@ -1,15 +1,31 @@
-import { Hono, type Context } from "hono";
+import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
+import type { Context } from "hono";
 import { z } from "zod";
 import { reconcileAccount } from "@fintech/core/ledger/controls";
 import { isTransactionEvent, ledgerFeedReader, type LedgerFeedEvent } from "@fintech/core/ledger/events";
 import { requireOwnedAccount } from "@fintech/core/ledger/accounts";
-import { isLedgerId, JOURNAL_STATUSES } from "@fintech/core/ledger/model";
+import {
+  AccountLockedEvent,
+  AccountUnlockedEvent,
+  BalanceUpdateEvent,
+  DepositInput,
+  isLedgerId,
+  JOURNAL_STATUSES,
+  LowBalanceAlertEvent,
+  ReconcileInput,
+  ReconciliationResultEvent,
+  TransactionCreatedEvent,
+  TransactionStatusUpdateEvent,
+  TransferInput,
+} from "@fintech/core/ledger/model";
 import { balanceOf, deposit, transfer } from "@fintech/core/ledger/service";
 import { AppError, badRequest, isAppError } from "@fintech/core/shared/errors";
 import type { AppEnv } from "../http/env";
 import { idempotencyKey } from "../http/idempotency";
 import { requireAuth } from "../http/middleware";
-import { feedOwner, requireStreamAuth, serveFeed } from "../http/sse";
+import { authenticated, errors, idempotencyKeyParameter, jsonReply, lastEventIdParameter, queryParameter, queryParameters, schemaRef, sseReply, STREAM_TICKET_SCHEME, TAGS } from "../http/openapi";
+import { accountExample, BalanceData, EXAMPLE_IDS, JournalReply } from "../http/reply-schemas";
+import { CURSOR_EVENT, feedOwner, requireStreamAuth, serveFeed } from "../http/sse";
 import { parseWith, readJson } from "../http/validate";
 import { actorOf } from "./accounts";
 
@@ -114,8 +130,144 @@ async function runCommand(c: Context<AppEnv>, name: CommandName, args: Record<st
   }
 }
 
-export const ledgerStreamRoutes = new Hono<AppEnv>()
-  .get("/stream", requireStreamAuth, (c) => {
+/* ---------- declarations ---------- */
+
+const streaming = { tags: [TAGS.streaming] as [typeof TAGS.streaming], "x-stability": "stable" as const };
+
+/** A command's body: `{command: {<name>: arguments}}`, each name with the schema its arguments are parsed with. */
+const LedgerCommandInput = z.union([
+  z.object({ command: z.object({ subscribeToAccount: SubscribeToAccount }).strict() }),
+  z.object({ command: z.object({ subscribeToTransactions: SubscribeToTransactions }).strict() }),
+  z.object({
+    command: z
+      .object({
+        createTransaction: z.union([
+          TransferInput.extend({ type: z.literal("transfer") }),
+          DepositInput.extend({ type: z.literal("deposit") }),
+        ]),
+      })
+      .strict(),
+  }),
+  z.object({ command: z.object({ getBalance: GetBalance }).strict() }),
+  z.object({ command: z.object({ reconcileAccount: ReconcileInput }).strict() }),
+]);
+
+const LedgerCommandReply = z.object({
+  command: z.enum(COMMANDS),
+  result: z.union([
+    z.object({ streamUrl: z.string().describe("The stream URL with these filters (subscribe commands)") }),
+    JournalReply.extend({ replayed: z.boolean() }).describe("createTransaction: the transaction, and whether it replays an earlier request with the same Idempotency-Key"),
+    BalanceData.describe("getBalance"),
+    z
+      .object({
+        accountId: z.string(),
+        accountName: z.string(),
+        reconciled: z.boolean(),
+        variance: z.string(),
+        expectedBalance: z.string(),
+        ledgerBalance: z.string(),
+        currency: z.string(),
+        at: z.string(),
+      })
+      .describe("reconcileAccount"),
+  ]),
+});
+
+const STREAM_EXAMPLE = [
+  "retry: 3000",
+  "id: eyJ0IjoxNzY4NDcxMjAwMDAwfQ.c2ln",
+  `event: ${CURSOR_EVENT}`,
+  'data: {"at":"2026-01-15T10:00:00.000Z"}',
+  "",
+  "id: eyJ0IjoxNzY4NDcxMjAwMTAwfQ.c2ln",
+  "event: balanceUpdate",
+  `data: {"type":"balanceUpdate","accountId":"${EXAMPLE_IDS.account}","accountName":"Everyday","balance":"1250.00","available":"1150.00","changeAmount":"100.00","changeType":"DEBIT","operation":"create","currency":"USD","transactionId":"${EXAMPLE_IDS.journal}","at":"2026-01-15T10:00:00.100Z"}`,
+  "",
+  "",
+].join("\n");
+
+const streamRoute = createRoute({
+  ...streaming,
+  method: "get",
+  path: "/stream",
+  operationId: "streamLedgerEvents",
+  summary: "Ledger event stream (server-sent events)",
+  description:
+    "The signed-in user's ledger events as they commit, as `text/event-stream`: first `retry:` and a `cursor` event, then for each event its `id:` (the resume cursor), `event:` (its name) and `data:` (JSON). Quiet streams get a heartbeat comment with a `cursor` event; the stream ends cleanly after a while and the client reconnects with `Last-Event-ID`. Browsers authenticate with `?ticket=` (POST /api/v1/auth/stream-ticket), other clients with the bearer header. An administrator may watch another user's feed with `userId`.",
+  "x-complexity": "high",
+  security: [...authenticated, { [STREAM_TICKET_SCHEME]: [] }],
+  parameters: [
+    ...queryParameters(StreamQuery, {
+      userId: "Whose feed (default: the caller's; another user's needs the admin role, else 403)",
+      accountIds: "Only events concerning these accounts (comma-separated, at most 50)",
+      statusFilter: "Only transaction events in these statuses (comma-separated: draft, posted)",
+      includeTransactions: "false leaves transaction events out",
+    }),
+    queryParameter("lastEventId", "Resume point, when the Last-Event-ID header cannot be sent", { type: "string" }),
+    lastEventIdParameter(),
+  ],
+  responses: {
+    200: sseReply(
+      "The event stream.",
+      {
+        [CURSOR_EVENT]: { name: "StreamCursorEvent", schema: z.object({ at: z.string() }).describe("Moves the resume point (its id) without an event: at the start, with heartbeats and at the end") },
+        balanceUpdate: { name: "BalanceUpdateEvent", schema: BalanceUpdateEvent },
+        transactionCreated: { name: "TransactionCreatedEvent", schema: TransactionCreatedEvent },
+        transactionStatusUpdate: { name: "TransactionStatusUpdateEvent", schema: TransactionStatusUpdateEvent },
+        reconciliationResult: { name: "ReconciliationResultEvent", schema: ReconciliationResultEvent },
+        lowBalanceAlert: { name: "LowBalanceAlertEvent", schema: LowBalanceAlertEvent },
+        accountLocked: { name: "AccountLockedEvent", schema: AccountLockedEvent },
+        accountUnlocked: { name: "AccountUnlockedEvent", schema: AccountUnlockedEvent },
+      },
+      STREAM_EXAMPLE,
+    ),
+    ...errors({ 400: ["validation_error", "invalid_cursor"], 401: ["unauthorized", "invalid_token", "invalid_ticket"], 403: ["forbidden"], 503: true }),
+  },
+});
+
+const commandRoute = createRoute({
+  ...streaming,
+  method: "post",
+  path: "/command",
+  operationId: "runLedgerCommand",
+  summary: "Run a ledger command",
+  description:
+    "One gRPC-style command per request, `{command: {<name>: {...arguments}}}`: `subscribeToAccount` and `subscribeToTransactions` (answer the stream URL with those filters), `createTransaction` (a transfer or deposit; honours Idempotency-Key), `getBalance`, `reconcileAccount` (compares an expected balance with the ledger's and announces `reconciliationResult`). A refusal is 'Ledger command failed' with the `reason` and the status of the underlying error.",
+  "x-complexity": "medium",
+  security: authenticated,
+  parameters: [idempotencyKeyParameter()],
+  request: {
+    body: {
+      required: true,
+      content: {
+        "application/json": {
+          schema: schemaRef("LedgerCommandInput", LedgerCommandInput, "input"),
+          example: { command: { createTransaction: { type: "transfer", from_account_id: EXAMPLE_IDS.account, to_account_id: EXAMPLE_IDS.savings, amount: "100.00" } } },
+        },
+      },
+    },
+  },
+  responses: {
+    200: jsonReply("The command's result", "LedgerCommandReply", LedgerCommandReply, {
+      command: "getBalance",
+      result: { account_id: EXAMPLE_IDS.account, account_name: "Everyday", ...accountExample, as_of: "2026-01-15T12:00:00.000Z" },
+    }),
+    ...errors({
+      400: ["validation_error", "invalid_json", "unknown_command", "invalid_amount", "same_account", "currency_mismatch", "invalid_idempotency_key"],
+      401: true,
+      403: ["forbidden"],
+      404: ["account_not_found"],
+      409: ["idempotency_in_progress"],
+      413: ["payload_too_large"],
+      422: ["insufficient_funds", "idempotency_key_reused"],
+      423: ["account_locked"],
+      503: true,
+    }),
+  },
+});
+
+export const ledgerStreamRoutes = new OpenAPIHono<AppEnv>()
+  .openapi({ ...streamRoute, middleware: [requireStreamAuth] as const }, (c) => {
     const query = parseWith(StreamQuery, c.req.query());
     const owner = feedOwner(c, query.userId);
     return serveFeed(c, {
@@ -124,12 +276,12 @@ export const ledgerStreamRoutes = new Hono<AppEnv>()
       present: (entry, at) => (matches(query, entry) ? { event: entry.event.type, data: { ...entry.event, at } } : null),
     });
   })
-  .post("/command", requireAuth, async (c) => {
+  .openapi({ ...commandRoute, middleware: [requireAuth] as const }, async (c) => {
     try {
       const { command } = parseWith(CommandEnvelope, await readJson(c));
       const [name, args] = Object.entries(command)[0]!;
       if (!(COMMANDS as readonly string[]).includes(name)) throw badRequest(`Unknown command ${name.slice(0, 64)}; commands are ${COMMANDS.join(", ")}`, "unknown_command");
-      return c.json({ command: name, result: await runCommand(c, name as CommandName, args) });
+      return c.json({ command: name, result: await runCommand(c, name as CommandName, args) }, 200);
     } catch (error) {
       if (!isAppError(error)) throw error;
       return commandFailure(c, error);

@@ -2,7 +2,8 @@ import createClient, { type FetchOptions, type FetchResponse, type Middleware } 
 import type { FilterKeys, HttpMethod, MediaType, PathsWithMethod, RequiredKeysOf } from "openapi-typescript-helpers";
 import { backoffPolicy, type BackoffOptions } from "./backoff";
 import type { paths } from "./generated/schema";
-import { createStreamReader, type StreamEvent, type StreamOptions } from "./stream";
+import type { streamEvents } from "./generated/streams";
+import { createStreamReader, type CURSOR_EVENT, type StreamEvent, type StreamOptions } from "./stream";
 import { createTransport, type FetchFunction } from "./transport";
 
 /** The bearer credential: an API key (`fpk_...`) or a session token; neither for public routes only. */
@@ -61,10 +62,20 @@ export type StreamPath<Paths = paths> = {
 /** A stream's query parameters as the document declares them. */
 export type StreamQuery<Path extends keyof Paths, Paths = paths> = Paths[Path] extends { get: { parameters: { query?: infer Query } } } ? NonNullable<Query> : never;
 
+type EventsOf<Path> = Path extends keyof streamEvents ? streamEvents[Path] : never;
+
+/**
+ * The events a stream yields: a union discriminated by `event` (so `data` narrows with it) for
+ * streams whose events the document lists; else any name with unknown data.
+ */
+export type StreamEventOf<Path> = [EventsOf<Path>] extends [never]
+  ? StreamEvent
+  : { [Name in Exclude<keyof EventsOf<Path>, typeof CURSOR_EVENT> & string]: StreamEvent<EventsOf<Path>[Name], Name> }[Exclude<keyof EventsOf<Path>, typeof CURSOR_EVENT> & string];
+
 export interface FintechClient {
   api: FintechApi;
   /** Server-sent events of `path` as an async iterable that resumes on its own (see README). */
-  stream<Path extends StreamPath, Data = unknown>(path: Path, options?: StreamOptions<StreamQuery<Path>>): AsyncGenerator<StreamEvent<Data>, void, undefined>;
+  stream<Path extends StreamPath>(path: Path, options?: StreamOptions<StreamQuery<Path>>): AsyncGenerator<StreamEventOf<Path>, void, undefined>;
 }
 
 export function createFintechClient(options: FintechClientOptions): FintechClient {
@@ -83,6 +94,8 @@ export function createFintechClient(options: FintechClientOptions): FintechClien
     // The transport throws for every reply that is not 2xx, so openapi-fetch's error branch never
     // happens: the narrower type says so.
     api: client as unknown as FintechApi,
-    stream: (path, streamOptions) => stream(path, streamOptions),
+    // The reader parses whatever the server sends; the generated event map is the contract for it.
+    stream: <Path extends StreamPath>(path: Path, streamOptions?: StreamOptions<StreamQuery<Path>>) =>
+      stream(path, streamOptions as StreamOptions<object> | undefined) as AsyncGenerator<StreamEventOf<Path>, void, undefined>,
   };
 }

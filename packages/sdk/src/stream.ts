@@ -4,9 +4,9 @@ import { FintechError } from "./errors";
 import type { Transport } from "./transport";
 
 /** One server-sent event: `id` is the resume cursor, `event` the name, `data` the parsed JSON (the raw text when it is not JSON). */
-export interface StreamEvent<Data = unknown> {
+export interface StreamEvent<Data = unknown, Name extends string = string> {
   id: string | undefined;
-  event: string;
+  event: Name;
   data: Data;
 }
 
@@ -27,7 +27,7 @@ export interface StreamOptions<Query = Record<string, StreamQueryValue>> {
 }
 
 /** The server's keep-alive event: it only moves the resume point, so it is not yielded. */
-const CURSOR_EVENT = "cursor";
+export const CURSOR_EVENT = "cursor";
 /** Wait before reconnecting until the server has said otherwise with `retry:`. */
 const DEFAULT_RECONNECT_MS = 1_000;
 const DEFAULT_IDLE_TIMEOUT_MS = 45_000;
@@ -70,7 +70,7 @@ interface StreamDependencies {
  * the last event seen, so nothing is skipped and nothing repeats. Aborting `signal` ends the loop.
  */
 export function createStreamReader({ baseUrl, send, backoff }: StreamDependencies) {
-  return async function* stream<Data = unknown>(path: string, options: StreamOptions<object> = {}): AsyncGenerator<StreamEvent<Data>, void, undefined> {
+  return async function* stream(path: string, options: StreamOptions<object> = {}): AsyncGenerator<StreamEvent, void, undefined> {
     const { signal } = options;
     const idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
     const url = streamUrl(baseUrl, path, options.query);
@@ -112,7 +112,7 @@ export function createStreamReader({ baseUrl, send, backoff }: StreamDependencie
           const message = next.value;
           if (message.id !== undefined) lastEventId = message.id;
           if (message.event === CURSOR_EVENT) continue;
-          yield { id: message.id, event: message.event ?? "message", data: parseData(message.data) as Data };
+          yield { id: message.id, event: message.event ?? "message", data: parseData(message.data) };
         }
       } catch {
         if (signal?.aborted) return;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { FetchFunction, StreamEvent } from "../src";
+import type { FetchFunction, StreamEvent, StreamEventOf } from "../src";
 import { fundedAccounts, newDeveloper, startLocalApi, type LocalApi } from "./local-stack";
 
 /**
@@ -10,8 +10,10 @@ import { fundedAccounts, newDeveloper, startLocalApi, type LocalApi } from "./lo
 const STREAM_PATH = "/api/grpc/ledger/stream";
 
 /** Consumes a stream in the background; waits for events by condition, never by time. */
-function collect(stream: AsyncIterable<StreamEvent>) {
-  const events: StreamEvent[] = [];
+type LedgerEvent = StreamEventOf<typeof STREAM_PATH>;
+
+function collect(stream: AsyncIterable<LedgerEvent>) {
+  const events: LedgerEvent[] = [];
   const waiters = new Set<() => void>();
   let failure: unknown = null;
   const done = (async () => {
@@ -25,8 +27,8 @@ function collect(stream: AsyncIterable<StreamEvent>) {
       for (const waiter of [...waiters]) waiter();
     }
   })();
-  const waitFor = (match: (event: StreamEvent) => boolean) =>
-    new Promise<StreamEvent>((resolve, reject) => {
+  const waitFor = (match: (event: LedgerEvent) => boolean) =>
+    new Promise<LedgerEvent>((resolve, reject) => {
       const check = () => {
         const found = events.find(match);
         if (found) {
@@ -109,7 +111,8 @@ function streamWatcher(options: { cutAfter?: (text: string) => boolean } = {}) {
   };
 }
 
-const createdIds = (events: StreamEvent[]) => events.filter((event) => event.event === "transactionCreated").map((event) => (event.data as { transactionId: string }).transactionId);
+const createdIds = (events: LedgerEvent[]) => events.flatMap((event) => (event.event === "transactionCreated" ? [event.data.transactionId] : []));
+const isCreated = (transactionId: string) => (event: LedgerEvent) => event.event === "transactionCreated" && event.data.transactionId === transactionId;
 
 function expectNoDuplicates(events: StreamEvent[]) {
   const ids = events.map((event) => event.id);
@@ -137,14 +140,14 @@ describe("fintech.stream resumes with Last-Event-ID", () => {
     await watcher.connections[0]!.answered;
 
     const first = await transfer("1.00");
-    await stream.waitFor((event) => event.event === "transactionCreated");
+    await stream.waitFor(isCreated(first));
     // The first connection is cut after that event; the second is held while another transfer commits.
     await watcher.connectionAsked(2);
     const second = await transfer("2.00");
     release();
-    await stream.waitFor((event) => event.event === "transactionCreated" && (event.data as { transactionId: string }).transactionId === second);
+    await stream.waitFor(isCreated(second));
     const third = await transfer("3.00");
-    await stream.waitFor((event) => event.event === "transactionCreated" && (event.data as { transactionId: string }).transactionId === third);
+    await stream.waitFor(isCreated(third));
     controller.abort();
     await stream.done;
 
@@ -155,7 +158,7 @@ describe("fintech.stream resumes with Last-Event-ID", () => {
     expect(watcher.connections[1]!.lastEventId).toEqual(expect.any(String));
     // Nor was any event delivered twice under another id: each (event, transaction, account, operation) once.
     const contents = stream.events.map((event) => {
-      const data = event.data as { transactionId?: string; accountId?: string; operation?: string };
+      const data: { transactionId?: string; accountId?: string; operation?: string } = event.data;
       return `${event.event}:${data.transactionId}:${data.accountId}:${data.operation}`;
     });
     expect(new Set(contents).size).toBe(contents.length);
@@ -183,12 +186,12 @@ describe("fintech.stream when the server ends the stream", () => {
     await watcher.connectionAsked(1);
     await watcher.connections[0]!.answered;
     const first = await transfer("1.50");
-    await stream.waitFor((event) => event.event === "transactionCreated");
+    await stream.waitFor(isCreated(first));
     // The server ends the first stream on its own; the reconnection is held while a transfer commits.
     await watcher.connectionAsked(2);
     const second = await transfer("2.50");
     release();
-    await stream.waitFor((event) => event.event === "transactionCreated" && (event.data as { transactionId: string }).transactionId === second);
+    await stream.waitFor(isCreated(second));
     controller.abort();
     await stream.done;
 

@@ -193,6 +193,514 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List accounts
+         * @description The signed-in user's ledger accounts, each with its balances (decimal strings, minor units beside them) and status.
+         */
+        get: operations["listAccounts"];
+        put?: never;
+        /**
+         * Open an account
+         * @description Opens a ledger account for the signed-in user (currency USD and type bank by default). An optional `initial_balance` is booked as a draft deposit, returned as `opening_transaction`. With an Idempotency-Key, a retry finds the same account.
+         */
+        post: operations["createAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an account
+         * @description One of the signed-in user's accounts with its current balances. Another user's account is a 404, as an unknown one.
+         */
+        get: operations["getAccount"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ledger/accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List accounts
+         * @description The signed-in user's ledger accounts, each with its balances (decimal strings, minor units beside them) and status.
+         */
+        get: operations["listLedgerAccounts"];
+        put?: never;
+        /**
+         * Open an account
+         * @description Opens a ledger account for the signed-in user (currency USD and type bank by default). An optional `initial_balance` is booked as a draft deposit, returned as `opening_transaction`. With an Idempotency-Key, a retry finds the same account.
+         */
+        post: operations["createLedgerAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ledger/accounts/available": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Accounts that can move money
+         * @description The signed-in user's ACTIVE accounts (locked, frozen and closed ones left out): the choices of a transfer form.
+         */
+        get: operations["listAvailableAccounts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ledger/accounts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Set the low-balance alert threshold
+         * @description The owner's low-balance threshold: a change that leaves the available balance under it raises a `lowBalanceAlert` on the stream. `""` or null removes it. Recorded on the account's history.
+         */
+        patch: operations["updateAccountThreshold"];
+        trace?: never;
+    };
+    "/api/v1/ledger/accounts/{id}/lock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Lock an account (admin)
+         * @description Administrators only. A locked account refuses money out (423 `account_locked`) and still receives money in. The reason is kept in the account's history and announced as `accountLocked`.
+         */
+        post: operations["lockAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ledger/accounts/{id}/unlock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Unlock an account (admin)
+         * @description Administrators only. Lifts a lock; the reason is kept in the account's history and announced as `accountUnlocked`.
+         */
+        post: operations["unlockAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ledger/accounts/{id}/balance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Account balance, now or at a moment
+         * @description The account's balances now, or as they stood at `as_of` (one read of the version in force then).
+         */
+        get: operations["getAccountBalance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ledger/accounts/{id}/transactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An account's transactions
+         * @description The transactions that touched one account, newest first, a page at a time (offset or cursor paging).
+         */
+        get: operations["listAccountTransactions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ledger/transactions/transfer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Transfer between two accounts
+         * @description Moves money between two of the signed-in user's accounts in the same currency: the source is credited, the destination debited, in one balanced journal. The available balance of the source must cover it. The transaction is created as a draft (pending); POST /transactions/{id}/post posts it. Send an Idempotency-Key to retry safely.
+         */
+        post: operations["createTransfer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ledger/transactions/deposit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deposit into an account
+         * @description Money entering one of the signed-in user's accounts from outside the ledger (the external funding account is the other side). The transaction is created as a draft (pending); POST /transactions/{id}/post posts it. Send an Idempotency-Key to retry safely.
+         */
+        post: operations["createDeposit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ledger/transactions/test-balance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a test balance (sandbox)
+         * @description Free money for trying the product (default 1,000, at most 100,000), from the sandbox faucet; only where the stage allows it (403 `test_balance_disabled` elsewhere). The transaction is created as a draft (pending); POST /transactions/{id}/post posts it. Send an Idempotency-Key to retry safely.
+         */
+        post: operations["createTestBalance"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ledger/transactions/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Transaction history
+         * @description The signed-in user's transactions, newest first, filtered (status, type, account, date range, search) and paged (offset or cursor; cursors are bound to the filters).
+         */
+        get: operations["listTransactions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ledger/transactions/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export transactions as CSV
+         * @description Every transaction matching the history's filters (at most 10,000; more is a 422 `export_too_large`) as a CSV download. Cells that a spreadsheet would run as formulas are escaped.
+         */
+        get: operations["exportTransactions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ledger/transactions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a transaction
+         * @description One of the signed-in user's transactions with its entries and its full status history (who posted or unposted it, when).
+         */
+        get: operations["getTransaction"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ledger/transactions/{id}/post": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Post a transaction
+         * @description Moves a draft transaction to posted: its amounts leave the pending totals for the posted balance. Error replies repeat the message in `error`.
+         */
+        post: operations["postTransaction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ledger/transactions/{id}/unpost": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Unpost a transaction
+         * @description Moves a posted transaction back to draft (recorded in its history, never erased). Error replies repeat the message in `error`.
+         */
+        post: operations["unpostTransaction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ledger/trial-balance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Trial balance
+         * @description The signed-in user's accounts plus one counterparty line per system account their journals touched, so debits equal credits per currency; now or at `as_of`. Each line says whether its recorded balance equals the replay of its journals.
+         */
+        get: operations["getTrialBalance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ledger/integrity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Check your ledger's integrity
+         * @description Recomputes every balance of the signed-in user's accounts from their journals and compares it with the recorded balances; lists any drift and any unbalanced journal.
+         */
+        get: operations["checkIntegrity"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ledger/integrity/ledger": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Check the whole ledger's integrity (admin)
+         * @description Administrators only. The same check over every account, system accounts included (the sum of their shards): a scan of the whole ledger.
+         */
+        get: operations["checkLedgerIntegrity"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ledger/analytics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Daily balances and flows
+         * @description Per account and per currency, one point per UTC day over the last `days` days (today included): end-of-day balance, available, pending and the day's inflows and outflows.
+         */
+        get: operations["getLedgerAnalytics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/grpc/ledger/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Ledger event stream (server-sent events)
+         * @description The signed-in user's ledger events as they commit, as `text/event-stream`: first `retry:` and a `cursor` event, then for each event its `id:` (the resume cursor), `event:` (its name) and `data:` (JSON). Quiet streams get a heartbeat comment with a `cursor` event; the stream ends cleanly after a while and the client reconnects with `Last-Event-ID`. Browsers authenticate with `?ticket=` (POST /api/v1/auth/stream-ticket), other clients with the bearer header. An administrator may watch another user's feed with `userId`.
+         */
+        get: operations["streamLedgerEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/grpc/ledger/command": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run a ledger command
+         * @description One gRPC-style command per request, `{command: {<name>: {...arguments}}}`: `subscribeToAccount` and `subscribeToTransactions` (answer the stream URL with those filters), `createTransaction` (a transfer or deposit; honours Idempotency-Key), `getBalance`, `reconcileAccount` (compares an expected balance with the ledger's and announces `reconciliationResult`). A refusal is 'Ledger command failed' with the `reason` and the status of the underlying error.
+         */
+        post: operations["runLedgerCommand"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/status/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Request metrics
+         * @description Requests, latency percentiles, error rates, a per-step series and the busiest route patterns over the last `window` seconds, merged over every API instance (this endpoint's own polls left out).
+         */
+        get: operations["getRequestMetrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/status/services": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Service status
+         * @description Live checks of the API (its recent error rate and median latency), the database, object storage and authentication, each operational, degraded or down, and the overall status.
+         */
+        get: operations["getServiceStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/developers/response-times": {
         parameters: {
             query?: never;
@@ -217,15 +725,38 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        ApiKeyListReply: {
+        AccountDetailReply: {
             data: {
                 id: string;
                 name: string;
-                prefix: string;
+                account_number: string;
+                description: string;
+                /** @enum {string} */
+                currency: "USD" | "EUR" | "GBP" | "JPY";
+                /** @enum {string} */
+                type: "bank" | "cash" | "asset" | "liability" | "equity" | "revenue" | "expense";
+                /** @enum {string} */
+                normal_side: "debit" | "credit";
+                /** @enum {string} */
+                status: "ACTIVE" | "FROZEN" | "CLOSED" | "LOCKED";
+                lock_reason: string | null;
                 created_at: string;
-                last_used_at: string | null;
-                revoked_at: string | null;
-            }[];
+                /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                balance: string;
+                /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                available: string;
+                /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                pending_in: string;
+                /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                pending_out: string;
+                /** @description The same amount in minor units (cents) */
+                balance_minor: number;
+                /** @description The same amount in minor units (cents) */
+                available_minor: number;
+                low_balance_threshold: string | null;
+                /** @description The balance chain's version: grows with every change */
+                version: number;
+            };
         };
         Error: {
             /** @description What went wrong, in words a person can act on */
@@ -238,6 +769,147 @@ export interface components {
             reason?: string;
             /** @description On 500 replies: the request id to quote when reporting the problem */
             request_id?: string;
+        };
+        AccountListReply: {
+            data: {
+                id: string;
+                name: string;
+                account_number: string;
+                description: string;
+                /** @enum {string} */
+                currency: "USD" | "EUR" | "GBP" | "JPY";
+                /** @enum {string} */
+                type: "bank" | "cash" | "asset" | "liability" | "equity" | "revenue" | "expense";
+                /** @enum {string} */
+                normal_side: "debit" | "credit";
+                /** @enum {string} */
+                status: "ACTIVE" | "FROZEN" | "CLOSED" | "LOCKED";
+                lock_reason: string | null;
+                created_at: string;
+                /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                balance: string;
+                /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                available: string;
+                /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                pending_in: string;
+                /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                pending_out: string;
+                /** @description The same amount in minor units (cents) */
+                balance_minor: number;
+                /** @description The same amount in minor units (cents) */
+                available_minor: number;
+                low_balance_threshold: string | null;
+                /** @description The balance chain's version: grows with every change */
+                version: number;
+            }[];
+        };
+        CreateAccountInput: {
+            name: string;
+            account_number?: string;
+            /** @default  */
+            description?: string;
+            /**
+             * @default USD
+             * @enum {string}
+             */
+            currency?: "USD" | "EUR" | "GBP" | "JPY";
+            /** @enum {string} */
+            type?: "bank" | "cash" | "asset" | "liability" | "equity" | "revenue" | "expense";
+            initial_balance?: number | string;
+            low_balance_threshold?: number | string;
+        };
+        AccountCreatedReply: {
+            message: string;
+            data: {
+                id: string;
+                name: string;
+                account_number: string;
+                description: string;
+                /** @enum {string} */
+                currency: "USD" | "EUR" | "GBP" | "JPY";
+                /** @enum {string} */
+                type: "bank" | "cash" | "asset" | "liability" | "equity" | "revenue" | "expense";
+                /** @enum {string} */
+                normal_side: "debit" | "credit";
+                /** @enum {string} */
+                status: "ACTIVE" | "FROZEN" | "CLOSED" | "LOCKED";
+                lock_reason: string | null;
+                created_at: string;
+                /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                balance: string;
+                /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                available: string;
+                /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                pending_in: string;
+                /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                pending_out: string;
+                /** @description The same amount in minor units (cents) */
+                balance_minor: number;
+                /** @description The same amount in minor units (cents) */
+                available_minor: number;
+                low_balance_threshold: string | null;
+                /** @description The balance chain's version: grows with every change */
+                version: number;
+            };
+            opening_transaction: {
+                id: string;
+                /** @enum {string} */
+                type: "deposit" | "transfer" | "test_balance" | "payment" | "fx" | "adjustment";
+                /** @enum {string} */
+                status: "draft" | "posted";
+                /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                amount: string;
+                /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                total_amount: string;
+                /** @description The same amount in minor units (cents) */
+                total_amount_minor: number;
+                /** @enum {string} */
+                currency: "USD" | "EUR" | "GBP" | "JPY";
+                description: string;
+                entries: {
+                    account_id: string;
+                    account_name: string;
+                    account_number: string | null;
+                    /** @description Whether the account is the caller's (false for system counterparties) */
+                    owned: boolean;
+                    /** @enum {string} */
+                    side: "debit" | "credit";
+                    /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                    debit: string;
+                    /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                    credit: string;
+                    /** @description The same amount in minor units (cents) */
+                    amount_minor: number;
+                }[];
+                from_account_id: string | null;
+                to_account_id: string | null;
+                timestamp: string;
+                created_at: string;
+                posted_at: string | null;
+                history: {
+                    /** @enum {string} */
+                    operation: "create" | "post" | "unpost";
+                    /** @enum {string} */
+                    status: "draft" | "posted";
+                    at: string;
+                    by: {
+                        id: string;
+                        name: string;
+                    } | null;
+                }[];
+                idempotency_key: string | null;
+                counterparty: string;
+            } | null;
+        };
+        ApiKeyListReply: {
+            data: {
+                id: string;
+                name: string;
+                prefix: string;
+                created_at: string;
+                last_used_at: string | null;
+                revoked_at: string | null;
+            }[];
         };
         CreateApiKeyInput: {
             name: string;
@@ -365,6 +1037,719 @@ export interface components {
             };
             user_id: string;
         };
+        AvailableAccountsReply: {
+            accounts: {
+                id: string;
+                name: string;
+                account_number: string;
+                description: string;
+                /** @enum {string} */
+                currency: "USD" | "EUR" | "GBP" | "JPY";
+                /** @enum {string} */
+                type: "bank" | "cash" | "asset" | "liability" | "equity" | "revenue" | "expense";
+                /** @enum {string} */
+                normal_side: "debit" | "credit";
+                /** @enum {string} */
+                status: "ACTIVE" | "FROZEN" | "CLOSED" | "LOCKED";
+                lock_reason: string | null;
+                created_at: string;
+                /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                balance: string;
+                /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                available: string;
+                /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                pending_in: string;
+                /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                pending_out: string;
+                /** @description The same amount in minor units (cents) */
+                balance_minor: number;
+                /** @description The same amount in minor units (cents) */
+                available_minor: number;
+                low_balance_threshold: string | null;
+                /** @description The balance chain's version: grows with every change */
+                version: number;
+            }[];
+        };
+        ThresholdInput: {
+            low_balance_threshold: number | string | null;
+        };
+        AccountChangedReply: {
+            message: string;
+            data: {
+                id: string;
+                name: string;
+                account_number: string;
+                description: string;
+                /** @enum {string} */
+                currency: "USD" | "EUR" | "GBP" | "JPY";
+                /** @enum {string} */
+                type: "bank" | "cash" | "asset" | "liability" | "equity" | "revenue" | "expense";
+                /** @enum {string} */
+                normal_side: "debit" | "credit";
+                /** @enum {string} */
+                status: "ACTIVE" | "FROZEN" | "CLOSED" | "LOCKED";
+                lock_reason: string | null;
+                created_at: string;
+                /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                balance: string;
+                /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                available: string;
+                /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                pending_in: string;
+                /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                pending_out: string;
+                /** @description The same amount in minor units (cents) */
+                balance_minor: number;
+                /** @description The same amount in minor units (cents) */
+                available_minor: number;
+                low_balance_threshold: string | null;
+                /** @description The balance chain's version: grows with every change */
+                version: number;
+            };
+        };
+        BalanceReply: {
+            data: {
+                id: string;
+                name: string;
+                account_number: string;
+                description: string;
+                /** @enum {string} */
+                currency: "USD" | "EUR" | "GBP" | "JPY";
+                /** @enum {string} */
+                type: "bank" | "cash" | "asset" | "liability" | "equity" | "revenue" | "expense";
+                /** @enum {string} */
+                normal_side: "debit" | "credit";
+                /** @enum {string} */
+                status: "ACTIVE" | "FROZEN" | "CLOSED" | "LOCKED";
+                lock_reason: string | null;
+                created_at: string;
+                /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                balance: string;
+                /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                available: string;
+                /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                pending_in: string;
+                /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                pending_out: string;
+                /** @description The same amount in minor units (cents) */
+                balance_minor: number;
+                /** @description The same amount in minor units (cents) */
+                available_minor: number;
+                low_balance_threshold: string | null;
+                /** @description The balance chain's version: grows with every change */
+                version: number;
+                account_id: string;
+                account_name: string;
+                as_of: string;
+            };
+        };
+        JournalPageReply: {
+            data: {
+                id: string;
+                /** @enum {string} */
+                type: "deposit" | "transfer" | "test_balance" | "payment" | "fx" | "adjustment";
+                /** @enum {string} */
+                status: "draft" | "posted";
+                /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                amount: string;
+                /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                total_amount: string;
+                /** @description The same amount in minor units (cents) */
+                total_amount_minor: number;
+                /** @enum {string} */
+                currency: "USD" | "EUR" | "GBP" | "JPY";
+                description: string;
+                entries: {
+                    account_id: string;
+                    account_name: string;
+                    account_number: string | null;
+                    /** @description Whether the account is the caller's (false for system counterparties) */
+                    owned: boolean;
+                    /** @enum {string} */
+                    side: "debit" | "credit";
+                    /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                    debit: string;
+                    /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                    credit: string;
+                    /** @description The same amount in minor units (cents) */
+                    amount_minor: number;
+                }[];
+                from_account_id: string | null;
+                to_account_id: string | null;
+                timestamp: string;
+                created_at: string;
+                posted_at: string | null;
+                history: {
+                    /** @enum {string} */
+                    operation: "create" | "post" | "unpost";
+                    /** @enum {string} */
+                    status: "draft" | "posted";
+                    at: string;
+                    by: {
+                        id: string;
+                        name: string;
+                    } | null;
+                }[];
+                idempotency_key: string | null;
+                counterparty: string;
+            }[];
+            pagination: {
+                /** @description Page size used */
+                limit: number;
+                /** @description Offset used; null when paging by cursor */
+                offset: number | null;
+                /** @description Pass as `cursor` for the next page; null on the last page */
+                next_cursor: string | null;
+                has_more: boolean;
+            };
+        };
+        TransferInput: {
+            from_account_id: string;
+            to_account_id: string;
+            amount: number | string;
+            /** @enum {string} */
+            currency?: "USD" | "EUR" | "GBP" | "JPY";
+            /** @default  */
+            description?: string;
+        };
+        JournalWriteReply: {
+            message: string;
+            data: {
+                id: string;
+                /** @enum {string} */
+                type: "deposit" | "transfer" | "test_balance" | "payment" | "fx" | "adjustment";
+                /** @enum {string} */
+                status: "draft" | "posted";
+                /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                amount: string;
+                /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                total_amount: string;
+                /** @description The same amount in minor units (cents) */
+                total_amount_minor: number;
+                /** @enum {string} */
+                currency: "USD" | "EUR" | "GBP" | "JPY";
+                description: string;
+                entries: {
+                    account_id: string;
+                    account_name: string;
+                    account_number: string | null;
+                    /** @description Whether the account is the caller's (false for system counterparties) */
+                    owned: boolean;
+                    /** @enum {string} */
+                    side: "debit" | "credit";
+                    /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                    debit: string;
+                    /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                    credit: string;
+                    /** @description The same amount in minor units (cents) */
+                    amount_minor: number;
+                }[];
+                from_account_id: string | null;
+                to_account_id: string | null;
+                timestamp: string;
+                created_at: string;
+                posted_at: string | null;
+                history: {
+                    /** @enum {string} */
+                    operation: "create" | "post" | "unpost";
+                    /** @enum {string} */
+                    status: "draft" | "posted";
+                    at: string;
+                    by: {
+                        id: string;
+                        name: string;
+                    } | null;
+                }[];
+                idempotency_key: string | null;
+                counterparty: string;
+            };
+        };
+        DepositInput: {
+            account_id: string;
+            amount: number | string;
+            /** @enum {string} */
+            currency?: "USD" | "EUR" | "GBP" | "JPY";
+            /** @default  */
+            description?: string;
+        };
+        TestBalanceInput: {
+            account_id: string;
+            amount?: number | string;
+            /** @enum {string} */
+            currency?: "USD" | "EUR" | "GBP" | "JPY";
+            description?: string;
+        };
+        JournalDetailReply: {
+            data: {
+                id: string;
+                /** @enum {string} */
+                type: "deposit" | "transfer" | "test_balance" | "payment" | "fx" | "adjustment";
+                /** @enum {string} */
+                status: "draft" | "posted";
+                /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                amount: string;
+                /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                total_amount: string;
+                /** @description The same amount in minor units (cents) */
+                total_amount_minor: number;
+                /** @enum {string} */
+                currency: "USD" | "EUR" | "GBP" | "JPY";
+                description: string;
+                entries: {
+                    account_id: string;
+                    account_name: string;
+                    account_number: string | null;
+                    /** @description Whether the account is the caller's (false for system counterparties) */
+                    owned: boolean;
+                    /** @enum {string} */
+                    side: "debit" | "credit";
+                    /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                    debit: string;
+                    /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                    credit: string;
+                    /** @description The same amount in minor units (cents) */
+                    amount_minor: number;
+                }[];
+                from_account_id: string | null;
+                to_account_id: string | null;
+                timestamp: string;
+                created_at: string;
+                posted_at: string | null;
+                history: {
+                    /** @enum {string} */
+                    operation: "create" | "post" | "unpost";
+                    /** @enum {string} */
+                    status: "draft" | "posted";
+                    at: string;
+                    by: {
+                        id: string;
+                        name: string;
+                    } | null;
+                }[];
+                idempotency_key: string | null;
+                counterparty: string;
+            };
+        };
+        TrialBalanceReply: {
+            data: {
+                as_of: string;
+                accounts: {
+                    account_id: string;
+                    account_name: string;
+                    account_type: string;
+                    /** @enum {string} */
+                    kind: "customer" | "system" | "counterparty";
+                    /** @enum {string} */
+                    currency: "USD" | "EUR" | "GBP" | "JPY";
+                    /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                    debit_balance: string;
+                    /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                    credit_balance: string;
+                    /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                    total_debits: string;
+                    /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                    total_credits: string;
+                    is_balanced: boolean;
+                    as_of: string;
+                }[];
+                totals: {
+                    /** @enum {string} */
+                    currency: "USD" | "EUR" | "GBP" | "JPY";
+                    /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                    total_debit_balance: string;
+                    /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                    total_credit_balance: string;
+                    is_balanced: boolean;
+                }[];
+                is_balanced: boolean;
+            };
+        };
+        IntegrityReply: {
+            data: {
+                checked_at: string;
+                /** @enum {string} */
+                scope: "owner" | "ledger";
+                accounts_checked: number;
+                journals_checked: number;
+                drift: {
+                    account_id: string;
+                    account_name: string;
+                    recorded: {
+                        /** @description The same amount in minor units (cents) */
+                        posted_debits: number;
+                        /** @description The same amount in minor units (cents) */
+                        posted_credits: number;
+                        /** @description The same amount in minor units (cents) */
+                        pending_debits: number;
+                        /** @description The same amount in minor units (cents) */
+                        pending_credits: number;
+                    };
+                    expected: {
+                        /** @description The same amount in minor units (cents) */
+                        posted_debits: number;
+                        /** @description The same amount in minor units (cents) */
+                        posted_credits: number;
+                        /** @description The same amount in minor units (cents) */
+                        pending_debits: number;
+                        /** @description The same amount in minor units (cents) */
+                        pending_credits: number;
+                    };
+                }[];
+                unbalanced_journals: string[];
+                ok: boolean;
+            };
+        };
+        AnalyticsReply: {
+            data: {
+                days: number;
+                from: string;
+                to: string;
+                /** @constant */
+                timezone: "UTC";
+                generated_at: string;
+                accounts: {
+                    account_id: string;
+                    name: string;
+                    account_number: string;
+                    /** @enum {string} */
+                    type: "bank" | "cash" | "asset" | "liability" | "equity" | "revenue" | "expense";
+                    /** @enum {string} */
+                    currency: "USD" | "EUR" | "GBP" | "JPY";
+                    /** @enum {string} */
+                    normal_side: "debit" | "credit";
+                    /** @enum {string} */
+                    status: "ACTIVE" | "FROZEN" | "CLOSED";
+                    created_at: string;
+                    /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                    opening_balance: string;
+                    /** @description The same amount in minor units (cents) */
+                    opening_balance_minor: number;
+                    series: {
+                        date: string;
+                        transactions: number;
+                        /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                        balance: string;
+                        /** @description The same amount in minor units (cents) */
+                        balance_minor: number;
+                        /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                        available: string;
+                        /** @description The same amount in minor units (cents) */
+                        available_minor: number;
+                        /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                        pending_in: string;
+                        /** @description The same amount in minor units (cents) */
+                        pending_in_minor: number;
+                        /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                        pending_out: string;
+                        /** @description The same amount in minor units (cents) */
+                        pending_out_minor: number;
+                        /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                        inflow_posted: string;
+                        /** @description The same amount in minor units (cents) */
+                        inflow_posted_minor: number;
+                        /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                        outflow_posted: string;
+                        /** @description The same amount in minor units (cents) */
+                        outflow_posted_minor: number;
+                        /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                        inflow_pending: string;
+                        /** @description The same amount in minor units (cents) */
+                        inflow_pending_minor: number;
+                        /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                        outflow_pending: string;
+                        /** @description The same amount in minor units (cents) */
+                        outflow_pending_minor: number;
+                    }[];
+                }[];
+                currencies: {
+                    /** @enum {string} */
+                    currency: "USD" | "EUR" | "GBP" | "JPY";
+                    account_count: number;
+                    /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                    opening_balance: string;
+                    /** @description The same amount in minor units (cents) */
+                    opening_balance_minor: number;
+                    series: {
+                        date: string;
+                        transactions: number;
+                        /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                        balance: string;
+                        /** @description The same amount in minor units (cents) */
+                        balance_minor: number;
+                        /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                        available: string;
+                        /** @description The same amount in minor units (cents) */
+                        available_minor: number;
+                        /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                        pending_in: string;
+                        /** @description The same amount in minor units (cents) */
+                        pending_in_minor: number;
+                        /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                        pending_out: string;
+                        /** @description The same amount in minor units (cents) */
+                        pending_out_minor: number;
+                        /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                        inflow_posted: string;
+                        /** @description The same amount in minor units (cents) */
+                        inflow_posted_minor: number;
+                        /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                        outflow_posted: string;
+                        /** @description The same amount in minor units (cents) */
+                        outflow_posted_minor: number;
+                        /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                        inflow_pending: string;
+                        /** @description The same amount in minor units (cents) */
+                        inflow_pending_minor: number;
+                        /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                        outflow_pending: string;
+                        /** @description The same amount in minor units (cents) */
+                        outflow_pending_minor: number;
+                    }[];
+                }[];
+            };
+        };
+        LockInput: {
+            reason: string;
+        };
+        /** @description Moves the resume point (its id) without an event: at the start, with heartbeats and at the end */
+        StreamCursorEvent: {
+            at: string;
+        };
+        BalanceUpdateEvent: {
+            /** @constant */
+            type: "balanceUpdate";
+            at?: string;
+            accountId: string;
+            accountName: string;
+            balance: string;
+            available: string;
+            changeAmount: string;
+            /** @enum {string} */
+            changeType: "CREDIT" | "DEBIT";
+            /** @enum {string} */
+            operation: "create" | "post" | "unpost";
+            /** @enum {string} */
+            currency: "USD" | "EUR" | "GBP" | "JPY";
+            transactionId: string;
+        };
+        TransactionCreatedEvent: {
+            /** @constant */
+            type: "transactionCreated";
+            at?: string;
+            transactionId: string;
+            amount: string;
+            /** @constant */
+            status: "draft";
+            fromAccountId: string | null;
+            toAccountId: string | null;
+            /** @enum {string} */
+            currency: "USD" | "EUR" | "GBP" | "JPY";
+            description: string;
+        };
+        TransactionStatusUpdateEvent: {
+            /** @constant */
+            type: "transactionStatusUpdate";
+            at?: string;
+            transactionId: string;
+            /** @enum {string} */
+            status: "posted" | "draft" | "failed";
+            message: string;
+        };
+        ReconciliationResultEvent: {
+            /** @constant */
+            type: "reconciliationResult";
+            at?: string;
+            accountId: string;
+            accountName: string;
+            reconciled: boolean;
+            variance: string;
+            expectedBalance: string;
+            ledgerBalance: string;
+            /** @enum {string} */
+            currency: "USD" | "EUR" | "GBP" | "JPY";
+        };
+        LowBalanceAlertEvent: {
+            /** @constant */
+            type: "lowBalanceAlert";
+            at?: string;
+            accountId: string;
+            accountName: string;
+            currentBalance: string;
+            threshold: string;
+            /** @enum {string} */
+            currency: "USD" | "EUR" | "GBP" | "JPY";
+        };
+        AccountLockedEvent: {
+            /** @constant */
+            type: "accountLocked";
+            at?: string;
+            accountId: string;
+            accountName: string;
+            reason: string;
+        };
+        AccountUnlockedEvent: {
+            /** @constant */
+            type: "accountUnlocked";
+            at?: string;
+            accountId: string;
+            accountName: string;
+            reason: string;
+        };
+        LedgerCommandInput: {
+            command: {
+                subscribeToAccount: {
+                    accountId: string;
+                    userId?: string;
+                    /** @enum {string} */
+                    includeTransactions?: "true" | "false";
+                };
+            };
+        } | {
+            command: {
+                subscribeToTransactions: {
+                    userId?: string;
+                    accountIds?: string[];
+                    statusFilter?: ("draft" | "posted")[];
+                };
+            };
+        } | {
+            command: {
+                createTransaction: {
+                    from_account_id: string;
+                    to_account_id: string;
+                    amount: number | string;
+                    /** @enum {string} */
+                    currency?: "USD" | "EUR" | "GBP" | "JPY";
+                    /** @default  */
+                    description?: string;
+                    /** @constant */
+                    type: "transfer";
+                } | {
+                    account_id: string;
+                    amount: number | string;
+                    /** @enum {string} */
+                    currency?: "USD" | "EUR" | "GBP" | "JPY";
+                    /** @default  */
+                    description?: string;
+                    /** @constant */
+                    type: "deposit";
+                };
+            };
+        } | {
+            command: {
+                getBalance: {
+                    accountId: string;
+                };
+            };
+        } | {
+            command: {
+                reconcileAccount: {
+                    accountId: string;
+                    expectedBalance: number | string;
+                    /** @enum {string} */
+                    currency?: "USD" | "EUR" | "GBP" | "JPY";
+                };
+            };
+        };
+        LedgerCommandReply: {
+            /** @enum {string} */
+            command: "subscribeToAccount" | "subscribeToTransactions" | "createTransaction" | "getBalance" | "reconcileAccount";
+            result: {
+                /** @description The stream URL with these filters (subscribe commands) */
+                streamUrl: string;
+            } | {
+                id: string;
+                /** @enum {string} */
+                type: "deposit" | "transfer" | "test_balance" | "payment" | "fx" | "adjustment";
+                /** @enum {string} */
+                status: "draft" | "posted";
+                /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                amount: string;
+                /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                total_amount: string;
+                /** @description The same amount in minor units (cents) */
+                total_amount_minor: number;
+                /** @enum {string} */
+                currency: "USD" | "EUR" | "GBP" | "JPY";
+                description: string;
+                entries: {
+                    account_id: string;
+                    account_name: string;
+                    account_number: string | null;
+                    /** @description Whether the account is the caller's (false for system counterparties) */
+                    owned: boolean;
+                    /** @enum {string} */
+                    side: "debit" | "credit";
+                    /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                    debit: string;
+                    /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                    credit: string;
+                    /** @description The same amount in minor units (cents) */
+                    amount_minor: number;
+                }[];
+                from_account_id: string | null;
+                to_account_id: string | null;
+                timestamp: string;
+                created_at: string;
+                posted_at: string | null;
+                history: {
+                    /** @enum {string} */
+                    operation: "create" | "post" | "unpost";
+                    /** @enum {string} */
+                    status: "draft" | "posted";
+                    at: string;
+                    by: {
+                        id: string;
+                        name: string;
+                    } | null;
+                }[];
+                idempotency_key: string | null;
+                counterparty: string;
+                replayed: boolean;
+            } | {
+                id: string;
+                name: string;
+                account_number: string;
+                description: string;
+                /** @enum {string} */
+                currency: "USD" | "EUR" | "GBP" | "JPY";
+                /** @enum {string} */
+                type: "bank" | "cash" | "asset" | "liability" | "equity" | "revenue" | "expense";
+                /** @enum {string} */
+                normal_side: "debit" | "credit";
+                /** @enum {string} */
+                status: "ACTIVE" | "FROZEN" | "CLOSED" | "LOCKED";
+                lock_reason: string | null;
+                created_at: string;
+                /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                balance: string;
+                /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                available: string;
+                /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                pending_in: string;
+                /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                pending_out: string;
+                /** @description The same amount in minor units (cents) */
+                balance_minor: number;
+                /** @description The same amount in minor units (cents) */
+                available_minor: number;
+                low_balance_threshold: string | null;
+                /** @description The balance chain's version: grows with every change */
+                version: number;
+                account_id: string;
+                account_name: string;
+                as_of: string;
+            } | {
+                accountId: string;
+                accountName: string;
+                reconciled: boolean;
+                variance: string;
+                expectedBalance: string;
+                ledgerBalance: string;
+                currency: string;
+                at: string;
+            };
+        };
         OpenApiDocument: {
             openapi: string;
             info: {
@@ -378,6 +1763,56 @@ export interface components {
             };
         } & {
             [key: string]: unknown;
+        };
+        MetricsReport: {
+            window_seconds: number;
+            requests: number;
+            requests_per_second: number;
+            p50_ms: number | null;
+            p99_ms: number | null;
+            mean_ms: number | null;
+            max_ms: number | null;
+            error_rate: number;
+            client_error_rate: number;
+            server_errors: number;
+            client_errors: number;
+            step_seconds: number;
+            series: {
+                t: number;
+                requests: number;
+                server_errors: number;
+                client_errors: number;
+            }[];
+            routes: {
+                route: string;
+                requests: number;
+                server_errors: number;
+                client_errors: number;
+            }[];
+            instances: number;
+            merged: boolean;
+            instance: {
+                id: string;
+                ring_seconds: number;
+                seconds_in_memory: number;
+                unflushed_windows: number;
+            };
+            as_of: string;
+        };
+        ServicesReport: {
+            /** @enum {string} */
+            overall: "ok" | "degraded" | "error";
+            services: {
+                /** @enum {string} */
+                id: "api" | "database" | "storage" | "auth";
+                name: string;
+                /** @enum {string} */
+                status: "operational" | "degraded" | "down";
+                latency_ms: number;
+                detail: string;
+                checked_at: string;
+            }[];
+            checked_at: string;
         };
         ProfileReply: {
             data: {
@@ -417,7 +1852,15 @@ export interface components {
         };
     };
     responses: never;
-    parameters: never;
+    parameters: {
+        /**
+         * @description Makes the write safe to retry: the same key with the same body replays the stored reply (`Idempotent-Replayed: true`); with another body it is a 422 `idempotency_key_reused`; while the first request with the key is still running, a 409 `idempotency_in_progress`. 1 to 255 visible ASCII characters (else 400 `invalid_idempotency_key`).
+         * @example 4f9c2a1e-7b3d-4c56-9a0e-1d2f3b4c5d6e
+         */
+        IdempotencyKey: string;
+        /** @description Resume point: the `id:` of the last event received (EventSource sends it on reconnect). An id that is not this stream's is a 400. */
+        LastEventId: string;
+    };
     requestBodies: never;
     headers: never;
     pathItems: never;
@@ -1459,6 +2902,4032 @@ export interface operations {
                      * @example {
                      *       "message": "Not found",
                      *       "code": "api_key_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listAccounts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The accounts */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "3b2f6c1d-5e4a-4b7c-9d8e-1f2a3b4c5d6e",
+                     *           "name": "Everyday",
+                     *           "account_number": "ACC-4821-0093",
+                     *           "description": "Day-to-day spending",
+                     *           "currency": "USD",
+                     *           "type": "bank",
+                     *           "normal_side": "debit",
+                     *           "status": "ACTIVE",
+                     *           "lock_reason": null,
+                     *           "created_at": "2026-01-15T09:30:00.000Z",
+                     *           "balance": "1250.00",
+                     *           "available": "1150.00",
+                     *           "pending_in": "0.00",
+                     *           "pending_out": "100.00",
+                     *           "balance_minor": 125000,
+                     *           "available_minor": 115000,
+                     *           "low_balance_threshold": null,
+                     *           "version": 4
+                     *         },
+                     *         {
+                     *           "id": "8c7d6e5f-4a3b-4c2d-8e1f-0a9b8c7d6e5f",
+                     *           "name": "Savings",
+                     *           "account_number": "ACC-4821-0094",
+                     *           "description": "",
+                     *           "currency": "USD",
+                     *           "type": "bank",
+                     *           "normal_side": "debit",
+                     *           "status": "ACTIVE",
+                     *           "lock_reason": null,
+                     *           "created_at": "2026-01-15T09:30:00.000Z",
+                     *           "balance": "0.00",
+                     *           "available": "0.00",
+                     *           "pending_in": "0.00",
+                     *           "pending_out": "0.00",
+                     *           "balance_minor": 0,
+                     *           "available_minor": 0,
+                     *           "low_balance_threshold": null,
+                     *           "version": 1
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AccountListReply"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createAccount: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: the same key with the same body replays the stored reply (`Idempotent-Replayed: true`); with another body it is a 422 `idempotency_key_reused`; while the first request with the key is still running, a 409 `idempotency_in_progress`. 1 to 255 visible ASCII characters (else 400 `invalid_idempotency_key`).
+                 * @example 4f9c2a1e-7b3d-4c56-9a0e-1d2f3b4c5d6e
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Everyday",
+                 *       "description": "Day-to-day spending",
+                 *       "currency": "USD",
+                 *       "type": "bank",
+                 *       "initial_balance": "2500.00"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateAccountInput"];
+            };
+        };
+        responses: {
+            /** @description The account (and its opening deposit, if any) */
+            201: {
+                headers: {
+                    /** @description `true` when this reply is the stored reply of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Account created",
+                     *       "data": {
+                     *         "id": "3b2f6c1d-5e4a-4b7c-9d8e-1f2a3b4c5d6e",
+                     *         "name": "Everyday",
+                     *         "account_number": "ACC-4821-0093",
+                     *         "description": "Day-to-day spending",
+                     *         "currency": "USD",
+                     *         "type": "bank",
+                     *         "normal_side": "debit",
+                     *         "status": "ACTIVE",
+                     *         "lock_reason": null,
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "balance": "0.00",
+                     *         "available": "0.00",
+                     *         "pending_in": "2500.00",
+                     *         "pending_out": "0.00",
+                     *         "balance_minor": 0,
+                     *         "available_minor": 0,
+                     *         "low_balance_threshold": null,
+                     *         "version": 2
+                     *       },
+                     *       "opening_transaction": {
+                     *         "id": "d4e5f6a7-b8c9-4d0e-8f1a-2b3c4d5e6f70",
+                     *         "type": "deposit",
+                     *         "status": "draft",
+                     *         "amount": "2500.00",
+                     *         "total_amount": "2500.00",
+                     *         "total_amount_minor": 250000,
+                     *         "currency": "USD",
+                     *         "description": "Opening balance",
+                     *         "entries": [
+                     *           {
+                     *             "account_id": "3b2f6c1d-5e4a-4b7c-9d8e-1f2a3b4c5d6e",
+                     *             "account_name": "Everyday",
+                     *             "account_number": "ACC-4821-0093",
+                     *             "owned": true,
+                     *             "side": "debit",
+                     *             "debit": "2500.00",
+                     *             "credit": "0",
+                     *             "amount_minor": 250000
+                     *           },
+                     *           {
+                     *             "account_id": "sys-funding-usd",
+                     *             "account_name": "External funding",
+                     *             "account_number": null,
+                     *             "owned": false,
+                     *             "side": "credit",
+                     *             "debit": "0",
+                     *             "credit": "2500.00",
+                     *             "amount_minor": 250000
+                     *           }
+                     *         ],
+                     *         "from_account_id": "sys-funding-usd",
+                     *         "to_account_id": "3b2f6c1d-5e4a-4b7c-9d8e-1f2a3b4c5d6e",
+                     *         "timestamp": "2026-01-15T10:00:00.000Z",
+                     *         "created_at": "2026-01-15T10:00:00.000Z",
+                     *         "posted_at": null,
+                     *         "history": [
+                     *           {
+                     *             "operation": "create",
+                     *             "status": "draft",
+                     *             "at": "2026-01-15T10:00:00.000Z",
+                     *             "by": {
+                     *               "id": "6f1c2b9e-8d4a-4e1b-9c3f-2a7d5e8b1c04",
+                     *               "name": "Ada Lovelace"
+                     *             }
+                     *           }
+                     *         ],
+                     *         "idempotency_key": "4f9c2a1e-7b3d-4c56-9a0e-1d2f3b4c5d6e",
+                     *         "counterparty": "External funding"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AccountCreatedReply"];
+                };
+            };
+            /** @description Bad request. Codes: `validation_error`, `invalid_json`, `invalid_amount`, `invalid_idempotency_key`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body must be a JSON object",
+                     *       "code": "validation_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict. Codes: `account_number_taken`, `idempotency_in_progress`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Conflict",
+                     *       "code": "account_number_taken"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large. Codes: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Payload too large",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable. Codes: `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unprocessable",
+                     *       "code": "idempotency_key_reused"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The account's id
+                 * @example 3b2f6c1d-5e4a-4b7c-9d8e-1f2a3b4c5d6e
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "3b2f6c1d-5e4a-4b7c-9d8e-1f2a3b4c5d6e",
+                     *         "name": "Everyday",
+                     *         "account_number": "ACC-4821-0093",
+                     *         "description": "Day-to-day spending",
+                     *         "currency": "USD",
+                     *         "type": "bank",
+                     *         "normal_side": "debit",
+                     *         "status": "ACTIVE",
+                     *         "lock_reason": null,
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "balance": "1250.00",
+                     *         "available": "1150.00",
+                     *         "pending_in": "0.00",
+                     *         "pending_out": "100.00",
+                     *         "balance_minor": 125000,
+                     *         "available_minor": 115000,
+                     *         "low_balance_threshold": null,
+                     *         "version": 4
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AccountDetailReply"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. Codes: `account_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "account_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listLedgerAccounts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The accounts */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "3b2f6c1d-5e4a-4b7c-9d8e-1f2a3b4c5d6e",
+                     *           "name": "Everyday",
+                     *           "account_number": "ACC-4821-0093",
+                     *           "description": "Day-to-day spending",
+                     *           "currency": "USD",
+                     *           "type": "bank",
+                     *           "normal_side": "debit",
+                     *           "status": "ACTIVE",
+                     *           "lock_reason": null,
+                     *           "created_at": "2026-01-15T09:30:00.000Z",
+                     *           "balance": "1250.00",
+                     *           "available": "1150.00",
+                     *           "pending_in": "0.00",
+                     *           "pending_out": "100.00",
+                     *           "balance_minor": 125000,
+                     *           "available_minor": 115000,
+                     *           "low_balance_threshold": null,
+                     *           "version": 4
+                     *         },
+                     *         {
+                     *           "id": "8c7d6e5f-4a3b-4c2d-8e1f-0a9b8c7d6e5f",
+                     *           "name": "Savings",
+                     *           "account_number": "ACC-4821-0094",
+                     *           "description": "",
+                     *           "currency": "USD",
+                     *           "type": "bank",
+                     *           "normal_side": "debit",
+                     *           "status": "ACTIVE",
+                     *           "lock_reason": null,
+                     *           "created_at": "2026-01-15T09:30:00.000Z",
+                     *           "balance": "0.00",
+                     *           "available": "0.00",
+                     *           "pending_in": "0.00",
+                     *           "pending_out": "0.00",
+                     *           "balance_minor": 0,
+                     *           "available_minor": 0,
+                     *           "low_balance_threshold": null,
+                     *           "version": 1
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AccountListReply"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createLedgerAccount: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: the same key with the same body replays the stored reply (`Idempotent-Replayed: true`); with another body it is a 422 `idempotency_key_reused`; while the first request with the key is still running, a 409 `idempotency_in_progress`. 1 to 255 visible ASCII characters (else 400 `invalid_idempotency_key`).
+                 * @example 4f9c2a1e-7b3d-4c56-9a0e-1d2f3b4c5d6e
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Everyday",
+                 *       "description": "Day-to-day spending",
+                 *       "currency": "USD",
+                 *       "type": "bank",
+                 *       "initial_balance": "2500.00"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateAccountInput"];
+            };
+        };
+        responses: {
+            /** @description The account (and its opening deposit, if any) */
+            201: {
+                headers: {
+                    /** @description `true` when this reply is the stored reply of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Account created",
+                     *       "data": {
+                     *         "id": "3b2f6c1d-5e4a-4b7c-9d8e-1f2a3b4c5d6e",
+                     *         "name": "Everyday",
+                     *         "account_number": "ACC-4821-0093",
+                     *         "description": "Day-to-day spending",
+                     *         "currency": "USD",
+                     *         "type": "bank",
+                     *         "normal_side": "debit",
+                     *         "status": "ACTIVE",
+                     *         "lock_reason": null,
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "balance": "0.00",
+                     *         "available": "0.00",
+                     *         "pending_in": "2500.00",
+                     *         "pending_out": "0.00",
+                     *         "balance_minor": 0,
+                     *         "available_minor": 0,
+                     *         "low_balance_threshold": null,
+                     *         "version": 2
+                     *       },
+                     *       "opening_transaction": {
+                     *         "id": "d4e5f6a7-b8c9-4d0e-8f1a-2b3c4d5e6f70",
+                     *         "type": "deposit",
+                     *         "status": "draft",
+                     *         "amount": "2500.00",
+                     *         "total_amount": "2500.00",
+                     *         "total_amount_minor": 250000,
+                     *         "currency": "USD",
+                     *         "description": "Opening balance",
+                     *         "entries": [
+                     *           {
+                     *             "account_id": "3b2f6c1d-5e4a-4b7c-9d8e-1f2a3b4c5d6e",
+                     *             "account_name": "Everyday",
+                     *             "account_number": "ACC-4821-0093",
+                     *             "owned": true,
+                     *             "side": "debit",
+                     *             "debit": "2500.00",
+                     *             "credit": "0",
+                     *             "amount_minor": 250000
+                     *           },
+                     *           {
+                     *             "account_id": "sys-funding-usd",
+                     *             "account_name": "External funding",
+                     *             "account_number": null,
+                     *             "owned": false,
+                     *             "side": "credit",
+                     *             "debit": "0",
+                     *             "credit": "2500.00",
+                     *             "amount_minor": 250000
+                     *           }
+                     *         ],
+                     *         "from_account_id": "sys-funding-usd",
+                     *         "to_account_id": "3b2f6c1d-5e4a-4b7c-9d8e-1f2a3b4c5d6e",
+                     *         "timestamp": "2026-01-15T10:00:00.000Z",
+                     *         "created_at": "2026-01-15T10:00:00.000Z",
+                     *         "posted_at": null,
+                     *         "history": [
+                     *           {
+                     *             "operation": "create",
+                     *             "status": "draft",
+                     *             "at": "2026-01-15T10:00:00.000Z",
+                     *             "by": {
+                     *               "id": "6f1c2b9e-8d4a-4e1b-9c3f-2a7d5e8b1c04",
+                     *               "name": "Ada Lovelace"
+                     *             }
+                     *           }
+                     *         ],
+                     *         "idempotency_key": "4f9c2a1e-7b3d-4c56-9a0e-1d2f3b4c5d6e",
+                     *         "counterparty": "External funding"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AccountCreatedReply"];
+                };
+            };
+            /** @description Bad request. Codes: `validation_error`, `invalid_json`, `invalid_amount`, `invalid_idempotency_key`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body must be a JSON object",
+                     *       "code": "validation_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict. Codes: `account_number_taken`, `idempotency_in_progress`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Conflict",
+                     *       "code": "account_number_taken"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large. Codes: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Payload too large",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable. Codes: `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unprocessable",
+                     *       "code": "idempotency_key_reused"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listAvailableAccounts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The active accounts */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "accounts": [
+                     *         {
+                     *           "id": "3b2f6c1d-5e4a-4b7c-9d8e-1f2a3b4c5d6e",
+                     *           "name": "Everyday",
+                     *           "account_number": "ACC-4821-0093",
+                     *           "description": "Day-to-day spending",
+                     *           "currency": "USD",
+                     *           "type": "bank",
+                     *           "normal_side": "debit",
+                     *           "status": "ACTIVE",
+                     *           "lock_reason": null,
+                     *           "created_at": "2026-01-15T09:30:00.000Z",
+                     *           "balance": "1250.00",
+                     *           "available": "1150.00",
+                     *           "pending_in": "0.00",
+                     *           "pending_out": "100.00",
+                     *           "balance_minor": 125000,
+                     *           "available_minor": 115000,
+                     *           "low_balance_threshold": null,
+                     *           "version": 4
+                     *         },
+                     *         {
+                     *           "id": "8c7d6e5f-4a3b-4c2d-8e1f-0a9b8c7d6e5f",
+                     *           "name": "Savings",
+                     *           "account_number": "ACC-4821-0094",
+                     *           "description": "",
+                     *           "currency": "USD",
+                     *           "type": "bank",
+                     *           "normal_side": "debit",
+                     *           "status": "ACTIVE",
+                     *           "lock_reason": null,
+                     *           "created_at": "2026-01-15T09:30:00.000Z",
+                     *           "balance": "0.00",
+                     *           "available": "0.00",
+                     *           "pending_in": "0.00",
+                     *           "pending_out": "0.00",
+                     *           "balance_minor": 0,
+                     *           "available_minor": 0,
+                     *           "low_balance_threshold": null,
+                     *           "version": 1
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AvailableAccountsReply"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateAccountThreshold: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The account's id
+                 * @example 3b2f6c1d-5e4a-4b7c-9d8e-1f2a3b4c5d6e
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "low_balance_threshold": "200.00"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ThresholdInput"];
+            };
+        };
+        responses: {
+            /** @description The account */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Account updated",
+                     *       "data": {
+                     *         "id": "3b2f6c1d-5e4a-4b7c-9d8e-1f2a3b4c5d6e",
+                     *         "name": "Everyday",
+                     *         "account_number": "ACC-4821-0093",
+                     *         "description": "Day-to-day spending",
+                     *         "currency": "USD",
+                     *         "type": "bank",
+                     *         "normal_side": "debit",
+                     *         "status": "ACTIVE",
+                     *         "lock_reason": null,
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "balance": "1250.00",
+                     *         "available": "1150.00",
+                     *         "pending_in": "0.00",
+                     *         "pending_out": "100.00",
+                     *         "balance_minor": 125000,
+                     *         "available_minor": 115000,
+                     *         "low_balance_threshold": "200.00",
+                     *         "version": 5
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AccountChangedReply"];
+                };
+            };
+            /** @description Bad request. Codes: `validation_error`, `invalid_json`, `invalid_amount`, `system_account`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body must be a JSON object",
+                     *       "code": "validation_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. Codes: `account_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "account_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large. Codes: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Payload too large",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    lockAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The account's id
+                 * @example 3b2f6c1d-5e4a-4b7c-9d8e-1f2a3b4c5d6e
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": "Suspected card fraud: customer called"
+                 *     }
+                 */
+                "application/json": components["schemas"]["LockInput"];
+            };
+        };
+        responses: {
+            /** @description The locked account */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Account locked",
+                     *       "data": {
+                     *         "id": "3b2f6c1d-5e4a-4b7c-9d8e-1f2a3b4c5d6e",
+                     *         "name": "Everyday",
+                     *         "account_number": "ACC-4821-0093",
+                     *         "description": "Day-to-day spending",
+                     *         "currency": "USD",
+                     *         "type": "bank",
+                     *         "normal_side": "debit",
+                     *         "status": "LOCKED",
+                     *         "lock_reason": "Suspected card fraud: customer called",
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "balance": "1250.00",
+                     *         "available": "1150.00",
+                     *         "pending_in": "0.00",
+                     *         "pending_out": "100.00",
+                     *         "balance_minor": 125000,
+                     *         "available_minor": 115000,
+                     *         "low_balance_threshold": null,
+                     *         "version": 5
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AccountChangedReply"];
+                };
+            };
+            /** @description Bad request. Codes: `validation_error`, `invalid_json`, `system_account`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body must be a JSON object",
+                     *       "code": "validation_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `admin_required`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden",
+                     *       "code": "admin_required"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. Codes: `account_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "account_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict. Codes: `already_locked`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Conflict",
+                     *       "code": "already_locked"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large. Codes: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Payload too large",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    unlockAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The account's id
+                 * @example 3b2f6c1d-5e4a-4b7c-9d8e-1f2a3b4c5d6e
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": "Customer identity confirmed"
+                 *     }
+                 */
+                "application/json": components["schemas"]["LockInput"];
+            };
+        };
+        responses: {
+            /** @description The unlocked account */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Account unlocked",
+                     *       "data": {
+                     *         "id": "3b2f6c1d-5e4a-4b7c-9d8e-1f2a3b4c5d6e",
+                     *         "name": "Everyday",
+                     *         "account_number": "ACC-4821-0093",
+                     *         "description": "Day-to-day spending",
+                     *         "currency": "USD",
+                     *         "type": "bank",
+                     *         "normal_side": "debit",
+                     *         "status": "ACTIVE",
+                     *         "lock_reason": null,
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "balance": "1250.00",
+                     *         "available": "1150.00",
+                     *         "pending_in": "0.00",
+                     *         "pending_out": "100.00",
+                     *         "balance_minor": 125000,
+                     *         "available_minor": 115000,
+                     *         "low_balance_threshold": null,
+                     *         "version": 6
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AccountChangedReply"];
+                };
+            };
+            /** @description Bad request. Codes: `validation_error`, `invalid_json`, `system_account`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body must be a JSON object",
+                     *       "code": "validation_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `admin_required`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden",
+                     *       "code": "admin_required"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. Codes: `account_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "account_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict. Codes: `not_locked`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Conflict",
+                     *       "code": "not_locked"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large. Codes: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Payload too large",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAccountBalance: {
+        parameters: {
+            query?: {
+                /**
+                 * @description ISO 8601 date-time: the balance at that moment (a moment in the future means now)
+                 * @example 2026-01-15T12:00:00.000Z
+                 */
+                as_of?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The account's id
+                 * @example 3b2f6c1d-5e4a-4b7c-9d8e-1f2a3b4c5d6e
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The balance */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "account_id": "3b2f6c1d-5e4a-4b7c-9d8e-1f2a3b4c5d6e",
+                     *         "account_name": "Everyday",
+                     *         "id": "3b2f6c1d-5e4a-4b7c-9d8e-1f2a3b4c5d6e",
+                     *         "name": "Everyday",
+                     *         "account_number": "ACC-4821-0093",
+                     *         "description": "Day-to-day spending",
+                     *         "currency": "USD",
+                     *         "type": "bank",
+                     *         "normal_side": "debit",
+                     *         "status": "ACTIVE",
+                     *         "lock_reason": null,
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "balance": "1250.00",
+                     *         "available": "1150.00",
+                     *         "pending_in": "0.00",
+                     *         "pending_out": "100.00",
+                     *         "balance_minor": 125000,
+                     *         "available_minor": 115000,
+                     *         "low_balance_threshold": null,
+                     *         "version": 4,
+                     *         "as_of": "2026-01-15T12:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BalanceReply"];
+                };
+            };
+            /** @description Bad request. Codes: `invalid_as_of`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Bad request",
+                     *       "code": "invalid_as_of"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. Codes: `account_not_found`, `account_not_open_yet`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "account_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listAccountTransactions: {
+        parameters: {
+            query?: {
+                /** @description Page size */
+                limit?: number;
+                /** @description Items to skip (offset paging); ignored with a cursor */
+                offset?: number;
+                /** @description The `pagination.next_cursor` of the previous page (signed and bound to this query's filters) */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The account's id
+                 * @example 3b2f6c1d-5e4a-4b7c-9d8e-1f2a3b4c5d6e
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of transactions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "d4e5f6a7-b8c9-4d0e-8f1a-2b3c4d5e6f70",
+                     *           "type": "transfer",
+                     *           "status": "draft",
+                     *           "amount": "100.00",
+                     *           "total_amount": "100.00",
+                     *           "total_amount_minor": 10000,
+                     *           "currency": "USD",
+                     *           "description": "Rent share",
+                     *           "entries": [
+                     *             {
+                     *               "account_id": "3b2f6c1d-5e4a-4b7c-9d8e-1f2a3b4c5d6e",
+                     *               "account_name": "Everyday",
+                     *               "account_number": "ACC-4821-0093",
+                     *               "owned": true,
+                     *               "side": "credit",
+                     *               "debit": "0",
+                     *               "credit": "100.00",
+                     *               "amount_minor": 10000
+                     *             },
+                     *             {
+                     *               "account_id": "8c7d6e5f-4a3b-4c2d-8e1f-0a9b8c7d6e5f",
+                     *               "account_name": "Savings",
+                     *               "account_number": "ACC-4821-0094",
+                     *               "owned": true,
+                     *               "side": "debit",
+                     *               "debit": "100.00",
+                     *               "credit": "0",
+                     *               "amount_minor": 10000
+                     *             }
+                     *           ],
+                     *           "from_account_id": "3b2f6c1d-5e4a-4b7c-9d8e-1f2a3b4c5d6e",
+                     *           "to_account_id": "8c7d6e5f-4a3b-4c2d-8e1f-0a9b8c7d6e5f",
+                     *           "timestamp": "2026-01-15T10:00:00.000Z",
+                     *           "created_at": "2026-01-15T10:00:00.000Z",
+                     *           "posted_at": null,
+                     *           "history": [
+                     *             {
+                     *               "operation": "create",
+                     *               "status": "draft",
+                     *               "at": "2026-01-15T10:00:00.000Z",
+                     *               "by": {
+                     *                 "id": "6f1c2b9e-8d4a-4e1b-9c3f-2a7d5e8b1c04",
+                     *                 "name": "Ada Lovelace"
+                     *               }
+                     *             }
+                     *           ],
+                     *           "idempotency_key": "4f9c2a1e-7b3d-4c56-9a0e-1d2f3b4c5d6e",
+                     *           "counterparty": "Everyday → Savings"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "limit": 50,
+                     *         "offset": 0,
+                     *         "next_cursor": null,
+                     *         "has_more": false
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["JournalPageReply"];
+                };
+            };
+            /** @description Bad request. Codes: `validation_error`, `invalid_cursor`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body must be a JSON object",
+                     *       "code": "validation_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. Codes: `account_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "account_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createTransfer: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: the same key with the same body replays the stored reply (`Idempotent-Replayed: true`); with another body it is a 422 `idempotency_key_reused`; while the first request with the key is still running, a 409 `idempotency_in_progress`. 1 to 255 visible ASCII characters (else 400 `invalid_idempotency_key`).
+                 * @example 4f9c2a1e-7b3d-4c56-9a0e-1d2f3b4c5d6e
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "from_account_id": "3b2f6c1d-5e4a-4b7c-9d8e-1f2a3b4c5d6e",
+                 *       "to_account_id": "8c7d6e5f-4a3b-4c2d-8e1f-0a9b8c7d6e5f",
+                 *       "amount": "100.00",
+                 *       "currency": "USD",
+                 *       "description": "Rent share"
+                 *     }
+                 */
+                "application/json": components["schemas"]["TransferInput"];
+            };
+        };
+        responses: {
+            /** @description The transaction (a replay with the same Idempotency-Key is byte for byte the first reply) */
+            201: {
+                headers: {
+                    /** @description `true` when this reply is the stored reply of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Transaction created",
+                     *       "data": {
+                     *         "id": "d4e5f6a7-b8c9-4d0e-8f1a-2b3c4d5e6f70",
+                     *         "type": "transfer",
+                     *         "status": "draft",
+                     *         "amount": "100.00",
+                     *         "total_amount": "100.00",
+                     *         "total_amount_minor": 10000,
+                     *         "currency": "USD",
+                     *         "description": "Rent share",
+                     *         "entries": [
+                     *           {
+                     *             "account_id": "3b2f6c1d-5e4a-4b7c-9d8e-1f2a3b4c5d6e",
+                     *             "account_name": "Everyday",
+                     *             "account_number": "ACC-4821-0093",
+                     *             "owned": true,
+                     *             "side": "credit",
+                     *             "debit": "0",
+                     *             "credit": "100.00",
+                     *             "amount_minor": 10000
+                     *           },
+                     *           {
+                     *             "account_id": "8c7d6e5f-4a3b-4c2d-8e1f-0a9b8c7d6e5f",
+                     *             "account_name": "Savings",
+                     *             "account_number": "ACC-4821-0094",
+                     *             "owned": true,
+                     *             "side": "debit",
+                     *             "debit": "100.00",
+                     *             "credit": "0",
+                     *             "amount_minor": 10000
+                     *           }
+                     *         ],
+                     *         "from_account_id": "3b2f6c1d-5e4a-4b7c-9d8e-1f2a3b4c5d6e",
+                     *         "to_account_id": "8c7d6e5f-4a3b-4c2d-8e1f-0a9b8c7d6e5f",
+                     *         "timestamp": "2026-01-15T10:00:00.000Z",
+                     *         "created_at": "2026-01-15T10:00:00.000Z",
+                     *         "posted_at": null,
+                     *         "history": [
+                     *           {
+                     *             "operation": "create",
+                     *             "status": "draft",
+                     *             "at": "2026-01-15T10:00:00.000Z",
+                     *             "by": {
+                     *               "id": "6f1c2b9e-8d4a-4e1b-9c3f-2a7d5e8b1c04",
+                     *               "name": "Ada Lovelace"
+                     *             }
+                     *           }
+                     *         ],
+                     *         "idempotency_key": "4f9c2a1e-7b3d-4c56-9a0e-1d2f3b4c5d6e",
+                     *         "counterparty": "Everyday → Savings"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["JournalWriteReply"];
+                };
+            };
+            /** @description Bad request. Codes: `validation_error`, `invalid_json`, `invalid_amount`, `same_account`, `currency_mismatch`, `account_inactive`, `invalid_idempotency_key`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body must be a JSON object",
+                     *       "code": "validation_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. Codes: `account_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "account_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict. Codes: `idempotency_in_progress`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Conflict",
+                     *       "code": "idempotency_in_progress"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large. Codes: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Payload too large",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable. Codes: `insufficient_funds`, `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unprocessable",
+                     *       "code": "insufficient_funds"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Locked. Codes: `account_locked`. */
+            423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Locked",
+                     *       "code": "account_locked"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createDeposit: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: the same key with the same body replays the stored reply (`Idempotent-Replayed: true`); with another body it is a 422 `idempotency_key_reused`; while the first request with the key is still running, a 409 `idempotency_in_progress`. 1 to 255 visible ASCII characters (else 400 `invalid_idempotency_key`).
+                 * @example 4f9c2a1e-7b3d-4c56-9a0e-1d2f3b4c5d6e
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "account_id": "3b2f6c1d-5e4a-4b7c-9d8e-1f2a3b4c5d6e",
+                 *       "amount": "2500.00",
+                 *       "currency": "USD",
+                 *       "description": "Salary"
+                 *     }
+                 */
+                "application/json": components["schemas"]["DepositInput"];
+            };
+        };
+        responses: {
+            /** @description The transaction (a replay with the same Idempotency-Key is byte for byte the first reply) */
+            201: {
+                headers: {
+                    /** @description `true` when this reply is the stored reply of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Transaction created",
+                     *       "data": {
+                     *         "id": "d4e5f6a7-b8c9-4d0e-8f1a-2b3c4d5e6f70",
+                     *         "type": "deposit",
+                     *         "status": "draft",
+                     *         "amount": "2500.00",
+                     *         "total_amount": "2500.00",
+                     *         "total_amount_minor": 250000,
+                     *         "currency": "USD",
+                     *         "description": "Salary",
+                     *         "entries": [
+                     *           {
+                     *             "account_id": "3b2f6c1d-5e4a-4b7c-9d8e-1f2a3b4c5d6e",
+                     *             "account_name": "Everyday",
+                     *             "account_number": "ACC-4821-0093",
+                     *             "owned": true,
+                     *             "side": "debit",
+                     *             "debit": "2500.00",
+                     *             "credit": "0",
+                     *             "amount_minor": 250000
+                     *           },
+                     *           {
+                     *             "account_id": "sys-funding-usd",
+                     *             "account_name": "External funding",
+                     *             "account_number": null,
+                     *             "owned": false,
+                     *             "side": "credit",
+                     *             "debit": "0",
+                     *             "credit": "2500.00",
+                     *             "amount_minor": 250000
+                     *           }
+                     *         ],
+                     *         "from_account_id": "sys-funding-usd",
+                     *         "to_account_id": "3b2f6c1d-5e4a-4b7c-9d8e-1f2a3b4c5d6e",
+                     *         "timestamp": "2026-01-15T10:00:00.000Z",
+                     *         "created_at": "2026-01-15T10:00:00.000Z",
+                     *         "posted_at": null,
+                     *         "history": [
+                     *           {
+                     *             "operation": "create",
+                     *             "status": "draft",
+                     *             "at": "2026-01-15T10:00:00.000Z",
+                     *             "by": {
+                     *               "id": "6f1c2b9e-8d4a-4e1b-9c3f-2a7d5e8b1c04",
+                     *               "name": "Ada Lovelace"
+                     *             }
+                     *           }
+                     *         ],
+                     *         "idempotency_key": "4f9c2a1e-7b3d-4c56-9a0e-1d2f3b4c5d6e",
+                     *         "counterparty": "External funding"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["JournalWriteReply"];
+                };
+            };
+            /** @description Bad request. Codes: `validation_error`, `invalid_json`, `invalid_amount`, `same_account`, `currency_mismatch`, `account_inactive`, `invalid_idempotency_key`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body must be a JSON object",
+                     *       "code": "validation_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. Codes: `account_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "account_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict. Codes: `idempotency_in_progress`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Conflict",
+                     *       "code": "idempotency_in_progress"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large. Codes: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Payload too large",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable. Codes: `insufficient_funds`, `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unprocessable",
+                     *       "code": "insufficient_funds"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Locked. Codes: `account_locked`. */
+            423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Locked",
+                     *       "code": "account_locked"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createTestBalance: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: the same key with the same body replays the stored reply (`Idempotent-Replayed: true`); with another body it is a 422 `idempotency_key_reused`; while the first request with the key is still running, a 409 `idempotency_in_progress`. 1 to 255 visible ASCII characters (else 400 `invalid_idempotency_key`).
+                 * @example 4f9c2a1e-7b3d-4c56-9a0e-1d2f3b4c5d6e
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "account_id": "3b2f6c1d-5e4a-4b7c-9d8e-1f2a3b4c5d6e",
+                 *       "amount": "1000"
+                 *     }
+                 */
+                "application/json": components["schemas"]["TestBalanceInput"];
+            };
+        };
+        responses: {
+            /** @description The transaction (a replay with the same Idempotency-Key is byte for byte the first reply) */
+            201: {
+                headers: {
+                    /** @description `true` when this reply is the stored reply of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Transaction created",
+                     *       "data": {
+                     *         "id": "d4e5f6a7-b8c9-4d0e-8f1a-2b3c4d5e6f70",
+                     *         "type": "test_balance",
+                     *         "status": "draft",
+                     *         "amount": "1000.00",
+                     *         "total_amount": "1000.00",
+                     *         "total_amount_minor": 100000,
+                     *         "currency": "USD",
+                     *         "description": "Test balance",
+                     *         "entries": [
+                     *           {
+                     *             "account_id": "3b2f6c1d-5e4a-4b7c-9d8e-1f2a3b4c5d6e",
+                     *             "account_name": "Everyday",
+                     *             "account_number": "ACC-4821-0093",
+                     *             "owned": true,
+                     *             "side": "debit",
+                     *             "debit": "1000.00",
+                     *             "credit": "0",
+                     *             "amount_minor": 100000
+                     *           },
+                     *           {
+                     *             "account_id": "sys-sandbox-usd",
+                     *             "account_name": "Sandbox faucet",
+                     *             "account_number": null,
+                     *             "owned": false,
+                     *             "side": "credit",
+                     *             "debit": "0",
+                     *             "credit": "1000.00",
+                     *             "amount_minor": 100000
+                     *           }
+                     *         ],
+                     *         "from_account_id": "sys-sandbox-usd",
+                     *         "to_account_id": "3b2f6c1d-5e4a-4b7c-9d8e-1f2a3b4c5d6e",
+                     *         "timestamp": "2026-01-15T10:00:00.000Z",
+                     *         "created_at": "2026-01-15T10:00:00.000Z",
+                     *         "posted_at": null,
+                     *         "history": [
+                     *           {
+                     *             "operation": "create",
+                     *             "status": "draft",
+                     *             "at": "2026-01-15T10:00:00.000Z",
+                     *             "by": {
+                     *               "id": "6f1c2b9e-8d4a-4e1b-9c3f-2a7d5e8b1c04",
+                     *               "name": "Ada Lovelace"
+                     *             }
+                     *           }
+                     *         ],
+                     *         "idempotency_key": "4f9c2a1e-7b3d-4c56-9a0e-1d2f3b4c5d6e",
+                     *         "counterparty": "Sandbox faucet"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["JournalWriteReply"];
+                };
+            };
+            /** @description Bad request. Codes: `validation_error`, `invalid_json`, `invalid_amount`, `same_account`, `currency_mismatch`, `account_inactive`, `invalid_idempotency_key`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body must be a JSON object",
+                     *       "code": "validation_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `test_balance_disabled`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden",
+                     *       "code": "test_balance_disabled"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. Codes: `account_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "account_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict. Codes: `idempotency_in_progress`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Conflict",
+                     *       "code": "idempotency_in_progress"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large. Codes: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Payload too large",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable. Codes: `insufficient_funds`, `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unprocessable",
+                     *       "code": "insufficient_funds"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Locked. Codes: `account_locked`. */
+            423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Locked",
+                     *       "code": "account_locked"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listTransactions: {
+        parameters: {
+            query?: {
+                /** @description Only transactions in this status */
+                status?: "draft" | "posted";
+                /** @description Only transactions of this type */
+                type?: "deposit" | "transfer" | "test_balance" | "payment" | "fx" | "adjustment";
+                /** @description Only transactions touching this account of yours (unknown or another user's: 404) */
+                account_id?: string;
+                /** @description From this UTC day (YYYY-MM-DD, inclusive) or instant (ISO date-time with zone) */
+                from?: string;
+                /** @description Up to this UTC day (YYYY-MM-DD, inclusive) or instant */
+                to?: string;
+                /** @description Search in descriptions, counterparties and ids */
+                q?: string;
+                /** @description Page size */
+                limit?: number;
+                /** @description Items to skip (offset paging); ignored with a cursor */
+                offset?: number;
+                /** @description The `pagination.next_cursor` of the previous page (signed and bound to this query's filters) */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of transactions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "d4e5f6a7-b8c9-4d0e-8f1a-2b3c4d5e6f70",
+                     *           "type": "transfer",
+                     *           "status": "posted",
+                     *           "amount": "100.00",
+                     *           "total_amount": "100.00",
+                     *           "total_amount_minor": 10000,
+                     *           "currency": "USD",
+                     *           "description": "Rent share",
+                     *           "entries": [
+                     *             {
+                     *               "account_id": "3b2f6c1d-5e4a-4b7c-9d8e-1f2a3b4c5d6e",
+                     *               "account_name": "Everyday",
+                     *               "account_number": "ACC-4821-0093",
+                     *               "owned": true,
+                     *               "side": "credit",
+                     *               "debit": "0",
+                     *               "credit": "100.00",
+                     *               "amount_minor": 10000
+                     *             },
+                     *             {
+                     *               "account_id": "8c7d6e5f-4a3b-4c2d-8e1f-0a9b8c7d6e5f",
+                     *               "account_name": "Savings",
+                     *               "account_number": "ACC-4821-0094",
+                     *               "owned": true,
+                     *               "side": "debit",
+                     *               "debit": "100.00",
+                     *               "credit": "0",
+                     *               "amount_minor": 10000
+                     *             }
+                     *           ],
+                     *           "from_account_id": "3b2f6c1d-5e4a-4b7c-9d8e-1f2a3b4c5d6e",
+                     *           "to_account_id": "8c7d6e5f-4a3b-4c2d-8e1f-0a9b8c7d6e5f",
+                     *           "timestamp": "2026-01-15T10:05:00.000Z",
+                     *           "created_at": "2026-01-15T10:00:00.000Z",
+                     *           "posted_at": "2026-01-15T10:05:00.000Z",
+                     *           "history": [
+                     *             {
+                     *               "operation": "create",
+                     *               "status": "draft",
+                     *               "at": "2026-01-15T10:00:00.000Z",
+                     *               "by": {
+                     *                 "id": "6f1c2b9e-8d4a-4e1b-9c3f-2a7d5e8b1c04",
+                     *                 "name": "Ada Lovelace"
+                     *               }
+                     *             },
+                     *             {
+                     *               "operation": "post",
+                     *               "status": "posted",
+                     *               "at": "2026-01-15T10:05:00.000Z",
+                     *               "by": {
+                     *                 "id": "6f1c2b9e-8d4a-4e1b-9c3f-2a7d5e8b1c04",
+                     *                 "name": "Ada Lovelace"
+                     *               }
+                     *             }
+                     *           ],
+                     *           "idempotency_key": "4f9c2a1e-7b3d-4c56-9a0e-1d2f3b4c5d6e",
+                     *           "counterparty": "Everyday → Savings"
+                     *         },
+                     *         {
+                     *           "id": "d4e5f6a7-b8c9-4d0e-8f1a-2b3c4d5e6f70",
+                     *           "type": "deposit",
+                     *           "status": "draft",
+                     *           "amount": "2500.00",
+                     *           "total_amount": "2500.00",
+                     *           "total_amount_minor": 250000,
+                     *           "currency": "USD",
+                     *           "description": "Salary",
+                     *           "entries": [
+                     *             {
+                     *               "account_id": "3b2f6c1d-5e4a-4b7c-9d8e-1f2a3b4c5d6e",
+                     *               "account_name": "Everyday",
+                     *               "account_number": "ACC-4821-0093",
+                     *               "owned": true,
+                     *               "side": "debit",
+                     *               "debit": "2500.00",
+                     *               "credit": "0",
+                     *               "amount_minor": 250000
+                     *             },
+                     *             {
+                     *               "account_id": "sys-funding-usd",
+                     *               "account_name": "External funding",
+                     *               "account_number": null,
+                     *               "owned": false,
+                     *               "side": "credit",
+                     *               "debit": "0",
+                     *               "credit": "2500.00",
+                     *               "amount_minor": 250000
+                     *             }
+                     *           ],
+                     *           "from_account_id": "sys-funding-usd",
+                     *           "to_account_id": "3b2f6c1d-5e4a-4b7c-9d8e-1f2a3b4c5d6e",
+                     *           "timestamp": "2026-01-15T10:00:00.000Z",
+                     *           "created_at": "2026-01-15T10:00:00.000Z",
+                     *           "posted_at": null,
+                     *           "history": [
+                     *             {
+                     *               "operation": "create",
+                     *               "status": "draft",
+                     *               "at": "2026-01-15T10:00:00.000Z",
+                     *               "by": {
+                     *                 "id": "6f1c2b9e-8d4a-4e1b-9c3f-2a7d5e8b1c04",
+                     *                 "name": "Ada Lovelace"
+                     *               }
+                     *             }
+                     *           ],
+                     *           "idempotency_key": "4f9c2a1e-7b3d-4c56-9a0e-1d2f3b4c5d6e",
+                     *           "counterparty": "External funding"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "limit": 50,
+                     *         "offset": 0,
+                     *         "next_cursor": null,
+                     *         "has_more": false
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["JournalPageReply"];
+                };
+            };
+            /** @description Bad request. Codes: `validation_error`, `invalid_cursor`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body must be a JSON object",
+                     *       "code": "validation_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. Codes: `account_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "account_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    exportTransactions: {
+        parameters: {
+            query?: {
+                /** @description Only transactions in this status */
+                status?: "draft" | "posted";
+                /** @description Only transactions of this type */
+                type?: "deposit" | "transfer" | "test_balance" | "payment" | "fx" | "adjustment";
+                /** @description Only transactions touching this account of yours (unknown or another user's: 404) */
+                account_id?: string;
+                /** @description From this UTC day (YYYY-MM-DD, inclusive) or instant (ISO date-time with zone) */
+                from?: string;
+                /** @description Up to this UTC day (YYYY-MM-DD, inclusive) or instant */
+                to?: string;
+                /** @description Search in descriptions, counterparties and ids */
+                q?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV file (Content-Disposition: attachment) */
+            200: {
+                headers: {
+                    /** @description attachment; filename="transactions-....csv" */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example id,date,type,status,description,amount,currency
+                     *     d4e5f6a7-b8c9-4d0e-8f1a-2b3c4d5e6f70,2026-01-15T10:00:00.000Z,transfer,draft,Rent share,100.00,USD
+                     */
+                    "text/csv": string;
+                };
+            };
+            /** @description Bad request. Codes: `validation_error`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body must be a JSON object",
+                     *       "code": "validation_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. Codes: `account_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "account_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable. Codes: `export_too_large`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unprocessable",
+                     *       "code": "export_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getTransaction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The transaction's (journal's) id
+                 * @example d4e5f6a7-b8c9-4d0e-8f1a-2b3c4d5e6f70
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The transaction */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "d4e5f6a7-b8c9-4d0e-8f1a-2b3c4d5e6f70",
+                     *         "type": "transfer",
+                     *         "status": "posted",
+                     *         "amount": "100.00",
+                     *         "total_amount": "100.00",
+                     *         "total_amount_minor": 10000,
+                     *         "currency": "USD",
+                     *         "description": "Rent share",
+                     *         "entries": [
+                     *           {
+                     *             "account_id": "3b2f6c1d-5e4a-4b7c-9d8e-1f2a3b4c5d6e",
+                     *             "account_name": "Everyday",
+                     *             "account_number": "ACC-4821-0093",
+                     *             "owned": true,
+                     *             "side": "credit",
+                     *             "debit": "0",
+                     *             "credit": "100.00",
+                     *             "amount_minor": 10000
+                     *           },
+                     *           {
+                     *             "account_id": "8c7d6e5f-4a3b-4c2d-8e1f-0a9b8c7d6e5f",
+                     *             "account_name": "Savings",
+                     *             "account_number": "ACC-4821-0094",
+                     *             "owned": true,
+                     *             "side": "debit",
+                     *             "debit": "100.00",
+                     *             "credit": "0",
+                     *             "amount_minor": 10000
+                     *           }
+                     *         ],
+                     *         "from_account_id": "3b2f6c1d-5e4a-4b7c-9d8e-1f2a3b4c5d6e",
+                     *         "to_account_id": "8c7d6e5f-4a3b-4c2d-8e1f-0a9b8c7d6e5f",
+                     *         "timestamp": "2026-01-15T10:05:00.000Z",
+                     *         "created_at": "2026-01-15T10:00:00.000Z",
+                     *         "posted_at": "2026-01-15T10:05:00.000Z",
+                     *         "history": [
+                     *           {
+                     *             "operation": "create",
+                     *             "status": "draft",
+                     *             "at": "2026-01-15T10:00:00.000Z",
+                     *             "by": {
+                     *               "id": "6f1c2b9e-8d4a-4e1b-9c3f-2a7d5e8b1c04",
+                     *               "name": "Ada Lovelace"
+                     *             }
+                     *           },
+                     *           {
+                     *             "operation": "post",
+                     *             "status": "posted",
+                     *             "at": "2026-01-15T10:05:00.000Z",
+                     *             "by": {
+                     *               "id": "6f1c2b9e-8d4a-4e1b-9c3f-2a7d5e8b1c04",
+                     *               "name": "Ada Lovelace"
+                     *             }
+                     *           }
+                     *         ],
+                     *         "idempotency_key": "4f9c2a1e-7b3d-4c56-9a0e-1d2f3b4c5d6e",
+                     *         "counterparty": "Everyday → Savings"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["JournalDetailReply"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. Codes: `transaction_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "transaction_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postTransaction: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: the same key with the same body replays the stored reply (`Idempotent-Replayed: true`); with another body it is a 422 `idempotency_key_reused`; while the first request with the key is still running, a 409 `idempotency_in_progress`. 1 to 255 visible ASCII characters (else 400 `invalid_idempotency_key`).
+                 * @example 4f9c2a1e-7b3d-4c56-9a0e-1d2f3b4c5d6e
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description The transaction's (journal's) id
+                 * @example d4e5f6a7-b8c9-4d0e-8f1a-2b3c4d5e6f70
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The transaction after the change */
+            200: {
+                headers: {
+                    /** @description `true` when this reply is the stored reply of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Transaction posted",
+                     *       "data": {
+                     *         "id": "d4e5f6a7-b8c9-4d0e-8f1a-2b3c4d5e6f70",
+                     *         "type": "transfer",
+                     *         "status": "posted",
+                     *         "amount": "100.00",
+                     *         "total_amount": "100.00",
+                     *         "total_amount_minor": 10000,
+                     *         "currency": "USD",
+                     *         "description": "Rent share",
+                     *         "entries": [
+                     *           {
+                     *             "account_id": "3b2f6c1d-5e4a-4b7c-9d8e-1f2a3b4c5d6e",
+                     *             "account_name": "Everyday",
+                     *             "account_number": "ACC-4821-0093",
+                     *             "owned": true,
+                     *             "side": "credit",
+                     *             "debit": "0",
+                     *             "credit": "100.00",
+                     *             "amount_minor": 10000
+                     *           },
+                     *           {
+                     *             "account_id": "8c7d6e5f-4a3b-4c2d-8e1f-0a9b8c7d6e5f",
+                     *             "account_name": "Savings",
+                     *             "account_number": "ACC-4821-0094",
+                     *             "owned": true,
+                     *             "side": "debit",
+                     *             "debit": "100.00",
+                     *             "credit": "0",
+                     *             "amount_minor": 10000
+                     *           }
+                     *         ],
+                     *         "from_account_id": "3b2f6c1d-5e4a-4b7c-9d8e-1f2a3b4c5d6e",
+                     *         "to_account_id": "8c7d6e5f-4a3b-4c2d-8e1f-0a9b8c7d6e5f",
+                     *         "timestamp": "2026-01-15T10:05:00.000Z",
+                     *         "created_at": "2026-01-15T10:00:00.000Z",
+                     *         "posted_at": "2026-01-15T10:05:00.000Z",
+                     *         "history": [
+                     *           {
+                     *             "operation": "create",
+                     *             "status": "draft",
+                     *             "at": "2026-01-15T10:00:00.000Z",
+                     *             "by": {
+                     *               "id": "6f1c2b9e-8d4a-4e1b-9c3f-2a7d5e8b1c04",
+                     *               "name": "Ada Lovelace"
+                     *             }
+                     *           },
+                     *           {
+                     *             "operation": "post",
+                     *             "status": "posted",
+                     *             "at": "2026-01-15T10:05:00.000Z",
+                     *             "by": {
+                     *               "id": "6f1c2b9e-8d4a-4e1b-9c3f-2a7d5e8b1c04",
+                     *               "name": "Ada Lovelace"
+                     *             }
+                     *           }
+                     *         ],
+                     *         "idempotency_key": "4f9c2a1e-7b3d-4c56-9a0e-1d2f3b4c5d6e",
+                     *         "counterparty": "Everyday → Savings"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["JournalWriteReply"];
+                };
+            };
+            /** @description Bad request. Codes: `invalid_idempotency_key`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Bad request",
+                     *       "code": "invalid_idempotency_key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. Codes: `transaction_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "transaction_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict. Codes: `already_posted`, `idempotency_in_progress`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Conflict",
+                     *       "code": "already_posted"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable. Codes: `insufficient_funds`, `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unprocessable",
+                     *       "code": "insufficient_funds"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Locked. Codes: `account_locked`. */
+            423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Locked",
+                     *       "code": "account_locked"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    unpostTransaction: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: the same key with the same body replays the stored reply (`Idempotent-Replayed: true`); with another body it is a 422 `idempotency_key_reused`; while the first request with the key is still running, a 409 `idempotency_in_progress`. 1 to 255 visible ASCII characters (else 400 `invalid_idempotency_key`).
+                 * @example 4f9c2a1e-7b3d-4c56-9a0e-1d2f3b4c5d6e
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description The transaction's (journal's) id
+                 * @example d4e5f6a7-b8c9-4d0e-8f1a-2b3c4d5e6f70
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The transaction after the change */
+            200: {
+                headers: {
+                    /** @description `true` when this reply is the stored reply of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Transaction unposted",
+                     *       "data": {
+                     *         "id": "d4e5f6a7-b8c9-4d0e-8f1a-2b3c4d5e6f70",
+                     *         "type": "transfer",
+                     *         "status": "draft",
+                     *         "amount": "100.00",
+                     *         "total_amount": "100.00",
+                     *         "total_amount_minor": 10000,
+                     *         "currency": "USD",
+                     *         "description": "Rent share",
+                     *         "entries": [
+                     *           {
+                     *             "account_id": "3b2f6c1d-5e4a-4b7c-9d8e-1f2a3b4c5d6e",
+                     *             "account_name": "Everyday",
+                     *             "account_number": "ACC-4821-0093",
+                     *             "owned": true,
+                     *             "side": "credit",
+                     *             "debit": "0",
+                     *             "credit": "100.00",
+                     *             "amount_minor": 10000
+                     *           },
+                     *           {
+                     *             "account_id": "8c7d6e5f-4a3b-4c2d-8e1f-0a9b8c7d6e5f",
+                     *             "account_name": "Savings",
+                     *             "account_number": "ACC-4821-0094",
+                     *             "owned": true,
+                     *             "side": "debit",
+                     *             "debit": "100.00",
+                     *             "credit": "0",
+                     *             "amount_minor": 10000
+                     *           }
+                     *         ],
+                     *         "from_account_id": "3b2f6c1d-5e4a-4b7c-9d8e-1f2a3b4c5d6e",
+                     *         "to_account_id": "8c7d6e5f-4a3b-4c2d-8e1f-0a9b8c7d6e5f",
+                     *         "timestamp": "2026-01-15T10:00:00.000Z",
+                     *         "created_at": "2026-01-15T10:00:00.000Z",
+                     *         "posted_at": null,
+                     *         "history": [
+                     *           {
+                     *             "operation": "create",
+                     *             "status": "draft",
+                     *             "at": "2026-01-15T10:00:00.000Z",
+                     *             "by": {
+                     *               "id": "6f1c2b9e-8d4a-4e1b-9c3f-2a7d5e8b1c04",
+                     *               "name": "Ada Lovelace"
+                     *             }
+                     *           },
+                     *           {
+                     *             "operation": "post",
+                     *             "status": "posted",
+                     *             "at": "2026-01-15T10:05:00.000Z",
+                     *             "by": {
+                     *               "id": "6f1c2b9e-8d4a-4e1b-9c3f-2a7d5e8b1c04",
+                     *               "name": "Ada Lovelace"
+                     *             }
+                     *           },
+                     *           {
+                     *             "operation": "unpost",
+                     *             "status": "draft",
+                     *             "at": "2026-01-15T10:10:00.000Z",
+                     *             "by": {
+                     *               "id": "6f1c2b9e-8d4a-4e1b-9c3f-2a7d5e8b1c04",
+                     *               "name": "Ada Lovelace"
+                     *             }
+                     *           }
+                     *         ],
+                     *         "idempotency_key": "4f9c2a1e-7b3d-4c56-9a0e-1d2f3b4c5d6e",
+                     *         "counterparty": "Everyday → Savings"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["JournalWriteReply"];
+                };
+            };
+            /** @description Bad request. Codes: `invalid_idempotency_key`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Bad request",
+                     *       "code": "invalid_idempotency_key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. Codes: `transaction_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "transaction_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict. Codes: `not_posted`, `idempotency_in_progress`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Conflict",
+                     *       "code": "not_posted"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable. Codes: `insufficient_funds`, `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unprocessable",
+                     *       "code": "insufficient_funds"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Locked. Codes: `account_locked`. */
+            423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Locked",
+                     *       "code": "account_locked"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getTrialBalance: {
+        parameters: {
+            query?: {
+                /**
+                 * @description ISO 8601 date-time: the balances at that moment (a moment in the future means now)
+                 * @example 2026-01-15T12:00:00.000Z
+                 */
+                as_of?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The trial balance */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "as_of": "2026-01-15T12:00:00.000Z",
+                     *         "accounts": [
+                     *           {
+                     *             "account_id": "3b2f6c1d-5e4a-4b7c-9d8e-1f2a3b4c5d6e",
+                     *             "account_name": "Everyday",
+                     *             "account_type": "bank",
+                     *             "kind": "customer",
+                     *             "currency": "USD",
+                     *             "debit_balance": "2500.00",
+                     *             "credit_balance": "0.00",
+                     *             "total_debits": "2500.00",
+                     *             "total_credits": "0.00",
+                     *             "is_balanced": true,
+                     *             "as_of": "2026-01-15T12:00:00.000Z"
+                     *           },
+                     *           {
+                     *             "account_id": "sys-funding-usd",
+                     *             "account_name": "External funding",
+                     *             "account_type": "liability",
+                     *             "kind": "counterparty",
+                     *             "currency": "USD",
+                     *             "debit_balance": "0.00",
+                     *             "credit_balance": "2500.00",
+                     *             "total_debits": "0.00",
+                     *             "total_credits": "2500.00",
+                     *             "is_balanced": true,
+                     *             "as_of": "2026-01-15T12:00:00.000Z"
+                     *           }
+                     *         ],
+                     *         "totals": [
+                     *           {
+                     *             "currency": "USD",
+                     *             "total_debit_balance": "2500.00",
+                     *             "total_credit_balance": "2500.00",
+                     *             "is_balanced": true
+                     *           }
+                     *         ],
+                     *         "is_balanced": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TrialBalanceReply"];
+                };
+            };
+            /** @description Bad request. Codes: `invalid_as_of`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Bad request",
+                     *       "code": "invalid_as_of"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    checkIntegrity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The check */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "checked_at": "2026-01-15T12:00:00.000Z",
+                     *         "scope": "owner",
+                     *         "accounts_checked": 2,
+                     *         "journals_checked": 3,
+                     *         "drift": [],
+                     *         "unbalanced_journals": [],
+                     *         "ok": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["IntegrityReply"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    checkLedgerIntegrity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The check */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "checked_at": "2026-01-15T12:00:00.000Z",
+                     *         "scope": "ledger",
+                     *         "accounts_checked": 58,
+                     *         "journals_checked": 412,
+                     *         "drift": [],
+                     *         "unbalanced_journals": [],
+                     *         "ok": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["IntegrityReply"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `admin_required`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden",
+                     *       "code": "admin_required"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getLedgerAnalytics: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Days to cover, 1 to 365 (default 30)
+                 * @example 30
+                 */
+                days?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The series */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "days": 1,
+                     *         "from": "2026-01-15",
+                     *         "to": "2026-01-15",
+                     *         "timezone": "UTC",
+                     *         "generated_at": "2026-01-15T12:00:00.000Z",
+                     *         "accounts": [
+                     *           {
+                     *             "account_id": "3b2f6c1d-5e4a-4b7c-9d8e-1f2a3b4c5d6e",
+                     *             "name": "Everyday",
+                     *             "account_number": "ACC-4821-0093",
+                     *             "type": "bank",
+                     *             "currency": "USD",
+                     *             "normal_side": "debit",
+                     *             "status": "ACTIVE",
+                     *             "created_at": "2026-01-15T09:30:00.000Z",
+                     *             "opening_balance": "0.00",
+                     *             "opening_balance_minor": 0,
+                     *             "series": [
+                     *               {
+                     *                 "date": "2026-01-15",
+                     *                 "transactions": 1,
+                     *                 "balance": "2500.00",
+                     *                 "balance_minor": 250000,
+                     *                 "available": "2500.00",
+                     *                 "available_minor": 250000,
+                     *                 "pending_in": "0.00",
+                     *                 "pending_in_minor": 0,
+                     *                 "pending_out": "0.00",
+                     *                 "pending_out_minor": 0,
+                     *                 "inflow_posted": "2500.00",
+                     *                 "inflow_posted_minor": 250000,
+                     *                 "outflow_posted": "0.00",
+                     *                 "outflow_posted_minor": 0,
+                     *                 "inflow_pending": "0.00",
+                     *                 "inflow_pending_minor": 0,
+                     *                 "outflow_pending": "0.00",
+                     *                 "outflow_pending_minor": 0
+                     *               }
+                     *             ]
+                     *           }
+                     *         ],
+                     *         "currencies": [
+                     *           {
+                     *             "currency": "USD",
+                     *             "account_count": 1,
+                     *             "opening_balance": "0.00",
+                     *             "opening_balance_minor": 0,
+                     *             "series": [
+                     *               {
+                     *                 "date": "2026-01-15",
+                     *                 "transactions": 1,
+                     *                 "balance": "2500.00",
+                     *                 "balance_minor": 250000,
+                     *                 "available": "2500.00",
+                     *                 "available_minor": 250000,
+                     *                 "pending_in": "0.00",
+                     *                 "pending_in_minor": 0,
+                     *                 "pending_out": "0.00",
+                     *                 "pending_out_minor": 0,
+                     *                 "inflow_posted": "2500.00",
+                     *                 "inflow_posted_minor": 250000,
+                     *                 "outflow_posted": "0.00",
+                     *                 "outflow_posted_minor": 0,
+                     *                 "inflow_pending": "0.00",
+                     *                 "inflow_pending_minor": 0,
+                     *                 "outflow_pending": "0.00",
+                     *                 "outflow_pending_minor": 0
+                     *               }
+                     *             ]
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AnalyticsReply"];
+                };
+            };
+            /** @description Bad request. Codes: `invalid_days`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Bad request",
+                     *       "code": "invalid_days"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    streamLedgerEvents: {
+        parameters: {
+            query?: {
+                /** @description Whose feed (default: the caller's; another user's needs the admin role, else 403) */
+                userId?: string;
+                /** @description Only events concerning these accounts (comma-separated, at most 50) */
+                accountIds?: string[];
+                /** @description Only transaction events in these statuses (comma-separated: draft, posted) */
+                statusFilter?: ("draft" | "posted")[];
+                /** @description false leaves transaction events out */
+                includeTransactions?: "true" | "false";
+                /** @description Resume point, when the Last-Event-ID header cannot be sent */
+                lastEventId?: string;
+            };
+            header?: {
+                /** @description Resume point: the `id:` of the last event received (EventSource sends it on reconnect). An id that is not this stream's is a 400. */
+                "Last-Event-ID"?: components["parameters"]["LastEventId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event stream. Events: `cursor`, `balanceUpdate`, `transactionCreated`, `transactionStatusUpdate`, `reconciliationResult`, `lowBalanceAlert`, `accountLocked`, `accountUnlocked`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example retry: 3000
+                     *     id: eyJ0IjoxNzY4NDcxMjAwMDAwfQ.c2ln
+                     *     event: cursor
+                     *     data: {"at":"2026-01-15T10:00:00.000Z"}
+                     *
+                     *     id: eyJ0IjoxNzY4NDcxMjAwMTAwfQ.c2ln
+                     *     event: balanceUpdate
+                     *     data: {"type":"balanceUpdate","accountId":"3b2f6c1d-5e4a-4b7c-9d8e-1f2a3b4c5d6e","accountName":"Everyday","balance":"1250.00","available":"1150.00","changeAmount":"100.00","changeType":"DEBIT","operation":"create","currency":"USD","transactionId":"d4e5f6a7-b8c9-4d0e-8f1a-2b3c4d5e6f70","at":"2026-01-15T10:00:00.100Z"}
+                     */
+                    "text/event-stream": string;
+                };
+            };
+            /** @description Bad request. Codes: `validation_error`, `invalid_cursor`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body must be a JSON object",
+                     *       "code": "validation_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_ticket`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `forbidden`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "You do not have permission to do this",
+                     *       "code": "forbidden"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    runLedgerCommand: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: the same key with the same body replays the stored reply (`Idempotent-Replayed: true`); with another body it is a 422 `idempotency_key_reused`; while the first request with the key is still running, a 409 `idempotency_in_progress`. 1 to 255 visible ASCII characters (else 400 `invalid_idempotency_key`).
+                 * @example 4f9c2a1e-7b3d-4c56-9a0e-1d2f3b4c5d6e
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "command": {
+                 *         "createTransaction": {
+                 *           "type": "transfer",
+                 *           "from_account_id": "3b2f6c1d-5e4a-4b7c-9d8e-1f2a3b4c5d6e",
+                 *           "to_account_id": "8c7d6e5f-4a3b-4c2d-8e1f-0a9b8c7d6e5f",
+                 *           "amount": "100.00"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["LedgerCommandInput"];
+            };
+        };
+        responses: {
+            /** @description The command's result */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "command": "getBalance",
+                     *       "result": {
+                     *         "account_id": "3b2f6c1d-5e4a-4b7c-9d8e-1f2a3b4c5d6e",
+                     *         "account_name": "Everyday",
+                     *         "id": "3b2f6c1d-5e4a-4b7c-9d8e-1f2a3b4c5d6e",
+                     *         "name": "Everyday",
+                     *         "account_number": "ACC-4821-0093",
+                     *         "description": "Day-to-day spending",
+                     *         "currency": "USD",
+                     *         "type": "bank",
+                     *         "normal_side": "debit",
+                     *         "status": "ACTIVE",
+                     *         "lock_reason": null,
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "balance": "1250.00",
+                     *         "available": "1150.00",
+                     *         "pending_in": "0.00",
+                     *         "pending_out": "100.00",
+                     *         "balance_minor": 125000,
+                     *         "available_minor": 115000,
+                     *         "low_balance_threshold": null,
+                     *         "version": 4,
+                     *         "as_of": "2026-01-15T12:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LedgerCommandReply"];
+                };
+            };
+            /** @description Bad request. Codes: `validation_error`, `invalid_json`, `unknown_command`, `invalid_amount`, `same_account`, `currency_mismatch`, `invalid_idempotency_key`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body must be a JSON object",
+                     *       "code": "validation_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `forbidden`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "You do not have permission to do this",
+                     *       "code": "forbidden"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. Codes: `account_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "account_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict. Codes: `idempotency_in_progress`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Conflict",
+                     *       "code": "idempotency_in_progress"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large. Codes: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Payload too large",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable. Codes: `insufficient_funds`, `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unprocessable",
+                     *       "code": "insufficient_funds"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Locked. Codes: `account_locked`. */
+            423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Locked",
+                     *       "code": "account_locked"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getRequestMetrics: {
+        parameters: {
+            query?: {
+                /** @description Seconds to cover, 10 to 3600 (default 60) */
+                window?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The figures */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "window_seconds": 60,
+                     *       "requests": 240,
+                     *       "requests_per_second": 4,
+                     *       "p50_ms": 11.3,
+                     *       "p99_ms": 64,
+                     *       "mean_ms": 14.2,
+                     *       "max_ms": 88.1,
+                     *       "error_rate": 0,
+                     *       "client_error_rate": 0.0125,
+                     *       "server_errors": 0,
+                     *       "client_errors": 3,
+                     *       "step_seconds": 1,
+                     *       "series": [
+                     *         {
+                     *           "t": 1768471200,
+                     *           "requests": 4,
+                     *           "server_errors": 0,
+                     *           "client_errors": 0
+                     *         }
+                     *       ],
+                     *       "routes": [
+                     *         {
+                     *           "route": "GET /api/v1/accounts",
+                     *           "requests": 120,
+                     *           "server_errors": 0,
+                     *           "client_errors": 0
+                     *         }
+                     *       ],
+                     *       "instances": 2,
+                     *       "merged": true,
+                     *       "instance": {
+                     *         "id": "9f3c2a1b7d4e5f60",
+                     *         "ring_seconds": 600,
+                     *         "seconds_in_memory": 60,
+                     *         "unflushed_windows": 1
+                     *       },
+                     *       "as_of": "2026-01-15T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MetricsReport"];
+                };
+            };
+            /** @description Bad request. Codes: `validation_error`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body must be a JSON object",
+                     *       "code": "validation_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getServiceStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The checks */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "overall": "ok",
+                     *       "services": [
+                     *         {
+                     *           "id": "api",
+                     *           "name": "API",
+                     *           "status": "operational",
+                     *           "latency_ms": 11,
+                     *           "detail": "0.0% errors over the last 60 s",
+                     *           "checked_at": "2026-01-15T12:00:00.000Z"
+                     *         },
+                     *         {
+                     *           "id": "database",
+                     *           "name": "Database",
+                     *           "status": "operational",
+                     *           "latency_ms": 4,
+                     *           "detail": "Table ACTIVE",
+                     *           "checked_at": "2026-01-15T12:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "checked_at": "2026-01-15T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ServicesReport"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];

@@ -2,7 +2,7 @@ import { describe, expectTypeOf, it } from "vitest";
 import type { ApiKey, CreatedApiKey } from "./apiKeys";
 import type { LoginBody, RegisterBody } from "./auth";
 import type { ProfileChanges, UserProfile } from "./profile";
-import type { StreamTicket } from "./types";
+import type { AccountBalance, AccountCreatedReply, LedgerAccount, LedgerAnalytics, LedgerTransaction, PageInfo, TransactionWriteReply, TransferInput, StreamTicket } from "./types";
 
 /**
  * The web client's wire types come from the SDK's generated schema. A path or method renamed in
@@ -21,5 +21,18 @@ describe("wire types from the generated API schema", () => {
     expectTypeOf<ProfileChanges>().not.toBeNever();
     expectTypeOf<ProfileChanges>().toHaveProperty("first_name").toEqualTypeOf<string | undefined>();
     expectTypeOf<StreamTicket>().toHaveProperty("ticket").toEqualTypeOf<string>();
+  });
+
+  it("describe the ledger's accounts, journals, writes, pages and analytics", () => {
+    expectTypeOf<LedgerAccount>().toHaveProperty("available").toEqualTypeOf<string>();
+    expectTypeOf<LedgerAccount>().toHaveProperty("status").toEqualTypeOf<"ACTIVE" | "FROZEN" | "CLOSED" | "LOCKED">();
+    expectTypeOf<AccountBalance>().toHaveProperty("as_of").toEqualTypeOf<string>();
+    expectTypeOf<AccountCreatedReply>().toHaveProperty("opening_transaction").toEqualTypeOf<LedgerTransaction | null>();
+    expectTypeOf<LedgerTransaction>().toHaveProperty("idempotency_key").toEqualTypeOf<string | null>();
+    expectTypeOf<LedgerTransaction["entries"][number]>().toHaveProperty("side").toEqualTypeOf<"debit" | "credit">();
+    expectTypeOf<TransactionWriteReply>().toHaveProperty("data").toEqualTypeOf<LedgerTransaction>();
+    expectTypeOf<TransferInput>().toHaveProperty("from_account_id").toEqualTypeOf<string>();
+    expectTypeOf<PageInfo>().toHaveProperty("next_cursor").toEqualTypeOf<string | null>();
+    expectTypeOf<LedgerAnalytics>().toHaveProperty("timezone").toEqualTypeOf<"UTC">();
   });
 });

@@ -1,5 +1,5 @@
-import { spawn } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { z } from "zod";
@@ -113,7 +113,7 @@ export class PageSession {
     // TypeScript examples import @fintech/sdk as a reader's project would: from a file inside
     // the repository, so Node's resolution finds the workspace package. node_modules/.cache is
     // ignored by git and by every tsconfig. The .mts extension makes them ES modules (top-level await).
-    this.scriptDir = path.join(REPO_ROOT, "node_modules/.cache/docs-examples", path.basename(workDir));
+    this.scriptDir = path.join(SCRATCH_IN_REPO, path.basename(workDir));
     mkdirSync(this.scriptDir, { recursive: true });
     writeFileSync(this.stateFile, Object.entries(environment).map(([name, value]) => `export ${name}=${quote(value)}\n`).join(""));
   }
@@ -183,4 +183,41 @@ function runBash(script: string, timeoutMs: number): Promise<ExampleResult> {
       if (child.stdout.closed) resolve({ exitCode, stdout, stderr, timedOut });
     });
   });
+}
+
+/** Where the TypeScript examples are written to be run or checked (see PageSession). */
+export const SCRATCH_IN_REPO = path.join(REPO_ROOT, "node_modules/.cache/docs-examples");
+
+/**
+ * Type-checks every TypeScript block, browser-only ones included, as a reader's strict project
+ * would: each block its own module, against the SDK's generated types, so an example that calls
+ * a path, passes a body or reads a field the API does not have fails here, not in a reader's editor.
+ */
+export function typeCheckExamples(pages: readonly RunnerPage[]): { files: number; exitCode: number | null; output: string } {
+  const directory = path.join(SCRATCH_IN_REPO, "typecheck");
+  rmSync(directory, { recursive: true, force: true });
+  mkdirSync(directory, { recursive: true });
+  let files = 0;
+  for (const page of pages) {
+    page.blocks.forEach((block, index) => {
+      if (block.kind !== "code" || block.language !== "typescript") return;
+      files += 1;
+      // `export {}` keeps each file a module even when the example imports nothing.
+      writeFileSync(path.join(directory, `${page.id}-block-${index + 1}.mts`), `${block.code}\nexport {};\n`);
+    });
+  }
+  const compilerOptions = {
+    strict: true,
+    noEmit: true,
+    target: "ES2022",
+    module: "ESNext",
+    moduleResolution: "Bundler",
+    lib: ["ES2023", "DOM", "DOM.Iterable"],
+    types: ["node"],
+    skipLibCheck: true,
+    allowImportingTsExtensions: true,
+  };
+  writeFileSync(path.join(directory, "tsconfig.json"), JSON.stringify({ compilerOptions, include: ["*.mts"] }));
+  const result = spawnSync(path.join(REPO_ROOT, "node_modules/.bin/tsc"), ["-p", path.join(directory, "tsconfig.json")], { encoding: "utf8" });
+  return { files, exitCode: result.status, output: `${result.stdout}${result.stderr}` };
 }

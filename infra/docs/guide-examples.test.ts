@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "@fintech/functions/app";
 import { closeServer, createLocalHost, listen } from "../local/server";
 import { createTestContext } from "../local/testing";
-import { extractExamples, loadPages, PageSession, REPO_ROOT, type RunnerPage, type SkippedExample } from "./examples-runner";
+import { extractExamples, loadPages, PageSession, REPO_ROOT, SCRATCH_IN_REPO, typeCheckExamples, type RunnerPage, type SkippedExample } from "./examples-runner";
 
 /**
  * Every shell and TypeScript example of the developer pages (the five guides of
@@ -40,7 +40,7 @@ beforeAll(() => {
 
 afterAll(() => {
   if (scratch) rmSync(scratch, { recursive: true, force: true });
-  rmSync(path.join(REPO_ROOT, "node_modules/.cache/docs-examples"), { recursive: true, force: true });
+  rmSync(SCRATCH_IN_REPO, { recursive: true, force: true });
   console.log(
     `Developer page examples: ${ran.shell} shell and ${ran.typescript} TypeScript blocks ran on ${pages.length} pages; ` +
       `${skipped.length} marked not runnable:\n${skipped.map((entry) => `  ${entry.where} (${entry.language}): ${entry.because}`).join("\n")}`,
@@ -106,6 +106,12 @@ describe("the developer pages' examples run against the real API", () => {
     expect(all.filter((example) => example.language === "shell").length).toBeGreaterThan(20);
     expect(all.filter((example) => example.language === "typescript").length).toBeGreaterThan(5);
   });
+
+  it("every TypeScript block type-checks (strict) against the SDK's types", () => {
+    const { files, exitCode, output } = typeCheckExamples(pages);
+    expect(files).toBeGreaterThan(5);
+    expect(exitCode, output).toBe(0);
+  }, 120_000);
 
   it.each(pages.map((page) => [`${page.route} ${page.id}`, page] as const))(
     "%s: every shell and TypeScript block exits 0 and prints what it promises",

@@ -555,7 +555,7 @@ const fintech = createFintechClient({ baseUrl: process.env.BASE_URL!, apiKey: pr
 
 // Resume from the position saved above: the deposit made while nobody listened comes first.
 const stream = fintech.stream("/api/grpc/ledger/stream", {
-  query: { accountIds: process.env.ACCOUNT! },
+  query: { accountIds: [process.env.ACCOUNT!] },
   lastEventId: process.env.LAST_EVENT_ID!,
 });
 for await (const event of stream) {

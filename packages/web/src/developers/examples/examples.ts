@@ -88,7 +88,7 @@ const body = {
   amount: "12.00",
   currency: "USD",
   description: "Invoice 7732",
-};
+} as const;
 const headers = { "Idempotency-Key": "invoice-7732-payout" };
 
 const first = await fintech.api.POST("/api/v1/ledger/transactions/transfer", { body, headers });
@@ -223,9 +223,9 @@ await fintech.api.POST("/api/v1/ledger/transactions/deposit", {
   body: { account_id: account, amount: "4.00", description: "Top-up 4.00" },
 });
 
-for await (const event of fintech.stream("/api/grpc/ledger/stream", { query: { accountIds: account }, lastEventId })) {
+for await (const event of fintech.stream("/api/grpc/ledger/stream", { query: { accountIds: [account] }, lastEventId })) {
   if (event.event === "transactionCreated") console.log("missed while down:", (event.data as { description: string }).description);
-  lastEventId = event.id; // handled: save it
+  lastEventId = event.id ?? lastEventId; // handled: save it
   if (event.event === "transactionCreated") break;
 }`,
       { expectOutput: /^missed while down: Top-up 4\.00$/m },

@@ -67,11 +67,14 @@ async function select(page: Page, operationId: string) {
 /** The detail of the selected endpoint: a side column on desktop, under its row at 390 px. */
 const detail = (page: Page, operationId: string) => page.getByRole("article").filter({ has: page.locator(`#endpoint-detail-${operationId}`) });
 
+/** Sends, and waits for the reply to THIS send (an earlier reply carries a lower sequence). */
 async function send(page: Page, operationId: string) {
   const article = detail(page, operationId);
+  const shown = article.getByTestId("live-response");
+  const previous = (await shown.count()) === 0 ? 0 : Number(await shown.getAttribute("data-sequence"));
   await article.getByRole("button", { name: "Send request" }).click();
+  await article.locator(`[data-testid="live-response"][data-sequence="${previous + 1}"]`).waitFor();
   const status = article.getByTestId("live-status");
-  await status.waitFor();
   return { article, status: ((await status.textContent()) ?? "").trim(), time: ((await article.getByTestId("live-time").textContent()) ?? "").trim() };
 }
 
@@ -232,6 +235,7 @@ describe("API explorer accessibility", () => {
         expect(await page.getByRole("complementary", { name: "Selected endpoint" }).count()).toBe(viewportName === "desktop" ? 1 : 0);
         await send(page, health);
         await expectAccessible(page, `${theme}-${viewportName}`);
+        await screenshot(page, `api-explorer-${theme}-${viewportName}`);
         // Keyboard: from the Send button, Tab reaches the live reply's copy button, and Enter copies.
         await detail(page, health).getByRole("button", { name: "Send request" }).focus();
         await page.keyboard.press("Tab");

@@ -41,7 +41,8 @@ function defaultAuth(endpoint: Endpoint, session: Session | null): AuthMode {
 export function EndpointDetail({ endpoint, time, session, apiKey, onApiKeyChange }: EndpointDetailProps) {
   const [draft, setDraft] = useState<RequestDraft>(() => initialDraft(endpoint, { userId: session?.user.id, newIdempotencyKey: randomId }));
   const [auth, setAuth] = useState<AuthMode>(() => defaultAuth(endpoint, session));
-  const [reply, setReply] = useState<TryItReply | null>(null);
+  const [reply, setReply] = useState<{ result: TryItReply; sequence: number } | null>(null);
+  const sends = useRef(0);
   const [problem, setProblem] = useState<string | null>(null);
   const [sending, setSending] = useState(false);
   const inFlight = useRef<AbortController | null>(null);
@@ -66,6 +67,9 @@ export function EndpointDetail({ endpoint, time, session, apiKey, onApiKeyChange
       headers.Authorization = `Bearer ${apiKey.trim()}`;
     }
     inFlight.current?.abort();
+    // The last reply goes as this request leaves: what shows is never an older request's answer.
+    setReply(null);
+    const sequence = ++sends.current;
     const controller = new AbortController();
     inFlight.current = controller;
     setSending(true);
@@ -74,7 +78,7 @@ export function EndpointDetail({ endpoint, time, session, apiKey, onApiKeyChange
         { method: endpoint.method, url: `${apiBaseUrl}${target.value}`, headers, body: body.value, streaming: endpoint.streaming },
         { fetch: (url, init) => globalThis.fetch(url, init), now: () => performance.now(), signal: controller.signal },
       );
-      if (!controller.signal.aborted) setReply(result);
+      if (!controller.signal.aborted) setReply({ result, sequence });
     } catch (error) {
       if (!controller.signal.aborted) setProblem(`The request failed before a reply: ${error instanceof Error ? error.message : String(error)}`);
     } finally {
@@ -240,7 +244,7 @@ export function EndpointDetail({ endpoint, time, session, apiKey, onApiKeyChange
             {problem}
           </p>
         )}
-        {reply && <LiveReply reply={reply} />}
+        {reply && <LiveReply reply={reply.result} sequence={reply.sequence} />}
       </section>
 
       {endpoint.responseExample !== undefined && (

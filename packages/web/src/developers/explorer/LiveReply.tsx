@@ -9,15 +9,15 @@ const statusTone = (status: number) =>
       ? "bg-amber-100 text-amber-900 dark:bg-amber-950 dark:text-amber-200"
       : "bg-red-100 text-red-900 dark:bg-red-950 dark:text-red-200";
 
-/** The real reply of a Try It request: status, measured time, the useful headers, the body or the first events. */
-export function LiveReply({ reply }: { reply: TryItReply }) {
+/** The real reply of a Try It request (`sequence`: which send of this endpoint it answers, for tests): status, measured time, the useful headers, the body or the first events. */
+export function LiveReply({ reply, sequence }: { reply: TryItReply; sequence: number }) {
   const body =
     reply.kind === "events"
       ? reply.events.map((event) => [event.id !== null ? `id: ${event.id}` : null, `event: ${event.event}`, `data: ${event.data}`].filter(Boolean).join("\n")).join("\n\n")
       : reply.text;
   const timing = reply.kind === "events" ? `${formatMs(reply.durationMs)} to first byte` : formatMs(reply.durationMs);
   return (
-    <section aria-label="Live response" data-testid="live-response" className="space-y-2">
+    <section aria-label="Live response" data-testid="live-response" data-sequence={sequence} className="space-y-2">
       <p role="status" className="flex flex-wrap items-center gap-2 text-sm text-slate-800 dark:text-slate-100">
         <span className={`rounded-full px-2 py-0.5 font-mono text-xs font-bold ${statusTone(reply.status)}`} data-testid="live-status">
           {reply.status} {reply.statusText}

@@ -1,5 +1,4 @@
 import type { ResponseTimesReport } from "@fintech/core/metrics/response-times";
-import type { Endpoint } from "./catalogue";
 
 /** Shown, labelled as such, for endpoints with no measured replies yet (spec 001 §2: default 50 ms). */
 export const DEFAULT_RESPONSE_MS = 50;
@@ -8,7 +7,7 @@ export type TypicalTime =
   | { measured: true; ms: number; p95Ms: number; requests: number }
   | { measured: false; ms: number };
 
-export function typicalTimeOf(endpoint: Pick<Endpoint, "method" | "path">, report: ResponseTimesReport | undefined): TypicalTime {
+export function typicalTimeOf(endpoint: { method: string; path: string }, report: ResponseTimesReport | undefined): TypicalTime {
   const route = report?.routes.find((entry) => entry.method === endpoint.method && entry.path === endpoint.path);
   if (!route) return { measured: false, ms: DEFAULT_RESPONSE_MS };
   return { measured: true, ms: route.typical_ms, p95Ms: route.p95_ms, requests: route.requests };

@@ -14,14 +14,14 @@ export function DocsFooter() {
       <p className="mt-2 text-sm text-slate-700 dark:text-slate-300">
         {SOURCE_REPOSITORY_URL ? (
           <>
-            The platform, these guides and the SDK are open source:{" "}
+            The code of the platform, these guides and the SDK is in{" "}
             <a href={SOURCE_REPOSITORY_URL} className={linkClass} rel="noopener noreferrer">
               the code repository
             </a>
             , where you can also open an issue.
           </>
         ) : (
-          <>The platform, these guides and the SDK are open source; the link to the public code repository will appear here once it is published.</>
+          <>A link to the public code repository (the platform, these guides and the SDK) will appear here once it is published.</>
         )}
       </p>
     </section>

@@ -276,7 +276,7 @@ curl -sS --fail-with-body -X POST "$BASE_URL/api/v1/ledger/transactions/$DEPOSIT
       "A transfer moves money between two of your accounts in one currency. It may not take an account's available balance (balance less pending outflows) below zero: that is `422 insufficient_funds`.",
     ),
     paragraph(
-      "Send an `Idempotency-Key` of your choosing (1 to 255 visible ASCII characters, such as your payout's id) with every write. If the reply is lost, send the same request with the same key: you get the first reply again, with `Idempotent-Replayed: true`, and nothing is written twice. The same key with a different body is `422 idempotency_key_reused`; a repeat that arrives while the first is still in flight is `409`. Keys never expire.",
+      "Send an `Idempotency-Key` of your choosing (1 to 255 visible ASCII characters, such as your payout's id) with every write. If the reply is lost, send the same request with the same key: you get the first reply again, with `Idempotent-Replayed: true`, and nothing is written twice. The same key with a different body is `422 idempotency_key_reused`; a repeat that arrives while the first is still in flight is `409 idempotency_in_progress`. Keys never expire.",
     ),
     shell(
       `
@@ -370,10 +370,10 @@ curl -sS -X POST "$BASE_URL/api/v1/ledger/transactions/transfer" \\
       { expectOutput: /"code":"insufficient_funds"}\nHTTP 422/ },
     ),
     list(
-      "`400`: the input is malformed (`validation_error` and friends, e.g. \"Amount must be a number\"), or a cursor is invalid (`invalid_cursor`).",
-      "`404`: no such account or transaction among yours; another user's is a 404 too.",
-      "`409`: the same Idempotency-Key is still being processed; retry shortly.",
-      "`422`: `insufficient_funds`, `idempotency_key_reused`, or a status change that is not possible.",
+      "`400`: the input is malformed: `validation_error` (e.g. \"Amount must be a number\"), `invalid_json`, or `invalid_cursor` for a cursor that is not this query's.",
+      "`404`: no such account or transaction among yours (`account_not_found`, ...); another user's is a 404 too.",
+      "`409`: `idempotency_in_progress` (the same Idempotency-Key is still being processed: retry shortly), `already_posted` or `not_posted` (posting a posted journal, unposting a draft), `account_number_taken`.",
+      "`422`: `insufficient_funds`, or `idempotency_key_reused` (the key came with another body).",
       "`423`: `account_locked`: an administrator locked the account; money can still come in.",
       "`503`: the store is unavailable for a moment (`Retry-After`).",
     ),

@@ -54,19 +54,22 @@ BODY=$(jq -n --arg from "$FROM_ACCOUNT" --arg to "$TO_ACCOUNT" \\
   '{from_account_id: $from, to_account_id: $to, amount: "30.00", currency: "USD", description: "Invoice 7731"}')
 
 send_transfer() {
+  : > transfer.headers
   curl -sS -X POST "$BASE_URL/api/v1/ledger/transactions/transfer" \\
     -H "Authorization: Bearer $API_KEY" -H "Content-Type: application/json" \\
     -H "Idempotency-Key: $KEY" -d "$BODY" \\
     -o transfer.json -D transfer.headers -w '%{http_code}'
 }
 
-# Up to 4 attempts; a lost connection shows as status 000.
+# Up to 4 attempts; a lost connection shows as status 000. Wait as long as Retry-After says, else 1, 4, 9 s.
 for attempt in 1 2 3 4; do
-  status=$(send_transfer || echo 000)
+  status=$(send_transfer) || status=000
   case "$status" in
     201) break ;;
-    000|409|429|5*) sleep $((attempt * attempt)) ;;
-    *) cat transfer.json; exit 1 ;;
+    000|409|429|5*)
+      retry_after=$(sed -n 's/^retry-after: *\\([0-9]*\\).*/\\1/Ip' transfer.headers)
+      sleep "\${retry_after:-$((attempt * attempt))}" ;;
+    *) jq -r '"refused: \\(.code): \\(.message)"' transfer.json; break ;;
   esac
 done
 echo "first:  $(jq -r '.data.id' transfer.json)"

@@ -200,7 +200,7 @@ export const lastEventIdParameter = () =>
   });
 
 /** A query parameter the handler reads by hand (no zod object parses it). */
-export const queryParameter = (name: string, description: string, schema: JsonSchema, example?: string) => ({
+export const queryParameter = (name: string, description: string, schema: JsonSchema, example?: unknown) => ({
   name,
   in: "query" as const,
   required: false,

@@ -413,7 +413,7 @@ const analyticsRoute = createRoute({
   summary: "Daily balances and flows",
   description: "Per account and per currency, one point per UTC day over the last `days` days (today included): end-of-day balance, available, pending and the day's inflows and outflows.",
   "x-complexity": "high",
-  parameters: [queryParameter("days", `Days to cover, 1 to ${ANALYTICS_MAX_DAYS} (default ${ANALYTICS_DEFAULT_DAYS})`, { type: "integer", minimum: 1, maximum: ANALYTICS_MAX_DAYS, default: ANALYTICS_DEFAULT_DAYS }, "30")],
+  parameters: [queryParameter("days", `Days to cover, 1 to ${ANALYTICS_MAX_DAYS} (default ${ANALYTICS_DEFAULT_DAYS})`, { type: "integer", minimum: 1, maximum: ANALYTICS_MAX_DAYS, default: ANALYTICS_DEFAULT_DAYS }, 30)],
   responses: {
     200: jsonReply("The series", "AnalyticsReply", AnalyticsReply, {
       data: {

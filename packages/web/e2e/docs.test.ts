@@ -78,7 +78,7 @@ describe("/developers/docs", () => {
     expect(code.some((text) => text.includes('-H "Last-Event-ID: $LAST_EVENT_ID"'))).toBe(true);
     expect(code.some((text) => text.includes('fintech.stream("/api/grpc/ledger/stream"'))).toBe(true);
     // Browser-only code says so.
-    await guide.getByText("Note: Browser code: EventSource").waitFor();
+    await guide.getByText("Note: This runs in a web page").waitFor();
     await screenshot(page, "docs-realtime-guide");
   });
 

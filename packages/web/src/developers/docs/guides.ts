@@ -524,7 +524,7 @@ async function openLedgerStream(token: string, lastEventId?: string): Promise<Ev
   source.onerror = () => source.close();
   return source;
 }`),
-      "Browser code: EventSource and a same-origin page exist only in a browser. The shell example above makes the same two calls.",
+      "This runs in a web page: EventSource exists only in browsers. The shell example above makes the same two calls.",
     ),
     heading("Commands"),
     paragraph(

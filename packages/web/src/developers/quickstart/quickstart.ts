@@ -20,7 +20,7 @@ export const quickstart: DocPage = {
 npm ci
 npm start
 export BASE_URL=http://localhost:3000`),
-      "Starts the server the other steps talk to and keeps running; the example runner starts its own server and sets BASE_URL.",
+      "This starts the platform and keeps running: leave it in its own terminal and run the next steps in another. (The docs test starts a server of its own instead.)",
     ),
     heading("2. Sign up", "sign-up"),
     paragraph("Create your user. The reply carries a session token for the next step (it lasts 24 hours)."),

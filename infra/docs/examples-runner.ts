@@ -36,7 +36,7 @@ const RunnerPage = z.object({
   id: z.string(),
   title: z.string(),
   requires: z.array(z.string()),
-  blocks: z.array(RunnerBlock),
+  content: z.array(RunnerBlock),
 });
 export type RunnerPage = z.infer<typeof RunnerPage> & { route: string };
 
@@ -71,7 +71,7 @@ const isRunnable = (language: string): language is ExampleLanguage => language =
 export function extractExamples(page: RunnerPage): { examples: Example[]; skipped: SkippedExample[] } {
   const examples: Example[] = [];
   const skipped: SkippedExample[] = [];
-  page.blocks.forEach((block, index) => {
+  page.content.forEach((block, index) => {
     if (block.kind !== "code" || !isRunnable(block.language)) return;
     const where = `${page.route}${page.route === "/developers/docs" ? `#${page.id}` : ""}, block ${index + 1}`;
     if (block.runnable === false) {
@@ -199,7 +199,7 @@ export function typeCheckExamples(pages: readonly RunnerPage[]): { files: number
   mkdirSync(directory, { recursive: true });
   let files = 0;
   for (const page of pages) {
-    page.blocks.forEach((block, index) => {
+    page.content.forEach((block, index) => {
       if (block.kind !== "code" || block.language !== "typescript") return;
       files += 1;
       // `export {}` keeps each file a module even when the example imports nothing.

@@ -9,7 +9,7 @@ import { useScrollToHash } from "./DocsScreen";
  */
 export function DocPageScreen({ page, intro, showPrelude }: { page: DocPage; intro: string; showPrelude: boolean }) {
   useScrollToHash();
-  const sections = page.blocks.flatMap((block) => (block.kind === "heading" && block.id ? [{ id: block.id, title: block.text }] : []));
+  const sections = page.content.flatMap((block) => (block.kind === "heading" && block.id ? [{ id: block.id, title: block.text }] : []));
   return (
     <div className="mx-auto max-w-4xl px-4 py-8 sm:px-6">
       <header>
@@ -35,7 +35,7 @@ export function DocPageScreen({ page, intro, showPrelude }: { page: DocPage; int
         </nav>
       )}
       {showPrelude && <BeforeYouStart page={page} />}
-      <DocBlocks blocks={page.blocks} headingLevel={2} />
+      <DocBlocks blocks={page.content} headingLevel={2} />
     </div>
   );
 }

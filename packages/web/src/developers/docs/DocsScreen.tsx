@@ -96,8 +96,8 @@ function GuideSection({ guide }: { guide: DocPage }) {
         {guide.title}
       </h2>
       <p className="mt-2 text-slate-600 dark:text-slate-300">{guide.description}</p>
-      {guide.blocks.some((block) => block.kind === "code") && <BeforeYouStart page={guide} />}
-      <DocBlocks blocks={guide.blocks} headingLevel={3} />
+      {guide.content.some((block) => block.kind === "code") && <BeforeYouStart page={guide} />}
+      <DocBlocks blocks={guide.content} headingLevel={3} />
     </section>
   );
 }

@@ -31,17 +31,17 @@ describe("developer pages as data", () => {
 
   it("says plainly that payments are not built, and shows no code for them", () => {
     const payments = guides.find((guide) => guide.id === "payments")!;
-    expect(payments.blocks.some(isCodeBlock)).toBe(false);
-    expect(JSON.stringify(payments.blocks)).toContain("not built yet");
+    expect(payments.content.some(isCodeBlock)).toBe(false);
+    expect(JSON.stringify(payments.content)).toContain("not built yet");
   });
 
   it("mentions the SDK's error codes, timeout and retries where the spec asks", () => {
-    const text = JSON.stringify(guides.map((guide) => guide.blocks));
+    const text = JSON.stringify(guides.map((guide) => guide.content));
     for (const fact of ["INVALID_API_KEY", "NETWORK_ERROR", "30000 ms", "3 times", "24 hours"]) expect(text).toContain(fact);
   });
 
   it("gives every example section of the examples page its anchored heading", () => {
-    const anchors = examples.blocks.flatMap((block) => (block.kind === "heading" && block.id ? [block.id] : []));
+    const anchors = examples.content.flatMap((block) => (block.kind === "heading" && block.id ? [block.id] : []));
     expect(anchors).toEqual(exampleSections.map((section) => section.id));
   });
 
@@ -79,7 +79,7 @@ describe("inline text", () => {
   it("links only to pages that exist", () => {
     const routes = ["/developers/docs", "/developers/api-keys", "/developers/api-explorer", "/developers/examples"];
     const hrefs = pages.flatMap((page) =>
-      page.blocks.flatMap((block) => {
+      page.content.flatMap((block) => {
         const texts = block.kind === "paragraph" ? [block.text] : block.kind === "list" ? block.items : [];
         return texts.flatMap((text) => inlineSegments(text).flatMap((segment) => (segment.kind === "link" ? [segment.href] : [])));
       }),

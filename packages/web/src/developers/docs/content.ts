@@ -79,7 +79,8 @@ export const DocPage = z.object({
   icon: z.string().min(1),
   /** In the order they are exported; BASE_URL always. */
   requires: z.array(EnvironmentVariableName).refine((names) => names.includes("BASE_URL"), "Every page's examples need BASE_URL"),
-  blocks: z.array(ContentBlock).min(1),
+  /** The guide's content (spec 001 §3), in reading order. */
+  content: z.array(ContentBlock).min(1),
 });
 export type DocPage = z.infer<typeof DocPage>;
 

@@ -13,7 +13,7 @@ const gettingStarted: DocPage = {
   icon: "🚀",
   description: "Run the platform, create a user and an API key, and make your first authenticated call.",
   requires: ["BASE_URL"],
-  blocks: [
+  content: [
     heading("What the API does today"),
     paragraph(
       "The platform is a double-entry ledger behind one JSON HTTP API: users and API keys, accounts in USD, EUR, GBP or JPY, deposits, transfers between your own accounts, balances at any moment, transaction history with CSV export, and a live stream of ledger events. Payments, identity verification (KYC) and payment rails are not in the API yet.",
@@ -110,7 +110,7 @@ const authentication: DocPage = {
   icon: "🔐",
   description: "Sessions, bearer API keys (fpk_), revoking keys, stream tickets and what a 401 or 429 means.",
   requires: ["BASE_URL", "EMAIL", "PASSWORD"],
-  blocks: [
+  content: [
     heading("Sessions"),
     paragraph(
       "Sign in with your email and password. The reply's `data.token` is a session token: send it as `Authorization: Bearer <token>`. It lasts 24 hours (`expires_at`); then sign in again.",
@@ -229,7 +229,7 @@ const ledger: DocPage = {
   icon: "📒",
   description: "Accounts, deposits, transfers with Idempotency-Key, posting, balances at any moment, history, CSV export and errors.",
   requires: ["BASE_URL", "API_KEY"],
-  blocks: [
+  content: [
     heading("Accounts"),
     paragraph(
       "Every account has a name, a currency (USD, EUR, GBP or JPY) and a type: `bank` (the default), `cash`, `asset`, `liability`, `equity`, `revenue` or `expense`. Its number is generated (`ACC` and 10 digits) unless you give one, and is unique among your accounts.",
@@ -406,7 +406,7 @@ const payments: DocPage = {
   icon: "💳",
   description: "Payments over card, ACH, SEPA and other rails: not built yet. What to use today instead.",
   requires: ["BASE_URL"],
-  blocks: [
+  content: [
     heading("Not available yet"),
     paragraph(
       "Payment processing (paying out over rails such as ACH, SEPA or cards, payment status, the payments stream and webhooks) is not built yet. The API has no payments endpoint today, so this guide shows no code: it will document payments when they ship, with examples that are tested like every other guide.",
@@ -426,7 +426,7 @@ const realtime: DocPage = {
   icon: "⚡",
   description: "The ledger event stream (server-sent events): events, filters, resuming with Last-Event-ID, stream tickets and commands.",
   requires: ["BASE_URL", "API_KEY"],
-  blocks: [
+  content: [
     heading("The ledger stream"),
     paragraph(
       "`GET /api/grpc/ledger/stream` is a stream of server-sent events about your ledger, sent as they are committed. Each message has an `id:` (where to resume), an `event:` name and `data:`, a JSON object with the event's fields, its `type` and `at`. The events:",

@@ -25,7 +25,7 @@ export const examples: DocPage = {
   icon: "🧪",
   description: "Complete examples with curl and the TypeScript SDK: idempotent retries, paging, CSV export, streaming with resume and error handling.",
   requires: ["BASE_URL", "API_KEY"],
-  blocks: [
+  content: [
     section("setup"),
     paragraph("The examples below use two USD accounts, the first funded with a posted deposit of 500.00. Open them once:"),
     shell(

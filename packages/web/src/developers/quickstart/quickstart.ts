@@ -10,7 +10,7 @@ export const quickstart: DocPage = {
   icon: "🏁",
   description: "From sign-up to your first transfer with an API key, in seven steps, with curl and with the TypeScript SDK.",
   requires: ["BASE_URL"],
-  blocks: [
+  content: [
     heading("1. Start the platform", "start"),
     paragraph(
       "Clone the repository and start it: DynamoDB Local, the S3 emulator, the API and this site run on one port, http://localhost:3000. It needs Node 20.19+ and Java 17+; the shell steps below use `curl` and `jq`.",

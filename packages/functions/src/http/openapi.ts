@@ -113,7 +113,7 @@ export const RETRY_AFTER: ResponseHeaders = {
 
 /** Codes a status can carry on most routes, used when a route lists a status without its own codes. */
 const DEFAULT_CODES: Partial<Record<ErrorStatus, string[]>> = {
-  401: ["unauthorized", "invalid_token"],
+  401: ["unauthorized", "invalid_token", "invalid_api_key"],
   429: ["rate_limited"],
   503: ["service_unavailable"],
 };
@@ -121,6 +121,7 @@ const DEFAULT_CODES: Partial<Record<ErrorStatus, string[]>> = {
 const DEFAULT_MESSAGES: Record<string, string> = {
   unauthorized: "Authentication required",
   invalid_token: "Invalid or expired token",
+  invalid_api_key: "Invalid or revoked API key",
   rate_limited: "Too many attempts. Please try again later.",
   service_unavailable: "The service is temporarily unavailable. Please try again shortly.",
   forbidden: "You do not have permission to do this",
@@ -195,7 +196,7 @@ export const lastEventIdParameter = () =>
     name: "Last-Event-ID",
     in: "header",
     required: false,
-    description: "Resume point: the `id:` of the last event received (EventSource sends it on reconnect). An id that is not this stream's is a 400.",
+    description: "Resume point: the `id:` of the last event received (EventSource sends it on reconnect). An id that is not this stream's is a 400 `invalid_event_id`.",
     schema: { type: "string" },
   });
 

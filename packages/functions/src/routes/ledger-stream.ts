@@ -221,7 +221,7 @@ const streamRoute = createRoute({
       },
       STREAM_EXAMPLE,
     ),
-    ...errors({ 400: ["validation_error", "invalid_cursor"], 401: ["unauthorized", "invalid_token", "invalid_ticket"], 403: ["forbidden"], 503: true }),
+    ...errors({ 400: ["validation_error", "invalid_event_id"], 401: ["unauthorized", "invalid_token", "invalid_api_key", "invalid_ticket"], 403: ["forbidden"], 503: true }),
   },
 });
 

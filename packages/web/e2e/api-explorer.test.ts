@@ -236,6 +236,8 @@ describe("API explorer accessibility", () => {
         await send(page, health);
         await expectAccessible(page, `${theme}-${viewportName}`);
         await screenshot(page, `api-explorer-${theme}-${viewportName}`);
+        // The page never scrolls sideways: long paths, ids and code wrap or scroll inside their own boxes.
+        expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
         // Keyboard: from the Send button, Tab reaches the live reply's copy button, and Enter copies.
         await detail(page, health).getByRole("button", { name: "Send request" }).focus();
         await page.keyboard.press("Tab");

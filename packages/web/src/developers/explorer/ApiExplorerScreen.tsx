@@ -78,9 +78,9 @@ export function ApiExplorerScreen() {
         </p>
       ) : (
         <div className="mt-6 grid gap-6 lg:grid-cols-[13rem_minmax(0,1fr)] xl:grid-cols-[13rem_minmax(0,1fr)_minmax(0,36rem)]">
-          <nav aria-label="API categories" className="lg:sticky lg:top-20 lg:self-start">
+          <nav aria-label="API categories" className="min-w-0 lg:sticky lg:top-20 lg:self-start">
             <h2 className="text-xs font-semibold uppercase tracking-wide text-slate-600 dark:text-slate-300">Categories</h2>
-            <ul className="mt-2 flex gap-2 overflow-x-auto pb-1 lg:flex-col lg:gap-1 lg:overflow-visible">
+            <ul className="relative mt-2 flex gap-2 overflow-x-auto pb-1 lg:flex-col lg:gap-1 lg:overflow-visible">
               {categories.map((category) => (
                 <li key={category.slug} className="shrink-0">
                   <button

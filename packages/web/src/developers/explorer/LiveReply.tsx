@@ -24,7 +24,7 @@ export function LiveReply({ reply, sequence }: { reply: TryItReply; sequence: nu
         </span>
         <span data-testid="live-time">{timing}</span>
         {reply.headers.map(([name, value]) => (
-          <span key={name} className="font-mono text-xs text-slate-600 dark:text-slate-300">
+          <span key={name} className="break-all font-mono text-xs text-slate-600 dark:text-slate-300">
             {name}: {value}
           </span>
         ))}

@@ -48,7 +48,7 @@ export interface FintechApi<Paths extends {} = paths> {
   PUT: FintechMethod<Paths, "put">;
   PATCH: FintechMethod<Paths, "patch">;
   DELETE: FintechMethod<Paths, "delete">;
-  /** openapi-fetch middleware (e.g. logging), run around every attempt's request. */
+  /** openapi-fetch middleware (e.g. logging): runs once per call, outside the SDK's retries. */
   use(...middleware: Middleware[]): void;
   eject(...middleware: Middleware[]): void;
 }

@@ -99,15 +99,23 @@ export function createStreamReader({ baseUrl, send, backoff }: StreamDependencie
         .pipeThrough(new TextDecoderStream())
         .pipeThrough(new EventSourceParserStream({ onRetry: (ms) => (reconnectMs = ms) }))
         .getReader();
+      // Ends a pending read at once, even with a fetch that does not tie its body to the signal.
+      const hangUp = (reason: unknown) => {
+        connection.abort(reason);
+        events.cancel(reason).catch(() => undefined);
+      };
+      const onAbort = () => hangUp(signal?.reason);
+      signal?.addEventListener("abort", onAbort, { once: true });
       try {
         for (;;) {
-          const idle = setTimeout(() => connection.abort(new StreamIdle(idleTimeoutMs)), idleTimeoutMs);
+          const idle = setTimeout(() => hangUp(new StreamIdle(idleTimeoutMs)), idleTimeoutMs);
           let next: ReadableStreamReadResult<{ id?: string | undefined; event?: string | undefined; data: string }>;
           try {
             next = await events.read();
           } finally {
             clearTimeout(idle);
           }
+          if (signal?.aborted) return;
           if (next.done) break;
           const message = next.value;
           if (message.id !== undefined) lastEventId = message.id;
@@ -118,8 +126,9 @@ export function createStreamReader({ baseUrl, send, backoff }: StreamDependencie
         if (signal?.aborted) return;
         // A dropped or stalled connection: reconnect below from the last id seen.
       } finally {
+        signal?.removeEventListener("abort", onAbort);
         // Also runs when the consumer stops early: release the connection.
-        connection.abort();
+        hangUp(undefined);
       }
 
       try {

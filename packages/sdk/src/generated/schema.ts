@@ -1858,7 +1858,7 @@ export interface components {
          * @example 4f9c2a1e-7b3d-4c56-9a0e-1d2f3b4c5d6e
          */
         IdempotencyKey: string;
-        /** @description Resume point: the `id:` of the last event received (EventSource sends it on reconnect). An id that is not this stream's is a 400. */
+        /** @description Resume point: the `id:` of the last event received (EventSource sends it on reconnect). An id that is not this stream's is a 400 `invalid_event_id`. */
         LastEventId: string;
     };
     requestBodies: never;
@@ -1986,7 +1986,7 @@ export interface operations {
                     "application/json": components["schemas"]["AuthenticatedHealthReport"];
                 };
             };
-            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`. */
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2355,7 +2355,7 @@ export interface operations {
                     "application/json": components["schemas"]["StreamTicketReply"];
                 };
             };
-            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`. */
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2422,7 +2422,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProfileReply"];
                 };
             };
-            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`. */
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2530,7 +2530,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`. */
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2641,7 +2641,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKeyListReply"];
                 };
             };
-            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`. */
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2746,7 +2746,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`. */
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2862,7 +2862,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKeyRevokedReply"];
                 };
             };
-            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`. */
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2990,7 +2990,7 @@ export interface operations {
                     "application/json": components["schemas"]["AccountListReply"];
                 };
             };
-            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`. */
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3153,7 +3153,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`. */
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3280,7 +3280,7 @@ export interface operations {
                     "application/json": components["schemas"]["AccountDetailReply"];
                 };
             };
-            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`. */
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3393,7 +3393,7 @@ export interface operations {
                     "application/json": components["schemas"]["AccountListReply"];
                 };
             };
-            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`. */
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3556,7 +3556,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`. */
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3699,7 +3699,7 @@ export interface operations {
                     "application/json": components["schemas"]["AvailableAccountsReply"];
                 };
             };
-            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`. */
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3806,7 +3806,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`. */
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3943,7 +3943,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`. */
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4110,7 +4110,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`. */
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4276,7 +4276,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`. */
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4433,7 +4433,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`. */
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4591,7 +4591,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`. */
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4808,7 +4808,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`. */
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5023,7 +5023,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`. */
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5320,7 +5320,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`. */
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5421,7 +5421,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`. */
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5572,7 +5572,7 @@ export interface operations {
                     "application/json": components["schemas"]["JournalDetailReply"];
                 };
             };
-            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`. */
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5732,7 +5732,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`. */
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5946,7 +5946,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`. */
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6123,7 +6123,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`. */
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6188,7 +6188,7 @@ export interface operations {
                     "application/json": components["schemas"]["IntegrityReply"];
                 };
             };
-            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`. */
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6253,7 +6253,7 @@ export interface operations {
                     "application/json": components["schemas"]["IntegrityReply"];
                 };
             };
-            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`. */
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6418,7 +6418,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`. */
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6467,7 +6467,7 @@ export interface operations {
                 lastEventId?: string;
             };
             header?: {
-                /** @description Resume point: the `id:` of the last event received (EventSource sends it on reconnect). An id that is not this stream's is a 400. */
+                /** @description Resume point: the `id:` of the last event received (EventSource sends it on reconnect). An id that is not this stream's is a 400 `invalid_event_id`. */
                 "Last-Event-ID"?: components["parameters"]["LastEventId"];
             };
             path?: never;
@@ -6494,7 +6494,7 @@ export interface operations {
                     "text/event-stream": string;
                 };
             };
-            /** @description Bad request. Codes: `validation_error`, `invalid_cursor`. */
+            /** @description Bad request. Codes: `validation_error`, `invalid_event_id`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6509,7 +6509,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_ticket`. */
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`, `invalid_ticket`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6641,7 +6641,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`. */
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6842,7 +6842,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`. */
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6918,7 +6918,7 @@ export interface operations {
                     "application/json": components["schemas"]["ServicesReport"];
                 };
             };
-            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`. */
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
             401: {
                 headers: {
                     [name: string]: unknown;

@@ -156,6 +156,12 @@ describe("API explorer", () => {
     const profileCurl = (await detail(page, profile).getByLabel("curl", { exact: true }).textContent()) ?? "";
     expect(profileCurl).toContain('-H "Authorization: Bearer $FINTECH_API_KEY"');
 
+    // Keyboard: from the selected row, one Tab offers the way to its details in the side column.
+    await endpointButton(page, profile).focus();
+    await page.keyboard.press("Tab");
+    await page.keyboard.press("Enter");
+    await page.waitForFunction((id) => document.activeElement?.id === `endpoint-detail-${id}`, profile);
+
     const copy = detail(page, profile).getByRole("button", { name: "Copy curl command" });
     await copy.click();
     await page.getByText("Code copied to clipboard!").waitFor();

@@ -175,6 +175,16 @@ function CategorySection({ category, selectedKey, times, onSelect, renderDetail 
                   </span>
                 </button>
                 {selected && renderDetail && <div className={`mt-2 ${cardClass}`}>{renderDetail(endpoint)}</div>}
+                {selected && !renderDetail && (
+                  // The side column comes after every endpoint in tab order: one Tab from the row gets there.
+                  <button
+                    type="button"
+                    onClick={() => document.getElementById(`endpoint-detail-${endpoint.key}`)?.focus()}
+                    className="sr-only rounded-lg px-3 py-1.5 text-sm font-semibold text-indigo-700 focus:not-sr-only focus:mt-2 focus:inline-flex focus:ring-2 focus:ring-indigo-600 dark:text-indigo-300"
+                  >
+                    Go to the details of {endpoint.method} {endpoint.path}
+                  </button>
+                )}
               </li>
             );
           })}

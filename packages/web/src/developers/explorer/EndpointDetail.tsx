@@ -130,7 +130,7 @@ export function EndpointDetail({ endpoint, time, session, apiKey, onApiKeyChange
   return (
     <article aria-labelledby={headingId} className="space-y-5">
       <header>
-        <h3 id={headingId} className="flex flex-wrap items-center gap-2 text-base font-semibold text-slate-900 dark:text-white">
+        <h3 id={headingId} tabIndex={-1} className="flex flex-wrap items-center gap-2 text-base font-semibold text-slate-900 outline-none focus-visible:ring-2 focus-visible:ring-indigo-600 dark:text-white">
           <MethodBadge method={endpoint.method} />
           <span className="break-all font-mono">{endpoint.path}</span>
         </h3>
@@ -212,6 +212,8 @@ export function EndpointDetail({ endpoint, time, session, apiKey, onApiKeyChange
               id={`tryit-${endpoint.key}-key`}
               type="password"
               autoComplete="off"
+              data-1p-ignore
+              data-lpignore="true"
               spellCheck={false}
               className={`${inputClass} font-mono`}
               placeholder="fpk_…"

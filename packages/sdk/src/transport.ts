@@ -81,7 +81,6 @@ export function createTransport(options: TransportOptions) {
     } catch (error) {
       if (request.signal.aborted) throw request.signal.reason ?? error;
       if (timeout.signal.aborted) return { failure: new FintechError({ code: "TIMEOUT", message: `No reply from ${request.method} ${new URL(request.url).pathname} within ${options.timeoutMs} ms`, cause: error }) };
-      if (error instanceof FintechError) throw error;
       return { failure: new FintechError({ code: "NETWORK_ERROR", message: `Network error on ${request.method} ${new URL(request.url).pathname}: ${describe(error)}`, cause: error }) };
     } finally {
       clearTimeout(timer);
@@ -109,12 +108,9 @@ export function createTransport(options: TransportOptions) {
       if (retry >= options.retries) throw failure;
       // Asked to wait longer than we are willing to: hand the decision back to the caller now.
       if (retryAfterMs !== null && retryAfterMs > options.backoff.maxRetryAfterMs) throw failure;
-      try {
-        await options.backoff.sleep(retryDelayMs(options.backoff, retry + 1, retryAfterMs), request.signal);
-      } catch (error) {
-        if (request.signal.aborted) throw request.signal.reason ?? error;
-        throw error;
-      }
+      // An abort during the wait rejects it with the caller's reason (and a sleep that ignored the
+      // signal still ends in the next attempt's aborted fetch).
+      await options.backoff.sleep(retryDelayMs(options.backoff, retry + 1, retryAfterMs), request.signal);
     }
   };
 }

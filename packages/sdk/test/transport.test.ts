@@ -9,7 +9,7 @@ import { createTransport, type FetchFunction } from "../src/transport";
  */
 type Script = (request: Request, attempt: number) => Response | Promise<Response>;
 
-function harness(script: Script, options: { retries?: number; timeoutMs?: number; credential?: string | null } = {}) {
+function harness(script: Script, options: { retries?: number; timeoutMs?: number; credential?: string | null; sleep?: (ms: number, signal?: AbortSignal) => Promise<void> } = {}) {
   const seen: { method: string; url: string; headers: Headers; body: string }[] = [];
   const waits: number[] = [];
   const fetch: FetchFunction = async (request) => {
@@ -22,7 +22,7 @@ function harness(script: Script, options: { retries?: number; timeoutMs?: number
     timeoutMs: options.timeoutMs ?? 30_000,
     retries: options.retries ?? 3,
     // random() = 0: every backoff is exactly half its ceiling, so the waits are predictable.
-    backoff: backoffPolicy({ random: () => 0, sleep: async (ms) => void waits.push(ms) }),
+    backoff: backoffPolicy({ random: () => 0, sleep: options.sleep ?? (async (ms) => void waits.push(ms)) }),
   });
   return { send, seen, waits };
 }
@@ -142,6 +142,21 @@ describe("retries", () => {
     });
     const error = await send(new Request("http://api.test/x", { signal: controller.signal })).catch((caught: unknown) => caught);
     expect(error).not.toBeInstanceOf(FintechError);
+    expect((error as Error).name).toBe("AbortError");
+    expect(seen).toHaveLength(1);
+  });
+
+  it("stops waiting for the next attempt when the caller aborts", async () => {
+    const controller = new AbortController();
+    const { send, seen } = harness(() => json(503, { message: "busy", code: "store_unavailable" }), {
+      // A wait that only the abort ends: the call must end with it, without another attempt.
+      sleep: (_, signal) =>
+        new Promise<void>((_resolve, reject) => {
+          signal?.addEventListener("abort", () => reject(signal.reason));
+          controller.abort();
+        }),
+    });
+    const error = await send(new Request("http://api.test/x", { signal: controller.signal })).catch((caught: unknown) => caught);
     expect((error as Error).name).toBe("AbortError");
     expect(seen).toHaveLength(1);
   });

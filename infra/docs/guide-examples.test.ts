@@ -107,6 +107,17 @@ describe("the developer pages' examples run against the real API", () => {
     expect(all.filter((example) => example.language === "typescript").length).toBeGreaterThan(5);
   });
 
+  it("runs a page's blocks as one shell session: exports carry over, a failing command fails its block", async () => {
+    const session = new PageSession("runner-self-check", path.join(scratch, "runner-self-check"), { BASE_URL: "http://127.0.0.1:9" });
+    const run = (language: "shell" | "typescript", code: string) => session.run({ where: "self-check", language, code }, EXAMPLE_TIMEOUT_MS);
+    expect(await run("shell", "export GREETING=hello\nLOCAL_ONLY=1")).toMatchObject({ exitCode: 0 });
+    expect(await run("shell", 'echo "$GREETING ${LOCAL_ONLY:-unset} $BASE_URL"')).toMatchObject({ exitCode: 0, stdout: "hello unset http://127.0.0.1:9\n" });
+    expect((await run("shell", "false\necho never")).exitCode).not.toBe(0);
+    expect((await run("shell", "curl -sS --fail-with-body http://127.0.0.1:9/ | cat")).exitCode).not.toBe(0); // pipefail
+    expect(await run("typescript", "console.log(process.env.GREETING);")).toMatchObject({ exitCode: 0, stdout: "hello\n" });
+    expect((await run("typescript", "throw new Error('boom');")).exitCode).not.toBe(0);
+  }, 60_000);
+
   it("every TypeScript block type-checks (strict) against the SDK's types", () => {
     const { files, exitCode, output } = typeCheckExamples(pages);
     expect(files).toBeGreaterThan(5);

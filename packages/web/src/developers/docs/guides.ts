@@ -19,7 +19,7 @@ const gettingStarted: DocPage = {
       "The platform is a double-entry ledger behind one JSON HTTP API: users and API keys, accounts in USD, EUR, GBP or JPY, deposits, transfers between your own accounts, balances at any moment, transaction history with CSV export, and a live stream of ledger events. Payments, identity verification (KYC) and payment rails are not in the API yet.",
     ),
     paragraph(
-      "`npm start` runs everything on one port: the API and this site at http://localhost:3000. Every example reads that address from `BASE_URL`; the shell examples use `curl` and `jq`.",
+      "`npm start` runs everything on one port: the API and this site at http://localhost:3000. On a deployed stage the API answers at the site's own address. Every example reads that address from `BASE_URL`; the shell examples use `curl` and `jq`.",
     ),
     heading("Check that the API is up"),
     shell(`curl -sS "$BASE_URL/health" | jq '{status, message}'`, { expectOutput: /"status": "ok"/ }),

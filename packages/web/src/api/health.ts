@@ -1,7 +1,9 @@
 import type { HttpClient } from "./client";
 import { API_MESSAGES, ApiError, bodyMessage } from "./errors";
+import type { ApiReply } from "./schema";
 
-export type HealthStatus = "ok" | "degraded" | "error";
+/** The API document's health states; the reply types below are the screens' normalised view of it. */
+export type HealthStatus = ApiReply<"/health", "get">["status"];
 
 export interface DatabaseHealth {
   connected: boolean;

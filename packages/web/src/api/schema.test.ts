@@ -1,6 +1,7 @@
 import { describe, expectTypeOf, it } from "vitest";
 import type { ApiKey, CreatedApiKey } from "./apiKeys";
 import type { LoginBody, RegisterBody } from "./auth";
+import type { HealthStatus } from "./health";
 import type { ProfileChanges, UserProfile } from "./profile";
 import type { AccountBalance, AccountCreatedReply, LedgerAccount, LedgerAnalytics, LedgerTransaction, PageInfo, TransactionWriteReply, TransferInput, StreamTicket } from "./types";
 
@@ -21,6 +22,7 @@ describe("wire types from the generated API schema", () => {
     expectTypeOf<ProfileChanges>().not.toBeNever();
     expectTypeOf<ProfileChanges>().toHaveProperty("first_name").toEqualTypeOf<string | undefined>();
     expectTypeOf<StreamTicket>().toHaveProperty("ticket").toEqualTypeOf<string>();
+    expectTypeOf<HealthStatus>().toEqualTypeOf<"ok" | "degraded" | "error">();
   });
 
   it("describe the ledger's accounts, journals, writes, pages and analytics", () => {

@@ -3,7 +3,10 @@ import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp } from "../../../infra/local/testing";
 import { readSse, type SseStream } from "../../../infra/local/sse-client";
-import { TAGS } from "./http/openapi";
+import { CreateApiKeyInput, LoginInput, ProfileUpdateInput, RegisterInput } from "@fintech/core/auth/model";
+import { CreateAccountInput, DepositInput, LockInput, TestBalanceInput, ThresholdInput, TransactionFilters, TransferInput } from "@fintech/core/ledger/model";
+import { PageQuery } from "@fintech/core/shared/pagination";
+import { jsonSchemaOf, TAGS } from "./http/openapi";
 import { openApiDocument } from "./openapi-document";
 
 /**
@@ -130,6 +133,32 @@ describe("the OpenAPI document", () => {
       expect(names, id).toEqual(expect.arrayContaining(["limit", "offset", "cursor"]));
       const reply = document.components.schemas.JournalPageReply;
       expect(reply.properties.pagination.required).toEqual(expect.arrayContaining(["limit", "offset", "next_cursor", "has_more"]));
+    }
+  });
+
+  it("documents request bodies and queries from the zod schemas core parses them with", () => {
+    const bodies = {
+      register: RegisterInput,
+      login: LoginInput,
+      updateProfile: ProfileUpdateInput,
+      createApiKey: CreateApiKeyInput,
+      createAccount: CreateAccountInput,
+      createLedgerAccount: CreateAccountInput,
+      createTransfer: TransferInput,
+      createDeposit: DepositInput,
+      createTestBalance: TestBalanceInput,
+      updateAccountThreshold: ThresholdInput,
+      lockAccount: LockInput,
+      unlockAccount: LockInput,
+    };
+    const byId = new Map(operations().map((entry) => [entry.operation.operationId as string, entry.operation]));
+    for (const [operationId, schema] of Object.entries(bodies)) {
+      const ref = byId.get(operationId)?.requestBody?.content?.["application/json"]?.schema?.$ref as string;
+      expect(document.components.schemas[ref.split("/").pop()!], operationId).toEqual(jsonSchemaOf(schema, "input"));
+    }
+    const history = byId.get("listTransactions")!.parameters as Json[];
+    for (const [name, property] of Object.entries({ ...(jsonSchemaOf(TransactionFilters, "input").properties as Json), ...(jsonSchemaOf(PageQuery, "input").properties as Json) })) {
+      expect(history.find((parameter) => parameter.name === name)?.schema, name).toEqual(property);
     }
   });
 

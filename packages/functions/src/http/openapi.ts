@@ -302,13 +302,3 @@ export const DOCUMENT_CONFIG = {
   info: { title: "Fintech Platform API", version: "1.0.0", description: API_DESCRIPTION },
   tags: (Object.values(TAGS) as Tag[]).map((name) => ({ name, description: TAG_DESCRIPTIONS[name] })),
 };
-
-/** Operation fields every declaration carries (the contract of issue 9). */
-export interface OperationMeta {
-  operationId: string;
-  summary: string;
-  description: string;
-  tags: [Tag];
-  "x-stability": Stability;
-  "x-complexity": Complexity;
-}

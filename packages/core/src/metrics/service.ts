@@ -3,7 +3,7 @@ import { isAwsError } from "../shared/dynamo";
 import type { MetricsReport } from "./model";
 import { RequestMetrics, type RequestMetricsOptions } from "./recorder";
 import { buildReport } from "./report";
-import { buildResponseTimes, firstHourOf, type ResponseTimesReport } from "./response-times";
+import { buildResponseTimes, firstHourOf, RESPONSE_TIMES_WINDOW, type HourRollup, type ResponseTimesReport } from "./response-times";
 import { loadHourRollups, loadWindows, saveHourRollups, saveWindows } from "./store";
 
 /**
@@ -68,31 +68,36 @@ export async function metricsReport(ctx: CoreContext, metrics: RequestMetrics, w
   });
 }
 
+/** Every instance's stored latency hours; merged: false when they could not be (fully) read. */
+export interface SharedHours {
+  hours: HourRollup[];
+  merged: boolean;
+}
+
 /**
- * Typical response time per route over the last `hours` whole hours: every instance's stored
- * hours merged with this instance's own from memory. If the table cannot be (fully) read the
- * reply says merged: false and holds what could be read.
+ * Every instance's stored per-route latency hours of the last `hours` whole hours before `now`
+ * (by default the longest window, so one read serves reports of any length). A table that
+ * cannot be read, or a read cut at its item limit, gives what could be read with merged: false.
  */
-export async function responseTimesReport(ctx: CoreContext, metrics: RequestMetrics, hours: number): Promise<ResponseTimesReport> {
-  const now = metrics.nowSecond();
-  let shared: Awaited<ReturnType<typeof loadHourRollups>> = { hours: [], truncated: false };
-  let merged = true;
+export async function loadSharedHours(ctx: CoreContext, now: number, hours: number = RESPONSE_TIMES_WINDOW.max): Promise<SharedHours> {
   try {
-    shared = await loadHourRollups(ctx.db, firstHourOf(now, hours), now);
-    if (shared.truncated) {
-      merged = false;
-      ctx.logger.warn("response times read truncated", { hours, items: shared.hours.length });
-    }
+    const shared = await loadHourRollups(ctx.db, firstHourOf(now, hours), now);
+    if (shared.truncated) ctx.logger.warn("response times read truncated", { hours, items: shared.hours.length });
+    return { hours: shared.hours, merged: !shared.truncated };
   } catch (error) {
-    merged = false;
     ctx.logger.warn("response times of other instances unavailable", { error });
+    return { hours: [], merged: false };
   }
+}
+
+/** Typical response time per route over the last `hours` whole hours: the stored hours merged with this instance's own from memory. */
+export function responseTimesFrom(ctx: CoreContext, metrics: RequestMetrics, hours: number, shared: SharedHours): ResponseTimesReport {
   return buildResponseTimes({
-    now,
+    now: metrics.nowSecond(),
     hours,
     self: { id: metrics.instanceId, hours: metrics.routeLatencyHours() },
     shared: shared.hours,
-    merged,
+    merged: shared.merged,
     asOf: ctx.clock(),
   });
 }

@@ -119,6 +119,33 @@ describe("GET /api/v1/developers/response-times", () => {
     }
   });
 
+  it("reads the table at most once per cache period, whatever windows are asked for", async () => {
+    let reads = 0;
+    const counted = new Proxy(core.db.doc, {
+      get(target, property, receiver) {
+        if (property !== "send") return Reflect.get(target, property, receiver);
+        return (command: { input?: { ExpressionAttributeValues?: Record<string, unknown> } }) => {
+          if (String(command.input?.ExpressionAttributeValues?.[":pk"] ?? "").startsWith("ROUTE_LATENCY#")) reads += 1;
+          return target.send(command as never);
+        };
+      },
+    });
+    const context = { ...core, clock: clock.now, db: { ...core.db, doc: counted } };
+    const a = instance(createRequestMetrics(context), context);
+    try {
+      for (const query of ["", "?hours=1", "?hours=5", "?hours=24", "?hours=1"]) await a.times(query);
+      // A day spans at most two day partitions: one Query each.
+      expect(reads).toBeGreaterThanOrEqual(1);
+      expect(reads).toBeLessThanOrEqual(2);
+      const first = reads;
+      clock.advance(RESPONSE_TIMES_CACHE_SECONDS);
+      await a.times("?hours=3");
+      expect(reads).toBeGreaterThan(first);
+    } finally {
+      a.metrics.stop();
+    }
+  });
+
   it("refuses a bad window with a 400 {message, code}", async () => {
     const a = newInstance();
     try {

@@ -1,7 +1,7 @@
 import { OpenAPIHono, createRoute } from "@hono/zod-openapi";
 import type { RequestMetrics } from "@fintech/core/metrics/recorder";
 import { RESPONSE_TIMES_WINDOW, ResponseTimesQuery, ResponseTimesReport } from "@fintech/core/metrics/response-times";
-import { responseTimesReport } from "@fintech/core/metrics/service";
+import { loadSharedHours, responseTimesFrom, type SharedHours } from "@fintech/core/metrics/service";
 import type { AppEnv } from "../http/env";
 import { errors, jsonReply, publicAccess, queryParameters, TAGS } from "../http/openapi";
 import { queryWith } from "../http/validate";
@@ -50,22 +50,28 @@ export const listResponseTimesRoute = createRoute({
   },
 });
 
-/** GET /response-times (public): what the API explorer shows as each endpoint's typical response time. */
+/**
+ * GET /response-times (public): what the API explorer shows as each endpoint's typical response
+ * time. Every instance's stored hours of the longest window are read at most once per
+ * RESPONSE_TIMES_CACHE_SECONDS, whatever `hours` callers ask for; each window length's reply
+ * is kept for the same time.
+ */
 export function developerRoutes(metrics: RequestMetrics) {
-  const cache = new Map<number, { until: number; report: Promise<ResponseTimesReport> }>();
+  let cache: { until: number; shared: Promise<SharedHours>; replies: Map<number, ResponseTimesReport> } | null = null;
   return new OpenAPIHono<AppEnv>().openapi(listResponseTimesRoute, async (c) => {
     // The declaration documents the query; core's schema validates it (a bad value is the API's {message, code} 400).
     const { hours } = queryWith(c, ResponseTimesQuery);
     const core = c.get("core");
     const now = core.clock().getTime();
-    let entry = cache.get(hours);
-    if (!entry || entry.until <= now) {
-      const report = responseTimesReport(core, metrics, hours);
-      entry = { until: now + RESPONSE_TIMES_CACHE_SECONDS * 1000, report };
-      cache.set(hours, entry);
-      // A failed build is never served from the cache.
-      report.catch(() => cache.delete(hours));
+    if (!cache || cache.until <= now) {
+      cache = { until: now + RESPONSE_TIMES_CACHE_SECONDS * 1000, shared: loadSharedHours(core, metrics.nowSecond()), replies: new Map() };
     }
-    return c.json(await entry.report, 200);
+    const current = cache;
+    let reply = current.replies.get(hours);
+    if (!reply) {
+      reply = responseTimesFrom(core, metrics, hours, await current.shared);
+      current.replies.set(hours, reply);
+    }
+    return c.json(reply, 200);
   });
 }

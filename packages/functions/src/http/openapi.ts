@@ -41,7 +41,7 @@ export const API_DESCRIPTION = [
   "",
   "**Authentication.** Send `Authorization: Bearer <token>` with a session token from login or registration, or with an API key (`fpk_...`), which acts for its owner (never as an administrator).",
   "",
-  "**Errors.** Every error reply is JSON `{message, code}` (see the `Error` schema); the codes of each operation are listed under its responses. 429 and 503 replies carry `Retry-After` (seconds).",
+  "**Errors.** Every error reply is JSON `{message, code}` (see the `Error` schema); the codes of each operation are listed under its responses. 429 and 503 replies carry `Retry-After` (seconds). Any request may also meet 404 `not_found` (no such route), 413 `payload_too_large` (a body over 1 MB) and, for a bug, 500 `internal_error` with the `request_id` to quote; requests that reach the API other than through its CDN are 403 `origin_proof_required`.",
   "",
   "**Idempotency.** Writes that take an `Idempotency-Key` header store their reply: a retry with the same key and body replays it byte for byte (`Idempotent-Replayed: true`); the same key with another body is a 422 `idempotency_key_reused`, and while the first request is still running a 409 `idempotency_in_progress`.",
   "",

@@ -88,7 +88,9 @@ export function createFintechClient(options: FintechClientOptions): FintechClien
     retries: options.retries ?? DEFAULT_RETRIES,
     backoff,
   });
-  const client = createClient<paths>({ baseUrl, fetch: (request) => send(request) });
+  // Lists in query strings are comma-separated (style form, explode false), as the document
+  // declares them and the server parses them.
+  const client = createClient<paths>({ baseUrl, fetch: (request) => send(request), querySerializer: { array: { style: "form", explode: false } } });
   const stream = createStreamReader({ baseUrl, send, backoff });
   return {
     // The transport throws for every reply that is not 2xx, so openapi-fetch's error branch never

@@ -23,8 +23,16 @@ export interface SendOptions {
 /** Methods that change something: they always carry an Idempotency-Key. */
 const WRITE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
-/** Statuses worth another attempt: overload, throttling and server faults; never other 4xx. */
-const isRetryableStatus = (status: number) => status === 429 || status >= 500;
+/** The server's code for "a request with this Idempotency-Key is still running". */
+export const IDEMPOTENCY_IN_PROGRESS = "idempotency_in_progress";
+
+/**
+ * Replies worth another attempt: overload, throttling and server faults, and the one 409 that is
+ * transient: our own earlier attempt with the same Idempotency-Key is still running (after a
+ * timeout, say), so a later attempt gets its stored reply. Never other 4xx.
+ */
+const isRetryable = (failure: FintechError) =>
+  failure.status === 429 || (failure.status !== null && failure.status >= 500) || (failure.status === 409 && failure.apiCode === IDEMPOTENCY_IN_PROGRESS);
 
 class AttemptTimeout extends Error {
   constructor(timeoutMs: number) {
@@ -100,7 +108,7 @@ export function createTransport(options: TransportOptions) {
       let retryAfterMs: number | null = null;
       if (response) {
         failure = replyError(response, await readBody(response));
-        if (!isRetryableStatus(response.status)) throw failure;
+        if (!isRetryable(failure)) throw failure;
         if (failure.retryAfterSeconds !== null) retryAfterMs = failure.retryAfterSeconds * 1000;
       } else {
         failure = outcome.failure;

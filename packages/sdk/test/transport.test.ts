@@ -94,6 +94,16 @@ describe("retries", () => {
     expect(error).toMatchObject({ code: "SERVER_ERROR", status: 500, message: "Internal server error", apiCode: "internal_error", requestId: "req-1" });
   });
 
+  it("retries a 409 idempotency_in_progress (its own earlier attempt still running) into the stored reply", async () => {
+    const { send, seen } = harness((_, attempt) =>
+      attempt === 1 ? json(409, { message: "A request with this Idempotency-Key is still in progress", code: "idempotency_in_progress" }) : json(201, { data: { id: "j1" } }, { "Idempotent-Replayed": "true" }),
+    );
+    const reply = await send(post({ amount: "5.00" }));
+    expect(reply.headers.get("Idempotent-Replayed")).toBe("true");
+    expect(seen).toHaveLength(2);
+    expect(seen[1]!.headers.get("Idempotency-Key")).toBe(seen[0]!.headers.get("Idempotency-Key"));
+  });
+
   it("does not wait for a Retry-After longer than a minute: RATE_LIMITED at once, with the wait", async () => {
     const { send, seen, waits } = harness(() => json(429, { message: "Too many attempts", code: "rate_limited" }, { "Retry-After": "900" }));
     const error = await failureOf(send(post({})));

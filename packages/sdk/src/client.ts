@@ -34,7 +34,7 @@ type InitOf<Operation> = RequiredKeysOf<FetchOptions<Operation>> extends never ?
 
 /** openapi-fetch's reply without its error branch: every failure throws FintechError instead. */
 type Succeeded<Reply> = Reply extends { data: infer Data; error?: never } ? { data: Data; response: Response } : never;
-type ReplyOf<Operation, Init> = Operation extends Record<string | number, any> ? Succeeded<FetchResponse<Operation, Init, MediaType>> : never;
+type ReplyOf<Operation, Init> = Operation extends Record<string | number, unknown> ? Succeeded<FetchResponse<Operation, Init, MediaType>> : never;
 
 export type FintechMethod<Paths extends {}, Method extends HttpMethod> = <Path extends PathsWithMethod<Paths, Method>, Init extends InitOf<OperationOf<Paths[Path], Method>>>(
   url: Path,

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, expectTypeOf, it } from "vitest";
 import { createFintechClient, FintechError, type FetchFunction } from "../src";
 
 /** createFintechClient over a scripted fetch: what openapi-fetch sends through the SDK's transport. */
@@ -17,6 +17,9 @@ describe("createFintechClient", () => {
     const fintech = createFintechClient({ baseUrl: "http://api.test/", token: "session-token", fetch });
     const { data } = await fintech.api.GET("/api/v1/ledger/transactions/history", { params: { query: { limit: 5 } } });
     expect(data.pagination.has_more).toBe(false);
+    // Typed from the generated paths: the reply, not a union with an error branch.
+    expectTypeOf(data.pagination.next_cursor).toEqualTypeOf<string | null>();
+    expectTypeOf<(typeof data)["data"][number]["status"]>().toEqualTypeOf<"draft" | "posted">();
     expect(requests[0]!.url).toBe("http://api.test/api/v1/ledger/transactions/history?limit=5");
     expect(requests[0]!.headers.get("Authorization")).toBe("Bearer session-token");
   });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { committedSdkFiles, GENERATE_COMMAND, generateSdkFiles } from "../scripts/generation";
+import type { OpenAPI3 } from "openapi-typescript";
+import { committedSdkFiles, GENERATE_COMMAND, generateSdkFiles, streamEventsSource } from "../scripts/generation";
 
 /**
  * The committed OpenAPI document and SDK types must be what the code generates today: a route
@@ -11,5 +12,31 @@ describe("generated SDK files", () => {
     for (const [file, contents] of Object.entries(fresh) as [keyof typeof fresh, string][]) {
       expect(committed[file] === contents, `packages/sdk/${file} is out of date with the API's routes: run \`${GENERATE_COMMAND}\` and commit the result`).toBe(true);
     }
+  });
+});
+
+describe("stream event types", () => {
+  it("map each x-sse-events name to its component schema, and an inline schema to unknown", () => {
+    const document = {
+      openapi: "3.1.0",
+      info: { title: "t", version: "1" },
+      paths: {
+        "/events": {
+          get: {
+            responses: {
+              "200": {
+                description: "events",
+                "x-sse-events": { tick: { $ref: "#/components/schemas/Tick" }, raw: { type: "string" } },
+                content: { "text/event-stream": { schema: { type: "string" } } },
+              },
+            },
+          },
+        },
+        "/plain": { get: { responses: { "200": { description: "json" } } } },
+      },
+    } as unknown as OpenAPI3;
+    const source = streamEventsSource(document);
+    expect(source).toContain('"/events": {\n        "tick": components["schemas"]["Tick"];\n        "raw": unknown;\n    };');
+    expect(source).not.toContain("/plain");
   });
 });

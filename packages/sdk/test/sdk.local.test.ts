@@ -1,3 +1,4 @@
+import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../../../infra/local/ports";
 import { FintechError, createFintechClient } from "../src";
@@ -121,6 +122,24 @@ describe("@fintech/sdk against the local stack", () => {
     );
     expect(error).toMatchObject({ code: "VALIDATION_ERROR", status: 422, apiCode: "insufficient_funds" });
     expect(error.message).toContain("Insufficient available balance");
+  });
+
+  it("fails with TIMEOUT when a server accepts the connection but never answers", async () => {
+    const sockets = new Set<net.Socket>();
+    const silent = net.createServer((socket) => void sockets.add(socket));
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    try {
+      const { port } = silent.address() as net.AddressInfo;
+      const waits: number[] = [];
+      const client = createFintechClient({ baseUrl: `http://127.0.0.1:${port}`, apiKey: "fpk_any", timeoutMs: 50, retries: 1, backoff: { sleep: async (ms) => void waits.push(ms) } });
+      const error = await failureOf(client.api.GET("/api/v1/ledger/accounts"));
+      expect(error).toMatchObject({ code: "TIMEOUT", status: null });
+      expect(error.message).toContain("within 50 ms");
+      expect(waits).toHaveLength(1);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => silent.close(() => resolve()));
+    }
   });
 
   it("fails with NETWORK_ERROR when nothing listens, after its retries", async () => {

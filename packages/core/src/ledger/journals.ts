@@ -1,17 +1,15 @@
-import { createHash, randomInt } from "node:crypto";
-import { GetCommand, TransactWriteCommand, type TransactWriteCommandInput } from "@aws-sdk/lib-dynamodb";
+import { createHash } from "node:crypto";
+import { GetCommand } from "@aws-sdk/lib-dynamodb";
 import { z } from "zod";
 import type { CoreContext } from "../shared/context";
 import { cancellationCodes } from "../shared/dynamo";
-import { AppError, conflict, locked, notFound, unprocessable } from "../shared/errors";
+import { AppError, conflict, notFound, unprocessable } from "../shared/errors";
 import { newId } from "../shared/ids";
 import { Currency, toDecimalString } from "../money/model";
-import { chainsOf, type Account } from "./accounts";
-import { chainBusy, lockChains } from "./chain-locks";
-import { cachedHead, chainState, forgetHeads, latestVersion, nextVersion, rememberHeads, type VersionItem } from "./balances";
-import { announceCommits } from "../events/feed";
+import type { Account } from "./accounts";
+import { MAX_ATTEMPTS, pause, plannedVersions, sendWrite, versionPuts, withChains, type TransactItems } from "./write-path";
 import { journalKey, journalsByOwner, operationKey } from "./keys";
-import { holderDirection, isLedgerId, JOURNAL_TYPES, LEDGER_MESSAGES, type JournalType, type Operation, type Side } from "./model";
+import { isLedgerId, JOURNAL_TYPES, LEDGER_MESSAGES, type JournalType, type Side } from "./model";
 
 export const JournalEntry = z.object({
   account_id: z.string(),
@@ -143,106 +141,12 @@ export class JournalReplay {
   constructor(readonly body: string) {}
 }
 
-type TransactItems = NonNullable<TransactWriteCommandInput["TransactItems"]>;
-
-const MAX_ATTEMPTS = 30;
-
-/** Backs off with jitter between optimistic-concurrency retries. */
-const pause = (attempt: number) => new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(100, 2 + attempt * 4)));
-
-
 function assertBalanced(legs: JournalDraft["legs"]): void {
   const debits = legs.filter((leg) => leg.side === "debit").reduce((sum, leg) => sum + leg.amount, 0);
   const credits = legs.filter((leg) => leg.side === "credit").reduce((sum, leg) => sum + leg.amount, 0);
   if (debits !== credits || debits <= 0) throw new Error(`Unbalanced journal: debits ${debits}, credits ${credits}`);
   for (const leg of legs) if (leg.account.currency !== legs[0]!.account.currency) throw new Error("Journal legs in different currencies");
 }
-
-/**
- * Reads the head of every chain the legs touch and computes the next versions. A customer
- * account whose available balance would fall below zero refuses the whole journal; the
- * conditional Put of each next version in the same transaction guarantees the head we read is
- * still the head when the write lands, so the check can never act on stale figures.
- *
- * The operation gets ONE instant, `at`, used for every new version's committed_at and for the
- * journal's own history record. It is later than every head it builds on, so each chain's
- * commit times still strictly increase. (Before, the journal took the clock before the head
- * reads and each chain took max(now, head + 1ms) on its own, so a journal's history could say
- * "created at t" while its versions said t + a few ms: a balance as of an instant in between
- * disagreed with the replay of the journals, and the trial balance as of then was unbalanced.
- * Found by ledger.property.test.ts, property (d).)
- */
-async function plannedVersions(
-  ctx: CoreContext,
-  chains: string[],
-  legs: { account: Account; side: Side; amount: number }[],
-  operation: Operation,
-  journal: { id: string; type: JournalType },
-  fresh = false,
-): Promise<{ versions: VersionItem[]; at: string }> {
-  const cached = chains.map((chain) => (fresh ? undefined : cachedHead(ctx, chain)));
-  const heads = await Promise.all(chains.map((chain, index) => cached[index] ?? latestVersion(ctx, chain)));
-  const now = new Date(Math.max(ctx.clock().getTime(), ...heads.map((head) => Date.parse(head.committed_at) + 1)));
-  const versions: VersionItem[] = [];
-  for (const [index, leg] of legs.entries()) {
-    const head = heads[index]!;
-    const state = chainState(head, leg.account);
-    if (leg.account.kind === "customer" && state.locked && holderDirection(leg.side, head.normal_side, operation) === "DEBIT") {
-      // A locked account still receives money; nothing leaves it. Refuse only on a fresh head.
-      if (cached.some((entry) => entry !== undefined)) return plannedVersions(ctx, chains, legs, operation, journal, true);
-      throw locked(LEDGER_MESSAGES.accountLocked(state.lock_reason ?? "no reason given"), "account_locked");
-    }
-    const next = nextVersion(head, leg.side, leg.amount, { account: leg.account, operation, txId: journal.id, txType: journal.type, now, leg: index });
-    const decreasesAvailable = next.available < heads[index]!.available;
-    if (leg.account.kind === "customer" && decreasesAvailable && next.available < 0) {
-      // A cached head may be older than the chain: refuse only on figures read just now.
-      if (cached.some((head) => head !== undefined)) return plannedVersions(ctx, chains, legs, operation, journal, true);
-      throw unprocessable(LEDGER_MESSAGES.insufficientFunds(leg.account.name), "insufficient_funds");
-    }
-    versions.push(next);
-  }
-  return { versions, at: now.toISOString() };
-}
-
-/**
- * The chain each leg writes: a customer account's one chain; for a sharded system account, a
- * shard no write of this process is using right now, if there is one (any shard will do).
- */
-function chooseChains(ctx: CoreContext, legs: { account: Account }[]): string[] {
-  return legs.map(({ account }) => {
-    if (account.kind !== "system") return account.id;
-    const all = chainsOf(account);
-    const free = all.filter((chain) => !chainBusy(ctx, chain));
-    const pool = free.length > 0 ? free : all;
-    return pool[randomInt(0, pool.length)]!;
-  });
-}
-
-/** Plans and writes one attempt while holding this process's queues of the chains it touches. */
-async function withChains<T>(ctx: CoreContext, legs: { account: Account }[], attempt: (chains: string[]) => Promise<T>): Promise<T> {
-  const chains = chooseChains(ctx, legs);
-  const release = await lockChains(ctx, chains);
-  try {
-    return await attempt(chains);
-  } finally {
-    release();
-  }
-}
-
-/** Sends one journal write; the heads it wrote are remembered, or forgotten if it failed. */
-async function sendWrite(ctx: CoreContext, items: TransactItems, versions: VersionItem[]): Promise<void> {
-  try {
-    await ctx.db.doc.send(new TransactWriteCommand({ TransactItems: items }));
-  } catch (error) {
-    forgetHeads(ctx, versions.map((version) => version.chain));
-    throw error;
-  }
-  rememberHeads(ctx, versions);
-  announceCommits(ctx, versions);
-}
-
-const versionPuts = (ctx: CoreContext, versions: VersionItem[]): TransactItems =>
-  versions.map((item) => ({ Put: { TableName: ctx.db.table, Item: item, ConditionExpression: "attribute_not_exists(pk)" } }));
 
 export async function loadJournal(ctx: CoreContext, journalId: string): Promise<Journal | null> {
   const reply = await ctx.db.doc.send(new GetCommand({ TableName: ctx.db.table, Key: journalKey(journalId), ConsistentRead: true }));

@@ -217,9 +217,10 @@ describe("features", () => {
 
     // A live screen's card names its action; a preview's card says what it is, never "Explore".
     expect(await features.getByRole("link", { name: "Open the ledger" }).getAttribute("href")).toBe("/ledger");
-    expect(await features.getByRole("link", { name: /Explore the API/ }).count()).toBe(0);
-    await features.getByRole("link", { name: "See what's coming to Self-Serve APIs" }).click();
-    await page.waitForURL((url) => url.pathname === "/developers/api-explorer");
+    expect(await features.getByRole("link", { name: "Explore the API" }).getAttribute("href")).toBe("/developers/api-explorer");
+    expect(await features.getByRole("link", { name: /Watch the stream/ }).count()).toBe(0);
+    await features.getByRole("link", { name: "See what's coming to gRPC Streaming" }).click();
+    await page.waitForURL((url) => url.pathname === "/grpc-demo");
     await context.close();
   });
 });
@@ -324,12 +325,16 @@ describe("galleries", () => {
 
     // A demo whose screen is still a preview says so instead of "Live Demo", and opens the preview.
     await gallery.getByRole("tab", { name: "Developer Console" }).click();
-    const preview = gallery.getByRole("tabpanel", { name: "Developer Console" });
+    const live = gallery.getByRole("tabpanel", { name: "Developer Console" });
+    expect(await live.getByRole("button", { name: "Live Demo" }).count()).toBe(1);
+    expect(await live.getByRole("link", { name: "Try Now" }).getAttribute("href")).toBe("/developers/api-explorer");
+    await gallery.getByRole("tab", { name: "gRPC Live Streaming" }).click();
+    const preview = gallery.getByRole("tabpanel", { name: "gRPC Live Streaming" });
     expect(await preview.getByRole("button", { name: "Live Demo" }).count()).toBe(0);
     expect(await preview.getByText("Coming soon", { exact: true }).count()).toBeGreaterThan(0);
     await preview.getByRole("button", { name: "Coming soon" }).click();
-    await page.waitForURL((url) => url.pathname === "/developers/api-explorer");
-    await page.getByText("The API explorer is coming soon:", { exact: false }).waitFor();
+    await page.waitForURL((url) => url.pathname === "/grpc-demo");
+    await page.getByText("The streaming demo is coming soon:", { exact: false }).waitFor();
     await context.close();
   });
 });

@@ -7,6 +7,7 @@ import path from "node:path";
 import { createApp } from "@fintech/functions/app";
 import { loadConfig, type AppConfig } from "@fintech/core/shared/config";
 import { createContext, type CoreContext } from "@fintech/core/shared/context";
+import { createRequestMetrics } from "@fintech/core/metrics/service";
 import { kycDocumentsBucket, settlementsBucket } from "../spec/buckets";
 import { stageSettings } from "../stage";
 import { ensureTable } from "./bootstrap";
@@ -122,7 +123,14 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     await ensureTable(core.db);
     await seedLocalData(core, env);
 
-    const api = createApp(core);
+    const metrics = createRequestMetrics(core);
+    const api = createApp(core, { metrics });
+    // Runs after the server has closed and before DynamoDB Local stops: the last figures are
+    // written and no flush timer fires at a store that is gone.
+    stops.push(async () => {
+      await metrics.flush({ includeCurrent: true }).catch(() => undefined);
+      metrics.stop();
+    });
     let server: Server;
     if (options.listener) {
       server = await listenWith(await options.listener(api), httpPort);

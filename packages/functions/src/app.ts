@@ -83,9 +83,9 @@ export function createApp(core: CoreContext, options: AppOptions = {}) {
   app.use(
     cors({
       origin: (origin) => (core.config.CORS_ORIGINS.includes(origin) ? origin : null),
-      allowHeaders: ["Content-Type", "Authorization", "Idempotency-Key", "X-Request-Id"],
+      allowHeaders: ["Content-Type", "Authorization", "Idempotency-Key", "X-Request-Id", "Last-Event-ID"],
       allowMethods: ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"],
-      exposeHeaders: ["X-Request-Id", "Retry-After"],
+      exposeHeaders: ["X-Request-Id", "Retry-After", "Idempotent-Replayed"],
       maxAge: 600,
     }),
   );

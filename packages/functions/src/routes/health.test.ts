@@ -91,6 +91,18 @@ describe("cross-cutting behaviour", () => {
     expect(denied.headers.get("access-control-allow-origin")).toBeNull();
   });
 
+  it("lets a browser on an allowed origin resume a stream and see a replay", async () => {
+    const preflight = await t.call("OPTIONS", "/api/v1/ledger/transfer", {
+      headers: { Origin: "http://allowed.example", "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "idempotency-key,last-event-id" },
+    });
+    const allowed = (preflight.headers.get("access-control-allow-headers") ?? "").toLowerCase().split(",").map((name) => name.trim());
+    expect(allowed).toEqual(expect.arrayContaining(["idempotency-key", "last-event-id", "authorization"]));
+    const reply = await t.call("GET", "/health", { headers: { Origin: "http://allowed.example" } });
+    const exposed = (reply.headers.get("access-control-expose-headers") ?? "").toLowerCase();
+    expect(exposed).toContain("idempotent-replayed");
+    expect(exposed).toContain("retry-after");
+  });
+
   it("refuses oversized bodies with 413 JSON", async () => {
     const reply = await t.call("POST", "/api/v1/auth/login", { body: JSON.stringify({ email: "a@b.co", password: "x".repeat(1_100_000) }) });
     expect(reply.status).toBe(413);

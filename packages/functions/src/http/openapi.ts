@@ -13,7 +13,7 @@ import type { AppEnv } from "./env";
  * zod objects (parseWith: the spec's messages, the JSON depth guard, rate limits counted before
  * validation). So a declaration hands the wrapper the JSON Schema that zod itself derives from
  * those objects (z.toJSONSchema, io "input" for requests, "output" for replies): documented from
- * the same source, parsed once, and no reply of the API changes. See /tmp/team/readme-contract.md.
+ * the same source, parsed once, and no reply of the API changes. See the README, Design > API contract.
  */
 
 /** The explorer's six categories (spec 001 §2), in this order; every operation has exactly one. */

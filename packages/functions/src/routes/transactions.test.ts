@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp } from "../../../../infra/local/testing";
 
-/** The API of the web's Transactions tab (/tmp/team/contract-transactions.md): list, filters, detail, CSV. */
+/** The API of the web's Transactions tab (README, API overview): list, filters, detail, CSV. */
 
 type TestApp = Awaited<ReturnType<typeof createTestApp>>;
 let t: TestApp;

@@ -58,6 +58,44 @@ const StoredWindow = z.object({
   routes: z.record(z.string(), z.tuple([count, count, count])),
 });
 
+/** The partition keys of consecutive time partitions from the one starting at `first` up to `last`. */
+function partitionsBetween(first: number, last: number, step: number, key: (start: number) => string): string[] {
+  const keys: string[] = [];
+  for (let start = first; start <= last; start += step) keys.push(key(start));
+  return keys;
+}
+
+/**
+ * Reads the items of a sort-key range in each partition, page by page; items that do not parse
+ * are skipped, never fatal, and reading stops at `max` items with `truncated: true`.
+ */
+async function readPartitions<T>(
+  db: Database,
+  query: { partitions: string[]; range: { from: string; to: string }; max: number; parse: (item: Record<string, unknown>) => T | null },
+): Promise<{ items: T[]; truncated: boolean }> {
+  const items: T[] = [];
+  for (const partition of query.partitions) {
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const reply = await db.doc.send(
+        new QueryCommand({
+          TableName: db.table,
+          KeyConditionExpression: "pk = :pk AND sk BETWEEN :from AND :to",
+          ExpressionAttributeValues: { ":pk": partition, ":from": query.range.from, ":to": query.range.to },
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      for (const item of reply.Items ?? []) {
+        const parsed = query.parse(item);
+        if (parsed !== null) items.push(parsed);
+        if (items.length >= query.max) return { items, truncated: true };
+      }
+      startKey = reply.LastEvaluatedKey;
+    } while (startKey);
+  }
+  return { items, truncated: false };
+}
+
 /** Reads stop after this many items (an hour of 100 instances is 36,000): the reply says it is partial. */
 export const MAX_WINDOWS_READ = 20_000;
 
@@ -73,27 +111,15 @@ export async function loadWindows(
   const fromWindow = windowStartOf(fromSecond);
   const toWindow = windowStartOf(toSecond);
   const range = metricsWindowRange(fromWindow, toWindow);
-  const windows: WindowAggregate[] = [];
-  for (let partition = partitionStartOf(fromWindow); partition <= toWindow; partition += METRICS_PARTITION_SECONDS) {
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const reply = await db.doc.send(
-        new QueryCommand({
-          TableName: db.table,
-          KeyConditionExpression: "pk = :pk AND sk BETWEEN :from AND :to",
-          ExpressionAttributeValues: { ":pk": metricsPartition(partition), ":from": range.from, ":to": range.to },
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      for (const item of reply.Items ?? []) {
-        const parsed = StoredWindow.safeParse(item);
-        if (parsed.success && parsed.data.window_seconds === FLUSH_WINDOW_SECONDS) windows.push(parsed.data);
-        if (windows.length >= MAX_WINDOWS_READ) return { windows, truncated: true };
-      }
-      startKey = reply.LastEvaluatedKey;
-    } while (startKey);
-  }
-  return { windows, truncated: false };
+  return readPartitions(db, {
+    partitions: partitionsBetween(partitionStartOf(fromWindow), toWindow, METRICS_PARTITION_SECONDS, metricsPartition),
+    range,
+    max: MAX_WINDOWS_READ,
+    parse: (item) => {
+      const parsed = StoredWindow.safeParse(item);
+      return parsed.success && parsed.data.window_seconds === FLUSH_WINDOW_SECONDS ? parsed.data : null;
+    },
+  }).then(({ items, truncated }) => ({ windows: items, truncated }));
 }
 
 /** One PutItem per instance-hour: the hour's item is replaced as the hour fills. */
@@ -136,25 +162,13 @@ export async function loadHourRollups(
   const fromHour = hourStartOf(fromSecond);
   const toHour = hourStartOf(toSecond);
   const range = routeLatencyHourRange(fromHour, toHour);
-  const hours: HourRollup[] = [];
-  for (let partition = routeLatencyPartitionStartOf(fromHour); partition <= toHour; partition += ROUTE_LATENCY_PARTITION_SECONDS) {
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const reply = await db.doc.send(
-        new QueryCommand({
-          TableName: db.table,
-          KeyConditionExpression: "pk = :pk AND sk BETWEEN :from AND :to",
-          ExpressionAttributeValues: { ":pk": routeLatencyPartition(partition), ":from": range.from, ":to": range.to },
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      for (const item of reply.Items ?? []) {
-        const parsed = StoredHour.safeParse(item);
-        if (parsed.success) hours.push(parsed.data);
-        if (hours.length >= MAX_HOURS_READ) return { hours, truncated: true };
-      }
-      startKey = reply.LastEvaluatedKey;
-    } while (startKey);
-  }
-  return { hours, truncated: false };
+  return readPartitions(db, {
+    partitions: partitionsBetween(routeLatencyPartitionStartOf(fromHour), toHour, ROUTE_LATENCY_PARTITION_SECONDS, routeLatencyPartition),
+    range,
+    max: MAX_HOURS_READ,
+    parse: (item) => {
+      const parsed = StoredHour.safeParse(item);
+      return parsed.success ? parsed.data : null;
+    },
+  }).then(({ items, truncated }) => ({ hours: items, truncated }));
 }

@@ -1,0 +1,97 @@
+/**
+ * One client process of the cross-process ledger property test (ledger.processes.test.ts): a
+ * Node process started with tsx, like one Lambda instance. For every plan it builds its own core
+ * context on the plan's table (config from the environment, as a Lambda instance gets it; own
+ * DynamoDB client, so its own account and head caches and chain queues: nothing shared with the
+ * test or with the other clients), then performs the plan's requests one after the other through
+ * the core services (a Lambda instance serves one request at a time) and reports every outcome.
+ *
+ * Protocol over the IPC channel (child_process.fork):
+ *   child -> parent  {type: "ready"}                   once loaded (loading tsx takes seconds)
+ *   parent -> child  {type: "plan", table, requests}   child builds its context, answers "armed"
+ *   parent -> child  {type: "go"}                      sent to every client at once, after all are
+ *                                                      armed: no client starts before the others
+ *   child -> parent  {type: "done", results}           one result per request, in order
+ * The process exits when the channel closes (also when the test process is gone).
+ */
+import { z } from "zod";
+import { loadConfig } from "../shared/config";
+import { createContext, type CoreContext } from "../shared/context";
+import { execute, type Outcome, type Request } from "./ledger.testkit";
+
+const Key = z.string().min(1).nullable();
+export const ClientRequest = z.discriminatedUnion("fn", [
+  z.object({ fn: z.enum(["deposit", "test_balance", "transfer"]), owner: z.string(), body: z.record(z.string(), z.unknown()), key: Key }),
+  z.object({ fn: z.enum(["post", "unpost"]), owner: z.string(), journalId: z.string(), key: Key }),
+]);
+
+export const ToClient = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("plan"), table: z.string().min(1), requests: z.array(ClientRequest) }),
+  z.object({ type: z.literal("go") }),
+]);
+export type ToClient = z.infer<typeof ToClient>;
+
+/**
+ * What one request got. `unexpected` is anything that is not a client error (AppError): through
+ * the HTTP API it would be a 500, e.g. a write that lost the race on every attempt.
+ */
+export type ClientOutcome = Outcome | { ok: false; status: 500; code: "unexpected"; message: string };
+
+export interface ClientResult {
+  outcome: ClientOutcome;
+  /** Wall-clock start and end of the call (one machine, so comparable across clients). */
+  startedAt: number;
+  endedAt: number;
+}
+
+export type FromClient = { type: "ready" } | { type: "armed" } | { type: "done"; results: ClientResult[] };
+
+function send(message: FromClient): void {
+  process.send!(message);
+}
+
+async function perform(ctx: CoreContext, requests: Request[]): Promise<ClientResult[]> {
+  const results: ClientResult[] = [];
+  for (const request of requests) {
+    const startedAt = Date.now();
+    let outcome: ClientOutcome;
+    try {
+      outcome = await execute(ctx, request);
+    } catch (error) {
+      outcome = { ok: false, status: 500, code: "unexpected", message: error instanceof Error ? `${error.name}: ${error.message}` : String(error) };
+    }
+    results.push({ outcome, startedAt, endedAt: Date.now() });
+  }
+  return results;
+}
+
+function main(): void {
+  if (!process.send) throw new Error("ledger.process-client.ts runs as a forked child with an IPC channel");
+  let ctx: CoreContext | null = null;
+  let requests: Request[] = [];
+  const dispose = () => {
+    ctx?.db.raw.destroy();
+    ctx?.storage.client.destroy();
+    ctx = null;
+  };
+  process.on("message", (raw: unknown) => {
+    const message = ToClient.parse(raw);
+    if (message.type === "plan") {
+      // A fresh instance per plan: its own client, caches and queues, on the plan's table.
+      dispose();
+      ctx = createContext(loadConfig({ ...process.env, TABLE_NAME: message.table }));
+      requests = message.requests;
+      send({ type: "armed" });
+      return;
+    }
+    if (!ctx) throw new Error("go before any plan");
+    void perform(ctx, requests).then((results) => send({ type: "done", results }));
+  });
+  process.on("disconnect", () => {
+    dispose();
+    process.exit(0);
+  });
+  send({ type: "ready" });
+}
+
+main();

@@ -1,0 +1,504 @@
+import { fork } from "node:child_process";
+import { once } from "node:events";
+import path from "node:path";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, inject, it } from "vitest";
+import { createTestContext, TEST_BUCKETS, TEST_JWT_SECRET } from "../../../../infra/local/testing";
+import type {} from "../../../../infra/local/test-setup"; // the type of inject("dynamodbEndpoint")
+import type { CoreContext } from "../shared/context";
+import { toDecimalString } from "../money/model";
+import { journalIdFor } from "./journals";
+import { balanceOf } from "./service";
+import { checkInvariants, execute, setUpWorld, snapshot, type Request, type World } from "./ledger.testkit";
+import type { ClientOutcome, ClientResult, FromClient, ToClient } from "./ledger.process-client";
+
+/**
+ * The ledger's invariants when every client is its own OS process, as separate Lambda instances
+ * are: each client (ledger.process-client.ts, Node with tsx) has its own core context, DynamoDB
+ * client, account and head caches and chain queues, and nothing else in common with the others
+ * than the table in DynamoDB Local. All clients receive their plan, report "armed", and start on
+ * one "go" signal; each performs its requests one at a time (a Lambda instance serves one request
+ * at a time), so CLIENTS requests are in flight at once and race only through DynamoDB.
+ *
+ * Two properties, each run on a fresh table with the accounts of ledger.property.test.ts:
+ * - overdraft: one funded account, every client sends transfers out of it that together exceed
+ *   its funds several times over, some of them duplicates of one keyed request sent from several
+ *   clients (and one copy with another body under the same key).
+ * - mixed: deposits, transfers, posts and unposts over all accounts, keyed and not, keys reused
+ *   across clients (the same request, or another request under the same key), posts and unposts
+ *   of journals other clients are creating at that moment.
+ * After every run: the outcome checks below, the testkit's oracle fed with every acknowledged
+ * effect, and checkInvariants over the whole table (every balance version of every chain, not
+ * only the heads: no customer version below zero, contiguous chains, versions <-> journal
+ * operations, point-in-time balances = replay of the journals, balanced trial balances per
+ * currency, the integrity check without drift).
+ *
+ * Knobs: LEDGER_PROCESSES_RUNS (runs per property, default 3), LEDGER_PROCESSES_SEED (replay a
+ * failure: fast-check prints the seed in its report), LEDGER_PROCESSES_STATS=1 (outcome counts
+ * and timings per run).
+ */
+
+const REPO_ROOT = path.resolve(import.meta.dirname, "../../../..");
+const CLIENT = path.join(import.meta.dirname, "ledger.process-client.ts");
+const CLIENTS = 8;
+const RUNS = Number(process.env.LEDGER_PROCESSES_RUNS ?? 3);
+const SEED = process.env.LEDGER_PROCESSES_SEED === undefined ? undefined : Number(process.env.LEDGER_PROCESSES_SEED);
+const STATS = Boolean(process.env.LEDGER_PROCESSES_STATS);
+
+/* ------------------------------------------------------------------ client processes */
+
+interface Client {
+  /** Hands the client its plan for a table; resolves once it has built its context. */
+  arm(table: string, requests: Request[]): Promise<void>;
+  /** Starts the plan; resolves with one result per request. */
+  go(): Promise<ClientResult[]>;
+  stop(): Promise<void>;
+}
+
+type Waiter = { type: FromClient["type"]; resolve(message: FromClient): void; reject(error: Error): void };
+
+async function startClient(env: Record<string, string>): Promise<Client> {
+  const child = fork(CLIENT, [], { cwd: REPO_ROOT, env, execArgv: ["--import", "tsx"], stdio: ["ignore", "ignore", "pipe", "ipc"] });
+  let stderr = "";
+  child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  let gone: Error | null = null;
+  const waiting: Waiter[] = [];
+  child.on("message", (message: FromClient) => {
+    const waiter = waiting.shift();
+    if (waiter?.type === message.type) waiter.resolve(message);
+    else waiter?.reject(new Error(`client said ${message.type}, expected ${waiter.type}`));
+  });
+  const exited = once(child, "exit");
+  void exited.then(([code, signal]) => {
+    gone = new Error(`client exited (${String(code ?? signal)}): ${stderr}`);
+    for (const waiter of waiting.splice(0)) waiter.reject(gone);
+  });
+  const next = <T extends FromClient["type"]>(type: T) =>
+    new Promise<Extract<FromClient, { type: T }>>((resolve, reject) => {
+      if (gone) reject(gone);
+      else waiting.push({ type, resolve: resolve as (message: FromClient) => void, reject });
+    });
+  const post = (message: ToClient) => {
+    if (gone) throw gone;
+    child.send(message);
+  };
+  await next("ready");
+  return {
+    async arm(table, requests) {
+      const armed = next("armed");
+      post({ type: "plan", table, requests });
+      await armed;
+    },
+    go() {
+      const done = next("done");
+      post({ type: "go" });
+      return done.then((message) => message.results);
+    },
+    async stop() {
+      if (gone) return;
+      // Closing the channel ends the client; one that does not end is killed.
+      const killer = setTimeout(() => child.kill("SIGKILL"), 5_000);
+      if (child.connected) child.disconnect();
+      await exited;
+      clearTimeout(killer);
+    },
+  };
+}
+
+let pool: Client[] = [];
+beforeAll(async () => {
+  const env = {
+    ...(process.env as Record<string, string>),
+    STAGE: "test",
+    DYNAMODB_ENDPOINT: inject("dynamodbEndpoint"),
+    S3_ENDPOINT: inject("s3Endpoint"),
+    KYC_BUCKET: TEST_BUCKETS.kyc,
+    SETTLEMENTS_BUCKET: TEST_BUCKETS.settlements,
+    JWT_SECRET: TEST_JWT_SECRET,
+    ALLOW_TEST_BALANCE: "true",
+    LOG_LEVEL: "silent",
+    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true",
+  };
+  const started = await Promise.allSettled(Array.from({ length: CLIENTS }, () => startClient(env)));
+  pool = started.flatMap((start) => (start.status === "fulfilled" ? [start.value] : []));
+  const failed = started.find((start) => start.status === "rejected");
+  if (failed) throw failed.reason;
+}, 120_000);
+afterAll(async () => {
+  await Promise.all(pool.map((client) => client.stop()));
+});
+
+/** One request as sent and answered, with the client that sent it. */
+interface Sent {
+  request: Request;
+  outcome: ClientOutcome;
+  startedAt: number;
+  endedAt: number;
+  client: number;
+}
+
+/** Arms every client with its plan on the table, then starts them all at once. */
+async function runOnClients(table: string, plans: Request[][]): Promise<Sent[]> {
+  await Promise.all(plans.map((plan, client) => pool[client]!.arm(table, plan)));
+  const results = await Promise.all(plans.map((_, client) => pool[client]!.go()));
+  return results.flatMap((clientResults, client) => clientResults.map((result, index) => ({ ...result, request: plans[client]![index]!, client })));
+}
+
+/* ------------------------------------------------------------------ outcome checks */
+
+const describeOutcome = (outcome: ClientOutcome) =>
+  outcome.ok ? `ok${outcome.replayed ? " (replayed)" : ""}` : `${outcome.status} ${outcome.code}: ${outcome.message}`;
+const show = (sent: Sent) => `client ${sent.client} ${JSON.stringify(sent.request)} -> ${describeOutcome(sent.outcome)}`;
+const isFresh = (sent: Sent) => sent.outcome.ok && !sent.outcome.replayed;
+const isStatus = (request: Request): request is Request & { journalId: string } => request.fn === "post" || request.fn === "unpost";
+const replyId = (body: string) => (JSON.parse(body) as { data: { id: string } }).data.id;
+
+/** The idempotency scope of a keyed request: the owner's key for creates, the journal's for post/unpost. */
+const scopeOf = (request: Request) => (request.key === null ? null : isStatus(request) ? `J#${request.journalId}#${request.key}` : `O#${request.owner}#${request.key}`);
+
+/**
+ * What the replies must satisfy whatever the interleaving: no 5xx and only the refusals the run
+ * can produce; per idempotency scope at most one execution, every success the byte-identical
+ * reply of that execution and only to the same request, every request of the same body that
+ * started after the execution answered a replay, a 409 "in progress" only while another request
+ * of the scope was in flight; a created journal's id is the one its key names, and no two
+ * executions ever answer with one journal.
+ */
+function checkOutcomes(world: World, sent: Sent[], allowed: Set<string>): string[] {
+  const problems: string[] = [];
+  const { model } = world;
+  for (const one of sent) {
+    if (!one.outcome.ok && (one.outcome.status >= 500 || !allowed.has(one.outcome.code))) problems.push(`unexpected refusal: ${show(one)}`);
+  }
+  // For post/unpost the caller counts too: a stranger's request under the key is another request.
+  const fingerprint = (request: Request) => (isStatus(request) ? `${request.fn}#${request.owner}` : model.fingerprint(request));
+  const scopes = new Map<string, Sent[]>();
+  for (const one of sent) {
+    const scope = scopeOf(one.request);
+    if (scope) scopes.set(scope, [...(scopes.get(scope) ?? []), one]);
+  }
+  for (const [scope, group] of scopes) {
+    const fresh = group.filter(isFresh);
+    if (fresh.length > 1) problems.push(`${scope}: executed ${fresh.length} times: ${fresh.map(show).join(" | ")}`);
+    const winner = fresh[0];
+    for (const one of group) {
+      if (one.outcome.ok && !winner) problems.push(`${scope}: a replay of an execution nobody was told about: ${show(one)}`);
+      if (one.outcome.ok && winner && winner.outcome.ok && one.outcome.body !== winner.outcome.body) problems.push(`${scope}: replay differs from the original: ${show(one)}`);
+      if (one.outcome.ok && winner && fingerprint(one.request) !== fingerprint(winner.request)) problems.push(`${scope}: another request answered with the stored reply: ${show(one)} (stored for ${JSON.stringify(winner.request)})`);
+      if (winner && one.startedAt > winner.endedAt) {
+        if (fingerprint(one.request) === fingerprint(winner.request) && !(one.outcome.ok && one.outcome.replayed)) problems.push(`${scope}: a retry after the success was not replayed: ${show(one)}`);
+        if (fingerprint(one.request) !== fingerprint(winner.request) && !(!one.outcome.ok && (one.outcome.code === "idempotency_key_reused" || one.outcome.status === 400 || one.outcome.status === 404))) {
+          problems.push(`${scope}: another body under a used key was not refused as reused: ${show(one)}`);
+        }
+      }
+      if (!one.outcome.ok && one.outcome.code === "idempotency_in_progress") {
+        const overlapping = group.some((other) => other !== one && other.startedAt <= one.endedAt && one.startedAt <= other.endedAt);
+        if (!overlapping) problems.push(`${scope}: 409 in progress with no other request of the key in flight: ${show(one)}`);
+      }
+    }
+    if (winner?.outcome.ok && !isStatus(winner.request) && replyId(winner.outcome.body) !== journalIdFor(winner.request.owner, winner.request.key)) {
+      problems.push(`${scope}: created journal ${replyId(winner.outcome.body)}, the key names ${journalIdFor(winner.request.owner, winner.request.key)}`);
+    }
+  }
+  const created = sent.filter((one) => isFresh(one) && !isStatus(one.request)).map((one) => (one.outcome.ok ? replyId(one.outcome.body) : ""));
+  if (new Set(created).size !== created.length) problems.push(`${created.length} acknowledged creations name only ${new Set(created).size} journals`);
+  return problems;
+}
+
+/**
+ * Feeds every acknowledged effect to the oracle: creations first (totals add up in any order),
+ * then per journal its posts and unposts, which must alternate from the journal's status before
+ * the run (at most one more post than unposts from draft, the reverse from posted).
+ */
+function recordAcknowledged(world: World, sent: Sent[]): string[] {
+  const problems: string[] = [];
+  const { model } = world;
+  const statusBefore = new Map([...model.journals].map(([id, journal]) => [id, journal.status]));
+  for (const one of sent) {
+    if (!one.outcome.ok || isStatus(one.request)) continue;
+    if (one.outcome.replayed) continue;
+    problems.push(...model.checkReply(one.request, one.outcome));
+    model.record(one.request, one.outcome);
+  }
+  const changes = new Map<string, Sent[]>();
+  for (const one of sent) {
+    if (isStatus(one.request) && isFresh(one)) changes.set(one.request.journalId, [...(changes.get(one.request.journalId) ?? []), one]);
+  }
+  for (const [journalId, done] of changes) {
+    const journal = model.journals.get(journalId);
+    if (!journal) {
+      problems.push(`status changes of journal ${journalId}, which no acknowledged request created: ${done.map(show).join(" | ")}`);
+      continue;
+    }
+    const initial = statusBefore.get(journalId) ?? "draft";
+    const posts = done.filter((one) => one.request.fn === "post");
+    const unposts = done.filter((one) => one.request.fn === "unpost");
+    const net = posts.length - unposts.length;
+    if (initial === "draft" ? net !== 0 && net !== 1 : net !== 0 && net !== -1) {
+      problems.push(`journal ${journalId} (${initial}): ${posts.length} posts and ${unposts.length} unposts succeeded: ${done.map(show).join(" | ")}`);
+      continue;
+    }
+    for (let status = initial; posts.length + unposts.length > 0; status = status === "draft" ? "posted" : "draft") {
+      const one = (status === "draft" ? posts : unposts).shift()!;
+      if (one.outcome.ok) problems.push(...model.checkReply(one.request, one.outcome));
+      model.record(one.request, one.outcome);
+    }
+  }
+  return problems;
+}
+
+const outcomeCounts = (sent: Sent[]) => {
+  const counts: Record<string, number> = {};
+  for (const one of sent) {
+    const label = `${one.request.fn}${one.request.key ? "+key" : ""} -> ${one.outcome.ok ? (one.outcome.replayed ? "replayed" : "ok") : one.outcome.code}`;
+    counts[label] = (counts[label] ?? 0) + 1;
+  }
+  return counts;
+};
+
+/** A fresh table and world, the plans built on it, run across the clients, checked; the table is dropped after. */
+async function runScenario(
+  name: string,
+  build: (ctx: CoreContext, world: World) => Promise<Request[][]>,
+  allowed: Set<string>,
+  extraChecks: (ctx: CoreContext, world: World, sent: Sent[]) => Promise<string[]> = async () => [],
+): Promise<void> {
+  const started = Date.now();
+  const ctx = await createTestContext();
+  try {
+    const world = await setUpWorld(ctx, Math.random().toString(36).slice(2, 8));
+    const plans = await build(ctx, world);
+    const ready = Date.now();
+    const sent = await runOnClients(ctx.db.table, plans);
+    const ran = Date.now();
+    const problems = [...checkOutcomes(world, sent, allowed), ...recordAcknowledged(world, sent)];
+    problems.push(...(await extraChecks(ctx, world, sent)));
+    if (problems.length === 0) problems.push(...(await checkInvariants(ctx, world, 4)));
+    if (STATS) {
+      console.log(JSON.stringify({ name, requests: sent.length, setupMs: ready - started, runMs: ran - ready, checksMs: Date.now() - ran, outcomes: outcomeCounts(sent) }));
+    }
+    if (problems.length > 0) throw new Error(`${problems.length} violation(s):\n${problems.slice(0, 15).join("\n")}`);
+  } finally {
+    await ctx.dispose();
+  }
+}
+
+const settings = <T>(): fc.Parameters<T> => ({
+  numRuns: RUNS,
+  ...(SEED === undefined ? {} : { seed: SEED }),
+  // A run is a whole concurrent execution: replaying it with smaller inputs would not replay
+  // the same interleaving, so shrinking tells little and costs minutes. The report has the seed.
+  endOnFailure: true,
+});
+
+/** Transfers are created as drafts: the pending outflow counts against available at once. */
+async function fund(ctx: CoreContext, world: World, account: number, minor: number, key: string): Promise<void> {
+  const target = world.model.accounts[account]!;
+  const depositRequest: Request = { fn: "deposit", owner: target.owner, body: { account_id: target.id, amount: toDecimalString(minor, target.currency) }, key };
+  const created = await execute(ctx, depositRequest);
+  world.model.record(depositRequest, created);
+  if (!created.ok) throw new Error(`funding ${target.name} failed: ${created.message}`);
+  const postRequest: Request = { fn: "post", owner: target.owner, journalId: replyId(created.body), key: null };
+  const posted = await execute(ctx, postRequest);
+  world.model.record(postRequest, posted);
+  if (!posted.ok) throw new Error(`posting the funding of ${target.name} failed: ${posted.message}`);
+}
+
+/** Puts `request` into a client's list at a position (modulo its length + 1). */
+const insertAt = (list: Request[], at: number, request: Request) => list.splice(at % (list.length + 1), 0, request);
+
+/* ------------------------------------------------------------------ overdraft */
+
+/** Account indices of setUpWorld: 0 u1 USD Checking (the source), 1 u1 USD Savings. */
+const SOURCE = 0;
+const DESTINATION = 1;
+
+const overdraftPlan = fc.record({
+  fundedMajor: fc.integer({ min: 100, max: 2_000 }),
+  /** Each client's own transfers, a share of the funds each; keyed with a key of its own or not. */
+  own: fc.array(fc.array(fc.record({ percent: fc.integer({ min: 4, max: 30 }), keyed: fc.boolean() }), { minLength: 4, maxLength: 8 }), {
+    minLength: CLIENTS,
+    maxLength: CLIENTS,
+  }),
+  /** One keyed transfer sent by several clients (possibly twice by one), one copy maybe with another amount. */
+  shared: fc.array(
+    fc.record({
+      percent: fc.integer({ min: 4, max: 30 }),
+      copies: fc.array(fc.record({ client: fc.nat({ max: CLIENTS - 1 }), at: fc.nat({ max: 20 }) }), { minLength: 2, maxLength: 6 }),
+      otherBodyCopy: fc.option(fc.record({ client: fc.nat({ max: CLIENTS - 1 }), at: fc.nat({ max: 20 }) }), { nil: null }),
+    }),
+    { minLength: 1, maxLength: 5 },
+  ),
+});
+type OverdraftPlan = typeof overdraftPlan extends fc.Arbitrary<infer T> ? T : never;
+
+async function overdraftRun(plan: OverdraftPlan): Promise<void> {
+  const funded = plan.fundedMajor * 100;
+  const amounts = new Map<Request, number>();
+  const minorOf = (request: Request) => amounts.get(request)!;
+  await runScenario(
+    "overdraft",
+    async (ctx, world) => {
+      await fund(ctx, world, SOURCE, funded, `${world.model.runId}-funding`);
+      const from = world.model.accounts[SOURCE]!;
+      const to = world.model.accounts[DESTINATION]!;
+      const transfer = (percent: number, key: string | null): Request => {
+        const minor = Math.max(1, Math.floor((funded * percent) / 100));
+        const request: Request = { fn: "transfer", owner: from.owner, body: { from_account_id: from.id, to_account_id: to.id, amount: toDecimalString(minor, "USD") }, key };
+        amounts.set(request, minor);
+        return request;
+      };
+      const plans = plan.own.map((transfers, client) => transfers.map(({ percent, keyed }, index) => transfer(percent, keyed ? `${world.model.runId}-c${client}-${index}` : null)));
+      plan.shared.forEach((shared, index) => {
+        const key = `${world.model.runId}-shared-${index}`;
+        for (const copy of shared.copies) insertAt(plans[copy.client]!, copy.at, transfer(shared.percent, key));
+        if (shared.otherBodyCopy) insertAt(plans[shared.otherBodyCopy.client]!, shared.otherBodyCopy.at, transfer(shared.percent + 1, key));
+      });
+      return plans;
+    },
+    new Set(["insufficient_funds", "idempotency_in_progress", "idempotency_key_reused"]),
+    async (ctx, world, sent) => {
+      const problems: string[] = [];
+      const source = world.model.accounts[SOURCE]!;
+      // Every version the source's chain ever had, not only its head.
+      const { chains } = await snapshot(ctx);
+      const versions = [...chains.values()].flat().filter((version) => version.account_id === source.id);
+      for (const version of versions) if (version.available < 0) problems.push(`${source.name} v${version.version}: available ${version.available} < 0 (${version.operation} of ${version.tx_id})`);
+      const moved = sent.filter(isFresh).reduce((sum, one) => sum + minorOf(one.request), 0);
+      if (moved > funded) problems.push(`transfers of ${moved} acknowledged out of ${funded}`);
+      const now = await balanceOf(ctx, source.owner, source.id, undefined);
+      if (now.available_minor !== funded - moved) problems.push(`${source.name} has ${now.available_minor} available, want ${funded} - ${moved}`);
+      // Only outflows: available never grows, so a refusal for want of funds stays true until the end.
+      for (const one of sent) {
+        if (!one.outcome.ok && one.outcome.code === "insufficient_funds" && minorOf(one.request) <= now.available_minor) {
+          problems.push(`refused for insufficient funds although ${now.available_minor} remained at the end: ${show(one)}`);
+        }
+      }
+      if (versions.length === 0) problems.push(`no balance versions of ${source.name}`);
+      return problems;
+    },
+  );
+}
+
+/* ------------------------------------------------------------------ mixed workload */
+
+/**
+ * setUpWorld's accounts: 0 u1 USD bank (funded), 1 u1 USD bank (opening 250.00 draft), 2 u1
+ * USD liability, 3 u1 JPY bank (funded), 4 u1 JPY asset, 5 u1 EUR bank, 6 u2 USD bank (funded),
+ * 7 u2 JPY bank.
+ */
+const ACCOUNTS = 8;
+const TRANSFER_PAIRS: [number, number][] = [[0, 1], [1, 0], [0, 2], [2, 0], [1, 2], [3, 4], [4, 3], [0, 1], [3, 4]];
+/** Refused before any write: same account, another owner's, another currency. */
+const REFUSED_PAIRS: [number, number][] = [[0, 0], [0, 6], [0, 3]];
+
+/** No key, a key of its own, or the key of an earlier template (the same scope if it is the same owner's or journal's). */
+const keyChoice = fc.oneof(
+  { weight: 3, arbitrary: fc.constant({ mode: "none" as const }) },
+  { weight: 5, arbitrary: fc.constant({ mode: "own" as const }) },
+  { weight: 1, arbitrary: fc.record({ mode: fc.constant("reuse" as const), of: fc.nat() }) },
+);
+type KeyChoice = typeof keyChoice extends fc.Arbitrary<infer T> ? T : never;
+
+const placement = fc.array(fc.record({ client: fc.nat({ max: CLIENTS - 1 }), at: fc.nat({ max: 40 }) }), { minLength: 1, maxLength: 3 });
+const template = fc.oneof(
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant("deposit" as const), account: fc.nat({ max: ACCOUNTS - 1 }), minor: fc.integer({ min: 1, max: 50_000 }), key: keyChoice, placement }) },
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      kind: fc.constant("transfer" as const),
+      pair: fc.oneof({ weight: 12, arbitrary: fc.constantFrom(...TRANSFER_PAIRS) }, { weight: 1, arbitrary: fc.constantFrom(...REFUSED_PAIRS) }),
+      minor: fc.integer({ min: 1, max: 60_000 }),
+      key: keyChoice,
+      placement,
+    }),
+  },
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      kind: fc.constantFrom("post" as const, "post" as const, "unpost" as const),
+      /** Among the journals of the world and of the run's keyed creations. */
+      target: fc.nat(),
+      key: keyChoice,
+      stranger: fc.integer({ min: 0, max: 19 }).map((n) => n === 0),
+      placement,
+    }),
+  },
+);
+type Template = typeof template extends fc.Arbitrary<infer T> ? T : never;
+
+/** The concrete requests of the templates, placed into the clients' lists (a template may go to several clients). */
+function mixedPlans(world: World, templates: Template[]): Request[][] {
+  const { model } = world;
+  const keys: (string | null)[] = [];
+  const keyOf = (choice: KeyChoice, index: number): string | null => {
+    if (choice.mode === "none") return null;
+    const earlier = choice.mode === "reuse" && index > 0 ? keys[choice.of % index] : null;
+    return earlier ?? `${model.runId}-t${index}`;
+  };
+  const requests: Request[] = [];
+  // Journals a post or unpost may name: those of the world, and those the run's keyed creations will have.
+  const journals: { id: string; owner: string }[] = model.journalOrder.map((id) => ({ id, owner: model.journals.get(id)!.owner }));
+  templates.forEach((spec, index) => {
+    const key = keyOf(spec.key, index);
+    keys.push(key);
+    let request: Request;
+    if (spec.kind === "deposit") {
+      const account = model.accounts[spec.account]!;
+      request = { fn: "deposit", owner: account.owner, body: { account_id: account.id, amount: toDecimalString(spec.minor, account.currency) }, key };
+    } else if (spec.kind === "transfer") {
+      const from = model.accounts[spec.pair[0]]!;
+      const to = model.accounts[spec.pair[1]]!;
+      request = { fn: "transfer", owner: from.owner, body: { from_account_id: from.id, to_account_id: to.id, amount: toDecimalString(spec.minor, from.currency) }, key };
+    } else {
+      const journal = journals[spec.target % journals.length]!;
+      const stranger = model.accounts.find((account) => account.owner !== journal.owner)!.owner;
+      request = { fn: spec.kind, owner: spec.stranger ? stranger : journal.owner, journalId: journal.id, key };
+    }
+    if (!isStatus(request) && key) journals.push({ id: journalIdFor(request.owner, key), owner: request.owner });
+    requests.push(request);
+  });
+  const plans: Request[][] = Array.from({ length: CLIENTS }, () => []);
+  templates.forEach((spec, index) => {
+    for (const { client, at } of spec.placement) insertAt(plans[client]!, at, requests[index]!);
+  });
+  return plans;
+}
+
+const MIXED_REFUSALS = new Set([
+  "insufficient_funds",
+  "idempotency_in_progress",
+  "idempotency_key_reused",
+  "transaction_not_found",
+  "already_posted",
+  "not_posted",
+  "same_account",
+  "account_not_found",
+  "currency_mismatch",
+]);
+
+/* ------------------------------------------------------------------ the properties */
+
+describe(`ledger invariants with ${CLIENTS} client processes (DynamoDB Local)`, () => {
+  it("concurrent transfers out of one account from every process never overdraw it, lose or double a posting", async () => {
+    await fc.assert(fc.asyncProperty(overdraftPlan, overdraftRun), settings());
+  }, 180_000);
+
+  it("a random mixed workload with keys shared across processes keeps every invariant", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(template, { minLength: 30, maxLength: 60 }), (templates) =>
+        runScenario(
+          "mixed",
+          async (ctx, world) => {
+            await fund(ctx, world, 0, 200_000, `${world.model.runId}-fund-usd`);
+            await fund(ctx, world, 3, 200_000, `${world.model.runId}-fund-jpy`);
+            await fund(ctx, world, 6, 100_000, `${world.model.runId}-fund-other`);
+            return mixedPlans(world, templates);
+          },
+          MIXED_REFUSALS,
+        ),
+      ),
+      settings(),
+    );
+  }, 180_000);
+});

@@ -10,6 +10,7 @@ import type { Account } from "./accounts";
 import { MAX_ATTEMPTS, pause, plannedVersions, sendWrite, versionPuts, withChains, type TransactItems } from "./write-path";
 import { journalKey, journalsByOwner, operationKey } from "./keys";
 import { isLedgerId, JOURNAL_TYPES, LEDGER_MESSAGES, type JournalType, type Side } from "./model";
+import { isRecordedRefusal, isReplayedRefusal, readDecision, recordRefusal, Refusal, RefusalRecord, refusalOf, replayedRefusal } from "./decisions";
 
 export const JournalEntry = z.object({
   account_id: z.string(),
@@ -35,8 +36,11 @@ const HistoryRecord = z.object({
 });
 const StoredReply = z.object({ hash: z.string(), reply: z.string() });
 
-/** The idempotency record of one keyed post/unpost (see operationKey). */
-const OperationRecord = z.object({ request_hash: z.string(), reply: z.string() });
+/**
+ * The idempotency record of one keyed post/unpost (see operationKey): the reply it got, or the
+ * refusal it got (decisions.ts), replayed to every retry with that key.
+ */
+const OperationRecord = z.object({ request_hash: z.string(), reply: z.string().optional(), refusal: Refusal.optional() });
 
 export const Journal = z.object({
   id: z.string(),
@@ -148,9 +152,18 @@ function assertBalanced(legs: JournalDraft["legs"]): void {
   for (const leg of legs) if (leg.account.currency !== legs[0]!.account.currency) throw new Error("Journal legs in different currencies");
 }
 
+/** What holds a journal id: the journal, or the recorded refusal of the keyed request that would have created it. */
+export type Decision = { journal: Journal; refusal?: undefined } | { refusal: RefusalRecord; journal?: undefined };
+
+export async function loadDecision(ctx: CoreContext, journalId: string): Promise<Decision | null> {
+  const item = await readDecision(ctx, journalKey(journalId));
+  if (!item) return null;
+  return item.entity === "refusal" ? { refusal: RefusalRecord.parse(item) } : { journal: Journal.parse(item) };
+}
+
+/** The journal with this id; null if there is none (or only a recorded refusal holds the id). */
 export async function loadJournal(ctx: CoreContext, journalId: string): Promise<Journal | null> {
-  const reply = await ctx.db.doc.send(new GetCommand({ TableName: ctx.db.table, Key: journalKey(journalId), ConsistentRead: true }));
-  return reply.Item ? Journal.parse(reply.Item) : null;
+  return (await loadDecision(ctx, journalId))?.journal ?? null;
 }
 
 export async function requireOwnedJournal(ctx: CoreContext, ownerId: string, journalId: string): Promise<Journal> {
@@ -160,9 +173,37 @@ export async function requireOwnedJournal(ctx: CoreContext, ownerId: string, jou
   return journal;
 }
 
-function replayOrMismatch(journal: Journal, idempotency: Idempotency): JournalReplay {
-  if (journal.request_hash !== idempotency.hash) throw unprocessable(LEDGER_MESSAGES.idempotencyMismatch, "idempotency_key_reused");
-  return new JournalReplay(journal.created_reply);
+/** The earlier decision under a key, for a request with this hash: its reply, its refusal (thrown), or a 422. */
+function replayOrMismatch(decision: Decision, idempotency: Idempotency): JournalReplay {
+  const hash = decision.journal ? decision.journal.request_hash : decision.refusal.request_hash;
+  if (hash !== idempotency.hash) throw unprocessable(LEDGER_MESSAGES.idempotencyMismatch, "idempotency_key_reused");
+  if (decision.refusal) throw replayedRefusal(decision.refusal.refusal);
+  return new JournalReplay(decision.journal.created_reply);
+}
+
+/**
+ * Runs a create-style write whose success is the item at `journalId` (a journal, or a batch's
+ * first journal), so that a keyed business refusal is recorded on that same item (decisions.ts):
+ * the conditional Put of the refusal and the conditional Put of the success exclude each other,
+ * so concurrent duplicates end in one decision. The loser replays what won.
+ */
+export async function decidedOnce(
+  ctx: CoreContext,
+  decision: { journalId: string; ownerId: string; idempotency: Idempotency },
+  write: () => Promise<string | JournalReplay>,
+  replay: (decision: Decision, idempotency: Idempotency) => JournalReplay | Promise<JournalReplay> = replayOrMismatch,
+): Promise<string | JournalReplay> {
+  const { journalId, ownerId, idempotency } = decision;
+  try {
+    return await write();
+  } catch (error) {
+    if (!idempotency.key || !isRecordedRefusal(error) || isReplayedRefusal(error)) throw error;
+    const attributes = { entity: "refusal", owner_id: ownerId, request_hash: idempotency.hash };
+    if (await recordRefusal(ctx, journalKey(journalId), attributes, refusalOf(error))) throw error;
+    const earlier = await loadDecision(ctx, journalId);
+    if (!earlier) throw error;
+    return replay(earlier, idempotency);
+  }
 }
 
 /**
@@ -223,7 +264,8 @@ export async function createJournal(ctx: CoreContext, draft: JournalDraft, idemp
     } catch (error) {
       const codes = cancellationCodes(error);
       if (codes?.[0] === "ConditionalCheckFailed") {
-        const existing = await loadJournal(ctx, id);
+        // The key's item exists: the journal of an earlier attempt, or its recorded refusal.
+        const existing = await loadDecision(ctx, id);
         if (existing) return replayOrMismatch(existing, idempotency);
       }
       if (codes?.[0] === "TransactionConflict" && idempotency.key) {
@@ -231,7 +273,7 @@ export async function createJournal(ctx: CoreContext, draft: JournalDraft, idemp
       }
       if (error instanceof AppError && idempotency.key) {
         // A refused request (e.g. insufficient funds) may be the retry of one that succeeded.
-        const existing = await loadJournal(ctx, id);
+        const existing = await loadDecision(ctx, id);
         if (existing) return replayOrMismatch(existing, idempotency);
       }
       if (!codes || attempt >= MAX_ATTEMPTS) throw error;
@@ -242,14 +284,27 @@ export async function createJournal(ctx: CoreContext, draft: JournalDraft, idemp
 
 const keyHash = (key: string) => createHash("sha256").update(key).digest("hex");
 
-/** The stored reply to an earlier keyed post/unpost of this journal, if any (new records, then legacy ones). */
-async function earlierOperation(ctx: CoreContext, journal: Journal, key: string): Promise<{ hash: string; reply: string } | undefined> {
+interface EarlierOperation {
+  hash: string;
+  reply?: string | undefined;
+  refusal?: Refusal | undefined;
+}
+
+/** The stored outcome of an earlier keyed post/unpost of this journal, if any (new records, then legacy ones). */
+async function earlierOperation(ctx: CoreContext, journal: Journal, key: string): Promise<EarlierOperation | undefined> {
   const reply = await ctx.db.doc.send(new GetCommand({ TableName: ctx.db.table, Key: operationKey(journal.id, keyHash(key)), ConsistentRead: true }));
   if (reply.Item) {
     const record = OperationRecord.parse(reply.Item);
-    return { hash: record.request_hash, reply: record.reply };
+    return { hash: record.request_hash, reply: record.reply, refusal: record.refusal };
   }
   return journal.operation_replies[key];
+}
+
+/** The earlier outcome replayed: its reply, its refusal (thrown), or a 422 for another request under the key. */
+function replayOperation(earlier: EarlierOperation, idempotency: Idempotency): JournalReplay {
+  if (earlier.hash !== idempotency.hash) throw unprocessable(LEDGER_MESSAGES.idempotencyMismatch, "idempotency_key_reused");
+  if (earlier.refusal) throw replayedRefusal(earlier.refusal);
+  return new JournalReplay(earlier.reply ?? "");
 }
 
 /**
@@ -257,9 +312,34 @@ async function earlierOperation(ctx: CoreContext, journal: Journal, key: string)
  * leg's chain gets a new version in the same transaction. Unposting moves posted amounts back
  * to pending; a customer account whose available balance that would take below zero refuses.
  * A keyed request also writes its idempotency record (OPKEY#) in that transaction, created only
- * if absent: of two concurrent duplicates one commits, the other re-reads and replays it.
+ * if absent: of two concurrent duplicates one commits, the other re-reads and replays it. A
+ * keyed request refused for a business rule (already posted, not posted, insufficient funds, a
+ * locked account) records its refusal in that same OPKEY# item, conditionally: retries with the
+ * key replay it even after the journal or the balances changed (decisions.ts).
  */
 export async function changeJournalStatus(
+  ctx: CoreContext,
+  ownerId: string,
+  journalId: string,
+  operation: "post" | "unpost",
+  idempotency: Idempotency,
+  actor: Actor | null,
+  resolveAccounts: (ids: string[]) => Promise<Map<string, Account>>,
+): Promise<string | JournalReplay> {
+  try {
+    return await attemptStatusChange(ctx, ownerId, journalId, operation, idempotency, actor, resolveAccounts);
+  } catch (error) {
+    if (!idempotency.key || !isRecordedRefusal(error) || isReplayedRefusal(error)) throw error;
+    const recordKey = operationKey(journalId, keyHash(idempotency.key));
+    const attributes = { entity: "journal_operation", owner_id: ownerId, operation, request_hash: idempotency.hash };
+    if (await recordRefusal(ctx, recordKey, attributes, refusalOf(error))) throw error;
+    const earlier = await earlierOperation(ctx, await requireOwnedJournal(ctx, ownerId, journalId), idempotency.key);
+    if (!earlier) throw error;
+    return replayOperation(earlier, idempotency);
+  }
+}
+
+async function attemptStatusChange(
   ctx: CoreContext,
   ownerId: string,
   journalId: string,
@@ -271,10 +351,7 @@ export async function changeJournalStatus(
   for (let attempt = 1; ; attempt++) {
     const journal = await requireOwnedJournal(ctx, ownerId, journalId);
     const earlier = idempotency.key ? await earlierOperation(ctx, journal, idempotency.key) : undefined;
-    if (earlier) {
-      if (earlier.hash !== idempotency.hash) throw unprocessable(LEDGER_MESSAGES.idempotencyMismatch, "idempotency_key_reused");
-      return new JournalReplay(earlier.reply);
-    }
+    if (earlier) return replayOperation(earlier, idempotency);
     if (operation === "post" && journal.status !== "draft") throw conflict(LEDGER_MESSAGES.alreadyPosted, "already_posted");
     if (operation === "unpost" && journal.status !== "posted") throw conflict(LEDGER_MESSAGES.notPosted, "not_posted");
 

@@ -11,6 +11,7 @@ import { AppError } from "../shared/errors";
 import { toDecimalString, type Currency } from "../money/model";
 import { Account, getAccounts, systemAccountId } from "./accounts";
 import { balanceAsOf, type VersionItem } from "./balances";
+import { RECORDED_REFUSALS } from "./decisions";
 import { Journal } from "./journals";
 import { integrityCheck, replayTotals, trialBalance } from "./reports";
 import { balanceOf, createAccount, deposit, setJournalStatus, testBalance, transfer, type WriteResult } from "./service";
@@ -189,7 +190,7 @@ export class Model {
   readonly journalOrder: string[] = [];
   readonly keyedRequests: Request[] = [];
   /** scope (owner+key for creates, journal+key for post/unpost) -> request fingerprint and stored reply */
-  readonly stored = new Map<string, { fingerprint: string; body: string }>();
+  readonly stored = new Map<string, { fingerprint: string; body?: string; refusal?: { status: number; code: string } }>();
   /** Items every acknowledged write added, to compare with the table. */
   expectedWrites = 0;
   private keyCounter = 0;
@@ -288,7 +289,7 @@ export class Model {
       if (!journal || journal.owner !== request.owner) return { ok: false, status: 404, code: "transaction_not_found" };
       if (request.key) {
         const stored = this.stored.get(`J#${journal.id}#${request.key}`);
-        if (stored) return stored.fingerprint === request.fn ? { ok: true, replay: stored.body } : { ok: false, status: 422, code: "idempotency_key_reused" };
+        if (stored) return stored.fingerprint === request.fn ? storedOutcome(stored) : { ok: false, status: 422, code: "idempotency_key_reused" };
       }
       if (request.fn === "post" && journal.status !== "draft") return { ok: false, status: 409, code: "already_posted" };
       if (request.fn === "unpost" && journal.status !== "posted") return { ok: false, status: 409, code: "not_posted" };
@@ -296,18 +297,20 @@ export class Model {
       return { ok: true, status: { journalId: journal.id, op: request.fn } };
     }
     const built = this.build(request);
-    if ("error" in built) return built.error;
-    const { legs } = built;
+    // Validation errors come before the key's earlier decision; business refusals after it.
+    if ("error" in built && !RECORDED_REFUSALS.has(built.error.code)) return built.error;
     if (request.key) {
       const stored = this.stored.get(`O#${request.owner}#${request.key}`);
-      if (stored) return stored.fingerprint === this.fingerprint(request) ? { ok: true, replay: stored.body } : { ok: false, status: 422, code: "idempotency_key_reused" };
+      if (stored) return stored.fingerprint === this.fingerprint(request) ? storedOutcome(stored) : { ok: false, status: 422, code: "idempotency_key_reused" };
     }
+    if ("error" in built) return built.error;
+    const { legs } = built;
     if (!this.fundsAllow(legs, "create")) return { ok: false, status: 422, code: "insufficient_funds" };
     return { ok: true, create: built };
   }
 
   /** Validation and legs of a create request, in the engine's order of checks; no funds check. */
-  private build(request: CreateRequest): { error: Expected } | CreatePlan {
+  private build(request: CreateRequest): { error: Expected & { ok: false } } | CreatePlan {
     const body = request.body;
     let legs: Leg[];
     let currency: Currency;
@@ -316,13 +319,14 @@ export class Model {
     if (request.fn === "transfer") {
       const from = this.account(body.from_account_id as string);
       const to = this.account(body.to_account_id as string);
-      if (from.id === to.id) return refuse(400, "same_account");
+      // The engine's order: the accounts exist and are the caller's, the amount, then the business checks.
       if (to.owner !== request.owner) return refuse(404, "account_not_found");
+      const parsed = minorOf(body.amount, from.currency);
+      if (parsed === null) return refuse(400, "invalid_amount");
+      if (from.id === to.id) return refuse(400, "same_account");
       const asked = body.currency as Currency | undefined;
       if (asked && asked !== from.currency) return refuse(400, "currency_mismatch");
       if ((asked ?? from.currency) !== to.currency) return refuse(400, "currency_mismatch");
-      const parsed = minorOf(body.amount, from.currency);
-      if (parsed === null) return refuse(400, "invalid_amount");
       currency = from.currency;
       minor = parsed;
       legs = [
@@ -332,10 +336,10 @@ export class Model {
     } else {
       const account = this.account(body.account_id as string);
       const asked = body.currency as Currency | undefined;
-      if (asked && asked !== account.currency) return refuse(400, "currency_mismatch");
       const parsed = body.amount === undefined && request.fn === "test_balance" ? TEST_BALANCE_DEFAULT_MINOR(account.currency) : minorOf(body.amount, account.currency);
       if (parsed === null) return refuse(400, "invalid_amount");
       if (request.fn === "test_balance" && parsed > TEST_BALANCE_MAX_MINOR(account.currency)) return refuse(400, "invalid_amount");
+      if (asked && asked !== account.currency) return refuse(400, "currency_mismatch");
       currency = account.currency;
       minor = parsed;
       const counterparty = systemAccountId(request.fn === "deposit" ? "funding" : "sandbox", currency);
@@ -380,6 +384,15 @@ export class Model {
    */
   record(request: Request, outcome: Outcome): void {
     if (request.key && !this.keyedRequests.includes(request)) this.keyedRequests.push(request);
+    if (!outcome.ok && request.key && RECORDED_REFUSALS.has(outcome.code)) {
+      // A keyed business refusal is recorded (one item), unless it replayed an earlier one.
+      const scope = isStatus(request) ? `J#${request.journalId}#${request.key}` : `O#${request.owner}#${request.key}`;
+      if (!this.stored.has(scope)) {
+        this.stored.set(scope, { fingerprint: isStatus(request) ? request.fn : this.fingerprint(request), refusal: { status: outcome.status, code: outcome.code } });
+        this.expectedWrites += 1;
+      }
+      return;
+    }
     if (!outcome.ok || outcome.replayed) return;
     const data = (JSON.parse(outcome.body) as { data: { id: string } }).data;
     if (isStatus(request)) {
@@ -521,6 +534,11 @@ export async function countItems(ctx: CoreContext): Promise<number> {
 
 const sameOutcome = (a: Outcome, b: Outcome) =>
   a.ok && b.ok ? a.body === b.body : !a.ok && !b.ok ? a.status === b.status && a.code === b.code && a.message === b.message : false;
+
+/** What a retry under a key gets: the stored reply, or the stored refusal. */
+function storedOutcome(stored: { body?: string; refusal?: { status: number; code: string } }): Expected {
+  return stored.refusal ? { ok: false, ...stored.refusal } : { ok: true, replay: stored.body ?? "" };
+}
 
 function matches(expected: Expected, outcome: Outcome): boolean {
   if (!expected.ok) return !outcome.ok && outcome.status === expected.status && outcome.code === expected.code;

@@ -22,7 +22,9 @@ import {
   requestHash,
   JournalReplay,
   loadJournal,
+  decidedOnce,
   type Actor,
+  type Idempotency,
   type JournalDraft,
   type JournalReply,
 } from "./journals";
@@ -105,22 +107,11 @@ function requireCurrency(account: Account, currency: Currency | undefined): void
   }
 }
 
-/** Money entering a customer account from a system account: deposits, test balances, openings. */
-async function fundFromSystem(
-  ctx: CoreContext,
-  ownerId: string,
-  account: Account,
-  source: "funding" | "sandbox",
-  type: JournalType,
-  amount: number,
-  description: string,
-  idempotency: { key: string | null; hash: string },
-  actor: Actor | null,
-): Promise<WriteResult> {
-  const counterparty = await requireSystemAccount(ctx, systemAccountId(source, account.currency));
+/** The journal draft of money entering a customer account from a system account: deposits, test balances, openings. */
+function fundingDraft(ownerId: string, account: Account, counterparty: Account, type: JournalType, amount: number, description: string, actor: Actor | null): JournalDraft {
   // The customer account grows on its normal side; the system account takes the other side.
   const customerSide = account.normal_side;
-  const draft: JournalDraft = {
+  return {
     type,
     ownerId,
     currency: account.currency,
@@ -131,8 +122,37 @@ async function fundFromSystem(
       { account: counterparty, side: customerSide === "debit" ? "credit" : "debit", amount },
     ],
   };
-  return asResult(await createJournal(ctx, draft, idempotency));
 }
+
+/** Money entering a customer account from a system account: deposits, test balances, openings. */
+async function fundFromSystem(
+  ctx: CoreContext,
+  ownerId: string,
+  account: Account,
+  source: "funding" | "sandbox",
+  type: JournalType,
+  amount: number,
+  description: string,
+  idempotency: Idempotency,
+  actor: Actor | null,
+  askedCurrency?: Currency,
+): Promise<WriteResult> {
+  const counterparty = await requireSystemAccount(ctx, systemAccountId(source, account.currency));
+  return asResult(
+    await decided(ctx, ownerId, idempotency, () => {
+      requireActive(account);
+      requireCurrency(account, askedCurrency);
+      return createJournal(ctx, fundingDraft(ownerId, account, counterparty, type, amount, description, actor), idempotency);
+    }),
+  );
+}
+
+/**
+ * A keyed create-style write whose business refusals are recorded under its key (decisions.ts):
+ * the checks inside `write` are decisions about the accounts; validation happens before.
+ */
+const decided = (ctx: CoreContext, ownerId: string, idempotency: Idempotency, write: () => Promise<string | JournalReplay>) =>
+  decidedOnce(ctx, { journalId: journalIdFor(ownerId, idempotency.key), ownerId, idempotency }, write);
 
 async function requireSystemAccount(ctx: CoreContext, id: string): Promise<Account> {
   const found = (await getAccounts(ctx, [id])).get(id);
@@ -175,48 +195,60 @@ export async function createAccount(ctx: CoreContext, ownerId: string, body: unk
   return { account: accountReply(account, await currentBalance(ctx, account)), opening_transaction: openingJournal, replayed };
 }
 
+/**
+ * The business checks of a transfer, in order: the same account twice, an inactive account, the
+ * currencies. Each refusal is a decision about the accounts, recorded under a key.
+ */
+function checkTransfer(from: Account, to: Account, currency: Currency | undefined): void {
+  if (from.id === to.id) throw badRequest(LEDGER_MESSAGES.sameAccount, "same_account");
+  requireActive(from);
+  requireActive(to);
+  requireCurrency(from, currency);
+  requireCurrency(to, currency ?? from.currency);
+}
+
+/** The journal draft of a transfer: value leaves the source (credit) and arrives at the destination (debit). */
+function transferDraft(ownerId: string, from: Account, to: Account, amount: number, description: string, actor: Actor | null): JournalDraft {
+  return {
+    type: "transfer",
+    ownerId,
+    actor,
+    currency: from.currency,
+    description: description || `Transfer from ${from.name} to ${to.name}`,
+    legs: [
+      { account: from, side: "credit", amount },
+      { account: to, side: "debit", amount },
+    ],
+  };
+}
+
+/**
+ * Validation comes first (shape, then the accounts exist and are the caller's, then the amount
+ * in the source's currency): those errors are never recorded, so a corrected retry works. The
+ * business checks after it are decisions, recorded under a key.
+ */
 export async function transfer(ctx: CoreContext, ownerId: string, body: unknown, idempotencyKey: string | null, actor: Actor | null = null): Promise<WriteResult> {
   const input = parseWith(TransferInput, body);
-  if (input.from_account_id === input.to_account_id) throw badRequest(LEDGER_MESSAGES.sameAccount, "same_account");
   const [from, to] = await Promise.all([
     requireOwnedAccount(ctx, ownerId, input.from_account_id),
     requireOwnedAccount(ctx, ownerId, input.to_account_id),
   ]);
-  requireActive(from);
-  requireActive(to);
-  requireCurrency(from, input.currency);
-  requireCurrency(to, input.currency ?? from.currency);
   const amount = minorOrThrow(input.amount, from.currency);
+  const idempotency = { key: idempotencyKey, hash: requestHash({ op: "transfer", ...input, amount }) };
   return asResult(
-    await createJournal(
-      ctx,
-      {
-        type: "transfer",
-        ownerId,
-        actor,
-        currency: from.currency,
-        description: input.description || `Transfer from ${from.name} to ${to.name}`,
-        // Value leaves the source (credit) and arrives at the destination (debit).
-        legs: [
-          { account: from, side: "credit", amount },
-          { account: to, side: "debit", amount },
-        ],
-      },
-      { key: idempotencyKey, hash: requestHash({ op: "transfer", ...input, amount }) },
-    ),
+    await decided(ctx, ownerId, idempotency, () => {
+      checkTransfer(from, to, input.currency);
+      return createJournal(ctx, transferDraft(ownerId, from, to, amount, input.description, actor), idempotency);
+    }),
   );
 }
 
 export async function deposit(ctx: CoreContext, ownerId: string, body: unknown, idempotencyKey: string | null, actor: Actor | null = null): Promise<WriteResult> {
   const input = parseWith(DepositInput, body);
   const account = await requireOwnedAccount(ctx, ownerId, input.account_id);
-  requireActive(account);
-  requireCurrency(account, input.currency);
   const amount = minorOrThrow(input.amount, account.currency);
-  return fundFromSystem(ctx, ownerId, account, "funding", "deposit", amount, input.description || "Deposit", {
-    key: idempotencyKey,
-    hash: requestHash({ op: "deposit", ...input, amount }),
-  }, actor);
+  const idempotency = { key: idempotencyKey, hash: requestHash({ op: "deposit", ...input, amount }) };
+  return fundFromSystem(ctx, ownerId, account, "funding", "deposit", amount, input.description || "Deposit", idempotency, actor, input.currency);
 }
 
 /** Free money for trying the product: only where the stage allows it, from the sandbox faucet. */
@@ -224,16 +256,12 @@ export async function testBalance(ctx: CoreContext, ownerId: string, body: unkno
   if (!ctx.config.ALLOW_TEST_BALANCE) throw forbidden(LEDGER_MESSAGES.testBalanceDisabled, "test_balance_disabled");
   const input = parseWith(TestBalanceInput, body);
   const account = await requireOwnedAccount(ctx, ownerId, input.account_id);
-  requireActive(account);
-  requireCurrency(account, input.currency);
   const amount = minorOrThrow(input.amount ?? TEST_BALANCE_DEFAULT_MAJOR, account.currency);
   if (amount > minorOrThrow(TEST_BALANCE_MAX_MAJOR, account.currency)) {
     throw badRequest(`A test balance can be at most ${TEST_BALANCE_MAX_MAJOR.toLocaleString("en-US")} ${account.currency}`, "invalid_amount");
   }
-  return fundFromSystem(ctx, ownerId, account, "sandbox", "test_balance", amount, input.description || "Test balance", {
-    key: idempotencyKey,
-    hash: requestHash({ op: "test_balance", ...input, amount }),
-  }, actor);
+  const idempotency = { key: idempotencyKey, hash: requestHash({ op: "test_balance", ...input, amount }) };
+  return fundFromSystem(ctx, ownerId, account, "sandbox", "test_balance", amount, input.description || "Test balance", idempotency, actor, input.currency);
 }
 
 export async function setJournalStatus(

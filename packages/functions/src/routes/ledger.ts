@@ -86,6 +86,9 @@ const WRITE_ERRORS = {
   423: ["account_locked"],
   503: true,
 } as const;
+/** The recorded-refusal rule (core/ledger/decisions.ts), said once for every keyed write. */
+const DECISIONS_STAY_DECIDED =
+  "Decisions stay decided: with an Idempotency-Key, a refusal for a business rule (`insufficient_funds`, `account_locked`, `account_inactive`, `same_account`, `currency_mismatch`, and for post/unpost `already_posted` / `not_posted`) is recorded under the key, and every retry with that key gets the same refusal byte for byte (same status and body, with `Idempotent-Replayed: true`) even after the state changed, e.g. funds arrived; use a new key for a new attempt. Validation errors (other 400s), 404s and 409 `idempotency_in_progress` are not recorded: a corrected retry with the same key works.";
 const FILTER_DESCRIPTIONS = {
   status: "Only transactions in this status",
   type: "Only transactions of this type",
@@ -203,7 +206,7 @@ const moneyWrite = (options: { path: string; operationId: string; summary: strin
     path: options.path,
     operationId: options.operationId,
     summary: options.summary,
-    description: `${options.description} The transaction is created as a draft (pending); POST /transactions/{id}/post posts it. Send an Idempotency-Key to retry safely.`,
+    description: `${options.description} The transaction is created as a draft (pending); POST /transactions/{id}/post posts it. Send an Idempotency-Key to retry safely. ${DECISIONS_STAY_DECIDED}`,
     "x-complexity": "medium",
     parameters: [idempotencyKeyParameter()],
     request: { body: jsonBody(options.input.name, options.input.schema, options.input.example) },
@@ -307,8 +310,8 @@ const statusRoute = (operation: "post" | "unpost") =>
     summary: operation === "post" ? "Post a transaction" : "Unpost a transaction",
     description:
       operation === "post"
-        ? "Moves a draft transaction to posted: its amounts leave the pending totals for the posted balance. Error replies repeat the message in `error`."
-        : "Moves a posted transaction back to draft (recorded in its history, never erased). Error replies repeat the message in `error`.",
+        ? `Moves a draft transaction to posted: its amounts leave the pending totals for the posted balance. Error replies repeat the message in \`error\`. ${DECISIONS_STAY_DECIDED}`
+        : `Moves a posted transaction back to draft (recorded in its history, never erased). Error replies repeat the message in \`error\`. ${DECISIONS_STAY_DECIDED}`,
     "x-complexity": "medium",
     parameters: [transactionId, idempotencyKeyParameter()],
     responses: {

@@ -392,7 +392,7 @@ export interface paths {
         put?: never;
         /**
          * Transfer between two accounts
-         * @description Moves money between two of the signed-in user's accounts in the same currency: the source is credited, the destination debited, in one balanced journal. The available balance of the source must cover it. The transaction is created as a draft (pending); POST /transactions/{id}/post posts it. Send an Idempotency-Key to retry safely.
+         * @description Moves money between two of the signed-in user's accounts in the same currency: the source is credited, the destination debited, in one balanced journal. The available balance of the source must cover it. The transaction is created as a draft (pending); POST /transactions/{id}/post posts it. Send an Idempotency-Key to retry safely. Decisions stay decided: with an Idempotency-Key, a refusal for a business rule (`insufficient_funds`, `account_locked`, `account_inactive`, `same_account`, `currency_mismatch`, and for post/unpost `already_posted` / `not_posted`) is recorded under the key, and every retry with that key gets the same refusal byte for byte (same status and body, with `Idempotent-Replayed: true`) even after the state changed, e.g. funds arrived; use a new key for a new attempt. Validation errors (other 400s), 404s and 409 `idempotency_in_progress` are not recorded: a corrected retry with the same key works.
          */
         post: operations["createTransfer"];
         delete?: never;
@@ -412,7 +412,7 @@ export interface paths {
         put?: never;
         /**
          * Deposit into an account
-         * @description Money entering one of the signed-in user's accounts from outside the ledger (the external funding account is the other side). The transaction is created as a draft (pending); POST /transactions/{id}/post posts it. Send an Idempotency-Key to retry safely.
+         * @description Money entering one of the signed-in user's accounts from outside the ledger (the external funding account is the other side). The transaction is created as a draft (pending); POST /transactions/{id}/post posts it. Send an Idempotency-Key to retry safely. Decisions stay decided: with an Idempotency-Key, a refusal for a business rule (`insufficient_funds`, `account_locked`, `account_inactive`, `same_account`, `currency_mismatch`, and for post/unpost `already_posted` / `not_posted`) is recorded under the key, and every retry with that key gets the same refusal byte for byte (same status and body, with `Idempotent-Replayed: true`) even after the state changed, e.g. funds arrived; use a new key for a new attempt. Validation errors (other 400s), 404s and 409 `idempotency_in_progress` are not recorded: a corrected retry with the same key works.
          */
         post: operations["createDeposit"];
         delete?: never;
@@ -432,7 +432,7 @@ export interface paths {
         put?: never;
         /**
          * Add a test balance (sandbox)
-         * @description Free money for trying the product (default 1,000, at most 100,000), from the sandbox faucet; only where the stage allows it (403 `test_balance_disabled` elsewhere). The transaction is created as a draft (pending); POST /transactions/{id}/post posts it. Send an Idempotency-Key to retry safely.
+         * @description Free money for trying the product (default 1,000, at most 100,000), from the sandbox faucet; only where the stage allows it (403 `test_balance_disabled` elsewhere). The transaction is created as a draft (pending); POST /transactions/{id}/post posts it. Send an Idempotency-Key to retry safely. Decisions stay decided: with an Idempotency-Key, a refusal for a business rule (`insufficient_funds`, `account_locked`, `account_inactive`, `same_account`, `currency_mismatch`, and for post/unpost `already_posted` / `not_posted`) is recorded under the key, and every retry with that key gets the same refusal byte for byte (same status and body, with `Idempotent-Replayed: true`) even after the state changed, e.g. funds arrived; use a new key for a new attempt. Validation errors (other 400s), 404s and 409 `idempotency_in_progress` are not recorded: a corrected retry with the same key works.
          */
         post: operations["createTestBalance"];
         delete?: never;
@@ -512,7 +512,7 @@ export interface paths {
         put?: never;
         /**
          * Post a transaction
-         * @description Moves a draft transaction to posted: its amounts leave the pending totals for the posted balance. Error replies repeat the message in `error`.
+         * @description Moves a draft transaction to posted: its amounts leave the pending totals for the posted balance. Error replies repeat the message in `error`. Decisions stay decided: with an Idempotency-Key, a refusal for a business rule (`insufficient_funds`, `account_locked`, `account_inactive`, `same_account`, `currency_mismatch`, and for post/unpost `already_posted` / `not_posted`) is recorded under the key, and every retry with that key gets the same refusal byte for byte (same status and body, with `Idempotent-Replayed: true`) even after the state changed, e.g. funds arrived; use a new key for a new attempt. Validation errors (other 400s), 404s and 409 `idempotency_in_progress` are not recorded: a corrected retry with the same key works.
          */
         post: operations["postTransaction"];
         delete?: never;
@@ -532,7 +532,7 @@ export interface paths {
         put?: never;
         /**
          * Unpost a transaction
-         * @description Moves a posted transaction back to draft (recorded in its history, never erased). Error replies repeat the message in `error`.
+         * @description Moves a posted transaction back to draft (recorded in its history, never erased). Error replies repeat the message in `error`. Decisions stay decided: with an Idempotency-Key, a refusal for a business rule (`insufficient_funds`, `account_locked`, `account_inactive`, `same_account`, `currency_mismatch`, and for post/unpost `already_posted` / `not_posted`) is recorded under the key, and every retry with that key gets the same refusal byte for byte (same status and body, with `Idempotent-Replayed: true`) even after the state changed, e.g. funds arrived; use a new key for a new attempt. Validation errors (other 400s), 404s and 409 `idempotency_in_progress` are not recorded: a corrected retry with the same key works.
          */
         post: operations["unpostTransaction"];
         delete?: never;

@@ -9,6 +9,7 @@
  * Protocol over the IPC channel (child_process.fork):
  *   child -> parent  {type: "ready"}                   once loaded (loading tsx takes seconds)
  *   parent -> child  {type: "plan", table, requests}   child builds its context, answers "armed"
+ *                    (+ mutation, see Mutation)
  *   parent -> child  {type: "go"}                      sent to every client at once, after all are
  *                                                      armed: no client starts before the others
  *   child -> parent  {type: "done", results}           one result per request, in order
@@ -25,8 +26,18 @@ export const ClientRequest = z.discriminatedUnion("fn", [
   z.object({ fn: z.enum(["post", "unpost"]), owner: z.string(), journalId: z.string(), key: Key }),
 ]);
 
+/**
+ * Deliberate defects, to show that the test's checks have teeth. "unguarded_balances": every
+ * item of a TransactWriteItems except the journal goes without its condition (no version guard,
+ * no funds condition), as a write path without optimistic concurrency would. "unguarded_journals":
+ * the journal item goes without its condition (no "only if absent" for a new journal, which is
+ * the idempotency record, no version check on a status change).
+ */
+export const Mutation = z.enum(["unguarded_balances", "unguarded_journals"]);
+export type Mutation = z.infer<typeof Mutation>;
+
 export const ToClient = z.discriminatedUnion("type", [
-  z.object({ type: z.literal("plan"), table: z.string().min(1), requests: z.array(ClientRequest) }),
+  z.object({ type: z.literal("plan"), table: z.string().min(1), requests: z.array(ClientRequest), mutation: Mutation.optional() }),
   z.object({ type: z.literal("go") }),
 ]);
 export type ToClient = z.infer<typeof ToClient>;
@@ -45,6 +56,37 @@ export interface ClientResult {
 }
 
 export type FromClient = { type: "ready" } | { type: "armed" } | { type: "done"; results: ClientResult[] };
+
+type WriteItem = Record<string, { Item?: Record<string, unknown>; ConditionExpression?: string; UpdateExpression?: string; ExpressionAttributeValues?: Record<string, unknown>; ExpressionAttributeNames?: Record<string, string> } | undefined>;
+
+/** The item's entity, marshalled or not (the middleware may run before or after the document client's marshalling). */
+const entityOf = (item: Record<string, unknown> | undefined) => {
+  const entity = item?.entity;
+  return typeof entity === "string" ? entity : (entity as { S?: string } | undefined)?.S;
+};
+
+function removeConditions(ctx: CoreContext, mutation: Mutation): void {
+  const journals = mutation === "unguarded_journals";
+  ctx.db.raw.middlewareStack.add(
+    (next, context) => async (args) => {
+      if (context.commandName === "TransactWriteItemsCommand") {
+        for (const item of (args.input as { TransactItems?: WriteItem[] }).TransactItems ?? []) {
+          const write = item.Put ?? item.Update;
+          if (!write?.ConditionExpression || (entityOf(write.Item) === "journal") !== journals) continue;
+          delete write.ConditionExpression;
+          // Placeholders only the condition used must go too (DynamoDB refuses unused ones).
+          const used = new Set((write.UpdateExpression ?? "").match(/[:#][A-Za-z0-9_]+/g) ?? []);
+          for (const name of Object.keys(write.ExpressionAttributeValues ?? {})) if (!used.has(name)) delete write.ExpressionAttributeValues![name];
+          for (const name of Object.keys(write.ExpressionAttributeNames ?? {})) if (!used.has(name)) delete write.ExpressionAttributeNames![name];
+          if (Object.keys(write.ExpressionAttributeValues ?? {}).length === 0) delete write.ExpressionAttributeValues;
+          if (Object.keys(write.ExpressionAttributeNames ?? {}).length === 0) delete write.ExpressionAttributeNames;
+        }
+      }
+      return next(args);
+    },
+    { step: "initialize", name: "ledgerProcessMutation" },
+  );
+}
 
 function send(message: FromClient): void {
   process.send!(message);
@@ -80,6 +122,7 @@ function main(): void {
       // A fresh instance per plan: its own client, caches and queues, on the plan's table.
       dispose();
       ctx = createContext(loadConfig({ ...process.env, TABLE_NAME: message.table }));
+      if (message.mutation) removeConditions(ctx, message.mutation);
       requests = message.requests;
       send({ type: "armed" });
       return;

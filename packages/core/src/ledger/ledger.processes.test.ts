@@ -2,7 +2,7 @@ import { fork } from "node:child_process";
 import { once } from "node:events";
 import path from "node:path";
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createTestContext, TEST_BUCKETS, TEST_JWT_SECRET } from "../../../../infra/local/testing";
 import type {} from "../../../../infra/local/test-setup"; // the type of inject("dynamodbEndpoint")
 import type { CoreContext } from "../shared/context";
@@ -10,7 +10,7 @@ import { toDecimalString } from "../money/model";
 import { journalIdFor } from "./journals";
 import { balanceOf } from "./service";
 import { checkInvariants, execute, setUpWorld, snapshot, type Request, type World } from "./ledger.testkit";
-import type { ClientOutcome, ClientResult, FromClient, ToClient } from "./ledger.process-client";
+import type { ClientOutcome, ClientResult, FromClient, Mutation, ToClient } from "./ledger.process-client";
 
 /**
  * The ledger's invariants when every client is its own OS process, as separate Lambda instances
@@ -49,7 +49,7 @@ const STATS = Boolean(process.env.LEDGER_PROCESSES_STATS);
 
 interface Client {
   /** Hands the client its plan for a table; resolves once it has built its context. */
-  arm(table: string, requests: Request[]): Promise<void>;
+  arm(table: string, requests: Request[], mutation?: Mutation): Promise<void>;
   /** Starts the plan; resolves with one result per request. */
   go(): Promise<ClientResult[]>;
   stop(): Promise<void>;
@@ -84,9 +84,9 @@ async function startClient(env: Record<string, string>): Promise<Client> {
   };
   await next("ready");
   return {
-    async arm(table, requests) {
+    async arm(table, requests, mutation) {
       const armed = next("armed");
-      post({ type: "plan", table, requests });
+      post({ type: "plan", table, requests, ...(mutation ? { mutation } : {}) });
       await armed;
     },
     go() {
@@ -138,8 +138,8 @@ interface Sent {
 }
 
 /** Arms every client with its plan on the table, then starts them all at once. */
-async function runOnClients(table: string, plans: Request[][]): Promise<Sent[]> {
-  await Promise.all(plans.map((plan, client) => pool[client]!.arm(table, plan)));
+async function runOnClients(table: string, plans: Request[][], mutation?: Mutation): Promise<Sent[]> {
+  await Promise.all(plans.map((plan, client) => pool[client]!.arm(table, plan, mutation)));
   const results = await Promise.all(plans.map((_, client) => pool[client]!.go()));
   return results.flatMap((clientResults, client) => clientResults.map((result, index) => ({ ...result, request: plans[client]![index]!, client })));
 }
@@ -256,31 +256,42 @@ const outcomeCounts = (sent: Sent[]) => {
   return counts;
 };
 
-/** A fresh table and world, the plans built on it, run across the clients, checked; the table is dropped after. */
-async function runScenario(
-  name: string,
-  build: (ctx: CoreContext, world: World) => Promise<Request[][]>,
-  allowed: Set<string>,
-  extraChecks: (ctx: CoreContext, world: World, sent: Sent[]) => Promise<string[]> = async () => [],
-): Promise<void> {
+interface Scenario {
+  name: string;
+  /** Sets up what the run needs beyond setUpWorld and returns each client's requests. */
+  build(ctx: CoreContext, world: World): Promise<Request[][]>;
+  /** The refusal codes the run may produce. */
+  allowed: Set<string>;
+  /** The scenario's own checks after the run. */
+  extraChecks?(ctx: CoreContext, world: World, sent: Sent[]): Promise<string[]>;
+  mutation?: Mutation;
+}
+
+/** A fresh table and world, the plans built on it, run across the clients; every violation found. The table is dropped after. */
+async function scenarioProblems({ name, build, allowed, extraChecks, mutation }: Scenario): Promise<string[]> {
   const started = Date.now();
   const ctx = await createTestContext();
   try {
     const world = await setUpWorld(ctx, Math.random().toString(36).slice(2, 8));
     const plans = await build(ctx, world);
     const ready = Date.now();
-    const sent = await runOnClients(ctx.db.table, plans);
+    const sent = await runOnClients(ctx.db.table, plans, mutation);
     const ran = Date.now();
     const problems = [...checkOutcomes(world, sent, allowed), ...recordAcknowledged(world, sent)];
-    problems.push(...(await extraChecks(ctx, world, sent)));
+    problems.push(...((await extraChecks?.(ctx, world, sent)) ?? []));
     if (problems.length === 0) problems.push(...(await checkInvariants(ctx, world, 4)));
     if (STATS) {
-      console.log(JSON.stringify({ name, requests: sent.length, setupMs: ready - started, runMs: ran - ready, checksMs: Date.now() - ran, outcomes: outcomeCounts(sent) }));
+      console.log(JSON.stringify({ name, mutation, requests: sent.length, setupMs: ready - started, runMs: ran - ready, checksMs: Date.now() - ran, problems: problems.length, outcomes: outcomeCounts(sent) }));
     }
-    if (problems.length > 0) throw new Error(`${problems.length} violation(s):\n${problems.slice(0, 15).join("\n")}`);
+    return problems;
   } finally {
     await ctx.dispose();
   }
+}
+
+async function runScenario(scenario: Scenario): Promise<void> {
+  const problems = await scenarioProblems(scenario);
+  if (problems.length > 0) throw new Error(`${problems.length} violation(s):\n${problems.slice(0, 15).join("\n")}`);
 }
 
 const settings = <T>(): fc.Parameters<T> => ({
@@ -332,13 +343,16 @@ const overdraftPlan = fc.record({
 });
 type OverdraftPlan = typeof overdraftPlan extends fc.Arbitrary<infer T> ? T : never;
 
-async function overdraftRun(plan: OverdraftPlan): Promise<void> {
+/** The overdraft run of a plan; `mutation` runs it against a deliberately broken write path. */
+function overdraftScenario(plan: OverdraftPlan, mutation?: Mutation): Scenario {
   const funded = plan.fundedMajor * 100;
   const amounts = new Map<Request, number>();
   const minorOf = (request: Request) => amounts.get(request)!;
-  await runScenario(
-    "overdraft",
-    async (ctx, world) => {
+  return {
+    name: "overdraft",
+    mutation,
+    allowed: new Set(["insufficient_funds", "idempotency_in_progress", "idempotency_key_reused"]),
+    async build(ctx, world) {
       await fund(ctx, world, SOURCE, funded, `${world.model.runId}-funding`);
       const from = world.model.accounts[SOURCE]!;
       const to = world.model.accounts[DESTINATION]!;
@@ -356,13 +370,13 @@ async function overdraftRun(plan: OverdraftPlan): Promise<void> {
       });
       return plans;
     },
-    new Set(["insufficient_funds", "idempotency_in_progress", "idempotency_key_reused"]),
-    async (ctx, world, sent) => {
+    async extraChecks(ctx, world, sent) {
       const problems: string[] = [];
       const source = world.model.accounts[SOURCE]!;
       // Every version the source's chain ever had, not only its head.
       const { chains } = await snapshot(ctx);
       const versions = [...chains.values()].flat().filter((version) => version.account_id === source.id);
+      if (versions.length === 0) problems.push(`no balance versions of ${source.name}`);
       for (const version of versions) if (version.available < 0) problems.push(`${source.name} v${version.version}: available ${version.available} < 0 (${version.operation} of ${version.tx_id})`);
       const moved = sent.filter(isFresh).reduce((sum, one) => sum + minorOf(one.request), 0);
       if (moved > funded) problems.push(`transfers of ${moved} acknowledged out of ${funded}`);
@@ -374,10 +388,9 @@ async function overdraftRun(plan: OverdraftPlan): Promise<void> {
           problems.push(`refused for insufficient funds although ${now.available_minor} remained at the end: ${show(one)}`);
         }
       }
-      if (versions.length === 0) problems.push(`no balance versions of ${source.name}`);
       return problems;
     },
-  );
+  };
 }
 
 /* ------------------------------------------------------------------ mixed workload */
@@ -421,6 +434,8 @@ const template = fc.oneof(
       target: fc.nat(),
       key: keyChoice,
       stranger: fc.integer({ min: 0, max: 19 }).map((n) => n === 0),
+      /** Placed near the end of the clients' lists, when most creations have happened. */
+      late: fc.boolean(),
       placement,
     }),
   },
@@ -459,8 +474,12 @@ function mixedPlans(world: World, templates: Template[]): Request[][] {
     requests.push(request);
   });
   const plans: Request[][] = Array.from({ length: CLIENTS }, () => []);
+  const late = (spec: Template) => "late" in spec && spec.late;
   templates.forEach((spec, index) => {
-    for (const { client, at } of spec.placement) insertAt(plans[client]!, at, requests[index]!);
+    if (!late(spec)) for (const { client, at } of spec.placement) insertAt(plans[client]!, at, requests[index]!);
+  });
+  templates.forEach((spec, index) => {
+    if (late(spec)) for (const { client, at } of spec.placement) plans[client]!.splice(Math.max(0, plans[client]!.length - (at % 3)), 0, requests[index]!);
   });
   return plans;
 }
@@ -481,22 +500,35 @@ const MIXED_REFUSALS = new Set([
 
 describe(`ledger invariants with ${CLIENTS} client processes (DynamoDB Local)`, () => {
   it("concurrent transfers out of one account from every process never overdraw it, lose or double a posting", async () => {
-    await fc.assert(fc.asyncProperty(overdraftPlan, overdraftRun), settings());
+    await fc.assert(fc.asyncProperty(overdraftPlan, (plan) => runScenario(overdraftScenario(plan))), settings());
   }, 180_000);
+
+  it.each(["unguarded_balances", "unguarded_journals"] as const)("the same checks catch a write path with %s (mutation)", async (mutation) => {
+    // Many small transfers, so that writers of every process often build on the same head, and
+    // one keyed transfer every process sends first.
+    const plan: OverdraftPlan = {
+      fundedMajor: 100,
+      own: Array.from({ length: CLIENTS }, () => Array.from({ length: 8 }, (_, index) => ({ percent: 3 + (index % 3), keyed: index % 2 === 0 }))),
+      shared: [{ percent: 5, copies: Array.from({ length: CLIENTS }, (_, client) => ({ client, at: 0 })), otherBodyCopy: null }],
+    };
+    const problems = await scenarioProblems(overdraftScenario(plan, mutation));
+    if (STATS) console.log(`mutation ${mutation}: ${problems.length} violation(s), e.g.\n${problems.slice(0, 5).join("\n")}`);
+    expect(problems).not.toEqual([]);
+  }, 60_000);
 
   it("a random mixed workload with keys shared across processes keeps every invariant", async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(template, { minLength: 30, maxLength: 60 }), (templates) =>
-        runScenario(
-          "mixed",
-          async (ctx, world) => {
+        runScenario({
+          name: "mixed",
+          allowed: MIXED_REFUSALS,
+          async build(ctx, world) {
             await fund(ctx, world, 0, 200_000, `${world.model.runId}-fund-usd`);
             await fund(ctx, world, 3, 200_000, `${world.model.runId}-fund-jpy`);
             await fund(ctx, world, 6, 100_000, `${world.model.runId}-fund-other`);
             return mixedPlans(world, templates);
           },
-          MIXED_REFUSALS,
-        ),
+        }),
       ),
       settings(),
     );

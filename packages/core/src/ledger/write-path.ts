@@ -1,10 +1,13 @@
 import { randomInt } from "node:crypto";
+import type { AttributeValue } from "@aws-sdk/client-dynamodb";
 import { TransactWriteCommand, type TransactWriteCommandInput } from "@aws-sdk/lib-dynamodb";
+import { unmarshall } from "@aws-sdk/util-dynamodb";
 import type { CoreContext } from "../shared/context";
 import { locked, unprocessable } from "../shared/errors";
 import { announceCommits } from "../events/feed";
 import { chainsOf, type Account } from "./accounts";
 import { chainBusy, lockChains } from "./chain-locks";
+import { ProcessCache } from "./cache";
 import { cachedHead, chainState, forgetHeads, latestVersion, nextVersion, rememberHeads, type VersionItem } from "./balances";
 import { holderDirection, LEDGER_MESSAGES, type JournalType, type Operation, type Side } from "./model";
 
@@ -46,6 +49,9 @@ export async function plannedVersions(
 ): Promise<{ versions: VersionItem[]; at: string }> {
   const cached = chains.map((chain) => (fresh ? undefined : cachedHead(ctx, chain)));
   const heads = await Promise.all(chains.map((chain, index) => cached[index] ?? latestVersion(ctx, chain)));
+  // Heads just read are as good a guess as heads just written: if this attempt is cancelled for
+  // another chain's sake, its retry needs no read of these (see learnFromCancellation).
+  rememberHeads(ctx, heads.filter((_, index) => cached[index] === undefined));
   const now = new Date(Math.max(ctx.clock().getTime(), ...heads.map((head) => Date.parse(head.committed_at) + 1)));
   const versions: VersionItem[] = [];
   for (const [index, leg] of legs.entries()) {
@@ -69,12 +75,24 @@ export async function plannedVersions(
 }
 
 /**
- * The chain each leg writes: a customer account's one chain; for a sharded system account, a
- * shard no write of this process is using right now, if there is one (any shard will do).
+ * The shard of each hot system account this process last committed to. A process that keeps to
+ * one shard while no other writer uses it always holds that shard's head (it wrote it), so its
+ * system legs need no read; separate instances (Lambda) spread themselves over the shards because
+ * a process that loses a race on its shard moves to another (see learnFromCancellation).
+ */
+const SHARD_AFFINITY_MS = 60_000;
+const preferredShard = new ProcessCache<string>(SHARD_AFFINITY_MS, 1_000);
+
+/**
+ * The chain each leg writes: a customer account's one chain; for a sharded system account, the
+ * shard this process keeps to if no write of this process is using it right now, else a shard
+ * no write of this process is using, if there is one (any shard will do).
  */
 function chooseChains(ctx: CoreContext, legs: { account: Account }[]): string[] {
   return legs.map(({ account }) => {
     if (account.kind !== "system") return account.id;
+    const preferred = preferredShard.get(ctx, account.id);
+    if (preferred !== undefined && !chainBusy(ctx, preferred)) return preferred;
     const all = chainsOf(account);
     const free = all.filter((chain) => !chainBusy(ctx, chain));
     const pool = free.length > 0 ? free : all;
@@ -93,18 +111,60 @@ export async function withChains<T>(ctx: CoreContext, legs: { account: Account }
   }
 }
 
-/** Sends one journal write; the heads it wrote are remembered, or forgotten if it failed. */
+const isShard = (version: VersionItem) => version.chain !== version.account_id;
+
+/**
+ * Sends one journal write; the heads it wrote are remembered. If it is cancelled, what the
+ * cancellation says about each chain is remembered instead (learnFromCancellation).
+ */
 export async function sendWrite(ctx: CoreContext, items: TransactItems, versions: VersionItem[]): Promise<void> {
   try {
     await ctx.db.doc.send(new TransactWriteCommand({ TransactItems: items }));
   } catch (error) {
-    forgetHeads(ctx, versions.map((version) => version.chain));
+    learnFromCancellation(ctx, items, versions, error);
     throw error;
   }
   rememberHeads(ctx, versions);
+  for (const version of versions) if (isShard(version)) preferredShard.set(ctx, version.account_id, version.chain);
   announceCommits(ctx, versions);
 }
 
+interface CancellationReason {
+  Code?: string;
+  /** The item as it is, for a Put with ReturnValuesOnConditionCheckFailure ALL_OLD (raw attribute values). */
+  Item?: Record<string, AttributeValue>;
+}
+
+/**
+ * After a cancelled write, per chain, without reading anything:
+ * - our version's Put failed its condition: version n+1 exists, and the cancellation carries it
+ *   (versionPuts asks for ALL_OLD). It is a committed version newer than the head we used, so
+ *   it becomes this process's head of the chain: the retry builds n+2 on it with no Query. If
+ *   the chain moved on further still, that retry is cancelled the same way and learns n+2.
+ *   (Before, every cancelled write forgot both heads and the retry read both again: 2 Queries
+ *   per retry, and retries were 0.8 per transfer with separate instances.) A system shard lost
+ *   this way is also left: the process moves to another shard rather than race its winner again.
+ * - our version's Put was not at fault (another item failed): the head we used is still our
+ *   best guess, kept.
+ * - anything else (a transaction conflict, a timeout, no reasons): the chain is read afresh.
+ * Safe whatever it learns: a wrong guess costs one more cancelled write, never a wrong balance,
+ * since version n+1 is written only if it does not exist yet and versions are contiguous.
+ */
+function learnFromCancellation(ctx: CoreContext, items: TransactItems, versions: VersionItem[], error: unknown): void {
+  const reasons = (error as { CancellationReasons?: CancellationReason[] }).CancellationReasons;
+  for (const version of versions) {
+    const reason = reasons?.[items.findIndex((item) => item.Put?.Item === version)];
+    if (reason?.Code === "None") continue;
+    if (isShard(version)) preferredShard.delete(ctx, version.account_id);
+    const winner = reason?.Code === "ConditionalCheckFailed" && reason.Item ? (unmarshall(reason.Item) as VersionItem) : undefined;
+    if (winner && winner.chain === version.chain && winner.version === version.version) rememberHeads(ctx, [winner]);
+    else forgetHeads(ctx, [version.chain]);
+  }
+}
+
+/** The conditional Put of each new version; a failed one returns the version already there. */
 export const versionPuts = (ctx: CoreContext, versions: VersionItem[]): TransactItems =>
-  versions.map((item) => ({ Put: { TableName: ctx.db.table, Item: item, ConditionExpression: "attribute_not_exists(pk)" } }));
+  versions.map((item) => ({
+    Put: { TableName: ctx.db.table, Item: item, ConditionExpression: "attribute_not_exists(pk)", ReturnValuesOnConditionCheckFailure: "ALL_OLD" },
+  }));
 

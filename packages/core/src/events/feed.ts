@@ -5,7 +5,10 @@ import { MAX_CURSOR_STREAMS, type FeedCursor } from "./cursor";
 /**
  * One reader for every feed (ledger now; KYC and payments next). A feed is the outbox items of
  * one scope (an owner, or an admin scope) in the `gsi2` index, ordered by commit position
- * (`gsi2sk`, which starts with the commit instant), decoded into events.
+ * (`gsi2sk`, which starts with the commit instant), decoded into events. A scope that every
+ * write of one kind would land on (the system accounts' feed: every deposit) is spread over
+ * several index partitions, so that no one partition takes all of it in the cloud; the reader
+ * merges them by position.
  *
  * Why not simply "items after the last position seen": positions come from each writer's clock
  * and are fixed before the write commits, so with several writers (separate Lambda instances)
@@ -32,8 +35,8 @@ export interface OutboxItem {
 }
 
 export interface FeedSource<E> {
-  /** The gsi2 partition of this feed's scope. */
-  partition: string;
+  /** The gsi2 partitions of this feed's scope (usually one; a spread scope's shards). */
+  partitions: readonly string[];
   /** The stream an item belongs to and its gap-free sequence number in it. */
   streamOf(item: OutboxItem): { stream: string; seq: number };
   /** Items of a stream with from <= seq <= to, oldest first, strongly consistent. */
@@ -127,10 +130,6 @@ export class FeedReader<E> {
     readonly settings: FeedSettings,
   ) {}
 
-  get partition(): string {
-    return this.source.partition;
-  }
-
   /**
    * The moment (ms) from which a read sees an item committed at `committedMs`: past the settle
    * window, on the horizon's grid, plus a margin (timers may fire a millisecond early).
@@ -141,7 +140,8 @@ export class FeedReader<E> {
 
   /** Subscribes to this process's commit hints for the feed (see announceCommits). */
   onCommit(listener: CommitListener): () => void {
-    return onCommit(this.ctx, this.source.partition, listener);
+    const stops = this.source.partitions.map((partition) => onCommit(this.ctx, partition, listener));
+    return () => stops.forEach((stop) => stop());
   }
 
   /**
@@ -246,7 +246,7 @@ export class FeedReader<E> {
    * immutable, and a range read QUERY_SHARE_MS ago is what a reader would have read then.
    */
   private query(after: string, before: string, limit: number, newestFirst = false) {
-    const key = `${this.ctx.db.table}\u0000${this.source.partition}\u0000${after}\u0000${before}\u0000${limit}\u0000${newestFirst}`;
+    const key = `${this.ctx.db.table}\u0000${this.source.partitions.join(",")}\u0000${after}\u0000${before}\u0000${limit}\u0000${newestFirst}`;
     const now = Date.now();
     const shared = recentQueries.get(key);
     if (shared && now - shared.at <= QUERY_SHARE_MS) return shared.result;
@@ -257,7 +257,25 @@ export class FeedReader<E> {
     return result;
   }
 
-  private async queryStore(after: string, before: string, limit: number, newestFirst: boolean) {
+  /**
+   * Merges the scope's partitions by position. Each partition's page is complete up to its last
+   * item; of a partition with more items, nothing past its last item read is known yet. So the
+   * merged page stops at the nearest such last item (and at `limit`), and says `more`.
+   */
+  private async queryStore(after: string, before: string, limit: number, newestFirst: boolean): Promise<{ items: OutboxItem[]; more: boolean }> {
+    const pages = await Promise.all(this.source.partitions.map((partition) => this.queryPartition(partition, after, before, limit, newestFirst)));
+    if (pages.length === 1) return pages[0]!;
+    const inOrder = (a: string, b: string) => (newestFirst ? a >= b : a <= b);
+    const frontiers = pages.filter((page) => page.more).map((page) => page.items[page.items.length - 1]!.gsi2sk);
+    const frontier = frontiers.reduce<string | undefined>((nearest, position) => (nearest === undefined || inOrder(position, nearest) ? position : nearest), undefined);
+    const merged = pages
+      .flatMap((page) => page.items)
+      .filter((item) => frontier === undefined || inOrder(item.gsi2sk, frontier))
+      .sort((a, b) => (a.gsi2sk === b.gsi2sk ? 0 : inOrder(a.gsi2sk, b.gsi2sk) ? -1 : 1));
+    return { items: merged.slice(0, limit), more: frontier !== undefined || merged.length > limit };
+  }
+
+  private async queryPartition(partition: string, after: string, before: string, limit: number, newestFirst: boolean) {
     const items: OutboxItem[] = [];
     let exclusiveStartKey: Record<string, unknown> | undefined;
     do {
@@ -266,7 +284,7 @@ export class FeedReader<E> {
           TableName: this.ctx.db.table,
           IndexName: "gsi2",
           KeyConditionExpression: "gsi2pk = :pk AND gsi2sk BETWEEN :after AND :before",
-          ExpressionAttributeValues: { ":pk": this.source.partition, ":after": after, ":before": before },
+          ExpressionAttributeValues: { ":pk": partition, ":after": after, ":before": before },
           Limit: limit - items.length,
           ScanIndexForward: !newestFirst,
           ExclusiveStartKey: exclusiveStartKey,

@@ -6,7 +6,7 @@ import { getAccounts } from "./accounts";
 import { ProcessCache } from "./cache";
 import type { VersionItem } from "./balances";
 import { Journal } from "./journals";
-import { balanceVersionKey, chainPartition, journalKey, ownerFeedPartition } from "./keys";
+import { balanceVersionKey, chainPartition, journalKey, ownerFeedPartitions } from "./keys";
 import { holderDirection, type LedgerEventName, type LedgerStreamEvent } from "./model";
 
 /**
@@ -151,7 +151,7 @@ async function decodeVersions(ctx: CoreContext, versions: VersionItem[]): Promis
 /** The feed of one owner's accounts (an admin may read any owner's, including "system"). */
 export function ledgerFeedSource(ctx: CoreContext, ownerId: string): FeedSource<LedgerFeedEvent> {
   return {
-    partition: ownerFeedPartition(ownerId),
+    partitions: ownerFeedPartitions(ownerId),
     streamOf: (item) => {
       const version = item as unknown as VersionItem;
       return { stream: version.chain, seq: version.version };

@@ -38,12 +38,27 @@ export const balanceByTimePartition = (chain: string) => `BALT#${chain}`;
 /**
  * The outbox: every balance change of an owner's accounts, in commit order, for the feeds. The
  * legs of one journal share a commit time; the leg's position keeps them in journal order.
+ *
+ * The system accounts' feed is spread over SYSTEM_FEED_SHARDS partitions by the shard of the
+ * chain: every deposit writes a system-account version, and on one index key (`FEED#system`, as
+ * before) that was one hot index partition for all deposits in the cloud (about 1,000 writes/s
+ * per partition). Readers merge the shards (events/feed.ts), and the old partition for versions
+ * written before.
  */
+export const SYSTEM_FEED_SHARDS = 8;
+const LEGACY_SYSTEM_FEED = `FEED#${SYSTEM_OWNER}`;
+const systemFeedShard = (shard: number) => `FEED#${SYSTEM_OWNER}#S${shard % SYSTEM_FEED_SHARDS}`;
+/** The shard number of a chain built by chainId (a customer chain is shard 0). */
+const shardOfChain = (chain: string) => Number(/#S(\d+)$/.exec(chain)?.[1] ?? 0);
+const feedPartitionOf = (ownerId: string, chain: string) => (ownerId === SYSTEM_OWNER ? systemFeedShard(shardOfChain(chain)) : `FEED#${ownerId}`);
+
 export const ownerFeed = (ownerId: string, committedAt: string, leg: number, chain: string, version: number) => ({
-  gsi2pk: `FEED#${ownerId}`,
+  gsi2pk: feedPartitionOf(ownerId, chain),
   gsi2sk: `${committedAt}#${String(leg).padStart(2, "0")}#${chain}#${padVersion(version)}`,
 });
-export const ownerFeedPartition = (ownerId: string) => `FEED#${ownerId}`;
+/** Every feed partition of an owner: one, or for the system owner its shards and the legacy key. */
+export const ownerFeedPartitions = (ownerId: string): string[] =>
+  ownerId === SYSTEM_OWNER ? [LEGACY_SYSTEM_FEED, ...Array.from({ length: SYSTEM_FEED_SHARDS }, (_, shard) => systemFeedShard(shard))] : [`FEED#${ownerId}`];
 
 export const journalKey = (journalId: string) => ({ pk: `TX#${journalId}`, sk: "TX" });
 export const journalsByOwner = (ownerId: string, createdAt?: string, journalId?: string) => ({

@@ -4,6 +4,7 @@ import { badRequest } from "../shared/errors";
 import { toDecimalString, type Currency } from "../money/model";
 import { chainsOf, listAccounts, type Account } from "./accounts";
 import { versionAsOf, type VersionItem } from "./balances";
+import type { VersionChange } from "./folded-versions";
 import { balanceByTimePartition } from "./keys";
 import { figures, ZERO_TOTALS, type Side, type Totals } from "./model";
 
@@ -35,8 +36,8 @@ export function parseAnalyticsDays(value: string | undefined): number {
   return days;
 }
 
-/** What the builder needs of a version item. */
-export type SeriesVersion = Totals & Pick<VersionItem, "committed_at" | "side" | "amount" | "operation">;
+/** What the builder needs of a version item (a batch's folded version lists its legs in `changes`). */
+export type SeriesVersion = Totals & Pick<VersionItem, "committed_at" | "side" | "amount" | "operation"> & { changes?: Pick<VersionChange, "side" | "amount">[] };
 
 export interface Flows {
   inflow_posted: number;
@@ -81,16 +82,18 @@ const totalsOf = (item: Totals): Totals => ({
 function addFlow(flows: Flows, version: SeriesVersion, normal: Side): void {
   // Account opening and marker versions (lock, reconcile, settings) move no money.
   if (version.operation !== "create" && version.operation !== "post" && version.operation !== "unpost") return;
-  if (version.side === null || version.amount <= 0) return;
-  const inflow = version.side === normal;
-  if (version.operation === "create") {
-    if (inflow) flows.inflow_pending += version.amount;
-    else flows.outflow_pending += version.amount;
-    flows.transactions += 1;
-  } else {
-    const signed = version.operation === "post" ? version.amount : -version.amount;
-    if (inflow) flows.inflow_posted += signed;
-    else flows.outflow_posted += signed;
+  for (const change of version.changes ?? [version]) {
+    if (change.side === null || change.amount <= 0) continue;
+    const inflow = change.side === normal;
+    if (version.operation === "create") {
+      if (inflow) flows.inflow_pending += change.amount;
+      else flows.outflow_pending += change.amount;
+      flows.transactions += 1;
+    } else {
+      const signed = version.operation === "post" ? change.amount : -change.amount;
+      if (inflow) flows.inflow_posted += signed;
+      else flows.outflow_posted += signed;
+    }
   }
 }
 

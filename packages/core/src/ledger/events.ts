@@ -5,6 +5,7 @@ import { FeedReader, feedSettings, type FeedSource, type OutboxItem } from "../e
 import { getAccounts } from "./accounts";
 import { ProcessCache } from "./cache";
 import type { VersionItem } from "./balances";
+import { unfoldVersion } from "./folded-versions";
 import { Journal } from "./journals";
 import { balanceVersionKey, chainPartition, journalKey, ownerFeedPartitions } from "./keys";
 import { holderDirection, type LedgerEventName, type LedgerStreamEvent } from "./model";
@@ -141,11 +142,12 @@ async function journalsById(ctx: CoreContext, ids: string[]): Promise<Map<string
 const decodedEvents = new ProcessCache<Promise<LedgerFeedEvent[]>>(60_000, 20_000);
 
 async function decodeVersions(ctx: CoreContext, versions: VersionItem[]): Promise<Map<string, LedgerFeedEvent[]>> {
-  const journalIds = [...new Set(versions.map((item) => item.tx_id).filter((id): id is string => id !== null))];
+  // A batch's folded version stands for several legs: each announces as a version of its own would.
+  const journalIds = [...new Set(versions.flatMap(unfoldVersion).map((item) => item.tx_id).filter((id): id is string => id !== null))];
   const [journals, accounts] = await Promise.all([journalsById(ctx, journalIds), getAccounts(ctx, [...new Set(versions.map((item) => item.account_id))])]);
-  return new Map(
-    versions.map((item) => [item.pk + item.sk, eventsOf(item, item.tx_id ? journals.get(item.tx_id) : undefined, accounts.get(item.account_id)?.name ?? item.account_id)]),
-  );
+  const eventsOfVersion = (item: VersionItem) =>
+    unfoldVersion(item).flatMap((view) => eventsOf(view, view.tx_id ? journals.get(view.tx_id) : undefined, accounts.get(item.account_id)?.name ?? item.account_id));
+  return new Map(versions.map((item) => [item.pk + item.sk, eventsOfVersion(item)]));
 }
 
 /** The feed of one owner's accounts (an admin may read any owner's, including "system"). */

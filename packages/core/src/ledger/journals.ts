@@ -206,6 +206,47 @@ export async function decidedOnce(
   }
 }
 
+/** A new draft journal from its draft, created at `createdAt`, with the reply its creation answers. */
+export function newJournal(id: string, draft: JournalDraft, idempotency: Idempotency, createdAt: string): Journal {
+  assertBalanced(draft.legs);
+  const journal: Journal = {
+    id,
+    owner_id: draft.ownerId,
+    type: draft.type,
+    status: "draft",
+    currency: draft.currency,
+    total_amount: draft.legs.filter((leg) => leg.side === "debit").reduce((sum, leg) => sum + leg.amount, 0),
+    description: draft.description,
+    entries: draft.legs.map((leg) => ({
+      account_id: leg.account.id,
+      account_name: leg.account.name,
+      side: leg.side,
+      amount: leg.amount,
+      account_number: leg.account.kind === "system" ? null : leg.account.account_number,
+      owned: leg.account.owner_id === draft.ownerId,
+    })),
+    created_at: createdAt,
+    posted_at: null,
+    version: 1,
+    history: [{ operation: "create", status: "draft", at: createdAt, by: draft.actor }],
+    idempotency_key: idempotency.key,
+    request_hash: idempotency.hash,
+    created_reply: "",
+    operation_replies: {},
+  };
+  journal.created_reply = JSON.stringify({ message: "Transaction created", data: journalReply(journal) });
+  return journal;
+}
+
+/** The conditional Put of a new journal item (absent: a journal or a recorded refusal may hold its id). */
+export const journalPut = (ctx: CoreContext, journal: Journal, extra: Record<string, unknown> = {}): TransactItems[number] => ({
+  Put: {
+    TableName: ctx.db.table,
+    Item: { ...journalKey(journal.id), ...journalsByOwner(journal.owner_id, journal.created_at, journal.id), entity: "journal", ...journal, ...extra },
+    ConditionExpression: "attribute_not_exists(pk)",
+  },
+});
+
 /**
  * Creates a draft journal: the journal item (which is also the idempotency record, keyed by the
  * client's Idempotency-Key) and one new balance version per leg, in one TransactWriteItems.
@@ -218,42 +259,11 @@ export async function createJournal(ctx: CoreContext, draft: JournalDraft, idemp
     try {
       return await withChains(ctx, draft.legs, async (chains) => {
         const { versions, at: createdAt } = await plannedVersions(ctx, chains, draft.legs, "create", { id, type: draft.type });
-        const journal: Journal = {
-          id,
-          owner_id: draft.ownerId,
-          type: draft.type,
-          status: "draft",
-          currency: draft.currency,
-          total_amount: draft.legs.filter((leg) => leg.side === "debit").reduce((sum, leg) => sum + leg.amount, 0),
-          description: draft.description,
-          entries: draft.legs.map((leg) => ({
-            account_id: leg.account.id,
-            account_name: leg.account.name,
-            side: leg.side,
-            amount: leg.amount,
-            account_number: leg.account.kind === "system" ? null : leg.account.account_number,
-            owned: leg.account.owner_id === draft.ownerId,
-          })),
-          created_at: createdAt,
-          posted_at: null,
-          version: 1,
-          history: [{ operation: "create", status: "draft", at: createdAt, by: draft.actor }],
-          idempotency_key: idempotency.key,
-          request_hash: idempotency.hash,
-          created_reply: "",
-          operation_replies: {},
-        };
-        journal.created_reply = JSON.stringify({ message: "Transaction created", data: journalReply(journal) });
+        const journal = newJournal(id, draft, idempotency, createdAt);
         await sendWrite(
           ctx,
           [
-            {
-              Put: {
-                TableName: ctx.db.table,
-                Item: { ...journalKey(id), ...journalsByOwner(draft.ownerId, createdAt, id), entity: "journal", ...journal },
-                ConditionExpression: "attribute_not_exists(pk)",
-              },
-            },
+            journalPut(ctx, journal),
             ...versionPuts(ctx, versions),
           ],
           versions,

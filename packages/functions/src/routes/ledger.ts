@@ -1,9 +1,12 @@
 import { $, createRoute, OpenAPIHono } from "@hono/zod-openapi";
+import { z } from "zod";
 import type { Context } from "hono";
 import { ANALYTICS_DEFAULT_DAYS, ANALYTICS_MAX_DAYS, ledgerAnalytics, parseAnalyticsDays } from "@fintech/core/ledger/analytics";
 import { setAccountLock, setLowBalanceThreshold } from "@fintech/core/ledger/controls";
 import { DepositInput, LockInput, TestBalanceInput, ThresholdInput, TransactionFilters, TransferInput } from "@fintech/core/ledger/model";
 import { integrityCheck, trialBalance } from "@fintech/core/ledger/reports";
+import { BATCH_MAX_ITEMS, BatchRequestInput, postBatch, TRANSACTION_MAX_ITEMS } from "@fintech/core/ledger/batches";
+import { isItemError } from "@fintech/core/ledger/decisions";
 import {
   accountTransactions,
   balanceOf,
@@ -23,6 +26,7 @@ import { requireAdmin, requireAuth } from "../http/middleware";
 import {
   authenticated,
   errors,
+  ErrorReply,
   idempotencyKeyParameter,
   jsonBody,
   jsonReply,
@@ -30,6 +34,7 @@ import {
   queryParameter,
   queryParameters,
   REPLAYED_HEADER,
+  schemaRef,
   TAGS,
 } from "../http/openapi";
 import {
@@ -44,6 +49,7 @@ import {
   JournalDetailReply,
   journalExample,
   JournalPageReply,
+  JournalReply,
   JournalWriteReply,
   postedJournalExample,
   savingsExample,
@@ -245,6 +251,53 @@ const testBalanceRoute = moneyWrite({
     { account_id: "sys-sandbox-usd", account_name: "Sandbox faucet", account_number: null, owned: false, side: "credit", debit: "0", credit: "1000.00", amount_minor: 100000 },
   ], from_account_id: "sys-sandbox-usd", counterparty: "Sandbox faucet" },
   errors: { ...WRITE_ERRORS, 403: ["test_balance_disabled"] },
+});
+
+/** A batch's error names the refused (or malformed) item by its 0-based position. */
+const BatchErrorReply = ErrorReply.extend({
+  index: z.number().int().min(0).optional().describe("The 0-based position of the item that was refused or is malformed (absent when the batch as a whole is)"),
+});
+const BatchWriteReply = z.object({ message: z.string(), data: z.array(JournalReply).describe("One transaction per item, in the items' order: each what the single request would have answered in `data`") });
+
+/** The write errors with the batch's error shape, plus the batch-level 422 batch_too_large. */
+function batchErrors(): ReturnType<typeof errors> {
+  const responses = errors({ ...WRITE_ERRORS, 422: ["insufficient_funds", "idempotency_key_reused", "batch_too_large"] });
+  for (const status of [400, 404, 422, 423] as const) {
+    const response = responses[status] as { description: string; content: Record<string, { schema?: unknown; example: Record<string, unknown> }> };
+    const example = response.content["application/json"]!.example;
+    response.content = {
+      "application/json": { schema: schemaRef("BatchError", BatchErrorReply, "output"), example: { ...example, error: example.message, index: 3 } },
+    };
+  }
+  return responses;
+}
+
+const batchRoute = createRoute({
+  ...ledger,
+  method: "post",
+  path: "/transactions/batch",
+  operationId: "createBatch",
+  summary: "Transfers and deposits, all or nothing",
+  description: [
+    `Up to ${BATCH_MAX_ITEMS} transfers and deposits (\`type\` plus that request's own fields, validated with its own schema and messages) committed all or nothing in one DynamoDB transaction, as drafts, in order: an item is checked against the balances the earlier items leave (two transfers out of one account must both be covered; a deposit in the batch is pending and, as always, not yet available).`,
+    "The reply lists one transaction per item, in order. A refused or malformed item refuses the whole batch and nothing is written: the error is the single request's status, code and message plus the item's 0-based `index` (and `error`, repeating the message).",
+    `Size: the transaction holds one item per transaction plus one balance version per distinct account the batch changes (all of its legs on an account are folded into one version), at most ${TRANSACTION_MAX_ITEMS}: e.g. a ${BATCH_MAX_ITEMS}-transfer payout from one account fits with up to ${TRANSACTION_MAX_ITEMS - BATCH_MAX_ITEMS - 1} distinct payees; more is a 422 \`batch_too_large\` naming the count (split the batch).`,
+    `With an Idempotency-Key the batch is replayed as a whole, exactly like a single write. ${DECISIONS_STAY_DECIDED}`,
+  ].join(" "),
+  "x-complexity": "high",
+  parameters: [idempotencyKeyParameter()],
+  request: {
+    body: jsonBody("BatchInput", BatchRequestInput, {
+      items: [
+        { type: "deposit", account_id: EXAMPLE_IDS.account, amount: "2500.00", description: "Salary" },
+        { type: "transfer", from_account_id: EXAMPLE_IDS.account, to_account_id: EXAMPLE_IDS.savings, amount: "100.00", description: "Rent share" },
+      ],
+    }),
+  },
+  responses: {
+    201: jsonReply("One transaction per item, in order (a replay with the same Idempotency-Key is byte for byte the first reply)", "BatchWriteReply", BatchWriteReply, { message: "Batch created", data: [depositExample, journalExample] }, REPLAYED_HEADER),
+    ...batchErrors(),
+  },
 });
 
 const historyRoute = createRoute({
@@ -481,6 +534,16 @@ export const ledgerRoutes = $(new OpenAPIHono<AppEnv>().use(requireAuth))
   })
   .openapi(transferRoute, async (c) => writeReply(c, await transfer(c.get("core"), c.get("auth").userId, await readJson(c), idempotencyKey(c), actorOf(c)), 201))
   .openapi(depositRoute, async (c) => writeReply(c, await deposit(c.get("core"), c.get("auth").userId, await readJson(c), idempotencyKey(c), actorOf(c)), 201))
+  // All or nothing; an item's refusal carries its index.
+  .openapi(batchRoute, async (c) => {
+    try {
+      return writeReply(c, await postBatch(c.get("core"), c.get("auth").userId, await readJson(c), idempotencyKey(c), actorOf(c)), 201);
+    } catch (error) {
+      if (!isItemError(error)) throw error;
+      for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
+      return c.json({ message: error.message, code: error.code, error: error.message, index: error.index }, error.status);
+    }
+  })
   .openapi(testBalanceRoute, async (c) => writeReply(c, await testBalance(c.get("core"), c.get("auth").userId, await readJson(c), idempotencyKey(c), actorOf(c)), 201))
   // Filters (status, type, account_id, from, to, q) and paging; cursors are bound to the filters.
   .openapi(historyRoute, async (c) => {

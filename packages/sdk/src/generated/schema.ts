@@ -421,6 +421,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/ledger/transactions/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Transfers and deposits, all or nothing
+         * @description Up to 50 transfers and deposits (`type` plus that request's own fields, validated with its own schema and messages) committed all or nothing in one DynamoDB transaction, as drafts, in order: an item is checked against the balances the earlier items leave (two transfers out of one account must both be covered; a deposit in the batch is pending and, as always, not yet available). The reply lists one transaction per item, in order. A refused or malformed item refuses the whole batch and nothing is written: the error is the single request's status, code and message plus the item's 0-based `index` (and `error`, repeating the message). Size: the transaction holds one item per transaction plus one balance version per distinct account the batch changes (all of its legs on an account are folded into one version), at most 100: e.g. a 50-transfer payout from one account fits with up to 49 distinct payees; more is a 422 `batch_too_large` naming the count (split the batch). With an Idempotency-Key the batch is replayed as a whole, exactly like a single write. Decisions stay decided: with an Idempotency-Key, a refusal for a business rule (`insufficient_funds`, `account_locked`, `account_inactive`, `same_account`, `currency_mismatch`, and for post/unpost `already_posted` / `not_posted`) is recorded under the key, and every retry with that key gets the same refusal byte for byte (same status and body, with `Idempotent-Replayed: true`) even after the state changed, e.g. funds arrived; use a new key for a new attempt. Validation errors (other 400s), 404s and 409 `idempotency_in_progress` are not recorded: a corrected retry with the same key works.
+         */
+        post: operations["createBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/ledger/transactions/test-balance": {
         parameters: {
             query?: never;
@@ -1278,6 +1298,95 @@ export interface components {
             /** @enum {string} */
             currency?: "USD" | "EUR" | "GBP" | "JPY";
             description?: string;
+        };
+        BatchInput: {
+            items: ({
+                from_account_id: string;
+                to_account_id: string;
+                amount: number | string;
+                /** @enum {string} */
+                currency?: "USD" | "EUR" | "GBP" | "JPY";
+                /** @default  */
+                description?: string;
+                /** @constant */
+                type: "transfer";
+            } | {
+                account_id: string;
+                amount: number | string;
+                /** @enum {string} */
+                currency?: "USD" | "EUR" | "GBP" | "JPY";
+                /** @default  */
+                description?: string;
+                /** @constant */
+                type: "deposit";
+            })[];
+        };
+        BatchWriteReply: {
+            message: string;
+            /** @description One transaction per item, in the items' order: each what the single request would have answered in `data` */
+            data: {
+                id: string;
+                /** @enum {string} */
+                type: "deposit" | "transfer" | "test_balance" | "payment" | "fx" | "adjustment";
+                /** @enum {string} */
+                status: "draft" | "posted";
+                /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                amount: string;
+                /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                total_amount: string;
+                /** @description The same amount in minor units (cents) */
+                total_amount_minor: number;
+                /** @enum {string} */
+                currency: "USD" | "EUR" | "GBP" | "JPY";
+                description: string;
+                entries: {
+                    account_id: string;
+                    account_name: string;
+                    account_number: string | null;
+                    /** @description Whether the account is the caller's (false for system counterparties) */
+                    owned: boolean;
+                    /** @enum {string} */
+                    side: "debit" | "credit";
+                    /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                    debit: string;
+                    /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                    credit: string;
+                    /** @description The same amount in minor units (cents) */
+                    amount_minor: number;
+                }[];
+                from_account_id: string | null;
+                to_account_id: string | null;
+                timestamp: string;
+                created_at: string;
+                posted_at: string | null;
+                history: {
+                    /** @enum {string} */
+                    operation: "create" | "post" | "unpost";
+                    /** @enum {string} */
+                    status: "draft" | "posted";
+                    at: string;
+                    by: {
+                        id: string;
+                        name: string;
+                    } | null;
+                }[];
+                idempotency_key: string | null;
+                counterparty: string;
+            }[];
+        };
+        BatchError: {
+            /** @description What went wrong, in words a person can act on */
+            message: string;
+            /** @description Stable machine-readable code, e.g. validation_error, unauthorized, not_found */
+            code: string;
+            /** @description Post and unpost replies repeat the message here (the spec's client reads it) */
+            error?: string;
+            /** @description Ledger command failures: the underlying refusal's message */
+            reason?: string;
+            /** @description On 500 replies: the request id to quote when reporting the problem */
+            request_id?: string;
+            /** @description The 0-based position of the item that was refused or is malformed (absent when the batch as a whole is) */
+            index?: number;
         };
         JournalDetailReply: {
             data: {
@@ -4896,6 +5005,294 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createBatch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: the same key with the same body replays the stored reply (`Idempotent-Replayed: true`); with another body it is a 422 `idempotency_key_reused`; while the first request with the key is still running, a 409 `idempotency_in_progress`. 1 to 255 visible ASCII characters (else 400 `invalid_idempotency_key`).
+                 * @example 4f9c2a1e-7b3d-4c56-9a0e-1d2f3b4c5d6e
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "items": [
+                 *         {
+                 *           "type": "deposit",
+                 *           "account_id": "3b2f6c1d-5e4a-4b7c-9d8e-1f2a3b4c5d6e",
+                 *           "amount": "2500.00",
+                 *           "description": "Salary"
+                 *         },
+                 *         {
+                 *           "type": "transfer",
+                 *           "from_account_id": "3b2f6c1d-5e4a-4b7c-9d8e-1f2a3b4c5d6e",
+                 *           "to_account_id": "8c7d6e5f-4a3b-4c2d-8e1f-0a9b8c7d6e5f",
+                 *           "amount": "100.00",
+                 *           "description": "Rent share"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["BatchInput"];
+            };
+        };
+        responses: {
+            /** @description One transaction per item, in order (a replay with the same Idempotency-Key is byte for byte the first reply) */
+            201: {
+                headers: {
+                    /** @description `true` when this reply is the stored reply of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Batch created",
+                     *       "data": [
+                     *         {
+                     *           "id": "d4e5f6a7-b8c9-4d0e-8f1a-2b3c4d5e6f70",
+                     *           "type": "deposit",
+                     *           "status": "draft",
+                     *           "amount": "2500.00",
+                     *           "total_amount": "2500.00",
+                     *           "total_amount_minor": 250000,
+                     *           "currency": "USD",
+                     *           "description": "Salary",
+                     *           "entries": [
+                     *             {
+                     *               "account_id": "3b2f6c1d-5e4a-4b7c-9d8e-1f2a3b4c5d6e",
+                     *               "account_name": "Everyday",
+                     *               "account_number": "ACC-4821-0093",
+                     *               "owned": true,
+                     *               "side": "debit",
+                     *               "debit": "2500.00",
+                     *               "credit": "0",
+                     *               "amount_minor": 250000
+                     *             },
+                     *             {
+                     *               "account_id": "sys-funding-usd",
+                     *               "account_name": "External funding",
+                     *               "account_number": null,
+                     *               "owned": false,
+                     *               "side": "credit",
+                     *               "debit": "0",
+                     *               "credit": "2500.00",
+                     *               "amount_minor": 250000
+                     *             }
+                     *           ],
+                     *           "from_account_id": "sys-funding-usd",
+                     *           "to_account_id": "3b2f6c1d-5e4a-4b7c-9d8e-1f2a3b4c5d6e",
+                     *           "timestamp": "2026-01-15T10:00:00.000Z",
+                     *           "created_at": "2026-01-15T10:00:00.000Z",
+                     *           "posted_at": null,
+                     *           "history": [
+                     *             {
+                     *               "operation": "create",
+                     *               "status": "draft",
+                     *               "at": "2026-01-15T10:00:00.000Z",
+                     *               "by": {
+                     *                 "id": "6f1c2b9e-8d4a-4e1b-9c3f-2a7d5e8b1c04",
+                     *                 "name": "Ada Lovelace"
+                     *               }
+                     *             }
+                     *           ],
+                     *           "idempotency_key": "4f9c2a1e-7b3d-4c56-9a0e-1d2f3b4c5d6e",
+                     *           "counterparty": "External funding"
+                     *         },
+                     *         {
+                     *           "id": "d4e5f6a7-b8c9-4d0e-8f1a-2b3c4d5e6f70",
+                     *           "type": "transfer",
+                     *           "status": "draft",
+                     *           "amount": "100.00",
+                     *           "total_amount": "100.00",
+                     *           "total_amount_minor": 10000,
+                     *           "currency": "USD",
+                     *           "description": "Rent share",
+                     *           "entries": [
+                     *             {
+                     *               "account_id": "3b2f6c1d-5e4a-4b7c-9d8e-1f2a3b4c5d6e",
+                     *               "account_name": "Everyday",
+                     *               "account_number": "ACC-4821-0093",
+                     *               "owned": true,
+                     *               "side": "credit",
+                     *               "debit": "0",
+                     *               "credit": "100.00",
+                     *               "amount_minor": 10000
+                     *             },
+                     *             {
+                     *               "account_id": "8c7d6e5f-4a3b-4c2d-8e1f-0a9b8c7d6e5f",
+                     *               "account_name": "Savings",
+                     *               "account_number": "ACC-4821-0094",
+                     *               "owned": true,
+                     *               "side": "debit",
+                     *               "debit": "100.00",
+                     *               "credit": "0",
+                     *               "amount_minor": 10000
+                     *             }
+                     *           ],
+                     *           "from_account_id": "3b2f6c1d-5e4a-4b7c-9d8e-1f2a3b4c5d6e",
+                     *           "to_account_id": "8c7d6e5f-4a3b-4c2d-8e1f-0a9b8c7d6e5f",
+                     *           "timestamp": "2026-01-15T10:00:00.000Z",
+                     *           "created_at": "2026-01-15T10:00:00.000Z",
+                     *           "posted_at": null,
+                     *           "history": [
+                     *             {
+                     *               "operation": "create",
+                     *               "status": "draft",
+                     *               "at": "2026-01-15T10:00:00.000Z",
+                     *               "by": {
+                     *                 "id": "6f1c2b9e-8d4a-4e1b-9c3f-2a7d5e8b1c04",
+                     *                 "name": "Ada Lovelace"
+                     *               }
+                     *             }
+                     *           ],
+                     *           "idempotency_key": "4f9c2a1e-7b3d-4c56-9a0e-1d2f3b4c5d6e",
+                     *           "counterparty": "Everyday → Savings"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BatchWriteReply"];
+                };
+            };
+            /** @description Bad request. Codes: `validation_error`, `invalid_json`, `invalid_amount`, `same_account`, `currency_mismatch`, `account_inactive`, `invalid_idempotency_key`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body must be a JSON object",
+                     *       "code": "validation_error",
+                     *       "error": "Request body must be a JSON object",
+                     *       "index": 3
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BatchError"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. Codes: `account_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "account_not_found",
+                     *       "error": "Not found",
+                     *       "index": 3
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BatchError"];
+                };
+            };
+            /** @description Conflict. Codes: `idempotency_in_progress`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Conflict",
+                     *       "code": "idempotency_in_progress"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large. Codes: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Payload too large",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable. Codes: `insufficient_funds`, `idempotency_key_reused`, `batch_too_large`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unprocessable",
+                     *       "code": "insufficient_funds",
+                     *       "error": "Unprocessable",
+                     *       "index": 3
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BatchError"];
+                };
+            };
+            /** @description Locked. Codes: `account_locked`. */
+            423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Locked",
+                     *       "code": "account_locked",
+                     *       "error": "Locked",
+                     *       "index": 3
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BatchError"];
                 };
             };
             /** @description Service unavailable. Codes: `service_unavailable`. */

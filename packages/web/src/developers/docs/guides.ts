@@ -278,6 +278,9 @@ curl -sS --fail-with-body -X POST "$BASE_URL/api/v1/ledger/transactions/$DEPOSIT
     paragraph(
       "Send an `Idempotency-Key` of your choosing (1 to 255 visible ASCII characters, such as your payout's id) with every write. If the reply is lost, send the same request with the same key: you get the first reply again, with `Idempotent-Replayed: true`, and nothing is written twice. The same key with a different body is `422 idempotency_key_reused`; a repeat that arrives while the first is still in flight is `409 idempotency_in_progress`. Keys never expire.",
     ),
+    paragraph(
+      "Decisions stay decided: a keyed request refused for a business reason (`insufficient_funds`, `account_locked`, an inactive account, the same account twice, a currency mismatch; for post and unpost also `already_posted` and `not_posted`) keeps that answer. Retrying with the same key returns the same refusal, byte for byte and with `Idempotent-Replayed: true`, even after the money arrived; send a new key to try again. Malformed input (other `400`s) is not kept, so fixing the body and retrying with the same key works.",
+    ),
     shell(
       `
 transfer() {
@@ -357,6 +360,10 @@ curl -sS --fail-with-body "$BASE_URL/api/v1/ledger/transactions/export?status=po
   -o transactions.csv
 cut -d, -f4,5,8 transactions.csv`,
       { expectOutput: /^type,status,amount\ntransfer,posted,250\.00\ndeposit,posted,1000\.00$/m },
+    ),
+    heading("Batches"),
+    paragraph(
+      "`POST /api/v1/ledger/transactions/batch` takes `{\"items\": [...]}`: 1 to 50 transfers and deposits, each `{\"type\": \"transfer\" | \"deposit\", ...}` with the fields of that single request. They are written all or nothing, in one transaction, and the reply's `data` lists one transaction per item, in order. If any item is malformed or refused, nothing is written and the error names the item: `{\"message\", \"code\", \"error\", \"index\"}` (0-based). A batch can change at most 100 records: one per item plus one per account it touches, so a 50-transfer payout from one account can go to up to 49 different accounts. A larger one gets `422 batch_too_large`; split it. An `Idempotency-Key` covers the whole batch.",
     ),
     heading("Errors"),
     paragraph('Every refusal is a 4xx with `{"message", "code"}` and changes nothing. For example, a transfer larger than the available balance:'),

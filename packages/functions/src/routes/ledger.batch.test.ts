@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ledgerFeedSource, type LedgerFeedEvent } from "@fintech/core/ledger/events";
 import { QueryCommand } from "@aws-sdk/lib-dynamodb";
+import type { OutboxItem } from "@fintech/core/events/feed";
 import { createTestApp } from "../../../../infra/local/testing";
 
 /** POST /ledger/transactions/batch: all or nothing, in order, one transaction, idempotent as a whole. */
@@ -51,12 +52,12 @@ async function expectLedgerHealthy() {
 /** Every event the owner's feed derives from the balance versions now in the table. */
 async function feedEvents(): Promise<LedgerFeedEvent[]> {
   const source = ledgerFeedSource(t.core, userId);
-  const items = [];
+  const items: OutboxItem[] = [];
   for (const partition of source.partitions) {
     const reply = await t.core.db.doc.send(
       new QueryCommand({ TableName: t.core.db.table, IndexName: "gsi2", KeyConditionExpression: "gsi2pk = :pk", ExpressionAttributeValues: { ":pk": partition } }),
     );
-    items.push(...(reply.Items ?? []));
+    items.push(...((reply.Items ?? []) as OutboxItem[]));
   }
   return (await source.decode(items)).flat();
 }

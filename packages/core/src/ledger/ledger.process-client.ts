@@ -50,6 +50,9 @@ export type ClientOutcome = Outcome | { ok: false; status: 500; code: "unexpecte
 
 export interface ClientResult {
   outcome: ClientOutcome;
+  /** TransactWriteItems calls the request made, and how many of them were cancelled. */
+  writes: number;
+  cancelled: number;
   /** Wall-clock start and end of the call (one machine, so comparable across clients). */
   startedAt: number;
   endedAt: number;
@@ -92,17 +95,37 @@ function send(message: FromClient): void {
   process.send!(message);
 }
 
-async function perform(ctx: CoreContext, requests: Request[]): Promise<ClientResult[]> {
+/** Counts this instance's TransactWriteItems calls and cancellations (the request's retries). */
+function countWrites(ctx: CoreContext): { writes: number; cancelled: number } {
+  const counts = { writes: 0, cancelled: 0 };
+  ctx.db.raw.middlewareStack.add(
+    (next, context) => async (args) => {
+      if (context.commandName !== "TransactWriteItemsCommand") return next(args);
+      counts.writes += 1;
+      try {
+        return await next(args);
+      } catch (error) {
+        if ((error as { name?: string }).name === "TransactionCanceledException") counts.cancelled += 1;
+        throw error;
+      }
+    },
+    { step: "initialize", name: "ledgerProcessWriteCount" },
+  );
+  return counts;
+}
+
+async function perform(ctx: CoreContext, requests: Request[], counts: { writes: number; cancelled: number }): Promise<ClientResult[]> {
   const results: ClientResult[] = [];
   for (const request of requests) {
     const startedAt = Date.now();
+    const before = { ...counts };
     let outcome: ClientOutcome;
     try {
       outcome = await execute(ctx, request);
     } catch (error) {
       outcome = { ok: false, status: 500, code: "unexpected", message: error instanceof Error ? `${error.name}: ${error.message}` : String(error) };
     }
-    results.push({ outcome, startedAt, endedAt: Date.now() });
+    results.push({ outcome, writes: counts.writes - before.writes, cancelled: counts.cancelled - before.cancelled, startedAt, endedAt: Date.now() });
   }
   return results;
 }
@@ -110,6 +133,7 @@ async function perform(ctx: CoreContext, requests: Request[]): Promise<ClientRes
 function main(): void {
   if (!process.send) throw new Error("ledger.process-client.ts runs as a forked child with an IPC channel");
   let ctx: CoreContext | null = null;
+  let counts = { writes: 0, cancelled: 0 };
   let requests: Request[] = [];
   const dispose = () => {
     ctx?.db.raw.destroy();
@@ -122,13 +146,14 @@ function main(): void {
       // A fresh instance per plan: its own client, caches and queues, on the plan's table.
       dispose();
       ctx = createContext(loadConfig({ ...process.env, TABLE_NAME: message.table }));
+      counts = countWrites(ctx);
       if (message.mutation) removeConditions(ctx, message.mutation);
       requests = message.requests;
       send({ type: "armed" });
       return;
     }
     if (!ctx) throw new Error("go before any plan");
-    void perform(ctx, requests).then((results) => send({ type: "done", results }));
+    void perform(ctx, requests, counts).then((results) => send({ type: "done", results }));
   });
   process.on("disconnect", () => {
     dispose();

@@ -130,11 +130,8 @@ afterAll(async () => {
 });
 
 /** One request as sent and answered, with the client that sent it. */
-interface Sent {
+interface Sent extends ClientResult {
   request: Request;
-  outcome: ClientOutcome;
-  startedAt: number;
-  endedAt: number;
   client: number;
 }
 
@@ -149,7 +146,7 @@ async function runOnClients(table: string, plans: Request[][], mutation?: Mutati
 
 const describeOutcome = (outcome: ClientOutcome) =>
   outcome.ok ? `ok${outcome.replayed ? " (replayed)" : ""}` : `${outcome.status} ${outcome.code}: ${outcome.message}`;
-const show = (sent: Sent) => `client ${sent.client} ${JSON.stringify(sent.request)} -> ${describeOutcome(sent.outcome)}`;
+const show = (sent: Sent) => `client ${sent.client} ${JSON.stringify(sent.request)} -> ${describeOutcome(sent.outcome)}${sent.cancelled > 0 ? ` (after ${sent.cancelled} cancelled writes)` : ""}`;
 const isFresh = (sent: Sent) => sent.outcome.ok && !sent.outcome.replayed;
 const isStatus = (request: Request): request is Request & { journalId: string } => request.fn === "post" || request.fn === "unpost";
 const replyId = (body: string) => (JSON.parse(body) as { data: { id: string } }).data.id;
@@ -304,7 +301,10 @@ async function scenarioProblems({ name, build, allowed, extraChecks, mutation }:
     problems.push(...((await extraChecks?.(ctx, world, sent)) ?? []));
     if (problems.length === 0) problems.push(...(await checkInvariants(ctx, world, 4)));
     if (STATS) {
-      console.log(JSON.stringify({ name, mutation, requests: sent.length, setupMs: ready - started, runMs: ran - ready, checksMs: Date.now() - ran, problems: problems.length, outcomes: outcomeCounts(sent) }));
+      const writes = sent.reduce((sum, one) => sum + one.writes, 0);
+      const cancelled = sent.reduce((sum, one) => sum + one.cancelled, 0);
+      const mostCancelled = Math.max(...sent.map((one) => one.cancelled));
+      console.log(JSON.stringify({ name, mutation, requests: sent.length, setupMs: ready - started, runMs: ran - ready, checksMs: Date.now() - ran, problems: problems.length, writes, cancelled, mostCancelled, outcomes: outcomeCounts(sent) }));
     }
     return problems;
   } finally {
@@ -326,7 +326,8 @@ const settings = <T>(): fc.Parameters<T> => ({
 });
 
 /** Transfers are created as drafts: the pending outflow counts against available at once. */
-async function fund(ctx: CoreContext, world: World, account: number, minor: number, key: string): Promise<void> {
+/** A posted deposit into the account, recorded in the oracle; returns the journal's id. */
+async function fund(ctx: CoreContext, world: World, account: number, minor: number, key: string): Promise<string> {
   const target = world.model.accounts[account]!;
   const depositRequest: Request = { fn: "deposit", owner: target.owner, body: { account_id: target.id, amount: toDecimalString(minor, target.currency) }, key };
   const created = await execute(ctx, depositRequest);
@@ -336,6 +337,7 @@ async function fund(ctx: CoreContext, world: World, account: number, minor: numb
   const posted = await execute(ctx, postRequest);
   world.model.record(postRequest, posted);
   if (!posted.ok) throw new Error(`posting the funding of ${target.name} failed: ${posted.message}`);
+  return replyId(created.body);
 }
 
 /** Puts `request` into a client's list at a position (modulo its length + 1). */
@@ -349,15 +351,29 @@ const DESTINATION = 1;
 
 const overdraftPlan = fc.record({
   fundedMajor: fc.integer({ min: 100, max: 2_000 }),
-  /** Each client's own transfers, a share of the funds each; keyed with a key of its own or not. */
-  own: fc.array(fc.array(fc.record({ percent: fc.integer({ min: 2, max: 20 }), keyed: fc.boolean() }), { minLength: 4, maxLength: 8 }), {
+  /** The funds arrive as 1 to 4 posted deposits, in these proportions. */
+  deposits: fc.array(fc.integer({ min: 1, max: 10 }), { minLength: 1, maxLength: 4 }),
+  /** Unposts of those deposits (the other way to take available away), keyed or not, from one or more clients. */
+  unposts: fc.array(
+    fc.record({
+      deposit: fc.nat(),
+      keyed: fc.boolean(),
+      // Early in the lists: they race the first transfers, while the deposit is still unspent.
+      copies: fc.array(fc.record({ client: fc.nat({ max: CLIENTS - 1 }), at: fc.nat({ max: 1 }) }), { minLength: 1, maxLength: 3 }),
+    }),
+    { maxLength: 3 },
+  ),
+  /** Divides the clients' own transfers: with 4, unposts of the deposits race transfers that have not spent them yet. */
+  smaller: fc.constantFrom(1, 4),
+  /** Each client's own transfers, a share of the funds each (per mille); keyed with a key of its own or not. */
+  own: fc.array(fc.array(fc.record({ permille: fc.integer({ min: 5, max: 200 }), keyed: fc.boolean() }), { minLength: 4, maxLength: 8 }), {
     minLength: CLIENTS,
     maxLength: CLIENTS,
   }),
   /** One keyed transfer sent by several clients (possibly twice by one), one copy maybe with another amount. */
   shared: fc.array(
     fc.record({
-      percent: fc.integer({ min: 4, max: 30 }),
+      permille: fc.integer({ min: 20, max: 300 }),
       copies: fc.array(fc.record({ client: fc.nat({ max: CLIENTS - 1 }), at: fc.nat({ max: 20 }) }), { minLength: 2, maxLength: 6 }),
       otherBodyCopy: fc.option(fc.record({ client: fc.nat({ max: CLIENTS - 1 }), at: fc.nat({ max: 20 }) }), { nil: null }),
     }),
@@ -369,27 +385,43 @@ type OverdraftPlan = typeof overdraftPlan extends fc.Arbitrary<infer T> ? T : ne
 /** The overdraft run of a plan; `mutation` runs it against a deliberately broken write path. */
 function overdraftScenario(plan: OverdraftPlan, mutation?: Mutation): Scenario {
   const funded = plan.fundedMajor * 100;
+  /** What each transfer or unpost takes away from the source's available balance. */
   const amounts = new Map<Request, number>();
   const minorOf = (request: Request) => amounts.get(request)!;
   return {
     name: "overdraft",
     mutation,
-    allowed: new Set(["insufficient_funds", "idempotency_in_progress", "idempotency_key_reused"]),
+    allowed: new Set(["insufficient_funds", "idempotency_in_progress", "idempotency_key_reused", "not_posted"]),
     async build(ctx, world) {
-      await fund(ctx, world, SOURCE, funded, `${world.model.runId}-funding`);
       const from = world.model.accounts[SOURCE]!;
       const to = world.model.accounts[DESTINATION]!;
-      const transfer = (percent: number, key: string | null): Request => {
-        const minor = Math.max(1, Math.floor((funded * percent) / 100));
+      const weights = plan.deposits.reduce((sum, weight) => sum + weight, 0);
+      const parts = plan.deposits.map((weight) => Math.floor((funded * weight) / weights));
+      parts[0]! += funded - parts.reduce((sum, part) => sum + part, 0);
+      const deposits: { id: string; minor: number }[] = [];
+      for (const [index, minor] of parts.entries()) {
+        if (minor > 0) deposits.push({ id: await fund(ctx, world, SOURCE, minor, `${world.model.runId}-funding-${index}`), minor });
+      }
+      const transfer = (permille: number, key: string | null): Request => {
+        const minor = Math.max(1, Math.floor((funded * permille) / 1000));
         const request: Request = { fn: "transfer", owner: from.owner, body: { from_account_id: from.id, to_account_id: to.id, amount: toDecimalString(minor, "USD") }, key };
         amounts.set(request, minor);
         return request;
       };
-      const plans = plan.own.map((transfers, client) => transfers.map(({ percent, keyed }, index) => transfer(percent, keyed ? `${world.model.runId}-c${client}-${index}` : null)));
+      const plans = plan.own.map((transfers, client) => transfers.map(({ permille, keyed }, index) => transfer(permille / plan.smaller, keyed ? `${world.model.runId}-c${client}-${index}` : null)));
       plan.shared.forEach((shared, index) => {
         const key = `${world.model.runId}-shared-${index}`;
-        for (const copy of shared.copies) insertAt(plans[copy.client]!, copy.at, transfer(shared.percent, key));
-        if (shared.otherBodyCopy) insertAt(plans[shared.otherBodyCopy.client]!, shared.otherBodyCopy.at, transfer(shared.percent + 1, key));
+        for (const copy of shared.copies) insertAt(plans[copy.client]!, copy.at, transfer(shared.permille, key));
+        if (shared.otherBodyCopy) insertAt(plans[shared.otherBodyCopy.client]!, shared.otherBodyCopy.at, transfer(shared.permille + 10, key));
+      });
+      plan.unposts.forEach((unpost, index) => {
+        const deposit = deposits[unpost.deposit % deposits.length]!;
+        const key = unpost.keyed ? `${world.model.runId}-unpost-${index}` : null;
+        for (const copy of unpost.copies) {
+          const request: Request = { fn: "unpost", owner: from.owner, journalId: deposit.id, key };
+          amounts.set(request, deposit.minor);
+          insertAt(plans[copy.client]!, copy.at, request);
+        }
       });
       return plans;
     },
@@ -401,15 +433,20 @@ function overdraftScenario(plan: OverdraftPlan, mutation?: Mutation): Scenario {
       const versions = [...chains.values()].flat().filter((version) => version.account_id === source.id);
       if (versions.length === 0) problems.push(`no balance versions of ${source.name}`);
       for (const version of versions) if (version.available < 0) problems.push(`${source.name} v${version.version}: available ${version.available} < 0 (${version.operation} of ${version.tx_id})`);
-      const moved = sent.filter(isFresh).reduce((sum, one) => sum + minorOf(one.request), 0);
-      if (moved > funded) problems.push(`transfers of ${moved} acknowledged out of ${funded}`);
+      const taken = sent.filter(isFresh).reduce((sum, one) => sum + minorOf(one.request), 0);
+      if (taken > funded) problems.push(`transfers and unposts of ${taken} acknowledged out of ${funded}`);
       const now = await balanceOf(ctx, source.owner, source.id, undefined);
-      if (now.available_minor !== funded - moved) problems.push(`${source.name} has ${now.available_minor} available, want ${funded} - ${moved}`);
-      // Only outflows: available never grows, so a refusal for want of funds stays true until the end.
+      if (now.available_minor !== funded - taken) problems.push(`${source.name} has ${now.available_minor} available, want ${funded} - ${taken}`);
+      // Only outflows (no posts): available never grows, so a refusal for want of funds, decided on
+      // a head that was visible before the reply, stays true from the reply on. The head as of
+      // the reply (commit stamps are taken before a write lands; 100 ms of slack only adds later
+      // versions, which have less available) must not have had enough.
+      const ordered = [...versions].sort((a, b) => a.version - b.version);
+      const availableAt = (instant: number) => ordered.filter((version) => Date.parse(version.committed_at) <= instant).at(-1)?.available ?? 0;
       for (const one of sent) {
-        if (!one.outcome.ok && one.outcome.code === "insufficient_funds" && minorOf(one.request) <= now.available_minor) {
-          problems.push(`refused for insufficient funds although ${now.available_minor} remained at the end: ${show(one)}`);
-        }
+        if (one.outcome.ok || one.outcome.code !== "insufficient_funds") continue;
+        const then = availableAt(one.endedAt + 100);
+        if (minorOf(one.request) <= then) problems.push(`refused for insufficient funds although ${then} was available when it answered: ${show(one)}`);
       }
       return problems;
     },
@@ -531,8 +568,11 @@ describe(`ledger invariants with ${CLIENTS} client processes (DynamoDB Local)`, 
     // one keyed transfer every process sends first.
     const plan: OverdraftPlan = {
       fundedMajor: 100,
-      own: Array.from({ length: CLIENTS }, () => Array.from({ length: 8 }, (_, index) => ({ percent: 3 + (index % 3), keyed: index % 2 === 0 }))),
-      shared: [{ percent: 5, copies: Array.from({ length: CLIENTS }, (_, client) => ({ client, at: 0 })), otherBodyCopy: null }],
+      smaller: 1,
+      deposits: [1],
+      unposts: [],
+      own: Array.from({ length: CLIENTS }, () => Array.from({ length: 8 }, (_, index) => ({ permille: 30 + 10 * (index % 3), keyed: index % 2 === 0 }))),
+      shared: [{ permille: 50, copies: Array.from({ length: CLIENTS }, (_, client) => ({ client, at: 0 })), otherBodyCopy: null }],
     };
     const problems = await scenarioProblems(overdraftScenario(plan, mutation));
     if (STATS) console.log(`mutation ${mutation}: ${problems.length} violation(s), e.g.\n${problems.slice(0, 5).join("\n")}`);

@@ -118,10 +118,11 @@ async function validItems(ctx: CoreContext, ownerId: string, items: unknown[]): 
 }
 
 /** The business checks of each item, in order (recorded under a key), and its journal draft. */
-function draftsOf(ownerId: string, items: ValidItem[], actor: Actor | null): Promise<JournalDraft[]> {
-  return Promise.all(
-    items.map((item, index) =>
-      forItem(index, () => {
+async function draftsOf(ownerId: string, items: ValidItem[], actor: Actor | null): Promise<JournalDraft[]> {
+  const drafts: JournalDraft[] = [];
+  for (const [index, item] of items.entries()) {
+    drafts.push(
+      await forItem(index, () => {
         if (item.type === "transfer") {
           checkTransfer(item.from, item.to, item.input.currency);
           return transferDraft(ownerId, item.from, item.to, item.amount, item.input.description, actor);
@@ -130,8 +131,9 @@ function draftsOf(ownerId: string, items: ValidItem[], actor: Actor | null): Pro
         requireCurrency(item.account, item.input.currency);
         return fundingDraft(ownerId, item.account, item.funding, "deposit", item.amount, item.input.description || "Deposit", actor);
       }),
-    ),
-  );
+    );
+  }
+  return drafts;
 }
 
 /** Items of the one transaction: a journal per item and a version per distinct account. */

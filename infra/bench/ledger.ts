@@ -1,8 +1,9 @@
 /**
- * Ledger benchmark: `npm run bench:ledger -- --workers 16 --accounts 100 --duration 20 [--hot] [--no-instances]`
+ * Ledger benchmark: `npm run bench:ledger -- --workers 16 --accounts 100 --owners 10 --duration 20 [--hot] [--no-instances]`
  *
  * Starts its own in-memory DynamoDB Local (stopped on exit, error and Ctrl-C), creates a table
- * and the system accounts, opens N accounts for one owner funded by posted deposits, then
+ * and the system accounts, opens N accounts over O owners (--owners, default 10) funded by
+ * posted deposits, then
  * measures, each phase for --duration seconds with W concurrent workers:
  *   1. uniform: transfers between random account pairs through service.transfer (with keys);
  *   2. raw:     bare TransactWriteItems of 3 conditional Puts of the same items' size to random
@@ -24,7 +25,7 @@ import { GetCommand, TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
 import { loadConfig } from "@fintech/core/shared/config";
 import { createContext, type CoreContext } from "@fintech/core/shared/context";
 import { isAppError } from "@fintech/core/shared/errors";
-import { ensureSystemAccounts } from "@fintech/core/ledger/accounts";
+import { ensureSystemAccounts, getAccounts, systemAccountId } from "@fintech/core/ledger/accounts";
 import { latestVersion } from "@fintech/core/ledger/balances";
 import { journalKey, balanceVersionKey } from "@fintech/core/ledger/keys";
 import { createAccount, deposit, setJournalStatus, transfer, type WriteResult } from "@fintech/core/ledger/service";
@@ -37,6 +38,8 @@ import { startDynamoDbLocal, type DynamoDbLocal } from "../local/dynamodb-local"
 interface Options {
   workers: number;
   accounts: number;
+  /** The accounts belong to this many owners (round robin); transfers stay within an owner. */
+  owners: number;
   duration: number;
   warmup: number;
   hot: boolean;
@@ -49,6 +52,7 @@ function options(): Options {
     options: {
       workers: { type: "string", default: "16" },
       accounts: { type: "string", default: "100" },
+      owners: { type: "string", default: "10" },
       duration: { type: "string", default: "20" },
       warmup: { type: "string", default: "3" },
       hot: { type: "boolean", default: false },
@@ -61,9 +65,13 @@ function options(): Options {
     if (!Number.isInteger(value) || value < min) throw new Error(`--${name} must be an integer >= ${min}`);
     return value;
   };
+  const accounts = int("accounts", values.accounts, 2);
+  const owners = int("owners", values.owners, 1);
+  if (accounts % owners !== 0 || accounts / owners < 2) throw new Error("--accounts must be a multiple of --owners, at least 2 accounts per owner");
   return {
     workers: int("workers", values.workers, 1),
-    accounts: int("accounts", values.accounts, 2),
+    accounts,
+    owners,
     duration: int("duration", values.duration, 1),
     warmup: int("warmup", values.warmup, 0),
     hot: values.hot,
@@ -150,11 +158,14 @@ async function main(): Promise<void> {
     await ensureSystemAccounts(core);
     instrument(core);
 
-    // N accounts for one owner, each funded by a posted deposit (16 at a time).
-    const owner = "bench-owner";
+    // N accounts over the owners (account i belongs to owner i mod O), each funded by a posted
+    // deposit (16 at a time). Several owners, so that per-owner keys (an owner's journal list and
+    // feed) show as what they are in the partition accounting, not as the whole ledger's.
+    const ownerOf = (index: number) => `bench-owner-${index % opts.owners}`;
     const setupStarted = performance.now();
     const accountIds: string[] = new Array(opts.accounts);
     const fund = async (index: number, name: string) => {
+      const owner = ownerOf(index);
       const created = await createAccount(core, owner, { name, currency: "USD", type: "bank" }, null);
       const funded = await deposit(core, owner, { account_id: created.account.id, amount: "1000000.00" }, `fund-${index}`);
       const journalId = (JSON.parse(funded.body) as { data: { id: string } }).data.id;
@@ -168,14 +179,18 @@ async function main(): Promise<void> {
         }),
       );
     }
-    const hotAccount = await fund(opts.accounts, "Hot treasury");
+    // The hot account belongs to owner 0 (index O * N is a multiple of O).
+    const hotAccount = await fund(opts.accounts * opts.owners, "Hot treasury");
+    const ownAccounts = accountIds.filter((_, index) => index % opts.owners === 0);
     console.log(`setup: ${opts.accounts + 1} funded accounts in ${((performance.now() - setupStarted) / 1000).toFixed(1)} s`);
 
+    /** Two different accounts of one owner, and that owner. */
     const randomPair = () => {
       const from = Math.floor(Math.random() * accountIds.length);
-      let to = Math.floor(Math.random() * (accountIds.length - 1));
-      if (to >= from) to += 1;
-      return [accountIds[from]!, accountIds[to]!] as const;
+      const peersOfOwner = accountIds.length / opts.owners;
+      const step = 1 + Math.floor(Math.random() * (peersOfOwner - 1));
+      const to = (from + step * opts.owners) % accountIds.length;
+      return [accountIds[from]!, accountIds[to]!, ownerOf(from)] as const;
     };
     const amount = () => ((1 + Math.floor(Math.random() * 999)) / 100).toFixed(2);
     let run = 0;
@@ -187,25 +202,25 @@ async function main(): Promise<void> {
     const shared = () => core;
     const ownInstance = (worker: number) => (worker === 0 ? core : peers[worker - 1]!);
     const uniformTransfer = (phase: string, via: (worker: number) => CoreContext) => async (worker: number, seq: number) => {
-      const [from, to] = randomPair();
+      const [from, to, owner] = randomPair();
       const result: WriteResult = await transfer(via(worker), owner, { from_account_id: from, to_account_id: to, amount: amount() }, `${phase}-${run}-${worker}-${seq}`);
       if (result.replayed) throw new Error("unexpected replay");
     };
     const hotTransfer = (phase: string, via: (worker: number) => CoreContext) => async (worker: number, seq: number) => {
-      const to = accountIds[Math.floor(Math.random() * accountIds.length)]!;
-      await transfer(via(worker), owner, { from_account_id: hotAccount, to_account_id: to, amount: amount() }, `${phase}-${run}-${worker}-${seq}`);
+      const to = ownAccounts[Math.floor(Math.random() * ownAccounts.length)]!;
+      await transfer(via(worker), ownerOf(0), { from_account_id: hotAccount, to_account_id: to, amount: amount() }, `${phase}-${run}-${worker}-${seq}`);
     };
     const hotDeposit = (phase: string, via: (worker: number) => CoreContext) => async (worker: number, seq: number) => {
-      const to = accountIds[Math.floor(Math.random() * accountIds.length)]!;
-      await deposit(via(worker), owner, { account_id: to, amount: amount() }, `${phase}-${run}-${worker}-${seq}`);
+      const index = Math.floor(Math.random() * accountIds.length);
+      await deposit(via(worker), ownerOf(index), { account_id: accountIds[index]!, amount: amount() }, `${phase}-${run}-${worker}-${seq}`);
     };
 
     // The raw ceiling writes items of the very size the engine writes: copies of a real journal
     // and two real versions, under fresh random keys.
-    const sampleJournal = (JSON.parse((await transfer(core, owner, { from_account_id: accountIds[0]!, to_account_id: accountIds[1]!, amount: "1.00" }, "sample")).body) as { data: { id: string } }).data.id;
+    const sampleJournal = (JSON.parse((await transfer(core, ownerOf(0), { from_account_id: accountIds[0]!, to_account_id: accountIds[opts.owners]!, amount: "1.00" }, "sample")).body) as { data: { id: string } }).data.id;
     const journalItem = (await core.db.doc.send(new GetCommand({ TableName: core.db.table, Key: journalKey(sampleJournal) }))).Item!;
     const versionItems = await Promise.all(
-      [accountIds[0]!, accountIds[1]!].map(async (chain) => {
+      [accountIds[0]!, accountIds[opts.owners]!].map(async (chain) => {
         const head = await latestVersion(core, chain);
         return (await core.db.doc.send(new GetCommand({ TableName: core.db.table, Key: balanceVersionKey(chain, head.version) }))).Item!;
       }),
@@ -236,11 +251,19 @@ async function main(): Promise<void> {
     results.push(await runPhase(PHASES.deposits, opts.workers, opts.duration, hotDeposit("deposit", shared)));
     if (opts.hot) results.push(await runPhase(PHASES.hot, opts.workers, opts.duration, hotTransfer("hot", shared)));
     if (opts.instances && opts.workers > 1) {
-      // Lambda instances are reused between requests: each instance's account cache is warm, as
-      // the one process's is after its warm-up; nothing else of an instance is shared.
+      // A Lambda instance is reused between requests, so its account cache (30 s) is warm: each
+      // one is primed before each of these phases.
+      const known = [...accountIds, hotAccount, systemAccountId("funding", "USD")];
+      const primed = async () => {
+        for (let start = 0; start < known.length; start += 100) await Promise.all(peers.map((peer) => getAccounts(peer, known.slice(start, start + 100))));
+      };
+      await primed();
       await warm(opts.warmup, opts.workers, uniformTransfer("warm-instances", ownInstance));
+      await primed();
       results.push(await runPhase(PHASES.instances(opts.workers), opts.workers, opts.duration, uniformTransfer("instances", ownInstance)));
+      await primed();
       results.push(await runPhase(PHASES.hotInstances(opts.workers), opts.workers, opts.duration, hotTransfer("hot-instances", ownInstance)));
+      await primed();
       results.push(await runPhase(PHASES.depositInstances(opts.workers), opts.workers, opts.duration, hotDeposit("deposit-instances", ownInstance)));
     }
 

@@ -8,7 +8,7 @@ import { announceCommits } from "../events/feed";
 import { chainsOf, type Account } from "./accounts";
 import { chainBusy, lockChains } from "./chain-locks";
 import { ProcessCache } from "./cache";
-import { cachedHead, chainState, forgetHeads, latestVersion, nextVersion, rememberHeads, type VersionItem } from "./balances";
+import { cachedHead, chainState, forgetHeads, HEAD_CACHE_MS, latestVersion, nextVersion, rememberHeads, type VersionItem } from "./balances";
 import { holderDirection, LEDGER_MESSAGES, type JournalType, type Operation, type Side } from "./model";
 
 /**
@@ -49,9 +49,6 @@ export async function plannedVersions(
 ): Promise<{ versions: VersionItem[]; at: string }> {
   const cached = chains.map((chain) => (fresh ? undefined : cachedHead(ctx, chain)));
   const heads = await Promise.all(chains.map((chain, index) => cached[index] ?? latestVersion(ctx, chain)));
-  // Heads just read are as good a guess as heads just written: if this attempt is cancelled for
-  // another chain's sake, its retry needs no read of these (see learnFromCancellation).
-  rememberHeads(ctx, heads.filter((_, index) => cached[index] === undefined));
   const now = new Date(Math.max(ctx.clock().getTime(), ...heads.map((head) => Date.parse(head.committed_at) + 1)));
   const versions: VersionItem[] = [];
   for (const [index, leg] of legs.entries()) {
@@ -135,20 +132,24 @@ interface CancellationReason {
   Item?: Record<string, AttributeValue>;
 }
 
+/** Per chain, the version number of a head learned from a cancellation (not read, not written). */
+const learnedHeads = new ProcessCache<number>(HEAD_CACHE_MS, 50_000);
+
 /**
  * After a cancelled write, per chain, without reading anything:
  * - our version's Put failed its condition: version n+1 exists, and the cancellation carries it
  *   (versionPuts asks for ALL_OLD). It is a committed version newer than the head we used, so
- *   it becomes this process's head of the chain: the retry builds n+2 on it with no Query. If
- *   the chain moved on further still, that retry is cancelled the same way and learns n+2.
- *   (Before, every cancelled write forgot both heads and the retry read both again: 2 Queries
- *   per retry, and retries were 0.8 per transfer with separate instances.) A system shard lost
- *   this way is also left: the process moves to another shard rather than race its winner again.
- * - our version's Put was not at fault (another item failed): the head we used is still our
- *   best guess, kept.
+ *   it becomes this process's head of the chain: the retry builds n+2 on it with no Query.
+ *   Once only: if a version built on a learned head fails too, the chain is busy enough that
+ *   walking it one cancelled write per version costs more than a read, so it is read afresh.
+ *   A system shard lost this way is also left: the process moves to another shard rather than
+ *   race its winner again.
+ * - our version's Put was not at fault (another item failed): whatever head this process had
+ *   for the chain stays.
  * - anything else (a transaction conflict, a timeout, no reasons): the chain is read afresh.
  * Safe whatever it learns: a wrong guess costs one more cancelled write, never a wrong balance,
- * since version n+1 is written only if it does not exist yet and versions are contiguous.
+ * since version n+1 is written only if it does not exist yet and versions are contiguous; and a
+ * refusal is never decided on a remembered head (plannedVersions re-plans on fresh reads).
  */
 function learnFromCancellation(ctx: CoreContext, items: TransactItems, versions: VersionItem[], error: unknown): void {
   const reasons = (error as { CancellationReasons?: CancellationReason[] }).CancellationReasons;
@@ -156,9 +157,15 @@ function learnFromCancellation(ctx: CoreContext, items: TransactItems, versions:
     const reason = reasons?.[items.findIndex((item) => item.Put?.Item === version)];
     if (reason?.Code === "None") continue;
     if (isShard(version)) preferredShard.delete(ctx, version.account_id);
+    const builtOnLearned = learnedHeads.get(ctx, version.chain) === version.version - 1;
     const winner = reason?.Code === "ConditionalCheckFailed" && reason.Item ? (unmarshall(reason.Item) as VersionItem) : undefined;
-    if (winner && winner.chain === version.chain && winner.version === version.version) rememberHeads(ctx, [winner]);
-    else forgetHeads(ctx, [version.chain]);
+    if (winner && !builtOnLearned && winner.chain === version.chain && winner.version === version.version) {
+      rememberHeads(ctx, [winner]);
+      learnedHeads.set(ctx, version.chain, winner.version);
+    } else {
+      forgetHeads(ctx, [version.chain]);
+      learnedHeads.delete(ctx, version.chain);
+    }
   }
 }
 
@@ -167,4 +174,3 @@ export const versionPuts = (ctx: CoreContext, versions: VersionItem[]): Transact
   versions.map((item) => ({
     Put: { TableName: ctx.db.table, Item: item, ConditionExpression: "attribute_not_exists(pk)", ReturnValuesOnConditionCheckFailure: "ALL_OLD" },
   }));
-

@@ -337,7 +337,7 @@ export async function changeJournalStatus(
   resolveAccounts: (ids: string[]) => Promise<Map<string, Account>>,
 ): Promise<string | JournalReplay> {
   try {
-    return await attemptStatusChange(ctx, ownerId, journalId, operation, idempotency, actor, resolveAccounts);
+    return await attemptStatusChange(ctx, { ownerId, journalId, operation, idempotency, actor, resolveAccounts });
   } catch (error) {
     if (!idempotency.key || !isRecordedRefusal(error) || isReplayedRefusal(error)) throw error;
     const recordKey = operationKey(journalId, keyHash(idempotency.key));
@@ -349,15 +349,17 @@ export async function changeJournalStatus(
   }
 }
 
-async function attemptStatusChange(
-  ctx: CoreContext,
-  ownerId: string,
-  journalId: string,
-  operation: "post" | "unpost",
-  idempotency: Idempotency,
-  actor: Actor | null,
-  resolveAccounts: (ids: string[]) => Promise<Map<string, Account>>,
-): Promise<string | JournalReplay> {
+/** One post or unpost request, as changeJournalStatus takes it. */
+interface StatusChange {
+  ownerId: string;
+  journalId: string;
+  operation: "post" | "unpost";
+  idempotency: Idempotency;
+  actor: Actor | null;
+  resolveAccounts: (ids: string[]) => Promise<Map<string, Account>>;
+}
+
+async function attemptStatusChange(ctx: CoreContext, { ownerId, journalId, operation, idempotency, actor, resolveAccounts }: StatusChange): Promise<string | JournalReplay> {
   for (let attempt = 1; ; attempt++) {
     const journal = await requireOwnedJournal(ctx, ownerId, journalId);
     const earlier = idempotency.key ? await earlierOperation(ctx, journal, idempotency.key) : undefined;

@@ -6,7 +6,7 @@ import { newId } from "../shared/ids";
 import { parseWith } from "../shared/validation";
 import { requireOwnedAccount, systemAccountId, type Account } from "./accounts";
 import { cachedHead, chainState, latestVersion, type VersionItem } from "./balances";
-import { ItemError, replayedRefusal } from "./decisions";
+import { ItemError, ledgerBusy, replayedRefusal } from "./decisions";
 import { changesAfter, foldedVersion, type FoldedLeg } from "./folded-versions";
 import {
   decidedOnce,
@@ -246,7 +246,11 @@ async function commitBatch(ctx: CoreContext, ids: string[], drafts: JournalDraft
         if (existing) return replayBatch(ctx, ids, existing, idempotency);
       }
       if (codes?.[0] === "TransactionConflict" && idempotency.key) throw conflict(LEDGER_MESSAGES.idempotencyInProgress, "idempotency_in_progress");
-      if (!codes || attempt >= MAX_ATTEMPTS) throw error;
+      if (!codes) throw error;
+      if (attempt >= MAX_ATTEMPTS) throw ledgerBusy();
+      // The write path remembers what a cancellation taught it (the version we lost to); after a
+      // second loss in a row read the heads instead, as a batch spans many chains to catch up on.
+      fresh = attempt >= 2;
       await pause(attempt);
     }
   }

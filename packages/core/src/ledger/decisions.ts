@@ -1,7 +1,7 @@
 import { GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
 import { z } from "zod";
 import type { CoreContext } from "../shared/context";
-import { AppError } from "../shared/errors";
+import { AppError, serviceUnavailable } from "../shared/errors";
 
 /**
  * Decisions stay decided. A keyed request refused for a business rule (a decision about the
@@ -107,3 +107,10 @@ export async function readDecision(ctx: CoreContext, key: { pk: string; sk: stri
   const reply = await ctx.db.doc.send(new GetCommand({ TableName: ctx.db.table, Key: key, ConsistentRead: true }));
   return reply.Item ?? null;
 }
+
+/**
+ * A write that lost the optimistic-concurrency race MAX_ATTEMPTS times in a row: the accounts are
+ * too busy right now. A 503 with Retry-After (safe to retry, with the same Idempotency-Key), never
+ * the raw TransactionCanceledException, which would be a 500 to a client that did nothing wrong.
+ */
+export const ledgerBusy = () => serviceUnavailable("These accounts are busy with other writes; please retry shortly", 1);

@@ -10,7 +10,7 @@ import type { Account } from "./accounts";
 import { MAX_ATTEMPTS, pause, plannedVersions, sendWrite, versionPuts, withChains, type TransactItems } from "./write-path";
 import { journalKey, journalsByOwner, operationKey } from "./keys";
 import { isLedgerId, JOURNAL_TYPES, LEDGER_MESSAGES, type JournalType, type Side } from "./model";
-import { isRecordedRefusal, isReplayedRefusal, readDecision, recordRefusal, Refusal, RefusalRecord, refusalOf, replayedRefusal } from "./decisions";
+import { isRecordedRefusal, isReplayedRefusal, ledgerBusy, readDecision, recordRefusal, Refusal, RefusalRecord, refusalOf, replayedRefusal } from "./decisions";
 
 export const JournalEntry = z.object({
   account_id: z.string(),
@@ -286,7 +286,8 @@ export async function createJournal(ctx: CoreContext, draft: JournalDraft, idemp
         const existing = await loadDecision(ctx, id);
         if (existing) return replayOrMismatch(existing, idempotency);
       }
-      if (!codes || attempt >= MAX_ATTEMPTS) throw error;
+      if (!codes) throw error;
+      if (attempt >= MAX_ATTEMPTS) throw ledgerBusy();
       await pause(attempt);
     }
   }
@@ -429,7 +430,8 @@ async function attemptStatusChange(ctx: CoreContext, { ownerId, journalId, opera
         if (current && current.version !== journal.version) continue;
       }
       const codes = cancellationCodes(error);
-      if (!codes || attempt >= MAX_ATTEMPTS) throw error;
+      if (!codes) throw error;
+      if (attempt >= MAX_ATTEMPTS) throw ledgerBusy();
       await pause(attempt);
     }
   }

@@ -18,13 +18,27 @@
 import { z } from "zod";
 import { loadConfig } from "../shared/config";
 import { createContext, type CoreContext } from "../shared/context";
-import { execute, type Outcome, type Request } from "./ledger.testkit";
+import { AppError } from "../shared/errors";
+import { postBatch } from "./batches";
+import { isItemError } from "./decisions";
+import { execute, type Outcome } from "./ledger.testkit";
 
 const Key = z.string().min(1).nullable();
+/** A batch (POST /ledger/transactions/batch): its items are the single requests' bodies plus their type. */
+export const BatchClientRequest = z.object({
+  fn: z.literal("batch"),
+  owner: z.string(),
+  body: z.object({ items: z.array(z.record(z.string(), z.unknown())) }),
+  key: Key,
+});
+export type BatchClientRequest = z.infer<typeof BatchClientRequest>;
 export const ClientRequest = z.discriminatedUnion("fn", [
   z.object({ fn: z.enum(["deposit", "test_balance", "transfer"]), owner: z.string(), body: z.record(z.string(), z.unknown()), key: Key }),
   z.object({ fn: z.enum(["post", "unpost"]), owner: z.string(), journalId: z.string(), key: Key }),
+  BatchClientRequest,
 ]);
+/** What a client can be asked to do: the test kit's requests, and batches. */
+export type ClientRequest = z.infer<typeof ClientRequest>;
 
 /**
  * Deliberate defects, to show that the test's checks have teeth. "unguarded_balances": every
@@ -46,7 +60,11 @@ export type ToClient = z.infer<typeof ToClient>;
  * What one request got. `unexpected` is anything that is not a client error (AppError): through
  * the HTTP API it would be a 500, e.g. a write that lost the race on every attempt.
  */
-export type ClientOutcome = Outcome | { ok: false; status: 500; code: "unexpected"; message: string };
+export type ClientOutcome =
+  | Outcome
+  /** A refused batch names its failing item. */
+  | { ok: false; status: number; code: string; message: string; index: number }
+  | { ok: false; status: 500; code: "unexpected"; message: string };
 
 export interface ClientResult {
   outcome: ClientOutcome;
@@ -114,14 +132,26 @@ function countWrites(ctx: CoreContext): { writes: number; cancelled: number } {
   return counts;
 }
 
-async function perform(ctx: CoreContext, requests: Request[], counts: { writes: number; cancelled: number }): Promise<ClientResult[]> {
+/** A batch through the core service; a client error becomes an outcome (with the item's index), like execute does. */
+async function executeBatch(ctx: CoreContext, request: BatchClientRequest): Promise<ClientOutcome> {
+  try {
+    const result = await postBatch(ctx, request.owner, request.body, request.key);
+    return { ok: true, body: result.body, replayed: result.replayed };
+  } catch (error) {
+    if (isItemError(error)) return { ok: false, status: error.status, code: error.code, message: error.message, index: error.index };
+    if (error instanceof AppError) return { ok: false, status: error.status, code: error.code, message: error.message };
+    throw error;
+  }
+}
+
+async function perform(ctx: CoreContext, requests: ClientRequest[], counts: { writes: number; cancelled: number }): Promise<ClientResult[]> {
   const results: ClientResult[] = [];
   for (const request of requests) {
     const startedAt = Date.now();
     const before = { ...counts };
     let outcome: ClientOutcome;
     try {
-      outcome = await execute(ctx, request);
+      outcome = request.fn === "batch" ? await executeBatch(ctx, request) : await execute(ctx, request);
     } catch (error) {
       outcome = { ok: false, status: 500, code: "unexpected", message: error instanceof Error ? `${error.name}: ${error.message}` : String(error) };
     }
@@ -134,7 +164,7 @@ function main(): void {
   if (!process.send) throw new Error("ledger.process-client.ts runs as a forked child with an IPC channel");
   let ctx: CoreContext | null = null;
   let counts = { writes: 0, cancelled: 0 };
-  let requests: Request[] = [];
+  let requests: ClientRequest[] = [];
   const dispose = () => {
     ctx?.db.raw.destroy();
     ctx?.storage.client.destroy();

@@ -10,8 +10,8 @@ import { toDecimalString } from "../money/model";
 import { RECORDED_REFUSALS } from "./decisions";
 import { journalIdFor } from "./journals";
 import { balanceOf } from "./service";
-import { checkInvariants, execute, setUpWorld, snapshot, type Request, type World } from "./ledger.testkit";
-import type { ClientOutcome, ClientResult, FromClient, Mutation, ToClient } from "./ledger.process-client";
+import { checkInvariants, execute, setUpWorld, snapshot, type CreateRequest, type Request, type StatusRequest, type World } from "./ledger.testkit";
+import type { BatchClientRequest, ClientOutcome, ClientRequest, ClientResult, FromClient, Mutation, ToClient } from "./ledger.process-client";
 
 /**
  * The ledger's invariants when every client is its own OS process, as separate Lambda instances
@@ -50,7 +50,7 @@ const STATS = Boolean(process.env.LEDGER_PROCESSES_STATS);
 
 interface Client {
   /** Hands the client its plan for a table; resolves once it has built its context. */
-  arm(table: string, requests: Request[], mutation?: Mutation): Promise<void>;
+  arm(table: string, requests: ClientRequest[], mutation?: Mutation): Promise<void>;
   /** Starts the plan; resolves with one result per request. */
   go(): Promise<ClientResult[]>;
   stop(): Promise<void>;
@@ -131,12 +131,12 @@ afterAll(async () => {
 
 /** One request as sent and answered, with the client that sent it. */
 interface Sent extends ClientResult {
-  request: Request;
+  request: ClientRequest;
   client: number;
 }
 
 /** Arms every client with its plan on the table, then starts them all at once. */
-async function runOnClients(table: string, plans: Request[][], mutation?: Mutation): Promise<Sent[]> {
+async function runOnClients(table: string, plans: ClientRequest[][], mutation?: Mutation): Promise<Sent[]> {
   await Promise.all(plans.map((plan, client) => pool[client]!.arm(table, plan, mutation)));
   const results = await Promise.all(plans.map((_, client) => pool[client]!.go()));
   return results.flatMap((clientResults, client) => clientResults.map((result, index) => ({ ...result, request: plans[client]![index]!, client })));
@@ -148,7 +148,15 @@ const describeOutcome = (outcome: ClientOutcome) =>
   outcome.ok ? `ok${outcome.replayed ? " (replayed)" : ""}` : `${outcome.status} ${outcome.code}: ${outcome.message}`;
 const show = (sent: Sent) => `client ${sent.client} ${JSON.stringify(sent.request)} -> ${describeOutcome(sent.outcome)}${sent.cancelled > 0 ? ` (after ${sent.cancelled} cancelled writes)` : ""}`;
 const isFresh = (sent: Sent) => sent.outcome.ok && !sent.outcome.replayed;
-const isStatus = (request: Request): request is Request & { journalId: string } => request.fn === "post" || request.fn === "unpost";
+const isStatus = (request: ClientRequest): request is StatusRequest => request.fn === "post" || request.fn === "unpost";
+const isBatch = (request: ClientRequest): request is BatchClientRequest => request.fn === "batch";
+/** A batch item as the single request it stands for (the oracle knows those). */
+const itemRequest = (owner: string, { type, ...body }: Record<string, unknown>): CreateRequest => ({ fn: type as "transfer" | "deposit", owner, body, key: null });
+/** The journal ids a keyed batch's reply must carry (batches.ts: a key namespace of the batch's own). */
+const batchJournalIds = (owner: string, key: string, size: number) =>
+  Array.from({ length: size }, (_, index) => journalIdFor(owner, index === 0 ? `batch\u0000${key}` : `batch\u0000${key}\u0000${index}`));
+/** The journals a successful create or batch reply names. */
+const createdIds = (request: ClientRequest, body: string) => (isBatch(request) ? (JSON.parse(body) as { data: { id: string }[] }).data.map((journal) => journal.id) : [replyId(body)]);
 const replyId = (body: string) => (JSON.parse(body) as { data: { id: string } }).data.id;
 
 /**
@@ -160,7 +168,8 @@ const decisionOf = (outcome: ClientOutcome) =>
   outcome.ok ? `ok ${outcome.body}` : RECORDED_REFUSALS.has(outcome.code) ? `refused ${outcome.status} ${outcome.code} ${outcome.message}` : null;
 
 /** The idempotency scope of a keyed request: the owner's key for creates, the journal's for post/unpost. */
-const scopeOf = (request: Request) => (request.key === null ? null : isStatus(request) ? `J#${request.journalId}#${request.key}` : `O#${request.owner}#${request.key}`);
+const scopeOf = (request: ClientRequest) =>
+  request.key === null ? null : isStatus(request) ? `J#${request.journalId}#${request.key}` : isBatch(request) ? `B#${request.owner}#${request.key}` : `O#${request.owner}#${request.key}`;
 
 /**
  * What the replies must satisfy whatever the interleaving: no 5xx and only the refusals the run
@@ -178,7 +187,12 @@ function checkOutcomes(world: World, sent: Sent[], allowed: Set<string>): string
     if (!one.outcome.ok && (one.outcome.status >= 500 || !allowed.has(one.outcome.code))) problems.push(`unexpected refusal: ${show(one)}`);
   }
   // For post/unpost the caller counts too: a stranger's request under the key is another request.
-  const fingerprint = (request: Request) => (isStatus(request) ? `${request.fn}#${request.owner}` : model.fingerprint(request));
+  const fingerprint = (request: ClientRequest) =>
+    isStatus(request)
+      ? `${request.fn}#${request.owner}`
+      : isBatch(request)
+        ? `batch ${request.body.items.map((item) => model.fingerprint(itemRequest(request.owner, item))).join(" ")}`
+        : model.fingerprint(request);
   const scopes = new Map<string, Sent[]>();
   for (const one of sent) {
     const scope = scopeOf(one.request);
@@ -216,11 +230,19 @@ function checkOutcomes(world: World, sent: Sent[], allowed: Set<string>): string
         }
       }
     }
-    if (winner?.outcome.ok && !isStatus(winner.request) && replyId(winner.outcome.body) !== journalIdFor(winner.request.owner, winner.request.key)) {
-      problems.push(`${scope}: created journal ${replyId(winner.outcome.body)}, the key names ${journalIdFor(winner.request.owner, winner.request.key)}`);
+    if (winner?.outcome.ok && !isStatus(winner.request) && winner.request.key) {
+      const { request } = winner;
+      const named = isBatch(request) ? batchJournalIds(request.owner, request.key!, request.body.items.length) : [journalIdFor(request.owner, request.key)];
+      const got = createdIds(request, winner.outcome.body);
+      if (JSON.stringify(got) !== JSON.stringify(named)) problems.push(`${scope}: created journals ${got.join(",")}, the key names ${named.join(",")}`);
     }
   }
-  const created = sent.filter((one) => isFresh(one) && !isStatus(one.request)).map((one) => (one.outcome.ok ? replyId(one.outcome.body) : ""));
+  for (const one of sent) {
+    if (isBatch(one.request) && !one.outcome.ok && "index" in one.outcome && !(one.outcome.index >= 0 && one.outcome.index < one.request.body.items.length)) {
+      problems.push(`a refused batch names item ${one.outcome.index} of ${one.request.body.items.length}: ${show(one)}`);
+    }
+  }
+  const created = sent.filter((one) => isFresh(one) && !isStatus(one.request)).flatMap((one) => (one.outcome.ok ? createdIds(one.request, one.outcome.body) : []));
   if (new Set(created).size !== created.length) problems.push(`${created.length} acknowledged creations name only ${new Set(created).size} journals`);
   return problems;
 }
@@ -237,12 +259,26 @@ function recordAcknowledged(world: World, sent: Sent[]): string[] {
   for (const one of sent) {
     if (!one.outcome.ok || isStatus(one.request)) continue;
     if (one.outcome.replayed) continue;
-    problems.push(...model.checkReply(one.request, one.outcome));
-    model.record(one.request, one.outcome);
+    const { request } = one;
+    if (isBatch(request)) {
+      // Every item of an acknowledged batch is one journal, as the single request would have made it.
+      const journals = (JSON.parse(one.outcome.body) as { data: unknown[] }).data;
+      if (journals.length !== request.body.items.length) problems.push(`a batch of ${request.body.items.length} items answered ${journals.length} journals: ${show(one)}`);
+      request.body.items.forEach((item, index) => {
+        const single = itemRequest(request.owner, item);
+        const outcome = { ok: true as const, body: JSON.stringify({ data: journals[index] }), replayed: false };
+        problems.push(...model.checkReply(single, outcome).map((problem) => `batch item ${index}: ${problem}`));
+        model.record(single, outcome);
+      });
+      continue;
+    }
+    problems.push(...model.checkReply(request, one.outcome));
+    model.record(request, one.outcome);
   }
-  const changes = new Map<string, Sent[]>();
+  const changes = new Map<string, (Sent & { request: StatusRequest })[]>();
   for (const one of sent) {
-    if (isStatus(one.request) && isFresh(one)) changes.set(one.request.journalId, [...(changes.get(one.request.journalId) ?? []), one]);
+    const { request } = one;
+    if (isStatus(request) && isFresh(one)) changes.set(request.journalId, [...(changes.get(request.journalId) ?? []), { ...one, request }]);
   }
   for (const [journalId, done] of changes) {
     const journal = model.journals.get(journalId);
@@ -279,7 +315,7 @@ const outcomeCounts = (sent: Sent[]) => {
 interface Scenario {
   name: string;
   /** Sets up what the run needs beyond setUpWorld and returns each client's requests. */
-  build(ctx: CoreContext, world: World): Promise<Request[][]>;
+  build(ctx: CoreContext, world: World): Promise<ClientRequest[][]>;
   /** The refusal codes the run may produce. */
   allowed: Set<string>;
   /** The scenario's own checks after the run. */
@@ -341,7 +377,7 @@ async function fund(ctx: CoreContext, world: World, account: number, minor: numb
 }
 
 /** Puts `request` into a client's list at a position (modulo its length + 1). */
-const insertAt = (list: Request[], at: number, request: Request) => list.splice(at % (list.length + 1), 0, request);
+const insertAt = (list: ClientRequest[], at: number, request: ClientRequest) => list.splice(at % (list.length + 1), 0, request);
 
 /* ------------------------------------------------------------------ overdraft */
 
@@ -386,8 +422,8 @@ type OverdraftPlan = typeof overdraftPlan extends fc.Arbitrary<infer T> ? T : ne
 function overdraftScenario(plan: OverdraftPlan, mutation?: Mutation): Scenario {
   const funded = plan.fundedMajor * 100;
   /** What each transfer or unpost takes away from the source's available balance. */
-  const amounts = new Map<Request, number>();
-  const minorOf = (request: Request) => amounts.get(request)!;
+  const amounts = new Map<ClientRequest, number>();
+  const minorOf = (request: ClientRequest) => amounts.get(request)!;
   return {
     name: "overdraft",
     mutation,
@@ -474,7 +510,21 @@ const keyChoice = fc.oneof(
 type KeyChoice = typeof keyChoice extends fc.Arbitrary<infer T> ? T : never;
 
 const placement = fc.array(fc.record({ client: fc.nat({ max: CLIENTS - 1 }), at: fc.nat({ max: 40 }) }), { minLength: 1, maxLength: 3 });
+/** A batch item of the first user: a transfer between its accounts, or a deposit (rarely into the other user's account: a 404 naming the item). */
+const batchItem = fc.oneof(
+  { weight: 3, arbitrary: fc.record({ type: fc.constant("transfer" as const), pair: fc.constantFrom(...TRANSFER_PAIRS), minor: fc.integer({ min: 1, max: 30_000 }) }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      type: fc.constant("deposit" as const),
+      account: fc.oneof({ weight: 15, arbitrary: fc.nat({ max: 5 }) }, { weight: 1, arbitrary: fc.constant(6) }),
+      minor: fc.integer({ min: 1, max: 30_000 }),
+    }),
+  },
+);
+
 const template = fc.oneof(
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant("batch" as const), items: fc.array(batchItem, { minLength: 1, maxLength: 5 }), key: keyChoice, placement }) },
   { weight: 3, arbitrary: fc.record({ kind: fc.constant("deposit" as const), account: fc.nat({ max: ACCOUNTS - 1 }), minor: fc.integer({ min: 1, max: 50_000 }), key: keyChoice, placement }) },
   {
     weight: 4,
@@ -503,7 +553,7 @@ const template = fc.oneof(
 type Template = typeof template extends fc.Arbitrary<infer T> ? T : never;
 
 /** The concrete requests of the templates, placed into the clients' lists (a template may go to several clients). */
-function mixedPlans(world: World, templates: Template[]): Request[][] {
+function mixedPlans(world: World, templates: Template[]): ClientRequest[][] {
   const { model } = world;
   const keys: (string | null)[] = [];
   const keyOf = (choice: KeyChoice, index: number): string | null => {
@@ -511,13 +561,13 @@ function mixedPlans(world: World, templates: Template[]): Request[][] {
     const earlier = choice.mode === "reuse" && index > 0 ? keys[choice.of % index] : null;
     return earlier ?? `${model.runId}-t${index}`;
   };
-  const requests: Request[] = [];
+  const requests: ClientRequest[] = [];
   // Journals a post or unpost may name: those of the world, and those the run's keyed creations will have.
   const journals: { id: string; owner: string }[] = model.journalOrder.map((id) => ({ id, owner: model.journals.get(id)!.owner }));
   templates.forEach((spec, index) => {
     const key = keyOf(spec.key, index);
     keys.push(key);
-    let request: Request;
+    let request: ClientRequest;
     if (spec.kind === "deposit") {
       const account = model.accounts[spec.account]!;
       request = { fn: "deposit", owner: account.owner, body: { account_id: account.id, amount: toDecimalString(spec.minor, account.currency) }, key };
@@ -525,15 +575,27 @@ function mixedPlans(world: World, templates: Template[]): Request[][] {
       const from = model.accounts[spec.pair[0]]!;
       const to = model.accounts[spec.pair[1]]!;
       request = { fn: "transfer", owner: from.owner, body: { from_account_id: from.id, to_account_id: to.id, amount: toDecimalString(spec.minor, from.currency) }, key };
+    } else if (spec.kind === "batch") {
+      const items = spec.items.map((item) => {
+        if (item.type === "deposit") {
+          const account = model.accounts[item.account]!;
+          return { type: "deposit", account_id: account.id, amount: toDecimalString(item.minor, account.currency) };
+        }
+        const from = model.accounts[item.pair[0]]!;
+        return { type: "transfer", from_account_id: from.id, to_account_id: model.accounts[item.pair[1]]!.id, amount: toDecimalString(item.minor, from.currency) };
+      });
+      request = { fn: "batch", owner: model.accounts[0]!.owner, body: { items }, key };
     } else {
       const journal = journals[spec.target % journals.length]!;
       const stranger = model.accounts.find((account) => account.owner !== journal.owner)!.owner;
       request = { fn: spec.kind, owner: spec.stranger ? stranger : journal.owner, journalId: journal.id, key };
     }
-    if (!isStatus(request) && key) journals.push({ id: journalIdFor(request.owner, key), owner: request.owner });
+    const owner = request.owner;
+    if (isBatch(request) && key) journals.push(...batchJournalIds(owner, key, request.body.items.length).map((id) => ({ id, owner })));
+    else if (!isStatus(request) && key) journals.push({ id: journalIdFor(owner, key), owner });
     requests.push(request);
   });
-  const plans: Request[][] = Array.from({ length: CLIENTS }, () => []);
+  const plans: ClientRequest[][] = Array.from({ length: CLIENTS }, () => []);
   const late = (spec: Template) => "late" in spec && spec.late;
   templates.forEach((spec, index) => {
     if (!late(spec)) for (const { client, at } of spec.placement) insertAt(plans[client]!, at, requests[index]!);

@@ -63,8 +63,6 @@ const BatchInput = z.object({
 export const BatchItemInput = z.discriminatedUnion("type", [TransferInput.extend({ type: z.literal("transfer") }), DepositInput.extend({ type: z.literal("deposit") })]);
 export const BatchRequestInput = z.object({ items: z.array(BatchItemInput).min(1).max(BATCH_MAX_ITEMS) });
 
-const ITEM_TYPES = ["transfer", "deposit"] as const;
-const ItemType = z.enum(ITEM_TYPES, { error: "type must be transfer or deposit" });
 
 /** One item after validation: its accounts (the caller's) and amount in minor units. */
 type ValidItem =
@@ -102,7 +100,8 @@ async function validItems(ctx: CoreContext, ownerId: string, items: unknown[]): 
       await forItem(index, async (): Promise<ValidItem> => {
         if (typeof item !== "object" || item === null || Array.isArray(item)) throw badRequest("Each item must be a JSON object");
         const { type, ...fields } = item as Record<string, unknown>;
-        if (parseWith(ItemType, type) === "transfer") {
+        if (type !== "transfer" && type !== "deposit") throw badRequest("type must be transfer or deposit");
+        if (type === "transfer") {
           const input = parseWith(TransferInput, fields);
           const [from, to] = await Promise.all([owned(input.from_account_id), owned(input.to_account_id)]);
           return { type: "transfer", input, from, to, amount: minorOrThrow(input.amount, from.currency) };

@@ -173,6 +173,8 @@ describe("ledger batches", () => {
       [{ items: Array.from({ length: 51 }, () => transfer) }, 400, { code: "validation_error", message: "A batch holds at most 50 items" }],
       [{ items: [{ type: "deposit", account_id: mine.id, amount: "1" }, "x"] }, 400, { index: 1, message: "Each item must be a JSON object" }],
       [{ items: [{ type: "refund", account_id: mine.id, amount: "1" }] }, 400, { index: 0, message: "type must be transfer or deposit" }],
+      [{ items: [{ type: "deposit", account_id: mine.id, amount: "1" }, { account_id: mine.id, amount: "1" }] }, 400, { index: 1, message: "type must be transfer or deposit" }],
+      [{ items: [{ type: "transfer", to_account_id: mine.id, amount: "1" }] }, 400, { index: 0, message: "Source account is required" }],
       [{ items: [{ type: "deposit", account_id: mine.id, amount: "1" }, { type: "deposit", account_id: mine.id }] }, 400, { index: 1, message: "Amount is required" }],
       [{ items: [{ type: "deposit", account_id: mine.id, amount: "1.001" }] }, 400, { index: 0, code: "invalid_amount" }],
       [{ items: [{ type: "deposit", account_id: mine.id, amount: "1" }, { type: "deposit", account_id: theirs.id, amount: "1" }] }, 404, { index: 1, code: "account_not_found", message: "Account not found" }],

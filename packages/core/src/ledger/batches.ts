@@ -63,7 +63,6 @@ const BatchInput = z.object({
 export const BatchItemInput = z.discriminatedUnion("type", [TransferInput.extend({ type: z.literal("transfer") }), DepositInput.extend({ type: z.literal("deposit") })]);
 export const BatchRequestInput = z.object({ items: z.array(BatchItemInput).min(1).max(BATCH_MAX_ITEMS) });
 
-
 /** One item after validation: its accounts (the caller's) and amount in minor units. */
 type ValidItem =
   | { type: "transfer"; input: TransferInput; from: Account; to: Account; amount: number }

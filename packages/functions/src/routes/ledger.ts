@@ -255,6 +255,7 @@ const testBalanceRoute = moneyWrite({
 
 /** A batch's error names the refused (or malformed) item by its 0-based position. */
 const BatchErrorReply = ErrorReply.extend({
+  error: z.string().optional().describe("The message again (as post and unpost replies carry it)"),
   index: z.number().int().min(0).optional().describe("The 0-based position of the item that was refused or is malformed (absent when the batch as a whole is)"),
 });
 const BatchWriteReply = z.object({ message: z.string(), data: z.array(JournalReply).describe("One transaction per item, in the items' order: each what the single request would have answered in `data`") });
@@ -264,7 +265,7 @@ function batchErrors(): ReturnType<typeof errors> {
   const responses = errors({ ...WRITE_ERRORS, 422: ["insufficient_funds", "idempotency_key_reused", "batch_too_large"] });
   for (const status of [400, 404, 422, 423] as const) {
     const response = responses[status] as { description: string; content: Record<string, { schema?: unknown; example: Record<string, unknown> }> };
-    const example = response.content["application/json"]!.example;
+    const example = status === 422 ? { message: "Insufficient available balance in Everyday", code: "insufficient_funds" } : response.content["application/json"]!.example;
     response.content = {
       "application/json": { schema: schemaRef("BatchError", BatchErrorReply, "output"), example: { ...example, error: example.message, index: 3 } },
     };
@@ -280,7 +281,7 @@ const batchRoute = createRoute({
   summary: "Transfers and deposits, all or nothing",
   description: [
     `Up to ${BATCH_MAX_ITEMS} transfers and deposits (\`type\` plus that request's own fields, validated with its own schema and messages) committed all or nothing in one DynamoDB transaction, as drafts, in order: an item is checked against the balances the earlier items leave (two transfers out of one account must both be covered; a deposit in the batch is pending and, as always, not yet available).`,
-    "The reply lists one transaction per item, in order. A refused or malformed item refuses the whole batch and nothing is written: the error is the single request's status, code and message plus the item's 0-based `index` (and `error`, repeating the message).",
+    "The reply lists one transaction per item, in order. A refused or malformed item refuses the whole batch and nothing is written: the error is the single request's status, code and message plus the item's 0-based `index` (and `error`, repeating the message). Checks run in three rounds, each over the items in order: validation (shape, the accounts exist and are yours, the amount), then the business checks (same account, inactive account, currency), then the balances and locks; the first failing item of the first failing round is the one named.",
     `Size: the transaction holds one item per transaction plus one balance version per distinct account the batch changes (all of its legs on an account are folded into one version), at most ${TRANSACTION_MAX_ITEMS}: e.g. a ${BATCH_MAX_ITEMS}-transfer payout from one account fits with up to ${TRANSACTION_MAX_ITEMS - BATCH_MAX_ITEMS - 1} distinct payees; more is a 422 \`batch_too_large\` naming the count (split the batch).`,
     `With an Idempotency-Key the batch is replayed as a whole, exactly like a single write. ${DECISIONS_STAY_DECIDED}`,
   ].join(" "),

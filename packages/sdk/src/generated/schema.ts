@@ -432,7 +432,7 @@ export interface paths {
         put?: never;
         /**
          * Transfers and deposits, all or nothing
-         * @description Up to 50 transfers and deposits (`type` plus that request's own fields, validated with its own schema and messages) committed all or nothing in one DynamoDB transaction, as drafts, in order: an item is checked against the balances the earlier items leave (two transfers out of one account must both be covered; a deposit in the batch is pending and, as always, not yet available). The reply lists one transaction per item, in order. A refused or malformed item refuses the whole batch and nothing is written: the error is the single request's status, code and message plus the item's 0-based `index` (and `error`, repeating the message). Size: the transaction holds one item per transaction plus one balance version per distinct account the batch changes (all of its legs on an account are folded into one version), at most 100: e.g. a 50-transfer payout from one account fits with up to 49 distinct payees; more is a 422 `batch_too_large` naming the count (split the batch). With an Idempotency-Key the batch is replayed as a whole, exactly like a single write. Decisions stay decided: with an Idempotency-Key, a refusal for a business rule (`insufficient_funds`, `account_locked`, `account_inactive`, `same_account`, `currency_mismatch`, and for post/unpost `already_posted` / `not_posted`) is recorded under the key, and every retry with that key gets the same refusal byte for byte (same status and body, with `Idempotent-Replayed: true`) even after the state changed, e.g. funds arrived; use a new key for a new attempt. Validation errors (other 400s), 404s and 409 `idempotency_in_progress` are not recorded: a corrected retry with the same key works.
+         * @description Up to 50 transfers and deposits (`type` plus that request's own fields, validated with its own schema and messages) committed all or nothing in one DynamoDB transaction, as drafts, in order: an item is checked against the balances the earlier items leave (two transfers out of one account must both be covered; a deposit in the batch is pending and, as always, not yet available). The reply lists one transaction per item, in order. A refused or malformed item refuses the whole batch and nothing is written: the error is the single request's status, code and message plus the item's 0-based `index` (and `error`, repeating the message). Checks run in three rounds, each over the items in order: validation (shape, the accounts exist and are yours, the amount), then the business checks (same account, inactive account, currency), then the balances and locks; the first failing item of the first failing round is the one named. Size: the transaction holds one item per transaction plus one balance version per distinct account the batch changes (all of its legs on an account are folded into one version), at most 100: e.g. a 50-transfer payout from one account fits with up to 49 distinct payees; more is a 422 `batch_too_large` naming the count (split the batch). With an Idempotency-Key the batch is replayed as a whole, exactly like a single write. Decisions stay decided: with an Idempotency-Key, a refusal for a business rule (`insufficient_funds`, `account_locked`, `account_inactive`, `same_account`, `currency_mismatch`, and for post/unpost `already_posted` / `not_posted`) is recorded under the key, and every retry with that key gets the same refusal byte for byte (same status and body, with `Idempotent-Replayed: true`) even after the state changed, e.g. funds arrived; use a new key for a new attempt. Validation errors (other 400s), 404s and 409 `idempotency_in_progress` are not recorded: a corrected retry with the same key works.
          */
         post: operations["createBatch"];
         delete?: never;
@@ -1379,7 +1379,7 @@ export interface components {
             message: string;
             /** @description Stable machine-readable code, e.g. validation_error, unauthorized, not_found */
             code: string;
-            /** @description Post and unpost replies repeat the message here (the spec's client reads it) */
+            /** @description The message again (as post and unpost replies carry it) */
             error?: string;
             /** @description Ledger command failures: the underlying refusal's message */
             reason?: string;
@@ -5269,9 +5269,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Unprocessable",
+                     *       "message": "Insufficient available balance in Everyday",
                      *       "code": "insufficient_funds",
-                     *       "error": "Unprocessable",
+                     *       "error": "Insufficient available balance in Everyday",
                      *       "index": 3
                      *     }
                      */

@@ -10,6 +10,8 @@
  *               new keys: no reads, no application code, the ceiling for 3 items per write;
  *   3. deposits: every write touches sys-funding-usd (sharded) -> hot / uniform ratio;
  *   4. with --hot: every transfer leaves one customer account (one chain) -> hot / uniform;
+ *   then batches of 10 and of 50 transfers within one owner (POST .../transactions/batch's
+ *      core, postBatch): postings/s, items per posting;
  *   5-7. with each worker its own context (caches, queues, client), like one Lambda instance per
  *      concurrent request (--no-instances skips them): uniform transfers, transfers that all
  *      leave one hot customer account, and deposits (hot system account).
@@ -29,6 +31,7 @@ import { ensureSystemAccounts, getAccounts, systemAccountId } from "@fintech/cor
 import { latestVersion } from "@fintech/core/ledger/balances";
 import { journalKey, balanceVersionKey } from "@fintech/core/ledger/keys";
 import { createAccount, deposit, setJournalStatus, transfer, type WriteResult } from "@fintech/core/ledger/service";
+import { postBatch } from "@fintech/core/ledger/batches";
 import { ensureTable } from "../local/bootstrap";
 import "../local/cli"; // the local scripts' set-up: silences the SDK's Node 22 notice
 import { releaseStore, stopOnceOnExit } from "./teardown";
@@ -93,12 +96,14 @@ interface PhaseResult {
   seconds: number;
   latencies: number[];
   counters: Counters;
+  /** Postings per operation: 1, or a batch's size. */
+  postings: number;
 }
 
 const percentile = (sorted: number[], p: number) => (sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!);
 
 /** W workers call `op` back to back until the deadline; each call's latency is recorded. */
-async function runPhase(name: string, workers: number, seconds: number, op: (worker: number, seq: number) => Promise<void>): Promise<PhaseResult> {
+async function runPhase(name: string, workers: number, seconds: number, op: (worker: number, seq: number) => Promise<void>, postings = 1): Promise<PhaseResult> {
   counters = newCounters();
   const latencies: number[] = [];
   const errors = new Map<string, number>();
@@ -122,7 +127,7 @@ async function runPhase(name: string, workers: number, seconds: number, op: (wor
   );
   const elapsed = (performance.now() - started) / 1000;
   latencies.sort((a, b) => a - b);
-  return { name, ops, errors, seconds: elapsed, latencies, counters };
+  return { name, ops, errors, seconds: elapsed, latencies, counters, postings };
 }
 
 const warm = async (seconds: number, workers: number, op: (worker: number, seq: number) => Promise<void>) => {
@@ -210,6 +215,17 @@ async function main(): Promise<void> {
       const to = ownAccounts[Math.floor(Math.random() * ownAccounts.length)]!;
       await transfer(via(worker), ownerOf(0), { from_account_id: hotAccount, to_account_id: to, amount: amount() }, `${phase}-${run}-${worker}-${seq}`);
     };
+    /** One batch of `size` transfers between random accounts of one owner, all or nothing. */
+    const batchOf = (size: number) => async (worker: number, seq: number) => {
+      const owner = Math.floor(Math.random() * opts.owners);
+      const mine = accountIds.filter((_, index) => index % opts.owners === owner);
+      const items = Array.from({ length: size }, () => {
+        const from = Math.floor(Math.random() * mine.length);
+        const to = (from + 1 + Math.floor(Math.random() * (mine.length - 1))) % mine.length;
+        return { type: "transfer" as const, from_account_id: mine[from]!, to_account_id: mine[to]!, amount: amount() };
+      });
+      await postBatch(core, ownerOf(owner), { items }, `batch${size}-${run}-${worker}-${seq}`);
+    };
     const hotDeposit = (phase: string, via: (worker: number) => CoreContext) => async (worker: number, seq: number) => {
       const index = Math.floor(Math.random() * accountIds.length);
       await deposit(via(worker), ownerOf(index), { account_id: accountIds[index]!, amount: amount() }, `${phase}-${run}-${worker}-${seq}`);
@@ -250,6 +266,7 @@ async function main(): Promise<void> {
     results.push(await runPhase(PHASES.raw, opts.workers, opts.duration, rawWrite));
     results.push(await runPhase(PHASES.deposits, opts.workers, opts.duration, hotDeposit("deposit", shared)));
     if (opts.hot) results.push(await runPhase(PHASES.hot, opts.workers, opts.duration, hotTransfer("hot", shared)));
+    for (const size of [10, 50]) results.push(await runPhase(PHASES.batches(size), opts.workers, opts.duration, batchOf(size), size));
     if (opts.instances && opts.workers > 1) {
       // A Lambda instance is reused between requests, so its account cache (30 s) is warm: each
       // one is primed before each of these phases.
@@ -279,6 +296,7 @@ const PHASES = {
   raw: "raw TransactWriteItems (3 Puts)",
   deposits: "deposits (hot sys-funding-usd)",
   hot: "transfers from one hot account",
+  batches: (size: number) => `batches of ${size} transfers`,
   instances: (n: number) => `uniform transfers, ${n} instances`,
   hotInstances: (n: number) => `one hot account, ${n} instances`,
   depositInstances: (n: number) => `deposits (hot system), ${n} instances`,
@@ -292,12 +310,13 @@ function report(results: PhaseResult[], opts: Options, itemBytes: number): void 
     return {
       phase: result.name,
       "ops/s": (result.ops / result.seconds).toFixed(1),
+      "postings/s": ((result.ops * result.postings) / result.seconds).toFixed(1),
       "p50 ms": percentile(result.latencies, 50).toFixed(1),
       "p99 ms": percentile(result.latencies, 99).toFixed(1),
       "calls/op": perOp(result, calls),
       "retries/op": perOp(result, result.counters.cancelled, 3),
       // Per committed posting: cancelled attempts are in retries/op.
-      "items/posting": result.counters.transactions ? (result.counters.transactItems / result.counters.transactions).toFixed(2) : "-",
+      "items/posting": result.counters.transactions ? (result.counters.transactItems / result.counters.transactions / result.postings).toFixed(2) : "-",
       "busiest key share (table / gsi1 / gsi2)": busiest.map((spot) => `${((spot.top[0]?.share ?? 0) * 100).toFixed(1)}%`).join(" / "),
       errors: [...result.errors].map(([label, n]) => `${label} x${n}`).join(", ") || "0",
     };
@@ -323,6 +342,9 @@ function report(results: PhaseResult[], opts: Options, itemBytes: number): void 
   console.log(`items written per transfer: ${(results[0]!.counters.transactItems / Math.max(1, results[0]!.counters.transactions)).toFixed(2)} (journal + 2 balance versions; raw items ~${Math.round(itemBytes / 3)} B JSON each)`);
   console.log(`app/raw            = ${(uniform / rate(PHASES.raw)).toFixed(2)}   (one process)`);
   console.log(`hot deposits/uniform = ${(rate(PHASES.deposits) / uniform).toFixed(2)}   (one process)`);
+  for (const size of [10, 50]) {
+    console.log(`batches of ${size}: ${(rate(PHASES.batches(size)) * size).toFixed(0)} postings/s = ${((rate(PHASES.batches(size)) * size) / uniform).toFixed(2)} x uniform transfers   (one process; one TransactWriteItems per batch)`);
+  }
   if (opts.hot) console.log(`hot transfers/uniform = ${ratio(PHASES.hot, PHASES.uniform)}   (one process; one customer chain: every transfer waits for the previous one)`);
   if (opts.instances && opts.workers > 1) {
     const n = opts.workers;

@@ -21,8 +21,13 @@ export type TransactItems = NonNullable<TransactWriteCommandInput["TransactItems
 
 export const MAX_ATTEMPTS = 30;
 
-/** Backs off with jitter between optimistic-concurrency retries. */
-export const pause = (attempt: number) => new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(100, 2 + attempt * 4)));
+/**
+ * Backs off with full jitter, exponentially, between optimistic-concurrency retries. Writers in
+ * one process queue per chain (chain-locks.ts); separate instances cannot, and N of them racing
+ * for one chain waste about N - 1 cancelled writes per commit unless they spread their retries
+ * over the time the chain needs for N commits. The cap keeps MAX_ATTEMPTS within about 5 s.
+ */
+export const pause = (attempt: number) => new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(400, 4 * 2 ** attempt)));
 
 
 /**

@@ -198,7 +198,7 @@ export async function decidedOnce(
     return await write();
   } catch (error) {
     if (!idempotency.key || !isRecordedRefusal(error) || isReplayedRefusal(error)) throw error;
-    const attributes = { entity: "refusal", owner_id: ownerId, request_hash: idempotency.hash };
+    const attributes = { entity: "refusal", owner_id: ownerId, idempotency_key: idempotency.key, request_hash: idempotency.hash };
     if (await recordRefusal(ctx, journalKey(journalId), attributes, refusalOf(error))) throw error;
     const earlier = await loadDecision(ctx, journalId);
     if (!earlier) throw error;

@@ -20,6 +20,7 @@ import { loadConfig } from "../shared/config";
 import { createContext, type CoreContext } from "../shared/context";
 import { AppError } from "../shared/errors";
 import { postBatch } from "./batches";
+import { setAccountLock } from "./controls";
 import { isItemError } from "./decisions";
 import { execute, type Outcome } from "./ledger.testkit";
 
@@ -32,10 +33,15 @@ export const BatchClientRequest = z.object({
   key: Key,
 });
 export type BatchClientRequest = z.infer<typeof BatchClientRequest>;
+/** An admin locks or unlocks an account (controls.ts): nothing may leave a locked account. */
+export const ControlClientRequest = z.object({ fn: z.enum(["lock", "unlock"]), owner: z.string(), accountId: z.string(), key: z.null() });
+export type ControlClientRequest = z.infer<typeof ControlClientRequest>;
+const isControlRequest = (request: ClientRequest): request is ControlClientRequest => request.fn === "lock" || request.fn === "unlock";
 export const ClientRequest = z.discriminatedUnion("fn", [
   z.object({ fn: z.enum(["deposit", "test_balance", "transfer"]), owner: z.string(), body: z.record(z.string(), z.unknown()), key: Key }),
   z.object({ fn: z.enum(["post", "unpost"]), owner: z.string(), journalId: z.string(), key: Key }),
   BatchClientRequest,
+  ControlClientRequest,
 ]);
 /** What a client can be asked to do: the test kit's requests, and batches. */
 export type ClientRequest = z.infer<typeof ClientRequest>;
@@ -45,9 +51,10 @@ export type ClientRequest = z.infer<typeof ClientRequest>;
  * item of a TransactWriteItems except the journal goes without its condition (no version guard,
  * no funds condition), as a write path without optimistic concurrency would. "unguarded_journals":
  * the journal item goes without its condition (no "only if absent" for a new journal, which is
- * the idempotency record, no version check on a status change).
+ * the idempotency record, no version check on a status change). "unlocked_reads": every item
+ * this instance reads says "not locked", as a write path that ignored locks would see it.
  */
-export const Mutation = z.enum(["unguarded_balances", "unguarded_journals"]);
+export const Mutation = z.enum(["unguarded_balances", "unguarded_journals", "unlocked_reads"]);
 export type Mutation = z.infer<typeof Mutation>;
 
 export const ToClient = z.discriminatedUnion("type", [
@@ -109,6 +116,22 @@ function removeConditions(ctx: CoreContext, mutation: Mutation): void {
   );
 }
 
+/** Every item a Query or Get returns reads as not locked (marshalled or not). */
+function ignoreLocks(ctx: CoreContext): void {
+  ctx.db.raw.middlewareStack.add(
+    (next) => async (args) => {
+      const result = await next(args);
+      const output = result.output as { Items?: Record<string, unknown>[]; Item?: Record<string, unknown> };
+      for (const item of [...(output.Items ?? []), ...(output.Item ? [output.Item] : [])]) {
+        if (item.locked === true) item.locked = false;
+        else if ((item.locked as { BOOL?: boolean } | undefined)?.BOOL === true) item.locked = { BOOL: false };
+      }
+      return result;
+    },
+    { step: "initialize", name: "ledgerProcessIgnoreLocks" },
+  );
+}
+
 function send(message: FromClient): void {
   process.send!(message);
 }
@@ -144,6 +167,19 @@ async function executeBatch(ctx: CoreContext, request: BatchClientRequest): Prom
   }
 }
 
+const ADMIN = { id: "processes-admin", name: "Processes Admin" };
+
+/** A lock or unlock by an admin; a refusal (already locked, not locked) becomes an outcome. */
+async function executeControl(ctx: CoreContext, request: ControlClientRequest): Promise<ClientOutcome> {
+  try {
+    const account = await setAccountLock(ctx, request.accountId, request.fn === "lock", { reason: "processes test" }, ADMIN);
+    return { ok: true, body: JSON.stringify({ data: { id: account.id } }), replayed: false };
+  } catch (error) {
+    if (error instanceof AppError) return { ok: false, status: error.status, code: error.code, message: error.message };
+    throw error;
+  }
+}
+
 async function perform(ctx: CoreContext, requests: ClientRequest[], counts: { writes: number; cancelled: number }): Promise<ClientResult[]> {
   const results: ClientResult[] = [];
   for (const request of requests) {
@@ -151,7 +187,9 @@ async function perform(ctx: CoreContext, requests: ClientRequest[], counts: { wr
     const before = { ...counts };
     let outcome: ClientOutcome;
     try {
-      outcome = request.fn === "batch" ? await executeBatch(ctx, request) : await execute(ctx, request);
+      if (request.fn === "batch") outcome = await executeBatch(ctx, request);
+      else if (isControlRequest(request)) outcome = await executeControl(ctx, request);
+      else outcome = await execute(ctx, request);
     } catch (error) {
       outcome = { ok: false, status: 500, code: "unexpected", message: error instanceof Error ? `${error.name}: ${error.message}` : String(error) };
     }
@@ -177,7 +215,8 @@ function main(): void {
       dispose();
       ctx = createContext(loadConfig({ ...process.env, TABLE_NAME: message.table }));
       counts = countWrites(ctx);
-      if (message.mutation) removeConditions(ctx, message.mutation);
+      if (message.mutation === "unlocked_reads") ignoreLocks(ctx);
+      else if (message.mutation) removeConditions(ctx, message.mutation);
       requests = message.requests;
       send({ type: "armed" });
       return;

@@ -8,10 +8,14 @@ import type {} from "../../../../infra/local/test-setup"; // the type of inject(
 import type { CoreContext } from "../shared/context";
 import { toDecimalString } from "../money/model";
 import { RECORDED_REFUSALS } from "./decisions";
+import { unfoldVersion, type FoldedVersionItem } from "./folded-versions";
+import { setAccountLock } from "./controls";
 import { journalIdFor } from "./journals";
+import { holderDirection } from "./model";
 import { balanceOf } from "./service";
 import { checkInvariants, execute, setUpWorld, snapshot, type CreateRequest, type Request, type StatusRequest, type World } from "./ledger.testkit";
-import type { BatchClientRequest, ClientOutcome, ClientRequest, ClientResult, FromClient, Mutation, ToClient } from "./ledger.process-client";
+// Types only: importing the client module would run it (it is a process's entry point).
+import type { BatchClientRequest, ClientOutcome, ClientRequest, ClientResult, ControlClientRequest, FromClient, Mutation, ToClient } from "./ledger.process-client";
 
 /**
  * The ledger's invariants when every client is its own OS process, as separate Lambda instances
@@ -153,6 +157,10 @@ const show = (sent: Sent) => `client ${sent.client} ${JSON.stringify(sent.reques
 const isFresh = (sent: Sent) => sent.outcome.ok && !sent.outcome.replayed;
 const isStatus = (request: ClientRequest): request is StatusRequest => request.fn === "post" || request.fn === "unpost";
 const isBatch = (request: ClientRequest): request is BatchClientRequest => request.fn === "batch";
+const isControlRequest = (request: ClientRequest): request is ControlClientRequest => request.fn === "lock" || request.fn === "unlock";
+/** A request that creates journals: a single one or a batch. */
+const isCreation = (request: ClientRequest): request is CreateRequest | BatchClientRequest =>
+  request.fn === "deposit" || request.fn === "test_balance" || request.fn === "transfer" || request.fn === "batch";
 /** A batch item as the single request it stands for (the oracle knows those). */
 const itemRequest = (owner: string, { type, ...body }: Record<string, unknown>): CreateRequest => ({ fn: type as "transfer" | "deposit", owner, body, key: null });
 /** The journal ids a keyed batch's reply must carry (batches.ts: a key namespace of the batch's own). */
@@ -195,7 +203,9 @@ function checkOutcomes(world: World, sent: Sent[], allowed: Set<string>): string
       ? `${request.fn}#${request.owner}`
       : isBatch(request)
         ? `batch ${request.body.items.map((item) => model.fingerprint(itemRequest(request.owner, item))).join(" ")}`
-        : model.fingerprint(request);
+        : isControlRequest(request)
+          ? `${request.fn}#${request.accountId}`
+          : model.fingerprint(request);
   const scopes = new Map<string, Sent[]>();
   for (const one of sent) {
     const scope = scopeOf(one.request);
@@ -245,7 +255,7 @@ function checkOutcomes(world: World, sent: Sent[], allowed: Set<string>): string
       problems.push(`a refused batch names item ${one.outcome.index} of ${one.request.body.items.length}: ${show(one)}`);
     }
   }
-  const created = sent.filter((one) => isFresh(one) && !isStatus(one.request)).flatMap((one) => (one.outcome.ok ? createdIds(one.request, one.outcome.body) : []));
+  const created = sent.filter((one) => isFresh(one) && isCreation(one.request)).flatMap((one) => (one.outcome.ok ? createdIds(one.request, one.outcome.body) : []));
   if (new Set(created).size !== created.length) problems.push(`${created.length} acknowledged creations name only ${new Set(created).size} journals`);
   return problems;
 }
@@ -260,9 +270,8 @@ function recordAcknowledged(world: World, sent: Sent[]): string[] {
   const { model } = world;
   const statusBefore = new Map([...model.journals].map(([id, journal]) => [id, journal.status]));
   for (const one of sent) {
-    if (!one.outcome.ok || isStatus(one.request)) continue;
-    if (one.outcome.replayed) continue;
     const { request } = one;
+    if (!one.outcome.ok || one.outcome.replayed || !isCreation(request)) continue;
     if (isBatch(request)) {
       // Every item of an acknowledged batch is one journal, as the single request would have made it.
       const journals = (JSON.parse(one.outcome.body) as { data: unknown[] }).data;
@@ -527,6 +536,8 @@ const batchItem = fc.oneof(
 );
 
 const template = fc.oneof(
+  /** An admin locks or unlocks one of the accounts (nothing may leave it while locked). */
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant("control" as const), lock: fc.boolean(), account: fc.nat({ max: ACCOUNTS - 1 }), placement }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant("batch" as const), items: fc.array(batchItem, { minLength: 1, maxLength: 5 }), key: keyChoice, placement }) },
   { weight: 3, arbitrary: fc.record({ kind: fc.constant("deposit" as const), account: fc.nat({ max: ACCOUNTS - 1 }), minor: fc.integer({ min: 1, max: 50_000 }), key: keyChoice, placement }) },
   {
@@ -568,10 +579,12 @@ function mixedPlans(world: World, templates: Template[]): ClientRequest[][] {
   // Journals a post or unpost may name: those of the world, and those the run's keyed creations will have.
   const journals: { id: string; owner: string }[] = model.journalOrder.map((id) => ({ id, owner: model.journals.get(id)!.owner }));
   templates.forEach((spec, index) => {
-    const key = keyOf(spec.key, index);
+    const key = "key" in spec ? keyOf(spec.key, index) : null;
     keys.push(key);
     let request: ClientRequest;
-    if (spec.kind === "deposit") {
+    if (spec.kind === "control") {
+      request = { fn: spec.lock ? "lock" : "unlock", owner: "processes-admin", accountId: model.accounts[spec.account]!.id, key: null };
+    } else if (spec.kind === "deposit") {
       const account = model.accounts[spec.account]!;
       request = { fn: "deposit", owner: account.owner, body: { account_id: account.id, amount: toDecimalString(spec.minor, account.currency) }, key };
     } else if (spec.kind === "transfer") {
@@ -619,7 +632,35 @@ const MIXED_REFUSALS = new Set([
   "same_account",
   "account_not_found",
   "currency_mismatch",
+  "account_locked",
+  "already_locked",
+  "not_locked",
 ]);
+
+/**
+ * Locks hold inside the write whatever process writes: no chain version takes money out of a
+ * customer account (a change in the holder's DEBIT direction) while the version before it says
+ * the account is locked; and no leg folded into a batch version leaves the account below zero.
+ */
+async function lockAndFoldChecks(ctx: CoreContext, world: World): Promise<string[]> {
+  const problems: string[] = [];
+  const customers = new Set(world.model.accounts.map((account) => account.id));
+  const { chains } = await snapshot(ctx);
+  for (const versions of chains.values()) {
+    versions.forEach((item, index) => {
+      if (!customers.has(item.account_id) || index === 0) return;
+      const locked = versions[index - 1]!.locked ?? false;
+      for (const leg of unfoldVersion(item as FoldedVersionItem)) {
+        if (leg.side === null || (leg.operation !== "create" && leg.operation !== "post" && leg.operation !== "unpost")) continue;
+        if (locked && holderDirection(leg.side, item.normal_side, leg.operation) === "DEBIT") {
+          problems.push(`${item.chain} v${item.version}: ${leg.operation} ${leg.side} ${leg.amount} of ${leg.tx_id} took money out while the account was locked`);
+        }
+        if (leg.available < 0) problems.push(`${item.chain} v${item.version}: a folded leg of ${leg.tx_id} left available ${leg.available} < 0`);
+      }
+    });
+  }
+  return problems;
+}
 
 /* ------------------------------------------------------------------ the properties */
 
@@ -644,12 +685,31 @@ describe(`ledger invariants with ${CLIENTS} client processes (DynamoDB Local)`, 
     expect(problems).not.toEqual([]);
   }, 60_000);
 
+  it("the lock check catches a write path that ignores locks (mutation)", async () => {
+    const problems = await scenarioProblems({
+      name: "locked",
+      mutation: "unlocked_reads",
+      allowed: MIXED_REFUSALS,
+      async build(ctx, world) {
+        await fund(ctx, world, 0, 100_000, `${world.model.runId}-fund`);
+        const from = world.model.accounts[0]!;
+        await setAccountLock(ctx, from.id, true, { reason: "mutation check" }, { id: "processes-admin", name: "Processes Admin" });
+        const to = world.model.accounts[1]!;
+        return pool.map(() => [{ fn: "transfer" as const, owner: from.owner, body: { from_account_id: from.id, to_account_id: to.id, amount: "1.00" }, key: null }]);
+      },
+      extraChecks: (ctx, world) => lockAndFoldChecks(ctx, world),
+    });
+    if (STATS) console.log(`mutation unlocked_reads: ${problems.length} violation(s), e.g.\n${problems.slice(0, 3).join("\n")}`);
+    expect(problems.some((problem) => problem.includes("while the account was locked"))).toBe(true);
+  }, 60_000);
+
   it("a random mixed workload with keys shared across processes keeps every invariant", async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(template, { minLength: 30, maxLength: 60 }), (templates) =>
         runScenario({
           name: "mixed",
           allowed: MIXED_REFUSALS,
+          extraChecks: (ctx, world) => lockAndFoldChecks(ctx, world),
           async build(ctx, world) {
             await fund(ctx, world, 0, 200_000, `${world.model.runId}-fund-usd`);
             await fund(ctx, world, 3, 200_000, `${world.model.runId}-fund-jpy`);

@@ -28,7 +28,8 @@ import {
   type JournalDraft,
   type JournalReply,
 } from "./journals";
-import { journalsByOwner } from "./keys";
+import { BALANCE_PREFIX, chainPartition } from "./keys";
+import { unfoldVersion, type FoldedVersionItem } from "./folded-versions";
 import { cursorBinding, withAccountDetails } from "./transactions";
 import {
   CreateAccountInput,
@@ -296,26 +297,32 @@ export async function balanceOf(ctx: CoreContext, ownerId: string, accountId: st
 }
 
 /**
- * The journals that touched an account, newest first: the owner's journals index, kept to those
- * with a leg on the account (every journal touching a customer account is its owner's). Not the
- * account's balance versions: a batch folds several journals into one version (folded-versions.ts).
+ * The journals that touched an account, newest first: each left a "create" version on its chain
+ * (one query of the account's own partition, however many journals its owner has). A batch's
+ * folded version stands for all its journals on the account (folded-versions.ts): they are listed
+ * together, newest first, so such a page may hold more rows than `limit` (at most a batch's worth),
+ * and `offset` counts balance changes.
  */
 export async function accountTransactions(ctx: CoreContext, ownerId: string, accountId: string, page: PageQuery): Promise<Page<JournalReply>> {
   const account = await requireOwnedAccount(ctx, ownerId, accountId);
-  const partition = journalsByOwner(ownerId).gsi1pk;
+  const partition = chainPartition(account.id);
   const found = await queryPage(
     ctx.db,
-    { IndexName: "gsi1", KeyConditionExpression: "gsi1pk = :pk", ExpressionAttributeValues: { ":pk": partition } },
-    ["pk", "sk", "gsi1pk", "gsi1sk"],
-    { name: "gsi1pk", value: partition },
-    // Its own label: cursors of the earlier version-based listing (other keys) are refused, not misread.
-    cursorBinding(ctx, { route: "accounts/transactions/journals", owner: ownerId, account: account.id }),
+    {
+      KeyConditionExpression: "pk = :pk AND begins_with(sk, :prefix)",
+      FilterExpression: "operation = :create",
+      ExpressionAttributeValues: { ":pk": partition, ":prefix": BALANCE_PREFIX, ":create": "create" },
+    },
+    ["pk", "sk"],
+    { name: "pk", value: partition },
+    cursorBinding(ctx, { route: "accounts/transactions", owner: ownerId, account: account.id }),
     page,
     (item) => {
-      const journal = Journal.parse(item);
-      return journal.entries.some((entry) => entry.account_id === account.id) ? journal : null;
+      const ids = unfoldVersion(item as unknown as FoldedVersionItem).flatMap((leg) => (leg.tx_id ? [leg.tx_id] : []));
+      return ids.length > 0 ? ids.reverse() : null;
     },
   );
-  const journals = await withAccountDetails(ctx, found.items);
-  return { ...found, items: journals.map(journalReply) };
+  const journals = await Promise.all(found.items.flat().map((id) => loadJournal(ctx, id)));
+  const detailed = await withAccountDetails(ctx, journals.filter((journal): journal is Journal => journal !== null));
+  return { ...found, items: detailed.map(journalReply) };
 }

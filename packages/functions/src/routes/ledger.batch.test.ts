@@ -99,6 +99,9 @@ describe("ledger batches", () => {
     expect((await historyIds(payer.id)).filter((id) => ids.includes(id)).sort()).toEqual(ids.slice(0, 10).sort());
     const payerListing = await t.call("GET", `/api/v1/ledger/accounts/${payer.id}/transactions?limit=100`, { token });
     expect((payerListing.body.data as { id: string }[]).filter((row) => ids.includes(row.id))).toHaveLength(10);
+    // Payee 0 took two legs of the batch (item 0 and the deposit, item 10) in one folded version: both listed, newest first.
+    const payeeListing = await t.call("GET", `/api/v1/ledger/accounts/${payees[0]!.id}/transactions`, { token });
+    expect((payeeListing.body.data as { id: string }[]).map((row) => row.id)).toEqual([ids[10], ids[0]]);
     expect((await t.call("GET", `/api/v1/ledger/transactions/${ids[4]}`, { token })).body.data).toMatchObject({ id: ids[4], amount: "5.00", idempotency_key: "payout-1" });
 
     // The feed announces every journal once and every leg, folded versions included.

@@ -196,7 +196,7 @@ const accountTransactionsRoute = createRoute({
   path: "/accounts/{id}/transactions",
   operationId: "listAccountTransactions",
   summary: "An account's transactions",
-  description: "The transactions that touched one account, newest first, a page at a time (offset or cursor paging).",
+  description: "The transactions that touched one account, newest first, a page at a time (offset or cursor paging). Several transactions of one batch that changed this account are one balance change and come on one page together, so such a page may hold more rows than `limit` (and `offset` counts balance changes).",
   "x-complexity": "medium",
   parameters: [accountId, ...queryParameters(PageQuery, PAGE_DESCRIPTIONS)],
   responses: {

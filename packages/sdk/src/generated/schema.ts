@@ -370,7 +370,7 @@ export interface paths {
         };
         /**
          * An account's transactions
-         * @description The transactions that touched one account, newest first, a page at a time (offset or cursor paging).
+         * @description The transactions that touched one account, newest first, a page at a time (offset or cursor paging). Several transactions of one batch that changed this account are one balance change and come on one page together, so such a page may hold more rows than `limit` (and `offset` counts balance changes).
          */
         get: operations["listAccountTransactions"];
         put?: never;

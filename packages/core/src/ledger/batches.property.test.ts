@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { createTestContext } from "../../../../infra/local/testing";
+import { createContext, type CoreContext } from "../shared/context";
 import { AppError } from "../shared/errors";
 import { postBatch } from "./batches";
 import { isItemError, RECORDED_REFUSALS } from "./decisions";
@@ -136,7 +137,7 @@ function expectBatch(model: Model, requests: CreateRequest[]): Expected {
 
 type BatchOutcome = { ok: true; body: string; replayed: boolean } | { ok: false; status: number; code: string; index: number | null; replayed: boolean };
 
-async function send(world: World, ctx: Parameters<typeof postBatch>[0], requests: CreateRequest[], key: string | null): Promise<BatchOutcome> {
+async function send(world: World, ctx: CoreContext, requests: CreateRequest[], key: string | null): Promise<BatchOutcome> {
   const items = requests.map((request) => ({ type: request.fn, ...request.body }));
   try {
     const result = await postBatch(ctx, world.owners[0]!, { items }, key);
@@ -145,6 +146,20 @@ async function send(world: World, ctx: Parameters<typeof postBatch>[0], requests
     if (!(error instanceof AppError)) throw error;
     return { ok: false, status: error.status, code: error.code, index: isItemError(error) ? error.index : null, replayed: error.headers["Idempotent-Replayed"] === "true" };
   }
+}
+
+/** Posts every draft journal of the oracle through the single path; returns any disagreement. */
+async function postDrafts(ctx: CoreContext, model: Model): Promise<string[]> {
+  const problems: string[] = [];
+  for (const [journalId, journal] of model.journals) {
+    if (journal.status !== "draft") continue;
+    const request: Request = { fn: "post", owner: journal.owner, journalId, key: null };
+    const wanted = model.expect(request);
+    const posted = await execute(ctx, request);
+    if (wanted.ok !== posted.ok) problems.push(`post ${journalId}: got ${JSON.stringify(posted)}, oracle ${JSON.stringify(wanted)}`);
+    model.record(request, posted);
+  }
+  return problems;
 }
 
 describe("batches against the oracle", () => {
@@ -191,19 +206,74 @@ describe("batches against the oracle", () => {
             if (!same || again.replayed !== replayWanted) problems.push(`${label}: keyed retry answered ${JSON.stringify(again)} after ${JSON.stringify(outcome)}`);
           }
           // Now and then post every draft journal (the batches' and the openings) through the single path.
-          if (step.postDrafts) {
-            for (const [journalId, journal] of model.journals) {
-              if (journal.status !== "draft") continue;
-              const request: Request = { fn: "post", owner: journal.owner, journalId, key: null };
-              const wanted = model.expect(request);
-              const posted = await execute(ctx, request);
-              if (wanted.ok !== posted.ok) problems.push(`post ${journalId}: got ${JSON.stringify(posted)}, oracle ${JSON.stringify(wanted)}`);
-              model.record(request, posted);
-            }
-          }
+          if (step.postDrafts) problems.push(...(await postDrafts(ctx, model)));
         }
         problems.push(...(await checkInvariants(ctx, world, 4)));
         expect(problems, `committed ${committed} of ${steps.length} batches`).toEqual([]);
+      }),
+      { numRuns: runs, endOnFailure: true },
+    );
+  }, 300_000);
+
+  it("concurrent batches from separate instances, duplicates under one key among them, never overdraw and keep every invariant", async () => {
+    let run = 0;
+    const round = fc.record({
+      batches: fc.array(fc.array(cleanItem, { minLength: 1, maxLength: 10 }), { minLength: 2, maxLength: 4 }),
+      duplicated: fc.nat({ max: 3 }),
+    });
+    await fc.assert(
+      fc.asyncProperty(fc.array(round, { minLength: 2, maxLength: 4 }), async (rounds) => {
+        const ctx = await createTestContext();
+        disposers.push(() => ctx.dispose());
+        // Separate instances: their own clients, account and head caches and chain queues (as Lambda runs them).
+        const peers = [createContext(ctx.config), createContext(ctx.config)];
+        disposers.push(async () => peers.forEach((peer) => peer.db.raw.destroy()));
+        const instances = [ctx, ...peers];
+        const world = await setUpWorld(ctx, `batch-race-${++run}`);
+        const { model } = world;
+        const problems: string[] = [];
+        const funding = FUNDING.map((command) => model.request(command) as CreateRequest);
+        const funded = await send(world, ctx, funding, null);
+        if (!funded.ok) throw new Error(`funding failed: ${JSON.stringify(funded)}`);
+        const fundedData = (JSON.parse(funded.body) as { data: unknown[] }).data;
+        funding.forEach((request, index) => model.record(request, { ok: true, body: JSON.stringify({ data: fundedData[index] }), replayed: false }));
+        problems.push(...(await postDrafts(ctx, model)));
+        for (const { batches, duplicated } of rounds) {
+          const planned = batches.map((items) => ({ requests: items.map((command) => model.request(command) as CreateRequest), key: model.freshKey() }));
+          // One batch is sent twice more under its key, from other instances, at the same moment.
+          const copies = planned[duplicated % planned.length]!;
+          const sends = [...planned, copies, copies];
+          const outcomes = await Promise.all(sends.map((one, index) => send(world, instances[index % instances.length]!, one.requests, one.key)));
+          for (const [index, outcome] of outcomes.entries()) {
+            tally(outcome.ok ? (outcome.replayed ? "replayed (race)" : "ok (race)") : `${outcome.code} (race)`);
+            if (!outcome.ok && outcome.code !== "insufficient_funds" && outcome.code !== "idempotency_in_progress") problems.push(`race: unexpected ${JSON.stringify(outcome)}`);
+            if (!outcome.ok && outcome.code === "insufficient_funds" && outcome.index === null) problems.push(`race: a refusal without its index`);
+            if (index >= planned.length) continue;
+            if (outcome.ok && !outcome.replayed) {
+              const data = (JSON.parse(outcome.body) as { data: unknown[] }).data;
+              planned[index]!.requests.forEach((request, at) => {
+                const single = { ok: true as const, body: JSON.stringify({ message: "Transaction created", data: data[at] }), replayed: false };
+                problems.push(...model.checkReply(request, single));
+                model.record(request, single);
+              });
+            }
+          }
+          // The key's copies: at most one execution; every answer that is not "in progress" is the one decision.
+          const keyed = outcomes.filter((_, index) => sends[index] === copies);
+          const fresh = keyed.filter((outcome) => outcome.ok && !outcome.replayed);
+          if (fresh.length > 1) problems.push(`race: one key executed ${fresh.length} times`);
+          const decided = keyed.filter((outcome) => outcome.ok || outcome.code !== "idempotency_in_progress");
+          const sameDecision = (a: BatchOutcome, b: BatchOutcome) => (a.ok && b.ok ? a.body === b.body : !a.ok && !b.ok && a.code === b.code && a.index === b.index);
+          if (decided.some((outcome) => !sameDecision(outcome, decided[0]!))) problems.push(`race: copies of one key answered differently: ${JSON.stringify(decided)}`);
+          if (fresh.length === 1 && outcomes[planned.indexOf(copies)] !== fresh[0]) {
+            // The fresh execution was one of the extra copies: the oracle still has to learn its journals.
+            const data = (JSON.parse((fresh[0] as { body: string }).body) as { data: unknown[] }).data;
+            copies.requests.forEach((request, at) => model.record(request, { ok: true, body: JSON.stringify({ message: "Transaction created", data: data[at] }), replayed: false }));
+          }
+          problems.push(...(await postDrafts(ctx, model)));
+        }
+        problems.push(...(await checkInvariants(ctx, world, 4)));
+        expect(problems).toEqual([]);
       }),
       { numRuns: runs, endOnFailure: true },
     );

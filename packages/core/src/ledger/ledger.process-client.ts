@@ -13,7 +13,8 @@
  *   parent -> child  {type: "go"}                      sent to every client at once, after all are
  *                                                      armed: no client starts before the others
  *   child -> parent  {type: "done", results}           one result per request, in order
- * The process exits when the channel closes (also when the test process is gone).
+ * The process exits when the channel closes (also when the test process is gone). The test
+ * imports only this module's types: importing it runs it.
  */
 import { z } from "zod";
 import { loadConfig } from "../shared/config";
@@ -43,7 +44,7 @@ export const ClientRequest = z.discriminatedUnion("fn", [
   BatchClientRequest,
   ControlClientRequest,
 ]);
-/** What a client can be asked to do: the test kit's requests, and batches. */
+/** What a client can be asked to do: the test kit's requests, batches, and an admin's locks. */
 export type ClientRequest = z.infer<typeof ClientRequest>;
 
 /**

@@ -26,21 +26,24 @@ import type { BatchClientRequest, ClientOutcome, ClientRequest, ClientResult, Co
  * at a time), so CLIENTS requests are in flight at once and race only through DynamoDB.
  *
  * Two properties, each run on a fresh table with the accounts of ledger.property.test.ts:
- * - overdraft: one funded account, every client sends transfers out of it that together exceed
- *   its funds several times over, some of them duplicates of one keyed request sent from several
- *   clients (and one copy with another body under the same key).
- * - mixed: deposits, transfers, posts and unposts over all accounts, keyed and not, keys reused
- *   across clients (the same request, or another request under the same key), posts and unposts
- *   of journals other clients are creating at that moment.
+ * - overdraft: one account funded by posted deposits; every client sends transfers out of it that
+ *   together exceed its funds several times over, some of them duplicates of one keyed request
+ *   sent from several clients (and one copy with another body under the same key), and unposts
+ *   of the deposits (the other way to take available away).
+ * - mixed: deposits, transfers, batches, posts and unposts over all accounts, keyed and not, keys
+ *   reused across clients (the same request, or another request under the same key), posts and
+ *   unposts of journals other clients are creating at that moment, an admin's locks and unlocks.
  * After every run: the outcome checks below, the testkit's oracle fed with every acknowledged
  * effect, and checkInvariants over the whole table (every balance version of every chain, not
  * only the heads: no customer version below zero, contiguous chains, versions <-> journal
  * operations, point-in-time balances = replay of the journals, balanced trial balances per
- * currency, the integrity check without drift).
+ * currency, the integrity check without drift). Three mutation runs (defects injected into the
+ * clients' DynamoDB calls) show that the checks catch a write path without its balance
+ * conditions, without its journal conditions, or blind to locks.
  *
  * Knobs: LEDGER_PROCESSES_RUNS (runs per property, default 2), LEDGER_PROCESSES_SEED (replay a
- * failure: fast-check prints the seed in its report), LEDGER_PROCESSES_STATS=1 (outcome counts
- * and timings per run).
+ * failure: fast-check prints the seed in its report), LEDGER_PROCESSES_STATS=1 (outcome counts,
+ * timings, TransactWriteItems and cancellations per run).
  */
 
 const REPO_ROOT = path.resolve(import.meta.dirname, "../../../..");

@@ -44,7 +44,7 @@ export function LedgerTabs({ current, onSelect }: LedgerTabsProps) {
             aria-controls={selected ? panelId(tab.id) : undefined}
             tabIndex={selected ? 0 : -1}
             onClick={() => onSelect(tab.id)}
-            className={`min-w-max flex-1 rounded-lg px-2 py-2 text-[13px] font-semibold sm:px-4 sm:text-sm motion-safe:transition-colors ${
+            className={`min-w-max flex-1 rounded-lg px-1.5 py-2 text-[13px] font-semibold sm:px-4 sm:text-sm motion-safe:transition-colors ${
               selected
                 ? "bg-white text-indigo-700 shadow-sm dark:bg-indigo-500/25 dark:text-white dark:ring-1 dark:ring-indigo-400/60"
                 : "text-slate-700 hover:bg-white/70 hover:text-slate-900 dark:text-slate-300 dark:hover:bg-slate-800/70 dark:hover:text-white"

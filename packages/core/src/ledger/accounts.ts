@@ -1,5 +1,5 @@
 import { randomInt } from "node:crypto";
-import { BatchGetCommand, GetCommand, TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
+import { BatchGetCommand, GetCommand, TransactWriteCommand, type BatchGetCommandOutput } from "@aws-sdk/lib-dynamodb";
 import { z } from "zod";
 import type { CoreContext } from "../shared/context";
 import { cancellationCodes, queryAll } from "../shared/dynamo";
@@ -239,6 +239,9 @@ export async function requireOwnedAccount(ctx: CoreContext, ownerId: string, acc
   return account;
 }
 
+/** DynamoDB's limit of keys per BatchGetItem. */
+const BATCH_GET_MAX_KEYS = 100;
+
 export async function getAccounts(ctx: CoreContext, accountIds: string[]): Promise<Map<string, Account>> {
   const found = new Map<string, Account>();
   const missing: string[] = [];
@@ -247,19 +250,20 @@ export async function getAccounts(ctx: CoreContext, accountIds: string[]): Promi
     if (cached) found.set(id, cached);
     else missing.push(id);
   }
-  if (missing.length === 0) return found;
-  const reply = await ctx.db.doc.send(
-    new BatchGetCommand({ RequestItems: { [ctx.db.table]: { Keys: missing.map(accountKey) } } }),
-  );
-  for (const item of reply.Responses?.[ctx.db.table] ?? []) {
-    const account = Account.parse(item);
-    accountCache.set(ctx, account.id, account);
-    found.set(account.id, account);
-  }
-  // BatchGet may return some keys unprocessed under load; fetch those one by one.
-  for (const id of missing) if (!found.has(id)) {
-    const account = await findAccount(ctx, id);
-    if (account) found.set(id, account);
+  // BatchGetItem takes at most 100 keys (a feed page can name more accounts), and may leave
+  // some unprocessed under load: those are asked for again. A key it answers without an item
+  // is an account that does not exist.
+  for (let start = 0; start < missing.length; start += BATCH_GET_MAX_KEYS) {
+    let keys: Record<string, unknown>[] | undefined = missing.slice(start, start + BATCH_GET_MAX_KEYS).map(accountKey);
+    while (keys && keys.length > 0) {
+      const reply: BatchGetCommandOutput = await ctx.db.doc.send(new BatchGetCommand({ RequestItems: { [ctx.db.table]: { Keys: keys } } }));
+      for (const item of reply.Responses?.[ctx.db.table] ?? []) {
+        const account = Account.parse(item);
+        accountCache.set(ctx, account.id, account);
+        found.set(account.id, account);
+      }
+      keys = reply.UnprocessedKeys?.[ctx.db.table]?.Keys;
+    }
   }
   return found;
 }

@@ -3,7 +3,7 @@ import { QueryCommand } from "@aws-sdk/lib-dynamodb";
 import { createTestContext } from "../../../../infra/local/testing";
 import { createContext, type CoreContext } from "../shared/context";
 import { freshCursor, FeedReader, feedSettings } from "../events/feed";
-import { findAccount, systemAccountId } from "./accounts";
+import { findAccount, getAccounts, systemAccountId } from "./accounts";
 import { chainHistory, currentBalance } from "./balances";
 import { ledgerFeedSource } from "./events";
 import { chainPartition, SYSTEM_OWNER } from "./keys";
@@ -125,5 +125,25 @@ describe("the system accounts' feed", () => {
     }
     expect(seen.map((entry) => entry.transactionId).sort()).toEqual([...deposits].sort());
     expect(seen.map((entry) => entry.at)).toEqual(seen.map((entry) => entry.at).sort());
+  });
+});
+
+describe("account look-ups", () => {
+  it("answer for more than 100 ids in one call (a feed page can name that many accounts), in batches of 100, absent ids left out", async () => {
+    const owner = "many-owner";
+    const opened = await Promise.all(["One", "Two"].map(async (name) => (await createAccount(ctx, owner, { name, currency: "USD" }, null)).account.id));
+    const absent = Array.from({ length: 149 }, (_, index) => `absent-${index}`);
+    // A fresh instance: nothing cached.
+    const fresh = createContext(ctx.config);
+    try {
+      let found = new Map<string, unknown>();
+      const calls = await callsDuring(fresh, async () => (found = await getAccounts(fresh, [...opened, ...absent])));
+      expect([...found.keys()].sort()).toEqual([...opened].sort());
+      expect(calls.get("BatchGetItem")).toBe(2);
+      expect(calls.get("GetItem") ?? 0).toBe(0);
+    } finally {
+      fresh.db.raw.destroy();
+      fresh.storage.client.destroy();
+    }
   });
 });

@@ -340,7 +340,12 @@ describe("ledger workspace", () => {
     await chart.waitFor();
     expect(await chart.getAttribute("aria-labelledby")).toBeTruthy();
     expect(await chart.textContent()).toContain("$1,500.00 at the end");
-    await page.getByText("7 days", { exact: true }).click();
+    // The journey leaves a stack of toasts over the top right, where the period selector is: the
+    // pointer leaves the toaster (hover pauses them) and the click waits until they have gone.
+    const sevenDays = page.getByText("7 days", { exact: true });
+    await page.mouse.move(0, 400);
+    await page.waitForFunction(() => document.querySelectorAll("[data-rht-toaster] [role='status']").length === 0, undefined, { timeout: 20_000 });
+    await sevenDays.click();
     expect(await page.getByRole("radio", { name: "7 days" }).isChecked()).toBe(true);
     await page.getByRole("img", { name: /over 7 days/ }).waitFor();
     expect(analyticsRequests).toContain("?days=7");

@@ -95,80 +95,16 @@ export async function latestVersion(ctx: CoreContext, chain: string): Promise<Ve
  * the two head Queries of a transfer while this process is the chain's last writer.
  */
 export const HEAD_CACHE_MS = 5_000;
-/** A remembered head, and whether it came from a cancellation (see write-path.ts) rather than a commit of ours. */
-const headCache = new ProcessCache<{ head: VersionItem; learned: boolean }>(HEAD_CACHE_MS, 50_000);
+const headCache = new ProcessCache<VersionItem>(HEAD_CACHE_MS, 50_000);
 
-/**
- * Whether heads this process committed are worth guessing with. In one process serving all
- * writes they are exact (its writes to a chain queue behind each other); among separate
- * instances (Lambda) another instance has usually moved the chain on since, and a wrong guess
- * costs a cancelled write, more than the Query it saved (infra/bench/ledger-probe.ts). So each
- * process keeps a moving share of its guesses that missed, and above one half reads instead,
- * still guessing one time in ten to notice when guesses pay again. Heads learned from a
- * cancellation are always used (they are as fresh as a read), and so are a system shard's (the
- * process keeps to its shard while it wins there, so it is usually its only writer).
- */
-interface GuessRecord {
-  missRate: number;
-  /** Per chain, the version of the remembered head the pending write guessed with. */
-  pending: Map<string, number>;
-}
-const GUESS_WEIGHT = 0.1;
-const MISS_RATE_LIMIT = 0.5;
-const EXPLORE_SHARE = 0.1;
-const guessRecords = new WeakMap<object, GuessRecord>();
-function guessRecord(ctx: CoreContext): GuessRecord {
-  let record = guessRecords.get(ctx.db);
-  if (!record) {
-    record = { missRate: 0, pending: new Map() };
-    guessRecords.set(ctx.db, record);
-  }
-  return record;
-}
-
-/** The remembered head of a chain, if this process wrote or learned it lately and guessing pays. */
+/** The cached head of a chain, if this process wrote it lately. */
 export function cachedHead(ctx: CoreContext, chain: string): VersionItem | undefined {
-  const entry = headCache.get(ctx, chain);
-  if (!entry) return undefined;
-  // A system shard's head is this process's own (write-path.ts keeps a process to its shard).
-  if (entry.learned || entry.head.chain !== entry.head.account_id) return entry.head;
-  const record = guessRecord(ctx);
-  if (record.missRate > MISS_RATE_LIMIT && Math.random() >= EXPLORE_SHARE) return undefined;
-  record.pending.set(chain, entry.head.version);
-  return entry.head;
-}
-
-/**
- * What became of a write's versions that were built on guessed heads: committed (the guess was
- * right) or refused by their condition (wrong). Other outcomes say nothing about the guess.
- */
-export function settleGuesses(ctx: CoreContext, versions: VersionItem[], outcome: (version: VersionItem) => "hit" | "miss" | "unknown"): void {
-  const record = guessRecord(ctx);
-  for (const version of versions) {
-    // A process writes a chain one write at a time (chain-locks.ts): an entry for another
-    // version is left from a plan that was never sent.
-    const guessed = record.pending.get(version.chain);
-    record.pending.delete(version.chain);
-    if (guessed !== version.version - 1) continue;
-    const result = outcome(version);
-    if (result !== "unknown") record.missRate = record.missRate * (1 - GUESS_WEIGHT) + (result === "miss" ? GUESS_WEIGHT : 0);
-  }
+  return headCache.get(ctx, chain);
 }
 
 /** After a commit: these versions are their chains' heads. */
 export function rememberHeads(ctx: CoreContext, versions: VersionItem[]): void {
-  for (const version of versions) headCache.set(ctx, version.chain, { head: version, learned: false });
-}
-
-/** After a cancellation that returned the version in the way: it is at least as new as any head this process had. */
-export function rememberLearnedHead(ctx: CoreContext, version: VersionItem): void {
-  headCache.set(ctx, version.chain, { head: version, learned: true });
-}
-
-/** Whether the remembered head of the chain came from a cancellation. */
-export function isLearnedHead(ctx: CoreContext, chain: string, version: number): boolean {
-  const entry = headCache.get(ctx, chain);
-  return entry !== undefined && entry.learned && entry.head.version === version;
+  for (const version of versions) headCache.set(ctx, version.chain, version);
 }
 
 /** After a failed or uncertain write: read these chains afresh next time. */

@@ -8,7 +8,7 @@ import { announceCommits } from "../events/feed";
 import { chainsOf, type Account } from "./accounts";
 import { chainBusy, lockChains } from "./chain-locks";
 import { ProcessCache } from "./cache";
-import { cachedHead, chainState, forgetHeads, isLearnedHead, latestVersion, nextVersion, rememberHeads, rememberLearnedHead, settleGuesses, type VersionItem } from "./balances";
+import { cachedHead, chainState, forgetHeads, HEAD_CACHE_MS, latestVersion, nextVersion, rememberHeads, type VersionItem } from "./balances";
 import { holderDirection, LEDGER_MESSAGES, type JournalType, type Operation, type Side } from "./model";
 
 /**
@@ -126,7 +126,6 @@ export async function sendWrite(ctx: CoreContext, items: TransactItems, versions
     learnFromCancellation(ctx, items, versions, error);
     throw error;
   }
-  settleGuesses(ctx, versions, () => "hit");
   rememberHeads(ctx, versions);
   for (const version of versions) if (isShard(version)) preferredShard.set(ctx, version.account_id, version.chain);
   announceCommits(ctx, versions);
@@ -137,6 +136,9 @@ interface CancellationReason {
   /** The item as it is, for a Put with ReturnValuesOnConditionCheckFailure ALL_OLD (raw attribute values). */
   Item?: Record<string, AttributeValue>;
 }
+
+/** Per chain, the version number of a head learned from a cancellation (not read, not written). */
+const learnedHeads = new ProcessCache<number>(HEAD_CACHE_MS, 50_000);
 
 /**
  * After a cancelled write, per chain, without reading anything:
@@ -156,16 +158,19 @@ interface CancellationReason {
  */
 function learnFromCancellation(ctx: CoreContext, items: TransactItems, versions: VersionItem[], error: unknown): void {
   const reasons = (error as { CancellationReasons?: CancellationReason[] }).CancellationReasons;
-  const reasonOf = (version: VersionItem) => reasons?.[items.findIndex((item) => item.Put?.Item === version)];
-  settleGuesses(ctx, versions, (version) => (reasonOf(version)?.Code === "ConditionalCheckFailed" ? "miss" : "unknown"));
   for (const version of versions) {
-    const reason = reasonOf(version);
+    const reason = reasons?.[items.findIndex((item) => item.Put?.Item === version)];
     if (reason?.Code === "None") continue;
     if (isShard(version)) preferredShard.delete(ctx, version.account_id);
-    const builtOnLearned = isLearnedHead(ctx, version.chain, version.version - 1);
+    const builtOnLearned = learnedHeads.get(ctx, version.chain) === version.version - 1;
     const winner = reason?.Code === "ConditionalCheckFailed" && reason.Item ? (unmarshall(reason.Item) as VersionItem) : undefined;
-    if (winner && !builtOnLearned && winner.chain === version.chain && winner.version === version.version) rememberLearnedHead(ctx, winner);
-    else forgetHeads(ctx, [version.chain]);
+    if (winner && !builtOnLearned && winner.chain === version.chain && winner.version === version.version) {
+      rememberHeads(ctx, [winner]);
+      learnedHeads.set(ctx, version.chain, winner.version);
+    } else {
+      forgetHeads(ctx, [version.chain]);
+      learnedHeads.delete(ctx, version.chain);
+    }
   }
 }
 

@@ -13,6 +13,9 @@
  *   parent -> child  {type: "go"}                      sent to every client at once, after all are
  *                                                      armed: no client starts before the others
  *   child -> parent  {type: "done", results}           one result per request, in order
+ *   child -> parent  {type: "paused", at}              only with a plan's `pause` (see Pause): the
+ *                                                      client stopped inside its first write and
+ *                                                      waits there for ever (the test kills it)
  * The process exits when the channel closes (also when the test process is gone). The test
  * imports only this module's types: importing it runs it.
  */
@@ -58,8 +61,17 @@ export type ClientRequest = z.infer<typeof ClientRequest>;
 export const Mutation = z.enum(["unguarded_balances", "unguarded_journals", "unlocked_reads"]);
 export type Mutation = z.infer<typeof Mutation>;
 
+/**
+ * Where a client stops for good, so that the test can SIGKILL it at a known point of a request
+ * (a Lambda instance that dies mid-request). "before_write": its first TransactWriteItems never
+ * leaves the process. "after_commit": its first TransactWriteItems that DynamoDB accepted has
+ * committed, and the reply is never read (the caller of the service never hears of it).
+ */
+export const Pause = z.enum(["before_write", "after_commit"]);
+export type Pause = z.infer<typeof Pause>;
+
 export const ToClient = z.discriminatedUnion("type", [
-  z.object({ type: z.literal("plan"), table: z.string().min(1), requests: z.array(ClientRequest), mutation: Mutation.optional() }),
+  z.object({ type: z.literal("plan"), table: z.string().min(1), requests: z.array(ClientRequest), mutation: Mutation.optional(), pause: Pause.optional() }),
   z.object({ type: z.literal("go") }),
 ]);
 export type ToClient = z.infer<typeof ToClient>;
@@ -84,7 +96,7 @@ export interface ClientResult {
   endedAt: number;
 }
 
-export type FromClient = { type: "ready" } | { type: "armed" } | { type: "done"; results: ClientResult[] };
+export type FromClient = { type: "ready" } | { type: "armed" } | { type: "done"; results: ClientResult[] } | { type: "paused"; at: Pause };
 
 type WriteItem = Record<string, { Item?: Record<string, unknown>; ConditionExpression?: string; UpdateExpression?: string; ExpressionAttributeValues?: Record<string, unknown>; ExpressionAttributeNames?: Record<string, string> } | undefined>;
 
@@ -130,6 +142,25 @@ function ignoreLocks(ctx: CoreContext): void {
       return result;
     },
     { step: "initialize", name: "ledgerProcessIgnoreLocks" },
+  );
+}
+
+/** Stops the instance at `at` in its first write (see Pause), tells the test, and never goes on. */
+function pauseInFirstWrite(ctx: CoreContext, at: Pause): void {
+  const forever = new Promise<never>(() => {});
+  ctx.db.raw.middlewareStack.add(
+    (next, context) => async (args) => {
+      if (context.commandName !== "TransactWriteItemsCommand") return next(args);
+      if (at === "before_write") {
+        send({ type: "paused", at });
+        return forever;
+      }
+      // A cancelled write (a lost race) throws and is retried: the pause waits for one that committed.
+      await next(args);
+      send({ type: "paused", at });
+      return forever;
+    },
+    { step: "initialize", name: "ledgerProcessPause" },
   );
 }
 
@@ -218,6 +249,7 @@ function main(): void {
       counts = countWrites(ctx);
       if (message.mutation === "unlocked_reads") ignoreLocks(ctx);
       else if (message.mutation) removeConditions(ctx, message.mutation);
+      if (message.pause) pauseInFirstWrite(ctx, message.pause);
       requests = message.requests;
       send({ type: "armed" });
       return;

@@ -15,7 +15,7 @@ import { holderDirection } from "./model";
 import { balanceOf } from "./service";
 import { checkInvariants, execute, setUpWorld, snapshot, type CreateRequest, type Request, type StatusRequest, type World } from "./ledger.testkit";
 // Types only: importing the client module would run it (it is a process's entry point).
-import type { BatchClientRequest, ClientOutcome, ClientRequest, ClientResult, ControlClientRequest, FromClient, Mutation, ToClient } from "./ledger.process-client";
+import type { BatchClientRequest, ClientOutcome, ClientRequest, ClientResult, ControlClientRequest, FromClient, Mutation, Pause, ToClient } from "./ledger.process-client";
 
 /**
  * The ledger's invariants when every client is its own OS process, as separate Lambda instances
@@ -39,7 +39,9 @@ import type { BatchClientRequest, ClientOutcome, ClientRequest, ClientResult, Co
  * operations, point-in-time balances = replay of the journals, balanced trial balances per
  * currency, the integrity check without drift). Three mutation runs (defects injected into the
  * clients' DynamoDB calls) show that the checks catch a write path without its balance
- * conditions, without its journal conditions, or blind to locks.
+ * conditions, without its journal conditions, or blind to locks. And a client process SIGKILLed
+ * in the middle of a keyed transfer (before its write left it, or after the write committed and
+ * before it read the reply), retried on other processes: no lost or double posting.
  *
  * Knobs: LEDGER_PROCESSES_RUNS (runs per property, default 2), LEDGER_PROCESSES_SEED (replay a
  * failure: fast-check prints the seed in its report), LEDGER_PROCESSES_STATS=1 (outcome counts,
@@ -57,9 +59,13 @@ const STATS = Boolean(process.env.LEDGER_PROCESSES_STATS);
 
 interface Client {
   /** Hands the client its plan for a table; resolves once it has built its context. */
-  arm(table: string, requests: ClientRequest[], mutation?: Mutation): Promise<void>;
+  arm(table: string, requests: ClientRequest[], mutation?: Mutation, pause?: Pause): Promise<void>;
   /** Starts the plan; resolves with one result per request. */
   go(): Promise<ClientResult[]>;
+  /** Starts a plan armed with a pause; resolves once the client has stopped there. */
+  goUntilPaused(): Promise<void>;
+  /** SIGKILL, as a Lambda instance dies: no cleanup, no goodbye; resolves once the process is gone. */
+  kill(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -92,10 +98,19 @@ async function startClient(env: Record<string, string>): Promise<Client> {
   };
   await next("ready");
   return {
-    async arm(table, requests, mutation) {
+    async arm(table, requests, mutation, pause) {
       const armed = next("armed");
-      post({ type: "plan", table, requests, ...(mutation ? { mutation } : {}) });
+      post({ type: "plan", table, requests, ...(mutation ? { mutation } : {}), ...(pause ? { pause } : {}) });
       await armed;
+    },
+    async goUntilPaused() {
+      const paused = next("paused");
+      post({ type: "go" });
+      await paused;
+    },
+    async kill() {
+      child.kill("SIGKILL");
+      await exited;
     },
     go() {
       const done = next("done");
@@ -113,20 +128,23 @@ async function startClient(env: Record<string, string>): Promise<Client> {
   };
 }
 
+/** A client's environment: config as a Lambda instance gets it, on the test's DynamoDB and S3. */
+const clientEnv = (): Record<string, string> => ({
+  ...(process.env as Record<string, string>),
+  STAGE: "test",
+  DYNAMODB_ENDPOINT: inject("dynamodbEndpoint"),
+  S3_ENDPOINT: inject("s3Endpoint"),
+  KYC_BUCKET: TEST_BUCKETS.kyc,
+  SETTLEMENTS_BUCKET: TEST_BUCKETS.settlements,
+  JWT_SECRET: TEST_JWT_SECRET,
+  ALLOW_TEST_BALANCE: "true",
+  LOG_LEVEL: "silent",
+  AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true",
+});
+
 let pool: Client[] = [];
 beforeAll(async () => {
-  const env = {
-    ...(process.env as Record<string, string>),
-    STAGE: "test",
-    DYNAMODB_ENDPOINT: inject("dynamodbEndpoint"),
-    S3_ENDPOINT: inject("s3Endpoint"),
-    KYC_BUCKET: TEST_BUCKETS.kyc,
-    SETTLEMENTS_BUCKET: TEST_BUCKETS.settlements,
-    JWT_SECRET: TEST_JWT_SECRET,
-    ALLOW_TEST_BALANCE: "true",
-    LOG_LEVEL: "silent",
-    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true",
-  };
+  const env = clientEnv();
   // The first table DynamoDB Local creates takes seconds (a cold JVM): create one while the clients load.
   const warmUp = createTestContext().then((ctx) => ctx.dispose());
   const started = await Promise.allSettled(Array.from({ length: CLIENTS }, () => startClient(env)));
@@ -724,4 +742,79 @@ describe(`ledger invariants with ${CLIENTS} client processes (DynamoDB Local)`, 
       settings(),
     );
   }, 180_000);
+});
+
+/* ------------------------------------------------------------------ a client killed mid-request */
+
+/**
+ * A Lambda instance can die in the middle of a keyed request (timeout, out of memory, a crash):
+ * its caller gets no reply and retries the same request under the same Idempotency-Key, which
+ * lands on another instance. Here a fresh client process is SIGKILLed where its plan's pause
+ * stopped it (no sleeps: it says "paused" and waits there), before its write left the process or
+ * after the write committed and before the reply was read. Then the request is retried on a
+ * surviving process while three others take money out of the same account, and once more on
+ * another process. Whether the killed attempt committed or not: one journal for the key, every
+ * retry answers the journal's original reply (replayed) or is the one execution, and the whole
+ * table keeps every invariant (checkInvariants: balances = replay of the journals, no version
+ * below zero, the integrity check without drift).
+ */
+describe("a client process killed in the middle of a keyed transfer", () => {
+  it.each(["before_write", "after_commit"] as const)("killed %s, the retry on other processes neither loses nor doubles the posting", async (pause) => {
+    // Loading tsx takes seconds: the victim starts while the table is set up.
+    const victimStarting = startClient(clientEnv());
+    const ctx = await createTestContext();
+    try {
+      const world = await setUpWorld(ctx, Math.random().toString(36).slice(2, 8));
+      await fund(ctx, world, SOURCE, 100_000, `${world.model.runId}-fund`);
+      const from = world.model.accounts[SOURCE]!;
+      const to = world.model.accounts[DESTINATION]!;
+      const transfer = (minor: number, key: string | null): ClientRequest => ({
+        fn: "transfer",
+        owner: from.owner,
+        body: { from_account_id: from.id, to_account_id: to.id, amount: toDecimalString(minor, "USD") },
+        key,
+      });
+      const key = `${world.model.runId}-killed`;
+      const KILLED_MINOR = 12_345;
+      const request = transfer(KILLED_MINOR, key);
+      const journalId = journalIdFor(from.owner, key);
+      const journalsBefore = new Set(world.model.journals.keys());
+
+      const victim = await victimStarting;
+      await victim.arm(ctx.db.table, [request], undefined, pause);
+      const startedAt = Date.now();
+      await victim.goUntilPaused();
+      await victim.kill();
+      const killedAt = Date.now();
+
+      const left = (await snapshot(ctx)).journals.find((journal) => journal.id === journalId);
+      expect(left !== undefined, `the killed attempt's journal is in the table (${pause})`).toBe(pause === "after_commit");
+      // The killed attempt as the oracle must know it: it executed if and only if its journal is
+      // there, and the reply it never read is the one stored with the journal.
+      const killed: Sent[] = left ? [{ request, client: -1, outcome: { ok: true, body: left.created_reply, replayed: false }, writes: 1, cancelled: 0, startedAt, endedAt: killedAt }] : [];
+      const others = [1, 2, 3].map((client) => [transfer(1_000 + client, null), transfer(2_000 + client, null)]);
+      const retried = await runOnClients(ctx.db.table, [[request], ...others]);
+      const again = await runOnClients(ctx.db.table, [[], [request]]);
+      const sent = [...killed, ...retried, ...again];
+
+      const retries = sent.filter((one) => one.request === request && one.client !== -1);
+      const answers = retries.map((one) => describeOutcome(one.outcome));
+      expect(answers).toEqual(pause === "after_commit" ? ["ok (replayed)", "ok (replayed)"] : ["ok", "ok (replayed)"]);
+      // Every retry answers the reply the first execution gave (or would have given the killed caller).
+      const first = retries[0]!.outcome;
+      const original = left?.created_reply ?? (first.ok ? first.body : "no reply");
+      expect(new Set(retries.map((one) => (one.outcome.ok ? one.outcome.body : "")))).toEqual(new Set([original]));
+
+      const problems = [...checkOutcomes(world, sent, new Set()), ...recordAcknowledged(world, sent)];
+      const { journals } = await snapshot(ctx);
+      // One posting of the killed request, under its key's id or any other.
+      const postings = journals.filter((journal) => !journalsBefore.has(journal.id) && journal.entries.some((entry) => entry.account_id === from.id && entry.amount === KILLED_MINOR));
+      if (postings.map((journal) => journal.id).join() !== journalId) problems.push(`the killed request's postings: ${postings.map((journal) => journal.id).join(", ") || "none"}, want ${journalId}`);
+      if (problems.length === 0) problems.push(...(await checkInvariants(ctx, world, 4)));
+      expect(problems).toEqual([]);
+    } finally {
+      await ctx.dispose();
+      await (await victimStarting).stop();
+    }
+  }, 60_000);
 });

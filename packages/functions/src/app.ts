@@ -14,6 +14,12 @@ import { apiKeyRoutes } from "./routes/api-keys";
 import { authRoutes } from "./routes/auth";
 import { DEVELOPERS_PREFIX, developerRoutes } from "./routes/developers";
 import { authenticatedHealthRoutes, publicHealthRoutes } from "./routes/health";
+import { kycRoutes } from "./routes/kyc";
+import { kycDocumentRoutes } from "./routes/kyc-documents";
+import { kycProfileRoutes } from "./routes/kyc-profiles";
+import { kycReviewRoutes } from "./routes/kyc-review";
+import { kycRuleRoutes } from "./routes/kyc-rules";
+import { kycStreamRoutes } from "./routes/kyc-stream";
 import { ledgerRoutes } from "./routes/ledger";
 import { ledgerStreamRoutes } from "./routes/ledger-stream";
 import { openApiDocumentRoutes } from "./routes/openapi";
@@ -39,6 +45,12 @@ export function apiRoutes(metrics: RequestMetrics): OpenAPIHono<AppEnv> {
     .route("/api/v1/accounts", accountRoutes)
     .route("/api/v1/ledger", ledgerRoutes)
     .route("/api/grpc/ledger", ledgerStreamRoutes)
+    .route("/api/v1/kyc", kycRoutes)
+    .route("/api/v1/kyc", kycDocumentRoutes)
+    .route("/api/v1/kyc", kycReviewRoutes)
+    .route("/api/v1/kyc/rules", kycRuleRoutes)
+    .route("/v1/kyc/profiles", kycProfileRoutes)
+    .route("/api/grpc/kyc", kycStreamRoutes)
     .route(STATUS_PREFIX, statusRoutes)
     .route(DEVELOPERS_PREFIX, developerRoutes(metrics));
 }

@@ -1,0 +1,82 @@
+import { createRequire } from "node:module";
+import countries from "i18n-iso-countries";
+import { DOCUMENT_TYPES, type DocumentType } from "./model";
+
+/**
+ * The countries KYC supports. The 30 of spec 001 §3 with their document types exactly as listed;
+ * every other ISO 3166-1 country (from i18n-iso-countries) supports a passport, which makes the
+ * "220+ countries" claim true. Names of the 30 are the spec's; the rest are the package's English names.
+ */
+const english = createRequire(import.meta.url)("i18n-iso-countries/langs/en.json") as Parameters<typeof countries.registerLocale>[0];
+countries.registerLocale(english);
+
+const NO_RESIDENCE_PERMIT = new Set(["AF", "DZ", "AR", "AU", "BR", "MX", "NG", "ZA", "GB"]);
+
+/** Spec 001 §3, in its order, by ISO alpha-2 code. */
+const LISTED: readonly (readonly [code: string, name: string])[] = [
+  ["AF", "Afghanistan"], ["AL", "Albania"], ["DZ", "Algeria"], ["AR", "Argentina"], ["AU", "Australia"],
+  ["AT", "Austria"], ["BE", "Belgium"], ["BR", "Brazil"], ["CA", "Canada"], ["CN", "China"],
+  ["FR", "France"], ["DE", "Germany"], ["IN", "India"], ["IT", "Italy"], ["JP", "Japan"],
+  ["MX", "Mexico"], ["NL", "Netherlands"], ["NG", "Nigeria"], ["PL", "Poland"], ["PT", "Portugal"],
+  ["RU", "Russia"], ["ZA", "South Africa"], ["ES", "Spain"], ["SE", "Sweden"], ["CH", "Switzerland"],
+  ["TR", "Turkey"], ["UA", "Ukraine"], ["AE", "United Arab Emirates"], ["GB", "United Kingdom"], ["US", "United States of America"],
+];
+
+/** Spec 001 §2. */
+export const POPULAR_COUNTRIES = ["US", "GB", "DE", "FR", "IT", "ES", "CA", "AU", "IN", "BR"] as const;
+
+export interface KycCountry {
+  country: string;
+  countryCode: string;
+  flag: string;
+  /** Spec 001 §3: supported document types, each with a numeric marker (1 = supported). */
+  supportedDocuments: Partial<Record<DocumentType, 1>>;
+  documentTypes: DocumentType[];
+  popular: boolean;
+  /** One of the 30 with the full document list; the others take a passport. */
+  listed: boolean;
+}
+
+/** The flag emoji of an ISO alpha-2 code (two regional-indicator symbols). */
+export const flagOf = (code: string) => String.fromCodePoint(...[...code.toUpperCase()].map((letter) => 0x1f1e6 + letter.charCodeAt(0) - 65));
+
+function entry(code: string, name: string, listed: boolean): KycCountry {
+  const documentTypes: DocumentType[] = listed
+    ? DOCUMENT_TYPES.filter((type) => type !== "residencePermit" || !NO_RESIDENCE_PERMIT.has(code))
+    : ["passport"];
+  return {
+    country: name,
+    countryCode: code,
+    flag: flagOf(code),
+    supportedDocuments: Object.fromEntries(documentTypes.map((type) => [type, 1 as const])),
+    documentTypes,
+    popular: (POPULAR_COUNTRIES as readonly string[]).includes(code),
+    listed,
+  };
+}
+
+const listedCodes = new Set(LISTED.map(([code]) => code));
+const ALL: readonly KycCountry[] = [
+  ...LISTED.map(([code, name]) => entry(code, name, true)),
+  ...Object.keys(countries.getAlpha2Codes())
+    .filter((code) => !listedCodes.has(code))
+    .map((code) => entry(code, countries.getName(code, "en") ?? code, false))
+    .sort((a, b) => a.country.localeCompare(b.country)),
+];
+const BY_CODE = new Map(ALL.map((country) => [country.countryCode, country]));
+
+/** Case-insensitive substring match on name or code; an empty search returns all (spec 001 §2). */
+export function searchCountries(search = ""): KycCountry[] {
+  const needle = search.trim().toLowerCase();
+  if (!needle) return [...ALL];
+  return ALL.filter((country) => country.country.toLowerCase().includes(needle) || country.countryCode.toLowerCase().includes(needle));
+}
+
+export function findCountry(code: string): KycCountry | undefined {
+  return BY_CODE.get(code.toUpperCase());
+}
+
+/** The document types a country accepts; none for an unknown code. */
+export function countryDocumentTypes(code: string): DocumentType[] {
+  return findCountry(code)?.documentTypes ?? [];
+}

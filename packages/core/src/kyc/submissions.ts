@@ -1,0 +1,179 @@
+import { GetCommand, QueryCommand, TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
+import type { CoreContext } from "../shared/context";
+import { cancellationCodes, isAwsError, queryAll } from "../shared/dynamo";
+import { conflict, notFound, serviceUnavailable } from "../shared/errors";
+import { newId } from "../shared/ids";
+import {
+  activeSubmissionKey,
+  historyFeedIndex,
+  historyKey,
+  HISTORY_PREFIX,
+  submissionKey,
+  submissionsIndex,
+} from "./keys";
+import { KycHistoryEntry, KycSubmission, KYC_MESSAGES, type KycStatus } from "./model";
+
+/**
+ * The submission store. A submission is one item; every change to it appends one or more
+ * history entries in the same transaction, under a version condition. The history is at once
+ * the audit trail (who, when, from, to, note) and the outbox the KYC stream reads: nothing is
+ * announced or audited that was not committed, and nothing is committed without its entry.
+ */
+
+export type HistoryInput = Omit<KycHistoryEntry, "seq" | "at"> & { at?: string };
+
+export const SYSTEM_ACTOR = { id: "system", name: "Automated checks", role: "system" } as const;
+
+const MAX_CHANGE_ATTEMPTS = 8;
+
+function historyItem(submission: KycSubmission, seq: number, entry: HistoryInput, at: string) {
+  const stored: KycHistoryEntry = { ...entry, seq, at: entry.at ?? at };
+  return {
+    ...historyKey(submission.id, seq),
+    ...historyFeedIndex(submission.user_id, at, submission.id, seq),
+    entity: "kyc_history",
+    submission_id: submission.id,
+    user_id: submission.user_id,
+    committed_at: at,
+    entry: stored,
+  };
+}
+
+function submissionItem(submission: KycSubmission) {
+  return { ...submissionKey(submission.id), ...submissionsIndex(submission.submitted_at, submission.id), entity: "kyc_submission", ...submission };
+}
+
+export function parseSubmission(item: Record<string, unknown>): KycSubmission {
+  return KycSubmission.parse(item);
+}
+
+export async function getSubmission(ctx: CoreContext, submissionId: string): Promise<KycSubmission | null> {
+  const reply = await ctx.db.doc.send(new GetCommand({ TableName: ctx.db.table, Key: submissionKey(submissionId), ConsistentRead: true }));
+  return reply.Item ? parseSubmission(reply.Item) : null;
+}
+
+export async function requireSubmission(ctx: CoreContext, submissionId: string): Promise<KycSubmission> {
+  const submission = await getSubmission(ctx, submissionId);
+  if (!submission) throw notFound("KYC submission not found", "kyc_submission_not_found");
+  return submission;
+}
+
+/** The user's current submission, or null if they never started (or their last one was rejected and replaced). */
+export async function findUserSubmission(ctx: CoreContext, userId: string): Promise<KycSubmission | null> {
+  const pointer = await ctx.db.doc.send(new GetCommand({ TableName: ctx.db.table, Key: activeSubmissionKey(userId), ConsistentRead: true }));
+  const submissionId = pointer.Item?.submission_id;
+  return typeof submissionId === "string" ? getSubmission(ctx, submissionId) : null;
+}
+
+export type NewSubmission = Omit<KycSubmission, "id" | "version" | "submitted_at" | "updated_at">;
+
+/**
+ * Creates the user's submission. One active submission per user: the pointer item is claimed
+ * conditionally, so two concurrent starts give one submission and one 409. A user whose current
+ * submission was rejected may start again (the pointer moves to the new one).
+ */
+export async function createSubmission(ctx: CoreContext, fields: NewSubmission, entry: HistoryInput): Promise<KycSubmission> {
+  const now = ctx.clock().toISOString();
+  const submission: KycSubmission = { ...fields, id: newId(), version: 1, submitted_at: now, updated_at: now };
+  const previous = await findUserSubmission(ctx, fields.user_id);
+  if (previous && previous.status !== "rejected") throw conflict(KYC_MESSAGES.alreadyStarted, "kyc_already_started");
+  const pointerCondition = previous
+    ? { ConditionExpression: "submission_id = :previous", ExpressionAttributeValues: { ":previous": previous.id } }
+    : { ConditionExpression: "attribute_not_exists(pk)" };
+  try {
+    await ctx.db.doc.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          { Put: { TableName: ctx.db.table, Item: { ...activeSubmissionKey(fields.user_id), submission_id: submission.id, updated_at: now }, ...pointerCondition } },
+          { Put: { TableName: ctx.db.table, Item: submissionItem(submission), ConditionExpression: "attribute_not_exists(pk)" } },
+          { Put: { TableName: ctx.db.table, Item: historyItem(submission, 1, entry, now), ConditionExpression: "attribute_not_exists(pk)" } },
+        ],
+      }),
+    );
+  } catch (error) {
+    if (cancellationCodes(error)?.[0] === "ConditionalCheckFailed") throw conflict(KYC_MESSAGES.alreadyStarted, "kyc_already_started");
+    throw error;
+  }
+  return submission;
+}
+
+export interface SubmissionChange {
+  next: KycSubmission;
+  entries: HistoryInput[];
+  /** Further items written in the same transaction (e.g. an identity-number claim). */
+  extraItems?: Record<string, unknown>[];
+}
+
+/**
+ * Reads the submission, lets `change` compute the next state and its history entries (or throw
+ * an AppError, which changes nothing), and commits both only if nobody changed the submission in
+ * between; on a lost race it reads again and recomputes. `change` returning null means "nothing
+ * to do" and the current state is returned.
+ */
+export async function changeSubmission(
+  ctx: CoreContext,
+  submissionId: string,
+  change: (current: KycSubmission) => SubmissionChange | null | Promise<SubmissionChange | null>,
+): Promise<KycSubmission> {
+  for (let attempt = 0; attempt < MAX_CHANGE_ATTEMPTS; attempt += 1) {
+    const current = await requireSubmission(ctx, submissionId);
+    const planned = await change(current);
+    if (!planned || planned.entries.length === 0) return current;
+    const now = ctx.clock().toISOString();
+    const next: KycSubmission = { ...planned.next, id: current.id, user_id: current.user_id, submitted_at: current.submitted_at, version: current.version + planned.entries.length, updated_at: now };
+    try {
+      await ctx.db.doc.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Put: {
+                TableName: ctx.db.table,
+                Item: submissionItem(next),
+                ConditionExpression: "version = :expected",
+                ExpressionAttributeValues: { ":expected": current.version },
+              },
+            },
+            ...planned.entries.map((entry, index) => ({
+              Put: { TableName: ctx.db.table, Item: historyItem(next, current.version + 1 + index, entry, now), ConditionExpression: "attribute_not_exists(pk)" },
+            })),
+            ...(planned.extraItems ?? []).map((Item) => ({ Put: { TableName: ctx.db.table, Item } })),
+          ],
+        }),
+      );
+      return next;
+    } catch (error) {
+      const codes = cancellationCodes(error);
+      const lostRace = codes?.some((code) => code === "ConditionalCheckFailed" || code === "TransactionConflict");
+      if (!lostRace && !isAwsError(error, "TransactionConflictException")) throw error;
+    }
+  }
+  throw serviceUnavailable("This KYC submission is busy with other changes; please retry shortly", 1);
+}
+
+/** The submission's history, oldest first (the audit trail and the stream's source). */
+export async function listHistory(ctx: CoreContext, submissionId: string): Promise<KycHistoryEntry[]> {
+  const items = await queryAll(ctx.db, {
+    KeyConditionExpression: "pk = :pk AND begins_with(sk, :prefix)",
+    ExpressionAttributeValues: { ":pk": submissionKey(submissionId).pk, ":prefix": HISTORY_PREFIX },
+    ConsistentRead: true,
+  });
+  return items.map((item) => KycHistoryEntry.parse(item.entry));
+}
+
+/** History entries with from <= seq <= to, oldest first, strongly consistent (for the feed's gap fill). */
+export async function historyRange(ctx: CoreContext, submissionId: string, from: number, to: number): Promise<Record<string, unknown>[]> {
+  const reply = await ctx.db.doc.send(
+    new QueryCommand({
+      TableName: ctx.db.table,
+      KeyConditionExpression: "pk = :pk AND sk BETWEEN :from AND :to",
+      ExpressionAttributeValues: { ":pk": submissionKey(submissionId).pk, ":from": historyKey(submissionId, from).sk, ":to": historyKey(submissionId, to).sk },
+      ConsistentRead: true,
+    }),
+  );
+  return reply.Items ?? [];
+}
+
+/** A status change entry, for reviewers' decisions and the automatic move to review. */
+export function statusEntry(actor: HistoryInput["actor"], action: string, from: KycStatus, to: KycStatus, note: string | null, event: HistoryInput["event"] = null): HistoryInput {
+  return { actor, action, from, to, note, event };
+}

@@ -31,3 +31,37 @@ export const identityNumberClaimKey = (type: string, numberHash: string, userId:
   sk: `USER#${userId}`,
 });
 export const identityNumberClaimPartition = (type: string, numberHash: string) => `KYCNUM#${type}#${numberHash}`;
+
+/**
+ * Perceptual hashes of document images, split in 4 bands of 16 bits: two hashes within Hamming
+ * distance 3 share at least one band exactly (pigeonhole), so a near-duplicate is found by 4
+ * Queries instead of a scan. One item per band per document.
+ */
+export const IMAGE_HASH_BANDS = 4;
+export const imageHashBandPartition = (band: number, bandHex: string) => `KYCIMG#${band}#${bandHex}`;
+export const imageHashBandKey = (band: number, bandHex: string, userId: string, submissionId: string, documentType: string) => ({
+  pk: imageHashBandPartition(band, bandHex),
+  sk: `USER#${userId}#${submissionId}#${documentType}`,
+});
+
+/** Starts per origin (client IP, e-mail domain, device), newest last, for velocity rules. */
+export type VelocityKind = "ip" | "email_domain" | "device";
+export const velocityPartition = (kind: VelocityKind, value: string) => `KYCVEL#${kind}#${value.toLowerCase()}`;
+export const velocityKey = (kind: VelocityKind, value: string, at: string, submissionId: string) => ({
+  pk: velocityPartition(kind, value),
+  sk: `${at}#${submissionId}`,
+});
+
+/** Risk rule sets: immutable published versions, one editable draft, and the pointer to the live version. */
+export const RULES_PARTITION = "KYCRULES";
+export const ruleSetVersionKey = (version: number) => ({ pk: RULES_PARTITION, sk: `V#${padSeq(version)}` });
+export const RULE_SET_VERSION_PREFIX = "V#";
+export const ruleSetDraftKey = () => ({ pk: RULES_PARTITION, sk: "DRAFT" });
+export const publishedRuleSetKey = () => ({ pk: RULES_PARTITION, sk: "PUBLISHED" });
+
+/** Watchlists (sanctions/PEP) uploaded as CSV: a list header and its entries under one version. */
+export const WATCHLIST_PARTITION = "KYCWATCH";
+export const watchlistVersionKey = (version: number) => ({ pk: WATCHLIST_PARTITION, sk: `V#${padSeq(version)}` });
+export const currentWatchlistKey = () => ({ pk: WATCHLIST_PARTITION, sk: "CURRENT" });
+export const watchlistEntriesPartition = (version: number) => `KYCWATCH#${padSeq(version)}`;
+export const watchlistEntryKey = (version: number, index: number) => ({ pk: watchlistEntriesPartition(version), sk: `E#${padSeq(index)}` });

@@ -72,7 +72,13 @@ export type NewSubmission = Omit<KycSubmission, "id" | "version" | "submitted_at
  * conditionally, so two concurrent starts give one submission and one 409. A user whose current
  * submission was rejected may start again (the pointer moves to the new one).
  */
-export async function createSubmission(ctx: CoreContext, fields: NewSubmission, entry: HistoryInput): Promise<KycSubmission> {
+export async function createSubmission(
+  ctx: CoreContext,
+  fields: NewSubmission,
+  entry: HistoryInput,
+  /** Written in the same transaction (e.g. velocity items), given the new submission. */
+  extraItems: (submission: KycSubmission) => Record<string, unknown>[] = () => [],
+): Promise<KycSubmission> {
   const now = ctx.clock().toISOString();
   const submission: KycSubmission = { ...fields, id: newId(), version: 1, submitted_at: now, updated_at: now };
   const previous = await findUserSubmission(ctx, fields.user_id);
@@ -87,6 +93,7 @@ export async function createSubmission(ctx: CoreContext, fields: NewSubmission, 
           { Put: { TableName: ctx.db.table, Item: { ...activeSubmissionKey(fields.user_id), submission_id: submission.id, updated_at: now }, ...pointerCondition } },
           { Put: { TableName: ctx.db.table, Item: submissionItem(submission), ConditionExpression: "attribute_not_exists(pk)" } },
           { Put: { TableName: ctx.db.table, Item: historyItem(submission, 1, entry, now), ConditionExpression: "attribute_not_exists(pk)" } },
+          ...extraItems(submission).map((Item) => ({ Put: { TableName: ctx.db.table, Item } })),
         ],
       }),
     );

@@ -1,0 +1,30 @@
+import { describe, expect, it } from "vitest";
+import { countryDocumentTypes, findCountry, POPULAR_COUNTRIES, searchCountries } from "./countries";
+
+describe("KYC countries", () => {
+  it("lists the 30 of the spec first, then every other ISO 3166-1 country with a passport", () => {
+    const all = searchCountries();
+    expect(all.length).toBeGreaterThan(220);
+    expect(all.slice(0, 30).every((country) => country.listed)).toBe(true);
+    expect(all.slice(30).every((country) => !country.listed && country.documentTypes.join() === "passport")).toBe(true);
+    expect(new Set(all.map((country) => country.countryCode)).size).toBe(all.length);
+  });
+
+  it("gives the residence permit to listed countries except the nine the spec names", () => {
+    expect(countryDocumentTypes("IN")).toEqual(["passport", "idCard", "driverLicense", "residencePermit"]);
+    for (const code of ["AF", "DZ", "AR", "AU", "BR", "MX", "NG", "ZA", "GB"]) {
+      expect(countryDocumentTypes(code)).toEqual(["passport", "idCard", "driverLicense"]);
+    }
+    expect(findCountry("us")?.country).toBe("United States of America");
+    expect(findCountry("gb")?.flag).toBe("🇬🇧");
+    expect(countryDocumentTypes("XX")).toEqual([]);
+  });
+
+  it("searches name or code, case-insensitively; empty search returns all", () => {
+    expect(searchCountries("  ").length).toBe(searchCountries().length);
+    expect(searchCountries("INDIA").map((country) => country.countryCode)).toContain("IN");
+    expect(searchCountries("de").map((country) => country.countryCode)).toContain("DE");
+    expect(searchCountries("zzzz")).toEqual([]);
+    expect(POPULAR_COUNTRIES.every((code) => findCountry(code)?.popular)).toBe(true);
+  });
+});

@@ -1,5 +1,213 @@
-import { OpenAPIHono } from "@hono/zod-openapi";
+import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import { z } from "zod";
+import {
+  deviceIdOf,
+  IdentityNumberVerified,
+  kycHealth,
+  KycHealthReply,
+  kycState,
+  KycStateView,
+  startKyc,
+  StartKycInput,
+  stateOf,
+  VerifyIdentityNumberInput,
+  verifyIdentityNumber,
+  type StartOrigin,
+} from "@fintech/core/kyc/applicant";
+import { searchCountries } from "@fintech/core/kyc/countries";
+import { DocumentType, KYC_MESSAGES, type IdentityNumberType } from "@fintech/core/kyc/model";
+import { SERVICE_UNAVAILABLE_RETRY_SECONDS } from "@fintech/core/shared/errors";
+import { clientIp } from "../http/client-ip";
 import type { AppEnv } from "../http/env";
+import { requireAuth } from "../http/middleware";
+import { authenticated, errors, jsonBody, jsonReply, queryParameters, RETRY_AFTER, TAGS } from "../http/openapi";
+import { EXAMPLE_IDS } from "../http/reply-schemas";
+import { queryWith, readJson } from "../http/validate";
 
-/** PLACEHOLDER: filled in by the KYC work in progress. */
-export const kycRoutes = new OpenAPIHono<AppEnv>();
+/**
+ * The applicant's KYC API (spec 001 §7): health, countries, start, status, and the Aadhaar and
+ * PAN steps. Documents are in kyc-documents.ts, the reviewer's routes in kyc-review.ts.
+ */
+
+/** The header a client may send with a stable id of its device, for the velocity rules. */
+export const DEVICE_HEADER = "X-Device-Id";
+
+/** Where a request came from, as the velocity rules count it. */
+export function originOf(c: Context<AppEnv>): StartOrigin {
+  const ip = clientIp(c);
+  return { ip: ip === "unknown" ? null : ip, device: deviceIdOf(c.req.header(DEVICE_HEADER)) };
+}
+
+/** 200 while the store answers, else 503 with Retry-After (like GET /health). */
+export async function kycHealthReply(c: Context<AppEnv>, service: string) {
+  const report = await kycHealth(c.get("core"), service);
+  if (!report.success) c.header("Retry-After", String(SERVICE_UNAVAILABLE_RETRY_SECONDS));
+  return c.json(report, report.success ? 200 : 503);
+}
+
+const CountriesQuery = z.object({
+  search: z.string().max(100, "search must be at most 100 characters").optional().describe("Case-insensitive substring of the name or ISO code; empty returns all"),
+});
+
+const CountryEntry = z.object({
+  country: z.string(),
+  countryCode: z.string(),
+  flag: z.string(),
+  supportedDocuments: z.partialRecord(DocumentType, z.literal(1)),
+  documentTypes: z.array(DocumentType),
+  popular: z.boolean(),
+  listed: z.boolean().describe("One of the 30 countries of the built-in list (all four document types, save residence permits for nine); the others take a passport"),
+});
+
+/* ---------- examples ---------- */
+
+export const kycStateExample = {
+  submission_id: "0b6f3c2a-9d1e-4f5a-8b7c-6d5e4f3a2b1c",
+  user_id: EXAMPLE_IDS.user,
+  country: "IN",
+  location: "India",
+  status: "pending",
+  progress: 25,
+  document_types: ["passport", "idCard", "driverLicense", "residencePermit"],
+  documents: {},
+  identity_numbers: { aadhaar: { masked: "XXXX XXXX 2346", verified_at: "2026-01-15T10:02:00.000Z" } },
+  next_steps: ["Upload an identity document (Passport, National ID Card, Driver's License, Residence Permit)", "Verify your PAN"],
+  info_request: null,
+  risk_score: 10,
+  risk_level: "Low",
+  submitted_at: "2026-01-15T10:00:00.000Z",
+  updated_at: "2026-01-15T10:02:00.000Z",
+  verified_at: null,
+};
+
+const healthExample = {
+  success: true,
+  service: "kyc",
+  status: "ok",
+  message: "All systems operational",
+  time: "2026-01-15T10:00:00.000Z",
+  database: { connected: true, latency_ms: 4 },
+  storage: { connected: true, latency_ms: 3 },
+};
+
+/* ---------- declarations ---------- */
+
+const kyc = { tags: [TAGS.kyc] as [typeof TAGS.kyc], "x-stability": "stable" as const, security: authenticated };
+
+const healthRoute = createRoute({
+  ...kyc,
+  method: "get",
+  path: "/",
+  operationId: "getKycHealth",
+  summary: "KYC service health",
+  description: "Asks the KYC store (the table) and the document bucket. `success` is true while the store answers; 503 with Retry-After when it does not.",
+  "x-complexity": "medium",
+  responses: {
+    200: jsonReply("The KYC service answers", "KycHealthReply", KycHealthReply, healthExample),
+    503: jsonReply("The KYC store cannot be reached", "KycHealthReply", KycHealthReply, { ...healthExample, success: false, status: "error", message: "Database unavailable", database: { connected: false, latency_ms: 2001 } }, RETRY_AFTER),
+    ...errors({ 401: true }),
+  },
+});
+
+const countriesRoute = createRoute({
+  ...kyc,
+  method: "get",
+  path: "/countries",
+  operationId: "listKycCountries",
+  summary: "Countries KYC supports",
+  description:
+    "The 30 countries of the built-in list with their document types (spec 001 §3), then every other ISO 3166-1 country, which accepts a passport. `search` matches name or code, case-insensitively; the popular ones (US, GB, DE, FR, IT, ES, CA, AU, IN, BR) are marked.",
+  "x-complexity": "low",
+  parameters: queryParameters(CountriesQuery),
+  responses: {
+    200: jsonReply("The matching countries", "KycCountriesReply", z.object({ success: z.literal(true), countries: z.array(CountryEntry), total: z.number().int() }), {
+      success: true,
+      countries: [{ country: "India", countryCode: "IN", flag: "🇮🇳", supportedDocuments: { passport: 1, idCard: 1, driverLicense: 1, residencePermit: 1 }, documentTypes: ["passport", "idCard", "driverLicense", "residencePermit"], popular: true, listed: true }],
+      total: 1,
+    }),
+    ...errors({ 400: ["validation_error"], 401: true }),
+  },
+});
+
+const startRoute = createRoute({
+  ...kyc,
+  method: "post",
+  path: "/start",
+  operationId: "startKyc",
+  summary: "Start KYC",
+  description:
+    "Starts the caller's KYC submission for a country (one active submission per user; a second start is a 409 whose message contains 'already has a KYC submission'; after a rejection a new one may start). `amount` (INR, whole rupees) defaults to 50000. An optional `X-Device-Id` header (8-128 of `A-Za-z0-9._:-`) counts toward the device velocity rule, as the client address and e-mail domain do. Announces `verificationStarted` and a first `riskAssessmentUpdate` on the KYC stream.",
+  "x-complexity": "medium",
+  request: { body: jsonBody("StartKycInput", StartKycInput, { country: "IN", name: "Asha Rao", email: "asha@example.com", phone: "+919876543210" }) },
+  responses: {
+    201: jsonReply("Started: the KYC state", "KycStartReply", z.object({ message: z.string(), data: KycStateView }), { message: KYC_MESSAGES.started("India"), data: { ...kycStateExample, progress: 0, identity_numbers: {} } }),
+    ...errors({ 400: ["validation_error", "invalid_json"], 401: true, 409: ["kyc_already_started"], 413: ["payload_too_large"], 503: true }),
+  },
+});
+
+const statusRoute = createRoute({
+  ...kyc,
+  method: "get",
+  path: "/status",
+  operationId: "getKycStatus",
+  summary: "The caller's KYC state",
+  description:
+    "Spec 001 §3 KYC state: status, progress, documents by type (status, verified_at, and the problems of a document that failed its checks), masked identity numbers, what is left to do (`next_steps`), an open request from a reviewer, the risk score and level. 404 `kyc_not_started` before any start.",
+  "x-complexity": "low",
+  responses: {
+    200: jsonReply("The KYC state", "KycStatusReply", z.object({ data: KycStateView }), { data: kycStateExample }),
+    ...errors({ 401: true, 404: ["kyc_not_started"], 503: true }),
+  },
+});
+
+const verifyRoute = (type: IdentityNumberType) =>
+  createRoute({
+    ...kyc,
+    method: "post",
+    path: `/verify/${type}`,
+    operationId: type === "aadhaar" ? "verifyAadhaar" : "verifyPan",
+    summary: type === "aadhaar" ? "Verify an Aadhaar number" : "Verify a PAN",
+    description: `${
+      type === "aadhaar"
+        ? "12 digits (spaces allowed), the first 2-9, a valid Verhoeff check digit, not a palindrome."
+        : "AAAAA9999A (uppercased, spaces removed) with an official holder type (A, B, C, F, G, H, J, L, P, T) in the 4th place; the serial 0000 is refused."
+    } A bad number is a 400 with the spec's message and changes nothing. Only the number masked to its last four and a keyed hash are stored; the same number on another user is a risk flag. Verifying the recorded number again changes nothing. Adds 25 to progress; announces \`documentVerified\` and the risk update on the KYC stream. \`country\`, when sent, must be the submission's.`,
+    "x-complexity": "medium",
+    request: {
+      body: jsonBody("VerifyIdentityNumberInput", VerifyIdentityNumberInput, { document_number: type === "aadhaar" ? "2341 2341 2346" : "ABCPE1234F", country: "IN" }),
+    },
+    responses: {
+      200: jsonReply("Verified", "IdentityNumberVerifiedReply", z.object({ message: z.string(), data: IdentityNumberVerified }), {
+        message: KYC_MESSAGES.documentVerified(type.toUpperCase()),
+        data: { valid: true, status: "verified", document_type: type, masked: type === "aadhaar" ? "XXXX XXXX 2346" : "XXXXXX234F", progress: 25, kyc_status: "pending" },
+      }),
+      ...errors({
+        400: [type === "aadhaar" ? "invalid_aadhaar" : "invalid_pan", "country_mismatch", "validation_error", "invalid_json"],
+        401: true,
+        404: ["kyc_not_started"],
+        409: ["kyc_not_editable"],
+        413: ["payload_too_large"],
+        503: true,
+      }),
+    },
+  });
+
+async function verifyHandler(c: Context<AppEnv>, type: IdentityNumberType) {
+  const data = await verifyIdentityNumber(c.get("core"), c.get("auth").userId, type, await readJson(c));
+  return c.json({ message: KYC_MESSAGES.documentVerified(type.toUpperCase()), data }, 200);
+}
+
+export const kycRoutes = new OpenAPIHono<AppEnv>()
+  .openapi({ ...healthRoute, middleware: [requireAuth] as const }, (c) => kycHealthReply(c, "kyc"))
+  .openapi({ ...countriesRoute, middleware: [requireAuth] as const }, (c) => {
+    const countries = searchCountries(queryWith(c, CountriesQuery).search);
+    return c.json({ success: true as const, countries, total: countries.length }, 200);
+  })
+  .openapi({ ...startRoute, middleware: [requireAuth] as const }, async (c) => {
+    const submission = await startKyc(c.get("core"), c.get("auth").userId, await readJson(c), originOf(c));
+    return c.json({ message: KYC_MESSAGES.started(submission.location), data: stateOf(submission) }, 201);
+  })
+  .openapi({ ...statusRoute, middleware: [requireAuth] as const }, async (c) => c.json({ data: await kycState(c.get("core"), c.get("auth").userId) }, 200))
+  .openapi({ ...verifyRoute("aadhaar"), middleware: [requireAuth] as const }, (c) => verifyHandler(c, "aadhaar"))
+  .openapi({ ...verifyRoute("pan"), middleware: [requireAuth] as const }, (c) => verifyHandler(c, "pan"));

@@ -1,0 +1,100 @@
+import { z } from "zod";
+import type { CoreContext } from "../shared/context";
+import { encodeCursor } from "../events/cursor";
+import { announceCommits, FeedReader, feedSettings, type FeedSource, type OutboxItem } from "../events/feed";
+import { kycFeedPartition } from "./keys";
+import { DocumentType, IdentityNumberType, KycHistoryEntry, RISK_LEVELS, type KycEventType, type KycSubmission } from "./model";
+import { historyRange } from "./submissions";
+
+/**
+ * The KYC outbox, read side (the KYC stream of spec 001 §3, §7). A submission's history is its
+ * outbox: every committed change wrote its entries in the same transaction, each in the owner's
+ * feed index (gsi2, FEED#kyc#<user>) by commit time. A submission is one stream of the feed and
+ * its history seq the stream's gap-free sequence, so the common feed reader (events/feed.ts)
+ * resumes a Last-Event-ID without loss or repetition. Entries with an `event` become stream
+ * events; the others (notes, decisions without an event) are audit only.
+ */
+
+export interface KycFeedEvent {
+  type: KycEventType;
+  /** The submission the event belongs to (spec: verificationId). */
+  verificationId: string;
+  seq: number;
+  payload: Record<string, unknown>;
+}
+
+/** The feed of one user's submissions; cursors of it are bound to this scope. */
+export const kycFeedScope = (userId: string) => `kyc:${userId}`;
+
+/** A history item as submissions.ts writes it (its entry is parsed where its fields are used). */
+interface HistoryItem extends OutboxItem {
+  submission_id: string;
+  entry: { seq: number } & Record<string, unknown>;
+}
+
+export function eventOf(item: HistoryItem): KycFeedEvent | null {
+  const entry = KycHistoryEntry.parse(item.entry);
+  if (!entry.event) return null;
+  return { type: entry.event.type, verificationId: item.submission_id, seq: entry.seq, payload: { verificationId: item.submission_id, ...entry.event.data } };
+}
+
+export function kycFeedSource(ctx: CoreContext, userId: string): FeedSource<KycFeedEvent> {
+  return {
+    partitions: [kycFeedPartition(userId)],
+    streamOf: (item) => ({ stream: (item as HistoryItem).submission_id, seq: (item as HistoryItem).entry.seq }),
+    range: async (submissionId, from, to) => (await historyRange(ctx, submissionId, from, to)) as OutboxItem[],
+    // History items carry their whole entry: decoding reads nothing more.
+    decode: async (items) => items.map((item) => {
+      const event = eventOf(item as HistoryItem);
+      return event ? [event] : [];
+    }),
+  };
+}
+
+export const kycFeedReader = (ctx: CoreContext, userId: string) => new FeedReader(ctx, kycFeedSource(ctx, userId), feedSettings(ctx));
+
+/**
+ * Wakes this process's readers of the user's KYC feed at once (other processes find the commit
+ * by polling). Called after each committed change with the commit time of its history items.
+ */
+export function announceKycCommit(ctx: CoreContext, userId: string, committedAt: string): void {
+  announceCommits(ctx, [{ gsi2pk: kycFeedPartition(userId), committed_at: committedAt }]);
+}
+
+/**
+ * A resume point just before a submission started: a stream opened with it as Last-Event-ID
+ * delivers the submission's whole history of events, then what follows (a client that started
+ * its verification before it subscribed misses nothing).
+ */
+export function cursorBeforeSubmission(ctx: CoreContext, submission: Pick<KycSubmission, "user_id" | "submitted_at">): string {
+  return encodeCursor(ctx.config.JWT_SECRET, kycFeedScope(submission.user_id), { p: submission.submitted_at, f: submission.submitted_at, s: {} });
+}
+
+/* ---------- the stream's messages (documented in OpenAPI; built from the history entries) ---------- */
+
+const verificationId = z.string().describe("The KYC submission's id");
+const documentOrNumber = z.union([DocumentType, IdentityNumberType]);
+
+/** Each event's payload (spec 001 §3 fields, plus the verificationId every event carries). */
+export const KYC_EVENT_PAYLOADS = {
+  verificationStarted: z.object({ verificationId, country: z.string(), countryName: z.string() }),
+  documentUploaded: z.object({ verificationId, documentType: documentOrNumber }),
+  documentVerified: z.object({ verificationId, documentType: documentOrNumber, status: z.enum(["VERIFIED", "REJECTED"]), confidence: z.number() }),
+  riskAssessmentUpdate: z.object({ verificationId, riskScore: z.number().int(), riskLevel: z.enum(RISK_LEVELS), flags: z.array(z.string()) }),
+  verificationCompleted: z.object({ verificationId, status: z.enum(["VERIFIED", "REJECTED", "REQUIRES_REVIEW"]), finalRiskScore: z.number().int() }),
+  complianceAlert: z.object({ verificationId, alertType: z.string(), severity: z.enum(["low", "medium", "high"]), message: z.string() }),
+} satisfies Record<KycEventType, z.ZodObject>;
+
+/** One SSE message's data: `{event: {<type>: payload}}` as the spec's client reads it, with the type and commit time beside it. */
+export function kycStreamMessage(type: KycEventType) {
+  return z.object({
+    event: z.object({ [type]: KYC_EVENT_PAYLOADS[type] }),
+    type: z.literal(type),
+    verificationId,
+    at: z.string(),
+  });
+}
+
+export function presentKycEvent(event: KycFeedEvent, at: string) {
+  return { event: { [event.type]: event.payload }, type: event.type, verificationId: event.verificationId, at };
+}

@@ -1,11 +1,6 @@
-import { PlaceholderScreen } from "../components/PlaceholderScreen";
+import { KycDashboard } from "../kyc-review/KycDashboard";
 
+/** /kyc/dashboard: KYC Management, the reviewers' back office (guarded; admins only inside). */
 export default function KycDashboardPage() {
-  return (
-    <PlaceholderScreen
-      title="KYC Management"
-      product="Identity review"
-      willDo="reviewers will search and filter submissions, open a customer's risk assessment and documents, and approve or reject them with notes."
-    />
-  );
+  return <KycDashboard />;
 }

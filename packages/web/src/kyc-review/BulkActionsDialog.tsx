@@ -1,0 +1,125 @@
+import { KYC_LIMITS } from "@fintech/core/kyc/model";
+import { useId, useState } from "react";
+import { DECISION_STATUSES, kycReviewApi, type DecisionStatus } from "../api/kycReview";
+import { Dialog } from "../components/Dialog";
+import { inputClass, labelClass, primaryButtonClass, secondaryButtonClass } from "../components/styles";
+import { errorTextClass, Spinner, subtleTextClass } from "../ledger/ui";
+import { randomId } from "../lib/uuid";
+import { actionErrorMessage, bulkQuestion, DECISION_VERBS, REVIEW_MESSAGES, summariseBulk, type BulkSummary } from "./actions";
+
+interface BulkActionsDialogProps {
+  /** The selected ids with their customers' names (for the per-id results). */
+  selection: ReadonlyMap<string, string>;
+  onClose: () => void;
+  /** After the update ran (whatever its outcome): the list and stats reload. */
+  onDone: () => void;
+}
+
+const SUMMARY_TONES: Record<BulkSummary["tone"], string> = {
+  success: "text-emerald-800 dark:text-emerald-200",
+  warning: "text-amber-900 dark:text-amber-200",
+  error: errorTextClass,
+};
+
+/**
+ * Bulk Actions (spec 001 §4's bulk status update, given a screen): choose Approve, Reject or
+ * Under Review for the selected submissions, confirm, then see each one's result.
+ */
+export function BulkActionsDialog({ selection, onClose, onDone }: BulkActionsDialogProps) {
+  const titleId = useId();
+  const notesId = useId();
+  const [status, setStatus] = useState<DecisionStatus | null>(null);
+  const [notes, setNotes] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [summary, setSummary] = useState<BulkSummary | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  // One key per chosen action: a retry after a lost reply is applied once.
+  const [key, setKey] = useState(randomId);
+  const ids = [...selection.keys()];
+
+  const choose = (next: DecisionStatus | null) => {
+    setStatus(next);
+    setFailure(null);
+    setKey(randomId());
+  };
+
+  const run = async () => {
+    if (!status || busy) return;
+    setBusy(true);
+    setFailure(null);
+    try {
+      const results = await kycReviewApi.bulkUpdate({ ids, status, ...(notes.trim() ? { notes: notes.trim() } : {}) }, { idempotencyKey: key });
+      setSummary(summariseBulk(status, ids, results, selection));
+      onDone();
+    } catch (error) {
+      setFailure(actionErrorMessage(error, REVIEW_MESSAGES.bulkFailed));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Dialog labelledBy={titleId} onClose={() => !busy && onClose()}>
+      <h2 id={titleId} className="text-lg font-bold">
+        Bulk Actions
+      </h2>
+      {summary ? (
+        <div role="status">
+          <p className={`mt-3 text-sm font-semibold ${SUMMARY_TONES[summary.tone]}`}>{summary.headline}</p>
+          {summary.failures.length > 0 && (
+            <ul aria-label="Not updated" className="mt-2 list-disc space-y-1 pl-5 text-sm text-slate-700 dark:text-slate-300">
+              {summary.failures.map((line) => (
+                <li key={line}>{line}</li>
+              ))}
+            </ul>
+          )}
+          <div className="mt-6 flex justify-end">
+            <button type="button" className={primaryButtonClass} onClick={onClose} data-autofocus>
+              Close
+            </button>
+          </div>
+        </div>
+      ) : status ? (
+        <>
+          <p className="mt-3 text-sm text-slate-900 dark:text-white">{bulkQuestion(status, ids.length)}</p>
+          <p className={`mt-1 ${subtleTextClass}`}>Each submission is updated on its own; any that cannot change are listed afterwards.</p>
+          <label htmlFor={notesId} className={`${labelClass} mt-4`}>
+            Note for the audit trail (optional)
+          </label>
+          <textarea id={notesId} className={`${inputClass} min-h-[4rem]`} value={notes} maxLength={KYC_LIMITS.maxNoteLength} onChange={(event) => setNotes(event.target.value)} />
+          {failure && (
+            <p role="alert" className={`mt-3 ${errorTextClass}`}>
+              {failure}
+            </p>
+          )}
+          <div className="mt-6 flex flex-wrap justify-end gap-3">
+            <button type="button" className={secondaryButtonClass} onClick={() => choose(null)} disabled={busy} data-autofocus>
+              Back
+            </button>
+            <button type="button" className={primaryButtonClass} onClick={() => void run()} disabled={busy}>
+              {busy ? <Spinner label="Updating…" /> : `Confirm: ${DECISION_VERBS[status].label}`}
+            </button>
+          </div>
+        </>
+      ) : (
+        <>
+          <p className={`mt-2 ${subtleTextClass}`}>
+            {ids.length} submission{ids.length === 1 ? "" : "s"} selected. What should happen to {ids.length === 1 ? "it" : "them"}?
+          </p>
+          <div className="mt-4 flex flex-col gap-2">
+            {DECISION_STATUSES.map((decision) => (
+              <button key={decision} type="button" className={secondaryButtonClass} onClick={() => choose(decision)}>
+                {DECISION_VERBS[decision].label}
+              </button>
+            ))}
+          </div>
+          <div className="mt-6 flex justify-end">
+            <button type="button" className={secondaryButtonClass} onClick={onClose}>
+              Cancel
+            </button>
+          </div>
+        </>
+      )}
+    </Dialog>
+  );
+}

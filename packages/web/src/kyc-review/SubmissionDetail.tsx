@@ -1,0 +1,346 @@
+import { DOCUMENT_TYPE_LABELS, KYC_LIMITS } from "@fintech/core/kyc/model";
+import { useId, useState, type ReactNode } from "react";
+import toast from "react-hot-toast";
+import { kycReviewApi, type DashboardSubmission, type DecisionStatus, type ReviewDocument, type SubmissionDetail as Detail } from "../api/kycReview";
+import { Dialog } from "../components/Dialog";
+import { CloseIcon } from "../components/icons";
+import { iconButtonClass, inputClass, labelClass, primaryButtonClass, secondaryButtonClass } from "../components/styles";
+import { formatDateTime } from "../ledger/format";
+import { dangerButtonClass, errorTextClass, smallPrimaryButtonClass, Spinner, subtleTextClass } from "../ledger/ui";
+import { randomId } from "../lib/uuid";
+import { actionErrorMessage, DECISION_VERBS, REVIEW_MESSAGES } from "./actions";
+import { formatInr, STATUS_LABELS } from "./format";
+import { useSubmissionDetail } from "./hooks";
+import { KycStatusBadge, PriorityBadge, RiskScore } from "./ui";
+
+interface SubmissionDetailProps {
+  id: string;
+  /** The row as the list showed it, so the header has content before the detail arrives. */
+  shown: DashboardSubmission | undefined;
+  onClose: () => void;
+  /** After a decision or a request for information: the list reloads and the modal closes. */
+  onChanged: () => void;
+}
+
+const sectionHeadingClass = "text-sm font-semibold uppercase tracking-wide text-slate-600 dark:text-slate-400";
+
+/**
+ * One submission in full (spec 001 §2 detail modal): Customer Information, Risk Assessment with
+ * every rule that fired, the document images through short-lived presigned URLs with their check
+ * results, Notes, the audit trail, and Approve / Reject / Request Info.
+ */
+export function SubmissionDetail({ id, shown, onClose, onChanged }: SubmissionDetailProps) {
+  const titleId = useId();
+  const detail = useSubmissionDetail(id);
+  const submission = detail.data;
+  const name = submission?.name ?? shown?.name ?? "Submission";
+  const status = submission?.status ?? shown?.status;
+
+  return (
+    <Dialog labelledBy={titleId} onClose={onClose}>
+      <div className="flex items-start justify-between gap-3">
+        <div className="min-w-0">
+          <h2 id={titleId} className="truncate text-lg font-bold">
+            {name}
+          </h2>
+          <p className={`${subtleTextClass} flex flex-wrap items-center gap-2`}>
+            KYC submission {status && <KycStatusBadge status={status} />}
+          </p>
+        </div>
+        <button type="button" className={iconButtonClass} onClick={onClose} aria-label="Close submission details">
+          <CloseIcon width="18" height="18" />
+        </button>
+      </div>
+      {detail.isError ? (
+        <p role="alert" className={`mt-4 ${errorTextClass}`}>
+          {actionErrorMessage(detail.error, REVIEW_MESSAGES.detailFailed)}
+        </p>
+      ) : !submission ? (
+        <p className={`mt-4 ${subtleTextClass}`}>
+          <Spinner label="Loading the submission…" />
+        </p>
+      ) : (
+        <DetailBody submission={submission} onChanged={onChanged} />
+      )}
+    </Dialog>
+  );
+}
+
+function Section({ title, children }: { title: string; children: ReactNode }) {
+  const headingId = useId();
+  return (
+    <section aria-labelledby={headingId} className="mt-5">
+      <h3 id={headingId} className={sectionHeadingClass}>
+        {title}
+      </h3>
+      <div className="mt-2">{children}</div>
+    </section>
+  );
+}
+
+function Item({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="min-w-0">
+      <dt className="text-xs text-slate-600 dark:text-slate-400">{label}</dt>
+      <dd className="break-words text-sm text-slate-900 dark:text-white">{children}</dd>
+    </div>
+  );
+}
+
+function DetailBody({ submission, onChanged }: { submission: Detail; onChanged: () => void }) {
+  const id = useId();
+  const [notes, setNotes] = useState(submission.notes ?? "");
+  const [asking, setAsking] = useState(false);
+  const [message, setMessage] = useState("");
+  const [busy, setBusy] = useState<DecisionStatus | "request-info" | null>(null);
+  // One key per opened modal and action: a double click or a retry is applied once.
+  const [keys] = useState(() => ({ verified: randomId(), rejected: randomId(), under_review: randomId(), info: randomId() }));
+  const risk = submission.risk;
+
+  const decide = async (status: DecisionStatus) => {
+    if (busy) return;
+    setBusy(status);
+    try {
+      await kycReviewApi.decide(submission.id, { status, notes: notes.trim() }, { idempotencyKey: keys[status] });
+      toast.success(`${submission.name}'s submission ${DECISION_VERBS[status].done}`);
+      onChanged();
+    } catch (error) {
+      toast.error(actionErrorMessage(error, REVIEW_MESSAGES.updateFailed));
+      setBusy(null);
+    }
+  };
+
+  const requestInfo = async () => {
+    const text = message.trim();
+    if (busy || !text) return;
+    setBusy("request-info");
+    try {
+      await kycReviewApi.requestInfo(submission.id, text, { idempotencyKey: keys.info });
+      toast.success(`Request sent to ${submission.name}`);
+      onChanged();
+    } catch (error) {
+      toast.error(actionErrorMessage(error, REVIEW_MESSAGES.requestInfoFailed));
+      setBusy(null);
+    }
+  };
+
+  const numbers = Object.entries(submission.identity_numbers ?? {});
+
+  return (
+    <>
+      <Section title="Customer Information">
+        <dl className="grid grid-cols-2 gap-3">
+          <Item label="Email">{submission.email}</Item>
+          <Item label="Phone">{submission.phone || "—"}</Item>
+          <Item label="Location">{submission.location || "—"}</Item>
+          <Item label="Country">{submission.country}</Item>
+          <Item label="Amount">{formatInr(submission.amount)}</Item>
+          <Item label="Priority">
+            <PriorityBadge priority={submission.priority} />
+          </Item>
+          <Item label="Submitted">{formatDateTime(submission.submitted_at)}</Item>
+          <Item label="Verified">{submission.verified_at ? formatDateTime(submission.verified_at) : "—"}</Item>
+          {numbers.map(([type, record]) => (
+            <Item key={type} label={type === "pan" ? "PAN" : "Aadhaar"}>
+              <span className="font-mono">{record?.masked}</span>
+            </Item>
+          ))}
+        </dl>
+        {submission.info_request && (
+          <p className="mt-3 rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950 dark:border-amber-800 dark:bg-amber-950/60 dark:text-amber-100">
+            Information requested {formatDateTime(submission.info_request.requested_at)}: “{submission.info_request.message}”
+          </p>
+        )}
+      </Section>
+
+      <Section title="Risk Assessment">
+        {!risk ? (
+          <p className={subtleTextClass}>Not assessed yet.</p>
+        ) : (
+          <>
+            <p className="text-sm text-slate-900 dark:text-white">
+              Score <RiskScore score={risk.risk_score} level={risk.level} />
+              <span className="text-slate-600 dark:text-slate-400"> · rule set v{risk.rule_set_version}</span>
+            </p>
+            {risk.flags.length > 0 && (
+              <ul aria-label="Risk flags" className="mt-2 flex flex-wrap gap-1.5">
+                {risk.flags.map((flag) => (
+                  <li key={flag.code} className="rounded-full bg-red-100 px-2 py-0.5 text-xs font-semibold text-red-800 dark:bg-red-950 dark:text-red-200" title={flag.message}>
+                    {flag.message || flag.code}
+                  </li>
+                ))}
+              </ul>
+            )}
+            {risk.reasons.length === 0 ? (
+              <p className={`mt-2 ${subtleTextClass}`}>No rule added points.</p>
+            ) : (
+              <div className="mt-2 overflow-x-auto">
+                <table className="w-full text-left text-sm">
+                  <caption className="sr-only">Rules that fired and the points each added</caption>
+                  <thead className="text-xs text-slate-600 dark:text-slate-400">
+                    <tr>
+                      <th scope="col" className="py-1 pr-2 font-semibold">Rule</th>
+                      <th scope="col" className="py-1 pr-2 text-right font-semibold">Points</th>
+                      <th scope="col" className="py-1 font-semibold">Why</th>
+                    </tr>
+                  </thead>
+                  <tbody className="divide-y divide-slate-200 dark:divide-slate-800">
+                    {risk.reasons.map((reason, index) => (
+                      <tr key={`${reason.rule}-${index}`}>
+                        <td className="py-1 pr-2 font-mono text-xs">{reason.rule}</td>
+                        <td className="py-1 pr-2 text-right tabular-nums">{reason.points > 0 ? `+${reason.points}` : reason.points}</td>
+                        <td className="py-1">{reason.reason}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+            )}
+          </>
+        )}
+      </Section>
+
+      <Section title="Documents">
+        {submission.documents.length === 0 ? (
+          <p className={subtleTextClass}>No documents uploaded.</p>
+        ) : (
+          <ul className="space-y-4">
+            {submission.documents.map((document) => (
+              <DocumentItem key={document.type} document={document} owner={submission.name} />
+            ))}
+          </ul>
+        )}
+      </Section>
+
+      <Section title="Notes">
+        <label htmlFor={`${id}-notes`} className="sr-only">
+          Reviewer notes
+        </label>
+        <textarea
+          id={`${id}-notes`}
+          className={`${inputClass} min-h-[4.5rem]`}
+          value={notes}
+          maxLength={KYC_LIMITS.maxNoteLength}
+          onChange={(event) => setNotes(event.target.value)}
+          placeholder="Saved with your decision and kept in the audit trail"
+        />
+      </Section>
+
+      <Section title="Audit trail">
+        {submission.audit.length === 0 ? (
+          <p className={subtleTextClass}>No entries.</p>
+        ) : (
+          <ol className="space-y-2 text-sm">
+            {submission.audit.map((entry, index) => (
+              <li key={`${entry.at}-${index}`} className="border-l-2 border-slate-300 pl-3 dark:border-slate-700">
+                <p className="text-slate-900 dark:text-white">
+                  <span className="font-semibold">{entry.actor}</span> · {entry.action}
+                  {entry.from !== entry.to && entry.to && (
+                    <span>
+                      {" "}
+                      ({entry.from ? STATUS_LABELS[entry.from] : "new"} → {STATUS_LABELS[entry.to]})
+                    </span>
+                  )}
+                </p>
+                <p className="text-xs text-slate-600 dark:text-slate-400">{formatDateTime(entry.at)}</p>
+                {entry.note && <p className="text-slate-700 dark:text-slate-300">“{entry.note}”</p>}
+              </li>
+            ))}
+          </ol>
+        )}
+      </Section>
+
+      {asking ? (
+        <div className="mt-5">
+          <label htmlFor={`${id}-message`} className={labelClass}>
+            Message to the applicant
+          </label>
+          <textarea
+            id={`${id}-message`}
+            className={`${inputClass} min-h-[4.5rem]`}
+            value={message}
+            maxLength={KYC_LIMITS.maxNoteLength}
+            onChange={(event) => setMessage(event.target.value)}
+            placeholder="What should they send again, and why"
+            // It appears on a click of Request Info: typing starts at once.
+            autoFocus
+          />
+          <div className="mt-3 flex flex-wrap justify-end gap-2">
+            <button type="button" className={secondaryButtonClass} onClick={() => setAsking(false)} disabled={busy !== null}>
+              Cancel
+            </button>
+            <button type="button" className={primaryButtonClass} onClick={() => void requestInfo()} disabled={busy !== null || !message.trim()}>
+              {busy === "request-info" ? <Spinner label="Sending…" /> : "Send request"}
+            </button>
+          </div>
+        </div>
+      ) : (
+        <div className="mt-6 flex flex-wrap justify-end gap-2">
+          <button type="button" className={secondaryButtonClass} onClick={() => setAsking(true)} disabled={busy !== null}>
+            Request Info
+          </button>
+          <button type="button" className={dangerButtonClass} onClick={() => void decide("rejected")} disabled={busy !== null || submission.status === "rejected"}>
+            {busy === "rejected" ? <Spinner label="Rejecting…" /> : "Reject"}
+          </button>
+          <button type="button" className={smallPrimaryButtonClass} onClick={() => void decide("verified")} disabled={busy !== null || submission.status === "verified"}>
+            {busy === "verified" ? <Spinner label="Approving…" /> : "Approve"}
+          </button>
+        </div>
+      )}
+    </>
+  );
+}
+
+/** One document: its image (and face image) through presigned URLs, and what the checks found. */
+function DocumentItem({ document, owner }: { document: ReviewDocument; owner: string }) {
+  const label = DOCUMENT_TYPE_LABELS[document.type] ?? document.type;
+  const checks = document.checks;
+  return (
+    <li className="rounded-xl border border-slate-200 p-3 dark:border-slate-800">
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <p className="font-semibold text-slate-900 dark:text-white">{label}</p>
+        <span className="text-xs font-semibold text-slate-700 dark:text-slate-300">
+          {document.status} · {formatDateTime(document.uploaded_at)}
+        </span>
+      </div>
+      {document.url ? (
+        <a href={document.url} target="_blank" rel="noreferrer noopener" className="mt-2 block">
+          <img src={document.url} alt={`${label} of ${owner}`} className="max-h-64 w-full rounded-lg bg-slate-100 object-contain dark:bg-slate-800" />
+        </a>
+      ) : (
+        <p className={`mt-2 ${subtleTextClass}`}>The image is not available.</p>
+      )}
+      {document.face_url && (
+        <img src={document.face_url} alt={`Face image of ${owner}`} className="mt-2 max-h-40 rounded-lg bg-slate-100 object-contain dark:bg-slate-800" />
+      )}
+      {checks ? (
+        <dl className="mt-2 grid grid-cols-2 gap-2 text-xs">
+          <Item label="Checks">{checks.passed ? "Passed" : "Failed"}</Item>
+          <Item label="Format">
+            {checks.format.toUpperCase()} · {Math.round(checks.bytes / 1024)} KB
+          </Item>
+          <Item label="Resolution">
+            {checks.width} × {checks.height}
+          </Item>
+          <Item label="Sharpness / glare">
+            {checks.sharpness.toFixed(0)} / {(checks.glare * 100).toFixed(1)}%
+          </Item>
+          {checks.problems.length > 0 && (
+            <div className="col-span-2">
+              <dt className="text-xs text-slate-600 dark:text-slate-400">Problems</dt>
+              <dd>
+                <ul className="list-disc pl-4 text-sm text-red-700 dark:text-red-300">
+                  {checks.problems.map((problem) => (
+                    <li key={problem}>{problem}</li>
+                  ))}
+                </ul>
+              </dd>
+            </div>
+          )}
+        </dl>
+      ) : (
+        <p className={`mt-2 text-xs ${subtleTextClass}`}>Checks not run yet.</p>
+      )}
+    </li>
+  );
+}

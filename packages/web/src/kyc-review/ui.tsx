@@ -1,0 +1,26 @@
+import type { KycStatus, Priority, RiskLevel } from "@fintech/core/kyc/model";
+import { riskLevel } from "@fintech/core/kyc/model";
+import { PRIORITY_LABELS, PRIORITY_TONES, RISK_TONES, STATUS_LABELS, STATUS_TONES } from "./format";
+
+/** Badges and small figures of the back office. */
+
+const badgeClass = "inline-flex items-center whitespace-nowrap rounded-full px-2 py-0.5 text-xs font-semibold";
+
+export function KycStatusBadge({ status }: { status: KycStatus }) {
+  return <span className={`${badgeClass} ${STATUS_TONES[status] ?? STATUS_TONES.pending}`}>{STATUS_LABELS[status] ?? status}</span>;
+}
+
+export function PriorityBadge({ priority }: { priority: Priority }) {
+  return <span className={`${badgeClass} ${PRIORITY_TONES[priority] ?? PRIORITY_TONES.low}`}>{PRIORITY_LABELS[priority] ?? priority}</span>;
+}
+
+/** "42 · Medium": the score with its level, coloured by level. */
+export function RiskScore({ score, level }: { score: number; level?: RiskLevel }) {
+  const shown = level ?? riskLevel(score);
+  return (
+    <span className={`whitespace-nowrap font-semibold tabular-nums ${RISK_TONES[shown]}`}>
+      {score}
+      <span className="font-normal"> · {shown}</span>
+    </span>
+  );
+}

@@ -65,3 +65,10 @@ export const watchlistVersionKey = (version: number) => ({ pk: WATCHLIST_PARTITI
 export const currentWatchlistKey = () => ({ pk: WATCHLIST_PARTITION, sk: "CURRENT" });
 export const watchlistEntriesPartition = (version: number) => `KYCWATCH#${padSeq(version)}`;
 export const watchlistEntryKey = (version: number, index: number) => ({ pk: watchlistEntriesPartition(version), sk: `E#${padSeq(index)}` });
+
+/**
+ * One item per KYC object whose upload was recorded (direct upload, presigned POST or Didit-style
+ * verification), written in the same transaction as the record: a second delivery of the same S3
+ * ObjectCreated event finds it and changes nothing.
+ */
+export const documentObjectRecordKey = (objectKey: string) => ({ pk: `KYCOBJ#${objectKey}`, sk: "RECORDED" });

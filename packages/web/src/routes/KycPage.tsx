@@ -1,11 +1,6 @@
-import { PlaceholderScreen } from "../components/PlaceholderScreen";
+import { KycWizard } from "../kyc/KycWizard";
 
+/** /kyc: the KYC wizard (guarded; see routeTable). */
 export default function KycPage() {
-  return (
-    <PlaceholderScreen
-      title="Know Your Customer"
-      product="Identity verification"
-      willDo="a five-step wizard to choose your country, upload an identity document, verify your Aadhaar and PAN numbers, and finish."
-    />
-  );
+  return <KycWizard />;
 }

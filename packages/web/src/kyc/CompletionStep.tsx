@@ -1,0 +1,163 @@
+import { useState } from "react";
+import { Link } from "react-router-dom";
+import { DOCUMENT_TYPES, KYC_LIMITS, KYC_MESSAGES, type KycStatus } from "@fintech/core/kyc/model";
+import type { KycState } from "../api/kyc";
+import { inputClass, labelClass, linkButtonClass, primaryButtonClass, secondaryButtonClass } from "../components/styles";
+import { writeErrorMessage } from "../ledger/actionErrors";
+import { ReviewItem, Spinner } from "../ledger/ui";
+import { showToast } from "../toast/notify";
+import { DocumentStatusBadge } from "./DocumentStep";
+import { useResubmit } from "./hooks";
+import { KYC_UI_MESSAGES } from "./live/events";
+import { documentLabel, missingSteps, outcomeOf, STEP_INDEX } from "./steps";
+import { Notice, useActionKey } from "./ui";
+
+const STATUS_LABELS: Record<KycStatus, string> = { pending: "Pending", under_review: "Under review", verified: "Verified", rejected: "Rejected" };
+
+interface CompletionStepProps {
+  state: KycState;
+  /** The stream said the submission needs a reviewer (verificationCompleted REQUIRES_REVIEW). */
+  manualReview: boolean;
+  onGoTo(step: number): void;
+  onChanged(): void;
+}
+
+/** Step 5 (spec 001 §2): where the submission stands, what is left, the reviewer's request, and the way on. */
+export function CompletionStep({ state, manualReview, onGoTo, onChanged }: CompletionStepProps) {
+  const outcome = outcomeOf(state);
+  const missing = missingSteps(state);
+  return (
+    <div className="space-y-6">
+      {outcome === "verified" && (
+        <Notice tone="success" title="Identity verified">
+          {state.risk_score === null || state.risk_score === undefined ? "KYC verification completed successfully!" : KYC_MESSAGES.completed(state.risk_score)}
+        </Notice>
+      )}
+      {outcome === "under_review" && (
+        <Notice tone="warning" title="Manual review required">
+          {KYC_UI_MESSAGES.manualReview}
+        </Notice>
+      )}
+      {outcome === "rejected" && (
+        <Notice tone="error" title="Verification not approved">
+          A reviewer could not verify your identity with what was submitted. You can start a new verification with other documents.
+          <div className="mt-3">
+            <button type="button" className={secondaryButtonClass} onClick={() => onGoTo(STEP_INDEX.country)}>
+              Start a new verification
+            </button>
+          </div>
+        </Notice>
+      )}
+      {outcome === "info_requested" && state.info_request && <InfoRequested request={state.info_request} onGoTo={onGoTo} onChanged={onChanged} />}
+      {outcome === "incomplete" && (
+        <Notice tone="info" title="Almost there">
+          {manualReview ? "Your submission needs a manual review once these are done:" : "Finish these to send your submission for review:"}
+          <ul className="mt-2 space-y-1">
+            {missing.map((item) => (
+              <li key={item.step}>
+                <button type="button" className={linkButtonClass} onClick={() => onGoTo(item.step)}>
+                  {item.label}
+                </button>
+              </li>
+            ))}
+          </ul>
+        </Notice>
+      )}
+
+      <dl className="grid gap-4 sm:grid-cols-2">
+        <ReviewItem label="Status">{STATUS_LABELS[state.status]}</ReviewItem>
+        <ReviewItem label="Verification progress">{Math.round(state.progress)}%</ReviewItem>
+        <ReviewItem label="Aadhaar" mono>
+          {state.identity_numbers.aadhaar?.masked ?? "Not verified"}
+        </ReviewItem>
+        <ReviewItem label="PAN" mono>
+          {state.identity_numbers.pan?.masked ?? "Not verified"}
+        </ReviewItem>
+        <ReviewItem label="Documents">
+          <ul className="space-y-1">
+            {DOCUMENT_TYPES.filter((type) => state.documents[type]).map((type) => (
+              <li key={type} className="flex flex-wrap items-center gap-2">
+                {documentLabel(type)} <DocumentStatusBadge status={state.documents[type]!.status} />
+              </li>
+            ))}
+            {DOCUMENT_TYPES.every((type) => !state.documents[type]) && <li>None yet</li>}
+          </ul>
+        </ReviewItem>
+        {state.next_steps.length > 0 && (
+          <ReviewItem label="Next steps">
+            <ul className="list-disc pl-5">
+              {state.next_steps.map((step) => (
+                <li key={step}>{step}</li>
+              ))}
+            </ul>
+          </ReviewItem>
+        )}
+      </dl>
+
+      <div className="flex flex-wrap gap-3">
+        <Link to="/ledger" className={primaryButtonClass}>
+          Access Dashboard
+        </Link>
+        <Link to="/kyc/dashboard" className={secondaryButtonClass}>
+          Admin Panel
+        </Link>
+      </div>
+    </div>
+  );
+}
+
+/** A reviewer's Request Info (issue 11): their message, a way back to the documents, and Resubmit with an optional note. */
+function InfoRequested({ request, onGoTo, onChanged }: { request: NonNullable<KycState["info_request"]>; onGoTo(step: number): void; onChanged(): void }) {
+  const resubmit = useResubmit();
+  const action = useActionKey();
+  const [note, setNote] = useState("");
+  const [failure, setFailure] = useState<string | null>(null);
+
+  const send = async () => {
+    if (resubmit.isPending) return;
+    setFailure(null);
+    const text = note.trim();
+    try {
+      await resubmit.mutateAsync({ note: text, idempotencyKey: action.keyFor({ note: text }) });
+      action.settle();
+      setNote("");
+      showToast({ kind: "success", message: "Your submission is back with the reviewer." });
+      onChanged();
+    } catch (error) {
+      setFailure(writeErrorMessage(error, "Failed to resubmit. Please try again."));
+    }
+  };
+
+  return (
+    <Notice tone="warning" title="More information needed">
+      <p className="whitespace-pre-line">{request.message}</p>
+      <p className="mt-2">Upload a new document if asked, then resubmit.</p>
+      <form
+        noValidate
+        className="mt-3 space-y-3"
+        onSubmit={(event) => {
+          event.preventDefault();
+          void send();
+        }}
+      >
+        <button type="button" className={secondaryButtonClass} onClick={() => onGoTo(STEP_INDEX.documents)}>
+          Upload a document
+        </button>
+        <div>
+          <label htmlFor="kyc-resubmit-note" className={labelClass}>
+            Note for the reviewer (optional)
+          </label>
+          <textarea id="kyc-resubmit-note" rows={3} maxLength={KYC_LIMITS.maxNoteLength} value={note} onChange={(event) => setNote(event.target.value)} className={inputClass} />
+        </div>
+        {failure && (
+          <p role="alert" className="font-medium">
+            {failure}
+          </p>
+        )}
+        <button type="submit" className={primaryButtonClass} disabled={resubmit.isPending}>
+          {resubmit.isPending ? <Spinner label="Resubmitting..." /> : "Resubmit"}
+        </button>
+      </form>
+    </Notice>
+  );
+}

@@ -1,0 +1,286 @@
+import { useEffect, useRef, useState, type DragEvent } from "react";
+import { KYC_MESSAGES, type DocumentStatus, type DocumentType } from "@fintech/core/kyc/model";
+import { kycApi, type KycState, type UploadedDocument } from "../api/kyc";
+import { primaryButtonClass, secondaryButtonClass } from "../components/styles";
+import { writeErrorMessage } from "../ledger/actionErrors";
+import { subtleTextClass } from "../ledger/ui";
+import { showToast } from "../toast/notify";
+import { ACCEPTED_FILES, checkFile, formatFileSize } from "./fileChecks";
+import { documentTypeLabel, KYC_TOAST_MS, KYC_UI_MESSAGES } from "./live/events";
+import { documentLabel } from "./steps";
+import { Notice, ProgressBar } from "./ui";
+
+/** Spec 001 §2: what a good photo of a document looks like. */
+export const DOCUMENT_REQUIREMENTS = ["Clear, readable text", "All four corners visible", "No glare or shadows", "The original document, not a photocopy"] as const;
+
+const FILE_MESSAGES: readonly string[] = [KYC_MESSAGES.notAnImage, KYC_MESSAGES.fileTooLarge, KYC_MESSAGES.wrongImageFormat];
+
+const STATUS_TEXT: Record<DocumentStatus, string> = { uploaded: "Uploaded", checking: "Checking", verified: "Verified", rejected: "Rejected" };
+const STATUS_CLASS: Record<DocumentStatus, string> = {
+  uploaded: "bg-sky-100 text-sky-900 dark:bg-sky-950 dark:text-sky-200",
+  checking: "bg-amber-100 text-amber-900 dark:bg-amber-950 dark:text-amber-200",
+  verified: "bg-emerald-100 text-emerald-800 dark:bg-emerald-950 dark:text-emerald-200",
+  rejected: "bg-red-100 text-red-800 dark:bg-red-950 dark:text-red-200",
+};
+
+export function DocumentStatusBadge({ status }: { status: DocumentStatus }) {
+  return <span className={`inline-flex shrink-0 items-center rounded-full px-2 py-0.5 text-xs font-semibold ${STATUS_CLASS[status]}`}>{STATUS_TEXT[status]}</span>;
+}
+
+interface Chosen {
+  file: File;
+  previewUrl: string;
+}
+
+type UploadState = { phase: "idle" } | { phase: "uploading"; fraction: number } | { phase: "done"; document: UploadedDocument } | { phase: "failed"; title: string; message: string };
+
+interface DocumentStepProps {
+  documentTypes: readonly DocumentType[];
+  state: KycState;
+  onUploaded(): void;
+}
+
+/**
+ * Step 2 (spec 001 §2): the country's document types, drag and drop or a file picker, the
+ * requirements, the browser's pre-checks (File Validation Failed), a preview, real upload
+ * progress, and what the server's checks found.
+ */
+export function DocumentStep({ documentTypes, state, onUploaded }: DocumentStepProps) {
+  const [documentType, setDocumentType] = useState<DocumentType>(() => documentTypes.find((type) => state.documents[type]?.status !== "verified") ?? documentTypes[0] ?? "passport");
+  const [chosen, setChosen] = useState<Chosen | null>(null);
+  const [invalid, setInvalid] = useState<string | null>(null);
+  const [upload, setUpload] = useState<UploadState>({ phase: "idle" });
+  const [dragging, setDragging] = useState(false);
+  const inputRef = useRef<HTMLInputElement>(null);
+  const abortRef = useRef<AbortController | null>(null);
+
+  useEffect(() => () => abortRef.current?.abort(), []);
+  useEffect(() => () => (chosen ? URL.revokeObjectURL(chosen.previewUrl) : undefined), [chosen]);
+
+  const take = async (file: File | undefined) => {
+    if (!file || upload.phase === "uploading") return;
+    setUpload({ phase: "idle" });
+    const problem = await checkFile(file);
+    if (problem) {
+      setChosen(null);
+      setInvalid(problem);
+      return;
+    }
+    setInvalid(null);
+    setChosen({ file, previewUrl: URL.createObjectURL(file) });
+  };
+
+  const onDrop = (event: DragEvent<HTMLDivElement>) => {
+    event.preventDefault();
+    setDragging(false);
+    void take(event.dataTransfer.files[0]);
+  };
+
+  const send = async () => {
+    if (!chosen || upload.phase === "uploading") return;
+    const controller = new AbortController();
+    abortRef.current = controller;
+    setUpload({ phase: "uploading", fraction: 0 });
+    try {
+      const document = await kycApi.uploadDocument({
+        file: chosen.file,
+        documentType,
+        signal: controller.signal,
+        onProgress: (fraction) => setUpload({ phase: "uploading", fraction }),
+      });
+      setUpload({ phase: "done", document });
+      const label = documentLabel(document.type);
+      if (document.status === "verified") showToast({ kind: "success", message: KYC_MESSAGES.documentVerified(label), durationMs: KYC_TOAST_MS.success });
+      if (document.status === "rejected") showToast({ kind: "error", message: KYC_UI_MESSAGES.documentFailed(label), durationMs: KYC_TOAST_MS.failure, id: `kyc-document-failed-${document.type}` });
+      onUploaded();
+    } catch (error) {
+      if (error instanceof DOMException && error.name === "AbortError") return;
+      const message = writeErrorMessage(error, "Failed to upload document");
+      setUpload({ phase: "failed", title: FILE_MESSAGES.includes(message) ? KYC_MESSAGES.fileValidationTitle : "Upload Failed", message });
+    }
+  };
+
+  const cancel = () => {
+    abortRef.current?.abort();
+    setUpload({ phase: "idle" });
+  };
+
+  const given = documentTypes.filter((type) => state.documents[type]);
+  const busy = upload.phase === "uploading";
+
+  return (
+    <div className="space-y-6">
+      <fieldset>
+        <legend className="text-base font-semibold text-slate-900 dark:text-white">Document type</legend>
+        <div className="mt-2 grid gap-2 sm:grid-cols-2">
+          {documentTypes.map((type) => {
+            const current = state.documents[type];
+            return (
+              <label
+                key={type}
+                className={`flex cursor-pointer items-center gap-3 rounded-lg border px-3 py-2 text-sm ${
+                  documentType === type ? "border-indigo-600 bg-indigo-50 dark:border-indigo-400 dark:bg-indigo-950/60" : "border-slate-300 dark:border-slate-700"
+                }`}
+              >
+                <input type="radio" name="kyc-document-type" value={type} checked={documentType === type} disabled={busy} onChange={() => setDocumentType(type)} className="h-4 w-4 accent-indigo-600" />
+                <span className="min-w-0 flex-1 text-slate-900 dark:text-slate-100">{documentLabel(type)}</span>
+                {current && <DocumentStatusBadge status={current.status} />}
+              </label>
+            );
+          })}
+        </div>
+      </fieldset>
+
+      <section aria-labelledby="kyc-requirements-title">
+        <h3 id="kyc-requirements-title" className="text-sm font-semibold text-slate-900 dark:text-white">
+          Requirements
+        </h3>
+        <ul className="mt-2 grid gap-1 text-sm text-slate-700 sm:grid-cols-2 dark:text-slate-300">
+          {DOCUMENT_REQUIREMENTS.map((requirement) => (
+            <li key={requirement} className="flex gap-2">
+              <span aria-hidden="true" className="text-emerald-700 dark:text-emerald-300">
+                ✓
+              </span>
+              {requirement}
+            </li>
+          ))}
+        </ul>
+        <p className="mt-2 text-xs text-slate-600 dark:text-slate-400">JPG, JPEG or PNG, at most 5 MB.</p>
+      </section>
+
+      <div
+        onDragOver={(event) => {
+          event.preventDefault();
+          setDragging(true);
+        }}
+        onDragLeave={() => setDragging(false)}
+        onDrop={onDrop}
+        data-testid="kyc-dropzone"
+        className={`flex flex-col items-center gap-3 rounded-2xl border-2 border-dashed p-6 text-center ${
+          dragging ? "border-indigo-600 bg-indigo-50 dark:border-indigo-400 dark:bg-indigo-950/50" : "border-slate-300 dark:border-slate-700"
+        }`}
+      >
+        <p className="text-sm text-slate-700 dark:text-slate-200">Drag and drop a photo of your {documentLabel(documentType)} here, or</p>
+        <button type="button" className={secondaryButtonClass} onClick={() => inputRef.current?.click()} disabled={busy}>
+          Choose file
+        </button>
+        <input
+          ref={inputRef}
+          type="file"
+          hidden
+          accept={ACCEPTED_FILES}
+          aria-label="Document image"
+          onChange={(event) => {
+            void take(event.target.files?.[0]);
+            event.target.value = "";
+          }}
+        />
+      </div>
+
+      {invalid && (
+        <Notice tone="warning" title={KYC_MESSAGES.fileValidationTitle} urgent>
+          {invalid}
+        </Notice>
+      )}
+
+      {chosen && (
+        <div className="flex flex-col gap-4 sm:flex-row sm:items-start">
+          <img src={chosen.previewUrl} alt={`Preview of ${chosen.file.name}`} className="max-h-56 w-full rounded-lg border border-slate-200 object-contain sm:w-64 dark:border-slate-700" />
+          <div className="min-w-0 flex-1 space-y-3">
+            <p className="break-all text-sm text-slate-900 dark:text-slate-100">
+              {chosen.file.name} <span className="text-slate-600 dark:text-slate-400">({formatFileSize(chosen.file.size)})</span>
+            </p>
+            {busy ? (
+              <div className="space-y-2">
+                <ProgressBar percent={upload.fraction * 100} label="Upload progress" />
+                <div className="flex items-center justify-between gap-3">
+                  <p aria-live="polite" className={subtleTextClass}>
+                    Uploading… {Math.round(upload.fraction * 100)}%
+                  </p>
+                  <button type="button" className={secondaryButtonClass} onClick={cancel}>
+                    Cancel upload
+                  </button>
+                </div>
+              </div>
+            ) : (
+              <div className="flex flex-wrap gap-3">
+                <button type="button" className={primaryButtonClass} onClick={() => void send()}>
+                  Upload {documentLabel(documentType)}
+                </button>
+              </div>
+            )}
+          </div>
+        </div>
+      )}
+
+      {upload.phase === "failed" && (
+        <Notice tone="error" title={upload.title} urgent>
+          {upload.message}
+        </Notice>
+      )}
+      {upload.phase === "done" && <UploadResult document={upload.document} />}
+
+      {given.length > 0 && (
+        <section aria-labelledby="kyc-given-title">
+          <h3 id="kyc-given-title" className="text-sm font-semibold text-slate-900 dark:text-white">
+            Your documents
+          </h3>
+          <ul className="mt-2 space-y-2">
+            {given.map((type) => {
+              const document = state.documents[type]!;
+              return (
+                <li key={type} className="rounded-lg border border-slate-200 px-3 py-2 text-sm dark:border-slate-800">
+                  <div className="flex items-center justify-between gap-3">
+                    <span className="text-slate-900 dark:text-slate-100">{documentTypeLabel(type)}</span>
+                    <DocumentStatusBadge status={document.status} />
+                  </div>
+                  {document.problems && document.problems.length > 0 && (
+                    <ul className="mt-1 list-disc pl-5 text-red-800 dark:text-red-200">
+                      {document.problems.map((problem) => (
+                        <li key={problem}>{problem}</li>
+                      ))}
+                    </ul>
+                  )}
+                </li>
+              );
+            })}
+          </ul>
+        </section>
+      )}
+    </div>
+  );
+}
+
+/** What the server's checks said about the file just sent. */
+function UploadResult({ document }: { document: UploadedDocument }) {
+  const label = documentLabel(document.type);
+  const problems = document.checks?.problems ?? [];
+  if (document.status === "verified") {
+    return (
+      <Notice tone="success" title={KYC_MESSAGES.documentVerified(label)}>
+        The checks passed: the image is sharp, bright enough and large enough to read.
+      </Notice>
+    );
+  }
+  if (document.status === "rejected") {
+    return (
+      <Notice tone="error" title={KYC_UI_MESSAGES.documentFailed(label)} urgent>
+        {problems.length > 0 ? (
+          <ul className="list-disc pl-5">
+            {problems.map((problem) => (
+              <li key={problem}>{problem}</li>
+            ))}
+          </ul>
+        ) : (
+          KYC_MESSAGES.verificationFailed
+        )}
+        <p className="mt-2">Take a new photo that meets the requirements and upload it again.</p>
+      </Notice>
+    );
+  }
+  return (
+    <Notice tone="info" title={`${label} received`}>
+      Your document is being checked; this page updates when the checks finish.
+    </Notice>
+  );
+}

@@ -1,0 +1,172 @@
+import { useLayoutEffect, useRef, useState, type ChangeEvent } from "react";
+import { KYC_LIMITS, KYC_MESSAGES, type IdentityNumberType } from "@fintech/core/kyc/model";
+import { ApiError } from "../api/errors";
+import type { KycState } from "../api/kyc";
+import { inputClass, labelClass, primaryButtonClass, secondaryButtonClass } from "../components/styles";
+import { errorTextClass, Spinner } from "../ledger/ui";
+import { showToast } from "../toast/notify";
+import { useVerifyNumber } from "./hooks";
+import { aadhaarDisplay, aadhaarFieldState, applyDigitEdit, caretAfter, panFieldState, panOf, type NumberFieldState } from "./identityInput";
+import { KYC_TOAST_MS } from "./live/events";
+import { Notice, useActionKey } from "./ui";
+
+const COPY: Record<IdentityNumberType, { label: string; intro: string; toastName: string; placeholder: string }> = {
+  aadhaar: {
+    label: "Aadhaar number",
+    intro: "Enter the 12-digit number on your Aadhaar card. It is checked at once; only its last four digits are kept.",
+    toastName: "AADHAAR",
+    placeholder: "XXXX XXXX XXXX",
+  },
+  pan: {
+    label: "PAN",
+    intro: "Enter your 10-character Permanent Account Number, as printed on your PAN card (for example ABCDE1234F).",
+    toastName: "PAN",
+    placeholder: "ABCDE1234F",
+  },
+};
+
+/**
+ * What a failed verification says (spec 001 §8): the server's own message when it gave one (the
+ * spec's wording for a malformed number), "Document verification failed…" when it judged the
+ * number invalid, and "Verification failed. Please try again." when no answer came.
+ */
+export function verificationFailure(error: unknown): { title: string; message: string } {
+  if (error instanceof ApiError && (error.kind === "server-message" || error.kind === "session-expired" || error.kind === "no-token")) return { title: "Verification Failed", message: error.message };
+  return { title: "Error", message: KYC_MESSAGES.genericVerificationFailed };
+}
+
+interface NumberStepProps {
+  type: IdentityNumberType;
+  state: KycState;
+  onVerified(): void;
+}
+
+/** Steps 3 and 4 (spec 001 §2, §5): the Aadhaar number (hidden by default, groups of 4) and the PAN (uppercased). */
+export function NumberStep({ type, state, onVerified }: NumberStepProps) {
+  const copy = COPY[type];
+  const verified = state.identity_numbers[type];
+  const verify = useVerifyNumber(type);
+  const action = useActionKey();
+  const [value, setValue] = useState("");
+  const [hidden, setHidden] = useState(true);
+  const [failure, setFailure] = useState<{ title: string; message: string } | null>(null);
+  const inputRef = useRef<HTMLInputElement>(null);
+  const pendingCaret = useRef<number | null>(null);
+  const field: NumberFieldState = type === "aadhaar" ? aadhaarFieldState(value) : panFieldState(value);
+  const display = type === "aadhaar" ? aadhaarDisplay(value, hidden) : value;
+  const id = `kyc-${type}`;
+
+  // After an edit the field's text is rebuilt (groups, dots), so the caret is put back after the digit typed.
+  useLayoutEffect(() => {
+    if (pendingCaret.current === null || !inputRef.current || document.activeElement !== inputRef.current) return;
+    const position = caretAfter(display, pendingCaret.current);
+    pendingCaret.current = null;
+    inputRef.current.setSelectionRange(position, position);
+  });
+
+  const onChange = (event: ChangeEvent<HTMLInputElement>) => {
+    setFailure(null);
+    if (type === "pan") {
+      setValue(panOf(event.target.value));
+      return;
+    }
+    const edit = applyDigitEdit(value, {
+      before: display,
+      after: event.target.value,
+      caret: event.target.selectionEnd ?? event.target.value.length,
+      inputType: (event.nativeEvent as InputEvent).inputType,
+    });
+    pendingCaret.current = edit.caret;
+    setValue(edit.digits);
+  };
+
+  const submit = async () => {
+    if (!field.ready || verify.isPending) return;
+    setFailure(null);
+    const body = { type, number: value, country: state.country };
+    try {
+      const result = await verify.mutateAsync({ number: value, country: state.country, idempotencyKey: action.keyFor(body) });
+      action.settle();
+      if (!result.valid) {
+        setFailure({ title: "Verification Failed", message: KYC_MESSAGES.verificationFailed });
+        return;
+      }
+      showToast({ kind: "success", message: KYC_MESSAGES.documentVerified(copy.toastName), durationMs: KYC_TOAST_MS.success });
+      setValue("");
+      onVerified();
+    } catch (error) {
+      setFailure(verificationFailure(error));
+    }
+  };
+
+  if (verified) {
+    return (
+      <Notice tone="success" title={`${copy.label} verified`}>
+        <span className="font-mono">{verified.masked}</span>
+      </Notice>
+    );
+  }
+
+  const describedBy = [`${id}-intro`, field.error ? `${id}-error` : `${id}-hint`].join(" ");
+  return (
+    <form
+      noValidate
+      className="space-y-4"
+      onSubmit={(event) => {
+        event.preventDefault();
+        void submit();
+      }}
+    >
+      <p id={`${id}-intro`} className="text-sm text-slate-600 dark:text-slate-300">
+        {copy.intro}
+      </p>
+      <div>
+        <label htmlFor={id} className={labelClass}>
+          {copy.label}
+        </label>
+        <div className="flex gap-2">
+          <input
+            ref={inputRef}
+            id={id}
+            type="text"
+            inputMode={type === "aadhaar" ? "numeric" : "text"}
+            autoComplete="off"
+            autoCapitalize={type === "pan" ? "characters" : "off"}
+            spellCheck={false}
+            maxLength={type === "pan" ? KYC_LIMITS.panLength : undefined}
+            placeholder={copy.placeholder}
+            value={display}
+            onChange={onChange}
+            aria-invalid={field.error ? true : undefined}
+            aria-describedby={describedBy}
+            className={`${inputClass} font-mono tracking-wider`}
+          />
+          {type === "aadhaar" && (
+            <button type="button" className={`${secondaryButtonClass} shrink-0`} onClick={() => setHidden((current) => !current)} aria-controls={id}>
+              {hidden ? "Show" : "Hide"}
+              <span className="sr-only"> Aadhaar number</span>
+            </button>
+          )}
+        </div>
+        <p id={`${id}-hint`} aria-live="polite" className="mt-1 text-xs text-slate-600 dark:text-slate-400">
+          {field.hint}
+        </p>
+        {field.error && (
+          <p id={`${id}-error`} role="alert" className={`mt-1 ${errorTextClass}`}>
+            {field.error}
+          </p>
+        )}
+      </div>
+      {failure && (
+        <Notice tone="error" title={failure.title} urgent>
+          {failure.message}
+        </Notice>
+      )}
+      {field.ready && (
+        <button type="submit" className={primaryButtonClass} disabled={verify.isPending}>
+          {verify.isPending ? <Spinner label="Verifying..." /> : `Verify ${copy.label}`}
+        </button>
+      )}
+    </form>
+  );
+}

@@ -1,0 +1,116 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useCallback, useEffect, useRef, useState } from "react";
+import type { IdentityNumberType } from "@fintech/core/kyc/model";
+import { api } from "../api";
+import { KYC_STREAM_PATH, kycApi, type KycState, type StartKycInput } from "../api/kyc";
+import { apiBaseUrl } from "../config";
+import type { ConnectionStatus } from "../ledger/live/feedState";
+import { useSession } from "../session/hooks";
+import { showToast } from "../toast/notify";
+import { effectOf, type EventEffect } from "./live/events";
+import { startKycFeed } from "./live/kycFeed";
+
+/** Every KYC read is keyed by the signed-in user, so two sessions' data never mix. */
+export const kycKeys = {
+  all: (userId: string) => ["kyc", userId] as const,
+  state: (userId: string) => ["kyc", userId, "state"] as const,
+  countries: ["kyc-countries"] as const,
+};
+
+/**
+ * Without the stream (spec 001 §4: REST otherwise) the state is asked for again this often while
+ * something may change on the server: checks of an upload, a reviewer's decision.
+ */
+export const REST_REFRESH_MS = 10_000;
+
+function useUserId(): string {
+  return useSession()?.user.id ?? "signed-out";
+}
+
+/** The countries never change while the page is open: loaded once per visit. */
+export function useKycCountries() {
+  return useQuery({ queryKey: kycKeys.countries, queryFn: ({ signal }) => kycApi.countries("", signal), staleTime: Infinity, retry: 1 });
+}
+
+/** The applicant's KYC state; null before any start. Polled only when the stream is not live. */
+export function useKycState(live: boolean) {
+  const userId = useUserId();
+  return useQuery<KycState | null>({
+    queryKey: kycKeys.state(userId),
+    queryFn: ({ signal }) => kycApi.status(signal),
+    enabled: userId !== "signed-out",
+    refetchInterval: live ? false : REST_REFRESH_MS,
+  });
+}
+
+/** Reloads the applicant's state (after a write, or when the stream says something changed). */
+export function useRefreshKyc() {
+  const userId = useUserId();
+  const queryClient = useQueryClient();
+  return useCallback(() => queryClient.invalidateQueries({ queryKey: kycKeys.all(userId) }), [queryClient, userId]);
+}
+
+export function useStartKyc() {
+  return useMutation({ mutationFn: ({ input, idempotencyKey }: { input: StartKycInput; idempotencyKey: string }) => kycApi.start(input, { idempotencyKey }) });
+}
+
+export function useVerifyNumber(type: IdentityNumberType) {
+  return useMutation({
+    mutationFn: ({ number, country, idempotencyKey }: { number: string; country: string; idempotencyKey: string }) => kycApi.verifyNumber(type, number, country, { idempotencyKey }),
+  });
+}
+
+export function useResubmit() {
+  return useMutation({ mutationFn: ({ note, idempotencyKey }: { note: string; idempotencyKey: string }) => kycApi.resubmit(note, { idempotencyKey }) });
+}
+
+/**
+ * Follows the KYC stream while the wizard is open (spec 001 §4): each event reloads the state and
+ * raises its toast; `onEffect` gets the rest (jump to the last step, manual-review warning).
+ * Returns the connection state: the state is polled over REST whenever it is not live.
+ */
+export function useKycLiveFeed(onEffect: (effect: EventEffect) => void): ConnectionStatus {
+  const userId = useSession()?.user.id ?? null;
+  const refresh = useRefreshKyc();
+  const [status, setStatus] = useState<ConnectionStatus>("connecting");
+  const latest = useRef(onEffect);
+  useEffect(() => {
+    latest.current = onEffect;
+  }, [onEffect]);
+
+  useEffect(() => {
+    if (!userId || typeof EventSource === "undefined") {
+      setStatus("offline");
+      return;
+    }
+    const feed = startKycFeed({
+      userId,
+      baseUrl: apiBaseUrl,
+      streamPath: KYC_STREAM_PATH,
+      healthy: () => kycApi.streamHealthy(),
+      getTicket: async () => (await api.ledger.streamTicket()).ticket,
+      openStream: (url) => new EventSource(url),
+      onEvent: (event) => {
+        const effect = effectOf(event);
+        if (effect.refresh) void refresh();
+        if (effect.toast) showToast(effect.toast);
+        latest.current(effect);
+      },
+      onStatus: setStatus,
+      onResumed: () => void refresh(),
+      warn: (message, detail) => console.warn(message, ...(detail === undefined ? [] : [detail])),
+      online: navigator.onLine,
+    });
+    const goOnline = () => feed.setOnline(true);
+    const goOffline = () => feed.setOnline(false);
+    window.addEventListener("online", goOnline);
+    window.addEventListener("offline", goOffline);
+    return () => {
+      window.removeEventListener("online", goOnline);
+      window.removeEventListener("offline", goOffline);
+      feed.stop();
+    };
+  }, [userId, refresh]);
+
+  return status;
+}

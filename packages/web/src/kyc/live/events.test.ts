@@ -1,0 +1,51 @@
+import { describe, expect, it } from "vitest";
+import { KYC_MESSAGES } from "@fintech/core/kyc/model";
+import { effectOf, KYC_UI_MESSAGES, parseKycEvent, type KycLiveEvent } from "./events";
+
+describe("KYC stream events", () => {
+  it("parses each event by its SSE name; malformed data is null", () => {
+    expect(parseKycEvent("documentVerified", JSON.stringify({ documentType: "passport", status: "verified", confidence: 0.93 }))).toEqual({
+      type: "documentVerified",
+      documentType: "passport",
+      status: "VERIFIED",
+      confidence: 0.93,
+    });
+    expect(parseKycEvent("verificationCompleted", JSON.stringify({ status: "REQUIRES_REVIEW", finalRiskScore: 42 }))?.type).toBe("verificationCompleted");
+    expect(parseKycEvent("complianceAlert", "{not json")).toBeNull();
+    expect(parseKycEvent("complianceAlert", JSON.stringify({ alertType: "DUPLICATE" }))).toBeNull();
+    expect(parseKycEvent("somethingElse", JSON.stringify({}))).toBeNull();
+    expect(parseKycEvent("documentUploaded", JSON.stringify([1]))).toBeNull();
+  });
+
+  const effect = (event: KycLiveEvent) => effectOf(event);
+
+  it("a verified completion jumps to the last step with the success message and risk score", () => {
+    const result = effect({ type: "verificationCompleted", status: "VERIFIED", finalRiskScore: 12 });
+    expect(result.jumpToCompletion).toBe(true);
+    expect(result.toast).toMatchObject({ kind: "success", message: KYC_MESSAGES.completed(12) });
+  });
+
+  it("a completion that needs review shows the manual-review warning", () => {
+    const result = effect({ type: "verificationCompleted", status: "REQUIRES_REVIEW", finalRiskScore: 45 });
+    expect(result).toMatchObject({ jumpToCompletion: false, manualReview: true, toast: { kind: "warning", message: KYC_UI_MESSAGES.manualReview } });
+  });
+
+  it("a verified document only refreshes; a failed one raises '{type} verification failed.'", () => {
+    expect(effect({ type: "documentVerified", documentType: "passport", status: "VERIFIED" })).toEqual({ refresh: true, toast: null, jumpToCompletion: false, manualReview: false });
+    expect(effect({ type: "documentVerified", documentType: "driverLicense", status: "REJECTED" }).toast).toMatchObject({ kind: "error", message: "Driver's License verification failed." });
+    // The same failure told by the upload reply and by the stream folds into one toast.
+    expect(effect({ type: "documentVerified", documentType: "idCard", status: "FAILED" }).toast?.id).toBe("kyc-document-failed-idCard");
+  });
+
+  it("a compliance alert is an error toast with its type, message and severity", () => {
+    expect(effect({ type: "complianceAlert", alertType: "DUPLICATE_IDENTITY", severity: "high", message: "The same Aadhaar is on another account" }).toast).toMatchObject({
+      kind: "error",
+      message: "DUPLICATE_IDENTITY: The same Aadhaar is on another account (severity high)",
+    });
+  });
+
+  it("every other event just refreshes the state", () => {
+    expect(effect({ type: "riskAssessmentUpdate", riskScore: 20 })).toEqual({ refresh: true, toast: null, jumpToCompletion: false, manualReview: false });
+    expect(effect({ type: "documentUploaded", documentType: "passport" }).toast).toBeNull();
+  });
+});

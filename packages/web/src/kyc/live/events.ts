@@ -1,0 +1,96 @@
+import { z } from "zod";
+import { DOCUMENT_TYPE_LABELS, DocumentType, KYC_EVENT_TYPES, KYC_MESSAGES, type KycEventType } from "@fintech/core/kyc/model";
+import type { ToastSpec } from "../../toast/notify";
+
+/**
+ * The KYC stream's events (spec 001 §3) as the wizard reads them, and what each one does on the
+ * screen (§4, §8): the wizard follows the stream while it is connected, so what happens on the
+ * server (checks of an upload, a reviewer's decision, an alert) shows without a reload.
+ */
+
+const text = z.string().max(500);
+const upper = z.string().max(40).transform((value) => value.toUpperCase());
+
+export const KycLiveEvent = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("verificationStarted"), verificationId: text.optional(), country: text.optional() }),
+  z.object({ type: z.literal("documentUploaded"), documentType: text }),
+  z.object({ type: z.literal("documentVerified"), documentType: text, status: upper, confidence: z.number().optional() }),
+  z.object({ type: z.literal("riskAssessmentUpdate"), riskScore: z.number(), riskLevel: text.optional(), flags: z.array(z.unknown()).optional() }),
+  z.object({ type: z.literal("verificationCompleted"), status: upper, finalRiskScore: z.number().optional() }),
+  z.object({ type: z.literal("complianceAlert"), alertType: text, severity: text, message: text }),
+]);
+export type KycLiveEvent = z.infer<typeof KycLiveEvent>;
+
+export const KYC_EVENT_NAMES: readonly KycEventType[] = KYC_EVENT_TYPES;
+
+/** One SSE message as an event, or null when its data is not JSON or lacks a field; the SSE name decides the type. */
+export function parseKycEvent(name: string, data: string): KycLiveEvent | null {
+  let payload: unknown;
+  try {
+    payload = JSON.parse(data);
+  } catch {
+    return null;
+  }
+  if (typeof payload !== "object" || payload === null || Array.isArray(payload)) return null;
+  const parsed = KycLiveEvent.safeParse({ ...payload, type: name });
+  return parsed.success ? parsed.data : null;
+}
+
+/** Spec 001 §9: toasts last 3 to 6 s. */
+export const KYC_TOAST_MS = { success: 4_000, failure: 5_000, alert: 6_000 } as const;
+
+export const KYC_UI_MESSAGES = {
+  documentFailed: (type: string) => `${type} verification failed.`,
+  complianceAlert: (alertType: string, message: string, severity: string) => `${alertType}: ${message} (severity ${severity})`,
+  manualReview: "Your submission needs a manual review. A reviewer will look at it shortly; you will see the decision here.",
+} as const;
+
+/** A document type's label for a message ("Passport"), or the raw value when the stream names another. */
+export function documentTypeLabel(type: string): string {
+  const known = DocumentType.safeParse(type);
+  return known.success ? DOCUMENT_TYPE_LABELS[known.data] : type;
+}
+
+/** What an event does to the wizard. */
+export interface EventEffect {
+  /** Reload the applicant's state (every event changes something the screen shows). */
+  refresh: boolean;
+  toast: ToastSpec | null;
+  /** Verified: go to the last step. */
+  jumpToCompletion: boolean;
+  /** Needs a reviewer: show the manual-review warning. */
+  manualReview: boolean;
+}
+
+/**
+ * Spec 001 §4/§8: a completion with VERIFIED jumps to the last step (with the success message and
+ * risk score), REQUIRES_REVIEW shows the manual-review warning; a documentVerified that is not
+ * VERIFIED raises "{type} verification failed."; a compliance alert is an error toast with its
+ * type, message and severity. Toast ids fold the same news told twice (the upload reply and the
+ * stream) into one toast.
+ */
+export function effectOf(event: KycLiveEvent): EventEffect {
+  const none: EventEffect = { refresh: true, toast: null, jumpToCompletion: false, manualReview: false };
+  switch (event.type) {
+    case "documentVerified":
+      if (event.status === "VERIFIED") return none;
+      return {
+        ...none,
+        toast: { kind: "error", message: KYC_UI_MESSAGES.documentFailed(documentTypeLabel(event.documentType)), durationMs: KYC_TOAST_MS.failure, id: `kyc-document-failed-${event.documentType}` },
+      };
+    case "verificationCompleted":
+      if (event.status === "VERIFIED") {
+        return {
+          ...none,
+          jumpToCompletion: true,
+          toast: event.finalRiskScore === undefined ? null : { kind: "success", message: KYC_MESSAGES.completed(event.finalRiskScore), durationMs: KYC_TOAST_MS.success, id: "kyc-completed" },
+        };
+      }
+      if (event.status === "REQUIRES_REVIEW") return { ...none, manualReview: true, toast: { kind: "warning", message: KYC_UI_MESSAGES.manualReview, durationMs: KYC_TOAST_MS.alert, id: "kyc-manual-review" } };
+      return none;
+    case "complianceAlert":
+      return { ...none, toast: { kind: "error", message: KYC_UI_MESSAGES.complianceAlert(event.alertType, event.message, event.severity), durationMs: KYC_TOAST_MS.alert } };
+    default:
+      return none;
+  }
+}

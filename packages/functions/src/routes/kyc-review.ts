@@ -1,5 +1,312 @@
-import { OpenAPIHono } from "@hono/zod-openapi";
+import { $, createRoute, OpenAPIHono } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import { z } from "zod";
+import { KYC_LIMITS, KycStatus } from "@fintech/core/kyc/model";
+import { bulkUpdate, dashboardStats, decide, detailOf, exportSubmissions, KYC_EXPORT_MAX_ROWS, listSubmissions, requestInfo, resubmit, submissionDetail, type Reviewer } from "@fintech/core/kyc/review";
+import {
+  BulkUpdateInput,
+  BulkUpdateReply,
+  DashboardStats,
+  DecisionInput,
+  RequestInfoInput,
+  ResubmitInput,
+  REVIEW_SEARCH_MAX,
+  ReviewFilters,
+  ReviewListQuery,
+  ReviewPage,
+  StatsQuery,
+  SubmissionDetail,
+} from "@fintech/core/kyc/review-model";
 import type { AppEnv } from "../http/env";
+import { requireAdmin, requireAuth } from "../http/middleware";
+import { authenticated, errors, jsonBody, jsonReply, pathParameter, queryParameters, TAGS } from "../http/openapi";
+import { readJson } from "../http/validate";
 
-/** PLACEHOLDER: filled in by the KYC work in progress. */
-export const kycReviewRoutes = new OpenAPIHono<AppEnv>();
+/**
+ * The reviewer back office (issue 11), mounted at /api/v1/kyc beside the applicant's and the
+ * documents' route modules. Admin only, except POST /resubmit (the applicant's own). The
+ * middleware is registered per path, never on "*": a "*" middleware of a module mounted at a
+ * shared prefix would also run for the other modules' routes under that prefix.
+ */
+
+const reviewerOf = (c: Context<AppEnv>): Reviewer => {
+  const { user } = c.get("auth");
+  return { id: user.id, name: `${user.first_name} ${user.last_name}`.trim() || user.email };
+};
+
+/* ---------- examples ---------- */
+
+const EXAMPLE_ID = "5b3f8c1e-2d4a-4e6b-9c7d-1a2b3c4d5e6f";
+const EXAMPLE_USER = "0f1e2d3c-4b5a-4968-8776-a5b4c3d2e1f0";
+const rowExample = {
+  id: EXAMPLE_ID,
+  user_id: EXAMPLE_USER,
+  name: "Asha Rao",
+  email: "asha@example.com",
+  phone: "+919876543210",
+  location: "India",
+  country: "IN",
+  status: "under_review",
+  risk_score: 35,
+  risk_level: "Medium",
+  amount: 50000,
+  priority: "medium",
+  progress: 100,
+  submitted_at: "2026-01-15T09:30:00.000Z",
+  verified_at: null,
+  decided_at: null,
+  notes: "",
+  info_requested: false,
+  documents: [{ type: "passport", status: "verified", uploaded_at: "2026-01-15T09:34:00.000Z" }],
+} as const;
+const { documents: _rowDocuments, ...rowWithoutDocuments } = rowExample;
+const detailExample = {
+  ...rowWithoutDocuments,
+  documents: [
+    {
+      type: "passport",
+      status: "verified",
+      uploaded_at: "2026-01-15T09:34:00.000Z",
+      verified_at: "2026-01-15T09:34:02.000Z",
+      file_name: "passport.png",
+      checks: null,
+      url: "https://kyc-documents.s3.amazonaws.com/users/0f1e.../passport.png?X-Amz-Signature=...",
+      face_url: null,
+      url_expires_at: "2026-01-15T10:05:00.000Z",
+    },
+  ],
+  identity_numbers: { aadhaar: { masked: "XXXX XXXX 1234", verified_at: "2026-01-15T09:31:00.000Z" }, pan: { masked: "AAAAAXXXXA", verified_at: "2026-01-15T09:32:00.000Z" } },
+  risk: {
+    risk_score: 35,
+    level: "Medium",
+    priority: "medium",
+    flags: [{ code: "high_amount", message: "Amount above the review threshold" }],
+    verdict: "review",
+    reasons: [{ rule: "high_amount", points: 35, reason: "Amount above the review threshold" }],
+    rule_set_version: 3,
+    assessed_at: "2026-01-15T09:34:02.000Z",
+  },
+  info_request: null,
+  updated_at: "2026-01-15T09:34:02.000Z",
+  audit: [
+    { actor: "Asha Rao", actor_id: EXAMPLE_USER, actor_role: "applicant", at: "2026-01-15T09:30:00.000Z", action: "started", from: null, to: "pending", note: null },
+    { actor: "Automated checks", actor_id: "system", actor_role: "system", at: "2026-01-15T09:34:02.000Z", action: "submitted_for_review", from: "pending", to: "under_review", note: null },
+  ],
+};
+const figuresExample = { total_submissions: 40, verified: 28, pending: 8, awaiting_applicant: 3, under_review: 5, rejected: 4, average_processing_time: 5.2, success_rate: 87.5 };
+const statsExample = {
+  ...figuresExample,
+  period: "7d",
+  from: "2026-01-08T12:00:00.000Z",
+  to: "2026-01-15T12:00:00.000Z",
+  monthly_growth: 12.5,
+  previous: { total_submissions: 32, verified: 20, pending: 6, awaiting_applicant: 2, under_review: 4, rejected: 6, average_processing_time: 6.5, success_rate: 76.9 },
+  trends: { total_submissions: 25, verified: 40, pending: 33.3, rejected: -33.3, average_processing_time: -20, success_rate: 10.6 },
+  complete: true,
+};
+
+/* ---------- declarations ---------- */
+
+const review = { tags: [TAGS.kyc] as [typeof TAGS.kyc], security: authenticated, "x-stability": "beta" as const };
+const ADMIN_ONLY = "Administrators only (a user is answered 403 `admin_required`).";
+const submissionId = pathParameter("id", "The submission's id", EXAMPLE_ID);
+const FILTER_DESCRIPTIONS = {
+  status: "Only submissions in this status",
+  search: `Case-insensitive substring of the name, e-mail, submission id or user id (at most ${REVIEW_SEARCH_MAX} characters)`,
+  country: "Only submissions for this country (ISO 3166-1 alpha-2)",
+  priority: "Only submissions of this priority",
+  period: "Only submissions submitted within the last 24 hours, 7, 30 or 90 days (absent: all time)",
+  limit: "Page size",
+  cursor: "The `next_cursor` of the previous page (signed and bound to these filters)",
+};
+const detailReply = (description: string) => jsonReply(description, "KycSubmissionDetailReply", z.object({ data: SubmissionDetail }), { data: detailExample });
+const DECISION_RULES =
+  "Transitions: under_review -> verified | rejected (announces verificationCompleted VERIFIED/REJECTED on the KYC stream); pending -> rejected (an incomplete submission can be refused, not approved); pending -> under_review only when every step is done; under_review -> pending is a Request Info (`notes` is the message, required); verified | rejected -> under_review reopens a decision (`notes` required); verified <-> rejected directly is refused (reopen first). The same status with new notes only records the note. Anything else is a 409 `kyc_invalid_transition`.";
+
+const dashboardRoute = createRoute({
+  ...review,
+  method: "get",
+  path: "/dashboard",
+  operationId: "listKycSubmissions",
+  summary: "Reviewer dashboard: submissions",
+  description: `Every KYC submission, newest first, filtered (status, search, country, priority, period) and paged by cursor; \`total\` counts every match for "Showing X of Y". ${ADMIN_ONLY}`,
+  "x-complexity": "high",
+  parameters: queryParameters(ReviewListQuery, FILTER_DESCRIPTIONS),
+  responses: {
+    200: jsonReply("A page of submissions", "KycReviewPage", ReviewPage, { data: [rowExample], next_cursor: null, has_more: false, total: 1, total_capped: false }),
+    ...errors({ 400: ["validation_error", "invalid_cursor"], 401: true, 403: ["admin_required"], 503: true }),
+  },
+});
+
+const statsRoute = createRoute({
+  ...review,
+  method: "get",
+  path: "/dashboard/stats",
+  operationId: "getKycDashboardStats",
+  summary: "Reviewer dashboard: stats with trends",
+  description: `The stat cards for the submissions submitted within the period (default 7d): totals by outcome, Pending Review (pending + under_review), average processing time (hours, submission to decision), success rate (verified / decided), monthly growth, and each figure's change against the previous period of the same length. ${ADMIN_ONLY}`,
+  "x-complexity": "high",
+  parameters: queryParameters(StatsQuery, { period: "The period: 24h, 7d (default), 30d or 90d" }),
+  responses: {
+    200: jsonReply("The stats", "KycDashboardStatsReply", z.object({ data: DashboardStats }), { data: statsExample }),
+    ...errors({ 400: ["validation_error"], 401: true, 403: ["admin_required"], 503: true }),
+  },
+});
+
+const exportRoute = createRoute({
+  ...review,
+  method: "get",
+  path: "/dashboard/export",
+  operationId: "exportKycSubmissions",
+  summary: "Export Report (CSV)",
+  description: `Every submission matching the dashboard's filters (at most ${KYC_EXPORT_MAX_ROWS.toLocaleString("en-US")}; more is a 422 \`export_too_large\`) as a CSV download, with a header row. Cells a spreadsheet would run as formulas are escaped with a leading quote. ${ADMIN_ONLY}`,
+  "x-complexity": "high",
+  parameters: queryParameters(ReviewFilters, FILTER_DESCRIPTIONS),
+  responses: {
+    200: {
+      description: "The CSV file (Content-Disposition: attachment)",
+      headers: { "Content-Disposition": { description: 'attachment; filename="kyc-submissions-YYYY-MM-DD.csv"', schema: { type: "string" } } },
+      content: {
+        "text/csv": {
+          schema: { type: "string" },
+          example: `id,user_id,name,email,phone,location,country,status,risk_score,risk_level,amount,priority,progress,submitted_at,verified_at,decided_at,info_requested,notes,documents\n${EXAMPLE_ID},${EXAMPLE_USER},Asha Rao,asha@example.com,+919876543210,India,IN,under_review,35,Medium,50000,medium,100,2026-01-15T09:30:00.000Z,,,no,,passport:verified\n`,
+        },
+      },
+    },
+    ...errors({ 400: ["validation_error"], 401: true, 403: ["admin_required"], 422: ["export_too_large"], 503: true }),
+  },
+});
+
+const detailRoute = createRoute({
+  ...review,
+  method: "get",
+  path: "/submissions/{id}",
+  operationId: "getKycSubmission",
+  summary: "One submission in full",
+  description: `The submission with its documents (each with short-lived presigned links to the image and face image), the risk breakdown (flags and the rules that fired), masked identity numbers, the open Request Info, and \`audit\`: every change with who, when, from, to and note. ${ADMIN_ONLY}`,
+  "x-complexity": "medium",
+  parameters: [submissionId],
+  responses: {
+    200: detailReply("The submission"),
+    ...errors({ 401: true, 403: ["admin_required"], 404: ["kyc_submission_not_found"], 503: true }),
+  },
+});
+
+const decideRoute = createRoute({
+  ...review,
+  method: "put",
+  path: "/submissions/{id}",
+  operationId: "decideKycSubmission",
+  summary: "Approve, reject, reopen or annotate a submission",
+  description: `Sets the status (and notes, at most ${KYC_LIMITS.maxNoteLength} characters), recorded in the audit trail with the reviewer, time, from, to and note. ${DECISION_RULES} ${ADMIN_ONLY}`,
+  "x-complexity": "medium",
+  parameters: [submissionId],
+  request: { body: jsonBody("KycDecisionInput", DecisionInput, { status: "verified", notes: "Documents match the applicant" }) },
+  responses: {
+    200: detailReply("The submission after the decision"),
+    ...errors({
+      400: ["validation_error", "invalid_json", "kyc_note_required"],
+      401: true,
+      403: ["admin_required"],
+      404: ["kyc_submission_not_found"],
+      409: ["kyc_invalid_transition", "kyc_submission_superseded"],
+      413: ["payload_too_large"],
+      503: true,
+    }),
+  },
+});
+
+const bulkRoute = createRoute({
+  ...review,
+  method: "post",
+  path: "/submissions/bulk-update",
+  operationId: "bulkUpdateKycSubmissions",
+  summary: "The same decision for many submissions",
+  description: `1 to ${KYC_LIMITS.maxBulkIds} distinct ids. Each id is its own change, not all-or-nothing: the reply says for each (in the order given) whether it was updated, unchanged (already so), not found, or refused (with the reason), and the summary counts them. ${DECISION_RULES} ${ADMIN_ONLY}`,
+  "x-complexity": "high",
+  request: { body: jsonBody("KycBulkUpdateInput", BulkUpdateInput, { ids: [EXAMPLE_ID], status: "verified", notes: "Batch review" }) },
+  responses: {
+    200: jsonReply("One result per id", "KycBulkUpdateReply", BulkUpdateReply, {
+      results: [{ id: EXAMPLE_ID, ok: true, outcome: "updated", status: "verified", code: null, message: null }],
+      summary: { updated: 1, unchanged: 0, not_found: 0, refused: 0 },
+    }),
+    ...errors({ 400: ["validation_error", "invalid_json"], 401: true, 403: ["admin_required"], 413: ["payload_too_large"], 503: true }),
+  },
+});
+
+const requestInfoRoute = createRoute({
+  ...review,
+  method: "post",
+  path: "/submissions/{id}/request-info",
+  operationId: "requestKycInfo",
+  summary: "Request Info from the applicant",
+  description: `Sends the submission back to the applicant (status pending) with a message they see in the wizard (\`info_request\`); they answer with POST /api/v1/kyc/resubmit. From under_review, or again on a pending submission (the message is replaced); a decided one must be reopened first (409). ${ADMIN_ONLY}`,
+  "x-complexity": "medium",
+  parameters: [submissionId],
+  request: { body: jsonBody("KycRequestInfoInput", RequestInfoInput, { message: "Please upload a clearer photo of your passport" }) },
+  responses: {
+    200: detailReply("The submission, now waiting for the applicant"),
+    ...errors({
+      400: ["validation_error", "invalid_json"],
+      401: true,
+      403: ["admin_required"],
+      404: ["kyc_submission_not_found"],
+      409: ["kyc_invalid_transition"],
+      413: ["payload_too_large"],
+      503: true,
+    }),
+  },
+});
+
+const resubmitRoute = createRoute({
+  ...review,
+  method: "post",
+  path: "/resubmit",
+  operationId: "resubmitKyc",
+  summary: "Answer a Request Info",
+  description:
+    "The signed-in applicant's own submission goes back to review after a reviewer's Request Info: only while one is open (else 409 `kyc_no_info_request`) and once every step is done (else 409 `kyc_incomplete`, naming what is missing). The optional note is kept in the audit trail; the submission is rescored and moves to under_review.",
+  "x-complexity": "medium",
+  request: { body: jsonBody("KycResubmitInput", ResubmitInput, { note: "Uploaded a sharper passport photo" }) },
+  responses: {
+    200: jsonReply("The submission's state", "KycResubmitReply", z.object({ message: z.string(), data: z.object({ id: z.string(), status: KycStatus, progress: z.number().int(), updated_at: z.string() }) }), {
+      message: "Your KYC submission is back with a reviewer",
+      data: { id: EXAMPLE_ID, status: "under_review", progress: 100, updated_at: "2026-01-16T08:00:00.000Z" },
+    }),
+    ...errors({ 400: ["validation_error", "invalid_json"], 401: true, 404: ["kyc_submission_not_found"], 409: ["kyc_no_info_request", "kyc_incomplete"], 413: ["payload_too_large"], 503: true }),
+  },
+});
+
+/* ---------- handlers ---------- */
+
+export const kycReviewRoutes = $(
+  new OpenAPIHono<AppEnv>()
+    // "/dashboard/*" covers /dashboard itself too.
+    .use("/dashboard/*", requireAuth, requireAdmin)
+    .use("/submissions/*", requireAuth, requireAdmin)
+    .use("/resubmit", requireAuth),
+)
+  .openapi(dashboardRoute, async (c) => c.json(await listSubmissions(c.get("core"), c.req.query()), 200))
+  .openapi(statsRoute, async (c) => c.json({ data: await dashboardStats(c.get("core"), c.req.query()) }, 200))
+  .openapi(exportRoute, async (c) => {
+    const { filename, csv } = await exportSubmissions(c.get("core"), c.req.query());
+    return c.body(csv, 200, { "Content-Type": "text/csv; charset=utf-8", "Content-Disposition": `attachment; filename="${filename}"`, "Cache-Control": "no-store" });
+  })
+  // Registered before /submissions/{id}/..., which shares its first segment.
+  .openapi(bulkRoute, async (c) => c.json(await bulkUpdate(c.get("core"), reviewerOf(c), await readJson(c)), 200))
+  .openapi(detailRoute, async (c) => c.json({ data: await submissionDetail(c.get("core"), c.req.param("id")) }, 200))
+  .openapi(decideRoute, async (c) => {
+    const core = c.get("core");
+    const decided = await decide(core, reviewerOf(c), c.req.param("id"), await readJson(c));
+    return c.json({ data: await detailOf(core, decided) }, 200);
+  })
+  .openapi(requestInfoRoute, async (c) => {
+    const core = c.get("core");
+    const changed = await requestInfo(core, reviewerOf(c), c.req.param("id"), await readJson(c));
+    return c.json({ data: await detailOf(core, changed) }, 200);
+  })
+  .openapi(resubmitRoute, async (c) => {
+    const submission = await resubmit(c.get("core"), c.get("auth").userId, await readJson(c));
+    const message = submission.status === "under_review" ? "Your KYC submission is back with a reviewer" : "Your answer was recorded";
+    return c.json({ message, data: { id: submission.id, status: submission.status, progress: submission.progress, updated_at: submission.updated_at } }, 200);
+  });

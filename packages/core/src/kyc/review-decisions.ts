@@ -1,0 +1,178 @@
+import type { CoreContext } from "../shared/context";
+import { AppError, badRequest, conflict, notFound } from "../shared/errors";
+import { parseWith } from "../shared/validation";
+import { IDENTITY_NUMBER_TYPES, isReadyForReview, type KycStatus, type KycSubmission } from "./model";
+import { assertSubmissionId } from "./review-detail";
+import { BulkUpdateInput, DecisionInput, RequestInfoInput, ResubmitInput, reviewerTransition, type BulkOutcome, type BulkResult, type BulkUpdateReply } from "./review-model";
+import { changeSubmission, findUserSubmission, type HistoryInput, type SubmissionChange } from "./submissions";
+import { afterApplicantStep } from "./workflow";
+
+/**
+ * Reviewer decisions, Request Info and the applicant's resubmission. Each is one changeSubmission:
+ * the new state and its audit entry (actor, from, to, note) commit together under the
+ * submission's version, and a final decision announces verificationCompleted on the KYC stream
+ * in the same write. The transition rules are reviewerTransition (review-model.ts).
+ */
+
+export interface Reviewer {
+  id: string;
+  name: string;
+}
+
+const reviewerActor = (reviewer: Reviewer): HistoryInput["actor"] => ({ id: reviewer.id, name: reviewer.name, role: "reviewer" });
+
+const FINAL: Partial<Record<KycStatus, "VERIFIED" | "REJECTED">> = { verified: "VERIFIED", rejected: "REJECTED" };
+
+/** Under review -> pending with a message for the applicant (Request Info, or a decision to pending). */
+function infoRequestChange(current: KycSubmission, reviewer: Reviewer, message: string, now: string): SubmissionChange {
+  return {
+    next: { ...current, status: "pending", info_request: { message, requested_at: now, requested_by: reviewer.name } },
+    entries: [{ actor: reviewerActor(reviewer), action: "info_requested", from: current.status, to: "pending", note: message, event: null }],
+  };
+}
+
+/** The change a decision makes, or null when it changes nothing; refusals are AppErrors (nothing written). */
+async function decisionChange(ctx: CoreContext, current: KycSubmission, reviewer: Reviewer, input: DecisionInput): Promise<SubmissionChange | null> {
+  const rule = reviewerTransition(current.status, input.status, isReadyForReview(current));
+  if (!rule.allowed) throw conflict(rule.reason, "kyc_invalid_transition");
+  const note = input.notes ? input.notes : null;
+  if (rule.needsNote && !note) {
+    throw badRequest(
+      input.status === "pending" ? "notes must tell the applicant what to provide" : "notes must say why this decision is reopened",
+      "kyc_note_required",
+    );
+  }
+  const now = ctx.clock().toISOString();
+  const actor = reviewerActor(reviewer);
+  const notes = input.notes ?? current.notes;
+  if (input.status === current.status) {
+    if (notes === current.notes) return null;
+    return { next: { ...current, notes }, entries: [{ actor, action: "note_added", from: current.status, to: current.status, note, event: null }] };
+  }
+  if (input.status === "pending") return infoRequestChange({ ...current, notes }, reviewer, note!, now);
+  const final = FINAL[input.status];
+  if (final) {
+    return {
+      next: { ...current, status: input.status, notes, info_request: null, decided_at: now, verified_at: input.status === "verified" ? now : null },
+      entries: [
+        {
+          actor,
+          action: input.status === "verified" ? "approved" : "rejected",
+          from: current.status,
+          to: input.status,
+          note,
+          event: { type: "verificationCompleted", data: { status: final, finalRiskScore: current.risk_score } },
+        },
+      ],
+    };
+  }
+  // To under_review: a reopened decision, or a complete submission pulled back from the applicant.
+  if (current.status === "rejected") {
+    // A rejected applicant may have started again; the old submission then stays closed.
+    const active = await findUserSubmission(ctx, current.user_id);
+    if (active?.id !== current.id) throw conflict("This submission was replaced by a newer one from the applicant and cannot be reopened", "kyc_submission_superseded");
+  }
+  return {
+    next: { ...current, status: "under_review", notes, info_request: null, decided_at: null, verified_at: null },
+    entries: [{ actor, action: current.status === "pending" ? "moved_to_review" : "reopened", from: current.status, to: "under_review", note, event: null }],
+  };
+}
+
+async function decideOne(ctx: CoreContext, reviewer: Reviewer, submissionId: string, input: DecisionInput): Promise<{ submission: KycSubmission; changed: boolean }> {
+  assertSubmissionId(submissionId);
+  let changed = false;
+  const submission = await changeSubmission(ctx, submissionId, async (current) => {
+    const planned = await decisionChange(ctx, current, reviewer, input);
+    changed = planned !== null;
+    return planned;
+  });
+  return { submission, changed };
+}
+
+/** PUT /submissions/{id}: a reviewer sets the status (and notes); see reviewerTransition for what is allowed. */
+export async function decide(ctx: CoreContext, reviewer: Reviewer, submissionId: string, body: unknown): Promise<KycSubmission> {
+  return (await decideOne(ctx, reviewer, submissionId, parseWith(DecisionInput, body))).submission;
+}
+
+/** Submissions changed at once by a bulk update: enough to be quick, few enough not to crowd the table. */
+const BULK_CONCURRENCY = 4;
+
+/**
+ * The same decision for many submissions. Each id is its own change (not all-or-nothing): one
+ * refused or unknown id does not hold back the others, and the reply says what happened to each,
+ * in the order given.
+ */
+export async function bulkUpdate(ctx: CoreContext, reviewer: Reviewer, body: unknown): Promise<BulkUpdateReply> {
+  const { ids, status, notes } = parseWith(BulkUpdateInput, body);
+  const results: BulkResult[] = new Array(ids.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < ids.length) {
+      const index = next++;
+      const id = ids[index]!;
+      try {
+        const { submission, changed } = await decideOne(ctx, reviewer, id, { status, ...(notes === undefined ? {} : { notes }) });
+        results[index] = { id, ok: true, outcome: changed ? "updated" : "unchanged", status: submission.status, code: null, message: null };
+      } catch (error) {
+        if (!(error instanceof AppError) || error.status === 503) throw error;
+        const missing = error.status === 404;
+        results[index] = { id, ok: false, outcome: missing ? "not_found" : "refused", status: null, code: error.code, message: error.message };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(BULK_CONCURRENCY, ids.length) }, worker));
+  const summary: Record<BulkOutcome, number> = { updated: 0, unchanged: 0, not_found: 0, refused: 0 };
+  for (const result of results) summary[result.outcome] += 1;
+  return { results, summary };
+}
+
+/**
+ * Request Info: the submission goes back to the applicant (pending) with a message they see in
+ * the wizard. From under_review, or again on a pending one (the message is replaced); a decided
+ * submission must be reopened first.
+ */
+export async function requestInfo(ctx: CoreContext, reviewer: Reviewer, submissionId: string, body: unknown): Promise<KycSubmission> {
+  const { message } = parseWith(RequestInfoInput, body);
+  assertSubmissionId(submissionId);
+  return changeSubmission(ctx, submissionId, (current) => {
+    if (current.status === "verified" || current.status === "rejected") {
+      throw conflict(`A ${current.status} submission cannot be sent back to the applicant: reopen it (under_review) first`, "kyc_invalid_transition");
+    }
+    return infoRequestChange(current, reviewer, message, ctx.clock().toISOString());
+  });
+}
+
+const STEP_NAMES: Record<(typeof IDENTITY_NUMBER_TYPES)[number], string> = { aadhaar: "Aadhaar verification", pan: "PAN verification" };
+
+function missingSteps(submission: KycSubmission): string[] {
+  const steps: string[] = IDENTITY_NUMBER_TYPES.filter((type) => !submission.identity_numbers[type]).map((type) => STEP_NAMES[type]);
+  if (!Object.values(submission.documents).some((document) => document?.status === "verified")) steps.push("a verified identity document");
+  return steps;
+}
+
+/**
+ * The applicant answers a Request Info: only while one is open, and only once every step is done
+ * (otherwise the answer names what is missing). The applicant's entry is followed by the
+ * after-step workflow, which rescores the submission and moves it back to under_review.
+ */
+export async function resubmit(ctx: CoreContext, userId: string, body: unknown): Promise<KycSubmission> {
+  const { note } = parseWith(ResubmitInput, body);
+  const submission = await findUserSubmission(ctx, userId);
+  if (!submission) throw notFound("You have no KYC submission", "kyc_submission_not_found");
+  return changeSubmission(ctx, submission.id, async (current) => {
+    if (!current.info_request || current.status !== "pending") {
+      throw conflict("There is no open request for information on your KYC submission", "kyc_no_info_request");
+    }
+    const missing = missingSteps(current);
+    if (missing.length > 0) throw conflict(`Complete the missing steps before resubmitting: ${missing.join(", ")}`, "kyc_incomplete");
+    const entry: HistoryInput = {
+      actor: { id: userId, name: current.name, role: "applicant" },
+      action: "resubmitted",
+      from: current.status,
+      to: current.status,
+      note: note ? note : null,
+      event: null,
+    };
+    return afterApplicantStep(ctx, current, [entry]);
+  });
+}

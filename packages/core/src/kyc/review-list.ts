@@ -1,0 +1,136 @@
+import { QueryCommand, type QueryCommandInput } from "@aws-sdk/lib-dynamodb";
+import type { CoreContext } from "../shared/context";
+import type { CursorBinding } from "../shared/cursor";
+import { queryPage } from "../shared/pagination";
+import { parseWith } from "../shared/validation";
+import { SUBMISSIONS_PARTITION } from "./keys";
+import { DOCUMENT_TYPES, riskLevel, type KycSubmission } from "./model";
+import { REVIEW_PERIOD_MS, REVIEW_TOTAL_MAX, ReviewListQuery, type ReviewFilters, type ReviewPage, type ReviewRow } from "./review-model";
+import { parseSubmission } from "./submissions";
+
+/**
+ * The reviewer's list (GET /dashboard): every submission, newest first, over the one index
+ * partition that holds them all (keys.ts submissionsIndex: gsi1sk = submitted_at#id). The period
+ * is a key range; status, country and priority are a FilterExpression; the case-insensitive search
+ * (name, e-mail, ids) is matched in code, because DynamoDB's contains() is case-sensitive and the
+ * stored item has no lower-cased copy (see the README for the attribute that would move it into
+ * the query). queryPage keeps paging exact either way.
+ */
+
+/** The list row: spec 001 §3 KYC submission fields, plus the risk level, progress and whether info was requested. */
+export function reviewRow(submission: KycSubmission): ReviewRow {
+  return {
+    id: submission.id,
+    user_id: submission.user_id,
+    name: submission.name,
+    email: submission.email,
+    phone: submission.phone,
+    location: submission.location,
+    country: submission.country,
+    status: submission.status,
+    risk_score: submission.risk_score,
+    risk_level: riskLevel(submission.risk_score),
+    amount: submission.amount,
+    priority: submission.priority,
+    progress: submission.progress,
+    submitted_at: submission.submitted_at,
+    verified_at: submission.verified_at,
+    decided_at: submission.decided_at,
+    notes: submission.notes,
+    info_requested: submission.info_request !== null,
+    documents: DOCUMENT_TYPES.flatMap((type) => {
+      const document = submission.documents[type];
+      return document ? [{ type, status: document.status, uploaded_at: document.uploaded_at }] : [];
+    }),
+  };
+}
+
+const KEY_NAMES = ["pk", "sk", "gsi1pk", "gsi1sk"];
+
+/** The Query of the submissions index for these filters: period as a key range, exact filters as a FilterExpression. */
+export function submissionsQuery(ctx: CoreContext, filters: Pick<ReviewFilters, "status" | "country" | "priority" | "period">) {
+  const values: Record<string, string> = { ":pk": SUBMISSIONS_PARTITION };
+  const names: Record<string, string> = {};
+  const conditions: string[] = [];
+  let range = "";
+  if (filters.period) {
+    values[":since"] = new Date(ctx.clock().getTime() - REVIEW_PERIOD_MS[filters.period]).toISOString();
+    range = " AND gsi1sk >= :since";
+  }
+  for (const field of ["status", "country", "priority"] as const) {
+    const wanted = filters[field];
+    if (wanted === undefined) continue;
+    names[`#${field}`] = field;
+    values[`:${field}`] = wanted;
+    conditions.push(`#${field} = :${field}`);
+  }
+  const input: Omit<QueryCommandInput, "TableName" | "ExclusiveStartKey" | "Limit" | "ScanIndexForward"> = {
+    IndexName: "gsi1",
+    KeyConditionExpression: `gsi1pk = :pk${range}`,
+    ExpressionAttributeValues: values,
+    ...(conditions.length > 0 ? { FilterExpression: conditions.join(" AND "), ExpressionAttributeNames: names } : {}),
+  };
+  return input;
+}
+
+/** The case-insensitive search over name, e-mail, submission id and user id (search is lower-cased by the schema). */
+export function matchesSearch(search: string | undefined): (submission: Pick<KycSubmission, "id" | "user_id" | "name" | "email">) => boolean {
+  if (!search) return () => true;
+  return (submission) => [submission.name, submission.email, submission.id, submission.user_id].some((text) => text.toLowerCase().includes(search));
+}
+
+/**
+ * Reads the index for a query, newest first, up to `max` accepted items; `complete` says whether
+ * every match was read. Used where all matches are needed (totals, stats, export).
+ */
+export async function readSubmissions<T>(
+  ctx: CoreContext,
+  input: Omit<QueryCommandInput, "TableName" | "ExclusiveStartKey" | "Limit" | "ScanIndexForward">,
+  accept: (item: Record<string, unknown>) => T | null,
+  max: number,
+): Promise<{ items: T[]; complete: boolean }> {
+  const items: T[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const reply = await ctx.db.doc.send(new QueryCommand({ ...input, TableName: ctx.db.table, ScanIndexForward: false, ExclusiveStartKey: start }));
+    for (const raw of reply.Items ?? []) {
+      const accepted = accept(raw);
+      if (accepted === null) continue;
+      if (items.length === max) return { items, complete: false };
+      items.push(accepted);
+    }
+    start = reply.LastEvaluatedKey;
+  } while (start);
+  return { items, complete: true };
+}
+
+/** How many submissions match the filters (up to REVIEW_TOTAL_MAX), reading only the fields the search needs. */
+async function countMatches(ctx: CoreContext, filters: ReviewFilters): Promise<{ total: number; complete: boolean }> {
+  const input = submissionsQuery(ctx, filters);
+  const search = matchesSearch(filters.search);
+  const projected = {
+    ...input,
+    ProjectionExpression: "#id, #user_id, #name, #email",
+    ExpressionAttributeNames: { ...input.ExpressionAttributeNames, "#id": "id", "#user_id": "user_id", "#name": "name", "#email": "email" },
+  };
+  const found = await readSubmissions(ctx, projected, (item) => (search(item as Pick<KycSubmission, "id" | "user_id" | "name" | "email">) ? true : null), REVIEW_TOTAL_MAX);
+  return { total: found.items.length, complete: found.complete };
+}
+
+export const reviewCursorBinding = (ctx: CoreContext, scope: Record<string, unknown>): CursorBinding => ({ secret: ctx.config.JWT_SECRET, scope });
+
+/** A page of the reviewer's list; the cursor is signed and bound to the filters. */
+export async function listSubmissions(ctx: CoreContext, query: unknown): Promise<ReviewPage> {
+  const { limit, cursor, ...filters } = parseWith(ReviewListQuery, query);
+  const search = matchesSearch(filters.search);
+  // The period's start moves with the clock, so the cursor binds the period's name, not the instant.
+  const binding = reviewCursorBinding(ctx, { route: "kyc/dashboard", ...filters });
+  const [page, count] = await Promise.all([
+    queryPage(ctx.db, submissionsQuery(ctx, filters), KEY_NAMES, { name: "gsi1pk", value: SUBMISSIONS_PARTITION }, binding, { limit, offset: 0, cursor }, (item) => {
+      const submission = parseSubmission(item);
+      return search(submission) ? reviewRow(submission) : null;
+    }),
+    countMatches(ctx, filters),
+  ]);
+  return { data: page.items, next_cursor: page.next_cursor, has_more: page.has_more, total: count.total, total_capped: !count.complete };
+}

@@ -44,6 +44,8 @@ export const KycState = z.object({
   country: z.string(),
   status: KycStatus,
   progress: z.number(),
+  /** The document types the country accepts, in the order to offer them. */
+  document_types: z.array(DocumentType).optional(),
   documents: z.partialRecord(DocumentType, KycDocumentState).default({}),
   next_steps: z.array(z.string()).default([]),
   updated_at: z.string(),

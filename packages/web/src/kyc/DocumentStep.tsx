@@ -1,12 +1,13 @@
 import { useEffect, useRef, useState, type DragEvent } from "react";
 import { KYC_MESSAGES, type DocumentStatus, type DocumentType } from "@fintech/core/kyc/model";
+import { ApiError } from "../api/errors";
 import { kycApi, type KycState, type UploadedDocument } from "../api/kyc";
 import { primaryButtonClass, secondaryButtonClass } from "../components/styles";
 import { writeErrorMessage } from "../ledger/actionErrors";
 import { subtleTextClass } from "../ledger/ui";
 import { showToast } from "../toast/notify";
 import { ACCEPTED_FILES, checkFile, formatFileSize } from "./fileChecks";
-import { documentTypeLabel, KYC_TOAST_MS, KYC_UI_MESSAGES } from "./live/events";
+import { documentFailedToast, documentTypeLabel, KYC_TOAST_MS, KYC_UI_MESSAGES } from "./live/events";
 import { documentLabel } from "./steps";
 import { Notice, ProgressBar } from "./ui";
 
@@ -26,6 +27,8 @@ const STATUS_CLASS: Record<DocumentStatus, string> = {
 export function DocumentStatusBadge({ status }: { status: DocumentStatus }) {
   return <span className={`inline-flex shrink-0 items-center rounded-full px-2 py-0.5 text-xs font-semibold ${STATUS_CLASS[status]}`}>{STATUS_TEXT[status]}</span>;
 }
+
+const failedToast = (type: DocumentType) => showToast(documentFailedToast(type));
 
 interface Chosen {
   file: File;
@@ -89,13 +92,19 @@ export function DocumentStep({ documentTypes, state, onUploaded }: DocumentStepP
         onProgress: (fraction) => setUpload({ phase: "uploading", fraction }),
       });
       setUpload({ phase: "done", document });
-      const label = documentLabel(document.type);
-      if (document.status === "verified") showToast({ kind: "success", message: KYC_MESSAGES.documentVerified(label), durationMs: KYC_TOAST_MS.success });
-      if (document.status === "rejected") showToast({ kind: "error", message: KYC_UI_MESSAGES.documentFailed(label), durationMs: KYC_TOAST_MS.failure, id: `kyc-document-failed-${document.type}` });
+      if (document.status === "verified") showToast({ kind: "success", message: KYC_MESSAGES.documentVerified(documentLabel(document.type)), durationMs: KYC_TOAST_MS.success });
+      if (document.status === "rejected") failedToast(document.type);
       onUploaded();
     } catch (error) {
       if (error instanceof DOMException && error.name === "AbortError") return;
       const message = writeErrorMessage(error, "Failed to upload document");
+      if (error instanceof ApiError && error.code === "document_rejected") {
+        // A readable picture that failed a quality check: recorded as rejected, so the state changes too.
+        failedToast(documentType);
+        setUpload({ phase: "failed", title: KYC_UI_MESSAGES.documentFailed(documentLabel(documentType)), message });
+        onUploaded();
+        return;
+      }
       setUpload({ phase: "failed", title: FILE_MESSAGES.includes(message) ? KYC_MESSAGES.fileValidationTitle : "Upload Failed", message });
     }
   };

@@ -97,7 +97,7 @@ export function KycWizard() {
   } else if (current === STEP_INDEX.country || data === null) {
     body = <CountryStep user={user} onStarted={onStarted} />;
   } else if (current === STEP_INDEX.documents) {
-    body = <DocumentStep documentTypes={country?.documentTypes ?? ["passport"]} state={data} onUploaded={() => void refresh()} />;
+    body = <DocumentStep documentTypes={data.document_types ?? country?.documentTypes ?? ["passport"]} state={data} onUploaded={() => void refresh()} />;
   } else if (current === STEP_INDEX.aadhaar || current === STEP_INDEX.pan) {
     const type = current === STEP_INDEX.aadhaar ? "aadhaar" : "pan";
     body = <NumberStep key={type} type={type} state={data} onVerified={() => void refresh()} />;

@@ -20,12 +20,14 @@ describe("start form", () => {
 
   it("says what is wrong with each field", () => {
     expect(messages({ name: "", email: "", phone: "" })).toEqual(["name: Full name is required", "email: Email is required", "phone: Phone number is required"]);
-    expect(messages({ name: "x".repeat(101), email: "not-an-email", phone: "12ab" })).toEqual([
-      "name: Full name must be at most 100 characters",
-      "email: Enter a valid email address",
-      "phone: Phone number may hold digits, spaces, + ( ) - and . only",
+    expect(messages({ name: "x".repeat(201), email: "not-an-email", phone: "12ab" })).toEqual([
+      "name: Full name must be at most 200 characters",
+      "email: Please enter a valid email address",
+      "phone: Enter a phone number of 6 to 20 characters, e.g. +919876543210",
     ]);
-    expect(messages({ name: "Ada", email: "ada@example.com", phone: "+1 234" })).toEqual(["phone: Phone number must have 7 to 15 digits"]);
+    for (const phone of ["+1 23", "12345678901234567890123", "98765 43210-", "++919876543210"]) {
+      expect(messages({ name: "Ada", email: "ada@example.com", phone })).toEqual(["phone: Enter a phone number of 6 to 20 characters, e.g. +919876543210"]);
+    }
   });
 
   it("turns 'already has a KYC submission' into the KYC Already Exists warning", () => {

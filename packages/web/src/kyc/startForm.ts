@@ -8,25 +8,18 @@ import type { SessionUser } from "../session/sessionUser";
  * react-hook-form's zod resolver, and how a failed start is told (§8).
  */
 
-export const START_LIMITS = { name: 100, email: 254, phone: 20, phoneDigitsMin: 7, phoneDigitsMax: 15 } as const;
+export const START_LIMITS = { name: 200, email: 254, phone: 20 } as const;
 
-/** The first thing wrong with a phone number, one message at a time. */
-function phoneProblem(value: string): string | null {
-  if (value === "") return "Phone number is required";
-  if (value.length > START_LIMITS.phone) return `Phone number must be at most ${START_LIMITS.phone} characters`;
-  if (!/^\+?[\d\s().-]+$/.test(value)) return "Phone number may hold digits, spaces, + ( ) - and . only";
-  const digits = value.replace(/\D/g, "").length;
-  if (digits < START_LIMITS.phoneDigitsMin || digits > START_LIMITS.phoneDigitsMax) return `Phone number must have ${START_LIMITS.phoneDigitsMin} to ${START_LIMITS.phoneDigitsMax} digits`;
-  return null;
-}
+/**
+ * The server's rule for a phone (E.164-ish: an optional +, digits with spaces, ( ) or -, 6 to 20
+ * characters, ending in a digit), so the form refuses exactly what the start would.
+ */
+const PHONE = /^\+?[0-9][0-9 ()-]{4,18}[0-9]$/;
 
 export const startFormSchema = z.object({
   name: z.string().trim().min(1, "Full name is required").max(START_LIMITS.name, `Full name must be at most ${START_LIMITS.name} characters`),
-  email: z.string().trim().min(1, "Email is required").max(START_LIMITS.email, "Email is too long").pipe(z.email("Enter a valid email address")),
-  phone: z.string().trim().superRefine((value, ctx) => {
-    const problem = phoneProblem(value);
-    if (problem) ctx.addIssue({ code: "custom", message: problem });
-  }),
+  email: z.string().trim().min(1, "Email is required").max(START_LIMITS.email, "Email is too long").pipe(z.email("Please enter a valid email address")),
+  phone: z.string().trim().min(1, { error: "Phone number is required", abort: true }).regex(PHONE, "Enter a phone number of 6 to 20 characters, e.g. +919876543210"),
 });
 export type StartFormValues = z.input<typeof startFormSchema>;
 

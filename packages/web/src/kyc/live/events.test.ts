@@ -11,6 +11,9 @@ describe("KYC stream events", () => {
       confidence: 0.93,
     });
     expect(parseKycEvent("verificationCompleted", JSON.stringify({ status: "REQUIRES_REVIEW", finalRiskScore: 42 }))?.type).toBe("verificationCompleted");
+    // As the server sends it: the fields under event.<type>, with the type and commit time beside them.
+    const wire = { event: { verificationCompleted: { verificationId: "s1", status: "VERIFIED", finalRiskScore: 12 } }, type: "verificationCompleted", verificationId: "s1", at: "2026-11-26T00:00:00.000Z" };
+    expect(parseKycEvent("verificationCompleted", JSON.stringify(wire))).toEqual({ type: "verificationCompleted", status: "VERIFIED", finalRiskScore: 12 });
     expect(parseKycEvent("complianceAlert", "{not json")).toBeNull();
     expect(parseKycEvent("complianceAlert", JSON.stringify({ alertType: "DUPLICATE" }))).toBeNull();
     expect(parseKycEvent("somethingElse", JSON.stringify({}))).toBeNull();

@@ -23,6 +23,8 @@ export type KycLiveEvent = z.infer<typeof KycLiveEvent>;
 
 export const KYC_EVENT_NAMES: readonly KycEventType[] = KYC_EVENT_TYPES;
 
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+
 /** One SSE message as an event, or null when its data is not JSON or lacks a field; the SSE name decides the type. */
 export function parseKycEvent(name: string, data: string): KycLiveEvent | null {
   let payload: unknown;
@@ -31,8 +33,10 @@ export function parseKycEvent(name: string, data: string): KycLiveEvent | null {
   } catch {
     return null;
   }
-  if (typeof payload !== "object" || payload === null || Array.isArray(payload)) return null;
-  const parsed = KycLiveEvent.safeParse({ ...payload, type: name });
+  if (!isRecord(payload)) return null;
+  // The server nests the fields as the spec's client reads them, {event: {<type>: {...}}}; flat data is read too.
+  const fields = isRecord(payload.event) && isRecord(payload.event[name]) ? payload.event[name] : payload;
+  const parsed = KycLiveEvent.safeParse({ ...fields, type: name });
   return parsed.success ? parsed.data : null;
 }
 
@@ -50,6 +54,14 @@ export function documentTypeLabel(type: string): string {
   const known = DocumentType.safeParse(type);
   return known.success ? DOCUMENT_TYPE_LABELS[known.data] : type;
 }
+
+/** "{type} verification failed." under one id per type: the upload reply and the stream telling the same failure fold into one toast. */
+export const documentFailedToast = (documentType: string): ToastSpec => ({
+  kind: "error",
+  message: KYC_UI_MESSAGES.documentFailed(documentTypeLabel(documentType)),
+  durationMs: KYC_TOAST_MS.failure,
+  id: `kyc-document-failed-${documentType}`,
+});
 
 /** What an event does to the wizard. */
 export interface EventEffect {
@@ -76,7 +88,7 @@ export function effectOf(event: KycLiveEvent): EventEffect {
       if (event.status === "VERIFIED") return none;
       return {
         ...none,
-        toast: { kind: "error", message: KYC_UI_MESSAGES.documentFailed(documentTypeLabel(event.documentType)), durationMs: KYC_TOAST_MS.failure, id: `kyc-document-failed-${event.documentType}` },
+        toast: documentFailedToast(event.documentType),
       };
     case "verificationCompleted":
       if (event.status === "VERIFIED") {

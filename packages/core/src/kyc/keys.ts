@@ -61,7 +61,8 @@ export const publishedRuleSetKey = () => ({ pk: RULES_PARTITION, sk: "PUBLISHED"
 
 /** Watchlists (sanctions/PEP) uploaded as CSV: a list header and its entries under one version. */
 export const WATCHLIST_PARTITION = "KYCWATCH";
-export const watchlistVersionKey = (version: number) => ({ pk: WATCHLIST_PARTITION, sk: `V#${padSeq(version)}` });
+export const WATCHLIST_VERSION_PREFIX = "V#";
+export const watchlistVersionKey = (version: number) => ({ pk: WATCHLIST_PARTITION, sk: `${WATCHLIST_VERSION_PREFIX}${padSeq(version)}` });
 export const currentWatchlistKey = () => ({ pk: WATCHLIST_PARTITION, sk: "CURRENT" });
 export const watchlistEntriesPartition = (version: number) => `KYCWATCH#${padSeq(version)}`;
 export const watchlistEntryKey = (version: number, index: number) => ({ pk: watchlistEntriesPartition(version), sk: `E#${padSeq(index)}` });

@@ -47,7 +47,7 @@ async function decisionChange(ctx: CoreContext, current: KycSubmission, reviewer
   const notes = input.notes ?? current.notes;
   if (input.status === current.status) {
     if (notes === current.notes) return null;
-    return { next: { ...current, notes }, entries: [{ actor, action: "note_added", from: current.status, to: current.status, note, event: null }] };
+    return { next: { ...current, notes }, entries: [{ actor, action: "notes_updated", from: current.status, to: current.status, note, event: null }] };
   }
   if (input.status === "pending") return infoRequestChange({ ...current, notes }, reviewer, note!, now);
   const final = FINAL[input.status];
@@ -138,6 +138,8 @@ export async function requestInfo(ctx: CoreContext, reviewer: Reviewer, submissi
     if (current.status === "verified" || current.status === "rejected") {
       throw conflict(`A ${current.status} submission cannot be sent back to the applicant: reopen it (under_review) first`, "kyc_invalid_transition");
     }
+    // A retry of the same request (its reply lost) finds it open already: nothing to add.
+    if (current.status === "pending" && current.info_request?.message === message) return null;
     return infoRequestChange(current, reviewer, message, ctx.clock().toISOString());
   });
 }
@@ -173,6 +175,7 @@ export async function resubmit(ctx: CoreContext, userId: string, body: unknown):
       note: note ? note : null,
       event: null,
     };
-    return afterApplicantStep(ctx, current, [entry]);
+    // The answer closes the request; the workflow then moves the complete submission to review.
+    return afterApplicantStep(ctx, { ...current, info_request: null }, [entry]);
   });
 }

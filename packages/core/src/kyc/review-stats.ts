@@ -52,7 +52,7 @@ function trend(name: (typeof STAT_TREND_FIGURES)[number], current: StatFigures, 
   return name === "success_rate" ? round1(now - before) : percentChange(now, before);
 }
 
-export async function dashboardStats(ctx: CoreContext, query: unknown): Promise<DashboardStats> {
+export async function dashboardStats(ctx: CoreContext, query: unknown, maxSubmissions = STATS_MAX_SUBMISSIONS): Promise<DashboardStats> {
   const { period } = parseWith(StatsQuery, query);
   const now = ctx.clock().getTime();
   const length = REVIEW_PERIOD_MS[period];
@@ -74,14 +74,14 @@ export async function dashboardStats(ctx: CoreContext, query: unknown): Promise<
       const decidedAt = typeof item.decided_at === "string" ? item.decided_at : null;
       return { status: status.data, submitted_at: item.submitted_at, decided_at: decidedAt, submitted_ms: Date.parse(item.submitted_at) };
     },
-    STATS_MAX_SUBMISSIONS,
+    maxSubmissions,
   );
-  // Submissions dated after "now" (another instance's clock a little ahead) count in the current period.
-  const within = (from: number, to: number) => read.items.filter((item) => item.submitted_ms >= from && (to === now ? true : item.submitted_ms < to));
-  const current = figures(within(now - length, now));
-  const previous = figures(within(now - 2 * length, now - length));
-  const lastMonth = within(now - GROWTH_WINDOW_MS, now).length;
-  const monthBefore = within(now - 2 * GROWTH_WINDOW_MS, now - GROWTH_WINDOW_MS).length;
+  // Open-ended at the top: a submission dated a little after "now" (another instance's clock ahead) counts in the current period.
+  const submittedBetween = (from: number, until = Number.POSITIVE_INFINITY) => read.items.filter((item) => item.submitted_ms >= from && item.submitted_ms < until);
+  const current = figures(submittedBetween(now - length));
+  const previous = figures(submittedBetween(now - 2 * length, now - length));
+  const lastMonth = submittedBetween(now - GROWTH_WINDOW_MS).length;
+  const monthBefore = submittedBetween(now - 2 * GROWTH_WINDOW_MS, now - GROWTH_WINDOW_MS).length;
   return {
     period,
     from: new Date(now - length).toISOString(),

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { parse } from "csv-parse/sync";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { changeSubmission, listHistory } from "@fintech/core/kyc/submissions";
-import { decide } from "@fintech/core/kyc/review";
+import { dashboardStats, decide, exportSubmissions } from "@fintech/core/kyc/review";
 import type { KycSubmission } from "@fintech/core/kyc/model";
 import { createTestApp, nextTestAddress } from "../../../../infra/local/testing";
 import { seedAdminFromEnv } from "../../../../infra/local/seed";
@@ -251,6 +251,9 @@ describe("stats against a controlled clock", () => {
     expect(stats.trends).toEqual({ total_submissions: 100, verified: 100, pending: 0, rejected: null, average_processing_time: -60, success_rate: -33.3 });
     // Last 30 days: 6 submissions; the 30 before: 1.
     expect(stats.monthly_growth).toBe(500);
+    // Over the bound, the reply says its figures are not complete.
+    expect((await dashboardStats(s.core, { period: "7d" }, 3)).complete).toBe(false);
+    expect((await dashboardStats(s.core, { period: "7d" }, 7)).complete).toBe(true);
   });
 
   it("defaults to 7 days, takes the other periods and refuses unknown ones", async () => {
@@ -308,7 +311,7 @@ describe("decisions", () => {
     ]);
     // The same status with new notes records the note; with the same notes it changes nothing.
     const noted = await asAdmin("PUT", path, { status: "under_review", notes: "Checking the address" });
-    expect(noted.body.data.audit.at(-1)).toMatchObject({ action: "note_added", from: "under_review", to: "under_review", note: "Checking the address" });
+    expect(noted.body.data.audit.at(-1)).toMatchObject({ action: "notes_updated", from: "under_review", to: "under_review", note: "Checking the address" });
     const again = await asAdmin("PUT", path, { status: "under_review", notes: "Checking the address" });
     expect(again.body.data.audit).toHaveLength(noted.body.data.audit.length);
   });
@@ -331,6 +334,17 @@ describe("decisions", () => {
     expect(detail.body.data.audit).toHaveLength(versions[1]!);
     // Rejecting an incomplete submission is allowed.
     expect((await asAdmin("PUT", `/api/v1/kyc/submissions/${incomplete.id}`, { status: "rejected", notes: "Forged passport" })).status).toBe(200);
+  });
+
+  it("lets one of two reviewers deciding at once win; the other is refused and nothing is written twice", async () => {
+    const submission = await seed();
+    const path = `/api/v1/kyc/submissions/${submission.id}`;
+    const replies = await Promise.all([asAdmin("PUT", path, { status: "verified" }), asAdmin("PUT", path, { status: "rejected" })]);
+    expect(replies.map((reply) => reply.status).sort()).toEqual([200, 409]);
+    const winner = replies.find((reply) => reply.status === 200)!.body.data.status;
+    const decisions = (await listHistory(t.core, submission.id)).filter((entry) => entry.event?.type === "verificationCompleted" && entry.actor.role === "reviewer");
+    expect(decisions).toHaveLength(1);
+    expect(decisions[0]!.to).toBe(winner);
   });
 
   it("refuses a reopen of a rejected submission the applicant has replaced", async () => {
@@ -430,6 +444,10 @@ describe("Request Info and resubmission", () => {
     });
     expect(asked.body.data.audit.at(-1)).toMatchObject({ action: "info_requested", actor_role: "reviewer", from: "under_review", to: "pending", note: "Please upload a sharper passport photo" });
 
+    // A retried request (reply lost) finds it open already and adds nothing.
+    const retried = await asAdmin("POST", `/api/v1/kyc/submissions/${submission.id}/request-info`, { message: "Please upload a sharper passport photo" });
+    expect(retried.body.data.audit).toHaveLength(asked.body.data.audit.length);
+
     const answered = await t.call("POST", "/api/v1/kyc/resubmit", { token: applicant.token, body: { note: "Uploaded a new photo" } });
     expect(answered.status).toBe(200);
     expect(answered.body.data).toMatchObject({ id: submission.id, status: "under_review" });
@@ -484,6 +502,8 @@ describe("Export Report", () => {
 
     const none = await t.app.request(`/api/v1/kyc/dashboard/export?search=nobody-${tag}`, { headers: { Authorization: `Bearer ${admin.token}` } });
     expect((await none.text()).trim().split("\n")).toHaveLength(1);
+    // More matches than the export takes: a 422 asking for narrower filters, never a cut file.
+    await expect(exportSubmissions(t.core, { search: tag }, 1)).rejects.toMatchObject({ status: 422, code: "export_too_large" });
     const bad = await asAdmin("GET", "/api/v1/kyc/dashboard/export?status=unknown");
     expect(bad.status).toBe(400);
   });

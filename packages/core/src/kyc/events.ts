@@ -79,7 +79,13 @@ const documentOrNumber = z.union([DocumentType, IdentityNumberType]);
 export const KYC_EVENT_PAYLOADS = {
   verificationStarted: z.object({ verificationId, country: z.string(), countryName: z.string() }),
   documentUploaded: z.object({ verificationId, documentType: documentOrNumber }),
-  documentVerified: z.object({ verificationId, documentType: documentOrNumber, status: z.enum(["VERIFIED", "REJECTED"]), confidence: z.number() }),
+  documentVerified: z.object({
+    verificationId,
+    documentType: documentOrNumber,
+    status: z.enum(["VERIFIED", "REJECTED"]),
+    confidence: z.number(),
+    problems: z.array(z.string()).optional().describe("Why a picture was rejected"),
+  }),
   riskAssessmentUpdate: z.object({ verificationId, riskScore: z.number().int(), riskLevel: z.enum(RISK_LEVELS), flags: z.array(z.string()) }),
   verificationCompleted: z.object({ verificationId, status: z.enum(["VERIFIED", "REJECTED", "REQUIRES_REVIEW"]), finalRiskScore: z.number().int() }),
   complianceAlert: z.object({ verificationId, alertType: z.string(), severity: z.enum(["low", "medium", "high"]), message: z.string() }),

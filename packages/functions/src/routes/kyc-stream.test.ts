@@ -3,7 +3,8 @@ import { createTestApp, nextTestAddress } from "../../../../infra/local/testing"
 import { readSse, type SseStream } from "../../../../infra/local/sse-client";
 import { seedAdminFromEnv } from "../../../../infra/local/seed";
 import { sampleDocumentImage } from "@fintech/core/kyc/documents/sample-images";
-import { KYC_MESSAGES } from "@fintech/core/kyc/model";
+import { kycStreamMessage } from "@fintech/core/kyc/events";
+import { KYC_MESSAGES, type KycEventType } from "@fintech/core/kyc/model";
 import { createApp } from "../app";
 
 /** The KYC stream and commands over HTTP: who may watch, event order, resume, commands. */
@@ -97,6 +98,7 @@ describe("events", () => {
     expect(risk.event.riskAssessmentUpdate).toMatchObject({ verificationId, riskScore: expect.any(Number), riskLevel: expect.stringMatching(/Low|Medium|High/), flags: expect.any(Array) });
     expect(document.event.documentVerified).toEqual({ verificationId, documentType: "aadhaar", status: "VERIFIED", confidence: 1 });
     expect(kycEvents(stream).every((message) => message.id)).toBe(true);
+    for (const message of kycEvents(stream)) expect(() => kycStreamMessage(message.event as KycEventType).strict().parse(JSON.parse(message.data)), message.data).not.toThrow();
 
     // Resume after the first event: everything after it, once each, in order, also what came while away.
     const afterFirst = kycEvents(stream)[0]!.id!;

@@ -1,7 +1,7 @@
 import { QueryCommand, ScanCommand } from "@aws-sdk/lib-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, nextTestAddress } from "../../../../infra/local/testing";
-import { identityNumberHash } from "@fintech/core/kyc/applicant";
+import { IdentityNumberVerified, identityNumberHash, KycStateView } from "@fintech/core/kyc/applicant";
 import { identityNumberClaimPartition, velocityPartition } from "@fintech/core/kyc/keys";
 import { KYC_MESSAGES } from "@fintech/core/kyc/model";
 import { changeSubmission, findUserSubmission, listHistory } from "@fintech/core/kyc/submissions";
@@ -101,6 +101,8 @@ describe("starting", () => {
     expect(reply.body.data).toMatchObject({ user_id: user.user.id, country: "IN", location: "India", status: "pending", progress: 0, documents: {}, identity_numbers: {} });
     expect(reply.body.data.next_steps).toEqual([expect.stringContaining("Upload an identity document"), "Verify your Aadhaar number", "Verify your PAN"]);
     expect(reply.body.data.risk_level).not.toBeNull();
+    // The documented shape exactly: nothing internal (risk reasons, origin, hashes) leaks out.
+    expect(() => KycStateView.strict().parse(reply.body.data)).not.toThrow();
     expect(reply.body.data).not.toHaveProperty("risk");
 
     const submission = (await findUserSubmission(t.core, user.user.id))!;
@@ -200,7 +202,9 @@ describe("Aadhaar and PAN", () => {
 
     const pan = await verify(user, "pan", { document_number: "abcpe 1234f", country: "in" });
     expect(pan.body).toMatchObject({ message: "PAN verified successfully!", data: { masked: "XXXXXX234F", progress: 50 } });
+    expect(() => IdentityNumberVerified.strict().parse(pan.body.data)).not.toThrow();
     const state = await status(user);
+    expect(() => KycStateView.strict().parse(state.body.data)).not.toThrow();
     expect(state.body.data.identity_numbers).toEqual({
       aadhaar: { masked: "XXXX XXXX 2346", verified_at: expect.any(String) },
       pan: { masked: "XXXXXX234F", verified_at: expect.any(String) },

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { changeSubmission, listHistory } from "@fintech/core/kyc/submissions";
 import { dashboardStats, decide, exportSubmissions } from "@fintech/core/kyc/review";
 import type { KycSubmission } from "@fintech/core/kyc/model";
+import { BulkUpdateReply, DashboardStats, ReviewPage, SubmissionDetail } from "@fintech/core/kyc/review-model";
 import { createTestApp, nextTestAddress } from "../../../../infra/local/testing";
 import { seedAdminFromEnv } from "../../../../infra/local/seed";
 import { seedSubmission, TINY_PNG, type SeedOptions } from "@fintech/core/kyc/review-fixtures";
@@ -118,6 +119,8 @@ describe("the dashboard list", () => {
     expect(ids(reply)).toEqual([...list].reverse().map((submission) => submission.id));
     expect(reply.body.total).toBe(5);
     expect(reply.body.has_more).toBe(false);
+    // The reply is what the OpenAPI document and the dashboard's types say.
+    expect(ReviewPage.safeParse(reply.body).error).toBeUndefined();
     const row = reply.body.data[0];
     expect(Object.keys(row)).toEqual(
       expect.arrayContaining(["id", "user_id", "name", "email", "phone", "location", "country", "status", "risk_score", "risk_level", "amount", "priority", "submitted_at", "verified_at", "notes", "documents"]),
@@ -235,6 +238,7 @@ describe("stats against a controlled clock", () => {
     const reply = await s.call("GET", "/api/v1/kyc/dashboard/stats?period=7d", { token: sAdmin.token });
     expect(reply.status).toBe(200);
     const stats = reply.body.data;
+    expect(DashboardStats.safeParse(stats).error).toBeUndefined();
     expect(stats).toMatchObject({
       period: "7d",
       total_submissions: 4,
@@ -275,6 +279,7 @@ describe("decisions", () => {
     const reply = await asAdmin("PUT", `/api/v1/kyc/submissions/${submission.id}`, { status: "verified", notes: "Documents match" });
     expect(reply.status).toBe(200);
     const detail = reply.body.data;
+    expect(SubmissionDetail.safeParse(detail).error).toBeUndefined();
     expect(detail).toMatchObject({ status: "verified", notes: "Documents match", verified_at: expect.any(String), decided_at: expect.any(String) });
     expect(detail.audit.at(-1)).toEqual({
       actor: "Rita Reviewer",
@@ -401,6 +406,7 @@ describe("bulk updates", () => {
     ]);
     expect(reply.body.results[2]).toMatchObject({ code: "kyc_invalid_transition", message: expect.stringContaining("cannot be approved") });
     expect(reply.body.summary).toEqual({ updated: 2, unchanged: 0, not_found: 2, refused: 1 });
+    expect(BulkUpdateReply.safeParse(reply.body).error).toBeUndefined();
     expect((await asAdmin("GET", `/api/v1/kyc/submissions/${reviewable.id}`)).body.data).toMatchObject({ status: "verified", notes: "Batch" });
     expect((await asAdmin("GET", `/api/v1/kyc/submissions/${incomplete.id}`)).body.data.status).toBe("pending");
     // Again without notes: nothing to change.
@@ -516,6 +522,7 @@ describe("the submission detail", () => {
     const reply = await asAdmin("GET", `/api/v1/kyc/submissions/${submission.id}`);
     expect(reply.status).toBe(200);
     const detail = reply.body.data;
+    expect(SubmissionDetail.safeParse(detail).error).toBeUndefined();
     expect(detail.identity_numbers).toEqual({ aadhaar: { masked: "XXXX XXXX 1234", verified_at: expect.any(String) }, pan: { masked: "AAAAAXXXXA", verified_at: expect.any(String) } });
     expect(JSON.stringify(detail)).not.toContain("hash");
     expect(detail.risk).toMatchObject({ risk_score: expect.any(Number), level: expect.any(String), flags: expect.any(Array), reasons: expect.any(Array) });

@@ -1,7 +1,7 @@
 import { QueryCommand } from "@aws-sdk/lib-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestContext } from "../../../../infra/local/testing";
-import { identityNumberHash, kycState, nextSteps, startKyc, verifyIdentityNumber } from "./applicant";
+import { identityNumberHash, kycState, nextSteps, pendingSubmissionFields, startKyc, verifyIdentityNumber } from "./applicant";
 import { velocityPartition } from "./keys";
 import type { KycSubmission, SubmissionDocument } from "./model";
 import { findUserSubmission, listHistory } from "./submissions";
@@ -17,32 +17,8 @@ afterAll(async () => ctx.dispose());
 const startBody = { country: "GB", name: "Ada Lovelace", email: "ada@analytical.example", phone: "+442071234567" };
 
 function submission(fields: Partial<KycSubmission> = {}): KycSubmission {
-  return {
-    id: "s1",
-    user_id: "u1",
-    name: "Ada",
-    email: "ada@example.com",
-    phone: "+442071234567",
-    country: "GB",
-    location: "United Kingdom",
-    status: "pending",
-    amount: 50_000,
-    priority: "low",
-    risk_score: 0,
-    risk: null,
-    progress: 0,
-    documents: {},
-    identity_numbers: {},
-    notes: "",
-    info_request: null,
-    origin: { ip: null, email_domain: "example.com" },
-    submitted_at: "2026-01-15T10:00:00.000Z",
-    updated_at: "2026-01-15T10:00:00.000Z",
-    verified_at: null,
-    decided_at: null,
-    version: 1,
-    ...fields,
-  };
+  const started = pendingSubmissionFields("u1", { ...startBody, amount: 50_000 }, { ip: null });
+  return { ...started, id: "s1", submitted_at: "2026-01-15T10:00:00.000Z", updated_at: "2026-01-15T10:00:00.000Z", version: 1, ...fields };
 }
 
 const document = (status: SubmissionDocument["status"], problems: string[] = []): SubmissionDocument => ({

@@ -22,7 +22,7 @@ import {
   type IdentityNumberType,
   type KycSubmission,
 } from "./model";
-import { changeSubmission, createSubmission, findUserSubmission, getSubmission, type HistoryInput } from "./submissions";
+import { changeSubmission, createSubmission, findUserSubmission, getSubmission, type HistoryInput, type NewSubmission } from "./submissions";
 import { afterApplicantStep } from "./workflow";
 
 /**
@@ -259,6 +259,37 @@ export interface StartOptions {
   extraItems?: (submission: KycSubmission) => Record<string, unknown>[];
 }
 
+/** A new submission as a start makes it: pending, nothing verified yet, not yet assessed. */
+export function pendingSubmissionFields(
+  userId: string,
+  input: Pick<StartKycInput, "country" | "name" | "email" | "phone" | "amount">,
+  origin: Pick<StartOrigin, "ip">,
+  location?: string,
+): NewSubmission {
+  const country = findCountry(input.country);
+  return {
+    user_id: userId,
+    name: input.name,
+    email: input.email,
+    phone: input.phone,
+    country: country?.countryCode ?? input.country,
+    location: location ?? country?.country ?? input.country,
+    status: "pending",
+    amount: input.amount,
+    priority: "low",
+    risk_score: 0,
+    risk: null,
+    progress: 0,
+    documents: {},
+    identity_numbers: {},
+    notes: "",
+    info_request: null,
+    origin: { ip: origin.ip, email_domain: input.email.split("@")[1] ?? "" },
+    verified_at: null,
+    decided_at: null,
+  };
+}
+
 /**
  * Starts the user's KYC: one active submission per user (a second start is a 409 whose message
  * contains 'already has a KYC submission'), with the velocity items of its origin in the same
@@ -269,27 +300,7 @@ export async function startKyc(ctx: CoreContext, userId: string, body: unknown, 
   const country = findCountry(input.country)!;
   const created = await createSubmission(
     ctx,
-    {
-      user_id: userId,
-      name: input.name,
-      email: input.email,
-      phone: input.phone,
-      country: country.countryCode,
-      location: options.location ?? country.country,
-      status: "pending",
-      amount: input.amount,
-      priority: "low",
-      risk_score: 0,
-      risk: null,
-      progress: 0,
-      documents: {},
-      identity_numbers: {},
-      notes: "",
-      info_request: null,
-      origin: { ip: origin.ip, email_domain: input.email.split("@")[1]! },
-      verified_at: null,
-      decided_at: null,
-    },
+    pendingSubmissionFields(userId, input, origin, options.location),
     {
       actor: { id: userId, name: input.name, role: "applicant" },
       action: "started",

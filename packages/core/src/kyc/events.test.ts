@@ -21,6 +21,8 @@ describe("decoding", () => {
     const actor = { id: "u1", name: "Asha", role: "applicant" as const };
     const started = eventOf({ ...base, entry: { seq: 1, at: base.committed_at, actor, action: "started", from: null, to: "pending", note: null, event: { type: "verificationStarted", data: { country: "IN" } } } });
     expect(started).toEqual({ type: "verificationStarted", verificationId: "s1", seq: 1, payload: { verificationId: "s1", country: "IN" } });
+    const claimed = eventOf({ ...base, entry: { seq: 1, at: base.committed_at, actor, action: "started", from: null, to: "pending", note: null, event: { type: "verificationStarted", data: { verificationId: "forged" } } } });
+    expect(claimed?.payload.verificationId).toBe("s1");
     expect(eventOf({ ...base, entry: { seq: 2, at: base.committed_at, actor, action: "note", from: null, to: null, note: "hello", event: null } })).toBeNull();
   });
 });

@@ -32,10 +32,11 @@ interface HistoryItem extends OutboxItem {
   entry: { seq: number } & Record<string, unknown>;
 }
 
+/** An entry's stream event; its verificationId is always the submission's (whatever the entry's data says). */
 export function eventOf(item: HistoryItem): KycFeedEvent | null {
   const entry = KycHistoryEntry.parse(item.entry);
   if (!entry.event) return null;
-  return { type: entry.event.type, verificationId: item.submission_id, seq: entry.seq, payload: { verificationId: item.submission_id, ...entry.event.data } };
+  return { type: entry.event.type, verificationId: item.submission_id, seq: entry.seq, payload: { ...entry.event.data, verificationId: item.submission_id } };
 }
 
 export function kycFeedSource(ctx: CoreContext, userId: string): FeedSource<KycFeedEvent> {

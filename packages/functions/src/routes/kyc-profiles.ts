@@ -17,8 +17,9 @@ import { originOf } from "./kyc";
 const ProfileReply = z.object({ profile: KycProfileView });
 
 const PROFILE_ID = "0b6f3c2a-9d1e-4f5a-8b7c-6d5e4f3a2b1c";
-const profileExample = {
-  profileId: PROFILE_ID,
+const passport = { issuingCountry: "IN", expiryDate: "2031-04-30" };
+/** What a client sends; the reply repeats it (the number masked) with the submission's figures. */
+const createExample = {
   userId: EXAMPLE_IDS.user,
   name: "Asha Rao",
   email: "asha@example.com",
@@ -26,8 +27,13 @@ const profileExample = {
   country: "IN",
   location: "Mumbai, India",
   amount: 50_000,
+  documents: { passport: { documentNumber: "Z1234567", ...passport } },
   avatar: "https://cdn.example.com/avatars/asha.png",
-  documents: { passport: { documentNumber: "XXXXX4567", issuingCountry: "IN", expiryDate: "2031-04-30", status: "not_uploaded" } },
+};
+const profileExample = {
+  ...createExample,
+  profileId: PROFILE_ID,
+  documents: { passport: { documentNumber: "XXXX4567", ...passport, status: "not_uploaded" } },
   status: "pending",
   riskScore: 10,
   riskLevel: "Low",
@@ -48,17 +54,7 @@ const createProfileRoute = createRoute({
     "Starts the caller's KYC from a profile (as POST /api/v1/kyc/start, one active submission per user: a second is a 409 whose message contains 'already has a KYC submission'). `userId`, when sent, must be the caller's (else 403). `documents` are keyed by document type and hold details only (number, issuing country, expiry date); each type must be accepted for the country; numbers are stored masked to their last four. The reply's `profile.profileId` is the submission's id.",
   "x-complexity": "medium",
   request: {
-    body: jsonBody("CreateKycProfileInput", CreateProfileInput, {
-      userId: EXAMPLE_IDS.user,
-      name: "Asha Rao",
-      email: "asha@example.com",
-      phone: "+919876543210",
-      country: "IN",
-      location: "Mumbai, India",
-      amount: 50_000,
-      documents: { passport: { documentNumber: "Z1234567", issuingCountry: "IN", expiryDate: "2031-04-30" } },
-      avatar: "https://cdn.example.com/avatars/asha.png",
-    }),
+    body: jsonBody("CreateKycProfileInput", CreateProfileInput, createExample),
   },
   responses: {
     201: jsonReply("The profile", "KycProfileReply", ProfileReply, { profile: profileExample }),

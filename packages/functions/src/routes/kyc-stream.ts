@@ -2,7 +2,7 @@ import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { z } from "zod";
 import { issueStreamTicket } from "@fintech/core/auth/stream-ticket";
-import { KycHealthReply, KycStateView, requireUserSubmission, startKyc, StartKycInput, stateOf, verifyIdentityNumber } from "@fintech/core/kyc/applicant";
+import { KycStateView, requireUserSubmission, startKyc, StartKycInput, stateOf, verifyIdentityNumber } from "@fintech/core/kyc/applicant";
 import { acceptDocumentUpload, ApplicantDocument, decodeBase64Image } from "@fintech/core/kyc/documents/upload";
 import { cursorBeforeSubmission, kycFeedReader, kycFeedScope, kycStreamMessage, presentKycEvent } from "@fintech/core/kyc/events";
 import { DOCUMENT_TYPE_LABELS, DocumentType, IdentityNumberType, KYC_EVENT_TYPES, KYC_MESSAGES, type KycEventType } from "@fintech/core/kyc/model";
@@ -13,7 +13,7 @@ import { requireAuth } from "../http/middleware";
 import { authenticated, errors, jsonReply, lastEventIdParameter, queryParameter, queryParameters, schemaRef, sseReply, STREAM_TICKET_SCHEME, TAGS } from "../http/openapi";
 import { CURSOR_EVENT, feedOwner, requireStreamAuth, serveFeed } from "../http/sse";
 import { parseWith, readJson } from "../http/validate";
-import { kycHealthReply, kycStateExample, originOf } from "./kyc";
+import { kycHealthReply, kycHealthResponses, kycStateExample, originOf } from "./kyc";
 
 /**
  * The KYC stream and its commands (spec 001 §3, §7): `/api/grpc/kyc/*`. As the ledger's: a
@@ -207,18 +207,7 @@ const healthRoute = createRoute({
   description: "The connect check of the KYC streaming client: a bearer token, then the same real checks as GET /api/v1/kyc/ (table and document bucket). 503 with Retry-After when the store does not answer.",
   "x-complexity": "medium",
   security: authenticated,
-  responses: {
-    200: jsonReply("The KYC streaming service answers", "KycHealthReply", KycHealthReply, {
-      success: true,
-      service: "kyc-stream",
-      status: "ok",
-      message: "All systems operational",
-      time: "2026-01-15T10:00:00.000Z",
-      database: { connected: true, latency_ms: 4 },
-      storage: { connected: true, latency_ms: 3 },
-    }),
-    ...errors({ 401: true, 503: true }),
-  },
+  responses: kycHealthResponses("kyc-stream"),
 });
 
 const streamRoute = createRoute({

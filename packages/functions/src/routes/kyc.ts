@@ -81,15 +81,23 @@ export const kycStateExample = {
   verified_at: null,
 };
 
-const healthExample = {
-  success: true,
-  service: "kyc",
-  status: "ok",
-  message: "All systems operational",
-  time: "2026-01-15T10:00:00.000Z",
-  database: { connected: true, latency_ms: 4 },
-  storage: { connected: true, latency_ms: 3 },
-};
+/** The health route's replies, for this module's GET / and the stream's GET /health. */
+export function kycHealthResponses(service: string) {
+  const example = {
+    success: true,
+    service,
+    status: "ok",
+    message: "All systems operational",
+    time: "2026-01-15T10:00:00.000Z",
+    database: { connected: true, latency_ms: 4 },
+    storage: { connected: true, latency_ms: 3 },
+  };
+  return {
+    200: jsonReply("The KYC service answers", "KycHealthReply", KycHealthReply, example),
+    503: jsonReply("The KYC store cannot be reached", "KycHealthReply", KycHealthReply, { ...example, success: false, status: "error", message: "Database unavailable", database: { connected: false, latency_ms: 2001 } }, RETRY_AFTER),
+    ...errors({ 401: true }),
+  };
+}
 
 /* ---------- declarations ---------- */
 
@@ -103,11 +111,7 @@ const healthRoute = createRoute({
   summary: "KYC service health",
   description: "Asks the KYC store (the table) and the document bucket. `success` is true while the store answers; 503 with Retry-After when it does not.",
   "x-complexity": "medium",
-  responses: {
-    200: jsonReply("The KYC service answers", "KycHealthReply", KycHealthReply, healthExample),
-    503: jsonReply("The KYC store cannot be reached", "KycHealthReply", KycHealthReply, { ...healthExample, success: false, status: "error", message: "Database unavailable", database: { connected: false, latency_ms: 2001 } }, RETRY_AFTER),
-    ...errors({ 401: true }),
-  },
+  responses: kycHealthResponses("kyc"),
 });
 
 const countriesRoute = createRoute({

@@ -551,3 +551,62 @@ describe("the submission detail", () => {
     expect(detail.notes).toBe("System note");
   });
 });
+
+describe("hostile input from an admin", () => {
+  const LONG = "x".repeat(3000);
+  const bodies: unknown[] = [
+    null,
+    [],
+    "just a string",
+    42,
+    { status: LONG, notes: LONG },
+    { status: ["verified"], notes: { $ne: null } },
+    { status: "verified", notes: 1e308 },
+    { ids: [LONG], status: "verified" },
+    { ids: [{ $ne: null }], status: "verified" },
+    { ids: Array.from({ length: 5000 }, (_, index) => `id-${index}`), status: "verified" },
+    { message: LONG, note: LONG },
+    { message: ["a"], note: 5 },
+    JSON.parse('{"__proto__": {"status": "verified"}, "constructor": {"prototype": {"status": "verified"}}}'),
+    "[".repeat(5000) + "]".repeat(5000),
+    "{not json",
+  ];
+  const queries = [
+    `limit=1e400`,
+    `limit=-1`,
+    `limit=${LONG}`,
+    `status=verified&status=rejected`,
+    `search=%00%01%02`,
+    `search=${encodeURIComponent("ü".repeat(100))}`,
+    `country=%F0%9F%92%A5%F0%9F%92%A5`,
+    `cursor=${encodeURIComponent("ü.ü")}`,
+    `cursor=${"a".repeat(1000)}.${"b".repeat(43)}`,
+    `period=${LONG}`,
+  ];
+
+  it("never answers 500 and never writes from a refused body", async () => {
+    const submission = await seed();
+    const before = (await listHistory(t.core, submission.id)).length;
+    for (const body of bodies) {
+      for (const [method, path] of [
+        ["PUT", `/api/v1/kyc/submissions/${submission.id}`],
+        ["POST", "/api/v1/kyc/submissions/bulk-update"],
+        ["POST", `/api/v1/kyc/submissions/${submission.id}/request-info`],
+      ] as const) {
+        const reply = await asAdmin(method, path, typeof body === "string" ? body : JSON.stringify(body));
+        expect(reply.status, `${method} ${path} ${JSON.stringify(body)?.slice(0, 60)}`).toBeGreaterThanOrEqual(400);
+        expect(reply.status).toBeLessThan(500);
+      }
+    }
+    expect((await listHistory(t.core, submission.id)).length).toBe(before);
+  });
+
+  it("answers hostile query strings with 400 or a page, never 500", async () => {
+    for (const query of queries) {
+      for (const path of ["/api/v1/kyc/dashboard", "/api/v1/kyc/dashboard/stats", "/api/v1/kyc/dashboard/export"]) {
+        const reply = await asAdmin("GET", `${path}?${query}`);
+        expect(reply.status, `${path}?${query.slice(0, 60)}`).toBeLessThan(500);
+      }
+    }
+  });
+});

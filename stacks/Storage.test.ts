@@ -1,8 +1,10 @@
 import { resourceOf, synth, type SynthesizedApp } from "./testing";
 import { Match } from "aws-cdk-lib/assertions";
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { appTable, kycDocumentsBucket, settlementsBucket, toCreateTableInput } from "../infra/spec";
-import { Storage } from "./Storage";
+import { KYC_OBJECT_FUNCTION_ACTIONS, SHARP_FILES, Storage } from "./Storage";
 
 const SYNTH_TIMEOUT_MS = 60_000;
 
@@ -94,7 +96,51 @@ describe.each([
     expect(settlements().Properties).not.toHaveProperty("CorsConfiguration");
   });
 
-  it("adds no bucket notifications yet", () => {
-    template().resourceCountIs("Custom::S3BucketNotifications", 0);
+  it("sends the KYC bucket's ObjectCreated:Post (presigned browser uploads) to the KYC object function, and nothing else", () => {
+    const fn = resourceOf(template(), "AWS::Lambda::Function", "KycObjectCreated");
+    template().resourceCountIs("Custom::S3BucketNotifications", 1);
+    template().hasResourceProperties("Custom::S3BucketNotifications", {
+      BucketName: { Ref: kyc().id },
+      NotificationConfiguration: {
+        LambdaFunctionConfigurations: [{ Events: ["s3:ObjectCreated:Post"], LambdaFunctionArn: { "Fn::GetAtt": [fn.id, "Arn"] } }],
+      },
+    });
+    // S3 may invoke it, for this bucket only.
+    template().hasResourceProperties("AWS::Lambda::Permission", {
+      Action: "lambda:InvokeFunction",
+      FunctionName: { "Fn::GetAtt": [fn.id, "Arn"] },
+      Principal: "s3.amazonaws.com",
+      SourceArn: { "Fn::GetAtt": [kyc().id, "Arn"] },
+    });
+  });
+
+  it("runs the KYC object handler with sharp beside its bundle (x86_64) and the table and bucket names", () => {
+    const fn = resourceOf(template(), "AWS::Lambda::Function", "KycObjectCreated");
+    expect(fn.Properties).toMatchObject({ Handler: "packages/functions/src/lambda/kyc-object.handler", Runtime: "nodejs22.x", Architectures: ["x86_64"] });
+    const variables = (fn.Properties!.Environment as { Variables: Record<string, unknown> }).Variables;
+    expect(variables.TABLE_NAME).toEqual({ Ref: table().id });
+    expect(variables.KYC_BUCKET).toEqual({ Ref: kyc().id });
+    const asset = (fn.Properties!.Code as { S3Key: string }).S3Key.replace(/\.zip$/, "");
+    const bundle = path.join(built.app.outdir, `asset.${asset}`);
+    for (const name of SHARP_FILES) expect(existsSync(path.join(bundle, "node_modules", name, "package.json")), name).toBe(true);
+    // sharp stays external: the bundle imports it, it does not inline it.
+    expect(readFileSync(path.join(bundle, "packages/functions/src/lambda/kyc-object.mjs"), "utf8")).toMatch(/from"sharp"|from "sharp"/);
+  });
+
+  it("gives the KYC object function only what it does: KYC object reads and deletes, table data", () => {
+    const fn = resourceOf(template(), "AWS::Lambda::Function", "KycObjectCreated");
+    const role = (fn.Properties!.Role as { "Fn::GetAtt": [string, string] })["Fn::GetAtt"][0];
+    const statements = Object.values(template().findResources("AWS::IAM::Policy"))
+      .filter((policy) => JSON.stringify(policy.Properties.Roles) === JSON.stringify([{ Ref: role }]))
+      .flatMap((policy) => policy.Properties.PolicyDocument.Statement as { Effect: string; Action: string | string[]; Resource: unknown }[]);
+    const s3 = statements.filter((statement) => [statement.Action].flat().some((action) => action.startsWith("s3:")));
+    expect(s3).toHaveLength(1);
+    expect([s3[0]!.Action].flat().sort()).toEqual([...KYC_OBJECT_FUNCTION_ACTIONS].sort());
+    expect(JSON.stringify(s3[0]!.Resource)).toContain(kyc().id);
+    expect(JSON.stringify(s3[0]!.Resource)).not.toContain(settlements().id);
+    const dynamo = statements.filter((statement) => [statement.Action].flat().some((action) => action.startsWith("dynamodb:")));
+    expect(dynamo.length).toBeGreaterThan(0);
+    for (const statement of dynamo) expect(JSON.stringify(statement.Resource)).toContain(table().id);
+    expect(statements.every((statement) => statement.Effect === "Allow" && ![statement.Action].flat().includes("*"))).toBe(true);
   });
 });

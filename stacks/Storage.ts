@@ -1,9 +1,38 @@
 import { RemovalPolicy } from "aws-cdk-lib";
 import { TableEncryption } from "aws-cdk-lib/aws-dynamodb";
-import { BucketEncryption } from "aws-cdk-lib/aws-s3";
-import { Bucket, Table, type StackContext, type TableProps } from "sst/constructs";
+import { Effect, PolicyStatement } from "aws-cdk-lib/aws-iam";
+import { BucketEncryption, EventType } from "aws-cdk-lib/aws-s3";
+import { LambdaDestination } from "aws-cdk-lib/aws-s3-notifications";
+import { Bucket, Function, Table, type App, type FunctionProps, type StackContext, type TableProps } from "sst/constructs";
+import { functionBundling } from "../infra/bundling";
 import { appTable, keyAttributes, kycDocumentsBucket, settlementsBucket, type AppTableSpec } from "../infra/spec";
 import { deploySettings } from "./settings";
+
+/** What the KYC object function does with the bucket's objects: read the upload, delete a refused one. */
+export const KYC_OBJECT_FUNCTION_ACTIONS = ["s3:GetObject", "s3:DeleteObject"] as const;
+export const KYC_OBJECT_TIMEOUT_SECONDS = 60;
+
+/** The files of sharp (and its runtime dependencies) a function that checks images ships beside its bundle. */
+export const SHARP_FILES = ["sharp", "@img/colour", "detect-libc", "semver", "@img/sharp-linux-x64", "@img/sharp-libvips-linux-x64"] as const;
+
+/**
+ * Props for a function that imports the KYC image checks (sharp). sharp is a native module:
+ * esbuild cannot bundle it (nor parse its ESM build, SST's esbuild 0.18 predates import
+ * attributes), so it stays external and the installed package, with its Linux x64 binary and
+ * libvips, is copied next to the bundle, exactly the build the tests ran. Hence x86_64 for these
+ * functions: an arm64 binary would need a cross-platform install at deploy time (network, and
+ * SST pins sharp 0.32 for it). Deploy from Linux x64 (CI); elsewhere first
+ * `npm install --no-save --os=linux --cpu=x64 sharp` so node_modules holds the Linux binaries.
+ * The API function needs the same (it runs the checks of POST /upload and /verify/didit).
+ */
+export function imageCheckingFunctionProps(app: Pick<App, "mode">): Pick<FunctionProps, "architecture" | "nodejs" | "copyFiles"> {
+  const bundling = functionBundling({ liveDev: app.mode === "dev" });
+  return {
+    architecture: "x86_64",
+    nodejs: { ...bundling, esbuild: { ...bundling.esbuild, external: [...(bundling.esbuild.external ?? []), "sharp"] } },
+    copyFiles: SHARP_FILES.map((name) => ({ from: `node_modules/${name}`, to: `node_modules/${name}` })),
+  };
+}
 
 /** SST Table props derived from infra/spec, so the cloud table and DynamoDB Local never drift. */
 export function tablePropsFromSpec(spec: AppTableSpec = appTable): TableProps {
@@ -61,6 +90,26 @@ export function Storage({ stack, app }: StackContext) {
   // S3 ObjectCreated notifications on `settlementsBucket.incomingPrefix` start reconciliation;
   // they are added here together with their handler in the reconciliation issue.
 
+  /**
+   * A browser's presigned POST into the KYC bucket (ObjectCreated:Post only: the API's own puts
+   * of pictures it already checked are ObjectCreated:Put) runs the document checks. S3 invokes
+   * asynchronously and retries; the handler is idempotent. Least privilege: read and delete KYC
+   * objects, read and write the table, nothing else.
+   */
+  const kycObjectFunction = new Function(stack, "KycObjectCreated", {
+    handler: "packages/functions/src/lambda/kyc-object.handler",
+    ...imageCheckingFunctionProps(app),
+    timeout: `${KYC_OBJECT_TIMEOUT_SECONDS} seconds`,
+    // sharp decodes up to 100 MP pictures; memory also buys CPU on Lambda.
+    memorySize: "1536 MB",
+    environment: { TABLE_NAME: table.tableName, KYC_BUCKET: kycBucket.bucketName, SETTLEMENTS_BUCKET: settlements.bucketName },
+  });
+  table.cdk.table.grantReadWriteData(kycObjectFunction);
+  kycObjectFunction.attachPermissions([
+    new PolicyStatement({ effect: Effect.ALLOW, actions: [...KYC_OBJECT_FUNCTION_ACTIONS], resources: [kycBucket.cdk.bucket.arnForObjects("*")] }),
+  ]);
+  kycBucket.cdk.bucket.addEventNotification(EventType.OBJECT_CREATED_POST, new LambdaDestination(kycObjectFunction));
+
   /** Names the functions need, as the environment packages/core/src/shared/config.ts reads. */
   const environment = {
     TABLE_NAME: table.tableName,
@@ -74,5 +123,5 @@ export function Storage({ stack, app }: StackContext) {
     SettlementsBucket: settlements.bucketName,
   });
 
-  return { table, kycBucket, settlementsBucket: settlements, environment };
+  return { table, kycBucket, settlementsBucket: settlements, environment, kycObjectFunction };
 }

@@ -11,6 +11,7 @@ import { createRequestMetrics } from "@fintech/core/metrics/service";
 import { kycDocumentsBucket, settlementsBucket } from "../spec/buckets";
 import { stageSettings } from "../stage";
 import { ensureTable } from "./bootstrap";
+import { deliverKycObjectEvents } from "./kyc-object-events";
 import { DATA_LOCK_FILE, lockDataDir } from "./data-lock";
 import { startDynamoDbLocal } from "./dynamodb-local";
 import { LOOPBACK, isPortFree } from "./ports";
@@ -121,6 +122,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     });
     const core = createContext(config);
     await ensureTable(core.db);
+    // Presigned uploads into the KYC bucket run the document checks, as the cloud's S3 notification does.
+    const kycObjectEvents = deliverKycObjectEvents(s3.server, core);
+    stops.push(() => kycObjectEvents.stop());
     await seedLocalData(core, env);
 
     const metrics = createRequestMetrics(core);

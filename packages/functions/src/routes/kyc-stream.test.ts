@@ -5,7 +5,12 @@ import { seedAdminFromEnv } from "../../../../infra/local/seed";
 import { sampleDocumentImage } from "@fintech/core/kyc/documents/sample-images";
 import { kycStreamMessage } from "@fintech/core/kyc/events";
 import { KYC_MESSAGES, type KycEventType } from "@fintech/core/kyc/model";
+import { OpenAPIHono } from "@hono/zod-openapi";
+import sharp from "sharp";
 import { createApp } from "../app";
+import type { AppEnv } from "../http/env";
+import { errorReply, requestContext } from "../http/middleware";
+import { COMMAND_MAX_BODY_BYTES, kycStreamRoutes } from "./kyc-stream";
 
 /** The KYC stream and commands over HTTP: who may watch, event order, resume, commands. */
 
@@ -199,6 +204,25 @@ describe("commands", () => {
     expect(notBase64.status).toBe(400);
     const tooBig = await command({ command: { uploadDocument: { documentType: "passport", documentData: "A".repeat(7_100_000) } } }, me.token);
     expect(tooBig.status).toBe(413);
+  });
+
+  it("takes pictures over the app's general 1 MB limit on its own route limit, and refuses past it with the spec's message", async () => {
+    // The stream's routes alone, as app.ts mounts them once the general limit skips the command path.
+    const routes = new OpenAPIHono<AppEnv>().use(requestContext(t.core)).route("/api/grpc/kyc", kycStreamRoutes);
+    routes.onError(errorReply);
+    const me = await newUser();
+    const send = (body: string) => routes.request("/api/grpc/kyc/command", { method: "POST", headers: { Authorization: `Bearer ${me.token}`, "Content-Type": "application/json" }, body });
+    await command({ command: { startVerification: startBody } }, me.token);
+    const noisy = await sharp({ create: { width: 1400, height: 1000, channels: 3, noise: { type: "gaussian", mean: 128, sigma: 40 } } }).jpeg({ quality: 100 }).toBuffer();
+    expect(noisy.length).toBeGreaterThan(1024 * 1024);
+    const big = await send(JSON.stringify({ command: { uploadDocument: { documentType: "passport", documentData: noisy.toString("base64"), fileName: "noisy.jpg" } } }));
+    expect(big.status).toBe(200);
+    expect(((await big.json()) as { result: { status: string } }).result.status).toMatch(/^(VERIFIED|REJECTED)$/);
+    const tooBig = await send(JSON.stringify({ command: { uploadDocument: { documentType: "passport", documentData: "A".repeat(COMMAND_MAX_BODY_BYTES) } } }));
+    expect(tooBig.status).toBe(413);
+    expect(await tooBig.json()).toEqual({ message: "KYC command failed", reason: KYC_MESSAGES.fileTooLarge, code: "file_too_large" });
+    const anonymous = await routes.request("/api/grpc/kyc/command", { method: "POST", body: "x".repeat(COMMAND_MAX_BODY_BYTES + 10) });
+    expect(anonymous.status).toBe(401);
   });
 
   it("refuses unknown commands, malformed envelopes, other users and no token", async () => {

@@ -1,11 +1,12 @@
-import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
+import { $, createRoute, OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
+import { bodyLimit } from "hono/body-limit";
 import { z } from "zod";
 import { issueStreamTicket } from "@fintech/core/auth/stream-ticket";
 import { KycStateView, requireUserSubmission, startKyc, StartKycInput, stateOf, verifyIdentityNumber } from "@fintech/core/kyc/applicant";
 import { acceptDocumentUpload, ApplicantDocument, decodeBase64Image } from "@fintech/core/kyc/documents/upload";
 import { cursorBeforeSubmission, kycFeedReader, kycFeedScope, kycStreamMessage, presentKycEvent } from "@fintech/core/kyc/events";
-import { DOCUMENT_TYPE_LABELS, DocumentType, IdentityNumberType, KYC_EVENT_TYPES, KYC_MESSAGES, type KycEventType } from "@fintech/core/kyc/model";
+import { DOCUMENT_TYPE_LABELS, DocumentType, IdentityNumberType, KYC_EVENT_TYPES, KYC_LIMITS, KYC_MESSAGES, type KycEventType } from "@fintech/core/kyc/model";
 import { findUserSubmission } from "@fintech/core/kyc/submissions";
 import { badRequest, forbidden, isAppError, notFound } from "@fintech/core/shared/errors";
 import type { AppEnv } from "../http/env";
@@ -50,6 +51,13 @@ const CommandEnvelope = z.object({
     .record(z.string(), z.record(z.string(), z.unknown(), { error: "Command arguments must be an object" }), { error: "Body must be {command: {<name>: {...arguments}}}" })
     .refine((command) => Object.keys(command).length === 1, "Send exactly one command"),
 });
+
+/**
+ * uploadDocument carries a picture of up to 5 MB as base64 (4 characters per 3 bytes) in JSON:
+ * the command route takes that much, plus room for the envelope. (The app's general 1 MB limit
+ * must skip this path for it to apply: see hasOwnBodyLimit in kyc-documents.ts.)
+ */
+export const COMMAND_MAX_BODY_BYTES = Math.ceil(KYC_LIMITS.maxFileBytes / 3) * 4 + 64 * 1024;
 
 const StartVerification = StartKycInput.extend({ userId: UserId.optional() });
 
@@ -278,7 +286,10 @@ const commandRoute = createRoute({
   },
 });
 
-export const kycStreamRoutes = new OpenAPIHono<AppEnv>()
+/** Over the command limit: the spec's message, as a refused command. */
+const commandTooLarge = (c: Context<AppEnv>) => c.json({ message: "KYC command failed", reason: KYC_MESSAGES.fileTooLarge, code: "file_too_large" }, 413);
+
+export const kycStreamRoutes = $(new OpenAPIHono<AppEnv>().use("/command", requireAuth, bodyLimit({ maxSize: COMMAND_MAX_BODY_BYTES, onError: commandTooLarge })))
   .openapi({ ...healthRoute, middleware: [requireAuth] as const }, (c) => kycHealthReply(c, "kyc-stream"))
   .openapi({ ...streamRoute, middleware: [requireStreamAuth] as const }, (c) => {
     const query: StreamQuery = parseWith(StreamQuery, c.req.query());
@@ -289,7 +300,7 @@ export const kycStreamRoutes = new OpenAPIHono<AppEnv>()
       present: (event, at) => (query.includeRiskUpdates === "false" && RISK_EVENTS.has(event.type) ? null : { event: event.type, data: presentKycEvent(event, at) }),
     });
   })
-  .openapi({ ...commandRoute, middleware: [requireAuth] as const }, async (c) => {
+  .openapi(commandRoute, async (c) => {
     try {
       const { command } = parseWith(CommandEnvelope, await readJson(c));
       const [name, args] = Object.entries(command)[0]!;

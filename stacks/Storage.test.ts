@@ -127,6 +127,15 @@ describe.each([
     expect(readFileSync(path.join(bundle, "packages/functions/src/lambda/kyc-object.mjs"), "utf8")).toMatch(/from"sharp"|from "sharp"/);
   });
 
+  it("refuses KYC object writes that are not encrypted with AES256", () => {
+    for (const condition of [{ Null: { "s3:x-amz-server-side-encryption": "true" } }, { StringNotEquals: { "s3:x-amz-server-side-encryption": "AES256" } }]) {
+      template().hasResourceProperties("AWS::S3::BucketPolicy", {
+        Bucket: { Ref: kyc().id },
+        PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Effect: "Deny", Principal: { AWS: "*" }, Action: "s3:PutObject", Condition: condition })]) },
+      });
+    }
+  });
+
   it("gives the KYC object function only what it does: KYC object reads and deletes, table data", () => {
     const fn = resourceOf(template(), "AWS::Lambda::Function", "KycObjectCreated");
     const role = (fn.Properties!.Role as { "Fn::GetAtt": [string, string] })["Fn::GetAtt"][0];

@@ -1,6 +1,6 @@
 import { RemovalPolicy } from "aws-cdk-lib";
 import { TableEncryption } from "aws-cdk-lib/aws-dynamodb";
-import { Effect, PolicyStatement } from "aws-cdk-lib/aws-iam";
+import { AnyPrincipal, Effect, PolicyStatement } from "aws-cdk-lib/aws-iam";
 import { BucketEncryption, EventType } from "aws-cdk-lib/aws-s3";
 import { LambdaDestination } from "aws-cdk-lib/aws-s3-notifications";
 import { Bucket, Function, Table, type App, type FunctionProps, type StackContext, type TableProps } from "sst/constructs";
@@ -80,6 +80,14 @@ export function Storage({ stack, app }: StackContext) {
     cors: false,
     cdk: { bucket: { ...privateBucket, versioned: kycDocumentsBucket.versioned } },
   });
+
+  // Every KYC object is written encrypted (the API's puts and the presigned POST's policy both
+  // ask for it): a write without the header, or with another algorithm, is refused outright.
+  for (const condition of [{ Null: { "s3:x-amz-server-side-encryption": "true" } }, { StringNotEquals: { "s3:x-amz-server-side-encryption": "AES256" } }]) {
+    kycBucket.cdk.bucket.addToResourcePolicy(
+      new PolicyStatement({ effect: Effect.DENY, principals: [new AnyPrincipal()], actions: ["s3:PutObject"], resources: [kycBucket.cdk.bucket.arnForObjects("*")], conditions: condition }),
+    );
+  }
 
   const settlements = new Bucket(stack, settlementsBucket.id, {
     blockPublicACLs: true,

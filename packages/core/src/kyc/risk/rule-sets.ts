@@ -110,8 +110,8 @@ export interface VersionListing {
 }
 
 export interface RulesOverview {
-  /** The live version; null only before the first evaluation or publish (the seed is published then). */
-  published: PublishedRuleSet | null;
+  /** The live version (the seed, published as version 1 on first use, until an admin publishes). */
+  published: PublishedRuleSet;
   draft: RuleSetDraft | null;
   /** Every published version, newest first. */
   versions: VersionListing[];
@@ -122,9 +122,10 @@ async function readDraft(ctx: CoreContext): Promise<RuleSetDraft | null> {
   return reply.Item ? RuleSetDraft.parse(withoutKeys(reply.Item)) : null;
 }
 
+/** The rule sets for the admin (publishing the seed first when nothing is published: that is a use). */
 export async function rulesOverview(ctx: CoreContext): Promise<RulesOverview> {
-  const [pointer, draft, items] = await Promise.all([
-    readPointer(ctx),
+  const live = await livePublishedRuleSet(ctx);
+  const [draft, items] = await Promise.all([
     readDraft(ctx),
     queryAll(ctx.db, {
       KeyConditionExpression: "pk = :pk AND begins_with(sk, :prefix)",
@@ -138,7 +139,7 @@ export async function rulesOverview(ctx: CoreContext): Promise<RulesOverview> {
   const versions = items.map((item) =>
     z.object({ version: z.number(), name: z.string(), rules: z.array(z.unknown()), published_at: z.string(), published_by: z.string() }).transform((row) => ({ ...row, rules: row.rules.length })).parse(item),
   );
-  return { published: pointer === null ? null : await readVersion(ctx, pointer), draft, versions };
+  return { published: live, draft, versions };
 }
 
 export async function getRuleSetVersion(ctx: CoreContext, version: number): Promise<PublishedRuleSet> {
@@ -186,9 +187,10 @@ export async function saveDraft(ctx: CoreContext, input: unknown, actor: string,
  * (only from the version this publish saw) and the draft's removal (only at the revision read)
  * commit together, so two publishes give two versions or one 409, never a lost draft.
  */
-export async function publishDraft(ctx: CoreContext, actor: string): Promise<PublishedRuleSet> {
+export async function publishDraft(ctx: CoreContext, actor: string, expectedRevision?: number): Promise<PublishedRuleSet> {
   const [draft, pointer] = await Promise.all([readDraft(ctx), readPointer(ctx)]);
   if (!draft) throw conflict("There is no draft to publish: save one with PUT /draft first", "rule_set_no_draft");
+  if (expectedRevision !== undefined && expectedRevision !== draft.revision) throw conflict(`The draft is at revision ${draft.revision} (saved by ${draft.updated_by}), not ${expectedRevision}; review it before publishing`, "rule_set_draft_changed");
   const now = ctx.clock().toISOString();
   const { revision, based_on_version: _base, updated_at: _updated, updated_by: _by, ...body } = draft;
   const published: PublishedRuleSet = { ...body, version: (pointer ?? 0) + 1, published_at: now, published_by: actor };

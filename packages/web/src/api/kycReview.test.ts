@@ -15,7 +15,8 @@ describe("KYC review client", () => {
     const page = await api.dashboard({ status: "pending", search: "  Asha ", country: "in", period: "30d" }, { limit: 25, cursor: "c1" });
     expect(calls[0]!.url).toBe("https://api.test/api/v1/kyc/dashboard?status=pending&search=Asha&country=IN&period=30d&limit=25&cursor=c1");
     expect(calls[0]!.headers.get("Authorization")).toBe("Bearer t0k");
-    expect(page).toEqual({ data: [], next_cursor: "c2", total: 31 });
+    // A reply without has_more / total_capped reads them from the cursor and as uncapped.
+    expect(page).toEqual({ data: [], next_cursor: "c2", has_more: true, total: 31, total_capped: false });
   });
 
   it("reads the last page (no cursor) and asks the stats and export for the same period and filters", async () => {

@@ -1,4 +1,8 @@
-import type { DocumentStatus, DocumentType, ImageChecks, KycStatus, Priority, RiskLevel } from "@fintech/core/kyc/model";
+import type { KycStatus, Priority } from "@fintech/core/kyc/model";
+import { REVIEW_PERIODS, type BulkResult, type DashboardStats, type ReviewPage, type ReviewPeriod, type ReviewRow, type SubmissionDetail } from "@fintech/core/kyc/review-model";
+import type { RuleSetBodyInput, PublishedRuleSet, RuleSetDraft } from "@fintech/core/kyc/risk/model";
+import type { DryRunResult, RulesOverview } from "@fintech/core/kyc/risk/rule-sets";
+import type { WatchlistSummary } from "@fintech/core/kyc/risk/watchlist";
 import { apiBaseUrl } from "../config";
 import { credentialStore } from "../session/credentialStore";
 import { createHttpClient, type HttpClient } from "./client";
@@ -10,17 +14,14 @@ import { writeRequest } from "./write";
 /**
  * The reviewer back office (admin only; a user is answered 403): the dashboard list, its stats
  * and CSV export, one submission in full, decisions, bulk decisions, Request Info, and the risk
- * rules with the watchlist. Wire shapes as the server sends them (snake_case); they are written
- * out here until the SDK is regenerated with these routes, after which they can become
- * ApiReply<...> aliases like the other endpoint modules.
+ * rules with the watchlist. Wire shapes are core's own zod types (review-model, risk/model), the
+ * ones the server replies with; only types cross into the bundle.
  */
 
 const KYC = "/api/v1/kyc";
 const RULES = `${KYC}/rules`;
 
-/** The dashboard's periods: the list and the stats cover the last 24 hours, 7, 30 or 90 days. */
-export const REVIEW_PERIODS = ["24h", "7d", "30d", "90d"] as const;
-export type ReviewPeriod = (typeof REVIEW_PERIODS)[number];
+export { REVIEW_PERIODS, type ReviewPeriod };
 
 /** Filters of GET /dashboard and /dashboard/export; absent or empty values are not sent. */
 export interface DashboardFilters {
@@ -28,157 +29,30 @@ export interface DashboardFilters {
   search?: string;
   country?: string;
   priority?: Priority;
+  /** Always sent: the list and the stats cover the same period. */
   period: ReviewPeriod;
 }
 
-/** One row of the dashboard list (spec 001 §3 KYC submission, plus the risk level). */
-export interface DashboardSubmission {
-  id: string;
-  user_id: string;
-  name: string;
-  email: string;
-  phone: string;
-  location: string;
-  country: string;
-  status: KycStatus;
-  risk_score: number;
-  risk_level: RiskLevel;
-  /** Whole rupees. */
-  amount: number;
-  priority: Priority;
-  submitted_at: string;
-  verified_at: string | null;
-  notes: string;
-  documents: { type: DocumentType; status: DocumentStatus; uploaded_at: string }[];
-}
+/** One row of the dashboard list (spec 001 §3 KYC submission, plus risk level and progress). */
+export type DashboardSubmission = ReviewRow;
+export type DashboardPage = ReviewPage;
+export type { DashboardStats, SubmissionDetail, BulkResult };
+export type ReviewDocument = SubmissionDetail["documents"][number];
+export type AuditEntry = SubmissionDetail["audit"][number];
 
-export interface DashboardPage {
-  data: DashboardSubmission[];
-  /** Absent or null on the last page. */
-  next_cursor: string | null;
-  /** Every submission the filters match (not just this page). */
-  total: number;
-}
-
-/** Change against the previous period of the same length, per figure (null: nothing to compare with). */
-export type StatTrends = Partial<Record<"total_submissions" | "verified" | "pending" | "rejected" | "success_rate" | "average_processing_time", number | null>>;
-
-export interface DashboardStats {
-  total_submissions: number;
-  verified: number;
-  pending: number;
-  rejected: number;
-  /** Hours from submission to decision, over the decisions of the period; null when there were none. */
-  average_processing_time: number | null;
-  /** Percent of the period's decisions that verified. */
-  success_rate: number;
-  monthly_growth: number;
-  trends: StatTrends;
-}
-
-export interface RiskReason {
-  rule: string;
-  points: number;
-  reason: string;
-}
-
-export interface SubmissionRisk {
-  risk_score: number;
-  level: RiskLevel;
-  flags: { code: string; message: string }[];
-  reasons: RiskReason[];
-  rule_set_version: number;
-  verdict?: string;
-  assessed_at?: string;
-}
-
-export interface ReviewDocument {
-  type: DocumentType;
-  status: DocumentStatus;
-  uploaded_at: string;
-  verified_at?: string | null;
-  file_name?: string | null;
-  /** Presigned GET of the image, short-lived. */
-  url: string | null;
-  face_url?: string | null;
-  checks: ImageChecks | null;
-}
-
-export interface AuditEntry {
-  actor: string;
-  at: string;
-  action: string;
-  from: KycStatus | null;
-  to: KycStatus | null;
-  note: string | null;
-}
-
-/** GET /submissions/{id}: the submission with its documents, risk breakdown and audit trail. */
-export interface SubmissionDetail extends Omit<DashboardSubmission, "documents" | "risk_level"> {
-  risk_level?: RiskLevel;
-  progress?: number;
-  documents: ReviewDocument[];
-  identity_numbers?: Partial<Record<"aadhaar" | "pan", { masked: string; verified_at: string }>>;
-  risk: SubmissionRisk | null;
-  audit: AuditEntry[];
-  info_request: { message: string; requested_at: string; requested_by: string } | null;
-}
-
-/** The statuses a reviewer sets (pending is the applicant's own state). */
+/** The statuses a reviewer sets from the screen (pending is reached through Request Info). */
 export const DECISION_STATUSES = ["verified", "rejected", "under_review"] as const satisfies readonly KycStatus[];
 export type DecisionStatus = (typeof DECISION_STATUSES)[number];
 
-export interface BulkResult {
-  id: string;
-  ok: boolean;
-  /** The status after the update (ok) or the reason it was refused. */
-  status?: KycStatus;
-  message?: string;
-}
-
-/** A rule set as the risk engine stores it: json-rules-engine rules plus the set's own settings. */
-export type RuleSetDocument = Record<string, unknown>;
-
-export interface RuleSetVersion {
-  version: number;
-  published_at: string;
-  published_by: string;
-  rules: RuleSetDocument;
-}
-
-export interface RulesOverview {
-  /** The live version (null before the first publish: the built-in defaults apply). */
-  published: RuleSetVersion | null;
-  /** The editable draft; null when nobody has saved one since the last publish. */
-  draft: { rules: RuleSetDocument; updated_at: string; updated_by: string } | null;
-  /** Every published version, newest first. */
-  versions: { version: number; published_at: string; published_by: string }[];
-}
-
-/** A dry run of rules against a stored submission: the assessment it would get; nothing is saved. */
-export interface RuleTestResult {
-  risk_score: number;
-  level: RiskLevel;
-  priority: Priority;
-  verdict: string;
-  flags: { code: string; message: string }[];
-  reasons: RiskReason[];
-}
+/** A rule set as an admin edits it: name, description, json-rules-engine rules, country-risk table. */
+export type RuleSetDocument = RuleSetBodyInput;
+export type { PublishedRuleSet, RuleSetDraft, RulesOverview, DryRunResult, WatchlistSummary };
 
 /** A country of GET /api/v1/kyc/countries, as the country filter lists it. */
 export interface CountryOption {
   country: string;
   countryCode: string;
   flag: string;
-}
-
-export interface WatchlistSummary {
-  version: number | null;
-  entries: number;
-  uploaded_at: string | null;
-  uploaded_by: string | null;
-  /** The first few names, for a glance. */
-  sample: string[];
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
@@ -195,9 +69,15 @@ export const dashboardParams = (filters: DashboardFilters) => ({
 
 function toDashboardPage(body: unknown): DashboardPage {
   const data = unwrapList<DashboardSubmission>(body);
-  const cursor = isRecord(body) && typeof body.next_cursor === "string" && body.next_cursor ? body.next_cursor : null;
-  const total = isRecord(body) && typeof body.total === "number" ? body.total : data.length;
-  return { data, next_cursor: cursor, total };
+  const page = isRecord(body) ? body : {};
+  const cursor = typeof page.next_cursor === "string" && page.next_cursor ? page.next_cursor : null;
+  return {
+    data,
+    next_cursor: cursor,
+    has_more: typeof page.has_more === "boolean" ? page.has_more : cursor !== null,
+    total: typeof page.total === "number" ? page.total : data.length,
+    total_capped: page.total_capped === true,
+  };
 }
 
 export function kycReviewEndpoints(http: HttpClient) {
@@ -236,30 +116,39 @@ export function kycReviewEndpoints(http: HttpClient) {
       return unwrapList<CountryOption>(await http.authCall<unknown>("GET", `${KYC}/countries`, { signal }), ["countries", "data"]);
     },
     rules: {
+      /** GET /rules: the live version, the draft, and every published version (newest first). */
       async overview(signal?: AbortSignal): Promise<RulesOverview> {
         return unwrapData<RulesOverview>(await http.authCall<unknown>("GET", RULES, { signal }));
       },
-      async version(version: number, signal?: AbortSignal): Promise<RuleSetVersion> {
-        return unwrapData<RuleSetVersion>(await http.authCall<unknown>("GET", `${RULES}/versions/${segment(version)}`, { signal }));
+      async version(version: number, signal?: AbortSignal): Promise<PublishedRuleSet> {
+        return unwrapData<PublishedRuleSet>(await http.authCall<unknown>("GET", `${RULES}/versions/${segment(version)}`, { signal }));
       },
-      /** PUT /draft: the server validates the rule set and refuses it with a message naming what is wrong. */
-      async saveDraft(rules: RuleSetDocument): Promise<unknown> {
-        return http.authCall<unknown>("PUT", `${RULES}/draft`, { body: { rules } });
+      /**
+       * PUT /draft: the server validates the rule set (a refusal names what is wrong); with
+       * expectedRevision, a draft someone else saved in between is not overwritten (409).
+       */
+      async saveDraft(ruleSet: RuleSetDocument, expectedRevision?: number): Promise<RuleSetDraft> {
+        // Revision 0 ("there was no draft") is a guard too, so it is sent (withQuery drops zeros).
+        const path = expectedRevision === undefined ? `${RULES}/draft` : `${RULES}/draft?expected_revision=${expectedRevision}`;
+        return unwrapData<RuleSetDraft>(await http.authCall<unknown>("PUT", path, { body: ruleSet }));
       },
-      /** POST /test: the draft (or the given rules) against a submission, nothing saved. */
-      async test(submissionId: string, rules?: RuleSetDocument): Promise<RuleTestResult> {
-        return unwrapData<RuleTestResult>(await http.authCall<unknown>("POST", `${RULES}/test`, { body: { submission_id: submissionId, ...(rules ? { rules } : {}) } }));
+      /** POST /test: the given rules (else the draft, else the live version) against a stored submission; nothing is saved. */
+      async test(submissionId: string, ruleSet?: RuleSetDocument): Promise<DryRunResult> {
+        return unwrapData<DryRunResult>(await http.authCall<unknown>("POST", `${RULES}/test`, { body: { submission_id: submissionId, ...(ruleSet ? { rules: ruleSet } : {}) } }));
       },
-      /** POST /publish: the draft becomes the next version, used by the next evaluation everywhere. */
-      async publish(options?: WriteOptions): Promise<RuleSetVersion> {
-        return unwrapData<RuleSetVersion>(await http.authCall<unknown>("POST", `${RULES}/publish`, writeRequest({}, options)));
+      /**
+       * POST /publish {draft_revision}: that revision of the draft becomes the next version, used by
+       * the next evaluation everywhere (a draft changed since is a 409, not published unseen).
+       */
+      async publish(draftRevision: number, options?: WriteOptions): Promise<PublishedRuleSet> {
+        return unwrapData<PublishedRuleSet>(await http.authCall<unknown>("POST", `${RULES}/publish`, writeRequest({ draft_revision: draftRevision }, options)));
       },
       async watchlist(signal?: AbortSignal): Promise<WatchlistSummary> {
         return unwrapData<WatchlistSummary>(await http.authCall<unknown>("GET", `${RULES}/watchlist`, { signal }));
       },
-      /** POST /watchlist {csv}: replaces the list with the file's rows. */
-      async uploadWatchlist(csv: string, options?: WriteOptions): Promise<WatchlistSummary> {
-        return unwrapData<WatchlistSummary>(await http.authCall<unknown>("POST", `${RULES}/watchlist`, writeRequest({ csv }, options)));
+      /** POST /watchlist {csv, name}: the file's rows become the current list. */
+      async uploadWatchlist(upload: { csv: string; name: string }, options?: WriteOptions): Promise<WatchlistSummary> {
+        return unwrapData<WatchlistSummary>(await http.authCall<unknown>("POST", `${RULES}/watchlist`, writeRequest(upload, options)));
       },
     },
   };

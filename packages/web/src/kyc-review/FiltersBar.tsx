@@ -12,7 +12,7 @@ interface FiltersBarProps {
 }
 
 /**
- * Search (name, email, phone or id; applied on Enter or Search, so typing is not a request per
+ * Search (name, email, submission or user id; applied on Enter or Search, so typing is not a request per
  * key), status (spec 001 §2's options), country and priority (applied as soon as they change).
  */
 export function FiltersBar({ filters, countries, onChange, onClear }: FiltersBarProps) {
@@ -43,7 +43,7 @@ export function FiltersBar({ filters, countries, onChange, onClear }: FiltersBar
               value={text}
               maxLength={MAX_SEARCH_LENGTH}
               onChange={(event) => setText(event.target.value)}
-              placeholder="Name, email, phone or ID"
+              placeholder="Name, email or ID"
             />
             <button type="submit" className={`${secondaryButtonClass} px-3`}>
               Search

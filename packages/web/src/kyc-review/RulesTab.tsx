@@ -1,12 +1,12 @@
 import { useEffect, useId, useState, type ChangeEvent, type ReactNode } from "react";
 import toast from "react-hot-toast";
-import { kycReviewApi, type RuleTestResult } from "../api/kycReview";
+import { kycReviewApi, type DryRunResult } from "../api/kycReview";
 import { inputClass, labelClass, primaryButtonClass, secondaryButtonClass } from "../components/styles";
 import { ConfirmDialog } from "../ledger/ConfirmDialog";
 import { formatDateTime } from "../ledger/format";
 import { cardClass, errorTextClass, LoadError, sectionTitleClass, Spinner, subtleTextClass } from "../ledger/ui";
 import { randomId } from "../lib/uuid";
-import { actionErrorMessage, parseRuleSet } from "./actions";
+import { actionErrorMessage, editableRuleSet, parseRuleSet } from "./actions";
 import { useInvalidateReview, useRulesOverview, useRuleVersion, useWatchlist } from "./hooks";
 import { RiskScore } from "./ui";
 
@@ -58,16 +58,20 @@ function DraftEditor() {
   const [busy, setBusy] = useState<"save" | "test" | "publish" | null>(null);
   const [confirming, setConfirming] = useState(false);
   const [submissionId, setSubmissionId] = useState("");
-  const [result, setResult] = useState<RuleTestResult | null>(null);
+  const [result, setResult] = useState<DryRunResult | null>(null);
   const [publishKey, setPublishKey] = useState(randomId);
+  /** The draft revision the editor started from: a save over someone else's newer draft is refused (409). */
+  const [revision, setRevision] = useState(0);
 
   // The editor starts from the saved draft, else from the live rules, once they arrive.
   const data = overview.data;
   useEffect(() => {
     if (!data || text !== null) return;
-    const start = pretty(data.draft?.rules ?? data.published?.rules ?? {});
+    const source = data.draft ?? data.published;
+    const start = source ? pretty(editableRuleSet(source)) : "";
     setText(start);
     setSaved(data.draft ? start : null);
+    setRevision(data.draft?.revision ?? 0);
   }, [data, text]);
 
   if (overview.isError) return <LoadError message={actionErrorMessage(overview.error, "Failed to load the rules")} onRetry={() => void overview.refetch()} />;
@@ -91,7 +95,8 @@ function DraftEditor() {
     if (!parsed.ok || busy) return;
     setBusy("save");
     try {
-      await kycReviewApi.rules.saveDraft(parsed.rules);
+      const draft = await kycReviewApi.rules.saveDraft(parsed.ruleSet, revision);
+      setRevision(draft.revision);
       setSaved(text);
       toast.success("Draft saved");
       void invalidate();
@@ -113,7 +118,7 @@ function DraftEditor() {
     setBusy("test");
     setResult(null);
     try {
-      setResult(await kycReviewApi.rules.test(target, parsed.rules));
+      setResult(await kycReviewApi.rules.test(target, parsed.ruleSet));
     } catch (error) {
       setProblem(actionErrorMessage(error, "Failed to test the rules"));
     } finally {
@@ -125,10 +130,12 @@ function DraftEditor() {
     if (busy) return;
     setBusy("publish");
     try {
-      const version = await kycReviewApi.rules.publish({ idempotencyKey: publishKey });
+      const version = await kycReviewApi.rules.publish(revision, { idempotencyKey: publishKey });
       toast.success(`Rule set v${version.version} published`);
       setPublishKey(randomId());
+      // The draft is gone (it is the live version now): the editor shows what is live.
       setSaved(null);
+      setRevision(0);
       void invalidate();
     } catch (error) {
       setProblem(actionErrorMessage(error, "Failed to publish the rules"));
@@ -206,24 +213,31 @@ function DraftEditor() {
   );
 }
 
-function TestResult({ result }: { result: RuleTestResult }) {
+function TestResult({ result }: { result: DryRunResult }) {
+  const { assessment, rule_set: ruleSet, current } = result;
+  const source = ruleSet.source === "body" ? "the rules in the editor" : ruleSet.source === "draft" ? "the saved draft" : `version ${ruleSet.version}`;
   return (
     <div role="status" className="mt-3 rounded-xl border border-slate-200 p-3 text-sm dark:border-slate-800">
       <p className="text-slate-900 dark:text-white">
-        Dry run: <RiskScore score={result.risk_score} level={result.level} /> · priority {result.priority} · verdict {result.verdict}
+        With {source}: <RiskScore score={assessment.risk_score} level={assessment.level} /> · priority {assessment.priority} · verdict {assessment.verdict}
       </p>
-      {result.reasons.length > 0 ? (
+      {current && (
+        <p className={subtleTextClass}>
+          Now: {current.risk_score} ({current.level}) under v{current.rule_set_version}
+        </p>
+      )}
+      {assessment.reasons.length > 0 ? (
         <ul className="mt-2 list-disc space-y-1 pl-5 text-slate-700 dark:text-slate-300">
-          {result.reasons.map((reason, index) => (
+          {assessment.reasons.map((reason, index) => (
             <li key={`${reason.rule}-${index}`}>
-              <span className="font-mono text-xs">{reason.rule}</span> +{reason.points}: {reason.reason}
+              <span className="font-mono text-xs">{reason.rule}</span> {reason.points >= 0 ? `+${reason.points}` : reason.points}: {reason.reason}
             </li>
           ))}
         </ul>
       ) : (
         <p className={`mt-1 ${subtleTextClass}`}>No rule fired.</p>
       )}
-      {result.flags.length > 0 && <p className="mt-2 text-red-700 dark:text-red-300">Flags: {result.flags.map((flag) => flag.message || flag.code).join("; ")}</p>}
+      {assessment.flags.length > 0 && <p className="mt-2 text-red-700 dark:text-red-300">Flags: {assessment.flags.map((flag) => flag.message || flag.code).join("; ")}</p>}
     </div>
   );
 }
@@ -251,7 +265,7 @@ function PublishedVersions() {
               {data.versions.map((entry) => (
                 <li key={entry.version} className="flex items-center justify-between gap-2">
                   <span className="min-w-0 truncate text-slate-700 dark:text-slate-300">
-                    v{entry.version} · {formatDateTime(entry.published_at)}
+                    v{entry.version} · {entry.rules} rule{entry.rules === 1 ? "" : "s"} · {formatDateTime(entry.published_at)}
                   </span>
                   <button
                     type="button"
@@ -270,7 +284,7 @@ function PublishedVersions() {
             <div className="mt-3">
               {version.data ? (
                 <pre tabIndex={0} aria-label={`Rules of version ${viewing}`} className="max-h-64 overflow-auto rounded-lg bg-slate-100 p-2 text-xs text-slate-900 dark:bg-slate-800 dark:text-slate-100">
-                  {pretty(version.data.rules)}
+                  {pretty(editableRuleSet(version.data))}
                 </pre>
               ) : version.isError ? (
                 <p className={errorTextClass}>{actionErrorMessage(version.error, "Failed to load the version")}</p>
@@ -303,7 +317,7 @@ function Watchlist() {
     }
     setBusy(true);
     try {
-      const summary = await kycReviewApi.rules.uploadWatchlist(await file.text(), { idempotencyKey: randomId() });
+      const summary = await kycReviewApi.rules.uploadWatchlist({ csv: await file.text(), name: file.name.slice(0, 200) }, { idempotencyKey: randomId() });
       toast.success(`Watchlist uploaded: ${summary.entries} names`);
       void invalidate();
     } catch (error) {
@@ -324,8 +338,16 @@ function Watchlist() {
             {summary.version !== null && ` · v${summary.version}`}
             {summary.uploaded_at && ` · uploaded ${formatDateTime(summary.uploaded_at)}`}
             {summary.uploaded_by && ` by ${summary.uploaded_by}`}
+            {summary.name && ` (${summary.name})`}
           </p>
-          {summary.sample.length > 0 && <p className={`mt-1 ${subtleTextClass}`}>e.g. {summary.sample.join(", ")}</p>}
+          {Object.keys(summary.lists).length > 0 && (
+            <p className={`mt-1 ${subtleTextClass}`}>
+              {Object.entries(summary.lists)
+                .map(([list, count]) => `${list}: ${count.toLocaleString("en-IN")}`)
+                .join(" · ")}
+            </p>
+          )}
+          {summary.sample.length > 0 && <p className={`mt-1 ${subtleTextClass}`}>e.g. {summary.sample.map((entry) => entry.name).join(", ")}</p>}
         </div>
       ) : watchlist.isError ? (
         <p className={`mt-2 ${errorTextClass}`}>{actionErrorMessage(watchlist.error, "Failed to load the watchlist")}</p>

@@ -1,4 +1,5 @@
 import { DOCUMENT_TYPE_LABELS, KYC_LIMITS } from "@fintech/core/kyc/model";
+import { reviewerTransition } from "@fintech/core/kyc/review-model";
 import { useId, useState, type ReactNode } from "react";
 import toast from "react-hot-toast";
 import { kycReviewApi, type DashboardSubmission, type DecisionStatus, type ReviewDocument, type SubmissionDetail as Detail } from "../api/kycReview";
@@ -125,6 +126,13 @@ function DetailBody({ submission, onChanged }: { submission: Detail; onChanged: 
   };
 
   const numbers = Object.entries(submission.identity_numbers ?? {});
+  // The server's transition rules (review-model), so a button that would be refused is not offered.
+  const allows = (to: DecisionStatus) => reviewerTransition(submission.status, to, true).allowed;
+  const decided = submission.status === "verified" || submission.status === "rejected";
+  const approval = reviewerTransition(submission.status, "verified", true);
+  const blocked = !decided && !approval.allowed ? approval.reason : null;
+  const needsNote = decided && !notes.trim();
+  const canRequestInfo = submission.status === "under_review" || submission.status === "pending";
 
   return (
     <>
@@ -275,17 +283,46 @@ function DetailBody({ submission, onChanged }: { submission: Detail; onChanged: 
           </div>
         </div>
       ) : (
-        <div className="mt-6 flex flex-wrap justify-end gap-2">
-          <button type="button" className={secondaryButtonClass} onClick={() => setAsking(true)} disabled={busy !== null}>
-            Request Info
-          </button>
-          <button type="button" className={dangerButtonClass} onClick={() => void decide("rejected")} disabled={busy !== null || submission.status === "rejected"}>
-            {busy === "rejected" ? <Spinner label="Rejecting…" /> : "Reject"}
-          </button>
-          <button type="button" className={smallPrimaryButtonClass} onClick={() => void decide("verified")} disabled={busy !== null || submission.status === "verified"}>
-            {busy === "verified" ? <Spinner label="Approving…" /> : "Approve"}
-          </button>
-        </div>
+        <>
+          {(needsNote || blocked) && (
+            <p id={`${id}-why`} className={`mt-5 ${subtleTextClass}`}>
+              {blocked ?? "Reopening a decision needs a note saying why (Notes above)."}
+            </p>
+          )}
+          <div className="mt-5 flex flex-wrap justify-end gap-2">
+            {canRequestInfo && (
+              <button type="button" className={secondaryButtonClass} onClick={() => setAsking(true)} disabled={busy !== null}>
+                Request Info
+              </button>
+            )}
+            {decided ? (
+              <button
+                type="button"
+                className={secondaryButtonClass}
+                onClick={() => void decide("under_review")}
+                disabled={busy !== null || !notes.trim()}
+                aria-describedby={needsNote ? `${id}-why` : undefined}
+              >
+                {busy === "under_review" ? <Spinner label="Reopening…" /> : "Reopen for review"}
+              </button>
+            ) : (
+              <>
+                <button type="button" className={dangerButtonClass} onClick={() => void decide("rejected")} disabled={busy !== null || !allows("rejected")}>
+                  {busy === "rejected" ? <Spinner label="Rejecting…" /> : "Reject"}
+                </button>
+                <button
+                  type="button"
+                  className={smallPrimaryButtonClass}
+                  onClick={() => void decide("verified")}
+                  disabled={busy !== null || !allows("verified")}
+                  aria-describedby={blocked ? `${id}-why` : undefined}
+                >
+                  {busy === "verified" ? <Spinner label="Approving…" /> : "Approve"}
+                </button>
+              </>
+            )}
+          </div>
+        </>
       )}
     </>
   );

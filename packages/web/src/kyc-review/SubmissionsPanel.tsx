@@ -4,7 +4,7 @@ import { kycReviewApi, type DashboardFilters } from "../api/kycReview";
 import { primaryButtonClass, secondaryButtonClass } from "../components/styles";
 import { saveFile } from "../ledger/download";
 import { EmptyState, errorTextClass, Spinner, subtleTextClass } from "../ledger/ui";
-import { actionErrorMessage, keepVisible, REVIEW_MESSAGES, toggled, toggledAll, ZERO_STATS } from "./actions";
+import { actionErrorMessage, keepVisible, REVIEW_MESSAGES, toggled, toggledAll } from "./actions";
 import { BulkActionsDialog } from "./BulkActionsDialog";
 import { exportFilename, formatProcessingTime, hasNarrowingFilters, showingText } from "./format";
 import { FiltersBar } from "./FiltersBar";
@@ -46,8 +46,9 @@ export function SubmissionsPanel({ filters, onFilters, onClearFilters }: Submiss
   const visibleIds = useMemo(() => submissions.map((submission) => submission.id), [submissions]);
   // Only rows on screen can be acted on: a filter change or a reload drops the others.
   const selected = useMemo(() => keepVisible(selection, visibleIds), [selection, visibleIds]);
-  const total = pages.isError ? 0 : (pages.data?.pages[0]?.total ?? 0);
-  const shownStats = stats.data ?? ZERO_STATS;
+  const firstPage = pages.isError ? undefined : pages.data?.pages[0];
+  // A failed load reads as zeroed stats and N/A (spec 001 §8), never as the previous figures.
+  const shownStats = stats.isError ? null : (stats.data ?? null);
   const opened = submissions.find((submission) => submission.id === openId);
 
   const exportReport = async () => {
@@ -156,8 +157,8 @@ export function SubmissionsPanel({ filters, onFilters, onClearFilters }: Submiss
 
       <div className="flex flex-wrap items-center justify-between gap-3 border-t border-slate-200 pt-4 dark:border-slate-800">
         <div className={subtleTextClass}>
-          <p aria-live="polite">{showingText(submissions.length, total)}</p>
-          <p>Average processing time: {formatProcessingTime(stats.isError ? null : shownStats.average_processing_time)}</p>
+          <p aria-live="polite">{showingText(submissions.length, firstPage?.total ?? 0, firstPage?.total_capped ?? false)}</p>
+          <p>Average processing time: {formatProcessingTime(shownStats?.average_processing_time)}</p>
         </div>
         <div className="flex flex-wrap gap-2">
           <button type="button" className={secondaryButtonClass} onClick={() => void exportReport()} disabled={exporting}>

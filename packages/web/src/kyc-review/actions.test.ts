@@ -1,6 +1,11 @@
+import { SEED_RULE_SET } from "@fintech/core/kyc/risk/seed-rules";
 import { describe, expect, it } from "vitest";
+import type { BulkResult } from "../api/kycReview";
 import { ApiError } from "../api/errors";
-import { actionErrorMessage, bulkQuestion, keepVisible, parseRuleSet, summariseBulk, toggled, toggledAll } from "./actions";
+import { actionErrorMessage, bulkQuestion, editableRuleSet, jsonPath, keepVisible, parseRuleSet, summariseBulk, toggled, toggledAll } from "./actions";
+
+const done = (id: string, status: BulkResult["status"], outcome: BulkResult["outcome"] = "updated"): BulkResult => ({ id, ok: true, outcome, status, code: null, message: null });
+const refused = (id: string, message: string, outcome: BulkResult["outcome"] = "refused"): BulkResult => ({ id, ok: false, outcome, status: null, code: "kyc_invalid_transition", message });
 
 const names = new Map([
   ["a", "Asha Rao"],
@@ -10,7 +15,7 @@ const names = new Map([
 
 describe("bulk results per id", () => {
   it("all updated", () => {
-    const results = ["a", "b"].map((id) => ({ id, ok: true, status: "verified" as const }));
+    const results = [done("a", "verified"), done("b", "verified", "unchanged")];
     expect(summariseBulk("verified", ["a", "b"], results, names)).toEqual({ tone: "success", headline: "2 submissions approved", failures: [] });
   });
 
@@ -18,10 +23,7 @@ describe("bulk results per id", () => {
     const summary = summariseBulk(
       "rejected",
       ["a", "b", "c"],
-      [
-        { id: "a", ok: true, status: "rejected" },
-        { id: "b", ok: false, message: "Submission is already verified" },
-      ],
+      [done("a", "rejected"), refused("b", "Submission is already verified")],
       names,
     );
     expect(summary).toEqual({
@@ -32,7 +34,7 @@ describe("bulk results per id", () => {
   });
 
   it("none updated", () => {
-    const summary = summariseBulk("under_review", ["zz"], [{ id: "zz", ok: false, message: "Submission not found" }], names);
+    const summary = summariseBulk("under_review", ["zz"], [refused("zz", "Submission not found", "not_found")], names);
     expect(summary).toEqual({ tone: "error", headline: "No submissions moved to under review: 1 failed", failures: ["zz: Submission not found"] });
   });
 
@@ -61,16 +63,32 @@ describe("selection", () => {
 });
 
 describe("rule set editor", () => {
-  it("accepts a JSON object", () => {
-    expect(parseRuleSet('{"rules": []}')).toEqual({ ok: true, rules: { rules: [] } });
+  it("accepts a rule set the risk engine's schema accepts", () => {
+    const parsed = parseRuleSet(JSON.stringify(SEED_RULE_SET));
+    expect(parsed.ok).toBe(true);
+    if (parsed.ok) expect(parsed.ruleSet.rules).toHaveLength(SEED_RULE_SET.rules.length);
   });
 
-  it("says what is wrong otherwise", () => {
+  it("says what is wrong, and where", () => {
     expect(parseRuleSet("  ")).toEqual({ ok: false, message: "The rule set is empty" });
     expect(parseRuleSet("[1]")).toEqual({ ok: false, message: "The rule set must be a JSON object" });
     const broken = parseRuleSet('{"rules": [}');
     expect(broken.ok).toBe(false);
     if (!broken.ok) expect(broken.message).toMatch(/^Not valid JSON: /);
+    const tooMany = structuredClone(SEED_RULE_SET);
+    tooMany.rules[1]!.event.params.points = 500;
+    expect(parseRuleSet(JSON.stringify(tooMany))).toEqual({ ok: false, message: expect.stringMatching(/^rules\[1\]\.event\.params\.points: /) });
+    const unknownFact = JSON.stringify(SEED_RULE_SET).replace('"fact":"country_risk"', '"fact":"shoe_size"');
+    const refusedFact = parseRuleSet(unknownFact);
+    expect(refusedFact.ok).toBe(false);
+    if (!refusedFact.ok) expect(refusedFact.message).toContain('Unknown fact "shoe_size"');
+  });
+
+  it("edits only the body of a version or draft", () => {
+    const version = { ...SEED_RULE_SET, version: 3, published_at: "2026-01-01T00:00:00Z", published_by: "Ada" };
+    expect(Object.keys(editableRuleSet(version))).toEqual(["name", "description", "rules", "country_risk"]);
+    expect(jsonPath(["rules", 2, "event", "params"])).toBe("rules[2].event.params");
+    expect(jsonPath([])).toBe("");
   });
 });
 

@@ -1,4 +1,5 @@
-import type { BulkResult, DashboardStats, DecisionStatus } from "../api/kycReview";
+import { RuleSetBody } from "@fintech/core/kyc/risk/model";
+import type { BulkResult, DecisionStatus, RuleSetDocument } from "../api/kycReview";
 import { ApiError } from "../api/errors";
 import { STATUS_LABELS } from "./format";
 
@@ -21,18 +22,6 @@ export const DECISION_VERBS: Record<DecisionStatus, { label: string; done: strin
   verified: { label: "Approve", done: "approved" },
   rejected: { label: "Reject", done: "rejected" },
   under_review: { label: "Mark under review", done: "moved to under review" },
-};
-
-/** The stats the cards show when they could not be loaded (spec 001 §8: zeroed, time N/A). */
-export const ZERO_STATS: DashboardStats = {
-  total_submissions: 0,
-  verified: 0,
-  pending: 0,
-  rejected: 0,
-  average_processing_time: null,
-  success_rate: 0,
-  monthly_growth: 0,
-  trends: {},
 };
 
 /** The server's own message for a refused action (a 409 on a decided submission…), else the fallback. */
@@ -61,6 +50,7 @@ export function summariseBulk(status: DecisionStatus, ids: readonly string[], re
   for (const id of ids) {
     const result = byId.get(id);
     const who = names.get(id) ?? id;
+    // "unchanged" (already in that status) is ok too: the submission ends where it was asked to.
     if (result?.ok) updated += 1;
     else failures.push(`${who}: ${result?.message ?? "no result returned"}`);
   }
@@ -102,9 +92,17 @@ export function keepVisible(selection: ReadonlySet<string>, visible: readonly st
   return new Set([...selection].filter((id) => shown.has(id)));
 }
 
-export type RuleSetParse = { ok: true; rules: Record<string, unknown> } | { ok: false; message: string };
+export type RuleSetParse = { ok: true; ruleSet: RuleSetDocument } | { ok: false; message: string };
 
-/** The draft editor's text as a rule set: JSON, and an object (the server checks the rules themselves). */
+/** A zod issue path as the editor's reader thinks of it: rules[2].event.params.points. */
+export function jsonPath(path: readonly PropertyKey[]): string {
+  return path.reduce<string>((text, part) => (typeof part === "number" ? `${text}[${part}]` : text ? `${text}.${String(part)}` : String(part)), "");
+}
+
+/**
+ * The draft editor's text as a rule set: JSON, then the risk engine's own schema (the one the
+ * server saves with), so a mistake is named with its place before anything is sent.
+ */
 export function parseRuleSet(text: string): RuleSetParse {
   if (!text.trim()) return { ok: false, message: "The rule set is empty" };
   let value: unknown;
@@ -115,5 +113,16 @@ export function parseRuleSet(text: string): RuleSetParse {
     return { ok: false, message: `Not valid JSON: ${detail}` };
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) return { ok: false, message: "The rule set must be a JSON object" };
-  return { ok: true, rules: value as Record<string, unknown> };
+  const parsed = RuleSetBody.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const where = jsonPath(issue.path);
+    return { ok: false, message: where ? `${where}: ${issue.message}` : issue.message };
+  }
+  return { ok: true, ruleSet: parsed.data };
+}
+
+/** The part of a published version or a draft an admin edits (not its version, revision or stamps). */
+export function editableRuleSet(source: RuleSetDocument): RuleSetDocument {
+  return { name: source.name, description: source.description ?? "", rules: source.rules, country_risk: source.country_risk };
 }

@@ -8,8 +8,10 @@ import {
   formatTrend,
   hasNarrowingFilters,
   showingText,
+  statCards,
   submittedAge,
 } from "./format";
+import type { DashboardStats } from "../api/kycReview";
 
 const NOW = Date.parse("2026-03-14T12:00:00Z");
 const ago = (ms: number) => new Date(NOW - ms).toISOString();
@@ -52,6 +54,11 @@ describe("trends against the previous period", () => {
     expect(formatTrend(0.01, "24h")).toEqual({ text: "0%", direction: "flat", description: "unchanged from the previous 24 hours" });
   });
 
+  it("show a rate's change in percentage points", () => {
+    expect(formatTrend(10.64, "7d", "points")).toEqual({ text: "+10.6 pts", direction: "up", description: "up 10.6 pts on the previous 7 days" });
+    expect(formatTrend(0, "7d", "points").text).toBe("0 pts");
+  });
+
   it("say there is nothing to compare with when the server sends no change", () => {
     expect(formatTrend(null, "90d")).toEqual({ text: "—", direction: "none", description: "no figures for the previous 90 days to compare with" });
     expect(formatTrend(undefined, "7d").direction).toBe("none");
@@ -73,6 +80,7 @@ describe("footer figures", () => {
     expect(showingText(25, 130)).toBe("Showing 25 of 130 submissions");
     expect(showingText(1, 1)).toBe("Showing 1 of 1 submission");
     expect(showingText(0, 0)).toBe("Showing 0 of 0 submissions");
+    expect(showingText(25, 10_000, true)).toBe("Showing 25 of 10,000+ submissions");
   });
 
   it("names the export after the server, else after today", () => {
@@ -104,5 +112,38 @@ describe("filters in the URL", () => {
     const filters = { status: "pending", country: "GB", priority: "low", period: "90d", search: "rao" } as const;
     expect(filtersFromSearch(filtersToSearch(filters))).toEqual(filters);
     expect(filtersToSearch({ period: "7d", search: " " }).toString()).toBe("");
+  });
+});
+
+describe("stat cards", () => {
+  const figures = { total_submissions: 40, verified: 28, pending: 8, awaiting_applicant: 3, under_review: 5, rejected: 4, average_processing_time: 5.2, success_rate: 87.5 };
+  const stats: DashboardStats = {
+    ...figures,
+    period: "7d",
+    from: "2026-01-08T12:00:00.000Z",
+    to: "2026-01-15T12:00:00.000Z",
+    monthly_growth: 12.5,
+    previous: figures,
+    trends: { total_submissions: 25, verified: 40, pending: 33.3, rejected: -33.3, average_processing_time: -20, success_rate: -2 },
+    complete: true,
+  };
+
+  it("show the four figures with their trends; more pending reviews is bad news, a lower success rate too", () => {
+    expect(statCards(stats, "7d").map((card) => [card.label, card.value, card.trend.text, card.tone])).toEqual([
+      ["Total Submissions", "40", "+25%", "good"],
+      ["Verified", "28", "+40%", "good"],
+      ["Pending Review", "8", "+33.3%", "bad"],
+      ["Success Rate", "87.5%", "\u22122 pts", "bad"],
+    ]);
+  });
+
+  it("are zeros without trends when the stats failed, and a rate without decisions is N/A", () => {
+    expect(statCards(null, "30d").map((card) => [card.value, card.trend.text, card.tone])).toEqual([
+      ["0", "—", "neutral"],
+      ["0", "—", "neutral"],
+      ["0", "—", "neutral"],
+      ["0%", "—", "neutral"],
+    ]);
+    expect(statCards({ ...stats, success_rate: null }, "7d")[3]!.value).toBe("N/A");
   });
 });

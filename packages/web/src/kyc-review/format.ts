@@ -1,9 +1,10 @@
 import { KYC_STATUSES, PRIORITIES, type KycStatus, type Priority, type RiskLevel } from "@fintech/core/kyc/model";
-import { REVIEW_PERIODS, type DashboardFilters, type ReviewPeriod } from "../api/kycReview";
+import { DEFAULT_REVIEW_PERIOD } from "@fintech/core/kyc/review-model";
+import { REVIEW_PERIODS, type DashboardFilters, type DashboardStats, type ReviewPeriod } from "../api/kycReview";
 
 /** The dashboard's wording and formats (spec 001 §2): pure, so the screen and the tests agree. */
 
-export const DEFAULT_PERIOD: ReviewPeriod = "7d";
+export const DEFAULT_PERIOD: ReviewPeriod = DEFAULT_REVIEW_PERIOD;
 
 export const PERIOD_LABELS: Record<ReviewPeriod, string> = {
   "24h": "Last 24 hours",
@@ -72,9 +73,12 @@ export function formatProcessingTime(hours: number | null | undefined): string {
   return `${(hours / 24).toFixed(1)} days`;
 }
 
-export function formatPercent(value: number): string {
-  if (!Number.isFinite(value)) return "0%";
-  return `${Number.isInteger(value) ? value : value.toFixed(1)}%`;
+const tenths = (value: number) => (Number.isInteger(value) ? String(value) : value.toFixed(1));
+
+/** "87.5%"; a rate with nothing behind it (no decisions yet) is "N/A". */
+export function formatPercent(value: number | null | undefined): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return "N/A";
+  return `${tenths(value)}%`;
 }
 
 export interface TrendView {
@@ -87,22 +91,50 @@ export interface TrendView {
 
 /**
  * A card's change against the previous period of the same length. The server sends a percent
- * change, or null when the previous period had nothing to compare with (a rise from zero).
+ * change for counts, percentage points for a rate ("pts"), or null when the previous period had
+ * nothing to compare with (a rise from zero).
  */
-export function formatTrend(change: number | null | undefined, period: ReviewPeriod): TrendView {
+export function formatTrend(change: number | null | undefined, period: ReviewPeriod, unit: "percent" | "points" = "percent"): TrendView {
   const previous = `the previous ${PERIOD_LABELS[period].replace(/^Last /, "")}`;
   if (change === null || change === undefined || !Number.isFinite(change)) {
     return { text: "—", direction: "none", description: `no figures for ${previous} to compare with` };
   }
   const rounded = Math.round(change * 10) / 10;
-  const size = formatPercent(Math.abs(rounded));
-  if (rounded === 0) return { text: "0%", direction: "flat", description: `unchanged from ${previous}` };
+  const size = unit === "points" ? `${tenths(Math.abs(rounded))} pts` : `${tenths(Math.abs(rounded))}%`;
+  if (rounded === 0) return { text: unit === "points" ? "0 pts" : "0%", direction: "flat", description: `unchanged from ${previous}` };
   if (rounded > 0) return { text: `+${size}`, direction: "up", description: `up ${size} on ${previous}` };
   return { text: `\u2212${size}`, direction: "down", description: `down ${size} on ${previous}` };
 }
 
-/** "Showing X of Y submissions". */
-export const showingText = (shown: number, total: number): string => `Showing ${shown} of ${total} submission${total === 1 ? "" : "s"}`;
+/** "Showing X of Y submissions"; past the server's counting limit, "Showing X of 10,000+ submissions". */
+export const showingText = (shown: number, total: number, capped = false): string =>
+  `Showing ${shown.toLocaleString("en-IN")} of ${total.toLocaleString("en-IN")}${capped ? "+" : ""} submission${total === 1 && !capped ? "" : "s"}`;
+
+export interface StatCardView {
+  label: string;
+  value: string;
+  trend: TrendView;
+  /** Whether the change is good news: a rise in pending reviews is not. */
+  tone: "good" | "bad" | "neutral";
+}
+
+/**
+ * The four cards of spec 001 §2 with their change against the previous period. Without stats
+ * (a failed load) every figure is zero and there is no trend (spec 001 §8: zeroed stats).
+ */
+export function statCards(stats: DashboardStats | null, period: ReviewPeriod): StatCardView[] {
+  const trend = (figure: keyof DashboardStats["trends"], unit: "percent" | "points" = "percent") => formatTrend(stats?.trends[figure] ?? null, period, unit);
+  const count = (value: number | undefined) => (value ?? 0).toLocaleString("en-IN");
+  const tone = (view: TrendView, risingIsGood: boolean): StatCardView["tone"] =>
+    view.direction === "up" ? (risingIsGood ? "good" : "bad") : view.direction === "down" ? (risingIsGood ? "bad" : "good") : "neutral";
+  const cards: [string, string, TrendView, boolean][] = [
+    ["Total Submissions", count(stats?.total_submissions), trend("total_submissions"), true],
+    ["Verified", count(stats?.verified), trend("verified"), true],
+    ["Pending Review", count(stats?.pending), trend("pending"), false],
+    ["Success Rate", stats ? formatPercent(stats.success_rate) : "0%", trend("success_rate", "points"), true],
+  ];
+  return cards.map(([label, value, view, risingIsGood]) => ({ label, value, trend: view, tone: tone(view, risingIsGood) }));
+}
 
 const isOneOf = <T extends string>(values: readonly T[], value: string | null): value is T => value !== null && (values as readonly string[]).includes(value);
 

@@ -213,7 +213,7 @@ describe("commands", () => {
     const me = await newUser();
     const send = (body: string) => routes.request("/api/grpc/kyc/command", { method: "POST", headers: { Authorization: `Bearer ${me.token}`, "Content-Type": "application/json" }, body });
     await command({ command: { startVerification: startBody } }, me.token);
-    const noisy = await sharp({ create: { width: 1400, height: 1000, channels: 3, noise: { type: "gaussian", mean: 128, sigma: 40 } } }).jpeg({ quality: 100 }).toBuffer();
+    const noisy = await sharp({ create: { width: 1400, height: 1000, channels: 3, background: "#808080", noise: { type: "gaussian", mean: 128, sigma: 40 } } }).jpeg({ quality: 100 }).toBuffer();
     expect(noisy.length).toBeGreaterThan(1024 * 1024);
     const big = await send(JSON.stringify({ command: { uploadDocument: { documentType: "passport", documentData: noisy.toString("base64"), fileName: "noisy.jpg" } } }));
     expect(big.status).toBe(200);

@@ -4,7 +4,7 @@ import type { CoreContext } from "../../shared/context";
 import { AppError, badRequest, conflict } from "../../shared/errors";
 import { countryDocumentTypes, findCountry } from "../countries";
 import { documentObjectRecordKey, IMAGE_HASH_BANDS, imageHashBandKey, imageHashBandPartition } from "../keys";
-import { DOCUMENT_TYPE_LABELS, DocumentType, KYC_LIMITS, KYC_MESSAGES, type KycSubmission, type SubmissionDocument } from "../model";
+import { DOCUMENT_TYPE_LABELS, DocumentStatus, DocumentType, ImageChecks, KYC_LIMITS, KYC_MESSAGES, type KycSubmission, type SubmissionDocument } from "../model";
 import { changeSubmission, findUserSubmission, getSubmission, SYSTEM_ACTOR, type HistoryInput } from "../submissions";
 import { afterApplicantStep } from "../workflow";
 import { checkDocumentFile, type FileCheckResult } from "./file-checks";
@@ -49,23 +49,11 @@ export type RecordedStatus = "VERIFIED" | "REJECTED";
 /** A document as the applicant sees it: never the object keys (only reviewers get presigned links). */
 export const ApplicantDocument = z.object({
   type: DocumentType,
-  status: z.enum(["uploaded", "checking", "verified", "rejected"]),
+  status: DocumentStatus,
   uploaded_at: z.string(),
   verified_at: z.string().nullable(),
   file_name: z.string().nullable(),
-  checks: z
-    .object({
-      format: z.enum(["jpeg", "png"]),
-      bytes: z.number().int(),
-      width: z.number().int(),
-      height: z.number().int(),
-      sharpness: z.number(),
-      glare: z.number(),
-      phash: z.string(),
-      passed: z.boolean(),
-      problems: z.array(z.string()),
-    })
-    .nullable(),
+  checks: ImageChecks.nullable(),
   /** Why the file was refused when it never reached the image checks (presigned uploads). */
   refusal: z.string().nullable(),
   face_uploaded: z.boolean(),

@@ -5,7 +5,7 @@ import { parseWith } from "../shared/validation";
 import { spreadsheetSafe } from "../ledger/transactions";
 import { parseSubmission } from "./submissions";
 import { ReviewFilters, type ReviewRow } from "./review-model";
-import { matchesSearch, readSubmissions, reviewRow, submissionsQuery } from "./review-list";
+import { matchesSearch, periodStart, readSubmissions, reviewRow, submissionsQuery } from "./review-list";
 
 /**
  * Export Report (spec 001 §2 footer): the dashboard's filtered list as CSV, every matching row,
@@ -59,7 +59,7 @@ export async function exportSubmissions(ctx: CoreContext, query: unknown, maxRow
   const search = matchesSearch(filters.search);
   const found = await readSubmissions(
     ctx,
-    submissionsQuery(ctx, filters),
+    submissionsQuery(filters, periodStart(ctx, filters.period)),
     (item) => {
       const submission = parseSubmission(item);
       return search(submission) ? reviewRow(submission) : null;

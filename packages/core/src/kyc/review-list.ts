@@ -47,14 +47,20 @@ export function reviewRow(submission: KycSubmission): ReviewRow {
 
 const KEY_NAMES = ["pk", "sk", "gsi1pk", "gsi1sk"];
 
-/** The Query of the submissions index for these filters: period as a key range, exact filters as a FilterExpression. */
-export function submissionsQuery(ctx: CoreContext, filters: Pick<ReviewFilters, "status" | "country" | "priority" | "period">) {
+/** Where a period starts, as the index's sort key compares it (submitted_at#id >= the instant). */
+export const periodStart = (ctx: CoreContext, period: ReviewFilters["period"]): Date | undefined =>
+  period ? new Date(ctx.clock().getTime() - REVIEW_PERIOD_MS[period]) : undefined;
+
+type SubmissionsQuery = Omit<QueryCommandInput, "TableName" | "ExclusiveStartKey" | "Limit" | "ScanIndexForward">;
+
+/** The Query of the submissions index: submitted since `since` as a key range, the exact filters as a FilterExpression. */
+export function submissionsQuery(filters: Pick<ReviewFilters, "status" | "country" | "priority">, since?: Date) {
   const values: Record<string, string> = { ":pk": SUBMISSIONS_PARTITION };
   const names: Record<string, string> = {};
   const conditions: string[] = [];
   let range = "";
-  if (filters.period) {
-    values[":since"] = new Date(ctx.clock().getTime() - REVIEW_PERIOD_MS[filters.period]).toISOString();
+  if (since) {
+    values[":since"] = since.toISOString();
     range = " AND gsi1sk >= :since";
   }
   for (const field of ["status", "country", "priority"] as const) {
@@ -64,7 +70,7 @@ export function submissionsQuery(ctx: CoreContext, filters: Pick<ReviewFilters, 
     values[`:${field}`] = wanted;
     conditions.push(`#${field} = :${field}`);
   }
-  const input: Omit<QueryCommandInput, "TableName" | "ExclusiveStartKey" | "Limit" | "ScanIndexForward"> = {
+  const input: SubmissionsQuery = {
     IndexName: "gsi1",
     KeyConditionExpression: `gsi1pk = :pk${range}`,
     ExpressionAttributeValues: values,
@@ -73,8 +79,10 @@ export function submissionsQuery(ctx: CoreContext, filters: Pick<ReviewFilters, 
   return input;
 }
 
+type SubmissionSearch = (submission: Pick<KycSubmission, "id" | "user_id" | "name" | "email">) => boolean;
+
 /** The case-insensitive search over name, e-mail, submission id and user id (search is lower-cased by the schema). */
-export function matchesSearch(search: string | undefined): (submission: Pick<KycSubmission, "id" | "user_id" | "name" | "email">) => boolean {
+export function matchesSearch(search: string | undefined): SubmissionSearch {
   if (!search) return () => true;
   return (submission) => [submission.name, submission.email, submission.id, submission.user_id].some((text) => text.toLowerCase().includes(search));
 }
@@ -85,7 +93,7 @@ export function matchesSearch(search: string | undefined): (submission: Pick<Kyc
  */
 export async function readSubmissions<T>(
   ctx: CoreContext,
-  input: Omit<QueryCommandInput, "TableName" | "ExclusiveStartKey" | "Limit" | "ScanIndexForward">,
+  input: SubmissionsQuery,
   accept: (item: Record<string, unknown>) => T | null,
   max: number,
 ): Promise<{ items: T[]; complete: boolean }> {
@@ -104,16 +112,18 @@ export async function readSubmissions<T>(
   return { items, complete: true };
 }
 
-/** How many submissions match the filters (up to REVIEW_TOTAL_MAX), reading only the fields the search needs. */
-async function countMatches(ctx: CoreContext, filters: ReviewFilters): Promise<{ total: number; complete: boolean }> {
-  const input = submissionsQuery(ctx, filters);
-  const search = matchesSearch(filters.search);
+const SEARCHED_FIELDS = ["id", "user_id", "name", "email"] as const;
+
+/** How many submissions a query matches (up to REVIEW_TOTAL_MAX), reading only the fields the search needs. */
+async function countMatches(ctx: CoreContext, input: SubmissionsQuery, search: SubmissionSearch): Promise<{ total: number; complete: boolean }> {
   const projected = {
     ...input,
-    ProjectionExpression: "#id, #user_id, #name, #email",
-    ExpressionAttributeNames: { ...input.ExpressionAttributeNames, "#id": "id", "#user_id": "user_id", "#name": "name", "#email": "email" },
+    ProjectionExpression: SEARCHED_FIELDS.map((field) => `#${field}`).join(", "),
+    ExpressionAttributeNames: { ...input.ExpressionAttributeNames, ...Object.fromEntries(SEARCHED_FIELDS.map((field) => [`#${field}`, field])) },
   };
-  const found = await readSubmissions(ctx, projected, (item) => (search(item as Pick<KycSubmission, "id" | "user_id" | "name" | "email">) ? true : null), REVIEW_TOTAL_MAX);
+  const searched = (item: Record<string, unknown>) =>
+    Object.fromEntries(SEARCHED_FIELDS.map((field) => [field, String(item[field] ?? "")])) as Record<(typeof SEARCHED_FIELDS)[number], string>;
+  const found = await readSubmissions(ctx, projected, (item) => (search(searched(item)) ? true : null), REVIEW_TOTAL_MAX);
   return { total: found.items.length, complete: found.complete };
 }
 
@@ -125,12 +135,13 @@ export async function listSubmissions(ctx: CoreContext, query: unknown): Promise
   const search = matchesSearch(filters.search);
   // The period's start moves with the clock, so the cursor binds the period's name, not the instant.
   const binding = reviewCursorBinding(ctx, { route: "kyc/dashboard", ...filters });
+  const input = submissionsQuery(filters, periodStart(ctx, filters.period));
   const [page, count] = await Promise.all([
-    queryPage(ctx.db, submissionsQuery(ctx, filters), KEY_NAMES, { name: "gsi1pk", value: SUBMISSIONS_PARTITION }, binding, { limit, offset: 0, cursor }, (item) => {
+    queryPage(ctx.db, input, KEY_NAMES, { name: "gsi1pk", value: SUBMISSIONS_PARTITION }, binding, { limit, offset: 0, cursor }, (item) => {
       const submission = parseSubmission(item);
       return search(submission) ? reviewRow(submission) : null;
     }),
-    countMatches(ctx, filters),
+    countMatches(ctx, input, search),
   ]);
   return { data: page.items, next_cursor: page.next_cursor, has_more: page.has_more, total: count.total, total_capped: !count.complete };
 }

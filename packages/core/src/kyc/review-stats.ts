@@ -57,17 +57,9 @@ export async function dashboardStats(ctx: CoreContext, query: unknown, maxSubmis
   const now = ctx.clock().getTime();
   const length = REVIEW_PERIOD_MS[period];
   const windowMs = Math.max(2 * length, 2 * GROWTH_WINDOW_MS);
-  const input = submissionsQuery(ctx, {});
-  const since = new Date(now - windowMs).toISOString();
   const read = await readSubmissions(
     ctx,
-    {
-      ...input,
-      KeyConditionExpression: `${input.KeyConditionExpression} AND gsi1sk >= :since`,
-      ExpressionAttributeValues: { ...input.ExpressionAttributeValues, ":since": since },
-      ProjectionExpression: "#status, submitted_at, decided_at",
-      ExpressionAttributeNames: { "#status": "status" },
-    },
+    { ...submissionsQuery({}, new Date(now - windowMs)), ProjectionExpression: "#status, submitted_at, decided_at", ExpressionAttributeNames: { "#status": "status" } },
     (item): StatSource | null => {
       const status = KycStatus.safeParse(item.status);
       if (!status.success || typeof item.submitted_at !== "string") return null;

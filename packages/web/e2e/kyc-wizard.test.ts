@@ -60,6 +60,11 @@ async function expectFocusOnStepHeading() {
   await page.waitForFunction(() => document.activeElement?.id === "kyc-step-title");
 }
 
+async function expectNoViolations(label: string) {
+  const violations = await blockingViolations(page);
+  expect(violations, `serious or critical axe violations on ${label}:\n${formatViolations(violations)}`).toEqual([]);
+}
+
 /**
  * axe (serious and critical) on the step as it is, in both themes on desktop and phone, and no
  * horizontal overflow at 390 px. A theme is changed the way a returning user has it (stored, then
@@ -74,11 +79,10 @@ async function checkStepEverywhere(stepTitle: string) {
       await page.setViewportSize(viewport);
       await waitForScreenSettled(page);
       expect(await page.evaluate(() => document.documentElement.classList.contains("dark"))).toBe(theme === "dark");
-      const violations = await blockingViolations(page);
       const label = `kyc ${stepTitle} ${theme} ${name}`;
       // Kept as the run's artifacts: every step in both themes at both widths.
       await screenshot(page, label.replace(/\W+/g, "-"));
-      expect(violations, `serious or critical axe violations on ${label}:\n${formatViolations(violations)}`).toEqual([]);
+      await expectNoViolations(label);
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
       expect(overflow, `horizontal overflow on ${label}`).toBeLessThanOrEqual(0);
     }
@@ -292,20 +296,41 @@ describe("KYC wizard", () => {
     await page.getByText("Under review").waitFor();
     await page.getByText(`XXXX XXXX ${aadhaar.slice(8)}`).waitFor();
 
+    // A reviewer asks for more (Request Info): back on the page, the applicant reads the message and resubmits with a note.
+    const token = await adminToken();
+    const reviewer = { Authorization: `Bearer ${token}`, "Content-Type": "application/json" };
+    const state = await fetch(`${baseUrl()}/api/v1/kyc/status`, { headers: { Authorization: `Bearer ${session.token}` } });
+    const { data } = (await state.json()) as { data: { submission_id: string } };
+    const asked = await fetch(`${baseUrl()}/api/v1/kyc/submissions/${data.submission_id}/request-info`, {
+      method: "POST",
+      headers: reviewer,
+      body: JSON.stringify({ message: "Please confirm the address printed on your passport" }),
+    });
+    expect(asked.status).toBe(200);
+    await page.reload();
+    await stepHeading("Completion").waitFor();
+    await main().getByText("More information needed").waitFor();
+    await main().getByText("Please confirm the address printed on your passport", { exact: true }).waitFor();
+    await expectNoViolations("kyc info requested dark desktop");
+    await main().getByLabel("Note for the reviewer (optional)").fill("The address is on the last page");
+    await page.getByRole("button", { name: "Resubmit" }).click();
+    await toast("Your submission is back with the reviewer.");
+    await main().getByText("Manual review required").waitFor();
+    expect(await main().getByText("More information needed").count()).toBe(0);
+
     // A reviewer approves: the stream's verificationCompleted VERIFIED shows the spec's message with the risk score.
     await page.getByRole("status").filter({ hasText: "Live updates" }).waitFor();
-    const token = await adminToken();
-    const state = await fetch(`${baseUrl()}/api/v1/kyc/status`, { headers: { Authorization: `Bearer ${session.token}` } });
-    const { data } = (await state.json()) as { data: { submission_id: string; risk_score: number } };
     const decision = await fetch(`${baseUrl()}/api/v1/kyc/submissions/${data.submission_id}`, {
       method: "PUT",
-      headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+      headers: reviewer,
       body: JSON.stringify({ status: "verified", notes: "Documents match" }),
     });
     expect(decision.status).toBe(200);
-    await toast(KYC_MESSAGES.completed(data.risk_score));
-    await page.getByText("Identity verified").waitFor();
-    await page.getByRole("main").getByText(KYC_MESSAGES.completed(data.risk_score)).waitFor();
+    // The score of the decision: the resubmission rescored the submission.
+    const decided = (await decision.json()) as { data: { risk_score: number } };
+    await toast(KYC_MESSAGES.completed(decided.data.risk_score));
+    await main().getByText("Identity verified").waitFor();
+    await main().getByText(KYC_MESSAGES.completed(decided.data.risk_score)).waitFor();
 
     // Access Dashboard leads somewhere real.
     await page.getByRole("link", { name: "Access Dashboard" }).click();

@@ -39,7 +39,7 @@ export function CompletionStep({ state, manualReview, onGoTo, onChanged }: Compl
         </Notice>
       )}
       {outcome === "rejected" && (
-        <Notice tone="error" title="Verification not approved">
+        <Notice tone="error" title="Verification not approved" quiet>
           A reviewer could not verify your identity with what was submitted. You can start a new verification with other documents.
           <div className="mt-3">
             <button type="button" className={secondaryButtonClass} onClick={() => onGoTo(STEP_INDEX.country)}>
@@ -50,7 +50,7 @@ export function CompletionStep({ state, manualReview, onGoTo, onChanged }: Compl
       )}
       {outcome === "info_requested" && state.info_request && <InfoRequested request={state.info_request} onGoTo={onGoTo} onChanged={onChanged} />}
       {outcome === "incomplete" && (
-        <Notice tone="info" title="Almost there">
+        <Notice tone="info" title="Almost there" quiet>
           {manualReview ? "Your submission needs a manual review once these are done:" : "Finish these to send your submission for review:"}
           <ul className="mt-2 space-y-1">
             {missing.map((item) => (
@@ -129,7 +129,7 @@ function InfoRequested({ request, onGoTo, onChanged }: { request: NonNullable<Ky
   };
 
   return (
-    <Notice tone="warning" title="More information needed">
+    <Notice tone="warning" title="More information needed" quiet>
       <p className="whitespace-pre-line">{request.message}</p>
       <p className="mt-2">Upload a new document if asked, then resubmit.</p>
       <form

@@ -7,19 +7,19 @@ import { CompletionStep } from "./CompletionStep";
 import { CountryStep } from "./CountryStep";
 import { findCountryEntry } from "./countryList";
 import { DocumentStep } from "./DocumentStep";
-import { useKycCountries, useKycLiveFeed, useKycState, useRefreshKyc } from "./hooks";
+import { REST_REFRESH_MS, useKycCountries, useKycLiveFeed, useKycState, useRefreshKyc } from "./hooks";
 import type { EventEffect } from "./live/events";
 import { NumberStep } from "./NumberStep";
 import type { StartFailure } from "./startForm";
-import { canContinue, clampStep, hasStepButtons, KYC_STEPS, LAST_STEP, resumeStep, STEP_INDEX, stepProgress } from "./steps";
+import { canContinue, clampStep, hasStepButtons, KYC_STEPS, LAST_STEP, resumeStep, STEP_INDEX, stepProgress, stepsDone } from "./steps";
 import { Notice, ProgressBar } from "./ui";
 
 /** The five steps with their time estimates; the current one carries aria-current="step". */
-function StepOverview({ current }: { current: number }) {
+function StepOverview({ current, done }: { current: number; done: readonly boolean[] }) {
   return (
     <ol aria-label="Verification steps" className="grid gap-2 sm:grid-cols-5">
       {KYC_STEPS.map((step, index) => {
-        const state = index < current ? "done" : index === current ? "current" : "todo";
+        const state = index === current ? "current" : done[index] ? "done" : "todo";
         return (
           <li
             key={step.id}
@@ -116,12 +116,12 @@ export function KycWizard() {
         </div>
         <p role="status" aria-live="polite" className="inline-flex items-center gap-2 rounded-full border border-slate-200 px-3 py-1.5 text-sm text-slate-700 dark:border-slate-800 dark:text-slate-200">
           <span aria-hidden="true" className={`h-2 w-2 rounded-full ${live === "live" ? "bg-emerald-500" : "bg-slate-400"}`} />
-          {live === "live" ? "Live updates" : "Updates every 10 s"}
+          {live === "live" ? "Live updates" : `Updates every ${REST_REFRESH_MS.withoutStream / 1000} s`}
         </p>
       </header>
 
       <div className="mt-6">
-        <StepOverview current={current} />
+        <StepOverview current={current} done={stepsDone(data)} />
       </div>
 
       {current >= STEP_INDEX.documents && (

@@ -18,10 +18,11 @@ export const kycKeys = {
 };
 
 /**
- * Without the stream (spec 001 §4: REST otherwise) the state is asked for again this often while
- * something may change on the server: checks of an upload, a reviewer's decision.
+ * Without the stream (spec 001 §4: REST otherwise) the state is asked for again every 10 s, so
+ * checks of an upload and a reviewer's decision still show. With it, every 30 s: a reviewer's
+ * Request Info and notes change the state without a stream event (the spec's six events have none).
  */
-export const REST_REFRESH_MS = 10_000;
+export const REST_REFRESH_MS = { withoutStream: 10_000, withStream: 30_000 } as const;
 
 function useUserId(): string {
   return useSession()?.user.id ?? "signed-out";
@@ -32,14 +33,14 @@ export function useKycCountries() {
   return useQuery({ queryKey: kycKeys.countries, queryFn: ({ signal }) => kycApi.countries("", signal), staleTime: Infinity, retry: 1 });
 }
 
-/** The applicant's KYC state; null before any start. Polled only when the stream is not live. */
+/** The applicant's KYC state; null before any start. Polled more often when the stream is not live. */
 export function useKycState(live: boolean) {
   const userId = useUserId();
   return useQuery<KycState | null>({
     queryKey: kycKeys.state(userId),
     queryFn: ({ signal }) => kycApi.status(signal),
     enabled: userId !== "signed-out",
-    refetchInterval: live ? false : REST_REFRESH_MS,
+    refetchInterval: live ? REST_REFRESH_MS.withStream : REST_REFRESH_MS.withoutStream,
   });
 }
 

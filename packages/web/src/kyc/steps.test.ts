@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { KycState } from "../api/kyc";
-import { canContinue, clampStep, hasStepButtons, KYC_STEPS, missingSteps, outcomeOf, resumeStep, STEP_INDEX, stepProgress } from "./steps";
+import { canContinue, clampStep, hasStepButtons, KYC_STEPS, missingSteps, outcomeOf, resumeStep, STEP_INDEX, stepProgress, stepsDone } from "./steps";
 
 const base: KycState = {
   user_id: "u1",
@@ -59,6 +59,12 @@ describe("wizard steps", () => {
   it("resumes at the outcome once a reviewer has it, decided, or asked for more", () => {
     for (const status of ["under_review", "verified", "rejected"] as const) expect(resumeStep({ ...base, status })).toBe(STEP_INDEX.completion);
     expect(resumeStep({ ...base, info_request: { message: "Glare on the photo", requested_at: "2026-11-26T00:00:00.000Z" } })).toBe(STEP_INDEX.completion);
+  });
+
+  it("ticks the steps the submission has done, wherever the applicant stands", () => {
+    expect(stepsDone(null)).toEqual([false, false, false, false, false]);
+    expect(stepsDone({ ...base, identity_numbers: { pan: masked } })).toEqual([true, false, false, true, false]);
+    expect(stepsDone({ ...withDocument("verified"), identity_numbers: { aadhaar: masked, pan: masked }, status: "verified" })).toEqual([true, true, true, true, true]);
   });
 
   it("lists what is missing and names the outcome", () => {

@@ -60,6 +60,12 @@ export function resumeStep(state: KycState | null): number {
   return STEP_INDEX.completion;
 }
 
+/** Which steps are done (the overview's ticks): by what the submission holds, not by where the applicant stands. */
+export function stepsDone(state: KycState | null): boolean[] {
+  if (state === null) return KYC_STEPS.map(() => false);
+  return [true, hasUsableDocument(state), isNumberVerified(state, "aadhaar"), isNumberVerified(state, "pan"), state.status === "verified"];
+}
+
 export interface MissingStep {
   step: number;
   label: string;

@@ -16,9 +16,24 @@ const TONES: Record<NoticeTone, string> = {
  * A titled message in the page (spec 001 §8 names each: Loading Error, KYC Already Exists, File
  * Validation Failed…). `urgent` ones interrupt a screen reader (role alert); the rest are polite.
  */
-export function Notice({ tone, title, children, urgent = false, className = "" }: { tone: NoticeTone; title: string; children?: ReactNode; urgent?: boolean; className?: string }) {
+export function Notice({
+  tone,
+  title,
+  children,
+  urgent = false,
+  quiet = false,
+  className = "",
+}: {
+  tone: NoticeTone;
+  title: string;
+  children?: ReactNode;
+  urgent?: boolean;
+  /** Not a live region: content that is there when the step opens and holds controls (a form, a button). */
+  quiet?: boolean;
+  className?: string;
+}) {
   return (
-    <div role={urgent ? "alert" : "status"} className={`rounded-xl border p-4 text-sm ${TONES[tone]} ${className}`}>
+    <div role={quiet ? undefined : urgent ? "alert" : "status"} className={`rounded-xl border p-4 text-sm ${TONES[tone]} ${className}`}>
       <p className="font-semibold">{title}</p>
       {children && <div className="mt-1 break-words">{children}</div>}
     </div>

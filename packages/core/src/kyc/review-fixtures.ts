@@ -1,6 +1,7 @@
 import { PutObjectCommand } from "@aws-sdk/client-s3";
 import type { CoreContext } from "../shared/context";
 import type { KycSubmission, Priority } from "./model";
+import { pendingSubmissionFields } from "./applicant";
 import { changeSubmission, createSubmission, type NewSubmission } from "./submissions";
 import { afterApplicantStep } from "./workflow";
 
@@ -31,28 +32,15 @@ export const TINY_PNG = Uint8Array.from(
   Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64"),
 );
 
+/** The fields a start gives (applicant.ts pendingSubmissionFields), with the priority a test asks for. */
 function startFields(options: SeedOptions): NewSubmission {
-  return {
-    user_id: options.userId,
-    name: options.name ?? "Asha Rao",
-    email: options.email ?? `${options.userId}@example.com`,
-    phone: "+919876543210",
-    country: options.country ?? "IN",
-    location: options.location ?? "India",
-    status: "pending",
-    amount: options.amount ?? 50_000,
-    priority: options.priority ?? "low",
-    risk_score: 0,
-    risk: null,
-    progress: 0,
-    documents: {},
-    identity_numbers: {},
-    notes: "",
-    info_request: null,
-    origin: { ip: null, email_domain: "example.com" },
-    verified_at: null,
-    decided_at: null,
-  };
+  const fields = pendingSubmissionFields(
+    options.userId,
+    { country: options.country ?? "IN", name: options.name ?? "Asha Rao", email: options.email ?? `${options.userId}@example.com`, phone: "+919876543210", amount: options.amount ?? 50_000 },
+    { ip: null },
+    options.location,
+  );
+  return { ...fields, priority: options.priority ?? fields.priority };
 }
 
 export async function seedSubmission(core: CoreContext, options: SeedOptions): Promise<KycSubmission> {

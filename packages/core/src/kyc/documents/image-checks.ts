@@ -118,6 +118,7 @@ const COSINES = Array.from({ length: HASH_LOW }, (_, u) => Array.from({ length: 
  * in about half of them.
  */
 export function perceptualHash(pixels32: Uint8Array): string {
+  if (pixels32.length !== HASH_SIZE * HASH_SIZE) throw new Error(`perceptualHash takes ${HASH_SIZE} x ${HASH_SIZE} grey levels, got ${pixels32.length} values`);
   // Separable DCT: rows first (only the 8 lowest frequencies are ever needed), then columns.
   const rows: number[][] = [];
   for (let y = 0; y < HASH_SIZE; y++) {
@@ -184,12 +185,18 @@ export async function analyseImage(bytes: Uint8Array, format: SniffedImageFormat
     const swapped = (metadata.orientation ?? 1) >= 5;
     width = (swapped ? metadata.height : metadata.width) ?? 0;
     height = (swapped ? metadata.width : metadata.height) ?? 0;
+    // One full decode: the analysis copy; the hash's 32 x 32 comes from that copy, not the file.
     analysis = await decoder(bytes)
       .greyscale()
       .resize({ width: ANALYSIS_LONG_SIDE, height: ANALYSIS_LONG_SIDE, fit: "inside", withoutEnlargement: true })
       .raw()
       .toBuffer({ resolveWithObject: true });
-    hashPixels = await decoder(bytes).greyscale().resize(HASH_SIZE, HASH_SIZE, { fit: "fill" }).raw().toBuffer();
+    hashPixels = await sharp(analysis.data, { raw: { width: analysis.info.width, height: analysis.info.height, channels: 1 } })
+      .resize(HASH_SIZE, HASH_SIZE, { fit: "fill" })
+      // Raw one-channel input comes out as three channels unless told otherwise.
+      .greyscale()
+      .raw()
+      .toBuffer();
   } catch (error) {
     const message = error instanceof Error ? error.message : "";
     throw new UnreadableImageError(/pixel limit/i.test(message) ? "too_many_pixels" : "corrupt");

@@ -119,7 +119,13 @@ describe("KYC wizard", () => {
   it("walks the five steps with a real document photo, the spec's hints, gates and messages, and follows the stream to approval", { timeout: 300_000 }, async () => {
     const aadhaar = freshAadhaar();
     const pan = freshPan();
+    // The countries cannot be loaded: Loading Error with the spec's message.
+    const countriesPath = "**/api/v1/kyc/countries*";
+    await page.route(countriesPath, (route) => route.fulfill({ status: 500, contentType: "application/json", body: "{}" }));
     await page.goto("/kyc");
+    await page.getByRole("alert").filter({ hasText: "Loading Error" }).filter({ hasText: KYC_MESSAGES.loadCountriesFailed }).waitFor();
+    await page.unroute(countriesPath);
+    await page.reload();
     await page.getByRole("heading", { level: 1, name: "Know Your Customer" }).waitFor();
     await stepHeading("Country Selection").waitFor();
 
@@ -165,6 +171,12 @@ describe("KYC wizard", () => {
     await page.getByRole("button", { name: /India \(IN\)/ }).click();
     await page.getByText("Enter a phone number of 6 to 20 characters, e.g. +919876543210").waitFor();
     await main().getByLabel("Phone number").fill("+91 98765 43210");
+    // A start that gets no usable answer: KYC Start Failed with the spec's fallback, nothing started.
+    const startPath = "**/api/v1/kyc/start";
+    await page.route(startPath, (route) => route.fulfill({ status: 502, body: "" }));
+    await page.getByRole("button", { name: /India \(IN\)/ }).click();
+    await page.getByRole("alert").filter({ hasText: "KYC Start Failed" }).filter({ hasText: KYC_MESSAGES.startFailed }).waitFor();
+    await page.unroute(startPath);
     await page.getByRole("button", { name: /India \(IN\)/ }).click();
     await toast(KYC_MESSAGES.started("India"));
 

@@ -3,6 +3,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import type { IdentityNumberType } from "@fintech/core/kyc/model";
 import { api } from "../api";
 import { KYC_STREAM_PATH, kycApi, type KycState, type StartKycInput } from "../api/kyc";
+import { shouldRetry } from "../api/queryClient";
 import { apiBaseUrl } from "../config";
 import type { ConnectionStatus } from "../ledger/live/feedState";
 import { useSession } from "../session/hooks";
@@ -28,9 +29,17 @@ function useUserId(): string {
   return useSession()?.user.id ?? "signed-out";
 }
 
-/** The countries never change while the page is open: loaded once per visit. */
+/**
+ * The countries never change while the page is open: loaded once per visit, retried once (when a
+ * retry can help) before the step says Loading Error.
+ */
 export function useKycCountries() {
-  return useQuery({ queryKey: kycKeys.countries, queryFn: ({ signal }) => kycApi.countries("", signal), staleTime: Infinity, retry: 1 });
+  return useQuery({
+    queryKey: kycKeys.countries,
+    queryFn: ({ signal }) => kycApi.countries("", signal),
+    staleTime: Infinity,
+    retry: (failures, error) => failures < 1 && shouldRetry(failures, error),
+  });
 }
 
 /** The applicant's KYC state; null before any start. Polled more often when the stream is not live. */

@@ -3,7 +3,7 @@ import { notFound } from "../shared/errors";
 import { presignDocumentDownload } from "./documents/storage";
 import { DOCUMENT_TYPES, IDENTITY_NUMBER_TYPES, type KycHistoryEntry, type KycSubmission, type SubmissionDocument } from "./model";
 import { reviewRow } from "./review-list";
-import { SUBMISSION_ID_PATTERN, type ReviewAuditRow, type ReviewDocument, type SubmissionDetail } from "./review-model";
+import { ReviewedDocumentFields, SUBMISSION_ID_PATTERN, type ReviewAuditRow, type ReviewDocument, type SubmissionDetail } from "./review-model";
 import { getSubmission, listHistory } from "./submissions";
 
 /**
@@ -32,12 +32,7 @@ async function reviewDocument(ctx: CoreContext, document: SubmissionDocument): P
     document.face_object_key ? presignDocumentDownload(ctx, document.face_object_key) : Promise.resolve(null),
   ]);
   return {
-    type: document.type,
-    status: document.status,
-    uploaded_at: document.uploaded_at,
-    verified_at: document.verified_at,
-    file_name: document.file_name,
-    checks: document.checks,
+    ...ReviewedDocumentFields.parse(document),
     url: image.url,
     face_url: face?.url ?? null,
     url_expires_at: image.expires_at,

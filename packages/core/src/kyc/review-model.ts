@@ -1,9 +1,6 @@
 import { z } from "zod";
 import {
-  DocumentStatus,
-  DocumentType,
   IdentityNumberType,
-  ImageChecks,
   InfoRequest,
   KYC_LIMITS,
   KYC_STATUSES,
@@ -12,6 +9,7 @@ import {
   Priority,
   RISK_LEVELS,
   RiskAssessment,
+  SubmissionDocument,
 } from "./model";
 
 /**
@@ -178,7 +176,7 @@ export const ReviewRow = z.object({
   decided_at: z.string().nullable(),
   notes: z.string(),
   info_requested: z.boolean().describe("Whether a Request Info is waiting for the applicant"),
-  documents: z.array(z.object({ type: DocumentType, status: DocumentStatus, uploaded_at: z.string() })),
+  documents: z.array(SubmissionDocument.pick({ type: true, status: true, uploaded_at: true })),
 });
 export type ReviewRow = z.infer<typeof ReviewRow>;
 
@@ -191,13 +189,10 @@ export const ReviewPage = z.object({
 });
 export type ReviewPage = z.infer<typeof ReviewPage>;
 
-export const ReviewDocument = z.object({
-  type: DocumentType,
-  status: DocumentStatus,
-  uploaded_at: z.string(),
-  verified_at: z.string().nullable(),
-  file_name: z.string().nullable(),
-  checks: ImageChecks.nullable(),
+/** What a reviewer sees of a stored document: everything but the object keys, which become links. */
+export const ReviewedDocumentFields = SubmissionDocument.pick({ type: true, status: true, uploaded_at: true, verified_at: true, file_name: true, checks: true });
+
+export const ReviewDocument = ReviewedDocumentFields.extend({
   url: z.string().describe("Presigned GET of the document image, valid until url_expires_at"),
   face_url: z.string().nullable().describe("Presigned GET of the face image stored beside it, if any"),
   url_expires_at: z.string(),

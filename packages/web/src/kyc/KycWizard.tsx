@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { primaryButtonClass, secondaryButtonClass } from "../components/styles";
 import { useStepFocus } from "../ledger/useStepFocus";
 import { cardClass, LoadError, Spinner, subtleTextClass } from "../ledger/ui";
@@ -11,7 +11,7 @@ import { REST_REFRESH_MS, useKycCountries, useKycLiveFeed, useKycState, useRefre
 import type { EventEffect } from "./live/events";
 import { NumberStep } from "./NumberStep";
 import type { StartFailure } from "./startForm";
-import { canContinue, clampStep, hasStepButtons, KYC_STEPS, LAST_STEP, resumeStep, STEP_INDEX, stepProgress, stepsDone } from "./steps";
+import { canContinue, clampStep, decidedSince, hasStepButtons, KYC_STEPS, LAST_STEP, resumeStep, STEP_INDEX, stepProgress, stepsDone } from "./steps";
 import { Notice, ProgressBar } from "./ui";
 
 /** The five steps with their time estimates; the current one carries aria-current="step". */
@@ -70,6 +70,14 @@ export function KycWizard() {
   useEffect(() => {
     if (step === null && state.isSuccess) setStep(resumeStep(state.data));
   }, [step, state.isSuccess, state.data]);
+
+  // Without the stream a reviewer's decision arrives by polling: it moves to the outcome as the stream would.
+  const status = state.data?.status;
+  const seenStatus = useRef(status);
+  useEffect(() => {
+    if (decidedSince(seenStatus.current, status)) setStep(LAST_STEP);
+    seenStatus.current = status;
+  }, [status]);
 
   const goTo = (next: number) => {
     setNotice(null);

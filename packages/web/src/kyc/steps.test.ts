@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { KycState } from "../api/kyc";
-import { canContinue, clampStep, hasStepButtons, KYC_STEPS, missingSteps, outcomeOf, resumeStep, STEP_INDEX, stepProgress, stepsDone } from "./steps";
+import { canContinue, clampStep, decidedSince, hasStepButtons, KYC_STEPS, missingSteps, outcomeOf, resumeStep, STEP_INDEX, stepProgress, stepsDone } from "./steps";
 
 const base: KycState = {
   user_id: "u1",
@@ -65,6 +65,14 @@ describe("wizard steps", () => {
     expect(stepsDone(null)).toEqual([false, false, false, false, false]);
     expect(stepsDone({ ...base, identity_numbers: { pan: masked } })).toEqual([true, false, false, true, false]);
     expect(stepsDone({ ...withDocument("verified"), identity_numbers: { aadhaar: masked, pan: masked }, status: "verified" })).toEqual([true, true, true, true, true]);
+  });
+
+  it("notices a decision that arrived by polling, once", () => {
+    expect(decidedSince("under_review", "verified")).toBe(true);
+    expect(decidedSince("under_review", "rejected")).toBe(true);
+    expect(decidedSince("verified", "verified")).toBe(false);
+    expect(decidedSince(undefined, "verified")).toBe(false);
+    expect(decidedSince("pending", "under_review")).toBe(false);
   });
 
   it("lists what is missing and names the outcome", () => {

@@ -80,6 +80,15 @@ export function missingSteps(state: KycState): MissingStep[] {
   return missing;
 }
 
+/**
+ * A reviewer's decision seen by polling (no stream): the same jump to the last step the stream's
+ * verificationCompleted makes, once, when the status turns verified or rejected.
+ */
+export function decidedSince(previous: KycStatus | undefined, next: KycStatus | undefined): boolean {
+  const decided = (status: KycStatus | undefined) => status === "verified" || status === "rejected";
+  return previous !== undefined && next !== undefined && !decided(previous) && decided(next);
+}
+
 /** The outcome the completion step shows for a status. */
 export type Outcome = "incomplete" | "under_review" | "verified" | "rejected" | "info_requested";
 

@@ -1,7 +1,7 @@
-import { GetCommand, TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
+import { GetCommand, PutCommand, TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
 import { z } from "zod";
 import type { CoreContext } from "../../shared/context";
-import { cancellationCodes, queryAll, type Database } from "../../shared/dynamo";
+import { cancellationCodes, isAwsError, queryAll, type Database } from "../../shared/dynamo";
 import { badRequest, conflict, notFound } from "../../shared/errors";
 import { publishedRuleSetKey, ruleSetDraftKey, ruleSetVersionKey, RULES_PARTITION, RULE_SET_VERSION_PREFIX } from "../keys";
 import type { RiskAssessment } from "../model";
@@ -163,20 +163,14 @@ export async function saveDraft(ctx: CoreContext, input: unknown, actor: string,
   const draft: RuleSetDraft = { ...body, revision: currentRevision + 1, based_on_version: pointer, updated_at: ctx.clock().toISOString(), updated_by: actor };
   try {
     await ctx.db.doc.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Put: {
-              TableName: ctx.db.table,
-              Item: { ...ruleSetDraftKey(), entity: "kyc_rule_set_draft", ...draft },
-              ...(current ? { ConditionExpression: "revision = :revision", ExpressionAttributeValues: { ":revision": currentRevision } } : { ConditionExpression: "attribute_not_exists(pk)" }),
-            },
-          },
-        ],
+      new PutCommand({
+        TableName: ctx.db.table,
+        Item: { ...ruleSetDraftKey(), entity: "kyc_rule_set_draft", ...draft },
+        ...(current ? { ConditionExpression: "revision = :revision", ExpressionAttributeValues: { ":revision": currentRevision } } : { ConditionExpression: "attribute_not_exists(pk)" }),
       }),
     );
   } catch (error) {
-    if (cancellationCodes(error)?.[0] === "ConditionalCheckFailed") throw conflict("The draft was changed by someone else while saving; reload it and try again", "rule_set_draft_changed");
+    if (isAwsError(error, "ConditionalCheckFailedException")) throw conflict("The draft was changed by someone else while saving; reload it and try again", "rule_set_draft_changed");
     throw error;
   }
   return draft;

@@ -36,6 +36,7 @@ describe("watchlist CSV", () => {
     expect(parseError("name,country\nA,IN\n ,IN\n")).toBe("Watchlist CSV line 3: name is empty");
     expect(parseError("full_name,country\nA,IN\n")).toBe("Watchlist CSV line 1: the header has no name column (columns: name, aliases, country, list, type)");
     expect(parseError(`name\n${"x".repeat(201)}\n`)).toBe("Watchlist CSV line 2: name is longer than 200 characters");
+    expect(parseError(`name,aliases\nA,B;${"y".repeat(201)}\n`)).toBe("Watchlist CSV line 2: an alias is longer than 200 characters");
     expect(parseError(`name,aliases\nA,${Array.from({ length: 21 }, (_, index) => `a${index}`).join(";")}\n`)).toBe("Watchlist CSV line 2: more than 20 aliases");
   });
 
@@ -107,8 +108,21 @@ describe("stored watchlists", () => {
     expect((await watchlistSummary(second)).version).toBe(5);
   });
 
+  it("stores the largest lists: 20,000 rows, and rows with 20 long aliases each", async () => {
+    const rows = Array.from({ length: WATCHLIST_LIMITS.maxRows }, (_, index) => `Listed Person ${index.toString(36)},sanctions`);
+    const many = await uploadWatchlist(first, { csv: `name,list\n${rows.join("\n")}\n` }, "admin@example.com");
+    expect(many.entries).toBe(WATCHLIST_LIMITS.maxRows);
+    expect((await screenName(second, `Listed Person ${(19_999).toString(36)}`))[0]).toMatchObject({ score: 1 });
+
+    const alias = (row: number, index: number) => `Alias ${row} ${index} ${"x".repeat(180)}`;
+    const wide = Array.from({ length: 120 }, (_, row) => `Wide ${row},"${Array.from({ length: 20 }, (_, index) => alias(row, index)).join(";")}"`);
+    const stored = await uploadWatchlist(first, { csv: `name,aliases\n${wide.join("\n")}\n` }, "admin@example.com");
+    expect(stored.entries).toBe(120);
+    expect((await screenName(second, alias(119, 19)))[0]).toMatchObject({ matched: alias(119, 19), entry: { name: "Wide 119" } });
+  });
+
   it("changes nothing when the CSV is refused", async () => {
     await expect(uploadWatchlist(first, { csv: "name\n\"broken\n" }, "admin@example.com")).rejects.toThrow(/line/);
-    expect((await watchlistSummary(first)).version).toBe(5);
+    expect((await watchlistSummary(first)).version).toBe(7);
   });
 });

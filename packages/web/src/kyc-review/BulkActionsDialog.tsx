@@ -1,10 +1,10 @@
-import { KYC_LIMITS } from "@fintech/core/kyc/model";
 import { useId, useState } from "react";
 import { DECISION_STATUSES, kycReviewApi, type DecisionStatus } from "../api/kycReview";
 import { Dialog } from "../components/Dialog";
-import { inputClass, labelClass, primaryButtonClass, secondaryButtonClass } from "../components/styles";
+import { primaryButtonClass, secondaryButtonClass } from "../components/styles";
 import { errorTextClass, Spinner, subtleTextClass } from "../ledger/ui";
 import { randomId } from "../lib/uuid";
+import { NoteField } from "./ui";
 import { actionErrorMessage, bulkQuestion, DECISION_VERBS, REVIEW_MESSAGES, summariseBulk, type BulkSummary } from "./actions";
 
 interface BulkActionsDialogProps {
@@ -83,10 +83,9 @@ export function BulkActionsDialog({ selection, onClose, onDone }: BulkActionsDia
         <>
           <p className="mt-3 text-sm text-slate-900 dark:text-white">{bulkQuestion(status, ids.length)}</p>
           <p className={`mt-1 ${subtleTextClass}`}>Each submission is updated on its own; any that cannot change are listed afterwards.</p>
-          <label htmlFor={notesId} className={`${labelClass} mt-4`}>
-            Note for the audit trail (optional)
-          </label>
-          <textarea id={notesId} className={`${inputClass} min-h-[4rem]`} value={notes} maxLength={KYC_LIMITS.maxNoteLength} onChange={(event) => setNotes(event.target.value)} />
+          <div className="mt-4">
+            <NoteField id={notesId} label="Note for the audit trail (optional)" value={notes} onChange={setNotes} />
+          </div>
           {failure && (
             <p role="alert" className={`mt-3 ${errorTextClass}`}>
               {failure}

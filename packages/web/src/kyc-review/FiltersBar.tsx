@@ -1,4 +1,4 @@
-import { KYC_STATUSES, PRIORITIES, type KycStatus, type Priority } from "@fintech/core/kyc/model";
+import { KYC_STATUSES, PRIORITIES } from "@fintech/core/kyc/model";
 import { useEffect, useId, useState, type FormEvent } from "react";
 import type { CountryOption, DashboardFilters } from "../api/kycReview";
 import { inputClass, labelClass, secondaryButtonClass } from "../components/styles";
@@ -50,46 +50,33 @@ export function FiltersBar({ filters, countries, onChange, onClear }: FiltersBar
             </button>
           </div>
         </div>
-        <div>
-          <label htmlFor={`${id}-status`} className={labelClass}>
-            Status
-          </label>
-          <select id={`${id}-status`} className={inputClass} value={filters.status ?? ""} onChange={(event) => onChange({ status: (event.target.value || undefined) as KycStatus | undefined })}>
-            <option value="">All Status</option>
-            {KYC_STATUSES.map((status) => (
-              <option key={status} value={status}>
-                {STATUS_LABELS[status]}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div>
-          <label htmlFor={`${id}-country`} className={labelClass}>
-            Country
-          </label>
-          <select id={`${id}-country`} className={inputClass} value={filters.country ?? ""} onChange={(event) => onChange({ country: event.target.value || undefined })}>
-            <option value="">All Countries</option>
-            {filters.country && !listed && <option value={filters.country}>{filters.country}</option>}
-            {countries.map((country) => (
-              <option key={country.countryCode} value={country.countryCode}>
-                {country.country}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div>
-          <label htmlFor={`${id}-priority`} className={labelClass}>
-            Priority
-          </label>
-          <select id={`${id}-priority`} className={inputClass} value={filters.priority ?? ""} onChange={(event) => onChange({ priority: (event.target.value || undefined) as Priority | undefined })}>
-            <option value="">All Priorities</option>
-            {PRIORITIES.map((priority) => (
-              <option key={priority} value={priority}>
-                {PRIORITY_LABELS[priority]}
-              </option>
-            ))}
-          </select>
-        </div>
+        <FilterSelect
+          id={`${id}-status`}
+          label="Status"
+          allLabel="All Status"
+          value={filters.status}
+          options={KYC_STATUSES.map((status) => ({ value: status, label: STATUS_LABELS[status] }))}
+          onChange={(status) => onChange({ status })}
+        />
+        <FilterSelect
+          id={`${id}-country`}
+          label="Country"
+          allLabel="All Countries"
+          value={filters.country}
+          options={[
+            ...(filters.country && !listed ? [{ value: filters.country, label: filters.country }] : []),
+            ...countries.map((country) => ({ value: country.countryCode, label: country.country })),
+          ]}
+          onChange={(country) => onChange({ country })}
+        />
+        <FilterSelect
+          id={`${id}-priority`}
+          label="Priority"
+          allLabel="All Priorities"
+          value={filters.priority}
+          options={PRIORITIES.map((priority) => ({ value: priority, label: PRIORITY_LABELS[priority] }))}
+          onChange={(priority) => onChange({ priority })}
+        />
       </div>
       {hasNarrowingFilters(filters) && (
         <div className="mt-3 flex justify-end">
@@ -99,5 +86,38 @@ export function FiltersBar({ filters, countries, onChange, onClear }: FiltersBar
         </div>
       )}
     </form>
+  );
+}
+
+/** A select whose empty first option means "no filter" (undefined). */
+function FilterSelect<Value extends string>({
+  id,
+  label,
+  allLabel,
+  value,
+  options,
+  onChange,
+}: {
+  id: string;
+  label: string;
+  allLabel: string;
+  value: Value | undefined;
+  options: readonly { value: Value; label: string }[];
+  onChange: (value: Value | undefined) => void;
+}) {
+  return (
+    <div>
+      <label htmlFor={id} className={labelClass}>
+        {label}
+      </label>
+      <select id={id} className={inputClass} value={value ?? ""} onChange={(event) => onChange((event.target.value || undefined) as Value | undefined)}>
+        <option value="">{allLabel}</option>
+        {options.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+      </select>
+    </div>
   );
 }

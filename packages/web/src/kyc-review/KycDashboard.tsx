@@ -56,7 +56,8 @@ export function KycDashboard() {
         </div>
         {isAdmin && (
           <div className="flex flex-wrap items-end gap-2">
-            <div>
+            {/* The period scopes the submissions and their stats; the rules have none. */}
+            <div hidden={tab !== "submissions"}>
               <label htmlFor="kyc-period" className="sr-only">
                 Period
               </label>

@@ -1,18 +1,18 @@
-import { DOCUMENT_TYPE_LABELS, KYC_LIMITS } from "@fintech/core/kyc/model";
+import { DOCUMENT_TYPE_LABELS } from "@fintech/core/kyc/model";
 import { reviewerTransition } from "@fintech/core/kyc/review-model";
 import { useId, useState, type ReactNode } from "react";
 import toast from "react-hot-toast";
 import { kycReviewApi, type DashboardSubmission, type DecisionStatus, type ReviewDocument, type SubmissionDetail as Detail } from "../api/kycReview";
 import { Dialog } from "../components/Dialog";
 import { CloseIcon } from "../components/icons";
-import { iconButtonClass, inputClass, labelClass, primaryButtonClass, secondaryButtonClass } from "../components/styles";
-import { formatDateTime } from "../ledger/format";
+import { iconButtonClass, primaryButtonClass, secondaryButtonClass } from "../components/styles";
+import { formatDateTime, humanize } from "../ledger/format";
 import { dangerButtonClass, errorTextClass, smallPrimaryButtonClass, Spinner, subtleTextClass } from "../ledger/ui";
 import { randomId } from "../lib/uuid";
 import { actionErrorMessage, DECISION_VERBS, REVIEW_MESSAGES } from "./actions";
 import { formatInr, STATUS_LABELS } from "./format";
 import { useSubmissionDetail } from "./hooks";
-import { KycStatusBadge, PriorityBadge, RiskScore } from "./ui";
+import { KycStatusBadge, NoteField, PriorityBadge, RiskScore } from "./ui";
 
 interface SubmissionDetailProps {
   id: string;
@@ -221,15 +221,12 @@ function DetailBody({ submission, onChanged }: { submission: Detail; onChanged: 
       </Section>
 
       <Section title="Notes">
-        <label htmlFor={`${id}-notes`} className="sr-only">
-          Reviewer notes
-        </label>
-        <textarea
+        <NoteField
           id={`${id}-notes`}
-          className={`${inputClass} min-h-[4.5rem]`}
+          label="Reviewer notes"
+          labelHidden
           value={notes}
-          maxLength={KYC_LIMITS.maxNoteLength}
-          onChange={(event) => setNotes(event.target.value)}
+          onChange={setNotes}
           placeholder="Saved with your decision and kept in the audit trail"
         />
       </Section>
@@ -242,7 +239,7 @@ function DetailBody({ submission, onChanged }: { submission: Detail; onChanged: 
             {submission.audit.map((entry, index) => (
               <li key={`${entry.at}-${index}`} className="border-l-2 border-slate-300 pl-3 dark:border-slate-700">
                 <p className="text-slate-900 dark:text-white">
-                  <span className="font-semibold">{entry.actor}</span> · {entry.action}
+                  <span className="font-semibold">{entry.actor}</span> · {humanize(entry.action)}
                   {entry.from !== entry.to && entry.to && (
                     <span>
                       {" "}
@@ -260,15 +257,11 @@ function DetailBody({ submission, onChanged }: { submission: Detail; onChanged: 
 
       {asking ? (
         <div className="mt-5">
-          <label htmlFor={`${id}-message`} className={labelClass}>
-            Message to the applicant
-          </label>
-          <textarea
+          <NoteField
             id={`${id}-message`}
-            className={`${inputClass} min-h-[4.5rem]`}
+            label="Message to the applicant"
             value={message}
-            maxLength={KYC_LIMITS.maxNoteLength}
-            onChange={(event) => setMessage(event.target.value)}
+            onChange={setMessage}
             placeholder="What should they send again, and why"
             // It appears on a click of Request Info: typing starts at once.
             autoFocus
@@ -337,7 +330,7 @@ function DocumentItem({ document, owner }: { document: ReviewDocument; owner: st
       <div className="flex flex-wrap items-center justify-between gap-2">
         <p className="font-semibold text-slate-900 dark:text-white">{label}</p>
         <span className="text-xs font-semibold text-slate-700 dark:text-slate-300">
-          {document.status} · {formatDateTime(document.uploaded_at)}
+          {humanize(document.status)} · {formatDateTime(document.uploaded_at)}
         </span>
       </div>
       {document.url ? (

@@ -45,13 +45,7 @@ export function SubmissionList({ layout, submissions, selected, onToggle, onTogg
             className="cursor-pointer rounded-2xl border border-slate-200 bg-white p-4 hover:border-indigo-400 dark:border-slate-800 dark:bg-slate-900 dark:hover:border-indigo-500"
           >
             <div className="flex items-start gap-3">
-              <input
-                type="checkbox"
-                className={`${checkboxClass} mt-1`}
-                checked={selected.has(submission.id)}
-                onChange={() => onToggle(submission.id)}
-                aria-label={`Select ${submission.name}`}
-              />
+              <SelectBox submission={submission} selected={selected} onToggle={onToggle} className="mt-1" />
               <div className="min-w-0 flex-1">
                 <p className="truncate font-semibold text-slate-900 dark:text-white">{submission.name}</p>
                 <p className="truncate text-sm text-slate-600 dark:text-slate-300">{submission.email}</p>
@@ -84,9 +78,7 @@ export function SubmissionList({ layout, submissions, selected, onToggle, onTogg
               </div>
             </dl>
             <div className="mt-3 flex justify-end">
-              <button type="button" className={viewButtonClass} onClick={() => onOpen(submission.id)} aria-label={`Review ${submission.name}`}>
-                Review
-              </button>
+              <ReviewButton submission={submission} onOpen={onOpen} />
             </div>
           </li>
         ))}
@@ -122,13 +114,7 @@ export function SubmissionList({ layout, submissions, selected, onToggle, onTogg
               className="cursor-pointer hover:bg-slate-50 dark:hover:bg-slate-900"
             >
               <td className="px-4 py-3">
-                <input
-                  type="checkbox"
-                  className={checkboxClass}
-                  checked={selected.has(submission.id)}
-                  onChange={() => onToggle(submission.id)}
-                  aria-label={`Select ${submission.name}`}
-                />
+                <SelectBox submission={submission} selected={selected} onToggle={onToggle} />
               </td>
               <td className="max-w-[16rem] px-4 py-3">
                 <p className="truncate font-semibold text-slate-900 dark:text-white">{submission.name}</p>
@@ -149,14 +135,33 @@ export function SubmissionList({ layout, submissions, selected, onToggle, onTogg
                 {submittedAge(submission.submitted_at, now)}
               </td>
               <td className="px-4 py-3 text-right">
-                <button type="button" className={viewButtonClass} onClick={() => onOpen(submission.id)} aria-label={`Review ${submission.name}`}>
-                  Review
-                </button>
+                <ReviewButton submission={submission} onOpen={onOpen} />
               </td>
             </tr>
           ))}
         </tbody>
       </table>
     </div>
+  );
+}
+
+function SelectBox({ submission, selected, onToggle, className = "" }: { submission: DashboardSubmission; selected: ReadonlySet<string>; onToggle: (id: string) => void; className?: string }) {
+  return (
+    <input
+      type="checkbox"
+      className={`${checkboxClass} ${className}`}
+      checked={selected.has(submission.id)}
+      onChange={() => onToggle(submission.id)}
+      aria-label={`Select ${submission.name}`}
+    />
+  );
+}
+
+/** Opens the detail: named with whose submission it is, so a list of them reads well to a screen reader. */
+function ReviewButton({ submission, onOpen }: { submission: DashboardSubmission; onOpen: (id: string) => void }) {
+  return (
+    <button type="button" className={viewButtonClass} onClick={() => onOpen(submission.id)} aria-label={`Review ${submission.name}`}>
+      Review
+    </button>
   );
 }

@@ -2,6 +2,7 @@ import { useMemo, useState } from "react";
 import toast from "react-hot-toast";
 import { kycReviewApi, type DashboardFilters } from "../api/kycReview";
 import { primaryButtonClass, secondaryButtonClass } from "../components/styles";
+import { NARROW_SCREEN_QUERY, useMediaQuery } from "../components/useMediaQuery";
 import { saveFile } from "../ledger/download";
 import { EmptyState, errorTextClass, Spinner, subtleTextClass } from "../ledger/ui";
 import { actionErrorMessage, keepVisible, REVIEW_MESSAGES, toggled, toggledAll } from "./actions";
@@ -35,7 +36,10 @@ export function SubmissionsPanel({ filters, onFilters, onClearFilters }: Submiss
   const stats = useDashboardStats(filters.period);
   const countries = useCountryOptions();
   const invalidate = useInvalidateReview();
-  const [layout, setLayout] = useState<ListLayout>("list");
+  // Until the reviewer picks one: cards on a phone (every action in reach), the table elsewhere.
+  const narrow = useMediaQuery(NARROW_SCREEN_QUERY);
+  const [chosenLayout, setLayout] = useState<ListLayout | null>(null);
+  const layout = chosenLayout ?? (narrow ? "grid" : "list");
   const [selection, setSelection] = useState<ReadonlySet<string>>(new Set());
   const [openId, setOpenId] = useState<string | null>(null);
   /** The selection as it was when Bulk Actions opened (ids and names): a reload under the dialog does not change it. */

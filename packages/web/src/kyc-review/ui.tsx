@@ -1,5 +1,5 @@
-import type { KycStatus, Priority, RiskLevel } from "@fintech/core/kyc/model";
-import { riskLevel } from "@fintech/core/kyc/model";
+import { KYC_LIMITS, riskLevel, type KycStatus, type Priority, type RiskLevel } from "@fintech/core/kyc/model";
+import { inputClass, labelClass } from "../components/styles";
 import { PRIORITY_LABELS, PRIORITY_TONES, RISK_TONES, STATUS_LABELS, STATUS_TONES } from "./format";
 
 /** Badges and small figures of the back office. */
@@ -22,5 +22,42 @@ export function RiskScore({ score, level }: { score: number; level?: RiskLevel }
       {score}
       <span className="font-normal"> · {shown}</span>
     </span>
+  );
+}
+
+/** A reviewer's free text (decision notes, the message to an applicant), bounded as the server bounds it. */
+export function NoteField({
+  id,
+  label,
+  labelHidden = false,
+  value,
+  onChange,
+  placeholder,
+  autoFocus = false,
+}: {
+  id: string;
+  label: string;
+  /** The section heading already says what it is: the label is for screen readers only. */
+  labelHidden?: boolean;
+  value: string;
+  onChange: (value: string) => void;
+  placeholder?: string;
+  autoFocus?: boolean;
+}) {
+  return (
+    <>
+      <label htmlFor={id} className={labelHidden ? "sr-only" : labelClass}>
+        {label}
+      </label>
+      <textarea
+        id={id}
+        className={`${inputClass} min-h-[4.5rem]`}
+        value={value}
+        maxLength={KYC_LIMITS.maxNoteLength}
+        onChange={(event) => onChange(event.target.value)}
+        placeholder={placeholder}
+        autoFocus={autoFocus}
+      />
+    </>
   );
 }

@@ -49,7 +49,8 @@ async function decisionChange(ctx: CoreContext, current: KycSubmission, reviewer
     if (notes === current.notes) return null;
     return { next: { ...current, notes }, entries: [{ actor, action: "notes_updated", from: current.status, to: current.status, note, event: null }] };
   }
-  if (input.status === "pending") return infoRequestChange({ ...current, notes }, reviewer, note!, now);
+  // To pending, `notes` is the message for the applicant, kept in info_request and the audit, not as the reviewer's notes.
+  if (input.status === "pending") return infoRequestChange(current, reviewer, note!, now);
   const final = FINAL[input.status];
   if (final) {
     return {

@@ -321,6 +321,21 @@ describe("decisions", () => {
     expect(again.body.data.audit).toHaveLength(noted.body.data.audit.length);
   });
 
+  it("sends a submission back with PUT status pending (a message required) and takes it back to review", async () => {
+    const submission = await seed();
+    const path = `/api/v1/kyc/submissions/${submission.id}`;
+    await asAdmin("PUT", path, { status: "under_review", notes: "Internal: address looks odd" });
+    const silent = await asAdmin("PUT", path, { status: "pending" });
+    expect(silent.status).toBe(400);
+    expect(silent.body).toEqual({ code: "kyc_note_required", message: "notes must tell the applicant what to provide" });
+    const back = await asAdmin("PUT", path, { status: "pending", notes: "Please confirm your address" });
+    expect(back.body.data).toMatchObject({ status: "pending", notes: "Internal: address looks odd", info_request: { message: "Please confirm your address", requested_by: "Rita Reviewer" } });
+    // Every step is done, so a reviewer may withdraw the request and take it back to review.
+    const withdrawn = await asAdmin("PUT", path, { status: "under_review" });
+    expect(withdrawn.body.data).toMatchObject({ status: "under_review", info_request: null });
+    expect(withdrawn.body.data.audit.at(-1)).toMatchObject({ action: "moved_to_review", from: "pending", to: "under_review", actor_role: "reviewer" });
+  });
+
   it("refuses transitions the rules do not allow, and changes nothing", async () => {
     const verified = await seed();
     await asAdmin("PUT", `/api/v1/kyc/submissions/${verified.id}`, { status: "verified" });

@@ -131,7 +131,10 @@ export function DocumentStep({ documentTypes, state, onUploaded }: DocumentStepP
                   documentType === type ? "border-indigo-600 bg-indigo-50 dark:border-indigo-400 dark:bg-indigo-950/60" : "border-slate-300 dark:border-slate-700"
                 }`}
               >
-                <input type="radio" name="kyc-document-type" value={type} checked={documentType === type} disabled={busy} onChange={() => setDocumentType(type)} className="h-4 w-4 accent-indigo-600" />
+                <input type="radio" name="kyc-document-type" value={type} checked={documentType === type} disabled={busy} onChange={() => {
+                    setDocumentType(type);
+                    if (upload.phase === "done") setUpload({ phase: "idle" });
+                  }} className="h-4 w-4 accent-indigo-600" />
                 <span className="min-w-0 flex-1 text-slate-900 dark:text-slate-100">{documentLabel(type)}</span>
                 {current && <DocumentStatusBadge status={current.status} />}
               </label>
@@ -212,11 +215,14 @@ export function DocumentStep({ documentTypes, state, onUploaded }: DocumentStepP
                 </div>
               </div>
             ) : (
-              <div className="flex flex-wrap gap-3">
-                <button type="button" className={primaryButtonClass} onClick={() => void send()}>
-                  Upload {documentLabel(documentType)}
-                </button>
-              </div>
+              // Once this picture is in, another upload needs another picture.
+              upload.phase !== "done" && (
+                <div className="flex flex-wrap gap-3">
+                  <button type="button" className={primaryButtonClass} onClick={() => void send()}>
+                    Upload {documentLabel(documentType)}
+                  </button>
+                </div>
+              )
             )}
           </div>
         </div>

@@ -17,14 +17,14 @@ import { Notice, ProgressBar } from "./ui";
 /** The five steps with their time estimates; the current one carries aria-current="step". */
 function StepOverview({ current, done }: { current: number; done: readonly boolean[] }) {
   return (
-    <ol aria-label="Verification steps" className="grid gap-2 sm:grid-cols-5">
+    <ol aria-label="Verification steps" className="grid gap-1.5 sm:grid-cols-5 sm:gap-2">
       {KYC_STEPS.map((step, index) => {
         const state = index === current ? "current" : done[index] ? "done" : "todo";
         return (
           <li
             key={step.id}
             aria-current={state === "current" ? "step" : undefined}
-            className={`flex items-center gap-3 rounded-xl border px-3 py-2 sm:flex-col sm:items-start sm:gap-1 ${
+            className={`flex items-center gap-3 rounded-xl border px-3 py-1.5 sm:flex-col sm:items-start sm:gap-1 sm:py-2 ${
               state === "current" ? "border-indigo-600 bg-indigo-50 dark:border-indigo-400 dark:bg-indigo-950/60" : "border-slate-200 dark:border-slate-800"
             }`}
           >

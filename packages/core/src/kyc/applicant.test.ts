@@ -73,7 +73,7 @@ describe("the keyed hash", () => {
 describe("steps against the store", () => {
   it("writes velocity items only for the origins it knows (no IP, an unusable device id)", async () => {
     const started = await startKyc(ctx, "no-origin", startBody, { ip: null, device: "x y" });
-    expect(started.origin).toEqual({ ip: null, email_domain: "analytical.example" });
+    expect(started.origin).toEqual({ ip: null, email_domain: "analytical.example", device: null });
     const byDomain = await ctx.db.doc.send(
       new QueryCommand({ TableName: ctx.db.table, KeyConditionExpression: "pk = :pk", ExpressionAttributeValues: { ":pk": velocityPartition("email_domain", "analytical.example") } }),
     );

@@ -7,9 +7,8 @@ import { derivedKey } from "../shared/derived-keys";
 import { badRequest, conflict, forbidden, notFound } from "../shared/errors";
 import { parseWith } from "../shared/validation";
 import { countryDocumentTypes, findCountry } from "./countries";
-import { announceKycCommit } from "./events";
 import { isValidIdentityNumber, maskIdentityNumber, normaliseIdentityNumber } from "./identity-numbers";
-import { identityNumberClaimKey, submissionKey, velocityKey, type VelocityKind } from "./keys";
+import { identityNumberClaimKey, profileKey, submissionKey, velocityKey, type VelocityKind } from "./keys";
 import {
   DOCUMENT_TYPE_LABELS,
   DocumentType,
@@ -263,9 +262,9 @@ export interface StartOptions {
 export function pendingSubmissionFields(
   userId: string,
   input: Pick<StartKycInput, "country" | "name" | "email" | "phone" | "amount">,
-  origin: Pick<StartOrigin, "ip">,
+  origin: Pick<StartOrigin, "ip" | "device">,
   location?: string,
-): NewSubmission {
+): Omit<KycSubmission, "id" | "version" | "submitted_at" | "updated_at"> {
   const country = findCountry(input.country);
   return {
     user_id: userId,
@@ -284,7 +283,7 @@ export function pendingSubmissionFields(
     identity_numbers: {},
     notes: "",
     info_request: null,
-    origin: { ip: origin.ip, email_domain: input.email.split("@")[1] ?? "" },
+    origin: { ip: origin.ip, email_domain: input.email.split("@")[1] ?? "", device: deviceIdOf(origin.device) },
     verified_at: null,
     decided_at: null,
   };
@@ -312,11 +311,8 @@ export async function startKyc(ctx: CoreContext, userId: string, body: unknown, 
     },
     (submission) => [...velocityItems(submission, origin), ...(options.extraItems?.(submission) ?? [])],
   );
-  announceKycCommit(ctx, userId, created.submitted_at);
   try {
-    const assessed = await changeSubmission(ctx, created.id, (current) => (current.risk ? null : afterApplicantStep(ctx, current, [])));
-    announceKycCommit(ctx, userId, assessed.updated_at);
-    return assessed;
+    return await changeSubmission(ctx, created.id, (current) => (current.risk ? null : afterApplicantStep(ctx, current, [])));
   } catch (error) {
     // The submission is committed; its first assessment comes with the applicant's next step.
     // Failing the start now would only make the retry a 409.
@@ -390,7 +386,6 @@ export async function verifyIdentityNumber(ctx: CoreContext, userId: string, typ
     const claim = { ...identityNumberClaimKey(type, hash, current.user_id), entity: "kyc_number_claim", type, user_id: current.user_id, submission_id: current.id, claimed_at: now };
     return afterApplicantStep(ctx, draft, [entry], [claim]);
   });
-  if (next.version !== submission.version) announceKycCommit(ctx, userId, next.updated_at);
   return reply(next);
 }
 
@@ -449,7 +444,6 @@ export type KycProfileView = z.infer<typeof KycProfileView>;
  * A profile's own details, beside its submission. TODO(lead): move this key format to keys.ts
  * (kept here only because that file is the lead's during this change).
  */
-const profileKey = (submissionId: string) => ({ pk: submissionKey(submissionId).pk, sk: "PROFILE" });
 
 const StoredProfile = z.object({
   avatar: z.string().nullable(),

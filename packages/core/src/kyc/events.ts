@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { CoreContext } from "../shared/context";
 import { encodeCursor } from "../events/cursor";
-import { announceCommits, FeedReader, feedSettings, type FeedSource, type OutboxItem } from "../events/feed";
+import { FeedReader, feedSettings, type FeedSource, type OutboxItem } from "../events/feed";
 import { kycFeedPartition } from "./keys";
 import { DocumentType, IdentityNumberType, KycHistoryEntry, RISK_LEVELS, type KycEventType, type KycSubmission } from "./model";
 import { historyRange } from "./submissions";
@@ -53,14 +53,6 @@ export function kycFeedSource(ctx: CoreContext, userId: string): FeedSource<KycF
 }
 
 export const kycFeedReader = (ctx: CoreContext, userId: string) => new FeedReader(ctx, kycFeedSource(ctx, userId), feedSettings(ctx));
-
-/**
- * Wakes this process's readers of the user's KYC feed at once (other processes find the commit
- * by polling). Called after each committed change with the commit time of its history items.
- */
-export function announceKycCommit(ctx: CoreContext, userId: string, committedAt: string): void {
-  announceCommits(ctx, [{ gsi2pk: kycFeedPartition(userId), committed_at: committedAt }]);
-}
 
 /**
  * A resume point just before a submission started: a stream opened with it as Last-Event-ID

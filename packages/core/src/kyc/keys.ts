@@ -4,6 +4,8 @@ const SEQ_DIGITS = 12;
 export const padSeq = (seq: number) => String(seq).padStart(SEQ_DIGITS, "0");
 
 export const submissionKey = (submissionId: string) => ({ pk: `KYC#${submissionId}`, sk: "SUB" });
+/** The profile a submission was created from (POST /v1/kyc/profiles): its id is the submission's. */
+export const profileKey = (submissionId: string) => ({ pk: `KYC#${submissionId}`, sk: "PROFILE" });
 /**
  * Every submission, newest first, for the reviewer's list. One index partition for all of KYC:
  * at KYC volumes (a write per applicant step) it stays far below a partition's 1,000 writes/s.

@@ -160,7 +160,7 @@ export const KycSubmission = z.object({
   notes: z.string(),
   info_request: InfoRequest.nullable(),
   /** Where the applicant came from, for velocity rules (never shown to other users). */
-  origin: z.object({ ip: z.string().nullable(), email_domain: z.string() }),
+  origin: z.object({ ip: z.string().nullable(), email_domain: z.string(), device: z.string().nullable().default(null) }),
   submitted_at: z.string(),
   updated_at: z.string(),
   verified_at: z.string().nullable(),

@@ -1,10 +1,13 @@
+import type { z } from "zod";
 import { GetCommand, QueryCommand, TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
+import { announceCommits } from "../events/feed";
 import type { CoreContext } from "../shared/context";
 import { cancellationCodes, isAwsError, queryAll } from "../shared/dynamo";
 import { conflict, notFound, serviceUnavailable } from "../shared/errors";
 import { newId } from "../shared/ids";
 import {
   activeSubmissionKey,
+  kycFeedPartition,
   historyFeedIndex,
   historyKey,
   HISTORY_PREFIX,
@@ -65,7 +68,8 @@ export async function findUserSubmission(ctx: CoreContext, userId: string): Prom
   return typeof submissionId === "string" ? getSubmission(ctx, submissionId) : null;
 }
 
-export type NewSubmission = Omit<KycSubmission, "id" | "version" | "submitted_at" | "updated_at">;
+/** A submission as a start describes it (defaults, e.g. origin.device, filled in by the schema). */
+export type NewSubmission = Omit<z.input<typeof KycSubmission>, "id" | "version" | "submitted_at" | "updated_at">;
 
 /**
  * Creates the user's submission. One active submission per user: the pointer item is claimed
@@ -80,7 +84,7 @@ export async function createSubmission(
   extraItems: (submission: KycSubmission) => Record<string, unknown>[] = () => [],
 ): Promise<KycSubmission> {
   const now = ctx.clock().toISOString();
-  const submission: KycSubmission = { ...fields, id: newId(), version: 1, submitted_at: now, updated_at: now };
+  const submission = KycSubmission.parse({ ...fields, id: newId(), version: 1, submitted_at: now, updated_at: now });
   const previous = await findUserSubmission(ctx, fields.user_id);
   if (previous && previous.status !== "rejected") throw conflict(KYC_MESSAGES.alreadyStarted, "kyc_already_started");
   const pointerCondition = previous
@@ -101,7 +105,13 @@ export async function createSubmission(
     if (cancellationCodes(error)?.[0] === "ConditionalCheckFailed") throw conflict(KYC_MESSAGES.alreadyStarted, "kyc_already_started");
     throw error;
   }
+  announceHistory(ctx, submission.user_id, now);
   return submission;
+}
+
+/** Wakes this process's readers of the user's KYC stream at once (other processes poll). */
+function announceHistory(ctx: CoreContext, userId: string, committedAt: string): void {
+  announceCommits(ctx, [{ gsi2pk: kycFeedPartition(userId), committed_at: committedAt }]);
 }
 
 export interface SubmissionChange {
@@ -147,6 +157,7 @@ export async function changeSubmission(
           ],
         }),
       );
+      announceHistory(ctx, next.user_id, now);
       return next;
     } catch (error) {
       const codes = cancellationCodes(error);

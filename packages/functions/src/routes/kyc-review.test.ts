@@ -5,6 +5,7 @@ import { changeSubmission, listHistory } from "@fintech/core/kyc/submissions";
 import { dashboardStats, decide, exportSubmissions } from "@fintech/core/kyc/review";
 import type { KycSubmission } from "@fintech/core/kyc/model";
 import { BulkUpdateReply, DashboardStats, ReviewPage, SubmissionDetail } from "@fintech/core/kyc/review-model";
+import { sampleDocumentImage } from "@fintech/core/kyc/documents/sample-images";
 import { createTestApp, nextTestAddress } from "../../../../infra/local/testing";
 import { seedAdminFromEnv } from "../../../../infra/local/seed";
 import { seedSubmission, TINY_PNG, type SeedOptions } from "@fintech/core/kyc/review-fixtures";
@@ -623,5 +624,42 @@ describe("hostile input from an admin", () => {
         expect(reply.status, `${path}?${query.slice(0, 60)}`).toBeLessThan(500);
       }
     }
+  });
+});
+
+describe("the whole journey through the applicant's and the reviewer's routes", () => {
+  it("start, Aadhaar, PAN, upload -> review; Request Info -> resubmit; approve -> the applicant sees verified", async () => {
+    const applicant = await t.signUp(`journey-${randomUUID().slice(0, 8)}@example.com`);
+    const as = (method: string, path: string, body?: unknown) => t.call(method, path, { token: applicant.token, ...(body === undefined ? {} : { body }) });
+    const start = await t.call("POST", "/api/v1/kyc/start", { token: applicant.token, body: { country: "IN", name: "Journey Person", email: "journey@example.com", phone: "+919876543210" }, ip: nextTestAddress() });
+    expect(start.status).toBe(201);
+    expect((await as("POST", "/api/v1/kyc/verify/aadhaar", { document_number: "2341 2341 2346", country: "IN" })).status).toBe(200);
+    expect((await as("POST", "/api/v1/kyc/verify/pan", { document_number: "ABCPE1234F", country: "IN" })).status).toBe(200);
+    const png = await sampleDocumentImage({ seed: 4242 });
+    const form = new FormData();
+    form.append("document_type", "passport");
+    form.append("file", new Blob([png], { type: "image/png" }), "passport.png");
+    const uploaded = await t.app.request("/api/v1/kyc/upload", { method: "POST", body: form, headers: { Authorization: `Bearer ${applicant.token}` } });
+    expect(uploaded.status).toBe(201);
+    expect((await as("GET", "/api/v1/kyc/status")).body.data.status).toBe("under_review");
+
+    const listed = await asAdmin("GET", "/api/v1/kyc/dashboard?search=journey@example.com&status=under_review");
+    expect(listed.body.data).toHaveLength(1);
+    const id: string = listed.body.data[0].id;
+    const detail = (await asAdmin("GET", `/api/v1/kyc/submissions/${id}`)).body.data;
+    const image = await fetch(detail.documents[0].url);
+    expect(Buffer.from(await image.arrayBuffer()).equals(png)).toBe(true);
+
+    await asAdmin("POST", `/api/v1/kyc/submissions/${id}/request-info`, { message: "Please confirm your phone number" });
+    expect((await as("GET", "/api/v1/kyc/status")).body.data.info_request).toMatchObject({ message: "Please confirm your phone number" });
+    expect((await as("POST", "/api/v1/kyc/resubmit", { note: "Phone confirmed" })).body.data.status).toBe("under_review");
+
+    const approved = await asAdmin("PUT", `/api/v1/kyc/submissions/${id}`, { status: "verified", notes: "All good" });
+    expect(approved.status).toBe(200);
+    const status = (await as("GET", "/api/v1/kyc/status")).body.data;
+    expect(status.status).toBe("verified");
+    const events = (await listHistory(t.core, id)).map((entry) => entry.event?.type).filter(Boolean);
+    expect(events.at(-1)).toBe("verificationCompleted");
+    expect(events).toEqual(expect.arrayContaining(["verificationStarted", "documentUploaded", "documentVerified"]));
   });
 });

@@ -71,6 +71,10 @@ describe("KYC api", () => {
     expect(await setup(() => json(200, { data: state })).api.status()).toMatchObject({ country: "IN", status: "pending" });
     expect(await setup(() => json(404, { message: "KYC not started", code: "kyc_not_started" })).api.status()).toBeNull();
     await expect(setup(() => json(200, { data: { status: "nonsense" } })).api.status()).rejects.toMatchObject({ kind: "invalid-response" });
+    // Spec 001 §8: a reply without its data says which request it was.
+    await expect(setup(() => json(200, {})).api.status()).rejects.toMatchObject({ message: "No data received from KYC status request" });
+    await expect(setup(() => json(201, { success: true })).api.start({ country: "IN", name: "A", email: "a@b.co", phone: "+919876543210" })).rejects.toMatchObject({ message: "No data received from KYC start request" });
+    await expect(setup(() => json(200, { data: null })).api.verifyNumber("pan", "ABCPE1234F", "IN")).rejects.toMatchObject({ message: "No data received from document verification request" });
   });
 
   it("verifies a number with document_number and country, under an Idempotency-Key", async () => {

@@ -78,6 +78,21 @@ export interface StartKycInput {
   phone: string;
 }
 
+/** Spec 001 §8's service errors for a reply without its `data`. */
+export const KYC_SERVICE_MESSAGES = {
+  noStartData: "No data received from KYC start request",
+  noVerificationData: "No data received from document verification request",
+  noStatusData: "No data received from KYC status request",
+  uploadFailed: "Failed to upload document",
+} as const;
+
+/** The reply's `data`, or the spec's "No data received from …" error when it has none. */
+function dataOf(body: unknown, message: string): unknown {
+  const data = unwrapData<unknown>(body);
+  if (data === null || data === undefined || data === body) throw new ApiError(message, "invalid-response");
+  return data;
+}
+
 function parsed<S extends z.ZodType>(schema: S, body: unknown, status = 200): z.infer<S> {
   const result = schema.safeParse(body);
   if (!result.success) throw new ApiError(API_MESSAGES.invalidResponse, "invalid-response", status);
@@ -130,12 +145,12 @@ export function kycEndpoints({ http, baseUrl, credentials, newUploadTransport }:
     },
     /** POST /start -> {data: state}; 409 "… already has a KYC submission" when one is active. */
     async start(input: StartKycInput, options: WriteOptions = {}): Promise<unknown> {
-      return unwrapData<unknown>(await http.authCall<unknown>("POST", `${KYC_PATH}/start`, writeRequest(input, options)));
+      return dataOf(await http.authCall<unknown>("POST", `${KYC_PATH}/start`, writeRequest(input, options)), KYC_SERVICE_MESSAGES.noStartData);
     },
     /** GET /status -> {data: state}; null before any start (404 kyc_not_started). */
     async status(signal?: AbortSignal): Promise<KycState | null> {
       try {
-        return parsed(KycState, unwrapData(await http.authCall<unknown>("GET", `${KYC_PATH}/status`, { signal })));
+        return parsed(KycState, dataOf(await http.authCall<unknown>("GET", `${KYC_PATH}/status`, { signal }), KYC_SERVICE_MESSAGES.noStatusData));
       } catch (error) {
         if (error instanceof ApiError && error.status === 404) return null;
         throw error;
@@ -144,7 +159,7 @@ export function kycEndpoints({ http, baseUrl, credentials, newUploadTransport }:
     /** POST /verify/{aadhaar|pan} {document_number, country} -> {data: {valid, status, masked, progress}}. */
     async verifyNumber(type: IdentityNumberType, documentNumber: string, country: string, options: WriteOptions = {}): Promise<IdentityVerification> {
       const reply = await http.authCall<unknown>("POST", `${KYC_PATH}/verify/${type}`, writeRequest({ document_number: documentNumber, country }, options));
-      return parsed(IdentityVerification, unwrapData(reply));
+      return parsed(IdentityVerification, dataOf(reply, KYC_SERVICE_MESSAGES.noVerificationData));
     },
     /** POST /resubmit {note?}: back to review after the reviewer's Request Info. */
     async resubmit(note: string, options: WriteOptions = {}): Promise<unknown> {

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type DragEvent } from "react";
 import { KYC_MESSAGES, type DocumentStatus, type DocumentType } from "@fintech/core/kyc/model";
 import { ApiError } from "../api/errors";
-import { kycApi, type KycState, type UploadedDocument } from "../api/kyc";
+import { KYC_SERVICE_MESSAGES, kycApi, type KycState, type UploadedDocument } from "../api/kyc";
 import { primaryButtonClass, secondaryButtonClass } from "../components/styles";
 import { writeErrorMessage } from "../ledger/actionErrors";
 import { subtleTextClass } from "../ledger/ui";
@@ -97,7 +97,7 @@ export function DocumentStep({ documentTypes, state, onUploaded }: DocumentStepP
       onUploaded();
     } catch (error) {
       if (error instanceof DOMException && error.name === "AbortError") return;
-      const message = writeErrorMessage(error, "Failed to upload document");
+      const message = writeErrorMessage(error, KYC_SERVICE_MESSAGES.uploadFailed);
       if (error instanceof ApiError && error.code === "document_rejected") {
         // A readable picture that failed a quality check: recorded as rejected, so the state changes too.
         failedToast(documentType);

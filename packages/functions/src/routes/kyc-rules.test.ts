@@ -35,8 +35,8 @@ afterAll(async () => {
 
 const tableItems = async () => (await t.core.db.doc.send(new ScanCommand({ TableName: t.core.db.table, ConsistentRead: true }))).Items ?? [];
 
-async function startKyc(token: string, name: string) {
-  const reply = await t.call("POST", "/api/v1/kyc/start", { token, body: { country: "IN", name, email: "asha@rao-family.example", phone: "+919876543210" }, ip: nextTestAddress() });
+async function startKyc(token: string, name: string, app: TestApp = t) {
+  const reply = await app.call("POST", "/api/v1/kyc/start", { token, body: { country: "IN", name, email: "asha@rao-family.example", phone: "+919876543210" }, ip: nextTestAddress() });
   expect(reply.status).toBe(201);
   return reply.body.data.submission_id ?? reply.body.data.id;
 }
@@ -130,7 +130,8 @@ describe("rule sets", () => {
 
   it("a publish takes effect on another instance's next assessment, without a restart", async () => {
     const applicant = await t.signUp("rules-applicant@example.com", { first_name: "Meera", last_name: "Nair" });
-    const submissionId = await startKyc(applicant.token, "Meera Nair");
+    // Started on the second instance: it has evaluated (and cached) version 1.
+    const submissionId = await startKyc(applicant.token, "Meera Nair", second);
     expect((await getSubmission(second.core, submissionId))!.risk!.rule_set_version).toBe(1);
 
     const saved = await t.call("PUT", `${RULES}/draft?expected_revision=0`, { token: adminToken, body: stricter });

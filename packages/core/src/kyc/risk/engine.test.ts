@@ -135,6 +135,11 @@ describe("refused rule sets", () => {
     expect(error.message).toMatch(/^Rule 1 \("r1"\): conditions\.all\[1\]\.fact: Unknown fact "shoe_size"/);
   });
 
+  it("refuses a value that names an unknown fact", async () => {
+    const error = await refusal(oneRule({ all: [{ fact: "amount", operator: "lessThan", value: { fact: "income" } }] }));
+    expect(error.message).toMatch(/^Rule 1 \("r1"\): conditions\.all\[0\]\.value: A value \{"fact": \.\.\.\} must name one known fact/);
+  });
+
   it("names an unknown operator or decorator", async () => {
     expect((await refusal(oneRule({ all: [{ fact: "amount", operator: "approximately", value: 1 }] }))).message).toContain('Unknown operator "approximately"');
     expect((await refusal(oneRule({ all: [{ fact: "amount", operator: "maybe:equal", value: 1 }] }))).message).toContain('Unknown operator "maybe:equal"');

@@ -147,7 +147,15 @@ export function jsonNesting(value: unknown, limit = 64): number {
 const ConditionValue = z
   .unknown()
   .refine((value) => value !== undefined, "A condition needs a value")
-  .refine((value) => jsonNesting(value, 4) <= 3, "A condition's value nests too deeply (a value, a list, or {fact})");
+  .refine((value) => jsonNesting(value, 4) <= 3, "A condition's value nests too deeply (a value, a list, or {fact})")
+  // json-rules-engine reads an object with a `fact` key as another fact's value: it must be one.
+  .refine((value) => !isFactReference(value) || (Object.keys(value).length === 1 && (RISK_FACT_NAMES as string[]).includes(String(value.fact))), {
+    error: (issue) => `A value {"fact": ...} must name one known fact and nothing else (got ${JSON.stringify(issue.input).slice(0, 100)})`,
+  });
+
+function isFactReference(value: unknown): value is { fact: unknown } {
+  return typeof value === "object" && value !== null && !Array.isArray(value) && "fact" in value;
+}
 
 /**
  * A leaf condition. `path` and `params` are refused: every fact is a plain value, and a JSONPath

@@ -5,7 +5,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sampleDocumentImage } from "@fintech/core/kyc/documents/sample-images";
 import { getObjectBytes } from "@fintech/core/kyc/documents/storage";
-import { startTestSubmission } from "@fintech/core/kyc/documents/test-fixtures";
+import { seedSubmission } from "@fintech/core/kyc/review-fixtures";
 import { createUploadTicket } from "@fintech/core/kyc/documents/upload";
 import { KYC_MESSAGES } from "@fintech/core/kyc/model";
 import { getSubmission, listHistory } from "@fintech/core/kyc/submissions";
@@ -50,7 +50,7 @@ async function postToS3(ticket: Awaited<ReturnType<typeof createUploadTicket>>, 
 
 async function started(country = "IN") {
   const userId = randomUUID();
-  return { userId, submission: await startTestSubmission(core, userId, country) };
+  return { userId, submission: await seedSubmission(core, { userId, country }) };
 }
 
 describe("presigned upload -> S3 ObjectCreated -> document checks (embedded stack)", () => {

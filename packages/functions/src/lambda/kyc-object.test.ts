@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createTestContext } from "../../../../infra/local/testing";
 import { sampleDocumentImage } from "@fintech/core/kyc/documents/sample-images";
 import { documentObjectKey, putDocumentObject } from "@fintech/core/kyc/documents/storage";
-import { startTestSubmission } from "@fintech/core/kyc/documents/test-fixtures";
+import { seedSubmission } from "@fintech/core/kyc/review-fixtures";
 import { getSubmission } from "@fintech/core/kyc/submissions";
 
 /**
@@ -40,7 +40,7 @@ afterAll(async () => {
 describe("kyc-object Lambda handler", () => {
   it("starts without a JWT secret or origin proof and records an uploaded picture from an S3 event with a URL-encoded key", async () => {
     const userId = randomUUID();
-    const submission = await startTestSubmission(core, userId);
+    const submission = await seedSubmission(core, { userId });
     const key = documentObjectKey(userId, submission.id, "passport");
     await putDocumentObject(core, key, await sampleDocumentImage({ seed: 31 }), "image/png");
 

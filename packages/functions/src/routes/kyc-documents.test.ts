@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp } from "../../../../infra/local/testing";
 import { blurredDocumentImage, sampleDocumentImage } from "@fintech/core/kyc/documents/sample-images";
 import { getObjectBytes, parseDocumentObjectKey } from "@fintech/core/kyc/documents/storage";
-import { startTestSubmission } from "@fintech/core/kyc/documents/test-fixtures";
+import { seedSubmission } from "@fintech/core/kyc/review-fixtures";
 import { findSimilarImages } from "@fintech/core/kyc/documents/upload";
 import { KYC_MESSAGES, type KycSubmission } from "@fintech/core/kyc/model";
 import { getSubmission, listHistory } from "@fintech/core/kyc/submissions";
@@ -25,7 +25,7 @@ let users = 0;
 async function applicant(country: string | null = "IN") {
   users += 1;
   const session = await t.signUp(`documents-${users}-${Date.now()}@example.com`);
-  const submission = country ? await startTestSubmission(t.core, session.user.id, country) : null;
+  const submission = country ? await seedSubmission(t.core, { userId: session.user.id, country }) : null;
   return { token: session.token, userId: session.user.id, submission };
 }
 

@@ -229,7 +229,8 @@ async function readUploadForm(c: Context<AppEnv>) {
   return {
     documentType,
     bytes: new Uint8Array(await file.arrayBuffer()),
-    fileName: file.name ? file.name.slice(0, FILE_NAME_MAX) : null,
+    // Shown to reviewers later: no control characters, bounded.
+    fileName: file.name.replace(/[\u0000-\u001f\u007f]/g, "").slice(0, FILE_NAME_MAX) || null,
     declaredType: file.type ? file.type.slice(0, 100) : null,
   };
 }

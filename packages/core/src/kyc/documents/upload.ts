@@ -332,7 +332,15 @@ export async function processUploadedObject(ctx: CoreContext, bucket: string, ke
     }
   }
   // Recorded first, deleted after: if the delete fails, the redelivered event finds the record.
-  const recorded = await recordDocument(ctx, submission.id, outcome);
+  let recorded: RecordedDocument | null;
+  try {
+    recorded = await recordDocument(ctx, submission.id, outcome);
+  } catch (error) {
+    // Decided by a reviewer while this picture was being checked: it no longer belongs anywhere.
+    if (!(error instanceof AppError && error.code === "kyc_submission_closed")) throw error;
+    await deleteDocumentObject(ctx, key);
+    return ignored(log, "submission decided meanwhile; object deleted");
+  }
   if (outcome.refusal) await deleteDocumentObject(ctx, key);
   if (!recorded) return { outcome: "already_processed" };
   log.info("kyc object processed", { status: recorded.status, problems: recorded.problems });

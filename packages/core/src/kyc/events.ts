@@ -94,6 +94,27 @@ export function kycStreamMessage(type: KycEventType) {
   });
 }
 
-export function presentKycEvent(event: KycFeedEvent, at: string) {
-  return { event: { [event.type]: event.payload }, type: event.type, verificationId: event.verificationId, at };
+/** Who watches: an applicant (their own stream) or a reviewer (an admin, any user's). */
+export type KycAudience = "applicant" | "reviewer";
+
+/** What an applicant is told instead of the rule that fired. */
+export const APPLICANT_COMPLIANCE_MESSAGE = "Your verification needs a manual review by our compliance team.";
+
+/**
+ * Applicants do not learn which risk signal fired (a watchlist hit, their number or picture on
+ * another user): telling them would teach fraud around the checks and leak that someone else
+ * holds the same number. They get the score and level, and a generic compliance alert; a
+ * reviewer's stream carries the flags.
+ */
+function forAudience(event: KycFeedEvent, audience: KycAudience): Record<string, unknown> {
+  if (audience === "reviewer") return event.payload;
+  if (event.type === "riskAssessmentUpdate") return { ...event.payload, flags: [] };
+  if (event.type === "complianceAlert") {
+    return { alertType: "manual_review", severity: event.payload.severity, message: APPLICANT_COMPLIANCE_MESSAGE, verificationId: event.verificationId };
+  }
+  return event.payload;
+}
+
+export function presentKycEvent(event: KycFeedEvent, at: string, audience: KycAudience) {
+  return { event: { [event.type]: forAudience(event, audience) }, type: event.type, verificationId: event.verificationId, at };
 }

@@ -294,10 +294,11 @@ export const kycStreamRoutes = $(new OpenAPIHono<AppEnv>().use("/command", requi
   .openapi({ ...streamRoute, middleware: [requireStreamAuth] as const }, (c) => {
     const query: StreamQuery = parseWith(StreamQuery, c.req.query());
     const owner = feedOwner(c, query.userId);
+    const audience = c.get("auth").role === "admin" ? "reviewer" : "applicant";
     return serveFeed(c, {
       scope: kycFeedScope(owner),
       reader: kycFeedReader(c.get("core"), owner),
-      present: (event, at) => (query.includeRiskUpdates === "false" && RISK_EVENTS.has(event.type) ? null : { event: event.type, data: presentKycEvent(event, at) }),
+      present: (event, at) => (query.includeRiskUpdates === "false" && RISK_EVENTS.has(event.type) ? null : { event: event.type, data: presentKycEvent(event, at, audience) }),
     });
   })
   .openapi(commandRoute, async (c) => {

@@ -103,12 +103,21 @@ async function expectNoBlockingViolations(page: Page, label: string) {
 /** The dashboard's row (table) for a customer. */
 const row = (page: Page, name: string) => page.getByRole("row").filter({ hasText: name });
 
-/** Waits until the detail modal's first document image has really loaded (naturalWidth > 0). */
+/**
+ * Waits until the detail modal's passport image has really loaded (naturalWidth > 0) or the modal
+ * says it could not be loaded, and fails in the second case; returns the image's width.
+ */
 async function documentImageLoaded(page: Page, name: string): Promise<number> {
-  const image = page.getByRole("dialog", { name }).getByRole("img", { name: `Passport of ${name}` });
-  await image.waitFor();
-  await page.waitForFunction((element) => element instanceof HTMLImageElement && element.complete && element.naturalWidth > 0, await image.elementHandle());
-  return image.evaluate((element) => (element as HTMLImageElement).naturalWidth);
+  const alt = `Passport of ${name}`;
+  const outcome = await page.waitForFunction((wanted) => {
+    const dialog = document.querySelector("[role=dialog]");
+    if (!dialog) return null;
+    if (dialog.textContent?.includes("The image could not be loaded.")) return "failed";
+    const image = [...dialog.querySelectorAll("img")].find((element) => element.alt === wanted);
+    return image && image.complete && image.naturalWidth > 0 ? "loaded" : null;
+  }, alt);
+  expect(await outcome.jsonValue(), "the document image (a presigned GET of the KYC bucket) did not load: is the bucket's origin in the CSP's img-src?").toBe("loaded");
+  return page.getByRole("dialog", { name }).getByRole("img", { name: alt }).evaluate((element) => (element as HTMLImageElement).naturalWidth);
 }
 
 describe("KYC journey", () => {

@@ -61,7 +61,7 @@ export function SubmissionDetail({ id, shown, onClose, onChanged }: SubmissionDe
           <Spinner label="Loading the submission…" />
         </p>
       ) : (
-        <DetailBody submission={submission} onChanged={onChanged} />
+        <DetailBody submission={submission} onChanged={onChanged} onReloadLinks={() => void detail.refetch()} />
       )}
     </Dialog>
   );
@@ -88,7 +88,7 @@ function Item({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
-function DetailBody({ submission, onChanged }: { submission: Detail; onChanged: () => void }) {
+function DetailBody({ submission, onChanged, onReloadLinks }: { submission: Detail; onChanged: () => void; onReloadLinks: () => void }) {
   const id = useId();
   const [notes, setNotes] = useState(submission.notes ?? "");
   const [asking, setAsking] = useState(false);
@@ -214,7 +214,7 @@ function DetailBody({ submission, onChanged }: { submission: Detail; onChanged: 
         ) : (
           <ul className="space-y-4">
             {submission.documents.map((document) => (
-              <DocumentItem key={document.type} document={document} owner={submission.name} />
+              <DocumentItem key={`${document.type}-${document.url}`} document={document} owner={submission.name} onReload={onReloadLinks} />
             ))}
           </ul>
         )}
@@ -322,9 +322,11 @@ function DetailBody({ submission, onChanged }: { submission: Detail; onChanged: 
 }
 
 /** One document: its image (and face image) through presigned URLs, and what the checks found. */
-function DocumentItem({ document, owner }: { document: ReviewDocument; owner: string }) {
+function DocumentItem({ document, owner, onReload }: { document: ReviewDocument; owner: string; onReload: () => void }) {
   const label = DOCUMENT_TYPE_LABELS[document.type] ?? document.type;
   const checks = document.checks;
+  // A link expires after 5 minutes (or a policy blocks it): say so instead of a broken picture.
+  const [failed, setFailed] = useState(false);
   return (
     <li className="rounded-xl border border-slate-200 p-3 dark:border-slate-800">
       <div className="flex flex-wrap items-center justify-between gap-2">
@@ -333,12 +335,22 @@ function DocumentItem({ document, owner }: { document: ReviewDocument; owner: st
           {humanize(document.status)} · {formatDateTime(document.uploaded_at)}
         </span>
       </div>
-      {document.url ? (
-        <a href={document.url} target="_blank" rel="noreferrer noopener" className="mt-2 block">
-          <img src={document.url} alt={`${label} of ${owner}`} className="max-h-64 w-full rounded-lg bg-slate-100 object-contain dark:bg-slate-800" />
-        </a>
+      {failed ? (
+        <p role="alert" className={`mt-2 flex flex-wrap items-center gap-2 ${errorTextClass}`}>
+          The image could not be loaded.
+          <button type="button" className="font-semibold underline" onClick={onReload}>
+            Load it again
+          </button>
+        </p>
       ) : (
-        <p className={`mt-2 ${subtleTextClass}`}>The image is not available.</p>
+        <a href={document.url} target="_blank" rel="noreferrer noopener" className="mt-2 block">
+          <img
+            src={document.url}
+            alt={`${label} of ${owner}`}
+            onError={() => setFailed(true)}
+            className="max-h-64 w-full rounded-lg bg-slate-100 object-contain dark:bg-slate-800"
+          />
+        </a>
       )}
       {document.face_url && (
         <img src={document.face_url} alt={`Face image of ${owner}`} className="mt-2 max-h-40 rounded-lg bg-slate-100 object-contain dark:bg-slate-800" />

@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { appTable, kycDocumentsBucket, settlementsBucket, toCreateTableInput } from "../infra/spec";
-import { KYC_OBJECT_FUNCTION_ACTIONS, SHARP_FILES, Storage } from "./Storage";
+import { KYC_OBJECT_FAILURE_RETENTION_DAYS, KYC_OBJECT_FUNCTION_ACTIONS, SHARP_FILES, Storage } from "./Storage";
 
 const SYNTH_TIMEOUT_MS = 60_000;
 
@@ -125,6 +125,13 @@ describe.each([
     for (const name of SHARP_FILES) expect(existsSync(path.join(bundle, "node_modules", name, "package.json")), name).toBe(true);
     // sharp stays external: the bundle imports it, it does not inline it.
     expect(readFileSync(path.join(bundle, "packages/functions/src/lambda/kyc-object.mjs"), "utf8")).toMatch(/from"sharp"|from "sharp"/);
+  });
+
+  it("keeps upload events the KYC object function failed on in an encrypted queue for a replay", () => {
+    const fn = resourceOf(template(), "AWS::Lambda::Function", "KycObjectCreated");
+    const queue = resourceOf(template(), "AWS::SQS::Queue", "KycObjectCreatedFailures");
+    expect(fn.Properties!.DeadLetterConfig).toEqual({ TargetArn: { "Fn::GetAtt": [queue.id, "Arn"] } });
+    expect(queue.Properties).toMatchObject({ MessageRetentionPeriod: KYC_OBJECT_FAILURE_RETENTION_DAYS * 24 * 3600, SqsManagedSseEnabled: true });
   });
 
   it("refuses KYC object writes that are not encrypted with AES256", () => {

@@ -1,8 +1,9 @@
-import { RemovalPolicy } from "aws-cdk-lib";
+import { Duration, RemovalPolicy } from "aws-cdk-lib";
 import { TableEncryption } from "aws-cdk-lib/aws-dynamodb";
 import { AnyPrincipal, Effect, PolicyStatement } from "aws-cdk-lib/aws-iam";
 import { BucketEncryption, EventType } from "aws-cdk-lib/aws-s3";
 import { LambdaDestination } from "aws-cdk-lib/aws-s3-notifications";
+import { Queue, QueueEncryption } from "aws-cdk-lib/aws-sqs";
 import { Bucket, Function, Table, type App, type FunctionProps, type StackContext, type TableProps } from "sst/constructs";
 import { functionBundling } from "../infra/bundling";
 import { appTable, keyAttributes, kycDocumentsBucket, settlementsBucket, type AppTableSpec } from "../infra/spec";
@@ -11,6 +12,8 @@ import { deploySettings } from "./settings";
 /** What the KYC object function does with the bucket's objects: read the upload, delete a refused one. */
 export const KYC_OBJECT_FUNCTION_ACTIONS = ["s3:GetObject", "s3:DeleteObject"] as const;
 export const KYC_OBJECT_TIMEOUT_SECONDS = 60;
+/** How long an upload event the function failed on (after S3's async retries) is kept for a replay. */
+export const KYC_OBJECT_FAILURE_RETENTION_DAYS = 14;
 
 /** The files of sharp (and its runtime dependencies) a function that checks images ships beside its bundle. */
 export const SHARP_FILES = ["sharp", "@img/colour", "detect-libc", "semver", "@img/sharp-linux-x64", "@img/sharp-libvips-linux-x64"] as const;
@@ -104,6 +107,13 @@ export function Storage({ stack, app }: StackContext) {
    * asynchronously and retries; the handler is idempotent. Least privilege: read and delete KYC
    * objects, read and write the table, nothing else.
    */
+  // Events still failing after Lambda's two async retries land here instead of vanishing: the
+  // upload stays unprocessed until someone replays them (processing is idempotent).
+  const kycObjectFailures = new Queue(stack, "KycObjectCreatedFailures", {
+    retentionPeriod: Duration.days(KYC_OBJECT_FAILURE_RETENTION_DAYS),
+    encryption: QueueEncryption.SQS_MANAGED,
+    enforceSSL: true,
+  });
   const kycObjectFunction = new Function(stack, "KycObjectCreated", {
     handler: "packages/functions/src/lambda/kyc-object.handler",
     ...imageCheckingFunctionProps(app),
@@ -111,6 +121,7 @@ export function Storage({ stack, app }: StackContext) {
     // sharp decodes up to 100 MP pictures; memory also buys CPU on Lambda.
     memorySize: "1536 MB",
     environment: { TABLE_NAME: table.tableName, KYC_BUCKET: kycBucket.bucketName, SETTLEMENTS_BUCKET: settlements.bucketName },
+    deadLetterQueue: kycObjectFailures,
   });
   table.cdk.table.grantReadWriteData(kycObjectFunction);
   kycObjectFunction.attachPermissions([

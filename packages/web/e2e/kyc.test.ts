@@ -257,6 +257,33 @@ describe("the dashboard against the real stack", () => {
     expect(again.results.map((result) => result.outcome)).toEqual(["unchanged", "not_found"]);
   });
 
+  it("Request Info: the message reaches the applicant's wizard, who resubmits; the reviewer sees it back under review with the audit trail", { timeout: 90_000 }, async () => {
+    const { session, name } = await submittedApplicant("Dev", `Kapoor${randomInt(1000, 10_000)}`);
+    const desk = await open(admin, `/kyc/dashboard?search=${encodeURIComponent(name)}`);
+    // A click anywhere on the row opens it (the spec's row click), not only its Review button.
+    await row(desk, name).getByText(name).click();
+    const dialog = desk.getByRole("dialog", { name });
+    await dialog.getByRole("button", { name: "Request Info" }).click();
+    await dialog.getByLabel("Message to the applicant").fill("Please upload a sharper photo of your passport");
+    await dialog.getByRole("button", { name: "Send request" }).click();
+    await dialog.waitFor({ state: "detached" });
+    await row(desk, name).getByText("Pending").waitFor();
+
+    const wizard = await open(session, "/kyc");
+    await wizard.getByText("More information needed").waitFor();
+    await wizard.getByText("Please upload a sharper photo of your passport").first().waitFor();
+    await wizard.getByLabel("Note for the reviewer (optional)").fill("The passport photo is fine as it is");
+    await wizard.getByRole("button", { name: "Resubmit" }).click();
+    await wizard.getByText("Your submission is back with the reviewer.").first().waitFor();
+
+    await desk.getByRole("button", { name: "Refresh" }).click();
+    await row(desk, name).getByText("Under Review").waitFor();
+    await desk.getByRole("button", { name: `Review ${name}` }).click();
+    const audit = desk.getByRole("dialog", { name }).getByRole("region", { name: "Audit trail" });
+    await audit.getByText("“Please upload a sharper photo of your passport”").waitFor();
+    await audit.getByText("“The passport photo is fine as it is”").waitFor();
+  });
+
   it("the Rules tab: the live version, a dry run against a submission, a draft refused with its place", { timeout: 60_000 }, async () => {
     const page = await open(admin, "/kyc/dashboard");
     await page.getByRole("tab", { name: "Rules" }).click();

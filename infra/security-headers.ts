@@ -8,16 +8,20 @@
  * run time; style injection cannot read localStorage.
  */
 export function contentSecurityPolicy(
-  options: { connectSources?: readonly string[]; upgradeInsecureRequests?: boolean } = {},
+  options: {
+    /** The KYC bucket's origin: uploads go there with presigned requests and reviewers see documents through presigned GETs. */
+    documentStoreOrigins?: readonly string[];
+    upgradeInsecureRequests?: boolean;
+  } = {},
 ): string {
   const directives: [string, ...string[]][] = [
     ["default-src", "'self'"],
     ["script-src", "'self'"],
     ["style-src", "'self'", "'unsafe-inline'"],
-    ["img-src", "'self'", "data:", "blob:"],
+    ["img-src", "'self'", "data:", "blob:", ...(options.documentStoreOrigins ?? [])],
     ["font-src", "'self'", "data:"],
-    // The API is on the same origin; KYC uploads go straight to the bucket with presigned PUTs.
-    ["connect-src", "'self'", ...(options.connectSources ?? [])],
+    // The API is on the same origin; KYC uploads may go straight to the bucket with presigned POSTs.
+    ["connect-src", "'self'", ...(options.documentStoreOrigins ?? [])],
     ["object-src", "'none'"],
     ["base-uri", "'self'"],
     ["form-action", "'self'"],
@@ -36,9 +40,9 @@ export const REFERRER_POLICY = "strict-origin-when-cross-origin";
  * The same policy as headers, for the local one-port server (plain HTTP, so no HSTS and no
  * upgrade of its own URLs): the browser tests then run the SPA under the CSP it gets in the cloud.
  */
-export function localSiteSecurityHeaders(connectSources: readonly string[] = []): Record<string, string> {
+export function localSiteSecurityHeaders(documentStoreOrigins: readonly string[] = []): Record<string, string> {
   return {
-    "Content-Security-Policy": contentSecurityPolicy({ connectSources, upgradeInsecureRequests: false }),
+    "Content-Security-Policy": contentSecurityPolicy({ documentStoreOrigins, upgradeInsecureRequests: false }),
     "X-Content-Type-Options": "nosniff",
     "X-Frame-Options": "DENY",
     "Referrer-Policy": REFERRER_POLICY,

@@ -123,7 +123,7 @@ export function Web({ stack, app }: StackContext) {
     comment: `${app.stage}: CSP, HSTS and friends for the SPA`,
     securityHeadersBehavior: {
       contentSecurityPolicy: {
-        contentSecurityPolicy: contentSecurityPolicy({ connectSources: [`https://${kyc.bucketRegionalDomainName}`] }),
+        contentSecurityPolicy: contentSecurityPolicy({ documentStoreOrigins: [`https://${kyc.bucketRegionalDomainName}`] }),
         override: true,
       },
       strictTransportSecurity: {

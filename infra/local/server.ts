@@ -17,12 +17,12 @@ interface FetchApp {
  * One port for everything, as CloudFront does in the cloud: API paths (infra/spec/routes) go to
  * the Hono app, everything else is the built SPA with index.html as the fallback for deep links.
  */
-export function createLocalHost(api: FetchApp, staticDir: string | null) {
+export function createLocalHost(api: FetchApp, staticDir: string | null, options: { documentStoreOrigins?: readonly string[] } = {}) {
   const host = new Hono();
   host.all("*", async (c, next) => (isApiPath(c.req.path) ? api.fetch(c.req.raw, c.env) : next()));
   if (staticDir) {
     const root = path.relative(process.cwd(), staticDir) || ".";
-    const securityHeaders = localSiteSecurityHeaders();
+    const securityHeaders = localSiteSecurityHeaders(options.documentStoreOrigins);
     host.use("*", async (c, next) => {
       await next();
       for (const [name, value] of Object.entries(securityHeaders)) c.res.headers.set(name, value);

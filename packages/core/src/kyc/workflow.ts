@@ -44,9 +44,10 @@ export async function afterApplicantStep(ctx: CoreContext, draft: KycSubmission,
       });
     }
   }
-  if (next.status === "pending" && isReadyForReview(next)) {
+  // While a reviewer's request for information is open, steps only update the submission: it
+  // goes back to review when the applicant resubmits (which closes the request first).
+  if (next.status === "pending" && next.info_request === null && isReadyForReview(next)) {
     next.status = "under_review";
-    next.info_request = null;
     all.push({
       actor: SYSTEM_ACTOR,
       action: "submitted_for_review",

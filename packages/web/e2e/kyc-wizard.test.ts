@@ -270,6 +270,7 @@ describe("KYC wizard", () => {
     await page.getByRole("button", { name: "Verify Aadhaar number" }).click();
     await toast("AADHAAR verified successfully!");
     await page.getByText(`XXXX XXXX ${aadhaar.slice(8)}`).waitFor();
+    expect(await next.isDisabled()).toBe(false);
     await next.click();
 
     // PAN: uppercased, at most 10, its hints and the spec's error.
@@ -290,11 +291,14 @@ describe("KYC wizard", () => {
     await panField.pressSequentially(`${pan.toLowerCase()}XYZ`);
     expect(await panField.inputValue()).toBe(pan);
     expect(await page.locator("#kyc-pan-hint").innerText()).toBe("Valid format");
+    // The stream opens from "now" on: wait for it, so the review event of this verification reaches the page.
+    await page.getByRole("status").filter({ hasText: "Live updates" }).waitFor();
     await page.getByRole("button", { name: "Verify PAN" }).click();
     await toast("PAN verified successfully!");
+    await main().getByText("PAN verified", { exact: true }).waitFor();
+    expect(await next.isDisabled()).toBe(false);
     // Every step done: the submission goes to a reviewer, and the stream says so.
     await toast("Your submission needs a manual review");
-    expect(await next.isDisabled()).toBe(false);
     await next.click();
 
     // Completion: the status, what was verified, and the way on.

@@ -10,7 +10,7 @@ import { DocumentStatusBadge } from "./DocumentStep";
 import { useResubmit } from "./hooks";
 import { KYC_UI_MESSAGES } from "./live/events";
 import { documentLabel, missingSteps, outcomeOf, STEP_INDEX } from "./steps";
-import { Notice, useActionKey } from "./ui";
+import { BulletList, Notice, useActionKey } from "./ui";
 
 const STATUS_LABELS: Record<KycStatus, string> = { pending: "Pending", under_review: "Under review", verified: "Verified", rejected: "Rejected" };
 
@@ -85,11 +85,7 @@ export function CompletionStep({ state, manualReview, onGoTo, onChanged }: Compl
         </ReviewItem>
         {state.next_steps.length > 0 && (
           <ReviewItem label="Next steps">
-            <ul className="list-disc pl-5">
-              {state.next_steps.map((step) => (
-                <li key={step}>{step}</li>
-              ))}
-            </ul>
+            <BulletList items={state.next_steps} />
           </ReviewItem>
         )}
       </dl>

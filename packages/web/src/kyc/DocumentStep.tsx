@@ -9,7 +9,7 @@ import { showToast } from "../toast/notify";
 import { ACCEPTED_FILES, checkFile, formatFileSize } from "./fileChecks";
 import { documentFailedToast, documentTypeLabel, KYC_TOAST_MS, KYC_UI_MESSAGES } from "./live/events";
 import { documentLabel } from "./steps";
-import { Notice, ProgressBar } from "./ui";
+import { BulletList, Notice, ProgressBar } from "./ui";
 
 /** Spec 001 §2: what a good photo of a document looks like. */
 export const DOCUMENT_REQUIREMENTS = ["Clear, readable text", "All four corners visible", "No glare or shadows", "The original document, not a photocopy"] as const;
@@ -249,13 +249,7 @@ export function DocumentStep({ documentTypes, state, onUploaded }: DocumentStepP
                     <span className="text-slate-900 dark:text-slate-100">{documentTypeLabel(type)}</span>
                     <DocumentStatusBadge status={document.status} />
                   </div>
-                  {document.problems && document.problems.length > 0 && (
-                    <ul className="mt-1 list-disc pl-5 text-red-800 dark:text-red-200">
-                      {document.problems.map((problem) => (
-                        <li key={problem}>{problem}</li>
-                      ))}
-                    </ul>
-                  )}
+                  <BulletList items={document.problems ?? []} className="mt-1 text-red-800 dark:text-red-200" />
                 </li>
               );
             })}
@@ -281,11 +275,7 @@ function UploadResult({ document }: { document: UploadedDocument }) {
     return (
       <Notice tone="error" title={KYC_UI_MESSAGES.documentFailed(label)} urgent>
         {problems.length > 0 ? (
-          <ul className="list-disc pl-5">
-            {problems.map((problem) => (
-              <li key={problem}>{problem}</li>
-            ))}
-          </ul>
+          <BulletList items={problems} />
         ) : (
           KYC_MESSAGES.verificationFailed
         )}

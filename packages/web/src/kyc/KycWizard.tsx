@@ -7,7 +7,7 @@ import { CompletionStep } from "./CompletionStep";
 import { CountryStep } from "./CountryStep";
 import { findCountryEntry } from "./countryList";
 import { DocumentStep } from "./DocumentStep";
-import { REST_REFRESH_MS, useKycCountries, useKycLiveFeed, useKycState, useRefreshKyc } from "./hooks";
+import { REST_REFRESH_MS, useKycCountries, useKycLiveFeed, useKycState, useRecordVerifiedNumber, useRefreshKyc } from "./hooks";
 import type { EventEffect } from "./live/events";
 import { NumberStep } from "./NumberStep";
 import type { StartFailure } from "./startForm";
@@ -64,6 +64,7 @@ export function KycWizard() {
   const state = useKycState(live === "live");
   const countries = useKycCountries();
   const refresh = useRefreshKyc();
+  const recordVerified = useRecordVerifiedNumber();
   const headingRef = useStepFocus<HTMLHeadingElement>(step ?? -1);
 
   // A returning applicant resumes where they left off, once their state is known.
@@ -108,7 +109,7 @@ export function KycWizard() {
     body = <DocumentStep documentTypes={data.document_types ?? country?.documentTypes ?? ["passport"]} state={data} onUploaded={() => void refresh()} />;
   } else if (current === STEP_INDEX.aadhaar || current === STEP_INDEX.pan) {
     const type = current === STEP_INDEX.aadhaar ? "aadhaar" : "pan";
-    body = <NumberStep key={type} type={type} state={data} onVerified={() => void refresh()} />;
+    body = <NumberStep key={type} type={type} state={data} onVerified={(masked) => (masked ? recordVerified(type, masked) : void refresh())} />;
   } else {
     body = <CompletionStep state={data} manualReview={manualReview} onGoTo={goTo} onChanged={() => void refresh()} />;
   }

@@ -38,7 +38,8 @@ export function verificationFailure(error: unknown): { title: string; message: s
 interface NumberStepProps {
   type: IdentityNumberType;
   state: KycState;
-  onVerified(): void;
+  /** Verified: the masked number from the reply (null if it gave none). */
+  onVerified(masked: string | null): void;
 }
 
 /** Steps 3 and 4 (spec 001 §2, §5): the Aadhaar number (hidden by default, groups of 4) and the PAN (uppercased). */
@@ -93,7 +94,7 @@ export function NumberStep({ type, state, onVerified }: NumberStepProps) {
       }
       showToast({ kind: "success", message: KYC_MESSAGES.documentVerified(copy.toastName), durationMs: KYC_TOAST_MS.success });
       setValue("");
-      onVerified();
+      onVerified(result.masked ?? null);
     } catch (error) {
       setFailure(verificationFailure(error));
     }

@@ -60,6 +60,24 @@ export function useRefreshKyc() {
   return useCallback(() => queryClient.invalidateQueries({ queryKey: kycKeys.all(userId) }), [queryClient, userId]);
 }
 
+/**
+ * Records a verified number in the cached state at once (the reply carries its masked form), so
+ * Continue opens with the success toast rather than a refetch later; the refetch then confirms it.
+ */
+export function useRecordVerifiedNumber() {
+  const userId = useUserId();
+  const queryClient = useQueryClient();
+  return useCallback(
+    (type: IdentityNumberType, masked: string) => {
+      queryClient.setQueryData<KycState | null>(kycKeys.state(userId), (state) =>
+        state ? { ...state, identity_numbers: { ...state.identity_numbers, [type]: { masked, verified_at: new Date().toISOString() } } } : state,
+      );
+      void queryClient.invalidateQueries({ queryKey: kycKeys.all(userId) });
+    },
+    [queryClient, userId],
+  );
+}
+
 export function useStartKyc() {
   return useMutation({ mutationFn: ({ input, idempotencyKey }: { input: StartKycInput; idempotencyKey: string }) => kycApi.start(input, { idempotencyKey }) });
 }

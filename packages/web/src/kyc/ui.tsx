@@ -63,3 +63,15 @@ export function ProgressBar({ percent, label, className = "" }: { percent: numbe
     </div>
   );
 }
+
+/** A bulleted list of short texts (check problems, next steps); nothing when there are none. */
+export function BulletList({ items, className = "" }: { items: readonly string[]; className?: string }) {
+  if (items.length === 0) return null;
+  return (
+    <ul className={`list-disc pl-5 ${className}`}>
+      {items.map((item) => (
+        <li key={item}>{item}</li>
+      ))}
+    </ul>
+  );
+}

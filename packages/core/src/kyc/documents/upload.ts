@@ -127,7 +127,8 @@ export async function checkImageBytes(bytes: Uint8Array, fileName: string | null
 
 /* ---------- recording ---------- */
 
-function bandItems(phash: string, submission: KycSubmission, documentType: DocumentType, objectKey: string, at: string): Record<string, unknown>[] {
+/** The 4 index items of one picture's pHash (one per 16-bit band), written with its record. */
+export function imageHashBandItems(phash: string, submission: Pick<KycSubmission, "id" | "user_id">, documentType: DocumentType, objectKey: string, at: string): Record<string, unknown>[] {
   return Array.from({ length: IMAGE_HASH_BANDS }, (_, band) => ({
     ...imageHashBandKey(band, phash.slice(band * 4, band * 4 + 4), submission.user_id, submission.id, documentType),
     entity: "kyc_image_hash",
@@ -216,7 +217,7 @@ async function recordDocument(ctx: CoreContext, submissionId: string, outcome: D
     ];
     const extraItems = [
       { ...documentObjectRecordKey(outcome.objectKey), entity: "kyc_object_record", submission_id: current.id, user_id: current.user_id, status, recorded_at: now },
-      ...(checks ? bandItems(checks.phash, current, outcome.documentType, outcome.objectKey, now) : []),
+      ...(checks ? imageHashBandItems(checks.phash, current, outcome.documentType, outcome.objectKey, now) : []),
     ];
     const draft: KycSubmission = { ...current, documents: { ...current.documents, [outcome.documentType]: document } };
     return afterApplicantStep(ctx, draft, entries, extraItems);

@@ -45,7 +45,7 @@ describe("findSimilarImages (4-band pHash index)", () => {
           }
           const probe = flip(stored[pick % stored.length]!.phash, flips);
           const found = await findSimilarImages(ctx, probe, users[caller]!);
-          const ours = new Set(stored.map((picture) => picture.submissionId));
+          const ours = new Set<string>(stored.map((picture) => picture.submissionId));
           const expected = stored
             .filter((picture) => picture.userId !== users[caller] && hammingDistance(probe, picture.phash) <= MAX_DUPLICATE_DISTANCE)
             .map((picture) => ({ userId: picture.userId, submissionId: picture.submissionId, documentType: "passport", distance: hammingDistance(probe, picture.phash) }));

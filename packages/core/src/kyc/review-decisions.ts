@@ -4,6 +4,7 @@ import { parseWith } from "../shared/validation";
 import { IDENTITY_NUMBER_TYPES, isReadyForReview, type KycStatus, type KycSubmission } from "./model";
 import { assertSubmissionId } from "./review-detail";
 import { BulkUpdateInput, DecisionInput, RequestInfoInput, ResubmitInput, reviewerTransition, type BulkOutcome, type BulkResult, type BulkUpdateReply } from "./review-model";
+import { activeSubmissionKey } from "./keys";
 import { changeSubmission, findUserSubmission, type HistoryInput, type SubmissionChange } from "./submissions";
 import { afterApplicantStep } from "./workflow";
 
@@ -76,6 +77,11 @@ async function decisionChange(ctx: CoreContext, current: KycSubmission, reviewer
   return {
     next: { ...current, status: "under_review", notes, info_request: null, decided_at: null, verified_at: null },
     entries: [{ actor, action: current.status === "pending" ? "moved_to_review" : "reopened", from: current.status, to: "under_review", note, event: null }],
+    // A start racing with this reopen must not leave the user two live submissions.
+    conditions:
+      current.status === "rejected"
+        ? [{ key: activeSubmissionKey(current.user_id), expression: "submission_id = :id", values: { ":id": current.id } }]
+        : [],
   };
 }
 

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestContext } from "../../../../infra/local/testing";
 import { AppError } from "../shared/errors";
 import type { KycSubmission } from "./model";
-import { changeSubmission, createSubmission, findUserSubmission, listHistory, SYSTEM_ACTOR, type NewSubmission } from "./submissions";
+import { activeSubmissionKey } from "./keys";
+import { changeSubmission, createSubmission, findUserSubmission, getSubmission, listHistory, SYSTEM_ACTOR, type NewSubmission } from "./submissions";
 
 let ctx: Awaited<ReturnType<typeof createTestContext>>;
 beforeAll(async () => {
@@ -59,6 +60,38 @@ describe("the submission store", () => {
     const second = await createSubmission(ctx, fields("again"), started);
     expect(second.id).not.toBe(first.id);
     expect((await findUserSubmission(ctx, "again"))?.id).toBe(second.id);
+  });
+
+  it("never leaves two live submissions when a restart races a reviewer reopening the rejected one", async () => {
+    for (let round = 0; round < 6; round += 1) {
+      const userId = `reopen-race-${round}`;
+      const first = await createSubmission(ctx, fields(userId), started);
+      await changeSubmission(ctx, first.id, (current) => ({
+        next: { ...current, status: "rejected" },
+        entries: [{ actor: SYSTEM_ACTOR, action: "rejected", from: current.status, to: "rejected", note: null, event: null }],
+      }));
+      const [restart, reopen] = await Promise.allSettled([
+        createSubmission(ctx, fields(userId), started),
+        changeSubmission(ctx, first.id, (current) => {
+          if (current.status !== "rejected") return null;
+          return {
+            next: { ...current, status: "under_review" },
+            entries: [{ actor: SYSTEM_ACTOR, action: "reopened", from: "rejected", to: "under_review", note: "second look", event: null }],
+            conditions: [{ key: activeSubmissionKey(userId), expression: "submission_id = :id", values: { ":id": current.id } }],
+          };
+        }),
+      ]);
+      const active = await findUserSubmission(ctx, userId);
+      const old = await getSubmission(ctx, first.id);
+      if (restart.status === "fulfilled") {
+        expect(active?.id).toBe(restart.value.id);
+        expect(old?.status).toBe("rejected");
+      } else {
+        expect(reopen.status).toBe("fulfilled");
+        expect(active?.id).toBe(first.id);
+        expect(old?.status).toBe("under_review");
+      }
+    }
   });
 
   it("commits concurrent changes one after the other, each with its history entry, none lost", async () => {

@@ -98,11 +98,15 @@ export async function createSubmission(
           { Put: { TableName: ctx.db.table, Item: submissionItem(submission), ConditionExpression: "attribute_not_exists(pk)" } },
           { Put: { TableName: ctx.db.table, Item: historyItem(submission, 1, entry, now), ConditionExpression: "attribute_not_exists(pk)" } },
           ...extraItems(submission).map((Item) => ({ Put: { TableName: ctx.db.table, Item } })),
+          // A reviewer reopening the rejected submission meanwhile keeps it the user's one.
+          ...(previous
+            ? [{ ConditionCheck: { TableName: ctx.db.table, Key: submissionKey(previous.id), ConditionExpression: "#status = :rejected", ExpressionAttributeNames: { "#status": "status" }, ExpressionAttributeValues: { ":rejected": "rejected" } } }]
+            : []),
         ],
       }),
     );
   } catch (error) {
-    if (cancellationCodes(error)?.[0] === "ConditionalCheckFailed") throw conflict(KYC_MESSAGES.alreadyStarted, "kyc_already_started");
+    if (cancellationCodes(error)?.some((code) => code === "ConditionalCheckFailed")) throw conflict(KYC_MESSAGES.alreadyStarted, "kyc_already_started");
     throw error;
   }
   announceHistory(ctx, submission.user_id, now);
@@ -119,6 +123,8 @@ export interface SubmissionChange {
   entries: HistoryInput[];
   /** Further items written in the same transaction (e.g. an identity-number claim). */
   extraItems?: Record<string, unknown>[];
+  /** Conditions on other items that must hold when the change commits (a failed one is a lost race: recomputed). */
+  conditions?: { key: Record<string, string>; expression: string; values: Record<string, unknown>; names?: Record<string, string> }[];
 }
 
 /**
@@ -154,6 +160,15 @@ export async function changeSubmission(
               Put: { TableName: ctx.db.table, Item: historyItem(next, current.version + 1 + index, entry, now), ConditionExpression: "attribute_not_exists(pk)" },
             })),
             ...(planned.extraItems ?? []).map((Item) => ({ Put: { TableName: ctx.db.table, Item } })),
+            ...(planned.conditions ?? []).map((condition) => ({
+              ConditionCheck: {
+                TableName: ctx.db.table,
+                Key: condition.key,
+                ConditionExpression: condition.expression,
+                ExpressionAttributeValues: condition.values,
+                ...(condition.names ? { ExpressionAttributeNames: condition.names } : {}),
+              },
+            })),
           ],
         }),
       );

@@ -328,6 +328,32 @@ async function readDownload(download: { createReadStream(): Promise<NodeJS.Reada
   return Buffer.concat(chunks).toString("utf8");
 }
 
+describe("when the back office cannot be reached", () => {
+  it("an empty list, zeroed stats, processing time N/A, the reason and a retry (spec 001 §8)", async () => {
+    const context = await newContext(browser, { session: admin, reducedMotion: "reduce" });
+    const page = await context.newPage();
+    let failing = true;
+    await page.route("**/api/v1/kyc/dashboard**", (route) =>
+      failing ? route.fulfill({ status: 503, contentType: "application/json", body: JSON.stringify({ message: "Service temporarily unavailable", code: "service_unavailable" }) }) : route.fallback(),
+    );
+    await page.goto("/kyc/dashboard");
+    await page.getByText("No submissions found").waitFor();
+    await page.getByText("Showing 0 of 0 submissions").waitFor();
+    await page.getByText("Average processing time: N/A").waitFor();
+    expect(await page.getByRole("definition").filter({ hasText: /^0%?$/ }).count()).toBe(4);
+    await page.getByRole("alert").filter({ hasText: "Service temporarily unavailable" }).first().waitFor();
+
+    // Back again: the list is the server's (and the reason goes).
+    failing = false;
+    const listed = page.waitForResponse((response) => response.url().includes("/api/v1/kyc/dashboard?") && response.status() === 200);
+    await page.getByRole("button", { name: "Try again" }).click();
+    const { total } = (await (await listed).json()) as { total: number };
+    await page.getByText(new RegExp(`^Showing \\d+ of ${total} submissions?$`)).waitFor();
+    await page.getByRole("alert").filter({ hasText: "Service temporarily unavailable" }).first().waitFor({ state: "detached" });
+    await context.close();
+  });
+});
+
 describe("who may see the dashboard", () => {
   it("a user gets a clear message, and the server answers 403", async () => {
     const user = await registerSession("kyc-user");

@@ -107,7 +107,15 @@ export function SubmissionsPanel({ filters, onFilters, onClearFilters }: Submiss
       {pages.isError && (
         <div role="alert" className="flex flex-wrap items-center justify-between gap-3 rounded-xl border border-red-200 bg-red-50 p-4 dark:border-red-900 dark:bg-red-950/60">
           <p className={errorTextClass}>{actionErrorMessage(pages.error, REVIEW_MESSAGES.loadFailed)}</p>
-          <button type="button" onClick={() => void pages.refetch()} className="text-sm font-semibold text-red-800 underline dark:text-red-200">
+          <button
+            type="button"
+            // The stats most likely failed with the list: both are asked again.
+            onClick={() => {
+              void pages.refetch();
+              if (stats.isError) void stats.refetch();
+            }}
+            className="text-sm font-semibold text-red-800 underline dark:text-red-200"
+          >
             Try again
           </button>
         </div>

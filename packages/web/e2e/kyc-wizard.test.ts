@@ -215,6 +215,8 @@ describe("KYC wizard", () => {
     await refused.waitFor();
     expect(await refused.innerText()).toMatch(/blurry/i);
     await toast("Passport verification failed.");
+    await refused.scrollIntoViewIfNeeded();
+    await screenshot(page, "kyc-document-refused");
 
     // A sharp, evenly lit 1200 x 800 photo: a preview, real upload progress, then the checks pass.
     await picker.setInputFiles({ name: "passport.png", mimeType: "image/png", buffer: await sampleDocumentImage({ seed, width: 1200, height: 800 }) });
@@ -231,6 +233,10 @@ describe("KYC wizard", () => {
     expect(progress.length).toBeGreaterThan(0);
     expect(progress.every((value, index) => value >= 0 && value <= 100 && (index === 0 || value >= progress[index - 1]!))).toBe(true);
     await page.getByRole("region", { name: "Your documents" }).getByText("Verified").waitFor();
+    // The blurred photo's failure toast is old news once a photo passes.
+    await page.getByRole("status").filter({ hasText: "Passport verification failed." }).waitFor({ state: "detached" });
+    await preview.scrollIntoViewIfNeeded();
+    await screenshot(page, "kyc-document-verified");
 
     // Previous goes back to the country step; choosing again meets the existing submission.
     await page.getByRole("button", { name: "Previous" }).click();

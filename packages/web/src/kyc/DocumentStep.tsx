@@ -5,9 +5,9 @@ import { KYC_SERVICE_MESSAGES, kycApi, type KycState, type UploadedDocument } fr
 import { primaryButtonClass, secondaryButtonClass } from "../components/styles";
 import { writeErrorMessage } from "../ledger/actionErrors";
 import { subtleTextClass } from "../ledger/ui";
-import { showToast } from "../toast/notify";
+import { notify, showToast } from "../toast/notify";
 import { ACCEPTED_FILES, checkFile, formatFileSize } from "./fileChecks";
-import { documentFailedToast, documentTypeLabel, KYC_TOAST_MS, KYC_UI_MESSAGES } from "./live/events";
+import { documentFailedToast, documentFailedToastId, documentTypeLabel, KYC_TOAST_MS, KYC_UI_MESSAGES } from "./live/events";
 import { documentLabel } from "./steps";
 import { BulletList, Notice, ProgressBar } from "./ui";
 
@@ -92,7 +92,11 @@ export function DocumentStep({ documentTypes, state, onUploaded }: DocumentStepP
         onProgress: (fraction) => setUpload({ phase: "uploading", fraction }),
       });
       setUpload({ phase: "done", document });
-      if (document.status === "verified") showToast({ kind: "success", message: KYC_MESSAGES.documentVerified(documentLabel(document.type)), durationMs: KYC_TOAST_MS.success });
+      if (document.status === "verified") {
+        // An earlier failure of this type is old news now.
+        notify.dismiss(documentFailedToastId(document.type));
+        showToast({ kind: "success", message: KYC_MESSAGES.documentVerified(documentLabel(document.type)), durationMs: KYC_TOAST_MS.success });
+      }
       if (document.status === "rejected") failedToast(document.type);
       onUploaded();
     } catch (error) {

@@ -56,11 +56,12 @@ export function documentTypeLabel(type: string): string {
 }
 
 /** "{type} verification failed." under one id per type: the upload reply and the stream telling the same failure fold into one toast. */
+export const documentFailedToastId = (documentType: string) => `kyc-document-failed-${documentType}`;
 export const documentFailedToast = (documentType: string): ToastSpec => ({
   kind: "error",
   message: KYC_UI_MESSAGES.documentFailed(documentTypeLabel(documentType)),
   durationMs: KYC_TOAST_MS.failure,
-  id: `kyc-document-failed-${documentType}`,
+  id: documentFailedToastId(documentType),
 });
 
 /** What an event does to the wizard. */

@@ -5,7 +5,7 @@ import { Topic } from "aws-cdk-lib/aws-sns";
 import { EmailSubscription } from "aws-cdk-lib/aws-sns-subscriptions";
 import { Config, Function, use, type StackContext } from "sst/constructs";
 import { functionAlarms } from "./alarms";
-import { Storage } from "./Storage";
+import { imageCheckingFunctionProps, Storage } from "./Storage";
 
 export const API_TIMEOUT_SECONDS = 25;
 
@@ -38,6 +38,8 @@ export function Api({ stack, app }: StackContext) {
 
   const api = new Function(stack, "Api", {
     handler: "packages/functions/src/lambda/api.handler",
+    // The app checks KYC pictures with sharp (a native module): bundled beside the code, on x86_64.
+    ...imageCheckingFunctionProps(app),
     // Below CloudFront's 30 s origin read timeout, so a slow request fails here with a log line.
     timeout: `${API_TIMEOUT_SECONDS} seconds`,
     memorySize: "1024 MB",

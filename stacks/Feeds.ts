@@ -2,7 +2,7 @@ import { FunctionUrlAuthType, InvokeMode } from "aws-cdk-lib/aws-lambda";
 import { Function, use, type StackContext } from "sst/constructs";
 import { functionAlarms } from "./alarms";
 import { Api } from "./Api";
-import { Storage } from "./Storage";
+import { imageCheckingFunctionProps, Storage } from "./Storage";
 
 /** Lambda's ceiling. The app ends each SSE stream well before it and the client reconnects. */
 export const FEEDS_TIMEOUT_SECONDS = 900;
@@ -13,6 +13,8 @@ export function Feeds({ stack, app }: StackContext) {
 
   const feeds = new Function(stack, "Feeds", {
     handler: "packages/functions/src/lambda/feeds.handler",
+    // Same app as the API, so the same native sharp beside the bundle (see Storage.ts).
+    ...imageCheckingFunctionProps(app),
     timeout: `${FEEDS_TIMEOUT_SECONDS} seconds`,
     memorySize: "512 MB",
     // The same origin proof as the API: the feeds' function URL is just as reachable directly.

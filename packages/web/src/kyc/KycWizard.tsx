@@ -1,6 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { primaryButtonClass, secondaryButtonClass } from "../components/styles";
-import { useStepFocus } from "../ledger/useStepFocus";
 import { cardClass, LoadError, Spinner, subtleTextClass } from "../ledger/ui";
 import { useSession } from "../session/hooks";
 import { CompletionStep } from "./CompletionStep";
@@ -65,7 +64,16 @@ export function KycWizard() {
   const countries = useKycCountries();
   const refresh = useRefreshKyc();
   const recordVerified = useRecordVerifiedNumber();
-  const headingRef = useStepFocus<HTMLHeadingElement>(step ?? -1);
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const shownStep = useRef<number | null>(null);
+
+  // Keyboard and screen-reader users land on each new step's heading; not on the first one shown
+  // when the page opens, where focus stays at the top of the page.
+  useEffect(() => {
+    if (step === null) return;
+    if (shownStep.current !== null && shownStep.current !== step) headingRef.current?.focus();
+    shownStep.current = step;
+  }, [step]);
 
   // A returning applicant resumes where they left off, once their state is known.
   useEffect(() => {

@@ -33,14 +33,6 @@ const MULTIPART_SLACK_BYTES = 64 * 1024;
 export const UPLOAD_MAX_BODY_BYTES = KYC_LIMITS.maxFileBytes + MULTIPART_SLACK_BYTES;
 const FILE_NAME_MAX = 255;
 
-/**
- * Paths whose routes set their own body limit, so the app's general 1 MB limit skips them (app.ts):
- * a 6 MB picture must still be answered with the spec's "File size must be less than 5MB".
- */
-const OWN_BODY_LIMIT_PATHS = new Set(["/api/v1/kyc/upload", "/api/v1/kyc/verify/didit"]);
-/** The app routes without strict trailing slashes, so "/upload/" is the same route and the same limit. */
-export const hasOwnBodyLimit = (path: string) => OWN_BODY_LIMIT_PATHS.has(path.replace(/\/+$/, ""));
-
 const tooLargeReply = (c: Context<AppEnv>) => c.json({ message: KYC_MESSAGES.fileTooLarge, code: "file_too_large" }, 413);
 
 const UploadDocumentType = z.enum(DOCUMENT_TYPES, { error: `document_type must be one of ${DOCUMENT_TYPES.join(", ")}` });

@@ -20,11 +20,8 @@ import { jsonBody as parseJsonBody, parseJsonText, parseWith, readJson } from ".
  * (kyc/risk/rule-sets.ts, watchlist.ts); this module parses, authorises and shapes replies.
  */
 
-/** The watchlist route takes up to 2 MB of CSV (JSON-escaped, up to about twice that). */
-export const WATCHLIST_PATH = "/api/v1/kyc/rules/watchlist";
+/** The watchlist route takes up to 2 MB of CSV (JSON-escaped, up to about twice that); see http/body-limits.ts. */
 const WATCHLIST_MAX_BODY_BYTES = 2 * WATCHLIST_LIMITS.maxBytes + 64 * 1024;
-/** Paths of this module with their own body limit, for the app's general 1 MB limit to skip (app.ts). */
-export const hasOwnRulesBodyLimit = (path: string) => path.replace(/\/+$/, "") === WATCHLIST_PATH;
 
 const admin = { tags: [TAGS.kyc] as [typeof TAGS.kyc], security: authenticated, "x-stability": "beta" as const };
 const ADMIN_ONLY = "Administrators only (a user is answered 403 `admin_required`).";

@@ -55,7 +55,7 @@ const CommandEnvelope = z.object({
 /**
  * uploadDocument carries a picture of up to 5 MB as base64 (4 characters per 3 bytes) in JSON:
  * the command route takes that much, plus room for the envelope. (The app's general 1 MB limit
- * must skip this path for it to apply: see hasOwnBodyLimit in kyc-documents.ts.)
+ * must skip this path for it to apply: see http/body-limits.ts.)
  */
 export const COMMAND_MAX_BODY_BYTES = Math.ceil(KYC_LIMITS.maxFileBytes / 3) * 4 + 64 * 1024;
 

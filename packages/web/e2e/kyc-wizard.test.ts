@@ -196,8 +196,15 @@ describe("KYC wizard", () => {
     // The browser's pre-checks, with the spec's messages under File Validation Failed.
     const picker = page.locator('input[type="file"]');
     const validation = page.getByRole("alert").filter({ hasText: KYC_MESSAGES.fileValidationTitle });
-    await picker.setInputFiles({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("not a picture") });
+    // Dropped onto the drop zone (a real drop event carrying a file) ...
+    const dropped = await page.evaluateHandle(() => {
+      const transfer = new DataTransfer();
+      transfer.items.add(new File(["not a picture"], "notes.txt", { type: "text/plain" }));
+      return transfer;
+    });
+    await page.getByTestId("kyc-dropzone").dispatchEvent("drop", { dataTransfer: dropped });
     await validation.filter({ hasText: KYC_MESSAGES.notAnImage }).waitFor();
+    // ... or chosen with the file picker.
     await picker.setInputFiles({ name: "renamed.png", mimeType: "image/png", buffer: Buffer.from("plain text pretending to be a PNG") });
     await validation.filter({ hasText: KYC_MESSAGES.wrongImageFormat }).waitFor();
     const sixMegabytes = Buffer.concat([await sampleDocumentImage({ seed: 7 }), Buffer.alloc(6 * 1024 * 1024)]);

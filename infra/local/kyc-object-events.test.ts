@@ -75,7 +75,7 @@ describe("presigned upload -> S3 ObjectCreated -> document checks (embedded stac
     await delivery.idle();
 
     const after = (await getSubmission(core, submission.id))!;
-    expect(after.documents.idCard).toMatchObject({ status: "rejected", checks: null, object_key: ticket.key });
+    expect(after.documents.idCard).toMatchObject({ status: "rejected", checks: null, object_key: ticket.key, refusal: KYC_MESSAGES.wrongImageFormat });
     expect(after.progress).toBe(0);
     const history = await listHistory(core, submission.id);
     const verdict = history.find((entry) => entry.event?.type === "documentVerified");

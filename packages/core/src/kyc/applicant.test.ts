@@ -30,6 +30,7 @@ const document = (status: SubmissionDocument["status"], problems: string[] = [])
   file_name: null,
   checks: { format: "png", bytes: 1, width: 1, height: 1, sharpness: 1, glare: 0, phash: "0", passed: status === "verified", problems },
   face_object_key: null,
+  refusal: null,
 });
 const number = { masked: "XXXX XXXX 2346", hash: "h", verified_at: "2026-01-15T10:02:00.000Z" };
 

@@ -191,7 +191,7 @@ export function stateOf(submission: KycSubmission): KycStateView {
     document_types: countryDocumentTypes(submission.country),
     documents: Object.fromEntries(
       Object.values(submission.documents).flatMap((document) =>
-        document ? [[document.type, { status: document.status, verified_at: document.verified_at, uploaded_at: document.uploaded_at, problems: document.checks?.problems ?? [] }]] : [],
+        document ? [[document.type, { status: document.status, verified_at: document.verified_at, uploaded_at: document.uploaded_at, problems: document.refusal ? [document.refusal] : (document.checks?.problems ?? []) }]] : [],
       ),
     ),
     identity_numbers: Object.fromEntries(

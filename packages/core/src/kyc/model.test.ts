@@ -10,6 +10,7 @@ const document = (status: SubmissionDocument["status"]): SubmissionDocument => (
   file_name: null,
   checks: null,
   face_object_key: null,
+  refusal: null,
 });
 const number = { masked: "XXXX XXXX 1234", hash: "h", verified_at: "2026-01-01T00:00:00.000Z" };
 

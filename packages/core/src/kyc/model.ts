@@ -108,6 +108,8 @@ export const SubmissionDocument = z.object({
   checks: ImageChecks.nullable(),
   /** A face image stored beside it for the reviewer (Didit-style verification). */
   face_object_key: z.string().nullable(),
+  /** Why the file itself was refused (not a JPG/PNG, too large), when it came by presigned upload and was deleted. */
+  refusal: z.string().nullable().default(null),
 });
 export type SubmissionDocument = z.infer<typeof SubmissionDocument>;
 

@@ -69,7 +69,7 @@ export async function seedSubmission(core: CoreContext, options: SeedOptions): P
         pan: { masked: "AAAAAXXXXA", hash: `pan-${options.userId}`, verified_at: at },
       },
       documents: {
-        passport: { type: "passport", status: "verified", uploaded_at: at, verified_at: at, object_key: objectKey, file_name: "passport.png", checks: null, face_object_key: faceKey },
+        passport: { type: "passport", status: "verified", uploaded_at: at, verified_at: at, object_key: objectKey, file_name: "passport.png", checks: null, face_object_key: faceKey, refusal: null },
       },
     };
     return afterApplicantStep(core, draft, [

@@ -194,6 +194,7 @@ async function recordDocument(ctx: CoreContext, submissionId: string, outcome: D
       file_name: outcome.fileName,
       checks,
       face_object_key: outcome.faceObjectKey,
+      refusal: outcome.refusal,
     };
     const applicant = { id: current.user_id, name: current.name, role: "applicant" as const };
     const label = DOCUMENT_TYPE_LABELS[outcome.documentType];

@@ -642,6 +642,14 @@ describe("the whole journey through the applicant's and the reviewer's routes", 
     const uploaded = await t.app.request("/api/v1/kyc/upload", { method: "POST", body: form, headers: { Authorization: `Bearer ${applicant.token}` } });
     expect(uploaded.status).toBe(201);
     expect((await as("GET", "/api/v1/kyc/status")).body.data.status).toBe("under_review");
+    // With a reviewer now: what they review no longer changes under them.
+    const again = new FormData();
+    again.append("document_type", "idCard");
+    again.append("file", new Blob([png], { type: "image/png" }), "id.png");
+    const late = await t.app.request("/api/v1/kyc/upload", { method: "POST", body: again, headers: { Authorization: `Bearer ${applicant.token}` } });
+    expect(late.status).toBe(409);
+    expect((await late.json()).message).toContain("under review");
+    expect((await as("POST", "/api/v1/kyc/verify/pan", { document_number: "ABCPE1235F", country: "IN" })).status).toBe(409);
 
     const listed = await asAdmin("GET", "/api/v1/kyc/dashboard?search=journey@example.com&status=under_review");
     expect(listed.body.data).toHaveLength(1);

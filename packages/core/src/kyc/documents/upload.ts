@@ -39,8 +39,12 @@ import {
 
 /** Duplicate pictures: pHashes at most this many bits apart. The 4-band index finds every pair this close. */
 export const MAX_DUPLICATE_DISTANCE = 3;
-/** Submissions in these states take documents; a decided one does not. */
-const OPEN_STATUSES: ReadonlySet<KycSubmission["status"]> = new Set(["pending", "under_review"]);
+/**
+ * Only a pending submission takes documents, as it takes identity numbers: once it is with a
+ * reviewer (or decided) what they review must not change under them. A reviewer's Request Info
+ * sends it back to pending.
+ */
+const OPEN_STATUSES: ReadonlySet<KycSubmission["status"]> = new Set(["pending"]);
 
 export const KYC_NOT_STARTED_MESSAGE = "Start KYC first: there is no KYC submission for this account yet";
 
@@ -85,7 +89,11 @@ async function requireOpenSubmission(ctx: CoreContext, userId: string): Promise<
 
 function assertOpen(submission: KycSubmission): void {
   if (!OPEN_STATUSES.has(submission.status)) {
-    throw conflict(`This KYC submission is already ${submission.status}; its documents can no longer change`, "kyc_submission_closed");
+    const message =
+      submission.status === "under_review"
+        ? "Your KYC submission is under review and its documents cannot be changed now"
+        : `This KYC submission is already ${submission.status}; its documents can no longer change`;
+    throw conflict(message, "kyc_submission_closed");
   }
 }
 

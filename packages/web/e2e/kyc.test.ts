@@ -268,6 +268,7 @@ describe("the dashboard against the real stack", () => {
     await dialog.getByRole("button", { name: "Send request" }).click();
     await dialog.waitFor({ state: "detached" });
     await row(desk, name).getByText("Pending").waitFor();
+    await row(desk, name).getByText("Info requested").waitFor();
 
     const wizard = await open(session, "/kyc");
     await wizard.getByText("More information needed").waitFor();

@@ -14,8 +14,9 @@ import { writeRequest } from "./write";
 /**
  * The reviewer back office (admin only; a user is answered 403): the dashboard list, its stats
  * and CSV export, one submission in full, decisions, bulk decisions, Request Info, and the risk
- * rules with the watchlist. Wire shapes are core's own zod types (review-model, risk/model), the
- * ones the server replies with; only types cross into the bundle.
+ * rules with the watchlist. Wire shapes are core's own zod types, the ones the server replies
+ * with: review-model and risk/model are browser-safe; the server modules (rule-sets, watchlist)
+ * are imported as types only, so none of their code enters the bundle.
  */
 
 const KYC = "/api/v1/kyc";

@@ -51,7 +51,7 @@ export function SubmissionList({ layout, submissions, selected, onToggle, onTogg
                 <p className="truncate text-sm text-slate-600 dark:text-slate-300">{submission.email}</p>
                 <p className="truncate text-sm text-slate-600 dark:text-slate-300">{submission.location || submission.country}</p>
               </div>
-              <KycStatusBadge status={submission.status} />
+              <RowStatus submission={submission} />
             </div>
             <dl className="mt-3 grid grid-cols-2 gap-2 text-sm">
               <div>
@@ -122,7 +122,7 @@ export function SubmissionList({ layout, submissions, selected, onToggle, onTogg
               </td>
               <td className="max-w-[12rem] truncate px-4 py-3 text-slate-700 dark:text-slate-300">{submission.location || submission.country}</td>
               <td className="px-4 py-3">
-                <KycStatusBadge status={submission.status} />
+                <RowStatus submission={submission} />
               </td>
               <td className="px-4 py-3">
                 <RiskScore score={submission.risk_score} level={submission.risk_level} />
@@ -163,5 +163,15 @@ function ReviewButton({ submission, onOpen }: { submission: DashboardSubmission;
     <button type="button" className={viewButtonClass} onClick={() => onOpen(submission.id)} aria-label={`Review ${submission.name}`}>
       Review
     </button>
+  );
+}
+
+/** The status, and whether a Request Info is waiting for the applicant (the ball is not with the reviewers). */
+function RowStatus({ submission }: { submission: DashboardSubmission }) {
+  return (
+    <span className="inline-flex flex-col items-start gap-1">
+      <KycStatusBadge status={submission.status} />
+      {submission.info_requested && <span className="whitespace-nowrap text-xs text-slate-600 dark:text-slate-400">Info requested</span>}
+    </span>
   );
 }

@@ -361,6 +361,20 @@ describe("KYC wizard", () => {
     await main().getByText("Identity verified").waitFor();
     await main().getByText(KYC_MESSAGES.completed(decided.data.risk_score)).waitFor();
 
+    // Without the stream (its health check fails) the wizard says it polls, and reads the same state over REST.
+    const rest = await context.newPage();
+    let healthChecks = 0;
+    await rest.route("**/api/grpc/kyc/health", (route) => {
+      healthChecks++;
+      return route.fulfill({ status: 503, contentType: "application/json", body: "{}" });
+    });
+    await rest.goto("/kyc");
+    // Shown only once a connection attempt has failed ("Connecting to live updates…" before).
+    await rest.getByRole("status").filter({ hasText: "Updates every 10 s" }).waitFor();
+    expect(healthChecks).toBeGreaterThan(0);
+    await rest.getByRole("main").getByText("Identity verified").waitFor();
+    await rest.close();
+
     // Access Dashboard leads somewhere real.
     await page.getByRole("link", { name: "Access Dashboard" }).click();
     await page.waitForURL(/\/ledger$/);

@@ -133,7 +133,7 @@ export function KycWizard() {
         </div>
         <p role="status" aria-live="polite" className="inline-flex items-center gap-2 rounded-full border border-slate-200 px-3 py-1.5 text-sm text-slate-700 dark:border-slate-800 dark:text-slate-200">
           <span aria-hidden="true" className={`h-2 w-2 rounded-full ${live === "live" ? "bg-emerald-500" : "bg-slate-400"}`} />
-          {live === "live" ? "Live updates" : `Updates every ${REST_REFRESH_MS.withoutStream / 1000} s`}
+          {live === "live" ? "Live updates" : live === "connecting" ? "Connecting to live updates…" : `Updates every ${REST_REFRESH_MS.withoutStream / 1000} s`}
         </p>
       </header>
 

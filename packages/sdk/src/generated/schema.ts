@@ -681,6 +681,554 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/kyc": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * KYC service health
+         * @description Asks the KYC store (the table) and the document bucket. `success` is true while the store answers; 503 with Retry-After when it does not.
+         */
+        get: operations["getKycHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/kyc/countries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Countries KYC supports
+         * @description The 30 countries of the built-in list with their document types (spec 001 §3), then every other ISO 3166-1 country, which accepts a passport. `search` matches name or code, case-insensitively; the popular ones (US, GB, DE, FR, IT, ES, CA, AU, IN, BR) are marked.
+         */
+        get: operations["listKycCountries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/kyc/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start KYC
+         * @description Starts the caller's KYC submission for a country (one active submission per user; a second start is a 409 whose message contains 'already has a KYC submission'; after a rejection a new one may start). `amount` (INR, whole rupees) defaults to 50000. An optional `X-Device-Id` header (8-128 of `A-Za-z0-9._:-`) counts toward the device velocity rule, as the client address and e-mail domain do. Announces `verificationStarted` and a first `riskAssessmentUpdate` on the KYC stream.
+         */
+        post: operations["startKyc"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/kyc/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's KYC state
+         * @description Spec 001 §3 KYC state: status, progress, documents by type (status, verified_at, and the problems of a document that failed its checks), masked identity numbers, what is left to do (`next_steps`), an open request from a reviewer, the risk score and level. 404 `kyc_not_started` before any start.
+         */
+        get: operations["getKycStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/kyc/verify/aadhaar": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Verify an Aadhaar number
+         * @description 12 digits (spaces allowed), the first 2-9, a valid Verhoeff check digit, not a palindrome. A bad number is a 400 with the spec's message and changes nothing. Only the number masked to its last four and a keyed hash are stored; the same number on another user is a risk flag. Verifying the recorded number again changes nothing. Adds 25 to progress; announces `documentVerified` and the risk update on the KYC stream. `country`, when sent, must be the submission's.
+         */
+        post: operations["verifyAadhaar"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/kyc/verify/pan": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Verify a PAN
+         * @description AAAAA9999A (uppercased, spaces removed) with an official holder type (A, B, C, F, G, H, J, L, P, T) in the 4th place; the serial 0000 is refused. A bad number is a 400 with the spec's message and changes nothing. Only the number masked to its last four and a keyed hash are stored; the same number on another user is a risk flag. Verifying the recorded number again changes nothing. Adds 25 to progress; announces `documentVerified` and the risk update on the KYC stream. `country`, when sent, must be the submission's.
+         */
+        post: operations["verifyPan"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/kyc/upload": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload a KYC document picture
+         * @description Multipart form with `file` (JPG/JPEG/PNG, at most 5 MB) and `document_type` (one the submission's country accepts). The file is judged by its bytes (magic numbers), then decoded and checked (resolution, focus, glare) before the reply. Refusals (nothing is stored): 413 `file_too_large` "File size must be less than 5MB"; 415 `wrong_image_format` "File must be JPG, JPEG, or PNG format" for other image formats, for a file that only claims to be a JPG/PNG by its name or declared type (a text file named .png), for a declared content type that disagrees with the bytes, and for extensions other than jpg/jpeg/png; 415 `not_an_image` "File must be an image" for anything else; 422 `image_unreadable` for a damaged picture. A readable picture that fails a quality check (resolution under 600 x 400, blur, glare, washed out) is stored and recorded as the type's current document with status `rejected` (audit trail; `documentVerified` REJECTED on the KYC stream). Such a rejection is answered 422 `document_rejected` with the problems in the message, so the applicant can retake the photo. Needs a started KYC (409 `kyc_not_started`).
+         */
+        post: operations["uploadKycDocument"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/kyc/uploads/presign": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Get a presigned S3 upload for a document picture
+         * @description A presigned POST (valid 5 minutes) that lets the browser send one picture straight to the private KYC bucket. The signed policy fixes the object key (under the user's own prefix), 1 byte to 5 MB, the JPEG or PNG content type asked for, and server-side encryption. When S3 reports the object, the same checks as POST /upload run: a refused file is deleted and recorded as a rejected document with the spec's message; the outcome appears in GET /status and on the KYC stream (documentVerified).
+         */
+        post: operations["createKycUploadTicket"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/kyc/verify/didit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Verify a document from base64 images (Didit-style)
+         * @description `document_image` (base64, or a data: URL) gets every check of POST /upload; `country_code` must be the submission's country. A `face_image`, if sent, must be a readable JPEG/PNG too and is stored beside the document for the reviewer: no face match is computed and none is claimed (`face_match: "not_performed"`). Refusals (nothing is stored): 413 `file_too_large` "File size must be less than 5MB"; 415 `wrong_image_format` "File must be JPG, JPEG, or PNG format" for other image formats, for a file that only claims to be a JPG/PNG by its name or declared type (a text file named .png), for a declared content type that disagrees with the bytes, and for extensions other than jpg/jpeg/png; 415 `not_an_image` "File must be an image" for anything else; 422 `image_unreadable` for a damaged picture. A readable picture that fails a quality check (resolution under 600 x 400, blur, glare, washed out) is stored and recorded as the type's current document with status `rejected` (audit trail; `documentVerified` REJECTED on the KYC stream). Here the rejection is the reply's `data.status` REJECTED (200) with its problems.
+         */
+        post: operations["verifyKycDocumentDidit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/kyc/dashboard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Reviewer dashboard: submissions
+         * @description Every KYC submission, newest first, filtered (status, search, country, priority, period) and paged by cursor; `total` counts every match for "Showing X of Y". Administrators only (a user is answered 403 `admin_required`).
+         */
+        get: operations["listKycSubmissions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/kyc/dashboard/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Reviewer dashboard: stats with trends
+         * @description The stat cards for the submissions submitted within the period (default 7d): totals by outcome, Pending Review (pending + under_review), average processing time (hours, submission to decision), success rate (verified / decided), monthly growth, and each figure's change against the previous period of the same length. Administrators only (a user is answered 403 `admin_required`).
+         */
+        get: operations["getKycDashboardStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/kyc/dashboard/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export Report (CSV)
+         * @description Every submission matching the dashboard's filters (at most 10,000; more is a 422 `export_too_large`) as a CSV download, with a header row. Cells a spreadsheet would run as formulas are escaped with a leading quote. Administrators only (a user is answered 403 `admin_required`).
+         */
+        get: operations["exportKycSubmissions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/kyc/submissions/bulk-update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The same decision for many submissions
+         * @description 1 to 100 distinct ids. Each id is its own change, not all-or-nothing: the reply says for each (in the order given) whether it was updated, unchanged (already so), not found, or refused (with the reason), and the summary counts them. Transitions: under_review -> verified | rejected (announces verificationCompleted VERIFIED/REJECTED on the KYC stream); pending -> rejected (an incomplete submission can be refused, not approved); pending -> under_review only when every step is done; under_review -> pending is a Request Info (`notes` is the message, required); verified | rejected -> under_review reopens a decision (`notes` required); verified <-> rejected directly is refused (reopen first). The same status with new notes only records the note. Anything else is a 409 `kyc_invalid_transition`. Administrators only (a user is answered 403 `admin_required`).
+         */
+        post: operations["bulkUpdateKycSubmissions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/kyc/submissions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One submission in full
+         * @description The submission with its documents (each with short-lived presigned links to the image and face image), the risk breakdown (flags and the rules that fired), masked identity numbers, the open Request Info, and `audit`: every change with who, when, from, to and note. Administrators only (a user is answered 403 `admin_required`).
+         */
+        get: operations["getKycSubmission"];
+        /**
+         * Approve, reject, reopen or annotate a submission
+         * @description Sets the status (and notes, at most 2000 characters), recorded in the audit trail with the reviewer, time, from, to and note. Transitions: under_review -> verified | rejected (announces verificationCompleted VERIFIED/REJECTED on the KYC stream); pending -> rejected (an incomplete submission can be refused, not approved); pending -> under_review only when every step is done; under_review -> pending is a Request Info (`notes` is the message, required); verified | rejected -> under_review reopens a decision (`notes` required); verified <-> rejected directly is refused (reopen first). The same status with new notes only records the note. Anything else is a 409 `kyc_invalid_transition`. Administrators only (a user is answered 403 `admin_required`).
+         */
+        put: operations["decideKycSubmission"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/kyc/submissions/{id}/request-info": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Request Info from the applicant
+         * @description Sends the submission back to the applicant (status pending) with a message they see in the wizard (`info_request`); they answer with POST /api/v1/kyc/resubmit. From under_review, or again on a pending submission (the message is replaced); a decided one must be reopened first (409). Administrators only (a user is answered 403 `admin_required`).
+         */
+        post: operations["requestKycInfo"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/kyc/resubmit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Answer a Request Info
+         * @description The signed-in applicant's own submission goes back to review after a reviewer's Request Info: only while one is open (else 409 `kyc_no_info_request`) and once every step is done (else 409 `kyc_incomplete`, naming what is missing). The optional note is kept in the audit trail; the submission is rescored and moves to under_review.
+         */
+        post: operations["resubmitKyc"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/kyc/rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Risk rule sets: the live version, the draft and every version
+         * @description The published rule set (json-rules-engine rules whose events add points, flags, a verdict and a priority, plus the country-risk table), the draft being edited and the list of versions. Nothing published yet: the seed rule set is published as version 1 first. Administrators only (a user is answered 403 `admin_required`).
+         */
+        get: operations["getKycRules"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/kyc/rules/versions/{version}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One published rule set version
+         * @description Published versions never change. Administrators only (a user is answered 403 `admin_required`).
+         */
+        get: operations["getKycRuleSetVersion"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/kyc/rules/draft": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Save the draft rule set
+         * @description Replaces the draft. The rule set is checked with its schema (at most 100 rules, names up to 200 characters, conditions at most 6 levels deep, 200 KB of JSON; known facts and operators only) and then loaded and run once by json-rules-engine itself: whatever it would refuse is a 400 `invalid_rule_set` naming the rule and the place, and nothing is saved. With `expected_revision`, a draft someone else saved since is not overwritten (409). Administrators only (a user is answered 403 `admin_required`).
+         */
+        put: operations["saveKycRuleSetDraft"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/kyc/rules/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Dry-run a rule set against a stored submission
+         * @description Evaluates `rules` (a rule set body, validated like a draft), or published `version`, or else the draft (the live version when there is none) against the submission `submission_id` as it is now, and returns the assessment it would produce with the facts it saw. Writes nothing. Administrators only (a user is answered 403 `admin_required`).
+         */
+        post: operations["testKycRuleSet"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/kyc/rules/publish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Publish the draft as the next version
+         * @description The draft becomes the next immutable version and the live one: every instance uses it from its next evaluation (the live version is looked up on every evaluation), and each assessment records the version that produced it. The pointer moves only from the version this publish saw and the draft is removed only at the revision read, so concurrent publishes give one version and a 409. An optional `draft_revision` publishes only that revision of the draft. Administrators only (a user is answered 403 `admin_required`).
+         */
+        post: operations["publishKycRuleSet"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/kyc/rules/watchlist": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The current watchlist
+         * @description Version, label, counts per list, who uploaded it and when, and the first entries (all null/0 before any upload). Administrators only (a user is answered 403 `admin_required`).
+         */
+        get: operations["getKycWatchlist"];
+        put?: never;
+        /**
+         * Upload a sanctions/PEP watchlist (CSV)
+         * @description The CSV as `text/csv` (label in `?name=`) or JSON `{csv, name?}`: a header row with `name` and any of `aliases` (separated by ; or |), `country`, `list` (e.g. sanctions, pep; default sanctions), `type`; other columns are ignored and listed in the reply. At most 2 MB and 20,000 rows; a malformed file is a 400 `invalid_watchlist` naming the line, and nothing changes. The upload becomes the current list: names are screened with Jaro-Winkler (>= 0.92 on normalised names, order of the parts ignored) from every instance's next assessment. Administrators only (a user is answered 403 `admin_required`).
+         */
+        post: operations["uploadKycWatchlist"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/kyc/profiles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a KYC profile
+         * @description Starts the caller's KYC from a profile (as POST /api/v1/kyc/start, one active submission per user: a second is a 409 whose message contains 'already has a KYC submission'). `userId`, when sent, must be the caller's (else 403). `documents` are keyed by document type and hold details only (number, issuing country, expiry date); each type must be accepted for the country; numbers are stored masked to their last four. The reply's `profile.profileId` is the submission's id.
+         */
+        post: operations["createKycProfile"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/kyc/profiles/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a KYC profile
+         * @description The caller's own profile, with its submission's current status, risk and progress; an administrator may read any. Another user's id is a 404, as an unknown one.
+         */
+        get: operations["getKycProfile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/grpc/kyc/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * KYC streaming service health
+         * @description The connect check of the KYC streaming client: a bearer token, then the same real checks as GET /api/v1/kyc/ (table and document bucket). 503 with Retry-After when the store does not answer.
+         */
+        get: operations["getKycStreamHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/grpc/kyc/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * KYC event stream (server-sent events)
+         * @description The user's KYC events as they commit (spec 001 §3): each message's `event:` is the type and its `data:` is `{event: {<type>: {...}}, type, verificationId, at}`. The wire is the ledger stream's: `retry:`, a `cursor` event first, `id:` on every event (resume with Last-Event-ID or `?lastEventId=`), heartbeats, a clean end after a while. Browsers authenticate with `?ticket=` (POST /api/v1/auth/stream-ticket or the subscribeToVerification command), other clients with the bearer header. `userId` defaults to the caller; another user's feed needs the admin role (else 403). `includeRiskUpdates=false` leaves riskAssessmentUpdate out.
+         */
+        get: operations["streamKycEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/grpc/kyc/command": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run a KYC command
+         * @description One gRPC-style command per request, `{command: {<name>: {...arguments}}}`: `startVerification` (as POST /api/v1/kyc/start; amount defaults to 50000), `uploadDocument` (documentType, documentData as base64 of at most 5 MB, fileName: the same checks as an upload), `verifyDocument` (aadhaar or pan with documentNumber, as /verify/*; an identity document type reports its checks' result), `subscribeToVerification` (the stream URL, resuming from the start of the current verification, and a stream ticket). `userId`, when sent, must be the caller's (subscribeToVerification: or any, for an admin). A refusal is 'KYC command failed' with the `reason` and the status of the underlying error.
+         */
+        post: operations["runKycCommand"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/status/metrics": {
         parameters: {
             query?: never;
@@ -1056,6 +1604,1140 @@ export interface components {
                 latency_ms: number;
             };
             user_id: string;
+        };
+        KycHealthReply: {
+            /** @description true when the KYC store answers (documents need storage too: see storage) */
+            success: boolean;
+            service: string;
+            /** @enum {string} */
+            status: "ok" | "degraded" | "error";
+            message: string;
+            time: string;
+            database: {
+                connected: boolean;
+                latency_ms: number;
+            };
+            storage: {
+                connected: boolean;
+                latency_ms: number;
+            };
+        };
+        KycCountriesReply: {
+            /** @constant */
+            success: true;
+            countries: {
+                country: string;
+                countryCode: string;
+                flag: string;
+                supportedDocuments: {
+                    [key: string]: 1;
+                };
+                documentTypes: ("passport" | "idCard" | "driverLicense" | "residencePermit")[];
+                popular: boolean;
+                /** @description One of the 30 countries of the built-in list (all four document types, save residence permits for nine); the others take a passport */
+                listed: boolean;
+            }[];
+            total: number;
+        };
+        StartKycInput: {
+            country: string;
+            name: string;
+            email: string;
+            phone: string;
+            /** @default 50000 */
+            amount?: number;
+        };
+        KycStartReply: {
+            message: string;
+            data: {
+                submission_id: string;
+                user_id: string;
+                country: string;
+                location: string;
+                /** @enum {string} */
+                status: "pending" | "under_review" | "verified" | "rejected";
+                progress: number;
+                document_types: ("passport" | "idCard" | "driverLicense" | "residencePermit")[];
+                documents: {
+                    [key: string]: {
+                        /** @enum {string} */
+                        status: "uploaded" | "checking" | "verified" | "rejected";
+                        verified_at: string | null;
+                        uploaded_at: string;
+                        problems: string[];
+                    };
+                };
+                identity_numbers: {
+                    [key: string]: {
+                        masked: string;
+                        verified_at: string;
+                    };
+                };
+                next_steps: string[];
+                info_request: {
+                    message: string;
+                    requested_at: string;
+                } | null;
+                risk_score: number;
+                risk_level: ("Low" | "Medium" | "High") | null;
+                submitted_at: string;
+                updated_at: string;
+                verified_at: string | null;
+            };
+        };
+        KycStatusReply: {
+            data: {
+                submission_id: string;
+                user_id: string;
+                country: string;
+                location: string;
+                /** @enum {string} */
+                status: "pending" | "under_review" | "verified" | "rejected";
+                progress: number;
+                document_types: ("passport" | "idCard" | "driverLicense" | "residencePermit")[];
+                documents: {
+                    [key: string]: {
+                        /** @enum {string} */
+                        status: "uploaded" | "checking" | "verified" | "rejected";
+                        verified_at: string | null;
+                        uploaded_at: string;
+                        problems: string[];
+                    };
+                };
+                identity_numbers: {
+                    [key: string]: {
+                        masked: string;
+                        verified_at: string;
+                    };
+                };
+                next_steps: string[];
+                info_request: {
+                    message: string;
+                    requested_at: string;
+                } | null;
+                risk_score: number;
+                risk_level: ("Low" | "Medium" | "High") | null;
+                submitted_at: string;
+                updated_at: string;
+                verified_at: string | null;
+            };
+        };
+        VerifyIdentityNumberInput: {
+            document_number: string;
+            country?: string;
+        };
+        IdentityNumberVerifiedReply: {
+            message: string;
+            data: {
+                /** @constant */
+                valid: true;
+                /** @constant */
+                status: "verified";
+                /** @enum {string} */
+                document_type: "aadhaar" | "pan";
+                masked: string;
+                progress: number;
+                /** @enum {string} */
+                kyc_status: "pending" | "under_review" | "verified" | "rejected";
+            };
+        };
+        KycUploadReply: {
+            /** @constant */
+            success: true;
+            /** @description Spec 001 §8: "<Document> verified successfully!" */
+            message: string;
+            data: {
+                /** @enum {string} */
+                type: "passport" | "idCard" | "driverLicense" | "residencePermit";
+                /** @enum {string} */
+                status: "uploaded" | "checking" | "verified" | "rejected";
+                uploaded_at: string;
+                verified_at: string | null;
+                file_name: string | null;
+                checks: {
+                    /** @enum {string} */
+                    format: "jpeg" | "png";
+                    bytes: number;
+                    width: number;
+                    height: number;
+                    sharpness: number;
+                    glare: number;
+                    phash: string;
+                    passed: boolean;
+                    problems: string[];
+                } | null;
+                refusal: string | null;
+                face_uploaded: boolean;
+                /** @description The submission's progress after this document (spec 001 §4) */
+                progress: number;
+            };
+        };
+        KycUploadTicketInput: {
+            /** @enum {string} */
+            document_type: "passport" | "idCard" | "driverLicense" | "residencePermit";
+            content_type: string;
+        };
+        KycUploadTicketReply: {
+            data: {
+                /** @description POST a multipart form here */
+                url: string;
+                /** @description Every one of these as a form field, in any order, then the file as the last field, named `file` */
+                fields: {
+                    [key: string]: string;
+                };
+                /** @description The object's key: `<userId>/<submissionId>/<documentType>/<uuid>` */
+                key: string;
+                /** @description The signed policy expires at this time (5 minutes) */
+                expires_at: string;
+            };
+        };
+        KycDiditVerifyInput: {
+            /** @description The document picture, base64 (a data: URL is accepted): JPEG or PNG, at most 5 MB decoded */
+            document_image: string;
+            /** @enum {string} */
+            document_type: "passport" | "idCard" | "driverLicense" | "residencePermit";
+            country_code: string;
+            /** @description A face picture (selfie) stored for the reviewer; no face match is computed */
+            face_image?: string | null;
+        };
+        KycDiditReply: {
+            /** @constant */
+            success: true;
+            message: string;
+            data: {
+                /**
+                 * @description VERIFIED: the document passed every check; REJECTED: see problems and upload again
+                 * @enum {string}
+                 */
+                status: "VERIFIED" | "REJECTED";
+                /** @enum {string} */
+                document_type: "passport" | "idCard" | "driverLicense" | "residencePermit";
+                /** @description Image quality confidence 0..1 (focus, glare, contrast). Not a face match and not an authenticity score */
+                confidence: number;
+                problems: string[];
+                /** @description A face image was sent, checked as a JPEG/PNG and stored for the reviewer */
+                face_image_stored: boolean;
+                /**
+                 * @description No face comparison is computed; a reviewer compares the face image with the document
+                 * @constant
+                 */
+                face_match: "not_performed";
+                document: {
+                    /** @enum {string} */
+                    type: "passport" | "idCard" | "driverLicense" | "residencePermit";
+                    /** @enum {string} */
+                    status: "uploaded" | "checking" | "verified" | "rejected";
+                    uploaded_at: string;
+                    verified_at: string | null;
+                    file_name: string | null;
+                    checks: {
+                        /** @enum {string} */
+                        format: "jpeg" | "png";
+                        bytes: number;
+                        width: number;
+                        height: number;
+                        sharpness: number;
+                        glare: number;
+                        phash: string;
+                        passed: boolean;
+                        problems: string[];
+                    } | null;
+                    refusal: string | null;
+                    face_uploaded: boolean;
+                };
+                progress: number;
+            };
+        };
+        CreateKycProfileInput: {
+            userId?: string;
+            name: string;
+            email: string;
+            phone: string;
+            country: string;
+            location?: string;
+            /** @default 50000 */
+            amount?: number;
+            /** @default {} */
+            documents?: {
+                [key: string]: {
+                    documentNumber?: string;
+                    issuingCountry?: string;
+                    /** Format: date */
+                    expiryDate?: string;
+                };
+            };
+            /** Format: uri */
+            avatar?: string;
+        };
+        KycProfileReply: {
+            profile: {
+                profileId: string;
+                userId: string;
+                name: string;
+                email: string;
+                phone: string;
+                country: string;
+                location: string;
+                amount: number;
+                avatar: string | null;
+                documents: {
+                    [key: string]: {
+                        /** @description Masked to the last four characters */
+                        documentNumber: string | null;
+                        issuingCountry: string | null;
+                        expiryDate: string | null;
+                        /** @enum {string} */
+                        status: "uploaded" | "checking" | "verified" | "rejected" | "not_uploaded";
+                    };
+                };
+                /** @enum {string} */
+                status: "pending" | "under_review" | "verified" | "rejected";
+                riskScore: number;
+                riskLevel: ("Low" | "Medium" | "High") | null;
+                progress: number;
+                createdAt: string;
+                updatedAt: string;
+            };
+        };
+        KycReviewPage: {
+            data: {
+                id: string;
+                user_id: string;
+                name: string;
+                email: string;
+                phone: string;
+                location: string;
+                country: string;
+                /** @enum {string} */
+                status: "pending" | "under_review" | "verified" | "rejected";
+                risk_score: number;
+                /** @enum {string} */
+                risk_level: "Low" | "Medium" | "High";
+                amount: number;
+                /** @enum {string} */
+                priority: "high" | "medium" | "low";
+                progress: number;
+                submitted_at: string;
+                verified_at: string | null;
+                decided_at: string | null;
+                notes: string;
+                /** @description Whether a Request Info is waiting for the applicant */
+                info_requested: boolean;
+                documents: {
+                    /** @enum {string} */
+                    type: "passport" | "idCard" | "driverLicense" | "residencePermit";
+                    /** @enum {string} */
+                    status: "uploaded" | "checking" | "verified" | "rejected";
+                    uploaded_at: string;
+                }[];
+            }[];
+            /** @description Pass as `cursor` for the next page (same filters); null on the last page */
+            next_cursor: string | null;
+            has_more: boolean;
+            /** @description Every submission the filters match, not just this page (counting stops at 10000) */
+            total: number;
+            /** @description True when more than 10000 submissions match */
+            total_capped: boolean;
+        };
+        KycDashboardStatsReply: {
+            data: {
+                total_submissions: number;
+                verified: number;
+                /** @description Pending Review: not decided yet (awaiting_applicant + under_review) */
+                pending: number;
+                awaiting_applicant: number;
+                under_review: number;
+                rejected: number;
+                /** @description Hours from submission to decision over the decided ones; null when none is decided */
+                average_processing_time: number | null;
+                /** @description Percent of the decided ones that were verified; null when none is decided */
+                success_rate: number | null;
+                /** @enum {string} */
+                period: "24h" | "7d" | "30d" | "90d";
+                from: string;
+                to: string;
+                /** @description Percent change of submissions in the last 30 days against the 30 days before; null when there were none before */
+                monthly_growth: number | null;
+                /** @description The same figures for the previous period of the same length */
+                previous: {
+                    total_submissions: number;
+                    verified: number;
+                    /** @description Pending Review: not decided yet (awaiting_applicant + under_review) */
+                    pending: number;
+                    awaiting_applicant: number;
+                    under_review: number;
+                    rejected: number;
+                    /** @description Hours from submission to decision over the decided ones; null when none is decided */
+                    average_processing_time: number | null;
+                    /** @description Percent of the decided ones that were verified; null when none is decided */
+                    success_rate: number | null;
+                };
+                /** @description Change against the previous period: percent for counts and processing time, percentage points for the success rate; null when there is nothing to compare with */
+                trends: {
+                    [key: string]: number | null;
+                };
+                /** @description False when the window held more submissions than the stats read (figures over the newest only) */
+                complete: boolean;
+            };
+        };
+        KycSubmissionDetailReply: {
+            data: {
+                id: string;
+                user_id: string;
+                name: string;
+                email: string;
+                phone: string;
+                location: string;
+                country: string;
+                /** @enum {string} */
+                status: "pending" | "under_review" | "verified" | "rejected";
+                risk_score: number;
+                /** @enum {string} */
+                risk_level: "Low" | "Medium" | "High";
+                amount: number;
+                /** @enum {string} */
+                priority: "high" | "medium" | "low";
+                progress: number;
+                submitted_at: string;
+                verified_at: string | null;
+                decided_at: string | null;
+                notes: string;
+                /** @description Whether a Request Info is waiting for the applicant */
+                info_requested: boolean;
+                documents: {
+                    /** @enum {string} */
+                    type: "passport" | "idCard" | "driverLicense" | "residencePermit";
+                    /** @enum {string} */
+                    status: "uploaded" | "checking" | "verified" | "rejected";
+                    uploaded_at: string;
+                    verified_at: string | null;
+                    file_name: string | null;
+                    checks: {
+                        /** @enum {string} */
+                        format: "jpeg" | "png";
+                        bytes: number;
+                        width: number;
+                        height: number;
+                        sharpness: number;
+                        glare: number;
+                        phash: string;
+                        passed: boolean;
+                        problems: string[];
+                    } | null;
+                    /** @description Presigned GET of the document image, valid until url_expires_at */
+                    url: string;
+                    /** @description Presigned GET of the face image stored beside it, if any */
+                    face_url: string | null;
+                    url_expires_at: string;
+                }[];
+                identity_numbers: {
+                    [key: string]: {
+                        masked: string;
+                        verified_at: string;
+                    };
+                };
+                /** @description Score, level, flags, verdict and reasons (the rules that fired), with the rule-set version */
+                risk: {
+                    risk_score: number;
+                    /** @enum {string} */
+                    level: "Low" | "Medium" | "High";
+                    /** @enum {string} */
+                    priority: "high" | "medium" | "low";
+                    flags: {
+                        code: string;
+                        message: string;
+                    }[];
+                    /** @enum {string} */
+                    verdict: "approve" | "review" | "reject";
+                    reasons: {
+                        rule: string;
+                        points: number;
+                        reason: string;
+                    }[];
+                    rule_set_version: number;
+                    assessed_at: string;
+                } | null;
+                info_request: {
+                    message: string;
+                    requested_at: string;
+                    requested_by: string;
+                } | null;
+                updated_at: string;
+                /** @description Every change, oldest first: who, when, from, to, note */
+                audit: {
+                    actor: string;
+                    actor_id: string;
+                    /** @enum {string} */
+                    actor_role: "applicant" | "reviewer" | "system";
+                    at: string;
+                    action: string;
+                    from: ("pending" | "under_review" | "verified" | "rejected") | null;
+                    to: ("pending" | "under_review" | "verified" | "rejected") | null;
+                    note: string | null;
+                }[];
+            };
+        };
+        KycDecisionInput: {
+            /** @enum {string} */
+            status: "pending" | "under_review" | "verified" | "rejected";
+            notes?: string;
+        };
+        KycBulkUpdateInput: {
+            ids: string[];
+            /** @enum {string} */
+            status: "pending" | "under_review" | "verified" | "rejected";
+            notes?: string;
+        };
+        KycBulkUpdateReply: {
+            /** @description One per id, in the order given */
+            results: {
+                id: string;
+                ok: boolean;
+                /** @enum {string} */
+                outcome: "updated" | "unchanged" | "not_found" | "refused";
+                /** @description The status after the update; null when refused or not found */
+                status: ("pending" | "under_review" | "verified" | "rejected") | null;
+                code: string | null;
+                /** @description Why it was refused or not found */
+                message: string | null;
+            }[];
+            summary: {
+                [key: string]: number;
+            };
+        };
+        KycRequestInfoInput: {
+            message: string;
+        };
+        KycResubmitInput: {
+            note?: string;
+        };
+        KycResubmitReply: {
+            message: string;
+            data: {
+                id: string;
+                /** @enum {string} */
+                status: "pending" | "under_review" | "verified" | "rejected";
+                progress: number;
+                updated_at: string;
+            };
+        };
+        KycRulesOverviewReply: {
+            data: {
+                /** @description The live version (the seed rule set is published as version 1 on first use) */
+                published: {
+                    name: string;
+                    /** @default  */
+                    description: string;
+                    rules: {
+                        id: string;
+                        name: string;
+                        /** @default  */
+                        description: string;
+                        /** @description json-rules-engine conditions: {"all"|"any": [conditions]} or {"not": condition}, leaves {fact, operator, value} */
+                        conditions: unknown;
+                        event: {
+                            /** @constant */
+                            type: "risk";
+                            params: {
+                                points: number;
+                                flag?: {
+                                    code: string;
+                                    message: string;
+                                };
+                                reason: string;
+                                /** @enum {string} */
+                                verdict?: "reject" | "review";
+                                /** @enum {string} */
+                                priority?: "high" | "medium" | "low";
+                            };
+                        };
+                        priority?: number;
+                    }[];
+                    country_risk: {
+                        high: string[];
+                        medium: string[];
+                        /** @default  */
+                        source: string;
+                    };
+                    version: number;
+                    published_at: string;
+                    published_by: string;
+                };
+                /** @description The editable draft; null when none was saved since the last publish */
+                draft: {
+                    name: string;
+                    /** @default  */
+                    description: string;
+                    rules: {
+                        id: string;
+                        name: string;
+                        /** @default  */
+                        description: string;
+                        /** @description json-rules-engine conditions: {"all"|"any": [conditions]} or {"not": condition}, leaves {fact, operator, value} */
+                        conditions: unknown;
+                        event: {
+                            /** @constant */
+                            type: "risk";
+                            params: {
+                                points: number;
+                                flag?: {
+                                    code: string;
+                                    message: string;
+                                };
+                                reason: string;
+                                /** @enum {string} */
+                                verdict?: "reject" | "review";
+                                /** @enum {string} */
+                                priority?: "high" | "medium" | "low";
+                            };
+                        };
+                        priority?: number;
+                    }[];
+                    country_risk: {
+                        high: string[];
+                        medium: string[];
+                        /** @default  */
+                        source: string;
+                    };
+                    revision: number;
+                    based_on_version: number | null;
+                    updated_at: string;
+                    updated_by: string;
+                } | null;
+                /** @description Every published version, newest first */
+                versions: {
+                    version: number;
+                    name: string;
+                    /** @description How many rules */
+                    rules: number;
+                    published_at: string;
+                    published_by: string;
+                }[];
+            };
+        };
+        KycRuleSetReply: {
+            data: {
+                name: string;
+                /** @default  */
+                description: string;
+                rules: {
+                    id: string;
+                    name: string;
+                    /** @default  */
+                    description: string;
+                    /** @description json-rules-engine conditions: {"all"|"any": [conditions]} or {"not": condition}, leaves {fact, operator, value} */
+                    conditions: unknown;
+                    event: {
+                        /** @constant */
+                        type: "risk";
+                        params: {
+                            points: number;
+                            flag?: {
+                                code: string;
+                                message: string;
+                            };
+                            reason: string;
+                            /** @enum {string} */
+                            verdict?: "reject" | "review";
+                            /** @enum {string} */
+                            priority?: "high" | "medium" | "low";
+                        };
+                    };
+                    priority?: number;
+                }[];
+                country_risk: {
+                    high: string[];
+                    medium: string[];
+                    /** @default  */
+                    source: string;
+                };
+                version: number;
+                published_at: string;
+                published_by: string;
+            };
+        };
+        KycRuleSetBody: {
+            name: string;
+            /** @default  */
+            description?: string;
+            rules: {
+                id: string;
+                name: string;
+                /** @default  */
+                description?: string;
+                /** @description json-rules-engine conditions: {"all"|"any": [conditions]} or {"not": condition}, leaves {fact, operator, value} */
+                conditions: unknown;
+                event: {
+                    /** @constant */
+                    type: "risk";
+                    params: {
+                        points: number;
+                        flag?: {
+                            code: string;
+                            message: string;
+                        };
+                        reason: string;
+                        /** @enum {string} */
+                        verdict?: "reject" | "review";
+                        /** @enum {string} */
+                        priority?: "high" | "medium" | "low";
+                    };
+                };
+                priority?: number;
+            }[];
+            country_risk: {
+                high: string[];
+                medium: string[];
+                /** @default  */
+                source?: string;
+            };
+        };
+        KycRuleSetDraftReply: {
+            message: string;
+            data: {
+                name: string;
+                /** @default  */
+                description: string;
+                rules: {
+                    id: string;
+                    name: string;
+                    /** @default  */
+                    description: string;
+                    /** @description json-rules-engine conditions: {"all"|"any": [conditions]} or {"not": condition}, leaves {fact, operator, value} */
+                    conditions: unknown;
+                    event: {
+                        /** @constant */
+                        type: "risk";
+                        params: {
+                            points: number;
+                            flag?: {
+                                code: string;
+                                message: string;
+                            };
+                            reason: string;
+                            /** @enum {string} */
+                            verdict?: "reject" | "review";
+                            /** @enum {string} */
+                            priority?: "high" | "medium" | "low";
+                        };
+                    };
+                    priority?: number;
+                }[];
+                country_risk: {
+                    high: string[];
+                    medium: string[];
+                    /** @default  */
+                    source: string;
+                };
+                revision: number;
+                based_on_version: number | null;
+                updated_at: string;
+                updated_by: string;
+            };
+        };
+        KycRuleSetTestInput: {
+            submission_id: string;
+            rules?: unknown;
+            version?: number;
+        };
+        KycRuleSetTestReply: {
+            data: {
+                rule_set: {
+                    /** @enum {string} */
+                    source: "body" | "draft" | "version";
+                    version: number | null;
+                    name: string;
+                };
+                /** @description What the rule set would give the submission now (nothing is saved) */
+                assessment: {
+                    risk_score: number;
+                    /** @enum {string} */
+                    level: "Low" | "Medium" | "High";
+                    /** @enum {string} */
+                    priority: "high" | "medium" | "low";
+                    flags: {
+                        code: string;
+                        message: string;
+                    }[];
+                    /** @enum {string} */
+                    verdict: "approve" | "review" | "reject";
+                    reasons: {
+                        rule: string;
+                        points: number;
+                        reason: string;
+                    }[];
+                    rule_set_version: number;
+                    assessed_at: string;
+                };
+                /** @description The facts it was evaluated on */
+                facts: {
+                    country: string;
+                    /** @enum {string} */
+                    country_risk: "high" | "medium" | "low";
+                    amount: number;
+                    identity_numbers_verified: number;
+                    document_count: number;
+                    verified_document_count: number;
+                    any_document_rejected: boolean;
+                    rejected_document_count: number;
+                    min_sharpness: number | null;
+                    max_glare: number | null;
+                    duplicate_identity_number: boolean;
+                    duplicate_identity_number_users: number;
+                    duplicate_image: boolean;
+                    duplicate_image_users: number;
+                    email_domain: string;
+                    velocity_ip_24h: number;
+                    velocity_email_domain_24h: number;
+                    velocity_device_24h: number;
+                    name_similarity: number;
+                    name_mismatch: boolean;
+                    watchlist_hit: boolean;
+                    watchlist_score: number;
+                    watchlist_list: string;
+                };
+                /** @description The assessment the submission holds, for comparison */
+                current: {
+                    risk_score: number;
+                    /** @enum {string} */
+                    level: "Low" | "Medium" | "High";
+                    /** @enum {string} */
+                    priority: "high" | "medium" | "low";
+                    flags: {
+                        code: string;
+                        message: string;
+                    }[];
+                    /** @enum {string} */
+                    verdict: "approve" | "review" | "reject";
+                    reasons: {
+                        rule: string;
+                        points: number;
+                        reason: string;
+                    }[];
+                    rule_set_version: number;
+                    assessed_at: string;
+                } | null;
+            };
+        };
+        KycRuleSetPublishInput: {
+            draft_revision?: number;
+        };
+        KycRuleSetPublishReply: {
+            message: string;
+            data: {
+                name: string;
+                /** @default  */
+                description: string;
+                rules: {
+                    id: string;
+                    name: string;
+                    /** @default  */
+                    description: string;
+                    /** @description json-rules-engine conditions: {"all"|"any": [conditions]} or {"not": condition}, leaves {fact, operator, value} */
+                    conditions: unknown;
+                    event: {
+                        /** @constant */
+                        type: "risk";
+                        params: {
+                            points: number;
+                            flag?: {
+                                code: string;
+                                message: string;
+                            };
+                            reason: string;
+                            /** @enum {string} */
+                            verdict?: "reject" | "review";
+                            /** @enum {string} */
+                            priority?: "high" | "medium" | "low";
+                        };
+                    };
+                    priority?: number;
+                }[];
+                country_risk: {
+                    high: string[];
+                    medium: string[];
+                    /** @default  */
+                    source: string;
+                };
+                version: number;
+                published_at: string;
+                published_by: string;
+            };
+        };
+        KycWatchlistUploadReply: {
+            message: string;
+            data: {
+                version: number | null;
+                name: string | null;
+                entries: number;
+                /** @description Entries per list, e.g. sanctions, pep */
+                lists: {
+                    [key: string]: number;
+                };
+                uploaded_at: string | null;
+                uploaded_by: string | null;
+                /** @description The first entries */
+                sample: {
+                    name: string;
+                    aliases: string[];
+                    country: string;
+                    list: string;
+                    type: string;
+                }[];
+                ignored_columns: string[];
+            };
+        };
+        KycWatchlistReply: {
+            data: {
+                version: number | null;
+                name: string | null;
+                entries: number;
+                /** @description Entries per list, e.g. sanctions, pep */
+                lists: {
+                    [key: string]: number;
+                };
+                uploaded_at: string | null;
+                uploaded_by: string | null;
+                /** @description The first entries */
+                sample: {
+                    name: string;
+                    aliases: string[];
+                    country: string;
+                    list: string;
+                    type: string;
+                }[];
+            };
+        };
+        /** @description Moves the resume point (its id) without an event: at the start, with heartbeats and at the end */
+        StreamCursorEvent: {
+            at: string;
+        };
+        KycVerificationStartedEvent: {
+            event: {
+                verificationStarted: {
+                    /** @description The KYC submission's id */
+                    verificationId: string;
+                    country: string;
+                    countryName: string;
+                };
+            };
+            /** @constant */
+            type: "verificationStarted";
+            /** @description The KYC submission's id */
+            verificationId: string;
+            at: string;
+        };
+        KycDocumentUploadedEvent: {
+            event: {
+                documentUploaded: {
+                    /** @description The KYC submission's id */
+                    verificationId: string;
+                    documentType: ("passport" | "idCard" | "driverLicense" | "residencePermit") | ("aadhaar" | "pan");
+                };
+            };
+            /** @constant */
+            type: "documentUploaded";
+            /** @description The KYC submission's id */
+            verificationId: string;
+            at: string;
+        };
+        KycDocumentVerifiedEvent: {
+            event: {
+                documentVerified: {
+                    /** @description The KYC submission's id */
+                    verificationId: string;
+                    documentType: ("passport" | "idCard" | "driverLicense" | "residencePermit") | ("aadhaar" | "pan");
+                    /** @enum {string} */
+                    status: "VERIFIED" | "REJECTED";
+                    confidence: number;
+                    /** @description Why a picture was rejected */
+                    problems?: string[];
+                };
+            };
+            /** @constant */
+            type: "documentVerified";
+            /** @description The KYC submission's id */
+            verificationId: string;
+            at: string;
+        };
+        KycRiskAssessmentUpdateEvent: {
+            event: {
+                riskAssessmentUpdate: {
+                    /** @description The KYC submission's id */
+                    verificationId: string;
+                    riskScore: number;
+                    /** @enum {string} */
+                    riskLevel: "Low" | "Medium" | "High";
+                    flags: string[];
+                };
+            };
+            /** @constant */
+            type: "riskAssessmentUpdate";
+            /** @description The KYC submission's id */
+            verificationId: string;
+            at: string;
+        };
+        KycVerificationCompletedEvent: {
+            event: {
+                verificationCompleted: {
+                    /** @description The KYC submission's id */
+                    verificationId: string;
+                    /** @enum {string} */
+                    status: "VERIFIED" | "REJECTED" | "REQUIRES_REVIEW";
+                    finalRiskScore: number;
+                };
+            };
+            /** @constant */
+            type: "verificationCompleted";
+            /** @description The KYC submission's id */
+            verificationId: string;
+            at: string;
+        };
+        KycComplianceAlertEvent: {
+            event: {
+                complianceAlert: {
+                    /** @description The KYC submission's id */
+                    verificationId: string;
+                    alertType: string;
+                    /** @enum {string} */
+                    severity: "low" | "medium" | "high";
+                    message: string;
+                };
+            };
+            /** @constant */
+            type: "complianceAlert";
+            /** @description The KYC submission's id */
+            verificationId: string;
+            at: string;
+        };
+        KycCommandInput: {
+            command: {
+                startVerification: {
+                    country: string;
+                    name: string;
+                    email: string;
+                    phone: string;
+                    /** @default 50000 */
+                    amount?: number;
+                    userId?: string;
+                };
+            };
+        } | {
+            command: {
+                uploadDocument: {
+                    userId?: string;
+                    /** @enum {string} */
+                    documentType: "passport" | "idCard" | "driverLicense" | "residencePermit";
+                    documentData: string;
+                    fileName?: string;
+                };
+            };
+        } | {
+            command: {
+                verifyDocument: {
+                    userId?: string;
+                    documentType: ("aadhaar" | "pan") | ("passport" | "idCard" | "driverLicense" | "residencePermit");
+                    documentNumber?: string;
+                };
+            };
+        } | {
+            command: {
+                subscribeToVerification: {
+                    userId?: string;
+                    includeRiskUpdates?: boolean;
+                };
+            };
+        };
+        KycCommandReply: {
+            /** @enum {string} */
+            command: "startVerification" | "uploadDocument" | "verifyDocument" | "subscribeToVerification";
+            result: {
+                verificationId: string;
+                message: string;
+                state: {
+                    submission_id: string;
+                    user_id: string;
+                    country: string;
+                    location: string;
+                    /** @enum {string} */
+                    status: "pending" | "under_review" | "verified" | "rejected";
+                    progress: number;
+                    document_types: ("passport" | "idCard" | "driverLicense" | "residencePermit")[];
+                    documents: {
+                        [key: string]: {
+                            /** @enum {string} */
+                            status: "uploaded" | "checking" | "verified" | "rejected";
+                            verified_at: string | null;
+                            uploaded_at: string;
+                            problems: string[];
+                        };
+                    };
+                    identity_numbers: {
+                        [key: string]: {
+                            masked: string;
+                            verified_at: string;
+                        };
+                    };
+                    next_steps: string[];
+                    info_request: {
+                        message: string;
+                        requested_at: string;
+                    } | null;
+                    risk_score: number;
+                    risk_level: ("Low" | "Medium" | "High") | null;
+                    submitted_at: string;
+                    updated_at: string;
+                    verified_at: string | null;
+                };
+            } | {
+                /** @enum {string} */
+                documentType: "passport" | "idCard" | "driverLicense" | "residencePermit";
+                /** @enum {string} */
+                status: "VERIFIED" | "REJECTED";
+                confidence: number;
+                problems: string[];
+                document: {
+                    /** @enum {string} */
+                    type: "passport" | "idCard" | "driverLicense" | "residencePermit";
+                    /** @enum {string} */
+                    status: "uploaded" | "checking" | "verified" | "rejected";
+                    uploaded_at: string;
+                    verified_at: string | null;
+                    file_name: string | null;
+                    checks: {
+                        /** @enum {string} */
+                        format: "jpeg" | "png";
+                        bytes: number;
+                        width: number;
+                        height: number;
+                        sharpness: number;
+                        glare: number;
+                        phash: string;
+                        passed: boolean;
+                        problems: string[];
+                    } | null;
+                    refusal: string | null;
+                    face_uploaded: boolean;
+                };
+                progress: number;
+                kycStatus: string;
+            } | {
+                documentType: string;
+                /** @enum {string} */
+                status: "VERIFIED" | "REJECTED" | "PENDING";
+                valid: boolean;
+                masked?: string;
+                problems?: string[];
+                progress: number;
+                kycStatus: string;
+            } | {
+                /** @description The stream URL; it resumes from just before the current verification started, so its whole history comes first */
+                streamUrl: string;
+                verificationId: string | null;
+                /** @description A stream ticket: append `&ticket=` for EventSource (bearer clients need none) */
+                ticket: string;
+                ticketExpiresAt: string;
+            };
         };
         AvailableAccountsReply: {
             accounts: {
@@ -1619,10 +3301,6 @@ export interface components {
         };
         LockInput: {
             reason: string;
-        };
-        /** @description Moves the resume point (its id) without an event: at the start, with heartbeats and at the end */
-        StreamCursorEvent: {
-            at: string;
         };
         BalanceUpdateEvent: {
             /** @constant */
@@ -7138,6 +8816,4484 @@ export interface operations {
                      * @example {
                      *       "message": "Locked",
                      *       "code": "account_locked"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getKycHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The KYC service answers */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "service": "kyc",
+                     *       "status": "ok",
+                     *       "message": "All systems operational",
+                     *       "time": "2026-01-15T10:00:00.000Z",
+                     *       "database": {
+                     *         "connected": true,
+                     *         "latency_ms": 4
+                     *       },
+                     *       "storage": {
+                     *         "connected": true,
+                     *         "latency_ms": 3
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["KycHealthReply"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The KYC store cannot be reached */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "service": "kyc",
+                     *       "status": "error",
+                     *       "message": "Database unavailable",
+                     *       "time": "2026-01-15T10:00:00.000Z",
+                     *       "database": {
+                     *         "connected": false,
+                     *         "latency_ms": 2001
+                     *       },
+                     *       "storage": {
+                     *         "connected": true,
+                     *         "latency_ms": 3
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["KycHealthReply"];
+                };
+            };
+        };
+    };
+    listKycCountries: {
+        parameters: {
+            query?: {
+                /** @description Case-insensitive substring of the name or ISO code; empty returns all */
+                search?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The matching countries */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "countries": [
+                     *         {
+                     *           "country": "India",
+                     *           "countryCode": "IN",
+                     *           "flag": "🇮🇳",
+                     *           "supportedDocuments": {
+                     *             "passport": 1,
+                     *             "idCard": 1,
+                     *             "driverLicense": 1,
+                     *             "residencePermit": 1
+                     *           },
+                     *           "documentTypes": [
+                     *             "passport",
+                     *             "idCard",
+                     *             "driverLicense",
+                     *             "residencePermit"
+                     *           ],
+                     *           "popular": true,
+                     *           "listed": true
+                     *         }
+                     *       ],
+                     *       "total": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["KycCountriesReply"];
+                };
+            };
+            /** @description Bad request. Codes: `validation_error`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body must be a JSON object",
+                     *       "code": "validation_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    startKyc: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "country": "IN",
+                 *       "name": "Asha Rao",
+                 *       "email": "asha@example.com",
+                 *       "phone": "+919876543210"
+                 *     }
+                 */
+                "application/json": components["schemas"]["StartKycInput"];
+            };
+        };
+        responses: {
+            /** @description Started: the KYC state */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "KYC verification process has been successfully initiated for India",
+                     *       "data": {
+                     *         "submission_id": "0b6f3c2a-9d1e-4f5a-8b7c-6d5e4f3a2b1c",
+                     *         "user_id": "6f1c2b9e-8d4a-4e1b-9c3f-2a7d5e8b1c04",
+                     *         "country": "IN",
+                     *         "location": "India",
+                     *         "status": "pending",
+                     *         "progress": 0,
+                     *         "document_types": [
+                     *           "passport",
+                     *           "idCard",
+                     *           "driverLicense",
+                     *           "residencePermit"
+                     *         ],
+                     *         "documents": {},
+                     *         "identity_numbers": {},
+                     *         "next_steps": [
+                     *           "Upload an identity document (Passport, National ID Card, Driver's License, Residence Permit)",
+                     *           "Verify your PAN"
+                     *         ],
+                     *         "info_request": null,
+                     *         "risk_score": 10,
+                     *         "risk_level": "Low",
+                     *         "submitted_at": "2026-01-15T10:00:00.000Z",
+                     *         "updated_at": "2026-01-15T10:02:00.000Z",
+                     *         "verified_at": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["KycStartReply"];
+                };
+            };
+            /** @description Bad request. Codes: `validation_error`, `invalid_json`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body must be a JSON object",
+                     *       "code": "validation_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict. Codes: `kyc_already_started`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Conflict",
+                     *       "code": "kyc_already_started"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large. Codes: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Payload too large",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getKycStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The KYC state */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "submission_id": "0b6f3c2a-9d1e-4f5a-8b7c-6d5e4f3a2b1c",
+                     *         "user_id": "6f1c2b9e-8d4a-4e1b-9c3f-2a7d5e8b1c04",
+                     *         "country": "IN",
+                     *         "location": "India",
+                     *         "status": "pending",
+                     *         "progress": 25,
+                     *         "document_types": [
+                     *           "passport",
+                     *           "idCard",
+                     *           "driverLicense",
+                     *           "residencePermit"
+                     *         ],
+                     *         "documents": {},
+                     *         "identity_numbers": {
+                     *           "aadhaar": {
+                     *             "masked": "XXXX XXXX 2346",
+                     *             "verified_at": "2026-01-15T10:02:00.000Z"
+                     *           }
+                     *         },
+                     *         "next_steps": [
+                     *           "Upload an identity document (Passport, National ID Card, Driver's License, Residence Permit)",
+                     *           "Verify your PAN"
+                     *         ],
+                     *         "info_request": null,
+                     *         "risk_score": 10,
+                     *         "risk_level": "Low",
+                     *         "submitted_at": "2026-01-15T10:00:00.000Z",
+                     *         "updated_at": "2026-01-15T10:02:00.000Z",
+                     *         "verified_at": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["KycStatusReply"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. Codes: `kyc_not_started`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "kyc_not_started"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    verifyAadhaar: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "document_number": "2341 2341 2346",
+                 *       "country": "IN"
+                 *     }
+                 */
+                "application/json": components["schemas"]["VerifyIdentityNumberInput"];
+            };
+        };
+        responses: {
+            /** @description Verified */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "AADHAAR verified successfully!",
+                     *       "data": {
+                     *         "valid": true,
+                     *         "status": "verified",
+                     *         "document_type": "aadhaar",
+                     *         "masked": "XXXX XXXX 2346",
+                     *         "progress": 25,
+                     *         "kyc_status": "pending"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["IdentityNumberVerifiedReply"];
+                };
+            };
+            /** @description Bad request. Codes: `invalid_aadhaar`, `country_mismatch`, `validation_error`, `invalid_json`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Bad request",
+                     *       "code": "invalid_aadhaar"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. Codes: `kyc_not_started`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "kyc_not_started"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict. Codes: `kyc_not_editable`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Conflict",
+                     *       "code": "kyc_not_editable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large. Codes: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Payload too large",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    verifyPan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "document_number": "ABCPE1234F",
+                 *       "country": "IN"
+                 *     }
+                 */
+                "application/json": components["schemas"]["VerifyIdentityNumberInput"];
+            };
+        };
+        responses: {
+            /** @description Verified */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "PAN verified successfully!",
+                     *       "data": {
+                     *         "valid": true,
+                     *         "status": "verified",
+                     *         "document_type": "pan",
+                     *         "masked": "XXXXXX234F",
+                     *         "progress": 25,
+                     *         "kyc_status": "pending"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["IdentityNumberVerifiedReply"];
+                };
+            };
+            /** @description Bad request. Codes: `invalid_pan`, `country_mismatch`, `validation_error`, `invalid_json`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Bad request",
+                     *       "code": "invalid_pan"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. Codes: `kyc_not_started`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "kyc_not_started"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict. Codes: `kyc_not_editable`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Conflict",
+                     *       "code": "kyc_not_editable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large. Codes: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Payload too large",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    uploadKycDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "document_type": "passport",
+                 *       "file": "(the JPEG or PNG bytes)"
+                 *     }
+                 */
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description The picture: JPEG or PNG bytes, at most 5 MB
+                     */
+                    file: string;
+                    /** @enum {string} */
+                    document_type: "passport" | "idCard" | "driverLicense" | "residencePermit";
+                };
+            };
+        };
+        responses: {
+            /** @description The document passed every check */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Passport verified successfully!",
+                     *       "data": {
+                     *         "type": "passport",
+                     *         "status": "verified",
+                     *         "uploaded_at": "2026-01-15T09:34:00.000Z",
+                     *         "verified_at": "2026-01-15T09:34:00.000Z",
+                     *         "file_name": "passport.jpg",
+                     *         "checks": {
+                     *           "format": "jpeg",
+                     *           "bytes": 482113,
+                     *           "width": 1600,
+                     *           "height": 1067,
+                     *           "sharpness": 1155.6,
+                     *           "glare": 0.004,
+                     *           "phash": "955a6a3e6aa11fc8",
+                     *           "passed": true,
+                     *           "problems": []
+                     *         },
+                     *         "refusal": null,
+                     *         "face_uploaded": false,
+                     *         "progress": 75
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["KycUploadReply"];
+                };
+            };
+            /** @description Bad request. Codes: `validation_error`, `unsupported_document_type`, `empty_file`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body must be a JSON object",
+                     *       "code": "validation_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict. Codes: `kyc_not_started`, `kyc_submission_closed`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Conflict",
+                     *       "code": "kyc_not_started"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large. Codes: `file_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Payload too large",
+                     *       "code": "file_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type. Codes: `wrong_image_format`, `not_an_image`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unsupported media type",
+                     *       "code": "wrong_image_format"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable. Codes: `document_rejected`, `image_unreadable`, `image_too_large`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unprocessable",
+                     *       "code": "document_rejected"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createKycUploadTicket: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "document_type": "passport",
+                 *       "content_type": "image/jpeg"
+                 *     }
+                 */
+                "application/json": components["schemas"]["KycUploadTicketInput"];
+            };
+        };
+        responses: {
+            /** @description The upload form */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "url": "https://kyc-documents.s3.amazonaws.com/",
+                     *         "fields": {
+                     *           "key": "0f1e2d3c-4b5a-4968-8776-a5b4c3d2e1f0/5b3f8c1e-2d4a-4e6b-9c7d-1a2b3c4d5e6f/passport/9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+                     *           "Content-Type": "image/jpeg",
+                     *           "x-amz-server-side-encryption": "AES256",
+                     *           "bucket": "kyc-documents",
+                     *           "X-Amz-Algorithm": "AWS4-HMAC-SHA256",
+                     *           "X-Amz-Credential": "AKIA.../20260115/us-east-1/s3/aws4_request",
+                     *           "X-Amz-Date": "20260115T093400Z",
+                     *           "Policy": "eyJleHBpcmF0aW9uIjoi...",
+                     *           "X-Amz-Signature": "5f1c..."
+                     *         },
+                     *         "key": "0f1e2d3c-4b5a-4968-8776-a5b4c3d2e1f0/5b3f8c1e-2d4a-4e6b-9c7d-1a2b3c4d5e6f/passport/9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+                     *         "expires_at": "2026-01-15T09:39:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["KycUploadTicketReply"];
+                };
+            };
+            /** @description Bad request. Codes: `validation_error`, `invalid_json`, `unsupported_document_type`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body must be a JSON object",
+                     *       "code": "validation_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict. Codes: `kyc_not_started`, `kyc_submission_closed`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Conflict",
+                     *       "code": "kyc_not_started"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large. Codes: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Payload too large",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type. Codes: `wrong_image_format`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unsupported media type",
+                     *       "code": "wrong_image_format"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    verifyKycDocumentDidit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "document_image": "iVBORw0KGgoAAAANSUhEUgAA...",
+                 *       "document_type": "passport",
+                 *       "country_code": "IN",
+                 *       "face_image": "/9j/4AAQSkZJRgABAQ..."
+                 *     }
+                 */
+                "application/json": components["schemas"]["KycDiditVerifyInput"];
+            };
+        };
+        responses: {
+            /** @description The checks' verdict */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Passport verified successfully!",
+                     *       "data": {
+                     *         "status": "VERIFIED",
+                     *         "document_type": "passport",
+                     *         "confidence": 1,
+                     *         "problems": [],
+                     *         "face_image_stored": true,
+                     *         "face_match": "not_performed",
+                     *         "document": {
+                     *           "type": "passport",
+                     *           "status": "verified",
+                     *           "uploaded_at": "2026-01-15T09:34:00.000Z",
+                     *           "verified_at": "2026-01-15T09:34:00.000Z",
+                     *           "file_name": null,
+                     *           "checks": {
+                     *             "format": "jpeg",
+                     *             "bytes": 482113,
+                     *             "width": 1600,
+                     *             "height": 1067,
+                     *             "sharpness": 1155.6,
+                     *             "glare": 0.004,
+                     *             "phash": "955a6a3e6aa11fc8",
+                     *             "passed": true,
+                     *             "problems": []
+                     *           },
+                     *           "refusal": null,
+                     *           "face_uploaded": true
+                     *         },
+                     *         "progress": 75
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["KycDiditReply"];
+                };
+            };
+            /** @description Bad request. Codes: `validation_error`, `invalid_json`, `invalid_base64`, `country_mismatch`, `unsupported_document_type`, `empty_file`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body must be a JSON object",
+                     *       "code": "validation_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict. Codes: `kyc_not_started`, `kyc_submission_closed`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Conflict",
+                     *       "code": "kyc_not_started"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large. Codes: `file_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Payload too large",
+                     *       "code": "file_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type. Codes: `wrong_image_format`, `not_an_image`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unsupported media type",
+                     *       "code": "wrong_image_format"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable. Codes: `image_unreadable`, `image_too_large`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unprocessable",
+                     *       "code": "image_unreadable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listKycSubmissions: {
+        parameters: {
+            query?: {
+                /** @description Only submissions in this status */
+                status?: "pending" | "under_review" | "verified" | "rejected";
+                /** @description Case-insensitive substring of the name, e-mail, submission id or user id (at most 100 characters) */
+                search?: string;
+                /** @description Only submissions for this country (ISO 3166-1 alpha-2) */
+                country?: string;
+                /** @description Only submissions of this priority */
+                priority?: "high" | "medium" | "low";
+                /** @description Only submissions submitted within the last 24 hours, 7, 30 or 90 days (absent: all time) */
+                period?: "24h" | "7d" | "30d" | "90d";
+                /** @description Page size */
+                limit?: number;
+                /** @description The `next_cursor` of the previous page (signed and bound to these filters) */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of submissions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "5b3f8c1e-2d4a-4e6b-9c7d-1a2b3c4d5e6f",
+                     *           "user_id": "0f1e2d3c-4b5a-4968-8776-a5b4c3d2e1f0",
+                     *           "name": "Asha Rao",
+                     *           "email": "asha@example.com",
+                     *           "phone": "+919876543210",
+                     *           "location": "India",
+                     *           "country": "IN",
+                     *           "status": "under_review",
+                     *           "risk_score": 35,
+                     *           "risk_level": "Medium",
+                     *           "amount": 50000,
+                     *           "priority": "medium",
+                     *           "progress": 100,
+                     *           "submitted_at": "2026-01-15T09:30:00.000Z",
+                     *           "verified_at": null,
+                     *           "decided_at": null,
+                     *           "notes": "",
+                     *           "info_requested": false,
+                     *           "documents": [
+                     *             {
+                     *               "type": "passport",
+                     *               "status": "verified",
+                     *               "uploaded_at": "2026-01-15T09:34:00.000Z"
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "next_cursor": null,
+                     *       "has_more": false,
+                     *       "total": 1,
+                     *       "total_capped": false
+                     *     }
+                     */
+                    "application/json": components["schemas"]["KycReviewPage"];
+                };
+            };
+            /** @description Bad request. Codes: `validation_error`, `invalid_cursor`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body must be a JSON object",
+                     *       "code": "validation_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `admin_required`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden",
+                     *       "code": "admin_required"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getKycDashboardStats: {
+        parameters: {
+            query?: {
+                /** @description The period: 24h, 7d (default), 30d or 90d */
+                period?: "24h" | "7d" | "30d" | "90d";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stats */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "total_submissions": 40,
+                     *         "verified": 28,
+                     *         "pending": 8,
+                     *         "awaiting_applicant": 3,
+                     *         "under_review": 5,
+                     *         "rejected": 4,
+                     *         "average_processing_time": 5.2,
+                     *         "success_rate": 87.5,
+                     *         "period": "7d",
+                     *         "from": "2026-01-08T12:00:00.000Z",
+                     *         "to": "2026-01-15T12:00:00.000Z",
+                     *         "monthly_growth": 12.5,
+                     *         "previous": {
+                     *           "total_submissions": 32,
+                     *           "verified": 20,
+                     *           "pending": 6,
+                     *           "awaiting_applicant": 2,
+                     *           "under_review": 4,
+                     *           "rejected": 6,
+                     *           "average_processing_time": 6.5,
+                     *           "success_rate": 76.9
+                     *         },
+                     *         "trends": {
+                     *           "total_submissions": 25,
+                     *           "verified": 40,
+                     *           "pending": 33.3,
+                     *           "rejected": -33.3,
+                     *           "average_processing_time": -20,
+                     *           "success_rate": 10.6
+                     *         },
+                     *         "complete": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["KycDashboardStatsReply"];
+                };
+            };
+            /** @description Bad request. Codes: `validation_error`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body must be a JSON object",
+                     *       "code": "validation_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `admin_required`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden",
+                     *       "code": "admin_required"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    exportKycSubmissions: {
+        parameters: {
+            query?: {
+                /** @description Only submissions in this status */
+                status?: "pending" | "under_review" | "verified" | "rejected";
+                /** @description Case-insensitive substring of the name, e-mail, submission id or user id (at most 100 characters) */
+                search?: string;
+                /** @description Only submissions for this country (ISO 3166-1 alpha-2) */
+                country?: string;
+                /** @description Only submissions of this priority */
+                priority?: "high" | "medium" | "low";
+                /** @description Only submissions submitted within the last 24 hours, 7, 30 or 90 days (absent: all time) */
+                period?: "24h" | "7d" | "30d" | "90d";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV file (Content-Disposition: attachment) */
+            200: {
+                headers: {
+                    /** @description attachment; filename="kyc-submissions-YYYY-MM-DD.csv" */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example id,user_id,name,email,phone,location,country,status,risk_score,risk_level,amount,priority,progress,submitted_at,verified_at,decided_at,info_requested,notes,documents
+                     *     5b3f8c1e-2d4a-4e6b-9c7d-1a2b3c4d5e6f,0f1e2d3c-4b5a-4968-8776-a5b4c3d2e1f0,Asha Rao,asha@example.com,+919876543210,India,IN,under_review,35,Medium,50000,medium,100,2026-01-15T09:30:00.000Z,,,no,,passport:verified
+                     */
+                    "text/csv": string;
+                };
+            };
+            /** @description Bad request. Codes: `validation_error`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body must be a JSON object",
+                     *       "code": "validation_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `admin_required`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden",
+                     *       "code": "admin_required"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable. Codes: `export_too_large`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unprocessable",
+                     *       "code": "export_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    bulkUpdateKycSubmissions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "ids": [
+                 *         "5b3f8c1e-2d4a-4e6b-9c7d-1a2b3c4d5e6f"
+                 *       ],
+                 *       "status": "verified",
+                 *       "notes": "Batch review"
+                 *     }
+                 */
+                "application/json": components["schemas"]["KycBulkUpdateInput"];
+            };
+        };
+        responses: {
+            /** @description One result per id */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "results": [
+                     *         {
+                     *           "id": "5b3f8c1e-2d4a-4e6b-9c7d-1a2b3c4d5e6f",
+                     *           "ok": true,
+                     *           "outcome": "updated",
+                     *           "status": "verified",
+                     *           "code": null,
+                     *           "message": null
+                     *         }
+                     *       ],
+                     *       "summary": {
+                     *         "updated": 1,
+                     *         "unchanged": 0,
+                     *         "not_found": 0,
+                     *         "refused": 0
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["KycBulkUpdateReply"];
+                };
+            };
+            /** @description Bad request. Codes: `validation_error`, `invalid_json`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body must be a JSON object",
+                     *       "code": "validation_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `admin_required`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden",
+                     *       "code": "admin_required"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large. Codes: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Payload too large",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getKycSubmission: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The submission's id
+                 * @example 5b3f8c1e-2d4a-4e6b-9c7d-1a2b3c4d5e6f
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The submission */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "5b3f8c1e-2d4a-4e6b-9c7d-1a2b3c4d5e6f",
+                     *         "user_id": "0f1e2d3c-4b5a-4968-8776-a5b4c3d2e1f0",
+                     *         "name": "Asha Rao",
+                     *         "email": "asha@example.com",
+                     *         "phone": "+919876543210",
+                     *         "location": "India",
+                     *         "country": "IN",
+                     *         "status": "under_review",
+                     *         "risk_score": 35,
+                     *         "risk_level": "Medium",
+                     *         "amount": 50000,
+                     *         "priority": "medium",
+                     *         "progress": 100,
+                     *         "submitted_at": "2026-01-15T09:30:00.000Z",
+                     *         "verified_at": null,
+                     *         "decided_at": null,
+                     *         "notes": "",
+                     *         "info_requested": false,
+                     *         "documents": [
+                     *           {
+                     *             "type": "passport",
+                     *             "status": "verified",
+                     *             "uploaded_at": "2026-01-15T09:34:00.000Z",
+                     *             "verified_at": "2026-01-15T09:34:02.000Z",
+                     *             "file_name": "passport.png",
+                     *             "checks": null,
+                     *             "url": "https://kyc-documents.s3.amazonaws.com/users/0f1e.../passport.png?X-Amz-Signature=...",
+                     *             "face_url": null,
+                     *             "url_expires_at": "2026-01-15T10:05:00.000Z"
+                     *           }
+                     *         ],
+                     *         "identity_numbers": {
+                     *           "aadhaar": {
+                     *             "masked": "XXXX XXXX 1234",
+                     *             "verified_at": "2026-01-15T09:31:00.000Z"
+                     *           },
+                     *           "pan": {
+                     *             "masked": "AAAAAXXXXA",
+                     *             "verified_at": "2026-01-15T09:32:00.000Z"
+                     *           }
+                     *         },
+                     *         "risk": {
+                     *           "risk_score": 35,
+                     *           "level": "Medium",
+                     *           "priority": "medium",
+                     *           "flags": [
+                     *             {
+                     *               "code": "high_amount",
+                     *               "message": "Amount above the review threshold"
+                     *             }
+                     *           ],
+                     *           "verdict": "review",
+                     *           "reasons": [
+                     *             {
+                     *               "rule": "high_amount",
+                     *               "points": 35,
+                     *               "reason": "Amount above the review threshold"
+                     *             }
+                     *           ],
+                     *           "rule_set_version": 3,
+                     *           "assessed_at": "2026-01-15T09:34:02.000Z"
+                     *         },
+                     *         "info_request": null,
+                     *         "updated_at": "2026-01-15T09:34:02.000Z",
+                     *         "audit": [
+                     *           {
+                     *             "actor": "Asha Rao",
+                     *             "actor_id": "0f1e2d3c-4b5a-4968-8776-a5b4c3d2e1f0",
+                     *             "actor_role": "applicant",
+                     *             "at": "2026-01-15T09:30:00.000Z",
+                     *             "action": "started",
+                     *             "from": null,
+                     *             "to": "pending",
+                     *             "note": null
+                     *           },
+                     *           {
+                     *             "actor": "Automated checks",
+                     *             "actor_id": "system",
+                     *             "actor_role": "system",
+                     *             "at": "2026-01-15T09:34:02.000Z",
+                     *             "action": "submitted_for_review",
+                     *             "from": "pending",
+                     *             "to": "under_review",
+                     *             "note": null
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["KycSubmissionDetailReply"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `admin_required`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden",
+                     *       "code": "admin_required"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. Codes: `kyc_submission_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "kyc_submission_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    decideKycSubmission: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The submission's id
+                 * @example 5b3f8c1e-2d4a-4e6b-9c7d-1a2b3c4d5e6f
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "status": "verified",
+                 *       "notes": "Documents match the applicant"
+                 *     }
+                 */
+                "application/json": components["schemas"]["KycDecisionInput"];
+            };
+        };
+        responses: {
+            /** @description The submission after the decision */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "5b3f8c1e-2d4a-4e6b-9c7d-1a2b3c4d5e6f",
+                     *         "user_id": "0f1e2d3c-4b5a-4968-8776-a5b4c3d2e1f0",
+                     *         "name": "Asha Rao",
+                     *         "email": "asha@example.com",
+                     *         "phone": "+919876543210",
+                     *         "location": "India",
+                     *         "country": "IN",
+                     *         "status": "under_review",
+                     *         "risk_score": 35,
+                     *         "risk_level": "Medium",
+                     *         "amount": 50000,
+                     *         "priority": "medium",
+                     *         "progress": 100,
+                     *         "submitted_at": "2026-01-15T09:30:00.000Z",
+                     *         "verified_at": null,
+                     *         "decided_at": null,
+                     *         "notes": "",
+                     *         "info_requested": false,
+                     *         "documents": [
+                     *           {
+                     *             "type": "passport",
+                     *             "status": "verified",
+                     *             "uploaded_at": "2026-01-15T09:34:00.000Z",
+                     *             "verified_at": "2026-01-15T09:34:02.000Z",
+                     *             "file_name": "passport.png",
+                     *             "checks": null,
+                     *             "url": "https://kyc-documents.s3.amazonaws.com/users/0f1e.../passport.png?X-Amz-Signature=...",
+                     *             "face_url": null,
+                     *             "url_expires_at": "2026-01-15T10:05:00.000Z"
+                     *           }
+                     *         ],
+                     *         "identity_numbers": {
+                     *           "aadhaar": {
+                     *             "masked": "XXXX XXXX 1234",
+                     *             "verified_at": "2026-01-15T09:31:00.000Z"
+                     *           },
+                     *           "pan": {
+                     *             "masked": "AAAAAXXXXA",
+                     *             "verified_at": "2026-01-15T09:32:00.000Z"
+                     *           }
+                     *         },
+                     *         "risk": {
+                     *           "risk_score": 35,
+                     *           "level": "Medium",
+                     *           "priority": "medium",
+                     *           "flags": [
+                     *             {
+                     *               "code": "high_amount",
+                     *               "message": "Amount above the review threshold"
+                     *             }
+                     *           ],
+                     *           "verdict": "review",
+                     *           "reasons": [
+                     *             {
+                     *               "rule": "high_amount",
+                     *               "points": 35,
+                     *               "reason": "Amount above the review threshold"
+                     *             }
+                     *           ],
+                     *           "rule_set_version": 3,
+                     *           "assessed_at": "2026-01-15T09:34:02.000Z"
+                     *         },
+                     *         "info_request": null,
+                     *         "updated_at": "2026-01-15T09:34:02.000Z",
+                     *         "audit": [
+                     *           {
+                     *             "actor": "Asha Rao",
+                     *             "actor_id": "0f1e2d3c-4b5a-4968-8776-a5b4c3d2e1f0",
+                     *             "actor_role": "applicant",
+                     *             "at": "2026-01-15T09:30:00.000Z",
+                     *             "action": "started",
+                     *             "from": null,
+                     *             "to": "pending",
+                     *             "note": null
+                     *           },
+                     *           {
+                     *             "actor": "Automated checks",
+                     *             "actor_id": "system",
+                     *             "actor_role": "system",
+                     *             "at": "2026-01-15T09:34:02.000Z",
+                     *             "action": "submitted_for_review",
+                     *             "from": "pending",
+                     *             "to": "under_review",
+                     *             "note": null
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["KycSubmissionDetailReply"];
+                };
+            };
+            /** @description Bad request. Codes: `validation_error`, `invalid_json`, `kyc_note_required`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body must be a JSON object",
+                     *       "code": "validation_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `admin_required`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden",
+                     *       "code": "admin_required"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. Codes: `kyc_submission_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "kyc_submission_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict. Codes: `kyc_invalid_transition`, `kyc_submission_superseded`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Conflict",
+                     *       "code": "kyc_invalid_transition"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large. Codes: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Payload too large",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    requestKycInfo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The submission's id
+                 * @example 5b3f8c1e-2d4a-4e6b-9c7d-1a2b3c4d5e6f
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "message": "Please upload a clearer photo of your passport"
+                 *     }
+                 */
+                "application/json": components["schemas"]["KycRequestInfoInput"];
+            };
+        };
+        responses: {
+            /** @description The submission, now waiting for the applicant */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "5b3f8c1e-2d4a-4e6b-9c7d-1a2b3c4d5e6f",
+                     *         "user_id": "0f1e2d3c-4b5a-4968-8776-a5b4c3d2e1f0",
+                     *         "name": "Asha Rao",
+                     *         "email": "asha@example.com",
+                     *         "phone": "+919876543210",
+                     *         "location": "India",
+                     *         "country": "IN",
+                     *         "status": "under_review",
+                     *         "risk_score": 35,
+                     *         "risk_level": "Medium",
+                     *         "amount": 50000,
+                     *         "priority": "medium",
+                     *         "progress": 100,
+                     *         "submitted_at": "2026-01-15T09:30:00.000Z",
+                     *         "verified_at": null,
+                     *         "decided_at": null,
+                     *         "notes": "",
+                     *         "info_requested": false,
+                     *         "documents": [
+                     *           {
+                     *             "type": "passport",
+                     *             "status": "verified",
+                     *             "uploaded_at": "2026-01-15T09:34:00.000Z",
+                     *             "verified_at": "2026-01-15T09:34:02.000Z",
+                     *             "file_name": "passport.png",
+                     *             "checks": null,
+                     *             "url": "https://kyc-documents.s3.amazonaws.com/users/0f1e.../passport.png?X-Amz-Signature=...",
+                     *             "face_url": null,
+                     *             "url_expires_at": "2026-01-15T10:05:00.000Z"
+                     *           }
+                     *         ],
+                     *         "identity_numbers": {
+                     *           "aadhaar": {
+                     *             "masked": "XXXX XXXX 1234",
+                     *             "verified_at": "2026-01-15T09:31:00.000Z"
+                     *           },
+                     *           "pan": {
+                     *             "masked": "AAAAAXXXXA",
+                     *             "verified_at": "2026-01-15T09:32:00.000Z"
+                     *           }
+                     *         },
+                     *         "risk": {
+                     *           "risk_score": 35,
+                     *           "level": "Medium",
+                     *           "priority": "medium",
+                     *           "flags": [
+                     *             {
+                     *               "code": "high_amount",
+                     *               "message": "Amount above the review threshold"
+                     *             }
+                     *           ],
+                     *           "verdict": "review",
+                     *           "reasons": [
+                     *             {
+                     *               "rule": "high_amount",
+                     *               "points": 35,
+                     *               "reason": "Amount above the review threshold"
+                     *             }
+                     *           ],
+                     *           "rule_set_version": 3,
+                     *           "assessed_at": "2026-01-15T09:34:02.000Z"
+                     *         },
+                     *         "info_request": null,
+                     *         "updated_at": "2026-01-15T09:34:02.000Z",
+                     *         "audit": [
+                     *           {
+                     *             "actor": "Asha Rao",
+                     *             "actor_id": "0f1e2d3c-4b5a-4968-8776-a5b4c3d2e1f0",
+                     *             "actor_role": "applicant",
+                     *             "at": "2026-01-15T09:30:00.000Z",
+                     *             "action": "started",
+                     *             "from": null,
+                     *             "to": "pending",
+                     *             "note": null
+                     *           },
+                     *           {
+                     *             "actor": "Automated checks",
+                     *             "actor_id": "system",
+                     *             "actor_role": "system",
+                     *             "at": "2026-01-15T09:34:02.000Z",
+                     *             "action": "submitted_for_review",
+                     *             "from": "pending",
+                     *             "to": "under_review",
+                     *             "note": null
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["KycSubmissionDetailReply"];
+                };
+            };
+            /** @description Bad request. Codes: `validation_error`, `invalid_json`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body must be a JSON object",
+                     *       "code": "validation_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `admin_required`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden",
+                     *       "code": "admin_required"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. Codes: `kyc_submission_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "kyc_submission_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict. Codes: `kyc_invalid_transition`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Conflict",
+                     *       "code": "kyc_invalid_transition"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large. Codes: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Payload too large",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    resubmitKyc: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "note": "Uploaded a sharper passport photo"
+                 *     }
+                 */
+                "application/json": components["schemas"]["KycResubmitInput"];
+            };
+        };
+        responses: {
+            /** @description The submission's state */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Your KYC submission is back with a reviewer",
+                     *       "data": {
+                     *         "id": "5b3f8c1e-2d4a-4e6b-9c7d-1a2b3c4d5e6f",
+                     *         "status": "under_review",
+                     *         "progress": 100,
+                     *         "updated_at": "2026-01-16T08:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["KycResubmitReply"];
+                };
+            };
+            /** @description Bad request. Codes: `validation_error`, `invalid_json`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body must be a JSON object",
+                     *       "code": "validation_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. Codes: `kyc_submission_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "kyc_submission_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict. Codes: `kyc_no_info_request`, `kyc_incomplete`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Conflict",
+                     *       "code": "kyc_no_info_request"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large. Codes: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Payload too large",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getKycRules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rule sets */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "published": {
+                     *           "name": "Default KYC risk rules",
+                     *           "description": "Country risk (FATF), document checks, duplicate identity numbers and images, amount, velocity, name mismatch and watchlist screening.",
+                     *           "rules": [
+                     *             {
+                     *               "id": "country_high_risk",
+                     *               "name": "High-risk country",
+                     *               "description": "FATF call for action: enhanced due diligence before onboarding.",
+                     *               "conditions": {
+                     *                 "all": [
+                     *                   {
+                     *                     "fact": "country_risk",
+                     *                     "operator": "equal",
+                     *                     "value": "high"
+                     *                   }
+                     *                 ]
+                     *               },
+                     *               "event": {
+                     *                 "type": "risk",
+                     *                 "params": {
+                     *                   "points": 45,
+                     *                   "flag": {
+                     *                     "code": "HIGH_RISK_COUNTRY",
+                     *                     "message": "Applicant's country {country} is a FATF high-risk jurisdiction"
+                     *                   },
+                     *                   "reason": "Country {country} is on the FATF call-for-action list",
+                     *                   "verdict": "review",
+                     *                   "priority": "high"
+                     *                 }
+                     *               }
+                     *             },
+                     *             {
+                     *               "id": "country_medium_risk",
+                     *               "name": "Country under increased monitoring",
+                     *               "description": "",
+                     *               "conditions": {
+                     *                 "all": [
+                     *                   {
+                     *                     "fact": "country_risk",
+                     *                     "operator": "equal",
+                     *                     "value": "medium"
+                     *                   }
+                     *                 ]
+                     *               },
+                     *               "event": {
+                     *                 "type": "risk",
+                     *                 "params": {
+                     *                   "points": 20,
+                     *                   "reason": "Country {country} is under FATF increased monitoring"
+                     *                 }
+                     *               }
+                     *             }
+                     *           ],
+                     *           "country_risk": {
+                     *             "high": [
+                     *               "KP",
+                     *               "IR",
+                     *               "MM"
+                     *             ],
+                     *             "medium": [
+                     *               "DZ",
+                     *               "AO",
+                     *               "BO",
+                     *               "BG",
+                     *               "CM",
+                     *               "CI",
+                     *               "CD",
+                     *               "HT",
+                     *               "KE",
+                     *               "LA",
+                     *               "LB",
+                     *               "MC",
+                     *               "NA",
+                     *               "NP",
+                     *               "SS",
+                     *               "SY",
+                     *               "VE",
+                     *               "VN",
+                     *               "YE",
+                     *               "VG"
+                     *             ],
+                     *             "source": "FATF high-risk jurisdictions (call for action) and jurisdictions under increased monitoring, October 2025"
+                     *           },
+                     *           "version": 2,
+                     *           "published_at": "2026-01-15T09:30:00.000Z",
+                     *           "published_by": "admin@example.com"
+                     *         },
+                     *         "draft": {
+                     *           "name": "Default KYC risk rules",
+                     *           "description": "Country risk (FATF), document checks, duplicate identity numbers and images, amount, velocity, name mismatch and watchlist screening.",
+                     *           "rules": [
+                     *             {
+                     *               "id": "country_high_risk",
+                     *               "name": "High-risk country",
+                     *               "description": "FATF call for action: enhanced due diligence before onboarding.",
+                     *               "conditions": {
+                     *                 "all": [
+                     *                   {
+                     *                     "fact": "country_risk",
+                     *                     "operator": "equal",
+                     *                     "value": "high"
+                     *                   }
+                     *                 ]
+                     *               },
+                     *               "event": {
+                     *                 "type": "risk",
+                     *                 "params": {
+                     *                   "points": 45,
+                     *                   "flag": {
+                     *                     "code": "HIGH_RISK_COUNTRY",
+                     *                     "message": "Applicant's country {country} is a FATF high-risk jurisdiction"
+                     *                   },
+                     *                   "reason": "Country {country} is on the FATF call-for-action list",
+                     *                   "verdict": "review",
+                     *                   "priority": "high"
+                     *                 }
+                     *               }
+                     *             },
+                     *             {
+                     *               "id": "country_medium_risk",
+                     *               "name": "Country under increased monitoring",
+                     *               "description": "",
+                     *               "conditions": {
+                     *                 "all": [
+                     *                   {
+                     *                     "fact": "country_risk",
+                     *                     "operator": "equal",
+                     *                     "value": "medium"
+                     *                   }
+                     *                 ]
+                     *               },
+                     *               "event": {
+                     *                 "type": "risk",
+                     *                 "params": {
+                     *                   "points": 20,
+                     *                   "reason": "Country {country} is under FATF increased monitoring"
+                     *                 }
+                     *               }
+                     *             }
+                     *           ],
+                     *           "country_risk": {
+                     *             "high": [
+                     *               "KP",
+                     *               "IR",
+                     *               "MM"
+                     *             ],
+                     *             "medium": [
+                     *               "DZ",
+                     *               "AO",
+                     *               "BO",
+                     *               "BG",
+                     *               "CM",
+                     *               "CI",
+                     *               "CD",
+                     *               "HT",
+                     *               "KE",
+                     *               "LA",
+                     *               "LB",
+                     *               "MC",
+                     *               "NA",
+                     *               "NP",
+                     *               "SS",
+                     *               "SY",
+                     *               "VE",
+                     *               "VN",
+                     *               "YE",
+                     *               "VG"
+                     *             ],
+                     *             "source": "FATF high-risk jurisdictions (call for action) and jurisdictions under increased monitoring, October 2025"
+                     *           },
+                     *           "revision": 3,
+                     *           "based_on_version": 2,
+                     *           "updated_at": "2026-01-15T10:00:00.000Z",
+                     *           "updated_by": "admin@example.com"
+                     *         },
+                     *         "versions": [
+                     *           {
+                     *             "version": 2,
+                     *             "name": "Default KYC risk rules",
+                     *             "rules": 15,
+                     *             "published_at": "2026-01-15T09:30:00.000Z",
+                     *             "published_by": "admin@example.com"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["KycRulesOverviewReply"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `admin_required`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden",
+                     *       "code": "admin_required"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getKycRuleSetVersion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The version number (1, 2, ...)
+                 * @example 2
+                 */
+                version: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The version */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "name": "Default KYC risk rules",
+                     *         "description": "Country risk (FATF), document checks, duplicate identity numbers and images, amount, velocity, name mismatch and watchlist screening.",
+                     *         "rules": [
+                     *           {
+                     *             "id": "country_high_risk",
+                     *             "name": "High-risk country",
+                     *             "description": "FATF call for action: enhanced due diligence before onboarding.",
+                     *             "conditions": {
+                     *               "all": [
+                     *                 {
+                     *                   "fact": "country_risk",
+                     *                   "operator": "equal",
+                     *                   "value": "high"
+                     *                 }
+                     *               ]
+                     *             },
+                     *             "event": {
+                     *               "type": "risk",
+                     *               "params": {
+                     *                 "points": 45,
+                     *                 "flag": {
+                     *                   "code": "HIGH_RISK_COUNTRY",
+                     *                   "message": "Applicant's country {country} is a FATF high-risk jurisdiction"
+                     *                 },
+                     *                 "reason": "Country {country} is on the FATF call-for-action list",
+                     *                 "verdict": "review",
+                     *                 "priority": "high"
+                     *               }
+                     *             }
+                     *           },
+                     *           {
+                     *             "id": "country_medium_risk",
+                     *             "name": "Country under increased monitoring",
+                     *             "description": "",
+                     *             "conditions": {
+                     *               "all": [
+                     *                 {
+                     *                   "fact": "country_risk",
+                     *                   "operator": "equal",
+                     *                   "value": "medium"
+                     *                 }
+                     *               ]
+                     *             },
+                     *             "event": {
+                     *               "type": "risk",
+                     *               "params": {
+                     *                 "points": 20,
+                     *                 "reason": "Country {country} is under FATF increased monitoring"
+                     *               }
+                     *             }
+                     *           }
+                     *         ],
+                     *         "country_risk": {
+                     *           "high": [
+                     *             "KP",
+                     *             "IR",
+                     *             "MM"
+                     *           ],
+                     *           "medium": [
+                     *             "DZ",
+                     *             "AO",
+                     *             "BO",
+                     *             "BG",
+                     *             "CM",
+                     *             "CI",
+                     *             "CD",
+                     *             "HT",
+                     *             "KE",
+                     *             "LA",
+                     *             "LB",
+                     *             "MC",
+                     *             "NA",
+                     *             "NP",
+                     *             "SS",
+                     *             "SY",
+                     *             "VE",
+                     *             "VN",
+                     *             "YE",
+                     *             "VG"
+                     *           ],
+                     *           "source": "FATF high-risk jurisdictions (call for action) and jurisdictions under increased monitoring, October 2025"
+                     *         },
+                     *         "version": 2,
+                     *         "published_at": "2026-01-15T09:30:00.000Z",
+                     *         "published_by": "admin@example.com"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["KycRuleSetReply"];
+                };
+            };
+            /** @description Bad request. Codes: `invalid_version`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Bad request",
+                     *       "code": "invalid_version"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `admin_required`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden",
+                     *       "code": "admin_required"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. Codes: `rule_set_version_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "rule_set_version_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    saveKycRuleSetDraft: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The draft revision the edit started from (0: there was no draft)
+                 * @example 3
+                 */
+                expected_revision?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Default KYC risk rules",
+                 *       "description": "Country risk (FATF), document checks, duplicate identity numbers and images, amount, velocity, name mismatch and watchlist screening.",
+                 *       "rules": [
+                 *         {
+                 *           "id": "country_high_risk",
+                 *           "name": "High-risk country",
+                 *           "description": "FATF call for action: enhanced due diligence before onboarding.",
+                 *           "conditions": {
+                 *             "all": [
+                 *               {
+                 *                 "fact": "country_risk",
+                 *                 "operator": "equal",
+                 *                 "value": "high"
+                 *               }
+                 *             ]
+                 *           },
+                 *           "event": {
+                 *             "type": "risk",
+                 *             "params": {
+                 *               "points": 45,
+                 *               "flag": {
+                 *                 "code": "HIGH_RISK_COUNTRY",
+                 *                 "message": "Applicant's country {country} is a FATF high-risk jurisdiction"
+                 *               },
+                 *               "reason": "Country {country} is on the FATF call-for-action list",
+                 *               "verdict": "review",
+                 *               "priority": "high"
+                 *             }
+                 *           }
+                 *         },
+                 *         {
+                 *           "id": "country_medium_risk",
+                 *           "name": "Country under increased monitoring",
+                 *           "description": "",
+                 *           "conditions": {
+                 *             "all": [
+                 *               {
+                 *                 "fact": "country_risk",
+                 *                 "operator": "equal",
+                 *                 "value": "medium"
+                 *               }
+                 *             ]
+                 *           },
+                 *           "event": {
+                 *             "type": "risk",
+                 *             "params": {
+                 *               "points": 20,
+                 *               "reason": "Country {country} is under FATF increased monitoring"
+                 *             }
+                 *           }
+                 *         }
+                 *       ],
+                 *       "country_risk": {
+                 *         "high": [
+                 *           "KP",
+                 *           "IR",
+                 *           "MM"
+                 *         ],
+                 *         "medium": [
+                 *           "DZ",
+                 *           "AO",
+                 *           "BO",
+                 *           "BG",
+                 *           "CM",
+                 *           "CI",
+                 *           "CD",
+                 *           "HT",
+                 *           "KE",
+                 *           "LA",
+                 *           "LB",
+                 *           "MC",
+                 *           "NA",
+                 *           "NP",
+                 *           "SS",
+                 *           "SY",
+                 *           "VE",
+                 *           "VN",
+                 *           "YE",
+                 *           "VG"
+                 *         ],
+                 *         "source": "FATF high-risk jurisdictions (call for action) and jurisdictions under increased monitoring, October 2025"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["KycRuleSetBody"];
+            };
+        };
+        responses: {
+            /** @description The saved draft */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Draft saved",
+                     *       "data": {
+                     *         "name": "Default KYC risk rules",
+                     *         "description": "Country risk (FATF), document checks, duplicate identity numbers and images, amount, velocity, name mismatch and watchlist screening.",
+                     *         "rules": [
+                     *           {
+                     *             "id": "country_high_risk",
+                     *             "name": "High-risk country",
+                     *             "description": "FATF call for action: enhanced due diligence before onboarding.",
+                     *             "conditions": {
+                     *               "all": [
+                     *                 {
+                     *                   "fact": "country_risk",
+                     *                   "operator": "equal",
+                     *                   "value": "high"
+                     *                 }
+                     *               ]
+                     *             },
+                     *             "event": {
+                     *               "type": "risk",
+                     *               "params": {
+                     *                 "points": 45,
+                     *                 "flag": {
+                     *                   "code": "HIGH_RISK_COUNTRY",
+                     *                   "message": "Applicant's country {country} is a FATF high-risk jurisdiction"
+                     *                 },
+                     *                 "reason": "Country {country} is on the FATF call-for-action list",
+                     *                 "verdict": "review",
+                     *                 "priority": "high"
+                     *               }
+                     *             }
+                     *           },
+                     *           {
+                     *             "id": "country_medium_risk",
+                     *             "name": "Country under increased monitoring",
+                     *             "description": "",
+                     *             "conditions": {
+                     *               "all": [
+                     *                 {
+                     *                   "fact": "country_risk",
+                     *                   "operator": "equal",
+                     *                   "value": "medium"
+                     *                 }
+                     *               ]
+                     *             },
+                     *             "event": {
+                     *               "type": "risk",
+                     *               "params": {
+                     *                 "points": 20,
+                     *                 "reason": "Country {country} is under FATF increased monitoring"
+                     *               }
+                     *             }
+                     *           }
+                     *         ],
+                     *         "country_risk": {
+                     *           "high": [
+                     *             "KP",
+                     *             "IR",
+                     *             "MM"
+                     *           ],
+                     *           "medium": [
+                     *             "DZ",
+                     *             "AO",
+                     *             "BO",
+                     *             "BG",
+                     *             "CM",
+                     *             "CI",
+                     *             "CD",
+                     *             "HT",
+                     *             "KE",
+                     *             "LA",
+                     *             "LB",
+                     *             "MC",
+                     *             "NA",
+                     *             "NP",
+                     *             "SS",
+                     *             "SY",
+                     *             "VE",
+                     *             "VN",
+                     *             "YE",
+                     *             "VG"
+                     *           ],
+                     *           "source": "FATF high-risk jurisdictions (call for action) and jurisdictions under increased monitoring, October 2025"
+                     *         },
+                     *         "revision": 3,
+                     *         "based_on_version": 2,
+                     *         "updated_at": "2026-01-15T10:00:00.000Z",
+                     *         "updated_by": "admin@example.com"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["KycRuleSetDraftReply"];
+                };
+            };
+            /** @description Bad request. Codes: `invalid_rule_set`, `invalid_json`, `validation_error`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Bad request",
+                     *       "code": "invalid_rule_set"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `admin_required`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden",
+                     *       "code": "admin_required"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict. Codes: `rule_set_draft_changed`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Conflict",
+                     *       "code": "rule_set_draft_changed"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large. Codes: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Payload too large",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    testKycRuleSet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "submission_id": "5b3f8c1e-2d4a-4e6b-9c7d-1a2b3c4d5e6f",
+                 *       "version": 2
+                 *     }
+                 */
+                "application/json": components["schemas"]["KycRuleSetTestInput"];
+            };
+        };
+        responses: {
+            /** @description The assessment it would give */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "rule_set": {
+                     *           "source": "version",
+                     *           "version": 2,
+                     *           "name": "Default KYC risk rules"
+                     *         },
+                     *         "assessment": {
+                     *           "risk_score": 45,
+                     *           "level": "Medium",
+                     *           "priority": "high",
+                     *           "flags": [
+                     *             {
+                     *               "code": "HIGH_RISK_COUNTRY",
+                     *               "message": "Applicant's country IR is a FATF high-risk jurisdiction"
+                     *             }
+                     *           ],
+                     *           "verdict": "review",
+                     *           "reasons": [
+                     *             {
+                     *               "rule": "country_high_risk",
+                     *               "points": 45,
+                     *               "reason": "Country IR is on the FATF call-for-action list"
+                     *             }
+                     *           ],
+                     *           "rule_set_version": 2,
+                     *           "assessed_at": "2026-01-15T10:05:00.000Z"
+                     *         },
+                     *         "facts": {
+                     *           "country": "IR",
+                     *           "country_risk": "high",
+                     *           "amount": 50000,
+                     *           "identity_numbers_verified": 2,
+                     *           "document_count": 1,
+                     *           "verified_document_count": 1,
+                     *           "any_document_rejected": false,
+                     *           "rejected_document_count": 0,
+                     *           "min_sharpness": 4000,
+                     *           "max_glare": 0,
+                     *           "duplicate_identity_number": false,
+                     *           "duplicate_identity_number_users": 0,
+                     *           "duplicate_image": false,
+                     *           "duplicate_image_users": 0,
+                     *           "email_domain": "example.com",
+                     *           "velocity_ip_24h": 1,
+                     *           "velocity_email_domain_24h": 1,
+                     *           "velocity_device_24h": 0,
+                     *           "name_similarity": 1,
+                     *           "name_mismatch": false,
+                     *           "watchlist_hit": false,
+                     *           "watchlist_score": 0,
+                     *           "watchlist_list": ""
+                     *         },
+                     *         "current": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["KycRuleSetTestReply"];
+                };
+            };
+            /** @description Bad request. Codes: `invalid_rule_set`, `invalid_json`, `validation_error`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Bad request",
+                     *       "code": "invalid_rule_set"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `admin_required`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden",
+                     *       "code": "admin_required"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. Codes: `kyc_submission_not_found`, `rule_set_version_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "kyc_submission_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large. Codes: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Payload too large",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    publishKycRuleSet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "draft_revision": 3
+                 *     }
+                 */
+                "application/json": components["schemas"]["KycRuleSetPublishInput"];
+            };
+        };
+        responses: {
+            /** @description The new version */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Rule set version 3 published",
+                     *       "data": {
+                     *         "name": "Default KYC risk rules",
+                     *         "description": "Country risk (FATF), document checks, duplicate identity numbers and images, amount, velocity, name mismatch and watchlist screening.",
+                     *         "rules": [
+                     *           {
+                     *             "id": "country_high_risk",
+                     *             "name": "High-risk country",
+                     *             "description": "FATF call for action: enhanced due diligence before onboarding.",
+                     *             "conditions": {
+                     *               "all": [
+                     *                 {
+                     *                   "fact": "country_risk",
+                     *                   "operator": "equal",
+                     *                   "value": "high"
+                     *                 }
+                     *               ]
+                     *             },
+                     *             "event": {
+                     *               "type": "risk",
+                     *               "params": {
+                     *                 "points": 45,
+                     *                 "flag": {
+                     *                   "code": "HIGH_RISK_COUNTRY",
+                     *                   "message": "Applicant's country {country} is a FATF high-risk jurisdiction"
+                     *                 },
+                     *                 "reason": "Country {country} is on the FATF call-for-action list",
+                     *                 "verdict": "review",
+                     *                 "priority": "high"
+                     *               }
+                     *             }
+                     *           },
+                     *           {
+                     *             "id": "country_medium_risk",
+                     *             "name": "Country under increased monitoring",
+                     *             "description": "",
+                     *             "conditions": {
+                     *               "all": [
+                     *                 {
+                     *                   "fact": "country_risk",
+                     *                   "operator": "equal",
+                     *                   "value": "medium"
+                     *                 }
+                     *               ]
+                     *             },
+                     *             "event": {
+                     *               "type": "risk",
+                     *               "params": {
+                     *                 "points": 20,
+                     *                 "reason": "Country {country} is under FATF increased monitoring"
+                     *               }
+                     *             }
+                     *           }
+                     *         ],
+                     *         "country_risk": {
+                     *           "high": [
+                     *             "KP",
+                     *             "IR",
+                     *             "MM"
+                     *           ],
+                     *           "medium": [
+                     *             "DZ",
+                     *             "AO",
+                     *             "BO",
+                     *             "BG",
+                     *             "CM",
+                     *             "CI",
+                     *             "CD",
+                     *             "HT",
+                     *             "KE",
+                     *             "LA",
+                     *             "LB",
+                     *             "MC",
+                     *             "NA",
+                     *             "NP",
+                     *             "SS",
+                     *             "SY",
+                     *             "VE",
+                     *             "VN",
+                     *             "YE",
+                     *             "VG"
+                     *           ],
+                     *           "source": "FATF high-risk jurisdictions (call for action) and jurisdictions under increased monitoring, October 2025"
+                     *         },
+                     *         "version": 3,
+                     *         "published_at": "2026-01-15T09:30:00.000Z",
+                     *         "published_by": "admin@example.com"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["KycRuleSetPublishReply"];
+                };
+            };
+            /** @description Bad request. Codes: `validation_error`, `invalid_json`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body must be a JSON object",
+                     *       "code": "validation_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `admin_required`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden",
+                     *       "code": "admin_required"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict. Codes: `rule_set_no_draft`, `rule_set_draft_changed`, `rule_set_publish_conflict`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Conflict",
+                     *       "code": "rule_set_no_draft"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getKycWatchlist: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The current watchlist */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "version": 3,
+                     *         "name": "Sanctions and PEP, January",
+                     *         "entries": 2,
+                     *         "lists": {
+                     *           "sanctions": 1,
+                     *           "pep": 1
+                     *         },
+                     *         "uploaded_at": "2026-01-15T08:00:00.000Z",
+                     *         "uploaded_by": "admin@example.com",
+                     *         "sample": [
+                     *           {
+                     *             "name": "Ivan Petrov",
+                     *             "aliases": [
+                     *               "Ivan Petroff"
+                     *             ],
+                     *             "country": "RU",
+                     *             "list": "sanctions",
+                     *             "type": "individual"
+                     *           },
+                     *           {
+                     *             "name": "Jane Roe",
+                     *             "aliases": [],
+                     *             "country": "GB",
+                     *             "list": "pep",
+                     *             "type": "individual"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["KycWatchlistReply"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `admin_required`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden",
+                     *       "code": "admin_required"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    uploadKycWatchlist: {
+        parameters: {
+            query?: {
+                /**
+                 * @description A label for the list (with a text/csv body)
+                 * @example Sanctions and PEP, January
+                 */
+                name?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example name,aliases,country,list,type
+                 *     Ivan Petrov,Ivan Petroff,RU,sanctions,individual
+                 *     Jane Roe,,GB,pep,individual
+                 */
+                "text/csv": string;
+                /**
+                 * @example {
+                 *       "csv": "name,list\nIvan Petrov,sanctions\n",
+                 *       "name": "Sanctions"
+                 *     }
+                 */
+                "application/json": {
+                    csv: string;
+                    name?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The new current watchlist */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Watchlist version 3 uploaded: 2 entries",
+                     *       "data": {
+                     *         "version": 3,
+                     *         "name": "Sanctions and PEP, January",
+                     *         "entries": 2,
+                     *         "lists": {
+                     *           "sanctions": 1,
+                     *           "pep": 1
+                     *         },
+                     *         "uploaded_at": "2026-01-15T08:00:00.000Z",
+                     *         "uploaded_by": "admin@example.com",
+                     *         "sample": [
+                     *           {
+                     *             "name": "Ivan Petrov",
+                     *             "aliases": [
+                     *               "Ivan Petroff"
+                     *             ],
+                     *             "country": "RU",
+                     *             "list": "sanctions",
+                     *             "type": "individual"
+                     *           },
+                     *           {
+                     *             "name": "Jane Roe",
+                     *             "aliases": [],
+                     *             "country": "GB",
+                     *             "list": "pep",
+                     *             "type": "individual"
+                     *           }
+                     *         ],
+                     *         "ignored_columns": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["KycWatchlistUploadReply"];
+                };
+            };
+            /** @description Bad request. Codes: `invalid_watchlist`, `invalid_json`, `validation_error`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Bad request",
+                     *       "code": "invalid_watchlist"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `admin_required`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden",
+                     *       "code": "admin_required"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large. Codes: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Payload too large",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type. Codes: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unsupported media type",
+                     *       "code": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createKycProfile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "userId": "6f1c2b9e-8d4a-4e1b-9c3f-2a7d5e8b1c04",
+                 *       "name": "Asha Rao",
+                 *       "email": "asha@example.com",
+                 *       "phone": "+919876543210",
+                 *       "country": "IN",
+                 *       "location": "Mumbai, India",
+                 *       "amount": 50000,
+                 *       "documents": {
+                 *         "passport": {
+                 *           "documentNumber": "Z1234567",
+                 *           "issuingCountry": "IN",
+                 *           "expiryDate": "2031-04-30"
+                 *         }
+                 *       },
+                 *       "avatar": "https://cdn.example.com/avatars/asha.png"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateKycProfileInput"];
+            };
+        };
+        responses: {
+            /** @description The profile */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "profile": {
+                     *         "userId": "6f1c2b9e-8d4a-4e1b-9c3f-2a7d5e8b1c04",
+                     *         "name": "Asha Rao",
+                     *         "email": "asha@example.com",
+                     *         "phone": "+919876543210",
+                     *         "country": "IN",
+                     *         "location": "Mumbai, India",
+                     *         "amount": 50000,
+                     *         "documents": {
+                     *           "passport": {
+                     *             "documentNumber": "XXXX4567",
+                     *             "issuingCountry": "IN",
+                     *             "expiryDate": "2031-04-30",
+                     *             "status": "not_uploaded"
+                     *           }
+                     *         },
+                     *         "avatar": "https://cdn.example.com/avatars/asha.png",
+                     *         "profileId": "0b6f3c2a-9d1e-4f5a-8b7c-6d5e4f3a2b1c",
+                     *         "status": "pending",
+                     *         "riskScore": 10,
+                     *         "riskLevel": "Low",
+                     *         "progress": 0,
+                     *         "createdAt": "2026-01-15T10:00:00.000Z",
+                     *         "updatedAt": "2026-01-15T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["KycProfileReply"];
+                };
+            };
+            /** @description Bad request. Codes: `validation_error`, `invalid_json`, `unsupported_document_type`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body must be a JSON object",
+                     *       "code": "validation_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `forbidden`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "You do not have permission to do this",
+                     *       "code": "forbidden"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict. Codes: `kyc_already_started`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Conflict",
+                     *       "code": "kyc_already_started"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large. Codes: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Payload too large",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getKycProfile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The profile's id (profile.profileId)
+                 * @example 0b6f3c2a-9d1e-4f5a-8b7c-6d5e4f3a2b1c
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The profile */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "profile": {
+                     *         "userId": "6f1c2b9e-8d4a-4e1b-9c3f-2a7d5e8b1c04",
+                     *         "name": "Asha Rao",
+                     *         "email": "asha@example.com",
+                     *         "phone": "+919876543210",
+                     *         "country": "IN",
+                     *         "location": "Mumbai, India",
+                     *         "amount": 50000,
+                     *         "documents": {
+                     *           "passport": {
+                     *             "documentNumber": "XXXX4567",
+                     *             "issuingCountry": "IN",
+                     *             "expiryDate": "2031-04-30",
+                     *             "status": "not_uploaded"
+                     *           }
+                     *         },
+                     *         "avatar": "https://cdn.example.com/avatars/asha.png",
+                     *         "profileId": "0b6f3c2a-9d1e-4f5a-8b7c-6d5e4f3a2b1c",
+                     *         "status": "pending",
+                     *         "riskScore": 10,
+                     *         "riskLevel": "Low",
+                     *         "progress": 0,
+                     *         "createdAt": "2026-01-15T10:00:00.000Z",
+                     *         "updatedAt": "2026-01-15T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["KycProfileReply"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. Codes: `kyc_profile_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "kyc_profile_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getKycStreamHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The KYC service answers */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "service": "kyc-stream",
+                     *       "status": "ok",
+                     *       "message": "All systems operational",
+                     *       "time": "2026-01-15T10:00:00.000Z",
+                     *       "database": {
+                     *         "connected": true,
+                     *         "latency_ms": 4
+                     *       },
+                     *       "storage": {
+                     *         "connected": true,
+                     *         "latency_ms": 3
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["KycHealthReply"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The KYC store cannot be reached */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "service": "kyc-stream",
+                     *       "status": "error",
+                     *       "message": "Database unavailable",
+                     *       "time": "2026-01-15T10:00:00.000Z",
+                     *       "database": {
+                     *         "connected": false,
+                     *         "latency_ms": 2001
+                     *       },
+                     *       "storage": {
+                     *         "connected": true,
+                     *         "latency_ms": 3
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["KycHealthReply"];
+                };
+            };
+        };
+    };
+    streamKycEvents: {
+        parameters: {
+            query?: {
+                /** @description Whose KYC events (default: the caller's) */
+                userId?: string;
+                /** @description false leaves riskAssessmentUpdate events out */
+                includeRiskUpdates?: "true" | "false";
+                /** @description Resume point, when the Last-Event-ID header cannot be sent */
+                lastEventId?: string;
+            };
+            header?: {
+                /** @description Resume point: the `id:` of the last event received (EventSource sends it on reconnect). An id that is not this stream's is a 400 `invalid_event_id`. */
+                "Last-Event-ID"?: components["parameters"]["LastEventId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event stream. Events: `cursor`, `verificationStarted`, `documentUploaded`, `documentVerified`, `riskAssessmentUpdate`, `verificationCompleted`, `complianceAlert`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example retry: 3000
+                     *     id: eyJwIjoiMjAyNi0wMS0xNVQxMDowMDowMC4wMDBaIn0.c2ln
+                     *     event: cursor
+                     *     data: {"at":"2026-01-15T10:00:00.000Z"}
+                     *
+                     *     id: eyJwIjoiMjAyNi0wMS0xNVQxMDowMDowMC4xMDBaIn0.c2ln
+                     *     event: verificationStarted
+                     *     data: {"event":{"verificationStarted":{"verificationId":"0b6f3c2a-9d1e-4f5a-8b7c-6d5e4f3a2b1c","country":"IN","countryName":"India"}},"type":"verificationStarted","verificationId":"0b6f3c2a-9d1e-4f5a-8b7c-6d5e4f3a2b1c","at":"2026-01-15T10:00:00.100Z"}
+                     */
+                    "text/event-stream": string;
+                };
+            };
+            /** @description Bad request. Codes: `validation_error`, `invalid_event_id`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body must be a JSON object",
+                     *       "code": "validation_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`, `invalid_ticket`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `forbidden`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "You do not have permission to do this",
+                     *       "code": "forbidden"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    runKycCommand: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "command": {
+                 *         "startVerification": {
+                 *           "country": "IN",
+                 *           "name": "Asha Rao",
+                 *           "email": "asha@example.com",
+                 *           "phone": "+919876543210",
+                 *           "amount": 50000
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["KycCommandInput"];
+            };
+        };
+        responses: {
+            /** @description The command's result */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "command": "verifyDocument",
+                     *       "result": {
+                     *         "documentType": "aadhaar",
+                     *         "status": "VERIFIED",
+                     *         "valid": true,
+                     *         "masked": "XXXX XXXX 2346",
+                     *         "progress": 25,
+                     *         "kycStatus": "pending"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["KycCommandReply"];
+                };
+            };
+            /** @description Bad request. Codes: `validation_error`, `invalid_json`, `unknown_command`, `invalid_aadhaar`, `invalid_pan`, `invalid_base64`, `unsupported_document_type`, `empty_file`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body must be a JSON object",
+                     *       "code": "validation_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `forbidden`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "You do not have permission to do this",
+                     *       "code": "forbidden"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. Codes: `kyc_not_started`, `document_not_uploaded`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "kyc_not_started"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict. Codes: `kyc_already_started`, `kyc_not_editable`, `kyc_submission_closed`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Conflict",
+                     *       "code": "kyc_already_started"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large. Codes: `file_too_large`, `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Payload too large",
+                     *       "code": "file_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type. Codes: `not_an_image`, `wrong_image_format`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unsupported media type",
+                     *       "code": "not_an_image"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable. Codes: `image_unreadable`, `image_too_large`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unprocessable",
+                     *       "code": "image_unreadable"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];

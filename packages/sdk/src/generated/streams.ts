@@ -17,4 +17,13 @@ export interface streamEvents {
         "accountLocked": components["schemas"]["AccountLockedEvent"];
         "accountUnlocked": components["schemas"]["AccountUnlockedEvent"];
     };
+    "/api/grpc/kyc/stream": {
+        "cursor": components["schemas"]["StreamCursorEvent"];
+        "verificationStarted": components["schemas"]["KycVerificationStartedEvent"];
+        "documentUploaded": components["schemas"]["KycDocumentUploadedEvent"];
+        "documentVerified": components["schemas"]["KycDocumentVerifiedEvent"];
+        "riskAssessmentUpdate": components["schemas"]["KycRiskAssessmentUpdateEvent"];
+        "verificationCompleted": components["schemas"]["KycVerificationCompletedEvent"];
+        "complianceAlert": components["schemas"]["KycComplianceAlertEvent"];
+    };
 }

@@ -16,7 +16,7 @@ const gettingStarted: DocPage = {
   content: [
     heading("What the API does today"),
     paragraph(
-      "The platform is a double-entry ledger behind one JSON HTTP API: users and API keys, accounts in USD, EUR, GBP or JPY, deposits, transfers between your own accounts, balances at any moment, transaction history with CSV export, and a live stream of ledger events. Payments, identity verification (KYC) and payment rails are not in the API yet.",
+      "The platform is a double-entry ledger behind one JSON HTTP API: users and API keys, accounts in USD, EUR, GBP or JPY, deposits, transfers between your own accounts, balances at any moment, transaction history with CSV export, a live stream of ledger events, and identity verification (KYC): the applicant's steps, document uploads with content and image checks, a live stream of verification events, and a reviewer back office for administrators. Payments and payment rails are not in the API yet.",
     ),
     paragraph(
       "`npm start` runs everything on one port: the API and this site at http://localhost:3000. On a deployed stage the API answers at the site's own address. Every example reads that address from `BASE_URL`; the shell examples use `curl` and `jq`.",
@@ -77,6 +77,31 @@ curl -sS --fail-with-body "$BASE_URL/api/v1/ledger/accounts" \\
   -H "Authorization: Bearer $API_KEY" \\
   | jq -r '.data[] | "\\(.name): \\(.balance) \\(.currency)"'`,
       { expectOutput: /Operating: 0\.00 USD/ },
+    ),
+    heading("Verify your identity (KYC)"),
+    paragraph(
+      "KYC is five steps: pick a country (`GET /api/v1/kyc/countries?search=`), start (`POST /api/v1/kyc/start`), upload an identity document (`POST /api/v1/kyc/upload`, a JPG or PNG of at most 5 MB, checked by content, sharpness and glare), verify an Aadhaar and a PAN number, and wait for a reviewer. Only a masked number and a keyed hash are kept, never the number itself. Here are the first steps from the shell:",
+    ),
+    shell(
+      `
+curl -sS --fail-with-body "$BASE_URL/api/v1/kyc/countries?search=india" \
+  -H "Authorization: Bearer $API_KEY" | jq -c '.countries[] | {countryCode, documentTypes}'
+
+curl -sS --fail-with-body -X POST "$BASE_URL/api/v1/kyc/start" \
+  -H "Authorization: Bearer $API_KEY" -H "Content-Type: application/json" \
+  -d '{"country": "IN", "name": "Ada Lovelace", "email": "ada@example.com", "phone": "+919876543210"}' \
+  | jq -r '.data.status'
+
+curl -sS --fail-with-body -X POST "$BASE_URL/api/v1/kyc/verify/aadhaar" \
+  -H "Authorization: Bearer $API_KEY" -H "Content-Type: application/json" \
+  -d '{"document_number": "2341 2341 2346", "country": "IN"}' | jq -c '.data | {valid, status, masked}'
+
+curl -sS --fail-with-body "$BASE_URL/api/v1/kyc/status" \
+  -H "Authorization: Bearer $API_KEY" | jq -c '.data | {status, progress, next_steps}'`,
+      { expectOutput: /"countryCode":"IN"[\s\S]*pending[\s\S]*\{"valid":true,"status":"verified","masked":"XXXX XXXX 2346"\}[\s\S]*"progress":25/ },
+    ),
+    paragraph(
+      'A malformed number is a `400` with "Please enter a valid 12-digit Aadhaar number." and changes nothing. Progress rises by 25 for each verified number and by 100/n for each accepted document type of the country. The [API explorer](/developers/api-explorer) lists every KYC call, the reviewer\'s included.',
     ),
     heading("Conventions"),
     list(

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestContext } from "../../../../infra/local/testing";
 import { AppError } from "../shared/errors";
 import type { KycSubmission } from "./model";
+import { pendingSubmissionFields } from "./applicant";
 import { activeSubmissionKey } from "./keys";
 import { changeSubmission, createSubmission, findUserSubmission, getSubmission, listHistory, SYSTEM_ACTOR, type NewSubmission } from "./submissions";
 
@@ -14,27 +15,7 @@ afterAll(async () => ctx.dispose());
 const applicant = { id: "applicant", name: "Asha Rao", role: "applicant" } as const;
 
 function fields(userId: string): NewSubmission {
-  return {
-    user_id: userId,
-    name: "Asha Rao",
-    email: "asha@example.com",
-    phone: "+919876543210",
-    country: "IN",
-    location: "India",
-    status: "pending",
-    amount: 50_000,
-    priority: "low",
-    risk_score: 0,
-    risk: null,
-    progress: 0,
-    documents: {},
-    identity_numbers: {},
-    notes: "",
-    info_request: null,
-    origin: { ip: null, email_domain: "example.com" },
-    verified_at: null,
-    decided_at: null,
-  };
+  return pendingSubmissionFields(userId, { country: "IN", name: "Asha Rao", email: "asha@example.com", phone: "+919876543210", amount: 50_000 }, { ip: null });
 }
 
 const started = { actor: applicant, action: "started", from: null, to: "pending" as const, note: null, event: { type: "verificationStarted" as const, data: { country: "IN" } } };

@@ -19,11 +19,14 @@ const checkboxClass = "h-4 w-4 rounded border-slate-400 text-indigo-600 focus:ri
 const viewButtonClass =
   "inline-flex items-center rounded-lg px-3 py-1.5 text-sm font-semibold text-indigo-700 hover:bg-indigo-50 dark:text-indigo-300 dark:hover:bg-slate-800";
 
-/** A click on a row opens it, unless the click was on one of its own controls. */
-const openUnlessControl = (id: string, onOpen: (id: string) => void) => (event: MouseEvent<HTMLElement>) => {
-  if (event.target instanceof Element && event.target.closest("button, input, a, label")) return;
-  onOpen(id);
-};
+/** A row or card opens its submission on a click, unless the click was on one of its own controls. */
+const opensOnClick = (id: string, onOpen: (id: string) => void) => ({
+  "data-submission-id": id,
+  onClick: (event: MouseEvent<HTMLElement>) => {
+    if (event.target instanceof Element && event.target.closest("button, input, a, label")) return;
+    onOpen(id);
+  },
+});
 
 /**
  * The submissions as the spec's table (Customer, Location, Status, Risk Score, Amount, Priority,
@@ -40,8 +43,7 @@ export function SubmissionList({ layout, submissions, selected, onToggle, onTogg
         {submissions.map((submission) => (
           <li
             key={submission.id}
-            data-submission-id={submission.id}
-            onClick={openUnlessControl(submission.id, onOpen)}
+            {...opensOnClick(submission.id, onOpen)}
             className="cursor-pointer rounded-2xl border border-slate-200 bg-white p-4 hover:border-indigo-400 dark:border-slate-800 dark:bg-slate-900 dark:hover:border-indigo-500"
           >
             <div className="flex items-start gap-3">
@@ -109,8 +111,7 @@ export function SubmissionList({ layout, submissions, selected, onToggle, onTogg
           {submissions.map((submission) => (
             <tr
               key={submission.id}
-              data-submission-id={submission.id}
-              onClick={openUnlessControl(submission.id, onOpen)}
+              {...opensOnClick(submission.id, onOpen)}
               className="cursor-pointer hover:bg-slate-50 dark:hover:bg-slate-900"
             >
               <td className="px-4 py-3">

@@ -24,6 +24,7 @@ import { kycStreamRoutes } from "./routes/kyc-stream";
 import { ledgerRoutes } from "./routes/ledger";
 import { ledgerStreamRoutes } from "./routes/ledger-stream";
 import { openApiDocumentRoutes } from "./routes/openapi";
+import { railRoutes } from "./routes/rails";
 import { recordRequestMetrics, STATUS_PREFIX, statusRoutes } from "./routes/status";
 import { userRoutes } from "./routes/users";
 
@@ -52,6 +53,7 @@ export function apiRoutes(metrics: RequestMetrics): OpenAPIHono<AppEnv> {
     .route("/api/v1/kyc/rules", kycRuleRoutes)
     .route("/v1/kyc/profiles", kycProfileRoutes)
     .route("/api/grpc/kyc", kycStreamRoutes)
+    .route("/api/v1/rails", railRoutes)
     .route(STATUS_PREFIX, statusRoutes)
     .route(DEVELOPERS_PREFIX, developerRoutes(metrics));
 }

@@ -1,15 +1,13 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { IdentityNumberType } from "@fintech/core/kyc/model";
-import { api } from "../api";
 import { KYC_STREAM_PATH, kycApi, type KycState, type StartKycInput } from "../api/kyc";
 import { shouldRetry } from "../api/queryClient";
-import { apiBaseUrl } from "../config";
-import type { ConnectionStatus } from "../ledger/live/feedState";
+import { startBrowserFeed } from "../live/browserFeed";
+import type { ConnectionStatus } from "../live/feedState";
 import { useSession } from "../session/hooks";
 import { showToast } from "../toast/notify";
-import { effectOf, type EventEffect } from "./live/events";
-import { startKycFeed } from "./live/kycFeed";
+import { effectOf, KYC_STREAM, type EventEffect } from "./live/events";
 
 /** Every KYC read is keyed by the signed-in user, so two sessions' data never mix. */
 export const kycKeys = {
@@ -111,13 +109,11 @@ export function useKycLiveFeed(onEffect: (effect: EventEffect) => void): Connect
       setStatus("offline");
       return;
     }
-    const feed = startKycFeed({
+    return startBrowserFeed({
+      stream: KYC_STREAM,
+      path: KYC_STREAM_PATH,
       userId,
-      baseUrl: apiBaseUrl,
-      streamPath: KYC_STREAM_PATH,
       healthy: () => kycApi.streamHealthy(),
-      getTicket: async () => (await api.ledger.streamTicket()).ticket,
-      openStream: (url) => new EventSource(url),
       onEvent: (event) => {
         const effect = effectOf(event);
         if (effect.refresh) void refresh();
@@ -126,18 +122,7 @@ export function useKycLiveFeed(onEffect: (effect: EventEffect) => void): Connect
       },
       onStatus: setStatus,
       onResumed: () => void refresh(),
-      warn: (message, detail) => console.warn(message, ...(detail === undefined ? [] : [detail])),
-      online: navigator.onLine,
     });
-    const goOnline = () => feed.setOnline(true);
-    const goOffline = () => feed.setOnline(false);
-    window.addEventListener("online", goOnline);
-    window.addEventListener("offline", goOffline);
-    return () => {
-      window.removeEventListener("online", goOnline);
-      window.removeEventListener("offline", goOffline);
-      feed.stop();
-    };
   }, [userId, refresh]);
 
   return status;

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { DOCUMENT_TYPE_LABELS, DocumentType, KYC_EVENT_TYPES, KYC_MESSAGES, type KycEventType } from "@fintech/core/kyc/model";
+import { jsonObjectOf, type LiveStream } from "../../live/feedClient";
 import type { ToastSpec } from "../../toast/notify";
 
 /**
@@ -27,18 +28,20 @@ const isRecord = (value: unknown): value is Record<string, unknown> => typeof va
 
 /** One SSE message as an event, or null when its data is not JSON or lacks a field; the SSE name decides the type. */
 export function parseKycEvent(name: string, data: string): KycLiveEvent | null {
-  let payload: unknown;
-  try {
-    payload = JSON.parse(data);
-  } catch {
-    return null;
-  }
-  if (!isRecord(payload)) return null;
+  const payload = jsonObjectOf(data);
+  if (!payload) return null;
   // The server nests the fields as the spec's client reads them, {event: {<type>: {...}}}; flat data is read too.
   const fields = isRecord(payload.event) && isRecord(payload.event[name]) ? payload.event[name] : payload;
   const parsed = KycLiveEvent.safeParse({ ...fields, type: name });
   return parsed.success ? parsed.data : null;
 }
+
+/**
+ * The KYC stream as the shared feed client (live/feedClient.ts) runs it, on the ledger stream's
+ * reconnect rules (backoff with jitter, resume from the last event id, offline pause); the wizard
+ * adds the service's health check (spec 001 §7) before each connection.
+ */
+export const KYC_STREAM: LiveStream<KycLiveEvent> = { label: "KYC stream", eventNames: KYC_EVENT_NAMES, parse: parseKycEvent };
 
 /** Spec 001 §9: toasts last 3 to 6 s. */
 export const KYC_TOAST_MS = { success: 4_000, failure: 5_000, alert: 6_000 } as const;

@@ -1,4 +1,4 @@
-import type { ConnectionStatus } from "./feedState";
+import type { ConnectionStatus } from "../../live/feedState";
 
 export const CONNECTION_LABELS: Record<ConnectionStatus, string> = {
   connecting: "Connecting…",

@@ -1,4 +1,5 @@
 import { LEDGER_EVENT_NAMES, LedgerStreamEvent, type LedgerEventName } from "@fintech/core/ledger/model";
+import { jsonObjectOf, type LiveStream } from "../../live/feedClient";
 
 /**
  * The events of the ledger stream (spec 000 §3) as the browser reads them: the schemas are the
@@ -12,23 +13,15 @@ export type { LedgerEventName };
 export { LEDGER_EVENT_NAMES };
 
 /**
- * The server's `cursor` message: no ledger event, only a new `id:` (the stream's starting point,
- * then one with each heartbeat), so a stream cut before its first event still resumes exactly.
- */
-export const CURSOR_EVENT_NAME = "cursor";
-
-/**
  * One SSE message as an event, or null when its data is not JSON or lacks a field. The SSE name
  * decides the type (the contract repeats it in the data; the name is what the client listened to).
  */
 export function parseLedgerEvent(name: string, data: string): LedgerLiveEvent | null {
-  let payload: unknown;
-  try {
-    payload = JSON.parse(data);
-  } catch {
-    return null;
-  }
-  if (typeof payload !== "object" || payload === null || Array.isArray(payload)) return null;
+  const payload = jsonObjectOf(data);
+  if (!payload) return null;
   const parsed = LedgerLiveEvent.safeParse({ ...payload, type: name });
   return parsed.success ? parsed.data : null;
 }
+
+/** The ledger stream as the shared feed client (live/feedClient.ts) runs it. */
+export const LEDGER_STREAM: LiveStream<LedgerLiveEvent> = { label: "Ledger stream", eventNames: LEDGER_EVENT_NAMES, parse: parseLedgerEvent };

@@ -1,14 +1,13 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
-import { api } from "../../api";
 import { LEDGER_STREAM_PATH } from "../../api/ledger";
 import type { LedgerAccount } from "../../api/types";
-import { apiBaseUrl } from "../../config";
+import { startBrowserFeed } from "../../live/browserFeed";
+import type { ConnectionStatus } from "../../live/feedState";
 import { useSession } from "../../session/hooks";
 import { showToast } from "../../toast/notify";
 import { ledgerKeys } from "../hooks";
-import { startLedgerFeed } from "./feedClient";
-import type { ConnectionStatus } from "./feedState";
+import { LEDGER_STREAM } from "./events";
 import { liveToastFor } from "./toasts";
 
 /**
@@ -40,12 +39,10 @@ export function useLedgerLiveFeed(): ConnectionStatus {
     const accountName = (accountId: string) =>
       queryClient.getQueryData<LedgerAccount[]>(ledgerKeys.accounts(userId))?.find((account) => account.id === accountId)?.name;
 
-    const feed = startLedgerFeed({
+    const stopFeed = startBrowserFeed({
+      stream: LEDGER_STREAM,
+      path: LEDGER_STREAM_PATH,
       userId,
-      baseUrl: apiBaseUrl,
-      streamPath: LEDGER_STREAM_PATH,
-      getTicket: async () => (await api.ledger.streamTicket()).ticket,
-      openStream: (url) => new EventSource(url),
       onEvent: (event) => {
         refresh();
         const toast = liveToastFor(event, accountName);
@@ -53,17 +50,9 @@ export function useLedgerLiveFeed(): ConnectionStatus {
       },
       onStatus: setStatus,
       onResumed: refresh,
-      warn: (message, detail) => console.warn(message, ...(detail === undefined ? [] : [detail])),
-      online: navigator.onLine,
     });
-    const goOnline = () => feed.setOnline(true);
-    const goOffline = () => feed.setOnline(false);
-    window.addEventListener("online", goOnline);
-    window.addEventListener("offline", goOffline);
     return () => {
-      window.removeEventListener("online", goOnline);
-      window.removeEventListener("offline", goOffline);
-      feed.stop();
+      stopFeed();
       if (refreshTimer !== null) clearTimeout(refreshTimer);
     };
   }, [userId, queryClient]);

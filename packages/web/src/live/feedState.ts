@@ -1,7 +1,8 @@
 /**
  * The live feed's connection as a pure state machine, so every reconnect rule is unit-tested
  * without a browser: connect (ticket, then EventSource), live, wait with backoff after a failure,
- * pause while offline, and stop. feedClient.ts performs the effects each transition asks for.
+ * pause while offline, and stop. feedClient.ts performs the effects each transition asks for; the
+ * ledger and the KYC streams both run on it, so both reconnect by the same tested rules.
  */
 
 export type FeedPhase = "connecting" | "open" | "waiting" | "offline" | "stopped";
@@ -132,7 +133,7 @@ export function reconnectDelayMs(failures: number, random: () => number = Math.r
 }
 
 /** The stream's address: the user, a fresh ticket, and where to resume (nothing on a first connection). */
-export function ledgerStreamUrl(baseUrl: string, path: string, params: { userId: string; ticket: string; lastEventId: string | null }): string {
+export function feedStreamUrl(baseUrl: string, path: string, params: { userId: string; ticket: string; lastEventId: string | null }): string {
   const query = new URLSearchParams({ userId: params.userId, ticket: params.ticket });
   if (params.lastEventId) query.set("lastEventId", params.lastEventId);
   return `${baseUrl}${path}?${query.toString()}`;

@@ -1,74 +1,23 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { LedgerLiveEvent } from "./events";
-import { startLedgerFeed, type EventSourceLike, type LedgerFeedOptions } from "./feedClient";
-import type { ConnectionStatus } from "./feedState";
+import { jsonObjectOf, type FeedOptions, type LiveStream } from "./feedClient";
+import { startTestFeed } from "./testing";
 
-/** An EventSource the test drives: open, named messages with ids, errors. */
-class FakeStream implements EventSourceLike {
-  closed = false;
-  private listeners = new Map<string, ((event: Event) => void)[]>();
-  constructor(readonly url: string) {}
-  addEventListener(type: string, listener: (event: Event) => void) {
-    this.listeners.set(type, [...(this.listeners.get(type) ?? []), listener]);
-  }
-  close() {
-    this.closed = true;
-  }
-  private fire(type: string, event: object) {
-    for (const listener of this.listeners.get(type) ?? []) listener(event as Event);
-  }
-  open() {
-    this.fire("open", {});
-  }
-  fail() {
-    this.fire("error", {});
-  }
-  send(name: string, id: string, data: unknown) {
-    this.fire(name, { lastEventId: id, data: typeof data === "string" ? data : JSON.stringify(data) });
-  }
-  get query() {
-    return Object.fromEntries(new URL(this.url, "http://x").searchParams);
-  }
-}
+/**
+ * The shared client, on a stream made up for the test (each real stream's events and specifics are
+ * tested beside it: ledger/live/events.test.ts, kyc/live/kycStream.test.ts).
+ */
+type Note = { type: "noted" | "cleared"; text: string };
+const NOTES: LiveStream<Note> = {
+  label: "Notes stream",
+  eventNames: ["noted", "cleared"],
+  parse: (name, data) => {
+    const text = jsonObjectOf(data)?.text;
+    return (name === "noted" || name === "cleared") && typeof text === "string" ? { type: name, text } : null;
+  },
+};
+const note = { text: "hello" };
 
-const balance = { type: "balanceUpdate", accountId: "a1", accountName: "Everyday", balance: "500.00", available: "500.00", changeAmount: "500.00", changeType: "CREDIT", operation: "post", currency: "USD", transactionId: "t1" };
-
-function setup(overrides: Partial<LedgerFeedOptions> = {}) {
-  const streams: FakeStream[] = [];
-  const events: LedgerLiveEvent[] = [];
-  const statuses: ConnectionStatus[] = [];
-  const warnings: string[] = [];
-  let tickets = 0;
-  const resumed = { count: 0 };
-  const ticketFailures = { next: 0 };
-  const feed = startLedgerFeed({
-    userId: "u1",
-    baseUrl: "",
-    streamPath: "/api/grpc/ledger/stream",
-    getTicket: async () => {
-      if (ticketFailures.next > 0) {
-        ticketFailures.next -= 1;
-        throw new Error("HTTP error! status: 503");
-      }
-      tickets += 1;
-      return `ticket-${tickets}`;
-    },
-    openStream: (url) => {
-      const stream = new FakeStream(url);
-      streams.push(stream);
-      return stream;
-    },
-    onEvent: (event) => events.push(event),
-    onStatus: (status) => statuses.push(status),
-    onResumed: () => (resumed.count += 1),
-    warn: (message) => warnings.push(message),
-    online: true,
-    random: () => 1,
-    ...overrides,
-  });
-  const latest = () => streams.at(-1)!;
-  return { feed, streams, events, statuses, warnings, resumed, ticketFailures, latest };
-}
+const setup = (overrides: Partial<FeedOptions<Note>> = {}) => startTestFeed(NOTES, "/api/grpc/notes/stream", overrides);
 
 beforeEach(() => {
   vi.useFakeTimers();
@@ -77,16 +26,16 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-describe("the ledger feed client", () => {
+describe("the live feed client", () => {
   it("opens with a ticket, delivers every named event, and reports Live", async () => {
     const { streams, events, statuses, latest } = setup();
     await vi.advanceTimersByTimeAsync(0);
     expect(streams).toHaveLength(1);
     expect(latest().query).toEqual({ userId: "u1", ticket: "ticket-1" });
     latest().open();
-    latest().send("balanceUpdate", "c1", balance);
-    latest().send("accountLocked", "c2", { type: "accountLocked", accountId: "a1", accountName: "Everyday", reason: "Fraud review" });
-    expect(events.map((event) => event.type)).toEqual(["balanceUpdate", "accountLocked"]);
+    latest().send("noted", "c1", note);
+    latest().send("cleared", "c2", { text: "bye" });
+    expect(events).toEqual([{ type: "noted", text: "hello" }, { type: "cleared", text: "bye" }]);
     expect(statuses).toEqual(["connecting", "live"]);
   });
 
@@ -94,7 +43,7 @@ describe("the ledger feed client", () => {
     const { streams, statuses, resumed, latest, warnings } = setup();
     await vi.advanceTimersByTimeAsync(0);
     latest().open();
-    latest().send("balanceUpdate", "c7", balance);
+    latest().send("noted", "c7", note);
     const first = latest();
     first.fail();
     expect(first.closed).toBe(true);
@@ -157,20 +106,20 @@ describe("the ledger feed client", () => {
     const { events, warnings, latest } = setup();
     await vi.advanceTimersByTimeAsync(0);
     latest().open();
-    latest().send("balanceUpdate", "c1", balance);
-    latest().send("balanceUpdate", "c1", balance);
-    latest().send("balanceUpdate", "c2", "{not json");
-    latest().send("lowBalanceAlert", "c3", { accountId: "a1" });
-    latest().send("transactionStatusUpdate", "c4", { type: "transactionStatusUpdate", transactionId: "t1", status: "failed", message: "Insufficient funds" });
-    expect(events.map((event) => event.type)).toEqual(["balanceUpdate", "transactionStatusUpdate"]);
-    expect(warnings).toHaveLength(2);
+    latest().send("noted", "c1", note);
+    latest().send("noted", "c1", note);
+    latest().send("noted", "c2", "{not json");
+    latest().send("cleared", "c3", { at: "2026-03-14T12:00:00Z" });
+    latest().send("cleared", "c4", { text: "bye" });
+    expect(events.map((event) => event.type)).toEqual(["noted", "cleared"]);
+    expect(warnings).toEqual(["Notes stream: ignored a malformed noted event", "Notes stream: ignored a malformed cleared event"]);
   });
 
   it("pauses while offline and reconnects at once when back online", async () => {
     const { feed, streams, statuses, latest } = setup();
     await vi.advanceTimersByTimeAsync(0);
     latest().open();
-    latest().send("balanceUpdate", "c3", balance);
+    latest().send("noted", "c3", note);
     feed.setOnline(false);
     expect(streams[0]!.closed).toBe(true);
     expect(statuses.at(-1)).toBe("offline");
@@ -208,5 +157,41 @@ describe("the ledger feed client", () => {
     early.feed.stop();
     await vi.advanceTimersByTimeAsync(0);
     expect(early.streams).toHaveLength(0);
+  });
+
+  it("with a health check, asks it before every ticket: a refusal or a throw is a failed attempt, retried after the backoff", async () => {
+    let answer: boolean | Error = false;
+    const asked: number[] = [];
+    const healthy = async () => {
+      asked.push(1);
+      if (answer instanceof Error) throw answer;
+      return answer;
+    };
+    const { streams, statuses, warnings, latest } = setup({ healthy });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(asked).toHaveLength(1);
+    expect(streams).toHaveLength(0);
+    expect(statuses).toEqual(["connecting", "reconnecting"]);
+    answer = new Error("network");
+    await vi.advanceTimersByTimeAsync(500);
+    expect(asked).toHaveLength(2);
+    expect(streams).toHaveLength(0);
+    expect(warnings).toEqual(["Notes stream: the service's health check failed; retrying", "Notes stream: the service's health check failed; retrying"]);
+    answer = true;
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(asked).toHaveLength(3);
+    expect(streams).toHaveLength(1);
+    expect(latest().query).toEqual({ userId: "u1", ticket: "ticket-1" });
+    latest().open();
+    expect(statuses.at(-1)).toBe("live");
+  });
+
+  it("a stop while the health check is pending asks for no ticket", async () => {
+    let tickets = 0;
+    const { feed, streams } = setup({ healthy: async () => true, getTicket: async () => `ticket-${++tickets}` });
+    feed.stop();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(tickets).toBe(0);
+    expect(streams).toHaveLength(0);
   });
 });

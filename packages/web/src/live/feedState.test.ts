@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { connectionStatus, feedReducer, initialFeedState, isDuplicate, ledgerStreamUrl, RECENT_IDS_KEPT, reconnectDelayMs, type FeedAction, type FeedState } from "./feedState";
+import { connectionStatus, feedReducer, initialFeedState, isDuplicate, feedStreamUrl, RECENT_IDS_KEPT, reconnectDelayMs, type FeedAction, type FeedState } from "./feedState";
 
 const run = (state: FeedState, ...actions: FeedAction[]) => actions.reduce(feedReducer, state);
 
@@ -114,8 +114,8 @@ describe("reconnect backoff", () => {
 
 describe("the stream's address", () => {
   it("carries the user and the ticket, and the resume point only when there is one", () => {
-    expect(ledgerStreamUrl("", "/api/grpc/ledger/stream", { userId: "u 1", ticket: "t+/=", lastEventId: null })).toBe("/api/grpc/ledger/stream?userId=u+1&ticket=t%2B%2F%3D");
-    const url = new URL(ledgerStreamUrl("https://api.example.com", "/api/grpc/ledger/stream", { userId: "u1", ticket: "t", lastEventId: "2026|3" }));
+    expect(feedStreamUrl("", "/api/grpc/ledger/stream", { userId: "u 1", ticket: "t+/=", lastEventId: null })).toBe("/api/grpc/ledger/stream?userId=u+1&ticket=t%2B%2F%3D");
+    const url = new URL(feedStreamUrl("https://api.example.com", "/api/grpc/ledger/stream", { userId: "u1", ticket: "t", lastEventId: "2026|3" }));
     expect(Object.fromEntries(url.searchParams)).toEqual({ userId: "u1", ticket: "t", lastEventId: "2026|3" });
   });
 });

@@ -1,0 +1,77 @@
+import { useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from "react";
+import { createPortal } from "react-dom";
+import { focusableWithin, trappedFocusTarget } from "../components/focusTrap";
+
+interface DrawerProps {
+  /** id of the element that names the drawer (its heading). */
+  labelledBy: string;
+  describedBy?: string;
+  onClose: () => void;
+  children: ReactNode;
+}
+
+/**
+ * A modal side drawer with the focus handling of components/Dialog: focus moves in on open (to
+ * the first [data-autofocus] element, else the first focusable one), Tab and Shift+Tab cycle
+ * inside, Escape and a press on the backdrop close it, and focus returns to the opener. It slides
+ * in from the right and takes the whole width of a phone.
+ */
+export function Drawer({ labelledBy, describedBy, onClose, children }: DrawerProps) {
+  const panelRef = useRef<HTMLDivElement>(null);
+  // Read during the first render: by the time effects run, focus has already moved inside.
+  const [opener] = useState(() => (document.activeElement instanceof HTMLElement ? document.activeElement : null));
+
+  useEffect(() => {
+    const panel = panelRef.current;
+    if (panel) {
+      const target = panel.querySelector<HTMLElement>("[data-autofocus]") ?? focusableWithin(panel)[0] ?? panel;
+      target.focus();
+    }
+    const { overflow } = document.body.style;
+    document.body.style.overflow = "hidden";
+    return () => {
+      document.body.style.overflow = overflow;
+      if (opener?.isConnected) opener.focus();
+    };
+  }, [opener]);
+
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (event.key === "Escape") {
+      event.stopPropagation();
+      onClose();
+      return;
+    }
+    if (event.key !== "Tab" || !panelRef.current) return;
+    const active = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    const target = trappedFocusTarget(focusableWithin(panelRef.current), active, event.shiftKey);
+    if (target) {
+      event.preventDefault();
+      target.focus();
+    }
+  };
+
+  return createPortal(
+    <div
+      data-testid="drawer-backdrop"
+      className="fixed inset-0 z-[60] flex justify-end bg-slate-950/70 backdrop-blur-sm"
+      onMouseDown={(event) => {
+        // Only a press that starts on the backdrop itself closes; a text selection that ends there does not.
+        if (event.target === event.currentTarget) onClose();
+      }}
+    >
+      <div
+        ref={panelRef}
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby={labelledBy}
+        aria-describedby={describedBy}
+        tabIndex={-1}
+        onKeyDown={onKeyDown}
+        className="h-full w-[calc(100%-2.5rem)] max-w-md overflow-y-auto border-l border-slate-200 bg-white p-5 text-slate-900 shadow-2xl outline-none sm:p-6 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100"
+      >
+        {children}
+      </div>
+    </div>,
+    document.body,
+  );
+}

@@ -1,0 +1,55 @@
+import { describe, expect, it } from "vitest";
+import { errorBarPercent, errorRateBand, fractionAsPercent, fractionToPercentInput, percentText, secondsText, timeBarPercent } from "./format";
+
+describe("rails console presentation (spec 001 §9)", () => {
+  it("error-rate bar: under 1 green, under 5 yellow, otherwise red", () => {
+    expect(errorRateBand(0)).toBe("green");
+    expect(errorRateBand(0.99)).toBe("green");
+    expect(errorRateBand(1)).toBe("yellow");
+    expect(errorRateBand(4.99)).toBe("yellow");
+    expect(errorRateBand(5)).toBe("red");
+    expect(errorRateBand(40)).toBe("red");
+  });
+
+  it("time bar is the average time out of 3 s, clamped", () => {
+    expect(timeBarPercent(1.5)).toBe(50);
+    expect(timeBarPercent(3)).toBe(100);
+    expect(timeBarPercent(6)).toBe(100);
+    expect(timeBarPercent(0)).toBe(0);
+    expect(timeBarPercent(-1)).toBe(0);
+    expect(timeBarPercent(Number.NaN)).toBe(0);
+    expect(timeBarPercent(0.3)).toBeCloseTo(10, 10);
+  });
+
+  it("error bar is the error rate in percent, clamped", () => {
+    expect(errorBarPercent(1.5)).toBe(1.5);
+    expect(errorBarPercent(150)).toBe(100);
+    expect(errorBarPercent(-2)).toBe(0);
+  });
+
+  it("fractions show as percentages without float noise", () => {
+    expect(fractionAsPercent(0.01)).toBe("1%");
+    expect(fractionAsPercent(0.005)).toBe("0.5%");
+    expect(fractionAsPercent(0.008)).toBe("0.8%");
+    expect(fractionAsPercent(0.05)).toBe("5%");
+    expect(fractionAsPercent(0.00125)).toBe("0.125%");
+    expect(fractionAsPercent(0.07)).toBe("7%");
+    expect(fractionAsPercent(0)).toBe("0%");
+  });
+
+  it("the edit form starts from the stored fraction as the percent an admin types", () => {
+    expect(fractionToPercentInput(0.01)).toBe("1");
+    expect(fractionToPercentInput(0.005)).toBe("0.5");
+    expect(fractionToPercentInput(0.00125)).toBe("0.125");
+    expect(fractionToPercentInput(0.07)).toBe("7");
+  });
+
+  it("percent and seconds texts", () => {
+    expect(percentText(98.5)).toBe("98.5");
+    expect(percentText(99.8)).toBe("99.8");
+    expect(percentText(100 / 3)).toBe("33.33");
+    expect(percentText(Number.POSITIVE_INFINITY)).toBe("0");
+    expect(secondsText(1.2)).toBe("1.2 s");
+    expect(secondsText(0.1)).toBe("0.1 s");
+  });
+});

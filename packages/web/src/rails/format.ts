@@ -1,0 +1,66 @@
+/** Pure presentation rules of the rails console (spec 001 §9 "Rails console"). */
+
+export const NO_PAYMENTS_YET = "No payments yet: routing decisions, savings and throughput appear here once payments run";
+export const SETTLEMENT_EMPTY = "Settlement files arrive with reconciliation";
+
+export const THROUGHPUT_RANGES = ["1h", "24h", "7d", "30d"] as const;
+export type ThroughputRange = (typeof THROUGHPUT_RANGES)[number];
+
+export type Band = "green" | "yellow" | "red";
+
+/** Error-rate bar colour: under 1 % green, under 5 % yellow, otherwise red. */
+export function errorRateBand(errorRatePercent: number): Band {
+  if (errorRatePercent < 1) return "green";
+  if (errorRatePercent < 5) return "yellow";
+  return "red";
+}
+
+/** The time bar's fill: average time out of 3 s, as a percentage clamped to 0..100. */
+export const TIME_BAR_SECONDS = 3;
+export function timeBarPercent(avgSeconds: number): number {
+  if (!Number.isFinite(avgSeconds) || avgSeconds <= 0) return 0;
+  return Math.min(100, (avgSeconds / TIME_BAR_SECONDS) * 100);
+}
+
+/** The error bar's fill: the error rate itself (percent), clamped to 0..100. */
+export function errorBarPercent(errorRatePercent: number): number {
+  if (!Number.isFinite(errorRatePercent) || errorRatePercent <= 0) return 0;
+  return Math.min(100, errorRatePercent);
+}
+
+/** Text colours with AA contrast in both themes, and bar fills, per band. */
+export const BAND_TEXT: Record<Band, string> = {
+  green: "text-emerald-700 dark:text-emerald-300",
+  yellow: "text-amber-800 dark:text-amber-300",
+  red: "text-red-700 dark:text-red-300",
+};
+export const BAND_FILL: Record<Band, string> = {
+  green: "bg-emerald-600 dark:bg-emerald-400",
+  yellow: "bg-amber-500 dark:bg-amber-300",
+  red: "bg-red-600 dark:bg-red-400",
+};
+
+/**
+ * A fraction shown as a percentage with no float noise: 0.01 -> "1%", 0.005 -> "0.5%",
+ * 0.00125 -> "0.125%". Up to `digits` decimals, trailing zeros dropped.
+ */
+export function fractionAsPercent(fraction: number, digits = 3): string {
+  return `${percentText(fraction * 100, digits)}%`;
+}
+
+/** A number of percent, rounded to `digits` decimals, trailing zeros dropped: 98.5 -> "98.5". */
+export function percentText(percent: number, digits = 2): string {
+  if (!Number.isFinite(percent)) return "0";
+  const rounded = Number(percent.toFixed(digits));
+  return String(rounded === 0 ? 0 : rounded);
+}
+
+/** The percent an admin types for a stored fraction (the edit form's initial value): 0.01 -> "1". */
+export function fractionToPercentInput(fraction: number): string {
+  return percentText(fraction * 100, 6);
+}
+
+/** Average time in seconds: 1.2 -> "1.2 s", 0.1 -> "0.1 s". */
+export function secondsText(seconds: number): string {
+  return `${percentText(seconds, 2)} s`;
+}

@@ -1,0 +1,431 @@
+import { z } from "zod";
+import { CURRENCIES, minorUnits, parseDecimal, toDecimalString, type Currency } from "../money/model";
+
+/**
+ * Payment rails (spec 001 §3 "Payment rail", §5 "Rail edit form", §9 "Rails console"): the
+ * schemas, the edit form's validation and units, and THE cost formula. Safe to import from the
+ * browser: zod and money/model only. The server (POST /api/v1/rails/quote, later the routing) and
+ * the console's cost simulator call the same functions, so they cannot disagree.
+ *
+ * Units:
+ * - Money is integer minor units inside. A rail's fixed fee and per-transaction cost are USD
+ *   (spec §5 "Fixed fee step 0.01 (USD)"), stored in cents (`fixedFeeMinor`, `costMinor`) and
+ *   shown as decimal strings (`fixedFee`, `cost`).
+ * - `fxSpread` and `errorInjection` are fractions (0.01 = 1 %); the edit form takes both in
+ *   percent and divides by 100. An FX spread is a whole number of 0.001 % steps, i.e. of
+ *   1/100,000 (SPREAD_SCALE), so the formula works on integers.
+ * - `successRate`, `errorRate` and `slaTarget` are percentages (98.5 = 98.5 %); `avgProcessingTime`
+ *   is seconds; `volume` is USD (major units).
+ */
+
+export const RAIL_TYPES = ["ACH", "Wire", "Card", "Crypto", "SWIFT", "SEPA", "UPI"] as const;
+export type RailType = (typeof RAIL_TYPES)[number];
+export const RAIL_STATUSES = ["active", "maintenance", "down"] as const;
+export type RailStatus = (typeof RAIL_STATUSES)[number];
+
+/** The simulator's and the quote's currencies (spec §9). */
+export const QUOTE_CURRENCIES = ["USD", "EUR", "GBP", "JPY"] as const satisfies readonly Currency[];
+export type QuoteCurrency = (typeof QUOTE_CURRENCIES)[number];
+
+/** FX spreads are whole multiples of 1/SPREAD_SCALE (0.001 % = 0.00001). */
+export const SPREAD_SCALE = 100_000;
+/** Network fee of every rail: 0.1 % of the amount (spec §9), as a fraction NETWORK_FEE_PARTS / SPREAD_SCALE. */
+export const NETWORK_FEE_PARTS = 100;
+/** Largest fixed fee the form accepts, in USD. */
+export const MAX_FIXED_FEE_USD = 10_000;
+/** A rail id: lowercase letters, digits and dashes ("ach", "sepa"); checked before it goes into a key. */
+export const RAIL_ID_PATTERN = /^[a-z0-9][a-z0-9-]{0,39}$/;
+export const isRailId = (value: string): boolean => RAIL_ID_PATTERN.test(value);
+
+/** Where the traffic figures (volume, success and error rate, average time) come from. */
+export const RAIL_METRICS_SOURCES = ["sample", "payments"] as const;
+
+const fraction = z.number().min(0).max(1);
+
+export const RailChange = z.object({
+  version: z.number().int().min(1).describe("The rail's version this change produced"),
+  action: z.enum(["update", "start", "stop"]),
+  at: z.string().describe("ISO time of the change"),
+  by: z.string().describe("Who made it (the admin's email)"),
+  before: z.record(z.string(), z.unknown()).describe("The changed fields before"),
+  after: z.record(z.string(), z.unknown()).describe("The changed fields after"),
+});
+export type RailChange = z.infer<typeof RailChange>;
+
+/** A payment rail as stored and as the API returns it (spec §3, plus error injection and versioning). */
+export const Rail = z.object({
+  id: z.string().regex(RAIL_ID_PATTERN),
+  name: z.string(),
+  type: z.enum(RAIL_TYPES),
+  status: z.enum(RAIL_STATUSES),
+  volume: z.number().min(0).describe("Volume in USD (major units)"),
+  successRate: z.number().min(0).max(100).describe("Percent"),
+  avgProcessingTime: z.number().min(0).describe("Seconds"),
+  cost: z.string().describe("Cost per transaction, USD decimal string"),
+  costMinor: z.number().int().min(0).describe("Cost per transaction in US cents"),
+  fixedFee: z.string().describe("Fixed fee per payment, USD decimal string"),
+  fixedFeeMinor: z.number().int().min(0).describe("Fixed fee in US cents"),
+  fxSpread: fraction.describe("FX spread as a fraction (0.01 = 1 %); applies to non-USD amounts"),
+  slaTarget: z.number().min(0).max(100).describe("Percent"),
+  errorRate: z.number().min(0).max(100).describe("Percent"),
+  description: z.string(),
+  features: z.array(z.string()),
+  lastPing: z.string().nullable().describe("ISO time of the rail's last health answer; null until rail health checks exist"),
+  icon: z.string(),
+  errorInjection: fraction.describe("Injected failure share for testing and demos (fraction, 0..1)"),
+  metricsSource: z.enum(RAIL_METRICS_SOURCES).describe("`sample`: volume, success/error rate and average time are spec 001 §9's sample figures; `payments`: computed from real payments"),
+  version: z.number().int().min(1),
+  updated_at: z.string(),
+  updated_by: z.string(),
+  lastChange: RailChange.nullable().describe("The last admin change (null: as seeded)"),
+});
+export type Rail = z.infer<typeof Rail>;
+
+/* ---------- the edit form (spec §5) ---------- */
+
+export const RAIL_MESSAGES = {
+  nameRequired: "Name is required",
+  nameTooLong: "Name is at most 60 characters",
+  type: `Type must be one of ${RAIL_TYPES.join(", ")}`,
+  status: `Status must be one of ${RAIL_STATUSES.join(", ")}`,
+  fixedFeeRequired: "Fixed fee is required",
+  fixedFee: "Fixed fee must be a number of US dollars from 0 to 10000",
+  fixedFeeStep: "Fixed fee takes steps of 0.01 (USD)",
+  fxSpreadRequired: "FX spread is required",
+  fxSpread: "FX spread must be a percentage from 0 to 100",
+  fxSpreadStep: "FX spread takes steps of 0.001 %",
+  slaRequired: "SLA target is required",
+  sla: "SLA target must be a percentage from 0 to 100",
+  slaStep: "SLA target takes steps of 0.1 %",
+  errorInjection: "Error injection rate must be a percentage from 0 to 100",
+  errorInjectionStep: "Error injection rate takes steps of 0.1 %",
+  version: "version must be a whole number from 1",
+} as const;
+
+const DECIMAL = /^(\d+)(?:\.(\d+))?$/;
+
+/**
+ * A non-negative decimal (JSON number or decimal string, or "" / null for "missing") as a whole
+ * number of 10^-decimals steps, exactly: 0.005 with 3 decimals is 5. More decimals than the step
+ * allows is the step message, not a rounding.
+ */
+function scaledDecimal(input: unknown, decimals: number): { ok: true; scaled: number } | { ok: false; reason: "missing" | "nan" | "step" } {
+  if (input === undefined || input === null || input === "") return { ok: false, reason: "missing" };
+  let text: string;
+  if (typeof input === "number") {
+    if (!Number.isFinite(input) || input < 0) return { ok: false, reason: "nan" };
+    text = String(input);
+  } else if (typeof input === "string") text = input.trim();
+  else return { ok: false, reason: "nan" };
+  const match = DECIMAL.exec(text);
+  if (!match) return { ok: false, reason: "nan" };
+  const [, whole = "0", rawFraction = ""] = match;
+  const fractionDigits = rawFraction.replace(/0+$/, "");
+  if (fractionDigits.length > decimals) return { ok: false, reason: "step" };
+  if (whole.replace(/^0+/, "").length > 9) return { ok: false, reason: "nan" };
+  return { ok: true, scaled: Number(whole) * 10 ** decimals + Number(fractionDigits.padEnd(decimals, "0") || "0") };
+}
+
+/** A form field: number or decimal string, 0..max, in steps of 10^-decimals; parsed to the scaled integer. */
+function stepField(decimals: number, maxWhole: number, messages: { required: string; range: string; step: string }) {
+  return z.union([z.number(), z.string()], { error: messages.range }).transform((input, ctx): number => {
+    const parsed = scaledDecimal(input, decimals);
+    if (!parsed.ok) {
+      ctx.addIssue({ code: "custom", message: parsed.reason === "missing" ? messages.required : parsed.reason === "step" ? messages.step : messages.range });
+      return z.NEVER;
+    }
+    if (parsed.scaled > maxWhole * 10 ** decimals) {
+      ctx.addIssue({ code: "custom", message: messages.range });
+      return z.NEVER;
+    }
+    return parsed.scaled;
+  });
+}
+
+/**
+ * The edit form / PUT body: what an admin enters (spec §5). Fixed fee in USD (step 0.01), FX
+ * spread and error injection in PERCENT (steps 0.001 % and 0.1 %), SLA target in percent (step
+ * 0.1). `version` (optional) is the rail version the edit started from: a rail changed since is
+ * not overwritten (409). Output: the stored units (see railPatchFromEdit).
+ */
+export const RailEditInput = z
+  .object({
+    name: z.string({ error: RAIL_MESSAGES.nameRequired }).trim().min(1, RAIL_MESSAGES.nameRequired).max(60, RAIL_MESSAGES.nameTooLong),
+    type: z.enum(RAIL_TYPES, { error: RAIL_MESSAGES.type }),
+    status: z.enum(RAIL_STATUSES, { error: RAIL_MESSAGES.status }),
+    fixedFee: stepField(2, MAX_FIXED_FEE_USD, { required: RAIL_MESSAGES.fixedFeeRequired, range: RAIL_MESSAGES.fixedFee, step: RAIL_MESSAGES.fixedFeeStep }).describe("USD, step 0.01"),
+    fxSpreadPercent: stepField(3, 100, { required: RAIL_MESSAGES.fxSpreadRequired, range: RAIL_MESSAGES.fxSpread, step: RAIL_MESSAGES.fxSpreadStep }).describe("Percent, step 0.001 (stored as a fraction: ÷100)"),
+    slaTarget: stepField(1, 100, { required: RAIL_MESSAGES.slaRequired, range: RAIL_MESSAGES.sla, step: RAIL_MESSAGES.slaStep }).describe("Percent 0-100, step 0.1"),
+    errorInjectionPercent: z
+      .union([stepField(1, 100, { required: RAIL_MESSAGES.errorInjection, range: RAIL_MESSAGES.errorInjection, step: RAIL_MESSAGES.errorInjectionStep }), z.null(), z.literal("")])
+      .optional()
+      .describe("Optional, percent 0-100 (step 0.1), for testing and demo only; stored as a fraction; empty: 0"),
+    version: z.number({ error: RAIL_MESSAGES.version }).int(RAIL_MESSAGES.version).min(1, RAIL_MESSAGES.version).max(1_000_000_000, RAIL_MESSAGES.version).optional(),
+  })
+  .strict();
+/** What the form holds (numbers or strings as typed). */
+export type RailEditFormValues = z.input<typeof RailEditInput>;
+/** The parsed form: scaled integers (fixedFee in cents, fxSpreadPercent in 0.001 %, slaTarget and errorInjectionPercent in 0.1 %). */
+export type RailEditParsed = z.output<typeof RailEditInput>;
+
+/** The stored fields an edit sets, in stored units. */
+export interface RailPatch {
+  name: string;
+  type: RailType;
+  status: RailStatus;
+  fixedFee: string;
+  fixedFeeMinor: number;
+  fxSpread: number;
+  slaTarget: number;
+  errorInjection: number;
+}
+
+/**
+ * Form units to stored units: percent ÷ 100 for FX spread and error injection. Exact: an FX
+ * spread of 0.5 % is 500 thousandths of a percent = 500 / 100,000 = 0.005.
+ */
+export function railPatchFromEdit(edit: RailEditParsed): RailPatch {
+  const injectionTenths = typeof edit.errorInjectionPercent === "number" ? edit.errorInjectionPercent : 0;
+  return {
+    name: edit.name,
+    type: edit.type,
+    status: edit.status,
+    fixedFee: toDecimalString(edit.fixedFee, "USD"),
+    fixedFeeMinor: edit.fixedFee,
+    fxSpread: edit.fxSpreadPercent / SPREAD_SCALE,
+    slaTarget: edit.slaTarget / 10,
+    errorInjection: injectionTenths / 1000,
+  };
+}
+
+/** A rail's editable fields as the form shows them (percent for FX spread and error injection). */
+export function railEditDefaults(rail: Rail): { name: string; type: RailType; status: RailStatus; fixedFee: string; fxSpreadPercent: string; slaTarget: string; errorInjectionPercent: string; version: number } {
+  return {
+    name: rail.name,
+    type: rail.type,
+    status: rail.status,
+    fixedFee: rail.fixedFee,
+    fxSpreadPercent: fractionToPercentText(rail.fxSpread, 3),
+    slaTarget: String(rail.slaTarget),
+    errorInjectionPercent: fractionToPercentText(rail.errorInjection, 1),
+    version: rail.version,
+  };
+}
+
+/** 0.005 -> "0.5" (percent, at most `decimals` places, trailing zeros dropped). */
+export function fractionToPercentText(value: number, decimals = 3): string {
+  const scaled = Math.round(value * 100 * 10 ** decimals);
+  const digits = String(scaled).padStart(decimals + 1, "0");
+  if (decimals === 0) return digits;
+  return `${digits.slice(0, -decimals)}.${digits.slice(-decimals)}`.replace(/\.?0+$/, "");
+}
+
+/* ---------- the cost formula (spec §9) ---------- */
+
+/**
+ * Half-up division of non-negative integers, exact at any size (BigInt): 5/2 -> 3, 4/3 -> 1.
+ * Costs are never negative, so "half-up" and "half away from zero" agree.
+ */
+export function divideHalfUp(numerator: bigint, denominator: bigint): bigint {
+  return (2n * numerator + denominator) / (2n * denominator);
+}
+
+/** A rail's fee parameters: all the formula needs. */
+export interface RailFees {
+  fixedFeeMinor: number;
+  fxSpread: number;
+}
+
+/** An FX spread fraction as whole 1/100,000 parts (0.005 -> 500). */
+export const spreadParts = (fxSpread: number): number => Math.round(fxSpread * SPREAD_SCALE);
+
+export interface CostBreakdownMinor {
+  fixedFee: number;
+  fxSpread: number;
+  networkFee: number;
+}
+
+export interface RailCostMinor {
+  totalMinor: number;
+  breakdownMinor: CostBreakdownMinor;
+}
+
+/**
+ * THE cost of sending `amountMinor` of `currency` over a rail (spec §9):
+ *
+ *   total = fixed fee + FX spread × amount (zero when the currency is USD) + 0.1 % × amount
+ *
+ * - Each of the three parts is rounded half-up to the currency's minor unit (JPY: whole yen) and
+ *   the total is their sum, so the breakdown always adds up to the total shown.
+ * - The fixed fee is a USD figure (spec §5). It is applied as the same number of units of the
+ *   amount's currency, as the spec's simulator does (0.05 fixed fee + ... for a EUR amount means
+ *   EUR 0.05), rounded to that currency's minor unit (JPY: 0.05 -> 0, 1 -> 1, 5 -> 5). Why not
+ *   converted: this slice has no FX rates (the treasury/FX domain comes later) and converting at
+ *   invented rates would show invented numbers; the fixed fee is at most a few units and the FX
+ *   spread, which is a share of the amount, dominates every non-USD quote. When FX rates exist this
+ *   is the one place to change.
+ */
+export function railCostMinor(rail: RailFees, amountMinor: number, currency: Currency): RailCostMinor {
+  if (!Number.isSafeInteger(amountMinor) || amountMinor < 0) throw new RangeError("amountMinor must be a non-negative safe integer");
+  const amount = BigInt(amountMinor);
+  const decimals = BigInt(minorUnits(currency));
+  const fixedFee = Number(divideHalfUp(BigInt(rail.fixedFeeMinor) * 10n ** decimals, 100n));
+  const fxSpread = currency === "USD" ? 0 : Number(divideHalfUp(amount * BigInt(spreadParts(rail.fxSpread)), BigInt(SPREAD_SCALE)));
+  const networkFee = Number(divideHalfUp(amount * BigInt(NETWORK_FEE_PARTS), BigInt(SPREAD_SCALE)));
+  return { totalMinor: fixedFee + fxSpread + networkFee, breakdownMinor: { fixedFee, fxSpread, networkFee } };
+}
+
+/* ---------- cost percentage and colour band ---------- */
+
+export const COST_BANDS = ["green", "yellow", "red"] as const;
+export type CostBand = (typeof COST_BANDS)[number];
+
+/** Cost as a percentage of the amount, rounded half-up to 3 decimals (null when the amount is 0). */
+export function costPercent(totalMinor: number, amountMinor: number): number | null {
+  if (amountMinor <= 0) return null;
+  return Number(divideHalfUp(BigInt(totalMinor) * 100_000n, BigInt(amountMinor))) / 1000;
+}
+
+/**
+ * Spec §9: green under 1 %, yellow under 2 %, red otherwise. Decided on the exact ratio of the
+ * integers, not on the rounded percentage: a cost of 0.99996 % shows as 1 (3 decimals) but is
+ * green, since it is under 1 %.
+ */
+export function costBand(totalMinor: number, amountMinor: number): CostBand | null {
+  if (amountMinor <= 0) return null;
+  if (totalMinor * 100 < amountMinor) return "green";
+  if (totalMinor * 50 < amountMinor) return "yellow";
+  return "red";
+}
+
+/** The same bands for a percentage already computed (e.g. a value a chart shows). */
+export function costBandOfPercent(percent: number): CostBand {
+  return percent < 1 ? "green" : percent < 2 ? "yellow" : "red";
+}
+
+/** Error-rate bar colour (spec §9): under 1 % green, under 5 % yellow, otherwise red. */
+export function errorRateBand(errorRatePercent: number): CostBand {
+  return errorRatePercent < 1 ? "green" : errorRatePercent < 5 ? "yellow" : "red";
+}
+
+/* ---------- quotes across rails ---------- */
+
+export interface QuoteRail extends RailFees {
+  id: string;
+  name: string;
+  status: RailStatus;
+  avgProcessingTime: number;
+  successRate: number;
+}
+
+/** The spec's Rail cost result, with minor units beside the decimal strings. */
+export interface RailCostResult {
+  railId: string;
+  name: string;
+  totalCost: string;
+  totalCostMinor: number;
+  breakdown: { fixedFee: string; fxSpread: string; networkFee: string };
+  breakdownMinor: CostBreakdownMinor;
+  isOptimal: boolean;
+  /** The rail's average processing time, seconds. */
+  estimatedTime: number;
+  costPercent: number;
+  costBand: CostBand;
+}
+
+/**
+ * Every ACTIVE rail's cost for the amount, in the given rails' order, with exactly one
+ * `isOptimal` (spec §9 "Best Option"): the lowest total. Ties (equal totals in minor units) go to
+ * the faster rail (lower average time), then the higher success rate, then the rail id
+ * alphabetically, so the pick is deterministic and explainable. Costs only when the amount is
+ * above 0 (spec §5): an amount of 0 gives no results.
+ */
+export function quoteRails(rails: readonly QuoteRail[], amountMinor: number, currency: Currency): RailCostResult[] {
+  if (amountMinor <= 0) return [];
+  const active = rails.filter((rail) => rail.status === "active");
+  const results: RailCostResult[] = active.map((rail) => {
+    const { totalMinor, breakdownMinor } = railCostMinor(rail, amountMinor, currency);
+    return {
+      railId: rail.id,
+      name: rail.name,
+      totalCost: toDecimalString(totalMinor, currency),
+      totalCostMinor: totalMinor,
+      breakdown: {
+        fixedFee: toDecimalString(breakdownMinor.fixedFee, currency),
+        fxSpread: toDecimalString(breakdownMinor.fxSpread, currency),
+        networkFee: toDecimalString(breakdownMinor.networkFee, currency),
+      },
+      breakdownMinor,
+      isOptimal: false,
+      estimatedTime: rail.avgProcessingTime,
+      costPercent: costPercent(totalMinor, amountMinor) ?? 0,
+      costBand: costBand(totalMinor, amountMinor) ?? "green",
+    };
+  });
+  const best = optimalIndex(active, results);
+  if (best >= 0) results[best]!.isOptimal = true;
+  return results;
+}
+
+function optimalIndex(rails: readonly QuoteRail[], results: readonly RailCostResult[]): number {
+  let best = -1;
+  results.forEach((result, index) => {
+    if (best < 0) {
+      best = index;
+      return;
+    }
+    const a = result;
+    const b = results[best]!;
+    const railA = rails[index]!;
+    const railB = rails[best]!;
+    const better =
+      a.totalCostMinor !== b.totalCostMinor
+        ? a.totalCostMinor < b.totalCostMinor
+        : railA.avgProcessingTime !== railB.avgProcessingTime
+          ? railA.avgProcessingTime < railB.avgProcessingTime
+          : railA.successRate !== railB.successRate
+            ? railA.successRate > railB.successRate
+            : railA.id < railB.id;
+    if (better) best = index;
+  });
+  return best;
+}
+
+/* ---------- the quote request ---------- */
+
+export const QUOTE_MESSAGES = {
+  currency: `Currency must be one of ${QUOTE_CURRENCIES.join(", ")}`,
+  amountNegative: "Amount must be 0 or more",
+} as const;
+
+/** POST /api/v1/rails/quote: amount as a decimal string or number, 0 or more; currency USD|EUR|GBP|JPY. */
+export const QuoteInput = z
+  .object({
+    amount: z.union([z.string(), z.number()], { error: "Amount is required" }).describe("Decimal string or number, 0 or more, at most the currency's decimals"),
+    currency: z.enum(QUOTE_CURRENCIES, { error: QUOTE_MESSAGES.currency }),
+  })
+  .strict()
+  .transform((input, ctx) => {
+    const parsed = parseDecimal(input.amount, input.currency);
+    if (!parsed.ok) {
+      ctx.addIssue({ code: "custom", path: ["amount"], message: parsed.message === "Amount must be greater than 0" ? QUOTE_MESSAGES.amountNegative : parsed.message });
+      return z.NEVER;
+    }
+    return { currency: input.currency, amountMinor: parsed.minor };
+  });
+export type QuoteInput = z.output<typeof QuoteInput>;
+
+/**
+ * The simulator's amount (spec §5): floored at 0, invalid input counts as 0. Extra decimals
+ * beyond the currency's are cut off (floor), so typing "10.999" in USD simulates 10.99.
+ */
+export function simulatorAmountMinor(text: string | number, currency: Currency): number {
+  const raw = typeof text === "number" ? (Number.isFinite(text) ? String(text) : "") : text.trim();
+  if (raw.startsWith("-")) return 0;
+  const match = /^(\d*)(?:\.(\d*))?$/.exec(raw);
+  if (!match || (match[1] === "" && (match[2] ?? "") === "")) return 0;
+  const decimals = CURRENCIES[currency];
+  const cut = `${match[1] || "0"}${decimals > 0 ? `.${(match[2] ?? "").slice(0, decimals)}` : ""}`;
+  const parsed = parseDecimal(cut.endsWith(".") ? cut.slice(0, -1) : cut, currency);
+  return parsed.ok ? parsed.minor : 0;
+}

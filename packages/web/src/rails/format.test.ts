@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { errorBarPercent, errorRateBand, fractionAsPercent, fractionToPercentInput, percentText, secondsText, timeBarPercent } from "./format";
+import { errorRateBand } from "@fintech/core/rails/model";
+import { errorBarPercent, fractionAsPercent, percentText, secondsText, timeBarPercent } from "./format";
 
 describe("rails console presentation (spec 001 §9)", () => {
-  it("error-rate bar: under 1 green, under 5 yellow, otherwise red", () => {
+  it("error-rate bar (core's band): under 1 green, under 5 yellow, otherwise red", () => {
     expect(errorRateBand(0)).toBe("green");
     expect(errorRateBand(0.99)).toBe("green");
     expect(errorRateBand(1)).toBe("yellow");
@@ -35,13 +36,6 @@ describe("rails console presentation (spec 001 §9)", () => {
     expect(fractionAsPercent(0.00125)).toBe("0.125%");
     expect(fractionAsPercent(0.07)).toBe("7%");
     expect(fractionAsPercent(0)).toBe("0%");
-  });
-
-  it("the edit form starts from the stored fraction as the percent an admin types", () => {
-    expect(fractionToPercentInput(0.01)).toBe("1");
-    expect(fractionToPercentInput(0.005)).toBe("0.5");
-    expect(fractionToPercentInput(0.00125)).toBe("0.125");
-    expect(fractionToPercentInput(0.07)).toBe("7");
   });
 
   it("percent and seconds texts", () => {

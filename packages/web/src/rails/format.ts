@@ -1,3 +1,5 @@
+import type { CostBand } from "@fintech/core/rails/model";
+
 /** Pure presentation rules of the rails console (spec 001 §9 "Rails console"). */
 
 export const NO_PAYMENTS_YET = "No payments yet: routing decisions, savings and throughput appear here once payments run";
@@ -6,14 +8,8 @@ export const SETTLEMENT_EMPTY = "Settlement files arrive with reconciliation";
 export const THROUGHPUT_RANGES = ["1h", "24h", "7d", "30d"] as const;
 export type ThroughputRange = (typeof THROUGHPUT_RANGES)[number];
 
-export type Band = "green" | "yellow" | "red";
-
-/** Error-rate bar colour: under 1 % green, under 5 % yellow, otherwise red. */
-export function errorRateBand(errorRatePercent: number): Band {
-  if (errorRatePercent < 1) return "green";
-  if (errorRatePercent < 5) return "yellow";
-  return "red";
-}
+/** The colour bands of spec 001 §9 (cost percentage, error rate): core/rails/model decides them. */
+export type Band = CostBand;
 
 /** The time bar's fill: average time out of 3 s, as a percentage clamped to 0..100. */
 export const TIME_BAR_SECONDS = 3;
@@ -53,11 +49,6 @@ export function percentText(percent: number, digits = 2): string {
   if (!Number.isFinite(percent)) return "0";
   const rounded = Number(percent.toFixed(digits));
   return String(rounded === 0 ? 0 : rounded);
-}
-
-/** The percent an admin types for a stored fraction (the edit form's initial value): 0.01 -> "1". */
-export function fractionToPercentInput(fraction: number): string {
-  return percentText(fraction * 100, 6);
 }
 
 /** Average time in seconds: 1.2 -> "1.2 s", 0.1 -> "0.1 s". */

@@ -1,0 +1,55 @@
+import type { QuoteCurrency, Rail, RailCostResult, RailEditFormValues } from "@fintech/core/rails/model";
+import { apiBaseUrl } from "../config";
+import { credentialStore } from "../session/credentialStore";
+import { createHttpClient, type HttpClient } from "./client";
+import { unwrapData, unwrapList } from "./envelope";
+import { segment } from "./query";
+
+/**
+ * The payment rails (spec 001 §3, §5, §9; issue 12 "Rails are data"): the list and one rail (any
+ * signed-in user), an admin's edit and start/stop (a user is answered 403), and the quote that
+ * compares every active rail for an amount. Wire shapes are core's own types (rails/model is
+ * browser-safe: its formula is the one the simulator runs).
+ */
+
+const RAILS = "/api/v1/rails";
+
+export type { Rail, RailCostResult, RailEditFormValues, QuoteCurrency };
+
+export function railEndpoints(http: HttpClient) {
+  return {
+    /** GET /rails: every rail, in the server's order. */
+    async list(signal?: AbortSignal): Promise<Rail[]> {
+      return unwrapList<Rail>(await http.authCall<unknown>("GET", RAILS, { signal }), ["data", "rails"]);
+    },
+    async get(id: string, signal?: AbortSignal): Promise<Rail> {
+      return unwrapData<Rail>(await http.authCall<unknown>("GET", `${RAILS}/${segment(id)}`, { signal }));
+    },
+    /** PUT /rails/{id}: the edit form as typed (FX spread and error injection in percent; the server stores fractions). */
+    async update(id: string, edit: RailEditFormValues): Promise<Rail> {
+      return unwrapData<Rail>(await http.authCall<unknown>("PUT", `${RAILS}/${segment(id)}`, { body: edit }));
+    },
+    /** POST /rails/{id}/start: the rail becomes active. */
+    async start(id: string): Promise<Rail> {
+      return unwrapData<Rail>(await http.authCall<unknown>("POST", `${RAILS}/${segment(id)}/start`, { body: {} }));
+    },
+    /** POST /rails/{id}/stop: the rail goes down (out of quotes and routing). */
+    async stop(id: string): Promise<Rail> {
+      return unwrapData<Rail>(await http.authCall<unknown>("POST", `${RAILS}/${segment(id)}/stop`, { body: {} }));
+    },
+    /** POST /rails/quote {amount, currency}: the cost on every active rail, the cheapest isOptimal. */
+    async quote(amount: string, currency: QuoteCurrency, signal?: AbortSignal): Promise<RailCostResult[]> {
+      return unwrapList<RailCostResult>(await http.authCall<unknown>("POST", `${RAILS}/quote`, { body: { amount, currency }, signal }), ["data", "results", "quotes"]);
+    },
+  };
+}
+
+export type RailsApi = ReturnType<typeof railEndpoints>;
+
+/**
+ * The rails API over the app's client (same origin, the stored session's token, a 401 signs out).
+ * Its own instance, as the KYC back office has, until createApi (api/api.ts) gains a rails group.
+ */
+export const railsApi: RailsApi = railEndpoints(
+  createHttpClient({ baseUrl: apiBaseUrl, fetch: (url, init) => globalThis.fetch(url, init), credentials: credentialStore }),
+);

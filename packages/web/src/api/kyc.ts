@@ -2,7 +2,8 @@ import { z } from "zod";
 import { DocumentStatus, DocumentType, IdentityNumberType, ImageChecks, KycStatus } from "@fintech/core/kyc/model";
 import { apiBaseUrl } from "../config";
 import { credentialStore } from "../session/credentialStore";
-import { createHttpClient, type HttpClient, type TokenSource } from "./client";
+import { appHttp } from "./appClient";
+import type { HttpClient, TokenSource } from "./client";
 import { unwrapData } from "./envelope";
 import { API_MESSAGES, ApiError, bodyCode, bodyMessage } from "./errors";
 import { withQuery } from "./query";
@@ -228,7 +229,7 @@ export type KycApi = ReturnType<typeof kycEndpoints>;
  * api/index.ts); uploads go through XMLHttpRequest, the rest through the shared HTTP client.
  */
 export const kycApi: KycApi = kycEndpoints({
-  http: createHttpClient({ baseUrl: apiBaseUrl, fetch: (url, init) => globalThis.fetch(url, init), credentials: credentialStore }),
+  http: appHttp,
   baseUrl: apiBaseUrl,
   credentials: credentialStore,
   newUploadTransport: () => new XMLHttpRequest(),

@@ -3,9 +3,8 @@ import { REVIEW_PERIODS, type BulkResult, type DashboardStats, type ReviewPage, 
 import type { RuleSetBodyInput, PublishedRuleSet, RuleSetDraft } from "@fintech/core/kyc/risk/model";
 import type { DryRunResult, RulesOverview } from "@fintech/core/kyc/risk/rule-sets";
 import type { WatchlistSummary } from "@fintech/core/kyc/risk/watchlist";
-import { apiBaseUrl } from "../config";
-import { credentialStore } from "../session/credentialStore";
-import { createHttpClient, type HttpClient } from "./client";
+import { appHttp } from "./appClient";
+import type { HttpClient } from "./client";
 import { unwrapData, unwrapList } from "./envelope";
 import { segment, withQuery } from "./query";
 import type { DownloadedFile, WriteOptions } from "./types";
@@ -159,8 +158,6 @@ export type KycReviewApi = ReturnType<typeof kycReviewEndpoints>;
 
 /**
  * The back office over the app's client (same origin, the stored session's token, a 401 signs
- * out). Its own instance until createApi (api/api.ts) gains a kycReview group.
+ * out), loaded with the dashboard so the initial bundle does not carry it.
  */
-export const kycReviewApi: KycReviewApi = kycReviewEndpoints(
-  createHttpClient({ baseUrl: apiBaseUrl, fetch: (url, init) => globalThis.fetch(url, init), credentials: credentialStore }),
-);
+export const kycReviewApi: KycReviewApi = kycReviewEndpoints(appHttp);

@@ -1,11 +1,6 @@
-import { PlaceholderScreen } from "../components/PlaceholderScreen";
+import { RailsConsole } from "../rails/RailsConsole";
 
+/** /payment-rails: the payment-rails console (guarded; admins edit, start and stop rails, everyone signed in reads). */
 export default function PaymentRailsPage() {
-  return (
-    <PlaceholderScreen
-      title="Payment-rails dashboard"
-      product="The payment-rails dashboard"
-      willDo="compare six payment rails by cost, success rate and speed, adjust their settings, simulate what a payment costs on each, and follow settlement files."
-    />
-  );
+  return <RailsConsole />;
 }

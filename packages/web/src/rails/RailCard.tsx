@@ -1,0 +1,127 @@
+import { errorRateBand, type Rail, type RailStatus } from "@fintech/core/rails/model";
+import { secondaryButtonClass } from "../components/styles";
+import { cardClass, Spinner, subtleTextClass } from "../ledger/ui";
+import { formatMoney } from "../lib/money";
+import { toggleAction } from "./console";
+import { BAND_FILL, BAND_TEXT, errorBarPercent, fractionAsPercent, percentText, secondsText, timeBarPercent, TIME_BAR_SECONDS } from "./format";
+
+const STATUS_LABELS: Record<RailStatus, string> = { active: "Active", maintenance: "Maintenance", down: "Down" };
+const STATUS_TONES: Record<RailStatus, string> = {
+  active: "bg-emerald-100 text-emerald-800 dark:bg-emerald-950 dark:text-emerald-200",
+  maintenance: "bg-amber-100 text-amber-900 dark:bg-amber-950 dark:text-amber-200",
+  down: "bg-red-100 text-red-800 dark:bg-red-950 dark:text-red-200",
+};
+
+export function RailStatusBadge({ status }: { status: RailStatus }) {
+  return (
+    <span className={`inline-flex items-center whitespace-nowrap rounded-full px-2 py-0.5 text-xs font-semibold ${STATUS_TONES[status]}`}>{STATUS_LABELS[status] ?? status}</span>
+  );
+}
+
+/** A horizontal bar whose meaning is in the text beside it (the bar itself is decoration). */
+function Bar({ percent, fill }: { percent: number; fill: string }) {
+  return (
+    <div aria-hidden="true" className="mt-1 h-2 w-full overflow-hidden rounded-full bg-slate-200 dark:bg-slate-700">
+      <div className={`h-full rounded-full ${fill}`} style={{ width: `${percent}%` }} />
+    </div>
+  );
+}
+
+interface RailCardProps {
+  rail: Rail;
+  isAdmin: boolean;
+  /** Whether this rail's start/stop is in flight. */
+  toggling: boolean;
+  onEdit: (rail: Rail) => void;
+  onToggle: (rail: Rail) => void;
+}
+
+/**
+ * One rail (spec 001 §2): icon, name, type, status, success rate, average time, fixed fee, FX spread
+ * in percent, SLA, the error-rate bar (green < 1 %, yellow < 5 %, red otherwise) and the time bar
+ * (average time out of 3 s). Admins get the settings button and the start/stop toggle; others see
+ * the card read-only.
+ */
+export function RailCard({ rail, isAdmin, toggling, onEdit, onToggle }: RailCardProps) {
+  const headingId = `rail-${rail.id}-name`;
+  const band = errorRateBand(rail.errorRate);
+  const action = toggleAction(rail);
+  return (
+    <article aria-labelledby={headingId} className={`${cardClass} flex min-w-0 flex-col !p-4`}>
+      <div className="flex items-start gap-3">
+        <span aria-hidden="true" className="flex h-10 w-10 shrink-0 items-center justify-center rounded-xl bg-slate-100 text-xl dark:bg-slate-800">
+          {rail.icon}
+        </span>
+        <div className="min-w-0 flex-1">
+          <h3 id={headingId} className="truncate text-base font-semibold text-slate-900 dark:text-white">
+            {rail.name}
+          </h3>
+          <p className="text-xs text-slate-600 dark:text-slate-300">{rail.type}</p>
+        </div>
+        <RailStatusBadge status={rail.status} />
+      </div>
+
+      <dl className="mt-3 grid grid-cols-2 gap-x-3 gap-y-2 text-sm">
+        <Figure label="Success rate" value={`${percentText(rail.successRate)}%`} />
+        <Figure label="Avg time" value={secondsText(rail.avgProcessingTime)} />
+        <Figure label="Fixed fee" value={formatMoney(rail.fixedFee, "USD")} />
+        <Figure label="FX spread" value={fractionAsPercent(rail.fxSpread)} />
+        <Figure label="SLA target" value={`${percentText(rail.slaTarget)}%`} />
+        {rail.errorInjection > 0 && <Figure label="Error injection" value={fractionAsPercent(rail.errorInjection, 1)} />}
+      </dl>
+
+      <div className="mt-3 space-y-2 text-xs">
+        <div>
+          <p className="flex justify-between gap-2">
+            <span className="text-slate-600 dark:text-slate-300">Error rate</span>
+            <span className={`font-semibold tabular-nums ${BAND_TEXT[band]}`}>{percentText(rail.errorRate)}%</span>
+          </p>
+          <Bar percent={errorBarPercent(rail.errorRate)} fill={BAND_FILL[band]} />
+        </div>
+        <div>
+          <p className="flex justify-between gap-2">
+            <span className="text-slate-600 dark:text-slate-300">Time (of {TIME_BAR_SECONDS} s)</span>
+            <span className="font-semibold tabular-nums text-slate-800 dark:text-slate-100">{secondsText(rail.avgProcessingTime)}</span>
+          </p>
+          <Bar percent={timeBarPercent(rail.avgProcessingTime)} fill="bg-indigo-600 dark:bg-indigo-400" />
+        </div>
+      </div>
+
+      {rail.lastChange && (
+        <p className={`mt-3 text-xs ${subtleTextClass}`}>
+          Last {rail.lastChange.action === "update" ? "edited" : rail.lastChange.action === "start" ? "started" : "stopped"} by {rail.lastChange.by}
+        </p>
+      )}
+
+      <div className="mt-auto pt-3">
+        {isAdmin ? (
+          <div className="flex flex-wrap gap-2">
+            <button type="button" className={`${secondaryButtonClass} !px-3 !py-1.5`} onClick={() => onEdit(rail)} aria-label={`Settings of ${rail.name}`}>
+              Settings
+            </button>
+            <button
+              type="button"
+              className={`${secondaryButtonClass} !px-3 !py-1.5`}
+              onClick={() => onToggle(rail)}
+              disabled={toggling}
+              aria-label={`${action === "stop" ? "Stop" : "Start"} ${rail.name}`}
+            >
+              {toggling ? <Spinner label={action === "stop" ? "Stop" : "Start"} /> : action === "stop" ? "Stop" : "Start"}
+            </button>
+          </div>
+        ) : (
+          <p className="text-xs text-slate-600 dark:text-slate-300">Read-only</p>
+        )}
+      </div>
+    </article>
+  );
+}
+
+function Figure({ label, value }: { label: string; value: string }) {
+  return (
+    <div className="min-w-0">
+      <dt className="text-xs text-slate-600 dark:text-slate-300">{label}</dt>
+      <dd className="font-semibold tabular-nums text-slate-900 dark:text-white">{value}</dd>
+    </div>
+  );
+}

@@ -1,0 +1,137 @@
+import { useState } from "react";
+import toast from "react-hot-toast";
+import type { QuoteCurrency, Rail } from "../api/rails";
+import { errorMessage } from "../api/errors";
+import { secondaryButtonClass } from "../components/styles";
+import { cardClass, errorTextClass, Spinner, subtleTextClass } from "../ledger/ui";
+import { formatMoney } from "../lib/money";
+import { simulate, SIMULATOR_DEFAULTS, summarise, toggleAction, type RailSummary, type Simulation } from "./console";
+import { CostSimulator } from "./CostSimulator";
+import { percentText } from "./format";
+import { useRails, useRailsViewer, useRailToggle } from "./hooks";
+import { FeatureGrid, RoutingPanel, SettlementPanel, ThroughputMonitor } from "./Panels";
+import { RailCard } from "./RailCard";
+import { RailEditDrawer } from "./RailEditDrawer";
+
+/**
+ * /payment-rails (spec 001 §2 "Payment-rails dashboard", issue 12): summary tiles computed from the
+ * rails, the six rail cards (admins edit, start and stop them; others read), the edit drawer, the
+ * Smart Payment Routing panel, the feature grid, the cost simulator, the settlement-files panel and
+ * the throughput monitor. What needs payments or reconciliation says so until they exist.
+ */
+export function RailsConsole() {
+  const { isAdmin } = useRailsViewer();
+  const rails = useRails();
+  const toggle = useRailToggle();
+  const [editing, setEditing] = useState<Rail | null>(null);
+  const [amount, setAmount] = useState(SIMULATOR_DEFAULTS.amount);
+  const [currency, setCurrency] = useState<QuoteCurrency>(SIMULATOR_DEFAULTS.currency);
+
+  const list = rails.data ?? [];
+  const summary = summarise(list);
+  const simulation = simulate(list, amount, currency);
+
+  const onToggle = async (rail: Rail) => {
+    const action = toggleAction(rail);
+    try {
+      const changed = await toggle.mutateAsync({ id: rail.id, action });
+      toast.success(`${changed.name} ${action === "stop" ? "stopped" : "started"}`);
+    } catch (caught) {
+      toast.error(errorMessage(caught, `Failed to ${action} ${rail.name}`));
+    }
+  };
+  const togglingId = toggle.isPending ? toggle.variables?.id : undefined;
+
+  return (
+    <div className="mx-auto max-w-7xl space-y-6 px-4 py-8 sm:px-6">
+      <header className="min-w-0">
+        <p className="text-sm font-semibold uppercase tracking-wide text-indigo-700 dark:text-indigo-300">Payment rails</p>
+        <h1 className="mt-1 text-3xl font-bold tracking-tight text-slate-900 sm:text-4xl dark:text-white">Payment Rails Console</h1>
+        <p className={`mt-2 max-w-3xl ${subtleTextClass}`}>
+          Compare the rails by cost, success rate and speed, simulate what a payment costs on each, and {isAdmin ? "adjust their settings." : "see their settings."}
+        </p>
+        {!isAdmin && (
+          <p className="mt-3 rounded-xl border border-slate-200 bg-slate-50 px-3 py-2 text-sm text-slate-700 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-200">
+            Read-only: only admins edit, start and stop rails.
+          </p>
+        )}
+      </header>
+
+      {rails.isError && !rails.data ? (
+        <div className={cardClass}>
+          <p role="alert" className={errorTextClass}>
+            {errorMessage(rails.error, "Failed to load the rails")}
+          </p>
+          <button type="button" className={`${secondaryButtonClass} mt-3`} onClick={() => void rails.refetch()}>
+            Try again
+          </button>
+        </div>
+      ) : !rails.data ? (
+        <p aria-busy="true" className={subtleTextClass}>
+          <Spinner label="Loading rails…" />
+        </p>
+      ) : (
+        <>
+          <SummaryTiles summary={summary} simulation={simulation} />
+
+          <section aria-labelledby="rails-heading">
+            <div className="flex flex-wrap items-baseline justify-between gap-2">
+              <h2 id="rails-heading" className="text-lg font-semibold text-slate-900 dark:text-white">
+                Rails
+              </h2>
+              {summary.sampleFigures && <p className="text-xs text-slate-600 dark:text-slate-300">Success rate, error rate and time: the spec's sample figures until payments run.</p>}
+            </div>
+            <div className="mt-3 grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
+              {list.map((rail) => (
+                <RailCard key={rail.id} rail={rail} isAdmin={isAdmin} toggling={togglingId === rail.id} onEdit={setEditing} onToggle={(target) => void onToggle(target)} />
+              ))}
+            </div>
+          </section>
+
+          <div className="grid gap-6 lg:grid-cols-2">
+            <CostSimulator amount={amount} currency={currency} simulation={simulation} onAmount={setAmount} onCurrency={setCurrency} />
+            <RoutingPanel activeRails={summary.active} />
+          </div>
+          <ThroughputMonitor />
+          <SettlementPanel />
+          <FeatureGrid />
+        </>
+      )}
+
+      {editing && isAdmin && <RailEditDrawer rail={editing} onClose={() => setEditing(null)} />}
+    </div>
+  );
+}
+
+function Tile({ label, value, note }: { label: string; value: string; note?: string }) {
+  return (
+    <div className={`${cardClass} min-w-0 !p-4`}>
+      <dt className="text-sm font-medium text-slate-600 dark:text-slate-300">{label}</dt>
+      <dd className="mt-1 break-words text-xl font-bold tabular-nums text-slate-900 dark:text-white">{value}</dd>
+      {note && <dd className="mt-1 text-xs text-slate-600 dark:text-slate-300">{note}</dd>}
+    </div>
+  );
+}
+
+/** Tiles computed from the rails and the simulator's amount; savings and volume wait for payments. */
+function SummaryTiles({ summary, simulation }: { summary: RailSummary; simulation: Simulation }) {
+  const best = simulation.best;
+  return (
+    <dl aria-label="Summary" className="grid grid-cols-2 gap-3 lg:grid-cols-3 xl:grid-cols-6">
+      <Tile label="Active rails" value={`${summary.active} of ${summary.total}`} />
+      <Tile label="Down or maintenance" value={String(summary.down + summary.maintenance)} note={`${summary.down} down · ${summary.maintenance} maintenance`} />
+      <Tile
+        label="Avg success rate"
+        value={summary.activeSuccessRate === null ? "N/A" : `${percentText(summary.activeSuccessRate)}%`}
+        note={summary.sampleFigures ? "Active rails, sample figures" : "Active rails"}
+      />
+      <Tile
+        label="Cheapest rail"
+        value={best ? best.name : "N/A"}
+        note={best ? `${formatMoney(best.totalCost, simulation.currency)} for ${formatMoney(simulation.amount, simulation.currency)}` : "Enter an amount above 0"}
+      />
+      <Tile label="Cost savings" value="No payments yet" note="From routing decisions" />
+      <Tile label="Volume" value="No payments yet" note="Processed through the rails" />
+    </dl>
+  );
+}

@@ -1,0 +1,48 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { railsApi, type Rail, type RailEditFormValues } from "../api/rails";
+import { useSession } from "../session/hooks";
+import { replaceRail } from "./console";
+
+/** Every rails read is keyed by the signed-in user, so two sessions' data never mix. */
+export const railKeys = {
+  list: (userId: string) => ["rails", userId, "list"] as const,
+};
+
+/** The signed-in user and whether rail edits are theirs to make (the server checks the role again). */
+export function useRailsViewer(): { userId: string; isAdmin: boolean } {
+  const user = useSession()?.user ?? null;
+  return { userId: user?.id ?? "signed-out", isAdmin: user?.role === "admin" };
+}
+
+export function useRails() {
+  const { userId } = useRailsViewer();
+  return useQuery({ queryKey: railKeys.list(userId), queryFn: ({ signal }) => railsApi.list(signal), retry: false });
+}
+
+/** After a change the server answered with the rail: the card shows it at once, the list is asked again. */
+function useRailChanged() {
+  const queryClient = useQueryClient();
+  const { userId } = useRailsViewer();
+  return (rail: Rail) => {
+    queryClient.setQueryData<Rail[]>(railKeys.list(userId), (rails) => (rails ? replaceRail(rails, rail) : rails));
+    void queryClient.invalidateQueries({ queryKey: railKeys.list(userId) });
+  };
+}
+
+/** Start (-> active) or stop (-> down) a rail; admins only. */
+export function useRailToggle() {
+  const changed = useRailChanged();
+  return useMutation({
+    mutationFn: ({ id, action }: { id: string; action: "start" | "stop" }) => (action === "start" ? railsApi.start(id) : railsApi.stop(id)),
+    onSuccess: changed,
+  });
+}
+
+/** Save the edit drawer's form (as typed: FX spread and error injection in percent). */
+export function useRailSave() {
+  const changed = useRailChanged();
+  return useMutation({
+    mutationFn: ({ id, edit }: { id: string; edit: RailEditFormValues }) => railsApi.update(id, edit),
+    onSuccess: changed,
+  });
+}

@@ -127,19 +127,27 @@ function scaledDecimal(input: unknown, decimals: number): { ok: true; scaled: nu
 }
 
 /** A form field: number or decimal string, 0..max, in steps of 10^-decimals; parsed to the scaled integer. */
+function toScaled(input: unknown, decimals: number, maxWhole: number, messages: { required: string; range: string; step: string }, ctx: z.RefinementCtx): number {
+  const parsed = scaledDecimal(input, decimals);
+  if (!parsed.ok || parsed.scaled > maxWhole * 10 ** decimals) {
+    ctx.addIssue({ code: "custom", message: parsed.ok ? messages.range : parsed.reason === "missing" ? messages.required : parsed.reason === "step" ? messages.step : messages.range });
+    return 0;
+  }
+  return parsed.scaled;
+}
+
 function stepField(decimals: number, maxWhole: number, messages: { required: string; range: string; step: string }) {
-  return z.union([z.number(), z.string()], { error: messages.range }).transform((input, ctx): number => {
-    const parsed = scaledDecimal(input, decimals);
-    if (!parsed.ok) {
-      ctx.addIssue({ code: "custom", message: parsed.reason === "missing" ? messages.required : parsed.reason === "step" ? messages.step : messages.range });
-      return z.NEVER;
-    }
-    if (parsed.scaled > maxWhole * 10 ** decimals) {
-      ctx.addIssue({ code: "custom", message: messages.range });
-      return z.NEVER;
-    }
-    return parsed.scaled;
-  });
+  return z
+    .union([z.number(), z.string()], { error: (issue) => (issue.input === undefined || issue.input === null ? messages.required : messages.range) })
+    .transform((input, ctx): number => toScaled(input, decimals, maxWhole, messages, ctx));
+}
+
+/** The same, optional: missing, null or "" means none. */
+function optionalStepField(decimals: number, maxWhole: number, messages: { required: string; range: string; step: string }) {
+  return z
+    .union([z.number(), z.string(), z.null()], { error: messages.range })
+    .optional()
+    .transform((input, ctx): number | undefined => (input === undefined || input === null || input === "" ? undefined : toScaled(input, decimals, maxWhole, messages, ctx)));
 }
 
 /**
@@ -156,9 +164,7 @@ export const RailEditInput = z
     fixedFee: stepField(2, MAX_FIXED_FEE_USD, { required: RAIL_MESSAGES.fixedFeeRequired, range: RAIL_MESSAGES.fixedFee, step: RAIL_MESSAGES.fixedFeeStep }).describe("USD, step 0.01"),
     fxSpreadPercent: stepField(3, 100, { required: RAIL_MESSAGES.fxSpreadRequired, range: RAIL_MESSAGES.fxSpread, step: RAIL_MESSAGES.fxSpreadStep }).describe("Percent, step 0.001 (stored as a fraction: ÷100)"),
     slaTarget: stepField(1, 100, { required: RAIL_MESSAGES.slaRequired, range: RAIL_MESSAGES.sla, step: RAIL_MESSAGES.slaStep }).describe("Percent 0-100, step 0.1"),
-    errorInjectionPercent: z
-      .union([stepField(1, 100, { required: RAIL_MESSAGES.errorInjection, range: RAIL_MESSAGES.errorInjection, step: RAIL_MESSAGES.errorInjectionStep }), z.null(), z.literal("")])
-      .optional()
+    errorInjectionPercent: optionalStepField(1, 100, { required: RAIL_MESSAGES.errorInjection, range: RAIL_MESSAGES.errorInjection, step: RAIL_MESSAGES.errorInjectionStep })
       .describe("Optional, percent 0-100 (step 0.1), for testing and demo only; stored as a fraction; empty: 0"),
     version: z.number({ error: RAIL_MESSAGES.version }).int(RAIL_MESSAGES.version).min(1, RAIL_MESSAGES.version).max(1_000_000_000, RAIL_MESSAGES.version).optional(),
   })
@@ -199,7 +205,7 @@ export function railPatchFromEdit(edit: RailEditParsed): RailPatch {
 }
 
 /** A rail's editable fields as the form shows them (percent for FX spread and error injection). */
-export function railEditDefaults(rail: Rail): { name: string; type: RailType; status: RailStatus; fixedFee: string; fxSpreadPercent: string; slaTarget: string; errorInjectionPercent: string; version: number } {
+export function railEditDefaults(rail: Rail): RailEditFormValues {
   return {
     name: rail.name,
     type: rail.type,

@@ -11,7 +11,7 @@ function setup(reply: Parameters<typeof fakeFetch>[0]) {
 
 describe("rails client", () => {
   it("lists, reads one (id encoded), and quotes with the amount as typed", async () => {
-    const { api, calls } = setup((call) => json(200, call.url.endsWith("/quote") ? { data: [{ railId: "sepa", isOptimal: true }] } : call.url.endsWith("/rails") ? { data: [{ id: "ach" }] } : { data: { id: "a/b" } }));
+    const { api, calls } = setup((call) => json(200, call.url.endsWith("/quote") ? { data: { amount: "1000.00", currency: "EUR", results: [{ railId: "sepa", isOptimal: true }], optimalRailId: "sepa" } } : call.url.endsWith("/rails") ? { data: [{ id: "ach" }] } : { data: { id: "a/b" } }));
     expect(await api.list()).toEqual([{ id: "ach" }]);
     expect(calls[0]!.url).toBe("https://api.test/api/v1/rails");
     expect(calls[0]!.headers.get("Authorization")).toBe("Bearer t0k");

@@ -1,7 +1,6 @@
 import type { QuoteCurrency, Rail, RailCostResult, RailEditFormValues } from "@fintech/core/rails/model";
-import { apiBaseUrl } from "../config";
-import { credentialStore } from "../session/credentialStore";
-import { createHttpClient, type HttpClient } from "./client";
+import { appHttp } from "./appClient";
+import type { HttpClient } from "./client";
 import { unwrapData, unwrapList } from "./envelope";
 import { segment } from "./query";
 
@@ -37,9 +36,9 @@ export function railEndpoints(http: HttpClient) {
     async stop(id: string): Promise<Rail> {
       return unwrapData<Rail>(await http.authCall<unknown>("POST", `${RAILS}/${segment(id)}/stop`, { body: {} }));
     },
-    /** POST /rails/quote {amount, currency}: the cost on every active rail, the cheapest isOptimal. */
+    /** POST /rails/quote {amount, currency} -> {data: {amount, currency, results, optimalRailId}}: the cost on every active rail, the cheapest isOptimal. */
     async quote(amount: string, currency: QuoteCurrency, signal?: AbortSignal): Promise<RailCostResult[]> {
-      return unwrapList<RailCostResult>(await http.authCall<unknown>("POST", `${RAILS}/quote`, { body: { amount, currency }, signal }), ["data", "results", "quotes"]);
+      return unwrapList<RailCostResult>(unwrapData<unknown>(await http.authCall<unknown>("POST", `${RAILS}/quote`, { body: { amount, currency }, signal })), ["results"]);
     },
   };
 }
@@ -47,9 +46,7 @@ export function railEndpoints(http: HttpClient) {
 export type RailsApi = ReturnType<typeof railEndpoints>;
 
 /**
- * The rails API over the app's client (same origin, the stored session's token, a 401 signs out).
- * Its own instance, as the KYC back office has, until createApi (api/api.ts) gains a rails group.
+ * The rails API over the app's one client (same origin, the stored session's token, a 401 signs
+ * out), loaded with the console so the initial bundle does not carry it.
  */
-export const railsApi: RailsApi = railEndpoints(
-  createHttpClient({ baseUrl: apiBaseUrl, fetch: (url, init) => globalThis.fetch(url, init), credentials: credentialStore }),
-);
+export const railsApi: RailsApi = railEndpoints(appHttp);

@@ -66,7 +66,7 @@ export function ThroughputMonitor() {
             type="button"
             role="radio"
             aria-checked={range === value}
-            aria-label={RANGE_LABELS[value]}
+            title={RANGE_LABELS[value]}
             onClick={() => setRange(value)}
             className={`rounded-lg border px-3 py-1 text-sm font-semibold ${
               range === value
@@ -74,7 +74,7 @@ export function ThroughputMonitor() {
                 : "border-slate-300 bg-white text-slate-800 hover:bg-slate-100 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100 dark:hover:bg-slate-800"
             }`}
           >
-            <span aria-hidden="true">{value}</span>
+            {value}
           </button>
         ))}
       </div>

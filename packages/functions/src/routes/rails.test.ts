@@ -1,5 +1,6 @@
 import { ScanCommand } from "@aws-sdk/lib-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { quoteRails, type QuoteRail } from "@fintech/core/rails/model";
 import { createTestApp, nextTestAddress } from "../../../../infra/local/testing";
 import { seedAdminFromEnv } from "../../../../infra/local/seed";
 
@@ -163,6 +164,14 @@ describe("start, stop and the quote", () => {
     // JPY as a number, whole yen: Card 0 + 5 + 1 = 6.
     const yen = await quote({ amount: 1000, currency: "JPY" });
     expect(yen.body.data.results.find((result: { railId: string }) => result.railId === "card")).toMatchObject({ totalCost: "6", isOptimal: true });
+  });
+
+  it("the browser's formula over GET /rails gives exactly the quote API's results", async () => {
+    const rails = (await t.call("GET", RAILS, { token: userToken })).body.data as QuoteRail[];
+    for (const [amount, currency, amountMinor] of [["1000", "USD", 100_000], ["0.01", "EUR", 1], ["1234.56", "GBP", 123_456], ["98765", "JPY", 98_765]] as const) {
+      const reply = await quote({ amount, currency });
+      expect(reply.body.data.results, `${amount} ${currency}`).toEqual(quoteRails(rails, amountMinor, currency));
+    }
   });
 
   it("stop really changes the status and the quote drops the rail; start brings it back", async () => {

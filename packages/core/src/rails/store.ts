@@ -74,6 +74,8 @@ async function railIds(ctx: CoreContext): Promise<string[]> {
   for (let attempt = 0; attempt < SEED_ATTEMPTS; attempt += 1) {
     const ids = await readRegistry(ctx);
     if (ids) return ids;
+    // A racing seed may still be committing (TransactionConflict): give it a moment before re-reading.
+    if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 25 * attempt));
     await writeSeed(ctx);
   }
   throw new Error("The payment rails could not be seeded or read");

@@ -1,7 +1,7 @@
 import { BatchGetCommand, GetCommand, QueryCommand, TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
 import type { CoreContext } from "../shared/context";
 import { cancellationCodes } from "../shared/dynamo";
-import { badRequest, conflict, notFound } from "../shared/errors";
+import { badRequest, conflict, notFound, serviceUnavailable } from "../shared/errors";
 import { railChangeKey, railKey, railPartition, railRegistryKey, RAIL_CHANGE_PREFIX } from "./keys";
 import { isRailId, Rail, RailChange, railPatchFromEdit, type RailEditParsed, type RailPatch, type RailStatus } from "./model";
 import { SEED_ACTOR, SEED_RAILS } from "./seed-rails";
@@ -78,7 +78,7 @@ async function railIds(ctx: CoreContext): Promise<string[]> {
     if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 25 * attempt));
     await writeSeed(ctx);
   }
-  throw new Error("The payment rails could not be seeded or read");
+  throw serviceUnavailable("The payment rails could not be read yet; please retry shortly", 1);
 }
 
 /** Every rail, in console order (seeding on first use). */

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from "react";
+import { useEffect, useRef, useState, type ReactNode } from "react";
 import { createPortal } from "react-dom";
 import { focusableWithin, trappedFocusTarget } from "../components/focusTrap";
 
@@ -35,20 +35,30 @@ export function Drawer({ labelledBy, describedBy, onClose, children }: DrawerPro
     };
   }, [opener]);
 
-  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
-    if (event.key === "Escape") {
-      event.stopPropagation();
-      onClose();
-      return;
-    }
-    if (event.key !== "Tab" || !panelRef.current) return;
-    const active = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    const target = trappedFocusTarget(focusableWithin(panelRef.current), active, event.shiftKey);
-    if (target) {
-      event.preventDefault();
-      target.focus();
-    }
-  };
+  // Keys are handled on the document, not the panel: after Save is pressed the button is disabled
+  // and focus falls to <body>, where Escape must still close and Tab must come back inside.
+  const onCloseRef = useRef(onClose);
+  useEffect(() => {
+    onCloseRef.current = onClose;
+  });
+  useEffect(() => {
+    const onKeyDown = (event: globalThis.KeyboardEvent) => {
+      if (event.key === "Escape") {
+        event.stopPropagation();
+        onCloseRef.current();
+        return;
+      }
+      if (event.key !== "Tab" || !panelRef.current) return;
+      const active = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+      const target = trappedFocusTarget(focusableWithin(panelRef.current), active, event.shiftKey);
+      if (target) {
+        event.preventDefault();
+        target.focus();
+      }
+    };
+    document.addEventListener("keydown", onKeyDown);
+    return () => document.removeEventListener("keydown", onKeyDown);
+  }, []);
 
   return createPortal(
     <div
@@ -66,7 +76,6 @@ export function Drawer({ labelledBy, describedBy, onClose, children }: DrawerPro
         aria-labelledby={labelledBy}
         aria-describedby={describedBy}
         tabIndex={-1}
-        onKeyDown={onKeyDown}
         className="h-full w-[calc(100%-2.5rem)] max-w-md overflow-y-auto border-l border-slate-200 bg-white p-5 text-slate-900 shadow-2xl outline-none sm:p-6 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100"
       >
         {children}

@@ -67,11 +67,11 @@ export function RailEditDrawer({ rail, onClose }: { rail: Rail; onClose: () => v
 
       <form onSubmit={form.handleSubmit(submit)} noValidate className="mt-4 space-y-4">
         <Field id={`${titleId}-name`} label="Name" error={errors.name}>
-          <input id={`${titleId}-name`} className={inputClass} autoComplete="off" data-autofocus aria-invalid={!!errors.name} {...form.register("name")} />
+          <input id={`${titleId}-name`} className={inputClass} autoComplete="off" data-autofocus aria-invalid={!!errors.name} aria-describedby={describedBy(`${titleId}-name`, false, !!errors.name)} {...form.register("name")} />
         </Field>
         <div className="grid grid-cols-2 gap-3">
           <Field id={`${titleId}-type`} label="Type" error={errors.type}>
-            <select id={`${titleId}-type`} className={inputClass} aria-invalid={!!errors.type} {...form.register("type")}>
+            <select id={`${titleId}-type`} className={inputClass} aria-invalid={!!errors.type} aria-describedby={describedBy(`${titleId}-type`, false, !!errors.type)} {...form.register("type")}>
               {RAIL_TYPES.map((type) => (
                 <option key={type} value={type}>
                   {type}
@@ -80,7 +80,7 @@ export function RailEditDrawer({ rail, onClose }: { rail: Rail; onClose: () => v
             </select>
           </Field>
           <Field id={`${titleId}-status`} label="Status" error={errors.status}>
-            <select id={`${titleId}-status`} className={inputClass} aria-invalid={!!errors.status} {...form.register("status")}>
+            <select id={`${titleId}-status`} className={inputClass} aria-invalid={!!errors.status} aria-describedby={describedBy(`${titleId}-status`, false, !!errors.status)} {...form.register("status")}>
               {RAIL_STATUSES.map((status) => (
                 <option key={status} value={status}>
                   {status}
@@ -90,13 +90,13 @@ export function RailEditDrawer({ rail, onClose }: { rail: Rail; onClose: () => v
           </Field>
         </div>
         <Field id={`${titleId}-fee`} label="Fixed fee (USD)" error={errors.fixedFee}>
-          <input id={`${titleId}-fee`} type="number" inputMode="decimal" min={0} step={0.01} className={inputClass} aria-invalid={!!errors.fixedFee} {...form.register("fixedFee")} />
+          <input id={`${titleId}-fee`} type="number" inputMode="decimal" min={0} step={0.01} className={inputClass} aria-invalid={!!errors.fixedFee} aria-describedby={describedBy(`${titleId}-fee`, false, !!errors.fixedFee)} {...form.register("fixedFee")} />
         </Field>
         <Field id={`${titleId}-fx`} label="FX spread (%)" hint="Entered in percent: 1 means 1 % of the amount." error={errors.fxSpreadPercent}>
-          <input id={`${titleId}-fx`} type="number" inputMode="decimal" min={0} max={100} step={0.001} className={inputClass} aria-invalid={!!errors.fxSpreadPercent} {...form.register("fxSpreadPercent")} />
+          <input id={`${titleId}-fx`} type="number" inputMode="decimal" min={0} max={100} step={0.001} className={inputClass} aria-invalid={!!errors.fxSpreadPercent} aria-describedby={describedBy(`${titleId}-fx`, true, !!errors.fxSpreadPercent)} {...form.register("fxSpreadPercent")} />
         </Field>
         <Field id={`${titleId}-sla`} label="SLA target (%)" error={errors.slaTarget}>
-          <input id={`${titleId}-sla`} type="number" inputMode="decimal" min={0} max={100} step={0.1} className={inputClass} aria-invalid={!!errors.slaTarget} {...form.register("slaTarget")} />
+          <input id={`${titleId}-sla`} type="number" inputMode="decimal" min={0} max={100} step={0.1} className={inputClass} aria-invalid={!!errors.slaTarget} aria-describedby={describedBy(`${titleId}-sla`, false, !!errors.slaTarget)} {...form.register("slaTarget")} />
         </Field>
         <Field id={`${titleId}-inject`} label="Error injection rate (%)" hint="Optional. For testing and demo only: that share of payments on this rail fails on purpose." error={errors.errorInjectionPercent}>
           <input
@@ -107,7 +107,7 @@ export function RailEditDrawer({ rail, onClose }: { rail: Rail; onClose: () => v
             max={100}
             step={0.1}
             className={inputClass}
-            aria-invalid={!!errors.errorInjectionPercent}
+            aria-invalid={!!errors.errorInjectionPercent} aria-describedby={describedBy(`${titleId}-inject`, true, !!errors.errorInjectionPercent)}
             {...form.register("errorInjectionPercent")}
           />
         </Field>
@@ -133,6 +133,12 @@ export function RailEditDrawer({ rail, onClose }: { rail: Rail; onClose: () => v
   );
 }
 
+/** The ids of a field's hint and error, as its control's aria-describedby (undefined when neither is shown). */
+function describedBy(id: string, hint: boolean, error: boolean): string | undefined {
+  const ids = [hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter((value) => value !== null);
+  return ids.length > 0 ? ids.join(" ") : undefined;
+}
+
 function Field({ id, label, hint, error, children }: { id: string; label: string; hint?: string; error?: FieldError; children: React.ReactNode }) {
   return (
     <div className="min-w-0">
@@ -140,9 +146,13 @@ function Field({ id, label, hint, error, children }: { id: string; label: string
         {label}
       </label>
       {children}
-      {hint && <p className="mt-1 text-xs text-slate-600 dark:text-slate-300">{hint}</p>}
+      {hint && (
+        <p id={`${id}-hint`} className="mt-1 text-xs text-slate-600 dark:text-slate-300">
+          {hint}
+        </p>
+      )}
       {error?.message && (
-        <p role="alert" className={`mt-1 ${errorTextClass}`}>
+        <p id={`${id}-error`} role="alert" className={`mt-1 ${errorTextClass}`}>
           {error.message}
         </p>
       )}

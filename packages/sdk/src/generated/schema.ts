@@ -1229,6 +1229,110 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/rails/quote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cost of an amount over every active rail
+         * @description The cost simulator of spec 001 §9 on the server, with the same function the console uses: per ACTIVE rail, total = fixed fee + FX spread × amount (zero in USD) + 0.1 % network fee, each part rounded half-up to the currency's minor unit (JPY: whole yen); the fixed fee (a USD figure) is taken as that many units of the amount's currency, as the spec's simulator does. Exactly one result is the Best Option (`isOptimal`). `amount` is a decimal string or number, 0 or more (0: no results); anything else is a 400. Writes nothing.
+         */
+        post: operations["quoteRails"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/rails": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The payment rails
+         * @description Every rail with the fields of spec 001 §3 (fixed fee and cost in USD as decimal strings and cents; FX spread and error injection as fractions; success/error rate and SLA in percent; average time in seconds), its version and who changed it last. The six sample rails of spec 001 §9 are seeded on first use (`metricsSource: sample` until payments compute the figures).
+         */
+        get: operations["listRails"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/rails/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One payment rail with its change history
+         * @description The rail and its last 20 admin changes (who, when, the fields before and after).
+         */
+        get: operations["getRail"];
+        /**
+         * Edit a rail
+         * @description The rail edit form of spec 001 §5: name (unique), type (ACH, Wire, Card, Crypto, SWIFT, SEPA, UPI), status (active, maintenance, down), fixed fee in USD (step 0.01), FX spread in PERCENT (step 0.001; stored as a fraction, ÷100), SLA target 0-100 % (step 0.1), optional error injection rate 0-100 % (step 0.1; stored as a fraction; for testing and demo only). With `version`, a rail changed since that version is not overwritten (409 `rail_changed`). A bad field is a 400 naming it and nothing changes. Administrators only (a user is answered 403 `admin_required`).
+         */
+        put: operations["updateRail"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/rails/{id}/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a rail (status active)
+         * @description Sets the rail's status to active (from maintenance or down), recording who and when; an active rail is left as it is. Only active rails are quoted (and, later, routed to). Administrators only (a user is answered 403 `admin_required`).
+         */
+        post: operations["startRail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/rails/{id}/stop": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stop a rail (status down)
+         * @description Sets the rail's status to down, recording who and when; a stopped rail is no longer quoted. A rail already down is left as it is. Administrators only (a user is answered 403 `admin_required`).
+         */
+        post: operations["stopRail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/status/metrics": {
         parameters: {
             query?: never;
@@ -3550,6 +3654,408 @@ export interface components {
             };
         } & {
             [key: string]: unknown;
+        };
+        RailsReply: {
+            data: {
+                id: string;
+                name: string;
+                /** @enum {string} */
+                type: "ACH" | "Wire" | "Card" | "Crypto" | "SWIFT" | "SEPA" | "UPI";
+                /** @enum {string} */
+                status: "active" | "maintenance" | "down";
+                /** @description Volume in USD (major units) */
+                volume: number;
+                /** @description Percent */
+                successRate: number;
+                /** @description Seconds */
+                avgProcessingTime: number;
+                /** @description Cost per transaction, USD decimal string */
+                cost: string;
+                /** @description Cost per transaction in US cents */
+                costMinor: number;
+                /** @description Fixed fee per payment, USD decimal string */
+                fixedFee: string;
+                /** @description Fixed fee in US cents */
+                fixedFeeMinor: number;
+                /** @description FX spread as a fraction (0.01 = 1 %); applies to non-USD amounts */
+                fxSpread: number;
+                /** @description Percent */
+                slaTarget: number;
+                /** @description Percent */
+                errorRate: number;
+                description: string;
+                features: string[];
+                /** @description ISO time of the rail's last health answer; null until rail health checks exist */
+                lastPing: string | null;
+                icon: string;
+                /** @description Injected failure share for testing and demos (fraction, 0..1) */
+                errorInjection: number;
+                /**
+                 * @description `sample`: volume, success/error rate and average time are spec 001 §9's sample figures; `payments`: computed from real payments
+                 * @enum {string}
+                 */
+                metricsSource: "sample" | "payments";
+                version: number;
+                updated_at: string;
+                updated_by: string;
+                /** @description The last admin change (null: as seeded) */
+                lastChange: {
+                    /** @description The rail's version this change produced */
+                    version: number;
+                    /** @enum {string} */
+                    action: "update" | "start" | "stop";
+                    /** @description ISO time of the change */
+                    at: string;
+                    /** @description Who made it (the admin's email) */
+                    by: string;
+                    /** @description The changed fields before */
+                    before: {
+                        [key: string]: unknown;
+                    };
+                    /** @description The changed fields after */
+                    after: {
+                        [key: string]: unknown;
+                    };
+                } | null;
+            }[];
+        };
+        RailDetailReply: {
+            data: {
+                id: string;
+                name: string;
+                /** @enum {string} */
+                type: "ACH" | "Wire" | "Card" | "Crypto" | "SWIFT" | "SEPA" | "UPI";
+                /** @enum {string} */
+                status: "active" | "maintenance" | "down";
+                /** @description Volume in USD (major units) */
+                volume: number;
+                /** @description Percent */
+                successRate: number;
+                /** @description Seconds */
+                avgProcessingTime: number;
+                /** @description Cost per transaction, USD decimal string */
+                cost: string;
+                /** @description Cost per transaction in US cents */
+                costMinor: number;
+                /** @description Fixed fee per payment, USD decimal string */
+                fixedFee: string;
+                /** @description Fixed fee in US cents */
+                fixedFeeMinor: number;
+                /** @description FX spread as a fraction (0.01 = 1 %); applies to non-USD amounts */
+                fxSpread: number;
+                /** @description Percent */
+                slaTarget: number;
+                /** @description Percent */
+                errorRate: number;
+                description: string;
+                features: string[];
+                /** @description ISO time of the rail's last health answer; null until rail health checks exist */
+                lastPing: string | null;
+                icon: string;
+                /** @description Injected failure share for testing and demos (fraction, 0..1) */
+                errorInjection: number;
+                /**
+                 * @description `sample`: volume, success/error rate and average time are spec 001 §9's sample figures; `payments`: computed from real payments
+                 * @enum {string}
+                 */
+                metricsSource: "sample" | "payments";
+                version: number;
+                updated_at: string;
+                updated_by: string;
+                /** @description The last admin change (null: as seeded) */
+                lastChange: {
+                    /** @description The rail's version this change produced */
+                    version: number;
+                    /** @enum {string} */
+                    action: "update" | "start" | "stop";
+                    /** @description ISO time of the change */
+                    at: string;
+                    /** @description Who made it (the admin's email) */
+                    by: string;
+                    /** @description The changed fields before */
+                    before: {
+                        [key: string]: unknown;
+                    };
+                    /** @description The changed fields after */
+                    after: {
+                        [key: string]: unknown;
+                    };
+                } | null;
+                /** @description The last 20 admin changes, newest first */
+                history: {
+                    /** @description The rail's version this change produced */
+                    version: number;
+                    /** @enum {string} */
+                    action: "update" | "start" | "stop";
+                    /** @description ISO time of the change */
+                    at: string;
+                    /** @description Who made it (the admin's email) */
+                    by: string;
+                    /** @description The changed fields before */
+                    before: {
+                        [key: string]: unknown;
+                    };
+                    /** @description The changed fields after */
+                    after: {
+                        [key: string]: unknown;
+                    };
+                }[];
+            };
+        };
+        RailEditInput: {
+            name: string;
+            /** @enum {string} */
+            type: "ACH" | "Wire" | "Card" | "Crypto" | "SWIFT" | "SEPA" | "UPI";
+            /** @enum {string} */
+            status: "active" | "maintenance" | "down";
+            /** @description USD, step 0.01 */
+            fixedFee: number | string;
+            /** @description Percent, step 0.001 (stored as a fraction: ÷100) */
+            fxSpreadPercent: number | string;
+            /** @description Percent 0-100, step 0.1 */
+            slaTarget: number | string;
+            /** @description Optional, percent 0-100 (step 0.1), for testing and demo only; stored as a fraction; empty: 0 */
+            errorInjectionPercent?: number | string | null;
+            version?: number;
+        };
+        RailUpdateReply: {
+            message: string;
+            data: {
+                id: string;
+                name: string;
+                /** @enum {string} */
+                type: "ACH" | "Wire" | "Card" | "Crypto" | "SWIFT" | "SEPA" | "UPI";
+                /** @enum {string} */
+                status: "active" | "maintenance" | "down";
+                /** @description Volume in USD (major units) */
+                volume: number;
+                /** @description Percent */
+                successRate: number;
+                /** @description Seconds */
+                avgProcessingTime: number;
+                /** @description Cost per transaction, USD decimal string */
+                cost: string;
+                /** @description Cost per transaction in US cents */
+                costMinor: number;
+                /** @description Fixed fee per payment, USD decimal string */
+                fixedFee: string;
+                /** @description Fixed fee in US cents */
+                fixedFeeMinor: number;
+                /** @description FX spread as a fraction (0.01 = 1 %); applies to non-USD amounts */
+                fxSpread: number;
+                /** @description Percent */
+                slaTarget: number;
+                /** @description Percent */
+                errorRate: number;
+                description: string;
+                features: string[];
+                /** @description ISO time of the rail's last health answer; null until rail health checks exist */
+                lastPing: string | null;
+                icon: string;
+                /** @description Injected failure share for testing and demos (fraction, 0..1) */
+                errorInjection: number;
+                /**
+                 * @description `sample`: volume, success/error rate and average time are spec 001 §9's sample figures; `payments`: computed from real payments
+                 * @enum {string}
+                 */
+                metricsSource: "sample" | "payments";
+                version: number;
+                updated_at: string;
+                updated_by: string;
+                /** @description The last admin change (null: as seeded) */
+                lastChange: {
+                    /** @description The rail's version this change produced */
+                    version: number;
+                    /** @enum {string} */
+                    action: "update" | "start" | "stop";
+                    /** @description ISO time of the change */
+                    at: string;
+                    /** @description Who made it (the admin's email) */
+                    by: string;
+                    /** @description The changed fields before */
+                    before: {
+                        [key: string]: unknown;
+                    };
+                    /** @description The changed fields after */
+                    after: {
+                        [key: string]: unknown;
+                    };
+                } | null;
+            };
+        };
+        RailStartReply: {
+            message: string;
+            data: {
+                id: string;
+                name: string;
+                /** @enum {string} */
+                type: "ACH" | "Wire" | "Card" | "Crypto" | "SWIFT" | "SEPA" | "UPI";
+                /** @enum {string} */
+                status: "active" | "maintenance" | "down";
+                /** @description Volume in USD (major units) */
+                volume: number;
+                /** @description Percent */
+                successRate: number;
+                /** @description Seconds */
+                avgProcessingTime: number;
+                /** @description Cost per transaction, USD decimal string */
+                cost: string;
+                /** @description Cost per transaction in US cents */
+                costMinor: number;
+                /** @description Fixed fee per payment, USD decimal string */
+                fixedFee: string;
+                /** @description Fixed fee in US cents */
+                fixedFeeMinor: number;
+                /** @description FX spread as a fraction (0.01 = 1 %); applies to non-USD amounts */
+                fxSpread: number;
+                /** @description Percent */
+                slaTarget: number;
+                /** @description Percent */
+                errorRate: number;
+                description: string;
+                features: string[];
+                /** @description ISO time of the rail's last health answer; null until rail health checks exist */
+                lastPing: string | null;
+                icon: string;
+                /** @description Injected failure share for testing and demos (fraction, 0..1) */
+                errorInjection: number;
+                /**
+                 * @description `sample`: volume, success/error rate and average time are spec 001 §9's sample figures; `payments`: computed from real payments
+                 * @enum {string}
+                 */
+                metricsSource: "sample" | "payments";
+                version: number;
+                updated_at: string;
+                updated_by: string;
+                /** @description The last admin change (null: as seeded) */
+                lastChange: {
+                    /** @description The rail's version this change produced */
+                    version: number;
+                    /** @enum {string} */
+                    action: "update" | "start" | "stop";
+                    /** @description ISO time of the change */
+                    at: string;
+                    /** @description Who made it (the admin's email) */
+                    by: string;
+                    /** @description The changed fields before */
+                    before: {
+                        [key: string]: unknown;
+                    };
+                    /** @description The changed fields after */
+                    after: {
+                        [key: string]: unknown;
+                    };
+                } | null;
+            };
+        };
+        RailStopReply: {
+            message: string;
+            data: {
+                id: string;
+                name: string;
+                /** @enum {string} */
+                type: "ACH" | "Wire" | "Card" | "Crypto" | "SWIFT" | "SEPA" | "UPI";
+                /** @enum {string} */
+                status: "active" | "maintenance" | "down";
+                /** @description Volume in USD (major units) */
+                volume: number;
+                /** @description Percent */
+                successRate: number;
+                /** @description Seconds */
+                avgProcessingTime: number;
+                /** @description Cost per transaction, USD decimal string */
+                cost: string;
+                /** @description Cost per transaction in US cents */
+                costMinor: number;
+                /** @description Fixed fee per payment, USD decimal string */
+                fixedFee: string;
+                /** @description Fixed fee in US cents */
+                fixedFeeMinor: number;
+                /** @description FX spread as a fraction (0.01 = 1 %); applies to non-USD amounts */
+                fxSpread: number;
+                /** @description Percent */
+                slaTarget: number;
+                /** @description Percent */
+                errorRate: number;
+                description: string;
+                features: string[];
+                /** @description ISO time of the rail's last health answer; null until rail health checks exist */
+                lastPing: string | null;
+                icon: string;
+                /** @description Injected failure share for testing and demos (fraction, 0..1) */
+                errorInjection: number;
+                /**
+                 * @description `sample`: volume, success/error rate and average time are spec 001 §9's sample figures; `payments`: computed from real payments
+                 * @enum {string}
+                 */
+                metricsSource: "sample" | "payments";
+                version: number;
+                updated_at: string;
+                updated_by: string;
+                /** @description The last admin change (null: as seeded) */
+                lastChange: {
+                    /** @description The rail's version this change produced */
+                    version: number;
+                    /** @enum {string} */
+                    action: "update" | "start" | "stop";
+                    /** @description ISO time of the change */
+                    at: string;
+                    /** @description Who made it (the admin's email) */
+                    by: string;
+                    /** @description The changed fields before */
+                    before: {
+                        [key: string]: unknown;
+                    };
+                    /** @description The changed fields after */
+                    after: {
+                        [key: string]: unknown;
+                    };
+                } | null;
+            };
+        };
+        RailQuoteInput: {
+            /** @description Decimal string or number, 0 or more, at most the currency's decimals */
+            amount: string | number;
+            /** @enum {string} */
+            currency: "USD" | "EUR" | "GBP" | "JPY";
+        };
+        RailQuoteReply: {
+            data: {
+                amount: string;
+                amountMinor: number;
+                /** @enum {string} */
+                currency: "USD" | "EUR" | "GBP" | "JPY";
+                /** @description One per ACTIVE rail, in console order; empty when the amount is 0 */
+                results: {
+                    railId: string;
+                    name: string;
+                    /** @description Decimal string in the quote's currency */
+                    totalCost: string;
+                    totalCostMinor: number;
+                    breakdown: {
+                        fixedFee: string;
+                        fxSpread: string;
+                        networkFee: string;
+                    };
+                    breakdownMinor: {
+                        fixedFee: number;
+                        fxSpread: number;
+                        networkFee: number;
+                    };
+                    /** @description The Best Option: the cheapest active rail (ties: faster, then higher success rate, then id) */
+                    isOptimal: boolean;
+                    /** @description The rail's average processing time, seconds */
+                    estimatedTime: number;
+                    /** @description Total cost as a percentage of the amount, 3 decimals */
+                    costPercent: number;
+                    /**
+                     * @description green under 1 %, yellow under 2 %, red otherwise
+                     * @enum {string}
+                     */
+                    costBand: "green" | "yellow" | "red";
+                }[];
+                optimalRailId: string | null;
+            };
         };
         MetricsReport: {
             window_seconds: number;
@@ -13294,6 +13800,925 @@ export interface operations {
                      * @example {
                      *       "message": "Unprocessable",
                      *       "code": "image_unreadable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    quoteRails: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "amount": "1000",
+                 *       "currency": "EUR"
+                 *     }
+                 */
+                "application/json": components["schemas"]["RailQuoteInput"];
+            };
+        };
+        responses: {
+            /** @description The cost per active rail */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "amount": "1000.00",
+                     *         "amountMinor": 100000,
+                     *         "currency": "EUR",
+                     *         "results": [
+                     *           {
+                     *             "railId": "ach",
+                     *             "name": "ACH",
+                     *             "totalCost": "11.05",
+                     *             "totalCostMinor": 1105,
+                     *             "breakdown": {
+                     *               "fixedFee": "0.05",
+                     *               "fxSpread": "10.00",
+                     *               "networkFee": "1.00"
+                     *             },
+                     *             "breakdownMinor": {
+                     *               "fixedFee": 5,
+                     *               "fxSpread": 1000,
+                     *               "networkFee": 100
+                     *             },
+                     *             "isOptimal": false,
+                     *             "estimatedTime": 1.2,
+                     *             "costPercent": 1.105,
+                     *             "costBand": "yellow"
+                     *           },
+                     *           {
+                     *             "railId": "wire",
+                     *             "name": "Wire",
+                     *             "totalCost": "22.00",
+                     *             "totalCostMinor": 2200,
+                     *             "breakdown": {
+                     *               "fixedFee": "1.00",
+                     *               "fxSpread": "20.00",
+                     *               "networkFee": "1.00"
+                     *             },
+                     *             "breakdownMinor": {
+                     *               "fixedFee": 100,
+                     *               "fxSpread": 2000,
+                     *               "networkFee": 100
+                     *             },
+                     *             "isOptimal": false,
+                     *             "estimatedTime": 0.5,
+                     *             "costPercent": 2.2,
+                     *             "costBand": "red"
+                     *           },
+                     *           {
+                     *             "railId": "card",
+                     *             "name": "Card",
+                     *             "totalCost": "6.10",
+                     *             "totalCostMinor": 610,
+                     *             "breakdown": {
+                     *               "fixedFee": "0.10",
+                     *               "fxSpread": "5.00",
+                     *               "networkFee": "1.00"
+                     *             },
+                     *             "breakdownMinor": {
+                     *               "fixedFee": 10,
+                     *               "fxSpread": 500,
+                     *               "networkFee": 100
+                     *             },
+                     *             "isOptimal": true,
+                     *             "estimatedTime": 0.1,
+                     *             "costPercent": 0.61,
+                     *             "costBand": "green"
+                     *           },
+                     *           {
+                     *             "railId": "swift",
+                     *             "name": "SWIFT",
+                     *             "totalCost": "36.00",
+                     *             "totalCostMinor": 3600,
+                     *             "breakdown": {
+                     *               "fixedFee": "5.00",
+                     *               "fxSpread": "30.00",
+                     *               "networkFee": "1.00"
+                     *             },
+                     *             "breakdownMinor": {
+                     *               "fixedFee": 500,
+                     *               "fxSpread": 3000,
+                     *               "networkFee": 100
+                     *             },
+                     *             "isOptimal": false,
+                     *             "estimatedTime": 2,
+                     *             "costPercent": 3.6,
+                     *             "costBand": "red"
+                     *           },
+                     *           {
+                     *             "railId": "sepa",
+                     *             "name": "SEPA",
+                     *             "totalCost": "9.02",
+                     *             "totalCostMinor": 902,
+                     *             "breakdown": {
+                     *               "fixedFee": "0.02",
+                     *               "fxSpread": "8.00",
+                     *               "networkFee": "1.00"
+                     *             },
+                     *             "breakdownMinor": {
+                     *               "fixedFee": 2,
+                     *               "fxSpread": 800,
+                     *               "networkFee": 100
+                     *             },
+                     *             "isOptimal": false,
+                     *             "estimatedTime": 1,
+                     *             "costPercent": 0.902,
+                     *             "costBand": "green"
+                     *           },
+                     *           {
+                     *             "railId": "crypto",
+                     *             "name": "Crypto",
+                     *             "totalCost": "51.20",
+                     *             "totalCostMinor": 5120,
+                     *             "breakdown": {
+                     *               "fixedFee": "0.20",
+                     *               "fxSpread": "50.00",
+                     *               "networkFee": "1.00"
+                     *             },
+                     *             "breakdownMinor": {
+                     *               "fixedFee": 20,
+                     *               "fxSpread": 5000,
+                     *               "networkFee": 100
+                     *             },
+                     *             "isOptimal": false,
+                     *             "estimatedTime": 0.3,
+                     *             "costPercent": 5.12,
+                     *             "costBand": "red"
+                     *           }
+                     *         ],
+                     *         "optimalRailId": "card"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RailQuoteReply"];
+                };
+            };
+            /** @description Bad request. Codes: `validation_error`, `invalid_json`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body must be a JSON object",
+                     *       "code": "validation_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listRails: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rails */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "status": "active",
+                     *           "id": "ach",
+                     *           "name": "ACH",
+                     *           "type": "ACH",
+                     *           "volume": 2500000,
+                     *           "successRate": 98.5,
+                     *           "avgProcessingTime": 1.2,
+                     *           "cost": "0.25",
+                     *           "costMinor": 25,
+                     *           "fixedFee": "0.05",
+                     *           "fixedFeeMinor": 5,
+                     *           "fxSpread": 0.01,
+                     *           "description": "US Automated Clearing House: low-cost batch bank transfers.",
+                     *           "features": [
+                     *             "Low cost",
+                     *             "Batch processing",
+                     *             "US domestic"
+                     *           ],
+                     *           "icon": "🏦",
+                     *           "slaTarget": 99.9,
+                     *           "errorRate": 1.5,
+                     *           "errorInjection": 0,
+                     *           "metricsSource": "sample",
+                     *           "lastPing": null,
+                     *           "version": 1,
+                     *           "updated_at": "2026-01-15T09:30:00.000Z",
+                     *           "updated_by": "system (spec 001 §9 sample rails)",
+                     *           "lastChange": null
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RailsReply"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getRail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The rail id (^[a-z0-9][a-z0-9-]{0,39}$), e.g. ach, wire, card, swift, sepa, crypto
+                 * @example ach
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rail */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "status": "active",
+                     *         "id": "ach",
+                     *         "name": "ACH",
+                     *         "type": "ACH",
+                     *         "volume": 2500000,
+                     *         "successRate": 98.5,
+                     *         "avgProcessingTime": 1.2,
+                     *         "cost": "0.25",
+                     *         "costMinor": 25,
+                     *         "fixedFee": "0.05",
+                     *         "fixedFeeMinor": 5,
+                     *         "fxSpread": 0.01,
+                     *         "description": "US Automated Clearing House: low-cost batch bank transfers.",
+                     *         "features": [
+                     *           "Low cost",
+                     *           "Batch processing",
+                     *           "US domestic"
+                     *         ],
+                     *         "icon": "🏦",
+                     *         "slaTarget": 99.9,
+                     *         "errorRate": 1.5,
+                     *         "errorInjection": 0,
+                     *         "metricsSource": "sample",
+                     *         "lastPing": null,
+                     *         "version": 1,
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_by": "system (spec 001 §9 sample rails)",
+                     *         "lastChange": null,
+                     *         "history": [
+                     *           {
+                     *             "version": 2,
+                     *             "action": "update",
+                     *             "at": "2026-01-15T10:00:00.000Z",
+                     *             "by": "admin@example.com",
+                     *             "before": {
+                     *               "fxSpread": 0.01
+                     *             },
+                     *             "after": {
+                     *               "fxSpread": 0.008
+                     *             }
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RailDetailReply"];
+                };
+            };
+            /** @description Bad request. Codes: `invalid_rail_id`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Bad request",
+                     *       "code": "invalid_rail_id"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. Codes: `rail_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "rail_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateRail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The rail id (^[a-z0-9][a-z0-9-]{0,39}$), e.g. ach, wire, card, swift, sepa, crypto
+                 * @example ach
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "SEPA",
+                 *       "type": "SEPA",
+                 *       "status": "active",
+                 *       "fixedFee": "0.02",
+                 *       "fxSpreadPercent": 0.8,
+                 *       "slaTarget": 99.9,
+                 *       "errorInjectionPercent": 0,
+                 *       "version": 1
+                 *     }
+                 */
+                "application/json": components["schemas"]["RailEditInput"];
+            };
+        };
+        responses: {
+            /** @description The rail as saved */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Rail SEPA saved",
+                     *       "data": {
+                     *         "status": "active",
+                     *         "id": "ach",
+                     *         "name": "ACH",
+                     *         "type": "ACH",
+                     *         "volume": 2500000,
+                     *         "successRate": 98.5,
+                     *         "avgProcessingTime": 1.2,
+                     *         "cost": "0.25",
+                     *         "costMinor": 25,
+                     *         "fixedFee": "0.05",
+                     *         "fixedFeeMinor": 5,
+                     *         "fxSpread": 0.01,
+                     *         "description": "US Automated Clearing House: low-cost batch bank transfers.",
+                     *         "features": [
+                     *           "Low cost",
+                     *           "Batch processing",
+                     *           "US domestic"
+                     *         ],
+                     *         "icon": "🏦",
+                     *         "slaTarget": 99.9,
+                     *         "errorRate": 1.5,
+                     *         "errorInjection": 0,
+                     *         "metricsSource": "sample",
+                     *         "lastPing": null,
+                     *         "version": 2,
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_by": "system (spec 001 §9 sample rails)",
+                     *         "lastChange": {
+                     *           "version": 2,
+                     *           "action": "update",
+                     *           "at": "2026-01-15T10:00:00.000Z",
+                     *           "by": "admin@example.com",
+                     *           "before": {
+                     *             "fxSpread": 0.01
+                     *           },
+                     *           "after": {
+                     *             "fxSpread": 0.008
+                     *           }
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RailUpdateReply"];
+                };
+            };
+            /** @description Bad request. Codes: `validation_error`, `invalid_json`, `invalid_rail_id`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body must be a JSON object",
+                     *       "code": "validation_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `admin_required`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden",
+                     *       "code": "admin_required"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. Codes: `rail_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "rail_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict. Codes: `rail_changed`, `rail_name_taken`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Conflict",
+                     *       "code": "rail_changed"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    startRail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The rail id (^[a-z0-9][a-z0-9-]{0,39}$), e.g. ach, wire, card, swift, sepa, crypto
+                 * @example ach
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rail */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Rail ACH started",
+                     *       "data": {
+                     *         "status": "active",
+                     *         "id": "ach",
+                     *         "name": "ACH",
+                     *         "type": "ACH",
+                     *         "volume": 2500000,
+                     *         "successRate": 98.5,
+                     *         "avgProcessingTime": 1.2,
+                     *         "cost": "0.25",
+                     *         "costMinor": 25,
+                     *         "fixedFee": "0.05",
+                     *         "fixedFeeMinor": 5,
+                     *         "fxSpread": 0.01,
+                     *         "description": "US Automated Clearing House: low-cost batch bank transfers.",
+                     *         "features": [
+                     *           "Low cost",
+                     *           "Batch processing",
+                     *           "US domestic"
+                     *         ],
+                     *         "icon": "🏦",
+                     *         "slaTarget": 99.9,
+                     *         "errorRate": 1.5,
+                     *         "errorInjection": 0,
+                     *         "metricsSource": "sample",
+                     *         "lastPing": null,
+                     *         "version": 1,
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_by": "system (spec 001 §9 sample rails)",
+                     *         "lastChange": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RailStartReply"];
+                };
+            };
+            /** @description Bad request. Codes: `invalid_rail_id`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Bad request",
+                     *       "code": "invalid_rail_id"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `admin_required`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden",
+                     *       "code": "admin_required"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. Codes: `rail_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "rail_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict. Codes: `rail_changed`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Conflict",
+                     *       "code": "rail_changed"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    stopRail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The rail id (^[a-z0-9][a-z0-9-]{0,39}$), e.g. ach, wire, card, swift, sepa, crypto
+                 * @example ach
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rail */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Rail ACH stopped",
+                     *       "data": {
+                     *         "status": "down",
+                     *         "id": "ach",
+                     *         "name": "ACH",
+                     *         "type": "ACH",
+                     *         "volume": 2500000,
+                     *         "successRate": 98.5,
+                     *         "avgProcessingTime": 1.2,
+                     *         "cost": "0.25",
+                     *         "costMinor": 25,
+                     *         "fixedFee": "0.05",
+                     *         "fixedFeeMinor": 5,
+                     *         "fxSpread": 0.01,
+                     *         "description": "US Automated Clearing House: low-cost batch bank transfers.",
+                     *         "features": [
+                     *           "Low cost",
+                     *           "Batch processing",
+                     *           "US domestic"
+                     *         ],
+                     *         "icon": "🏦",
+                     *         "slaTarget": 99.9,
+                     *         "errorRate": 1.5,
+                     *         "errorInjection": 0,
+                     *         "metricsSource": "sample",
+                     *         "lastPing": null,
+                     *         "version": 1,
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_by": "system (spec 001 §9 sample rails)",
+                     *         "lastChange": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RailStopReply"];
+                };
+            };
+            /** @description Bad request. Codes: `invalid_rail_id`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Bad request",
+                     *       "code": "invalid_rail_id"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `admin_required`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden",
+                     *       "code": "admin_required"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. Codes: `rail_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "rail_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict. Codes: `rail_changed`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Conflict",
+                     *       "code": "rail_changed"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];

@@ -128,6 +128,7 @@ describe("payment rails console: an admin", () => {
     expect(await simulator(page).getByLabel("Amount").inputValue()).toBe("1000");
     expect(await simulator(page).getByLabel("Currency").inputValue()).toBe("USD");
     expect(await shownBest(page)).toEqual({ name: "SEPA", cost: "$1.02" });
+    await screenshot(page, "payment-rails-top");
     await expectSimulatorMatchesQuote(page, "1000", "USD");
     await expectSimulatorMatchesQuote(page, "1000", "EUR");
     await expectSimulatorMatchesQuote(page, "250.5", "GBP");
@@ -266,6 +267,7 @@ describe("accessibility of the rails console", () => {
         await waitForScreenSettled(page);
         expect(await page.evaluate(() => document.documentElement.scrollWidth), `horizontal overflow on ${label}`).toBeLessThanOrEqual(viewport.width);
         await expectNoBlockingViolations(page, `page ${label}`);
+        if (viewportName === "mobile") await screenshot(page, `payment-rails-${theme}-mobile`);
 
         await page.getByRole("button", { name: "Settings of ACH" }).click();
         const drawer = page.getByRole("dialog", { name: "Edit ACH" });

@@ -3,6 +3,7 @@ import { secondaryButtonClass } from "../components/styles";
 import { cardClass, Spinner, subtleTextClass } from "../ledger/ui";
 import { formatMoney } from "../lib/money";
 import { toggleAction } from "./console";
+import { RailIcon } from "./RailIcon";
 import { BAND_FILL, BAND_TEXT, errorBarPercent, fractionAsPercent, percentText, secondsText, timeBarPercent, TIME_BAR_SECONDS } from "./format";
 
 const STATUS_LABELS: Record<RailStatus, string> = { active: "Active", maintenance: "Maintenance", down: "Down" };
@@ -49,8 +50,8 @@ export function RailCard({ rail, isAdmin, toggling, onEdit, onToggle }: RailCard
   return (
     <article aria-labelledby={headingId} className={`${cardClass} flex min-w-0 flex-col !p-4`}>
       <div className="flex items-start gap-3">
-        <span aria-hidden="true" className="flex h-10 w-10 shrink-0 items-center justify-center rounded-xl bg-slate-100 text-xl dark:bg-slate-800">
-          {rail.icon}
+        <span aria-hidden="true" className="flex h-10 w-10 shrink-0 items-center justify-center rounded-xl bg-indigo-50 text-indigo-700 dark:bg-slate-800 dark:text-indigo-300">
+          <RailIcon type={rail.type} />
         </span>
         <div className="min-w-0 flex-1">
           <h3 id={headingId} className="truncate text-base font-semibold text-slate-900 dark:text-white">

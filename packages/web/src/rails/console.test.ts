@@ -1,5 +1,5 @@
 import { SEED_RAILS } from "@fintech/core/rails/seed-rails";
-import type { Rail } from "@fintech/core/rails/model";
+import { QuoteInput, quoteRails, type Rail } from "@fintech/core/rails/model";
 import { describe, expect, it } from "vitest";
 import { replaceRail, simulate, SIMULATOR_DEFAULTS, summarise, toggleAction } from "./console";
 
@@ -64,6 +64,32 @@ describe("cost simulator (spec 001 §5, §9), hand-computed", () => {
     expect(simulate(RAILS, "10.999", "USD").amount).toBe("10.99");
     expect(simulate(RAILS, "10.5", "JPY").amount).toBe("10");
   });
+});
+
+describe("the simulator agrees with POST /api/v1/rails/quote", () => {
+  // The route parses {amount, currency} with core's QuoteInput and answers quoteRails over the
+  // stored rails; the browser parses the typed amount with simulatorAmountMinor. Same rails, same
+  // values: same results. (The browser test checks the running API for the same pairs.)
+  const server = (rails: readonly Rail[], amount: string, currency: "USD" | "EUR" | "GBP" | "JPY") => {
+    const input = QuoteInput.parse({ amount, currency });
+    return quoteRails(rails, input.amountMinor, input.currency);
+  };
+  const cases = [
+    ["1000", "USD"],
+    ["1000", "EUR"],
+    ["250.5", "GBP"],
+    ["10000", "JPY"],
+    ["10", "USD"],
+    ["0.37", "EUR"],
+    ["123456.78", "GBP"],
+  ] as const;
+  for (const [amount, currency] of cases) {
+    it(`${amount} ${currency}`, () => {
+      expect(simulate(RAILS, amount, currency).results).toEqual(server(RAILS, amount, currency));
+      const sepaDown = RAILS.map((rail) => (rail.id === "sepa" ? { ...rail, status: "down" as const } : rail));
+      expect(simulate(sepaDown, amount, currency).results).toEqual(server(sepaDown, amount, currency));
+    });
+  }
 });
 
 describe("summary tiles", () => {

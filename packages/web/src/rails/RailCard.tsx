@@ -89,8 +89,9 @@ export function RailCard({ rail, isAdmin, toggling, onEdit, onToggle }: RailCard
       </div>
 
       {rail.lastChange && (
-        <p className={`mt-3 text-xs ${subtleTextClass}`}>
+        <p className={`mt-3 break-words text-xs ${subtleTextClass}`}>
           Last {rail.lastChange.action === "update" ? "edited" : rail.lastChange.action === "start" ? "started" : "stopped"} by {rail.lastChange.by}
+          {changedAt(rail.lastChange.at)}
         </p>
       )}
 
@@ -116,6 +117,12 @@ export function RailCard({ rail, isAdmin, toggling, onEdit, onToggle }: RailCard
       </div>
     </article>
   );
+}
+
+/** " on Jan 15, 2026, 10:00 AM" in the viewer's time zone; nothing when the time is unreadable. */
+function changedAt(iso: string): string {
+  const at = new Date(iso);
+  return Number.isNaN(at.getTime()) ? "" : ` on ${at.toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short" })}`;
 }
 
 function Figure({ label, value }: { label: string; value: string }) {

@@ -103,11 +103,11 @@ export function RailsConsole() {
   );
 }
 
-function Tile({ label, value, note }: { label: string; value: string; note?: string }) {
+function Tile({ label, value, note, muted = false }: { label: string; value: string; note?: string; muted?: boolean }) {
   return (
     <div className={`${cardClass} min-w-0 !p-4`}>
       <dt className="text-sm font-medium text-slate-600 dark:text-slate-300">{label}</dt>
-      <dd className="mt-1 break-words text-xl font-bold tabular-nums text-slate-900 dark:text-white">{value}</dd>
+      <dd className={`mt-1 break-words ${muted ? "text-base font-semibold text-slate-700 dark:text-slate-200" : "text-xl font-bold tabular-nums text-slate-900 dark:text-white"}`}>{value}</dd>
       {note && <dd className="mt-1 text-xs text-slate-600 dark:text-slate-300">{note}</dd>}
     </div>
   );
@@ -130,8 +130,8 @@ function SummaryTiles({ summary, simulation }: { summary: RailSummary; simulatio
         value={best ? best.name : "N/A"}
         note={best ? `${formatMoney(best.totalCost, simulation.currency)} for ${formatMoney(simulation.amount, simulation.currency)}` : "Enter an amount above 0"}
       />
-      <Tile label="Cost savings" value="No payments yet" note="From routing decisions" />
-      <Tile label="Volume" value="No payments yet" note="Processed through the rails" />
+      <Tile label="Cost savings" value="No payments yet" note="From routing decisions" muted />
+      <Tile label="Volume" value="No payments yet" note="Processed through the rails" muted />
     </dl>
   );
 }

@@ -134,8 +134,11 @@ describe("payment rails console: an admin", () => {
     await expectSimulatorMatchesQuote(page, "250.5", "GBP");
     await expectSimulatorMatchesQuote(page, "10000", "JPY");
     await expectSimulatorMatchesQuote(page, "10", "USD");
-    // Floored at 0: nothing to compare, no Best Option.
+    // Floored at 0: nothing to compare, no Best Option (a negative amount counts as 0 too).
     await simulator(page).getByLabel("Amount").fill("0");
+    await simulator(page).getByText("Enter an amount above 0").waitFor();
+    expect(await simulator(page).getByText("Best Option").count()).toBe(0);
+    await simulator(page).getByLabel("Amount").fill("-5");
     await simulator(page).getByText("Enter an amount above 0").waitFor();
     expect(await simulator(page).getByText("Best Option").count()).toBe(0);
     // The panels that need payments say so, with no figures.
@@ -203,6 +206,11 @@ describe("payment rails console: an admin", () => {
     expect(refusal.status).toBe(409);
     await drawer.getByRole("alert").filter({ hasText: refusal.body.message }).waitFor();
     expect((await rail("crypto")).slaTarget).toBe(99.8);
+    // The drawer lists the recorded changes: the browser's save and the one made elsewhere.
+    const history = drawer.getByRole("region", { name: "Change history" });
+    await history.getByText("SLA target 99.9% → 99.8%").waitFor();
+    await history.getByText("FX spread 5% → 4.5%").waitFor();
+    await history.getByText("Error injection 0% → 2.5%").waitFor();
     await page.keyboard.press("Escape");
     await drawer.waitFor({ state: "detached" });
 
@@ -221,6 +229,7 @@ describe("payment rails console: an admin", () => {
     await card.getByRole("button", { name: "Stop SEPA" }).click();
     await card.getByRole("button", { name: "Start SEPA" }).waitFor();
     await card.getByText("Down", { exact: true }).waitFor();
+    await card.getByText(new RegExp(`^Last stopped by ${inject("admin").email.replace(/[.+]/g, "\\$&")} on `)).waitFor();
     expect((await rail("sepa")).status).toBe("down");
     await simulator(page).locator('[data-rail="sepa"]').waitFor({ state: "detached" });
     expect((await shownBest(page)).name).toBe("ACH");
@@ -235,6 +244,25 @@ describe("payment rails console: an admin", () => {
     await simulator(page).locator('[data-rail="sepa"]').waitFor();
     expect((await shownBest(page)).name).toBe("SEPA");
     await expectSimulatorMatchesQuote(page, "1000", "USD");
+  });
+});
+
+describe("when the rails cannot be loaded", () => {
+  it("says why and offers Try again, which brings the server's rails back", { timeout: 60_000 }, async () => {
+    const context = await newContext(browser, { session: admin, reducedMotion: "reduce" });
+    contexts.push(context);
+    const page = await context.newPage();
+    let failing = true;
+    await page.route("**/api/v1/rails", (route) =>
+      failing ? route.fulfill({ status: 503, contentType: "application/json", body: JSON.stringify({ message: "Service temporarily unavailable", code: "service_unavailable" }) }) : route.fallback(),
+    );
+    await page.goto("/payment-rails");
+    await page.getByRole("alert").filter({ hasText: "Service temporarily unavailable" }).waitFor();
+    expect(await page.getByRole("article").count()).toBe(0);
+    failing = false;
+    await page.getByRole("button", { name: "Try again" }).click();
+    await page.getByRole("article", { name: "SEPA" }).waitFor();
+    expect(await page.getByRole("article").count()).toBe(6);
   });
 });
 

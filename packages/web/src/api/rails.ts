@@ -1,4 +1,4 @@
-import type { QuoteCurrency, Rail, RailCostResult, RailEditFormValues } from "@fintech/core/rails/model";
+import type { QuoteCurrency, Rail, RailChange, RailCostResult, RailEditFormValues } from "@fintech/core/rails/model";
 import { appHttp } from "./appClient";
 import type { HttpClient } from "./client";
 import { unwrapData, unwrapList } from "./envelope";
@@ -13,7 +13,10 @@ import { segment } from "./query";
 
 const RAILS = "/api/v1/rails";
 
-export type { Rail, RailCostResult, RailEditFormValues, QuoteCurrency };
+export type { Rail, RailChange, RailCostResult, RailEditFormValues, QuoteCurrency };
+
+/** GET /rails/{id}: the rail and its last admin changes, newest first. */
+export type RailDetail = Rail & { history: RailChange[] };
 
 export function railEndpoints(http: HttpClient) {
   return {
@@ -21,8 +24,8 @@ export function railEndpoints(http: HttpClient) {
     async list(signal?: AbortSignal): Promise<Rail[]> {
       return unwrapList<Rail>(await http.authCall<unknown>("GET", RAILS, { signal }), ["data", "rails"]);
     },
-    async get(id: string, signal?: AbortSignal): Promise<Rail> {
-      return unwrapData<Rail>(await http.authCall<unknown>("GET", `${RAILS}/${segment(id)}`, { signal }));
+    async get(id: string, signal?: AbortSignal): Promise<RailDetail> {
+      return unwrapData<RailDetail>(await http.authCall<unknown>("GET", `${RAILS}/${segment(id)}`, { signal }));
     },
     /** PUT /rails/{id}: the edit form as typed (FX spread and error injection in percent; the server stores fractions). */
     async update(id: string, edit: RailEditFormValues): Promise<Rail> {

@@ -9,7 +9,8 @@ import { CloseIcon } from "../components/icons";
 import { iconButtonClass, inputClass, labelClass, primaryButtonClass, secondaryButtonClass } from "../components/styles";
 import { errorTextClass, Spinner, subtleTextClass } from "../ledger/ui";
 import { Drawer } from "./Drawer";
-import { useRailSave } from "./hooks";
+import { changeLines } from "./format";
+import { useRailDetail, useRailSave } from "./hooks";
 
 /**
  * The rail edit form of spec 001 §5 in a side drawer: name, type, status, fixed fee (USD, step
@@ -129,7 +130,46 @@ export function RailEditDrawer({ rail, onClose }: { rail: Rail; onClose: () => v
           </button>
         </div>
       </form>
+      <ChangeHistory railId={rail.id} />
     </Drawer>
+  );
+}
+
+/** The rail's recorded admin changes (who, when, what), newest first. */
+function ChangeHistory({ railId }: { railId: string }) {
+  const detail = useRailDetail(railId);
+  const history = detail.data?.history ?? [];
+  return (
+    <section aria-labelledby={`${railId}-history`} className="mt-6 border-t border-slate-200 pt-4 dark:border-slate-700">
+      <h3 id={`${railId}-history`} className="text-sm font-semibold uppercase tracking-wide text-slate-600 dark:text-slate-300">
+        Change history
+      </h3>
+      {detail.isError ? (
+        <p className={`mt-2 ${errorTextClass}`}>{errorMessage(detail.error, "Failed to load the history")}</p>
+      ) : !detail.data ? null : history.length === 0 ? (
+        <p className={`mt-2 ${subtleTextClass}`}>No change since the rail was seeded.</p>
+      ) : (
+        <ol className="mt-2 space-y-2">
+          {history.slice(0, 5).map((change) => (
+            <li key={change.version} className="break-words text-sm">
+              <p className="font-medium text-slate-800 dark:text-slate-100">
+                {change.action === "update" ? "Edited" : change.action === "start" ? "Started" : "Stopped"} by {change.by}
+              </p>
+              <p className="text-xs text-slate-600 dark:text-slate-300">
+                {new Date(change.at).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short" })} · version {change.version}
+              </p>
+              {change.action === "update" && (
+                <ul className="mt-1 text-xs text-slate-700 dark:text-slate-200">
+                  {changeLines(change).map((line) => (
+                    <li key={line}>{line}</li>
+                  ))}
+                </ul>
+              )}
+            </li>
+          ))}
+        </ol>
+      )}
+    </section>
   );
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { errorRateBand } from "@fintech/core/rails/model";
-import { errorBarPercent, fractionAsPercent, percentText, secondsText, timeBarPercent } from "./format";
+import { changeLines, errorBarPercent, fractionAsPercent, percentText, secondsText, timeBarPercent } from "./format";
 
 describe("rails console presentation (spec 001 §9)", () => {
   it("error-rate bar (core's band): under 1 green, under 5 yellow, otherwise red", () => {
@@ -45,5 +45,17 @@ describe("rails console presentation (spec 001 §9)", () => {
     expect(percentText(Number.POSITIVE_INFINITY)).toBe("0");
     expect(secondsText(1.2)).toBe("1.2 s");
     expect(secondsText(0.1)).toBe("0.1 s");
+  });
+});
+
+describe("a recorded rail change as text", () => {
+  it("reads stored units as the form shows them, without the cents twin of the fixed fee", () => {
+    expect(
+      changeLines({
+        before: { fxSpread: 0.05, fixedFee: "0.20", fixedFeeMinor: 20, errorInjection: 0, status: "active", slaTarget: 99.9 },
+        after: { fxSpread: 0.045, fixedFee: "0.25", fixedFeeMinor: 25, errorInjection: 0.025, status: "down", slaTarget: 99.5 },
+      }),
+    ).toEqual(["FX spread 5% → 4.5%", "Fixed fee $0.20 → $0.25", "Error injection 0% → 2.5%", "Status active → down", "SLA target 99.9% → 99.5%"]);
+    expect(changeLines({ before: { colour: "red" }, after: { colour: "blue" } })).toEqual(["colour red → blue"]);
   });
 });

@@ -55,3 +55,28 @@ export function percentText(percent: number, digits = 2): string {
 export function secondsText(seconds: number): string {
   return `${percentText(seconds, 2)} s`;
 }
+
+/** How each stored field of a rail change reads (stored units: fractions, USD strings, percent). */
+const CHANGE_FIELDS: Record<string, { label: string; show: (value: unknown) => string }> = {
+  name: { label: "Name", show: String },
+  type: { label: "Type", show: String },
+  status: { label: "Status", show: String },
+  fixedFee: { label: "Fixed fee", show: (value) => `$${String(value)}` },
+  fxSpread: { label: "FX spread", show: (value) => (typeof value === "number" ? fractionAsPercent(value) : String(value)) },
+  slaTarget: { label: "SLA target", show: (value) => (typeof value === "number" ? `${percentText(value)}%` : String(value)) },
+  errorInjection: { label: "Error injection", show: (value) => (typeof value === "number" ? fractionAsPercent(value, 1) : String(value)) },
+};
+
+/**
+ * A recorded change as lines a person reads: "FX spread 5% → 4.5%". Fields the form does not show
+ * (fixedFeeMinor repeats fixedFee in cents) are left out; unknown fields keep their own name.
+ */
+export function changeLines(change: { before: Record<string, unknown>; after: Record<string, unknown> }): string[] {
+  return Object.keys(change.after)
+    .filter((field) => field !== "fixedFeeMinor")
+    .map((field) => {
+      const known = CHANGE_FIELDS[field];
+      const show = known?.show ?? ((value: unknown) => String(value));
+      return `${known?.label ?? field} ${show(change.before[field])} → ${show(change.after[field])}`;
+    });
+}

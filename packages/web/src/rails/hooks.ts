@@ -1,4 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { ApiError } from "../api/errors";
 import { railsApi, type Rail, type RailEditFormValues } from "../api/rails";
 import { useSession } from "../session/hooks";
 import { replaceRail } from "./console";
@@ -6,6 +7,7 @@ import { replaceRail } from "./console";
 /** Every rails read is keyed by the signed-in user, so two sessions' data never mix. */
 export const railKeys = {
   list: (userId: string) => ["rails", userId, "list"] as const,
+  detail: (userId: string, id: string) => ["rails", userId, "detail", id] as const,
 };
 
 /** The signed-in user and whether rail edits are theirs to make (the server checks the role again). */
@@ -19,6 +21,12 @@ export function useRails() {
   return useQuery({ queryKey: railKeys.list(userId), queryFn: ({ signal }) => railsApi.list(signal), retry: false });
 }
 
+/** One rail with its change history (the edit drawer); asked again whenever the drawer opens. */
+export function useRailDetail(id: string) {
+  const { userId } = useRailsViewer();
+  return useQuery({ queryKey: railKeys.detail(userId, id), queryFn: ({ signal }) => railsApi.get(id, signal), retry: false, staleTime: 0 });
+}
+
 /** After a change the server answered with the rail: the card shows it at once, the list is asked again. */
 function useRailChanged() {
   const queryClient = useQueryClient();
@@ -26,6 +34,7 @@ function useRailChanged() {
   return (rail: Rail) => {
     queryClient.setQueryData<Rail[]>(railKeys.list(userId), (rails) => (rails ? replaceRail(rails, rail) : rails));
     void queryClient.invalidateQueries({ queryKey: railKeys.list(userId) });
+    void queryClient.invalidateQueries({ queryKey: railKeys.detail(userId, rail.id) });
   };
 }
 
@@ -38,11 +47,22 @@ export function useRailToggle() {
   });
 }
 
-/** Save the edit drawer's form (as typed: FX spread and error injection in percent). */
+/**
+ * Save the edit drawer's form (as typed: FX spread and error injection in percent). A 409 (the
+ * rail changed since the drawer opened) asks the rail and its history again, so the admin sees
+ * what changed.
+ */
 export function useRailSave() {
   const changed = useRailChanged();
+  const queryClient = useQueryClient();
+  const { userId } = useRailsViewer();
   return useMutation({
     mutationFn: ({ id, edit }: { id: string; edit: RailEditFormValues }) => railsApi.update(id, edit),
     onSuccess: changed,
+    onError: (error, { id }) => {
+      if (!(error instanceof ApiError) || error.status !== 409) return;
+      void queryClient.invalidateQueries({ queryKey: railKeys.list(userId) });
+      void queryClient.invalidateQueries({ queryKey: railKeys.detail(userId, id) });
+    },
   });
 }

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { createHttpClient } from "./client";
 import { API_MESSAGES, ApiError } from "./errors";
-import { kycEndpoints, type UploadTransport } from "./kyc";
+import { KYC_MESSAGES } from "@fintech/core/kyc/model";
+import { DocumentCheckPendingError, kycEndpoints, type CheckWait, type UploadTransport } from "./kyc";
 import { fakeFetch, fakeTokens, json, type RecordedCall } from "./testing";
 
 /** A stand-in XMLHttpRequest: records what was sent, then answers as the test says. */
@@ -39,10 +40,12 @@ class FakeUpload {
   }
 }
 
-function setup(reply: (call: RecordedCall) => Response = () => json(200, {}), token: string | null = "tok") {
+function setup(reply: (call: RecordedCall) => Response = () => json(200, {}), token: string | null = "tok", checkWait?: CheckWait) {
   const { fetch, calls } = fakeFetch(reply);
   const tokens = fakeTokens(token);
   const uploads: FakeUpload[] = [];
+  let announce: (upload: FakeUpload) => void = () => undefined;
+  let opened = new Promise<FakeUpload>((resolve) => (announce = resolve));
   const api = kycEndpoints({
     http: createHttpClient({ baseUrl: "https://api.test", fetch, credentials: tokens.source }),
     baseUrl: "https://api.test",
@@ -50,10 +53,48 @@ function setup(reply: (call: RecordedCall) => Response = () => json(200, {}), to
     newUploadTransport: () => {
       const upload = new FakeUpload();
       uploads.push(upload);
+      announce(upload);
       return upload as unknown as UploadTransport;
     },
+    checkWait,
   });
-  return { api, calls, tokens, uploads };
+  /** The next transport the client creates (a bucket upload opens it after two API calls). */
+  const nextUpload = async () => {
+    const upload = await opened;
+    opened = new Promise<FakeUpload>((resolve) => (announce = resolve));
+    return upload;
+  };
+  return { api, calls, tokens, uploads, nextUpload };
+}
+
+/** A CheckWait that never waits and counts its pauses. */
+function instantWait(attempts: number) {
+  const pauses: number[] = [];
+  const wait: CheckWait = {
+    intervalMs: 1_000,
+    attempts,
+    delay: async (ms) => {
+      pauses.push(ms);
+    },
+  };
+  return { wait, pauses };
+}
+
+const ticket = {
+  url: "http://127.0.0.1:4569/kyc-documents",
+  fields: { key: "u1/s1/passport/o1", "Content-Type": "image/png", Policy: "eyJ…", "X-Amz-Signature": "5f1c" },
+  key: "u1/s1/passport/o1",
+  expires_at: "2026-11-26T00:05:00.000Z",
+};
+const passportAt = (uploaded_at: string, status: string, problems: string[] = []) => ({ data: { ...state, documents: { passport: { status, uploaded_at, verified_at: null, problems } } } });
+
+/** Answers presign with the ticket and each GET /status with the next of `states` (the last one repeats). */
+function bucketServer(states: unknown[]) {
+  let reads = 0;
+  return (call: RecordedCall) => {
+    if (call.url.endsWith("/uploads/presign")) return json(201, { data: ticket });
+    return json(200, states[Math.min(reads++, states.length - 1)]);
+  };
 }
 
 const file = new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47])], "passport.png", { type: "image/png" });
@@ -130,5 +171,77 @@ describe("KYC api", () => {
     controller.abort();
     await expect(cancelled).rejects.toMatchObject({ name: "AbortError" });
     expect(uploads[1]!.aborted).toBe(true);
+  });
+
+  it("sends a large picture straight to the bucket: the ticket's fields then the file, real progress, then the new document's verdict", async () => {
+    const { wait, pauses } = instantWait(10);
+    const old = passportAt("2026-11-26T00:00:00.000Z", "rejected", ["Image is too blurry"]);
+    const { api, calls, nextUpload } = setup(bucketServer([old, old, passportAt("2026-11-26T00:01:00.000Z", "verified")]), "tok", wait);
+    const progress: number[] = [];
+    let checking = 0;
+    const done = api.uploadDocumentViaBucket({ file, documentType: "passport", onProgress: (fraction) => progress.push(fraction), onChecking: () => checking++ });
+    const upload = await nextUpload();
+    expect(calls[0]).toMatchObject({ method: "POST", url: "https://api.test/api/v1/kyc/uploads/presign", body: { document_type: "passport", content_type: "image/png" } });
+    expect(calls[1]).toMatchObject({ method: "GET", url: "https://api.test/api/v1/kyc/status" });
+    expect(upload.opened).toEqual(["POST", ticket.url]);
+    // The bucket signs the form, not a bearer token: none goes to another origin.
+    expect(upload.headers.size).toBe(0);
+    expect([...upload.body!.keys()]).toEqual([...Object.keys(ticket.fields), "file"]);
+    expect(upload.body!.get("Policy")).toBe("eyJ…");
+    expect((upload.body!.get("file") as File).name).toBe("passport.png");
+    upload.progress(100, 400);
+    upload.progress(400, 400);
+    expect(checking).toBe(0);
+    upload.answer(204, "");
+    // The old rejected passport is not this upload's verdict: the wait goes on until the new one shows.
+    expect(await done).toEqual({ type: "passport", status: "verified", checks: { problems: [] } });
+    expect(progress).toEqual([0.25, 1]);
+    expect(checking).toBe(1);
+    expect(calls.filter((call) => call.url.endsWith("/status"))).toHaveLength(3);
+    expect(pauses).toEqual([1_000]);
+  });
+
+  it("reports a file the bucket's checks refused as a rejected document with the refusal as its problem", async () => {
+    const refusal = KYC_MESSAGES.wrongImageFormat;
+    const { api, nextUpload } = setup(bucketServer([{ data: state }, passportAt("2026-11-26T00:01:00.000Z", "rejected", [refusal])]), "tok", instantWait(5).wait);
+    const done = api.uploadDocumentViaBucket({ file, documentType: "passport" });
+    (await nextUpload()).answer(204, "");
+    expect(await done).toEqual({ type: "passport", status: "rejected", checks: { problems: [refusal] } });
+  });
+
+  it("says the checks are still running after the bounded wait, without a verdict it has not seen", async () => {
+    const { wait, pauses } = instantWait(4);
+    const { api, calls, nextUpload } = setup(bucketServer([{ data: state }]), "tok", wait);
+    const done = api.uploadDocumentViaBucket({ file, documentType: "passport" });
+    (await nextUpload()).answer(204, "");
+    await expect(done).rejects.toBeInstanceOf(DocumentCheckPendingError);
+    expect(calls.filter((call) => call.url.endsWith("/status"))).toHaveLength(1 + 4);
+    expect(pauses).toHaveLength(3);
+  });
+
+  it("turns the bucket's XML refusals into messages and asks for no verdict", async () => {
+    const { api, calls, nextUpload } = setup(bucketServer([{ data: state }]), "tok", instantWait(3).wait);
+    const tooLarge = api.uploadDocumentViaBucket({ file, documentType: "passport" });
+    (await nextUpload()).answer(400, "<?xml version=\"1.0\"?><Error><Code>EntityTooLarge</Code><Message>Your proposed upload exceeds the maximum allowed size</Message></Error>");
+    await expect(tooLarge).rejects.toMatchObject({ message: KYC_MESSAGES.fileTooLarge, status: 400, code: "EntityTooLarge" });
+
+    const expired = api.uploadDocumentViaBucket({ file, documentType: "passport" });
+    (await nextUpload()).answer(403, "<Error><Code>AccessDenied</Code><Message>Invalid according to Policy: Policy expired.</Message></Error>");
+    await expect(expired).rejects.toMatchObject({ message: "Failed to upload document: Invalid according to Policy: Policy expired.", code: "AccessDenied" });
+    expect(calls.filter((call) => call.url.endsWith("/status"))).toHaveLength(2);
+  });
+
+  it("passes on a refused ticket (the API's message) and cancels a bucket upload in flight", async () => {
+    const refused = setup(() => json(415, { message: KYC_MESSAGES.wrongImageFormat, code: "wrong_image_format" }));
+    await expect(refused.api.uploadDocumentViaBucket({ file, documentType: "passport" })).rejects.toMatchObject({ message: KYC_MESSAGES.wrongImageFormat, code: "wrong_image_format" });
+    expect(refused.uploads).toHaveLength(0);
+
+    const { api, nextUpload } = setup(bucketServer([{ data: state }]), "tok", instantWait(3).wait);
+    const controller = new AbortController();
+    const cancelled = api.uploadDocumentViaBucket({ file, documentType: "passport", signal: controller.signal });
+    const upload = await nextUpload();
+    controller.abort();
+    await expect(cancelled).rejects.toMatchObject({ name: "AbortError" });
+    expect(upload.aborted).toBe(true);
   });
 });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { DocumentStatus, DocumentType, IdentityNumberType, ImageChecks, KycStatus } from "@fintech/core/kyc/model";
+import { DocumentStatus, DocumentType, IdentityNumberType, ImageChecks, KYC_MESSAGES, KycStatus } from "@fintech/core/kyc/model";
 import { apiBaseUrl } from "../config";
 import { credentialStore } from "../session/credentialStore";
 import { appHttp } from "./appClient";
@@ -12,7 +12,7 @@ import { writeRequest } from "./write";
 
 /**
  * The applicant's KYC calls (spec 001 §7): countries, start, status, Aadhaar/PAN verification,
- * document upload (with real upload progress) and resubmission after a reviewer's Request Info.
+ * document upload (with real upload progress; large pictures straight to the bucket) and resubmission after a reviewer's Request Info.
  * Replies are parsed with zod, so a reply that breaks the contract is an "Invalid response format"
  * error here rather than a crash deep in a screen.
  */
@@ -35,6 +35,8 @@ const CountriesReply = z.object({ countries: z.array(KycCountry) });
 export const KycDocumentState = z.object({
   status: DocumentStatus,
   verified_at: z.string().nullable().optional(),
+  /** When the server recorded it: tells a bucket upload's document from the one it replaces. */
+  uploaded_at: z.string().optional(),
   problems: z.array(z.string()).optional(),
 });
 export type KycDocumentState = z.infer<typeof KycDocumentState>;
@@ -71,6 +73,26 @@ export const UploadedDocument = z.object({
   checks: ImageChecks.partial().extend({ problems: z.array(z.string()).optional() }).nullable().optional(),
 });
 export type UploadedDocument = z.infer<typeof UploadedDocument>;
+
+/** POST /uploads/presign's reply: a presigned S3 POST form for one picture. */
+export const UploadTicket = z.object({
+  url: z.string().min(1),
+  fields: z.record(z.string(), z.string()),
+  key: z.string(),
+  expires_at: z.string(),
+});
+export type UploadTicket = z.infer<typeof UploadTicket>;
+
+/**
+ * A bucket upload landed but its checks did not finish within the wait: not a failure (S3 has the
+ * picture and the checks will record it), so the screen says so and the state's polling shows the verdict later.
+ */
+export class DocumentCheckPendingError extends Error {
+  constructor(readonly documentType: DocumentType) {
+    super("The document was uploaded; its checks are still running");
+    this.name = "DocumentCheckPendingError";
+  }
+}
 
 export interface StartKycInput {
   country: string;
@@ -111,11 +133,47 @@ export interface UploadOptions {
   signal?: AbortSignal;
 }
 
+export interface BucketUploadOptions extends UploadOptions {
+  /** The bytes are in the bucket; from now on the wait is for the server's checks. */
+  onChecking?: () => void;
+}
+
+/**
+ * How long a bucket upload waits for its verdict: the status is asked every `intervalMs`, at most
+ * `attempts` times (the checks take a second or two, a cold Lambda a few more). `delay` is the
+ * pause between asks (tests pass one that does not wait).
+ */
+export interface CheckWait {
+  intervalMs: number;
+  attempts: number;
+  delay: (ms: number, signal?: AbortSignal) => Promise<void>;
+}
+
+const cancelled = () => new DOMException("The upload was cancelled", "AbortError");
+
+function delayUnlessAborted(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(cancelled());
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(cancelled());
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+export const DEFAULT_CHECK_WAIT: CheckWait = { intervalMs: 1_000, attempts: 60, delay: delayUnlessAborted };
+
 export interface KycApiConfig {
   http: HttpClient;
   baseUrl: string;
   credentials: TokenSource;
   newUploadTransport: () => UploadTransport;
+  checkWait?: CheckWait;
 }
 
 /** An upload's non-OK reply as the same ApiError the JSON calls raise (a 401 ends the session). */
@@ -138,7 +196,84 @@ const jsonOrNull = (text: string): unknown => {
   }
 };
 
-export function kycEndpoints({ http, baseUrl, credentials, newUploadTransport }: KycApiConfig) {
+/** S3 answers a refused POST with XML: <Error><Code>…</Code><Message>…</Message></Error>. */
+function xmlField(text: string, field: "Code" | "Message"): string | null {
+  return new RegExp(`<${field}>([^<]{1,500})</${field}>`).exec(text)?.[1] ?? null;
+}
+
+/** A refused bucket POST in words the applicant can act on (the bucket's own message otherwise). */
+function bucketError(status: number, responseText: string): ApiError {
+  const code = xmlField(responseText, "Code");
+  if (code === "EntityTooLarge") return new ApiError(KYC_MESSAGES.fileTooLarge, "server-message", status, code);
+  const message = xmlField(responseText, "Message");
+  return message ? new ApiError(`${KYC_SERVICE_MESSAGES.uploadFailed}: ${message}`, "server-message", status, code) : new ApiError(API_MESSAGES.httpStatus(status), "http-status", status, code);
+}
+
+interface Transfer {
+  request: UploadTransport;
+  body: FormData;
+  onProgress?: (fraction: number) => void;
+  signal?: AbortSignal;
+}
+
+/**
+ * Sends a form with XMLHttpRequest rather than fetch (only it reports upload progress in every
+ * browser); Cancel aborts it. Resolves with the reply's status and text, whatever the status.
+ */
+function transfer({ request, body, onProgress, signal }: Transfer): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(cancelled());
+    request.upload.onprogress = (event) => {
+      if (event.lengthComputable && event.total > 0) onProgress?.(Math.min(1, event.loaded / event.total));
+    };
+    const onAbort = () => request.abort();
+    signal?.addEventListener("abort", onAbort, { once: true });
+    const settle = () => signal?.removeEventListener("abort", onAbort);
+    request.onload = () => {
+      settle();
+      resolve({ status: request.status, text: request.responseText });
+    };
+    request.onerror = () => {
+      settle();
+      reject(new ApiError(API_MESSAGES.network, "network"));
+    };
+    request.onabort = () => {
+      settle();
+      reject(cancelled());
+    };
+    request.send(body);
+  });
+}
+
+const isOk = (status: number) => status >= 200 && status < 300;
+
+/** The document of a type as the state shows it, in the shape the upload reply has. */
+const documentOfState = (type: DocumentType, document: KycDocumentState): UploadedDocument => ({ type, status: document.status, checks: { problems: document.problems ?? [] } });
+
+export function kycEndpoints({ http, baseUrl, credentials, newUploadTransport, checkWait = DEFAULT_CHECK_WAIT }: KycApiConfig) {
+  const status = async (signal?: AbortSignal): Promise<KycState | null> => {
+    try {
+      return parsed(KycState, dataOf(await http.authCall<unknown>("GET", `${KYC_PATH}/status`, { signal }), KYC_SERVICE_MESSAGES.noStatusData));
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 404) return null;
+      throw error;
+    }
+  };
+
+  /**
+   * Waits until the state shows a checked document of `type` other than the one recorded before
+   * the upload (`before`: its uploaded_at). The applicant never sees object keys, so "other than
+   * before" is what ties the verdict to this upload.
+   */
+  const checkedDocument = async (type: DocumentType, before: string | null, signal?: AbortSignal): Promise<UploadedDocument> => {
+    for (let attempt = 0; attempt < checkWait.attempts; attempt++) {
+      if (attempt > 0) await checkWait.delay(checkWait.intervalMs, signal);
+      const document = (await status(signal))?.documents[type];
+      if (document && (document.uploaded_at ?? null) !== before && (document.status === "verified" || document.status === "rejected")) return documentOfState(type, document);
+    }
+    throw new DocumentCheckPendingError(type);
+  };
+
   return {
     /** GET /countries[?search=] -> {success, countries, total}: every country with its document types. */
     async countries(search = "", signal?: AbortSignal): Promise<KycCountry[]> {
@@ -149,14 +284,7 @@ export function kycEndpoints({ http, baseUrl, credentials, newUploadTransport }:
       return dataOf(await http.authCall<unknown>("POST", `${KYC_PATH}/start`, writeRequest(input, options)), KYC_SERVICE_MESSAGES.noStartData);
     },
     /** GET /status -> {data: state}; null before any start (404 kyc_not_started). */
-    async status(signal?: AbortSignal): Promise<KycState | null> {
-      try {
-        return parsed(KycState, dataOf(await http.authCall<unknown>("GET", `${KYC_PATH}/status`, { signal }), KYC_SERVICE_MESSAGES.noStatusData));
-      } catch (error) {
-        if (error instanceof ApiError && error.status === 404) return null;
-        throw error;
-      }
-    },
+    status,
     /** POST /verify/{aadhaar|pan} {document_number, country} -> {data: {valid, status, masked, progress}}. */
     async verifyNumber(type: IdentityNumberType, documentNumber: string, country: string, options: WriteOptions = {}): Promise<IdentityVerification> {
       const reply = await http.authCall<unknown>("POST", `${KYC_PATH}/verify/${type}`, writeRequest({ document_number: documentNumber, country }, options));
@@ -176,48 +304,45 @@ export function kycEndpoints({ http, baseUrl, credentials, newUploadTransport }:
         return false;
       }
     },
+    /** POST /upload (multipart: file, document_type) -> {data: document}, with real progress. Refusals carry the server's message. */
+    async uploadDocument({ file, documentType, onProgress, signal }: UploadOptions): Promise<UploadedDocument> {
+      const token = credentials.getToken();
+      if (!token) throw new ApiError(API_MESSAGES.noToken, "no-token");
+      if (signal?.aborted) throw cancelled();
+      const request = newUploadTransport();
+      const form = new FormData();
+      form.append("document_type", documentType);
+      form.append("file", file, file.name ?? "document");
+      request.open("POST", `${baseUrl}${KYC_PATH}/upload`);
+      request.setRequestHeader("Authorization", `Bearer ${token}`);
+      request.setRequestHeader("Accept", "application/json");
+      const reply = await transfer({ request, body: form, onProgress, signal });
+      const body = jsonOrNull(reply.text);
+      if (!isOk(reply.status)) throw uploadError(reply.status, body, credentials);
+      return parsed(UploadedDocument, unwrapData(body), reply.status);
+    },
     /**
-     * POST /upload (multipart: file, document_type) -> {data: document}. XMLHttpRequest rather than
-     * fetch: only it reports upload progress in every browser. Refusals carry the server's message.
+     * A picture too large for the API's request limit (kyc/uploadPath.ts): POST /uploads/presign
+     * for a ticket, the form's fields and the file straight to the bucket (real progress, Cancel
+     * aborts), then the verdict of S3's ObjectCreated checks from GET /status, waited for within
+     * `checkWait` (DocumentCheckPendingError beyond it). A refused file comes back as a rejected
+     * document whose problems hold the refusal.
      */
-    uploadDocument({ file, documentType, onProgress, signal }: UploadOptions): Promise<UploadedDocument> {
-      return new Promise((resolve, reject) => {
-        const token = credentials.getToken();
-        if (!token) return reject(new ApiError(API_MESSAGES.noToken, "no-token"));
-        if (signal?.aborted) return reject(new DOMException("The upload was cancelled", "AbortError"));
-        const request = newUploadTransport();
-        const form = new FormData();
-        form.append("document_type", documentType);
-        form.append("file", file, file.name ?? "document");
-        request.open("POST", `${baseUrl}${KYC_PATH}/upload`);
-        request.setRequestHeader("Authorization", `Bearer ${token}`);
-        request.setRequestHeader("Accept", "application/json");
-        request.upload.onprogress = (event) => {
-          if (event.lengthComputable && event.total > 0) onProgress?.(Math.min(1, event.loaded / event.total));
-        };
-        const onAbort = () => request.abort();
-        signal?.addEventListener("abort", onAbort, { once: true });
-        const settle = () => signal?.removeEventListener("abort", onAbort);
-        request.onload = () => {
-          settle();
-          const body = jsonOrNull(request.responseText);
-          if (request.status < 200 || request.status >= 300) return reject(uploadError(request.status, body, credentials));
-          try {
-            resolve(parsed(UploadedDocument, unwrapData(body), request.status));
-          } catch (error) {
-            reject(error);
-          }
-        };
-        request.onerror = () => {
-          settle();
-          reject(new ApiError(API_MESSAGES.network, "network"));
-        };
-        request.onabort = () => {
-          settle();
-          reject(new DOMException("The upload was cancelled", "AbortError"));
-        };
-        request.send(form);
-      });
+    async uploadDocumentViaBucket({ file, documentType, onProgress, onChecking, signal }: BucketUploadOptions): Promise<UploadedDocument> {
+      const ticketReply = await http.authCall<unknown>("POST", `${KYC_PATH}/uploads/presign`, writeRequest({ document_type: documentType, content_type: file.type }, { signal }));
+      const ticket = parsed(UploadTicket, dataOf(ticketReply, KYC_SERVICE_MESSAGES.uploadFailed), 201);
+      // Read before the bytes leave: whatever the state holds now is not this upload's verdict.
+      const before = (await status(signal))?.documents[documentType]?.uploaded_at ?? null;
+      const form = new FormData();
+      for (const [name, value] of Object.entries(ticket.fields)) form.append(name, value);
+      // S3 ignores every field after the file: it goes last.
+      form.append("file", file, file.name ?? "document");
+      const request = newUploadTransport();
+      request.open("POST", ticket.url);
+      const reply = await transfer({ request, body: form, onProgress, signal });
+      if (!isOk(reply.status)) throw bucketError(reply.status, reply.text);
+      onChecking?.();
+      return checkedDocument(documentType, before, signal);
     },
   };
 }

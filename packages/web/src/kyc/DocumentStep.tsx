@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type DragEvent } from "react";
 import { KYC_MESSAGES, type DocumentStatus, type DocumentType } from "@fintech/core/kyc/model";
 import { ApiError } from "../api/errors";
-import { KYC_SERVICE_MESSAGES, kycApi, type KycState, type UploadedDocument } from "../api/kyc";
+import { DocumentCheckPendingError, KYC_SERVICE_MESSAGES, kycApi, type KycState, type UploadedDocument } from "../api/kyc";
 import { primaryButtonClass, secondaryButtonClass } from "../components/styles";
 import { writeErrorMessage } from "../ledger/actionErrors";
 import { subtleTextClass } from "../ledger/ui";
@@ -10,6 +10,7 @@ import { ACCEPTED_FILES, checkFile, formatFileSize } from "./fileChecks";
 import { documentFailedToast, documentFailedToastId, documentTypeLabel, KYC_TOAST_MS, KYC_UI_MESSAGES } from "./live/events";
 import { documentLabel } from "./steps";
 import { BulletList, Notice, ProgressBar } from "./ui";
+import { uploadPathFor } from "./uploadPath";
 
 /** Spec 001 §2: what a good photo of a document looks like. */
 export const DOCUMENT_REQUIREMENTS = ["Clear, readable text", "All four corners visible", "No glare or shadows", "The original document, not a photocopy"] as const;
@@ -35,7 +36,15 @@ interface Chosen {
   previewUrl: string;
 }
 
-type UploadState = { phase: "idle" } | { phase: "uploading"; fraction: number } | { phase: "done"; document: UploadedDocument } | { phase: "failed"; title: string; message: string };
+type UploadState =
+  | { phase: "idle" }
+  | { phase: "uploading"; fraction: number }
+  /** A bucket upload landed; S3's event is running the checks. */
+  | { phase: "checking" }
+  | { phase: "done"; document: UploadedDocument }
+  /** The checks did not answer within the wait; the state's polling shows the verdict when they do. */
+  | { phase: "pending"; type: DocumentType }
+  | { phase: "failed"; title: string; message: string };
 
 interface DocumentStepProps {
   documentTypes: readonly DocumentType[];
@@ -57,11 +66,13 @@ export function DocumentStep({ documentTypes, state, onUploaded }: DocumentStepP
   const inputRef = useRef<HTMLInputElement>(null);
   const abortRef = useRef<AbortController | null>(null);
 
+  const busy = upload.phase === "uploading" || upload.phase === "checking";
+
   useEffect(() => () => abortRef.current?.abort(), []);
   useEffect(() => () => (chosen ? URL.revokeObjectURL(chosen.previewUrl) : undefined), [chosen]);
 
   const take = async (file: File | undefined) => {
-    if (!file || upload.phase === "uploading") return;
+    if (!file || busy) return;
     setUpload({ phase: "idle" });
     const problem = await checkFile(file);
     if (problem) {
@@ -80,17 +91,24 @@ export function DocumentStep({ documentTypes, state, onUploaded }: DocumentStepP
   };
 
   const send = async () => {
-    if (!chosen || upload.phase === "uploading") return;
+    if (!chosen || busy) return;
     const controller = new AbortController();
     abortRef.current = controller;
     setUpload({ phase: "uploading", fraction: 0 });
+    // Set once a bucket upload's bytes are in: from then on the server records a verdict whatever happens here.
+    let landed = false;
     try {
-      const document = await kycApi.uploadDocument({
-        file: chosen.file,
-        documentType,
-        signal: controller.signal,
-        onProgress: (fraction) => setUpload({ phase: "uploading", fraction }),
-      });
+      const options = { file: chosen.file, documentType, signal: controller.signal, onProgress: (fraction: number) => setUpload({ phase: "uploading", fraction }) };
+      const document =
+        uploadPathFor(chosen.file.size) === "bucket"
+          ? await kycApi.uploadDocumentViaBucket({
+              ...options,
+              onChecking: () => {
+                landed = true;
+                setUpload({ phase: "checking" });
+              },
+            })
+          : await kycApi.uploadDocument(options);
       setUpload({ phase: "done", document });
       if (document.status === "verified") {
         // An earlier failure of this type is old news now.
@@ -100,7 +118,15 @@ export function DocumentStep({ documentTypes, state, onUploaded }: DocumentStepP
       if (document.status === "rejected") failedToast(document.type);
       onUploaded();
     } catch (error) {
-      if (error instanceof DOMException && error.name === "AbortError") return;
+      if (error instanceof DOMException && error.name === "AbortError") {
+        if (landed) onUploaded();
+        return;
+      }
+      if (error instanceof DocumentCheckPendingError) {
+        setUpload({ phase: "pending", type: error.documentType });
+        onUploaded();
+        return;
+      }
       const message = writeErrorMessage(error, KYC_SERVICE_MESSAGES.uploadFailed);
       if (error instanceof ApiError && error.code === "document_rejected") {
         // A readable picture that failed a quality check: recorded as rejected, so the state changes too.
@@ -119,7 +145,6 @@ export function DocumentStep({ documentTypes, state, onUploaded }: DocumentStepP
   };
 
   const given = documentTypes.filter((type) => state.documents[type]);
-  const busy = upload.phase === "uploading";
 
   return (
     <div className="space-y-6">
@@ -137,7 +162,7 @@ export function DocumentStep({ documentTypes, state, onUploaded }: DocumentStepP
               >
                 <input type="radio" name="kyc-document-type" value={type} checked={documentType === type} disabled={busy} onChange={() => {
                     setDocumentType(type);
-                    if (upload.phase === "done") setUpload({ phase: "idle" });
+                    if (upload.phase === "done" || upload.phase === "pending") setUpload({ phase: "idle" });
                   }} className="h-4 w-4 accent-indigo-600" />
                 <span className="min-w-0 flex-1 text-slate-900 dark:text-slate-100">{documentLabel(type)}</span>
                 {current && <DocumentStatusBadge status={current.status} />}
@@ -208,19 +233,22 @@ export function DocumentStep({ documentTypes, state, onUploaded }: DocumentStepP
             </p>
             {busy ? (
               <div className="space-y-2">
-                <ProgressBar percent={upload.fraction * 100} label="Upload progress" />
+                <ProgressBar percent={upload.phase === "uploading" ? upload.fraction * 100 : 100} label="Upload progress" />
                 <div className="flex items-center justify-between gap-3">
                   <p aria-live="polite" className={subtleTextClass}>
-                    Uploading… {Math.round(upload.fraction * 100)}%
+                    {upload.phase === "uploading" ? `Uploading… ${Math.round(upload.fraction * 100)}%` : `Uploaded. Checking your ${documentLabel(documentType)}…`}
                   </p>
-                  <button type="button" className={secondaryButtonClass} onClick={cancel}>
-                    Cancel upload
-                  </button>
+                  {/* Once the bytes are in the bucket the checks run whatever the page does: nothing left to cancel. */}
+                  {upload.phase === "uploading" && (
+                    <button type="button" className={secondaryButtonClass} onClick={cancel}>
+                      Cancel upload
+                    </button>
+                  )}
                 </div>
               </div>
             ) : (
               // Once this picture is in, another upload needs another picture.
-              upload.phase !== "done" && (
+              upload.phase !== "done" && upload.phase !== "pending" && (
                 <div className="flex flex-wrap gap-3">
                   <button type="button" className={primaryButtonClass} onClick={() => void send()}>
                     Upload {documentLabel(documentType)}
@@ -238,6 +266,11 @@ export function DocumentStep({ documentTypes, state, onUploaded }: DocumentStepP
         </Notice>
       )}
       {upload.phase === "done" && <UploadResult document={upload.document} />}
+      {upload.phase === "pending" && (
+        <Notice tone="info" title={`${documentLabel(upload.type)} received`}>
+          The checks are taking longer than usual. Your picture is safely stored; this page shows the verdict when they finish.
+        </Notice>
+      )}
 
       {given.length > 0 && (
         <section aria-labelledby="kyc-given-title">

@@ -16,7 +16,7 @@ const gettingStarted: DocPage = {
   content: [
     heading("What the API does today"),
     paragraph(
-      "The platform is a double-entry ledger behind one JSON HTTP API: users and API keys, accounts in USD, EUR, GBP or JPY, deposits, transfers between your own accounts, balances at any moment, transaction history with CSV export, a live stream of ledger events, and identity verification (KYC): the applicant's steps, document uploads with content and image checks, a live stream of verification events, and a reviewer back office for administrators. Payments and payment rails are not in the API yet.",
+      "The platform is a double-entry ledger behind one JSON HTTP API: users and API keys, accounts in USD, EUR, GBP or JPY, deposits, transfers between your own accounts, balances at any moment, transaction history with CSV export, a live stream of ledger events, and identity verification (KYC): the applicant's steps, document uploads with content and image checks, a live stream of verification events, and a reviewer back office for administrators. The payment rails and their costs are in the API (`/api/v1/rails`); payments themselves are not yet.",
     ),
     paragraph(
       "`npm start` runs everything on one port: the API and this site at http://localhost:3000. On a deployed stage the API answers at the site's own address. Every example reads that address from `BASE_URL`; the shell examples use `curl` and `jq`.",
@@ -436,12 +436,24 @@ const payments: DocPage = {
   id: "payments",
   title: "Payment Processing",
   icon: "💳",
-  description: "Payments over card, ACH, SEPA and other rails: not built yet. What to use today instead.",
-  requires: ["BASE_URL"],
+  description: "The payment rails and what a payment costs on each; payments themselves are not built yet. What to use today.",
+  requires: ["BASE_URL", "API_KEY"],
   content: [
-    heading("Not available yet"),
+    heading("Payment rails and their costs"),
     paragraph(
-      "Payment processing (paying out over rails such as ACH, SEPA or cards, payment status, the payments stream and webhooks) is not built yet. The API has no payments endpoint today, so this guide shows no code: it will document payments when they ship, with examples that are tested like every other guide.",
+      "`GET /api/v1/rails` lists the rails (ACH, Wire, Card, SWIFT, SEPA, Crypto) with their fees, FX spread, SLA and status; administrators edit, start and stop them on the payment-rails console (`/payment-rails`). `POST /api/v1/rails/quote` prices an amount on every active rail with one formula: fixed fee + FX spread × amount (none for USD) + a 0.1 % network fee, and marks the cheapest as the Best Option (`isOptimal`).",
+    ),
+    shell(
+      `
+curl -sS --fail-with-body -X POST "$BASE_URL/api/v1/rails/quote" \\
+  -H "Authorization: Bearer $API_KEY" -H "Content-Type: application/json" \\
+  -d '{"amount": "1000.00", "currency": "USD"}' \\
+  | jq -r '.data.results[] | "\\(.name): \\(.totalCost)\\(if .isOptimal then " (Best Option)" else "" end)"'`,
+      { expectOutput: /SEPA: 1\.02 \(Best Option\)/ },
+    ),
+    heading("Payments: not available yet"),
+    paragraph(
+      "Payment processing (paying out over these rails, payment status, the payments stream and webhooks) is not built yet. The API has no payments endpoint today: this guide will document payments when they ship, with examples that are tested like every other guide.",
     ),
     heading("What to use today"),
     list(

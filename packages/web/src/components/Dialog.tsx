@@ -1,6 +1,6 @@
-import { useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from "react";
+import { useRef, type KeyboardEvent, type ReactNode } from "react";
 import { createPortal } from "react-dom";
-import { focusableWithin, trappedFocusTarget } from "./focusTrap";
+import { handleModalKey, useModalFocus } from "./modal";
 
 interface DialogProps {
   /** id of the element that names the dialog (its heading). */
@@ -17,38 +17,8 @@ interface DialogProps {
  */
 export function Dialog({ labelledBy, describedBy, onClose, children }: DialogProps) {
   const panelRef = useRef<HTMLDivElement>(null);
-  // Read during the first render: by the time effects run, focus has already moved inside.
-  const [opener] = useState(() => (document.activeElement instanceof HTMLElement ? document.activeElement : null));
-
-  useEffect(() => {
-    const panel = panelRef.current;
-    if (panel) {
-      const target = panel.querySelector<HTMLElement>("[data-autofocus]") ?? focusableWithin(panel)[0] ?? panel;
-      target.focus();
-    }
-    // The page behind must not scroll under a modal.
-    const { overflow } = document.body.style;
-    document.body.style.overflow = "hidden";
-    return () => {
-      document.body.style.overflow = overflow;
-      if (opener?.isConnected) opener.focus();
-    };
-  }, [opener]);
-
-  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
-    if (event.key === "Escape") {
-      event.stopPropagation();
-      onClose();
-      return;
-    }
-    if (event.key !== "Tab" || !panelRef.current) return;
-    const active = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    const target = trappedFocusTarget(focusableWithin(panelRef.current), active, event.shiftKey);
-    if (target) {
-      event.preventDefault();
-      target.focus();
-    }
-  };
+  useModalFocus(panelRef);
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => handleModalKey(event, panelRef.current, onClose);
 
   return createPortal(
     <div

@@ -1,6 +1,6 @@
-import { useEffect, useRef, useState, type ReactNode } from "react";
+import { useEffect, useRef, type ReactNode } from "react";
 import { createPortal } from "react-dom";
-import { focusableWithin, trappedFocusTarget } from "../components/focusTrap";
+import { handleModalKey, useModalFocus } from "../components/modal";
 
 interface DrawerProps {
   /** id of the element that names the drawer (its heading). */
@@ -18,22 +18,7 @@ interface DrawerProps {
  */
 export function Drawer({ labelledBy, describedBy, onClose, children }: DrawerProps) {
   const panelRef = useRef<HTMLDivElement>(null);
-  // Read during the first render: by the time effects run, focus has already moved inside.
-  const [opener] = useState(() => (document.activeElement instanceof HTMLElement ? document.activeElement : null));
-
-  useEffect(() => {
-    const panel = panelRef.current;
-    if (panel) {
-      const target = panel.querySelector<HTMLElement>("[data-autofocus]") ?? focusableWithin(panel)[0] ?? panel;
-      target.focus();
-    }
-    const { overflow } = document.body.style;
-    document.body.style.overflow = "hidden";
-    return () => {
-      document.body.style.overflow = overflow;
-      if (opener?.isConnected) opener.focus();
-    };
-  }, [opener]);
+  useModalFocus(panelRef);
 
   // Keys are handled on the document, not the panel: after Save is pressed the button is disabled
   // and focus falls to <body>, where Escape must still close and Tab must come back inside.
@@ -42,20 +27,7 @@ export function Drawer({ labelledBy, describedBy, onClose, children }: DrawerPro
     onCloseRef.current = onClose;
   });
   useEffect(() => {
-    const onKeyDown = (event: globalThis.KeyboardEvent) => {
-      if (event.key === "Escape") {
-        event.stopPropagation();
-        onCloseRef.current();
-        return;
-      }
-      if (event.key !== "Tab" || !panelRef.current) return;
-      const active = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-      const target = trappedFocusTarget(focusableWithin(panelRef.current), active, event.shiftKey);
-      if (target) {
-        event.preventDefault();
-        target.focus();
-      }
-    };
+    const onKeyDown = (event: globalThis.KeyboardEvent) => handleModalKey(event, panelRef.current, onCloseRef.current);
     document.addEventListener("keydown", onKeyDown);
     return () => document.removeEventListener("keydown", onKeyDown);
   }, []);

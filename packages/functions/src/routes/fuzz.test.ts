@@ -15,8 +15,8 @@ type TestApp = Awaited<ReturnType<typeof createTestApp>>;
 let t: TestApp;
 let token: string;
 
-/** Items that any request may write and that are not data: rate-limit counters and request metrics. */
-const BOOKKEEPING_PREFIXES = [RATE_LIMIT_PREFIX, "METRICS#"];
+/** Items that any request may write and that are not data: rate-limit counters and request metrics (windows and per-route latency, flushed on a timer). */
+const BOOKKEEPING_PREFIXES = [RATE_LIMIT_PREFIX, "METRICS#", "ROUTE_LATENCY#"];
 /**
  * Writes a probe may legitimately cause: an API key's only field is a name of 1-100 characters
  * of any kind, so the probes' "1e400" is a valid name and creates a key (its refusals are

@@ -440,11 +440,7 @@ export const KycProfileView = z.object({
 });
 export type KycProfileView = z.infer<typeof KycProfileView>;
 
-/**
- * A profile's own details, beside its submission. TODO(lead): move this key format to keys.ts
- * (kept here only because that file is the lead's during this change).
- */
-
+/** A profile's own details, beside its submission (keys.ts profileKey). */
 const StoredProfile = z.object({
   avatar: z.string().nullable(),
   documents: z.partialRecord(DocumentType, z.object({ documentNumber: z.string().nullable(), issuingCountry: z.string().nullable(), expiryDate: z.string().nullable() })),

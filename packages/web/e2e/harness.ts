@@ -76,9 +76,21 @@ export async function registerSession(prefix = "user", name = { first: "Grace", 
     body: JSON.stringify({ email: uniqueEmail(prefix), password: "correct-horse-battery", first_name: name.first, last_name: name.last }),
   });
   if (reply.status !== 201) throw new Error(`registration failed: HTTP ${reply.status} ${await reply.text()}`);
-  const { data } = (await reply.json()) as RegisterReply;
-  const user = { id: data.user.id, email: data.user.email, firstName: data.user.first_name, lastName: data.user.last_name, role: data.user.role };
-  return { token: data.token, user: JSON.stringify(user) };
+  return storedSession(((await reply.json()) as RegisterReply).data);
+}
+
+/** The run's admin (seeded by the global setup with a random password), signed in through the API. */
+export async function adminSession(): Promise<StoredSession> {
+  const { email, password } = inject("admin");
+  const reply = await fetch(`${baseUrl()}/api/v1/auth/login`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ email, password }) });
+  if (reply.status !== 200) throw new Error(`the admin's sign-in failed: HTTP ${reply.status} ${await reply.text()}`);
+  const session = ((await reply.json()) as RegisterReply).data;
+  if (session.user.role !== "admin") throw new Error(`the seeded admin has role ${session.user.role}`);
+  return storedSession(session);
+}
+
+function storedSession({ token, user }: RegisterReply["data"]): StoredSession {
+  return { token, user: JSON.stringify({ id: user.id, email: user.email, firstName: user.first_name, lastName: user.last_name, role: user.role }) };
 }
 
 export interface ContextOptions {

@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { blockingViolations, formatViolations } from "./axe";
-import { baseUrl, launchBrowser, newContext, registerSession, screenshot, THEMES, VIEWPORTS, type StoredSession } from "./harness";
+import { adminSession, baseUrl, launchBrowser, newContext, registerSession, screenshot, THEMES, VIEWPORTS, type StoredSession } from "./harness";
 import { waitForScreenSettled } from "./settle";
 
 /**
@@ -42,17 +42,6 @@ afterAll(async () => {
   for (const context of contexts) await context.close();
   await browser?.close();
 });
-
-/** The run's admin (seeded by the global setup with a random password), signed in through the API. */
-async function adminSession(): Promise<StoredSession> {
-  const { email, password } = inject("admin");
-  const reply = await fetch(`${baseUrl()}/api/v1/auth/login`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ email, password }) });
-  expect(reply.status).toBe(200);
-  const { data } = (await reply.json()) as { data: { token: string; user: { id: string; email: string; first_name: string; last_name: string; role: string } } };
-  expect(data.user.role).toBe("admin");
-  const user = { id: data.user.id, email: data.user.email, firstName: data.user.first_name, lastName: data.user.last_name, role: data.user.role };
-  return { token: data.token, user: JSON.stringify(user) };
-}
 
 async function call<T>(token: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
   const reply = await fetch(`${baseUrl()}${path}`, {

@@ -1,9 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { DeleteTableCommand } from "@aws-sdk/client-dynamodb";
+import { ScanCommand } from "@aws-sdk/lib-dynamodb";
 import { inject } from "vitest";
 import { loadConfig } from "@fintech/core/shared/config";
 import { createContext, type CoreContext } from "@fintech/core/shared/context";
 import { ensureSystemAccounts } from "@fintech/core/ledger/accounts";
+import { RATE_LIMIT_PREFIX } from "@fintech/core/shared/rate-limit";
 import { createApp } from "@fintech/functions/app";
 import { ensureTable } from "./bootstrap";
 
@@ -49,6 +51,33 @@ export async function createTestContext(
       core.storage.client.destroy();
     },
   };
+}
+
+/**
+ * Items any request may write that are not data: rate-limit counters and request metrics (10 s
+ * windows and per-route latency). Metrics are flushed on a timer, so one can land in the middle
+ * of any "nothing changed" comparison.
+ */
+export const BOOKKEEPING_PREFIXES = [RATE_LIMIT_PREFIX, "METRICS#", "ROUTE_LATENCY#"];
+
+type Item = Record<string, unknown>;
+
+/**
+ * Every data item of the table (every page, strongly consistent), bookkeeping left out: what a
+ * test compares before and after a refused request to prove that nothing changed.
+ */
+export async function dataItems(core: CoreContext, keep: (item: Item) => boolean = () => true): Promise<Item[]> {
+  const items: Item[] = [];
+  let cursor: Item | undefined;
+  do {
+    const page = await core.db.doc.send(new ScanCommand({ TableName: core.db.table, ExclusiveStartKey: cursor, ConsistentRead: true }));
+    for (const item of page.Items ?? []) {
+      if (BOOKKEEPING_PREFIXES.some((prefix) => String(item.pk).startsWith(prefix))) continue;
+      if (keep(item)) items.push(item);
+    }
+    cursor = page.LastEvaluatedKey;
+  } while (cursor);
+  return items;
 }
 
 /**

@@ -1,7 +1,5 @@
-import { ScanCommand } from "@aws-sdk/lib-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { RATE_LIMIT_PREFIX } from "@fintech/core/shared/rate-limit";
-import { createTestApp } from "../../../../infra/local/testing";
+import { createTestApp, dataItems } from "../../../../infra/local/testing";
 
 /**
  * Hostile input against every route of the app, as a signed-in user: oversized strings, wrong
@@ -15,8 +13,6 @@ type TestApp = Awaited<ReturnType<typeof createTestApp>>;
 let t: TestApp;
 let token: string;
 
-/** Items that any request may write and that are not data: rate-limit counters and request metrics (windows and per-route latency, flushed on a timer). */
-const BOOKKEEPING_PREFIXES = [RATE_LIMIT_PREFIX, "METRICS#", "ROUTE_LATENCY#"];
 /**
  * Writes a probe may legitimately cause: an API key's only field is a name of 1-100 characters
  * of any kind, so the probes' "1e400" is a valid name and creates a key (its refusals are
@@ -24,19 +20,9 @@ const BOOKKEEPING_PREFIXES = [RATE_LIMIT_PREFIX, "METRICS#", "ROUTE_LATENCY#"];
  */
 const VALID_BY_CONSTRUCTION = (item: Record<string, unknown>) => item.entity === "api_key" && typeof item.name === "string" && item.name.length <= 100;
 
-async function dataItems(): Promise<string[]> {
-  const items: string[] = [];
-  let cursor: Record<string, unknown> | undefined;
-  do {
-    const page = await t.core.db.doc.send(new ScanCommand({ TableName: t.core.db.table, ExclusiveStartKey: cursor, ConsistentRead: true }));
-    for (const item of page.Items ?? []) {
-      if (BOOKKEEPING_PREFIXES.some((prefix) => String(item.pk).startsWith(prefix))) continue;
-      if (VALID_BY_CONSTRUCTION(item)) continue;
-      items.push(JSON.stringify(item, Object.keys(item).sort()));
-    }
-    cursor = page.LastEvaluatedKey;
-  } while (cursor);
-  return items.sort();
+async function dataSnapshot(): Promise<string[]> {
+  const items = await dataItems(t.core, (item) => !VALID_BY_CONSTRUCTION(item));
+  return items.map((item) => JSON.stringify(item, Object.keys(item).sort())).sort();
 }
 
 const LONG = "x".repeat(3000);
@@ -178,7 +164,7 @@ describe("every route under hostile input", () => {
   it("never answers 5xx and never writes", async () => {
     const created = await t.call("POST", "/api/v1/accounts", { token, body: { name: "Fuzz target", type: "bank", currency: "USD" } });
     const realId = typeof created.body?.data?.id === "string" ? created.body.data.id : "00000000-0000-4000-8000-000000000000";
-    const before = await dataItems();
+    const before = await dataSnapshot();
 
     const tasks: (() => Promise<Outcome>)[] = [];
     for (const route of appRoutes()) {
@@ -195,7 +181,7 @@ describe("every route under hostile input", () => {
     const failures = outcomes.filter((outcome) => outcome.status >= 500).map((outcome) => `${outcome.request}: ${outcome.status} ${outcome.body}`);
     expect(failures).toEqual([]);
     expect(outcomes.length).toBeGreaterThan(300);
-    expect(await dataItems()).toEqual(before);
+    expect(await dataSnapshot()).toEqual(before);
     // About 20 s alone; the ceiling is for a machine shared with other test runs.
   }, 180_000);
 });

@@ -1,9 +1,8 @@
-import { ScanCommand } from "@aws-sdk/lib-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { verhoeffCheckDigit } from "@fintech/core/kyc/identity-numbers";
 import { SEED_RULE_SET } from "@fintech/core/kyc/risk/seed-rules";
 import { getSubmission } from "@fintech/core/kyc/submissions";
-import { createTestApp, nextTestAddress } from "../../../../infra/local/testing";
+import { createTestApp, nextTestAddress, dataItems } from "../../../../infra/local/testing";
 import { seedAdminFromEnv } from "../../../../infra/local/seed";
 
 /**
@@ -33,7 +32,7 @@ afterAll(async () => {
   await t.core.dispose();
 });
 
-const tableItems = async () => (await t.core.db.doc.send(new ScanCommand({ TableName: t.core.db.table, ConsistentRead: true }))).Items ?? [];
+const tableItems = () => dataItems(t.core);
 
 async function startKyc(token: string, name: string, app: TestApp = t) {
   const reply = await app.call("POST", "/api/v1/kyc/start", { token, body: { country: "IN", name, email: "asha@rao-family.example", phone: "+919876543210" }, ip: nextTestAddress() });

@@ -1,7 +1,6 @@
-import { ScanCommand } from "@aws-sdk/lib-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { quoteRails, type QuoteRail } from "@fintech/core/rails/model";
-import { createTestApp, nextTestAddress } from "../../../../infra/local/testing";
+import { createTestApp, nextTestAddress, dataItems } from "../../../../infra/local/testing";
 import { seedAdminFromEnv } from "../../../../infra/local/seed";
 
 /**
@@ -28,7 +27,7 @@ afterAll(async () => {
   await t.core.dispose();
 });
 
-const tableItems = async () => (await t.core.db.doc.send(new ScanCommand({ TableName: t.core.db.table, ConsistentRead: true }))).Items ?? [];
+const tableItems = () => dataItems(t.core);
 const railItems = async () => (await tableItems()).filter((item) => String(item.pk).startsWith("RAIL"));
 
 const sepaEdit = { name: "SEPA", type: "SEPA", status: "active", fixedFee: "0.02", fxSpreadPercent: 0.8, slaTarget: 99.9 };

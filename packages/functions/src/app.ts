@@ -24,6 +24,8 @@ import { kycStreamRoutes } from "./routes/kyc-stream";
 import { ledgerRoutes } from "./routes/ledger";
 import { ledgerStreamRoutes } from "./routes/ledger-stream";
 import { openApiDocumentRoutes } from "./routes/openapi";
+import { paymentRoutes } from "./routes/payments";
+import { paymentFeedRoutes, paymentStreamRoutes } from "./routes/payment-stream";
 import { railRoutes } from "./routes/rails";
 import { recordRequestMetrics, STATUS_PREFIX, statusRoutes } from "./routes/status";
 import { userRoutes } from "./routes/users";
@@ -54,6 +56,10 @@ export function apiRoutes(metrics: RequestMetrics): OpenAPIHono<AppEnv> {
     .route("/v1/kyc/profiles", kycProfileRoutes)
     .route("/api/grpc/kyc", kycStreamRoutes)
     .route("/api/v1/rails", railRoutes)
+    .route("/v1/payments", paymentFeedRoutes)
+    .route("/v1/payments", paymentRoutes)
+    .route("/api/v1/payments", paymentRoutes)
+    .route("/api/grpc/payment", paymentStreamRoutes)
     .route(STATUS_PREFIX, statusRoutes)
     .route(DEVELOPERS_PREFIX, developerRoutes(metrics));
 }

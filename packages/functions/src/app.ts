@@ -58,7 +58,6 @@ export function apiRoutes(metrics: RequestMetrics): OpenAPIHono<AppEnv> {
     .route("/api/v1/rails", railRoutes)
     .route("/v1/payments", paymentFeedRoutes)
     .route("/v1/payments", paymentRoutes)
-    .route("/api/v1/payments", paymentRoutes)
     .route("/api/grpc/payment", paymentStreamRoutes)
     .route(STATUS_PREFIX, statusRoutes)
     .route(DEVELOPERS_PREFIX, developerRoutes(metrics));

@@ -44,7 +44,10 @@ export default defineConfig({
           include: ["packages/web/e2e/**/*.test.ts"],
           environment: "node",
           globalSetup: ["packages/web/e2e/global-setup.ts"],
-          fileParallelism: false,
+          // The browser files run after every other project (a later group), two at a time
+          // against the one local stack: alone they leave a core idle while a page settles,
+          // and beside the server files they would compete with DynamoDB Local for the CPU.
+          sequence: { groupOrder: 1 },
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },

@@ -1,7 +1,7 @@
 import { randomInt } from "node:crypto";
 import { verhoeffCheckDigit } from "@fintech/core/kyc/identity-numbers";
 import { sampleDocumentImage } from "@fintech/core/kyc/documents/sample-images";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, BrowserContext, Page, Response } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { blockingViolations, formatViolations } from "./axe";
 import { adminSession, baseUrl, launchBrowser, newContext, registerSession, screenshot, THEMES, VIEWPORTS, type StoredSession } from "./harness";
@@ -76,9 +76,17 @@ async function submittedApplicant(first: string, last: string, country = "IN"): 
   return { session, id: listed.data[0]!.id, name };
 }
 
-async function open(session: StoredSession, path: string, options: { theme?: "light" | "dark"; viewport?: { width: number; height: number } } = {}): Promise<Page> {
+interface OpenOptions {
+  theme?: "light" | "dark";
+  viewport?: { width: number; height: number };
+  /** Runs on the new tab before it navigates (e.g. to wait for one of its replies). */
+  beforeNavigation?: (page: Page) => void;
+}
+
+async function open(session: StoredSession, path: string, options: OpenOptions = {}): Promise<Page> {
   const context = await newContext(browser, { session, theme: options.theme ?? "dark", viewport: options.viewport, reducedMotion: "reduce" });
   const page = await context.newPage();
+  options.beforeNavigation?.(page);
   await page.goto(path);
   return page;
 }
@@ -190,12 +198,17 @@ describe("the dashboard against the real stack", () => {
 
   it("period, stats, search filter, export of the filtered list, bulk approve with per-id results", { timeout: 120_000 }, async () => {
     const [arjun, bina] = seeded as [{ id: string; name: string }, { id: string; name: string }];
-    const page = await open(admin, "/kyc/dashboard");
+    // Stat cards are the server's figures for the period (the reply the page got: other browser
+    // files may add submissions meanwhile); the footer counts what is shown.
+    let statsReply: Promise<Response> | undefined;
+    const page = await open(admin, "/kyc/dashboard", {
+      beforeNavigation: (tab) => {
+        statsReply = tab.waitForResponse((response) => response.url().includes("/api/v1/kyc/dashboard/stats") && response.status() === 200);
+      },
+    });
     await row(page, arjun.name).waitFor();
     await row(page, bina.name).waitFor();
-
-    // Stat cards are the server's figures for the period; the footer counts what is shown.
-    const stats = await api<{ data: { total_submissions: number } }>(adminToken, "GET", "/api/v1/kyc/dashboard/stats?period=7d");
+    const stats = (await (await statsReply!).json()) as { data: { total_submissions: number } };
     await page.getByRole("definition").filter({ hasText: new RegExp(`^${stats.data.total_submissions}$`) }).first().waitFor();
     await page.getByText(/^Showing \d+ of \d+ submissions?$/).waitFor();
     await page.getByText(/^Average processing time: /).waitFor();

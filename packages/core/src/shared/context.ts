@@ -2,6 +2,7 @@ import type { AppConfig } from "./config";
 import { createDatabase, type Database } from "./dynamo";
 import { createLogger, type Logger } from "./logger";
 import { createObjectStorage, type ObjectStorage } from "./storage";
+import type { PaymentScheduler } from "../payments/scheduler";
 
 /** Everything a core service needs from the outside world, built once per process. */
 export interface CoreContext {
@@ -10,6 +11,8 @@ export interface CoreContext {
   storage: ObjectStorage;
   logger: Logger;
   clock: () => Date;
+  /** Runs a payment's next step when it is due (queue or timer); optional: the sweeper finds due steps without it. */
+  paymentScheduler?: PaymentScheduler;
 }
 
 export function createContext(config: AppConfig, overrides: Partial<Omit<CoreContext, "config">> = {}): CoreContext {
@@ -19,5 +22,6 @@ export function createContext(config: AppConfig, overrides: Partial<Omit<CoreCon
     storage: overrides.storage ?? createObjectStorage(config),
     logger: overrides.logger ?? createLogger(config.LOG_LEVEL, { stage: config.STAGE }),
     clock: overrides.clock ?? (() => new Date()),
+    ...(overrides.paymentScheduler ? { paymentScheduler: overrides.paymentScheduler } : {}),
   };
 }

@@ -1,0 +1,37 @@
+import { createHash } from "node:crypto";
+
+/** Key formats of the payments domain; nothing else builds these keys (contract §2). */
+
+const SEQ_DIGITS = 12;
+export const padSeq = (seq: number) => String(seq).padStart(SEQ_DIGITS, "0");
+
+export const paymentPartition = (paymentId: string) => `PAY#${paymentId}`;
+/** The payment's current state (one item, versioned). */
+export const paymentKey = (paymentId: string) => ({ pk: paymentPartition(paymentId), sk: "PAY" });
+
+/** The payer's payments, newest first (GET /v1/payments). One partition per user. */
+export const paymentsByUserPartition = (userId: string) => `USER#${userId}#PAYS`;
+export const paymentsByUser = (userId: string, createdAt: string, paymentId: string) => ({
+  gsi1pk: paymentsByUserPartition(userId),
+  gsi1sk: `${createdAt}#${paymentId}`,
+});
+
+/** A payment's history: its outbox (the payment feed) and its audit trail. */
+export const PAYMENT_HISTORY_PREFIX = "EV#";
+export const paymentHistoryKey = (paymentId: string, seq: number) => ({ pk: paymentPartition(paymentId), sk: `${PAYMENT_HISTORY_PREFIX}${padSeq(seq)}` });
+export const paymentFeedPartition = (userId: string) => `FEED#payment#${userId}`;
+export const paymentHistoryFeedIndex = (userId: string, committedAt: string, paymentId: string, seq: number) => ({
+  gsi2pk: paymentFeedPartition(userId),
+  gsi2sk: `${committedAt}#${paymentId}#${padSeq(seq)}`,
+});
+
+/**
+ * Due markers: one item per active payment naming when its next step is due, spread over
+ * DUE_SHARDS partitions by a hash of the payment id, so finding due work is a Query per shard
+ * (no scan) and no single partition takes every payment's writes. Replaced or deleted in the
+ * same transaction as the payment change that moves the due time.
+ */
+export const DUE_SHARDS = 8;
+export const dueShardOf = (paymentId: string): number => createHash("sha256").update(paymentId).digest()[0]! % DUE_SHARDS;
+export const duePartition = (shard: number) => `PAYDUE#${shard}`;
+export const dueMarkerKey = (paymentId: string, dueAt: string) => ({ pk: duePartition(dueShardOf(paymentId)), sk: `${dueAt}#${paymentId}` });

@@ -1,0 +1,158 @@
+import { GetCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
+import { z } from "zod";
+import type { CoreContext } from "../shared/context";
+import { announceCommits } from "../events/feed";
+import { queryPage, type Page } from "../shared/pagination";
+import type { CursorBinding } from "../shared/cursor";
+import type { TransactItems } from "../ledger/write-path";
+import { dueMarkerKey, DUE_SHARDS, duePartition, paymentFeedPartition, paymentHistoryFeedIndex, paymentHistoryKey, paymentKey, paymentPartition, paymentsByUser, paymentsByUserPartition } from "./keys";
+import { Payment, PaymentHistoryEntry, type PaymentEvent, type PaymentListQuery, type PaymentStatus } from "./model";
+
+/**
+ * Payments in the table (contract §2):
+ * - PAY#<id> / PAY: the payment (API fields plus what only the server knows: its version, the
+ *   idempotency record, the payee's account id, the next due time);
+ * - PAY#<id> / EV#<seq>: its history, the outbox of the payment feed (gsi2 FEED#payment#<payer>),
+ *   written in the same transaction as every change of the payment;
+ * - PAYDUE#<shard> / <dueAt>#<id>: the due marker of an active payment (keys.ts).
+ */
+
+const ENTITY = "payment";
+const HISTORY_ENTITY = "payment_history";
+const DUE_ENTITY = "payment_due";
+
+/** The stored payment: the public fields and the server's own. */
+export const StoredPayment = Payment.extend({
+  version: z.number().int().min(1),
+  /** The last history seq written (entries are 1..seq). */
+  seq: z.number().int().min(1),
+  /** The account that receives the amount: the payee's (never shown to the payer) or the clearing account. */
+  payeeAccountId: z.string(),
+  idempotencyKey: z.string().nullable(),
+  requestHash: z.string(),
+  /** The reply to the creating request, replayed byte for byte to a retry with the same key. */
+  createdReply: z.string(),
+  /** When the next step is due (the due marker's time); null once final. */
+  nextDueAt: z.string().nullable(),
+});
+export type StoredPayment = z.infer<typeof StoredPayment>;
+
+/** The payment as the API shows it: the stored item without the server's own fields. */
+export function publicPayment(stored: StoredPayment): Payment {
+  const { version: _version, seq: _seq, payeeAccountId: _payee, idempotencyKey: _key, requestHash: _hash, createdReply: _reply, nextDueAt: _due, ...rest } = stored;
+  return Payment.parse(rest);
+}
+
+export function paymentItem(payment: StoredPayment): Record<string, unknown> {
+  return { ...paymentKey(payment.paymentId), ...paymentsByUser(payment.userId, payment.createdAt, payment.paymentId), entity: ENTITY, ...payment };
+}
+
+export function parseStoredPayment(item: Record<string, unknown>): StoredPayment {
+  const { pk: _pk, sk: _sk, gsi1pk: _g1, gsi1sk: _g1s, entity: _entity, ...rest } = item;
+  return StoredPayment.parse(rest);
+}
+
+/** One history item of the payment (its outbox record). */
+export function historyItem(payment: StoredPayment, seq: number, at: string, event: PaymentEvent | null, note?: string): Record<string, unknown> {
+  const entry: PaymentHistoryEntry = { seq, at, status: payment.status, event, ...(note ? { note } : {}) };
+  return {
+    ...paymentHistoryKey(payment.paymentId, seq),
+    ...paymentHistoryFeedIndex(payment.userId, at, payment.paymentId, seq),
+    entity: HISTORY_ENTITY,
+    payment_id: payment.paymentId,
+    user_id: payment.userId,
+    committed_at: at,
+    entry,
+  };
+}
+
+/** The conditional Puts of new history items (a seq is written once). */
+export function historyPuts(ctx: CoreContext, payment: StoredPayment, firstSeq: number, at: string, entries: { event: PaymentEvent | null; note?: string }[]): TransactItems {
+  return entries.map((entry, index) => ({
+    Put: { TableName: ctx.db.table, Item: historyItem(payment, firstSeq + index, at, entry.event, entry.note), ConditionExpression: "attribute_not_exists(pk)" },
+  }));
+}
+
+/** The Put of a payment's due marker. */
+export const duePut = (ctx: CoreContext, paymentId: string, dueAt: string): TransactItems[number] => ({
+  Put: { TableName: ctx.db.table, Item: { ...dueMarkerKey(paymentId, dueAt), entity: DUE_ENTITY, payment_id: paymentId, due_at: dueAt } },
+});
+/** The Delete of a payment's due marker (absent already is fine: a sweeper may find none). */
+export const dueDelete = (ctx: CoreContext, paymentId: string, dueAt: string): TransactItems[number] => ({
+  Delete: { TableName: ctx.db.table, Key: dueMarkerKey(paymentId, dueAt) },
+});
+
+/** The payment with this id, strongly consistent; null when there is none. */
+export async function getPayment(ctx: CoreContext, paymentId: string): Promise<StoredPayment | null> {
+  const reply = await ctx.db.doc.send(new GetCommand({ TableName: ctx.db.table, Key: paymentKey(paymentId), ConsistentRead: true }));
+  return reply.Item ? parseStoredPayment(reply.Item) : null;
+}
+
+/** History items of a payment with from <= seq <= to, oldest first, strongly consistent (the feed's range read). */
+export async function historyRange(ctx: CoreContext, paymentId: string, from: number, to: number): Promise<Record<string, unknown>[]> {
+  const reply = await ctx.db.doc.send(
+    new QueryCommand({
+      TableName: ctx.db.table,
+      KeyConditionExpression: "pk = :pk AND sk BETWEEN :from AND :to",
+      ExpressionAttributeValues: { ":pk": paymentPartition(paymentId), ":from": paymentHistoryKey(paymentId, from).sk, ":to": paymentHistoryKey(paymentId, to).sk },
+      ConsistentRead: true,
+    }),
+  );
+  return reply.Items ?? [];
+}
+
+/** A payment's whole history, oldest first (at most a handful of entries per payment). */
+export async function paymentHistory(ctx: CoreContext, paymentId: string): Promise<PaymentHistoryEntry[]> {
+  const items = await historyRange(ctx, paymentId, 1, 10 ** 12 - 1);
+  return items.map((item) => PaymentHistoryEntry.parse(item.entry));
+}
+
+/** Wakes this process's readers of the payer's payment feed at once (other processes poll). */
+export function announcePaymentCommit(ctx: CoreContext, userId: string, committedAt: string): void {
+  announceCommits(ctx, [{ gsi2pk: paymentFeedPartition(userId), committed_at: committedAt }]);
+}
+
+/** The caller's payments, newest first, optionally of one status; cursors are bound to the filter. */
+export async function listPayments(ctx: CoreContext, userId: string, query: PaymentListQuery): Promise<Page<Payment>> {
+  const partition = paymentsByUserPartition(userId);
+  const binding: CursorBinding = { secret: ctx.config.JWT_SECRET, scope: { route: "payments/list", owner: userId, status: query.status } };
+  return queryPage(
+    ctx.db,
+    { IndexName: "gsi1", KeyConditionExpression: "gsi1pk = :pk", ExpressionAttributeValues: { ":pk": partition } },
+    ["pk", "sk", "gsi1pk", "gsi1sk"],
+    { name: "gsi1pk", value: partition },
+    binding,
+    { limit: query.limit, offset: 0, cursor: query.cursor },
+    (item) => {
+      if (item.entity !== ENTITY) return null;
+      const payment = parseStoredPayment(item);
+      return query.status && payment.status !== query.status ? null : publicPayment(payment);
+    },
+  );
+}
+
+/**
+ * Ids of active payments whose next step is due at or before `now`, oldest due first per shard:
+ * one Query per due shard, so a restarted worker finds every payment it left in flight.
+ */
+export async function dueMarkers(ctx: CoreContext, now: Date, limit: number): Promise<string[]> {
+  const until = `${now.toISOString()}#\uffff`;
+  const perShard = await Promise.all(
+    Array.from({ length: DUE_SHARDS }, async (_, shard) => {
+      const reply = await ctx.db.doc.send(
+        new QueryCommand({
+          TableName: ctx.db.table,
+          KeyConditionExpression: "pk = :pk AND sk <= :until",
+          ExpressionAttributeValues: { ":pk": duePartition(shard), ":until": until },
+          Limit: limit,
+          ConsistentRead: true,
+        }),
+      );
+      return (reply.Items ?? []).map((item) => ({ id: String(item.payment_id), dueAt: String(item.due_at) }));
+    }),
+  );
+  const ids = [...new Set(perShard.flat().sort((a, b) => (a.dueAt < b.dueAt ? -1 : a.dueAt > b.dueAt ? 1 : 0)).map((due) => due.id))];
+  return ids.slice(0, limit);
+}
+
+export type { PaymentStatus };

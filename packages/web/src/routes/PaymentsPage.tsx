@@ -1,18 +1,6 @@
-import { Link } from "react-router-dom";
-import { PlaceholderScreen } from "../components/PlaceholderScreen";
-import { secondaryButtonClass } from "../components/styles";
+import { PaymentsScreen } from "../payments/PaymentsScreen";
 
-/** /payments has no layout, so the placeholder carries its own way back. */
+/** /payments: the real-time payment page (guarded, no layout wrapper: the screen carries its own header and way back). */
 export default function PaymentsPage() {
-  return (
-    <PlaceholderScreen
-      title="Real-time payments"
-      product="Real-time payments"
-      willDo="start a live stream of payment events, send a test payment, and watch volume, success rate and processing time update as payments move."
-    >
-      <Link to="/" className={`${secondaryButtonClass} mt-8`}>
-        Back to Home
-      </Link>
-    </PlaceholderScreen>
-  );
+  return <PaymentsScreen />;
 }

@@ -30,11 +30,11 @@ describe("route table", () => {
   });
 
   it("marks which screens are built; every other path counts as not live", () => {
-    expect(routeTable.filter((entry) => entry.live).map((entry) => entry.path)).toEqual(["/", "/landing", "/status", "/ledger", "/kyc", "/kyc/dashboard", "/payment-rails", "/developers", "/developers/api-explorer", "/developers/quickstart", "/developers/examples", "/developers/api-keys", "/developers/docs", "/router-test", "/about"]);
+    expect(routeTable.filter((entry) => entry.live).map((entry) => entry.path)).toEqual(["/", "/landing", "/status", "/ledger", "/kyc", "/kyc/dashboard", "/payments", "/payment-rails", "/developers", "/developers/api-explorer", "/developers/quickstart", "/developers/examples", "/developers/api-keys", "/developers/docs", "/router-test", "/about"]);
     expect(isLiveScreen("/ledger")).toBe(true);
     expect(isLiveScreen("/kyc")).toBe(true);
     expect(isLiveScreen("/payment-rails")).toBe(true);
-    expect(isLiveScreen("/payments")).toBe(false);
+    expect(isLiveScreen("/payments")).toBe(true);
     expect(isLiveScreen("/no-such-route")).toBe(false);
   });
 });

@@ -281,11 +281,10 @@ export function rankRails(input: RankInput): RoutingDecision {
 }
 
 function candidateNote(entry: Scored, chosen: Scored, best: Scored | undefined, strategy: RoutingDecision["strategy"]): string {
-  const below = entry.rail.slaTarget > 0 && entry.success * 100 < entry.rail.slaTarget ? ` (below its SLA target ${entry.rail.slaTarget} %)` : "";
   if (entry === chosen) return `Chosen (${strategy.replace("_", " ")})${entry.eliminated ? "; out of rotation, tried as a probe" : ""}`;
   const unavailable = unavailableBecause(entry);
   if (unavailable) return `Not routable: ${unavailable}`;
   if (entry.eliminated) return eliminationNote(entry);
   if (entry === best) return `Best expected value, not used: ${strategy === "exploration" ? "this payment is in the exploration share" : `the request ${strategy === "forced" ? "forces" : "prefers"} ${chosen.rail.name}`}`;
-  return `Lower expected value than ${best?.rail.name ?? chosen.rail.name}${below}`;
+  return `Lower expected value than ${best?.rail.name ?? chosen.rail.name}`;
 }

@@ -1,0 +1,209 @@
+import { describe, expect, it } from "vitest";
+import { AppError } from "../shared/errors";
+import { explorationBand, rankRails, EXPLORATION_SHARE, PROBE_SHARE, type RailWindowStats, type RankInput, type RankedRail } from "./ranking";
+import { SEED_RAILS } from "./seed-rails";
+
+/**
+ * The pure ranking, on hand-computed numbers (the six sample rails of spec 001 §9, USD 1,000.00):
+ *
+ *   rail    cost (fixed + 0.1 %)   p      t     score = p·(100000 − cost) − 0.0001·t·100000
+ *   ACH     5 + 100 = 105          0.985  1.2   0.985 × 99895 − 12 = 98384.575
+ *   Wire    100 + 100 = 200        0.992  0.5   0.992 × 99800 − 5  = 98996.6
+ *   Card    10 + 100 = 110         0.998  0.1   0.998 × 99890 − 1  = 99689.22
+ *   SWIFT   500 + 100 = 600        0.99   2     0.99 × 99400 − 20  = 98386
+ *   SEPA    2 + 100 = 102          0.988  1     0.988 × 99898 − 10 = 98689.224
+ *   Crypto  20 + 100 = 120         0.955  0.3   0.955 × 99880 − 3  = 95382.4
+ */
+
+const rails: RankedRail[] = SEED_RAILS.map((rail) => ({ ...rail }));
+const now = new Date("2026-11-26T04:00:00.000Z");
+const empty = new Map<string, RailWindowStats>();
+
+/** The first ids of the form `${prefix}-<n>` that fall in the given exploration band. */
+function idsIn(band: ReturnType<typeof explorationBand>, count = 1, prefix = "pay"): string[] {
+  const ids: string[] = [];
+  for (let n = 0; ids.length < count; n += 1) if (explorationBand(`${prefix}-${n}`) === band) ids.push(`${prefix}-${n}`);
+  return ids;
+}
+const [plainId] = idsIn(null) as [string];
+const [exploreId] = idsIn("explore") as [string];
+const [probeId] = idsIn("probe") as [string];
+
+const rank = (overrides: Partial<RankInput> = {}) => rankRails({ rails, window: empty, now, paymentId: plainId, amountMinor: 100_000, currency: "USD", ...overrides });
+const refusal = (run: () => unknown): { status: number; code: string; message: string } => {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof AppError) return { status: error.status, code: error.code, message: error.message };
+    throw error;
+  }
+  throw new Error("expected a refusal");
+};
+
+describe("expected value ranking", () => {
+  it("scores every rail as the hand-computed table and picks the highest (Card), saving against the first active rail (ACH)", () => {
+    const decision = rank();
+    const scores = Object.fromEntries(decision.candidates.map((candidate) => [candidate.rail, candidate.score]));
+    expect(scores.ACH).toBeCloseTo(98384.58, 1);
+    expect(scores).toMatchObject({ Wire: 98996.6, Card: 99689.22, SWIFT: 98386, Crypto: 95382.4 });
+    expect(scores.SEPA).toBeCloseTo(98689.22, 2);
+    expect(decision.candidates.map((candidate) => candidate.costMinor)).toEqual([105, 200, 110, 600, 102, 120]);
+    expect(decision).toMatchObject({ strategy: "expected_value", chosenRail: "Card", defaultRail: "ACH", savingMinor: -5, saving: "-0.05", currency: "USD", amountMinor: 100_000, decidedAt: now.toISOString() });
+    expect(decision.reason).toContain("Card has the highest expected value");
+    expect(decision.candidates.find((candidate) => candidate.rail === "Card")?.note).toMatch(/^Chosen/);
+    expect(decision.candidates.find((candidate) => candidate.rail === "Wire")?.note).toBe("Lower expected value than Card");
+  });
+
+  it("prices with THE cost formula in the payment currency (EUR adds the FX spread)", () => {
+    // EUR 1,000.00: ACH 5 + 1% × 100000 + 100 = 1105; SEPA 2 + 800 + 100 = 902.
+    const decision = rank({ currency: "EUR" });
+    expect(decision.candidates.map((candidate) => [candidate.rail, candidate.costMinor])).toEqual([
+      ["ACH", 1105],
+      ["Wire", 2200],
+      ["Card", 610],
+      ["SWIFT", 3600],
+      ["SEPA", 902],
+      ["Crypto", 5120],
+    ]);
+    expect(decision.chosenRail).toBe("Card");
+    expect(decision.savingMinor).toBe(1105 - 610);
+  });
+
+  it("learns from the window with a prior of weight 20: 15 of 30 Card attempts failing moves the pick to Wire", () => {
+    // Card: p = (15 + 20 × 0.998) / 50 = 0.6992, t = (3 s + 20 × 0.1) / 50 = 0.1; score = 0.6992 × 99890 − 1 = 69842.088.
+    const decision = rank({ window: new Map([["card", { attempts: 30, succeeded: 15, durationMs: 3_000 }]]) });
+    const card = decision.candidates.find((candidate) => candidate.rail === "Card")!;
+    expect(card).toMatchObject({ successRate: 0.6992, attemptsInWindow: 30, avgProcessingTime: 0.1, score: 69842.09, eliminated: false });
+    expect(decision.chosenRail).toBe("Wire");
+  });
+
+  it("one failed attempt moves the estimate by the prior's weight, not to 0: Card 0.9505, and successes bring it back", () => {
+    // p = (0 + 19.96) / 21 = 0.95048 (not 0 % as one sample alone would say); score 0.95048 × 99890 − 1 ≈ 94942.4,
+    // below Wire's 98996.6: on large amounts success dominates the value, so Wire leads until Card's estimate recovers.
+    const decision = rank({ window: new Map([["card", { attempts: 1, succeeded: 0, durationMs: 100 }]]) });
+    expect(decision.candidates.find((candidate) => candidate.rail === "Card")?.successRate).toBe(0.9505);
+    expect(decision.candidates.find((candidate) => candidate.rail === "Card")?.eliminated).toBe(false);
+    expect(decision.chosenRail).toBe("Wire");
+    // Ten successes in the window: (10 + 19.96) / 30 = 0.9987, Card first again.
+    const back = rank({ window: new Map([["card", { attempts: 10, succeeded: 10, durationMs: 1_000 }]]) });
+    expect(back.chosenRail).toBe("Card");
+  });
+
+  it("penalises average time: equal rails apart from time rank the faster first", () => {
+    const twins: RankedRail[] = [
+      { ...rails[0]!, id: "slow", name: "Slow", avgProcessingTime: 3 },
+      { ...rails[0]!, id: "fast", name: "Fast", avgProcessingTime: 0.5 },
+    ];
+    const decision = rank({ rails: twins });
+    expect(decision.chosenRail).toBe("Fast");
+    expect(decision.candidates[0]!.score).toBeCloseTo(0.985 * 99_895 - 30, 1);
+    expect(decision.candidates[1]!.score).toBeCloseTo(0.985 * 99_895 - 5, 1);
+  });
+});
+
+describe("forceRail and preferredRail", () => {
+  it("forceRail (by name, any case) overrides the score, even on an eliminated rail", () => {
+    const window = new Map([["swift", { attempts: 40, succeeded: 0, durationMs: 0 }]]);
+    const decision = rank({ forceRail: " swift ", window });
+    expect(decision).toMatchObject({ strategy: "forced", chosenRail: "SWIFT", defaultRail: "ACH", savingMinor: 105 - 600 });
+    expect(decision.reason).toContain("forces SWIFT");
+  });
+
+  it("forceRail naming a stopped, unknown or already tried rail is 422 rail_not_available naming it", () => {
+    const stopped = rails.map((rail) => (rail.id === "wire" ? { ...rail, status: "down" as const } : rail));
+    expect(refusal(() => rank({ rails: stopped, forceRail: "Wire" }))).toEqual({ status: 422, code: "rail_not_available", message: 'Rail "Wire" is not available: its status is down' });
+    expect(refusal(() => rank({ forceRail: "Pigeon" }))).toEqual({ status: 422, code: "rail_not_available", message: 'Rail "Pigeon" is not available: no rail has that name' });
+    expect(refusal(() => rank({ forceRail: "ACH", excludeRailIds: ["ach"] })).message).toBe('Rail "ACH" is not available: it was already tried for this payment');
+  });
+
+  it("no active rail is 422 no_rail_available", () => {
+    const allDown = rails.map((rail) => ({ ...rail, status: "maintenance" as const }));
+    expect(refusal(() => rank({ rails: allDown })).code).toBe("no_rail_available");
+    expect(refusal(() => rank({ excludeRailIds: rails.map((rail) => rail.id) })).code).toBe("no_rail_available");
+  });
+
+  it("preferredRail wins when active and in rotation, even for a payment in the exploration share", () => {
+    const decision = rank({ preferredRail: "sepa", paymentId: exploreId });
+    expect(decision).toMatchObject({ strategy: "preferred", chosenRail: "SEPA", savingMinor: 3 });
+    expect(decision.candidates.find((candidate) => candidate.rail === "Card")?.note).toBe("Best expected value, not used: the request prefers SEPA");
+  });
+
+  it("a preferred rail that is eliminated, stopped or unknown is not used, and the reason says why", () => {
+    const window = new Map([["sepa", { attempts: 30, succeeded: 0, durationMs: 0 }]]);
+    expect(rank({ preferredRail: "SEPA", window }).reason).toContain('The preferred rail "SEPA" was not used: it is out of rotation');
+    const stopped = rails.map((rail) => (rail.id === "sepa" ? { ...rail, status: "down" as const } : rail));
+    const decision = rank({ preferredRail: "SEPA", rails: stopped });
+    expect(decision).toMatchObject({ strategy: "expected_value", chosenRail: "Card" });
+    expect(decision.reason).toContain("its status is down");
+    expect(rank({ preferredRail: "x".repeat(500) }).reason).toContain(`"${"x".repeat(40)}" was not used: no rail has that name`);
+  });
+});
+
+describe("elimination and recovery", () => {
+  const failing = (attempts: number, succeeded = 0) => new Map([["card", { attempts, succeeded, durationMs: attempts * 100 }]]);
+
+  it("takes a rail out below 50 % with at least 10 attempts in the window", () => {
+    // 30 failures: (0 + 19.96) / 50 = 0.3992 < 0.5.
+    const decision = rank({ window: failing(30) });
+    const card = decision.candidates.find((candidate) => candidate.rail === "Card")!;
+    expect(card).toMatchObject({ eliminated: true, successRate: 0.3992, attemptsInWindow: 30 });
+    expect(card.note).toBe("Out of rotation: success estimate 39.9 % over 30 attempts in the last 15 min is below 50 %");
+    expect(decision.chosenRail).toBe("Wire");
+  });
+
+  it("needs the minimum number of attempts: a rail configured at 40 % with 5 failures stays in", () => {
+    const weak = rails.map((rail) => (rail.id === "crypto" ? { ...rail, successRate: 40 } : rail));
+    // (0 + 8) / 25 = 0.32 < 0.5, but 5 attempts < 10.
+    const decision = rank({ rails: weak, window: new Map([["crypto", { attempts: 5, succeeded: 0, durationMs: 0 }]]) });
+    expect(decision.candidates.find((candidate) => candidate.rail === "Crypto")).toMatchObject({ eliminated: false, successRate: 0.32 });
+  });
+
+  it("recovers as the window slides (failures age out) and through probes that succeed", () => {
+    expect(rank({ window: failing(30) }).chosenRail).toBe("Wire");
+    // The window slid past the failures: judged on the prior again.
+    expect(rank({ window: empty }).chosenRail).toBe("Card");
+    // Probes: a payment in the probe share tests the eliminated rail ...
+    const probe = rank({ window: failing(30), paymentId: probeId });
+    expect(probe).toMatchObject({ strategy: "exploration", chosenRail: "Card" });
+    expect(probe.reason).toContain("probe share");
+    // ... and once probes succeed the estimate climbs back over the threshold: (12 + 19.96) / 50 = 0.639.
+    const recovered = rank({ window: failing(30, 12) });
+    expect(recovered.candidates.find((candidate) => candidate.rail === "Card")?.eliminated).toBe(false);
+  });
+
+  it("with every available rail eliminated, the static fallback order picks the first", () => {
+    const window = new Map(rails.map((rail) => [rail.id, { attempts: 50, succeeded: 0, durationMs: 0 }]));
+    const decision = rank({ window });
+    expect(decision).toMatchObject({ strategy: "expected_value", chosenRail: "ACH", savingMinor: 0 });
+    expect(decision.reason).toContain("static fallback order");
+  });
+});
+
+describe("exploration", () => {
+  const ids = Array.from({ length: 2_000 }, (_, n) => `pay_${n.toString(36)}_${(n * 7919).toString(16)}`);
+
+  it("sends a bounded share (about 10 %) of 2,000 payments to a non-best rail, the same on every run", () => {
+    const first = ids.map((paymentId) => rank({ paymentId }));
+    const again = ids.map((paymentId) => rank({ paymentId }));
+    expect(again).toEqual(first);
+    const explored = first.filter((decision) => decision.strategy === "exploration");
+    // Binomial(2000, 0.1): mean 200, sd 13.4; ±4 sd.
+    expect(explored.length).toBeGreaterThan(2_000 * EXPLORATION_SHARE - 54);
+    expect(explored.length).toBeLessThan(2_000 * EXPLORATION_SHARE + 54);
+    expect(explored.every((decision) => decision.chosenRail !== "Card")).toBe(true);
+    // Every other rail gets some of it.
+    expect(new Set(explored.map((decision) => decision.chosenRail))).toEqual(new Set(["ACH", "Wire", "SWIFT", "SEPA", "Crypto"]));
+    // With no eliminated rail the probe share routes by value.
+    const probes = ids.filter((paymentId) => explorationBand(paymentId) === "probe");
+    expect(probes.length).toBeLessThan(2_000 * PROBE_SHARE + 30);
+    for (const paymentId of probes.slice(0, 5)) expect(rank({ paymentId }).strategy).toBe("expected_value");
+  });
+
+  it("never explores a retry: it takes the next best", () => {
+    const retry = rank({ paymentId: exploreId, excludeRailIds: ["card"] });
+    expect(retry).toMatchObject({ strategy: "expected_value", chosenRail: "Wire", defaultRail: "ACH" });
+    expect(retry.reason).toMatch(/^Retry after a failed attempt: Wire has the highest/);
+    expect(retry.candidates.find((candidate) => candidate.rail === "Card")?.note).toBe("Not routable: it was already tried for this payment");
+    expect(rank({ paymentId: exploreId }).strategy).toBe("exploration");
+  });
+});

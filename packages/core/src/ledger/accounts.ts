@@ -42,6 +42,11 @@ export const SYSTEM_ACCOUNTS = {
   fees: { name: "Fee revenue", type: "revenue", description: "Fees charged by the platform." },
   fx: { name: "FX position", type: "asset", description: "Foreign-exchange position and spread." },
   suspense: { name: "Suspense", type: "liability", description: "Unmatched or unexplained items awaiting investigation." },
+  clearing: {
+    name: "Clearing",
+    type: "asset",
+    description: "Payments to external beneficiaries sent over a rail and not settled yet; settlement reconciliation clears them.",
+  },
 } as const satisfies Record<string, { name: string; type: AccountType; description: string }>;
 export type SystemAccountCode = keyof typeof SYSTEM_ACCOUNTS;
 

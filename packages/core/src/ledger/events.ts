@@ -6,7 +6,7 @@ import { getAccounts } from "./accounts";
 import { ProcessCache } from "./cache";
 import type { VersionItem } from "./balances";
 import { unfoldVersion } from "./folded-versions";
-import { Journal } from "./journals";
+import { Journal, visibleEntry } from "./journals";
 import { balanceVersionKey, chainPartition, journalKey, ownerFeedPartitions } from "./keys";
 import { holderDirection, type LedgerEventName, type LedgerStreamEvent } from "./model";
 
@@ -24,7 +24,7 @@ export type { LedgerEventName };
 export interface LedgerFeedEvent {
   event: LedgerEvent;
   accounts: string[];
-  transactionStatus: "draft" | "posted" | null;
+  transactionStatus: "draft" | "posted" | "voided" | null;
 }
 
 const JOURNAL_EVENTS = new Set<LedgerEventName>(["transactionCreated", "transactionStatusUpdate"]);
@@ -79,7 +79,8 @@ export function eventsOf(item: VersionItem, journal: Journal | undefined, accoun
     }),
   ];
   if (journal && announcesJournal(item, journal)) {
-    const accounts = journal.entries.map((entry) => entry.account_id);
+    const visible = journal.entries.map((entry) => visibleEntry(journal, entry, { ownerId: item.owner_id, accountIds: new Set([item.account_id]) }));
+    const accounts = visible.map((entry) => entry.account_id);
     if (operation === "create") {
       events.push({
         event: {
@@ -87,8 +88,9 @@ export function eventsOf(item: VersionItem, journal: Journal | undefined, accoun
           transactionId: journal.id,
           amount: money(journal.total_amount),
           status: "draft",
-          fromAccountId: journal.entries.find((entry) => entry.side === "credit")?.account_id ?? null,
-          toAccountId: journal.entries.find((entry) => entry.side === "debit")?.account_id ?? null,
+          // Seen by the owner of the announcing version: another customer's account is redacted.
+          fromAccountId: visible.find((entry) => entry.side === "credit")?.account_id ?? null,
+          toAccountId: visible.find((entry) => entry.side === "debit")?.account_id ?? null,
           currency: journal.currency,
           description: journal.description,
         },
@@ -96,9 +98,10 @@ export function eventsOf(item: VersionItem, journal: Journal | undefined, accoun
         transactionStatus: "draft",
       });
     } else {
-      const status = operation === "post" ? "posted" : "draft";
+      const status = operation === "post" ? "posted" : operation === "void" ? "voided" : "draft";
+      const message = operation === "post" ? "Transaction posted" : operation === "void" ? "Transaction voided" : "Transaction unposted";
       events.push({
-        event: { type: "transactionStatusUpdate", transactionId: journal.id, status, message: operation === "post" ? "Transaction posted" : "Transaction unposted" },
+        event: { type: "transactionStatusUpdate", transactionId: journal.id, status, message },
         accounts,
         transactionStatus: status,
       });

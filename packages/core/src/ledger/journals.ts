@@ -9,7 +9,7 @@ import { Currency, toDecimalString } from "../money/model";
 import type { Account } from "./accounts";
 import { MAX_ATTEMPTS, pause, plannedVersions, sendWrite, versionPuts, withChains, type TransactItems } from "./write-path";
 import { journalKey, journalsByOwner, operationKey } from "./keys";
-import { isLedgerId, JOURNAL_TYPES, LEDGER_MESSAGES, type JournalType, type Side } from "./model";
+import { isLedgerId, JOURNAL_STATUSES, JOURNAL_TYPES, LEDGER_MESSAGES, type JournalType, type Side } from "./model";
 import { isRecordedRefusal, isReplayedRefusal, ledgerBusy, readDecision, recordRefusal, Refusal, RefusalRecord, refusalOf, replayedRefusal } from "./decisions";
 
 export const JournalEntry = z.object({
@@ -28,8 +28,8 @@ export const Actor = z.object({ id: z.string(), name: z.string() });
 export type Actor = z.infer<typeof Actor>;
 
 const HistoryRecord = z.object({
-  operation: z.enum(["create", "post", "unpost"]),
-  status: z.enum(["draft", "posted"]),
+  operation: z.enum(["create", "post", "unpost", "void"]),
+  status: z.enum(JOURNAL_STATUSES),
   at: z.string(),
   /** null for records written before actors were kept, and for writes without a user (seeds, benchmarks). */
   by: Actor.nullable().default(null),
@@ -46,7 +46,7 @@ export const Journal = z.object({
   id: z.string(),
   owner_id: z.string(),
   type: z.enum(JOURNAL_TYPES),
-  status: z.enum(["draft", "posted"]),
+  status: z.enum(JOURNAL_STATUSES),
   currency: Currency,
   total_amount: z.number().int().positive(),
   description: z.string(),
@@ -70,19 +70,52 @@ export const Journal = z.object({
 export type Journal = z.infer<typeof Journal>;
 
 const SYSTEM_ACCOUNT_PREFIX = "sys-";
+export const isSystemAccountId = (accountId: string): boolean => accountId.startsWith(SYSTEM_ACCOUNT_PREFIX);
+
+/**
+ * What a journal shows of another customer's account (a payment between users): its id, name
+ * and number are the other user's business. The leg and its amount stay, so the journal still
+ * visibly balances.
+ */
+export const REDACTED_ACCOUNT = { account_id: "redacted", account_name: "Another customer's account" } as const;
+
+/**
+ * Who looks at a journal: its owner (the default), or a customer whose account it touched (a
+ * payee looking at their account's transactions), who sees only `accountIds` as their own.
+ */
+export interface JournalViewer {
+  ownerId: string;
+  accountIds?: ReadonlySet<string>;
+}
+
+/** Whether `viewer` holds the account of an entry (system accounts are nobody's). */
+function ownedBy(journal: Journal, entry: JournalEntry, viewer: JournalViewer): boolean {
+  if (viewer.ownerId === journal.owner_id) return entry.owned ?? !isSystemAccountId(entry.account_id);
+  return viewer.accountIds?.has(entry.account_id) ?? false;
+}
+
+/** An entry as `viewer` may see it: system accounts and the viewer's own in full, other customers' accounts redacted. */
+export function visibleEntry(journal: Journal, entry: JournalEntry, viewer: JournalViewer): JournalEntry & { owned: boolean } {
+  const owned = ownedBy(journal, entry, viewer);
+  if (owned || isSystemAccountId(entry.account_id)) return { ...entry, owned };
+  return { ...entry, ...REDACTED_ACCOUNT, account_number: null, owned: false };
+}
 
 /** Whose side a row is on: a deposit's is the system account; a transfer's is "from → to". */
-function counterpartyOf(journal: Journal, owned: (entry: JournalEntry) => boolean): string {
-  const outside = journal.entries.find((entry) => !owned(entry));
+function counterpartyOf(entries: (JournalEntry & { owned: boolean })[]): string {
+  const outside = entries.find((entry) => !entry.owned);
   if (outside) return outside.account_name;
-  const from = journal.entries.find((entry) => entry.side === "credit");
-  const to = journal.entries.find((entry) => entry.side === "debit");
+  const from = entries.find((entry) => entry.side === "credit");
+  const to = entries.find((entry) => entry.side === "debit");
   return `${from?.account_name ?? "?"} → ${to?.account_name ?? "?"}`;
 }
 
-/** How a journal looks in API replies: decimal strings at the edge, minor units alongside. */
-export function journalReply(journal: Journal) {
-  const owned = (entry: JournalEntry) => entry.owned ?? !entry.account_id.startsWith(SYSTEM_ACCOUNT_PREFIX);
+/**
+ * How a journal looks in API replies: decimal strings at the edge, minor units alongside. Seen
+ * by `viewer` (default: the journal's owner): accounts of other customers are redacted.
+ */
+export function journalReply(journal: Journal, viewer: JournalViewer = { ownerId: journal.owner_id }) {
+  const entries = journal.entries.map((entry) => visibleEntry(journal, entry, viewer));
   return {
     id: journal.id,
     type: journal.type,
@@ -92,24 +125,24 @@ export function journalReply(journal: Journal) {
     total_amount_minor: journal.total_amount,
     currency: journal.currency,
     description: journal.description,
-    entries: journal.entries.map((entry) => ({
+    entries: entries.map((entry) => ({
       account_id: entry.account_id,
       account_name: entry.account_name,
       account_number: entry.account_number ?? null,
-      owned: owned(entry),
+      owned: entry.owned,
       side: entry.side,
       debit: entry.side === "debit" ? toDecimalString(entry.amount, journal.currency) : "0",
       credit: entry.side === "credit" ? toDecimalString(entry.amount, journal.currency) : "0",
       amount_minor: entry.amount,
     })),
-    from_account_id: journal.entries.find((entry) => entry.side === "credit")?.account_id ?? null,
-    to_account_id: journal.entries.find((entry) => entry.side === "debit")?.account_id ?? null,
+    from_account_id: entries.find((entry) => entry.side === "credit")?.account_id ?? null,
+    to_account_id: entries.find((entry) => entry.side === "debit")?.account_id ?? null,
     timestamp: journal.posted_at ?? journal.created_at,
     created_at: journal.created_at,
     posted_at: journal.posted_at,
     history: journal.history,
     idempotency_key: journal.idempotency_key,
-    counterparty: counterpartyOf(journal, owned),
+    counterparty: counterpartyOf(entries),
   };
 }
 export type JournalReply = ReturnType<typeof journalReply>;
@@ -247,27 +280,77 @@ export const journalPut = (ctx: CoreContext, journal: Journal, extra: Record<str
   },
 });
 
+/** DynamoDB's limit of items per TransactWriteItems. */
+export const MAX_TRANSACT_ITEMS = 100;
+
+/**
+ * Items another domain writes in the same transaction as a journal change (a payment and its
+ * history with the journal that holds or moves its money). Built from the commit instant, which
+ * is only known once the ledger has planned its versions.
+ */
+export type ExtraItems = TransactItems | ((at: string) => TransactItems);
+
+export interface JournalWriteOptions {
+  /** Appended to the journal's TransactWriteItems: all commit or none. */
+  extraItems?: ExtraItems;
+  /**
+   * A payment's journal (type "payment") is its hold: only the payment settles it (posts or voids
+   * it with its own change). The ledger's post/unpost routes leave it alone.
+   */
+  settlesPayment?: boolean;
+}
+
+export interface CreateJournalOptions extends JournalWriteOptions {
+  /** The journal's id when the caller names it (a payment's journal has the payment's id); default: from the Idempotency-Key. */
+  id?: string;
+}
+
+/**
+ * The caller's extra items refused the write (one of their conditions failed): the journal
+ * change did not happen, and retrying it would not help. `codes` are the extra items' reasons.
+ */
+export class ExtraItemsRefused extends Error {
+  constructor(readonly codes: string[]) {
+    super(`The write's own items were refused: ${codes.join(", ")}`);
+    this.name = "ExtraItemsRefused";
+  }
+}
+
+/** The extra items for a commit at `at`, checked against the transaction's item limit. */
+function resolveExtras(extra: ExtraItems | undefined, at: string, ledgerItems: number): TransactItems {
+  const items = typeof extra === "function" ? extra(at) : (extra ?? []);
+  if (ledgerItems + items.length > MAX_TRANSACT_ITEMS) throw new Error(`A journal write may carry at most ${MAX_TRANSACT_ITEMS - ledgerItems} extra items, not ${items.length}`);
+  return items;
+}
+
+/** Sends the write; a failed condition on one of the caller's extra items is ExtraItemsRefused. */
+async function sendWithExtras(ctx: CoreContext, ledgerItems: TransactItems, extras: TransactItems, versions: Parameters<typeof sendWrite>[2]): Promise<void> {
+  try {
+    await sendWrite(ctx, [...ledgerItems, ...extras], versions);
+  } catch (error) {
+    const codes = cancellationCodes(error);
+    const extraCodes = codes && extras.length > 0 ? codes.slice(ledgerItems.length) : [];
+    if (extraCodes.includes("ConditionalCheckFailed")) throw new ExtraItemsRefused(extraCodes);
+    throw error;
+  }
+}
+
 /**
  * Creates a draft journal: the journal item (which is also the idempotency record, keyed by the
  * client's Idempotency-Key) and one new balance version per leg, in one TransactWriteItems.
  * Returns the reply body, or a JournalReplay carrying the original reply to a repeated request.
+ * `options.extraItems` commit in the same transaction (a refused one: ExtraItemsRefused).
  */
-export async function createJournal(ctx: CoreContext, draft: JournalDraft, idempotency: Idempotency): Promise<string | JournalReplay> {
+export async function createJournal(ctx: CoreContext, draft: JournalDraft, idempotency: Idempotency, options: CreateJournalOptions = {}): Promise<string | JournalReplay> {
   assertBalanced(draft.legs);
-  const id = journalIdFor(draft.ownerId, idempotency.key);
+  const id = options.id ?? journalIdFor(draft.ownerId, idempotency.key);
   for (let attempt = 1; ; attempt++) {
     try {
       return await withChains(ctx, draft.legs, async (chains) => {
         const { versions, at: createdAt } = await plannedVersions(ctx, chains, draft.legs, "create", { id, type: draft.type });
         const journal = newJournal(id, draft, idempotency, createdAt);
-        await sendWrite(
-          ctx,
-          [
-            journalPut(ctx, journal),
-            ...versionPuts(ctx, versions),
-          ],
-          versions,
-        );
+        const ledgerItems = [journalPut(ctx, journal), ...versionPuts(ctx, versions)];
+        await sendWithExtras(ctx, ledgerItems, resolveExtras(options.extraItems, createdAt, ledgerItems.length), versions);
         ctx.logger.debug("journal created", { journal_id: id, type: draft.type, attempt });
         return journal.created_reply;
       });
@@ -319,9 +402,12 @@ function replayOperation(earlier: EarlierOperation, idempotency: Idempotency): J
 }
 
 /**
- * Approve (post) or unpost a journal: the journal changes status under its version, and every
- * leg's chain gets a new version in the same transaction. Unposting moves posted amounts back
- * to pending; a customer account whose available balance that would take below zero refuses.
+ * Approve (post), unpost or void a journal: the journal changes status under its version, and
+ * every leg's chain gets a new version in the same transaction. Unposting moves posted amounts
+ * back to pending; a customer account whose available balance that would take below zero
+ * refuses. Voiding removes a draft's pending amounts (a payment's hold released); a voided
+ * journal is final. `options.extraItems` commit in the same transaction (ExtraItemsRefused
+ * when one of their conditions fails: a payment changed meanwhile).
  * A keyed request also writes its idempotency record (OPKEY#) in that transaction, created only
  * if absent: of two concurrent duplicates one commits, the other re-reads and replays it. A
  * keyed request refused for a business rule (already posted, not posted, insufficient funds, a
@@ -332,13 +418,14 @@ export async function changeJournalStatus(
   ctx: CoreContext,
   ownerId: string,
   journalId: string,
-  operation: "post" | "unpost",
+  operation: StatusOperation,
   idempotency: Idempotency,
   actor: Actor | null,
   resolveAccounts: (ids: string[]) => Promise<Map<string, Account>>,
+  options: JournalWriteOptions = {},
 ): Promise<string | JournalReplay> {
   try {
-    return await attemptStatusChange(ctx, { ownerId, journalId, operation, idempotency, actor, resolveAccounts });
+    return await attemptStatusChange(ctx, { ownerId, journalId, operation, idempotency, actor, resolveAccounts, extraItems: options.extraItems, settlesPayment: options.settlesPayment ?? false });
   } catch (error) {
     if (!idempotency.key || !isRecordedRefusal(error) || isReplayedRefusal(error)) throw error;
     const recordKey = operationKey(journalId, keyHash(idempotency.key));
@@ -350,37 +437,58 @@ export async function changeJournalStatus(
   }
 }
 
-/** One post or unpost request, as changeJournalStatus takes it. */
+/**
+ * post: draft -> posted; unpost: posted -> draft; void: draft -> voided (the hold released: its
+ * pending amounts removed, nothing booked; a voided journal never changes again).
+ */
+export type StatusOperation = "post" | "unpost" | "void";
+const STATUS_AFTER = { post: "posted", unpost: "draft", void: "voided" } as const;
+const STATUS_MESSAGE = { post: "Transaction posted", unpost: "Transaction unposted", void: "Transaction voided" } as const;
+
+/** One post, unpost or void request, as changeJournalStatus takes it. */
 interface StatusChange {
   ownerId: string;
   journalId: string;
-  operation: "post" | "unpost";
+  operation: StatusOperation;
   idempotency: Idempotency;
   actor: Actor | null;
   resolveAccounts: (ids: string[]) => Promise<Map<string, Account>>;
+  extraItems?: ExtraItems | undefined;
+  settlesPayment: boolean;
 }
 
-async function attemptStatusChange(ctx: CoreContext, { ownerId, journalId, operation, idempotency, actor, resolveAccounts }: StatusChange): Promise<string | JournalReplay> {
+/** Whether a journal in `status` may take `operation`; the refusal otherwise. */
+function refuseStatusChange(status: Journal["status"], operation: StatusOperation): AppError | null {
+  if (status === "voided") return conflict(LEDGER_MESSAGES.voided, "voided");
+  if (operation === "post" && status !== "draft") return conflict(LEDGER_MESSAGES.alreadyPosted, "already_posted");
+  if (operation === "unpost" && status !== "posted") return conflict(LEDGER_MESSAGES.notPosted, "not_posted");
+  if (operation === "void" && status !== "draft") return conflict(LEDGER_MESSAGES.notDraftForVoid, "not_draft");
+  return null;
+}
+
+async function attemptStatusChange(ctx: CoreContext, { ownerId, journalId, operation, idempotency, actor, resolveAccounts, extraItems, settlesPayment }: StatusChange): Promise<string | JournalReplay> {
   for (let attempt = 1; ; attempt++) {
     const journal = await requireOwnedJournal(ctx, ownerId, journalId);
     const earlier = idempotency.key ? await earlierOperation(ctx, journal, idempotency.key) : undefined;
     if (earlier) return replayOperation(earlier, idempotency);
-    if (operation === "post" && journal.status !== "draft") throw conflict(LEDGER_MESSAGES.alreadyPosted, "already_posted");
-    if (operation === "unpost" && journal.status !== "posted") throw conflict(LEDGER_MESSAGES.notPosted, "not_posted");
+    if (journal.type === "payment" && !settlesPayment) throw conflict(LEDGER_MESSAGES.paymentHold, "payment_hold");
+    const refusal = refuseStatusChange(journal.status, operation);
+    if (refusal) throw refusal;
 
     const accounts = await resolveAccounts(journal.entries.map((entry) => entry.account_id));
     const legs = journal.entries.map((entry) => ({ account: accounts.get(entry.account_id)!, side: entry.side, amount: entry.amount }));
     try {
       return await withChains(ctx, legs, async (chains) => {
         const { versions, at } = await plannedVersions(ctx, chains, legs, operation, journal);
+        const status = STATUS_AFTER[operation];
         const after: Journal = {
           ...journal,
-          status: operation === "post" ? "posted" : "draft",
+          status,
           posted_at: operation === "post" ? at : null,
           version: journal.version + 1,
-          history: [...journal.history, { operation, status: operation === "post" ? "posted" : "draft", at, by: actor }],
+          history: [...journal.history, { operation, status, at, by: actor }],
         };
-        const body = JSON.stringify({ message: operation === "post" ? "Transaction posted" : "Transaction unposted", data: journalReply(after) });
+        const body = JSON.stringify({ message: STATUS_MESSAGE[operation], data: journalReply(after) });
         const record: TransactItems = idempotency.key
           ? [
               {
@@ -400,22 +508,19 @@ async function attemptStatusChange(ctx: CoreContext, { ownerId, journalId, opera
               },
             ]
           : [];
-        await sendWrite(
-          ctx,
-          [
-            {
-              Put: {
-                TableName: ctx.db.table,
-                Item: { ...journalKey(journal.id), ...journalsByOwner(journal.owner_id, journal.created_at, journal.id), entity: "journal", ...after },
-                ConditionExpression: "version = :seen",
-                ExpressionAttributeValues: { ":seen": journal.version },
-              },
+        const ledgerItems: TransactItems = [
+          {
+            Put: {
+              TableName: ctx.db.table,
+              Item: { ...journalKey(journal.id), ...journalsByOwner(journal.owner_id, journal.created_at, journal.id), entity: "journal", ...after },
+              ConditionExpression: "version = :seen",
+              ExpressionAttributeValues: { ":seen": journal.version },
             },
-            ...versionPuts(ctx, versions),
-            ...record,
-          ],
-          versions,
-        );
+          },
+          ...versionPuts(ctx, versions),
+          ...record,
+        ];
+        await sendWithExtras(ctx, ledgerItems, resolveExtras(extraItems, at, ledgerItems.length), versions);
         return body;
       });
     } catch (error) {

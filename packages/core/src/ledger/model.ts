@@ -19,7 +19,12 @@ export function normalSideOf(type: AccountType): Side {
 
 export const JOURNAL_TYPES = ["deposit", "transfer", "test_balance", "payment", "fx", "adjustment"] as const;
 export type JournalType = (typeof JOURNAL_TYPES)[number];
-export type JournalStatus = "draft" | "posted";
+/**
+ * draft: pending (a hold: its legs count as pending, outflows reduce the available balance);
+ * posted: booked; voided: a draft withdrawn for good (its pending amounts removed, nothing
+ * booked), e.g. a payment that failed. A voided journal never changes again.
+ */
+export type JournalStatus = "draft" | "posted" | "voided";
 
 export const LEDGER_MESSAGES = {
   accountNotFound: "Account not found",
@@ -29,6 +34,9 @@ export const LEDGER_MESSAGES = {
   currencyMismatch: (expected: string, got: string) => `Currency ${got} does not match the account currency ${expected}`,
   alreadyPosted: "Transaction is already posted",
   notPosted: "Only posted transactions can be unposted",
+  notDraftForVoid: "Only draft transactions can be voided",
+  voided: "Transaction is voided",
+  paymentHold: "This transaction is a payment's hold: the payment posts it when it completes or releases it when it fails",
   accountInactive: "Account is not active",
   testBalanceDisabled: "Test balances are not available in this environment",
   idempotencyMismatch: "This Idempotency-Key was already used with a different request",
@@ -138,8 +146,9 @@ export function figures(totals: Totals, normal: Side): BalanceFigures {
   return { ...totals, balance, available: balance - pendingOut, pending_in: pendingIn, pending_out: pendingOut };
 }
 
-/** What a journal operation does to one account's totals. */
-export type Operation = "create" | "post" | "unpost";
+/** What a journal operation does to one account's totals ("void": a draft withdrawn, its pending amounts removed). */
+export const OPERATIONS = ["create", "post", "unpost", "void"] as const;
+export type Operation = (typeof OPERATIONS)[number];
 
 /**
  * Changes to an account that move no money but belong in its history and its feed: a lock, an
@@ -151,10 +160,10 @@ export type MarkerOperation = (typeof MARKER_OPERATIONS)[number];
 
 /**
  * Which way a change moves an account, seen by its holder: CREDIT when the balance grows (value
- * arrives on the account's normal side), DEBIT when it shrinks. Unposting reverses the leg.
+ * arrives on the account's normal side), DEBIT when it shrinks. Unposting and voiding reverse the leg (a void gives back what a hold took from the available balance).
  */
 export function holderDirection(side: Side, normalSide: Side, operation: Operation): "CREDIT" | "DEBIT" {
-  return (side === normalSide) !== (operation === "unpost") ? "CREDIT" : "DEBIT";
+  return (side === normalSide) !== (operation === "unpost" || operation === "void") ? "CREDIT" : "DEBIT";
 }
 
 export function applyEntry(totals: Totals, side: Side, amount: number, operation: Operation): Totals {
@@ -170,12 +179,13 @@ export function applyEntry(totals: Totals, side: Side, amount: number, operation
     next[posted] -= amount;
     next[pending] += amount;
   }
+  if (operation === "void") next[pending] -= amount;
   return next;
 }
 
 /* Filters of the transactions list and its CSV export (the web's Transactions tab). */
 
-export const JOURNAL_STATUSES = ["draft", "posted"] as const;
+export const JOURNAL_STATUSES = ["draft", "posted", "voided"] as const;
 export const TRANSACTION_SEARCH_MAX = 100;
 
 /** An empty query parameter (a cleared form field) means "no filter". */
@@ -238,7 +248,7 @@ export const BalanceUpdateEvent = z.object({
   changeAmount: decimalText,
   /** Seen by the account's holder: CREDIT when the balance grows, DEBIT when it shrinks. */
   changeType: z.enum(["CREDIT", "DEBIT"]),
-  operation: z.enum(["create", "post", "unpost"]),
+  operation: z.enum(OPERATIONS),
   currency: Currency,
   transactionId: z.string(),
 });
@@ -257,8 +267,8 @@ export const TransactionStatusUpdateEvent = z.object({
   type: z.literal("transactionStatusUpdate"),
   ...streamCommon,
   transactionId: z.string(),
-  /** "failed" is for payments and refused postings announced on this stream later. */
-  status: z.enum(["posted", "draft", "failed"]),
+  /** "voided": a draft withdrawn (a failed payment's hold released); "failed" is for refused postings announced later. */
+  status: z.enum(["posted", "draft", "voided", "failed"]),
   message: z.string(),
 });
 export const ReconciliationResultEvent = z.object({

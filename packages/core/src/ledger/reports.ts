@@ -1,12 +1,12 @@
-import { ScanCommand } from "@aws-sdk/lib-dynamodb";
+import { QueryCommand, ScanCommand } from "@aws-sdk/lib-dynamodb";
 import type { CoreContext } from "../shared/context";
 import { badRequest } from "../shared/errors";
 import { fromDecimalString, toDecimalString, type Currency } from "../money/model";
 import { Account, getAccounts, listAccounts } from "./accounts";
 import { balanceAsOf, currentBalance } from "./balances";
-import { Journal } from "./journals";
+import { Journal, loadJournal, REDACTED_ACCOUNT } from "./journals";
 import { queryPage } from "../shared/pagination";
-import { journalsByOwner } from "./keys";
+import { BALANCE_PREFIX, chainPartition, journalsByOwner } from "./keys";
 import { cursorBinding } from "./transactions";
 import { applyEntry, ZERO_TOTALS, type Totals } from "./model";
 
@@ -29,6 +29,40 @@ async function ownerJournals(ctx: CoreContext, ownerId: string): Promise<Journal
     cursor = page.next_cursor ?? undefined;
   } while (cursor);
   return journals.reverse();
+}
+
+/**
+ * Journals another user owns that moved money into the owner's accounts: payments between users
+ * (type "payment", the only journals with legs of two users). Found by the "create" versions they
+ * left on the owner's chains, so a payee's balances replay exactly like the payer's.
+ */
+async function receivedJournals(ctx: CoreContext, accounts: Account[], ownerId: string): Promise<Journal[]> {
+  const ids = new Set<string>();
+  for (const account of accounts.filter((one) => one.kind === "customer")) {
+    let start: Record<string, unknown> | undefined;
+    do {
+      const reply = await ctx.db.doc.send(
+        new QueryCommand({
+          TableName: ctx.db.table,
+          KeyConditionExpression: "pk = :pk AND begins_with(sk, :prefix)",
+          FilterExpression: "operation = :create AND tx_type = :payment",
+          ExpressionAttributeValues: { ":pk": chainPartition(account.id), ":prefix": BALANCE_PREFIX, ":create": "create", ":payment": "payment" },
+          ExclusiveStartKey: start,
+          ConsistentRead: true,
+        }),
+      );
+      for (const item of reply.Items ?? []) if (typeof item.tx_id === "string") ids.add(item.tx_id);
+      start = reply.LastEvaluatedKey;
+    } while (start);
+  }
+  const journals = await Promise.all([...ids].map((id) => loadJournal(ctx, id)));
+  return journals.filter((journal): journal is Journal => journal !== null && journal.owner_id !== ownerId);
+}
+
+/** The owner's journals and those of others that paid into the owner's accounts, oldest first. */
+async function journalsTouching(ctx: CoreContext, ownerId: string, accounts: Account[]): Promise<Journal[]> {
+  const [own, received] = await Promise.all([ownerJournals(ctx, ownerId), receivedJournals(ctx, accounts, ownerId)]);
+  return [...own, ...received].sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : 0));
 }
 
 /** Every journal and account in the table: the whole-ledger view, for administrators. */
@@ -56,8 +90,8 @@ async function scanAll(ctx: CoreContext): Promise<{ journals: Journal[]; account
 }
 
 /** The status a journal had at a moment, from its recorded history; null if it did not exist yet. */
-export function statusAt(journal: Journal, at: string): "draft" | "posted" | null {
-  let status: "draft" | "posted" | null = null;
+export function statusAt(journal: Journal, at: string): Journal["status"] | null {
+  let status: Journal["status"] | null = null;
   for (const record of journal.history) if (record.at <= at) status = record.status;
   return status;
 }
@@ -67,7 +101,8 @@ export function replayTotals(journals: Journal[], at: string | null): Map<string
   const totals = new Map<string, Totals>();
   for (const journal of journals) {
     const status = at === null ? journal.status : statusAt(journal, at);
-    if (status === null) continue;
+    // A voided journal (a released hold) leaves no totals behind.
+    if (status === null || status === "voided") continue;
     for (const entry of journal.entries) {
       let current = totals.get(entry.account_id) ?? { ...ZERO_TOTALS };
       current = applyEntry(current, entry.side, entry.amount, "create");
@@ -148,7 +183,8 @@ function resolveAsOf(ctx: CoreContext, asOf: string | undefined): string {
  */
 export async function trialBalance(ctx: CoreContext, ownerId: string, asOfInput?: string) {
   const asOf = resolveAsOf(ctx, asOfInput);
-  const [accounts, journals] = await Promise.all([listAccounts(ctx, ownerId), ownerJournals(ctx, ownerId)]);
+  const accounts = await listAccounts(ctx, ownerId);
+  const journals = await journalsTouching(ctx, ownerId, accounts);
   const replayed = replayTotals(journals, asOf);
   const rows: TrialBalanceRow[] = [];
   for (const account of accounts) {
@@ -159,10 +195,26 @@ export async function trialBalance(ctx: CoreContext, ownerId: string, asOfInput?
   const own = new Set(accounts.map((account) => account.id));
   const counterpartyIds = [...replayed.keys()].filter((id) => !own.has(id));
   const counterparties = await getAccounts(ctx, counterpartyIds);
+  // Other customers' accounts (the other side of a payment) are one redacted line per currency.
+  const others = new Map<Currency, { account: Pick<Account, "id" | "name" | "type" | "currency">; totals: Totals }>();
   for (const id of counterpartyIds) {
     const account = counterparties.get(id);
-    if (account) rows.push(row(account, "counterparty", replayed.get(id)!, replayed.get(id)!, asOf));
+    if (!account) continue;
+    const totals = replayed.get(id)!;
+    if (account.kind === "system") {
+      rows.push(row(account, "counterparty", totals, totals, asOf));
+      continue;
+    }
+    const line = others.get(account.currency) ?? { account: { id: REDACTED_ACCOUNT.account_id, name: REDACTED_ACCOUNT.account_name, type: "bank", currency: account.currency }, totals: { ...ZERO_TOTALS } };
+    line.totals = {
+      posted_debits: line.totals.posted_debits + totals.posted_debits,
+      posted_credits: line.totals.posted_credits + totals.posted_credits,
+      pending_debits: line.totals.pending_debits + totals.pending_debits,
+      pending_credits: line.totals.pending_credits + totals.pending_credits,
+    };
+    others.set(account.currency, line);
   }
+  for (const { account, totals } of others.values()) rows.push(row(account, "counterparty", totals, totals, asOf));
   return { as_of: asOf, accounts: rows, totals: currencyTotals(rows), is_balanced: currencyTotals(rows).every((total) => total.is_balanced) && rows.every((line) => line.is_balanced) };
 }
 
@@ -182,7 +234,7 @@ export async function integrityCheck(ctx: CoreContext, scope: { ownerId: string 
   const { journals, accounts } =
     scope === "ledger"
       ? await scanAll(ctx)
-      : await Promise.all([ownerJournals(ctx, scope.ownerId), listAccounts(ctx, scope.ownerId)]).then(([journals, accounts]) => ({ journals, accounts }));
+      : await listAccounts(ctx, scope.ownerId).then(async (accounts) => ({ journals: await journalsTouching(ctx, scope.ownerId, accounts), accounts }));
   const expected = replayTotals(journals, null);
   const drift: Drift[] = [];
   for (const account of accounts) {

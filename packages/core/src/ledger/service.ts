@@ -324,5 +324,8 @@ export async function accountTransactions(ctx: CoreContext, ownerId: string, acc
   );
   const journals = await Promise.all(found.items.flat().map((id) => loadJournal(ctx, id)));
   const detailed = await withAccountDetails(ctx, journals.filter((journal): journal is Journal => journal !== null));
-  return { ...found, items: detailed.map(journalReply) };
+  // The account's holder may not own the journal (a payment another user sent them): they see
+  // their own account's leg and system accounts, never the sender's accounts.
+  const viewer = { ownerId, accountIds: new Set([account.id]) };
+  return { ...found, items: detailed.map((journal) => journalReply(journal, viewer)) };
 }

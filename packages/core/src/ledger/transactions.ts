@@ -85,7 +85,7 @@ async function filteredPage(ctx: CoreContext, ownerId: string, filters: Transact
 export async function history(ctx: CoreContext, ownerId: string, query: unknown, page: PageQuery): Promise<Page<JournalReply>> {
   const filters = await parseTransactionFilters(ctx, ownerId, query);
   const found = await filteredPage(ctx, ownerId, filters, page, "transactions/history");
-  return { ...found, items: found.items.map(journalReply) };
+  return { ...found, items: found.items.map((journal) => journalReply(journal)) };
 }
 
 /** One journal of the caller: legs, status history, idempotency key. */

@@ -59,8 +59,9 @@ export async function plannedVersions(
   for (const [index, leg] of legs.entries()) {
     const head = heads[index]!;
     const state = chainState(head, leg.account);
-    if (leg.account.kind === "customer" && state.locked && holderDirection(leg.side, head.normal_side, operation) === "DEBIT") {
-      // A locked account still receives money; nothing leaves it. Refuse only on a fresh head.
+    if (leg.account.kind === "customer" && state.locked && operation !== "void" && holderDirection(leg.side, head.normal_side, operation) === "DEBIT") {
+      // A locked account still receives money; nothing leaves it (a void moves none: a hold is
+      // released whatever the lock). Refuse only on a fresh head.
       if (cached.some((entry) => entry !== undefined)) return plannedVersions(ctx, chains, legs, operation, journal, true);
       throw locked(LEDGER_MESSAGES.accountLocked(state.lock_reason ?? "no reason given"), "account_locked");
     }

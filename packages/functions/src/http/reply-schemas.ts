@@ -96,7 +96,7 @@ export const JournalReply = z.object({
   timestamp: z.string(),
   created_at: z.string(),
   posted_at: z.string().nullable(),
-  history: z.array(z.object({ operation: z.enum(["create", "post", "unpost"]), status: z.enum(JOURNAL_STATUSES), at: z.string(), by: Actor.nullable() })),
+  history: z.array(z.object({ operation: z.enum(["create", "post", "unpost", "void"]), status: z.enum(JOURNAL_STATUSES), at: z.string(), by: Actor.nullable() })),
   idempotency_key: z.string().nullable(),
   counterparty: z.string(),
 });

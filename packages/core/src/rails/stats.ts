@@ -54,6 +54,26 @@ const decisionShard = (paymentId: string) => hash32(`decision:${paymentId}`) % D
 
 /* ---------- writes ---------- */
 
+/**
+ * One counter update: SET of the bucket's identity (and its expiry), ADD of each counter. Every
+ * attribute name goes through a placeholder (several are DynamoDB reserved words).
+ */
+function counterUpdate(table: string, key: Record<string, string>, identity: { railId: string; level: RailStatLevel; bucket: string; expiresAt: number }, adds: Record<string, number>) {
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  const set = Object.entries({ entity: STAT_ENTITY, rail_id: identity.railId, stat_level: identity.level, stat_bucket: identity.bucket, expires_at: identity.expiresAt }).map(([name, value], index) => {
+    names[`#s${index}`] = name;
+    values[`:s${index}`] = value;
+    return `#s${index} = :s${index}`;
+  });
+  const add = Object.entries(adds).map(([name, value], index) => {
+    names[`#a${index}`] = name;
+    values[`:a${index}`] = value;
+    return `#a${index} :a${index}`;
+  });
+  return { Update: { TableName: table, Key: key, UpdateExpression: `SET ${set.join(", ")} ADD ${add.join(", ")}`, ExpressionAttributeNames: names, ExpressionAttributeValues: values } };
+}
+
 export interface AttemptOutcome {
   railId: string;
   paymentId: string;
@@ -88,30 +108,16 @@ export function attemptOutcomeItems(input: AttemptOutcome): TransactItems {
   const succeeded = input.outcome === "succeeded";
   const first = input.attemptNumber === 1;
   const durationMs = Math.max(0, finished.getTime() - started.getTime());
-  const adds = ["attempts :one", "#outcome :one", "duration_ms :duration"];
-  if (first) adds.push("first_attempts :one");
-  if (first && succeeded) adds.push("first_succeeded :one");
-  if (succeeded) adds.push("#volume :amount", "#paid :one");
+  const adds: Record<string, number> = { attempts: 1, [input.outcome]: 1, duration_ms: durationMs };
+  if (first) adds.first_attempts = 1;
+  if (first && succeeded) adds.first_succeeded = 1;
+  if (succeeded) {
+    adds[`volume_${input.currency}`] = input.amountMinor;
+    adds[`succeeded_${input.currency}`] = 1;
+  }
   return (["M", "H", "D"] as const).map((level) => {
     const bucket = bucketOf(level, finished);
-    return {
-      Update: {
-        TableName: input.table,
-        Key: railStatKey(shard, level, bucket, input.railId),
-        UpdateExpression: `SET entity = :entity, rail_id = :rail, lvl = :level, bucket = :bucket, expires_at = :expires ADD ${adds.join(", ")}`,
-        ExpressionAttributeNames: { "#outcome": input.outcome, ...(succeeded ? { "#volume": `volume_${input.currency}`, "#paid": `succeeded_${input.currency}` } : {}) },
-        ExpressionAttributeValues: {
-          ":entity": STAT_ENTITY,
-          ":rail": input.railId,
-          ":level": level,
-          ":bucket": bucket,
-          ":expires": expiresAt(level, finished),
-          ":one": 1,
-          ":duration": durationMs,
-          ...(succeeded ? { ":amount": input.amountMinor } : {}),
-        },
-      },
-    };
+    return counterUpdate(input.table, railStatKey(shard, level, bucket, input.railId), { railId: input.railId, level, bucket, expiresAt: expiresAt(level, finished) }, adds);
   });
 }
 
@@ -155,15 +161,9 @@ export function decisionItems(decision: RoutingDecision, context: DecisionContex
     },
   ];
   if (attemptNumber === 1) {
-    items.push({
-      Update: {
-        TableName: context.table,
-        Key: railStatKey(statShard(`${context.paymentId}#decision`), "D", day, decision.chosenRailId),
-        UpdateExpression: `SET entity = :entity, rail_id = :rail, lvl = :level, bucket = :bucket, expires_at = :expires ADD decisions :one, #saving :saving, #decided :one${decision.strategy === "exploration" ? ", explored :one" : ""}`,
-        ExpressionAttributeNames: { "#saving": `saving_${decision.currency}`, "#decided": `decisions_${decision.currency}` },
-        ExpressionAttributeValues: { ":entity": STAT_ENTITY, ":rail": decision.chosenRailId, ":level": "D", ":bucket": day, ":expires": expiresAt("D", at), ":one": 1, ":saving": decision.savingMinor },
-      },
-    });
+    const adds: Record<string, number> = { decisions: 1, [`saving_${decision.currency}`]: decision.savingMinor, [`decisions_${decision.currency}`]: 1 };
+    if (decision.strategy === "exploration") adds.explored = 1;
+    items.push(counterUpdate(context.table, railStatKey(statShard(`${context.paymentId}#decision`), "D", day, decision.chosenRailId), { railId: decision.chosenRailId, level: "D", bucket: day, expiresAt: expiresAt("D", at) }, adds));
   }
   return items;
 }
@@ -266,7 +266,7 @@ export async function readStatBuckets(ctx: CoreContext, level: RailStatLevel, fr
   const merged = new Map<string, StatBucket>();
   for (const item of shards.flat()) {
     const railId = typeof item.rail_id === "string" ? item.rail_id : "";
-    const bucket = typeof item.bucket === "string" ? item.bucket : "";
+    const bucket = typeof item.stat_bucket === "string" ? item.stat_bucket : "";
     const key = `${bucket}#${railId}`;
     const entry = merged.get(key) ?? { railId, bucket, counters: emptyCounters() };
     addCounters(entry.counters, countersOf(item));

@@ -39,10 +39,11 @@ export const PAYMENT_MESSAGES = {
   sameAccount: "The payee account must differ from the paying account",
   payeeCurrency: (payee: string, currency: string) => `The payee account is in ${payee}, not the payment currency ${currency}`,
   payerCurrency: (account: string, currency: string) => `The paying account is in ${account}, not the payment currency ${currency}`,
-  noPayeeAccount: (currency: string) => `The payee has no active ${currency} account to receive this payment`,
-  payeeUnknown: "No user of the platform has this email address",
+  /** The same for an unknown email and a user without such an account: the form does not tell who is registered. */
+  payeeCannotReceive: (currency: string) => `No user with this email address can receive ${currency} payments here (they need an active ${currency} account)`,
   selfByEmail: "To pay yourself, use toAccountId with one of your own accounts",
-  accountInactive: "The paying account is not active",
+  accountInactive: (role: "paying" | "payee", name: string) => `The ${role} account is not active: ${name}`,
+  notMoneyAccount: (name: string) => `${name} cannot send or receive payments: use a bank, cash or asset account`,
 } as const;
 
 const ACCOUNT_ID = /^[A-Za-z0-9-]{1,64}$/;

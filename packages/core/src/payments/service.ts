@@ -1,6 +1,28 @@
-import type { CoreContext } from "../shared/context";
 import type { PublicUser } from "../auth/model";
-import type { CreatePaymentReply } from "./model";
+import type { CoreContext } from "../shared/context";
+import { AppError, badRequest, forbidden, notFound, unprocessable } from "../shared/errors";
+import { newId } from "../shared/ids";
+import { parseWith } from "../shared/validation";
+import { parseAmount, toDecimalString } from "../money/model";
+import { requireSystemAccounts } from "./payees";
+import { createJournal, ExtraItemsRefused, journalIdFor, JournalReplay, requestHash, type JournalDraft } from "../ledger/journals";
+import { LEDGER_MESSAGES, isLedgerId } from "../ledger/model";
+import type { Account } from "../ledger/accounts";
+import { railCostMinor } from "../rails/model";
+import { getRail } from "../rails/store";
+import { chooseRail, decisionItems } from "../rails/routing";
+import { CreatePaymentInput, CreatePaymentReply, formatProcessingTime, PAYMENT_MESSAGES, type PaymentEvent } from "./model";
+import { resolvePayee, type ResolvedPayee } from "./payees";
+import { announcePaymentCommit, duePut, getPayment, historyPuts, paymentItem, publicPayment, type StoredPayment } from "./store";
+import { requestSchedule } from "./worker";
+
+/**
+ * Initiating a payment (spec 001 §7, contract §1, §4): the request is validated before anything
+ * is read for it (400, never recorded), the payee resolved, the rail chosen by the routing, and
+ * then ONE transaction writes the hold (a draft journal of amount + the quoted fee), the payment,
+ * its first history entry (paymentInitiated), the routing decision and the due marker that hands
+ * the payment to the worker. Nothing is written when any check refuses.
+ */
 
 /** Who is asking: the signed-in user (the HTTP layer's `auth` fits this shape). */
 export interface PaymentCaller {
@@ -8,11 +30,196 @@ export interface PaymentCaller {
   user: Pick<PublicUser, "id" | "email" | "first_name" | "last_name">;
 }
 
+export interface InitiateResult {
+  /** The reply body (JSON); a replay is byte for byte the first reply. */
+  body: string;
+  replayed: boolean;
+  reply: CreatePaymentReply;
+}
+
+/** Idempotency-Keys the HTTP layer lets through: 1 to 255 visible ASCII characters. */
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
+
 /**
- * Initiates a payment (POST /v1/payments, the stream's initiatePayment command): validates,
- * resolves the payee, routes, and holds amount + fee in one transaction. Returns the reply body
- * (a JSON string) so an Idempotency-Key replay answers byte for byte.
+ * The payment id of a keyed request: derived from (payer, key) like a ledger journal id, in a
+ * namespace of its own, so the same key used for a ledger transfer names another id.
  */
-export async function initiatePayment(_ctx: CoreContext, _caller: PaymentCaller, _input: unknown, _idempotencyKey: string | null): Promise<{ body: string; replayed: boolean; reply: CreatePaymentReply }> {
-  throw new Error("initiatePayment: not implemented yet");
+export const paymentIdFor = (userId: string, idempotencyKey: string | null): string =>
+  idempotencyKey === null ? newId() : journalIdFor(userId, `payment\u0000${idempotencyKey}`);
+
+function replyOf(payment: StoredPayment): CreatePaymentReply {
+  return { message: "Payment initiated", payment: publicPayment(payment) };
+}
+
+/** The stored reply to the request that created `payment`, or 422 when this key came with another request. */
+function replayOf(payment: StoredPayment, hash: string): InitiateResult {
+  if (payment.requestHash !== hash) throw unprocessable(LEDGER_MESSAGES.idempotencyMismatch, "idempotency_key_reused");
+  return { body: payment.createdReply, replayed: true, reply: CreatePaymentReply.parse(JSON.parse(payment.createdReply)) };
+}
+
+/** The hold's legs (contract §4): payer gives amount + fee; payee (or clearing) gets the amount; fees and the FX part go to the system accounts. */
+function holdDraft(caller: PaymentCaller, payee: ResolvedPayee, amountMinor: number, fee: ReturnType<typeof railCostMinor>, description: string, accounts: { fees: Account; fx: Account }): JournalDraft {
+  const feeRevenue = fee.breakdownMinor.fixedFee + fee.breakdownMinor.networkFee;
+  const legs: JournalDraft["legs"] = [
+    { account: payee.payer, side: "credit", amount: amountMinor + fee.totalMinor },
+    { account: payee.account, side: "debit", amount: amountMinor },
+    { account: accounts.fees, side: "debit", amount: feeRevenue },
+    { account: accounts.fx, side: "debit", amount: fee.breakdownMinor.fxSpread },
+  ];
+  return {
+    type: "payment",
+    ownerId: caller.userId,
+    currency: payee.payer.currency,
+    description,
+    actor: { id: caller.userId, name: `${caller.user.first_name} ${caller.user.last_name}`.trim() || caller.user.email },
+    // Zero legs are left out (a USD payment has no FX part; JPY may round a fee part to 0).
+    legs: legs.filter((leg) => leg.amount > 0),
+  };
+}
+
+/** The description of a payment when the payer gives none: says where it goes, never the payee's account. */
+function defaultDescription(payee: ResolvedPayee): string {
+  if (payee.view.kind === "account") return `Payment to ${payee.account.name}`;
+  if (payee.view.kind === "user") return `Payment to ${payee.view.email}`;
+  return `Payment to ${payee.view.name} (…${payee.view.accountLast4})`;
+}
+
+/**
+ * POST /v1/payments and the stream's initiatePayment command. Order: shape (400), the caller
+ * (403), the amount (400), an Idempotency-Key replay, the accounts and payee (404/422), the
+ * routing (422 when no rail can take it), then the one transaction (422 insufficient_funds when
+ * the hold does not fit the available balance). The scheduler (if any) is asked to run the
+ * first step; without one, the sweeper finds the due marker.
+ */
+export async function initiatePayment(ctx: CoreContext, caller: PaymentCaller, body: unknown, idempotencyKey: string | null): Promise<InitiateResult> {
+  if (idempotencyKey !== null && !IDEMPOTENCY_KEY.test(idempotencyKey)) throw badRequest("Idempotency-Key must be 1 to 255 visible ASCII characters", "invalid_idempotency_key");
+  const input = parseWith(CreatePaymentInput, body);
+  if (input.userId !== caller.userId) throw forbidden(PAYMENT_MESSAGES.userIdNotCaller, "not_your_user_id");
+  const amount = parseAmount(input.amount, input.currency);
+  if (!amount.ok) throw badRequest(amount.message, "invalid_amount");
+  const amountMinor = amount.minor;
+  const hash = requestHash({
+    op: "payment",
+    fromAccountId: input.fromAccountId,
+    amountMinor,
+    currency: input.currency,
+    description: input.description ?? "",
+    preferredRail: input.preferredRail ?? null,
+    forceRail: input.forceRail ?? null,
+    toAccountId: input.toAccountId ?? null,
+    toEmail: input.toEmail?.toLowerCase() ?? null,
+    beneficiary: input.beneficiary ?? null,
+  });
+  const paymentId = paymentIdFor(caller.userId, idempotencyKey);
+  if (idempotencyKey !== null) {
+    const earlier = await getPayment(ctx, paymentId);
+    if (earlier) return replayOf(earlier, hash);
+  }
+
+  const payee = await resolvePayee(ctx, caller, input);
+  const decision = await chooseRail(ctx, { paymentId, amountMinor, currency: input.currency, preferredRail: input.preferredRail, forceRail: input.forceRail });
+  const rail = await getRail(ctx, decision.chosenRailId);
+  const fee = railCostMinor(rail, amountMinor, input.currency);
+  const accounts = await requireSystemAccounts(ctx, input.currency, ["fees", "fx"] as const);
+  const description = input.description || defaultDescription(payee);
+  const money = (minor: number) => toDecimalString(minor, input.currency);
+
+  // The first step (the attempt's start) is due at once. The commit instant may lie a few ms
+  // after the clock (the ledger orders commits per chain), so "at once" is the clock's now.
+  const dueNow = ctx.clock().toISOString();
+  let created: StoredPayment | null = null;
+  const build = (at: string): StoredPayment => {
+    const payment: StoredPayment = {
+      paymentId,
+      userId: caller.userId,
+      status: "pending",
+      amount: money(amountMinor),
+      amountMinor,
+      currency: input.currency,
+      fee: money(fee.totalMinor),
+      feeMinor: fee.totalMinor,
+      feeBreakdown: { fixedFee: money(fee.breakdownMinor.fixedFee), fxSpread: money(fee.breakdownMinor.fxSpread), networkFee: money(fee.breakdownMinor.networkFee) },
+      selectedRail: rail.name,
+      railId: rail.id,
+      fromAccountId: payee.payer.id,
+      payee: payee.view,
+      description,
+      attempts: [],
+      routing: decision,
+      journalId: paymentId,
+      estimatedFee: money(fee.totalMinor),
+      estimatedTime: formatProcessingTime(rail.avgProcessingTime),
+      fxRate: 1,
+      initiatedAt: at,
+      createdAt: at,
+      updatedAt: at,
+      completedAt: null,
+      failureReason: null,
+      version: 1,
+      seq: 1,
+      payeeAccountId: payee.account.id,
+      idempotencyKey,
+      requestHash: hash,
+      createdReply: "",
+      nextDueAt: dueNow < at ? dueNow : at,
+    };
+    payment.createdReply = JSON.stringify(replyOf(payment));
+    return payment;
+  };
+  const initiated = (payment: StoredPayment): PaymentEvent => ({
+    type: "paymentInitiated",
+    data: {
+      paymentId,
+      amount: payment.amount,
+      currency: payment.currency,
+      selectedRail: payment.selectedRail,
+      estimatedFee: payment.estimatedFee,
+      estimatedTime: payment.estimatedTime,
+      fxRate: payment.fxRate,
+      message: `Payment of ${payment.amount} ${payment.currency} initiated on ${payment.selectedRail}`,
+      initiatedAt: payment.initiatedAt,
+    },
+  });
+
+  try {
+    const result = await createJournal(ctx, holdDraft(caller, payee, amountMinor, fee, description, accounts), { key: idempotencyKey, hash }, {
+      id: paymentId,
+      extraItems: (at) => {
+        const payment = build(at);
+        created = payment;
+        return [
+          { Put: { TableName: ctx.db.table, Item: paymentItem(payment), ConditionExpression: "attribute_not_exists(pk)" } },
+          ...historyPuts(ctx, payment, 1, at, [{ event: initiated(payment) }]),
+          ...decisionItems(decision, { paymentId, userId: caller.userId, at, attemptNumber: 1, table: ctx.db.table }),
+          duePut(ctx, paymentId, payment.nextDueAt!),
+        ];
+      },
+    });
+    if (result instanceof JournalReplay) return await replayAfterRace(ctx, paymentId, hash);
+  } catch (error) {
+    // A concurrent duplicate with the same key committed first (its payment or journal exists).
+    if (error instanceof ExtraItemsRefused && idempotencyKey !== null) return await replayAfterRace(ctx, paymentId, hash);
+    throw error;
+  }
+  const payment = created as StoredPayment | null;
+  if (!payment) throw new Error("initiatePayment: the payment was not built");
+  announcePaymentCommit(ctx, payment.userId, payment.createdAt);
+  await requestSchedule(ctx, payment.paymentId, payment.nextDueAt);
+  return { body: payment.createdReply, replayed: false, reply: replyOf(payment) };
+}
+
+/** Creates a payment: the same as initiatePayment (spec 001 §7 calls the stream command initiatePayment). */
+export const createPayment = initiatePayment;
+
+async function replayAfterRace(ctx: CoreContext, paymentId: string, hash: string): Promise<InitiateResult> {
+  const earlier = await getPayment(ctx, paymentId);
+  if (!earlier) throw new AppError(409, "idempotency_in_progress", LEDGER_MESSAGES.idempotencyInProgress);
+  return replayOf(earlier, hash);
+}
+
+/** One payment of the caller; another user's is the same 404 as an unknown id. */
+export async function requireOwnPayment(ctx: CoreContext, userId: string, paymentId: string): Promise<StoredPayment> {
+  const payment = isLedgerId(paymentId) ? await getPayment(ctx, paymentId) : null;
+  if (!payment || payment.userId !== userId) throw notFound(PAYMENT_MESSAGES.paymentNotFound, "payment_not_found");
+  return payment;
 }

@@ -1,16 +1,296 @@
+import { createHash } from "node:crypto";
+import { TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
 import type { CoreContext } from "../shared/context";
-import type { PaymentStatus } from "./model";
-import { dueMarkers } from "./store";
+import { AppError } from "../shared/errors";
+import { cancellationCodes } from "../shared/dynamo";
+import { getAccounts } from "../ledger/accounts";
+import { changeJournalStatus, ExtraItemsRefused, type StatusOperation } from "../ledger/journals";
+import type { TransactItems } from "../ledger/write-path";
+import { getRail } from "../rails/store";
+import { attemptOutcomeItems, chooseRail, decisionItems } from "../rails/routing";
+import type { Rail } from "../rails/model";
+import { isActiveStatus, MAX_ATTEMPTS, type PaymentAttempt, type PaymentEvent, type PaymentStatus, type RoutingDecision } from "./model";
+import { announcePaymentCommit, dueDelete, dueMarkers, duePut, getPayment, historyPuts, paymentItem, type StoredPayment } from "./store";
 
 /**
- * Advances one payment by the step that is due (contract §3). Idempotent and safe to call twice
- * at once, early (nothing happens before the step is due) or late (catches up).
+ * The payment worker (contract §3): one step of a payment's lifecycle per due time.
+ *
+ *   pending    --due-->  processing: attempt 1 starts on the chosen rail, due after the rail's
+ *                        average processing time
+ *   processing --due-->  the attempt's outcome, decided deterministically (attemptOutcome):
+ *                        success       -> completed: the hold journal is posted
+ *                        retriable, 1st -> attempt 2 on the next-best rail (routing again,
+ *                                         the failed rail excluded); the hold stays as it is
+ *                        otherwise     -> failed: the hold journal is voided (funds released)
+ *
+ * Every step is ONE transaction, conditional on the payment's version: the payment item, its
+ * history entries (the outbox of the payment feed), the due marker replaced or deleted, the
+ * rail counters of a finished attempt (added exactly once, since they commit with the attempt's
+ * outcome) and, for completion and failure, the ledger's post or void of the hold. A duplicate or
+ * concurrent advance loses the version condition (or finds the journal already settled) and
+ * returns the payment as the winner left it: a payment can never post twice. A crash between
+ * steps loses nothing: the due marker stays until the step that replaces it commits, and the
+ * sweeper (duePayments) finds it.
  */
-export async function advancePayment(_ctx: CoreContext, _paymentId: string): Promise<{ status: PaymentStatus; nextDueAt: string | null }> {
-  throw new Error("advancePayment: not implemented yet");
+
+/** Error codes of a failed attempt: what a rail answers, and whether another rail may succeed. */
+export const ATTEMPT_ERRORS = {
+  rail_timeout: { retriable: true, message: "The rail did not confirm the payment in time" },
+  rail_unavailable: { retriable: true, message: "The rail refused the payment: temporarily unavailable" },
+  insufficient_funds_at_bank: { retriable: false, message: "The receiving bank refused the payment: insufficient funds at the bank" },
+  account_closed: { retriable: false, message: "The receiving account is closed" },
+  account_locked: { retriable: false, message: "The paying account is locked" },
+} as const;
+export type AttemptErrorCode = keyof typeof ATTEMPT_ERRORS;
+
+/** How an organic failure (not injected) is spread over the codes, in cumulative shares. */
+const ORGANIC_FAILURES: readonly [AttemptErrorCode, number][] = [
+  ["rail_timeout", 0.5],
+  ["rail_unavailable", 0.75],
+  ["insufficient_funds_at_bank", 0.9],
+  ["account_closed", 1],
+];
+
+/** A number in [0, 1) fixed by (purpose, payment, attempt): the same on every run. */
+export function unitDraw(purpose: string, paymentId: string, attempt: number): number {
+  return createHash("sha256").update(`${purpose}:${paymentId}:${attempt}`).digest().readUInt32BE(0) / 2 ** 32;
+}
+
+export type AttemptOutcome = { succeeded: true } | { succeeded: false; code: AttemptErrorCode };
+
+/**
+ * The outcome of attempt `attempt` of a payment on `rail`: success with probability
+ * successRate/100 × (1 - errorInjection). An injected failure is a rail_timeout (retriable: error
+ * injection simulates a flaky rail); an organic one is spread over ORGANIC_FAILURES. Deterministic
+ * in (paymentId, attempt) and the rail's figures, so a re-run after a crash decides the same.
+ */
+export function attemptOutcome(rail: Pick<Rail, "successRate" | "errorInjection">, paymentId: string, attempt: number): AttemptOutcome {
+  if (unitDraw("inject", paymentId, attempt) < rail.errorInjection) return { succeeded: false, code: "rail_timeout" };
+  if (unitDraw("outcome", paymentId, attempt) < rail.successRate / 100) return { succeeded: true };
+  const draw = unitDraw("code", paymentId, attempt);
+  return { succeeded: false, code: ORGANIC_FAILURES.find(([, upTo]) => draw < upTo)?.[0] ?? "rail_timeout" };
+}
+
+export interface AdvanceResult {
+  status: PaymentStatus;
+  nextDueAt: string | null;
+}
+
+const resultOf = (payment: StoredPayment): AdvanceResult => ({ status: payment.status, nextDueAt: payment.nextDueAt });
+
+/** Asks the scheduler (if any) to run the payment's next step; a failure only delays it (the sweeper finds it). */
+export async function requestSchedule(ctx: CoreContext, paymentId: string, dueAt: string | null): Promise<void> {
+  if (!dueAt || !ctx.paymentScheduler) return;
+  try {
+    await ctx.paymentScheduler.schedule(paymentId, new Date(dueAt));
+  } catch (error) {
+    ctx.logger.warn("payment schedule failed; the sweeper will find it", { payment_id: paymentId, error: error instanceof Error ? error.message : String(error) });
+  }
+}
+
+const addSeconds = (at: string, seconds: number) => new Date(Date.parse(at) + Math.round(seconds * 1000)).toISOString();
+
+/** The payment after a step at `at`: version, seq and the due marker's time move on. */
+function nextState(payment: StoredPayment, at: string, changes: Partial<StoredPayment>, entries: number): StoredPayment {
+  return { ...payment, ...changes, updatedAt: at, version: payment.version + 1, seq: payment.seq + entries };
+}
+
+interface Step {
+  next: StoredPayment;
+  entries: { event: PaymentEvent | null; note?: string }[];
+  extra: TransactItems;
+}
+
+/** The items every step writes: the payment under its version, history, and the due marker moved. */
+function stepItems(ctx: CoreContext, before: StoredPayment, at: string, step: Step): TransactItems {
+  const items: TransactItems = [
+    { Put: { TableName: ctx.db.table, Item: paymentItem(step.next), ConditionExpression: "version = :seen", ExpressionAttributeValues: { ":seen": before.version } } },
+    ...historyPuts(ctx, step.next, before.seq + 1, at, step.entries),
+    ...step.extra,
+  ];
+  if (before.nextDueAt) items.push(dueDelete(ctx, before.paymentId, before.nextDueAt));
+  if (step.next.nextDueAt) items.push(duePut(ctx, step.next.paymentId, step.next.nextDueAt));
+  return items;
+}
+
+const isLostRace = (error: unknown) => error instanceof ExtraItemsRefused || cancellationCodes(error)?.includes("ConditionalCheckFailed") === true;
+
+/** A step that moves no money: one transaction. False when another advance changed the payment first. */
+async function commitStep(ctx: CoreContext, before: StoredPayment, at: string, step: Step): Promise<boolean> {
+  try {
+    await ctx.db.doc.send(new TransactWriteCommand({ TransactItems: stepItems(ctx, before, at, step) }));
+    return true;
+  } catch (error) {
+    if (isLostRace(error) || cancellationCodes(error)?.includes("TransactionConflict")) return false;
+    throw error;
+  }
+}
+
+/**
+ * A step that settles the hold (post or void) with the payment change, in the ledger's
+ * transaction. The commit instant is the ledger's, so the step is built from it. False when
+ * another advance won (the payment's version moved, or the journal is already settled).
+ */
+async function commitSettlement(ctx: CoreContext, before: StoredPayment, operation: StatusOperation, build: (at: string) => Step): Promise<{ ok: true; at: string } | { ok: false; refusal?: AppError }> {
+  let committedAt = "";
+  try {
+    await changeJournalStatus(ctx, before.userId, before.journalId, operation, { key: null, hash: "" }, null, (ids) => getAccounts(ctx, ids), {
+      settlesPayment: true,
+      extraItems: (at) => {
+        committedAt = at;
+        return stepItems(ctx, before, at, build(at));
+      },
+    });
+    return { ok: true, at: committedAt };
+  } catch (error) {
+    if (isLostRace(error)) return { ok: false };
+    if (error instanceof AppError && error.status === 409) return { ok: false };
+    // A business refusal of the ledger (e.g. the paying account was locked meanwhile).
+    if (error instanceof AppError) return { ok: false, refusal: error };
+    throw error;
+  }
+}
+
+function finishAttempt(attempts: PaymentAttempt[], at: string, outcome: AttemptOutcome): PaymentAttempt[] {
+  return attempts.map((attempt, index) =>
+    index === attempts.length - 1
+      ? {
+          ...attempt,
+          status: outcome.succeeded ? "succeeded" : "failed",
+          finishedAt: at,
+          errorCode: outcome.succeeded ? null : outcome.code,
+          errorMessage: outcome.succeeded ? null : ATTEMPT_ERRORS[outcome.code].message,
+          retriable: outcome.succeeded ? null : ATTEMPT_ERRORS[outcome.code].retriable,
+        }
+      : attempt,
+  );
+}
+
+function outcomeItems(ctx: CoreContext, payment: StoredPayment, attempt: PaymentAttempt, at: string, succeeded: boolean): TransactItems {
+  return attemptOutcomeItems({
+    railId: attempt.railId,
+    paymentId: payment.paymentId,
+    attemptNumber: attempt.number,
+    outcome: succeeded ? "succeeded" : "failed",
+    startedAt: attempt.startedAt,
+    finishedAt: at,
+    amountMinor: payment.amountMinor,
+    currency: payment.currency,
+    table: ctx.db.table,
+  });
+}
+
+function newAttempt(number: number, rail: Rail, at: string): PaymentAttempt {
+  return { number, railId: rail.id, rail: rail.name, status: "in_flight", startedAt: at, dueAt: addSeconds(at, rail.avgProcessingTime), finishedAt: null, errorCode: null, errorMessage: null, retriable: null };
+}
+
+/** pending -> processing: attempt 1 on the chosen rail. */
+async function startFirstAttempt(ctx: CoreContext, payment: StoredPayment, at: string): Promise<boolean> {
+  const rail = await getRail(ctx, payment.railId);
+  const attempt = newAttempt(1, rail, at);
+  const next = nextState(payment, at, { status: "processing", attempts: [attempt], selectedRail: rail.name, railId: rail.id, nextDueAt: attempt.dueAt }, 1);
+  return commitStep(ctx, payment, at, {
+    next,
+    entries: [{ event: { type: "paymentStatusUpdate", data: { paymentId: payment.paymentId, status: "processing", message: `Processing on ${rail.name} (attempt 1)` } } }],
+    extra: [],
+  });
+}
+
+/** The attempt in flight is due: its outcome decides completion, a retry, or failure. */
+async function finishCurrentAttempt(ctx: CoreContext, payment: StoredPayment, now: string): Promise<boolean> {
+  const current = payment.attempts[payment.attempts.length - 1]!;
+  const rail = await getRail(ctx, current.railId);
+  const outcome = attemptOutcome(rail, payment.paymentId, current.number);
+  if (outcome.succeeded) {
+    const settled = await commitSettlement(ctx, payment, "post", (at) => ({
+      next: nextState(payment, at, { status: "completed", attempts: finishAttempt(payment.attempts, at, outcome), completedAt: at, nextDueAt: null }, 1),
+      entries: [{ event: { type: "paymentCompleted", data: { paymentId: payment.paymentId, completedAt: at, finalAmount: payment.amount, railUsed: current.rail } } }],
+      extra: outcomeItems(ctx, payment, current, at, true),
+    }));
+    if (settled.ok || !settled.refusal) return settled.ok;
+    // The ledger refused to post (the paying account was locked meanwhile): the payment fails
+    // and its hold is released (a void is allowed on a locked account).
+    return failPayment(ctx, payment, current, "account_locked", settled.refusal.message);
+  }
+  const error = ATTEMPT_ERRORS[outcome.code];
+  if (error.retriable && current.number < MAX_ATTEMPTS) {
+    const decision = await nextDecision(ctx, payment);
+    if (decision) {
+      const nextRail = await getRail(ctx, decision.chosenRailId);
+      const retry = newAttempt(current.number + 1, nextRail, now);
+      const attempts = [...finishAttempt(payment.attempts, now, outcome), retry];
+      const next = nextState(payment, now, { attempts, selectedRail: nextRail.name, railId: nextRail.id, routing: decision, nextDueAt: retry.dueAt }, 1);
+      return commitStep(ctx, payment, now, {
+        next,
+        entries: [
+          {
+            event: {
+              type: "paymentStatusUpdate",
+              data: { paymentId: payment.paymentId, status: "processing", message: `Attempt ${current.number} on ${current.rail} failed (${outcome.code}); retrying on ${nextRail.name} (attempt ${retry.number})` },
+            },
+          },
+        ],
+        extra: [...outcomeItems(ctx, payment, current, now, false), ...decisionItems(decision, { paymentId: payment.paymentId, userId: payment.userId, at: now, attemptNumber: retry.number, table: ctx.db.table })],
+      });
+    }
+  }
+  return failPayment(ctx, payment, current, outcome.code, error.message);
+}
+
+/** The routing's next-best rail for a retry, or null when no other rail can take it. */
+async function nextDecision(ctx: CoreContext, payment: StoredPayment): Promise<RoutingDecision | null> {
+  try {
+    return await chooseRail(ctx, { paymentId: payment.paymentId, amountMinor: payment.amountMinor, currency: payment.currency, excludeRailIds: payment.attempts.map((attempt) => attempt.railId) });
+  } catch (error) {
+    if (error instanceof AppError && error.status === 422) return null;
+    throw error;
+  }
+}
+
+/** Final failure: the hold is voided with the payment change. */
+async function failPayment(ctx: CoreContext, payment: StoredPayment, current: PaymentAttempt, code: AttemptErrorCode, message: string): Promise<boolean> {
+  const outcome: AttemptOutcome = { succeeded: false, code };
+  const reason = `${message} (${code}, attempt ${current.number} on ${current.rail})`;
+  const settled = await commitSettlement(ctx, payment, "void", (at) => ({
+    next: nextState(payment, at, { status: "failed", attempts: finishAttempt(payment.attempts, at, outcome), failureReason: reason, nextDueAt: null }, 1),
+    entries: [{ event: { type: "paymentError", data: { paymentId: payment.paymentId, errorMessage: reason } } }],
+    extra: outcomeItems(ctx, payment, current, at, false),
+  }));
+  if (!settled.ok && settled.refusal) throw settled.refusal;
+  return settled.ok;
+}
+
+/** Bounded: a payment has at most 1 + 2 × MAX_ATTEMPTS steps; more would be a bug, not a loop. */
+const MAX_STEPS_PER_CALL = 2 * MAX_ATTEMPTS + 1;
+
+/**
+ * Advances one payment by every step that is due (contract §3). Idempotent and safe to call twice
+ * at once, early (nothing happens before the step is due) and late (catches up: each step starts
+ * its attempt at the time it runs, so a late worker never decides an attempt it did not start).
+ */
+export async function advancePayment(ctx: CoreContext, paymentId: string): Promise<AdvanceResult> {
+  let payment = await getPayment(ctx, paymentId);
+  if (!payment) throw new AppError(404, "payment_not_found", "Payment not found");
+  for (let step = 0; step < MAX_STEPS_PER_CALL; step += 1) {
+    if (!isActiveStatus(payment.status) || !payment.nextDueAt) return resultOf(payment);
+    const now = new Date(Math.max(ctx.clock().getTime(), Date.parse(payment.updatedAt))).toISOString();
+    if (payment.nextDueAt > ctx.clock().toISOString()) return resultOf(payment);
+    const committed = payment.status === "pending" ? await startFirstAttempt(ctx, payment, now) : await finishCurrentAttempt(ctx, payment, now);
+    const after: StoredPayment | null = await getPayment(ctx, paymentId);
+    if (!after) throw new Error(`Payment ${paymentId} disappeared`);
+    if (committed) {
+      announcePaymentCommit(ctx, after.userId, after.updatedAt);
+      await requestSchedule(ctx, after.paymentId, after.nextDueAt);
+    } else if (after.version === payment.version) {
+      // Nothing committed and nothing changed (a transaction conflict): leave it to the next call.
+      return resultOf(after);
+    }
+    payment = after;
+  }
+  return resultOf(payment);
 }
 
 /** Ids of active payments whose next step is due at or before `now` (the sweeper's work list). */
 export async function duePayments(ctx: CoreContext, now: Date, limit = 100): Promise<string[]> {
-  return dueMarkers(ctx, now, limit);
+  return dueMarkers(ctx, now, Math.max(1, Math.min(1000, Math.floor(limit))));
 }

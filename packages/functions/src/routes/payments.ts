@@ -1,5 +1,164 @@
-import { OpenAPIHono } from "@hono/zod-openapi";
+import { $, createRoute, OpenAPIHono } from "@hono/zod-openapi";
+import { z } from "zod";
+import { CreatePaymentInput, CreatePaymentReply, Payment, PaymentListQuery, PAYMENT_LIST_MAX } from "@fintech/core/payments/model";
+import { initiatePayment, requireOwnPayment } from "@fintech/core/payments/service";
+import { listPayments, publicPayment } from "@fintech/core/payments/store";
 import type { AppEnv } from "../http/env";
+import { idempotencyKey, writeReply } from "../http/idempotency";
+import { requireAuth } from "../http/middleware";
+import { authenticated, errors, idempotencyKeyParameter, jsonBody, jsonReply, pathParameter, queryParameters, REPLAYED_HEADER, TAGS } from "../http/openapi";
+import { queryWith, readJson } from "../http/validate";
 
-/** Payments (issue 12): POST/GET /v1/payments (spec 001 §7). Placeholder until the payments slice lands. */
-export const paymentRoutes = new OpenAPIHono<AppEnv>();
+/**
+ * Payments (issue 12, spec 001 §7), mounted at /v1/payments: initiate a payment, read one, list
+ * the caller's. Everything lives in core (payments/service.ts, worker.ts, store.ts); this module
+ * parses, authorises and shapes the replies. The lifecycle runs in the worker (contract §3); the
+ * payment stream is routes/payment-stream.ts.
+ */
+
+const tags = [TAGS.accounts] as [typeof TAGS.accounts];
+
+const PaymentReply = z.object({ data: Payment });
+const PaymentListReply = z.object({ data: z.array(Payment), pagination: z.object({ next_cursor: z.string().nullable().describe("Pass as `cursor` for the next page; null on the last page") }) });
+
+/* ---------- examples ---------- */
+
+const EXAMPLE_AT = "2026-01-15T10:00:00.000Z";
+const examplePayment: Payment = {
+  paymentId: "6f1c2d3e-4a5b-5c6d-8e7f-8091a2b3c4d5",
+  userId: "0b8f0f5e-2a47-4c1d-9b7e-3f0d6c2a9e11",
+  status: "pending",
+  amount: "250.00",
+  amountMinor: 25_000,
+  currency: "USD",
+  fee: "0.30",
+  feeMinor: 30,
+  feeBreakdown: { fixedFee: "0.05", fxSpread: "0.00", networkFee: "0.25" },
+  selectedRail: "ACH",
+  railId: "ach",
+  fromAccountId: "3c1d7e1a-5b2f-4c8e-9d0a-7e6f5a4b3c2d",
+  payee: { kind: "user", email: "grace@example.com" },
+  description: "Dinner",
+  attempts: [],
+  routing: {
+    strategy: "expected_value",
+    chosenRailId: "ach",
+    chosenRail: "ACH",
+    defaultRailId: "ach",
+    defaultRail: "ACH",
+    currency: "USD",
+    amountMinor: 25_000,
+    savingMinor: 0,
+    saving: "0.00",
+    reason: "ACH has the highest expected value: the lowest cost at a 98.5 % success estimate",
+    decidedAt: EXAMPLE_AT,
+    candidates: [
+      { railId: "ach", rail: "ACH", status: "active", costMinor: 30, cost: "0.30", successRate: 0.985, attemptsInWindow: 0, avgProcessingTime: 1.2, slaTarget: 99.9, score: 24_595, eliminated: false, note: "chosen" },
+    ],
+  },
+  journalId: "6f1c2d3e-4a5b-5c6d-8e7f-8091a2b3c4d5",
+  estimatedFee: "0.30",
+  estimatedTime: "1.2 s",
+  fxRate: 1,
+  initiatedAt: EXAMPLE_AT,
+  createdAt: EXAMPLE_AT,
+  updatedAt: EXAMPLE_AT,
+  completedAt: null,
+  failureReason: null,
+};
+const exampleCompleted: Payment = {
+  ...examplePayment,
+  status: "completed",
+  attempts: [{ number: 1, railId: "ach", rail: "ACH", status: "succeeded", startedAt: "2026-01-15T10:00:00.050Z", dueAt: "2026-01-15T10:00:01.250Z", finishedAt: "2026-01-15T10:00:01.260Z", errorCode: null, errorMessage: null, retriable: null }],
+  updatedAt: "2026-01-15T10:00:01.260Z",
+  completedAt: "2026-01-15T10:00:01.260Z",
+};
+
+const idParameter = pathParameter("id", "The payment id (paymentId)", examplePayment.paymentId);
+
+/* ---------- routes ---------- */
+
+const createPaymentRoute = createRoute({
+  tags,
+  security: authenticated,
+  "x-stability": "beta",
+  method: "post",
+  path: "/",
+  operationId: "createPayment",
+  summary: "Initiate a payment",
+  description: [
+    "Spec 001 §7. `userId` must be your own (else 403). Exactly one payee: `toAccountId` (another of your accounts), `toEmail` (another user: their oldest active account of the currency receives it; you never see its id or balance; an unknown email and a user without such an account get the same 422 `payee_cannot_receive`; paying yourself by email is a 422 `self_payment_by_email`) or `beneficiary` (an external account: the amount goes to the clearing account of the currency).",
+    "The routing chooses the rail (`preferredRail` / `forceRail` name a rail, e.g. ACH); the fee is that rail's cost (the shared cost formula) and is the price: a retry on another rail keeps it.",
+    "One transaction holds amount + fee on your account (a draft journal: the funds are no longer available; 422 `insufficient_funds` otherwise), stores the payment, its routing decision and its first event. The payment then moves pending → processing → completed | failed in the background (GET /v1/payments/{id}, or the payment stream).",
+    "Send an Idempotency-Key to retry safely: the same key and body replay the first reply byte for byte; another body is a 422 `idempotency_key_reused`. Validation errors are never recorded.",
+  ].join(" "),
+  "x-complexity": "high",
+  parameters: [idempotencyKeyParameter()],
+  request: {
+    body: jsonBody("CreatePaymentInput", CreatePaymentInput, { userId: examplePayment.userId, fromAccountId: examplePayment.fromAccountId, amount: "250.00", currency: "USD", toEmail: "grace@example.com", description: "Dinner" }),
+  },
+  responses: {
+    201: jsonReply("The payment, pending (a replay with the same Idempotency-Key is byte for byte the first reply)", "CreatePaymentReply", CreatePaymentReply, { message: "Payment initiated", payment: examplePayment }, REPLAYED_HEADER),
+    ...errors({
+      400: ["validation_error", "invalid_json", "invalid_amount", "invalid_idempotency_key", "same_account"],
+      401: true,
+      403: ["not_your_user_id"],
+      404: ["account_not_found"],
+      409: ["idempotency_in_progress"],
+      422: ["insufficient_funds", "idempotency_key_reused", "payee_cannot_receive", "self_payment_by_email", "currency_mismatch", "account_inactive", "account_type_not_payable", "rail_not_available", "no_rail_available"],
+      423: ["account_locked"],
+      503: true,
+    }),
+  },
+});
+
+const getPaymentRoute = createRoute({
+  tags,
+  security: authenticated,
+  "x-stability": "beta",
+  method: "get",
+  path: "/{id}",
+  operationId: "getPayment",
+  summary: "One of your payments",
+  description: "Status, the rail's name (`selectedRail`: the current or last attempt's), fee and its breakdown, every attempt with its outcome, and the routing decision (candidates, scores, why this rail, the saving against the default rail). Another user's payment is the same 404 as an unknown id.",
+  "x-complexity": "low",
+  parameters: [idParameter],
+  responses: {
+    200: jsonReply("The payment", "PaymentReply", PaymentReply, { data: exampleCompleted }),
+    ...errors({ 401: true, 404: ["payment_not_found"], 503: true }),
+  },
+});
+
+const listPaymentsRoute = createRoute({
+  tags,
+  security: authenticated,
+  "x-stability": "beta",
+  method: "get",
+  path: "/",
+  operationId: "listPayments",
+  summary: "Your payments",
+  description: `Your payments, newest first, optionally of one status; \`limit\` 1-${PAYMENT_LIST_MAX} (default 20); \`cursor\` is the previous page's next_cursor (signed, bound to the status filter: another filter's cursor is a 400 \`invalid_cursor\`).`,
+  "x-complexity": "low",
+  parameters: queryParameters(PaymentListQuery),
+  responses: {
+    200: jsonReply("A page of payments", "PaymentListReply", PaymentListReply, { data: [exampleCompleted], pagination: { next_cursor: null } }),
+    ...errors({ 400: ["validation_error", "invalid_cursor"], 401: true, 503: true }),
+  },
+});
+
+/* ---------- handlers ---------- */
+
+export const paymentRoutes = $(new OpenAPIHono<AppEnv>().use(requireAuth))
+  .openapi(createPaymentRoute, async (c) => {
+    const result = await initiatePayment(c.get("core"), c.get("auth"), await readJson(c), idempotencyKey(c));
+    return writeReply(c, { body: result.body, replayed: result.replayed }, 201);
+  })
+  .openapi(listPaymentsRoute, async (c) => {
+    const query = queryWith(c, PaymentListQuery);
+    const page = await listPayments(c.get("core"), c.get("auth").userId, query);
+    return c.json({ data: page.items, pagination: { next_cursor: page.next_cursor } }, 200);
+  })
+  .openapi(getPaymentRoute, async (c) => {
+    const payment = await requireOwnPayment(c.get("core"), c.get("auth").userId, c.req.param("id"));
+    return c.json({ data: publicPayment(payment) }, 200);
+  });

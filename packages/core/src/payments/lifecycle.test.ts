@@ -1,0 +1,277 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestContext } from "../../../../infra/local/testing";
+import { register } from "../auth/service";
+import { createCustomerAccount, findAccount, getAccounts, systemAccountId, type Account } from "../ledger/accounts";
+import { currentBalance } from "../ledger/balances";
+import { loadJournal } from "../ledger/journals";
+import { CreateAccountInput } from "../ledger/model";
+import { integrityCheck } from "../ledger/reports";
+import { deposit, setJournalStatus } from "../ledger/service";
+import { RailEditInput, type Rail } from "../rails/model";
+import { getRail, listRails, updateRail } from "../rails/store";
+import { dueMarkers, getPayment, paymentHistory } from "./store";
+import { initiatePayment, paymentIdFor, type PaymentCaller } from "./service";
+import { advancePayment, attemptOutcome, duePayments, unitDraw } from "./worker";
+
+/**
+ * The payment lifecycle against DynamoDB Local with a controlled clock: the worker is called
+ * directly (no timers). Outcomes are deterministic in (payment id, attempt), and a keyed
+ * payment's id is derived from its Idempotency-Key, so each test picks a key whose outcome is
+ * the one it needs (findKey) instead of hoping.
+ */
+
+type TestContext = Awaited<ReturnType<typeof createTestContext>>;
+let ctx: TestContext;
+let nowMs = Date.parse("2026-03-02T09:00:00.000Z");
+const advanceClock = (ms: number) => {
+  nowMs += ms;
+};
+
+let payer: PaymentCaller;
+let payee: PaymentCaller;
+let checking: Account;
+let savings: Account;
+let payeeUsd: Account;
+
+async function signUp(email: string, first: string): Promise<PaymentCaller> {
+  const session = await register(ctx, { email, password: "long enough pw", first_name: first, last_name: "Tester", phone: null, date_of_birth: null });
+  return { userId: session.user.id, user: session.user };
+}
+
+async function openAccount(owner: PaymentCaller, name: string, currency = "USD"): Promise<Account> {
+  return (await createCustomerAccount(ctx, owner.userId, CreateAccountInput.parse({ name, currency }))).account;
+}
+
+async function fund(owner: PaymentCaller, account: Account, amount: string): Promise<void> {
+  const created = await deposit(ctx, owner.userId, { account_id: account.id, amount }, null);
+  const id = (JSON.parse(created.body) as { data: { id: string } }).data.id;
+  await setJournalStatus(ctx, owner.userId, id, "post", null);
+}
+
+const balanceOf = async (account: Account) => currentBalance(ctx, account);
+
+/** A key whose payment (of this payer) satisfies `wanted`, e.g. "attempt 1 fails organically". */
+function findKey(prefix: string, wanted: (paymentId: string) => boolean, userId = payer.userId): string {
+  for (let i = 0; i < 100_000; i += 1) {
+    const key = `${prefix}-${i}`;
+    if (wanted(paymentIdFor(userId, key))) return key;
+  }
+  throw new Error(`no key found for ${prefix}`);
+}
+
+const succeedsOn = (rail: Pick<Rail, "successRate" | "errorInjection">, attempt = 1) => (id: string) => attemptOutcome(rail, id, attempt).succeeded;
+
+/** Advances the clock past the payment's next due time and runs the worker, until it is final. */
+async function runToEnd(paymentId: string): Promise<string> {
+  for (let step = 0; step < 10; step += 1) {
+    const result = await advancePayment(ctx, paymentId);
+    if (!result.nextDueAt) return result.status;
+    nowMs = Math.max(nowMs, Date.parse(result.nextDueAt));
+  }
+  throw new Error("payment did not finish");
+}
+
+const request = (overrides: Record<string, unknown>) => ({ userId: payer.userId, fromAccountId: checking.id, amount: "100.00", currency: "USD", forceRail: "ACH", ...overrides });
+
+async function setInjection(railId: string, errorInjectionPercent: number): Promise<void> {
+  const rail = await getRail(ctx, railId);
+  await updateRail(
+    ctx,
+    railId,
+    RailEditInput.parse({ name: rail.name, type: rail.type, status: rail.status, fixedFee: rail.fixedFee, fxSpreadPercent: String(rail.fxSpread * 100), slaTarget: rail.slaTarget, errorInjectionPercent }),
+    "tests@example.com",
+  );
+}
+
+beforeAll(async () => {
+  ctx = await createTestContext({}, { clock: () => new Date(nowMs) });
+  payer = await signUp("payer@example.com", "Pay");
+  payee = await signUp("payee@example.com", "Rec");
+  checking = await openAccount(payer, "Checking");
+  savings = await openAccount(payer, "Savings");
+  payeeUsd = await openAccount(payee, "Payee main");
+  await openAccount(payee, "Payee second");
+  await fund(payer, checking, "10000.00");
+  await listRails(ctx);
+});
+afterAll(async () => ctx.dispose());
+
+describe("a payment's hold and completion", () => {
+  it("holds amount + fee, then posts the amount to the payee (by email) and the fee to fee revenue; every journal balances", async () => {
+    const ach = await getRail(ctx, "ach");
+    const key = findKey("complete", succeedsOn(ach));
+    const before = await balanceOf(checking);
+    const feesBefore = await currentBalance(ctx, (await findAccount(ctx, systemAccountId("fees", "USD")))!);
+
+    const created = await initiatePayment(ctx, payer, request({ toEmail: "PAYEE@example.com", description: "Rent" }), key);
+    const payment = created.reply.payment;
+    // ACH on 100.00 USD: fixed 0.05 + network 0.1 % = 0.10 (no FX part in USD).
+    expect(payment).toMatchObject({ status: "pending", amount: "100.00", fee: "0.15", feeMinor: 15, selectedRail: "ACH", payee: { kind: "user", email: "payee@example.com" }, estimatedTime: "1.2 s", fxRate: 1 });
+    expect(payment.feeBreakdown).toEqual({ fixedFee: "0.05", fxSpread: "0.00", networkFee: "0.10" });
+    expect(created.body).not.toContain(payeeUsd.id);
+
+    const held = await balanceOf(checking);
+    expect(held.balance).toBe(before.balance);
+    expect(held.available).toBe(before.available - 10_015);
+    expect((await balanceOf(payeeUsd)).balance).toBe(0);
+
+    // Early: nothing happens before the step is due; then pending -> processing on ACH.
+    const started = await advancePayment(ctx, payment.paymentId);
+    expect(started.status).toBe("processing");
+    const early = await advancePayment(ctx, payment.paymentId);
+    expect(early).toEqual(started);
+    expect(await runToEnd(payment.paymentId)).toBe("completed");
+
+    const after = await balanceOf(checking);
+    expect(after.balance).toBe(before.balance - 10_015);
+    expect(after.available).toBe(after.balance);
+    expect((await balanceOf(payeeUsd)).balance).toBe(10_000);
+    const feesAfter = await currentBalance(ctx, (await findAccount(ctx, systemAccountId("fees", "USD")))!);
+    expect(feesAfter.posted_debits - feesBefore.posted_debits).toBe(15);
+
+    const stored = (await getPayment(ctx, payment.paymentId))!;
+    expect(stored.status).toBe("completed");
+    expect(stored.attempts).toHaveLength(1);
+    expect(stored.attempts[0]).toMatchObject({ number: 1, rail: "ACH", status: "succeeded", errorCode: null });
+    expect((await loadJournal(ctx, stored.journalId))!.status).toBe("posted");
+    expect((await paymentHistory(ctx, payment.paymentId)).map((entry) => entry.event?.type)).toEqual(["paymentInitiated", "paymentStatusUpdate", "paymentCompleted"]);
+    expect(await dueMarkers(ctx, new Date(nowMs + 86_400_000), 100)).not.toContain(payment.paymentId);
+
+    const check = await integrityCheck(ctx, "ledger");
+    expect(check.unbalanced_journals).toEqual([]);
+    expect(check.drift).toEqual([]);
+  });
+
+  it("takes the FX part to the FX position for a non-USD payment", async () => {
+    const eurSavings = await openAccount(payer, "Euro savings", "EUR");
+    await fund(payer, eurSavings, "1000.00");
+    const eurTarget = await openAccount(payer, "Euro target", "EUR");
+    const sepa = await getRail(ctx, "sepa");
+    const key = findKey("fx", succeedsOn(sepa));
+    const created = await initiatePayment(ctx, payer, { userId: payer.userId, fromAccountId: eurSavings.id, toAccountId: eurTarget.id, amount: "200", currency: "EUR", forceRail: "SEPA" }, key);
+    // SEPA on 200.00 EUR: fixed 0.02 + FX 0.8 % = 1.60 + network 0.20.
+    expect(created.reply.payment.feeBreakdown).toEqual({ fixedFee: "0.02", fxSpread: "1.60", networkFee: "0.20" });
+    const fxBefore = await currentBalance(ctx, (await findAccount(ctx, systemAccountId("fx", "EUR")))!);
+    expect(await runToEnd(created.reply.payment.paymentId)).toBe("completed");
+    const fxAfter = await currentBalance(ctx, (await findAccount(ctx, systemAccountId("fx", "EUR")))!);
+    expect(fxAfter.posted_debits - fxBefore.posted_debits).toBe(160);
+    expect((await balanceOf(eurTarget)).balance).toBe(20_000);
+    expect((await balanceOf(eurSavings)).balance).toBe(100_000 - 20_000 - 182);
+  });
+});
+
+describe("failure and retry", () => {
+  it("a non-retriable failure voids the hold: the funds are available again", async () => {
+    const ach = await getRail(ctx, "ach");
+    const key = findKey("fail", (id) => {
+      const outcome = attemptOutcome(ach, id, 1);
+      return !outcome.succeeded && (outcome.code === "account_closed" || outcome.code === "insufficient_funds_at_bank");
+    });
+    const before = await balanceOf(checking);
+    const created = await initiatePayment(ctx, payer, request({ toAccountId: savings.id }), key);
+    expect((await balanceOf(checking)).available).toBe(before.available - 10_015);
+    expect(await runToEnd(created.reply.payment.paymentId)).toBe("failed");
+    const after = await balanceOf(checking);
+    expect(after).toMatchObject({ balance: before.balance, available: before.available, pending_out: 0 });
+    expect((await balanceOf(savings)).pending_in).toBe(0);
+    const stored = (await getPayment(ctx, created.reply.payment.paymentId))!;
+    expect(stored.attempts).toHaveLength(1);
+    expect(stored.attempts[0]).toMatchObject({ status: "failed", retriable: false });
+    expect(stored.failureReason).toContain(stored.attempts[0]!.errorCode!);
+    expect((await loadJournal(ctx, stored.journalId))!.status).toBe("voided");
+    expect((await paymentHistory(ctx, stored.paymentId)).map((entry) => entry.event?.type)).toEqual(["paymentInitiated", "paymentStatusUpdate", "paymentError"]);
+  });
+
+  it("a retriable failure retries once on the next-best rail; both attempts are recorded", async () => {
+    await setInjection("card", 100);
+    try {
+      // Attempt 2 succeeds on any other rail (all have at least 95.5 % success and no injection).
+      const key = findKey("retry", (id) => unitDraw("outcome", id, 2) < 0.95);
+      const created = await initiatePayment(ctx, payer, request({ toAccountId: savings.id, forceRail: "Card" }), key);
+      expect(created.reply.payment.selectedRail).toBe("Card");
+      const feeBefore = created.reply.payment.feeMinor;
+      expect(await runToEnd(created.reply.payment.paymentId)).toBe("completed");
+      const stored = (await getPayment(ctx, created.reply.payment.paymentId))!;
+      expect(stored.attempts.map((attempt) => [attempt.number, attempt.railId, attempt.status, attempt.errorCode])).toEqual([
+        [1, "card", "failed", "rail_timeout"],
+        [2, stored.attempts[1]!.railId, "succeeded", null],
+      ]);
+      expect(stored.attempts[1]!.railId).not.toBe("card");
+      expect(stored.selectedRail).toBe(stored.attempts[1]!.rail);
+      expect(stored.routing.chosenRailId).toBe(stored.attempts[1]!.railId);
+      expect(stored.feeMinor).toBe(feeBefore);
+      const history = await paymentHistory(ctx, stored.paymentId);
+      expect(history.map((entry) => entry.event?.type)).toEqual(["paymentInitiated", "paymentStatusUpdate", "paymentStatusUpdate", "paymentCompleted"]);
+      expect(history[2]!.event).toMatchObject({ data: { status: "processing" } });
+    } finally {
+      await setInjection("card", 0);
+    }
+  });
+});
+
+describe("restart mid-lifecycle", () => {
+  it("after a crash the sweeper finds the payment; two workers advancing at once complete it once", async () => {
+    const ach = await getRail(ctx, "ach");
+    const key = findKey("restart", succeedsOn(ach));
+    const before = await balanceOf(checking);
+    const created = await initiatePayment(ctx, payer, request({ toAccountId: savings.id }), key);
+    const id = created.reply.payment.paymentId;
+    expect(await duePayments(ctx, new Date(nowMs))).toContain(id);
+    await advancePayment(ctx, id);
+    // "Crash": this process is gone; two fresh instances over the same table resume from the due markers.
+    const [first, second] = [await createTestContext({ TABLE_NAME: ctx.db.table }, { clock: () => new Date(nowMs) }), await createTestContext({ TABLE_NAME: ctx.db.table }, { clock: () => new Date(nowMs) })];
+    try {
+      expect(await duePayments(first, new Date(nowMs))).not.toContain(id);
+      advanceClock(1_300);
+      expect(await duePayments(first, new Date(nowMs))).toContain(id);
+      const results = await Promise.all([advancePayment(first, id), advancePayment(second, id), advancePayment(first, id)]);
+      expect(results.map((result) => result.status)).toEqual(["completed", "completed", "completed"]);
+    } finally {
+      first.db.raw.destroy();
+      second.db.raw.destroy();
+    }
+    const after = await balanceOf(checking);
+    expect(after.balance).toBe(before.balance - 10_015);
+    const journal = (await loadJournal(ctx, id))!;
+    expect(journal.history.map((record) => record.operation)).toEqual(["create", "post"]);
+    expect((await paymentHistory(ctx, id)).filter((entry) => entry.event?.type === "paymentCompleted")).toHaveLength(1);
+    expect(await duePayments(ctx, new Date(nowMs + 86_400_000))).not.toContain(id);
+  });
+});
+
+describe("idempotent creation", () => {
+  it("replays the first reply byte for byte; another body under the key is a 422; concurrent duplicates make one payment", async () => {
+    const body = request({ toAccountId: savings.id, amount: "5.00" });
+    const first = await initiatePayment(ctx, payer, body, "idem-1");
+    const again = await initiatePayment(ctx, payer, body, "idem-1");
+    expect(again.replayed).toBe(true);
+    expect(again.body).toBe(first.body);
+    await expect(initiatePayment(ctx, payer, { ...body, amount: "6.00" }, "idem-1")).rejects.toMatchObject({ status: 422, code: "idempotency_key_reused" });
+
+    const before = await balanceOf(checking);
+    const racing = await Promise.allSettled(Array.from({ length: 4 }, () => initiatePayment(ctx, payer, body, "idem-2")));
+    const bodies = racing.flatMap((outcome) => (outcome.status === "fulfilled" ? [outcome.value.body] : []));
+    expect(bodies.length).toBeGreaterThan(0);
+    expect(new Set(bodies).size).toBe(1);
+    for (const outcome of racing) if (outcome.status === "rejected") expect(outcome.reason).toMatchObject({ status: 409, code: "idempotency_in_progress" });
+    expect((await balanceOf(checking)).available).toBe(before.available - 500 - 6);
+  });
+});
+
+describe("refusals", () => {
+  it("refuses before writing: another user's id, another user's account, an unknown payee email, no funds", async () => {
+    await expect(initiatePayment(ctx, payer, request({ userId: payee.userId, toAccountId: savings.id }), null)).rejects.toMatchObject({ status: 403 });
+    await expect(initiatePayment(ctx, payer, request({ toAccountId: payeeUsd.id }), null)).rejects.toMatchObject({ status: 404, code: "account_not_found" });
+    const unknown = await initiatePayment(ctx, payer, request({ toEmail: "nobody@example.com" }), null).catch((error: unknown) => error);
+    const noEur = await initiatePayment(ctx, payer, { ...request({ toEmail: "payee@example.com" }), currency: "EUR", fromAccountId: (await openAccount(payer, "Euro 2", "EUR")).id }, null).catch((error: unknown) => error);
+    expect(unknown).toMatchObject({ status: 422, code: "payee_cannot_receive" });
+    expect(noEur).toMatchObject({ status: 422, code: "payee_cannot_receive" });
+    await expect(initiatePayment(ctx, payer, request({ toEmail: "payer@example.com" }), null)).rejects.toMatchObject({ status: 422, code: "self_payment_by_email" });
+    await expect(initiatePayment(ctx, payer, request({ toAccountId: savings.id, amount: "1000000" }), null)).rejects.toMatchObject({ status: 422, code: "insufficient_funds" });
+    await expect(initiatePayment(ctx, payer, request({ toAccountId: savings.id, amount: "1.001" }), null)).rejects.toMatchObject({ status: 400, code: "invalid_amount" });
+    await expect(initiatePayment(ctx, payer, request({ toAccountId: savings.id, toEmail: "payee@example.com" }), null)).rejects.toMatchObject({ status: 400 });
+    await expect(initiatePayment(ctx, payer, request({ toAccountId: savings.id, forceRail: "Pigeon" }), null)).rejects.toMatchObject({ status: 422, code: "rail_not_available" });
+    const accounts = await getAccounts(ctx, [checking.id]);
+    expect(accounts.size).toBe(1);
+  });
+});

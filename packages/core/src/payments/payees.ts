@@ -1,0 +1,87 @@
+import { findUserByEmail } from "../auth/users";
+import type { CoreContext } from "../shared/context";
+import { badRequest, unprocessable } from "../shared/errors";
+import type { Currency } from "../money/model";
+import { ensureSystemAccounts, getAccounts, listAccounts, requireOwnedAccount, systemAccountId, type Account, type SystemAccountCode } from "../ledger/accounts";
+import { last4, PAYMENT_MESSAGES, type CreatePaymentInput, type PaymentPayee } from "./model";
+import type { PaymentCaller } from "./service";
+
+/**
+ * Who pays and who receives (contract §1). The payer's account must be the caller's (404 like
+ * any other account of another user). The payee is exactly one of:
+ * - toAccountId: another account of the caller (another user's account id is the same 404 as an
+ *   unknown one: account ids never tell whether they exist);
+ * - toEmail: another user of the platform; the money lands in their oldest active account of the
+ *   currency. An unknown email and a user without such an account get the SAME 422, so the
+ *   payment form cannot be used to find out who has an account here. Paying yourself by email is
+ *   refused (422 self_payment_by_email): you know your own accounts, use toAccountId, which also
+ *   says which of them receives;
+ * - beneficiary: an external account; the money goes to the clearing system account of the
+ *   currency until settlement with the rail.
+ * Payer and payee accounts must hold money (debit-normal: bank, cash, asset, expense), as a
+ * transfer's accounts do: a payment takes from and adds to their balance.
+ */
+
+export interface ResolvedPayee {
+  payer: Account;
+  /** The account that receives the amount: the payee's own, or the clearing account. */
+  account: Account;
+  /** What the payment shows of the payee (never the account id of another user). */
+  view: PaymentPayee;
+}
+
+function requireUsable(account: Account, currency: Currency, role: "payer" | "payee"): void {
+  if (account.status !== "ACTIVE") throw unprocessable(PAYMENT_MESSAGES.accountInactive(role === "payer" ? "paying" : "payee", account.name), "account_inactive");
+  if (account.currency !== currency) {
+    throw unprocessable(role === "payer" ? PAYMENT_MESSAGES.payerCurrency(account.currency, currency) : PAYMENT_MESSAGES.payeeCurrency(account.currency, currency), "currency_mismatch");
+  }
+  if (account.normal_side !== "debit") throw unprocessable(PAYMENT_MESSAGES.notMoneyAccount(account.name), "account_type_not_payable");
+}
+
+/** The system accounts of a currency (created when an older deployment lacks one, e.g. clearing). */
+export async function requireSystemAccounts<C extends SystemAccountCode>(ctx: CoreContext, currency: Currency, codes: readonly C[]): Promise<Record<C, Account>> {
+  const ids = codes.map((code) => systemAccountId(code, currency));
+  let found = await getAccounts(ctx, ids);
+  if (ids.some((id) => !found.has(id))) {
+    await ensureSystemAccounts(ctx);
+    found = await getAccounts(ctx, ids);
+  }
+  const entries = codes.map((code) => {
+    const account = found.get(systemAccountId(code, currency));
+    if (!account) throw new Error(`System account ${code} of ${currency} is missing`);
+    return [code, account] as const;
+  });
+  return Object.fromEntries(entries) as Record<C, Account>;
+}
+
+/** The user's default account of a currency: their oldest active money account in it. */
+async function defaultAccountOf(ctx: CoreContext, userId: string, currency: Currency): Promise<Account | null> {
+  const accounts = await listAccounts(ctx, userId);
+  const usable = accounts
+    .filter((account) => account.kind === "customer" && account.status === "ACTIVE" && account.currency === currency && account.normal_side === "debit")
+    .sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : a.id < b.id ? -1 : 1));
+  return usable[0] ?? null;
+}
+
+export async function resolvePayee(ctx: CoreContext, caller: PaymentCaller, input: CreatePaymentInput): Promise<ResolvedPayee> {
+  const payer = await requireOwnedAccount(ctx, caller.userId, input.fromAccountId);
+  if (input.toAccountId !== undefined) {
+    const account = await requireOwnedAccount(ctx, caller.userId, input.toAccountId);
+    if (account.id === payer.id) throw badRequest(PAYMENT_MESSAGES.sameAccount, "same_account");
+    requireUsable(payer, input.currency, "payer");
+    requireUsable(account, input.currency, "payee");
+    return { payer, account, view: { kind: "account", accountId: account.id } };
+  }
+  requireUsable(payer, input.currency, "payer");
+  if (input.toEmail !== undefined) {
+    const email = input.toEmail.toLowerCase();
+    if (email === caller.user.email.toLowerCase()) throw unprocessable(PAYMENT_MESSAGES.selfByEmail, "self_payment_by_email");
+    const user = await findUserByEmail(ctx.db, email);
+    const account = user ? await defaultAccountOf(ctx, user.id, input.currency) : null;
+    if (!account) throw unprocessable(PAYMENT_MESSAGES.payeeCannotReceive(input.currency), "payee_cannot_receive");
+    return { payer, account, view: { kind: "user", email } };
+  }
+  const beneficiary = input.beneficiary!;
+  const { clearing } = await requireSystemAccounts(ctx, input.currency, ["clearing"] as const);
+  return { payer, account: clearing, view: { kind: "external", name: beneficiary.name, accountLast4: last4(beneficiary.accountNumber), country: beneficiary.country } };
+}

@@ -1,0 +1,206 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, dataItems } from "../../../../infra/local/testing";
+import { advancePayment } from "@fintech/core/payments/worker";
+
+/**
+ * POST/GET /v1/payments through the HTTP app: validation and authorisation (nothing written on a
+ * refusal), the payee's privacy in every reply the payer gets (payment, ledger transaction
+ * views), idempotent creation, the list's filter and cursors. The lifecycle itself is driven by
+ * calling the worker directly with a controlled clock (no timers).
+ */
+
+type TestApp = Awaited<ReturnType<typeof createTestApp>>;
+let t: TestApp;
+let nowMs = Date.parse("2026-03-02T09:00:00.000Z");
+let payer: { token: string; user: { id: string; email: string } };
+let payee: { token: string; user: { id: string; email: string } };
+let stranger: { token: string; user: { id: string; email: string } };
+let checking: { id: string };
+let savings: { id: string };
+let payeeAccount: { id: string; account_number: string };
+
+async function openAccount(token: string, name: string, currency = "USD") {
+  const reply = await t.call("POST", "/api/v1/ledger/accounts", { token, body: { name, currency, type: "bank" } });
+  expect(reply.status).toBe(201);
+  return reply.body.data as { id: string; account_number: string };
+}
+
+async function fund(token: string, accountId: string, amount: string) {
+  const created = await t.call("POST", "/api/v1/ledger/transactions/deposit", { token, body: { account_id: accountId, amount } });
+  expect(created.status).toBe(201);
+  const posted = await t.call("POST", `/api/v1/ledger/transactions/${created.body.data.id}/post`, { token });
+  expect(posted.status).toBe(200);
+}
+
+const pay = (body: Record<string, unknown>, options: { token?: string; key?: string } = {}) =>
+  t.call("POST", "/v1/payments", { token: options.token ?? payer.token, body: { userId: payer.user.id, fromAccountId: checking.id, amount: "25.00", currency: "USD", forceRail: "Card", ...body }, ...(options.key ? { headers: { "Idempotency-Key": options.key } } : {}) });
+
+async function finish(paymentId: string): Promise<string> {
+  for (let step = 0; step < 10; step += 1) {
+    const result = await advancePayment(t.core, paymentId);
+    if (!result.nextDueAt) return result.status;
+    nowMs = Math.max(nowMs, Date.parse(result.nextDueAt));
+  }
+  throw new Error("payment did not finish");
+}
+
+const available = async (token: string, accountId: string) => (await t.call("GET", `/api/v1/ledger/accounts/${accountId}/balance`, { token })).body.data.available as string;
+
+beforeAll(async () => {
+  t = await createTestApp({}, { clock: () => new Date(nowMs) });
+  payer = await t.signUp("payer@example.com", { first_name: "Pay", last_name: "Er" });
+  payee = await t.signUp("payee@example.com", { first_name: "Pay", last_name: "Ee" });
+  stranger = await t.signUp("stranger@example.com");
+  checking = await openAccount(payer.token, "Checking");
+  savings = await openAccount(payer.token, "Savings");
+  payeeAccount = await openAccount(payee.token, "Payee main");
+  await fund(payer.token, checking.id, "1000.00");
+  await fund(payee.token, payeeAccount.id, "50.00");
+  // The sample rails are seeded on first read: before the "nothing changed" snapshots.
+  expect((await t.call("GET", "/api/v1/rails", { token: payer.token })).status).toBe(200);
+});
+afterAll(async () => t.core.dispose());
+
+describe("POST /v1/payments", () => {
+  it("refuses bad requests with a clear error and writes nothing", async () => {
+    const before = await dataItems(t.core);
+    const cases: [Record<string, unknown>, number, string][] = [
+      [{ amount: "-1", toAccountId: savings.id }, 400, "Amount must be greater than 0"],
+      [{ amount: "1.001", toAccountId: savings.id }, 400, "USD amounts can have at most 2 decimal places"],
+      [{ toAccountId: savings.id, toEmail: "payee@example.com" }, 400, "Give exactly one payee: toAccountId, toEmail or beneficiary"],
+      [{}, 400, "Give exactly one payee: toAccountId, toEmail or beneficiary"],
+      [{ toAccountId: "x".repeat(3000) }, 400, "Account ids are 1 to 64 letters, digits or dashes"],
+      [{ fromAccountId: "../etc" , toAccountId: savings.id }, 400, "Account ids are 1 to 64 letters, digits or dashes"],
+      [{ toEmail: "not-an-email" }, 400, "toEmail must be an email address (at most 254 characters)"],
+      [{ beneficiary: { name: "Bob", accountNumber: "12", country: "DE" } }, 400, "beneficiary.accountNumber must be 4 to 34 letters or digits"],
+      [{ beneficiary: { name: "Bob", accountNumber: "DE89370400440532013000", country: "Germany" } }, 400, "beneficiary.country must be an ISO 3166-1 alpha-2 country code (e.g. DE)"],
+      [{ description: "x".repeat(501), toAccountId: savings.id }, 400, "description must be at most 500 characters"],
+      [{ currency: "XYZ", toAccountId: savings.id }, 400, "Currency must be one of USD, EUR, GBP, JPY"],
+      [{ userId: stranger.user.id, toAccountId: savings.id }, 403, "userId must be your own user id"],
+      [{ toAccountId: payeeAccount.id }, 404, "Account not found"],
+      [{ fromAccountId: payeeAccount.id, toAccountId: savings.id }, 404, "Account not found"],
+      [{ toAccountId: checking.id }, 400, "The payee account must differ from the paying account"],
+      [{ toEmail: "nobody@example.com" }, 422, "No user with this email address can receive USD payments here (they need an active USD account)"],
+      [{ toEmail: "stranger@example.com" }, 422, "No user with this email address can receive USD payments here (they need an active USD account)"],
+      [{ toEmail: "payer@example.com" }, 422, "To pay yourself, use toAccountId with one of your own accounts"],
+      [{ toAccountId: savings.id, amount: "5000" }, 422, "Insufficient available balance in Checking"],
+      [{ toAccountId: savings.id, forceRail: "Pigeon" }, 422, ""],
+    ];
+    for (const [body, status, message] of cases) {
+      const reply = await pay(body);
+      expect([reply.status, reply.body.message], JSON.stringify(body).slice(0, 120)).toEqual([status, message || reply.body.message]);
+    }
+    const badJson = await t.call("POST", "/v1/payments", { token: payer.token, body: "{not json" });
+    expect(badJson.status).toBe(400);
+    const badKey = await pay({ toAccountId: savings.id }, { key: "x".repeat(300) });
+    expect(badKey.status).toBe(400);
+    const anonymous = await t.call("POST", "/v1/payments", { body: { userId: payer.user.id } });
+    expect(anonymous.status).toBe(401);
+    expect(await dataItems(t.core)).toEqual(before);
+  });
+
+  it("pays another user by email without telling the payer their account id or balance, in any reply", async () => {
+    const created = await pay({ toEmail: "Payee@Example.com", description: "Lunch" }, { key: "privacy-1" });
+    expect(created.status).toBe(201);
+    expect(created.body.message).toBe("Payment initiated");
+    const payment = created.body.payment;
+    expect(payment).toMatchObject({ status: "pending", userId: payer.user.id, amount: "25.00", currency: "USD", selectedRail: "Card", payee: { kind: "user", email: "payee@example.com" }, journalId: payment.paymentId });
+    // The hold: amount + fee are no longer available.
+    expect(await available(payer.token, checking.id)).toBe(((100_000 - 2_500 - payment.feeMinor) / 100).toFixed(2));
+    await finish(payment.paymentId);
+
+    const replies = [
+      created,
+      await t.call("GET", `/v1/payments/${payment.paymentId}`, { token: payer.token }),
+      await t.call("GET", "/v1/payments", { token: payer.token }),
+      await t.call("GET", `/api/v1/ledger/transactions/${payment.journalId}`, { token: payer.token }),
+      await t.call("GET", "/api/v1/ledger/transactions/history", { token: payer.token }),
+      await t.call("GET", `/api/v1/ledger/accounts/${checking.id}/transactions`, { token: payer.token }),
+      await t.call("GET", "/api/v1/ledger/transactions/export", { token: payer.token }),
+      await t.call("GET", "/api/v1/ledger/trial-balance", { token: payer.token }),
+    ];
+    for (const reply of replies) {
+      expect(reply.status).toBe(200 + (reply === created ? 1 : 0));
+      const text = typeof reply.body === "string" ? reply.body : JSON.stringify(reply.body);
+      expect(text).not.toContain(payeeAccount.id);
+      expect(text).not.toContain(payeeAccount.account_number);
+      expect(text).not.toContain("Payee main");
+      expect(text).not.toContain("75.00");
+    }
+    const detail = replies[3]!.body.data;
+    expect(detail.status).toBe("posted");
+    expect(detail.entries.find((entry: { side: string; owned: boolean }) => entry.side === "debit" && !entry.owned && entry.account_id === "redacted")).toBeTruthy();
+    expect(detail.to_account_id).toBe("redacted");
+
+    // The payee sees their own leg, never the payer's account.
+    const payeeView = await t.call("GET", `/api/v1/ledger/accounts/${payeeAccount.id}/transactions`, { token: payee.token });
+    const received = payeeView.body.data.find((journal: { id: string }) => journal.id === payment.journalId);
+    expect(received.entries.find((entry: { account_id: string }) => entry.account_id === payeeAccount.id)).toMatchObject({ owned: true, debit: "25.00" });
+    expect(JSON.stringify(payeeView.body)).not.toContain(checking.id);
+    expect(await available(payee.token, payeeAccount.id)).toBe("75.00");
+    const payeeTrial = await t.call("GET", "/api/v1/ledger/trial-balance", { token: payee.token });
+    expect(payeeTrial.body.data?.is_balanced ?? payeeTrial.body.is_balanced).toBe(true);
+    expect(JSON.stringify(payeeTrial.body)).not.toContain(checking.id);
+  });
+
+  it("an Idempotency-Key replays the first reply byte for byte; another body under it is a 422", async () => {
+    const first = await pay({ toAccountId: savings.id, amount: "3.00" }, { key: "idem-http" });
+    const again = await pay({ toAccountId: savings.id, amount: "3.00" }, { key: "idem-http" });
+    expect(first.status).toBe(201);
+    expect(again.status).toBe(201);
+    expect(again.headers.get("Idempotent-Replayed")).toBe("true");
+    expect(JSON.stringify(again.body)).toBe(JSON.stringify(first.body));
+    const other = await pay({ toAccountId: savings.id, amount: "4.00" }, { key: "idem-http" });
+    expect([other.status, other.body.code]).toEqual([422, "idempotency_key_reused"]);
+  });
+
+  it("the hold cannot be posted or unposted by hand through the ledger", async () => {
+    const created = await pay({ toAccountId: savings.id, amount: "1.00" });
+    const post = await t.call("POST", `/api/v1/ledger/transactions/${created.body.payment.journalId}/post`, { token: payer.token });
+    expect([post.status, post.body.code]).toEqual([409, "payment_hold"]);
+  });
+
+  it("an external beneficiary's payment goes to the clearing account; the reply shows only the last 4 digits", async () => {
+    const created = await pay({ beneficiary: { name: "ACME GmbH", accountNumber: "DE89370400440532013000", bankCode: "COBADEFFXXX", country: "de" }, amount: "10.00" });
+    expect(created.status).toBe(201);
+    expect(created.body.payment.payee).toEqual({ kind: "external", name: "ACME GmbH", accountLast4: "3000", country: "DE" });
+    expect(JSON.stringify(created.body)).not.toContain("DE89370400440532013000");
+    const journal = await t.call("GET", `/api/v1/ledger/transactions/${created.body.payment.journalId}`, { token: payer.token });
+    expect(journal.body.data.entries.map((entry: { account_id: string }) => entry.account_id)).toContain("sys-clearing-usd");
+  });
+});
+
+describe("GET /v1/payments", () => {
+  it("another user's payment is the same 404 as an unknown one", async () => {
+    const created = await pay({ toAccountId: savings.id, amount: "2.00" });
+    const id = created.body.payment.paymentId as string;
+    const mine = await t.call("GET", `/v1/payments/${id}`, { token: payer.token });
+    expect(mine.status).toBe(200);
+    expect(mine.body.data.attempts).toEqual([]);
+    expect(mine.body.data.routing.chosenRail).toBe("Card");
+    const theirs = await t.call("GET", `/v1/payments/${id}`, { token: stranger.token });
+    const unknown = await t.call("GET", "/v1/payments/00000000-0000-4000-8000-000000000000", { token: payer.token });
+    const junk = await t.call("GET", `/v1/payments/${"x".repeat(3000)}`, { token: payer.token });
+    for (const reply of [theirs, unknown, junk]) expect([reply.status, reply.body.message]).toEqual([404, "Payment not found"]);
+  });
+
+  it("lists the caller's payments newest first, by status, with signed cursors bound to the filter", async () => {
+    const all = await t.call("GET", "/v1/payments?limit=2", { token: payer.token });
+    expect(all.status).toBe(200);
+    expect(all.body.data).toHaveLength(2);
+    expect(all.body.data[0].createdAt >= all.body.data[1].createdAt).toBe(true);
+    const next = await t.call("GET", `/v1/payments?limit=2&cursor=${encodeURIComponent(all.body.pagination.next_cursor)}`, { token: payer.token });
+    expect(next.status).toBe(200);
+    expect(next.body.data.map((payment: { paymentId: string }) => payment.paymentId)).not.toContain(all.body.data[0].paymentId);
+    const completed = await t.call("GET", "/v1/payments?status=COMPLETED", { token: payer.token });
+    expect(completed.body.data.length).toBeGreaterThan(0);
+    expect(completed.body.data.every((payment: { status: string }) => payment.status === "completed")).toBe(true);
+    const crossFilter = await t.call("GET", `/v1/payments?status=pending&cursor=${encodeURIComponent(all.body.pagination.next_cursor)}`, { token: payer.token });
+    expect([crossFilter.status, crossFilter.body.code]).toEqual([400, "invalid_cursor"]);
+    const stolen = await t.call("GET", `/v1/payments?limit=2&cursor=${encodeURIComponent(all.body.pagination.next_cursor)}`, { token: stranger.token });
+    expect(stolen.status).toBe(400);
+    for (const query of ["limit=0", "limit=101", "limit=abc", "status=lost"]) expect((await t.call("GET", `/v1/payments?${query}`, { token: payer.token })).status).toBe(400);
+    const strangers = await t.call("GET", "/v1/payments", { token: stranger.token });
+    expect(strangers.body).toEqual({ data: [], pagination: { next_cursor: null } });
+  });
+});

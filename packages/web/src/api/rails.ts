@@ -1,8 +1,9 @@
 import type { QuoteCurrency, Rail, RailChange, RailCostResult, RailEditFormValues } from "@fintech/core/rails/model";
+import type { DecisionList, RailMetrics, Throughput, ThroughputRange } from "@fintech/core/rails/metrics";
 import { appHttp } from "./appClient";
 import type { HttpClient } from "./client";
 import { unwrapData, unwrapList } from "./envelope";
-import { segment } from "./query";
+import { segment, withQuery } from "./query";
 
 /**
  * The payment rails (spec 001 §3, §5, §9; issue 12 "Rails are data"): the list and one rail (any
@@ -13,7 +14,13 @@ import { segment } from "./query";
 
 const RAILS = "/api/v1/rails";
 
-export type { Rail, RailChange, RailCostResult, RailEditFormValues, QuoteCurrency };
+export type { Rail, RailChange, RailCostResult, RailEditFormValues, QuoteCurrency, RailMetrics, Throughput, ThroughputRange, DecisionList };
+
+/** One listed routing decision: the payment, the attempt it routed, when, and the decision itself. */
+export type RoutingDecisionEntry = DecisionList["decisions"][number];
+
+/** How many recent routing decisions the console lists. */
+export const DECISIONS_SHOWN = 10;
 
 /** GET /rails/{id}: the rail and its last admin changes, newest first. */
 export type RailDetail = Rail & { history: RailChange[] };
@@ -38,6 +45,18 @@ export function railEndpoints(http: HttpClient) {
     /** POST /rails/{id}/stop: the rail goes down (out of quotes and routing). */
     async stop(id: string): Promise<Rail> {
       return unwrapData<Rail>(await http.authCall<unknown>("POST", `${RAILS}/${segment(id)}/stop`, { body: {} }));
+    },
+    /** GET /rails/metrics: the platform's rail figures from real attempts over the last 30 days (volume, success, savings, per rail). */
+    async metrics(signal?: AbortSignal): Promise<RailMetrics> {
+      return unwrapData<RailMetrics>(await http.authCall<unknown>("GET", `${RAILS}/metrics`, { signal }));
+    },
+    /** GET /rails/throughput?range=: attempts per rail per time bucket (1h, 24h, 7d, 30d). */
+    async throughput(range: ThroughputRange, signal?: AbortSignal): Promise<Throughput> {
+      return unwrapData<Throughput>(await http.authCall<unknown>("GET", withQuery(`${RAILS}/throughput`, { range }), { signal }));
+    },
+    /** GET /rails/decisions?limit=: the newest routing decisions (an admin: everyone's; a user: their own) and savings per day. */
+    async decisions(limit: number, signal?: AbortSignal): Promise<DecisionList> {
+      return unwrapData<DecisionList>(await http.authCall<unknown>("GET", withQuery(`${RAILS}/decisions`, { limit }), { signal }));
     },
     /** POST /rails/quote {amount, currency} -> {data: {amount, currency, results, optimalRailId}}: the cost on every active rail, the cheapest isOptimal. */
     async quote(amount: string, currency: QuoteCurrency, signal?: AbortSignal): Promise<RailCostResult[]> {

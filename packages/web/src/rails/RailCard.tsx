@@ -1,10 +1,11 @@
-import { errorRateBand, type Rail, type RailStatus } from "@fintech/core/rails/model";
+import type { Rail, RailStatus } from "@fintech/core/rails/model";
 import { secondaryButtonClass } from "../components/styles";
 import { cardClass, Spinner, subtleTextClass } from "../ledger/ui";
 import { formatMoney } from "../lib/money";
 import { toggleAction } from "./console";
 import { RailIcon } from "./RailIcon";
-import { BAND_FILL, BAND_TEXT, errorBarPercent, fractionAsPercent, percentText, secondsText, timeBarPercent, TIME_BAR_SECONDS } from "./format";
+import { ErrorRateBar, TimeBar } from "./Bars";
+import { fractionAsPercent, percentText, secondsText } from "./format";
 
 const STATUS_LABELS: Record<RailStatus, string> = { active: "Active", maintenance: "Maintenance", down: "Down" };
 const STATUS_TONES: Record<RailStatus, string> = {
@@ -16,15 +17,6 @@ const STATUS_TONES: Record<RailStatus, string> = {
 export function RailStatusBadge({ status }: { status: RailStatus }) {
   return (
     <span className={`inline-flex items-center whitespace-nowrap rounded-full px-2 py-0.5 text-xs font-semibold ${STATUS_TONES[status]}`}>{STATUS_LABELS[status] ?? status}</span>
-  );
-}
-
-/** A horizontal bar whose meaning is in the text beside it (the bar itself is decoration). */
-function Bar({ percent, fill }: { percent: number; fill: string }) {
-  return (
-    <div aria-hidden="true" className="mt-1 h-2 w-full overflow-hidden rounded-full bg-slate-200 dark:bg-slate-700">
-      <div className={`h-full rounded-full ${fill}`} style={{ width: `${percent}%` }} />
-    </div>
   );
 }
 
@@ -45,7 +37,6 @@ interface RailCardProps {
  */
 export function RailCard({ rail, isAdmin, toggling, onEdit, onToggle }: RailCardProps) {
   const headingId = `rail-${rail.id}-name`;
-  const band = errorRateBand(rail.errorRate);
   const action = toggleAction(rail);
   return (
     <article aria-labelledby={headingId} className={`${cardClass} flex min-w-0 flex-col !p-4`}>
@@ -72,20 +63,8 @@ export function RailCard({ rail, isAdmin, toggling, onEdit, onToggle }: RailCard
       </dl>
 
       <div className="mt-3 space-y-2 text-xs">
-        <div>
-          <p className="flex justify-between gap-2">
-            <span className="text-slate-600 dark:text-slate-300">Error rate</span>
-            <span className={`font-semibold tabular-nums ${BAND_TEXT[band]}`}>{percentText(rail.errorRate)}%</span>
-          </p>
-          <Bar percent={errorBarPercent(rail.errorRate)} fill={BAND_FILL[band]} />
-        </div>
-        <div>
-          <p className="flex justify-between gap-2">
-            <span className="text-slate-600 dark:text-slate-300">Time (of {TIME_BAR_SECONDS} s)</span>
-            <span className="font-semibold tabular-nums text-slate-800 dark:text-slate-100">{secondsText(rail.avgProcessingTime)}</span>
-          </p>
-          <Bar percent={timeBarPercent(rail.avgProcessingTime)} fill="bg-indigo-600 dark:bg-indigo-400" />
-        </div>
+        <ErrorRateBar errorRate={rail.errorRate} />
+        <TimeBar seconds={rail.avgProcessingTime} />
       </div>
 
       {rail.lastChange && (

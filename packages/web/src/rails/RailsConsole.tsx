@@ -1,6 +1,7 @@
+import type { UseQueryResult } from "@tanstack/react-query";
 import { useState } from "react";
 import toast from "react-hot-toast";
-import type { QuoteCurrency, Rail } from "../api/rails";
+import type { QuoteCurrency, Rail, RailMetrics } from "../api/rails";
 import { errorMessage } from "../api/errors";
 import { secondaryButtonClass } from "../components/styles";
 import { cardClass, errorTextClass, Spinner, subtleTextClass } from "../ledger/ui";
@@ -8,10 +9,11 @@ import { formatMoney } from "../lib/money";
 import { simulate, SIMULATOR_DEFAULTS, summarise, toggleAction, type RailSummary, type Simulation } from "./console";
 import { CostSimulator } from "./CostSimulator";
 import { percentText } from "./format";
-import { useRails, useRailsViewer, useRailToggle } from "./hooks";
-import { FeatureGrid, RoutingPanel, SettlementPanel, ThroughputMonitor } from "./Panels";
+import { useRailMetrics, useRails, useRailsViewer, useRailToggle } from "./hooks";
+import { FeatureGrid, RailPerformancePanel, RoutingPanel, SettlementPanel, ThroughputMonitor } from "./Panels";
 import { RailCard } from "./RailCard";
 import { RailEditDrawer } from "./RailEditDrawer";
+import { moneyLine, todaysSavings } from "./traffic";
 
 /**
  * /payment-rails (spec 001 §2 "Payment-rails dashboard", issue 12): summary tiles computed from the
@@ -22,6 +24,7 @@ import { RailEditDrawer } from "./RailEditDrawer";
 export function RailsConsole() {
   const { isAdmin } = useRailsViewer();
   const rails = useRails();
+  const metrics = useRailMetrics();
   const toggle = useRailToggle();
   const [editing, setEditing] = useState<Rail | null>(null);
   const [amount, setAmount] = useState(SIMULATOR_DEFAULTS.amount);
@@ -72,7 +75,7 @@ export function RailsConsole() {
         </p>
       ) : (
         <>
-          <SummaryTiles summary={summary} simulation={simulation} />
+          <SummaryTiles summary={summary} simulation={simulation} metrics={metrics} />
 
           <section aria-labelledby="rails-heading">
             <div className="flex flex-wrap items-baseline justify-between gap-2">
@@ -93,6 +96,7 @@ export function RailsConsole() {
             <RoutingPanel activeRails={summary.active} />
           </div>
           <ThroughputMonitor />
+          <RailPerformancePanel metrics={metrics} />
           <SettlementPanel />
           <FeatureGrid />
         </>
@@ -113,11 +117,28 @@ function Tile({ label, value, note, muted = false }: { label: string; value: str
   );
 }
 
-/** Tiles computed from the rails and the simulator's amount; savings and volume wait for payments. */
-function SummaryTiles({ summary, simulation }: { summary: RailSummary; simulation: Simulation }) {
+const TRAFFIC_TILES = ["Volume", "Attempts", "Cost savings", "Savings today"] as const;
+
+/** The traffic tiles while the metrics load, or when they failed (the performance panel offers Try again). */
+function TrafficTilesWaiting({ metrics }: { metrics: UseQueryResult<RailMetrics> }) {
+  const value = metrics.isError ? "Unavailable" : "Loading…";
+  const note = metrics.isError ? errorMessage(metrics.error, "Failed to load the metrics") : "From real payments";
+  return TRAFFIC_TILES.map((label) => <Tile key={label} label={label} value={value} note={note} muted />);
+}
+
+/**
+ * Tiles computed from the rails and the simulator's amount, and from real traffic (GET
+ * /rails/metrics, the last 30 days): volume of succeeded payments, attempts and their success
+ * rate, and what routing saved against each payment's default rail (in all, and today).
+ */
+function SummaryTiles({ summary, simulation, metrics }: { summary: RailSummary; simulation: Simulation; metrics: UseQueryResult<RailMetrics> }) {
   const best = simulation.best;
+  const data = metrics.data;
+  const volume = data ? moneyLine(data.volumeByCurrency.map((row) => ({ currency: row.currency, minor: row.volumeMinor }))) : null;
+  const savings = data ? moneyLine(data.savingsByCurrency.map((row) => ({ currency: row.currency, minor: row.savingMinor }))) : null;
+  const today = data ? todaysSavings(data) : null;
   return (
-    <dl aria-label="Summary" className="grid grid-cols-2 gap-3 lg:grid-cols-3 xl:grid-cols-6">
+    <dl aria-label="Summary" className="grid grid-cols-2 gap-3 lg:grid-cols-4">
       <Tile label="Active rails" value={`${summary.active} of ${summary.total}`} />
       <Tile label="Down or maintenance" value={String(summary.down + summary.maintenance)} note={`${summary.down} down · ${summary.maintenance} maintenance`} />
       <Tile
@@ -130,8 +151,26 @@ function SummaryTiles({ summary, simulation }: { summary: RailSummary; simulatio
         value={best ? best.name : "N/A"}
         note={best ? `${formatMoney(best.totalCost, simulation.currency)} for ${formatMoney(simulation.amount, simulation.currency)}` : "Enter an amount above 0"}
       />
-      <Tile label="Cost savings" value="No payments yet" note="From routing decisions" muted />
-      <Tile label="Volume" value="No payments yet" note="Processed through the rails" muted />
+      {!data ? (
+        <TrafficTilesWaiting metrics={metrics} />
+      ) : (
+        <>
+          <Tile label="Volume" value={volume ?? "No payments yet"} note={`Succeeded payments, last ${data.windowDays} days`} muted={volume === null} />
+          <Tile
+            label="Attempts"
+            value={data.totalTransactions === 0 ? "No payments yet" : data.totalTransactions.toLocaleString("en-US")}
+            note={data.successRate === null ? `Last ${data.windowDays} days` : `${percentText(data.successRate)}% succeeded, last ${data.windowDays} days`}
+            muted={data.totalTransactions === 0}
+          />
+          <Tile
+            label="Cost savings"
+            value={savings ?? (data.decisions === 0 ? "No payments yet" : formatMoney(0, "USD"))}
+            note={`Against each payment's default rail, ${data.decisions} ${data.decisions === 1 ? "decision" : "decisions"}`}
+            muted={savings === null && data.decisions === 0}
+          />
+          <Tile label="Savings today" value={today ?? "None yet today"} note="From routing decisions (UTC day)" muted={today === null} />
+        </>
+      )}
     </dl>
   );
 }

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { ApiError } from "../api/errors";
-import { railsApi, type Rail, type RailEditFormValues } from "../api/rails";
+import { DECISIONS_SHOWN, railsApi, type Rail, type RailEditFormValues, type ThroughputRange } from "../api/rails";
 import { useSession } from "../session/hooks";
 import { replaceRail } from "./console";
 
@@ -8,7 +8,13 @@ import { replaceRail } from "./console";
 export const railKeys = {
   list: (userId: string) => ["rails", userId, "list"] as const,
   detail: (userId: string, id: string) => ["rails", userId, "detail", id] as const,
+  metrics: (userId: string) => ["rails", userId, "metrics"] as const,
+  throughput: (userId: string, range: ThroughputRange) => ["rails", userId, "throughput", range] as const,
+  decisions: (userId: string) => ["rails", userId, "decisions", DECISIONS_SHOWN] as const,
 };
+
+/** The console's traffic panels (metrics, decisions, throughput) are asked again this often while it is open. */
+export const TRAFFIC_REFRESH_MS = 15_000;
 
 /** The signed-in user and whether rail edits are theirs to make (the server checks the role again). */
 export function useRailsViewer(): { userId: string; isAdmin: boolean } {
@@ -19,6 +25,30 @@ export function useRailsViewer(): { userId: string; isAdmin: boolean } {
 export function useRails() {
   const { userId } = useRailsViewer();
   return useQuery({ queryKey: railKeys.list(userId), queryFn: ({ signal }) => railsApi.list(signal), retry: false });
+}
+
+/** GET /rails/metrics: the summary tiles' traffic figures and the per-rail bars. */
+export function useRailMetrics() {
+  const { userId } = useRailsViewer();
+  return useQuery({ queryKey: railKeys.metrics(userId), queryFn: ({ signal }) => railsApi.metrics(signal), retry: false, refetchInterval: TRAFFIC_REFRESH_MS });
+}
+
+/** GET /rails/throughput for the monitor's chosen range; the previous range stays on screen while the next loads. */
+export function useRailThroughput(range: ThroughputRange) {
+  const { userId } = useRailsViewer();
+  return useQuery({
+    queryKey: railKeys.throughput(userId, range),
+    queryFn: ({ signal }) => railsApi.throughput(range, signal),
+    retry: false,
+    refetchInterval: TRAFFIC_REFRESH_MS,
+    placeholderData: (previous) => previous,
+  });
+}
+
+/** GET /rails/decisions: the Smart Payment Routing panel. */
+export function useRoutingDecisions() {
+  const { userId } = useRailsViewer();
+  return useQuery({ queryKey: railKeys.decisions(userId), queryFn: ({ signal }) => railsApi.decisions(DECISIONS_SHOWN, signal), retry: false, refetchInterval: TRAFFIC_REFRESH_MS });
 }
 
 /** One rail with its change history (the edit drawer); asked again whenever the drawer opens. */

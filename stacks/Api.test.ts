@@ -8,6 +8,18 @@ import path from "node:path";
 import { ALARM_PERIOD_MINUTES, DURATION_P99_SHARE_OF_TIMEOUT, FIVE_XX_PER_PERIOD } from "./alarms";
 import { Api, API_TIMEOUT_SECONDS, BUCKET_ACTIONS, KYC_OBJECT_ACTIONS, SETTLEMENT_OBJECT_ACTIONS } from "./Api";
 import { Feeds, FEEDS_TIMEOUT_SECONDS } from "./Feeds";
+import {
+  PAYMENT_DLQ_RETENTION_DAYS,
+  PAYMENT_QUEUE_SEND_ACTIONS,
+  PAYMENT_QUEUE_URL_VARIABLE,
+  PAYMENT_STEP_MAX_RECEIVES,
+  PAYMENT_STEP_VISIBILITY_SECONDS,
+  PAYMENT_WORKER_BATCH_SIZE,
+  PAYMENT_WORKER_MAX_CONCURRENCY,
+  PAYMENT_WORKER_TIMEOUT_SECONDS,
+} from "./PaymentWorker";
+import { PAYMENT_QUEUE_URL_VARIABLE as QUEUE_URL_THE_FUNCTIONS_READ } from "../packages/functions/src/lambda/payment-queue";
+import { schedules } from "../infra/spec";
 import { Storage } from "./Storage";
 
 const SYNTH_TIMEOUT_MS = 60_000;
@@ -183,7 +195,8 @@ describe.each([
       Object.values(template.findResources("AWS::CloudWatch::Alarm")).map((alarm) => alarm.Properties as Record<string, unknown>);
     const topic = resourceOf(built.template(Api), "AWS::SNS::Topic", "Alarms");
     const api = resourceOf(built.template(Api), "AWS::Lambda::Function", "Api");
-    const apiAlarms = alarmsOf(built.template(Api));
+    // The API's own alarms (the stack also holds the payment queue's dead-letter alarm, tested below).
+    const apiAlarms = alarmsOf(built.template(Api)).filter((alarm) => alarm.Namespace === "AWS/Lambda");
     expect(apiAlarms.map((alarm) => alarm.MetricName).sort()).toEqual(["Duration", "Throttles", "Url5xxCount"]);
     for (const alarm of apiAlarms) {
       expect(alarm).toMatchObject({
@@ -231,7 +244,98 @@ describe.each([
     expect(actions.filter((action) => action.startsWith("s3:"))).toEqual([]);
   });
 
-  it("adds no schedule yet", () => {
-    built.template(Api).resourceCountIs("AWS::Events::Rule", 0);
+  describe("payment worker", () => {
+    const template = () => built.template(Api);
+    const queue = () => resourceOf(template(), "AWS::SQS::Queue", "PaymentSteps");
+    const deadLetters = () => resourceOf(template(), "AWS::SQS::Queue", "PaymentStepDeadLetters");
+    const queueArn = () => ({ "Fn::GetAtt": [queue().id, "Arn"] });
+    const sqsStatements = (functionId: string) => statementsFor(template(), functionId).filter((s) => actionsOf(s).some((a) => a.startsWith("sqs:")));
+
+    it("has an encrypted, TLS-only step queue whose failing messages go to a dead-letter queue", () => {
+      expect(queue().Properties).toMatchObject({
+        VisibilityTimeout: PAYMENT_STEP_VISIBILITY_SECONDS,
+        SqsManagedSseEnabled: true,
+        RedrivePolicy: { deadLetterTargetArn: { "Fn::GetAtt": [deadLetters().id, "Arn"] }, maxReceiveCount: PAYMENT_STEP_MAX_RECEIVES },
+      });
+      expect(PAYMENT_STEP_VISIBILITY_SECONDS).toBeGreaterThanOrEqual(6 * PAYMENT_WORKER_TIMEOUT_SECONDS);
+      expect(deadLetters().Properties).toMatchObject({ MessageRetentionPeriod: PAYMENT_DLQ_RETENTION_DAYS * 86_400, SqsManagedSseEnabled: true });
+      const policies = Object.values(template().findResources("AWS::SQS::QueuePolicy")).map((policy) => JSON.stringify(policy.Properties));
+      for (const id of [queue().id, deadLetters().id]) {
+        expect(policies.some((policy) => policy.includes(`{"Ref":"${id}"}`) && policy.includes('"aws:SecureTransport":"false"') && policy.includes('"Effect":"Deny"'))).toBe(true);
+      }
+    });
+
+    it("consumes the queue with the worker: batches, partial failures, bounded concurrency", () => {
+      const worker = resourceOf(template(), "AWS::Lambda::Function", "PaymentWorker");
+      expect(worker.Properties).toMatchObject({ Handler: "packages/functions/src/lambda/payment-worker.handler", Runtime: "nodejs22.x", Timeout: PAYMENT_WORKER_TIMEOUT_SECONDS });
+      const mappings = Object.values(template().findResources("AWS::Lambda::EventSourceMapping")).map((mapping) => mapping.Properties);
+      expect(mappings).toEqual([
+        expect.objectContaining({
+          EventSourceArn: queueArn(),
+          FunctionName: { Ref: worker.id },
+          BatchSize: PAYMENT_WORKER_BATCH_SIZE,
+          FunctionResponseTypes: ["ReportBatchItemFailures"],
+          ScalingConfig: { MaximumConcurrency: PAYMENT_WORKER_MAX_CONCURRENCY },
+        }),
+      ]);
+    });
+
+    it("runs the sweeper on the EventBridge schedule of infra/spec, every minute", () => {
+      const sweeper = resourceOf(template(), "AWS::Lambda::Function", "PaymentSweeper");
+      expect(sweeper.Properties).toMatchObject({ Handler: "packages/functions/src/lambda/payment-sweeper.handler" });
+      const rules = Object.values(template().findResources("AWS::Events::Rule")).map((rule) => rule.Properties);
+      expect(schedules.paymentSweeper.cron).toBe("rate(1 minute)");
+      expect(rules).toEqual([
+        expect.objectContaining({
+          ScheduleExpression: schedules.paymentSweeper.cron,
+          State: "ENABLED",
+          Targets: [expect.objectContaining({ Arn: { "Fn::GetAtt": [sweeper.id, "Arn"] }, RetryPolicy: { MaximumRetryAttempts: 0 } })],
+        }),
+      ]);
+      template().hasResourceProperties("AWS::Lambda::Permission", { Action: "lambda:InvokeFunction", Principal: "events.amazonaws.com", FunctionName: { "Fn::GetAtt": [sweeper.id, "Arn"] } });
+    });
+
+    it("gives the API the queue URL and sqs:SendMessage on that queue only; the feeds nothing of it", () => {
+      expect(PAYMENT_QUEUE_URL_VARIABLE).toBe(QUEUE_URL_THE_FUNCTIONS_READ);
+      expect(environmentOf(template(), "Api")[PAYMENT_QUEUE_URL_VARIABLE]).toEqual({ Ref: queue().id });
+      expect(sqsStatements("Api").map((s) => ({ actions: actionsOf(s), resources: resourcesOf(s) }))).toEqual([{ actions: [...PAYMENT_QUEUE_SEND_ACTIONS], resources: [queueArn()] }]);
+      expect(PAYMENT_QUEUE_SEND_ACTIONS).toEqual(["sqs:SendMessage"]);
+      expect(environmentOf(built.template(Feeds), "Feeds")).not.toHaveProperty(PAYMENT_QUEUE_URL_VARIABLE);
+      expect(statementsFor(built.template(Feeds), "Feeds").flatMap(actionsOf).filter((a) => a.startsWith("sqs:"))).toEqual([]);
+    });
+
+    it("lets the worker receive, delete and send on the step queue and write the table; the sweeper only reads and sends", () => {
+      const worker = sqsStatements("PaymentWorker");
+      expect(worker.flatMap(actionsOf)).toEqual(expect.arrayContaining(["sqs:ReceiveMessage", "sqs:DeleteMessage", "sqs:SendMessage"]));
+      const sweeper = sqsStatements("PaymentSweeper");
+      expect(sweeper.flatMap(actionsOf)).toEqual(["sqs:SendMessage"]);
+      for (const statement of [...worker, ...sweeper]) {
+        expect(actionsOf(statement)).not.toContain("sqs:*");
+        expect(actionsOf(statement)).not.toContain("sqs:PurgeQueue");
+        expect(resourcesOf(statement)).toEqual([queueArn()]);
+      }
+      const workerActions = statementsFor(template(), "PaymentWorker").flatMap(actionsOf);
+      expect(workerActions).toEqual(expect.arrayContaining(DATA_PLANE_WRITES));
+      const sweeperActions = statementsFor(template(), "PaymentSweeper").flatMap(actionsOf);
+      expect(sweeperActions).toEqual(expect.arrayContaining(["dynamodb:Query"]));
+      for (const write of DATA_PLANE_WRITES) expect(sweeperActions).not.toContain(write);
+      for (const functionId of ["PaymentWorker", "PaymentSweeper"]) {
+        expect(environmentOf(template(), functionId)[PAYMENT_QUEUE_URL_VARIABLE]).toEqual({ Ref: queue().id });
+        expect(statementsFor(template(), functionId).flatMap(actionsOf).filter((a) => a.startsWith("s3:"))).toEqual([]);
+      }
+    });
+
+    it("alarms when a step lands in the dead-letter queue", () => {
+      const topic = resourceOf(template(), "AWS::SNS::Topic", "Alarms");
+      const alarm = resourceOf(template(), "AWS::CloudWatch::Alarm", "PaymentStepDeadLettersAlarm");
+      expect(alarm.Properties).toMatchObject({
+        Namespace: "AWS/SQS",
+        MetricName: "ApproximateNumberOfMessagesVisible",
+        Dimensions: [{ Name: "QueueName", Value: { "Fn::GetAtt": [deadLetters().id, "QueueName"] } }],
+        Threshold: 1,
+        ComparisonOperator: "GreaterThanOrEqualToThreshold",
+        AlarmActions: [{ Ref: topic.id }],
+      });
+    });
   });
 });

@@ -5,6 +5,7 @@ import { Topic } from "aws-cdk-lib/aws-sns";
 import { EmailSubscription } from "aws-cdk-lib/aws-sns-subscriptions";
 import { Config, Function, use, type StackContext } from "sst/constructs";
 import { functionAlarms } from "./alarms";
+import { paymentWorker } from "./PaymentWorker";
 import { imageCheckingFunctionProps, Storage } from "./Storage";
 
 export const API_TIMEOUT_SECONDS = 25;
@@ -36,6 +37,15 @@ export function Api({ stack, app }: StackContext) {
   const originEnvironment: Record<string, string> =
     app.mode === "dev" ? {} : { ORIGIN_SECRET: originSecret.secretValue.unsafeUnwrap() };
 
+  /** Where every alarm of the stage notifies; `ALARM_EMAIL` at deploy time subscribes a person. */
+  const alarmTopic = new Topic(stack, "Alarms", { displayName: `fintech-platform ${app.stage} alarms` });
+  const alarmEmail = process.env.ALARM_EMAIL?.trim();
+  if (alarmEmail) alarmTopic.addSubscription(new EmailSubscription(alarmEmail));
+
+  // The payment lifecycle's queue, worker and sweeper (stacks/PaymentWorker.ts). The API only
+  // sends the first step of each payment it creates: the queue URL and sqs:SendMessage on it.
+  const payments = paymentWorker(stack, { table: storage.table.cdk.table, environment: storage.environment, alarmTopic });
+
   const api = new Function(stack, "Api", {
     handler: "packages/functions/src/lambda/api.handler",
     // The app checks KYC pictures with sharp (a native module): bundled beside the code, on x86_64.
@@ -43,7 +53,7 @@ export function Api({ stack, app }: StackContext) {
     // Below CloudFront's 30 s origin read timeout, so a slow request fails here with a log line.
     timeout: `${API_TIMEOUT_SECONDS} seconds`,
     memorySize: "1024 MB",
-    environment: { ...storage.environment, ...originEnvironment },
+    environment: { ...storage.environment, ...originEnvironment, ...payments.queueEnvironment },
     bind: [jwtSecret],
   });
 
@@ -65,18 +75,15 @@ export function Api({ stack, app }: StackContext) {
     new PolicyStatement({ effect: Effect.ALLOW, actions: [...BUCKET_ACTIONS], resources: [kyc.bucketArn, settlements.bucketArn] }),
     new PolicyStatement({ effect: Effect.ALLOW, actions: [...KYC_OBJECT_ACTIONS], resources: [kyc.arnForObjects("*")] }),
     new PolicyStatement({ effect: Effect.ALLOW, actions: [...SETTLEMENT_OBJECT_ACTIONS], resources: [settlements.arnForObjects("*")] }),
+    payments.sendSteps(),
   ]);
 
   // The nightly reconciliation Cron (infra/spec/schedules.ts) joins this stack with its
   // handler in the reconciliation issue.
 
-  /** Where every alarm of the stage notifies; `ALARM_EMAIL` at deploy time subscribes a person. */
-  const alarmTopic = new Topic(stack, "Alarms", { displayName: `fintech-platform ${app.stage} alarms` });
-  const alarmEmail = process.env.ALARM_EMAIL?.trim();
-  if (alarmEmail) alarmTopic.addSubscription(new EmailSubscription(alarmEmail));
   functionAlarms(stack, "Api", api, alarmTopic, { timeoutSeconds: API_TIMEOUT_SECONDS });
 
   stack.addOutputs({ ApiFunctionUrl: url.url, AlarmTopicArn: alarmTopic.topicArn });
 
-  return { api, url, jwtSecret, originSecret, originEnvironment, alarmTopic };
+  return { api, url, jwtSecret, originSecret, originEnvironment, alarmTopic, payments };
 }

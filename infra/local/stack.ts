@@ -12,6 +12,7 @@ import { kycDocumentsBucket, settlementsBucket } from "../spec/buckets";
 import { stageSettings } from "../stage";
 import { ensureTable } from "./bootstrap";
 import { deliverKycObjectEvents } from "./kyc-object-events";
+import { LocalPaymentWorker } from "./payment-worker";
 import { DATA_LOCK_FILE, lockDataDir } from "./data-lock";
 import { startDynamoDbLocal } from "./dynamodb-local";
 import { LOOPBACK, isPortFree } from "./ports";
@@ -39,6 +40,8 @@ export interface LocalStack {
   url: string;
   config: AppConfig;
   core: CoreContext;
+  /** Drives the payments' lifecycle (timers + sweep); its idle() lets tests wait for it. */
+  paymentWorker: LocalPaymentWorker;
   endpoints: { dynamodb: string; s3: string };
   stop(): Promise<void>;
 }
@@ -120,12 +123,17 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       JWT_SECRET: env.JWT_SECRET ?? localJwtSecret(options.dataDir),
       CORS_ORIGINS: env.CORS_ORIGINS ?? (httpPort === 0 ? "" : siteOrigin(httpPort).join(",")),
     });
-    const core = createContext(config);
+    // Payments advance on timers and a periodic sweep, as the cloud's queue and sweeper drive them.
+    const paymentWorker = new LocalPaymentWorker();
+    const core = createContext(config, { paymentScheduler: paymentWorker });
     await ensureTable(core.db);
     // Presigned uploads into the KYC bucket run the document checks, as the cloud's S3 notification does.
     const kycObjectEvents = deliverKycObjectEvents(s3.server, core);
     stops.push(() => kycObjectEvents.stop());
     await seedLocalData(core, env);
+    // Stopped after the server has closed (no new payments) and before DynamoDB Local stops.
+    paymentWorker.start(core);
+    stops.push(() => paymentWorker.stop());
 
     const metrics = createRequestMetrics(core);
     const api = createApp(core, { metrics });
@@ -154,6 +162,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       url: `http://localhost:${port}`,
       config,
       core,
+      paymentWorker,
       endpoints: { dynamodb: dynamo.endpoint, s3: s3.endpoint },
       stop: stopAll,
     };

@@ -4,6 +4,7 @@ import { ScanCommand } from "@aws-sdk/lib-dynamodb";
 import { inject } from "vitest";
 import { loadConfig } from "@fintech/core/shared/config";
 import { createContext, type CoreContext } from "@fintech/core/shared/context";
+import type { PaymentScheduler } from "@fintech/core/payments/scheduler";
 import { ensureSystemAccounts } from "@fintech/core/ledger/accounts";
 import { RATE_LIMIT_PREFIX } from "@fintech/core/shared/rate-limit";
 import { createApp } from "@fintech/functions/app";
@@ -20,6 +21,8 @@ export const TEST_JWT_SECRET = "test-secret-that-is-long-enough-for-hs256-signin
 export interface TestContextOptions {
   /** The context's clock, for tests that move time (token expiry, rate-limit windows). */
   clock?: () => Date;
+  /** Drives payments' next steps (infra/local/payment-worker.ts); without one, tests call advancePayment. */
+  paymentScheduler?: PaymentScheduler;
 }
 
 export async function createTestContext(
@@ -40,7 +43,10 @@ export async function createTestContext(
     CORS_ORIGINS: "http://allowed.example",
     ...env,
   });
-  const core = createContext(config, options.clock ? { clock: options.clock } : {});
+  const core = createContext(config, {
+    ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.paymentScheduler ? { paymentScheduler: options.paymentScheduler } : {}),
+  });
   await ensureTable(core.db);
   await ensureSystemAccounts(core);
   return {

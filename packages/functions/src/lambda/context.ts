@@ -1,5 +1,6 @@
 import { loadConfig, type AppConfig } from "@fintech/core/shared/config";
 import { createContext } from "@fintech/core/shared/context";
+import { sqsSchedulerFromEnv } from "./payment-queue";
 import { loadBoundSecrets } from "./secrets";
 
 /**
@@ -13,10 +14,16 @@ export function assertOriginProofConfigured(config: AppConfig, env: Record<strin
   }
 }
 
-/** Built once per Lambda instance (cold start), reused by every invocation. */
+/**
+ * Built once per Lambda instance (cold start), reused by every invocation. A function the stack
+ * gave the payment queue (the API) sends each new payment's next step there; the others (the
+ * read-only feeds) have no scheduler.
+ */
 export async function lambdaContext() {
   await loadBoundSecrets();
   const config = loadConfig();
   assertOriginProofConfigured(config);
-  return createContext(config);
+  const core = createContext(config);
+  const paymentScheduler = sqsSchedulerFromEnv(core);
+  return paymentScheduler ? { ...core, paymentScheduler } : core;
 }

@@ -1,0 +1,162 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { register } from "@fintech/core/auth/service";
+import { createCustomerAccount, type Account } from "@fintech/core/ledger/accounts";
+import { loadJournal } from "@fintech/core/ledger/journals";
+import { CreateAccountInput } from "@fintech/core/ledger/model";
+import { deposit, setJournalStatus } from "@fintech/core/ledger/service";
+import { isActiveStatus } from "@fintech/core/payments/model";
+import { initiatePayment, type PaymentCaller } from "@fintech/core/payments/service";
+import { getPayment, paymentHistory } from "@fintech/core/payments/store";
+import { LocalPaymentWorker, type WorkerTimers } from "./payment-worker";
+import { createTestContext } from "./testing";
+
+/**
+ * The embedded stack's payment driver with a controlled clock and controlled timers: a timer
+ * fires when the test moves the clock past it, and the test waits on the worker's idle(), never
+ * on real time.
+ */
+
+class ManualTimers implements WorkerTimers {
+  nowMs = Date.parse("2026-04-01T10:00:00.000Z");
+  private next = 0;
+  readonly pending = new Map<number, { atMs: number; run: () => void }>();
+  set(run: () => void, ms: number): number {
+    const handle = ++this.next;
+    this.pending.set(handle, { atMs: this.nowMs + ms, run });
+    return handle;
+  }
+  clear(handle: unknown): void {
+    this.pending.delete(handle as number);
+  }
+  /** Moves the clock to `atMs` and fires every timer due by then, earliest first. */
+  advanceTo(atMs: number): void {
+    this.nowMs = Math.max(this.nowMs, atMs);
+    const due = [...this.pending.entries()].filter(([, timer]) => timer.atMs <= this.nowMs).sort((a, b) => a[1].atMs - b[1].atMs);
+    for (const [handle, timer] of due) {
+      this.pending.delete(handle);
+      timer.run();
+    }
+  }
+  clock = () => new Date(this.nowMs);
+}
+
+type TestContext = Awaited<ReturnType<typeof createTestContext>>;
+/** A context (and worker) per "process" over one table: a restart is a new pair. */
+interface Process {
+  ctx: TestContext;
+  worker: LocalPaymentWorker;
+}
+
+const timers = new ManualTimers();
+const SWEEP_MS = 2_000;
+let first: Process;
+let payer: PaymentCaller;
+let checking: Account;
+let savings: Account;
+
+async function startProcess(table?: string): Promise<Process> {
+  const worker = new LocalPaymentWorker({ timers, sweepIntervalMs: SWEEP_MS, concurrency: 4 });
+  const ctx = await createTestContext(table ? { TABLE_NAME: table } : {}, { clock: timers.clock, paymentScheduler: worker });
+  worker.start(ctx);
+  await worker.idle();
+  return { ctx, worker };
+}
+
+beforeAll(async () => {
+  first = await startProcess();
+  const session = await register(first.ctx, { email: "worker@example.com", password: "long enough pw", first_name: "Wor", last_name: "Ker", phone: null, date_of_birth: null });
+  payer = { userId: session.user.id, user: session.user };
+  const open = async (name: string) => (await createCustomerAccount(first.ctx, payer.userId, CreateAccountInput.parse({ name, currency: "USD" }))).account;
+  checking = await open("Checking");
+  savings = await open("Savings");
+  const funded = await deposit(first.ctx, payer.userId, { account_id: checking.id, amount: "1000.00" }, null);
+  await setJournalStatus(first.ctx, payer.userId, (JSON.parse(funded.body) as { data: { id: string } }).data.id, "post", null);
+});
+afterAll(async () => {
+  await first.worker.stop();
+  await first.ctx.dispose();
+});
+
+const pay = async (ctx: TestContext, amount: string) =>
+  (await initiatePayment(ctx, payer, { userId: payer.userId, fromAccountId: checking.id, toAccountId: savings.id, amount, currency: "USD", forceRail: "Card" }, null)).reply.payment.paymentId;
+
+const statusOf = async (ctx: TestContext, paymentId: string) => (await getPayment(ctx, paymentId))!.status;
+
+/** Fires the worker's timers one due time after another until the payment has ended. */
+async function runTimers(process: Process, paymentId: string): Promise<string> {
+  for (let step = 0; step < 10; step++) {
+    const status = await statusOf(process.ctx, paymentId);
+    if (!isActiveStatus(status)) return status;
+    const nextMs = process.worker.armedDueMs()[0];
+    expect(nextMs, `no timer armed for an active payment (${status})`).toBeDefined();
+    timers.advanceTo(nextMs!);
+    await process.worker.idle();
+  }
+  throw new Error(`Payment ${paymentId} did not end`);
+}
+
+async function expectSettledOnce(ctx: TestContext, paymentId: string) {
+  const payment = (await getPayment(ctx, paymentId))!;
+  const history = await paymentHistory(ctx, paymentId);
+  const endings = history.filter((entry) => entry.event?.type === "paymentCompleted" || (entry.event?.type === "paymentError" && entry.status === "failed"));
+  expect(endings).toHaveLength(1);
+  const journal = (await loadJournal(ctx, payment.journalId))!;
+  expect(journal.history.map((record) => record.operation)).toEqual(["create", payment.status === "completed" ? "post" : "void"]);
+}
+
+describe("local payment worker", () => {
+  it("arms a timer at each step's due time and runs the step when the clock reaches it, not before", async () => {
+    const paymentId = await pay(first.ctx, "12.00");
+    const created = (await getPayment(first.ctx, paymentId))!;
+    expect(first.worker.armedDueMs()).toEqual([Date.parse(created.nextDueAt!)]);
+    // The first step (the attempt starts on its rail) is due at once.
+    timers.advanceTo(Date.parse(created.nextDueAt!));
+    await first.worker.idle();
+    const processing = (await getPayment(first.ctx, paymentId))!;
+    expect(processing.status).toBe("processing");
+    const answerDue = Date.parse(processing.nextDueAt!);
+    expect(first.worker.armedDueMs()).toEqual([answerDue]);
+
+    // The rail's answer is due after its average processing time: nothing runs a moment before.
+    const stepsBefore = first.worker.stats.steps;
+    timers.advanceTo(answerDue - 1);
+    await first.worker.idle();
+    expect(first.worker.stats.steps).toBe(stepsBefore);
+    expect(await statusOf(first.ctx, paymentId)).toBe("processing");
+
+    const ended = await runTimers(first, paymentId);
+    expect(["completed", "failed"]).toContain(ended);
+    await expectSettledOnce(first.ctx, paymentId);
+    expect(first.worker.stats.failures).toBe(0);
+    expect(first.worker.armedDueMs()).toEqual([]);
+  });
+
+  it("resumes after a restart from the sweep: a payment left in processing with no timer ends once", async () => {
+    const paymentId = await pay(first.ctx, "7.00");
+    timers.advanceTo(first.worker.armedDueMs()[0]!);
+    await first.worker.idle();
+    expect(await statusOf(first.ctx, paymentId)).toBe("processing");
+
+    // "Crash": the process and its timers are gone; the step falls due while nothing runs.
+    await first.worker.stop();
+    expect(timers.pending.size).toBe(0);
+    const due = Date.parse((await getPayment(first.ctx, paymentId))!.nextDueAt!);
+    timers.nowMs = due + 60_000;
+
+    const restarted = await startProcess(first.ctx.db.table);
+    try {
+      // The start's sweep found the payment and ran its step, with no request and no timer.
+      expect(restarted.worker.stats.sweptSteps).toBeGreaterThanOrEqual(1);
+      const ended = await runTimers(restarted, paymentId);
+      expect(["completed", "failed"]).toContain(ended);
+      await expectSettledOnce(restarted.ctx, paymentId);
+      // The periodic sweep finds nothing more to do.
+      timers.advanceTo(timers.nowMs + SWEEP_MS);
+      await restarted.worker.idle();
+      expect(restarted.worker.armedDueMs()).toEqual([]);
+    } finally {
+      await restarted.worker.stop();
+      restarted.ctx.db.raw.destroy();
+    }
+  });
+});

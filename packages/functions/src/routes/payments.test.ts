@@ -129,7 +129,7 @@ describe("POST /v1/payments", () => {
     }
     const detail = replies[3]!.body.data;
     expect(detail.status).toBe("posted");
-    expect(detail.entries.find((entry: { side: string; owned: boolean }) => entry.side === "debit" && !entry.owned && entry.account_id === "redacted")).toBeTruthy();
+    expect(detail.entries.find((entry: { side: string; owned: boolean; account_id: string }) => entry.side === "debit" && !entry.owned && entry.account_id === "redacted")).toBeTruthy();
     expect(detail.to_account_id).toBe("redacted");
 
     // The payee sees their own leg, never the payer's account.

@@ -1,9 +1,13 @@
 import { toDecimalString, type Currency } from "../money/model";
 import type { CoreContext } from "../shared/context";
-import type { Rail } from "./model";
-import { addCounters, bucketOf, bucketStart, emptyCounters, LEVEL_SECONDS, readStatBuckets, recentDecisions, totalsByRail, userDecisions, type PerCurrency, type RailCounters, type StatBucket, type StoredDecision } from "./stats";
-import { listRails } from "./store";
 import type { RailStatLevel } from "./keys";
+import type { DecisionList, RailMetrics, SavingsDay, StoredDecision, Throughput, ThroughputPoint, ThroughputRange } from "./metrics-model";
+import type { Rail } from "./model";
+import { addCounters, bucketOf, bucketStart, emptyCounters, LEVEL_SECONDS, readStatBuckets, recentDecisions, totalsByRail, userDecisions, type PerCurrency, type RailCounters, type StatBucket } from "./stats";
+import { listRails } from "./store";
+
+// The reply shapes live in the browser-safe metrics-model.ts; re-exported for importers of this module.
+export type { DecisionList, RailMetrics, SavingsDay, StoredDecision, Throughput, ThroughputPoint, ThroughputRange } from "./metrics-model";
 
 /**
  * The read side of the rail statistics (issue 12: metrics, throughput, recent decisions, live rail
@@ -15,9 +19,6 @@ import type { RailStatLevel } from "./keys";
 export const METRICS_WINDOW_DAYS = 30;
 /** Days of per-day savings listed with the decisions. */
 export const SAVINGS_DAYS = 7;
-
-export const THROUGHPUT_RANGE_NAMES = ["1h", "24h", "7d", "30d"] as const;
-export type ThroughputRange = (typeof THROUGHPUT_RANGE_NAMES)[number];
 
 /**
  * Point size and the counter level read per range: at most 60 points, and the coarsest level
@@ -43,21 +44,6 @@ function currencyRows(amounts: PerCurrency, counts: PerCurrency): { currency: Cu
 }
 
 /* ---------- throughput ---------- */
-
-export interface ThroughputPoint {
-  at: string;
-  transactions: number;
-  succeeded: number;
-  failed: number;
-}
-
-export interface Throughput {
-  range: ThroughputRange;
-  bucketSeconds: number;
-  from: string;
-  to: string;
-  series: { railId: string; rail: string; points: ThroughputPoint[] }[];
-}
 
 /** A real series per rail: finished attempts per point, the last point holding `now`. */
 export async function railThroughput(ctx: CoreContext, range: ThroughputRange, now: Date): Promise<Throughput> {
@@ -95,14 +81,6 @@ function savingsByDay(rows: readonly StatBucket[]): SavingsDay[] {
     .flatMap(([day, counters]) => currencyRows(counters.savingMinor, counters.decisionsByCurrency).map((row) => ({ day, currency: row.currency, saving: row.amount, savingMinor: row.amountMinor, decisions: row.count })));
 }
 
-export interface SavingsDay {
-  day: string;
-  currency: Currency;
-  saving: string;
-  savingMinor: number;
-  decisions: number;
-}
-
 /** Live figures of one rail: from real attempts when there are any in the window, else null (keep the sample figures). */
 function liveFigures(counters: RailCounters | undefined): Pick<Rail, "successRate" | "errorRate" | "avgProcessingTime" | "volume"> | null {
   if (!counters || counters.attempts === 0) return null;
@@ -124,7 +102,7 @@ export async function railsWithLiveFigures(ctx: CoreContext, rails: readonly Rai
   });
 }
 
-export async function railMetrics(ctx: CoreContext, now: Date) {
+export async function railMetrics(ctx: CoreContext, now: Date): Promise<RailMetrics> {
   const [rails, rows] = await Promise.all([listRails(ctx), dayRows(ctx, now, METRICS_WINDOW_DAYS)]);
   const totals = totalsByRail(rows);
   const all = emptyCounters();
@@ -173,15 +151,8 @@ export async function railMetrics(ctx: CoreContext, now: Date) {
     }),
   };
 }
-export type RailMetrics = Awaited<ReturnType<typeof railMetrics>>;
 
 /* ---------- decisions ---------- */
-
-export interface DecisionList {
-  scope: "all" | "own";
-  decisions: StoredDecision[];
-  savingsByDay: SavingsDay[];
-}
 
 /** Savings per day of the listed decisions (a user's own; first decisions only, as the counters). */
 function savingsOfListed(decisions: readonly StoredDecision[]): SavingsDay[] {

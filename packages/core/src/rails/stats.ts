@@ -1,9 +1,10 @@
 import { QueryCommand, type TransactWriteCommandInput } from "@aws-sdk/lib-dynamodb";
 import { CURRENCIES, type Currency } from "../money/model";
-import type { RoutingDecision } from "../payments/model";
+import { RoutingDecision } from "../payments/model";
 import type { CoreContext } from "../shared/context";
 import { queryAll } from "../shared/dynamo";
 import { decisionKey, decisionPartition, DECISION_SHARDS, RAIL_STAT_SHARDS, railStatKey, railStatPartition, railStatRange, userDecisionIndexKey, userDecisionPartition, type RailStatLevel } from "./keys";
+import type { StoredDecision } from "./metrics-model";
 import { isRailId } from "./model";
 import { hash32, ROUTING_WINDOW_MINUTES, type RailWindowStats } from "./ranking";
 
@@ -291,21 +292,13 @@ export async function readRoutingWindow(ctx: CoreContext, now: Date): Promise<Ma
 
 /* ---------- decisions ---------- */
 
-export interface StoredDecision {
-  paymentId: string;
-  userId: string;
-  attemptNumber: number;
-  at: string;
-  decision: RoutingDecision;
-}
-
 function storedDecision(item: Record<string, unknown>): StoredDecision {
   return {
     paymentId: String(item.payment_id),
     userId: String(item.user_id),
     attemptNumber: numberOf(item.attempt_number),
     at: String(item.at),
-    decision: item.decision as RoutingDecision,
+    decision: RoutingDecision.parse(item.decision),
   };
 }
 

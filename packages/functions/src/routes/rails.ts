@@ -2,20 +2,25 @@ import { $, createRoute, OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { z } from "zod";
 import { toDecimalString } from "@fintech/core/money/model";
+import { badRequest } from "@fintech/core/shared/errors";
+import { listDecisions, railMetrics, railsWithLiveFigures, railThroughput, METRICS_WINDOW_DAYS, THROUGHPUT_RANGES } from "@fintech/core/rails/metrics";
+import { DecisionList, DecisionsQuery, MetricsQuery, RailMetrics, Throughput, ThroughputQuery } from "@fintech/core/rails/metrics-model";
 import { QuoteInput, quoteRails, Rail, RailChange, RailEditInput, RAIL_ID_PATTERN } from "@fintech/core/rails/model";
+import { ELIMINATION_MIN_ATTEMPTS, ELIMINATION_THRESHOLD, EXPLORATION_SHARE, PRIOR_WEIGHT, PROBE_SHARE, ROUTING_WINDOW_MINUTES } from "@fintech/core/rails/ranking";
 import { getRail, listRails, railHistory, setRailRunning, updateRail } from "@fintech/core/rails/store";
 import { SEED_RAILS } from "@fintech/core/rails/seed-rails";
 import type { AppEnv } from "../http/env";
 import { requireAdmin, requireAuth } from "../http/middleware";
-import { authenticated, errors, jsonBody, jsonReply, pathParameter, TAGS } from "../http/openapi";
-import { jsonBody as parseJsonBody } from "../http/validate";
+import { authenticated, errors, jsonBody, jsonReply, pathParameter, queryParameters, TAGS } from "../http/openapi";
+import { jsonBody as parseJsonBody, queryWith } from "../http/validate";
 
 /**
  * Payment rails (issue 12 "Rails are data"), mounted at /api/v1/rails: the list and one rail for
  * any signed-in user, edits and start/stop for administrators, and the cost quote of every active
  * rail. Everything lives in core (rails/model.ts: schemas and the cost formula; rails/store.ts);
- * this module parses, authorises and shapes the replies. Rail metrics and throughput come with
- * payments.
+ * this module parses, authorises and shapes the replies. Metrics, throughput, recent routing
+ * decisions and the rails' live figures come from real payment attempts (rails/stats.ts counters,
+ * rails/metrics.ts reads).
  */
 
 const tags = [TAGS.accounts] as [typeof TAGS.accounts];
@@ -48,6 +53,10 @@ const QuoteReply = z.object({
   }),
 });
 
+const ThroughputReply = z.object({ data: Throughput });
+const MetricsReply = z.object({ data: RailMetrics });
+const DecisionsReply = z.object({ data: DecisionList });
+
 /* ---------- examples ---------- */
 
 const exampleRail = { ...SEED_RAILS[0]!, lastPing: null, version: 1, updated_at: "2026-01-15T09:30:00.000Z", updated_by: "system (spec 001 §9 sample rails)", lastChange: null };
@@ -57,8 +66,110 @@ const exampleQuote = (() => {
   return { amount: "1000.00", amountMinor: 100_000, currency: "EUR" as const, results, optimalRailId: results.find((result) => result.isOptimal)?.railId ?? null };
 })();
 
+const exampleThroughput = {
+  range: "1h" as const,
+  bucketSeconds: 60,
+  from: "2026-01-15T09:01:00.000Z",
+  to: "2026-01-15T10:01:00.000Z",
+  series: [{ railId: "card", rail: "Card", points: [{ at: "2026-01-15T10:00:00.000Z", transactions: 12, succeeded: 11, failed: 1 }] }],
+};
+const exampleMetrics = {
+  windowDays: METRICS_WINDOW_DAYS,
+  from: "2025-12-17T00:00:00.000Z",
+  to: "2026-01-15T10:00:00.000Z",
+  totalVolume: 12_500.5,
+  volumeByCurrency: [{ currency: "USD" as const, volume: "12500.50", volumeMinor: 1_250_050, transactions: 40 }],
+  totalTransactions: 42,
+  succeededTransactions: 40,
+  failedTransactions: 2,
+  successRate: 95.2,
+  firstAttemptSuccessRate: 95,
+  avgProcessingTime: 0.42,
+  activeRails: 6,
+  totalRails: 6,
+  disabledRails: 0,
+  costSavings: -1.2,
+  dailySavings: -0.3,
+  savingsByCurrency: [{ currency: "USD" as const, saving: "-1.20", savingMinor: -120, decisions: 40 }],
+  savingsByDay: [{ day: "2026-01-15", currency: "USD" as const, saving: "-0.30", savingMinor: -30, decisions: 6 }],
+  monthlyThroughput: 42,
+  decisions: 40,
+  explorationShare: 10,
+  perRail: [{ railId: "card", rail: "Card", status: "active" as const, transactions: 30, succeeded: 29, failed: 1, successRate: 96.7, avgProcessingTime: 0.11, volumeByCurrency: [], decisions: 30, savingsByCurrency: [] }],
+};
+const exampleDecision = {
+  strategy: "expected_value" as const,
+  chosenRailId: "card",
+  chosenRail: "Card",
+  defaultRailId: "ach",
+  defaultRail: "ACH",
+  currency: "USD" as const,
+  amountMinor: 100_000,
+  savingMinor: -5,
+  saving: "-0.05",
+  reason: "Card has the highest expected value: 99.8 % success estimate × (amount − cost 1.10 USD).",
+  decidedAt: "2026-01-15T10:00:00.000Z",
+  candidates: [
+    { railId: "ach", rail: "ACH", status: "active", costMinor: 105, cost: "1.05", successRate: 0.985, attemptsInWindow: 0, avgProcessingTime: 1.2, slaTarget: 99.9, score: 98384.58, eliminated: false, note: "Lower expected value than Card" },
+    { railId: "card", rail: "Card", status: "active", costMinor: 110, cost: "1.10", successRate: 0.998, attemptsInWindow: 0, avgProcessingTime: 0.1, slaTarget: 99.9, score: 99689.22, eliminated: false, note: "Chosen (expected value)" },
+  ],
+};
+
 const idParameter = pathParameter("id", `The rail id (${RAIL_ID_PATTERN.source}), e.g. ach, wire, card, swift, sepa, crypto`, "ach");
 const railErrors = { 400: ["invalid_rail_id"], 401: true, 404: ["rail_not_found"], 503: true } as const;
+
+const ROUTING_SUMMARY = `Routing ranks active rails by expected value: success estimate over the last ${ROUTING_WINDOW_MINUTES} minutes of real attempts (a Beta prior of weight ${PRIOR_WEIGHT} from the rail's configured success rate) × (amount − cost), minus a small time penalty; forceRail and preferredRail (by name) come first; rails below ${ELIMINATION_THRESHOLD * 100} % with at least ${ELIMINATION_MIN_ATTEMPTS} attempts are out of rotation; ${EXPLORATION_SHARE * 100} % of payments explore another rail and ${PROBE_SHARE * 100} % probe an eliminated one (decided from the payment id).`;
+
+const metricsRoute = createRoute({
+  tags,
+  security: authenticated,
+  "x-stability": "beta",
+  method: "get",
+  path: "/metrics",
+  operationId: "railMetrics",
+  summary: "Rail metrics from real payments",
+  description: `Spec 001 §3 Rail metrics computed from real payment attempts over the last ${METRICS_WINDOW_DAYS} days (UTC days): volume (USD figure plus every currency), transactions, success rates (per attempt and first attempts), average time, rails active/disabled, routing savings against the default rail (in total, today, per day and per currency), and the same per rail. Takes no query parameters (any is a 400). Any signed-in user.`,
+  "x-complexity": "medium",
+  parameters: queryParameters(MetricsQuery),
+  responses: {
+    200: jsonReply("The metrics", "RailMetricsReply", MetricsReply, { data: exampleMetrics }),
+    ...errors({ 400: ["validation_error"], 401: true, 503: true }),
+  },
+});
+
+const throughputRoute = createRoute({
+  tags,
+  security: authenticated,
+  "x-stability": "beta",
+  method: "get",
+  path: "/throughput",
+  operationId: "railThroughput",
+  summary: "Finished payment attempts per rail over time",
+  description: `A real series per rail (console order) with every point present: ${Object.entries(THROUGHPUT_RANGES).map(([range, spec]) => `${range}: ${spec.points} points of ${spec.bucketSeconds >= 3_600 ? `${spec.bucketSeconds / 3_600} h` : `${spec.bucketSeconds / 60} min`}`).join("; ")}. The last point holds the time of the request. A range outside 1h, 24h, 7d, 30d is a 400. Any signed-in user.`,
+  "x-complexity": "medium",
+  parameters: queryParameters(ThroughputQuery),
+  responses: {
+    200: jsonReply("The series", "RailThroughputReply", ThroughputReply, { data: exampleThroughput }),
+    ...errors({ 400: ["validation_error"], 401: true, 503: true }),
+  },
+});
+
+const decisionsRoute = createRoute({
+  tags,
+  security: authenticated,
+  "x-stability": "beta",
+  method: "get",
+  path: "/decisions",
+  operationId: "railRoutingDecisions",
+  summary: "Recent smart-routing decisions",
+  description: `The newest routing decisions, each with its candidates (cost, success estimate, score, why eliminated or not chosen), the reason for the rail and the saving against the default rail (the first active rail in console order), plus savings per day. An administrator sees every payer's decisions; a user only those of their own payments. ${ROUTING_SUMMARY}`,
+  "x-complexity": "medium",
+  parameters: queryParameters(DecisionsQuery),
+  responses: {
+    200: jsonReply("The decisions", "RailDecisionsReply", DecisionsReply, { data: { scope: "own", decisions: [{ paymentId: "pay_01HZX3", userId: "usr_01HZX1", attemptNumber: 1, at: "2026-01-15T10:00:00.000Z", decision: exampleDecision }], savingsByDay: [{ day: "2026-01-15", currency: "USD", saving: "-0.05", savingMinor: -5, decisions: 1 }] } }),
+    ...errors({ 400: ["validation_error"], 401: true, 503: true }),
+  },
+});
 
 /* ---------- routes ---------- */
 
@@ -70,7 +181,7 @@ const listRoute = createRoute({
   path: "/",
   operationId: "listRails",
   summary: "The payment rails",
-  description: "Every rail with the fields of spec 001 §3 (fixed fee and cost in USD as decimal strings and cents; FX spread and error injection as fractions; success/error rate and SLA in percent; average time in seconds), its version and who changed it last. The six sample rails of spec 001 §9 are seeded on first use (`metricsSource: sample` until payments compute the figures).",
+  description: `Every rail with the fields of spec 001 §3 (fixed fee and cost in USD as decimal strings and cents; FX spread and error injection as fractions; success/error rate and SLA in percent; average time in seconds), its version and who changed it last. The six sample rails of spec 001 §9 are seeded on first use. Volume, success and error rate and average time are computed from real payment attempts of the last ${METRICS_WINDOW_DAYS} days when the rail has any (\`metricsSource: payments\`; volume = succeeded USD payments, in USD); a rail without any keeps the spec's sample figures (\`metricsSource: sample\`).`,
   "x-complexity": "low",
   responses: {
     200: jsonReply("The rails", "RailsReply", RailsReply, { data: [exampleRail] }),
@@ -168,6 +279,13 @@ const quoteRoute = createRoute({
 
 const actorOf = (c: Context<AppEnv>) => c.get("auth").user.email;
 
+/** The query parsed with `schema`; a parameter given twice is a 400 (which one would count is a guess). */
+function singleQuery<S extends z.ZodType>(c: Context<AppEnv>, schema: S): z.infer<S> {
+  const repeated = Object.entries(c.req.queries()).find(([, values]) => values.length > 1);
+  if (repeated) throw badRequest(`${repeated[0].slice(0, 40)} may be given once`);
+  return queryWith(c, schema);
+}
+
 /** Signed-in for every route; the admin routes add requireAdmin (checked on the server, before the body is read). */
 export const railRoutes = $(new OpenAPIHono<AppEnv>().use(requireAuth))
   .openapi(quoteRoute, async (c) => {
@@ -175,11 +293,29 @@ export const railRoutes = $(new OpenAPIHono<AppEnv>().use(requireAuth))
     const results = quoteRails(await listRails(c.get("core")), input.amountMinor, input.currency);
     return c.json({ data: { amount: toDecimalString(input.amountMinor, input.currency), amountMinor: input.amountMinor, currency: input.currency, results, optimalRailId: results.find((result) => result.isOptimal)?.railId ?? null } }, 200);
   })
-  .openapi(listRoute, async (c) => c.json({ data: await listRails(c.get("core")) }, 200))
+  // The fixed paths before /{id}: "metrics" would otherwise be read as a rail id.
+  .openapi(metricsRoute, async (c) => {
+    singleQuery(c, MetricsQuery);
+    return c.json({ data: await railMetrics(c.get("core"), c.get("core").clock()) }, 200);
+  })
+  .openapi(throughputRoute, async (c) => {
+    const { range } = singleQuery(c, ThroughputQuery);
+    return c.json({ data: await railThroughput(c.get("core"), range, c.get("core").clock()) }, 200);
+  })
+  .openapi(decisionsRoute, async (c) => {
+    const { limit } = singleQuery(c, DecisionsQuery);
+    const auth = c.get("auth");
+    return c.json({ data: await listDecisions(c.get("core"), { userId: auth.userId, admin: auth.role === "admin" }, limit, c.get("core").clock()) }, 200);
+  })
+  .openapi(listRoute, async (c) => {
+    const core = c.get("core");
+    return c.json({ data: await railsWithLiveFigures(core, await listRails(core), core.clock()) }, 200);
+  })
   .openapi(getRoute, async (c) => {
+    const core = c.get("core");
     const id = c.req.param("id");
-    const rail = await getRail(c.get("core"), id);
-    return c.json({ data: { ...rail, history: await railHistory(c.get("core"), id) } }, 200);
+    const [rail] = await railsWithLiveFigures(core, [await getRail(core, id)], core.clock());
+    return c.json({ data: { ...rail!, history: await railHistory(core, id) } }, 200);
   })
   .openapi({ ...updateRoute, middleware: [requireAdmin] as const }, async (c) => {
     const edit = await parseJsonBody(c, RailEditInput);

@@ -232,7 +232,7 @@ export type PaymentHistoryEntry = z.infer<typeof PaymentHistoryEntry>;
 export const PAYMENT_LIST_MAX = 100;
 export const PaymentListQuery = z.object({
   status: z
-    .preprocess((value) => (value === "" ? undefined : typeof value === "string" ? value.toLowerCase() : value), PaymentStatus.optional())
+    .preprocess((value) => (value === "" ? undefined : typeof value === "string" ? value.toLowerCase() : value), z.enum(PAYMENT_STATUSES, { error: `status must be one of ${PAYMENT_STATUSES.join(", ")}` }).optional())
     .describe("pending, processing, completed or failed (any case)"),
   limit: z.coerce
     .number({ error: `limit must be a whole number from 1 to ${PAYMENT_LIST_MAX}` })

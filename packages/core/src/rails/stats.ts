@@ -197,55 +197,35 @@ export interface StatBucket {
   counters: RailCounters;
 }
 
+/** Stored attribute of each scalar counter, and prefix of each per-currency one (`volume_USD`). */
+const SCALAR_ATTRIBUTES = { attempts: "attempts", succeeded: "succeeded", failed: "failed", durationMs: "duration_ms", firstAttempts: "first_attempts", firstSucceeded: "first_succeeded", decisions: "decisions", explored: "explored" } as const;
+const CURRENCY_PREFIXES = { volumeMinor: "volume", succeededByCurrency: "succeeded", savingMinor: "saving", decisionsByCurrency: "decisions" } as const;
+const SCALARS = Object.keys(SCALAR_ATTRIBUTES) as (keyof typeof SCALAR_ATTRIBUTES)[];
+const PER_CURRENCY = Object.keys(CURRENCY_PREFIXES) as (keyof typeof CURRENCY_PREFIXES)[];
+const CURRENCY_LIST = Object.keys(CURRENCIES) as Currency[];
+
 export const emptyCounters = (): RailCounters => ({ attempts: 0, succeeded: 0, failed: 0, durationMs: 0, firstAttempts: 0, firstSucceeded: 0, volumeMinor: {}, succeededByCurrency: {}, decisions: 0, explored: 0, savingMinor: {}, decisionsByCurrency: {} });
 
 const numberOf = (value: unknown) => (typeof value === "number" && Number.isFinite(value) ? value : 0);
-const CURRENCY_LIST = Object.keys(CURRENCIES) as Currency[];
-
-function perCurrency(item: Record<string, unknown>, prefix: string): PerCurrency {
-  const out: PerCurrency = {};
-  for (const currency of CURRENCY_LIST) {
-    const value = item[`${prefix}_${currency}`];
-    if (typeof value === "number") out[currency] = value;
-  }
-  return out;
-}
 
 function countersOf(item: Record<string, unknown>): RailCounters {
-  return {
-    attempts: numberOf(item.attempts),
-    succeeded: numberOf(item.succeeded),
-    failed: numberOf(item.failed),
-    durationMs: numberOf(item.duration_ms),
-    firstAttempts: numberOf(item.first_attempts),
-    firstSucceeded: numberOf(item.first_succeeded),
-    volumeMinor: perCurrency(item, "volume"),
-    succeededByCurrency: perCurrency(item, "succeeded"),
-    decisions: numberOf(item.decisions),
-    explored: numberOf(item.explored),
-    savingMinor: perCurrency(item, "saving"),
-    decisionsByCurrency: perCurrency(item, "decisions"),
-  };
-}
-
-function addPerCurrency(into: PerCurrency, from: PerCurrency): void {
-  for (const [currency, value] of Object.entries(from) as [Currency, number][]) into[currency] = (into[currency] ?? 0) + value;
+  const counters = emptyCounters();
+  for (const field of SCALARS) counters[field] = numberOf(item[SCALAR_ATTRIBUTES[field]]);
+  for (const field of PER_CURRENCY) {
+    for (const currency of CURRENCY_LIST) {
+      const value = item[`${CURRENCY_PREFIXES[field]}_${currency}`];
+      if (typeof value === "number") counters[field][currency] = value;
+    }
+  }
+  return counters;
 }
 
 /** Adds `from` into `into` (mutates `into`). */
 export function addCounters(into: RailCounters, from: RailCounters): RailCounters {
-  into.attempts += from.attempts;
-  into.succeeded += from.succeeded;
-  into.failed += from.failed;
-  into.durationMs += from.durationMs;
-  into.firstAttempts += from.firstAttempts;
-  into.firstSucceeded += from.firstSucceeded;
-  into.decisions += from.decisions;
-  into.explored += from.explored;
-  addPerCurrency(into.volumeMinor, from.volumeMinor);
-  addPerCurrency(into.succeededByCurrency, from.succeededByCurrency);
-  addPerCurrency(into.savingMinor, from.savingMinor);
-  addPerCurrency(into.decisionsByCurrency, from.decisionsByCurrency);
+  for (const field of SCALARS) into[field] += from[field];
+  for (const field of PER_CURRENCY) {
+    for (const [currency, value] of Object.entries(from[field]) as [Currency, number][]) into[field][currency] = (into[field][currency] ?? 0) + value;
+  }
   return into;
 }
 

@@ -1,5 +1,5 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest";
 import { blockingViolations, formatViolations } from "./axe";
 import { adminSession, baseUrl, launchBrowser, newContext, registerSession, screenshot, THEMES, VIEWPORTS, type StoredSession } from "./harness";
 import { waitForScreenSettled } from "./settle";
@@ -32,11 +32,14 @@ interface WireQuote {
 
 let browser: Browser;
 let admin: StoredSession;
+/** The file's one user (registration is rate limited): pays in the traffic test, reads in the user test. */
+let user: StoredSession;
 const contexts: BrowserContext[] = [];
 
 beforeAll(async () => {
   browser = await launchBrowser();
   admin = await adminSession();
+  user = await registerSession("rails-user");
 });
 afterAll(async () => {
   for (const context of contexts) await context.close();
@@ -130,8 +133,7 @@ describe("payment rails console: an admin", () => {
     await simulator(page).getByLabel("Amount").fill("-5");
     await simulator(page).getByText("Enter an amount above 0").waitFor();
     expect(await simulator(page).getByText("Best Option").count()).toBe(0);
-    // The panels that need payments say so, with no figures.
-    await page.getByRole("region", { name: "Smart Payment Routing" }).getByText(/^No payments yet: routing decisions, savings and throughput appear here once payments run/).waitFor();
+    // Settlement files wait for reconciliation, and say so with no figures.
     await page.getByRole("region", { name: "Settlement files" }).getByText("Settlement files arrive with reconciliation").waitFor();
     await screenshot(page, "payment-rails-admin");
   });
@@ -236,6 +238,81 @@ describe("payment rails console: an admin", () => {
   });
 });
 
+interface WireDecision {
+  paymentId: string;
+  attemptNumber: number;
+  decision: { chosenRailId: string; chosenRail: string; reason: string; candidates: unknown[] };
+}
+interface WireThroughput {
+  series: { railId: string; rail: string; points: { transactions: number; succeeded: number; failed: number }[] }[];
+}
+
+/** Waits on the API (no fixed sleep) until the payment has finished: completed or failed. */
+async function finishedPayment(token: string, paymentId: string): Promise<{ status: string; selectedRail: string; railId: string }> {
+  return vi.waitFor(
+    async () => {
+      const reply = await call<{ data: { status: string; selectedRail: string; railId: string } }>(token, "GET", `/v1/payments/${paymentId}`);
+      expect(reply.status).toBe(200);
+      expect(["completed", "failed"]).toContain(reply.body.data.status);
+      return reply.body.data;
+    },
+    { timeout: 60_000, interval: 250 },
+  );
+}
+
+describe("payment rails console: real traffic", () => {
+  it("a payment shows in Smart Payment Routing (why this rail, candidates), the throughput monitor and the rail's bars, as the API has them", { timeout: 120_000 }, async () => {
+    // A real payment between the user's two USD accounts.
+    const account = async (name: string) => (await call<{ data: { id: string } }>(user.token, "POST", "/api/v1/ledger/accounts", { name, currency: "USD" })).body.data.id;
+    const from = await account("Rails payer");
+    const to = await account("Rails payee");
+    const deposit = await call<{ data: { id: string } }>(user.token, "POST", "/api/v1/ledger/transactions/deposit", { account_id: from, amount: "100", currency: "USD", description: "Funding" });
+    expect((await call(user.token, "POST", `/api/v1/ledger/transactions/${deposit.body.data.id}/post`)).status).toBe(200);
+    const userId = (JSON.parse(user.user) as { id: string }).id;
+    const created = await call<{ payment: { paymentId: string } }>(user.token, "POST", "/v1/payments", { userId, fromAccountId: from, toAccountId: to, amount: "12.00", currency: "USD" });
+    expect(created.status).toBe(201);
+    const paymentId = created.body.payment.paymentId;
+    const finished = await finishedPayment(user.token, paymentId);
+
+    // The user sees their own decision; its reason is the API's.
+    const own = await call<{ data: { scope: string; decisions: WireDecision[] } }>(user.token, "GET", "/api/v1/rails/decisions?limit=10");
+    expect(own.status).toBe(200);
+    expect(own.body.data.scope).toBe("own");
+    const first = own.body.data.decisions.find((entry) => entry.paymentId === paymentId && entry.attemptNumber === 1)!;
+    expect(first).toBeDefined();
+
+    const page = await open(admin);
+    const routing = page.getByRole("region", { name: "Smart Payment Routing" });
+    const item = routing.locator(`li[data-payment="${paymentId}"]`).first();
+    await item.waitFor();
+    await item.getByText(first.decision.reason).waitFor();
+    await item.getByText(/(Saved .* against|Cost .* more than|Same cost as|is the default rail)/).waitFor();
+    await item.getByText(`Candidates (${first.decision.candidates.length})`).click();
+    await item.getByText(`${first.decision.chosenRail} (chosen)`).waitFor();
+
+    // The throughput monitor over the last hour: the chart and its table say what the API says.
+    const monitor = page.getByRole("region", { name: "Throughput monitor" });
+    await monitor.getByRole("radio", { name: "1h" }).click();
+    expect(await monitor.getByRole("radio", { name: "1h" }).getAttribute("aria-checked")).toBe("true");
+    const throughput = await call<{ data: WireThroughput }>(admin.token, "GET", "/api/v1/rails/throughput?range=1h");
+    const railSeries = throughput.body.data.series.find((series) => series.railId === finished.railId)!;
+    const attempts = railSeries.points.reduce((sum, point) => sum + point.transactions, 0);
+    expect(attempts).toBeGreaterThanOrEqual(1);
+    await monitor.getByRole("img", { name: /^Payment attempts per rail over the last 1 hour: / }).waitFor();
+    const row = monitor.locator(`tr[data-rail="${finished.railId}"]`);
+    await row.waitFor();
+    expect(Number(await row.locator("td").first().textContent())).toBeGreaterThanOrEqual(1);
+
+    // The rail's error-rate and time bars come from its attempts.
+    const performance = page.getByRole("region", { name: "Rail performance" }).locator(`li[data-rail="${finished.railId}"]`);
+    await performance.getByText("Error rate").waitFor();
+    await performance.getByText("Time (of 3 s)").waitFor();
+    await screenshot(page, "payment-rails-traffic");
+    await waitForScreenSettled(page);
+    await expectNoBlockingViolations(page, "traffic");
+  });
+});
+
 describe("when the rails cannot be loaded", () => {
   it("says why and offers Try again, which brings the server's rails back", { timeout: 60_000 }, async () => {
     const context = await newContext(browser, { session: admin, reducedMotion: "reduce" });
@@ -257,7 +334,6 @@ describe("when the rails cannot be loaded", () => {
 
 describe("payment rails console: a user", () => {
   it("sees read-only cards; the server answers 403 to edits, starts and stops", { timeout: 60_000 }, async () => {
-    const user = await registerSession("rails-user");
     const page = await open(user);
     await page.getByText("Read-only: only admins edit, start and stop rails.").waitFor();
     expect(await page.getByRole("article").count()).toBe(6);

@@ -29,4 +29,16 @@ describe("rails client", () => {
     expect(calls[1]).toMatchObject({ method: "POST", url: "https://api.test/api/v1/rails/ach/start" });
     await expect(api.stop("ach")).rejects.toMatchObject({ status: 403, message: "Admin role required", code: "forbidden" });
   });
+
+  it("reads the statistics through core's schemas: range and limit in the query, a reply of another shape is an error", async () => {
+    const throughput = { range: "1h", bucketSeconds: 60, from: "2026-11-26T04:00:00.000Z", to: "2026-11-26T04:01:00.000Z", series: [{ railId: "ach", rail: "ACH", points: [{ at: "2026-11-26T04:00:00.000Z", transactions: 1, succeeded: 1, failed: 0 }] }] };
+    const { api, calls } = setup((call) =>
+      json(200, call.url.includes("/throughput") ? { data: throughput } : call.url.includes("/decisions") ? { data: { scope: "own", decisions: [], savingsByDay: [] } } : { data: { totalVolume: "lots" } }),
+    );
+    expect(await api.throughput("1h")).toEqual(throughput);
+    expect(calls[0]!.url).toBe("https://api.test/api/v1/rails/throughput?range=1h");
+    expect(await api.decisions(10)).toEqual({ scope: "own", decisions: [], savingsByDay: [] });
+    expect(calls[1]!.url).toBe("https://api.test/api/v1/rails/decisions?limit=10");
+    await expect(api.metrics()).rejects.toMatchObject({ kind: "invalid-response", message: "Rail metrics: the reply is not in the expected format" });
+  });
 });

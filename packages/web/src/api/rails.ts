@@ -1,7 +1,9 @@
 import type { QuoteCurrency, Rail, RailChange, RailCostResult, RailEditFormValues } from "@fintech/core/rails/model";
-import type { DecisionList, RailMetrics, Throughput, ThroughputRange } from "@fintech/core/rails/metrics";
+import { DecisionList, RailMetrics, Throughput, type ThroughputRange } from "@fintech/core/rails/metrics-model";
+import type { z } from "zod";
 import { appHttp } from "./appClient";
 import type { HttpClient } from "./client";
+import { ApiError } from "./errors";
 import { unwrapData, unwrapList } from "./envelope";
 import { segment, withQuery } from "./query";
 
@@ -24,6 +26,13 @@ export const DECISIONS_SHOWN = 10;
 
 /** GET /rails/{id}: the rail and its last admin changes, newest first. */
 export type RailDetail = Rail & { history: RailChange[] };
+
+/** A statistics reply read through core's schema (the one the server writes it with): a mismatch is an error, never a blank panel. */
+function statsReply<T>(schema: z.ZodType<T>, body: unknown, what: string): T {
+  const parsed = schema.safeParse(unwrapData<unknown>(body));
+  if (!parsed.success) throw new ApiError(`${what}: the reply is not in the expected format`, "invalid-response");
+  return parsed.data;
+}
 
 export function railEndpoints(http: HttpClient) {
   return {
@@ -48,15 +57,15 @@ export function railEndpoints(http: HttpClient) {
     },
     /** GET /rails/metrics: the platform's rail figures from real attempts over the last 30 days (volume, success, savings, per rail). */
     async metrics(signal?: AbortSignal): Promise<RailMetrics> {
-      return unwrapData<RailMetrics>(await http.authCall<unknown>("GET", `${RAILS}/metrics`, { signal }));
+      return statsReply(RailMetrics, await http.authCall<unknown>("GET", `${RAILS}/metrics`, { signal }), "Rail metrics");
     },
     /** GET /rails/throughput?range=: attempts per rail per time bucket (1h, 24h, 7d, 30d). */
     async throughput(range: ThroughputRange, signal?: AbortSignal): Promise<Throughput> {
-      return unwrapData<Throughput>(await http.authCall<unknown>("GET", withQuery(`${RAILS}/throughput`, { range }), { signal }));
+      return statsReply(Throughput, await http.authCall<unknown>("GET", withQuery(`${RAILS}/throughput`, { range }), { signal }), "Throughput");
     },
     /** GET /rails/decisions?limit=: the newest routing decisions (an admin: everyone's; a user: their own) and savings per day. */
     async decisions(limit: number, signal?: AbortSignal): Promise<DecisionList> {
-      return unwrapData<DecisionList>(await http.authCall<unknown>("GET", withQuery(`${RAILS}/decisions`, { limit }), { signal }));
+      return statsReply(DecisionList, await http.authCall<unknown>("GET", withQuery(`${RAILS}/decisions`, { limit }), { signal }), "Routing decisions");
     },
     /** POST /rails/quote {amount, currency} -> {data: {amount, currency, results, optimalRailId}}: the cost on every active rail, the cheapest isOptimal. */
     async quote(amount: string, currency: QuoteCurrency, signal?: AbortSignal): Promise<RailCostResult[]> {

@@ -8,8 +8,9 @@ import { cardClass, errorTextClass, sectionTitleClass, Spinner, subtleTextClass 
 import type { ConnectionStatus } from "../live/feedState";
 import { formatMoney } from "../lib/money";
 import { randomId } from "../lib/uuid";
+import { Loaded } from "../rails/Loaded";
 import { useSession } from "../session/hooks";
-import { addEvent, eventEntry, type EventEntry, type EventTone, type PaymentLiveEvent } from "./events";
+import { addEvent, EVENT_LIST_CAP, eventEntry, type EventEntry, type EventTone, type PaymentLiveEvent } from "./events";
 import { usePaymentHealth, usePaymentList, usePaymentStream, useSendPayment } from "./hooks";
 import { planTestPayment } from "./testPayment";
 import { durationText, paymentTiles, rateText, type PaymentTiles } from "./tiles";
@@ -137,22 +138,9 @@ export function PaymentsScreen() {
         </div>
       </section>
 
-      {list.isError && !list.data ? (
-        <div className={cardClass}>
-          <p role="alert" className={errorTextClass}>
-            {errorMessage(list.error, "Failed to load your payments")}
-          </p>
-          <button type="button" className={`${secondaryButtonClass} mt-3`} onClick={() => void list.refetch()}>
-            Try again
-          </button>
-        </div>
-      ) : !list.data ? (
-        <p aria-busy="true" className={subtleTextClass}>
-          <Spinner label="Loading payments…" />
-        </p>
-      ) : (
-        <MetricTiles tiles={paymentTiles(list.data.payments)} complete={list.data.complete} />
-      )}
+      <Loaded query={list} what="your payments" errorFrame={cardClass}>
+        {(data) => <MetricTiles tiles={paymentTiles(data.payments)} complete={data.complete} />}
+      </Loaded>
 
       <EventList events={events} streaming={streaming} onClear={() => setEvents([])} />
     </div>
@@ -246,7 +234,7 @@ function EventList({ events, streaming, onClear }: { events: readonly EventEntry
           Payment events
         </h2>
         <div className="flex items-center gap-3">
-          <span className="text-xs text-slate-600 dark:text-slate-300">{events.length} of at most 50</span>
+          <span className="text-xs text-slate-600 dark:text-slate-300">{events.length} of at most {EVENT_LIST_CAP}</span>
           {events.length > 0 && (
             <button type="button" className={`${secondaryButtonClass} !px-3 !py-1`} onClick={onClear}>
               Clear
@@ -254,27 +242,30 @@ function EventList({ events, streaming, onClear }: { events: readonly EventEntry
           )}
         </div>
       </div>
-      {events.length === 0 ? (
-        <p className={`mt-3 ${subtleTextClass}`}>{streaming ? "Waiting for events: send a test payment or make a payment elsewhere." : "No events yet. Start streaming to see your payments' events as they happen."}</p>
-      ) : (
-        <ol role="log" aria-label="Payment events, newest first" className="mt-3 divide-y divide-slate-200 dark:divide-slate-800">
-          {events.map((entry) => (
-            <li key={entry.key} className="flex min-w-0 gap-3 py-2" data-event-type={entry.type}>
-              <span aria-hidden="true" className={`mt-1.5 h-2.5 w-2.5 shrink-0 rounded-full ${TONE_DOT[entry.tone]}`} />
-              <div className="min-w-0 flex-1">
-                <p className="flex flex-wrap items-baseline justify-between gap-x-3">
-                  <span className={`font-semibold ${TONE_TITLE[entry.tone]}`}>{entry.title}</span>
-                  <time dateTime={entry.receivedAt} className="text-xs tabular-nums text-slate-600 dark:text-slate-300">
-                    {new Date(entry.receivedAt).toLocaleTimeString("en-US")}
-                  </time>
-                </p>
-                {entry.detail && <p className="break-words text-sm text-slate-700 dark:text-slate-200">{entry.detail}</p>}
-                <p className="break-all font-mono text-xs text-slate-600 dark:text-slate-300">{entry.paymentId}</p>
-              </div>
-            </li>
-          ))}
-        </ol>
-      )}
+      {/* The log region is there from the start, so the first entries are announced too (politely); the list inside keeps its list semantics. */}
+      <div role="log" aria-label="Payment events, newest first" className="mt-3">
+        {events.length === 0 ? (
+          <p className={subtleTextClass}>{streaming ? "Waiting for events: send a test payment or make a payment elsewhere." : "No events yet. Start streaming to see your payments' events as they happen."}</p>
+        ) : (
+          <ol className="divide-y divide-slate-200 dark:divide-slate-800">
+            {events.map((entry) => (
+              <li key={entry.key} className="flex min-w-0 gap-3 py-2" data-event-type={entry.type}>
+                <span aria-hidden="true" className={`mt-1.5 h-2.5 w-2.5 shrink-0 rounded-full ${TONE_DOT[entry.tone]}`} />
+                <div className="min-w-0 flex-1">
+                  <p className="flex flex-wrap items-baseline justify-between gap-x-3">
+                    <span className={`font-semibold ${TONE_TITLE[entry.tone]}`}>{entry.title}</span>
+                    <time dateTime={entry.receivedAt} className="text-xs tabular-nums text-slate-600 dark:text-slate-300">
+                      {new Date(entry.receivedAt).toLocaleTimeString("en-US")}
+                    </time>
+                  </p>
+                  {entry.detail && <p className="break-words text-sm text-slate-700 dark:text-slate-200">{entry.detail}</p>}
+                  <p className="break-all font-mono text-xs text-slate-600 dark:text-slate-300">{entry.paymentId}</p>
+                </div>
+              </li>
+            ))}
+          </ol>
+        )}
+      </div>
     </section>
   );
 }

@@ -1,13 +1,12 @@
 import type { UseQueryResult } from "@tanstack/react-query";
 import { useId, useState, type ReactNode } from "react";
-import { errorMessage } from "../api/errors";
 import type { RailMetrics, RoutingDecisionEntry } from "../api/rails";
-import { secondaryButtonClass } from "../components/styles";
-import { cardClass, errorTextClass, sectionTitleClass, Spinner, subtleTextClass } from "../ledger/ui";
+import { cardClass, sectionTitleClass, subtleTextClass } from "../ledger/ui";
 import { formatMoney } from "../lib/money";
 import { ErrorRateBar, TimeBar } from "./Bars";
 import { NO_PAYMENTS_YET, SETTLEMENT_EMPTY, secondsText, THROUGHPUT_RANGES, type ThroughputRange } from "./format";
 import { useRailThroughput, useRoutingDecisions } from "./hooks";
+import { Loaded } from "./Loaded";
 import { describeThroughput, railTotals } from "./throughput";
 import { ThroughputChart } from "./ThroughputChart";
 import { estimateText, performanceBars, savingText, STRATEGY_LABELS } from "./traffic";
@@ -40,27 +39,6 @@ export function EmptyState({ title, children }: { title: string; children?: Reac
       <p className="font-semibold text-slate-800 dark:text-slate-100">{title}</p>
       {children && <p className={`mt-1 ${subtleTextClass}`}>{children}</p>}
     </div>
-  );
-}
-
-/** Spinner, error with Try again, or the content: the traffic panels' three states. */
-function Loaded<T>({ query, what, children }: { query: UseQueryResult<T>; what: string; children: (data: T) => ReactNode }) {
-  if (query.data !== undefined) return <>{children(query.data)}</>;
-  if (query.isError)
-    return (
-      <div>
-        <p role="alert" className={errorTextClass}>
-          {errorMessage(query.error, `Failed to load ${what}`)}
-        </p>
-        <button type="button" className={`${secondaryButtonClass} mt-3`} onClick={() => void query.refetch()}>
-          Try again
-        </button>
-      </div>
-    );
-  return (
-    <p aria-busy="true" className={subtleTextClass}>
-      <Spinner label={`Loading ${what}…`} />
-    </p>
   );
 }
 

@@ -3,13 +3,13 @@ import { useState } from "react";
 import toast from "react-hot-toast";
 import type { QuoteCurrency, Rail, RailMetrics } from "../api/rails";
 import { errorMessage } from "../api/errors";
-import { secondaryButtonClass } from "../components/styles";
-import { cardClass, errorTextClass, Spinner, subtleTextClass } from "../ledger/ui";
+import { cardClass, subtleTextClass } from "../ledger/ui";
 import { formatMoney } from "../lib/money";
 import { simulate, SIMULATOR_DEFAULTS, summarise, toggleAction, type RailSummary, type Simulation } from "./console";
 import { CostSimulator } from "./CostSimulator";
 import { percentText } from "./format";
 import { useRailMetrics, useRails, useRailsViewer, useRailToggle } from "./hooks";
+import { Loaded } from "./Loaded";
 import { FeatureGrid, RailPerformancePanel, RoutingPanel, SettlementPanel, ThroughputMonitor } from "./Panels";
 import { RailCard } from "./RailCard";
 import { RailEditDrawer } from "./RailEditDrawer";
@@ -60,47 +60,36 @@ export function RailsConsole() {
         )}
       </header>
 
-      {rails.isError && !rails.data ? (
-        <div className={cardClass}>
-          <p role="alert" className={errorTextClass}>
-            {errorMessage(rails.error, "Failed to load the rails")}
-          </p>
-          <button type="button" className={`${secondaryButtonClass} mt-3`} onClick={() => void rails.refetch()}>
-            Try again
-          </button>
-        </div>
-      ) : !rails.data ? (
-        <p aria-busy="true" className={subtleTextClass}>
-          <Spinner label="Loading rails…" />
-        </p>
-      ) : (
-        <>
-          <SummaryTiles summary={summary} simulation={simulation} metrics={metrics} />
+      <Loaded query={rails} what="the rails" errorFrame={cardClass}>
+        {() => (
+          <>
+            <SummaryTiles summary={summary} simulation={simulation} metrics={metrics} />
 
-          <section aria-labelledby="rails-heading">
-            <div className="flex flex-wrap items-baseline justify-between gap-2">
-              <h2 id="rails-heading" className="text-lg font-semibold text-slate-900 dark:text-white">
-                Rails
-              </h2>
-              {summary.sampleFigures && <p className="text-xs text-slate-600 dark:text-slate-300">Success rate, error rate and time: the spec's sample figures until payments run.</p>}
-            </div>
-            <div className="mt-3 grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
-              {list.map((rail) => (
-                <RailCard key={rail.id} rail={rail} isAdmin={isAdmin} toggling={togglingId === rail.id} onEdit={setEditing} onToggle={(target) => void onToggle(target)} />
-              ))}
-            </div>
-          </section>
+            <section aria-labelledby="rails-heading">
+              <div className="flex flex-wrap items-baseline justify-between gap-2">
+                <h2 id="rails-heading" className="text-lg font-semibold text-slate-900 dark:text-white">
+                  Rails
+                </h2>
+                {summary.sampleFigures && <p className="text-xs text-slate-600 dark:text-slate-300">Success rate, error rate and time: the spec's sample figures until payments run.</p>}
+              </div>
+              <div className="mt-3 grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
+                {list.map((rail) => (
+                  <RailCard key={rail.id} rail={rail} isAdmin={isAdmin} toggling={togglingId === rail.id} onEdit={setEditing} onToggle={(target) => void onToggle(target)} />
+                ))}
+              </div>
+            </section>
 
-          <div className="grid gap-6 lg:grid-cols-2">
-            <CostSimulator amount={amount} currency={currency} simulation={simulation} onAmount={setAmount} onCurrency={setCurrency} />
-            <RoutingPanel activeRails={summary.active} />
-          </div>
-          <ThroughputMonitor />
-          <RailPerformancePanel metrics={metrics} />
-          <SettlementPanel />
-          <FeatureGrid />
-        </>
-      )}
+            <div className="grid items-start gap-6 lg:grid-cols-2">
+              <CostSimulator amount={amount} currency={currency} simulation={simulation} onAmount={setAmount} onCurrency={setCurrency} />
+              <RoutingPanel activeRails={summary.active} />
+            </div>
+            <ThroughputMonitor />
+            <RailPerformancePanel metrics={metrics} />
+            <SettlementPanel />
+            <FeatureGrid />
+          </>
+        )}
+      </Loaded>
 
       {editing && isAdmin && <RailEditDrawer rail={editing} onClose={() => setEditing(null)} />}
     </div>

@@ -1,4 +1,3 @@
-import type { ThroughputRange } from "@fintech/core/rails/metrics";
 import type { CostBand } from "@fintech/core/rails/model";
 
 /** Pure presentation rules of the rails console (spec 001 §9 "Rails console"). */
@@ -6,9 +5,8 @@ import type { CostBand } from "@fintech/core/rails/model";
 export const NO_PAYMENTS_YET = "No payments yet: routing decisions, savings and throughput appear here once payments run";
 export const SETTLEMENT_EMPTY = "Settlement files arrive with reconciliation";
 
-/** The monitor's tabs: the ranges GET /rails/throughput takes (core's type; metrics.ts itself is server code, so only its types come here). */
-export const THROUGHPUT_RANGES = ["1h", "24h", "7d", "30d"] as const satisfies readonly ThroughputRange[];
-export type { ThroughputRange };
+/** The monitor's tabs: the ranges GET /rails/throughput takes. */
+export { THROUGHPUT_RANGE_NAMES as THROUGHPUT_RANGES, type ThroughputRange } from "@fintech/core/rails/metrics-model";
 
 /** The colour bands of spec 001 §9 (cost percentage, error rate): core/rails/model decides them. */
 export type Band = CostBand;

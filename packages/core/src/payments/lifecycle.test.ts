@@ -1,14 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestContext } from "../../../../infra/local/testing";
-import { register } from "../auth/service";
-import { createCustomerAccount, findAccount, getAccounts, systemAccountId, type Account } from "../ledger/accounts";
+import { findAccount, systemAccountId, type Account } from "../ledger/accounts";
 import { currentBalance } from "../ledger/balances";
 import { loadJournal } from "../ledger/journals";
-import { CreateAccountInput } from "../ledger/model";
 import { integrityCheck } from "../ledger/reports";
-import { deposit, setJournalStatus } from "../ledger/service";
-import { RailEditInput, type Rail } from "../rails/model";
-import { getRail, listRails, updateRail } from "../rails/store";
+import type { Rail } from "../rails/model";
+import { getRail, listRails } from "../rails/store";
+import { fundAccount, openTestAccount, setErrorInjection, testCaller } from "./payments.testkit";
 import { dueMarkers, getPayment, paymentHistory } from "./store";
 import { initiatePayment, paymentIdFor, type PaymentCaller } from "./service";
 import { advancePayment, attemptOutcome, duePayments, unitDraw } from "./worker";
@@ -32,21 +30,6 @@ let payee: PaymentCaller;
 let checking: Account;
 let savings: Account;
 let payeeUsd: Account;
-
-async function signUp(email: string, first: string): Promise<PaymentCaller> {
-  const session = await register(ctx, { email, password: "long enough pw", first_name: first, last_name: "Tester", phone: null, date_of_birth: null });
-  return { userId: session.user.id, user: session.user };
-}
-
-async function openAccount(owner: PaymentCaller, name: string, currency = "USD"): Promise<Account> {
-  return (await createCustomerAccount(ctx, owner.userId, CreateAccountInput.parse({ name, currency }))).account;
-}
-
-async function fund(owner: PaymentCaller, account: Account, amount: string): Promise<void> {
-  const created = await deposit(ctx, owner.userId, { account_id: account.id, amount }, null);
-  const id = (JSON.parse(created.body) as { data: { id: string } }).data.id;
-  await setJournalStatus(ctx, owner.userId, id, "post", null);
-}
 
 const balanceOf = async (account: Account) => currentBalance(ctx, account);
 
@@ -73,25 +56,15 @@ async function runToEnd(paymentId: string): Promise<string> {
 
 const request = (overrides: Record<string, unknown>) => ({ userId: payer.userId, fromAccountId: checking.id, amount: "100.00", currency: "USD", forceRail: "ACH", ...overrides });
 
-async function setInjection(railId: string, errorInjectionPercent: number): Promise<void> {
-  const rail = await getRail(ctx, railId);
-  await updateRail(
-    ctx,
-    railId,
-    RailEditInput.parse({ name: rail.name, type: rail.type, status: rail.status, fixedFee: rail.fixedFee, fxSpreadPercent: String(rail.fxSpread * 100), slaTarget: rail.slaTarget, errorInjectionPercent }),
-    "tests@example.com",
-  );
-}
-
 beforeAll(async () => {
   ctx = await createTestContext({}, { clock: () => new Date(nowMs) });
-  payer = await signUp("payer@example.com", "Pay");
-  payee = await signUp("payee@example.com", "Rec");
-  checking = await openAccount(payer, "Checking");
-  savings = await openAccount(payer, "Savings");
-  payeeUsd = await openAccount(payee, "Payee main");
-  await openAccount(payee, "Payee second");
-  await fund(payer, checking, "10000.00");
+  payer = await testCaller(ctx, "payer@example.com", "Pay");
+  payee = await testCaller(ctx, "payee@example.com", "Rec");
+  checking = await openTestAccount(ctx, payer, "Checking");
+  savings = await openTestAccount(ctx, payer, "Savings");
+  payeeUsd = await openTestAccount(ctx, payee, "Payee main");
+  await openTestAccount(ctx, payee, "Payee second");
+  await fundAccount(ctx, payer, checking, "10000.00");
   await listRails(ctx);
 });
 afterAll(async () => ctx.dispose());
@@ -143,9 +116,9 @@ describe("a payment's hold and completion", () => {
   });
 
   it("takes the FX part to the FX position for a non-USD payment", async () => {
-    const eurSavings = await openAccount(payer, "Euro savings", "EUR");
-    await fund(payer, eurSavings, "1000.00");
-    const eurTarget = await openAccount(payer, "Euro target", "EUR");
+    const eurSavings = await openTestAccount(ctx, payer, "Euro savings", "EUR");
+    await fundAccount(ctx, payer, eurSavings, "1000.00");
+    const eurTarget = await openTestAccount(ctx, payer, "Euro target", "EUR");
     const sepa = await getRail(ctx, "sepa");
     const key = findKey("fx", succeedsOn(sepa));
     const created = await initiatePayment(ctx, payer, { userId: payer.userId, fromAccountId: eurSavings.id, toAccountId: eurTarget.id, amount: "200", currency: "EUR", forceRail: "SEPA" }, key);
@@ -183,7 +156,7 @@ describe("failure and retry", () => {
   });
 
   it("a retriable failure retries once on the next-best rail; both attempts are recorded", async () => {
-    await setInjection("card", 100);
+    await setErrorInjection(ctx, "card", 100);
     try {
       // Attempt 2 succeeds on any other rail (all have at least 95.5 % success and no injection).
       const key = findKey("retry", (id) => unitDraw("outcome", id, 2) < 0.95);
@@ -204,7 +177,7 @@ describe("failure and retry", () => {
       expect(history.map((entry) => entry.event?.type)).toEqual(["paymentInitiated", "paymentStatusUpdate", "paymentStatusUpdate", "paymentCompleted"]);
       expect(history[2]!.event).toMatchObject({ data: { status: "processing" } });
     } finally {
-      await setInjection("card", 0);
+      await setErrorInjection(ctx, "card", 0);
     }
   });
 });
@@ -259,11 +232,11 @@ describe("idempotent creation", () => {
 });
 
 describe("refusals", () => {
-  it("refuses before writing: another user's id, another user's account, an unknown payee email, no funds", async () => {
+  it("refuses another user's id, another user's account, an unknown payee email, paying yourself by email, no funds, a bad amount, two payees, an unknown rail (the routes test checks that nothing is written)", async () => {
     await expect(initiatePayment(ctx, payer, request({ userId: payee.userId, toAccountId: savings.id }), null)).rejects.toMatchObject({ status: 403 });
     await expect(initiatePayment(ctx, payer, request({ toAccountId: payeeUsd.id }), null)).rejects.toMatchObject({ status: 404, code: "account_not_found" });
     const unknown = await initiatePayment(ctx, payer, request({ toEmail: "nobody@example.com" }), null).catch((error: unknown) => error);
-    const noEur = await initiatePayment(ctx, payer, { ...request({ toEmail: "payee@example.com" }), currency: "EUR", fromAccountId: (await openAccount(payer, "Euro 2", "EUR")).id }, null).catch((error: unknown) => error);
+    const noEur = await initiatePayment(ctx, payer, { ...request({ toEmail: "payee@example.com" }), currency: "EUR", fromAccountId: (await openTestAccount(ctx, payer, "Euro 2", "EUR")).id }, null).catch((error: unknown) => error);
     expect(unknown).toMatchObject({ status: 422, code: "payee_cannot_receive" });
     expect(noEur).toMatchObject({ status: 422, code: "payee_cannot_receive" });
     await expect(initiatePayment(ctx, payer, request({ toEmail: "payer@example.com" }), null)).rejects.toMatchObject({ status: 422, code: "self_payment_by_email" });
@@ -271,7 +244,5 @@ describe("refusals", () => {
     await expect(initiatePayment(ctx, payer, request({ toAccountId: savings.id, amount: "1.001" }), null)).rejects.toMatchObject({ status: 400, code: "invalid_amount" });
     await expect(initiatePayment(ctx, payer, request({ toAccountId: savings.id, toEmail: "payee@example.com" }), null)).rejects.toMatchObject({ status: 400 });
     await expect(initiatePayment(ctx, payer, request({ toAccountId: savings.id, forceRail: "Pigeon" }), null)).rejects.toMatchObject({ status: 422, code: "rail_not_available" });
-    const accounts = await getAccounts(ctx, [checking.id]);
-    expect(accounts.size).toBe(1);
   });
 });

@@ -1,17 +1,12 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestContext } from "../../../../infra/local/testing";
-import { register } from "../auth/service";
-import { createCustomerAccount, type Account } from "../ledger/accounts";
 import { currentBalance } from "../ledger/balances";
-import { CreateAccountInput } from "../ledger/model";
 import { integrityCheck } from "../ledger/reports";
-import { deposit, setJournalStatus } from "../ledger/service";
 import { AppError } from "../shared/errors";
-import { RailEditInput } from "../rails/model";
-import { getRail, updateRail } from "../rails/store";
+import { fundAccount, openTestAccount, setErrorInjection, testCaller } from "./payments.testkit";
 import { getPayment } from "./store";
-import { initiatePayment, type PaymentCaller } from "./service";
+import { initiatePayment } from "./service";
 import { advancePayment, duePayments } from "./worker";
 
 /**
@@ -38,19 +33,6 @@ const paymentCommand = fc.record({
   steps: fc.integer({ min: 0, max: 3 }),
 });
 
-async function caller(email: string): Promise<PaymentCaller> {
-  const session = await register(ctx, { email, password: "long enough pw", first_name: "Prop", last_name: "Test", phone: null, date_of_birth: null });
-  return { userId: session.user.id, user: session.user };
-}
-
-const open = async (owner: PaymentCaller, name: string): Promise<Account> => (await createCustomerAccount(ctx, owner.userId, CreateAccountInput.parse({ name, currency: "USD" }))).account;
-
-async function setInjection(railId: string, percent: number): Promise<void> {
-  const rail = await getRail(ctx, railId);
-  const edit = RailEditInput.parse({ name: rail.name, type: rail.type, status: rail.status, fixedFee: rail.fixedFee, fxSpreadPercent: String(rail.fxSpread * 100), slaTarget: rail.slaTarget, errorInjectionPercent: percent });
-  await updateRail(ctx, railId, edit, "property@example.com");
-}
-
 async function step(paymentId: string): Promise<boolean> {
   const result = await advancePayment(ctx, paymentId);
   if (!result.nextDueAt) return false;
@@ -72,17 +54,14 @@ describe("payments keep the ledger whole", () => {
         fc.array(paymentCommand, { minLength: 1, maxLength: 5 }),
         async (fundingCents, injection, commands) => {
           run += 1;
-          await setInjection("ach", injection.ach);
-          await setInjection("card", injection.card);
-          const payer = await caller(`payer-${run}@example.com`);
-          const payee = await caller(`payee-${run}@example.com`);
-          const from = await open(payer, "Main");
-          const own = await open(payer, "Own other");
-          const payeeAccount = await open(payee, "Payee");
-          if (fundingCents > 0) {
-            const funded = await deposit(ctx, payer.userId, { account_id: from.id, amount: (fundingCents / 100).toFixed(2) }, null);
-            await setJournalStatus(ctx, payer.userId, (JSON.parse(funded.body) as { data: { id: string } }).data.id, "post", null);
-          }
+          await setErrorInjection(ctx, "ach", injection.ach);
+          await setErrorInjection(ctx, "card", injection.card);
+          const payer = await testCaller(ctx, `payer-${run}@example.com`);
+          const payee = await testCaller(ctx, `payee-${run}@example.com`);
+          const from = await openTestAccount(ctx, payer, "Main");
+          const own = await openTestAccount(ctx, payer, "Own other");
+          const payeeAccount = await openTestAccount(ctx, payee, "Payee");
+          if (fundingCents > 0) await fundAccount(ctx, payer, from, (fundingCents / 100).toFixed(2));
           const created: string[] = [];
           for (const command of commands) {
             const payeeFields =

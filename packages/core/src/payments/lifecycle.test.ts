@@ -5,7 +5,7 @@ import { currentBalance } from "../ledger/balances";
 import { loadJournal } from "../ledger/journals";
 import { integrityCheck } from "../ledger/reports";
 import type { Rail } from "../rails/model";
-import { getRail, listRails } from "../rails/store";
+import { getRail, listRails, setRailRunning } from "../rails/store";
 import { fundAccount, openTestAccount, setErrorInjection, testCaller } from "./payments.testkit";
 import { dueMarkers, getPayment, paymentHistory } from "./store";
 import { initiatePayment, paymentIdFor, type PaymentCaller } from "./service";
@@ -63,6 +63,8 @@ beforeAll(async () => {
   checking = await openTestAccount(ctx, payer, "Checking");
   savings = await openTestAccount(ctx, payer, "Savings");
   payeeUsd = await openTestAccount(ctx, payee, "Payee main");
+  // The payee's default account is the OLDEST of the currency: the second one opens later.
+  advanceClock(1_000);
   await openTestAccount(ctx, payee, "Payee second");
   await fundAccount(ctx, payer, checking, "10000.00");
   await listRails(ctx);
@@ -178,6 +180,25 @@ describe("failure and retry", () => {
       expect(history[2]!.event).toMatchObject({ data: { status: "processing" } });
     } finally {
       await setErrorInjection(ctx, "card", 0);
+    }
+  });
+});
+
+describe("a rail stopped while a payment is on it", () => {
+  it("the attempt fails as rail_unavailable and the payment moves to another rail", async () => {
+    const key = findKey("stopped", (id) => unitDraw("outcome", id, 2) < 0.95);
+    const created = await initiatePayment(ctx, payer, request({ toAccountId: savings.id, forceRail: "Wire" }), key);
+    await setRailRunning(ctx, "wire", false, "tests@example.com");
+    try {
+      expect(await runToEnd(created.reply.payment.paymentId)).toBe("completed");
+      const stored = (await getPayment(ctx, created.reply.payment.paymentId))!;
+      expect(stored.attempts.map((attempt) => [attempt.railId, attempt.status, attempt.errorCode])).toEqual([
+        ["wire", "failed", "rail_unavailable"],
+        [stored.attempts[1]!.railId, "succeeded", null],
+      ]);
+      expect(stored.attempts[1]!.railId).not.toBe("wire");
+    } finally {
+      await setRailRunning(ctx, "wire", true, "tests@example.com");
     }
   });
 });

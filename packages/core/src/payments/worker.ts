@@ -180,8 +180,10 @@ function outcomeItems(ctx: CoreContext, payment: StoredPayment, attempt: Payment
   });
 }
 
+/** A new attempt on `rail`: due after the rail's average time, or at once when the rail is not active (it will refuse). */
 function newAttempt(number: number, rail: Rail, at: string): PaymentAttempt {
-  return { number, railId: rail.id, rail: rail.name, status: "in_flight", startedAt: at, dueAt: addSeconds(at, rail.avgProcessingTime), finishedAt: null, errorCode: null, errorMessage: null, retriable: null };
+  const dueAt = rail.status === "active" ? addSeconds(at, rail.avgProcessingTime) : at;
+  return { number, railId: rail.id, rail: rail.name, status: "in_flight", startedAt: at, dueAt, finishedAt: null, errorCode: null, errorMessage: null, retriable: null };
 }
 
 /** pending -> processing: attempt 1 on the chosen rail. */
@@ -200,7 +202,9 @@ async function startFirstAttempt(ctx: CoreContext, payment: StoredPayment, at: s
 async function finishCurrentAttempt(ctx: CoreContext, payment: StoredPayment, now: string): Promise<boolean> {
   const current = payment.attempts[payment.attempts.length - 1]!;
   const rail = await getRail(ctx, current.railId);
-  const outcome = attemptOutcome(rail, payment.paymentId, current.number);
+  // A rail stopped (or in maintenance) while the attempt was in flight answers "unavailable":
+  // retriable, so the payment moves to the next-best rail.
+  const outcome: AttemptOutcome = rail.status === "active" ? attemptOutcome(rail, payment.paymentId, current.number) : { succeeded: false, code: "rail_unavailable" };
   if (outcome.succeeded) {
     const settled = await commitSettlement(ctx, payment, "post", (at) => ({
       next: nextState(payment, at, { status: "completed", attempts: finishAttempt(payment.attempts, at, outcome), completedAt: at, nextDueAt: null }, 1),

@@ -20,6 +20,7 @@
  * Only DynamoDB Local on 127.0.0.1 is contacted.
  */
 import { randomUUID } from "node:crypto";
+import { availableParallelism, loadavg } from "node:os";
 import { performance } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
 import { parseArgs } from "node:util";
@@ -173,6 +174,7 @@ async function main() {
   });
 
   try {
+    console.log(`machine: ${availableParallelism()} CPUs, load average ${loadavg().map((load) => load.toFixed(1)).join(" ")} at start`);
     console.log(`payments benchmark: ${opts.payments} payments, ${opts.concurrency} at a time, over ${opts.users} users; local worker with ${opts.workerConcurrency} concurrent steps`);
     dynamo = await startDynamoDbLocal();
     console.log(`DynamoDB Local (in memory) on ${dynamo.endpoint}; the app in process (app.request)`);
@@ -271,12 +273,18 @@ async function main() {
     const strategies = new Map<string, number>();
     for (const payment of payments) strategies.set(payment.routing.strategy, (strategies.get(payment.routing.strategy) ?? 0) + 1);
     const sortedPosts = [...postLatencies].sort((a, b) => a - b);
+    // Where the time goes: the wait for the first step (created -> attempt 1 started) and how late
+    // each rail answer ran after its due time (the worker's lateness: queueing behind other steps).
+    const firstStepWaits = payments.flatMap((payment) => (payment.attempts[0] ? [Date.parse(payment.attempts[0].startedAt) - Date.parse(payment.createdAt)] : [])).sort((a, b) => a - b);
+    const answerLateness = payments.flatMap((payment) => payment.attempts.flatMap((attempt) => (attempt.finishedAt ? [Date.parse(attempt.finishedAt) - Date.parse(attempt.dueAt)] : []))).sort((a, b) => a - b);
 
     console.log("");
+    console.log(`load average at the end: ${loadavg().map((load) => load.toFixed(1)).join(" ")}`);
     console.log(`throughput: ${(ended.length / wallSeconds).toFixed(1)} payments/s end to end (${ended.length} ended, first POST to last end ${wallSeconds.toFixed(1)} s; worker drained ${((drainedAt - started) / 1000).toFixed(1)} s after the first POST)`);
     console.log(`POST /v1/payments latency: p50 ${ms(percentile(sortedPosts, 0.5))}, p99 ${ms(percentile(sortedPosts, 0.99))}`);
     console.log(`time to completion (createdAt to end): p50 ${ms(percentile(durations, 0.5))}, p99 ${ms(percentile(durations, 0.99))}, max ${ms(durations[durations.length - 1] ?? NaN)}`);
     console.log(`  (the rails' average processing times above are the floor: one attempt waits that long, a retry twice)`);
+    console.log(`  first step (created to attempt 1 started): p50 ${ms(percentile(firstStepWaits, 0.5))}, p99 ${ms(percentile(firstStepWaits, 0.99))}; rail answer run after its due time: p50 ${ms(percentile(answerLateness, 0.5))}, p99 ${ms(percentile(answerLateness, 0.99))}`);
     console.log(`outcomes: ${completed.length} completed, ${failed.length} failed, ${retried.length} retried on a second rail; ${payments.length - ended.length} still active`);
     console.log(`rails used (attempts): ${[...railUse].sort((a, b) => b[1] - a[1]).map(([rail, n]) => `${rail} ${n}`).join(", ")}`);
     console.log(`routing strategies: ${[...strategies].map(([strategy, n]) => `${strategy} ${n}`).join(", ")}`);

@@ -19,8 +19,13 @@ let offsetMs = 0;
 const clock = () => new Date(Date.now() + offsetMs);
 const open: SseStream[] = [];
 
+/** Two payers for the whole file: each test tells its payments apart by id (sign-ups are the slow part). */
+let me: Payer;
+let other: Payer;
+
 beforeAll(async () => {
   t = await createTestApp({ FEED_SETTLE_MS: "0", FEED_HEARTBEAT_MS: "200", FEED_POLL_MAX_MS: "100", FEED_RETRY_MS: "1500" }, { clock });
+  [me, other] = await Promise.all([newPayer(), newPayer()]);
 });
 afterAll(async () => {
   await Promise.all(open.map((stream) => stream.close()));
@@ -93,8 +98,6 @@ const isTerminalOf = (paymentId: string) => (message: { event?: string; data: st
 
 describe("who may watch", () => {
   it("refuses no token (401), another user's stream (403) and a bad status filter (400) on both paths", async () => {
-    const me = await newPayer();
-    const other = await newPayer();
     for (const path of [`/api/grpc/payment/stream?userId=${me.user.id}`, `/v1/payments/stream?user_id=${me.user.id}`]) {
       expect((await connect(path)).status).toBe(401);
     }
@@ -109,7 +112,6 @@ describe("who may watch", () => {
   });
 
   it("answers health with a bearer token only", async () => {
-    const me = await newPayer();
     expect((await t.call("GET", "/api/grpc/payment/health")).status).toBe(401);
     const reply = await t.call("GET", "/api/grpc/payment/health", { token: me.token });
     expect(reply.status).toBe(200);
@@ -120,7 +122,6 @@ describe("who may watch", () => {
 
 describe("events", () => {
   it("delivers a payment's events in order with the spec's shapes, and resumes after Last-Event-ID with exactly the rest", async () => {
-    const me = await newPayer();
     const stream = await subscribe(`/api/grpc/payment/stream?userId=${me.user.id}`, { token: me.token });
     const paymentId = await pay(me);
     const final = await settle(paymentId);
@@ -149,7 +150,6 @@ describe("events", () => {
   });
 
   it("keeps only the events whose payment was in a filtered status (status_filter repeated, any case)", async () => {
-    const me = await newPayer();
     const all = await subscribe(`/v1/payments/stream?user_id=${me.user.id}`, { token: me.token });
     const filtered = await subscribe(`/v1/payments/stream?user_id=${me.user.id}&status_filter=PENDING&status_filter=processing`, { token: me.token });
     const first = await pay(me);
@@ -172,7 +172,6 @@ describe("commands", () => {
   const command = (body: unknown, token: string, headers: Record<string, string> = {}) => t.call("POST", "/api/grpc/payment/command", { token, body, headers });
 
   it("subscribeToPayments answers a stream URL and a ticket that opens it; initiatePayment pays and replays its Idempotency-Key", async () => {
-    const me = await newPayer();
     const subscribed = await command({ command: { subscribeToPayments: { userId: me.user.id, statusFilter: ["PENDING"] } } }, me.token);
     expect(subscribed.status).toBe(200);
     const { streamUrl, ticket } = subscribed.body.result as { streamUrl: string; ticket: string };
@@ -187,14 +186,12 @@ describe("commands", () => {
     const replayed = await command({ command: { initiatePayment: paymentBody(me, "12.50") } }, me.token, headers);
     expect(replayed.body.result).toMatchObject({ replayed: true, payment: { paymentId } });
 
-    const started = await stream.waitFor((message) => message.event === "paymentInitiated");
+    const started = await stream.waitFor((message) => message.event === "paymentInitiated" && JSON.parse(message.data).paymentId === paymentId);
     expect(JSON.parse(started.data)).toMatchObject({ paymentId, status: "pending", event: { paymentInitiated: { paymentId, amount: "12.50" } } });
     await stream.close();
   });
 
   it("refuses another user's payment or stream (403), unknown commands and bad input (400), all as 'Payment command failed'", async () => {
-    const me = await newPayer();
-    const other = await newPayer();
     const forOther = await command({ command: { initiatePayment: { ...paymentBody(me), userId: other.user.id } } }, me.token);
     expect(forOther.status).toBe(403);
     expect(forOther.body).toMatchObject({ message: "Payment command failed" });

@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { AppError } from "../shared/errors";
 import { explorationBand, rankRails, EXPLORATION_SHARE, PROBE_SHARE, type RailWindowStats, type RankInput, type RankedRail } from "./ranking";
@@ -156,6 +157,9 @@ describe("elimination and recovery", () => {
     // (0 + 8) / 25 = 0.32 < 0.5, but 5 attempts < 10.
     const decision = rank({ rails: weak, window: new Map([["crypto", { attempts: 5, succeeded: 0, durationMs: 0 }]]) });
     expect(decision.candidates.find((candidate) => candidate.rail === "Crypto")).toMatchObject({ eliminated: false, successRate: 0.32 });
+    // The boundary: 9 failures stay in ((0 + 8) / 29 = 0.276), exactly 10 are out ((0 + 8) / 30 = 0.267).
+    const at = (attempts: number) => rank({ rails: weak, window: new Map([["crypto", { attempts, succeeded: 0, durationMs: 0 }]]) }).candidates.find((candidate) => candidate.rail === "Crypto")?.eliminated;
+    expect([at(9), at(10)]).toEqual([false, true]);
   });
 
   it("recovers as the window slides (failures age out) and through probes that succeed", () => {
@@ -205,5 +209,55 @@ describe("exploration", () => {
     expect(retry.reason).toMatch(/^Retry after a failed attempt: Wire has the highest/);
     expect(retry.candidates.find((candidate) => candidate.rail === "Card")?.note).toBe("Not routable: it was already tried for this payment");
     expect(rank({ paymentId: exploreId }).strategy).toBe("exploration");
+  });
+});
+
+describe("properties over random windows, amounts and ids", () => {
+  const windowArb = fc.array(
+    fc.nat({ max: 60 }).chain((attempts) => fc.record({ attempts: fc.constant(attempts), succeeded: fc.nat({ max: attempts }), durationMs: fc.nat({ max: attempts * 3_000 }) })),
+    { minLength: rails.length, maxLength: rails.length },
+  );
+  const statusArb = fc.array(fc.constantFrom("active", "active", "active", "down", "maintenance") as fc.Arbitrary<RankedRail["status"]>, { minLength: rails.length, maxLength: rails.length });
+
+  it("the chosen rail is available; by value it is the top score; exploration never takes the top; saving = default cost − chosen cost", () => {
+    fc.assert(
+      fc.property(windowArb, statusArb, fc.integer({ min: 1, max: 1_000_000_000 }), fc.constantFrom("USD", "EUR", "GBP", "JPY") as fc.Arbitrary<"USD">, fc.string({ maxLength: 20 }), fc.subarray(rails.map((rail) => rail.id)), (stats, statuses, amountMinor, currency, paymentId, excluded) => {
+        const railsNow = rails.map((rail, index) => ({ ...rail, status: statuses[index]! }));
+        const window = new Map(rails.map((rail, index) => [rail.id, stats[index]!]));
+        const available = railsNow.filter((rail) => rail.status === "active" && !excluded.includes(rail.id));
+        let decision;
+        try {
+          decision = rankRails({ rails: railsNow, window, now, paymentId, amountMinor, currency, excludeRailIds: excluded });
+        } catch (error) {
+          expect(available).toHaveLength(0);
+          expect((error as AppError).code).toBe("no_rail_available");
+          return;
+        }
+        expect(available.map((rail) => rail.id)).toContain(decision.chosenRailId);
+        const byId = new Map(decision.candidates.map((candidate) => [candidate.railId, candidate]));
+        const eligible = available.map((rail) => byId.get(rail.id)!).filter((candidate) => !candidate.eliminated);
+        const top = Math.max(...eligible.map((candidate) => candidate.score));
+        const chosen = byId.get(decision.chosenRailId)!;
+        if (decision.strategy === "expected_value" && eligible.length > 0) expect(chosen.score).toBe(top);
+        if (decision.strategy === "exploration") {
+          expect(excluded).toHaveLength(0);
+          if (chosen.eliminated) expect(explorationBand(paymentId)).toBe("probe");
+          else {
+            expect(explorationBand(paymentId)).toBe("explore");
+            // Not the top rail (unless another rail ties with it on score).
+            expect(chosen.score < top || eligible.filter((candidate) => candidate.score === top).length > 1).toBe(true);
+          }
+        }
+        for (const candidate of decision.candidates) {
+          const stat = window.get(candidate.railId)!;
+          const rail = railsNow.find((entry) => entry.id === candidate.railId)!;
+          const estimate = (stat.succeeded + 20 * (rail.successRate / 100)) / (stat.attempts + 20);
+          expect(candidate.eliminated).toBe(rail.status === "active" && stat.attempts >= 10 && estimate < 0.5);
+        }
+        expect(decision.defaultRailId).toBe(available[0]!.id);
+        expect(decision.savingMinor).toBe(byId.get(decision.defaultRailId)!.costMinor - chosen.costMinor);
+      }),
+      { numRuns: 300 },
+    );
   });
 });

@@ -152,6 +152,23 @@ describe("the real-time payment page", () => {
     expect(await list.locator("li").count()).toBeGreaterThanOrEqual(2);
   });
 
+  it("when the payment service does not answer: Disconnected, and Start Streaming says 'Not connected to payment service'", { timeout: 60_000 }, async () => {
+    const context = await newContext(browser, { session, reducedMotion: "reduce" });
+    contexts.push(context);
+    const page = await context.newPage();
+    await page.route("**/api/grpc/payment/health", (route) => route.fulfill({ status: 503, contentType: "application/json", body: JSON.stringify({ message: "Service temporarily unavailable" }) }));
+    let streams = 0;
+    page.on("request", (request) => {
+      if (request.url().includes("/api/grpc/payment/stream")) streams += 1;
+    });
+    await page.goto("/payments");
+    await page.getByText("Disconnected", { exact: true }).waitFor();
+    await page.getByRole("button", { name: "Start Streaming" }).click();
+    await page.getByRole("status").filter({ hasText: "Not connected to payment service" }).waitFor();
+    await page.getByText("Idle", { exact: true }).waitFor();
+    expect(streams).toBe(0);
+  });
+
   it("is accessible with events listed, on a phone in the dark theme", { timeout: 90_000 }, async () => {
     const page = await open({ theme: "dark", viewport: MOBILE });
     await page.getByText("Connected", { exact: true }).waitFor();

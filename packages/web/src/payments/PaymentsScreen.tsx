@@ -1,18 +1,18 @@
 import { useCallback, useRef, useState, type ReactNode } from "react";
 import { Link } from "react-router-dom";
 import { toDecimalString } from "@fintech/core/money/model";
-import { errorMessage } from "../api/errors";
+import { ApiError, errorMessage } from "../api/errors";
 import { primaryButtonClass, secondaryButtonClass } from "../components/styles";
+import { keyFor, settled, type ActionKey } from "../ledger/actionKey";
 import { useLedgerAccounts } from "../ledger/hooks";
 import { cardClass, errorTextClass, sectionTitleClass, Spinner, subtleTextClass } from "../ledger/ui";
 import type { ConnectionStatus } from "../live/feedState";
 import { formatMoney } from "../lib/money";
-import { randomId } from "../lib/uuid";
 import { Loaded } from "../rails/Loaded";
 import { useSession } from "../session/hooks";
 import { addEvent, EVENT_LIST_CAP, eventEntry, type EventEntry, type EventTone, type PaymentLiveEvent } from "./events";
 import { usePaymentHealth, usePaymentList, usePaymentStream, useSendPayment } from "./hooks";
-import { planTestPayment } from "./testPayment";
+import { planTestPayment, TEST_PAYMENT_DESCRIPTION } from "./testPayment";
 import { durationText, paymentTiles, rateText, type PaymentTiles } from "./tiles";
 
 /** Spec 001 §8: calls on the payment service while it is not connected. */
@@ -42,6 +42,7 @@ export function PaymentsScreen() {
   const [events, setEvents] = useState<EventEntry[]>([]);
   const [notice, setNotice] = useState<{ tone: "error" | "info"; text: string } | null>(null);
   const sequence = useRef(0);
+  const testPaymentKey = useRef<ActionKey | null>(null);
 
   const onEvent = useCallback((event: PaymentLiveEvent) => {
     sequence.current += 1;
@@ -69,15 +70,19 @@ export function PaymentsScreen() {
     }
     if (!plan?.ok || !userId) return;
     const amount = toDecimalString(plan.amountMinor, plan.currency);
+    const input = { userId, fromAccountId: plan.from.id, toAccountId: plan.to.id, amount, currency: plan.currency, description: TEST_PAYMENT_DESCRIPTION };
+    // One Idempotency-Key per test payment, kept while the same one is retried after no reply (applied once).
+    const action = keyFor(testPaymentKey.current, input);
+    testPaymentKey.current = action;
     setNotice(null);
     try {
-      const payment = await send.mutateAsync({
-        input: { userId, fromAccountId: plan.from.id, toAccountId: plan.to.id, amount, currency: plan.currency, description: "Test payment from the real-time payments page" },
-        idempotencyKey: randomId(),
-      });
+      const payment = await send.mutateAsync({ input, idempotencyKey: action.key });
+      testPaymentKey.current = settled(action);
       setNotice({ tone: "info", text: `Test payment of ${formatMoney(amount, plan.currency)} from ${plan.from.name} to ${plan.to.name} sent: ${payment.paymentId}` });
     } catch (caught) {
-      // Spec 001 §8 names the failure "Payment Create failed: …"; it is logged and told here too.
+      // A refusal is the server's verdict: the next click is a new payment (after a deposit, say), not a replay of it.
+      if (caught instanceof ApiError && caught.status !== null && caught.status < 500) testPaymentKey.current = settled(action);
+      // Spec 001 §8 names the failure "Payment Create failed: …"; it is logged, and said here too.
       console.warn("Payment Create failed:", caught);
       setNotice({ tone: "error", text: `Payment Create failed: ${errorMessage(caught, "the payment service did not accept it")}` });
     }

@@ -12,6 +12,8 @@ export function testAmountMinor(currency: Currency): number {
   return CURRENCIES[currency] === 0 ? 100 : 1 * 10 ** CURRENCIES[currency];
 }
 
+export const TEST_PAYMENT_DESCRIPTION = "Test payment from the real-time payments page";
+
 export type TestPaymentPlan =
   | { ok: true; from: LedgerAccount; to: LedgerAccount; currency: Currency; amountMinor: number }
   | { ok: false; reason: "no_pair" | "no_funds"; message: string };

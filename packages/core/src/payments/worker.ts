@@ -144,9 +144,11 @@ async function commitSettlement(ctx: CoreContext, before: StoredPayment, operati
     return { ok: true, at: committedAt };
   } catch (error) {
     if (isLostRace(error)) return { ok: false };
+    // Already posted or voided: another advance settled it first.
     if (error instanceof AppError && error.status === 409) return { ok: false };
-    // A business refusal of the ledger (e.g. the paying account was locked meanwhile).
-    if (error instanceof AppError) return { ok: false, refusal: error };
+    // The ledger's business refusal: the paying account was locked meanwhile (money may not leave it).
+    if (error instanceof AppError && error.status === 423) return { ok: false, refusal: error };
+    // Anything else (the ledger busy, a store error) leaves the payment as it is: the next call retries.
     throw error;
   }
 }
@@ -266,6 +268,9 @@ async function failPayment(ctx: CoreContext, payment: StoredPayment, current: Pa
 
 /** Bounded: a payment has at most 1 + 2 × MAX_ATTEMPTS steps; more would be a bug, not a loop. */
 const MAX_STEPS_PER_CALL = 2 * MAX_ATTEMPTS + 1;
+/** A step cancelled by a transaction conflict on a shared item (a rail counter) is tried again this often. */
+const CONFLICT_RETRIES = 3;
+const conflictPause = () => new Promise((resolve) => setTimeout(resolve, 10 + Math.random() * 40));
 
 /**
  * Advances one payment by every step that is due (contract §3). Idempotent and safe to call twice
@@ -275,7 +280,8 @@ const MAX_STEPS_PER_CALL = 2 * MAX_ATTEMPTS + 1;
 export async function advancePayment(ctx: CoreContext, paymentId: string): Promise<AdvanceResult> {
   let payment = await getPayment(ctx, paymentId);
   if (!payment) throw new AppError(404, "payment_not_found", "Payment not found");
-  for (let step = 0; step < MAX_STEPS_PER_CALL; step += 1) {
+  let conflicts = 0;
+  for (let step = 0; step < MAX_STEPS_PER_CALL + CONFLICT_RETRIES; step += 1) {
     if (!isActiveStatus(payment.status) || !payment.nextDueAt) return resultOf(payment);
     const now = new Date(Math.max(ctx.clock().getTime(), Date.parse(payment.updatedAt))).toISOString();
     if (payment.nextDueAt > ctx.clock().toISOString()) return resultOf(payment);
@@ -286,8 +292,11 @@ export async function advancePayment(ctx: CoreContext, paymentId: string): Promi
       announcePaymentCommit(ctx, after.userId, after.updatedAt);
       await requestSchedule(ctx, after.paymentId, after.nextDueAt);
     } else if (after.version === payment.version) {
-      // Nothing committed and nothing changed (a transaction conflict): leave it to the next call.
-      return resultOf(after);
+      // Nothing committed and nothing changed: a transaction conflict on a shared item. Try again
+      // a few times; then leave it to the next call (the due marker stays, the sweeper finds it).
+      conflicts += 1;
+      if (conflicts > CONFLICT_RETRIES) return resultOf(after);
+      await conflictPause();
     }
     payment = after;
   }

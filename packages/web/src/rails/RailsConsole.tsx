@@ -16,10 +16,11 @@ import { RailEditDrawer } from "./RailEditDrawer";
 import { moneyLine, todaysSavings } from "./traffic";
 
 /**
- * /payment-rails (spec 001 §2 "Payment-rails dashboard", issue 12): summary tiles computed from the
- * rails, the six rail cards (admins edit, start and stop them; others read), the edit drawer, the
- * Smart Payment Routing panel, the feature grid, the cost simulator, the settlement-files panel and
- * the throughput monitor. What needs payments or reconciliation says so until they exist.
+ * /payment-rails (spec 001 §2 "Payment-rails dashboard", issue 12): summary tiles from the rails and
+ * from real traffic (GET /rails/metrics), the six rail cards (admins edit, start and stop them;
+ * others read), the edit drawer, the cost simulator, the Smart Payment Routing panel (recent
+ * decisions), the throughput monitor, per-rail performance bars, the settlement-files panel (empty
+ * until reconciliation) and the feature grid. Without traffic, each panel says so in words.
  */
 export function RailsConsole() {
   const { isAdmin } = useRailsViewer();
@@ -153,9 +154,9 @@ function SummaryTiles({ summary, simulation, metrics }: { summary: RailSummary; 
           />
           <Tile
             label="Cost savings"
-            value={savings ?? (data.decisions === 0 ? "No payments yet" : formatMoney(0, "USD"))}
+            value={savings ?? (data.decisions === 0 ? "No payments yet" : "Nothing saved yet")}
             note={`Against each payment's default rail, ${data.decisions} ${data.decisions === 1 ? "decision" : "decisions"}`}
-            muted={savings === null && data.decisions === 0}
+            muted={savings === null}
           />
           <Tile label="Savings today" value={today ?? "None yet today"} note="From routing decisions (UTC day)" muted={today === null} />
         </>

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestContext } from "../../../../infra/local/testing";
 import { findAccount, systemAccountId, type Account } from "../ledger/accounts";
 import { currentBalance } from "../ledger/balances";
+import { setAccountLock } from "../ledger/controls";
 import { loadJournal } from "../ledger/journals";
 import { integrityCheck } from "../ledger/reports";
 import type { Rail } from "../rails/model";
@@ -199,6 +200,26 @@ describe("a rail stopped while a payment is on it", () => {
       expect(stored.attempts[1]!.railId).not.toBe("wire");
     } finally {
       await setRailRunning(ctx, "wire", true, "tests@example.com");
+    }
+  });
+});
+
+describe("a paying account locked while its payment is in flight", () => {
+  it("the payment fails as account_locked and its hold is released (a void moves no money)", async () => {
+    const ach = await getRail(ctx, "ach");
+    const key = findKey("locked", succeedsOn(ach));
+    const locked = await openTestAccount(ctx, payer, "Soon locked");
+    await fundAccount(ctx, payer, locked, "50.00");
+    const created = await initiatePayment(ctx, payer, request({ fromAccountId: locked.id, toAccountId: savings.id, amount: "10.00" }), key);
+    await advancePayment(ctx, created.reply.payment.paymentId);
+    await setAccountLock(ctx, locked.id, true, { reason: "Fraud review" }, { id: "admin", name: "Admin" });
+    try {
+      expect(await runToEnd(created.reply.payment.paymentId)).toBe("failed");
+      const stored = (await getPayment(ctx, created.reply.payment.paymentId))!;
+      expect(stored.attempts.map((attempt) => attempt.errorCode)).toEqual(["account_locked"]);
+      expect(await balanceOf(locked)).toMatchObject({ balance: 5_000, available: 5_000, pending_out: 0 });
+    } finally {
+      await setAccountLock(ctx, locked.id, false, { reason: "Cleared" }, { id: "admin", name: "Admin" });
     }
   });
 });

@@ -4,6 +4,7 @@ import { findAccount, systemAccountId, type Account } from "../ledger/accounts";
 import { currentBalance } from "../ledger/balances";
 import { setAccountLock } from "../ledger/controls";
 import { loadJournal } from "../ledger/journals";
+import { history } from "../ledger/transactions";
 import { integrityCheck } from "../ledger/reports";
 import type { Rail } from "../rails/model";
 import { getRail, listRails, setRailRunning } from "../rails/store";
@@ -155,6 +156,9 @@ describe("failure and retry", () => {
     expect(stored.attempts[0]).toMatchObject({ status: "failed", retriable: false });
     expect(stored.failureReason).toContain(stored.attempts[0]!.errorCode!);
     expect((await loadJournal(ctx, stored.journalId))!.status).toBe("voided");
+    // The ledger workspace lists it under its own status.
+    const voided = await history(ctx, payer.userId, { status: "voided" }, { limit: 50, offset: 0 });
+    expect(voided.items.map((journal) => [journal.id, journal.status, journal.history.map((record) => record.operation)])).toContainEqual([stored.journalId, "voided", ["create", "void"]]);
     expect((await paymentHistory(ctx, stored.paymentId)).map((entry) => entry.event?.type)).toEqual(["paymentInitiated", "paymentStatusUpdate", "paymentError"]);
   });
 

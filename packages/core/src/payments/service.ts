@@ -1,10 +1,9 @@
 import type { PublicUser } from "../auth/model";
 import type { CoreContext } from "../shared/context";
-import { AppError, badRequest, forbidden, notFound, unprocessable } from "../shared/errors";
+import { badRequest, conflict, forbidden, notFound, unprocessable } from "../shared/errors";
 import { newId } from "../shared/ids";
 import { parseWith } from "../shared/validation";
 import { parseAmount, toDecimalString } from "../money/model";
-import { requireSystemAccounts } from "./payees";
 import { createJournal, ExtraItemsRefused, journalIdFor, JournalReplay, requestHash, type JournalDraft } from "../ledger/journals";
 import { LEDGER_MESSAGES, isLedgerId } from "../ledger/model";
 import type { Account } from "../ledger/accounts";
@@ -12,7 +11,7 @@ import { railCostMinor } from "../rails/model";
 import { getRail } from "../rails/store";
 import { chooseRail, decisionItems } from "../rails/routing";
 import { CreatePaymentInput, CreatePaymentReply, formatProcessingTime, PAYMENT_MESSAGES, type PaymentEvent } from "./model";
-import { resolvePayee, type ResolvedPayee } from "./payees";
+import { requireSystemAccounts, resolvePayee, type ResolvedPayee } from "./payees";
 import { announcePaymentCommit, duePut, getPayment, historyPuts, paymentItem, publicPayment, type StoredPayment } from "./store";
 import { requestSchedule } from "./worker";
 
@@ -213,7 +212,7 @@ export const createPayment = initiatePayment;
 
 async function replayAfterRace(ctx: CoreContext, paymentId: string, hash: string): Promise<InitiateResult> {
   const earlier = await getPayment(ctx, paymentId);
-  if (!earlier) throw new AppError(409, "idempotency_in_progress", LEDGER_MESSAGES.idempotencyInProgress);
+  if (!earlier) throw conflict(LEDGER_MESSAGES.idempotencyInProgress, "idempotency_in_progress");
   return replayOf(earlier, hash);
 }
 

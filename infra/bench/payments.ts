@@ -34,7 +34,7 @@ import { createApp } from "@fintech/functions/app";
 import { ensureTable } from "../local/bootstrap";
 import "../local/cli"; // the local scripts' set-up: silences the SDK's Node 22 notice
 import { startDynamoDbLocal, type DynamoDbLocal } from "../local/dynamodb-local";
-import { LocalPaymentWorker } from "../local/payment-worker";
+import { DEFAULT_CONCURRENCY, LocalPaymentWorker } from "../local/payment-worker";
 import { instrument, newCounters, type Counters } from "./ledger-accounting";
 import { releaseStore, stopOnceOnExit } from "./teardown";
 
@@ -51,7 +51,7 @@ function options(): Options {
       payments: { type: "string", default: "200" },
       concurrency: { type: "string", default: "16" },
       users: { type: "string", default: "20" },
-      "worker-concurrency": { type: "string", default: "8" },
+      "worker-concurrency": { type: "string", default: String(DEFAULT_CONCURRENCY) },
     },
     strict: true,
   });

@@ -108,6 +108,7 @@ describe("forceRail and preferredRail", () => {
     const decision = rank({ forceRail: " swift ", window });
     expect(decision).toMatchObject({ strategy: "forced", chosenRail: "SWIFT", defaultRail: "ACH", savingMinor: 105 - 600 });
     expect(decision.reason).toContain("forces SWIFT");
+    expect(decision.candidates.find((candidate) => candidate.rail === "SWIFT")?.note).toBe("Chosen (forced); out of rotation");
   });
 
   it("forceRail naming a stopped, unknown or already tried rail is 422 rail_not_available naming it", () => {
@@ -170,6 +171,7 @@ describe("elimination and recovery", () => {
     const probe = rank({ window: failing(30), paymentId: probeId });
     expect(probe).toMatchObject({ strategy: "exploration", chosenRail: "Card" });
     expect(probe.reason).toContain("probe share");
+    expect(probe.candidates.find((candidate) => candidate.rail === "Card")?.note).toBe("Chosen (exploration); out of rotation, tried as a probe");
     // ... and once probes succeed the estimate climbs back over the threshold: (12 + 19.96) / 50 = 0.639.
     const recovered = rank({ window: failing(30, 12) });
     expect(recovered.candidates.find((candidate) => candidate.rail === "Card")?.eliminated).toBe(false);
@@ -180,6 +182,7 @@ describe("elimination and recovery", () => {
     const decision = rank({ window });
     expect(decision).toMatchObject({ strategy: "expected_value", chosenRail: "ACH", savingMinor: 0 });
     expect(decision.reason).toContain("static fallback order");
+    expect(decision.candidates[0]!.note).toBe("Chosen (static fallback order: every available rail is out of rotation)");
   });
 });
 

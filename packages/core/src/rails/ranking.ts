@@ -281,7 +281,10 @@ export function rankRails(input: RankInput): RoutingDecision {
 }
 
 function candidateNote(entry: Scored, chosen: Scored, best: Scored | undefined, strategy: RoutingDecision["strategy"]): string {
-  if (entry === chosen) return `Chosen (${strategy.replace("_", " ")})${entry.eliminated ? "; out of rotation, tried as a probe" : ""}`;
+  if (entry === chosen) {
+    if (!best && strategy === "expected_value") return "Chosen (static fallback order: every available rail is out of rotation)";
+    return `Chosen (${strategy.replace("_", " ")})${entry.eliminated ? (strategy === "exploration" ? "; out of rotation, tried as a probe" : "; out of rotation") : ""}`;
+  }
   const unavailable = unavailableBecause(entry);
   if (unavailable) return `Not routable: ${unavailable}`;
   if (entry.eliminated) return eliminationNote(entry);

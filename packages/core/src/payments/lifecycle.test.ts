@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestContext } from "../../../../infra/local/testing";
 import { findAccount, systemAccountId, type Account } from "../ledger/accounts";
-import { currentBalance } from "../ledger/balances";
+import { chainHistory, currentBalance } from "../ledger/balances";
+import { eventsOf } from "../ledger/events";
 import { setAccountLock } from "../ledger/controls";
 import { loadJournal } from "../ledger/journals";
 import { history } from "../ledger/transactions";
@@ -113,6 +114,12 @@ describe("a payment's hold and completion", () => {
     expect((await loadJournal(ctx, stored.journalId))!.status).toBe("posted");
     expect((await paymentHistory(ctx, payment.paymentId)).map((entry) => entry.event?.type)).toEqual(["paymentInitiated", "paymentStatusUpdate", "paymentCompleted"]);
     expect(await dueMarkers(ctx, new Date(nowMs + 86_400_000), 100)).not.toContain(payment.paymentId);
+
+    // The payer's ledger stream announces the journal without the payee's account.
+    const createVersion = (await chainHistory(ctx, checking.id)).find((version) => version.tx_id === stored.journalId && version.operation === "create")!;
+    const announced = eventsOf(createVersion, (await loadJournal(ctx, stored.journalId))!, checking.name).map((entry) => entry.event);
+    expect(announced).toContainEqual(expect.objectContaining({ type: "transactionCreated", fromAccountId: checking.id, toAccountId: "redacted" }));
+    expect(JSON.stringify(announced)).not.toContain(payeeUsd.id);
 
     const check = await integrityCheck(ctx, "ledger");
     expect(check.unbalanced_journals).toEqual([]);

@@ -8,12 +8,13 @@ import { acceptDocumentUpload, ApplicantDocument, decodeBase64Image } from "@fin
 import { cursorBeforeSubmission, kycFeedReader, kycFeedScope, kycStreamMessage, presentKycEvent } from "@fintech/core/kyc/events";
 import { DOCUMENT_TYPE_LABELS, DocumentType, IdentityNumberType, KYC_EVENT_TYPES, KYC_LIMITS, KYC_MESSAGES, type KycEventType } from "@fintech/core/kyc/model";
 import { findUserSubmission } from "@fintech/core/kyc/submissions";
-import { badRequest, forbidden, isAppError, notFound } from "@fintech/core/shared/errors";
+import { forbidden, notFound } from "@fintech/core/shared/errors";
 import type { AppEnv } from "../http/env";
+import { handleCommand } from "../http/commands";
 import { requireAuth } from "../http/middleware";
 import { authenticated, errors, jsonReply, lastEventIdParameter, queryParameter, queryParameters, schemaRef, sseReply, STREAM_TICKET_SCHEME, TAGS } from "../http/openapi";
 import { CURSOR_EVENT, feedOwner, requireStreamAuth, serveFeed } from "../http/sse";
-import { parseWith, readJson } from "../http/validate";
+import { parseWith } from "../http/validate";
 import { kycHealthReply, kycHealthResponses, kycStateExample, originOf } from "./kyc";
 
 /**
@@ -45,12 +46,6 @@ function streamUrl(owner: string, query: { includeRiskUpdates?: "true" | "false"
 
 const COMMANDS = ["startVerification", "uploadDocument", "verifyDocument", "subscribeToVerification"] as const;
 type CommandName = (typeof COMMANDS)[number];
-
-const CommandEnvelope = z.object({
-  command: z
-    .record(z.string(), z.record(z.string(), z.unknown(), { error: "Command arguments must be an object" }), { error: "Body must be {command: {<name>: {...arguments}}}" })
-    .refine((command) => Object.keys(command).length === 1, "Send exactly one command"),
-});
 
 /**
  * uploadDocument carries a picture of up to 5 MB as base64 (4 characters per 3 bytes) in JSON:
@@ -301,15 +296,4 @@ export const kycStreamRoutes = $(new OpenAPIHono<AppEnv>().use("/command", requi
       present: (event, at) => (query.includeRiskUpdates === "false" && RISK_EVENTS.has(event.type) ? null : { event: event.type, data: presentKycEvent(event, at, audience) }),
     });
   })
-  .openapi(commandRoute, async (c) => {
-    try {
-      const { command } = parseWith(CommandEnvelope, await readJson(c));
-      const [name, args] = Object.entries(command)[0]!;
-      if (!(COMMANDS as readonly string[]).includes(name)) throw badRequest(`Unknown command ${name.slice(0, 64)}; commands are ${COMMANDS.join(", ")}`, "unknown_command");
-      return c.json({ command: name as CommandName, result: await runCommand(c, name as CommandName, args) }, 200);
-    } catch (error) {
-      if (!isAppError(error)) throw error;
-      for (const [header, value] of Object.entries(error.headers)) c.header(header, value);
-      return c.json({ message: "KYC command failed", reason: error.message, code: error.code }, error.status);
-    }
-  });
+  .openapi(commandRoute, (c) => handleCommand(c, COMMANDS, "KYC command failed", (name, args) => runCommand(c, name, args)));

@@ -19,14 +19,14 @@ import {
   TransferInput,
 } from "@fintech/core/ledger/model";
 import { balanceOf, deposit, transfer } from "@fintech/core/ledger/service";
-import { AppError, badRequest, isAppError } from "@fintech/core/shared/errors";
 import type { AppEnv } from "../http/env";
 import { idempotencyKey } from "../http/idempotency";
+import { handleCommand } from "../http/commands";
 import { requireAuth } from "../http/middleware";
 import { authenticated, errors, idempotencyKeyParameter, jsonReply, lastEventIdParameter, queryParameter, queryParameters, schemaRef, sseReply, STREAM_TICKET_SCHEME, TAGS } from "../http/openapi";
 import { accountExample, BalanceData, EXAMPLE_IDS, JournalReply } from "../http/reply-schemas";
 import { CURSOR_EVENT, feedOwner, requireStreamAuth, serveFeed } from "../http/sse";
-import { parseWith, readJson } from "../http/validate";
+import { parseWith } from "../http/validate";
 import { actorOf } from "./accounts";
 
 /**
@@ -81,12 +81,6 @@ function matches(query: StreamQuery, { event, accounts, transactionStatus }: Led
 
 const COMMANDS = ["subscribeToAccount", "subscribeToTransactions", "createTransaction", "getBalance", "reconcileAccount"] as const;
 type CommandName = (typeof COMMANDS)[number];
-
-const CommandEnvelope = z.object({
-  command: z
-    .record(z.string(), z.record(z.string(), z.unknown(), { error: "Command arguments must be an object" }), { error: "Body must be {command: {<name>: {...arguments}}}" })
-    .refine((command) => Object.keys(command).length === 1, "Send exactly one command"),
-});
 
 const SubscribeToAccount = z.object({
   accountId: z.string({ error: "accountId is required" }).min(1, "accountId is required").max(64, "accountId is not valid"),
@@ -276,20 +270,5 @@ export const ledgerStreamRoutes = new OpenAPIHono<AppEnv>()
       present: (entry, at) => (matches(query, entry) ? { event: entry.event.type, data: { ...entry.event, at } } : null),
     });
   })
-  .openapi({ ...commandRoute, middleware: [requireAuth] as const }, async (c) => {
-    try {
-      const { command } = parseWith(CommandEnvelope, await readJson(c));
-      const [name, args] = Object.entries(command)[0]!;
-      if (!(COMMANDS as readonly string[]).includes(name)) throw badRequest(`Unknown command ${name.slice(0, 64)}; commands are ${COMMANDS.join(", ")}`, "unknown_command");
-      return c.json({ command: name, result: await runCommand(c, name as CommandName, args) }, 200);
-    } catch (error) {
-      if (!isAppError(error)) throw error;
-      return commandFailure(c, error);
-    }
-  });
+  .openapi({ ...commandRoute, middleware: [requireAuth] as const }, (c) => handleCommand(c, COMMANDS, "Ledger command failed", (name, args) => runCommand(c, name, args)));
 
-/** 'Ledger command failed' (spec 000 §8) with the reason and the status of the underlying refusal. */
-function commandFailure(c: Context<AppEnv>, error: AppError) {
-  for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
-  return c.json({ message: "Ledger command failed", reason: error.message, code: error.code }, error.status);
-}

@@ -7,13 +7,13 @@ import { paymentFeedReader, paymentFeedScope, paymentStreamMessage, presentPayme
 import { CreatePaymentInput, CreatePaymentReply, PAYMENT_EVENT_TYPES, PAYMENT_STATUSES, type PaymentStatus } from "@fintech/core/payments/model";
 import { initiatePayment } from "@fintech/core/payments/service";
 import { listRails } from "@fintech/core/rails/store";
-import { badRequest, isAppError } from "@fintech/core/shared/errors";
 import type { AppEnv } from "../http/env";
 import { idempotencyKey } from "../http/idempotency";
+import { handleCommand } from "../http/commands";
 import { requireAuth } from "../http/middleware";
 import { authenticated, errors, idempotencyKeyParameter, jsonReply, lastEventIdParameter, queryParameter, RETRY_AFTER, schemaRef, sseReply, STREAM_TICKET_SCHEME, TAGS } from "../http/openapi";
 import { CURSOR_EVENT, feedOwner, requireStreamAuth, serveFeed } from "../http/sse";
-import { parseWith, readJson } from "../http/validate";
+import { parseWith } from "../http/validate";
 
 /**
  * The payment streams and commands (spec 001 §3, §7): `/api/grpc/payment/*` (health, stream,
@@ -76,12 +76,6 @@ function servePayments(c: Context<AppEnv>, { owner, statuses }: Subscription): R
 
 const COMMANDS = ["initiatePayment", "subscribeToPayments"] as const;
 type CommandName = (typeof COMMANDS)[number];
-
-const CommandEnvelope = z.object({
-  command: z
-    .record(z.string(), z.record(z.string(), z.unknown(), { error: "Command arguments must be an object" }), { error: "Body must be {command: {<name>: {...arguments}}}" })
-    .refine((command) => Object.keys(command).length === 1, "Send exactly one command"),
-});
 
 const SubscribeToPayments = z.object({ userId: UserId.optional(), statusFilter: StatusFilter });
 
@@ -295,18 +289,7 @@ export const paymentStreamRoutes = new OpenAPIHono<AppEnv>()
     const query = parseWith(GrpcStreamQuery, { userId: c.req.query("userId"), statusFilter: c.req.queries("statusFilter") });
     return servePayments(c, { owner: feedOwner(c, query.userId), statuses: query.statusFilter });
   })
-  .openapi({ ...commandRoute, middleware: [requireAuth] as const }, async (c) => {
-    try {
-      const { command } = parseWith(CommandEnvelope, await readJson(c));
-      const [name, args] = Object.entries(command)[0]!;
-      if (!(COMMANDS as readonly string[]).includes(name)) throw badRequest(`Unknown command ${name.slice(0, 64)}; commands are ${COMMANDS.join(", ")}`, "unknown_command");
-      return c.json({ command: name as CommandName, result: await runCommand(c, name as CommandName, args) }, 200);
-    } catch (error) {
-      if (!isAppError(error)) throw error;
-      for (const [header, value] of Object.entries(error.headers)) c.header(header, value);
-      return c.json({ message: "Payment command failed", reason: error.message, code: error.code }, error.status);
-    }
-  });
+  .openapi({ ...commandRoute, middleware: [requireAuth] as const }, (c) => handleCommand(c, COMMANDS, "Payment command failed", (name, args) => runCommand(c, name, args)));
 
 /** Mounted at /v1/payments before the payments routes, so /v1/payments/stream is never taken for a payment id. */
 export const paymentFeedRoutes = $(new OpenAPIHono<AppEnv>()).openapi({ ...restStreamRoute, middleware: [requireStreamAuth] as const }, (c) => {

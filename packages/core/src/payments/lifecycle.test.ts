@@ -174,7 +174,7 @@ describe("failure and retry", () => {
     try {
       // Attempt 2 succeeds on any other rail (all have at least 95.5 % success and no injection).
       const key = findKey("retry", (id) => unitDraw("outcome", id, 2) < 0.95);
-      const created = await initiatePayment(ctx, payer, request({ toAccountId: savings.id, forceRail: "Card" }), key);
+      const created = await initiatePayment(ctx, payer, request({ toAccountId: savings.id, forceRail: undefined, preferredRail: "Card" }), key);
       expect(created.reply.payment.selectedRail).toBe("Card");
       const feeBefore = created.reply.payment.feeMinor;
       expect(await runToEnd(created.reply.payment.paymentId)).toBe("completed");
@@ -196,10 +196,26 @@ describe("failure and retry", () => {
   });
 });
 
+describe("a forced rail", () => {
+  it("is never swapped: a retriable failure on it fails the payment and releases the hold", async () => {
+    await setErrorInjection(ctx, "card", 100);
+    try {
+      const before = await balanceOf(checking);
+      const created = await initiatePayment(ctx, payer, request({ toAccountId: savings.id, forceRail: "Card" }), null);
+      expect(await runToEnd(created.reply.payment.paymentId)).toBe("failed");
+      const stored = (await getPayment(ctx, created.reply.payment.paymentId))!;
+      expect(stored.attempts.map((attempt) => [attempt.railId, attempt.status, attempt.errorCode, attempt.retriable])).toEqual([["card", "failed", "rail_timeout", true]]);
+      expect((await balanceOf(checking)).available).toBe(before.available);
+    } finally {
+      await setErrorInjection(ctx, "card", 0);
+    }
+  });
+});
+
 describe("a rail stopped while a payment is on it", () => {
   it("the attempt fails as rail_unavailable and the payment moves to another rail", async () => {
     const key = findKey("stopped", (id) => unitDraw("outcome", id, 2) < 0.95);
-    const created = await initiatePayment(ctx, payer, request({ toAccountId: savings.id, forceRail: "Wire" }), key);
+    const created = await initiatePayment(ctx, payer, request({ toAccountId: savings.id, forceRail: undefined, preferredRail: "Wire" }), key);
     await setRailRunning(ctx, "wire", false, "tests@example.com");
     try {
       expect(await runToEnd(created.reply.payment.paymentId)).toBe("completed");

@@ -4,7 +4,7 @@ import { badRequest, conflict, forbidden, notFound, unprocessable } from "../sha
 import { newId } from "../shared/ids";
 import { parseWith } from "../shared/validation";
 import { parseAmount, toDecimalString } from "../money/model";
-import { createJournal, ExtraItemsRefused, journalIdFor, JournalReplay, requestHash, type JournalDraft } from "../ledger/journals";
+import { createJournal, decidedOnce, ExtraItemsRefused, journalIdFor, JournalReplay, requestHash, type JournalDraft } from "../ledger/journals";
 import { LEDGER_MESSAGES, isLedgerId } from "../ledger/model";
 import type { Account } from "../ledger/accounts";
 import { railCostMinor } from "../rails/model";
@@ -181,7 +181,11 @@ export async function initiatePayment(ctx: CoreContext, caller: PaymentCaller, b
   });
 
   try {
-    const result = await createJournal(ctx, holdDraft(caller, payee, amountMinor, fee, description, accounts), { key: idempotencyKey, hash }, {
+    // A keyed request refused for a business rule (insufficient funds, a locked account) records
+    // the refusal under the payment's id, as ledger writes do: a retry with the key gets the same
+    // refusal, even after funds arrive (README "Decisions stay decided").
+    const idempotency = { key: idempotencyKey, hash };
+    const result = await decidedOnce(ctx, { journalId: paymentId, ownerId: caller.userId, idempotency }, () => createJournal(ctx, holdDraft(caller, payee, amountMinor, fee, description, accounts), idempotency, {
       id: paymentId,
       extraItems: (at) => {
         const payment = build(at);
@@ -193,7 +197,7 @@ export async function initiatePayment(ctx: CoreContext, caller: PaymentCaller, b
           duePut(ctx, paymentId, payment.nextDueAt!),
         ];
       },
-    });
+    }));
     if (result instanceof JournalReplay) return await replayAfterRace(ctx, paymentId, hash);
   } catch (error) {
     // A concurrent duplicate with the same key committed first (its payment or journal exists).

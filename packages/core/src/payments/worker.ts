@@ -20,7 +20,8 @@ import { announcePaymentCommit, dueDelete, dueMarkers, duePut, getPayment, histo
  *   processing --due-->  the attempt's outcome, decided deterministically (attemptOutcome):
  *                        success       -> completed: the hold journal is posted
  *                        retriable, 1st -> attempt 2 on the next-best rail (routing again,
- *                                         the failed rail excluded); the hold stays as it is
+ *                                         the failed rail excluded; never for a forced rail);
+ *                                         the hold stays as it is
  *                        otherwise     -> failed: the hold journal is voided (funds released)
  *
  * Every step is ONE transaction, conditional on the payment's version: the payment item, its
@@ -219,7 +220,10 @@ async function finishCurrentAttempt(ctx: CoreContext, payment: StoredPayment, no
     return failPayment(ctx, payment, current, "account_locked", settled.refusal.message);
   }
   const error = ATTEMPT_ERRORS[outcome.code];
-  if (error.retriable && current.number < MAX_ATTEMPTS) {
+  // A forced rail is the payer's order (e.g. SWIFT for a compliance reason): it is never
+  // silently swapped for another rail, so a forced payment's failed attempt is final.
+  const forced = payment.routing.strategy === "forced";
+  if (error.retriable && !forced && current.number < MAX_ATTEMPTS) {
     const decision = await nextDecision(ctx, payment);
     if (decision) {
       const nextRail = await getRail(ctx, decision.chosenRailId);

@@ -154,6 +154,21 @@ describe("POST /v1/payments", () => {
     expect([other.status, other.body.code]).toEqual([422, "idempotency_key_reused"]);
   });
 
+  it("a keyed payment refused for insufficient funds stays refused under its key, even after funds arrive", async () => {
+    const poor = await openAccount(payer.token, "Nearly empty");
+    const attempt = () => pay({ fromAccountId: poor.id, toAccountId: savings.id, amount: "40.00" }, { key: "refused-once" });
+    const refused = await attempt();
+    expect([refused.status, refused.body.code]).toEqual([422, "insufficient_funds"]);
+    await fund(payer.token, poor.id, "100.00");
+    const retried = await attempt();
+    expect(retried.status).toBe(422);
+    expect(retried.headers.get("Idempotent-Replayed")).toBe("true");
+    expect(JSON.stringify(retried.body)).toBe(JSON.stringify(refused.body));
+    // A new key is a new decision: now the funds are there.
+    const fresh = await pay({ fromAccountId: poor.id, toAccountId: savings.id, amount: "40.00" }, { key: "refused-once-2" });
+    expect(fresh.status).toBe(201);
+  });
+
   it("the hold cannot be posted or unposted by hand through the ledger", async () => {
     const created = await pay({ toAccountId: savings.id, amount: "1.00" });
     const post = await t.call("POST", `/api/v1/ledger/transactions/${created.body.payment.journalId}/post`, { token: payer.token });

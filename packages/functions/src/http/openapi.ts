@@ -32,7 +32,7 @@ export const TAG_DESCRIPTIONS: Record<Tag, string> = {
   [TAGS.accounts]: "The signed-in user's ledger accounts with their balances (/api/v1/accounts).",
   [TAGS.kyc]: "Identity verification: the applicant's steps (countries, start, Aadhaar and PAN, document uploads with content and image checks, status), profiles, and the reviewer back office (admin: submissions, decisions with an audit trail, stats, export, risk rule sets and watchlists).",
   [TAGS.ledger]: "Double-entry ledger: accounts, transfers, deposits, posting, history, exports and reports (/api/v1/ledger).",
-  [TAGS.streaming]: "Live event streams (server-sent events) of the ledger and of KYC verifications, and their gRPC-style commands (/api/grpc/*).",
+  [TAGS.streaming]: "Live event streams (server-sent events) of the ledger, KYC verifications and payments, and their gRPC-style commands (/api/grpc/*, /v1/payments/stream).",
   [TAGS.system]: "Liveness, service status, request metrics and this document.",
 };
 

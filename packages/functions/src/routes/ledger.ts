@@ -376,7 +376,8 @@ const statusRoute = (operation: "post" | "unpost") =>
         400: ["invalid_idempotency_key"],
         401: true,
         404: ["transaction_not_found"],
-        409: [operation === "post" ? "already_posted" : "not_posted", "idempotency_in_progress"],
+        // payment_hold: a payment's hold is settled only by its payment; voided: a released hold is final.
+        409: [operation === "post" ? "already_posted" : "not_posted", "payment_hold", "voided", "idempotency_in_progress"],
         422: ["insufficient_funds", "idempotency_key_reused"],
         423: ["account_locked"],
         503: true,

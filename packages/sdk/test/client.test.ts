@@ -19,7 +19,7 @@ describe("createFintechClient", () => {
     expect(data.pagination.has_more).toBe(false);
     // Typed from the generated paths: the reply, not a union with an error branch.
     expectTypeOf(data.pagination.next_cursor).toEqualTypeOf<string | null>();
-    expectTypeOf<(typeof data)["data"][number]["status"]>().toEqualTypeOf<"draft" | "posted">();
+    expectTypeOf<(typeof data)["data"][number]["status"]>().toEqualTypeOf<"draft" | "posted" | "voided">();
     expect(requests[0]!.url).toBe("http://api.test/api/v1/ledger/transactions/history?limit=5");
     expect(requests[0]!.headers.get("Authorization")).toBe("Bearer session-token");
   });

@@ -1249,6 +1249,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/rails/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Rail metrics from real payments
+         * @description Spec 001 §3 Rail metrics computed from real payment attempts over the last 30 days (UTC days): volume (USD figure plus every currency), transactions, success rates (per attempt and first attempts), average time, rails active/disabled, routing savings against the default rail (in total, today, per day and per currency), and the same per rail. Takes no query parameters (any is a 400). Any signed-in user.
+         */
+        get: operations["railMetrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/rails/throughput": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Finished payment attempts per rail over time
+         * @description A real series per rail (console order) with every point present: 1h: 60 points of 1 min; 24h: 24 points of 1 h; 7d: 56 points of 3 h; 30d: 30 points of 24 h. The last point holds the time of the request. A range outside 1h, 24h, 7d, 30d is a 400. Any signed-in user.
+         */
+        get: operations["railThroughput"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/rails/decisions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Recent smart-routing decisions
+         * @description The newest routing decisions, each with its candidates (cost, success estimate, score, why eliminated or not chosen), the reason for the rail and the saving against the default rail (the first active rail in console order), plus savings per day. An administrator sees every payer's decisions; a user only those of their own payments. Routing ranks active rails by expected value: success estimate over the last 15 minutes of real attempts (a Beta prior of weight 20 from the rail's configured success rate) × (amount − cost), minus a small time penalty; forceRail and preferredRail (by name) come first; rails below 50 % with at least 10 attempts are out of rotation; 10 % of payments explore another rail and 2 % probe an eliminated one (decided from the payment id).
+         */
+        get: operations["railRoutingDecisions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/rails": {
         parameters: {
             query?: never;
@@ -1258,7 +1318,7 @@ export interface paths {
         };
         /**
          * The payment rails
-         * @description Every rail with the fields of spec 001 §3 (fixed fee and cost in USD as decimal strings and cents; FX spread and error injection as fractions; success/error rate and SLA in percent; average time in seconds), its version and who changed it last. The six sample rails of spec 001 §9 are seeded on first use (`metricsSource: sample` until payments compute the figures).
+         * @description Every rail with the fields of spec 001 §3 (fixed fee and cost in USD as decimal strings and cents; FX spread and error injection as fractions; success/error rate and SLA in percent; average time in seconds), its version and who changed it last. The six sample rails of spec 001 §9 are seeded on first use. Volume, success and error rate and average time are computed from real payment attempts of the last 30 days when the rail has any (`metricsSource: payments`; volume = succeeded USD payments, in USD); a rail without any keeps the spec's sample figures (`metricsSource: sample`).
          */
         get: operations["listRails"];
         put?: never;
@@ -1327,6 +1387,130 @@ export interface paths {
          * @description Sets the rail's status to down, recording who and when; a stopped rail is no longer quoted. A rail already down is left as it is. Administrators only (a user is answered 403 `admin_required`).
          */
         post: operations["stopRail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/payments/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Payment event stream, REST path (server-sent events)
+         * @description The same stream as GET /api/grpc/payment/stream under the payments API's names: `user_id` and a repeatable `status_filter` (e.g. `status_filter=PENDING&status_filter=PROCESSING`). Each message's `event:` is the type and its `data:` is `{event: {<type>: {...}}, type, paymentId, status, at}` (spec 001 §3, §7; `status` is the payment's status after the change, lower case). The wire is the ledger stream's: `retry:`, a `cursor` event first, `id:` on every event (resume with Last-Event-ID or `?lastEventId=`), heartbeats, a clean end after a while. Browsers authenticate with `?ticket=` (POST /api/v1/auth/stream-ticket or the subscribeToPayments command), other clients with the bearer header.
+         */
+        get: operations["streamPayments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your payments
+         * @description Your payments, newest first, optionally of one status; `limit` 1-100 (default 20); `cursor` is the previous page's next_cursor (signed, bound to the status filter: another filter's cursor is a 400 `invalid_cursor`).
+         */
+        get: operations["listPayments"];
+        put?: never;
+        /**
+         * Initiate a payment
+         * @description Spec 001 §7. `userId` must be your own (else 403). Exactly one payee: `toAccountId` (another of your accounts), `toEmail` (another user: their oldest active account of the currency receives it; you never see its id or balance; an unknown email and a user without such an account get the same 422 `payee_cannot_receive`; paying yourself by email is a 422 `self_payment_by_email`) or `beneficiary` (an external account: the amount goes to the clearing account of the currency). The routing chooses the rail (`preferredRail` / `forceRail` name a rail, e.g. ACH); the fee is that rail's cost (the shared cost formula) and is the price: a retry on another rail keeps it. One transaction holds amount + fee on your account (a draft journal: the funds are no longer available; 422 `insufficient_funds` otherwise), stores the payment, its routing decision and its first event. The payment then moves pending → processing → completed | failed in the background (GET /v1/payments/{id}, or the payment stream). Send an Idempotency-Key to retry safely: the same key and body replay the first reply byte for byte; another body is a 422 `idempotency_key_reused`. Validation errors are never recorded.
+         */
+        post: operations["createPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/payments/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One of your payments
+         * @description Status, the rail's name (`selectedRail`: the current or last attempt's), fee and its breakdown, every attempt with its outcome, and the routing decision (candidates, scores, why this rail, the saving against the default rail). Another user's payment is the same 404 as an unknown id.
+         */
+        get: operations["getPayment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/grpc/payment/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Payment streaming service health
+         * @description The connect check of the payment streaming client: a bearer token, then a real DescribeTable and the rails (how many are active). 503 with Retry-After when the store does not answer.
+         */
+        get: operations["getPaymentStreamHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/grpc/payment/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Payment event stream (server-sent events)
+         * @description The user's payment events as they commit: paymentInitiated, paymentStatusUpdate, paymentCompleted, paymentError. Each message's `event:` is the type and its `data:` is `{event: {<type>: {...}}, type, paymentId, status, at}` (spec 001 §3, §7; `status` is the payment's status after the change, lower case). The wire is the ledger stream's: `retry:`, a `cursor` event first, `id:` on every event (resume with Last-Event-ID or `?lastEventId=`), heartbeats, a clean end after a while. Browsers authenticate with `?ticket=` (POST /api/v1/auth/stream-ticket or the subscribeToPayments command), other clients with the bearer header.
+         */
+        get: operations["streamPaymentEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/grpc/payment/command": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run a payment command
+         * @description One gRPC-style command per request, `{command: {<name>: {...arguments}}}`: `initiatePayment` (the body of POST /v1/payments; honours Idempotency-Key; `userId` must be the caller's) and `subscribeToPayments` (`userId`, `statusFilter` as a list: answers the stream URL with those filters and a stream ticket). A refusal is 'Payment command failed' with the `reason` and the status of the underlying error.
+         */
+        post: operations["runPaymentCommand"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1528,7 +1712,7 @@ export interface components {
                 /** @enum {string} */
                 type: "deposit" | "transfer" | "test_balance" | "payment" | "fx" | "adjustment";
                 /** @enum {string} */
-                status: "draft" | "posted";
+                status: "draft" | "posted" | "voided";
                 /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
                 amount: string;
                 /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
@@ -1560,9 +1744,9 @@ export interface components {
                 posted_at: string | null;
                 history: {
                     /** @enum {string} */
-                    operation: "create" | "post" | "unpost";
+                    operation: "create" | "post" | "unpost" | "void";
                     /** @enum {string} */
-                    status: "draft" | "posted";
+                    status: "draft" | "posted" | "voided";
                     at: string;
                     by: {
                         id: string;
@@ -2955,7 +3139,7 @@ export interface components {
                 /** @enum {string} */
                 type: "deposit" | "transfer" | "test_balance" | "payment" | "fx" | "adjustment";
                 /** @enum {string} */
-                status: "draft" | "posted";
+                status: "draft" | "posted" | "voided";
                 /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
                 amount: string;
                 /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
@@ -2987,9 +3171,9 @@ export interface components {
                 posted_at: string | null;
                 history: {
                     /** @enum {string} */
-                    operation: "create" | "post" | "unpost";
+                    operation: "create" | "post" | "unpost" | "void";
                     /** @enum {string} */
-                    status: "draft" | "posted";
+                    status: "draft" | "posted" | "voided";
                     at: string;
                     by: {
                         id: string;
@@ -3025,7 +3209,7 @@ export interface components {
                 /** @enum {string} */
                 type: "deposit" | "transfer" | "test_balance" | "payment" | "fx" | "adjustment";
                 /** @enum {string} */
-                status: "draft" | "posted";
+                status: "draft" | "posted" | "voided";
                 /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
                 amount: string;
                 /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
@@ -3057,9 +3241,9 @@ export interface components {
                 posted_at: string | null;
                 history: {
                     /** @enum {string} */
-                    operation: "create" | "post" | "unpost";
+                    operation: "create" | "post" | "unpost" | "void";
                     /** @enum {string} */
-                    status: "draft" | "posted";
+                    status: "draft" | "posted" | "voided";
                     at: string;
                     by: {
                         id: string;
@@ -3115,7 +3299,7 @@ export interface components {
                 /** @enum {string} */
                 type: "deposit" | "transfer" | "test_balance" | "payment" | "fx" | "adjustment";
                 /** @enum {string} */
-                status: "draft" | "posted";
+                status: "draft" | "posted" | "voided";
                 /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
                 amount: string;
                 /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
@@ -3147,9 +3331,9 @@ export interface components {
                 posted_at: string | null;
                 history: {
                     /** @enum {string} */
-                    operation: "create" | "post" | "unpost";
+                    operation: "create" | "post" | "unpost" | "void";
                     /** @enum {string} */
-                    status: "draft" | "posted";
+                    status: "draft" | "posted" | "voided";
                     at: string;
                     by: {
                         id: string;
@@ -3180,7 +3364,7 @@ export interface components {
                 /** @enum {string} */
                 type: "deposit" | "transfer" | "test_balance" | "payment" | "fx" | "adjustment";
                 /** @enum {string} */
-                status: "draft" | "posted";
+                status: "draft" | "posted" | "voided";
                 /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
                 amount: string;
                 /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
@@ -3212,9 +3396,9 @@ export interface components {
                 posted_at: string | null;
                 history: {
                     /** @enum {string} */
-                    operation: "create" | "post" | "unpost";
+                    operation: "create" | "post" | "unpost" | "void";
                     /** @enum {string} */
-                    status: "draft" | "posted";
+                    status: "draft" | "posted" | "voided";
                     at: string;
                     by: {
                         id: string;
@@ -3418,7 +3602,7 @@ export interface components {
             /** @enum {string} */
             changeType: "CREDIT" | "DEBIT";
             /** @enum {string} */
-            operation: "create" | "post" | "unpost";
+            operation: "create" | "post" | "unpost" | "void";
             /** @enum {string} */
             currency: "USD" | "EUR" | "GBP" | "JPY";
             transactionId: string;
@@ -3443,7 +3627,7 @@ export interface components {
             at?: string;
             transactionId: string;
             /** @enum {string} */
-            status: "posted" | "draft" | "failed";
+            status: "posted" | "draft" | "voided" | "failed";
             message: string;
         };
         ReconciliationResultEvent: {
@@ -3500,7 +3684,7 @@ export interface components {
                 subscribeToTransactions: {
                     userId?: string;
                     accountIds?: string[];
-                    statusFilter?: ("draft" | "posted")[];
+                    statusFilter?: ("draft" | "posted" | "voided")[];
                 };
             };
         } | {
@@ -3553,7 +3737,7 @@ export interface components {
                 /** @enum {string} */
                 type: "deposit" | "transfer" | "test_balance" | "payment" | "fx" | "adjustment";
                 /** @enum {string} */
-                status: "draft" | "posted";
+                status: "draft" | "posted" | "voided";
                 /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
                 amount: string;
                 /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
@@ -3585,9 +3769,9 @@ export interface components {
                 posted_at: string | null;
                 history: {
                     /** @enum {string} */
-                    operation: "create" | "post" | "unpost";
+                    operation: "create" | "post" | "unpost" | "void";
                     /** @enum {string} */
-                    status: "draft" | "posted";
+                    status: "draft" | "posted" | "voided";
                     at: string;
                     by: {
                         id: string;
@@ -3654,6 +3838,754 @@ export interface components {
             };
         } & {
             [key: string]: unknown;
+        };
+        CreatePaymentInput: {
+            userId: string;
+            fromAccountId: string;
+            /** @description Decimal string or number, > 0, at most the currency's decimals */
+            amount: string | number;
+            /** @enum {string} */
+            currency: "USD" | "EUR" | "GBP" | "JPY";
+            description?: string;
+            /** @description A rail's name (e.g. ACH): chosen when active and not eliminated */
+            preferredRail?: string;
+            /** @description A rail's name: used whatever its score (must be active) */
+            forceRail?: string;
+            /** @description Another account of yours */
+            toAccountId?: string;
+            /**
+             * Format: email
+             * @description Another user of the platform: their oldest active account in the currency receives it
+             */
+            toEmail?: string;
+            /** @description An external beneficiary: posted to the clearing account of the currency */
+            beneficiary?: {
+                name: string;
+                accountNumber: string;
+                bankCode?: string;
+                country: string;
+            };
+        };
+        CreatePaymentReply: {
+            /** @constant */
+            message: "Payment initiated";
+            payment: {
+                paymentId: string;
+                userId: string;
+                /** @enum {string} */
+                status: "pending" | "processing" | "completed" | "failed";
+                amount: string;
+                amountMinor: number;
+                /** @enum {string} */
+                currency: "USD" | "EUR" | "GBP" | "JPY";
+                fee: string;
+                feeMinor: number;
+                feeBreakdown: {
+                    fixedFee: string;
+                    fxSpread: string;
+                    networkFee: string;
+                };
+                /** @description Name of the current (or last) attempt's rail */
+                selectedRail: string;
+                railId: string;
+                fromAccountId: string;
+                payee: {
+                    /** @constant */
+                    kind: "account";
+                    accountId: string;
+                } | {
+                    /** @constant */
+                    kind: "user";
+                    email: string;
+                } | {
+                    /** @constant */
+                    kind: "external";
+                    name: string;
+                    accountLast4: string;
+                    country: string;
+                };
+                description: string;
+                attempts: {
+                    number: number;
+                    railId: string;
+                    /** @description The rail's name */
+                    rail: string;
+                    /** @enum {string} */
+                    status: "in_flight" | "succeeded" | "failed";
+                    startedAt: string;
+                    /** @description When the rail's answer is due (start + the rail's average processing time) */
+                    dueAt: string;
+                    finishedAt: string | null;
+                    errorCode: string | null;
+                    errorMessage: string | null;
+                    retriable: boolean | null;
+                }[];
+                routing: {
+                    /** @enum {string} */
+                    strategy: "expected_value" | "forced" | "preferred" | "exploration";
+                    chosenRailId: string;
+                    chosenRail: string;
+                    defaultRailId: string;
+                    defaultRail: string;
+                    /** @enum {string} */
+                    currency: "USD" | "EUR" | "GBP" | "JPY";
+                    amountMinor: number;
+                    /** @description Cost on the default rail minus cost on the chosen one (may be < 0) */
+                    savingMinor: number;
+                    saving: string;
+                    reason: string;
+                    decidedAt: string;
+                    candidates: {
+                        railId: string;
+                        rail: string;
+                        status: string;
+                        costMinor: number;
+                        cost: string;
+                        /** @description The success estimate used (0..1) */
+                        successRate: number;
+                        attemptsInWindow: number;
+                        /** @description Seconds */
+                        avgProcessingTime: number;
+                        slaTarget: number;
+                        /** @description Expected value, minor units */
+                        score: number;
+                        eliminated: boolean;
+                        note: string;
+                    }[];
+                };
+                journalId: string;
+                estimatedFee: string;
+                /** @description The chosen rail's average processing time, e.g. "1.2 s" */
+                estimatedTime: string;
+                fxRate: number;
+                initiatedAt: string;
+                createdAt: string;
+                updatedAt: string;
+                completedAt: string | null;
+                failureReason: string | null;
+            };
+        };
+        PaymentReply: {
+            data: {
+                paymentId: string;
+                userId: string;
+                /** @enum {string} */
+                status: "pending" | "processing" | "completed" | "failed";
+                amount: string;
+                amountMinor: number;
+                /** @enum {string} */
+                currency: "USD" | "EUR" | "GBP" | "JPY";
+                fee: string;
+                feeMinor: number;
+                feeBreakdown: {
+                    fixedFee: string;
+                    fxSpread: string;
+                    networkFee: string;
+                };
+                /** @description Name of the current (or last) attempt's rail */
+                selectedRail: string;
+                railId: string;
+                fromAccountId: string;
+                payee: {
+                    /** @constant */
+                    kind: "account";
+                    accountId: string;
+                } | {
+                    /** @constant */
+                    kind: "user";
+                    email: string;
+                } | {
+                    /** @constant */
+                    kind: "external";
+                    name: string;
+                    accountLast4: string;
+                    country: string;
+                };
+                description: string;
+                attempts: {
+                    number: number;
+                    railId: string;
+                    /** @description The rail's name */
+                    rail: string;
+                    /** @enum {string} */
+                    status: "in_flight" | "succeeded" | "failed";
+                    startedAt: string;
+                    /** @description When the rail's answer is due (start + the rail's average processing time) */
+                    dueAt: string;
+                    finishedAt: string | null;
+                    errorCode: string | null;
+                    errorMessage: string | null;
+                    retriable: boolean | null;
+                }[];
+                routing: {
+                    /** @enum {string} */
+                    strategy: "expected_value" | "forced" | "preferred" | "exploration";
+                    chosenRailId: string;
+                    chosenRail: string;
+                    defaultRailId: string;
+                    defaultRail: string;
+                    /** @enum {string} */
+                    currency: "USD" | "EUR" | "GBP" | "JPY";
+                    amountMinor: number;
+                    /** @description Cost on the default rail minus cost on the chosen one (may be < 0) */
+                    savingMinor: number;
+                    saving: string;
+                    reason: string;
+                    decidedAt: string;
+                    candidates: {
+                        railId: string;
+                        rail: string;
+                        status: string;
+                        costMinor: number;
+                        cost: string;
+                        /** @description The success estimate used (0..1) */
+                        successRate: number;
+                        attemptsInWindow: number;
+                        /** @description Seconds */
+                        avgProcessingTime: number;
+                        slaTarget: number;
+                        /** @description Expected value, minor units */
+                        score: number;
+                        eliminated: boolean;
+                        note: string;
+                    }[];
+                };
+                journalId: string;
+                estimatedFee: string;
+                /** @description The chosen rail's average processing time, e.g. "1.2 s" */
+                estimatedTime: string;
+                fxRate: number;
+                initiatedAt: string;
+                createdAt: string;
+                updatedAt: string;
+                completedAt: string | null;
+                failureReason: string | null;
+            };
+        };
+        PaymentListReply: {
+            data: {
+                paymentId: string;
+                userId: string;
+                /** @enum {string} */
+                status: "pending" | "processing" | "completed" | "failed";
+                amount: string;
+                amountMinor: number;
+                /** @enum {string} */
+                currency: "USD" | "EUR" | "GBP" | "JPY";
+                fee: string;
+                feeMinor: number;
+                feeBreakdown: {
+                    fixedFee: string;
+                    fxSpread: string;
+                    networkFee: string;
+                };
+                /** @description Name of the current (or last) attempt's rail */
+                selectedRail: string;
+                railId: string;
+                fromAccountId: string;
+                payee: {
+                    /** @constant */
+                    kind: "account";
+                    accountId: string;
+                } | {
+                    /** @constant */
+                    kind: "user";
+                    email: string;
+                } | {
+                    /** @constant */
+                    kind: "external";
+                    name: string;
+                    accountLast4: string;
+                    country: string;
+                };
+                description: string;
+                attempts: {
+                    number: number;
+                    railId: string;
+                    /** @description The rail's name */
+                    rail: string;
+                    /** @enum {string} */
+                    status: "in_flight" | "succeeded" | "failed";
+                    startedAt: string;
+                    /** @description When the rail's answer is due (start + the rail's average processing time) */
+                    dueAt: string;
+                    finishedAt: string | null;
+                    errorCode: string | null;
+                    errorMessage: string | null;
+                    retriable: boolean | null;
+                }[];
+                routing: {
+                    /** @enum {string} */
+                    strategy: "expected_value" | "forced" | "preferred" | "exploration";
+                    chosenRailId: string;
+                    chosenRail: string;
+                    defaultRailId: string;
+                    defaultRail: string;
+                    /** @enum {string} */
+                    currency: "USD" | "EUR" | "GBP" | "JPY";
+                    amountMinor: number;
+                    /** @description Cost on the default rail minus cost on the chosen one (may be < 0) */
+                    savingMinor: number;
+                    saving: string;
+                    reason: string;
+                    decidedAt: string;
+                    candidates: {
+                        railId: string;
+                        rail: string;
+                        status: string;
+                        costMinor: number;
+                        cost: string;
+                        /** @description The success estimate used (0..1) */
+                        successRate: number;
+                        attemptsInWindow: number;
+                        /** @description Seconds */
+                        avgProcessingTime: number;
+                        slaTarget: number;
+                        /** @description Expected value, minor units */
+                        score: number;
+                        eliminated: boolean;
+                        note: string;
+                    }[];
+                };
+                journalId: string;
+                estimatedFee: string;
+                /** @description The chosen rail's average processing time, e.g. "1.2 s" */
+                estimatedTime: string;
+                fxRate: number;
+                initiatedAt: string;
+                createdAt: string;
+                updatedAt: string;
+                completedAt: string | null;
+                failureReason: string | null;
+            }[];
+            pagination: {
+                /** @description Pass as `cursor` for the next page; null on the last page */
+                next_cursor: string | null;
+            };
+        };
+        PaymentHealthReply: {
+            /** @description true when the payment store answers */
+            success: boolean;
+            /** @constant */
+            service: "payment-stream";
+            /** @enum {string} */
+            status: "ok" | "error";
+            message: string;
+            time: string;
+            database: {
+                connected: boolean;
+                latency_ms: number;
+            };
+            /** @description Rails payments can be routed to (null when the store does not answer) */
+            rails: {
+                active: number;
+                total: number;
+            } | null;
+        };
+        PaymentPaymentInitiatedEvent: {
+            event: {
+                paymentInitiated: {
+                    paymentId: string;
+                    amount: string;
+                    /** @enum {string} */
+                    currency: "USD" | "EUR" | "GBP" | "JPY";
+                    selectedRail: string;
+                    estimatedFee: string;
+                    estimatedTime: string;
+                    fxRate: number;
+                    message: string;
+                    initiatedAt: string;
+                };
+            };
+            /** @constant */
+            type: "paymentInitiated";
+            paymentId: string;
+            /**
+             * @description The payment's status after the change that announced the event
+             * @enum {string}
+             */
+            status: "pending" | "processing" | "completed" | "failed";
+            at: string;
+        };
+        PaymentPaymentStatusUpdateEvent: {
+            event: {
+                paymentStatusUpdate: {
+                    paymentId: string;
+                    /** @enum {string} */
+                    status: "pending" | "processing" | "completed" | "failed";
+                    message: string;
+                };
+            };
+            /** @constant */
+            type: "paymentStatusUpdate";
+            paymentId: string;
+            /**
+             * @description The payment's status after the change that announced the event
+             * @enum {string}
+             */
+            status: "pending" | "processing" | "completed" | "failed";
+            at: string;
+        };
+        PaymentPaymentCompletedEvent: {
+            event: {
+                paymentCompleted: {
+                    paymentId: string;
+                    completedAt: string;
+                    finalAmount: string;
+                    railUsed: string;
+                };
+            };
+            /** @constant */
+            type: "paymentCompleted";
+            paymentId: string;
+            /**
+             * @description The payment's status after the change that announced the event
+             * @enum {string}
+             */
+            status: "pending" | "processing" | "completed" | "failed";
+            at: string;
+        };
+        PaymentPaymentErrorEvent: {
+            event: {
+                paymentError: {
+                    paymentId: string;
+                    errorMessage: string;
+                };
+            };
+            /** @constant */
+            type: "paymentError";
+            paymentId: string;
+            /**
+             * @description The payment's status after the change that announced the event
+             * @enum {string}
+             */
+            status: "pending" | "processing" | "completed" | "failed";
+            at: string;
+        };
+        PaymentCommandInput: {
+            command: {
+                initiatePayment: {
+                    userId: string;
+                    fromAccountId: string;
+                    /** @description Decimal string or number, > 0, at most the currency's decimals */
+                    amount: string | number;
+                    /** @enum {string} */
+                    currency: "USD" | "EUR" | "GBP" | "JPY";
+                    description?: string;
+                    /** @description A rail's name (e.g. ACH): chosen when active and not eliminated */
+                    preferredRail?: string;
+                    /** @description A rail's name: used whatever its score (must be active) */
+                    forceRail?: string;
+                    /** @description Another account of yours */
+                    toAccountId?: string;
+                    /**
+                     * Format: email
+                     * @description Another user of the platform: their oldest active account in the currency receives it
+                     */
+                    toEmail?: string;
+                    /** @description An external beneficiary: posted to the clearing account of the currency */
+                    beneficiary?: {
+                        name: string;
+                        accountNumber: string;
+                        bankCode?: string;
+                        country: string;
+                    };
+                };
+            };
+        } | {
+            command: {
+                subscribeToPayments: {
+                    userId?: string;
+                    statusFilter: ("pending" | "processing" | "completed" | "failed")[];
+                };
+            };
+        };
+        PaymentCommandReply: {
+            /** @enum {string} */
+            command: "initiatePayment" | "subscribeToPayments";
+            result: {
+                /** @constant */
+                message: "Payment initiated";
+                payment: {
+                    paymentId: string;
+                    userId: string;
+                    /** @enum {string} */
+                    status: "pending" | "processing" | "completed" | "failed";
+                    amount: string;
+                    amountMinor: number;
+                    /** @enum {string} */
+                    currency: "USD" | "EUR" | "GBP" | "JPY";
+                    fee: string;
+                    feeMinor: number;
+                    feeBreakdown: {
+                        fixedFee: string;
+                        fxSpread: string;
+                        networkFee: string;
+                    };
+                    /** @description Name of the current (or last) attempt's rail */
+                    selectedRail: string;
+                    railId: string;
+                    fromAccountId: string;
+                    payee: {
+                        /** @constant */
+                        kind: "account";
+                        accountId: string;
+                    } | {
+                        /** @constant */
+                        kind: "user";
+                        email: string;
+                    } | {
+                        /** @constant */
+                        kind: "external";
+                        name: string;
+                        accountLast4: string;
+                        country: string;
+                    };
+                    description: string;
+                    attempts: {
+                        number: number;
+                        railId: string;
+                        /** @description The rail's name */
+                        rail: string;
+                        /** @enum {string} */
+                        status: "in_flight" | "succeeded" | "failed";
+                        startedAt: string;
+                        /** @description When the rail's answer is due (start + the rail's average processing time) */
+                        dueAt: string;
+                        finishedAt: string | null;
+                        errorCode: string | null;
+                        errorMessage: string | null;
+                        retriable: boolean | null;
+                    }[];
+                    routing: {
+                        /** @enum {string} */
+                        strategy: "expected_value" | "forced" | "preferred" | "exploration";
+                        chosenRailId: string;
+                        chosenRail: string;
+                        defaultRailId: string;
+                        defaultRail: string;
+                        /** @enum {string} */
+                        currency: "USD" | "EUR" | "GBP" | "JPY";
+                        amountMinor: number;
+                        /** @description Cost on the default rail minus cost on the chosen one (may be < 0) */
+                        savingMinor: number;
+                        saving: string;
+                        reason: string;
+                        decidedAt: string;
+                        candidates: {
+                            railId: string;
+                            rail: string;
+                            status: string;
+                            costMinor: number;
+                            cost: string;
+                            /** @description The success estimate used (0..1) */
+                            successRate: number;
+                            attemptsInWindow: number;
+                            /** @description Seconds */
+                            avgProcessingTime: number;
+                            slaTarget: number;
+                            /** @description Expected value, minor units */
+                            score: number;
+                            eliminated: boolean;
+                            note: string;
+                        }[];
+                    };
+                    journalId: string;
+                    estimatedFee: string;
+                    /** @description The chosen rail's average processing time, e.g. "1.2 s" */
+                    estimatedTime: string;
+                    fxRate: number;
+                    initiatedAt: string;
+                    createdAt: string;
+                    updatedAt: string;
+                    completedAt: string | null;
+                    failureReason: string | null;
+                };
+                /** @description true when this replays an earlier command with the same Idempotency-Key */
+                replayed: boolean;
+            } | {
+                /** @description The stream URL with this subscription's filters; it starts at the moment it is opened */
+                streamUrl: string;
+                /** @description A stream ticket: append `&ticket=` for EventSource (bearer clients need none) */
+                ticket: string;
+                ticketExpiresAt: string;
+            };
+        };
+        RailMetricsReply: {
+            data: {
+                windowDays: number;
+                from: string;
+                to: string;
+                /** @description Succeeded USD volume in USD (major units); other currencies in volumeByCurrency (no FX rates to convert yet) */
+                totalVolume: number;
+                volumeByCurrency: {
+                    /** @enum {string} */
+                    currency: "USD" | "EUR" | "GBP" | "JPY";
+                    volume: string;
+                    volumeMinor: number;
+                    /** @description Succeeded attempts */
+                    transactions: number;
+                }[];
+                /** @description Finished attempts in the window (a retried payment counts both attempts) */
+                totalTransactions: number;
+                succeededTransactions: number;
+                failedTransactions: number;
+                /** @description Succeeded / finished attempts, percent */
+                successRate: number | null;
+                /** @description Of first attempts only, percent (FAAR) */
+                firstAttemptSuccessRate: number | null;
+                /** @description Seconds per finished attempt; null without attempts */
+                avgProcessingTime: number | null;
+                activeRails: number;
+                totalRails: number;
+                /** @description Rails not active (maintenance or down) */
+                disabledRails: number;
+                /** @description Routing savings against the default rail in the window, USD payments, USD; other currencies in savingsByCurrency */
+                costSavings: number;
+                /** @description The same for today (UTC), USD */
+                dailySavings: number;
+                savingsByCurrency: {
+                    /** @enum {string} */
+                    currency: "USD" | "EUR" | "GBP" | "JPY";
+                    /** @description Decimal string; negative when routing paid more than the default rail */
+                    saving: string;
+                    savingMinor: number;
+                    decisions: number;
+                }[];
+                /** @description The last 7 days, newest first, per currency */
+                savingsByDay: {
+                    /** @enum {string} */
+                    currency: "USD" | "EUR" | "GBP" | "JPY";
+                    /** @description Decimal string; negative when routing paid more than the default rail */
+                    saving: string;
+                    savingMinor: number;
+                    decisions: number;
+                    /** @description UTC day, YYYY-MM-DD */
+                    day: string;
+                }[];
+                /** @description Finished attempts in the last 30 days */
+                monthlyThroughput: number;
+                /** @description Routing decisions of first attempts in the window */
+                decisions: number;
+                /** @description Share of those decisions that explored, percent */
+                explorationShare: number | null;
+                perRail: {
+                    railId: string;
+                    rail: string;
+                    /** @enum {string} */
+                    status: "active" | "maintenance" | "down";
+                    transactions: number;
+                    succeeded: number;
+                    failed: number;
+                    /** @description Percent, one decimal; null without attempts */
+                    successRate: number | null;
+                    avgProcessingTime: number | null;
+                    volumeByCurrency: {
+                        /** @enum {string} */
+                        currency: "USD" | "EUR" | "GBP" | "JPY";
+                        volume: string;
+                        volumeMinor: number;
+                        /** @description Succeeded attempts */
+                        transactions: number;
+                    }[];
+                    decisions: number;
+                    savingsByCurrency: {
+                        /** @enum {string} */
+                        currency: "USD" | "EUR" | "GBP" | "JPY";
+                        /** @description Decimal string; negative when routing paid more than the default rail */
+                        saving: string;
+                        savingMinor: number;
+                        decisions: number;
+                    }[];
+                }[];
+            };
+        };
+        RailThroughputReply: {
+            data: {
+                /** @enum {string} */
+                range: "1h" | "24h" | "7d" | "30d";
+                /** @description Length of one point */
+                bucketSeconds: number;
+                /** @description Start of the first point */
+                from: string;
+                /** @description End of the last point (the last point holds the time of the request) */
+                to: string;
+                /** @description One per rail, in console order; every point present (zeros included) */
+                series: {
+                    railId: string;
+                    rail: string;
+                    points: {
+                        /** @description Start of the point (ISO) */
+                        at: string;
+                        /** @description Finished attempts */
+                        transactions: number;
+                        succeeded: number;
+                        failed: number;
+                    }[];
+                }[];
+            };
+        };
+        RailDecisionsReply: {
+            data: {
+                /**
+                 * @description all: an administrator sees every payer's decisions; own: a user sees theirs
+                 * @enum {string}
+                 */
+                scope: "all" | "own";
+                /** @description Newest first */
+                decisions: {
+                    paymentId: string;
+                    /** @description The payer */
+                    userId: string;
+                    /** @description 1: the payment's decision; 2: its retry's */
+                    attemptNumber: number;
+                    at: string;
+                    decision: {
+                        /** @enum {string} */
+                        strategy: "expected_value" | "forced" | "preferred" | "exploration";
+                        chosenRailId: string;
+                        chosenRail: string;
+                        defaultRailId: string;
+                        defaultRail: string;
+                        /** @enum {string} */
+                        currency: "USD" | "EUR" | "GBP" | "JPY";
+                        amountMinor: number;
+                        /** @description Cost on the default rail minus cost on the chosen one (may be < 0) */
+                        savingMinor: number;
+                        saving: string;
+                        reason: string;
+                        decidedAt: string;
+                        candidates: {
+                            railId: string;
+                            rail: string;
+                            status: string;
+                            costMinor: number;
+                            cost: string;
+                            /** @description The success estimate used (0..1) */
+                            successRate: number;
+                            attemptsInWindow: number;
+                            /** @description Seconds */
+                            avgProcessingTime: number;
+                            slaTarget: number;
+                            /** @description Expected value, minor units */
+                            score: number;
+                            eliminated: boolean;
+                            note: string;
+                        }[];
+                    };
+                }[];
+                /** @description Per day and currency, newest first: the platform's last 7 days for an administrator, the listed decisions' for a user (first attempts only) */
+                savingsByDay: {
+                    /** @enum {string} */
+                    currency: "USD" | "EUR" | "GBP" | "JPY";
+                    /** @description Decimal string; negative when routing paid more than the default rail */
+                    saving: string;
+                    savingMinor: number;
+                    decisions: number;
+                    /** @description UTC day, YYYY-MM-DD */
+                    day: string;
+                }[];
+            };
         };
         RailsReply: {
             data: {
@@ -7732,7 +8664,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Only transactions in this status */
-                status?: "draft" | "posted";
+                status?: "draft" | "posted" | "voided";
                 /** @description Only transactions of this type */
                 type?: "deposit" | "transfer" | "test_balance" | "payment" | "fx" | "adjustment";
                 /** @description Only transactions touching this account of yours (unknown or another user's: 404) */
@@ -7954,7 +8886,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Only transactions in this status */
-                status?: "draft" | "posted";
+                status?: "draft" | "posted" | "voided";
                 /** @description Only transactions of this type */
                 type?: "deposit" | "transfer" | "test_balance" | "payment" | "fx" | "adjustment";
                 /** @description Only transactions touching this account of yours (unknown or another user's: 404) */
@@ -8343,7 +9275,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict. Codes: `already_posted`, `idempotency_in_progress`. */
+            /** @description Conflict. Codes: `already_posted`, `payment_hold`, `voided`, `idempotency_in_progress`. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -8557,7 +9489,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict. Codes: `not_posted`, `idempotency_in_progress`. */
+            /** @description Conflict. Codes: `not_posted`, `payment_hold`, `voided`, `idempotency_in_progress`. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9041,7 +9973,7 @@ export interface operations {
                 /** @description Only events concerning these accounts (comma-separated, at most 50) */
                 accountIds?: string[];
                 /** @description Only transaction events in these statuses (comma-separated: draft, posted) */
-                statusFilter?: ("draft" | "posted")[];
+                statusFilter?: ("draft" | "posted" | "voided")[];
                 /** @description false leaves transaction events out */
                 includeTransactions?: "true" | "false";
                 /** @description Resume point, when the Last-Event-ID header cannot be sent */
@@ -14033,6 +14965,368 @@ export interface operations {
             };
         };
     };
+    railMetrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The metrics */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "windowDays": 30,
+                     *         "from": "2025-12-17T00:00:00.000Z",
+                     *         "to": "2026-01-15T10:00:00.000Z",
+                     *         "totalVolume": 12500.5,
+                     *         "volumeByCurrency": [
+                     *           {
+                     *             "currency": "USD",
+                     *             "volume": "12500.50",
+                     *             "volumeMinor": 1250050,
+                     *             "transactions": 40
+                     *           }
+                     *         ],
+                     *         "totalTransactions": 42,
+                     *         "succeededTransactions": 40,
+                     *         "failedTransactions": 2,
+                     *         "successRate": 95.2,
+                     *         "firstAttemptSuccessRate": 95,
+                     *         "avgProcessingTime": 0.42,
+                     *         "activeRails": 6,
+                     *         "totalRails": 6,
+                     *         "disabledRails": 0,
+                     *         "costSavings": -1.2,
+                     *         "dailySavings": -0.3,
+                     *         "savingsByCurrency": [
+                     *           {
+                     *             "currency": "USD",
+                     *             "saving": "-1.20",
+                     *             "savingMinor": -120,
+                     *             "decisions": 40
+                     *           }
+                     *         ],
+                     *         "savingsByDay": [
+                     *           {
+                     *             "day": "2026-01-15",
+                     *             "currency": "USD",
+                     *             "saving": "-0.30",
+                     *             "savingMinor": -30,
+                     *             "decisions": 6
+                     *           }
+                     *         ],
+                     *         "monthlyThroughput": 42,
+                     *         "decisions": 40,
+                     *         "explorationShare": 10,
+                     *         "perRail": [
+                     *           {
+                     *             "railId": "card",
+                     *             "rail": "Card",
+                     *             "status": "active",
+                     *             "transactions": 30,
+                     *             "succeeded": 29,
+                     *             "failed": 1,
+                     *             "successRate": 96.7,
+                     *             "avgProcessingTime": 0.11,
+                     *             "volumeByCurrency": [],
+                     *             "decisions": 30,
+                     *             "savingsByCurrency": []
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RailMetricsReply"];
+                };
+            };
+            /** @description Bad request. Codes: `validation_error`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body must be a JSON object",
+                     *       "code": "validation_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    railThroughput: {
+        parameters: {
+            query?: {
+                /** @description 1h (1-minute points), 24h (1-hour points), 7d (3-hour points) or 30d (1-day points); default 24h */
+                range?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The series */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "range": "1h",
+                     *         "bucketSeconds": 60,
+                     *         "from": "2026-01-15T09:01:00.000Z",
+                     *         "to": "2026-01-15T10:01:00.000Z",
+                     *         "series": [
+                     *           {
+                     *             "railId": "card",
+                     *             "rail": "Card",
+                     *             "points": [
+                     *               {
+                     *                 "at": "2026-01-15T10:00:00.000Z",
+                     *                 "transactions": 12,
+                     *                 "succeeded": 11,
+                     *                 "failed": 1
+                     *               }
+                     *             ]
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RailThroughputReply"];
+                };
+            };
+            /** @description Bad request. Codes: `validation_error`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body must be a JSON object",
+                     *       "code": "validation_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    railRoutingDecisions: {
+        parameters: {
+            query?: {
+                /** @description How many decisions, 1 to 50 (default 10) */
+                limit?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The decisions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "scope": "own",
+                     *         "decisions": [
+                     *           {
+                     *             "paymentId": "pay_01HZX3",
+                     *             "userId": "usr_01HZX1",
+                     *             "attemptNumber": 1,
+                     *             "at": "2026-01-15T10:00:00.000Z",
+                     *             "decision": {
+                     *               "strategy": "expected_value",
+                     *               "chosenRailId": "card",
+                     *               "chosenRail": "Card",
+                     *               "defaultRailId": "ach",
+                     *               "defaultRail": "ACH",
+                     *               "currency": "USD",
+                     *               "amountMinor": 100000,
+                     *               "savingMinor": -5,
+                     *               "saving": "-0.05",
+                     *               "reason": "Card has the highest expected value: 99.8 % success estimate × (amount − cost 1.10 USD).",
+                     *               "decidedAt": "2026-01-15T10:00:00.000Z",
+                     *               "candidates": [
+                     *                 {
+                     *                   "railId": "ach",
+                     *                   "rail": "ACH",
+                     *                   "status": "active",
+                     *                   "costMinor": 105,
+                     *                   "cost": "1.05",
+                     *                   "successRate": 0.985,
+                     *                   "attemptsInWindow": 0,
+                     *                   "avgProcessingTime": 1.2,
+                     *                   "slaTarget": 99.9,
+                     *                   "score": 98384.58,
+                     *                   "eliminated": false,
+                     *                   "note": "Lower expected value than Card"
+                     *                 },
+                     *                 {
+                     *                   "railId": "card",
+                     *                   "rail": "Card",
+                     *                   "status": "active",
+                     *                   "costMinor": 110,
+                     *                   "cost": "1.10",
+                     *                   "successRate": 0.998,
+                     *                   "attemptsInWindow": 0,
+                     *                   "avgProcessingTime": 0.1,
+                     *                   "slaTarget": 99.9,
+                     *                   "score": 99689.22,
+                     *                   "eliminated": false,
+                     *                   "note": "Chosen (expected value)"
+                     *                 }
+                     *               ]
+                     *             }
+                     *           }
+                     *         ],
+                     *         "savingsByDay": [
+                     *           {
+                     *             "day": "2026-01-15",
+                     *             "currency": "USD",
+                     *             "saving": "-0.05",
+                     *             "savingMinor": -5,
+                     *             "decisions": 1
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RailDecisionsReply"];
+                };
+            };
+            /** @description Bad request. Codes: `validation_error`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body must be a JSON object",
+                     *       "code": "validation_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listRails: {
         parameters: {
             query?: never;
@@ -14719,6 +16013,1028 @@ export interface operations {
                      * @example {
                      *       "message": "Conflict",
                      *       "code": "rail_changed"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    streamPayments: {
+        parameters: {
+            query?: {
+                /** @description Whose payments (default: the caller's; another user's needs the admin role, else 403) */
+                user_id?: string;
+                /**
+                 * @description Only events whose payment was in one of these statuses after the change (repeat the parameter or separate with commas; any case). None: every event.
+                 * @example [
+                 *       "PENDING",
+                 *       "PROCESSING"
+                 *     ]
+                 */
+                status_filter?: ("pending" | "processing" | "completed" | "failed" | "PENDING" | "PROCESSING" | "COMPLETED" | "FAILED")[];
+                /** @description Resume point, when the Last-Event-ID header cannot be sent */
+                lastEventId?: string;
+            };
+            header?: {
+                /** @description Resume point: the `id:` of the last event received (EventSource sends it on reconnect). An id that is not this stream's is a 400 `invalid_event_id`. */
+                "Last-Event-ID"?: components["parameters"]["LastEventId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event stream. Events: `cursor`, `paymentInitiated`, `paymentStatusUpdate`, `paymentCompleted`, `paymentError`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example retry: 3000
+                     *     id: eyJwIjoiMjAyNi0wMS0xNVQxMDowMDowMC4wMDBaIn0.c2ln
+                     *     event: cursor
+                     *     data: {"at":"2026-01-15T10:00:00.000Z"}
+                     *
+                     *     id: eyJwIjoiMjAyNi0wMS0xNVQxMDowMDowMC4xMDBaIn0.c2ln
+                     *     event: paymentStatusUpdate
+                     *     data: {"event":{"paymentStatusUpdate":{"paymentId":"3f0c8a52-6d1b-4e7a-9c2f-5b8d7e6a1c40","status":"processing","message":"Sent on ACH"}},"type":"paymentStatusUpdate","paymentId":"3f0c8a52-6d1b-4e7a-9c2f-5b8d7e6a1c40","status":"processing","at":"2026-01-15T10:00:00.100Z"}
+                     */
+                    "text/event-stream": string;
+                };
+            };
+            /** @description Bad request. Codes: `validation_error`, `invalid_event_id`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body must be a JSON object",
+                     *       "code": "validation_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`, `invalid_ticket`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `forbidden`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "You do not have permission to do this",
+                     *       "code": "forbidden"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listPayments: {
+        parameters: {
+            query?: {
+                /** @description pending, processing, completed or failed (any case) */
+                status?: "pending" | "processing" | "completed" | "failed";
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of payments */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "paymentId": "6f1c2d3e-4a5b-5c6d-8e7f-8091a2b3c4d5",
+                     *           "userId": "0b8f0f5e-2a47-4c1d-9b7e-3f0d6c2a9e11",
+                     *           "status": "completed",
+                     *           "amount": "250.00",
+                     *           "amountMinor": 25000,
+                     *           "currency": "USD",
+                     *           "fee": "0.30",
+                     *           "feeMinor": 30,
+                     *           "feeBreakdown": {
+                     *             "fixedFee": "0.05",
+                     *             "fxSpread": "0.00",
+                     *             "networkFee": "0.25"
+                     *           },
+                     *           "selectedRail": "ACH",
+                     *           "railId": "ach",
+                     *           "fromAccountId": "3c1d7e1a-5b2f-4c8e-9d0a-7e6f5a4b3c2d",
+                     *           "payee": {
+                     *             "kind": "user",
+                     *             "email": "grace@example.com"
+                     *           },
+                     *           "description": "Dinner",
+                     *           "attempts": [
+                     *             {
+                     *               "number": 1,
+                     *               "railId": "ach",
+                     *               "rail": "ACH",
+                     *               "status": "succeeded",
+                     *               "startedAt": "2026-01-15T10:00:00.050Z",
+                     *               "dueAt": "2026-01-15T10:00:01.250Z",
+                     *               "finishedAt": "2026-01-15T10:00:01.260Z",
+                     *               "errorCode": null,
+                     *               "errorMessage": null,
+                     *               "retriable": null
+                     *             }
+                     *           ],
+                     *           "routing": {
+                     *             "strategy": "expected_value",
+                     *             "chosenRailId": "ach",
+                     *             "chosenRail": "ACH",
+                     *             "defaultRailId": "ach",
+                     *             "defaultRail": "ACH",
+                     *             "currency": "USD",
+                     *             "amountMinor": 25000,
+                     *             "savingMinor": 0,
+                     *             "saving": "0.00",
+                     *             "reason": "ACH has the highest expected value: the lowest cost at a 98.5 % success estimate",
+                     *             "decidedAt": "2026-01-15T10:00:00.000Z",
+                     *             "candidates": [
+                     *               {
+                     *                 "railId": "ach",
+                     *                 "rail": "ACH",
+                     *                 "status": "active",
+                     *                 "costMinor": 30,
+                     *                 "cost": "0.30",
+                     *                 "successRate": 0.985,
+                     *                 "attemptsInWindow": 0,
+                     *                 "avgProcessingTime": 1.2,
+                     *                 "slaTarget": 99.9,
+                     *                 "score": 24595,
+                     *                 "eliminated": false,
+                     *                 "note": "chosen"
+                     *               }
+                     *             ]
+                     *           },
+                     *           "journalId": "6f1c2d3e-4a5b-5c6d-8e7f-8091a2b3c4d5",
+                     *           "estimatedFee": "0.30",
+                     *           "estimatedTime": "1.2 s",
+                     *           "fxRate": 1,
+                     *           "initiatedAt": "2026-01-15T10:00:00.000Z",
+                     *           "createdAt": "2026-01-15T10:00:00.000Z",
+                     *           "updatedAt": "2026-01-15T10:00:01.260Z",
+                     *           "completedAt": "2026-01-15T10:00:01.260Z",
+                     *           "failureReason": null
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "next_cursor": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PaymentListReply"];
+                };
+            };
+            /** @description Bad request. Codes: `validation_error`, `invalid_cursor`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body must be a JSON object",
+                     *       "code": "validation_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createPayment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: the same key with the same body replays the stored reply (`Idempotent-Replayed: true`); with another body it is a 422 `idempotency_key_reused`; while the first request with the key is still running, a 409 `idempotency_in_progress`. 1 to 255 visible ASCII characters (else 400 `invalid_idempotency_key`).
+                 * @example 4f9c2a1e-7b3d-4c56-9a0e-1d2f3b4c5d6e
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "userId": "0b8f0f5e-2a47-4c1d-9b7e-3f0d6c2a9e11",
+                 *       "fromAccountId": "3c1d7e1a-5b2f-4c8e-9d0a-7e6f5a4b3c2d",
+                 *       "amount": "250.00",
+                 *       "currency": "USD",
+                 *       "toEmail": "grace@example.com",
+                 *       "description": "Dinner"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreatePaymentInput"];
+            };
+        };
+        responses: {
+            /** @description The payment, pending (a replay with the same Idempotency-Key is byte for byte the first reply) */
+            201: {
+                headers: {
+                    /** @description `true` when this reply is the stored reply of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Payment initiated",
+                     *       "payment": {
+                     *         "paymentId": "6f1c2d3e-4a5b-5c6d-8e7f-8091a2b3c4d5",
+                     *         "userId": "0b8f0f5e-2a47-4c1d-9b7e-3f0d6c2a9e11",
+                     *         "status": "pending",
+                     *         "amount": "250.00",
+                     *         "amountMinor": 25000,
+                     *         "currency": "USD",
+                     *         "fee": "0.30",
+                     *         "feeMinor": 30,
+                     *         "feeBreakdown": {
+                     *           "fixedFee": "0.05",
+                     *           "fxSpread": "0.00",
+                     *           "networkFee": "0.25"
+                     *         },
+                     *         "selectedRail": "ACH",
+                     *         "railId": "ach",
+                     *         "fromAccountId": "3c1d7e1a-5b2f-4c8e-9d0a-7e6f5a4b3c2d",
+                     *         "payee": {
+                     *           "kind": "user",
+                     *           "email": "grace@example.com"
+                     *         },
+                     *         "description": "Dinner",
+                     *         "attempts": [],
+                     *         "routing": {
+                     *           "strategy": "expected_value",
+                     *           "chosenRailId": "ach",
+                     *           "chosenRail": "ACH",
+                     *           "defaultRailId": "ach",
+                     *           "defaultRail": "ACH",
+                     *           "currency": "USD",
+                     *           "amountMinor": 25000,
+                     *           "savingMinor": 0,
+                     *           "saving": "0.00",
+                     *           "reason": "ACH has the highest expected value: the lowest cost at a 98.5 % success estimate",
+                     *           "decidedAt": "2026-01-15T10:00:00.000Z",
+                     *           "candidates": [
+                     *             {
+                     *               "railId": "ach",
+                     *               "rail": "ACH",
+                     *               "status": "active",
+                     *               "costMinor": 30,
+                     *               "cost": "0.30",
+                     *               "successRate": 0.985,
+                     *               "attemptsInWindow": 0,
+                     *               "avgProcessingTime": 1.2,
+                     *               "slaTarget": 99.9,
+                     *               "score": 24595,
+                     *               "eliminated": false,
+                     *               "note": "chosen"
+                     *             }
+                     *           ]
+                     *         },
+                     *         "journalId": "6f1c2d3e-4a5b-5c6d-8e7f-8091a2b3c4d5",
+                     *         "estimatedFee": "0.30",
+                     *         "estimatedTime": "1.2 s",
+                     *         "fxRate": 1,
+                     *         "initiatedAt": "2026-01-15T10:00:00.000Z",
+                     *         "createdAt": "2026-01-15T10:00:00.000Z",
+                     *         "updatedAt": "2026-01-15T10:00:00.000Z",
+                     *         "completedAt": null,
+                     *         "failureReason": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CreatePaymentReply"];
+                };
+            };
+            /** @description Bad request. Codes: `validation_error`, `invalid_json`, `invalid_amount`, `invalid_idempotency_key`, `same_account`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body must be a JSON object",
+                     *       "code": "validation_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `not_your_user_id`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden",
+                     *       "code": "not_your_user_id"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. Codes: `account_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "account_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict. Codes: `idempotency_in_progress`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Conflict",
+                     *       "code": "idempotency_in_progress"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable. Codes: `insufficient_funds`, `idempotency_key_reused`, `payee_cannot_receive`, `self_payment_by_email`, `currency_mismatch`, `account_inactive`, `account_type_not_payable`, `rail_not_available`, `no_rail_available`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unprocessable",
+                     *       "code": "insufficient_funds"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Locked. Codes: `account_locked`. */
+            423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Locked",
+                     *       "code": "account_locked"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPayment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The payment id (paymentId)
+                 * @example 6f1c2d3e-4a5b-5c6d-8e7f-8091a2b3c4d5
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payment */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "paymentId": "6f1c2d3e-4a5b-5c6d-8e7f-8091a2b3c4d5",
+                     *         "userId": "0b8f0f5e-2a47-4c1d-9b7e-3f0d6c2a9e11",
+                     *         "status": "completed",
+                     *         "amount": "250.00",
+                     *         "amountMinor": 25000,
+                     *         "currency": "USD",
+                     *         "fee": "0.30",
+                     *         "feeMinor": 30,
+                     *         "feeBreakdown": {
+                     *           "fixedFee": "0.05",
+                     *           "fxSpread": "0.00",
+                     *           "networkFee": "0.25"
+                     *         },
+                     *         "selectedRail": "ACH",
+                     *         "railId": "ach",
+                     *         "fromAccountId": "3c1d7e1a-5b2f-4c8e-9d0a-7e6f5a4b3c2d",
+                     *         "payee": {
+                     *           "kind": "user",
+                     *           "email": "grace@example.com"
+                     *         },
+                     *         "description": "Dinner",
+                     *         "attempts": [
+                     *           {
+                     *             "number": 1,
+                     *             "railId": "ach",
+                     *             "rail": "ACH",
+                     *             "status": "succeeded",
+                     *             "startedAt": "2026-01-15T10:00:00.050Z",
+                     *             "dueAt": "2026-01-15T10:00:01.250Z",
+                     *             "finishedAt": "2026-01-15T10:00:01.260Z",
+                     *             "errorCode": null,
+                     *             "errorMessage": null,
+                     *             "retriable": null
+                     *           }
+                     *         ],
+                     *         "routing": {
+                     *           "strategy": "expected_value",
+                     *           "chosenRailId": "ach",
+                     *           "chosenRail": "ACH",
+                     *           "defaultRailId": "ach",
+                     *           "defaultRail": "ACH",
+                     *           "currency": "USD",
+                     *           "amountMinor": 25000,
+                     *           "savingMinor": 0,
+                     *           "saving": "0.00",
+                     *           "reason": "ACH has the highest expected value: the lowest cost at a 98.5 % success estimate",
+                     *           "decidedAt": "2026-01-15T10:00:00.000Z",
+                     *           "candidates": [
+                     *             {
+                     *               "railId": "ach",
+                     *               "rail": "ACH",
+                     *               "status": "active",
+                     *               "costMinor": 30,
+                     *               "cost": "0.30",
+                     *               "successRate": 0.985,
+                     *               "attemptsInWindow": 0,
+                     *               "avgProcessingTime": 1.2,
+                     *               "slaTarget": 99.9,
+                     *               "score": 24595,
+                     *               "eliminated": false,
+                     *               "note": "chosen"
+                     *             }
+                     *           ]
+                     *         },
+                     *         "journalId": "6f1c2d3e-4a5b-5c6d-8e7f-8091a2b3c4d5",
+                     *         "estimatedFee": "0.30",
+                     *         "estimatedTime": "1.2 s",
+                     *         "fxRate": 1,
+                     *         "initiatedAt": "2026-01-15T10:00:00.000Z",
+                     *         "createdAt": "2026-01-15T10:00:00.000Z",
+                     *         "updatedAt": "2026-01-15T10:00:01.260Z",
+                     *         "completedAt": "2026-01-15T10:00:01.260Z",
+                     *         "failureReason": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PaymentReply"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. Codes: `payment_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "payment_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPaymentStreamHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payment service answers */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "service": "payment-stream",
+                     *       "status": "ok",
+                     *       "message": "Payment service operational",
+                     *       "time": "2026-01-15T10:00:00.000Z",
+                     *       "database": {
+                     *         "connected": true,
+                     *         "latency_ms": 4
+                     *       },
+                     *       "rails": {
+                     *         "active": 6,
+                     *         "total": 6
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PaymentHealthReply"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The payment store cannot be reached */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "service": "payment-stream",
+                     *       "status": "error",
+                     *       "message": "Database unavailable",
+                     *       "time": "2026-01-15T10:00:00.000Z",
+                     *       "database": {
+                     *         "connected": false,
+                     *         "latency_ms": 2001
+                     *       },
+                     *       "rails": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PaymentHealthReply"];
+                };
+            };
+        };
+    };
+    streamPaymentEvents: {
+        parameters: {
+            query?: {
+                /** @description Whose payments (default: the caller's; another user's needs the admin role, else 403) */
+                userId?: string;
+                /**
+                 * @description Only events whose payment was in one of these statuses after the change (repeat the parameter or separate with commas; any case). None: every event.
+                 * @example [
+                 *       "PENDING",
+                 *       "PROCESSING"
+                 *     ]
+                 */
+                statusFilter?: ("pending" | "processing" | "completed" | "failed" | "PENDING" | "PROCESSING" | "COMPLETED" | "FAILED")[];
+                /** @description Resume point, when the Last-Event-ID header cannot be sent */
+                lastEventId?: string;
+            };
+            header?: {
+                /** @description Resume point: the `id:` of the last event received (EventSource sends it on reconnect). An id that is not this stream's is a 400 `invalid_event_id`. */
+                "Last-Event-ID"?: components["parameters"]["LastEventId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event stream. Events: `cursor`, `paymentInitiated`, `paymentStatusUpdate`, `paymentCompleted`, `paymentError`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example retry: 3000
+                     *     id: eyJwIjoiMjAyNi0wMS0xNVQxMDowMDowMC4wMDBaIn0.c2ln
+                     *     event: cursor
+                     *     data: {"at":"2026-01-15T10:00:00.000Z"}
+                     *
+                     *     id: eyJwIjoiMjAyNi0wMS0xNVQxMDowMDowMC4xMDBaIn0.c2ln
+                     *     event: paymentStatusUpdate
+                     *     data: {"event":{"paymentStatusUpdate":{"paymentId":"3f0c8a52-6d1b-4e7a-9c2f-5b8d7e6a1c40","status":"processing","message":"Sent on ACH"}},"type":"paymentStatusUpdate","paymentId":"3f0c8a52-6d1b-4e7a-9c2f-5b8d7e6a1c40","status":"processing","at":"2026-01-15T10:00:00.100Z"}
+                     */
+                    "text/event-stream": string;
+                };
+            };
+            /** @description Bad request. Codes: `validation_error`, `invalid_event_id`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body must be a JSON object",
+                     *       "code": "validation_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`, `invalid_ticket`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `forbidden`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "You do not have permission to do this",
+                     *       "code": "forbidden"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    runPaymentCommand: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: the same key with the same body replays the stored reply (`Idempotent-Replayed: true`); with another body it is a 422 `idempotency_key_reused`; while the first request with the key is still running, a 409 `idempotency_in_progress`. 1 to 255 visible ASCII characters (else 400 `invalid_idempotency_key`).
+                 * @example 4f9c2a1e-7b3d-4c56-9a0e-1d2f3b4c5d6e
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "command": {
+                 *         "subscribeToPayments": {
+                 *           "userId": "8d2f3c4b-1a2b-4c3d-9e8f-7a6b5c4d3e2f",
+                 *           "statusFilter": [
+                 *             "pending",
+                 *             "processing"
+                 *           ]
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["PaymentCommandInput"];
+            };
+        };
+        responses: {
+            /** @description The command's result */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "command": "subscribeToPayments",
+                     *       "result": {
+                     *         "streamUrl": "/api/grpc/payment/stream?userId=8d2f3c4b-1a2b-4c3d-9e8f-7a6b5c4d3e2f&statusFilter=pending%2Cprocessing",
+                     *         "ticket": "eyJhbGciOiJIUzI1NiJ9.e30.c2ln",
+                     *         "ticketExpiresAt": "2026-01-15T10:01:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PaymentCommandReply"];
+                };
+            };
+            /** @description Bad request. Codes: `validation_error`, `invalid_json`, `unknown_command`, `invalid_amount`, `invalid_idempotency_key`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body must be a JSON object",
+                     *       "code": "validation_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `forbidden`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "You do not have permission to do this",
+                     *       "code": "forbidden"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. Codes: `account_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "account_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict. Codes: `idempotency_in_progress`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Conflict",
+                     *       "code": "idempotency_in_progress"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large. Codes: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Payload too large",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable. Codes: `insufficient_funds`, `idempotency_key_reused`, `rail_not_available`, `no_rail_available`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unprocessable",
+                     *       "code": "insufficient_funds"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Locked. Codes: `account_locked`. */
+            423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Locked",
+                     *       "code": "account_locked"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];

@@ -26,4 +26,18 @@ export interface streamEvents {
         "verificationCompleted": components["schemas"]["KycVerificationCompletedEvent"];
         "complianceAlert": components["schemas"]["KycComplianceAlertEvent"];
     };
+    "/v1/payments/stream": {
+        "cursor": components["schemas"]["StreamCursorEvent"];
+        "paymentInitiated": components["schemas"]["PaymentPaymentInitiatedEvent"];
+        "paymentStatusUpdate": components["schemas"]["PaymentPaymentStatusUpdateEvent"];
+        "paymentCompleted": components["schemas"]["PaymentPaymentCompletedEvent"];
+        "paymentError": components["schemas"]["PaymentPaymentErrorEvent"];
+    };
+    "/api/grpc/payment/stream": {
+        "cursor": components["schemas"]["StreamCursorEvent"];
+        "paymentInitiated": components["schemas"]["PaymentPaymentInitiatedEvent"];
+        "paymentStatusUpdate": components["schemas"]["PaymentPaymentStatusUpdateEvent"];
+        "paymentCompleted": components["schemas"]["PaymentPaymentCompletedEvent"];
+        "paymentError": components["schemas"]["PaymentPaymentErrorEvent"];
+    };
 }

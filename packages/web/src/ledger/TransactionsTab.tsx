@@ -9,7 +9,7 @@ import { statusChangeErrorMessage, writeErrorMessage } from "./actionErrors";
 import { approveAll, bulkToasts, draftsOf } from "./bulkApprove";
 import { ConfirmDialog } from "./ConfirmDialog";
 import { exportFilename, saveFile } from "./download";
-import { formatDateTime, statusOf, typeLabel } from "./format";
+import { formatDateTime, transactionAction, typeLabel } from "./format";
 import { useInvalidateLedger, useTransactionPages } from "./hooks";
 import { TransactionDrawer } from "./TransactionDrawer";
 import { TransactionFiltersBar } from "./TransactionFiltersBar";
@@ -303,7 +303,10 @@ function DetailsButton({ transaction, onOpen }: { transaction: LedgerTransaction
   );
 }
 
-/** Approve for a draft, Unpost (after a confirmation) for a posted transaction; named with what it acts on. */
+/**
+ * Approve for a draft, Unpost (after a confirmation) for a posted transaction; named with what it
+ * acts on. A payment's hold and a voided journal get no action, and say why.
+ */
 function RowAction({
   transaction,
   pending,
@@ -315,7 +318,11 @@ function RowAction({
   onApprove: (transaction: LedgerTransaction, operation: "post") => Promise<void>;
   onUnpost: (transaction: LedgerTransaction) => void;
 }) {
-  if (statusOf(transaction.status) === "draft") {
+  const action = transactionAction(transaction);
+  if (action === null) {
+    return <span className={subtleTextClass}>{transaction.type.toLowerCase() === "payment" ? "Settled by its payment" : "Final"}</span>;
+  }
+  if (action === "approve") {
     return (
       <button type="button" className={smallPrimaryButtonClass} disabled={pending} onClick={() => void onApprove(transaction, "post")} aria-label={`Approve ${describe(transaction)}`}>
         {pending ? <Spinner label="Approving…" /> : "Approve"}

@@ -4,8 +4,14 @@ import { approveAll, bulkToasts, draftsOf } from "./bulkApprove";
 import { transaction } from "./fixtures";
 
 describe("bulk approve", () => {
-  it("picks the drafts only", () => {
-    const list = [transaction({ id: "a" }), transaction({ id: "b", status: "posted" }), transaction({ id: "c" })];
+  it("picks the drafts only, never a payment's hold or a voided journal", () => {
+    const list = [
+      transaction({ id: "a" }),
+      transaction({ id: "b", status: "posted" }),
+      transaction({ id: "c" }),
+      transaction({ id: "hold", type: "payment" }),
+      transaction({ id: "released", type: "payment", status: "voided" }),
+    ];
     expect(draftsOf(list).map((item) => item.id)).toEqual(["a", "c"]);
   });
 

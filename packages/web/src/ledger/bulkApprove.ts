@@ -1,5 +1,6 @@
 import type { LedgerTransaction } from "../api/types";
 import { statusChangeErrorMessage } from "./actionErrors";
+import { transactionAction } from "./format";
 import { LEDGER_UI_MESSAGES } from "./messages";
 
 export interface BulkToast {
@@ -12,7 +13,8 @@ export interface BulkOutcome {
   failed: { id: string; message: string }[];
 }
 
-export const draftsOf = (transactions: readonly LedgerTransaction[]) => transactions.filter((transaction) => transaction.status === "draft");
+/** The drafts a person may approve (a payment's hold is settled by its payment, never by hand). */
+export const draftsOf = (transactions: readonly LedgerTransaction[]) => transactions.filter((transaction) => transactionAction(transaction) === "approve");
 
 /** Posts every draft in parallel; one failure never stops the others. */
 export async function approveAll(

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { account } from "./fixtures";
-import { accountOptionLabel, createdMessage, formatDay, humanize, isoToLocalInput, localInputToIso, statusLabel, statusOf, typeLabel } from "./format";
+import { accountOptionLabel, createdMessage, formatDay, humanize, isoToLocalInput, localInputToIso, statusLabel, statusOf, transactionAction, typeLabel } from "./format";
 
 describe("labels", () => {
   it("show raw values as words people read", () => {
@@ -35,5 +35,15 @@ describe("dates", () => {
     expect(isoToLocalInput(iso!)).toBe("2026-03-14T09:30");
     expect(localInputToIso("")).toBeNull();
     expect(localInputToIso("2026-03-14")).toBeNull();
+  });
+});
+
+describe("transactionAction", () => {
+  it("approves drafts and unposts posted transactions, but leaves payment holds and voided journals alone", () => {
+    expect(transactionAction({ type: "transfer", status: "draft" })).toBe("approve");
+    expect(transactionAction({ type: "deposit", status: "POSTED" })).toBe("unpost");
+    expect(transactionAction({ type: "payment", status: "draft" })).toBeNull();
+    expect(transactionAction({ type: "payment", status: "posted" })).toBeNull();
+    expect(transactionAction({ type: "transfer", status: "voided" })).toBeNull();
   });
 });

@@ -20,6 +20,17 @@ export function typeLabel(type: string): string {
 /** The spec's lowercased status (draft when missing), for comparisons. */
 export const statusOf = (status: string | null | undefined): string => (status || "draft").toLowerCase();
 
+/**
+ * What a person may do to a transaction from the ledger workspace: approve a draft, unpost a
+ * posted one. A payment's journal is its hold, settled only by the payment's own lifecycle (the
+ * server answers 409 payment_hold), and a voided journal (a released hold) is final.
+ */
+export function transactionAction(transaction: { type: string; status: string | null | undefined }): "approve" | "unpost" | null {
+  if (transaction.type.toLowerCase() === "payment") return null;
+  const status = statusOf(transaction.status);
+  return status === "draft" ? "approve" : status === "posted" ? "unpost" : null;
+}
+
 /** A journal status for people: "Draft", "Posted". */
 export const statusLabel = (status: string | null | undefined): string => humanize(statusOf(status));
 

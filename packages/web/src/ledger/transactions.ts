@@ -131,9 +131,9 @@ export function legsOf(transaction: LedgerTransaction): { legs: Leg[]; debitTota
   return { legs, debitTotal, creditTotal, balanced: debitTotal === creditTotal };
 }
 
-const OPERATION_LABELS: Record<JournalHistoryRecord["operation"], string> = { create: "Created", post: "Posted", unpost: "Unposted" };
+const OPERATION_LABELS: Record<JournalHistoryRecord["operation"], string> = { create: "Created", post: "Posted", unpost: "Unposted", void: "Voided (hold released)" };
 
-/** "Posted", "Unposted", "Created". */
+/** "Posted", "Unposted", "Created", "Voided (hold released)". */
 export const operationLabel = (operation: JournalHistoryRecord["operation"]): string => OPERATION_LABELS[operation] ?? operation;
 
 /** Who did it, or a neutral word for records kept before names were stored. */

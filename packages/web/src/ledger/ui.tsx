@@ -68,13 +68,15 @@ export function SignedAmount({ minor, currency, signed }: { minor: number; curre
 
 /** A journal's status as a badge: "Draft" (amber) or "Posted" (green). */
 export function StatusBadge({ status }: { status: string }) {
-  const posted = status.toLowerCase() === "posted";
+  const colours: Record<string, string> = {
+    posted: "bg-emerald-100 text-emerald-800 dark:bg-emerald-950 dark:text-emerald-200",
+    // A released hold: final and moving no money.
+    voided: "bg-slate-200 text-slate-800 dark:bg-slate-800 dark:text-slate-200",
+  };
   return (
     <span
       className={`inline-flex items-center rounded-full px-2 py-0.5 text-xs font-semibold ${
-        posted
-          ? "bg-emerald-100 text-emerald-800 dark:bg-emerald-950 dark:text-emerald-200"
-          : "bg-amber-100 text-amber-900 dark:bg-amber-950 dark:text-amber-200"
+        colours[status.toLowerCase()] ?? "bg-amber-100 text-amber-900 dark:bg-amber-950 dark:text-amber-200"
       }`}
     >
       {statusLabel(status)}

@@ -39,6 +39,7 @@ import { startDynamoDbLocal, type DynamoDbLocal } from "../local/dynamodb-local"
 import { freePort, LOOPBACK } from "../local/ports";
 import { closeServer, listen } from "../local/server";
 import { readSse, type SseStream } from "../local/sse-client";
+import { inBatches } from "./concurrency";
 
 /* ------------------------------------------------------------ prices (us-east-1, stated in the output) */
 
@@ -219,20 +220,6 @@ async function registerUser(base: string, index: number, run: string): Promise<B
   return { index, id: user.id, token, accountId: String(account.body!.data!.id) };
 }
 
-/** At most `limit` calls of `work` at a time, for i in 0..count-1. */
-async function inBatches<T>(count: number, limit: number, work: (index: number) => Promise<T>): Promise<T[]> {
-  const results: T[] = new Array(count);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(limit, count) }, async () => {
-      while (next < count) {
-        const index = next++;
-        results[index] = await work(index);
-      }
-    }),
-  );
-  return results;
-}
 
 /* ------------------------------------------------------------ SSE clients */
 

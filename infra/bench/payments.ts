@@ -37,6 +37,7 @@ import { startDynamoDbLocal, type DynamoDbLocal } from "../local/dynamodb-local"
 import { DEFAULT_CONCURRENCY, LocalPaymentWorker } from "../local/payment-worker";
 import { instrument, newCounters, type Counters } from "./ledger-accounting";
 import { releaseStore, stopOnceOnExit } from "./teardown";
+import { inBatches } from "./concurrency";
 
 interface Options {
   payments: number;
@@ -119,19 +120,6 @@ async function setUpUser(app: App, index: number, run: string): Promise<BenchUse
   return { token, id: registered.data.user.id as string, email, accounts };
 }
 
-async function inBatches<T>(count: number, concurrency: number, run: (index: number) => Promise<T>): Promise<T[]> {
-  const results: T[] = new Array(count);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(concurrency, count) }, async () => {
-      while (next < count) {
-        const index = next++;
-        results[index] = await run(index);
-      }
-    }),
-  );
-  return results;
-}
 
 /* ------------------------------------------------------------ figures */
 

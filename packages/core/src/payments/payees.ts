@@ -1,3 +1,4 @@
+import countries from "i18n-iso-countries";
 import { findUserByEmail } from "../auth/users";
 import type { CoreContext } from "../shared/context";
 import { badRequest, unprocessable } from "../shared/errors";
@@ -64,6 +65,9 @@ async function defaultAccountOf(ctx: CoreContext, userId: string, currency: Curr
 }
 
 export async function resolvePayee(ctx: CoreContext, caller: PaymentCaller, input: CreatePaymentInput): Promise<ResolvedPayee> {
+  // The model checks the shape (two letters); whether it names a country is the ISO list's to say
+  // (kept out of the browser-safe model). A validation error: before any account is read.
+  if (input.beneficiary && !countries.isValid(input.beneficiary.country)) throw badRequest(PAYMENT_MESSAGES.beneficiaryCountry, "validation_error");
   const payer = await requireOwnedAccount(ctx, caller.userId, input.fromAccountId);
   if (input.toAccountId !== undefined) {
     const account = await requireOwnedAccount(ctx, caller.userId, input.toAccountId);

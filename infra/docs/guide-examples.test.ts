@@ -5,6 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "@fintech/functions/app";
+import { LocalPaymentWorker } from "../local/payment-worker";
 import { closeServer, createLocalHost, listen } from "../local/server";
 import { createTestContext } from "../local/testing";
 import { extractExamples, loadPages, PageSession, REPO_ROOT, SCRATCH_IN_REPO, typeCheckExamples, type RunnerPage, type SkippedExample } from "./examples-runner";
@@ -13,7 +14,8 @@ import { extractExamples, loadPages, PageSession, REPO_ROOT, SCRATCH_IN_REPO, ty
  * Every shell and TypeScript example of the developer pages (the five guides of
  * /developers/docs, /developers/quickstart, /developers/examples) runs against the real app
  * over HTTP, page by page, in order, and must exit 0 and print what the page says it prints.
- * Each page gets a fresh table and server (like a reader on a fresh `npm start`), and the
+ * Each page gets a fresh table and server with its payment worker (like a reader on a fresh
+ * `npm start`: payments complete in the background), and the
  * variables its "Before you start" section asks for: BASE_URL, and for pages that need them a
  * freshly registered user's EMAIL, PASSWORD, TOKEN and an API_KEY.
  */
@@ -129,7 +131,9 @@ describe("the developer pages' examples run against the real API", () => {
     async (_name, page) => {
       const { examples, skipped: notRunnable } = extractExamples(page);
       skipped.push(...notRunnable);
-      const core = await createTestContext();
+      const paymentWorker = new LocalPaymentWorker();
+      const core = await createTestContext({}, { paymentScheduler: paymentWorker });
+      paymentWorker.start(core);
       const server: Server = await listen(createLocalHost(createApp(core), null), 0);
       try {
         const baseUrl = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
@@ -144,6 +148,7 @@ describe("the developer pages' examples run against the real API", () => {
         }
       } finally {
         await closeServer(server);
+        await paymentWorker.stop();
         await core.dispose();
       }
     },

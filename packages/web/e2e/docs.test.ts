@@ -49,13 +49,13 @@ describe("/developers/docs", () => {
     await page.getByRole("status").filter({ hasText: "1 of 5 guides" }).waitFor();
     expect(await cardTitles(page)).toEqual(["Ledger API"]);
 
-    // Words of descriptions only: "stream tickets" (Authentication, Real-time APIs), "idempotency-key" (Ledger API).
+    // Words of descriptions only: "stream tickets" (Authentication, Real-time APIs), "idempotency-key" (Ledger API, Payment Processing).
     await search(page, "stream tickets");
     await page.getByRole("status").filter({ hasText: "2 of 5 guides" }).waitFor();
     expect(await cardTitles(page)).toEqual(["Authentication", "Real-time APIs"]);
     await search(page, "Idempotency-Key");
-    await page.getByRole("status").filter({ hasText: "1 of 5 guides" }).waitFor();
-    expect(await cardTitles(page)).toEqual(["Ledger API"]);
+    await page.getByRole("status").filter({ hasText: "2 of 5 guides" }).waitFor();
+    expect(await cardTitles(page)).toEqual(["Ledger API", "Payment Processing"]);
 
     await search(page, "kubernetes");
     await page.getByRole("status").filter({ hasText: 'No guides match "kubernetes".' }).waitFor();
@@ -93,16 +93,20 @@ describe("/developers/docs", () => {
     expect(await copy.getAttribute("data-copied")).toBe("true");
   });
 
-  it("opens a guide by its address, and says plainly that payments are not built", async () => {
+  it("opens a guide by its address: the payments guide creates a payment and follows it to completed", async () => {
     const other = await context.newPage();
     await other.goto("/developers/docs#payments");
     const guide = other.locator("section#payments");
     await guide.getByRole("heading", { level: 2, name: "Payment Processing" }).waitFor();
-    await guide.getByText("is not built yet").waitFor();
-    // Its only example is the rails quote, which exists; no code for payments.
+    for (const name of ["Create a payment", "The fee is held with the amount", "Follow it to completed", "The fee, the rail and the routing decision", "Paying another user, or an external beneficiary"]) {
+      await guide.getByRole("heading", { level: 3, name }).waitFor();
+    }
+    await guide.getByText("the hold is released and nothing is charged").waitFor();
+    expect(await guide.getByText("not built").count()).toBe(0);
     const code = (await guide.locator("pre").allTextContents()).join("\n");
-    expect(code).toContain("/api/v1/rails/quote");
-    expect(code).not.toContain("/v1/payments");
+    for (const call of ["/api/v1/rails/quote", '-X POST "$BASE_URL/v1/payments"', "Idempotency-Key: monthly-savings-2026-11", '"$BASE_URL/v1/payments/$PAYMENT"', "forceRail", "toEmail", "beneficiary", '"/v1/payments/{id}"']) {
+      expect(code).toContain(call);
+    }
     await scrolledIntoView(other, "#payments-title");
     await other.close();
   });

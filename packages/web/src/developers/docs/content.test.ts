@@ -29,12 +29,15 @@ describe("developer pages as data", () => {
     expect(CodeBlock.safeParse({ kind: "code", language: "json", code: "{}", runnable: false, notRunnableBecause: "replies never run" }).success).toBe(false);
   });
 
-  it("says plainly that payments are not built; its only code is the rails quote that exists", () => {
+  it("documents payments that work: create with an Idempotency-Key, follow to completed, the fee, rail and routing, payees", () => {
     const payments = guides.find((guide) => guide.id === "payments")!;
-    const code = payments.content.filter(isCodeBlock);
-    expect(code).toHaveLength(1);
-    expect(JSON.stringify(code)).toContain("/api/v1/rails/quote");
-    expect(JSON.stringify(payments.content)).toContain("not built yet");
+    const code = JSON.stringify(payments.content.filter(isCodeBlock));
+    for (const call of ["/api/v1/rails/quote", "/v1/payments", "/v1/payments/$PAYMENT", "/v1/payments/stream", "Idempotency-Key", "forceRail", "toEmail", "beneficiary", "routing.reason"]) {
+      expect(code).toContain(call);
+    }
+    const text = JSON.stringify(payments.content);
+    for (const fact of ["preferredRail", "completed", "failureReason", "voided", "hold is released"]) expect(text).toContain(fact);
+    expect(JSON.stringify(guides)).not.toMatch(/not built|payments themselves are not/i);
   });
 
   it("mentions the SDK's error codes, timeout and retries where the spec asks", () => {
@@ -59,7 +62,7 @@ describe("search", () => {
     const titles = (query: string) => guides.filter((guide) => matchesSearch(guide, query)).map((guide) => guide.title);
     expect(titles("LEDGER API")).toEqual(["Ledger API"]);
     expect(titles("ledger")).toEqual(["Ledger API", "Real-time APIs"]); // "the ledger event stream"
-    expect(titles("idempotency")).toEqual(["Ledger API"]);
+    expect(titles("idempotency")).toEqual(["Ledger API", "Payment Processing"]);
     expect(titles("last-event-id")).toEqual(["Real-time APIs"]);
     expect(titles("  ")).toHaveLength(5);
     expect(titles("kubernetes")).toEqual([]);

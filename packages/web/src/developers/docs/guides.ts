@@ -16,7 +16,7 @@ const gettingStarted: DocPage = {
   content: [
     heading("What the API does today"),
     paragraph(
-      "The platform is a double-entry ledger behind one JSON HTTP API: users and API keys, accounts in USD, EUR, GBP or JPY, deposits, transfers between your own accounts, balances at any moment, transaction history with CSV export, a live stream of ledger events, and identity verification (KYC): the applicant's steps, document uploads with content and image checks, a live stream of verification events, and a reviewer back office for administrators. The payment rails and their costs are in the API (`/api/v1/rails`); payments themselves are not yet.",
+      "The platform is a double-entry ledger behind one JSON HTTP API: users and API keys, accounts in USD, EUR, GBP or JPY, deposits, transfers between your own accounts, balances at any moment, transaction history with CSV export, a live stream of ledger events, and identity verification (KYC): the applicant's steps, document uploads with content and image checks, a live stream of verification events, and a reviewer back office for administrators. Payments go over the payment rails (ACH, Wire, Card, SWIFT, SEPA, Crypto) to your own accounts, other users and external beneficiaries, with the fee quoted up front, routing that explains its choice, and a live stream of payment events.",
     ),
     paragraph(
       "`npm start` runs everything on one port: the API and this site at http://localhost:3000. On a deployed stage the API answers at the site's own address. Every example reads that address from `BASE_URL`; the shell examples use `curl` and `jq`.",
@@ -436,12 +436,12 @@ const payments: DocPage = {
   id: "payments",
   title: "Payment Processing",
   icon: "💳",
-  description: "The payment rails and what a payment costs on each; payments themselves are not built yet. What to use today.",
+  description: "Payments over the rails: quotes, creating a payment with Idempotency-Key, following it to completed, the fee, the rail chosen and why, paying other users and external beneficiaries.",
   requires: ["BASE_URL", "API_KEY"],
   content: [
     heading("Payment rails and their costs"),
     paragraph(
-      "`GET /api/v1/rails` lists the rails (ACH, Wire, Card, SWIFT, SEPA, Crypto) with their fees, FX spread, SLA and status; administrators edit, start and stop them on the payment-rails console (`/payment-rails`). `POST /api/v1/rails/quote` prices an amount on every active rail with one formula: fixed fee + FX spread × amount (none for USD) + a 0.1 % network fee, and marks the cheapest as the Best Option (`isOptimal`).",
+      "`GET /api/v1/rails` lists the rails (ACH, Wire, Card, SWIFT, SEPA, Crypto) with their fees, FX spread, SLA and status; administrators edit, start and stop them on the payment-rails console (`/payment-rails`). `POST /api/v1/rails/quote` prices an amount on every active rail with one formula: fixed fee + FX spread × amount (none for USD) + a 0.1 % network fee, and marks the cheapest as the Best Option (`isOptimal`). A payment's fee is this same cost on the rail it goes over.",
     ),
     shell(
       `
@@ -451,15 +451,199 @@ curl -sS --fail-with-body -X POST "$BASE_URL/api/v1/rails/quote" \\
   | jq -r '.data.results[] | "\\(.name): \\(.totalCost)\\(if .isOptimal then " (Best Option)" else "" end)"'`,
       { expectOutput: /SEPA: 1\.02 \(Best Option\)/ },
     ),
-    heading("Payments: not available yet"),
+    heading("Two accounts and money to pay with"),
     paragraph(
-      "Payment processing (paying out over these rails, payment status, the payments stream and webhooks) is not built yet. The API has no payments endpoint today: this guide will document payments when they ship, with examples that are tested like every other guide.",
+      "A payment names who pays (`userId`: your own user id, from `GET /api/v1/users/profile`) and the account it is paid from. Here: two of your USD accounts, and a posted deposit of 1,000.00 into the first.",
     ),
-    heading("What to use today"),
+    shell(
+      `
+USER_ID=$(curl -sS --fail-with-body "$BASE_URL/api/v1/users/profile" -H "Authorization: Bearer $API_KEY" | jq -r '.data.id')
+open_account() {
+  curl -sS --fail-with-body -X POST "$BASE_URL/api/v1/ledger/accounts" \\
+    -H "Authorization: Bearer $API_KEY" -H "Content-Type: application/json" \\
+    -d "$(jq -n --arg name "$1" '{name: $name, type: "bank", currency: "USD"}')" \\
+    | jq -r '.data.id'
+}
+CHECKING=$(open_account "Checking")
+SAVINGS=$(open_account "Savings")
+export USER_ID CHECKING SAVINGS
+
+DEPOSIT=$(curl -sS --fail-with-body -X POST "$BASE_URL/api/v1/ledger/transactions/deposit" \\
+  -H "Authorization: Bearer $API_KEY" -H "Content-Type: application/json" \\
+  -d "$(jq -n --arg account "$CHECKING" '{account_id: $account, amount: "1000.00", currency: "USD", description: "Salary"}')" \\
+  | jq -r '.data.id')
+curl -sS --fail-with-body -X POST "$BASE_URL/api/v1/ledger/transactions/$DEPOSIT/post" \\
+  -H "Authorization: Bearer $API_KEY" \\
+  | jq -r '"deposit \\(.data.amount) \\(.data.status)"'`,
+      { expectOutput: /deposit 1000\.00 posted/ },
+    ),
+    heading("Create a payment"),
+    paragraph(
+      "`POST /v1/payments` takes `userId`, `fromAccountId`, `amount` (a decimal string), `currency`, an optional `description`, and exactly one payee: `toAccountId` (another of your accounts), `toEmail` (another user) or `beneficiary` (an external account). The routing picks the rail; the reply (`201`, `{\"message\": \"Payment initiated\", \"payment\": {...}}`) is the payment, `pending`, with its rail (`selectedRail`), `fee` and `estimatedTime`. Send an `Idempotency-Key`: a retry with the same key and body (after a timeout, say) returns the first reply and creates nothing; the same key with another body is `422 idempotency_key_reused`.",
+    ),
+    shell(
+      `
+BODY=$(jq -n --arg user "$USER_ID" --arg from "$CHECKING" --arg to "$SAVINGS" \\
+  '{userId: $user, fromAccountId: $from, toAccountId: $to, amount: "250.00", currency: "USD", description: "Monthly savings"}')
+pay() {
+  curl -sS --fail-with-body -X POST "$BASE_URL/v1/payments" \\
+    -H "Authorization: Bearer $API_KEY" -H "Content-Type: application/json" \\
+    -H "Idempotency-Key: monthly-savings-2026-11" \\
+    -d "$BODY"
+}
+FIRST=$(pay)
+PAYMENT=$(echo "$FIRST" | jq -r '.payment.paymentId')
+export PAYMENT
+echo "$FIRST" | jq -r '.payment | "\\(.status) \\(.amount) \\(.currency) on \\(.selectedRail), fee \\(.fee), about \\(.estimatedTime)"'
+
+AGAIN=$(pay | jq -r '.payment.paymentId')
+if [ "$AGAIN" = "$PAYMENT" ]; then echo "retried with the same key: the same payment"; fi`,
+      { expectOutput: /^pending 250\.00 USD on \S+, fee \d+\.\d{2}, about [\d.]+ s\nretried with the same key: the same payment$/m },
+    ),
+    heading("The fee is held with the amount"),
+    paragraph(
+      "Creating the payment holds the amount plus the fee on the paying account in the same transaction: a draft journal (a payment hold), so the money is no longer `available` (a payment larger than the available balance is `422 insufficient_funds`). When the payment completes, the journal is posted: the amount reaches the payee and the fee goes to the platform (its Fee revenue account; the FX spread part of a non-USD fee to its FX position). When it fails, the journal is voided: the hold is released and nothing is charged, not even the fee.",
+    ),
+    shell(
+      `
+curl -sS --fail-with-body "$BASE_URL/api/v1/ledger/accounts/$CHECKING/balance" \\
+  -H "Authorization: Bearer $API_KEY" \\
+  | jq -r '.data | "\\(.name): available \\(.available) \\(.currency)"'`,
+      { expectOutput: /^Checking: available (7\d\d\.\d{2}|1000\.00) USD$/m },
+    ),
+    heading("Follow it to completed"),
+    paragraph(
+      "The payment then moves on by itself: `pending` → `processing` (an attempt is in flight on the rail) → `completed` or `failed`, in about the rail's average processing time. Read it with `GET /v1/payments/{id}` until it settles (a bounded loop: a few seconds at most), or listen to the payment stream (below). A retriable failure of the first attempt (`rail_timeout`, `rail_unavailable`) is retried once on the next-best rail at the same fee; a payment that fails says why in `failureReason`.",
+    ),
+    shell(
+      `
+for poll in $(seq 1 100); do
+  STATUS=$(curl -sS --fail-with-body "$BASE_URL/v1/payments/$PAYMENT" -H "Authorization: Bearer $API_KEY" | jq -r '.data.status')
+  case "$STATUS" in completed|failed) break ;; esac
+  sleep 0.2
+done
+echo "payment $STATUS"
+case "$STATUS" in completed|failed) ;; *) exit 1 ;; esac`,
+      { expectOutput: /^payment (completed|failed)$/m },
+    ),
+    heading("The fee, the rail and the routing decision"),
+    paragraph(
+      "The payment keeps its fee and how it was computed (`feeBreakdown`), every attempt with its outcome, and the routing decision: the strategy (`expected_value`: the rail with the highest score; `exploration`: about 1 payment in 10, chosen from its id, goes to another active rail to keep that rail's success estimate fresh; `forced` and `preferred`: below), why this rail, the saving against the default rail, and every candidate rail with its cost, success estimate and score (the expected value: what the payment is worth on that rail given its success estimate, less its cost). A rail whose recent success rate is too low is eliminated.",
+    ),
+    shell(
+      `
+curl -sS --fail-with-body "$BASE_URL/v1/payments/$PAYMENT" -H "Authorization: Bearer $API_KEY" \\
+  | jq -r '.data
+    | "fee: \\(.fee) \\(.currency) = fixed \\(.feeBreakdown.fixedFee) + FX \\(.feeBreakdown.fxSpread) + network \\(.feeBreakdown.networkFee)",
+      "rail: \\(.selectedRail) (\\(.routing.strategy)): \\(.routing.reason)",
+      "saving against \\(.routing.defaultRail): \\(.routing.saving)",
+      "attempts: \\([.attempts[] | "\\(.rail) \\(.status)"] | join(", "))",
+      (.routing.candidates[] | "  \\(.rail): cost \\(.cost), success \\(.successRate), score \\(.score)\\(if .eliminated then " (eliminated)" else "" end)")'`,
+      { expectOutput: /^fee: \d+\.\d{2} USD = fixed \d+\.\d{2} \+ FX 0\.00 \+ network 0\.25\nrail: \S+ \((expected_value|exploration)\): .+\nsaving against \S+: -?\d+\.\d{2}\nattempts: \S+ (succeeded|failed)/m },
+    ),
+    heading("Choosing the rail yourself"),
+    paragraph(
+      "`preferredRail` names a rail (e.g. `\"ACH\"`) that is used if it is active and not eliminated; otherwise the routing chooses as usual. `forceRail` uses the named rail whatever its score: it must be active (else `422 rail_not_available`), and a failure on it is not retried on another rail. Either way the fee is that rail's cost.",
+    ),
+    shell(
+      `
+curl -sS --fail-with-body -X POST "$BASE_URL/v1/payments" \\
+  -H "Authorization: Bearer $API_KEY" -H "Content-Type: application/json" \\
+  -H "Idempotency-Key: rent-reserve-2026-11" \\
+  -d "$(jq -n --arg user "$USER_ID" --arg from "$CHECKING" --arg to "$SAVINGS" \\
+    '{userId: $user, fromAccountId: $from, toAccountId: $to, amount: "100.00", currency: "USD", forceRail: "Wire"}')" \\
+  | jq -r '.payment | "\\(.selectedRail) (\\(.routing.strategy)), fee \\(.fee)"'`,
+      { expectOutput: /^Wire \(forced\), fee 1\.10$/m },
+    ),
+    heading("Paying another user, or an external beneficiary"),
+    paragraph(
+      "`toEmail` pays another user of the platform: their oldest active account in the payment's currency receives it, and you never see its id or balance. An unknown address and a user without such an account get the same `422 payee_cannot_receive`, so the API does not tell who is registered; paying yourself by email is `422 self_payment_by_email` (use `toAccountId`).",
+    ),
+    shell(
+      `
+curl -sS -X POST "$BASE_URL/v1/payments" \\
+  -H "Authorization: Bearer $API_KEY" -H "Content-Type: application/json" \\
+  -d "$(jq -n --arg user "$USER_ID" --arg from "$CHECKING" \\
+    '{userId: $user, fromAccountId: $from, toEmail: "nobody@example.com", amount: "20.00", currency: "USD"}')" \\
+  -w '\\nHTTP %{http_code}\\n'`,
+      { expectOutput: /"code":"payee_cannot_receive"[\s\S]*\nHTTP 422/ },
+    ),
+    paragraph(
+      "`beneficiary` pays an account outside the platform: `name`, `accountNumber` (4 to 34 letters or digits), an optional `bankCode` and a two-letter `country`. The amount goes to the platform's clearing account of the currency; the payment shows only the account number's last four characters.",
+    ),
+    shell(
+      `
+curl -sS --fail-with-body -X POST "$BASE_URL/v1/payments" \\
+  -H "Authorization: Bearer $API_KEY" -H "Content-Type: application/json" \\
+  -H "Idempotency-Key: invoice-2291" \\
+  -d "$(jq -n --arg user "$USER_ID" --arg from "$CHECKING" \\
+    '{userId: $user, fromAccountId: $from, amount: "40.00", currency: "USD", description: "Invoice 2291",
+      beneficiary: {name: "Acme GmbH", accountNumber: "DE89370400440532013000", bankCode: "COBADEFFXXX", country: "de"}}')" \\
+  | jq -r '.payment | "\\(.payee.kind): \\(.payee.name) ****\\(.payee.accountLast4) (\\(.payee.country)), \\(.status)"'`,
+      { expectOutput: /^external: Acme GmbH \*\*\*\*3000 \(DE\), pending$/m },
+    ),
+    heading("Listing and streaming payments"),
+    paragraph(
+      "`GET /v1/payments` lists your payments, newest first (`status`, `limit` 1-100, `cursor` from `pagination.next_cursor`). `GET /v1/payments/stream` (`status_filter=` one or more statuses; `user_id` defaults to you) and `GET /api/grpc/payment/stream?userId=` are server-sent event streams of your payments' events: `paymentInitiated`, `paymentStatusUpdate`, `paymentCompleted` and `paymentError`, resumable with `Last-Event-ID` like the [ledger stream](/developers/docs#realtime). Here the stream is opened first, then a payment is made, and its outcome arrives:",
+    ),
+    shell(
+      `
+: > payments.txt
+curl -sSN "$BASE_URL/v1/payments/stream?status_filter=completed,failed" -H "Authorization: Bearer $API_KEY" > payments.txt &
+STREAM=$!
+for wait in $(seq 1 50); do grep -q '^id: ' payments.txt && break; sleep 0.1; done
+
+NEXT=$(curl -sS --fail-with-body -X POST "$BASE_URL/v1/payments" \\
+  -H "Authorization: Bearer $API_KEY" -H "Content-Type: application/json" \\
+  -H "Idempotency-Key: coffee-fund-0001" \\
+  -d "$(jq -n --arg user "$USER_ID" --arg from "$CHECKING" --arg to "$SAVINGS" \\
+    '{userId: $user, fromAccountId: $from, toAccountId: $to, amount: "10.00", currency: "USD", description: "Coffee fund"}')" \\
+  | jq -r '.payment.paymentId')
+for wait in $(seq 1 100); do grep -q "\\"paymentId\\":\\"$NEXT\\"" payments.txt && break; sleep 0.2; done
+kill $STREAM
+
+grep '^data: ' payments.txt | cut -c7- | jq -r --arg id "$NEXT" 'select(.paymentId == $id) | "\\(.type): \\(.event[.type] | .railUsed // .errorMessage)"'
+curl -sS --fail-with-body "$BASE_URL/v1/payments?limit=10" -H "Authorization: Bearer $API_KEY" \\
+  | jq -r '.data | "\\(length) payments"'`,
+      { expectOutput: /^(paymentCompleted|paymentError): .+\n4 payments$/m },
+    ),
+    heading("With the SDK"),
+    paragraph("The same payment with the SDK: created with an `Idempotency-Key`, then read until it settles."),
+    typescript(
+      `
+import { createFintechClient } from "@fintech/sdk";
+
+const fintech = createFintechClient({ baseUrl: process.env.BASE_URL!, apiKey: process.env.API_KEY! });
+
+const { data: created } = await fintech.api.POST("/v1/payments", {
+  body: {
+    userId: process.env.USER_ID!,
+    fromAccountId: process.env.CHECKING!,
+    toAccountId: process.env.SAVINGS!,
+    amount: "75.00",
+    currency: "USD",
+    description: "Holiday fund",
+  },
+  headers: { "Idempotency-Key": "holiday-fund-2026-12" },
+});
+
+let payment = created.payment;
+for (let poll = 0; poll < 100 && (payment.status === "pending" || payment.status === "processing"); poll += 1) {
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  const { data } = await fintech.api.GET("/v1/payments/{id}", { params: { path: { id: payment.paymentId } } });
+  payment = data.data;
+}
+console.log(\`\${payment.status} on \${payment.selectedRail}: \${payment.amount} + fee \${payment.fee} \${payment.currency}\`);
+console.log(payment.routing.reason);`,
+      { expectOutput: /^(completed|failed) on \S+: 75\.00 \+ fee \d+\.\d{2} USD\n.+/m },
+    ),
+    heading("Errors"),
     list(
-      "Moving money between your own accounts is a ledger transfer, safe to retry with an `Idempotency-Key`: see [Ledger API](/developers/docs#ledger).",
-      "Money arriving from outside the platform is recorded as a deposit (`POST /api/v1/ledger/transactions/deposit`).",
-      "The [API explorer](/developers/api-explorer) lists every endpoint that exists; anything not listed there is not available.",
+      "`400`: `validation_error` (e.g. \"Give exactly one payee: toAccountId, toEmail or beneficiary\"), `invalid_amount`, `same_account`, `invalid_json`.",
+      "`403`: `not_your_user_id`: `userId` must be your own. `404`: `account_not_found` (another user's account is a 404 too), `payment_not_found`.",
+      "`409`: `idempotency_in_progress`: the same key is still being processed; retry shortly.",
+      "`422`: `insufficient_funds`, `idempotency_key_reused`, `payee_cannot_receive`, `self_payment_by_email`, `currency_mismatch`, `account_inactive`, `account_type_not_payable`, `rail_not_available`, `no_rail_available`.",
+      "`423`: `account_locked`. `503`: the store is unavailable for a moment (`Retry-After`).",
     ),
   ],
 };

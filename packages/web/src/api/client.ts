@@ -156,3 +156,17 @@ export function createHttpClient(config: HttpClientConfig): HttpClient {
     },
   };
 }
+
+/**
+ * Whether a signed-in health route answers OK (the stream services' health checks, spec 001 §7):
+ * any refusal or no reply is false; only an abort propagates, so a cancelled check stays silent.
+ */
+export async function answersHealthCheck(http: Pick<HttpClient, "authCall">, path: string, signal?: AbortSignal): Promise<boolean> {
+  try {
+    await http.authCall<unknown>("GET", path, { signal });
+    return true;
+  } catch (error) {
+    if (error instanceof DOMException && error.name === "AbortError") throw error;
+    return false;
+  }
+}

@@ -3,7 +3,7 @@ import { DocumentStatus, DocumentType, IdentityNumberType, ImageChecks, KYC_MESS
 import { apiBaseUrl } from "../config";
 import { credentialStore } from "../session/credentialStore";
 import { appHttp } from "./appClient";
-import type { HttpClient, TokenSource } from "./client";
+import { answersHealthCheck, type HttpClient, type TokenSource } from "./client";
 import { unwrapData } from "./envelope";
 import { API_MESSAGES, ApiError, bodyCode, bodyMessage } from "./errors";
 import { withQuery } from "./query";
@@ -295,15 +295,7 @@ export function kycEndpoints({ http, baseUrl, credentials, newUploadTransport, c
       return unwrapData<unknown>(await http.authCall<unknown>("POST", `${KYC_PATH}/resubmit`, writeRequest(note ? { note } : {}, options)));
     },
     /** GET /api/grpc/kyc/health with the bearer token: whether the stream service answers (spec 001 §7). */
-    async streamHealthy(signal?: AbortSignal): Promise<boolean> {
-      try {
-        await http.authCall<unknown>("GET", KYC_STREAM_HEALTH_PATH, { signal });
-        return true;
-      } catch (error) {
-        if (error instanceof DOMException && error.name === "AbortError") throw error;
-        return false;
-      }
-    },
+    streamHealthy: (signal?: AbortSignal): Promise<boolean> => answersHealthCheck(http, KYC_STREAM_HEALTH_PATH, signal),
     /** POST /upload (multipart: file, document_type) -> {data: document}, with real progress. Refusals carry the server's message. */
     async uploadDocument({ file, documentType, onProgress, signal }: UploadOptions): Promise<UploadedDocument> {
       const token = credentials.getToken();

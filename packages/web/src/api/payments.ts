@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import { CreatePaymentReply, PAYMENT_LIST_MAX, PaymentList, type CreatePaymentRequest, type Payment, type PaymentStatus } from "@fintech/core/payments/model";
 import { appHttp } from "./appClient";
-import type { HttpClient } from "./client";
+import { answersHealthCheck, type HttpClient } from "./client";
 import { ApiError } from "./errors";
 import { withQuery } from "./query";
 
@@ -60,15 +60,7 @@ export function paymentEndpoints(http: HttpClient) {
       return parsed(CreatePaymentReply, body, "Payment Create").payment;
     },
     /** Whether the payment service answers its health check (any OK reply); a refusal or no reply is false. */
-    async healthy(signal?: AbortSignal): Promise<boolean> {
-      try {
-        await http.authCall<unknown>("GET", PAYMENT_HEALTH_PATH, { signal });
-        return true;
-      } catch (error) {
-        if (error instanceof DOMException && error.name === "AbortError") throw error;
-        return false;
-      }
-    },
+    healthy: (signal?: AbortSignal): Promise<boolean> => answersHealthCheck(http, PAYMENT_HEALTH_PATH, signal),
   };
 }
 

@@ -1,26 +1,10 @@
-import { useEffect, useId, useRef, useState } from "react";
+import { useId } from "react";
+import { useMeasuredWidth } from "../components/useMeasuredWidth";
 import type { AnalyticsSeries } from "../api/types";
 import { chartModel, describeSeries, type Bar } from "./chart";
 
 const DEFAULT_WIDTH = 760;
 const MIN_WIDTH = 280;
-
-/** The element's width in CSS pixels, so the chart is drawn 1:1 and its text stays legible. */
-function useWidth<T extends HTMLElement>() {
-  const ref = useRef<T>(null);
-  const [width, setWidth] = useState(DEFAULT_WIDTH);
-  useEffect(() => {
-    const element = ref.current;
-    if (!element || typeof ResizeObserver === "undefined") return;
-    const observer = new ResizeObserver((entries) => {
-      const measured = entries[0]?.contentRect.width;
-      if (measured) setWidth(Math.max(MIN_WIDTH, Math.round(measured)));
-    });
-    observer.observe(element);
-    return () => observer.disconnect();
-  }, []);
-  return [ref, width] as const;
-}
 
 /** Fill colours of the flow bars; the legend uses the same. */
 export const FLOW_STYLES: Record<Bar["kind"], { label: string; className: string }> = {
@@ -36,7 +20,7 @@ export const FLOW_STYLES: Record<Bar["kind"], { label: string; className: string
  * figures themselves are in the data table next to it.
  */
 export function BalanceChart({ series, label }: { series: AnalyticsSeries; label: string }) {
-  const [containerRef, width] = useWidth<HTMLElement>();
+  const [containerRef, width] = useMeasuredWidth<HTMLElement>(DEFAULT_WIDTH, MIN_WIDTH);
   const size = { width, height: width < 500 ? 280 : 320 };
   const model = chartModel(series.series, series.currency, size);
   const titleId = useId();

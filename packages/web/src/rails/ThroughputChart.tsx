@@ -1,4 +1,5 @@
-import { useEffect, useId, useRef, useState } from "react";
+import { useId } from "react";
+import { useMeasuredWidth } from "../components/useMeasuredWidth";
 import { railTotals, throughputChart, type Throughput } from "./throughput";
 
 /** One colour per rail (by its place in the series), AA-visible on both themes' card backgrounds. */
@@ -16,28 +17,12 @@ const colourOf = (index: number) => RAIL_COLOURS[index % RAIL_COLOURS.length]!;
 const DEFAULT_WIDTH = 640;
 const MIN_WIDTH = 260;
 
-/** The chart's own width in CSS pixels, so it is drawn 1:1 and its 11 px text stays legible on a phone. */
-function useMeasuredWidth() {
-  const ref = useRef<HTMLDivElement>(null);
-  const [width, setWidth] = useState(DEFAULT_WIDTH);
-  useEffect(() => {
-    const element = ref.current;
-    if (!element || typeof ResizeObserver === "undefined") return;
-    const observer = new ResizeObserver(([entry]) => {
-      if (entry?.contentRect.width) setWidth(Math.max(MIN_WIDTH, Math.round(entry.contentRect.width)));
-    });
-    observer.observe(element);
-    return () => observer.disconnect();
-  }, []);
-  return [ref, width] as const;
-}
-
 /**
  * Hand-written SVG, as the ledger's chart: attempts per time bucket stacked by rail. It is one
  * image to assistive technology (its label sums it up); the table below it has the figures.
  */
 export function ThroughputChart({ throughput, description }: { throughput: Throughput; description: string }) {
-  const [containerRef, width] = useMeasuredWidth();
+  const [containerRef, width] = useMeasuredWidth<HTMLDivElement>(DEFAULT_WIDTH, MIN_WIDTH);
   const size = { width, height: width < 500 ? 200 : 240 };
   const chart = throughputChart(throughput, size);
   const titleId = useId();

@@ -26,7 +26,7 @@ async function accountsWith(key: string): Promise<number> {
   return reply.status;
 }
 
-/** The sweep in a11y.test.ts sees the empty screen; these states (panel, table, dialog) are checked here. */
+/** The sweep in a11y-sweep.ts sees the empty screen; these states (panel, table, dialog) are checked here. */
 async function expectAccessible(page: Page, label: string) {
   await waitForAnimationsFinished(page);
   const violations = await blockingViolations(page);

@@ -464,13 +464,13 @@ open_account() {
     -d "$(jq -n --arg name "$1" '{name: $name, type: "bank", currency: "USD"}')" \\
     | jq -r '.data.id'
 }
-CHECKING=$(open_account "Checking")
+EVERYDAY=$(open_account "Everyday")
 SAVINGS=$(open_account "Savings")
-export USER_ID CHECKING SAVINGS
+export USER_ID EVERYDAY SAVINGS
 
 DEPOSIT=$(curl -sS --fail-with-body -X POST "$BASE_URL/api/v1/ledger/transactions/deposit" \\
   -H "Authorization: Bearer $API_KEY" -H "Content-Type: application/json" \\
-  -d "$(jq -n --arg account "$CHECKING" '{account_id: $account, amount: "1000.00", currency: "USD", description: "Salary"}')" \\
+  -d "$(jq -n --arg account "$EVERYDAY" '{account_id: $account, amount: "1000.00", currency: "USD", description: "Salary"}')" \\
   | jq -r '.data.id')
 curl -sS --fail-with-body -X POST "$BASE_URL/api/v1/ledger/transactions/$DEPOSIT/post" \\
   -H "Authorization: Bearer $API_KEY" \\
@@ -483,7 +483,7 @@ curl -sS --fail-with-body -X POST "$BASE_URL/api/v1/ledger/transactions/$DEPOSIT
     ),
     shell(
       `
-BODY=$(jq -n --arg user "$USER_ID" --arg from "$CHECKING" --arg to "$SAVINGS" \\
+BODY=$(jq -n --arg user "$USER_ID" --arg from "$EVERYDAY" --arg to "$SAVINGS" \\
   '{userId: $user, fromAccountId: $from, toAccountId: $to, amount: "250.00", currency: "USD", description: "Monthly savings"}')
 pay() {
   curl -sS --fail-with-body -X POST "$BASE_URL/v1/payments" \\
@@ -506,10 +506,10 @@ if [ "$AGAIN" = "$PAYMENT" ]; then echo "retried with the same key: the same pay
     ),
     shell(
       `
-curl -sS --fail-with-body "$BASE_URL/api/v1/ledger/accounts/$CHECKING/balance" \\
+curl -sS --fail-with-body "$BASE_URL/api/v1/ledger/accounts/$EVERYDAY/balance" \\
   -H "Authorization: Bearer $API_KEY" \\
   | jq -r '.data | "\\(.name): available \\(.available) \\(.currency)"'`,
-      { expectOutput: /^Checking: available (7\d\d\.\d{2}|1000\.00) USD$/m },
+      { expectOutput: /^Everyday: available (7\d\d\.\d{2}|1000\.00) USD$/m },
     ),
     heading("Follow it to completed"),
     paragraph(
@@ -550,7 +550,7 @@ curl -sS --fail-with-body "$BASE_URL/v1/payments/$PAYMENT" -H "Authorization: Be
 curl -sS --fail-with-body -X POST "$BASE_URL/v1/payments" \\
   -H "Authorization: Bearer $API_KEY" -H "Content-Type: application/json" \\
   -H "Idempotency-Key: rent-reserve-2026-11" \\
-  -d "$(jq -n --arg user "$USER_ID" --arg from "$CHECKING" --arg to "$SAVINGS" \\
+  -d "$(jq -n --arg user "$USER_ID" --arg from "$EVERYDAY" --arg to "$SAVINGS" \\
     '{userId: $user, fromAccountId: $from, toAccountId: $to, amount: "100.00", currency: "USD", forceRail: "Wire"}')" \\
   | jq -r '.payment | "\\(.selectedRail) (\\(.routing.strategy)), fee \\(.fee)"'`,
       { expectOutput: /^Wire \(forced\), fee 1\.10$/m },
@@ -563,7 +563,7 @@ curl -sS --fail-with-body -X POST "$BASE_URL/v1/payments" \\
       `
 curl -sS -X POST "$BASE_URL/v1/payments" \\
   -H "Authorization: Bearer $API_KEY" -H "Content-Type: application/json" \\
-  -d "$(jq -n --arg user "$USER_ID" --arg from "$CHECKING" \\
+  -d "$(jq -n --arg user "$USER_ID" --arg from "$EVERYDAY" \\
     '{userId: $user, fromAccountId: $from, toEmail: "nobody@example.com", amount: "20.00", currency: "USD"}')" \\
   -w '\\nHTTP %{http_code}\\n'`,
       { expectOutput: /"code":"payee_cannot_receive"[\s\S]*\nHTTP 422/ },
@@ -576,7 +576,7 @@ curl -sS -X POST "$BASE_URL/v1/payments" \\
 curl -sS --fail-with-body -X POST "$BASE_URL/v1/payments" \\
   -H "Authorization: Bearer $API_KEY" -H "Content-Type: application/json" \\
   -H "Idempotency-Key: invoice-2291" \\
-  -d "$(jq -n --arg user "$USER_ID" --arg from "$CHECKING" \\
+  -d "$(jq -n --arg user "$USER_ID" --arg from "$EVERYDAY" \\
     '{userId: $user, fromAccountId: $from, amount: "40.00", currency: "USD", description: "Invoice 2291",
       beneficiary: {name: "Acme GmbH", accountNumber: "DE89370400440532013000", bankCode: "COBADEFFXXX", country: "de"}}')" \\
   | jq -r '.payment | "\\(.payee.kind): \\(.payee.name) ****\\(.payee.accountLast4) (\\(.payee.country)), \\(.status)"'`,
@@ -596,7 +596,7 @@ for wait in $(seq 1 50); do grep -q '^id: ' payments.txt && break; sleep 0.1; do
 NEXT=$(curl -sS --fail-with-body -X POST "$BASE_URL/v1/payments" \\
   -H "Authorization: Bearer $API_KEY" -H "Content-Type: application/json" \\
   -H "Idempotency-Key: coffee-fund-0001" \\
-  -d "$(jq -n --arg user "$USER_ID" --arg from "$CHECKING" --arg to "$SAVINGS" \\
+  -d "$(jq -n --arg user "$USER_ID" --arg from "$EVERYDAY" --arg to "$SAVINGS" \\
     '{userId: $user, fromAccountId: $from, toAccountId: $to, amount: "10.00", currency: "USD", description: "Coffee fund"}')" \\
   | jq -r '.payment.paymentId')
 for wait in $(seq 1 100); do grep -q "\\"paymentId\\":\\"$NEXT\\"" payments.txt && break; sleep 0.2; done
@@ -618,7 +618,7 @@ const fintech = createFintechClient({ baseUrl: process.env.BASE_URL!, apiKey: pr
 const { data: created } = await fintech.api.POST("/v1/payments", {
   body: {
     userId: process.env.USER_ID!,
-    fromAccountId: process.env.CHECKING!,
+    fromAccountId: process.env.EVERYDAY!,
     toAccountId: process.env.SAVINGS!,
     amount: "75.00",
     currency: "USD",

@@ -25,7 +25,13 @@ async function expectNoBlockingViolations(page: Page, label: string) {
   expect(violations, `serious or critical axe violations on ${label}:\n${formatViolations(violations)}`).toEqual([]);
 }
 
-for (const [viewportName, viewport] of Object.entries(VIEWPORTS)) {
+/**
+ * The axe sweep of every route at one viewport, in both themes. Each viewport has its own test
+ * file (a11y.desktop.test.ts, a11y.mobile.test.ts), so the two halves run side by side instead of
+ * one long file running alone at the end of the browser tests.
+ */
+export function sweepAccessibility(viewportName: keyof typeof VIEWPORTS): void {
+  const viewport = VIEWPORTS[viewportName];
   for (const theme of THEMES) {
     describe(`${theme} theme at ${viewport.width} px`, () => {
       // One signed-out and one signed-in tab per theme and width, reused across the routes.

@@ -135,7 +135,10 @@ describe("retries", () => {
     const { send, seen } = harness(
       (request) =>
         new Promise<Response>((_, reject) => {
-          request.signal.addEventListener("abort", () => reject(request.signal.reason));
+          // As fetch does: a signal that is already aborted (the 1 ms timer can fire before this
+          // runs on a busy machine) rejects at once; listening alone would wait forever.
+          if (request.signal.aborted) reject(request.signal.reason);
+          else request.signal.addEventListener("abort", () => reject(request.signal.reason), { once: true });
         }),
       { timeoutMs: 1, retries: 1 },
     );

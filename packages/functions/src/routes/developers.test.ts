@@ -18,10 +18,17 @@ type Core = Awaited<ReturnType<typeof createTestContext>>;
 let core: Core;
 let clock: ReturnType<typeof manualClock>;
 
-/** Stands still until the test moves it; starts half a second into a flush window. */
+/**
+ * Stands still until the test moves it; starts half a second into a flush window, at least ten
+ * minutes before an hour ends (never in the past: tokens signed now must not look issued in the
+ * future). Latency is rolled up per hour, so a start just before an hour's end would put the
+ * test's requests in two hours and change what "the last hour" holds.
+ */
 function manualClock() {
   const windowMs = FLUSH_WINDOW_SECONDS * 1000;
+  const hourMs = 3_600_000;
   let ms = Math.floor(Date.now() / windowMs) * windowMs + 500;
+  if (ms % hourMs > hourMs - 10 * 60 * 1000) ms = Math.ceil(ms / hourMs) * hourMs + 500;
   return {
     now: () => new Date(ms),
     advance(seconds: number) {

@@ -50,7 +50,7 @@ describe.each([
     expect(props.AttributeDefinitions).toHaveLength(local.AttributeDefinitions.length);
     expect(props.GlobalSecondaryIndexes).toEqual(local.GlobalSecondaryIndexes);
     expect(props.StreamSpecification).toEqual({
-      StreamViewType: local.StreamSpecification.StreamViewType,
+      StreamViewType: local.StreamSpecification?.StreamViewType ?? "missing",
     });
     expect(props.BillingMode).toBe(local.BillingMode);
     expect(props.TableName).toBe(`${stage}-fintech-platform-${appTable.id}`);

@@ -12,7 +12,7 @@ export async function ensureTable(db: Database): Promise<"created" | "existing">
     if (!isAwsError(error, "ResourceNotFoundException")) throw error;
   }
   try {
-    await db.raw.send(new CreateTableCommand(toCreateTableInput(db.table)));
+    await db.raw.send(new CreateTableCommand(toCreateTableInput(db.table, appTable, { withStream: false })));
   } catch (error) {
     // Another process created it between our describe and create.
     if (!isAwsError(error, "ResourceInUseException")) throw error;

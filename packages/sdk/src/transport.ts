@@ -67,6 +67,21 @@ function callHeaders(request: Request, credential: string | null): Headers {
   return headers;
 }
 
+/**
+ * The promise, or a rejection with the signal's reason as soon as it aborts. A fetch is meant to
+ * honour its signal, but a custom fetch may not, and Node 20's Request follows a signal made by
+ * AbortSignal.any only weakly (a collected follower never aborts): the timeout must not depend
+ * on either.
+ */
+function settledOrAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
+}
+
 type Attempt = { response: Response; failure?: undefined } | { response?: undefined; failure: FintechError };
 
 /**
@@ -81,10 +96,10 @@ export function createTransport(options: TransportOptions) {
     const timer = setTimeout(() => timeout.abort(new AttemptTimeout(options.timeoutMs)), options.timeoutMs);
     const signal = AbortSignal.any([request.signal, timeout.signal]);
     try {
-      const response = await options.fetch(new Request(request.url, { method: request.method, headers, body, signal, redirect: request.redirect }));
+      const response = await settledOrAborted(options.fetch(new Request(request.url, { method: request.method, headers, body, signal, redirect: request.redirect })), signal);
       if (!buffered && response.ok) return { response };
       // Buffer inside the attempt so a body cut mid-way is a network failure of this attempt.
-      const bytes = await response.arrayBuffer();
+      const bytes = await settledOrAborted(response.arrayBuffer(), signal);
       return { response: new Response(bytes.byteLength === 0 ? null : bytes, { status: response.status, statusText: response.statusText, headers: response.headers }) };
     } catch (error) {
       if (request.signal.aborted) throw request.signal.reason ?? error;

@@ -135,13 +135,18 @@ describe("retries", () => {
     const { send, seen } = harness(
       (request) =>
         new Promise<Response>((_, reject) => {
-          // As fetch does: a signal that is already aborted (the 1 ms timer can fire before this
-          // runs on a busy machine) rejects at once; listening alone would wait forever.
           if (request.signal.aborted) reject(request.signal.reason);
           else request.signal.addEventListener("abort", () => reject(request.signal.reason), { once: true });
         }),
       { timeoutMs: 1, retries: 1 },
     );
+    const error = await failureOf(send(new Request("http://api.test/api/v1/ledger/accounts")));
+    expect(error.code).toBe("TIMEOUT");
+    expect(seen).toHaveLength(2);
+  });
+
+  it("times out a fetch that ignores its signal and never settles", async () => {
+    const { send, seen } = harness(() => new Promise<Response>(() => undefined), { timeoutMs: 5, retries: 1 });
     const error = await failureOf(send(new Request("http://api.test/api/v1/ledger/accounts")));
     expect(error.code).toBe("TIMEOUT");
     expect(seen).toHaveLength(2);

@@ -5,7 +5,7 @@ import { AppError, badRequest, conflict, locked, unprocessable } from "../shared
 import { newId } from "../shared/ids";
 import { parseWith } from "../shared/validation";
 import { requireOwnedAccount, systemAccountId, type Account } from "./accounts";
-import { cachedHead, chainState, latestVersion, type VersionItem } from "./balances";
+import { cachedHead, chainState, readHead, type VersionItem } from "./balances";
 import { ItemError, ledgerBusy, replayedRefusal } from "./decisions";
 import { changesAfter, foldedVersion, type FoldedLeg } from "./folded-versions";
 import {
@@ -178,7 +178,7 @@ async function commitOnce(ctx: CoreContext, ids: string[], drafts: JournalDraft[
     accounts.map((account) => ({ account })),
     async (chains) => {
       const cached = chains.map((chain) => (fresh ? undefined : cachedHead(ctx, chain)));
-      const heads = await Promise.all(chains.map((chain, index) => cached[index] ?? latestVersion(ctx, chain)));
+      const heads = await Promise.all(chains.map((chain, index) => cached[index] ?? readHead(ctx, chain)));
       const now = new Date(Math.max(ctx.clock().getTime(), ...heads.map((head) => Date.parse(head.committed_at) + 1)));
       const legsOf = accounts.map(() => [] as (FoldedLeg & { item: number })[]);
       const position = new Map(accounts.map((account, index) => [account.id, index]));

@@ -8,7 +8,7 @@ import { announceCommits } from "../events/feed";
 import { chainsOf, type Account } from "./accounts";
 import { chainBusy, lockChains } from "./chain-locks";
 import { ProcessCache } from "./cache";
-import { cachedHead, chainState, forgetHeads, HEAD_CACHE_MS, latestVersion, nextVersion, rememberHeads, type VersionItem } from "./balances";
+import { cachedHead, chainState, forgetHeads, HEAD_CACHE_MS, learnHead, nextVersion, readHead, rememberHeads, type VersionItem } from "./balances";
 import { holderDirection, LEDGER_MESSAGES, type JournalType, type Operation, type Side } from "./model";
 
 /**
@@ -53,7 +53,7 @@ export async function plannedVersions(
   fresh = false,
 ): Promise<{ versions: VersionItem[]; at: string }> {
   const cached = chains.map((chain) => (fresh ? undefined : cachedHead(ctx, chain)));
-  const heads = await Promise.all(chains.map((chain, index) => cached[index] ?? latestVersion(ctx, chain)));
+  const heads = await Promise.all(chains.map((chain, index) => cached[index] ?? readHead(ctx, chain)));
   const now = new Date(Math.max(ctx.clock().getTime(), ...heads.map((head) => Date.parse(head.committed_at) + 1)));
   const versions: VersionItem[] = [];
   for (const [index, leg] of legs.entries()) {
@@ -166,7 +166,7 @@ function learnFromCancellation(ctx: CoreContext, items: TransactItems, versions:
     const builtOnLearned = learnedHeads.get(ctx, version.chain) === version.version - 1;
     const winner = reason?.Code === "ConditionalCheckFailed" && reason.Item ? (unmarshall(reason.Item) as VersionItem) : undefined;
     if (winner && !builtOnLearned && winner.chain === version.chain && winner.version === version.version) {
-      rememberHeads(ctx, [winner]);
+      learnHead(ctx, winner);
       learnedHeads.set(ctx, version.chain, winner.version);
     } else {
       forgetHeads(ctx, [version.chain]);

@@ -3,7 +3,7 @@ import { QueryCommand } from "@aws-sdk/lib-dynamodb";
 import { createTestContext } from "../../../../infra/local/testing";
 import { createContext, type CoreContext } from "../shared/context";
 import { freshCursor, FeedReader, feedSettings } from "../events/feed";
-import { findAccount, getAccounts, systemAccountId } from "./accounts";
+import { findAccount, getAccounts, SYSTEM_SHARDS, systemAccountId } from "./accounts";
 import { chainHistory, currentBalance } from "./balances";
 import { ledgerFeedSource } from "./events";
 import { chainPartition, SYSTEM_OWNER } from "./keys";
@@ -101,7 +101,7 @@ describe("the system accounts' feed", () => {
 
     const funding = systemAccountId("funding", "USD");
     const partitions = new Set<string>();
-    for (let shard = 0; shard < 8; shard++) {
+    for (let shard = 0; shard < SYSTEM_SHARDS; shard++) {
       const reply = await ctx.db.doc.send(
         new QueryCommand({ TableName: ctx.db.table, KeyConditionExpression: "pk = :pk", ExpressionAttributeValues: { ":pk": chainPartition(`${funding}#S${shard}`) } }),
       );

@@ -1,7 +1,7 @@
 import { QueryCommand } from "@aws-sdk/lib-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestContext } from "../../../../infra/local/testing";
-import { identityNumberHash, kycState, nextSteps, pendingSubmissionFields, startKyc, verifyIdentityNumber } from "./applicant";
+import { identityNumberHash, kycState, nextSteps, pendingSubmissionFields, StartKycInput, startKyc, verifyIdentityNumber } from "./applicant";
 import { velocityPartition } from "./keys";
 import type { KycSubmission, SubmissionDocument } from "./model";
 import { findUserSubmission, listHistory } from "./submissions";
@@ -98,5 +98,18 @@ describe("steps against the store", () => {
     const history = await listHistory(ctx, started.id);
     expect(history.map((entry) => entry.seq)).toEqual(history.map((_, index) => index + 1));
     expect((await findUserSubmission(ctx, "racing-steps"))?.version).toBe(history.length);
+  });
+});
+
+describe("field errors", () => {
+  const problem = (body: unknown) => StartKycInput.safeParse(body).error?.issues[0]?.message;
+  const valid = { country: "IN", name: "Asha Rao", email: "asha@example.com", phone: "+919876543210" };
+
+  it("say a missing field is required and a field of another type must be text", () => {
+    expect(problem({ ...valid, country: undefined })).toBe("country is required");
+    expect(problem({ ...valid, country: ["IN"] })).toBe("country must be text");
+    expect(problem({ ...valid, name: 42 })).toBe("name must be text");
+    expect(problem({ ...valid, phone: null })).toBe("phone is required");
+    expect(problem(valid)).toBeUndefined();
   });
 });

@@ -6,6 +6,7 @@ import type { CoreContext } from "../shared/context";
 import { derivedKey } from "../shared/derived-keys";
 import { badRequest, conflict, forbidden, notFound } from "../shared/errors";
 import { parseWith } from "../shared/validation";
+import { textFieldError } from "../shared/field-errors";
 import { countryDocumentTypes, findCountry } from "./countries";
 import { isValidIdentityNumber, maskIdentityNumber, normaliseIdentityNumber } from "./identity-numbers";
 import { identityNumberClaimKey, profileKey, submissionKey, velocityKey, type VelocityKind } from "./keys";
@@ -34,22 +35,22 @@ import { afterApplicantStep } from "./workflow";
 /* ---------- inputs ---------- */
 
 const countryCode = z
-  .string({ error: "country is required" })
+  .string({ error: textFieldError("country") })
   .trim()
   .max(3, "country must be an ISO country code")
   .transform((code) => code.toUpperCase())
   .refine((code) => findCountry(code) !== undefined, "country must be a supported ISO country code (see GET /api/v1/kyc/countries)");
 
-const personName = z.string({ error: "name is required" }).trim().min(1, "name is required").max(200, "name must be at most 200 characters");
+const personName = z.string({ error: textFieldError("name") }).trim().min(1, "name is required").max(200, "name must be at most 200 characters");
 const emailAddress = z
-  .string({ error: "email is required" })
+  .string({ error: textFieldError("email") })
   .trim()
   .max(254, "Please enter a valid email address")
   .pipe(z.email("Please enter a valid email address"))
   .transform((email) => email.toLowerCase());
 /** E.164-ish: an optional +, then digits with the usual separators; 6 to 20 characters in all. */
 const phoneNumber = z
-  .string({ error: "phone is required" })
+  .string({ error: textFieldError("phone") })
   .trim()
   .regex(/^\+?[0-9][0-9 ()-]{4,18}[0-9]$/, "phone must be a phone number of 6 to 20 characters, e.g. +919876543210");
 const amount = z
@@ -70,7 +71,7 @@ export type StartKycInput = z.infer<typeof StartKycInput>;
 
 /** Spec 001 §3 Verify-document payload for Aadhaar and PAN. */
 export const VerifyIdentityNumberInput = z.object({
-  document_number: z.string({ error: "document_number is required" }).max(64, "document_number is too long"),
+  document_number: z.string({ error: textFieldError("document_number") }).max(64, "document_number is too long"),
   /** The wizard sends the country it started with; when given it must be the submission's. */
   country: z.string().trim().max(3, "country must be an ISO country code").optional(),
 });

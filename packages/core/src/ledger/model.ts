@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { Currency } from "../money/model";
+import { textFieldError } from "../shared/field-errors";
 
 /** Safe to import from the browser: ledger vocabulary, schemas and the balance arithmetic. */
 
@@ -88,7 +89,7 @@ export const CreateAccountInput = z
 export type CreateAccountInput = z.infer<typeof CreateAccountInput>;
 
 const AmountInput = z.union([z.number(), z.string()], { error: "Amount is required" });
-const IdInput = (what: string) => z.string({ error: `${what} is required` }).trim().min(1, `${what} is required`).max(64, `${what} is not valid`);
+const IdInput = (what: string) => z.string({ error: textFieldError(what) }).trim().min(1, `${what} is required`).max(64, `${what} is not valid`);
 
 export const TransferInput = z.object({
   from_account_id: IdInput("Source account"),

@@ -157,9 +157,16 @@ describe("payment rails console: an admin", () => {
     await drawer.getByLabel("FX spread (%)").fill("0.0001");
     await drawer.getByRole("button", { name: "Save" }).click();
     await drawer.getByRole("alert").filter({ hasText: "FX spread takes steps of 0.001 %" }).waitFor();
+    // After a refused save the form checks each edit as it is typed: the blank name is refused at
+    // once. Save is pressed only after that message has moved the buttons down, so the press
+    // cannot land where Save was a moment before.
     await drawer.getByLabel("Name").fill("");
+    const nameRequired = drawer.getByRole("alert").filter({ hasText: "Name is required" });
+    await nameRequired.waitFor();
     await drawer.getByRole("button", { name: "Save" }).click();
-    await drawer.getByRole("alert").filter({ hasText: "Name is required" }).waitFor();
+    await drawer.getByRole("alert").filter({ hasText: "FX spread takes steps of 0.001 %" }).waitFor();
+    expect(await nameRequired.count()).toBe(1);
+    expect(await drawer.getByLabel("Name").inputValue()).toBe("");
     expect(puts).toBe(0);
 
     // Cancel closes without saving; so does a press on the backdrop.

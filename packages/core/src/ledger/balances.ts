@@ -144,7 +144,7 @@ function observe(ctx: CoreContext, chain: string, version: number, foreignVersio
 }
 
 /** The write path's read of a head: every version since the last one this process knew was another writer's. */
-export async function readHead(ctx: CoreContext, chain: string): Promise<VersionItem> {
+async function readHead(ctx: CoreContext, chain: string): Promise<VersionItem> {
   const head = await latestVersion(ctx, chain);
   observe(ctx, chain, head.version, (known) => head.version - known);
   return head;
@@ -162,6 +162,17 @@ export function cachedHead(ctx: CoreContext, chain: string): VersionItem | undef
   const age = Date.now() - known.at;
   if (known.span < MIN_EVIDENCE_MS) return age < UNPROVEN_GUESS_MS ? head : undefined;
   return (known.foreign / known.span) * age < MAX_EXPECTED_FOREIGN ? head : undefined;
+}
+
+/**
+ * The heads a write builds on, one per chain: remembered where cachedHead trusts it (unless
+ * `fresh`), else read. `guessed` says whether any was remembered, so that a refusal (insufficient
+ * funds, a locked account) is decided again on heads read just now, never on a guess.
+ */
+export async function headsForWrite(ctx: CoreContext, chains: string[], fresh: boolean): Promise<{ heads: VersionItem[]; guessed: boolean }> {
+  const cached = chains.map((chain) => (fresh ? undefined : cachedHead(ctx, chain)));
+  const heads = await Promise.all(chains.map((chain, index) => cached[index] ?? readHead(ctx, chain)));
+  return { heads, guessed: cached.some((head) => head !== undefined) };
 }
 
 /** After a commit: these versions are their chains' heads (each built on the version before it). */

@@ -5,7 +5,7 @@ import { AppError, badRequest, conflict, locked, unprocessable } from "../shared
 import { newId } from "../shared/ids";
 import { parseWith } from "../shared/validation";
 import { requireOwnedAccount, systemAccountId, type Account } from "./accounts";
-import { cachedHead, chainState, readHead, type VersionItem } from "./balances";
+import { chainState, headsForWrite, type VersionItem } from "./balances";
 import { ItemError, ledgerBusy, replayedRefusal } from "./decisions";
 import { changesAfter, foldedVersion, type FoldedLeg } from "./folded-versions";
 import {
@@ -177,8 +177,7 @@ async function commitOnce(ctx: CoreContext, ids: string[], drafts: JournalDraft[
     ctx,
     accounts.map((account) => ({ account })),
     async (chains) => {
-      const cached = chains.map((chain) => (fresh ? undefined : cachedHead(ctx, chain)));
-      const heads = await Promise.all(chains.map((chain, index) => cached[index] ?? readHead(ctx, chain)));
+      const { heads, guessed } = await headsForWrite(ctx, chains, fresh);
       const now = new Date(Math.max(ctx.clock().getTime(), ...heads.map((head) => Date.parse(head.committed_at) + 1)));
       const legsOf = accounts.map(() => [] as (FoldedLeg & { item: number })[]);
       const position = new Map(accounts.map((account, index) => [account.id, index]));
@@ -187,7 +186,7 @@ async function commitOnce(ctx: CoreContext, ids: string[], drafts: JournalDraft[
       );
       // Every refusal below is decided on the figures as they are: a remembered head may be stale.
       const refuse = (item: number, error: AppError): never => {
-        if (cached.some((head) => head !== undefined)) throw new StaleHeads();
+        if (guessed) throw new StaleHeads();
         throw new ItemError(item, error);
       };
       // The first item (in batch order) any chain refuses is the one named.

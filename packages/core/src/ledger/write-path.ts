@@ -8,7 +8,7 @@ import { announceCommits } from "../events/feed";
 import { chainsOf, type Account } from "./accounts";
 import { chainBusy, lockChains } from "./chain-locks";
 import { ProcessCache } from "./cache";
-import { cachedHead, chainState, forgetHeads, HEAD_CACHE_MS, learnHead, nextVersion, readHead, rememberHeads, type VersionItem } from "./balances";
+import { chainState, forgetHeads, HEAD_CACHE_MS, headsForWrite, learnHead, nextVersion, rememberHeads, type VersionItem } from "./balances";
 import { holderDirection, LEDGER_MESSAGES, type JournalType, type Operation, type Side } from "./model";
 
 /**
@@ -52,8 +52,7 @@ export async function plannedVersions(
   journal: { id: string; type: JournalType },
   fresh = false,
 ): Promise<{ versions: VersionItem[]; at: string }> {
-  const cached = chains.map((chain) => (fresh ? undefined : cachedHead(ctx, chain)));
-  const heads = await Promise.all(chains.map((chain, index) => cached[index] ?? readHead(ctx, chain)));
+  const { heads, guessed } = await headsForWrite(ctx, chains, fresh);
   const now = new Date(Math.max(ctx.clock().getTime(), ...heads.map((head) => Date.parse(head.committed_at) + 1)));
   const versions: VersionItem[] = [];
   for (const [index, leg] of legs.entries()) {
@@ -62,14 +61,14 @@ export async function plannedVersions(
     if (leg.account.kind === "customer" && state.locked && operation !== "void" && holderDirection(leg.side, head.normal_side, operation) === "DEBIT") {
       // A locked account still receives money; nothing leaves it (a void moves none: a hold is
       // released whatever the lock). Refuse only on a fresh head.
-      if (cached.some((entry) => entry !== undefined)) return plannedVersions(ctx, chains, legs, operation, journal, true);
+      if (guessed) return plannedVersions(ctx, chains, legs, operation, journal, true);
       throw locked(LEDGER_MESSAGES.accountLocked(state.lock_reason ?? "no reason given"), "account_locked");
     }
     const next = nextVersion(head, leg.side, leg.amount, { account: leg.account, operation, txId: journal.id, txType: journal.type, now, leg: index });
     const decreasesAvailable = next.available < heads[index]!.available;
     if (leg.account.kind === "customer" && decreasesAvailable && next.available < 0) {
       // A cached head may be older than the chain: refuse only on figures read just now.
-      if (cached.some((head) => head !== undefined)) return plannedVersions(ctx, chains, legs, operation, journal, true);
+      if (guessed) return plannedVersions(ctx, chains, legs, operation, journal, true);
       throw unprocessable(LEDGER_MESSAGES.insufficientFunds(leg.account.name), "insufficient_funds");
     }
     versions.push(next);

@@ -6,7 +6,8 @@ import { EmailSubscription } from "aws-cdk-lib/aws-sns-subscriptions";
 import { Config, Function, use, type StackContext } from "sst/constructs";
 import { functionAlarms } from "./alarms";
 import { paymentWorker } from "./PaymentWorker";
-import { imageCheckingFunctionProps, Storage } from "./Storage";
+import { imageCheckingFunctionProps } from "./native-modules";
+import { Storage } from "./Storage";
 
 export const API_TIMEOUT_SECONDS = 25;
 

@@ -2,7 +2,8 @@ import { FunctionUrlAuthType, InvokeMode } from "aws-cdk-lib/aws-lambda";
 import { Function, use, type StackContext } from "sst/constructs";
 import { functionAlarms } from "./alarms";
 import { Api } from "./Api";
-import { imageCheckingFunctionProps, Storage } from "./Storage";
+import { imageCheckingFunctionProps } from "./native-modules";
+import { Storage } from "./Storage";
 
 /** Lambda's ceiling. The app ends each SSE stream well before it and the client reconnects. */
 export const FEEDS_TIMEOUT_SECONDS = 900;

@@ -5,7 +5,8 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { appTable, kycDocumentsBucket, settlementsBucket, toCreateTableInput } from "../infra/spec";
-import { KYC_OBJECT_FAILURE_RETENTION_DAYS, KYC_OBJECT_FUNCTION_ACTIONS, SHARP_FILES, Storage } from "./Storage";
+import { SHARP_FILES } from "./native-modules";
+import { KYC_OBJECT_FAILURE_RETENTION_DAYS, KYC_OBJECT_FUNCTION_ACTIONS, Storage } from "./Storage";
 
 const SYNTH_TIMEOUT_MS = 60_000;
 

@@ -4,9 +4,9 @@ import { AnyPrincipal, Effect, PolicyStatement } from "aws-cdk-lib/aws-iam";
 import { BucketEncryption, EventType } from "aws-cdk-lib/aws-s3";
 import { LambdaDestination } from "aws-cdk-lib/aws-s3-notifications";
 import { Queue, QueueEncryption } from "aws-cdk-lib/aws-sqs";
-import { Bucket, Function, Table, type App, type FunctionProps, type StackContext, type TableProps } from "sst/constructs";
-import { functionBundling } from "../infra/bundling";
+import { Bucket, Function, Table, type StackContext, type TableProps } from "sst/constructs";
 import { appTable, keyAttributes, kycDocumentsBucket, settlementsBucket, type AppTableSpec } from "../infra/spec";
+import { imageCheckingFunctionProps } from "./native-modules";
 import { deploySettings } from "./settings";
 
 /** What the KYC object function does with the bucket's objects: read the upload, delete a refused one. */
@@ -14,28 +14,6 @@ export const KYC_OBJECT_FUNCTION_ACTIONS = ["s3:GetObject", "s3:DeleteObject"] a
 export const KYC_OBJECT_TIMEOUT_SECONDS = 60;
 /** How long an upload event the function failed on (after S3's async retries) is kept for a replay. */
 export const KYC_OBJECT_FAILURE_RETENTION_DAYS = 14;
-
-/** The files of sharp (and its runtime dependencies) a function that checks images ships beside its bundle. */
-export const SHARP_FILES = ["sharp", "@img/colour", "detect-libc", "semver", "@img/sharp-linux-x64", "@img/sharp-libvips-linux-x64"] as const;
-
-/**
- * Props for a function that imports the KYC image checks (sharp). sharp is a native module:
- * esbuild cannot bundle it (nor parse its ESM build, SST's esbuild 0.18 predates import
- * attributes), so it stays external and the installed package, with its Linux x64 binary and
- * libvips, is copied next to the bundle, exactly the build the tests ran. Hence x86_64 for these
- * functions: an arm64 binary would need a cross-platform install at deploy time (network, and
- * SST pins sharp 0.32 for it). Deploy from Linux x64 (CI); elsewhere first
- * `npm install --no-save --os=linux --cpu=x64 sharp` so node_modules holds the Linux binaries.
- * The API function needs the same (it runs the checks of POST /upload and /verify/didit).
- */
-export function imageCheckingFunctionProps(app: Pick<App, "mode">): Pick<FunctionProps, "architecture" | "nodejs" | "copyFiles"> {
-  const bundling = functionBundling({ liveDev: app.mode === "dev" });
-  return {
-    architecture: "x86_64",
-    nodejs: { ...bundling, esbuild: { ...bundling.esbuild, external: [...(bundling.esbuild.external ?? []), "sharp"] } },
-    copyFiles: SHARP_FILES.map((name) => ({ from: `node_modules/${name}`, to: `node_modules/${name}` })),
-  };
-}
 
 /** SST Table props derived from infra/spec, so the cloud table and DynamoDB Local never drift. */
 export function tablePropsFromSpec(spec: AppTableSpec = appTable): TableProps {

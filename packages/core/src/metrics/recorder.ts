@@ -91,6 +91,8 @@ export class RequestMetrics {
   /** Requests recorded so far, and how many of them the table had after the last full write. */
   private recorded = 0;
   private recordedWhenSaved = 0;
+  /** The window in which flushBeforeFreeze last wrote: it writes at most once per window. */
+  private freezeWriteWindow = Number.NEGATIVE_INFINITY;
 
   constructor(options: RequestMetricsOptions) {
     this.clock = options.clock;
@@ -287,16 +289,23 @@ export class RequestMetrics {
   }
 
   /**
-   * For Lambda, awaited at the end of every invocation: a frozen instance runs no timers and may
-   * be reaped without being thawed again, so whatever it recorded must be in the table before the
-   * invocation returns. Writes the finished windows and the current one, only when something
-   * was recorded since the last write (idle and metrics-only invocations write nothing), and not
-   * during the back-off after a failed write (an outage must not add a failing write to every
-   * request). A current window written early is written again, complete, by a later flush.
+   * For Lambda, awaited at the end of an invocation: a frozen instance runs no timers and may be
+   * reaped without being thawed again, so what it recorded has to reach the table from inside an
+   * invocation. The first invocation of each window that recorded something writes the finished
+   * windows and the current one; later invocations of the same window write nothing, so a busy
+   * instance puts at most one item per window (6 a minute) into the metrics partition instead of
+   * one per request. The price: an instance reaped for good loses the requests it recorded after
+   * its last write, at most one window's tail. Nothing is written for idle and metrics-only
+   * invocations, nor during the back-off after a failed write (an outage must not add a failing
+   * write to every request). A current window written early is written again, complete, later.
    */
   async flushBeforeFreeze(): Promise<void> {
     if (!this.sink || this.recorded === this.recordedWhenSaved) return;
-    if (this.nowSecond() < this.retryAfter) return;
+    const now = this.nowSecond();
+    if (now < this.retryAfter) return;
+    const window = windowStartOf(now);
+    if (window <= this.freezeWriteWindow) return;
+    this.freezeWriteWindow = window;
     await this.flush({ includeCurrent: true });
   }
 

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FLUSH_WINDOW_SECONDS } from "@fintech/core/metrics/keys";
 import { loadWindows } from "@fintech/core/metrics/store";
 import type { CoreContext } from "@fintech/core/shared/context";
 import { createTestContext } from "../../../../infra/local/testing";
@@ -60,29 +61,42 @@ describe("buffered Lambda handler", () => {
   });
   afterAll(async () => context.dispose());
 
-  /** A clock that stands still, as if each invocation took no time. */
-  const frozenAt = (core: CoreContext) => {
-    const now = core.clock();
-    return { ...core, clock: () => now };
+  /** A clock that moves only when the test moves it, as if each invocation took no time. */
+  const manualClock = (core: CoreContext) => {
+    let now = core.clock().getTime();
+    return { core: { ...core, clock: () => new Date(now) }, advanceSeconds: (seconds: number) => (now += seconds * 1000) };
   };
+  const frozenAt = (core: CoreContext) => manualClock(core).core;
 
-  it("has the invocation's request metrics in the table when the invocation returns", async () => {
-    const counted = countingMetricWrites(frozenAt(context));
+  it("writes the instance's metrics from inside the invocation, at most once per window", async () => {
+    const clock = manualClock(context);
+    // Start at a window's first second, so the two invocations below share a window.
+    clock.advanceSeconds(FLUSH_WINDOW_SECONDS - (Math.floor(clock.core.clock().getTime() / 1000) % FLUSH_WINDOW_SECONDS));
+    const counted = countingMetricWrites(clock.core);
     const { handler, metrics } = bufferedHandler(counted.core);
     const proof = { [ORIGIN_PROOF_HEADER]: ORIGIN_SECRET };
     const now = metrics.nowSecond();
     const windowsOfThisInstance = async () =>
-      (await loadWindows(context.db, now - 60, now)).windows.filter((window) => window.instance_id === metrics.instanceId);
+      (await loadWindows(context.db, now - 60, now + 60)).windows.filter((window) => window.instance_id === metrics.instanceId);
 
     expect((await invoke(handler, functionUrlEvent("/health", proof))).statusCode).toBe(200);
-    // No timer, no wait: the instance could be frozen for good right now and nothing is lost.
+    // No timer, no wait: an instance frozen for good right now has still left its request behind.
     expect((await windowsOfThisInstance()).map((window) => window.requests)).toEqual([1]);
 
+    // Later invocations of the same window add no write: one item per instance and window.
     expect((await invoke(handler, functionUrlEvent("/api/v1/nothing", proof))).statusCode).toBe(404);
-    // The same window's item, rewritten with both requests: one item per instance and window.
-    const [window] = await windowsOfThisInstance();
-    expect(window).toMatchObject({ requests: 2, client_errors: 1, server_errors: 0 });
-    expect(counted.writes()).toBe(2);
+    expect((await invoke(handler, functionUrlEvent("/health", proof))).statusCode).toBe(200);
+    expect(counted.writes()).toBe(1);
+
+    // The first invocation of the next window writes the finished window complete, and its own.
+    clock.advanceSeconds(FLUSH_WINDOW_SECONDS);
+    expect((await invoke(handler, functionUrlEvent("/health", proof))).statusCode).toBe(200);
+    const windows = await windowsOfThisInstance();
+    expect(windows.map((window) => [window.requests, window.client_errors])).toEqual([
+      [3, 1],
+      [1, 0],
+    ]);
+    expect(counted.writes()).toBe(3);
     metrics.stop();
   });
 

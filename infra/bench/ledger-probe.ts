@@ -54,7 +54,7 @@ async function main(): Promise<void> {
   try {
     dynamo = await startDynamoDbLocal();
     ctx = createContext(
-      loadConfig({ STAGE: "bench", TABLE_NAME: tableName, DYNAMODB_ENDPOINT: dynamo.endpoint, S3_ENDPOINT: "http://127.0.0.1:9", JWT_SECRET: "bench-secret-that-is-long-enough-for-hs256", LOG_LEVEL: "silent" }),
+      loadConfig({ STAGE: "bench", TABLE_NAME: tableName, DYNAMODB_ENDPOINT: dynamo.endpoint, S3_ENDPOINT: "http://127.0.0.1:9", LOG_LEVEL: "silent" }),
     );
     const db = ctx.db;
     await ensureTable(db);

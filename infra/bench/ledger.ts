@@ -37,6 +37,7 @@ import "../local/cli"; // the local scripts' set-up: silences the SDK's Node 22 
 import { releaseStore, stopOnceOnExit } from "./teardown";
 import { hotspots, instrument as instrumentStore, newCounters, shortKey, type Counters } from "./ledger-accounting";
 import { startDynamoDbLocal, type DynamoDbLocal } from "../local/dynamodb-local";
+import { localKeyEnv } from "../local/keys";
 
 interface Options {
   workers: number;
@@ -156,7 +157,7 @@ async function main(): Promise<void> {
       TABLE_NAME: tableName,
       DYNAMODB_ENDPOINT: dynamo.endpoint,
       S3_ENDPOINT: "http://127.0.0.1:9",
-      JWT_SECRET: "bench-secret-that-is-long-enough-for-hs256",
+      ...localKeyEnv(null),
       LOG_LEVEL: "silent",
       ALLOW_TEST_BALANCE: "true",
     });

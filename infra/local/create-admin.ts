@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { createInterface } from "node:readline/promises";
@@ -49,8 +48,8 @@ if (!env.TABLE_NAME) {
 }
 try {
   const password = process.env.ADMIN_PASSWORD ?? (await promptPassword());
-  // No token is handed out here, so any signing secret will do.
-  const config = loadConfig({ JWT_SECRET: randomBytes(32).toString("hex"), ...env, LOG_LEVEL: "warn" });
+  // No token is handed out here, so no key is needed.
+  const config = loadConfig({ ...env, LOG_LEVEL: "warn" });
   const core = createContext(config, { logger: createLogger("warn") });
   const result = await seedAdminFromEnv(core, {
     ADMIN_EMAIL: email,

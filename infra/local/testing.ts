@@ -7,12 +7,25 @@ import { createContext, type CoreContext } from "@fintech/core/shared/context";
 import type { PaymentScheduler } from "@fintech/core/payments/scheduler";
 import { ensureSystemAccounts } from "@fintech/core/ledger/accounts";
 import { RATE_LIMIT_PREFIX } from "@fintech/core/shared/rate-limit";
+import type { KeySecretName } from "@fintech/core/shared/secret-names";
 import { createApp } from "@fintech/functions/app";
 import { ensureTable } from "./bootstrap";
 
 export const TEST_BUCKETS = { kyc: "test-kyc-documents", settlements: "test-settlements" };
 
-export const TEST_JWT_SECRET = "test-secret-that-is-long-enough-for-hs256-signing";
+/**
+ * A keyring per purpose for tests (shared/keyring.ts): fixed, so a test can build a second
+ * context over the same table with the same keys, or rotate one (`rotatedKeyring`).
+ */
+export const TEST_KEYS = {
+  SESSION_KEYS: "t1:test-session-key-that-is-long-enough-for-hs256",
+  CURSOR_KEYS: "t1:test-cursor-key-that-is-long-enough-for-hmac-macs",
+  API_KEY_HASH_KEYS: "t1:test-api-key-hash-key-that-is-long-enough",
+  IDENTITY_HASH_KEYS: "t1:test-identity-hash-key-that-is-long-enough",
+} as const satisfies Record<KeySecretName, string>;
+
+/** A keyring with a new newest version in front of `previous` (as a rotation writes it). */
+export const rotatedKeyring = (version: string, previous: string): string => `${version}:rotated-${version}-key-that-is-long-enough-for-any-use,${previous}`;
 
 /**
  * A core context on its own fresh table in the shared DynamoDB Local, so test files never see
@@ -36,7 +49,7 @@ export async function createTestContext(
     S3_ENDPOINT: inject("s3Endpoint"),
     KYC_BUCKET: TEST_BUCKETS.kyc,
     SETTLEMENTS_BUCKET: TEST_BUCKETS.settlements,
-    JWT_SECRET: TEST_JWT_SECRET,
+    ...TEST_KEYS,
     PASSWORD_HASH_COST: "1024",
     LOG_LEVEL: "silent",
     ALLOW_TEST_BALANCE: "true",
@@ -54,7 +67,7 @@ export async function createTestContext(
     async dispose() {
       await core.db.raw.send(new DeleteTableCommand({ TableName: config.TABLE_NAME })).catch(() => undefined);
       core.db.raw.destroy();
-      core.storage.client.destroy();
+      core.storage.destroy();
     },
   };
 }

@@ -59,10 +59,16 @@ describe("session flows", () => {
     await page.getByText(email).waitFor();
     await page.getByRole("heading", { level: 1 }).waitFor();
     await screenshot(page, "user-menu");
+    const signedOutToken = (await storedSession(page)).token!;
+    const signOutReply = page.waitForResponse((response) => response.url().endsWith("/api/v1/auth/logout"));
     await page.getByRole("menuitem", { name: "Sign Out" }).click();
     await page.getByText("Goodbye, Ada! See you soon!").waitFor();
     await page.getByRole("navigation", { name: "Main" }).getByRole("button", { name: "Login" }).waitFor();
     expect(await storedSession(page)).toEqual({ token: null, user: null });
+    // Signed out on the server too: the token no longer works anywhere, even where a copy survived.
+    expect((await signOutReply).status()).toBe(200);
+    const withOldToken = await page.request.get("/api/v1/users/profile", { headers: { Authorization: `Bearer ${signedOutToken}` } });
+    expect(withOldToken.status()).toBe(401);
 
     await openLogin(page);
     const dialog = page.getByRole("dialog", { name: "Welcome back" });

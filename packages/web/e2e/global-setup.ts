@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
+import { KEY_SECRET_NAMES } from "@fintech/core/shared/secret-names";
 import { startLocalStack } from "../../../infra/local/stack";
 
 declare module "vitest" {
@@ -37,7 +38,8 @@ export default async function setup(project: TestProject) {
     dataDir: null,
     fresh: true,
     staticDir: outDir,
-    env: { ...process.env, LOG_LEVEL: "warn", PASSWORD_HASH_COST: "4096", JWT_SECRET: undefined, ADMIN_EMAIL: admin.email, ADMIN_PASSWORD: admin.password },
+    // Fresh keys for the run (infra/local/keys.ts), whatever keyrings the shell may carry.
+    env: { ...process.env, ...Object.fromEntries(KEY_SECRET_NAMES.map((name) => [name, undefined])), LOG_LEVEL: "warn", PASSWORD_HASH_COST: "4096", ADMIN_EMAIL: admin.email, ADMIN_PASSWORD: admin.password },
   });
   project.provide("baseUrl", stack.url);
   project.provide("admin", admin);

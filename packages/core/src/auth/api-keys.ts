@@ -1,9 +1,9 @@
 import { createHmac, randomBytes } from "node:crypto";
-import { GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { z } from "zod";
 import type { CoreContext } from "../shared/context";
-import { derivedKey } from "../shared/derived-keys";
-import { isAwsError, queryAll } from "../shared/dynamo";
+import { cancellationCodes, isAwsError, queryAll } from "../shared/dynamo";
+import type { KeyVersion } from "../shared/keyring";
 import { conflict, notFound, unauthorized } from "../shared/errors";
 import { newId } from "../shared/ids";
 import { parseWith } from "../shared/validation";
@@ -13,20 +13,29 @@ import { findUserById, toPublicUser } from "./users";
 
 /**
  * API keys (the docs' "bearer API key"): random 32-byte secrets shown to their owner once. Only
- * an HMAC of the key is stored (keyed with a purpose key derived from JWT_SECRET, so a stolen
- * table alone does not let anyone test guesses), and it is the item's key: authenticating a key
- * is one GetItem. A key acts for its owner on the owner's own resources, always with the role
- * `user`: it never reaches an admin route, even when its owner is an admin.
+ * an HMAC of the key is stored (keyed with API_KEY_HASH_KEYS, so a stolen table alone does not
+ * let anyone test guesses), and it is the item's key: authenticating a key is one GetItem. A key
+ * acts for its owner on the owner's own resources, always with the role `user`: it never reaches
+ * an admin route, even when its owner is an admin.
+ *
+ * Rotation: the hash cannot be recomputed without the key, so a key stored under an older
+ * version of the keyring is looked up under each retained version in turn, and moved to the
+ * newest on its first use (same id, same record). Removing a version from the keyring ends the
+ * keys that were not used since (see shared/keyring.ts).
  */
-const PURPOSE = "fintech/api-key-hash/v1";
+const LABEL = "fintech/api-key-hash/v1";
 /** Refresh last_used_at at most this often per key, so a busy key costs no write per request. */
 export const LAST_USED_RESOLUTION_MS = 60_000;
 const KEY_SHAPE = /^fpk_[A-Za-z0-9_-]{43}$/;
 
-const StoredApiKey = ApiKeyView.extend({ owner_id: z.string() });
+const StoredApiKey = ApiKeyView.extend({
+  owner_id: z.string(),
+  /** The API_KEY_HASH_KEYS version the item's hash was made with (absent on keys made before versions). */
+  hash_version: z.string().optional(),
+});
 type StoredApiKey = z.infer<typeof StoredApiKey>;
 
-const hashOf = (ctx: CoreContext, key: string) => createHmac("sha256", derivedKey(ctx.config.JWT_SECRET, PURPOSE)).update(key).digest("base64url");
+const hashOf = (version: KeyVersion, key: string) => createHmac("sha256", version.key(LABEL)).update(key).digest("base64url");
 
 export const isApiKey = (bearer: string): boolean => bearer.startsWith(API_KEY_PREFIX);
 
@@ -47,6 +56,10 @@ export async function listApiKeys(ctx: CoreContext, ownerId: string): Promise<Ap
   return (await ownerKeys(ctx, ownerId)).map((entry) => view(entry.stored));
 }
 
+function apiKeyItem(version: KeyVersion, key: string, stored: StoredApiKey) {
+  return { ...apiKeyKey(hashOf(version, key)), ...apiKeysByOwner(stored.owner_id, stored.created_at, stored.id), entity: "api_key", ...stored, hash_version: version.version };
+}
+
 /** Creates a key; the reply is the only place its secret ever appears. */
 export async function createApiKey(ctx: CoreContext, ownerId: string, body: unknown): Promise<ApiKeyView & { key: string }> {
   const input = parseWith(CreateApiKeyInput, body);
@@ -55,6 +68,7 @@ export async function createApiKey(ctx: CoreContext, ownerId: string, body: unkn
     throw conflict(`You have ${MAX_ACTIVE_API_KEYS} active API keys; revoke one first`, "api_key_limit");
   }
   const key = `${API_KEY_PREFIX}${randomBytes(32).toString("base64url")}`;
+  const current = ctx.config.API_KEY_HASH_KEYS.current;
   const stored: StoredApiKey = {
     id: newId(),
     owner_id: ownerId,
@@ -63,11 +77,12 @@ export async function createApiKey(ctx: CoreContext, ownerId: string, body: unkn
     created_at: ctx.clock().toISOString(),
     last_used_at: null,
     revoked_at: null,
+    hash_version: current.version,
   };
   await ctx.db.doc.send(
     new PutCommand({
       TableName: ctx.db.table,
-      Item: { ...apiKeyKey(hashOf(ctx, key)), ...apiKeysByOwner(ownerId, stored.created_at, stored.id), entity: "api_key", ...stored },
+      Item: { ...apiKeyItem(current, key, stored) },
       ConditionExpression: "attribute_not_exists(pk)",
     }),
   );
@@ -76,27 +91,44 @@ export async function createApiKey(ctx: CoreContext, ownerId: string, body: unkn
 }
 
 /** Revokes one of the owner's keys (another user's id is a 404); the record stays, for the audit. */
+const REVOKE_ATTEMPTS = 4;
+
 export async function revokeApiKey(ctx: CoreContext, ownerId: string, keyId: string): Promise<ApiKeyView> {
-  const found = keyId.length <= 64 ? (await ownerKeys(ctx, ownerId)).find((entry) => entry.stored.id === keyId) : undefined;
-  if (!found) throw notFound("API key not found", "api_key_not_found");
-  if (found.stored.revoked_at) return view(found.stored);
   const revokedAt = ctx.clock().toISOString();
-  try {
-    await ctx.db.doc.send(
-      new UpdateCommand({
-        TableName: ctx.db.table,
-        Key: found.itemKey,
-        UpdateExpression: "SET revoked_at = :at",
-        // Stored as null until revoked; a concurrent revocation keeps its own time.
-        ConditionExpression: "attribute_type(revoked_at, :null)",
-        ExpressionAttributeValues: { ":at": revokedAt, ":null": "NULL" },
-      }),
-    );
-  } catch (error) {
-    if (!isAwsError(error, "ConditionalCheckFailedException")) throw error;
+  for (let attempt = 1; attempt <= REVOKE_ATTEMPTS; attempt++) {
+    const found = keyId.length <= 64 ? (await ownerKeys(ctx, ownerId)).find((entry) => entry.stored.id === keyId) : undefined;
+    if (!found) throw notFound("API key not found", "api_key_not_found");
+    if (found.stored.revoked_at) return view(found.stored);
+    try {
+      await ctx.db.doc.send(
+        new UpdateCommand({
+          TableName: ctx.db.table,
+          Key: found.itemKey,
+          UpdateExpression: "SET revoked_at = :at",
+          // Stored as null until revoked. The item must still be there: a key re-keyed to a new hash
+          // version since the listing lives under another key now, and is looked up again.
+          ConditionExpression: "attribute_exists(pk) AND attribute_type(revoked_at, :null)",
+          ExpressionAttributeValues: { ":at": revokedAt, ":null": "NULL" },
+        }),
+      );
+      ctx.logger.info("api key revoked", { owner_id: ownerId, key_id: keyId });
+      return view({ ...found.stored, revoked_at: revokedAt });
+    } catch (error) {
+      if (!isAwsError(error, "ConditionalCheckFailedException")) throw error;
+    }
   }
-  ctx.logger.info("api key revoked", { owner_id: ownerId, key_id: keyId });
-  return view({ ...found.stored, revoked_at: found.stored.revoked_at ?? revokedAt });
+  throw conflict("The API key changed while revoking it; try again", "concurrent_update");
+}
+
+/**
+ * A 401 unless the key is still active and its owner still exists: what an open stream asks
+ * every so often. Keys are never deleted, so a key missing from the owner's list is not theirs.
+ */
+export async function assertApiKeyActive(ctx: CoreContext, ownerId: string, keyId: string): Promise<void> {
+  const invalid = () => unauthorized("Invalid or revoked API key", "invalid_api_key");
+  const found = (await ownerKeys(ctx, ownerId)).find((entry) => entry.stored.id === keyId);
+  if (!found || found.stored.revoked_at) throw invalid();
+  if (!(await findUserById(ctx.db, ownerId))) throw invalid();
 }
 
 /**
@@ -106,15 +138,63 @@ export async function revokeApiKey(ctx: CoreContext, ownerId: string, keyId: str
 export async function authenticateApiKey(ctx: CoreContext, key: string): Promise<{ sub: string; role: "user"; user: PublicUser; apiKeyId: string }> {
   const invalid = () => unauthorized("Invalid or revoked API key", "invalid_api_key");
   if (!KEY_SHAPE.test(key)) throw invalid();
-  const itemKey = apiKeyKey(hashOf(ctx, key));
-  const reply = await ctx.db.doc.send(new GetCommand({ TableName: ctx.db.table, Key: itemKey, ConsistentRead: true }));
-  if (!reply.Item) throw invalid();
-  const stored = StoredApiKey.parse(reply.Item);
+  const found = await findByKey(ctx, key);
+  if (!found) throw invalid();
+  const { stored } = found;
   if (stored.revoked_at) throw invalid();
   const owner = await findUserById(ctx.db, stored.owner_id);
   if (!owner) throw invalid();
-  await touch(ctx, itemKey, stored);
+  const keyring = ctx.config.API_KEY_HASH_KEYS;
+  if (found.version !== keyring.current) await rekey(ctx, key, found);
+  else await touch(ctx, found.itemKey, stored);
   return { sub: owner.id, role: "user", user: { ...toPublicUser(owner), role: "user" }, apiKeyId: stored.id };
+}
+
+interface FoundKey {
+  version: KeyVersion;
+  itemKey: { pk: string; sk: string };
+  stored: StoredApiKey;
+}
+
+/** The key's item under the newest hash version that has it: one GetItem, more only after a rotation. */
+async function findByKey(ctx: CoreContext, key: string): Promise<FoundKey | null> {
+  for (const version of ctx.config.API_KEY_HASH_KEYS.versions) {
+    const itemKey = apiKeyKey(hashOf(version, key));
+    const reply = await ctx.db.doc.send(new GetCommand({ TableName: ctx.db.table, Key: itemKey, ConsistentRead: true }));
+    if (reply.Item) return { version, itemKey, stored: StoredApiKey.parse(reply.Item) };
+  }
+  return null;
+}
+
+/**
+ * Moves a key's item to the newest hash version, in one transaction: the record under the new
+ * hash, the old one gone, on condition that it is still as read (a revocation in between wins,
+ * and two uses at once move it once). The use is recorded on the way. A lost race changes
+ * nothing and the key still works: it is moved at its next use.
+ */
+async function rekey(ctx: CoreContext, key: string, found: FoundKey): Promise<void> {
+  const current = ctx.config.API_KEY_HASH_KEYS.current;
+  const moved: StoredApiKey = { ...found.stored, last_used_at: ctx.clock().toISOString(), hash_version: current.version };
+  try {
+    await ctx.db.doc.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          { Put: { TableName: ctx.db.table, Item: apiKeyItem(current, key, moved), ConditionExpression: "attribute_not_exists(pk)" } },
+          {
+            Delete: {
+              TableName: ctx.db.table,
+              Key: found.itemKey,
+              ConditionExpression: "attribute_exists(pk) AND attribute_type(revoked_at, :null)",
+              ExpressionAttributeValues: { ":null": "NULL" },
+            },
+          },
+        ],
+      }),
+    );
+    ctx.logger.info("api key re-keyed", { owner_id: found.stored.owner_id, key_id: found.stored.id, from: found.version.version, to: current.version });
+  } catch (error) {
+    if (cancellationCodes(error) === null) ctx.logger.warn("api key re-key failed", { error });
+  }
 }
 
 /** Records the use, at most once per LAST_USED_RESOLUTION_MS; a lost race or a failure is ignored. */

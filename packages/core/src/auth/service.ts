@@ -10,7 +10,8 @@ import {
   type Role,
 } from "./model";
 import { decoyHash, hashPassword, verifyPassword } from "./password";
-import { issueToken, verifyToken, type TokenClaims } from "./token";
+import { isSessionActive, sessionEpoch } from "./sessions";
+import { issueToken, newSessionId, verifyToken, type TokenClaims } from "./token";
 import { findUserByEmail, findUserById, insertUser, replaceUser, requireUser, toPublicUser, type StoredUser } from "./users";
 
 export interface Session {
@@ -21,12 +22,18 @@ export interface Session {
 
 export { limitAuthAttempt, rememberSignInAddress, type AuthAction } from "./attempts";
 
+/** A new session of the user's current epoch (sessions.ts), signed with the newest session key. */
 async function startSession(ctx: CoreContext, user: StoredUser): Promise<Session> {
-  const { token, expires_at } = await issueToken(user, ctx.config.JWT_SECRET, ctx.config.TOKEN_TTL_SECONDS, ctx.clock());
+  const sid = newSessionId(sessionEpoch(user));
+  const { token, expires_at } = await issueToken(user, ctx.config.SESSION_KEYS, ctx.config.TOKEN_TTL_SECONDS, ctx.clock(), { sid });
   return { token, expires_at, user: toPublicUser(user) };
 }
 
 export async function register(ctx: CoreContext, input: RegisterInput, role: Role = "user"): Promise<Session> {
+  return startSession(ctx, await createUser(ctx, input, role));
+}
+
+async function createUser(ctx: CoreContext, input: RegisterInput, role: Role): Promise<StoredUser> {
   const now = ctx.clock().toISOString();
   const user: StoredUser = {
     id: newId(),
@@ -42,7 +49,7 @@ export async function register(ctx: CoreContext, input: RegisterInput, role: Rol
   };
   await insertUser(ctx.db, user);
   ctx.logger.info("user registered", { user_id: user.id, role });
-  return startSession(ctx, user);
+  return user;
 }
 
 let cachedDecoy: Promise<string> | null = null;
@@ -56,17 +63,22 @@ export async function login(ctx: CoreContext, input: LoginInput): Promise<Sessio
   return startSession(ctx, user);
 }
 
+export type AuthenticatedSession = TokenClaims & { sid: string; user: PublicUser };
+
 /**
- * Resolves a bearer token to its claims, and checks the user still exists. Only a bad token or
- * a deleted user is a 401 (which signs the client out); a store that cannot be reached is a
+ * Resolves a session token to its claims, and checks with the one read of the user that the
+ * user still exists and the session was not signed out. Only a bad token, a deleted user or an
+ * ended session is a 401 (which signs the client out); a store that cannot be reached is a
  * failure of ours and propagates, to be answered 503 with the session left alone.
  */
-export async function authenticate(ctx: CoreContext, token: string, secret = ctx.config.JWT_SECRET): Promise<TokenClaims & { user: PublicUser }> {
-  const claims = await verifyToken(token, secret, ctx.clock());
+export async function authenticate(ctx: CoreContext, token: string): Promise<AuthenticatedSession> {
+  const claims = await verifyToken(token, ctx.config.SESSION_KEYS, ctx.clock());
+  const sid = claims.sid;
+  if (!sid || claims.akid !== undefined) throw unauthorized("Invalid or expired token", "invalid_token");
   const user = await findUserById(ctx.db, claims.sub);
-  if (!user) throw unauthorized("Invalid or expired token", "invalid_token");
+  if (!user || !isSessionActive(user, sid)) throw unauthorized("Invalid or expired token", "invalid_token");
   // The stored role wins over the token's, so a demotion takes effect at once.
-  return { ...claims, role: user.role, user: toPublicUser(user) };
+  return { ...claims, sid, role: user.role, user: toPublicUser(user) };
 }
 
 export async function getProfile(ctx: CoreContext, userId: string): Promise<PublicUser> {
@@ -95,10 +107,8 @@ export async function ensureAdmin(
   input: RegisterInput,
 ): Promise<{ user: PublicUser; created: boolean }> {
   const existing = await findUserByEmail(ctx.db, input.email);
-  if (!existing) {
-    const session = await register(ctx, input, "admin");
-    return { user: session.user, created: true };
-  }
+  // No session is started: the command that calls this hands out no token.
+  if (!existing) return { user: toPublicUser(await createUser(ctx, input, "admin")), created: true };
   const after: StoredUser = {
     ...existing,
     role: "admin",

@@ -1,36 +1,64 @@
 import type { CoreContext } from "../shared/context";
-import { derivedKey } from "../shared/derived-keys";
 import { isAppError, unauthorized } from "../shared/errors";
-import type { PublicUser } from "./model";
-import { authenticate } from "./service";
-import { issueToken, type TokenClaims } from "./token";
+import { assertApiKeyActive } from "./api-keys";
+import type { StreamCredential } from "./credentials";
+import type { PublicUser, Role } from "./model";
+import { isSessionActive } from "./sessions";
+import { issueToken, verifyToken, type TokenSigner } from "./token";
+import { findUserById, toPublicUser } from "./users";
 
 /**
  * Browsers open SSE streams with EventSource, which cannot send an Authorization header, and the
  * session token must never appear in a URL (it would land in access logs and history). So a
  * signed-in client trades its token for a stream ticket: a token for the same user that lives
- * STREAM_TICKET_TTL_SECONDS, is signed with a key derived for this purpose only (so it is never
- * accepted as a bearer token, nor a bearer token as a ticket), and only opens streams. A stream
- * that is open keeps running after the ticket expires; reconnecting needs a new one.
+ * STREAM_TICKET_TTL_SECONDS, is signed with the cursor keyring under its own label (so it is
+ * never accepted as a bearer token, nor a bearer token as a ticket), and only opens streams.
+ *
+ * A ticket carries the credential it was issued from (the session's id, or the API key's), so a
+ * stream opened with it is ended by the same sign-out or revocation as the credential itself,
+ * also after the ticket has expired (the stream re-checks the credential while it runs).
  */
-const PURPOSE = "fintech/stream-ticket/v1";
-const ticketKey = (secret: string) => derivedKey(secret, PURPOSE).toString("base64url");
+const TICKET_LABEL = "fintech/stream-ticket/v1";
+const ticketSigner = (ctx: CoreContext): TokenSigner => ({ keys: ctx.config.CURSOR_KEYS, label: TICKET_LABEL });
 
-export async function issueStreamTicket(ctx: CoreContext, user: { id: string; role: TokenClaims["role"] }) {
+export async function issueStreamTicket(ctx: CoreContext, user: { id: string; role: Role }, credential: StreamCredential) {
   const ttl = ctx.config.STREAM_TICKET_TTL_SECONDS;
-  const { token, expires_at } = await issueToken(user, ticketKey(ctx.config.JWT_SECRET), ttl, ctx.clock());
+  const claims = credential.kind === "session" ? { sid: credential.sessionId } : { akid: credential.keyId };
+  const { token, expires_at } = await issueToken(user, ticketSigner(ctx), ttl, ctx.clock(), claims);
   return { ticket: token, expires_at, expires_in: ttl };
 }
 
-/** The user a ticket was issued to; any fault (expired, forged, a session token) is a 401. */
-export async function redeemStreamTicket(ctx: CoreContext, ticket: string): Promise<TokenClaims & { user: PublicUser }> {
-  if (ticket.length > 2_000) throw unauthorized("Invalid or expired stream ticket", "invalid_ticket");
+export interface RedeemedTicket {
+  userId: string;
+  role: Role;
+  user: PublicUser;
+  credential: StreamCredential;
+}
+
+/**
+ * The user a ticket was issued to and the credential behind it; any fault (expired, forged, a
+ * session token, a signed-out session, a revoked key, a deleted user) is a 401. As with the
+ * credential itself, an API key's ticket acts with the role `user`, a session's with the user's
+ * current role.
+ */
+export async function redeemStreamTicket(ctx: CoreContext, ticket: string): Promise<RedeemedTicket> {
+  const invalid = () => unauthorized("Invalid or expired stream ticket", "invalid_ticket");
+  if (ticket.length > 2_000) throw invalid();
   try {
-    // The same checks as a session token, under the ticket key: the user still exists, and their
-    // current role counts.
-    return await authenticate(ctx, ticket, ticketKey(ctx.config.JWT_SECRET));
+    const claims = await verifyToken(ticket, ticketSigner(ctx), ctx.clock());
+    const user = await findUserById(ctx.db, claims.sub);
+    if (!user) throw invalid();
+    if (claims.sid !== undefined && claims.akid === undefined) {
+      if (!isSessionActive(user, claims.sid)) throw invalid();
+      return { userId: user.id, role: user.role, user: toPublicUser(user), credential: { kind: "session", userId: user.id, sessionId: claims.sid } };
+    }
+    if (claims.akid !== undefined && claims.sid === undefined) {
+      await assertApiKeyActive(ctx, user.id, claims.akid);
+      return { userId: user.id, role: "user", user: { ...toPublicUser(user), role: "user" }, credential: { kind: "api_key", userId: user.id, keyId: claims.akid } };
+    }
+    throw invalid();
   } catch (error) {
-    if (isAppError(error) && error.status === 401) throw unauthorized("Invalid or expired stream ticket", "invalid_ticket");
+    if (isAppError(error) && error.status === 401) throw invalid();
     throw error;
   }
 }

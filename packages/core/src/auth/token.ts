@@ -1,43 +1,96 @@
-import { sign, verify } from "hono/jwt";
+import { randomUUID } from "node:crypto";
+import { decode, sign, verify } from "hono/jwt";
 import { z } from "zod";
 import { unauthorized } from "../shared/errors";
+import type { Keyring, KeyVersion } from "../shared/keyring";
 import { Role } from "./model";
 
 const ALGORITHM = "HS256";
+/** The label of the session-signing key within the session keyring (keyring.ts). */
+export const SESSION_TOKEN_LABEL = "fintech/session-token/v1";
+/** No token we issue comes near this; anything longer was not made here. */
+const MAX_TOKEN_LENGTH = 4_000;
+
+/**
+ * A session id: the user's session epoch (bumped by "sign out everywhere", sessions.ts) and a
+ * random part. Only the server reads it.
+ */
+export const SessionId = z.string().regex(/^\d{1,9}\.[0-9a-f-]{36}$/);
 
 export const TokenClaims = z.object({
-  sub: z.string(),
+  sub: z.string().min(1).max(200),
   role: Role,
   iat: z.number(),
   exp: z.number(),
+  nbf: z.number().optional(),
+  /** The session this token belongs to (sessions.ts); a stream ticket carries its session's. */
+  sid: SessionId.optional(),
+  /** A stream ticket issued for an API key carries the key's id instead. */
+  akid: z.string().min(1).max(64).optional(),
 });
 export type TokenClaims = z.infer<typeof TokenClaims>;
 
+export const newSessionId = (epoch: number): string => `${epoch}.${randomUUID()}`;
+
+/** The HS256 key of one version for one use, as a JWK so its version goes in the header's `kid`. */
+const jwk = (version: KeyVersion, label: string) => ({
+  kty: "oct",
+  alg: ALGORITHM,
+  kid: version.version,
+  k: version.key(label).toString("base64url"),
+});
+
+export interface TokenSigner {
+  keys: Keyring;
+  /** Which use of the keyring: session tokens and stream tickets never verify for each other. */
+  label: string;
+}
+
+export const sessionSigner = (keys: Keyring): TokenSigner => ({ keys, label: SESSION_TOKEN_LABEL });
+
+/** Signs with the keyring's newest version; the claims beyond sub/role/iat/exp are the caller's. */
 export async function issueToken(
   user: { id: string; role: Role },
-  secret: string,
+  signer: TokenSigner | Keyring,
   ttlSeconds: number,
   now: Date,
-): Promise<{ token: string; expires_at: string }> {
+  claims: { sid?: string; akid?: string } = {},
+): Promise<{ token: string; expires_at: string; exp: number }> {
+  const { keys, label } = "label" in signer ? signer : sessionSigner(signer);
   const iat = Math.floor(now.getTime() / 1000);
   const exp = iat + ttlSeconds;
-  const token = await sign({ sub: user.id, role: user.role, iat, exp }, secret, ALGORITHM);
-  return { token, expires_at: new Date(exp * 1000).toISOString() };
+  const payload = { sub: user.id, role: user.role, iat, exp, ...claims };
+  const token = await sign(payload, jwk(keys.current, label), ALGORITHM);
+  return { token, expires_at: new Date(exp * 1000).toISOString(), exp };
 }
 
 /**
- * Signature, algorithm and expiry are all checked; any failure is the same 401. Times are
- * judged against `now` (the context's clock), not the library's own Date.now().
+ * Signature, algorithm, key version and times are all checked; any failure is the same 401.
+ * The key is the one the header's `kid` names, so a token signed before a rotation verifies until
+ * it expires while the previous version is kept, and a version that was removed (or never
+ * existed) is refused. Times are judged against `now` (the context's clock), not the library's
+ * own Date.now(): not before `nbf` and `iat`, not at or after `exp`.
  */
-export async function verifyToken(token: string, secret: string, now: Date): Promise<TokenClaims> {
+export async function verifyToken(token: string, signer: TokenSigner | Keyring, now: Date): Promise<TokenClaims> {
+  const { keys, label } = "label" in signer ? signer : sessionSigner(signer);
   const invalid = () => unauthorized("Invalid or expired token", "invalid_token");
+  if (token.length > MAX_TOKEN_LENGTH) throw invalid();
+  let kid: unknown;
+  try {
+    kid = decode(token).header.kid;
+  } catch {
+    throw invalid();
+  }
+  const version = typeof kid === "string" ? keys.find(kid) : undefined;
+  if (!version) throw invalid();
   let claims: TokenClaims;
   try {
-    claims = TokenClaims.parse(await verify(token, secret, { alg: ALGORITHM, exp: false, iat: false, nbf: false }));
+    claims = TokenClaims.parse(await verify(token, jwk(version, label), { alg: ALGORITHM, exp: false, iat: false, nbf: false }));
   } catch {
     throw invalid();
   }
   const nowSeconds = Math.floor(now.getTime() / 1000);
   if (claims.exp <= nowSeconds || claims.iat > nowSeconds) throw invalid();
+  if (claims.nbf !== undefined && claims.nbf > nowSeconds) throw invalid();
   return claims;
 }

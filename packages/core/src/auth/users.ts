@@ -6,19 +6,37 @@ import { conflict, notFound } from "../shared/errors";
 import { emailKey, userKey, usersIndex } from "./keys";
 import { AUTH_MESSAGES, PublicUser, Role } from "./model";
 
-/** The stored user: the public fields plus the password hash. */
-export const StoredUser = PublicUser.extend({ password_hash: z.string() });
+/**
+ * The stored user: the public fields, the password hash and the state of the user's sessions
+ * (sessions.ts), which rides on this item so that checking a session costs no extra read.
+ */
+export const StoredUser = PublicUser.extend({
+  password_hash: z.string(),
+  /** Signed-out session ids and when their tokens expire (epoch seconds); pruned as they expire. */
+  revoked_sessions: z.record(z.string(), z.number()).optional(),
+  /** Sessions of an older epoch are over ("sign out everywhere"). */
+  session_epoch: z.number().int().nonnegative().optional(),
+  /** Bumped by every change of the two above: the optimistic lock between sign-outs and profile edits. */
+  sessions_version: z.number().int().nonnegative().optional(),
+});
 export type StoredUser = z.infer<typeof StoredUser>;
 
 type TransactItems = NonNullable<TransactWriteCommandInput["TransactItems"]>;
 
 export function toPublicUser(user: StoredUser): PublicUser {
-  const { password_hash: _hidden, ...visible } = user;
+  const { password_hash: _hidden, revoked_sessions: _revoked, session_epoch: _epoch, sessions_version: _version, ...visible } = user;
   return visible;
 }
 
 function userItem(user: StoredUser) {
   return { ...userKey(user.id), ...usersIndex(user.created_at, user.id), entity: "user", ...user };
+}
+
+/** The condition that the user's session state is still as `user` was read. */
+export function sessionsUnchanged(user: StoredUser): { expression: string; values: Record<string, number> } {
+  return user.sessions_version === undefined
+    ? { expression: "attribute_not_exists(sessions_version)", values: {} }
+    : { expression: "sessions_version = :sessions", values: { ":sessions": user.sessions_version } };
 }
 
 const failedCheck = (codes: string[] | null, index: number) => codes?.[index] === "ConditionalCheckFailed";
@@ -53,7 +71,8 @@ export async function findUserByEmail(db: Database, email: string): Promise<Stor
 
 /**
  * Replace a user's stored record. When the email changes, the old uniqueness item is released
- * and the new one claimed in the same transaction; the version check refuses lost updates.
+ * and the new one claimed in the same transaction; the version check refuses lost updates, a
+ * sign-out in between included (its revocation would otherwise be written over).
  */
 export async function replaceUser(db: Database, before: StoredUser, after: StoredUser): Promise<void> {
   const items: TransactItems = [
@@ -61,8 +80,8 @@ export async function replaceUser(db: Database, before: StoredUser, after: Store
       Put: {
         TableName: db.table,
         Item: userItem(after),
-        ConditionExpression: "updated_at = :seen",
-        ExpressionAttributeValues: { ":seen": before.updated_at },
+        ConditionExpression: `updated_at = :seen AND ${sessionsUnchanged(before).expression}`,
+        ExpressionAttributeValues: { ":seen": before.updated_at, ...sessionsUnchanged(before).values },
       },
     },
   ];

@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { z } from "zod";
-import { derivedKey } from "../shared/derived-keys";
 import { badRequest } from "../shared/errors";
+import type { Keyring, KeyVersion } from "../shared/keyring";
 
 /**
  * Where a reader of a feed stands (see feed.ts). Sent to the client as the SSE `id:` of every
@@ -31,27 +31,31 @@ export const MAX_CURSOR_STREAMS = 200;
 /** EventSource sends the id back as a header; CloudFront and Lambda URLs take 8 KB comfortably. */
 export const MAX_CURSOR_LENGTH = 8_000;
 
-const PURPOSE = "fintech/feed-cursor/v1";
-const macKey = (secret: string) => derivedKey(secret, PURPOSE);
+/** The MAC key's label within CURSOR_KEYS (keyring.ts): never the key of a paging cursor or a ticket. */
+const LABEL = "fintech/feed-cursor/v1";
 
 /** Signed with the feed's name and scope: a cursor of another user's feed is refused. */
-const mac = (secret: string, scope: string, payload: string) =>
-  createHmac("sha256", macKey(secret)).update(`${scope}\n${payload}`).digest().subarray(0, 18);
+const mac = (version: KeyVersion, scope: string, payload: string) =>
+  createHmac("sha256", version.key(LABEL)).update(`${scope}\n${payload}`).digest().subarray(0, 18);
 
-export function encodeCursor(secret: string, scope: string, cursor: FeedCursor): string {
+/** Signed with the newest key; accepted under any retained one, so a rotation does not cut a resume. */
+export function encodeCursor(keys: Keyring, scope: string, cursor: FeedCursor): string {
   const payload = Buffer.from(JSON.stringify(cursor)).toString("base64url");
-  return `${payload}.${mac(secret, scope, payload).toString("base64url")}`;
+  return `${payload}.${mac(keys.current, scope, payload).toString("base64url")}`;
 }
 
 const invalid = () => badRequest("Invalid Last-Event-ID: reconnect without one to start from now", "invalid_event_id");
 
-export function decodeCursor(secret: string, scope: string, text: string): FeedCursor {
+export function decodeCursor(keys: Keyring, scope: string, text: string): FeedCursor {
   if (text.length > MAX_CURSOR_LENGTH) throw invalid();
   const [payload, signature, ...rest] = text.split(".");
   if (!payload || !signature || rest.length > 0) throw invalid();
   const given = Buffer.from(signature, "base64url");
-  const expected = mac(secret, scope, payload);
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw invalid();
+  const signedHere = keys.versions.some((version) => {
+    const expected = mac(version, scope, payload);
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  });
+  if (!signedHere) throw invalid();
   try {
     const parsed = CursorShape.safeParse(JSON.parse(Buffer.from(payload, "base64url").toString("utf8")));
     if (!parsed.success || Object.keys(parsed.data.s).length > MAX_CURSOR_STREAMS) throw invalid();

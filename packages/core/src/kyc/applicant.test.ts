@@ -1,7 +1,10 @@
 import { QueryCommand } from "@aws-sdk/lib-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestContext } from "../../../../infra/local/testing";
-import { identityNumberHash, kycState, nextSteps, pendingSubmissionFields, StartKycInput, startKyc, verifyIdentityNumber } from "./applicant";
+import { createTestContext, rotatedKeyring, TEST_KEYS } from "../../../../infra/local/testing";
+import { loadConfig } from "../shared/config";
+import type { CoreContext } from "../shared/context";
+import { kycState, nextSteps, pendingSubmissionFields, StartKycInput, startKyc, verifyIdentityNumber } from "./applicant";
+import { identityNumberHashes } from "./identity-hash";
 import { velocityPartition } from "./keys";
 import type { KycSubmission, SubmissionDocument } from "./model";
 import { findUserSubmission, listHistory } from "./submissions";
@@ -62,12 +65,23 @@ describe("next steps", () => {
 });
 
 describe("the keyed hash", () => {
-  it("is stable for a number, differs by type and by secret, and is not the number", () => {
-    const hash = identityNumberHash(ctx, "aadhaar", "234123412346");
+  const hashOf = (context: CoreContext, type: "aadhaar" | "pan", number: string) => identityNumberHashes(context, type, number)[0]!.hash;
+
+  it("is stable for a number, differs by type and by key, and is not the number", () => {
+    const hash = hashOf(ctx, "aadhaar", "234123412346");
     expect(hash).toMatch(/^[0-9a-f]{64}$/);
-    expect(identityNumberHash(ctx, "aadhaar", "234123412346")).toBe(hash);
-    expect(identityNumberHash(ctx, "pan", "234123412346")).not.toBe(hash);
-    expect(identityNumberHash({ ...ctx, config: { ...ctx.config, JWT_SECRET: `${ctx.config.JWT_SECRET}-other` } }, "aadhaar", "234123412346")).not.toBe(hash);
+    expect(hashOf(ctx, "aadhaar", "234123412346")).toBe(hash);
+    expect(hashOf(ctx, "pan", "234123412346")).not.toBe(hash);
+    const otherKey = { ...ctx, config: loadConfig({ IDENTITY_HASH_KEYS: "1:another-identity-hash-key-that-is-long-enough" }) };
+    expect(hashOf(otherKey, "aadhaar", "234123412346")).not.toBe(hash);
+  });
+
+  it("is made under every retained key version, the newest first", () => {
+    const rotated = { ...ctx, config: loadConfig({ IDENTITY_HASH_KEYS: rotatedKeyring("t2", TEST_KEYS.IDENTITY_HASH_KEYS) }) };
+    const hashes = identityNumberHashes(rotated, "aadhaar", "234123412346");
+    expect(hashes.map((entry) => entry.version)).toEqual(["t2", "t1"]);
+    expect(hashes[1]!.hash).toBe(hashOf(ctx, "aadhaar", "234123412346"));
+    expect(hashes[0]!.hash).not.toBe(hashes[1]!.hash);
   });
 });
 

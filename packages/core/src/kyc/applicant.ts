@@ -1,13 +1,12 @@
-import { createHmac } from "node:crypto";
 import { GetCommand } from "@aws-sdk/lib-dynamodb";
 import { z } from "zod";
 import { checkHealth } from "../health/service";
 import type { CoreContext } from "../shared/context";
-import { derivedKey } from "../shared/derived-keys";
 import { badRequest, conflict, forbidden, notFound } from "../shared/errors";
 import { parseWith } from "../shared/validation";
 import { textFieldError } from "../shared/field-errors";
 import { countryDocumentTypes, findCountry } from "./countries";
+import { identityNumberHashes, recordedHashes } from "./identity-hash";
 import { isValidIdentityNumber, maskIdentityNumber, normaliseIdentityNumber } from "./identity-numbers";
 import { identityNumberClaimKey, profileKey, submissionKey, velocityKey, type VelocityKind } from "./keys";
 import {
@@ -324,13 +323,6 @@ export async function startKyc(ctx: CoreContext, userId: string, body: unknown, 
 
 /* ---------- Aadhaar and PAN ---------- */
 
-const HASH_PURPOSE = "kyc-identity-number";
-
-/** Keyed hash of a normalised number: finds the same number on another user, reveals nothing without the key. */
-export function identityNumberHash(ctx: CoreContext, type: IdentityNumberType, normalised: string): string {
-  return createHmac("sha256", derivedKey(ctx.config.JWT_SECRET, HASH_PURPOSE)).update(`${type}:${normalised}`).digest("hex");
-}
-
 const invalidNumber = (type: IdentityNumberType) =>
   type === "aadhaar" ? badRequest(KYC_MESSAGES.invalidAadhaar, "invalid_aadhaar") : badRequest(KYC_MESSAGES.invalidPan, "invalid_pan");
 
@@ -344,8 +336,8 @@ const notEditable = (submission: KycSubmission) =>
 
 /**
  * Verifies an Aadhaar number or a PAN (format and, for Aadhaar, Verhoeff checksum) and records
- * it: only the masked number and a keyed hash are stored, plus a claim item (type, hash, user)
- * through which the risk engine finds the same number on another user. Verifying the number
+ * it: only the masked number and keyed hashes are stored, plus a claim item (type, hash, user) per
+ * retained key version, through which the risk engine finds the same number on another user. Verifying the number
  * already recorded answers as before and writes nothing. Replacing a recorded number (while the
  * submission is pending) keeps the old claim: that this user presented that number stays true.
  */
@@ -364,17 +356,23 @@ export async function verifyIdentityNumber(ctx: CoreContext, userId: string, typ
     throw badRequest(`country ${input.country.toUpperCase()} is not the country of your KYC submission (${submission.country})`, "country_mismatch");
   }
   const normalised = normaliseIdentityNumber(type, input.document_number);
-  const hash = identityNumberHash(ctx, type, normalised);
+  const hashes = identityNumberHashes(ctx, type, normalised).map((entry) => entry.hash);
+  const hash = hashes[0]!;
   const masked = maskIdentityNumber(type, normalised);
   const reply = (current: KycSubmission): IdentityNumberVerified => ({ valid: true, status: "verified", document_type: type, masked, progress: current.progress, kyc_status: current.status });
-  if (submission.identity_numbers[type]?.hash === hash) return reply(submission);
+  // The same number as recorded, under whichever retained key version it was recorded.
+  const isRecorded = (current: KycSubmission) => {
+    const record = current.identity_numbers[type];
+    return record !== undefined && recordedHashes(record).some((recorded) => hashes.includes(recorded));
+  };
+  if (isRecorded(submission)) return reply(submission);
 
   const next = await changeSubmission(ctx, submission.id, (current) => {
-    if (current.identity_numbers[type]?.hash === hash) return null;
+    if (isRecorded(current)) return null;
     if (current.status !== "pending") throw notEditable(current);
     const now = ctx.clock().toISOString();
     const label = type === "aadhaar" ? "Aadhaar" : "PAN";
-    const draft: KycSubmission = { ...current, identity_numbers: { ...current.identity_numbers, [type]: { masked, hash, verified_at: now } } };
+    const draft: KycSubmission = { ...current, identity_numbers: { ...current.identity_numbers, [type]: { masked, hash, hashes, verified_at: now } } };
     const entry: HistoryInput = {
       actor: applicantActor(current),
       action: "identity_number_verified",
@@ -384,8 +382,9 @@ export async function verifyIdentityNumber(ctx: CoreContext, userId: string, typ
       // The check is deterministic: confidence 1 says the format (and checksum) passed, not that the number was issued.
       event: { type: "documentVerified", data: { documentType: type, status: "VERIFIED", confidence: 1 } },
     };
-    const claim = { ...identityNumberClaimKey(type, hash, current.user_id), entity: "kyc_number_claim", type, user_id: current.user_id, submission_id: current.id, claimed_at: now };
-    return afterApplicantStep(ctx, draft, [entry], [claim]);
+    // One claim per retained key version, so the number is found on users recorded under any of them.
+    const claims = hashes.map((claimHash) => ({ ...identityNumberClaimKey(type, claimHash, current.user_id), entity: "kyc_number_claim", type, user_id: current.user_id, submission_id: current.id, claimed_at: now }));
+    return afterApplicantStep(ctx, draft, [entry], claims);
   });
   return reply(next);
 }

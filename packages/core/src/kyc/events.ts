@@ -60,7 +60,7 @@ export const kycFeedReader = (ctx: CoreContext, userId: string) => new FeedReade
  * its verification before it subscribed misses nothing).
  */
 export function cursorBeforeSubmission(ctx: CoreContext, submission: Pick<KycSubmission, "user_id" | "submitted_at">): string {
-  return encodeCursor(ctx.config.JWT_SECRET, kycFeedScope(submission.user_id), { p: submission.submitted_at, f: submission.submitted_at, s: {} });
+  return encodeCursor(ctx.config.CURSOR_KEYS, kycFeedScope(submission.user_id), { p: submission.submitted_at, f: submission.submitted_at, s: {} });
 }
 
 /* ---------- the stream's messages (documented in OpenAPI; built from the history entries) ---------- */

@@ -116,8 +116,10 @@ export type SubmissionDocument = z.infer<typeof SubmissionDocument>;
 export const IdentityNumberRecord = z.object({
   /** Last four characters only, e.g. "XXXX XXXX 1234"; the number itself is never stored. */
   masked: z.string(),
-  /** Keyed hash (HMAC) of the normalised number, to find the same number on another user. */
+  /** Keyed hash (HMAC) of the normalised number under the newest key, to find the same number on another user. */
   hash: z.string(),
+  /** Every hash the number was claimed under, one per key version retained then (identity-hash.ts). */
+  hashes: z.array(z.string()).optional(),
   verified_at: z.string(),
 });
 export type IdentityNumberRecord = z.infer<typeof IdentityNumberRecord>;

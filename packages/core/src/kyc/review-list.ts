@@ -127,7 +127,7 @@ async function countMatches(ctx: CoreContext, input: SubmissionsQuery, search: S
   return { total: found.items.length, complete: found.complete };
 }
 
-export const reviewCursorBinding = (ctx: CoreContext, scope: Record<string, unknown>): CursorBinding => ({ secret: ctx.config.JWT_SECRET, scope });
+export const reviewCursorBinding = (ctx: CoreContext, scope: Record<string, unknown>): CursorBinding => ({ secret: ctx.config.CURSOR_KEYS, scope });
 
 /** A page of the reviewer's list; the cursor is signed and bound to the filters. */
 export async function listSubmissions(ctx: CoreContext, query: unknown): Promise<ReviewPage> {

@@ -3,7 +3,7 @@ import { once } from "node:events";
 import path from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { createTestContext, TEST_BUCKETS, TEST_JWT_SECRET } from "../../../../infra/local/testing";
+import { createTestContext, TEST_BUCKETS, TEST_KEYS } from "../../../../infra/local/testing";
 import type {} from "../../../../infra/local/test-setup"; // the type of inject("dynamodbEndpoint")
 import type { CoreContext } from "../shared/context";
 import { toDecimalString } from "../money/model";
@@ -136,7 +136,7 @@ const clientEnv = (): Record<string, string> => ({
   S3_ENDPOINT: inject("s3Endpoint"),
   KYC_BUCKET: TEST_BUCKETS.kyc,
   SETTLEMENTS_BUCKET: TEST_BUCKETS.settlements,
-  JWT_SECRET: TEST_JWT_SECRET,
+  ...TEST_KEYS,
   ALLOW_TEST_BALANCE: "true",
   LOG_LEVEL: "silent",
   AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true",

@@ -14,7 +14,7 @@ import { TransactionFilters } from "./model";
  * in detail, and the CSV export of a filtered list.
  */
 
-export const cursorBinding = (ctx: CoreContext, scope: Record<string, unknown>): CursorBinding => ({ secret: ctx.config.JWT_SECRET, scope });
+export const cursorBinding = (ctx: CoreContext, scope: Record<string, unknown>): CursorBinding => ({ secret: ctx.config.CURSOR_KEYS, scope });
 
 /**
  * Journals written before entries carried their account number and ownership get both from the

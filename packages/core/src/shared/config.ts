@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { keyringProblems, parseKeyring, unconfiguredKeyring, type Keyring } from "./keyring";
+import { KEY_SECRETS, type KeySecretName } from "./secret-names";
 
 /** Comma separated list in an environment variable. */
 const csv = z
@@ -15,6 +17,22 @@ const flag = (fallback: boolean) =>
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
 /**
+ * A keyring secret (keyring.ts): checked when present; when absent, a keyring that refuses to be
+ * used, so a function bound to fewer secrets still starts and a stray use names what is missing.
+ */
+const keyring = (name: KeySecretName) =>
+  z
+    .string()
+    .optional()
+    .transform((value, ctx): Keyring => {
+      if (value === undefined) return unconfiguredKeyring(name);
+      const problems = keyringProblems(value);
+      if (problems.length === 0) return parseKeyring(name, value);
+      for (const problem of problems) ctx.addIssue({ code: "custom", message: problem });
+      return z.NEVER;
+    });
+
+/**
  * Runtime configuration, read from the environment once. In the cloud the stacks set these
  * variables; locally infra/local does. Nothing else reads process.env.
  */
@@ -27,13 +45,19 @@ export const ConfigSchema = z.object({
   /** Set only for DynamoDB Local / the S3 emulator. */
   DYNAMODB_ENDPOINT: z.url().optional(),
   S3_ENDPOINT: z.url().optional(),
-  JWT_SECRET: z.string().min(32, "JWT_SECRET must be at least 32 characters"),
+  /** One secret per purpose, each a keyring of versions (secret-names.ts, keyring.ts). */
+  SESSION_KEYS: keyring(KEY_SECRETS.session),
+  CURSOR_KEYS: keyring(KEY_SECRETS.cursor),
+  API_KEY_HASH_KEYS: keyring(KEY_SECRETS.apiKeyHash),
+  IDENTITY_HASH_KEYS: keyring(KEY_SECRETS.identityHash),
   /**
    * The proof that a request came through CloudFront, which adds it as an origin header. Set
    * by the stacks in the cloud (then every request without it is refused, and the viewer's
    * address is read from CloudFront's header); unset locally, where there is no CDN.
    */
   ORIGIN_SECRET: z.string().min(32, "ORIGIN_SECRET must be at least 32 characters").optional(),
+  /** The origin secret before a rotation, accepted beside ORIGIN_SECRET until CloudFront sends the new one everywhere. */
+  ORIGIN_SECRET_PREVIOUS: z.string().min(32, "ORIGIN_SECRET_PREVIOUS must be at least 32 characters").optional(),
   TOKEN_TTL_SECONDS: positiveInt(24 * 60 * 60),
   /** scrypt cost (N) for new password hashes; stored hashes carry their own parameters. */
   PASSWORD_HASH_COST: positiveInt(2 ** 16),
@@ -60,6 +84,10 @@ export const ConfigSchema = z.object({
   /** A stream ends cleanly after this, well inside Lambda's 15 minutes; the client resumes. */
   FEED_MAX_SECONDS: positiveInt(300),
   FEED_RETRY_MS: positiveInt(2_000),
+  /** An open stream asks again this often whether its session or API key still holds, and ends if not. */
+  FEED_AUTH_RECHECK_MS: positiveInt(60_000),
+  /** Open streams one user may hold at once, across every process (events/stream-leases.ts). */
+  FEED_STREAMS_PER_USER: positiveInt(5),
   STREAM_TICKET_TTL_SECONDS: positiveInt(60),
 });
 

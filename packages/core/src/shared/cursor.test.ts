@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { signCursor, verifyCursor, type CursorBinding } from "./cursor";
+import { parseKeyring } from "./keyring";
 
-const SECRET = "a-test-secret-that-is-long-enough-for-hmac";
+const SECRET = "1:a-test-secret-that-is-long-enough-for-hmac";
 const KEY_NAMES = ["pk", "sk"] as const;
 const key = { pk: "OWNER#u1#TXS", sk: "2026-03-01T10:00:00.000Z#j1" };
-const binding = (scope: Record<string, unknown>, secret = SECRET): CursorBinding => ({ secret, scope });
+const binding = (scope: Record<string, unknown>, secret = SECRET): CursorBinding => ({ secret: parseKeyring("CURSOR_KEYS", secret), scope });
 const refused = (run: () => unknown) => {
   expect(run).toThrow(expect.objectContaining({ status: 400, code: "invalid_cursor", message: "Invalid cursor" }));
 };
@@ -44,5 +45,17 @@ describe("signed cursors", () => {
   it("refuse a validly signed payload of the wrong shape", () => {
     refused(() => verifyCursor(mine, signCursor(mine, { pk: "p" }), KEY_NAMES));
     refused(() => verifyCursor(mine, signCursor(mine, { ...key, extra: "x" }), KEY_NAMES));
+  });
+
+  it("verify under every retained key version, and no longer once a version is removed", () => {
+    const before = signCursor(mine, key);
+    const rotated = (scope: Record<string, unknown>) => binding(scope, `2:a-newer-secret-that-is-long-enough-for-hmac,${SECRET}`);
+    const mineRotated = rotated({ route: "history", owner: "u1", status: "posted" });
+    expect(verifyCursor(mineRotated, before, KEY_NAMES)).toEqual(key);
+    const after = signCursor(mineRotated, key);
+    expect(after).not.toBe(before);
+    expect(verifyCursor(mineRotated, after, KEY_NAMES)).toEqual(key);
+    refused(() => verifyCursor(mine, after, KEY_NAMES));
+    refused(() => verifyCursor(binding({ route: "history", owner: "u1", status: "posted" }, "2:a-newer-secret-that-is-long-enough-for-hmac"), before, KEY_NAMES));
   });
 });

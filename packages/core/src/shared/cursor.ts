@@ -1,6 +1,6 @@
 import { createHash, createHmac, timingSafeEqual } from "node:crypto";
-import { derivedKey } from "./derived-keys";
 import { badRequest } from "./errors";
+import type { Keyring, KeyVersion } from "./keyring";
 
 /**
  * Opaque, tamper-evident paging cursors. A cursor is the last key of a page, signed with HMAC
@@ -8,17 +8,19 @@ import { badRequest } from "./errors";
  * hand, taken from another user, another route or another filter set fails verification and is
  * a 400 `invalid_cursor`, never a DynamoDB call with a key outside the query's range.
  *
- * The MAC key is derived from the configured JWT_SECRET with its own purpose label (HKDF), so a
- * cursor signature can never stand in for a token signature or the other way round.
+ * The MAC key comes from CURSOR_KEYS under its own label (keyring.ts), so a cursor signature can
+ * never stand in for a feed cursor or a stream ticket, nor the other way round. Cursors are signed
+ * with the newest version and verified under any retained one, so a rotation does not break a
+ * listing someone is paging through.
  */
 export interface CursorBinding {
-  secret: string;
+  /** CURSOR_KEYS. */
+  secret: Keyring;
   /** Everything that defines the query: route, owner, filters (not the page size). */
   scope: Record<string, unknown>;
 }
 
-const PURPOSE = "fintech/pagination-cursor/v1";
-const macKey = (secret: string) => derivedKey(secret, PURPOSE);
+const LABEL = "fintech/pagination-cursor/v1";
 
 /** Key order must not change the hash: {a, b} and {b, a} are the same query. */
 function canonical(value: unknown): string {
@@ -30,14 +32,14 @@ function canonical(value: unknown): string {
   return JSON.stringify(value ?? null);
 }
 
-function mac(binding: CursorBinding, payload: string): Buffer {
+function mac(version: KeyVersion, binding: CursorBinding, payload: string): Buffer {
   const scope = createHash("sha256").update(canonical(binding.scope)).digest("hex");
-  return createHmac("sha256", macKey(binding.secret)).update(`${scope}\n${payload}`).digest();
+  return createHmac("sha256", version.key(LABEL)).update(`${scope}\n${payload}`).digest();
 }
 
 export function signCursor(binding: CursorBinding, key: Record<string, string>): string {
   const payload = Buffer.from(JSON.stringify(key)).toString("base64url");
-  return `${payload}.${mac(binding, payload).toString("base64url")}`;
+  return `${payload}.${mac(binding.secret.current, binding, payload).toString("base64url")}`;
 }
 
 /** Our cursors carry at most a few hundred bytes of key; anything longer was not made here. */
@@ -51,8 +53,11 @@ export function verifyCursor(binding: CursorBinding, cursor: string, keyNames: r
   const [payload, signature, ...rest] = cursor.split(".");
   if (!payload || !signature || rest.length > 0) throw invalid();
   const given = Buffer.from(signature, "base64url");
-  const expected = mac(binding, payload);
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw invalid();
+  const signedHere = binding.secret.versions.some((version) => {
+    const expected = mac(version, binding, payload);
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  });
+  if (!signedHere) throw invalid();
   let key: unknown;
   try {
     key = JSON.parse(Buffer.from(payload, "base64url").toString("utf8"));

@@ -72,8 +72,8 @@ export async function authCheck(ctx: CoreContext, userId: string): Promise<Servi
   let status: ServiceStatus;
   let detail: string;
   try {
-    const { token } = await issueToken({ id: `status-probe-${userId}`, role: "user" }, ctx.config.JWT_SECRET, 60, now);
-    const claims = await verifyToken(token, ctx.config.JWT_SECRET, now);
+    const { token } = await issueToken({ id: `status-probe-${userId}`, role: "user" }, ctx.config.SESSION_KEYS, 60, now);
+    const claims = await verifyToken(token, ctx.config.SESSION_KEYS, now);
     if (claims.sub !== `status-probe-${userId}`) throw new Error("verified token carries another subject");
     try {
       const user = await findUserById(ctx.db, userId);

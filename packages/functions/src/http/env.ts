@@ -1,3 +1,4 @@
+import type { StreamCredential } from "@fintech/core/auth/credentials";
 import type { PublicUser, Role } from "@fintech/core/auth/model";
 import type { RequestMetrics } from "@fintech/core/metrics/recorder";
 import type { CoreContext } from "@fintech/core/shared/context";
@@ -9,6 +10,10 @@ export interface AuthInfo {
   user: PublicUser;
   /** Set when the request authenticated with an API key rather than a session token. */
   apiKeyId?: string;
+  /** When the session token expires (epoch seconds); set for a session token only. */
+  sessionExpiresAt?: number;
+  /** The session or API key behind the request (a stream ticket's too), for re-checks while a stream is open. */
+  credential: StreamCredential;
 }
 
 /** Hono's typing of what middleware puts on the context. */

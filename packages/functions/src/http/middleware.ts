@@ -77,21 +77,32 @@ export const requireAuth: MiddlewareHandler<AppEnv> = async (c, next) => {
   const bearer = match[1].trim();
   if (isApiKey(bearer)) {
     const key = await authenticateApiKey(c.get("core"), bearer);
-    c.set("auth", { userId: key.sub, role: key.role, user: key.user, apiKeyId: key.apiKeyId });
+    c.set("auth", { userId: key.sub, role: key.role, user: key.user, apiKeyId: key.apiKeyId, credential: { kind: "api_key", userId: key.sub, keyId: key.apiKeyId } });
   } else {
     const session = await authenticate(c.get("core"), bearer);
-    c.set("auth", { userId: session.sub, role: session.role, user: session.user });
+    c.set("auth", {
+      userId: session.sub,
+      role: session.role,
+      user: session.user,
+      sessionExpiresAt: session.exp,
+      credential: { kind: "session", userId: session.sub, sessionId: session.sid },
+    });
   }
   await next();
   // Again on the way out: a route may answer with a Response it built itself.
   c.res.headers.set("Cache-Control", "no-store");
 };
 
-/** A signed-in session, not an API key (which may not mint or revoke keys). */
-export const requireSession: MiddlewareHandler<AppEnv> = async (c, next) => {
-  if (c.get("auth")?.apiKeyId) throw forbidden("API keys cannot manage API keys: sign in", "session_required");
-  await next();
-};
+/** A signed-in session, not an API key; `message` says what an API key may not do here. */
+export const sessionOnly =
+  (message: string): MiddlewareHandler<AppEnv> =>
+  async (c, next) => {
+    if (c.get("auth")?.credential.kind !== "session") throw forbidden(message, "session_required");
+    await next();
+  };
+
+/** API keys may not mint or revoke keys. */
+export const requireSession = sessionOnly("API keys cannot manage API keys: sign in");
 
 export const requireAdmin: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (c.get("auth")?.role !== "admin") throw forbidden("Administrator role required", "admin_required");

@@ -23,11 +23,24 @@ export function originProofMatches(expected: string, presented: string | undefin
   return timingSafeEqual(digest(expected), digest(presented));
 }
 
-/** Refuses (403, no side effects) every request without CloudFront's proof; off when no secret is configured. */
+/** Whether the presented proof is one of the accepted secrets; every one is compared, so the timing says nothing of which. */
+export function originProofAccepted(accepted: readonly string[], presented: string | undefined): boolean {
+  return accepted.map((secret) => originProofMatches(secret, presented)).includes(true);
+}
+
+/**
+ * Refuses (403, no side effects) every request without CloudFront's proof; off when no secret is
+ * configured. The previous secret (ORIGIN_SECRET_PREVIOUS in the core context's configuration)
+ * is accepted too while it is set: CloudFront takes minutes to send a new header value from every
+ * edge, so a rotation deploys the new secret with the old one beside it, and drops the old one
+ * in a later deploy (docs/cloud.md, Keys).
+ */
 export function requireOriginProof(secret: string | undefined): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    if (secret !== undefined && !originProofMatches(secret, c.req.header(ORIGIN_PROOF_HEADER))) {
-      throw forbidden(ORIGIN_PROOF_MESSAGE, "origin_proof_required");
+    if (secret !== undefined) {
+      const previous = c.get("core")?.config.ORIGIN_SECRET_PREVIOUS;
+      const accepted = previous === undefined ? [secret] : [secret, previous];
+      if (!originProofAccepted(accepted, c.req.header(ORIGIN_PROOF_HEADER))) throw forbidden(ORIGIN_PROOF_MESSAGE, "origin_proof_required");
     }
     await next();
   };

@@ -1,6 +1,6 @@
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { issueToken } from "@fintech/core/auth/token";
+import { issueToken, newSessionId } from "@fintech/core/auth/token";
 import { loadConfig } from "@fintech/core/shared/config";
 import { createContext, type CoreContext } from "@fintech/core/shared/context";
 import { createDatabase, type StoreTimeouts } from "@fintech/core/shared/dynamo";
@@ -8,7 +8,7 @@ import { isStoreUnavailable } from "@fintech/core/shared/errors";
 import { createObjectStorage, headBucket } from "@fintech/core/shared/storage";
 import { createApp } from "../app";
 import { freePort, LOOPBACK } from "../../../../infra/local/ports";
-import { TEST_JWT_SECRET } from "../../../../infra/local/testing";
+import { TEST_KEYS } from "../../../../infra/local/testing";
 
 /** Short, so a stalled store is given up on quickly; the retry budget is still exercised. */
 const SHORT: StoreTimeouts = { connectionTimeoutMs: 300, requestTimeoutMs: 400, maxAttempts: 2 };
@@ -39,7 +39,7 @@ function contextAgainst(endpoint: string): CoreContext {
     TABLE_NAME: "unreachable",
     DYNAMODB_ENDPOINT: endpoint,
     S3_ENDPOINT: endpoint,
-    JWT_SECRET: TEST_JWT_SECRET,
+    ...TEST_KEYS,
     LOG_LEVEL: "silent",
   });
   return createContext(config, { db: createDatabase(config, SHORT), storage: createObjectStorage(config, SHORT) });
@@ -66,11 +66,11 @@ describe.each([
   beforeAll(async () => {
     core = contextAgainst(endpoint());
     app = createApp(core);
-    ({ token } = await issueToken({ id: "5f0c7a43-3a43-4a43-9a43-3a433a433a43", role: "user" }, TEST_JWT_SECRET, 3600, core.clock()));
+    ({ token } = await issueToken({ id: "5f0c7a43-3a43-4a43-9a43-3a433a433a43", role: "user" }, core.config.SESSION_KEYS, 3600, core.clock(), { sid: newSessionId(0) }));
   });
   afterAll(() => {
     core.db.raw.destroy();
-    core.storage.client.destroy();
+    core.storage.destroy();
   });
 
   it("answers a valid token with 503 and Retry-After, not a 401 that would sign the client out", async () => {

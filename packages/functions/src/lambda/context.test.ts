@@ -3,7 +3,7 @@ import { loadConfig } from "@fintech/core/shared/config";
 import { assertOriginProofConfigured } from "./context";
 import { fallbackPath, secretPath, secretsToFetch } from "./secrets";
 
-const base = { JWT_SECRET: "j".repeat(32) };
+const base = {};
 
 describe("Lambda start-up", () => {
   it("refuses to start a deployed function without the origin secret (fail closed)", () => {
@@ -20,13 +20,13 @@ describe("Lambda start-up", () => {
       SST_APP: "fintech-platform",
       SST_STAGE: "pr-42",
       SST_SSM_PREFIX: "/sst/fintech-platform/pr-42/",
-      SST_Secret_value_JWT_SECRET: "__FETCH_FROM_SSM__",
+      SST_Secret_value_SESSION_KEYS: "__FETCH_FROM_SSM__",
       SST_Secret_value_ALREADY_SET: "__FETCH_FROM_SSM__",
       ALREADY_SET: "from the environment",
       SST_Parameter_value_OTHER: "plain",
     };
-    expect(secretsToFetch(env)).toEqual(["JWT_SECRET"]);
-    expect(secretPath(env, "JWT_SECRET")).toBe("/sst/fintech-platform/pr-42/Secret/JWT_SECRET/value");
-    expect(fallbackPath(env, "JWT_SECRET")).toBe("/sst/fintech-platform/.fallback/Secret/JWT_SECRET/value");
+    expect(secretsToFetch(env)).toEqual(["SESSION_KEYS"]);
+    expect(secretPath(env, "SESSION_KEYS")).toBe("/sst/fintech-platform/pr-42/Secret/SESSION_KEYS/value");
+    expect(fallbackPath(env, "SESSION_KEYS")).toBe("/sst/fintech-platform/.fallback/Secret/SESSION_KEYS/value");
   });
 });

@@ -1,6 +1,5 @@
 import { loadConfig, type AppConfig } from "@fintech/core/shared/config";
 import { createContext } from "@fintech/core/shared/context";
-import { sqsSchedulerFromEnv } from "./payment-queue";
 import { loadBoundSecrets } from "./secrets";
 
 /**
@@ -15,15 +14,13 @@ export function assertOriginProofConfigured(config: AppConfig, env: Record<strin
 }
 
 /**
- * Built once per Lambda instance (cold start), reused by every invocation. A function the stack
- * gave the payment queue (the API) sends each new payment's next step there; the others (the
- * read-only feeds) have no scheduler.
+ * Built once per Lambda instance (cold start), reused by every invocation. The function that
+ * sends payment steps (the API) adds its queue scheduler itself (api.ts), so the others do not
+ * bundle the SQS client.
  */
 export async function lambdaContext() {
   await loadBoundSecrets();
   const config = loadConfig();
   assertOriginProofConfigured(config);
-  const core = createContext(config);
-  const paymentScheduler = sqsSchedulerFromEnv(core);
-  return paymentScheduler ? { ...core, paymentScheduler } : core;
+  return createContext(config);
 }

@@ -34,9 +34,10 @@ async function getParameters(ssm: SSMClient, paths: string[]): Promise<Map<strin
 }
 
 /**
- * In the cloud the JWT signing secret is an SST Config.Secret bound to the function: its value
- * lives in SSM and is fetched once, at cold start, and copied into the environment so the rest
- * of the code reads configuration one way only (packages/core/src/shared/config.ts). This does
+ * In the cloud each key secret (packages/core/src/shared/secret-names.ts) is an SST Config.Secret
+ * bound to the functions that use it: its value lives in SSM and is fetched once, at cold start,
+ * and copied into the environment so the rest of the code reads configuration one way only
+ * (packages/core/src/shared/config.ts). This does
  * what SST's `sst/node/config` does, with the SDK the app already bundles: SST's client brings a
  * second, older copy of the AWS SDK (about 660 KB of the bundle; see bench:cold).
  */

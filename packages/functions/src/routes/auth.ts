@@ -1,10 +1,11 @@
-import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
+import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { LoginInput, RegisterInput } from "@fintech/core/auth/model";
 import { limitAuthAttempt, login, register, rememberSignInAddress } from "@fintech/core/auth/service";
+import { signOutSession } from "@fintech/core/auth/sessions";
 import { issueStreamTicket } from "@fintech/core/auth/stream-ticket";
 import { isAppError } from "@fintech/core/shared/errors";
-import { requireAuth } from "../http/middleware";
+import { requireAuth, sessionOnly } from "../http/middleware";
 import type { AppEnv } from "../http/env";
 import { clientIp } from "../http/client-ip";
 import { authenticated, errors, jsonBody, jsonReply, publicAccess, TAGS } from "../http/openapi";
@@ -32,6 +33,9 @@ async function readAttempt(c: Context<AppEnv>, action: "login" | "register"): Pr
   if (malformed) throw malformed;
   return body;
 }
+
+/** A reply that carries a session token must never be kept by a browser or a proxy cache. */
+const noStore = (c: Context<AppEnv>) => c.header("Cache-Control", "no-store");
 
 const registerRoute = createRoute({
   method: "post",
@@ -93,14 +97,41 @@ const streamTicketRoute = createRoute({
   },
 });
 
+const LogoutInput = z.object({
+  everywhere: z.boolean({ error: "everywhere must be true or false" }).optional().describe("Also end every other session of the user (all devices)"),
+});
+
+const LogoutReply = z.object({ message: z.string() });
+
+const logoutRoute = createRoute({
+  method: "post",
+  path: "/logout",
+  operationId: "logout",
+  summary: "Sign out",
+  description:
+    "Ends the session of the bearer token on the server: from then on the token, and any stream ticket or open stream issued from it, is refused with 401. With `everywhere: true`, every session of the user ends. The body is optional. Needs a session token: an API key is revoked instead (403 `session_required`).",
+  tags: [TAGS.auth],
+  "x-stability": "stable",
+  "x-complexity": "low",
+  security: authenticated,
+  middleware: [requireAuth, sessionOnly("API keys cannot sign out: revoke the key instead")] as const,
+  request: { body: { ...jsonBody("LogoutInput", LogoutInput, { everywhere: false }), required: false } },
+  responses: {
+    200: jsonReply("Signed out", "LogoutReply", LogoutReply, { message: "Signed out" }),
+    ...errors({ 400: ["validation_error", "invalid_json"], 401: true, 403: ["session_required"], 409: ["concurrent_update"], 413: ["payload_too_large"], 503: true }),
+  },
+});
+
 export const authRoutes = new OpenAPIHono<AppEnv>()
   .openapi(registerRoute, async (c) => {
+    noStore(c);
     const input = parseWith(RegisterInput, await readAttempt(c, "register"));
     const session = await register(c.get("core"), input);
     await rememberSignInAddress(c.get("core"), clientIp(c), input.email);
     return c.json({ message: "Registration successful", data: session }, 201);
   })
   .openapi(loginRoute, async (c) => {
+    noStore(c);
     const input = parseWith(LoginInput, await readAttempt(c, "login"));
     const session = await login(c.get("core"), input);
     await rememberSignInAddress(c.get("core"), clientIp(c), input.email);
@@ -109,5 +140,18 @@ export const authRoutes = new OpenAPIHono<AppEnv>()
   // A short-lived ticket that opens SSE streams from a browser (see auth/stream-ticket.ts).
   .openapi(streamTicketRoute, async (c) => {
     const auth = c.get("auth");
-    return c.json(await issueStreamTicket(c.get("core"), { id: auth.userId, role: auth.role }), 201);
+    return c.json(await issueStreamTicket(c.get("core"), { id: auth.userId, role: auth.role }, auth.credential), 201);
+  })
+  .openapi(logoutRoute, async (c) => {
+    const text = await c.req.text();
+    const input = parseWith(LogoutInput, text.trim() ? parseJsonText(text) : {});
+    const auth = c.get("auth");
+    if (auth.credential.kind !== "session" || auth.sessionExpiresAt === undefined) throw new Error("sessionOnly let a non-session through");
+    await signOutSession(c.get("core"), {
+      userId: auth.userId,
+      sessionId: auth.credential.sessionId,
+      expiresAt: auth.sessionExpiresAt,
+      everywhere: input.everywhere ?? false,
+    });
+    return c.json({ message: "Signed out" }, 200);
   });

@@ -12,13 +12,20 @@ import { createTestApp, dataItems } from "../../../../infra/local/testing";
 type TestApp = Awaited<ReturnType<typeof createTestApp>>;
 let t: TestApp;
 let token: string;
+/**
+ * Signing out takes no input, so a probe signs out: POST /api/v1/auth/logout gets a session of a
+ * user of its own (so the other routes keep theirs), and only that user's item may change.
+ */
+const SIGN_OUT_PATH = "/api/v1/auth/logout";
+let signOutUser: { id: string; token: string };
 
 /**
  * Writes a probe may legitimately cause: an API key's only field is a name of 1-100 characters
  * of any kind, so the probes' "1e400" is a valid name and creates a key (its refusals are
  * asserted in api-keys.test.ts). Only such key items are tolerated, nothing else.
  */
-const VALID_BY_CONSTRUCTION = (item: Record<string, unknown>) => item.entity === "api_key" && typeof item.name === "string" && item.name.length <= 100;
+const VALID_BY_CONSTRUCTION = (item: Record<string, unknown>) =>
+  (item.entity === "api_key" && typeof item.name === "string" && item.name.length <= 100) || (item.entity === "user" && item.id === signOutUser.id);
 
 async function dataSnapshot(): Promise<string[]> {
   const items = await dataItems(t.core, (item) => !VALID_BY_CONSTRUCTION(item));
@@ -126,7 +133,8 @@ interface Outcome {
 
 async function send(route: RouteUnderTest, probe: Probe, realId: string): Promise<Outcome> {
   const path = fillPath(route.path, probe.pathValue ?? realId) + (probe.query ? `?${probe.query}` : "");
-  const headers: Record<string, string> = { Authorization: `Bearer ${token}`, "Content-Type": "application/json", ...probe.headers };
+  const bearer = route.path === SIGN_OUT_PATH ? signOutUser.token : token;
+  const headers: Record<string, string> = { Authorization: `Bearer ${bearer}`, "Content-Type": "application/json", ...probe.headers };
   const withBody = hasBody(route.method);
   const body = withBody ? (probe.body ?? JSON.stringify(Object.fromEntries(FIELDS.map((field) => [field, LONG])))) : undefined;
   const response = await t.app.request(path, { method: route.method, headers, body });
@@ -148,6 +156,10 @@ beforeAll(async () => {
     body: { email: "fuzz@example.com", password: "a long enough password", first_name: "Fuzz", last_name: "Er" },
   });
   token = registered.body.data.token;
+  const signingOut = await t.call("POST", "/api/v1/auth/register", {
+    body: { email: "fuzz-sign-out@example.com", password: "a long enough password", first_name: "Fuzz", last_name: "Out" },
+  });
+  signOutUser = { id: signingOut.body.data.user.id, token: signingOut.body.data.token };
   // Reference data written on first read (the payment rails' seed) is in place before any snapshot.
   await t.call("GET", "/api/v1/rails", { token });
 });

@@ -1,7 +1,8 @@
 import { QueryCommand, ScanCommand } from "@aws-sdk/lib-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, nextTestAddress } from "../../../../infra/local/testing";
-import { IdentityNumberVerified, identityNumberHash, KycStateView } from "@fintech/core/kyc/applicant";
+import { IdentityNumberVerified, KycStateView } from "@fintech/core/kyc/applicant";
+import { identityNumberHashes } from "@fintech/core/kyc/identity-hash";
 import { identityNumberClaimPartition, velocityPartition } from "@fintech/core/kyc/keys";
 import { KYC_MESSAGES } from "@fintech/core/kyc/model";
 import { changeSubmission, findUserSubmission, listHistory } from "@fintech/core/kyc/submissions";
@@ -224,7 +225,7 @@ describe("Aadhaar and PAN", () => {
     const first = await started();
     const second = await started();
     for (const user of [first, second]) expect((await verify(user, "aadhaar", { document_number: OTHER_AADHAAR })).status).toBe(200);
-    const hash = identityNumberHash(t.core, "aadhaar", OTHER_AADHAAR);
+    const hash = identityNumberHashes(t.core, "aadhaar", OTHER_AADHAAR)[0]!.hash;
     const claims = await t.core.db.doc.send(
       new QueryCommand({ TableName: t.core.db.table, KeyConditionExpression: "pk = :pk", ExpressionAttributeValues: { ":pk": identityNumberClaimPartition("aadhaar", hash) } }),
     );

@@ -45,6 +45,10 @@ export function authEndpoints(http: HttpClient) {
       const reply = await http.publicCall<unknown>("POST", "/api/v1/auth/login", { ...options, body, serverMessages: true });
       return parseAuthReply(reply);
     },
+    /** POST /api/v1/auth/logout: ends the stored token's session on the server (it stops working everywhere). */
+    async logout(options: RequestOptions = {}): Promise<void> {
+      await http.authCall<unknown>("POST", "/api/v1/auth/logout", options);
+    },
     /** POST /api/v1/auth/register, public; failures carry the server's message. */
     async register(body: RegisterBody, options: RequestOptions = {}): Promise<AuthResult> {
       const reply = await http.publicCall<unknown>("POST", "/api/v1/auth/register", { ...options, body, serverMessages: true });

@@ -2,6 +2,7 @@ import { QueryCommand } from "@aws-sdk/lib-dynamodb";
 import { findUserById } from "../../auth/users";
 import type { CoreContext } from "../../shared/context";
 import { findSimilarImages } from "../documents/upload";
+import { recordedHashes } from "../identity-hash";
 import { identityNumberClaimPartition, velocityPartition, type VelocityKind } from "../keys";
 import type { KycSubmission } from "../model";
 import type { RiskFacts, RuleSetBody } from "./model";
@@ -65,14 +66,16 @@ async function countStarts(ctx: CoreContext, kind: VelocityKind, value: string |
 async function otherNumberHolders(ctx: CoreContext, submission: KycSubmission): Promise<Set<string>> {
   const mine = `USER#${submission.user_id}`;
   const holders = new Set<string>();
+  // Under every hash the number was claimed with (one per key version retained then), so numbers
+  // recorded before and after a key rotation still meet (identity-hash.ts).
+  const claims = Object.entries(submission.identity_numbers).flatMap(([type, record]) => (record ? recordedHashes(record).map((hash) => ({ type, hash })) : []));
   await Promise.all(
-    Object.entries(submission.identity_numbers).map(async ([type, record]) => {
-      if (!record) return;
+    claims.map(async ({ type, hash }) => {
       const reply = await ctx.db.doc.send(
         new QueryCommand({
           TableName: ctx.db.table,
           KeyConditionExpression: "pk = :pk",
-          ExpressionAttributeValues: { ":pk": identityNumberClaimPartition(type, record.hash) },
+          ExpressionAttributeValues: { ":pk": identityNumberClaimPartition(type, hash) },
           ProjectionExpression: "sk",
           // A number claimed by more than 50 accounts is flagged just the same.
           Limit: 50,

@@ -1,7 +1,9 @@
 import type { SSTConfig } from "sst";
 import type { NodeJSProps } from "sst/constructs";
 import { functionBundling } from "./infra/bundling";
+import { Alerts } from "./stacks/Alerts";
 import { Api } from "./stacks/Api";
+import { Dashboard } from "./stacks/Dashboard";
 import { Feeds } from "./stacks/Feeds";
 import { deploySettings, logRetentionFor } from "./stacks/settings";
 import { Storage } from "./stacks/Storage";
@@ -31,10 +33,13 @@ const config: SSTConfig = {
         CORS_ORIGINS: settings.corsOrigins.join(","),
       },
     });
-    // Preview and personal stages are disposable; production keeps whatever it holds.
+    // Preview and personal stages are disposable: every resource is deleted with the stage and
+    // every bucket emptied first, whatever a stack asked for. Production keeps whatever it
+    // holds; resources CDK would delete by default (queues) ask for RETAIN themselves there.
     if (!settings.retainData) app.setDefaultRemovalPolicy("destroy");
 
-    app.stack(Storage).stack(Api).stack(Feeds).stack(Web);
+    // Alerts first (its topic takes every stack's alarms), Dashboard last (it shows them all).
+    app.stack(Alerts).stack(Storage).stack(Api).stack(Feeds).stack(Web).stack(Dashboard);
   },
 };
 

@@ -4,6 +4,7 @@
  * benchmark measures exactly what is deployed. Figures and the reasons for each choice are in
  * the README (Cloud > Function bundling).
  */
+import { rmSync } from "node:fs";
 import path from "node:path";
 import type { BuildOptions, Plugin } from "esbuild";
 
@@ -32,6 +33,31 @@ export const zodEnglishOnly: Plugin = {
       resolveDir: path.dirname(args.path),
       loader: "js",
     }));
+  },
+};
+
+/**
+ * With code splitting every chunk gets a source map, and SST takes only the entry's out of the
+ * zip (it uploads that one for its console): the others would ship in the zip, several times the
+ * code's size, fetched at every cold start. They are removed after the build, from disk and from
+ * the build's metafile, so the lazily loaded chunks have no source map in the SST console.
+ */
+export const entrySourceMapOnly: Plugin = {
+  name: "entry-source-map-only",
+  setup(build) {
+    build.onEnd((result) => {
+      const outputs = result.metafile?.outputs;
+      if (!outputs) return;
+      const root = build.initialOptions.absWorkingDir ?? process.cwd();
+      const entries = new Set([build.initialOptions.entryPoints ?? []].flat().map((entry) => path.relative(root, path.resolve(root, String(entry))).split(path.sep).join("/")));
+      for (const file of Object.keys(outputs)) {
+        if (!file.endsWith(".map")) continue;
+        const entryPoint = outputs[file.slice(0, -".map".length)]?.entryPoint;
+        if (entryPoint !== undefined && entries.has(entryPoint)) continue;
+        rmSync(path.resolve(root, file), { force: true });
+        delete outputs[file];
+      }
+    });
   },
 };
 
@@ -72,6 +98,14 @@ export const lambdaEnvCredentials: Plugin = {
  */
 export const AWS_SDK_EXTERNAL = ["@aws-sdk/*", "@smithy/*"] as const;
 
+/**
+ * Native modules esbuild cannot bundle. Named here for every function, so SST never falls back to
+ * its own `npm install sharp@0.32.6` at build time: a function that checks pictures ships the
+ * staged copy beside its bundle instead (stacks/native-modules.ts), and one whose bundle merely
+ * reaches the lazy import without ever checking a picture (the feeds) ships none.
+ */
+export const NATIVE_EXTERNAL = ["sharp"] as const;
+
 /** SST v2's NodeJSProps, restated so infra/ need not import sst (stacks check it satisfies it). */
 export interface FunctionBundling {
   format: "esm" | "cjs";
@@ -81,6 +115,11 @@ export interface FunctionBundling {
    * (no cold-start cost) and uploads it for the SST console. `true` would ship it in the zip.
    */
   sourcemap?: boolean;
+  /**
+   * ESM code splitting: a dynamic `import()` becomes a chunk loaded when it runs, so the API loads
+   * its route sections on demand (packages/functions/src/sections.ts) instead of at cold start.
+   */
+  splitting?: boolean;
   esbuild: BuildOptions;
 }
 
@@ -96,8 +135,9 @@ export function functionBundling({ liveDev = false, externalSdk = false }: Bundl
     // The lambda entry points await their configuration at module top level: ESM output only.
     format: "esm",
     minify: true,
+    splitting: true,
     esbuild: {
-      plugins: liveDev || externalSdk ? [zodEnglishOnly] : [zodEnglishOnly, lambdaEnvCredentials],
+      plugins: [zodEnglishOnly, entrySourceMapOnly, ...(liveDev || externalSdk ? [] : [lambdaEnvCredentials])],
       // Lambda's nodejs22.x; esbuild then keeps modern syntax instead of down-levelling it.
       target: "node22",
       // Prefer packages' ESM builds (tree-shakable) and drop their "development" branches.
@@ -106,7 +146,7 @@ export function functionBundling({ liveDev = false, externalSdk = false }: Bundl
       // esbuild's default; stated because SST's keepNames (stack traces) is the other cost.
       treeShaking: true,
       legalComments: "none",
-      external: externalSdk ? [...AWS_SDK_EXTERNAL] : [],
+      external: [...NATIVE_EXTERNAL, ...(externalSdk ? AWS_SDK_EXTERNAL : [])],
     },
   };
 }

@@ -1,24 +1,26 @@
 import type { App, FunctionProps } from "sst/constructs";
-import { functionBundling } from "../infra/bundling";
-
-/** The files of sharp (and its runtime dependencies) a function that checks images ships beside its bundle. */
-export const SHARP_FILES = ["sharp", "@img/colour", "detect-libc", "semver", "@img/sharp-linux-x64", "@img/sharp-libvips-linux-x64"] as const;
+import { stagedSharp } from "../infra/native/sharp";
 
 /**
- * Props for a function that imports the KYC image checks (sharp). sharp is a native module:
- * esbuild cannot bundle it (nor parse its ESM build, SST's esbuild 0.18 predates import
- * attributes), so it stays external and the installed package, with its Linux x64 binary and
- * libvips, is copied next to the bundle, exactly the build the tests ran. Hence x86_64 for these
- * functions: an arm64 binary would need a cross-platform install at deploy time (network, and
- * SST pins sharp 0.32 for it). Deploy from Linux x64 (CI); elsewhere first
- * `npm install --no-save --os=linux --cpu=x64 sharp` so node_modules holds the Linux binaries.
- * The API function needs the same (it runs the checks of POST /upload and /verify/didit).
+ * Props for a function that checks KYC pictures with sharp (the API and KycObjectCreated). sharp
+ * is a native module: esbuild cannot bundle it (nor parse its ESM build, SST's esbuild 0.18
+ * predates import attributes), so every bundle leaves it external (infra/bundling.ts) and loads it
+ * at the first picture check. These functions ship the package with its Linux arm64 binary and
+ * libvips beside the bundle, copied from what infra/native/sharp.ts staged at the lock's version
+ * and integrity (`npm run sst:deploy` and the stack tests stage it first), so they run on arm64
+ * like every other function.
+ *
+ * Under `sst dev` the function runs on the developer's machine with its own node_modules, and
+ * `sst remove` builds nothing: no copy then.
  */
-export function imageCheckingFunctionProps(app: Pick<App, "mode">): Pick<FunctionProps, "architecture" | "nodejs" | "copyFiles"> {
-  const bundling = functionBundling({ liveDev: app.mode === "dev" });
+export function imageCheckingFunctionProps(app: Pick<App, "mode">): Pick<FunctionProps, "architecture" | "copyFiles"> {
+  if (app.mode !== "deploy") return { architecture: "arm_64" };
+  const staged = stagedSharp("arm64");
+  if (!staged) {
+    throw new Error("sharp for Linux arm64 is not staged: run `npm run native:stage` (npm run sst:deploy and sst:build do it first)");
+  }
   return {
-    architecture: "x86_64",
-    nodejs: { ...bundling, esbuild: { ...bundling.esbuild, external: [...(bundling.esbuild.external ?? []), "sharp"] } },
-    copyFiles: SHARP_FILES.map((name) => ({ from: `node_modules/${name}`, to: `node_modules/${name}` })),
+    architecture: "arm_64",
+    copyFiles: staged.packages.map(({ name }) => ({ from: `${staged.nodeModules}/${name}`, to: `node_modules/${name}` })),
   };
 }

@@ -24,7 +24,7 @@ export async function releaseStore(tableName: string, contexts: CoreContext[], d
   if (first) await first.db.raw.send(new DeleteTableCommand({ TableName: tableName })).catch(() => undefined);
   for (const instance of contexts) {
     instance.db.raw.destroy();
-    instance.storage.client.destroy();
+    instance.storage.destroy();
   }
   if (dynamo) await dynamo.stop();
 }

@@ -1,66 +1,26 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
-import { bodyLimit } from "hono/body-limit";
-import { cors } from "hono/cors";
-import { secureHeaders } from "hono/secure-headers";
 import { RequestMetrics } from "@fintech/core/metrics/recorder";
 import { createRequestMetrics } from "@fintech/core/metrics/service";
 import type { CoreContext } from "@fintech/core/shared/context";
+import { composeApp } from "./compose";
 import type { AppEnv } from "./http/env";
-import { errorReply, requestContext } from "./http/middleware";
 import { DOCUMENT_CONFIG, registerComponents } from "./http/openapi";
-import { hasOwnBodyLimit } from "./http/body-limits";
-import { requireOriginProof } from "./http/origin-verify";
-import { accountRoutes } from "./routes/accounts";
-import { apiKeyRoutes } from "./routes/api-keys";
-import { authRoutes } from "./routes/auth";
-import { DEVELOPERS_PREFIX, developerRoutes } from "./routes/developers";
-import { authenticatedHealthRoutes, publicHealthRoutes } from "./routes/health";
-import { kycRoutes } from "./routes/kyc";
-import { kycDocumentRoutes } from "./routes/kyc-documents";
-import { kycProfileRoutes } from "./routes/kyc-profiles";
-import { kycReviewRoutes } from "./routes/kyc-review";
-import { kycRuleRoutes } from "./routes/kyc-rules";
-import { kycStreamRoutes } from "./routes/kyc-stream";
-import { ledgerRoutes } from "./routes/ledger";
-import { ledgerStreamRoutes } from "./routes/ledger-stream";
-import { openApiDocumentRoutes } from "./routes/openapi";
-import { paymentRoutes } from "./routes/payments";
-import { paymentFeedRoutes, paymentStreamRoutes } from "./routes/payment-stream";
-import { railRoutes } from "./routes/rails";
-import { recordRequestMetrics, STATUS_PREFIX, statusRoutes } from "./routes/status";
-import { userRoutes } from "./routes/users";
+import { API_SECTIONS, mountAll, type ApiSection } from "./sections";
 
-const MAX_JSON_BODY_BYTES = 1024 * 1024;
+/** Every section of the route table (sections.ts), loaded once, in the table's order. */
+const SECTION_MOUNTS: Awaited<ReturnType<ApiSection["load"]>>[] = [];
+for (const section of API_SECTIONS) SECTION_MOUNTS.push(await section.load());
 
 /**
  * Every route of the API, each module declared with createRoute (see http/openapi.ts), so this
- * one composition is both what the app serves and what the OpenAPI document describes. The
- * request metrics reach the modules that read them (status reads them from the request context;
- * the developers' response times keep a per-app cache, hence the argument).
+ * one composition is both what the app serves and what the OpenAPI document describes: the route
+ * table's sections, all mounted, in order. The request metrics reach the modules that read them
+ * (status reads them from the request context; the developers' response times keep a per-app
+ * cache, hence the argument).
  */
 export function apiRoutes(metrics: RequestMetrics): OpenAPIHono<AppEnv> {
-  return new OpenAPIHono<AppEnv>()
-    .route("/", publicHealthRoutes)
-    .route("/api", authenticatedHealthRoutes)
-    .route("/api", openApiDocumentRoutes(() => openApiDocument()))
-    .route("/api/v1/auth", authRoutes)
-    .route("/api/v1/users", userRoutes)
-    .route("/api/v1/api-keys", apiKeyRoutes)
-    .route("/api/v1/accounts", accountRoutes)
-    .route("/api/v1/ledger", ledgerRoutes)
-    .route("/api/grpc/ledger", ledgerStreamRoutes)
-    .route("/api/v1/kyc", kycRoutes)
-    .route("/api/v1/kyc", kycDocumentRoutes)
-    .route("/api/v1/kyc", kycReviewRoutes)
-    .route("/api/v1/kyc/rules", kycRuleRoutes)
-    .route("/v1/kyc/profiles", kycProfileRoutes)
-    .route("/api/grpc/kyc", kycStreamRoutes)
-    .route("/api/v1/rails", railRoutes)
-    .route("/v1/payments", paymentFeedRoutes)
-    .route("/v1/payments", paymentRoutes)
-    .route("/api/grpc/payment", paymentStreamRoutes)
-    .route(STATUS_PREFIX, statusRoutes)
-    .route(DEVELOPERS_PREFIX, developerRoutes(metrics));
+  const context = { metrics, document: () => openApiDocument() };
+  return SECTION_MOUNTS.reduce((routes, mountsOf) => mountAll(routes, mountsOf(context)), new OpenAPIHono<AppEnv>());
 }
 
 type OpenApiDocument = ReturnType<OpenAPIHono["getOpenAPI31Document"]>;
@@ -88,37 +48,14 @@ export interface AppOptions {
 }
 
 /**
- * The one Hono app. The Lambda handlers, the streaming handler and the local Node server all
- * serve this same app; they differ only in how the request reaches it.
+ * The one Hono app: every route of the API behind the middleware of compose.ts, as the local
+ * server and the tests serve it. In the cloud the API function serves the same route table
+ * section by section (sections.ts) and the feeds function the stream routes alone (feeds-app.ts),
+ * both through the same middleware.
  */
 export function createApp(core: CoreContext, options: AppOptions = {}) {
-  // Not strict: the spec's client calls both /api/v1/accounts and /api/v1/accounts/.
-  const app = new OpenAPIHono<AppEnv>({ strict: false });
   const metrics = options.metrics ?? createRequestMetrics(core);
-  app.use(requestContext(core));
-  // In the cloud, before anything else: only CloudFront's requests get further (403 otherwise).
-  app.use(requireOriginProof(core.config.ORIGIN_SECRET));
-  app.use(recordRequestMetrics(metrics));
-  app.use(secureHeaders());
-  app.use(
-    cors({
-      origin: (origin) => (core.config.CORS_ORIGINS.includes(origin) ? origin : null),
-      allowHeaders: ["Content-Type", "Authorization", "Idempotency-Key", "X-Request-Id", "Last-Event-ID"],
-      allowMethods: ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"],
-      exposeHeaders: ["X-Request-Id", "Retry-After", "Idempotent-Replayed"],
-      maxAge: 600,
-    }),
-  );
-  // The KYC document routes take pictures and set their own limits (a 6 MB file must still get
-  // the spec's "File size must be less than 5MB"); every other route keeps the 1 MB one.
-  const generalBodyLimit = bodyLimit({ maxSize: MAX_JSON_BODY_BYTES });
-  app.use((c, next) => (hasOwnBodyLimit(c.req.path) ? next() : generalBodyLimit(c, next)));
-
-  app.route("/", apiRoutes(metrics));
-
-  app.notFound((c) => c.json({ message: `No route for ${c.req.method} ${c.req.path}`, code: "not_found" }, 404));
-  app.onError(errorReply);
-  return app;
+  return composeApp(core, metrics, apiRoutes(metrics));
 }
 
 export type App = ReturnType<typeof createApp>;

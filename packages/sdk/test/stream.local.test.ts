@@ -168,7 +168,7 @@ describe("fintech.stream resumes with Last-Event-ID", () => {
     expect(watcher.connections[1]!.lastEventId).toEqual(expect.any(String));
     // Nor was any event delivered twice under another id: each (event, transaction, account, operation) once.
     const contents = stream.events.map((event) => {
-      const data: { transactionId?: string; accountId?: string; operation?: string } = event.data;
+      const data = event.data as { transactionId?: string; accountId?: string; operation?: string };
       return `${event.event}:${data.transactionId}:${data.accountId}:${data.operation}`;
     });
     expect(new Set(contents).size).toBe(contents.length);

@@ -1,6 +1,6 @@
 import type { CoreContext } from "../shared/context";
 import { connectionStats, describeTable, type ConnectionStats } from "../shared/dynamo";
-import { headBucket } from "../shared/storage";
+import { headBucket, type ObjectStorage } from "../shared/storage";
 
 export type HealthStatus = "ok" | "degraded" | "error";
 
@@ -29,12 +29,18 @@ async function timed<T>(probe: () => Promise<T>): Promise<{ value: T | null; err
   }
 }
 
+/** HeadBucket, timed once the client exists: its first use loads the S3 SDK, no part of the bucket's answer. */
+async function timedHeadBucket(storage: ObjectStorage) {
+  await storage.client().catch(() => undefined);
+  return timed(() => headBucket(storage));
+}
+
 /**
  * Real checks, run in parallel: a DescribeTable against the table and a HeadBucket against the
  * KYC bucket. The database figures are the SDK HTTP agent's sockets (DynamoDB has no pool).
  */
 export async function checkHealth(ctx: CoreContext): Promise<HealthReport> {
-  const [table, bucket] = await Promise.all([timed(() => describeTable(ctx.db)), timed(() => headBucket(ctx.storage))]);
+  const [table, bucket] = await Promise.all([timed(() => describeTable(ctx.db)), timedHeadBucket(ctx.storage)]);
   const databaseUp = table.value !== null && table.value.status === "ACTIVE";
   const status: HealthStatus = !databaseUp ? "error" : bucket.error ? "degraded" : "ok";
   const now = ctx.clock();

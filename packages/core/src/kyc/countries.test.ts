@@ -1,3 +1,4 @@
+import countries from "i18n-iso-countries/index.js";
 import { describe, expect, it } from "vitest";
 import { countryDocumentTypes, findCountry, POPULAR_COUNTRIES, searchCountries } from "./countries";
 
@@ -18,6 +19,15 @@ describe("KYC countries", () => {
     expect(findCountry("us")?.country).toBe("United States of America");
     expect(findCountry("gb")?.flag).toBe("🇬🇧");
     expect(countryDocumentTypes("XX")).toEqual([]);
+  });
+
+  it("covers every ISO 3166-1 code of the package, named from its English data (the official name first)", () => {
+    const codes = searchCountries().map((country) => country.countryCode).sort();
+    expect(codes).toEqual(Object.keys(countries.getAlpha2Codes()).sort());
+    // The package lists several English names for some countries: the first is the official one.
+    expect(findCountry("CZ")?.country).toBe("Czech Republic");
+    expect(findCountry("CI")?.country).toBe("Cote d'Ivoire");
+    expect(findCountry("AX")?.country).toBe("Åland Islands");
   });
 
   it("searches name or code, case-insensitively; empty search returns all", () => {

@@ -1,14 +1,22 @@
-import { createRequire } from "node:module";
-import countries from "i18n-iso-countries";
+import english from "i18n-iso-countries/langs/en.json";
 import { DOCUMENT_TYPES, type DocumentType } from "./model";
 
 /**
  * The countries KYC supports. The 30 of spec 001 §3 with their document types exactly as listed;
  * every other ISO 3166-1 country (from i18n-iso-countries) supports a passport, which makes the
  * "220+ countries" claim true. Names of the 30 are the spec's; the rest are the package's English names.
+ *
+ * Only the package's English data file is imported, statically: its entry point registers every
+ * language with a computed `require("./langs/" + locale + ".json")`, which a bundle cannot serve
+ * (the deployed functions failed at import), and English is all KYC shows.
  */
-const english = createRequire(import.meta.url)("i18n-iso-countries/langs/en.json") as Parameters<typeof countries.registerLocale>[0];
-countries.registerLocale(english);
+const ENGLISH_NAMES: Readonly<Record<string, string | readonly string[]>> = english.countries;
+
+/** The package's official English name of a code: the first of its names where it lists several. */
+const englishName = (code: string): string => {
+  const names = ENGLISH_NAMES[code];
+  return (typeof names === "string" ? names : names?.[0]) ?? code;
+};
 
 const NO_RESIDENCE_PERMIT = new Set(["AF", "DZ", "AR", "AU", "BR", "MX", "NG", "ZA", "GB"]);
 
@@ -58,9 +66,9 @@ function entry(code: string, name: string, listed: boolean): KycCountry {
 const listedCodes = new Set(LISTED.map(([code]) => code));
 const ALL: readonly KycCountry[] = [
   ...LISTED.map(([code, name]) => entry(code, name, true)),
-  ...Object.keys(countries.getAlpha2Codes())
+  ...Object.keys(ENGLISH_NAMES)
     .filter((code) => !listedCodes.has(code))
-    .map((code) => entry(code, countries.getName(code, "en") ?? code, false))
+    .map((code) => entry(code, englishName(code), false))
     .sort((a, b) => a.country.localeCompare(b.country)),
 ];
 const BY_CODE = new Map(ALL.map((country) => [country.countryCode, country]));

@@ -56,9 +56,10 @@ export async function seedSubmission(core: CoreContext, options: SeedOptions): P
   if (!options.complete) return started;
   const objectKey = `users/${options.userId}/${started.id}/passport.png`;
   const faceKey = options.face ? `users/${options.userId}/${started.id}/passport-face.png` : null;
-  await core.storage.client.send(new PutObjectCommand({ Bucket: core.storage.kycBucket, Key: objectKey, Body: options.image ?? TINY_PNG, ContentType: "image/png" }));
+  const s3 = await core.storage.client();
+  await s3.send(new PutObjectCommand({ Bucket: core.storage.kycBucket, Key: objectKey, Body: options.image ?? TINY_PNG, ContentType: "image/png" }));
   if (faceKey && options.face) {
-    await core.storage.client.send(new PutObjectCommand({ Bucket: core.storage.kycBucket, Key: faceKey, Body: options.face, ContentType: "image/png" }));
+    await s3.send(new PutObjectCommand({ Bucket: core.storage.kycBucket, Key: faceKey, Body: options.face, ContentType: "image/png" }));
   }
   return changeSubmission(core, started.id, (current) => {
     const at = core.clock().toISOString();

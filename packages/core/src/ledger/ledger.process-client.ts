@@ -237,7 +237,7 @@ function main(): void {
   let requests: ClientRequest[] = [];
   const dispose = () => {
     ctx?.db.raw.destroy();
-    ctx?.storage.client.destroy();
+    ctx?.storage.destroy();
     ctx = null;
   };
   process.on("message", (raw: unknown) => {

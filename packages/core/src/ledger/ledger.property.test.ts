@@ -153,7 +153,7 @@ function instancesOn(ctx: CoreContext): { instances: CoreContext[]; close(): voi
     close: () => {
       for (const peer of peers) {
         peer.db.raw.destroy();
-        peer.storage.client.destroy();
+        peer.storage.destroy();
       }
     },
   };

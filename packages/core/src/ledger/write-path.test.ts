@@ -21,7 +21,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   other.db.raw.destroy();
-  other.storage.client.destroy();
+  other.storage.destroy();
   await ctx.dispose();
 });
 
@@ -143,7 +143,7 @@ describe("account look-ups", () => {
       expect(calls.get("GetItem") ?? 0).toBe(0);
     } finally {
       fresh.db.raw.destroy();
-      fresh.storage.client.destroy();
+      fresh.storage.destroy();
     }
   });
 });

@@ -1,4 +1,6 @@
-import countries from "i18n-iso-countries";
+// The package without its Node entry, which registers every language with a computed require
+// that a bundle cannot serve; checking a code needs no language.
+import countries from "i18n-iso-countries/index.js";
 import { findUserByEmail } from "../auth/users";
 import type { CoreContext } from "../shared/context";
 import { badRequest, unprocessable } from "../shared/errors";

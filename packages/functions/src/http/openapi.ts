@@ -66,15 +66,17 @@ export function jsonSchemaOf(schema: z.ZodType, io: Io): JsonSchema {
   return rest;
 }
 
-/** Named component schemas, registered on the document by registerComponents(). */
-const componentSchemas = new Map<string, JsonSchema>();
+/**
+ * Named component schemas, converted and registered on the document by registerComponents().
+ * Converting is left to the document: route modules declare their schemas when a function starts,
+ * and only the document request needs them as JSON Schema.
+ */
+const componentSchemas = new Map<string, { schema: z.ZodType; io: Io }[]>();
 
 /** A component schema from a zod schema, returned as a $ref. The same name must mean the same schema. */
 export function schemaRef(name: string, schema: z.ZodType, io: Io): { $ref: string } {
-  const converted = jsonSchemaOf(schema, io);
-  const existing = componentSchemas.get(name);
-  if (existing && JSON.stringify(existing) !== JSON.stringify(converted)) throw new Error(`Two different schemas are named ${name}`);
-  componentSchemas.set(name, converted);
+  const uses = componentSchemas.get(name) ?? [];
+  if (!uses.some((use) => use.schema === schema && use.io === io)) componentSchemas.set(name, [...uses, { schema, io }]);
   return { $ref: `#/components/schemas/${name}` };
 }
 
@@ -289,12 +291,21 @@ export const PaginationReply = z.object({
 
 /* ---------- the document ---------- */
 
-/** Puts the shared components (schemas, parameters, bearer scheme) on an app's registry. */
+const byName = <T>([a]: [string, T], [b]: [string, T]) => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * Puts the shared components (schemas, parameters, bearer scheme) on an app's registry, by name:
+ * the route modules declare them as they load, and the document must not depend on that order.
+ */
 export function registerComponents(app: OpenAPIHono<AppEnv>): void {
   app.openAPIRegistry.registerComponent("securitySchemes", BEARER_AUTH, SECURITY_SCHEME);
   app.openAPIRegistry.registerComponent("securitySchemes", STREAM_TICKET_SCHEME, STREAM_TICKET);
-  for (const [name, schema] of componentSchemas) app.openAPIRegistry.registerComponent("schemas", name, schema);
-  for (const [name, parameter] of componentParameters) app.openAPIRegistry.registerComponent("parameters", name, parameter);
+  for (const [name, uses] of [...componentSchemas].sort(byName)) {
+    const [converted, ...others] = uses.map(({ schema, io }) => jsonSchemaOf(schema, io));
+    if (others.some((other) => JSON.stringify(other) !== JSON.stringify(converted))) throw new Error(`Two different schemas are named ${name}`);
+    app.openAPIRegistry.registerComponent("schemas", name, converted!);
+  }
+  for (const [name, parameter] of [...componentParameters].sort(byName)) app.openAPIRegistry.registerComponent("parameters", name, parameter);
 }
 
 export const DOCUMENT_CONFIG = {

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { ApiKeyView, PublicUser } from "@fintech/core/auth/model";
 import { ACCOUNT_TYPES, JOURNAL_STATUSES, JOURNAL_TYPES } from "@fintech/core/ledger/model";
 import { Currency } from "@fintech/core/money/model";
+import { EXAMPLE_IDS } from "./example-ids";
 import { PaginationReply } from "./openapi";
 
 /**
@@ -184,13 +185,7 @@ export const AnalyticsReply = z.object({
 
 /* ---------- examples ---------- */
 
-export const EXAMPLE_IDS = {
-  user: "6f1c2b9e-8d4a-4e1b-9c3f-2a7d5e8b1c04",
-  account: "3b2f6c1d-5e4a-4b7c-9d8e-1f2a3b4c5d6e",
-  savings: "8c7d6e5f-4a3b-4c2d-8e1f-0a9b8c7d6e5f",
-  journal: "d4e5f6a7-b8c9-4d0e-8f1a-2b3c4d5e6f70",
-  apiKey: "a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c5d",
-} as const;
+export { EXAMPLE_IDS };
 
 export const accountExample = {
   id: EXAMPLE_IDS.account,

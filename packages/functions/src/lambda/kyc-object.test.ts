@@ -29,7 +29,7 @@ beforeAll(async () => {
   })) {
     vi.stubEnv(name, value);
   }
-  vi.stubEnv("JWT_SECRET", undefined);
+  vi.stubEnv("SESSION_KEYS", undefined);
   ({ handler } = await import("./kyc-object"));
 });
 afterAll(async () => {

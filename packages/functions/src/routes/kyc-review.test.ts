@@ -648,7 +648,7 @@ describe("the whole journey through the applicant's and the reviewer's routes", 
     again.append("file", new Blob([png], { type: "image/png" }), "id.png");
     const late = await t.app.request("/api/v1/kyc/upload", { method: "POST", body: again, headers: { Authorization: `Bearer ${applicant.token}` } });
     expect(late.status).toBe(409);
-    expect((await late.json()).message).toContain("under review");
+    expect(((await late.json()) as { message: string }).message).toContain("under review");
     expect((await as("POST", "/api/v1/kyc/verify/pan", { document_number: "ABCPE1235F", country: "IN" })).status).toBe(409);
 
     const listed = await asAdmin("GET", "/api/v1/kyc/dashboard?search=journey@example.com&status=under_review");

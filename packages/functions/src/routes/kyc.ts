@@ -63,7 +63,7 @@ const CountryEntry = z.object({
 /* ---------- examples ---------- */
 
 export const kycStateExample = {
-  submission_id: "0b6f3c2a-9d1e-4f5a-8b7c-6d5e4f3a2b1c",
+  submission_id: EXAMPLE_IDS.kycSubmission,
   user_id: EXAMPLE_IDS.user,
   country: "IN",
   location: "India",

@@ -31,7 +31,10 @@ const getOpenApiDocument = createRoute({
   },
 });
 
-/** GET /openapi.json (mounted under /api); `document` builds (and may cache) the whole app's document. */
-export function openApiDocumentRoutes(document: () => object) {
-  return new OpenAPIHono<AppEnv>().openapi(getOpenApiDocument, (c) => c.json(document(), 200));
+/**
+ * GET /openapi.json (mounted under /api); `document` builds (and may cache) the whole app's
+ * document, loading the whole app first where it is served section by section (sections.ts).
+ */
+export function openApiDocumentRoutes(document: () => object | Promise<object>) {
+  return new OpenAPIHono<AppEnv>().openapi(getOpenApiDocument, async (c) => c.json(await document(), 200));
 }

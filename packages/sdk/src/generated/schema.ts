@@ -125,6 +125,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/auth/logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign out
+         * @description Ends the session of the bearer token on the server: from then on the token, and any stream ticket or open stream issued from it, is refused with 401. With `everywhere: true`, every session of the user ends. The body is optional. Needs a session token: an API key is revoked instead (403 `session_required`).
+         */
+        post: operations["logout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/users/profile": {
         parameters: {
             query?: never;
@@ -590,7 +610,7 @@ export interface paths {
         };
         /**
          * Check your ledger's integrity
-         * @description Recomputes every balance of the signed-in user's accounts from their journals and compares it with the recorded balances; lists any drift and any unbalanced journal.
+         * @description Recomputes every balance of the signed-in user's accounts from their journals and compares it with the recorded balances; lists any drift and any unbalanced journal. Reads only the user's own accounts, journals and the payments they received, never the rest of the ledger.
          */
         get: operations["checkIntegrity"];
         put?: never;
@@ -609,10 +629,70 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Check the whole ledger's integrity (admin)
-         * @description Administrators only. The same check over every account, system accounts included (the sum of their shards): a scan of the whole ledger.
+         * The whole ledger's latest integrity result (admin)
+         * @description Administrators only. The result of the latest whole-ledger integrity check that finished, and how old it is. The check itself runs as a job outside the request (POST /integrity/jobs), never as a scan here; before the first has finished, `data` is null and `message` says how to start one.
          */
         get: operations["checkLedgerIntegrity"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ledger/integrity/jobs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a whole-ledger integrity check (admin)
+         * @description Administrators only. Starts the whole-ledger check as a job and answers at once (202): a worker recomputes every balance, system accounts included, from the journals a page at a time and compares it with the recorded balances, as the ledger stood 60 s before the start (`as_of`), so writes may go on meanwhile. Follow it with GET /integrity/jobs/{id}. One whole-ledger check runs at a time: another start while one runs is 409 `integrity_check_running`.
+         */
+        post: operations["startLedgerIntegrityJob"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ledger/integrity/jobs/latest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The latest whole-ledger integrity check (admin)
+         * @description Administrators only. The most recently started check with its progress, and its result once it has finished; `data` is null before the first.
+         */
+        get: operations["getLatestLedgerIntegrityJob"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ledger/integrity/jobs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A whole-ledger integrity check (admin)
+         * @description Administrators only. One check: its status (queued, running, succeeded, failed), progress, and its result once it has succeeded.
+         */
+        get: operations["getLedgerIntegrityJob"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1428,9 +1508,49 @@ export interface paths {
         put?: never;
         /**
          * Initiate a payment
-         * @description Spec 001 §7. `userId` must be your own (else 403). Exactly one payee: `toAccountId` (another of your accounts), `toEmail` (another user: their oldest active account of the currency receives it; you never see its id or balance; an unknown email and a user without such an account get the same 422 `payee_cannot_receive`; paying yourself by email is a 422 `self_payment_by_email`) or `beneficiary` (an external account: the amount goes to the clearing account of the currency). The routing chooses the rail (`preferredRail` / `forceRail` name a rail, e.g. ACH); the fee is that rail's cost (the shared cost formula) and is the price: a retry on another rail keeps it. One transaction holds amount + fee on your account (a draft journal: the funds are no longer available; 422 `insufficient_funds` otherwise), stores the payment, its routing decision and its first event. The payment then moves pending → processing → completed | failed in the background (GET /v1/payments/{id}, or the payment stream). Send an Idempotency-Key to retry safely: the same key and body replay the first reply byte for byte; another body is a 422 `idempotency_key_reused`. Validation errors are never recorded.
+         * @description Spec 001 §7. `userId` must be your own (else 403). Exactly one payee: `toAccountId` (another of your accounts), `toEmail` (another user: their oldest active account of the currency receives it; you never see its id or balance; an unknown email and a user without such an account get the same 422 `payee_cannot_receive`; paying yourself by email is a 422 `self_payment_by_email`) or `beneficiary` (an external account: the amount goes to the clearing account of the currency). The routing chooses the rail (`preferredRail` / `forceRail` name a rail, e.g. ACH); the fee is that rail's cost (the shared cost formula) and is the price: a retry on another rail keeps it. One transaction holds amount + fee on your account (a draft journal: the funds are no longer available; 422 `insufficient_funds` otherwise), stores the payment, its routing decision and its first event. The payment then moves pending → processing → completed | failed in the background (GET /v1/payments/{id}, or the payment stream). If the platform cannot process a step of it 5 times in a row, it is `parked` for review instead: the hold is released (nothing is paid) and `failureReason` says so. Send an Idempotency-Key to retry safely: the same key and body replay the first reply byte for byte; another body is a 422 `idempotency_key_reused`. Validation errors are never recorded.
          */
         post: operations["createPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/payments/parked": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Payments parked for review
+         * @description Payments whose next step failed 5 times in a row and were parked instead of retried forever (their hold was released: nothing was paid), newest first, open and closed (`closedAt`). Each shows the status it was stuck in, how often its step failed and the last error, to find the cause. `limit` 1-100 (default 50), `cursor` the previous page's next_cursor. Administrators only (a user is answered 403 `admin_required`).
+         */
+        get: operations["listParkedPayments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/payments/{id}/close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Close a parked payment
+         * @description Ends a parked payment as failed once its case is reviewed, with a note (1-500 characters) kept on the review item with who closed it and when. The payer's payment says it was closed after review; nothing is paid (its hold was released when it was parked). A parked payment is never resumed: placing a new hold would be a new decision on the payer's money, so the payer sends a new payment. 404 for an unknown id, 409 `payment_not_parked` for a payment that is not parked. Administrators only (a user is answered 403 `admin_required`).
+         */
+        post: operations["closeParkedPayment"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1517,6 +1637,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/grpc/live/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Several feeds on one stream (server-sent events)
+         * @description The ledger, KYC and payment events of the user on one connection (what the web app uses, so a browser holds one stream whatever its tabs show). `scopes` lists the feeds (`ledger,kyc,payment`, any order, at least one). Each message's `event:` is `<scope>.<event>` (`ledger.balanceUpdate`, `kyc.documentVerified`, `payment.paymentCompleted`) and its `data:` is what that feed's own stream sends. The `id:` carries every feed's resume point: reconnect with it as Last-Event-ID (or `?lastEventId=`), with the same scopes or others; the feeds it had resume, new ones start from now. The wire is otherwise the ledger stream's. A user holds at most 5 open streams of any kind (429 `too_many_streams` with Retry-After beyond), and a stream ends with an `unauthorized` event once its session is signed out or its API key revoked.
+         */
+        get: operations["streamLiveEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/status/metrics": {
         parameters: {
             query?: never;
@@ -1581,7 +1721,8 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        AccountDetailReply: {
+        AccountChangedReply: {
+            message: string;
             data: {
                 id: string;
                 name: string;
@@ -1613,66 +1754,6 @@ export interface components {
                 /** @description The balance chain's version: grows with every change */
                 version: number;
             };
-        };
-        Error: {
-            /** @description What went wrong, in words a person can act on */
-            message: string;
-            /** @description Stable machine-readable code, e.g. validation_error, unauthorized, not_found */
-            code: string;
-            /** @description Post and unpost replies repeat the message here (the spec's client reads it) */
-            error?: string;
-            /** @description Ledger command failures: the underlying refusal's message */
-            reason?: string;
-            /** @description On 500 replies: the request id to quote when reporting the problem */
-            request_id?: string;
-        };
-        AccountListReply: {
-            data: {
-                id: string;
-                name: string;
-                account_number: string;
-                description: string;
-                /** @enum {string} */
-                currency: "USD" | "EUR" | "GBP" | "JPY";
-                /** @enum {string} */
-                type: "bank" | "cash" | "asset" | "liability" | "equity" | "revenue" | "expense";
-                /** @enum {string} */
-                normal_side: "debit" | "credit";
-                /** @enum {string} */
-                status: "ACTIVE" | "FROZEN" | "CLOSED" | "LOCKED";
-                lock_reason: string | null;
-                created_at: string;
-                /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
-                balance: string;
-                /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
-                available: string;
-                /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
-                pending_in: string;
-                /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
-                pending_out: string;
-                /** @description The same amount in minor units (cents) */
-                balance_minor: number;
-                /** @description The same amount in minor units (cents) */
-                available_minor: number;
-                low_balance_threshold: string | null;
-                /** @description The balance chain's version: grows with every change */
-                version: number;
-            }[];
-        };
-        CreateAccountInput: {
-            name: string;
-            account_number?: string;
-            /** @default  */
-            description?: string;
-            /**
-             * @default USD
-             * @enum {string}
-             */
-            currency?: "USD" | "EUR" | "GBP" | "JPY";
-            /** @enum {string} */
-            type?: "bank" | "cash" | "asset" | "liability" | "equity" | "revenue" | "expense";
-            initial_balance?: number | string;
-            low_balance_threshold?: number | string;
         };
         AccountCreatedReply: {
             message: string;
@@ -1757,18 +1838,196 @@ export interface components {
                 counterparty: string;
             } | null;
         };
-        ApiKeyListReply: {
+        AccountDetailReply: {
             data: {
                 id: string;
                 name: string;
-                prefix: string;
+                account_number: string;
+                description: string;
+                /** @enum {string} */
+                currency: "USD" | "EUR" | "GBP" | "JPY";
+                /** @enum {string} */
+                type: "bank" | "cash" | "asset" | "liability" | "equity" | "revenue" | "expense";
+                /** @enum {string} */
+                normal_side: "debit" | "credit";
+                /** @enum {string} */
+                status: "ACTIVE" | "FROZEN" | "CLOSED" | "LOCKED";
+                lock_reason: string | null;
                 created_at: string;
-                last_used_at: string | null;
-                revoked_at: string | null;
+                /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                balance: string;
+                /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                available: string;
+                /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                pending_in: string;
+                /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                pending_out: string;
+                /** @description The same amount in minor units (cents) */
+                balance_minor: number;
+                /** @description The same amount in minor units (cents) */
+                available_minor: number;
+                low_balance_threshold: string | null;
+                /** @description The balance chain's version: grows with every change */
+                version: number;
+            };
+        };
+        AccountListReply: {
+            data: {
+                id: string;
+                name: string;
+                account_number: string;
+                description: string;
+                /** @enum {string} */
+                currency: "USD" | "EUR" | "GBP" | "JPY";
+                /** @enum {string} */
+                type: "bank" | "cash" | "asset" | "liability" | "equity" | "revenue" | "expense";
+                /** @enum {string} */
+                normal_side: "debit" | "credit";
+                /** @enum {string} */
+                status: "ACTIVE" | "FROZEN" | "CLOSED" | "LOCKED";
+                lock_reason: string | null;
+                created_at: string;
+                /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                balance: string;
+                /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                available: string;
+                /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                pending_in: string;
+                /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                pending_out: string;
+                /** @description The same amount in minor units (cents) */
+                balance_minor: number;
+                /** @description The same amount in minor units (cents) */
+                available_minor: number;
+                low_balance_threshold: string | null;
+                /** @description The balance chain's version: grows with every change */
+                version: number;
             }[];
         };
-        CreateApiKeyInput: {
-            name: string;
+        AccountLockedEvent: {
+            /** @constant */
+            type: "accountLocked";
+            at?: string;
+            accountId: string;
+            accountName: string;
+            reason: string;
+        };
+        AccountUnlockedEvent: {
+            /** @constant */
+            type: "accountUnlocked";
+            at?: string;
+            accountId: string;
+            accountName: string;
+            reason: string;
+        };
+        AnalyticsReply: {
+            data: {
+                days: number;
+                from: string;
+                to: string;
+                /** @constant */
+                timezone: "UTC";
+                generated_at: string;
+                accounts: {
+                    account_id: string;
+                    name: string;
+                    account_number: string;
+                    /** @enum {string} */
+                    type: "bank" | "cash" | "asset" | "liability" | "equity" | "revenue" | "expense";
+                    /** @enum {string} */
+                    currency: "USD" | "EUR" | "GBP" | "JPY";
+                    /** @enum {string} */
+                    normal_side: "debit" | "credit";
+                    /** @enum {string} */
+                    status: "ACTIVE" | "FROZEN" | "CLOSED";
+                    created_at: string;
+                    /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                    opening_balance: string;
+                    /** @description The same amount in minor units (cents) */
+                    opening_balance_minor: number;
+                    series: {
+                        date: string;
+                        transactions: number;
+                        /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                        balance: string;
+                        /** @description The same amount in minor units (cents) */
+                        balance_minor: number;
+                        /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                        available: string;
+                        /** @description The same amount in minor units (cents) */
+                        available_minor: number;
+                        /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                        pending_in: string;
+                        /** @description The same amount in minor units (cents) */
+                        pending_in_minor: number;
+                        /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                        pending_out: string;
+                        /** @description The same amount in minor units (cents) */
+                        pending_out_minor: number;
+                        /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                        inflow_posted: string;
+                        /** @description The same amount in minor units (cents) */
+                        inflow_posted_minor: number;
+                        /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                        outflow_posted: string;
+                        /** @description The same amount in minor units (cents) */
+                        outflow_posted_minor: number;
+                        /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                        inflow_pending: string;
+                        /** @description The same amount in minor units (cents) */
+                        inflow_pending_minor: number;
+                        /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                        outflow_pending: string;
+                        /** @description The same amount in minor units (cents) */
+                        outflow_pending_minor: number;
+                    }[];
+                }[];
+                currencies: {
+                    /** @enum {string} */
+                    currency: "USD" | "EUR" | "GBP" | "JPY";
+                    account_count: number;
+                    /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                    opening_balance: string;
+                    /** @description The same amount in minor units (cents) */
+                    opening_balance_minor: number;
+                    series: {
+                        date: string;
+                        transactions: number;
+                        /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                        balance: string;
+                        /** @description The same amount in minor units (cents) */
+                        balance_minor: number;
+                        /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                        available: string;
+                        /** @description The same amount in minor units (cents) */
+                        available_minor: number;
+                        /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                        pending_in: string;
+                        /** @description The same amount in minor units (cents) */
+                        pending_in_minor: number;
+                        /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                        pending_out: string;
+                        /** @description The same amount in minor units (cents) */
+                        pending_out_minor: number;
+                        /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                        inflow_posted: string;
+                        /** @description The same amount in minor units (cents) */
+                        inflow_posted_minor: number;
+                        /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                        outflow_posted: string;
+                        /** @description The same amount in minor units (cents) */
+                        outflow_posted_minor: number;
+                        /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                        inflow_pending: string;
+                        /** @description The same amount in minor units (cents) */
+                        inflow_pending_minor: number;
+                        /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                        outflow_pending: string;
+                        /** @description The same amount in minor units (cents) */
+                        outflow_pending_minor: number;
+                    }[];
+                }[];
+            };
         };
         ApiKeyCreatedReply: {
             message: string;
@@ -1783,6 +2042,16 @@ export interface components {
                 key: string;
             };
         };
+        ApiKeyListReply: {
+            data: {
+                id: string;
+                name: string;
+                prefix: string;
+                created_at: string;
+                last_used_at: string | null;
+                revoked_at: string | null;
+            }[];
+        };
         ApiKeyRevokedReply: {
             message: string;
             data: {
@@ -1792,81 +2061,6 @@ export interface components {
                 created_at: string;
                 last_used_at: string | null;
                 revoked_at: string | null;
-            };
-        };
-        RegisterInput: {
-            email: string;
-            password: string;
-            first_name: string;
-            last_name: string;
-            phone?: string | null;
-            date_of_birth?: string | null;
-        };
-        SessionReply: {
-            message: string;
-            data: {
-                token: string;
-                expires_at: string;
-                user: {
-                    id: string;
-                    email: string;
-                    first_name: string;
-                    last_name: string;
-                    /** @enum {string} */
-                    role: "user" | "admin";
-                    phone: string | null;
-                    date_of_birth: string | null;
-                    created_at: string;
-                    updated_at: string;
-                };
-            };
-        };
-        LoginInput: {
-            email: string;
-            password: string;
-        };
-        StreamTicketReply: {
-            /** @description Pass as `?ticket=` to GET /api/grpc/ledger/stream (EventSource cannot send headers) */
-            ticket: string;
-            expires_at: string;
-            /** @description Seconds the ticket can open streams for */
-            expires_in: number;
-        };
-        ResponseTimesReport: {
-            window_hours: number;
-            since: string;
-            routes: {
-                method: string;
-                path: string;
-                requests: number;
-                typical_ms: number;
-                p95_ms: number;
-            }[];
-            instances: number;
-            merged: boolean;
-            as_of: string;
-        };
-        HealthReport: {
-            /** @enum {string} */
-            status: "ok" | "degraded" | "error";
-            message: string;
-            time: string;
-            timestamp: number;
-            database: {
-                connected: boolean;
-                error: string | null;
-                table_status: string | null;
-                latency_ms: number;
-                /** @description The HTTP agent's socket limit (null when unlimited) */
-                max_open_connections: number | null;
-                open_connections: number;
-                in_use: number;
-                idle: number;
-            };
-            storage: {
-                connected: boolean;
-                error: string | null;
-                latency_ms: number;
             };
         };
         AuthenticatedHealthReport: {
@@ -1893,248 +2087,232 @@ export interface components {
             };
             user_id: string;
         };
-        KycHealthReply: {
-            /** @description true when the KYC store answers (documents need storage too: see storage) */
-            success: boolean;
-            service: string;
-            /** @enum {string} */
-            status: "ok" | "degraded" | "error";
-            message: string;
-            time: string;
-            database: {
-                connected: boolean;
-                latency_ms: number;
-            };
-            storage: {
-                connected: boolean;
-                latency_ms: number;
-            };
-        };
-        KycCountriesReply: {
-            /** @constant */
-            success: true;
-            countries: {
-                country: string;
-                countryCode: string;
-                flag: string;
-                supportedDocuments: {
-                    [key: string]: 1;
-                };
-                documentTypes: ("passport" | "idCard" | "driverLicense" | "residencePermit")[];
-                popular: boolean;
-                /** @description One of the 30 countries of the built-in list (all four document types, save residence permits for nine); the others take a passport */
-                listed: boolean;
+        AvailableAccountsReply: {
+            accounts: {
+                id: string;
+                name: string;
+                account_number: string;
+                description: string;
+                /** @enum {string} */
+                currency: "USD" | "EUR" | "GBP" | "JPY";
+                /** @enum {string} */
+                type: "bank" | "cash" | "asset" | "liability" | "equity" | "revenue" | "expense";
+                /** @enum {string} */
+                normal_side: "debit" | "credit";
+                /** @enum {string} */
+                status: "ACTIVE" | "FROZEN" | "CLOSED" | "LOCKED";
+                lock_reason: string | null;
+                created_at: string;
+                /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                balance: string;
+                /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                available: string;
+                /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                pending_in: string;
+                /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                pending_out: string;
+                /** @description The same amount in minor units (cents) */
+                balance_minor: number;
+                /** @description The same amount in minor units (cents) */
+                available_minor: number;
+                low_balance_threshold: string | null;
+                /** @description The balance chain's version: grows with every change */
+                version: number;
             }[];
-            total: number;
         };
-        StartKycInput: {
-            country: string;
-            name: string;
-            email: string;
-            phone: string;
-            /** @default 50000 */
-            amount?: number;
-        };
-        KycStartReply: {
-            message: string;
+        BalanceReply: {
             data: {
-                submission_id: string;
-                user_id: string;
-                country: string;
-                location: string;
+                id: string;
+                name: string;
+                account_number: string;
+                description: string;
                 /** @enum {string} */
-                status: "pending" | "under_review" | "verified" | "rejected";
-                progress: number;
-                document_types: ("passport" | "idCard" | "driverLicense" | "residencePermit")[];
-                documents: {
-                    [key: string]: {
-                        /** @enum {string} */
-                        status: "uploaded" | "checking" | "verified" | "rejected";
-                        verified_at: string | null;
-                        uploaded_at: string;
-                        problems: string[];
-                    };
-                };
-                identity_numbers: {
-                    [key: string]: {
-                        masked: string;
-                        verified_at: string;
-                    };
-                };
-                next_steps: string[];
-                info_request: {
-                    message: string;
-                    requested_at: string;
-                } | null;
-                risk_score: number;
-                risk_level: ("Low" | "Medium" | "High") | null;
-                submitted_at: string;
-                updated_at: string;
-                verified_at: string | null;
+                currency: "USD" | "EUR" | "GBP" | "JPY";
+                /** @enum {string} */
+                type: "bank" | "cash" | "asset" | "liability" | "equity" | "revenue" | "expense";
+                /** @enum {string} */
+                normal_side: "debit" | "credit";
+                /** @enum {string} */
+                status: "ACTIVE" | "FROZEN" | "CLOSED" | "LOCKED";
+                lock_reason: string | null;
+                created_at: string;
+                /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                balance: string;
+                /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                available: string;
+                /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                pending_in: string;
+                /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                pending_out: string;
+                /** @description The same amount in minor units (cents) */
+                balance_minor: number;
+                /** @description The same amount in minor units (cents) */
+                available_minor: number;
+                low_balance_threshold: string | null;
+                /** @description The balance chain's version: grows with every change */
+                version: number;
+                account_id: string;
+                account_name: string;
+                as_of: string;
             };
         };
-        KycStatusReply: {
-            data: {
-                submission_id: string;
-                user_id: string;
-                country: string;
-                location: string;
-                /** @enum {string} */
-                status: "pending" | "under_review" | "verified" | "rejected";
-                progress: number;
-                document_types: ("passport" | "idCard" | "driverLicense" | "residencePermit")[];
-                documents: {
-                    [key: string]: {
-                        /** @enum {string} */
-                        status: "uploaded" | "checking" | "verified" | "rejected";
-                        verified_at: string | null;
-                        uploaded_at: string;
-                        problems: string[];
-                    };
-                };
-                identity_numbers: {
-                    [key: string]: {
-                        masked: string;
-                        verified_at: string;
-                    };
-                };
-                next_steps: string[];
-                info_request: {
-                    message: string;
-                    requested_at: string;
-                } | null;
-                risk_score: number;
-                risk_level: ("Low" | "Medium" | "High") | null;
-                submitted_at: string;
-                updated_at: string;
-                verified_at: string | null;
-            };
-        };
-        VerifyIdentityNumberInput: {
-            document_number: string;
-            country?: string;
-        };
-        IdentityNumberVerifiedReply: {
-            message: string;
-            data: {
-                /** @constant */
-                valid: true;
-                /** @constant */
-                status: "verified";
-                /** @enum {string} */
-                document_type: "aadhaar" | "pan";
-                masked: string;
-                progress: number;
-                /** @enum {string} */
-                kyc_status: "pending" | "under_review" | "verified" | "rejected";
-            };
-        };
-        KycUploadReply: {
+        BalanceUpdateEvent: {
             /** @constant */
-            success: true;
-            /** @description Spec 001 §8: "<Document> verified successfully!" */
+            type: "balanceUpdate";
+            at?: string;
+            accountId: string;
+            accountName: string;
+            balance: string;
+            available: string;
+            changeAmount: string;
+            /** @enum {string} */
+            changeType: "CREDIT" | "DEBIT";
+            /** @enum {string} */
+            operation: "create" | "post" | "unpost" | "void";
+            /** @enum {string} */
+            currency: "USD" | "EUR" | "GBP" | "JPY";
+            transactionId: string;
+        };
+        BatchError: {
+            /** @description What went wrong, in words a person can act on */
             message: string;
+            /** @description Stable machine-readable code, e.g. validation_error, unauthorized, not_found */
+            code: string;
+            /** @description The message again (as post and unpost replies carry it) */
+            error?: string;
+            /** @description Ledger command failures: the underlying refusal's message */
+            reason?: string;
+            /** @description On 500 replies: the request id to quote when reporting the problem */
+            request_id?: string;
+            /** @description The 0-based position of the item that was refused or is malformed (absent when the batch as a whole is) */
+            index?: number;
+        };
+        BatchInput: {
+            items: ({
+                from_account_id: string;
+                to_account_id: string;
+                amount: number | string;
+                /** @enum {string} */
+                currency?: "USD" | "EUR" | "GBP" | "JPY";
+                /** @default  */
+                description?: string;
+                /** @constant */
+                type: "transfer";
+            } | {
+                account_id: string;
+                amount: number | string;
+                /** @enum {string} */
+                currency?: "USD" | "EUR" | "GBP" | "JPY";
+                /** @default  */
+                description?: string;
+                /** @constant */
+                type: "deposit";
+            })[];
+        };
+        BatchWriteReply: {
+            message: string;
+            /** @description One transaction per item, in the items' order: each what the single request would have answered in `data` */
             data: {
+                id: string;
                 /** @enum {string} */
-                type: "passport" | "idCard" | "driverLicense" | "residencePermit";
+                type: "deposit" | "transfer" | "test_balance" | "payment" | "fx" | "adjustment";
                 /** @enum {string} */
-                status: "uploaded" | "checking" | "verified" | "rejected";
-                uploaded_at: string;
-                verified_at: string | null;
-                file_name: string | null;
-                checks: {
+                status: "draft" | "posted" | "voided";
+                /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                amount: string;
+                /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                total_amount: string;
+                /** @description The same amount in minor units (cents) */
+                total_amount_minor: number;
+                /** @enum {string} */
+                currency: "USD" | "EUR" | "GBP" | "JPY";
+                description: string;
+                entries: {
+                    account_id: string;
+                    account_name: string;
+                    account_number: string | null;
+                    /** @description Whether the account is the caller's (false for system counterparties) */
+                    owned: boolean;
                     /** @enum {string} */
-                    format: "jpeg" | "png";
-                    bytes: number;
-                    width: number;
-                    height: number;
-                    sharpness: number;
-                    glare: number;
-                    phash: string;
-                    passed: boolean;
-                    problems: string[];
-                } | null;
-                refusal: string | null;
-                face_uploaded: boolean;
-                /** @description The submission's progress after this document (spec 001 §4) */
-                progress: number;
-            };
+                    side: "debit" | "credit";
+                    /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                    debit: string;
+                    /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                    credit: string;
+                    /** @description The same amount in minor units (cents) */
+                    amount_minor: number;
+                }[];
+                from_account_id: string | null;
+                to_account_id: string | null;
+                timestamp: string;
+                created_at: string;
+                posted_at: string | null;
+                history: {
+                    /** @enum {string} */
+                    operation: "create" | "post" | "unpost" | "void";
+                    /** @enum {string} */
+                    status: "draft" | "posted" | "voided";
+                    at: string;
+                    by: {
+                        id: string;
+                        name: string;
+                    } | null;
+                }[];
+                idempotency_key: string | null;
+                counterparty: string;
+            }[];
         };
-        KycUploadTicketInput: {
-            /** @enum {string} */
-            document_type: "passport" | "idCard" | "driverLicense" | "residencePermit";
-            content_type: string;
+        CloseParkedPaymentInput: {
+            note: string;
         };
-        KycUploadTicketReply: {
-            data: {
-                /** @description POST a multipart form here */
-                url: string;
-                /** @description Every one of these as a form field, in any order, then the file as the last field, named `file` */
-                fields: {
-                    [key: string]: string;
-                };
-                /** @description The object's key: `<userId>/<submissionId>/<documentType>/<uuid>` */
-                key: string;
-                /** @description The signed policy expires at this time (5 minutes) */
-                expires_at: string;
-            };
-        };
-        KycDiditVerifyInput: {
-            /** @description The document picture, base64 (a data: URL is accepted): JPEG or PNG, at most 5 MB decoded */
-            document_image: string;
-            /** @enum {string} */
-            document_type: "passport" | "idCard" | "driverLicense" | "residencePermit";
-            country_code: string;
-            /** @description A face picture (selfie) stored for the reviewer; no face match is computed */
-            face_image?: string | null;
-        };
-        KycDiditReply: {
-            /** @constant */
-            success: true;
+        CloseParkedPaymentReply: {
             message: string;
             data: {
+                paymentId: string;
+                userId: string;
                 /**
-                 * @description VERIFIED: the document passed every check; REJECTED: see problems and upload again
+                 * @description parked, or failed once an admin closed it
                  * @enum {string}
                  */
-                status: "VERIFIED" | "REJECTED";
+                status: "pending" | "processing" | "completed" | "failed" | "parked";
+                amount: string;
                 /** @enum {string} */
-                document_type: "passport" | "idCard" | "driverLicense" | "residencePermit";
-                /** @description Image quality confidence 0..1 (focus, glare, contrast). Not a face match and not an authenticity score */
-                confidence: number;
-                problems: string[];
-                /** @description A face image was sent, checked as a JPEG/PNG and stored for the reviewer */
-                face_image_stored: boolean;
+                currency: "USD" | "EUR" | "GBP" | "JPY";
+                selectedRail: string;
                 /**
-                 * @description No face comparison is computed; a reviewer compares the face image with the document
-                 * @constant
+                 * @description The status the payment was in when its step kept failing (pending or processing)
+                 * @enum {string}
                  */
-                face_match: "not_performed";
-                document: {
-                    /** @enum {string} */
-                    type: "passport" | "idCard" | "driverLicense" | "residencePermit";
-                    /** @enum {string} */
-                    status: "uploaded" | "checking" | "verified" | "rejected";
-                    uploaded_at: string;
-                    verified_at: string | null;
-                    file_name: string | null;
-                    checks: {
-                        /** @enum {string} */
-                        format: "jpeg" | "png";
-                        bytes: number;
-                        width: number;
-                        height: number;
-                        sharpness: number;
-                        glare: number;
-                        phash: string;
-                        passed: boolean;
-                        problems: string[];
-                    } | null;
-                    refusal: string | null;
-                    face_uploaded: boolean;
-                };
-                progress: number;
+                stuckStatus: "pending" | "processing" | "completed" | "failed" | "parked";
+                stepFailures: number;
+                /** @description The last error of the failing step, as the worker logged it */
+                lastError: string;
+                /** @description What the payer reads (the payment's failureReason) */
+                reason: string;
+                parkedAt: string;
+                closedAt: string | null;
+                closedBy: string | null;
+                /** @description The admin's note when closing */
+                note: string | null;
             };
+        };
+        CreateAccountInput: {
+            name: string;
+            account_number?: string;
+            /** @default  */
+            description?: string;
+            /**
+             * @default USD
+             * @enum {string}
+             */
+            currency?: "USD" | "EUR" | "GBP" | "JPY";
+            /** @enum {string} */
+            type?: "bank" | "cash" | "asset" | "liability" | "equity" | "revenue" | "expense";
+            initial_balance?: number | string;
+            low_balance_threshold?: number | string;
+        };
+        CreateApiKeyInput: {
+            name: string;
         };
         CreateKycProfileInput: {
             userId?: string;
@@ -2157,218 +2335,537 @@ export interface components {
             /** Format: uri */
             avatar?: string;
         };
-        KycProfileReply: {
-            profile: {
-                profileId: string;
-                userId: string;
+        CreatePaymentInput: {
+            userId: string;
+            fromAccountId: string;
+            /** @description Decimal string or number, > 0, at most the currency's decimals */
+            amount: string | number;
+            /** @enum {string} */
+            currency: "USD" | "EUR" | "GBP" | "JPY";
+            description?: string;
+            /** @description A rail's name (e.g. ACH): chosen when active and not eliminated */
+            preferredRail?: string;
+            /** @description A rail's name: used whatever its score (must be active) */
+            forceRail?: string;
+            /** @description Another account of yours */
+            toAccountId?: string;
+            /**
+             * Format: email
+             * @description Another user of the platform: their oldest active account in the currency receives it
+             */
+            toEmail?: string;
+            /** @description An external beneficiary: posted to the clearing account of the currency */
+            beneficiary?: {
                 name: string;
-                email: string;
-                phone: string;
+                accountNumber: string;
+                bankCode?: string;
                 country: string;
-                location: string;
-                amount: number;
-                avatar: string | null;
-                documents: {
-                    [key: string]: {
-                        /** @description Masked to the last four characters */
-                        documentNumber: string | null;
-                        issuingCountry: string | null;
-                        expiryDate: string | null;
-                        /** @enum {string} */
-                        status: "uploaded" | "checking" | "verified" | "rejected" | "not_uploaded";
-                    };
-                };
+            };
+        };
+        CreatePaymentReply: {
+            /** @constant */
+            message: "Payment initiated";
+            payment: {
+                paymentId: string;
+                userId: string;
                 /** @enum {string} */
-                status: "pending" | "under_review" | "verified" | "rejected";
-                riskScore: number;
-                riskLevel: ("Low" | "Medium" | "High") | null;
-                progress: number;
+                status: "pending" | "processing" | "completed" | "failed" | "parked";
+                amount: string;
+                amountMinor: number;
+                /** @enum {string} */
+                currency: "USD" | "EUR" | "GBP" | "JPY";
+                fee: string;
+                feeMinor: number;
+                feeBreakdown: {
+                    fixedFee: string;
+                    fxSpread: string;
+                    networkFee: string;
+                };
+                /** @description Name of the current (or last) attempt's rail */
+                selectedRail: string;
+                railId: string;
+                fromAccountId: string;
+                payee: {
+                    /** @constant */
+                    kind: "account";
+                    accountId: string;
+                } | {
+                    /** @constant */
+                    kind: "user";
+                    email: string;
+                } | {
+                    /** @constant */
+                    kind: "external";
+                    name: string;
+                    accountLast4: string;
+                    country: string;
+                };
+                description: string;
+                attempts: {
+                    number: number;
+                    railId: string;
+                    /** @description The rail's name */
+                    rail: string;
+                    /** @enum {string} */
+                    status: "in_flight" | "succeeded" | "failed";
+                    startedAt: string;
+                    /** @description When the rail's answer is due (start + the rail's average processing time) */
+                    dueAt: string;
+                    finishedAt: string | null;
+                    errorCode: string | null;
+                    errorMessage: string | null;
+                    retriable: boolean | null;
+                }[];
+                routing: {
+                    /** @enum {string} */
+                    strategy: "expected_value" | "forced" | "preferred" | "exploration";
+                    chosenRailId: string;
+                    chosenRail: string;
+                    defaultRailId: string;
+                    defaultRail: string;
+                    /** @enum {string} */
+                    currency: "USD" | "EUR" | "GBP" | "JPY";
+                    amountMinor: number;
+                    /** @description Cost on the default rail minus cost on the chosen one (may be < 0) */
+                    savingMinor: number;
+                    saving: string;
+                    reason: string;
+                    decidedAt: string;
+                    candidates: {
+                        railId: string;
+                        rail: string;
+                        status: string;
+                        costMinor: number;
+                        cost: string;
+                        /** @description The success estimate used (0..1) */
+                        successRate: number;
+                        attemptsInWindow: number;
+                        /** @description Seconds */
+                        avgProcessingTime: number;
+                        slaTarget: number;
+                        /** @description Expected value, minor units */
+                        score: number;
+                        eliminated: boolean;
+                        note: string;
+                    }[];
+                };
+                journalId: string;
+                estimatedFee: string;
+                /** @description The chosen rail's average processing time, e.g. "1.2 s" */
+                estimatedTime: string;
+                fxRate: number;
+                initiatedAt: string;
                 createdAt: string;
                 updatedAt: string;
+                completedAt: string | null;
+                /** @description Why the payment failed, or why it was parked for review; null otherwise */
+                failureReason: string | null;
             };
         };
-        KycReviewPage: {
-            data: {
-                id: string;
-                user_id: string;
-                name: string;
-                email: string;
-                phone: string;
-                location: string;
-                country: string;
-                /** @enum {string} */
-                status: "pending" | "under_review" | "verified" | "rejected";
-                risk_score: number;
-                /** @enum {string} */
-                risk_level: "Low" | "Medium" | "High";
-                amount: number;
-                /** @enum {string} */
-                priority: "high" | "medium" | "low";
-                progress: number;
-                submitted_at: string;
-                verified_at: string | null;
-                decided_at: string | null;
-                notes: string;
-                /** @description Whether a Request Info is waiting for the applicant */
-                info_requested: boolean;
-                documents: {
-                    /** @enum {string} */
-                    type: "passport" | "idCard" | "driverLicense" | "residencePermit";
-                    /** @enum {string} */
-                    status: "uploaded" | "checking" | "verified" | "rejected";
-                    uploaded_at: string;
-                }[];
-            }[];
-            /** @description Pass as `cursor` for the next page (same filters); null on the last page */
-            next_cursor: string | null;
-            has_more: boolean;
-            /** @description Every submission the filters match, not just this page (counting stops at 10000) */
-            total: number;
-            /** @description True when more than 10000 submissions match */
-            total_capped: boolean;
-        };
-        KycDashboardStatsReply: {
-            data: {
-                total_submissions: number;
-                verified: number;
-                /** @description Pending Review: not decided yet (awaiting_applicant + under_review) */
-                pending: number;
-                awaiting_applicant: number;
-                under_review: number;
-                rejected: number;
-                /** @description Hours from submission to decision over the decided ones; null when none is decided */
-                average_processing_time: number | null;
-                /** @description Percent of the decided ones that were verified; null when none is decided */
-                success_rate: number | null;
-                /** @enum {string} */
-                period: "24h" | "7d" | "30d" | "90d";
-                from: string;
-                to: string;
-                /** @description Percent change of submissions in the last 30 days against the 30 days before; null when there were none before */
-                monthly_growth: number | null;
-                /** @description The same figures for the previous period of the same length */
-                previous: {
-                    total_submissions: number;
-                    verified: number;
-                    /** @description Pending Review: not decided yet (awaiting_applicant + under_review) */
-                    pending: number;
-                    awaiting_applicant: number;
-                    under_review: number;
-                    rejected: number;
-                    /** @description Hours from submission to decision over the decided ones; null when none is decided */
-                    average_processing_time: number | null;
-                    /** @description Percent of the decided ones that were verified; null when none is decided */
-                    success_rate: number | null;
-                };
-                /** @description Change against the previous period: percent for counts and processing time, percentage points for the success rate; null when there is nothing to compare with */
-                trends: {
-                    [key: string]: number | null;
-                };
-                /** @description False when the window held more submissions than the stats read (figures over the newest only) */
-                complete: boolean;
-            };
-        };
-        KycSubmissionDetailReply: {
-            data: {
-                id: string;
-                user_id: string;
-                name: string;
-                email: string;
-                phone: string;
-                location: string;
-                country: string;
-                /** @enum {string} */
-                status: "pending" | "under_review" | "verified" | "rejected";
-                risk_score: number;
-                /** @enum {string} */
-                risk_level: "Low" | "Medium" | "High";
-                amount: number;
-                /** @enum {string} */
-                priority: "high" | "medium" | "low";
-                progress: number;
-                submitted_at: string;
-                verified_at: string | null;
-                decided_at: string | null;
-                notes: string;
-                /** @description Whether a Request Info is waiting for the applicant */
-                info_requested: boolean;
-                documents: {
-                    /** @enum {string} */
-                    type: "passport" | "idCard" | "driverLicense" | "residencePermit";
-                    /** @enum {string} */
-                    status: "uploaded" | "checking" | "verified" | "rejected";
-                    uploaded_at: string;
-                    verified_at: string | null;
-                    file_name: string | null;
-                    checks: {
-                        /** @enum {string} */
-                        format: "jpeg" | "png";
-                        bytes: number;
-                        width: number;
-                        height: number;
-                        sharpness: number;
-                        glare: number;
-                        phash: string;
-                        passed: boolean;
-                        problems: string[];
-                    } | null;
-                    /** @description Presigned GET of the document image, valid until url_expires_at */
-                    url: string;
-                    /** @description Presigned GET of the face image stored beside it, if any */
-                    face_url: string | null;
-                    url_expires_at: string;
-                }[];
-                identity_numbers: {
-                    [key: string]: {
-                        masked: string;
-                        verified_at: string;
-                    };
-                };
-                /** @description Score, level, flags, verdict and reasons (the rules that fired), with the rule-set version */
-                risk: {
-                    risk_score: number;
-                    /** @enum {string} */
-                    level: "Low" | "Medium" | "High";
-                    /** @enum {string} */
-                    priority: "high" | "medium" | "low";
-                    flags: {
-                        code: string;
-                        message: string;
-                    }[];
-                    /** @enum {string} */
-                    verdict: "approve" | "review" | "reject";
-                    reasons: {
-                        rule: string;
-                        points: number;
-                        reason: string;
-                    }[];
-                    rule_set_version: number;
-                    assessed_at: string;
-                } | null;
-                info_request: {
-                    message: string;
-                    requested_at: string;
-                    requested_by: string;
-                } | null;
-                updated_at: string;
-                /** @description Every change, oldest first: who, when, from, to, note */
-                audit: {
-                    actor: string;
-                    actor_id: string;
-                    /** @enum {string} */
-                    actor_role: "applicant" | "reviewer" | "system";
-                    at: string;
-                    action: string;
-                    from: ("pending" | "under_review" | "verified" | "rejected") | null;
-                    to: ("pending" | "under_review" | "verified" | "rejected") | null;
-                    note: string | null;
-                }[];
-            };
-        };
-        KycDecisionInput: {
+        DepositInput: {
+            account_id: string;
+            amount: number | string;
             /** @enum {string} */
-            status: "pending" | "under_review" | "verified" | "rejected";
-            notes?: string;
+            currency?: "USD" | "EUR" | "GBP" | "JPY";
+            /** @default  */
+            description?: string;
+        };
+        Error: {
+            /** @description What went wrong, in words a person can act on */
+            message: string;
+            /** @description Stable machine-readable code, e.g. validation_error, unauthorized, not_found */
+            code: string;
+            /** @description Post and unpost replies repeat the message here (the spec's client reads it) */
+            error?: string;
+            /** @description Ledger command failures: the underlying refusal's message */
+            reason?: string;
+            /** @description On 500 replies: the request id to quote when reporting the problem */
+            request_id?: string;
+        };
+        HealthReport: {
+            /** @enum {string} */
+            status: "ok" | "degraded" | "error";
+            message: string;
+            time: string;
+            timestamp: number;
+            database: {
+                connected: boolean;
+                error: string | null;
+                table_status: string | null;
+                latency_ms: number;
+                /** @description The HTTP agent's socket limit (null when unlimited) */
+                max_open_connections: number | null;
+                open_connections: number;
+                in_use: number;
+                idle: number;
+            };
+            storage: {
+                connected: boolean;
+                error: string | null;
+                latency_ms: number;
+            };
+        };
+        IdentityNumberVerifiedReply: {
+            message: string;
+            data: {
+                /** @constant */
+                valid: true;
+                /** @constant */
+                status: "verified";
+                /** @enum {string} */
+                document_type: "aadhaar" | "pan";
+                masked: string;
+                progress: number;
+                /** @enum {string} */
+                kyc_status: "pending" | "under_review" | "verified" | "rejected";
+            };
+        };
+        IntegrityJobReply: {
+            data: {
+                id: string;
+                /** @constant */
+                scope: "ledger";
+                started_by: {
+                    id: string;
+                    name: string;
+                };
+                started_at: string;
+                as_of: string;
+                /** @enum {string} */
+                status: "queued" | "running" | "succeeded" | "failed";
+                progress: {
+                    /** @enum {string} */
+                    phase: "journals" | "accounts" | "done";
+                    /** @description Steps done so far (one page each) */
+                    pages: number;
+                    /** @description Table items read by the scan so far */
+                    items_examined: number;
+                    /** @description The table's item count when the check started (DynamoDB's estimate) */
+                    estimated_items: number | null;
+                    journals_checked: number;
+                    accounts_found: number;
+                    accounts_checked: number;
+                    /** @description An estimate; null while it cannot be told */
+                    percent: number | null;
+                };
+                result: {
+                    /** @description When the check finished */
+                    checked_at: string;
+                    /** @constant */
+                    scope: "ledger";
+                    /** @description The moment the check covers: the ledger as it stood then */
+                    as_of: string;
+                    accounts_checked: number;
+                    journals_checked: number;
+                    /** @description Accounts whose recorded balance differs from the replay of their journals (the first 100) */
+                    drift: {
+                        account_id: string;
+                        account_name: string;
+                        recorded: {
+                            posted_debits: number;
+                            posted_credits: number;
+                            pending_debits: number;
+                            pending_credits: number;
+                        };
+                        expected: {
+                            posted_debits: number;
+                            posted_credits: number;
+                            pending_debits: number;
+                            pending_credits: number;
+                        };
+                    }[];
+                    drift_count: number;
+                    /** @description Journals whose debits differ from their credits (the first 100 ids) */
+                    unbalanced_journals: string[];
+                    unbalanced_count: number;
+                    currencies: {
+                        posted_debits: number;
+                        posted_credits: number;
+                        pending_debits: number;
+                        pending_credits: number;
+                        /** @enum {string} */
+                        currency: "USD" | "EUR" | "GBP" | "JPY";
+                        is_balanced: boolean;
+                    }[];
+                    ok: boolean;
+                } | null;
+                finished_at: string | null;
+                error: string | null;
+                updated_at: string;
+            };
+        };
+        IntegrityJobStartedReply: {
+            message: string;
+            data: {
+                id: string;
+                /** @constant */
+                scope: "ledger";
+                started_by: {
+                    id: string;
+                    name: string;
+                };
+                started_at: string;
+                as_of: string;
+                /** @enum {string} */
+                status: "queued" | "running" | "succeeded" | "failed";
+                progress: {
+                    /** @enum {string} */
+                    phase: "journals" | "accounts" | "done";
+                    /** @description Steps done so far (one page each) */
+                    pages: number;
+                    /** @description Table items read by the scan so far */
+                    items_examined: number;
+                    /** @description The table's item count when the check started (DynamoDB's estimate) */
+                    estimated_items: number | null;
+                    journals_checked: number;
+                    accounts_found: number;
+                    accounts_checked: number;
+                    /** @description An estimate; null while it cannot be told */
+                    percent: number | null;
+                };
+                result: {
+                    /** @description When the check finished */
+                    checked_at: string;
+                    /** @constant */
+                    scope: "ledger";
+                    /** @description The moment the check covers: the ledger as it stood then */
+                    as_of: string;
+                    accounts_checked: number;
+                    journals_checked: number;
+                    /** @description Accounts whose recorded balance differs from the replay of their journals (the first 100) */
+                    drift: {
+                        account_id: string;
+                        account_name: string;
+                        recorded: {
+                            posted_debits: number;
+                            posted_credits: number;
+                            pending_debits: number;
+                            pending_credits: number;
+                        };
+                        expected: {
+                            posted_debits: number;
+                            posted_credits: number;
+                            pending_debits: number;
+                            pending_credits: number;
+                        };
+                    }[];
+                    drift_count: number;
+                    /** @description Journals whose debits differ from their credits (the first 100 ids) */
+                    unbalanced_journals: string[];
+                    unbalanced_count: number;
+                    currencies: {
+                        posted_debits: number;
+                        posted_credits: number;
+                        pending_debits: number;
+                        pending_credits: number;
+                        /** @enum {string} */
+                        currency: "USD" | "EUR" | "GBP" | "JPY";
+                        is_balanced: boolean;
+                    }[];
+                    ok: boolean;
+                } | null;
+                finished_at: string | null;
+                error: string | null;
+                updated_at: string;
+            };
+        };
+        IntegrityReply: {
+            data: {
+                checked_at: string;
+                /** @enum {string} */
+                scope: "owner" | "ledger";
+                accounts_checked: number;
+                journals_checked: number;
+                drift: {
+                    account_id: string;
+                    account_name: string;
+                    recorded: {
+                        /** @description The same amount in minor units (cents) */
+                        posted_debits: number;
+                        /** @description The same amount in minor units (cents) */
+                        posted_credits: number;
+                        /** @description The same amount in minor units (cents) */
+                        pending_debits: number;
+                        /** @description The same amount in minor units (cents) */
+                        pending_credits: number;
+                    };
+                    expected: {
+                        /** @description The same amount in minor units (cents) */
+                        posted_debits: number;
+                        /** @description The same amount in minor units (cents) */
+                        posted_credits: number;
+                        /** @description The same amount in minor units (cents) */
+                        pending_debits: number;
+                        /** @description The same amount in minor units (cents) */
+                        pending_credits: number;
+                    };
+                }[];
+                unbalanced_journals: string[];
+                ok: boolean;
+            };
+        };
+        JournalDetailReply: {
+            data: {
+                id: string;
+                /** @enum {string} */
+                type: "deposit" | "transfer" | "test_balance" | "payment" | "fx" | "adjustment";
+                /** @enum {string} */
+                status: "draft" | "posted" | "voided";
+                /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                amount: string;
+                /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                total_amount: string;
+                /** @description The same amount in minor units (cents) */
+                total_amount_minor: number;
+                /** @enum {string} */
+                currency: "USD" | "EUR" | "GBP" | "JPY";
+                description: string;
+                entries: {
+                    account_id: string;
+                    account_name: string;
+                    account_number: string | null;
+                    /** @description Whether the account is the caller's (false for system counterparties) */
+                    owned: boolean;
+                    /** @enum {string} */
+                    side: "debit" | "credit";
+                    /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                    debit: string;
+                    /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                    credit: string;
+                    /** @description The same amount in minor units (cents) */
+                    amount_minor: number;
+                }[];
+                from_account_id: string | null;
+                to_account_id: string | null;
+                timestamp: string;
+                created_at: string;
+                posted_at: string | null;
+                history: {
+                    /** @enum {string} */
+                    operation: "create" | "post" | "unpost" | "void";
+                    /** @enum {string} */
+                    status: "draft" | "posted" | "voided";
+                    at: string;
+                    by: {
+                        id: string;
+                        name: string;
+                    } | null;
+                }[];
+                idempotency_key: string | null;
+                counterparty: string;
+            };
+        };
+        JournalPageReply: {
+            data: {
+                id: string;
+                /** @enum {string} */
+                type: "deposit" | "transfer" | "test_balance" | "payment" | "fx" | "adjustment";
+                /** @enum {string} */
+                status: "draft" | "posted" | "voided";
+                /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                amount: string;
+                /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                total_amount: string;
+                /** @description The same amount in minor units (cents) */
+                total_amount_minor: number;
+                /** @enum {string} */
+                currency: "USD" | "EUR" | "GBP" | "JPY";
+                description: string;
+                entries: {
+                    account_id: string;
+                    account_name: string;
+                    account_number: string | null;
+                    /** @description Whether the account is the caller's (false for system counterparties) */
+                    owned: boolean;
+                    /** @enum {string} */
+                    side: "debit" | "credit";
+                    /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                    debit: string;
+                    /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                    credit: string;
+                    /** @description The same amount in minor units (cents) */
+                    amount_minor: number;
+                }[];
+                from_account_id: string | null;
+                to_account_id: string | null;
+                timestamp: string;
+                created_at: string;
+                posted_at: string | null;
+                history: {
+                    /** @enum {string} */
+                    operation: "create" | "post" | "unpost" | "void";
+                    /** @enum {string} */
+                    status: "draft" | "posted" | "voided";
+                    at: string;
+                    by: {
+                        id: string;
+                        name: string;
+                    } | null;
+                }[];
+                idempotency_key: string | null;
+                counterparty: string;
+            }[];
+            pagination: {
+                /** @description Page size used */
+                limit: number;
+                /** @description Offset used; null when paging by cursor */
+                offset: number | null;
+                /** @description Pass as `cursor` for the next page; null on the last page */
+                next_cursor: string | null;
+                has_more: boolean;
+            };
+        };
+        JournalWriteReply: {
+            message: string;
+            data: {
+                id: string;
+                /** @enum {string} */
+                type: "deposit" | "transfer" | "test_balance" | "payment" | "fx" | "adjustment";
+                /** @enum {string} */
+                status: "draft" | "posted" | "voided";
+                /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                amount: string;
+                /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                total_amount: string;
+                /** @description The same amount in minor units (cents) */
+                total_amount_minor: number;
+                /** @enum {string} */
+                currency: "USD" | "EUR" | "GBP" | "JPY";
+                description: string;
+                entries: {
+                    account_id: string;
+                    account_name: string;
+                    account_number: string | null;
+                    /** @description Whether the account is the caller's (false for system counterparties) */
+                    owned: boolean;
+                    /** @enum {string} */
+                    side: "debit" | "credit";
+                    /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                    debit: string;
+                    /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                    credit: string;
+                    /** @description The same amount in minor units (cents) */
+                    amount_minor: number;
+                }[];
+                from_account_id: string | null;
+                to_account_id: string | null;
+                timestamp: string;
+                created_at: string;
+                posted_at: string | null;
+                history: {
+                    /** @enum {string} */
+                    operation: "create" | "post" | "unpost" | "void";
+                    /** @enum {string} */
+                    status: "draft" | "posted" | "voided";
+                    at: string;
+                    by: {
+                        id: string;
+                        name: string;
+                    } | null;
+                }[];
+                idempotency_key: string | null;
+                counterparty: string;
+            };
         };
         KycBulkUpdateInput: {
             ids: string[];
@@ -2392,511 +2889,6 @@ export interface components {
             summary: {
                 [key: string]: number;
             };
-        };
-        KycRequestInfoInput: {
-            message: string;
-        };
-        KycResubmitInput: {
-            note?: string;
-        };
-        KycResubmitReply: {
-            message: string;
-            data: {
-                id: string;
-                /** @enum {string} */
-                status: "pending" | "under_review" | "verified" | "rejected";
-                progress: number;
-                updated_at: string;
-            };
-        };
-        KycRulesOverviewReply: {
-            data: {
-                /** @description The live version (the seed rule set is published as version 1 on first use) */
-                published: {
-                    name: string;
-                    /** @default  */
-                    description: string;
-                    rules: {
-                        id: string;
-                        name: string;
-                        /** @default  */
-                        description: string;
-                        /** @description json-rules-engine conditions: {"all"|"any": [conditions]} or {"not": condition}, leaves {fact, operator, value} */
-                        conditions: unknown;
-                        event: {
-                            /** @constant */
-                            type: "risk";
-                            params: {
-                                points: number;
-                                flag?: {
-                                    code: string;
-                                    message: string;
-                                };
-                                reason: string;
-                                /** @enum {string} */
-                                verdict?: "reject" | "review";
-                                /** @enum {string} */
-                                priority?: "high" | "medium" | "low";
-                            };
-                        };
-                        priority?: number;
-                    }[];
-                    country_risk: {
-                        high: string[];
-                        medium: string[];
-                        /** @default  */
-                        source: string;
-                    };
-                    version: number;
-                    published_at: string;
-                    published_by: string;
-                };
-                /** @description The editable draft; null when none was saved since the last publish */
-                draft: {
-                    name: string;
-                    /** @default  */
-                    description: string;
-                    rules: {
-                        id: string;
-                        name: string;
-                        /** @default  */
-                        description: string;
-                        /** @description json-rules-engine conditions: {"all"|"any": [conditions]} or {"not": condition}, leaves {fact, operator, value} */
-                        conditions: unknown;
-                        event: {
-                            /** @constant */
-                            type: "risk";
-                            params: {
-                                points: number;
-                                flag?: {
-                                    code: string;
-                                    message: string;
-                                };
-                                reason: string;
-                                /** @enum {string} */
-                                verdict?: "reject" | "review";
-                                /** @enum {string} */
-                                priority?: "high" | "medium" | "low";
-                            };
-                        };
-                        priority?: number;
-                    }[];
-                    country_risk: {
-                        high: string[];
-                        medium: string[];
-                        /** @default  */
-                        source: string;
-                    };
-                    revision: number;
-                    based_on_version: number | null;
-                    updated_at: string;
-                    updated_by: string;
-                } | null;
-                /** @description Every published version, newest first */
-                versions: {
-                    version: number;
-                    name: string;
-                    /** @description How many rules */
-                    rules: number;
-                    published_at: string;
-                    published_by: string;
-                }[];
-            };
-        };
-        KycRuleSetReply: {
-            data: {
-                name: string;
-                /** @default  */
-                description: string;
-                rules: {
-                    id: string;
-                    name: string;
-                    /** @default  */
-                    description: string;
-                    /** @description json-rules-engine conditions: {"all"|"any": [conditions]} or {"not": condition}, leaves {fact, operator, value} */
-                    conditions: unknown;
-                    event: {
-                        /** @constant */
-                        type: "risk";
-                        params: {
-                            points: number;
-                            flag?: {
-                                code: string;
-                                message: string;
-                            };
-                            reason: string;
-                            /** @enum {string} */
-                            verdict?: "reject" | "review";
-                            /** @enum {string} */
-                            priority?: "high" | "medium" | "low";
-                        };
-                    };
-                    priority?: number;
-                }[];
-                country_risk: {
-                    high: string[];
-                    medium: string[];
-                    /** @default  */
-                    source: string;
-                };
-                version: number;
-                published_at: string;
-                published_by: string;
-            };
-        };
-        KycRuleSetBody: {
-            name: string;
-            /** @default  */
-            description?: string;
-            rules: {
-                id: string;
-                name: string;
-                /** @default  */
-                description?: string;
-                /** @description json-rules-engine conditions: {"all"|"any": [conditions]} or {"not": condition}, leaves {fact, operator, value} */
-                conditions: unknown;
-                event: {
-                    /** @constant */
-                    type: "risk";
-                    params: {
-                        points: number;
-                        flag?: {
-                            code: string;
-                            message: string;
-                        };
-                        reason: string;
-                        /** @enum {string} */
-                        verdict?: "reject" | "review";
-                        /** @enum {string} */
-                        priority?: "high" | "medium" | "low";
-                    };
-                };
-                priority?: number;
-            }[];
-            country_risk: {
-                high: string[];
-                medium: string[];
-                /** @default  */
-                source?: string;
-            };
-        };
-        KycRuleSetDraftReply: {
-            message: string;
-            data: {
-                name: string;
-                /** @default  */
-                description: string;
-                rules: {
-                    id: string;
-                    name: string;
-                    /** @default  */
-                    description: string;
-                    /** @description json-rules-engine conditions: {"all"|"any": [conditions]} or {"not": condition}, leaves {fact, operator, value} */
-                    conditions: unknown;
-                    event: {
-                        /** @constant */
-                        type: "risk";
-                        params: {
-                            points: number;
-                            flag?: {
-                                code: string;
-                                message: string;
-                            };
-                            reason: string;
-                            /** @enum {string} */
-                            verdict?: "reject" | "review";
-                            /** @enum {string} */
-                            priority?: "high" | "medium" | "low";
-                        };
-                    };
-                    priority?: number;
-                }[];
-                country_risk: {
-                    high: string[];
-                    medium: string[];
-                    /** @default  */
-                    source: string;
-                };
-                revision: number;
-                based_on_version: number | null;
-                updated_at: string;
-                updated_by: string;
-            };
-        };
-        KycRuleSetTestInput: {
-            submission_id: string;
-            rules?: unknown;
-            version?: number;
-        };
-        KycRuleSetTestReply: {
-            data: {
-                rule_set: {
-                    /** @enum {string} */
-                    source: "body" | "draft" | "version";
-                    version: number | null;
-                    name: string;
-                };
-                /** @description What the rule set would give the submission now (nothing is saved) */
-                assessment: {
-                    risk_score: number;
-                    /** @enum {string} */
-                    level: "Low" | "Medium" | "High";
-                    /** @enum {string} */
-                    priority: "high" | "medium" | "low";
-                    flags: {
-                        code: string;
-                        message: string;
-                    }[];
-                    /** @enum {string} */
-                    verdict: "approve" | "review" | "reject";
-                    reasons: {
-                        rule: string;
-                        points: number;
-                        reason: string;
-                    }[];
-                    rule_set_version: number;
-                    assessed_at: string;
-                };
-                /** @description The facts it was evaluated on */
-                facts: {
-                    country: string;
-                    /** @enum {string} */
-                    country_risk: "high" | "medium" | "low";
-                    amount: number;
-                    identity_numbers_verified: number;
-                    document_count: number;
-                    verified_document_count: number;
-                    any_document_rejected: boolean;
-                    rejected_document_count: number;
-                    min_sharpness: number | null;
-                    max_glare: number | null;
-                    duplicate_identity_number: boolean;
-                    duplicate_identity_number_users: number;
-                    duplicate_image: boolean;
-                    duplicate_image_users: number;
-                    email_domain: string;
-                    velocity_ip_24h: number;
-                    velocity_email_domain_24h: number;
-                    velocity_device_24h: number;
-                    name_similarity: number;
-                    name_mismatch: boolean;
-                    watchlist_hit: boolean;
-                    watchlist_score: number;
-                    watchlist_list: string;
-                };
-                /** @description The assessment the submission holds, for comparison */
-                current: {
-                    risk_score: number;
-                    /** @enum {string} */
-                    level: "Low" | "Medium" | "High";
-                    /** @enum {string} */
-                    priority: "high" | "medium" | "low";
-                    flags: {
-                        code: string;
-                        message: string;
-                    }[];
-                    /** @enum {string} */
-                    verdict: "approve" | "review" | "reject";
-                    reasons: {
-                        rule: string;
-                        points: number;
-                        reason: string;
-                    }[];
-                    rule_set_version: number;
-                    assessed_at: string;
-                } | null;
-            };
-        };
-        KycRuleSetPublishInput: {
-            draft_revision?: number;
-        };
-        KycRuleSetPublishReply: {
-            message: string;
-            data: {
-                name: string;
-                /** @default  */
-                description: string;
-                rules: {
-                    id: string;
-                    name: string;
-                    /** @default  */
-                    description: string;
-                    /** @description json-rules-engine conditions: {"all"|"any": [conditions]} or {"not": condition}, leaves {fact, operator, value} */
-                    conditions: unknown;
-                    event: {
-                        /** @constant */
-                        type: "risk";
-                        params: {
-                            points: number;
-                            flag?: {
-                                code: string;
-                                message: string;
-                            };
-                            reason: string;
-                            /** @enum {string} */
-                            verdict?: "reject" | "review";
-                            /** @enum {string} */
-                            priority?: "high" | "medium" | "low";
-                        };
-                    };
-                    priority?: number;
-                }[];
-                country_risk: {
-                    high: string[];
-                    medium: string[];
-                    /** @default  */
-                    source: string;
-                };
-                version: number;
-                published_at: string;
-                published_by: string;
-            };
-        };
-        KycWatchlistUploadReply: {
-            message: string;
-            data: {
-                version: number | null;
-                name: string | null;
-                entries: number;
-                /** @description Entries per list, e.g. sanctions, pep */
-                lists: {
-                    [key: string]: number;
-                };
-                uploaded_at: string | null;
-                uploaded_by: string | null;
-                /** @description The first entries */
-                sample: {
-                    name: string;
-                    aliases: string[];
-                    country: string;
-                    list: string;
-                    type: string;
-                }[];
-                ignored_columns: string[];
-            };
-        };
-        KycWatchlistReply: {
-            data: {
-                version: number | null;
-                name: string | null;
-                entries: number;
-                /** @description Entries per list, e.g. sanctions, pep */
-                lists: {
-                    [key: string]: number;
-                };
-                uploaded_at: string | null;
-                uploaded_by: string | null;
-                /** @description The first entries */
-                sample: {
-                    name: string;
-                    aliases: string[];
-                    country: string;
-                    list: string;
-                    type: string;
-                }[];
-            };
-        };
-        /** @description Moves the resume point (its id) without an event: at the start, with heartbeats and at the end */
-        StreamCursorEvent: {
-            at: string;
-        };
-        KycVerificationStartedEvent: {
-            event: {
-                verificationStarted: {
-                    /** @description The KYC submission's id */
-                    verificationId: string;
-                    country: string;
-                    countryName: string;
-                };
-            };
-            /** @constant */
-            type: "verificationStarted";
-            /** @description The KYC submission's id */
-            verificationId: string;
-            at: string;
-        };
-        KycDocumentUploadedEvent: {
-            event: {
-                documentUploaded: {
-                    /** @description The KYC submission's id */
-                    verificationId: string;
-                    documentType: ("passport" | "idCard" | "driverLicense" | "residencePermit") | ("aadhaar" | "pan");
-                };
-            };
-            /** @constant */
-            type: "documentUploaded";
-            /** @description The KYC submission's id */
-            verificationId: string;
-            at: string;
-        };
-        KycDocumentVerifiedEvent: {
-            event: {
-                documentVerified: {
-                    /** @description The KYC submission's id */
-                    verificationId: string;
-                    documentType: ("passport" | "idCard" | "driverLicense" | "residencePermit") | ("aadhaar" | "pan");
-                    /** @enum {string} */
-                    status: "VERIFIED" | "REJECTED";
-                    confidence: number;
-                    /** @description Why a picture was rejected */
-                    problems?: string[];
-                };
-            };
-            /** @constant */
-            type: "documentVerified";
-            /** @description The KYC submission's id */
-            verificationId: string;
-            at: string;
-        };
-        KycRiskAssessmentUpdateEvent: {
-            event: {
-                riskAssessmentUpdate: {
-                    /** @description The KYC submission's id */
-                    verificationId: string;
-                    riskScore: number;
-                    /** @enum {string} */
-                    riskLevel: "Low" | "Medium" | "High";
-                    flags: string[];
-                };
-            };
-            /** @constant */
-            type: "riskAssessmentUpdate";
-            /** @description The KYC submission's id */
-            verificationId: string;
-            at: string;
-        };
-        KycVerificationCompletedEvent: {
-            event: {
-                verificationCompleted: {
-                    /** @description The KYC submission's id */
-                    verificationId: string;
-                    /** @enum {string} */
-                    status: "VERIFIED" | "REJECTED" | "REQUIRES_REVIEW";
-                    finalRiskScore: number;
-                };
-            };
-            /** @constant */
-            type: "verificationCompleted";
-            /** @description The KYC submission's id */
-            verificationId: string;
-            at: string;
-        };
-        KycComplianceAlertEvent: {
-            event: {
-                complianceAlert: {
-                    /** @description The KYC submission's id */
-                    verificationId: string;
-                    alertType: string;
-                    /** @enum {string} */
-                    severity: "low" | "medium" | "high";
-                    message: string;
-                };
-            };
-            /** @constant */
-            type: "complianceAlert";
-            /** @description The KYC submission's id */
-            verificationId: string;
-            at: string;
         };
         KycCommandInput: {
             command: {
@@ -3027,648 +3019,1010 @@ export interface components {
                 ticketExpiresAt: string;
             };
         };
-        AvailableAccountsReply: {
-            accounts: {
-                id: string;
-                name: string;
-                account_number: string;
-                description: string;
-                /** @enum {string} */
-                currency: "USD" | "EUR" | "GBP" | "JPY";
-                /** @enum {string} */
-                type: "bank" | "cash" | "asset" | "liability" | "equity" | "revenue" | "expense";
-                /** @enum {string} */
-                normal_side: "debit" | "credit";
-                /** @enum {string} */
-                status: "ACTIVE" | "FROZEN" | "CLOSED" | "LOCKED";
-                lock_reason: string | null;
-                created_at: string;
-                /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
-                balance: string;
-                /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
-                available: string;
-                /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
-                pending_in: string;
-                /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
-                pending_out: string;
-                /** @description The same amount in minor units (cents) */
-                balance_minor: number;
-                /** @description The same amount in minor units (cents) */
-                available_minor: number;
-                low_balance_threshold: string | null;
-                /** @description The balance chain's version: grows with every change */
-                version: number;
+        KycComplianceAlertEvent: {
+            event: {
+                complianceAlert: {
+                    /** @description The KYC submission's id */
+                    verificationId: string;
+                    alertType: string;
+                    /** @enum {string} */
+                    severity: "low" | "medium" | "high";
+                    message: string;
+                };
+            };
+            /** @constant */
+            type: "complianceAlert";
+            /** @description The KYC submission's id */
+            verificationId: string;
+            at: string;
+        };
+        KycCountriesReply: {
+            /** @constant */
+            success: true;
+            countries: {
+                country: string;
+                countryCode: string;
+                flag: string;
+                supportedDocuments: {
+                    [key: string]: 1;
+                };
+                documentTypes: ("passport" | "idCard" | "driverLicense" | "residencePermit")[];
+                popular: boolean;
+                /** @description One of the 30 countries of the built-in list (all four document types, save residence permits for nine); the others take a passport */
+                listed: boolean;
             }[];
+            total: number;
         };
-        ThresholdInput: {
-            low_balance_threshold: number | string | null;
-        };
-        AccountChangedReply: {
-            message: string;
+        KycDashboardStatsReply: {
             data: {
-                id: string;
-                name: string;
-                account_number: string;
-                description: string;
+                total_submissions: number;
+                verified: number;
+                /** @description Pending Review: not decided yet (awaiting_applicant + under_review) */
+                pending: number;
+                awaiting_applicant: number;
+                under_review: number;
+                rejected: number;
+                /** @description Hours from submission to decision over the decided ones; null when none is decided */
+                average_processing_time: number | null;
+                /** @description Percent of the decided ones that were verified; null when none is decided */
+                success_rate: number | null;
                 /** @enum {string} */
-                currency: "USD" | "EUR" | "GBP" | "JPY";
-                /** @enum {string} */
-                type: "bank" | "cash" | "asset" | "liability" | "equity" | "revenue" | "expense";
-                /** @enum {string} */
-                normal_side: "debit" | "credit";
-                /** @enum {string} */
-                status: "ACTIVE" | "FROZEN" | "CLOSED" | "LOCKED";
-                lock_reason: string | null;
-                created_at: string;
-                /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
-                balance: string;
-                /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
-                available: string;
-                /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
-                pending_in: string;
-                /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
-                pending_out: string;
-                /** @description The same amount in minor units (cents) */
-                balance_minor: number;
-                /** @description The same amount in minor units (cents) */
-                available_minor: number;
-                low_balance_threshold: string | null;
-                /** @description The balance chain's version: grows with every change */
-                version: number;
-            };
-        };
-        BalanceReply: {
-            data: {
-                id: string;
-                name: string;
-                account_number: string;
-                description: string;
-                /** @enum {string} */
-                currency: "USD" | "EUR" | "GBP" | "JPY";
-                /** @enum {string} */
-                type: "bank" | "cash" | "asset" | "liability" | "equity" | "revenue" | "expense";
-                /** @enum {string} */
-                normal_side: "debit" | "credit";
-                /** @enum {string} */
-                status: "ACTIVE" | "FROZEN" | "CLOSED" | "LOCKED";
-                lock_reason: string | null;
-                created_at: string;
-                /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
-                balance: string;
-                /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
-                available: string;
-                /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
-                pending_in: string;
-                /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
-                pending_out: string;
-                /** @description The same amount in minor units (cents) */
-                balance_minor: number;
-                /** @description The same amount in minor units (cents) */
-                available_minor: number;
-                low_balance_threshold: string | null;
-                /** @description The balance chain's version: grows with every change */
-                version: number;
-                account_id: string;
-                account_name: string;
-                as_of: string;
-            };
-        };
-        JournalPageReply: {
-            data: {
-                id: string;
-                /** @enum {string} */
-                type: "deposit" | "transfer" | "test_balance" | "payment" | "fx" | "adjustment";
-                /** @enum {string} */
-                status: "draft" | "posted" | "voided";
-                /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
-                amount: string;
-                /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
-                total_amount: string;
-                /** @description The same amount in minor units (cents) */
-                total_amount_minor: number;
-                /** @enum {string} */
-                currency: "USD" | "EUR" | "GBP" | "JPY";
-                description: string;
-                entries: {
-                    account_id: string;
-                    account_name: string;
-                    account_number: string | null;
-                    /** @description Whether the account is the caller's (false for system counterparties) */
-                    owned: boolean;
-                    /** @enum {string} */
-                    side: "debit" | "credit";
-                    /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
-                    debit: string;
-                    /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
-                    credit: string;
-                    /** @description The same amount in minor units (cents) */
-                    amount_minor: number;
-                }[];
-                from_account_id: string | null;
-                to_account_id: string | null;
-                timestamp: string;
-                created_at: string;
-                posted_at: string | null;
-                history: {
-                    /** @enum {string} */
-                    operation: "create" | "post" | "unpost" | "void";
-                    /** @enum {string} */
-                    status: "draft" | "posted" | "voided";
-                    at: string;
-                    by: {
-                        id: string;
-                        name: string;
-                    } | null;
-                }[];
-                idempotency_key: string | null;
-                counterparty: string;
-            }[];
-            pagination: {
-                /** @description Page size used */
-                limit: number;
-                /** @description Offset used; null when paging by cursor */
-                offset: number | null;
-                /** @description Pass as `cursor` for the next page; null on the last page */
-                next_cursor: string | null;
-                has_more: boolean;
-            };
-        };
-        TransferInput: {
-            from_account_id: string;
-            to_account_id: string;
-            amount: number | string;
-            /** @enum {string} */
-            currency?: "USD" | "EUR" | "GBP" | "JPY";
-            /** @default  */
-            description?: string;
-        };
-        JournalWriteReply: {
-            message: string;
-            data: {
-                id: string;
-                /** @enum {string} */
-                type: "deposit" | "transfer" | "test_balance" | "payment" | "fx" | "adjustment";
-                /** @enum {string} */
-                status: "draft" | "posted" | "voided";
-                /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
-                amount: string;
-                /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
-                total_amount: string;
-                /** @description The same amount in minor units (cents) */
-                total_amount_minor: number;
-                /** @enum {string} */
-                currency: "USD" | "EUR" | "GBP" | "JPY";
-                description: string;
-                entries: {
-                    account_id: string;
-                    account_name: string;
-                    account_number: string | null;
-                    /** @description Whether the account is the caller's (false for system counterparties) */
-                    owned: boolean;
-                    /** @enum {string} */
-                    side: "debit" | "credit";
-                    /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
-                    debit: string;
-                    /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
-                    credit: string;
-                    /** @description The same amount in minor units (cents) */
-                    amount_minor: number;
-                }[];
-                from_account_id: string | null;
-                to_account_id: string | null;
-                timestamp: string;
-                created_at: string;
-                posted_at: string | null;
-                history: {
-                    /** @enum {string} */
-                    operation: "create" | "post" | "unpost" | "void";
-                    /** @enum {string} */
-                    status: "draft" | "posted" | "voided";
-                    at: string;
-                    by: {
-                        id: string;
-                        name: string;
-                    } | null;
-                }[];
-                idempotency_key: string | null;
-                counterparty: string;
-            };
-        };
-        DepositInput: {
-            account_id: string;
-            amount: number | string;
-            /** @enum {string} */
-            currency?: "USD" | "EUR" | "GBP" | "JPY";
-            /** @default  */
-            description?: string;
-        };
-        TestBalanceInput: {
-            account_id: string;
-            amount?: number | string;
-            /** @enum {string} */
-            currency?: "USD" | "EUR" | "GBP" | "JPY";
-            description?: string;
-        };
-        BatchInput: {
-            items: ({
-                from_account_id: string;
-                to_account_id: string;
-                amount: number | string;
-                /** @enum {string} */
-                currency?: "USD" | "EUR" | "GBP" | "JPY";
-                /** @default  */
-                description?: string;
-                /** @constant */
-                type: "transfer";
-            } | {
-                account_id: string;
-                amount: number | string;
-                /** @enum {string} */
-                currency?: "USD" | "EUR" | "GBP" | "JPY";
-                /** @default  */
-                description?: string;
-                /** @constant */
-                type: "deposit";
-            })[];
-        };
-        BatchWriteReply: {
-            message: string;
-            /** @description One transaction per item, in the items' order: each what the single request would have answered in `data` */
-            data: {
-                id: string;
-                /** @enum {string} */
-                type: "deposit" | "transfer" | "test_balance" | "payment" | "fx" | "adjustment";
-                /** @enum {string} */
-                status: "draft" | "posted" | "voided";
-                /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
-                amount: string;
-                /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
-                total_amount: string;
-                /** @description The same amount in minor units (cents) */
-                total_amount_minor: number;
-                /** @enum {string} */
-                currency: "USD" | "EUR" | "GBP" | "JPY";
-                description: string;
-                entries: {
-                    account_id: string;
-                    account_name: string;
-                    account_number: string | null;
-                    /** @description Whether the account is the caller's (false for system counterparties) */
-                    owned: boolean;
-                    /** @enum {string} */
-                    side: "debit" | "credit";
-                    /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
-                    debit: string;
-                    /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
-                    credit: string;
-                    /** @description The same amount in minor units (cents) */
-                    amount_minor: number;
-                }[];
-                from_account_id: string | null;
-                to_account_id: string | null;
-                timestamp: string;
-                created_at: string;
-                posted_at: string | null;
-                history: {
-                    /** @enum {string} */
-                    operation: "create" | "post" | "unpost" | "void";
-                    /** @enum {string} */
-                    status: "draft" | "posted" | "voided";
-                    at: string;
-                    by: {
-                        id: string;
-                        name: string;
-                    } | null;
-                }[];
-                idempotency_key: string | null;
-                counterparty: string;
-            }[];
-        };
-        BatchError: {
-            /** @description What went wrong, in words a person can act on */
-            message: string;
-            /** @description Stable machine-readable code, e.g. validation_error, unauthorized, not_found */
-            code: string;
-            /** @description The message again (as post and unpost replies carry it) */
-            error?: string;
-            /** @description Ledger command failures: the underlying refusal's message */
-            reason?: string;
-            /** @description On 500 replies: the request id to quote when reporting the problem */
-            request_id?: string;
-            /** @description The 0-based position of the item that was refused or is malformed (absent when the batch as a whole is) */
-            index?: number;
-        };
-        JournalDetailReply: {
-            data: {
-                id: string;
-                /** @enum {string} */
-                type: "deposit" | "transfer" | "test_balance" | "payment" | "fx" | "adjustment";
-                /** @enum {string} */
-                status: "draft" | "posted" | "voided";
-                /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
-                amount: string;
-                /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
-                total_amount: string;
-                /** @description The same amount in minor units (cents) */
-                total_amount_minor: number;
-                /** @enum {string} */
-                currency: "USD" | "EUR" | "GBP" | "JPY";
-                description: string;
-                entries: {
-                    account_id: string;
-                    account_name: string;
-                    account_number: string | null;
-                    /** @description Whether the account is the caller's (false for system counterparties) */
-                    owned: boolean;
-                    /** @enum {string} */
-                    side: "debit" | "credit";
-                    /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
-                    debit: string;
-                    /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
-                    credit: string;
-                    /** @description The same amount in minor units (cents) */
-                    amount_minor: number;
-                }[];
-                from_account_id: string | null;
-                to_account_id: string | null;
-                timestamp: string;
-                created_at: string;
-                posted_at: string | null;
-                history: {
-                    /** @enum {string} */
-                    operation: "create" | "post" | "unpost" | "void";
-                    /** @enum {string} */
-                    status: "draft" | "posted" | "voided";
-                    at: string;
-                    by: {
-                        id: string;
-                        name: string;
-                    } | null;
-                }[];
-                idempotency_key: string | null;
-                counterparty: string;
-            };
-        };
-        TrialBalanceReply: {
-            data: {
-                as_of: string;
-                accounts: {
-                    account_id: string;
-                    account_name: string;
-                    account_type: string;
-                    /** @enum {string} */
-                    kind: "customer" | "system" | "counterparty";
-                    /** @enum {string} */
-                    currency: "USD" | "EUR" | "GBP" | "JPY";
-                    /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
-                    debit_balance: string;
-                    /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
-                    credit_balance: string;
-                    /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
-                    total_debits: string;
-                    /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
-                    total_credits: string;
-                    is_balanced: boolean;
-                    as_of: string;
-                }[];
-                totals: {
-                    /** @enum {string} */
-                    currency: "USD" | "EUR" | "GBP" | "JPY";
-                    /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
-                    total_debit_balance: string;
-                    /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
-                    total_credit_balance: string;
-                    is_balanced: boolean;
-                }[];
-                is_balanced: boolean;
-            };
-        };
-        IntegrityReply: {
-            data: {
-                checked_at: string;
-                /** @enum {string} */
-                scope: "owner" | "ledger";
-                accounts_checked: number;
-                journals_checked: number;
-                drift: {
-                    account_id: string;
-                    account_name: string;
-                    recorded: {
-                        /** @description The same amount in minor units (cents) */
-                        posted_debits: number;
-                        /** @description The same amount in minor units (cents) */
-                        posted_credits: number;
-                        /** @description The same amount in minor units (cents) */
-                        pending_debits: number;
-                        /** @description The same amount in minor units (cents) */
-                        pending_credits: number;
-                    };
-                    expected: {
-                        /** @description The same amount in minor units (cents) */
-                        posted_debits: number;
-                        /** @description The same amount in minor units (cents) */
-                        posted_credits: number;
-                        /** @description The same amount in minor units (cents) */
-                        pending_debits: number;
-                        /** @description The same amount in minor units (cents) */
-                        pending_credits: number;
-                    };
-                }[];
-                unbalanced_journals: string[];
-                ok: boolean;
-            };
-        };
-        AnalyticsReply: {
-            data: {
-                days: number;
+                period: "24h" | "7d" | "30d" | "90d";
                 from: string;
                 to: string;
-                /** @constant */
-                timezone: "UTC";
-                generated_at: string;
-                accounts: {
-                    account_id: string;
-                    name: string;
-                    account_number: string;
+                /** @description Percent change of submissions in the last 30 days against the 30 days before; null when there were none before */
+                monthly_growth: number | null;
+                /** @description The same figures for the previous period of the same length */
+                previous: {
+                    total_submissions: number;
+                    verified: number;
+                    /** @description Pending Review: not decided yet (awaiting_applicant + under_review) */
+                    pending: number;
+                    awaiting_applicant: number;
+                    under_review: number;
+                    rejected: number;
+                    /** @description Hours from submission to decision over the decided ones; null when none is decided */
+                    average_processing_time: number | null;
+                    /** @description Percent of the decided ones that were verified; null when none is decided */
+                    success_rate: number | null;
+                };
+                /** @description Change against the previous period: percent for counts and processing time, percentage points for the success rate; null when there is nothing to compare with */
+                trends: {
+                    [key: string]: number | null;
+                };
+                /** @description False when the window held more submissions than the stats read (figures over the newest only) */
+                complete: boolean;
+            };
+        };
+        KycDecisionInput: {
+            /** @enum {string} */
+            status: "pending" | "under_review" | "verified" | "rejected";
+            notes?: string;
+        };
+        KycDiditReply: {
+            /** @constant */
+            success: true;
+            message: string;
+            data: {
+                /**
+                 * @description VERIFIED: the document passed every check; REJECTED: see problems and upload again
+                 * @enum {string}
+                 */
+                status: "VERIFIED" | "REJECTED";
+                /** @enum {string} */
+                document_type: "passport" | "idCard" | "driverLicense" | "residencePermit";
+                /** @description Image quality confidence 0..1 (focus, glare, contrast). Not a face match and not an authenticity score */
+                confidence: number;
+                problems: string[];
+                /** @description A face image was sent, checked as a JPEG/PNG and stored for the reviewer */
+                face_image_stored: boolean;
+                /**
+                 * @description No face comparison is computed; a reviewer compares the face image with the document
+                 * @constant
+                 */
+                face_match: "not_performed";
+                document: {
                     /** @enum {string} */
-                    type: "bank" | "cash" | "asset" | "liability" | "equity" | "revenue" | "expense";
+                    type: "passport" | "idCard" | "driverLicense" | "residencePermit";
                     /** @enum {string} */
-                    currency: "USD" | "EUR" | "GBP" | "JPY";
+                    status: "uploaded" | "checking" | "verified" | "rejected";
+                    uploaded_at: string;
+                    verified_at: string | null;
+                    file_name: string | null;
+                    checks: {
+                        /** @enum {string} */
+                        format: "jpeg" | "png";
+                        bytes: number;
+                        width: number;
+                        height: number;
+                        sharpness: number;
+                        glare: number;
+                        phash: string;
+                        passed: boolean;
+                        problems: string[];
+                    } | null;
+                    refusal: string | null;
+                    face_uploaded: boolean;
+                };
+                progress: number;
+            };
+        };
+        KycDiditVerifyInput: {
+            /** @description The document picture, base64 (a data: URL is accepted): JPEG or PNG, at most 5 MB decoded */
+            document_image: string;
+            /** @enum {string} */
+            document_type: "passport" | "idCard" | "driverLicense" | "residencePermit";
+            country_code: string;
+            /** @description A face picture (selfie) stored for the reviewer; no face match is computed */
+            face_image?: string | null;
+        };
+        KycDocumentUploadedEvent: {
+            event: {
+                documentUploaded: {
+                    /** @description The KYC submission's id */
+                    verificationId: string;
+                    documentType: ("passport" | "idCard" | "driverLicense" | "residencePermit") | ("aadhaar" | "pan");
+                };
+            };
+            /** @constant */
+            type: "documentUploaded";
+            /** @description The KYC submission's id */
+            verificationId: string;
+            at: string;
+        };
+        KycDocumentVerifiedEvent: {
+            event: {
+                documentVerified: {
+                    /** @description The KYC submission's id */
+                    verificationId: string;
+                    documentType: ("passport" | "idCard" | "driverLicense" | "residencePermit") | ("aadhaar" | "pan");
                     /** @enum {string} */
-                    normal_side: "debit" | "credit";
+                    status: "VERIFIED" | "REJECTED";
+                    confidence: number;
+                    /** @description Why a picture was rejected */
+                    problems?: string[];
+                };
+            };
+            /** @constant */
+            type: "documentVerified";
+            /** @description The KYC submission's id */
+            verificationId: string;
+            at: string;
+        };
+        KycHealthReply: {
+            /** @description true when the KYC store answers (documents need storage too: see storage) */
+            success: boolean;
+            service: string;
+            /** @enum {string} */
+            status: "ok" | "degraded" | "error";
+            message: string;
+            time: string;
+            database: {
+                connected: boolean;
+                latency_ms: number;
+            };
+            storage: {
+                connected: boolean;
+                latency_ms: number;
+            };
+        };
+        KycProfileReply: {
+            profile: {
+                profileId: string;
+                userId: string;
+                name: string;
+                email: string;
+                phone: string;
+                country: string;
+                location: string;
+                amount: number;
+                avatar: string | null;
+                documents: {
+                    [key: string]: {
+                        /** @description Masked to the last four characters */
+                        documentNumber: string | null;
+                        issuingCountry: string | null;
+                        expiryDate: string | null;
+                        /** @enum {string} */
+                        status: "uploaded" | "checking" | "verified" | "rejected" | "not_uploaded";
+                    };
+                };
+                /** @enum {string} */
+                status: "pending" | "under_review" | "verified" | "rejected";
+                riskScore: number;
+                riskLevel: ("Low" | "Medium" | "High") | null;
+                progress: number;
+                createdAt: string;
+                updatedAt: string;
+            };
+        };
+        KycRequestInfoInput: {
+            message: string;
+        };
+        KycResubmitInput: {
+            note?: string;
+        };
+        KycResubmitReply: {
+            message: string;
+            data: {
+                id: string;
+                /** @enum {string} */
+                status: "pending" | "under_review" | "verified" | "rejected";
+                progress: number;
+                updated_at: string;
+            };
+        };
+        KycReviewPage: {
+            data: {
+                id: string;
+                user_id: string;
+                name: string;
+                email: string;
+                phone: string;
+                location: string;
+                country: string;
+                /** @enum {string} */
+                status: "pending" | "under_review" | "verified" | "rejected";
+                risk_score: number;
+                /** @enum {string} */
+                risk_level: "Low" | "Medium" | "High";
+                amount: number;
+                /** @enum {string} */
+                priority: "high" | "medium" | "low";
+                progress: number;
+                submitted_at: string;
+                verified_at: string | null;
+                decided_at: string | null;
+                notes: string;
+                /** @description Whether a Request Info is waiting for the applicant */
+                info_requested: boolean;
+                documents: {
                     /** @enum {string} */
-                    status: "ACTIVE" | "FROZEN" | "CLOSED";
-                    created_at: string;
-                    /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
-                    opening_balance: string;
-                    /** @description The same amount in minor units (cents) */
-                    opening_balance_minor: number;
-                    series: {
-                        date: string;
-                        transactions: number;
-                        /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
-                        balance: string;
-                        /** @description The same amount in minor units (cents) */
-                        balance_minor: number;
-                        /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
-                        available: string;
-                        /** @description The same amount in minor units (cents) */
-                        available_minor: number;
-                        /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
-                        pending_in: string;
-                        /** @description The same amount in minor units (cents) */
-                        pending_in_minor: number;
-                        /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
-                        pending_out: string;
-                        /** @description The same amount in minor units (cents) */
-                        pending_out_minor: number;
-                        /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
-                        inflow_posted: string;
-                        /** @description The same amount in minor units (cents) */
-                        inflow_posted_minor: number;
-                        /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
-                        outflow_posted: string;
-                        /** @description The same amount in minor units (cents) */
-                        outflow_posted_minor: number;
-                        /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
-                        inflow_pending: string;
-                        /** @description The same amount in minor units (cents) */
-                        inflow_pending_minor: number;
-                        /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
-                        outflow_pending: string;
-                        /** @description The same amount in minor units (cents) */
-                        outflow_pending_minor: number;
-                    }[];
+                    type: "passport" | "idCard" | "driverLicense" | "residencePermit";
+                    /** @enum {string} */
+                    status: "uploaded" | "checking" | "verified" | "rejected";
+                    uploaded_at: string;
                 }[];
-                currencies: {
+            }[];
+            /** @description Pass as `cursor` for the next page (same filters); null on the last page */
+            next_cursor: string | null;
+            has_more: boolean;
+            /** @description Every submission the filters match, not just this page (counting stops at 10000) */
+            total: number;
+            /** @description True when more than 10000 submissions match */
+            total_capped: boolean;
+        };
+        KycRiskAssessmentUpdateEvent: {
+            event: {
+                riskAssessmentUpdate: {
+                    /** @description The KYC submission's id */
+                    verificationId: string;
+                    riskScore: number;
                     /** @enum {string} */
-                    currency: "USD" | "EUR" | "GBP" | "JPY";
-                    account_count: number;
-                    /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
-                    opening_balance: string;
-                    /** @description The same amount in minor units (cents) */
-                    opening_balance_minor: number;
-                    series: {
-                        date: string;
-                        transactions: number;
-                        /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
-                        balance: string;
-                        /** @description The same amount in minor units (cents) */
-                        balance_minor: number;
-                        /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
-                        available: string;
-                        /** @description The same amount in minor units (cents) */
-                        available_minor: number;
-                        /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
-                        pending_in: string;
-                        /** @description The same amount in minor units (cents) */
-                        pending_in_minor: number;
-                        /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
-                        pending_out: string;
-                        /** @description The same amount in minor units (cents) */
-                        pending_out_minor: number;
-                        /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
-                        inflow_posted: string;
-                        /** @description The same amount in minor units (cents) */
-                        inflow_posted_minor: number;
-                        /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
-                        outflow_posted: string;
-                        /** @description The same amount in minor units (cents) */
-                        outflow_posted_minor: number;
-                        /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
-                        inflow_pending: string;
-                        /** @description The same amount in minor units (cents) */
-                        inflow_pending_minor: number;
-                        /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
-                        outflow_pending: string;
-                        /** @description The same amount in minor units (cents) */
-                        outflow_pending_minor: number;
+                    riskLevel: "Low" | "Medium" | "High";
+                    flags: string[];
+                };
+            };
+            /** @constant */
+            type: "riskAssessmentUpdate";
+            /** @description The KYC submission's id */
+            verificationId: string;
+            at: string;
+        };
+        KycRuleSetBody: {
+            name: string;
+            /** @default  */
+            description?: string;
+            rules: {
+                id: string;
+                name: string;
+                /** @default  */
+                description?: string;
+                /** @description json-rules-engine conditions: {"all"|"any": [conditions]} or {"not": condition}, leaves {fact, operator, value} */
+                conditions: unknown;
+                event: {
+                    /** @constant */
+                    type: "risk";
+                    params: {
+                        points: number;
+                        flag?: {
+                            code: string;
+                            message: string;
+                        };
+                        reason: string;
+                        /** @enum {string} */
+                        verdict?: "reject" | "review";
+                        /** @enum {string} */
+                        priority?: "high" | "medium" | "low";
+                    };
+                };
+                priority?: number;
+            }[];
+            country_risk: {
+                high: string[];
+                medium: string[];
+                /** @default  */
+                source?: string;
+            };
+        };
+        KycRuleSetDraftReply: {
+            message: string;
+            data: {
+                name: string;
+                /** @default  */
+                description: string;
+                rules: {
+                    id: string;
+                    name: string;
+                    /** @default  */
+                    description: string;
+                    /** @description json-rules-engine conditions: {"all"|"any": [conditions]} or {"not": condition}, leaves {fact, operator, value} */
+                    conditions: unknown;
+                    event: {
+                        /** @constant */
+                        type: "risk";
+                        params: {
+                            points: number;
+                            flag?: {
+                                code: string;
+                                message: string;
+                            };
+                            reason: string;
+                            /** @enum {string} */
+                            verdict?: "reject" | "review";
+                            /** @enum {string} */
+                            priority?: "high" | "medium" | "low";
+                        };
+                    };
+                    priority?: number;
+                }[];
+                country_risk: {
+                    high: string[];
+                    medium: string[];
+                    /** @default  */
+                    source: string;
+                };
+                revision: number;
+                based_on_version: number | null;
+                updated_at: string;
+                updated_by: string;
+            };
+        };
+        KycRuleSetPublishInput: {
+            draft_revision?: number;
+        };
+        KycRuleSetPublishReply: {
+            message: string;
+            data: {
+                name: string;
+                /** @default  */
+                description: string;
+                rules: {
+                    id: string;
+                    name: string;
+                    /** @default  */
+                    description: string;
+                    /** @description json-rules-engine conditions: {"all"|"any": [conditions]} or {"not": condition}, leaves {fact, operator, value} */
+                    conditions: unknown;
+                    event: {
+                        /** @constant */
+                        type: "risk";
+                        params: {
+                            points: number;
+                            flag?: {
+                                code: string;
+                                message: string;
+                            };
+                            reason: string;
+                            /** @enum {string} */
+                            verdict?: "reject" | "review";
+                            /** @enum {string} */
+                            priority?: "high" | "medium" | "low";
+                        };
+                    };
+                    priority?: number;
+                }[];
+                country_risk: {
+                    high: string[];
+                    medium: string[];
+                    /** @default  */
+                    source: string;
+                };
+                version: number;
+                published_at: string;
+                published_by: string;
+            };
+        };
+        KycRuleSetReply: {
+            data: {
+                name: string;
+                /** @default  */
+                description: string;
+                rules: {
+                    id: string;
+                    name: string;
+                    /** @default  */
+                    description: string;
+                    /** @description json-rules-engine conditions: {"all"|"any": [conditions]} or {"not": condition}, leaves {fact, operator, value} */
+                    conditions: unknown;
+                    event: {
+                        /** @constant */
+                        type: "risk";
+                        params: {
+                            points: number;
+                            flag?: {
+                                code: string;
+                                message: string;
+                            };
+                            reason: string;
+                            /** @enum {string} */
+                            verdict?: "reject" | "review";
+                            /** @enum {string} */
+                            priority?: "high" | "medium" | "low";
+                        };
+                    };
+                    priority?: number;
+                }[];
+                country_risk: {
+                    high: string[];
+                    medium: string[];
+                    /** @default  */
+                    source: string;
+                };
+                version: number;
+                published_at: string;
+                published_by: string;
+            };
+        };
+        KycRuleSetTestInput: {
+            submission_id: string;
+            rules?: unknown;
+            version?: number;
+        };
+        KycRuleSetTestReply: {
+            data: {
+                rule_set: {
+                    /** @enum {string} */
+                    source: "body" | "draft" | "version";
+                    version: number | null;
+                    name: string;
+                };
+                /** @description What the rule set would give the submission now (nothing is saved) */
+                assessment: {
+                    risk_score: number;
+                    /** @enum {string} */
+                    level: "Low" | "Medium" | "High";
+                    /** @enum {string} */
+                    priority: "high" | "medium" | "low";
+                    flags: {
+                        code: string;
+                        message: string;
                     }[];
+                    /** @enum {string} */
+                    verdict: "approve" | "review" | "reject";
+                    reasons: {
+                        rule: string;
+                        points: number;
+                        reason: string;
+                    }[];
+                    rule_set_version: number;
+                    assessed_at: string;
+                };
+                /** @description The facts it was evaluated on */
+                facts: {
+                    country: string;
+                    /** @enum {string} */
+                    country_risk: "high" | "medium" | "low";
+                    amount: number;
+                    identity_numbers_verified: number;
+                    document_count: number;
+                    verified_document_count: number;
+                    any_document_rejected: boolean;
+                    rejected_document_count: number;
+                    min_sharpness: number | null;
+                    max_glare: number | null;
+                    duplicate_identity_number: boolean;
+                    duplicate_identity_number_users: number;
+                    duplicate_image: boolean;
+                    duplicate_image_users: number;
+                    email_domain: string;
+                    velocity_ip_24h: number;
+                    velocity_email_domain_24h: number;
+                    velocity_device_24h: number;
+                    name_similarity: number;
+                    name_mismatch: boolean;
+                    watchlist_hit: boolean;
+                    watchlist_score: number;
+                    watchlist_list: string;
+                };
+                /** @description The assessment the submission holds, for comparison */
+                current: {
+                    risk_score: number;
+                    /** @enum {string} */
+                    level: "Low" | "Medium" | "High";
+                    /** @enum {string} */
+                    priority: "high" | "medium" | "low";
+                    flags: {
+                        code: string;
+                        message: string;
+                    }[];
+                    /** @enum {string} */
+                    verdict: "approve" | "review" | "reject";
+                    reasons: {
+                        rule: string;
+                        points: number;
+                        reason: string;
+                    }[];
+                    rule_set_version: number;
+                    assessed_at: string;
+                } | null;
+            };
+        };
+        KycRulesOverviewReply: {
+            data: {
+                /** @description The live version (the seed rule set is published as version 1 on first use) */
+                published: {
+                    name: string;
+                    /** @default  */
+                    description: string;
+                    rules: {
+                        id: string;
+                        name: string;
+                        /** @default  */
+                        description: string;
+                        /** @description json-rules-engine conditions: {"all"|"any": [conditions]} or {"not": condition}, leaves {fact, operator, value} */
+                        conditions: unknown;
+                        event: {
+                            /** @constant */
+                            type: "risk";
+                            params: {
+                                points: number;
+                                flag?: {
+                                    code: string;
+                                    message: string;
+                                };
+                                reason: string;
+                                /** @enum {string} */
+                                verdict?: "reject" | "review";
+                                /** @enum {string} */
+                                priority?: "high" | "medium" | "low";
+                            };
+                        };
+                        priority?: number;
+                    }[];
+                    country_risk: {
+                        high: string[];
+                        medium: string[];
+                        /** @default  */
+                        source: string;
+                    };
+                    version: number;
+                    published_at: string;
+                    published_by: string;
+                };
+                /** @description The editable draft; null when none was saved since the last publish */
+                draft: {
+                    name: string;
+                    /** @default  */
+                    description: string;
+                    rules: {
+                        id: string;
+                        name: string;
+                        /** @default  */
+                        description: string;
+                        /** @description json-rules-engine conditions: {"all"|"any": [conditions]} or {"not": condition}, leaves {fact, operator, value} */
+                        conditions: unknown;
+                        event: {
+                            /** @constant */
+                            type: "risk";
+                            params: {
+                                points: number;
+                                flag?: {
+                                    code: string;
+                                    message: string;
+                                };
+                                reason: string;
+                                /** @enum {string} */
+                                verdict?: "reject" | "review";
+                                /** @enum {string} */
+                                priority?: "high" | "medium" | "low";
+                            };
+                        };
+                        priority?: number;
+                    }[];
+                    country_risk: {
+                        high: string[];
+                        medium: string[];
+                        /** @default  */
+                        source: string;
+                    };
+                    revision: number;
+                    based_on_version: number | null;
+                    updated_at: string;
+                    updated_by: string;
+                } | null;
+                /** @description Every published version, newest first */
+                versions: {
+                    version: number;
+                    name: string;
+                    /** @description How many rules */
+                    rules: number;
+                    published_at: string;
+                    published_by: string;
                 }[];
             };
         };
-        LockInput: {
-            reason: string;
-        };
-        BalanceUpdateEvent: {
-            /** @constant */
-            type: "balanceUpdate";
-            at?: string;
-            accountId: string;
-            accountName: string;
-            balance: string;
-            available: string;
-            changeAmount: string;
-            /** @enum {string} */
-            changeType: "CREDIT" | "DEBIT";
-            /** @enum {string} */
-            operation: "create" | "post" | "unpost" | "void";
-            /** @enum {string} */
-            currency: "USD" | "EUR" | "GBP" | "JPY";
-            transactionId: string;
-        };
-        TransactionCreatedEvent: {
-            /** @constant */
-            type: "transactionCreated";
-            at?: string;
-            transactionId: string;
-            amount: string;
-            /** @constant */
-            status: "draft";
-            fromAccountId: string | null;
-            toAccountId: string | null;
-            /** @enum {string} */
-            currency: "USD" | "EUR" | "GBP" | "JPY";
-            description: string;
-        };
-        TransactionStatusUpdateEvent: {
-            /** @constant */
-            type: "transactionStatusUpdate";
-            at?: string;
-            transactionId: string;
-            /** @enum {string} */
-            status: "posted" | "draft" | "voided" | "failed";
+        KycStartReply: {
             message: string;
+            data: {
+                submission_id: string;
+                user_id: string;
+                country: string;
+                location: string;
+                /** @enum {string} */
+                status: "pending" | "under_review" | "verified" | "rejected";
+                progress: number;
+                document_types: ("passport" | "idCard" | "driverLicense" | "residencePermit")[];
+                documents: {
+                    [key: string]: {
+                        /** @enum {string} */
+                        status: "uploaded" | "checking" | "verified" | "rejected";
+                        verified_at: string | null;
+                        uploaded_at: string;
+                        problems: string[];
+                    };
+                };
+                identity_numbers: {
+                    [key: string]: {
+                        masked: string;
+                        verified_at: string;
+                    };
+                };
+                next_steps: string[];
+                info_request: {
+                    message: string;
+                    requested_at: string;
+                } | null;
+                risk_score: number;
+                risk_level: ("Low" | "Medium" | "High") | null;
+                submitted_at: string;
+                updated_at: string;
+                verified_at: string | null;
+            };
         };
-        ReconciliationResultEvent: {
+        KycStatusReply: {
+            data: {
+                submission_id: string;
+                user_id: string;
+                country: string;
+                location: string;
+                /** @enum {string} */
+                status: "pending" | "under_review" | "verified" | "rejected";
+                progress: number;
+                document_types: ("passport" | "idCard" | "driverLicense" | "residencePermit")[];
+                documents: {
+                    [key: string]: {
+                        /** @enum {string} */
+                        status: "uploaded" | "checking" | "verified" | "rejected";
+                        verified_at: string | null;
+                        uploaded_at: string;
+                        problems: string[];
+                    };
+                };
+                identity_numbers: {
+                    [key: string]: {
+                        masked: string;
+                        verified_at: string;
+                    };
+                };
+                next_steps: string[];
+                info_request: {
+                    message: string;
+                    requested_at: string;
+                } | null;
+                risk_score: number;
+                risk_level: ("Low" | "Medium" | "High") | null;
+                submitted_at: string;
+                updated_at: string;
+                verified_at: string | null;
+            };
+        };
+        KycSubmissionDetailReply: {
+            data: {
+                id: string;
+                user_id: string;
+                name: string;
+                email: string;
+                phone: string;
+                location: string;
+                country: string;
+                /** @enum {string} */
+                status: "pending" | "under_review" | "verified" | "rejected";
+                risk_score: number;
+                /** @enum {string} */
+                risk_level: "Low" | "Medium" | "High";
+                amount: number;
+                /** @enum {string} */
+                priority: "high" | "medium" | "low";
+                progress: number;
+                submitted_at: string;
+                verified_at: string | null;
+                decided_at: string | null;
+                notes: string;
+                /** @description Whether a Request Info is waiting for the applicant */
+                info_requested: boolean;
+                documents: {
+                    /** @enum {string} */
+                    type: "passport" | "idCard" | "driverLicense" | "residencePermit";
+                    /** @enum {string} */
+                    status: "uploaded" | "checking" | "verified" | "rejected";
+                    uploaded_at: string;
+                    verified_at: string | null;
+                    file_name: string | null;
+                    checks: {
+                        /** @enum {string} */
+                        format: "jpeg" | "png";
+                        bytes: number;
+                        width: number;
+                        height: number;
+                        sharpness: number;
+                        glare: number;
+                        phash: string;
+                        passed: boolean;
+                        problems: string[];
+                    } | null;
+                    /** @description Presigned GET of the document image, valid until url_expires_at */
+                    url: string;
+                    /** @description Presigned GET of the face image stored beside it, if any */
+                    face_url: string | null;
+                    url_expires_at: string;
+                }[];
+                identity_numbers: {
+                    [key: string]: {
+                        masked: string;
+                        verified_at: string;
+                    };
+                };
+                /** @description Score, level, flags, verdict and reasons (the rules that fired), with the rule-set version */
+                risk: {
+                    risk_score: number;
+                    /** @enum {string} */
+                    level: "Low" | "Medium" | "High";
+                    /** @enum {string} */
+                    priority: "high" | "medium" | "low";
+                    flags: {
+                        code: string;
+                        message: string;
+                    }[];
+                    /** @enum {string} */
+                    verdict: "approve" | "review" | "reject";
+                    reasons: {
+                        rule: string;
+                        points: number;
+                        reason: string;
+                    }[];
+                    rule_set_version: number;
+                    assessed_at: string;
+                } | null;
+                info_request: {
+                    message: string;
+                    requested_at: string;
+                    requested_by: string;
+                } | null;
+                updated_at: string;
+                /** @description Every change, oldest first: who, when, from, to, note */
+                audit: {
+                    actor: string;
+                    actor_id: string;
+                    /** @enum {string} */
+                    actor_role: "applicant" | "reviewer" | "system";
+                    at: string;
+                    action: string;
+                    from: ("pending" | "under_review" | "verified" | "rejected") | null;
+                    to: ("pending" | "under_review" | "verified" | "rejected") | null;
+                    note: string | null;
+                }[];
+            };
+        };
+        KycUploadReply: {
             /** @constant */
-            type: "reconciliationResult";
-            at?: string;
-            accountId: string;
-            accountName: string;
-            reconciled: boolean;
-            variance: string;
-            expectedBalance: string;
-            ledgerBalance: string;
+            success: true;
+            /** @description Spec 001 §8: "<Document> verified successfully!" */
+            message: string;
+            data: {
+                /** @enum {string} */
+                type: "passport" | "idCard" | "driverLicense" | "residencePermit";
+                /** @enum {string} */
+                status: "uploaded" | "checking" | "verified" | "rejected";
+                uploaded_at: string;
+                verified_at: string | null;
+                file_name: string | null;
+                checks: {
+                    /** @enum {string} */
+                    format: "jpeg" | "png";
+                    bytes: number;
+                    width: number;
+                    height: number;
+                    sharpness: number;
+                    glare: number;
+                    phash: string;
+                    passed: boolean;
+                    problems: string[];
+                } | null;
+                refusal: string | null;
+                face_uploaded: boolean;
+                /** @description The submission's progress after this document (spec 001 §4) */
+                progress: number;
+            };
+        };
+        KycUploadTicketInput: {
             /** @enum {string} */
-            currency: "USD" | "EUR" | "GBP" | "JPY";
+            document_type: "passport" | "idCard" | "driverLicense" | "residencePermit";
+            content_type: string;
         };
-        LowBalanceAlertEvent: {
-            /** @constant */
-            type: "lowBalanceAlert";
-            at?: string;
-            accountId: string;
-            accountName: string;
-            currentBalance: string;
-            threshold: string;
-            /** @enum {string} */
-            currency: "USD" | "EUR" | "GBP" | "JPY";
+        KycUploadTicketReply: {
+            data: {
+                /** @description POST a multipart form here */
+                url: string;
+                /** @description Every one of these as a form field, in any order, then the file as the last field, named `file` */
+                fields: {
+                    [key: string]: string;
+                };
+                /** @description The object's key: `<userId>/<submissionId>/<documentType>/<uuid>` */
+                key: string;
+                /** @description The signed policy expires at this time (5 minutes) */
+                expires_at: string;
+            };
         };
-        AccountLockedEvent: {
+        KycVerificationCompletedEvent: {
+            event: {
+                verificationCompleted: {
+                    /** @description The KYC submission's id */
+                    verificationId: string;
+                    /** @enum {string} */
+                    status: "VERIFIED" | "REJECTED" | "REQUIRES_REVIEW";
+                    finalRiskScore: number;
+                };
+            };
             /** @constant */
-            type: "accountLocked";
-            at?: string;
-            accountId: string;
-            accountName: string;
-            reason: string;
+            type: "verificationCompleted";
+            /** @description The KYC submission's id */
+            verificationId: string;
+            at: string;
         };
-        AccountUnlockedEvent: {
+        KycVerificationStartedEvent: {
+            event: {
+                verificationStarted: {
+                    /** @description The KYC submission's id */
+                    verificationId: string;
+                    country: string;
+                    countryName: string;
+                };
+            };
             /** @constant */
-            type: "accountUnlocked";
-            at?: string;
-            accountId: string;
-            accountName: string;
-            reason: string;
+            type: "verificationStarted";
+            /** @description The KYC submission's id */
+            verificationId: string;
+            at: string;
+        };
+        KycWatchlistReply: {
+            data: {
+                version: number | null;
+                name: string | null;
+                entries: number;
+                /** @description Entries per list, e.g. sanctions, pep */
+                lists: {
+                    [key: string]: number;
+                };
+                uploaded_at: string | null;
+                uploaded_by: string | null;
+                /** @description The first entries */
+                sample: {
+                    name: string;
+                    aliases: string[];
+                    country: string;
+                    list: string;
+                    type: string;
+                }[];
+            };
+        };
+        KycWatchlistUploadReply: {
+            message: string;
+            data: {
+                version: number | null;
+                name: string | null;
+                entries: number;
+                /** @description Entries per list, e.g. sanctions, pep */
+                lists: {
+                    [key: string]: number;
+                };
+                uploaded_at: string | null;
+                uploaded_by: string | null;
+                /** @description The first entries */
+                sample: {
+                    name: string;
+                    aliases: string[];
+                    country: string;
+                    list: string;
+                    type: string;
+                }[];
+                ignored_columns: string[];
+            };
+        };
+        LatestIntegrityJobReply: {
+            /** @description The most recently started check, whatever its status; null before the first */
+            data: {
+                id: string;
+                /** @constant */
+                scope: "ledger";
+                started_by: {
+                    id: string;
+                    name: string;
+                };
+                started_at: string;
+                as_of: string;
+                /** @enum {string} */
+                status: "queued" | "running" | "succeeded" | "failed";
+                progress: {
+                    /** @enum {string} */
+                    phase: "journals" | "accounts" | "done";
+                    /** @description Steps done so far (one page each) */
+                    pages: number;
+                    /** @description Table items read by the scan so far */
+                    items_examined: number;
+                    /** @description The table's item count when the check started (DynamoDB's estimate) */
+                    estimated_items: number | null;
+                    journals_checked: number;
+                    accounts_found: number;
+                    accounts_checked: number;
+                    /** @description An estimate; null while it cannot be told */
+                    percent: number | null;
+                };
+                result: {
+                    /** @description When the check finished */
+                    checked_at: string;
+                    /** @constant */
+                    scope: "ledger";
+                    /** @description The moment the check covers: the ledger as it stood then */
+                    as_of: string;
+                    accounts_checked: number;
+                    journals_checked: number;
+                    /** @description Accounts whose recorded balance differs from the replay of their journals (the first 100) */
+                    drift: {
+                        account_id: string;
+                        account_name: string;
+                        recorded: {
+                            posted_debits: number;
+                            posted_credits: number;
+                            pending_debits: number;
+                            pending_credits: number;
+                        };
+                        expected: {
+                            posted_debits: number;
+                            posted_credits: number;
+                            pending_debits: number;
+                            pending_credits: number;
+                        };
+                    }[];
+                    drift_count: number;
+                    /** @description Journals whose debits differ from their credits (the first 100 ids) */
+                    unbalanced_journals: string[];
+                    unbalanced_count: number;
+                    currencies: {
+                        posted_debits: number;
+                        posted_credits: number;
+                        pending_debits: number;
+                        pending_credits: number;
+                        /** @enum {string} */
+                        currency: "USD" | "EUR" | "GBP" | "JPY";
+                        is_balanced: boolean;
+                    }[];
+                    ok: boolean;
+                } | null;
+                finished_at: string | null;
+                error: string | null;
+                updated_at: string;
+            } | null;
         };
         LedgerCommandInput: {
             command: {
@@ -3825,6 +4179,115 @@ export interface components {
                 at: string;
             };
         };
+        LedgerIntegrityReply: {
+            /** @description The latest finished check's result; null before the first */
+            data: {
+                /** @description When the check finished */
+                checked_at: string;
+                /** @constant */
+                scope: "ledger";
+                /** @description The moment the check covers: the ledger as it stood then */
+                as_of: string;
+                accounts_checked: number;
+                journals_checked: number;
+                /** @description Accounts whose recorded balance differs from the replay of their journals (the first 100) */
+                drift: {
+                    account_id: string;
+                    account_name: string;
+                    recorded: {
+                        posted_debits: number;
+                        posted_credits: number;
+                        pending_debits: number;
+                        pending_credits: number;
+                    };
+                    expected: {
+                        posted_debits: number;
+                        posted_credits: number;
+                        pending_debits: number;
+                        pending_credits: number;
+                    };
+                }[];
+                drift_count: number;
+                /** @description Journals whose debits differ from their credits (the first 100 ids) */
+                unbalanced_journals: string[];
+                unbalanced_count: number;
+                currencies: {
+                    posted_debits: number;
+                    posted_credits: number;
+                    pending_debits: number;
+                    pending_credits: number;
+                    /** @enum {string} */
+                    currency: "USD" | "EUR" | "GBP" | "JPY";
+                    is_balanced: boolean;
+                }[];
+                ok: boolean;
+            } | null;
+            /** @description The job that produced it */
+            job_id: string | null;
+            /** @description How long ago it finished */
+            age_seconds: number | null;
+            message: string;
+        };
+        LockInput: {
+            reason: string;
+        };
+        LoginInput: {
+            email: string;
+            password: string;
+        };
+        LogoutInput: {
+            /** @description Also end every other session of the user (all devices) */
+            everywhere?: boolean;
+        };
+        LogoutReply: {
+            message: string;
+        };
+        LowBalanceAlertEvent: {
+            /** @constant */
+            type: "lowBalanceAlert";
+            at?: string;
+            accountId: string;
+            accountName: string;
+            currentBalance: string;
+            threshold: string;
+            /** @enum {string} */
+            currency: "USD" | "EUR" | "GBP" | "JPY";
+        };
+        MetricsReport: {
+            window_seconds: number;
+            requests: number;
+            requests_per_second: number;
+            p50_ms: number | null;
+            p99_ms: number | null;
+            mean_ms: number | null;
+            max_ms: number | null;
+            error_rate: number;
+            client_error_rate: number;
+            server_errors: number;
+            client_errors: number;
+            step_seconds: number;
+            series: {
+                t: number;
+                requests: number;
+                server_errors: number;
+                client_errors: number;
+            }[];
+            routes: {
+                route: string;
+                requests: number;
+                server_errors: number;
+                client_errors: number;
+            }[];
+            instances: number;
+            merged: boolean;
+            instance: {
+                id: string;
+                ring_seconds: number;
+                seconds_in_memory: number;
+                unflushed_windows: number;
+            };
+            as_of: string;
+        };
         OpenApiDocument: {
             openapi: string;
             info: {
@@ -3839,428 +4302,39 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
-        CreatePaymentInput: {
-            userId: string;
-            fromAccountId: string;
-            /** @description Decimal string or number, > 0, at most the currency's decimals */
-            amount: string | number;
-            /** @enum {string} */
-            currency: "USD" | "EUR" | "GBP" | "JPY";
-            description?: string;
-            /** @description A rail's name (e.g. ACH): chosen when active and not eliminated */
-            preferredRail?: string;
-            /** @description A rail's name: used whatever its score (must be active) */
-            forceRail?: string;
-            /** @description Another account of yours */
-            toAccountId?: string;
-            /**
-             * Format: email
-             * @description Another user of the platform: their oldest active account in the currency receives it
-             */
-            toEmail?: string;
-            /** @description An external beneficiary: posted to the clearing account of the currency */
-            beneficiary?: {
-                name: string;
-                accountNumber: string;
-                bankCode?: string;
-                country: string;
-            };
-        };
-        CreatePaymentReply: {
-            /** @constant */
-            message: "Payment initiated";
-            payment: {
-                paymentId: string;
-                userId: string;
-                /** @enum {string} */
-                status: "pending" | "processing" | "completed" | "failed";
-                amount: string;
-                amountMinor: number;
-                /** @enum {string} */
-                currency: "USD" | "EUR" | "GBP" | "JPY";
-                fee: string;
-                feeMinor: number;
-                feeBreakdown: {
-                    fixedFee: string;
-                    fxSpread: string;
-                    networkFee: string;
-                };
-                /** @description Name of the current (or last) attempt's rail */
-                selectedRail: string;
-                railId: string;
-                fromAccountId: string;
-                payee: {
-                    /** @constant */
-                    kind: "account";
-                    accountId: string;
-                } | {
-                    /** @constant */
-                    kind: "user";
-                    email: string;
-                } | {
-                    /** @constant */
-                    kind: "external";
-                    name: string;
-                    accountLast4: string;
-                    country: string;
-                };
-                description: string;
-                attempts: {
-                    number: number;
-                    railId: string;
-                    /** @description The rail's name */
-                    rail: string;
-                    /** @enum {string} */
-                    status: "in_flight" | "succeeded" | "failed";
-                    startedAt: string;
-                    /** @description When the rail's answer is due (start + the rail's average processing time) */
-                    dueAt: string;
-                    finishedAt: string | null;
-                    errorCode: string | null;
-                    errorMessage: string | null;
-                    retriable: boolean | null;
-                }[];
-                routing: {
-                    /** @enum {string} */
-                    strategy: "expected_value" | "forced" | "preferred" | "exploration";
-                    chosenRailId: string;
-                    chosenRail: string;
-                    defaultRailId: string;
-                    defaultRail: string;
-                    /** @enum {string} */
-                    currency: "USD" | "EUR" | "GBP" | "JPY";
-                    amountMinor: number;
-                    /** @description Cost on the default rail minus cost on the chosen one (may be < 0) */
-                    savingMinor: number;
-                    saving: string;
-                    reason: string;
-                    decidedAt: string;
-                    candidates: {
-                        railId: string;
-                        rail: string;
-                        status: string;
-                        costMinor: number;
-                        cost: string;
-                        /** @description The success estimate used (0..1) */
-                        successRate: number;
-                        attemptsInWindow: number;
-                        /** @description Seconds */
-                        avgProcessingTime: number;
-                        slaTarget: number;
-                        /** @description Expected value, minor units */
-                        score: number;
-                        eliminated: boolean;
-                        note: string;
-                    }[];
-                };
-                journalId: string;
-                estimatedFee: string;
-                /** @description The chosen rail's average processing time, e.g. "1.2 s" */
-                estimatedTime: string;
-                fxRate: number;
-                initiatedAt: string;
-                createdAt: string;
-                updatedAt: string;
-                completedAt: string | null;
-                failureReason: string | null;
-            };
-        };
-        PaymentReply: {
+        ParkedPaymentListReply: {
             data: {
                 paymentId: string;
                 userId: string;
-                /** @enum {string} */
-                status: "pending" | "processing" | "completed" | "failed";
+                /**
+                 * @description parked, or failed once an admin closed it
+                 * @enum {string}
+                 */
+                status: "pending" | "processing" | "completed" | "failed" | "parked";
                 amount: string;
-                amountMinor: number;
                 /** @enum {string} */
                 currency: "USD" | "EUR" | "GBP" | "JPY";
-                fee: string;
-                feeMinor: number;
-                feeBreakdown: {
-                    fixedFee: string;
-                    fxSpread: string;
-                    networkFee: string;
-                };
-                /** @description Name of the current (or last) attempt's rail */
                 selectedRail: string;
-                railId: string;
-                fromAccountId: string;
-                payee: {
-                    /** @constant */
-                    kind: "account";
-                    accountId: string;
-                } | {
-                    /** @constant */
-                    kind: "user";
-                    email: string;
-                } | {
-                    /** @constant */
-                    kind: "external";
-                    name: string;
-                    accountLast4: string;
-                    country: string;
-                };
-                description: string;
-                attempts: {
-                    number: number;
-                    railId: string;
-                    /** @description The rail's name */
-                    rail: string;
-                    /** @enum {string} */
-                    status: "in_flight" | "succeeded" | "failed";
-                    startedAt: string;
-                    /** @description When the rail's answer is due (start + the rail's average processing time) */
-                    dueAt: string;
-                    finishedAt: string | null;
-                    errorCode: string | null;
-                    errorMessage: string | null;
-                    retriable: boolean | null;
-                }[];
-                routing: {
-                    /** @enum {string} */
-                    strategy: "expected_value" | "forced" | "preferred" | "exploration";
-                    chosenRailId: string;
-                    chosenRail: string;
-                    defaultRailId: string;
-                    defaultRail: string;
-                    /** @enum {string} */
-                    currency: "USD" | "EUR" | "GBP" | "JPY";
-                    amountMinor: number;
-                    /** @description Cost on the default rail minus cost on the chosen one (may be < 0) */
-                    savingMinor: number;
-                    saving: string;
-                    reason: string;
-                    decidedAt: string;
-                    candidates: {
-                        railId: string;
-                        rail: string;
-                        status: string;
-                        costMinor: number;
-                        cost: string;
-                        /** @description The success estimate used (0..1) */
-                        successRate: number;
-                        attemptsInWindow: number;
-                        /** @description Seconds */
-                        avgProcessingTime: number;
-                        slaTarget: number;
-                        /** @description Expected value, minor units */
-                        score: number;
-                        eliminated: boolean;
-                        note: string;
-                    }[];
-                };
-                journalId: string;
-                estimatedFee: string;
-                /** @description The chosen rail's average processing time, e.g. "1.2 s" */
-                estimatedTime: string;
-                fxRate: number;
-                initiatedAt: string;
-                createdAt: string;
-                updatedAt: string;
-                completedAt: string | null;
-                failureReason: string | null;
-            };
-        };
-        PaymentListReply: {
-            data: {
-                paymentId: string;
-                userId: string;
-                /** @enum {string} */
-                status: "pending" | "processing" | "completed" | "failed";
-                amount: string;
-                amountMinor: number;
-                /** @enum {string} */
-                currency: "USD" | "EUR" | "GBP" | "JPY";
-                fee: string;
-                feeMinor: number;
-                feeBreakdown: {
-                    fixedFee: string;
-                    fxSpread: string;
-                    networkFee: string;
-                };
-                /** @description Name of the current (or last) attempt's rail */
-                selectedRail: string;
-                railId: string;
-                fromAccountId: string;
-                payee: {
-                    /** @constant */
-                    kind: "account";
-                    accountId: string;
-                } | {
-                    /** @constant */
-                    kind: "user";
-                    email: string;
-                } | {
-                    /** @constant */
-                    kind: "external";
-                    name: string;
-                    accountLast4: string;
-                    country: string;
-                };
-                description: string;
-                attempts: {
-                    number: number;
-                    railId: string;
-                    /** @description The rail's name */
-                    rail: string;
-                    /** @enum {string} */
-                    status: "in_flight" | "succeeded" | "failed";
-                    startedAt: string;
-                    /** @description When the rail's answer is due (start + the rail's average processing time) */
-                    dueAt: string;
-                    finishedAt: string | null;
-                    errorCode: string | null;
-                    errorMessage: string | null;
-                    retriable: boolean | null;
-                }[];
-                routing: {
-                    /** @enum {string} */
-                    strategy: "expected_value" | "forced" | "preferred" | "exploration";
-                    chosenRailId: string;
-                    chosenRail: string;
-                    defaultRailId: string;
-                    defaultRail: string;
-                    /** @enum {string} */
-                    currency: "USD" | "EUR" | "GBP" | "JPY";
-                    amountMinor: number;
-                    /** @description Cost on the default rail minus cost on the chosen one (may be < 0) */
-                    savingMinor: number;
-                    saving: string;
-                    reason: string;
-                    decidedAt: string;
-                    candidates: {
-                        railId: string;
-                        rail: string;
-                        status: string;
-                        costMinor: number;
-                        cost: string;
-                        /** @description The success estimate used (0..1) */
-                        successRate: number;
-                        attemptsInWindow: number;
-                        /** @description Seconds */
-                        avgProcessingTime: number;
-                        slaTarget: number;
-                        /** @description Expected value, minor units */
-                        score: number;
-                        eliminated: boolean;
-                        note: string;
-                    }[];
-                };
-                journalId: string;
-                estimatedFee: string;
-                /** @description The chosen rail's average processing time, e.g. "1.2 s" */
-                estimatedTime: string;
-                fxRate: number;
-                initiatedAt: string;
-                createdAt: string;
-                updatedAt: string;
-                completedAt: string | null;
-                failureReason: string | null;
+                /**
+                 * @description The status the payment was in when its step kept failing (pending or processing)
+                 * @enum {string}
+                 */
+                stuckStatus: "pending" | "processing" | "completed" | "failed" | "parked";
+                stepFailures: number;
+                /** @description The last error of the failing step, as the worker logged it */
+                lastError: string;
+                /** @description What the payer reads (the payment's failureReason) */
+                reason: string;
+                parkedAt: string;
+                closedAt: string | null;
+                closedBy: string | null;
+                /** @description The admin's note when closing */
+                note: string | null;
             }[];
             pagination: {
                 /** @description Pass as `cursor` for the next page; null on the last page */
                 next_cursor: string | null;
             };
-        };
-        PaymentHealthReply: {
-            /** @description true when the payment store answers */
-            success: boolean;
-            /** @constant */
-            service: "payment-stream";
-            /** @enum {string} */
-            status: "ok" | "error";
-            message: string;
-            time: string;
-            database: {
-                connected: boolean;
-                latency_ms: number;
-            };
-            /** @description Rails payments can be routed to (null when the store does not answer) */
-            rails: {
-                active: number;
-                total: number;
-            } | null;
-        };
-        PaymentPaymentInitiatedEvent: {
-            event: {
-                paymentInitiated: {
-                    paymentId: string;
-                    amount: string;
-                    /** @enum {string} */
-                    currency: "USD" | "EUR" | "GBP" | "JPY";
-                    selectedRail: string;
-                    estimatedFee: string;
-                    estimatedTime: string;
-                    fxRate: number;
-                    message: string;
-                    initiatedAt: string;
-                };
-            };
-            /** @constant */
-            type: "paymentInitiated";
-            paymentId: string;
-            /**
-             * @description The payment's status after the change that announced the event
-             * @enum {string}
-             */
-            status: "pending" | "processing" | "completed" | "failed";
-            at: string;
-        };
-        PaymentPaymentStatusUpdateEvent: {
-            event: {
-                paymentStatusUpdate: {
-                    paymentId: string;
-                    /** @enum {string} */
-                    status: "pending" | "processing" | "completed" | "failed";
-                    message: string;
-                };
-            };
-            /** @constant */
-            type: "paymentStatusUpdate";
-            paymentId: string;
-            /**
-             * @description The payment's status after the change that announced the event
-             * @enum {string}
-             */
-            status: "pending" | "processing" | "completed" | "failed";
-            at: string;
-        };
-        PaymentPaymentCompletedEvent: {
-            event: {
-                paymentCompleted: {
-                    paymentId: string;
-                    completedAt: string;
-                    finalAmount: string;
-                    railUsed: string;
-                };
-            };
-            /** @constant */
-            type: "paymentCompleted";
-            paymentId: string;
-            /**
-             * @description The payment's status after the change that announced the event
-             * @enum {string}
-             */
-            status: "pending" | "processing" | "completed" | "failed";
-            at: string;
-        };
-        PaymentPaymentErrorEvent: {
-            event: {
-                paymentError: {
-                    paymentId: string;
-                    errorMessage: string;
-                };
-            };
-            /** @constant */
-            type: "paymentError";
-            paymentId: string;
-            /**
-             * @description The payment's status after the change that announced the event
-             * @enum {string}
-             */
-            status: "pending" | "processing" | "completed" | "failed";
-            at: string;
         };
         PaymentCommandInput: {
             command: {
@@ -4296,7 +4370,7 @@ export interface components {
             command: {
                 subscribeToPayments: {
                     userId?: string;
-                    statusFilter: ("pending" | "processing" | "completed" | "failed")[];
+                    statusFilter: ("pending" | "processing" | "completed" | "failed" | "parked")[];
                 };
             };
         };
@@ -4310,7 +4384,7 @@ export interface components {
                     paymentId: string;
                     userId: string;
                     /** @enum {string} */
-                    status: "pending" | "processing" | "completed" | "failed";
+                    status: "pending" | "processing" | "completed" | "failed" | "parked";
                     amount: string;
                     amountMinor: number;
                     /** @enum {string} */
@@ -4399,6 +4473,7 @@ export interface components {
                     createdAt: string;
                     updatedAt: string;
                     completedAt: string | null;
+                    /** @description Why the payment failed, or why it was parked for review; null otherwise */
                     failureReason: string | null;
                 };
                 /** @description true when this replays an earlier command with the same Idempotency-Key */
@@ -4411,118 +4486,339 @@ export interface components {
                 ticketExpiresAt: string;
             };
         };
-        RailMetricsReply: {
+        PaymentHealthReply: {
+            /** @description true when the payment store answers */
+            success: boolean;
+            /** @constant */
+            service: "payment-stream";
+            /** @enum {string} */
+            status: "ok" | "error";
+            message: string;
+            time: string;
+            database: {
+                connected: boolean;
+                latency_ms: number;
+            };
+            /** @description Rails payments can be routed to (null when the store does not answer) */
+            rails: {
+                active: number;
+                total: number;
+            } | null;
+        };
+        PaymentListReply: {
             data: {
-                windowDays: number;
-                from: string;
-                to: string;
-                /** @description Succeeded USD volume in USD (major units); other currencies in volumeByCurrency (no FX rates to convert yet) */
-                totalVolume: number;
-                volumeByCurrency: {
-                    /** @enum {string} */
-                    currency: "USD" | "EUR" | "GBP" | "JPY";
-                    volume: string;
-                    volumeMinor: number;
-                    /** @description Succeeded attempts */
-                    transactions: number;
-                }[];
-                /** @description Finished attempts in the window (a retried payment counts both attempts) */
-                totalTransactions: number;
-                succeededTransactions: number;
-                failedTransactions: number;
-                /** @description Succeeded / finished attempts, percent */
-                successRate: number | null;
-                /** @description Of first attempts only, percent (FAAR) */
-                firstAttemptSuccessRate: number | null;
-                /** @description Seconds per finished attempt; null without attempts */
-                avgProcessingTime: number | null;
-                activeRails: number;
-                totalRails: number;
-                /** @description Rails not active (maintenance or down) */
-                disabledRails: number;
-                /** @description Routing savings against the default rail in the window, USD payments, USD; other currencies in savingsByCurrency */
-                costSavings: number;
-                /** @description The same for today (UTC), USD */
-                dailySavings: number;
-                savingsByCurrency: {
-                    /** @enum {string} */
-                    currency: "USD" | "EUR" | "GBP" | "JPY";
-                    /** @description Decimal string; negative when routing paid more than the default rail */
-                    saving: string;
-                    savingMinor: number;
-                    decisions: number;
-                }[];
-                /** @description The last 7 days, newest first, per currency */
-                savingsByDay: {
-                    /** @enum {string} */
-                    currency: "USD" | "EUR" | "GBP" | "JPY";
-                    /** @description Decimal string; negative when routing paid more than the default rail */
-                    saving: string;
-                    savingMinor: number;
-                    decisions: number;
-                    /** @description UTC day, YYYY-MM-DD */
-                    day: string;
-                }[];
-                /** @description Finished attempts in the last 30 days */
-                monthlyThroughput: number;
-                /** @description Routing decisions of first attempts in the window */
-                decisions: number;
-                /** @description Share of those decisions that explored, percent */
-                explorationShare: number | null;
-                perRail: {
+                paymentId: string;
+                userId: string;
+                /** @enum {string} */
+                status: "pending" | "processing" | "completed" | "failed" | "parked";
+                amount: string;
+                amountMinor: number;
+                /** @enum {string} */
+                currency: "USD" | "EUR" | "GBP" | "JPY";
+                fee: string;
+                feeMinor: number;
+                feeBreakdown: {
+                    fixedFee: string;
+                    fxSpread: string;
+                    networkFee: string;
+                };
+                /** @description Name of the current (or last) attempt's rail */
+                selectedRail: string;
+                railId: string;
+                fromAccountId: string;
+                payee: {
+                    /** @constant */
+                    kind: "account";
+                    accountId: string;
+                } | {
+                    /** @constant */
+                    kind: "user";
+                    email: string;
+                } | {
+                    /** @constant */
+                    kind: "external";
+                    name: string;
+                    accountLast4: string;
+                    country: string;
+                };
+                description: string;
+                attempts: {
+                    number: number;
                     railId: string;
+                    /** @description The rail's name */
                     rail: string;
                     /** @enum {string} */
-                    status: "active" | "maintenance" | "down";
-                    transactions: number;
-                    succeeded: number;
-                    failed: number;
-                    /** @description Percent, one decimal; null without attempts */
-                    successRate: number | null;
-                    avgProcessingTime: number | null;
-                    volumeByCurrency: {
-                        /** @enum {string} */
-                        currency: "USD" | "EUR" | "GBP" | "JPY";
-                        volume: string;
-                        volumeMinor: number;
-                        /** @description Succeeded attempts */
-                        transactions: number;
-                    }[];
-                    decisions: number;
-                    savingsByCurrency: {
-                        /** @enum {string} */
-                        currency: "USD" | "EUR" | "GBP" | "JPY";
-                        /** @description Decimal string; negative when routing paid more than the default rail */
-                        saving: string;
-                        savingMinor: number;
-                        decisions: number;
-                    }[];
+                    status: "in_flight" | "succeeded" | "failed";
+                    startedAt: string;
+                    /** @description When the rail's answer is due (start + the rail's average processing time) */
+                    dueAt: string;
+                    finishedAt: string | null;
+                    errorCode: string | null;
+                    errorMessage: string | null;
+                    retriable: boolean | null;
                 }[];
+                routing: {
+                    /** @enum {string} */
+                    strategy: "expected_value" | "forced" | "preferred" | "exploration";
+                    chosenRailId: string;
+                    chosenRail: string;
+                    defaultRailId: string;
+                    defaultRail: string;
+                    /** @enum {string} */
+                    currency: "USD" | "EUR" | "GBP" | "JPY";
+                    amountMinor: number;
+                    /** @description Cost on the default rail minus cost on the chosen one (may be < 0) */
+                    savingMinor: number;
+                    saving: string;
+                    reason: string;
+                    decidedAt: string;
+                    candidates: {
+                        railId: string;
+                        rail: string;
+                        status: string;
+                        costMinor: number;
+                        cost: string;
+                        /** @description The success estimate used (0..1) */
+                        successRate: number;
+                        attemptsInWindow: number;
+                        /** @description Seconds */
+                        avgProcessingTime: number;
+                        slaTarget: number;
+                        /** @description Expected value, minor units */
+                        score: number;
+                        eliminated: boolean;
+                        note: string;
+                    }[];
+                };
+                journalId: string;
+                estimatedFee: string;
+                /** @description The chosen rail's average processing time, e.g. "1.2 s" */
+                estimatedTime: string;
+                fxRate: number;
+                initiatedAt: string;
+                createdAt: string;
+                updatedAt: string;
+                completedAt: string | null;
+                /** @description Why the payment failed, or why it was parked for review; null otherwise */
+                failureReason: string | null;
+            }[];
+            pagination: {
+                /** @description Pass as `cursor` for the next page; null on the last page */
+                next_cursor: string | null;
             };
         };
-        RailThroughputReply: {
+        PaymentPaymentCompletedEvent: {
+            event: {
+                paymentCompleted: {
+                    paymentId: string;
+                    completedAt: string;
+                    finalAmount: string;
+                    railUsed: string;
+                };
+            };
+            /** @constant */
+            type: "paymentCompleted";
+            paymentId: string;
+            /**
+             * @description The payment's status after the change that announced the event
+             * @enum {string}
+             */
+            status: "pending" | "processing" | "completed" | "failed" | "parked";
+            at: string;
+        };
+        PaymentPaymentErrorEvent: {
+            event: {
+                paymentError: {
+                    paymentId: string;
+                    errorMessage: string;
+                };
+            };
+            /** @constant */
+            type: "paymentError";
+            paymentId: string;
+            /**
+             * @description The payment's status after the change that announced the event
+             * @enum {string}
+             */
+            status: "pending" | "processing" | "completed" | "failed" | "parked";
+            at: string;
+        };
+        PaymentPaymentInitiatedEvent: {
+            event: {
+                paymentInitiated: {
+                    paymentId: string;
+                    amount: string;
+                    /** @enum {string} */
+                    currency: "USD" | "EUR" | "GBP" | "JPY";
+                    selectedRail: string;
+                    estimatedFee: string;
+                    estimatedTime: string;
+                    fxRate: number;
+                    message: string;
+                    initiatedAt: string;
+                };
+            };
+            /** @constant */
+            type: "paymentInitiated";
+            paymentId: string;
+            /**
+             * @description The payment's status after the change that announced the event
+             * @enum {string}
+             */
+            status: "pending" | "processing" | "completed" | "failed" | "parked";
+            at: string;
+        };
+        PaymentPaymentStatusUpdateEvent: {
+            event: {
+                paymentStatusUpdate: {
+                    paymentId: string;
+                    /** @enum {string} */
+                    status: "pending" | "processing" | "completed" | "failed" | "parked";
+                    message: string;
+                };
+            };
+            /** @constant */
+            type: "paymentStatusUpdate";
+            paymentId: string;
+            /**
+             * @description The payment's status after the change that announced the event
+             * @enum {string}
+             */
+            status: "pending" | "processing" | "completed" | "failed" | "parked";
+            at: string;
+        };
+        PaymentReply: {
             data: {
+                paymentId: string;
+                userId: string;
                 /** @enum {string} */
-                range: "1h" | "24h" | "7d" | "30d";
-                /** @description Length of one point */
-                bucketSeconds: number;
-                /** @description Start of the first point */
-                from: string;
-                /** @description End of the last point (the last point holds the time of the request) */
-                to: string;
-                /** @description One per rail, in console order; every point present (zeros included) */
-                series: {
+                status: "pending" | "processing" | "completed" | "failed" | "parked";
+                amount: string;
+                amountMinor: number;
+                /** @enum {string} */
+                currency: "USD" | "EUR" | "GBP" | "JPY";
+                fee: string;
+                feeMinor: number;
+                feeBreakdown: {
+                    fixedFee: string;
+                    fxSpread: string;
+                    networkFee: string;
+                };
+                /** @description Name of the current (or last) attempt's rail */
+                selectedRail: string;
+                railId: string;
+                fromAccountId: string;
+                payee: {
+                    /** @constant */
+                    kind: "account";
+                    accountId: string;
+                } | {
+                    /** @constant */
+                    kind: "user";
+                    email: string;
+                } | {
+                    /** @constant */
+                    kind: "external";
+                    name: string;
+                    accountLast4: string;
+                    country: string;
+                };
+                description: string;
+                attempts: {
+                    number: number;
                     railId: string;
+                    /** @description The rail's name */
                     rail: string;
-                    points: {
-                        /** @description Start of the point (ISO) */
-                        at: string;
-                        /** @description Finished attempts */
-                        transactions: number;
-                        succeeded: number;
-                        failed: number;
-                    }[];
+                    /** @enum {string} */
+                    status: "in_flight" | "succeeded" | "failed";
+                    startedAt: string;
+                    /** @description When the rail's answer is due (start + the rail's average processing time) */
+                    dueAt: string;
+                    finishedAt: string | null;
+                    errorCode: string | null;
+                    errorMessage: string | null;
+                    retriable: boolean | null;
                 }[];
+                routing: {
+                    /** @enum {string} */
+                    strategy: "expected_value" | "forced" | "preferred" | "exploration";
+                    chosenRailId: string;
+                    chosenRail: string;
+                    defaultRailId: string;
+                    defaultRail: string;
+                    /** @enum {string} */
+                    currency: "USD" | "EUR" | "GBP" | "JPY";
+                    amountMinor: number;
+                    /** @description Cost on the default rail minus cost on the chosen one (may be < 0) */
+                    savingMinor: number;
+                    saving: string;
+                    reason: string;
+                    decidedAt: string;
+                    candidates: {
+                        railId: string;
+                        rail: string;
+                        status: string;
+                        costMinor: number;
+                        cost: string;
+                        /** @description The success estimate used (0..1) */
+                        successRate: number;
+                        attemptsInWindow: number;
+                        /** @description Seconds */
+                        avgProcessingTime: number;
+                        slaTarget: number;
+                        /** @description Expected value, minor units */
+                        score: number;
+                        eliminated: boolean;
+                        note: string;
+                    }[];
+                };
+                journalId: string;
+                estimatedFee: string;
+                /** @description The chosen rail's average processing time, e.g. "1.2 s" */
+                estimatedTime: string;
+                fxRate: number;
+                initiatedAt: string;
+                createdAt: string;
+                updatedAt: string;
+                completedAt: string | null;
+                /** @description Why the payment failed, or why it was parked for review; null otherwise */
+                failureReason: string | null;
+            };
+        };
+        ProfileReply: {
+            data: {
+                id: string;
+                email: string;
+                first_name: string;
+                last_name: string;
+                /** @enum {string} */
+                role: "user" | "admin";
+                phone: string | null;
+                date_of_birth: string | null;
+                created_at: string;
+                updated_at: string;
+            };
+        };
+        ProfileUpdateInput: {
+            email?: string;
+            first_name?: string;
+            last_name?: string;
+            phone?: string | null;
+            date_of_birth?: string | null;
+        };
+        ProfileUpdatedReply: {
+            message: string;
+            data: {
+                id: string;
+                email: string;
+                first_name: string;
+                last_name: string;
+                /** @enum {string} */
+                role: "user" | "admin";
+                phone: string | null;
+                date_of_birth: string | null;
+                created_at: string;
+                updated_at: string;
             };
         };
         RailDecisionsReply: {
@@ -4586,70 +4882,6 @@ export interface components {
                     day: string;
                 }[];
             };
-        };
-        RailsReply: {
-            data: {
-                id: string;
-                name: string;
-                /** @enum {string} */
-                type: "ACH" | "Wire" | "Card" | "Crypto" | "SWIFT" | "SEPA" | "UPI";
-                /** @enum {string} */
-                status: "active" | "maintenance" | "down";
-                /** @description Volume in USD (major units) */
-                volume: number;
-                /** @description Percent */
-                successRate: number;
-                /** @description Seconds */
-                avgProcessingTime: number;
-                /** @description Cost per transaction, USD decimal string */
-                cost: string;
-                /** @description Cost per transaction in US cents */
-                costMinor: number;
-                /** @description Fixed fee per payment, USD decimal string */
-                fixedFee: string;
-                /** @description Fixed fee in US cents */
-                fixedFeeMinor: number;
-                /** @description FX spread as a fraction (0.01 = 1 %); applies to non-USD amounts */
-                fxSpread: number;
-                /** @description Percent */
-                slaTarget: number;
-                /** @description Percent */
-                errorRate: number;
-                description: string;
-                features: string[];
-                /** @description ISO time of the rail's last health answer; null until rail health checks exist */
-                lastPing: string | null;
-                icon: string;
-                /** @description Injected failure share for testing and demos (fraction, 0..1) */
-                errorInjection: number;
-                /**
-                 * @description `sample`: volume, success/error rate and average time are spec 001 §9's sample figures; `payments`: computed from real payments
-                 * @enum {string}
-                 */
-                metricsSource: "sample" | "payments";
-                version: number;
-                updated_at: string;
-                updated_by: string;
-                /** @description The last admin change (null: as seeded) */
-                lastChange: {
-                    /** @description The rail's version this change produced */
-                    version: number;
-                    /** @enum {string} */
-                    action: "update" | "start" | "stop";
-                    /** @description ISO time of the change */
-                    at: string;
-                    /** @description Who made it (the admin's email) */
-                    by: string;
-                    /** @description The changed fields before */
-                    before: {
-                        [key: string]: unknown;
-                    };
-                    /** @description The changed fields after */
-                    after: {
-                        [key: string]: unknown;
-                    };
-                } | null;
-            }[];
         };
         RailDetailReply: {
             data: {
@@ -4750,69 +4982,137 @@ export interface components {
             errorInjectionPercent?: number | string | null;
             version?: number;
         };
-        RailUpdateReply: {
-            message: string;
+        RailMetricsReply: {
             data: {
-                id: string;
-                name: string;
-                /** @enum {string} */
-                type: "ACH" | "Wire" | "Card" | "Crypto" | "SWIFT" | "SEPA" | "UPI";
-                /** @enum {string} */
-                status: "active" | "maintenance" | "down";
-                /** @description Volume in USD (major units) */
-                volume: number;
-                /** @description Percent */
-                successRate: number;
-                /** @description Seconds */
-                avgProcessingTime: number;
-                /** @description Cost per transaction, USD decimal string */
-                cost: string;
-                /** @description Cost per transaction in US cents */
-                costMinor: number;
-                /** @description Fixed fee per payment, USD decimal string */
-                fixedFee: string;
-                /** @description Fixed fee in US cents */
-                fixedFeeMinor: number;
-                /** @description FX spread as a fraction (0.01 = 1 %); applies to non-USD amounts */
-                fxSpread: number;
-                /** @description Percent */
-                slaTarget: number;
-                /** @description Percent */
-                errorRate: number;
-                description: string;
-                features: string[];
-                /** @description ISO time of the rail's last health answer; null until rail health checks exist */
-                lastPing: string | null;
-                icon: string;
-                /** @description Injected failure share for testing and demos (fraction, 0..1) */
-                errorInjection: number;
-                /**
-                 * @description `sample`: volume, success/error rate and average time are spec 001 §9's sample figures; `payments`: computed from real payments
-                 * @enum {string}
-                 */
-                metricsSource: "sample" | "payments";
-                version: number;
-                updated_at: string;
-                updated_by: string;
-                /** @description The last admin change (null: as seeded) */
-                lastChange: {
-                    /** @description The rail's version this change produced */
-                    version: number;
+                windowDays: number;
+                from: string;
+                to: string;
+                /** @description Succeeded USD volume in USD (major units); other currencies in volumeByCurrency (no FX rates to convert yet) */
+                totalVolume: number;
+                volumeByCurrency: {
                     /** @enum {string} */
-                    action: "update" | "start" | "stop";
-                    /** @description ISO time of the change */
-                    at: string;
-                    /** @description Who made it (the admin's email) */
-                    by: string;
-                    /** @description The changed fields before */
-                    before: {
-                        [key: string]: unknown;
+                    currency: "USD" | "EUR" | "GBP" | "JPY";
+                    volume: string;
+                    volumeMinor: number;
+                    /** @description Succeeded attempts */
+                    transactions: number;
+                }[];
+                /** @description Finished attempts in the window (a retried payment counts both attempts) */
+                totalTransactions: number;
+                succeededTransactions: number;
+                failedTransactions: number;
+                /** @description Succeeded / finished attempts, percent */
+                successRate: number | null;
+                /** @description Of first attempts only, percent (FAAR) */
+                firstAttemptSuccessRate: number | null;
+                /** @description Seconds per finished attempt; null without attempts */
+                avgProcessingTime: number | null;
+                activeRails: number;
+                totalRails: number;
+                /** @description Rails not active (maintenance or down) */
+                disabledRails: number;
+                /** @description Routing savings against the default rail in the window, USD payments, USD; other currencies in savingsByCurrency */
+                costSavings: number;
+                /** @description The same for today (UTC), USD */
+                dailySavings: number;
+                savingsByCurrency: {
+                    /** @enum {string} */
+                    currency: "USD" | "EUR" | "GBP" | "JPY";
+                    /** @description Decimal string; negative when routing paid more than the default rail */
+                    saving: string;
+                    savingMinor: number;
+                    decisions: number;
+                }[];
+                /** @description The last 7 days, newest first, per currency */
+                savingsByDay: {
+                    /** @enum {string} */
+                    currency: "USD" | "EUR" | "GBP" | "JPY";
+                    /** @description Decimal string; negative when routing paid more than the default rail */
+                    saving: string;
+                    savingMinor: number;
+                    decisions: number;
+                    /** @description UTC day, YYYY-MM-DD */
+                    day: string;
+                }[];
+                /** @description Finished attempts in the last 30 days */
+                monthlyThroughput: number;
+                /** @description Routing decisions of first attempts in the window */
+                decisions: number;
+                /** @description Share of those decisions that explored, percent */
+                explorationShare: number | null;
+                perRail: {
+                    railId: string;
+                    rail: string;
+                    /** @enum {string} */
+                    status: "active" | "maintenance" | "down";
+                    transactions: number;
+                    succeeded: number;
+                    failed: number;
+                    /** @description Percent, one decimal; null without attempts */
+                    successRate: number | null;
+                    avgProcessingTime: number | null;
+                    volumeByCurrency: {
+                        /** @enum {string} */
+                        currency: "USD" | "EUR" | "GBP" | "JPY";
+                        volume: string;
+                        volumeMinor: number;
+                        /** @description Succeeded attempts */
+                        transactions: number;
+                    }[];
+                    decisions: number;
+                    savingsByCurrency: {
+                        /** @enum {string} */
+                        currency: "USD" | "EUR" | "GBP" | "JPY";
+                        /** @description Decimal string; negative when routing paid more than the default rail */
+                        saving: string;
+                        savingMinor: number;
+                        decisions: number;
+                    }[];
+                }[];
+            };
+        };
+        RailQuoteInput: {
+            /** @description Decimal string or number, 0 or more, at most the currency's decimals */
+            amount: string | number;
+            /** @enum {string} */
+            currency: "USD" | "EUR" | "GBP" | "JPY";
+        };
+        RailQuoteReply: {
+            data: {
+                amount: string;
+                amountMinor: number;
+                /** @enum {string} */
+                currency: "USD" | "EUR" | "GBP" | "JPY";
+                /** @description One per ACTIVE rail, in console order; empty when the amount is 0 */
+                results: {
+                    railId: string;
+                    name: string;
+                    /** @description Decimal string in the quote's currency */
+                    totalCost: string;
+                    totalCostMinor: number;
+                    breakdown: {
+                        fixedFee: string;
+                        fxSpread: string;
+                        networkFee: string;
                     };
-                    /** @description The changed fields after */
-                    after: {
-                        [key: string]: unknown;
+                    breakdownMinor: {
+                        fixedFee: number;
+                        fxSpread: number;
+                        networkFee: number;
                     };
-                } | null;
+                    /** @description The Best Option: the cheapest active rail (ties: faster, then higher success rate, then id) */
+                    isOptimal: boolean;
+                    /** @description The rail's average processing time, seconds */
+                    estimatedTime: number;
+                    /** @description Total cost as a percentage of the amount, 3 decimals */
+                    costPercent: number;
+                    /**
+                     * @description green under 1 %, yellow under 2 %, red otherwise
+                     * @enum {string}
+                     */
+                    costBand: "green" | "yellow" | "red";
+                }[];
+                optimalRailId: string | null;
             };
         };
         RailStartReply: {
@@ -4945,83 +5245,193 @@ export interface components {
                 } | null;
             };
         };
-        RailQuoteInput: {
-            /** @description Decimal string or number, 0 or more, at most the currency's decimals */
-            amount: string | number;
+        RailThroughputReply: {
+            data: {
+                /** @enum {string} */
+                range: "1h" | "24h" | "7d" | "30d";
+                /** @description Length of one point */
+                bucketSeconds: number;
+                /** @description Start of the first point */
+                from: string;
+                /** @description End of the last point (the last point holds the time of the request) */
+                to: string;
+                /** @description One per rail, in console order; every point present (zeros included) */
+                series: {
+                    railId: string;
+                    rail: string;
+                    points: {
+                        /** @description Start of the point (ISO) */
+                        at: string;
+                        /** @description Finished attempts */
+                        transactions: number;
+                        succeeded: number;
+                        failed: number;
+                    }[];
+                }[];
+            };
+        };
+        RailUpdateReply: {
+            message: string;
+            data: {
+                id: string;
+                name: string;
+                /** @enum {string} */
+                type: "ACH" | "Wire" | "Card" | "Crypto" | "SWIFT" | "SEPA" | "UPI";
+                /** @enum {string} */
+                status: "active" | "maintenance" | "down";
+                /** @description Volume in USD (major units) */
+                volume: number;
+                /** @description Percent */
+                successRate: number;
+                /** @description Seconds */
+                avgProcessingTime: number;
+                /** @description Cost per transaction, USD decimal string */
+                cost: string;
+                /** @description Cost per transaction in US cents */
+                costMinor: number;
+                /** @description Fixed fee per payment, USD decimal string */
+                fixedFee: string;
+                /** @description Fixed fee in US cents */
+                fixedFeeMinor: number;
+                /** @description FX spread as a fraction (0.01 = 1 %); applies to non-USD amounts */
+                fxSpread: number;
+                /** @description Percent */
+                slaTarget: number;
+                /** @description Percent */
+                errorRate: number;
+                description: string;
+                features: string[];
+                /** @description ISO time of the rail's last health answer; null until rail health checks exist */
+                lastPing: string | null;
+                icon: string;
+                /** @description Injected failure share for testing and demos (fraction, 0..1) */
+                errorInjection: number;
+                /**
+                 * @description `sample`: volume, success/error rate and average time are spec 001 §9's sample figures; `payments`: computed from real payments
+                 * @enum {string}
+                 */
+                metricsSource: "sample" | "payments";
+                version: number;
+                updated_at: string;
+                updated_by: string;
+                /** @description The last admin change (null: as seeded) */
+                lastChange: {
+                    /** @description The rail's version this change produced */
+                    version: number;
+                    /** @enum {string} */
+                    action: "update" | "start" | "stop";
+                    /** @description ISO time of the change */
+                    at: string;
+                    /** @description Who made it (the admin's email) */
+                    by: string;
+                    /** @description The changed fields before */
+                    before: {
+                        [key: string]: unknown;
+                    };
+                    /** @description The changed fields after */
+                    after: {
+                        [key: string]: unknown;
+                    };
+                } | null;
+            };
+        };
+        RailsReply: {
+            data: {
+                id: string;
+                name: string;
+                /** @enum {string} */
+                type: "ACH" | "Wire" | "Card" | "Crypto" | "SWIFT" | "SEPA" | "UPI";
+                /** @enum {string} */
+                status: "active" | "maintenance" | "down";
+                /** @description Volume in USD (major units) */
+                volume: number;
+                /** @description Percent */
+                successRate: number;
+                /** @description Seconds */
+                avgProcessingTime: number;
+                /** @description Cost per transaction, USD decimal string */
+                cost: string;
+                /** @description Cost per transaction in US cents */
+                costMinor: number;
+                /** @description Fixed fee per payment, USD decimal string */
+                fixedFee: string;
+                /** @description Fixed fee in US cents */
+                fixedFeeMinor: number;
+                /** @description FX spread as a fraction (0.01 = 1 %); applies to non-USD amounts */
+                fxSpread: number;
+                /** @description Percent */
+                slaTarget: number;
+                /** @description Percent */
+                errorRate: number;
+                description: string;
+                features: string[];
+                /** @description ISO time of the rail's last health answer; null until rail health checks exist */
+                lastPing: string | null;
+                icon: string;
+                /** @description Injected failure share for testing and demos (fraction, 0..1) */
+                errorInjection: number;
+                /**
+                 * @description `sample`: volume, success/error rate and average time are spec 001 §9's sample figures; `payments`: computed from real payments
+                 * @enum {string}
+                 */
+                metricsSource: "sample" | "payments";
+                version: number;
+                updated_at: string;
+                updated_by: string;
+                /** @description The last admin change (null: as seeded) */
+                lastChange: {
+                    /** @description The rail's version this change produced */
+                    version: number;
+                    /** @enum {string} */
+                    action: "update" | "start" | "stop";
+                    /** @description ISO time of the change */
+                    at: string;
+                    /** @description Who made it (the admin's email) */
+                    by: string;
+                    /** @description The changed fields before */
+                    before: {
+                        [key: string]: unknown;
+                    };
+                    /** @description The changed fields after */
+                    after: {
+                        [key: string]: unknown;
+                    };
+                } | null;
+            }[];
+        };
+        ReconciliationResultEvent: {
+            /** @constant */
+            type: "reconciliationResult";
+            at?: string;
+            accountId: string;
+            accountName: string;
+            reconciled: boolean;
+            variance: string;
+            expectedBalance: string;
+            ledgerBalance: string;
             /** @enum {string} */
             currency: "USD" | "EUR" | "GBP" | "JPY";
         };
-        RailQuoteReply: {
-            data: {
-                amount: string;
-                amountMinor: number;
-                /** @enum {string} */
-                currency: "USD" | "EUR" | "GBP" | "JPY";
-                /** @description One per ACTIVE rail, in console order; empty when the amount is 0 */
-                results: {
-                    railId: string;
-                    name: string;
-                    /** @description Decimal string in the quote's currency */
-                    totalCost: string;
-                    totalCostMinor: number;
-                    breakdown: {
-                        fixedFee: string;
-                        fxSpread: string;
-                        networkFee: string;
-                    };
-                    breakdownMinor: {
-                        fixedFee: number;
-                        fxSpread: number;
-                        networkFee: number;
-                    };
-                    /** @description The Best Option: the cheapest active rail (ties: faster, then higher success rate, then id) */
-                    isOptimal: boolean;
-                    /** @description The rail's average processing time, seconds */
-                    estimatedTime: number;
-                    /** @description Total cost as a percentage of the amount, 3 decimals */
-                    costPercent: number;
-                    /**
-                     * @description green under 1 %, yellow under 2 %, red otherwise
-                     * @enum {string}
-                     */
-                    costBand: "green" | "yellow" | "red";
-                }[];
-                optimalRailId: string | null;
-            };
+        RegisterInput: {
+            email: string;
+            password: string;
+            first_name: string;
+            last_name: string;
+            phone?: string | null;
+            date_of_birth?: string | null;
         };
-        MetricsReport: {
-            window_seconds: number;
-            requests: number;
-            requests_per_second: number;
-            p50_ms: number | null;
-            p99_ms: number | null;
-            mean_ms: number | null;
-            max_ms: number | null;
-            error_rate: number;
-            client_error_rate: number;
-            server_errors: number;
-            client_errors: number;
-            step_seconds: number;
-            series: {
-                t: number;
-                requests: number;
-                server_errors: number;
-                client_errors: number;
-            }[];
+        ResponseTimesReport: {
+            window_hours: number;
+            since: string;
             routes: {
-                route: string;
+                method: string;
+                path: string;
                 requests: number;
-                server_errors: number;
-                client_errors: number;
+                typical_ms: number;
+                p95_ms: number;
             }[];
             instances: number;
             merged: boolean;
-            instance: {
-                id: string;
-                ring_seconds: number;
-                seconds_in_memory: number;
-                unflushed_windows: number;
-            };
             as_of: string;
         };
         ServicesReport: {
@@ -5039,41 +5449,128 @@ export interface components {
             }[];
             checked_at: string;
         };
-        ProfileReply: {
-            data: {
-                id: string;
-                email: string;
-                first_name: string;
-                last_name: string;
-                /** @enum {string} */
-                role: "user" | "admin";
-                phone: string | null;
-                date_of_birth: string | null;
-                created_at: string;
-                updated_at: string;
-            };
-        };
-        ProfileUpdateInput: {
-            email?: string;
-            first_name?: string;
-            last_name?: string;
-            phone?: string | null;
-            date_of_birth?: string | null;
-        };
-        ProfileUpdatedReply: {
+        SessionReply: {
             message: string;
             data: {
-                id: string;
-                email: string;
-                first_name: string;
-                last_name: string;
-                /** @enum {string} */
-                role: "user" | "admin";
-                phone: string | null;
-                date_of_birth: string | null;
-                created_at: string;
-                updated_at: string;
+                token: string;
+                expires_at: string;
+                user: {
+                    id: string;
+                    email: string;
+                    first_name: string;
+                    last_name: string;
+                    /** @enum {string} */
+                    role: "user" | "admin";
+                    phone: string | null;
+                    date_of_birth: string | null;
+                    created_at: string;
+                    updated_at: string;
+                };
             };
+        };
+        StartKycInput: {
+            country: string;
+            name: string;
+            email: string;
+            phone: string;
+            /** @default 50000 */
+            amount?: number;
+        };
+        /** @description Moves the resume point (its id) without an event: at the start, with heartbeats and at the end */
+        StreamCursorEvent: {
+            at: string;
+        };
+        StreamTicketReply: {
+            /** @description Pass as `?ticket=` to GET /api/grpc/ledger/stream (EventSource cannot send headers) */
+            ticket: string;
+            expires_at: string;
+            /** @description Seconds the ticket can open streams for */
+            expires_in: number;
+        };
+        /** @description The stream's last message when its session was signed out or its API key revoked (re-checked every minute): do not reconnect with the same credential */
+        StreamUnauthorizedEvent: {
+            message: string;
+            code: string;
+        };
+        TestBalanceInput: {
+            account_id: string;
+            amount?: number | string;
+            /** @enum {string} */
+            currency?: "USD" | "EUR" | "GBP" | "JPY";
+            description?: string;
+        };
+        ThresholdInput: {
+            low_balance_threshold: number | string | null;
+        };
+        TransactionCreatedEvent: {
+            /** @constant */
+            type: "transactionCreated";
+            at?: string;
+            transactionId: string;
+            amount: string;
+            /** @constant */
+            status: "draft";
+            fromAccountId: string | null;
+            toAccountId: string | null;
+            /** @enum {string} */
+            currency: "USD" | "EUR" | "GBP" | "JPY";
+            description: string;
+        };
+        TransactionStatusUpdateEvent: {
+            /** @constant */
+            type: "transactionStatusUpdate";
+            at?: string;
+            transactionId: string;
+            /** @enum {string} */
+            status: "posted" | "draft" | "voided" | "failed";
+            message: string;
+        };
+        TransferInput: {
+            from_account_id: string;
+            to_account_id: string;
+            amount: number | string;
+            /** @enum {string} */
+            currency?: "USD" | "EUR" | "GBP" | "JPY";
+            /** @default  */
+            description?: string;
+        };
+        TrialBalanceReply: {
+            data: {
+                as_of: string;
+                accounts: {
+                    account_id: string;
+                    account_name: string;
+                    account_type: string;
+                    /** @enum {string} */
+                    kind: "customer" | "system" | "counterparty";
+                    /** @enum {string} */
+                    currency: "USD" | "EUR" | "GBP" | "JPY";
+                    /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                    debit_balance: string;
+                    /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                    credit_balance: string;
+                    /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                    total_debits: string;
+                    /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                    total_credits: string;
+                    is_balanced: boolean;
+                    as_of: string;
+                }[];
+                totals: {
+                    /** @enum {string} */
+                    currency: "USD" | "EUR" | "GBP" | "JPY";
+                    /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                    total_debit_balance: string;
+                    /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                    total_credit_balance: string;
+                    is_balanced: boolean;
+                }[];
+                is_balanced: boolean;
+            };
+        };
+        VerifyIdentityNumberInput: {
+            document_number: string;
+            country?: string;
         };
     };
     responses: never;
@@ -5590,6 +6087,132 @@ export interface operations {
                      * @example {
                      *       "message": "Authentication required",
                      *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    logout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "everywhere": false
+                 *     }
+                 */
+                "application/json": components["schemas"]["LogoutInput"];
+            };
+        };
+        responses: {
+            /** @description Signed out */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Signed out"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LogoutReply"];
+                };
+            };
+            /** @description Bad request. Codes: `validation_error`, `invalid_json`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body must be a JSON object",
+                     *       "code": "validation_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `session_required`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden",
+                     *       "code": "session_required"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict. Codes: `concurrent_update`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Conflict",
+                     *       "code": "concurrent_update"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large. Codes: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Payload too large",
+                     *       "code": "payload_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -9744,7 +10367,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The check */
+            /** @description The latest stored result */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -9753,17 +10376,33 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "checked_at": "2026-01-15T12:00:00.000Z",
+                     *         "checked_at": "2026-01-15T12:04:10.000Z",
                      *         "scope": "ledger",
+                     *         "as_of": "2026-01-15T11:59:00.000Z",
                      *         "accounts_checked": 58,
                      *         "journals_checked": 412,
                      *         "drift": [],
+                     *         "drift_count": 0,
                      *         "unbalanced_journals": [],
+                     *         "unbalanced_count": 0,
+                     *         "currencies": [
+                     *           {
+                     *             "currency": "USD",
+                     *             "posted_debits": 1250000,
+                     *             "posted_credits": 1250000,
+                     *             "pending_debits": 10000,
+                     *             "pending_credits": 10000,
+                     *             "is_balanced": true
+                     *           }
+                     *         ],
                      *         "ok": true
-                     *       }
+                     *       },
+                     *       "job_id": "5a0c3e2f-9b1d-4c8e-a7f6-3d2e1c0b9a87",
+                     *       "age_seconds": 3600,
+                     *       "message": "The latest whole-ledger check finished 3600 seconds ago; start a new one with POST /api/v1/ledger/integrity/jobs"
                      *     }
                      */
-                    "application/json": components["schemas"]["IntegrityReply"];
+                    "application/json": components["schemas"]["LedgerIntegrityReply"];
                 };
             };
             /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
@@ -9791,6 +10430,367 @@ export interface operations {
                      * @example {
                      *       "message": "Forbidden",
                      *       "code": "admin_required"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    startLedgerIntegrityJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The job, queued */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Integrity check started",
+                     *       "data": {
+                     *         "id": "5a0c3e2f-9b1d-4c8e-a7f6-3d2e1c0b9a87",
+                     *         "scope": "ledger",
+                     *         "started_by": {
+                     *           "id": "6f1c2b9e-8d4a-4e1b-9c3f-2a7d5e8b1c04",
+                     *           "name": "Ada Lovelace"
+                     *         },
+                     *         "started_at": "2026-01-15T12:00:00.000Z",
+                     *         "as_of": "2026-01-15T11:59:00.000Z",
+                     *         "status": "queued",
+                     *         "progress": {
+                     *           "phase": "journals",
+                     *           "pages": 0,
+                     *           "items_examined": 0,
+                     *           "estimated_items": 2300,
+                     *           "journals_checked": 0,
+                     *           "accounts_found": 0,
+                     *           "accounts_checked": 0,
+                     *           "percent": 0
+                     *         },
+                     *         "result": null,
+                     *         "finished_at": null,
+                     *         "error": null,
+                     *         "updated_at": "2026-01-15T12:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["IntegrityJobStartedReply"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `admin_required`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden",
+                     *       "code": "admin_required"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict. Codes: `integrity_check_running`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Conflict",
+                     *       "code": "integrity_check_running"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getLatestLedgerIntegrityJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The latest job */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "5a0c3e2f-9b1d-4c8e-a7f6-3d2e1c0b9a87",
+                     *         "scope": "ledger",
+                     *         "started_by": {
+                     *           "id": "6f1c2b9e-8d4a-4e1b-9c3f-2a7d5e8b1c04",
+                     *           "name": "Ada Lovelace"
+                     *         },
+                     *         "started_at": "2026-01-15T12:00:00.000Z",
+                     *         "as_of": "2026-01-15T11:59:00.000Z",
+                     *         "status": "running",
+                     *         "progress": {
+                     *           "phase": "journals",
+                     *           "pages": 3,
+                     *           "items_examined": 600,
+                     *           "estimated_items": 2300,
+                     *           "journals_checked": 120,
+                     *           "accounts_found": 17,
+                     *           "accounts_checked": 0,
+                     *           "percent": 20
+                     *         },
+                     *         "result": null,
+                     *         "finished_at": null,
+                     *         "error": null,
+                     *         "updated_at": "2026-01-15T12:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LatestIntegrityJobReply"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `admin_required`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden",
+                     *       "code": "admin_required"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getLedgerIntegrityJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The integrity check's (job's) id
+                 * @example 5a0c3e2f-9b1d-4c8e-a7f6-3d2e1c0b9a87
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The job */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "5a0c3e2f-9b1d-4c8e-a7f6-3d2e1c0b9a87",
+                     *         "scope": "ledger",
+                     *         "started_by": {
+                     *           "id": "6f1c2b9e-8d4a-4e1b-9c3f-2a7d5e8b1c04",
+                     *           "name": "Ada Lovelace"
+                     *         },
+                     *         "started_at": "2026-01-15T12:00:00.000Z",
+                     *         "as_of": "2026-01-15T11:59:00.000Z",
+                     *         "status": "succeeded",
+                     *         "progress": {
+                     *           "phase": "done",
+                     *           "pages": 14,
+                     *           "items_examined": 2310,
+                     *           "estimated_items": 2300,
+                     *           "journals_checked": 412,
+                     *           "accounts_found": 58,
+                     *           "accounts_checked": 58,
+                     *           "percent": 100
+                     *         },
+                     *         "result": {
+                     *           "checked_at": "2026-01-15T12:04:10.000Z",
+                     *           "scope": "ledger",
+                     *           "as_of": "2026-01-15T11:59:00.000Z",
+                     *           "accounts_checked": 58,
+                     *           "journals_checked": 412,
+                     *           "drift": [],
+                     *           "drift_count": 0,
+                     *           "unbalanced_journals": [],
+                     *           "unbalanced_count": 0,
+                     *           "currencies": [
+                     *             {
+                     *               "currency": "USD",
+                     *               "posted_debits": 1250000,
+                     *               "posted_credits": 1250000,
+                     *               "pending_debits": 10000,
+                     *               "pending_credits": 10000,
+                     *               "is_balanced": true
+                     *             }
+                     *           ],
+                     *           "ok": true
+                     *         },
+                     *         "finished_at": "2026-01-15T12:04:10.000Z",
+                     *         "error": null,
+                     *         "updated_at": "2026-01-15T12:04:10.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["IntegrityJobReply"];
+                };
+            };
+            /** @description Bad request. Codes: `invalid_job_id`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Bad request",
+                     *       "code": "invalid_job_id"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `admin_required`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden",
+                     *       "code": "admin_required"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. Codes: `integrity_job_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "integrity_job_not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -9988,7 +10988,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The event stream. Events: `cursor`, `balanceUpdate`, `transactionCreated`, `transactionStatusUpdate`, `reconciliationResult`, `lowBalanceAlert`, `accountLocked`, `accountUnlocked`. */
+            /** @description The event stream. Events: `cursor`, `balanceUpdate`, `transactionCreated`, `transactionStatusUpdate`, `reconciliationResult`, `lowBalanceAlert`, `accountLocked`, `accountUnlocked`, `unauthorized`. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -10047,6 +11047,23 @@ export interface operations {
                      * @example {
                      *       "message": "You do not have permission to do this",
                      *       "code": "forbidden"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests. Codes: `too_many_streams`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests",
+                     *       "code": "too_many_streams"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -14486,7 +15503,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The event stream. Events: `cursor`, `verificationStarted`, `documentUploaded`, `documentVerified`, `riskAssessmentUpdate`, `verificationCompleted`, `complianceAlert`. */
+            /** @description The event stream. Events: `cursor`, `verificationStarted`, `documentUploaded`, `documentVerified`, `riskAssessmentUpdate`, `verificationCompleted`, `complianceAlert`, `unauthorized`. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -14545,6 +15562,23 @@ export interface operations {
                      * @example {
                      *       "message": "You do not have permission to do this",
                      *       "code": "forbidden"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests. Codes: `too_many_streams`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests",
+                     *       "code": "too_many_streams"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -16049,7 +17083,7 @@ export interface operations {
                  *       "PROCESSING"
                  *     ]
                  */
-                status_filter?: ("pending" | "processing" | "completed" | "failed" | "PENDING" | "PROCESSING" | "COMPLETED" | "FAILED")[];
+                status_filter?: ("pending" | "processing" | "completed" | "failed" | "parked" | "PENDING" | "PROCESSING" | "COMPLETED" | "FAILED" | "PARKED")[];
                 /** @description Resume point, when the Last-Event-ID header cannot be sent */
                 lastEventId?: string;
             };
@@ -16062,7 +17096,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The event stream. Events: `cursor`, `paymentInitiated`, `paymentStatusUpdate`, `paymentCompleted`, `paymentError`. */
+            /** @description The event stream. Events: `cursor`, `paymentInitiated`, `paymentStatusUpdate`, `paymentCompleted`, `paymentError`, `unauthorized`. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -16126,6 +17160,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Too many requests. Codes: `too_many_streams`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests",
+                     *       "code": "too_many_streams"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Service unavailable. Codes: `service_unavailable`. */
             503: {
                 headers: {
@@ -16148,8 +17199,8 @@ export interface operations {
     listPayments: {
         parameters: {
             query?: {
-                /** @description pending, processing, completed or failed (any case) */
-                status?: "pending" | "processing" | "completed" | "failed";
+                /** @description pending, processing, completed, failed or parked (any case) */
+                status?: "pending" | "processing" | "completed" | "failed" | "parked";
                 limit?: number;
                 cursor?: string;
             };
@@ -16532,6 +17583,264 @@ export interface operations {
             };
         };
     };
+    listParkedPayments: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of parked payments */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "paymentId": "6f1c2d3e-4a5b-5c6d-8e7f-8091a2b3c4d5",
+                     *           "userId": "0b8f0f5e-2a47-4c1d-9b7e-3f0d6c2a9e11",
+                     *           "status": "parked",
+                     *           "amount": "250.00",
+                     *           "currency": "USD",
+                     *           "selectedRail": "ACH",
+                     *           "stuckStatus": "processing",
+                     *           "stepFailures": 5,
+                     *           "lastError": "Error: The rail's record could not be read",
+                     *           "reason": "The payment could not be processed (its next step failed 5 times) and is held for review. Nothing was paid: the held amount and fee are available again.",
+                     *           "parkedAt": "2026-01-15T10:08:00.000Z",
+                     *           "closedAt": null,
+                     *           "closedBy": null,
+                     *           "note": null
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "next_cursor": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ParkedPaymentListReply"];
+                };
+            };
+            /** @description Bad request. Codes: `validation_error`, `invalid_cursor`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body must be a JSON object",
+                     *       "code": "validation_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `admin_required`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden",
+                     *       "code": "admin_required"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    closeParkedPayment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The payment id (paymentId)
+                 * @example 6f1c2d3e-4a5b-5c6d-8e7f-8091a2b3c4d5
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "note": "The rail's record was restored; the payer was told to send the payment again."
+                 *     }
+                 */
+                "application/json": components["schemas"]["CloseParkedPaymentInput"];
+            };
+        };
+        responses: {
+            /** @description The review item, closed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Payment closed",
+                     *       "data": {
+                     *         "paymentId": "6f1c2d3e-4a5b-5c6d-8e7f-8091a2b3c4d5",
+                     *         "userId": "0b8f0f5e-2a47-4c1d-9b7e-3f0d6c2a9e11",
+                     *         "status": "failed",
+                     *         "amount": "250.00",
+                     *         "currency": "USD",
+                     *         "selectedRail": "ACH",
+                     *         "stuckStatus": "processing",
+                     *         "stepFailures": 5,
+                     *         "lastError": "Error: The rail's record could not be read",
+                     *         "reason": "The payment could not be processed (its next step failed 5 times) and is held for review. Nothing was paid: the held amount and fee are available again.",
+                     *         "parkedAt": "2026-01-15T10:08:00.000Z",
+                     *         "closedAt": "2026-01-15T11:00:00.000Z",
+                     *         "closedBy": "admin@example.com",
+                     *         "note": "The rail's record was restored; the payer was told to send the payment again."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CloseParkedPaymentReply"];
+                };
+            };
+            /** @description Bad request. Codes: `validation_error`, `invalid_json`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body must be a JSON object",
+                     *       "code": "validation_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `admin_required`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden",
+                     *       "code": "admin_required"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. Codes: `payment_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "payment_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict. Codes: `payment_not_parked`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Conflict",
+                     *       "code": "payment_not_parked"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getPayment: {
         parameters: {
             query?: never;
@@ -16773,7 +18082,7 @@ export interface operations {
                  *       "PROCESSING"
                  *     ]
                  */
-                statusFilter?: ("pending" | "processing" | "completed" | "failed" | "PENDING" | "PROCESSING" | "COMPLETED" | "FAILED")[];
+                statusFilter?: ("pending" | "processing" | "completed" | "failed" | "parked" | "PENDING" | "PROCESSING" | "COMPLETED" | "FAILED" | "PARKED")[];
                 /** @description Resume point, when the Last-Event-ID header cannot be sent */
                 lastEventId?: string;
             };
@@ -16786,7 +18095,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The event stream. Events: `cursor`, `paymentInitiated`, `paymentStatusUpdate`, `paymentCompleted`, `paymentError`. */
+            /** @description The event stream. Events: `cursor`, `paymentInitiated`, `paymentStatusUpdate`, `paymentCompleted`, `paymentError`, `unauthorized`. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -16845,6 +18154,23 @@ export interface operations {
                      * @example {
                      *       "message": "You do not have permission to do this",
                      *       "code": "forbidden"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests. Codes: `too_many_streams`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests",
+                     *       "code": "too_many_streams"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -17035,6 +18361,125 @@ export interface operations {
                      * @example {
                      *       "message": "Locked",
                      *       "code": "account_locked"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    streamLiveEvents: {
+        parameters: {
+            query: {
+                /** @description The feeds to carry, comma-separated: ledger, kyc, payment */
+                scopes: ("ledger" | "kyc" | "payment")[];
+                /** @description Whose feeds (default: the caller's; another user's needs the admin role, else 403) */
+                userId?: string;
+                /** @description Resume point, when the Last-Event-ID header cannot be sent */
+                lastEventId?: string;
+            };
+            header?: {
+                /** @description Resume point: the `id:` of the last event received (EventSource sends it on reconnect). An id that is not this stream's is a 400 `invalid_event_id`. */
+                "Last-Event-ID"?: components["parameters"]["LastEventId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event stream. Events: `cursor`, `ledger.balanceUpdate`, `ledger.transactionCreated`, `ledger.transactionStatusUpdate`, `ledger.reconciliationResult`, `ledger.lowBalanceAlert`, `ledger.accountLocked`, `ledger.accountUnlocked`, `kyc.verificationStarted`, `kyc.documentUploaded`, `kyc.documentVerified`, `kyc.riskAssessmentUpdate`, `kyc.verificationCompleted`, `kyc.complianceAlert`, `payment.paymentInitiated`, `payment.paymentStatusUpdate`, `payment.paymentCompleted`, `payment.paymentError`, `unauthorized`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example retry: 2000
+                     *     id: ledger=eyJwIjoiMjAyNi0wMS0xNVQxMDowMDowMC4wMDBaIn0.c2ln,kyc=eyJwIjoiMjAyNi0wMS0xNVQxMDowMDowMC4wMDBaIn0.c2ln
+                     *     event: cursor
+                     *     data: {"at":"2026-01-15T10:00:00.000Z"}
+                     *
+                     *     id: ledger=eyJwIjoiMjAyNi0wMS0xNVQxMDowMDowMC4xMDBaIn0.c2ln,kyc=eyJwIjoiMjAyNi0wMS0xNVQxMDowMDowMC4wMDBaIn0.c2ln
+                     *     event: ledger.balanceUpdate
+                     *     data: {"type":"balanceUpdate","accountId":"acc_01","accountName":"Everyday","balance":"1250.00","available":"1150.00","changeAmount":"100.00","changeType":"CREDIT","operation":"create","currency":"USD","transactionId":"jrn_01","at":"2026-01-15T10:00:00.100Z"}
+                     */
+                    "text/event-stream": string;
+                };
+            };
+            /** @description Bad request. Codes: `validation_error`, `invalid_event_id`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body must be a JSON object",
+                     *       "code": "validation_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`, `invalid_ticket`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `forbidden`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "You do not have permission to do this",
+                     *       "code": "forbidden"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests. Codes: `too_many_streams`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests",
+                     *       "code": "too_many_streams"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];

@@ -16,6 +16,7 @@ export interface streamEvents {
         "lowBalanceAlert": components["schemas"]["LowBalanceAlertEvent"];
         "accountLocked": components["schemas"]["AccountLockedEvent"];
         "accountUnlocked": components["schemas"]["AccountUnlockedEvent"];
+        "unauthorized": components["schemas"]["StreamUnauthorizedEvent"];
     };
     "/api/grpc/kyc/stream": {
         "cursor": components["schemas"]["StreamCursorEvent"];
@@ -25,6 +26,7 @@ export interface streamEvents {
         "riskAssessmentUpdate": components["schemas"]["KycRiskAssessmentUpdateEvent"];
         "verificationCompleted": components["schemas"]["KycVerificationCompletedEvent"];
         "complianceAlert": components["schemas"]["KycComplianceAlertEvent"];
+        "unauthorized": components["schemas"]["StreamUnauthorizedEvent"];
     };
     "/v1/payments/stream": {
         "cursor": components["schemas"]["StreamCursorEvent"];
@@ -32,6 +34,7 @@ export interface streamEvents {
         "paymentStatusUpdate": components["schemas"]["PaymentPaymentStatusUpdateEvent"];
         "paymentCompleted": components["schemas"]["PaymentPaymentCompletedEvent"];
         "paymentError": components["schemas"]["PaymentPaymentErrorEvent"];
+        "unauthorized": components["schemas"]["StreamUnauthorizedEvent"];
     };
     "/api/grpc/payment/stream": {
         "cursor": components["schemas"]["StreamCursorEvent"];
@@ -39,5 +42,27 @@ export interface streamEvents {
         "paymentStatusUpdate": components["schemas"]["PaymentPaymentStatusUpdateEvent"];
         "paymentCompleted": components["schemas"]["PaymentPaymentCompletedEvent"];
         "paymentError": components["schemas"]["PaymentPaymentErrorEvent"];
+        "unauthorized": components["schemas"]["StreamUnauthorizedEvent"];
+    };
+    "/api/grpc/live/stream": {
+        "cursor": components["schemas"]["StreamCursorEvent"];
+        "ledger.balanceUpdate": components["schemas"]["BalanceUpdateEvent"];
+        "ledger.transactionCreated": components["schemas"]["TransactionCreatedEvent"];
+        "ledger.transactionStatusUpdate": components["schemas"]["TransactionStatusUpdateEvent"];
+        "ledger.reconciliationResult": components["schemas"]["ReconciliationResultEvent"];
+        "ledger.lowBalanceAlert": components["schemas"]["LowBalanceAlertEvent"];
+        "ledger.accountLocked": components["schemas"]["AccountLockedEvent"];
+        "ledger.accountUnlocked": components["schemas"]["AccountUnlockedEvent"];
+        "kyc.verificationStarted": components["schemas"]["KycVerificationStartedEvent"];
+        "kyc.documentUploaded": components["schemas"]["KycDocumentUploadedEvent"];
+        "kyc.documentVerified": components["schemas"]["KycDocumentVerifiedEvent"];
+        "kyc.riskAssessmentUpdate": components["schemas"]["KycRiskAssessmentUpdateEvent"];
+        "kyc.verificationCompleted": components["schemas"]["KycVerificationCompletedEvent"];
+        "kyc.complianceAlert": components["schemas"]["KycComplianceAlertEvent"];
+        "payment.paymentInitiated": components["schemas"]["PaymentPaymentInitiatedEvent"];
+        "payment.paymentStatusUpdate": components["schemas"]["PaymentPaymentStatusUpdateEvent"];
+        "payment.paymentCompleted": components["schemas"]["PaymentPaymentCompletedEvent"];
+        "payment.paymentError": components["schemas"]["PaymentPaymentErrorEvent"];
+        "unauthorized": components["schemas"]["StreamUnauthorizedEvent"];
     };
 }

@@ -1,4 +1,3 @@
-import { fileTypeFromBuffer } from "file-type";
 import { KYC_LIMITS, KYC_MESSAGES } from "../model";
 
 /**
@@ -83,6 +82,9 @@ export async function checkDocumentFile({ bytes, fileName, declaredType }: FileC
   if (bytes.byteLength === 0) return refuse("empty_file", `${KYC_MESSAGES.notAnImage}: the file is empty`, 400);
   const extension = extensionOf(fileName);
   const declared = normaliseDeclaredType(declaredType);
+  // Loaded at the first file check: the functions that bundle it (the API's KYC routes, the
+  // feeds' KYC stream module) mostly never check a file, and a cold start should not pay for it.
+  const { fileTypeFromBuffer } = await import("file-type");
   const sniffed = await fileTypeFromBuffer(bytes);
   const format: SniffedImageFormat | null = sniffed?.mime === "image/jpeg" ? "jpeg" : sniffed?.mime === "image/png" ? "png" : null;
 

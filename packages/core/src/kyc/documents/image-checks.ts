@@ -1,4 +1,4 @@
-import sharp, { type OutputInfo } from "sharp";
+import type { OutputInfo, Sharp } from "sharp";
 import type { ImageChecks } from "../model";
 import type { SniffedImageFormat } from "./file-checks";
 
@@ -62,7 +62,27 @@ export class UnreadableImageError extends Error {
   }
 }
 
-const decoder = (bytes: Uint8Array) =>
+type SharpFactory = typeof import("sharp").default;
+let loadingSharp: Promise<SharpFactory> | undefined;
+
+/**
+ * sharp (libvips, a native library) is loaded at the first picture check, not when this module
+ * is imported: most requests of the functions that bundle it never check a picture, and loading
+ * a native library is among the costliest parts of a cold start. A failed load is not remembered,
+ * so the next check tries again.
+ */
+function loadSharp(): Promise<SharpFactory> {
+  loadingSharp ??= import("sharp").then(
+    (module) => module.default,
+    (error: unknown) => {
+      loadingSharp = undefined;
+      throw error;
+    },
+  );
+  return loadingSharp;
+}
+
+const decoder = (sharp: SharpFactory, bytes: Uint8Array): Sharp =>
   // failOn "error": a truncated or damaged file is refused, not half-decoded into a grey picture.
   sharp(bytes, { failOn: "error", limitInputPixels: MAX_INPUT_PIXELS }).rotate();
 
@@ -179,14 +199,15 @@ export async function analyseImage(bytes: Uint8Array, format: SniffedImageFormat
   let height: number;
   let analysis: { data: Buffer; info: OutputInfo };
   let hashPixels: Buffer;
+  const sharp = await loadSharp();
   try {
-    const metadata = await decoder(bytes).metadata();
+    const metadata = await decoder(sharp, bytes).metadata();
     // EXIF orientations 5-8 swap the sides; rotate() above applies it to the pixels too.
     const swapped = (metadata.orientation ?? 1) >= 5;
     width = (swapped ? metadata.height : metadata.width) ?? 0;
     height = (swapped ? metadata.width : metadata.height) ?? 0;
     // One full decode: the analysis copy; the hash's 32 x 32 comes from that copy, not the file.
-    analysis = await decoder(bytes)
+    analysis = await decoder(sharp, bytes)
       .greyscale()
       .resize({ width: ANALYSIS_LONG_SIDE, height: ANALYSIS_LONG_SIDE, fit: "inside", withoutEnlargement: true })
       .raw()

@@ -36,13 +36,13 @@ export function parseDocumentObjectKey(key: string): DocumentObjectKey | null {
 
 /** A short-lived presigned GET for one private KYC object (reviewers only; checked by the caller). */
 export async function presignDocumentDownload(ctx: CoreContext, objectKey: string): Promise<{ url: string; expires_at: string }> {
-  const url = await getSignedUrl(ctx.storage.client, new GetObjectCommand({ Bucket: ctx.storage.kycBucket, Key: objectKey }), { expiresIn: DOCUMENT_LINK_SECONDS });
+  const url = await getSignedUrl(await ctx.storage.client(), new GetObjectCommand({ Bucket: ctx.storage.kycBucket, Key: objectKey }), { expiresIn: DOCUMENT_LINK_SECONDS });
   return { url, expires_at: new Date(ctx.clock().getTime() + DOCUMENT_LINK_SECONDS * 1000).toISOString() };
 }
 
 /** Stores checked bytes privately and encrypted, typed by what the bytes are (never by what the client said). */
 export async function putDocumentObject(ctx: CoreContext, key: string, bytes: Uint8Array, sniffedType: "image/jpeg" | "image/png"): Promise<void> {
-  await ctx.storage.client.send(
+  await (await ctx.storage.client()).send(
     new PutObjectCommand({
       Bucket: ctx.storage.kycBucket,
       Key: key,
@@ -54,7 +54,7 @@ export async function putDocumentObject(ctx: CoreContext, key: string, bytes: Ui
 }
 
 export async function deleteDocumentObject(ctx: CoreContext, key: string): Promise<void> {
-  await ctx.storage.client.send(new DeleteObjectCommand({ Bucket: ctx.storage.kycBucket, Key: key }));
+  await (await ctx.storage.client()).send(new DeleteObjectCommand({ Bucket: ctx.storage.kycBucket, Key: key }));
 }
 
 /**
@@ -64,7 +64,7 @@ export async function deleteDocumentObject(ctx: CoreContext, key: string): Promi
  */
 export async function getObjectBytes(ctx: CoreContext, key: string, maxBytes: number = KYC_LIMITS.maxFileBytes): Promise<{ bytes: Uint8Array; contentType: string | null } | { tooLarge: true } | null> {
   try {
-    const reply = await ctx.storage.client.send(new GetObjectCommand({ Bucket: ctx.storage.kycBucket, Key: key }));
+    const reply = await (await ctx.storage.client()).send(new GetObjectCommand({ Bucket: ctx.storage.kycBucket, Key: key }));
     if ((reply.ContentLength ?? 0) > maxBytes) {
       await reply.Body?.transformToWebStream().cancel();
       return { tooLarge: true };
@@ -93,7 +93,7 @@ export interface UploadTicket {
  * says, not what it sends.
  */
 export async function presignDocumentUpload(ctx: CoreContext, userId: string, key: string, contentType: "image/jpeg" | "image/png"): Promise<UploadTicket> {
-  const { url, fields } = await createPresignedPost(ctx.storage.client, {
+  const { url, fields } = await createPresignedPost(await ctx.storage.client(), {
     Bucket: ctx.storage.kycBucket,
     Key: key,
     Conditions: [

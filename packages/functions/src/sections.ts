@@ -1,0 +1,200 @@
+import { Hono } from "hono";
+import type { RequestMetrics } from "@fintech/core/metrics/recorder";
+import type { CoreContext } from "@fintech/core/shared/context";
+import { composeApp } from "./compose";
+import type { AppEnv } from "./http/env";
+import { errorReply } from "./http/middleware";
+import { STATUS_PREFIX } from "./http/request-metrics";
+
+/**
+ * The API's route table, the only one: every route module, where it is mounted and in what
+ * order, grouped in sections by the path prefixes of the requests they serve. Two apps are made
+ * from it. The API function serves it section by section (createSectionedApp): a cold instance
+ * loads the route modules of its first request's section only (a chunk of the code-split bundle,
+ * infra/bundling.ts), each other section at its first request. The local server, the tests and
+ * the OpenAPI document load every section once and mount them all, in this order (app.ts).
+ */
+
+/** A route module and the path it is mounted at. */
+export type Mount = readonly [prefix: string, routes: Hono<AppEnv>];
+
+/** What a section's routes are built with. */
+export interface SectionContext {
+  /** The request metrics of the app (the developers' routes keep a cache per app). */
+  metrics: RequestMetrics;
+  /** The whole API's OpenAPI document, for the route that serves it. */
+  document: () => object | Promise<object>;
+}
+
+export interface ApiSection {
+  name: string;
+  /** The path prefixes whose requests this section serves (a prefix is a whole path segment). */
+  prefixes: readonly string[];
+  /** Loads the section's route modules; the function it resolves to gives their mounts, in order. */
+  load(): Promise<(context: SectionContext) => readonly Mount[]>;
+}
+
+/** Requests under no other section's prefixes (and unknown paths, for the 404) go here. */
+const SYSTEM: ApiSection = {
+  name: "system",
+  prefixes: ["/health", "/api/health"],
+  async load() {
+    const { authenticatedHealthRoutes, publicHealthRoutes } = await import("./routes/health");
+    return () => [
+      ["/", publicHealthRoutes],
+      ["/api", authenticatedHealthRoutes],
+    ];
+  },
+};
+
+export const API_SECTIONS: readonly ApiSection[] = [
+  SYSTEM,
+  {
+    name: "document",
+    prefixes: ["/api/openapi.json"],
+    async load() {
+      const { openApiDocumentRoutes } = await import("./routes/openapi");
+      return ({ document }) => [["/api", openApiDocumentRoutes(document)]];
+    },
+  },
+  {
+    name: "auth",
+    prefixes: ["/api/v1/auth", "/api/v1/users", "/api/v1/api-keys"],
+    async load() {
+      const { authRoutes } = await import("./routes/auth");
+      const { userRoutes } = await import("./routes/users");
+      const { apiKeyRoutes } = await import("./routes/api-keys");
+      return () => [
+        ["/api/v1/auth", authRoutes],
+        ["/api/v1/users", userRoutes],
+        ["/api/v1/api-keys", apiKeyRoutes],
+      ];
+    },
+  },
+  {
+    name: "ledger",
+    prefixes: ["/api/v1/accounts", "/api/v1/ledger", "/api/grpc/ledger"],
+    async load() {
+      const { accountRoutes } = await import("./routes/accounts");
+      const { ledgerRoutes } = await import("./routes/ledger");
+      const { ledgerStreamRoutes } = await import("./routes/ledger-stream");
+      const { ledgerCommandRoutes } = await import("./routes/ledger-commands");
+      return () => [
+        ["/api/v1/accounts", accountRoutes],
+        ["/api/v1/ledger", ledgerRoutes],
+        ["/api/grpc/ledger", ledgerStreamRoutes],
+        ["/api/grpc/ledger", ledgerCommandRoutes],
+      ];
+    },
+  },
+  {
+    name: "kyc",
+    prefixes: ["/api/v1/kyc", "/v1/kyc", "/api/grpc/kyc"],
+    async load() {
+      const { kycRoutes } = await import("./routes/kyc");
+      const { kycDocumentRoutes } = await import("./routes/kyc-documents");
+      const { kycReviewRoutes } = await import("./routes/kyc-review");
+      const { kycRuleRoutes } = await import("./routes/kyc-rules");
+      const { kycProfileRoutes } = await import("./routes/kyc-profiles");
+      const { kycStreamRoutes } = await import("./routes/kyc-stream");
+      const { kycCommandRoutes, kycStreamHealthRoutes } = await import("./routes/kyc-commands");
+      return () => [
+        ["/api/v1/kyc", kycRoutes],
+        ["/api/v1/kyc", kycDocumentRoutes],
+        ["/api/v1/kyc", kycReviewRoutes],
+        ["/api/v1/kyc/rules", kycRuleRoutes],
+        ["/v1/kyc/profiles", kycProfileRoutes],
+        ["/api/grpc/kyc", kycStreamHealthRoutes],
+        ["/api/grpc/kyc", kycStreamRoutes],
+        ["/api/grpc/kyc", kycCommandRoutes],
+      ];
+    },
+  },
+  {
+    name: "rails",
+    prefixes: ["/api/v1/rails"],
+    async load() {
+      const { railRoutes } = await import("./routes/rails");
+      return () => [["/api/v1/rails", railRoutes]];
+    },
+  },
+  {
+    name: "payments",
+    prefixes: ["/v1/payments", "/api/grpc/payment"],
+    async load() {
+      const { paymentFeedRoutes, paymentStreamRoutes } = await import("./routes/payment-stream");
+      const { paymentRoutes } = await import("./routes/payments");
+      const { paymentCommandRoutes, paymentStreamHealthRoutes } = await import("./routes/payment-commands");
+      return () => [
+        // Before the payments routes, so /v1/payments/stream is never taken for a payment id.
+        ["/v1/payments", paymentFeedRoutes],
+        ["/v1/payments", paymentRoutes],
+        ["/api/grpc/payment", paymentStreamHealthRoutes],
+        ["/api/grpc/payment", paymentStreamRoutes],
+        ["/api/grpc/payment", paymentCommandRoutes],
+      ];
+    },
+  },
+  {
+    name: "live",
+    prefixes: ["/api/grpc/live"],
+    async load() {
+      const { liveStreamRoutes } = await import("./routes/live-stream");
+      return () => [["/api/grpc/live", liveStreamRoutes]];
+    },
+  },
+  {
+    name: "status",
+    prefixes: [STATUS_PREFIX],
+    async load() {
+      const { statusRoutes } = await import("./routes/status");
+      return () => [[STATUS_PREFIX, statusRoutes]];
+    },
+  },
+  {
+    name: "developers",
+    prefixes: ["/api/v1/developers"],
+    async load() {
+      const { DEVELOPERS_PREFIX, developerRoutes } = await import("./routes/developers");
+      return ({ metrics }) => [[DEVELOPERS_PREFIX, developerRoutes(metrics)]];
+    },
+  },
+];
+
+/** Mounts `mounts` on `app`, in order. */
+export function mountAll<A extends Hono<AppEnv>>(app: A, mounts: readonly Mount[]): A {
+  for (const [prefix, routes] of mounts) app.route(prefix, routes);
+  return app;
+}
+
+const underPrefix = (path: string, prefix: string) => path === prefix || path.startsWith(`${prefix}/`);
+
+/** The section that serves `path`: the one whose prefix it is under, else the system section. */
+export function sectionOf(path: string): ApiSection {
+  return API_SECTIONS.find((section) => section.prefixes.some((prefix) => underPrefix(path, prefix))) ?? SYSTEM;
+}
+
+/**
+ * The API served section by section: each section's app (its routes behind compose.ts's
+ * middleware) is built at the first request under its prefixes and kept for the instance's life.
+ * A section that fails to load is tried again by the next request. The document's route loads
+ * the whole API (app.ts) when it is first asked for.
+ */
+export function createSectionedApp(core: CoreContext, metrics: RequestMetrics): Hono<AppEnv> {
+  const context: SectionContext = { metrics, document: async () => (await import("./app")).openApiDocument() };
+  const apps = new Map<ApiSection, Promise<Hono<AppEnv>>>();
+  const appOf = (section: ApiSection) => {
+    let app = apps.get(section);
+    if (!app) {
+      app = section.load().then((mountsOf) => composeApp(core, metrics, mountAll(new Hono<AppEnv>(), mountsOf(context))));
+      app.catch(() => apps.delete(section));
+      apps.set(section, app);
+    }
+    return app;
+  };
+  const dispatcher = new Hono<AppEnv>();
+  // The Lambda adapter's event and context travel in env, as they would to the app itself.
+  dispatcher.all("*", async (c) => (await appOf(sectionOf(c.req.path))).fetch(c.req.raw, c.env));
+  dispatcher.onError(errorReply);
+  return dispatcher;
+}

@@ -14,7 +14,8 @@
  *   2. idle: no writes for --idle seconds (after a few seconds for the polling interval to grow
  *      to its maximum); every DynamoDB request the app makes is counted (all of them are the feed
  *      readers': nothing else runs) -> reads per idle connection per minute, and what 10,000
- *      open connections cost per hour in the cloud (DynamoDB reads and Lambda duration).
+ *      signed-in browsers (one stream each) cost per hour in the cloud: DynamoDB reads and Lambda
+ *      duration at the Feeds function's deployed memory and architecture (infra/stage.ts).
  * `--feed NAME=VALUE` (repeatable) gives the app other FEED_* settings, to show a trade-off.
  * Only 127.0.0.1 is contacted. The one Node process runs the server, the clients and the
  * writers; its CPU and event-loop delay are printed next to DynamoDB Local's CPU.
@@ -40,18 +41,22 @@ import { freePort, LOOPBACK } from "../local/ports";
 import { closeServer, listen } from "../local/server";
 import { readSse, type SseStream } from "../local/sse-client";
 import { inBatches } from "./concurrency";
+import { FEEDS_FUNCTION } from "../stage";
+import { localKeyEnv } from "../local/keys";
+
+/** Lambda's architectures as the price list names them. */
+type LambdaArchitecture = "arm64" | "x86_64";
 
 /* ------------------------------------------------------------ prices (us-east-1, stated in the output) */
 
-/** DynamoDB on-demand, per million read request units (us-east-1, since the November 2024 cut). */
+/** DynamoDB on-demand, per million read request units (AWS's DynamoDB pricing page, us-east-1, since the November 2024 cut). */
 const USD_PER_MILLION_RRU = 0.125;
-/** Lambda duration, per GB-second, Arm (the stacks deploy arm_64), first tier, us-east-1. */
-const USD_PER_GB_SECOND_ARM = 0.0000133334;
-const USD_PER_GB_SECOND_X86 = 0.0000166667;
+/** Lambda duration per GB-second, first tier (AWS's Lambda pricing page, us-east-1), by architecture. */
+const USD_PER_GB_SECOND: Record<LambdaArchitecture, number> = { arm64: 0.0000133334, x86_64: 0.0000166667 };
+/** Lambda requests, per million (AWS's Lambda pricing page, us-east-1, both architectures). */
 const USD_PER_MILLION_INVOCATIONS = 0.2;
-/** The Feeds function's memory (stacks/Feeds.ts). */
-const FEEDS_MEMORY_GB = 512 / 1024;
-const PRICED_CONNECTIONS = 10_000;
+/** Signed-in browsers priced: each holds one stream, whatever its number of tabs. */
+const PRICED_BROWSERS = 10_000;
 
 interface Options {
   clients: number;
@@ -373,11 +378,13 @@ async function main(): Promise<void> {
       TABLE_NAME: tableName,
       DYNAMODB_ENDPOINT: dynamo.endpoint,
       S3_ENDPOINT: "http://127.0.0.1:9",
-      JWT_SECRET: "bench-secret-that-is-long-enough-for-hs256",
+      ...localKeyEnv(null),
       LOG_LEVEL: "silent",
       // Set-up only: cheap password hashes and no sign-up limit for U registrations from one address.
       PASSWORD_HASH_COST: "1024",
       AUTH_RATE_LIMIT_PER_IP: "1000000",
+      // Client i watches user i mod U with that user's token: every user may hold that many streams.
+      FEED_STREAMS_PER_USER: String(Math.max(5, Math.ceil(opts.clients / opts.users))),
       // The embedded stack's settings, unless --feed says otherwise (e.g. the cloud's polling).
       ...EMBEDDED_FEED_SETTINGS,
       ...opts.feed,
@@ -507,11 +514,15 @@ async function main(): Promise<void> {
 
     /* ---- cost arithmetic */
     const pricedReadsPerMinute = Math.max(readsPerConnectionMinute, impliedPerMinute);
-    const readsPerHour = pricedReadsPerMinute * 60 * PRICED_CONNECTIONS;
+    const readsPerHour = pricedReadsPerMinute * 60 * PRICED_BROWSERS;
     const dynamoPerHour = (readsPerHour * unitsPerRead * USD_PER_MILLION_RRU) / 1e6;
-    const gbSecondsPerHour = PRICED_CONNECTIONS * 3600 * FEEDS_MEMORY_GB;
-    const lambdaPerHour = gbSecondsPerHour * USD_PER_GB_SECOND_ARM;
-    const invocationsPerHour = PRICED_CONNECTIONS * (3600 / config.FEED_MAX_SECONDS);
+    // The Feeds function as the stacks deploy it (infra/stage.ts FEEDS_FUNCTION), not a copy.
+    const deployed: { memoryMB: number; architecture: LambdaArchitecture } = FEEDS_FUNCTION;
+    const other: LambdaArchitecture = deployed.architecture === "arm64" ? "x86_64" : "arm64";
+    const feedsMemoryGb = deployed.memoryMB / 1024;
+    const gbSecondsPerHour = PRICED_BROWSERS * 3600 * feedsMemoryGb;
+    const lambdaPerHour = gbSecondsPerHour * USD_PER_GB_SECOND[deployed.architecture];
+    const invocationsPerHour = PRICED_BROWSERS * (3600 / config.FEED_MAX_SECONDS);
     const invokePerHour = (invocationsPerHour * USD_PER_MILLION_INVOCATIONS) / 1e6;
 
     const lines = [
@@ -531,11 +542,11 @@ async function main(): Promise<void> {
       `idle phase: ${totalCalls(idleCalls)} DynamoDB requests in ${idleSeconds.toFixed(1)} s from ${open} open streams (${callList(idleCalls)}); CPU node ${pct(idle.nodePercent)}, DynamoDB Local ${pct(idle.dynamoPercent)}`,
       `DynamoDB reads per idle connection per minute: ${readsPerConnectionMinute.toFixed(1)}  (settings imply ${impliedPerMinute.toFixed(0)} if reads took no time: 60000/FEED_POLL_MAX_MS + 60000/FEED_LATE_SCAN_MS; ${unitsPerRead.toFixed(2)} RRU each: eventually consistent gsi2 Query under 4 KB = 0.5 RRU, an empty one too)`,
       `  cost below uses max(measured, implied) = ${Math.max(readsPerConnectionMinute, impliedPerMinute).toFixed(1)} reads/min: in Lambda a read takes milliseconds, so the implied rate is what a connection makes`,
-      `cloud read cost, ${PRICED_CONNECTIONS.toLocaleString("en")} idle connections for one hour (on-demand, us-east-1, $${USD_PER_MILLION_RRU} per million RRU):`,
-      `  ${pricedReadsPerMinute.toFixed(1)} reads/min x 60 x ${PRICED_CONNECTIONS} x ${unitsPerRead.toFixed(2)} RRU x $${USD_PER_MILLION_RRU}/1e6 = ${usd(dynamoPerHour)} per hour`,
-      `Lambda duration, ${PRICED_CONNECTIONS.toLocaleString("en")} streaming connections for one hour (each holds one Feeds invocation, 512 MB):`,
-      `  ${PRICED_CONNECTIONS} x 3600 s x ${FEEDS_MEMORY_GB} GB = ${gbSecondsPerHour.toLocaleString("en")} GB-s x $${USD_PER_GB_SECOND_ARM}/GB-s (arm64) = ${usd(lambdaPerHour)} per hour (x86_64 at $${USD_PER_GB_SECOND_X86}: ${usd(gbSecondsPerHour * USD_PER_GB_SECOND_X86)})`,
-      `  invocations: ${PRICED_CONNECTIONS} x 3600/${config.FEED_MAX_SECONDS} s (FEED_MAX_SECONDS) = ${invocationsPerHour.toLocaleString("en")} x $${USD_PER_MILLION_INVOCATIONS}/1e6 = ${usd(invokePerHour)} per hour`,
+      `cloud cost for ${PRICED_BROWSERS.toLocaleString("en")} signed-in browsers, one open stream each, for one hour (us-east-1 list prices):`,
+      `  DynamoDB reads (on-demand, $${USD_PER_MILLION_RRU} per million RRU): ${pricedReadsPerMinute.toFixed(1)} reads/min x 60 x ${PRICED_BROWSERS} x ${unitsPerRead.toFixed(2)} RRU x $${USD_PER_MILLION_RRU}/1e6 = ${usd(dynamoPerHour)} per hour`,
+      `  Lambda duration, each stream holding one Feeds invocation as deployed (infra/stage.ts: ${deployed.memoryMB} MB, ${deployed.architecture}):`,
+      `    ${PRICED_BROWSERS} x 3600 s x ${feedsMemoryGb} GB = ${gbSecondsPerHour.toLocaleString("en")} GB-s x $${USD_PER_GB_SECOND[deployed.architecture]}/GB-s = ${usd(lambdaPerHour)} per hour (on ${other} at $${USD_PER_GB_SECOND[other]}: ${usd(gbSecondsPerHour * USD_PER_GB_SECOND[other])})`,
+      `  Lambda requests: ${PRICED_BROWSERS} x 3600/${config.FEED_MAX_SECONDS} s (FEED_MAX_SECONDS) = ${invocationsPerHour.toLocaleString("en")} x $${USD_PER_MILLION_INVOCATIONS}/1e6 = ${usd(invokePerHour)} per hour`,
       `  total ~ ${usd(dynamoPerHour + lambdaPerHour + invokePerHour)} per hour; Lambda duration is ${(lambdaPerHour / Math.max(dynamoPerHour, 1e-9)).toFixed(0)}x the reads`,
       `target: p99 commit-to-delivery < 1000 ms at ${opts.clients} clients -> ${commitLatency.p99 < 1000 ? "met" : "MISSED"}; lost 0 -> ${lost === 0 ? "met" : "MISSED"}; duplicates 0 -> ${duplicates === 0 ? "met" : "MISSED"}`,
       "=================================================================",

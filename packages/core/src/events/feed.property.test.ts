@@ -6,7 +6,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { isDeepStrictEqual } from "node:util";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { createTestContext, TEST_JWT_SECRET } from "../../../../infra/local/testing";
+import { createTestContext, TEST_KEYS } from "../../../../infra/local/testing";
 import type {} from "../../../../infra/local/test-setup"; // the type of inject("dynamodbEndpoint")
 import type { CoreContext } from "../shared/context";
 import { chainHistory } from "../ledger/balances";
@@ -59,7 +59,7 @@ let writerPool: Writer[] = [];
 // Starting Node with tsx takes seconds of CPU: the writers start while the table is created.
 beforeAll(async () => {
   const table = `test-feed-${randomUUID()}`;
-  const env = { STAGE: "test", TABLE_NAME: table, DYNAMODB_ENDPOINT: inject("dynamodbEndpoint"), JWT_SECRET: TEST_JWT_SECRET };
+  const env = { STAGE: "test", TABLE_NAME: table, DYNAMODB_ENDPOINT: inject("dynamodbEndpoint"), ...TEST_KEYS };
   const [context, ...writers] = await Promise.all([createTestContext({ ...FEED_ENV, TABLE_NAME: table }), ...Array.from({ length: MAX_WRITERS }, () => startWriter(env))]);
   ctx = context;
   writerPool = writers;
@@ -173,7 +173,7 @@ async function follow(
   weakened: Partial<FeedSettings> = {},
 ) {
   const scope = `ledger:${ownerId}`;
-  const secret = context.config.JWT_SECRET;
+  const secret = context.config.CURSOR_KEYS;
   const connect = () => new FeedReader(context, labelled(ledgerFeedSource(context, ownerId)), { ...feedSettings(context), ...weakened });
   const disconnectAfter = new Set(spec.disconnectAfter);
   const idleDisconnects = new Set(spec.idleDisconnects);

@@ -32,7 +32,7 @@ describe("reading the feed", () => {
     const submission = await startKyc(ctx, "feed-user", startBody, { ip: null });
     await startKyc(ctx, "someone-else", startBody, { ip: null });
     await verifyIdentityNumber(ctx, "feed-user", "pan", { document_number: "ABCPE1234F" });
-    const cursor = decodeCursor(ctx.config.JWT_SECRET, kycFeedScope("feed-user"), cursorBeforeSubmission(ctx, submission));
+    const cursor = decodeCursor(ctx.config.CURSOR_KEYS, kycFeedScope("feed-user"), cursorBeforeSubmission(ctx, submission));
     // A reader whose clock is a minute ahead: everything committed is past its settle horizon.
     const reader = kycFeedReader({ ...ctx, clock: () => new Date(Date.now() + 60_000) }, "feed-user");
     const history = await listHistory(ctx, submission.id);
@@ -41,7 +41,7 @@ describe("reading the feed", () => {
     expect(read.deliveries.every((delivery) => delivery.event.verificationId === submission.id)).toBe(true);
     const delivered = read.deliveries.map((delivery) => delivery.event.seq);
     expect(delivered).toEqual(expected);
-    expect(() => decodeCursor(ctx.config.JWT_SECRET, kycFeedScope("someone-else"), cursorBeforeSubmission(ctx, submission))).toThrow();
+    expect(() => decodeCursor(ctx.config.CURSOR_KEYS, kycFeedScope("someone-else"), cursorBeforeSubmission(ctx, submission))).toThrow();
   });
 
   it("fetches a stream's missing entries by sequence from the base table (gap fill)", async () => {

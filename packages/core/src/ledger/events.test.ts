@@ -99,7 +99,7 @@ describe("ledger outbox feed", () => {
   });
 
   it("signs cursors for one feed: another feed's or an edited cursor is refused", () => {
-    const secret = ctx.config.JWT_SECRET;
+    const secret = ctx.config.CURSOR_KEYS;
     const cursor = freshCursor(new Date());
     const text = encodeCursor(secret, "ledger:a", cursor);
     expect(decodeCursor(secret, "ledger:a", text)).toEqual(cursor);

@@ -10,7 +10,7 @@ import sharp from "sharp";
 import { createApp } from "../app";
 import type { AppEnv } from "../http/env";
 import { errorReply, requestContext } from "../http/middleware";
-import { COMMAND_MAX_BODY_BYTES, kycStreamRoutes } from "./kyc-stream";
+import { COMMAND_MAX_BODY_BYTES, kycCommandRoutes } from "./kyc-commands";
 
 /** The KYC stream and commands over HTTP: who may watch, event order, resume, commands. */
 
@@ -207,8 +207,8 @@ describe("commands", () => {
   });
 
   it("takes pictures over the app's general 1 MB limit on its own route limit, and refuses past it with the spec's message", async () => {
-    // The stream's routes alone, as app.ts mounts them once the general limit skips the command path.
-    const routes = new OpenAPIHono<AppEnv>().use(requestContext(t.core)).route("/api/grpc/kyc", kycStreamRoutes);
+    // The command routes alone, as app.ts mounts them once the general limit skips the command path.
+    const routes = new OpenAPIHono<AppEnv>().use(requestContext(t.core)).route("/api/grpc/kyc", kycCommandRoutes);
     routes.onError(errorReply);
     const me = await newUser();
     const send = (body: string) => routes.request("/api/grpc/kyc/command", { method: "POST", headers: { Authorization: `Bearer ${me.token}`, "Content-Type": "application/json" }, body });

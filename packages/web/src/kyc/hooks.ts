@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { IdentityNumberType } from "@fintech/core/kyc/model";
-import { KYC_STREAM_PATH, kycApi, type KycState, type StartKycInput } from "../api/kyc";
+import { kycApi, type KycState, type StartKycInput } from "../api/kyc";
 import { shouldRetry } from "../api/queryClient";
 import { startBrowserFeed } from "../live/browserFeed";
 import type { ConnectionStatus } from "../live/feedState";
@@ -111,7 +111,7 @@ export function useKycLiveFeed(onEffect: (effect: EventEffect) => void): Connect
     }
     return startBrowserFeed({
       stream: KYC_STREAM,
-      path: KYC_STREAM_PATH,
+      scope: "kyc",
       userId,
       healthy: () => kycApi.streamHealthy(),
       onEvent: (event) => {

@@ -1,53 +1,86 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { ConnectionStatus } from "./feedState";
-import { startBrowserFeed } from "./browserFeed";
-import { FakeStream } from "./testing";
+import { startSubscription } from "./browserFeed";
+import { createLiveHub, type ConnectionHandlers } from "./liveHub";
 
-vi.mock("../api", () => ({ api: { ledger: { streamTicket: async () => ({ ticket: "ticket-1" }) } } }));
 
-/** The page's side of a feed: the app's ticket, a real-named EventSource, and the window's online/offline events. */
-const opened: FakeStream[] = [];
-beforeEach(() => {
-  opened.length = 0;
-  vi.stubGlobal("window", new EventTarget());
-  vi.stubGlobal("navigator", { onLine: true });
-  vi.stubGlobal(
-    "EventSource",
-    class extends FakeStream {
-      constructor(url: string) {
-        super(url);
-        opened.push(this);
-      }
+/** A screen's subscription on a hub of its own (no other tab), with the connection faked. */
+function setup(healthy?: () => Promise<boolean>) {
+  const connections: { scopes: readonly string[]; handlers: ConnectionHandlers; stopped: boolean }[] = [];
+  const hub = createLiveHub({
+    name: "fintech-live:u1",
+    tabId: "tab-1",
+    locks: null,
+    channel: null,
+    visibility: { hidden: () => false, subscribe: () => () => undefined },
+    openConnection: (scopes, _lastEventId, handlers) => {
+      const connection = { scopes, handlers, stopped: false };
+      connections.push(connection);
+      return { stop: () => (connection.stopped = true) };
     },
-  );
+    onUnauthorized: () => undefined,
+  });
+  const events: string[] = [];
+  const statuses: ConnectionStatus[] = [];
+  const warnings: string[] = [];
+  const stop = startSubscription(hub, {
+    stream: { label: "Names stream", eventNames: ["named"], parse: (name, data) => (data === "broken" ? null : `${name}:${data}`) },
+    scope: "ledger",
+    healthy,
+    onEvent: (event) => events.push(event),
+    onStatus: (status) => statuses.push(status),
+    onResumed: () => undefined,
+    warn: (message) => warnings.push(message),
+    random: () => 1,
+  });
+  return { hub, connections, events, statuses, warnings, stop };
+}
+
+beforeEach(() => {
+  vi.useFakeTimers();
 });
 afterEach(() => {
-  vi.unstubAllGlobals();
+  vi.useRealTimers();
 });
 
-const NAMES = { label: "Names stream", eventNames: ["named"], parse: (_name: string, data: string) => data };
-
-describe("a feed in the page", () => {
-  it("connects with the app's ticket, pauses offline, reconnects online, and its stop lets go of the window", async () => {
-    const statuses: ConnectionStatus[] = [];
-    const events: string[] = [];
-    const stop = startBrowserFeed({ stream: NAMES, path: "/api/grpc/names/stream", userId: "u1", onEvent: (event) => events.push(event), onStatus: (status) => statuses.push(status), onResumed: () => {} });
-    await vi.waitFor(() => expect(opened).toHaveLength(1));
-    expect(opened[0]!.url.endsWith("/api/grpc/names/stream?userId=u1&ticket=ticket-1")).toBe(true);
-    opened[0]!.open();
-    opened[0]!.send("named", "c1", "hello");
-    expect(events).toEqual(["hello"]);
-
-    window.dispatchEvent(new Event("offline"));
-    expect(opened[0]!.closed).toBe(true);
-    expect(statuses.at(-1)).toBe("offline");
-    window.dispatchEvent(new Event("online"));
-    await vi.waitFor(() => expect(opened).toHaveLength(2));
-    expect(opened[1]!.query.lastEventId).toBe("c1");
-
-    const removed = vi.spyOn(window, "removeEventListener");
+describe("a screen's subscription", () => {
+  it("gets its scope's events parsed by its stream, each id once, and logs a malformed one", async () => {
+    const { connections, events, statuses, warnings, stop, hub } = setup();
+    expect(connections.map((connection) => connection.scopes)).toEqual([["ledger"]]);
+    const { handlers } = connections[0]!;
+    handlers.onStatus("live");
+    handlers.onEvent("ledger.named", "a", "id-1");
+    handlers.onEvent("ledger.named", "a", "id-1");
+    handlers.onEvent("kyc.named", "b", "id-2");
+    handlers.onEvent("ledger.named", "broken", "id-3");
+    expect(events).toEqual(["named:a"]);
+    expect(warnings).toEqual(["Names stream: ignored a malformed named event"]);
+    expect(statuses.at(-1)).toBe("live");
     stop();
-    expect(opened[1]!.closed).toBe(true);
-    expect(removed.mock.calls.map(([type]) => type).sort()).toEqual(["offline", "online"]);
+    expect(hub.size()).toBe(0);
+    expect(connections[0]!.stopped).toBe(true);
+  });
+
+  it("asks the service's health check before joining, and retries it with backoff while it fails", async () => {
+    let healthy = false;
+    const { connections, statuses, warnings, stop } = setup(async () => healthy);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(connections).toEqual([]);
+    expect(statuses).toEqual(["connecting", "reconnecting"]);
+    expect(warnings).toEqual(["Names stream: the service's health check failed; retrying"]);
+    healthy = true;
+    await vi.advanceTimersByTimeAsync(500);
+    expect(connections).toHaveLength(1);
+    stop();
+  });
+
+  it("a stop while the health check fails asks nothing more", async () => {
+    const check = vi.fn(async () => false);
+    const { connections, stop } = setup(check);
+    await vi.advanceTimersByTimeAsync(0);
+    stop();
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(check).toHaveBeenCalledTimes(1);
+    expect(connections).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { jsonObjectOf, type FeedOptions, type LiveStream } from "./feedClient";
-import { startTestFeed } from "./testing";
+import { FakeStream, startTestFeed } from "./testing";
 
 /**
  * The shared client, on a stream made up for the test (each real stream's events and specifics are
@@ -85,7 +85,7 @@ describe("the live feed client", () => {
     await vi.advanceTimersByTimeAsync(500); // retry 1: ticket fails
     await vi.advanceTimersByTimeAsync(1000); // retry 2: ticket fails
     expect(streams).toHaveLength(1);
-    expect(warnings.filter((message) => message.includes("ticket"))).toHaveLength(2);
+    expect(warnings.filter((message) => message.includes("credential"))).toHaveLength(2);
     await vi.advanceTimersByTimeAsync(2000); // retry 3 gets a ticket
     expect(streams).toHaveLength(2);
     expect(statuses.at(-1)).toBe("reconnecting");
@@ -188,10 +188,62 @@ describe("the live feed client", () => {
 
   it("a stop while the health check is pending asks for no ticket", async () => {
     let tickets = 0;
-    const { feed, streams } = setup({ healthy: async () => true, getTicket: async () => `ticket-${++tickets}` });
+    const { feed, streams } = setup({ healthy: async () => true, getCredential: async () => `ticket-${++tickets}` });
     feed.stop();
     await vi.advanceTimersByTimeAsync(0);
     expect(tickets).toBe(0);
     expect(streams).toHaveLength(0);
+  });
+
+  it("waits at least as long as a refusal's Retry-After before trying again", async () => {
+    const { streams, latest, statuses } = setup();
+    await vi.advanceTimersByTimeAsync(0);
+    latest().refuse({ status: 429, code: "too_many_streams", retryAfterMs: 30_000 });
+    expect(statuses.at(-1)).toBe("reconnecting");
+    await vi.advanceTimersByTimeAsync(29_999);
+    expect(streams).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(streams).toHaveLength(2);
+  });
+
+  it("starts afresh at once when the server cannot read the resume point", async () => {
+    const { latest, streams } = setup();
+    await vi.advanceTimersByTimeAsync(0);
+    latest().open();
+    latest().send("noted", "c1", note);
+    latest().fail();
+    await vi.advanceTimersByTimeAsync(500);
+    expect(latest().query.lastEventId).toBe("c1");
+    latest().refuse({ status: 400, code: "invalid_event_id", retryAfterMs: null });
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(streams).toHaveLength(3);
+    expect(latest().query.lastEventId).toBeUndefined();
+  });
+
+  it("stops for good when the credential is refused (a 401, or the stream's unauthorized event), and says so once", async () => {
+    for (const refuse of [(stream: FakeStream) => stream.refuse({ status: 401, code: "invalid_token", retryAfterMs: null }), (stream: FakeStream) => stream.send("unauthorized", "", { code: "invalid_api_key" })]) {
+      let refusals = 0;
+      const { latest, streams, statuses, events } = setup({ onUnauthorized: () => (refusals += 1) });
+      await vi.advanceTimersByTimeAsync(0);
+      latest().open();
+      refuse(latest());
+      expect(latest().closed).toBe(true);
+      expect(statuses.at(-1)).toBe("offline");
+      expect(events).toEqual([]);
+      await vi.advanceTimersByTimeAsync(60_000);
+      expect(streams).toHaveLength(1);
+      expect(refusals).toBe(1);
+    }
+  });
+
+  it("takes over from another connection's resume point and reports each move of it", async () => {
+    const moves: string[] = [];
+    const { latest } = setup({ lastEventId: "handed-over", onResumePoint: (id) => moves.push(id) });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(latest().query.lastEventId).toBe("handed-over");
+    latest().open();
+    latest().send("cursor", "c1", {});
+    latest().send("noted", "c2", note);
+    expect(moves).toEqual(["c1", "c2"]);
   });
 });

@@ -95,7 +95,7 @@ describe("resume points", () => {
 
   it("keeps the resume point while only the ticket fails (the server or the network is down)", () => {
     let state = run(initialFeedState(true), { type: "opened", attempt: 1 }, { type: "received", id: "c9" }, { type: "failed", attempt: 1, stage: "stream" });
-    for (let failure = 0; failure < 10; failure += 1) state = run(state, { type: "retry" }, { type: "failed", attempt: state.attempt + 1, stage: "ticket" });
+    for (let failure = 0; failure < 10; failure += 1) state = run(state, { type: "retry" }, { type: "failed", attempt: state.attempt + 1, stage: "credential" });
     expect(state.lastEventId).toBe("c9");
   });
 });

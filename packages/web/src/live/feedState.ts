@@ -1,8 +1,9 @@
 /**
  * The live feed's connection as a pure state machine, so every reconnect rule is unit-tested
- * without a browser: connect (ticket, then EventSource), live, wait with backoff after a failure,
- * pause while offline, and stop. feedClient.ts performs the effects each transition asks for; the
- * ledger and the KYC streams both run on it, so both reconnect by the same tested rules.
+ * without a browser: connect (credential, then the stream), live, wait with backoff after a
+ * failure (at least as long as the server's Retry-After), pause while offline, and stop (also for
+ * good when the server says the credential no longer holds). feedClient.ts performs the effects
+ * each transition asks for; every stream runs on it, so all reconnect by the same tested rules.
  */
 
 export type FeedPhase = "connecting" | "open" | "waiting" | "offline" | "stopped";
@@ -26,8 +27,12 @@ export interface FeedState {
   attempt: number;
   /** The latest event ids, so an event delivered twice (a resume overlap) is shown once. */
   recentIds: readonly string[];
-  /** Streams refused in a row before opening (a ticket was issued, the stream said no). */
+  /** Streams refused in a row before opening (a credential was at hand, the stream said no). */
   refusals: number;
+  /** The server's Retry-After of the last failure: the next attempt waits at least this long. */
+  retryAfterMs: number;
+  /** Stopped because the server refused the credential (signed out, key revoked): never retried. */
+  unauthorized: boolean;
 }
 
 export type FeedAction =
@@ -35,8 +40,14 @@ export type FeedAction =
   | { type: "received"; id: string | null }
   /** The server moved the resume point without an event (its `cursor` message: connect point, heartbeat). */
   | { type: "moved"; id: string | null }
-  /** stage: whether getting the ticket failed, or the stream itself (before or after opening). */
-  | { type: "failed"; attempt: number; stage: "ticket" | "stream" }
+  /**
+   * stage: whether getting the credential failed, or the stream itself (before or after opening).
+   * retryAfterMs: the server asked to wait (429, 503). resumeRefused: the server cannot read the
+   * resume point (400 invalid_event_id), so the next connection starts afresh.
+   */
+  | { type: "failed"; attempt: number; stage: "credential" | "stream"; retryAfterMs?: number; resumeRefused?: boolean }
+  /** The server refused the credential (401, or the stream's `unauthorized` event): stop, never retry with it. */
+  | { type: "unauthorized"; attempt: number }
   | { type: "retry" }
   | { type: "offline" }
   | { type: "online" }
@@ -52,8 +63,9 @@ export const RECENT_IDS_KEPT = 200;
  */
 export const REFUSALS_BEFORE_FRESH_START = 3;
 
-export function initialFeedState(online: boolean): FeedState {
-  return { phase: online ? "connecting" : "offline", failures: 0, everOpened: false, lastEventId: null, attempt: online ? 1 : 0, recentIds: [], refusals: 0 };
+/** `lastEventId`: where a connection taking over from another resumes (null: from now). */
+export function initialFeedState(online: boolean, lastEventId: string | null = null): FeedState {
+  return { phase: online ? "connecting" : "offline", failures: 0, everOpened: false, lastEventId, attempt: online ? 1 : 0, recentIds: [], refusals: 0, retryAfterMs: 0, unauthorized: false };
 }
 
 export function feedReducer(state: FeedState, action: FeedAction): FeedState {
@@ -72,15 +84,19 @@ export function feedReducer(state: FeedState, action: FeedAction): FeedState {
       if ((state.phase !== "connecting" && state.phase !== "open") || action.attempt !== state.attempt) return state;
       const refused = action.stage === "stream" && state.phase === "connecting";
       const refusals = refused ? state.refusals + 1 : 0;
-      const freshStart = refusals >= REFUSALS_BEFORE_FRESH_START;
+      const freshStart = action.resumeRefused === true || refusals >= REFUSALS_BEFORE_FRESH_START;
       return {
         ...state,
         phase: "waiting",
         failures: state.failures + 1,
         refusals: freshStart ? 0 : refusals,
         lastEventId: freshStart ? null : state.lastEventId,
+        retryAfterMs: Math.max(0, action.retryAfterMs ?? 0),
       };
     }
+    case "unauthorized":
+      if ((state.phase !== "connecting" && state.phase !== "open") || action.attempt !== state.attempt) return state;
+      return { ...state, phase: "stopped", attempt: state.attempt + 1, unauthorized: true };
     case "retry":
       if (state.phase !== "waiting") return state;
       return { ...state, phase: "connecting", attempt: state.attempt + 1 };
@@ -132,7 +148,7 @@ export function reconnectDelayMs(failures: number, random: () => number = Math.r
   return Math.round(ceiling / 2 + (ceiling / 2) * Math.min(1, Math.max(0, random())));
 }
 
-/** The stream's address: the user, a fresh ticket, and where to resume (nothing on a first connection). */
+/** A single-feed stream's address (EventSource): the user, a fresh ticket, and where to resume (nothing on a first connection). */
 export function feedStreamUrl(baseUrl: string, path: string, params: { userId: string; ticket: string; lastEventId: string | null }): string {
   const query = new URLSearchParams({ userId: params.userId, ticket: params.ticket });
   if (params.lastEventId) query.set("lastEventId", params.lastEventId);

@@ -1,6 +1,7 @@
 import type { ConnectionStatus } from "./feedState";
 import { startFeed, type EventSourceLike, type FeedOptions, type LiveStream } from "./feedClient";
 import { feedStreamUrl } from "./feedState";
+import { ANY_EVENT, type StreamRefusal } from "./fetchStream";
 
 /** An EventSource the test drives: open, named messages with ids, errors. */
 export class FakeStream implements EventSourceLike {
@@ -20,10 +21,16 @@ export class FakeStream implements EventSourceLike {
     this.fire("open", {});
   }
   fail() {
-    this.fire("error", {});
+    this.fire("error", { type: "error" });
+  }
+  /** The server answered without a stream (as a fetch stream reports it). */
+  refuse(refusal: StreamRefusal) {
+    this.fire("error", { type: "error", refusal });
   }
   send(name: string, id: string, data: unknown) {
-    this.fire(name, { lastEventId: id, data: typeof data === "string" ? data : JSON.stringify(data) });
+    const event = { type: name, lastEventId: id, data: typeof data === "string" ? data : JSON.stringify(data) };
+    this.fire(name, event);
+    this.fire(ANY_EVENT, event);
   }
   get query() {
     return Object.fromEntries(new URL(this.url, "http://x").searchParams);
@@ -45,8 +52,8 @@ export function startTestFeed<E>(stream: LiveStream<E>, path: string, overrides:
   const ticketFailures = { next: 0 };
   const feed = startFeed<E>({
     ...stream,
-    streamUrl: (resume) => feedStreamUrl("", path, { userId: "u1", ...resume }),
-    getTicket: async () => {
+    streamUrl: (resume) => feedStreamUrl("", path, { userId: "u1", ticket: resume.credential, lastEventId: resume.lastEventId }),
+    getCredential: async () => {
       if (ticketFailures.next > 0) {
         ticketFailures.next -= 1;
         throw new Error("HTTP error! status: 503");

@@ -41,6 +41,9 @@ describe("payment stream events", () => {
     });
     expect(eventEntry({ type: "paymentStatusUpdate", data: { paymentId: "p", status: "processing", message: "Attempt 1 on SEPA" } }, "b", at)).toMatchObject({ title: "Status: Processing", detail: "Attempt 1 on SEPA", tone: "info" });
     expect(eventEntry({ type: "paymentStatusUpdate", data: { paymentId: "p", status: "failed", message: "No rail succeeded" } }, "c", at).tone).toBe("error");
+    // A payment parked for review reads as such, with its reason, in the failure's colour.
+    const parked = parsePaymentEvent("paymentStatusUpdate", JSON.stringify({ event: { paymentStatusUpdate: { paymentId: "p", status: "parked", message: "Held for review: nothing was paid" } } }));
+    expect(eventEntry(parked!, "p1", at)).toMatchObject({ title: "Status: Held for review", detail: "Held for review: nothing was paid", tone: "error" });
     expect(eventEntry({ type: "paymentCompleted", data: { paymentId: "p", completedAt: "", finalAmount: "1.00", railUsed: "SEPA" } }, "d", at)).toMatchObject({ title: "Payment Completed", detail: "1.00 · via SEPA", tone: "success" });
   });
 });

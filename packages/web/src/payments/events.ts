@@ -59,7 +59,7 @@ export interface EventEntry {
   receivedAt: string;
 }
 
-const STATUS_WORDS: Record<string, string> = { pending: "Pending", processing: "Processing", completed: "Completed", failed: "Failed" };
+const STATUS_WORDS: Record<string, string> = { pending: "Pending", processing: "Processing", completed: "Completed", failed: "Failed", parked: "Held for review" };
 export const statusWord = (status: string): string => STATUS_WORDS[status] ?? status;
 
 /** What an event says, in words: "Payment Failed" with its errorMessage (spec 001 §8). */
@@ -71,7 +71,8 @@ export function describeEvent(event: PaymentLiveEvent): Pick<EventEntry, "title"
     }
     case "paymentStatusUpdate": {
       const { status, message } = event.data;
-      return { title: `Status: ${statusWord(status)}`, detail: message, tone: status === "failed" ? "error" : status === "completed" ? "success" : "info" };
+      // A parked payment did not go through (its hold is released): said as plainly as a failure.
+      return { title: `Status: ${statusWord(status)}`, detail: message, tone: status === "failed" || status === "parked" ? "error" : status === "completed" ? "success" : "info" };
     }
     case "paymentCompleted":
       return { title: "Payment Completed", detail: `${event.data.finalAmount} · via ${event.data.railUsed}`, tone: "success" };

@@ -1,6 +1,5 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
-import { LEDGER_STREAM_PATH } from "../../api/ledger";
 import type { LedgerAccount } from "../../api/types";
 import { startBrowserFeed } from "../../live/browserFeed";
 import type { ConnectionStatus } from "../../live/feedState";
@@ -41,7 +40,7 @@ export function useLedgerLiveFeed(): ConnectionStatus {
 
     const stopFeed = startBrowserFeed({
       stream: LEDGER_STREAM,
-      path: LEDGER_STREAM_PATH,
+      scope: "ledger",
       userId,
       onEvent: (event) => {
         refresh();

@@ -38,6 +38,7 @@ import { DEFAULT_CONCURRENCY, LocalPaymentWorker } from "../local/payment-worker
 import { instrument, newCounters, type Counters } from "./ledger-accounting";
 import { releaseStore, stopOnceOnExit } from "./teardown";
 import { inBatches } from "./concurrency";
+import { localKeyEnv } from "../local/keys";
 
 interface Options {
   payments: number;
@@ -171,7 +172,7 @@ async function main() {
       TABLE_NAME: tableName,
       DYNAMODB_ENDPOINT: dynamo.endpoint,
       S3_ENDPOINT: "http://127.0.0.1:9",
-      JWT_SECRET: "bench-secret-that-is-long-enough-for-hs256",
+      ...localKeyEnv(null),
       LOG_LEVEL: "silent",
       ALLOW_TEST_BALANCE: "true",
       // Set-up only: cheap password hashes and no sign-up limit for U registrations.

@@ -4,9 +4,12 @@ import { createCustomerAccount, type Account } from "@fintech/core/ledger/accoun
 import { loadJournal } from "@fintech/core/ledger/journals";
 import { CreateAccountInput } from "@fintech/core/ledger/model";
 import { deposit, setJournalStatus } from "@fintech/core/ledger/service";
-import { isActiveStatus } from "@fintech/core/payments/model";
+import { MAX_STEP_FAILURES, isActiveStatus, stepRetryDelayMs } from "@fintech/core/payments/model";
+import { withFailingSteps } from "@fintech/core/payments/payments.testkit";
+import { listParkedPayments } from "@fintech/core/payments/review";
 import { initiatePayment, type PaymentCaller } from "@fintech/core/payments/service";
 import { getPayment, paymentHistory } from "@fintech/core/payments/store";
+import { currentBalance } from "@fintech/core/ledger/balances";
 import { LocalPaymentWorker, type WorkerTimers } from "./payment-worker";
 import { createTestContext } from "./testing";
 
@@ -49,15 +52,17 @@ interface Process {
 
 const timers = new ManualTimers();
 const SWEEP_MS = 2_000;
+/** Payments whose steps always throw in a process started with it (see withFailingSteps). */
+const failing = new Set<string>();
 let first: Process;
 let payer: PaymentCaller;
 let checking: Account;
 let savings: Account;
 
-async function startProcess(table?: string): Promise<Process> {
+async function startProcess(table?: string, failingSteps?: ReadonlySet<string>): Promise<Process> {
   const worker = new LocalPaymentWorker({ timers, sweepIntervalMs: SWEEP_MS, concurrency: 4 });
   const ctx = await createTestContext(table ? { TABLE_NAME: table } : {}, { clock: timers.clock, paymentScheduler: worker });
-  worker.start(ctx);
+  worker.start(failingSteps ? withFailingSteps(ctx, failingSteps) : ctx);
   await worker.idle();
   return { ctx, worker };
 }
@@ -157,6 +162,67 @@ describe("local payment worker", () => {
     } finally {
       await restarted.worker.stop();
       restarted.ctx.db.raw.destroy();
+    }
+  });
+
+  it("two processes over one table run a step once: the second finds it held or already run", async () => {
+    const [one, two] = [await startProcess(first.ctx.db.table), await startProcess(first.ctx.db.table)];
+    try {
+      const paymentId = await pay(one.ctx, "3.00");
+      const due = Date.parse((await getPayment(one.ctx, paymentId))!.nextDueAt!);
+      // Both processes are asked for the same step at the same moment.
+      await two.worker.schedule(paymentId, new Date(due));
+      const stepsBefore = one.worker.stats.steps + two.worker.stats.steps;
+      timers.advanceTo(due);
+      await Promise.all([one.worker.idle(), two.worker.idle()]);
+      expect(one.worker.stats.steps + two.worker.stats.steps - stepsBefore).toBe(2);
+      expect((await paymentHistory(one.ctx, paymentId)).filter((entry) => entry.status === "processing")).toHaveLength(1);
+      // Whichever ran it armed the next step's timer; the first process finishes it alone.
+      await two.worker.stop();
+      await one.worker.schedule(paymentId, new Date((await getPayment(one.ctx, paymentId))!.nextDueAt!));
+      const ended = await runTimers(one, paymentId);
+      expect(["completed", "failed"]).toContain(ended);
+      await expectSettledOnce(one.ctx, paymentId);
+    } finally {
+      for (const driver of [one, two]) {
+        await driver.worker.stop();
+        driver.ctx.db.raw.destroy();
+      }
+    }
+  });
+
+  it("a step that always throws is retried after growing waits, then its payment is parked and its hold released", async () => {
+    const driver = await startProcess(first.ctx.db.table, failing);
+    try {
+      const before = await currentBalance(driver.ctx, checking);
+      const paymentId = await pay(driver.ctx, "9.00");
+      failing.add(paymentId);
+      const { failures, parked } = driver.worker.stats;
+      const retries: number[] = [];
+      for (let step = 0; step < 2 * MAX_STEP_FAILURES && isActiveStatus(await statusOf(driver.ctx, paymentId)); step += 1) {
+        const nextMs = driver.worker.armedDueMs()[0];
+        expect(nextMs, "a timer is armed for the retry").toBeDefined();
+        if (step > 0) retries.push(nextMs! - timers.nowMs);
+        timers.advanceTo(nextMs!);
+        await driver.worker.idle();
+      }
+      expect(retries).toEqual([1, 2, 3, 4].map(stepRetryDelayMs));
+      expect(driver.worker.stats.failures - failures).toBe(MAX_STEP_FAILURES - 1);
+      expect(driver.worker.stats.parked - parked).toBe(1);
+      const stored = (await getPayment(driver.ctx, paymentId))!;
+      expect(stored).toMatchObject({ status: "parked", nextDueAt: null });
+      const journal = (await loadJournal(driver.ctx, stored.journalId))!;
+      expect(journal.history.map((record) => record.operation)).toEqual(["create", "void"]);
+      // The hold is released: the funds are available again (and nothing left the account for it).
+      expect(await currentBalance(driver.ctx, checking)).toMatchObject({ available: before.available, pending_out: before.pending_out });
+      expect((await listParkedPayments(driver.ctx, { limit: 100 })).items.find((item) => item.paymentId === paymentId)).toMatchObject({ stepFailures: MAX_STEP_FAILURES, stuckStatus: "pending" });
+      // The sweeps leave it alone from now on.
+      timers.advanceTo(timers.nowMs + 60 * 60_000);
+      await driver.worker.idle();
+      expect(driver.worker.armedDueMs()).toEqual([]);
+    } finally {
+      await driver.worker.stop();
+      driver.ctx.db.raw.destroy();
     }
   });
 });

@@ -1,20 +1,24 @@
+import { claimOverdueSteps } from "@fintech/core/payments/markers";
+import { runPaymentStep } from "@fintech/core/payments/runner";
 import type { PaymentScheduler } from "@fintech/core/payments/scheduler";
-import { advancePayment, duePayments } from "@fintech/core/payments/worker";
 import type { CoreContext } from "@fintech/core/shared/context";
 import { schedules } from "../spec/schedules";
 
 /**
  * The embedded stack's payment worker (issue 12, contract §3): the local stand-in for the cloud's
- * queue, worker and sweeper (stacks/PaymentWorker.ts), running the same advancePayment.
+ * queue, worker and sweeper (stacks/PaymentWorker.ts), running steps the same way: core's
+ * runPaymentStep, under a lease on the step's due marker, so two processes over one table run a
+ * step once, and a step that keeps throwing is retried after a growing wait and then parks its
+ * payment for review (payments/runner.ts).
  *
  * - As the context's PaymentScheduler it sets a timer per payment for its next step's due time
  *   (one timer per payment: the earliest asked for wins; a step asked for early is harmless,
- *   advancePayment does nothing before it is due and says when to come back).
- * - Every `sweepIntervalMs` it asks duePayments for every step due by now, as the cloud's sweeper
- *   does. Timers live in this process only, so after a restart (or a crash) this sweep, which
- *   also runs at once on start, is what resumes every payment that was in flight: none stays in
- *   processing, and since advancePayment is idempotent and decides outcomes deterministically,
- *   none completes twice.
+ *   a run does nothing before it is due and says when to come back).
+ * - Every `sweepIntervalMs` it claims the steps due for at least that long that no run holds and
+ *   no sweep took recently (claimOverdueSteps, as the cloud's sweeper does). Timers live in this
+ *   process only, so after a restart (or a crash) this sweep, which also runs at once on start,
+ *   is what resumes every payment that was in flight: none stays in processing, and since steps
+ *   are idempotent and decide outcomes deterministically, none completes twice.
  * - At most `concurrency` steps run at once, never two of one payment (a request for a payment
  *   that is running is remembered and run after it).
  */
@@ -49,10 +53,14 @@ const MAX_TIMER_MS = 60 * 60 * 1000;
 const SWEEP_LIMIT = 500;
 
 export interface LocalPaymentWorkerStats {
-  /** advancePayment calls made. */
+  /** Step runs made. */
   steps: number;
-  /** advancePayment calls that threw (retried by a later sweep). */
+  /** Step runs that failed (retried after a wait, or by a later sweep when not even that could be recorded). */
   failures: number;
+  /** Step runs that found the step held by another run (and did nothing). */
+  busy: number;
+  /** Payments parked for review after their step kept failing. */
+  parked: number;
   /** Due steps the sweeps found (after a restart, or a step whose timer was lost). */
   sweptSteps: number;
 }
@@ -71,7 +79,7 @@ export class LocalPaymentWorker implements PaymentScheduler {
   private sweeping: Promise<number> | null = null;
   private sweepHandle: unknown = null;
   private idleWaiters: (() => void)[] = [];
-  readonly stats: LocalPaymentWorkerStats = { steps: 0, failures: 0, sweptSteps: 0 };
+  readonly stats: LocalPaymentWorkerStats = { steps: 0, failures: 0, busy: 0, parked: 0, sweptSteps: 0 };
 
   constructor(options: LocalPaymentWorkerOptions = {}) {
     this.timers = options.timers ?? realTimers;
@@ -90,7 +98,8 @@ export class LocalPaymentWorker implements PaymentScheduler {
     return this;
   }
 
-  async schedule(paymentId: string, dueAt: Date): Promise<void> {
+  /** Arms the payment's timer (`step` is for drivers that can deliver late; one timer per payment needs none). */
+  async schedule(paymentId: string, dueAt: Date, _step?: string): Promise<void> {
     if (this.stopped || !this.ctx) return;
     const dueMs = dueAt.getTime();
     const current = this.armed.get(paymentId);
@@ -105,17 +114,19 @@ export class LocalPaymentWorker implements PaymentScheduler {
     this.armed.set(paymentId, { dueMs, handle });
   }
 
-  /** One sweep now: every step due by the context's clock is run. Resolves with how many were due. */
+  /** One sweep now: every step due for at least a sweep interval that is free to run is run. Resolves with how many it took. */
   sweep(): Promise<number> {
     if (this.sweeping) return this.sweeping;
     const ctx = this.ctx;
     if (!ctx || this.stopped) return Promise.resolve(0);
     this.sweeping = (async () => {
       try {
-        const due = await duePayments(ctx, ctx.clock(), SWEEP_LIMIT);
-        for (const paymentId of due) this.enqueue(paymentId);
-        this.stats.sweptSteps += due.length;
-        return due.length;
+        // Steps due within the last interval are their timers' (claiming them too would only add writes).
+        const dueBefore = new Date(ctx.clock().getTime() - this.sweepIntervalMs);
+        const claimed = await claimOverdueSteps(ctx, { dueBefore, limit: SWEEP_LIMIT });
+        for (const step of claimed) this.enqueue(step.paymentId);
+        this.stats.sweptSteps += claimed.length;
+        return claimed.length;
       } catch (error) {
         ctx.logger.warn("payment sweep failed; the next one retries", { error });
         return 0;
@@ -183,10 +194,13 @@ export class LocalPaymentWorker implements PaymentScheduler {
     this.running.add(paymentId);
     try {
       this.stats.steps += 1;
-      const { nextDueAt } = await advancePayment(ctx, paymentId);
-      if (nextDueAt) await this.schedule(paymentId, new Date(nextDueAt));
+      const run = await runPaymentStep(ctx, paymentId);
+      if (run.outcome === "failed") this.stats.failures += 1;
+      if (run.outcome === "busy") this.stats.busy += 1;
+      if (run.outcome === "parked") this.stats.parked += 1;
+      if (run.runAt) await this.schedule(paymentId, new Date(run.runAt));
     } catch (error) {
-      // The due marker stays: the next sweep runs the step again.
+      // Not even recorded on the step: the due marker stays, and the next sweep runs it again.
       this.stats.failures += 1;
       ctx.logger.warn("payment step failed; the next sweep retries it", { error, paymentId });
     } finally {

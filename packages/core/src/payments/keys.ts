@@ -33,5 +33,14 @@ export const paymentHistoryFeedIndex = (userId: string, committedAt: string, pay
  */
 export const DUE_SHARDS = 8;
 export const dueShardOf = (paymentId: string): number => createHash("sha256").update(paymentId).digest()[0]! % DUE_SHARDS;
-export const duePartition = (shard: number) => `PAYDUE#${shard}`;
+/** Every due marker's partition starts with this (the sweeper's IAM grant is limited to it). */
+export const DUE_PARTITION_PREFIX = "PAYDUE#";
+export const duePartition = (shard: number) => `${DUE_PARTITION_PREFIX}${shard}`;
 export const dueMarkerKey = (paymentId: string, dueAt: string) => ({ pk: duePartition(dueShardOf(paymentId)), sk: `${dueAt}#${paymentId}` });
+
+/**
+ * The review list of parked payments, newest first: one partition, since a parked payment is an
+ * exception an admin looks at (an alarm's worth), not traffic.
+ */
+export const PAYMENT_REVIEW_PARTITION = "PAYREVIEW";
+export const paymentReviewKey = (parkedAt: string, paymentId: string) => ({ pk: PAYMENT_REVIEW_PARTITION, sk: `${parkedAt}#${paymentId}` });

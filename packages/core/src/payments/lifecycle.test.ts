@@ -1,3 +1,4 @@
+import { DeleteCommand } from "@aws-sdk/lib-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestContext } from "../../../../infra/local/testing";
 import { findAccount, systemAccountId, type Account } from "../ledger/accounts";
@@ -9,10 +10,15 @@ import { history } from "../ledger/transactions";
 import { integrityCheck } from "../ledger/reports";
 import type { Rail } from "../rails/model";
 import { getRail, listRails, setRailRunning } from "../rails/store";
-import { fundAccount, openTestAccount, setErrorInjection, testCaller } from "./payments.testkit";
+import { dueMarkerKey } from "./keys";
+import { claimOverdueSteps, readMarker, SWEEP_REPEAT_BASE_MS, takeStepLease } from "./markers";
+import { MAX_STEP_FAILURES, PAYMENT_MESSAGES, STEP_LEASE_MS, stepRetryDelayMs } from "./model";
+import { fundAccount, INJECTED_STEP_ERROR, openTestAccount, setErrorInjection, testCaller, withFailingSteps } from "./payments.testkit";
+import { closeParkedPayment, listParkedPayments } from "./review";
+import { runPaymentStep } from "./runner";
 import { dueMarkers, getPayment, paymentHistory } from "./store";
 import { initiatePayment, paymentIdFor, type PaymentCaller } from "./service";
-import { advancePayment, attemptOutcome, duePayments, unitDraw } from "./worker";
+import { advancePayment, attemptOutcome, duePayments, PARKED_ATTEMPT_CODE, unitDraw } from "./worker";
 
 /**
  * The payment lifecycle against DynamoDB Local with a controlled clock: the worker is called
@@ -313,5 +319,163 @@ describe("refusals", () => {
     await expect(initiatePayment(ctx, payer, request({ toAccountId: savings.id, amount: "1.001" }), null)).rejects.toMatchObject({ status: 400, code: "invalid_amount" });
     await expect(initiatePayment(ctx, payer, request({ toAccountId: savings.id, toEmail: "payee@example.com" }), null)).rejects.toMatchObject({ status: 400 });
     await expect(initiatePayment(ctx, payer, request({ toAccountId: savings.id, forceRail: "Pigeon" }), null)).rejects.toMatchObject({ status: 422, code: "rail_not_available" });
+  });
+});
+
+describe("steps under a lease (the drivers' runs)", () => {
+  it("a second delivery while another run holds the step does nothing; once the lease runs out the step runs", async () => {
+    const ach = await getRail(ctx, "ach");
+    const created = await initiatePayment(ctx, payer, request({ toAccountId: savings.id }), findKey("leased", succeedsOn(ach)));
+    const id = created.reply.payment.paymentId;
+    const before = (await getPayment(ctx, id))!;
+    expect(await takeStepLease(ctx, id, before.nextDueAt!, "another-worker")).toEqual({ held: true, failures: 0 });
+
+    const duplicate = await runPaymentStep(ctx, id);
+    expect(duplicate).toMatchObject({ outcome: "busy", status: "pending", runAt: null });
+    expect((await getPayment(ctx, id))!.version).toBe(before.version);
+
+    advanceClock(STEP_LEASE_MS);
+    const ran = await runPaymentStep(ctx, id);
+    expect(ran).toMatchObject({ outcome: "ran", status: "processing" });
+    const after = (await getPayment(ctx, id))!;
+    expect(ran.runAt).toBe(after.nextDueAt);
+    // The step's transaction deleted the leased marker; the next step's marker starts free.
+    expect(await readMarker(ctx, id, before.nextDueAt!)).toBeNull();
+    expect(await readMarker(ctx, id, after.nextDueAt!)).toMatchObject({ leaseOwner: null, stepFailures: 0 });
+    expect(await runToEnd(id)).toBe("completed");
+  });
+
+  it("a delivery for a step that was already run is dropped (stale), so a duplicate does not live on into the next step", async () => {
+    const created = await initiatePayment(ctx, payer, request({ toAccountId: savings.id, amount: "1.00" }), null);
+    const id = created.reply.payment.paymentId;
+    const firstStep = (await getPayment(ctx, id))!.nextDueAt!;
+    expect((await runPaymentStep(ctx, id, firstStep)).outcome).toBe("ran");
+    const processing = (await getPayment(ctx, id))!;
+    expect(processing.status).toBe("processing");
+    expect(await runPaymentStep(ctx, id, firstStep)).toEqual({ outcome: "stale", status: "processing", runAt: null, step: null });
+    // Without a step to compare (the local driver's timers), an early delivery is told when to come back.
+    expect(await runPaymentStep(ctx, id)).toEqual({ outcome: "waiting", status: "processing", runAt: processing.nextDueAt, step: processing.nextDueAt });
+    expect((await getPayment(ctx, id))!.version).toBe(processing.version);
+    expect(await runToEnd(id)).not.toBe("processing");
+  });
+
+  it("puts back a missing due marker instead of leaving the payment where no sweep finds it", async () => {
+    const created = await initiatePayment(ctx, payer, request({ toAccountId: savings.id, amount: "4.00" }), null);
+    const id = created.reply.payment.paymentId;
+    const dueAt = (await getPayment(ctx, id))!.nextDueAt!;
+    await ctx.db.doc.send(new DeleteCommand({ TableName: ctx.db.table, Key: dueMarkerKey(id, dueAt) }));
+    expect(await runPaymentStep(ctx, id)).toMatchObject({ outcome: "ran", status: "processing" });
+    expect(await runToEnd(id)).not.toBe("processing");
+  });
+
+  it("runs concurrent deliveries of one step once", async () => {
+    const created = await initiatePayment(ctx, payer, request({ toAccountId: savings.id, amount: "2.00" }), null);
+    const id = created.reply.payment.paymentId;
+    const step = (await getPayment(ctx, id))!.nextDueAt!;
+    const runs = await Promise.all(Array.from({ length: 4 }, () => runPaymentStep(ctx, id, step)));
+    expect(runs.filter((run) => run.outcome === "ran")).toHaveLength(1);
+    for (const run of runs.filter((item) => item.outcome !== "ran")) expect(["busy", "stale"]).toContain(run.outcome);
+    expect((await paymentHistory(ctx, id)).map((entry) => entry.event?.type)).toEqual(["paymentInitiated", "paymentStatusUpdate"]);
+  });
+
+  it("the sweep claims a step once, not again until its doubling wait, and never one a run holds", async () => {
+    const created = await initiatePayment(ctx, payer, request({ toAccountId: savings.id, amount: "3.00" }), null);
+    const id = created.reply.payment.paymentId;
+    const dueAt = (await getPayment(ctx, id))!.nextDueAt!;
+    const claimedIds = async () => (await claimOverdueSteps(ctx, { dueBefore: new Date(nowMs), limit: 1000 })).map((step) => step.paymentId);
+    const [first, second] = await Promise.all([claimOverdueSteps(ctx, { dueBefore: new Date(nowMs), limit: 1000 }), claimOverdueSteps(ctx, { dueBefore: new Date(nowMs), limit: 1000 })]);
+    expect([...first, ...second].filter((step) => step.paymentId === id)).toEqual([{ paymentId: id, dueAt }]);
+    expect(await claimedIds()).not.toContain(id);
+    advanceClock(SWEEP_REPEAT_BASE_MS);
+    expect(await claimedIds()).toContain(id);
+    // The second sweep waits twice as long before the third.
+    advanceClock(SWEEP_REPEAT_BASE_MS);
+    expect(await claimedIds()).not.toContain(id);
+    advanceClock(SWEEP_REPEAT_BASE_MS);
+    expect(await readMarker(ctx, id, dueAt)).toMatchObject({ sweeps: 2 });
+    await takeStepLease(ctx, id, dueAt, "a-worker");
+    expect(await claimedIds()).not.toContain(id);
+    advanceClock(STEP_LEASE_MS);
+    expect(await claimedIds()).toContain(id);
+    expect(await runToEnd(id)).not.toBe("pending");
+  });
+});
+
+describe("a step that always throws", () => {
+  it("is retried after growing waits, then parks its payment: hold voided, status and reason shown, in the review list; an admin closes it", async () => {
+    const failing = new Set<string>();
+    const failingCtx = withFailingSteps(ctx, failing);
+    const before = await balanceOf(checking);
+    const created = await initiatePayment(ctx, payer, request({ toAccountId: savings.id, amount: "40.00" }), null);
+    const id = created.reply.payment.paymentId;
+    failing.add(id);
+    expect((await balanceOf(checking)).available).toBeLessThan(before.available);
+    const dueAt = (await getPayment(ctx, id))!.nextDueAt!;
+
+    const waits: number[] = [];
+    for (let failure = 1; failure < MAX_STEP_FAILURES; failure += 1) {
+      const run = await runPaymentStep(failingCtx, id);
+      expect(run).toMatchObject({ outcome: "failed", status: "pending", failures: failure, step: dueAt });
+      expect(await readMarker(ctx, id, dueAt)).toMatchObject({ stepFailures: failure, lastError: `Error: ${INJECTED_STEP_ERROR}` });
+      // Before the retry is due, a delivery finds the step held: nothing runs, nothing is counted.
+      expect((await runPaymentStep(failingCtx, id)).outcome).toBe("busy");
+      waits.push(Date.parse(run.runAt!) - nowMs);
+      nowMs = Date.parse(run.runAt!);
+    }
+    expect(waits).toEqual([1, 2, 3, 4].map(stepRetryDelayMs));
+    expect(waits).toEqual([30_000, 60_000, 120_000, 240_000]);
+
+    const parked = await runPaymentStep(failingCtx, id);
+    expect(parked).toEqual({ outcome: "parked", status: "parked", runAt: null, step: null, failures: MAX_STEP_FAILURES });
+    const stored = (await getPayment(ctx, id))!;
+    expect(stored).toMatchObject({ status: "parked", nextDueAt: null, failureReason: PAYMENT_MESSAGES.parked(MAX_STEP_FAILURES), completedAt: null });
+    expect((await loadJournal(ctx, stored.journalId))!.history.map((record) => record.operation)).toEqual(["create", "void"]);
+    expect(await balanceOf(checking)).toMatchObject({ balance: before.balance, available: before.available, pending_out: before.pending_out });
+    const history = await paymentHistory(ctx, id);
+    expect(history.at(-1)).toMatchObject({ status: "parked", event: { type: "paymentStatusUpdate", data: { status: "parked", message: stored.failureReason } } });
+    expect(await dueMarkers(ctx, new Date(nowMs + 86_400_000), 1000)).not.toContain(id);
+    // Nothing more happens to it: a late delivery finds it ended.
+    expect(await runPaymentStep(failingCtx, id)).toMatchObject({ outcome: "waiting", status: "parked", runAt: null });
+
+    const review = (await listParkedPayments(ctx, { limit: 100 })).items.find((item) => item.paymentId === id);
+    expect(review).toMatchObject({ status: "parked", userId: payer.userId, amount: "40.00", stuckStatus: "pending", stepFailures: MAX_STEP_FAILURES, lastError: `Error: ${INJECTED_STEP_ERROR}`, reason: stored.failureReason, closedAt: null });
+
+    await expect(closeParkedPayment(ctx, id, "admin@example.com", { note: "" })).rejects.toMatchObject({ status: 400 });
+    const closed = await closeParkedPayment(ctx, id, "admin@example.com", { note: "Cause found; the payer was told to send it again" });
+    expect(closed).toMatchObject({ status: "failed", closedBy: "admin@example.com", note: "Cause found; the payer was told to send it again" });
+    const final = (await getPayment(ctx, id))!;
+    expect(final.status).toBe("failed");
+    expect(final.failureReason).toContain(PAYMENT_MESSAGES.closedAfterReview);
+    expect((await paymentHistory(ctx, id)).at(-1)).toMatchObject({ status: "failed", event: { type: "paymentError" } });
+    await expect(closeParkedPayment(ctx, id, "admin@example.com", { note: "again" })).rejects.toMatchObject({ status: 409, code: "payment_not_parked" });
+    expect(await balanceOf(checking)).toMatchObject({ balance: before.balance, available: before.available });
+  });
+
+  it("parks a payment whose attempt was in flight: the attempt is closed and the hold released", async () => {
+    const failing = new Set<string>();
+    const failingCtx = withFailingSteps(ctx, failing);
+    const before = await balanceOf(checking);
+    const created = await initiatePayment(ctx, payer, request({ toAccountId: savings.id, amount: "7.00" }), null);
+    const id = created.reply.payment.paymentId;
+    expect((await runPaymentStep(ctx, id)).status).toBe("processing");
+    failing.add(id);
+    let run = await runPaymentStep(failingCtx, id);
+    for (let guard = 0; run.outcome === "waiting" && guard < 5; guard += 1) {
+      nowMs = Math.max(nowMs, Date.parse(run.runAt!));
+      run = await runPaymentStep(failingCtx, id);
+    }
+    while (run.outcome === "failed") {
+      nowMs = Date.parse(run.runAt!);
+      run = await runPaymentStep(failingCtx, id);
+    }
+    expect(run.outcome).toBe("parked");
+    const stored = (await getPayment(ctx, id))!;
+    expect(stored.attempts.map((attempt) => [attempt.status, attempt.errorCode, attempt.retriable])).toEqual([["failed", PARKED_ATTEMPT_CODE, false]]);
+    expect(await balanceOf(checking)).toMatchObject({ balance: before.balance, available: before.available, pending_out: before.pending_out });
+    const review = (await listParkedPayments(ctx, { limit: 100 })).items.find((item) => item.paymentId === id);
+    expect(review?.stuckStatus).toBe("processing");
+    const check = await integrityCheck(ctx, "ledger");
+    expect(check.unbalanced_journals).toEqual([]);
+    expect(check.drift).toEqual([]);
   });
 });

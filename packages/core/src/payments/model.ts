@@ -10,9 +10,15 @@ import { Currency } from "../money/model";
  * processing (an attempt is in flight on a rail) -> completed (the journal is posted) | failed
  * (the journal is voided: the hold is released). A retriable failure of the first attempt starts
  * a second one on the next-best rail; a payment has at most MAX_ATTEMPTS attempts.
+ *
+ * A step that cannot be run at all (the worker throws, MAX_STEP_FAILURES times in a row) parks
+ * its payment for review instead of being retried forever: the hold is voided, the payment is
+ * `parked` with the reason in failureReason, and an admin sees it in the review list. An admin may
+ * close a parked payment (-> failed); it is never resumed, since the hold is gone and placing a
+ * new one would be a new decision on the payer's money that the payer did not take.
  */
 
-export const PAYMENT_STATUSES = ["pending", "processing", "completed", "failed"] as const;
+export const PAYMENT_STATUSES = ["pending", "processing", "completed", "failed", "parked"] as const;
 export const PaymentStatus = z.enum(PAYMENT_STATUSES);
 export type PaymentStatus = z.infer<typeof PaymentStatus>;
 /** Statuses with a next step still to come (the worker's concern). */
@@ -21,6 +27,26 @@ export const isActiveStatus = (status: PaymentStatus): boolean => (ACTIVE_PAYMEN
 
 /** At most this many attempts per payment: the first, and one retry on the next-best rail. */
 export const MAX_ATTEMPTS = 2;
+
+/**
+ * A payment step that throws this many times in a row parks its payment for review. With the
+ * retry waits below (STEP_RETRY_BASE_MS doubling) the last try comes about 7.5 minutes after the
+ * first failure: long enough to ride out a brief outage of the store, short enough that a payer's
+ * funds are not held for a step that can never run.
+ */
+export const MAX_STEP_FAILURES = 5;
+/** The log line of each parking: a stable message, which the cloud's log metric filter counts (stacks/PaymentWorker.ts). */
+export const PAYMENT_PARKED_LOG_MESSAGE = "payment parked for review";
+/** The wait before a failed step is tried again: this, doubled after each further failure. */
+export const STEP_RETRY_BASE_MS = 30_000;
+/**
+ * How long a worker holds a step's lease while it runs it: longer than any run may take (the
+ * cloud worker's timeout must stay below it), so a lease only runs out when its worker died.
+ */
+export const STEP_LEASE_MS = 60_000;
+
+/** The wait after the `failures`-th failure of a step before it is tried again. */
+export const stepRetryDelayMs = (failures: number): number => STEP_RETRY_BASE_MS * 2 ** Math.max(0, Math.min(10, failures - 1));
 
 export const PAYMENT_MESSAGES = {
   userIdRequired: "userId is required",
@@ -44,6 +70,11 @@ export const PAYMENT_MESSAGES = {
   selfByEmail: "To pay yourself, use toAccountId with one of your own accounts",
   accountInactive: (role: "paying" | "payee", name: string) => `The ${role} account is not active: ${name}`,
   notMoneyAccount: (name: string) => `${name} cannot send or receive payments: use a bank, cash or asset account`,
+  parked: (failures: number) =>
+    `The payment could not be processed (its next step failed ${failures} times) and is held for review. Nothing was paid: the held amount and fee are available again.`,
+  notParked: "Only a payment parked for review can be closed",
+  reviewNote: "note must be 1 to 500 characters",
+  closedAfterReview: "Closed after review: nothing was paid.",
 } as const;
 
 const ACCOUNT_ID = /^[A-Za-z0-9-]{1,64}$/;
@@ -179,7 +210,7 @@ export const Payment = z.object({
   createdAt: z.string(),
   updatedAt: z.string(),
   completedAt: z.string().nullable(),
-  failureReason: z.string().nullable(),
+  failureReason: z.string().nullable().describe("Why the payment failed, or why it was parked for review; null otherwise"),
 });
 export type Payment = z.infer<typeof Payment>;
 
@@ -233,7 +264,7 @@ export const PAYMENT_LIST_MAX = 100;
 export const PaymentListQuery = z.object({
   status: z
     .preprocess((value) => (value === "" ? undefined : typeof value === "string" ? value.toLowerCase() : value), z.enum(PAYMENT_STATUSES, { error: `status must be one of ${PAYMENT_STATUSES.join(", ")}` }).optional())
-    .describe("pending, processing, completed or failed (any case)"),
+    .describe("pending, processing, completed, failed or parked (any case)"),
   limit: z.coerce
     .number({ error: `limit must be a whole number from 1 to ${PAYMENT_LIST_MAX}` })
     .int(`limit must be a whole number from 1 to ${PAYMENT_LIST_MAX}`)
@@ -243,6 +274,44 @@ export const PaymentListQuery = z.object({
   cursor: z.string().max(2000, "cursor is not valid").optional(),
 });
 export type PaymentListQuery = z.infer<typeof PaymentListQuery>;
+
+/* ---------- review of parked payments (admins) ---------- */
+
+/** A parked payment as the review list shows it to an admin. */
+export const ParkedPayment = z.object({
+  paymentId: z.string(),
+  userId: z.string(),
+  status: PaymentStatus.describe("parked, or failed once an admin closed it"),
+  amount: decimal,
+  currency: Currency,
+  selectedRail: z.string(),
+  stuckStatus: PaymentStatus.describe("The status the payment was in when its step kept failing (pending or processing)"),
+  stepFailures: z.number().int().min(1),
+  lastError: z.string().describe("The last error of the failing step, as the worker logged it"),
+  reason: z.string().describe("What the payer reads (the payment's failureReason)"),
+  parkedAt: z.string(),
+  closedAt: z.string().nullable(),
+  closedBy: z.string().nullable(),
+  note: z.string().nullable().describe("The admin's note when closing"),
+});
+export type ParkedPayment = z.infer<typeof ParkedPayment>;
+
+export const PARKED_LIST_MAX = 100;
+export const ParkedListQuery = z.object({
+  limit: z.coerce
+    .number({ error: `limit must be a whole number from 1 to ${PARKED_LIST_MAX}` })
+    .int(`limit must be a whole number from 1 to ${PARKED_LIST_MAX}`)
+    .min(1, `limit must be a whole number from 1 to ${PARKED_LIST_MAX}`)
+    .max(PARKED_LIST_MAX, `limit must be a whole number from 1 to ${PARKED_LIST_MAX}`)
+    .default(50),
+  cursor: z.string().max(2000, "cursor is not valid").optional(),
+});
+export type ParkedListQuery = z.infer<typeof ParkedListQuery>;
+
+export const CloseParkedInput = z
+  .object({ note: z.string({ error: PAYMENT_MESSAGES.reviewNote }).trim().min(1, PAYMENT_MESSAGES.reviewNote).max(500, PAYMENT_MESSAGES.reviewNote) })
+  .strict();
+export type CloseParkedInput = z.infer<typeof CloseParkedInput>;
 
 /* ---------- pure helpers ---------- */
 

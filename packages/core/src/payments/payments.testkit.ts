@@ -1,3 +1,4 @@
+import { TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
 import { register } from "../auth/service";
 import { createCustomerAccount, type Account } from "../ledger/accounts";
 import { CreateAccountInput } from "../ledger/model";
@@ -7,7 +8,7 @@ import { RailEditInput } from "../rails/model";
 import { getRail, updateRail } from "../rails/store";
 import type { PaymentCaller } from "./service";
 
-/** Test helpers of the payments tests: users, funded accounts, a rail's error injection. */
+/** Test helpers of the payments tests: users, funded accounts, a rail's error injection, steps that always throw. */
 
 export async function testCaller(ctx: CoreContext, email: string, firstName = "Test"): Promise<PaymentCaller> {
   const session = await register(ctx, { email, password: "long enough pw", first_name: firstName, last_name: "Tester", phone: null, date_of_birth: null });
@@ -29,4 +30,30 @@ export async function setErrorInjection(ctx: CoreContext, railId: string, percen
   const rail = await getRail(ctx, railId);
   const edit = RailEditInput.parse({ name: rail.name, type: rail.type, status: rail.status, fixedFee: rail.fixedFee, fxSpreadPercent: String(rail.fxSpread * 100), slaTarget: rail.slaTarget, errorInjectionPercent: percent });
   await updateRail(ctx, railId, edit, "tests@example.com");
+}
+
+/** The error a step of a payment in `withFailingSteps`'s set throws. */
+export const INJECTED_STEP_ERROR = "Injected: this payment's steps always fail";
+
+/** Whether a transaction is a lifecycle step of one of `failing` (a payment write after its creation that does not park it). */
+function isFailingStep(command: TransactWriteCommand, failing: ReadonlySet<string>): boolean {
+  return (command.input.TransactItems ?? []).some((item) => {
+    const written = item.Put?.Item;
+    return written?.entity === "payment" && failing.has(String(written.paymentId)) && Number(written.version) > 1 && written.status !== "parked";
+  });
+}
+
+/**
+ * The context with a store that refuses every lifecycle step of the payments in `failing` (the
+ * set may grow later) with an unexpected error, as a step that always throws would: creating the
+ * payment, reading it, and parking it still work. Everything else goes to the real store.
+ */
+export function withFailingSteps<C extends CoreContext>(ctx: C, failing: ReadonlySet<string>): C {
+  const doc = ctx.db.doc;
+  const send = (command: unknown, ...rest: unknown[]): Promise<unknown> => {
+    if (command instanceof TransactWriteCommand && isFailingStep(command, failing)) return Promise.reject(new Error(INJECTED_STEP_ERROR));
+    return (doc.send as (...args: unknown[]) => Promise<unknown>).call(doc, command, ...rest);
+  };
+  const failingDoc = new Proxy(doc, { get: (target, property, receiver) => (property === "send" ? send : Reflect.get(target, property, receiver)) });
+  return { ...ctx, db: { ...ctx.db, doc: failingDoc } };
 }

@@ -161,6 +161,7 @@ export async function initiatePayment(ctx: CoreContext, caller: PaymentCaller, b
       requestHash: hash,
       createdReply: "",
       nextDueAt: dueNow < at ? dueNow : at,
+      parkedAt: null,
     };
     payment.createdReply = JSON.stringify(replyOf(payment));
     return payment;

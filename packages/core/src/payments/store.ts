@@ -14,7 +14,9 @@ import { Payment, PaymentHistoryEntry, type PaymentEvent, type PaymentListQuery,
  *   idempotency record, the payee's account id, the next due time);
  * - PAY#<id> / EV#<seq>: its history, the outbox of the payment feed (gsi2 FEED#payment#<payer>),
  *   written in the same transaction as every change of the payment;
- * - PAYDUE#<shard> / <dueAt>#<id>: the due marker of an active payment (keys.ts).
+ * - PAYDUE#<shard> / <dueAt>#<id>: the due marker of an active payment (keys.ts), with its
+ *   step's lease, failures and sweep record (markers.ts);
+ * - PAYREVIEW / <parkedAt>#<id>: a parked payment in the admins' review list (review.ts).
  */
 
 const ENTITY = "payment";
@@ -34,12 +36,14 @@ export const StoredPayment = Payment.extend({
   createdReply: z.string(),
   /** When the next step is due (the due marker's time); null once final. */
   nextDueAt: z.string().nullable(),
+  /** When it was parked for review (its review item's key, review.ts); null when it never was. */
+  parkedAt: z.string().nullable().default(null),
 });
 export type StoredPayment = z.infer<typeof StoredPayment>;
 
 /** The payment as the API shows it: the stored item without the server's own fields. */
 export function publicPayment(stored: StoredPayment): Payment {
-  const { version: _version, seq: _seq, payeeAccountId: _payee, idempotencyKey: _key, requestHash: _hash, createdReply: _reply, nextDueAt: _due, ...rest } = stored;
+  const { version: _version, seq: _seq, payeeAccountId: _payee, idempotencyKey: _key, requestHash: _hash, createdReply: _reply, nextDueAt: _due, parkedAt: _parked, ...rest } = stored;
   return Payment.parse(rest);
 }
 
@@ -77,9 +81,17 @@ export function historyPuts(ctx: CoreContext, payment: StoredPayment, firstSeq: 
 export const duePut = (ctx: CoreContext, paymentId: string, dueAt: string): TransactItems[number] => ({
   Put: { TableName: ctx.db.table, Item: { ...dueMarkerKey(paymentId, dueAt), entity: DUE_ENTITY, payment_id: paymentId, due_at: dueAt } },
 });
-/** The Delete of a payment's due marker (absent already is fine: a sweeper may find none). */
-export const dueDelete = (ctx: CoreContext, paymentId: string, dueAt: string): TransactItems[number] => ({
-  Delete: { TableName: ctx.db.table, Key: dueMarkerKey(paymentId, dueAt) },
+/**
+ * The Delete of a payment's due marker. With `leaseOwner` (a driver's run, markers.ts) it is
+ * conditional on that run still holding the step's lease, so a run whose lease ran out and was
+ * taken over cannot commit; without it (a direct advancePayment) an absent marker is fine.
+ */
+export const dueDelete = (ctx: CoreContext, paymentId: string, dueAt: string, leaseOwner: string | null = null): TransactItems[number] => ({
+  Delete: {
+    TableName: ctx.db.table,
+    Key: dueMarkerKey(paymentId, dueAt),
+    ...(leaseOwner === null ? {} : { ConditionExpression: "lease_owner = :owner", ExpressionAttributeValues: { ":owner": leaseOwner } }),
+  },
 });
 
 /** The payment with this id, strongly consistent; null when there is none. */
@@ -115,7 +127,7 @@ export function announcePaymentCommit(ctx: CoreContext, userId: string, committe
 /** The caller's payments, newest first, optionally of one status; cursors are bound to the filter. */
 export async function listPayments(ctx: CoreContext, userId: string, query: PaymentListQuery): Promise<Page<Payment>> {
   const partition = paymentsByUserPartition(userId);
-  const binding: CursorBinding = { secret: ctx.config.JWT_SECRET, scope: { route: "payments/list", owner: userId, status: query.status } };
+  const binding: CursorBinding = { secret: ctx.config.CURSOR_KEYS, scope: { route: "payments/list", owner: userId, status: query.status } };
   return queryPage(
     ctx.db,
     { IndexName: "gsi1", KeyConditionExpression: "gsi1pk = :pk", ExpressionAttributeValues: { ":pk": partition } },

@@ -9,7 +9,9 @@ import type { TransactItems } from "../ledger/write-path";
 import { getRail } from "../rails/store";
 import { attemptOutcomeItems, chooseRail, decisionItems } from "../rails/routing";
 import type { Rail } from "../rails/model";
-import { isActiveStatus, MAX_ATTEMPTS, type PaymentAttempt, type PaymentEvent, type PaymentStatus, type RoutingDecision } from "./model";
+import { isActiveStatus, MAX_ATTEMPTS, PAYMENT_MESSAGES, type PaymentAttempt, type PaymentEvent, type PaymentStatus, type RoutingDecision } from "./model";
+import { takeStepLease } from "./markers";
+import { reviewPut } from "./review";
 import { announcePaymentCommit, dueDelete, dueMarkers, duePut, getPayment, historyPuts, paymentItem, type StoredPayment } from "./store";
 
 /**
@@ -31,7 +33,11 @@ import { announcePaymentCommit, dueDelete, dueMarkers, duePut, getPayment, histo
  * concurrent advance loses the version condition (or finds the journal already settled) and
  * returns the payment as the winner left it: a payment can never post twice. A crash between
  * steps loses nothing: the due marker stays until the step that replaces it commits, and the
- * sweeper (duePayments) finds it.
+ * sweeper finds it.
+ *
+ * The drivers run steps through runPaymentStep (runner.ts), which holds a lease on the step's
+ * due marker while it runs (markers.ts): a step delivered twice runs once, and a step that keeps
+ * throwing parks its payment (parkPayment) instead of being retried forever.
  */
 
 /** Error codes of a failed attempt: what a rail answers, and whether another rail may succeed. */
@@ -83,7 +89,7 @@ const resultOf = (payment: StoredPayment): AdvanceResult => ({ status: payment.s
 export async function requestSchedule(ctx: CoreContext, paymentId: string, dueAt: string | null): Promise<void> {
   if (!dueAt || !ctx.paymentScheduler) return;
   try {
-    await ctx.paymentScheduler.schedule(paymentId, new Date(dueAt));
+    await ctx.paymentScheduler.schedule(paymentId, new Date(dueAt), dueAt);
   } catch (error) {
     ctx.logger.warn("payment schedule failed; the sweeper will find it", { payment_id: paymentId, error: error instanceof Error ? error.message : String(error) });
   }
@@ -102,14 +108,31 @@ interface Step {
   extra: TransactItems;
 }
 
+/**
+ * A driver's hold on a payment's steps while advancePayment runs them (runner.ts): the lease
+ * owner (one per run), the due marker it holds now, and whether another run held it.
+ */
+export interface StepLease {
+  owner: string;
+  /** The step whose marker this run holds (its due time) and the failures recorded on it; null when none. */
+  held: { dueAt: string; failures: number } | null;
+  /** Set when another run held the step: this run did nothing. */
+  busy: boolean;
+  /** Steps this run committed. */
+  committed: number;
+}
+
+/** The lease owner a step's transaction is fenced on, or null for a direct (unleased) call. */
+type Fence = string | null;
+
 /** The items every step writes: the payment under its version, history, and the due marker moved. */
-function stepItems(ctx: CoreContext, before: StoredPayment, at: string, step: Step): TransactItems {
+function stepItems(ctx: CoreContext, before: StoredPayment, at: string, step: Step, fence: Fence): TransactItems {
   const items: TransactItems = [
     { Put: { TableName: ctx.db.table, Item: paymentItem(step.next), ConditionExpression: "version = :seen", ExpressionAttributeValues: { ":seen": before.version } } },
     ...historyPuts(ctx, step.next, before.seq + 1, at, step.entries),
     ...step.extra,
   ];
-  if (before.nextDueAt) items.push(dueDelete(ctx, before.paymentId, before.nextDueAt));
+  if (before.nextDueAt) items.push(dueDelete(ctx, before.paymentId, before.nextDueAt, fence));
   if (step.next.nextDueAt) items.push(duePut(ctx, step.next.paymentId, step.next.nextDueAt));
   return items;
 }
@@ -117,9 +140,9 @@ function stepItems(ctx: CoreContext, before: StoredPayment, at: string, step: St
 const isLostRace = (error: unknown) => error instanceof ExtraItemsRefused || cancellationCodes(error)?.includes("ConditionalCheckFailed") === true;
 
 /** A step that moves no money: one transaction. False when another advance changed the payment first. */
-async function commitStep(ctx: CoreContext, before: StoredPayment, at: string, step: Step): Promise<boolean> {
+async function commitStep(ctx: CoreContext, before: StoredPayment, at: string, step: Step, fence: Fence): Promise<boolean> {
   try {
-    await ctx.db.doc.send(new TransactWriteCommand({ TransactItems: stepItems(ctx, before, at, step) }));
+    await ctx.db.doc.send(new TransactWriteCommand({ TransactItems: stepItems(ctx, before, at, step, fence) }));
     return true;
   } catch (error) {
     if (isLostRace(error) || cancellationCodes(error)?.includes("TransactionConflict")) return false;
@@ -132,14 +155,14 @@ async function commitStep(ctx: CoreContext, before: StoredPayment, at: string, s
  * transaction. The commit instant is the ledger's, so the step is built from it. False when
  * another advance won (the payment's version moved, or the journal is already settled).
  */
-async function commitSettlement(ctx: CoreContext, before: StoredPayment, operation: StatusOperation, build: (at: string) => Step): Promise<{ ok: true; at: string } | { ok: false; refusal?: AppError }> {
+async function commitSettlement(ctx: CoreContext, before: StoredPayment, operation: StatusOperation, build: (at: string) => Step, fence: Fence): Promise<{ ok: true; at: string } | { ok: false; refusal?: AppError }> {
   let committedAt = "";
   try {
     await changeJournalStatus(ctx, before.userId, before.journalId, operation, { key: null, hash: "" }, null, (ids) => getAccounts(ctx, ids), {
       settlesPayment: true,
       extraItems: (at) => {
         committedAt = at;
-        return stepItems(ctx, before, at, build(at));
+        return stepItems(ctx, before, at, build(at), fence);
       },
     });
     return { ok: true, at: committedAt };
@@ -190,7 +213,7 @@ function newAttempt(number: number, rail: Rail, at: string): PaymentAttempt {
 }
 
 /** pending -> processing: attempt 1 on the chosen rail. */
-async function startFirstAttempt(ctx: CoreContext, payment: StoredPayment, at: string): Promise<boolean> {
+async function startFirstAttempt(ctx: CoreContext, payment: StoredPayment, at: string, fence: Fence): Promise<boolean> {
   const rail = await getRail(ctx, payment.railId);
   const attempt = newAttempt(1, rail, at);
   const next = nextState(payment, at, { status: "processing", attempts: [attempt], selectedRail: rail.name, railId: rail.id, nextDueAt: attempt.dueAt }, 1);
@@ -198,11 +221,11 @@ async function startFirstAttempt(ctx: CoreContext, payment: StoredPayment, at: s
     next,
     entries: [{ event: { type: "paymentStatusUpdate", data: { paymentId: payment.paymentId, status: "processing", message: `Processing on ${rail.name} (attempt 1)` } } }],
     extra: [],
-  });
+  }, fence);
 }
 
 /** The attempt in flight is due: its outcome decides completion, a retry, or failure. */
-async function finishCurrentAttempt(ctx: CoreContext, payment: StoredPayment, now: string): Promise<boolean> {
+async function finishCurrentAttempt(ctx: CoreContext, payment: StoredPayment, now: string, fence: Fence): Promise<boolean> {
   const current = payment.attempts[payment.attempts.length - 1]!;
   const rail = await getRail(ctx, current.railId);
   // A rail stopped (or in maintenance) while the attempt was in flight answers "unavailable":
@@ -213,11 +236,11 @@ async function finishCurrentAttempt(ctx: CoreContext, payment: StoredPayment, no
       next: nextState(payment, at, { status: "completed", attempts: finishAttempt(payment.attempts, at, outcome), completedAt: at, nextDueAt: null }, 1),
       entries: [{ event: { type: "paymentCompleted", data: { paymentId: payment.paymentId, completedAt: at, finalAmount: payment.amount, railUsed: current.rail } } }],
       extra: outcomeItems(ctx, payment, current, at, true),
-    }));
+    }), fence);
     if (settled.ok || !settled.refusal) return settled.ok;
     // The ledger refused to post (the paying account was locked meanwhile): the payment fails
     // and its hold is released (a void is allowed on a locked account).
-    return failPayment(ctx, payment, current, "account_locked", settled.refusal.message);
+    return failPayment(ctx, payment, current, "account_locked", settled.refusal.message, fence);
   }
   const error = ATTEMPT_ERRORS[outcome.code];
   // A forced rail is the payer's order (e.g. SWIFT for a compliance reason): it is never
@@ -241,10 +264,10 @@ async function finishCurrentAttempt(ctx: CoreContext, payment: StoredPayment, no
           },
         ],
         extra: [...outcomeItems(ctx, payment, current, now, false), ...decisionItems(decision, { paymentId: payment.paymentId, userId: payment.userId, at: now, attemptNumber: retry.number, table: ctx.db.table })],
-      });
+      }, fence);
     }
   }
-  return failPayment(ctx, payment, current, outcome.code, error.message);
+  return failPayment(ctx, payment, current, outcome.code, error.message, fence);
 }
 
 /** The routing's next-best rail for a retry, or null when no other rail can take it. */
@@ -258,15 +281,51 @@ async function nextDecision(ctx: CoreContext, payment: StoredPayment): Promise<R
 }
 
 /** Final failure: the hold is voided with the payment change. */
-async function failPayment(ctx: CoreContext, payment: StoredPayment, current: PaymentAttempt, code: AttemptErrorCode, message: string): Promise<boolean> {
+async function failPayment(ctx: CoreContext, payment: StoredPayment, current: PaymentAttempt, code: AttemptErrorCode, message: string, fence: Fence): Promise<boolean> {
   const outcome: AttemptOutcome = { succeeded: false, code };
   const reason = `${message} (${code}, attempt ${current.number} on ${current.rail})`;
   const settled = await commitSettlement(ctx, payment, "void", (at) => ({
     next: nextState(payment, at, { status: "failed", attempts: finishAttempt(payment.attempts, at, outcome), failureReason: reason, nextDueAt: null }, 1),
     entries: [{ event: { type: "paymentError", data: { paymentId: payment.paymentId, errorMessage: reason } } }],
     extra: outcomeItems(ctx, payment, current, at, false),
-  }));
+  }), fence);
   if (!settled.ok && settled.refusal) throw settled.refusal;
+  return settled.ok;
+}
+
+/** The error code of the attempt that was in flight when its payment was parked. */
+export const PARKED_ATTEMPT_CODE = "step_failed";
+
+/**
+ * Parks a payment whose step failed `stepFailures` times (runner.ts decides when): ONE ledger
+ * transaction voids the hold (the funds are available again) with the payment (status parked,
+ * the reason in failureReason, nothing due), its history entry (a paymentStatusUpdate the payer
+ * sees), and its review item for the admins (review.ts). An attempt in flight is closed as failed
+ * with PARKED_ATTEMPT_CODE; the rail's counters are left alone (the rail did not answer). False
+ * when another run changed the payment first.
+ */
+export async function parkPayment(ctx: CoreContext, payment: StoredPayment, stepFailures: number, lastError: string, fence: Fence): Promise<boolean> {
+  if (!isActiveStatus(payment.status)) return false;
+  const reason = PAYMENT_MESSAGES.parked(stepFailures);
+  const settled = await commitSettlement(
+    ctx,
+    payment,
+    "void",
+    (at) => {
+      const attempts = payment.attempts.map((attempt) =>
+        attempt.status === "in_flight" ? { ...attempt, status: "failed" as const, finishedAt: at, errorCode: PARKED_ATTEMPT_CODE, errorMessage: reason, retriable: false } : attempt,
+      );
+      const next = nextState(payment, at, { status: "parked", attempts, failureReason: reason, nextDueAt: null, parkedAt: at }, 1);
+      return {
+        next,
+        entries: [{ event: { type: "paymentStatusUpdate", data: { paymentId: payment.paymentId, status: "parked", message: reason } } }],
+        extra: [reviewPut(ctx, { parked: next, stuckStatus: payment.status, stepFailures, lastError })],
+      };
+    },
+    fence,
+  );
+  if (!settled.ok && settled.refusal) throw settled.refusal;
+  if (settled.ok) announcePaymentCommit(ctx, payment.userId, settled.at);
   return settled.ok;
 }
 
@@ -280,8 +339,13 @@ const conflictPause = () => new Promise((resolve) => setTimeout(resolve, 10 + Ma
  * Advances one payment by every step that is due (contract §3). Idempotent and safe to call twice
  * at once, early (nothing happens before the step is due) and late (catches up: each step starts
  * its attempt at the time it runs, so a late worker never decides an attempt it did not start).
+ *
+ * With a `lease` (the drivers' runs, runner.ts) each step first takes the lease on its due marker
+ * and commits only while holding it; when another run holds it, this call stops and sets
+ * `lease.busy`. Without one (tests, tools) the payment's version alone keeps steps from
+ * committing twice.
  */
-export async function advancePayment(ctx: CoreContext, paymentId: string): Promise<AdvanceResult> {
+export async function advancePayment(ctx: CoreContext, paymentId: string, lease: StepLease | null = null): Promise<AdvanceResult> {
   let payment = await getPayment(ctx, paymentId);
   if (!payment) throw new AppError(404, "payment_not_found", "Payment not found");
   let conflicts = 0;
@@ -289,7 +353,34 @@ export async function advancePayment(ctx: CoreContext, paymentId: string): Promi
     if (!isActiveStatus(payment.status) || !payment.nextDueAt) return resultOf(payment);
     const now = new Date(Math.max(ctx.clock().getTime(), Date.parse(payment.updatedAt))).toISOString();
     if (payment.nextDueAt > ctx.clock().toISOString()) return resultOf(payment);
-    const committed = payment.status === "pending" ? await startFirstAttempt(ctx, payment, now) : await finishCurrentAttempt(ctx, payment, now);
+    if (lease) {
+      const taken = await takeStepLease(ctx, paymentId, payment.nextDueAt, lease.owner);
+      if (!taken.held && taken.reason === "busy") {
+        lease.busy = true;
+        return resultOf(payment);
+      }
+      if (!taken.held) {
+        // The marker is gone: another run committed this step meanwhile. Read what it left.
+        const moved = await getPayment(ctx, paymentId);
+        if (!moved) throw new Error(`Payment ${paymentId} disappeared`);
+        if (moved.version === payment.version) {
+          // Unchanged, so the marker is missing (they are written together: it should never be).
+          // Without it no sweep would find the payment again: put it back and take its lease.
+          ctx.logger.warn("payment due marker missing; restored", { payment_id: paymentId, due_at: payment.nextDueAt });
+          await ctx.db.doc.send(new TransactWriteCommand({ TransactItems: [duePut(ctx, paymentId, payment.nextDueAt)] }));
+        }
+        payment = moved;
+        continue;
+      }
+      lease.held = { dueAt: payment.nextDueAt, failures: taken.failures };
+    }
+    const fence = lease?.owner ?? null;
+    const committed = payment.status === "pending" ? await startFirstAttempt(ctx, payment, now, fence) : await finishCurrentAttempt(ctx, payment, now, fence);
+    // The step's transaction deleted the marker, and the lease with it.
+    if (committed && lease) {
+      lease.held = null;
+      lease.committed += 1;
+    }
     const after: StoredPayment | null = await getPayment(ctx, paymentId);
     if (!after) throw new Error(`Payment ${paymentId} disappeared`);
     if (committed) {
@@ -307,7 +398,7 @@ export async function advancePayment(ctx: CoreContext, paymentId: string): Promi
   return resultOf(payment);
 }
 
-/** Ids of active payments whose next step is due at or before `now` (the sweeper's work list). */
+/** Ids of active payments whose next step is due at or before `now`, leased or not (the drivers sweep with markers.ts claimOverdueSteps). */
 export async function duePayments(ctx: CoreContext, now: Date, limit = 100): Promise<string[]> {
   return dueMarkers(ctx, now, Math.max(1, Math.min(1000, Math.floor(limit))));
 }

@@ -1,8 +1,8 @@
-import { randomBytes } from "node:crypto";
 import { SendMessageBatchCommand, SQSClient } from "@aws-sdk/client-sqs";
 import { z } from "zod";
+import { claimOverdueSteps } from "@fintech/core/payments/markers";
+import { runPaymentStep } from "@fintech/core/payments/runner";
 import type { PaymentScheduler } from "@fintech/core/payments/scheduler";
-import { advancePayment, duePayments } from "@fintech/core/payments/worker";
 import { loadConfig, type AppConfig } from "@fintech/core/shared/config";
 import type { CoreContext } from "@fintech/core/shared/context";
 import type { Logger } from "@fintech/core/shared/logger";
@@ -12,6 +12,13 @@ import type { Logger } from "@fintech/core/shared/logger";
  * use to send a payment's next step as a delayed message, the worker's handling of those
  * messages, and the sweeper's re-enqueueing of due steps whose message was lost. The Lambda
  * entry points (payment-worker.ts, payment-sweeper.ts) only build a context and call these.
+ *
+ * Each message names its step (the due time it was sent for). The worker runs it with core's
+ * runPaymentStep, under a lease on the step's due marker: a duplicate delivered while the step
+ * runs does nothing, one delivered after it ran is dropped, and a step that throws is retried by
+ * a delayed message and parked after MAX_STEP_FAILURES (core's payments/runner.ts). The sweeper
+ * claims the steps it enqueues on their markers, so under a backlog it sends a step again only
+ * after a doubling wait (payments/markers.ts), not every minute.
  */
 
 /** SQS holds a message for at most 15 minutes; a later step is sent again on arrival (a hop). */
@@ -29,11 +36,16 @@ export const SWEEP_GRACE_MS = 30_000;
 export const SWEEP_LIMIT = 1_000;
 /** A message that arrives this much before its due time is early by design (a hop), not by clock skew. */
 const EARLY_TOLERANCE_MS = 1_000;
+export { MAX_STEP_FAILURES, STEP_LEASE_MS } from "@fintech/core/payments/model";
 
-/** A queue message's body: which payment, and when its step is due. */
+/**
+ * A queue message's body: which payment, when to run it (`dueAt`), and which step it is for
+ * (`step`, the payment's nextDueAt when it was sent; absent in messages of older releases).
+ */
 export const PaymentStepMessage = z.object({
   paymentId: z.string().min(1).max(64),
   dueAt: z.iso.datetime(),
+  step: z.iso.datetime().optional(),
 });
 export type PaymentStepMessage = z.infer<typeof PaymentStepMessage>;
 
@@ -59,8 +71,8 @@ export class SqsPaymentScheduler implements PaymentScheduler {
     private readonly logger: Logger,
   ) {}
 
-  schedule(paymentId: string, dueAt: Date): Promise<void> {
-    return this.scheduleMany([{ paymentId, dueAt: dueAt.toISOString() }]);
+  schedule(paymentId: string, runAt: Date, step?: string): Promise<void> {
+    return this.scheduleMany([{ paymentId, dueAt: runAt.toISOString(), ...(step ? { step } : {}) }]);
   }
 
   async scheduleMany(steps: PaymentStepMessage[]): Promise<void> {
@@ -96,12 +108,9 @@ export function sqsSchedulerFromEnv(ctx: Pick<CoreContext, "clock" | "logger">, 
   return new SqsPaymentScheduler((command) => client.send(command), queueUrl, ctx.clock, ctx.logger);
 }
 
-/**
- * The worker and sweeper answer no request and sign or check no tokens; the shared config still
- * requires a JWT_SECRET (for the API's sake), so they get a random one nothing ever verifies.
- */
+/** The worker and sweeper answer no request and sign, check or hash nothing: no key secret is bound to them. */
 export function workerConfig(env: Record<string, string | undefined> = process.env): AppConfig {
-  return loadConfig({ ...env, JWT_SECRET: env.JWT_SECRET ?? randomBytes(32).toString("hex") });
+  return loadConfig(env);
 }
 
 export interface QueueRecord {
@@ -111,11 +120,13 @@ export interface QueueRecord {
 
 /**
  * Runs the steps of one batch of queue messages. A message for a step not yet due (a wait
- * longer than SQS's 15 minutes) is sent again for the rest of the wait. Otherwise advancePayment
- * runs (idempotent: a duplicate or early message changes nothing) and the next step, if any, is
- * sent. A failure is reported for that message alone, which SQS delivers again after its
- * visibility timeout and, after several failures, moves to the dead-letter queue; the due marker
- * stays, so the sweeper finds the step in any case.
+ * longer than SQS's 15 minutes) is sent again for the rest of the wait. Otherwise the step runs
+ * under its lease (runPaymentStep) and what comes next, if anything, is sent: the next step, or
+ * the retry of a step that threw. A duplicate (the step held by another run, or already run)
+ * ends quietly. Only an error that could not be recorded on the step (the store failing) is
+ * reported for that message, which SQS delivers again after its visibility timeout and, after
+ * several failures, moves to the dead-letter queue; the due marker stays, so the sweeper finds
+ * the step in any case.
  */
 export async function runPaymentSteps(ctx: CoreContext, scheduler: PaymentScheduler, records: QueueRecord[]): Promise<{ batchItemFailures: { itemIdentifier: string }[] }> {
   const outcomes = await Promise.all(
@@ -124,11 +135,11 @@ export async function runPaymentSteps(ctx: CoreContext, scheduler: PaymentSchedu
         const step = PaymentStepMessage.parse(JSON.parse(record.body));
         const dueAt = new Date(step.dueAt);
         if (dueAt.getTime() - ctx.clock().getTime() > EARLY_TOLERANCE_MS) {
-          await scheduler.schedule(step.paymentId, dueAt);
+          await scheduler.schedule(step.paymentId, dueAt, step.step);
           return null;
         }
-        const advanced = await advancePayment(ctx, step.paymentId);
-        if (advanced.nextDueAt) await scheduler.schedule(step.paymentId, new Date(advanced.nextDueAt));
+        const run = await runPaymentStep(ctx, step.paymentId, step.step);
+        if (run.runAt) await scheduler.schedule(step.paymentId, new Date(run.runAt), run.step ?? undefined);
         return null;
       } catch (error) {
         ctx.logger.error("payment step failed", { error, messageId: record.messageId });
@@ -139,11 +150,15 @@ export async function runPaymentSteps(ctx: CoreContext, scheduler: PaymentSchedu
   return { batchItemFailures: outcomes.filter((id): id is string => id !== null).map((itemIdentifier) => ({ itemIdentifier })) };
 }
 
-/** The sweeper: enqueues every step due since at least SWEEP_GRACE_MS (its message was lost or is late). */
+/**
+ * The sweeper: enqueues the steps due since at least SWEEP_GRACE_MS that no worker holds and no
+ * sweep enqueued recently (their message was lost, or is stuck behind a backlog), each claimed on
+ * its marker first so that concurrent sweeps and later ones do not send it again at once.
+ */
 export async function sweepDuePayments(ctx: CoreContext, scheduler: Pick<SqsPaymentScheduler, "scheduleMany">): Promise<number> {
   const now = ctx.clock();
-  const due = await duePayments(ctx, new Date(now.getTime() - SWEEP_GRACE_MS), SWEEP_LIMIT);
-  await scheduler.scheduleMany(due.map((paymentId) => ({ paymentId, dueAt: now.toISOString() })));
-  if (due.length > 0) ctx.logger.info("payment sweep enqueued due steps", { count: due.length });
-  return due.length;
+  const claimed = await claimOverdueSteps(ctx, { dueBefore: new Date(now.getTime() - SWEEP_GRACE_MS), limit: SWEEP_LIMIT });
+  await scheduler.scheduleMany(claimed.map((step) => ({ paymentId: step.paymentId, dueAt: now.toISOString(), step: step.dueAt })));
+  if (claimed.length > 0) ctx.logger.info("payment sweep enqueued due steps", { count: claimed.length });
+  return claimed.length;
 }

@@ -4,7 +4,8 @@ import { sqsSchedulerFromEnv, sweepDuePayments, workerConfig } from "./payment-q
 /**
  * Run every minute by EventBridge (infra/spec/schedules.ts paymentSweeper): enqueues the payment
  * steps that are due and whose queue message was lost, so no payment stays in processing after a
- * crash. Reads the due markers and sends messages; the worker does the writes.
+ * crash. Reads the due markers, claims each step it enqueues on its marker (one conditional
+ * UpdateItem: the only write it makes) and sends the messages; the worker does the rest.
  */
 const core = createContext(workerConfig());
 const scheduler = sqsSchedulerFromEnv(core);

@@ -3,8 +3,8 @@ import { runPaymentSteps, sqsSchedulerFromEnv, workerConfig, type QueueRecord } 
 
 /**
  * Consumer of the PaymentSteps queue (stacks/PaymentWorker.ts): runs each message's payment step
- * and sends the next one (see runPaymentSteps). Its context has no scheduler, so advancePayment
- * itself sends nothing: the next step is sent once, here, from what advancePayment returns.
+ * under its lease and sends what comes next (see runPaymentSteps). Its context has no scheduler,
+ * so the step itself sends nothing: the next message is sent once, here, from what the run returns.
  */
 const core = createContext(workerConfig());
 const scheduler = sqsSchedulerFromEnv(core);

@@ -1,5 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, dataItems } from "../../../../infra/local/testing";
+import { createTestApp, dataItems, nextTestAddress } from "../../../../infra/local/testing";
+import { seedAdminFromEnv } from "../../../../infra/local/seed";
+import { MAX_STEP_FAILURES, PAYMENT_MESSAGES } from "@fintech/core/payments/model";
+import { withFailingSteps } from "@fintech/core/payments/payments.testkit";
+import { runPaymentStep } from "@fintech/core/payments/runner";
 import { advancePayment } from "@fintech/core/payments/worker";
 
 /**
@@ -218,5 +222,75 @@ describe("GET /v1/payments", () => {
     for (const query of ["limit=0", "limit=101", "limit=abc", "status=lost"]) expect((await t.call("GET", `/v1/payments?${query}`, { token: payer.token })).status).toBe(400);
     const strangers = await t.call("GET", "/v1/payments", { token: stranger.token });
     expect(strangers.body).toEqual({ data: [], pagination: { next_cursor: null } });
+  });
+});
+
+describe("payments parked for review", () => {
+  let adminToken: string;
+  let parkedId: string;
+
+  beforeAll(async () => {
+    await seedAdminFromEnv(t.core, { ADMIN_EMAIL: "payments-admin@example.com", ADMIN_PASSWORD: "admin password 1" });
+    const login = await t.call("POST", "/api/v1/auth/login", { body: { email: "payments-admin@example.com", password: "admin password 1" }, ip: nextTestAddress() });
+    adminToken = login.body.data.token;
+    // A payment whose every step throws: the drivers' runs retry it, then park it.
+    const failing = new Set<string>();
+    const driver = withFailingSteps(t.core, failing);
+    const created = await pay({ toAccountId: savings.id, amount: "12.00" });
+    parkedId = created.body.payment.paymentId;
+    failing.add(parkedId);
+    for (let run = await runPaymentStep(driver, parkedId); run.runAt; run = await runPaymentStep(driver, parkedId)) nowMs = Math.max(nowMs, Date.parse(run.runAt));
+  });
+
+  it("the payer sees the status parked and the reason, in the payment, the list and its filter; the hold is released", async () => {
+    const reply = await t.call("GET", `/v1/payments/${parkedId}`, { token: payer.token });
+    expect(reply.status).toBe(200);
+    expect(reply.body.data).toMatchObject({ status: "parked", failureReason: PAYMENT_MESSAGES.parked(MAX_STEP_FAILURES), completedAt: null });
+    const journal = await t.call("GET", `/api/v1/ledger/transactions/${reply.body.data.journalId}`, { token: payer.token });
+    expect(journal.body.data.status).toBe("voided");
+    const parked = await t.call("GET", "/v1/payments?status=PARKED", { token: payer.token });
+    expect(parked.body.data.map((payment: { paymentId: string }) => payment.paymentId)).toEqual([parkedId]);
+    // Nobody else learns about it.
+    expect((await t.call("GET", `/v1/payments/${parkedId}`, { token: stranger.token })).status).toBe(404);
+  });
+
+  it("admins list parked payments with the cause; users may not", async () => {
+    const refused = await t.call("GET", "/v1/payments/parked", { token: payer.token });
+    expect([refused.status, refused.body.code]).toEqual([403, "admin_required"]);
+    const list = await t.call("GET", "/v1/payments/parked?limit=10", { token: adminToken });
+    expect(list.status).toBe(200);
+    expect(list.body.data).toEqual([
+      expect.objectContaining({ paymentId: parkedId, userId: payer.user.id, status: "parked", amount: "12.00", stuckStatus: "pending", stepFailures: MAX_STEP_FAILURES, reason: PAYMENT_MESSAGES.parked(MAX_STEP_FAILURES), closedAt: null }),
+    ]);
+    expect(list.body.data[0].lastError).toContain("Injected");
+    for (const query of ["limit=0", "limit=101", "cursor=forged"]) expect((await t.call("GET", `/v1/payments/parked?${query}`, { token: adminToken })).status).toBe(400);
+  });
+
+  it("an admin closes one with a note: the payer's payment ends failed; bad requests change nothing", async () => {
+    const completed = (await t.call("GET", "/v1/payments?status=completed&limit=1", { token: payer.token })).body.data[0].paymentId as string;
+    const before = await dataItems(t.core);
+    const cases: [string, string, unknown, number, string][] = [
+      [payer.token, parkedId, { note: "mine" }, 403, "admin_required"],
+      [adminToken, parkedId, {}, 400, "validation_error"],
+      [adminToken, parkedId, { note: "x".repeat(501) }, 400, "validation_error"],
+      [adminToken, parkedId, { note: "ok", extra: 1 }, 400, "validation_error"],
+      [adminToken, "00000000-0000-4000-8000-000000000000", { note: "ok" }, 404, "payment_not_found"],
+      [adminToken, "x".repeat(3000), { note: "ok" }, 404, "payment_not_found"],
+      [adminToken, completed, { note: "ok" }, 409, "payment_not_parked"],
+    ];
+    for (const [token, id, body, status, code] of cases) {
+      const reply = await t.call("POST", `/v1/payments/${id}/close`, { token, body });
+      expect([reply.status, reply.body.code], `${status} ${code}`).toEqual([status, code]);
+    }
+    expect(await dataItems(t.core)).toEqual(before);
+
+    const closed = await t.call("POST", `/v1/payments/${parkedId}/close`, { token: adminToken, body: { note: "Store fixed; payer told to resend" } });
+    expect(closed.status).toBe(200);
+    expect(closed.body).toMatchObject({ message: "Payment closed", data: { paymentId: parkedId, status: "failed", closedBy: "payments-admin@example.com", note: "Store fixed; payer told to resend" } });
+    const mine = await t.call("GET", `/v1/payments/${parkedId}`, { token: payer.token });
+    expect(mine.body.data.status).toBe("failed");
+    expect(mine.body.data.failureReason).toContain(PAYMENT_MESSAGES.closedAfterReview);
+    const again = await t.call("POST", `/v1/payments/${parkedId}/close`, { token: adminToken, body: { note: "twice" } });
+    expect([again.status, again.body.code]).toEqual([409, "payment_not_parked"]);
   });
 });

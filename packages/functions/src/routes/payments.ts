@@ -1,25 +1,31 @@
 import { $, createRoute, OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "zod";
-import { CreatePaymentInput, CreatePaymentReply, Payment, PaymentListQuery, PAYMENT_LIST_MAX } from "@fintech/core/payments/model";
+import { CloseParkedInput, CreatePaymentInput, CreatePaymentReply, MAX_STEP_FAILURES, ParkedListQuery, ParkedPayment, Payment, PaymentListQuery, PAYMENT_LIST_MAX, PAYMENT_MESSAGES, PARKED_LIST_MAX } from "@fintech/core/payments/model";
+import { closeParkedPayment, listParkedPayments } from "@fintech/core/payments/review";
 import { initiatePayment, requireOwnPayment } from "@fintech/core/payments/service";
 import { listPayments, publicPayment } from "@fintech/core/payments/store";
 import type { AppEnv } from "../http/env";
 import { idempotencyKey, writeReply } from "../http/idempotency";
-import { requireAuth } from "../http/middleware";
+import { requireAdmin, requireAuth } from "../http/middleware";
 import { authenticated, errors, idempotencyKeyParameter, jsonBody, jsonReply, pathParameter, queryParameters, REPLAYED_HEADER, TAGS } from "../http/openapi";
 import { queryWith, readJson } from "../http/validate";
 
 /**
  * Payments (issue 12, spec 001 §7), mounted at /v1/payments: initiate a payment, read one, list
- * the caller's. Everything lives in core (payments/service.ts, worker.ts, store.ts); this module
- * parses, authorises and shapes the replies. The lifecycle runs in the worker (contract §3); the
- * payment stream is routes/payment-stream.ts.
+ * the caller's; for admins, the payments parked for review and closing one. Everything lives in
+ * core (payments/service.ts, worker.ts, store.ts, review.ts); this module parses, authorises and
+ * shapes the replies. The lifecycle runs in the worker (contract §3); the payment stream is
+ * routes/payment-stream.ts.
  */
 
 const tags = [TAGS.accounts] as [typeof TAGS.accounts];
 
 const PaymentReply = z.object({ data: Payment });
-const PaymentListReply = z.object({ data: z.array(Payment), pagination: z.object({ next_cursor: z.string().nullable().describe("Pass as `cursor` for the next page; null on the last page") }) });
+const nextCursor = z.string().nullable().describe("Pass as `cursor` for the next page; null on the last page");
+const PaymentListReply = z.object({ data: z.array(Payment), pagination: z.object({ next_cursor: nextCursor }) });
+const ParkedListReply = z.object({ data: z.array(ParkedPayment), pagination: z.object({ next_cursor: nextCursor }) });
+const ParkedReply = z.object({ message: z.string(), data: ParkedPayment });
+const ADMIN_ONLY = "Administrators only (a user is answered 403 `admin_required`).";
 
 /* ---------- examples ---------- */
 
@@ -74,6 +80,23 @@ const exampleCompleted: Payment = {
   completedAt: "2026-01-15T10:00:01.260Z",
 };
 
+const exampleParked: ParkedPayment = {
+  paymentId: examplePayment.paymentId,
+  userId: examplePayment.userId,
+  status: "parked",
+  amount: examplePayment.amount,
+  currency: "USD",
+  selectedRail: "ACH",
+  stuckStatus: "processing",
+  stepFailures: MAX_STEP_FAILURES,
+  lastError: "Error: The rail's record could not be read",
+  reason: PAYMENT_MESSAGES.parked(MAX_STEP_FAILURES),
+  parkedAt: "2026-01-15T10:08:00.000Z",
+  closedAt: null,
+  closedBy: null,
+  note: null,
+};
+
 const idParameter = pathParameter("id", "The payment id (paymentId)", examplePayment.paymentId);
 
 /* ---------- routes ---------- */
@@ -89,7 +112,7 @@ const createPaymentRoute = createRoute({
   description: [
     "Spec 001 §7. `userId` must be your own (else 403). Exactly one payee: `toAccountId` (another of your accounts), `toEmail` (another user: their oldest active account of the currency receives it; you never see its id or balance; an unknown email and a user without such an account get the same 422 `payee_cannot_receive`; paying yourself by email is a 422 `self_payment_by_email`) or `beneficiary` (an external account: the amount goes to the clearing account of the currency).",
     "The routing chooses the rail (`preferredRail` / `forceRail` name a rail, e.g. ACH); the fee is that rail's cost (the shared cost formula) and is the price: a retry on another rail keeps it.",
-    "One transaction holds amount + fee on your account (a draft journal: the funds are no longer available; 422 `insufficient_funds` otherwise), stores the payment, its routing decision and its first event. The payment then moves pending → processing → completed | failed in the background (GET /v1/payments/{id}, or the payment stream).",
+    `One transaction holds amount + fee on your account (a draft journal: the funds are no longer available; 422 \`insufficient_funds\` otherwise), stores the payment, its routing decision and its first event. The payment then moves pending → processing → completed | failed in the background (GET /v1/payments/{id}, or the payment stream). If the platform cannot process a step of it ${MAX_STEP_FAILURES} times in a row, it is \`parked\` for review instead: the hold is released (nothing is paid) and \`failureReason\` says so.`,
     "Send an Idempotency-Key to retry safely: the same key and body replay the first reply byte for byte; another body is a 422 `idempotency_key_reused`. Validation errors are never recorded.",
   ].join(" "),
   "x-complexity": "high",
@@ -146,12 +169,60 @@ const listPaymentsRoute = createRoute({
   },
 });
 
+const listParkedRoute = createRoute({
+  tags,
+  security: authenticated,
+  "x-stability": "beta",
+  method: "get",
+  path: "/parked",
+  operationId: "listParkedPayments",
+  summary: "Payments parked for review",
+  description: `Payments whose next step failed ${MAX_STEP_FAILURES} times in a row and were parked instead of retried forever (their hold was released: nothing was paid), newest first, open and closed (\`closedAt\`). Each shows the status it was stuck in, how often its step failed and the last error, to find the cause. \`limit\` 1-${PARKED_LIST_MAX} (default 50), \`cursor\` the previous page's next_cursor. ${ADMIN_ONLY}`,
+  "x-complexity": "low",
+  parameters: queryParameters(ParkedListQuery),
+  responses: {
+    200: jsonReply("A page of parked payments", "ParkedPaymentListReply", ParkedListReply, { data: [exampleParked], pagination: { next_cursor: null } }),
+    ...errors({ 400: ["validation_error", "invalid_cursor"], 401: true, 403: ["admin_required"], 503: true }),
+  },
+});
+
+const closeParkedRoute = createRoute({
+  tags,
+  security: authenticated,
+  "x-stability": "beta",
+  method: "post",
+  path: "/{id}/close",
+  operationId: "closeParkedPayment",
+  summary: "Close a parked payment",
+  description: `Ends a parked payment as failed once its case is reviewed, with a note (1-500 characters) kept on the review item with who closed it and when. The payer's payment says it was closed after review; nothing is paid (its hold was released when it was parked). A parked payment is never resumed: placing a new hold would be a new decision on the payer's money, so the payer sends a new payment. 404 for an unknown id, 409 \`payment_not_parked\` for a payment that is not parked. ${ADMIN_ONLY}`,
+  "x-complexity": "medium",
+  parameters: [idParameter],
+  request: { body: jsonBody("CloseParkedPaymentInput", CloseParkedInput, { note: "The rail's record was restored; the payer was told to send the payment again." }) },
+  responses: {
+    200: jsonReply("The review item, closed", "CloseParkedPaymentReply", ParkedReply, {
+      message: "Payment closed",
+      data: { ...exampleParked, status: "failed", closedAt: "2026-01-15T11:00:00.000Z", closedBy: "admin@example.com", note: "The rail's record was restored; the payer was told to send the payment again." },
+    }),
+    ...errors({ 400: ["validation_error", "invalid_json"], 401: true, 403: ["admin_required"], 404: ["payment_not_found"], 409: ["payment_not_parked"], 503: true }),
+  },
+});
+
 /* ---------- handlers ---------- */
 
 export const paymentRoutes = $(new OpenAPIHono<AppEnv>().use(requireAuth))
   .openapi(createPaymentRoute, async (c) => {
     const result = await initiatePayment(c.get("core"), c.get("auth"), await readJson(c), idempotencyKey(c));
     return writeReply(c, { body: result.body, replayed: result.replayed }, 201);
+  })
+  // The fixed path before /{id}: "parked" would otherwise be read as a payment id.
+  .openapi({ ...listParkedRoute, middleware: [requireAdmin] as const }, async (c) => {
+    const query = queryWith(c, ParkedListQuery);
+    const page = await listParkedPayments(c.get("core"), query);
+    return c.json({ data: page.items, pagination: { next_cursor: page.next_cursor } }, 200);
+  })
+  .openapi({ ...closeParkedRoute, middleware: [requireAdmin] as const }, async (c) => {
+    const closed = await closeParkedPayment(c.get("core"), c.req.param("id"), c.get("auth").user.email, await readJson(c));
+    return c.json({ message: "Payment closed", data: closed }, 200);
   })
   .openapi(listPaymentsRoute, async (c) => {
     const query = queryWith(c, PaymentListQuery);

@@ -212,7 +212,7 @@ function MetricTiles({ tiles, complete }: { tiles: PaymentTiles; complete: boole
           value={tiles.avgProcessingMs === null ? "N/A" : durationText(tiles.avgProcessingMs)}
           note={tiles.avgProcessingMs === null ? "No completed payment yet" : "Created to completed, mean"}
         />
-        <Tile label="Active Payments" value={String(tiles.active)} note="Pending or processing" />
+        <Tile label="Active Payments" value={String(tiles.active)} note={tiles.parked > 0 ? `Pending or processing · ${tiles.parked} held for review` : "Pending or processing"} />
       </dl>
       {!complete && <p className={`mt-2 ${subtleTextClass}`}>From your latest {tiles.total.toLocaleString("en-US")} payments.</p>}
     </section>

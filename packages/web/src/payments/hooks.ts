@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef, useState } from "react";
-import { PAYMENT_STREAM_PATH, paymentsApi, type CreatePaymentRequest } from "../api/payments";
+import { paymentsApi, type CreatePaymentRequest } from "../api/payments";
 import { ledgerKeys } from "../ledger/hooks";
 import { startBrowserFeed } from "../live/browserFeed";
 import type { ConnectionStatus } from "../live/feedState";
@@ -63,9 +63,9 @@ export function useRefreshPayments() {
 }
 
 /**
- * The payment stream while `streaming` is on (Start/Stop Streaming), through the shared live feed
- * client: the service's health check before each connection, a stream ticket, resume from the last
- * event id. Each event goes to `onEvent` and refreshes the tiles; a resumed connection refreshes
+ * The payment stream while `streaming` is on (Start/Stop Streaming), through the browser's one
+ * live connection (live/browserFeed.ts): the service's health check before joining it, resume from
+ * the last event id. Each event goes to `onEvent` and refreshes the tiles; a resumed connection refreshes
  * them too (events of the gap may not replay). Returns the connection's state, "offline" when off.
  */
 export function usePaymentStream(streaming: boolean, onEvent: (event: PaymentLiveEvent) => void): ConnectionStatus {
@@ -84,7 +84,7 @@ export function usePaymentStream(streaming: boolean, onEvent: (event: PaymentLiv
     }
     return startBrowserFeed({
       stream: PAYMENT_STREAM,
-      path: PAYMENT_STREAM_PATH,
+      scope: "payment",
       userId,
       healthy: () => paymentsApi.healthy(),
       onEvent: (event) => {

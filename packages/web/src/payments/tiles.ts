@@ -6,7 +6,8 @@ import type { Payment } from "../api/payments";
  * - Total Volume: the amounts of completed payments, per currency (money that really moved).
  * - Success Rate: completed payments divided by all payments (spec 001 §9), null with none.
  * - Avg Processing: the mean of completedAt − createdAt over completed payments, null with none.
- * - Active Payments: payments pending or processing.
+ * - Active Payments: payments pending or processing (a payment held for review is not active:
+ *   nothing happens to it until an admin closes it; the tile says how many there are).
  */
 
 export interface CurrencyVolume {
@@ -20,6 +21,8 @@ export interface PaymentTiles {
   completed: number;
   failed: number;
   active: number;
+  /** Parked for review (their hold released). */
+  parked: number;
   /** Largest volume first. */
   volume: CurrencyVolume[];
   /** 0..1; null when there is no payment. */
@@ -55,6 +58,7 @@ export function paymentTiles(payments: readonly TilePayment[]): PaymentTiles {
     completed: completed.length,
     failed: payments.filter((payment) => payment.status === "failed").length,
     active: payments.filter((payment) => payment.status === "pending" || payment.status === "processing").length,
+    parked: payments.filter((payment) => payment.status === "parked").length,
     volume: [...volumes.values()].sort((a, b) => b.minor - a.minor || a.currency.localeCompare(b.currency)),
     successRate: payments.length === 0 ? null : completed.length / payments.length,
     avgProcessingMs: durations.length === 0 ? null : durations.reduce((sum, value) => sum + value, 0) / durations.length,

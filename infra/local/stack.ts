@@ -1,5 +1,4 @@
-import { randomBytes } from "node:crypto";
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readdirSync, rmSync, writeFileSync } from "node:fs";
 import type { RequestListener, Server } from "node:http";
 import { mkdtempSync } from "node:fs";
 import os from "node:os";
@@ -13,10 +12,12 @@ import { stageSettings } from "../stage";
 import { ensureTable } from "./bootstrap";
 import { deliverKycObjectEvents } from "./kyc-object-events";
 import { LocalPaymentWorker } from "./payment-worker";
+import { LocalIntegrityWorker } from "./integrity-worker";
 import { DATA_LOCK_FILE, lockDataDir } from "./data-lock";
 import { startDynamoDbLocal } from "./dynamodb-local";
 import { LOOPBACK, isPortFree } from "./ports";
 import { startS3Emulator } from "./s3-emulator";
+import { localKeyEnv } from "./keys";
 import { seedLocalData } from "./seed";
 import { closeServer, createLocalHost, listen, listenWith } from "./server";
 import { EMBEDDED_FEED_SETTINGS } from "./feed-settings";
@@ -30,7 +31,7 @@ export interface LocalStackOptions {
   fresh: boolean;
   /** Built SPA to serve next to the API (null: API only). */
   staticDir: string | null;
-  /** Environment overrides (JWT_SECRET, ADMIN_EMAIL, LOG_LEVEL, ...); defaults to process.env. */
+  /** Environment overrides (SESSION_KEYS and the other keyrings, ADMIN_EMAIL, LOG_LEVEL, ...); defaults to process.env. */
   env?: Record<string, string | undefined>;
   /** Replaces the default static host, e.g. with Vite's dev middleware. */
   listener?: (api: ReturnType<typeof createApp>) => Promise<RequestListener> | RequestListener;
@@ -61,16 +62,6 @@ function clearDataDir(dataDir: string): void {
   for (const entry of readdirSync(dataDir)) {
     if (entry !== DATA_LOCK_FILE) rmSync(path.join(dataDir, entry), { recursive: true, force: true });
   }
-}
-
-/** Sessions survive restarts locally because the signing secret is kept beside the data. */
-function localJwtSecret(dataDir: string | null): string {
-  if (!dataDir) return randomBytes(32).toString("hex");
-  const file = path.join(dataDir, "jwt-secret");
-  if (existsSync(file)) return readFileSync(file, "utf8").trim();
-  const secret = randomBytes(32).toString("hex");
-  writeFileSync(file, secret, { mode: 0o600 });
-  return secret;
 }
 
 /**
@@ -120,12 +111,15 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       SETTLEMENTS_BUCKET: bucketNames.settlements,
       DYNAMODB_ENDPOINT: dynamo.endpoint,
       S3_ENDPOINT: s3.endpoint,
-      JWT_SECRET: env.JWT_SECRET ?? localJwtSecret(options.dataDir),
+      // One keyring per purpose, kept beside the data so sessions and API keys survive restarts.
+      ...localKeyEnv(options.dataDir, env),
       CORS_ORIGINS: env.CORS_ORIGINS ?? (httpPort === 0 ? "" : siteOrigin(httpPort).join(",")),
     });
     // Payments advance on timers and a periodic sweep, as the cloud's queue and sweeper drive them.
     const paymentWorker = new LocalPaymentWorker();
-    const core = createContext(config, { paymentScheduler: paymentWorker });
+    // Whole-ledger integrity checks run a page at a time in this process, as the cloud's queue runs them.
+    const integrityWorker = new LocalIntegrityWorker();
+    const core = createContext(config, { paymentScheduler: paymentWorker, integrityJobs: integrityWorker });
     await ensureTable(core.db);
     // Presigned uploads into the KYC bucket run the document checks, as the cloud's S3 notification does.
     const kycObjectEvents = deliverKycObjectEvents(s3.server, core);
@@ -134,6 +128,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     // Stopped after the server has closed (no new payments) and before DynamoDB Local stops.
     paymentWorker.start(core);
     stops.push(() => paymentWorker.stop());
+    integrityWorker.start(core);
+    stops.push(() => integrityWorker.stop());
 
     const metrics = createRequestMetrics(core);
     const api = createApp(core, { metrics });

@@ -113,7 +113,7 @@ export function replayTotals(journals: Journal[], at: string | null): Map<string
   return totals;
 }
 
-const sameTotals = (a: Totals, b: Totals) =>
+export const sameTotals = (a: Totals, b: Totals) =>
   a.posted_debits === b.posted_debits && a.posted_credits === b.posted_credits && a.pending_debits === b.pending_debits && a.pending_credits === b.pending_credits;
 
 export interface TrialBalanceRow {
@@ -225,10 +225,19 @@ export interface Drift {
   expected: Totals;
 }
 
+/** A journal whose debit legs do not add up to its credit legs. */
+export function isUnbalanced(journal: Journal): boolean {
+  let net = 0;
+  for (const entry of journal.entries) net += entry.side === "debit" ? entry.amount : -entry.amount;
+  return net !== 0;
+}
+
 /**
  * Recomputes every balance in scope from the journals and compares it with the recorded
- * version chains. Scope "owner": one customer's accounts; "ledger": every account, system
- * accounts included (sum of their shards), for administrators.
+ * version chains, in one call. Scope "owner": one customer's accounts, read through the owner's
+ * own partitions (the user's GET /ledger/integrity). "ledger": every account, system accounts
+ * included (sum of their shards), by a scan of the whole table: the reference the paged job
+ * (integrity-steps.ts) is tested against, never run inside a request.
  */
 export async function integrityCheck(ctx: CoreContext, scope: { ownerId: string } | "ledger") {
   const { journals, accounts } =
@@ -243,13 +252,7 @@ export async function integrityCheck(ctx: CoreContext, scope: { ownerId: string 
     const want = expected.get(account.id) ?? { ...ZERO_TOTALS };
     if (!sameTotals(recorded, want)) drift.push({ account_id: account.id, account_name: account.name, recorded, expected: want });
   }
-  const unbalanced = journals
-    .filter((journal) => {
-      const debits = journal.entries.filter((entry) => entry.side === "debit").reduce((sum, entry) => sum + entry.amount, 0);
-      const credits = journal.entries.filter((entry) => entry.side === "credit").reduce((sum, entry) => sum + entry.amount, 0);
-      return debits !== credits;
-    })
-    .map((journal) => journal.id);
+  const unbalanced = journals.filter(isUnbalanced).map((journal) => journal.id);
   return {
     checked_at: ctx.clock().toISOString(),
     scope: scope === "ledger" ? "ledger" : "owner",

@@ -3,6 +3,7 @@ import { createDatabase, type Database } from "./dynamo";
 import { createLogger, type Logger } from "./logger";
 import { createObjectStorage, type ObjectStorage } from "./storage";
 import type { PaymentScheduler } from "../payments/scheduler";
+import type { IntegrityJobQueue } from "../ledger/integrity-queue";
 
 /** Everything a core service needs from the outside world, built once per process. */
 export interface CoreContext {
@@ -13,6 +14,8 @@ export interface CoreContext {
   clock: () => Date;
   /** Runs a payment's next step when it is due (queue or timer); optional: the sweeper finds due steps without it. */
   paymentScheduler?: PaymentScheduler;
+  /** Runs a started whole-ledger integrity check's steps (queue or local worker); optional: tests run the steps themselves. */
+  integrityJobs?: IntegrityJobQueue;
 }
 
 export function createContext(config: AppConfig, overrides: Partial<Omit<CoreContext, "config">> = {}): CoreContext {
@@ -23,5 +26,6 @@ export function createContext(config: AppConfig, overrides: Partial<Omit<CoreCon
     logger: overrides.logger ?? createLogger(config.LOG_LEVEL, { stage: config.STAGE }),
     clock: overrides.clock ?? (() => new Date()),
     ...(overrides.paymentScheduler ? { paymentScheduler: overrides.paymentScheduler } : {}),
+    ...(overrides.integrityJobs ? { integrityJobs: overrides.integrityJobs } : {}),
   };
 }

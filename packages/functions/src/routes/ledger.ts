@@ -5,6 +5,8 @@ import { ANALYTICS_DEFAULT_DAYS, ANALYTICS_MAX_DAYS, ledgerAnalytics, parseAnaly
 import { setAccountLock, setLowBalanceThreshold } from "@fintech/core/ledger/controls";
 import { DepositInput, LockInput, TestBalanceInput, ThresholdInput, TransactionFilters, TransferInput } from "@fintech/core/ledger/model";
 import { integrityCheck, trialBalance } from "@fintech/core/ledger/reports";
+import { getIntegrityJob, latestIntegrityJob, latestIntegrityResult, startIntegrityJob } from "@fintech/core/ledger/integrity-jobs";
+import { INTEGRITY_MESSAGES, INTEGRITY_SETTLE_MS, IntegrityJob, IntegrityResult } from "@fintech/core/ledger/integrity-model";
 import { BATCH_MAX_ITEMS, BatchRequestInput, postBatch, TRANSACTION_MAX_ITEMS } from "@fintech/core/ledger/batches";
 import { isItemError } from "@fintech/core/ledger/decisions";
 import {
@@ -410,9 +412,9 @@ const trialBalanceRoute = createRoute({
   },
 });
 
-const integrityExample = (scope: "owner" | "ledger") => ({
-  data: { checked_at: "2026-01-15T12:00:00.000Z", scope, accounts_checked: scope === "owner" ? 2 : 58, journals_checked: scope === "owner" ? 3 : 412, drift: [], unbalanced_journals: [], ok: true },
-});
+const integrityExample = {
+  data: { checked_at: "2026-01-15T12:00:00.000Z", scope: "owner" as const, accounts_checked: 2, journals_checked: 3, drift: [], unbalanced_journals: [], ok: true },
+};
 
 const integrityRoute = createRoute({
   ...ledger,
@@ -420,25 +422,123 @@ const integrityRoute = createRoute({
   path: "/integrity",
   operationId: "checkIntegrity",
   summary: "Check your ledger's integrity",
-  description: "Recomputes every balance of the signed-in user's accounts from their journals and compares it with the recorded balances; lists any drift and any unbalanced journal.",
+  description: "Recomputes every balance of the signed-in user's accounts from their journals and compares it with the recorded balances; lists any drift and any unbalanced journal. Reads only the user's own accounts, journals and the payments they received, never the rest of the ledger.",
   "x-complexity": "high",
   responses: {
-    200: jsonReply("The check", "IntegrityReply", IntegrityReply, integrityExample("owner")),
+    200: jsonReply("The check", "IntegrityReply", IntegrityReply, integrityExample),
     ...errors({ 401: true, 503: true }),
   },
 });
+
+/* The whole-ledger check runs as a job, a page at a time outside any request (core/ledger/integrity-steps.ts). */
+
+const integrityJobId = pathParameter("id", "The integrity check's (job's) id", "5a0c3e2f-9b1d-4c8e-a7f6-3d2e1c0b9a87");
+const integrityResultExample = {
+  checked_at: "2026-01-15T12:04:10.000Z",
+  scope: "ledger" as const,
+  as_of: "2026-01-15T11:59:00.000Z",
+  accounts_checked: 58,
+  journals_checked: 412,
+  drift: [],
+  drift_count: 0,
+  unbalanced_journals: [],
+  unbalanced_count: 0,
+  currencies: [{ currency: "USD" as const, posted_debits: 1250000, posted_credits: 1250000, pending_debits: 10000, pending_credits: 10000, is_balanced: true }],
+  ok: true,
+};
+const integrityJobExample = (status: "queued" | "running" | "succeeded") => ({
+  id: "5a0c3e2f-9b1d-4c8e-a7f6-3d2e1c0b9a87",
+  scope: "ledger" as const,
+  started_by: { id: EXAMPLE_IDS.user, name: "Ada Lovelace" },
+  started_at: "2026-01-15T12:00:00.000Z",
+  as_of: "2026-01-15T11:59:00.000Z",
+  status,
+  progress: {
+    phase: status === "succeeded" ? ("done" as const) : ("journals" as const),
+    pages: status === "queued" ? 0 : status === "running" ? 3 : 14,
+    items_examined: status === "queued" ? 0 : status === "running" ? 600 : 2310,
+    estimated_items: 2300,
+    journals_checked: status === "queued" ? 0 : status === "running" ? 120 : 412,
+    accounts_found: status === "queued" ? 0 : status === "running" ? 17 : 58,
+    accounts_checked: status === "succeeded" ? 58 : 0,
+    percent: status === "queued" ? 0 : status === "running" ? 20 : 100,
+  },
+  result: status === "succeeded" ? integrityResultExample : null,
+  finished_at: status === "succeeded" ? "2026-01-15T12:04:10.000Z" : null,
+  error: null,
+  updated_at: status === "succeeded" ? "2026-01-15T12:04:10.000Z" : "2026-01-15T12:00:00.000Z",
+});
+const IntegrityJobReply = z.object({ data: IntegrityJob });
+const IntegrityJobStartedReply = z.object({ message: z.string(), data: IntegrityJob });
+const LatestIntegrityJobReply = z.object({ data: IntegrityJob.nullable().describe("The most recently started check, whatever its status; null before the first") });
+const LedgerIntegrityReply = z.object({
+  data: IntegrityResult.nullable().describe("The latest finished check's result; null before the first"),
+  job_id: z.string().nullable().describe("The job that produced it"),
+  age_seconds: z.number().int().nullable().describe("How long ago it finished"),
+  message: z.string(),
+});
+const ADMIN_ONLY_ERRORS = { 401: true, 403: ["admin_required"], 503: true } as const;
 
 const ledgerIntegrityRoute = createRoute({
   ...ledger,
   method: "get",
   path: "/integrity/ledger",
   operationId: "checkLedgerIntegrity",
-  summary: "Check the whole ledger's integrity (admin)",
-  description: "Administrators only. The same check over every account, system accounts included (the sum of their shards): a scan of the whole ledger.",
-  "x-complexity": "high",
+  summary: "The whole ledger's latest integrity result (admin)",
+  description:
+    "Administrators only. The result of the latest whole-ledger integrity check that finished, and how old it is. The check itself runs as a job outside the request (POST /integrity/jobs), never as a scan here; before the first has finished, `data` is null and `message` says how to start one.",
+  "x-complexity": "low",
   responses: {
-    200: jsonReply("The check", "IntegrityReply", IntegrityReply, integrityExample("ledger")),
-    ...errors({ 401: true, 403: ["admin_required"], 503: true }),
+    200: jsonReply("The latest stored result", "LedgerIntegrityReply", LedgerIntegrityReply, {
+      data: integrityResultExample,
+      job_id: "5a0c3e2f-9b1d-4c8e-a7f6-3d2e1c0b9a87",
+      age_seconds: 3600,
+      message: "The latest whole-ledger check finished 3600 seconds ago; start a new one with POST /api/v1/ledger/integrity/jobs",
+    }),
+    ...errors(ADMIN_ONLY_ERRORS),
+  },
+});
+
+const startIntegrityJobRoute = createRoute({
+  ...ledger,
+  method: "post",
+  path: "/integrity/jobs",
+  operationId: "startLedgerIntegrityJob",
+  summary: "Start a whole-ledger integrity check (admin)",
+  description: `Administrators only. Starts the whole-ledger check as a job and answers at once (202): a worker recomputes every balance, system accounts included, from the journals a page at a time and compares it with the recorded balances, as the ledger stood ${INTEGRITY_SETTLE_MS / 1000} s before the start (\`as_of\`), so writes may go on meanwhile. Follow it with GET /integrity/jobs/{id}. One whole-ledger check runs at a time: another start while one runs is 409 \`integrity_check_running\`.`,
+  "x-complexity": "medium",
+  responses: {
+    202: jsonReply("The job, queued", "IntegrityJobStartedReply", IntegrityJobStartedReply, { message: "Integrity check started", data: integrityJobExample("queued") }),
+    ...errors({ ...ADMIN_ONLY_ERRORS, 409: ["integrity_check_running"] }),
+  },
+});
+
+const latestIntegrityJobRoute = createRoute({
+  ...ledger,
+  method: "get",
+  path: "/integrity/jobs/latest",
+  operationId: "getLatestLedgerIntegrityJob",
+  summary: "The latest whole-ledger integrity check (admin)",
+  description: "Administrators only. The most recently started check with its progress, and its result once it has finished; `data` is null before the first.",
+  "x-complexity": "low",
+  responses: {
+    200: jsonReply("The latest job", "LatestIntegrityJobReply", LatestIntegrityJobReply, { data: integrityJobExample("running") }),
+    ...errors(ADMIN_ONLY_ERRORS),
+  },
+});
+
+const getIntegrityJobRoute = createRoute({
+  ...ledger,
+  method: "get",
+  path: "/integrity/jobs/{id}",
+  operationId: "getLedgerIntegrityJob",
+  summary: "A whole-ledger integrity check (admin)",
+  description: "Administrators only. One check: its status (queued, running, succeeded, failed), progress, and its result once it has succeeded.",
+  "x-complexity": "low",
+  parameters: [integrityJobId],
+  responses: {
+    200: jsonReply("The job", "IntegrityJobReply", IntegrityJobReply, { data: integrityJobExample("succeeded") }),
+    ...errors({ ...ADMIN_ONLY_ERRORS, 400: ["invalid_job_id"], 404: ["integrity_job_not_found"] }),
   },
 });
 
@@ -567,7 +667,19 @@ export const ledgerRoutes = $(new OpenAPIHono<AppEnv>().use(requireAuth))
   .openapi(statusRoute("unpost"), (c) => statusChange(c, "unpost"))
   .openapi(trialBalanceRoute, async (c) => c.json({ data: await trialBalance(c.get("core"), c.get("auth").userId, c.req.query("as_of") || undefined) }, 200))
   .openapi(integrityRoute, async (c) => c.json({ data: await integrityCheck(c.get("core"), { ownerId: c.get("auth").userId }) }, 200))
-  .openapi({ ...ledgerIntegrityRoute, middleware: [requireAdmin] as const }, async (c) => c.json({ data: await integrityCheck(c.get("core"), "ledger") }, 200))
+  // The stored result of the latest finished job: never a scan inside the request.
+  .openapi({ ...ledgerIntegrityRoute, middleware: [requireAdmin] as const }, async (c) => {
+    const latest = await latestIntegrityResult(c.get("core"));
+    if (!latest) return c.json({ data: null, job_id: null, age_seconds: null, message: INTEGRITY_MESSAGES.noResult }, 200);
+    const message = `The latest whole-ledger check finished ${latest.age_seconds} seconds ago; start a new one with POST /api/v1/ledger/integrity/jobs`;
+    return c.json({ data: latest.result, job_id: latest.job.id, age_seconds: latest.age_seconds, message }, 200);
+  })
+  .openapi({ ...startIntegrityJobRoute, middleware: [requireAdmin] as const }, async (c) =>
+    c.json({ message: "Integrity check started", data: await startIntegrityJob(c.get("core"), actorOf(c)) }, 202),
+  )
+  // Registered before /integrity/jobs/{id}, which it would otherwise be taken for.
+  .openapi({ ...latestIntegrityJobRoute, middleware: [requireAdmin] as const }, async (c) => c.json({ data: await latestIntegrityJob(c.get("core")) }, 200))
+  .openapi({ ...getIntegrityJobRoute, middleware: [requireAdmin] as const }, async (c) => c.json({ data: await getIntegrityJob(c.get("core"), c.req.param("id")) }, 200))
   // Daily balances and flows per account and per currency over the last `days` (1..365, default 30).
   .openapi(analyticsRoute, async (c) =>
     c.json({ data: await ledgerAnalytics(c.get("core"), c.get("auth").userId, parseAnalyticsDays(c.req.query("days"))) }, 200),

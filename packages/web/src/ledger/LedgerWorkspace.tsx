@@ -6,6 +6,7 @@ import { AnalyticsTab } from "./AnalyticsTab";
 import { ConnectAccountWizard } from "./ConnectAccountWizard";
 import { DepositForm } from "./DepositForm";
 import { greeting, useFirstVisit } from "./firstVisit";
+import { IntegrityPanel } from "./IntegrityPanel";
 import { useInvalidateLedger, useLedgerAccounts, useTransactionHistory } from "./hooks";
 import { LedgerTabs } from "./LedgerTabs";
 import { LiveIndicator } from "./live/LiveIndicator";
@@ -138,6 +139,8 @@ export function LedgerWorkspace() {
                 <AnalyticsTab />
               )}
             </div>
+            {/* The whole-ledger check; the server refuses its routes to anyone else. */}
+            {user?.role === "admin" && <IntegrityPanel />}
           </>
         )}
       </div>

@@ -1,12 +1,15 @@
 import { Effect, PolicyStatement } from "aws-cdk-lib/aws-iam";
 import { FunctionUrlAuthType, InvokeMode } from "aws-cdk-lib/aws-lambda";
+import { SecretValue } from "aws-cdk-lib";
 import { Secret } from "aws-cdk-lib/aws-secretsmanager";
-import { Topic } from "aws-cdk-lib/aws-sns";
-import { EmailSubscription } from "aws-cdk-lib/aws-sns-subscriptions";
-import { Config, Function, use, type StackContext } from "sst/constructs";
+import { Config, Function, use, type Stack, type StackContext } from "sst/constructs";
+import { KEY_PURPOSES, KEY_SECRETS, ORIGIN_SECRET_PREVIOUS, type KeyPurpose } from "../packages/core/src/shared/secret-names";
+import { Alerts } from "./Alerts";
 import { functionAlarms } from "./alarms";
 import { paymentWorker } from "./PaymentWorker";
+import { integrityJobs } from "./IntegrityJobs";
 import { imageCheckingFunctionProps } from "./native-modules";
+import { deploySettings } from "./settings";
 import { Storage } from "./Storage";
 
 export const API_TIMEOUT_SECONDS = 25;
@@ -17,11 +20,33 @@ export const SETTLEMENT_OBJECT_ACTIONS = ["s3:GetObject"] as const;
 /** HeadBucket (the health check) and listing need s3:ListBucket on the bucket itself. */
 export const BUCKET_ACTIONS = ["s3:ListBucket"] as const;
 
+/** The key secrets as SST Config.Secrets, by purpose. */
+function keySecretsOf(stack: Stack): Record<KeyPurpose, Config.Secret> {
+  return Object.fromEntries(KEY_PURPOSES.map((purpose) => [purpose, new Config.Secret(stack, KEY_SECRETS[purpose])])) as Record<KeyPurpose, Config.Secret>;
+}
+
+/**
+ * The origin proof CloudFront sends and the functions accept. A rotation (docs/cloud.md, Keys):
+ * put a new value into the secret (Secrets Manager keeps the old one as AWSPREVIOUS), deploy with
+ * ORIGIN_SECRET_ROTATION=true, so the functions accept both while CloudFront's edges change over,
+ * then deploy again without it. The references name the version stage during a rotation, so the
+ * template text changes and CloudFormation resolves them again (it does not notice a new value
+ * behind an unchanged reference).
+ */
+export function originProofValues(secret: Secret, rotating: boolean): { current: string; previous: string | null } {
+  if (!rotating) return { current: secret.secretValue.unsafeUnwrap(), previous: null };
+  const stage = (versionStage: string) => SecretValue.secretsManager(secret.secretArn, { versionStage }).unsafeUnwrap();
+  return { current: stage("AWSCURRENT"), previous: stage("AWSPREVIOUS") };
+}
+
 export function Api({ stack, app }: StackContext) {
   const storage = use(Storage);
+  const { alarmTopic } = use(Alerts);
+  const settings = deploySettings(app.stage);
 
-  // Bound to the API and the feeds; SST stores the value in SSM (`sst secrets set JWT_SECRET`).
-  const jwtSecret = new Config.Secret(stack, "JWT_SECRET");
+  // One key secret per purpose (packages/core/src/shared/secret-names.ts), each bound only to the
+  // functions that use it; SST keeps the values in SSM (`npx sst secrets set SESSION_KEYS ...`).
+  const keySecrets = keySecretsOf(stack);
 
   /**
    * The proof CloudFront adds to every request it forwards to a function URL (stacks/Web.ts)
@@ -35,27 +60,27 @@ export function Api({ stack, app }: StackContext) {
     generateSecretString: { passwordLength: 48, excludePunctuation: true },
   });
   // Under `sst dev` there is no CloudFront in front of the functions, so no proof to check.
+  const originProof = originProofValues(originSecret, process.env.ORIGIN_SECRET_ROTATION === "true");
   const originEnvironment: Record<string, string> =
-    app.mode === "dev" ? {} : { ORIGIN_SECRET: originSecret.secretValue.unsafeUnwrap() };
-
-  /** Where every alarm of the stage notifies; `ALARM_EMAIL` at deploy time subscribes a person. */
-  const alarmTopic = new Topic(stack, "Alarms", { displayName: `fintech-platform ${app.stage} alarms` });
-  const alarmEmail = process.env.ALARM_EMAIL?.trim();
-  if (alarmEmail) alarmTopic.addSubscription(new EmailSubscription(alarmEmail));
+    app.mode === "dev" ? {} : { ORIGIN_SECRET: originProof.current, ...(originProof.previous ? { [ORIGIN_SECRET_PREVIOUS]: originProof.previous } : {}) };
 
   // The payment lifecycle's queue, worker and sweeper (stacks/PaymentWorker.ts). The API only
   // sends the first step of each payment it creates: the queue URL and sqs:SendMessage on it.
-  const payments = paymentWorker(stack, { table: storage.table.cdk.table, environment: storage.environment, alarmTopic });
+  const payments = paymentWorker(stack, { table: storage.table.cdk.table, environment: storage.environment, alarmTopic, settings });
+  // Whole-ledger integrity checks run as jobs (stacks/IntegrityJobs.ts); the API only starts them.
+  const integrity = integrityJobs(stack, { table: storage.table.cdk.table, environment: storage.environment, alarmTopic, settings });
 
   const api = new Function(stack, "Api", {
     handler: "packages/functions/src/lambda/api.handler",
-    // The app checks KYC pictures with sharp (a native module): bundled beside the code, on x86_64.
+    // The app checks KYC pictures with sharp (a native module): the staged arm64 copy beside the bundle.
     ...imageCheckingFunctionProps(app),
     // Below CloudFront's 30 s origin read timeout, so a slow request fails here with a log line.
     timeout: `${API_TIMEOUT_SECONDS} seconds`,
     memorySize: "1024 MB",
-    environment: { ...storage.environment, ...originEnvironment, ...payments.queueEnvironment },
-    bind: [jwtSecret],
+    // A floor the feeds cannot take, and the API's cap (infra/stage.ts).
+    reservedConcurrentExecutions: settings.concurrency.reserved.api ?? undefined,
+    environment: { ...storage.environment, ...originEnvironment, ...payments.queueEnvironment, ...integrity.queueEnvironment },
+    bind: Object.values(keySecrets),
   });
 
   // Not `url:` on the Function: that keeps the FunctionUrl construct private, and Web needs it as
@@ -77,14 +102,15 @@ export function Api({ stack, app }: StackContext) {
     new PolicyStatement({ effect: Effect.ALLOW, actions: [...KYC_OBJECT_ACTIONS], resources: [kyc.arnForObjects("*")] }),
     new PolicyStatement({ effect: Effect.ALLOW, actions: [...SETTLEMENT_OBJECT_ACTIONS], resources: [settlements.arnForObjects("*")] }),
     payments.sendSteps(),
+    integrity.sendJobs(),
   ]);
 
   // The nightly reconciliation Cron (infra/spec/schedules.ts) joins this stack with its
   // handler in the reconciliation issue.
 
-  functionAlarms(stack, "Api", api, alarmTopic, { timeoutSeconds: API_TIMEOUT_SECONDS });
+  functionAlarms(stack, "Api", api, alarmTopic, { url: true, timeoutSeconds: API_TIMEOUT_SECONDS });
 
-  stack.addOutputs({ ApiFunctionUrl: url.url, AlarmTopicArn: alarmTopic.topicArn });
+  stack.addOutputs({ ApiFunctionUrl: url.url });
 
-  return { api, url, jwtSecret, originSecret, originEnvironment, alarmTopic, payments };
+  return { api, url, keySecrets, originSecret, originProof, originEnvironment, alarmTopic, payments, integrity };
 }

@@ -1,26 +1,37 @@
+import { Effect, PolicyStatement } from "aws-cdk-lib/aws-iam";
 import { FunctionUrlAuthType, InvokeMode } from "aws-cdk-lib/aws-lambda";
 import { Function, use, type StackContext } from "sst/constructs";
+import { FEEDS_FUNCTION } from "../infra/stage";
+import { STREAM_LEASE_PREFIX } from "../packages/core/src/events/keys";
+import { Alerts } from "./Alerts";
 import { functionAlarms } from "./alarms";
 import { Api } from "./Api";
-import { imageCheckingFunctionProps } from "./native-modules";
+import { deploySettings } from "./settings";
 import { Storage } from "./Storage";
 
 /** Lambda's ceiling. The app ends each SSE stream well before it and the client reconnects. */
 export const FEEDS_TIMEOUT_SECONDS = 900;
 
+/** What the feeds may do to their stream slot leases (packages/core/src/events/stream-leases.ts), the only items they write. */
+export const STREAM_LEASE_WRITE_ACTIONS = ["dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem"] as const;
+
 export function Feeds({ stack, app }: StackContext) {
   const storage = use(Storage);
-  const { jwtSecret, originEnvironment, alarmTopic } = use(Api);
+  const { keySecrets, originEnvironment } = use(Api);
+  const { alarmTopic } = use(Alerts);
+  const settings = deploySettings(app.stage);
 
   const feeds = new Function(stack, "Feeds", {
     handler: "packages/functions/src/lambda/feeds.handler",
-    // Same app as the API, so the same native sharp beside the bundle (see Storage.ts).
-    ...imageCheckingFunctionProps(app),
     timeout: `${FEEDS_TIMEOUT_SECONDS} seconds`,
-    memorySize: "512 MB",
+    // Sized for an I/O-bound stream (infra/stage.ts), which bench:feeds prices.
+    memorySize: `${FEEDS_FUNCTION.memoryMB} MB`,
+    // The ceiling: open streams can never take the executions the API and the worker need.
+    reservedConcurrentExecutions: settings.concurrency.reserved.feeds ?? undefined,
     // The same origin proof as the API: the feeds' function URL is just as reachable directly.
     environment: { ...storage.environment, ...originEnvironment },
-    bind: [jwtSecret],
+    // Sessions, tickets and cursors, API keys: not the identity-number key, which streams never use.
+    bind: [keySecrets.session, keySecrets.cursor, keySecrets.apiKeyHash],
   });
 
   const url = feeds.addFunctionUrl({
@@ -30,10 +41,20 @@ export function Feeds({ stack, app }: StackContext) {
     invokeMode: app.mode === "dev" ? InvokeMode.BUFFERED : InvokeMode.RESPONSE_STREAM,
   });
 
-  // Feeds only read the outbox.
-  storage.table.cdk.table.grantReadData(feeds);
+  // Feeds read the outbox, and write only their own stream slot leases: IAM checks the
+  // partition key of every put, update and delete against the prefix.
+  const table = storage.table.cdk.table;
+  table.grantReadData(feeds);
+  feeds.attachPermissions([
+    new PolicyStatement({
+      effect: Effect.ALLOW,
+      actions: [...STREAM_LEASE_WRITE_ACTIONS],
+      resources: [table.tableArn],
+      conditions: { "ForAllValues:StringLike": { "dynamodb:LeadingKeys": [`${STREAM_LEASE_PREFIX}*`] } },
+    }),
+  ]);
 
-  functionAlarms(stack, "Feeds", feeds, alarmTopic);
+  functionAlarms(stack, "Feeds", feeds, alarmTopic, { url: true });
 
   stack.addOutputs({ FeedsFunctionUrl: url.url });
 

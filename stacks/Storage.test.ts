@@ -1,18 +1,26 @@
 import { resourceOf, synth, type StackFunction, type SynthesizedApp } from "./testing";
 import type { App } from "sst/constructs";
-import { Match } from "aws-cdk-lib/assertions";
-import { existsSync, readFileSync } from "node:fs";
+import { Match, type Template } from "aws-cdk-lib/assertions";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { appTable, kycDocumentsBucket, settlementsBucket, toCreateTableInput } from "../infra/spec";
-import { SHARP_FILES } from "./native-modules";
-import { KYC_OBJECT_FAILURE_RETENTION_DAYS, KYC_OBJECT_FUNCTION_ACTIONS, Storage } from "./Storage";
+import { stagedSharp } from "../infra/native/sharp";
+import { INCOMPLETE_UPLOAD_DAYS, KYC_OBJECT_FAILURE_RETENTION_DAYS, KYC_OBJECT_FUNCTION_ACTIONS, Storage } from "./Storage";
+import { SETTLEMENT_RETENTION_DAYS, stageSettings, TABLE_BACKUP_RETENTION_DAYS, VAULT_LOCK_CHANGEABLE_DAYS } from "../infra/stage";
+import { BACKUP_JOBS_FAILED, DEAD_LETTERS_VISIBLE, TABLE_THROTTLE_EVENTS_PER_PERIOD } from "./alarms";
+import { TABLE_BACKUP_HOUR_UTC } from "./Backups";
+import { Alerts } from "./Alerts";
 
-const SYNTH_TIMEOUT_MS = 60_000;
+// Generous: synthesis bundles every function, and the machine may be busy with other work.
+const SYNTH_TIMEOUT_MS = 300_000;
+
+const alarmsOf = (template: Template) =>
+  Object.values(template.findResources("AWS::CloudWatch::Alarm")).map((alarm) => alarm.Properties as Record<string, unknown>);
 
 /**
  * The app as sst.config.ts builds it (its default function props, removal policy...) with the
- * Storage stack alone: Storage depends on no other stack, so its template is the same, and the
+ * Storage stack and the Alerts stack it depends on alone: its template is the same, and the
  * other stacks' functions are not bundled for nothing (each bundle is seconds on a 2-core machine).
  */
 async function storageOnly(app: App): Promise<void> {
@@ -21,7 +29,7 @@ async function storageOnly(app: App): Promise<void> {
     get: (target, property) =>
       property === "stack"
         ? (stack: StackFunction) => {
-            if (stack === Storage) target.stack(Storage);
+            if (stack === Alerts || stack === Storage) target.stack(stack);
             return onlyStorage;
           }
         : Reflect.get(target, property, target),
@@ -67,9 +75,9 @@ describe.each([
     expect(table().Properties!.SSESpecification).not.toHaveProperty("KMSMasterKeyId");
   });
 
-  it(`${retained ? "retains" : "deletes"} the data when the stage is removed`, () => {
+  it(`${retained ? "retains" : "deletes"} the data and the dead-letter queue when the stage is removed`, () => {
     const policy = retained ? "Retain" : "Delete";
-    for (const resource of [table(), kyc(), settlements()]) {
+    for (const resource of [table(), kyc(), settlements(), resourceOf(template(), "AWS::SQS::Queue", "KycObjectCreatedFailures")]) {
       expect(resource.DeletionPolicy, resource.id).toBe(policy);
       expect(resource.UpdateReplacePolicy, resource.id).toBe(policy);
     }
@@ -107,9 +115,86 @@ describe.each([
     }
   });
 
-  it("versions settlement files only", () => {
+  it("versions KYC documents, expiring old versions after the stage's days and aborting stale multipart uploads", () => {
+    expect(kycDocumentsBucket.versioned).toBe(true);
+    expect(kyc().Properties!.VersioningConfiguration).toEqual({ Status: "Enabled" });
+    const days = stageSettings(stage).kycNoncurrentVersionDays;
+    expect(days).toBe(retained ? 30 : 1);
+    expect(kyc().Properties!.LifecycleConfiguration).toEqual({
+      Rules: [
+        {
+          Id: "expire-noncurrent-versions",
+          Status: "Enabled",
+          NoncurrentVersionExpiration: { NoncurrentDays: days },
+          AbortIncompleteMultipartUpload: { DaysAfterInitiation: INCOMPLETE_UPLOAD_DAYS },
+        },
+        { Id: "remove-expired-delete-markers", Status: "Enabled", ExpiredObjectDeleteMarker: true },
+      ],
+    });
+  });
+
+  it(`locks settlement files with S3 Object Lock${retained ? ": compliance mode, seven years by default" : ", without a default retention (the preview must stay removable)"}`, () => {
+    expect(settlementsBucket.objectLock).toBe(true);
     expect(settlements().Properties!.VersioningConfiguration).toEqual({ Status: "Enabled" });
-    expect(kyc().Properties).not.toHaveProperty("VersioningConfiguration");
+    expect(settlements().Properties!.ObjectLockEnabled).toBe(true);
+    if (retained) {
+      expect(settlements().Properties!.ObjectLockConfiguration).toEqual({
+        ObjectLockEnabled: "Enabled",
+        Rule: { DefaultRetention: { Mode: "COMPLIANCE", Days: SETTLEMENT_RETENTION_DAYS } },
+      });
+      expect(SETTLEMENT_RETENTION_DAYS).toBe(7 * 365);
+    } else {
+      expect(stageSettings(stage).settlementRetention).toBeNull();
+      expect(settlements().Properties).not.toHaveProperty("ObjectLockConfiguration");
+    }
+  });
+
+  it(retained ? "backs the table up daily into a vault with a compliance-mode Vault Lock, kept 35 days" : "makes no backup plan or vault (a vault with recovery points would block removing the preview)", () => {
+    if (!retained) {
+      template().resourceCountIs("AWS::Backup::BackupVault", 0);
+      template().resourceCountIs("AWS::Backup::BackupPlan", 0);
+      return;
+    }
+    const vault = resourceOf(template(), "AWS::Backup::BackupVault", "TableBackupVault");
+    expect(vault.DeletionPolicy).toBe("Retain");
+    expect(vault.Properties!.LockConfiguration).toEqual({
+      MinRetentionDays: TABLE_BACKUP_RETENTION_DAYS,
+      // A lock with a grace period is compliance mode: fixed for good once it has passed.
+      ChangeableForDays: VAULT_LOCK_CHANGEABLE_DAYS,
+    });
+    const plan = resourceOf(template(), "AWS::Backup::BackupPlan", "TableBackupPlan");
+    expect(plan.Properties!.BackupPlan).toEqual({
+      BackupPlanName: expect.any(String),
+      BackupPlanRule: [
+        expect.objectContaining({
+          RuleName: "Daily",
+          ScheduleExpression: `cron(0 ${TABLE_BACKUP_HOUR_UTC} * * ? *)`,
+          Lifecycle: { DeleteAfterDays: TABLE_BACKUP_RETENTION_DAYS },
+          TargetBackupVault: { "Fn::GetAtt": [vault.id, "BackupVaultName"] },
+        }),
+      ],
+    });
+    expect(TABLE_BACKUP_RETENTION_DAYS).toBe(35);
+    const selection = resourceOf(template(), "AWS::Backup::BackupSelection", "TableBackupPlanTable");
+    expect(selection.Properties!.BackupSelection).toMatchObject({
+      Resources: [{ "Fn::GetAtt": [table().id, "Arn"] }],
+    });
+    expect(alarmsOf(template()).filter((alarm) => alarm.Namespace === "AWS/Backup")).toEqual([
+      expect.objectContaining({ MetricName: "NumberOfBackupJobsFailed", Dimensions: [{ Name: "BackupVaultName", Value: { "Fn::GetAtt": [vault.id, "BackupVaultName"] } }], Threshold: BACKUP_JOBS_FAILED }),
+    ]);
+  });
+
+  it("alarms on read and write throttles of the table and of every index in infra/spec", () => {
+    const throttles = alarmsOf(template()).filter((alarm) => alarm.Namespace === "AWS/DynamoDB");
+    const watched = throttles.map((alarm) => {
+      const dimensions = Object.fromEntries((alarm.Dimensions as { Name: string; Value: unknown }[]).map(({ Name, Value }) => [Name, Value]));
+      expect(dimensions.TableName).toEqual({ Ref: table().id });
+      expect(alarm).toMatchObject({ Statistic: "Sum", Threshold: TABLE_THROTTLE_EVENTS_PER_PERIOD, ComparisonOperator: "GreaterThanOrEqualToThreshold" });
+      return `${(dimensions.GlobalSecondaryIndexName as string | undefined) ?? "table"} ${String(alarm.MetricName)}`;
+    });
+    const targets = ["table", ...appTable.globalIndexes.map((index) => index.name)];
+    expect(appTable.globalIndexes.length).toBeGreaterThan(0);
+    expect(watched.sort()).toEqual(targets.flatMap((target) => [`${target} ReadThrottleEvents`, `${target} WriteThrottleEvents`]).sort());
   });
 
   it("declares no CORS in the buckets' own templates: no wildcard origin (Web sets the KYC rule)", () => {
@@ -135,17 +220,21 @@ describe.each([
     });
   });
 
-  it("runs the KYC object handler with sharp beside its bundle (x86_64) and the table and bucket names", () => {
+  it("runs the KYC object handler with the staged arm64 sharp beside its bundle (arm64) and the table and bucket names", () => {
     const fn = resourceOf(template(), "AWS::Lambda::Function", "KycObjectCreated");
-    expect(fn.Properties).toMatchObject({ Handler: "packages/functions/src/lambda/kyc-object.handler", Runtime: "nodejs22.x", Architectures: ["x86_64"] });
+    expect(fn.Properties).toMatchObject({ Handler: "packages/functions/src/lambda/kyc-object.handler", Runtime: "nodejs22.x", Architectures: ["arm64"] });
     const variables = (fn.Properties!.Environment as { Variables: Record<string, unknown> }).Variables;
     expect(variables.TABLE_NAME).toEqual({ Ref: table().id });
     expect(variables.KYC_BUCKET).toEqual({ Ref: kyc().id });
     const asset = (fn.Properties!.Code as { S3Key: string }).S3Key.replace(/\.zip$/, "");
     const bundle = path.join(built.app.outdir, `asset.${asset}`);
-    for (const name of SHARP_FILES) expect(existsSync(path.join(bundle, "node_modules", name, "package.json")), name).toBe(true);
-    // sharp stays external: the bundle imports it, it does not inline it.
-    expect(readFileSync(path.join(bundle, "packages/functions/src/lambda/kyc-object.mjs"), "utf8")).toMatch(/from"sharp"|from "sharp"/);
+    for (const { name } of stagedSharp("arm64")!.packages) expect(existsSync(path.join(bundle, "node_modules", name, "package.json")), name).toBe(true);
+    expect(existsSync(path.join(bundle, "node_modules", "@img", "sharp-linux-arm64", "package.json"))).toBe(true);
+    // sharp stays external: the bundle imports it (at the first picture check), it does not inline it.
+    const code = path.join(bundle, "packages/functions/src/lambda");
+    const files = readdirSync(code).filter((name) => name.endsWith(".mjs"));
+    expect(files).toContain("kyc-object.mjs");
+    expect(files.some((name) => /import\("sharp"\)/.test(readFileSync(path.join(code, name), "utf8")))).toBe(true);
   });
 
   it("keeps upload events the KYC object function failed on in an encrypted queue for a replay", () => {
@@ -153,6 +242,13 @@ describe.each([
     const queue = resourceOf(template(), "AWS::SQS::Queue", "KycObjectCreatedFailures");
     expect(fn.Properties!.DeadLetterConfig).toEqual({ TargetArn: { "Fn::GetAtt": [queue.id, "Arn"] } });
     expect(queue.Properties).toMatchObject({ MessageRetentionPeriod: KYC_OBJECT_FAILURE_RETENTION_DAYS * 24 * 3600, SqsManagedSseEnabled: true });
+    expect(alarmsOf(template()).filter((alarm) => alarm.Namespace === "AWS/SQS")).toEqual([
+      expect.objectContaining({
+        MetricName: "ApproximateNumberOfMessagesVisible",
+        Dimensions: [{ Name: "QueueName", Value: { "Fn::GetAtt": [queue.id, "QueueName"] } }],
+        Threshold: DEAD_LETTERS_VISIBLE,
+      }),
+    ]);
   });
 
   it("refuses KYC object writes that are not encrypted with AES256", () => {

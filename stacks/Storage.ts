@@ -1,12 +1,16 @@
 import { Duration, RemovalPolicy } from "aws-cdk-lib";
 import { TableEncryption } from "aws-cdk-lib/aws-dynamodb";
 import { AnyPrincipal, Effect, PolicyStatement } from "aws-cdk-lib/aws-iam";
-import { BucketEncryption, EventType } from "aws-cdk-lib/aws-s3";
+import { BucketEncryption, EventType, ObjectLockRetention } from "aws-cdk-lib/aws-s3";
 import { LambdaDestination } from "aws-cdk-lib/aws-s3-notifications";
-import { Queue, QueueEncryption } from "aws-cdk-lib/aws-sqs";
-import { Bucket, Function, Table, type StackContext, type TableProps } from "sst/constructs";
+import { Bucket, Function, Table, use, type StackContext, type TableProps } from "sst/constructs";
 import { appTable, keyAttributes, kycDocumentsBucket, settlementsBucket, type AppTableSpec } from "../infra/spec";
+import type { ObjectRetentionSettings } from "../infra/stage";
+import { Alerts } from "./Alerts";
+import { functionAlarms, tableThrottleAlarms } from "./alarms";
+import { tableBackups } from "./Backups";
 import { imageCheckingFunctionProps } from "./native-modules";
+import { deadLetterQueue } from "./queues";
 import { deploySettings } from "./settings";
 
 /** What the KYC object function does with the bucket's objects: read the upload, delete a refused one. */
@@ -14,6 +18,14 @@ export const KYC_OBJECT_FUNCTION_ACTIONS = ["s3:GetObject", "s3:DeleteObject"] a
 export const KYC_OBJECT_TIMEOUT_SECONDS = 60;
 /** How long an upload event the function failed on (after S3's async retries) is kept for a replay. */
 export const KYC_OBJECT_FAILURE_RETENTION_DAYS = 14;
+/** A multipart upload not completed within this many days is aborted and its parts deleted. */
+export const INCOMPLETE_UPLOAD_DAYS = 1;
+
+/** The bucket's default Object Lock retention as CDK takes it. */
+export function objectLockRetention({ mode, days }: ObjectRetentionSettings): ObjectLockRetention {
+  const duration = Duration.days(days);
+  return mode === "COMPLIANCE" ? ObjectLockRetention.compliance(duration) : ObjectLockRetention.governance(duration);
+}
 
 /** SST Table props derived from infra/spec, so the cloud table and DynamoDB Local never drift. */
 export function tablePropsFromSpec(spec: AppTableSpec = appTable): TableProps {
@@ -33,6 +45,7 @@ export function tablePropsFromSpec(spec: AppTableSpec = appTable): TableProps {
 
 export function Storage({ stack, app }: StackContext) {
   const settings = deploySettings(app.stage);
+  const { alarmTopic } = use(Alerts);
   const removalPolicy = settings.retainData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
 
   const table = new Table(stack, appTable.id, {
@@ -59,7 +72,23 @@ export function Storage({ stack, app }: StackContext) {
     // Browser uploads need CORS naming the site's real origin, which only exists once the Web
     // stack (which depends on this one) has made the distribution: Web applies the rule.
     cors: false,
-    cdk: { bucket: { ...privateBucket, versioned: kycDocumentsBucket.versioned } },
+    cdk: {
+      bucket: {
+        ...privateBucket,
+        // Versions undo a mistaken delete or overwrite (the KYC object function deletes refused
+        // uploads); they expire once they are no longer current, so erased documents do go.
+        versioned: kycDocumentsBucket.versioned,
+        lifecycleRules: [
+          {
+            id: "expire-noncurrent-versions",
+            noncurrentVersionExpiration: Duration.days(settings.kycNoncurrentVersionDays),
+            abortIncompleteMultipartUploadAfter: Duration.days(INCOMPLETE_UPLOAD_DAYS),
+          },
+          // A delete marker whose versions have all expired hides nothing: remove it too.
+          { id: "remove-expired-delete-markers", expiredObjectDeleteMarker: true },
+        ],
+      },
+    },
   });
 
   // Every KYC object is written encrypted (the API's puts and the presigned POST's policy both
@@ -74,7 +103,16 @@ export function Storage({ stack, app }: StackContext) {
     blockPublicACLs: true,
     // SST's Bucket allows every origin unless told otherwise; settlement files never meet a browser.
     cors: false,
-    cdk: { bucket: { ...privateBucket, versioned: settlementsBucket.versioned } },
+    cdk: {
+      bucket: {
+        ...privateBucket,
+        versioned: settlementsBucket.versioned,
+        // Evidence: with a default retention, no version can be deleted or overwritten in place
+        // before its date, whoever asks (infra/stage.ts says why previews have none).
+        objectLockEnabled: settlementsBucket.objectLock,
+        objectLockDefaultRetention: settings.settlementRetention ? objectLockRetention(settings.settlementRetention) : undefined,
+      },
+    },
   });
   // S3 ObjectCreated notifications on `settlementsBucket.incomingPrefix` start reconciliation;
   // they are added here together with their handler in the reconciliation issue.
@@ -87,10 +125,11 @@ export function Storage({ stack, app }: StackContext) {
    */
   // Events still failing after Lambda's two async retries land here instead of vanishing: the
   // upload stays unprocessed until someone replays them (processing is idempotent).
-  const kycObjectFailures = new Queue(stack, "KycObjectCreatedFailures", {
-    retentionPeriod: Duration.days(KYC_OBJECT_FAILURE_RETENTION_DAYS),
-    encryption: QueueEncryption.SQS_MANAGED,
-    enforceSSL: true,
+  const kycObjectFailures = deadLetterQueue(stack, "KycObjectCreatedFailures", {
+    retentionDays: KYC_OBJECT_FAILURE_RETENTION_DAYS,
+    retain: settings.retainData,
+    topic: alarmTopic,
+    what: "KYC uploads whose checks kept failing",
   });
   const kycObjectFunction = new Function(stack, "KycObjectCreated", {
     handler: "packages/functions/src/lambda/kyc-object.handler",
@@ -106,6 +145,11 @@ export function Storage({ stack, app }: StackContext) {
     new PolicyStatement({ effect: Effect.ALLOW, actions: [...KYC_OBJECT_FUNCTION_ACTIONS], resources: [kycBucket.cdk.bucket.arnForObjects("*")] }),
   ]);
   kycBucket.cdk.bucket.addEventNotification(EventType.OBJECT_CREATED_POST, new LambdaDestination(kycObjectFunction));
+  functionAlarms(stack, "KycObjectCreated", kycObjectFunction, alarmTopic, { timeoutSeconds: KYC_OBJECT_TIMEOUT_SECONDS });
+
+  // One alarm pair per index of infra/spec, so an index added there is watched too.
+  tableThrottleAlarms(stack, appTable.id, table.cdk.table, appTable.globalIndexes.map((index) => index.name), alarmTopic);
+  const backups = settings.tableBackup ? tableBackups(stack, table.cdk.table, settings.tableBackup, alarmTopic) : undefined;
 
   /** Names the functions need, as the environment packages/core/src/shared/config.ts reads. */
   const environment = {
@@ -120,5 +164,5 @@ export function Storage({ stack, app }: StackContext) {
     SettlementsBucket: settlements.bucketName,
   });
 
-  return { table, kycBucket, settlementsBucket: settlements, environment, kycObjectFunction };
+  return { table, kycBucket, settlementsBucket: settlements, environment, kycObjectFunction, kycObjectFailures, backups };
 }

@@ -5,6 +5,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { apiPathPatterns, feedPathPatterns, kycDocumentsBucket } from "../infra/spec";
 import { Api } from "./Api";
 import { Feeds } from "./Feeds";
+import { Dashboard } from "./Dashboard";
+import { CLOUDFRONT_METRICS_REGION } from "./alarms";
 import { LOCAL_ORIGINS } from "../infra/stage";
 import { ORIGIN_PROOF_HEADER } from "../packages/functions/src/http/origin-verify";
 import {
@@ -12,12 +14,14 @@ import {
   behaviourOrder,
   FEED_READ_TIMEOUT_SECONDS,
   SPA_REWRITE,
+  STREAM_TICKET_PATH,
   WAF_AUTH_RATE_LIMIT_PER_5_MIN,
   WAF_RATE_LIMIT_PER_5_MIN,
   Web,
 } from "./Web";
 
-const SYNTH_TIMEOUT_MS = 60_000;
+// Generous: synthesis bundles every function, and the machine may be busy with other work.
+const SYNTH_TIMEOUT_MS = 300_000;
 
 interface CacheBehavior {
   PathPattern: string;
@@ -70,6 +74,24 @@ function renderJoin(value: unknown): unknown {
     })
     .join(join[0]);
   return JSON.parse(text);
+}
+
+interface WafStatement {
+  ByteMatchStatement?: { SearchString: string; PositionalConstraint: string; FieldToMatch: { UriPath?: object }; TextTransformations: { Type: string }[] };
+  AndStatement?: { Statements: WafStatement[] };
+  NotStatement?: { Statement: WafStatement };
+}
+
+/** WAF's verdict for a request path under the statement kinds the web ACL uses (path byte matches, AND, NOT). */
+function wafMatches(statement: WafStatement, path: string): boolean {
+  if (statement.AndStatement) return statement.AndStatement.Statements.every((inner) => wafMatches(inner, path));
+  if (statement.NotStatement) return !wafMatches(statement.NotStatement.Statement, path);
+  const match = statement.ByteMatchStatement;
+  if (!match?.FieldToMatch.UriPath) throw new Error(`Unsupported WAF statement ${JSON.stringify(statement)}`);
+  const value = match.TextTransformations.some((transformation) => transformation.Type === "LOWERCASE") ? path.toLowerCase() : path;
+  if (match.PositionalConstraint === "STARTS_WITH") return value.startsWith(match.SearchString);
+  if (match.PositionalConstraint === "EXACTLY") return value === match.SearchString;
+  throw new Error(`Unsupported positional constraint ${match.PositionalConstraint}`);
 }
 
 /** The SPA rewrite exactly as CloudFront runs it: a script defining `handler`. */
@@ -250,10 +272,24 @@ describe("Web", () => {
         Limit: WAF_AUTH_RATE_LIMIT_PER_5_MIN,
         AggregateKeyType: "IP",
         ScopeDownStatement: {
-          ByteMatchStatement: expect.objectContaining({ SearchString: AUTH_PATH_PREFIX, PositionalConstraint: "STARTS_WITH", FieldToMatch: { UriPath: {} } }),
+          AndStatement: {
+            Statements: [
+              { ByteMatchStatement: expect.objectContaining({ SearchString: AUTH_PATH_PREFIX, PositionalConstraint: "STARTS_WITH", FieldToMatch: { UriPath: {} } }) },
+              { NotStatement: { Statement: { ByteMatchStatement: expect.objectContaining({ SearchString: STREAM_TICKET_PATH, PositionalConstraint: "EXACTLY", FieldToMatch: { UriPath: {} } }) } } },
+            ],
+          },
         },
       }),
     ]);
+  });
+
+  it("counts sign-in requests against the sign-in rule, but not stream tickets", () => {
+    const acl = resourceOf(template(), "AWS::WAFv2::WebACL", "WebAcl");
+    const rule = (acl.Properties!.Rules as { Name: string; Statement: { RateBasedStatement: { ScopeDownStatement: WafStatement } } }[]).find((candidate) => candidate.Name === "auth-rate-per-ip")!;
+    const counted = (path: string) => wafMatches(rule.Statement.RateBasedStatement.ScopeDownStatement, path);
+    expect(STREAM_TICKET_PATH.startsWith(AUTH_PATH_PREFIX)).toBe(true);
+    for (const path of ["/api/v1/auth/login", "/api/v1/auth/register", "/API/V1/AUTH/LOGIN", "/api/v1/auth/stream-ticket/extra"]) expect(counted(path), path).toBe(true);
+    for (const path of [STREAM_TICKET_PATH, "/API/v1/auth/Stream-Ticket", "/api/v1/ledger/accounts", "/api/grpc/ledger/stream"]) expect(counted(path), path).toBe(false);
   });
 
   it("gives the KYC bucket CORS for this stage's real origins: its distribution and the local dev servers", () => {
@@ -297,6 +333,14 @@ describe("Web outside us-east-1, on production", () => {
   it("has no WAF (CloudFront's WAF lives in us-east-1 only) and says so in its outputs", () => {
     built.template(Web).resourceCountIs("AWS::WAFv2::WebACL", 0);
     built.template(Web).hasOutput("WebAcl", { Value: "none: WAF for CloudFront needs us-east-1, this stage is in eu-west-1" });
+  });
+
+  it("has no CloudFront 5xx alarm (an alarm must sit in its metric's region, us-east-1); the dashboard graphs the rate from there", () => {
+    const alarms = Object.values(built.template(Web).findResources("AWS::CloudWatch::Alarm")).map((alarm) => alarm.Properties);
+    expect(alarms.filter((alarm) => alarm.Namespace === "AWS/CloudFront")).toEqual([]);
+    const body = JSON.stringify(Object.values(built.template(Dashboard).findResources("AWS::CloudWatch::Dashboard"))[0]!.Properties.DashboardBody);
+    expect(body).toContain(`5xxErrorRate`);
+    expect(body).toContain(`\\"region\\":\\"${CLOUDFRONT_METRICS_REGION}\\"`);
   });
 
   it("admits only the site's own origin to KYC uploads on production", () => {

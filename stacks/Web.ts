@@ -21,6 +21,8 @@ import { StaticSite, use, type StackContext } from "sst/constructs";
 import { ORIGIN_PROOF_HEADER } from "../packages/functions/src/http/origin-verify";
 import { contentSecurityPolicy, HSTS_MAX_AGE_SECONDS } from "../infra/security-headers";
 import { apiPathPatterns, feedPathPatterns, kycDocumentsBucket } from "../infra/spec";
+import { Alerts } from "./Alerts";
+import { CLOUDFRONT_METRICS_REGION, cloudFrontErrorRateAlarm } from "./alarms";
 import { Api } from "./Api";
 import { Feeds } from "./Feeds";
 import { deploySettings } from "./settings";
@@ -57,6 +59,12 @@ export const WAF_REGION = "us-east-1";
 export const WAF_RATE_LIMIT_PER_5_MIN = 2000;
 export const WAF_AUTH_RATE_LIMIT_PER_5_MIN = 100;
 export const AUTH_PATH_PREFIX = "/api/v1/auth/";
+/**
+ * Under the sign-in prefix but not a sign-in: a signed-in browser asks for a stream ticket each
+ * time it opens a live feed, so counting them would let a few dozen tabs behind one office's
+ * address lock the whole office out of sign-in. The site-wide rule still counts them.
+ */
+export const STREAM_TICKET_PATH = "/api/v1/auth/stream-ticket";
 
 /**
  * Where the built SPA comes from. `WEB_PREBUILT_DIST` points at an already built directory so
@@ -80,10 +88,11 @@ export function Web({ stack, app }: StackContext) {
   const api = use(Api);
   const feeds = use(Feeds);
   const settings = deploySettings(app.stage);
+  const { alarmTopic } = use(Alerts);
 
   // Every request CloudFront forwards carries the origin proof; the app refuses any without it.
   // A viewer's own header of the same name is overwritten by CloudFront, never passed on.
-  const originProof = { [ORIGIN_PROOF_HEADER]: api.originSecret.secretValue.unsafeUnwrap() };
+  const originProof = { [ORIGIN_PROOF_HEADER]: api.originProof.current };
 
   const toFunction = {
     // Function URLs route on their own Host header; forwarding the viewer's gets a 403. This
@@ -179,6 +188,7 @@ export function Web({ stack, app }: StackContext) {
   const distribution = site.cdk?.distribution;
   const siteOrigins = distribution ? [`https://${distribution.distributionDomainName}`] : [];
   kycUploadCors(stack, kyc, [...siteOrigins, ...settings.corsOrigins]);
+  if (distribution) cloudFrontErrorRateAlarm(stack, distribution.distributionId, alarmTopic, { alarm: app.region === CLOUDFRONT_METRICS_REGION });
 
   stack.addOutputs({
     SiteUrl: site.url,
@@ -228,6 +238,18 @@ function kycUploadCors(stack: StackContext["stack"], bucket: IBucket, origins: s
   });
 }
 
+/** A WAF match on the request path, compared in lower case. */
+function pathMatch(positionalConstraint: "STARTS_WITH" | "EXACTLY", searchString: string): CfnWebACL.StatementProperty {
+  return {
+    byteMatchStatement: {
+      fieldToMatch: { uriPath: {} },
+      positionalConstraint,
+      searchString,
+      textTransformations: [{ priority: 0, type: "LOWERCASE" }],
+    },
+  };
+}
+
 /**
  * A WAF web ACL in front of the distribution: per-address rate limits over 5 minutes, one for
  * the whole site and a tighter one for the sign-in endpoints (which the app also limits in the
@@ -256,11 +278,11 @@ function rateLimitingWebAcl(stack: StackContext["stack"], stage: string): CfnWeb
             limit: WAF_AUTH_RATE_LIMIT_PER_5_MIN,
             aggregateKeyType: "IP",
             scopeDownStatement: {
-              byteMatchStatement: {
-                fieldToMatch: { uriPath: {} },
-                positionalConstraint: "STARTS_WITH",
-                searchString: AUTH_PATH_PREFIX,
-                textTransformations: [{ priority: 0, type: "LOWERCASE" }],
+              andStatement: {
+                statements: [
+                  pathMatch("STARTS_WITH", AUTH_PATH_PREFIX),
+                  { notStatement: { statement: pathMatch("EXACTLY", STREAM_TICKET_PATH) } },
+                ],
               },
             },
           },

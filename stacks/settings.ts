@@ -1,17 +1,26 @@
 import { RetentionDays } from "aws-cdk-lib/aws-logs";
 import type { FunctionProps } from "sst/constructs";
-import { stageSettings, type StageSettings } from "../infra/stage";
+import { assertConcurrencyFits, stageSettings, type StageSettings } from "../infra/stage";
 
 /**
- * Stage settings as the stacks apply them: infra/stage.ts plus deploy-time overrides. A
- * dedicated variable name (not CORS_ORIGINS) keeps a developer's local .env, which SST loads
- * before synthesis, from leaking into a cloud stage.
+ * Stage settings as the stacks apply them: infra/stage.ts plus deploy-time overrides. Dedicated
+ * variable names (not CORS_ORIGINS) keep a developer's local .env, which SST loads before
+ * synthesis, from leaking into a cloud stage. `DEPLOY_LAMBDA_CONCURRENCY_LIMIT` is the account's
+ * Lambda concurrency quota in the stage's region when it was raised above the default (Service
+ * Quotas shows it); production's feeds ceiling grows with it. Settings whose reservations cannot
+ * deploy are refused here, before anything is synthesised.
  */
 export function deploySettings(
   stage: string,
   env: Record<string, string | undefined> = process.env,
 ): StageSettings {
-  const settings = stageSettings(stage);
+  const limitText = env.DEPLOY_LAMBDA_CONCURRENCY_LIMIT?.trim();
+  const accountConcurrencyLimit = limitText ? Number(limitText) : undefined;
+  if (accountConcurrencyLimit !== undefined && !(Number.isInteger(accountConcurrencyLimit) && accountConcurrencyLimit > 0)) {
+    throw new Error(`DEPLOY_LAMBDA_CONCURRENCY_LIMIT must be a positive integer, got '${limitText}'`);
+  }
+  const settings = stageSettings(stage, { accountConcurrencyLimit });
+  assertConcurrencyFits(stage, settings.concurrency);
   const override = env.DEPLOY_CORS_ORIGINS?.split(",")
     .map((origin) => origin.trim())
     .filter(Boolean);

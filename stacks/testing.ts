@@ -9,6 +9,7 @@ import { fileURLToPath } from "node:url";
 import type { Template as TemplateType } from "aws-cdk-lib/assertions";
 import type { App as AppType, StackContext } from "sst/constructs";
 import { afterAll } from "vitest";
+import { stageSharp } from "../infra/native/sharp";
 
 /** A stack function as sst/constructs' `app.stack` takes it (its own type is not exported). */
 export type StackFunction = (ctx: StackContext) => unknown;
@@ -71,6 +72,9 @@ export async function synth({ stage, stacks }: SynthOptions): Promise<Synthesize
     }
   }
   process.env.WEB_PREBUILT_DIST = prebuiltSite();
+  // The functions that check pictures ship the staged sharp (stacks/native-modules.ts): staged
+  // here as `npm run sst:deploy` stages it, so what is deployed is what is tested.
+  stageSharp("arm64");
 
   const [{ setProject }, { App }, { Template }, { default: config }] = await Promise.all([
     import("sst/project.js"),
@@ -126,6 +130,7 @@ export interface CfnResource {
   Properties?: Record<string, unknown>;
   DeletionPolicy?: string;
   UpdateReplacePolicy?: string;
+  DependsOn?: string[];
 }
 
 /** The one resource of `type` whose logical id starts with `idPrefix` (the construct id). */
@@ -157,3 +162,32 @@ export function exportedValue(producer: TemplateType, value: unknown): unknown {
   if (!output) throw new Error(`No export named ${name}`);
   return output.Value;
 }
+
+/** One IAM policy statement, as the synthesised templates hold it. */
+export interface Statement {
+  Effect: string;
+  Action: string | string[];
+  Resource: unknown;
+  Condition?: unknown;
+}
+
+export const actionsOf = (statement: Statement): string[] => [statement.Action].flat();
+export const resourcesOf = (statement: Statement): unknown[] => [statement.Resource].flat();
+
+/** Every statement of the policies attached to the role of the function `functionId` (none: an error). */
+export function statementsFor(template: TemplateType, functionId: string): Statement[] {
+  const fn = resourceOf(template, "AWS::Lambda::Function", functionId);
+  const role = (fn.Properties!.Role as { "Fn::GetAtt": [string, string] })["Fn::GetAtt"][0];
+  const policies = Object.values(template.findResources("AWS::IAM::Policy")).filter(
+    (policy) => JSON.stringify(policy.Properties.Roles) === JSON.stringify([{ Ref: role }]),
+  );
+  if (policies.length === 0) throw new Error(`No IAM policy is attached to the role of ${functionId}`);
+  return policies.flatMap((policy) => policy.Properties.PolicyDocument.Statement as Statement[]);
+}
+
+/** The environment variables of the function `functionId`. */
+export function environmentOf(template: TemplateType, functionId: string): Record<string, unknown> {
+  const fn = resourceOf(template, "AWS::Lambda::Function", functionId);
+  return (fn.Properties!.Environment as { Variables: Record<string, unknown> }).Variables;
+}
+

@@ -9,7 +9,8 @@ export const kycDocumentsBucket = {
     exposedHeaders: ["ETag"],
     maxAgeSeconds: 3000,
   },
-  versioned: false,
+  /** Every overwritten or deleted version is kept for a while (the stage's lifecycle expires them). */
+  versioned: true,
   /** Keys: <userId>/<documentId>; uploads are validated by content, not by name. */
   maxObjectBytes: 5 * 1024 * 1024,
 } as const;
@@ -20,6 +21,12 @@ export const settlementsBucket = {
   cors: null,
   /** Settlement files are evidence; every overwritten version is kept. */
   versioned: true,
+  /**
+   * S3 Object Lock (write once, read many) on the bucket; the default retention of each
+   * version is a stage setting (infra/stage.ts). S3 refuses a put into such a bucket without
+   * Content-MD5 or a checksum header (e.g. `ChecksumAlgorithm: "CRC32"`): whoever drops files sends one.
+   */
+  objectLock: true,
   /** Nightly drops land under this prefix and start reconciliation. */
   incomingPrefix: "incoming/",
   incomingSuffix: ".csv",

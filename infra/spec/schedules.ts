@@ -9,7 +9,7 @@ export const schedules = {
   },
   paymentSweeper: {
     id: "PaymentSweeper",
-    description: "Re-enqueues payment steps that are due and whose queue message was lost (duePayments)",
+    description: "Claims overdue payment steps whose queue message was lost and enqueues them again",
     /**
      * Every minute, EventBridge's finest grain: a step whose message was lost waits at most about
      * this long (plus the sweeper's grace) before it runs. The queue drives every step on time;

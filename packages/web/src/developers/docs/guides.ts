@@ -513,7 +513,7 @@ curl -sS --fail-with-body "$BASE_URL/api/v1/ledger/accounts/$EVERYDAY/balance" \
     ),
     heading("Follow it to completed"),
     paragraph(
-      "The payment then moves on by itself: `pending` → `processing` (an attempt is in flight on the rail) → `completed` or `failed`, in about the rail's average processing time. Read it with `GET /v1/payments/{id}` until it settles (a bounded loop: a few seconds at most), or listen to the payment stream (below). A retriable failure of the first attempt (`rail_timeout`, `rail_unavailable`) is retried once on the next-best rail at the same fee; a payment that fails says why in `failureReason`.",
+      "The payment then moves on by itself: `pending` → `processing` (an attempt is in flight on the rail) → `completed` or `failed`, in about the rail's average processing time. Read it with `GET /v1/payments/{id}` until it settles (a bounded loop: a few seconds at most), or listen to the payment stream (below). A retriable failure of the first attempt (`rail_timeout`, `rail_unavailable`) is retried once on the next-best rail at the same fee; a payment that fails says why in `failureReason`. If the platform itself cannot process a step five times in a row, the payment is `parked` for review instead: its hold is released (nothing is paid) and `failureReason` says so.",
     ),
     shell(
       `

@@ -135,7 +135,7 @@ export function Storage({ stack, app }: StackContext) {
     handler: "packages/functions/src/lambda/kyc-object.handler",
     ...imageCheckingFunctionProps(app),
     timeout: `${KYC_OBJECT_TIMEOUT_SECONDS} seconds`,
-    // sharp decodes up to 100 MP pictures; memory also buys CPU on Lambda.
+    // sharp decodes up to 40 MP pictures (the pixel budget, kyc/documents/image-budget.ts); memory also buys CPU on Lambda.
     memorySize: "1536 MB",
     environment: { TABLE_NAME: table.tableName, KYC_BUCKET: kycBucket.bucketName, SETTLEMENTS_BUCKET: settlements.bucketName },
     deadLetterQueue: kycObjectFailures,

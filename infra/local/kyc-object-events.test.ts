@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sampleDocumentImage } from "@fintech/core/kyc/documents/sample-images";
 import { getObjectBytes } from "@fintech/core/kyc/documents/storage";
 import { seedSubmission } from "@fintech/core/kyc/review-fixtures";
-import { createUploadTicket } from "@fintech/core/kyc/documents/upload";
+import { createUploadTicket } from "@fintech/core/kyc/documents/presigned-upload";
 import { KYC_MESSAGES } from "@fintech/core/kyc/model";
 import { getSubmission, listHistory } from "@fintech/core/kyc/submissions";
 import { processKycObjectRecords } from "@fintech/core/kyc/documents/object-events";
@@ -38,10 +38,10 @@ afterAll(async () => {
   rmSync(directory, { recursive: true, force: true });
 });
 
-/** What a browser does with a ticket: every field, then the file last. */
-async function postToS3(ticket: Awaited<ReturnType<typeof createUploadTicket>>, bytes: Uint8Array, type: string): Promise<number> {
+/** What a browser does with a ticket: every field, then the file last (`fields` overrides some, as a forger would). */
+async function postToS3(ticket: Awaited<ReturnType<typeof createUploadTicket>>, bytes: Uint8Array, type: string, fields: Record<string, string> = {}): Promise<number> {
   const form = new FormData();
-  for (const [name, value] of Object.entries(ticket.fields)) form.append(name, value);
+  for (const [name, value] of Object.entries({ ...ticket.fields, ...fields })) form.append(name, value);
   form.append("file", new Blob([bytes], { type }), "document");
   const response = await fetch(ticket.url, { method: "POST", body: form });
   await response.arrayBuffer();
@@ -99,10 +99,25 @@ describe("presigned upload -> S3 ObjectCreated -> document checks (embedded stac
     expect(await processKycObjectRecords(core, [record("ObjectCreated:Post", `${userId}/notes.txt`), record("ObjectRemoved:Delete", `${userId}/${submission.id}/passport/${randomUUID()}`)])).toEqual([
       { outcome: "ignored", reason: "not a document upload key" },
     ]);
-    // A well-formed key for a submission that is not this user's: the object is dropped, nothing recorded.
+    // A well-formed key no ticket was issued for: the object is dropped, nothing recorded.
     expect(await processKycObjectRecords(core, [record("ObjectCreated:Post", `${randomUUID()}/${submission.id}/passport/${randomUUID()}`)])).toEqual([
-      { outcome: "ignored", reason: "no open submission of this user; object deleted" },
+      { outcome: "ignored", reason: "no upload ticket for this object key; object deleted" },
     ]);
     expect(await listHistory(core, submission.id)).toEqual(before);
+  });
+
+  it("an object POSTed under another user's prefix (the emulator enforces no policy) is not attached, and deleted", async () => {
+    const victim = await started();
+    const before = { submission: await getSubmission(core, victim.submission.id), history: await listHistory(core, victim.submission.id) };
+    const attacker = await started();
+    const ticket = await createUploadTicket(core, attacker.userId, "passport", "image/png");
+    const planted = `${victim.userId}/${victim.submission.id}/passport/${randomUUID()}`;
+    expect(await postToS3(ticket, await sampleDocumentImage({ seed: 22 }), "image/png", { key: planted })).toBeLessThan(300);
+    await delivery.idle();
+
+    expect({ submission: await getSubmission(core, victim.submission.id), history: await listHistory(core, victim.submission.id) }).toEqual(before);
+    expect(await getObjectBytes(core, planted)).toBeNull();
+    // The attacker's own ticket was not used: their submission is unchanged too.
+    expect((await getSubmission(core, attacker.submission.id))!.documents.passport).toBeUndefined();
   });
 });

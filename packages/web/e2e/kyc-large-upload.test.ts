@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { documentSvg } from "@fintech/core/kyc/documents/sample-images";
 import { KYC_LIMITS, KYC_MESSAGES } from "@fintech/core/kyc/model";
 import { BUCKET_UPLOAD_FROM_BYTES } from "../src/kyc/uploadPath";
-import { launchBrowser, newContext, registerSession, screenshot, type StoredSession } from "./harness";
+import { closeSignedInTab, openSignedInTab, screenshot, type StoredSession } from "./harness";
 
 /**
  * A document photo too large for the API's request limit in the cloud (over 4 MB, under the 5 MB
@@ -20,15 +20,9 @@ let context: BrowserContext;
 let page: Page;
 
 beforeAll(async () => {
-  browser = await launchBrowser();
-  session = await registerSession("kyc-large", { first: "Katherine", last: "Johnson" });
-  context = await newContext(browser, { session, theme: "light", reducedMotion: "reduce" });
-  page = await context.newPage();
+  ({ browser, session, context, page } = await openSignedInTab("kyc-large", { first: "Katherine", last: "Johnson" }, { theme: "light", reducedMotion: "reduce" }));
 });
-afterAll(async () => {
-  await context?.close();
-  await browser?.close();
-});
+afterAll(() => closeSignedInTab({ browser, context }));
 
 /**
  * The generated document at 1600 x 1200 with per-pixel noise (a deterministic LCG from `seed`):

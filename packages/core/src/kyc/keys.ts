@@ -75,3 +75,7 @@ export const watchlistEntryKey = (version: number, index: number) => ({ pk: watc
  * ObjectCreated event finds it and changes nothing.
  */
 export const documentObjectRecordKey = (objectKey: string) => ({ pk: `KYCOBJ#${objectKey}`, sk: "RECORDED" });
+/** The presign ticket of one object key: the only object the S3 ObjectCreated handler may attach under that key. */
+export const uploadTicketKey = (objectKey: string) => ({ pk: `KYCOBJ#${objectKey}`, sk: "TICKET" });
+/** The lease of the one upload of a submission being checked and recorded at a time. */
+export const uploadLeaseKey = (submissionId: string) => ({ pk: `KYCUPLOAD#${submissionId}`, sk: "LEASE" });

@@ -3,7 +3,7 @@ import { GetCommand, QueryCommand, TransactWriteCommand } from "@aws-sdk/lib-dyn
 import { announceCommits } from "../events/feed";
 import type { CoreContext } from "../shared/context";
 import { cancellationCodes, isAwsError, queryAll } from "../shared/dynamo";
-import { conflict, notFound, serviceUnavailable } from "../shared/errors";
+import { AppError, conflict, notFound } from "../shared/errors";
 import { newId } from "../shared/ids";
 import {
   activeSubmissionKey,
@@ -28,6 +28,14 @@ export type HistoryInput = Omit<KycHistoryEntry, "seq" | "at"> & { at?: string }
 export const SYSTEM_ACTOR = { id: "system", name: "Automated checks", role: "system" } as const;
 
 const MAX_CHANGE_ATTEMPTS = 8;
+
+/**
+ * 409 `kyc_submission_busy`: other changes to the same submission kept winning (or, for uploads,
+ * another upload holds documents/upload-lease.ts). Contention on one submission, not an outage,
+ * so not a 503: the client retries after Retry-After.
+ */
+export const submissionBusy = (message = "This KYC submission is busy with other changes; try again in a moment", retryAfterSeconds = 1) =>
+  new AppError(409, "kyc_submission_busy", message, { "Retry-After": String(Math.max(1, Math.ceil(retryAfterSeconds))) });
 
 function historyItem(submission: KycSubmission, seq: number, entry: HistoryInput, at: string) {
   const stored: KycHistoryEntry = { ...entry, seq, at: entry.at ?? at };
@@ -125,6 +133,11 @@ export interface SubmissionChange {
   extraItems?: Record<string, unknown>[];
   /** Conditions on other items that must hold when the change commits (a failed one is a lost race: recomputed). */
   conditions?: { key: Record<string, string>; expression: string; values: Record<string, unknown>; names?: Record<string, string> }[];
+  /**
+   * Work on other submissions that follows this commit (e.g. re-scoring linked ones). Run once,
+   * after the commit, awaited; its failure is logged and does not undo or fail the change.
+   */
+  afterCommit?: (committed: KycSubmission) => Promise<void>;
 }
 
 /**
@@ -173,6 +186,9 @@ export async function changeSubmission(
         }),
       );
       announceHistory(ctx, next.user_id, now);
+      if (planned.afterCommit) {
+        await planned.afterCommit(next).catch((error: unknown) => ctx.logger.error("work after a KYC change failed", { error, submission_id: next.id }));
+      }
       return next;
     } catch (error) {
       const codes = cancellationCodes(error);
@@ -180,7 +196,7 @@ export async function changeSubmission(
       if (!lostRace && !isAwsError(error, "TransactionConflictException")) throw error;
     }
   }
-  throw serviceUnavailable("This KYC submission is busy with other changes; please retry shortly", 1);
+  throw submissionBusy();
 }
 
 /** The submission's history, oldest first (the audit trail and the stream's source). */

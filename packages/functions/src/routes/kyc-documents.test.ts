@@ -1,10 +1,11 @@
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp } from "../../../../infra/local/testing";
-import { blurredDocumentImage, sampleDocumentImage } from "@fintech/core/kyc/documents/sample-images";
+import { blurredDocumentImage, decompressionBombPng, sampleDocumentImage } from "@fintech/core/kyc/documents/sample-images";
 import { getObjectBytes, parseDocumentObjectKey } from "@fintech/core/kyc/documents/storage";
 import { seedSubmission } from "@fintech/core/kyc/review-fixtures";
-import { findSimilarImages } from "@fintech/core/kyc/documents/upload";
+import { findSimilarImages } from "@fintech/core/kyc/documents/similar-images";
+import { findUploadTicket } from "@fintech/core/kyc/documents/upload-tickets";
 import { KYC_MESSAGES, type KycSubmission } from "@fintech/core/kyc/model";
 import { getSubmission, listHistory } from "@fintech/core/kyc/submissions";
 
@@ -34,7 +35,7 @@ async function upload(token: string, file: { bytes: Uint8Array; name?: string; t
   form.append("document_type", documentType);
   form.append("file", new Blob([file.bytes], { type: file.type ?? "" }), file.name ?? "document");
   const response = await t.app.request(path, { method: "POST", body: form, headers: { Authorization: `Bearer ${token}` } });
-  return { status: response.status, body: (await response.json()) as Record<string, any> };
+  return { status: response.status, body: (await response.json()) as Record<string, any>, retryAfter: response.headers.get("Retry-After") };
 }
 
 /** The submission as stored, and its history, to prove a refusal changed nothing. */
@@ -112,6 +113,12 @@ describe("POST /api/v1/kyc/upload", () => {
     await expectRefused({ bytes: gif, name: "passport.png", type: "image/png" }, 415, "wrong_image_format", KYC_MESSAGES.wrongImageFormat);
   });
 
+  it("refuses the 100 MP PNG bomb from its header: 422 image_too_large naming the size and the limit", async () => {
+    const bomb = decompressionBombPng(10_000, 10_000);
+    expect(bomb.byteLength).toBeLessThan(100_000);
+    await expectRefused({ bytes: bomb, name: "bomb.png", type: "image/png" }, 422, "image_too_large", "Image is 10000 x 10000 pixels (100 megapixels); the limit is 40 megapixels. Upload a smaller photo");
+  });
+
   it("refuses a damaged PNG", async () => {
     await expectRefused({ bytes: png.subarray(0, png.length / 2), name: "passport.png", type: "image/png" }, 422, "image_unreadable", /^File must be an image/);
   });
@@ -176,6 +183,24 @@ describe("POST /api/v1/kyc/upload", () => {
   });
 });
 
+describe("concurrent uploads to one submission", () => {
+  it("50 at once: each is 201 or 409 kyc_submission_busy with Retry-After, never a 503; every 201 is recorded", async () => {
+    const { token, submission } = await applicant();
+    const picture = await sampleDocumentImage({ seed: 17 });
+    const replies = await Promise.all(Array.from({ length: 50 }, () => upload(token, { bytes: picture, name: "passport.png", type: "image/png" })));
+
+    expect(replies.filter((reply) => reply.status !== 201 && reply.status !== 409).map((reply) => [reply.status, reply.body.code])).toEqual([]);
+    const busy = replies.filter((reply) => reply.status === 409);
+    for (const reply of busy) expect({ code: reply.body.code, retryAfter: reply.retryAfter }).toEqual({ code: "kyc_submission_busy", retryAfter: "1" });
+    const accepted = replies.filter((reply) => reply.status === 201).length;
+    expect(accepted).toBeGreaterThan(0);
+    // Each accepted upload is one record; a busy one left nothing behind.
+    const history = await listHistory(t.core, submission!.id);
+    expect(history.filter((entry) => entry.event?.type === "documentUploaded")).toHaveLength(accepted);
+    expect((await getSubmission(t.core, submission!.id))!.documents.passport).toMatchObject({ status: "verified" });
+  });
+});
+
 describe("POST /api/v1/kyc/verify/didit", () => {
   const didit = (token: string, body: unknown) => t.call("POST", "/api/v1/kyc/verify/didit", { token, body });
 
@@ -203,12 +228,16 @@ describe("POST /api/v1/kyc/verify/didit", () => {
     const { token, submission } = await applicant();
     const before = await stored(submission!);
     const good = png.toString("base64");
+    const bomb = decompressionBombPng(10_000, 10_000).toString("base64");
     const cases: [unknown, number, string, string | RegExp][] = [
       [{ document_image: good, document_type: "passport", country_code: "FR" }, 400, "country_mismatch", /country of your KYC submission \(IN\)/],
       [{ document_image: "%%% not base64 %%%", document_type: "passport", country_code: "IN" }, 400, "invalid_base64", /document_image must be a base64-encoded image/],
       [{ document_image: Buffer.from("plain text").toString("base64"), document_type: "passport", country_code: "IN" }, 415, "not_an_image", KYC_MESSAGES.notAnImage],
       [{ document_image: `data:image/jpeg;base64,${good}`, document_type: "passport", country_code: "IN" }, 415, "wrong_image_format", KYC_MESSAGES.wrongImageFormat],
       [{ document_image: good, document_type: "passport", country_code: "IN", face_image: Buffer.from("GIF89a....").toString("base64") }, 415, "wrong_image_format", `${KYC_MESSAGES.wrongImageFormat} (face_image)`],
+      // The PNG bomb as either picture: refused from its header before anything is decoded.
+      [{ document_image: bomb, document_type: "passport", country_code: "IN" }, 422, "image_too_large", "Image is 10000 x 10000 pixels (100 megapixels); the limit is 40 megapixels. Upload a smaller photo"],
+      [{ document_image: good, document_type: "passport", country_code: "IN", face_image: bomb }, 422, "image_too_large", /limit is 40 megapixels\. Upload a smaller photo \(face_image\)$/],
       [{ document_image: "A".repeat(7_100_000), document_type: "passport", country_code: "IN" }, 413, "file_too_large", KYC_MESSAGES.fileTooLarge],
       [{ document_image: good, document_type: "passport", country_code: "IN", extra: 1 }, 400, "validation_error", /Unknown field: extra/],
     ];
@@ -242,6 +271,16 @@ describe("POST /api/v1/kyc/uploads/presign", () => {
     expect(lifetime).toBeGreaterThan(200_000);
     expect(lifetime).toBeLessThanOrEqual(300_000);
     expect(Date.parse(expires_at)).toBeGreaterThan(Date.now());
+    // The ticket the ObjectCreated handler will attach the object through.
+    expect(await findUploadTicket(t.core, key)).toEqual({
+      object_key: key,
+      user_id: userId,
+      submission_id: submission!.id,
+      document_type: "passport",
+      content_type: "image/jpeg",
+      issued_at: expect.any(String),
+      valid_until: expires_at,
+    });
   });
 
   it("signs only JPEG and PNG, for a started KYC and a type the country accepts", async () => {

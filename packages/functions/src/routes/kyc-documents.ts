@@ -2,30 +2,25 @@ import { $, createRoute, OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { z } from "zod";
-import {
-  acceptDocumentUpload,
-  ApplicantDocument,
-  createUploadTicket,
-  DIDIT_MAX_BODY_BYTES,
-  DiditVerifyInput,
-  rejectionMessage,
-  UploadTicketInput,
-  verifyDidit,
-  type RecordedDocument,
-} from "@fintech/core/kyc/documents/upload";
+import { DIDIT_MAX_BODY_BYTES, DiditVerifyInput, verifyDidit } from "@fintech/core/kyc/documents/didit";
+import { IMAGE_TIME_BUDGET_SECONDS, MAX_DECODED_MEGAPIXELS } from "@fintech/core/kyc/documents/image-budget";
+import { createUploadTicket, UploadTicketInput } from "@fintech/core/kyc/documents/presigned-upload";
+import { ApplicantDocument, rejectionMessage, type RecordedDocument } from "@fintech/core/kyc/documents/record-document";
+import { acceptDocumentUpload } from "@fintech/core/kyc/documents/upload";
+import { UPLOAD_LEASE_WAIT_MS } from "@fintech/core/kyc/documents/upload-lease";
 import { DOCUMENT_TYPE_LABELS, DOCUMENT_TYPES, DocumentType, KYC_LIMITS, KYC_MESSAGES } from "@fintech/core/kyc/model";
 import { badRequest, unprocessable } from "@fintech/core/shared/errors";
 import type { AppEnv } from "../http/env";
 import { requireAuth } from "../http/middleware";
-import { authenticated, errors, jsonBody, jsonReply, TAGS } from "../http/openapi";
+import { authenticated, errors, jsonBody, jsonReply, RETRY_AFTER, TAGS } from "../http/openapi";
 import { jsonBody as parseJsonBody, parseWith } from "../http/validate";
 
 /**
  * KYC document uploads (issue 11 "Documents", spec 001 §7), mounted at /api/v1/kyc beside the
  * applicant's and the reviewers' modules: POST /upload (multipart), POST /uploads/presign
  * (a presigned S3 POST for the browser; S3 ObjectCreated runs the checks) and POST /verify/didit
- * (base64 images). The checks and the record live in core (kyc/documents/upload.ts); this module
- * parses, authorises and shapes replies. Middleware is registered per path (see kyc-review.ts).
+ * (base64 images). The checks and the record live in core (kyc/documents/: upload.ts,
+ * presigned-upload.ts, didit.ts); this module parses, authorises and shapes replies. Middleware is registered per path (see kyc-review.ts).
  */
 
 /** Multipart overhead allowed on top of the 5 MB file (boundaries, part headers, document_type). */
@@ -82,7 +77,16 @@ const DiditReply = z.object({
 
 /* ---------- routes ---------- */
 
-const REFUSALS = `Refusals (nothing is stored): 413 \`file_too_large\` "${KYC_MESSAGES.fileTooLarge}"; 415 \`wrong_image_format\` "${KYC_MESSAGES.wrongImageFormat}" for other image formats, for a file that only claims to be a JPG/PNG by its name or declared type (a text file named .png), for a declared content type that disagrees with the bytes, and for extensions other than jpg/jpeg/png; 415 \`not_an_image\` "${KYC_MESSAGES.notAnImage}" for anything else; 422 \`image_unreadable\` for a damaged picture.`;
+const REFUSALS = `Refusals (nothing is stored): 413 \`file_too_large\` "${KYC_MESSAGES.fileTooLarge}"; 415 \`wrong_image_format\` "${KYC_MESSAGES.wrongImageFormat}" for other image formats, for a file that only claims to be a JPG/PNG by its name or declared type (a text file named .png), for a declared content type that disagrees with the bytes, and for extensions other than jpg/jpeg/png; 415 \`not_an_image\` "${KYC_MESSAGES.notAnImage}" for anything else; 422 \`image_unreadable\` for a damaged picture; 422 \`image_too_large\` for a picture whose header declares more than ${MAX_DECODED_MEGAPIXELS} megapixels (refused before decoding); 422 \`image_check_timeout\` for a picture whose decode and checks take more than ${IMAGE_TIME_BUDGET_SECONDS} seconds.`;
+const BUSY = `One upload per submission is checked at a time: another one waits up to ${UPLOAD_LEASE_WAIT_MS.api / 1000} s, then gets 409 \`kyc_submission_busy\` with Retry-After (nothing stored; send it again).`;
+
+/** The 409s of an upload route, with the Retry-After that kyc_submission_busy carries. */
+const uploadErrors = (spec: Parameters<typeof errors>[0]) => {
+  const responses = errors(spec);
+  const conflict = responses[409];
+  if (conflict && !("$ref" in conflict)) responses[409] = { ...conflict, headers: RETRY_AFTER };
+  return responses;
+};
 const QUALITY = "A readable picture that fails a quality check (resolution under 600 x 400, blur, glare, washed out) is stored and recorded as the type's current document with status `rejected` (audit trail; `documentVerified` REJECTED on the KYC stream).";
 
 const uploadRoute = createRoute({
@@ -90,7 +94,7 @@ const uploadRoute = createRoute({
   path: "/upload",
   operationId: "uploadKycDocument",
   summary: "Upload a KYC document picture",
-  description: `Multipart form with \`file\` (JPG/JPEG/PNG, at most 5 MB) and \`document_type\` (one the submission's country accepts). The file is judged by its bytes (magic numbers), then decoded and checked (resolution, focus, glare) before the reply. ${REFUSALS} ${QUALITY} Such a rejection is answered 422 \`document_rejected\` with the problems in the message, so the applicant can retake the photo. Needs a started KYC (409 \`kyc_not_started\`).`,
+  description: `Multipart form with \`file\` (JPG/JPEG/PNG, at most 5 MB) and \`document_type\` (one the submission's country accepts). The file is judged by its bytes (magic numbers), then decoded and checked (resolution, focus, glare) before the reply. ${REFUSALS} ${QUALITY} Such a rejection is answered 422 \`document_rejected\` with the problems in the message, so the applicant can retake the photo. ${BUSY} Needs a started KYC (409 \`kyc_not_started\`).`,
   tags: [TAGS.kyc],
   "x-stability": "beta",
   "x-complexity": "medium",
@@ -120,13 +124,13 @@ const uploadRoute = createRoute({
       message: KYC_MESSAGES.documentVerified(DOCUMENT_TYPE_LABELS.passport),
       data: { ...documentExample, progress: 75 },
     }),
-    ...errors({
+    ...uploadErrors({
       400: ["validation_error", "unsupported_document_type", "empty_file"],
       401: true,
-      409: ["kyc_not_started", "kyc_submission_closed"],
+      409: ["kyc_not_started", "kyc_submission_closed", "kyc_submission_busy"],
       413: ["file_too_large"],
       415: ["wrong_image_format", "not_an_image"],
-      422: ["document_rejected", "image_unreadable", "image_too_large"],
+      422: ["document_rejected", "image_unreadable", "image_too_large", "image_check_timeout"],
       503: true,
     }),
   },
@@ -138,7 +142,7 @@ const presignRoute = createRoute({
   operationId: "createKycUploadTicket",
   summary: "Get a presigned S3 upload for a document picture",
   description:
-    "A presigned POST (valid 5 minutes) that lets the browser send one picture straight to the private KYC bucket. The signed policy fixes the object key (under the user's own prefix), 1 byte to 5 MB, the JPEG or PNG content type asked for, and server-side encryption. When S3 reports the object, the same checks as POST /upload run: a refused file is deleted and recorded as a rejected document with the spec's message; the outcome appears in GET /status and on the KYC stream (documentVerified).",
+    "A presigned POST (valid 5 minutes) that lets the browser send one picture straight to the private KYC bucket. The signed policy fixes the object key (under the user's own prefix), 1 byte to 5 MB, the JPEG or PNG content type asked for, and server-side encryption. The ticket is recorded: when S3 reports the object, it is attached only if a ticket was issued for exactly that key, to this user, submission and document type, and the object was created before the ticket expired (any other object is deleted). Then the same checks as POST /upload run: a refused file is deleted and recorded as a rejected document with the spec's message; the outcome appears in GET /status and on the KYC stream (documentVerified).",
   tags: [TAGS.kyc],
   "x-stability": "beta",
   "x-complexity": "low",
@@ -179,7 +183,7 @@ const diditRoute = createRoute({
   path: "/verify/didit",
   operationId: "verifyKycDocumentDidit",
   summary: "Verify a document from base64 images (Didit-style)",
-  description: `\`document_image\` (base64, or a data: URL) gets every check of POST /upload; \`country_code\` must be the submission's country. A \`face_image\`, if sent, must be a readable JPEG/PNG too and is stored beside the document for the reviewer: no face match is computed and none is claimed (\`face_match: "not_performed"\`). ${REFUSALS} ${QUALITY} Here the rejection is the reply's \`data.status\` REJECTED (200) with its problems.`,
+  description: `\`document_image\` (base64, or a data: URL) gets every check of POST /upload; \`country_code\` must be the submission's country. A \`face_image\`, if sent, must be a readable JPEG/PNG too and is stored beside the document for the reviewer: no face match is computed and none is claimed (\`face_match: "not_performed"\`). ${REFUSALS} ${QUALITY} Here the rejection is the reply's \`data.status\` REJECTED (200) with its problems. ${BUSY}`,
   tags: [TAGS.kyc],
   "x-stability": "beta",
   "x-complexity": "medium",
@@ -193,13 +197,13 @@ const diditRoute = createRoute({
       message: KYC_MESSAGES.documentVerified(DOCUMENT_TYPE_LABELS.passport),
       data: { status: "VERIFIED", document_type: "passport", confidence: 1, problems: [], face_image_stored: true, face_match: "not_performed", document: { ...documentExample, file_name: null, face_uploaded: true }, progress: 75 },
     }),
-    ...errors({
+    ...uploadErrors({
       400: ["validation_error", "invalid_json", "invalid_base64", "country_mismatch", "unsupported_document_type", "empty_file"],
       401: true,
-      409: ["kyc_not_started", "kyc_submission_closed"],
+      409: ["kyc_not_started", "kyc_submission_closed", "kyc_submission_busy"],
       413: ["file_too_large"],
       415: ["wrong_image_format", "not_an_image"],
-      422: ["image_unreadable", "image_too_large"],
+      422: ["image_unreadable", "image_too_large", "image_check_timeout"],
       503: true,
     }),
   },

@@ -1,7 +1,8 @@
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import { analyseImage, hammingDistance, IMAGE_PROBLEMS, MIN_SHARPNESS, perceptualHash, UnreadableImageError } from "./image-checks";
-import { blurredDocumentImage, glareDocumentImage, sampleDocumentImage, washedOutDocumentImage } from "./sample-images";
+import { UnreadableImageError } from "./image-budget";
+import { analyseImage, hammingDistance, IMAGE_PROBLEMS, MIN_SHARPNESS, perceptualHash } from "./image-checks";
+import { blurredDocumentImage, decompressionBombPng, glareDocumentImage, sampleDocumentImage, washedOutDocumentImage } from "./sample-images";
 
 /** The duplicate threshold findSimilarImages uses (the 4-band index guarantees recall up to it). */
 const DUPLICATE_DISTANCE = 3;
@@ -82,9 +83,8 @@ describe("image checks on generated document pictures", () => {
     await expect(analyseImage(png.subarray(0, Math.floor(png.length / 2)), "png")).rejects.toBeInstanceOf(UnreadableImageError);
     const garbage = Buffer.concat([png.subarray(0, 64), Buffer.alloc(4096, 7)]);
     await expect(analyseImage(garbage, "png")).rejects.toMatchObject({ reason: "corrupt" });
-    // 12,000 x 12,000 of one colour compresses to a few hundred KB and claims 144 MP.
-    const bomb = await sharp({ create: { width: 12_000, height: 12_000, channels: 3, background: "#ffffff" } }).png({ compressionLevel: 9 }).toBuffer();
-    await expect(analyseImage(bomb, "png")).rejects.toMatchObject({ reason: "too_many_pixels" });
+    // 10,000 x 10,000 at one bit per pixel: a few KB that claim 100 MP (image-budget.test.ts has the rest).
+    await expect(analyseImage(decompressionBombPng(), "png")).rejects.toMatchObject({ reason: "too_many_pixels" });
   });
 
   it("pHash and Hamming distance: known values", () => {

@@ -1,6 +1,8 @@
 import type { OutputInfo, Sharp } from "sharp";
 import type { ImageChecks } from "../model";
 import type { SniffedImageFormat } from "./file-checks";
+import { decodeFailure, IMAGE_TIME_BUDGET_SECONDS, MAX_DECODED_PIXELS, readImageHeader, type ImageHeader } from "./image-budget";
+import { loadSharp } from "./sharp-loader";
 
 /**
  * Quality checks on a document picture that already passed the file checks (JPEG or PNG bytes):
@@ -19,8 +21,6 @@ import type { SniffedImageFormat } from "./file-checks";
  */
 export const MIN_LONG_SIDE = 600;
 export const MIN_SHORT_SIDE = 400;
-/** Decompression bombs: a 5 MB PNG can claim 30,000 x 30,000 pixels. 100 MP covers every phone camera. */
-export const MAX_INPUT_PIXELS = 100_000_000;
 /** The blur and glare measures run on a copy whose long side is at most this (never enlarged). */
 export const ANALYSIS_LONG_SIDE = 1024;
 /**
@@ -54,37 +54,14 @@ export const IMAGE_PROBLEMS = {
   washedOut: "Image is washed out; the text does not stand out from the background. Retake it in even light",
 } as const;
 
-/** The picture cannot be decoded (damaged, truncated, or too many pixels): refused before any check. */
-export class UnreadableImageError extends Error {
-  constructor(readonly reason: "corrupt" | "too_many_pixels") {
-    super(reason === "corrupt" ? "The image could not be decoded" : `The image has more than ${MAX_INPUT_PIXELS / 1_000_000} megapixels`);
-    this.name = "UnreadableImageError";
-  }
-}
-
-type SharpFactory = typeof import("sharp").default;
-let loadingSharp: Promise<SharpFactory> | undefined;
-
-/**
- * sharp (libvips, a native library) is loaded at the first picture check, not when this module
- * is imported: most requests of the functions that bundle it never check a picture, and loading
- * a native library is among the costliest parts of a cold start. A failed load is not remembered,
- * so the next check tries again.
- */
-function loadSharp(): Promise<SharpFactory> {
-  loadingSharp ??= import("sharp").then(
-    (module) => module.default,
-    (error: unknown) => {
-      loadingSharp = undefined;
-      throw error;
-    },
-  );
-  return loadingSharp;
-}
+type SharpFactory = Awaited<ReturnType<typeof loadSharp>>;
 
 const decoder = (sharp: SharpFactory, bytes: Uint8Array): Sharp =>
   // failOn "error": a truncated or damaged file is refused, not half-decoded into a grey picture.
-  sharp(bytes, { failOn: "error", limitInputPixels: MAX_INPUT_PIXELS }).rotate();
+  // The pixel limit repeats the header check (image-budget.ts) inside libvips itself.
+  sharp(bytes, { failOn: "error", limitInputPixels: MAX_DECODED_PIXELS })
+    .rotate()
+    .timeout({ seconds: IMAGE_TIME_BUDGET_SECONDS });
 
 /** Variance of the 4-neighbour Laplacian over the interior of a greyscale raster. */
 export function laplacianVariance(pixels: Uint8Array, width: number, height: number): number {
@@ -186,7 +163,6 @@ export function qualityConfidence(measures: { sharpness: number; glare: number; 
   return Math.round(Math.min(focus, light, contrast) * 100) / 100;
 }
 
-/** Decodes the picture and runs every check; throws UnreadableImageError if it cannot be decoded. */
 export interface ImageAnalysis {
   checks: ImageChecks;
   /** qualityConfidence of the measures (the documentVerified event's confidence). */
@@ -194,18 +170,17 @@ export interface ImageAnalysis {
   tonalRange: number;
 }
 
-export async function analyseImage(bytes: Uint8Array, format: SniffedImageFormat): Promise<ImageAnalysis> {
-  let width: number;
-  let height: number;
+/**
+ * Decodes the picture and runs every check, within the pixel and time budgets (image-budget.ts).
+ * `header`, when the caller already read it, saves a second header read. Throws
+ * UnreadableImageError when the picture cannot be checked.
+ */
+export async function analyseImage(bytes: Uint8Array, format: SniffedImageFormat, header?: ImageHeader): Promise<ImageAnalysis> {
+  const { width, height } = header ?? (await readImageHeader(bytes));
   let analysis: { data: Buffer; info: OutputInfo };
   let hashPixels: Buffer;
   const sharp = await loadSharp();
   try {
-    const metadata = await decoder(sharp, bytes).metadata();
-    // EXIF orientations 5-8 swap the sides; rotate() above applies it to the pixels too.
-    const swapped = (metadata.orientation ?? 1) >= 5;
-    width = (swapped ? metadata.height : metadata.width) ?? 0;
-    height = (swapped ? metadata.width : metadata.height) ?? 0;
     // One full decode: the analysis copy; the hash's 32 x 32 comes from that copy, not the file.
     analysis = await decoder(sharp, bytes)
       .greyscale()
@@ -219,8 +194,7 @@ export async function analyseImage(bytes: Uint8Array, format: SniffedImageFormat
       .raw()
       .toBuffer();
   } catch (error) {
-    const message = error instanceof Error ? error.message : "";
-    throw new UnreadableImageError(/pixel limit/i.test(message) ? "too_many_pixels" : "corrupt");
+    throw decodeFailure(error);
   }
   const pixels = new Uint8Array(analysis.data.buffer, analysis.data.byteOffset, analysis.data.byteLength);
   const { glare, tonalRange, stretchRange } = toneMeasures(pixels);

@@ -1,10 +1,12 @@
+import { crc32, deflateSync } from "node:zlib";
 import sharp, { type Sharp } from "sharp";
 
 /**
  * Generated document-like pictures for tests (and the seed data): an ID card photographed on a
  * desk, drawn with SVG shapes so no font or fixture file is needed. Each seed gives a different
  * layout (different pHash); the same seed gives the same picture. The variants are the cases the
- * image checks must tell apart: sharp, blurred, washed out, glare, tiny.
+ * image checks must tell apart: sharp, blurred, washed out, glare, tiny; and a decompression
+ * bomb for the pixel budget.
  */
 
 export interface SampleImageOptions {
@@ -95,4 +97,35 @@ export async function glareDocumentImage(options: SampleImageOptions = {}): Prom
   const height = options.height ?? 800;
   const flare = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><ellipse cx="${width * 0.5}" cy="${height * 0.5}" rx="${width * 0.5}" ry="${height * 0.48}" fill="white"/></svg>`;
   return encode(sharp(Buffer.from(documentSvg(options))).composite([{ input: Buffer.from(flare) }]), options.format ?? "png");
+}
+
+function pngChunk(type: string, data: Buffer): Buffer {
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(data.length);
+  const typed = Buffer.concat([Buffer.from(type, "latin1"), data]);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(typed));
+  return Buffer.concat([length, typed, crc]);
+}
+
+/**
+ * A decompression bomb: a valid PNG whose header declares `width` x `height` pixels (100 MP by
+ * default) while the file stays small (black, 1 bit per pixel, so the deflated rows are tiny).
+ * Built by hand, not by an encoder: no encoder is asked to hold 100 MP, and the bytes are exactly
+ * what an attacker would send. A decoder that believed the header would fill every pixel.
+ */
+export function decompressionBombPng(width = 10_000, height = 10_000): Buffer {
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  // Bit depth 1, colour type 0 (greyscale), deflate, adaptive filtering, no interlace.
+  header.set([1, 0, 0, 0, 0], 8);
+  // Every row: filter byte 0, then ceil(width / 8) zero bytes.
+  const rows = Buffer.alloc(height * (1 + Math.ceil(width / 8)));
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    pngChunk("IHDR", header),
+    pngChunk("IDAT", deflateSync(rows, { level: 9 })),
+    pngChunk("IEND", Buffer.alloc(0)),
+  ]);
 }

@@ -4,7 +4,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestContext } from "../../../../../infra/local/testing";
 import { hammingDistance } from "./image-checks";
-import { findSimilarImages, imageHashBandItems, MAX_DUPLICATE_DISTANCE } from "./upload";
+import { findSimilarImages, imageHashBandItems, MAX_DUPLICATE_DISTANCE } from "./similar-images";
 
 /**
  * The 4-band pHash index against an oracle (plain Hamming distance over every stored hash): for

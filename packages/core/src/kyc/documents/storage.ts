@@ -89,10 +89,11 @@ export interface UploadTicket {
  * A presigned POST for one document picture. The signed policy holds the browser to: this exact
  * key (under the user's own prefix), 1 byte to 5 MB, the JPEG or PNG content type it asked for,
  * and S3-managed encryption; it expires after five minutes. The bytes are still checked after
- * the upload (S3 ObjectCreated -> processUploadedObject): a policy only binds what the client
- * says, not what it sends.
+ * the upload (S3 ObjectCreated -> processUploadedObject), and attached only through the ticket
+ * recorded with it (upload-tickets.ts): a policy only binds what the client says, not what it
+ * sends, and an emulator does not enforce it at all.
  */
-export async function presignDocumentUpload(ctx: CoreContext, userId: string, key: string, contentType: "image/jpeg" | "image/png"): Promise<UploadTicket> {
+export async function presignDocumentUpload(ctx: CoreContext, userId: string, key: string, contentType: "image/jpeg" | "image/png", issuedAt: Date = ctx.clock()): Promise<UploadTicket> {
   const { url, fields } = await createPresignedPost(await ctx.storage.client(), {
     Bucket: ctx.storage.kycBucket,
     Key: key,
@@ -105,5 +106,5 @@ export async function presignDocumentUpload(ctx: CoreContext, userId: string, ke
     Fields: { "Content-Type": contentType, "x-amz-server-side-encryption": DOCUMENT_ENCRYPTION },
     Expires: UPLOAD_TICKET_SECONDS,
   });
-  return { url, fields, key, expires_at: new Date(ctx.clock().getTime() + UPLOAD_TICKET_SECONDS * 1000).toISOString() };
+  return { url, fields, key, expires_at: new Date(issuedAt.getTime() + UPLOAD_TICKET_SECONDS * 1000).toISOString() };
 }

@@ -89,6 +89,32 @@ export async function adminSession(): Promise<StoredSession> {
   return storedSession(session);
 }
 
+/**
+ * Holds a user at a verification level through the real admin route (PUT
+ * /api/v1/ledger/limits/users/{id}/level), as an administrator would for a customer verified
+ * outside the wizard: money tests pay others without taking the KYC journey first.
+ */
+let levelAdmin: Promise<StoredSession> | null = null;
+export async function setVerificationLevel(session: StoredSession, level: "verified" | "unverified" | null): Promise<void> {
+  // One sign-in per test file: sign-ins are rate limited.
+  levelAdmin ??= adminSession();
+  const admin = await levelAdmin;
+  const userId = (JSON.parse(session.user) as { id: string }).id;
+  const reply = await fetch(`${baseUrl()}/api/v1/ledger/limits/users/${userId}/level`, {
+    method: "PUT",
+    headers: { "Content-Type": "application/json", Authorization: `Bearer ${admin.token}` },
+    body: JSON.stringify({ level, reason: "End-to-end test user" }),
+  });
+  if (reply.status !== 200) throw new Error(`setting the level failed: HTTP ${reply.status} ${await reply.text()}`);
+}
+
+/** A registered user held at the verified level (registerSession, then setVerificationLevel). */
+export async function verifiedSession(prefix = "user", name = { first: "Grace", last: "Hopper" }): Promise<StoredSession> {
+  const session = await registerSession(prefix, name);
+  await setVerificationLevel(session, "verified");
+  return session;
+}
+
 function storedSession({ token, user }: RegisterReply["data"]): StoredSession {
   return { token, user: JSON.stringify({ id: user.id, email: user.email, firstName: user.first_name, lastName: user.last_name, role: user.role }) };
 }
@@ -123,4 +149,25 @@ export async function newContext(browser: Browser, options: ContextOptions = {})
     { theme: options.theme ?? null, session: options.session ?? null },
   );
   return context;
+}
+
+/** One browser with one tab signed in as one user, for a test file that walks that user's screens. */
+export interface SignedInTab {
+  browser: Browser;
+  session: StoredSession;
+  context: BrowserContext;
+  page: Page;
+}
+
+/** Registers a user (once per file: registration is rate limited) and opens a tab signed in as them. */
+export async function openSignedInTab(prefix: string, name: { first: string; last: string }, options: Omit<ContextOptions, "session"> = {}): Promise<SignedInTab> {
+  const browser = await launchBrowser();
+  const session = await registerSession(prefix, name);
+  const context = await newContext(browser, { ...options, session });
+  return { browser, session, context, page: await context.newPage() };
+}
+
+export async function closeSignedInTab(tab: Partial<SignedInTab>): Promise<void> {
+  await tab.context?.close();
+  await tab.browser?.close();
 }

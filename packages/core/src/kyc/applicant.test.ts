@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestContext, rotatedKeyring, TEST_KEYS } from "../../../../infra/local/testing";
 import { loadConfig } from "../shared/config";
 import type { CoreContext } from "../shared/context";
-import { kycState, nextSteps, pendingSubmissionFields, StartKycInput, startKyc, verifyIdentityNumber } from "./applicant";
+import { kycState, nextSteps, pendingSubmissionFields, remainingSteps, StartKycInput, startKyc, verifyIdentityNumber } from "./applicant";
 import { identityNumberHashes } from "./identity-hash";
 import { velocityPartition } from "./keys";
 import type { KycSubmission, SubmissionDocument } from "./model";
@@ -17,10 +17,10 @@ beforeAll(async () => {
 });
 afterAll(async () => ctx.dispose());
 
-const startBody = { country: "GB", name: "Ada Lovelace", email: "ada@analytical.example", phone: "+442071234567" };
+const startBody = { country: "IN", name: "Ada Lovelace", email: "ada@analytical.example", phone: "+442071234567" };
 
-function submission(fields: Partial<KycSubmission> = {}): KycSubmission {
-  const started = pendingSubmissionFields("u1", { ...startBody, amount: 50_000 }, { ip: null });
+function submission(fields: Partial<KycSubmission> = {}, country = "IN"): KycSubmission {
+  const started = pendingSubmissionFields("u1", { ...startBody, country, amount: 50_000 }, { ip: null });
   return { ...started, id: "s1", submitted_at: "2026-01-15T10:00:00.000Z", updated_at: "2026-01-15T10:00:00.000Z", version: 1, ...fields };
 }
 
@@ -40,7 +40,7 @@ const number = { masked: "XXXX XXXX 2346", hash: "h", verified_at: "2026-01-15T1
 describe("next steps", () => {
   it("says what is left, in the wizard's order, and what a rejected picture needs", () => {
     expect(nextSteps(submission())).toEqual([
-      "Upload an identity document (Passport, National ID Card, Driver's License)",
+      "Upload an identity document (Passport, National ID Card, Driver's License, Residence Permit)",
       "Verify your Aadhaar number",
       "Verify your PAN",
     ]);
@@ -50,6 +50,15 @@ describe("next steps", () => {
     ]);
     expect(nextSteps(submission({ documents: { passport: document("checking") } }))[0]).toBe("Wait for the checks of your Passport");
     expect(nextSteps(submission({ documents: { passport: document("verified") }, identity_numbers: { aadhaar: number, pan: number } }))).toEqual([]);
+  });
+
+  it("follows the country: its documents and its required numbers only", () => {
+    expect(nextSteps(submission({}, "GB"))).toEqual(["Upload an identity document (Passport, National ID Card, Driver's License)"]);
+    expect(nextSteps(submission({}, "BR"))).toEqual(["Upload an identity document (Passport, National ID Card, Driver's License)", "Verify your CPF"]);
+    expect(nextSteps(submission({}, "KE"))).toEqual(["Upload an identity document (Passport, National ID Card)"]);
+    expect(remainingSteps(submission({}, "BR"))).toEqual(["document", "br_cpf"]);
+    expect(remainingSteps(submission({ documents: { passport: document("verified") } }, "US"))).toEqual([]);
+    expect(remainingSteps(submission({ status: "under_review" }))).toEqual([]);
   });
 
   it("follows the status and an open request from a reviewer", () => {

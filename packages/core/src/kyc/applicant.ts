@@ -6,19 +6,18 @@ import { badRequest, conflict, forbidden, notFound } from "../shared/errors";
 import { parseWith } from "../shared/validation";
 import { textFieldError } from "../shared/field-errors";
 import { countryDocumentTypes, findCountry } from "./countries";
+import { asksForNumber, describeIdentityNumbers, identityNumbersFor, missingRequirements } from "./country-requirements";
 import { identityNumberHashes, recordedHashes } from "./identity-hash";
-import { isValidIdentityNumber, maskIdentityNumber, normaliseIdentityNumber } from "./identity-numbers";
+import { IDENTITY_NUMBER_KINDS, isValidIdentityNumber, maskIdentityNumber, normaliseIdentityNumber } from "./identity-numbers";
 import { identityNumberClaimKey, profileKey, submissionKey, velocityKey, type VelocityKind } from "./keys";
 import {
   DOCUMENT_TYPE_LABELS,
   DocumentType,
   IDENTITY_NUMBER_TYPES,
+  IdentityNumberType,
   KYC_LIMITS,
-  KYC_MESSAGES,
   KYC_STATUSES,
-  RISK_LEVELS,
   DOCUMENT_STATUSES,
-  type IdentityNumberType,
   type KycSubmission,
 } from "./model";
 import { changeSubmission, createSubmission, findUserSubmission, getSubmission, type HistoryInput, type NewSubmission } from "./submissions";
@@ -26,9 +25,13 @@ import { afterApplicantStep } from "./workflow";
 
 /**
  * The applicant's side of KYC (spec 001 §3, §5, §7): starting a submission (also as a "profile" of
- * the hosted backend), the KYC state with what is left to do, and the Aadhaar and PAN steps. Every
- * change goes through the submission store with its history entries (audit trail and stream
- * outbox), and every applicant step ends with afterApplicantStep (progress, risk, move to review).
+ * the hosted backend), the KYC state with what is left to do, and the identity-number steps the
+ * applicant's country asks for (country-requirements.ts). Every change goes through the submission
+ * store with its history entries (audit trail and stream outbox), and every applicant step ends
+ * with afterApplicantStep (progress, risk, move to review).
+ *
+ * What an applicant is told never includes a risk signal (score, level, flag, rule): it would
+ * teach them which check to get around. Their replies say what to do next; reviewers see the rest.
  */
 
 /* ---------- inputs ---------- */
@@ -68,7 +71,7 @@ export const StartKycInput = z.object({
 });
 export type StartKycInput = z.infer<typeof StartKycInput>;
 
-/** Spec 001 §3 Verify-document payload for Aadhaar and PAN. */
+/** Spec 001 §3 Verify-document payload, for every identity number. */
 export const VerifyIdentityNumberInput = z.object({
   document_number: z.string({ error: textFieldError("document_number") }).max(64, "document_number is too long"),
   /** The wizard sends the country it started with; when given it must be the submission's. */
@@ -82,7 +85,7 @@ export interface StartOrigin {
   device?: string | null;
 }
 
-/* ---------- replies (what the applicant may see: no internal reasons or flags) ---------- */
+/* ---------- replies (what the applicant may see: what to do next, never a risk signal) ---------- */
 
 export const ApplicantDocumentView = z.object({
   status: z.enum(DOCUMENT_STATUSES),
@@ -91,6 +94,17 @@ export const ApplicantDocumentView = z.object({
   /** Why a document's checks failed, in words the applicant can act on (empty when passed). */
   problems: z.array(z.string()),
 });
+
+/** A number the applicant's country asks for, as the wizard offers it. */
+export const IdentityNumberRequirementView = z.object({
+  type: IdentityNumberType,
+  label: z.string().describe("What the field calls it, e.g. Social Security number (SSN)"),
+  required: z.boolean().describe("false: offered, may be skipped"),
+  format: z.string().describe("How it looks (an illustration, not a real number)"),
+});
+
+/** A step still to do before review: the document, or a required number by type. */
+export const RemainingStep = z.union([z.literal("document"), IdentityNumberType]);
 
 export const KycStateView = z.object({
   submission_id: z.string(),
@@ -102,11 +116,13 @@ export const KycStateView = z.object({
   /** The document types the country accepts, in the order to offer them. */
   document_types: z.array(DocumentType),
   documents: z.partialRecord(DocumentType, ApplicantDocumentView),
-  identity_numbers: z.partialRecord(z.enum(IDENTITY_NUMBER_TYPES), z.object({ masked: z.string(), verified_at: z.string() })),
+  /** The numbers the country asks for, in the order to ask (none for many countries). */
+  identity_number_requirements: z.array(IdentityNumberRequirementView),
+  identity_numbers: z.partialRecord(IdentityNumberType, z.object({ masked: z.string(), verified_at: z.string() })),
+  /** What must still be done before review ("document" and required number types), in the wizard's order; empty once submitted. */
+  remaining_steps: z.array(RemainingStep),
   next_steps: z.array(z.string()),
   info_request: z.object({ message: z.string(), requested_at: z.string() }).nullable(),
-  risk_score: z.number().int(),
-  risk_level: z.enum(RISK_LEVELS).nullable(),
   submitted_at: z.string(),
   updated_at: z.string(),
   verified_at: z.string().nullable(),
@@ -116,7 +132,7 @@ export type KycStateView = z.infer<typeof KycStateView>;
 export const IdentityNumberVerified = z.object({
   valid: z.literal(true),
   status: z.literal("verified"),
-  document_type: z.enum(IDENTITY_NUMBER_TYPES),
+  document_type: IdentityNumberType,
   masked: z.string(),
   progress: z.number().int(),
   /** The submission's status after this step (under_review once every step is done). */
@@ -174,10 +190,16 @@ export function nextSteps(submission: KycSubmission): string[] {
     else if (rejected) steps.push(`Upload your ${DOCUMENT_TYPE_LABELS[rejected.type]} again: ${rejected.checks?.problems.join("; ") || "it did not pass the checks"}`);
     else steps.push(`Upload an identity document (${countryDocumentTypes(submission.country).map((type) => DOCUMENT_TYPE_LABELS[type]).join(", ")})`);
   }
-  if (!submission.identity_numbers.aadhaar) steps.push("Verify your Aadhaar number");
-  if (!submission.identity_numbers.pan) steps.push("Verify your PAN");
+  for (const type of missingRequirements(submission).numbers) steps.push(`Verify your ${IDENTITY_NUMBER_KINDS[type].label}`);
   if (submission.info_request && steps.length === 1) steps.push("Resubmit for review");
   return steps;
+}
+
+/** The steps still to do, for the wizard: only while the applicant has something to do (pending). */
+export function remainingSteps(submission: KycSubmission): z.infer<typeof RemainingStep>[] {
+  if (submission.status !== "pending") return [];
+  const missing = missingRequirements(submission);
+  return [...(missing.document ? (["document"] as const) : []), ...missing.numbers];
 }
 
 export function stateOf(submission: KycSubmission): KycStateView {
@@ -194,16 +216,16 @@ export function stateOf(submission: KycSubmission): KycStateView {
         document ? [[document.type, { status: document.status, verified_at: document.verified_at, uploaded_at: document.uploaded_at, problems: document.refusal ? [document.refusal] : (document.checks?.problems ?? []) }]] : [],
       ),
     ),
+    identity_number_requirements: describeIdentityNumbers(submission.country),
     identity_numbers: Object.fromEntries(
       IDENTITY_NUMBER_TYPES.flatMap((type) => {
         const record = submission.identity_numbers[type];
         return record ? [[type, { masked: record.masked, verified_at: record.verified_at }]] : [];
       }),
     ),
+    remaining_steps: remainingSteps(submission),
     next_steps: nextSteps(submission),
     info_request: submission.info_request ? { message: submission.info_request.message, requested_at: submission.info_request.requested_at } : null,
-    risk_score: submission.risk_score,
-    risk_level: submission.risk?.level ?? null,
     submitted_at: submission.submitted_at,
     updated_at: submission.updated_at,
     verified_at: submission.verified_at,
@@ -286,6 +308,7 @@ export function pendingSubmissionFields(
     origin: { ip: origin.ip, email_domain: input.email.split("@")[1] ?? "", device: deviceIdOf(origin.device) },
     verified_at: null,
     decided_at: null,
+    review_alert: null,
   };
 }
 
@@ -321,10 +344,19 @@ export async function startKyc(ctx: CoreContext, userId: string, body: unknown, 
   }
 }
 
-/* ---------- Aadhaar and PAN ---------- */
+/* ---------- identity numbers ---------- */
 
-const invalidNumber = (type: IdentityNumberType) =>
-  type === "aadhaar" ? badRequest(KYC_MESSAGES.invalidAadhaar, "invalid_aadhaar") : badRequest(KYC_MESSAGES.invalidPan, "invalid_pan");
+/** Aadhaar and PAN keep the codes they always had; every other number shares one. */
+export const invalidNumberCode = (type: IdentityNumberType) => (type === "aadhaar" || type === "pan" ? `invalid_${type}` : "invalid_identity_number");
+
+const invalidNumber = (type: IdentityNumberType) => badRequest(IDENTITY_NUMBER_KINDS[type].invalidMessage, invalidNumberCode(type));
+
+function numberNotAsked(type: IdentityNumberType, countryCode: string) {
+  const country = findCountry(countryCode)?.country ?? countryCode;
+  const asked = identityNumbersFor(countryCode).map((other) => IDENTITY_NUMBER_KINDS[other].label);
+  const instead = asked.length > 0 ? `it asks for: ${asked.join(", ")}` : "it asks for no identity number";
+  return badRequest(`The ${IDENTITY_NUMBER_KINDS[type].label} is not part of KYC for ${country}; ${instead}`, "identity_number_not_asked");
+}
 
 const notEditable = (submission: KycSubmission) =>
   conflict(
@@ -335,11 +367,12 @@ const notEditable = (submission: KycSubmission) =>
   );
 
 /**
- * Verifies an Aadhaar number or a PAN (format and, for Aadhaar, Verhoeff checksum) and records
- * it: only the masked number and keyed hashes are stored, plus a claim item (type, hash, user) per
- * retained key version, through which the risk engine finds the same number on another user. Verifying the number
- * already recorded answers as before and writes nothing. Replacing a recorded number (while the
- * submission is pending) keeps the old claim: that this user presented that number stays true.
+ * Verifies an identity number the applicant's country asks for (its format and check digits, see
+ * identity-numbers.ts) and records it: only the masked number and keyed hashes are stored, plus a
+ * claim item (type, hash, user) per retained key version, through which the risk engine finds the
+ * same number on another user. Verifying the number already recorded answers as before and writes
+ * nothing. Replacing a recorded number (while the submission is pending) keeps the old claim: that
+ * this user presented that number stays true.
  */
 export async function verifyIdentityNumber(ctx: CoreContext, userId: string, type: IdentityNumberType, body: unknown): Promise<IdentityNumberVerified> {
   const parsed = VerifyIdentityNumberInput.safeParse(body);
@@ -355,6 +388,7 @@ export async function verifyIdentityNumber(ctx: CoreContext, userId: string, typ
   if (input.country && input.country.toUpperCase() !== submission.country) {
     throw badRequest(`country ${input.country.toUpperCase()} is not the country of your KYC submission (${submission.country})`, "country_mismatch");
   }
+  if (!asksForNumber(submission.country, type)) throw numberNotAsked(type, submission.country);
   const normalised = normaliseIdentityNumber(type, input.document_number);
   const hashes = identityNumberHashes(ctx, type, normalised).map((entry) => entry.hash);
   const hash = hashes[0]!;
@@ -371,14 +405,14 @@ export async function verifyIdentityNumber(ctx: CoreContext, userId: string, typ
     if (isRecorded(current)) return null;
     if (current.status !== "pending") throw notEditable(current);
     const now = ctx.clock().toISOString();
-    const label = type === "aadhaar" ? "Aadhaar" : "PAN";
+    const kind = IDENTITY_NUMBER_KINDS[type];
     const draft: KycSubmission = { ...current, identity_numbers: { ...current.identity_numbers, [type]: { masked, hash, hashes, verified_at: now } } };
     const entry: HistoryInput = {
       actor: applicantActor(current),
       action: "identity_number_verified",
       from: null,
       to: null,
-      note: `${label} ${masked} verified (${type === "aadhaar" ? "format and Verhoeff check digit" : "format"})`,
+      note: `${kind.short} ${masked} verified (${kind.check})`,
       // The check is deterministic: confidence 1 says the format (and checksum) passed, not that the number was issued.
       event: { type: "documentVerified", data: { documentType: type, status: "VERIFIED", confidence: 1 } },
     };
@@ -432,8 +466,6 @@ export const KycProfileView = z.object({
   avatar: z.string().nullable(),
   documents: z.partialRecord(DocumentType, ProfileDocumentView),
   status: z.enum(KYC_STATUSES),
-  riskScore: z.number().int(),
-  riskLevel: z.enum(RISK_LEVELS).nullable(),
   progress: z.number().int(),
   createdAt: z.string(),
   updatedAt: z.string(),
@@ -472,8 +504,6 @@ function profileView(submission: KycSubmission, stored: StoredProfile | null): K
       ]),
     ),
     status: submission.status,
-    riskScore: submission.risk_score,
-    riskLevel: submission.risk?.level ?? null,
     progress: submission.progress,
     createdAt: submission.submitted_at,
     updatedAt: submission.updated_at,

@@ -3,11 +3,11 @@ import { describe, expect, it } from "vitest";
 import { countryDocumentTypes, findCountry, POPULAR_COUNTRIES, searchCountries } from "./countries";
 
 describe("KYC countries", () => {
-  it("lists the 30 of the spec first, then every other ISO 3166-1 country with a passport", () => {
+  it("lists the 30 of the spec first, then every other ISO 3166-1 country with a passport or a national ID card", () => {
     const all = searchCountries();
     expect(all.length).toBeGreaterThan(220);
     expect(all.slice(0, 30).every((country) => country.listed)).toBe(true);
-    expect(all.slice(30).every((country) => !country.listed && country.documentTypes.join() === "passport")).toBe(true);
+    expect(all.slice(30).every((country) => !country.listed && country.documentTypes.join() === "passport,idCard")).toBe(true);
     expect(new Set(all.map((country) => country.countryCode)).size).toBe(all.length);
   });
 

@@ -1,10 +1,11 @@
 import english from "i18n-iso-countries/langs/en.json";
-import { DOCUMENT_TYPES, type DocumentType } from "./model";
+import { requirementsFor } from "./country-requirements";
+import type { DocumentType } from "./model";
 
 /**
- * The countries KYC supports. The 30 of spec 001 §3 with their document types exactly as listed;
- * every other ISO 3166-1 country (from i18n-iso-countries) supports a passport, which makes the
- * "220+ countries" claim true. Names of the 30 are the spec's; the rest are the package's English names.
+ * The countries KYC supports. The 30 of spec 001 §3, then every other ISO 3166-1 country (from
+ * i18n-iso-countries), which makes the "220+ countries" claim true. Names of the 30 are the spec's;
+ * the rest are the package's English names. What each accepts is country-requirements.ts.
  *
  * Only the package's English data file is imported, statically: its entry point registers every
  * language with a computed `require("./langs/" + locale + ".json")`, which a bundle cannot serve
@@ -17,8 +18,6 @@ const englishName = (code: string): string => {
   const names = ENGLISH_NAMES[code];
   return (typeof names === "string" ? names : names?.[0]) ?? code;
 };
-
-const NO_RESIDENCE_PERMIT = new Set(["AF", "DZ", "AR", "AU", "BR", "MX", "NG", "ZA", "GB"]);
 
 /** Spec 001 §3, in its order, by ISO alpha-2 code. */
 const LISTED: readonly (readonly [code: string, name: string])[] = [
@@ -41,7 +40,7 @@ export interface KycCountry {
   supportedDocuments: Partial<Record<DocumentType, 1>>;
   documentTypes: DocumentType[];
   popular: boolean;
-  /** One of the 30 with the full document list; the others take a passport. */
+  /** One of the 30 of the built-in list; the others take the default requirements. */
   listed: boolean;
 }
 
@@ -49,9 +48,7 @@ export interface KycCountry {
 export const flagOf = (code: string) => String.fromCodePoint(...[...code.toUpperCase()].map((letter) => 0x1f1e6 + letter.charCodeAt(0) - 65));
 
 function entry(code: string, name: string, listed: boolean): KycCountry {
-  const documentTypes: DocumentType[] = listed
-    ? DOCUMENT_TYPES.filter((type) => type !== "residencePermit" || !NO_RESIDENCE_PERMIT.has(code))
-    : ["passport"];
+  const documentTypes = [...requirementsFor(code).documentTypes];
   return {
     country: name,
     countryCode: code,

@@ -3,7 +3,7 @@ import type { CoreContext } from "../shared/context";
 import { encodeCursor } from "../events/cursor";
 import { FeedReader, feedSettings, type FeedSource, type OutboxItem } from "../events/feed";
 import { kycFeedPartition } from "./keys";
-import { DocumentType, IdentityNumberType, KycHistoryEntry, RISK_LEVELS, type KycEventType, type KycSubmission } from "./model";
+import { APPLICANT_KYC_EVENT_TYPES, DocumentType, IdentityNumberType, KycHistoryEntry, RISK_LEVELS, type KycEventType, type KycSubmission } from "./model";
 import { historyRange } from "./submissions";
 
 /**
@@ -13,6 +13,9 @@ import { historyRange } from "./submissions";
  * its history seq the stream's gap-free sequence, so the common feed reader (events/feed.ts)
  * resumes a Last-Event-ID without loss or repetition. Entries with an `event` become stream
  * events; the others (notes, decisions without an event) are audit only.
+ *
+ * Who reads decides what is read: an applicant's feed carries no risk signal at all (see
+ * forAudience); a reviewer's carries everything.
  */
 
 export interface KycFeedEvent {
@@ -39,7 +42,7 @@ export function eventOf(item: HistoryItem): KycFeedEvent | null {
   return { type: entry.event.type, verificationId: item.submission_id, seq: entry.seq, payload: { ...entry.event.data, verificationId: item.submission_id } };
 }
 
-export function kycFeedSource(ctx: CoreContext, userId: string): FeedSource<KycFeedEvent> {
+export function kycFeedSource(ctx: CoreContext, userId: string, audience: KycAudience = "applicant"): FeedSource<KycFeedEvent> {
   return {
     partitions: [kycFeedPartition(userId)],
     streamOf: (item) => ({ stream: (item as HistoryItem).submission_id, seq: (item as HistoryItem).entry.seq }),
@@ -47,12 +50,14 @@ export function kycFeedSource(ctx: CoreContext, userId: string): FeedSource<KycF
     // History items carry their whole entry: decoding reads nothing more.
     decode: async (items) => items.map((item) => {
       const event = eventOf(item as HistoryItem);
-      return event ? [event] : [];
+      const shown = event ? forAudience(event, audience) : null;
+      return shown ? [shown] : [];
     }),
   };
 }
 
-export const kycFeedReader = (ctx: CoreContext, userId: string) => new FeedReader(ctx, kycFeedSource(ctx, userId), feedSettings(ctx));
+/** A user's KYC feed as `audience` may read it: an applicant's (the default) never carries a risk signal. */
+export const kycFeedReader = (ctx: CoreContext, userId: string, audience: KycAudience = "applicant") => new FeedReader(ctx, kycFeedSource(ctx, userId, audience), feedSettings(ctx));
 
 /**
  * A resume point just before a submission started: a stream opened with it as Last-Event-ID
@@ -76,12 +81,16 @@ export const KYC_EVENT_PAYLOADS = {
     verificationId,
     documentType: documentOrNumber,
     status: z.enum(["VERIFIED", "REJECTED"]),
-    confidence: z.number(),
+    confidence: z.number().describe("How clearly the picture passed its quality checks (1 for a number whose format and check digits passed)"),
     problems: z.array(z.string()).optional().describe("Why a picture was rejected"),
   }),
-  riskAssessmentUpdate: z.object({ verificationId, riskScore: z.number().int(), riskLevel: z.enum(RISK_LEVELS), flags: z.array(z.string()) }),
-  verificationCompleted: z.object({ verificationId, status: z.enum(["VERIFIED", "REJECTED", "REQUIRES_REVIEW"]), finalRiskScore: z.number().int() }),
-  complianceAlert: z.object({ verificationId, alertType: z.string(), severity: z.enum(["low", "medium", "high"]), message: z.string() }),
+  riskAssessmentUpdate: z
+    .object({ verificationId, riskScore: z.number().int(), riskLevel: z.enum(RISK_LEVELS), flags: z.array(z.string()) })
+    .describe("Reviewers only: sent when an administrator reads a user's feed, never on an applicant's own"),
+  verificationCompleted: z.object({ verificationId, status: z.enum(["VERIFIED", "REJECTED", "REQUIRES_REVIEW"]).describe("REQUIRES_REVIEW: under review; VERIFIED or REJECTED: a reviewer decided") }),
+  complianceAlert: z
+    .object({ verificationId, alertType: z.string(), severity: z.enum(["low", "medium", "high"]), message: z.string() })
+    .describe("Reviewers only: sent when an administrator reads a user's feed, never on an applicant's own"),
 } satisfies Record<KycEventType, z.ZodObject>;
 
 /** One SSE message's data: `{event: {<type>: payload}}` as the spec's client reads it, with the type and commit time beside it. */
@@ -97,24 +106,29 @@ export function kycStreamMessage(type: KycEventType) {
 /** Who watches: an applicant (their own stream) or a reviewer (an admin, any user's). */
 export type KycAudience = "applicant" | "reviewer";
 
-/** What an applicant is told instead of the rule that fired. */
-export const APPLICANT_COMPLIANCE_MESSAGE = "Your verification needs a manual review by our compliance team.";
+const APPLICANT_EVENTS = new Set<KycEventType>(APPLICANT_KYC_EVENT_TYPES);
 
 /**
- * Applicants do not learn which risk signal fired (a watchlist hit, their number or picture on
- * another user): telling them would teach fraud around the checks and leak that someone else
- * holds the same number. They get the score and level, and a generic compliance alert; a
- * reviewer's stream carries the flags.
+ * Applicants never learn that a risk signal fired, let alone which (a watchlist hit, their number
+ * or picture on another user, a velocity rule): it would teach them what to change to get through,
+ * and leak that someone else holds the same number. Their feed says only what happened to their
+ * submission and what comes next (under review, verified, rejected); risk updates and compliance
+ * alerts stay with reviewers. Every payload is rebuilt from the fields its schema documents (so the
+ * final score a history entry keeps for the audit trail is sent to no one, and a field added to
+ * an entry later is sent only once it is documented).
  */
-function forAudience(event: KycFeedEvent, audience: KycAudience): Record<string, unknown> {
-  if (audience === "reviewer") return event.payload;
-  if (event.type === "riskAssessmentUpdate") return { ...event.payload, flags: [] };
-  if (event.type === "complianceAlert") {
-    return { alertType: "manual_review", severity: event.payload.severity, message: APPLICANT_COMPLIANCE_MESSAGE, verificationId: event.verificationId };
-  }
-  return event.payload;
+function forAudience(event: KycFeedEvent, audience: KycAudience): KycFeedEvent | null {
+  if (audience === "applicant" && !APPLICANT_EVENTS.has(event.type)) return null;
+  const fields = Object.keys(KYC_EVENT_PAYLOADS[event.type].shape);
+  const payload = Object.fromEntries(fields.flatMap((field) => (event.payload[field] === undefined ? [] : [[field, event.payload[field]]])));
+  return { ...event, payload: { ...payload, verificationId: event.verificationId } };
 }
 
-export function presentKycEvent(event: KycFeedEvent, at: string, audience: KycAudience) {
-  return { event: { [event.type]: forAudience(event, audience) }, type: event.type, verificationId: event.verificationId, at };
+/**
+ * One SSE message's data for a decoded event. kycFeedReader has already left out what `audience`
+ * may not read; an event of another audience's reader is cut down to its id here rather than shown.
+ */
+export function presentKycEvent(event: KycFeedEvent, at: string, audience: KycAudience = "applicant") {
+  const payload = forAudience(event, audience)?.payload ?? { verificationId: event.verificationId };
+  return { event: { [event.type]: payload }, type: event.type, verificationId: event.verificationId, at };
 }

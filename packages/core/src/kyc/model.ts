@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { meetsRequirements } from "./country-requirements";
+import { IDENTITY_NUMBER_KINDS, IDENTITY_NUMBER_TYPES } from "./identity-numbers";
 
 /**
  * The KYC domain's shapes, messages and constants (spec 001 §3-§9). Browser-safe: the wizard and
@@ -19,8 +21,11 @@ export const DOCUMENT_TYPE_LABELS: Record<DocumentType, string> = {
   residencePermit: "Residence Permit",
 };
 
-/** Identity numbers verified by their own steps (Aadhaar, then PAN). */
-export const IDENTITY_NUMBER_TYPES = ["aadhaar", "pan"] as const;
+/**
+ * Identity numbers verified by their own steps: every type of the registry (identity-numbers.ts);
+ * which ones a country asks for is country-requirements.ts.
+ */
+export { IDENTITY_NUMBER_TYPES };
 export const IdentityNumberType = z.enum(IDENTITY_NUMBER_TYPES);
 export type IdentityNumberType = z.infer<typeof IdentityNumberType>;
 
@@ -39,7 +44,7 @@ export const KYC_LIMITS = {
   panLength: 10,
   riskMediumFrom: 30,
   riskHighFrom: 60,
-  /** Progress each verified Aadhaar or PAN adds. */
+  /** Progress each verified identity number adds. */
   identityNumberProgress: 25,
   /** The stream's startVerification sends this amount (INR). */
   defaultAmount: 50_000,
@@ -50,8 +55,8 @@ export const KYC_LIMITS = {
 
 /** Messages of spec 001 §5 and §8, word for word. */
 export const KYC_MESSAGES = {
-  invalidAadhaar: "Please enter a valid 12-digit Aadhaar number.",
-  invalidPan: "Please enter a valid PAN number (e.g., ABCDE1234F).",
+  invalidAadhaar: IDENTITY_NUMBER_KINDS.aadhaar.invalidMessage,
+  invalidPan: IDENTITY_NUMBER_KINDS.pan.invalidMessage,
   notAnImage: "File must be an image",
   fileTooLarge: "File size must be less than 5MB",
   wrongImageFormat: "File must be JPG, JPEG, or PNG format",
@@ -65,7 +70,8 @@ export const KYC_MESSAGES = {
   genericVerificationFailed: "Verification failed. Please try again.",
   started: (country: string) => `KYC verification process has been successfully initiated for ${country}`,
   documentVerified: (doc: string) => `${doc} verified successfully!`,
-  completed: (riskScore: number) => `KYC verification completed successfully! Risk score: ${riskScore}.`,
+  /** Spec 001 §8 adds the risk score; applicants never see it (issue 20), so the sentence ends here. */
+  completed: "KYC verification completed successfully!",
 } as const;
 
 /** Under 30 Low; 30 to under 60 Medium; 60 and above High (spec 001 §4). */
@@ -144,6 +150,19 @@ export type RiskAssessment = z.infer<typeof RiskAssessment>;
 export const InfoRequest = z.object({ message: z.string(), requested_at: z.string(), requested_by: z.string() });
 export type InfoRequest = z.infer<typeof InfoRequest>;
 
+/**
+ * Raised on a decided (verified) submission when a re-score finds it linked to a later one
+ * (risk/links.ts): it keeps its status and goes back in front of a reviewer, who dismisses the
+ * alert with a reason or reopens the submission.
+ */
+export const ReviewAlert = z.object({
+  reason: z.string(),
+  raised_at: z.string(),
+  /** The later submission whose number or picture caused the re-score. */
+  cause_submission_id: z.string(),
+});
+export type ReviewAlert = z.infer<typeof ReviewAlert>;
+
 /** The stored submission (spec 001 §3 KYC submission, plus what the checks and the review keep). */
 export const KycSubmission = z.object({
   id: z.string(),
@@ -169,6 +188,8 @@ export const KycSubmission = z.object({
   updated_at: z.string(),
   verified_at: z.string().nullable(),
   decided_at: z.string().nullable(),
+  /** An open alert for a reviewer (see ReviewAlert); null when there is none. */
+  review_alert: ReviewAlert.nullable().default(null),
   /** Sequence number of the submission's last event: the optimistic-concurrency guard. */
   version: z.number().int(),
 });
@@ -184,6 +205,12 @@ export const KYC_EVENT_TYPES = [
   "complianceAlert",
 ] as const;
 export type KycEventType = (typeof KYC_EVENT_TYPES)[number];
+
+/**
+ * The events an applicant's own feed carries: what happened and what comes next. Risk updates and
+ * compliance alerts reach reviewers only (events.ts).
+ */
+export const APPLICANT_KYC_EVENT_TYPES = ["verificationStarted", "documentUploaded", "documentVerified", "verificationCompleted"] as const satisfies readonly KycEventType[];
 
 /**
  * One entry of a submission's history (its outbox and audit trail at once): who did what, the
@@ -214,7 +241,7 @@ export interface AuditRow {
 }
 
 /**
- * Progress (spec 001 §4): +25 per verified Aadhaar/PAN, and 100 / n for each verified document
+ * Progress (spec 001 §4): +25 per verified identity number, and 100 / n for each verified document
  * type among the n the country supports; capped at 100.
  */
 export function submissionProgress(
@@ -228,11 +255,9 @@ export function submissionProgress(
 }
 
 /**
- * The applicant has done every step (Aadhaar and PAN verified, at least one identity document
- * passed its checks): the submission goes to a reviewer.
+ * The applicant has done every step their country asks for (each required number verified, at
+ * least one identity document passed its checks): the submission goes to a reviewer.
  */
-export function isReadyForReview(submission: Pick<KycSubmission, "documents" | "identity_numbers">): boolean {
-  const numbersDone = IDENTITY_NUMBER_TYPES.every((type) => submission.identity_numbers[type] !== undefined);
-  const documentDone = Object.values(submission.documents).some((document) => document?.status === "verified");
-  return numbersDone && documentDone;
+export function isReadyForReview(submission: Pick<KycSubmission, "country" | "documents" | "identity_numbers">): boolean {
+  return meetsRequirements(submission);
 }

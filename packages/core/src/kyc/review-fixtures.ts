@@ -2,6 +2,7 @@ import { PutObjectCommand } from "@aws-sdk/client-s3";
 import type { CoreContext } from "../shared/context";
 import type { KycSubmission, Priority } from "./model";
 import { pendingSubmissionFields } from "./applicant";
+import { identityNumbersFor } from "./country-requirements";
 import { changeSubmission, createSubmission, type NewSubmission } from "./submissions";
 import { afterApplicantStep } from "./workflow";
 
@@ -66,6 +67,8 @@ export async function seedSubmission(core: CoreContext, options: SeedOptions): P
     const draft: KycSubmission = {
       ...current,
       identity_numbers: {
+        // The seeded country's own numbers too, so a complete seed of any country goes to review.
+        ...Object.fromEntries(identityNumbersFor(current.country).map((type) => [type, { masked: "XXXXX1234", hash: `${type}-${options.userId}`, verified_at: at }])),
         aadhaar: { masked: "XXXX XXXX 1234", hash: `aadhaar-${options.userId}`, verified_at: at },
         pan: { masked: "AAAAAXXXXA", hash: `pan-${options.userId}`, verified_at: at },
       },

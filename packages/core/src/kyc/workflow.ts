@@ -2,6 +2,7 @@ import type { CoreContext } from "../shared/context";
 import { isReadyForReview, submissionProgress, type KycSubmission } from "./model";
 import { countryDocumentTypes } from "./countries";
 import { assessSubmission } from "./risk/assess";
+import { rescoreLinkedSubmissions } from "./risk/links";
 import { SYSTEM_ACTOR, type HistoryInput, type SubmissionChange } from "./submissions";
 
 /**
@@ -57,5 +58,6 @@ export async function afterApplicantStep(ctx: CoreContext, draft: KycSubmission,
       event: { type: "verificationCompleted", data: { status: "REQUIRES_REVIEW", finalRiskScore: assessment.risk_score } },
     });
   }
-  return { next, entries: all, extraItems };
+  // A number or picture this step shared with an earlier submission re-scores that one too.
+  return { next, entries: all, extraItems, afterCommit: (committed) => rescoreLinkedSubmissions(ctx, committed) };
 }

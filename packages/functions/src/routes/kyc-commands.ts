@@ -4,8 +4,11 @@ import { bodyLimit } from "hono/body-limit";
 import { z } from "zod";
 import { issueStreamTicket } from "@fintech/core/auth/stream-ticket";
 import { KycStateView, requireUserSubmission, startKyc, StartKycInput, stateOf, verifyIdentityNumber } from "@fintech/core/kyc/applicant";
-import { acceptDocumentUpload, ApplicantDocument, decodeBase64Image } from "@fintech/core/kyc/documents/upload";
+import { decodeBase64Image } from "@fintech/core/kyc/documents/didit";
+import { ApplicantDocument } from "@fintech/core/kyc/documents/record-document";
+import { acceptDocumentUpload } from "@fintech/core/kyc/documents/upload";
 import { cursorBeforeSubmission } from "@fintech/core/kyc/events";
+import { isIdentityNumberType } from "@fintech/core/kyc/identity-numbers";
 import { DOCUMENT_TYPE_LABELS, DocumentType, IdentityNumberType, KYC_LIMITS, KYC_MESSAGES } from "@fintech/core/kyc/model";
 import { findUserSubmission } from "@fintech/core/kyc/submissions";
 import { forbidden, notFound } from "@fintech/core/shared/errors";
@@ -47,7 +50,7 @@ const UploadDocument = z.object({
 
 const VerifyDocument = z.object({
   userId: KycUserId.optional(),
-  documentType: z.union([IdentityNumberType, DocumentType], { error: `documentType must be aadhaar, pan or one of ${DocumentType.options.join(", ")}` }),
+  documentType: z.union([IdentityNumberType, DocumentType], { error: `documentType must be an identity number type (e.g. aadhaar, pan, us_ssn) or one of ${DocumentType.options.join(", ")}` }),
   documentNumber: z.string().max(64).optional(),
 });
 
@@ -67,7 +70,7 @@ async function verifyDocument(c: Context<AppEnv>, input: z.infer<typeof VerifyDo
   const core = c.get("core");
   const userId = ownUser(c, input.userId);
   const type = input.documentType;
-  if (type === "aadhaar" || type === "pan") {
+  if (isIdentityNumberType(type)) {
     const verified = await verifyIdentityNumber(core, userId, type, { document_number: input.documentNumber });
     return { documentType: type, status: "VERIFIED" as const, valid: true, masked: verified.masked, progress: verified.progress, kycStatus: verified.kyc_status };
   }
@@ -189,7 +192,7 @@ const commandRoute = createRoute({
   operationId: "runKycCommand",
   summary: "Run a KYC command",
   description:
-    "One gRPC-style command per request, `{command: {<name>: {...arguments}}}`: `startVerification` (as POST /api/v1/kyc/start; amount defaults to 50000), `uploadDocument` (documentType, documentData as base64 of at most 5 MB, fileName: the same checks as an upload), `verifyDocument` (aadhaar or pan with documentNumber, as /verify/*; an identity document type reports its checks' result), `subscribeToVerification` (the stream URL, resuming from the start of the current verification, and a stream ticket). `userId`, when sent, must be the caller's (subscribeToVerification: or any, for an admin). A refusal is 'KYC command failed' with the `reason` and the status of the underlying error.",
+    "One gRPC-style command per request, `{command: {<name>: {...arguments}}}`: `startVerification` (as POST /api/v1/kyc/start; amount defaults to 50000), `uploadDocument` (documentType, documentData as base64 of at most 5 MB, fileName: the same checks as an upload), `verifyDocument` (an identity number type the submission's country asks for, e.g. aadhaar, pan or us_ssn, with documentNumber, as /verify/*; an identity document type reports its checks' result), `subscribeToVerification` (the stream URL, resuming from the start of the current verification, and a stream ticket). `userId`, when sent, must be the caller's (subscribeToVerification: or any, for an admin). A refusal is 'KYC command failed' with the `reason` and the status of the underlying error.",
   "x-complexity": "medium",
   security: authenticated,
   request: {
@@ -209,14 +212,14 @@ const commandRoute = createRoute({
       result: { documentType: "aadhaar", status: "VERIFIED", valid: true, masked: "XXXX XXXX 2346", progress: 25, kycStatus: "pending" },
     }),
     ...errors({
-      400: ["validation_error", "invalid_json", "unknown_command", "invalid_aadhaar", "invalid_pan", "invalid_base64", "unsupported_document_type", "empty_file"],
+      400: ["validation_error", "invalid_json", "unknown_command", "invalid_aadhaar", "invalid_pan", "invalid_identity_number", "identity_number_not_asked", "invalid_base64", "unsupported_document_type", "empty_file"],
       401: true,
       403: ["forbidden"],
       404: ["kyc_not_started", "document_not_uploaded"],
-      409: ["kyc_already_started", "kyc_not_editable", "kyc_submission_closed"],
+      409: ["kyc_already_started", "kyc_not_editable", "kyc_submission_closed", "kyc_submission_busy"],
       413: ["file_too_large", "payload_too_large"],
       415: ["not_an_image", "wrong_image_format"],
-      422: ["image_unreadable", "image_too_large"],
+      422: ["image_unreadable", "image_too_large", "image_check_timeout"],
       503: true,
     }),
   },

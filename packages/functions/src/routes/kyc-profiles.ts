@@ -35,8 +35,6 @@ const profileExample = {
   profileId: PROFILE_ID,
   documents: { passport: { documentNumber: "XXXX4567", ...passport, status: "not_uploaded" } },
   status: "pending",
-  riskScore: 10,
-  riskLevel: "Low",
   progress: 0,
   createdAt: "2026-01-15T10:00:00.000Z",
   updatedAt: "2026-01-15T10:00:00.000Z",
@@ -68,7 +66,7 @@ const getProfileRoute = createRoute({
   path: "/{id}",
   operationId: "getKycProfile",
   summary: "Get a KYC profile",
-  description: "The caller's own profile, with its submission's current status, risk and progress; an administrator may read any. Another user's id is a 404, as an unknown one.",
+  description: "The caller's own profile, with its submission's current status and progress (no risk signal: reviewers read those in the review routes); an administrator may read any. Another user's id is a 404, as an unknown one.",
   "x-complexity": "low",
   parameters: [pathParameter("id", "The profile's id (profile.profileId)", PROFILE_ID)],
   responses: {

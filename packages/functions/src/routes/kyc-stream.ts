@@ -49,7 +49,7 @@ const streamRoute = createRoute({
   operationId: "streamKycEvents",
   summary: "KYC event stream (server-sent events)",
   description:
-    "The user's KYC events as they commit (spec 001 §3): each message's `event:` is the type and its `data:` is `{event: {<type>: {...}}, type, verificationId, at}`. The wire is the ledger stream's: `retry:`, a `cursor` event first, `id:` on every event (resume with Last-Event-ID or `?lastEventId=`), heartbeats, a clean end after a while. Browsers authenticate with `?ticket=` (POST /api/v1/auth/stream-ticket or the subscribeToVerification command), other clients with the bearer header. `userId` defaults to the caller; another user's feed needs the admin role (else 403). `includeRiskUpdates=false` leaves riskAssessmentUpdate out.",
+    "The user's KYC events as they commit (spec 001 §3): each message's `event:` is the type and its `data:` is `{event: {<type>: {...}}, type, verificationId, at}`. The wire is the ledger stream's: `retry:`, a `cursor` event first, `id:` on every event (resume with Last-Event-ID or `?lastEventId=`), heartbeats, a clean end after a while. Browsers authenticate with `?ticket=` (POST /api/v1/auth/stream-ticket or the subscribeToVerification command), other clients with the bearer header. `userId` defaults to the caller; another user's feed needs the admin role (else 403). An applicant's own feed carries no risk signal: verificationStarted, documentUploaded, documentVerified and verificationCompleted only, none with a score; riskAssessmentUpdate and complianceAlert reach administrators only. `includeRiskUpdates=false` leaves riskAssessmentUpdate out of an administrator's feed too.",
   "x-complexity": "high",
   security: [...authenticated, { [STREAM_TICKET_SCHEME]: [] }],
   parameters: [
@@ -69,7 +69,7 @@ export const kycStreamRoutes = new OpenAPIHono<AppEnv>().openapi({ ...streamRout
   const audience = c.get("auth").role === "admin" ? "reviewer" : "applicant";
   return serveFeed(c, {
     scope: kycFeedScope(owner),
-    reader: kycFeedReader(c.get("core"), owner),
+    reader: kycFeedReader(c.get("core"), owner, audience),
     present: (event, at) => (query.includeRiskUpdates === "false" && RISK_EVENTS.has(event.type) ? null : { event: event.type, data: presentKycEvent(event, at, audience) }),
   });
 });

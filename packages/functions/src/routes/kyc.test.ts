@@ -4,10 +4,11 @@ import { createTestApp, nextTestAddress } from "../../../../infra/local/testing"
 import { IdentityNumberVerified, KycStateView } from "@fintech/core/kyc/applicant";
 import { identityNumberHashes } from "@fintech/core/kyc/identity-hash";
 import { identityNumberClaimPartition, velocityPartition } from "@fintech/core/kyc/keys";
+import { sampleDocumentImage } from "@fintech/core/kyc/documents/sample-images";
 import { KYC_MESSAGES } from "@fintech/core/kyc/model";
 import { changeSubmission, findUserSubmission, listHistory } from "@fintech/core/kyc/submissions";
 
-/** The applicant's KYC API: health, countries, start, status, Aadhaar and PAN. */
+/** The applicant's KYC API: health, countries, start, status, and each country's identity numbers. */
 
 type TestApp = Awaited<ReturnType<typeof createTestApp>>;
 type Session = { token: string; user: { id: string } };
@@ -77,6 +78,12 @@ describe("health and countries", () => {
     expect(india.body.countries.map((country: { countryCode: string }) => country.countryCode)).toEqual(expect.arrayContaining(["IN", "ID"]));
     const byCode = await t.call("GET", "/api/v1/kyc/countries?search=gb", { token: user.token });
     expect(byCode.body.countries[0]).toMatchObject({ countryCode: "GB", popular: true, documentTypes: ["passport", "idCard", "driverLicense"] });
+    expect(byCode.body.countries[0].identityNumbers).toEqual([{ type: "gb_nino", label: "National Insurance number", required: false, format: "QQ 12 34 56 C" }]);
+    const byCountry = Object.fromEntries((all.body.countries as { countryCode: string; identityNumbers: { type: string; required: boolean }[]; documentTypes: string[] }[]).map((country) => [country.countryCode, country]));
+    expect(byCountry.IN!.identityNumbers.map((number) => [number.type, number.required])).toEqual([["aadhaar", true], ["pan", true]]);
+    expect(byCountry.US!.identityNumbers.map((number) => [number.type, number.required])).toEqual([["us_ssn", false]]);
+    expect(byCountry.JP!.identityNumbers).toEqual([]);
+    expect(byCountry.KE).toMatchObject({ documentTypes: ["passport", "idCard"], identityNumbers: [] });
     const none = await t.call("GET", "/api/v1/kyc/countries?search=zzzz", { token: user.token });
     expect(none.body).toEqual({ success: true, countries: [], total: 0 });
     const tooLong = await t.call("GET", `/api/v1/kyc/countries?search=${"a".repeat(101)}`, { token: user.token });
@@ -101,10 +108,10 @@ describe("starting", () => {
     expect(reply.body.message).toBe(KYC_MESSAGES.started("India"));
     expect(reply.body.data).toMatchObject({ user_id: user.user.id, country: "IN", location: "India", status: "pending", progress: 0, documents: {}, identity_numbers: {} });
     expect(reply.body.data.next_steps).toEqual([expect.stringContaining("Upload an identity document"), "Verify your Aadhaar number", "Verify your PAN"]);
-    expect(reply.body.data.risk_level).not.toBeNull();
-    // The documented shape exactly: nothing internal (risk reasons, origin, hashes) leaks out.
+    expect(reply.body.data.remaining_steps).toEqual(["document", "aadhaar", "pan"]);
+    // The documented shape exactly: nothing internal (risk score, level, reasons, origin, hashes) leaks out.
     expect(() => KycStateView.strict().parse(reply.body.data)).not.toThrow();
-    expect(reply.body.data).not.toHaveProperty("risk");
+    for (const internal of ["risk", "risk_score", "risk_level", "priority", "origin"]) expect(reply.body.data).not.toHaveProperty(internal);
 
     const submission = (await findUserSubmission(t.core, user.user.id))!;
     expect(submission).toMatchObject({ email: "asha@example.com", amount: 50_000, origin: { ip, email_domain: "example.com" } });
@@ -245,5 +252,113 @@ describe("Aadhaar and PAN", () => {
     expect(changed.body.code).toBe("kyc_not_editable");
     expect((await verify(user, "aadhaar", { document_number: AADHAAR })).status).toBe(200);
     expect((await status(user)).body.data).toMatchObject({ status: "under_review", next_steps: ["Wait for a reviewer's decision"] });
+  });
+});
+
+/** A passport photo that passes the image checks, uploaded as the wizard does. */
+async function uploadPassport(user: Session, seed: number) {
+  const form = new FormData();
+  form.append("document_type", "passport");
+  form.append("file", new Blob([new Uint8Array(await sampleDocumentImage({ seed }))], { type: "image/png" }), "passport.png");
+  const response = await t.app.request("/api/v1/kyc/upload", { method: "POST", body: form, headers: { Authorization: `Bearer ${user.token}` } });
+  expect(response.status, await response.clone().text()).toBe(201);
+}
+
+const startIn = (country: string, phone = "+12025550143") => started({ country, name: "Sam Doe", email: "sam@example.com", phone });
+
+describe("KYC for every country", () => {
+  it("a US applicant finishes with a passport alone: no Aadhaar, no PAN, the SSN optional", async () => {
+    const user = await startIn("US");
+    const start = await status(user);
+    expect(start.body.data).toMatchObject({
+      country: "US",
+      identity_number_requirements: [{ type: "us_ssn", label: "Social Security number (SSN)", required: false, format: "123-45-6789" }],
+      remaining_steps: ["document"],
+      next_steps: [expect.stringContaining("Upload an identity document")],
+    });
+    expect(JSON.stringify(start.body.data.next_steps)).not.toMatch(/Aadhaar|PAN/);
+
+    // India's numbers are not part of a US submission.
+    const aadhaar = await verify(user, "aadhaar", { document_number: AADHAAR });
+    expect(aadhaar.status).toBe(400);
+    expect(aadhaar.body).toEqual({ code: "identity_number_not_asked", message: "The Aadhaar number is not part of KYC for United States of America; it asks for: Social Security number (SSN)" });
+
+    await uploadPassport(user, 4_401);
+    const done = await status(user);
+    expect(done.body.data).toMatchObject({ status: "under_review", remaining_steps: [], next_steps: ["Wait for a reviewer's decision"], identity_numbers: {} });
+    const submission = (await findUserSubmission(t.core, user.user.id))!;
+    expect((await listHistory(t.core, submission.id)).at(-1)).toMatchObject({ action: "submitted_for_review", to: "under_review" });
+  });
+
+  it("a US applicant may give an SSN before the document: checked, masked, hashed, then the passport finishes", async () => {
+    const user = await startIn("US");
+    const malformed = await t.call("POST", "/api/v1/kyc/identity-numbers/us_ssn/verify", { token: user.token, body: { document_number: "666-12-3456" } });
+    expect(malformed.status).toBe(400);
+    expect(malformed.body).toEqual({ code: "invalid_identity_number", message: "Please enter a valid Social Security number (SSN) (e.g., 123-45-6789)." });
+    const ssn = await t.call("POST", "/api/v1/kyc/identity-numbers/us_ssn/verify", { token: user.token, body: { document_number: "536-90-4399", country: "US" } });
+    expect(ssn.status).toBe(200);
+    expect(ssn.body).toEqual({ message: "SSN verified successfully!", data: { valid: true, status: "verified", document_type: "us_ssn", masked: "XXXXX4399", progress: 25, kyc_status: "pending" } });
+    expect((await status(user)).body.data).toMatchObject({ status: "pending", identity_numbers: { us_ssn: { masked: "XXXXX4399" } }, remaining_steps: ["document"] });
+    expect(await tableText()).not.toContain("536904399");
+    await uploadPassport(user, 4_402);
+    expect((await status(user)).body.data.status).toBe("under_review");
+  });
+
+  it("an Indian applicant is still asked for both Aadhaar and PAN: the document alone does not finish", async () => {
+    const user = await started();
+    await uploadPassport(user, 4_403);
+    expect((await status(user)).body.data).toMatchObject({ status: "pending", remaining_steps: ["aadhaar", "pan"], next_steps: ["Verify your Aadhaar number", "Verify your PAN"] });
+    expect((await verify(user, "aadhaar", { document_number: AADHAAR })).status).toBe(200);
+    expect((await status(user)).body.data).toMatchObject({ status: "pending", remaining_steps: ["pan"] });
+    expect((await verify(user, "pan", { document_number: PAN })).body.data.kyc_status).toBe("under_review");
+    expect((await status(user)).body.data).toMatchObject({ status: "under_review", remaining_steps: [] });
+  });
+
+  it("a country with a published number refuses a malformed one with a clear 400 and changes nothing; its valid one counts", async () => {
+    const user = await startIn("BR", "+5511912345678");
+    const before = (await findUserSubmission(t.core, user.user.id))!;
+    expect(before.country).toBe("BR");
+    for (const malformed of ["231.002.999-00", "390.533.447-06", "1234", "x".repeat(65), ""]) {
+      const reply = await t.call("POST", "/api/v1/kyc/identity-numbers/br_cpf/verify", { token: user.token, body: { document_number: malformed } });
+      expect(reply.status, malformed).toBe(400);
+      expect(reply.body.code, malformed).toBe("invalid_identity_number");
+      expect(reply.body.message).toBe("Please enter a valid CPF (e.g., 123.456.789-09).");
+    }
+    expect((await findUserSubmission(t.core, user.user.id))?.version).toBe(before.version);
+    // Another country's number, even well formed, is not Brazil's.
+    expect((await t.call("POST", "/api/v1/kyc/identity-numbers/us_ssn/verify", { token: user.token, body: { document_number: "536-90-4399" } })).body.code).toBe("identity_number_not_asked");
+    await uploadPassport(user, 4_404);
+    expect((await status(user)).body.data).toMatchObject({ status: "pending", remaining_steps: ["br_cpf"], next_steps: ["Verify your CPF"] });
+    const cpf = await t.call("POST", "/api/v1/kyc/identity-numbers/br_cpf/verify", { token: user.token, body: { document_number: "390.533.447-05" } });
+    expect(cpf.body).toMatchObject({ message: "CPF verified successfully!", data: { masked: "XXXXXXX4705", kyc_status: "under_review" } });
+  });
+
+  it("finds the same number on two users whatever separators each typed (one claim partition per type)", async () => {
+    const first = await startIn("BR", "+5511912345601");
+    const second = await startIn("BR", "+5511912345602");
+    expect((await t.call("POST", "/api/v1/kyc/identity-numbers/br_cpf/verify", { token: first.token, body: { document_number: "529.982.247-25" } })).status).toBe(200);
+    expect((await t.call("POST", "/api/v1/kyc/identity-numbers/br_cpf/verify", { token: second.token, body: { document_number: "52998224725" } })).status).toBe(200);
+    const hash = identityNumberHashes(t.core, "br_cpf", "52998224725")[0]!.hash;
+    const claims = await t.core.db.doc.send(
+      new QueryCommand({ TableName: t.core.db.table, KeyConditionExpression: "pk = :pk", ExpressionAttributeValues: { ":pk": identityNumberClaimPartition("br_cpf", hash) } }),
+    );
+    expect((claims.Items ?? []).map((item) => item.user_id).sort()).toEqual([first.user.id, second.user.id].sort());
+  });
+
+  it("a country of the default requirements takes a passport or an ID card and no number", async () => {
+    const user = await startIn("KE", "+254712345678");
+    expect((await status(user)).body.data).toMatchObject({ document_types: ["passport", "idCard"], identity_number_requirements: [], remaining_steps: ["document"] });
+    await uploadPassport(user, 4_405);
+    expect((await status(user)).body.data.status).toBe("under_review");
+  });
+
+  it("answers an unknown number type with 404 and needs a token", async () => {
+    const user = await startIn("US");
+    for (const type of ["ssn", "constructor", "__proto__", "x".repeat(300), encodeURIComponent("us ssn")]) {
+      const reply = await t.call("POST", `/api/v1/kyc/identity-numbers/${type}/verify`, { token: user.token, body: { document_number: "536-90-4399" } });
+      expect(reply.status, type).toBe(404);
+      expect(reply.body.code, type).toBe("identity_number_type_not_found");
+    }
+    expect((await t.call("POST", "/api/v1/kyc/identity-numbers/us_ssn/verify", { body: { document_number: "536-90-4399" } })).status).toBe(401);
   });
 });

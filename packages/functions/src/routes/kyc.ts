@@ -16,18 +16,21 @@ import {
   type StartOrigin,
 } from "@fintech/core/kyc/applicant";
 import { searchCountries } from "@fintech/core/kyc/countries";
-import { DocumentType, KYC_MESSAGES, type IdentityNumberType } from "@fintech/core/kyc/model";
-import { SERVICE_UNAVAILABLE_RETRY_SECONDS } from "@fintech/core/shared/errors";
+import { describeIdentityNumbers } from "@fintech/core/kyc/country-requirements";
+import { IDENTITY_NUMBER_KINDS, isIdentityNumberType } from "@fintech/core/kyc/identity-numbers";
+import { DocumentType, IDENTITY_NUMBER_TYPES, IdentityNumberType, KYC_MESSAGES } from "@fintech/core/kyc/model";
+import { notFound, SERVICE_UNAVAILABLE_RETRY_SECONDS } from "@fintech/core/shared/errors";
 import { clientIp } from "../http/client-ip";
 import type { AppEnv } from "../http/env";
 import { requireAuth } from "../http/middleware";
-import { authenticated, errors, jsonBody, jsonReply, queryParameters, RETRY_AFTER, TAGS } from "../http/openapi";
+import { authenticated, errors, jsonBody, jsonReply, pathParameter, queryParameters, RETRY_AFTER, TAGS } from "../http/openapi";
 import { EXAMPLE_IDS } from "../http/reply-schemas";
 import { queryWith, readJson } from "../http/validate";
 
 /**
- * The applicant's KYC API (spec 001 §7): health, countries, start, status, and the Aadhaar and
- * PAN steps. Documents are in kyc-documents.ts, the reviewer's routes in kyc-review.ts.
+ * The applicant's KYC API (spec 001 §7): health, countries, start, status, and the identity-number
+ * steps each country asks for (Aadhaar and PAN for India). Documents are in kyc-documents.ts, the
+ * reviewer's routes in kyc-review.ts. Nothing here replies with a risk signal.
  */
 
 /** The header a client may send with a stable id of its device, for the velocity rules. */
@@ -57,7 +60,10 @@ const CountryEntry = z.object({
   supportedDocuments: z.partialRecord(DocumentType, z.literal(1)),
   documentTypes: z.array(DocumentType),
   popular: z.boolean(),
-  listed: z.boolean().describe("One of the 30 countries of the built-in list (all four document types, save residence permits for nine); the others take a passport"),
+  listed: z.boolean().describe("One of the 30 countries of the built-in list, each with its own requirements; the others take a passport or a national ID card and no number"),
+  identityNumbers: z
+    .array(z.object({ type: IdentityNumberType, label: z.string(), required: z.boolean(), format: z.string() }))
+    .describe("The identity numbers KYC asks for in this country, in order; `required: false` may be skipped"),
 });
 
 /* ---------- examples ---------- */
@@ -71,11 +77,11 @@ export const kycStateExample = {
   progress: 25,
   document_types: ["passport", "idCard", "driverLicense", "residencePermit"],
   documents: {},
+  identity_number_requirements: describeIdentityNumbers("IN"),
   identity_numbers: { aadhaar: { masked: "XXXX XXXX 2346", verified_at: "2026-01-15T10:02:00.000Z" } },
+  remaining_steps: ["document", "pan"],
   next_steps: ["Upload an identity document (Passport, National ID Card, Driver's License, Residence Permit)", "Verify your PAN"],
   info_request: null,
-  risk_score: 10,
-  risk_level: "Low",
   submitted_at: "2026-01-15T10:00:00.000Z",
   updated_at: "2026-01-15T10:02:00.000Z",
   verified_at: null,
@@ -121,13 +127,24 @@ const countriesRoute = createRoute({
   operationId: "listKycCountries",
   summary: "Countries KYC supports",
   description:
-    "The 30 countries of the built-in list with their document types (spec 001 §3), then every other ISO 3166-1 country, which accepts a passport. `search` matches name or code, case-insensitively; the popular ones (US, GB, DE, FR, IT, ES, CA, AU, IN, BR) are marked.",
+    "The 30 countries of the built-in list with their document types (spec 001 §3) and the identity numbers each asks for (`identityNumbers`: Aadhaar and PAN for India, e.g. an optional SSN for the United States, none for Japan), then every other ISO 3166-1 country, which accepts a passport or a national ID card and asks for no number. `search` matches name or code, case-insensitively; the popular ones (US, GB, DE, FR, IT, ES, CA, AU, IN, BR) are marked.",
   "x-complexity": "low",
   parameters: queryParameters(CountriesQuery),
   responses: {
     200: jsonReply("The matching countries", "KycCountriesReply", z.object({ success: z.literal(true), countries: z.array(CountryEntry), total: z.number().int() }), {
       success: true,
-      countries: [{ country: "India", countryCode: "IN", flag: "🇮🇳", supportedDocuments: { passport: 1, idCard: 1, driverLicense: 1, residencePermit: 1 }, documentTypes: ["passport", "idCard", "driverLicense", "residencePermit"], popular: true, listed: true }],
+      countries: [
+        {
+          country: "India",
+          countryCode: "IN",
+          flag: "🇮🇳",
+          supportedDocuments: { passport: 1, idCard: 1, driverLicense: 1, residencePermit: 1 },
+          documentTypes: ["passport", "idCard", "driverLicense", "residencePermit"],
+          popular: true,
+          listed: true,
+          identityNumbers: describeIdentityNumbers("IN"),
+        },
+      ],
       total: 1,
     }),
     ...errors({ 400: ["validation_error"], 401: true }),
@@ -141,7 +158,7 @@ const startRoute = createRoute({
   operationId: "startKyc",
   summary: "Start KYC",
   description:
-    "Starts the caller's KYC submission for a country (one active submission per user; a second start is a 409 whose message contains 'already has a KYC submission'; after a rejection a new one may start). `amount` (INR, whole rupees) defaults to 50000. An optional `X-Device-Id` header (8-128 of `A-Za-z0-9._:-`) counts toward the device velocity rule, as the client address and e-mail domain do. Announces `verificationStarted` and a first `riskAssessmentUpdate` on the KYC stream.",
+    "Starts the caller's KYC submission for a country (one active submission per user; a second start is a 409 whose message contains 'already has a KYC submission'; after a rejection a new one may start). `amount` (INR, whole rupees) defaults to 50000. An optional `X-Device-Id` header (8-128 of `A-Za-z0-9._:-`) counts toward the device velocity rule, as the client address and e-mail domain do. Announces `verificationStarted` on the KYC stream. The reply's state says what the country asks for (`document_types`, `identity_number_requirements`) and what remains (`remaining_steps`).",
   "x-complexity": "medium",
   request: { body: jsonBody("StartKycInput", StartKycInput, { country: "IN", name: "Asha Rao", email: "asha@example.com", phone: "+919876543210" }) },
   responses: {
@@ -157,7 +174,7 @@ const statusRoute = createRoute({
   operationId: "getKycStatus",
   summary: "The caller's KYC state",
   description:
-    "Spec 001 §3 KYC state: status, progress, documents by type (status, verified_at, and the problems of a document that failed its checks), masked identity numbers, what is left to do (`next_steps`), an open request from a reviewer, the risk score and level. 404 `kyc_not_started` before any start.",
+    "Spec 001 §3 KYC state: status, progress, documents by type (status, verified_at, and the problems of a document that failed its checks), the identity numbers the country asks for (`identity_number_requirements`) and the masked ones verified, what is left before review (`remaining_steps`: `document` and required number types, in order; `next_steps` in words), an open request from a reviewer. No risk score, level or flag: applicants are told what to do next, never which check fired. 404 `kyc_not_started` before any start.",
   "x-complexity": "low",
   responses: {
     200: jsonReply("The KYC state", "KycStatusReply", z.object({ data: KycStateView }), { data: kycStateExample }),
@@ -165,47 +182,76 @@ const statusRoute = createRoute({
   },
 });
 
-const verifyRoute = (type: IdentityNumberType) =>
+const numberExample: Record<"aadhaar" | "pan" | "us_ssn", string> = { aadhaar: "2341 2341 2346", pan: "ABCPE1234F", us_ssn: "536-90-4399" };
+const maskedExample: Record<"aadhaar" | "pan" | "us_ssn", string> = { aadhaar: "XXXX XXXX 2346", pan: "XXXXXX234F", us_ssn: "XXXXX4399" };
+
+const VERIFY_COMMON =
+  "A malformed number is a 400 with its message and changes nothing; a number the submission's country does not ask for is a 400 `identity_number_not_asked`. Only the number masked to its last four and keyed hashes are stored; the same number on another user is a risk flag (for reviewers). Verifying the recorded number again changes nothing. Adds 25 to progress; announces `documentVerified` on the KYC stream. `country`, when sent, must be the submission's.";
+
+const IdentityNumberVerifiedReply = z.object({ message: z.string(), data: IdentityNumberVerified });
+
+const verifyReply = (type: "aadhaar" | "pan" | "us_ssn") =>
+  jsonReply("Verified", "IdentityNumberVerifiedReply", IdentityNumberVerifiedReply, {
+    message: KYC_MESSAGES.documentVerified(IDENTITY_NUMBER_KINDS[type].toastName),
+    data: { valid: true, status: "verified", document_type: type, masked: maskedExample[type], progress: 25, kyc_status: "pending" },
+  });
+
+const verifyErrors = (invalid: string[], notFoundCodes: string[]) =>
+  errors({
+    400: [...invalid, "identity_number_not_asked", "country_mismatch", "validation_error", "invalid_json"],
+    401: true,
+    404: notFoundCodes,
+    409: ["kyc_not_editable"],
+    413: ["payload_too_large"],
+    503: true,
+  });
+
+const verifyRoute = (type: "aadhaar" | "pan") =>
   createRoute({
     ...kyc,
     method: "post",
     path: `/verify/${type}`,
     operationId: type === "aadhaar" ? "verifyAadhaar" : "verifyPan",
     summary: type === "aadhaar" ? "Verify an Aadhaar number" : "Verify a PAN",
-    description: `${
-      type === "aadhaar"
-        ? "12 digits (spaces allowed), the first 2-9, a valid Verhoeff check digit, not a palindrome."
-        : "AAAAA9999A (uppercased, spaces removed) with an official holder type (A, B, C, F, G, H, J, L, P, T) in the 4th place; the serial 0000 is refused."
-    } A bad number is a 400 with the spec's message and changes nothing. Only the number masked to its last four and a keyed hash are stored; the same number on another user is a risk flag. Verifying the recorded number again changes nothing. Adds 25 to progress; announces \`documentVerified\` and the risk update on the KYC stream. \`country\`, when sent, must be the submission's.`,
+    description: `India. ${IDENTITY_NUMBER_KINDS[type].check}. ${VERIFY_COMMON}`,
     "x-complexity": "medium",
     request: {
-      body: jsonBody("VerifyIdentityNumberInput", VerifyIdentityNumberInput, { document_number: type === "aadhaar" ? "2341 2341 2346" : "ABCPE1234F", country: "IN" }),
+      body: jsonBody("VerifyIdentityNumberInput", VerifyIdentityNumberInput, { document_number: numberExample[type], country: "IN" }),
     },
-    responses: {
-      200: jsonReply("Verified", "IdentityNumberVerifiedReply", z.object({ message: z.string(), data: IdentityNumberVerified }), {
-        message: KYC_MESSAGES.documentVerified(type.toUpperCase()),
-        data: { valid: true, status: "verified", document_type: type, masked: type === "aadhaar" ? "XXXX XXXX 2346" : "XXXXXX234F", progress: 25, kyc_status: "pending" },
-      }),
-      ...errors({
-        400: [type === "aadhaar" ? "invalid_aadhaar" : "invalid_pan", "country_mismatch", "validation_error", "invalid_json"],
-        401: true,
-        404: ["kyc_not_started"],
-        409: ["kyc_not_editable"],
-        413: ["payload_too_large"],
-        503: true,
-      }),
-    },
+    responses: { 200: verifyReply(type), ...verifyErrors([`invalid_${type}`], ["kyc_not_started"]) },
   });
+
+const verifyAnyRoute = createRoute({
+  ...kyc,
+  method: "post",
+  path: "/identity-numbers/{type}/verify",
+  operationId: "verifyIdentityNumber",
+  summary: "Verify an identity number",
+  description: `Any identity number the submission's country asks for (GET /countries \`identityNumbers\`, GET /status \`identity_number_requirements\`), by its type, e.g. \`us_ssn\`, \`gb_nino\`, \`br_cpf\`, \`de_idnr\`; Aadhaar and PAN also have their paths of spec 001, /verify/aadhaar and /verify/pan. Each type's format and check digits are checked (docs/trust-and-safety.md lists them); a malformed number is a 400 \`invalid_identity_number\` naming the format (Aadhaar and PAN keep \`invalid_aadhaar\` and \`invalid_pan\`). An unknown type is a 404 \`identity_number_type_not_found\`. ${VERIFY_COMMON}`,
+  "x-complexity": "medium",
+  parameters: [{ ...pathParameter("type", "The identity number's type", "us_ssn"), schema: { type: "string" as const, enum: [...IDENTITY_NUMBER_TYPES] } }],
+  request: {
+    body: jsonBody("VerifyIdentityNumberInput", VerifyIdentityNumberInput, { document_number: numberExample.us_ssn, country: "US" }),
+  },
+  responses: { 200: verifyReply("us_ssn"), ...verifyErrors(["invalid_identity_number", "invalid_aadhaar", "invalid_pan"], ["kyc_not_started", "identity_number_type_not_found"]) },
+});
 
 async function verifyHandler(c: Context<AppEnv>, type: IdentityNumberType) {
   const data = await verifyIdentityNumber(c.get("core"), c.get("auth").userId, type, await readJson(c));
-  return c.json({ message: KYC_MESSAGES.documentVerified(type.toUpperCase()), data }, 200);
+  return c.json({ message: KYC_MESSAGES.documentVerified(IDENTITY_NUMBER_KINDS[type].toastName), data }, 200);
+}
+
+/** The type named in the path, or 404: a bounded, known id before it reaches anything else. */
+function pathNumberType(c: Context<AppEnv>): IdentityNumberType {
+  const type = c.req.param("type") ?? "";
+  if (!isIdentityNumberType(type)) throw notFound("No such identity number type: see identityNumbers in GET /api/v1/kyc/countries", "identity_number_type_not_found");
+  return type;
 }
 
 export const kycRoutes = new OpenAPIHono<AppEnv>()
   .openapi({ ...healthRoute, middleware: [requireAuth] as const }, (c) => kycHealthReply(c, "kyc"))
   .openapi({ ...countriesRoute, middleware: [requireAuth] as const }, (c) => {
-    const countries = searchCountries(queryWith(c, CountriesQuery).search);
+    const countries = searchCountries(queryWith(c, CountriesQuery).search).map((country) => ({ ...country, identityNumbers: describeIdentityNumbers(country.countryCode) }));
     return c.json({ success: true as const, countries, total: countries.length }, 200);
   })
   .openapi({ ...startRoute, middleware: [requireAuth] as const }, async (c) => {
@@ -214,4 +260,5 @@ export const kycRoutes = new OpenAPIHono<AppEnv>()
   })
   .openapi({ ...statusRoute, middleware: [requireAuth] as const }, async (c) => c.json({ data: await kycState(c.get("core"), c.get("auth").userId) }, 200))
   .openapi({ ...verifyRoute("aadhaar"), middleware: [requireAuth] as const }, (c) => verifyHandler(c, "aadhaar"))
-  .openapi({ ...verifyRoute("pan"), middleware: [requireAuth] as const }, (c) => verifyHandler(c, "pan"));
+  .openapi({ ...verifyRoute("pan"), middleware: [requireAuth] as const }, (c) => verifyHandler(c, "pan"))
+  .openapi({ ...verifyAnyRoute, middleware: [requireAuth] as const }, (c) => verifyHandler(c, pathNumberType(c)));

@@ -47,7 +47,7 @@ const channelOf: Record<LiveScope, (c: Context<AppEnv>, owner: string) => FeedCh
     feedChannel({ scope: `ledger:${owner}`, reader: ledgerFeedReader(c.get("core"), owner), present: (entry, at) => ({ event: `ledger.${entry.event.type}`, data: { ...entry.event, at } }) }),
   kyc: (c, owner) => {
     const audience = c.get("auth").role === "admin" ? "reviewer" : "applicant";
-    return feedChannel({ scope: kycFeedScope(owner), reader: kycFeedReader(c.get("core"), owner), present: (event, at) => ({ event: `kyc.${event.type}`, data: presentKycEvent(event, at, audience) }) });
+    return feedChannel({ scope: kycFeedScope(owner), reader: kycFeedReader(c.get("core"), owner, audience), present: (event, at) => ({ event: `kyc.${event.type}`, data: presentKycEvent(event, at, audience) }) });
   },
   payment: (c, owner) =>
     feedChannel({ scope: paymentFeedScope(owner), reader: paymentFeedReader(c.get("core"), owner), present: (event, at) => ({ event: `payment.${event.type}`, data: presentPaymentEvent(event, at) }) }),

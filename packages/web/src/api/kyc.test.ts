@@ -123,6 +123,9 @@ describe("KYC api", () => {
     expect(await api.verifyNumber("aadhaar", "234123412346", "IN", { idempotencyKey: "k1" })).toMatchObject({ valid: true, masked: "XXXX XXXX 2346" });
     expect(calls[0]).toMatchObject({ method: "POST", url: "https://api.test/api/v1/kyc/verify/aadhaar", body: { document_number: "234123412346", country: "IN" } });
     expect(calls[0]!.headers.get("Idempotency-Key")).toBe("k1");
+    // Every other country's number goes to the route by type.
+    await api.verifyNumber("us_ssn", "536-90-4399", "US");
+    expect(calls[1]).toMatchObject({ method: "POST", url: "https://api.test/api/v1/kyc/identity-numbers/us_ssn/verify", body: { document_number: "536-90-4399", country: "US" } });
   });
 
   it("says the server's message when a start is refused", async () => {

@@ -21,12 +21,17 @@ export const KYC_PATH = "/api/v1/kyc";
 export const KYC_STREAM_PATH = "/api/grpc/kyc/stream";
 export const KYC_STREAM_HEALTH_PATH = "/api/grpc/kyc/health";
 
+/** An identity number a country asks for (its requirements, country-requirements.ts). */
+export const IdentityNumberRequirement = z.object({ type: IdentityNumberType, label: z.string(), required: z.boolean(), format: z.string() });
+export type IdentityNumberRequirement = z.infer<typeof IdentityNumberRequirement>;
+
 export const KycCountry = z.object({
   country: z.string(),
   countryCode: z.string(),
   flag: z.string(),
   documentTypes: z.array(DocumentType),
   popular: z.boolean(),
+  identityNumbers: z.array(IdentityNumberRequirement).default([]),
 });
 export type KycCountry = z.infer<typeof KycCountry>;
 const CountriesReply = z.object({ countries: z.array(KycCountry) });
@@ -52,9 +57,10 @@ export const KycState = z.object({
   documents: z.partialRecord(DocumentType, KycDocumentState).default({}),
   next_steps: z.array(z.string()).default([]),
   updated_at: z.string(),
+  /** The numbers the country asks for, in order: the wizard's number steps. */
+  identity_number_requirements: z.array(IdentityNumberRequirement).default([]),
   identity_numbers: z.partialRecord(IdentityNumberType, z.object({ masked: z.string(), verified_at: z.string().optional() })).default({}),
   info_request: z.object({ message: z.string(), requested_at: z.string() }).nullable().optional(),
-  risk_score: z.number().nullable().optional(),
 });
 export type KycState = z.infer<typeof KycState>;
 
@@ -285,9 +291,13 @@ export function kycEndpoints({ http, baseUrl, credentials, newUploadTransport, c
     },
     /** GET /status -> {data: state}; null before any start (404 kyc_not_started). */
     status,
-    /** POST /verify/{aadhaar|pan} {document_number, country} -> {data: {valid, status, masked, progress}}. */
+    /**
+     * POST /verify/{aadhaar|pan} (spec 001), or /identity-numbers/{type}/verify for any other number the
+     * country asks for; {document_number, country} -> {data: {valid, status, masked, progress}}.
+     */
     async verifyNumber(type: IdentityNumberType, documentNumber: string, country: string, options: WriteOptions = {}): Promise<IdentityVerification> {
-      const reply = await http.authCall<unknown>("POST", `${KYC_PATH}/verify/${type}`, writeRequest({ document_number: documentNumber, country }, options));
+      const path = type === "aadhaar" || type === "pan" ? `${KYC_PATH}/verify/${type}` : `${KYC_PATH}/identity-numbers/${type}/verify`;
+      const reply = await http.authCall<unknown>("POST", path, writeRequest({ document_number: documentNumber, country }, options));
       return parsed(IdentityVerification, dataOf(reply, KYC_SERVICE_MESSAGES.noVerificationData));
     },
     /** POST /resubmit {note?}: back to review after the reviewer's Request Info. */

@@ -9,28 +9,36 @@ import { showToast } from "../toast/notify";
 import { DocumentStatusBadge } from "./DocumentStep";
 import { useResubmit } from "./hooks";
 import { KYC_UI_MESSAGES } from "./live/events";
-import { documentLabel, missingSteps, outcomeOf, STEP_INDEX } from "./steps";
+import { numberCopy } from "./NumberStep";
+import { documentLabel, missingSteps, outcomeOf, type KycStep, type KycStepId } from "./steps";
 import { BulletList, Notice, useActionKey } from "./ui";
 
 const STATUS_LABELS: Record<KycStatus, string> = { pending: "Pending", under_review: "Under review", verified: "Verified", rejected: "Rejected" };
 
 interface CompletionStepProps {
   state: KycState;
+  /** The country's steps (the numbers it asks for among them). */
+  steps: readonly KycStep[];
   /** The stream said the submission needs a reviewer (verificationCompleted REQUIRES_REVIEW). */
   manualReview: boolean;
-  onGoTo(step: number): void;
+  onGoTo(step: KycStepId): void;
   onChanged(): void;
 }
 
-/** Step 5 (spec 001 §2): where the submission stands, what is left, the reviewer's request, and the way on. */
-export function CompletionStep({ state, manualReview, onGoTo, onChanged }: CompletionStepProps) {
-  const outcome = outcomeOf(state);
-  const missing = missingSteps(state);
+/**
+ * The last step (spec 001 §2): where the submission stands, what is left, the reviewer's request,
+ * and the way on. It says what happens next and nothing of the checks behind it: no score, no
+ * flag (issue 20).
+ */
+export function CompletionStep({ state, steps, manualReview, onGoTo, onChanged }: CompletionStepProps) {
+  const outcome = outcomeOf(state, steps);
+  const missing = missingSteps(state, steps);
+  const numbers = steps.flatMap((step) => (step.number ? [step.number.type] : []));
   return (
     <div className="space-y-6">
       {outcome === "verified" && (
         <Notice tone="success" title="Identity verified">
-          {state.risk_score === null || state.risk_score === undefined ? "KYC verification completed successfully!" : KYC_MESSAGES.completed(state.risk_score)}
+          {KYC_MESSAGES.completed}
         </Notice>
       )}
       {outcome === "under_review" && (
@@ -42,7 +50,7 @@ export function CompletionStep({ state, manualReview, onGoTo, onChanged }: Compl
         <Notice tone="error" title="Verification not approved" quiet>
           A reviewer could not verify your identity with what was submitted. You can start a new verification with other documents.
           <div className="mt-3">
-            <button type="button" className={secondaryButtonClass} onClick={() => onGoTo(STEP_INDEX.country)}>
+            <button type="button" className={secondaryButtonClass} onClick={() => onGoTo("country")}>
               Start a new verification
             </button>
           </div>
@@ -67,12 +75,11 @@ export function CompletionStep({ state, manualReview, onGoTo, onChanged }: Compl
       <dl className="grid gap-4 sm:grid-cols-2">
         <ReviewItem label="Status">{STATUS_LABELS[state.status]}</ReviewItem>
         <ReviewItem label="Verification progress">{Math.round(state.progress)}%</ReviewItem>
-        <ReviewItem label="Aadhaar" mono>
-          {state.identity_numbers.aadhaar?.masked ?? "Not verified"}
-        </ReviewItem>
-        <ReviewItem label="PAN" mono>
-          {state.identity_numbers.pan?.masked ?? "Not verified"}
-        </ReviewItem>
+        {numbers.map((type) => (
+          <ReviewItem key={type} label={numberCopy(type).name} mono>
+            {state.identity_numbers[type]?.masked ?? "Not verified"}
+          </ReviewItem>
+        ))}
         <ReviewItem label="Documents">
           <ul className="space-y-1">
             {DOCUMENT_TYPES.filter((type) => state.documents[type]).map((type) => (
@@ -103,7 +110,7 @@ export function CompletionStep({ state, manualReview, onGoTo, onChanged }: Compl
 }
 
 /** A reviewer's Request Info (issue 11): their message, a way back to the documents, and Resubmit with an optional note. */
-function InfoRequested({ request, onGoTo, onChanged }: { request: NonNullable<KycState["info_request"]>; onGoTo(step: number): void; onChanged(): void }) {
+function InfoRequested({ request, onGoTo, onChanged }: { request: NonNullable<KycState["info_request"]>; onGoTo(step: KycStepId): void; onChanged(): void }) {
   const resubmit = useResubmit();
   const action = useActionKey();
   const [note, setNote] = useState("");
@@ -136,7 +143,7 @@ function InfoRequested({ request, onGoTo, onChanged }: { request: NonNullable<Ky
           void send();
         }}
       >
-        <button type="button" className={secondaryButtonClass} onClick={() => onGoTo(STEP_INDEX.documents)}>
+        <button type="button" className={secondaryButtonClass} onClick={() => onGoTo("documents")}>
           Upload a document
         </button>
         <div>

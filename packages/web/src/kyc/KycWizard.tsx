@@ -10,14 +10,17 @@ import { REST_REFRESH_MS, useKycCountries, useKycLiveFeed, useKycState, useRecor
 import type { EventEffect } from "./live/events";
 import { NumberStep } from "./NumberStep";
 import type { StartFailure } from "./startForm";
-import { canContinue, clampStep, decidedSince, hasStepButtons, KYC_STEPS, LAST_STEP, resumeStep, STEP_INDEX, stepProgress, stepsDone } from "./steps";
+import { canContinue, decidedSince, hasStepButtons, indexOf, numbersOf, resumeStep, stepAt, stepProgress, stepsDone, stepsFor, type KycStep, type KycStepId } from "./steps";
 import { Notice, ProgressBar } from "./ui";
 
-/** The five steps with their time estimates; the current one carries aria-current="step". */
-function StepOverview({ current, done }: { current: number; done: readonly boolean[] }) {
+/** Grid columns by step count (written out in full, so Tailwind keeps them). */
+const OVERVIEW_COLUMNS: Record<number, string> = { 3: "sm:grid-cols-3", 4: "sm:grid-cols-4", 5: "sm:grid-cols-5", 6: "sm:grid-cols-6" };
+
+/** The country's steps with their time estimates; the current one carries aria-current="step". */
+function StepOverview({ steps, current, done }: { steps: readonly KycStep[]; current: number; done: readonly boolean[] }) {
   return (
-    <ol aria-label="Verification steps" className="grid gap-1.5 sm:grid-cols-5 sm:gap-2">
-      {KYC_STEPS.map((step, index) => {
+    <ol aria-label="Verification steps" className={`grid gap-1.5 sm:gap-2 ${OVERVIEW_COLUMNS[steps.length] ?? "sm:grid-cols-6"}`}>
+      {steps.map((step, index) => {
         const state = index === current ? "current" : done[index] ? "done" : "todo";
         return (
           <li
@@ -46,17 +49,21 @@ function StepOverview({ current, done }: { current: number; done: readonly boole
   );
 }
 
+const STEP_COUNT_WORDS: Record<number, string> = { 3: "three", 4: "four", 5: "five", 6: "six" };
+
 /**
- * The KYC wizard (spec 001 §2, §4): five steps, resumed where the applicant left off; the state
- * follows the KYC stream while it is connected and is polled over REST otherwise.
+ * The KYC wizard (spec 001 §2, §4): the chosen country's steps (steps.ts), resumed where the
+ * applicant left off; the state follows the KYC stream while it is connected and is polled over
+ * REST otherwise. The current step is kept by id, so it stays put when the country's steps replace
+ * the three shown before a country is chosen.
  */
 export function KycWizard() {
   const user = useSession()?.user ?? null;
-  const [step, setStep] = useState<number | null>(null);
+  const [step, setStep] = useState<KycStepId | null>(null);
   const [notice, setNotice] = useState<StartFailure | null>(null);
   const [manualReview, setManualReview] = useState(false);
   const onEffect = useCallback((effect: EventEffect) => {
-    if (effect.jumpToCompletion) setStep(LAST_STEP);
+    if (effect.jumpToCompletion) setStep("completion");
     if (effect.manualReview) setManualReview(true);
   }, []);
   const live = useKycLiveFeed(onEffect);
@@ -65,7 +72,10 @@ export function KycWizard() {
   const refresh = useRefreshKyc();
   const recordVerified = useRecordVerifiedNumber();
   const headingRef = useRef<HTMLHeadingElement>(null);
-  const shownStep = useRef<number | null>(null);
+  const shownStep = useRef<KycStepId | null>(null);
+  const data = state.data ?? null;
+  const country = findCountryEntry(countries.data, data?.country);
+  const steps = stepsFor(numbersOf(data));
 
   // Keyboard and screen-reader users land on each new step's heading; not on the first one shown
   // when the page opens, where focus stays at the top of the page.
@@ -77,32 +87,34 @@ export function KycWizard() {
 
   // A returning applicant resumes where they left off, once their state is known.
   useEffect(() => {
-    if (step === null && state.isSuccess) setStep(resumeStep(state.data));
+    if (step === null && state.isSuccess) setStep(resumeStep(state.data, stepsFor(numbersOf(state.data))));
   }, [step, state.isSuccess, state.data]);
 
   // Without the stream a reviewer's decision arrives by polling: it moves to the outcome as the stream would.
   const status = state.data?.status;
   const seenStatus = useRef(status);
   useEffect(() => {
-    if (decidedSince(seenStatus.current, status)) setStep(LAST_STEP);
+    if (decidedSince(seenStatus.current, status)) setStep("completion");
     seenStatus.current = status;
   }, [status]);
 
-  const goTo = (next: number) => {
+  const goTo = (next: KycStepId) => {
     setNotice(null);
-    setStep(clampStep(next));
+    setStep(next);
   };
+  const goBy = (offset: number) => goTo(stepAt(steps, indexOf(steps, current.id) + offset).id);
 
   const onStarted = async (failure: StartFailure | null) => {
     const reloaded = await state.refetch();
+    const loaded = reloaded.data ?? null;
+    const started = stepsFor(numbersOf(loaded));
     setNotice(failure);
-    setStep(failure ? resumeStep(reloaded.data ?? null) : STEP_INDEX.documents);
+    // A fresh start opens the step after the country: the first optional number or the document.
+    setStep(failure ? resumeStep(loaded, started) : started[1]!.id);
   };
 
-  const current = step ?? 0;
-  const data = state.data ?? null;
-  const progress = stepProgress(current);
-  const country = findCountryEntry(countries.data, data?.country);
+  const current = stepAt(steps, indexOf(steps, step ?? "country"));
+  const progress = stepProgress(steps, current.id);
 
   let body;
   if (state.isPending || step === null) {
@@ -111,25 +123,27 @@ export function KycWizard() {
     ) : (
       <Spinner label="Loading your verification..." className={subtleTextClass} />
     );
-  } else if (current === STEP_INDEX.country || data === null) {
+  } else if (current.id === "country" || data === null) {
     body = <CountryStep user={user} onStarted={onStarted} />;
-  } else if (current === STEP_INDEX.documents) {
+  } else if (current.id === "documents") {
     body = <DocumentStep documentTypes={data.document_types ?? country?.documentTypes ?? ["passport"]} state={data} onUploaded={() => void refresh()} />;
-  } else if (current === STEP_INDEX.aadhaar || current === STEP_INDEX.pan) {
-    const type = current === STEP_INDEX.aadhaar ? "aadhaar" : "pan";
-    body = <NumberStep key={type} type={type} state={data} onVerified={(masked) => (masked ? recordVerified(type, masked) : void refresh())} />;
+  } else if (current.number) {
+    const { type, required } = current.number;
+    body = <NumberStep key={type} type={type} required={required} state={data} onVerified={(masked) => (masked ? recordVerified(type, masked) : void refresh())} />;
   } else {
-    body = <CompletionStep state={data} manualReview={manualReview} onGoTo={goTo} onChanged={() => void refresh()} />;
+    body = <CompletionStep state={data} steps={steps} manualReview={manualReview} onGoTo={goTo} onChanged={() => void refresh()} />;
   }
 
-  const title = KYC_STEPS[current]!;
+  const stepCount = data === null ? null : (STEP_COUNT_WORDS[steps.length] ?? String(steps.length));
   return (
     <div className="mx-auto max-w-5xl px-4 py-8 sm:px-6">
       <header className="flex flex-wrap items-end justify-between gap-4">
         <div className="min-w-0">
           <p className="text-sm font-semibold uppercase tracking-wide text-indigo-700 dark:text-indigo-300">Identity verification</p>
           <h1 className="mt-1 text-3xl font-bold tracking-tight text-slate-900 dark:text-white">Know Your Customer</h1>
-          <p className={`mt-2 ${subtleTextClass}`}>Verify your identity in five short steps. Your progress is saved as you go.</p>
+          <p className={`mt-2 ${subtleTextClass}`}>
+            {stepCount ? `Verify your identity in ${stepCount} short steps.` : "Verify your identity in a few short steps: your country decides which."} Your progress is saved as you go.
+          </p>
         </div>
         <p role="status" aria-live="polite" className="inline-flex items-center gap-2 rounded-full border border-slate-200 px-3 py-1.5 text-sm text-slate-700 dark:border-slate-800 dark:text-slate-200">
           <span aria-hidden="true" className={`h-2 w-2 rounded-full ${live === "live" ? "bg-emerald-500" : "bg-slate-400"}`} />
@@ -138,10 +152,10 @@ export function KycWizard() {
       </header>
 
       <div className="mt-6">
-        <StepOverview current={current} done={stepsDone(data)} />
+        <StepOverview steps={steps} current={indexOf(steps, current.id)} done={stepsDone(data, steps)} />
       </div>
 
-      {current >= STEP_INDEX.documents && (
+      {current.id !== "country" && (
         <div className="mt-6">
           <div className="mb-2 flex items-center justify-between text-sm font-medium text-slate-700 dark:text-slate-200">
             <span>{progress.label}</span>
@@ -160,17 +174,17 @@ export function KycWizard() {
       <section aria-labelledby="kyc-step-title" className={`${cardClass} mt-6 sm:p-6`}>
         <div className="mb-5 flex flex-wrap items-baseline justify-between gap-2">
           <h2 id="kyc-step-title" ref={headingRef} tabIndex={-1} className="text-xl font-bold text-slate-900 outline-none dark:text-white">
-            {title.title}
+            {current.title}
           </h2>
-          <span className="text-sm text-slate-600 dark:text-slate-400">Estimated time: {title.estimate}</span>
+          <span className="text-sm text-slate-600 dark:text-slate-400">Estimated time: {current.estimate}</span>
         </div>
         {body}
-        {hasStepButtons(current) && data !== null && (
+        {hasStepButtons(current.id) && data !== null && (
           <div className="mt-8 flex flex-wrap justify-between gap-3 border-t border-slate-200 pt-5 dark:border-slate-800">
-            <button type="button" className={secondaryButtonClass} onClick={() => goTo(current - 1)}>
+            <button type="button" className={secondaryButtonClass} onClick={() => goBy(-1)}>
               Previous
             </button>
-            <button type="button" className={primaryButtonClass} onClick={() => goTo(current + 1)} disabled={!canContinue(current, data)}>
+            <button type="button" className={primaryButtonClass} onClick={() => goBy(1)} disabled={!canContinue(current, data)}>
               Continue
             </button>
           </div>

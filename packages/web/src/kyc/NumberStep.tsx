@@ -1,4 +1,5 @@
 import { useLayoutEffect, useRef, useState, type ChangeEvent } from "react";
+import { IDENTITY_NUMBER_KINDS } from "@fintech/core/kyc/identity-numbers";
 import { KYC_LIMITS, KYC_MESSAGES, type IdentityNumberType } from "@fintech/core/kyc/model";
 import { ApiError } from "../api/errors";
 import type { KycState } from "../api/kyc";
@@ -6,24 +7,48 @@ import { inputClass, labelClass, primaryButtonClass, secondaryButtonClass } from
 import { errorTextClass, Spinner } from "../ledger/ui";
 import { showToast } from "../toast/notify";
 import { useVerifyNumber } from "./hooks";
-import { aadhaarDisplay, aadhaarFieldState, applyDigitEdit, caretAfter, panFieldState, panOf, type NumberFieldState } from "./identityInput";
+import { aadhaarDisplay, aadhaarFieldState, applyDigitEdit, caretAfter, genericFieldState, genericNumberOf, panFieldState, panOf, type NumberFieldState } from "./identityInput";
 import { KYC_TOAST_MS } from "./live/events";
 import { Notice, useActionKey } from "./ui";
 
-const COPY: Record<IdentityNumberType, { label: string; intro: string; toastName: string; placeholder: string }> = {
+interface NumberCopy {
+  /** The field's label. */
+  label: string;
+  /** The number's name on the Verify button and in "… verified". */
+  name: string;
+  intro: string;
+  placeholder: string;
+}
+
+/** Spec 001 §2's words for India's two numbers; every other number is described by its registry entry. */
+const INDIAN_COPY: Partial<Record<IdentityNumberType, NumberCopy>> = {
   aadhaar: {
     label: "Aadhaar number",
+    name: "Aadhaar number",
     intro: "Enter the 12-digit number on your Aadhaar card. It is checked at once; only its last four digits are kept.",
-    toastName: "AADHAAR",
     placeholder: "XXXX XXXX XXXX",
   },
   pan: {
     label: "PAN",
+    name: "PAN",
     intro: "Enter your 10-character Permanent Account Number, as printed on your PAN card (for example ABCDE1234F).",
-    toastName: "PAN",
     placeholder: "ABCDE1234F",
   },
 };
+
+const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+export function numberCopy(type: IdentityNumberType): NumberCopy {
+  const kind = IDENTITY_NUMBER_KINDS[type];
+  return (
+    INDIAN_COPY[type] ?? {
+      label: capitalised(kind.label),
+      name: kind.short,
+      intro: `Enter your ${kind.label} as printed on your documents. It is checked at once; only its last four characters are kept.`,
+      placeholder: kind.format,
+    }
+  );
+}
 
 /**
  * What a failed verification says (spec 001 §8): the server's own message when it gave one (the
@@ -37,23 +62,31 @@ export function verificationFailure(error: unknown): { title: string; message: s
 
 interface NumberStepProps {
   type: IdentityNumberType;
+  /** Optional numbers may be skipped: the step says so. */
+  required: boolean;
   state: KycState;
   /** Verified: the masked number from the reply (null if it gave none). */
   onVerified(masked: string | null): void;
 }
 
-/** Steps 3 and 4 (spec 001 §2, §5): the Aadhaar number (hidden by default, groups of 4) and the PAN (uppercased). */
-export function NumberStep({ type, state, onVerified }: NumberStepProps) {
-  const copy = COPY[type];
+/**
+ * One identity number the country asks for: for India the Aadhaar number (hidden by default,
+ * groups of 4) and the PAN (uppercased) of spec 001 §2, §5; for other countries their number,
+ * typed as printed and checked by the same rules as the server's.
+ */
+export function NumberStep({ type, required, state, onVerified }: NumberStepProps) {
+  const copy = numberCopy(type);
+  const generic = type !== "aadhaar" && type !== "pan";
   const verified = state.identity_numbers[type];
   const verify = useVerifyNumber(type);
   const action = useActionKey();
   const [value, setValue] = useState("");
   const [hidden, setHidden] = useState(true);
   const [failure, setFailure] = useState<{ title: string; message: string } | null>(null);
+  const [attempted, setAttempted] = useState(false);
   const inputRef = useRef<HTMLInputElement>(null);
   const pendingCaret = useRef<number | null>(null);
-  const field: NumberFieldState = type === "aadhaar" ? aadhaarFieldState(value) : panFieldState(value);
+  const field: NumberFieldState = type === "aadhaar" ? aadhaarFieldState(value) : type === "pan" ? panFieldState(value) : genericFieldState(type, value, attempted);
   const display = type === "aadhaar" ? aadhaarDisplay(value, hidden) : value;
   const id = `kyc-${type}`;
 
@@ -67,8 +100,13 @@ export function NumberStep({ type, state, onVerified }: NumberStepProps) {
 
   const onChange = (event: ChangeEvent<HTMLInputElement>) => {
     setFailure(null);
+    setAttempted(false);
     if (type === "pan") {
       setValue(panOf(event.target.value));
+      return;
+    }
+    if (generic) {
+      setValue(genericNumberOf(type, event.target.value));
       return;
     }
     const edit = applyDigitEdit(value, {
@@ -82,6 +120,7 @@ export function NumberStep({ type, state, onVerified }: NumberStepProps) {
   };
 
   const submit = async () => {
+    if (generic && !field.ready) setAttempted(true);
     if (!field.ready || verify.isPending) return;
     setFailure(null);
     const body = { type, number: value, country: state.country };
@@ -92,7 +131,7 @@ export function NumberStep({ type, state, onVerified }: NumberStepProps) {
         setFailure({ title: "Verification Failed", message: KYC_MESSAGES.verificationFailed });
         return;
       }
-      showToast({ kind: "success", message: KYC_MESSAGES.documentVerified(copy.toastName), durationMs: KYC_TOAST_MS.success });
+      showToast({ kind: "success", message: KYC_MESSAGES.documentVerified(IDENTITY_NUMBER_KINDS[type].toastName), durationMs: KYC_TOAST_MS.success });
       setValue("");
       onVerified(result.masked ?? null);
     } catch (error) {
@@ -102,8 +141,15 @@ export function NumberStep({ type, state, onVerified }: NumberStepProps) {
 
   if (verified) {
     return (
-      <Notice tone="success" title={`${copy.label} verified`}>
+      <Notice tone="success" title={`${copy.name} verified`}>
         <span className="font-mono">{verified.masked}</span>
+      </Notice>
+    );
+  }
+  if (state.status !== "pending") {
+    return (
+      <Notice tone="info" title={`No ${copy.name} given`} quiet>
+        Your submission is with a reviewer now, so nothing more can be added to it.
       </Notice>
     );
   }
@@ -120,6 +166,7 @@ export function NumberStep({ type, state, onVerified }: NumberStepProps) {
     >
       <p id={`${id}-intro`} className="text-sm text-slate-600 dark:text-slate-300">
         {copy.intro}
+        {!required && " This step is optional: Continue without it if you prefer."}
       </p>
       <div>
         <label htmlFor={id} className={labelClass}>
@@ -132,9 +179,9 @@ export function NumberStep({ type, state, onVerified }: NumberStepProps) {
             type="text"
             inputMode={type === "aadhaar" ? "numeric" : "text"}
             autoComplete="off"
-            autoCapitalize={type === "pan" ? "characters" : "off"}
+            autoCapitalize={type === "aadhaar" ? "off" : "characters"}
             spellCheck={false}
-            maxLength={type === "pan" ? KYC_LIMITS.panLength : undefined}
+            maxLength={type === "pan" ? KYC_LIMITS.panLength : generic ? IDENTITY_NUMBER_KINDS[type].maxLength : undefined}
             placeholder={copy.placeholder}
             value={display}
             onChange={onChange}
@@ -163,9 +210,9 @@ export function NumberStep({ type, state, onVerified }: NumberStepProps) {
           {failure.message}
         </Notice>
       )}
-      {field.ready && (
+      {(field.ready || (generic && value.trim() !== "")) && (
         <button type="submit" className={primaryButtonClass} disabled={verify.isPending}>
-          {verify.isPending ? <Spinner label="Verifying..." /> : `Verify ${copy.label}`}
+          {verify.isPending ? <Spinner label="Verifying..." /> : `Verify ${copy.name}`}
         </button>
       )}
     </form>

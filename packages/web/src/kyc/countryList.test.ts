@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { KycCountry } from "../api/kyc";
 import { countriesFound, filterCountries, findCountryEntry } from "./countryList";
 
-const entry = (countryCode: string, country: string, popular = false): KycCountry => ({ country, countryCode, flag: "", documentTypes: ["passport"], popular });
+const entry = (countryCode: string, country: string, popular = false): KycCountry => ({ country, countryCode, flag: "", documentTypes: ["passport"], popular, identityNumbers: [] });
 const list = [entry("AF", "Afghanistan"), entry("DE", "Germany", true), entry("IN", "India", true), entry("NL", "Netherlands"), entry("US", "United States of America", true)];
 
 describe("country list", () => {

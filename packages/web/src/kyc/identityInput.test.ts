@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { KYC_MESSAGES } from "@fintech/core/kyc/model";
-import { aadhaarDisplay, aadhaarFieldState, applyDigitEdit, caretAfter, MASK_CHAR, panFieldState, panOf, VALID_FORMAT } from "./identityInput";
+import { aadhaarDisplay, aadhaarFieldState, applyDigitEdit, caretAfter, genericFieldState, genericNumberOf, MASK_CHAR, panFieldState, panOf, VALID_FORMAT } from "./identityInput";
 
 /** Types `text` at the caret of a field showing `digits`, as the browser would, and applies it. */
 function typeAt(digits: string, hidden: boolean, caret: number, text: string) {
@@ -85,5 +85,23 @@ describe("PAN field", () => {
     for (const bad of ["ABCDE1234F", "ABCP11234F", "ABCPE0000F"]) {
       expect(panFieldState(bad)).toEqual({ ready: false, hint: null, error: KYC_MESSAGES.invalidPan });
     }
+  });
+});
+
+describe("other countries' number fields", () => {
+  it("keep what a number is printed with (digits, letters uppercased, separators), up to the type's length", () => {
+    expect(genericNumberOf("us_ssn", "536-90-4399!!")).toBe("536-90-4399");
+    expect(genericNumberOf("gb_nino", "qq 12 34 56 c")).toBe("QQ 12 34 56 C");
+    expect(genericNumberOf("se_personnummer", "880320+0016")).toBe("880320+0016");
+    expect(genericNumberOf("us_ssn", "1".repeat(40))).toHaveLength(11);
+  });
+
+  it("give the format until the number is valid, and the refusal once the applicant asked to verify a malformed one", () => {
+    expect(genericFieldState("us_ssn", "", false)).toEqual({ ready: false, hint: "Format: 123-45-6789", error: null });
+    expect(genericFieldState("us_ssn", "536-90", false)).toEqual({ ready: false, hint: "Format: 123-45-6789", error: null });
+    expect(genericFieldState("us_ssn", "666-90-4399", true)).toEqual({ ready: false, hint: null, error: "Please enter a valid Social Security number (SSN) (e.g., 123-45-6789)." });
+    expect(genericFieldState("us_ssn", "536-90-4399", true)).toEqual({ ready: true, hint: VALID_FORMAT, error: null });
+    expect(genericFieldState("br_cpf", "390.533.447-05", false).ready).toBe(true);
+    expect(genericFieldState("br_cpf", "390.533.447-06", true).error).toBe("Please enter a valid CPF (e.g., 123.456.789-09).");
   });
 });

@@ -1,11 +1,11 @@
 import { KYC_LIMITS, KYC_MESSAGES } from "@fintech/core/kyc/model";
-import { formatAadhaarGroups, formatPanInput, isValidAadhaar, isValidPan } from "@fintech/core/kyc/identity-numbers";
+import { formatAadhaarGroups, formatPanInput, IDENTITY_NUMBER_KINDS, isValidAadhaar, isValidPan, type IdentityNumberType } from "@fintech/core/kyc/identity-numbers";
 
 /**
- * The Aadhaar and PAN fields of the wizard (spec 001 §2, §5) as pure functions: what the field
- * shows, how a keystroke or a paste changes the number behind it, and the hint under it. The
- * validity rules themselves are the server's (core's identity-number checks), so the Verify button
- * appears exactly when the server would accept the format.
+ * The identity-number fields of the wizard (spec 001 §2, §5 for Aadhaar and PAN) as pure
+ * functions: what the field shows, how a keystroke or a paste changes the number behind it, and
+ * the hint under it. The validity rules themselves are the server's (core's identity-number
+ * checks), so the wizard accepts exactly what the server would.
  */
 
 /** What a hidden digit looks like in the masked Aadhaar field. */
@@ -98,4 +98,24 @@ export function panFieldState(pan: string): NumberFieldState {
   if (pan.length < KYC_LIMITS.panLength) return { ready: false, hint: remaining(KYC_LIMITS.panLength - pan.length, "character"), error: null };
   if (!isValidPan(pan)) return { ready: false, hint: null, error: KYC_MESSAGES.invalidPan };
   return { ready: true, hint: VALID_FORMAT, error: null };
+}
+
+/**
+ * Every other country's number: typed as printed (letters uppercased, separators kept, at most the
+ * type's length), checked by the same function the server uses. Its length varies (a Spanish DNI
+ * or NIE, an SSN with or without dashes), so no count is shown: the hint gives the format until
+ * the number is valid, and the refusal appears once the applicant asks to verify a malformed one.
+ */
+export function genericNumberOf(type: IdentityNumberType, raw: string): string {
+  return raw
+    .toUpperCase()
+    .replace(/[^0-9A-Z .+\-/]/g, "")
+    .slice(0, IDENTITY_NUMBER_KINDS[type].maxLength);
+}
+
+export function genericFieldState(type: IdentityNumberType, value: string, attempted: boolean): NumberFieldState {
+  const kind = IDENTITY_NUMBER_KINDS[type];
+  if (kind.isValid(value)) return { ready: true, hint: VALID_FORMAT, error: null };
+  if (attempted && value.trim() !== "") return { ready: false, hint: null, error: kind.invalidMessage };
+  return { ready: false, hint: `Format: ${kind.format}`, error: null };
 }

@@ -1,24 +1,31 @@
 import { describe, expect, it } from "vitest";
+import { describeIdentityNumbers } from "@fintech/core/kyc/country-requirements";
 import type { KycState } from "../api/kyc";
-import { canContinue, clampStep, decidedSince, hasStepButtons, KYC_STEPS, missingSteps, outcomeOf, resumeStep, STEP_INDEX, stepProgress, stepsDone } from "./steps";
+import { canContinue, decidedSince, hasStepButtons, indexOf, missingSteps, numbersOf, outcomeOf, resumeStep, stepAt, stepProgress, stepsDone, stepsFor, type KycStep } from "./steps";
 
-const base: KycState = {
+const stateFor = (country: string): KycState => ({
   user_id: "u1",
-  country: "IN",
+  country,
   status: "pending",
   progress: 0,
   documents: {},
   next_steps: [],
   updated_at: "2026-11-26T00:00:00.000Z",
+  identity_number_requirements: describeIdentityNumbers(country),
   identity_numbers: {},
   info_request: null,
-};
+});
+const base = stateFor("IN");
 const masked = { masked: "XXXX XXXX 2346", verified_at: "2026-11-26T00:00:00.000Z" };
-const withDocument = (status: "uploaded" | "checking" | "verified" | "rejected"): KycState => ({ ...base, documents: { passport: { status, verified_at: null } } });
+const withDocument = (status: "uploaded" | "checking" | "verified" | "rejected", state: KycState = base): KycState => ({ ...state, documents: { passport: { status, verified_at: null } } });
+const india = stepsFor(numbersOf(base));
+const us = stepsFor(numbersOf(stateFor("US")));
+const kenya = stepsFor(numbersOf(stateFor("KE")));
+const step = (steps: KycStep[], id: KycStep["id"]) => stepAt(steps, indexOf(steps, id));
 
 describe("wizard steps", () => {
-  it("are the spec's five, with their time estimates", () => {
-    expect(KYC_STEPS.map((step) => [step.title, step.estimate])).toEqual([
+  it("are the spec's five for India, with their time estimates", () => {
+    expect(india.map((item) => [item.title, item.estimate])).toEqual([
       ["Country Selection", "30s"],
       ["Document Upload", "2m"],
       ["Identity Verification (Aadhaar)", "45s"],
@@ -27,44 +34,61 @@ describe("wizard steps", () => {
     ]);
   });
 
-  it("says Step N of 5 with its percent, within bounds", () => {
-    expect(stepProgress(1)).toEqual({ label: "Step 2 of 5", percent: 40 });
-    expect(stepProgress(4)).toEqual({ label: "Step 5 of 5", percent: 100 });
-    expect(stepProgress(9)).toEqual({ label: "Step 5 of 5", percent: 100 });
-    expect(clampStep(-1)).toBe(0);
+  it("follow the country: an optional SSN before the document in the US, no number step where none is asked, three before a country is chosen", () => {
+    expect(us.map((item) => item.title)).toEqual(["Country Selection", "Identity Number (SSN, optional)", "Document Upload", "Completion"]);
+    expect(kenya.map((item) => item.id)).toEqual(["country", "documents", "completion"]);
+    expect(stepsFor(numbersOf(null)).map((item) => item.id)).toEqual(["country", "documents", "completion"]);
+    expect(stepsFor(numbersOf(stateFor("BR"))).map((item) => item.id)).toEqual(["country", "documents", "br_cpf", "completion"]);
   });
 
-  it("shows Previous/Continue on steps 2 to 4 only", () => {
-    expect([0, 1, 2, 3, 4].map(hasStepButtons)).toEqual([false, true, true, true, false]);
+  it("says Step N of the real count with its percent", () => {
+    expect(stepProgress(india, "documents")).toEqual({ label: "Step 2 of 5", percent: 40 });
+    expect(stepProgress(india, "completion")).toEqual({ label: "Step 5 of 5", percent: 100 });
+    expect(stepProgress(us, "us_ssn")).toEqual({ label: "Step 2 of 4", percent: 50 });
+    expect(stepProgress(kenya, "completion")).toEqual({ label: "Step 3 of 3", percent: 100 });
+    // A step of another country's list is the outcome here; indexes stay within bounds.
+    expect(indexOf(kenya, "aadhaar")).toBe(2);
+    expect(stepAt(india, -1).id).toBe("country");
+    expect(stepAt(india, 9).id).toBe("completion");
   });
 
-  it("holds Continue on the Aadhaar step until Aadhaar is verified, and on the PAN step until PAN is", () => {
-    expect(canContinue(STEP_INDEX.documents, base)).toBe(true);
-    expect(canContinue(STEP_INDEX.aadhaar, base)).toBe(false);
-    expect(canContinue(STEP_INDEX.aadhaar, { ...base, identity_numbers: { aadhaar: masked } })).toBe(true);
-    expect(canContinue(STEP_INDEX.pan, { ...base, identity_numbers: { aadhaar: masked } })).toBe(false);
-    expect(canContinue(STEP_INDEX.pan, { ...base, identity_numbers: { pan: masked } })).toBe(true);
+  it("shows Previous/Continue between the country and the outcome only", () => {
+    expect(india.map((item) => hasStepButtons(item.id))).toEqual([false, true, true, true, false]);
   });
 
-  it("resumes at the first step still to do", () => {
-    expect(resumeStep(null)).toBe(STEP_INDEX.country);
-    expect(resumeStep(base)).toBe(STEP_INDEX.documents);
-    expect(resumeStep(withDocument("rejected"))).toBe(STEP_INDEX.documents);
+  it("holds Continue on a required number's step until it is verified; an optional one may be skipped", () => {
+    expect(canContinue(step(india, "documents"), base)).toBe(true);
+    expect(canContinue(step(india, "aadhaar"), base)).toBe(false);
+    expect(canContinue(step(india, "aadhaar"), { ...base, identity_numbers: { aadhaar: masked } })).toBe(true);
+    expect(canContinue(step(india, "pan"), { ...base, identity_numbers: { aadhaar: masked } })).toBe(false);
+    expect(canContinue(step(india, "pan"), { ...base, identity_numbers: { pan: masked } })).toBe(true);
+    expect(canContinue(step(us, "us_ssn"), stateFor("US"))).toBe(true);
+  });
+
+  it("resumes at the first step not done", () => {
+    expect(resumeStep(null, india)).toBe("country");
+    expect(resumeStep(base, india)).toBe("documents");
+    expect(resumeStep(withDocument("rejected"), india)).toBe("documents");
     // A document still being checked counts as given: the applicant moves on meanwhile.
-    expect(resumeStep(withDocument("checking"))).toBe(STEP_INDEX.aadhaar);
-    expect(resumeStep({ ...withDocument("verified"), identity_numbers: { aadhaar: masked } })).toBe(STEP_INDEX.pan);
-    expect(resumeStep({ ...withDocument("verified"), identity_numbers: { aadhaar: masked, pan: masked } })).toBe(STEP_INDEX.completion);
+    expect(resumeStep(withDocument("checking"), india)).toBe("aadhaar");
+    expect(resumeStep({ ...withDocument("verified"), identity_numbers: { aadhaar: masked } }, india)).toBe("pan");
+    expect(resumeStep({ ...withDocument("verified"), identity_numbers: { aadhaar: masked, pan: masked } }, india)).toBe("completion");
+    // An optional number comes first while no document is in; once given (or a document is in) it is behind.
+    expect(resumeStep(stateFor("US"), us)).toBe("us_ssn");
+    expect(resumeStep({ ...stateFor("US"), identity_numbers: { us_ssn: masked } }, us)).toBe("documents");
+    expect(resumeStep(withDocument("checking", stateFor("US")), us)).toBe("completion");
   });
 
   it("resumes at the outcome once a reviewer has it, decided, or asked for more", () => {
-    for (const status of ["under_review", "verified", "rejected"] as const) expect(resumeStep({ ...base, status })).toBe(STEP_INDEX.completion);
-    expect(resumeStep({ ...base, info_request: { message: "Glare on the photo", requested_at: "2026-11-26T00:00:00.000Z" } })).toBe(STEP_INDEX.completion);
+    for (const status of ["under_review", "verified", "rejected"] as const) expect(resumeStep({ ...base, status }, india)).toBe("completion");
+    expect(resumeStep({ ...base, info_request: { message: "Glare on the photo", requested_at: "2026-11-26T00:00:00.000Z" } }, india)).toBe("completion");
   });
 
   it("ticks the steps the submission has done, wherever the applicant stands", () => {
-    expect(stepsDone(null)).toEqual([false, false, false, false, false]);
-    expect(stepsDone({ ...base, identity_numbers: { pan: masked } })).toEqual([true, false, false, true, false]);
-    expect(stepsDone({ ...withDocument("verified"), identity_numbers: { aadhaar: masked, pan: masked }, status: "verified" })).toEqual([true, true, true, true, true]);
+    expect(stepsDone(null, india)).toEqual([false, false, false, false, false]);
+    expect(stepsDone({ ...base, identity_numbers: { pan: masked } }, india)).toEqual([true, false, false, true, false]);
+    expect(stepsDone({ ...withDocument("verified"), identity_numbers: { aadhaar: masked, pan: masked }, status: "verified" }, india)).toEqual([true, true, true, true, true]);
+    expect(stepsDone(withDocument("verified", stateFor("US")), us)).toEqual([true, false, true, false]);
   });
 
   it("notices a decision that arrived by polling, once", () => {
@@ -75,13 +99,16 @@ describe("wizard steps", () => {
     expect(decidedSince("pending", "under_review")).toBe(false);
   });
 
-  it("lists what is missing and names the outcome", () => {
-    expect(missingSteps(base).map((item) => item.step)).toEqual([STEP_INDEX.documents, STEP_INDEX.aadhaar, STEP_INDEX.pan]);
-    expect(outcomeOf(base)).toBe("incomplete");
-    expect(outcomeOf({ ...withDocument("verified"), identity_numbers: { aadhaar: masked, pan: masked } })).toBe("under_review");
-    expect(outcomeOf({ ...base, status: "under_review" })).toBe("under_review");
-    expect(outcomeOf({ ...base, status: "verified" })).toBe("verified");
-    expect(outcomeOf({ ...base, status: "rejected" })).toBe("rejected");
-    expect(outcomeOf({ ...base, info_request: { message: "More", requested_at: "x" } })).toBe("info_requested");
+  it("lists what is missing by the country's requirements and names the outcome", () => {
+    expect(missingSteps(base, india).map((item) => item.step)).toEqual(["documents", "aadhaar", "pan"]);
+    expect(missingSteps(base, india).map((item) => item.label)).toEqual(["Upload an identity document that passes the checks", "Verify your Aadhaar number", "Verify your PAN"]);
+    expect(missingSteps(stateFor("US"), us).map((item) => item.step)).toEqual(["documents"]);
+    expect(outcomeOf(base, india)).toBe("incomplete");
+    expect(outcomeOf({ ...withDocument("verified"), identity_numbers: { aadhaar: masked, pan: masked } }, india)).toBe("under_review");
+    expect(outcomeOf(withDocument("verified", stateFor("US")), us)).toBe("under_review");
+    expect(outcomeOf({ ...base, status: "under_review" }, india)).toBe("under_review");
+    expect(outcomeOf({ ...base, status: "verified" }, india)).toBe("verified");
+    expect(outcomeOf({ ...base, status: "rejected" }, india)).toBe("rejected");
+    expect(outcomeOf({ ...base, info_request: { message: "More", requested_at: "x" } }, india)).toBe("info_requested");
   });
 });

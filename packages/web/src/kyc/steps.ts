@@ -1,44 +1,90 @@
-import { DOCUMENT_TYPE_LABELS, IDENTITY_NUMBER_TYPES, type DocumentType, type IdentityNumberType, type KycStatus } from "@fintech/core/kyc/model";
+import { IDENTITY_NUMBER_KINDS } from "@fintech/core/kyc/identity-numbers";
+import { DOCUMENT_TYPE_LABELS, type DocumentType, type IdentityNumberType, type KycStatus } from "@fintech/core/kyc/model";
 import type { KycState } from "../api/kyc";
 
 /**
- * The wizard's five steps (spec 001 §2) and the rules that move between them (§4): which step a
- * returning applicant resumes at, when Continue is allowed, and what the completion step reports.
+ * The wizard's steps (spec 001 §2) and the rules that move between them (§4). The steps follow the
+ * chosen country: one step per identity number it asks for (country-requirements.ts, as the state
+ * reply lists them) around the document step, then the outcome. India has the spec's five
+ * (Country, Document, Aadhaar, PAN, Completion); the United States four (an optional SSN); most
+ * countries three.
+ *
+ * Optional numbers come before the document and required ones after it: the last required step
+ * sends the submission to a reviewer, after which nothing can be added, so an optional step placed
+ * after it could never be taken.
  */
 
-export const KYC_STEPS = [
-  { id: "country", title: "Country Selection", estimate: "30s" },
-  { id: "documents", title: "Document Upload", estimate: "2m" },
-  { id: "aadhaar", title: "Identity Verification (Aadhaar)", estimate: "45s" },
-  { id: "pan", title: "Tax Verification (PAN)", estimate: "1m" },
-  { id: "completion", title: "Completion", estimate: "Instant" },
-] as const;
-
-export type KycStepId = (typeof KYC_STEPS)[number]["id"];
-export const STEP_INDEX: Record<KycStepId, number> = { country: 0, documents: 1, aadhaar: 2, pan: 3, completion: 4 };
-export const LAST_STEP = KYC_STEPS.length - 1;
-
-/** Step index within bounds 0 to 4 (spec 001 §4). */
-export const clampStep = (step: number) => Math.max(0, Math.min(LAST_STEP, Math.trunc(step)));
-
-/** "Step N of 5" and its percent, shown from step 2 on (spec 001 §2). */
-export function stepProgress(step: number): { label: string; percent: number } {
-  const index = clampStep(step);
-  return { label: `Step ${index + 1} of ${KYC_STEPS.length}`, percent: Math.round(((index + 1) / KYC_STEPS.length) * 100) };
+/** A number step as the country asks for it. */
+export interface NumberRequirement {
+  type: IdentityNumberType;
+  required: boolean;
 }
 
-/** Previous and Continue appear on steps 2 to 4 (indexes 1 to 3). */
-export const hasStepButtons = (step: number) => step >= STEP_INDEX.documents && step <= STEP_INDEX.pan;
+export type KycStepId = "country" | "documents" | "completion" | IdentityNumberType;
+
+export interface KycStep {
+  id: KycStepId;
+  title: string;
+  estimate: string;
+  /** For a number step: the number and whether it may be skipped. */
+  number?: NumberRequirement;
+}
+
+const COUNTRY_STEP: KycStep = { id: "country", title: "Country Selection", estimate: "30s" };
+const DOCUMENTS_STEP: KycStep = { id: "documents", title: "Document Upload", estimate: "2m" };
+const COMPLETION_STEP: KycStep = { id: "completion", title: "Completion", estimate: "Instant" };
+
+/** Spec 001 §2 names India's two number steps; every other number's step is named after the number. */
+const SPEC_NUMBER_STEPS: Partial<Record<IdentityNumberType, Pick<KycStep, "title" | "estimate">>> = {
+  aadhaar: { title: "Identity Verification (Aadhaar)", estimate: "45s" },
+  pan: { title: "Tax Verification (PAN)", estimate: "1m" },
+};
+
+function numberStep(number: NumberRequirement): KycStep {
+  const optional = number.required ? "" : ", optional";
+  const named = SPEC_NUMBER_STEPS[number.type] ?? { title: `Identity Number (${IDENTITY_NUMBER_KINDS[number.type].short}${optional})`, estimate: "45s" };
+  return { id: number.type, ...named, number };
+}
+
+/** The steps for what the country asks (none known before a country is chosen: country, document, outcome). */
+export function stepsFor(numbers: readonly NumberRequirement[]): KycStep[] {
+  const optional = numbers.filter((number) => !number.required).map(numberStep);
+  const required = numbers.filter((number) => number.required).map(numberStep);
+  return [COUNTRY_STEP, ...optional, DOCUMENTS_STEP, ...required, COMPLETION_STEP];
+}
+
+/** The numbers a state asks for, as its reply lists them. */
+export const numbersOf = (state: Pick<KycState, "identity_number_requirements"> | null): NumberRequirement[] =>
+  (state?.identity_number_requirements ?? []).map(({ type, required }) => ({ type, required }));
+
+/** The index of a step in `steps`; a step the list does not have (a number of another country) is the outcome. */
+export function indexOf(steps: readonly KycStep[], id: KycStepId): number {
+  const index = steps.findIndex((step) => step.id === id);
+  return index === -1 ? steps.length - 1 : index;
+}
+
+/** The step at an index within bounds (spec 001 §4). */
+export function stepAt(steps: readonly KycStep[], index: number): KycStep {
+  return steps[Math.max(0, Math.min(steps.length - 1, Math.trunc(index)))]!;
+}
+
+/** "Step N of M" and its percent, shown from the document step on (spec 001 §2). */
+export function stepProgress(steps: readonly KycStep[], id: KycStepId): { label: string; percent: number } {
+  const index = indexOf(steps, id);
+  return { label: `Step ${index + 1} of ${steps.length}`, percent: Math.round(((index + 1) / steps.length) * 100) };
+}
+
+/** Previous and Continue appear on every step between the country and the outcome. */
+export const hasStepButtons = (id: KycStepId) => id !== "country" && id !== "completion";
 
 type NumbersState = Pick<KycState, "identity_numbers"> | null;
 
 export const isNumberVerified = (state: NumbersState, type: IdentityNumberType) => state?.identity_numbers[type] !== undefined;
 
-/** Continue waits for a verified Aadhaar on its step and a verified PAN on its step; elsewhere it is free. */
-export function canContinue(step: number, state: NumbersState): boolean {
-  if (step === STEP_INDEX.aadhaar) return isNumberVerified(state, "aadhaar");
-  if (step === STEP_INDEX.pan) return isNumberVerified(state, "pan");
-  return hasStepButtons(step);
+/** Continue waits on a required number's step until it is verified; an optional number's step may be skipped. */
+export function canContinue(step: KycStep, state: NumbersState): boolean {
+  if (step.number) return !step.number.required || isNumberVerified(state, step.number.type);
+  return hasStepButtons(step.id);
 }
 
 /** A document that counts as given: uploaded and not refused by the checks (it may still be checking). */
@@ -50,33 +96,40 @@ const SETTLED: readonly KycStatus[] = ["under_review", "verified", "rejected"];
 /**
  * Where an applicant who comes back resumes: the country step before any start, the outcome once
  * the submission is with a reviewer, decided, or sent back with a request; otherwise the first
- * step still to do (a document, then Aadhaar, then PAN).
+ * step not done in order: an optional number not given yet while no document is in (they come
+ * first), the document, then each required number in the country's order.
  */
-export function resumeStep(state: KycState | null): number {
-  if (state === null) return STEP_INDEX.country;
-  if (SETTLED.includes(state.status) || state.info_request) return STEP_INDEX.completion;
-  if (!hasUsableDocument(state)) return STEP_INDEX.documents;
-  for (const type of IDENTITY_NUMBER_TYPES) if (!isNumberVerified(state, type)) return STEP_INDEX[type];
-  return STEP_INDEX.completion;
+export function resumeStep(state: KycState | null, steps: readonly KycStep[]): KycStepId {
+  if (state === null) return "country";
+  if (SETTLED.includes(state.status) || state.info_request) return "completion";
+  if (!hasUsableDocument(state)) return steps.find((step) => step.number && !step.number.required && !isNumberVerified(state, step.number.type))?.id ?? "documents";
+  for (const step of steps) if (step.number?.required && !isNumberVerified(state, step.number.type)) return step.id;
+  return "completion";
 }
 
 /** Which steps are done (the overview's ticks): by what the submission holds, not by where the applicant stands. */
-export function stepsDone(state: KycState | null): boolean[] {
-  if (state === null) return KYC_STEPS.map(() => false);
-  return [true, hasUsableDocument(state), isNumberVerified(state, "aadhaar"), isNumberVerified(state, "pan"), state.status === "verified"];
+export function stepsDone(state: KycState | null, steps: readonly KycStep[]): boolean[] {
+  return steps.map((step) => {
+    if (state === null) return false;
+    if (step.id === "country") return true;
+    if (step.id === "documents") return hasUsableDocument(state);
+    if (step.id === "completion") return state.status === "verified";
+    return isNumberVerified(state, step.id);
+  });
 }
 
 export interface MissingStep {
-  step: number;
+  step: KycStepId;
   label: string;
 }
 
-/** What the completion step lists as still to do, each with the step that does it. */
-export function missingSteps(state: KycState): MissingStep[] {
+/** What the completion step lists as still to do before review, each with the step that does it. */
+export function missingSteps(state: KycState, steps: readonly KycStep[]): MissingStep[] {
   const missing: MissingStep[] = [];
-  if (!hasUsableDocument(state)) missing.push({ step: STEP_INDEX.documents, label: "Upload an identity document that passes the checks" });
-  if (!isNumberVerified(state, "aadhaar")) missing.push({ step: STEP_INDEX.aadhaar, label: "Verify your Aadhaar number" });
-  if (!isNumberVerified(state, "pan")) missing.push({ step: STEP_INDEX.pan, label: "Verify your PAN" });
+  if (!hasUsableDocument(state)) missing.push({ step: "documents", label: "Upload an identity document that passes the checks" });
+  for (const step of steps) {
+    if (step.number?.required && !isNumberVerified(state, step.number.type)) missing.push({ step: step.id, label: `Verify your ${IDENTITY_NUMBER_KINDS[step.number.type].label}` });
+  }
   return missing;
 }
 
@@ -92,12 +145,12 @@ export function decidedSince(previous: KycStatus | undefined, next: KycStatus | 
 /** The outcome the completion step shows for a status. */
 export type Outcome = "incomplete" | "under_review" | "verified" | "rejected" | "info_requested";
 
-export function outcomeOf(state: KycState): Outcome {
+export function outcomeOf(state: KycState, steps: readonly KycStep[]): Outcome {
   if (state.status === "verified") return "verified";
   if (state.status === "rejected") return "rejected";
   if (state.info_request) return "info_requested";
   if (state.status === "under_review") return "under_review";
-  return missingSteps(state).length > 0 ? "incomplete" : "under_review";
+  return missingSteps(state, steps).length > 0 ? "incomplete" : "under_review";
 }
 
 export const documentLabel = (type: DocumentType) => DOCUMENT_TYPE_LABELS[type];

@@ -1,12 +1,13 @@
 import { z } from "zod";
-import { DOCUMENT_TYPE_LABELS, DocumentType, KYC_EVENT_TYPES, KYC_MESSAGES, type KycEventType } from "@fintech/core/kyc/model";
+import { APPLICANT_KYC_EVENT_TYPES, DOCUMENT_TYPE_LABELS, DocumentType, KYC_MESSAGES, type KycEventType } from "@fintech/core/kyc/model";
 import { jsonObjectOf, type LiveStream } from "../../live/feedClient";
 import type { ToastSpec } from "../../toast/notify";
 
 /**
  * The KYC stream's events (spec 001 §3) as the wizard reads them, and what each one does on the
  * screen (§4, §8): the wizard follows the stream while it is connected, so what happens on the
- * server (checks of an upload, a reviewer's decision, an alert) shows without a reload.
+ * server (checks of an upload, a reviewer's decision) shows without a reload. An applicant's feed
+ * carries no risk signal (no risk update, compliance alert or score), so none is read or shown.
  */
 
 const text = z.string().max(500);
@@ -16,13 +17,11 @@ export const KycLiveEvent = z.discriminatedUnion("type", [
   z.object({ type: z.literal("verificationStarted"), verificationId: text.optional(), country: text.optional() }),
   z.object({ type: z.literal("documentUploaded"), documentType: text }),
   z.object({ type: z.literal("documentVerified"), documentType: text, status: upper, confidence: z.number().optional() }),
-  z.object({ type: z.literal("riskAssessmentUpdate"), riskScore: z.number(), riskLevel: text.optional(), flags: z.array(z.unknown()).optional() }),
-  z.object({ type: z.literal("verificationCompleted"), status: upper, finalRiskScore: z.number().optional() }),
-  z.object({ type: z.literal("complianceAlert"), alertType: text, severity: text, message: text }),
+  z.object({ type: z.literal("verificationCompleted"), status: upper }),
 ]);
 export type KycLiveEvent = z.infer<typeof KycLiveEvent>;
 
-export const KYC_EVENT_NAMES: readonly KycEventType[] = KYC_EVENT_TYPES;
+export const KYC_EVENT_NAMES: readonly KycEventType[] = APPLICANT_KYC_EVENT_TYPES;
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
@@ -48,7 +47,6 @@ export const KYC_TOAST_MS = { success: 4_000, failure: 5_000, alert: 6_000 } as 
 
 export const KYC_UI_MESSAGES = {
   documentFailed: (type: string) => `${type} verification failed.`,
-  complianceAlert: (alertType: string, message: string, severity: string) => `${alertType}: ${message} (severity ${severity})`,
   manualReview: "Your submission needs a manual review. A reviewer will look at it shortly; you will see the decision here.",
 } as const;
 
@@ -79,11 +77,10 @@ export interface EventEffect {
 }
 
 /**
- * Spec 001 §4/§8: a completion with VERIFIED jumps to the last step (with the success message and
- * risk score), REQUIRES_REVIEW shows the manual-review warning; a documentVerified that is not
- * VERIFIED raises "{type} verification failed."; a compliance alert is an error toast with its
- * type, message and severity. Toast ids fold the same news told twice (the upload reply and the
- * stream) into one toast.
+ * Spec 001 §4/§8: a completion with VERIFIED jumps to the last step with the success message,
+ * REQUIRES_REVIEW shows the manual-review warning ("under review", never why); a documentVerified
+ * that is not VERIFIED raises "{type} verification failed.". Toast ids fold the same news told
+ * twice (the upload reply and the stream) into one toast.
  */
 export function effectOf(event: KycLiveEvent): EventEffect {
   const none: EventEffect = { refresh: true, toast: null, jumpToCompletion: false, manualReview: false };
@@ -96,16 +93,10 @@ export function effectOf(event: KycLiveEvent): EventEffect {
       };
     case "verificationCompleted":
       if (event.status === "VERIFIED") {
-        return {
-          ...none,
-          jumpToCompletion: true,
-          toast: event.finalRiskScore === undefined ? null : { kind: "success", message: KYC_MESSAGES.completed(event.finalRiskScore), durationMs: KYC_TOAST_MS.success, id: "kyc-completed" },
-        };
+        return { ...none, jumpToCompletion: true, toast: { kind: "success", message: KYC_MESSAGES.completed, durationMs: KYC_TOAST_MS.success, id: "kyc-completed" } };
       }
       if (event.status === "REQUIRES_REVIEW") return { ...none, manualReview: true, toast: { kind: "warning", message: KYC_UI_MESSAGES.manualReview, durationMs: KYC_TOAST_MS.alert, id: "kyc-manual-review" } };
       return none;
-    case "complianceAlert":
-      return { ...none, toast: { kind: "error", message: KYC_UI_MESSAGES.complianceAlert(event.alertType, event.message, event.severity), durationMs: KYC_TOAST_MS.alert } };
     default:
       return none;
   }

@@ -23,9 +23,9 @@ describe("KYC feed", () => {
     expect(statuses.at(-1)).toBe("live");
     streams[0]!.send("documentVerified", "c1", { documentType: "passport", status: "VERIFIED" });
     streams[0]!.send("documentVerified", "c1", { documentType: "passport", status: "VERIFIED" });
-    streams[0]!.send("complianceAlert", "c2", "{broken");
+    streams[0]!.send("documentUploaded", "c2", "{broken");
     expect(events).toEqual([{ type: "documentVerified", documentType: "passport", status: "VERIFIED" }]);
-    expect(warnings).toEqual(["KYC stream: ignored a malformed complianceAlert event"]);
+    expect(warnings).toEqual(["KYC stream: ignored a malformed documentUploaded event"]);
     feed.stop();
     expect(streams[0]!.closed).toBe(true);
   });
@@ -44,7 +44,7 @@ describe("KYC feed", () => {
     const { streams, resumed } = harness();
     await vi.waitFor(() => expect(streams).toHaveLength(1));
     streams[0]!.open();
-    streams[0]!.send("riskAssessmentUpdate", "cursor-7", { riskScore: 10 });
+    streams[0]!.send("verificationStarted", "cursor-7", { country: "IN" });
     streams[0]!.fail();
     expect(streams[0]!.closed).toBe(true);
     await vi.advanceTimersByTimeAsync(1_000);

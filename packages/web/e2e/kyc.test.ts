@@ -162,13 +162,15 @@ describe("KYC journey", () => {
     await row(desk, name).waitFor();
     await row(desk, name).getByText("Under Review").waitFor();
     await desk.getByRole("button", { name: `Review ${name}` }).click();
-    const dialog = desk.getByRole("dialog", { name });
+    const dialog = desk.getByRole("dialog", { name, exact: true });
     await dialog.getByRole("heading", { name: "Customer Information" }).waitFor();
     expect(await documentImageLoaded(desk, name)).toBe(1200);
     await dialog.getByRole("heading", { name: "Risk Assessment" }).waitFor();
     await dialog.getByRole("heading", { name: "Audit trail" }).waitFor();
     await dialog.getByLabel("Reviewer notes").fill("Passport and numbers match");
     await dialog.getByRole("button", { name: "Approve" }).click();
+    // Approve asks first (issue 20 guardrails).
+    await desk.getByRole("dialog", { name: `Approve ${name}?` }).getByRole("button", { name: "Approve" }).click();
     await dialog.waitFor({ state: "detached" });
     await row(desk, name).getByText("Verified").waitFor();
 

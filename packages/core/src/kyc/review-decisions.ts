@@ -1,11 +1,28 @@
 import type { CoreContext } from "../shared/context";
 import { AppError, badRequest, conflict, notFound } from "../shared/errors";
 import { parseWith } from "../shared/validation";
-import { IDENTITY_NUMBER_TYPES, isReadyForReview, type KycStatus, type KycSubmission } from "./model";
+import { missingRequirementNames } from "./country-requirements";
+import { isReadyForReview, type KycStatus, type KycSubmission } from "./model";
 import { assertSubmissionId } from "./review-detail";
-import { BulkUpdateInput, DecisionInput, RequestInfoInput, ResubmitInput, reviewerTransition, type BulkOutcome, type BulkResult, type BulkUpdateReply } from "./review-model";
+import {
+  approvalRisk,
+  BulkUpdateInput,
+  DecisionInput,
+  DismissAlertInput,
+  missingReason,
+  reasonIsMissing,
+  REASON_REQUIRED_MESSAGES,
+  RequestInfoInput,
+  ResubmitInput,
+  reviewerTransition,
+  type BulkOutcome,
+  type BulkResult,
+  type BulkUpdateReply,
+} from "./review-model";
 import { activeSubmissionKey } from "./keys";
-import { changeSubmission, findUserSubmission, type HistoryInput, type SubmissionChange } from "./submissions";
+import { assessSubmission } from "./risk/assess";
+import { sameAssessment } from "./risk/links";
+import { changeSubmission, findUserSubmission, SYSTEM_ACTOR, type HistoryInput, type SubmissionChange } from "./submissions";
 import { afterApplicantStep } from "./workflow";
 
 /**
@@ -13,7 +30,14 @@ import { afterApplicantStep } from "./workflow";
  * the new state and its audit entry (actor, from, to, note) commit together under the
  * submission's version, and a final decision announces verificationCompleted on the KYC stream
  * in the same write. The transition rules are reviewerTransition (review-model.ts).
+ *
+ * Guardrails: a rejection and a request for information need a reason (400
+ * `kyc_reason_required`); an approval is checked against the live rules at the moment it is made,
+ * and one that would accept High risk or a "reject" recommendation needs `acknowledge_risk: true`
+ * (409 `kyc_risk_acknowledgement_required` otherwise), which is audited with the warnings.
  */
+
+const reasonRequired = (message: string) => badRequest(message, "kyc_reason_required");
 
 export interface Reviewer {
   id: string;
@@ -32,17 +56,54 @@ function infoRequestChange(current: KycSubmission, reviewer: Reviewer, message: 
   };
 }
 
+/**
+ * An approval, checked against the live rules now: refused without acknowledge_risk when the
+ * guard warns; the acknowledgement (with the warnings) and a changed live assessment are recorded
+ * before the approval itself.
+ */
+async function approvalChange(ctx: CoreContext, current: KycSubmission, reviewer: Reviewer, input: DecisionInput, notes: string, now: string): Promise<SubmissionChange> {
+  const live = await assessSubmission(ctx, current);
+  const risk = approvalRisk(current.risk, live);
+  if (risk.acknowledgement_required && input.acknowledge_risk !== true) {
+    throw conflict(`Approving this submission needs acknowledge_risk: true. ${risk.warnings.join(". ")}.`, "kyc_risk_acknowledgement_required");
+  }
+  const actor = reviewerActor(reviewer);
+  const entries: HistoryInput[] = [];
+  const rescored = !current.risk || !sameAssessment(current.risk, live);
+  if (rescored) {
+    entries.push({
+      actor: SYSTEM_ACTOR,
+      action: "rescored",
+      from: null,
+      to: null,
+      note: `Re-scored at approval under the live rules (v${live.rule_set_version}): risk ${current.risk ? `${current.risk.risk_score} (${current.risk.level})` : "none"} -> ${live.risk_score} (${live.level})`,
+      event: null,
+    });
+  }
+  if (risk.acknowledgement_required) {
+    entries.push({ actor, action: "risk_acknowledged", from: null, to: null, note: `${risk.warnings.join(". ")}.`, event: null });
+  }
+  entries.push({
+    actor,
+    action: "approved",
+    from: current.status,
+    to: "verified",
+    note: input.notes ? input.notes : null,
+    event: { type: "verificationCompleted", data: { status: "VERIFIED", finalRiskScore: live.risk_score } },
+  });
+  const assessed = rescored ? { risk: live, risk_score: live.risk_score, priority: live.priority } : {};
+  return {
+    next: { ...current, ...assessed, status: "verified", notes, info_request: null, decided_at: now, verified_at: now, review_alert: null },
+    entries,
+  };
+}
+
 /** The change a decision makes, or null when it changes nothing; refusals are AppErrors (nothing written). */
 async function decisionChange(ctx: CoreContext, current: KycSubmission, reviewer: Reviewer, input: DecisionInput): Promise<SubmissionChange | null> {
   const rule = reviewerTransition(current.status, input.status, isReadyForReview(current));
   if (!rule.allowed) throw conflict(rule.reason, "kyc_invalid_transition");
   const note = input.notes ? input.notes : null;
-  if (rule.needsNote && !note) {
-    throw badRequest(
-      input.status === "pending" ? "notes must tell the applicant what to provide" : "notes must say why this decision is reopened",
-      "kyc_note_required",
-    );
-  }
+  if (rule.needsNote && !note) throw badRequest("notes must say why this decision is reopened", "kyc_note_required");
   const now = ctx.clock().toISOString();
   const actor = reviewerActor(reviewer);
   const notes = input.notes ?? current.notes;
@@ -52,14 +113,15 @@ async function decisionChange(ctx: CoreContext, current: KycSubmission, reviewer
   }
   // To pending, `notes` is the message for the applicant, kept in info_request and the audit, not as the reviewer's notes.
   if (input.status === "pending") return infoRequestChange(current, reviewer, note!, now);
+  if (input.status === "verified") return approvalChange(ctx, current, reviewer, input, notes, now);
   const final = FINAL[input.status];
   if (final) {
     return {
-      next: { ...current, status: input.status, notes, info_request: null, decided_at: now, verified_at: input.status === "verified" ? now : null },
+      next: { ...current, status: input.status, notes, info_request: null, decided_at: now, verified_at: null, review_alert: null },
       entries: [
         {
           actor,
-          action: input.status === "verified" ? "approved" : "rejected",
+          action: "rejected",
           from: current.status,
           to: input.status,
           note,
@@ -75,7 +137,8 @@ async function decisionChange(ctx: CoreContext, current: KycSubmission, reviewer
     if (active?.id !== current.id) throw conflict("This submission was replaced by a newer one from the applicant and cannot be reopened", "kyc_submission_superseded");
   }
   return {
-    next: { ...current, status: "under_review", notes, info_request: null, decided_at: null, verified_at: null },
+    // A reopened submission is in front of a reviewer again: that answers any open alert.
+    next: { ...current, status: "under_review", notes, info_request: null, decided_at: null, verified_at: null, review_alert: null, priority: current.review_alert ? "high" : current.priority },
     entries: [{ actor, action: current.status === "pending" ? "moved_to_review" : "reopened", from: current.status, to: "under_review", note, event: null }],
     // A start racing with this reopen must not leave the user two live submissions.
     conditions:
@@ -96,9 +159,16 @@ async function decideOne(ctx: CoreContext, reviewer: Reviewer, submissionId: str
   return { submission, changed };
 }
 
+/** A decision's input, with the reason a reject or a send-back needs. */
+function withReason<T extends { status: KycStatus; notes?: string | undefined }>(input: T): T {
+  const missing = missingReason(input.status, input.notes);
+  if (missing) throw reasonRequired(missing);
+  return input;
+}
+
 /** PUT /submissions/{id}: a reviewer sets the status (and notes); see reviewerTransition for what is allowed. */
 export async function decide(ctx: CoreContext, reviewer: Reviewer, submissionId: string, body: unknown): Promise<KycSubmission> {
-  return (await decideOne(ctx, reviewer, submissionId, parseWith(DecisionInput, body))).submission;
+  return (await decideOne(ctx, reviewer, submissionId, withReason(parseWith(DecisionInput, body)))).submission;
 }
 
 /** Submissions changed at once by a bulk update: enough to be quick, few enough not to crowd the table. */
@@ -110,7 +180,7 @@ const BULK_CONCURRENCY = 4;
  * in the order given.
  */
 export async function bulkUpdate(ctx: CoreContext, reviewer: Reviewer, body: unknown): Promise<BulkUpdateReply> {
-  const { ids, status, notes } = parseWith(BulkUpdateInput, body);
+  const { ids, status, notes, acknowledge_risk } = withReason(parseWith(BulkUpdateInput, body));
   const results: BulkResult[] = new Array(ids.length);
   let next = 0;
   const worker = async () => {
@@ -118,7 +188,7 @@ export async function bulkUpdate(ctx: CoreContext, reviewer: Reviewer, body: unk
       const index = next++;
       const id = ids[index]!;
       try {
-        const { submission, changed } = await decideOne(ctx, reviewer, id, { status, ...(notes === undefined ? {} : { notes }) });
+        const { submission, changed } = await decideOne(ctx, reviewer, id, { status, ...(notes === undefined ? {} : { notes }), ...(acknowledge_risk === undefined ? {} : { acknowledge_risk }) });
         results[index] = { id, ok: true, outcome: changed ? "updated" : "unchanged", status: submission.status, code: null, message: null };
       } catch (error) {
         if (!(error instanceof AppError) || error.status === 503) throw error;
@@ -139,6 +209,7 @@ export async function bulkUpdate(ctx: CoreContext, reviewer: Reviewer, body: unk
  * submission must be reopened first.
  */
 export async function requestInfo(ctx: CoreContext, reviewer: Reviewer, submissionId: string, body: unknown): Promise<KycSubmission> {
+  if (reasonIsMissing(body, "message")) throw reasonRequired(REASON_REQUIRED_MESSAGES.requestInfo);
   const { message } = parseWith(RequestInfoInput, body);
   assertSubmissionId(submissionId);
   return changeSubmission(ctx, submissionId, (current) => {
@@ -151,13 +222,26 @@ export async function requestInfo(ctx: CoreContext, reviewer: Reviewer, submissi
   });
 }
 
-const STEP_NAMES: Record<(typeof IDENTITY_NUMBER_TYPES)[number], string> = { aadhaar: "Aadhaar verification", pan: "PAN verification" };
-
-function missingSteps(submission: KycSubmission): string[] {
-  const steps: string[] = IDENTITY_NUMBER_TYPES.filter((type) => !submission.identity_numbers[type]).map((type) => STEP_NAMES[type]);
-  if (!Object.values(submission.documents).some((document) => document?.status === "verified")) steps.push("a verified identity document");
-  return steps;
+/**
+ * A reviewer deals with a review alert (a verified submission re-scored after a link to a later
+ * one) without reopening it: the alert closes and the reason is kept in the audit trail. Reopening
+ * the submission (PUT under_review) closes it too.
+ */
+export async function dismissAlert(ctx: CoreContext, reviewer: Reviewer, submissionId: string, body: unknown): Promise<KycSubmission> {
+  if (reasonIsMissing(body, "reason")) throw reasonRequired(REASON_REQUIRED_MESSAGES.dismissAlert);
+  const { reason } = parseWith(DismissAlertInput, body);
+  assertSubmissionId(submissionId);
+  return changeSubmission(ctx, submissionId, (current) => {
+    if (!current.review_alert) throw conflict("This submission has no open alert", "kyc_no_review_alert");
+    return {
+      next: { ...current, review_alert: null, priority: current.risk?.priority ?? current.priority },
+      entries: [{ actor: reviewerActor(reviewer), action: "alert_dismissed", from: null, to: null, note: reason, event: null }],
+    };
+  });
 }
+
+/** What the applicant's country still requires (country-requirements.ts), in words. */
+const missingSteps = (submission: KycSubmission): string[] => missingRequirementNames(submission);
 
 /**
  * The applicant answers a Request Info: only while one is open, and only once every step is done

@@ -3,13 +3,17 @@ import { notFound } from "../shared/errors";
 import { presignDocumentDownload } from "./documents/storage";
 import { DOCUMENT_TYPES, IDENTITY_NUMBER_TYPES, type KycHistoryEntry, type KycSubmission, type SubmissionDocument } from "./model";
 import { reviewRow } from "./review-list";
+import { riskCheck } from "./review-risk";
+import { linkedSubmissions } from "./risk/links";
 import { ReviewedDocumentFields, SUBMISSION_ID_PATTERN, type ReviewAuditRow, type ReviewDocument, type SubmissionDetail } from "./review-model";
 import { getSubmission, listHistory } from "./submissions";
 
 /**
  * One submission as the reviewer's detail modal shows it: the list row's fields, each document
  * with short-lived presigned links to its image (and face image), the risk breakdown (which rules
- * fired), the identity numbers masked, the open Request Info, and the audit trail.
+ * fired) beside what the live rules say now, the submissions it is linked to (shared numbers or
+ * pictures, both ways), an open review alert, the identity numbers masked, the open Request Info,
+ * and the audit trail.
  */
 
 const submissionNotFound = () => notFound("KYC submission not found", "kyc_submission_not_found");
@@ -45,9 +49,11 @@ export function auditRow(entry: KycHistoryEntry): ReviewAuditRow {
 
 /** The detail of a submission already read (e.g. just changed), with its history. */
 export async function detailOf(ctx: CoreContext, submission: KycSubmission): Promise<SubmissionDetail> {
-  const [history, documents] = await Promise.all([
+  const [history, documents, check, linked] = await Promise.all([
     listHistory(ctx, submission.id),
     Promise.all(DOCUMENT_TYPES.flatMap((type) => (submission.documents[type] ? [reviewDocument(ctx, submission.documents[type])] : []))),
+    riskCheck(ctx, submission),
+    linkedSubmissions(ctx, submission),
   ]);
   const { documents: _rows, ...row } = reviewRow(submission);
   return {
@@ -61,6 +67,9 @@ export async function detailOf(ctx: CoreContext, submission: KycSubmission): Pro
       }),
     ),
     risk: submission.risk,
+    risk_check: check,
+    linked,
+    review_alert: submission.review_alert,
     info_request: submission.info_request,
     updated_at: submission.updated_at,
     audit: history.map(auditRow),

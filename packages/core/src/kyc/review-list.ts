@@ -38,6 +38,7 @@ export function reviewRow(submission: KycSubmission): ReviewRow {
     decided_at: submission.decided_at,
     notes: submission.notes,
     info_requested: submission.info_request !== null,
+    alert_open: submission.review_alert !== null,
     documents: DOCUMENT_TYPES.flatMap((type) => {
       const document = submission.documents[type];
       return document ? [{ type, status: document.status, uploaded_at: document.uploaded_at }] : [];

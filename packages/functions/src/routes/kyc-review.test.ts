@@ -73,6 +73,8 @@ describe("who may use the back office", () => {
     ["PUT", `/api/v1/kyc/submissions/${id}`, { status: "verified" }],
     ["POST", "/api/v1/kyc/submissions/bulk-update", { ids: [id], status: "verified" }],
     ["POST", `/api/v1/kyc/submissions/${id}/request-info`, { message: "More please" }],
+    ["POST", `/api/v1/kyc/submissions/${id}/dismiss-alert`, { reason: "Checked" }],
+    ["POST", "/api/v1/kyc/submissions/bulk-risk", { ids: [id] }],
   ];
 
   it.each(adminRoutes)("%s %s: 401 without a token, 403 for a user", async (method, path, body) => {
@@ -217,7 +219,8 @@ describe("stats against a controlled clock", () => {
     sAdmin = await signInAdmin(s, "stats-admin@example.com");
     const reviewer = { id: "reviewer-1", name: "Rita Reviewer" };
     const make = (ago: number, complete = true) => sTime.at(-ago, () => seedSubmission(s.core, { userId: randomUUID(), complete }));
-    const decideAt = (ago: number, id: string, status: "verified" | "rejected") => sTime.at(-ago, () => decide(s.core, reviewer, id, { status }));
+    const decideAt = (ago: number, id: string, status: "verified" | "rejected") =>
+      sTime.at(-ago, () => decide(s.core, reviewer, id, { status, ...(status === "rejected" ? { notes: "Documents do not match" } : {}) }));
     // Current 7 days: 4 submitted; 2 verified after 2 h and 4 h, 1 rejected after 6 h, 1 under review.
     const a = await make(2 * DAY);
     await decideAt(2 * DAY - 2 * HOUR, a.id, "verified");
@@ -300,7 +303,7 @@ describe("decisions", () => {
   it("rejects, reopens with a reason, and keeps every step in the trail", async () => {
     const submission = await seed();
     const path = `/api/v1/kyc/submissions/${submission.id}`;
-    const rejected = await asAdmin("PUT", path, { status: "rejected" });
+    const rejected = await asAdmin("PUT", path, { status: "rejected", notes: "Blurred passport" });
     expect(rejected.body.data).toMatchObject({ status: "rejected", verified_at: null, decided_at: expect.any(String) });
     expect((await listHistory(t.core, submission.id)).at(-1)?.event?.data).toMatchObject({ status: "REJECTED" });
 
@@ -312,7 +315,7 @@ describe("decisions", () => {
     expect(reopened.body.data).toMatchObject({ status: "under_review", decided_at: null });
     const trail = reopened.body.data.audit.filter((row: { actor_role: string }) => row.actor_role === "reviewer");
     expect(trail.map((row: { from: string; to: string; action: string; note: string | null }) => [row.action, row.from, row.to, row.note])).toEqual([
-      ["rejected", "under_review", "rejected", null],
+      ["rejected", "under_review", "rejected", "Blurred passport"],
       ["reopened", "rejected", "under_review", "Rejected by mistake"],
     ]);
     // The same status with new notes records the note; with the same notes it changes nothing.
@@ -328,7 +331,7 @@ describe("decisions", () => {
     await asAdmin("PUT", path, { status: "under_review", notes: "Internal: address looks odd" });
     const silent = await asAdmin("PUT", path, { status: "pending" });
     expect(silent.status).toBe(400);
-    expect(silent.body).toEqual({ code: "kyc_note_required", message: "notes must tell the applicant what to provide" });
+    expect(silent.body).toEqual({ code: "kyc_reason_required", message: "notes must tell the applicant what to provide" });
     const back = await asAdmin("PUT", path, { status: "pending", notes: "Please confirm your address" });
     expect(back.body.data).toMatchObject({ status: "pending", notes: "Internal: address looks odd", info_request: { message: "Please confirm your address", requested_by: "Rita Reviewer" } });
     // Every step is done, so a reviewer may withdraw the request and take it back to review.
@@ -340,7 +343,7 @@ describe("decisions", () => {
   it("refuses transitions the rules do not allow, and changes nothing", async () => {
     const verified = await seed();
     await asAdmin("PUT", `/api/v1/kyc/submissions/${verified.id}`, { status: "verified" });
-    const flip = await asAdmin("PUT", `/api/v1/kyc/submissions/${verified.id}`, { status: "rejected" });
+    const flip = await asAdmin("PUT", `/api/v1/kyc/submissions/${verified.id}`, { status: "rejected", notes: "Second thoughts" });
     expect(flip.status).toBe(409);
     expect(flip.body).toEqual({ code: "kyc_invalid_transition", message: "A verified submission cannot become rejected directly: reopen it (under_review) first" });
     const incomplete = await seed({ complete: false });
@@ -360,7 +363,7 @@ describe("decisions", () => {
   it("lets one of two reviewers deciding at once win; the other is refused and nothing is written twice", async () => {
     const submission = await seed();
     const path = `/api/v1/kyc/submissions/${submission.id}`;
-    const replies = await Promise.all([asAdmin("PUT", path, { status: "verified" }), asAdmin("PUT", path, { status: "rejected" })]);
+    const replies = await Promise.all([asAdmin("PUT", path, { status: "verified" }), asAdmin("PUT", path, { status: "rejected", notes: "Forged" })]);
     expect(replies.map((reply) => reply.status).sort()).toEqual([200, 409]);
     const winner = replies.find((reply) => reply.status === 200)!.body.data.status;
     const decisions = (await listHistory(t.core, submission.id)).filter((entry) => entry.event?.type === "verificationCompleted" && entry.actor.role === "reviewer");
@@ -371,7 +374,7 @@ describe("decisions", () => {
   it("refuses a reopen of a rejected submission the applicant has replaced", async () => {
     const userId = randomUUID();
     const first = await seed({ userId });
-    await asAdmin("PUT", `/api/v1/kyc/submissions/${first.id}`, { status: "rejected" });
+    await asAdmin("PUT", `/api/v1/kyc/submissions/${first.id}`, { status: "rejected", notes: "Expired passport" });
     await seed({ userId });
     const reopen = await asAdmin("PUT", `/api/v1/kyc/submissions/${first.id}`, { status: "under_review", notes: "Second look" });
     expect(reopen.status).toBe(409);
@@ -450,7 +453,7 @@ describe("Request Info and resubmission", () => {
     const submission = await seed({ userId: applicant.user.id, name: "Vikram Shah" });
     const empty = await asAdmin("POST", `/api/v1/kyc/submissions/${submission.id}/request-info`, { message: "  " });
     expect(empty.status).toBe(400);
-    expect(empty.body.message).toBe("message must say what the applicant should provide");
+    expect(empty.body).toEqual({ code: "kyc_reason_required", message: "message must say what the applicant should provide" });
 
     // Resubmitting before anything was asked is refused.
     const early = await t.call("POST", "/api/v1/kyc/resubmit", { token: applicant.token, body: {} });
@@ -608,6 +611,8 @@ describe("hostile input from an admin", () => {
         ["PUT", `/api/v1/kyc/submissions/${submission.id}`],
         ["POST", "/api/v1/kyc/submissions/bulk-update"],
         ["POST", `/api/v1/kyc/submissions/${submission.id}/request-info`],
+        ["POST", `/api/v1/kyc/submissions/${submission.id}/dismiss-alert`],
+        ["POST", "/api/v1/kyc/submissions/bulk-risk"],
       ] as const) {
         const reply = await asAdmin(method, path, typeof body === "string" ? body : JSON.stringify(body));
         expect(reply.status, `${method} ${path} ${JSON.stringify(body)?.slice(0, 60)}`).toBeGreaterThanOrEqual(400);

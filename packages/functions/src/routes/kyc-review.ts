@@ -2,12 +2,17 @@ import { $, createRoute, OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { z } from "zod";
 import { KYC_LIMITS, KycStatus } from "@fintech/core/kyc/model";
-import { bulkUpdate, dashboardStats, decide, detailOf, exportSubmissions, KYC_EXPORT_MAX_ROWS, listSubmissions, requestInfo, resubmit, submissionDetail, type Reviewer } from "@fintech/core/kyc/review";
+import { bulkRisk, bulkUpdate, dashboardStats, decide, detailOf, dismissAlert, exportSubmissions, KYC_EXPORT_MAX_ROWS, listSubmissions, requestInfo, resubmit, submissionDetail, type Reviewer } from "@fintech/core/kyc/review";
+import { LINK_LIMITS } from "@fintech/core/kyc/risk/links";
 import {
+  APPROVAL_CONFIRMATION_WORD,
+  BulkRiskInput,
+  BulkRiskSummary,
   BulkUpdateInput,
   BulkUpdateReply,
   DashboardStats,
   DecisionInput,
+  DismissAlertInput,
   RequestInfoInput,
   ResubmitInput,
   REVIEW_SEARCH_MAX,
@@ -57,6 +62,7 @@ const rowExample = {
   decided_at: null,
   notes: "",
   info_requested: false,
+  alert_open: false,
   documents: [{ type: "passport", status: "verified", uploaded_at: "2026-01-15T09:34:00.000Z" }],
 } as const;
 const { documents: _rowDocuments, ...rowWithoutDocuments } = rowExample;
@@ -86,6 +92,25 @@ const detailExample = {
     rule_set_version: 3,
     assessed_at: "2026-01-15T09:34:02.000Z",
   },
+  risk_check: { risk_score: 35, level: "Medium", reject_recommended: false, acknowledgement_required: false, warnings: [], live: null },
+  linked: {
+    submissions: [
+      {
+        id: "7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f",
+        user_id: "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+        name: "Ravi Kumar",
+        status: "under_review",
+        risk_score: 50,
+        risk_level: "Medium",
+        submitted_at: "2026-01-16T11:00:00.000Z",
+        relation: "later",
+        alert_open: false,
+        shared: [{ kind: "identity_number", type: "aadhaar" }],
+      },
+    ],
+    more: false,
+  },
+  review_alert: null,
   info_request: null,
   updated_at: "2026-01-15T09:34:02.000Z",
   audit: [
@@ -120,6 +145,7 @@ const FILTER_DESCRIPTIONS = {
   cursor: "The `next_cursor` of the previous page (signed and bound to these filters)",
 };
 const detailReply = (description: string) => jsonReply(description, "KycSubmissionDetailReply", z.object({ data: SubmissionDetail }), { data: detailExample });
+const GUARDRAILS = `Rejecting (status rejected) and sending back (status pending) need a reason in \`notes\` (400 \`kyc_reason_required\` when absent or blank). Approving is checked against the live rules at that moment: a submission that is High risk, or that the rules recommend rejecting (stored or live assessment), is approved only with \`acknowledge_risk: true\` (409 \`kyc_risk_acknowledgement_required\` naming the warnings otherwise; the dashboard asks the reviewer to type ${APPROVAL_CONFIRMATION_WORD} first), and the acknowledgement is audited with the warnings. Every decision keeps the reviewer and the reason in \`audit\`.`;
 const DECISION_RULES =
   "Transitions: under_review -> verified | rejected (announces verificationCompleted VERIFIED/REJECTED on the KYC stream); pending -> rejected (an incomplete submission can be refused, not approved); pending -> under_review only when every step is done; under_review -> pending is a Request Info (`notes` is the message, required); verified | rejected -> under_review reopens a decision (`notes` required); verified <-> rejected directly is refused (reopen first). The same status with new notes only records the note. Anything else is a 409 `kyc_invalid_transition`.";
 
@@ -183,7 +209,7 @@ const detailRoute = createRoute({
   path: "/submissions/{id}",
   operationId: "getKycSubmission",
   summary: "One submission in full",
-  description: `The submission with its documents (each with short-lived presigned links to the image and face image), the risk breakdown (flags and the rules that fired), masked identity numbers, the open Request Info, and \`audit\`: every change with who, when, from, to and note. ${ADMIN_ONLY}`,
+  description: `The submission with its documents (each with short-lived presigned links to the image and face image), the risk breakdown (flags and the rules that fired), \`risk_check\` (what the live rules say now and whether approving needs \`acknowledge_risk\`), \`linked\` (other users' submissions sharing an identity number or a picture with it, earlier or later, with their status; the first ${LINK_LIMITS.shown}), an open \`review_alert\`, masked identity numbers, the open Request Info, and \`audit\`: every change with who, when, from, to and note. ${ADMIN_ONLY}`,
   "x-complexity": "medium",
   parameters: [submissionId],
   responses: {
@@ -198,18 +224,18 @@ const decideRoute = createRoute({
   path: "/submissions/{id}",
   operationId: "decideKycSubmission",
   summary: "Approve, reject, reopen or annotate a submission",
-  description: `Sets the status (and notes, at most ${KYC_LIMITS.maxNoteLength} characters), recorded in the audit trail with the reviewer, time, from, to and note. ${DECISION_RULES} ${ADMIN_ONLY}`,
+  description: `Sets the status (and notes, at most ${KYC_LIMITS.maxNoteLength} characters), recorded in the audit trail with the reviewer, time, from, to and note. ${GUARDRAILS} ${DECISION_RULES} ${ADMIN_ONLY}`,
   "x-complexity": "medium",
   parameters: [submissionId],
-  request: { body: jsonBody("KycDecisionInput", DecisionInput, { status: "verified", notes: "Documents match the applicant" }) },
+  request: { body: jsonBody("KycDecisionInput", DecisionInput, { status: "rejected", notes: "The passport photo belongs to someone else" }) },
   responses: {
     200: detailReply("The submission after the decision"),
     ...errors({
-      400: ["validation_error", "invalid_json", "kyc_note_required"],
+      400: ["validation_error", "invalid_json", "kyc_reason_required", "kyc_note_required"],
       401: true,
       403: ["admin_required"],
       404: ["kyc_submission_not_found"],
-      409: ["kyc_invalid_transition", "kyc_submission_superseded"],
+      409: ["kyc_invalid_transition", "kyc_submission_superseded", "kyc_risk_acknowledgement_required"],
       413: ["payload_too_large"],
       503: true,
     }),
@@ -222,7 +248,7 @@ const bulkRoute = createRoute({
   path: "/submissions/bulk-update",
   operationId: "bulkUpdateKycSubmissions",
   summary: "The same decision for many submissions",
-  description: `1 to ${KYC_LIMITS.maxBulkIds} distinct ids. Each id is its own change, not all-or-nothing: the reply says for each (in the order given) whether it was updated, unchanged (already so), not found, or refused (with the reason), and the summary counts them. ${DECISION_RULES} ${ADMIN_ONLY}`,
+  description: `1 to ${KYC_LIMITS.maxBulkIds} distinct ids. Each id is its own change, not all-or-nothing: the reply says for each (in the order given) whether it was updated, unchanged (already so), not found, or refused (with the reason and code, e.g. \`kyc_risk_acknowledgement_required\` for a risky approval without \`acknowledge_risk\`), and the summary counts them. A reject or send-back without \`notes\` is refused as a whole (400 \`kyc_reason_required\`). Ask POST /submissions/bulk-risk first to show what the action touches. ${GUARDRAILS} ${DECISION_RULES} ${ADMIN_ONLY}`,
   "x-complexity": "high",
   request: { body: jsonBody("KycBulkUpdateInput", BulkUpdateInput, { ids: [EXAMPLE_ID], status: "verified", notes: "Batch review" }) },
   responses: {
@@ -230,7 +256,68 @@ const bulkRoute = createRoute({
       results: [{ id: EXAMPLE_ID, ok: true, outcome: "updated", status: "verified", code: null, message: null }],
       summary: { updated: 1, unchanged: 0, not_found: 0, refused: 0 },
     }),
+    ...errors({ 400: ["validation_error", "invalid_json", "kyc_reason_required"], 401: true, 403: ["admin_required"], 413: ["payload_too_large"], 503: true }),
+  },
+});
+
+const bulkRiskRoute = createRoute({
+  ...review,
+  method: "post",
+  path: "/submissions/bulk-risk",
+  operationId: "summariseKycBulkRisk",
+  summary: "The risk of the submissions a bulk action would touch",
+  description: `For 1 to ${KYC_LIMITS.maxBulkIds} distinct ids: how many are Low, Medium and High, the highest score, how many the risk rules recommend rejecting, and whether approving them needs \`acknowledge_risk\`, with each submission's figures. Each is the higher of its stored assessment and the live rules' assessment now (what the approval will be checked against). Unknown ids are left out. Writes nothing. ${ADMIN_ONLY}`,
+  "x-complexity": "high",
+  request: { body: jsonBody("KycBulkRiskInput", BulkRiskInput, { ids: [EXAMPLE_ID] }) },
+  responses: {
+    200: jsonReply("The risk summary", "KycBulkRiskReply", z.object({ data: BulkRiskSummary }), {
+      data: {
+        requested: 1,
+        found: 1,
+        by_level: { Low: 0, Medium: 0, High: 1 },
+        unassessed: 0,
+        highest_score: 90,
+        reject_recommended: 1,
+        acknowledgement_required: true,
+        submissions: [
+          {
+            id: EXAMPLE_ID,
+            name: "Asha Rao",
+            status: "under_review",
+            risk_score: 90,
+            level: "High",
+            reject_recommended: true,
+            acknowledgement_required: true,
+            warnings: ["High risk: score 90 under the live rules (v3)", "The risk rules recommend rejecting it under the live rules (v3)"],
+          },
+        ],
+      },
+    }),
     ...errors({ 400: ["validation_error", "invalid_json"], 401: true, 403: ["admin_required"], 413: ["payload_too_large"], 503: true }),
+  },
+});
+
+const dismissAlertRoute = createRoute({
+  ...review,
+  method: "post",
+  path: "/submissions/{id}/dismiss-alert",
+  operationId: "dismissKycReviewAlert",
+  summary: "Dismiss a review alert with a reason",
+  description: `A verified submission whose risk rose when a later submission shared its identity number or a picture keeps its status and gets \`review_alert\` (shown in the list as an open alert, priority high). The reviewer either reopens it (PUT status under_review, which also closes the alert) or dismisses the alert here with a reason (400 \`kyc_reason_required\` without one), kept in the audit trail. 409 \`kyc_no_review_alert\` when no alert is open. ${ADMIN_ONLY}`,
+  "x-complexity": "low",
+  parameters: [submissionId],
+  request: { body: jsonBody("KycDismissAlertInput", DismissAlertInput, { reason: "The later applicant is the impostor; this holder's documents were checked again" }) },
+  responses: {
+    200: detailReply("The submission without the alert"),
+    ...errors({
+      400: ["validation_error", "invalid_json", "kyc_reason_required"],
+      401: true,
+      403: ["admin_required"],
+      404: ["kyc_submission_not_found"],
+      409: ["kyc_no_review_alert"],
+      413: ["payload_too_large"],
+      503: true,
+    }),
   },
 });
 
@@ -240,14 +327,14 @@ const requestInfoRoute = createRoute({
   path: "/submissions/{id}/request-info",
   operationId: "requestKycInfo",
   summary: "Request Info from the applicant",
-  description: `Sends the submission back to the applicant (status pending) with a message they see in the wizard (\`info_request\`); they answer with POST /api/v1/kyc/resubmit. From under_review, or again on a pending submission (the message is replaced); a decided one must be reopened first (409). ${ADMIN_ONLY}`,
+  description: `Sends the submission back to the applicant (status pending) with a message they see in the wizard (\`info_request\`); they answer with POST /api/v1/kyc/resubmit. The message is required (400 \`kyc_reason_required\` when absent or blank) and kept in the audit trail with the reviewer. From under_review, or again on a pending submission (the message is replaced); a decided one must be reopened first (409). ${ADMIN_ONLY}`,
   "x-complexity": "medium",
   parameters: [submissionId],
   request: { body: jsonBody("KycRequestInfoInput", RequestInfoInput, { message: "Please upload a clearer photo of your passport" }) },
   responses: {
     200: detailReply("The submission, now waiting for the applicant"),
     ...errors({
-      400: ["validation_error", "invalid_json"],
+      400: ["validation_error", "invalid_json", "kyc_reason_required"],
       401: true,
       403: ["admin_required"],
       404: ["kyc_submission_not_found"],
@@ -294,6 +381,7 @@ export const kycReviewRoutes = $(
   })
   // Registered before /submissions/{id}/..., which shares its first segment.
   .openapi(bulkRoute, async (c) => c.json(await bulkUpdate(c.get("core"), reviewerOf(c), await readJson(c)), 200))
+  .openapi(bulkRiskRoute, async (c) => c.json({ data: await bulkRisk(c.get("core"), await readJson(c)) }, 200))
   .openapi(detailRoute, async (c) => c.json({ data: await submissionDetail(c.get("core"), c.req.param("id")) }, 200))
   .openapi(decideRoute, async (c) => {
     const core = c.get("core");
@@ -303,6 +391,11 @@ export const kycReviewRoutes = $(
   .openapi(requestInfoRoute, async (c) => {
     const core = c.get("core");
     const changed = await requestInfo(core, reviewerOf(c), c.req.param("id"), await readJson(c));
+    return c.json({ data: await detailOf(core, changed) }, 200);
+  })
+  .openapi(dismissAlertRoute, async (c) => {
+    const core = c.get("core");
+    const changed = await dismissAlert(core, reviewerOf(c), c.req.param("id"), await readJson(c));
     return c.json({ data: await detailOf(core, changed) }, 200);
   })
   .openapi(resubmitRoute, async (c) => {

@@ -1,5 +1,5 @@
 import type { KycStatus, Priority } from "@fintech/core/kyc/model";
-import { REVIEW_PERIODS, type BulkResult, type DashboardStats, type ReviewPage, type ReviewPeriod, type ReviewRow, type SubmissionDetail } from "@fintech/core/kyc/review-model";
+import { REVIEW_PERIODS, type BulkResult, type BulkRiskSummary, type DashboardStats, type ReviewPage, type ReviewPeriod, type ReviewRow, type SubmissionDetail } from "@fintech/core/kyc/review-model";
 import type { RuleSetBodyInput, PublishedRuleSet, RuleSetDraft } from "@fintech/core/kyc/risk/model";
 import type { DryRunResult, RulesOverview } from "@fintech/core/kyc/risk/rule-sets";
 import type { WatchlistSummary } from "@fintech/core/kyc/risk/watchlist";
@@ -36,7 +36,8 @@ export interface DashboardFilters {
 /** One row of the dashboard list (spec 001 §3 KYC submission, plus risk level and progress). */
 export type DashboardSubmission = ReviewRow;
 export type DashboardPage = ReviewPage;
-export type { DashboardStats, SubmissionDetail, BulkResult };
+export type { DashboardStats, SubmissionDetail, BulkResult, BulkRiskSummary };
+export type LinkedSubmission = SubmissionDetail["linked"]["submissions"][number];
 export type ReviewDocument = SubmissionDetail["documents"][number];
 export type AuditEntry = SubmissionDetail["audit"][number];
 
@@ -98,14 +99,22 @@ export function kycReviewEndpoints(http: HttpClient) {
     async submission(id: string, signal?: AbortSignal): Promise<SubmissionDetail> {
       return unwrapData<SubmissionDetail>(await http.authCall<unknown>("GET", `${KYC}/submissions/${segment(id)}`, { signal }));
     },
-    /** PUT /submissions/{id} {status, notes}: a decision, recorded in the audit trail. */
-    async decide(id: string, change: { status: DecisionStatus; notes: string }, options?: WriteOptions): Promise<SubmissionDetail> {
+    /** PUT /submissions/{id} {status, notes, acknowledge_risk?}: a decision, recorded in the audit trail with the reviewer and the reason. */
+    async decide(id: string, change: { status: DecisionStatus; notes: string; acknowledge_risk?: boolean }, options?: WriteOptions): Promise<SubmissionDetail> {
       return unwrapData<SubmissionDetail>(await http.authCall<unknown>("PUT", `${KYC}/submissions/${segment(id)}`, writeRequest(change, options)));
     },
     /** POST /submissions/bulk-update {ids, status, notes?}: one result per id. */
-    async bulkUpdate(change: { ids: string[]; status: DecisionStatus; notes?: string }, options?: WriteOptions): Promise<BulkResult[]> {
+    async bulkUpdate(change: { ids: string[]; status: DecisionStatus; notes?: string; acknowledge_risk?: boolean }, options?: WriteOptions): Promise<BulkResult[]> {
       const reply = await http.authCall<unknown>("POST", `${KYC}/submissions/bulk-update`, writeRequest(change, options));
       return unwrapList<BulkResult>(reply, ["results", "data"]);
+    },
+    /** POST /submissions/bulk-risk {ids}: what a bulk action would touch, by risk (reads only). */
+    async bulkRisk(ids: string[], signal?: AbortSignal): Promise<BulkRiskSummary> {
+      return unwrapData<BulkRiskSummary>(await http.authCall<unknown>("POST", `${KYC}/submissions/bulk-risk`, { body: { ids }, signal }));
+    },
+    /** POST /submissions/{id}/dismiss-alert {reason}: a re-score's alert dealt with, the reason audited. */
+    async dismissAlert(id: string, reason: string, options?: WriteOptions): Promise<SubmissionDetail> {
+      return unwrapData<SubmissionDetail>(await http.authCall<unknown>("POST", `${KYC}/submissions/${segment(id)}/dismiss-alert`, writeRequest({ reason }, options)));
     },
     /** POST /submissions/{id}/request-info {message}: back to the applicant, who sees it in the wizard. */
     async requestInfo(id: string, message: string, options?: WriteOptions): Promise<SubmissionDetail> {

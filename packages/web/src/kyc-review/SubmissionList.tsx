@@ -167,12 +167,16 @@ function ReviewButton({ submission, onOpen }: { submission: DashboardSubmission;
   );
 }
 
-/** The status, and whether a Request Info is waiting for the applicant (the ball is not with the reviewers). */
+/**
+ * The status, whether a Request Info is waiting for the applicant (the ball is not with the
+ * reviewers), and whether a re-score raised an alert on a decided submission (it is again).
+ */
 function RowStatus({ submission }: { submission: DashboardSubmission }) {
   return (
     <span className="inline-flex flex-col items-start gap-1">
       <KycStatusBadge status={submission.status} />
       {submission.info_requested && <span className="whitespace-nowrap text-xs text-slate-600 dark:text-slate-400">Info requested</span>}
+      {submission.alert_open && <span className="whitespace-nowrap rounded-full bg-red-100 px-2 py-0.5 text-xs font-semibold text-red-800 dark:bg-red-950 dark:text-red-200">Alert: re-scored</span>}
     </span>
   );
 }

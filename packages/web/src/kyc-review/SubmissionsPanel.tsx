@@ -182,7 +182,7 @@ export function SubmissionsPanel({ filters, onFilters, onClearFilters }: Submiss
         </div>
       </div>
 
-      {openId && <SubmissionDetail id={openId} shown={opened} onClose={() => setOpenId(null)} onChanged={afterChange} />}
+      {openId && <SubmissionDetail key={openId} id={openId} shown={opened} onClose={() => setOpenId(null)} onChanged={afterChange} onOpen={setOpenId} />}
       {bulkSelection && (
         <BulkActionsDialog
           selection={bulkSelection}

@@ -2,7 +2,7 @@ import { SEED_RULE_SET } from "@fintech/core/kyc/risk/seed-rules";
 import { describe, expect, it } from "vitest";
 import type { BulkResult } from "../api/kycReview";
 import { ApiError } from "../api/errors";
-import { actionErrorMessage, bulkQuestion, editableRuleSet, jsonPath, keepVisible, parseRuleSet, summariseBulk, toggled, toggledAll } from "./actions";
+import { actionErrorMessage, bulkQuestion, bulkRiskLines, editableRuleSet, jsonPath, keepVisible, parseRuleSet, summariseBulk, toggled, toggledAll } from "./actions";
 
 const done = (id: string, status: BulkResult["status"], outcome: BulkResult["outcome"] = "updated"): BulkResult => ({ id, ok: true, outcome, status, code: null, message: null });
 const refused = (id: string, message: string, outcome: BulkResult["outcome"] = "refused"): BulkResult => ({ id, ok: false, outcome, status: null, code: "kyc_invalid_transition", message });
@@ -97,5 +97,26 @@ describe("action errors", () => {
     expect(actionErrorMessage(new ApiError("Submission is already verified", "server-message", 409), "Failed")).toBe("Submission is already verified");
     expect(actionErrorMessage(new ApiError("HTTP error! status: 502", "http-status", 502), "Failed to update submission status")).toBe("Failed to update submission status");
     expect(actionErrorMessage(new Error("boom"), "Failed")).toBe("Failed");
+  });
+});
+
+describe("the risk of a bulk selection in words", () => {
+  it("counts by level, names the highest score, the reject recommendations and the missing", () => {
+    const lines = bulkRiskLines({
+      requested: 4,
+      found: 3,
+      by_level: { Low: 1, Medium: 0, High: 2 },
+      unassessed: 0,
+      highest_score: 100,
+      reject_recommended: 1,
+      acknowledgement_required: true,
+      submissions: [],
+    });
+    expect(lines).toEqual(["3 submissions: 1 Low, 0 Medium, 2 High", "Highest score: 100", "The risk rules recommend rejecting 1 of them", "1 of the selected no longer exists"]);
+    expect(bulkRiskLines({ requested: 1, found: 1, by_level: { Low: 0, Medium: 0, High: 0 }, unassessed: 1, highest_score: null, reject_recommended: 0, acknowledgement_required: false, submissions: [] })).toEqual([
+      "1 submission: 0 Low, 0 Medium, 0 High, 1 not assessed yet",
+      "Highest score: none",
+      "The risk rules recommend rejecting none of them",
+    ]);
   });
 });

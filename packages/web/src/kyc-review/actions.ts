@@ -1,5 +1,5 @@
 import { RuleSetBody } from "@fintech/core/kyc/risk/model";
-import type { BulkResult, DecisionStatus, RuleSetDocument } from "../api/kycReview";
+import type { BulkResult, BulkRiskSummary, DecisionStatus, RuleSetDocument } from "../api/kycReview";
 import { ApiError } from "../api/errors";
 import { STATUS_LABELS } from "./format";
 
@@ -12,6 +12,8 @@ export const REVIEW_MESSAGES = {
   bulkFailed: "Failed to bulk update submissions",
   detailFailed: "Failed to load the submission",
   requestInfoFailed: "Failed to send the request to the applicant",
+  dismissFailed: "Failed to dismiss the alert",
+  bulkRiskFailed: "Failed to load the risk of the selected submissions",
   exportFailed: "Failed to export the report",
   empty: "No submissions found",
   noSelection: "Select at least one submission first",
@@ -65,6 +67,21 @@ export function bulkQuestion(status: DecisionStatus, count: number): string {
   const target = `${count} selected submission${count === 1 ? "" : "s"}`;
   if (status === "under_review") return `Move ${target} to ${STATUS_LABELS.under_review}?`;
   return `${DECISION_VERBS[status].label} ${target}?`;
+}
+
+/**
+ * The risk of a bulk selection in lines: "3 submissions: 1 Low, 1 Medium, 1 High", "Highest
+ * score: 90", "The risk rules recommend rejecting 1 of them", and what is missing.
+ */
+export function bulkRiskLines(risk: BulkRiskSummary): string[] {
+  const levels = (["Low", "Medium", "High"] as const).map((level) => `${risk.by_level[level] ?? 0} ${level}`);
+  if (risk.unassessed > 0) levels.push(`${risk.unassessed} not assessed yet`);
+  const lines = [`${risk.found} submission${risk.found === 1 ? "" : "s"}: ${levels.join(", ")}`];
+  lines.push(`Highest score: ${risk.highest_score ?? "none"}`);
+  lines.push(risk.reject_recommended === 0 ? "The risk rules recommend rejecting none of them" : `The risk rules recommend rejecting ${risk.reject_recommended} of them`);
+  const missing = risk.requested - risk.found;
+  if (missing > 0) lines.push(`${missing} of the selected no longer exist${missing === 1 ? "s" : ""}`);
+  return lines;
 }
 
 /** Selection after toggling one id. */

@@ -12,6 +12,7 @@ export const reviewKeys = {
   list: (userId: string, filters: DashboardFilters) => ["kyc-review", userId, "list", filters] as const,
   stats: (userId: string, period: ReviewPeriod) => ["kyc-review", userId, "stats", period] as const,
   detail: (userId: string, id: string) => ["kyc-review", userId, "detail", id] as const,
+  bulkRisk: (userId: string, ids: readonly string[]) => ["kyc-review", userId, "bulk-risk", ...ids] as const,
   rules: (userId: string) => ["kyc-review", userId, "rules"] as const,
   watchlist: (userId: string) => ["kyc-review", userId, "watchlist"] as const,
 };
@@ -55,6 +56,19 @@ export function useSubmissionDetail(id: string | null) {
     enabled: isAdmin && id !== null,
     retry: false,
     // Presigned image URLs expire; a reopened detail asks for fresh ones.
+    staleTime: 0,
+    gcTime: 0,
+  });
+}
+
+/** The risk of a bulk selection, read when Bulk Actions opens (the approval is checked again by the server). */
+export function useBulkRisk(ids: readonly string[]) {
+  const { userId, isAdmin } = useReviewer();
+  return useQuery({
+    queryKey: reviewKeys.bulkRisk(userId, ids),
+    queryFn: ({ signal }) => kycReviewApi.bulkRisk([...ids], signal),
+    enabled: isAdmin && ids.length > 0,
+    retry: false,
     staleTime: 0,
     gcTime: 0,
   });

@@ -34,6 +34,7 @@ export function NoteField({
   onChange,
   placeholder,
   autoFocus = false,
+  dialogAutoFocus = false,
 }: {
   id: string;
   label: string;
@@ -43,6 +44,8 @@ export function NoteField({
   onChange: (value: string) => void;
   placeholder?: string;
   autoFocus?: boolean;
+  /** Inside a Dialog: the field takes the focus the dialog gives on open. */
+  dialogAutoFocus?: boolean;
 }) {
   return (
     <>
@@ -57,6 +60,7 @@ export function NoteField({
         onChange={(event) => onChange(event.target.value)}
         placeholder={placeholder}
         autoFocus={autoFocus}
+        data-autofocus={dialogAutoFocus || undefined}
       />
     </>
   );

@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import { useId } from "react";
 import { Dialog } from "../components/Dialog";
-import { secondaryButtonClass } from "../components/styles";
+import { primaryButtonClass, secondaryButtonClass } from "../components/styles";
 import { Spinner } from "./ui";
 
 const confirmDangerClass =
@@ -16,13 +16,17 @@ interface ConfirmDialogProps {
   busy: boolean;
   onConfirm: () => void;
   onCancel: () => void;
+  /** Holds the confirm button back until the dialog's own condition is met (a reason, a typed word). */
+  confirmDisabled?: boolean;
+  /** "danger" for what reverses or refuses something; "primary" for a consequential yes. */
+  tone?: "danger" | "primary";
 }
 
 /**
  * Asks before an action that reverses something (Unpost). Focus starts on Cancel, so Enter
  * pressed out of habit does not reverse anything; Escape and the backdrop cancel.
  */
-export function ConfirmDialog({ title, children, confirmLabel, busyLabel, busy, onConfirm, onCancel }: ConfirmDialogProps) {
+export function ConfirmDialog({ title, children, confirmLabel, busyLabel, busy, onConfirm, onCancel, confirmDisabled = false, tone = "danger" }: ConfirmDialogProps) {
   const titleId = useId();
   const textId = useId();
   return (
@@ -37,7 +41,7 @@ export function ConfirmDialog({ title, children, confirmLabel, busyLabel, busy, 
         <button type="button" className={secondaryButtonClass} onClick={onCancel} disabled={busy} data-autofocus>
           Cancel
         </button>
-        <button type="button" className={confirmDangerClass} onClick={onConfirm} disabled={busy}>
+        <button type="button" className={tone === "danger" ? confirmDangerClass : primaryButtonClass} onClick={onConfirm} disabled={busy || confirmDisabled}>
           {busy ? <Spinner label={busyLabel} /> : confirmLabel}
         </button>
       </div>

@@ -1,7 +1,7 @@
 import { QueryCommand } from "@aws-sdk/lib-dynamodb";
 import { findUserById } from "../../auth/users";
 import type { CoreContext } from "../../shared/context";
-import { findSimilarImages } from "../documents/upload";
+import { findSimilarImages } from "../documents/similar-images";
 import { recordedHashes } from "../identity-hash";
 import { identityNumberClaimPartition, velocityPartition, type VelocityKind } from "../keys";
 import type { KycSubmission } from "../model";

@@ -13,6 +13,7 @@ import { ensureTable } from "./bootstrap";
 import { deliverKycObjectEvents } from "./kyc-object-events";
 import { LocalPaymentWorker } from "./payment-worker";
 import { LocalIntegrityWorker } from "./integrity-worker";
+import { LocalMailSink } from "./mail-sink";
 import { DATA_LOCK_FILE, lockDataDir } from "./data-lock";
 import { startDynamoDbLocal } from "./dynamodb-local";
 import { LOOPBACK, isPortFree } from "./ports";
@@ -43,6 +44,8 @@ export interface LocalStack {
   core: CoreContext;
   /** Drives the payments' lifecycle (timers + sweep); its idle() lets tests wait for it. */
   paymentWorker: LocalPaymentWorker;
+  /** The platform's outgoing mail, delivered as files to `mail.dir` (`npm run mail:list` reads them). */
+  mail: LocalMailSink;
   endpoints: { dynamodb: string; s3: string };
   stop(): Promise<void>;
 }
@@ -130,6 +133,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     stops.push(() => paymentWorker.stop());
     integrityWorker.start(core);
     stops.push(() => integrityWorker.stop());
+    // Queued mail goes to files beside the data, as SES would send it in the cloud.
+    const mail = new LocalMailSink(path.join(options.dataDir ?? scratch!, "mail")).start(core);
+    stops.push(() => mail.stop());
 
     const metrics = createRequestMetrics(core);
     const api = createApp(core, { metrics });
@@ -159,6 +165,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       config,
       core,
       paymentWorker,
+      mail,
       endpoints: { dynamodb: dynamo.endpoint, s3: s3.endpoint },
       stop: stopAll,
     };

@@ -5,6 +5,7 @@ import type { CoreContext } from "@fintech/core/shared/context";
 import { composeApp } from "./compose";
 import type { AppEnv } from "./http/env";
 import { DOCUMENT_CONFIG, registerComponents } from "./http/openapi";
+import { withRequiredScopes } from "./http/scope-document";
 import { API_SECTIONS, mountAll, type ApiSection } from "./sections";
 
 /** Every section of the route table (sections.ts), loaded once, in the table's order. */
@@ -34,7 +35,8 @@ export function openApiDocument(): OpenApiDocument {
   if (!document) {
     const routes = apiRoutes(new RequestMetrics({ clock: () => new Date() }));
     registerComponents(routes);
-    document = routes.getOpenAPI31Document(DOCUMENT_CONFIG);
+    // What an API key needs for each operation, from the same rules the middleware applies.
+    document = withRequiredScopes(routes.getOpenAPI31Document(DOCUMENT_CONFIG));
   }
   return document;
 }

@@ -12,3 +12,4 @@ export type { StreamEvent, StreamOptions } from "./stream";
 export type { FetchFunction } from "./transport";
 export type { components, operations, paths } from "./generated/schema";
 export type { streamEvents } from "./generated/streams";
+export { operationScopes } from "./generated/scopes";

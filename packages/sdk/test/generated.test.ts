@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { OpenAPI3 } from "openapi-typescript";
-import { committedSdkFiles, GENERATE_COMMAND, generateSdkFiles, streamEventsSource } from "../scripts/generation";
+import { committedSdkFiles, GENERATE_COMMAND, generateSdkFiles, operationScopesSource, streamEventsSource } from "../scripts/generation";
+import { operationScopes } from "../src/generated/scopes";
 
 /**
  * The committed OpenAPI document and SDK types must be what the code generates today: a route
@@ -38,5 +39,23 @@ describe("stream event types", () => {
     const source = streamEventsSource(document);
     expect(source).toContain('"/events": {\n        "tick": components["schemas"]["Tick"];\n        "raw": unknown;\n    };');
     expect(source).not.toContain("/plain");
+  });
+});
+
+describe("operation scopes", () => {
+  it("map each operation to what an API key needs, from the document's extensions", () => {
+    const document = {
+      openapi: "3.1.0",
+      info: { title: "t", version: "1" },
+      paths: {
+        "/a": { get: { operationId: "readA", "x-required-scope": "ledger:read", responses: {} }, put: { operationId: "changeA", "x-session-only": true, responses: {} } },
+        "/b": { get: { operationId: "open", responses: {} } },
+      },
+    } as unknown as OpenAPI3;
+    const source = operationScopesSource(document);
+    expect(source).toContain('"readA": { scope: "ledger:read" },');
+    expect(source).toContain('"changeA": { sessionOnly: true },');
+    expect(source).not.toContain('"open"');
+    expect(operationScopes.createTransfer).toEqual({ scope: "ledger:write" });
   });
 });

@@ -93,6 +93,47 @@ describe("API keys screen", () => {
     await context.close();
   });
 
+  it("creates a key with the scopes picked, lists them, and the API holds the key to them", async () => {
+    const context = await newContext(browser, { session });
+    const page = await context.newPage();
+    await page.goto("/developers/api-keys");
+    await page.getByRole("heading", { level: 1, name: "API keys" }).waitFor();
+    await waitForScreenSettled(page);
+
+    const scope = (name: string) => page.getByRole("checkbox", { name: new RegExp(`^${name} `) });
+    // Every read scope is ticked to start with, no write scope.
+    for (const name of ["ledger:read", "payments:read", "kyc:read", "rails:read", "profile:read"]) expect(await scope(name).isChecked(), name).toBe(true);
+    for (const name of ["ledger:write", "payments:write", "kyc:write"]) expect(await scope(name).isChecked(), name).toBe(false);
+
+    await page.getByLabel("Key name").fill("Ledger reader");
+    for (const name of ["ledger:read", "payments:read", "kyc:read", "rails:read", "profile:read"]) await scope(name).uncheck();
+    await page.getByRole("button", { name: "Create key" }).click();
+    await page.getByText("Choose at least one scope").waitFor();
+    await scope("ledger:read").check();
+    await expectAccessible(page, "scope choices");
+    await page.getByRole("button", { name: "Create key" }).click();
+
+    const panel = page.getByRole("region", { name: "Your new key: Ledger reader" });
+    const key = (await panel.getByTestId("new-api-key").textContent())?.trim() ?? "";
+    expect(key).toMatch(/^fpk_[A-Za-z0-9_-]{43}$/);
+    const scopes = page.getByRole("list", { name: "Scopes of Ledger reader" });
+    await scopes.waitFor();
+    expect(await scopes.getByRole("listitem").allTextContents()).toEqual(["ledger:read"]);
+    await screenshot(page, "api-keys-scoped");
+    await expectAccessible(page, "scoped key in the table");
+    await panel.getByRole("button", { name: "Done, I have copied it" }).click();
+
+    expect(await accountsWith(key)).toBe(200);
+    const transfer = await fetch(`${baseUrl()}/api/v1/ledger/transactions/transfer`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ from_account_id: "a", to_account_id: "b", amount: "1.00" }),
+    });
+    expect(transfer.status).toBe(403);
+    expect(await transfer.json()).toEqual({ message: "This API key lacks the scope ledger:write", code: "insufficient_scope", scope: "ledger:write" });
+    await context.close();
+  });
+
   it("shows the server's message when the list is refused (an API key used in place of a session)", async () => {
     const context = await newContext(browser, { session, theme: "light" });
     const page = await context.newPage();

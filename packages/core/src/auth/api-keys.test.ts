@@ -46,7 +46,7 @@ describe("API keys across a key rotation", () => {
     // Moved, so retiring t1 does not end it; it stays one key in the owner's list.
     expect((await authenticateApiKey(retired, created.key)).apiKeyId).toBe(created.id);
     expect((await listApiKeys(retired, ownerId)).filter((key) => key.id === created.id)).toHaveLength(1);
-    await assertCredentialActive(retired, { kind: "api_key", userId: ownerId, keyId: created.id });
+    await assertCredentialActive(retired, { kind: "api_key", userId: ownerId, keyId: created.id, scopes: created.scopes });
   });
 
   it("a key not used before its version is retired stops working", async () => {
@@ -65,7 +65,7 @@ describe("API keys across a key rotation", () => {
     await authenticateApiKey(rotating, old.key);
     expect((await revokeApiKey(rotating, ownerId, old.id)).revoked_at).not.toBeNull();
     for (const context of [ctx, rotating, retired]) await expect(authenticateApiKey(context, old.key)).rejects.toMatchObject({ status: 401 });
-    await expect(assertCredentialActive(rotating, { kind: "api_key", userId: ownerId, keyId: old.id })).rejects.toMatchObject({ status: 401 });
+    await expect(assertCredentialActive(rotating, { kind: "api_key", userId: ownerId, keyId: old.id, scopes: old.scopes })).rejects.toMatchObject({ status: 401 });
   });
 
   it("a revoked key is not moved, and two uses at once move it once", async () => {

@@ -8,7 +8,18 @@ import { conflict, notFound, unauthorized } from "../shared/errors";
 import { newId } from "../shared/ids";
 import { parseWith } from "../shared/validation";
 import { apiKeyKey, apiKeysByOwner } from "./keys";
-import { API_KEY_PREFIX, API_KEY_VISIBLE_LENGTH, ApiKeyView, CreateApiKeyInput, MAX_ACTIVE_API_KEYS, type PublicUser } from "./model";
+import { limitAccountChange } from "./account-limits";
+import {
+  API_KEY_PREFIX,
+  API_KEY_VISIBLE_LENGTH,
+  ApiKeyView,
+  CreateApiKeyInput,
+  DEFAULT_API_KEY_SCOPES,
+  MAX_ACTIVE_API_KEYS,
+  normaliseScopes,
+  type ApiKeyScope,
+  type PublicUser,
+} from "./model";
 import { findUserById, toPublicUser } from "./users";
 
 /**
@@ -16,7 +27,8 @@ import { findUserById, toPublicUser } from "./users";
  * an HMAC of the key is stored (keyed with API_KEY_HASH_KEYS, so a stolen table alone does not
  * let anyone test guesses), and it is the item's key: authenticating a key is one GetItem. A key
  * acts for its owner on the owner's own resources, always with the role `user`: it never reaches
- * an admin route, even when its owner is an admin.
+ * an admin route, even when its owner is an admin. Its scopes (model.ts API_KEY_SCOPES) say which
+ * parts of the API it reaches; the HTTP layer checks them on every request.
  *
  * Rotation: the hash cannot be recomputed without the key, so a key stored under an older
  * version of the keyring is looked up under each retained version in turn, and moved to the
@@ -32,6 +44,11 @@ const StoredApiKey = ApiKeyView.extend({
   owner_id: z.string(),
   /** The API_KEY_HASH_KEYS version the item's hash was made with (absent on keys made before versions). */
   hash_version: z.string().optional(),
+  /** Keys made before scopes have none stored: they read as DEFAULT_API_KEY_SCOPES. Unknown scopes are dropped. */
+  scopes: z
+    .array(z.string())
+    .optional()
+    .transform((stored): ApiKeyScope[] => (stored === undefined ? [...DEFAULT_API_KEY_SCOPES] : normaliseScopes(stored))),
 });
 type StoredApiKey = z.infer<typeof StoredApiKey>;
 
@@ -60,8 +77,13 @@ function apiKeyItem(version: KeyVersion, key: string, stored: StoredApiKey) {
   return { ...apiKeyKey(hashOf(version, key)), ...apiKeysByOwner(stored.owner_id, stored.created_at, stored.id), entity: "api_key", ...stored, hash_version: version.version };
 }
 
-/** Creates a key; the reply is the only place its secret ever appears. */
+/**
+ * Creates a key with the scopes asked for (every scope when none are given); the reply is the
+ * only place its secret ever appears. Every attempt counts against the owner's creation limit
+ * (account-limits.ts), a refused one too.
+ */
 export async function createApiKey(ctx: CoreContext, ownerId: string, body: unknown): Promise<ApiKeyView & { key: string }> {
+  await limitAccountChange(ctx, "apiKeyCreation", ownerId);
   const input = parseWith(CreateApiKeyInput, body);
   const active = (await ownerKeys(ctx, ownerId)).filter((entry) => entry.stored.revoked_at === null);
   if (active.length >= MAX_ACTIVE_API_KEYS) {
@@ -78,6 +100,7 @@ export async function createApiKey(ctx: CoreContext, ownerId: string, body: unkn
     last_used_at: null,
     revoked_at: null,
     hash_version: current.version,
+    scopes: input.scopes ?? [...DEFAULT_API_KEY_SCOPES],
   };
   await ctx.db.doc.send(
     new PutCommand({
@@ -86,7 +109,7 @@ export async function createApiKey(ctx: CoreContext, ownerId: string, body: unkn
       ConditionExpression: "attribute_not_exists(pk)",
     }),
   );
-  ctx.logger.info("api key created", { owner_id: ownerId, key_id: stored.id, prefix: stored.prefix });
+  ctx.logger.info("api key created", { owner_id: ownerId, key_id: stored.id, prefix: stored.prefix, scopes: stored.scopes });
   return { ...view(stored), key };
 }
 
@@ -123,19 +146,21 @@ export async function revokeApiKey(ctx: CoreContext, ownerId: string, keyId: str
 /**
  * A 401 unless the key is still active and its owner still exists: what an open stream asks
  * every so often. Keys are never deleted, so a key missing from the owner's list is not theirs.
+ * Answers the key's scopes (a stream ticket acts with them).
  */
-export async function assertApiKeyActive(ctx: CoreContext, ownerId: string, keyId: string): Promise<void> {
+export async function assertApiKeyActive(ctx: CoreContext, ownerId: string, keyId: string): Promise<{ scopes: ApiKeyScope[] }> {
   const invalid = () => unauthorized("Invalid or revoked API key", "invalid_api_key");
   const found = (await ownerKeys(ctx, ownerId)).find((entry) => entry.stored.id === keyId);
   if (!found || found.stored.revoked_at) throw invalid();
   if (!(await findUserById(ctx.db, ownerId))) throw invalid();
+  return { scopes: found.stored.scopes };
 }
 
 /**
  * The owner an API key acts for, as a session would: the user must still exist, and the role is
  * always `user`. Unknown, malformed and revoked keys are the same 401.
  */
-export async function authenticateApiKey(ctx: CoreContext, key: string): Promise<{ sub: string; role: "user"; user: PublicUser; apiKeyId: string }> {
+export async function authenticateApiKey(ctx: CoreContext, key: string): Promise<{ sub: string; role: "user"; user: PublicUser; apiKeyId: string; scopes: ApiKeyScope[] }> {
   const invalid = () => unauthorized("Invalid or revoked API key", "invalid_api_key");
   if (!KEY_SHAPE.test(key)) throw invalid();
   const found = await findByKey(ctx, key);
@@ -147,7 +172,7 @@ export async function authenticateApiKey(ctx: CoreContext, key: string): Promise
   const keyring = ctx.config.API_KEY_HASH_KEYS;
   if (found.version !== keyring.current) await rekey(ctx, key, found);
   else await touch(ctx, found.itemKey, stored);
-  return { sub: owner.id, role: "user", user: { ...toPublicUser(owner), role: "user" }, apiKeyId: stored.id };
+  return { sub: owner.id, role: "user", user: { ...toPublicUser(owner), role: "user" }, apiKeyId: stored.id, scopes: stored.scopes };
 }
 
 interface FoundKey {

@@ -12,3 +12,5 @@ export const apiKeysByOwner = (ownerId: string, createdAt?: string, keyId?: stri
   gsi1pk: `OWNER#${ownerId}#APIKEYS`,
   ...(createdAt && keyId ? { gsi1sk: `${createdAt}#${keyId}` } : {}),
 });
+/** A pending change of sign-in email, under the hash of its link's secret (the secret is never stored). */
+export const emailChangeKey = (tokenHash: string) => ({ pk: `EMAILCHANGE#${tokenHash}`, sk: "EMAILCHANGE" });

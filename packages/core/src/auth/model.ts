@@ -14,6 +14,11 @@ export const AUTH_MESSAGES = {
   emailTaken: "An account with this email already exists",
   invalidDateOfBirth: "Date of birth must be a valid date in the past",
   invalidPhone: "Please enter a valid phone number",
+  currentPasswordRequired: "Enter your current password to change your sign-in email",
+  currentPasswordWrong: "The current password is not correct",
+  emailChangeRequested: "Check the new address for a confirmation link",
+  emailConfirmationInvalid: "This confirmation link is invalid or has expired",
+  emailChanged: "Your sign-in email has been changed",
 } as const;
 
 export const Role = z.enum(["user", "admin"]);
@@ -77,17 +82,40 @@ export const LoginInput = z.object({
 });
 export type LoginInput = z.infer<typeof LoginInput>;
 
-/** PUT /users/profile: every field optional; role can never be set here. */
+/**
+ * PUT /users/profile: every field optional; role can never be set here. A new email takes the
+ * current password, and only starts a change that a link sent to the new address completes.
+ */
 export const ProfileUpdateInput = z
   .object({
     email: email(AUTH_MESSAGES.invalidEmail).optional(),
+    current_password: z.string({ error: AUTH_MESSAGES.currentPasswordRequired }).max(256, AUTH_MESSAGES.currentPasswordWrong).optional(),
     first_name: requiredText("First name cannot be empty").optional(),
     last_name: requiredText("Last name cannot be empty").optional(),
     phone: optionalPhone.optional(),
     date_of_birth: optionalDateOfBirth.optional(),
   })
-  .strict();
+  .strict()
+  .refine((input) => input.email === undefined || (input.current_password !== undefined && input.current_password.length > 0), {
+    message: AUTH_MESSAGES.currentPasswordRequired,
+    path: ["current_password"],
+  });
 export type ProfileUpdateInput = z.infer<typeof ProfileUpdateInput>;
+
+/** The secret of an email-change link: 32 random bytes, base64url. */
+export const EMAIL_CHANGE_TOKEN_LENGTH = 43;
+
+/** POST /users/email-confirmation: the token from the link sent to the new address. */
+export const EmailConfirmationInput = z.object({
+  token: z
+    .string({ error: AUTH_MESSAGES.emailConfirmationInvalid })
+    .trim()
+    .regex(new RegExp(`^[A-Za-z0-9_-]{${EMAIL_CHANGE_TOKEN_LENGTH}}$`), AUTH_MESSAGES.emailConfirmationInvalid),
+});
+export type EmailConfirmationInput = z.infer<typeof EmailConfirmationInput>;
+
+/** Where the link in the confirmation mail leads: the web app's page, which sends the token back. */
+export const EMAIL_CONFIRMATION_PATH = "/confirm-email";
 
 /** The user as every API reply shows it (never the password hash). */
 export const PublicUser = z.object({
@@ -121,8 +149,47 @@ export const API_KEY_PREFIX = "fpk_";
 export const API_KEY_VISIBLE_LENGTH = 12;
 export const MAX_ACTIVE_API_KEYS = 20;
 
+/**
+ * What an API key may do, `<area>:read` or `<area>:write`, one area per section of the API's route
+ * table that a key can reach (packages/functions/src/http/scopes.ts maps each request to the scope
+ * it needs). Rails and the profile are read-only to keys: their writes are an administrator's or
+ * need a signed-in session. No scope lets a key change the sign-in email, the password or keys.
+ */
+export const API_KEY_SCOPES = ["ledger:read", "ledger:write", "payments:read", "payments:write", "kyc:read", "kyc:write", "rails:read", "profile:read"] as const;
+export const ApiKeyScope = z.enum(API_KEY_SCOPES, { error: `Unknown scope; scopes are ${API_KEY_SCOPES.join(", ")}` });
+export type ApiKeyScope = z.infer<typeof ApiKeyScope>;
+
+/** What each scope lets a key do, in the words the API-keys screen and the docs use. */
+export const API_KEY_SCOPE_DESCRIPTIONS: Record<ApiKeyScope, string> = {
+  "ledger:read": "Read accounts, balances, transactions and reports; watch the ledger stream",
+  "ledger:write": "Open accounts, deposit, transfer, post and reverse transactions",
+  "payments:read": "Read payments; watch the payment stream",
+  "payments:write": "Create and send payments",
+  "kyc:read": "Read the verification status and countries; watch the KYC stream",
+  "kyc:write": "Start a verification, submit identity numbers and documents",
+  "rails:read": "Read payment rails, their metrics and routing quotes",
+  "profile:read": "Read the signed-in user's profile",
+};
+
+/**
+ * The scopes of a key created without a list, and of keys made before scopes existed (read as
+ * this when their item has none): every scope, which is all such a key could use before. The
+ * account changes (email, password, keys) were and stay out of any key's reach.
+ */
+export const DEFAULT_API_KEY_SCOPES: readonly ApiKeyScope[] = API_KEY_SCOPES;
+
+/** The scopes as given, each once, in the catalogue's order. */
+export const normaliseScopes = (scopes: readonly string[]): ApiKeyScope[] => API_KEY_SCOPES.filter((scope) => scopes.includes(scope));
+
 export const CreateApiKeyInput = z.object({
   name: z.string({ error: "A name is required" }).trim().min(1, "A name is required").max(100, "Name must be at most 100 characters"),
+  scopes: z
+    .array(ApiKeyScope, { error: "scopes must be a list of scopes" })
+    .min(1, "Choose at least one scope")
+    .max(API_KEY_SCOPES.length * 2, `scopes may list at most ${API_KEY_SCOPES.length * 2} values`)
+    .transform(normaliseScopes)
+    .optional()
+    .describe(`What the key may do (default: every scope). One or more of ${API_KEY_SCOPES.join(", ")}`),
 });
 export type CreateApiKeyInput = z.infer<typeof CreateApiKeyInput>;
 
@@ -135,5 +202,7 @@ export const ApiKeyView = z.object({
   created_at: z.string(),
   last_used_at: z.string().nullable(),
   revoked_at: z.string().nullable(),
+  /** What the key may do (see API_KEY_SCOPES). */
+  scopes: z.array(ApiKeyScope),
 });
 export type ApiKeyView = z.infer<typeof ApiKeyView>;

@@ -9,6 +9,8 @@ import {
   type RegisterInput,
   type Role,
 } from "./model";
+import { limitAccountChange } from "./account-limits";
+import { assertCurrentPassword, requestEmailChange } from "./email-change";
 import { decoyHash, hashPassword, verifyPassword } from "./password";
 import { isSessionActive, sessionEpoch } from "./sessions";
 import { issueToken, newSessionId, verifyToken, type TokenClaims } from "./token";
@@ -21,6 +23,8 @@ export interface Session {
 }
 
 export { limitAuthAttempt, rememberSignInAddress, type AuthAction } from "./attempts";
+export { limitAccountChange } from "./account-limits";
+export { confirmEmailChange } from "./email-change";
 
 /** A new session of the user's current epoch (sessions.ts), signed with the newest session key. */
 async function startSession(ctx: CoreContext, user: StoredUser): Promise<Session> {
@@ -85,17 +89,34 @@ export async function getProfile(ctx: CoreContext, userId: string): Promise<Publ
   return toPublicUser(await requireUser(ctx.db, userId));
 }
 
-export async function updateProfile(ctx: CoreContext, userId: string, changes: ProfileUpdateInput): Promise<PublicUser> {
+export interface ProfileUpdate {
+  user: PublicUser;
+  /** A new sign-in email was asked for: it takes effect once the link sent to it is used. */
+  emailChangeRequested: boolean;
+}
+
+/**
+ * Applies the profile's fields at once; a new email takes the current password and only starts
+ * a change (email-change.ts), with the same outcome whether or not the address is taken.
+ */
+export async function updateProfile(ctx: CoreContext, userId: string, changes: ProfileUpdateInput): Promise<ProfileUpdate> {
   const before = await requireUser(ctx.db, userId);
-  const after: StoredUser = {
-    ...before,
-    ...Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined)),
-    updated_at: ctx.clock().toISOString(),
-  };
-  // Two edits in the same millisecond would defeat the version check.
-  if (after.updated_at === before.updated_at) after.updated_at = new Date(Date.parse(after.updated_at) + 1).toISOString();
-  await replaceUser(ctx.db, before, after);
-  return toPublicUser(after);
+  const { email, current_password: currentPassword, ...fields } = changes;
+  if (email !== undefined) {
+    await limitAccountChange(ctx, "emailChange", userId);
+    await assertCurrentPassword(before, currentPassword);
+  }
+  let user = before;
+  const given = Object.entries(fields).filter(([, value]) => value !== undefined);
+  if (given.length > 0) {
+    const after: StoredUser = { ...before, ...Object.fromEntries(given), updated_at: ctx.clock().toISOString() };
+    // Two edits in the same millisecond would defeat the version check.
+    if (after.updated_at === before.updated_at) after.updated_at = new Date(Date.parse(after.updated_at) + 1).toISOString();
+    await replaceUser(ctx.db, before, after);
+    user = after;
+  }
+  if (email !== undefined) await requestEmailChange(ctx, user, email);
+  return { user: toPublicUser(user), emailChangeRequested: email !== undefined };
 }
 
 /**

@@ -16,7 +16,9 @@ import { findUserById, toPublicUser } from "./users";
  *
  * A ticket carries the credential it was issued from (the session's id, or the API key's), so a
  * stream opened with it is ended by the same sign-out or revocation as the credential itself,
- * also after the ticket has expired (the stream re-checks the credential while it runs).
+ * also after the ticket has expired (the stream re-checks the credential while it runs). An API
+ * key's ticket opens only the streams the key's scopes allow: the key's scopes are read again
+ * when the ticket is redeemed.
  */
 const TICKET_LABEL = "fintech/stream-ticket/v1";
 const ticketSigner = (ctx: CoreContext): TokenSigner => ({ keys: ctx.config.CURSOR_KEYS, label: TICKET_LABEL });
@@ -53,8 +55,8 @@ export async function redeemStreamTicket(ctx: CoreContext, ticket: string): Prom
       return { userId: user.id, role: user.role, user: toPublicUser(user), credential: { kind: "session", userId: user.id, sessionId: claims.sid } };
     }
     if (claims.akid !== undefined && claims.sid === undefined) {
-      await assertApiKeyActive(ctx, user.id, claims.akid);
-      return { userId: user.id, role: "user", user: { ...toPublicUser(user), role: "user" }, credential: { kind: "api_key", userId: user.id, keyId: claims.akid } };
+      const { scopes } = await assertApiKeyActive(ctx, user.id, claims.akid);
+      return { userId: user.id, role: "user", user: { ...toPublicUser(user), role: "user" }, credential: { kind: "api_key", userId: user.id, keyId: claims.akid, scopes } };
     }
     throw invalid();
   } catch (error) {

@@ -69,12 +69,19 @@ export async function findUserByEmail(db: Database, email: string): Promise<Stor
   return typeof userId === "string" ? findUserById(db, userId) : null;
 }
 
+export interface ReplaceOptions {
+  /** More writes that commit with the user's, or not at all (e.g. using up an email-change link). */
+  also?: TransactItems;
+  /** The refusal when one of `also`'s conditions fails. */
+  alsoRefused?: () => Error;
+}
+
 /**
  * Replace a user's stored record. When the email changes, the old uniqueness item is released
  * and the new one claimed in the same transaction; the version check refuses lost updates, a
  * sign-out in between included (its revocation would otherwise be written over).
  */
-export async function replaceUser(db: Database, before: StoredUser, after: StoredUser): Promise<void> {
+export async function replaceUser(db: Database, before: StoredUser, after: StoredUser, options: ReplaceOptions = {}): Promise<void> {
   const items: TransactItems = [
     {
       Put: {
@@ -91,6 +98,8 @@ export async function replaceUser(db: Database, before: StoredUser, after: Store
       { Put: { TableName: db.table, Item: { ...emailKey(after.email), entity: "email", user_id: after.id }, ConditionExpression: "attribute_not_exists(pk)" } },
     );
   }
+  const ownItems = items.length;
+  items.push(...(options.also ?? []));
   try {
     await db.doc.send(new TransactWriteCommand({ TransactItems: items }));
   } catch (error) {
@@ -98,7 +107,8 @@ export async function replaceUser(db: Database, before: StoredUser, after: Store
     if (failedCheck(codes, 0)) {
       throw conflict("The profile was changed by another request; reload and try again", "concurrent_update");
     }
-    if (failedCheck(codes, 2)) throw conflict(AUTH_MESSAGES.emailTaken, "email_taken");
+    if (ownItems > 1 && failedCheck(codes, 2)) throw conflict(AUTH_MESSAGES.emailTaken, "email_taken");
+    if (options.alsoRefused && codes?.slice(ownItems).includes("ConditionalCheckFailed")) throw options.alsoRefused();
     throw error;
   }
 }

@@ -2,6 +2,7 @@ import type { Context } from "hono";
 import { z } from "zod";
 import { badRequest, isAppError } from "@fintech/core/shared/errors";
 import type { AppEnv } from "./env";
+import { assertCommandScope, isInsufficientScope } from "./scopes";
 import { parseWith, readJson } from "./validate";
 
 /**
@@ -26,10 +27,11 @@ export async function handleCommand<Name extends string>(
     const { command } = parseWith(CommandEnvelope, await readJson(c));
     const [name, args] = Object.entries(command)[0]!;
     if (!(commands as readonly string[]).includes(name)) throw badRequest(`Unknown command ${name.slice(0, 64)}; commands are ${commands.join(", ")}`, "unknown_command");
+    assertCommandScope(c, name);
     return c.json({ command: name, result: await run(name as Name, args) }, 200);
   } catch (error) {
     if (!isAppError(error)) throw error;
     for (const [header, value] of Object.entries(error.headers)) c.header(header, value);
-    return c.json({ message: failureMessage, reason: error.message, code: error.code }, error.status);
+    return c.json({ message: failureMessage, reason: error.message, code: error.code, ...(isInsufficientScope(error) ? { scope: error.scope } : {}) }, error.status);
   }
 }

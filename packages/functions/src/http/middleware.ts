@@ -6,6 +6,7 @@ import { authenticate } from "@fintech/core/auth/service";
 import type { CoreContext } from "@fintech/core/shared/context";
 import { forbidden, isAppError, isStoreUnavailable, serviceUnavailable, unauthorized, type AppError } from "@fintech/core/shared/errors";
 import type { AppEnv } from "./env";
+import { assertRequestScope, isInsufficientScope } from "./scopes";
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{8,128}$/;
 
@@ -42,7 +43,8 @@ function bearerChallenge(error: AppError): string {
 function appErrorReply(error: AppError, c: Context<AppEnv>) {
   for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
   if (error.status === 401) c.header("WWW-Authenticate", bearerChallenge(error));
-  return c.json({ message: error.message, code: error.code }, error.status);
+  // A missing scope is named in a field too, so a client can tell which one to ask for.
+  return c.json({ message: error.message, code: error.code, ...(isInsufficientScope(error) ? { scope: error.scope } : {}) }, error.status);
 }
 
 /**
@@ -66,8 +68,9 @@ export function errorReply(error: Error, c: Context<AppEnv>) {
 }
 
 /**
- * Bearer token required; the resolved user is on c.get("auth"). Every authenticated reply,
- * errors included, is marked no-store: it is one user's data and no cache may keep it.
+ * Bearer token required; the resolved user is on c.get("auth"). An API key must hold the scope
+ * the request needs (scopes.ts decides, for every route). Every authenticated reply, errors
+ * included, is marked no-store: it is one user's data and no cache may keep it.
  */
 export const requireAuth: MiddlewareHandler<AppEnv> = async (c, next) => {
   c.header("Cache-Control", "no-store");
@@ -77,7 +80,13 @@ export const requireAuth: MiddlewareHandler<AppEnv> = async (c, next) => {
   const bearer = match[1].trim();
   if (isApiKey(bearer)) {
     const key = await authenticateApiKey(c.get("core"), bearer);
-    c.set("auth", { userId: key.sub, role: key.role, user: key.user, apiKeyId: key.apiKeyId, credential: { kind: "api_key", userId: key.sub, keyId: key.apiKeyId } });
+    c.set("auth", {
+      userId: key.sub,
+      role: key.role,
+      user: key.user,
+      apiKeyId: key.apiKeyId,
+      credential: { kind: "api_key", userId: key.sub, keyId: key.apiKeyId, scopes: key.scopes },
+    });
   } else {
     const session = await authenticate(c.get("core"), bearer);
     c.set("auth", {
@@ -88,6 +97,7 @@ export const requireAuth: MiddlewareHandler<AppEnv> = async (c, next) => {
       credential: { kind: "session", userId: session.sub, sessionId: session.sid },
     });
   }
+  assertRequestScope(c);
   await next();
   // Again on the way out: a route may answer with a Response it built itself.
   c.res.headers.set("Cache-Control", "no-store");

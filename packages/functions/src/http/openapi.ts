@@ -39,7 +39,7 @@ export const TAG_DESCRIPTIONS: Record<Tag, string> = {
 export const API_DESCRIPTION = [
   "The fintech platform's HTTP API, generated from the zod schemas that validate each route.",
   "",
-  "**Authentication.** Send `Authorization: Bearer <token>` with a session token from login or registration, or with an API key (`fpk_...`), which acts for its owner (never as an administrator).",
+  "**Authentication.** Send `Authorization: Bearer <token>` with a session token from login or registration, or with an API key (`fpk_...`), which acts for its owner (never as an administrator) within its scopes: each operation's `x-required-scope` names the scope a key needs (403 `insufficient_scope` with the missing `scope` otherwise), and `x-session-only` marks the account changes no key may make (403 `session_required`).",
   "",
   "**Errors.** Every error reply is JSON `{message, code}` (see the `Error` schema); the codes of each operation are listed under its responses. 429 and 503 replies carry `Retry-After` (seconds). Any request may also meet 404 `not_found` (no such route), 413 `payload_too_large` (a body over 1 MB) and, for a bug, 500 `internal_error` with the `request_id` to quote; requests that reach the API other than through its CDN are 403 `origin_proof_required`.",
   "",
@@ -89,6 +89,7 @@ export const ErrorReply = z.object({
   error: z.string().optional().describe("Post and unpost replies repeat the message here (the spec's client reads it)"),
   reason: z.string().optional().describe("Ledger command failures: the underlying refusal's message"),
   request_id: z.string().optional().describe("On 500 replies: the request id to quote when reporting the problem"),
+  scope: z.string().optional().describe("On 403 insufficient_scope: the API-key scope the request needs"),
 });
 const errorRef = () => schemaRef("Error", ErrorReply, "output");
 

@@ -301,4 +301,5 @@ export const apiKeyExample = {
   created_at: "2026-01-15T09:45:00.000Z",
   last_used_at: null,
   revoked_at: null,
+  scopes: ["ledger:read", "payments:read"],
 } as const;

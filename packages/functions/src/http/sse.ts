@@ -11,6 +11,7 @@ import type { CoreContext } from "@fintech/core/shared/context";
 import { forbidden, isAppError, isStoreUnavailable, unauthorized, type AppError } from "@fintech/core/shared/errors";
 import type { AppEnv } from "./env";
 import { requireAuth } from "./middleware";
+import { assertRequestScope } from "./scopes";
 
 /**
  * Serves every feed as server-sent events (ledger, KYC, payments, and the browser's one live
@@ -49,6 +50,8 @@ export const requireStreamAuth: MiddlewareHandler<AppEnv> = async (c, next) => {
     ...(redeemed.credential.kind === "api_key" ? { apiKeyId: redeemed.credential.keyId } : {}),
     credential: redeemed.credential,
   });
+  // An API key's ticket opens only what the key's scopes allow, as the key itself would.
+  assertRequestScope(c);
   await next();
 };
 

@@ -1,5 +1,6 @@
 import { $, createRoute, OpenAPIHono } from "@hono/zod-openapi";
-import { CreateApiKeyInput } from "@fintech/core/auth/model";
+import { ACCOUNT_CHANGE_LIMITS } from "@fintech/core/auth/account-limits";
+import { API_KEY_SCOPES, CreateApiKeyInput } from "@fintech/core/auth/model";
 import { createApiKey, listApiKeys, revokeApiKey } from "@fintech/core/auth/api-keys";
 import type { AppEnv } from "../http/env";
 import { requireAuth, requireSession } from "../http/middleware";
@@ -30,18 +31,18 @@ const createApiKeyRoute = createRoute({
   path: "/",
   operationId: "createApiKey",
   summary: "Create an API key",
-  description: `A new key for scripts and servers, sent as \`Authorization: Bearer fpk_...\`; it acts for its owner as a user, never as an administrator. The reply is the only time the key is shown; only a hash is stored. ${SESSION_ONLY}`,
+  description: `A new key for scripts and servers, sent as \`Authorization: Bearer fpk_...\`; it acts for its owner as a user, never as an administrator, and only within its \`scopes\` (${API_KEY_SCOPES.map((scope) => `\`${scope}\``).join(", ")}; every scope when none are given). No scope lets a key change the sign-in email, the password or keys. The reply is the only time the key is shown; only a hash is stored. At most ${ACCOUNT_CHANGE_LIMITS.apiKeyCreation.limit} attempts per hour (429 with Retry-After). ${SESSION_ONLY}`,
   tags: [TAGS.auth],
   "x-stability": "stable",
   "x-complexity": "medium",
   security: authenticated,
-  request: { body: jsonBody("CreateApiKeyInput", CreateApiKeyInput, { name: "Reconciliation script" }) },
+  request: { body: jsonBody("CreateApiKeyInput", CreateApiKeyInput, { name: "Reconciliation script", scopes: ["ledger:read", "payments:read"] }) },
   responses: {
     201: jsonReply("The key, shown once", "ApiKeyCreatedReply", ApiKeyCreatedReply, {
       message: "API key created: copy it now, it is not shown again",
       data: { ...apiKeyExample, key: "fpk_3xQ9aB7cK2mN8pR4sT6vW1yZ5bD7fH9j" },
     }),
-    ...errors({ 400: ["validation_error", "invalid_json"], 401: true, 403: ["session_required"], 409: ["api_key_limit"], 413: ["payload_too_large"], 503: true }),
+    ...errors({ 400: ["validation_error", "invalid_json"], 401: true, 403: ["session_required"], 409: ["api_key_limit"], 413: ["payload_too_large"], 429: true, 503: true }),
   },
 });
 

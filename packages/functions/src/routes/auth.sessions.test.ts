@@ -2,6 +2,7 @@ import { DeleteCommand } from "@aws-sdk/lib-dynamodb";
 import { sign } from "hono/jwt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { assertCredentialActive, type StreamCredential } from "@fintech/core/auth/credentials";
+import { API_KEY_SCOPES } from "@fintech/core/auth/model";
 import { userKey } from "@fintech/core/auth/keys";
 import { redeemStreamTicket } from "@fintech/core/auth/stream-ticket";
 import { SESSION_TOKEN_LABEL } from "@fintech/core/auth/token";
@@ -111,7 +112,7 @@ describe("credentials behind streams", () => {
     const created = (await t.call("POST", "/api/v1/api-keys", { token, body: { name: "stream" } })).body.data as { id: string; key: string };
     const ticket = (await t.call("POST", "/api/v1/auth/stream-ticket", { token: created.key })).body.ticket as string;
     const redeemed = await redeemStreamTicket(t.core, ticket);
-    const credential: StreamCredential = { kind: "api_key", userId: redeemed.userId, keyId: created.id };
+    const credential: StreamCredential = { kind: "api_key", userId: redeemed.userId, keyId: created.id, scopes: [...API_KEY_SCOPES] };
     expect(redeemed).toMatchObject({ role: "user", credential });
     await assertCredentialActive(t.core, credential);
 

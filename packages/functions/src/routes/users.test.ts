@@ -75,27 +75,6 @@ describe("/api/v1/users/profile", () => {
     expect((await t.call("GET", "/api/v1/users/profile", { token })).body.data.role).toBe("user");
   });
 
-  it("cannot take an email already in use, and keeps its own", async () => {
-    const reply = await t.call("PUT", "/api/v1/users/profile", { token, body: { email: "TAKEN@example.com" } });
-    expect(reply.status).toBe(409);
-    expect(reply.body).toEqual({ message: AUTH_MESSAGES.emailTaken, code: "email_taken" });
-    expect((await t.call("GET", "/api/v1/users/profile", { token })).body.data.email).toBe("profile@example.com");
-  });
-
-  it("moves to a free email: the new one signs in, the old one no longer does", async () => {
-    const reply = await t.call("PUT", "/api/v1/users/profile", { token, body: { email: "renamed@example.com" } });
-    expect(reply.status).toBe(200);
-    const viaNew = await t.call("POST", "/api/v1/auth/login", { body: { email: "renamed@example.com", password: "long enough pw" } });
-    expect(viaNew.status).toBe(200);
-    const viaOld = await t.call("POST", "/api/v1/auth/login", { body: { email: "profile@example.com", password: "long enough pw" } });
-    expect(viaOld.status).toBe(401);
-    // The old address is free for someone else now.
-    const reuse = await t.call("POST", "/api/v1/auth/register", {
-      body: { email: "profile@example.com", password: "long enough pw", first_name: "New", last_name: "Owner" },
-    });
-    expect(reuse.status).toBe(201);
-  });
-
   it("rejects invalid values with a clear message", async () => {
     const blank = await t.call("PUT", "/api/v1/users/profile", { token, body: { first_name: "" } });
     expect(blank.status).toBe(400);

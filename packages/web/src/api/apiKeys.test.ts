@@ -10,7 +10,7 @@ function setup(reply: Parameters<typeof fakeFetch>[0]) {
   return { api: createApi(createHttpClient(config)), calls: fake.calls };
 }
 
-const view = { id: "k/1", name: "CI", prefix: "fpk_abcdefgh", created_at: "2026-03-14T12:00:00.000Z", last_used_at: null, revoked_at: null };
+const view = { id: "k/1", name: "CI", prefix: "fpk_abcdefgh", created_at: "2026-03-14T12:00:00.000Z", last_used_at: null, revoked_at: null, scopes: ["ledger:read"] };
 
 describe("API keys client", () => {
   it("lists the keys with the session token", async () => {
@@ -24,6 +24,12 @@ describe("API keys client", () => {
     const { api, calls } = setup(() => json(201, { message: "API key created", data: { ...view, key: "fpk_secret" } }));
     expect(await api.apiKeys.create("CI")).toEqual({ ...view, key: "fpk_secret" });
     expect(calls[0]).toMatchObject({ method: "POST", url: "/api/v1/api-keys", body: { name: "CI" } });
+  });
+
+  it("creates a key with the scopes picked", async () => {
+    const { api, calls } = setup(() => json(201, { message: "API key created", data: { ...view, key: "fpk_secret" } }));
+    await api.apiKeys.create("Reports", ["ledger:read", "payments:read"]);
+    expect(calls[0]).toMatchObject({ method: "POST", url: "/api/v1/api-keys", body: { name: "Reports", scopes: ["ledger:read", "payments:read"] } });
   });
 
   it("revokes by encoded id", async () => {

@@ -1,7 +1,8 @@
 import type { HttpClient } from "./client";
 import { unwrapData, unwrapList } from "./envelope";
 import { segment } from "./query";
-import type { ApiReply } from "./schema";
+import type { ApiKeyScope } from "@fintech/core/auth/model";
+import type { ApiReply, ApiRequestBody } from "./schema";
 import type { WriteOptions } from "./types";
 import { writeRequest } from "./write";
 
@@ -18,9 +19,13 @@ export function apiKeyEndpoints(http: HttpClient) {
     async list(signal?: AbortSignal): Promise<ApiKey[]> {
       return unwrapList<ApiKey>(await http.authCall<unknown>("GET", "/api/v1/api-keys", { signal }));
     },
-    /** POST /api/v1/api-keys {name} -> 201 {data: {..., key}}; 409 api_key_limit past 20 active keys. */
-    async create(name: string, options: WriteOptions = {}): Promise<CreatedApiKey> {
-      return unwrapData<CreatedApiKey>(await http.authCall<unknown>("POST", "/api/v1/api-keys", writeRequest({ name }, options)));
+    /**
+     * POST /api/v1/api-keys {name, scopes?} -> 201 {data: {..., key, scopes}} (no scopes: every scope);
+     * 409 api_key_limit past 20 active keys, 429 past the hourly creation limit.
+     */
+    async create(name: string, scopes?: readonly ApiKeyScope[], options: WriteOptions = {}): Promise<CreatedApiKey> {
+      const body: ApiRequestBody<"/api/v1/api-keys", "post"> = scopes ? { name, scopes: [...scopes] } : { name };
+      return unwrapData<CreatedApiKey>(await http.authCall<unknown>("POST", "/api/v1/api-keys", writeRequest(body, options)));
     },
     /** DELETE /api/v1/api-keys/{id} -> {data: key} with revoked_at set; 404 for an unknown or foreign id. */
     async revoke(id: string, options: WriteOptions = {}): Promise<ApiKey> {

@@ -22,6 +22,8 @@ describe("route table", () => {
       ["/grpc-test", "open", "standard"],
       ["/router-test", "open", "standard"],
       ["/about", "open", "standard"],
+      ["/profile", "guarded", "standard"],
+      ["/confirm-email", "open", "standard"],
     ]);
   });
 
@@ -30,7 +32,7 @@ describe("route table", () => {
   });
 
   it("marks which screens are built; every other path counts as not live", () => {
-    expect(routeTable.filter((entry) => entry.live).map((entry) => entry.path)).toEqual(["/", "/landing", "/status", "/ledger", "/kyc", "/kyc/dashboard", "/payments", "/payment-rails", "/developers", "/developers/api-explorer", "/developers/quickstart", "/developers/examples", "/developers/api-keys", "/developers/docs", "/router-test", "/about"]);
+    expect(routeTable.filter((entry) => entry.live).map((entry) => entry.path)).toEqual(["/", "/landing", "/status", "/ledger", "/kyc", "/kyc/dashboard", "/payments", "/payment-rails", "/developers", "/developers/api-explorer", "/developers/quickstart", "/developers/examples", "/developers/api-keys", "/developers/docs", "/router-test", "/about", "/profile", "/confirm-email"]);
     expect(isLiveScreen("/ledger")).toBe(true);
     expect(isLiveScreen("/kyc")).toBe(true);
     expect(isLiveScreen("/payment-rails")).toBe(true);

@@ -18,7 +18,7 @@ export interface RouteEntry {
   load: () => Promise<{ default: ComponentType }>;
 }
 
-/** Spec 000 §2.1. Any other path redirects to / (see AppRoutes). */
+/** Spec 000 §2.1, plus the profile settings and the email confirmation page. Any other path redirects to / (see AppRoutes). */
 export const routeTable: readonly RouteEntry[] = [
   { path: "/", title: "Home", guarded: false, layout: "standard", live: true, load: () => import("./HomePage") },
   { path: "/landing", title: "Welcome", guarded: false, layout: "header-only", live: true, load: () => import("./LandingPage") },
@@ -38,6 +38,8 @@ export const routeTable: readonly RouteEntry[] = [
   { path: "/grpc-test", title: "gRPC Test Suite", guarded: false, layout: "standard", live: false, load: () => import("./GrpcTestPage") },
   { path: "/router-test", title: "Router Test", guarded: false, layout: "standard", live: true, load: () => import("./RouterTestPage") },
   { path: "/about", title: "About the Creator", guarded: false, layout: "standard", live: true, load: () => import("./AboutPage") },
+  { path: "/profile", title: "Profile settings", guarded: true, layout: "standard", live: true, load: () => import("./ProfilePage") },
+  { path: "/confirm-email", title: "Confirm your email", guarded: false, layout: "standard", live: true, load: () => import("./ConfirmEmailPage") },
 ];
 
 /** Whether the route's screen is built (not a coming-soon placeholder); unknown paths are not. */

@@ -39,7 +39,7 @@ export const topLinks = [
   { label: "About the Creator", to: "/about" },
 ] as const;
 
-/** The signed-in user's menu; these pages have no screen yet and fall back to home. */
+/** The signed-in user's menu; Billing and Account Settings have no screen yet and fall back to home. */
 export const accountLinks = [
   { label: "Profile Settings", to: "/profile" },
   { label: "Billing & Usage", to: "/billing" },

@@ -34,7 +34,8 @@ export function ApiKeysScreen() {
         </h2>
         <p className={`mt-2 ${subtleTextClass}`}>
           A key acts as you, for your own accounts and transactions: send it as <code className="font-mono">Authorization: Bearer &lt;key&gt;</code>. It
-          never reaches admin actions, even if you are an admin, and it cannot manage keys. Keep it secret, and revoke a key you no longer use or
+          does only what its scopes allow (a call outside them is refused with the missing scope named), never reaches admin actions, even if you
+          are an admin, and cannot change your sign-in email, your password or your keys. Keep it secret, and revoke a key you no longer use or
           that may have leaked: it stops working at once.
         </p>
         <pre

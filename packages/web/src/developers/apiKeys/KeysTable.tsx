@@ -30,6 +30,7 @@ export function KeysTable({ keys, onRevoke }: { keys: readonly ApiKey[]; onRevok
           <tr>
             <th scope="col" className={cellClass}>Name</th>
             <th scope="col" className={cellClass}>Key</th>
+            <th scope="col" className={cellClass}>Scopes</th>
             <th scope="col" className={cellClass}>Created</th>
             <th scope="col" className={cellClass}>Last used</th>
             <th scope="col" className={cellClass}>Status</th>
@@ -45,6 +46,15 @@ export function KeysTable({ keys, onRevoke }: { keys: readonly ApiKey[]; onRevok
                 {apiKey.name}
               </th>
               <td className={`${cellClass} whitespace-nowrap font-mono text-xs`}>{prefixLabel(apiKey.prefix)}</td>
+              <td className={cellClass}>
+                <ul aria-label={`Scopes of ${apiKey.name}`} className="flex max-w-[16rem] flex-wrap gap-1">
+                  {apiKey.scopes.map((scope) => (
+                    <li key={scope} className="rounded bg-slate-100 px-1.5 py-0.5 font-mono text-xs text-slate-800 dark:bg-slate-800 dark:text-slate-200">
+                      {scope}
+                    </li>
+                  ))}
+                </ul>
+              </td>
               <td className={`${cellClass} whitespace-nowrap`}>{formatDateTime(apiKey.created_at)}</td>
               <td className={`${cellClass} whitespace-nowrap`}>{lastUsedLabel(apiKey)}</td>
               <td className={`${cellClass} whitespace-nowrap`}>

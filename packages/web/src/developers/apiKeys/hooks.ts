@@ -1,4 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import type { ApiKeyScope } from "@fintech/core/auth/model";
 import { api } from "../../api";
 import { useSession } from "../../session/hooks";
 
@@ -26,7 +27,7 @@ function useListRefresh() {
 export function useCreateApiKey() {
   const refresh = useListRefresh();
   return useMutation({
-    mutationFn: (name: string) => api.apiKeys.create(name),
+    mutationFn: ({ name, scopes }: { name: string; scopes: readonly ApiKeyScope[] }) => api.apiKeys.create(name, scopes),
     onSuccess: refresh,
   });
 }

@@ -36,6 +36,19 @@ export function AuthBadge({ authenticated }: { authenticated: boolean }) {
   );
 }
 
+/** What an API key needs: a scope, or nothing will do (a session only); nothing shown when any key may call it. */
+export function ScopeBadge({ scope, sessionOnly }: { scope: string | null; sessionOnly: boolean }) {
+  if (sessionOnly) return <span className={`${pill} bg-red-100 text-red-900 dark:bg-red-950 dark:text-red-200`}>session only: no API keys</span>;
+  if (!scope) return null;
+  return (
+    <span className={`${pill} bg-indigo-100 text-indigo-900 dark:bg-indigo-950 dark:text-indigo-200`}>
+      <span className="sr-only">API key scope: </span>
+      <span aria-hidden="true">scope </span>
+      <code className="font-mono">{scope}</code>
+    </span>
+  );
+}
+
 /** The typical response time; the default reads as a default, never as a measurement. */
 export function TimeBadge({ time, compact = false }: { time: TypicalTime; compact?: boolean }) {
   const label = typicalTimeLabel(time);

@@ -4,7 +4,7 @@ import { apiBaseUrl } from "../../config";
 import { errorTextClass, Spinner, subtleTextClass } from "../../ledger/ui";
 import { randomId } from "../../lib/uuid";
 import type { Session } from "../../session/credentials";
-import { AuthBadge, ComplexityBadge, MethodBadge, StabilityBadge, TimeBadge } from "./Badges";
+import { AuthBadge, ComplexityBadge, MethodBadge, ScopeBadge, StabilityBadge, TimeBadge } from "./Badges";
 import type { Endpoint, EndpointParameter } from "./catalogue";
 import { CodeBlock } from "./CodeBlock";
 import { CopyButton } from "./CopyButton";
@@ -139,6 +139,7 @@ export function EndpointDetail({ endpoint, time, session, apiKey, onApiKeyChange
           <StabilityBadge stability={endpoint.stability} />
           <ComplexityBadge complexity={endpoint.complexity} />
           <AuthBadge authenticated={endpoint.authenticated} />
+          {endpoint.authenticated && <ScopeBadge scope={endpoint.scope} sessionOnly={endpoint.sessionOnly} />}
           <TimeBadge time={time} />
         </div>
         <p className={`mt-3 ${subtleTextClass}`}>

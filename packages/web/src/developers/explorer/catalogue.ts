@@ -42,6 +42,9 @@ const Operation = z.looseObject({
   deprecated: z.boolean().optional(),
   "x-stability": z.string().optional(),
   "x-complexity": z.string().optional(),
+  "x-required-scope": z.string().optional(),
+  "x-scope-note": z.string().optional(),
+  "x-session-only": z.boolean().optional(),
   security: z.array(z.record(z.string(), z.array(z.string()))).optional(),
   parameters: z.array(z.unknown()).optional(),
   requestBody: z.looseObject({ content: z.record(z.string(), MediaType).optional() }).optional(),
@@ -92,6 +95,12 @@ export interface Endpoint {
   complexity: Complexity | null;
   /** Needs `Authorization: Bearer` (a session token or an API key). */
   authenticated: boolean;
+  /** The scope an API key needs to call it (`x-required-scope`), null when any key may (or none). */
+  scope: string | null;
+  /** What more some calls need (`x-scope-note`): a writing command, the live stream's feeds. */
+  scopeNote: string | null;
+  /** No API key may call it, whatever its scopes: a signed-in session only (`x-session-only`). */
+  sessionOnly: boolean;
   parameters: EndpointParameter[];
   /** The request body's example, when the operation takes a JSON body. */
   requestExample: unknown;
@@ -189,6 +198,9 @@ function toEndpoint(path: string, method: (typeof HTTP_METHODS)[number], raw: un
     stability: stabilityOf(operation),
     complexity: complexityOf(operation["x-complexity"]),
     authenticated: security.some((requirement) => Object.keys(requirement).length > 0),
+    scope: operation["x-required-scope"] ?? null,
+    scopeNote: operation["x-scope-note"] ?? null,
+    sessionOnly: operation["x-session-only"] === true,
     parameters,
     requestExample: body?.example,
     hasRequestBody: body !== undefined,

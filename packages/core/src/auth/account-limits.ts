@@ -1,0 +1,26 @@
+import type { CoreContext } from "../shared/context";
+import { consumeRateLimit, rateLimitSubject, type RateLimitRule } from "../shared/rate-limit";
+
+/**
+ * How often a user may change their account, per user (429 with Retry-After beyond). Every
+ * attempt counts, a refused one too (a wrong current password among them), so these limits also
+ * bound password guessing through the profile and the mail a user can make the platform send.
+ * Change the figures here; each rule's scope names its counter in the table.
+ */
+export const ACCOUNT_CHANGE_LIMITS = {
+  /** POST /api-keys: keys a user may try to create per hour (20 may be active at once). */
+  apiKeyCreation: { scope: "api-key:create", limit: 10, windowSeconds: 60 * 60 },
+  /** PUT /users/profile: profile edits per hour, email changes included. */
+  profileChange: { scope: "profile:change", limit: 10, windowSeconds: 60 * 60 },
+  /** Of those, requests to change the sign-in email (each sends two mails). */
+  emailChange: { scope: "profile:email", limit: 3, windowSeconds: 60 * 60 },
+  /** POST /users/email-confirmation, per client address (the one account route open to anyone). */
+  emailConfirmation: { scope: "email-confirm:ip", limit: 30, windowSeconds: 60 },
+} as const satisfies Record<string, RateLimitRule>;
+
+export type AccountChange = keyof typeof ACCOUNT_CHANGE_LIMITS;
+
+/** Counts one attempt at `change` by `subject` (a user id; a client address for a confirmation); a 429 with Retry-After past the limit. */
+export async function limitAccountChange(ctx: CoreContext, change: AccountChange, subject: string): Promise<void> {
+  await consumeRateLimit(ctx.db, ACCOUNT_CHANGE_LIMITS[change], rateLimitSubject(subject), ctx.clock());
+}

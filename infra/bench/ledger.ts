@@ -30,8 +30,10 @@ import { isAppError } from "@fintech/core/shared/errors";
 import { ensureSystemAccounts, getAccounts, systemAccountId } from "@fintech/core/ledger/accounts";
 import { latestVersion } from "@fintech/core/ledger/balances";
 import { journalKey, balanceVersionKey } from "@fintech/core/ledger/keys";
-import { createAccount, deposit, setJournalStatus, transfer, type WriteResult } from "@fintech/core/ledger/service";
+import { createAccount, deposit, transfer, type WriteResult } from "@fintech/core/ledger/service";
+import { decideDeposit } from "@fintech/core/approvals/deposits";
 import { postBatch } from "@fintech/core/ledger/batches";
+import { allowMoneyForTests } from "@fintech/core/limits/limits.testkit";
 import { ensureTable } from "../local/bootstrap";
 import "../local/cli"; // the local scripts' set-up: silences the SDK's Node 22 notice
 import { releaseStore, stopOnceOnExit } from "./teardown";
@@ -171,6 +173,9 @@ async function main(): Promise<void> {
     // deposit (16 at a time). Several owners, so that per-owner keys (an owner's journal list and
     // feed) show as what they are in the partition accounting, not as the whole ledger's.
     const ownerOf = (index: number) => `bench-owner-${index % opts.owners}`;
+    const BENCH_APPROVER = { id: "bench-approver", email: "bench-approver@example.com", name: "Benchmark approver" };
+    // Verified owners under limits no benchmark reaches: the limits gate still runs on every deposit.
+    await allowMoneyForTests(core, ...Array.from({ length: opts.owners }, (_, index) => ownerOf(index)));
     const setupStarted = performance.now();
     const accountIds: string[] = new Array(opts.accounts);
     const fund = async (index: number, name: string) => {
@@ -178,7 +183,8 @@ async function main(): Promise<void> {
       const created = await createAccount(core, owner, { name, currency: "USD", type: "bank" }, null);
       const funded = await deposit(core, owner, { account_id: created.account.id, amount: "1000000.00" }, `fund-${index}`);
       const journalId = (JSON.parse(funded.body) as { data: { id: string } }).data.id;
-      await setJournalStatus(core, owner, journalId, "post", null);
+      // Above the four-eyes threshold: approved by a second person, as the product requires.
+      await decideDeposit(core, journalId, BENCH_APPROVER, { decision: "approve", reason: "Benchmark funding" });
       return created.account.id;
     };
     for (let start = 0; start < opts.accounts; start += 16) {

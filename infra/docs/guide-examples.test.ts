@@ -8,6 +8,8 @@ import { createApp } from "@fintech/functions/app";
 import { LocalPaymentWorker } from "../local/payment-worker";
 import { closeServer, createLocalHost, listen } from "../local/server";
 import { createTestContext } from "../local/testing";
+import type { CoreContext } from "@fintech/core/shared/context";
+import { verifyForTests } from "@fintech/core/limits/limits.testkit";
 import { extractExamples, loadPages, PageSession, REPO_ROOT, SCRATCH_IN_REPO, typeCheckExamples, type RunnerPage, type SkippedExample } from "./examples-runner";
 
 /**
@@ -56,7 +58,7 @@ async function json(response: Response): Promise<Record<string, any>> {
 }
 
 /** The values a page's "Before you start" exports stand for, made real on this server. */
-async function environmentFor(page: RunnerPage, baseUrl: string): Promise<Record<string, string>> {
+async function environmentFor(page: RunnerPage, baseUrl: string, core: CoreContext): Promise<Record<string, string>> {
   const environment: Record<string, string> = { BASE_URL: baseUrl };
   const needsUser = page.requires.some((name) => name !== "BASE_URL");
   if (!needsUser) return environment;
@@ -69,6 +71,9 @@ async function environmentFor(page: RunnerPage, baseUrl: string): Promise<Record
     }),
   );
   const token: string = registered.data.token;
+  // The reader has verified their identity, as paying anyone but oneself requires (the payments
+  // guide says so): a reviewer's approval, given here the way an administrator would.
+  await verifyForTests(core, registered.data.user.id as string);
   const available: Record<string, () => Promise<string>> = {
     EMAIL: async () => email,
     PASSWORD: async () => PASSWORD,
@@ -137,7 +142,7 @@ describe("the developer pages' examples run against the real API", () => {
       const server: Server = await listen(createLocalHost(createApp(core), null), 0);
       try {
         const baseUrl = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-        const session = new PageSession(page.id, path.join(scratch, page.id), await environmentFor(page, baseUrl));
+        const session = new PageSession(page.id, path.join(scratch, page.id), await environmentFor(page, baseUrl, core));
         for (const example of examples) {
           const result = await session.run(example, EXAMPLE_TIMEOUT_MS);
           const report = `${example.where} (${example.language})\n--- code\n${example.code}\n--- stdout\n${result.stdout}\n--- stderr\n${result.stderr}`;

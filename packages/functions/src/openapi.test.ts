@@ -2,6 +2,7 @@ import { compileErrors, validate } from "@readme/openapi-parser";
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp } from "../../../infra/local/testing";
+import { verifyForTests } from "@fintech/core/limits/limits.testkit";
 import { readSse, type SseStream } from "../../../infra/local/sse-client";
 import { CreateApiKeyInput, LoginInput, ProfileUpdateInput, RegisterInput } from "@fintech/core/auth/model";
 import { CreateAccountInput, DepositInput, LockInput, TestBalanceInput, ThresholdInput, TransactionFilters, TransferInput } from "@fintech/core/ledger/model";
@@ -227,6 +228,8 @@ describe("real replies", () => {
     expectDocumented("/api/v1/auth/register", "post", register);
     const token = register.body.data.token as string;
     const as = (method: string, path: string, body?: unknown, headers?: Record<string, string>) => t.call(method, path, { token, body, headers });
+    // Deposits past an unverified user's limit below: the limits' own replies are checked at the end.
+    await verifyForTests(t.core, register.body.data.user.id as string);
 
     expectDocumented("/api/v1/auth/login", "post", await t.call("POST", "/api/v1/auth/login", { body: { email: "contract@example.com", password: "long enough pw" }, ip: "198.51.100.7" }));
     expectDocumented("/api/v1/auth/stream-ticket", "post", await as("POST", "/api/v1/auth/stream-ticket"));
@@ -266,6 +269,10 @@ describe("real replies", () => {
     expectDocumented("/api/v1/ledger/accounts/{id}/transactions", "get", await as("GET", `/api/v1/ledger/accounts/${from}/transactions`));
     expectDocumented("/api/v1/ledger/accounts/{id}/balance", "get", await as("GET", `/api/v1/ledger/accounts/${from}/balance`));
     expectDocumented("/api/v1/ledger/trial-balance", "get", await as("GET", "/api/v1/ledger/trial-balance"));
+    expectDocumented("/api/v1/ledger/limits", "get", await as("GET", "/api/v1/ledger/limits"));
+    const overLimit = await as("POST", "/api/v1/ledger/transactions/deposit", { account_id: from, amount: "1000000" });
+    expect(overLimit.body.code).toBe("limit_exceeded");
+    expectDocumented("/api/v1/ledger/transactions/deposit", "post", overLimit);
     expectDocumented("/api/v1/ledger/integrity", "get", await as("GET", "/api/v1/ledger/integrity"));
     expectDocumented("/api/v1/ledger/analytics", "get", await as("GET", "/api/v1/ledger/analytics?days=2"));
     expectDocumented("/api/grpc/ledger/command", "post", await as("POST", "/api/grpc/ledger/command", { command: { getBalance: { accountId: from } } }));

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { baseUrl, DESKTOP, launchBrowser, MOBILE, newPage, screenshot, uniqueEmail } from "./harness";
+import { baseUrl, DESKTOP, launchBrowser, MOBILE, newPage, screenshot, setVerificationLevel, uniqueEmail } from "./harness";
 import { waitForAnimationsFinished } from "./settle";
 import { blockingViolations, formatViolations } from "./axe";
 
@@ -51,6 +51,8 @@ async function seededUser() {
   expect(response.status).toBe(201);
   const { data } = (await response.json()) as { data: { token: string; user: { id: string } } };
   const token = data.token;
+  // More deposits than an unverified user's limit allows: verified as an administrator would.
+  await setVerificationLevel({ token, user: JSON.stringify({ id: data.user.id }) }, "verified");
   const everyday = await call<Account>(token, "POST", "/accounts", { name: "Everyday", currency: "USD" });
   const savings = await call<Account>(token, "POST", "/accounts", { name: "Savings", currency: "USD" });
   const euro = await call<Account>(token, "POST", "/accounts", { name: "Euro wallet", currency: "EUR" });

@@ -25,7 +25,8 @@ import {
 } from "./journals";
 import { DepositInput, holderDirection, LEDGER_MESSAGES, TransferInput } from "./model";
 import { asResult, checkTransfer, fundingDraft, minorOrThrow, requireActive, requireCurrency, requireSystemAccount, transferDraft, type WriteResult } from "./service";
-import { MAX_ATTEMPTS, pause, sendWrite, versionPuts, withChains } from "./write-path";
+import { MAX_ATTEMPTS, pause, sendWrite, versionPuts, withChains, type TransactItems } from "./write-path";
+import { gateMoney, LimitExceeded, type MoneyGate, type MoneyMovement } from "../limits/gate";
 
 /**
  * Batches: up to 50 transfers and deposits that commit all or nothing (TigerBeetle's linked
@@ -134,14 +135,34 @@ async function draftsOf(ownerId: string, items: ValidItem[], actor: Actor | null
   return drafts;
 }
 
-/** Items of the one transaction: a journal per item and a version per distinct account. */
-function transactionItems(items: ValidItem[]): { journals: number; accounts: number } {
+/** Items of the one transaction: a journal per item, a version per distinct account, and the caller's totals per deposit currency. */
+function transactionItems(items: ValidItem[]): { journals: number; accounts: number; totals: number } {
   const accounts = new Set<string>();
   for (const item of items) {
     if (item.type === "transfer") accounts.add(item.from.id).add(item.to.id);
     else accounts.add(item.account.id).add(item.funding.id);
   }
-  return { journals: items.length, accounts: accounts.size };
+  return { journals: items.length, accounts: accounts.size, totals: new Set(depositsOf(items).map(({ movement }) => movement.currency)).size };
+}
+
+/**
+ * The batch's deposits as the limits count them, with their items' positions. Transfers move
+ * money between the caller's own accounts: no limit counts them.
+ */
+function depositsOf(items: ValidItem[]): { item: number; movement: MoneyMovement }[] {
+  return items.flatMap((item, index) => (item.type === "deposit" ? [{ item: index, movement: { movement: "deposit" as const, currency: item.account.currency, amountMinor: item.amount } }] : []));
+}
+
+/** The gate's reservation for a batch: a limit refusal names the deposit item that passed it. */
+function batchReservation(gate: MoneyGate, deposits: { item: number }[]): () => Promise<TransactItems> {
+  return async () => {
+    try {
+      return await gate.reserve();
+    } catch (error) {
+      if (error instanceof LimitExceeded) throw new ItemError(deposits[error.movementIndex]!.item, error);
+      throw error;
+    }
+  };
 }
 
 /** The journal ids of a batch: derived from the key (the first is the batch's idempotency record), or new. */
@@ -171,7 +192,7 @@ async function replayBatch(ctx: CoreContext, ids: string[], decision: Decision, 
  * applied in order (lock and no-overdraft checks per leg, refusing with the item's index), one
  * folded version per chain, and the journals, in one TransactWriteItems.
  */
-async function commitOnce(ctx: CoreContext, ids: string[], drafts: JournalDraft[], idempotency: Idempotency, fresh: boolean): Promise<string> {
+async function commitOnce(ctx: CoreContext, ids: string[], drafts: JournalDraft[], idempotency: Idempotency, fresh: boolean, reserveLimits: () => Promise<TransactItems>): Promise<string> {
   const accounts = [...new Map(drafts.flatMap((draft) => draft.legs.map((leg) => [leg.account.id, leg.account] as const))).values()];
   return withChains(
     ctx,
@@ -212,9 +233,11 @@ async function commitOnce(ctx: CoreContext, ids: string[], drafts: JournalDraft[
       const versions: VersionItem[] = accounts.map((account, index) => foldedVersion(heads[index]!, account, legsOf[index]!, now));
       const at = now.toISOString();
       const journals = drafts.map((draft, index) => newJournal(ids[index]!, draft, idempotency, at));
+      // The deposits' totals, read afresh on every attempt: a retry after losing the race on them decides again.
+      const limitItems = await reserveLimits();
       await sendWrite(
         ctx,
-        [...journals.map((journal, index) => journalPut(ctx, journal, { batch_id: ids[0], batch_index: index })), ...versionPuts(ctx, versions)],
+        [...journals.map((journal, index) => journalPut(ctx, journal, { batch_id: ids[0], batch_index: index })), ...versionPuts(ctx, versions), ...limitItems],
         versions,
       );
       ctx.logger.debug("batch created", { batch_id: ids[0], items: journals.length, chains: versions.length });
@@ -226,11 +249,11 @@ async function commitOnce(ctx: CoreContext, ids: string[], drafts: JournalDraft[
 /** A refusal decided on remembered heads: decide again on heads read now. */
 class StaleHeads extends Error {}
 
-async function commitBatch(ctx: CoreContext, ids: string[], drafts: JournalDraft[], idempotency: Idempotency): Promise<string | JournalReplay> {
+async function commitBatch(ctx: CoreContext, ids: string[], drafts: JournalDraft[], idempotency: Idempotency, reserveLimits: () => Promise<TransactItems>): Promise<string | JournalReplay> {
   let fresh = false;
   for (let attempt = 1; ; attempt++) {
     try {
-      return await commitOnce(ctx, ids, drafts, idempotency, fresh);
+      return await commitOnce(ctx, ids, drafts, idempotency, fresh, reserveLimits);
     } catch (error) {
       if (error instanceof StaleHeads) {
         fresh = true;
@@ -262,12 +285,15 @@ export async function postBatch(ctx: CoreContext, ownerId: string, body: unknown
   const { items } = parseWith(BatchInput, body);
   const valid = await validItems(ctx, ownerId, items);
   const size = transactionItems(valid);
-  if (size.journals + size.accounts > TRANSACTION_MAX_ITEMS) {
+  if (size.journals + size.accounts + size.totals > TRANSACTION_MAX_ITEMS) {
+    const totals = size.totals > 0 ? `, ${size.totals} deposit ${size.totals === 1 ? "currency" : "currencies"} for your limits` : "";
     throw unprocessable(
-      `A batch commits in one DynamoDB transaction of at most ${TRANSACTION_MAX_ITEMS} items: one per transaction plus one per account it changes. This one needs ${size.journals + size.accounts} (${size.journals} transactions, ${size.accounts} accounts); split it`,
+      `A batch commits in one DynamoDB transaction of at most ${TRANSACTION_MAX_ITEMS} items: one per transaction, one per account it changes and one per currency it deposits in. This one needs ${size.journals + size.accounts + size.totals} (${size.journals} transactions, ${size.accounts} accounts${totals}); split it`,
       "batch_too_large",
     );
   }
+  const deposits = depositsOf(valid);
+  const gate = await gateMoney(ctx, ownerId, deposits.map(({ movement }) => movement));
   const hash = requestHash({ op: "batch", items: valid.map((item) => ({ type: item.type, ...item.input, amount: item.amount })) });
   const idempotency: Idempotency = { key: idempotencyKey, hash };
   const ids = batchJournalIds(ownerId, idempotencyKey, valid.length);
@@ -275,7 +301,7 @@ export async function postBatch(ctx: CoreContext, ownerId: string, body: unknown
     await decidedOnce(
       ctx,
       { journalId: ids[0]!, ownerId, idempotency },
-      async () => commitBatch(ctx, ids, await draftsOf(ownerId, valid, actor), idempotency),
+      async () => commitBatch(ctx, ids, await draftsOf(ownerId, valid, actor), idempotency, batchReservation(gate, deposits)),
       (decision, key) => replayBatch(ctx, ids, decision, key),
     ),
   );

@@ -23,6 +23,8 @@ export const RECORDED_REFUSALS: ReadonlySet<string> = new Set([
   "currency_mismatch",
   "already_posted",
   "not_posted",
+  // A rolling total (limits/gate.ts) is state like a balance: a keyed retry gets the same answer.
+  "limit_exceeded",
 ]);
 
 /** Whether an error is a business refusal that a keyed request records. */

@@ -4,7 +4,8 @@ import { createTestContext } from "../../../../infra/local/testing";
 import { createContext, type CoreContext } from "../shared/context";
 import { listAccounts } from "./accounts";
 import { integrityCheck, trialBalance } from "./reports";
-import { createAccount, deposit, setJournalStatus } from "./service";
+import { createAccount, deposit } from "./service";
+import { decideDeposit } from "../approvals/deposits";
 import {
   checkInvariants,
   countItems,
@@ -17,6 +18,7 @@ import {
   type StatusCommand,
   type Step,
 } from "./ledger.testkit";
+import { allowMoneyForTests } from "../limits/limits.testkit";
 
 /**
  * Property tests of the ledger engine against DynamoDB Local: random command sequences over two
@@ -294,10 +296,12 @@ describe("ledger engine properties (DynamoDB Local)", () => {
     const ctx = await createTestContext();
     try {
       const owner = "big-owner";
+      await allowMoneyForTests(ctx, owner);
       for (const name of ["Big one", "Big two"]) {
         const { account } = await createAccount(ctx, owner, { name, currency: "USD", type: "bank" }, null);
         const created = await deposit(ctx, owner, { account_id: account.id, amount: "1000000000.00" }, null);
-        await setJournalStatus(ctx, owner, (JSON.parse(created.body) as { data: { id: string } }).data.id, "post", null);
+        // Above the four-eyes threshold: a second person approves it.
+        await decideDeposit(ctx, (JSON.parse(created.body) as { data: { id: string } }).data.id, { id: "approver", email: "approver@example.com", name: "Approver" }, { decision: "approve", reason: "Test funding" });
       }
       const trial = await trialBalance(ctx, owner);
       expect(trial.totals).toEqual([{ currency: "USD", total_debit_balance: "2000000000.00", total_credit_balance: "2000000000.00", is_balanced: true }]);

@@ -16,6 +16,9 @@ import { unfoldVersion } from "./folded-versions";
 import { Journal } from "./journals";
 import { integrityCheck, replayTotals, trialBalance } from "./reports";
 import { balanceOf, createAccount, deposit, setJournalStatus, testBalance, transfer, type WriteResult } from "./service";
+import { allowMoneyForTests } from "../limits/limits.testkit";
+import { needsSecondApprover } from "../approvals/model";
+import { seededThreshold } from "../approvals/thresholds";
 
 /* ------------------------------------------------------------------ commands */
 
@@ -157,6 +160,8 @@ interface ModelJournal {
   owner: string;
   legs: Leg[];
   status: "draft" | "posted";
+  /** A deposit above the seeded four-eyes threshold: its owner's post is refused (approvals/deposits.ts). */
+  needsSecondApprover?: boolean;
 }
 interface CreatePlan {
   legs: Leg[];
@@ -194,6 +199,8 @@ export class Model {
   readonly stored = new Map<string, { fingerprint: string; body?: string; refusal?: { status: number; code: string } }>();
   /** Items every acknowledged write added, to compare with the table. */
   expectedWrites = 0;
+  /** Owner#currency pairs with rolling deposit totals (limits/gate.ts): one item each, made by the first deposit. */
+  readonly limitTotals = new Set<string>();
   private keyCounter = 0;
 
   constructor(
@@ -288,6 +295,7 @@ export class Model {
     if (isStatus(request)) {
       const journal = this.journals.get(request.journalId);
       if (!journal || journal.owner !== request.owner) return { ok: false, status: 404, code: "transaction_not_found" };
+      if (request.fn === "post" && journal.status === "draft" && journal.needsSecondApprover) return { ok: false, status: 403, code: "second_approver_required" };
       if (request.key) {
         const stored = this.stored.get(`J#${journal.id}#${request.key}`);
         if (stored) return stored.fingerprint === request.fn ? storedOutcome(stored) : { ok: false, status: 422, code: "idempotency_key_reused" };
@@ -407,10 +415,20 @@ export class Model {
     }
     const expected = this.createLegs(request);
     for (const leg of expected) this.totals.set(leg.account, apply(this.totals.get(leg.account)!, leg.side, leg.amount, "create"));
-    this.journals.set(data.id, { id: data.id, owner: request.owner, legs: expected, status: "draft" });
+    const fourEyes = request.fn === "deposit" && needsSecondApprover(seededThreshold("deposit", this.account(String(request.body.account_id)).currency), expected[0]!.amount);
+    this.journals.set(data.id, { id: data.id, owner: request.owner, legs: expected, status: "draft", needsSecondApprover: fourEyes });
     this.journalOrder.push(data.id);
     if (request.key) this.stored.set(`O#${request.owner}#${request.key}`, { fingerprint: this.fingerprint(request), body: outcome.body });
     this.expectedWrites += 1 + expected.length;
+    if (request.fn === "deposit") this.countDepositTotals(request.owner, this.account(String(request.body.account_id)).currency);
+  }
+
+  /** A deposit adds to its owner's totals in its currency: the first one creates that item, later ones replace it. */
+  countDepositTotals(owner: string, currency: string): void {
+    const key = `${owner}#${currency}`;
+    if (this.limitTotals.has(key)) return;
+    this.limitTotals.add(key);
+    this.expectedWrites += 1;
   }
 
   private createLegs(request: Request): Leg[] {
@@ -474,6 +492,8 @@ export interface World {
 /** Two users: a few accounts in USD (one credit-normal), JPY (no decimals), EUR; one with an opening balance. */
 export async function setUpWorld(ctx: CoreContext, runId: string): Promise<World> {
   const owners = [`${runId}-u1`, `${runId}-u2`];
+  // Verified owners under limits no command reaches: the money limits have tests of their own.
+  await allowMoneyForTests(ctx, ...owners);
   const specs: { owner: string; body: Record<string, unknown> }[] = [
     { owner: owners[0]!, body: { name: "Checking", currency: "USD", type: "bank" } },
     { owner: owners[0]!, body: { name: "Savings", currency: "USD", type: "bank", initial_balance: "250.00" } },
@@ -516,6 +536,7 @@ export async function setUpWorld(ctx: CoreContext, runId: string): Promise<World
     for (const leg of legs) model.totals.set(leg.account, apply(model.totals.get(leg.account)!, leg.side, leg.amount, "create"));
     model.journals.set(opening.id, { id: opening.id, owner: opening.owner, legs, status: "draft" });
     model.journalOrder.push(opening.id);
+    model.countDepositTotals(opening.owner, account.currency);
   }
   return { model, owners };
 }

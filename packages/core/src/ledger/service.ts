@@ -1,6 +1,8 @@
 import type { CoreContext } from "../shared/context";
+import { requireOwnerMayPost } from "../approvals/deposits";
 import { badRequest, forbidden, notFound, unprocessable } from "../shared/errors";
 import { parseWith } from "../shared/validation";
+import { gateMoney, withReservation, type MoneyGate, type MoneyMovement } from "../limits/gate";
 import { type PageQuery, queryPage, type Page } from "../shared/pagination";
 import { Currency, parseAmount, toDecimalString } from "../money/model";
 import {
@@ -136,6 +138,7 @@ async function fundFromSystem(
   description: string,
   idempotency: Idempotency,
   actor: Actor | null,
+  gate: MoneyGate,
   askedCurrency?: Currency,
 ): Promise<WriteResult> {
   const counterparty = await requireSystemAccount(ctx, systemAccountId(source, account.currency));
@@ -143,10 +146,13 @@ async function fundFromSystem(
     await decided(ctx, ownerId, idempotency, () => {
       requireActive(account);
       requireCurrency(account, askedCurrency);
-      return createJournal(ctx, fundingDraft(ownerId, account, counterparty, type, amount, description, actor), idempotency);
+      return withReservation(gate, (limitItems) => createJournal(ctx, fundingDraft(ownerId, account, counterparty, type, amount, description, actor), idempotency, { extraItems: limitItems }));
     }),
   );
 }
+
+/** Money in from outside, as the limits count it (limits/gate.ts). */
+const depositInto = (account: Account, amount: number): MoneyMovement[] => [{ movement: "deposit", currency: account.currency, amountMinor: amount }];
 
 /**
  * A keyed create-style write whose business refusals are recorded under its key (decisions.ts):
@@ -174,6 +180,7 @@ export async function createAccount(ctx: CoreContext, ownerId: string, body: unk
     ? { id: journalIdFor(ownerId, `account\u0000${idempotencyKey}`), hash: requestHash({ op: "create_account", ...input }) }
     : null;
   const openingHash = (accountId: string) => requestHash({ opening: accountId, amount: opening });
+  let openingBooked = false;
   if (idempotency && idempotencyKey && opening !== null) {
     // The opening deposit's key is derived from this one; if the client already used it for
     // another request, refuse now, before the account is written: a refused request writes
@@ -182,15 +189,21 @@ export async function createAccount(ctx: CoreContext, ownerId: string, body: unk
     if (earlier && earlier.request_hash !== openingHash(idempotency.id)) {
       throw unprocessable(LEDGER_MESSAGES.idempotencyMismatch, "idempotency_key_reused");
     }
+    openingBooked = earlier !== null;
   }
+  // An opening balance is a deposit: the caller's level and limits are checked before the
+  // account is written, so a refused opening leaves nothing behind (a retry whose opening was
+  // booked already replays it: its amount is in the totals once).
+  const gate = opening === null ? null : await gateMoney(ctx, ownerId, [{ movement: "deposit", currency: input.currency, amountMinor: opening }]);
+  if (gate && !openingBooked) await gate.reserve();
   const { account, replayed } = await createCustomerAccount(ctx, ownerId, input, idempotency);
   let openingJournal: JournalReply | null = null;
-  if (opening !== null) {
+  if (opening !== null && gate) {
     // On a retry this replays the opening deposit, or books it if the first attempt stopped short.
     const result = await fundFromSystem(ctx, ownerId, account, "funding", "deposit", opening, "Opening balance", {
       key: idempotencyKey ? openingKey(idempotencyKey) : null,
       hash: openingHash(account.id),
-    }, actor);
+    }, actor, gate);
     openingJournal = (JSON.parse(result.body) as { data: JournalReply }).data;
   }
   return { account: accountReply(account, await currentBalance(ctx, account)), opening_transaction: openingJournal, replayed };
@@ -249,7 +262,8 @@ export async function deposit(ctx: CoreContext, ownerId: string, body: unknown, 
   const account = await requireOwnedAccount(ctx, ownerId, input.account_id);
   const amount = minorOrThrow(input.amount, account.currency);
   const idempotency = { key: idempotencyKey, hash: requestHash({ op: "deposit", ...input, amount }) };
-  return fundFromSystem(ctx, ownerId, account, "funding", "deposit", amount, input.description || "Deposit", idempotency, actor, input.currency);
+  const gate = await gateMoney(ctx, ownerId, depositInto(account, amount));
+  return fundFromSystem(ctx, ownerId, account, "funding", "deposit", amount, input.description || "Deposit", idempotency, actor, gate, input.currency);
 }
 
 /** Free money for trying the product: only where the stage allows it, from the sandbox faucet. */
@@ -262,7 +276,10 @@ export async function testBalance(ctx: CoreContext, ownerId: string, body: unkno
     throw badRequest(`A test balance can be at most ${TEST_BALANCE_MAX_MAJOR.toLocaleString("en-US")} ${account.currency}`, "invalid_amount");
   }
   const idempotency = { key: idempotencyKey, hash: requestHash({ op: "test_balance", ...input, amount }) };
-  return fundFromSystem(ctx, ownerId, account, "sandbox", "test_balance", amount, input.description || "Test balance", idempotency, actor, input.currency);
+  // Sandbox money (stages that allow it only) is not money in: no limit counts it, and it can
+  // leave the platform only through payments, which the gate holds to the caller's level.
+  const gate = await gateMoney(ctx, ownerId, []);
+  return fundFromSystem(ctx, ownerId, account, "sandbox", "test_balance", amount, input.description || "Test balance", idempotency, actor, gate, input.currency);
 }
 
 export async function setJournalStatus(
@@ -273,6 +290,8 @@ export async function setJournalStatus(
   idempotencyKey: string | null,
   actor: Actor | null = null,
 ): Promise<WriteResult> {
+  // Four eyes: a deposit above the threshold is posted by another administrator, never its owner.
+  if (operation === "post") await requireOwnerMayPost(ctx, ownerId, journalId);
   return asResult(
     await changeJournalStatus(ctx, ownerId, journalId, operation, { key: idempotencyKey, hash: requestHash({ op: operation, journalId }) }, actor, (ids) =>
       getAccounts(ctx, ids),

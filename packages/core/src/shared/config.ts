@@ -67,6 +67,8 @@ export const ConfigSchema = z.object({
   AUTH_RATE_LIMIT_PER_IP: positiveInt(30),
   AUTH_RATE_LIMIT_PER_EMAIL: positiveInt(10),
   AUTH_RATE_LIMIT_WINDOW_SECONDS: positiveInt(60),
+  /** Payments one user may create per minute (REST and stream command together); the next is a 429. */
+  PAYMENT_RATE_LIMIT_PER_MINUTE: positiveInt(20),
   /**
    * Live feeds (SSE over the outbox; see packages/core/src/events/feed.ts). Readers trail the
    * newest commits by FEED_SETTLE_MS so writers whose clocks differ by less still land in order;
@@ -89,6 +91,10 @@ export const ConfigSchema = z.object({
   /** Open streams one user may hold at once, across every process (events/stream-leases.ts). */
   FEED_STREAMS_PER_USER: positiveInt(5),
   STREAM_TICKET_TTL_SECONDS: positiveInt(60),
+  /** The web app's address, for links in mail (packages/core/src/mail); unset: the first of CORS_ORIGINS. */
+  APP_URL: z.url().optional(),
+  /** The sender of the platform's mail (a verified SES identity in the cloud). */
+  MAIL_FROM: z.string().min(3).max(254).default("Fintech Platform <no-reply@fintech.local>"),
 });
 
 export type AppConfig = z.infer<typeof ConfigSchema>;

@@ -58,7 +58,7 @@ export const createAccountRoute = (operationId: string, tag: Tag, path: "/" | "/
     operationId,
     summary: "Open an account",
     description:
-      "Opens a ledger account for the signed-in user (currency USD and type bank by default). An optional `initial_balance` is booked as a draft deposit, returned as `opening_transaction`. With an Idempotency-Key, a retry finds the same account.",
+      "Opens a ledger account for the signed-in user (currency USD and type bank by default). An optional `initial_balance` is booked as a draft deposit, returned as `opening_transaction`; it is a deposit for your money limits (GET /api/v1/ledger/limits): over them the account is not opened (422 `limit_exceeded`, or 403 `kyc_required` when your level may not deposit). With an Idempotency-Key, a retry finds the same account.",
     tags: [tag],
     "x-stability": "stable",
     "x-complexity": "medium",
@@ -76,9 +76,10 @@ export const createAccountRoute = (operationId: string, tag: Tag, path: "/" | "/
       ...errors({
         400: ["validation_error", "invalid_json", "invalid_amount", "invalid_idempotency_key"],
         401: true,
+        403: ["kyc_required"],
         409: ["account_number_taken", "idempotency_in_progress"],
         413: ["payload_too_large"],
-        422: ["idempotency_key_reused"],
+        422: ["idempotency_key_reused", "limit_exceeded"],
         503: true,
       }),
     },

@@ -151,7 +151,7 @@ async function inBatches<T>(tasks: (() => Promise<T>)[], width = 6): Promise<T[]
 
 beforeAll(async () => {
   // Streams end after a second, so a probe that opens one gets its whole (short) reply.
-  t = await createTestApp({ AUTH_RATE_LIMIT_PER_IP: "100000", AUTH_RATE_LIMIT_PER_EMAIL: "100000", FEED_MAX_SECONDS: "1" });
+  t = await createTestApp({ AUTH_RATE_LIMIT_PER_IP: "100000", AUTH_RATE_LIMIT_PER_EMAIL: "100000", PAYMENT_RATE_LIMIT_PER_MINUTE: "100000", FEED_MAX_SECONDS: "1" });
   const registered = await t.call("POST", "/api/v1/auth/register", {
     body: { email: "fuzz@example.com", password: "a long enough password", first_name: "Fuzz", last_name: "Er" },
   });

@@ -138,11 +138,11 @@ const commandRoute = createRoute({
     ...errors({
       400: ["validation_error", "invalid_json", "unknown_command", "invalid_amount", "same_account", "currency_mismatch", "invalid_idempotency_key"],
       401: true,
-      403: ["forbidden"],
+      403: ["forbidden", "kyc_required"],
       404: ["account_not_found"],
       409: ["idempotency_in_progress"],
       413: ["payload_too_large"],
-      422: ["insufficient_funds", "idempotency_key_reused"],
+      422: ["insufficient_funds", "idempotency_key_reused", "limit_exceeded"],
       423: ["account_locked"],
       503: true,
     }),

@@ -3,6 +3,7 @@ import { ledgerFeedSource, type LedgerFeedEvent } from "@fintech/core/ledger/eve
 import { QueryCommand } from "@aws-sdk/lib-dynamodb";
 import type { OutboxItem } from "@fintech/core/events/feed";
 import { createTestApp } from "../../../../infra/local/testing";
+import { verifyForTests } from "@fintech/core/limits/limits.testkit";
 
 /** POST /ledger/transactions/batch: all or nothing, in order, one transaction, idempotent as a whole. */
 
@@ -68,6 +69,8 @@ beforeAll(async () => {
   token = session.token;
   userId = session.user.id;
   otherToken = (await t.signUp("batches-other@example.com")).token;
+  // Deposits beyond an unverified user's limit: the limits have tests of their own (limits.test.ts).
+  await verifyForTests(t.core, userId);
 });
 afterAll(async () => t.core.dispose());
 

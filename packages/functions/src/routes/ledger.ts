@@ -96,7 +96,7 @@ const WRITE_ERRORS = {
 } as const;
 /** The recorded-refusal rule (core/ledger/decisions.ts), said once for every keyed write. */
 const DECISIONS_STAY_DECIDED =
-  "Decisions stay decided: with an Idempotency-Key, a refusal for a business rule (`insufficient_funds`, `account_locked`, `account_inactive`, `same_account`, `currency_mismatch`, and for post/unpost `already_posted` / `not_posted`) is recorded under the key, and every retry with that key gets the same refusal byte for byte (same status and body, with `Idempotent-Replayed: true`) even after the state changed, e.g. funds arrived; use a new key for a new attempt. Validation errors (other 400s), 404s and 409 `idempotency_in_progress` are not recorded: a corrected retry with the same key works.";
+  "Decisions stay decided: with an Idempotency-Key, a refusal for a business rule (`insufficient_funds`, `account_locked`, `account_inactive`, `same_account`, `currency_mismatch`, `limit_exceeded`, and for post/unpost `already_posted` / `not_posted`) is recorded under the key, and every retry with that key gets the same refusal byte for byte (same status and body, with `Idempotent-Replayed: true`) even after the state changed, e.g. funds arrived; use a new key for a new attempt. Validation errors (other 400s), 404s and 409 `idempotency_in_progress` are not recorded: a corrected retry with the same key works.";
 const FILTER_DESCRIPTIONS = {
   status: "Only transactions in this status",
   type: "Only transactions of this type",
@@ -237,9 +237,11 @@ const depositRoute = moneyWrite({
   path: "/transactions/deposit",
   operationId: "createDeposit",
   summary: "Deposit into an account",
-  description: "Money entering one of the signed-in user's accounts from outside the ledger (the external funding account is the other side).",
+  description:
+    "Money entering one of the signed-in user's accounts from outside the ledger (the external funding account is the other side). Deposits count against your money limits per currency (GET /api/v1/ledger/limits): 403 `kyc_required` when your verification level may not deposit, 422 `limit_exceeded` when this deposit would pass a rolling limit (the message names the limit, the window, what remains and what raises it; recorded under an Idempotency-Key like `insufficient_funds`).",
   input: { name: "DepositInput", schema: DepositInput, example: { account_id: EXAMPLE_IDS.account, amount: "2500.00", currency: "USD", description: "Salary" } },
   example: depositExample,
+  errors: { ...WRITE_ERRORS, 403: ["kyc_required"], 422: ["insufficient_funds", "idempotency_key_reused", "limit_exceeded"] },
 });
 
 const testBalanceRoute = moneyWrite({
@@ -264,7 +266,7 @@ const BatchWriteReply = z.object({ message: z.string(), data: z.array(JournalRep
 
 /** The write errors with the batch's error shape, plus the batch-level 422 batch_too_large. */
 function batchErrors(): ReturnType<typeof errors> {
-  const responses = errors({ ...WRITE_ERRORS, 422: ["insufficient_funds", "idempotency_key_reused", "batch_too_large"] });
+  const responses = errors({ ...WRITE_ERRORS, 403: ["kyc_required"], 422: ["insufficient_funds", "idempotency_key_reused", "batch_too_large", "limit_exceeded"] });
   for (const status of [400, 404, 422, 423] as const) {
     const response = responses[status] as { description: string; content: Record<string, { schema?: unknown; example: Record<string, unknown> }> };
     const example = status === 422 ? { message: "Insufficient available balance in Everyday", code: "insufficient_funds" } : response.content["application/json"]!.example;
@@ -285,6 +287,7 @@ const batchRoute = createRoute({
     `Up to ${BATCH_MAX_ITEMS} transfers and deposits (\`type\` plus that request's own fields, validated with its own schema and messages) committed all or nothing in one DynamoDB transaction, as drafts, in order: an item is checked against the balances the earlier items leave (two transfers out of one account must both be covered; a deposit in the batch is pending and, as always, not yet available).`,
     "The reply lists one transaction per item, in order. A refused or malformed item refuses the whole batch and nothing is written: the error is the single request's status, code and message plus the item's 0-based `index` (and `error`, repeating the message). Checks run in three rounds, each over the items in order: validation (shape, the accounts exist and are yours, the amount), then the business checks (same account, inactive account, currency), then the balances and locks; the first failing item of the first failing round is the one named.",
     `Size: the transaction holds one item per transaction plus one balance version per distinct account the batch changes (all of its legs on an account are folded into one version), at most ${TRANSACTION_MAX_ITEMS}: e.g. a ${BATCH_MAX_ITEMS}-transfer payout from one account fits with up to ${TRANSACTION_MAX_ITEMS - BATCH_MAX_ITEMS - 1} distinct payees; more is a 422 \`batch_too_large\` naming the count (split the batch).`,
+    "The batch's deposits count against your money limits as single deposits do (403 `kyc_required`; 422 `limit_exceeded` naming the deposit item that passes a limit); its transfers, between your own accounts, are never limited.",
     `With an Idempotency-Key the batch is replayed as a whole, exactly like a single write. ${DECISIONS_STAY_DECIDED}`,
   ].join(" "),
   "x-complexity": "high",

@@ -4,11 +4,13 @@ import { writeErrorMessage } from "./actionErrors";
 import { AccountsTab } from "./AccountsTab";
 import { AnalyticsTab } from "./AnalyticsTab";
 import { ConnectAccountWizard } from "./ConnectAccountWizard";
+import { DepositApprovalQueue } from "./DepositApprovals";
 import { DepositForm } from "./DepositForm";
 import { greeting, useFirstVisit } from "./firstVisit";
 import { IntegrityPanel } from "./IntegrityPanel";
 import { useInvalidateLedger, useLedgerAccounts, useTransactionHistory } from "./hooks";
 import { LedgerTabs } from "./LedgerTabs";
+import { LimitBanner } from "../limits/LimitBanner";
 import { LiveIndicator } from "./live/LiveIndicator";
 import { useLedgerLiveFeed } from "./live/useLedgerLiveFeed";
 import { OverviewTab } from "./OverviewTab";
@@ -89,6 +91,7 @@ export function LedgerWorkspace() {
           {user && <LiveIndicator status={liveStatus} />}
         </div>
       </header>
+      <div className="mt-6"><LimitBanner currencies={accountList.map((account) => account.currency)} /></div>
 
       <div className="mt-6">
         {accounts.isError ? (
@@ -141,6 +144,7 @@ export function LedgerWorkspace() {
             </div>
             {/* The whole-ledger check; the server refuses its routes to anyone else. */}
             {user?.role === "admin" && <IntegrityPanel />}
+            <DepositApprovalQueue />
           </>
         )}
       </div>

@@ -557,7 +557,7 @@ curl -sS --fail-with-body -X POST "$BASE_URL/v1/payments" \\
     ),
     heading("Paying another user, or an external beneficiary"),
     paragraph(
-      "`toEmail` pays another user of the platform: their oldest active account in the payment's currency receives it, and you never see its id or balance. An unknown address and a user without such an account get the same `422 payee_cannot_receive`, so the API does not tell who is registered; paying yourself by email is `422 self_payment_by_email` (use `toAccountId`).",
+      "Paying anyone but yourself needs a verified identity (KYC, on the app's `/kyc` screen): until then it is `403 kyc_required`, and what you pay counts against your verification level's daily and monthly limits (`GET /api/v1/ledger/limits` shows them; over one, `422 limit_exceeded` names it). `toEmail` pays another user of the platform: their oldest active account in the payment's currency receives it, and you never see its id or balance. An unknown address and a user without such an account get the same `422 payee_cannot_receive`, so the API does not tell who is registered; paying yourself by email is `422 self_payment_by_email` (use `toAccountId`).",
     ),
     shell(
       `

@@ -31,6 +31,7 @@ import { listRails } from "@fintech/core/rails/store";
 import { loadConfig } from "@fintech/core/shared/config";
 import { createContext, type CoreContext } from "@fintech/core/shared/context";
 import { createApp } from "@fintech/functions/app";
+import { verifyForTests } from "@fintech/core/limits/limits.testkit";
 import { ensureTable } from "../local/bootstrap";
 import "../local/cli"; // the local scripts' set-up: silences the SDK's Node 22 notice
 import { startDynamoDbLocal, type DynamoDbLocal } from "../local/dynamodb-local";
@@ -106,7 +107,7 @@ interface BenchUser {
   accounts: [string, string];
 }
 
-async function setUpUser(app: App, index: number, run: string): Promise<BenchUser> {
+async function setUpUser(app: App, core: CoreContext, index: number, run: string): Promise<BenchUser> {
   const email = `bench-pay-${run}-${index}@example.com`;
   const registered = await expectStatus(
     call(app, "POST", "/api/v1/auth/register", { body: { email, password: "long enough pw", first_name: "Bench", last_name: `User ${index}` }, ip: nextAddress() }),
@@ -114,9 +115,12 @@ async function setUpUser(app: App, index: number, run: string): Promise<BenchUse
     "register",
   );
   const token = registered.data.token as string;
+  // Paying others takes a verified level (limits/gate.ts): held there as an administrator would.
+  await verifyForTests(core, registered.data.user.id as string);
   const open = async (name: string) => (await expectStatus(call(app, "POST", "/api/v1/ledger/accounts", { token, body: { name, currency: "USD" } }), 201, "open account")).data.id as string;
   const accounts: [string, string] = [await open("Everyday"), await open("Savings")];
-  const funded = await expectStatus(call(app, "POST", "/api/v1/ledger/transactions/deposit", { token, body: { account_id: accounts[0], amount: "100000.00" } }), 201, "deposit");
+  // At the four-eyes threshold: the most a user's own deposit can be without a second approver.
+  const funded = await expectStatus(call(app, "POST", "/api/v1/ledger/transactions/deposit", { token, body: { account_id: accounts[0], amount: "10000.00" } }), 201, "deposit");
   await expectStatus(call(app, "POST", `/api/v1/ledger/transactions/${funded.data.id}/post`, { token }), 200, "post deposit");
   return { token, id: registered.data.user.id as string, email, accounts };
 }
@@ -178,6 +182,8 @@ async function main() {
       // Set-up only: cheap password hashes and no sign-up limit for U registrations.
       PASSWORD_HASH_COST: "1024",
       AUTH_RATE_LIMIT_PER_IP: "1000000",
+      // The figures are the payments' own: no user is held back by the per-user creation limit.
+      PAYMENT_RATE_LIMIT_PER_MINUTE: "1000000",
     });
     ctx = createContext(config, { paymentScheduler: worker });
     const core = ctx;
@@ -197,7 +203,7 @@ async function main() {
     }
 
     const setupStarted = performance.now();
-    const users = await inBatches(opts.users, 8, (index) => setUpUser(app, index, run));
+    const users = await inBatches(opts.users, 8, (index) => setUpUser(app, core, index, run));
     console.log(`setup: ${opts.users} users with two funded USD accounts each, over the API, in ${((performance.now() - setupStarted) / 1000).toFixed(1)} s`);
 
     /* ---- payments */

@@ -79,8 +79,10 @@ export const API_SECTIONS: readonly ApiSection[] = [
       const { ledgerRoutes } = await import("./routes/ledger");
       const { ledgerStreamRoutes } = await import("./routes/ledger-stream");
       const { ledgerCommandRoutes } = await import("./routes/ledger-commands");
+      const { limitRoutes } = await import("./routes/limits");
       return () => [
         ["/api/v1/accounts", accountRoutes],
+        ["/api/v1/ledger/limits", limitRoutes],
         ["/api/v1/ledger", ledgerRoutes],
         ["/api/grpc/ledger", ledgerStreamRoutes],
         ["/api/grpc/ledger", ledgerCommandRoutes],
@@ -108,6 +110,14 @@ export const API_SECTIONS: readonly ApiSection[] = [
         ["/api/grpc/kyc", kycStreamRoutes],
         ["/api/grpc/kyc", kycCommandRoutes],
       ];
+    },
+  },
+  {
+    name: "approvals",
+    prefixes: ["/api/v1/approvals"],
+    async load() {
+      const { approvalRoutes } = await import("./routes/approvals");
+      return () => [["/api/v1/approvals", approvalRoutes]];
     },
   },
   {

@@ -9,6 +9,7 @@ import { Currency, toDecimalString } from "../money/model";
 import type { Account } from "./accounts";
 import { MAX_ATTEMPTS, pause, plannedVersions, sendWrite, versionPuts, withChains, type TransactItems } from "./write-path";
 import { journalKey, journalsByOwner, operationKey } from "./keys";
+import { depositDraftIndex } from "../approvals/keys";
 import { isLedgerId, JOURNAL_STATUSES, JOURNAL_TYPES, LEDGER_MESSAGES, type JournalType, type Side } from "./model";
 import { isRecordedRefusal, isReplayedRefusal, ledgerBusy, readDecision, recordRefusal, Refusal, RefusalRecord, refusalOf, replayedRefusal } from "./decisions";
 
@@ -275,7 +276,7 @@ export function newJournal(id: string, draft: JournalDraft, idempotency: Idempot
 export const journalPut = (ctx: CoreContext, journal: Journal, extra: Record<string, unknown> = {}): TransactItems[number] => ({
   Put: {
     TableName: ctx.db.table,
-    Item: { ...journalKey(journal.id), ...journalsByOwner(journal.owner_id, journal.created_at, journal.id), entity: "journal", ...journal, ...extra },
+    Item: { ...journalKey(journal.id), ...journalsByOwner(journal.owner_id, journal.created_at, journal.id), ...depositDraftIndex(journal), entity: "journal", ...journal, ...extra },
     ConditionExpression: "attribute_not_exists(pk)",
   },
 });
@@ -512,7 +513,8 @@ async function attemptStatusChange(ctx: CoreContext, { ownerId, journalId, opera
           {
             Put: {
               TableName: ctx.db.table,
-              Item: { ...journalKey(journal.id), ...journalsByOwner(journal.owner_id, journal.created_at, journal.id), entity: "journal", ...after },
+              // A deposit back to draft (unposted) rejoins the four-eyes queue; posted or voided, it leaves it.
+              Item: { ...journalKey(journal.id), ...journalsByOwner(journal.owner_id, journal.created_at, journal.id), ...depositDraftIndex(after), entity: "journal", ...after },
               ConditionExpression: "version = :seen",
               ExpressionAttributeValues: { ":seen": journal.version },
             },

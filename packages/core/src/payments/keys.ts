@@ -44,3 +44,11 @@ export const dueMarkerKey = (paymentId: string, dueAt: string) => ({ pk: duePart
  */
 export const PAYMENT_REVIEW_PARTITION = "PAYREVIEW";
 export const paymentReviewKey = (parkedAt: string, paymentId: string) => ({ pk: PAYMENT_REVIEW_PARTITION, sk: `${parkedAt}#${paymentId}` });
+
+/**
+ * Payments waiting for an administrator's decision (held for review, awaiting approval), newest
+ * first: a sparse index (gsi2) on the payment item, present only while it waits, so the write
+ * that decides it also takes it off the list. One partition: these are exceptions, not traffic.
+ */
+export const PAYMENT_DECISIONS_PARTITION = "PAYDECIDE";
+export const paymentDecisionIndex = (createdAt: string, paymentId: string) => ({ gsi2pk: PAYMENT_DECISIONS_PARTITION, gsi2sk: `${createdAt}#${paymentId}` });

@@ -66,7 +66,8 @@ async function runToEnd(paymentId: string): Promise<string> {
 const request = (overrides: Record<string, unknown>) => ({ userId: payer.userId, fromAccountId: checking.id, amount: "100.00", currency: "USD", forceRail: "ACH", ...overrides });
 
 beforeAll(async () => {
-  ctx = await createTestContext({}, { clock: () => new Date(nowMs) });
+  // Many payments by one payer within the controlled clock's minute: the rate limit has tests of its own.
+  ctx = await createTestContext({ PAYMENT_RATE_LIMIT_PER_MINUTE: "1000" }, { clock: () => new Date(nowMs) });
   payer = await testCaller(ctx, "payer@example.com", "Pay");
   payee = await testCaller(ctx, "payee@example.com", "Rec");
   checking = await openTestAccount(ctx, payer, "Checking");
@@ -311,7 +312,10 @@ describe("refusals", () => {
     await expect(initiatePayment(ctx, payer, request({ userId: payee.userId, toAccountId: savings.id }), null)).rejects.toMatchObject({ status: 403 });
     await expect(initiatePayment(ctx, payer, request({ toAccountId: payeeUsd.id }), null)).rejects.toMatchObject({ status: 404, code: "account_not_found" });
     const unknown = await initiatePayment(ctx, payer, request({ toEmail: "nobody@example.com" }), null).catch((error: unknown) => error);
-    const noEur = await initiatePayment(ctx, payer, { ...request({ toEmail: "payee@example.com" }), currency: "EUR", fromAccountId: (await openTestAccount(ctx, payer, "Euro 2", "EUR")).id }, null).catch((error: unknown) => error);
+    // Funded: the payer's side passes first, so the payee's problem is what is answered.
+    const euro = await openTestAccount(ctx, payer, "Euro 2", "EUR");
+    await fundAccount(ctx, payer, euro, "500.00");
+    const noEur = await initiatePayment(ctx, payer, { ...request({ toEmail: "payee@example.com" }), currency: "EUR", fromAccountId: euro.id }, null).catch((error: unknown) => error);
     expect(unknown).toMatchObject({ status: 422, code: "payee_cannot_receive" });
     expect(noEur).toMatchObject({ status: 422, code: "payee_cannot_receive" });
     await expect(initiatePayment(ctx, payer, request({ toEmail: "payer@example.com" }), null)).rejects.toMatchObject({ status: 422, code: "self_payment_by_email" });

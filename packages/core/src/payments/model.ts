@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { Currency } from "../money/model";
+import { ScreeningDecision } from "../screening/model";
 
 /**
  * Payments (issue 12, spec 001 §3 and §7): the shapes every part of the product shares, the
@@ -16,14 +17,24 @@ import { Currency } from "../money/model";
  * `parked` with the reason in failureReason, and an admin sees it in the review list. An admin may
  * close a parked payment (-> failed); it is never resumed, since the hold is gone and placing a
  * new one would be a new decision on the payer's money that the payer did not take.
+ *
+ * A payment that needs a person's decision before it moves is created with its hold but nothing
+ * scheduled (no due marker: the worker and the sweeper never see it): `held_for_review` when its
+ * payee's name matched a sanctions list (screening/), `awaiting_approval` when its amount is above
+ * the four-eyes threshold (approvals/). An administrator other than the payer approves it (it
+ * becomes pending, its first step due at once) or rejects it (the hold is voided, it ends failed),
+ * always with a reason, recorded in its history (payments/decisions.ts).
  */
 
-export const PAYMENT_STATUSES = ["pending", "processing", "completed", "failed", "parked"] as const;
+export const PAYMENT_STATUSES = ["pending", "processing", "completed", "failed", "parked", "held_for_review", "awaiting_approval"] as const;
 export const PaymentStatus = z.enum(PAYMENT_STATUSES);
 export type PaymentStatus = z.infer<typeof PaymentStatus>;
 /** Statuses with a next step still to come (the worker's concern). */
 export const ACTIVE_PAYMENT_STATUSES = ["pending", "processing"] as const satisfies readonly PaymentStatus[];
 export const isActiveStatus = (status: PaymentStatus): boolean => (ACTIVE_PAYMENT_STATUSES as readonly PaymentStatus[]).includes(status);
+/** Statuses that wait for an administrator's decision (their hold in place, nothing scheduled). */
+export const WAITING_PAYMENT_STATUSES = ["held_for_review", "awaiting_approval"] as const satisfies readonly PaymentStatus[];
+export const isWaitingForDecision = (status: PaymentStatus): boolean => (WAITING_PAYMENT_STATUSES as readonly PaymentStatus[]).includes(status);
 
 /** At most this many attempts per payment: the first, and one retry on the next-best rail. */
 export const MAX_ATTEMPTS = 2;
@@ -75,6 +86,11 @@ export const PAYMENT_MESSAGES = {
   notParked: "Only a payment parked for review can be closed",
   reviewNote: "note must be 1 to 500 characters",
   closedAfterReview: "Closed after review: nothing was paid.",
+  notWaiting: "Only a payment held for review or awaiting approval can be approved or rejected",
+  ownPayment: "You made this payment: an administrator other than you must decide it.",
+  released: "Released after review: the payment is on its way.",
+  approved: "Approved by a second person: the payment is on its way.",
+  refusedAfterReview: "Refused after review: nothing was paid; the held amount and fee are available again.",
 } as const;
 
 const ACCOUNT_ID = /^[A-Za-z0-9-]{1,64}$/;
@@ -210,7 +226,7 @@ export const Payment = z.object({
   createdAt: z.string(),
   updatedAt: z.string(),
   completedAt: z.string().nullable(),
-  failureReason: z.string().nullable().describe("Why the payment failed, or why it was parked for review; null otherwise"),
+  failureReason: z.string().nullable().describe("Why the payment failed (or was refused after review), or why it was parked for review; null otherwise"),
 });
 export type Payment = z.infer<typeof Payment>;
 
@@ -264,7 +280,7 @@ export const PAYMENT_LIST_MAX = 100;
 export const PaymentListQuery = z.object({
   status: z
     .preprocess((value) => (value === "" ? undefined : typeof value === "string" ? value.toLowerCase() : value), z.enum(PAYMENT_STATUSES, { error: `status must be one of ${PAYMENT_STATUSES.join(", ")}` }).optional())
-    .describe("pending, processing, completed, failed or parked (any case)"),
+    .describe(`${PAYMENT_STATUSES.join(", ")} (any case)`),
   limit: z.coerce
     .number({ error: `limit must be a whole number from 1 to ${PAYMENT_LIST_MAX}` })
     .int(`limit must be a whole number from 1 to ${PAYMENT_LIST_MAX}`)
@@ -323,3 +339,65 @@ export function formatProcessingTime(seconds: number): string {
 
 /** The last four characters of an external account number (what a payment shows of it). */
 export const last4 = (accountNumber: string): string => accountNumber.slice(-4);
+
+/* ---------- decisions on held and awaiting payments (admins) ---------- */
+
+export const REVIEW_KINDS = ["screening", "four_eyes"] as const;
+export const ReviewKind = z.enum(REVIEW_KINDS, { error: `kind must be one of ${REVIEW_KINDS.join(", ")}` });
+export type ReviewKind = z.infer<typeof ReviewKind>;
+
+/** An administrator's decision on a payment, as its audit trail keeps it. */
+export const PaymentDecision = z.object({
+  outcome: z.enum(["approved", "rejected"]),
+  reason: z.string(),
+  by: z.object({ id: z.string(), email: z.string() }),
+  at: z.string(),
+});
+export type PaymentDecision = z.infer<typeof PaymentDecision>;
+
+/** Why a payment waits for a person, and what was decided (stored with the payment). */
+export const PaymentReview = z.object({
+  kind: ReviewKind,
+  openedAt: z.string(),
+  why: z.string().describe("For administrators: the watchlist match, or the threshold the amount is above"),
+  thresholdMinor: z.number().int().nullable(),
+  decision: PaymentDecision.nullable(),
+});
+export type PaymentReview = z.infer<typeof PaymentReview>;
+
+/** A payment waiting for (or past) an administrator's decision, as administrators see it. */
+export const PaymentReviewCase = z.object({
+  paymentId: z.string(),
+  userId: z.string(),
+  status: PaymentStatus,
+  kind: ReviewKind.nullable().describe("Null for a payment that never waited for a decision"),
+  amount: decimal,
+  amountMinor: z.number().int().positive(),
+  currency: Currency,
+  fee: decimal,
+  payee: PaymentPayee,
+  description: z.string(),
+  createdAt: z.string(),
+  why: z.string().nullable(),
+  screening: ScreeningDecision.nullable().describe("The payee's screening (list, matched entry, score, screened name and country, when)"),
+  decision: PaymentDecision.nullable(),
+  canDecide: z.boolean().describe("True while it waits and the signed-in administrator did not make it"),
+  cannotDecideReason: z.string().nullable(),
+});
+export type PaymentReviewCase = z.infer<typeof PaymentReviewCase>;
+
+export const REVIEW_LIST_MAX = 100;
+export const ReviewListQuery = z.object({
+  kind: z.preprocess((value) => (value === "" ? undefined : value), ReviewKind.optional()).describe("screening or four_eyes; both when absent"),
+  limit: z.coerce
+    .number({ error: `limit must be a whole number from 1 to ${REVIEW_LIST_MAX}` })
+    .int(`limit must be a whole number from 1 to ${REVIEW_LIST_MAX}`)
+    .min(1, `limit must be a whole number from 1 to ${REVIEW_LIST_MAX}`)
+    .max(REVIEW_LIST_MAX, `limit must be a whole number from 1 to ${REVIEW_LIST_MAX}`)
+    .default(50),
+  cursor: z.string().max(2000, "cursor is not valid").optional(),
+});
+export type ReviewListQuery = z.infer<typeof ReviewListQuery>;
+
+/** An administrator's decision: approve or reject, always with a reason (the same input as a deposit's). */
+export { DecisionInput as DecidePaymentInput } from "../approvals/model";

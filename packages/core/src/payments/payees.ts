@@ -1,11 +1,13 @@
 // The package without its Node entry, which registers every language with a computed require
 // that a bundle cannot serve; checking a code needs no language.
 import countries from "i18n-iso-countries/index.js";
-import { findUserByEmail } from "../auth/users";
+import { findUserByEmail, findUserById } from "../auth/users";
 import type { CoreContext } from "../shared/context";
-import { badRequest, unprocessable } from "../shared/errors";
+import { badRequest, locked, unprocessable } from "../shared/errors";
 import type { Currency } from "../money/model";
 import { ensureSystemAccounts, getAccounts, listAccounts, requireOwnedAccount, systemAccountId, type Account, type SystemAccountCode } from "../ledger/accounts";
+import { currentBalance } from "../ledger/balances";
+import { LEDGER_MESSAGES } from "../ledger/model";
 import { last4, PAYMENT_MESSAGES, type CreatePaymentInput, type PaymentPayee } from "./model";
 import type { PaymentCaller } from "./service";
 
@@ -66,7 +68,18 @@ async function defaultAccountOf(ctx: CoreContext, userId: string, currency: Curr
   return usable[0] ?? null;
 }
 
-export async function resolvePayee(ctx: CoreContext, caller: PaymentCaller, input: CreatePaymentInput): Promise<ResolvedPayee> {
+/**
+ * The payer's side of a payment: everything about the request and the caller's own accounts,
+ * known before anything about another user is looked up. A payment to one of the caller's own
+ * accounts resolves that account here (it tells the caller nothing they do not know).
+ */
+export interface PayerSide {
+  payer: Account;
+  /** The caller's own receiving account (toAccountId); null when the payee is someone else. */
+  ownPayee: Account | null;
+}
+
+export async function resolvePayer(ctx: CoreContext, caller: PaymentCaller, input: CreatePaymentInput): Promise<PayerSide> {
   // The model checks the shape (two letters); whether it names a country is the ISO list's to say
   // (kept out of the browser-safe model). A validation error: before any account is read.
   if (input.beneficiary && !countries.isValid(input.beneficiary.country)) throw badRequest(PAYMENT_MESSAGES.beneficiaryCountry, "validation_error");
@@ -76,15 +89,45 @@ export async function resolvePayee(ctx: CoreContext, caller: PaymentCaller, inpu
     if (account.id === payer.id) throw badRequest(PAYMENT_MESSAGES.sameAccount, "same_account");
     requireUsable(payer, input.currency, "payer");
     requireUsable(account, input.currency, "payee");
-    return { payer, account, view: { kind: "account", accountId: account.id } };
+    return { payer, ownPayee: account };
   }
   requireUsable(payer, input.currency, "payer");
+  if (input.toEmail !== undefined && input.toEmail.toLowerCase() === caller.user.email.toLowerCase()) throw unprocessable(PAYMENT_MESSAGES.selfByEmail, "self_payment_by_email");
+  return { payer, ownPayee: null };
+}
+
+/** Whether the money leaves the caller's own accounts (to another user or outside): what the limits count. */
+export const paysSomeoneElse = (input: CreatePaymentInput): boolean => input.toAccountId === undefined;
+
+/**
+ * The paying account can hold `holdMinor` now (not locked, enough available): checked before the
+ * payee is looked up, with the very refusals the hold's own transaction gives (which still
+ * decides atomically), so a payer without the money learns nothing about the payee.
+ */
+export async function requirePayerCanCover(ctx: CoreContext, payer: Account, holdMinor: number): Promise<void> {
+  const balance = await currentBalance(ctx, payer);
+  if (balance.locked) throw locked(LEDGER_MESSAGES.accountLocked(balance.lock_reason ?? "no reason given"), "account_locked");
+  if (balance.available < holdMinor) throw unprocessable(LEDGER_MESSAGES.insufficientFunds(payer.name), "insufficient_funds");
+}
+
+/** A user id no user has (randomUUID never makes the nil UUID): what an unknown address is looked up as. */
+const NO_USER_ID = "00000000-0000-0000-0000-000000000000";
+
+/**
+ * The payee, once the payer's side passed. Any problem with a payee by email (nobody has the
+ * address, or its user has no active account in the currency) is ONE refusal, 422
+ * payee_cannot_receive with one message, after the same reads either way (the user record and
+ * an accounts query), so neither the reply nor its timing says who is registered.
+ */
+export async function resolvePayee(ctx: CoreContext, caller: PaymentCaller, input: CreatePaymentInput, payerSide: PayerSide): Promise<ResolvedPayee> {
+  const { payer, ownPayee } = payerSide;
+  if (ownPayee) return { payer, account: ownPayee, view: { kind: "account", accountId: ownPayee.id } };
   if (input.toEmail !== undefined) {
     const email = input.toEmail.toLowerCase();
-    if (email === caller.user.email.toLowerCase()) throw unprocessable(PAYMENT_MESSAGES.selfByEmail, "self_payment_by_email");
     const user = await findUserByEmail(ctx.db, email);
-    const account = user ? await defaultAccountOf(ctx, user.id, input.currency) : null;
-    if (!account) throw unprocessable(PAYMENT_MESSAGES.payeeCannotReceive(input.currency), "payee_cannot_receive");
+    if (!user) await findUserById(ctx.db, NO_USER_ID);
+    const account = await defaultAccountOf(ctx, user?.id ?? NO_USER_ID, input.currency);
+    if (!user || !account) throw unprocessable(PAYMENT_MESSAGES.payeeCannotReceive(input.currency), "payee_cannot_receive");
     return { payer, account, view: { kind: "user", email } };
   }
   const beneficiary = input.beneficiary!;

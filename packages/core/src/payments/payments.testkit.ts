@@ -7,11 +7,14 @@ import type { CoreContext } from "../shared/context";
 import { RailEditInput } from "../rails/model";
 import { getRail, updateRail } from "../rails/store";
 import type { PaymentCaller } from "./service";
+import { verifyForTests } from "../limits/limits.testkit";
 
 /** Test helpers of the payments tests: users, funded accounts, a rail's error injection, steps that always throw. */
 
 export async function testCaller(ctx: CoreContext, email: string, firstName = "Test"): Promise<PaymentCaller> {
   const session = await register(ctx, { email, password: "long enough pw", first_name: firstName, last_name: "Tester", phone: null, date_of_birth: null });
+  // Payments to others need a verified payer (limits/gate.ts); the limits have tests of their own.
+  await verifyForTests(ctx, session.user.id);
   return { userId: session.user.id, user: session.user };
 }
 

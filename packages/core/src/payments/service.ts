@@ -11,7 +11,10 @@ import { railCostMinor } from "../rails/model";
 import { getRail } from "../rails/store";
 import { chooseRail, decisionItems } from "../rails/routing";
 import { CreatePaymentInput, CreatePaymentReply, formatProcessingTime, PAYMENT_MESSAGES, type PaymentEvent } from "./model";
-import { requireSystemAccounts, resolvePayee, type ResolvedPayee } from "./payees";
+import { gatePayment } from "./gate";
+import { paysSomeoneElse, requirePayerCanCover, requireSystemAccounts, resolvePayee, resolvePayer, type ResolvedPayee } from "./payees";
+import { gateMoney, withReservation } from "../limits/gate";
+import { limitPaymentCreation } from "../limits/payment-rate";
 import { announcePaymentCommit, duePut, getPayment, historyPuts, paymentItem, publicPayment, type StoredPayment } from "./store";
 import { requestSchedule } from "./worker";
 
@@ -20,7 +23,8 @@ import { requestSchedule } from "./worker";
  * is read for it (400, never recorded), the payee resolved, the rail chosen by the routing, and
  * then ONE transaction writes the hold (a draft journal of amount + the quoted fee), the payment,
  * its first history entry (paymentInitiated), the routing decision and the due marker that hands
- * the payment to the worker. Nothing is written when any check refuses.
+ * the payment to the worker (none while it waits for an administrator: decisions.ts). Nothing is
+ * written when any check refuses.
  */
 
 /** Who is asking: the signed-in user (the HTTP layer's `auth` fits this shape). */
@@ -84,13 +88,18 @@ function defaultDescription(payee: ResolvedPayee): string {
 }
 
 /**
- * POST /v1/payments and the stream's initiatePayment command. Order: shape (400), the caller
- * (403), the amount (400), an Idempotency-Key replay, the accounts and payee (404/422), the
- * routing (422 when no rail can take it), then the one transaction (422 insufficient_funds when
- * the hold does not fit the available balance). The scheduler (if any) is asked to run the
+ * POST /v1/payments and the stream's initiatePayment command. Order: the caller's rate (429),
+ * shape (400), the caller (403), the amount (400), an Idempotency-Key replay, the payer's
+ * accounts (404/422), the level (403 kyc_required), the routing (422 when no rail can take it),
+ * the payer's funds and limits (422 insufficient_funds / limit_exceeded, recorded under a key),
+ * and only then the payee (one 422 payee_cannot_receive for any payee problem) and its screening
+ * (422 embargoed_country; a sanctions-list name, or an amount above the four-eyes threshold, makes
+ * the payment wait for an administrator: gate.ts), then the one transaction (which still refuses
+ * a hold that no longer fits the available balance). The scheduler (if any) is asked to run the
  * first step; without one, the sweeper finds the due marker.
  */
 export async function initiatePayment(ctx: CoreContext, caller: PaymentCaller, body: unknown, idempotencyKey: string | null): Promise<InitiateResult> {
+  await limitPaymentCreation(ctx, caller.userId);
   if (idempotencyKey !== null && !IDEMPOTENCY_KEY.test(idempotencyKey)) throw badRequest("Idempotency-Key must be 1 to 255 visible ASCII characters", "invalid_idempotency_key");
   const input = parseWith(CreatePaymentInput, body);
   if (input.userId !== caller.userId) throw forbidden(PAYMENT_MESSAGES.userIdNotCaller, "not_your_user_id");
@@ -115,10 +124,25 @@ export async function initiatePayment(ctx: CoreContext, caller: PaymentCaller, b
     if (earlier) return replayOf(earlier, hash);
   }
 
-  const payee = await resolvePayee(ctx, caller, input);
+  // The payer's side, all of it, before the payee is looked up: until the payer has a usable,
+  // funded account, the level and the limits for this payment (and a rail for it), every reply
+  // is the same whoever the payee is, so the form cannot tell who is registered here.
+  const payerSide = await resolvePayer(ctx, caller, input);
+  const moneyGate = await gateMoney(ctx, caller.userId, paysSomeoneElse(input) ? [{ movement: "outgoing", currency: input.currency, amountMinor }] : []);
   const decision = await chooseRail(ctx, { paymentId, amountMinor, currency: input.currency, preferredRail: input.preferredRail, forceRail: input.forceRail });
   const rail = await getRail(ctx, decision.chosenRailId);
   const fee = railCostMinor(rail, amountMinor, input.currency);
+  const idempotency = { key: idempotencyKey, hash };
+  const payerChecked = await decidedOnce(ctx, { journalId: paymentId, ownerId: caller.userId, idempotency }, async () => {
+    await requirePayerCanCover(ctx, payerSide.payer, amountMinor + fee.totalMinor);
+    await moneyGate.reserve();
+    return "payer checked";
+  });
+  if (payerChecked instanceof JournalReplay) return await replayAfterRace(ctx, paymentId, hash);
+
+  const payee = await resolvePayee(ctx, caller, input, payerSide);
+  // Screening and four eyes, before the hold: an embargoed payee refuses here, nothing written.
+  const gate = await gatePayment(ctx, payee, input.currency, amountMinor);
   const accounts = await requireSystemAccounts(ctx, input.currency, ["fees", "fx"] as const);
   const description = input.description || defaultDescription(payee);
   const money = (minor: number) => toDecimalString(minor, input.currency);
@@ -131,7 +155,7 @@ export async function initiatePayment(ctx: CoreContext, caller: PaymentCaller, b
     const payment: StoredPayment = {
       paymentId,
       userId: caller.userId,
-      status: "pending",
+      status: gate.status,
       amount: money(amountMinor),
       amountMinor,
       currency: input.currency,
@@ -155,13 +179,16 @@ export async function initiatePayment(ctx: CoreContext, caller: PaymentCaller, b
       completedAt: null,
       failureReason: null,
       version: 1,
-      seq: 1,
+      seq: gate.message === null ? 1 : 2,
       payeeAccountId: payee.account.id,
       idempotencyKey,
       requestHash: hash,
       createdReply: "",
-      nextDueAt: dueNow < at ? dueNow : at,
+      // A payment waiting for a decision has nothing due: no marker, so no worker or sweep moves it.
+      nextDueAt: gate.status === "pending" ? (dueNow < at ? dueNow : at) : null,
       parkedAt: null,
+      screening: gate.screening,
+      review: gate.review === null ? null : { ...gate.review, openedAt: at },
     };
     payment.createdReply = JSON.stringify(replyOf(payment));
     return payment;
@@ -184,21 +211,25 @@ export async function initiatePayment(ctx: CoreContext, caller: PaymentCaller, b
   try {
     // A keyed request refused for a business rule (insufficient funds, a locked account) records
     // the refusal under the payment's id, as ledger writes do: a retry with the key gets the same
-    // refusal, even after funds arrive (README "Decisions stay decided").
-    const idempotency = { key: idempotencyKey, hash };
-    const result = await decidedOnce(ctx, { journalId: paymentId, ownerId: caller.userId, idempotency }, () => createJournal(ctx, holdDraft(caller, payee, amountMinor, fee, description, accounts), idempotency, {
+    // refusal, even after funds arrive (README "Decisions stay decided"). The payer's totals
+    // (limits/gate.ts) commit with the hold, decided again if another payment of theirs won.
+    const result = await decidedOnce(ctx, { journalId: paymentId, ownerId: caller.userId, idempotency }, () => withReservation(moneyGate, (limitItems) => createJournal(ctx, holdDraft(caller, payee, amountMinor, fee, description, accounts), idempotency, {
       id: paymentId,
       extraItems: (at) => {
         const payment = build(at);
         created = payment;
         return [
           { Put: { TableName: ctx.db.table, Item: paymentItem(payment), ConditionExpression: "attribute_not_exists(pk)" } },
-          ...historyPuts(ctx, payment, 1, at, [{ event: initiated(payment) }]),
+          ...historyPuts(ctx, payment, 1, at, [
+            { event: initiated(payment) },
+            ...(gate.message === null ? [] : [{ event: { type: "paymentStatusUpdate", data: { paymentId, status: payment.status, message: gate.message } } satisfies PaymentEvent, note: payment.review?.why }]),
+          ]),
           ...decisionItems(decision, { paymentId, userId: caller.userId, at, attemptNumber: 1, table: ctx.db.table }),
-          duePut(ctx, paymentId, payment.nextDueAt!),
+          ...(payment.nextDueAt === null ? [] : [duePut(ctx, paymentId, payment.nextDueAt)]),
+          ...limitItems,
         ];
       },
-    }));
+    })));
     if (result instanceof JournalReplay) return await replayAfterRace(ctx, paymentId, hash);
   } catch (error) {
     // A concurrent duplicate with the same key committed first (its payment or journal exists).

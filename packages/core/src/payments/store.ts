@@ -5,8 +5,9 @@ import { announceCommits } from "../events/feed";
 import { queryPage, type Page } from "../shared/pagination";
 import type { CursorBinding } from "../shared/cursor";
 import type { TransactItems } from "../ledger/write-path";
-import { dueMarkerKey, DUE_SHARDS, duePartition, paymentFeedPartition, paymentHistoryFeedIndex, paymentHistoryKey, paymentKey, paymentPartition, paymentsByUser, paymentsByUserPartition } from "./keys";
-import { Payment, PaymentHistoryEntry, type PaymentEvent, type PaymentListQuery, type PaymentStatus } from "./model";
+import { ScreeningDecision } from "../screening/model";
+import { dueMarkerKey, DUE_SHARDS, duePartition, paymentDecisionIndex, paymentFeedPartition, paymentHistoryFeedIndex, paymentHistoryKey, paymentKey, paymentPartition, paymentsByUser, paymentsByUserPartition } from "./keys";
+import { isWaitingForDecision, Payment, PaymentHistoryEntry, PaymentReview, type PaymentEvent, type PaymentListQuery, type PaymentStatus } from "./model";
 
 /**
  * Payments in the table (contract §2):
@@ -16,7 +17,9 @@ import { Payment, PaymentHistoryEntry, type PaymentEvent, type PaymentListQuery,
  *   written in the same transaction as every change of the payment;
  * - PAYDUE#<shard> / <dueAt>#<id>: the due marker of an active payment (keys.ts), with its
  *   step's lease, failures and sweep record (markers.ts);
- * - PAYREVIEW / <parkedAt>#<id>: a parked payment in the admins' review list (review.ts).
+ * - PAYREVIEW / <parkedAt>#<id>: a parked payment in the admins' review list (review.ts);
+ * - the payment item itself is indexed (gsi2 PAYDECIDE) while it waits for an administrator's
+ *   decision (held_for_review, awaiting_approval: decisions.ts).
  */
 
 const ENTITY = "payment";
@@ -38,21 +41,26 @@ export const StoredPayment = Payment.extend({
   nextDueAt: z.string().nullable(),
   /** When it was parked for review (its review item's key, review.ts); null when it never was. */
   parkedAt: z.string().nullable().default(null),
+  /** The payee's screening at creation (screening/): shown to administrators, never to the payer. */
+  screening: ScreeningDecision.nullable().default(null),
+  /** Why it waited for a person and what was decided; null when it never waited. */
+  review: PaymentReview.nullable().default(null),
 });
 export type StoredPayment = z.infer<typeof StoredPayment>;
 
 /** The payment as the API shows it: the stored item without the server's own fields. */
 export function publicPayment(stored: StoredPayment): Payment {
-  const { version: _version, seq: _seq, payeeAccountId: _payee, idempotencyKey: _key, requestHash: _hash, createdReply: _reply, nextDueAt: _due, parkedAt: _parked, ...rest } = stored;
+  const { version: _version, seq: _seq, payeeAccountId: _payee, idempotencyKey: _key, requestHash: _hash, createdReply: _reply, nextDueAt: _due, parkedAt: _parked, screening: _screening, review: _review, ...rest } = stored;
   return Payment.parse(rest);
 }
 
 export function paymentItem(payment: StoredPayment): Record<string, unknown> {
-  return { ...paymentKey(payment.paymentId), ...paymentsByUser(payment.userId, payment.createdAt, payment.paymentId), entity: ENTITY, ...payment };
+  const waiting = isWaitingForDecision(payment.status) ? paymentDecisionIndex(payment.createdAt, payment.paymentId) : {};
+  return { ...paymentKey(payment.paymentId), ...paymentsByUser(payment.userId, payment.createdAt, payment.paymentId), ...waiting, entity: ENTITY, ...payment };
 }
 
 export function parseStoredPayment(item: Record<string, unknown>): StoredPayment {
-  const { pk: _pk, sk: _sk, gsi1pk: _g1, gsi1sk: _g1s, entity: _entity, ...rest } = item;
+  const { pk: _pk, sk: _sk, gsi1pk: _g1, gsi1sk: _g1s, gsi2pk: _g2, gsi2sk: _g2s, entity: _entity, ...rest } = item;
   return StoredPayment.parse(rest);
 }
 

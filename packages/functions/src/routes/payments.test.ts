@@ -3,6 +3,7 @@ import { createTestApp, dataItems, nextTestAddress } from "../../../../infra/loc
 import { seedAdminFromEnv } from "../../../../infra/local/seed";
 import { MAX_STEP_FAILURES, PAYMENT_MESSAGES } from "@fintech/core/payments/model";
 import { withFailingSteps } from "@fintech/core/payments/payments.testkit";
+import { verifyForTests } from "@fintech/core/limits/limits.testkit";
 import { runPaymentStep } from "@fintech/core/payments/runner";
 import { advancePayment } from "@fintech/core/payments/worker";
 
@@ -51,10 +52,13 @@ async function finish(paymentId: string): Promise<string> {
 const available = async (token: string, accountId: string) => (await t.call("GET", `/api/v1/ledger/accounts/${accountId}/balance`, { token })).body.data.available as string;
 
 beforeAll(async () => {
-  t = await createTestApp({}, { clock: () => new Date(nowMs) });
+  // Many payments by one payer within the controlled clock's minute: the rate limit has tests of its own.
+  t = await createTestApp({ PAYMENT_RATE_LIMIT_PER_MINUTE: "1000" }, { clock: () => new Date(nowMs) });
   payer = await t.signUp("payer@example.com", { first_name: "Pay", last_name: "Er" });
   payee = await t.signUp("payee@example.com", { first_name: "Pay", last_name: "Ee" });
   stranger = await t.signUp("stranger@example.com");
+  // Paying others takes a verified payer: the limits have tests of their own (limits.test.ts).
+  await verifyForTests(t.core, payer.user.id);
   checking = await openAccount(payer.token, "Checking");
   savings = await openAccount(payer.token, "Savings");
   payeeAccount = await openAccount(payee.token, "Payee main");

@@ -1,7 +1,11 @@
 import { $, createRoute, OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "zod";
-import { CloseParkedInput, CreatePaymentInput, CreatePaymentReply, MAX_STEP_FAILURES, ParkedListQuery, ParkedPayment, Payment, PaymentListQuery, PAYMENT_LIST_MAX, PAYMENT_MESSAGES, PARKED_LIST_MAX } from "@fintech/core/payments/model";
+import type { Context } from "hono";
+import type { Reviewer } from "@fintech/core/approvals/model";
+import { CloseParkedInput, CreatePaymentInput, CreatePaymentReply, DecidePaymentInput, MAX_STEP_FAILURES, ParkedListQuery, ParkedPayment, Payment, PaymentListQuery, PaymentReviewCase, PAYMENT_LIST_MAX, PAYMENT_MESSAGES, PARKED_LIST_MAX, REVIEW_LIST_MAX, ReviewListQuery } from "@fintech/core/payments/model";
+import { decidePayment, listPaymentReviews, paymentReviewCase } from "@fintech/core/payments/decisions";
 import { closeParkedPayment, listParkedPayments } from "@fintech/core/payments/review";
+import { SCREENING_MESSAGES } from "@fintech/core/screening/model";
 import { initiatePayment, requireOwnPayment } from "@fintech/core/payments/service";
 import { listPayments, publicPayment } from "@fintech/core/payments/store";
 import type { AppEnv } from "../http/env";
@@ -25,7 +29,16 @@ const nextCursor = z.string().nullable().describe("Pass as `cursor` for the next
 const PaymentListReply = z.object({ data: z.array(Payment), pagination: z.object({ next_cursor: nextCursor }) });
 const ParkedListReply = z.object({ data: z.array(ParkedPayment), pagination: z.object({ next_cursor: nextCursor }) });
 const ParkedReply = z.object({ message: z.string(), data: ParkedPayment });
+const ReviewListReply = z.object({ data: z.array(PaymentReviewCase), pagination: z.object({ next_cursor: nextCursor }) });
+const ReviewCaseReply = z.object({ data: PaymentReviewCase });
+const DecisionReply = z.object({ message: z.string(), data: PaymentReviewCase });
 const ADMIN_ONLY = "Administrators only (a user is answered 403 `admin_required`).";
+
+/** The administrator deciding, as the audit trail records them. */
+function reviewerOf(c: Context<AppEnv>): Reviewer {
+  const { user } = c.get("auth");
+  return { id: user.id, email: user.email, name: `${user.first_name} ${user.last_name}`.trim() || user.email };
+}
 
 /* ---------- examples ---------- */
 
@@ -97,6 +110,33 @@ const exampleParked: ParkedPayment = {
   note: null,
 };
 
+const exampleHeld: PaymentReviewCase = {
+  paymentId: examplePayment.paymentId,
+  userId: examplePayment.userId,
+  status: "held_for_review",
+  kind: "screening",
+  amount: "250.00",
+  amountMinor: 25_000,
+  currency: "USD",
+  fee: "0.30",
+  payee: { kind: "external", name: "Kim Jong Un", accountLast4: "3000", country: "CN" },
+  description: "Invoice 42",
+  createdAt: EXAMPLE_AT,
+  why: 'Payee name "Kim Jong Un" matched "KIM, Jong Un" (as "KIM, Jong Un") on Seeded sanctions sample (SDN style) 2026-01, score 1',
+  screening: {
+    subject: "beneficiary",
+    result: "hit",
+    screenedName: "Kim Jong Un",
+    screenedCountry: "CN",
+    match: { list: "Seeded sanctions sample (SDN style) 2026-01", entry: "KIM, Jong Un", matchedName: "KIM, Jong Un", entryType: "individual", entryCountry: "KP", score: 1 },
+    lists: ["Seeded sanctions sample (SDN style) 2026-01", "Uploaded watchlist (sanctions entries)"],
+    at: EXAMPLE_AT,
+  },
+  decision: null,
+  canDecide: true,
+  cannotDecideReason: null,
+};
+
 const idParameter = pathParameter("id", "The payment id (paymentId)", examplePayment.paymentId);
 
 /* ---------- routes ---------- */
@@ -113,6 +153,8 @@ const createPaymentRoute = createRoute({
     "Spec 001 §7. `userId` must be your own (else 403). Exactly one payee: `toAccountId` (another of your accounts), `toEmail` (another user: their oldest active account of the currency receives it; you never see its id or balance; an unknown email and a user without such an account get the same 422 `payee_cannot_receive`; paying yourself by email is a 422 `self_payment_by_email`) or `beneficiary` (an external account: the amount goes to the clearing account of the currency).",
     "The routing chooses the rail (`preferredRail` / `forceRail` name a rail, e.g. ACH); the fee is that rail's cost (the shared cost formula) and is the price: a retry on another rail keeps it.",
     `One transaction holds amount + fee on your account (a draft journal: the funds are no longer available; 422 \`insufficient_funds\` otherwise), stores the payment, its routing decision and its first event. The payment then moves pending → processing → completed | failed in the background (GET /v1/payments/{id}, or the payment stream). If the platform cannot process a step of it ${MAX_STEP_FAILURES} times in a row, it is \`parked\` for review instead: the hold is released (nothing is paid) and \`failureReason\` says so.`,
+    `Before the hold, the payee is screened: a beneficiary (or a platform user whose KYC country is known) in an embargoed country is refused, 422 \`embargoed_country\`, with nothing written; a payee whose name matches a sanctions list makes the payment \`held_for_review\` (the hold stays, nothing is scheduled: "${SCREENING_MESSAGES.heldForReview}"). An amount above the four-eyes threshold (GET /api/v1/approvals/thresholds) makes it \`awaiting_approval\`. Either waits until an administrator other than you approves it (it then proceeds as pending) or rejects it (the hold is released and it ends failed).`,
+    "Payments to another user or an outside account count against your money limits (GET /api/v1/ledger/limits): 403 `kyc_required` while your identity is not verified, 422 `limit_exceeded` when the amount would pass a rolling limit; payments between your own accounts are never limited. Everything about your side (your accounts, your funds, your level and limits, the rail) is checked before the payee is looked up, so until you could pay, no reply depends on who the payee is. At most 20 payments a minute per user, with the stream's `initiatePayment` (429 `rate_limited` with Retry-After).",
     "Send an Idempotency-Key to retry safely: the same key and body replay the first reply byte for byte; another body is a 422 `idempotency_key_reused`. Validation errors are never recorded.",
   ].join(" "),
   "x-complexity": "high",
@@ -121,15 +163,16 @@ const createPaymentRoute = createRoute({
     body: jsonBody("CreatePaymentInput", CreatePaymentInput, { userId: examplePayment.userId, fromAccountId: examplePayment.fromAccountId, amount: "250.00", currency: "USD", toEmail: "grace@example.com", description: "Dinner" }),
   },
   responses: {
-    201: jsonReply("The payment, pending (a replay with the same Idempotency-Key is byte for byte the first reply)", "CreatePaymentReply", CreatePaymentReply, { message: "Payment initiated", payment: examplePayment }, REPLAYED_HEADER),
+    201: jsonReply("The payment: pending, or held_for_review / awaiting_approval when it waits for an administrator (a replay with the same Idempotency-Key is byte for byte the first reply)", "CreatePaymentReply", CreatePaymentReply, { message: "Payment initiated", payment: examplePayment }, REPLAYED_HEADER),
     ...errors({
       400: ["validation_error", "invalid_json", "invalid_amount", "invalid_idempotency_key", "same_account"],
       401: true,
-      403: ["not_your_user_id"],
+      403: ["not_your_user_id", "kyc_required"],
       404: ["account_not_found"],
       409: ["idempotency_in_progress"],
-      422: ["insufficient_funds", "idempotency_key_reused", "payee_cannot_receive", "self_payment_by_email", "currency_mismatch", "account_inactive", "account_type_not_payable", "rail_not_available", "no_rail_available"],
+      422: ["insufficient_funds", "idempotency_key_reused", "payee_cannot_receive", "self_payment_by_email", "currency_mismatch", "account_inactive", "account_type_not_payable", "rail_not_available", "no_rail_available", "embargoed_country", "limit_exceeded"],
       423: ["account_locked"],
+      429: ["rate_limited"],
       503: true,
     }),
   },
@@ -207,6 +250,61 @@ const closeParkedRoute = createRoute({
   },
 });
 
+const listReviewsRoute = createRoute({
+  tags,
+  security: authenticated,
+  "x-stability": "beta",
+  method: "get",
+  path: "/reviews",
+  operationId: "listPaymentReviews",
+  summary: "Payments waiting for an administrator",
+  description: `Payments held for review (their payee matched a sanctions list) or awaiting approval (above the four-eyes threshold), newest first; \`kind\` (screening or four_eyes) narrows the list. Each shows why it waits, the payee's screening (list, matched entry, score, screened name and country) and whether you may decide it (not your own payment). \`limit\` 1-${REVIEW_LIST_MAX} (default 50), \`cursor\` the previous page's next_cursor. ${ADMIN_ONLY}`,
+  "x-complexity": "low",
+  parameters: queryParameters(ReviewListQuery),
+  responses: {
+    200: jsonReply("A page of payments waiting for a decision", "PaymentReviewListReply", ReviewListReply, { data: [exampleHeld], pagination: { next_cursor: null } }),
+    ...errors({ 400: ["validation_error", "invalid_cursor"], 401: true, 403: ["admin_required"], 503: true }),
+  },
+});
+
+const getReviewRoute = createRoute({
+  tags,
+  security: authenticated,
+  "x-stability": "beta",
+  method: "get",
+  path: "/reviews/{id}",
+  operationId: "getPaymentReview",
+  summary: "A payment's screening and review",
+  description: `Any payment as administrators review it: its payee's screening decision (stored for clear results too), and, if it waited for a decision, why and what was decided (who, when, the reason). ${ADMIN_ONLY}`,
+  "x-complexity": "low",
+  parameters: [idParameter],
+  responses: {
+    200: jsonReply("The payment's review", "PaymentReviewReply", ReviewCaseReply, { data: exampleHeld }),
+    ...errors({ 401: true, 403: ["admin_required"], 404: ["payment_not_found"], 503: true }),
+  },
+});
+
+const decideRoute = createRoute({
+  tags,
+  security: authenticated,
+  "x-stability": "beta",
+  method: "post",
+  path: "/{id}/decision",
+  operationId: "decidePayment",
+  summary: "Approve or reject a waiting payment",
+  description: `For a payment held for review or awaiting approval: \`approve\` releases it (it becomes pending and proceeds; its hold was in place all along), \`reject\` refuses it (the hold is voided and the payment ends failed: "${PAYMENT_MESSAGES.refusedAfterReview}"). A reason (1-500 characters) is required; who decided, when and why are kept in the payment's history. The payer cannot decide their own payment (403 \`second_approver_required\`); a payment that does not wait, or was decided meanwhile, is a 409 \`payment_not_awaiting_decision\`. ${ADMIN_ONLY}`,
+  "x-complexity": "medium",
+  parameters: [idParameter],
+  request: { body: jsonBody("DecidePaymentInput", DecidePaymentInput, { decision: "approve", reason: "Name match is a different person: date of birth and address differ from the SDN entry." }) },
+  responses: {
+    200: jsonReply("The payment's review after the decision", "DecidePaymentReply", DecisionReply, {
+      message: "Payment approved",
+      data: { ...exampleHeld, status: "pending", canDecide: false, cannotDecideReason: PAYMENT_MESSAGES.notWaiting, decision: { outcome: "approved", reason: "Name match is a different person: date of birth and address differ from the SDN entry.", by: { id: "a3c1d7e1-5b2f-4c8e-9d0a-7e6f5a4b3c2d", email: "compliance@example.com" }, at: "2026-01-15T10:05:00.000Z" } },
+    }),
+    ...errors({ 400: ["validation_error", "invalid_json"], 401: true, 403: ["admin_required", "second_approver_required"], 404: ["payment_not_found"], 409: ["payment_not_awaiting_decision"], 413: ["payload_too_large"], 503: true }),
+  },
+});
+
 /* ---------- handlers ---------- */
 
 export const paymentRoutes = $(new OpenAPIHono<AppEnv>().use(requireAuth))
@@ -219,6 +317,16 @@ export const paymentRoutes = $(new OpenAPIHono<AppEnv>().use(requireAuth))
     const query = queryWith(c, ParkedListQuery);
     const page = await listParkedPayments(c.get("core"), query);
     return c.json({ data: page.items, pagination: { next_cursor: page.next_cursor } }, 200);
+  })
+  .openapi({ ...listReviewsRoute, middleware: [requireAdmin] as const }, async (c) => {
+    const query = queryWith(c, ReviewListQuery);
+    const page = await listPaymentReviews(c.get("core"), reviewerOf(c), query);
+    return c.json({ data: page.items, pagination: { next_cursor: page.next_cursor } }, 200);
+  })
+  .openapi({ ...getReviewRoute, middleware: [requireAdmin] as const }, async (c) => c.json({ data: await paymentReviewCase(c.get("core"), reviewerOf(c), c.req.param("id")) }, 200))
+  .openapi({ ...decideRoute, middleware: [requireAdmin] as const }, async (c) => {
+    const decided = await decidePayment(c.get("core"), c.req.param("id"), reviewerOf(c), await readJson(c));
+    return c.json({ message: decided.decision?.outcome === "rejected" ? "Payment rejected" : "Payment approved", data: decided }, 200);
   })
   .openapi({ ...closeParkedRoute, middleware: [requireAdmin] as const }, async (c) => {
     const closed = await closeParkedPayment(c.get("core"), c.req.param("id"), c.get("auth").user.email, await readJson(c));

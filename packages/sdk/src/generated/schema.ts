@@ -154,15 +154,35 @@ export interface paths {
         };
         /**
          * The signed-in user's profile
-         * @description The user the bearer token or API key acts for (never the password hash).
+         * @description The user the bearer token or API key acts for (never the password hash). An API key needs the scope `profile:read` (else 403 `insufficient_scope`).
          */
         get: operations["getProfile"];
         /**
          * Update the signed-in user's profile
-         * @description Changes any of email, names, phone and date of birth; every field is optional and unknown fields (role among them) are refused.
+         * @description Changes any of names, phone and date of birth at once; every field is optional and unknown fields (role among them) are refused. A new `email` needs `current_password` and only starts the change: the reply is the same 202 whether or not the address is taken, a link to confirm goes to the new address (the email changes when it is used, POST /api/v1/users/email-confirmation) and the old address is told. At most 10 profile changes per hour, 3 of them email changes (429 with Retry-After). API keys cannot call this, whatever their scopes (403 `session_required`): it needs a signed-in session.
          */
         put: operations["updateProfile"];
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/users/email-confirmation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm a new sign-in email
+         * @description Completes a change of sign-in email with the token from the link sent to the new address (the web app's /confirm-email page sends it). The link works once, for an hour, and only while the account still has the email it was issued for. Needs no sign-in: the token is the proof. If the new address was taken since, the change fails (409) and nothing changes.
+         */
+        post: operations["confirmEmailChange"];
         delete?: never;
         options?: never;
         head?: never;
@@ -184,7 +204,7 @@ export interface paths {
         put?: never;
         /**
          * Create an API key
-         * @description A new key for scripts and servers, sent as `Authorization: Bearer fpk_...`; it acts for its owner as a user, never as an administrator. The reply is the only time the key is shown; only a hash is stored. Needs a signed-in session: an API key cannot manage API keys (403 `session_required`).
+         * @description A new key for scripts and servers, sent as `Authorization: Bearer fpk_...`; it acts for its owner as a user, never as an administrator, and only within its `scopes` (`ledger:read`, `ledger:write`, `payments:read`, `payments:write`, `kyc:read`, `kyc:write`, `rails:read`, `profile:read`; every scope when none are given). No scope lets a key change the sign-in email, the password or keys. The reply is the only time the key is shown; only a hash is stored. At most 10 attempts per hour (429 with Retry-After). Needs a signed-in session: an API key cannot manage API keys (403 `session_required`).
          */
         post: operations["createApiKey"];
         delete?: never;
@@ -222,13 +242,13 @@ export interface paths {
         };
         /**
          * List accounts
-         * @description The signed-in user's ledger accounts, each with its balances (decimal strings, minor units beside them) and status.
+         * @description The signed-in user's ledger accounts, each with its balances (decimal strings, minor units beside them) and status. An API key needs the scope `ledger:read` (else 403 `insufficient_scope`).
          */
         get: operations["listAccounts"];
         put?: never;
         /**
          * Open an account
-         * @description Opens a ledger account for the signed-in user (currency USD and type bank by default). An optional `initial_balance` is booked as a draft deposit, returned as `opening_transaction`. With an Idempotency-Key, a retry finds the same account.
+         * @description Opens a ledger account for the signed-in user (currency USD and type bank by default). An optional `initial_balance` is booked as a draft deposit, returned as `opening_transaction`; it is a deposit for your money limits (GET /api/v1/ledger/limits): over them the account is not opened (422 `limit_exceeded`, or 403 `kyc_required` when your level may not deposit). With an Idempotency-Key, a retry finds the same account. An API key needs the scope `ledger:write` (else 403 `insufficient_scope`).
          */
         post: operations["createAccount"];
         delete?: never;
@@ -246,10 +266,94 @@ export interface paths {
         };
         /**
          * Get an account
-         * @description One of the signed-in user's accounts with its current balances. Another user's account is a 404, as an unknown one.
+         * @description One of the signed-in user's accounts with its current balances. Another user's account is a 404, as an unknown one. An API key needs the scope `ledger:read` (else 403 `insufficient_scope`).
          */
         get: operations["getAccount"];
         put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ledger/limits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your verification level and money limits
+         * @description Your level (`unverified` until your identity verification is approved, then `verified`; an administrator may set one: `source: manual`) and, per movement (`deposit`: money in from outside; `outgoing`: payments to other people or outside accounts), rolling window (`day`: 24 hours, `month`: 30 days) and currency, the limit, what the window already counts and what remains. A movement your level may not make at all shows `allowed: false` (it is refused with 403 `kyc_required`); one that would pass a limit is refused with 422 `limit_exceeded`, naming the limit. Moving money between your own accounts is never limited. `next_step` says what raises the limits (complete verification at /kyc). An API key needs the scope `ledger:read` (else 403 `insufficient_scope`).
+         */
+        get: operations["getMyLimits"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ledger/limits/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The money limits in force
+         * @description The limits per verification level, movement, window and currency (decimal strings in each currency's own money), the version to send back with an edit, and the last 20 changes (who, when, before, after). Version 0 is the seeded default. Administrators only (a user is answered 403 `admin_required`). An API key needs the scope `ledger:read` (else 403 `insufficient_scope`).
+         */
+        get: operations["getMoneyLimits"];
+        /**
+         * Replace the money limits
+         * @description The whole table at once, applied to the next request. Every amount is given for every currency, greater than 0 in that currency's decimals; a day limit is at most its month limit; a verified limit is never lower than the unverified one; `null` for an unverified movement means the unverified level may not make it (403 `kyc_required`); the verified level always may. `version` is the one you read: a table changed since is a 409 `limits_changed`. The change is recorded with who and when; the same table again changes nothing. Administrators only (a user is answered 403 `admin_required`). An API key needs the scope `ledger:write` (else 403 `insufficient_scope`).
+         */
+        put: operations["replaceMoneyLimits"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ledger/limits/users/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A user's level and limits
+         * @description What GET /api/v1/ledger/limits answers that user, and the administrators' level decisions for them. 404 `user_not_found` for an unknown id. Administrators only (a user is answered 403 `admin_required`). An API key needs the scope `ledger:read` (else 403 `insufficient_scope`).
+         */
+        get: operations["getUserLimits"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ledger/limits/users/{userId}/level": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set a user's level
+         * @description Holds a user at `level` whatever their KYC state (e.g. a business verified outside the wizard, or a verified user held back while a case is open), or with `level: null` hands the level back to their KYC state. The reason (1-500 characters) is kept with who and when. 404 `user_not_found` for an unknown id. Administrators only (a user is answered 403 `admin_required`). An API key needs the scope `ledger:write` (else 403 `insufficient_scope`).
+         */
+        put: operations["setUserLevel"];
         post?: never;
         delete?: never;
         options?: never;
@@ -266,13 +370,13 @@ export interface paths {
         };
         /**
          * List accounts
-         * @description The signed-in user's ledger accounts, each with its balances (decimal strings, minor units beside them) and status.
+         * @description The signed-in user's ledger accounts, each with its balances (decimal strings, minor units beside them) and status. An API key needs the scope `ledger:read` (else 403 `insufficient_scope`).
          */
         get: operations["listLedgerAccounts"];
         put?: never;
         /**
          * Open an account
-         * @description Opens a ledger account for the signed-in user (currency USD and type bank by default). An optional `initial_balance` is booked as a draft deposit, returned as `opening_transaction`. With an Idempotency-Key, a retry finds the same account.
+         * @description Opens a ledger account for the signed-in user (currency USD and type bank by default). An optional `initial_balance` is booked as a draft deposit, returned as `opening_transaction`; it is a deposit for your money limits (GET /api/v1/ledger/limits): over them the account is not opened (422 `limit_exceeded`, or 403 `kyc_required` when your level may not deposit). With an Idempotency-Key, a retry finds the same account. An API key needs the scope `ledger:write` (else 403 `insufficient_scope`).
          */
         post: operations["createLedgerAccount"];
         delete?: never;
@@ -290,7 +394,7 @@ export interface paths {
         };
         /**
          * Accounts that can move money
-         * @description The signed-in user's ACTIVE accounts (locked, frozen and closed ones left out): the choices of a transfer form.
+         * @description The signed-in user's ACTIVE accounts (locked, frozen and closed ones left out): the choices of a transfer form. An API key needs the scope `ledger:read` (else 403 `insufficient_scope`).
          */
         get: operations["listAvailableAccounts"];
         put?: never;
@@ -316,7 +420,7 @@ export interface paths {
         head?: never;
         /**
          * Set the low-balance alert threshold
-         * @description The owner's low-balance threshold: a change that leaves the available balance under it raises a `lowBalanceAlert` on the stream. `""` or null removes it. Recorded on the account's history.
+         * @description The owner's low-balance threshold: a change that leaves the available balance under it raises a `lowBalanceAlert` on the stream. `""` or null removes it. Recorded on the account's history. An API key needs the scope `ledger:write` (else 403 `insufficient_scope`).
          */
         patch: operations["updateAccountThreshold"];
         trace?: never;
@@ -332,7 +436,7 @@ export interface paths {
         put?: never;
         /**
          * Lock an account (admin)
-         * @description Administrators only. A locked account refuses money out (423 `account_locked`) and still receives money in. The reason is kept in the account's history and announced as `accountLocked`.
+         * @description Administrators only. A locked account refuses money out (423 `account_locked`) and still receives money in. The reason is kept in the account's history and announced as `accountLocked`. An API key needs the scope `ledger:write` (else 403 `insufficient_scope`).
          */
         post: operations["lockAccount"];
         delete?: never;
@@ -352,7 +456,7 @@ export interface paths {
         put?: never;
         /**
          * Unlock an account (admin)
-         * @description Administrators only. Lifts a lock; the reason is kept in the account's history and announced as `accountUnlocked`.
+         * @description Administrators only. Lifts a lock; the reason is kept in the account's history and announced as `accountUnlocked`. An API key needs the scope `ledger:write` (else 403 `insufficient_scope`).
          */
         post: operations["unlockAccount"];
         delete?: never;
@@ -370,7 +474,7 @@ export interface paths {
         };
         /**
          * Account balance, now or at a moment
-         * @description The account's balances now, or as they stood at `as_of` (one read of the version in force then).
+         * @description The account's balances now, or as they stood at `as_of` (one read of the version in force then). An API key needs the scope `ledger:read` (else 403 `insufficient_scope`).
          */
         get: operations["getAccountBalance"];
         put?: never;
@@ -390,7 +494,7 @@ export interface paths {
         };
         /**
          * An account's transactions
-         * @description The transactions that touched one account, newest first, a page at a time (offset or cursor paging). Several transactions of one batch that changed this account are one balance change and come on one page together, so such a page may hold more rows than `limit` (and `offset` counts balance changes).
+         * @description The transactions that touched one account, newest first, a page at a time (offset or cursor paging). Several transactions of one batch that changed this account are one balance change and come on one page together, so such a page may hold more rows than `limit` (and `offset` counts balance changes). An API key needs the scope `ledger:read` (else 403 `insufficient_scope`).
          */
         get: operations["listAccountTransactions"];
         put?: never;
@@ -412,7 +516,7 @@ export interface paths {
         put?: never;
         /**
          * Transfer between two accounts
-         * @description Moves money between two of the signed-in user's accounts in the same currency: the source is credited, the destination debited, in one balanced journal. The available balance of the source must cover it. The transaction is created as a draft (pending); POST /transactions/{id}/post posts it. Send an Idempotency-Key to retry safely. Decisions stay decided: with an Idempotency-Key, a refusal for a business rule (`insufficient_funds`, `account_locked`, `account_inactive`, `same_account`, `currency_mismatch`, and for post/unpost `already_posted` / `not_posted`) is recorded under the key, and every retry with that key gets the same refusal byte for byte (same status and body, with `Idempotent-Replayed: true`) even after the state changed, e.g. funds arrived; use a new key for a new attempt. Validation errors (other 400s), 404s and 409 `idempotency_in_progress` are not recorded: a corrected retry with the same key works.
+         * @description Moves money between two of the signed-in user's accounts in the same currency: the source is credited, the destination debited, in one balanced journal. The available balance of the source must cover it. The transaction is created as a draft (pending); POST /transactions/{id}/post posts it. Send an Idempotency-Key to retry safely. Decisions stay decided: with an Idempotency-Key, a refusal for a business rule (`insufficient_funds`, `account_locked`, `account_inactive`, `same_account`, `currency_mismatch`, `limit_exceeded`, and for post/unpost `already_posted` / `not_posted`) is recorded under the key, and every retry with that key gets the same refusal byte for byte (same status and body, with `Idempotent-Replayed: true`) even after the state changed, e.g. funds arrived; use a new key for a new attempt. Validation errors (other 400s), 404s and 409 `idempotency_in_progress` are not recorded: a corrected retry with the same key works. An API key needs the scope `ledger:write` (else 403 `insufficient_scope`).
          */
         post: operations["createTransfer"];
         delete?: never;
@@ -432,7 +536,7 @@ export interface paths {
         put?: never;
         /**
          * Deposit into an account
-         * @description Money entering one of the signed-in user's accounts from outside the ledger (the external funding account is the other side). The transaction is created as a draft (pending); POST /transactions/{id}/post posts it. Send an Idempotency-Key to retry safely. Decisions stay decided: with an Idempotency-Key, a refusal for a business rule (`insufficient_funds`, `account_locked`, `account_inactive`, `same_account`, `currency_mismatch`, and for post/unpost `already_posted` / `not_posted`) is recorded under the key, and every retry with that key gets the same refusal byte for byte (same status and body, with `Idempotent-Replayed: true`) even after the state changed, e.g. funds arrived; use a new key for a new attempt. Validation errors (other 400s), 404s and 409 `idempotency_in_progress` are not recorded: a corrected retry with the same key works.
+         * @description Money entering one of the signed-in user's accounts from outside the ledger (the external funding account is the other side). Deposits count against your money limits per currency (GET /api/v1/ledger/limits): 403 `kyc_required` when your verification level may not deposit, 422 `limit_exceeded` when this deposit would pass a rolling limit (the message names the limit, the window, what remains and what raises it; recorded under an Idempotency-Key like `insufficient_funds`). The transaction is created as a draft (pending); POST /transactions/{id}/post posts it. Send an Idempotency-Key to retry safely. Decisions stay decided: with an Idempotency-Key, a refusal for a business rule (`insufficient_funds`, `account_locked`, `account_inactive`, `same_account`, `currency_mismatch`, `limit_exceeded`, and for post/unpost `already_posted` / `not_posted`) is recorded under the key, and every retry with that key gets the same refusal byte for byte (same status and body, with `Idempotent-Replayed: true`) even after the state changed, e.g. funds arrived; use a new key for a new attempt. Validation errors (other 400s), 404s and 409 `idempotency_in_progress` are not recorded: a corrected retry with the same key works. An API key needs the scope `ledger:write` (else 403 `insufficient_scope`).
          */
         post: operations["createDeposit"];
         delete?: never;
@@ -452,7 +556,7 @@ export interface paths {
         put?: never;
         /**
          * Transfers and deposits, all or nothing
-         * @description Up to 50 transfers and deposits (`type` plus that request's own fields, validated with its own schema and messages) committed all or nothing in one DynamoDB transaction, as drafts, in order: an item is checked against the balances the earlier items leave (two transfers out of one account must both be covered; a deposit in the batch is pending and, as always, not yet available). The reply lists one transaction per item, in order. A refused or malformed item refuses the whole batch and nothing is written: the error is the single request's status, code and message plus the item's 0-based `index` (and `error`, repeating the message). Checks run in three rounds, each over the items in order: validation (shape, the accounts exist and are yours, the amount), then the business checks (same account, inactive account, currency), then the balances and locks; the first failing item of the first failing round is the one named. Size: the transaction holds one item per transaction plus one balance version per distinct account the batch changes (all of its legs on an account are folded into one version), at most 100: e.g. a 50-transfer payout from one account fits with up to 49 distinct payees; more is a 422 `batch_too_large` naming the count (split the batch). With an Idempotency-Key the batch is replayed as a whole, exactly like a single write. Decisions stay decided: with an Idempotency-Key, a refusal for a business rule (`insufficient_funds`, `account_locked`, `account_inactive`, `same_account`, `currency_mismatch`, and for post/unpost `already_posted` / `not_posted`) is recorded under the key, and every retry with that key gets the same refusal byte for byte (same status and body, with `Idempotent-Replayed: true`) even after the state changed, e.g. funds arrived; use a new key for a new attempt. Validation errors (other 400s), 404s and 409 `idempotency_in_progress` are not recorded: a corrected retry with the same key works.
+         * @description Up to 50 transfers and deposits (`type` plus that request's own fields, validated with its own schema and messages) committed all or nothing in one DynamoDB transaction, as drafts, in order: an item is checked against the balances the earlier items leave (two transfers out of one account must both be covered; a deposit in the batch is pending and, as always, not yet available). The reply lists one transaction per item, in order. A refused or malformed item refuses the whole batch and nothing is written: the error is the single request's status, code and message plus the item's 0-based `index` (and `error`, repeating the message). Checks run in three rounds, each over the items in order: validation (shape, the accounts exist and are yours, the amount), then the business checks (same account, inactive account, currency), then the balances and locks; the first failing item of the first failing round is the one named. Size: the transaction holds one item per transaction plus one balance version per distinct account the batch changes (all of its legs on an account are folded into one version), at most 100: e.g. a 50-transfer payout from one account fits with up to 49 distinct payees; more is a 422 `batch_too_large` naming the count (split the batch). The batch's deposits count against your money limits as single deposits do (403 `kyc_required`; 422 `limit_exceeded` naming the deposit item that passes a limit); its transfers, between your own accounts, are never limited. With an Idempotency-Key the batch is replayed as a whole, exactly like a single write. Decisions stay decided: with an Idempotency-Key, a refusal for a business rule (`insufficient_funds`, `account_locked`, `account_inactive`, `same_account`, `currency_mismatch`, `limit_exceeded`, and for post/unpost `already_posted` / `not_posted`) is recorded under the key, and every retry with that key gets the same refusal byte for byte (same status and body, with `Idempotent-Replayed: true`) even after the state changed, e.g. funds arrived; use a new key for a new attempt. Validation errors (other 400s), 404s and 409 `idempotency_in_progress` are not recorded: a corrected retry with the same key works. An API key needs the scope `ledger:write` (else 403 `insufficient_scope`).
          */
         post: operations["createBatch"];
         delete?: never;
@@ -472,7 +576,7 @@ export interface paths {
         put?: never;
         /**
          * Add a test balance (sandbox)
-         * @description Free money for trying the product (default 1,000, at most 100,000), from the sandbox faucet; only where the stage allows it (403 `test_balance_disabled` elsewhere). The transaction is created as a draft (pending); POST /transactions/{id}/post posts it. Send an Idempotency-Key to retry safely. Decisions stay decided: with an Idempotency-Key, a refusal for a business rule (`insufficient_funds`, `account_locked`, `account_inactive`, `same_account`, `currency_mismatch`, and for post/unpost `already_posted` / `not_posted`) is recorded under the key, and every retry with that key gets the same refusal byte for byte (same status and body, with `Idempotent-Replayed: true`) even after the state changed, e.g. funds arrived; use a new key for a new attempt. Validation errors (other 400s), 404s and 409 `idempotency_in_progress` are not recorded: a corrected retry with the same key works.
+         * @description Free money for trying the product (default 1,000, at most 100,000), from the sandbox faucet; only where the stage allows it (403 `test_balance_disabled` elsewhere). The transaction is created as a draft (pending); POST /transactions/{id}/post posts it. Send an Idempotency-Key to retry safely. Decisions stay decided: with an Idempotency-Key, a refusal for a business rule (`insufficient_funds`, `account_locked`, `account_inactive`, `same_account`, `currency_mismatch`, `limit_exceeded`, and for post/unpost `already_posted` / `not_posted`) is recorded under the key, and every retry with that key gets the same refusal byte for byte (same status and body, with `Idempotent-Replayed: true`) even after the state changed, e.g. funds arrived; use a new key for a new attempt. Validation errors (other 400s), 404s and 409 `idempotency_in_progress` are not recorded: a corrected retry with the same key works. An API key needs the scope `ledger:write` (else 403 `insufficient_scope`).
          */
         post: operations["createTestBalance"];
         delete?: never;
@@ -490,7 +594,7 @@ export interface paths {
         };
         /**
          * Transaction history
-         * @description The signed-in user's transactions, newest first, filtered (status, type, account, date range, search) and paged (offset or cursor; cursors are bound to the filters).
+         * @description The signed-in user's transactions, newest first, filtered (status, type, account, date range, search) and paged (offset or cursor; cursors are bound to the filters). An API key needs the scope `ledger:read` (else 403 `insufficient_scope`).
          */
         get: operations["listTransactions"];
         put?: never;
@@ -510,7 +614,7 @@ export interface paths {
         };
         /**
          * Export transactions as CSV
-         * @description Every transaction matching the history's filters (at most 10,000; more is a 422 `export_too_large`) as a CSV download. Cells that a spreadsheet would run as formulas are escaped.
+         * @description Every transaction matching the history's filters (at most 10,000; more is a 422 `export_too_large`) as a CSV download. Cells that a spreadsheet would run as formulas are escaped. An API key needs the scope `ledger:read` (else 403 `insufficient_scope`).
          */
         get: operations["exportTransactions"];
         put?: never;
@@ -530,7 +634,7 @@ export interface paths {
         };
         /**
          * Get a transaction
-         * @description One of the signed-in user's transactions with its entries and its full status history (who posted or unposted it, when).
+         * @description One of the signed-in user's transactions with its entries and its full status history (who posted or unposted it, when). An API key needs the scope `ledger:read` (else 403 `insufficient_scope`).
          */
         get: operations["getTransaction"];
         put?: never;
@@ -552,7 +656,7 @@ export interface paths {
         put?: never;
         /**
          * Post a transaction
-         * @description Moves a draft transaction to posted: its amounts leave the pending totals for the posted balance. Error replies repeat the message in `error`. Decisions stay decided: with an Idempotency-Key, a refusal for a business rule (`insufficient_funds`, `account_locked`, `account_inactive`, `same_account`, `currency_mismatch`, and for post/unpost `already_posted` / `not_posted`) is recorded under the key, and every retry with that key gets the same refusal byte for byte (same status and body, with `Idempotent-Replayed: true`) even after the state changed, e.g. funds arrived; use a new key for a new attempt. Validation errors (other 400s), 404s and 409 `idempotency_in_progress` are not recorded: a corrected retry with the same key works.
+         * @description Moves a draft transaction to posted: its amounts leave the pending totals for the posted balance. Error replies repeat the message in `error`. Decisions stay decided: with an Idempotency-Key, a refusal for a business rule (`insufficient_funds`, `account_locked`, `account_inactive`, `same_account`, `currency_mismatch`, `limit_exceeded`, and for post/unpost `already_posted` / `not_posted`) is recorded under the key, and every retry with that key gets the same refusal byte for byte (same status and body, with `Idempotent-Replayed: true`) even after the state changed, e.g. funds arrived; use a new key for a new attempt. Validation errors (other 400s), 404s and 409 `idempotency_in_progress` are not recorded: a corrected retry with the same key works. An API key needs the scope `ledger:write` (else 403 `insufficient_scope`).
          */
         post: operations["postTransaction"];
         delete?: never;
@@ -572,7 +676,7 @@ export interface paths {
         put?: never;
         /**
          * Unpost a transaction
-         * @description Moves a posted transaction back to draft (recorded in its history, never erased). Error replies repeat the message in `error`. Decisions stay decided: with an Idempotency-Key, a refusal for a business rule (`insufficient_funds`, `account_locked`, `account_inactive`, `same_account`, `currency_mismatch`, and for post/unpost `already_posted` / `not_posted`) is recorded under the key, and every retry with that key gets the same refusal byte for byte (same status and body, with `Idempotent-Replayed: true`) even after the state changed, e.g. funds arrived; use a new key for a new attempt. Validation errors (other 400s), 404s and 409 `idempotency_in_progress` are not recorded: a corrected retry with the same key works.
+         * @description Moves a posted transaction back to draft (recorded in its history, never erased). Error replies repeat the message in `error`. Decisions stay decided: with an Idempotency-Key, a refusal for a business rule (`insufficient_funds`, `account_locked`, `account_inactive`, `same_account`, `currency_mismatch`, `limit_exceeded`, and for post/unpost `already_posted` / `not_posted`) is recorded under the key, and every retry with that key gets the same refusal byte for byte (same status and body, with `Idempotent-Replayed: true`) even after the state changed, e.g. funds arrived; use a new key for a new attempt. Validation errors (other 400s), 404s and 409 `idempotency_in_progress` are not recorded: a corrected retry with the same key works. An API key needs the scope `ledger:write` (else 403 `insufficient_scope`).
          */
         post: operations["unpostTransaction"];
         delete?: never;
@@ -590,7 +694,7 @@ export interface paths {
         };
         /**
          * Trial balance
-         * @description The signed-in user's accounts plus one counterparty line per system account their journals touched, so debits equal credits per currency; now or at `as_of`. Each line says whether its recorded balance equals the replay of its journals.
+         * @description The signed-in user's accounts plus one counterparty line per system account their journals touched, so debits equal credits per currency; now or at `as_of`. Each line says whether its recorded balance equals the replay of its journals. An API key needs the scope `ledger:read` (else 403 `insufficient_scope`).
          */
         get: operations["getTrialBalance"];
         put?: never;
@@ -610,7 +714,7 @@ export interface paths {
         };
         /**
          * Check your ledger's integrity
-         * @description Recomputes every balance of the signed-in user's accounts from their journals and compares it with the recorded balances; lists any drift and any unbalanced journal. Reads only the user's own accounts, journals and the payments they received, never the rest of the ledger.
+         * @description Recomputes every balance of the signed-in user's accounts from their journals and compares it with the recorded balances; lists any drift and any unbalanced journal. Reads only the user's own accounts, journals and the payments they received, never the rest of the ledger. An API key needs the scope `ledger:read` (else 403 `insufficient_scope`).
          */
         get: operations["checkIntegrity"];
         put?: never;
@@ -630,7 +734,7 @@ export interface paths {
         };
         /**
          * The whole ledger's latest integrity result (admin)
-         * @description Administrators only. The result of the latest whole-ledger integrity check that finished, and how old it is. The check itself runs as a job outside the request (POST /integrity/jobs), never as a scan here; before the first has finished, `data` is null and `message` says how to start one.
+         * @description Administrators only. The result of the latest whole-ledger integrity check that finished, and how old it is. The check itself runs as a job outside the request (POST /integrity/jobs), never as a scan here; before the first has finished, `data` is null and `message` says how to start one. An API key needs the scope `ledger:read` (else 403 `insufficient_scope`).
          */
         get: operations["checkLedgerIntegrity"];
         put?: never;
@@ -652,7 +756,7 @@ export interface paths {
         put?: never;
         /**
          * Start a whole-ledger integrity check (admin)
-         * @description Administrators only. Starts the whole-ledger check as a job and answers at once (202): a worker recomputes every balance, system accounts included, from the journals a page at a time and compares it with the recorded balances, as the ledger stood 60 s before the start (`as_of`), so writes may go on meanwhile. Follow it with GET /integrity/jobs/{id}. One whole-ledger check runs at a time: another start while one runs is 409 `integrity_check_running`.
+         * @description Administrators only. Starts the whole-ledger check as a job and answers at once (202): a worker recomputes every balance, system accounts included, from the journals a page at a time and compares it with the recorded balances, as the ledger stood 60 s before the start (`as_of`), so writes may go on meanwhile. Follow it with GET /integrity/jobs/{id}. One whole-ledger check runs at a time: another start while one runs is 409 `integrity_check_running`. An API key needs the scope `ledger:write` (else 403 `insufficient_scope`).
          */
         post: operations["startLedgerIntegrityJob"];
         delete?: never;
@@ -670,7 +774,7 @@ export interface paths {
         };
         /**
          * The latest whole-ledger integrity check (admin)
-         * @description Administrators only. The most recently started check with its progress, and its result once it has finished; `data` is null before the first.
+         * @description Administrators only. The most recently started check with its progress, and its result once it has finished; `data` is null before the first. An API key needs the scope `ledger:read` (else 403 `insufficient_scope`).
          */
         get: operations["getLatestLedgerIntegrityJob"];
         put?: never;
@@ -690,7 +794,7 @@ export interface paths {
         };
         /**
          * A whole-ledger integrity check (admin)
-         * @description Administrators only. One check: its status (queued, running, succeeded, failed), progress, and its result once it has succeeded.
+         * @description Administrators only. One check: its status (queued, running, succeeded, failed), progress, and its result once it has succeeded. An API key needs the scope `ledger:read` (else 403 `insufficient_scope`).
          */
         get: operations["getLedgerIntegrityJob"];
         put?: never;
@@ -710,7 +814,7 @@ export interface paths {
         };
         /**
          * Daily balances and flows
-         * @description Per account and per currency, one point per UTC day over the last `days` days (today included): end-of-day balance, available, pending and the day's inflows and outflows.
+         * @description Per account and per currency, one point per UTC day over the last `days` days (today included): end-of-day balance, available, pending and the day's inflows and outflows. An API key needs the scope `ledger:read` (else 403 `insufficient_scope`).
          */
         get: operations["getLedgerAnalytics"];
         put?: never;
@@ -730,7 +834,7 @@ export interface paths {
         };
         /**
          * Ledger event stream (server-sent events)
-         * @description The signed-in user's ledger events as they commit, as `text/event-stream`: first `retry:` and a `cursor` event, then for each event its `id:` (the resume cursor), `event:` (its name) and `data:` (JSON). Quiet streams get a heartbeat comment with a `cursor` event; the stream ends cleanly after a while and the client reconnects with `Last-Event-ID`. Browsers authenticate with `?ticket=` (POST /api/v1/auth/stream-ticket), other clients with the bearer header. An administrator may watch another user's feed with `userId`.
+         * @description The signed-in user's ledger events as they commit, as `text/event-stream`: first `retry:` and a `cursor` event, then for each event its `id:` (the resume cursor), `event:` (its name) and `data:` (JSON). Quiet streams get a heartbeat comment with a `cursor` event; the stream ends cleanly after a while and the client reconnects with `Last-Event-ID`. Browsers authenticate with `?ticket=` (POST /api/v1/auth/stream-ticket), other clients with the bearer header. An administrator may watch another user's feed with `userId`. An API key needs the scope `ledger:read` (else 403 `insufficient_scope`).
          */
         get: operations["streamLedgerEvents"];
         put?: never;
@@ -752,7 +856,7 @@ export interface paths {
         put?: never;
         /**
          * Run a ledger command
-         * @description One gRPC-style command per request, `{command: {<name>: {...arguments}}}`: `subscribeToAccount` and `subscribeToTransactions` (answer the stream URL with those filters), `createTransaction` (a transfer or deposit; honours Idempotency-Key), `getBalance`, `reconcileAccount` (compares an expected balance with the ledger's and announces `reconciliationResult`). A refusal is 'Ledger command failed' with the `reason` and the status of the underlying error.
+         * @description One gRPC-style command per request, `{command: {<name>: {...arguments}}}`: `subscribeToAccount` and `subscribeToTransactions` (answer the stream URL with those filters), `createTransaction` (a transfer or deposit; honours Idempotency-Key), `getBalance`, `reconcileAccount` (compares an expected balance with the ledger's and announces `reconciliationResult`). A refusal is 'Ledger command failed' with the `reason` and the status of the underlying error. An API key needs the scope `ledger:read`; commands other than `getBalance`, `subscribeToAccount`, `subscribeToTransactions` also need `ledger:write`.
          */
         post: operations["runLedgerCommand"];
         delete?: never;
@@ -770,7 +874,7 @@ export interface paths {
         };
         /**
          * KYC service health
-         * @description Asks the KYC store (the table) and the document bucket. `success` is true while the store answers; 503 with Retry-After when it does not.
+         * @description Asks the KYC store (the table) and the document bucket. `success` is true while the store answers; 503 with Retry-After when it does not. An API key needs the scope `kyc:read` (else 403 `insufficient_scope`).
          */
         get: operations["getKycHealth"];
         put?: never;
@@ -790,7 +894,7 @@ export interface paths {
         };
         /**
          * Countries KYC supports
-         * @description The 30 countries of the built-in list with their document types (spec 001 §3), then every other ISO 3166-1 country, which accepts a passport. `search` matches name or code, case-insensitively; the popular ones (US, GB, DE, FR, IT, ES, CA, AU, IN, BR) are marked.
+         * @description The 30 countries of the built-in list with their document types (spec 001 §3) and the identity numbers each asks for (`identityNumbers`: Aadhaar and PAN for India, e.g. an optional SSN for the United States, none for Japan), then every other ISO 3166-1 country, which accepts a passport or a national ID card and asks for no number. `search` matches name or code, case-insensitively; the popular ones (US, GB, DE, FR, IT, ES, CA, AU, IN, BR) are marked. An API key needs the scope `kyc:read` (else 403 `insufficient_scope`).
          */
         get: operations["listKycCountries"];
         put?: never;
@@ -812,7 +916,7 @@ export interface paths {
         put?: never;
         /**
          * Start KYC
-         * @description Starts the caller's KYC submission for a country (one active submission per user; a second start is a 409 whose message contains 'already has a KYC submission'; after a rejection a new one may start). `amount` (INR, whole rupees) defaults to 50000. An optional `X-Device-Id` header (8-128 of `A-Za-z0-9._:-`) counts toward the device velocity rule, as the client address and e-mail domain do. Announces `verificationStarted` and a first `riskAssessmentUpdate` on the KYC stream.
+         * @description Starts the caller's KYC submission for a country (one active submission per user; a second start is a 409 whose message contains 'already has a KYC submission'; after a rejection a new one may start). `amount` (INR, whole rupees) defaults to 50000. An optional `X-Device-Id` header (8-128 of `A-Za-z0-9._:-`) counts toward the device velocity rule, as the client address and e-mail domain do. Announces `verificationStarted` on the KYC stream. The reply's state says what the country asks for (`document_types`, `identity_number_requirements`) and what remains (`remaining_steps`). An API key needs the scope `kyc:write` (else 403 `insufficient_scope`).
          */
         post: operations["startKyc"];
         delete?: never;
@@ -830,7 +934,7 @@ export interface paths {
         };
         /**
          * The caller's KYC state
-         * @description Spec 001 §3 KYC state: status, progress, documents by type (status, verified_at, and the problems of a document that failed its checks), masked identity numbers, what is left to do (`next_steps`), an open request from a reviewer, the risk score and level. 404 `kyc_not_started` before any start.
+         * @description Spec 001 §3 KYC state: status, progress, documents by type (status, verified_at, and the problems of a document that failed its checks), the identity numbers the country asks for (`identity_number_requirements`) and the masked ones verified, what is left before review (`remaining_steps`: `document` and required number types, in order; `next_steps` in words), an open request from a reviewer. No risk score, level or flag: applicants are told what to do next, never which check fired. 404 `kyc_not_started` before any start. An API key needs the scope `kyc:read` (else 403 `insufficient_scope`).
          */
         get: operations["getKycStatus"];
         put?: never;
@@ -852,7 +956,7 @@ export interface paths {
         put?: never;
         /**
          * Verify an Aadhaar number
-         * @description 12 digits (spaces allowed), the first 2-9, a valid Verhoeff check digit, not a palindrome. A bad number is a 400 with the spec's message and changes nothing. Only the number masked to its last four and a keyed hash are stored; the same number on another user is a risk flag. Verifying the recorded number again changes nothing. Adds 25 to progress; announces `documentVerified` and the risk update on the KYC stream. `country`, when sent, must be the submission's.
+         * @description India. 12 digits, the first 2-9, a valid Verhoeff check digit, not a palindrome. A malformed number is a 400 with its message and changes nothing; a number the submission's country does not ask for is a 400 `identity_number_not_asked`. Only the number masked to its last four and keyed hashes are stored; the same number on another user is a risk flag (for reviewers). Verifying the recorded number again changes nothing. Adds 25 to progress; announces `documentVerified` on the KYC stream. `country`, when sent, must be the submission's. An API key needs the scope `kyc:write` (else 403 `insufficient_scope`).
          */
         post: operations["verifyAadhaar"];
         delete?: never;
@@ -872,9 +976,29 @@ export interface paths {
         put?: never;
         /**
          * Verify a PAN
-         * @description AAAAA9999A (uppercased, spaces removed) with an official holder type (A, B, C, F, G, H, J, L, P, T) in the 4th place; the serial 0000 is refused. A bad number is a 400 with the spec's message and changes nothing. Only the number masked to its last four and a keyed hash are stored; the same number on another user is a risk flag. Verifying the recorded number again changes nothing. Adds 25 to progress; announces `documentVerified` and the risk update on the KYC stream. `country`, when sent, must be the submission's.
+         * @description India. AAAAA9999A with an official holder type (A, B, C, F, G, H, J, L, P, T) in the 4th place; the serial 0000 is refused. A malformed number is a 400 with its message and changes nothing; a number the submission's country does not ask for is a 400 `identity_number_not_asked`. Only the number masked to its last four and keyed hashes are stored; the same number on another user is a risk flag (for reviewers). Verifying the recorded number again changes nothing. Adds 25 to progress; announces `documentVerified` on the KYC stream. `country`, when sent, must be the submission's. An API key needs the scope `kyc:write` (else 403 `insufficient_scope`).
          */
         post: operations["verifyPan"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/kyc/identity-numbers/{type}/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Verify an identity number
+         * @description Any identity number the submission's country asks for (GET /countries `identityNumbers`, GET /status `identity_number_requirements`), by its type, e.g. `us_ssn`, `gb_nino`, `br_cpf`, `de_idnr`; Aadhaar and PAN also have their paths of spec 001, /verify/aadhaar and /verify/pan. Each type's format and check digits are checked (docs/trust-and-safety.md lists them); a malformed number is a 400 `invalid_identity_number` naming the format (Aadhaar and PAN keep `invalid_aadhaar` and `invalid_pan`). An unknown type is a 404 `identity_number_type_not_found`. A malformed number is a 400 with its message and changes nothing; a number the submission's country does not ask for is a 400 `identity_number_not_asked`. Only the number masked to its last four and keyed hashes are stored; the same number on another user is a risk flag (for reviewers). Verifying the recorded number again changes nothing. Adds 25 to progress; announces `documentVerified` on the KYC stream. `country`, when sent, must be the submission's. An API key needs the scope `kyc:write` (else 403 `insufficient_scope`).
+         */
+        post: operations["verifyIdentityNumber"];
         delete?: never;
         options?: never;
         head?: never;
@@ -892,7 +1016,7 @@ export interface paths {
         put?: never;
         /**
          * Upload a KYC document picture
-         * @description Multipart form with `file` (JPG/JPEG/PNG, at most 5 MB) and `document_type` (one the submission's country accepts). The file is judged by its bytes (magic numbers), then decoded and checked (resolution, focus, glare) before the reply. Refusals (nothing is stored): 413 `file_too_large` "File size must be less than 5MB"; 415 `wrong_image_format` "File must be JPG, JPEG, or PNG format" for other image formats, for a file that only claims to be a JPG/PNG by its name or declared type (a text file named .png), for a declared content type that disagrees with the bytes, and for extensions other than jpg/jpeg/png; 415 `not_an_image` "File must be an image" for anything else; 422 `image_unreadable` for a damaged picture. A readable picture that fails a quality check (resolution under 600 x 400, blur, glare, washed out) is stored and recorded as the type's current document with status `rejected` (audit trail; `documentVerified` REJECTED on the KYC stream). Such a rejection is answered 422 `document_rejected` with the problems in the message, so the applicant can retake the photo. Needs a started KYC (409 `kyc_not_started`).
+         * @description Multipart form with `file` (JPG/JPEG/PNG, at most 5 MB) and `document_type` (one the submission's country accepts). The file is judged by its bytes (magic numbers), then decoded and checked (resolution, focus, glare) before the reply. Refusals (nothing is stored): 413 `file_too_large` "File size must be less than 5MB"; 415 `wrong_image_format` "File must be JPG, JPEG, or PNG format" for other image formats, for a file that only claims to be a JPG/PNG by its name or declared type (a text file named .png), for a declared content type that disagrees with the bytes, and for extensions other than jpg/jpeg/png; 415 `not_an_image` "File must be an image" for anything else; 422 `image_unreadable` for a damaged picture; 422 `image_too_large` for a picture whose header declares more than 40 megapixels (refused before decoding); 422 `image_check_timeout` for a picture whose decode and checks take more than 5 seconds. A readable picture that fails a quality check (resolution under 600 x 400, blur, glare, washed out) is stored and recorded as the type's current document with status `rejected` (audit trail; `documentVerified` REJECTED on the KYC stream). Such a rejection is answered 422 `document_rejected` with the problems in the message, so the applicant can retake the photo. One upload per submission is checked at a time: another one waits up to 1.5 s, then gets 409 `kyc_submission_busy` with Retry-After (nothing stored; send it again). Needs a started KYC (409 `kyc_not_started`). An API key needs the scope `kyc:write` (else 403 `insufficient_scope`).
          */
         post: operations["uploadKycDocument"];
         delete?: never;
@@ -912,7 +1036,7 @@ export interface paths {
         put?: never;
         /**
          * Get a presigned S3 upload for a document picture
-         * @description A presigned POST (valid 5 minutes) that lets the browser send one picture straight to the private KYC bucket. The signed policy fixes the object key (under the user's own prefix), 1 byte to 5 MB, the JPEG or PNG content type asked for, and server-side encryption. When S3 reports the object, the same checks as POST /upload run: a refused file is deleted and recorded as a rejected document with the spec's message; the outcome appears in GET /status and on the KYC stream (documentVerified).
+         * @description A presigned POST (valid 5 minutes) that lets the browser send one picture straight to the private KYC bucket. The signed policy fixes the object key (under the user's own prefix), 1 byte to 5 MB, the JPEG or PNG content type asked for, and server-side encryption. The ticket is recorded: when S3 reports the object, it is attached only if a ticket was issued for exactly that key, to this user, submission and document type, and the object was created before the ticket expired (any other object is deleted). Then the same checks as POST /upload run: a refused file is deleted and recorded as a rejected document with the spec's message; the outcome appears in GET /status and on the KYC stream (documentVerified). An API key needs the scope `kyc:write` (else 403 `insufficient_scope`).
          */
         post: operations["createKycUploadTicket"];
         delete?: never;
@@ -932,7 +1056,7 @@ export interface paths {
         put?: never;
         /**
          * Verify a document from base64 images (Didit-style)
-         * @description `document_image` (base64, or a data: URL) gets every check of POST /upload; `country_code` must be the submission's country. A `face_image`, if sent, must be a readable JPEG/PNG too and is stored beside the document for the reviewer: no face match is computed and none is claimed (`face_match: "not_performed"`). Refusals (nothing is stored): 413 `file_too_large` "File size must be less than 5MB"; 415 `wrong_image_format` "File must be JPG, JPEG, or PNG format" for other image formats, for a file that only claims to be a JPG/PNG by its name or declared type (a text file named .png), for a declared content type that disagrees with the bytes, and for extensions other than jpg/jpeg/png; 415 `not_an_image` "File must be an image" for anything else; 422 `image_unreadable` for a damaged picture. A readable picture that fails a quality check (resolution under 600 x 400, blur, glare, washed out) is stored and recorded as the type's current document with status `rejected` (audit trail; `documentVerified` REJECTED on the KYC stream). Here the rejection is the reply's `data.status` REJECTED (200) with its problems.
+         * @description `document_image` (base64, or a data: URL) gets every check of POST /upload; `country_code` must be the submission's country. A `face_image`, if sent, must be a readable JPEG/PNG too and is stored beside the document for the reviewer: no face match is computed and none is claimed (`face_match: "not_performed"`). Refusals (nothing is stored): 413 `file_too_large` "File size must be less than 5MB"; 415 `wrong_image_format` "File must be JPG, JPEG, or PNG format" for other image formats, for a file that only claims to be a JPG/PNG by its name or declared type (a text file named .png), for a declared content type that disagrees with the bytes, and for extensions other than jpg/jpeg/png; 415 `not_an_image` "File must be an image" for anything else; 422 `image_unreadable` for a damaged picture; 422 `image_too_large` for a picture whose header declares more than 40 megapixels (refused before decoding); 422 `image_check_timeout` for a picture whose decode and checks take more than 5 seconds. A readable picture that fails a quality check (resolution under 600 x 400, blur, glare, washed out) is stored and recorded as the type's current document with status `rejected` (audit trail; `documentVerified` REJECTED on the KYC stream). Here the rejection is the reply's `data.status` REJECTED (200) with its problems. One upload per submission is checked at a time: another one waits up to 1.5 s, then gets 409 `kyc_submission_busy` with Retry-After (nothing stored; send it again). An API key needs the scope `kyc:write` (else 403 `insufficient_scope`).
          */
         post: operations["verifyKycDocumentDidit"];
         delete?: never;
@@ -950,7 +1074,7 @@ export interface paths {
         };
         /**
          * Reviewer dashboard: submissions
-         * @description Every KYC submission, newest first, filtered (status, search, country, priority, period) and paged by cursor; `total` counts every match for "Showing X of Y". Administrators only (a user is answered 403 `admin_required`).
+         * @description Every KYC submission, newest first, filtered (status, search, country, priority, period) and paged by cursor; `total` counts every match for "Showing X of Y". Administrators only (a user is answered 403 `admin_required`). An API key needs the scope `kyc:read` (else 403 `insufficient_scope`).
          */
         get: operations["listKycSubmissions"];
         put?: never;
@@ -970,7 +1094,7 @@ export interface paths {
         };
         /**
          * Reviewer dashboard: stats with trends
-         * @description The stat cards for the submissions submitted within the period (default 7d): totals by outcome, Pending Review (pending + under_review), average processing time (hours, submission to decision), success rate (verified / decided), monthly growth, and each figure's change against the previous period of the same length. Administrators only (a user is answered 403 `admin_required`).
+         * @description The stat cards for the submissions submitted within the period (default 7d): totals by outcome, Pending Review (pending + under_review), average processing time (hours, submission to decision), success rate (verified / decided), monthly growth, and each figure's change against the previous period of the same length. Administrators only (a user is answered 403 `admin_required`). An API key needs the scope `kyc:read` (else 403 `insufficient_scope`).
          */
         get: operations["getKycDashboardStats"];
         put?: never;
@@ -990,7 +1114,7 @@ export interface paths {
         };
         /**
          * Export Report (CSV)
-         * @description Every submission matching the dashboard's filters (at most 10,000; more is a 422 `export_too_large`) as a CSV download, with a header row. Cells a spreadsheet would run as formulas are escaped with a leading quote. Administrators only (a user is answered 403 `admin_required`).
+         * @description Every submission matching the dashboard's filters (at most 10,000; more is a 422 `export_too_large`) as a CSV download, with a header row. Cells a spreadsheet would run as formulas are escaped with a leading quote. Administrators only (a user is answered 403 `admin_required`). An API key needs the scope `kyc:read` (else 403 `insufficient_scope`).
          */
         get: operations["exportKycSubmissions"];
         put?: never;
@@ -1012,9 +1136,29 @@ export interface paths {
         put?: never;
         /**
          * The same decision for many submissions
-         * @description 1 to 100 distinct ids. Each id is its own change, not all-or-nothing: the reply says for each (in the order given) whether it was updated, unchanged (already so), not found, or refused (with the reason), and the summary counts them. Transitions: under_review -> verified | rejected (announces verificationCompleted VERIFIED/REJECTED on the KYC stream); pending -> rejected (an incomplete submission can be refused, not approved); pending -> under_review only when every step is done; under_review -> pending is a Request Info (`notes` is the message, required); verified | rejected -> under_review reopens a decision (`notes` required); verified <-> rejected directly is refused (reopen first). The same status with new notes only records the note. Anything else is a 409 `kyc_invalid_transition`. Administrators only (a user is answered 403 `admin_required`).
+         * @description 1 to 100 distinct ids. Each id is its own change, not all-or-nothing: the reply says for each (in the order given) whether it was updated, unchanged (already so), not found, or refused (with the reason and code, e.g. `kyc_risk_acknowledgement_required` for a risky approval without `acknowledge_risk`), and the summary counts them. A reject or send-back without `notes` is refused as a whole (400 `kyc_reason_required`). Ask POST /submissions/bulk-risk first to show what the action touches. Rejecting (status rejected) and sending back (status pending) need a reason in `notes` (400 `kyc_reason_required` when absent or blank). Approving is checked against the live rules at that moment: a submission that is High risk, or that the rules recommend rejecting (stored or live assessment), is approved only with `acknowledge_risk: true` (409 `kyc_risk_acknowledgement_required` naming the warnings otherwise; the dashboard asks the reviewer to type APPROVE first), and the acknowledgement is audited with the warnings. Every decision keeps the reviewer and the reason in `audit`. Transitions: under_review -> verified | rejected (announces verificationCompleted VERIFIED/REJECTED on the KYC stream); pending -> rejected (an incomplete submission can be refused, not approved); pending -> under_review only when every step is done; under_review -> pending is a Request Info (`notes` is the message, required); verified | rejected -> under_review reopens a decision (`notes` required); verified <-> rejected directly is refused (reopen first). The same status with new notes only records the note. Anything else is a 409 `kyc_invalid_transition`. Administrators only (a user is answered 403 `admin_required`). An API key needs the scope `kyc:write` (else 403 `insufficient_scope`).
          */
         post: operations["bulkUpdateKycSubmissions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/kyc/submissions/bulk-risk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The risk of the submissions a bulk action would touch
+         * @description For 1 to 100 distinct ids: how many are Low, Medium and High, the highest score, how many the risk rules recommend rejecting, and whether approving them needs `acknowledge_risk`, with each submission's figures. Each is the higher of its stored assessment and the live rules' assessment now (what the approval will be checked against). Unknown ids are left out. Writes nothing. Administrators only (a user is answered 403 `admin_required`). An API key needs the scope `kyc:write` (else 403 `insufficient_scope`).
+         */
+        post: operations["summariseKycBulkRisk"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1030,12 +1174,12 @@ export interface paths {
         };
         /**
          * One submission in full
-         * @description The submission with its documents (each with short-lived presigned links to the image and face image), the risk breakdown (flags and the rules that fired), masked identity numbers, the open Request Info, and `audit`: every change with who, when, from, to and note. Administrators only (a user is answered 403 `admin_required`).
+         * @description The submission with its documents (each with short-lived presigned links to the image and face image), the risk breakdown (flags and the rules that fired), `risk_check` (what the live rules say now and whether approving needs `acknowledge_risk`), `linked` (other users' submissions sharing an identity number or a picture with it, earlier or later, with their status; the first 25), an open `review_alert`, masked identity numbers, the open Request Info, and `audit`: every change with who, when, from, to and note. Administrators only (a user is answered 403 `admin_required`). An API key needs the scope `kyc:read` (else 403 `insufficient_scope`).
          */
         get: operations["getKycSubmission"];
         /**
          * Approve, reject, reopen or annotate a submission
-         * @description Sets the status (and notes, at most 2000 characters), recorded in the audit trail with the reviewer, time, from, to and note. Transitions: under_review -> verified | rejected (announces verificationCompleted VERIFIED/REJECTED on the KYC stream); pending -> rejected (an incomplete submission can be refused, not approved); pending -> under_review only when every step is done; under_review -> pending is a Request Info (`notes` is the message, required); verified | rejected -> under_review reopens a decision (`notes` required); verified <-> rejected directly is refused (reopen first). The same status with new notes only records the note. Anything else is a 409 `kyc_invalid_transition`. Administrators only (a user is answered 403 `admin_required`).
+         * @description Sets the status (and notes, at most 2000 characters), recorded in the audit trail with the reviewer, time, from, to and note. Rejecting (status rejected) and sending back (status pending) need a reason in `notes` (400 `kyc_reason_required` when absent or blank). Approving is checked against the live rules at that moment: a submission that is High risk, or that the rules recommend rejecting (stored or live assessment), is approved only with `acknowledge_risk: true` (409 `kyc_risk_acknowledgement_required` naming the warnings otherwise; the dashboard asks the reviewer to type APPROVE first), and the acknowledgement is audited with the warnings. Every decision keeps the reviewer and the reason in `audit`. Transitions: under_review -> verified | rejected (announces verificationCompleted VERIFIED/REJECTED on the KYC stream); pending -> rejected (an incomplete submission can be refused, not approved); pending -> under_review only when every step is done; under_review -> pending is a Request Info (`notes` is the message, required); verified | rejected -> under_review reopens a decision (`notes` required); verified <-> rejected directly is refused (reopen first). The same status with new notes only records the note. Anything else is a 409 `kyc_invalid_transition`. Administrators only (a user is answered 403 `admin_required`). An API key needs the scope `kyc:write` (else 403 `insufficient_scope`).
          */
         put: operations["decideKycSubmission"];
         post?: never;
@@ -1056,9 +1200,29 @@ export interface paths {
         put?: never;
         /**
          * Request Info from the applicant
-         * @description Sends the submission back to the applicant (status pending) with a message they see in the wizard (`info_request`); they answer with POST /api/v1/kyc/resubmit. From under_review, or again on a pending submission (the message is replaced); a decided one must be reopened first (409). Administrators only (a user is answered 403 `admin_required`).
+         * @description Sends the submission back to the applicant (status pending) with a message they see in the wizard (`info_request`); they answer with POST /api/v1/kyc/resubmit. The message is required (400 `kyc_reason_required` when absent or blank) and kept in the audit trail with the reviewer. From under_review, or again on a pending submission (the message is replaced); a decided one must be reopened first (409). Administrators only (a user is answered 403 `admin_required`). An API key needs the scope `kyc:write` (else 403 `insufficient_scope`).
          */
         post: operations["requestKycInfo"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/kyc/submissions/{id}/dismiss-alert": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Dismiss a review alert with a reason
+         * @description A verified submission whose risk rose when a later submission shared its identity number or a picture keeps its status and gets `review_alert` (shown in the list as an open alert, priority high). The reviewer either reopens it (PUT status under_review, which also closes the alert) or dismisses the alert here with a reason (400 `kyc_reason_required` without one), kept in the audit trail. 409 `kyc_no_review_alert` when no alert is open. Administrators only (a user is answered 403 `admin_required`). An API key needs the scope `kyc:write` (else 403 `insufficient_scope`).
+         */
+        post: operations["dismissKycReviewAlert"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1076,7 +1240,7 @@ export interface paths {
         put?: never;
         /**
          * Answer a Request Info
-         * @description The signed-in applicant's own submission goes back to review after a reviewer's Request Info: only while one is open (else 409 `kyc_no_info_request`) and once every step is done (else 409 `kyc_incomplete`, naming what is missing). The optional note is kept in the audit trail; the submission is rescored and moves to under_review.
+         * @description The signed-in applicant's own submission goes back to review after a reviewer's Request Info: only while one is open (else 409 `kyc_no_info_request`) and once every step is done (else 409 `kyc_incomplete`, naming what is missing). The optional note is kept in the audit trail; the submission is rescored and moves to under_review. An API key needs the scope `kyc:write` (else 403 `insufficient_scope`).
          */
         post: operations["resubmitKyc"];
         delete?: never;
@@ -1094,7 +1258,7 @@ export interface paths {
         };
         /**
          * Risk rule sets: the live version, the draft and every version
-         * @description The published rule set (json-rules-engine rules whose events add points, flags, a verdict and a priority, plus the country-risk table), the draft being edited and the list of versions. Nothing published yet: the seed rule set is published as version 1 first. Administrators only (a user is answered 403 `admin_required`).
+         * @description The published rule set (json-rules-engine rules whose events add points, flags, a verdict and a priority, plus the country-risk table), the draft being edited and the list of versions. Nothing published yet: the seed rule set is published as version 1 first. Administrators only (a user is answered 403 `admin_required`). An API key needs the scope `kyc:read` (else 403 `insufficient_scope`).
          */
         get: operations["getKycRules"];
         put?: never;
@@ -1114,7 +1278,7 @@ export interface paths {
         };
         /**
          * One published rule set version
-         * @description Published versions never change. Administrators only (a user is answered 403 `admin_required`).
+         * @description Published versions never change. Administrators only (a user is answered 403 `admin_required`). An API key needs the scope `kyc:read` (else 403 `insufficient_scope`).
          */
         get: operations["getKycRuleSetVersion"];
         put?: never;
@@ -1135,7 +1299,7 @@ export interface paths {
         get?: never;
         /**
          * Save the draft rule set
-         * @description Replaces the draft. The rule set is checked with its schema (at most 100 rules, names up to 200 characters, conditions at most 6 levels deep, 200 KB of JSON; known facts and operators only) and then loaded and run once by json-rules-engine itself: whatever it would refuse is a 400 `invalid_rule_set` naming the rule and the place, and nothing is saved. With `expected_revision`, a draft someone else saved since is not overwritten (409). Administrators only (a user is answered 403 `admin_required`).
+         * @description Replaces the draft. The rule set is checked with its schema (at most 100 rules, names up to 200 characters, conditions at most 6 levels deep, 200 KB of JSON; known facts and operators only) and then loaded and run once by json-rules-engine itself: whatever it would refuse is a 400 `invalid_rule_set` naming the rule and the place, and nothing is saved. With `expected_revision`, a draft someone else saved since is not overwritten (409). Administrators only (a user is answered 403 `admin_required`). An API key needs the scope `kyc:write` (else 403 `insufficient_scope`).
          */
         put: operations["saveKycRuleSetDraft"];
         post?: never;
@@ -1156,7 +1320,7 @@ export interface paths {
         put?: never;
         /**
          * Dry-run a rule set against a stored submission
-         * @description Evaluates `rules` (a rule set body, validated like a draft), or published `version`, or else the draft (the live version when there is none) against the submission `submission_id` as it is now, and returns the assessment it would produce with the facts it saw. Writes nothing. Administrators only (a user is answered 403 `admin_required`).
+         * @description Evaluates `rules` (a rule set body, validated like a draft), or published `version`, or else the draft (the live version when there is none) against the submission `submission_id` as it is now, and returns the assessment it would produce with the facts it saw. Writes nothing. Administrators only (a user is answered 403 `admin_required`). An API key needs the scope `kyc:write` (else 403 `insufficient_scope`).
          */
         post: operations["testKycRuleSet"];
         delete?: never;
@@ -1176,7 +1340,7 @@ export interface paths {
         put?: never;
         /**
          * Publish the draft as the next version
-         * @description The draft becomes the next immutable version and the live one: every instance uses it from its next evaluation (the live version is looked up on every evaluation), and each assessment records the version that produced it. The pointer moves only from the version this publish saw and the draft is removed only at the revision read, so concurrent publishes give one version and a 409. An optional `draft_revision` publishes only that revision of the draft. Administrators only (a user is answered 403 `admin_required`).
+         * @description The draft becomes the next immutable version and the live one: every instance uses it from its next evaluation (the live version is looked up on every evaluation), and each assessment records the version that produced it. The pointer moves only from the version this publish saw and the draft is removed only at the revision read, so concurrent publishes give one version and a 409. An optional `draft_revision` publishes only that revision of the draft. Administrators only (a user is answered 403 `admin_required`). An API key needs the scope `kyc:write` (else 403 `insufficient_scope`).
          */
         post: operations["publishKycRuleSet"];
         delete?: never;
@@ -1194,13 +1358,13 @@ export interface paths {
         };
         /**
          * The current watchlist
-         * @description Version, label, counts per list, who uploaded it and when, and the first entries (all null/0 before any upload). Administrators only (a user is answered 403 `admin_required`).
+         * @description Version, label, counts per list, who uploaded it and when, and the first entries (all null/0 before any upload). Administrators only (a user is answered 403 `admin_required`). An API key needs the scope `kyc:read` (else 403 `insufficient_scope`).
          */
         get: operations["getKycWatchlist"];
         put?: never;
         /**
          * Upload a sanctions/PEP watchlist (CSV)
-         * @description The CSV as `text/csv` (label in `?name=`) or JSON `{csv, name?}`: a header row with `name` and any of `aliases` (separated by ; or |), `country`, `list` (e.g. sanctions, pep; default sanctions), `type`; other columns are ignored and listed in the reply. At most 2 MB and 20,000 rows; a malformed file is a 400 `invalid_watchlist` naming the line, and nothing changes. The upload becomes the current list: names are screened with Jaro-Winkler (>= 0.92 on normalised names, order of the parts ignored) from every instance's next assessment. Administrators only (a user is answered 403 `admin_required`).
+         * @description The CSV as `text/csv` (label in `?name=`) or JSON `{csv, name?}`: a header row with `name` and any of `aliases` (separated by ; or |), `country`, `list` (e.g. sanctions, pep; default sanctions), `type`; other columns are ignored and listed in the reply. At most 2 MB and 20,000 rows; a malformed file is a 400 `invalid_watchlist` naming the line, and nothing changes. The upload becomes the current list: names are screened with Jaro-Winkler (>= 0.92 on normalised names, order of the parts ignored) from every instance's next assessment. Administrators only (a user is answered 403 `admin_required`). An API key needs the scope `kyc:write` (else 403 `insufficient_scope`).
          */
         post: operations["uploadKycWatchlist"];
         delete?: never;
@@ -1220,7 +1384,7 @@ export interface paths {
         put?: never;
         /**
          * Create a KYC profile
-         * @description Starts the caller's KYC from a profile (as POST /api/v1/kyc/start, one active submission per user: a second is a 409 whose message contains 'already has a KYC submission'). `userId`, when sent, must be the caller's (else 403). `documents` are keyed by document type and hold details only (number, issuing country, expiry date); each type must be accepted for the country; numbers are stored masked to their last four. The reply's `profile.profileId` is the submission's id.
+         * @description Starts the caller's KYC from a profile (as POST /api/v1/kyc/start, one active submission per user: a second is a 409 whose message contains 'already has a KYC submission'). `userId`, when sent, must be the caller's (else 403). `documents` are keyed by document type and hold details only (number, issuing country, expiry date); each type must be accepted for the country; numbers are stored masked to their last four. The reply's `profile.profileId` is the submission's id. An API key needs the scope `kyc:write` (else 403 `insufficient_scope`).
          */
         post: operations["createKycProfile"];
         delete?: never;
@@ -1238,7 +1402,7 @@ export interface paths {
         };
         /**
          * Get a KYC profile
-         * @description The caller's own profile, with its submission's current status, risk and progress; an administrator may read any. Another user's id is a 404, as an unknown one.
+         * @description The caller's own profile, with its submission's current status and progress (no risk signal: reviewers read those in the review routes); an administrator may read any. Another user's id is a 404, as an unknown one. An API key needs the scope `kyc:read` (else 403 `insufficient_scope`).
          */
         get: operations["getKycProfile"];
         put?: never;
@@ -1258,7 +1422,7 @@ export interface paths {
         };
         /**
          * KYC streaming service health
-         * @description The connect check of the KYC streaming client: a bearer token, then the same real checks as GET /api/v1/kyc/ (table and document bucket). 503 with Retry-After when the store does not answer.
+         * @description The connect check of the KYC streaming client: a bearer token, then the same real checks as GET /api/v1/kyc/ (table and document bucket). 503 with Retry-After when the store does not answer. An API key needs the scope `kyc:read` (else 403 `insufficient_scope`).
          */
         get: operations["getKycStreamHealth"];
         put?: never;
@@ -1278,7 +1442,7 @@ export interface paths {
         };
         /**
          * KYC event stream (server-sent events)
-         * @description The user's KYC events as they commit (spec 001 §3): each message's `event:` is the type and its `data:` is `{event: {<type>: {...}}, type, verificationId, at}`. The wire is the ledger stream's: `retry:`, a `cursor` event first, `id:` on every event (resume with Last-Event-ID or `?lastEventId=`), heartbeats, a clean end after a while. Browsers authenticate with `?ticket=` (POST /api/v1/auth/stream-ticket or the subscribeToVerification command), other clients with the bearer header. `userId` defaults to the caller; another user's feed needs the admin role (else 403). `includeRiskUpdates=false` leaves riskAssessmentUpdate out.
+         * @description The user's KYC events as they commit (spec 001 §3): each message's `event:` is the type and its `data:` is `{event: {<type>: {...}}, type, verificationId, at}`. The wire is the ledger stream's: `retry:`, a `cursor` event first, `id:` on every event (resume with Last-Event-ID or `?lastEventId=`), heartbeats, a clean end after a while. Browsers authenticate with `?ticket=` (POST /api/v1/auth/stream-ticket or the subscribeToVerification command), other clients with the bearer header. `userId` defaults to the caller; another user's feed needs the admin role (else 403). An applicant's own feed carries no risk signal: verificationStarted, documentUploaded, documentVerified and verificationCompleted only, none with a score; riskAssessmentUpdate and complianceAlert reach administrators only. `includeRiskUpdates=false` leaves riskAssessmentUpdate out of an administrator's feed too. An API key needs the scope `kyc:read` (else 403 `insufficient_scope`).
          */
         get: operations["streamKycEvents"];
         put?: never;
@@ -1300,9 +1464,93 @@ export interface paths {
         put?: never;
         /**
          * Run a KYC command
-         * @description One gRPC-style command per request, `{command: {<name>: {...arguments}}}`: `startVerification` (as POST /api/v1/kyc/start; amount defaults to 50000), `uploadDocument` (documentType, documentData as base64 of at most 5 MB, fileName: the same checks as an upload), `verifyDocument` (aadhaar or pan with documentNumber, as /verify/*; an identity document type reports its checks' result), `subscribeToVerification` (the stream URL, resuming from the start of the current verification, and a stream ticket). `userId`, when sent, must be the caller's (subscribeToVerification: or any, for an admin). A refusal is 'KYC command failed' with the `reason` and the status of the underlying error.
+         * @description One gRPC-style command per request, `{command: {<name>: {...arguments}}}`: `startVerification` (as POST /api/v1/kyc/start; amount defaults to 50000), `uploadDocument` (documentType, documentData as base64 of at most 5 MB, fileName: the same checks as an upload), `verifyDocument` (an identity number type the submission's country asks for, e.g. aadhaar, pan or us_ssn, with documentNumber, as /verify/*; an identity document type reports its checks' result), `subscribeToVerification` (the stream URL, resuming from the start of the current verification, and a stream ticket). `userId`, when sent, must be the caller's (subscribeToVerification: or any, for an admin). A refusal is 'KYC command failed' with the `reason` and the status of the underlying error. An API key needs the scope `kyc:read`; commands other than `subscribeToVerification` also need `kyc:write`.
          */
         post: operations["runKycCommand"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/approvals/thresholds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Four-eyes thresholds
+         * @description Per kind (deposit, payment) and currency: amounts strictly above these need a second person. A deposit draft above its threshold is approved by an administrator other than the person who made it and the account's owner (its owner's own post is a 403 `second_approver_required`); a payment above it is created `awaiting_approval`. `version` 0 means the seeded defaults are in force. An API key needs the scope `ledger:read` (else 403 `insufficient_scope`).
+         */
+        get: operations["getApprovalThresholds"];
+        /**
+         * Set a four-eyes threshold (admin)
+         * @description Sets one threshold (kind, currency, amount > 0 in the currency's decimals); it holds from the next request on. Two edits at once: the second is a 409 `thresholds_changed`. Administrators only (a user is answered 403 `admin_required`). An API key needs the scope `ledger:write` (else 403 `insufficient_scope`).
+         */
+        put: operations["setApprovalThreshold"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/approvals/deposits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Deposits awaiting a second approver (admin)
+         * @description Deposit drafts above their currency's threshold, oldest first (at most 100). `can_decide` is false for a deposit you made or that is into your own account: another administrator decides it. Administrators only (a user is answered 403 `admin_required`). An API key needs the scope `ledger:read` (else 403 `insufficient_scope`).
+         */
+        get: operations["listDepositApprovals"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/approvals/deposits/{id}/decision": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve or reject a deposit above the threshold (admin)
+         * @description `approve` posts the draft (its amount becomes the account's balance), `reject` voids it (its pending amount is removed); a reason (1-500 characters) is required and kept with who decided and when (GET .../decisions; the transaction's history names the administrator). 403 `second_approver_required` when you made the deposit or own its account; 409 `deposit_not_awaiting_approval` when it is no longer a draft above the threshold (decided meanwhile, say). Administrators only (a user is answered 403 `admin_required`). An API key needs the scope `ledger:write` (else 403 `insufficient_scope`).
+         */
+        post: operations["decideDeposit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/approvals/deposits/{id}/decisions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A deposit's approval decisions (admin)
+         * @description Every four-eyes decision taken on a deposit, oldest first: approve or reject, the reason, who and when. Empty for a deposit never decided (or an unknown id). Administrators only (a user is answered 403 `admin_required`). An API key needs the scope `ledger:read` (else 403 `insufficient_scope`).
+         */
+        get: operations["listDepositDecisions"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1320,7 +1568,7 @@ export interface paths {
         put?: never;
         /**
          * Cost of an amount over every active rail
-         * @description The cost simulator of spec 001 §9 on the server, with the same function the console uses: per ACTIVE rail, total = fixed fee + FX spread × amount (zero in USD) + 0.1 % network fee, each part rounded half-up to the currency's minor unit (JPY: whole yen); the fixed fee (a USD figure) is taken as that many units of the amount's currency, as the spec's simulator does. Exactly one result is the Best Option (`isOptimal`). `amount` is a decimal string or number, 0 or more (0: no results); anything else is a 400. Writes nothing.
+         * @description The cost simulator of spec 001 §9 on the server, with the same function the console uses: per ACTIVE rail, total = fixed fee + FX spread × amount (zero in USD) + 0.1 % network fee, each part rounded half-up to the currency's minor unit (JPY: whole yen); the fixed fee (a USD figure) is taken as that many units of the amount's currency, as the spec's simulator does. Exactly one result is the Best Option (`isOptimal`). `amount` is a decimal string or number, 0 or more (0: no results); anything else is a 400. Writes nothing. An API key needs the scope `rails:read` (else 403 `insufficient_scope`).
          */
         post: operations["quoteRails"];
         delete?: never;
@@ -1338,7 +1586,7 @@ export interface paths {
         };
         /**
          * Rail metrics from real payments
-         * @description Spec 001 §3 Rail metrics computed from real payment attempts over the last 30 days (UTC days): volume (USD figure plus every currency), transactions, success rates (per attempt and first attempts), average time, rails active/disabled, routing savings against the default rail (in total, today, per day and per currency), and the same per rail. Takes no query parameters (any is a 400). Any signed-in user.
+         * @description Spec 001 §3 Rail metrics computed from real payment attempts over the last 30 days (UTC days): volume (USD figure plus every currency), transactions, success rates (per attempt and first attempts), average time, rails active/disabled, routing savings against the default rail (in total, today, per day and per currency), and the same per rail. Takes no query parameters (any is a 400). Any signed-in user. An API key needs the scope `rails:read` (else 403 `insufficient_scope`).
          */
         get: operations["railMetrics"];
         put?: never;
@@ -1358,7 +1606,7 @@ export interface paths {
         };
         /**
          * Finished payment attempts per rail over time
-         * @description A real series per rail (console order) with every point present: 1h: 60 points of 1 min; 24h: 24 points of 1 h; 7d: 56 points of 3 h; 30d: 30 points of 24 h. The last point holds the time of the request. A range outside 1h, 24h, 7d, 30d is a 400. Any signed-in user.
+         * @description A real series per rail (console order) with every point present: 1h: 60 points of 1 min; 24h: 24 points of 1 h; 7d: 56 points of 3 h; 30d: 30 points of 24 h. The last point holds the time of the request. A range outside 1h, 24h, 7d, 30d is a 400. Any signed-in user. An API key needs the scope `rails:read` (else 403 `insufficient_scope`).
          */
         get: operations["railThroughput"];
         put?: never;
@@ -1378,7 +1626,7 @@ export interface paths {
         };
         /**
          * Recent smart-routing decisions
-         * @description The newest routing decisions, each with its candidates (cost, success estimate, score, why eliminated or not chosen), the reason for the rail and the saving against the default rail (the first active rail in console order), plus savings per day. An administrator sees every payer's decisions; a user only those of their own payments. Routing ranks active rails by expected value: success estimate over the last 15 minutes of real attempts (a Beta prior of weight 20 from the rail's configured success rate) × (amount − cost), minus a small time penalty; forceRail and preferredRail (by name) come first; rails below 50 % with at least 10 attempts are out of rotation; 10 % of payments explore another rail and 2 % probe an eliminated one (decided from the payment id).
+         * @description The newest routing decisions, each with its candidates (cost, success estimate, score, why eliminated or not chosen), the reason for the rail and the saving against the default rail (the first active rail in console order), plus savings per day. An administrator sees every payer's decisions; a user only those of their own payments. Routing ranks active rails by expected value: success estimate over the last 15 minutes of real attempts (a Beta prior of weight 20 from the rail's configured success rate) × (amount − cost), minus a small time penalty; forceRail and preferredRail (by name) come first; rails below 50 % with at least 10 attempts are out of rotation; 10 % of payments explore another rail and 2 % probe an eliminated one (decided from the payment id). An API key needs the scope `rails:read` (else 403 `insufficient_scope`).
          */
         get: operations["railRoutingDecisions"];
         put?: never;
@@ -1398,7 +1646,7 @@ export interface paths {
         };
         /**
          * The payment rails
-         * @description Every rail with the fields of spec 001 §3 (fixed fee and cost in USD as decimal strings and cents; FX spread and error injection as fractions; success/error rate and SLA in percent; average time in seconds), its version and who changed it last. The six sample rails of spec 001 §9 are seeded on first use. Volume, success and error rate and average time are computed from real payment attempts of the last 30 days when the rail has any (`metricsSource: payments`; volume = succeeded USD payments, in USD); a rail without any keeps the spec's sample figures (`metricsSource: sample`).
+         * @description Every rail with the fields of spec 001 §3 (fixed fee and cost in USD as decimal strings and cents; FX spread and error injection as fractions; success/error rate and SLA in percent; average time in seconds), its version and who changed it last. The six sample rails of spec 001 §9 are seeded on first use. Volume, success and error rate and average time are computed from real payment attempts of the last 30 days when the rail has any (`metricsSource: payments`; volume = succeeded USD payments, in USD); a rail without any keeps the spec's sample figures (`metricsSource: sample`). An API key needs the scope `rails:read` (else 403 `insufficient_scope`).
          */
         get: operations["listRails"];
         put?: never;
@@ -1418,12 +1666,12 @@ export interface paths {
         };
         /**
          * One payment rail with its change history
-         * @description The rail and its last 20 admin changes (who, when, the fields before and after).
+         * @description The rail and its last 20 admin changes (who, when, the fields before and after). An API key needs the scope `rails:read` (else 403 `insufficient_scope`).
          */
         get: operations["getRail"];
         /**
          * Edit a rail
-         * @description The rail edit form of spec 001 §5: name (unique), type (ACH, Wire, Card, Crypto, SWIFT, SEPA, UPI), status (active, maintenance, down), fixed fee in USD (step 0.01), FX spread in PERCENT (step 0.001; stored as a fraction, ÷100), SLA target 0-100 % (step 0.1), optional error injection rate 0-100 % (step 0.1; stored as a fraction; for testing and demo only). With `version`, a rail changed since that version is not overwritten (409 `rail_changed`). A bad field is a 400 naming it and nothing changes. Administrators only (a user is answered 403 `admin_required`).
+         * @description The rail edit form of spec 001 §5: name (unique), type (ACH, Wire, Card, Crypto, SWIFT, SEPA, UPI), status (active, maintenance, down), fixed fee in USD (step 0.01), FX spread in PERCENT (step 0.001; stored as a fraction, ÷100), SLA target 0-100 % (step 0.1), optional error injection rate 0-100 % (step 0.1; stored as a fraction; for testing and demo only). With `version`, a rail changed since that version is not overwritten (409 `rail_changed`). A bad field is a 400 naming it and nothing changes. Administrators only (a user is answered 403 `admin_required`). An API key needs the scope `rails:write` (else 403 `insufficient_scope`).
          */
         put: operations["updateRail"];
         post?: never;
@@ -1444,7 +1692,7 @@ export interface paths {
         put?: never;
         /**
          * Start a rail (status active)
-         * @description Sets the rail's status to active (from maintenance or down), recording who and when; an active rail is left as it is. Only active rails are quoted (and, later, routed to). Administrators only (a user is answered 403 `admin_required`).
+         * @description Sets the rail's status to active (from maintenance or down), recording who and when; an active rail is left as it is. Only active rails are quoted (and, later, routed to). Administrators only (a user is answered 403 `admin_required`). An API key needs the scope `rails:write` (else 403 `insufficient_scope`).
          */
         post: operations["startRail"];
         delete?: never;
@@ -1464,7 +1712,7 @@ export interface paths {
         put?: never;
         /**
          * Stop a rail (status down)
-         * @description Sets the rail's status to down, recording who and when; a stopped rail is no longer quoted. A rail already down is left as it is. Administrators only (a user is answered 403 `admin_required`).
+         * @description Sets the rail's status to down, recording who and when; a stopped rail is no longer quoted. A rail already down is left as it is. Administrators only (a user is answered 403 `admin_required`). An API key needs the scope `rails:write` (else 403 `insufficient_scope`).
          */
         post: operations["stopRail"];
         delete?: never;
@@ -1482,7 +1730,7 @@ export interface paths {
         };
         /**
          * Payment event stream, REST path (server-sent events)
-         * @description The same stream as GET /api/grpc/payment/stream under the payments API's names: `user_id` and a repeatable `status_filter` (e.g. `status_filter=PENDING&status_filter=PROCESSING`). Each message's `event:` is the type and its `data:` is `{event: {<type>: {...}}, type, paymentId, status, at}` (spec 001 §3, §7; `status` is the payment's status after the change, lower case). The wire is the ledger stream's: `retry:`, a `cursor` event first, `id:` on every event (resume with Last-Event-ID or `?lastEventId=`), heartbeats, a clean end after a while. Browsers authenticate with `?ticket=` (POST /api/v1/auth/stream-ticket or the subscribeToPayments command), other clients with the bearer header.
+         * @description The same stream as GET /api/grpc/payment/stream under the payments API's names: `user_id` and a repeatable `status_filter` (e.g. `status_filter=PENDING&status_filter=PROCESSING`). Each message's `event:` is the type and its `data:` is `{event: {<type>: {...}}, type, paymentId, status, at}` (spec 001 §3, §7; `status` is the payment's status after the change, lower case). The wire is the ledger stream's: `retry:`, a `cursor` event first, `id:` on every event (resume with Last-Event-ID or `?lastEventId=`), heartbeats, a clean end after a while. Browsers authenticate with `?ticket=` (POST /api/v1/auth/stream-ticket or the subscribeToPayments command), other clients with the bearer header. An API key needs the scope `payments:read` (else 403 `insufficient_scope`).
          */
         get: operations["streamPayments"];
         put?: never;
@@ -1502,13 +1750,13 @@ export interface paths {
         };
         /**
          * Your payments
-         * @description Your payments, newest first, optionally of one status; `limit` 1-100 (default 20); `cursor` is the previous page's next_cursor (signed, bound to the status filter: another filter's cursor is a 400 `invalid_cursor`).
+         * @description Your payments, newest first, optionally of one status; `limit` 1-100 (default 20); `cursor` is the previous page's next_cursor (signed, bound to the status filter: another filter's cursor is a 400 `invalid_cursor`). An API key needs the scope `payments:read` (else 403 `insufficient_scope`).
          */
         get: operations["listPayments"];
         put?: never;
         /**
          * Initiate a payment
-         * @description Spec 001 §7. `userId` must be your own (else 403). Exactly one payee: `toAccountId` (another of your accounts), `toEmail` (another user: their oldest active account of the currency receives it; you never see its id or balance; an unknown email and a user without such an account get the same 422 `payee_cannot_receive`; paying yourself by email is a 422 `self_payment_by_email`) or `beneficiary` (an external account: the amount goes to the clearing account of the currency). The routing chooses the rail (`preferredRail` / `forceRail` name a rail, e.g. ACH); the fee is that rail's cost (the shared cost formula) and is the price: a retry on another rail keeps it. One transaction holds amount + fee on your account (a draft journal: the funds are no longer available; 422 `insufficient_funds` otherwise), stores the payment, its routing decision and its first event. The payment then moves pending → processing → completed | failed in the background (GET /v1/payments/{id}, or the payment stream). If the platform cannot process a step of it 5 times in a row, it is `parked` for review instead: the hold is released (nothing is paid) and `failureReason` says so. Send an Idempotency-Key to retry safely: the same key and body replay the first reply byte for byte; another body is a 422 `idempotency_key_reused`. Validation errors are never recorded.
+         * @description Spec 001 §7. `userId` must be your own (else 403). Exactly one payee: `toAccountId` (another of your accounts), `toEmail` (another user: their oldest active account of the currency receives it; you never see its id or balance; an unknown email and a user without such an account get the same 422 `payee_cannot_receive`; paying yourself by email is a 422 `self_payment_by_email`) or `beneficiary` (an external account: the amount goes to the clearing account of the currency). The routing chooses the rail (`preferredRail` / `forceRail` name a rail, e.g. ACH); the fee is that rail's cost (the shared cost formula) and is the price: a retry on another rail keeps it. One transaction holds amount + fee on your account (a draft journal: the funds are no longer available; 422 `insufficient_funds` otherwise), stores the payment, its routing decision and its first event. The payment then moves pending → processing → completed | failed in the background (GET /v1/payments/{id}, or the payment stream). If the platform cannot process a step of it 5 times in a row, it is `parked` for review instead: the hold is released (nothing is paid) and `failureReason` says so. Before the hold, the payee is screened: a beneficiary (or a platform user whose KYC country is known) in an embargoed country is refused, 422 `embargoed_country`, with nothing written; a payee whose name matches a sanctions list makes the payment `held_for_review` (the hold stays, nothing is scheduled: "Held for a compliance review before it is sent. The amount and fee stay held; you will see the outcome here."). An amount above the four-eyes threshold (GET /api/v1/approvals/thresholds) makes it `awaiting_approval`. Either waits until an administrator other than you approves it (it then proceeds as pending) or rejects it (the hold is released and it ends failed). Payments to another user or an outside account count against your money limits (GET /api/v1/ledger/limits): 403 `kyc_required` while your identity is not verified, 422 `limit_exceeded` when the amount would pass a rolling limit; payments between your own accounts are never limited. Everything about your side (your accounts, your funds, your level and limits, the rail) is checked before the payee is looked up, so until you could pay, no reply depends on who the payee is. At most 20 payments a minute per user, with the stream's `initiatePayment` (429 `rate_limited` with Retry-After). Send an Idempotency-Key to retry safely: the same key and body replay the first reply byte for byte; another body is a 422 `idempotency_key_reused`. Validation errors are never recorded. An API key needs the scope `payments:write` (else 403 `insufficient_scope`).
          */
         post: operations["createPayment"];
         delete?: never;
@@ -1526,11 +1774,71 @@ export interface paths {
         };
         /**
          * Payments parked for review
-         * @description Payments whose next step failed 5 times in a row and were parked instead of retried forever (their hold was released: nothing was paid), newest first, open and closed (`closedAt`). Each shows the status it was stuck in, how often its step failed and the last error, to find the cause. `limit` 1-100 (default 50), `cursor` the previous page's next_cursor. Administrators only (a user is answered 403 `admin_required`).
+         * @description Payments whose next step failed 5 times in a row and were parked instead of retried forever (their hold was released: nothing was paid), newest first, open and closed (`closedAt`). Each shows the status it was stuck in, how often its step failed and the last error, to find the cause. `limit` 1-100 (default 50), `cursor` the previous page's next_cursor. Administrators only (a user is answered 403 `admin_required`). An API key needs the scope `payments:read` (else 403 `insufficient_scope`).
          */
         get: operations["listParkedPayments"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/payments/reviews": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Payments waiting for an administrator
+         * @description Payments held for review (their payee matched a sanctions list) or awaiting approval (above the four-eyes threshold), newest first; `kind` (screening or four_eyes) narrows the list. Each shows why it waits, the payee's screening (list, matched entry, score, screened name and country) and whether you may decide it (not your own payment). `limit` 1-100 (default 50), `cursor` the previous page's next_cursor. Administrators only (a user is answered 403 `admin_required`). An API key needs the scope `payments:read` (else 403 `insufficient_scope`).
+         */
+        get: operations["listPaymentReviews"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/payments/reviews/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A payment's screening and review
+         * @description Any payment as administrators review it: its payee's screening decision (stored for clear results too), and, if it waited for a decision, why and what was decided (who, when, the reason). Administrators only (a user is answered 403 `admin_required`). An API key needs the scope `payments:read` (else 403 `insufficient_scope`).
+         */
+        get: operations["getPaymentReview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/payments/{id}/decision": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve or reject a waiting payment
+         * @description For a payment held for review or awaiting approval: `approve` releases it (it becomes pending and proceeds; its hold was in place all along), `reject` refuses it (the hold is voided and the payment ends failed: "Refused after review: nothing was paid; the held amount and fee are available again."). A reason (1-500 characters) is required; who decided, when and why are kept in the payment's history. The payer cannot decide their own payment (403 `second_approver_required`); a payment that does not wait, or was decided meanwhile, is a 409 `payment_not_awaiting_decision`. Administrators only (a user is answered 403 `admin_required`). An API key needs the scope `payments:write` (else 403 `insufficient_scope`).
+         */
+        post: operations["decidePayment"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1548,7 +1856,7 @@ export interface paths {
         put?: never;
         /**
          * Close a parked payment
-         * @description Ends a parked payment as failed once its case is reviewed, with a note (1-500 characters) kept on the review item with who closed it and when. The payer's payment says it was closed after review; nothing is paid (its hold was released when it was parked). A parked payment is never resumed: placing a new hold would be a new decision on the payer's money, so the payer sends a new payment. 404 for an unknown id, 409 `payment_not_parked` for a payment that is not parked. Administrators only (a user is answered 403 `admin_required`).
+         * @description Ends a parked payment as failed once its case is reviewed, with a note (1-500 characters) kept on the review item with who closed it and when. The payer's payment says it was closed after review; nothing is paid (its hold was released when it was parked). A parked payment is never resumed: placing a new hold would be a new decision on the payer's money, so the payer sends a new payment. 404 for an unknown id, 409 `payment_not_parked` for a payment that is not parked. Administrators only (a user is answered 403 `admin_required`). An API key needs the scope `payments:write` (else 403 `insufficient_scope`).
          */
         post: operations["closeParkedPayment"];
         delete?: never;
@@ -1566,7 +1874,7 @@ export interface paths {
         };
         /**
          * One of your payments
-         * @description Status, the rail's name (`selectedRail`: the current or last attempt's), fee and its breakdown, every attempt with its outcome, and the routing decision (candidates, scores, why this rail, the saving against the default rail). Another user's payment is the same 404 as an unknown id.
+         * @description Status, the rail's name (`selectedRail`: the current or last attempt's), fee and its breakdown, every attempt with its outcome, and the routing decision (candidates, scores, why this rail, the saving against the default rail). Another user's payment is the same 404 as an unknown id. An API key needs the scope `payments:read` (else 403 `insufficient_scope`).
          */
         get: operations["getPayment"];
         put?: never;
@@ -1586,7 +1894,7 @@ export interface paths {
         };
         /**
          * Payment streaming service health
-         * @description The connect check of the payment streaming client: a bearer token, then a real DescribeTable and the rails (how many are active). 503 with Retry-After when the store does not answer.
+         * @description The connect check of the payment streaming client: a bearer token, then a real DescribeTable and the rails (how many are active). 503 with Retry-After when the store does not answer. An API key needs the scope `payments:read` (else 403 `insufficient_scope`).
          */
         get: operations["getPaymentStreamHealth"];
         put?: never;
@@ -1606,7 +1914,7 @@ export interface paths {
         };
         /**
          * Payment event stream (server-sent events)
-         * @description The user's payment events as they commit: paymentInitiated, paymentStatusUpdate, paymentCompleted, paymentError. Each message's `event:` is the type and its `data:` is `{event: {<type>: {...}}, type, paymentId, status, at}` (spec 001 §3, §7; `status` is the payment's status after the change, lower case). The wire is the ledger stream's: `retry:`, a `cursor` event first, `id:` on every event (resume with Last-Event-ID or `?lastEventId=`), heartbeats, a clean end after a while. Browsers authenticate with `?ticket=` (POST /api/v1/auth/stream-ticket or the subscribeToPayments command), other clients with the bearer header.
+         * @description The user's payment events as they commit: paymentInitiated, paymentStatusUpdate, paymentCompleted, paymentError. Each message's `event:` is the type and its `data:` is `{event: {<type>: {...}}, type, paymentId, status, at}` (spec 001 §3, §7; `status` is the payment's status after the change, lower case). The wire is the ledger stream's: `retry:`, a `cursor` event first, `id:` on every event (resume with Last-Event-ID or `?lastEventId=`), heartbeats, a clean end after a while. Browsers authenticate with `?ticket=` (POST /api/v1/auth/stream-ticket or the subscribeToPayments command), other clients with the bearer header. An API key needs the scope `payments:read` (else 403 `insufficient_scope`).
          */
         get: operations["streamPaymentEvents"];
         put?: never;
@@ -1628,7 +1936,7 @@ export interface paths {
         put?: never;
         /**
          * Run a payment command
-         * @description One gRPC-style command per request, `{command: {<name>: {...arguments}}}`: `initiatePayment` (the body of POST /v1/payments; honours Idempotency-Key; `userId` must be the caller's) and `subscribeToPayments` (`userId`, `statusFilter` as a list: answers the stream URL with those filters and a stream ticket). A refusal is 'Payment command failed' with the `reason` and the status of the underlying error.
+         * @description One gRPC-style command per request, `{command: {<name>: {...arguments}}}`: `initiatePayment` (the body of POST /v1/payments; honours Idempotency-Key; `userId` must be the caller's) and `subscribeToPayments` (`userId`, `statusFilter` as a list: answers the stream URL with those filters and a stream ticket). A refusal is 'Payment command failed' with the `reason` and the status of the underlying error. An API key needs the scope `payments:read`; commands other than `subscribeToPayments` also need `payments:write`.
          */
         post: operations["runPaymentCommand"];
         delete?: never;
@@ -1646,7 +1954,7 @@ export interface paths {
         };
         /**
          * Several feeds on one stream (server-sent events)
-         * @description The ledger, KYC and payment events of the user on one connection (what the web app uses, so a browser holds one stream whatever its tabs show). `scopes` lists the feeds (`ledger,kyc,payment`, any order, at least one). Each message's `event:` is `<scope>.<event>` (`ledger.balanceUpdate`, `kyc.documentVerified`, `payment.paymentCompleted`) and its `data:` is what that feed's own stream sends. The `id:` carries every feed's resume point: reconnect with it as Last-Event-ID (or `?lastEventId=`), with the same scopes or others; the feeds it had resume, new ones start from now. The wire is otherwise the ledger stream's. A user holds at most 5 open streams of any kind (429 `too_many_streams` with Retry-After beyond), and a stream ends with an `unauthorized` event once its session is signed out or its API key revoked.
+         * @description The ledger, KYC and payment events of the user on one connection (what the web app uses, so a browser holds one stream whatever its tabs show). `scopes` lists the feeds (`ledger,kyc,payment`, any order, at least one). Each message's `event:` is `<scope>.<event>` (`ledger.balanceUpdate`, `kyc.documentVerified`, `payment.paymentCompleted`) and its `data:` is what that feed's own stream sends. The `id:` carries every feed's resume point: reconnect with it as Last-Event-ID (or `?lastEventId=`), with the same scopes or others; the feeds it had resume, new ones start from now. The wire is otherwise the ledger stream's. A user holds at most 5 open streams of any kind (429 `too_many_streams` with Retry-After beyond), and a stream ends with an `unauthorized` event once its session is signed out or its API key revoked. With an API key: each feed asked for needs its read scope: ledger `ledger:read`, kyc `kyc:read`, payment `payments:read`.
          */
         get: operations["streamLiveEvents"];
         put?: never;
@@ -2038,6 +2346,7 @@ export interface components {
                 created_at: string;
                 last_used_at: string | null;
                 revoked_at: string | null;
+                scopes: ("ledger:read" | "ledger:write" | "payments:read" | "payments:write" | "kyc:read" | "kyc:write" | "rails:read" | "profile:read")[];
                 /** @description The key itself: shown in this reply only, never again */
                 key: string;
             };
@@ -2050,6 +2359,7 @@ export interface components {
                 created_at: string;
                 last_used_at: string | null;
                 revoked_at: string | null;
+                scopes: ("ledger:read" | "ledger:write" | "payments:read" | "payments:write" | "kyc:read" | "kyc:write" | "rails:read" | "profile:read")[];
             }[];
         };
         ApiKeyRevokedReply: {
@@ -2061,6 +2371,42 @@ export interface components {
                 created_at: string;
                 last_used_at: string | null;
                 revoked_at: string | null;
+                scopes: ("ledger:read" | "ledger:write" | "payments:read" | "payments:write" | "kyc:read" | "kyc:write" | "rails:read" | "profile:read")[];
+            };
+        };
+        ApprovalThresholdsChangedReply: {
+            message: string;
+            data: {
+                thresholds: {
+                    /** @enum {string} */
+                    kind: "deposit" | "payment";
+                    /** @enum {string} */
+                    currency: "USD" | "EUR" | "GBP" | "JPY";
+                    /** @description Decimal string: amounts strictly above it need a second person */
+                    amount: string;
+                    amount_minor: number;
+                }[];
+                /** @description 0 while the seeded defaults are in force */
+                version: number;
+                updated_at: string | null;
+                updated_by: string | null;
+            };
+        };
+        ApprovalThresholdsReply: {
+            data: {
+                thresholds: {
+                    /** @enum {string} */
+                    kind: "deposit" | "payment";
+                    /** @enum {string} */
+                    currency: "USD" | "EUR" | "GBP" | "JPY";
+                    /** @description Decimal string: amounts strictly above it need a second person */
+                    amount: string;
+                    amount_minor: number;
+                }[];
+                /** @description 0 while the seeded defaults are in force */
+                version: number;
+                updated_at: string | null;
+                updated_by: string | null;
             };
         };
         AuthenticatedHealthReport: {
@@ -2184,6 +2530,8 @@ export interface components {
             reason?: string;
             /** @description On 500 replies: the request id to quote when reporting the problem */
             request_id?: string;
+            /** @description On 403 insufficient_scope: the API-key scope the request needs */
+            scope?: string;
             /** @description The 0-based position of the item that was refused or is malformed (absent when the batch as a whole is) */
             index?: number;
         };
@@ -2274,7 +2622,7 @@ export interface components {
                  * @description parked, or failed once an admin closed it
                  * @enum {string}
                  */
-                status: "pending" | "processing" | "completed" | "failed" | "parked";
+                status: "pending" | "processing" | "completed" | "failed" | "parked" | "held_for_review" | "awaiting_approval";
                 amount: string;
                 /** @enum {string} */
                 currency: "USD" | "EUR" | "GBP" | "JPY";
@@ -2283,7 +2631,7 @@ export interface components {
                  * @description The status the payment was in when its step kept failing (pending or processing)
                  * @enum {string}
                  */
-                stuckStatus: "pending" | "processing" | "completed" | "failed" | "parked";
+                stuckStatus: "pending" | "processing" | "completed" | "failed" | "parked" | "held_for_review" | "awaiting_approval";
                 stepFailures: number;
                 /** @description The last error of the failing step, as the worker logged it */
                 lastError: string;
@@ -2313,6 +2661,8 @@ export interface components {
         };
         CreateApiKeyInput: {
             name: string;
+            /** @description What the key may do (default: every scope). One or more of ledger:read, ledger:write, payments:read, payments:write, kyc:read, kyc:write, rails:read, profile:read */
+            scopes?: ("ledger:read" | "ledger:write" | "payments:read" | "payments:write" | "kyc:read" | "kyc:write" | "rails:read" | "profile:read")[];
         };
         CreateKycProfileInput: {
             userId?: string;
@@ -2369,7 +2719,7 @@ export interface components {
                 paymentId: string;
                 userId: string;
                 /** @enum {string} */
-                status: "pending" | "processing" | "completed" | "failed" | "parked";
+                status: "pending" | "processing" | "completed" | "failed" | "parked" | "held_for_review" | "awaiting_approval";
                 amount: string;
                 amountMinor: number;
                 /** @enum {string} */
@@ -2458,9 +2808,197 @@ export interface components {
                 createdAt: string;
                 updatedAt: string;
                 completedAt: string | null;
-                /** @description Why the payment failed, or why it was parked for review; null otherwise */
+                /** @description Why the payment failed (or was refused after review), or why it was parked for review; null otherwise */
                 failureReason: string | null;
             };
+        };
+        DecidePaymentInput: {
+            /** @enum {string} */
+            decision: "approve" | "reject";
+            reason: string;
+        };
+        DecidePaymentReply: {
+            message: string;
+            data: {
+                paymentId: string;
+                userId: string;
+                /** @enum {string} */
+                status: "pending" | "processing" | "completed" | "failed" | "parked" | "held_for_review" | "awaiting_approval";
+                /** @description Null for a payment that never waited for a decision */
+                kind: ("screening" | "four_eyes") | null;
+                amount: string;
+                amountMinor: number;
+                /** @enum {string} */
+                currency: "USD" | "EUR" | "GBP" | "JPY";
+                fee: string;
+                payee: {
+                    /** @constant */
+                    kind: "account";
+                    accountId: string;
+                } | {
+                    /** @constant */
+                    kind: "user";
+                    email: string;
+                } | {
+                    /** @constant */
+                    kind: "external";
+                    name: string;
+                    accountLast4: string;
+                    country: string;
+                };
+                description: string;
+                createdAt: string;
+                why: string | null;
+                /** @description The payee's screening (list, matched entry, score, screened name and country, when) */
+                screening: {
+                    /** @enum {string} */
+                    subject: "beneficiary" | "platform_user" | "own_account";
+                    /** @enum {string} */
+                    result: "clear" | "hit";
+                    screenedName: string | null;
+                    /** @description ISO alpha-2; null when unknown (a platform user without KYC) or not screened */
+                    screenedCountry: string | null;
+                    /** @description The best match when result is hit */
+                    match: {
+                        /** @description The list it is on, e.g. "Seeded sanctions sample (SDN style) 2026-01" or "Uploaded watchlist v3" */
+                        list: string;
+                        /** @description The entry's name as the list writes it */
+                        entry: string;
+                        /** @description The name or alias of the entry that matched */
+                        matchedName: string;
+                        /** @description individual, entity, or empty when the list does not say */
+                        entryType: string;
+                        /** @description The entry's country (ISO alpha-2), empty when the list does not say */
+                        entryCountry: string;
+                        /** @description Jaro-Winkler similarity of the normalised names (1 = the same name) */
+                        score: number;
+                    } | null;
+                    /** @description Every list consulted */
+                    lists: string[];
+                    at: string;
+                } | null;
+                decision: {
+                    /** @enum {string} */
+                    outcome: "approved" | "rejected";
+                    reason: string;
+                    by: {
+                        id: string;
+                        email: string;
+                    };
+                    at: string;
+                } | null;
+                /** @description True while it waits and the signed-in administrator did not make it */
+                canDecide: boolean;
+                cannotDecideReason: string | null;
+            };
+        };
+        DepositApprovalQueueReply: {
+            data: {
+                journal_id: string;
+                owner_id: string;
+                /** @description Who made the draft (null for drafts made without a user) */
+                created_by: {
+                    id: string;
+                    name: string;
+                } | null;
+                account_id: string;
+                account_name: string;
+                amount: string;
+                amount_minor: number;
+                /** @enum {string} */
+                currency: "USD" | "EUR" | "GBP" | "JPY";
+                threshold: string;
+                description: string;
+                created_at: string;
+                /** @description False when the signed-in administrator made the deposit or owns its account */
+                can_decide: boolean;
+                cannot_decide_reason: string | null;
+            }[];
+            /** @description More than 100 deposits wait: decide some to see the rest */
+            has_more: boolean;
+        };
+        DepositDecisionInput: {
+            /** @enum {string} */
+            decision: "approve" | "reject";
+            reason: string;
+        };
+        DepositDecisionReply: {
+            message: string;
+            data: {
+                decision: {
+                    /** @enum {string} */
+                    decision: "approve" | "reject";
+                    reason: string;
+                    decided_by: {
+                        id: string;
+                        email: string;
+                        name: string;
+                    };
+                    decided_at: string;
+                };
+                transaction: {
+                    id: string;
+                    /** @enum {string} */
+                    type: "deposit" | "transfer" | "test_balance" | "payment" | "fx" | "adjustment";
+                    /** @enum {string} */
+                    status: "draft" | "posted" | "voided";
+                    /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                    amount: string;
+                    /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                    total_amount: string;
+                    /** @description The same amount in minor units (cents) */
+                    total_amount_minor: number;
+                    /** @enum {string} */
+                    currency: "USD" | "EUR" | "GBP" | "JPY";
+                    description: string;
+                    entries: {
+                        account_id: string;
+                        account_name: string;
+                        account_number: string | null;
+                        /** @description Whether the account is the caller's (false for system counterparties) */
+                        owned: boolean;
+                        /** @enum {string} */
+                        side: "debit" | "credit";
+                        /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                        debit: string;
+                        /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
+                        credit: string;
+                        /** @description The same amount in minor units (cents) */
+                        amount_minor: number;
+                    }[];
+                    from_account_id: string | null;
+                    to_account_id: string | null;
+                    timestamp: string;
+                    created_at: string;
+                    posted_at: string | null;
+                    history: {
+                        /** @enum {string} */
+                        operation: "create" | "post" | "unpost" | "void";
+                        /** @enum {string} */
+                        status: "draft" | "posted" | "voided";
+                        at: string;
+                        by: {
+                            id: string;
+                            name: string;
+                        } | null;
+                    }[];
+                    idempotency_key: string | null;
+                    counterparty: string;
+                };
+            };
+        };
+        DepositDecisionsReply: {
+            data: {
+                /** @enum {string} */
+                decision: "approve" | "reject";
+                reason: string;
+                decided_by: {
+                    id: string;
+                    email: string;
+                    name: string;
+                };
+                decided_at: string;
+            }[];
         };
         DepositInput: {
             account_id: string;
@@ -2469,6 +3007,9 @@ export interface components {
             currency?: "USD" | "EUR" | "GBP" | "JPY";
             /** @default  */
             description?: string;
+        };
+        EmailConfirmationInput: {
+            token: string;
         };
         Error: {
             /** @description What went wrong, in words a person can act on */
@@ -2481,6 +3022,8 @@ export interface components {
             reason?: string;
             /** @description On 500 replies: the request id to quote when reporting the problem */
             request_id?: string;
+            /** @description On 403 insufficient_scope: the API-key scope the request needs */
+            scope?: string;
         };
         HealthReport: {
             /** @enum {string} */
@@ -2513,7 +3056,7 @@ export interface components {
                 /** @constant */
                 status: "verified";
                 /** @enum {string} */
-                document_type: "aadhaar" | "pan";
+                document_type: "aadhaar" | "pan" | "ar_cuil" | "at_tin" | "au_tfn" | "be_nn" | "br_cpf" | "ca_sin" | "ch_ahv" | "cn_ric" | "de_idnr" | "es_dni" | "fr_nif" | "gb_nino" | "it_cf" | "mx_curp" | "nl_bsn" | "pl_pesel" | "pt_nif" | "ru_inn" | "se_personnummer" | "tr_tckimlik" | "ua_rntrc" | "us_ssn" | "za_id" | "ae_eid" | "ng_nin";
                 masked: string;
                 progress: number;
                 /** @enum {string} */
@@ -2867,11 +3410,48 @@ export interface components {
                 counterparty: string;
             };
         };
+        KycBulkRiskInput: {
+            ids: string[];
+        };
+        KycBulkRiskReply: {
+            data: {
+                requested: number;
+                /** @description Submissions that exist (unknown ids are left out) */
+                found: number;
+                /** @description How many are Low, Medium and High (the higher of stored and live) */
+                by_level: {
+                    [key: string]: number;
+                };
+                unassessed: number;
+                highest_score: number | null;
+                /** @description How many the risk rules recommend rejecting */
+                reject_recommended: number;
+                /** @description Approving them needs acknowledge_risk: true */
+                acknowledgement_required: boolean;
+                submissions: {
+                    /** @description The higher of the stored and the live score; null when never assessed */
+                    risk_score: number | null;
+                    level: ("Low" | "Medium" | "High") | null;
+                    /** @description The stored or the live assessment's verdict is reject */
+                    reject_recommended: boolean;
+                    /** @description Approving needs acknowledge_risk: true (High risk or reject recommended) */
+                    acknowledgement_required: boolean;
+                    /** @description Why, in words for the reviewer */
+                    warnings: string[];
+                    id: string;
+                    name: string;
+                    /** @enum {string} */
+                    status: "pending" | "under_review" | "verified" | "rejected";
+                }[];
+            };
+        };
         KycBulkUpdateInput: {
             ids: string[];
             /** @enum {string} */
             status: "pending" | "under_review" | "verified" | "rejected";
             notes?: string;
+            /** @description Approving a High-risk submission, or one the risk rules recommend rejecting, needs true: the reviewer has seen the warnings (recorded in the audit trail) */
+            acknowledge_risk?: boolean;
         };
         KycBulkUpdateReply: {
             /** @description One per id, in the order given */
@@ -2916,7 +3496,7 @@ export interface components {
             command: {
                 verifyDocument: {
                     userId?: string;
-                    documentType: ("aadhaar" | "pan") | ("passport" | "idCard" | "driverLicense" | "residencePermit");
+                    documentType: ("aadhaar" | "pan" | "ar_cuil" | "at_tin" | "au_tfn" | "be_nn" | "br_cpf" | "ca_sin" | "ch_ahv" | "cn_ric" | "de_idnr" | "es_dni" | "fr_nif" | "gb_nino" | "it_cf" | "mx_curp" | "nl_bsn" | "pl_pesel" | "pt_nif" | "ru_inn" | "se_personnummer" | "tr_tckimlik" | "ua_rntrc" | "us_ssn" | "za_id" | "ae_eid" | "ng_nin") | ("passport" | "idCard" | "driverLicense" | "residencePermit");
                     documentNumber?: string;
                 };
             };
@@ -2952,19 +3532,28 @@ export interface components {
                             problems: string[];
                         };
                     };
+                    identity_number_requirements: {
+                        /** @enum {string} */
+                        type: "aadhaar" | "pan" | "ar_cuil" | "at_tin" | "au_tfn" | "be_nn" | "br_cpf" | "ca_sin" | "ch_ahv" | "cn_ric" | "de_idnr" | "es_dni" | "fr_nif" | "gb_nino" | "it_cf" | "mx_curp" | "nl_bsn" | "pl_pesel" | "pt_nif" | "ru_inn" | "se_personnummer" | "tr_tckimlik" | "ua_rntrc" | "us_ssn" | "za_id" | "ae_eid" | "ng_nin";
+                        /** @description What the field calls it, e.g. Social Security number (SSN) */
+                        label: string;
+                        /** @description false: offered, may be skipped */
+                        required: boolean;
+                        /** @description How it looks (an illustration, not a real number) */
+                        format: string;
+                    }[];
                     identity_numbers: {
                         [key: string]: {
                             masked: string;
                             verified_at: string;
                         };
                     };
+                    remaining_steps: ("document" | ("aadhaar" | "pan" | "ar_cuil" | "at_tin" | "au_tfn" | "be_nn" | "br_cpf" | "ca_sin" | "ch_ahv" | "cn_ric" | "de_idnr" | "es_dni" | "fr_nif" | "gb_nino" | "it_cf" | "mx_curp" | "nl_bsn" | "pl_pesel" | "pt_nif" | "ru_inn" | "se_personnummer" | "tr_tckimlik" | "ua_rntrc" | "us_ssn" | "za_id" | "ae_eid" | "ng_nin"))[];
                     next_steps: string[];
                     info_request: {
                         message: string;
                         requested_at: string;
                     } | null;
-                    risk_score: number;
-                    risk_level: ("Low" | "Medium" | "High") | null;
                     submitted_at: string;
                     updated_at: string;
                     verified_at: string | null;
@@ -3021,6 +3610,7 @@ export interface components {
         };
         KycComplianceAlertEvent: {
             event: {
+                /** @description Reviewers only: sent when an administrator reads a user's feed, never on an applicant's own */
                 complianceAlert: {
                     /** @description The KYC submission's id */
                     verificationId: string;
@@ -3048,8 +3638,16 @@ export interface components {
                 };
                 documentTypes: ("passport" | "idCard" | "driverLicense" | "residencePermit")[];
                 popular: boolean;
-                /** @description One of the 30 countries of the built-in list (all four document types, save residence permits for nine); the others take a passport */
+                /** @description One of the 30 countries of the built-in list, each with its own requirements; the others take a passport or a national ID card and no number */
                 listed: boolean;
+                /** @description The identity numbers KYC asks for in this country, in order; `required: false` may be skipped */
+                identityNumbers: {
+                    /** @enum {string} */
+                    type: "aadhaar" | "pan" | "ar_cuil" | "at_tin" | "au_tfn" | "be_nn" | "br_cpf" | "ca_sin" | "ch_ahv" | "cn_ric" | "de_idnr" | "es_dni" | "fr_nif" | "gb_nino" | "it_cf" | "mx_curp" | "nl_bsn" | "pl_pesel" | "pt_nif" | "ru_inn" | "se_personnummer" | "tr_tckimlik" | "ua_rntrc" | "us_ssn" | "za_id" | "ae_eid" | "ng_nin";
+                    label: string;
+                    required: boolean;
+                    format: string;
+                }[];
             }[];
             total: number;
         };
@@ -3097,7 +3695,10 @@ export interface components {
         KycDecisionInput: {
             /** @enum {string} */
             status: "pending" | "under_review" | "verified" | "rejected";
+            /** @description The reason or note, kept in the audit trail with the reviewer; required to reject or to send the submission back (pending); at most 2000 characters */
             notes?: string;
+            /** @description Approving a High-risk submission, or one the risk rules recommend rejecting, needs true: the reviewer has seen the warnings (recorded in the audit trail) */
+            acknowledge_risk?: boolean;
         };
         KycDiditReply: {
             /** @constant */
@@ -3156,12 +3757,16 @@ export interface components {
             /** @description A face picture (selfie) stored for the reviewer; no face match is computed */
             face_image?: string | null;
         };
+        KycDismissAlertInput: {
+            /** @description Why the alert needs no further action; kept in the audit trail */
+            reason: string;
+        };
         KycDocumentUploadedEvent: {
             event: {
                 documentUploaded: {
                     /** @description The KYC submission's id */
                     verificationId: string;
-                    documentType: ("passport" | "idCard" | "driverLicense" | "residencePermit") | ("aadhaar" | "pan");
+                    documentType: ("passport" | "idCard" | "driverLicense" | "residencePermit") | ("aadhaar" | "pan" | "ar_cuil" | "at_tin" | "au_tfn" | "be_nn" | "br_cpf" | "ca_sin" | "ch_ahv" | "cn_ric" | "de_idnr" | "es_dni" | "fr_nif" | "gb_nino" | "it_cf" | "mx_curp" | "nl_bsn" | "pl_pesel" | "pt_nif" | "ru_inn" | "se_personnummer" | "tr_tckimlik" | "ua_rntrc" | "us_ssn" | "za_id" | "ae_eid" | "ng_nin");
                 };
             };
             /** @constant */
@@ -3175,9 +3780,10 @@ export interface components {
                 documentVerified: {
                     /** @description The KYC submission's id */
                     verificationId: string;
-                    documentType: ("passport" | "idCard" | "driverLicense" | "residencePermit") | ("aadhaar" | "pan");
+                    documentType: ("passport" | "idCard" | "driverLicense" | "residencePermit") | ("aadhaar" | "pan" | "ar_cuil" | "at_tin" | "au_tfn" | "be_nn" | "br_cpf" | "ca_sin" | "ch_ahv" | "cn_ric" | "de_idnr" | "es_dni" | "fr_nif" | "gb_nino" | "it_cf" | "mx_curp" | "nl_bsn" | "pl_pesel" | "pt_nif" | "ru_inn" | "se_personnummer" | "tr_tckimlik" | "ua_rntrc" | "us_ssn" | "za_id" | "ae_eid" | "ng_nin");
                     /** @enum {string} */
                     status: "VERIFIED" | "REJECTED";
+                    /** @description How clearly the picture passed its quality checks (1 for a number whose format and check digits passed) */
                     confidence: number;
                     /** @description Why a picture was rejected */
                     problems?: string[];
@@ -3229,8 +3835,6 @@ export interface components {
                 };
                 /** @enum {string} */
                 status: "pending" | "under_review" | "verified" | "rejected";
-                riskScore: number;
-                riskLevel: ("Low" | "Medium" | "High") | null;
                 progress: number;
                 createdAt: string;
                 updatedAt: string;
@@ -3276,6 +3880,8 @@ export interface components {
                 notes: string;
                 /** @description Whether a Request Info is waiting for the applicant */
                 info_requested: boolean;
+                /** @description Whether a re-score raised an alert on this decided submission that no reviewer has dealt with yet */
+                alert_open: boolean;
                 documents: {
                     /** @enum {string} */
                     type: "passport" | "idCard" | "driverLicense" | "residencePermit";
@@ -3294,6 +3900,7 @@ export interface components {
         };
         KycRiskAssessmentUpdateEvent: {
             event: {
+                /** @description Reviewers only: sent when an administrator reads a user's feed, never on an applicant's own */
                 riskAssessmentUpdate: {
                     /** @description The KYC submission's id */
                     verificationId: string;
@@ -3672,19 +4279,28 @@ export interface components {
                         problems: string[];
                     };
                 };
+                identity_number_requirements: {
+                    /** @enum {string} */
+                    type: "aadhaar" | "pan" | "ar_cuil" | "at_tin" | "au_tfn" | "be_nn" | "br_cpf" | "ca_sin" | "ch_ahv" | "cn_ric" | "de_idnr" | "es_dni" | "fr_nif" | "gb_nino" | "it_cf" | "mx_curp" | "nl_bsn" | "pl_pesel" | "pt_nif" | "ru_inn" | "se_personnummer" | "tr_tckimlik" | "ua_rntrc" | "us_ssn" | "za_id" | "ae_eid" | "ng_nin";
+                    /** @description What the field calls it, e.g. Social Security number (SSN) */
+                    label: string;
+                    /** @description false: offered, may be skipped */
+                    required: boolean;
+                    /** @description How it looks (an illustration, not a real number) */
+                    format: string;
+                }[];
                 identity_numbers: {
                     [key: string]: {
                         masked: string;
                         verified_at: string;
                     };
                 };
+                remaining_steps: ("document" | ("aadhaar" | "pan" | "ar_cuil" | "at_tin" | "au_tfn" | "be_nn" | "br_cpf" | "ca_sin" | "ch_ahv" | "cn_ric" | "de_idnr" | "es_dni" | "fr_nif" | "gb_nino" | "it_cf" | "mx_curp" | "nl_bsn" | "pl_pesel" | "pt_nif" | "ru_inn" | "se_personnummer" | "tr_tckimlik" | "ua_rntrc" | "us_ssn" | "za_id" | "ae_eid" | "ng_nin"))[];
                 next_steps: string[];
                 info_request: {
                     message: string;
                     requested_at: string;
                 } | null;
-                risk_score: number;
-                risk_level: ("Low" | "Medium" | "High") | null;
                 submitted_at: string;
                 updated_at: string;
                 verified_at: string | null;
@@ -3709,19 +4325,28 @@ export interface components {
                         problems: string[];
                     };
                 };
+                identity_number_requirements: {
+                    /** @enum {string} */
+                    type: "aadhaar" | "pan" | "ar_cuil" | "at_tin" | "au_tfn" | "be_nn" | "br_cpf" | "ca_sin" | "ch_ahv" | "cn_ric" | "de_idnr" | "es_dni" | "fr_nif" | "gb_nino" | "it_cf" | "mx_curp" | "nl_bsn" | "pl_pesel" | "pt_nif" | "ru_inn" | "se_personnummer" | "tr_tckimlik" | "ua_rntrc" | "us_ssn" | "za_id" | "ae_eid" | "ng_nin";
+                    /** @description What the field calls it, e.g. Social Security number (SSN) */
+                    label: string;
+                    /** @description false: offered, may be skipped */
+                    required: boolean;
+                    /** @description How it looks (an illustration, not a real number) */
+                    format: string;
+                }[];
                 identity_numbers: {
                     [key: string]: {
                         masked: string;
                         verified_at: string;
                     };
                 };
+                remaining_steps: ("document" | ("aadhaar" | "pan" | "ar_cuil" | "at_tin" | "au_tfn" | "be_nn" | "br_cpf" | "ca_sin" | "ch_ahv" | "cn_ric" | "de_idnr" | "es_dni" | "fr_nif" | "gb_nino" | "it_cf" | "mx_curp" | "nl_bsn" | "pl_pesel" | "pt_nif" | "ru_inn" | "se_personnummer" | "tr_tckimlik" | "ua_rntrc" | "us_ssn" | "za_id" | "ae_eid" | "ng_nin"))[];
                 next_steps: string[];
                 info_request: {
                     message: string;
                     requested_at: string;
                 } | null;
-                risk_score: number;
-                risk_level: ("Low" | "Medium" | "High") | null;
                 submitted_at: string;
                 updated_at: string;
                 verified_at: string | null;
@@ -3751,6 +4376,8 @@ export interface components {
                 notes: string;
                 /** @description Whether a Request Info is waiting for the applicant */
                 info_requested: boolean;
+                /** @description Whether a re-score raised an alert on this decided submission that no reviewer has dealt with yet */
+                alert_open: boolean;
                 documents: {
                     /** @enum {string} */
                     type: "passport" | "idCard" | "driverLicense" | "residencePermit";
@@ -3803,6 +4430,89 @@ export interface components {
                     }[];
                     rule_set_version: number;
                     assessed_at: string;
+                } | null;
+                /** @description What approving would accept, checked against the live rules now */
+                risk_check: {
+                    /** @description The higher of the stored and the live score; null when never assessed */
+                    risk_score: number | null;
+                    level: ("Low" | "Medium" | "High") | null;
+                    /** @description The stored or the live assessment's verdict is reject */
+                    reject_recommended: boolean;
+                    /** @description Approving needs acknowledge_risk: true (High risk or reject recommended) */
+                    acknowledgement_required: boolean;
+                    /** @description Why, in words for the reviewer */
+                    warnings: string[];
+                    /** @description What the published rule set gives the submission now (nothing is stored by reading it) */
+                    live: {
+                        risk_score: number;
+                        /** @enum {string} */
+                        level: "Low" | "Medium" | "High";
+                        /** @enum {string} */
+                        priority: "high" | "medium" | "low";
+                        flags: {
+                            code: string;
+                            message: string;
+                        }[];
+                        /** @enum {string} */
+                        verdict: "approve" | "review" | "reject";
+                        reasons: {
+                            rule: string;
+                            points: number;
+                            reason: string;
+                        }[];
+                        rule_set_version: number;
+                        assessed_at: string;
+                    } | null;
+                };
+                linked: {
+                    /** @description Other users' submissions sharing an identity number or a picture with this one, oldest first */
+                    submissions: {
+                        id: string;
+                        user_id: string;
+                        name: string;
+                        /** @enum {string} */
+                        status: "pending" | "under_review" | "verified" | "rejected";
+                        risk_score: number;
+                        /** @enum {string} */
+                        risk_level: "Low" | "Medium" | "High";
+                        submitted_at: string;
+                        /**
+                         * @description Submitted before or after this one
+                         * @enum {string}
+                         */
+                        relation: "earlier" | "later";
+                        alert_open: boolean;
+                        /** @description What the two submissions share */
+                        shared: ({
+                            /** @constant */
+                            kind: "identity_number";
+                            /** @description aadhaar, pan, ... */
+                            type: string;
+                        } | {
+                            /** @constant */
+                            kind: "document_image";
+                            /**
+                             * @description This submission's document
+                             * @enum {string}
+                             */
+                            document_type: "passport" | "idCard" | "driverLicense" | "residencePermit";
+                            /**
+                             * @description The linked submission's document
+                             * @enum {string}
+                             */
+                            other_document_type: "passport" | "idCard" | "driverLicense" | "residencePermit";
+                            /** @description Bits that differ between the two pictures' perceptual hashes (0: the same picture) */
+                            distance: number;
+                        })[];
+                    }[];
+                    /** @description More are linked than are listed */
+                    more: boolean;
+                };
+                /** @description An open alert from a re-score (see linked), for a decided submission */
+                review_alert: {
+                    reason: string;
+                    raised_at: string;
+                    cause_submission_id: string;
                 } | null;
                 info_request: {
                     message: string;
@@ -3879,9 +4589,11 @@ export interface components {
                 verificationCompleted: {
                     /** @description The KYC submission's id */
                     verificationId: string;
-                    /** @enum {string} */
+                    /**
+                     * @description REQUIRES_REVIEW: under review; VERIFIED or REJECTED: a reviewer decided
+                     * @enum {string}
+                     */
                     status: "VERIFIED" | "REJECTED" | "REQUIRES_REVIEW";
-                    finalRiskScore: number;
                 };
             };
             /** @constant */
@@ -4228,6 +4940,42 @@ export interface components {
             age_seconds: number | null;
             message: string;
         };
+        LimitStatusReply: {
+            data: {
+                /** @enum {string} */
+                level: "unverified" | "verified";
+                level_label: string;
+                /**
+                 * @description kyc: from your identity verification; manual: set by an administrator
+                 * @enum {string}
+                 */
+                source: "kyc" | "manual";
+                /** @description What raises the limits (complete verification at /kyc); null at the top level */
+                next_step: {
+                    href: string;
+                    message: string;
+                } | null;
+                limits: {
+                    /** @enum {string} */
+                    movement: "deposit" | "outgoing";
+                    /** @enum {string} */
+                    window: "day" | "month";
+                    /** @enum {string} */
+                    currency: "USD" | "EUR" | "GBP" | "JPY";
+                    /** @description false: this level may not make this movement at all (verify to unlock it) */
+                    allowed: boolean;
+                    /** @description The limit in the window, decimal string; null when not allowed */
+                    limit: string | null;
+                    /** @description What the window already counts, decimal string */
+                    used: string;
+                    /** @description What may still move in the window, decimal string; null when not allowed */
+                    remaining: string | null;
+                    limit_minor: number | null;
+                    used_minor: number;
+                    remaining_minor: number | null;
+                }[];
+            };
+        };
         LockInput: {
             reason: string;
         };
@@ -4288,6 +5036,364 @@ export interface components {
             };
             as_of: string;
         };
+        MoneyLimitsInput: {
+            version: number;
+            unverified: {
+                deposit: {
+                    day: {
+                        [key: string]: string | number;
+                    };
+                    month: {
+                        [key: string]: string | number;
+                    };
+                } | null;
+                outgoing: {
+                    day: {
+                        [key: string]: string | number;
+                    };
+                    month: {
+                        [key: string]: string | number;
+                    };
+                } | null;
+            };
+            verified: {
+                deposit: {
+                    day: {
+                        [key: string]: string | number;
+                    };
+                    month: {
+                        [key: string]: string | number;
+                    };
+                };
+                outgoing: {
+                    day: {
+                        [key: string]: string | number;
+                    };
+                    month: {
+                        [key: string]: string | number;
+                    };
+                };
+            };
+        };
+        MoneyLimitsReply: {
+            data: {
+                /** @description null: this level may not make the movement (403 kyc_required) */
+                unverified: {
+                    deposit: {
+                        /** @description Rolling 24 hours */
+                        day: {
+                            [key: string]: string;
+                        };
+                        /** @description Rolling 30 days */
+                        month: {
+                            [key: string]: string;
+                        };
+                    } | null;
+                    outgoing: {
+                        /** @description Rolling 24 hours */
+                        day: {
+                            [key: string]: string;
+                        };
+                        /** @description Rolling 30 days */
+                        month: {
+                            [key: string]: string;
+                        };
+                    } | null;
+                };
+                verified: {
+                    deposit: {
+                        /** @description Rolling 24 hours */
+                        day: {
+                            [key: string]: string;
+                        };
+                        /** @description Rolling 30 days */
+                        month: {
+                            [key: string]: string;
+                        };
+                    };
+                    outgoing: {
+                        /** @description Rolling 24 hours */
+                        day: {
+                            [key: string]: string;
+                        };
+                        /** @description Rolling 30 days */
+                        month: {
+                            [key: string]: string;
+                        };
+                    };
+                };
+                /** @description 0: the seeded defaults, never edited; send it back with an edit */
+                version: number;
+                updated_at: string | null;
+                updated_by: {
+                    id: string;
+                    email: string;
+                } | null;
+                /** @description The last 20 changes, newest first */
+                history: {
+                    version: number;
+                    at: string;
+                    by: {
+                        id: string;
+                        email: string;
+                    };
+                    before: {
+                        /** @description null: this level may not make the movement (403 kyc_required) */
+                        unverified: {
+                            deposit: {
+                                /** @description Rolling 24 hours */
+                                day: {
+                                    [key: string]: string;
+                                };
+                                /** @description Rolling 30 days */
+                                month: {
+                                    [key: string]: string;
+                                };
+                            } | null;
+                            outgoing: {
+                                /** @description Rolling 24 hours */
+                                day: {
+                                    [key: string]: string;
+                                };
+                                /** @description Rolling 30 days */
+                                month: {
+                                    [key: string]: string;
+                                };
+                            } | null;
+                        };
+                        verified: {
+                            deposit: {
+                                /** @description Rolling 24 hours */
+                                day: {
+                                    [key: string]: string;
+                                };
+                                /** @description Rolling 30 days */
+                                month: {
+                                    [key: string]: string;
+                                };
+                            };
+                            outgoing: {
+                                /** @description Rolling 24 hours */
+                                day: {
+                                    [key: string]: string;
+                                };
+                                /** @description Rolling 30 days */
+                                month: {
+                                    [key: string]: string;
+                                };
+                            };
+                        };
+                    };
+                    after: {
+                        /** @description null: this level may not make the movement (403 kyc_required) */
+                        unverified: {
+                            deposit: {
+                                /** @description Rolling 24 hours */
+                                day: {
+                                    [key: string]: string;
+                                };
+                                /** @description Rolling 30 days */
+                                month: {
+                                    [key: string]: string;
+                                };
+                            } | null;
+                            outgoing: {
+                                /** @description Rolling 24 hours */
+                                day: {
+                                    [key: string]: string;
+                                };
+                                /** @description Rolling 30 days */
+                                month: {
+                                    [key: string]: string;
+                                };
+                            } | null;
+                        };
+                        verified: {
+                            deposit: {
+                                /** @description Rolling 24 hours */
+                                day: {
+                                    [key: string]: string;
+                                };
+                                /** @description Rolling 30 days */
+                                month: {
+                                    [key: string]: string;
+                                };
+                            };
+                            outgoing: {
+                                /** @description Rolling 24 hours */
+                                day: {
+                                    [key: string]: string;
+                                };
+                                /** @description Rolling 30 days */
+                                month: {
+                                    [key: string]: string;
+                                };
+                            };
+                        };
+                    };
+                }[];
+            };
+        };
+        MoneyLimitsSavedReply: {
+            message: string;
+            data: {
+                /** @description null: this level may not make the movement (403 kyc_required) */
+                unverified: {
+                    deposit: {
+                        /** @description Rolling 24 hours */
+                        day: {
+                            [key: string]: string;
+                        };
+                        /** @description Rolling 30 days */
+                        month: {
+                            [key: string]: string;
+                        };
+                    } | null;
+                    outgoing: {
+                        /** @description Rolling 24 hours */
+                        day: {
+                            [key: string]: string;
+                        };
+                        /** @description Rolling 30 days */
+                        month: {
+                            [key: string]: string;
+                        };
+                    } | null;
+                };
+                verified: {
+                    deposit: {
+                        /** @description Rolling 24 hours */
+                        day: {
+                            [key: string]: string;
+                        };
+                        /** @description Rolling 30 days */
+                        month: {
+                            [key: string]: string;
+                        };
+                    };
+                    outgoing: {
+                        /** @description Rolling 24 hours */
+                        day: {
+                            [key: string]: string;
+                        };
+                        /** @description Rolling 30 days */
+                        month: {
+                            [key: string]: string;
+                        };
+                    };
+                };
+                /** @description 0: the seeded defaults, never edited; send it back with an edit */
+                version: number;
+                updated_at: string | null;
+                updated_by: {
+                    id: string;
+                    email: string;
+                } | null;
+                /** @description The last 20 changes, newest first */
+                history: {
+                    version: number;
+                    at: string;
+                    by: {
+                        id: string;
+                        email: string;
+                    };
+                    before: {
+                        /** @description null: this level may not make the movement (403 kyc_required) */
+                        unverified: {
+                            deposit: {
+                                /** @description Rolling 24 hours */
+                                day: {
+                                    [key: string]: string;
+                                };
+                                /** @description Rolling 30 days */
+                                month: {
+                                    [key: string]: string;
+                                };
+                            } | null;
+                            outgoing: {
+                                /** @description Rolling 24 hours */
+                                day: {
+                                    [key: string]: string;
+                                };
+                                /** @description Rolling 30 days */
+                                month: {
+                                    [key: string]: string;
+                                };
+                            } | null;
+                        };
+                        verified: {
+                            deposit: {
+                                /** @description Rolling 24 hours */
+                                day: {
+                                    [key: string]: string;
+                                };
+                                /** @description Rolling 30 days */
+                                month: {
+                                    [key: string]: string;
+                                };
+                            };
+                            outgoing: {
+                                /** @description Rolling 24 hours */
+                                day: {
+                                    [key: string]: string;
+                                };
+                                /** @description Rolling 30 days */
+                                month: {
+                                    [key: string]: string;
+                                };
+                            };
+                        };
+                    };
+                    after: {
+                        /** @description null: this level may not make the movement (403 kyc_required) */
+                        unverified: {
+                            deposit: {
+                                /** @description Rolling 24 hours */
+                                day: {
+                                    [key: string]: string;
+                                };
+                                /** @description Rolling 30 days */
+                                month: {
+                                    [key: string]: string;
+                                };
+                            } | null;
+                            outgoing: {
+                                /** @description Rolling 24 hours */
+                                day: {
+                                    [key: string]: string;
+                                };
+                                /** @description Rolling 30 days */
+                                month: {
+                                    [key: string]: string;
+                                };
+                            } | null;
+                        };
+                        verified: {
+                            deposit: {
+                                /** @description Rolling 24 hours */
+                                day: {
+                                    [key: string]: string;
+                                };
+                                /** @description Rolling 30 days */
+                                month: {
+                                    [key: string]: string;
+                                };
+                            };
+                            outgoing: {
+                                /** @description Rolling 24 hours */
+                                day: {
+                                    [key: string]: string;
+                                };
+                                /** @description Rolling 30 days */
+                                month: {
+                                    [key: string]: string;
+                                };
+                            };
+                        };
+                    };
+                }[];
+            };
+        };
         OpenApiDocument: {
             openapi: string;
             info: {
@@ -4310,7 +5416,7 @@ export interface components {
                  * @description parked, or failed once an admin closed it
                  * @enum {string}
                  */
-                status: "pending" | "processing" | "completed" | "failed" | "parked";
+                status: "pending" | "processing" | "completed" | "failed" | "parked" | "held_for_review" | "awaiting_approval";
                 amount: string;
                 /** @enum {string} */
                 currency: "USD" | "EUR" | "GBP" | "JPY";
@@ -4319,7 +5425,7 @@ export interface components {
                  * @description The status the payment was in when its step kept failing (pending or processing)
                  * @enum {string}
                  */
-                stuckStatus: "pending" | "processing" | "completed" | "failed" | "parked";
+                stuckStatus: "pending" | "processing" | "completed" | "failed" | "parked" | "held_for_review" | "awaiting_approval";
                 stepFailures: number;
                 /** @description The last error of the failing step, as the worker logged it */
                 lastError: string;
@@ -4370,7 +5476,7 @@ export interface components {
             command: {
                 subscribeToPayments: {
                     userId?: string;
-                    statusFilter: ("pending" | "processing" | "completed" | "failed" | "parked")[];
+                    statusFilter: ("pending" | "processing" | "completed" | "failed" | "parked" | "held_for_review" | "awaiting_approval")[];
                 };
             };
         };
@@ -4384,7 +5490,7 @@ export interface components {
                     paymentId: string;
                     userId: string;
                     /** @enum {string} */
-                    status: "pending" | "processing" | "completed" | "failed" | "parked";
+                    status: "pending" | "processing" | "completed" | "failed" | "parked" | "held_for_review" | "awaiting_approval";
                     amount: string;
                     amountMinor: number;
                     /** @enum {string} */
@@ -4473,7 +5579,7 @@ export interface components {
                     createdAt: string;
                     updatedAt: string;
                     completedAt: string | null;
-                    /** @description Why the payment failed, or why it was parked for review; null otherwise */
+                    /** @description Why the payment failed (or was refused after review), or why it was parked for review; null otherwise */
                     failureReason: string | null;
                 };
                 /** @description true when this replays an earlier command with the same Idempotency-Key */
@@ -4510,7 +5616,7 @@ export interface components {
                 paymentId: string;
                 userId: string;
                 /** @enum {string} */
-                status: "pending" | "processing" | "completed" | "failed" | "parked";
+                status: "pending" | "processing" | "completed" | "failed" | "parked" | "held_for_review" | "awaiting_approval";
                 amount: string;
                 amountMinor: number;
                 /** @enum {string} */
@@ -4599,7 +5705,7 @@ export interface components {
                 createdAt: string;
                 updatedAt: string;
                 completedAt: string | null;
-                /** @description Why the payment failed, or why it was parked for review; null otherwise */
+                /** @description Why the payment failed (or was refused after review), or why it was parked for review; null otherwise */
                 failureReason: string | null;
             }[];
             pagination: {
@@ -4623,7 +5729,7 @@ export interface components {
              * @description The payment's status after the change that announced the event
              * @enum {string}
              */
-            status: "pending" | "processing" | "completed" | "failed" | "parked";
+            status: "pending" | "processing" | "completed" | "failed" | "parked" | "held_for_review" | "awaiting_approval";
             at: string;
         };
         PaymentPaymentErrorEvent: {
@@ -4640,7 +5746,7 @@ export interface components {
              * @description The payment's status after the change that announced the event
              * @enum {string}
              */
-            status: "pending" | "processing" | "completed" | "failed" | "parked";
+            status: "pending" | "processing" | "completed" | "failed" | "parked" | "held_for_review" | "awaiting_approval";
             at: string;
         };
         PaymentPaymentInitiatedEvent: {
@@ -4665,7 +5771,7 @@ export interface components {
              * @description The payment's status after the change that announced the event
              * @enum {string}
              */
-            status: "pending" | "processing" | "completed" | "failed" | "parked";
+            status: "pending" | "processing" | "completed" | "failed" | "parked" | "held_for_review" | "awaiting_approval";
             at: string;
         };
         PaymentPaymentStatusUpdateEvent: {
@@ -4673,7 +5779,7 @@ export interface components {
                 paymentStatusUpdate: {
                     paymentId: string;
                     /** @enum {string} */
-                    status: "pending" | "processing" | "completed" | "failed" | "parked";
+                    status: "pending" | "processing" | "completed" | "failed" | "parked" | "held_for_review" | "awaiting_approval";
                     message: string;
                 };
             };
@@ -4684,7 +5790,7 @@ export interface components {
              * @description The payment's status after the change that announced the event
              * @enum {string}
              */
-            status: "pending" | "processing" | "completed" | "failed" | "parked";
+            status: "pending" | "processing" | "completed" | "failed" | "parked" | "held_for_review" | "awaiting_approval";
             at: string;
         };
         PaymentReply: {
@@ -4692,7 +5798,7 @@ export interface components {
                 paymentId: string;
                 userId: string;
                 /** @enum {string} */
-                status: "pending" | "processing" | "completed" | "failed" | "parked";
+                status: "pending" | "processing" | "completed" | "failed" | "parked" | "held_for_review" | "awaiting_approval";
                 amount: string;
                 amountMinor: number;
                 /** @enum {string} */
@@ -4781,8 +5887,160 @@ export interface components {
                 createdAt: string;
                 updatedAt: string;
                 completedAt: string | null;
-                /** @description Why the payment failed, or why it was parked for review; null otherwise */
+                /** @description Why the payment failed (or was refused after review), or why it was parked for review; null otherwise */
                 failureReason: string | null;
+            };
+        };
+        PaymentReviewListReply: {
+            data: {
+                paymentId: string;
+                userId: string;
+                /** @enum {string} */
+                status: "pending" | "processing" | "completed" | "failed" | "parked" | "held_for_review" | "awaiting_approval";
+                /** @description Null for a payment that never waited for a decision */
+                kind: ("screening" | "four_eyes") | null;
+                amount: string;
+                amountMinor: number;
+                /** @enum {string} */
+                currency: "USD" | "EUR" | "GBP" | "JPY";
+                fee: string;
+                payee: {
+                    /** @constant */
+                    kind: "account";
+                    accountId: string;
+                } | {
+                    /** @constant */
+                    kind: "user";
+                    email: string;
+                } | {
+                    /** @constant */
+                    kind: "external";
+                    name: string;
+                    accountLast4: string;
+                    country: string;
+                };
+                description: string;
+                createdAt: string;
+                why: string | null;
+                /** @description The payee's screening (list, matched entry, score, screened name and country, when) */
+                screening: {
+                    /** @enum {string} */
+                    subject: "beneficiary" | "platform_user" | "own_account";
+                    /** @enum {string} */
+                    result: "clear" | "hit";
+                    screenedName: string | null;
+                    /** @description ISO alpha-2; null when unknown (a platform user without KYC) or not screened */
+                    screenedCountry: string | null;
+                    /** @description The best match when result is hit */
+                    match: {
+                        /** @description The list it is on, e.g. "Seeded sanctions sample (SDN style) 2026-01" or "Uploaded watchlist v3" */
+                        list: string;
+                        /** @description The entry's name as the list writes it */
+                        entry: string;
+                        /** @description The name or alias of the entry that matched */
+                        matchedName: string;
+                        /** @description individual, entity, or empty when the list does not say */
+                        entryType: string;
+                        /** @description The entry's country (ISO alpha-2), empty when the list does not say */
+                        entryCountry: string;
+                        /** @description Jaro-Winkler similarity of the normalised names (1 = the same name) */
+                        score: number;
+                    } | null;
+                    /** @description Every list consulted */
+                    lists: string[];
+                    at: string;
+                } | null;
+                decision: {
+                    /** @enum {string} */
+                    outcome: "approved" | "rejected";
+                    reason: string;
+                    by: {
+                        id: string;
+                        email: string;
+                    };
+                    at: string;
+                } | null;
+                /** @description True while it waits and the signed-in administrator did not make it */
+                canDecide: boolean;
+                cannotDecideReason: string | null;
+            }[];
+            pagination: {
+                /** @description Pass as `cursor` for the next page; null on the last page */
+                next_cursor: string | null;
+            };
+        };
+        PaymentReviewReply: {
+            data: {
+                paymentId: string;
+                userId: string;
+                /** @enum {string} */
+                status: "pending" | "processing" | "completed" | "failed" | "parked" | "held_for_review" | "awaiting_approval";
+                /** @description Null for a payment that never waited for a decision */
+                kind: ("screening" | "four_eyes") | null;
+                amount: string;
+                amountMinor: number;
+                /** @enum {string} */
+                currency: "USD" | "EUR" | "GBP" | "JPY";
+                fee: string;
+                payee: {
+                    /** @constant */
+                    kind: "account";
+                    accountId: string;
+                } | {
+                    /** @constant */
+                    kind: "user";
+                    email: string;
+                } | {
+                    /** @constant */
+                    kind: "external";
+                    name: string;
+                    accountLast4: string;
+                    country: string;
+                };
+                description: string;
+                createdAt: string;
+                why: string | null;
+                /** @description The payee's screening (list, matched entry, score, screened name and country, when) */
+                screening: {
+                    /** @enum {string} */
+                    subject: "beneficiary" | "platform_user" | "own_account";
+                    /** @enum {string} */
+                    result: "clear" | "hit";
+                    screenedName: string | null;
+                    /** @description ISO alpha-2; null when unknown (a platform user without KYC) or not screened */
+                    screenedCountry: string | null;
+                    /** @description The best match when result is hit */
+                    match: {
+                        /** @description The list it is on, e.g. "Seeded sanctions sample (SDN style) 2026-01" or "Uploaded watchlist v3" */
+                        list: string;
+                        /** @description The entry's name as the list writes it */
+                        entry: string;
+                        /** @description The name or alias of the entry that matched */
+                        matchedName: string;
+                        /** @description individual, entity, or empty when the list does not say */
+                        entryType: string;
+                        /** @description The entry's country (ISO alpha-2), empty when the list does not say */
+                        entryCountry: string;
+                        /** @description Jaro-Winkler similarity of the normalised names (1 = the same name) */
+                        score: number;
+                    } | null;
+                    /** @description Every list consulted */
+                    lists: string[];
+                    at: string;
+                } | null;
+                decision: {
+                    /** @enum {string} */
+                    outcome: "approved" | "rejected";
+                    reason: string;
+                    by: {
+                        id: string;
+                        email: string;
+                    };
+                    at: string;
+                } | null;
+                /** @description True while it waits and the signed-in administrator did not make it */
+                canDecide: boolean;
+                cannotDecideReason: string | null;
             };
         };
         ProfileReply: {
@@ -4801,6 +6059,7 @@ export interface components {
         };
         ProfileUpdateInput: {
             email?: string;
+            current_password?: string;
             first_name?: string;
             last_name?: string;
             phone?: string | null;
@@ -5468,6 +6727,11 @@ export interface components {
                 };
             };
         };
+        SetUserLevelInput: {
+            /** @description The level to hold regardless of KYC; null removes the override */
+            level: ("unverified" | "verified") | null;
+            reason: string;
+        };
         StartKycInput: {
             country: string;
             name: string;
@@ -5498,6 +6762,14 @@ export interface components {
             /** @enum {string} */
             currency?: "USD" | "EUR" | "GBP" | "JPY";
             description?: string;
+        };
+        ThresholdEditInput: {
+            /** @enum {string} */
+            kind: "deposit" | "payment";
+            /** @enum {string} */
+            currency: "USD" | "EUR" | "GBP" | "JPY";
+            /** @description Decimal string or number, > 0 */
+            amount: string | number;
         };
         ThresholdInput: {
             low_balance_threshold: number | string | null;
@@ -5566,6 +6838,113 @@ export interface components {
                     is_balanced: boolean;
                 }[];
                 is_balanced: boolean;
+            };
+        };
+        UserLevelSavedReply: {
+            message: string;
+            data: {
+                user_id: string;
+                email: string;
+                status: {
+                    /** @enum {string} */
+                    level: "unverified" | "verified";
+                    level_label: string;
+                    /**
+                     * @description kyc: from your identity verification; manual: set by an administrator
+                     * @enum {string}
+                     */
+                    source: "kyc" | "manual";
+                    /** @description What raises the limits (complete verification at /kyc); null at the top level */
+                    next_step: {
+                        href: string;
+                        message: string;
+                    } | null;
+                    limits: {
+                        /** @enum {string} */
+                        movement: "deposit" | "outgoing";
+                        /** @enum {string} */
+                        window: "day" | "month";
+                        /** @enum {string} */
+                        currency: "USD" | "EUR" | "GBP" | "JPY";
+                        /** @description false: this level may not make this movement at all (verify to unlock it) */
+                        allowed: boolean;
+                        /** @description The limit in the window, decimal string; null when not allowed */
+                        limit: string | null;
+                        /** @description What the window already counts, decimal string */
+                        used: string;
+                        /** @description What may still move in the window, decimal string; null when not allowed */
+                        remaining: string | null;
+                        limit_minor: number | null;
+                        used_minor: number;
+                        remaining_minor: number | null;
+                    }[];
+                };
+                /** @description Administrators' level decisions for this user, newest first (at most 20) */
+                history: {
+                    seq: number;
+                    user_id: string;
+                    level: ("unverified" | "verified") | null;
+                    previous: ("unverified" | "verified") | null;
+                    reason: string;
+                    at: string;
+                    by: {
+                        id: string;
+                        email: string;
+                    };
+                }[];
+            };
+        };
+        UserLimitsReply: {
+            data: {
+                user_id: string;
+                email: string;
+                status: {
+                    /** @enum {string} */
+                    level: "unverified" | "verified";
+                    level_label: string;
+                    /**
+                     * @description kyc: from your identity verification; manual: set by an administrator
+                     * @enum {string}
+                     */
+                    source: "kyc" | "manual";
+                    /** @description What raises the limits (complete verification at /kyc); null at the top level */
+                    next_step: {
+                        href: string;
+                        message: string;
+                    } | null;
+                    limits: {
+                        /** @enum {string} */
+                        movement: "deposit" | "outgoing";
+                        /** @enum {string} */
+                        window: "day" | "month";
+                        /** @enum {string} */
+                        currency: "USD" | "EUR" | "GBP" | "JPY";
+                        /** @description false: this level may not make this movement at all (verify to unlock it) */
+                        allowed: boolean;
+                        /** @description The limit in the window, decimal string; null when not allowed */
+                        limit: string | null;
+                        /** @description What the window already counts, decimal string */
+                        used: string;
+                        /** @description What may still move in the window, decimal string; null when not allowed */
+                        remaining: string | null;
+                        limit_minor: number | null;
+                        used_minor: number;
+                        remaining_minor: number | null;
+                    }[];
+                };
+                /** @description Administrators' level decisions for this user, newest first (at most 20) */
+                history: {
+                    seq: number;
+                    user_id: string;
+                    level: ("unverified" | "verified") | null;
+                    previous: ("unverified" | "verified") | null;
+                    reason: string;
+                    at: string;
+                    by: {
+                        id: string;
+                        email: string;
+                    };
+                }[];
             };
         };
         VerifyIdentityNumberInput: {
@@ -6285,6 +7664,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden. Codes: `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This API key lacks the scope profile:read",
+                     *       "code": "insufficient_scope",
+                     *       "scope": "profile:read"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found. Codes: `user_not_found`. */
             404: {
                 headers: {
@@ -6363,6 +7758,31 @@ export interface operations {
                     "application/json": components["schemas"]["ProfileUpdatedReply"];
                 };
             };
+            /** @description Any other fields changed; the new email waits for its confirmation link (the profile still shows the current one) */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Check the new address for a confirmation link",
+                     *       "data": {
+                     *         "id": "6f1c2b9e-8d4a-4e1b-9c3f-2a7d5e8b1c04",
+                     *         "email": "ada@example.com",
+                     *         "first_name": "Ada",
+                     *         "last_name": "Lovelace",
+                     *         "role": "user",
+                     *         "phone": "+44 20 7946 0958",
+                     *         "date_of_birth": "1990-12-10T00:00:00.000Z",
+                     *         "created_at": "2026-01-15T09:00:00.000Z",
+                     *         "updated_at": "2026-01-15T09:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ProfileUpdatedReply"];
+                };
+            };
             /** @description Bad request. Codes: `validation_error`, `invalid_json`. */
             400: {
                 headers: {
@@ -6393,6 +7813,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden. Codes: `invalid_current_password`, `session_required`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden",
+                     *       "code": "invalid_current_password"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found. Codes: `user_not_found`. */
             404: {
                 headers: {
@@ -6403,6 +7838,130 @@ export interface operations {
                      * @example {
                      *       "message": "Not found",
                      *       "code": "user_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict. Codes: `concurrent_update`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Conflict",
+                     *       "code": "concurrent_update"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large. Codes: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Payload too large",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests. Codes: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many attempts. Please try again later.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    confirmEmailChange: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "token": "Jq3x9aB7cK2mN8pR4sT6vW1yZ5bD7fH9jLm0nP2qR4s"
+                 *     }
+                 */
+                "application/json": components["schemas"]["EmailConfirmationInput"];
+            };
+        };
+        responses: {
+            /** @description The email is changed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Your sign-in email has been changed",
+                     *       "data": {
+                     *         "id": "6f1c2b9e-8d4a-4e1b-9c3f-2a7d5e8b1c04",
+                     *         "email": "ada@example.com",
+                     *         "first_name": "Ada",
+                     *         "last_name": "Lovelace",
+                     *         "role": "user",
+                     *         "phone": "+44 20 7946 0958",
+                     *         "date_of_birth": "1990-12-10T00:00:00.000Z",
+                     *         "created_at": "2026-01-15T09:00:00.000Z",
+                     *         "updated_at": "2026-01-15T09:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ProfileUpdatedReply"];
+                };
+            };
+            /** @description Bad request. Codes: `invalid_confirmation`, `validation_error`, `invalid_json`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Bad request",
+                     *       "code": "invalid_confirmation"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -6433,6 +7992,23 @@ export interface operations {
                      * @example {
                      *       "message": "Payload too large",
                      *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests. Codes: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many attempts. Please try again later.",
+                     *       "code": "rate_limited"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -6481,7 +8057,11 @@ export interface operations {
                      *           "prefix": "fpk_3xQ9aB7c",
                      *           "created_at": "2026-01-15T09:45:00.000Z",
                      *           "last_used_at": "2026-01-15T10:12:00.000Z",
-                     *           "revoked_at": null
+                     *           "revoked_at": null,
+                     *           "scopes": [
+                     *             "ledger:read",
+                     *             "payments:read"
+                     *           ]
                      *         }
                      *       ]
                      *     }
@@ -6549,7 +8129,11 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "name": "Reconciliation script"
+                 *       "name": "Reconciliation script",
+                 *       "scopes": [
+                 *         "ledger:read",
+                 *         "payments:read"
+                 *       ]
                  *     }
                  */
                 "application/json": components["schemas"]["CreateApiKeyInput"];
@@ -6572,6 +8156,10 @@ export interface operations {
                      *         "created_at": "2026-01-15T09:45:00.000Z",
                      *         "last_used_at": null,
                      *         "revoked_at": null,
+                     *         "scopes": [
+                     *           "ledger:read",
+                     *           "payments:read"
+                     *         ],
                      *         "key": "fpk_3xQ9aB7cK2mN8pR4sT6vW1yZ5bD7fH9j"
                      *       }
                      *     }
@@ -6654,6 +8242,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Too many requests. Codes: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many attempts. Please try again later.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Service unavailable. Codes: `service_unavailable`. */
             503: {
                 headers: {
@@ -6703,7 +8308,11 @@ export interface operations {
                      *         "prefix": "fpk_3xQ9aB7c",
                      *         "created_at": "2026-01-15T09:45:00.000Z",
                      *         "last_used_at": null,
-                     *         "revoked_at": "2026-01-16T08:00:00.000Z"
+                     *         "revoked_at": "2026-01-16T08:00:00.000Z",
+                     *         "scopes": [
+                     *           "ledger:read",
+                     *           "payments:read"
+                     *         ]
                      *       }
                      *     }
                      */
@@ -6848,6 +8457,22 @@ export interface operations {
                      * @example {
                      *       "message": "Authentication required",
                      *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This API key lacks the scope ledger:read",
+                     *       "code": "insufficient_scope",
+                     *       "scope": "ledger:read"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -7016,6 +8641,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden. Codes: `kyc_required`, `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden",
+                     *       "code": "kyc_required"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Conflict. Codes: `account_number_taken`, `idempotency_in_progress`. */
             409: {
                 headers: {
@@ -7046,7 +8686,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unprocessable. Codes: `idempotency_key_reused`. */
+            /** @description Unprocessable. Codes: `idempotency_key_reused`, `limit_exceeded`. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7143,6 +8783,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden. Codes: `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This API key lacks the scope ledger:read",
+                     *       "code": "insufficient_scope",
+                     *       "scope": "ledger:read"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found. Codes: `account_not_found`. */
             404: {
                 headers: {
@@ -7153,6 +8809,780 @@ export interface operations {
                      * @example {
                      *       "message": "Not found",
                      *       "code": "account_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getMyLimits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Your level and limits */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "level": "unverified",
+                     *         "level_label": "Unverified",
+                     *         "source": "kyc",
+                     *         "next_step": {
+                     *           "href": "/kyc",
+                     *           "message": "Complete verification at /kyc to raise your limits and send money to others."
+                     *         },
+                     *         "limits": [
+                     *           {
+                     *             "movement": "deposit",
+                     *             "window": "day",
+                     *             "currency": "USD",
+                     *             "allowed": true,
+                     *             "limit": "1000.00",
+                     *             "used": "250.00",
+                     *             "remaining": "750.00",
+                     *             "limit_minor": 100000,
+                     *             "used_minor": 25000,
+                     *             "remaining_minor": 75000
+                     *           },
+                     *           {
+                     *             "movement": "outgoing",
+                     *             "window": "day",
+                     *             "currency": "USD",
+                     *             "allowed": false,
+                     *             "limit": null,
+                     *             "used": "0.00",
+                     *             "remaining": null,
+                     *             "limit_minor": null,
+                     *             "used_minor": 0,
+                     *             "remaining_minor": null
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LimitStatusReply"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This API key lacks the scope ledger:read",
+                     *       "code": "insufficient_scope",
+                     *       "scope": "ledger:read"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getMoneyLimits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The limits */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "unverified": {
+                     *           "deposit": {
+                     *             "day": {
+                     *               "USD": "1000.00",
+                     *               "EUR": "1000.00",
+                     *               "GBP": "1000.00",
+                     *               "JPY": "150000"
+                     *             },
+                     *             "month": {
+                     *               "USD": "5000.00",
+                     *               "EUR": "5000.00",
+                     *               "GBP": "5000.00",
+                     *               "JPY": "750000"
+                     *             }
+                     *           },
+                     *           "outgoing": null
+                     *         },
+                     *         "verified": {
+                     *           "deposit": {
+                     *             "day": {
+                     *               "USD": "50000.00",
+                     *               "EUR": "50000.00",
+                     *               "GBP": "50000.00",
+                     *               "JPY": "7500000"
+                     *             },
+                     *             "month": {
+                     *               "USD": "250000.00",
+                     *               "EUR": "250000.00",
+                     *               "GBP": "250000.00",
+                     *               "JPY": "37500000"
+                     *             }
+                     *           },
+                     *           "outgoing": {
+                     *             "day": {
+                     *               "USD": "25000.00",
+                     *               "EUR": "25000.00",
+                     *               "GBP": "25000.00",
+                     *               "JPY": "3750000"
+                     *             },
+                     *             "month": {
+                     *               "USD": "100000.00",
+                     *               "EUR": "100000.00",
+                     *               "GBP": "100000.00",
+                     *               "JPY": "15000000"
+                     *             }
+                     *           }
+                     *         },
+                     *         "version": 0,
+                     *         "updated_at": null,
+                     *         "updated_by": null,
+                     *         "history": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MoneyLimitsReply"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `admin_required`, `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden",
+                     *       "code": "admin_required"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    replaceMoneyLimits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "version": 0,
+                 *       "unverified": {
+                 *         "deposit": {
+                 *           "day": {
+                 *             "USD": "500.00",
+                 *             "EUR": "500.00",
+                 *             "GBP": "500.00",
+                 *             "JPY": "75000"
+                 *           },
+                 *           "month": {
+                 *             "USD": "5000.00",
+                 *             "EUR": "5000.00",
+                 *             "GBP": "5000.00",
+                 *             "JPY": "750000"
+                 *           }
+                 *         },
+                 *         "outgoing": null
+                 *       },
+                 *       "verified": {
+                 *         "deposit": {
+                 *           "day": {
+                 *             "USD": "50000.00",
+                 *             "EUR": "50000.00",
+                 *             "GBP": "50000.00",
+                 *             "JPY": "7500000"
+                 *           },
+                 *           "month": {
+                 *             "USD": "250000.00",
+                 *             "EUR": "250000.00",
+                 *             "GBP": "250000.00",
+                 *             "JPY": "37500000"
+                 *           }
+                 *         },
+                 *         "outgoing": {
+                 *           "day": {
+                 *             "USD": "25000.00",
+                 *             "EUR": "25000.00",
+                 *             "GBP": "25000.00",
+                 *             "JPY": "3750000"
+                 *           },
+                 *           "month": {
+                 *             "USD": "100000.00",
+                 *             "EUR": "100000.00",
+                 *             "GBP": "100000.00",
+                 *             "JPY": "15000000"
+                 *           }
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["MoneyLimitsInput"];
+            };
+        };
+        responses: {
+            /** @description The limits now in force */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Limits saved",
+                     *       "data": {
+                     *         "unverified": {
+                     *           "deposit": {
+                     *             "day": {
+                     *               "USD": "500.00",
+                     *               "EUR": "500.00",
+                     *               "GBP": "500.00",
+                     *               "JPY": "75000"
+                     *             },
+                     *             "month": {
+                     *               "USD": "5000.00",
+                     *               "EUR": "5000.00",
+                     *               "GBP": "5000.00",
+                     *               "JPY": "750000"
+                     *             }
+                     *           },
+                     *           "outgoing": null
+                     *         },
+                     *         "verified": {
+                     *           "deposit": {
+                     *             "day": {
+                     *               "USD": "50000.00",
+                     *               "EUR": "50000.00",
+                     *               "GBP": "50000.00",
+                     *               "JPY": "7500000"
+                     *             },
+                     *             "month": {
+                     *               "USD": "250000.00",
+                     *               "EUR": "250000.00",
+                     *               "GBP": "250000.00",
+                     *               "JPY": "37500000"
+                     *             }
+                     *           },
+                     *           "outgoing": {
+                     *             "day": {
+                     *               "USD": "25000.00",
+                     *               "EUR": "25000.00",
+                     *               "GBP": "25000.00",
+                     *               "JPY": "3750000"
+                     *             },
+                     *             "month": {
+                     *               "USD": "100000.00",
+                     *               "EUR": "100000.00",
+                     *               "GBP": "100000.00",
+                     *               "JPY": "15000000"
+                     *             }
+                     *           }
+                     *         },
+                     *         "version": 1,
+                     *         "updated_at": "2026-01-15T10:00:00.000Z",
+                     *         "updated_by": {
+                     *           "id": "0b8f0f5e-2a47-4c1d-9b7e-3f0d6c2a9e11",
+                     *           "email": "admin@example.com"
+                     *         },
+                     *         "history": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MoneyLimitsSavedReply"];
+                };
+            };
+            /** @description Bad request. Codes: `validation_error`, `invalid_json`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body must be a JSON object",
+                     *       "code": "validation_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `admin_required`, `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden",
+                     *       "code": "admin_required"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict. Codes: `limits_changed`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Conflict",
+                     *       "code": "limits_changed"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large. Codes: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Payload too large",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getUserLimits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The user's id
+                 * @example 0b8f0f5e-2a47-4c1d-9b7e-3f0d6c2a9e11
+                 */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The user's level and limits */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "user_id": "0b8f0f5e-2a47-4c1d-9b7e-3f0d6c2a9e11",
+                     *         "email": "grace@example.com",
+                     *         "status": {
+                     *           "level": "verified",
+                     *           "level_label": "Verified",
+                     *           "source": "manual",
+                     *           "next_step": null,
+                     *           "limits": [
+                     *             {
+                     *               "movement": "deposit",
+                     *               "window": "day",
+                     *               "currency": "USD",
+                     *               "allowed": true,
+                     *               "limit": "1000.00",
+                     *               "used": "250.00",
+                     *               "remaining": "750.00",
+                     *               "limit_minor": 100000,
+                     *               "used_minor": 25000,
+                     *               "remaining_minor": 75000
+                     *             },
+                     *             {
+                     *               "movement": "outgoing",
+                     *               "window": "day",
+                     *               "currency": "USD",
+                     *               "allowed": false,
+                     *               "limit": null,
+                     *               "used": "0.00",
+                     *               "remaining": null,
+                     *               "limit_minor": null,
+                     *               "used_minor": 0,
+                     *               "remaining_minor": null
+                     *             }
+                     *           ]
+                     *         },
+                     *         "history": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["UserLimitsReply"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `admin_required`, `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden",
+                     *       "code": "admin_required"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. Codes: `user_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "user_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    setUserLevel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The user's id
+                 * @example 0b8f0f5e-2a47-4c1d-9b7e-3f0d6c2a9e11
+                 */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "level": "verified",
+                 *       "reason": "Business customer verified by the onboarding team (case 4711)"
+                 *     }
+                 */
+                "application/json": components["schemas"]["SetUserLevelInput"];
+            };
+        };
+        responses: {
+            /** @description The user's level and limits now */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Level saved",
+                     *       "data": {
+                     *         "user_id": "0b8f0f5e-2a47-4c1d-9b7e-3f0d6c2a9e11",
+                     *         "email": "grace@example.com",
+                     *         "status": {
+                     *           "level": "verified",
+                     *           "level_label": "Verified",
+                     *           "source": "manual",
+                     *           "next_step": null,
+                     *           "limits": [
+                     *             {
+                     *               "movement": "deposit",
+                     *               "window": "day",
+                     *               "currency": "USD",
+                     *               "allowed": true,
+                     *               "limit": "1000.00",
+                     *               "used": "250.00",
+                     *               "remaining": "750.00",
+                     *               "limit_minor": 100000,
+                     *               "used_minor": 25000,
+                     *               "remaining_minor": 75000
+                     *             },
+                     *             {
+                     *               "movement": "outgoing",
+                     *               "window": "day",
+                     *               "currency": "USD",
+                     *               "allowed": false,
+                     *               "limit": null,
+                     *               "used": "0.00",
+                     *               "remaining": null,
+                     *               "limit_minor": null,
+                     *               "used_minor": 0,
+                     *               "remaining_minor": null
+                     *             }
+                     *           ]
+                     *         },
+                     *         "history": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["UserLevelSavedReply"];
+                };
+            };
+            /** @description Bad request. Codes: `validation_error`, `invalid_json`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body must be a JSON object",
+                     *       "code": "validation_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `admin_required`, `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden",
+                     *       "code": "admin_required"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. Codes: `user_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "user_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict. Codes: `level_changed`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Conflict",
+                     *       "code": "level_changed"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large. Codes: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Payload too large",
+                     *       "code": "payload_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -7251,6 +9681,22 @@ export interface operations {
                      * @example {
                      *       "message": "Authentication required",
                      *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This API key lacks the scope ledger:read",
+                     *       "code": "insufficient_scope",
+                     *       "scope": "ledger:read"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -7419,6 +9865,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden. Codes: `kyc_required`, `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden",
+                     *       "code": "kyc_required"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Conflict. Codes: `account_number_taken`, `idempotency_in_progress`. */
             409: {
                 headers: {
@@ -7449,7 +9910,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unprocessable. Codes: `idempotency_key_reused`. */
+            /** @description Unprocessable. Codes: `idempotency_key_reused`, `limit_exceeded`. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7562,6 +10023,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden. Codes: `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This API key lacks the scope ledger:read",
+                     *       "code": "insufficient_scope",
+                     *       "scope": "ledger:read"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Service unavailable. Codes: `service_unavailable`. */
             503: {
                 headers: {
@@ -7664,6 +10141,22 @@ export interface operations {
                      * @example {
                      *       "message": "Authentication required",
                      *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This API key lacks the scope ledger:write",
+                     *       "code": "insufficient_scope",
+                     *       "scope": "ledger:write"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -7806,7 +10299,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden. Codes: `admin_required`. */
+            /** @description Forbidden. Codes: `admin_required`, `insufficient_scope`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7973,7 +10466,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden. Codes: `admin_required`. */
+            /** @description Forbidden. Codes: `admin_required`, `insufficient_scope`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8139,6 +10632,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden. Codes: `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This API key lacks the scope ledger:read",
+                     *       "code": "insufficient_scope",
+                     *       "scope": "ledger:read"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found. Codes: `account_not_found`, `account_not_open_yet`. */
             404: {
                 headers: {
@@ -8291,6 +10800,22 @@ export interface operations {
                      * @example {
                      *       "message": "Authentication required",
                      *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This API key lacks the scope ledger:read",
+                     *       "code": "insufficient_scope",
+                     *       "scope": "ledger:read"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -8449,6 +10974,22 @@ export interface operations {
                      * @example {
                      *       "message": "Authentication required",
                      *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This API key lacks the scope ledger:write",
+                     *       "code": "insufficient_scope",
+                     *       "scope": "ledger:write"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -8671,6 +11212,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden. Codes: `kyc_required`, `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden",
+                     *       "code": "kyc_required"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found. Codes: `account_not_found`. */
             404: {
                 headers: {
@@ -8716,7 +11272,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unprocessable. Codes: `insufficient_funds`, `idempotency_key_reused`. */
+            /** @description Unprocessable. Codes: `insufficient_funds`, `idempotency_key_reused`, `limit_exceeded`. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8953,6 +11509,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden. Codes: `kyc_required`, `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden",
+                     *       "code": "kyc_required"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found. Codes: `account_not_found`. */
             404: {
                 headers: {
@@ -9000,7 +11571,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unprocessable. Codes: `insufficient_funds`, `idempotency_key_reused`, `batch_too_large`. */
+            /** @description Unprocessable. Codes: `insufficient_funds`, `idempotency_key_reused`, `batch_too_large`, `limit_exceeded`. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9174,7 +11745,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden. Codes: `test_balance_disabled`. */
+            /** @description Forbidden. Codes: `test_balance_disabled`, `insufficient_scope`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9471,6 +12042,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden. Codes: `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This API key lacks the scope ledger:read",
+                     *       "code": "insufficient_scope",
+                     *       "scope": "ledger:read"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found. Codes: `account_not_found`. */
             404: {
                 headers: {
@@ -9567,6 +12154,22 @@ export interface operations {
                      * @example {
                      *       "message": "Authentication required",
                      *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This API key lacks the scope ledger:read",
+                     *       "code": "insufficient_scope",
+                     *       "scope": "ledger:read"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -9718,6 +12321,22 @@ export interface operations {
                      * @example {
                      *       "message": "Authentication required",
                      *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This API key lacks the scope ledger:read",
+                     *       "code": "insufficient_scope",
+                     *       "scope": "ledger:read"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -9878,6 +12497,22 @@ export interface operations {
                      * @example {
                      *       "message": "Authentication required",
                      *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This API key lacks the scope ledger:write",
+                     *       "code": "insufficient_scope",
+                     *       "scope": "ledger:write"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -10097,6 +12732,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden. Codes: `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This API key lacks the scope ledger:write",
+                     *       "code": "insufficient_scope",
+                     *       "scope": "ledger:write"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found. Codes: `transaction_not_found`. */
             404: {
                 headers: {
@@ -10274,6 +12925,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden. Codes: `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This API key lacks the scope ledger:read",
+                     *       "code": "insufficient_scope",
+                     *       "scope": "ledger:read"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Service unavailable. Codes: `service_unavailable`. */
             503: {
                 headers: {
@@ -10334,6 +13001,22 @@ export interface operations {
                      * @example {
                      *       "message": "Authentication required",
                      *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This API key lacks the scope ledger:read",
+                     *       "code": "insufficient_scope",
+                     *       "scope": "ledger:read"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -10420,7 +13103,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden. Codes: `admin_required`. */
+            /** @description Forbidden. Codes: `admin_required`, `insufficient_scope`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10517,7 +13200,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden. Codes: `admin_required`. */
+            /** @description Forbidden. Codes: `admin_required`, `insufficient_scope`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10628,7 +13311,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden. Codes: `admin_required`. */
+            /** @description Forbidden. Codes: `admin_required`, `insufficient_scope`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10766,7 +13449,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden. Codes: `admin_required`. */
+            /** @description Forbidden. Codes: `admin_required`, `insufficient_scope`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10946,6 +13629,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden. Codes: `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This API key lacks the scope ledger:read",
+                     *       "code": "insufficient_scope",
+                     *       "scope": "ledger:read"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Service unavailable. Codes: `service_unavailable`. */
             503: {
                 headers: {
@@ -11037,7 +13736,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden. Codes: `forbidden`. */
+            /** @description Forbidden. Codes: `forbidden`, `insufficient_scope`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11186,7 +13885,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden. Codes: `forbidden`. */
+            /** @description Forbidden. Codes: `forbidden`, `kyc_required`, `insufficient_scope`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11246,7 +13945,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unprocessable. Codes: `insufficient_funds`, `idempotency_key_reused`. */
+            /** @description Unprocessable. Codes: `insufficient_funds`, `idempotency_key_reused`, `limit_exceeded`. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11345,6 +14044,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden. Codes: `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This API key lacks the scope kyc:read",
+                     *       "code": "insufficient_scope",
+                     *       "scope": "kyc:read"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The KYC store cannot be reached */
             503: {
                 headers: {
@@ -11414,7 +14129,21 @@ export interface operations {
                      *             "residencePermit"
                      *           ],
                      *           "popular": true,
-                     *           "listed": true
+                     *           "listed": true,
+                     *           "identityNumbers": [
+                     *             {
+                     *               "type": "aadhaar",
+                     *               "label": "Aadhaar number",
+                     *               "required": true,
+                     *               "format": "XXXX XXXX XXXX"
+                     *             },
+                     *             {
+                     *               "type": "pan",
+                     *               "label": "PAN",
+                     *               "required": true,
+                     *               "format": "ABCDE1234F"
+                     *             }
+                     *           ]
                      *         }
                      *       ],
                      *       "total": 1
@@ -11448,6 +14177,22 @@ export interface operations {
                      * @example {
                      *       "message": "Authentication required",
                      *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This API key lacks the scope kyc:read",
+                     *       "code": "insufficient_scope",
+                     *       "scope": "kyc:read"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -11499,14 +14244,30 @@ export interface operations {
                      *           "residencePermit"
                      *         ],
                      *         "documents": {},
+                     *         "identity_number_requirements": [
+                     *           {
+                     *             "type": "aadhaar",
+                     *             "label": "Aadhaar number",
+                     *             "required": true,
+                     *             "format": "XXXX XXXX XXXX"
+                     *           },
+                     *           {
+                     *             "type": "pan",
+                     *             "label": "PAN",
+                     *             "required": true,
+                     *             "format": "ABCDE1234F"
+                     *           }
+                     *         ],
                      *         "identity_numbers": {},
+                     *         "remaining_steps": [
+                     *           "document",
+                     *           "pan"
+                     *         ],
                      *         "next_steps": [
                      *           "Upload an identity document (Passport, National ID Card, Driver's License, Residence Permit)",
                      *           "Verify your PAN"
                      *         ],
                      *         "info_request": null,
-                     *         "risk_score": 10,
-                     *         "risk_level": "Low",
                      *         "submitted_at": "2026-01-15T10:00:00.000Z",
                      *         "updated_at": "2026-01-15T10:02:00.000Z",
                      *         "verified_at": null
@@ -11541,6 +14302,22 @@ export interface operations {
                      * @example {
                      *       "message": "Authentication required",
                      *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This API key lacks the scope kyc:write",
+                     *       "code": "insufficient_scope",
+                     *       "scope": "kyc:write"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -11626,19 +14403,35 @@ export interface operations {
                      *           "residencePermit"
                      *         ],
                      *         "documents": {},
+                     *         "identity_number_requirements": [
+                     *           {
+                     *             "type": "aadhaar",
+                     *             "label": "Aadhaar number",
+                     *             "required": true,
+                     *             "format": "XXXX XXXX XXXX"
+                     *           },
+                     *           {
+                     *             "type": "pan",
+                     *             "label": "PAN",
+                     *             "required": true,
+                     *             "format": "ABCDE1234F"
+                     *           }
+                     *         ],
                      *         "identity_numbers": {
                      *           "aadhaar": {
                      *             "masked": "XXXX XXXX 2346",
                      *             "verified_at": "2026-01-15T10:02:00.000Z"
                      *           }
                      *         },
+                     *         "remaining_steps": [
+                     *           "document",
+                     *           "pan"
+                     *         ],
                      *         "next_steps": [
                      *           "Upload an identity document (Passport, National ID Card, Driver's License, Residence Permit)",
                      *           "Verify your PAN"
                      *         ],
                      *         "info_request": null,
-                     *         "risk_score": 10,
-                     *         "risk_level": "Low",
                      *         "submitted_at": "2026-01-15T10:00:00.000Z",
                      *         "updated_at": "2026-01-15T10:02:00.000Z",
                      *         "verified_at": null
@@ -11658,6 +14451,22 @@ export interface operations {
                      * @example {
                      *       "message": "Authentication required",
                      *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This API key lacks the scope kyc:read",
+                     *       "code": "insufficient_scope",
+                     *       "scope": "kyc:read"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -11738,7 +14547,7 @@ export interface operations {
                     "application/json": components["schemas"]["IdentityNumberVerifiedReply"];
                 };
             };
-            /** @description Bad request. Codes: `invalid_aadhaar`, `country_mismatch`, `validation_error`, `invalid_json`. */
+            /** @description Bad request. Codes: `invalid_aadhaar`, `identity_number_not_asked`, `country_mismatch`, `validation_error`, `invalid_json`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11763,6 +14572,22 @@ export interface operations {
                      * @example {
                      *       "message": "Authentication required",
                      *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This API key lacks the scope kyc:write",
+                     *       "code": "insufficient_scope",
+                     *       "scope": "kyc:write"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -11873,7 +14698,7 @@ export interface operations {
                     "application/json": components["schemas"]["IdentityNumberVerifiedReply"];
                 };
             };
-            /** @description Bad request. Codes: `invalid_pan`, `country_mismatch`, `validation_error`, `invalid_json`. */
+            /** @description Bad request. Codes: `invalid_pan`, `identity_number_not_asked`, `country_mismatch`, `validation_error`, `invalid_json`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11903,7 +14728,180 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden. Codes: `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This API key lacks the scope kyc:write",
+                     *       "code": "insufficient_scope",
+                     *       "scope": "kyc:write"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found. Codes: `kyc_not_started`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "kyc_not_started"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict. Codes: `kyc_not_editable`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Conflict",
+                     *       "code": "kyc_not_editable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large. Codes: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Payload too large",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    verifyIdentityNumber: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The identity number's type
+                 * @example us_ssn
+                 */
+                type: "aadhaar" | "pan" | "ar_cuil" | "at_tin" | "au_tfn" | "be_nn" | "br_cpf" | "ca_sin" | "ch_ahv" | "cn_ric" | "de_idnr" | "es_dni" | "fr_nif" | "gb_nino" | "it_cf" | "mx_curp" | "nl_bsn" | "pl_pesel" | "pt_nif" | "ru_inn" | "se_personnummer" | "tr_tckimlik" | "ua_rntrc" | "us_ssn" | "za_id" | "ae_eid" | "ng_nin";
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "document_number": "536-90-4399",
+                 *       "country": "US"
+                 *     }
+                 */
+                "application/json": components["schemas"]["VerifyIdentityNumberInput"];
+            };
+        };
+        responses: {
+            /** @description Verified */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "SSN verified successfully!",
+                     *       "data": {
+                     *         "valid": true,
+                     *         "status": "verified",
+                     *         "document_type": "us_ssn",
+                     *         "masked": "XXXXX4399",
+                     *         "progress": 25,
+                     *         "kyc_status": "pending"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["IdentityNumberVerifiedReply"];
+                };
+            };
+            /** @description Bad request. Codes: `invalid_identity_number`, `invalid_aadhaar`, `invalid_pan`, `identity_number_not_asked`, `country_mismatch`, `validation_error`, `invalid_json`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Bad request",
+                     *       "code": "invalid_identity_number"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This API key lacks the scope kyc:write",
+                     *       "code": "insufficient_scope",
+                     *       "scope": "kyc:write"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. Codes: `kyc_not_started`, `identity_number_type_not_found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12060,9 +15058,27 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict. Codes: `kyc_not_started`, `kyc_submission_closed`. */
+            /** @description Forbidden. Codes: `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This API key lacks the scope kyc:write",
+                     *       "code": "insufficient_scope",
+                     *       "scope": "kyc:write"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict. Codes: `kyc_not_started`, `kyc_submission_closed`, `kyc_submission_busy`. */
             409: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12105,7 +15121,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unprocessable. Codes: `document_rejected`, `image_unreadable`, `image_too_large`. */
+            /** @description Unprocessable. Codes: `document_rejected`, `image_unreadable`, `image_too_large`, `image_check_timeout`. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12212,6 +15228,22 @@ export interface operations {
                      * @example {
                      *       "message": "Authentication required",
                      *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This API key lacks the scope kyc:write",
+                     *       "code": "insufficient_scope",
+                     *       "scope": "kyc:write"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -12376,9 +15408,27 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict. Codes: `kyc_not_started`, `kyc_submission_closed`. */
+            /** @description Forbidden. Codes: `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This API key lacks the scope kyc:write",
+                     *       "code": "insufficient_scope",
+                     *       "scope": "kyc:write"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict. Codes: `kyc_not_started`, `kyc_submission_closed`, `kyc_submission_busy`. */
             409: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12421,7 +15471,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unprocessable. Codes: `image_unreadable`, `image_too_large`. */
+            /** @description Unprocessable. Codes: `image_unreadable`, `image_too_large`, `image_check_timeout`. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12507,6 +15557,7 @@ export interface operations {
                      *           "decided_at": null,
                      *           "notes": "",
                      *           "info_requested": false,
+                     *           "alert_open": false,
                      *           "documents": [
                      *             {
                      *               "type": "passport",
@@ -12555,7 +15606,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden. Codes: `admin_required`. */
+            /** @description Forbidden. Codes: `admin_required`, `insufficient_scope`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12677,7 +15728,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden. Codes: `admin_required`. */
+            /** @description Forbidden. Codes: `admin_required`, `insufficient_scope`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12776,7 +15827,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden. Codes: `admin_required`. */
+            /** @description Forbidden. Codes: `admin_required`, `insufficient_scope`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12876,6 +15927,146 @@ export interface operations {
                     "application/json": components["schemas"]["KycBulkUpdateReply"];
                 };
             };
+            /** @description Bad request. Codes: `validation_error`, `invalid_json`, `kyc_reason_required`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body must be a JSON object",
+                     *       "code": "validation_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `admin_required`, `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden",
+                     *       "code": "admin_required"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large. Codes: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Payload too large",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    summariseKycBulkRisk: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "ids": [
+                 *         "5b3f8c1e-2d4a-4e6b-9c7d-1a2b3c4d5e6f"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["KycBulkRiskInput"];
+            };
+        };
+        responses: {
+            /** @description The risk summary */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "requested": 1,
+                     *         "found": 1,
+                     *         "by_level": {
+                     *           "Low": 0,
+                     *           "Medium": 0,
+                     *           "High": 1
+                     *         },
+                     *         "unassessed": 0,
+                     *         "highest_score": 90,
+                     *         "reject_recommended": 1,
+                     *         "acknowledgement_required": true,
+                     *         "submissions": [
+                     *           {
+                     *             "id": "5b3f8c1e-2d4a-4e6b-9c7d-1a2b3c4d5e6f",
+                     *             "name": "Asha Rao",
+                     *             "status": "under_review",
+                     *             "risk_score": 90,
+                     *             "level": "High",
+                     *             "reject_recommended": true,
+                     *             "acknowledgement_required": true,
+                     *             "warnings": [
+                     *               "High risk: score 90 under the live rules (v3)",
+                     *               "The risk rules recommend rejecting it under the live rules (v3)"
+                     *             ]
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["KycBulkRiskReply"];
+                };
+            };
             /** @description Bad request. Codes: `validation_error`, `invalid_json`. */
             400: {
                 headers: {
@@ -12906,7 +16097,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden. Codes: `admin_required`. */
+            /** @description Forbidden. Codes: `admin_required`, `insufficient_scope`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12997,6 +16188,7 @@ export interface operations {
                      *         "decided_at": null,
                      *         "notes": "",
                      *         "info_requested": false,
+                     *         "alert_open": false,
                      *         "documents": [
                      *           {
                      *             "type": "passport",
@@ -13041,6 +16233,37 @@ export interface operations {
                      *           "rule_set_version": 3,
                      *           "assessed_at": "2026-01-15T09:34:02.000Z"
                      *         },
+                     *         "risk_check": {
+                     *           "risk_score": 35,
+                     *           "level": "Medium",
+                     *           "reject_recommended": false,
+                     *           "acknowledgement_required": false,
+                     *           "warnings": [],
+                     *           "live": null
+                     *         },
+                     *         "linked": {
+                     *           "submissions": [
+                     *             {
+                     *               "id": "7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f",
+                     *               "user_id": "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+                     *               "name": "Ravi Kumar",
+                     *               "status": "under_review",
+                     *               "risk_score": 50,
+                     *               "risk_level": "Medium",
+                     *               "submitted_at": "2026-01-16T11:00:00.000Z",
+                     *               "relation": "later",
+                     *               "alert_open": false,
+                     *               "shared": [
+                     *                 {
+                     *                   "kind": "identity_number",
+                     *                   "type": "aadhaar"
+                     *                 }
+                     *               ]
+                     *             }
+                     *           ],
+                     *           "more": false
+                     *         },
+                     *         "review_alert": null,
                      *         "info_request": null,
                      *         "updated_at": "2026-01-15T09:34:02.000Z",
                      *         "audit": [
@@ -13086,7 +16309,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden. Codes: `admin_required`. */
+            /** @description Forbidden. Codes: `admin_required`, `insufficient_scope`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13152,8 +16375,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "status": "verified",
-                 *       "notes": "Documents match the applicant"
+                 *       "status": "rejected",
+                 *       "notes": "The passport photo belongs to someone else"
                  *     }
                  */
                 "application/json": components["schemas"]["KycDecisionInput"];
@@ -13187,6 +16410,7 @@ export interface operations {
                      *         "decided_at": null,
                      *         "notes": "",
                      *         "info_requested": false,
+                     *         "alert_open": false,
                      *         "documents": [
                      *           {
                      *             "type": "passport",
@@ -13231,6 +16455,37 @@ export interface operations {
                      *           "rule_set_version": 3,
                      *           "assessed_at": "2026-01-15T09:34:02.000Z"
                      *         },
+                     *         "risk_check": {
+                     *           "risk_score": 35,
+                     *           "level": "Medium",
+                     *           "reject_recommended": false,
+                     *           "acknowledgement_required": false,
+                     *           "warnings": [],
+                     *           "live": null
+                     *         },
+                     *         "linked": {
+                     *           "submissions": [
+                     *             {
+                     *               "id": "7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f",
+                     *               "user_id": "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+                     *               "name": "Ravi Kumar",
+                     *               "status": "under_review",
+                     *               "risk_score": 50,
+                     *               "risk_level": "Medium",
+                     *               "submitted_at": "2026-01-16T11:00:00.000Z",
+                     *               "relation": "later",
+                     *               "alert_open": false,
+                     *               "shared": [
+                     *                 {
+                     *                   "kind": "identity_number",
+                     *                   "type": "aadhaar"
+                     *                 }
+                     *               ]
+                     *             }
+                     *           ],
+                     *           "more": false
+                     *         },
+                     *         "review_alert": null,
                      *         "info_request": null,
                      *         "updated_at": "2026-01-15T09:34:02.000Z",
                      *         "audit": [
@@ -13261,7 +16516,7 @@ export interface operations {
                     "application/json": components["schemas"]["KycSubmissionDetailReply"];
                 };
             };
-            /** @description Bad request. Codes: `validation_error`, `invalid_json`, `kyc_note_required`. */
+            /** @description Bad request. Codes: `validation_error`, `invalid_json`, `kyc_reason_required`, `kyc_note_required`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13291,7 +16546,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden. Codes: `admin_required`. */
+            /** @description Forbidden. Codes: `admin_required`, `insufficient_scope`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13321,7 +16576,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict. Codes: `kyc_invalid_transition`, `kyc_submission_superseded`. */
+            /** @description Conflict. Codes: `kyc_invalid_transition`, `kyc_submission_superseded`, `kyc_risk_acknowledgement_required`. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -13421,6 +16676,7 @@ export interface operations {
                      *         "decided_at": null,
                      *         "notes": "",
                      *         "info_requested": false,
+                     *         "alert_open": false,
                      *         "documents": [
                      *           {
                      *             "type": "passport",
@@ -13465,6 +16721,37 @@ export interface operations {
                      *           "rule_set_version": 3,
                      *           "assessed_at": "2026-01-15T09:34:02.000Z"
                      *         },
+                     *         "risk_check": {
+                     *           "risk_score": 35,
+                     *           "level": "Medium",
+                     *           "reject_recommended": false,
+                     *           "acknowledgement_required": false,
+                     *           "warnings": [],
+                     *           "live": null
+                     *         },
+                     *         "linked": {
+                     *           "submissions": [
+                     *             {
+                     *               "id": "7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f",
+                     *               "user_id": "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+                     *               "name": "Ravi Kumar",
+                     *               "status": "under_review",
+                     *               "risk_score": 50,
+                     *               "risk_level": "Medium",
+                     *               "submitted_at": "2026-01-16T11:00:00.000Z",
+                     *               "relation": "later",
+                     *               "alert_open": false,
+                     *               "shared": [
+                     *                 {
+                     *                   "kind": "identity_number",
+                     *                   "type": "aadhaar"
+                     *                 }
+                     *               ]
+                     *             }
+                     *           ],
+                     *           "more": false
+                     *         },
+                     *         "review_alert": null,
                      *         "info_request": null,
                      *         "updated_at": "2026-01-15T09:34:02.000Z",
                      *         "audit": [
@@ -13495,7 +16782,7 @@ export interface operations {
                     "application/json": components["schemas"]["KycSubmissionDetailReply"];
                 };
             };
-            /** @description Bad request. Codes: `validation_error`, `invalid_json`. */
+            /** @description Bad request. Codes: `validation_error`, `invalid_json`, `kyc_reason_required`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13525,7 +16812,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden. Codes: `admin_required`. */
+            /** @description Forbidden. Codes: `admin_required`, `insufficient_scope`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13565,6 +16852,272 @@ export interface operations {
                      * @example {
                      *       "message": "Conflict",
                      *       "code": "kyc_invalid_transition"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large. Codes: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Payload too large",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    dismissKycReviewAlert: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The submission's id
+                 * @example 5b3f8c1e-2d4a-4e6b-9c7d-1a2b3c4d5e6f
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": "The later applicant is the impostor; this holder's documents were checked again"
+                 *     }
+                 */
+                "application/json": components["schemas"]["KycDismissAlertInput"];
+            };
+        };
+        responses: {
+            /** @description The submission without the alert */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "5b3f8c1e-2d4a-4e6b-9c7d-1a2b3c4d5e6f",
+                     *         "user_id": "0f1e2d3c-4b5a-4968-8776-a5b4c3d2e1f0",
+                     *         "name": "Asha Rao",
+                     *         "email": "asha@example.com",
+                     *         "phone": "+919876543210",
+                     *         "location": "India",
+                     *         "country": "IN",
+                     *         "status": "under_review",
+                     *         "risk_score": 35,
+                     *         "risk_level": "Medium",
+                     *         "amount": 50000,
+                     *         "priority": "medium",
+                     *         "progress": 100,
+                     *         "submitted_at": "2026-01-15T09:30:00.000Z",
+                     *         "verified_at": null,
+                     *         "decided_at": null,
+                     *         "notes": "",
+                     *         "info_requested": false,
+                     *         "alert_open": false,
+                     *         "documents": [
+                     *           {
+                     *             "type": "passport",
+                     *             "status": "verified",
+                     *             "uploaded_at": "2026-01-15T09:34:00.000Z",
+                     *             "verified_at": "2026-01-15T09:34:02.000Z",
+                     *             "file_name": "passport.png",
+                     *             "checks": null,
+                     *             "url": "https://kyc-documents.s3.amazonaws.com/users/0f1e.../passport.png?X-Amz-Signature=...",
+                     *             "face_url": null,
+                     *             "url_expires_at": "2026-01-15T10:05:00.000Z"
+                     *           }
+                     *         ],
+                     *         "identity_numbers": {
+                     *           "aadhaar": {
+                     *             "masked": "XXXX XXXX 1234",
+                     *             "verified_at": "2026-01-15T09:31:00.000Z"
+                     *           },
+                     *           "pan": {
+                     *             "masked": "AAAAAXXXXA",
+                     *             "verified_at": "2026-01-15T09:32:00.000Z"
+                     *           }
+                     *         },
+                     *         "risk": {
+                     *           "risk_score": 35,
+                     *           "level": "Medium",
+                     *           "priority": "medium",
+                     *           "flags": [
+                     *             {
+                     *               "code": "high_amount",
+                     *               "message": "Amount above the review threshold"
+                     *             }
+                     *           ],
+                     *           "verdict": "review",
+                     *           "reasons": [
+                     *             {
+                     *               "rule": "high_amount",
+                     *               "points": 35,
+                     *               "reason": "Amount above the review threshold"
+                     *             }
+                     *           ],
+                     *           "rule_set_version": 3,
+                     *           "assessed_at": "2026-01-15T09:34:02.000Z"
+                     *         },
+                     *         "risk_check": {
+                     *           "risk_score": 35,
+                     *           "level": "Medium",
+                     *           "reject_recommended": false,
+                     *           "acknowledgement_required": false,
+                     *           "warnings": [],
+                     *           "live": null
+                     *         },
+                     *         "linked": {
+                     *           "submissions": [
+                     *             {
+                     *               "id": "7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f",
+                     *               "user_id": "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+                     *               "name": "Ravi Kumar",
+                     *               "status": "under_review",
+                     *               "risk_score": 50,
+                     *               "risk_level": "Medium",
+                     *               "submitted_at": "2026-01-16T11:00:00.000Z",
+                     *               "relation": "later",
+                     *               "alert_open": false,
+                     *               "shared": [
+                     *                 {
+                     *                   "kind": "identity_number",
+                     *                   "type": "aadhaar"
+                     *                 }
+                     *               ]
+                     *             }
+                     *           ],
+                     *           "more": false
+                     *         },
+                     *         "review_alert": null,
+                     *         "info_request": null,
+                     *         "updated_at": "2026-01-15T09:34:02.000Z",
+                     *         "audit": [
+                     *           {
+                     *             "actor": "Asha Rao",
+                     *             "actor_id": "0f1e2d3c-4b5a-4968-8776-a5b4c3d2e1f0",
+                     *             "actor_role": "applicant",
+                     *             "at": "2026-01-15T09:30:00.000Z",
+                     *             "action": "started",
+                     *             "from": null,
+                     *             "to": "pending",
+                     *             "note": null
+                     *           },
+                     *           {
+                     *             "actor": "Automated checks",
+                     *             "actor_id": "system",
+                     *             "actor_role": "system",
+                     *             "at": "2026-01-15T09:34:02.000Z",
+                     *             "action": "submitted_for_review",
+                     *             "from": "pending",
+                     *             "to": "under_review",
+                     *             "note": null
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["KycSubmissionDetailReply"];
+                };
+            };
+            /** @description Bad request. Codes: `validation_error`, `invalid_json`, `kyc_reason_required`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body must be a JSON object",
+                     *       "code": "validation_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `admin_required`, `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden",
+                     *       "code": "admin_required"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. Codes: `kyc_submission_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "kyc_submission_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict. Codes: `kyc_no_review_alert`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Conflict",
+                     *       "code": "kyc_no_review_alert"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -13667,6 +17220,22 @@ export interface operations {
                      * @example {
                      *       "message": "Authentication required",
                      *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This API key lacks the scope kyc:write",
+                     *       "code": "insufficient_scope",
+                     *       "scope": "kyc:write"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -13959,7 +17528,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden. Codes: `admin_required`. */
+            /** @description Forbidden. Codes: `admin_required`, `insufficient_scope`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14138,7 +17707,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden. Codes: `admin_required`. */
+            /** @description Forbidden. Codes: `admin_required`, `insufficient_scope`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14424,7 +17993,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden. Codes: `admin_required`. */
+            /** @description Forbidden. Codes: `admin_required`, `insufficient_scope`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14604,7 +18173,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden. Codes: `admin_required`. */
+            /** @description Forbidden. Codes: `admin_required`, `insufficient_scope`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14817,7 +18386,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden. Codes: `admin_required`. */
+            /** @description Forbidden. Codes: `admin_required`, `insufficient_scope`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14932,7 +18501,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden. Codes: `admin_required`. */
+            /** @description Forbidden. Codes: `admin_required`, `insufficient_scope`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15074,7 +18643,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden. Codes: `admin_required`. */
+            /** @description Forbidden. Codes: `admin_required`, `insufficient_scope`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15197,8 +18766,6 @@ export interface operations {
                      *         "avatar": "https://cdn.example.com/avatars/asha.png",
                      *         "profileId": "0b6f3c2a-9d1e-4f5a-8b7c-6d5e4f3a2b1c",
                      *         "status": "pending",
-                     *         "riskScore": 10,
-                     *         "riskLevel": "Low",
                      *         "progress": 0,
                      *         "createdAt": "2026-01-15T10:00:00.000Z",
                      *         "updatedAt": "2026-01-15T10:00:00.000Z"
@@ -15238,7 +18805,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden. Codes: `forbidden`. */
+            /** @description Forbidden. Codes: `forbidden`, `insufficient_scope`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15344,8 +18911,6 @@ export interface operations {
                      *         "avatar": "https://cdn.example.com/avatars/asha.png",
                      *         "profileId": "0b6f3c2a-9d1e-4f5a-8b7c-6d5e4f3a2b1c",
                      *         "status": "pending",
-                     *         "riskScore": 10,
-                     *         "riskLevel": "Low",
                      *         "progress": 0,
                      *         "createdAt": "2026-01-15T10:00:00.000Z",
                      *         "updatedAt": "2026-01-15T10:00:00.000Z"
@@ -15365,6 +18930,22 @@ export interface operations {
                      * @example {
                      *       "message": "Authentication required",
                      *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This API key lacks the scope kyc:read",
+                     *       "code": "insufficient_scope",
+                     *       "scope": "kyc:read"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -15449,6 +19030,22 @@ export interface operations {
                      * @example {
                      *       "message": "Authentication required",
                      *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This API key lacks the scope kyc:read",
+                     *       "code": "insufficient_scope",
+                     *       "scope": "kyc:read"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -15552,7 +19149,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden. Codes: `forbidden`. */
+            /** @description Forbidden. Codes: `forbidden`, `insufficient_scope`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15651,7 +19248,7 @@ export interface operations {
                     "application/json": components["schemas"]["KycCommandReply"];
                 };
             };
-            /** @description Bad request. Codes: `validation_error`, `invalid_json`, `unknown_command`, `invalid_aadhaar`, `invalid_pan`, `invalid_base64`, `unsupported_document_type`, `empty_file`. */
+            /** @description Bad request. Codes: `validation_error`, `invalid_json`, `unknown_command`, `invalid_aadhaar`, `invalid_pan`, `invalid_identity_number`, `identity_number_not_asked`, `invalid_base64`, `unsupported_document_type`, `empty_file`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15681,7 +19278,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden. Codes: `forbidden`. */
+            /** @description Forbidden. Codes: `forbidden`, `insufficient_scope`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15711,7 +19308,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict. Codes: `kyc_already_started`, `kyc_not_editable`, `kyc_submission_closed`. */
+            /** @description Conflict. Codes: `kyc_already_started`, `kyc_not_editable`, `kyc_submission_closed`, `kyc_submission_busy`. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -15756,7 +19353,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unprocessable. Codes: `image_unreadable`, `image_too_large`. */
+            /** @description Unprocessable. Codes: `image_unreadable`, `image_too_large`, `image_check_timeout`. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -15766,6 +19363,644 @@ export interface operations {
                      * @example {
                      *       "message": "Unprocessable",
                      *       "code": "image_unreadable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getApprovalThresholds: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The thresholds */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "thresholds": [
+                     *           {
+                     *             "kind": "deposit",
+                     *             "currency": "USD",
+                     *             "amount": "10000.00",
+                     *             "amount_minor": 1000000
+                     *           },
+                     *           {
+                     *             "kind": "payment",
+                     *             "currency": "USD",
+                     *             "amount": "10000.00",
+                     *             "amount_minor": 1000000
+                     *           }
+                     *         ],
+                     *         "version": 0,
+                     *         "updated_at": null,
+                     *         "updated_by": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApprovalThresholdsReply"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This API key lacks the scope ledger:read",
+                     *       "code": "insufficient_scope",
+                     *       "scope": "ledger:read"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    setApprovalThreshold: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "kind": "payment",
+                 *       "currency": "USD",
+                 *       "amount": "5000.00"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ThresholdEditInput"];
+            };
+        };
+        responses: {
+            /** @description The thresholds after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Threshold updated",
+                     *       "data": {
+                     *         "thresholds": [
+                     *           {
+                     *             "kind": "deposit",
+                     *             "currency": "USD",
+                     *             "amount": "10000.00",
+                     *             "amount_minor": 1000000
+                     *           },
+                     *           {
+                     *             "kind": "payment",
+                     *             "currency": "USD",
+                     *             "amount": "5000.00",
+                     *             "amount_minor": 500000
+                     *           }
+                     *         ],
+                     *         "version": 1,
+                     *         "updated_at": "2026-01-15T10:00:00.000Z",
+                     *         "updated_by": "compliance@example.com"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApprovalThresholdsChangedReply"];
+                };
+            };
+            /** @description Bad request. Codes: `validation_error`, `invalid_json`, `invalid_amount`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body must be a JSON object",
+                     *       "code": "validation_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `admin_required`, `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden",
+                     *       "code": "admin_required"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict. Codes: `thresholds_changed`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Conflict",
+                     *       "code": "thresholds_changed"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large. Codes: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Payload too large",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listDepositApprovals: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The queue */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "journal_id": "d4e5f6a7-b8c9-4d0e-8f1a-2b3c4d5e6f70",
+                     *           "owner_id": "6f1c2b9e-8d4a-4e1b-9c3f-2a7d5e8b1c04",
+                     *           "created_by": {
+                     *             "id": "6f1c2b9e-8d4a-4e1b-9c3f-2a7d5e8b1c04",
+                     *             "name": "Ada Lovelace"
+                     *           },
+                     *           "account_id": "3b2f6c1d-5e4a-4b7c-9d8e-1f2a3b4c5d6e",
+                     *           "account_name": "Everyday",
+                     *           "amount": "25000.00",
+                     *           "amount_minor": 2500000,
+                     *           "currency": "USD",
+                     *           "threshold": "10000.00",
+                     *           "description": "Salary",
+                     *           "created_at": "2026-01-15T10:00:00.000Z",
+                     *           "can_decide": true,
+                     *           "cannot_decide_reason": null
+                     *         }
+                     *       ],
+                     *       "has_more": false
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DepositApprovalQueueReply"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `admin_required`, `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden",
+                     *       "code": "admin_required"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    decideDeposit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The deposit's transaction (journal) id
+                 * @example d4e5f6a7-b8c9-4d0e-8f1a-2b3c4d5e6f70
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "decision": "approve",
+                 *       "reason": "Payroll file matches the employer's remittance advice."
+                 *     }
+                 */
+                "application/json": components["schemas"]["DepositDecisionInput"];
+            };
+        };
+        responses: {
+            /** @description The decision and the transaction after it */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Deposit approved",
+                     *       "data": {
+                     *         "decision": {
+                     *           "decision": "approve",
+                     *           "reason": "Payroll file matches the employer's remittance advice.",
+                     *           "decided_by": {
+                     *             "id": "a3c1d7e1-5b2f-4c8e-9d0a-7e6f5a4b3c2d",
+                     *             "email": "compliance@example.com",
+                     *             "name": "Grace Hopper"
+                     *           },
+                     *           "decided_at": "2026-01-15T10:05:00.000Z"
+                     *         },
+                     *         "transaction": {
+                     *           "id": "d4e5f6a7-b8c9-4d0e-8f1a-2b3c4d5e6f70",
+                     *           "type": "deposit",
+                     *           "status": "posted",
+                     *           "amount": "25000.00",
+                     *           "total_amount": "25000.00",
+                     *           "total_amount_minor": 2500000,
+                     *           "currency": "USD",
+                     *           "description": "Salary",
+                     *           "entries": [
+                     *             {
+                     *               "account_id": "3b2f6c1d-5e4a-4b7c-9d8e-1f2a3b4c5d6e",
+                     *               "account_name": "Everyday",
+                     *               "account_number": "ACC-4821-0093",
+                     *               "owned": true,
+                     *               "side": "debit",
+                     *               "debit": "2500.00",
+                     *               "credit": "0",
+                     *               "amount_minor": 250000
+                     *             },
+                     *             {
+                     *               "account_id": "sys-funding-usd",
+                     *               "account_name": "External funding",
+                     *               "account_number": null,
+                     *               "owned": false,
+                     *               "side": "credit",
+                     *               "debit": "0",
+                     *               "credit": "2500.00",
+                     *               "amount_minor": 250000
+                     *             }
+                     *           ],
+                     *           "from_account_id": "sys-funding-usd",
+                     *           "to_account_id": "3b2f6c1d-5e4a-4b7c-9d8e-1f2a3b4c5d6e",
+                     *           "timestamp": "2026-01-15T10:05:00.000Z",
+                     *           "created_at": "2026-01-15T10:00:00.000Z",
+                     *           "posted_at": "2026-01-15T10:05:00.000Z",
+                     *           "history": [
+                     *             {
+                     *               "operation": "create",
+                     *               "status": "draft",
+                     *               "at": "2026-01-15T10:00:00.000Z",
+                     *               "by": {
+                     *                 "id": "6f1c2b9e-8d4a-4e1b-9c3f-2a7d5e8b1c04",
+                     *                 "name": "Ada Lovelace"
+                     *               }
+                     *             },
+                     *             {
+                     *               "operation": "post",
+                     *               "status": "posted",
+                     *               "at": "2026-01-15T10:05:00.000Z",
+                     *               "by": {
+                     *                 "id": "a3c1d7e1-5b2f-4c8e-9d0a-7e6f5a4b3c2d",
+                     *                 "name": "Grace Hopper"
+                     *               }
+                     *             }
+                     *           ],
+                     *           "idempotency_key": "4f9c2a1e-7b3d-4c56-9a0e-1d2f3b4c5d6e",
+                     *           "counterparty": "External funding"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DepositDecisionReply"];
+                };
+            };
+            /** @description Bad request. Codes: `validation_error`, `invalid_json`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body must be a JSON object",
+                     *       "code": "validation_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `admin_required`, `second_approver_required`, `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden",
+                     *       "code": "admin_required"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. Codes: `deposit_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "deposit_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict. Codes: `deposit_not_awaiting_approval`, `already_posted`, `voided`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Conflict",
+                     *       "code": "deposit_not_awaiting_approval"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large. Codes: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Payload too large",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listDepositDecisions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The deposit's transaction (journal) id
+                 * @example d4e5f6a7-b8c9-4d0e-8f1a-2b3c4d5e6f70
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The decisions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "decision": "approve",
+                     *           "reason": "Payroll file matches the employer's remittance advice.",
+                     *           "decided_by": {
+                     *             "id": "a3c1d7e1-5b2f-4c8e-9d0a-7e6f5a4b3c2d",
+                     *             "email": "compliance@example.com",
+                     *             "name": "Grace Hopper"
+                     *           },
+                     *           "decided_at": "2026-01-15T10:05:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DepositDecisionsReply"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `admin_required`, `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden",
+                     *       "code": "admin_required"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -15980,6 +20215,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden. Codes: `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This API key lacks the scope rails:read",
+                     *       "code": "insufficient_scope",
+                     *       "scope": "rails:read"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Service unavailable. Codes: `service_unavailable`. */
             503: {
                 headers: {
@@ -16111,6 +20362,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden. Codes: `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This API key lacks the scope rails:read",
+                     *       "code": "insufficient_scope",
+                     *       "scope": "rails:read"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Service unavailable. Codes: `service_unavailable`. */
             503: {
                 headers: {
@@ -16200,6 +20467,22 @@ export interface operations {
                      * @example {
                      *       "message": "Authentication required",
                      *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This API key lacks the scope rails:read",
+                     *       "code": "insufficient_scope",
+                     *       "scope": "rails:read"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -16342,6 +20625,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden. Codes: `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This API key lacks the scope rails:read",
+                     *       "code": "insufficient_scope",
+                     *       "scope": "rails:read"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Service unavailable. Codes: `service_unavailable`. */
             503: {
                 headers: {
@@ -16425,6 +20724,22 @@ export interface operations {
                      * @example {
                      *       "message": "Authentication required",
                      *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This API key lacks the scope rails:read",
+                     *       "code": "insufficient_scope",
+                     *       "scope": "rails:read"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -16546,6 +20861,22 @@ export interface operations {
                      * @example {
                      *       "message": "Authentication required",
                      *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This API key lacks the scope rails:read",
+                     *       "code": "insufficient_scope",
+                     *       "scope": "rails:read"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -16701,7 +21032,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden. Codes: `admin_required`. */
+            /** @description Forbidden. Codes: `admin_required`, `insufficient_scope`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16854,7 +21185,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden. Codes: `admin_required`. */
+            /** @description Forbidden. Codes: `admin_required`, `insufficient_scope`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17007,7 +21338,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden. Codes: `admin_required`. */
+            /** @description Forbidden. Codes: `admin_required`, `insufficient_scope`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17083,7 +21414,7 @@ export interface operations {
                  *       "PROCESSING"
                  *     ]
                  */
-                status_filter?: ("pending" | "processing" | "completed" | "failed" | "parked" | "PENDING" | "PROCESSING" | "COMPLETED" | "FAILED" | "PARKED")[];
+                status_filter?: ("pending" | "processing" | "completed" | "failed" | "parked" | "held_for_review" | "awaiting_approval" | "PENDING" | "PROCESSING" | "COMPLETED" | "FAILED" | "PARKED" | "HELD_FOR_REVIEW" | "AWAITING_APPROVAL")[];
                 /** @description Resume point, when the Last-Event-ID header cannot be sent */
                 lastEventId?: string;
             };
@@ -17145,7 +21476,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden. Codes: `forbidden`. */
+            /** @description Forbidden. Codes: `forbidden`, `insufficient_scope`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17199,8 +21530,8 @@ export interface operations {
     listPayments: {
         parameters: {
             query?: {
-                /** @description pending, processing, completed, failed or parked (any case) */
-                status?: "pending" | "processing" | "completed" | "failed" | "parked";
+                /** @description pending, processing, completed, failed, parked, held_for_review, awaiting_approval (any case) */
+                status?: "pending" | "processing" | "completed" | "failed" | "parked" | "held_for_review" | "awaiting_approval";
                 limit?: number;
                 cursor?: string;
             };
@@ -17333,6 +21664,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden. Codes: `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This API key lacks the scope payments:read",
+                     *       "code": "insufficient_scope",
+                     *       "scope": "payments:read"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Service unavailable. Codes: `service_unavailable`. */
             503: {
                 headers: {
@@ -17381,7 +21728,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The payment, pending (a replay with the same Idempotency-Key is byte for byte the first reply) */
+            /** @description The payment: pending, or held_for_review / awaiting_approval when it waits for an administrator (a replay with the same Idempotency-Key is byte for byte the first reply) */
             201: {
                 headers: {
                     /** @description `true` when this reply is the stored reply of an earlier request with the same Idempotency-Key */
@@ -17489,7 +21836,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden. Codes: `not_your_user_id`. */
+            /** @description Forbidden. Codes: `not_your_user_id`, `kyc_required`, `insufficient_scope`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17534,7 +21881,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unprocessable. Codes: `insufficient_funds`, `idempotency_key_reused`, `payee_cannot_receive`, `self_payment_by_email`, `currency_mismatch`, `account_inactive`, `account_type_not_payable`, `rail_not_available`, `no_rail_available`. */
+            /** @description Unprocessable. Codes: `insufficient_funds`, `idempotency_key_reused`, `payee_cannot_receive`, `self_payment_by_email`, `currency_mismatch`, `account_inactive`, `account_type_not_payable`, `rail_not_available`, `no_rail_available`, `embargoed_country`, `limit_exceeded`. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -17559,6 +21906,23 @@ export interface operations {
                      * @example {
                      *       "message": "Locked",
                      *       "code": "account_locked"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests. Codes: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many attempts. Please try again later.",
+                     *       "code": "rate_limited"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -17659,7 +22023,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden. Codes: `admin_required`. */
+            /** @description Forbidden. Codes: `admin_required`, `insufficient_scope`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17669,6 +22033,473 @@ export interface operations {
                      * @example {
                      *       "message": "Forbidden",
                      *       "code": "admin_required"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listPaymentReviews: {
+        parameters: {
+            query?: {
+                /** @description screening or four_eyes; both when absent */
+                kind?: "screening" | "four_eyes";
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of payments waiting for a decision */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "paymentId": "6f1c2d3e-4a5b-5c6d-8e7f-8091a2b3c4d5",
+                     *           "userId": "0b8f0f5e-2a47-4c1d-9b7e-3f0d6c2a9e11",
+                     *           "status": "held_for_review",
+                     *           "kind": "screening",
+                     *           "amount": "250.00",
+                     *           "amountMinor": 25000,
+                     *           "currency": "USD",
+                     *           "fee": "0.30",
+                     *           "payee": {
+                     *             "kind": "external",
+                     *             "name": "Kim Jong Un",
+                     *             "accountLast4": "3000",
+                     *             "country": "CN"
+                     *           },
+                     *           "description": "Invoice 42",
+                     *           "createdAt": "2026-01-15T10:00:00.000Z",
+                     *           "why": "Payee name \"Kim Jong Un\" matched \"KIM, Jong Un\" (as \"KIM, Jong Un\") on Seeded sanctions sample (SDN style) 2026-01, score 1",
+                     *           "screening": {
+                     *             "subject": "beneficiary",
+                     *             "result": "hit",
+                     *             "screenedName": "Kim Jong Un",
+                     *             "screenedCountry": "CN",
+                     *             "match": {
+                     *               "list": "Seeded sanctions sample (SDN style) 2026-01",
+                     *               "entry": "KIM, Jong Un",
+                     *               "matchedName": "KIM, Jong Un",
+                     *               "entryType": "individual",
+                     *               "entryCountry": "KP",
+                     *               "score": 1
+                     *             },
+                     *             "lists": [
+                     *               "Seeded sanctions sample (SDN style) 2026-01",
+                     *               "Uploaded watchlist (sanctions entries)"
+                     *             ],
+                     *             "at": "2026-01-15T10:00:00.000Z"
+                     *           },
+                     *           "decision": null,
+                     *           "canDecide": true,
+                     *           "cannotDecideReason": null
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "next_cursor": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PaymentReviewListReply"];
+                };
+            };
+            /** @description Bad request. Codes: `validation_error`, `invalid_cursor`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body must be a JSON object",
+                     *       "code": "validation_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `admin_required`, `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden",
+                     *       "code": "admin_required"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPaymentReview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The payment id (paymentId)
+                 * @example 6f1c2d3e-4a5b-5c6d-8e7f-8091a2b3c4d5
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payment's review */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "paymentId": "6f1c2d3e-4a5b-5c6d-8e7f-8091a2b3c4d5",
+                     *         "userId": "0b8f0f5e-2a47-4c1d-9b7e-3f0d6c2a9e11",
+                     *         "status": "held_for_review",
+                     *         "kind": "screening",
+                     *         "amount": "250.00",
+                     *         "amountMinor": 25000,
+                     *         "currency": "USD",
+                     *         "fee": "0.30",
+                     *         "payee": {
+                     *           "kind": "external",
+                     *           "name": "Kim Jong Un",
+                     *           "accountLast4": "3000",
+                     *           "country": "CN"
+                     *         },
+                     *         "description": "Invoice 42",
+                     *         "createdAt": "2026-01-15T10:00:00.000Z",
+                     *         "why": "Payee name \"Kim Jong Un\" matched \"KIM, Jong Un\" (as \"KIM, Jong Un\") on Seeded sanctions sample (SDN style) 2026-01, score 1",
+                     *         "screening": {
+                     *           "subject": "beneficiary",
+                     *           "result": "hit",
+                     *           "screenedName": "Kim Jong Un",
+                     *           "screenedCountry": "CN",
+                     *           "match": {
+                     *             "list": "Seeded sanctions sample (SDN style) 2026-01",
+                     *             "entry": "KIM, Jong Un",
+                     *             "matchedName": "KIM, Jong Un",
+                     *             "entryType": "individual",
+                     *             "entryCountry": "KP",
+                     *             "score": 1
+                     *           },
+                     *           "lists": [
+                     *             "Seeded sanctions sample (SDN style) 2026-01",
+                     *             "Uploaded watchlist (sanctions entries)"
+                     *           ],
+                     *           "at": "2026-01-15T10:00:00.000Z"
+                     *         },
+                     *         "decision": null,
+                     *         "canDecide": true,
+                     *         "cannotDecideReason": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PaymentReviewReply"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `admin_required`, `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden",
+                     *       "code": "admin_required"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. Codes: `payment_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "payment_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    decidePayment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The payment id (paymentId)
+                 * @example 6f1c2d3e-4a5b-5c6d-8e7f-8091a2b3c4d5
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "decision": "approve",
+                 *       "reason": "Name match is a different person: date of birth and address differ from the SDN entry."
+                 *     }
+                 */
+                "application/json": components["schemas"]["DecidePaymentInput"];
+            };
+        };
+        responses: {
+            /** @description The payment's review after the decision */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Payment approved",
+                     *       "data": {
+                     *         "paymentId": "6f1c2d3e-4a5b-5c6d-8e7f-8091a2b3c4d5",
+                     *         "userId": "0b8f0f5e-2a47-4c1d-9b7e-3f0d6c2a9e11",
+                     *         "status": "pending",
+                     *         "kind": "screening",
+                     *         "amount": "250.00",
+                     *         "amountMinor": 25000,
+                     *         "currency": "USD",
+                     *         "fee": "0.30",
+                     *         "payee": {
+                     *           "kind": "external",
+                     *           "name": "Kim Jong Un",
+                     *           "accountLast4": "3000",
+                     *           "country": "CN"
+                     *         },
+                     *         "description": "Invoice 42",
+                     *         "createdAt": "2026-01-15T10:00:00.000Z",
+                     *         "why": "Payee name \"Kim Jong Un\" matched \"KIM, Jong Un\" (as \"KIM, Jong Un\") on Seeded sanctions sample (SDN style) 2026-01, score 1",
+                     *         "screening": {
+                     *           "subject": "beneficiary",
+                     *           "result": "hit",
+                     *           "screenedName": "Kim Jong Un",
+                     *           "screenedCountry": "CN",
+                     *           "match": {
+                     *             "list": "Seeded sanctions sample (SDN style) 2026-01",
+                     *             "entry": "KIM, Jong Un",
+                     *             "matchedName": "KIM, Jong Un",
+                     *             "entryType": "individual",
+                     *             "entryCountry": "KP",
+                     *             "score": 1
+                     *           },
+                     *           "lists": [
+                     *             "Seeded sanctions sample (SDN style) 2026-01",
+                     *             "Uploaded watchlist (sanctions entries)"
+                     *           ],
+                     *           "at": "2026-01-15T10:00:00.000Z"
+                     *         },
+                     *         "decision": {
+                     *           "outcome": "approved",
+                     *           "reason": "Name match is a different person: date of birth and address differ from the SDN entry.",
+                     *           "by": {
+                     *             "id": "a3c1d7e1-5b2f-4c8e-9d0a-7e6f5a4b3c2d",
+                     *             "email": "compliance@example.com"
+                     *           },
+                     *           "at": "2026-01-15T10:05:00.000Z"
+                     *         },
+                     *         "canDecide": false,
+                     *         "cannotDecideReason": "Only a payment held for review or awaiting approval can be approved or rejected"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DecidePaymentReply"];
+                };
+            };
+            /** @description Bad request. Codes: `validation_error`, `invalid_json`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body must be a JSON object",
+                     *       "code": "validation_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `admin_required`, `second_approver_required`, `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden",
+                     *       "code": "admin_required"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. Codes: `payment_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "payment_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict. Codes: `payment_not_awaiting_decision`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Conflict",
+                     *       "code": "payment_not_awaiting_decision"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large. Codes: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Payload too large",
+                     *       "code": "payload_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -17777,7 +22608,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden. Codes: `admin_required`. */
+            /** @description Forbidden. Codes: `admin_required`, `insufficient_scope`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17959,6 +22790,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden. Codes: `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This API key lacks the scope payments:read",
+                     *       "code": "insufficient_scope",
+                     *       "scope": "payments:read"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found. Codes: `payment_not_found`. */
             404: {
                 headers: {
@@ -18043,6 +22890,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden. Codes: `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This API key lacks the scope payments:read",
+                     *       "code": "insufficient_scope",
+                     *       "scope": "payments:read"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The payment store cannot be reached */
             503: {
                 headers: {
@@ -18082,7 +22945,7 @@ export interface operations {
                  *       "PROCESSING"
                  *     ]
                  */
-                statusFilter?: ("pending" | "processing" | "completed" | "failed" | "parked" | "PENDING" | "PROCESSING" | "COMPLETED" | "FAILED" | "PARKED")[];
+                statusFilter?: ("pending" | "processing" | "completed" | "failed" | "parked" | "held_for_review" | "awaiting_approval" | "PENDING" | "PROCESSING" | "COMPLETED" | "FAILED" | "PARKED" | "HELD_FOR_REVIEW" | "AWAITING_APPROVAL")[];
                 /** @description Resume point, when the Last-Event-ID header cannot be sent */
                 lastEventId?: string;
             };
@@ -18144,7 +23007,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden. Codes: `forbidden`. */
+            /** @description Forbidden. Codes: `forbidden`, `insufficient_scope`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18276,7 +23139,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden. Codes: `forbidden`. */
+            /** @description Forbidden. Codes: `forbidden`, `kyc_required`, `insufficient_scope`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18336,7 +23199,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unprocessable. Codes: `insufficient_funds`, `idempotency_key_reused`, `rail_not_available`, `no_rail_available`. */
+            /** @description Unprocessable. Codes: `insufficient_funds`, `idempotency_key_reused`, `rail_not_available`, `no_rail_available`, `payee_cannot_receive`, `limit_exceeded`. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -18361,6 +23224,23 @@ export interface operations {
                      * @example {
                      *       "message": "Locked",
                      *       "code": "account_locked"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests. Codes: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many attempts. Please try again later.",
+                     *       "code": "rate_limited"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -18453,7 +23333,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden. Codes: `forbidden`. */
+            /** @description Forbidden. Codes: `forbidden`, `insufficient_scope`. */
             403: {
                 headers: {
                     [name: string]: unknown;

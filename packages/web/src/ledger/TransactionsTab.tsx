@@ -8,6 +8,7 @@ import { formatMoney } from "../lib/money";
 import { statusChangeErrorMessage, writeErrorMessage } from "./actionErrors";
 import { approveAll, bulkToasts, draftsOf } from "./bulkApprove";
 import { ConfirmDialog } from "./ConfirmDialog";
+import { SecondApproverGate } from "./DepositApprovals";
 import { exportFilename, saveFile } from "./download";
 import { formatDateTime, transactionAction, typeLabel } from "./format";
 import { useInvalidateLedger, useTransactionPages } from "./hooks";
@@ -324,9 +325,11 @@ function RowAction({
   }
   if (action === "approve") {
     return (
-      <button type="button" className={smallPrimaryButtonClass} disabled={pending} onClick={() => void onApprove(transaction, "post")} aria-label={`Approve ${describe(transaction)}`}>
-        {pending ? <Spinner label="Approving…" /> : "Approve"}
-      </button>
+      <SecondApproverGate transaction={transaction}>
+        <button type="button" className={smallPrimaryButtonClass} disabled={pending} onClick={() => void onApprove(transaction, "post")} aria-label={`Approve ${describe(transaction)}`}>
+          {pending ? <Spinner label="Approving…" /> : "Approve"}
+        </button>
+      </SecondApproverGate>
     );
   }
   return (

@@ -12,6 +12,9 @@ import { Loaded } from "../rails/Loaded";
 import { useSession } from "../session/hooks";
 import { addEvent, EVENT_LIST_CAP, eventEntry, type EventEntry, type EventTone, type PaymentLiveEvent } from "./events";
 import { usePaymentHealth, usePaymentList, usePaymentStream, useSendPayment } from "./hooks";
+import { PaymentReviewQueue } from "./PaymentReviewQueue";
+import { LimitBanner } from "../limits/LimitBanner";
+import { WaitingPayments } from "./WaitingPayments";
 import { planTestPayment, TEST_PAYMENT_DESCRIPTION } from "./testPayment";
 import { durationText, paymentTiles, rateText, type PaymentTiles } from "./tiles";
 
@@ -109,6 +112,8 @@ export function PaymentsScreen() {
         </nav>
       </header>
 
+      <LimitBanner currencies={accounts.data?.map((account) => account.currency) ?? []} />
+
       <section aria-label="Connection and controls" className={`${cardClass} space-y-4`}>
         <div className="flex flex-wrap items-center gap-2" role="group" aria-label="Status">
           <Badge tone={health.isPending && streamStatus !== "live" ? "neutral" : connected ? "good" : "bad"}>
@@ -146,6 +151,9 @@ export function PaymentsScreen() {
       <Loaded query={list} what="your payments" errorFrame={cardClass}>
         {(data) => <MetricTiles tiles={paymentTiles(data.payments)} complete={data.complete} />}
       </Loaded>
+
+      <WaitingPayments />
+      <PaymentReviewQueue />
 
       <EventList events={events} streaming={streaming} onClear={() => setEvents([])} />
     </div>
@@ -196,6 +204,12 @@ function Tile({ label, value, note }: { label: string; value: string; note: stri
   );
 }
 
+/** What the Active Payments tile says beside its count: payments parked, or waiting for a decision. */
+function activeNote(tiles: PaymentTiles): string {
+  const extra = [tiles.waiting > 0 ? `${tiles.waiting} awaiting a decision` : null, tiles.parked > 0 ? `${tiles.parked} parked` : null].filter(Boolean);
+  return ["Pending or processing", ...extra].join(" · ");
+}
+
 /** The four tiles of spec 001 §2, from the user's payments (see tiles.ts for what each counts). */
 function MetricTiles({ tiles, complete }: { tiles: PaymentTiles; complete: boolean }) {
   const volume = tiles.volume.length === 0 ? "None yet" : tiles.volume.map((entry) => formatMoney(entry.minor, entry.currency)).join(" · ");
@@ -212,7 +226,7 @@ function MetricTiles({ tiles, complete }: { tiles: PaymentTiles; complete: boole
           value={tiles.avgProcessingMs === null ? "N/A" : durationText(tiles.avgProcessingMs)}
           note={tiles.avgProcessingMs === null ? "No completed payment yet" : "Created to completed, mean"}
         />
-        <Tile label="Active Payments" value={String(tiles.active)} note={tiles.parked > 0 ? `Pending or processing · ${tiles.parked} held for review` : "Pending or processing"} />
+        <Tile label="Active Payments" value={String(tiles.active)} note={activeNote(tiles)} />
       </dl>
       {!complete && <p className={`mt-2 ${subtleTextClass}`}>From your latest {tiles.total.toLocaleString("en-US")} payments.</p>}
     </section>

@@ -43,7 +43,11 @@ describe("payment stream events", () => {
     expect(eventEntry({ type: "paymentStatusUpdate", data: { paymentId: "p", status: "failed", message: "No rail succeeded" } }, "c", at).tone).toBe("error");
     // A payment parked for review reads as such, with its reason, in the failure's colour.
     const parked = parsePaymentEvent("paymentStatusUpdate", JSON.stringify({ event: { paymentStatusUpdate: { paymentId: "p", status: "parked", message: "Held for review: nothing was paid" } } }));
-    expect(eventEntry(parked!, "p1", at)).toMatchObject({ title: "Status: Held for review", detail: "Held for review: nothing was paid", tone: "error" });
+    expect(eventEntry(parked!, "p1", at)).toMatchObject({ title: "Status: Parked", detail: "Held for review: nothing was paid", tone: "error" });
+    const held = parsePaymentEvent("paymentStatusUpdate", JSON.stringify({ event: { paymentStatusUpdate: { paymentId: "p", status: "held_for_review", message: "Held for a compliance review" } } }));
+    expect(eventEntry(held!, "p2", at)).toMatchObject({ title: "Status: Held for review", tone: "info" });
+    const awaiting = parsePaymentEvent("paymentStatusUpdate", JSON.stringify({ event: { paymentStatusUpdate: { paymentId: "p", status: "awaiting_approval", message: "Awaiting approval" } } }));
+    expect(eventEntry(awaiting!, "p3", at)).toMatchObject({ title: "Status: Awaiting approval", tone: "info" });
     expect(eventEntry({ type: "paymentCompleted", data: { paymentId: "p", completedAt: "", finalAmount: "1.00", railUsed: "SEPA" } }, "d", at)).toMatchObject({ title: "Payment Completed", detail: "1.00 · via SEPA", tone: "success" });
   });
 });

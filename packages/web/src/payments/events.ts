@@ -59,7 +59,15 @@ export interface EventEntry {
   receivedAt: string;
 }
 
-const STATUS_WORDS: Record<string, string> = { pending: "Pending", processing: "Processing", completed: "Completed", failed: "Failed", parked: "Held for review" };
+const STATUS_WORDS: Record<string, string> = {
+  pending: "Pending",
+  processing: "Processing",
+  completed: "Completed",
+  failed: "Failed",
+  parked: "Parked",
+  held_for_review: "Held for review",
+  awaiting_approval: "Awaiting approval",
+};
 export const statusWord = (status: string): string => STATUS_WORDS[status] ?? status;
 
 /** What an event says, in words: "Payment Failed" with its errorMessage (spec 001 §8). */

@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef, useState } from "react";
+import { isWaitingForDecision } from "@fintech/core/payments/model";
 import { paymentsApi, type CreatePaymentRequest } from "../api/payments";
 import { ledgerKeys } from "../ledger/hooks";
 import { startBrowserFeed } from "../live/browserFeed";
@@ -46,7 +47,8 @@ export function usePaymentList() {
   return useQuery({
     queryKey: paymentKeys.list(userId),
     queryFn: ({ signal }) => paymentsApi.all(signal),
-    refetchInterval: (query) => (query.state.data?.payments.some((payment) => payment.status === "pending" || payment.status === "processing") ? ACTIVE_POLL_MS : false),
+    // Payments waiting for an administrator are asked after too: their payer sees the decision land.
+    refetchInterval: (query) => (query.state.data?.payments.some((payment) => payment.status === "pending" || payment.status === "processing" || isWaitingForDecision(payment.status)) ? ACTIVE_POLL_MS : false),
     retry: false,
     enabled: userId !== "signed-out",
   });

@@ -7,10 +7,10 @@ function payment(overrides: Partial<TilePayment>): TilePayment {
 
 describe("the /payments tiles", () => {
   it("with no payment: nothing invented (no rate, no time, no volume)", () => {
-    expect(paymentTiles([])).toEqual({ total: 0, completed: 0, failed: 0, active: 0, parked: 0, volume: [], successRate: null, avgProcessingMs: null });
+    expect(paymentTiles([])).toEqual({ total: 0, completed: 0, failed: 0, active: 0, parked: 0, waiting: 0, volume: [], successRate: null, avgProcessingMs: null });
   });
 
-  it("Success Rate is completed / all; Active is pending + processing (not parked); volume is what completed, per currency", () => {
+  it("Success Rate is completed / all; Active is pending + processing (not parked, not waiting for a decision); volume is what completed, per currency", () => {
     const tiles = paymentTiles([
       payment({ status: "completed", amountMinor: 1_000, completedAt: "2026-11-26T04:00:01.000Z" }),
       payment({ status: "completed", amountMinor: 250, completedAt: "2026-11-26T04:00:03.000Z" }),
@@ -19,12 +19,15 @@ describe("the /payments tiles", () => {
       payment({ status: "pending" }),
       payment({ status: "processing" }),
       payment({ status: "parked", amountMinor: 7_777 }),
+      payment({ status: "held_for_review" }),
+      payment({ status: "awaiting_approval" }),
     ]);
-    expect(tiles.total).toBe(7);
-    expect(tiles.successRate).toBe(3 / 7);
+    expect(tiles.total).toBe(9);
+    expect(tiles.successRate).toBe(3 / 9);
     expect(tiles.active).toBe(2);
     expect(tiles.failed).toBe(1);
     expect(tiles.parked).toBe(1);
+    expect(tiles.waiting).toBe(2);
     expect(tiles.volume).toEqual([
       { currency: "EUR", minor: 5_000, count: 1 },
       { currency: "USD", minor: 1_250, count: 2 },

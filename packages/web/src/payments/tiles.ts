@@ -7,7 +7,9 @@ import type { Payment } from "../api/payments";
  * - Success Rate: completed payments divided by all payments (spec 001 §9), null with none.
  * - Avg Processing: the mean of completedAt − createdAt over completed payments, null with none.
  * - Active Payments: payments pending or processing (a payment held for review is not active:
- *   nothing happens to it until an admin closes it; the tile says how many there are).
+ *   nothing happens to it until an admin closes it; the tile says how many there are), and
+ *   payments waiting for an administrator's decision (held for review, awaiting approval), said
+ *   beside it.
  */
 
 export interface CurrencyVolume {
@@ -23,6 +25,8 @@ export interface PaymentTiles {
   active: number;
   /** Parked for review (their hold released). */
   parked: number;
+  /** Held for review or awaiting approval (their hold in place). */
+  waiting: number;
   /** Largest volume first. */
   volume: CurrencyVolume[];
   /** 0..1; null when there is no payment. */
@@ -59,6 +63,7 @@ export function paymentTiles(payments: readonly TilePayment[]): PaymentTiles {
     failed: payments.filter((payment) => payment.status === "failed").length,
     active: payments.filter((payment) => payment.status === "pending" || payment.status === "processing").length,
     parked: payments.filter((payment) => payment.status === "parked").length,
+    waiting: payments.filter((payment) => payment.status === "held_for_review" || payment.status === "awaiting_approval").length,
     volume: [...volumes.values()].sort((a, b) => b.minor - a.minor || a.currency.localeCompare(b.currency)),
     successRate: payments.length === 0 ? null : completed.length / payments.length,
     avgProcessingMs: durations.length === 0 ? null : durations.reduce((sum, value) => sum + value, 0) / durations.length,

@@ -26,7 +26,21 @@ export interface StageSettings {
   settlementRetention: ObjectRetentionSettings | null;
   /** Days an overwritten or deleted KYC document version is kept before S3 expires it. */
   kycNoncurrentVersionDays: number;
+  /** Where the stage's mail comes from (Amazon SES) and where its links lead. */
+  mail: MailSettings;
 }
+
+export interface MailSettings {
+  /** The SES identity (a domain verified in SES in the stage's region) the stage may send from: ses:SendEmail is granted on it alone. */
+  identity: string;
+  /** The sender, an address on `identity` (MAIL_FROM). */
+  from: string;
+  /** The web app's address for links in mail (APP_URL); null: set DEPLOY_APP_URL at deploy time (stacks/Mail.ts). */
+  appUrl: string | null;
+}
+
+/** The platform's sending domain; verify it in SES (DKIM) in each region a stage runs in. */
+export const MAIL_DOMAIN = "mail.fintech-platform.example";
 
 export interface ConcurrencySettings {
   /** The account's Lambda concurrent executions quota in the stage's region. */
@@ -195,5 +209,11 @@ export function stageSettings(stage: string, overrides: StageOverrides = {}): St
     // Long enough to undo a mistaken delete or overwrite, short enough that a document a person
     // asked us to erase is gone within a month.
     kycNoncurrentVersionDays: isProduction ? 30 : 1,
+    // One verified domain for every stage; a preview says which stage a message came from.
+    mail: {
+      identity: MAIL_DOMAIN,
+      from: isProduction ? `Fintech Platform <no-reply@${MAIL_DOMAIN}>` : `Fintech Platform (${stage}) <no-reply@${MAIL_DOMAIN}>`,
+      appUrl: null,
+    },
   };
 }

@@ -8,6 +8,7 @@ import { Alerts } from "./Alerts";
 import { functionAlarms } from "./alarms";
 import { paymentWorker } from "./PaymentWorker";
 import { integrityJobs } from "./IntegrityJobs";
+import { mailDelivery } from "./Mail";
 import { imageCheckingFunctionProps } from "./native-modules";
 import { deploySettings } from "./settings";
 import { Storage } from "./Storage";
@@ -69,6 +70,8 @@ export function Api({ stack, app }: StackContext) {
   const payments = paymentWorker(stack, { table: storage.table.cdk.table, environment: storage.environment, alarmTopic, settings });
   // Whole-ledger integrity checks run as jobs (stacks/IntegrityJobs.ts); the API only starts them.
   const integrity = integrityJobs(stack, { table: storage.table.cdk.table, environment: storage.environment, alarmTopic, settings });
+  // Mail leaves through SES from its own function (stacks/Mail.ts); the API only queues it, with links to APP_URL.
+  const mail = mailDelivery(stack, { table: storage.table.cdk.table, environment: storage.environment, alarmTopic, settings });
 
   const api = new Function(stack, "Api", {
     handler: "packages/functions/src/lambda/api.handler",
@@ -79,7 +82,7 @@ export function Api({ stack, app }: StackContext) {
     memorySize: "1024 MB",
     // A floor the feeds cannot take, and the API's cap (infra/stage.ts).
     reservedConcurrentExecutions: settings.concurrency.reserved.api ?? undefined,
-    environment: { ...storage.environment, ...originEnvironment, ...payments.queueEnvironment, ...integrity.queueEnvironment },
+    environment: { ...storage.environment, ...originEnvironment, ...payments.queueEnvironment, ...integrity.queueEnvironment, ...mail.linkEnvironment },
     bind: Object.values(keySecrets),
   });
 
@@ -112,5 +115,5 @@ export function Api({ stack, app }: StackContext) {
 
   stack.addOutputs({ ApiFunctionUrl: url.url });
 
-  return { api, url, keySecrets, originSecret, originProof, originEnvironment, alarmTopic, payments, integrity };
+  return { api, url, keySecrets, originSecret, originProof, originEnvironment, alarmTopic, payments, integrity, mail };
 }

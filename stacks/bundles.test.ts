@@ -46,7 +46,7 @@ describe("the deployed functions", () => {
     const handlers = constructs.map((construct) => (construct.node.defaultChild as CfnFunction).handler);
     expect(functions.map((fn) => fn.handler).sort()).toEqual(handlers.sort());
     expect(functions.map((fn) => fn.handler)).toEqual(
-      expect.arrayContaining(["api", "feeds", "kyc-object", "payment-worker", "payment-sweeper"].map((name) => `packages/functions/src/lambda/${name}.handler`)),
+      expect.arrayContaining(["api", "feeds", "kyc-object", "payment-worker", "payment-sweeper", "mail-delivery"].map((name) => `packages/functions/src/lambda/${name}.handler`)),
     );
   });
 

@@ -1,12 +1,17 @@
-import { CreateTableCommand, DescribeTableCommand, UpdateTimeToLiveCommand, waitUntilTableExists } from "@aws-sdk/client-dynamodb";
+import { setTimeout as delay } from "node:timers/promises";
+import { CreateTableCommand, DescribeTableCommand, UpdateTableCommand, UpdateTimeToLiveCommand, waitUntilTableExists } from "@aws-sdk/client-dynamodb";
 import type { Database } from "@fintech/core/shared/dynamo";
 import { isAwsError } from "@fintech/core/shared/dynamo";
 import { appTable, toCreateTableInput } from "../spec/table";
 
-/** Creates the table from infra/spec when it is missing; an existing table is left as it is. */
+/**
+ * Creates the table from infra/spec when it is missing. An existing table (a data directory kept
+ * from an earlier version) gets the indexes the spec added since; nothing else is changed.
+ */
 export async function ensureTable(db: Database): Promise<"created" | "existing"> {
   try {
-    await db.raw.send(new DescribeTableCommand({ TableName: db.table }));
+    const described = await db.raw.send(new DescribeTableCommand({ TableName: db.table }));
+    await addMissingIndexes(db, new Set((described.Table?.GlobalSecondaryIndexes ?? []).map((index) => index.IndexName)));
     return "existing";
   } catch (error) {
     if (!isAwsError(error, "ResourceNotFoundException")) throw error;
@@ -25,4 +30,33 @@ export async function ensureTable(db: Database): Promise<"created" | "existing">
     }),
   );
   return "created";
+}
+
+async function addMissingIndexes(db: Database, present: Set<string | undefined>): Promise<void> {
+  const wanted = toCreateTableInput(db.table, appTable, { withStream: false });
+  for (const index of wanted.GlobalSecondaryIndexes.filter((one) => !present.has(one.IndexName))) {
+    const names = new Set<string>(index.KeySchema.map((key) => key.AttributeName));
+    await db.raw.send(
+      new UpdateTableCommand({
+        TableName: db.table,
+        AttributeDefinitions: wanted.AttributeDefinitions.filter((attribute) => names.has(attribute.AttributeName)),
+        GlobalSecondaryIndexUpdates: [{ Create: index }],
+      }),
+    );
+    // DynamoDB builds one new index at a time per table: the next update waits for this one.
+    await untilIndexesActive(db);
+  }
+}
+
+const INDEX_WAIT_LIMIT_MS = 60_000;
+const INDEX_POLL_MS = 50;
+
+async function untilIndexesActive(db: Database): Promise<void> {
+  for (let waited = 0; waited < INDEX_WAIT_LIMIT_MS; waited += INDEX_POLL_MS) {
+    const table = (await db.raw.send(new DescribeTableCommand({ TableName: db.table }))).Table;
+    const building = (table?.GlobalSecondaryIndexes ?? []).some((index) => index.IndexStatus !== undefined && index.IndexStatus !== "ACTIVE");
+    if (table?.TableStatus === "ACTIVE" && !building) return;
+    await delay(INDEX_POLL_MS);
+  }
+  throw new Error(`The indexes of ${db.table} were not active after ${INDEX_WAIT_LIMIT_MS / 1000} s`);
 }

@@ -10,9 +10,10 @@ import { seedAdminFromEnv } from "./seed";
 import { LOCAL_ENDPOINTS_FILE } from "./stack";
 
 /**
- * `npm run admin:create -- --email you@example.com`: creates the first admin, or promotes an
- * existing account and sets its password. The password comes from ADMIN_PASSWORD or a prompt,
- * never from the command line (it would end up in shell history).
+ * `npm run admin:create -- --email you@example.com [--first-name Ada --last-name Lovelace]`:
+ * creates the first admin (named "Avery Admin" unless a name is given), or promotes an existing
+ * account and sets its password. The password comes from ADMIN_PASSWORD or a prompt, never from
+ * the command line (it would end up in shell history).
  *
  * Locally it talks to the running `npm start` stack; in the cloud set TABLE_NAME (and AWS
  * credentials/region) to the stage's table.
@@ -38,7 +39,7 @@ function localEnvironment(): Record<string, string> {
 
 const email = values.email ?? process.env.ADMIN_EMAIL;
 if (!email) {
-  console.error("Usage: npm run admin:create -- --email you@example.com   (password from ADMIN_PASSWORD or a prompt)");
+  console.error("Usage: npm run admin:create -- --email you@example.com [--first-name Ada --last-name Lovelace]   (password from ADMIN_PASSWORD or a prompt)");
   process.exit(2);
 }
 const env = { ...process.env, ...localEnvironment() };

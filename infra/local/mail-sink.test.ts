@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queuedMail, queueMail } from "@fintech/core/mail/outbox";
 import { linksIn, LocalMailSink, readMailSink } from "./mail-sink";
 import { createTestContext } from "./testing";
+import { createLocalHost } from "./server";
 
 /** The local stack's mail sink: queued mail becomes files a developer (or a test) reads. */
 let ctx: Awaited<ReturnType<typeof createTestContext>>;
@@ -34,6 +35,28 @@ describe("the local mail sink", () => {
       expect(mail[0]).toMatchObject({ from: ctx.config.MAIL_FROM, kind: "test-mail" });
       expect(linksIn(mail.find((message) => message.to === "one@example.com")!.text)).toEqual(["https://app.example/confirm-email?token=one"]);
       expect(await sink.deliverNow()).toBe(0);
+    } finally {
+      await sink.stop();
+    }
+  });
+
+  it("shows the sink at /dev/mail with clickable links (escaped text), delivering what is queued first", async () => {
+    const sink = new LocalMailSink(dir).start(ctx, 60_000);
+    try {
+      const text = "Reset: /reset-password?token=abc123\n<script>alert(1)</script>";
+      await ctx.db.doc.send(new TransactWriteCommand({ TransactItems: [queueMail(ctx, { to: "three@example.com", subject: "Reset <now>", text, kind: "test-mail" })] }));
+      const host = createLocalHost({ fetch: () => new Response("api") }, null, { mail: sink });
+      const page = await host.request("/dev/mail?to=three@example.com");
+      expect(page.status).toBe(200);
+      const body = await page.text();
+      expect(body).toContain('<a href="/reset-password?token=abc123">/reset-password?token=abc123</a>');
+      expect(body).toContain("Reset &lt;now&gt;");
+      expect(body).not.toContain("<script>");
+      expect(body).not.toContain("one@example.com");
+      const listed = (await (await host.request("/dev/mail.json?to=THREE@example.com")).json()) as { data: { to: string; links: string[] }[] };
+      expect(listed.data).toEqual([expect.objectContaining({ to: "three@example.com", links: ["/reset-password?token=abc123"] })]);
+      // Without a sink (the cloud's API never has one), there is no such page.
+      expect((await createLocalHost({ fetch: () => new Response("api") }, null).request("/dev/mail")).status).toBe(404);
     } finally {
       await sink.stop();
     }

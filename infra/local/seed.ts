@@ -15,13 +15,20 @@ export async function seedLocalData(core: CoreContext, env: Record<string, strin
   await seedAdminFromEnv(core, env);
 }
 
+/**
+ * The bootstrapped admin's name when none is given (ADMIN_FIRST_NAME / ADMIN_LAST_NAME, or
+ * --first-name / --last-name of admin:create). A person's name: the user menu shows the first name
+ * next to the Platform menu, so a product word there would read as another menu.
+ */
+export const DEFAULT_ADMIN_NAME = { first: "Avery", last: "Admin" } as const;
+
 export async function seedAdminFromEnv(core: CoreContext, env: Record<string, string | undefined>) {
   if (!env.ADMIN_EMAIL && !env.ADMIN_PASSWORD) return null;
   const input = RegisterInput.safeParse({
     email: env.ADMIN_EMAIL,
     password: env.ADMIN_PASSWORD,
-    first_name: env.ADMIN_FIRST_NAME ?? "Platform",
-    last_name: env.ADMIN_LAST_NAME ?? "Admin",
+    first_name: env.ADMIN_FIRST_NAME || DEFAULT_ADMIN_NAME.first,
+    last_name: env.ADMIN_LAST_NAME || DEFAULT_ADMIN_NAME.last,
   });
   if (!input.success) {
     throw new ConfigError(`ADMIN_EMAIL / ADMIN_PASSWORD are not usable: ${input.error.issues[0]?.message}`);

@@ -7,6 +7,7 @@ import { serveStatic } from "@hono/node-server/serve-static";
 import { Hono } from "hono";
 import { localSiteSecurityHeaders } from "../security-headers";
 import { isApiPath } from "../spec/routes";
+import { devMailRoutes, type DevMailSource } from "./dev-mail";
 import { LOOPBACK } from "./ports";
 
 interface FetchApp {
@@ -17,9 +18,11 @@ interface FetchApp {
  * One port for everything, as CloudFront does in the cloud: API paths (infra/spec/routes) go to
  * the Hono app, everything else is the built SPA with index.html as the fallback for deep links.
  */
-export function createLocalHost(api: FetchApp, staticDir: string | null, options: { documentStoreOrigins?: readonly string[] } = {}) {
+export function createLocalHost(api: FetchApp, staticDir: string | null, options: { documentStoreOrigins?: readonly string[]; mail?: DevMailSource } = {}) {
   const host = new Hono();
   host.all("*", async (c, next) => (isApiPath(c.req.path) ? api.fetch(c.req.raw, c.env) : next()));
+  // The local mail sink in the browser (/dev/mail): a local host only, never the cloud's API.
+  if (options.mail) host.route("/", devMailRoutes(options.mail));
   if (staticDir) {
     const root = path.relative(process.cwd(), staticDir) || ".";
     const securityHeaders = localSiteSecurityHeaders(options.documentStoreOrigins);

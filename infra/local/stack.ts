@@ -149,7 +149,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     if (options.listener) {
       server = await listenWith(await options.listener(api), httpPort);
     } else {
-      server = await listen(createLocalHost(api, options.staticDir, { documentStoreOrigins: [s3.endpoint] }), httpPort);
+      server = await listen(createLocalHost(api, options.staticDir, { documentStoreOrigins: [s3.endpoint], mail }), httpPort);
     }
     stops.push(() => closeServer(server));
     const address = server.address();

@@ -10,6 +10,7 @@ export const appTable = {
   globalIndexes: [
     { name: "gsi1", partitionKey: "gsi1pk", sortKey: "gsi1sk" },
     { name: "gsi2", partitionKey: "gsi2pk", sortKey: "gsi2sk" },
+    { name: "gsi3", partitionKey: "gsi3pk", sortKey: "gsi3sk" },
   ],
   /** Items carrying this epoch-seconds attribute expire (rate-limit windows). */
   ttlAttribute: "expires_at",

@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { blockingViolations, formatViolations } from "./axe";
-import { THEMES, VIEWPORTS, launchBrowser, newContext, registerSession, screenshot, type StoredSession } from "./harness";
+import { THEMES, VIEWPORTS, concretePath, launchBrowser, newContext, screenshot, seedRouteRecords, verifiedSession, type RouteRecords, type StoredSession } from "./harness";
 import { routeTable } from "../src/routes/routeTable";
 import { waitForScreenSettled } from "./settle";
 
@@ -10,10 +10,14 @@ const routes = routeTable.map(({ path, guarded }) => ({ path, guarded }));
 
 let browser: Browser;
 let session: StoredSession;
+/** The user's own records, for routes that show one (/payments/:id is a payment of theirs). */
+let records: RouteRecords;
 beforeAll(async () => {
   browser = await launchBrowser();
-  // One user for the file: registration is rate limited.
-  session = await registerSession("a11y");
+  // One user for the file: registration is rate limited. Verified, so they can make the payment
+  // that /payments/:id shows.
+  session = await verifiedSession("a11y");
+  records = await seedRouteRecords(session);
 });
 afterAll(async () => {
   await browser?.close();
@@ -51,7 +55,7 @@ export function sweepAccessibility(viewportName: keyof typeof VIEWPORTS): void {
       for (const route of routes) {
         it(`${route.path}${route.guarded ? " (signed in)" : ""}`, async () => {
           const { page } = route.guarded ? tabs.signedIn! : tabs.signedOut!;
-          await page.goto(route.path);
+          await page.goto(concretePath(route.path, records));
           await waitForScreenSettled(page);
           expect(await page.evaluate(() => document.documentElement.classList.contains("dark"))).toBe(theme === "dark");
           await expectNoBlockingViolations(page, `${route.path} ${theme} ${viewportName}`);

@@ -217,6 +217,36 @@ describe("API explorer signed in", () => {
     await context.close();
   });
 
+  it("Try It on a write fills ids from the caller's own accounts; signed out it leaves them empty with a hint, never a sample that 404s", async () => {
+    const transfer = operation("POST", "/api/v1/ledger/transactions/transfer").operationId;
+    const bodyOf = async (page: Page) => JSON.parse(await detail(page, transfer).getByLabel("Request body (JSON)").inputValue()) as Record<string, unknown>;
+
+    const signedOut = await newContext(browser);
+    const anonymous = await signedOut.newPage();
+    await openExplorer(anonymous);
+    await select(anonymous, transfer);
+    expect(await bodyOf(anonymous)).toMatchObject({ from_account_id: "", to_account_id: "" });
+    await detail(anonymous, transfer).getByText("Fill in your own from_account_id, to_account_id").waitFor();
+    await signedOut.close();
+
+    const account = async (name: string) => {
+      const reply = await fetch(`${baseUrl()}/api/v1/ledger/accounts`, { method: "POST", headers: { Authorization: `Bearer ${session.token}`, "Content-Type": "application/json" }, body: JSON.stringify({ name, currency: "USD" }) });
+      return ((await reply.json()) as { data: { id: string } }).data.id;
+    };
+    const own = [await account("Explorer from"), await account("Explorer to")];
+    const context = await newContext(browser, { session });
+    const page = await context.newPage();
+    await openExplorer(page);
+    await select(page, transfer);
+    // The accounts load after the endpoint opens; their ids then fill the empty fields.
+    await expect.poll(async () => (await bodyOf(page)).to_account_id).not.toBe("");
+    const body = await bodyOf(page);
+    expect(own).toContain(body.from_account_id);
+    expect(own).toContain(body.to_account_id);
+    expect(body.from_account_id).not.toBe(body.to_account_id);
+    await context.close();
+  });
+
   it("Try It reads the first events of the ledger stream and stops", async () => {
     const context = await newContext(browser, { session });
     const page = await context.newPage();

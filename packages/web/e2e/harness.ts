@@ -2,6 +2,9 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { inject } from "vitest";
+import { paymentIdFor } from "@fintech/core/payments/service";
+import { attemptOutcome } from "@fintech/core/payments/worker";
+import { SEED_RAILS } from "@fintech/core/rails/seed-rails";
 
 /** Debian's Chromium, never a downloaded browser; flags keep it off the (closed) network. */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -76,7 +79,32 @@ export async function registerSession(prefix = "user", name = { first: "Grace", 
     body: JSON.stringify({ email: uniqueEmail(prefix), password: "correct-horse-battery", first_name: name.first, last_name: name.last }),
   });
   if (reply.status !== 201) throw new Error(`registration failed: HTTP ${reply.status} ${await reply.text()}`);
-  return storedSession(((await reply.json()) as RegisterReply).data);
+  const registered = ((await reply.json()) as RegisterReply).data;
+  // As if the sign-up mail's link was used: test users can be paid by email.
+  await verifyEmailFromSink(registered.user.email);
+  return storedSession(registered);
+}
+
+interface SinkMessage {
+  kind: string;
+  links: string[];
+}
+
+/** The links of the newest mail of `kind` to `to`, from the local stack's sink (/dev/mail.json delivers what is queued first). */
+export async function mailLinks(to: string, kind: string): Promise<string[]> {
+  const reply = await fetch(`${baseUrl()}/dev/mail.json?to=${encodeURIComponent(to)}`);
+  if (reply.status !== 200) throw new Error(`reading the mail sink failed: HTTP ${reply.status}`);
+  const message = ((await reply.json()) as { data: SinkMessage[] }).data.find((mail) => mail.kind === kind);
+  if (!message) throw new Error(`no ${kind} mail to ${to}`);
+  return message.links;
+}
+
+/** Uses the sign-up's verification link through the API (POST /api/v1/users/email-verification). */
+async function verifyEmailFromSink(email: string): Promise<void> {
+  const link = (await mailLinks(email, "email-verification"))[0] ?? "";
+  const token = new URL(link, baseUrl()).searchParams.get("token");
+  const reply = await fetch(`${baseUrl()}/api/v1/users/email-verification`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ token }) });
+  if (reply.status !== 200) throw new Error(`verifying ${email} failed: HTTP ${reply.status} ${await reply.text()}`);
 }
 
 /** The run's admin (seeded by the global setup with a random password), signed in through the API. */
@@ -170,4 +198,81 @@ export async function openSignedInTab(prefix: string, name: { first: string; las
 export async function closeSignedInTab(tab: Partial<SignedInTab>): Promise<void> {
   await tab.context?.close();
   await tab.browser?.close();
+}
+
+/**
+ * A payment's outcome is decided by its id (paymentIdFor(payer, Idempotency-Key)), so a test that
+ * needs a completed payment picks a key whose first attempt succeeds on every seeded rail: the
+ * outcome no longer depends on which rail the routing chooses. `prefix` keeps keys apart.
+ */
+export function succeedingPaymentKey(userId: string, prefix: string): string {
+  for (let index = 0; ; index += 1) {
+    const key = `${prefix}.${index}`;
+    const paymentId = paymentIdFor(userId, key);
+    if (SEED_RAILS.every((rail) => attemptOutcome(rail, paymentId, 1).succeeded)) return key;
+  }
+}
+
+/**
+ * Makes every payment the browser tab sends as `userId` complete: the SPA's random
+ * Idempotency-Key of POST /v1/payments is swapped for a succeeding key derived from it, so a
+ * retry of the same request still carries the same key.
+ */
+export async function payWithSucceedingKey(page: Page, userId: string): Promise<void> {
+  await page.route(
+    (url) => url.pathname === "/v1/payments" || url.pathname === "/api/v1/payments",
+    async (route) => {
+      const request = route.request();
+      const key = request.headers()["idempotency-key"];
+      if (request.method() !== "POST" || !key) return route.fallback();
+      return route.continue({ headers: { ...request.headers(), "idempotency-key": succeedingPaymentKey(userId, key) } });
+    },
+  );
+}
+
+/** The signed-in user's own records that routes with a parameter show (/payments/:id is a payment). */
+export interface RouteRecords {
+  account: string;
+  transaction: string;
+  payment: string;
+}
+
+async function callAs<T>(session: StoredSession, method: string, path: string, body?: unknown): Promise<T> {
+  const reply = await fetch(`${baseUrl()}${path}`, {
+    method,
+    headers: { Authorization: `Bearer ${session.token}`, ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await reply.text();
+  if (!reply.ok) throw new Error(`${method} ${path}: HTTP ${reply.status} ${text}`);
+  return JSON.parse(text) as T;
+}
+
+/**
+ * Gives a verified user one record of each kind a route can show, through the API: two USD
+ * accounts, a posted deposit and a payment between them.
+ */
+export async function seedRouteRecords(session: StoredSession, names = { spending: "Everyday", savings: "Savings" }): Promise<RouteRecords> {
+  const account = async (name: string) => (await callAs<{ data: { id: string } }>(session, "POST", "/api/v1/ledger/accounts", { name, currency: "USD" })).data.id;
+  const spending = await account(names.spending);
+  const savings = await account(names.savings);
+  const transaction = (await callAs<{ data: { id: string } }>(session, "POST", "/api/v1/ledger/transactions/deposit", { account_id: spending, amount: "100.00", currency: "USD", description: "Funding" })).data.id;
+  await callAs(session, "POST", `/api/v1/ledger/transactions/${transaction}/post`);
+  const userId = (JSON.parse(session.user) as { id: string }).id;
+  const payment = (await callAs<{ payment: { paymentId: string } }>(session, "POST", "/v1/payments", { userId, fromAccountId: spending, toAccountId: savings, amount: "12.00", currency: "USD" })).payment.paymentId;
+  return { account: spending, transaction, payment };
+}
+
+/**
+ * The path to visit for a route table entry: parameters become one of the user's records, chosen
+ * by the segment before them. A parameter that names nothing known throws, so whoever adds such a
+ * route says which record it shows.
+ */
+export function concretePath(path: string, records: RouteRecords): string {
+  return path.replace(/\/([^/]+)\/:([A-Za-z]+)/g, (_, resource: string, name: string) => {
+    const kind = `${resource}/${name}`.toLowerCase();
+    const id = kind.includes("payment") ? records.payment : kind.includes("account") ? records.account : kind.includes("transaction") ? records.transaction : undefined;
+    if (!id) throw new Error(`no record for ${path}: add one to concretePath in harness.ts`);
+    return `/${resource}/${encodeURIComponent(id)}`;
+  });
 }

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { baseUrl, DESKTOP, launchBrowser, MOBILE, newPage, screenshot, setVerificationLevel, uniqueEmail } from "./harness";
+import { baseUrl, DESKTOP, launchBrowser, mailLinks, MOBILE, newPage, screenshot, setVerificationLevel, succeedingPaymentKey, uniqueEmail } from "./harness";
 import { waitForAnimationsFinished } from "./settle";
 import { blockingViolations, formatViolations } from "./axe";
 
@@ -71,6 +71,29 @@ async function seededUser() {
 }
 
 type Seeded = Awaited<ReturnType<typeof seededUser>>;
+
+/** Uses the sign-up mail's verification link, as the user would: only a verified address can be paid by email. */
+async function verifyEmail(email: string): Promise<void> {
+  const token = new URL((await mailLinks(email, "email-verification"))[0] ?? "", baseUrl()).searchParams.get("token");
+  const reply = await fetch(`${baseUrl()}/api/v1/users/email-verification`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ token }) });
+  expect(reply.status).toBe(200);
+}
+
+/** Another verified user with a funded USD account, who can pay the seeded user by email. */
+async function payingUser(firstName: string, lastName: string) {
+  const response = await fetch(`${baseUrl()}/api/v1/auth/register`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ email: uniqueEmail("payer"), password: "correct-horse-battery", first_name: firstName, last_name: lastName }),
+  });
+  expect(response.status).toBe(201);
+  const { data } = (await response.json()) as { data: { token: string; user: { id: string } } };
+  await setVerificationLevel({ token: data.token, user: JSON.stringify({ id: data.user.id }) }, "verified");
+  const account = await call<Account>(data.token, "POST", "/accounts", { name: "Payer checking", currency: "USD" });
+  const funding = await call<Journal>(data.token, "POST", "/transactions/deposit", { account_id: account.id, amount: "100", currency: "USD" });
+  await call(data.token, "POST", `/transactions/${funding.id}/post`);
+  return { token: data.token, id: data.user.id, accountId: account.id };
+}
 
 async function open(seeded: Seeded, path: string, viewport = DESKTOP, theme: "dark" | "light" = "dark") {
   const { context, page } = await newPage(browser, viewport);
@@ -168,7 +191,7 @@ describe("ledger transactions tab", () => {
     const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export CSV" }).click()]);
     expect(download.suggestedFilename()).toMatch(/^transactions-\d{4}-\d{2}-\d{2}\.csv$/);
     const lines = readFileSync((await download.path())!, "utf8").trim().split(/\r?\n/);
-    expect(lines[0]).toBe("id,created_at,posted_at,type,status,description,currency,amount,debit_account,credit_account,idempotency_key");
+    expect(lines[0]).toBe("id,created_at,posted_at,type,status,description,currency,amount,debit_account,credit_account,idempotency_key,counterparty,fee");
     expect(lines).toHaveLength(4);
     expect(lines.some((line) => line.includes("Salary March") && line.includes("salary-key-1"))).toBe(true);
     await context.close();
@@ -196,6 +219,11 @@ describe("ledger transactions tab", () => {
     await drawer.waitFor({ state: "detached" });
     // Focus returns to the button that opened it.
     expect(await opener.evaluate((element) => element === document.activeElement)).toBe(true);
+    // A click anywhere on the row opens it too.
+    await rowsOf(page).filter({ hasText: "Salary March" }).getByRole("cell", { name: "External funding (USD)" }).click();
+    await drawer.getByText("Posted by Ada Lovelace").waitFor();
+    await page.keyboard.press("Escape");
+    await drawer.waitFor({ state: "detached" });
     await context.close();
   });
 
@@ -222,8 +250,9 @@ describe("ledger transactions tab", () => {
     expect(await deposit.getByLabel("Amount").getAttribute("aria-invalid")).toBe("true");
     await deposit.getByLabel("Amount").fill(".5");
     await deposit.getByRole("button", { name: "Create Deposit" }).click();
-    const reply = JSON.parse((await deposit.getByLabel("Raw API response").textContent())!) as { data: Journal };
-    expect(reply.data.amount).toBe("0.50");
+    // The outcome in words, not the raw reply.
+    await deposit.getByRole("status").filter({ hasText: "Deposit of $0.50 created as a draft. Approve it on the Transactions tab." }).waitFor();
+    expect(await deposit.getByText("API Response").count()).toBe(0);
     expect(await blocking(page, "deposit form")).toEqual([]);
     await context.close();
   });
@@ -257,5 +286,43 @@ describe("ledger transactions tab", () => {
       }
     }
     expect(problems).toEqual([]);
+  });
+
+  it("shows money another user paid in, with the payer's name, live, and opens it from its row", { timeout: 90_000 }, async () => {
+    const payer = await payingUser("Grace", "Hopper");
+    await verifyEmail(seeded.user.email);
+    const { context, page } = await open(seeded, "/ledger?type=payment");
+    await page.getByText("No transactions match these filters").waitFor();
+    // A key whose attempt succeeds: the row only arrives once the payment completes.
+    const paid = await fetch(`${baseUrl()}/v1/payments`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${payer.token}`, "Content-Type": "application/json", "Idempotency-Key": succeedingPaymentKey(payer.id, "pay-ada") },
+      body: JSON.stringify({ userId: payer.id, fromAccountId: payer.accountId, amount: "42.50", currency: "USD", forceRail: "Card", toEmail: seeded.user.email, description: "Book club" }),
+    });
+    const reply = (await paid.json()) as { payment: { paymentId: string } };
+    expect(paid.status, JSON.stringify(reply)).toBe(201);
+    const paymentId = reply.payment.paymentId;
+
+    // The payment worker posts it; the live feed brings the row in without a reload.
+    const row = rowsOf(page).filter({ hasText: "Grace Hopper" });
+    await row.waitFor();
+    expect(await row.locator("td").nth(4).textContent()).toBe("Payment received");
+    expect(await row.locator("td").nth(6).textContent()).toBe("+$42.50");
+    expect(await row.textContent()).not.toContain(payer.accountId);
+
+    await row.getByRole("cell", { name: "Book club" }).click();
+    const drawer = page.getByRole("dialog", { name: "Transaction details" });
+    await drawer.getByText("Posted by the payment service").waitFor();
+    expect(await drawer.getByRole("definition").first().textContent()).toBe("Grace Hopper");
+    const legs = drawer.getByRole("table", { name: "Double-entry legs of this transaction" });
+    expect(await legs.getByRole("rowheader", { name: /Grace Hopper/ }).textContent()).toContain("Another customer");
+    await drawer.getByText("a request key is never shown to the payee", { exact: false }).waitFor();
+    expect(await drawer.textContent()).toContain(paymentId);
+    expect(await blocking(page, "drawer of money received")).toEqual([]);
+    await page.keyboard.press("Escape");
+
+    await page.getByRole("tab", { name: "Overview" }).click();
+    await page.getByRole("region", { name: "Recent activity" }).getByText("From Grace Hopper").waitFor();
+    await context.close();
   });
 });

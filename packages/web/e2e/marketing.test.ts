@@ -149,14 +149,21 @@ describe("home hero", () => {
     await context.close();
   });
 
-  it("tiles are inert until the page has scrolled past 40 px, then a click scrolls to the features", async () => {
+  it("tiles are inert until the page has scrolled past 40 px, then open their screen; areas without one are marked planned", async () => {
     const { context, page } = await newPage(browser);
     await openHome(page);
     const tiles = page.locator("[data-tile]");
-    expect(await tiles.count()).toBe(14);
     expect(await tiles.evaluateAll((links) => links.map((link) => link.getAttribute("href")))).toEqual([
-      "/ledger", "/payments", "/routing", "/kyc", "/reconciliation", "/compliance", "/treasury",
-      "/webhooks", "/api", "/ops", "/monitoring", "/security", "/dev-tools", "/analytics",
+      "/ledger", "/payments", "/payment-rails", "/kyc", "/payment-rails", "/developers/api-explorer", "/status",
+      "/developers/docs#authentication", "/developers/quickstart", "/developers/docs",
+    ]);
+    // The four areas without a screen say so and are no links at all.
+    const planned = page.locator("[data-tile-planned]");
+    expect(await planned.evaluateAll((boxes) => boxes.map((box) => [box.getAttribute("data-tile-planned"), box.textContent?.includes("Planned"), box.closest("a") === null]))).toEqual([
+      ["Compliance Reports", true, true],
+      ["Treasury & FX", true, true],
+      ["Webhooks & SDKs", true, true],
+      ["Ops Console", true, true],
     ]);
     // Rows of 5: 5, 5, 4.
     expect(await page.locator("[role='group'][aria-label='Product areas'] > ul").evaluateAll((rows) => rows.map((row) => row.children.length))).toEqual([5, 5, 4]);
@@ -189,9 +196,21 @@ describe("home hero", () => {
       .poll(() => page.locator("[role='group'][aria-label='Product areas'] > ul").evaluateAll((rows) => rows.map((row) => Math.round(parseFloat(getComputedStyle(row).translate)))))
       .toEqual([24, -24, 24]);
 
-    await page.locator("[data-tile='/treasury']").click();
-    await waitForSectionAtTop(page, "features");
-    expect(pathname(page)).toBe("/");
+    await page.locator("[data-tile='/developers/quickstart']").click();
+    await page.waitForURL((url) => url.pathname === "/developers/quickstart");
+    await context.close();
+  });
+
+  it("at 390 px every tile is on the page, two to a row, none past the edge", async () => {
+    const { context, page } = await newPage(browser, MOBILE);
+    await openHome(page);
+    const boxes = await page.locator("[role='group'][aria-label='Product areas'] li").evaluateAll((items) => items.map((item) => item.getBoundingClientRect()).map((box) => ({ left: box.left, right: box.right })));
+    expect(boxes).toHaveLength(14);
+    for (const box of boxes) {
+      expect(box.left).toBeGreaterThanOrEqual(0);
+      expect(box.right).toBeLessThanOrEqual(MOBILE.width);
+    }
+    expect(await page.locator("[role='group'][aria-label='Product areas'] > ul").evaluateAll((rows) => rows.map((row) => row.children.length))).toEqual([2, 2, 2, 2, 2, 2, 2]);
     await context.close();
   });
 });
@@ -441,17 +460,16 @@ describe("footer", () => {
 });
 
 describe("landing", () => {
-  it("hero links lead to /ledger; View Documentation, Schedule Demo and footer links are inert", async () => {
+  it("hero links lead to /ledger and the documentation; Schedule Demo is inert; footer entries for built screens are links", async () => {
     const { context, page } = await newPage(browser);
     await openLanding(page);
     const hero = page.getByTestId("landing-hero");
     expect(await hero.getByRole("link", { name: "Try Live Demo" }).getAttribute("href")).toBe("/ledger");
     expect(await hero.getByRole("link", { name: "Start Building Now" }).getAttribute("href")).toBe("/ledger");
-    for (const name of ["View Documentation", "Schedule Demo"]) {
-      const button = hero.getByRole("button", { name });
-      expect(await button.getAttribute("aria-disabled")).toBe("true");
-      await button.click({ force: true });
-    }
+    expect(await hero.getByRole("link", { name: "View Documentation" }).getAttribute("href")).toBe("/developers/docs");
+    const schedule = hero.getByRole("button", { name: "Schedule Demo" });
+    expect(await schedule.getAttribute("aria-disabled")).toBe("true");
+    await schedule.click({ force: true });
     await settleTasks(page);
     expect(pathname(page)).toBe("/landing");
     expect(await page.locator("dl dd").allTextContents()).toEqual(["10M+", "500+", "99.99%", "50+"]);
@@ -459,8 +477,20 @@ describe("landing", () => {
       "Bank-grade security", "Real-time analytics", "Payment processing", "Core banking", "Global reach", "User management",
     ]);
     const landingFooter = page.getByRole("group", { name: "Landing page footer" });
-    expect(await landingFooter.getByText("Documentation").count()).toBe(1);
-    expect(await landingFooter.locator("a, button").count()).toBe(0);
+    expect(await landingFooter.getByRole("link").evaluateAll((links) => links.map((link) => [link.textContent, link.getAttribute("href")]))).toEqual([
+      ["Core Banking", "/ledger"],
+      ["Payments", "/payments"],
+      ["KYC", "/kyc"],
+      ["Analytics", "/ledger?tab=analytics"],
+      ["Documentation", "/developers/docs"],
+      ["API Reference", "/developers/api-explorer"],
+      ["SDKs", "/developers/docs#getting-started"],
+      ["Status", "/status"],
+      ["About", "/about"],
+    ]);
+    // Pages that do not exist are plain text, not links or buttons that do nothing.
+    for (const name of ["Careers", "Contact", "Press"]) expect(await landingFooter.getByText(name, { exact: true }).evaluate((el) => el.closest("a, button"))).toBeNull();
+    expect(await landingFooter.locator("button").count()).toBe(0);
 
     await hero.getByRole("link", { name: "Try Live Demo" }).click();
     await page.waitForURL((url) => url.pathname === "/ledger");

@@ -58,8 +58,8 @@ async function call<T>(token: string, method: string, path: string, body?: unkno
 
 const rail = async (id: string) => (await call<{ data: WireRail }>(admin.token, "GET", `/api/v1/rails/${id}`)).body.data;
 
-async function quote(amount: string, currency: string): Promise<WireQuote[]> {
-  const reply = await call<{ data: { results: WireQuote[] } }>(admin.token, "POST", "/api/v1/rails/quote", { amount, currency });
+async function quote(amount: string, currency: string, payout?: { payoutCurrency: string; country: string }): Promise<WireQuote[]> {
+  const reply = await call<{ data: { results: WireQuote[] } }>(admin.token, "POST", "/api/v1/rails/quote", { amount, currency, ...payout });
   expect(reply.status).toBe(200);
   return reply.body.data.results;
 }
@@ -96,10 +96,14 @@ async function shownBest(page: Page): Promise<{ name: string; cost: string }> {
 }
 
 /** Sets the simulator and checks its Best Option (name and cost) and its list of rails against POST /rails/quote. */
-async function expectSimulatorMatchesQuote(page: Page, amount: string, currency: string) {
+async function expectSimulatorMatchesQuote(page: Page, amount: string, currency: string, payout?: { payoutCurrency: string; country: string }) {
   await simulator(page).getByLabel("Amount").fill(amount);
   await simulator(page).getByLabel("Currency").selectOption(currency);
-  const quoted = await quote(amount, currency);
+  if (payout) {
+    await simulator(page).getByLabel("Arrives in").selectOption(payout.payoutCurrency);
+    await simulator(page).getByLabel("Destination country").selectOption(payout.country);
+  }
+  const quoted = await quote(amount, currency, payout);
   const optimal = quoted.filter((result) => result.isOptimal);
   expect(optimal, `${amount} ${currency}`).toHaveLength(1);
   await simulator(page).getByRole("listitem").filter({ hasText: "Best Option" }).filter({ hasText: optimal[0]!.name }).waitFor();
@@ -113,19 +117,26 @@ async function expectSimulatorMatchesQuote(page: Page, amount: string, currency:
 }
 
 describe("payment rails console: an admin", () => {
-  it("sees six rails; the simulator's Best Option is the quote API's for a few amounts and currencies", { timeout: 120_000 }, async () => {
+  it("sees seven rails; the simulator's Best Option is the quote API's for a few amounts and currencies", { timeout: 120_000 }, async () => {
     const page = await open(admin);
-    expect(await page.getByRole("article").count()).toBe(6);
+    expect(await page.getByRole("article").count()).toBe(7);
     // Default: 1000 USD.
     expect(await simulator(page).getByLabel("Amount").inputValue()).toBe("1000");
     expect(await simulator(page).getByLabel("Currency").inputValue()).toBe("USD");
-    expect(await shownBest(page)).toEqual({ name: "SEPA", cost: "$1.02" });
+    // SEPA (1.02) is cheaper but carries EUR only: it says so, and ACH is the Best Option.
+    expect(await shownBest(page)).toEqual({ name: "ACH", cost: "$1.05" });
+    await simulator(page).locator('[data-rail="sepa"]').getByText("Cannot carry it: SEPA carries EUR only").waitFor();
+    await simulator(page).locator("[data-savings]").getByText(/against the first eligible rail \(ACH\) as the baseline/).waitFor();
     await screenshot(page, "payment-rails-top");
     await expectSimulatorMatchesQuote(page, "1000", "USD");
     await expectSimulatorMatchesQuote(page, "1000", "EUR");
     await expectSimulatorMatchesQuote(page, "250.5", "GBP");
     await expectSimulatorMatchesQuote(page, "10000", "JPY");
     await expectSimulatorMatchesQuote(page, "10", "USD");
+    await expectSimulatorMatchesQuote(page, "2500", "INR");
+    // Sent in EUR, paid out in USD: the FX spread applies, and every fee states its rate.
+    await expectSimulatorMatchesQuote(page, "1000", "EUR", { payoutCurrency: "USD", country: "US" });
+    await simulator(page).locator('[data-rail="card"]').getByText(/at 1 USD = 0\.9200 EUR/).waitFor();
     // Floored at 0: nothing to compare, no Best Option (a negative amount counts as 0 too).
     await simulator(page).getByLabel("Amount").fill("0");
     await simulator(page).getByText("Enter an amount above 0").waitFor();
@@ -190,9 +201,9 @@ describe("payment rails console: an admin", () => {
     const after = await rail("crypto");
     expect(after).toMatchObject({ fxSpread: 0.045, errorInjection: 0.025, version: before.version + 1 });
     expect(puts).toBe(1);
-    // The simulator now uses it (EUR 1000 on Crypto: 0.20 + 45 + 1 = 46.20), as the API does.
-    await expectSimulatorMatchesQuote(page, "1000", "EUR");
-    expect(await simulator(page).locator('[data-rail="crypto"] [data-cost]').textContent()).toBe("€46.20");
+    // The simulator now uses it (EUR 1000 paid out in USD on Crypto: USD 0.20 = EUR 0.18 + 45 + 1 = 46.18), as the API does.
+    await expectSimulatorMatchesQuote(page, "1000", "EUR", { payoutCurrency: "USD", country: "DE" });
+    expect(await simulator(page).locator('[data-rail="crypto"] [data-cost]').textContent()).toBe("€46.18");
 
     // A server refusal is shown in the drawer: the rail changed since the drawer opened (stale version).
     await card.getByRole("button", { name: "Settings of Crypto" }).click();
@@ -222,7 +233,8 @@ describe("payment rails console: an admin", () => {
     const page = await open(admin);
     const card = page.getByRole("article", { name: "SEPA" });
     await simulator(page).getByLabel("Amount").fill("1000");
-    expect((await shownBest(page)).name).toBe("SEPA");
+    await simulator(page).getByLabel("Currency").selectOption("EUR");
+    await simulator(page).getByRole("listitem").filter({ hasText: "Best Option" }).filter({ hasText: "SEPA" }).waitFor();
 
     await card.getByRole("button", { name: "Stop SEPA" }).click();
     await card.getByRole("button", { name: "Start SEPA" }).waitFor();
@@ -230,18 +242,18 @@ describe("payment rails console: an admin", () => {
     await card.getByText(new RegExp(`^Last stopped by ${inject("admin").email.replace(/[.+]/g, "\\$&")} on `)).waitFor();
     expect((await rail("sepa")).status).toBe("down");
     await simulator(page).locator('[data-rail="sepa"]').waitFor({ state: "detached" });
-    expect((await shownBest(page)).name).toBe("ACH");
-    expect((await quote("1000", "USD")).map((result) => result.railId)).not.toContain("sepa");
-    await expectSimulatorMatchesQuote(page, "1000", "USD");
-    await page.getByRole("term").filter({ hasText: "Active rails" }).locator("..").getByText("5 of 6").waitFor();
+    expect((await shownBest(page)).name).toBe("Card");
+    expect((await quote("1000", "EUR")).map((result) => result.railId)).not.toContain("sepa");
+    await expectSimulatorMatchesQuote(page, "1000", "EUR");
+    await page.getByRole("term").filter({ hasText: "Active rails" }).locator("..").getByText("6 of 7").waitFor();
 
     await card.getByRole("button", { name: "Start SEPA" }).click();
     await card.getByRole("button", { name: "Stop SEPA" }).waitFor();
     await card.getByText("Active", { exact: true }).waitFor();
     expect((await rail("sepa")).status).toBe("active");
     await simulator(page).locator('[data-rail="sepa"]').waitFor();
-    expect((await shownBest(page)).name).toBe("SEPA");
-    await expectSimulatorMatchesQuote(page, "1000", "USD");
+    await simulator(page).getByRole("listitem").filter({ hasText: "Best Option" }).filter({ hasText: "SEPA" }).waitFor();
+    await expectSimulatorMatchesQuote(page, "1000", "EUR");
   });
 });
 
@@ -335,7 +347,7 @@ describe("when the rails cannot be loaded", () => {
     failing = false;
     await page.getByRole("button", { name: "Try again" }).click();
     await page.getByRole("article", { name: "SEPA" }).waitFor();
-    expect(await page.getByRole("article").count()).toBe(6);
+    expect(await page.getByRole("article").count()).toBe(7);
   });
 });
 
@@ -343,11 +355,11 @@ describe("payment rails console: a user", () => {
   it("sees read-only cards; the server answers 403 to edits, starts and stops", { timeout: 60_000 }, async () => {
     const page = await open(user);
     await page.getByText("Read-only: only admins edit, start and stop rails.").waitFor();
-    expect(await page.getByRole("article").count()).toBe(6);
+    expect(await page.getByRole("article").count()).toBe(7);
     expect(await page.getByRole("button", { name: /^Settings of / }).count()).toBe(0);
     expect(await page.getByRole("button", { name: /^(Start|Stop) / }).count()).toBe(0);
     // The simulator works for everyone.
-    expect((await shownBest(page)).name).toBe("SEPA");
+    expect((await shownBest(page)).name).toBe("ACH");
     const stop = await call<{ message: string }>(user.token, "POST", "/api/v1/rails/ach/stop");
     expect(stop.status).toBe(403);
     const edit = await call(user.token, "PUT", "/api/v1/rails/ach", { name: "ACH", type: "ACH", status: "down", fixedFee: "0.05", fxSpreadPercent: "1", slaTarget: "99.9" });

@@ -77,6 +77,8 @@ describe("the real-time payment page", () => {
   it("has no layout, and without two accounts in one currency says so with a link to the ledger (nothing is created)", { timeout: 60_000 }, async () => {
     const page = await open();
     expect(await page.getByRole("navigation", { name: "Main" }).count()).toBe(0);
+    // The main action is Send money; the $1 test payment stays as a developer aid below.
+    expect(await page.getByRole("link", { name: "Send money" }).getAttribute("href")).toBe("/payments/send");
     await page.getByText("Connected", { exact: true }).waitFor();
     await page.getByText("Idle", { exact: true }).waitFor();
     await page.getByText("Send Test Payment needs two of your accounts in the same currency.").waitFor();

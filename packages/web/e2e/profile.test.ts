@@ -33,27 +33,29 @@ describe("profile settings", () => {
     const page = await context.newPage();
     const email = (JSON.parse(session.user) as { email: string }).email;
 
-    // Reached from the user menu.
+    // Old links to /profile land on the settings' sign-in email section.
     await page.goto("/profile");
-    await page.getByRole("heading", { level: 1, name: "Profile settings" }).waitFor();
-    await page.getByText(email, { exact: true }).waitFor();
+    await page.getByRole("heading", { level: 1, name: "Account settings" }).waitFor();
+    expect(new URL(page.url()).pathname).toBe("/settings");
+    const section = page.getByRole("region", { name: "Sign-in email" });
+    await section.getByText(email, { exact: true }).waitFor();
     await waitForScreenSettled(page);
 
-    await page.getByRole("button", { name: "Send confirmation link" }).click();
-    await page.getByText("Please enter a valid email address").waitFor();
-    await page.getByText("Enter your current password to change your sign-in email").waitFor();
+    await section.getByRole("button", { name: "Send confirmation link" }).click();
+    await section.getByText("Please enter a valid email address").waitFor();
+    await section.getByText("Enter your current password to change your sign-in email").waitFor();
     await expectAccessible(page, "form errors");
 
-    await page.getByLabel("New email").fill("ada-new@example.com");
-    await page.getByLabel("Current password").fill("not my password");
-    await page.getByRole("button", { name: "Send confirmation link" }).click();
-    await page.getByRole("alert").filter({ hasText: "The current password is not correct" }).waitFor();
+    await section.getByLabel("New email").fill("ada-new@example.com");
+    await section.getByLabel("Current password").fill("not my password");
+    await section.getByRole("button", { name: "Send confirmation link" }).click();
+    await section.getByRole("alert").filter({ hasText: "The current password is not correct" }).waitFor();
 
     const neutral = async (address: string) => {
-      await page.getByLabel("New email").fill(address);
-      await page.getByLabel("Current password").fill("correct-horse-battery");
-      await page.getByRole("button", { name: "Send confirmation link" }).click();
-      const status = page.getByRole("status").filter({ hasText: "Check the new address for a confirmation link" });
+      await section.getByLabel("New email").fill(address);
+      await section.getByLabel("Current password").fill("correct-horse-battery");
+      await section.getByRole("button", { name: "Send confirmation link" }).click();
+      const status = section.getByRole("status").filter({ hasText: "Check the new address for a confirmation link" });
       await status.waitFor();
       return (await status.textContent())?.trim();
     };

@@ -1,6 +1,6 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DESKTOP, MOBILE, launchBrowser, newPage, screenshot } from "./harness";
+import { DESKTOP, MOBILE, launchBrowser, newContext, newPage, registerSession, screenshot, type StoredSession } from "./harness";
 import { waitForAnimationsFinished } from "./settle";
 
 interface Box {
@@ -19,6 +19,10 @@ afterAll(async () => {
 });
 
 const path = (url: string) => new URL(url).pathname;
+
+/** One user for the file, registered on first use: registration is rate limited. */
+let registered: Promise<StoredSession> | null = null;
+const fileUser = () => (registered ??= registerSession("shell", { first: "Shell", last: "Tester" }));
 
 describe("routes", () => {
   it("a guarded route while signed out shows the guard, the toast and the login dialog", async () => {
@@ -39,10 +43,33 @@ describe("routes", () => {
     await context.close();
   });
 
+  it("signing in from the guard closes the login-required toast at once", async () => {
+    const user = await fileUser();
+    const { context, page } = await newPage(browser);
+    // The page's clock stands still, so the toast cannot have timed out by itself (3 s).
+    await page.clock.install();
+    await page.goto("/ledger");
+    await page.clock.pauseAt(await page.evaluate(() => Date.now() + 1_000));
+    const toast = page.getByText("Please login to access this feature");
+    await toast.waitFor();
+    const dialog = page.getByRole("dialog", { name: "Welcome back" });
+    await dialog.getByLabel("Email").fill((JSON.parse(user.user) as { email: string }).email);
+    await dialog.getByLabel("Password", { exact: true }).fill("correct-horse-battery");
+    await dialog.getByRole("button", { name: "Sign In" }).click();
+    await page.getByRole("heading", { name: "Authentication Required" }).waitFor({ state: "detached" });
+    // A dismissed toast leaves after its 1 s exit; well short of its own 3 s.
+    await page.clock.runFor(1_000);
+    await toast.waitFor({ state: "detached" });
+    await context.close();
+  });
+
   it("on a phone the login-required toast stays clear of the login dialog; on desktop it sits top right", async () => {
     const boxes = async (viewport: { width: number; height: number }) => {
       const { context, page } = await newPage(browser, viewport);
+      // The page's clock stands still: on a busy machine the 3 s toast must not time out before it is measured.
+      await page.clock.install();
       await page.goto("/ledger");
+      await page.clock.pauseAt(await page.evaluate(() => Date.now() + 1_000));
       const dialog = page.getByRole("dialog", { name: "Welcome back" });
       const toast = page.getByRole("status").filter({ hasText: "Please login to access this feature" });
       await dialog.waitFor();
@@ -122,11 +149,17 @@ describe("navigation", () => {
     expect(await platform.getAttribute("aria-expanded")).toBe("true");
     await page.getByRole("menuitem", { name: /KYC & Compliance/ }).click();
     await page.getByRole("menuitem", { name: "KYC Dashboard" }).waitFor();
-    expect(await page.getByRole("menuitem", { name: /Analytics & Insights/ }).getAttribute("aria-disabled")).toBe("true");
+    // Built screens are links, never "Coming soon": Analytics opens the ledger's Analytics tab.
+    const analytics = page.getByRole("menuitem", { name: /Analytics & Insights/ });
+    expect(await analytics.getAttribute("href")).toBe("/ledger?tab=analytics");
+    expect(await analytics.getAttribute("aria-disabled")).toBeNull();
     await screenshot(page, "platform-menu");
     await developers.click();
     expect(await platform.getAttribute("aria-expanded")).toBe("false");
     expect(await developers.getAttribute("aria-expanded")).toBe("true");
+    expect(await page.getByRole("menuitem", { name: /Quick Start/ }).getAttribute("href")).toBe("/developers/quickstart");
+    expect(await page.locator("[role='menu'] [aria-disabled='true']").count()).toBe(0);
+    expect(await page.locator("[role='menu']").getByText("Coming soon").count()).toBe(0);
     await page.mouse.click(640, 600);
     expect(await developers.getAttribute("aria-expanded")).toBe("false");
 
@@ -136,6 +169,24 @@ describe("navigation", () => {
     await page.keyboard.press("Escape");
     expect(await developers.getAttribute("aria-expanded")).toBe("false");
     expect(await page.evaluate(() => document.activeElement?.id)).toBe("nav-developers-trigger");
+    await context.close();
+  });
+
+  it("Analytics & Insights opens the ledger on its Analytics tab, also from the ledger itself", async () => {
+    const user = await fileUser();
+    const context = await newContext(browser, { session: user });
+    const page = await context.newPage();
+    await page.goto("/ledger");
+    await page.getByRole("tab", { name: "Overview", selected: true }).waitFor();
+    await page.getByRole("button", { name: "Platform" }).click();
+    await page.getByRole("menuitem", { name: /Analytics & Insights/ }).click();
+    await page.waitForURL((url) => url.pathname === "/ledger" && url.search === "?tab=analytics");
+    await page.getByRole("tab", { name: "Analytics", selected: true }).waitFor();
+    await page.getByRole("tab", { name: "Overview" }).click();
+    // The same link again, from the open workspace, selects the tab again.
+    await page.getByRole("button", { name: "Platform" }).click();
+    await page.getByRole("menuitem", { name: /Analytics & Insights/ }).click();
+    await page.getByRole("tab", { name: "Analytics", selected: true }).waitFor();
     await context.close();
   });
 
@@ -183,7 +234,11 @@ describe("navigation", () => {
     await toggle.click();
     const close = page.getByRole("button", { name: "Close menu" });
     expect(await close.getAttribute("aria-expanded")).toBe("true");
+    await page.locator("#mobile-menu").getByRole("button", { name: "Developers" }).click();
+    expect(await page.locator("#mobile-menu").getByRole("link", { name: "Quick Start" }).getAttribute("href")).toBe("/developers/quickstart");
+    expect(await page.locator("#mobile-menu").getByText("Coming soon").count()).toBe(0);
     await page.locator("#mobile-menu").getByRole("button", { name: "Platform" }).click();
+    expect(await page.locator("#mobile-menu").getByRole("link", { name: "Analytics & Insights" }).getAttribute("href")).toBe("/ledger?tab=analytics");
     await screenshot(page, "mobile-menu");
     await page.locator("#mobile-menu").getByRole("link", { name: "Core Ledger" }).click();
     await page.getByRole("heading", { name: "Authentication Required" }).waitFor();

@@ -165,6 +165,8 @@ export async function confirmEmailChange(ctx: CoreContext, token: string): Promi
   const after: StoredUser = {
     ...before,
     email: pending.to_email,
+    // The link reached the new address: it is verified.
+    email_verified_at: ctx.clock().toISOString(),
     updated_at: new Date(Math.max(ctx.clock().getTime(), Date.parse(before.updated_at) + 1)).toISOString(),
   };
   await replaceUser(ctx.db, before, after, {

@@ -14,3 +14,10 @@ export const apiKeysByOwner = (ownerId: string, createdAt?: string, keyId?: stri
 });
 /** A pending change of sign-in email, under the hash of its link's secret (the secret is never stored). */
 export const emailChangeKey = (tokenHash: string) => ({ pk: `EMAILCHANGE#${tokenHash}`, sk: "EMAILCHANGE" });
+/** A signed-in session's record (its device, when it was created and last seen), beside its user's profile. */
+export const SESSION_SORT_PREFIX = "SESSION#";
+export const sessionKey = (userId: string, sessionId: string) => ({ pk: `USER#${userId}`, sk: `${SESSION_SORT_PREFIX}${sessionId}` });
+/** A pending password reset, under the hash of its link's secret. */
+export const passwordResetKey = (tokenHash: string) => ({ pk: `PWRESET#${tokenHash}`, sk: "PWRESET" });
+/** A pending email verification, under the hash of its link's secret. */
+export const emailVerificationKey = (tokenHash: string) => ({ pk: `EMAILVERIFY#${tokenHash}`, sk: "EMAILVERIFY" });

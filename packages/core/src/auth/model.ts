@@ -19,6 +19,20 @@ export const AUTH_MESSAGES = {
   emailChangeRequested: "Check the new address for a confirmation link",
   emailConfirmationInvalid: "This confirmation link is invalid or has expired",
   emailChanged: "Your sign-in email has been changed",
+  newPasswordRequired: "Enter a new password",
+  newPasswordSameAsCurrent: "The new password must differ from the current one",
+  passwordCurrentRequired: "Enter your current password to change it",
+  passwordChanged: "Your password has been changed; your other sessions were signed out",
+  passwordResetRequested: "If an account uses that address, we have sent it a link to reset the password",
+  passwordResetInvalid: "This reset link is invalid or has expired",
+  passwordReset: "Your password has been reset; sign in with the new one",
+  emailVerificationInvalid: "This verification link is invalid or has expired",
+  emailVerified: "Your email address is verified",
+  emailAlreadyVerified: "Your email address is already verified",
+  verificationSent: "We have sent a new verification link to your email address",
+  sessionNotFound: "No such active session",
+  otherSessionsEnded: "Your other sessions were signed out",
+  sessionEnded: "The session was signed out",
 } as const;
 
 export const Role = z.enum(["user", "admin"]);
@@ -62,13 +76,17 @@ const optionalDateOfBirth = z
     return new Date(time).toISOString();
   });
 
+/** A password being chosen (sign-up, change, reset): the one rule, with the message of the form it is in. */
+const newPassword = (requiredMessage: string) =>
+  z
+    .string({ error: requiredMessage })
+    .min(1, requiredMessage)
+    .min(PASSWORD_MIN_LENGTH, AUTH_MESSAGES.passwordTooShort)
+    .max(256, "Password must be at most 256 characters long");
+
 export const RegisterInput = z.object({
   email: email(AUTH_MESSAGES.registerFieldsRequired),
-  password: z
-    .string({ error: AUTH_MESSAGES.registerFieldsRequired })
-    .min(1, AUTH_MESSAGES.registerFieldsRequired)
-    .min(PASSWORD_MIN_LENGTH, AUTH_MESSAGES.passwordTooShort)
-    .max(256, "Password must be at most 256 characters long"),
+  password: newPassword(AUTH_MESSAGES.registerFieldsRequired),
   first_name: requiredText(AUTH_MESSAGES.registerFieldsRequired),
   last_name: requiredText(AUTH_MESSAGES.registerFieldsRequired),
   phone: optionalPhone,
@@ -117,10 +135,71 @@ export type EmailConfirmationInput = z.infer<typeof EmailConfirmationInput>;
 /** Where the link in the confirmation mail leads: the web app's page, which sends the token back. */
 export const EMAIL_CONFIRMATION_PATH = "/confirm-email";
 
+/**
+ * The secret of a mailed one-time link (password reset, email verification): 32 random bytes,
+ * base64url, like an email-change link's.
+ */
+export const ONE_TIME_TOKEN_LENGTH = EMAIL_CHANGE_TOKEN_LENGTH;
+const oneTimeToken = (message: string) =>
+  z
+    .string({ error: message })
+    .trim()
+    .regex(new RegExp(`^[A-Za-z0-9_-]{${ONE_TIME_TOKEN_LENGTH}}$`), message);
+
+/** POST /auth/password: a signed-in user changes their password. */
+export const PasswordChangeInput = z
+  .object({
+    current_password: z.string({ error: AUTH_MESSAGES.passwordCurrentRequired }).min(1, AUTH_MESSAGES.passwordCurrentRequired).max(256, AUTH_MESSAGES.currentPasswordWrong),
+    new_password: newPassword(AUTH_MESSAGES.newPasswordRequired),
+  })
+  .strict()
+  .refine((input) => input.current_password !== input.new_password, { message: AUTH_MESSAGES.newPasswordSameAsCurrent, path: ["new_password"] });
+export type PasswordChangeInput = z.infer<typeof PasswordChangeInput>;
+
+/** POST /auth/password-reset/request: the address to send a reset link to (answered the same whatever it is). */
+export const PasswordResetRequestInput = z.object({ email: email(AUTH_MESSAGES.invalidEmail) }).strict();
+export type PasswordResetRequestInput = z.infer<typeof PasswordResetRequestInput>;
+
+/** POST /auth/password-reset: the token from the reset link and the new password. */
+export const PasswordResetInput = z
+  .object({
+    token: oneTimeToken(AUTH_MESSAGES.passwordResetInvalid),
+    new_password: newPassword(AUTH_MESSAGES.newPasswordRequired),
+  })
+  .strict();
+export type PasswordResetInput = z.infer<typeof PasswordResetInput>;
+
+/** POST /users/email-verification: the token from the verification link. */
+export const EmailVerificationInput = z.object({ token: oneTimeToken(AUTH_MESSAGES.emailVerificationInvalid) });
+export type EmailVerificationInput = z.infer<typeof EmailVerificationInput>;
+
+/** Where the links in the platform's account mail lead: web app pages that send the token back. */
+export const PASSWORD_RESET_PATH = "/reset-password";
+export const EMAIL_VERIFICATION_PATH = "/verify-email";
+
+/** The token of a mailed link (`?token=...`), or null when it cannot be one: shared by the link pages. */
+export function linkToken(search: string): string | null {
+  const token = new URLSearchParams(search).get("token")?.trim() ?? "";
+  return new RegExp(`^[A-Za-z0-9_-]{${ONE_TIME_TOKEN_LENGTH}}$`).test(token) ? token : null;
+}
+
+/** A signed-in session as its owner sees it in the sessions list. */
+export const SessionView = z.object({
+  id: z.string().describe("The session's id (not a credential): what DELETE /api/v1/auth/sessions/{id} takes"),
+  current: z.boolean().describe("Whether this is the session making the request"),
+  created_at: z.string(),
+  last_seen_at: z.string().describe("The last request seen from it (updated at most every few minutes)"),
+  expires_at: z.string(),
+  device: z.string().describe('A coarse description from the browser\'s User-Agent, e.g. "Firefox on Linux"'),
+});
+export type SessionView = z.infer<typeof SessionView>;
+
 /** The user as every API reply shows it (never the password hash). */
 export const PublicUser = z.object({
   id: z.string(),
   email: z.string(),
+  /** Whether the owner proved they read mail at `email` (a link sent to it was used). */
+  email_verified: z.boolean(),
   first_name: z.string(),
   last_name: z.string(),
   role: Role,

@@ -10,8 +10,10 @@ import { AUTH_MESSAGES, PublicUser, Role } from "./model";
  * The stored user: the public fields, the password hash and the state of the user's sessions
  * (sessions.ts), which rides on this item so that checking a session costs no extra read.
  */
-export const StoredUser = PublicUser.extend({
+export const StoredUser = PublicUser.omit({ email_verified: true }).extend({
   password_hash: z.string(),
+  /** When the owner used a link mailed to `email` (verification, reset, email change); absent: not yet. */
+  email_verified_at: z.string().nullish(),
   /** Signed-out session ids and when their tokens expire (epoch seconds); pruned as they expire. */
   revoked_sessions: z.record(z.string(), z.number()).optional(),
   /** Sessions of an older epoch are over ("sign out everywhere"). */
@@ -24,9 +26,12 @@ export type StoredUser = z.infer<typeof StoredUser>;
 type TransactItems = NonNullable<TransactWriteCommandInput["TransactItems"]>;
 
 export function toPublicUser(user: StoredUser): PublicUser {
-  const { password_hash: _hidden, revoked_sessions: _revoked, session_epoch: _epoch, sessions_version: _version, ...visible } = user;
-  return visible;
+  const { password_hash: _hidden, revoked_sessions: _revoked, session_epoch: _epoch, sessions_version: _version, email_verified_at: _verifiedAt, ...visible } = user;
+  return { ...visible, email_verified: isEmailVerified(user) };
 }
+
+/** Whether the user proved they read mail at their current sign-in address. */
+export const isEmailVerified = (user: Pick<StoredUser, "email_verified_at">): boolean => typeof user.email_verified_at === "string" && user.email_verified_at.length > 0;
 
 function userItem(user: StoredUser) {
   return { ...userKey(user.id), ...usersIndex(user.created_at, user.id), entity: "user", ...user };
@@ -41,14 +46,15 @@ export function sessionsUnchanged(user: StoredUser): { expression: string; value
 
 const failedCheck = (codes: string[] | null, index: number) => codes?.[index] === "ConditionalCheckFailed";
 
-/** The user item and the email-uniqueness item are written together or not at all. */
-export async function insertUser(db: Database, user: StoredUser): Promise<void> {
+/** The user item and the email-uniqueness item (and `also`, e.g. a verification link and its mail) are written together or not at all. */
+export async function insertUser(db: Database, user: StoredUser, also: TransactItems = []): Promise<void> {
   try {
     await db.doc.send(
       new TransactWriteCommand({
         TransactItems: [
           { Put: { TableName: db.table, Item: { ...emailKey(user.email), entity: "email", user_id: user.id }, ConditionExpression: "attribute_not_exists(pk)" } },
           { Put: { TableName: db.table, Item: userItem(user), ConditionExpression: "attribute_not_exists(pk)" } },
+          ...also,
         ],
       }),
     );

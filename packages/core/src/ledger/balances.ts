@@ -217,11 +217,14 @@ export interface ChangeContext {
   now: Date;
   /** The leg's position in its journal. */
   leg: number;
+  /** A post that settles less than was held: the part of the leg's pending amount released, not posted. */
+  released?: number;
 }
 
 /** The next version of a chain after one entry. */
 export function nextVersion(previous: VersionItem, side: Side, amount: number, change: ChangeContext): VersionItem {
-  const totals = applyEntry(totalsOf(previous), side, amount, change.operation);
+  const applied = applyEntry(totalsOf(previous), side, amount, change.operation);
+  const totals = change.released ? applyEntry(applied, side, change.released, "void") : applied;
   const { balance, available } = figures(totals, previous.normal_side);
   const state = chainState(previous, change.account);
   const threshold = state.low_balance_threshold;

@@ -6,8 +6,8 @@ import { getAccounts } from "./accounts";
 import { ProcessCache } from "./cache";
 import type { VersionItem } from "./balances";
 import { unfoldVersion } from "./folded-versions";
-import { Journal, visibleEntry } from "./journals";
-import { balanceVersionKey, chainPartition, journalKey, ownerFeedPartitions } from "./keys";
+import { Journal, journalReply, visibleEntry } from "./journals";
+import { balanceVersionKey, chainPartition, journalKey, ownerFeedPartitions, SYSTEM_OWNER } from "./keys";
 import { holderDirection, type LedgerEventName, type LedgerStreamEvent } from "./model";
 
 /**
@@ -64,6 +64,12 @@ export function eventsOf(item: VersionItem, journal: Journal | undefined, accoun
   }
   const operation = item.operation;
   if (!item.tx_id || !item.side) return [];
+  // Another customer's journal on this owner's account (a payment to them): the payee hears of it
+  // when the money arrives, never while it is held (a payment held for review is the payer's).
+  // The platform's own accounts (funding, fees, clearing) carry every customer's journals and
+  // are no payee: their feed announces each change as the journal's owner's does.
+  const fromAnotherCustomer = journal !== undefined && item.owner_id !== SYSTEM_OWNER && journal.owner_id !== item.owner_id;
+  if (fromAnotherCustomer && operation !== "post") return [];
   const events: LedgerFeedEvent[] = [
     about({
       type: "balanceUpdate",
@@ -76,9 +82,17 @@ export function eventsOf(item: VersionItem, journal: Journal | undefined, accoun
       operation,
       currency: item.currency,
       transactionId: item.tx_id,
+      ...(fromAnotherCustomer ? { counterparty: journalReply(journal, { ownerId: item.owner_id }).counterparty } : {}),
     }),
   ];
-  if (journal && announcesJournal(item, journal)) {
+  if (fromAnotherCustomer) {
+    const payer = journalReply(journal, { ownerId: item.owner_id }).counterparty;
+    events.push({
+      event: { type: "transactionStatusUpdate", transactionId: journal.id, status: "posted", message: `Received ${money(item.amount)} ${item.currency} from ${payer}`, counterparty: payer },
+      accounts: [item.account_id],
+      transactionStatus: "posted",
+    });
+  } else if (journal && announcesJournal(item, journal)) {
     const visible = journal.entries.map((entry) => visibleEntry(journal, entry, { ownerId: item.owner_id, accountIds: new Set([item.account_id]) }));
     const accounts = visible.map((entry) => entry.account_id);
     if (operation === "create") {

@@ -8,9 +8,9 @@ import { newId } from "../shared/ids";
 import { Currency, toDecimalString } from "../money/model";
 import type { Account } from "./accounts";
 import { MAX_ATTEMPTS, pause, plannedVersions, sendWrite, versionPuts, withChains, type TransactItems } from "./write-path";
-import { journalKey, journalsByOwner, operationKey } from "./keys";
+import { journalKey, journalsByOwner, journalsReceivedBy, operationKey } from "./keys";
 import { depositDraftIndex } from "../approvals/keys";
-import { isLedgerId, JOURNAL_STATUSES, JOURNAL_TYPES, LEDGER_MESSAGES, type JournalType, type Side } from "./model";
+import { isFeeAccountId, isLedgerId, JOURNAL_STATUSES, JOURNAL_TYPES, LEDGER_MESSAGES, type JournalType, type Side } from "./model";
 import { isRecordedRefusal, isReplayedRefusal, ledgerBusy, readDecision, recordRefusal, Refusal, RefusalRecord, refusalOf, replayedRefusal } from "./decisions";
 
 export const JournalEntry = z.object({
@@ -67,16 +67,31 @@ export const Journal = z.object({
    * written; new records are OPKEY# items beside the journal.
    */
   operation_replies: z.record(z.string(), StoredReply).default({}),
+  /**
+   * The other customer whose account the journal pays into (a payment to another user); absent
+   * when the journal touches only its owner's and system accounts. While the journal is posted it
+   * is listed in that customer's history too (journalsReceivedBy).
+   */
+  payee_owner_id: z.string().nullable().optional(),
+  /** What the payee sees of the payer: their display name when the journal was written. */
+  payer_name: z.string().optional(),
+  /** What the payer sees of the payee: the address they paid, the masked beneficiary, or their own account. */
+  payee_label: z.string().optional(),
 });
 export type Journal = z.infer<typeof Journal>;
 
 const SYSTEM_ACCOUNT_PREFIX = "sys-";
 export const isSystemAccountId = (accountId: string): boolean => accountId.startsWith(SYSTEM_ACCOUNT_PREFIX);
 
+/** Who posts a payment's journal when it completes: no person, the payment worker. */
+export const PAYMENT_SERVICE_ACTOR: Actor = { id: "payment-service", name: "the payment service" };
+/** What a payee sees of a payer whose journal recorded no name (written before names were kept). */
+const UNNAMED_PAYER = "Another customer";
+
 /**
  * What a journal shows of another customer's account (a payment between users): its id, name
  * and number are the other user's business. The leg and its amount stay, so the journal still
- * visibly balances.
+ * visibly balances; the payer sees the payee's label (payee_label) in its place.
  */
 export const REDACTED_ACCOUNT = { account_id: "redacted", account_name: "Another customer's account" } as const;
 
@@ -92,58 +107,110 @@ export interface JournalViewer {
 /** Whether `viewer` holds the account of an entry (system accounts are nobody's). */
 function ownedBy(journal: Journal, entry: JournalEntry, viewer: JournalViewer): boolean {
   if (viewer.ownerId === journal.owner_id) return entry.owned ?? !isSystemAccountId(entry.account_id);
+  if (journal.payee_owner_id === viewer.ownerId) return isPayeeEntry(journal, entry);
   return viewer.accountIds?.has(entry.account_id) ?? false;
 }
 
+/** An entry on the payee's account: a customer account the journal's owner does not hold. */
+const isPayeeEntry = (journal: Journal, entry: JournalEntry): boolean => !isSystemAccountId(entry.account_id) && entry.owned === false && Boolean(journal.payee_owner_id);
+
+/** Whose account an entry is on, as the viewer sees it. */
+export type EntryParty = "own" | "system" | "customer";
+
 /** An entry as `viewer` may see it: system accounts and the viewer's own in full, other customers' accounts redacted. */
-export function visibleEntry(journal: Journal, entry: JournalEntry, viewer: JournalViewer): JournalEntry & { owned: boolean } {
+export function visibleEntry(journal: Journal, entry: JournalEntry, viewer: JournalViewer): JournalEntry & { owned: boolean; party: EntryParty } {
   const owned = ownedBy(journal, entry, viewer);
-  if (owned || isSystemAccountId(entry.account_id)) return { ...entry, owned };
-  return { ...entry, ...REDACTED_ACCOUNT, account_number: null, owned: false };
+  if (owned) return { ...entry, owned, party: "own" };
+  if (isSystemAccountId(entry.account_id)) return { ...entry, owned, party: "system" };
+  const name = viewer.ownerId === journal.owner_id ? (journal.payee_label ?? REDACTED_ACCOUNT.account_name) : (journal.payer_name ?? REDACTED_ACCOUNT.account_name);
+  return { ...entry, account_id: REDACTED_ACCOUNT.account_id, account_name: name, account_number: null, owned: false, party: "customer" };
 }
 
-/** Whose side a row is on: a deposit's is the system account; a transfer's is "from → to". */
-function counterpartyOf(entries: (JournalEntry & { owned: boolean })[]): string {
-  const outside = entries.find((entry) => !entry.owned);
+/** Whether `viewer` receives this journal from another customer rather than owning it. */
+export const isIncomingFor = (journal: Journal, viewerId: string): boolean => journal.owner_id !== viewerId && journal.payee_owner_id === viewerId;
+
+/** The part of a payment that is its fee (the legs to fee revenue and the FX position); 0 for other journals. */
+export function feeOf(journal: Journal): number {
+  if (journal.type !== "payment") return 0;
+  return journal.entries.filter((entry) => entry.side === "debit" && isFeeAccountId(entry.account_id)).reduce((sum, entry) => sum + entry.amount, 0);
+}
+
+/** Whose side a row is on: a deposit's is the system account; a payment's is its payee; a transfer's is "from → to". */
+function counterpartyOf(journal: Journal, entries: (JournalEntry & { owned: boolean })[]): string {
+  if (journal.type === "payment" && journal.payee_label) return journal.payee_label;
+  // A payment's fee legs are not whom it was paid to.
+  const outside = entries.find((entry) => !entry.owned && !(journal.type === "payment" && isFeeAccountId(entry.account_id)));
   if (outside) return outside.account_name;
   const from = entries.find((entry) => entry.side === "credit");
-  const to = entries.find((entry) => entry.side === "debit");
+  const to = entries.find((entry) => entry.side === "debit" && !isFeeAccountId(entry.account_id));
   return `${from?.account_name ?? "?"} → ${to?.account_name ?? "?"}`;
 }
 
 /**
+ * The journal as its payee sees it: the money that arrived on their account(s), from the payer
+ * (named, never their account), posted by whoever posted it. The payer's fee, their accounts,
+ * their Idempotency-Key and who among them acted stay the payer's.
+ */
+function incomingView(journal: Journal) {
+  const received = journal.entries.filter((entry) => isPayeeEntry(journal, entry));
+  const amount = received.reduce((sum, entry) => sum + entry.amount, 0);
+  const payer = journal.payer_name ?? UNNAMED_PAYER;
+  const ownSide = received[0]?.side ?? "debit";
+  const entries = [
+    { account_id: REDACTED_ACCOUNT.account_id, account_name: payer, account_number: null, side: ownSide === "debit" ? ("credit" as const) : ("debit" as const), amount, owned: false, party: "customer" as const },
+    ...received.map((entry) => ({ ...entry, account_number: entry.account_number ?? null, owned: true, party: "own" as const })),
+  ];
+  const posted = journal.history.filter((record) => record.operation === "post").at(-1);
+  const history = posted ? [{ ...posted, by: journal.type === "payment" ? PAYMENT_SERVICE_ACTOR : null }] : [];
+  return { entries, amount, counterparty: payer, history };
+}
+
+/**
  * How a journal looks in API replies: decimal strings at the edge, minor units alongside. Seen
- * by `viewer` (default: the journal's owner): accounts of other customers are redacted.
+ * by `viewer` (default: the journal's owner): accounts of other customers are redacted, and a
+ * payee sees what it received (incomingView).
  */
 export function journalReply(journal: Journal, viewer: JournalViewer = { ownerId: journal.owner_id }) {
-  const entries = journal.entries.map((entry) => visibleEntry(journal, entry, viewer));
+  const money = (minor: number) => toDecimalString(minor, journal.currency);
+  const incoming = isIncomingFor(journal, viewer.ownerId);
+  const view = incoming
+    ? incomingView(journal)
+    : (() => {
+        const entries = journal.entries.map((entry) => visibleEntry(journal, entry, viewer));
+        return { entries, amount: journal.total_amount, counterparty: counterpartyOf(journal, entries), history: journal.history };
+      })();
+  const fee = incoming ? 0 : feeOf(journal);
   return {
     id: journal.id,
     type: journal.type,
     status: journal.status,
-    amount: toDecimalString(journal.total_amount, journal.currency),
-    total_amount: toDecimalString(journal.total_amount, journal.currency),
-    total_amount_minor: journal.total_amount,
+    amount: money(view.amount),
+    total_amount: money(view.amount),
+    total_amount_minor: view.amount,
     currency: journal.currency,
     description: journal.description,
-    entries: entries.map((entry) => ({
+    entries: view.entries.map((entry) => ({
       account_id: entry.account_id,
       account_name: entry.account_name,
       account_number: entry.account_number ?? null,
       owned: entry.owned,
+      party: entry.party,
       side: entry.side,
-      debit: entry.side === "debit" ? toDecimalString(entry.amount, journal.currency) : "0",
-      credit: entry.side === "credit" ? toDecimalString(entry.amount, journal.currency) : "0",
+      debit: entry.side === "debit" ? money(entry.amount) : "0",
+      credit: entry.side === "credit" ? money(entry.amount) : "0",
       amount_minor: entry.amount,
     })),
-    from_account_id: entries.find((entry) => entry.side === "credit")?.account_id ?? null,
-    to_account_id: entries.find((entry) => entry.side === "debit")?.account_id ?? null,
+    from_account_id: view.entries.find((entry) => entry.side === "credit")?.account_id ?? null,
+    to_account_id: view.entries.find((entry) => entry.side === "debit")?.account_id ?? null,
     timestamp: journal.posted_at ?? journal.created_at,
     created_at: journal.created_at,
     posted_at: journal.posted_at,
-    history: journal.history,
-    idempotency_key: journal.idempotency_key,
-    counterparty: counterpartyOf(entries),
+    history: view.history,
+    idempotency_key: incoming ? null : journal.idempotency_key,
+    counterparty: view.counterparty,
+    incoming,
+    fee: fee > 0 ? money(fee) : null,
+    fee_minor: fee > 0 ? fee : null,
   };
 }
 export type JournalReply = ReturnType<typeof journalReply>;
@@ -173,10 +240,25 @@ export interface JournalDraft {
   legs: { account: Account; side: Side; amount: number }[];
   /** The user making the request, recorded in the history; null when there is none. */
   actor: Actor | null;
+  /**
+   * How the two sides of a payment name each other: the payer's display name (shown to a payee
+   * on the platform) and the payee as the payer knows it (an address, a masked beneficiary).
+   */
+  parties?: { payerName: string; payeeLabel: string };
 }
 
 export class JournalReplay {
   constructor(readonly body: string) {}
+}
+
+/**
+ * The other customer a draft pays into, if any. A journal moves money between at most two
+ * customers, its owner and one payee: that is what lets one index entry list it for the payee.
+ */
+function payeeOwnerOf(draft: JournalDraft): string | null {
+  const others = new Set(draft.legs.filter((leg) => leg.account.kind === "customer" && leg.account.owner_id !== draft.ownerId).map((leg) => leg.account.owner_id));
+  if (others.size > 1) throw new Error("A journal may touch the accounts of at most one other customer");
+  return [...others][0] ?? null;
 }
 
 function assertBalanced(legs: JournalDraft["legs"]): void {
@@ -204,6 +286,18 @@ export async function requireOwnedJournal(ctx: CoreContext, ownerId: string, jou
   // An id that cannot be one of ours never reaches DynamoDB (whose keys stop at 2,048 bytes).
   const journal = isLedgerId(journalId) ? await loadJournal(ctx, journalId) : null;
   if (!journal || journal.owner_id !== ownerId) throw notFound(LEDGER_MESSAGES.transactionNotFound, "transaction_not_found");
+  return journal;
+}
+
+/**
+ * A journal the caller may read: one they own, or a posted one that paid into their account
+ * (while held, draft or voided it is the payer's alone). Anything else is the same 404.
+ */
+export async function requireVisibleJournal(ctx: CoreContext, viewerId: string, journalId: string): Promise<Journal> {
+  const journal = isLedgerId(journalId) ? await loadJournal(ctx, journalId) : null;
+  if (!journal || !(journal.owner_id === viewerId || (isIncomingFor(journal, viewerId) && journal.status === "posted"))) {
+    throw notFound(LEDGER_MESSAGES.transactionNotFound, "transaction_not_found");
+  }
   return journal;
 }
 
@@ -243,6 +337,7 @@ export async function decidedOnce(
 /** A new draft journal from its draft, created at `createdAt`, with the reply its creation answers. */
 export function newJournal(id: string, draft: JournalDraft, idempotency: Idempotency, createdAt: string): Journal {
   assertBalanced(draft.legs);
+  const payeeOwnerId = payeeOwnerOf(draft);
   const journal: Journal = {
     id,
     owner_id: draft.ownerId,
@@ -267,16 +362,28 @@ export function newJournal(id: string, draft: JournalDraft, idempotency: Idempot
     request_hash: idempotency.hash,
     created_reply: "",
     operation_replies: {},
+    ...(payeeOwnerId ? { payee_owner_id: payeeOwnerId, payer_name: draft.parties?.payerName || UNNAMED_PAYER } : {}),
+    ...(draft.parties ? { payee_label: draft.parties.payeeLabel } : {}),
   };
   journal.created_reply = JSON.stringify({ message: "Transaction created", data: journalReply(journal) });
   return journal;
+}
+
+/**
+ * The journal item: its key and the indexes that list it (its owner's history, the four-eyes
+ * queue while a deposit waits, the payee's history while a payment to another user is posted).
+ * Every write of a journal writes the whole item, so an index the new state no longer has goes.
+ */
+export function journalItem(journal: Journal): Record<string, unknown> {
+  const received = journal.payee_owner_id && journal.status === "posted" && journal.posted_at ? journalsReceivedBy(journal.payee_owner_id, journal.posted_at, journal.id) : {};
+  return { ...journalKey(journal.id), ...journalsByOwner(journal.owner_id, journal.created_at, journal.id), ...depositDraftIndex(journal), ...received, entity: "journal", ...journal };
 }
 
 /** The conditional Put of a new journal item (absent: a journal or a recorded refusal may hold its id). */
 export const journalPut = (ctx: CoreContext, journal: Journal, extra: Record<string, unknown> = {}): TransactItems[number] => ({
   Put: {
     TableName: ctx.db.table,
-    Item: { ...journalKey(journal.id), ...journalsByOwner(journal.owner_id, journal.created_at, journal.id), ...depositDraftIndex(journal), entity: "journal", ...journal, ...extra },
+    Item: { ...journalItem(journal), ...extra },
     ConditionExpression: "attribute_not_exists(pk)",
   },
 });
@@ -299,6 +406,13 @@ export interface JournalWriteOptions {
    * it with its own change). The ledger's post/unpost routes leave it alone.
    */
   settlesPayment?: boolean;
+  /**
+   * A payment's post may settle less than it held (its fee came out lower than the fee held): the
+   * amount posted per entry, in the journal's entry order, each at most the entry's amount and
+   * balanced like any journal. The rest of each entry is released from the hold, in the same
+   * version; the posted journal shows the settled amounts (entries settled at 0 are left out).
+   */
+  settledAmounts?: readonly number[];
 }
 
 export interface CreateJournalOptions extends JournalWriteOptions {
@@ -426,7 +540,7 @@ export async function changeJournalStatus(
   options: JournalWriteOptions = {},
 ): Promise<string | JournalReplay> {
   try {
-    return await attemptStatusChange(ctx, { ownerId, journalId, operation, idempotency, actor, resolveAccounts, extraItems: options.extraItems, settlesPayment: options.settlesPayment ?? false });
+    return await attemptStatusChange(ctx, { ownerId, journalId, operation, idempotency, actor, resolveAccounts, extraItems: options.extraItems, settlesPayment: options.settlesPayment ?? false, settledAmounts: options.settledAmounts });
   } catch (error) {
     if (!idempotency.key || !isRecordedRefusal(error) || isReplayedRefusal(error)) throw error;
     const recordKey = operationKey(journalId, keyHash(idempotency.key));
@@ -456,6 +570,22 @@ interface StatusChange {
   resolveAccounts: (ids: string[]) => Promise<Map<string, Account>>;
   extraItems?: ExtraItems | undefined;
   settlesPayment: boolean;
+  settledAmounts?: readonly number[] | undefined;
+}
+
+/** The settled amounts of a partial post, checked against the journal: one per entry, 0..held, balanced. */
+function checkedSettlement(journal: Journal, settled: readonly number[]): readonly number[] {
+  if (settled.length !== journal.entries.length) throw new Error("settledAmounts: one amount per journal entry");
+  let debits = 0;
+  let credits = 0;
+  journal.entries.forEach((entry, index) => {
+    const amount = settled[index]!;
+    if (!Number.isSafeInteger(amount) || amount < 0 || amount > entry.amount) throw new Error("settledAmounts: each amount from 0 to the entry's held amount");
+    if (entry.side === "debit") debits += amount;
+    else credits += amount;
+  });
+  if (debits !== credits || debits <= 0) throw new Error(`settledAmounts: unbalanced (debits ${debits}, credits ${credits})`);
+  return settled;
 }
 
 /** Whether a journal in `status` may take `operation`; the refusal otherwise. */
@@ -467,7 +597,7 @@ function refuseStatusChange(status: Journal["status"], operation: StatusOperatio
   return null;
 }
 
-async function attemptStatusChange(ctx: CoreContext, { ownerId, journalId, operation, idempotency, actor, resolveAccounts, extraItems, settlesPayment }: StatusChange): Promise<string | JournalReplay> {
+async function attemptStatusChange(ctx: CoreContext, { ownerId, journalId, operation, idempotency, actor, resolveAccounts, extraItems, settlesPayment, settledAmounts }: StatusChange): Promise<string | JournalReplay> {
   for (let attempt = 1; ; attempt++) {
     const journal = await requireOwnedJournal(ctx, ownerId, journalId);
     const earlier = idempotency.key ? await earlierOperation(ctx, journal, idempotency.key) : undefined;
@@ -477,7 +607,9 @@ async function attemptStatusChange(ctx: CoreContext, { ownerId, journalId, opera
     if (refusal) throw refusal;
 
     const accounts = await resolveAccounts(journal.entries.map((entry) => entry.account_id));
-    const legs = journal.entries.map((entry) => ({ account: accounts.get(entry.account_id)!, side: entry.side, amount: entry.amount }));
+    const settled = operation === "post" && settledAmounts && journal.type === "payment" ? checkedSettlement(journal, settledAmounts) : null;
+    const legs = journal.entries.map((entry, index) => ({ account: accounts.get(entry.account_id)!, side: entry.side, amount: settled ? settled[index]! : entry.amount, released: settled ? entry.amount - settled[index]! : 0 }));
+    const settledEntries = settled ? journal.entries.map((entry, index) => ({ ...entry, amount: settled[index]! })).filter((entry) => entry.amount > 0) : journal.entries;
     try {
       return await withChains(ctx, legs, async (chains) => {
         const { versions, at } = await plannedVersions(ctx, chains, legs, operation, journal);
@@ -485,9 +617,12 @@ async function attemptStatusChange(ctx: CoreContext, { ownerId, journalId, opera
         const after: Journal = {
           ...journal,
           status,
+          entries: settledEntries,
+          total_amount: settled ? settledEntries.filter((entry) => entry.side === "debit").reduce((sum, entry) => sum + entry.amount, 0) : journal.total_amount,
           posted_at: operation === "post" ? at : null,
           version: journal.version + 1,
-          history: [...journal.history, { operation, status, at, by: actor }],
+          // A payment's hold settled by no person was settled by the payment worker.
+          history: [...journal.history, { operation, status, at, by: actor ?? (settlesPayment ? PAYMENT_SERVICE_ACTOR : null) }],
         };
         const body = JSON.stringify({ message: STATUS_MESSAGE[operation], data: journalReply(after) });
         const record: TransactItems = idempotency.key
@@ -513,8 +648,9 @@ async function attemptStatusChange(ctx: CoreContext, { ownerId, journalId, opera
           {
             Put: {
               TableName: ctx.db.table,
-              // A deposit back to draft (unposted) rejoins the four-eyes queue; posted or voided, it leaves it.
-              Item: { ...journalKey(journal.id), ...journalsByOwner(journal.owner_id, journal.created_at, journal.id), ...depositDraftIndex(after), entity: "journal", ...after },
+              // A deposit back to draft (unposted) rejoins the four-eyes queue; posted or voided, it
+              // leaves it. A payment to another user joins the payee's history once posted.
+              Item: journalItem(after),
               ConditionExpression: "version = :seen",
               ExpressionAttributeValues: { ":seen": journal.version },
             },

@@ -65,6 +65,15 @@ export const journalsByOwner = (ownerId: string, createdAt?: string, journalId?:
   gsi1pk: `OWNER#${ownerId}#TXS`,
   ...(createdAt && journalId ? { gsi1sk: `${createdAt}#${journalId}` } : {}),
 });
+/**
+ * Journals that brought money into an owner's accounts from another customer (a payment between
+ * users): a sparse index present only while such a journal is posted, so a payee never sees a
+ * held payment. Ordered by arrival (posted_at), which is when the money became theirs.
+ */
+export const journalsReceivedBy = (payeeOwnerId: string, postedAt?: string, journalId?: string) => ({
+  gsi3pk: `OWNER#${payeeOwnerId}#RECEIVED`,
+  ...(postedAt && journalId ? { gsi3sk: `${postedAt}#${journalId}` } : {}),
+});
 
 /**
  * The idempotency record of one keyed post/unpost of a journal: its own item in the journal's

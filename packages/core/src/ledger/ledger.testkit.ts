@@ -176,7 +176,7 @@ type Expected =
   | { ok: false; status: number; code: string };
 
 const CURRENCIES: Currency[] = ["USD", "EUR", "GBP", "JPY"];
-const DECIMALS: Record<Currency, number> = { USD: 2, EUR: 2, GBP: 2, JPY: 0 };
+const DECIMALS: Record<Currency, number> = { USD: 2, EUR: 2, GBP: 2, JPY: 0, INR: 2 };
 const TEST_BALANCE_MAX_MINOR = (currency: Currency) => 100_000 * 10 ** DECIMALS[currency];
 const TEST_BALANCE_DEFAULT_MINOR = (currency: Currency) => 1_000 * 10 ** DECIMALS[currency];
 

@@ -19,6 +19,8 @@ export function normalSideOf(type: AccountType): Side {
 }
 
 export const JOURNAL_TYPES = ["deposit", "transfer", "test_balance", "payment", "fx", "adjustment"] as const;
+/** The system accounts a payment's fee is booked to (fee revenue and the FX spread): `sys-fees-usd`, `sys-fx-eur`. */
+export const isFeeAccountId = (accountId: string): boolean => /^sys-(fees|fx)-[a-z]{3}$/.test(accountId);
 export type JournalType = (typeof JOURNAL_TYPES)[number];
 /**
  * draft: pending (a hold: its legs count as pending, outflows reduce the available balance);
@@ -252,6 +254,8 @@ export const BalanceUpdateEvent = z.object({
   operation: z.enum(OPERATIONS),
   currency: Currency,
   transactionId: z.string(),
+  /** On money another customer paid in: who paid it (their display name, never their account). */
+  counterparty: z.string().optional(),
 });
 export const TransactionCreatedEvent = z.object({
   type: z.literal("transactionCreated"),
@@ -271,6 +275,8 @@ export const TransactionStatusUpdateEvent = z.object({
   /** "voided": a draft withdrawn (a failed payment's hold released); "failed" is for refused postings announced later. */
   status: z.enum(["posted", "draft", "voided", "failed"]),
   message: z.string(),
+  /** On money another customer paid in: who paid it (their display name, never their account). */
+  counterparty: z.string().optional(),
 });
 export const ReconciliationResultEvent = z.object({
   type: z.literal("reconciliationResult"),

@@ -320,7 +320,8 @@ export async function balanceOf(ctx: CoreContext, ownerId: string, accountId: st
  * (one query of the account's own partition, however many journals its owner has). A batch's
  * folded version stands for all its journals on the account (folded-versions.ts): they are listed
  * together, newest first, so such a page may hold more rows than `limit` (at most a batch's worth),
- * and `offset` counts balance changes.
+ * and `offset` counts balance changes. Another customer's payment not posted (yet) is left out, so
+ * such a page may also hold fewer.
  */
 export async function accountTransactions(ctx: CoreContext, ownerId: string, accountId: string, page: PageQuery): Promise<Page<JournalReply>> {
   const account = await requireOwnedAccount(ctx, ownerId, accountId);
@@ -342,9 +343,10 @@ export async function accountTransactions(ctx: CoreContext, ownerId: string, acc
     },
   );
   const journals = await Promise.all(found.items.flat().map((id) => loadJournal(ctx, id)));
-  const detailed = await withAccountDetails(ctx, journals.filter((journal): journal is Journal => journal !== null));
-  // The account's holder may not own the journal (a payment another user sent them): they see
-  // their own account's leg and system accounts, never the sender's accounts.
+  // The account's holder may not own the journal (a payment another user sent them): they see it
+  // once it is posted (a held payment is the payer's alone), as money received from the payer.
+  const visible = journals.filter((journal): journal is Journal => journal !== null && (journal.owner_id === ownerId || journal.status === "posted"));
+  const detailed = await withAccountDetails(ctx, visible);
   const viewer = { ownerId, accountIds: new Set([account.id]) };
   return { ...found, items: detailed.map((journal) => journalReply(journal, viewer)) };
 }

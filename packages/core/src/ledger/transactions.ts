@@ -2,16 +2,17 @@ import { stringify } from "csv-stringify/sync";
 import type { CoreContext } from "../shared/context";
 import type { CursorBinding } from "../shared/cursor";
 import { unprocessable } from "../shared/errors";
-import { type Page, type PageQuery, queryPage } from "../shared/pagination";
+import type { Page, PageQuery } from "../shared/pagination";
 import { parseWith } from "../shared/validation";
 import { getAccounts, requireOwnedAccount } from "./accounts";
-import { Journal, journalReply, requireOwnedJournal, type JournalEntry, type JournalReply } from "./journals";
-import { journalsByOwner } from "./keys";
+import { Journal, journalReply, requireVisibleJournal, type JournalEntry, type JournalReply } from "./journals";
+import { journalsByOwner, journalsReceivedBy } from "./keys";
+import { mergedPage, type MergedSource } from "./merged-pages";
 import { TransactionFilters } from "./model";
 
 /**
- * The read side of the Transactions tab: the caller's journals, filtered and paged, one journal
- * in detail, and the CSV export of a filtered list.
+ * The read side of the Transactions tab: the caller's journals and the money other customers
+ * paid them, filtered and paged, one journal in detail, and the CSV export of a filtered list.
  */
 
 export const cursorBinding = (ctx: CoreContext, scope: Record<string, unknown>): CursorBinding => ({ secret: ctx.config.CURSOR_KEYS, scope });
@@ -35,32 +36,35 @@ export async function withAccountDetails(ctx: CoreContext, journals: Journal[]):
   }));
 }
 
-/** The date range is a key condition on the owner's journals index (gsi1sk = created_at#id). */
-function journalsQuery(ownerId: string, filters: TransactionFilters) {
-  const partition = journalsByOwner(ownerId).gsi1pk;
-  const values: Record<string, string> = { ":pk": partition };
-  let range = "";
-  if (filters.from) values[":from"] = filters.from;
+/**
+ * The caller's history is two index partitions merged (merged-pages.ts): the journals they own
+ * (gsi1, by creation) and the journals of other customers that paid into their accounts (gsi3,
+ * present only while such a journal is posted, by arrival). The date range is a key condition on
+ * both: creation time for their own, arrival for money received.
+ */
+function historySources(ownerId: string, filters: TransactionFilters, accept: (journal: Journal) => boolean): MergedSource<Journal>[] {
   // Every sort key of the last included millisecond sorts below "<instant>#\uffff".
-  if (filters.to) values[":to"] = `${filters.to}#\uffff`;
-  if (filters.from && filters.to) range = " AND gsi1sk BETWEEN :from AND :to";
-  else if (filters.from) range = " AND gsi1sk >= :from";
-  else if (filters.to) range = " AND gsi1sk <= :to";
-  return {
-    input: { IndexName: "gsi1", KeyConditionExpression: `gsi1pk = :pk${range}`, ExpressionAttributeValues: values },
-    keyNames: ["pk", "sk", "gsi1pk", "gsi1sk"],
-    partition: { name: "gsi1pk", value: partition },
+  const range = { from: filters.from, to: filters.to ? `${filters.to}#\uffff` : undefined };
+  const parse = (item: Record<string, unknown>) => {
+    const journal = Journal.parse(item);
+    return accept(journal) ? journal : null;
   };
+  return [
+    { indexName: "gsi1", partition: { name: "gsi1pk", value: journalsByOwner(ownerId).gsi1pk }, sortKeyName: "gsi1sk", range, accept: parse },
+    { indexName: "gsi3", partition: { name: "gsi3pk", value: journalsReceivedBy(ownerId).gsi3pk }, sortKeyName: "gsi3sk", range, accept: parse },
+  ];
 }
 
-/** The filters a key condition cannot express, applied in code (paging stays exact: see queryPage). */
-function matcher(filters: TransactionFilters): (journal: Journal) => boolean {
+/** The filters a key condition cannot express, applied in code to the journal as the caller sees it (paging stays exact). */
+function matcher(ownerId: string, filters: TransactionFilters): (journal: Journal) => boolean {
   const needle = filters.q?.toLowerCase();
-  return (journal) =>
-    (!filters.status || journal.status === filters.status) &&
-    (!filters.type || journal.type === filters.type) &&
-    (!filters.account_id || journal.entries.some((entry) => entry.account_id === filters.account_id)) &&
-    (!needle || journal.description.toLowerCase().includes(needle));
+  return (journal) => {
+    if (filters.status && journal.status !== filters.status) return false;
+    if (filters.type && journal.type !== filters.type) return false;
+    const seen = journalReply(journal, { ownerId });
+    if (filters.account_id && !seen.entries.some((entry) => entry.account_id === filters.account_id)) return false;
+    return !needle || [seen.description, seen.counterparty, seen.id].some((text) => text.toLowerCase().includes(needle));
+  };
 }
 
 /** Parses the filters of a request and checks the account filter names one of the caller's accounts. */
@@ -70,29 +74,24 @@ export async function parseTransactionFilters(ctx: CoreContext, ownerId: string,
   return filters;
 }
 
-async function filteredPage(ctx: CoreContext, ownerId: string, filters: TransactionFilters, page: PageQuery, route: string): Promise<Page<Journal>> {
-  const { input, keyNames, partition } = journalsQuery(ownerId, filters);
-  const accept = matcher(filters);
+async function filteredPage(ctx: CoreContext, ownerId: string, filters: TransactionFilters, page: PageQuery, route: string): Promise<Page<JournalReply>> {
   const binding = cursorBinding(ctx, { route, owner: ownerId, ...filters });
-  const found = await queryPage(ctx.db, input, keyNames, partition, binding, page, (item) => {
-    const journal = Journal.parse(item);
-    return accept(journal) ? journal : null;
-  });
-  return { ...found, items: await withAccountDetails(ctx, found.items) };
+  const found = await mergedPage(ctx.db, historySources(ownerId, filters, matcher(ownerId, filters)), binding, page);
+  const detailed = await withAccountDetails(ctx, found.items);
+  return { ...found, items: detailed.map((journal) => journalReply(journal, { ownerId })) };
 }
 
-/** The caller's journals, newest first, filtered; cursors are bound to the filters. */
+/** The caller's journals and the money other customers paid them, newest first, filtered; cursors are bound to the filters. */
 export async function history(ctx: CoreContext, ownerId: string, query: unknown, page: PageQuery): Promise<Page<JournalReply>> {
   const filters = await parseTransactionFilters(ctx, ownerId, query);
-  const found = await filteredPage(ctx, ownerId, filters, page, "transactions/history");
-  return { ...found, items: found.items.map((journal) => journalReply(journal)) };
+  return filteredPage(ctx, ownerId, filters, page, "transactions/history");
 }
 
-/** One journal of the caller: legs, status history, idempotency key. */
+/** One journal of the caller, or one that paid into their account (as they may see it): legs, status history, idempotency key. */
 export async function transactionDetail(ctx: CoreContext, ownerId: string, journalId: string): Promise<JournalReply> {
-  const journal = await requireOwnedJournal(ctx, ownerId, journalId);
+  const journal = await requireVisibleJournal(ctx, ownerId, journalId);
   const [detailed] = await withAccountDetails(ctx, [journal]);
-  return journalReply(detailed!);
+  return journalReply(detailed!, { ownerId });
 }
 
 export const EXPORT_MAX_ROWS = 10_000;
@@ -108,6 +107,8 @@ export const EXPORT_COLUMNS = [
   "debit_account",
   "credit_account",
   "idempotency_key",
+  "counterparty",
+  "fee",
 ] as const;
 
 /**
@@ -135,6 +136,8 @@ function exportRow(reply: JournalReply): Record<(typeof EXPORT_COLUMNS)[number],
     debit_account: side("debit"),
     credit_account: side("credit"),
     idempotency_key: reply.idempotency_key,
+    counterparty: reply.counterparty,
+    fee: reply.fee,
   };
 }
 
@@ -154,7 +157,7 @@ export async function exportTransactions(ctx: CoreContext, ownerId: string, quer
       "export_too_large",
     );
   }
-  const csv = stringify(found.items.map((journal) => exportRow(journalReply(journal))), {
+  const csv = stringify(found.items.map(exportRow), {
     header: true,
     columns: [...EXPORT_COLUMNS],
     cast: { string: spreadsheetSafe },

@@ -47,7 +47,7 @@ export const pause = (attempt: number) => new Promise((resolve) => setTimeout(re
 export async function plannedVersions(
   ctx: CoreContext,
   chains: string[],
-  legs: { account: Account; side: Side; amount: number }[],
+  legs: { account: Account; side: Side; amount: number; released?: number }[],
   operation: Operation,
   journal: { id: string; type: JournalType },
   fresh = false,
@@ -64,7 +64,7 @@ export async function plannedVersions(
       if (guessed) return plannedVersions(ctx, chains, legs, operation, journal, true);
       throw locked(LEDGER_MESSAGES.accountLocked(state.lock_reason ?? "no reason given"), "account_locked");
     }
-    const next = nextVersion(head, leg.side, leg.amount, { account: leg.account, operation, txId: journal.id, txType: journal.type, now, leg: index });
+    const next = nextVersion(head, leg.side, leg.amount, { account: leg.account, operation, txId: journal.id, txType: journal.type, now, leg: index, released: leg.released ?? 0 });
     const decreasesAvailable = next.available < heads[index]!.available;
     if (leg.account.kind === "customer" && decreasesAvailable && next.available < 0) {
       // A cached head may be older than the chain: refuse only on figures read just now.

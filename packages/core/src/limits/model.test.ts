@@ -8,7 +8,7 @@ describe("money limits as data", () => {
   it("the seeded defaults are valid limits and read back as themselves", () => {
     expect(MoneyLimits.parse(DEFAULT_MONEY_LIMITS)).toEqual(DEFAULT_MONEY_LIMITS);
     expect(limitsFromInput(defaultsAsInput())).toEqual({ ok: true, limits: DEFAULT_MONEY_LIMITS });
-    expect(limitsAsAmounts(DEFAULT_MONEY_LIMITS).unverified).toEqual({ deposit: { day: { USD: "1000.00", EUR: "1000.00", GBP: "1000.00", JPY: "150000" }, month: { USD: "5000.00", EUR: "5000.00", GBP: "5000.00", JPY: "750000" } }, outgoing: null });
+    expect(limitsAsAmounts(DEFAULT_MONEY_LIMITS).unverified).toEqual({ deposit: { day: { USD: "1000.00", EUR: "1000.00", GBP: "1000.00", JPY: "150000", INR: "80000.00" }, month: { USD: "5000.00", EUR: "5000.00", GBP: "5000.00", JPY: "750000", INR: "400000.00" } }, outgoing: null });
   });
 
   it("refuses an edit with the field named: amounts, day over month, verified under unverified", () => {
@@ -18,7 +18,7 @@ describe("money limits as data", () => {
       [(input) => (input.unverified.deposit!.month.EUR = "abc"), "unverified.deposit.month.EUR: Amount must be a number"],
       [(input) => (input.verified.outgoing.day.GBP = "200000"), "verified.outgoing.day.GBP cannot be more than verified.outgoing.month.GBP: 30 days hold every 24 hours in them"],
       [(input) => (input.verified.deposit.month.USD = "10"), "verified.deposit.day.USD cannot be more than verified.deposit.month.USD: 30 days hold every 24 hours in them"],
-      [(input) => (input.unverified.outgoing = { day: { USD: "100", EUR: "100", GBP: "100", JPY: "100" }, month: { USD: "1000000", EUR: "100", GBP: "100", JPY: "100" } }), "verified.outgoing.month.USD cannot be lower than unverified.outgoing.month.USD: verifying never lowers a limit"],
+      [(input) => (input.unverified.outgoing = { day: { USD: "100", EUR: "100", GBP: "100", JPY: "100", INR: "100" }, month: { USD: "1000000", EUR: "100", GBP: "100", JPY: "100", INR: "100" } }), "verified.outgoing.month.USD cannot be lower than unverified.outgoing.month.USD: verifying never lowers a limit"],
     ];
     for (const [change, message] of cases) {
       const input = defaultsAsInput();

@@ -29,10 +29,38 @@ export type LimitsChange = z.infer<typeof LimitsChange>;
 
 const rulesOf = (stored: StoredMoneyLimits): MoneyLimits => MoneyLimits.parse(stored);
 
+type Loose = Record<string, unknown>;
+const isObject = (value: unknown): value is Loose => typeof value === "object" && value !== null && !Array.isArray(value);
+
+/**
+ * A table saved before a currency existed lacks it: that currency takes the seeded figure of the
+ * same level, movement and window (never "unlimited"), until an administrator saves the table.
+ */
+export function withSeededCurrencies<T>(limits: T): T {
+  if (!isObject(limits)) return limits;
+  const filled: Loose = { ...limits };
+  for (const [level, movements] of Object.entries(DEFAULT_MONEY_LIMITS) as [string, Loose][]) {
+    const storedLevel = filled[level];
+    if (!isObject(storedLevel)) continue;
+    const nextLevel: Loose = { ...storedLevel };
+    for (const [movement, windows] of Object.entries(movements)) {
+      const storedWindows = nextLevel[movement];
+      if (!isObject(storedWindows) || !isObject(windows)) continue;
+      const nextWindows: Loose = { ...storedWindows };
+      for (const [window, seeded] of Object.entries(windows)) {
+        if (isObject(nextWindows[window]) && isObject(seeded)) nextWindows[window] = { ...seeded, ...(nextWindows[window] as Loose) };
+      }
+      nextLevel[movement] = nextWindows;
+    }
+    filled[level] = nextLevel;
+  }
+  return filled as T;
+}
+
 /** The limits in force (strongly consistent: an edit applies to the next request). */
 export async function getMoneyLimits(ctx: CoreContext): Promise<StoredMoneyLimits> {
   const reply = await ctx.db.doc.send(new GetCommand({ TableName: ctx.db.table, Key: moneyLimitsKey(), ConsistentRead: true }));
-  return reply.Item ? StoredMoneyLimits.parse(reply.Item) : SEEDED_LIMITS;
+  return reply.Item ? StoredMoneyLimits.parse(withSeededCurrencies(reply.Item)) : SEEDED_LIMITS;
 }
 
 /** The last changes, newest first. */
@@ -47,7 +75,7 @@ export async function moneyLimitsHistory(ctx: CoreContext): Promise<LimitsChange
       ConsistentRead: true,
     }),
   );
-  return (reply.Items ?? []).map((item) => LimitsChange.parse(item));
+  return (reply.Items ?? []).map((item) => LimitsChange.parse({ ...item, before: withSeededCurrencies(item.before), after: withSeededCurrencies(item.after) }));
 }
 
 /** The edit as limits; a 400 naming the field (e.g. "verified.deposit.day.USD: ...") otherwise. */

@@ -7,6 +7,9 @@ import { z } from "zod";
  * stack's file sink, or a provider such as SES in the cloud.
  */
 
+/** How the platform names itself in mail. */
+export const PRODUCT_NAME = "Fintech Platform";
+
 /** What a message is for, e.g. "email-change-confirmation": how a sink, a test or a log finds it. */
 export const MailKind = z.string().regex(/^[a-z][a-z0-9-]{0,63}$/, "A mail kind is lower-case words joined by hyphens");
 

@@ -2,7 +2,7 @@ import { z } from "zod";
 
 /** Safe to import from the browser: currencies and exact decimal <-> minor-unit conversion. */
 
-export const CURRENCIES = { USD: 2, EUR: 2, GBP: 2, JPY: 0 } as const;
+export const CURRENCIES = { USD: 2, EUR: 2, GBP: 2, JPY: 0, INR: 2 } as const;
 export type Currency = keyof typeof CURRENCIES;
 export const Currency = z.enum(Object.keys(CURRENCIES) as [Currency, ...Currency[]], {
   error: `Currency must be one of ${Object.keys(CURRENCIES).join(", ")}`,

@@ -47,8 +47,9 @@ function succeedingKey(prefix: string, rail: Rail): string {
   throw new Error(`no key found for ${prefix}`);
 }
 
-const beneficiary = (name: string, country: string) => ({ name, accountNumber: "DE89370400440532013000", country });
-const request = (overrides: Record<string, unknown>) => ({ userId: payer.userId, fromAccountId: checking.id, amount: "100.00", currency: "USD", forceRail: "ACH", ...overrides });
+const beneficiary = (name: string, country: string) => ({ name, accountNumber: "0532013000", country });
+// ACH reaches the US only: a beneficiary abroad goes over SWIFT.
+const request = (overrides: Record<string, unknown>) => ({ userId: payer.userId, fromAccountId: checking.id, amount: "100.00", currency: "USD", forceRail: overrides.beneficiary ? "SWIFT" : "ACH", ...overrides });
 
 async function runToEnd(paymentId: string): Promise<string> {
   for (let step = 0; step < 10; step += 1) {

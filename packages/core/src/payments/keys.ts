@@ -52,3 +52,12 @@ export const paymentReviewKey = (parkedAt: string, paymentId: string) => ({ pk: 
  */
 export const PAYMENT_DECISIONS_PARTITION = "PAYDECIDE";
 export const paymentDecisionIndex = (createdAt: string, paymentId: string) => ({ gsi2pk: PAYMENT_DECISIONS_PARTITION, gsi2sk: `${createdAt}#${paymentId}` });
+
+/**
+ * A user's saved recipients: one partition per user, one item per recipient, and a counter item
+ * that bounds how many there are (its condition and the recipient's Put share a transaction).
+ */
+export const recipientsPartition = (userId: string) => `USER#${userId}#RCPTS`;
+export const RECIPIENT_PREFIX = "RCPT#";
+export const recipientKey = (userId: string, recipientId: string) => ({ pk: recipientsPartition(userId), sk: `${RECIPIENT_PREFIX}${recipientId}` });
+export const recipientCounterKey = (userId: string) => ({ pk: recipientsPartition(userId), sk: "COUNT" });

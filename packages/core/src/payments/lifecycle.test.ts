@@ -133,21 +133,21 @@ describe("a payment's hold and completion", () => {
     expect(check.drift).toEqual([]);
   });
 
-  it("takes the FX part to the FX position for a non-USD payment", async () => {
+  it("converts nothing for a EUR payment to a EUR account: no FX part, SEPA's fixed fee in euros", async () => {
     const eurSavings = await openTestAccount(ctx, payer, "Euro savings", "EUR");
     await fundAccount(ctx, payer, eurSavings, "1000.00");
     const eurTarget = await openTestAccount(ctx, payer, "Euro target", "EUR");
     const sepa = await getRail(ctx, "sepa");
     const key = findKey("fx", succeedsOn(sepa));
     const created = await initiatePayment(ctx, payer, { userId: payer.userId, fromAccountId: eurSavings.id, toAccountId: eurTarget.id, amount: "200", currency: "EUR", forceRail: "SEPA" }, key);
-    // SEPA on 200.00 EUR: fixed 0.02 + FX 0.8 % = 1.60 + network 0.20.
-    expect(created.reply.payment.feeBreakdown).toEqual({ fixedFee: "0.02", fxSpread: "1.60", networkFee: "0.20" });
+    // SEPA on 200.00 EUR: fixed EUR 0.02 + no FX (nothing is converted) + network 0.20.
+    expect(created.reply.payment.feeBreakdown).toEqual({ fixedFee: "0.02", fxSpread: "0.00", networkFee: "0.20" });
     const fxBefore = await currentBalance(ctx, (await findAccount(ctx, systemAccountId("fx", "EUR")))!);
     expect(await runToEnd(created.reply.payment.paymentId)).toBe("completed");
     const fxAfter = await currentBalance(ctx, (await findAccount(ctx, systemAccountId("fx", "EUR")))!);
-    expect(fxAfter.posted_debits - fxBefore.posted_debits).toBe(160);
+    expect(fxAfter.posted_debits - fxBefore.posted_debits).toBe(0);
     expect((await balanceOf(eurTarget)).balance).toBe(20_000);
-    expect((await balanceOf(eurSavings)).balance).toBe(100_000 - 20_000 - 182);
+    expect((await balanceOf(eurSavings)).balance).toBe(100_000 - 20_000 - 22);
   });
 });
 
@@ -176,29 +176,82 @@ describe("failure and retry", () => {
     expect((await paymentHistory(ctx, stored.paymentId)).map((entry) => entry.event?.type)).toEqual(["paymentInitiated", "paymentStatusUpdate", "paymentError"]);
   });
 
-  it("a retriable failure retries once on the next-best rail; both attempts are recorded", async () => {
+  it("a retriable failure retries once on the next-best rail; a cheaper carrying rail charges its own fee (the rest released)", async () => {
     await setErrorInjection(ctx, "card", 100);
+    // Wire, SWIFT and Crypto stopped: the retry's next best is ACH, cheaper than Card.
+    const costlier = ["wire", "swift", "crypto"];
+    for (const id of costlier) await setRailRunning(ctx, id, false, "tests@example.com");
     try {
       // Attempt 2 succeeds on any other rail (all have at least 95.5 % success and no injection).
       const key = findKey("retry", (id) => unitDraw("outcome", id, 2) < 0.95);
+      const before = await balanceOf(checking);
       const created = await initiatePayment(ctx, payer, request({ toAccountId: savings.id, forceRail: undefined, preferredRail: "Card" }), key);
       expect(created.reply.payment.selectedRail).toBe("Card");
-      const feeBefore = created.reply.payment.feeMinor;
+      // Card on 100.00 USD: 0.10 + 0.10 = 0.20 held. The retry goes to the next best, ACH (0.05 + 0.10 = 0.15).
+      expect(created.reply.payment.feeMinor).toBe(20);
+      expect((await balanceOf(checking)).available).toBe(before.available - 10_000 - 20);
       expect(await runToEnd(created.reply.payment.paymentId)).toBe("completed");
       const stored = (await getPayment(ctx, created.reply.payment.paymentId))!;
       expect(stored.attempts.map((attempt) => [attempt.number, attempt.railId, attempt.status, attempt.errorCode])).toEqual([
         [1, "card", "failed", "rail_timeout"],
         [2, stored.attempts[1]!.railId, "succeeded", null],
       ]);
-      expect(stored.attempts[1]!.railId).not.toBe("card");
+      expect(stored.attempts[1]!.railId).toBe("ach");
       expect(stored.selectedRail).toBe(stored.attempts[1]!.rail);
       expect(stored.routing.chosenRailId).toBe(stored.attempts[1]!.railId);
-      expect(stored.feeMinor).toBe(feeBefore);
+      // A rail's fee never excludes it from a retry: only what a rail cannot carry does (SEPA, UPI).
+      expect(stored.routing.excluded.map((entry) => entry.reason)).toEqual(["SEPA carries EUR only", "UPI carries INR only"]);
+      // The fee charged is ACH's; the 0.05 difference went back to the payer with the post.
+      expect(stored).toMatchObject({ feeMinor: 15, fee: "0.15", estimatedFee: "0.20", feeBreakdown: { fixedFee: "0.05", fxSpread: "0.00", networkFee: "0.10" } });
+      const after = await balanceOf(checking);
+      expect(after.balance).toBe(before.balance - 10_000 - 15);
+      expect(after.available).toBe(before.available - 10_000 - 15);
+      const journal = (await loadJournal(ctx, stored.journalId))!;
+      expect(journal).toMatchObject({ status: "posted", total_amount: 10_015 });
+      expect(journal.entries.find((entry) => entry.account_id === checking.id)).toMatchObject({ side: "credit", amount: 10_015 });
+      expect(journal.entries.find((entry) => entry.account_id === systemAccountId("fees", "USD"))).toMatchObject({ side: "debit", amount: 15 });
+      const check = await integrityCheck(ctx, "ledger");
+      expect(check.unbalanced_journals).toEqual([]);
+      expect(check.drift).toEqual([]);
       const history = await paymentHistory(ctx, stored.paymentId);
       expect(history.map((entry) => entry.event?.type)).toEqual(["paymentInitiated", "paymentStatusUpdate", "paymentStatusUpdate", "paymentCompleted"]);
       expect(history[2]!.event).toMatchObject({ data: { status: "processing" } });
     } finally {
       await setErrorInjection(ctx, "card", 0);
+      for (const id of costlier) await setRailRunning(ctx, id, true, "tests@example.com");
+    }
+  });
+});
+
+describe("a fallback to a costlier rail", () => {
+  it("charges the fee held (the quoted one), never the carrying rail's higher fee: the platform absorbs the rest", async () => {
+    await setErrorInjection(ctx, "ach", 100);
+    try {
+      const key = findKey("costlier", (id) => unitDraw("outcome", id, 2) < 0.95);
+      const before = await balanceOf(checking);
+      const feesBefore = await currentBalance(ctx, (await findAccount(ctx, systemAccountId("fees", "USD")))!);
+      // ACH is the cheapest rail for 100.00 USD (0.15): every rail a retry can take costs more.
+      const created = await initiatePayment(ctx, payer, request({ toAccountId: savings.id, forceRail: undefined, preferredRail: "ACH" }), key);
+      expect(created.reply.payment).toMatchObject({ selectedRail: "ACH", feeMinor: 15, estimatedFee: "0.15" });
+      expect(await runToEnd(created.reply.payment.paymentId)).toBe("completed");
+      const stored = (await getPayment(ctx, created.reply.payment.paymentId))!;
+      expect(stored.attempts.map((attempt) => [attempt.number, attempt.railId, attempt.status])).toEqual([
+        [1, "ach", "failed"],
+        [2, stored.attempts[1]!.railId, "succeeded"],
+      ]);
+      const carrying = await getRail(ctx, stored.attempts[1]!.railId);
+      expect(stored.routing.candidates.find((candidate) => candidate.railId === carrying.id)!.costMinor).toBeGreaterThan(15);
+      expect(stored).toMatchObject({ selectedRail: carrying.name, feeMinor: 15, fee: "0.15", estimatedFee: "0.15" });
+      const after = await balanceOf(checking);
+      expect(after.balance).toBe(before.balance - 10_000 - 15);
+      expect(after.available).toBe(before.available - 10_000 - 15);
+      const journal = (await loadJournal(ctx, stored.journalId))!;
+      expect(journal).toMatchObject({ status: "posted", total_amount: 10_015 });
+      const feesAfter = await currentBalance(ctx, (await findAccount(ctx, systemAccountId("fees", "USD")))!);
+      expect(feesAfter.posted_debits - feesBefore.posted_debits).toBe(15);
+      expect((await integrityCheck(ctx, "ledger")).unbalanced_journals).toEqual([]);
+    } finally {
+      await setErrorInjection(ctx, "ach", 0);
     }
   });
 });
@@ -315,7 +368,7 @@ describe("refusals", () => {
     // Funded: the payer's side passes first, so the payee's problem is what is answered.
     const euro = await openTestAccount(ctx, payer, "Euro 2", "EUR");
     await fundAccount(ctx, payer, euro, "500.00");
-    const noEur = await initiatePayment(ctx, payer, { ...request({ toEmail: "payee@example.com" }), currency: "EUR", fromAccountId: euro.id }, null).catch((error: unknown) => error);
+    const noEur = await initiatePayment(ctx, payer, { ...request({ toEmail: "payee@example.com", forceRail: "SEPA" }), currency: "EUR", fromAccountId: euro.id }, null).catch((error: unknown) => error);
     expect(unknown).toMatchObject({ status: 422, code: "payee_cannot_receive" });
     expect(noEur).toMatchObject({ status: 422, code: "payee_cannot_receive" });
     await expect(initiatePayment(ctx, payer, request({ toEmail: "payer@example.com" }), null)).rejects.toMatchObject({ status: 422, code: "self_payment_by_email" });

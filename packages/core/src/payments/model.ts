@@ -1,3 +1,4 @@
+import { electronicFormatIBAN, isValidIBAN } from "ibantools";
 import { z } from "zod";
 import { Currency } from "../money/model";
 import { ScreeningDecision } from "../screening/model";
@@ -72,6 +73,8 @@ export const PAYMENT_MESSAGES = {
   beneficiaryAccount: "beneficiary.accountNumber must be 4 to 34 letters or digits",
   beneficiaryBank: "beneficiary.bankCode must be at most 20 letters, digits or dashes",
   beneficiaryCountry: "beneficiary.country must be an ISO 3166-1 alpha-2 country code (e.g. DE)",
+  beneficiaryIban: "beneficiary.accountNumber looks like an IBAN but is not a valid one: check its length and check digits",
+  beneficiaryIbanCountry: (ibanCountry: string, country: string) => `The IBAN is a ${ibanCountry} account but beneficiary.country is ${country}: they must match`,
   paymentNotFound: "Payment not found",
   sameAccount: "The payee account must differ from the paying account",
   payeeCurrency: (payee: string, currency: string) => `The payee account is in ${payee}, not the payment currency ${currency}`,
@@ -97,10 +100,24 @@ const ACCOUNT_ID = /^[A-Za-z0-9-]{1,64}$/;
 const accountId = (required: string) => z.string({ error: required }).trim().min(1, required).regex(ACCOUNT_ID, PAYMENT_MESSAGES.accountIdInvalid);
 const railName = z.string({ error: PAYMENT_MESSAGES.railName }).trim().min(1, PAYMENT_MESSAGES.railName).max(60, PAYMENT_MESSAGES.railName);
 
+/**
+ * An account number that starts like an IBAN (country letters, two check digits, then at least
+ * eleven letters or digits): such a number must be a valid IBAN, since a rail would refuse it.
+ * Plain domestic numbers (digits only) never look like one.
+ */
+const IBAN_SHAPE = /^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/;
+export const looksLikeIban = (accountNumber: string): boolean => IBAN_SHAPE.test(accountNumber.toUpperCase());
+
 export const Beneficiary = z
   .object({
     name: z.string({ error: PAYMENT_MESSAGES.beneficiaryName }).trim().min(1, PAYMENT_MESSAGES.beneficiaryName).max(140, PAYMENT_MESSAGES.beneficiaryName),
-    accountNumber: z.string({ error: PAYMENT_MESSAGES.beneficiaryAccount }).trim().regex(/^[A-Za-z0-9]{4,34}$/, PAYMENT_MESSAGES.beneficiaryAccount),
+    // Spaces are how IBANs are printed; the stored number is the electronic form (no spaces, upper case for an IBAN).
+    accountNumber: z
+      .string({ error: PAYMENT_MESSAGES.beneficiaryAccount })
+      .max(64, PAYMENT_MESSAGES.beneficiaryAccount)
+      .transform((text) => text.replace(/\s+/g, ""))
+      .pipe(z.string().regex(/^[A-Za-z0-9]{4,34}$/, PAYMENT_MESSAGES.beneficiaryAccount))
+      .transform((text) => (looksLikeIban(text) ? (electronicFormatIBAN(text) ?? text.toUpperCase()) : text)),
     bankCode: z.string({ error: PAYMENT_MESSAGES.beneficiaryBank }).trim().regex(/^[A-Za-z0-9-]{0,20}$/, PAYMENT_MESSAGES.beneficiaryBank).optional(),
     country: z
       .string({ error: PAYMENT_MESSAGES.beneficiaryCountry })
@@ -108,7 +125,16 @@ export const Beneficiary = z
       .transform((text) => text.toUpperCase())
       .pipe(z.string().regex(/^[A-Z]{2}$/, PAYMENT_MESSAGES.beneficiaryCountry)),
   })
-  .strict();
+  .strict()
+  .superRefine((beneficiary, ctx) => {
+    if (!looksLikeIban(beneficiary.accountNumber)) return;
+    if (!isValidIBAN(beneficiary.accountNumber)) {
+      ctx.addIssue({ code: "custom", path: ["accountNumber"], message: PAYMENT_MESSAGES.beneficiaryIban });
+      return;
+    }
+    const ibanCountry = beneficiary.accountNumber.slice(0, 2);
+    if (ibanCountry !== beneficiary.country) ctx.addIssue({ code: "custom", path: ["country"], message: PAYMENT_MESSAGES.beneficiaryIbanCountry(ibanCountry, beneficiary.country) });
+  });
 export type Beneficiary = z.infer<typeof Beneficiary>;
 
 /**
@@ -180,11 +206,13 @@ export const RoutingDecision = z.object({
   defaultRail: z.string(),
   currency: Currency,
   amountMinor: z.number().int(),
-  savingMinor: z.number().int().describe("Cost on the default rail minus cost on the chosen one (may be < 0)"),
+  savingMinor: z.number().int().describe("Cost on the default rail minus cost on the chosen one, never below 0 (a pricier choice buys success or speed, not savings)"),
   saving: z.string(),
   reason: z.string(),
   decidedAt: z.string(),
   candidates: z.array(RoutingCandidate),
+  destinationCountry: z.string().optional().describe("Where the payment goes, for the rails' coverage (decisions before rails had coverage lack it)"),
+  excluded: z.array(z.object({ railId: z.string(), rail: z.string(), reason: z.string() })).default([]).describe("Rails that cannot carry this payment, and why"),
 });
 export type RoutingDecision = z.infer<typeof RoutingDecision>;
 
@@ -277,19 +305,105 @@ export type PaymentHistoryEntry = z.infer<typeof PaymentHistoryEntry>;
 /* ---------- list filters ---------- */
 
 export const PAYMENT_LIST_MAX = 100;
-export const PaymentListQuery = z.object({
-  status: z
-    .preprocess((value) => (value === "" ? undefined : typeof value === "string" ? value.toLowerCase() : value), z.enum(PAYMENT_STATUSES, { error: `status must be one of ${PAYMENT_STATUSES.join(", ")}` }).optional())
-    .describe(`${PAYMENT_STATUSES.join(", ")} (any case)`),
-  limit: z.coerce
-    .number({ error: `limit must be a whole number from 1 to ${PAYMENT_LIST_MAX}` })
-    .int(`limit must be a whole number from 1 to ${PAYMENT_LIST_MAX}`)
-    .min(1, `limit must be a whole number from 1 to ${PAYMENT_LIST_MAX}`)
-    .max(PAYMENT_LIST_MAX, `limit must be a whole number from 1 to ${PAYMENT_LIST_MAX}`)
-    .default(20),
-  cursor: z.string().max(2000, "cursor is not valid").optional(),
-});
+export const PAYMENT_LIST_MESSAGES = {
+  date: (field: string) => `${field} must be a date (YYYY-MM-DD) or an ISO date-time`,
+  dateOrder: "from must not be after to",
+  amount: (field: string) => `${field} must be a decimal amount of at most 12 digits and 4 decimals, e.g. 25 or 25.50`,
+  amountOrder: "minAmount must not be more than maxAmount",
+  counterparty: "counterparty must be 1 to 140 characters",
+  search: "q must be 1 to 100 characters",
+} as const;
+
+const blankAsAbsent = (value: unknown) => (typeof value === "string" && value.trim() === "" ? undefined : value);
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+/** A filter's date or date-time as an ISO instant; a bare date is the start (or end) of that UTC day. */
+const dateFilter = (field: string, edge: "start" | "end") =>
+  z.preprocess(
+    blankAsAbsent,
+    z
+      .string({ error: PAYMENT_LIST_MESSAGES.date(field) })
+      .max(40, PAYMENT_LIST_MESSAGES.date(field))
+      .refine((text) => (DATE_ONLY.test(text) ? z.iso.date().safeParse(text).success : z.iso.datetime({ offset: true }).safeParse(text).success), PAYMENT_LIST_MESSAGES.date(field))
+      .transform((text) => (DATE_ONLY.test(text) ? `${text}T${edge === "start" ? "00:00:00.000" : "23:59:59.999"}Z` : new Date(text).toISOString()))
+      .optional(),
+  );
+const AMOUNT_FILTER = /^\d{1,12}(\.\d{1,4})?$/;
+const amountFilter = (field: string) =>
+  z.preprocess(blankAsAbsent, z.string({ error: PAYMENT_LIST_MESSAGES.amount(field) }).trim().regex(AMOUNT_FILTER, PAYMENT_LIST_MESSAGES.amount(field)).optional());
+const textFilter = (max: number, message: string) => z.preprocess(blankAsAbsent, z.string({ error: message }).trim().min(1, message).max(max, message).optional());
+
+/** A decimal filter amount in ten-thousandths: exact, so 25.5 and 25.50 compare equal whatever the currency's decimals. */
+export const filterAmountScaled = (text: string): bigint => {
+  const [whole, fraction = ""] = text.split(".");
+  return BigInt(whole!) * 10_000n + BigInt(fraction.padEnd(4, "0").slice(0, 4));
+};
+
+export const PaymentListQuery = z
+  .object({
+    status: z
+      .preprocess((value) => (value === "" ? undefined : typeof value === "string" ? value.toLowerCase() : value), z.enum(PAYMENT_STATUSES, { error: `status must be one of ${PAYMENT_STATUSES.join(", ")}` }).optional())
+      .describe(`${PAYMENT_STATUSES.join(", ")} (any case)`),
+    rail: z.preprocess(blankAsAbsent, railName.optional()).describe("The rail that carries (or carried) the payment, by name, any case (e.g. ACH)"),
+    currency: z.preprocess(blankAsAbsent, Currency.optional()).describe("Payments in this currency"),
+    from: dateFilter("from", "start").describe("Created at or after: a date (UTC day start) or an ISO date-time"),
+    to: dateFilter("to", "end").describe("Created at or before: a date (UTC day end) or an ISO date-time"),
+    minAmount: amountFilter("minAmount").describe("Amount at least this (decimal, in the payment's currency)"),
+    maxAmount: amountFilter("maxAmount").describe("Amount at most this (decimal, in the payment's currency)"),
+    counterparty: textFilter(140, PAYMENT_LIST_MESSAGES.counterparty).describe("Part of the payee: email, beneficiary name, last four characters of its account, or your account id"),
+    q: textFilter(100, PAYMENT_LIST_MESSAGES.search).describe("Search: part of the payee's name or email, or of the description (any case)"),
+    limit: z.coerce
+      .number({ error: `limit must be a whole number from 1 to ${PAYMENT_LIST_MAX}` })
+      .int(`limit must be a whole number from 1 to ${PAYMENT_LIST_MAX}`)
+      .min(1, `limit must be a whole number from 1 to ${PAYMENT_LIST_MAX}`)
+      .max(PAYMENT_LIST_MAX, `limit must be a whole number from 1 to ${PAYMENT_LIST_MAX}`)
+      .default(20),
+    cursor: z.string().max(2000, "cursor is not valid").optional(),
+  })
+  .superRefine((query, ctx) => {
+    if (query.from && query.to && query.from > query.to) ctx.addIssue({ code: "custom", path: ["from"], message: PAYMENT_LIST_MESSAGES.dateOrder });
+    if (query.minAmount && query.maxAmount && filterAmountScaled(query.minAmount) > filterAmountScaled(query.maxAmount)) {
+      ctx.addIssue({ code: "custom", path: ["minAmount"], message: PAYMENT_LIST_MESSAGES.amountOrder });
+    }
+  });
 export type PaymentListQuery = z.infer<typeof PaymentListQuery>;
+/** The list's filters as a client sends them (the query string's fields, as text). */
+export const PAYMENT_LIST_FILTERS = ["status", "rail", "currency", "from", "to", "minAmount", "maxAmount", "counterparty", "q"] as const;
+export type PaymentListFilters = Partial<Record<(typeof PAYMENT_LIST_FILTERS)[number], string>>;
+
+/** The words a counterparty filter and a search look in: who was paid, and (for a search) the description. */
+function payeeWords(payee: PaymentPayee): string[] {
+  switch (payee.kind) {
+    case "account":
+      return [payee.accountId];
+    case "user":
+      return [payee.email];
+    case "external":
+      return [payee.name, payee.accountLast4, payee.country];
+  }
+}
+
+const containsFolded = (haystack: readonly string[], needle: string) => {
+  const wanted = needle.toLowerCase();
+  return haystack.some((word) => word.toLowerCase().includes(wanted));
+};
+
+/**
+ * Whether a payment passes the list's filters (the date range is the store's key condition, and
+ * checked here too so the function stands alone). One function for the API and the screen.
+ */
+export function matchesPaymentFilters(payment: Payment, query: Omit<PaymentListQuery, "limit" | "cursor">): boolean {
+  if (query.status && payment.status !== query.status) return false;
+  if (query.rail && payment.selectedRail.toLowerCase() !== query.rail.toLowerCase()) return false;
+  if (query.currency && payment.currency !== query.currency) return false;
+  if (query.from && payment.createdAt < query.from) return false;
+  if (query.to && payment.createdAt > query.to) return false;
+  const amount = filterAmountScaled(payment.amount);
+  if (query.minAmount && amount < filterAmountScaled(query.minAmount)) return false;
+  if (query.maxAmount && amount > filterAmountScaled(query.maxAmount)) return false;
+  if (query.counterparty && !containsFolded(payeeWords(payment.payee), query.counterparty)) return false;
+  if (query.q && !containsFolded([...payeeWords(payment.payee), payment.description], query.q)) return false;
+  return true;
+}
 
 /* ---------- review of parked payments (admins) ---------- */
 
@@ -401,3 +515,103 @@ export type ReviewListQuery = z.infer<typeof ReviewListQuery>;
 
 /** An administrator's decision: approve or reject, always with a reason (the same input as a deposit's). */
 export { DecisionInput as DecidePaymentInput } from "../approvals/model";
+
+/* ---------- the quote, as the Send money screen reads it ---------- */
+
+/** POST /v1/payments/quote's reply (the quote contract): what creating this payment now would do. */
+export const PaymentQuoteReply = z.object({
+  amount: decimal,
+  currency: Currency,
+  rail: z.string(),
+  fee: decimal,
+  feeCurrency: Currency,
+  total: decimal,
+  settlementSeconds: z.number(),
+  arrivalEstimate: z.string(),
+  payee: z.looseObject({ kind: z.enum(["own", "user", "external"]), name: z.string() }),
+  eligible: z.array(z.object({ rail: z.string(), fee: decimal, feeCurrency: Currency, settlementSeconds: z.number() })),
+  excluded: z.array(z.object({ rail: z.string(), reason: z.string() })),
+});
+export type PaymentQuoteReply = z.infer<typeof PaymentQuoteReply>;
+
+/* ---------- saved recipients (a user's own list) ---------- */
+
+/** How many recipients one user may keep: a personal address book, not a directory. */
+export const RECIPIENTS_MAX = 50;
+export const RECIPIENT_MESSAGES = {
+  label: "label must be 1 to 60 characters",
+  onePayee: "Give exactly one payee: email or beneficiary",
+  email: "email must be an email address (at most 254 characters)",
+  tooMany: `You can keep at most ${RECIPIENTS_MAX} saved recipients: delete one to add another`,
+  notFound: "Recipient not found",
+  idInvalid: "A recipient id is 1 to 64 letters, digits or dashes",
+} as const;
+
+const recipientLabel = z.string({ error: RECIPIENT_MESSAGES.label }).trim().min(1, RECIPIENT_MESSAGES.label).max(60, RECIPIENT_MESSAGES.label);
+
+/**
+ * A recipient to save: a label and exactly one payee, a platform user's email or an external
+ * beneficiary. Saving one never looks the email up, so the list tells nobody who is registered.
+ */
+export const CreateRecipientInput = z
+  .object({
+    label: recipientLabel.describe("How you call them, e.g. Grace (rent)"),
+    email: z.email({ error: RECIPIENT_MESSAGES.email }).max(254, RECIPIENT_MESSAGES.email).optional().describe("A person on the platform (pays as toEmail)"),
+    beneficiary: Beneficiary.optional().describe("An external account (pays as beneficiary)"),
+  })
+  .strict()
+  .refine((input) => (input.email === undefined) !== (input.beneficiary === undefined), { error: RECIPIENT_MESSAGES.onePayee, path: ["payee"] });
+export type CreateRecipientInput = z.infer<typeof CreateRecipientInput>;
+
+export const RenameRecipientInput = z.object({ label: recipientLabel }).strict();
+export type RenameRecipientInput = z.infer<typeof RenameRecipientInput>;
+
+export const Recipient = z.object({
+  recipientId: z.string(),
+  label: z.string(),
+  kind: z.enum(["user", "external"]),
+  email: z.string().nullable(),
+  beneficiary: z.object({ name: z.string(), accountNumber: z.string(), bankCode: z.string().optional(), country: z.string() }).nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type Recipient = z.infer<typeof Recipient>;
+
+/** The payee fields of a payment to a saved recipient. */
+export const recipientPayee = (recipient: Recipient): Pick<CreatePaymentRequest, "toEmail" | "beneficiary"> =>
+  recipient.kind === "user" ? { toEmail: recipient.email ?? "" } : { beneficiary: recipient.beneficiary ?? undefined };
+
+/* ---------- a payment's detail: timeline, routing, fee charged ---------- */
+
+export const TIMELINE_KINDS = ["created", "held", "waiting", "decided", "attempt_started", "attempt_succeeded", "attempt_failed", "posted", "released"] as const;
+export const TimelineEntry = z.object({
+  kind: z.enum(TIMELINE_KINDS),
+  at: z.string(),
+  title: z.string(),
+  detail: z.string().nullable(),
+  rail: z.string().nullable(),
+  tone: z.enum(["info", "success", "error", "waiting"]),
+});
+export type TimelineEntry = z.infer<typeof TimelineEntry>;
+
+export const RoutingView = z.object({
+  strategy: z.enum(ROUTING_STRATEGIES),
+  chosenRail: z.string(),
+  reason: z.string(),
+  eligible: z.array(z.object({ rail: z.string(), cost: decimal, score: z.number(), successRate: z.number(), note: z.string(), chosen: z.boolean() })).describe("Rails that could carry it, best first"),
+  excluded: z.array(z.object({ rail: z.string(), reason: z.string() })).describe("Rails that could not, with why"),
+});
+export type RoutingView = z.infer<typeof RoutingView>;
+
+export const PaymentDetail = z.object({
+  payment: Payment,
+  timeline: z.array(TimelineEntry).describe("Oldest first"),
+  routing: RoutingView,
+  feeCharged: z.object({
+    fee: decimal,
+    feeMinor: z.number().int().min(0),
+    currency: Currency,
+    note: z.string().describe("Why this is the fee: charged on completion, nothing when the hold was released, held while it moves"),
+  }),
+});
+export type PaymentDetail = z.infer<typeof PaymentDetail>;

@@ -1,7 +1,7 @@
 // The package without its Node entry, which registers every language with a computed require
 // that a bundle cannot serve; checking a code needs no language.
 import countries from "i18n-iso-countries/index.js";
-import { findUserByEmail, findUserById } from "../auth/users";
+import { findUserByEmail, findUserById, isEmailVerified } from "../auth/users";
 import type { CoreContext } from "../shared/context";
 import { badRequest, locked, unprocessable } from "../shared/errors";
 import type { Currency } from "../money/model";
@@ -127,7 +127,8 @@ export async function resolvePayee(ctx: CoreContext, caller: PaymentCaller, inpu
     const user = await findUserByEmail(ctx.db, email);
     if (!user) await findUserById(ctx.db, NO_USER_ID);
     const account = await defaultAccountOf(ctx, user?.id ?? NO_USER_ID, input.currency);
-    if (!user || !account) throw unprocessable(PAYMENT_MESSAGES.payeeCannotReceive(input.currency), "payee_cannot_receive");
+    // An address nobody proved they read (auth/email-verification.ts) receives nothing by email.
+    if (!user || !account || !isEmailVerified(user)) throw unprocessable(PAYMENT_MESSAGES.payeeCannotReceive(input.currency), "payee_cannot_receive");
     return { payer, account, view: { kind: "user", email } };
   }
   const beneficiary = input.beneficiary!;

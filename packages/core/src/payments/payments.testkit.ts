@@ -8,6 +8,7 @@ import { RailEditInput } from "../rails/model";
 import { getRail, updateRail } from "../rails/store";
 import type { PaymentCaller } from "./service";
 import { verifyForTests } from "../limits/limits.testkit";
+import { verifyEmailForTests } from "../auth/auth.testkit";
 
 /** Test helpers of the payments tests: users, funded accounts, a rail's error injection, steps that always throw. */
 
@@ -15,6 +16,8 @@ export async function testCaller(ctx: CoreContext, email: string, firstName = "T
   const session = await register(ctx, { email, password: "long enough pw", first_name: firstName, last_name: "Tester", phone: null, date_of_birth: null });
   // Payments to others need a verified payer (limits/gate.ts); the limits have tests of their own.
   await verifyForTests(ctx, session.user.id);
+  // Paid by email only once the address is verified (payees.ts).
+  await verifyEmailForTests(ctx, session.user.id);
   return { userId: session.user.id, user: session.user };
 }
 

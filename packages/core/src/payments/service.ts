@@ -8,20 +8,23 @@ import { createJournal, decidedOnce, ExtraItemsRefused, journalIdFor, JournalRep
 import { LEDGER_MESSAGES, isLedgerId } from "../ledger/model";
 import type { Account } from "../ledger/accounts";
 import { railCostMinor } from "../rails/model";
-import { getRail } from "../rails/store";
-import { chooseRail, decisionItems } from "../rails/routing";
+import { decisionItems, routePayment } from "../rails/routing";
+import { destinationCountry } from "../rails/regions";
 import { CreatePaymentInput, CreatePaymentReply, formatProcessingTime, PAYMENT_MESSAGES, type PaymentEvent } from "./model";
 import { gatePayment } from "./gate";
 import { paysSomeoneElse, requirePayerCanCover, requireSystemAccounts, resolvePayee, resolvePayer, type ResolvedPayee } from "./payees";
 import { gateMoney, withReservation } from "../limits/gate";
 import { limitPaymentCreation } from "../limits/payment-rate";
 import { announcePaymentCommit, duePut, getPayment, historyPuts, paymentItem, publicPayment, type StoredPayment } from "./store";
-import { requestSchedule } from "./worker";
+import { chargedFee, heldPartsOf, requestSchedule, type ChargedFee } from "./worker";
 
 /**
  * Initiating a payment (spec 001 §7, contract §1, §4): the request is validated before anything
  * is read for it (400, never recorded), the payee resolved, the rail chosen by the routing, and
- * then ONE transaction writes the hold (a draft journal of amount + the quoted fee), the payment,
+ * then ONE transaction writes the hold (a draft journal of amount + the quoted fee: the fee of the
+ * best-ranked rail, what POST /v1/payments/quote shows, even when an exploration pick carries the
+ * payment), the payment (its fee what the carrying rail charges, capped at the held fee: worker.ts
+ * chargedFee),
  * its first history entry (paymentInitiated), the routing decision and the due marker that hands
  * the payment to the worker (none while it waits for an administrator: decisions.ts). Nothing is
  * written when any check refuses.
@@ -61,7 +64,7 @@ function replayOf(payment: StoredPayment, hash: string): InitiateResult {
 }
 
 /** The hold's legs (contract §4): payer gives amount + fee; payee (or clearing) gets the amount; fees and the FX part go to the system accounts. */
-function holdDraft(caller: PaymentCaller, payee: ResolvedPayee, amountMinor: number, fee: ReturnType<typeof railCostMinor>, description: string, accounts: { fees: Account; fx: Account }): JournalDraft {
+function holdDraft(caller: PaymentCaller, payee: ResolvedPayee, amountMinor: number, fee: ChargedFee, description: string, accounts: { fees: Account; fx: Account }): JournalDraft {
   const feeRevenue = fee.breakdownMinor.fixedFee + fee.breakdownMinor.networkFee;
   const legs: JournalDraft["legs"] = [
     { account: payee.payer, side: "credit", amount: amountMinor + fee.totalMinor },
@@ -77,6 +80,8 @@ function holdDraft(caller: PaymentCaller, payee: ResolvedPayee, amountMinor: num
     actor: { id: caller.userId, name: `${caller.user.first_name} ${caller.user.last_name}`.trim() || caller.user.email },
     // Zero legs are left out (a USD payment has no FX part; JPY may round a fee part to 0).
     legs: legs.filter((leg) => leg.amount > 0),
+    // How the ledger names each side to the other: the payee sees the payer's name, the payer whom they paid.
+    parties: { payerName: `${caller.user.first_name} ${caller.user.last_name}`.trim(), payeeLabel: defaultDescription(payee).replace(/^Payment to /, "") },
   };
 }
 
@@ -90,7 +95,8 @@ function defaultDescription(payee: ResolvedPayee): string {
 /**
  * POST /v1/payments and the stream's initiatePayment command. Order: the caller's rate (429),
  * shape (400), the caller (403), the amount (400), an Idempotency-Key replay, the payer's
- * accounts (404/422), the level (403 kyc_required), the routing (422 when no rail can take it),
+ * accounts (404/422), the level (403 kyc_required), the routing (422 `rail_ineligible` when a
+ * forced rail cannot carry it, `no_eligible_rail` when none can, `no_rail_available` when none runs),
  * the payer's funds and limits (422 insufficient_funds / limit_exceeded, recorded under a key),
  * and only then the payee (one 422 payee_cannot_receive for any payee problem) and its screening
  * (422 embargoed_country; a sanctions-list name, or an amount above the four-eyes threshold, makes
@@ -129,12 +135,13 @@ export async function initiatePayment(ctx: CoreContext, caller: PaymentCaller, b
   // is the same whoever the payee is, so the form cannot tell who is registered here.
   const payerSide = await resolvePayer(ctx, caller, input);
   const moneyGate = await gateMoney(ctx, caller.userId, paysSomeoneElse(input) ? [{ movement: "outgoing", currency: input.currency, amountMinor }] : []);
-  const decision = await chooseRail(ctx, { paymentId, amountMinor, currency: input.currency, preferredRail: input.preferredRail, forceRail: input.forceRail });
-  const rail = await getRail(ctx, decision.chosenRailId);
-  const fee = railCostMinor(rail, amountMinor, input.currency);
+  const { decision, rail, quotedRail } = await routePayment(ctx, { paymentId, amountMinor, currency: input.currency, country: destinationCountry(input), preferredRail: input.preferredRail, forceRail: input.forceRail });
+  // The hold is the quoted fee; the payer is charged the carrying rail's fee up to it.
+  const heldFee = railCostMinor(quotedRail, amountMinor, input.currency);
+  const fee = chargedFee(railCostMinor(rail, amountMinor, input.currency), heldPartsOf(heldFee));
   const idempotency = { key: idempotencyKey, hash };
   const payerChecked = await decidedOnce(ctx, { journalId: paymentId, ownerId: caller.userId, idempotency }, async () => {
-    await requirePayerCanCover(ctx, payerSide.payer, amountMinor + fee.totalMinor);
+    await requirePayerCanCover(ctx, payerSide.payer, amountMinor + heldFee.totalMinor);
     await moneyGate.reserve();
     return "payer checked";
   });
@@ -170,7 +177,8 @@ export async function initiatePayment(ctx: CoreContext, caller: PaymentCaller, b
       attempts: [],
       routing: decision,
       journalId: paymentId,
-      estimatedFee: money(fee.totalMinor),
+      // The quoted fee, held: the most this payment can charge (worker.ts heldFeeMinor reads it).
+      estimatedFee: money(heldFee.totalMinor),
       estimatedTime: formatProcessingTime(rail.avgProcessingTime),
       fxRate: 1,
       initiatedAt: at,
@@ -213,7 +221,7 @@ export async function initiatePayment(ctx: CoreContext, caller: PaymentCaller, b
     // the refusal under the payment's id, as ledger writes do: a retry with the key gets the same
     // refusal, even after funds arrive (README "Decisions stay decided"). The payer's totals
     // (limits/gate.ts) commit with the hold, decided again if another payment of theirs won.
-    const result = await decidedOnce(ctx, { journalId: paymentId, ownerId: caller.userId, idempotency }, () => withReservation(moneyGate, (limitItems) => createJournal(ctx, holdDraft(caller, payee, amountMinor, fee, description, accounts), idempotency, {
+    const result = await decidedOnce(ctx, { journalId: paymentId, ownerId: caller.userId, idempotency }, () => withReservation(moneyGate, (limitItems) => createJournal(ctx, holdDraft(caller, payee, amountMinor, heldFee, description, accounts), idempotency, {
       id: paymentId,
       extraItems: (at) => {
         const payment = build(at);

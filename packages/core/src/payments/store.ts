@@ -7,7 +7,7 @@ import type { CursorBinding } from "../shared/cursor";
 import type { TransactItems } from "../ledger/write-path";
 import { ScreeningDecision } from "../screening/model";
 import { dueMarkerKey, DUE_SHARDS, duePartition, paymentDecisionIndex, paymentFeedPartition, paymentHistoryFeedIndex, paymentHistoryKey, paymentKey, paymentPartition, paymentsByUser, paymentsByUserPartition } from "./keys";
-import { isWaitingForDecision, Payment, PaymentHistoryEntry, PaymentReview, type PaymentEvent, type PaymentListQuery, type PaymentStatus } from "./model";
+import { isWaitingForDecision, matchesPaymentFilters, Payment, PaymentHistoryEntry, PaymentReview, type PaymentEvent, type PaymentListQuery, type PaymentStatus } from "./model";
 
 /**
  * Payments in the table (contract §2):
@@ -132,21 +132,31 @@ export function announcePaymentCommit(ctx: CoreContext, userId: string, committe
   announceCommits(ctx, [{ gsi2pk: paymentFeedPartition(userId), committed_at: committedAt }]);
 }
 
-/** The caller's payments, newest first, optionally of one status; cursors are bound to the filter. */
+/**
+ * The caller's payments, newest first, through the list's filters: the date range is the key
+ * condition (the index's sort key starts with the creation time), the rest is matched in code by
+ * the same function the screen uses. Cursors are signed and bound to the whole filter.
+ */
 export async function listPayments(ctx: CoreContext, userId: string, query: PaymentListQuery): Promise<Page<Payment>> {
   const partition = paymentsByUserPartition(userId);
-  const binding: CursorBinding = { secret: ctx.config.CURSOR_KEYS, scope: { route: "payments/list", owner: userId, status: query.status } };
+  const { limit, cursor, ...filters } = query;
+  const binding: CursorBinding = { secret: ctx.config.CURSOR_KEYS, scope: { route: "payments/list", owner: userId, ...filters } };
+  const range = filters.from || filters.to ? { ":from": filters.from ?? "0000", ":to": `${filters.to ?? "9999"}#\uffff` } : null;
   return queryPage(
     ctx.db,
-    { IndexName: "gsi1", KeyConditionExpression: "gsi1pk = :pk", ExpressionAttributeValues: { ":pk": partition } },
+    {
+      IndexName: "gsi1",
+      KeyConditionExpression: range ? "gsi1pk = :pk AND gsi1sk BETWEEN :from AND :to" : "gsi1pk = :pk",
+      ExpressionAttributeValues: { ":pk": partition, ...range },
+    },
     ["pk", "sk", "gsi1pk", "gsi1sk"],
     { name: "gsi1pk", value: partition },
     binding,
-    { limit: query.limit, offset: 0, cursor: query.cursor },
+    { limit, offset: 0, cursor },
     (item) => {
       if (item.entity !== ENTITY) return null;
-      const payment = parseStoredPayment(item);
-      return query.status && payment.status !== query.status ? null : publicPayment(payment);
+      const payment = publicPayment(parseStoredPayment(item));
+      return matchesPaymentFilters(payment, filters) ? payment : null;
     },
   );
 }

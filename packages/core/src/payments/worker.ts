@@ -3,12 +3,14 @@ import { TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
 import type { CoreContext } from "../shared/context";
 import { AppError } from "../shared/errors";
 import { cancellationCodes } from "../shared/dynamo";
-import { getAccounts } from "../ledger/accounts";
-import { changeJournalStatus, ExtraItemsRefused, type StatusOperation } from "../ledger/journals";
+import { getAccounts, systemAccountId } from "../ledger/accounts";
+import { changeJournalStatus, ExtraItemsRefused, loadJournal, type StatusOperation } from "../ledger/journals";
+import { fromDecimalString, toDecimalString } from "../money/model";
 import type { TransactItems } from "../ledger/write-path";
 import { getRail } from "../rails/store";
 import { attemptOutcomeItems, chooseRail, decisionItems } from "../rails/routing";
-import type { Rail } from "../rails/model";
+import { railCostMinor, type Rail, type RailCostMinor } from "../rails/model";
+import { destinationCountry } from "../rails/regions";
 import { isActiveStatus, MAX_ATTEMPTS, PAYMENT_MESSAGES, type PaymentAttempt, type PaymentEvent, type PaymentStatus, type RoutingDecision } from "./model";
 import { takeStepLease } from "./markers";
 import { reviewPut } from "./review";
@@ -21,9 +23,17 @@ import { announcePaymentCommit, dueDelete, dueMarkers, duePut, getPayment, histo
  *                        average processing time
  *   processing --due-->  the attempt's outcome, decided deterministically (attemptOutcome):
  *                        success       -> completed: the hold journal is posted
- *                        retriable, 1st -> attempt 2 on the next-best rail (routing again,
- *                                         the failed rail excluded; never for a forced rail);
- *                                         the hold stays as it is
+ *                        retriable, 1st -> attempt 2 on the next-best eligible rail (routing
+ *                                         again, the failed rail excluded; never for a
+ *                                         forced rail); the hold stays as it is, the fee
+ *                                         becomes what the new rail would charge
+ *
+ * The fee charged is the fee of the rail that carried the payment, but never more than the fee
+ * the payer was quoted, which is the fee held (the best-ranked rail's at creation): charged =
+ * min(carrying rail's fee, held fee), chargedFee below. The platform absorbs what an exploration
+ * pick or a fallback to a pricier rail costs beyond that, so a retry may take any eligible rail.
+ * When the fee charged is below the fee held, the post settles it and releases the difference in
+ * the same transaction (settledAmounts).
  *                        otherwise     -> failed: the hold journal is voided (funds released)
  *
  * Every step is ONE transaction, conditional on the payment's version: the payment item, its
@@ -155,11 +165,12 @@ async function commitStep(ctx: CoreContext, before: StoredPayment, at: string, s
  * transaction. The commit instant is the ledger's, so the step is built from it. False when
  * another advance won (the payment's version moved, or the journal is already settled).
  */
-async function commitSettlement(ctx: CoreContext, before: StoredPayment, operation: StatusOperation, build: (at: string) => Step, fence: Fence): Promise<{ ok: true; at: string } | { ok: false; refusal?: AppError }> {
+async function commitSettlement(ctx: CoreContext, before: StoredPayment, operation: StatusOperation, build: (at: string) => Step, fence: Fence, settledAmounts?: readonly number[]): Promise<{ ok: true; at: string } | { ok: false; refusal?: AppError }> {
   let committedAt = "";
   try {
     await changeJournalStatus(ctx, before.userId, before.journalId, operation, { key: null, hash: "" }, null, (ids) => getAccounts(ctx, ids), {
       settlesPayment: true,
+      ...(settledAmounts ? { settledAmounts } : {}),
       extraItems: (at) => {
         committedAt = at;
         return stepItems(ctx, before, at, build(at), fence);
@@ -232,11 +243,12 @@ async function finishCurrentAttempt(ctx: CoreContext, payment: StoredPayment, no
   // retriable, so the payment moves to the next-best rail.
   const outcome: AttemptOutcome = rail.status === "active" ? attemptOutcome(rail, payment.paymentId, current.number) : { succeeded: false, code: "rail_unavailable" };
   if (outcome.succeeded) {
+    const settledAmounts = await feeSettlement(ctx, payment);
     const settled = await commitSettlement(ctx, payment, "post", (at) => ({
       next: nextState(payment, at, { status: "completed", attempts: finishAttempt(payment.attempts, at, outcome), completedAt: at, nextDueAt: null }, 1),
       entries: [{ event: { type: "paymentCompleted", data: { paymentId: payment.paymentId, completedAt: at, finalAmount: payment.amount, railUsed: current.rail } } }],
       extra: outcomeItems(ctx, payment, current, at, true),
-    }), fence);
+    }), fence, settledAmounts);
     if (settled.ok || !settled.refusal) return settled.ok;
     // The ledger refused to post (the paying account was locked meanwhile): the payment fails
     // and its hold is released (a void is allowed on a locked account).
@@ -252,14 +264,17 @@ async function finishCurrentAttempt(ctx: CoreContext, payment: StoredPayment, no
       const nextRail = await getRail(ctx, decision.chosenRailId);
       const retry = newAttempt(current.number + 1, nextRail, now);
       const attempts = [...finishAttempt(payment.attempts, now, outcome), retry];
-      const next = nextState(payment, now, { attempts, selectedRail: nextRail.name, railId: nextRail.id, routing: decision, nextDueAt: retry.dueAt }, 1);
+      const fee = chargedFee(railCostMinor(nextRail, payment.amountMinor, payment.currency), await heldFeeParts(ctx, payment));
+      const money = (minor: number) => toDecimalString(minor, payment.currency);
+      const feeFields = { fee: money(fee.totalMinor), feeMinor: fee.totalMinor, feeBreakdown: { fixedFee: money(fee.breakdownMinor.fixedFee), fxSpread: money(fee.breakdownMinor.fxSpread), networkFee: money(fee.breakdownMinor.networkFee) } };
+      const next = nextState(payment, now, { attempts, selectedRail: nextRail.name, railId: nextRail.id, routing: decision, nextDueAt: retry.dueAt, ...feeFields }, 1);
       return commitStep(ctx, payment, now, {
         next,
         entries: [
           {
             event: {
               type: "paymentStatusUpdate",
-              data: { paymentId: payment.paymentId, status: "processing", message: `Attempt ${current.number} on ${current.rail} failed (${outcome.code}); retrying on ${nextRail.name} (attempt ${retry.number})` },
+              data: { paymentId: payment.paymentId, status: "processing", message: `Attempt ${current.number} on ${current.rail} failed (${outcome.code}); retrying on ${nextRail.name} (attempt ${retry.number}), fee ${feeFields.fee} ${payment.currency}` },
             },
           },
         ],
@@ -270,10 +285,74 @@ async function finishCurrentAttempt(ctx: CoreContext, payment: StoredPayment, no
   return failPayment(ctx, payment, current, outcome.code, error.message, fence);
 }
 
+/** The fee held for a payment: the fee quoted when it was created (its hold). */
+export const heldFeeMinor = (payment: Pick<StoredPayment, "estimatedFee" | "currency">): number => fromDecimalString(payment.estimatedFee, payment.currency);
+
+/** A fee as the hold books it: the fee revenue part (fixed + network fee) and the FX part. */
+export interface HeldFeeParts {
+  revenueMinor: number;
+  fxMinor: number;
+}
+
+export type ChargedFee = Pick<RailCostMinor, "totalMinor" | "breakdownMinor">;
+
+/** The parts of a fee computed at creation, as the hold books them. */
+export const heldPartsOf = (fee: ChargedFee): HeldFeeParts => ({ revenueMinor: fee.breakdownMinor.fixedFee + fee.breakdownMinor.networkFee, fxMinor: fee.breakdownMinor.fxSpread });
+
+/**
+ * The fee a payer is charged when `carrying` is the fee of the rail that carries the payment and
+ * `held` the fee held for it (the quoted one): the carrying fee, capped at the held total. Each
+ * part also stays within the hold's part, since a post can settle at most what an entry holds:
+ * the FX part is the carrying rail's, moved just enough to fit, and the rest is fee revenue.
+ * Equal to the held fee whenever the carrying fee is not lower.
+ */
+export function chargedFee(carrying: ChargedFee, held: HeldFeeParts): ChargedFee {
+  const totalMinor = Math.min(carrying.totalMinor, held.revenueMinor + held.fxMinor);
+  const fxSpread = Math.min(Math.max(carrying.breakdownMinor.fxSpread, totalMinor - held.revenueMinor, 0), held.fxMinor, totalMinor);
+  const revenue = totalMinor - fxSpread;
+  const networkFee = Math.min(carrying.breakdownMinor.networkFee, revenue);
+  return { totalMinor, breakdownMinor: { fixedFee: revenue - networkFee, fxSpread, networkFee } };
+}
+
+/** The fee parts the payment's hold journal holds. */
+async function heldFeeParts(ctx: CoreContext, payment: StoredPayment): Promise<HeldFeeParts> {
+  const journal = await loadJournal(ctx, payment.journalId);
+  if (!journal) throw new Error(`The hold of payment ${payment.paymentId} is missing`);
+  // A zero part has no entry in the hold (zero legs are left out).
+  const held = (account: string) => journal.entries.find((entry) => entry.account_id === account && entry.side === "debit")?.amount ?? 0;
+  return { revenueMinor: held(systemAccountId("fees", payment.currency)), fxMinor: held(systemAccountId("fx", payment.currency)) };
+}
+
+/** Where a stored payment goes, for the rails' coverage (decisions before coverage lack it). */
+function paymentDestination(payment: StoredPayment): string {
+  return payment.routing.destinationCountry ?? destinationCountry({ currency: payment.currency, beneficiary: payment.payee.kind === "external" ? { country: payment.payee.country } : undefined });
+}
+
+/**
+ * The amounts the post settles when the fee charged is below the fee held, one per hold entry:
+ * the payer gives amount + fee charged, the payee (or clearing) gets the amount, fee revenue and
+ * the FX account their parts of the fee charged. Undefined when the fee is the one held.
+ */
+async function feeSettlement(ctx: CoreContext, payment: StoredPayment): Promise<number[] | undefined> {
+  if (payment.feeMinor === heldFeeMinor(payment)) return undefined;
+  const journal = await loadJournal(ctx, payment.journalId);
+  if (!journal) throw new Error(`The hold of payment ${payment.paymentId} is missing`);
+  const parts = payment.feeBreakdown;
+  const minor = (text: string) => fromDecimalString(text, payment.currency);
+  const feesAccount = systemAccountId("fees", payment.currency);
+  const fxAccount = systemAccountId("fx", payment.currency);
+  return journal.entries.map((entry) => {
+    if (entry.account_id === payment.fromAccountId && entry.side === "credit") return payment.amountMinor + payment.feeMinor;
+    if (entry.account_id === feesAccount) return minor(parts.fixedFee) + minor(parts.networkFee);
+    if (entry.account_id === fxAccount) return minor(parts.fxSpread);
+    return entry.amount;
+  });
+}
+
 /** The routing's next-best rail for a retry, or null when no other rail can take it. */
 async function nextDecision(ctx: CoreContext, payment: StoredPayment): Promise<RoutingDecision | null> {
   try {
-    return await chooseRail(ctx, { paymentId: payment.paymentId, amountMinor: payment.amountMinor, currency: payment.currency, excludeRailIds: payment.attempts.map((attempt) => attempt.railId) });
+    return await chooseRail(ctx, { paymentId: payment.paymentId, amountMinor: payment.amountMinor, currency: payment.currency, country: paymentDestination(payment), excludeRailIds: payment.attempts.map((attempt) => attempt.railId) });
   } catch (error) {
     if (error instanceof AppError && error.status === 422) return null;
     throw error;

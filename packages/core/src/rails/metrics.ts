@@ -126,8 +126,9 @@ export async function railMetrics(ctx: CoreContext, now: Date): Promise<RailMetr
     activeRails: active,
     totalRails: rails.length,
     disabledRails: rails.length - active,
-    costSavings: usdMajor(all.savingMinor),
-    dailySavings: usdMajor(todays.savingMinor),
+    // Decisions record no negative saving; counters written before that may hold some, so the tiles never read below 0.
+    costSavings: Math.max(0, usdMajor(all.savingMinor)),
+    dailySavings: Math.max(0, usdMajor(todays.savingMinor)),
     savingsByCurrency: currencyRows(all.savingMinor, all.decisionsByCurrency).map((row) => ({ currency: row.currency, saving: row.amount, savingMinor: row.amountMinor, decisions: row.count })),
     savingsByDay: savingsByDay(rows.filter((row) => row.bucket > bucketOf("D", new Date(now.getTime() - SAVINGS_DAYS * LEVEL_SECONDS.D * 1000)))),
     monthlyThroughput: all.attempts,

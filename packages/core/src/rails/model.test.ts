@@ -8,8 +8,11 @@ import {
   divideHalfUp,
   errorRateBand,
   fractionToPercentText,
+  ineligibility,
   quoteRails,
+  quoteSavings,
   QuoteInput,
+  QUOTE_MESSAGES,
   railCostMinor,
   railEditDefaults,
   RailEditInput,
@@ -25,80 +28,115 @@ const seed = (id: string) => SEED_RAILS.find((rail) => rail.id === id)!;
 const asQuoteRails = (): QuoteRail[] => SEED_RAILS.map((rail) => ({ ...rail }));
 
 /**
- * The formula (spec §9): total = fixed fee + FX spread × amount (0 in USD) + 0.1 % × amount.
- * Each part rounded half-up to the currency's minor unit; the fixed fee (USD figure) is taken as
- * that many units of the amount's currency. Every row below is computed by hand in its comment.
- * Rails: ACH fixed 0.05 spread 0.01 | Wire 1 / 0.02 | Card 0.10 / 0.005 | SWIFT 5 / 0.03 |
- * SEPA 0.02 / 0.008 | Crypto 0.20 / 0.05.
+ * The formula: total = fixed fee (converted from the rail's fee currency at the reference rate)
+ * + FX spread × amount (only when the payout currency differs) + 0.1 % × amount, each part
+ * rounded half-up to the currency's minor unit. Rates per USD: EUR 0.92, GBP 0.79, JPY 150.
+ * Rails: ACH USD 0.05 / spread 0.01 | Wire USD 1 / 0.02 | Card USD 0.10 / 0.005 | SWIFT USD 5 /
+ * 0.03 | SEPA EUR 0.02 / 0.008 | Crypto USD 0.20 / 0.05. Every row is computed by hand.
  */
-type Row = [railId: string, currency: Currency, amount: string, fixed: string, fx: string, network: string, total: string];
+type Row = [railId: string, currency: Currency, payout: Currency, amount: string, fixed: string, fx: string, network: string, total: string];
 const TABLE: Row[] = [
-  // USD 1000.00: no FX spread; network 0.1 % of 1000.00 = 1.00
-  ["ach", "USD", "1000", "0.05", "0.00", "1.00", "1.05"], // 0.05 + 0 + 1.00
-  ["wire", "USD", "1000", "1.00", "0.00", "1.00", "2.00"], // 1.00 + 0 + 1.00
-  ["card", "USD", "1000", "0.10", "0.00", "1.00", "1.10"], // 0.10 + 0 + 1.00
-  ["swift", "USD", "1000", "5.00", "0.00", "1.00", "6.00"], // 5.00 + 0 + 1.00
-  ["sepa", "USD", "1000", "0.02", "0.00", "1.00", "1.02"], // 0.02 + 0 + 1.00
-  ["crypto", "USD", "1000", "0.20", "0.00", "1.00", "1.20"], // 0.20 + 0 + 1.00
-  // EUR 1000.00: FX = spread × 1000; network 1.00; fixed fee taken as EUR
-  ["ach", "EUR", "1000", "0.05", "10.00", "1.00", "11.05"], // 0.01 × 1000 = 10
-  ["wire", "EUR", "1000", "1.00", "20.00", "1.00", "22.00"], // 0.02 × 1000 = 20
-  ["card", "EUR", "1000", "0.10", "5.00", "1.00", "6.10"], // 0.005 × 1000 = 5
-  ["swift", "EUR", "1000", "5.00", "30.00", "1.00", "36.00"], // 0.03 × 1000 = 30
-  ["sepa", "EUR", "1000", "0.02", "8.00", "1.00", "9.02"], // 0.008 × 1000 = 8
-  ["crypto", "EUR", "1000", "0.20", "50.00", "1.00", "51.20"], // 0.05 × 1000 = 50
-  // GBP 1234.56 (123456 pence): network 123456 × 0.001 = 123.456 -> 123 (half-up: .456 rounds down) = 1.23
-  ["ach", "GBP", "1234.56", "0.05", "12.35", "1.23", "13.63"], // 0.01 × 123456 = 1234.56p -> 1235p; 5 + 1235 + 123 = 1363p
-  ["wire", "GBP", "1234.56", "1.00", "24.69", "1.23", "26.92"], // 0.02 × 123456 = 2469.12p -> 2469p; 100 + 2469 + 123 = 2692p
-  ["card", "GBP", "1234.56", "0.10", "6.17", "1.23", "7.50"], // 0.005 × 123456 = 617.28p -> 617p; 10 + 617 + 123 = 750p
-  ["swift", "GBP", "1234.56", "5.00", "37.04", "1.23", "43.27"], // 0.03 × 123456 = 3703.68p -> 3704p; 500 + 3704 + 123 = 4327p
-  ["sepa", "GBP", "1234.56", "0.02", "9.88", "1.23", "11.13"], // 0.008 × 123456 = 987.648p -> 988p; 2 + 988 + 123 = 1113p
-  ["crypto", "GBP", "1234.56", "0.20", "61.73", "1.23", "63.16"], // 0.05 × 123456 = 6172.8p -> 6173p; 20 + 6173 + 123 = 6316p
-  // JPY 12345 (no decimals): network 12.345 -> 12; fixed fee in whole yen: 0.05 -> 0, 1 -> 1, 0.10 -> 0, 5 -> 5, 0.02 -> 0, 0.20 -> 0
-  ["ach", "JPY", "12345", "0", "123", "12", "135"], // 0.01 × 12345 = 123.45 -> 123; 0 + 123 + 12
-  ["wire", "JPY", "12345", "1", "247", "12", "260"], // 0.02 × 12345 = 246.9 -> 247; 1 + 247 + 12
-  ["card", "JPY", "12345", "0", "62", "12", "74"], // 0.005 × 12345 = 61.725 -> 62; 0 + 62 + 12
-  ["swift", "JPY", "12345", "5", "370", "12", "387"], // 0.03 × 12345 = 370.35 -> 370; 5 + 370 + 12
-  ["sepa", "JPY", "12345", "0", "99", "12", "111"], // 0.008 × 12345 = 98.76 -> 99; 0 + 99 + 12
-  ["crypto", "JPY", "12345", "0", "617", "12", "629"], // 0.05 × 12345 = 617.25 -> 617; 0 + 617 + 12
-  // Half-up at exactly .5: JPY 1500 network 1.5 -> 2; Card FX 0.005 × 1500 = 7.5 -> 8; SEPA FX 12; Crypto 75
-  ["card", "JPY", "1500", "0", "8", "2", "10"], // 0 + 8 + 2
-  ["sepa", "JPY", "1500", "0", "12", "2", "14"], // 0.008 × 1500 = 12; 0 + 12 + 2
-  // USD 0.50 (50 cents): network 0.05 cents -> 0; ACH total = fixed 0.05
-  ["ach", "USD", "0.50", "0.05", "0.00", "0.00", "0.05"],
-  // USD 5.00: network 0.5 cent -> 1 cent (half-up)
-  ["sepa", "USD", "5", "0.02", "0.00", "0.01", "0.03"],
+  // USD 1000.00 paid out in USD: no FX; network 1.00; SEPA's EUR 0.02 = 2 / 0.92 = 2.17 cents -> 0.02
+  ["ach", "USD", "USD", "1000", "0.05", "0.00", "1.00", "1.05"],
+  ["wire", "USD", "USD", "1000", "1.00", "0.00", "1.00", "2.00"],
+  ["card", "USD", "USD", "1000", "0.10", "0.00", "1.00", "1.10"],
+  ["swift", "USD", "USD", "1000", "5.00", "0.00", "1.00", "6.00"],
+  ["sepa", "USD", "USD", "1000", "0.02", "0.00", "1.00", "1.02"],
+  ["crypto", "USD", "USD", "1000", "0.20", "0.00", "1.00", "1.20"],
+  // EUR 1000.00 paid out in EUR: same currency, so no FX at all
+  ["sepa", "EUR", "EUR", "1000", "0.02", "0.00", "1.00", "1.02"],
+  ["card", "EUR", "EUR", "1000", "0.09", "0.00", "1.00", "1.09"], // USD 0.10 × 0.92 = 0.092 -> 0.09
+  // EUR 1000.00 paid out in USD: FX = spread × 1000; fixed fees converted USD -> EUR at 0.92
+  ["ach", "EUR", "USD", "1000", "0.05", "10.00", "1.00", "11.05"], // 5 × 0.92 = 4.6 -> 5 cents
+  ["wire", "EUR", "USD", "1000", "0.92", "20.00", "1.00", "21.92"], // 100 × 0.92 = 92
+  ["card", "EUR", "USD", "1000", "0.09", "5.00", "1.00", "6.09"], // 10 × 0.92 = 9.2 -> 9
+  ["swift", "EUR", "USD", "1000", "4.60", "30.00", "1.00", "35.60"], // 500 × 0.92 = 460
+  ["sepa", "EUR", "USD", "1000", "0.02", "8.00", "1.00", "9.02"], // already EUR
+  ["crypto", "EUR", "USD", "1000", "0.18", "50.00", "1.00", "51.18"], // 20 × 0.92 = 18.4 -> 18
+  // GBP 1234.56 (123456 pence) paid out in USD: network 123.456 -> 123; fixed fees × 0.79 (SEPA: 2 × 0.79 / 0.92 = 1.72 -> 2)
+  ["ach", "GBP", "USD", "1234.56", "0.04", "12.35", "1.23", "13.62"], // 3.95 -> 4; 1234.56 -> 1235; 4 + 1235 + 123
+  ["wire", "GBP", "USD", "1234.56", "0.79", "24.69", "1.23", "26.71"], // 79 + 2469 + 123
+  ["card", "GBP", "USD", "1234.56", "0.08", "6.17", "1.23", "7.48"], // 7.9 -> 8; 617.28 -> 617
+  ["swift", "GBP", "USD", "1234.56", "3.95", "37.04", "1.23", "42.22"], // 395 + 3704 + 123
+  ["sepa", "GBP", "USD", "1234.56", "0.02", "9.88", "1.23", "11.13"], // 2 + 988 + 123
+  ["crypto", "GBP", "USD", "1234.56", "0.16", "61.73", "1.23", "63.12"], // 15.8 -> 16; 6172.8 -> 6173
+  // JPY 12345 paid out in USD: fixed fees in whole yen at 150 (ACH 7.5 -> 8; SEPA 2 × 150 / 92 = 3.26 -> 3)
+  ["ach", "JPY", "USD", "12345", "8", "123", "12", "143"],
+  ["wire", "JPY", "USD", "12345", "150", "247", "12", "409"],
+  ["card", "JPY", "USD", "12345", "15", "62", "12", "89"], // 61.725 -> 62
+  ["swift", "JPY", "USD", "12345", "750", "370", "12", "1132"],
+  ["sepa", "JPY", "USD", "12345", "3", "99", "12", "114"],
+  ["crypto", "JPY", "USD", "12345", "30", "617", "12", "659"],
+  // Half-up at exactly .5: JPY 1500 network 1.5 -> 2; Card FX 7.5 -> 8
+  ["card", "JPY", "USD", "1500", "15", "8", "2", "25"],
+  // USD 0.50: network 0.05 cents -> 0; USD 5.00: network 0.5 cent -> 1
+  ["ach", "USD", "USD", "0.50", "0.05", "0.00", "0.00", "0.05"],
+  ["sepa", "USD", "USD", "5", "0.02", "0.00", "0.01", "0.03"],
 ];
 
 describe("the cost formula, pinned to hand-computed values", () => {
-  it.each(TABLE)("%s %s %s: fixed %s + FX %s + network %s = %s", (railId, currency, amount, fixed, fx, network, total) => {
+  it.each(TABLE)("%s %s -> %s %s: fixed %s + FX %s + network %s = %s", (railId, currency, payout, amount, fixed, fx, network, total) => {
     const amountMinor = QuoteInput.parse({ amount, currency }).amountMinor;
-    const [result] = quoteRails([{ ...seed(railId) }], amountMinor, currency);
+    const [result] = quoteRails([{ ...seed(railId) }], amountMinor, currency, { payoutCurrency: payout });
     expect(result).toMatchObject({ railId, totalCost: total, breakdown: { fixedFee: fixed, fxSpread: fx, networkFee: network } });
     // The minor units agree with the strings, and the breakdown adds up to the total.
-    const { totalMinor, breakdownMinor } = railCostMinor(seed(railId), amountMinor, currency);
+    const { totalMinor, breakdownMinor } = railCostMinor(seed(railId), amountMinor, currency, payout);
     expect(result!.totalCostMinor).toBe(totalMinor);
     expect(breakdownMinor.fixedFee + breakdownMinor.fxSpread + breakdownMinor.networkFee).toBe(totalMinor);
   });
 
-  it("marks exactly one Best Option: the cheapest active rail", () => {
-    const best = (currency: Currency, amount: string) => quoteRails(asQuoteRails(), QuoteInput.parse({ amount, currency }).amountMinor, currency).filter((result) => result.isOptimal).map((result) => result.railId);
-    expect(best("USD", "1000")).toEqual(["sepa"]); // 1.02 is the lowest of 1.05, 2.00, 1.10, 6.00, 1.02, 1.20
-    expect(best("EUR", "1000")).toEqual(["card"]); // 6.10 is the lowest of 11.05, 22.00, 6.10, 36.00, 9.02, 51.20
-    expect(best("GBP", "1234.56")).toEqual(["card"]); // 7.50
-    expect(best("JPY", "12345")).toEqual(["card"]); // 74
+  it("applies FX only when the currencies differ: same-currency FX is 0 for every rail, currency and amount", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 100_000_000_000 }), fc.constantFrom(...SEED_RAILS), fc.constantFrom<Currency>("USD", "EUR", "GBP", "JPY", "INR"), (amountMinor, rail, currency) => {
+        expect(railCostMinor(rail, amountMinor, currency).breakdownMinor.fxSpread).toBe(0);
+        for (const result of quoteRails([{ ...rail }], amountMinor, currency)) expect(result.breakdownMinor.fxSpread).toBe(0);
+      }),
+    );
+  });
+
+  it("states each fixed fee in its own currency and the rate it was converted at", () => {
+    const [sepa] = quoteRails([{ ...seed("sepa") }], 100_000, "USD");
+    expect(sepa!.fixedFeeOriginal).toEqual({ amount: "0.02", currency: "EUR", rate: "1 EUR = 1.0870 USD" });
+    const [ach] = quoteRails([{ ...seed("ach") }], 100_000, "USD");
+    expect(ach!.fixedFeeOriginal).toEqual({ amount: "0.05", currency: "USD", rate: null });
+    const [card] = quoteRails([{ ...seed("card") }], 100_000, "JPY");
+    expect(card).toMatchObject({ breakdown: { fixedFee: "15" }, fixedFeeOriginal: { amount: "0.10", currency: "USD", rate: "1 USD = 150.0000 JPY" } });
+  });
+
+  it("marks exactly one Best Option: the cheapest ELIGIBLE rail (SEPA is cheap but carries EUR only)", () => {
+    const best = (currency: Currency, amount: string, country?: string) => quoteRails(asQuoteRails(), QuoteInput.parse({ amount, currency }).amountMinor, currency, { country }).filter((result) => result.isOptimal).map((result) => result.railId);
+    expect(best("USD", "1000")).toEqual(["ach"]); // ACH 1.05, Wire 2.00, Card 1.10, SWIFT 6.00, Crypto 1.20 (SEPA 1.02 cannot carry USD)
+    expect(best("EUR", "1000")).toEqual(["sepa"]); // 1.02 to Germany
+    expect(best("EUR", "1000", "US")).toEqual(["card"]); // SEPA does not reach the US
+    expect(best("INR", "1000")).toEqual(["upi"]);
+    expect(best("INR", "200000")).toEqual(["swift"]); // above UPI's 1,00,000
+    const usd = quoteRails(asQuoteRails(), 100_000, "USD");
+    expect(usd.find((result) => result.railId === "sepa")).toMatchObject({ eligible: false, isOptimal: false, ineligibleReason: "SEPA carries EUR only" });
+  });
+
+  it("savings: the Best Option against the first eligible rail, never negative", () => {
+    const usd = quoteRails(asQuoteRails(), 100_000, "USD");
+    expect(quoteSavings(usd)).toEqual({ baselineRailId: "ach", baselineName: "ACH", optimalRailId: "ach", savingMinor: 0 });
+    const eur = quoteRails(asQuoteRails(), 100_000, "EUR", { country: "US" });
+    expect(quoteSavings(eur)).toMatchObject({ baselineRailId: "card", optimalRailId: "card", savingMinor: 0 });
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 10_000_000_000 }), fc.constantFrom<Currency>("USD", "EUR", "GBP", "JPY", "INR"), fc.constantFrom<Currency>("USD", "EUR", "GBP", "JPY", "INR"), fc.constantFrom("US", "DE", "IN", "JP", "GB", "BR"), (amountMinor, currency, payout, country) => {
+        const savings = quoteSavings(quoteRails(asQuoteRails(), amountMinor, currency, { payoutCurrency: payout, country }));
+        if (savings) expect(savings.savingMinor).toBeGreaterThanOrEqual(0);
+      }),
+    );
   });
 
   it("compares only active rails, and stopping the best moves Best Option", () => {
-    const rails = asQuoteRails().map((rail) => (rail.id === "sepa" ? { ...rail, status: "down" as const } : rail.id === "crypto" ? { ...rail, status: "maintenance" as const } : rail));
+    const rails = asQuoteRails().map((rail) => (rail.id === "ach" ? { ...rail, status: "down" as const } : rail.id === "crypto" ? { ...rail, status: "maintenance" as const } : rail));
     const results = quoteRails(rails, 100_000, "USD");
-    expect(results.map((result) => result.railId)).toEqual(["ach", "wire", "card", "swift"]);
-    expect(results.find((result) => result.isOptimal)?.railId).toBe("ach"); // 1.05 now the lowest
+    expect(results.map((result) => result.railId)).toEqual(["wire", "card", "swift", "sepa", "upi"]);
+    expect(results.find((result) => result.isOptimal)?.railId).toBe("card"); // 1.10 now the lowest eligible
     expect(quoteRails(rails.map((rail) => ({ ...rail, status: "down" as const })), 100_000, "USD")).toEqual([]);
   });
 
   it("breaks ties by lower average time, then higher success rate, then id", () => {
-    const twin = (id: string, avgProcessingTime: number, successRate: number): QuoteRail => ({ id, name: id, status: "active", fixedFeeMinor: 5, fxSpread: 0.01, avgProcessingTime, successRate });
+    const twin = (id: string, avgProcessingTime: number, successRate: number): QuoteRail => ({ ...seed("card"), id, name: id, status: "active", fixedFeeMinor: 5, fxSpread: 0.01, avgProcessingTime, successRate });
     const pick = (rails: QuoteRail[]) => quoteRails(rails, 100_000, "USD").find((result) => result.isOptimal)?.railId;
     expect(pick([twin("a", 1, 99), twin("b", 0.5, 90)])).toBe("b");
     expect(pick([twin("a", 1, 99), twin("b", 1, 99.5)])).toBe("b");
@@ -107,26 +145,36 @@ describe("the cost formula, pinned to hand-computed values", () => {
 
   it("computes costs only when the amount is above 0", () => {
     expect(quoteRails(asQuoteRails(), 0, "USD")).toEqual([]);
-    expect(railCostMinor(seed("ach"), 0, "EUR")).toEqual({ totalMinor: 5, breakdownMinor: { fixedFee: 5, fxSpread: 0, networkFee: 0 } });
+    expect(railCostMinor(seed("ach"), 0, "EUR")).toMatchObject({ totalMinor: 5, breakdownMinor: { fixedFee: 5, fxSpread: 0, networkFee: 0 } });
   });
 
-  it("is exact at the largest amount (no float drift): 1,000,000,000 EUR over Crypto", () => {
-    // 0.05 × 1e9 = 50,000,000.00; 0.001 × 1e9 = 1,000,000.00; + 0.20
-    expect(quoteRails([{ ...seed("crypto") }], 100_000_000_000, "EUR")[0]!.totalCost).toBe("51000000.20");
+  it("is exact at the largest amount (no float drift): 1,000,000,000 EUR over Crypto, paid out in USD", () => {
+    // 0.05 × 1e9 = 50,000,000.00; 0.001 × 1e9 = 1,000,000.00; + USD 0.20 = EUR 0.18
+    expect(quoteRails([{ ...seed("crypto") }], 100_000_000_000, "EUR", { payoutCurrency: "USD" })[0]!.totalCost).toBe("51000000.18");
   });
 
   it("property: the breakdown always sums to the total and every part is within half a unit of the exact value", () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 100_000_000_000 }), fc.constantFrom(...SEED_RAILS), fc.constantFrom<Currency>("USD", "EUR", "GBP", "JPY"), (amountMinor, rail, currency) => {
-        const { totalMinor, breakdownMinor } = railCostMinor(rail, amountMinor, currency);
+      fc.property(fc.integer({ min: 0, max: 100_000_000_000 }), fc.constantFrom(...SEED_RAILS), fc.constantFrom<Currency>("USD", "EUR", "GBP", "JPY", "INR"), fc.constantFrom<Currency>("USD", "EUR", "GBP", "JPY", "INR"), (amountMinor, rail, currency, payout) => {
+        const { totalMinor, breakdownMinor } = railCostMinor(rail, amountMinor, currency, payout);
         expect(breakdownMinor.fixedFee + breakdownMinor.fxSpread + breakdownMinor.networkFee).toBe(totalMinor);
         expect(Math.abs(breakdownMinor.networkFee - amountMinor / 1000)).toBeLessThanOrEqual(0.5);
-        const exactFx = currency === "USD" ? 0 : (amountMinor * Math.round(rail.fxSpread * 100_000)) / 100_000;
+        const exactFx = currency === payout ? 0 : (amountMinor * Math.round(rail.fxSpread * 100_000)) / 100_000;
         expect(Math.abs(breakdownMinor.fxSpread - exactFx)).toBeLessThanOrEqual(0.5 + 1e-6);
       }),
     );
   });
 
+  it("eligibility: currency, destination (SEPA by region), then amount limits in the fee currency", () => {
+    const payment = (amountMinor: number, currency: Currency, country: string) => ({ amountMinor, currency, country });
+    expect(ineligibility(seed("sepa"), payment(100, "EUR", "FR"))).toBeNull();
+    expect(ineligibility(seed("sepa"), payment(100, "EUR", "US"))).toBe("SEPA does not reach US (it covers SEPA (36 countries))");
+    expect(ineligibility(seed("ach"), payment(100, "EUR", "US"))).toBe("ACH carries USD only");
+    expect(ineligibility(seed("upi"), payment(10_000_001, "INR", "IN"))).toBe("UPI carries at most 100000.00 INR per payment");
+    expect(ineligibility(seed("card"), payment(1_000_000, "EUR", "DE"))).toBe("Card carries at most 10000.00 USD per payment (10000.00 EUR is about 10869.57 USD)");
+    expect(ineligibility(seed("wire"), payment(99, "USD", "US"))).toBe("Wire carries at least 1.00 USD per payment");
+    expect(ineligibility(seed("swift"), payment(5, "INR", "IN"))).toMatch(/SWIFT carries at least 1.00 USD/);
+  });
   it("rounds half-up", () => {
     expect([divideHalfUp(5n, 2n), divideHalfUp(4n, 3n), divideHalfUp(0n, 7n), divideHalfUp(7n, 2n), divideHalfUp(1n, 3n)]).toEqual([3n, 1n, 0n, 4n, 0n]);
   });
@@ -146,12 +194,11 @@ describe("cost percentage and colour band", () => {
     expect([costBandOfPercent(0.5), costBandOfPercent(1), costBandOfPercent(1.99), costBandOfPercent(2)]).toEqual(["green", "yellow", "yellow", "red"]);
   });
 
-  it("the quote carries them: EUR 1000 over SWIFT is 3.6 %, red; USD 1000 over SEPA 0.102 %, green", () => {
-    const results = quoteRails(asQuoteRails(), 100_000, "EUR");
-    expect(results.find((result) => result.railId === "swift")).toMatchObject({ costPercent: 3.6, costBand: "red" });
-    expect(results.find((result) => result.railId === "card")).toMatchObject({ costPercent: 0.61, costBand: "green" });
-    expect(results.find((result) => result.railId === "ach")).toMatchObject({ costPercent: 1.105, costBand: "yellow" });
-    expect(quoteRails(asQuoteRails(), 100_000, "USD").find((result) => result.railId === "sepa")).toMatchObject({ costPercent: 0.102, costBand: "green" });
+  it("the quote carries them: EUR 1000 to the US over SWIFT is 3.56 %, red, paid out in USD; USD 1000 over ACH 0.105 %, green", () => {
+    const results = quoteRails(asQuoteRails(), 100_000, "EUR", { payoutCurrency: "USD" });
+    expect(results.find((result) => result.railId === "swift")).toMatchObject({ costPercent: 3.56, costBand: "red" });
+    expect(results.find((result) => result.railId === "card")).toMatchObject({ costPercent: 0.609, costBand: "green" });
+    expect(quoteRails(asQuoteRails(), 100_000, "USD").find((result) => result.railId === "ach")).toMatchObject({ costPercent: 0.105, costBand: "green" });
   });
 
   it("error-rate bar: under 1 green, under 5 yellow, else red", () => {
@@ -167,20 +214,20 @@ describe("the edit form (spec §5): units and messages", () => {
   };
 
   it("stores FX spread and error injection entered in percent as fractions (÷ 100), exactly", () => {
-    expect(railPatchFromEdit(RailEditInput.parse(valid))).toEqual({ name: "SEPA Instant", type: "SEPA", status: "active", fixedFee: "0.02", fixedFeeMinor: 2, fxSpread: 0.008, slaTarget: 99.9, errorInjection: 0 });
-    expect(railPatchFromEdit(RailEditInput.parse({ ...valid, fxSpreadPercent: "0.001", errorInjectionPercent: 12.5 }))).toMatchObject({ fxSpread: 0.00001, errorInjection: 0.125 });
-    expect(railPatchFromEdit(RailEditInput.parse({ ...valid, fxSpreadPercent: 100, errorInjectionPercent: 100, fixedFee: "15.5" }))).toMatchObject({ fxSpread: 1, errorInjection: 1, fixedFee: "15.50", fixedFeeMinor: 1550 });
-    expect(railPatchFromEdit(RailEditInput.parse({ ...valid, fxSpreadPercent: 0.5 }))).toMatchObject({ fxSpread: 0.005 });
-    expect(railPatchFromEdit(RailEditInput.parse({ ...valid, errorInjectionPercent: "" }))).toMatchObject({ errorInjection: 0 });
-    expect(railPatchFromEdit(RailEditInput.parse({ ...valid, errorInjectionPercent: null }))).toMatchObject({ errorInjection: 0 });
+    expect(railPatchFromEdit(RailEditInput.parse(valid), seed("sepa"))).toEqual({ name: "SEPA Instant", type: "SEPA", status: "active", fixedFee: "0.02", fixedFeeMinor: 2, fxSpread: 0.008, slaTarget: 99.9, errorInjection: 0, feeCurrency: "EUR", currencies: ["EUR"], countries: ["SEPA"], minAmount: "0.01", minAmountMinor: 1, maxAmount: null, maxAmountMinor: null, settlementSeconds: 86_400 });
+    expect(railPatchFromEdit(RailEditInput.parse({ ...valid, fxSpreadPercent: "0.001", errorInjectionPercent: 12.5 }), seed("sepa"))).toMatchObject({ fxSpread: 0.00001, errorInjection: 0.125 });
+    expect(railPatchFromEdit(RailEditInput.parse({ ...valid, fxSpreadPercent: 100, errorInjectionPercent: 100, fixedFee: "15.5" }), seed("sepa"))).toMatchObject({ fxSpread: 1, errorInjection: 1, fixedFee: "15.50", fixedFeeMinor: 1550 });
+    expect(railPatchFromEdit(RailEditInput.parse({ ...valid, fxSpreadPercent: 0.5 }), seed("sepa"))).toMatchObject({ fxSpread: 0.005 });
+    expect(railPatchFromEdit(RailEditInput.parse({ ...valid, errorInjectionPercent: "" }), seed("sepa"))).toMatchObject({ errorInjection: 0 });
+    expect(railPatchFromEdit(RailEditInput.parse({ ...valid, errorInjectionPercent: null }), seed("sepa"))).toMatchObject({ errorInjection: 0 });
   });
 
   it("round-trips through the form's defaults (percent shown, fraction stored)", () => {
     for (const seedRail of SEED_RAILS) {
       const rail = Rail.parse({ ...seedRail, lastPing: null, version: 1, updated_at: "2026-01-01T00:00:00.000Z", updated_by: "x", lastChange: null });
       const { version: _version, ...defaults } = railEditDefaults(rail);
-      const patch = railPatchFromEdit(RailEditInput.parse(defaults));
-      expect(patch).toMatchObject({ fxSpread: rail.fxSpread, fixedFeeMinor: rail.fixedFeeMinor, slaTarget: rail.slaTarget, errorInjection: 0 });
+      const patch = railPatchFromEdit(RailEditInput.parse(defaults), rail);
+      expect(patch).toMatchObject({ fxSpread: rail.fxSpread, fixedFeeMinor: rail.fixedFeeMinor, slaTarget: rail.slaTarget, errorInjection: 0, currencies: rail.currencies, countries: rail.countries, feeCurrency: rail.feeCurrency, minAmountMinor: rail.minAmountMinor, maxAmountMinor: rail.maxAmountMinor, settlementSeconds: rail.settlementSeconds });
     }
     expect(fractionToPercentText(0.005)).toBe("0.5");
     expect(fractionToPercentText(0.00001)).toBe("0.001");
@@ -211,6 +258,17 @@ describe("the edit form (spec §5): units and messages", () => {
       [{ ...valid, errorInjectionPercent: 0.05 }, RAIL_MESSAGES.errorInjectionStep],
       [{ ...valid, version: 0 }, RAIL_MESSAGES.version],
       [{ ...valid, version: "2" }, RAIL_MESSAGES.version],
+      [{ ...valid, feeCurrency: "XAU" }, RAIL_MESSAGES.feeCurrency],
+      [{ ...valid, currencies: [] }, RAIL_MESSAGES.currencies],
+      [{ ...valid, currencies: ["USD", "BTC"] }, RAIL_MESSAGES.currencies],
+      [{ ...valid, countries: [] }, RAIL_MESSAGES.countries],
+      [{ ...valid, countries: ["usa1"] }, RAIL_MESSAGES.countries],
+      [{ ...valid, countries: ["ASEAN"] }, RAIL_MESSAGES.unknownRegion("ASEAN")],
+      [{ ...valid, minAmount: -1 }, RAIL_MESSAGES.minAmount],
+      [{ ...valid, maxAmount: 0 }, RAIL_MESSAGES.maxAmount],
+      [{ ...valid, minAmount: 10, maxAmount: 5 }, RAIL_MESSAGES.minAboveMax],
+      [{ ...valid, settlementSeconds: 0 }, RAIL_MESSAGES.settlementSeconds],
+      [{ ...valid, settlementSeconds: 1.5 }, RAIL_MESSAGES.settlementSeconds],
     ];
     for (const [input, expected] of cases) expect(message(input), JSON.stringify(input)).toBe(expected);
     expect(message({ ...valid, cost: 1 })).toMatch(/cost/);
@@ -221,9 +279,9 @@ describe("the edit form (spec §5): units and messages", () => {
 
 describe("quote input and the simulator's amount", () => {
   it("amount is a decimal string or number, 0 or more, at most the currency's decimals", () => {
-    expect(QuoteInput.parse({ amount: "1000", currency: "USD" })).toEqual({ amountMinor: 100_000, currency: "USD" });
-    expect(QuoteInput.parse({ amount: 12.5, currency: "EUR" })).toEqual({ amountMinor: 1250, currency: "EUR" });
-    expect(QuoteInput.parse({ amount: 0, currency: "JPY" })).toEqual({ amountMinor: 0, currency: "JPY" });
+    expect(QuoteInput.parse({ amount: "1000", currency: "USD" })).toEqual({ amountMinor: 100_000, currency: "USD", payoutCurrency: "USD", country: "US" });
+    expect(QuoteInput.parse({ amount: 12.5, currency: "EUR", payoutCurrency: "GBP" })).toEqual({ amountMinor: 1250, currency: "EUR", payoutCurrency: "GBP", country: "GB" });
+    expect(QuoteInput.parse({ amount: 0, currency: "JPY", country: "de" })).toEqual({ amountMinor: 0, currency: "JPY", payoutCurrency: "JPY", country: "DE" });
     const message = (input: unknown) => {
       const parsed = QuoteInput.safeParse(input);
       return parsed.success ? null : parsed.error.issues[0]!.message;
@@ -231,7 +289,8 @@ describe("quote input and the simulator's amount", () => {
     expect(message({ amount: "-1", currency: "USD" })).toBe("Amount must be 0 or more");
     expect(message({ amount: "abc", currency: "USD" })).toBe("Amount must be a number");
     expect(message({ amount: "1.5", currency: "JPY" })).toBe("JPY amounts cannot have decimals");
-    expect(message({ amount: "1", currency: "INR" })).toBe("Currency must be one of USD, EUR, GBP, JPY");
+    expect(message({ amount: "1", currency: "CHF" })).toBe("Currency must be one of USD, EUR, GBP, JPY, INR");
+    expect(message({ amount: "1", currency: "USD", country: "USA" })).toBe(QUOTE_MESSAGES.country);
     expect(message({ currency: "USD" })).toBe("Amount is required");
     expect(message({ amount: "1e400", currency: "USD" })).toBe("Amount must be a number");
     expect(message({ amount: "99999999999", currency: "USD" })).toBe("Amount is too large");

@@ -1,5 +1,7 @@
 import { z } from "zod";
-import { CURRENCIES, minorUnits, parseDecimal, toDecimalString, type Currency } from "../money/model";
+import { CURRENCIES, Currency as CurrencySchema, minorUnits, parseDecimal, toDecimalString, type Currency } from "../money/model";
+import { convertMinor, rateText } from "./reference-rates";
+import { coversCountry, coverageText, CURRENCY_HOME_COUNTRY, isRegionName } from "./regions";
 
 /**
  * Payment rails (spec 001 §3 "Payment rail", §5 "Rail edit form", §9 "Rails console"): the
@@ -8,9 +10,10 @@ import { CURRENCIES, minorUnits, parseDecimal, toDecimalString, type Currency } 
  * the console's cost simulator call the same functions, so they cannot disagree.
  *
  * Units:
- * - Money is integer minor units inside. A rail's fixed fee and per-transaction cost are USD
- *   (spec §5 "Fixed fee step 0.01 (USD)"), stored in cents (`fixedFeeMinor`, `costMinor`) and
- *   shown as decimal strings (`fixedFee`, `cost`).
+ * - Money is integer minor units inside. A rail's fixed fee, and its amount limits, are in the
+ *   rail's fee currency (`feeCurrency`: USD for ACH, EUR for SEPA, INR for UPI), stored in its
+ *   minor units (`fixedFeeMinor`, `minAmountMinor`, `maxAmountMinor`) and shown as decimal strings.
+ *   The per-transaction cost (`cost`, `costMinor`) is a USD figure of the console.
  * - `fxSpread` and `errorInjection` are fractions (0.01 = 1 %); the edit form takes both in
  *   percent and divides by 100. An FX spread is a whole number of 0.001 % steps, i.e. of
  *   1/100,000 (SPREAD_SCALE), so the formula works on integers.
@@ -23,9 +26,9 @@ export type RailType = (typeof RAIL_TYPES)[number];
 export const RAIL_STATUSES = ["active", "maintenance", "down"] as const;
 export type RailStatus = (typeof RAIL_STATUSES)[number];
 
-/** The simulator's and the quote's currencies (spec §9). */
-export const QUOTE_CURRENCIES = ["USD", "EUR", "GBP", "JPY"] as const satisfies readonly Currency[];
-export type QuoteCurrency = (typeof QUOTE_CURRENCIES)[number];
+/** The simulator's and the quote's currencies (spec §9): every currency the ledger keeps. */
+export const QUOTE_CURRENCIES = Object.keys(CURRENCIES) as [Currency, ...Currency[]];
+export type QuoteCurrency = Currency;
 
 /** FX spreads are whole multiples of 1/SPREAD_SCALE (0.001 % = 0.00001). */
 export const SPREAD_SCALE = 100_000;
@@ -41,6 +44,11 @@ export const isRailId = (value: string): boolean => RAIL_ID_PATTERN.test(value);
 export const RAIL_METRICS_SOURCES = ["sample", "payments"] as const;
 
 const fraction = z.number().min(0).max(1);
+
+/** A country code (two capital letters) or a region name (regions.ts). */
+export const COVERAGE_ENTRY = /^(?:[A-Z]{2}|[A-Z][A-Z_]{2,19})$/;
+/** Longest settlement time a rail may state: 30 days. */
+export const MAX_SETTLEMENT_SECONDS = 30 * 86_400;
 
 export const RailChange = z.object({
   version: z.number().int().min(1).describe("The rail's version this change produced"),
@@ -63,8 +71,8 @@ export const Rail = z.object({
   avgProcessingTime: z.number().min(0).describe("Seconds"),
   cost: z.string().describe("Cost per transaction, USD decimal string"),
   costMinor: z.number().int().min(0).describe("Cost per transaction in US cents"),
-  fixedFee: z.string().describe("Fixed fee per payment, USD decimal string"),
-  fixedFeeMinor: z.number().int().min(0).describe("Fixed fee in US cents"),
+  fixedFee: z.string().describe("Fixed fee per payment, decimal string in the fee currency"),
+  fixedFeeMinor: z.number().int().min(0).describe("Fixed fee in the fee currency's minor units"),
   fxSpread: fraction.describe("FX spread as a fraction (0.01 = 1 %); applies to non-USD amounts"),
   slaTarget: z.number().min(0).max(100).describe("Percent"),
   errorRate: z.number().min(0).max(100).describe("Percent"),
@@ -73,6 +81,14 @@ export const Rail = z.object({
   lastPing: z.string().nullable().describe("ISO time of the rail's last health answer; null until rail health checks exist"),
   icon: z.string(),
   errorInjection: fraction.describe("Injected failure share for testing and demos (fraction, 0..1)"),
+  currencies: z.array(CurrencySchema).min(1).describe("The currencies the rail carries"),
+  countries: z.array(z.string().regex(COVERAGE_ENTRY)).min(1).describe("Where it carries payments to: ISO 3166-1 alpha-2 codes and region names (SEPA, WORLDWIDE)"),
+  feeCurrency: CurrencySchema.describe("The currency of the rail's fixed fee and amount limits"),
+  minAmount: z.string().describe("Smallest payment, in the fee currency (decimal string)"),
+  minAmountMinor: z.number().int().min(0),
+  maxAmount: z.string().nullable().describe("Largest payment, in the fee currency; null: no maximum"),
+  maxAmountMinor: z.number().int().min(1).nullable(),
+  settlementSeconds: z.number().int().min(1).max(MAX_SETTLEMENT_SECONDS).describe("How long until the money arrives, seconds"),
   metricsSource: z.enum(RAIL_METRICS_SOURCES).describe("`sample`: volume, success/error rate and average time are spec 001 §9's sample figures; `payments`: computed from real payments"),
   version: z.number().int().min(1),
   updated_at: z.string(),
@@ -100,6 +116,16 @@ export const RAIL_MESSAGES = {
   errorInjection: "Error injection rate must be a percentage from 0 to 100",
   errorInjectionStep: "Error injection rate takes steps of 0.1 %",
   version: "version must be a whole number from 1",
+  feeCurrency: `Fee currency must be one of ${Object.keys(CURRENCIES).join(", ")}`,
+  currencies: `Currencies must list 1 to ${Object.keys(CURRENCIES).length} of ${Object.keys(CURRENCIES).join(", ")}`,
+  countries: "Countries must list 1 to 250 ISO country codes (e.g. US, DE) or region names (SEPA, WORLDWIDE)",
+  unknownRegion: (name: string) => `Unknown region ${name.slice(0, 20)}: use SEPA or WORLDWIDE, or country codes`,
+  unknownCountry: (code: string) => `${code.slice(0, 2)} is not an ISO 3166-1 country code`,
+  minAmount: "Minimum amount must be a number from 0, in steps of 0.01",
+  maxAmount: "Maximum amount must be empty (no maximum) or a number above 0, in steps of 0.01",
+  minAboveMax: "Minimum amount cannot be above the maximum amount",
+  wholeAmounts: (currency: string) => `${currency} has no decimals: the fixed fee and amount limits must be whole numbers`,
+  settlementSeconds: `Settlement time must be a whole number of seconds from 1 to ${MAX_SETTLEMENT_SECONDS}`,
 } as const;
 
 const DECIMAL = /^(\d+)(?:\.(\d+))?$/;
@@ -167,8 +193,43 @@ export const RailEditInput = z
     errorInjectionPercent: optionalStepField(1, 100, { required: RAIL_MESSAGES.errorInjection, range: RAIL_MESSAGES.errorInjection, step: RAIL_MESSAGES.errorInjectionStep })
       .describe("Optional, percent 0-100 (step 0.1), for testing and demo only; stored as a fraction; empty: 0"),
     version: z.number({ error: RAIL_MESSAGES.version }).int(RAIL_MESSAGES.version).min(1, RAIL_MESSAGES.version).max(1_000_000_000, RAIL_MESSAGES.version).optional(),
+    feeCurrency: z.enum(Object.keys(CURRENCIES) as [Currency, ...Currency[]], { error: RAIL_MESSAGES.feeCurrency }).optional().describe("The currency of the fixed fee and the amount limits; absent: unchanged"),
+    currencies: z
+      .array(z.enum(Object.keys(CURRENCIES) as [Currency, ...Currency[]], { error: RAIL_MESSAGES.currencies }), { error: RAIL_MESSAGES.currencies })
+      .min(1, RAIL_MESSAGES.currencies)
+      .max(Object.keys(CURRENCIES).length, RAIL_MESSAGES.currencies)
+      .transform((list) => [...new Set(list)])
+      .optional()
+      .describe("The currencies the rail carries; absent: unchanged"),
+    countries: z
+      .array(z.string({ error: RAIL_MESSAGES.countries }).trim().toUpperCase().regex(COVERAGE_ENTRY, RAIL_MESSAGES.countries), { error: RAIL_MESSAGES.countries })
+      .min(1, RAIL_MESSAGES.countries)
+      .max(250, RAIL_MESSAGES.countries)
+      .transform((list) => [...new Set(list)])
+      .superRefine((list, ctx) => {
+        const unknown = list.find((entry) => entry.length > 2 && !isRegionName(entry));
+        if (unknown) ctx.addIssue({ code: "custom", message: RAIL_MESSAGES.unknownRegion(unknown) });
+      })
+      .optional()
+      .describe("ISO 3166-1 alpha-2 codes and region names (SEPA, WORLDWIDE); absent: unchanged"),
+    minAmount: optionalStepField(2, 1_000_000_000, { required: RAIL_MESSAGES.minAmount, range: RAIL_MESSAGES.minAmount, step: RAIL_MESSAGES.minAmount }).describe("In the fee currency, step 0.01; absent: unchanged"),
+    maxAmount: z
+      .union([z.number(), z.string(), z.null()], { error: RAIL_MESSAGES.maxAmount })
+      .optional()
+      .transform((input, ctx): number | null | undefined => {
+        if (input === undefined) return undefined;
+        if (input === null || input === "") return null;
+        const scaled = toScaled(input, 2, 1_000_000_000, { required: RAIL_MESSAGES.maxAmount, range: RAIL_MESSAGES.maxAmount, step: RAIL_MESSAGES.maxAmount }, ctx);
+        if (scaled === 0) ctx.addIssue({ code: "custom", message: RAIL_MESSAGES.maxAmount });
+        return scaled;
+      })
+      .describe("In the fee currency, step 0.01; null or empty: no maximum; absent: unchanged"),
+    settlementSeconds: z.number({ error: RAIL_MESSAGES.settlementSeconds }).int(RAIL_MESSAGES.settlementSeconds).min(1, RAIL_MESSAGES.settlementSeconds).max(MAX_SETTLEMENT_SECONDS, RAIL_MESSAGES.settlementSeconds).optional().describe("Seconds until the money arrives; absent: unchanged"),
   })
-  .strict();
+  .strict()
+  .superRefine((edit, ctx) => {
+    if (typeof edit.minAmount === "number" && typeof edit.maxAmount === "number" && edit.minAmount > edit.maxAmount) ctx.addIssue({ code: "custom", path: ["minAmount"], message: RAIL_MESSAGES.minAboveMax });
+  });
 /** What the form holds (numbers or strings as typed). */
 export type RailEditFormValues = z.input<typeof RailEditInput>;
 /** The parsed form: scaled integers (fixedFee in cents, fxSpreadPercent in 0.001 %, slaTarget and errorInjectionPercent in 0.1 %). */
@@ -184,23 +245,63 @@ export interface RailPatch {
   fxSpread: number;
   slaTarget: number;
   errorInjection: number;
+  feeCurrency: Currency;
+  currencies: Currency[];
+  countries: string[];
+  minAmount: string;
+  minAmountMinor: number;
+  maxAmount: string | null;
+  maxAmountMinor: number | null;
+  settlementSeconds: number;
+}
+
+/** What a rail carries, as an edit falls back to when a field is absent. */
+export type RailCarriage = Pick<Rail, "feeCurrency" | "currencies" | "countries" | "minAmountMinor" | "maxAmountMinor" | "settlementSeconds">;
+
+/** Hundredths (the form's step) in a currency's minor units; null when the currency has no such fraction (JPY 0.50). */
+function hundredthsToMinor(hundredths: number, currency: Currency): number | null {
+  const decimals = minorUnits(currency);
+  if (decimals >= 2) return hundredths * 10 ** (decimals - 2);
+  const divisor = 10 ** (2 - decimals);
+  return hundredths % divisor === 0 ? hundredths / divisor : null;
 }
 
 /**
- * Form units to stored units: percent ÷ 100 for FX spread and error injection. Exact: an FX
- * spread of 0.5 % is 500 thousandths of a percent = 500 / 100,000 = 0.005.
+ * Form units to stored units: percent ÷ 100 for FX spread and error injection (exact: an FX
+ * spread of 0.5 % is 500 thousandths of a percent = 500 / 100,000 = 0.005); the fixed fee and the
+ * amount limits in the fee currency's minor units. Fields the edit leaves out keep `current`'s
+ * values (the amounts, when only the fee currency changes, keep their minor units). Throws a
+ * RangeError with the message when an amount has decimals its currency lacks.
  */
-export function railPatchFromEdit(edit: RailEditParsed): RailPatch {
+export function railPatchFromEdit(edit: RailEditParsed, current: RailCarriage): RailPatch {
   const injectionTenths = typeof edit.errorInjectionPercent === "number" ? edit.errorInjectionPercent : 0;
+  const feeCurrency = edit.feeCurrency ?? current.feeCurrency;
+  const minor = (hundredths: number) => {
+    const value = hundredthsToMinor(hundredths, feeCurrency);
+    if (value === null) throw new RangeError(RAIL_MESSAGES.wholeAmounts(feeCurrency));
+    return value;
+  };
+  const fixedFeeMinor = minor(edit.fixedFee);
+  const minAmountMinor = edit.minAmount === undefined ? current.minAmountMinor : minor(edit.minAmount);
+  const maxAmountMinor = edit.maxAmount === undefined ? current.maxAmountMinor : edit.maxAmount === null ? null : minor(edit.maxAmount);
+  if (maxAmountMinor !== null && minAmountMinor > maxAmountMinor) throw new RangeError(RAIL_MESSAGES.minAboveMax);
   return {
     name: edit.name,
     type: edit.type,
     status: edit.status,
-    fixedFee: toDecimalString(edit.fixedFee, "USD"),
-    fixedFeeMinor: edit.fixedFee,
+    fixedFee: toDecimalString(fixedFeeMinor, feeCurrency),
+    fixedFeeMinor,
     fxSpread: edit.fxSpreadPercent / SPREAD_SCALE,
     slaTarget: edit.slaTarget / 10,
     errorInjection: injectionTenths / 1000,
+    feeCurrency,
+    currencies: edit.currencies ?? current.currencies,
+    countries: edit.countries ?? current.countries,
+    minAmount: toDecimalString(minAmountMinor, feeCurrency),
+    minAmountMinor,
+    maxAmount: maxAmountMinor === null ? null : toDecimalString(maxAmountMinor, feeCurrency),
+    maxAmountMinor,
+    settlementSeconds: edit.settlementSeconds ?? current.settlementSeconds,
   };
 }
 
@@ -215,6 +316,12 @@ export function railEditDefaults(rail: Rail): RailEditFormValues {
     slaTarget: String(rail.slaTarget),
     errorInjectionPercent: fractionToPercentText(rail.errorInjection, 1),
     version: rail.version,
+    feeCurrency: rail.feeCurrency,
+    currencies: rail.currencies,
+    countries: rail.countries,
+    minAmount: rail.minAmount,
+    maxAmount: rail.maxAmount ?? "",
+    settlementSeconds: rail.settlementSeconds,
   };
 }
 
@@ -240,6 +347,8 @@ export function divideHalfUp(numerator: bigint, denominator: bigint): bigint {
 export interface RailFees {
   fixedFeeMinor: number;
   fxSpread: number;
+  /** The fixed fee's currency; absent: USD (the console's figures before rails had a fee currency). */
+  feeCurrency?: Currency | undefined;
 }
 
 /** An FX spread fraction as whole 1/100,000 parts (0.005 -> 500). */
@@ -254,31 +363,75 @@ export interface CostBreakdownMinor {
 export interface RailCostMinor {
   totalMinor: number;
   breakdownMinor: CostBreakdownMinor;
+  /** The fixed fee in the rail's own currency, and the rate it was converted at (null: same currency). */
+  fixedFeeOriginal: { minor: number; currency: Currency; rate: string | null };
 }
 
 /**
- * THE cost of sending `amountMinor` of `currency` over a rail (spec §9):
+ * THE cost of sending `amountMinor` of `currency` over a rail (spec §9), paid out in
+ * `payoutCurrency` (the same by default: every payment on this platform arrives in the currency
+ * it was sent in):
  *
- *   total = fixed fee + FX spread × amount (zero when the currency is USD) + 0.1 % × amount
+ *   total = fixed fee (in the amount's currency) + FX spread × amount (only when the payout
+ *           currency differs) + 0.1 % × amount
  *
- * - Each of the three parts is rounded half-up to the currency's minor unit (JPY: whole yen) and
- *   the total is their sum, so the breakdown always adds up to the total shown.
- * - The fixed fee is a USD figure (spec §5). It is applied as the same number of units of the
- *   amount's currency, as the spec's simulator does (0.05 fixed fee + ... for a EUR amount means
- *   EUR 0.05), rounded to that currency's minor unit (JPY: 0.05 -> 0, 1 -> 1, 5 -> 5). Why not
- *   converted: this slice has no FX rates (the treasury/FX domain comes later) and converting at
- *   invented rates would show invented numbers; the fixed fee is at most a few units and the FX
- *   spread, which is a share of the amount, dominates every non-USD quote. When FX rates exist this
- *   is the one place to change.
+ * - The fixed fee is stated in the rail's fee currency and converted to the amount's currency at
+ *   the reference rate (reference-rates.ts; the rate is returned so every screen can state it).
+ * - The FX spread is the price of a conversion: a payment that is not converted pays none.
+ * - Each part is rounded half-up to the currency's minor unit (JPY: whole yen) and the total is
+ *   their sum, so the breakdown always adds up to the total shown.
  */
-export function railCostMinor(rail: RailFees, amountMinor: number, currency: Currency): RailCostMinor {
+export function railCostMinor(rail: RailFees, amountMinor: number, currency: Currency, payoutCurrency: Currency = currency): RailCostMinor {
   if (!Number.isSafeInteger(amountMinor) || amountMinor < 0) throw new RangeError("amountMinor must be a non-negative safe integer");
   const amount = BigInt(amountMinor);
-  const decimals = BigInt(minorUnits(currency));
-  const fixedFee = Number(divideHalfUp(BigInt(rail.fixedFeeMinor) * 10n ** decimals, 100n));
-  const fxSpread = currency === "USD" ? 0 : Number(divideHalfUp(amount * BigInt(spreadParts(rail.fxSpread)), BigInt(SPREAD_SCALE)));
+  const feeCurrency = rail.feeCurrency ?? "USD";
+  const fixedFee = convertMinor(rail.fixedFeeMinor, feeCurrency, currency);
+  const fxSpread = payoutCurrency === currency ? 0 : Number(divideHalfUp(amount * BigInt(spreadParts(rail.fxSpread)), BigInt(SPREAD_SCALE)));
   const networkFee = Number(divideHalfUp(amount * BigInt(NETWORK_FEE_PARTS), BigInt(SPREAD_SCALE)));
-  return { totalMinor: fixedFee + fxSpread + networkFee, breakdownMinor: { fixedFee, fxSpread, networkFee } };
+  return {
+    totalMinor: fixedFee + fxSpread + networkFee,
+    breakdownMinor: { fixedFee, fxSpread, networkFee },
+    fixedFeeOriginal: { minor: rail.fixedFeeMinor, currency: feeCurrency, rate: rateText(feeCurrency, currency) },
+  };
+}
+
+/* ---------- what a rail can carry ---------- */
+
+/** What eligibility needs of a rail (a stored Rail has it all). */
+export type RailCoverage = Pick<Rail, "name" | "currencies" | "countries" | "feeCurrency" | "minAmountMinor" | "maxAmountMinor">;
+
+/** A payment as eligibility sees it: the amount in its currency, and where it goes (regions.ts destinationCountry). */
+export interface CarriedPayment {
+  amountMinor: number;
+  currency: Currency;
+  country: string;
+}
+
+/**
+ * Why `rail` cannot carry the payment, in words a payer reads, or null when it can: the currency
+ * (the payout currency: what arrives), the destination country, then the amount limits, which are
+ * in the rail's fee currency and compared with the amount converted at the reference rate.
+ */
+export function ineligibility(rail: RailCoverage, payment: CarriedPayment): string | null {
+  if (!rail.currencies.includes(payment.currency)) return `${rail.name} carries ${rail.currencies.join(", ")} only`;
+  if (!coversCountry(rail.countries, payment.country)) return `${rail.name} does not reach ${payment.country} (it covers ${coverageText(rail.countries)})`;
+  const inFeeCurrency = convertMinor(payment.amountMinor, payment.currency, rail.feeCurrency);
+  const converted = rail.feeCurrency === payment.currency ? "" : ` (${toDecimalString(payment.amountMinor, payment.currency)} ${payment.currency} is about ${toDecimalString(inFeeCurrency, rail.feeCurrency)} ${rail.feeCurrency})`;
+  if (inFeeCurrency < rail.minAmountMinor) return `${rail.name} carries at least ${toDecimalString(rail.minAmountMinor, rail.feeCurrency)} ${rail.feeCurrency} per payment${converted}`;
+  if (rail.maxAmountMinor !== null && inFeeCurrency > rail.maxAmountMinor) return `${rail.name} carries at most ${toDecimalString(rail.maxAmountMinor, rail.feeCurrency)} ${rail.feeCurrency} per payment${converted}`;
+  return null;
+}
+
+/** A settlement time as a payer reads it: "within a minute", "within 4 hours", "within 1 business day". */
+export function arrivalEstimate(settlementSeconds: number): string {
+  if (settlementSeconds <= 60) return "within a minute";
+  if (settlementSeconds < 3_600) return `within ${Math.ceil(settlementSeconds / 60)} minutes`;
+  if (settlementSeconds < 86_400) {
+    const hours = Math.ceil(settlementSeconds / 3_600);
+    return `within ${hours} hour${hours === 1 ? "" : "s"}`;
+  }
+  const days = Math.ceil(settlementSeconds / 86_400);
+  return `within ${days} business day${days === 1 ? "" : "s"}`;
 }
 
 /* ---------- cost percentage and colour band ---------- */
@@ -316,12 +469,13 @@ export function errorRateBand(errorRatePercent: number): CostBand {
 
 /* ---------- quotes across rails ---------- */
 
-export interface QuoteRail extends RailFees {
+export interface QuoteRail extends RailFees, RailCoverage {
   id: string;
-  name: string;
   status: RailStatus;
   avgProcessingTime: number;
   successRate: number;
+  settlementSeconds: number;
+  feeCurrency: Currency;
 }
 
 /** The spec's Rail cost result, with minor units beside the decimal strings. */
@@ -332,25 +486,43 @@ export interface RailCostResult {
   totalCostMinor: number;
   breakdown: { fixedFee: string; fxSpread: string; networkFee: string };
   breakdownMinor: CostBreakdownMinor;
+  /** The fixed fee in the rail's own currency and the rate it was converted at (null: not converted). */
+  fixedFeeOriginal: { amount: string; currency: Currency; rate: string | null };
+  /** The cheapest ELIGIBLE rail (exactly one when any rail is eligible). */
   isOptimal: boolean;
+  eligible: boolean;
+  /** Why the rail cannot carry this payment; null when it can. */
+  ineligibleReason: string | null;
   /** The rail's average processing time, seconds. */
   estimatedTime: number;
+  settlementSeconds: number;
   costPercent: number;
   costBand: CostBand;
 }
 
+export interface QuoteOptions {
+  /** What arrives; the amount's currency by default (no conversion: no FX spread). */
+  payoutCurrency?: Currency | undefined;
+  /** Where it goes; the payout currency's home country by default (regions.ts). */
+  country?: string | undefined;
+}
+
 /**
- * Every ACTIVE rail's cost for the amount, in the given rails' order, with exactly one
- * `isOptimal` (spec §9 "Best Option"): the lowest total. Ties (equal totals in minor units) go to
- * the faster rail (lower average time), then the higher success rate, then the rail id
- * alphabetically, so the pick is deterministic and explainable. Costs only when the amount is
- * above 0 (spec §5): an amount of 0 gives no results.
+ * Every ACTIVE rail's cost for the amount, in the given rails' order, each marked eligible or not
+ * (with the reason). Exactly one ELIGIBLE rail is `isOptimal` (spec §9 "Best Option"): the lowest
+ * total; ties (equal totals in minor units) go to the faster rail (lower average time), then the
+ * higher success rate, then the rail id alphabetically. A rail that cannot carry the payment is
+ * never the Best Option, however cheap. Costs only when the amount is above 0 (spec §5): an
+ * amount of 0 gives no results.
  */
-export function quoteRails(rails: readonly QuoteRail[], amountMinor: number, currency: Currency): RailCostResult[] {
+export function quoteRails(rails: readonly QuoteRail[], amountMinor: number, currency: Currency, options: QuoteOptions = {}): RailCostResult[] {
   if (amountMinor <= 0) return [];
+  const payoutCurrency = options.payoutCurrency ?? currency;
+  const country = options.country ?? CURRENCY_HOME_COUNTRY[payoutCurrency];
   const active = rails.filter((rail) => rail.status === "active");
   const results: RailCostResult[] = active.map((rail) => {
-    const { totalMinor, breakdownMinor } = railCostMinor(rail, amountMinor, currency);
+    const { totalMinor, breakdownMinor, fixedFeeOriginal } = railCostMinor(rail, amountMinor, currency, payoutCurrency);
+    const reason = ineligibility(rail, { amountMinor: convertMinor(amountMinor, currency, payoutCurrency), currency: payoutCurrency, country });
     return {
       railId: rail.id,
       name: rail.name,
@@ -362,8 +534,12 @@ export function quoteRails(rails: readonly QuoteRail[], amountMinor: number, cur
         networkFee: toDecimalString(breakdownMinor.networkFee, currency),
       },
       breakdownMinor,
+      fixedFeeOriginal: { amount: toDecimalString(fixedFeeOriginal.minor, fixedFeeOriginal.currency), currency: fixedFeeOriginal.currency, rate: fixedFeeOriginal.rate },
       isOptimal: false,
+      eligible: reason === null,
+      ineligibleReason: reason,
       estimatedTime: rail.avgProcessingTime,
+      settlementSeconds: rail.settlementSeconds,
       costPercent: costPercent(totalMinor, amountMinor) ?? 0,
       costBand: costBand(totalMinor, amountMinor) ?? "green",
     };
@@ -376,6 +552,7 @@ export function quoteRails(rails: readonly QuoteRail[], amountMinor: number, cur
 function optimalIndex(rails: readonly QuoteRail[], results: readonly RailCostResult[]): number {
   let best = -1;
   results.forEach((result, index) => {
+    if (!result.eligible) return;
     if (best < 0) {
       best = index;
       return;
@@ -397,18 +574,46 @@ function optimalIndex(rails: readonly QuoteRail[], results: readonly RailCostRes
   return best;
 }
 
+/**
+ * The simulator's savings: the Best Option against a baseline, the default rail (the first
+ * eligible rail in console order, what a fixed priority order would use). The Best Option is the
+ * cheapest eligible rail and the baseline is eligible, so the saving is never negative; with no
+ * eligible rail there is neither.
+ */
+export interface QuoteSavings {
+  baselineRailId: string;
+  baselineName: string;
+  optimalRailId: string;
+  savingMinor: number;
+}
+
+export function quoteSavings(results: readonly RailCostResult[]): QuoteSavings | null {
+  const baseline = results.find((result) => result.eligible);
+  const optimal = results.find((result) => result.isOptimal);
+  if (!baseline || !optimal) return null;
+  return { baselineRailId: baseline.railId, baselineName: baseline.name, optimalRailId: optimal.railId, savingMinor: baseline.totalCostMinor - optimal.totalCostMinor };
+}
+
 /* ---------- the quote request ---------- */
 
 export const QUOTE_MESSAGES = {
   currency: `Currency must be one of ${QUOTE_CURRENCIES.join(", ")}`,
+  payoutCurrency: `payoutCurrency must be one of ${QUOTE_CURRENCIES.join(", ")}`,
+  country: "country must be an ISO 3166-1 alpha-2 country code (e.g. DE)",
   amountNegative: "Amount must be 0 or more",
 } as const;
 
-/** POST /api/v1/rails/quote: amount as a decimal string or number, 0 or more; currency USD|EUR|GBP|JPY. */
+/**
+ * POST /api/v1/rails/quote: amount as a decimal string or number, 0 or more, in `currency`;
+ * optionally the currency it arrives in (`payoutCurrency`, default the same) and where it goes
+ * (`country`, default the payout currency's home country).
+ */
 export const QuoteInput = z
   .object({
     amount: z.union([z.string(), z.number()], { error: "Amount is required" }).describe("Decimal string or number, 0 or more, at most the currency's decimals"),
     currency: z.enum(QUOTE_CURRENCIES, { error: QUOTE_MESSAGES.currency }),
+    payoutCurrency: z.enum(QUOTE_CURRENCIES, { error: QUOTE_MESSAGES.payoutCurrency }).optional().describe("The currency that arrives; default: `currency` (no conversion, no FX spread)"),
+    country: z.string({ error: QUOTE_MESSAGES.country }).trim().toUpperCase().regex(/^[A-Z]{2}$/, QUOTE_MESSAGES.country).optional().describe("Destination country; default: the payout currency's home country"),
   })
   .strict()
   .transform((input, ctx) => {
@@ -417,7 +622,7 @@ export const QuoteInput = z
       ctx.addIssue({ code: "custom", path: ["amount"], message: parsed.message === "Amount must be greater than 0" ? QUOTE_MESSAGES.amountNegative : parsed.message });
       return z.NEVER;
     }
-    return { currency: input.currency, amountMinor: parsed.minor };
+    return { currency: input.currency, amountMinor: parsed.minor, payoutCurrency: input.payoutCurrency ?? input.currency, country: input.country ?? CURRENCY_HOME_COUNTRY[input.payoutCurrency ?? input.currency] };
   });
 export type QuoteInput = z.output<typeof QuoteInput>;
 

@@ -1,7 +1,7 @@
 import { toDecimalString, type Currency } from "../money/model";
 import type { RoutingCandidate, RoutingDecision } from "../payments/model";
 import { unprocessable } from "../shared/errors";
-import { railCostMinor, type Rail } from "./model";
+import { ineligibility, railCostMinor, type Rail } from "./model";
 
 /**
  * Smart routing as a PURE function (issue 12 "Routing"; research notes §1.2, Hyperswitch's
@@ -9,7 +9,15 @@ import { railCostMinor, type Rail } from "./model";
  * and the payment in, a RoutingDecision out. No store reads here (routing.ts reads the rails and
  * the window and calls this), so every rule is unit-tested with hand-computed numbers.
  *
- * For every ACTIVE rail not already tried for this payment:
+ * Only ELIGIBLE rails are ranked: a rail that does not carry the payment's currency, does not reach
+ * its destination country, or whose amount limits it is outside (model.ts ineligibility) is
+ * excluded with the reason, listed in the decision's `excluded`. A rail's fee never excludes it:
+ * the payer is charged at most the fee they were quoted (payments/worker.ts chargedFee), so an
+ * exploration pick or a retry on a pricier rail costs the platform, not the payer. A forced rail
+ * that cannot carry it is a 422 `rail_ineligible` with the reason; no eligible rail at all is a
+ * 422 `no_eligible_rail` listing every reason.
+ *
+ * For every ACTIVE, eligible rail not already tried for this payment:
  *
  *   cost      = railCostMinor(rail, amount, currency)            THE cost formula (model.ts)
  *   p         = (succeeded + W·p0) / (attempts + W)              success estimate, Beta prior
@@ -35,8 +43,15 @@ import { railCostMinor, type Rail } from "./model";
  *
  * Exploration: EXPLORATION_SHARE of first attempts, picked by a hash of the payment id (so a
  * re-run decides the same), go to a random eligible rail other than the best, so the estimates of
- * the other rails stay fresh. Retries (excludeRailIds not empty) never explore: they take the
- * next best.
+ * the other rails stay fresh; only to a rail whose expected value is within EXPLORATION_MAX_GAP
+ * (a share of the amount) of the best, which bounds what exploring costs the platform (the payer
+ * is charged at most the best rail's fee, the quoted one). With no such rail the payment takes
+ * the best. Retries (excludeRailIds not empty) never explore: they
+ * take the next best.
+ *
+ * Savings: the decision's saving is the default rail's cost (the first eligible rail in console
+ * order, what a fixed priority order would use) minus the chosen rail's, and never below 0: a
+ * pricier choice buys success or speed, and is not booked as a negative saving.
  *
  * If every available rail is eliminated, the static fallback order applies (the first available
  * rail in console order), as Hyperswitch falls back when its strategy has no usable output.
@@ -48,6 +63,11 @@ export const ELIMINATION_THRESHOLD = 0.5;
 export const ELIMINATION_MIN_ATTEMPTS = 10;
 export const EXPLORATION_SHARE = 0.1;
 export const PROBE_SHARE = 0.02;
+/**
+ * The most an exploring payment's expected value may fall short of the best rail's, as a share of
+ * the amount (1 %: 0.43 on 42.50, 10.00 on 1,000.00). A rail further behind is never explored.
+ */
+export const EXPLORATION_MAX_GAP = 0.01;
 /** Score penalty per second of average processing time, as a fraction of the amount (1 bp). */
 export const TIME_PENALTY_PER_SECOND = 0.0001;
 
@@ -62,12 +82,16 @@ export interface RailWindowStats {
 export const EMPTY_WINDOW: RailWindowStats = { attempts: 0, succeeded: 0, durationMs: 0 };
 
 /** What the ranking needs of a rail (a stored Rail has it all). */
-export type RankedRail = Pick<Rail, "id" | "name" | "status" | "fixedFeeMinor" | "fxSpread" | "successRate" | "avgProcessingTime" | "slaTarget">;
+export type RankedRail = Pick<Rail, "id" | "name" | "status" | "fixedFeeMinor" | "fxSpread" | "successRate" | "avgProcessingTime" | "slaTarget" | "currencies" | "countries" | "feeCurrency" | "minAmountMinor" | "maxAmountMinor">;
 
 export interface RouteRequest {
   paymentId: string;
   amountMinor: number;
   currency: Currency;
+  /** Where the payment goes (regions.ts destinationCountry). */
+  country: string;
+  /** False for a quote: it shows the best rail, never an exploration pick. */
+  explore?: boolean | undefined;
   preferredRail?: string | undefined;
   forceRail?: string | undefined;
   excludeRailIds?: readonly string[] | undefined;
@@ -143,6 +167,8 @@ interface Scored {
   active: boolean;
   excluded: boolean;
   eliminated: boolean;
+  /** Why it cannot carry the payment; null when it can. */
+  ineligible: string | null;
 }
 
 const percent = (fraction: number) => `${round(fraction * 100, 1)} %`;
@@ -178,6 +204,7 @@ export function rankRails(input: RankInput): RoutingDecision {
   const scored: Scored[] = input.rails.map((rail, index) => {
     const stats = input.window.get(rail.id) ?? EMPTY_WINDOW;
     const costMinor = railCostMinor(rail, input.amountMinor, input.currency).totalMinor;
+    const cannotCarry = ineligibility(rail, { amountMinor: input.amountMinor, currency: input.currency, country: input.country });
     const success = successEstimate(rail, stats);
     const seconds = timeEstimate(rail, stats);
     const active = rail.status === "active";
@@ -192,9 +219,11 @@ export function rankRails(input: RankInput): RoutingDecision {
       active,
       excluded: excluded.has(rail.id),
       eliminated: active && isEliminated(stats, success),
+      ineligible: cannotCarry,
     };
   });
-  const available = scored.filter((entry) => entry.active && !entry.excluded);
+  const routable = scored.filter((entry) => entry.active && !entry.excluded);
+  const available = routable.filter((entry) => entry.ineligible === null);
   const eligible = available.filter((entry) => !entry.eliminated).sort(compareScored);
   const retry = excluded.size > 0;
 
@@ -207,21 +236,25 @@ export function rankRails(input: RankInput): RoutingDecision {
     const forced = byName(scored, input.forceRail);
     const why = forced ? unavailableBecause(forced) : "no rail has that name";
     if (!forced || why) throw unprocessable(`Rail ${shownName(input.forceRail)} is not available: ${why}`, "rail_not_available");
+    if (forced.ineligible) throw unprocessable(`Rail ${forced.rail.name} cannot carry this payment: ${forced.ineligible}`, "rail_ineligible");
     chosen = forced;
     strategy = "forced";
     reason = `The request forces ${forced.rail.name} (forceRail), so it is used whatever its score.`;
   } else {
-    if (available.length === 0) throw unprocessable(retry ? "No payment rail is left to try: every active rail was already tried for this payment" : "No payment rail is available: every rail is stopped or in maintenance", "no_rail_available");
+    if (routable.length === 0) throw unprocessable(retry ? "No payment rail is left to try: every active rail was already tried for this payment" : "No payment rail is available: every rail is stopped or in maintenance", "no_rail_available");
+    if (available.length === 0) throw unprocessable(`No payment rail can carry this payment: ${routable.map((entry) => entry.ineligible).join("; ")}`, "no_eligible_rail");
     const preferred = byName(scored, input.preferredRail);
     const preferredWhy = input.preferredRail?.trim()
       ? !preferred
         ? "no rail has that name"
-        : (unavailableBecause(preferred) ?? (preferred.eliminated ? "it is out of rotation (success estimate below the threshold)" : null))
+        : (unavailableBecause(preferred) ?? preferred.ineligible ?? (preferred.eliminated ? "it is out of rotation (success estimate below the threshold)" : null))
       : null;
     const preferredNote = preferredWhy ? ` The preferred rail ${shownName(input.preferredRail ?? "")} was not used: ${preferredWhy}.` : "";
-    const band = retry ? null : explorationBand(input.paymentId);
+    const band = retry || input.explore === false ? null : explorationBand(input.paymentId);
     const pick = unitHash("pick", input.paymentId);
     const probes = available.filter((entry) => entry.eliminated);
+    // Exploration stays within EXPLORATION_MAX_GAP of the best expected value.
+    const explorable = best ? eligible.slice(1).filter((entry) => best.score - entry.score <= EXPLORATION_MAX_GAP * input.amountMinor) : [];
 
     if (preferred && !preferredWhy) {
       chosen = preferred;
@@ -231,8 +264,8 @@ export function rankRails(input: RankInput): RoutingDecision {
       chosen = available[0]!;
       strategy = "expected_value";
       reason = `Every available rail is out of rotation (success estimates below ${percent(ELIMINATION_THRESHOLD)}), so the static fallback order picks ${chosen.rail.name}.${preferredNote}`;
-    } else if (band === "explore" && eligible.length > 1) {
-      chosen = eligible[1 + Math.floor(pick * (eligible.length - 1))]!;
+    } else if (band === "explore" && explorable.length > 0) {
+      chosen = explorable[Math.floor(pick * explorable.length)]!;
       strategy = "exploration";
       reason = `This payment is in the ${percent(EXPLORATION_SHARE)} exploration share (decided from its id), so it goes to ${chosen.rail.name} instead of the best rail ${best.rail.name}, keeping ${chosen.rail.name}'s success estimate fresh.${preferredNote}`;
     } else if (band === "probe" && probes.length > 0) {
@@ -249,7 +282,7 @@ export function rankRails(input: RankInput): RoutingDecision {
 
   // The static default: what a fixed priority order would have sent this attempt to.
   const fallback = available[0] ?? chosen;
-  const savingMinor = fallback.costMinor - chosen.costMinor;
+  const savingMinor = Math.max(0, fallback.costMinor - chosen.costMinor);
   const candidates: RoutingCandidate[] = scored.map((entry) => ({
     railId: entry.rail.id,
     rail: entry.rail.name,
@@ -264,6 +297,7 @@ export function rankRails(input: RankInput): RoutingDecision {
     eliminated: entry.eliminated,
     note: candidateNote(entry, chosen, best, strategy),
   }));
+  const notCarrying = scored.filter((entry) => entry.ineligible !== null).map((entry) => ({ railId: entry.rail.id, rail: entry.rail.name, reason: entry.ineligible ?? "" }));
   return {
     strategy,
     chosenRailId: chosen.rail.id,
@@ -277,6 +311,8 @@ export function rankRails(input: RankInput): RoutingDecision {
     reason,
     decidedAt: input.now.toISOString(),
     candidates,
+    destinationCountry: input.country,
+    excluded: notCarrying,
   };
 }
 
@@ -287,6 +323,7 @@ function candidateNote(entry: Scored, chosen: Scored, best: Scored | undefined, 
   }
   const unavailable = unavailableBecause(entry);
   if (unavailable) return `Not routable: ${unavailable}`;
+  if (entry.ineligible) return `Not eligible: ${entry.ineligible}`;
   if (entry.eliminated) return eliminationNote(entry);
   if (entry === best) return `Best expected value, not used: ${strategy === "exploration" ? "this payment is in the exploration share" : `the request ${strategy === "forced" ? "forces" : "prefers"} ${chosen.rail.name}`}`;
   return `Lower expected value than ${best?.rail.name ?? chosen.rail.name}`;

@@ -48,7 +48,7 @@ describe("attempt counters and the routing window", () => {
     expect(window.get("card")).toEqual({ attempts: 20, succeeded: 0, durationMs: 2_000 });
 
     // (0 + 20 × 0.998) / 40 = 0.499 < 0.5 with 20 ≥ 10 attempts.
-    const decision = await chooseRail(ctx, { paymentId: plainId, amountMinor: 100_000, currency: "USD" });
+    const decision = await chooseRail(ctx, { paymentId: plainId, amountMinor: 100_000, currency: "USD", country: "US" });
     expect(decision.candidates.find((candidate) => candidate.railId === "card")).toMatchObject({ eliminated: true, attemptsInWindow: 20, successRate: 0.499 });
     expect(decision.chosenRail).toBe("Wire");
 
@@ -58,7 +58,7 @@ describe("attempt counters and the routing window", () => {
     const saved = now;
     now = later;
     try {
-      expect((await chooseRail(ctx, { paymentId: plainId, amountMinor: 100_000, currency: "USD" })).chosenRail).toBe("Card");
+      expect((await chooseRail(ctx, { paymentId: plainId, amountMinor: 100_000, currency: "USD", country: "US" })).chosenRail).toBe("Card");
     } finally {
       now = saved;
     }
@@ -116,8 +116,8 @@ describe("throughput, metrics and live figures", () => {
         { currency: "EUR", volume: "50.00", volumeMinor: 5_000, transactions: 1 },
         { currency: "USD", volume: "123.45", volumeMinor: 12_345, transactions: 1 },
       ],
-      activeRails: 6,
-      totalRails: 6,
+      activeRails: 7,
+      totalRails: 7,
       disabledRails: 0,
       monthlyThroughput: 23,
     });
@@ -137,7 +137,7 @@ describe("throughput, metrics and live figures", () => {
 describe("decisions", () => {
   it("stores each decision with its saving; admins list everyone's, a user only their own", async () => {
     const decide = async (paymentId: string, userId: string, attemptNumber: number, offsetMs: number, currency: Currency = "USD") => {
-      const decision = await chooseRail(ctx, { paymentId, amountMinor: 100_000, currency, ...(attemptNumber > 1 ? { excludeRailIds: ["wire"] } : {}) });
+      const decision = await chooseRail(ctx, { paymentId, amountMinor: 100_000, currency, country: "US", ...(attemptNumber > 1 ? { excludeRailIds: ["wire"] } : {}) });
       await ctx.db.doc.send(new TransactWriteCommand({ TransactItems: decisionItems(decision, { paymentId, userId, at: at(offsetMs), attemptNumber, table: ctx.db.table }) }));
       return decision;
     };

@@ -1,7 +1,7 @@
-import { QueryCommand, ScanCommand } from "@aws-sdk/lib-dynamodb";
+import { PutCommand, QueryCommand, ScanCommand } from "@aws-sdk/lib-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestContext } from "../../../../infra/local/testing";
-import { railPartition, railRegistryKey } from "./keys";
+import { railKey, railPartition, railRegistryKey } from "./keys";
 import { RailEditInput } from "./model";
 import { SEED_RAILS } from "./seed-rails";
 import { getRail, listRails, railHistory, setRailRunning, updateRail } from "./store";
@@ -32,13 +32,13 @@ const railItems = async () =>
 const edit = (overrides: Record<string, unknown> = {}) => RailEditInput.parse({ name: "ACH", type: "ACH", status: "active", fixedFee: "0.05", fxSpreadPercent: "1", slaTarget: 99.9, ...overrides });
 
 describe("seeding", () => {
-  it("seeds the six sample rails once when six instances read at the same time", async () => {
+  it("seeds the seven rails once when six instances read at the same time", async () => {
     const lists = await Promise.all([ctx, ...others].map((instance) => listRails(instance)));
-    for (const rails of lists) expect(rails.map((rail) => rail.id)).toEqual(["ach", "wire", "card", "swift", "sepa", "crypto"]);
+    for (const rails of lists) expect(rails.map((rail) => rail.id)).toEqual(["ach", "wire", "card", "swift", "sepa", "crypto", "upi"]);
     const items = await railItems();
-    // The registry and six rails: nothing written twice, no stray items.
-    expect(items).toHaveLength(7);
-    expect(items.filter((item) => item.sk === "META")).toHaveLength(6);
+    // The registry and seven rails: nothing written twice, no stray items.
+    expect(items).toHaveLength(8);
+    expect(items.filter((item) => item.sk === "META")).toHaveLength(7);
     expect(items.find((item) => item.pk === railRegistryKey().pk)?.ids).toEqual(SEED_RAILS.map((rail) => rail.id));
     const [first] = lists;
     expect(first!.every((rail) => rail.version === 1 && rail.lastChange === null && rail.metricsSource === "sample")).toBe(true);
@@ -55,6 +55,16 @@ describe("seeding", () => {
       ["SWIFT", 2500, "5.00", 0.03, 99, 2, 800_000, 99.9],
       ["SEPA", 50, "0.02", 0.008, 98.8, 1, 600_000, 99.9],
       ["Crypto", 100, "0.20", 0.05, 95.5, 0.3, 300_000, 99.9],
+      ["UPI", 1, "0.00", 0.01, 98.2, 0.4, 400_000, 99.9],
+    ]);
+    expect(rails.map((rail) => [rail.name, rail.currencies.join(" "), rail.countries.join(" "), rail.feeCurrency, rail.maxAmount, rail.settlementSeconds])).toEqual([
+      ["ACH", "USD", "US", "USD", "1000000.00", 86_400],
+      ["Wire", "USD", "US", "USD", null, 14_400],
+      ["Card", "USD EUR GBP JPY", "WORLDWIDE", "USD", "10000.00", 1_800],
+      ["SWIFT", "USD EUR GBP JPY INR", "WORLDWIDE", "USD", null, 172_800],
+      ["SEPA", "EUR", "SEPA", "EUR", null, 86_400],
+      ["Crypto", "USD EUR", "WORLDWIDE", "USD", "100000.00", 600],
+      ["UPI", "INR", "IN", "INR", "100000.00", 30],
     ]);
     expect(rails.every((rail) => rail.status === "active")).toBe(true);
   });
@@ -118,9 +128,45 @@ describe("changes", () => {
     const fresh = await createTestContext();
     try {
       expect((await getRail(fresh, "swift")).name).toBe("SWIFT");
-      await expect(getRail(fresh, "upi")).rejects.toMatchObject({ status: 404 });
+      expect((await getRail(fresh, "upi")).name).toBe("UPI");
+      await expect(getRail(fresh, "cheque")).rejects.toMatchObject({ status: 404 });
     } finally {
       await fresh.dispose();
+    }
+  });
+});
+
+describe("what a rail carries: edits and the upgrade of rails stored before", () => {
+  it("an edit sets currencies, countries, limits, settlement time and fee currency; omitted ones stay", async () => {
+    const before = await getRail(ctx, "crypto");
+    const saved = await updateRail(ctx, "crypto", edit({ name: "Crypto", type: "Crypto", fixedFee: "0.20", fxSpreadPercent: "5", currencies: ["USD", "EUR", "USD"], countries: ["worldwide"], maxAmount: "50000", settlementSeconds: 900, version: before.version }), "admin@example.com");
+    expect(saved).toMatchObject({ currencies: ["USD", "EUR"], countries: ["WORLDWIDE"], maxAmount: "50000.00", maxAmountMinor: 5_000_000, minAmountMinor: before.minAmountMinor, settlementSeconds: 900, feeCurrency: "USD" });
+    expect(saved.lastChange?.after).toEqual({ maxAmount: "50000.00", maxAmountMinor: 5_000_000, settlementSeconds: 900 });
+    const unlimited = await updateRail(ctx, "crypto", edit({ name: "Crypto", type: "Crypto", fixedFee: "0.20", fxSpreadPercent: "5", maxAmount: null }), "admin@example.com");
+    expect(unlimited).toMatchObject({ maxAmount: null, maxAmountMinor: null });
+  });
+
+  it("refuses an unknown country code and amounts with decimals the fee currency lacks (400, nothing written)", async () => {
+    const itemsBefore = await railItems();
+    await expect(updateRail(ctx, "upi", edit({ name: "UPI", type: "UPI", fixedFee: "0", countries: ["IN", "XX"] }), "a@example.com")).rejects.toMatchObject({ status: 400, code: "validation_error", message: "XX is not an ISO 3166-1 country code" });
+    await expect(updateRail(ctx, "upi", edit({ name: "UPI", type: "UPI", fixedFee: "0.05", feeCurrency: "JPY" }), "a@example.com")).rejects.toMatchObject({ status: 400, message: "JPY has no decimals: the fixed fee and amount limits must be whole numbers" });
+    expect(await railItems()).toEqual(itemsBefore);
+  });
+
+  it("a deployment seeded before UPI and before rails said what they carry: UPI is added, old items read with their seeded carriage", async () => {
+    const older = await createTestContext();
+    try {
+      const at = "2025-12-01T00:00:00.000Z";
+      const { currencies: _c, countries: _n, feeCurrency: _f, minAmount: _a, minAmountMinor: _b, maxAmount: _d, maxAmountMinor: _e, settlementSeconds: _s, ...oldSepa } = SEED_RAILS.find((rail) => rail.id === "sepa")!;
+      await older.db.doc.send(new PutCommand({ TableName: older.db.table, Item: { ...railRegistryKey(), entity: "payment_rail_registry", ids: ["sepa"], seeded_at: at } }));
+      await older.db.doc.send(new PutCommand({ TableName: older.db.table, Item: { ...railKey("sepa"), entity: "payment_rail", ...oldSepa, fxSpread: 0.009, lastPing: null, version: 3, updated_at: at, updated_by: "admin@example.com", lastChange: null } }));
+      const rails = await listRails(older);
+      expect(rails.map((rail) => rail.id)).toEqual(["sepa", "ach", "wire", "card", "swift", "crypto", "upi"]);
+      // The admin's edit stays; the fields it lacked come from the seeded row.
+      expect(rails[0]).toMatchObject({ fxSpread: 0.009, version: 3, currencies: ["EUR"], countries: ["SEPA"], feeCurrency: "EUR", settlementSeconds: 86_400 });
+      expect((await Promise.all([listRails(older), listRails(older)]))[1].map((rail) => rail.id)).toHaveLength(7);
+    } finally {
+      await older.dispose();
     }
   });
 });

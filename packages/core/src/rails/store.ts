@@ -1,17 +1,19 @@
+// The package without its Node entry (see payments/payees.ts): checking a code needs no language.
+import countries from "i18n-iso-countries/index.js";
 import { BatchGetCommand, GetCommand, QueryCommand, TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
 import type { CoreContext } from "../shared/context";
 import { cancellationCodes } from "../shared/dynamo";
 import { badRequest, conflict, notFound, serviceUnavailable } from "../shared/errors";
 import { railChangeKey, railKey, railPartition, railRegistryKey, RAIL_CHANGE_PREFIX } from "./keys";
-import { isRailId, Rail, RailChange, railPatchFromEdit, type RailEditParsed, type RailPatch, type RailStatus } from "./model";
-import { SEED_ACTOR, SEED_RAILS } from "./seed-rails";
+import { isRailId, Rail, RailChange, RAIL_MESSAGES, railPatchFromEdit, type RailEditParsed, type RailPatch, type RailStatus } from "./model";
+import { SEED_ACTOR, SEED_RAILS, upgradeStoredRail } from "./seed-rails";
 
 /**
  * Rails in the table: one item per rail (RAIL#<id> / META) with a version, one history item per
  * admin change (RAIL#<id> / CHG#<version>: who, when, the changed fields before and after), and
  * the registry (RAILS / REGISTRY) listing the rail ids.
  *
- * Seeding: the first read that finds no registry writes the registry and the six sample rails
+ * Seeding: the first read that finds no registry writes the registry and the seeded rails (the six sample rails and UPI)
  * (seed-rails.ts) in ONE transaction, every item conditional on not existing. Of instances racing
  * to seed, one transaction commits; the others are cancelled (condition failed or transaction
  * conflict) and read what it wrote. So the rails are seeded exactly once, and an admin's later
@@ -35,6 +37,9 @@ function withoutKeys(item: Record<string, unknown>): Record<string, unknown> {
 }
 
 const railItem = (rail: Rail) => ({ ...railKey(rail.id), entity: ENTITY, ...rail });
+
+/** A stored rail item read with the current schema (fields added since it was written come from its seeded row). */
+const parseRail = (item: Record<string, unknown>): Rail => Rail.parse(upgradeStoredRail(withoutKeys(item)));
 
 /** Refuses an id that is not a rail id before it goes into a key (400, never a 500 or a scan). */
 export function checkRailId(railId: string): string {
@@ -69,10 +74,45 @@ async function writeSeed(ctx: CoreContext): Promise<void> {
   }
 }
 
-/** The rail ids, seeding the sample rails first if nothing was ever seeded. */
+/**
+ * A rail seeded after this deployment's first seed (UPI, say): the rail and its id appended to the
+ * registry, in one transaction, only where neither exists yet. Racing instances: one commits.
+ */
+async function addSeededRail(ctx: CoreContext, seed: (typeof SEED_RAILS)[number]): Promise<void> {
+  const at = ctx.clock().toISOString();
+  const rail: Rail = { ...seed, lastPing: null, version: 1, updated_at: at, updated_by: SEED_ACTOR, lastChange: null };
+  try {
+    await ctx.db.doc.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          { Put: { TableName: ctx.db.table, Item: railItem(rail), ConditionExpression: "attribute_not_exists(pk)" } },
+          {
+            Update: {
+              TableName: ctx.db.table,
+              Key: railRegistryKey(),
+              UpdateExpression: "SET ids = list_append(ids, :id)",
+              ConditionExpression: "attribute_exists(ids) AND NOT contains(ids, :rail)",
+              ExpressionAttributeValues: { ":id": [rail.id], ":rail": rail.id },
+            },
+          },
+        ],
+      }),
+    );
+  } catch (error) {
+    const codes = cancellationCodes(error);
+    if (!codes?.some((code) => code === "ConditionalCheckFailed" || code === "TransactionConflict")) throw error;
+  }
+}
+
+/** The rail ids, seeding the sample rails first if nothing was ever seeded (and adding rails seeded since). */
 async function railIds(ctx: CoreContext): Promise<string[]> {
   for (let attempt = 0; attempt < SEED_ATTEMPTS; attempt += 1) {
     const ids = await readRegistry(ctx);
+    const missing = ids ? SEED_RAILS.filter((seed) => !ids.includes(seed.id)) : [];
+    if (ids && missing.length > 0) {
+      for (const seed of missing) await addSeededRail(ctx, seed);
+      continue;
+    }
     if (ids) return ids;
     // A racing seed may still be committing (TransactionConflict): give it a moment before re-reading.
     if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 25 * attempt));
@@ -92,7 +132,7 @@ export async function listRails(ctx: CoreContext): Promise<Rail[]> {
       new BatchGetCommand({ RequestItems: { [ctx.db.table]: { Keys: keys, ConsistentRead: true } } }),
     );
     for (const item of reply.Responses?.[ctx.db.table] ?? []) {
-      const rail = Rail.parse(withoutKeys(item));
+      const rail = parseRail(item);
       found.set(rail.id, rail);
     }
     keys = reply.UnprocessedKeys?.[ctx.db.table]?.Keys;
@@ -105,7 +145,7 @@ export async function listRails(ctx: CoreContext): Promise<Rail[]> {
 
 async function readRail(ctx: CoreContext, railId: string): Promise<Rail | null> {
   const reply = await ctx.db.doc.send(new GetCommand({ TableName: ctx.db.table, Key: railKey(railId), ConsistentRead: true }));
-  return reply.Item ? Rail.parse(withoutKeys(reply.Item)) : null;
+  return reply.Item ? parseRail(reply.Item) : null;
 }
 
 /** One rail; an unknown id is a 404 (the seed is written first if nothing was seeded yet). */
@@ -143,7 +183,8 @@ function differences(rail: Rail, patch: Partial<RailPatch>): { before: Record<st
   const before: Record<string, unknown> = {};
   const after: Record<string, unknown> = {};
   for (const [field, value] of Object.entries(patch) as [keyof RailPatch, unknown][]) {
-    if (rail[field] !== value) {
+    // Lists (currencies, countries) compare by content.
+    if (JSON.stringify(rail[field]) !== JSON.stringify(value)) {
       before[field] = rail[field];
       after[field] = value;
     }
@@ -186,7 +227,15 @@ async function applyChange(ctx: CoreContext, rail: Rail, patch: Partial<RailPatc
 export async function updateRail(ctx: CoreContext, railId: string, edit: RailEditParsed, actor: string): Promise<Rail> {
   const rail = await getRail(ctx, railId);
   if (edit.version !== undefined && edit.version !== rail.version) throw conflict(`Rail ${rail.name} is at version ${rail.version} (changed by ${rail.updated_by}), not ${edit.version}; reload it before saving`, "rail_changed");
-  const patch = railPatchFromEdit(edit);
+  let patch: RailPatch;
+  try {
+    patch = railPatchFromEdit(edit, rail);
+  } catch (error) {
+    if (error instanceof RangeError) throw badRequest(error.message, "validation_error");
+    throw error;
+  }
+  const unknownCountry = patch.countries.find((entry) => entry.length === 2 && !countries.isValid(entry));
+  if (unknownCountry) throw badRequest(RAIL_MESSAGES.unknownCountry(unknownCountry), "validation_error");
   if (patch.name.toLowerCase() !== rail.name.toLowerCase()) {
     const others = await listRails(ctx);
     if (others.some((other) => other.id !== rail.id && other.name.toLowerCase() === patch.name.toLowerCase())) throw conflict(`Another rail is already called ${patch.name}`, "rail_name_taken");

@@ -86,6 +86,7 @@ export const JournalReply = z.object({
       account_name: z.string(),
       account_number: z.string().nullable(),
       owned: z.boolean().describe("Whether the account is the caller's (false for system counterparties)"),
+      party: z.enum(["own", "system", "customer"]).describe("Whose account: the caller's, a system account, or another customer's (shown by name only: id `redacted`, no number)"),
       side: z.enum(["debit", "credit"]),
       debit: Decimal,
       credit: Decimal,
@@ -99,7 +100,10 @@ export const JournalReply = z.object({
   posted_at: z.string().nullable(),
   history: z.array(z.object({ operation: z.enum(["create", "post", "unpost", "void"]), status: z.enum(JOURNAL_STATUSES), at: z.string(), by: Actor.nullable() })),
   idempotency_key: z.string().nullable(),
-  counterparty: z.string(),
+  counterparty: z.string().describe("The other side: a system account, \"From → To\" between own accounts, whom a payment paid (the address or masked beneficiary), or for money received the payer's name"),
+  incoming: z.boolean().describe("Money another customer paid into the caller's account: shown from the payee's side (the amount received, the payer's name, no fee or key)"),
+  fee: Decimal.nullable().describe("A payment's fee (already in the amount); null for other transactions"),
+  fee_minor: Minor.nullable(),
 });
 
 export const JournalWriteReply = z.object({ message: z.string(), data: JournalReply });
@@ -220,8 +224,8 @@ export const journalExample = {
   currency: "USD",
   description: "Rent share",
   entries: [
-    { account_id: EXAMPLE_IDS.account, account_name: "Everyday", account_number: "ACC-4821-0093", owned: true, side: "credit", debit: "0", credit: "100.00", amount_minor: 10000 },
-    { account_id: EXAMPLE_IDS.savings, account_name: "Savings", account_number: "ACC-4821-0094", owned: true, side: "debit", debit: "100.00", credit: "0", amount_minor: 10000 },
+    { account_id: EXAMPLE_IDS.account, account_name: "Everyday", account_number: "ACC-4821-0093", owned: true, party: "own", side: "credit", debit: "0", credit: "100.00", amount_minor: 10000 },
+    { account_id: EXAMPLE_IDS.savings, account_name: "Savings", account_number: "ACC-4821-0094", owned: true, party: "own", side: "debit", debit: "100.00", credit: "0", amount_minor: 10000 },
   ],
   from_account_id: EXAMPLE_IDS.account,
   to_account_id: EXAMPLE_IDS.savings,
@@ -231,6 +235,9 @@ export const journalExample = {
   history: [{ operation: "create", status: "draft", at: "2026-01-15T10:00:00.000Z", by: { id: EXAMPLE_IDS.user, name: "Ada Lovelace" } }],
   idempotency_key: "4f9c2a1e-7b3d-4c56-9a0e-1d2f3b4c5d6e",
   counterparty: "Everyday → Savings",
+  incoming: false,
+  fee: null,
+  fee_minor: null,
 } as const;
 
 export const postedJournalExample = {
@@ -249,8 +256,8 @@ export const depositExample = {
   total_amount: "2500.00",
   total_amount_minor: 250000,
   entries: [
-    { account_id: EXAMPLE_IDS.account, account_name: "Everyday", account_number: "ACC-4821-0093", owned: true, side: "debit", debit: "2500.00", credit: "0", amount_minor: 250000 },
-    { account_id: "sys-funding-usd", account_name: "External funding", account_number: null, owned: false, side: "credit", debit: "0", credit: "2500.00", amount_minor: 250000 },
+    { account_id: EXAMPLE_IDS.account, account_name: "Everyday", account_number: "ACC-4821-0093", owned: true, party: "own", side: "debit", debit: "2500.00", credit: "0", amount_minor: 250000 },
+    { account_id: "sys-funding-usd", account_name: "External funding", account_number: null, owned: false, party: "system", side: "credit", debit: "0", credit: "2500.00", amount_minor: 250000 },
   ],
   from_account_id: "sys-funding-usd",
   to_account_id: EXAMPLE_IDS.account,
@@ -262,6 +269,7 @@ export const depositExample = {
 export const userExample = {
   id: EXAMPLE_IDS.user,
   email: "ada@example.com",
+  email_verified: true,
   first_name: "Ada",
   last_name: "Lovelace",
   role: "user",

@@ -72,6 +72,9 @@ export const ROUTE_RULES: readonly RouteRule[] = [
   { methods: null, path: "/api/v1/api-keys/*", requirement: session("API keys cannot manage API keys: sign in") },
   { methods: READS, path: "/api/v1/users/profile", requirement: { kind: "scope", scope: "profile:read" } },
   { methods: null, path: "/api/v1/users/profile", requirement: session("API keys cannot change the profile or the sign-in email: sign in") },
+  { methods: null, path: "/api/v1/auth/password", requirement: session("API keys cannot change the password: sign in") },
+  { methods: READS, path: "/api/v1/auth/sessions", requirement: session("API keys cannot list sessions: sign in") },
+  { methods: null, path: "/api/v1/auth/sessions/*", requirement: session("API keys cannot sign out sessions: sign in") },
   // A stream ticket opens only what the key's scopes allow (checked when the stream opens);
   // sign-out takes a session (its own check).
   { methods: null, path: "/api/v1/auth/*", requirement: NONE },

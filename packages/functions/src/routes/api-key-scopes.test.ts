@@ -9,8 +9,8 @@ import { openApiDocument } from "../openapi-document";
 /**
  * API-key scopes, decided in one place (http/scopes.ts) for every route: a key reaches only
  * what its scopes allow, streams and commands included; no key reaches the account (email,
- * profile changes, keys) whatever its scopes; keys made before scopes keep what they had; key
- * creation is rate limited per user.
+ * password, sessions, profile changes, keys) whatever its scopes; keys made before scopes keep
+ * what they had; key creation is rate limited per user.
  */
 
 type TestApp = Awaited<ReturnType<typeof createTestApp>>;
@@ -118,8 +118,11 @@ describe("a scoped API key", () => {
     expectMissingScope(await open(`/api/grpc/live/stream?scopes=ledger,kyc&ticket=${ticket}`, {}), "kyc:read");
   });
 
-  it("never changes the sign-in email, the profile, the password or keys, whatever its scopes (403 session_required)", async () => {
+  it("never changes the sign-in email, the profile, the password, the sessions or keys, whatever its scopes (403 session_required)", async () => {
     const { key, id } = await keyWith([...API_KEY_SCOPES]);
+    const sessions = await t.call("GET", "/api/v1/auth/sessions", { token: owner.token });
+    expect(sessions.status).toBe(200);
+    const sessionId = (sessions.body.data as { id: string }[])[0]!.id;
     // Its first use records last_used_at; after that, within the minute, a use writes nothing.
     expect((await t.call("GET", "/api/v1/users/profile", { token: key })).status).toBe(200);
     const before = await dataItems(t.core);
@@ -127,6 +130,11 @@ describe("a scoped API key", () => {
       await t.call("PUT", "/api/v1/users/profile", { token: key, body: { email: "stolen@example.com", current_password: "long enough pw" } }),
       await t.call("PUT", "/api/v1/users/profile", { token: key, body: { first_name: "Mallory" } }),
       await t.call("PUT", "/api/v1/users/profile", { token: key, body: { password: "a new password" } }),
+      await t.call("POST", "/api/v1/auth/password", { token: key, body: { current_password: "long enough pw", new_password: "a new password" } }),
+      await t.call("POST", "/api/v1/users/email-verification/resend", { token: key }),
+      await t.call("GET", "/api/v1/auth/sessions", { token: key }),
+      await t.call("DELETE", `/api/v1/auth/sessions/${encodeURIComponent(sessionId)}`, { token: key }),
+      await t.call("POST", "/api/v1/auth/sessions/end-others", { token: key }),
       await t.call("POST", "/api/v1/api-keys", { token: key, body: { name: "escalate", scopes: ["ledger:write"] } }),
       await t.call("GET", "/api/v1/api-keys", { token: key }),
       await t.call("DELETE", `/api/v1/api-keys/${id}`, { token: key }),
@@ -136,11 +144,12 @@ describe("a scoped API key", () => {
       expect(reply.status, JSON.stringify(reply.body)).toBe(403);
       expect(reply.body.code).toBe("session_required");
     }
+    // Nothing written, so nothing queued either: no confirmation, notice or verification mail went anywhere.
     expect(await dataItems(t.core)).toEqual(before);
     const profile = await t.call("GET", "/api/v1/users/profile", { token: owner.token });
     expect(profile.body.data.email).toBe("scoped-owner@example.com");
-    // Nothing queued: no confirmation mail went anywhere.
-    expect(before.some((item) => item.entity === "mail")).toBe(false);
+    // The owner's session, which the key tried to end, still works.
+    expect(profile.status).toBe(200);
   });
 
   it("refuses unknown, empty and oversized scope lists at creation, and lists each key's scopes", async () => {

@@ -43,9 +43,9 @@ async function draftDeposit(token: string, accountId: string, amount: string): P
   return created.body.data.id as string;
 }
 
-const beneficiary = (name: string, country: string) => ({ name, accountNumber: "DE89370400440532013000", country });
+const beneficiary = (name: string, country: string) => ({ name, accountNumber: "0532013000", country });
 const pay = (session: Session, fromAccountId: string, body: Record<string, unknown>, key?: string) =>
-  t.call("POST", "/v1/payments", { token: session.token, body: { userId: session.user.id, fromAccountId, amount: "40.00", currency: "USD", forceRail: "ACH", ...body }, ...(key ? { headers: { "Idempotency-Key": key } } : {}) });
+  t.call("POST", "/v1/payments", { token: session.token, body: { userId: session.user.id, fromAccountId, amount: "40.00", currency: "USD", forceRail: body.beneficiary ? "SWIFT" : "ACH", ...body }, ...(key ? { headers: { "Idempotency-Key": key } } : {}) });
 
 async function finish(paymentId: string): Promise<string> {
   for (let step = 0; step < 10; step += 1) {

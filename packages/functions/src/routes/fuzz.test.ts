@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { verifyEmailForTests } from "@fintech/core/auth/auth.testkit";
 import { createTestApp, dataItems } from "../../../../infra/local/testing";
 
 /**
@@ -13,10 +14,11 @@ type TestApp = Awaited<ReturnType<typeof createTestApp>>;
 let t: TestApp;
 let token: string;
 /**
- * Signing out takes no input, so a probe signs out: POST /api/v1/auth/logout gets a session of a
- * user of its own (so the other routes keep theirs), and only that user's item may change.
+ * Signing out takes no input, so a probe signs out: POST /api/v1/auth/logout and
+ * /api/v1/auth/sessions/end-others get a session of a user of their own (so the other routes keep
+ * theirs), and only that user's item and session records may change.
  */
-const SIGN_OUT_PATH = "/api/v1/auth/logout";
+const SIGN_OUT_PATHS = ["/api/v1/auth/logout", "/api/v1/auth/sessions/end-others"];
 let signOutUser: { id: string; token: string };
 
 /**
@@ -25,7 +27,8 @@ let signOutUser: { id: string; token: string };
  * asserted in api-keys.test.ts). Only such key items are tolerated, nothing else.
  */
 const VALID_BY_CONSTRUCTION = (item: Record<string, unknown>) =>
-  (item.entity === "api_key" && typeof item.name === "string" && item.name.length <= 100) || (item.entity === "user" && item.id === signOutUser.id);
+  (item.entity === "api_key" && typeof item.name === "string" && item.name.length <= 100) || (item.entity === "user" && item.id === signOutUser.id) ||
+  (item.entity === "session" && item.user_id === signOutUser.id);
 
 async function dataSnapshot(): Promise<string[]> {
   const items = await dataItems(t.core, (item) => !VALID_BY_CONSTRUCTION(item));
@@ -133,7 +136,7 @@ interface Outcome {
 
 async function send(route: RouteUnderTest, probe: Probe, realId: string): Promise<Outcome> {
   const path = fillPath(route.path, probe.pathValue ?? realId) + (probe.query ? `?${probe.query}` : "");
-  const bearer = route.path === SIGN_OUT_PATH ? signOutUser.token : token;
+  const bearer = SIGN_OUT_PATHS.includes(route.path) ? signOutUser.token : token;
   const headers: Record<string, string> = { Authorization: `Bearer ${bearer}`, "Content-Type": "application/json", ...probe.headers };
   const withBody = hasBody(route.method);
   const body = withBody ? (probe.body ?? JSON.stringify(Object.fromEntries(FIELDS.map((field) => [field, LONG])))) : undefined;
@@ -156,6 +159,8 @@ beforeAll(async () => {
     body: { email: "fuzz@example.com", password: "a long enough password", first_name: "Fuzz", last_name: "Er" },
   });
   token = registered.body.data.token;
+  // Verified, so asking for a new verification link (which takes no input) has nothing to send.
+  await verifyEmailForTests(t.core, registered.body.data.user.id);
   const signingOut = await t.call("POST", "/api/v1/auth/register", {
     body: { email: "fuzz-sign-out@example.com", password: "a long enough password", first_name: "Fuzz", last_name: "Out" },
   });

@@ -38,7 +38,7 @@ describe("ledger accounts", () => {
     expect(noName.status).toBe(400);
     expect(noName.body.message).toBe("Account name is required");
     const badCurrency = await t.call("POST", "/api/v1/accounts", { token, body: { name: "X", currency: "XYZ" } });
-    expect(badCurrency.body.message).toBe("Currency must be one of USD, EUR, GBP, JPY");
+    expect(badCurrency.body.message).toBe("Currency must be one of USD, EUR, GBP, JPY, INR");
     const badType = await t.call("POST", "/api/v1/accounts", { token, body: { name: "X", type: "piggy" } });
     expect(badType.body.message).toContain("Account type must be one of");
   });

@@ -252,7 +252,7 @@ const testBalanceRoute = moneyWrite({
   input: { name: "TestBalanceInput", schema: TestBalanceInput, example: { account_id: EXAMPLE_IDS.account, amount: "1000" } },
   example: { ...depositExample, type: "test_balance", description: "Test balance", amount: "1000.00", total_amount: "1000.00", total_amount_minor: 100000, entries: [
     { ...depositExample.entries[0], debit: "1000.00", amount_minor: 100000 },
-    { account_id: "sys-sandbox-usd", account_name: "Sandbox faucet", account_number: null, owned: false, side: "credit", debit: "0", credit: "1000.00", amount_minor: 100000 },
+    { account_id: "sys-sandbox-usd", account_name: "Sandbox faucet", account_number: null, owned: false, party: "system", side: "credit", debit: "0", credit: "1000.00", amount_minor: 100000 },
   ], from_account_id: "sys-sandbox-usd", counterparty: "Sandbox faucet" },
   errors: { ...WRITE_ERRORS, 403: ["test_balance_disabled"] },
 });

@@ -212,11 +212,11 @@ describe("a verified user", () => {
     const account = await openAccount(payer.token, "Payer main");
     await fundWithTestBalance(payer.token, account.id, "60000.00");
     const pay = (amount: string) =>
-      t.call("POST", "/v1/payments", { token: payer.token, body: { userId: payer.user.id, fromAccountId: account.id, amount, currency: "USD", forceRail: "ACH", beneficiary: { name: "Outside Ltd", accountNumber: "GB29NWBK60161331926819", country: "GB" } } });
+      t.call("POST", "/v1/payments", { token: payer.token, body: { userId: payer.user.id, fromAccountId: account.id, amount, currency: "USD", forceRail: "SWIFT", beneficiary: { name: "Outside Ltd", accountNumber: "GB29NWBK60161331926819", country: "GB" } } });
     expect((await pay("9000.00")).status).toBe(201);
     expect((await pay("9000.00")).status).toBe(201);
     expect((await pay("7000.00")).status).toBe(201);
-    const over = await pay("0.01");
+    const over = await pay("1.00");
     expect(over.status).toBe(422);
     expect(over.body.code).toBe("limit_exceeded");
     expect(over.body.message).toContain("25,000.00 USD in payments to other people and outside accounts per 24 hours");

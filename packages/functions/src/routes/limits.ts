@@ -26,7 +26,7 @@ const ADMIN_ONLY = "Administrators only (a user is answered 403 `admin_required`
 
 /* ---------- replies ---------- */
 
-const Amounts = z.record(z.string(), z.string()).describe("Decimal string per currency (USD, EUR, GBP, JPY)");
+const Amounts = z.record(z.string(), z.string()).describe("Decimal string per currency (USD, EUR, GBP, JPY, INR)");
 const WindowAmounts = z.object({ day: Amounts.describe("Rolling 24 hours"), month: Amounts.describe("Rolling 30 days") });
 const LimitsTable = z.object({
   unverified: z.object({ deposit: WindowAmounts.nullable(), outgoing: WindowAmounts.nullable() }).describe("null: this level may not make the movement (403 kyc_required)"),
@@ -68,7 +68,7 @@ const exampleStatus: LimitStatus = {
   ],
 };
 const exampleSettings = { ...defaults, version: 0, updated_at: null, updated_by: null, history: [] };
-const exampleEdit = { version: 0, ...defaults, unverified: { ...defaults.unverified, deposit: { day: { USD: "500.00", EUR: "500.00", GBP: "500.00", JPY: "75000" }, month: defaults.unverified.deposit!.month } } };
+const exampleEdit = { version: 0, ...defaults, unverified: { ...defaults.unverified, deposit: { day: { USD: "500.00", EUR: "500.00", GBP: "500.00", JPY: "75000", INR: "40000.00" }, month: defaults.unverified.deposit!.month } } };
 const exampleUserLevel = { user_id: EXAMPLE_USER_ID, email: "grace@example.com", status: { ...exampleStatus, level: "verified" as const, level_label: "Verified", source: "manual" as const, next_step: null }, history: [] };
 
 const userIdParameter = pathParameter("userId", "The user's id", EXAMPLE_USER_ID);

@@ -2,11 +2,14 @@ import { $, createRoute, OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "zod";
 import type { Context } from "hono";
 import type { Reviewer } from "@fintech/core/approvals/model";
-import { CloseParkedInput, CreatePaymentInput, CreatePaymentReply, DecidePaymentInput, MAX_STEP_FAILURES, ParkedListQuery, ParkedPayment, Payment, PaymentListQuery, PaymentReviewCase, PAYMENT_LIST_MAX, PAYMENT_MESSAGES, PARKED_LIST_MAX, REVIEW_LIST_MAX, ReviewListQuery } from "@fintech/core/payments/model";
+import { CloseParkedInput, CreatePaymentInput, CreatePaymentReply, CreateRecipientInput, DecidePaymentInput, MAX_STEP_FAILURES, ParkedListQuery, ParkedPayment, Payment, PaymentDetail, PaymentListQuery, PaymentReviewCase, PAYMENT_LIST_MAX, PAYMENT_MESSAGES, PARKED_LIST_MAX, Recipient, RECIPIENTS_MAX, RenameRecipientInput, REVIEW_LIST_MAX, ReviewListQuery } from "@fintech/core/payments/model";
+import { readPaymentDetail } from "@fintech/core/payments/detail";
+import { addRecipient, deleteRecipient, listRecipients, renameRecipient } from "@fintech/core/payments/recipients";
 import { decidePayment, listPaymentReviews, paymentReviewCase } from "@fintech/core/payments/decisions";
 import { closeParkedPayment, listParkedPayments } from "@fintech/core/payments/review";
 import { SCREENING_MESSAGES } from "@fintech/core/screening/model";
 import { initiatePayment, requireOwnPayment } from "@fintech/core/payments/service";
+import { quotePayment } from "@fintech/core/payments/quote";
 import { listPayments, publicPayment } from "@fintech/core/payments/store";
 import type { AppEnv } from "../http/env";
 import { idempotencyKey, writeReply } from "../http/idempotency";
@@ -32,6 +35,10 @@ const ParkedReply = z.object({ message: z.string(), data: ParkedPayment });
 const ReviewListReply = z.object({ data: z.array(PaymentReviewCase), pagination: z.object({ next_cursor: nextCursor }) });
 const ReviewCaseReply = z.object({ data: PaymentReviewCase });
 const DecisionReply = z.object({ message: z.string(), data: PaymentReviewCase });
+const PaymentDetailReply = z.object({ data: PaymentDetail });
+const RecipientListReply = z.object({ data: z.array(Recipient) });
+const RecipientReply = z.object({ data: Recipient });
+const RecipientDeletedReply = z.object({ message: z.string() });
 const ADMIN_ONLY = "Administrators only (a user is answered 403 `admin_required`).";
 
 /** The administrator deciding, as the audit trail records them. */
@@ -74,6 +81,8 @@ const examplePayment: Payment = {
     candidates: [
       { railId: "ach", rail: "ACH", status: "active", costMinor: 30, cost: "0.30", successRate: 0.985, attemptsInWindow: 0, avgProcessingTime: 1.2, slaTarget: 99.9, score: 24_595, eliminated: false, note: "chosen" },
     ],
+    destinationCountry: "US",
+    excluded: [{ railId: "sepa", rail: "SEPA", reason: "SEPA carries EUR only" }],
   },
   journalId: "6f1c2d3e-4a5b-5c6d-8e7f-8091a2b3c4d5",
   estimatedFee: "0.30",
@@ -141,6 +150,71 @@ const idParameter = pathParameter("id", "The payment id (paymentId)", examplePay
 
 /* ---------- routes ---------- */
 
+/* ---------- the payment quote (rails: what each can carry, routing and fees) ---------- */
+
+const QuotedRailSchema = z.object({ rail: z.string(), fee: z.string().describe("In the payment's currency"), feeCurrency: z.string(), settlementSeconds: z.number().int() });
+const PaymentQuoteReply = z.object({
+  amount: z.string(),
+  currency: z.string(),
+  rail: z.string().describe("The rail routing would pick now"),
+  fee: z.string().describe("What will be charged, in the payment's currency"),
+  feeCurrency: z.string(),
+  total: z.string().describe("amount + fee: what is held from the paying account"),
+  settlementSeconds: z.number().int(),
+  arrivalEstimate: z.string().describe('Human text, e.g. "within 1 business day"'),
+  payee: z.discriminatedUnion("kind", [
+    z.object({ kind: z.literal("own"), name: z.string(), accountId: z.string() }),
+    z.object({ kind: z.literal("user"), name: z.string(), email: z.string() }),
+    z.object({ kind: z.literal("external"), name: z.string(), accountLast4: z.string(), country: z.string() }),
+  ]),
+  eligible: z.array(QuotedRailSchema).describe("Rails that can carry it, best first"),
+  excluded: z.array(z.object({ rail: z.string(), reason: z.string() })).describe("Rails that cannot, and why"),
+});
+
+const quotePaymentRoute = createRoute({
+  tags,
+  security: authenticated,
+  "x-stability": "beta",
+  method: "post",
+  path: "/quote",
+  operationId: "quotePayment",
+  summary: "Quote a payment before sending it",
+  description:
+    "The same body as POST /v1/payments; nothing is written and no Idempotency-Key is taken. Returns the rail routing would pick now (its best rail: a quote never explores), its fee in the payment's currency, the total held (amount + fee), the settlement time and an arrival estimate, the payee as the payment shows it, every rail that can carry the payment (best first) and every rail that cannot, with why. The refusals are those of creating the payment, in the same order (400, 403 `kyc_required`, 404, 422 funds / currency / `limit_exceeded` / `payee_cannot_receive` / `embargoed_country`, 422 `rail_ineligible` when `forceRail` names a rail that cannot carry it, 422 `no_eligible_rail` when none can), so a quote says nothing a payment attempt would not. Quotes are rate limited per user (429 `rate_limited`).",
+  "x-complexity": "medium",
+  request: {
+    body: jsonBody("PaymentQuoteInput", CreatePaymentInput, { userId: examplePayment.userId, fromAccountId: examplePayment.fromAccountId, amount: "42.50", currency: "USD", toEmail: "grace@example.com" }),
+  },
+  responses: {
+    200: jsonReply("The quote", "PaymentQuoteReply", PaymentQuoteReply, {
+      amount: "42.50",
+      currency: "USD",
+      rail: "Card",
+      fee: "0.14",
+      feeCurrency: "USD",
+      total: "42.64",
+      settlementSeconds: 1800,
+      arrivalEstimate: "within 30 minutes",
+      payee: { kind: "user", name: "grace@example.com", email: "grace@example.com" },
+      eligible: [
+        { rail: "Card", fee: "0.14", feeCurrency: "USD", settlementSeconds: 1800 },
+        { rail: "ACH", fee: "0.09", feeCurrency: "USD", settlementSeconds: 86400 },
+      ],
+      excluded: [{ rail: "SEPA", reason: "SEPA carries EUR only" }],
+    }),
+    ...errors({
+      400: ["validation_error", "invalid_json", "invalid_amount", "same_account"],
+      401: true,
+      403: ["not_your_user_id", "kyc_required"],
+      404: ["account_not_found"],
+      422: ["insufficient_funds", "payee_cannot_receive", "self_payment_by_email", "currency_mismatch", "account_inactive", "account_type_not_payable", "rail_not_available", "rail_ineligible", "no_rail_available", "no_eligible_rail", "embargoed_country", "limit_exceeded"],
+      423: ["account_locked"],
+      429: ["rate_limited"],
+      503: true,
+    }),
+  },
+});
+
 const createPaymentRoute = createRoute({
   tags,
   security: authenticated,
@@ -170,7 +244,7 @@ const createPaymentRoute = createRoute({
       403: ["not_your_user_id", "kyc_required"],
       404: ["account_not_found"],
       409: ["idempotency_in_progress"],
-      422: ["insufficient_funds", "idempotency_key_reused", "payee_cannot_receive", "self_payment_by_email", "currency_mismatch", "account_inactive", "account_type_not_payable", "rail_not_available", "no_rail_available", "embargoed_country", "limit_exceeded"],
+      422: ["insufficient_funds", "idempotency_key_reused", "payee_cannot_receive", "self_payment_by_email", "currency_mismatch", "account_inactive", "account_type_not_payable", "rail_not_available", "rail_ineligible", "no_rail_available", "no_eligible_rail", "embargoed_country", "limit_exceeded"],
       423: ["account_locked"],
       429: ["rate_limited"],
       503: true,
@@ -203,7 +277,7 @@ const listPaymentsRoute = createRoute({
   path: "/",
   operationId: "listPayments",
   summary: "Your payments",
-  description: `Your payments, newest first, optionally of one status; \`limit\` 1-${PAYMENT_LIST_MAX} (default 20); \`cursor\` is the previous page's next_cursor (signed, bound to the status filter: another filter's cursor is a 400 \`invalid_cursor\`).`,
+  description: `Your payments, newest first. Filters (all optional, combined): \`status\`, \`rail\` (the rail that carries or carried it), \`currency\`, \`from\`/\`to\` (creation date, a UTC day or an ISO date-time), \`minAmount\`/\`maxAmount\` (decimal, in the payment's currency), \`counterparty\` (part of the payee: email, beneficiary name, account's last four) and \`q\` (part of the payee or the description). \`limit\` 1-${PAYMENT_LIST_MAX} (default 20); \`cursor\` is the previous page's next_cursor (signed, bound to the filters: another filter's cursor is a 400 \`invalid_cursor\`).`,
   "x-complexity": "low",
   parameters: queryParameters(PaymentListQuery),
   responses: {
@@ -305,14 +379,133 @@ const decideRoute = createRoute({
   },
 });
 
+const exampleRecipient: Recipient = {
+  recipientId: "9a7c1e2d-3b4f-4a5b-8c6d-7e8f9a0b1c2d",
+  label: "ACME GmbH (invoices)",
+  kind: "external",
+  email: null,
+  beneficiary: { name: "ACME GmbH", accountNumber: "DE89370400440532013000", bankCode: "COBADEFFXXX", country: "DE" },
+  createdAt: EXAMPLE_AT,
+  updatedAt: EXAMPLE_AT,
+};
+const recipientIdParameter = pathParameter("recipientId", "The recipient id", exampleRecipient.recipientId);
+
+const getPaymentDetailRoute = createRoute({
+  tags,
+  security: authenticated,
+  "x-stability": "beta",
+  method: "get",
+  path: "/{id}/detail",
+  operationId: "getPaymentDetail",
+  summary: "A payment's timeline, routing and fee",
+  description:
+    "The payment with its timeline, oldest first (created, the hold, a wait for review or approval and its outcome, each attempt on a rail with its outcome, then posted or the hold released), the routing decision (the rail chosen and why, the eligible rails best first, the excluded ones with the reason) and the fee actually charged (nothing when the hold was released). Why a payment waits is shown only as its status: screening details and an administrator's reason are for administrators (GET /v1/payments/reviews/{id}). Its payer and administrators may read it; for anyone else it is the same 404 as an unknown id.",
+  "x-complexity": "low",
+  parameters: [idParameter],
+  responses: {
+    200: jsonReply("The payment's detail", "PaymentDetailReply", PaymentDetailReply, {
+      data: {
+        payment: exampleCompleted,
+        timeline: [
+          { kind: "created", at: EXAMPLE_AT, title: "Payment created", detail: "250.00 USD to grace@example.com", rail: null, tone: "info" },
+          { kind: "held", at: EXAMPLE_AT, title: "250.30 USD held", detail: "The amount and the 0.30 USD quoted fee are set aside from your account until the payment ends", rail: null, tone: "info" },
+          { kind: "attempt_started", at: "2026-01-15T10:00:00.050Z", title: "Attempt 1 on ACH", detail: "Sent to ACH; its answer was due by 2026-01-15T10:00:01.250Z", rail: "ACH", tone: "info" },
+          { kind: "attempt_succeeded", at: "2026-01-15T10:00:01.260Z", title: "ACH confirmed the payment", detail: null, rail: "ACH", tone: "success" },
+          { kind: "posted", at: "2026-01-15T10:00:01.260Z", title: "Posted", detail: "250.00 USD paid to grace@example.com; fee 0.30 USD", rail: null, tone: "success" },
+        ],
+        routing: { strategy: "expected_value", chosenRail: "ACH", reason: examplePayment.routing.reason, eligible: [{ rail: "ACH", cost: "0.30", score: 24_595, successRate: 0.985, note: "chosen", chosen: true }], excluded: [] },
+        feeCharged: { fee: "0.30", feeMinor: 30, currency: "USD", note: "Charged on completion (ACH)" },
+      },
+    }),
+    ...errors({ 401: true, 404: ["payment_not_found"], 503: true }),
+  },
+});
+
+const listRecipientsRoute = createRoute({
+  tags,
+  security: authenticated,
+  "x-stability": "beta",
+  method: "get",
+  path: "/recipients",
+  operationId: "listRecipients",
+  summary: "Your saved recipients",
+  description: `The people (by email) and outside accounts (beneficiaries) you saved to pay again, by label; at most ${RECIPIENTS_MAX}. Only yours.`,
+  "x-complexity": "low",
+  responses: {
+    200: jsonReply("Your recipients", "RecipientListReply", RecipientListReply, { data: [exampleRecipient] }),
+    ...errors({ 401: true, 503: true }),
+  },
+});
+
+const addRecipientRoute = createRoute({
+  tags,
+  security: authenticated,
+  "x-stability": "beta",
+  method: "post",
+  path: "/recipients",
+  operationId: "addRecipient",
+  summary: "Save a recipient",
+  description: `A label (1-60 characters) and exactly one payee: \`email\` (a person on the platform; not looked up, so saving tells nothing about who is registered) or \`beneficiary\` (name, account number or IBAN (an IBAN must be valid and of the beneficiary's country), optional bank code, country). At most ${RECIPIENTS_MAX} per user: 422 \`too_many_recipients\`.`,
+  "x-complexity": "low",
+  request: { body: jsonBody("CreateRecipientInput", CreateRecipientInput, { label: "ACME GmbH (invoices)", beneficiary: { name: "ACME GmbH", accountNumber: "DE89 3704 0044 0532 0130 00", bankCode: "COBADEFFXXX", country: "DE" } }) },
+  responses: {
+    201: jsonReply("The recipient, saved", "RecipientReply", RecipientReply, { data: exampleRecipient }),
+    ...errors({ 400: ["validation_error", "invalid_json"], 401: true, 413: ["payload_too_large"], 422: ["too_many_recipients"], 503: true }),
+  },
+});
+
+const renameRecipientRoute = createRoute({
+  tags,
+  security: authenticated,
+  "x-stability": "beta",
+  method: "patch",
+  path: "/recipients/{recipientId}",
+  operationId: "renameRecipient",
+  summary: "Rename a saved recipient",
+  description: "A new label (1-60 characters); the payee stays as saved. Another user's recipient is the same 404 as an unknown id.",
+  "x-complexity": "low",
+  parameters: [recipientIdParameter],
+  request: { body: jsonBody("RenameRecipientInput", RenameRecipientInput, { label: "ACME (supplier)" }) },
+  responses: {
+    200: jsonReply("The recipient, renamed", "RecipientReply", RecipientReply, { data: { ...exampleRecipient, label: "ACME (supplier)" } }),
+    ...errors({ 400: ["validation_error", "invalid_json"], 401: true, 404: ["recipient_not_found"], 413: ["payload_too_large"], 503: true }),
+  },
+});
+
+const deleteRecipientRoute = createRoute({
+  tags,
+  security: authenticated,
+  "x-stability": "beta",
+  method: "delete",
+  path: "/recipients/{recipientId}",
+  operationId: "deleteRecipient",
+  summary: "Delete a saved recipient",
+  description: "Removes it from your list (payments already made to it are not changed). Another user's recipient is the same 404 as an unknown id.",
+  "x-complexity": "low",
+  parameters: [recipientIdParameter],
+  responses: {
+    200: jsonReply("Deleted", "RecipientDeletedReply", RecipientDeletedReply, { message: "Recipient deleted" }),
+    ...errors({ 401: true, 404: ["recipient_not_found"], 503: true }),
+  },
+});
+
 /* ---------- handlers ---------- */
 
 export const paymentRoutes = $(new OpenAPIHono<AppEnv>().use(requireAuth))
+  // A fixed path before /{id}.
+  .openapi(quotePaymentRoute, async (c) => c.json(await quotePayment(c.get("core"), c.get("auth"), await readJson(c)), 200))
   .openapi(createPaymentRoute, async (c) => {
     const result = await initiatePayment(c.get("core"), c.get("auth"), await readJson(c), idempotencyKey(c));
     return writeReply(c, { body: result.body, replayed: result.replayed }, 201);
   })
-  // The fixed path before /{id}: "parked" would otherwise be read as a payment id.
+  // The fixed paths before /{id}: "parked" and "recipients" would otherwise be read as payment ids.
+  .openapi(listRecipientsRoute, async (c) => c.json({ data: await listRecipients(c.get("core"), c.get("auth").userId) }, 200))
+  .openapi(addRecipientRoute, async (c) => c.json({ data: await addRecipient(c.get("core"), c.get("auth").userId, await readJson(c)) }, 201))
+  .openapi(renameRecipientRoute, async (c) => c.json({ data: await renameRecipient(c.get("core"), c.get("auth").userId, c.req.param("recipientId"), await readJson(c)) }, 200))
+  .openapi(deleteRecipientRoute, async (c) => {
+    await deleteRecipient(c.get("core"), c.get("auth").userId, c.req.param("recipientId"));
+    return c.json({ message: "Recipient deleted" }, 200);
+  })
   .openapi({ ...listParkedRoute, middleware: [requireAdmin] as const }, async (c) => {
     const query = queryWith(c, ParkedListQuery);
     const page = await listParkedPayments(c.get("core"), query);
@@ -336,6 +529,10 @@ export const paymentRoutes = $(new OpenAPIHono<AppEnv>().use(requireAuth))
     const query = queryWith(c, PaymentListQuery);
     const page = await listPayments(c.get("core"), c.get("auth").userId, query);
     return c.json({ data: page.items, pagination: { next_cursor: page.next_cursor } }, 200);
+  })
+  .openapi(getPaymentDetailRoute, async (c) => {
+    const { userId, role } = c.get("auth");
+    return c.json({ data: await readPaymentDetail(c.get("core"), { userId, role }, c.req.param("id")) }, 200);
   })
   .openapi(getPaymentRoute, async (c) => {
     const payment = await requireOwnPayment(c.get("core"), c.get("auth").userId, c.req.param("id"));

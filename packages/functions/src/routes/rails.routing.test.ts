@@ -39,7 +39,8 @@ beforeAll(async () => {
   // One decision per payer.
   for (const [index, user] of users.entries()) {
     const paymentId = `pay-user-${index}`;
-    const decision = await chooseRail(t.core, { paymentId, amountMinor: 10_000 * (index + 1), currency: "USD", preferredRail: "SEPA" });
+    // EUR to Germany: the default (first eligible) rail is Card (EUR 0.09 fixed), SEPA is preferred (EUR 0.02).
+    const decision = await chooseRail(t.core, { paymentId, amountMinor: 10_000 * (index + 1), currency: "EUR", country: "DE", preferredRail: "SEPA" });
     await write(decisionItems(decision, { paymentId, userId: user.id, at: new Date(now.getTime() - (2 - index) * 1000).toISOString(), table: t.core.db.table }));
   }
 });
@@ -60,15 +61,16 @@ describe("who may read", () => {
     expect(own.status).toBe(200);
     expect(own.body.data.scope).toBe("own");
     expect(own.body.data.decisions.map((entry: { paymentId: string; userId: string }) => [entry.paymentId, entry.userId])).toEqual([["pay-user-0", a.id]]);
-    expect(own.body.data.decisions[0].decision).toMatchObject({ strategy: "preferred", chosenRail: "SEPA", defaultRail: "ACH", savingMinor: 3, saving: "0.03" });
-    expect(own.body.data.savingsByDay).toEqual([{ day: "2026-11-26", currency: "USD", saving: "0.03", savingMinor: 3, decisions: 1 }]);
+    expect(own.body.data.decisions[0].decision).toMatchObject({ strategy: "preferred", chosenRail: "SEPA", defaultRail: "Card", savingMinor: 7, saving: "0.07", destinationCountry: "DE" });
+    expect(own.body.data.decisions[0].decision.excluded.map((entry: { rail: string }) => entry.rail)).toEqual(["ACH", "Wire", "UPI"]);
+    expect(own.body.data.savingsByDay).toEqual([{ day: "2026-11-26", currency: "EUR", saving: "0.07", savingMinor: 7, decisions: 1 }]);
     const other = await get(`${RAILS}/decisions`, b.token);
     expect(other.body.data.decisions.map((entry: { paymentId: string }) => entry.paymentId)).toEqual(["pay-user-1"]);
 
     const all = await get(`${RAILS}/decisions?limit=50`, adminToken);
     expect(all.body.data.scope).toBe("all");
     expect(all.body.data.decisions.map((entry: { paymentId: string }) => entry.paymentId)).toEqual(["pay-user-1", "pay-user-0"]);
-    expect(all.body.data.savingsByDay).toEqual([{ day: "2026-11-26", currency: "USD", saving: "0.06", savingMinor: 6, decisions: 2 }]);
+    expect(all.body.data.savingsByDay).toEqual([{ day: "2026-11-26", currency: "EUR", saving: "0.14", savingMinor: 14, decisions: 2 }]);
     expect((await get(`${RAILS}/decisions?limit=1`, adminToken)).body.data.decisions).toHaveLength(1);
   });
 });
@@ -88,11 +90,12 @@ describe("figures from real attempts", () => {
         { currency: "EUR", volume: "200.00", volumeMinor: 20_000, transactions: 1 },
         { currency: "USD", volume: "50.00", volumeMinor: 5_000, transactions: 1 },
       ],
-      activeRails: 6,
-      totalRails: 6,
+      activeRails: 7,
+      totalRails: 7,
       disabledRails: 0,
-      costSavings: 0.06,
-      dailySavings: 0.06,
+      // The USD figure: these savings were in euros (savingsByCurrency has them).
+      costSavings: 0,
+      dailySavings: 0,
       decisions: 2,
       monthlyThroughput: 4,
     });
@@ -110,7 +113,7 @@ describe("figures from real attempts", () => {
     expect(byDefault.body.data).toMatchObject({ range: "24h", bucketSeconds: 3_600 });
     for (const [range, points] of [["7d", 56], ["30d", 30]] as const) {
       const reply = await get(`${RAILS}/throughput?range=${range}`);
-      expect(reply.body.data.series.map((entry: { points: unknown[] }) => entry.points.length)).toEqual([points, points, points, points, points, points]);
+      expect(reply.body.data.series.map((entry: { points: unknown[] }) => entry.points.length)).toEqual(Array.from({ length: 7 }, () => points));
     }
   });
 

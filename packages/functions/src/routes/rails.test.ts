@@ -65,7 +65,7 @@ describe("who may use the rails API", () => {
   it("a user reads the rails", async () => {
     const list = await t.call("GET", RAILS, { token: userToken });
     expect(list.status).toBe(200);
-    expect(list.body.data.map((rail: { name: string }) => rail.name)).toEqual(["ACH", "Wire", "Card", "SWIFT", "SEPA", "Crypto"]);
+    expect(list.body.data.map((rail: { name: string }) => rail.name)).toEqual(["ACH", "Wire", "Card", "SWIFT", "SEPA", "Crypto", "UPI"]);
     const one = await t.call("GET", `${RAILS}/card`, { token: userToken });
     expect(one.status).toBe(200);
     expect(one.body.data).toMatchObject({ id: "card", name: "Card", type: "Card", fxSpread: 0.005, fixedFee: "0.10", fixedFeeMinor: 10, slaTarget: 99.9, metricsSource: "sample", history: [] });
@@ -124,7 +124,7 @@ describe("edits", () => {
 
   it("bad ids are 400s and unknown ids 404s, for every route", async () => {
     for (const [method, suffix, body] of [["GET", ""], ["PUT", "", sepaEdit], ["POST", "/start"], ["POST", "/stop"]] as [string, string, unknown?][]) {
-      const unknown = await t.call(method, `${RAILS}/upi${suffix}`, { token: adminToken, body });
+      const unknown = await t.call(method, `${RAILS}/cheque${suffix}`, { token: adminToken, body });
       expect([unknown.status, unknown.body.code], `${method} ${suffix}`).toEqual([404, "rail_not_found"]);
       for (const bad of ["ACH", "a%23b", "x".repeat(41), "%F0%9F%92%B3"]) {
         const reply = await t.call(method, `${RAILS}/${bad}${suffix}`, { token: adminToken, body });
@@ -135,34 +135,43 @@ describe("edits", () => {
 });
 
 describe("start, stop and the quote", () => {
-  it("quotes every active rail with the shared formula: EUR 1000 (hand-computed), Card the Best Option", async () => {
-    const reply = await quote({ amount: "1000", currency: "EUR" });
+  it("quotes every active rail with the shared formula: EUR 1000 paid out in USD (hand-computed), Card the Best Option", async () => {
+    const reply = await quote({ amount: "1000", currency: "EUR", payoutCurrency: "USD", country: "US" });
     expect(reply.status).toBe(200);
-    expect(reply.body.data).toMatchObject({ amount: "1000.00", amountMinor: 100_000, currency: "EUR", optimalRailId: "card" });
-    // fixed + spread × 1000 + 1.00: 0.05+10+1, 1+20+1, 0.10+5+1, 5+30+1, 0.02+8+1, 0.20+50+1
-    expect(reply.body.data.results.map((result: { railId: string; totalCost: string }) => [result.railId, result.totalCost])).toEqual([
-      ["ach", "11.05"],
-      ["wire", "22.00"],
-      ["card", "6.10"],
-      ["swift", "36.00"],
-      ["sepa", "9.02"],
-      ["crypto", "51.20"],
+    expect(reply.body.data).toMatchObject({ amount: "1000.00", amountMinor: 100_000, currency: "EUR", payoutCurrency: "USD", country: "US", optimalRailId: "card", savings: { baselineRailId: "ach", optimalRailId: "card", saving: "4.96", savingMinor: 496 } });
+    // fixed (USD fees at 0.92) + spread × 1000 + 1.00: 0.05+10+1, 0.92+20+1, 0.09+5+1, 4.60+30+1, 0.02+8+1, 0.18+50+1, UPI 0+10+1
+    expect(reply.body.data.results.map((result: { railId: string; totalCost: string; eligible: boolean }) => [result.railId, result.totalCost, result.eligible])).toEqual([
+      ["ach", "11.05", true],
+      ["wire", "21.92", true],
+      ["card", "6.09", true],
+      ["swift", "35.60", true],
+      ["sepa", "9.02", false],
+      ["crypto", "51.18", true],
+      ["upi", "11.00", false],
     ]);
     expect(reply.body.data.results.find((result: { railId: string }) => result.railId === "card")).toEqual({
       railId: "card",
       name: "Card",
-      totalCost: "6.10",
-      totalCostMinor: 610,
-      breakdown: { fixedFee: "0.10", fxSpread: "5.00", networkFee: "1.00" },
-      breakdownMinor: { fixedFee: 10, fxSpread: 500, networkFee: 100 },
+      totalCost: "6.09",
+      totalCostMinor: 609,
+      breakdown: { fixedFee: "0.09", fxSpread: "5.00", networkFee: "1.00" },
+      breakdownMinor: { fixedFee: 9, fxSpread: 500, networkFee: 100 },
+      fixedFeeOriginal: { amount: "0.10", currency: "USD", rate: "1 USD = 0.9200 EUR" },
       isOptimal: true,
+      eligible: true,
+      ineligibleReason: null,
       estimatedTime: 0.1,
-      costPercent: 0.61,
+      settlementSeconds: 1800,
+      costPercent: 0.609,
       costBand: "green",
     });
-    // JPY as a number, whole yen: Card 0 + 5 + 1 = 6.
+    // The same amount paid out in euros converts nothing: no FX part on any rail; SEPA is the Best Option.
+    const same = await quote({ amount: "1000", currency: "EUR" });
+    expect(same.body.data.results.every((result: { breakdown: { fxSpread: string } }) => result.breakdown.fxSpread === "0.00")).toBe(true);
+    expect(same.body.data).toMatchObject({ country: "DE", optimalRailId: "sepa" });
+    // JPY as a number, whole yen, paid out in yen: Card USD 0.10 = 15 yen + 1 = 16.
     const yen = await quote({ amount: 1000, currency: "JPY" });
-    expect(yen.body.data.results.find((result: { railId: string }) => result.railId === "card")).toMatchObject({ totalCost: "6", isOptimal: true });
+    expect(yen.body.data.results.find((result: { railId: string }) => result.railId === "card")).toMatchObject({ totalCost: "16", isOptimal: true });
   });
 
   it("the browser's formula over GET /rails gives exactly the quote API's results", async () => {
@@ -170,21 +179,22 @@ describe("start, stop and the quote", () => {
     for (const [amount, currency, amountMinor] of [["1000", "USD", 100_000], ["0.01", "EUR", 1], ["1234.56", "GBP", 123_456], ["98765", "JPY", 98_765]] as const) {
       const reply = await quote({ amount, currency });
       expect(reply.body.data.results, `${amount} ${currency}`).toEqual(quoteRails(rails, amountMinor, currency));
+      expect(reply.body.data.savings?.savingMinor ?? 0).toBeGreaterThanOrEqual(0);
     }
   });
 
   it("stop really changes the status and the quote drops the rail; start brings it back", async () => {
-    expect((await quote({ amount: "1000", currency: "USD" })).body.data.optimalRailId).toBe("sepa"); // 1.02
+    expect((await quote({ amount: "1000", currency: "EUR" })).body.data.optimalRailId).toBe("sepa"); // 1.02
     const stopped = await t.call("POST", `${RAILS}/sepa/stop`, { token: adminToken });
     expect(stopped.status).toBe(200);
     expect(stopped.body).toMatchObject({ message: "Rail SEPA stopped", data: { status: "down", updated_by: "rails-admin@example.com", lastChange: { action: "stop" } } });
     expect((await t.call("GET", `${RAILS}/sepa`, { token: userToken })).body.data.status).toBe("down");
-    const without = await quote({ amount: "1000", currency: "USD" });
-    expect(without.body.data.results.map((result: { railId: string }) => result.railId)).toEqual(["ach", "wire", "card", "swift", "crypto"]);
-    expect(without.body.data.optimalRailId).toBe("ach"); // 1.05 is now the cheapest
+    const without = await quote({ amount: "1000", currency: "EUR" });
+    expect(without.body.data.results.map((result: { railId: string }) => result.railId)).toEqual(["ach", "wire", "card", "swift", "crypto", "upi"]);
+    expect(without.body.data.optimalRailId).toBe("card"); // 1.09 is now the cheapest eligible
     const started = await t.call("POST", `${RAILS}/sepa/start`, { token: adminToken });
     expect(started.body.data.status).toBe("active");
-    expect((await quote({ amount: "1000", currency: "USD" })).body.data.optimalRailId).toBe("sepa");
+    expect((await quote({ amount: "1000", currency: "EUR" })).body.data.optimalRailId).toBe("sepa");
   });
 
   it("a rail set to maintenance by an edit is not quoted either", async () => {
@@ -207,7 +217,9 @@ describe("start, stop and the quote", () => {
       [{ amount: "1e3", currency: "EUR" }, "Amount must be a number"],
       [{ amount: "10000000000", currency: "EUR" }, "Amount is too large"],
       [{ amount: null, currency: "EUR" }, "Amount is required"],
-      [{ amount: "1", currency: "INR" }, "Currency must be one of USD, EUR, GBP, JPY"],
+      [{ amount: "1", currency: "CHF" }, "Currency must be one of USD, EUR, GBP, JPY, INR"],
+      [{ amount: "1", currency: "USD", country: "Germany" }, "country must be an ISO 3166-1 alpha-2 country code (e.g. DE)"],
+      [{ amount: "1", currency: "USD", payoutCurrency: "BTC" }, "payoutCurrency must be one of USD, EUR, GBP, JPY, INR"],
       [{ amount: "1", currency: "USD", rail: "ach" }, "Unknown field: rail"],
       ["[1]", "Request body must be a JSON object"],
     ];

@@ -5,7 +5,8 @@ import { toDecimalString } from "@fintech/core/money/model";
 import { badRequest } from "@fintech/core/shared/errors";
 import { listDecisions, railMetrics, railsWithLiveFigures, railThroughput, METRICS_WINDOW_DAYS, THROUGHPUT_RANGES } from "@fintech/core/rails/metrics";
 import { DecisionList, DecisionsQuery, MetricsQuery, RailMetrics, Throughput, ThroughputQuery } from "@fintech/core/rails/metrics-model";
-import { QuoteInput, quoteRails, Rail, RailChange, RailEditInput, RAIL_ID_PATTERN } from "@fintech/core/rails/model";
+import { QuoteInput, quoteRails, quoteSavings, QUOTE_CURRENCIES, Rail, RailChange, RailEditInput, RAIL_ID_PATTERN } from "@fintech/core/rails/model";
+import { REFERENCE_RATES_AS_OF } from "@fintech/core/rails/reference-rates";
 import { ELIMINATION_MIN_ATTEMPTS, ELIMINATION_THRESHOLD, EXPLORATION_SHARE, PRIOR_WEIGHT, PROBE_SHARE, ROUTING_WINDOW_MINUTES } from "@fintech/core/rails/ranking";
 import { getRail, listRails, railHistory, setRailRunning, updateRail } from "@fintech/core/rails/store";
 import { SEED_RAILS } from "@fintech/core/rails/seed-rails";
@@ -38,7 +39,11 @@ const RailCostResultSchema = z.object({
   totalCostMinor: z.number().int(),
   breakdown: z.object({ fixedFee: z.string(), fxSpread: z.string(), networkFee: z.string() }),
   breakdownMinor: z.object({ fixedFee: z.number().int(), fxSpread: z.number().int(), networkFee: z.number().int() }),
-  isOptimal: z.boolean().describe("The Best Option: the cheapest active rail (ties: faster, then higher success rate, then id)"),
+  fixedFeeOriginal: z.object({ amount: z.string(), currency: z.enum(QUOTE_CURRENCIES), rate: z.string().nullable() }).describe("The fixed fee in the rail's own currency and the reference rate it was converted at (null: not converted)"),
+  isOptimal: z.boolean().describe("The Best Option: the cheapest ELIGIBLE active rail (ties: faster, then higher success rate, then id)"),
+  eligible: z.boolean(),
+  ineligibleReason: z.string().nullable().describe("Why the rail cannot carry this payment; null when it can"),
+  settlementSeconds: z.number().int(),
   estimatedTime: z.number().describe("The rail's average processing time, seconds"),
   costPercent: z.number().describe("Total cost as a percentage of the amount, 3 decimals"),
   costBand: z.enum(["green", "yellow", "red"]).describe("green under 1 %, yellow under 2 %, red otherwise"),
@@ -47,9 +52,16 @@ const QuoteReply = z.object({
   data: z.object({
     amount: z.string(),
     amountMinor: z.number().int(),
-    currency: z.enum(["USD", "EUR", "GBP", "JPY"]),
+    currency: z.enum(QUOTE_CURRENCIES),
+    payoutCurrency: z.enum(QUOTE_CURRENCIES),
+    country: z.string(),
     results: z.array(RailCostResultSchema).describe("One per ACTIVE rail, in console order; empty when the amount is 0"),
     optimalRailId: z.string().nullable(),
+    savings: z
+      .object({ baselineRailId: z.string(), baselineName: z.string(), optimalRailId: z.string(), saving: z.string(), savingMinor: z.number().int().min(0) })
+      .nullable()
+      .describe("The Best Option against the baseline (the first eligible rail in console order): never negative; null when no rail is eligible"),
+    ratesAsOf: z.string().describe("The date of the reference rates fees were converted at"),
   }),
 });
 
@@ -61,10 +73,23 @@ const DecisionsReply = z.object({ data: DecisionList });
 
 const exampleRail = { ...SEED_RAILS[0]!, lastPing: null, version: 1, updated_at: "2026-01-15T09:30:00.000Z", updated_by: "system (spec 001 §9 sample rails)", lastChange: null };
 const exampleChange = { version: 2, action: "update" as const, at: "2026-01-15T10:00:00.000Z", by: "admin@example.com", before: { fxSpread: 0.01 }, after: { fxSpread: 0.008 } };
-const exampleQuote = (() => {
-  const results = quoteRails(SEED_RAILS.map((rail) => ({ ...rail })), 100_000, "EUR");
-  return { amount: "1000.00", amountMinor: 100_000, currency: "EUR" as const, results, optimalRailId: results.find((result) => result.isOptimal)?.railId ?? null };
-})();
+/** The quote's reply: results, the Best Option and the savings against the baseline. */
+function quoteReply(rails: Parameters<typeof quoteRails>[0], input: QuoteInput) {
+  const results = quoteRails(rails, input.amountMinor, input.currency, { payoutCurrency: input.payoutCurrency, country: input.country });
+  const savings = quoteSavings(results);
+  return {
+    amount: toDecimalString(input.amountMinor, input.currency),
+    amountMinor: input.amountMinor,
+    currency: input.currency,
+    payoutCurrency: input.payoutCurrency,
+    country: input.country,
+    results,
+    optimalRailId: results.find((result) => result.isOptimal)?.railId ?? null,
+    savings: savings ? { ...savings, saving: toDecimalString(savings.savingMinor, input.currency) } : null,
+    ratesAsOf: REFERENCE_RATES_AS_OF,
+  };
+}
+const exampleQuote = quoteReply(SEED_RAILS.map((rail) => ({ ...rail })), { amountMinor: 100_000, currency: "EUR", payoutCurrency: "EUR", country: "DE" });
 
 const exampleThroughput = {
   range: "1h" as const,
@@ -88,10 +113,10 @@ const exampleMetrics = {
   activeRails: 6,
   totalRails: 6,
   disabledRails: 0,
-  costSavings: -1.2,
-  dailySavings: -0.3,
-  savingsByCurrency: [{ currency: "USD" as const, saving: "-1.20", savingMinor: -120, decisions: 40 }],
-  savingsByDay: [{ day: "2026-01-15", currency: "USD" as const, saving: "-0.30", savingMinor: -30, decisions: 6 }],
+  costSavings: 1.2,
+  dailySavings: 0.3,
+  savingsByCurrency: [{ currency: "USD" as const, saving: "1.20", savingMinor: 120, decisions: 40 }],
+  savingsByDay: [{ day: "2026-01-15", currency: "USD" as const, saving: "0.30", savingMinor: 30, decisions: 6 }],
   monthlyThroughput: 42,
   decisions: 40,
   explorationShare: 10,
@@ -105,14 +130,17 @@ const exampleDecision = {
   defaultRail: "ACH",
   currency: "USD" as const,
   amountMinor: 100_000,
-  savingMinor: -5,
-  saving: "-0.05",
+  savingMinor: 0,
+  saving: "0.00",
   reason: "Card has the highest expected value: 99.8 % success estimate × (amount − cost 1.10 USD).",
   decidedAt: "2026-01-15T10:00:00.000Z",
   candidates: [
     { railId: "ach", rail: "ACH", status: "active", costMinor: 105, cost: "1.05", successRate: 0.985, attemptsInWindow: 0, avgProcessingTime: 1.2, slaTarget: 99.9, score: 98384.58, eliminated: false, note: "Lower expected value than Card" },
     { railId: "card", rail: "Card", status: "active", costMinor: 110, cost: "1.10", successRate: 0.998, attemptsInWindow: 0, avgProcessingTime: 0.1, slaTarget: 99.9, score: 99689.22, eliminated: false, note: "Chosen (expected value)" },
+    { railId: "sepa", rail: "SEPA", status: "active", costMinor: 102, cost: "1.02", successRate: 0.988, attemptsInWindow: 0, avgProcessingTime: 1, slaTarget: 99.9, score: 98689.22, eliminated: false, note: "Not eligible: SEPA carries EUR only" },
   ],
+  destinationCountry: "US",
+  excluded: [{ railId: "sepa", rail: "SEPA", reason: "SEPA carries EUR only" }],
 };
 
 const idParameter = pathParameter("id", `The rail id (${RAIL_ID_PATTERN.source}), e.g. ach, wire, card, swift, sepa, crypto`, "ach");
@@ -166,7 +194,7 @@ const decisionsRoute = createRoute({
   "x-complexity": "medium",
   parameters: queryParameters(DecisionsQuery),
   responses: {
-    200: jsonReply("The decisions", "RailDecisionsReply", DecisionsReply, { data: { scope: "own", decisions: [{ paymentId: "pay_01HZX3", userId: "usr_01HZX1", attemptNumber: 1, at: "2026-01-15T10:00:00.000Z", decision: exampleDecision }], savingsByDay: [{ day: "2026-01-15", currency: "USD", saving: "-0.05", savingMinor: -5, decisions: 1 }] } }),
+    200: jsonReply("The decisions", "RailDecisionsReply", DecisionsReply, { data: { scope: "own", decisions: [{ paymentId: "pay_01HZX3", userId: "usr_01HZX1", attemptNumber: 1, at: "2026-01-15T10:00:00.000Z", decision: exampleDecision }], savingsByDay: [{ day: "2026-01-15", currency: "USD", saving: "0.00", savingMinor: 0, decisions: 1 }] } }),
     ...errors({ 400: ["validation_error"], 401: true, 503: true }),
   },
 });
@@ -181,7 +209,7 @@ const listRoute = createRoute({
   path: "/",
   operationId: "listRails",
   summary: "The payment rails",
-  description: `Every rail with the fields of spec 001 §3 (fixed fee and cost in USD as decimal strings and cents; FX spread and error injection as fractions; success/error rate and SLA in percent; average time in seconds), its version and who changed it last. The six sample rails of spec 001 §9 are seeded on first use. Volume, success and error rate and average time are computed from real payment attempts of the last ${METRICS_WINDOW_DAYS} days when the rail has any (\`metricsSource: payments\`; volume = succeeded USD payments, in USD); a rail without any keeps the spec's sample figures (\`metricsSource: sample\`).`,
+  description: `Every rail with the fields of spec 001 §3 (fixed fee and cost in USD as decimal strings and cents; FX spread and error injection as fractions; success/error rate and SLA in percent; average time in seconds), its version and who changed it last. The six sample rails of spec 001 §9 and UPI are seeded on first use. Volume, success and error rate and average time are computed from real payment attempts of the last ${METRICS_WINDOW_DAYS} days when the rail has any (\`metricsSource: payments\`; volume = succeeded USD payments, in USD); a rail without any keeps the spec's sample figures (\`metricsSource: sample\`).`,
   "x-complexity": "low",
   responses: {
     200: jsonReply("The rails", "RailsReply", RailsReply, { data: [exampleRail] }),
@@ -214,7 +242,7 @@ const updateRoute = createRoute({
   path: "/{id}",
   operationId: "updateRail",
   summary: "Edit a rail",
-  description: `The rail edit form of spec 001 §5: name (unique), type (${["ACH", "Wire", "Card", "Crypto", "SWIFT", "SEPA", "UPI"].join(", ")}), status (active, maintenance, down), fixed fee in USD (step 0.01), FX spread in PERCENT (step 0.001; stored as a fraction, ÷100), SLA target 0-100 % (step 0.1), optional error injection rate 0-100 % (step 0.1; stored as a fraction; for testing and demo only). With \`version\`, a rail changed since that version is not overwritten (409 \`rail_changed\`). A bad field is a 400 naming it and nothing changes. ${ADMIN_ONLY}`,
+  description: `The rail edit form of spec 001 §5: name (unique), type (${["ACH", "Wire", "Card", "Crypto", "SWIFT", "SEPA", "UPI"].join(", ")}), status (active, maintenance, down), fixed fee in the rail's fee currency (step 0.01), and optionally what the rail carries: \`feeCurrency\`, \`currencies\`, \`countries\` (ISO codes and the regions SEPA, WORLDWIDE), \`minAmount\` / \`maxAmount\` (in the fee currency; null: no maximum) and \`settlementSeconds\` (each left as it is when absent); FX spread in PERCENT (step 0.001; stored as a fraction, ÷100), SLA target 0-100 % (step 0.1), optional error injection rate 0-100 % (step 0.1; stored as a fraction; for testing and demo only). With \`version\`, a rail changed since that version is not overwritten (409 \`rail_changed\`). A bad field is a 400 naming it and nothing changes. ${ADMIN_ONLY}`,
   "x-complexity": "medium",
   parameters: [idParameter],
   request: { body: jsonBody("RailEditInput", RailEditInput, { name: "SEPA", type: "SEPA", status: "active", fixedFee: "0.02", fxSpreadPercent: 0.8, slaTarget: 99.9, errorInjectionPercent: 0, version: 1 }) },
@@ -266,7 +294,7 @@ const quoteRoute = createRoute({
   path: "/quote",
   operationId: "quoteRails",
   summary: "Cost of an amount over every active rail",
-  description: "The cost simulator of spec 001 §9 on the server, with the same function the console uses: per ACTIVE rail, total = fixed fee + FX spread × amount (zero in USD) + 0.1 % network fee, each part rounded half-up to the currency's minor unit (JPY: whole yen); the fixed fee (a USD figure) is taken as that many units of the amount's currency, as the spec's simulator does. Exactly one result is the Best Option (`isOptimal`). `amount` is a decimal string or number, 0 or more (0: no results); anything else is a 400. Writes nothing.",
+  description: "The cost simulator of spec 001 §9 on the server, with the same function the console uses: per ACTIVE rail, total = fixed fee (stated in the rail's fee currency, converted at the reference rate, which `fixedFeeOriginal.rate` states) + FX spread × amount (only when `payoutCurrency` differs from `currency`) + 0.1 % network fee, each part rounded half-up to the currency's minor unit (JPY: whole yen). Each rail says whether it can carry the payment (currency, destination `country`, amount limits) and why not; exactly one ELIGIBLE rail is the Best Option (`isOptimal`), and `savings` compares it with the first eligible rail (never negative). `amount` is a decimal string or number, 0 or more (0: no results); anything else is a 400. Writes nothing.",
   "x-complexity": "low",
   request: { body: jsonBody("RailQuoteInput", QuoteInput, { amount: "1000", currency: "EUR" }) },
   responses: {
@@ -290,8 +318,7 @@ function singleQuery<S extends z.ZodType>(c: Context<AppEnv>, schema: S): z.infe
 export const railRoutes = $(new OpenAPIHono<AppEnv>().use(requireAuth))
   .openapi(quoteRoute, async (c) => {
     const input = await parseJsonBody(c, QuoteInput);
-    const results = quoteRails(await listRails(c.get("core")), input.amountMinor, input.currency);
-    return c.json({ data: { amount: toDecimalString(input.amountMinor, input.currency), amountMinor: input.amountMinor, currency: input.currency, results, optimalRailId: results.find((result) => result.isOptimal)?.railId ?? null } }, 200);
+    return c.json({ data: quoteReply(await listRails(c.get("core")), input) }, 200);
   })
   // The fixed paths before /{id}: "metrics" would otherwise be read as a rail id.
   .openapi(metricsRoute, async (c) => {

@@ -110,8 +110,9 @@ describe("filters", () => {
       ["?from=2031-05-03T23:59:59.999Z&to=2031-05-04T00:00:00Z", [made.gift, made.move]],
       ["?from=2031-05-04T02:00:00%2B02:00&to=2031-05-04T00:00:00.000Z", [made.gift]],
       ["?q=GRANDMA", [made.dep2]],
-      ["?q=sa", [made.move, made.dep1]],
-      ["?q=sa&status=draft&from=2031-05-03", [made.move]],
+      // The search covers counterparties too: "sa" is in "Sandbox faucet", the test balance's.
+      ["?q=sa", [made.gift, made.move, made.dep1]],
+      ["?q=sa&status=draft&from=2031-05-03", [made.gift, made.move]],
       ["?q=nothing-like-this", []],
       ["?status=&type=&q=", [made.formula, made.gift, made.move, made.dep2, made.dep1]],
     ];
@@ -206,10 +207,10 @@ describe("GET /transactions/export", () => {
     expect(reply.headers.get("content-type")).toBe("text/csv; charset=utf-8");
     expect(reply.headers.get("content-disposition")).toBe('attachment; filename="transactions-2031-07-09.csv"');
     const lines = (await reply.text()).trimEnd().split("\n");
-    expect(lines[0]).toBe("id,created_at,posted_at,type,status,description,currency,amount,debit_account,credit_account,idempotency_key");
+    expect(lines[0]).toBe("id,created_at,posted_at,type,status,description,currency,amount,debit_account,credit_account,idempotency_key,counterparty,fee");
     expect(lines).toHaveLength(6);
-    expect(lines[1]).toBe(`${made.formula.id},2031-05-05T12:00:00.000Z,,deposit,draft,"'=HYPERLINK(""http://evil.example"",""click"")",USD,1.00,Rainy Day (${accounts.b.account_number}),External funding (USD),`);
-    expect(lines[5]).toBe(`${made.dep1.id},2031-05-01T09:05:00.000Z,2031-05-02T10:00:00.000Z,deposit,posted,Salary May,USD,100.00,Everyday (${accounts.a.account_number}),External funding (USD),salary-may`);
+    expect(lines[1]).toBe(`${made.formula.id},2031-05-05T12:00:00.000Z,,deposit,draft,"'=HYPERLINK(""http://evil.example"",""click"")",USD,1.00,Rainy Day (${accounts.b.account_number}),External funding (USD),,External funding (USD),`);
+    expect(lines[5]).toBe(`${made.dep1.id},2031-05-01T09:05:00.000Z,2031-05-02T10:00:00.000Z,deposit,posted,Salary May,USD,100.00,Everyday (${accounts.a.account_number}),External funding (USD),salary-may,External funding (USD),`);
     expect(lines[3]).toContain(`,Rainy Day (${accounts.b.account_number}),Everyday (${accounts.a.account_number}),`);
 
     const filtered = await t.app.request(`/api/v1/ledger/transactions/export?type=transfer`, { headers: { Authorization: `Bearer ${token}` } });

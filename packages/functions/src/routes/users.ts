@@ -1,6 +1,7 @@
 import { $, createRoute, OpenAPIHono } from "@hono/zod-openapi";
-import { AUTH_MESSAGES, EmailConfirmationInput, ProfileUpdateInput } from "@fintech/core/auth/model";
-import { confirmEmailChange, getProfile, limitAccountChange, updateProfile } from "@fintech/core/auth/service";
+import { z } from "zod";
+import { AUTH_MESSAGES, EmailConfirmationInput, EmailVerificationInput, ProfileUpdateInput } from "@fintech/core/auth/model";
+import { confirmEmailChange, getProfile, limitAccountChange, resendVerification, updateProfile, verifyEmail } from "@fintech/core/auth/service";
 import { clientIp } from "../http/client-ip";
 import type { AppEnv } from "../http/env";
 import { requireAuth } from "../http/middleware";
@@ -75,6 +76,44 @@ const confirmEmailRoute = createRoute({
   },
 });
 
+const verifyEmailRoute = createRoute({
+  method: "post",
+  path: "/email-verification",
+  operationId: "verifyEmail",
+  summary: "Verify the sign-in email",
+  description:
+    "Marks the account's email verified with the token from the link mailed at sign-up (the web app's /verify-email page sends it). Until then nobody can pay the account by email. The link works once, for 24 hours, and only while the account still has the address it was sent to (400 `invalid_verification` otherwise). Needs no sign-in: the token is the proof. At most 30 attempts per client address per minute.",
+  tags: [TAGS.auth],
+  "x-stability": "stable",
+  "x-complexity": "low",
+  security: publicAccess,
+  request: { body: jsonBody("EmailVerificationInput", EmailVerificationInput, { token: "Jq3x9aB7cK2mN8pR4sT6vW1yZ5bD7fH9jLm0nP2qR4s" }) },
+  responses: {
+    200: jsonReply("The email is verified", "ProfileUpdatedReply", ProfileUpdatedReply, { message: AUTH_MESSAGES.emailVerified, data: userExample }),
+    ...errors({ 400: ["invalid_verification", "validation_error", "invalid_json"], 409: ["concurrent_update"], 413: ["payload_too_large"], 429: true, 503: true }),
+  },
+});
+
+const VerificationSentReply = z.object({ message: z.string() });
+
+const resendVerificationRoute = createRoute({
+  method: "post",
+  path: "/email-verification/resend",
+  operationId: "resendEmailVerification",
+  summary: "Send a new verification link",
+  description:
+    "Mails a new verification link to the signed-in user's address while it is not verified (409 `email_already_verified` once it is). At most 3 an hour (429 with Retry-After). Needs a signed-in session: an API key is refused (403 `session_required`).",
+  tags: [TAGS.auth],
+  "x-stability": "stable",
+  "x-complexity": "low",
+  security: authenticated,
+  middleware: [requireAuth] as const,
+  responses: {
+    202: jsonReply("A new link is on its way", "VerificationSentReply", VerificationSentReply, { message: AUTH_MESSAGES.verificationSent }),
+    ...errors({ 401: true, 403: ["session_required"], 404: ["user_not_found"], 409: ["email_already_verified"], 429: true, 503: true }),
+  },
+});
+
 /**
  * The signed-in user's profile. Changing it takes a session (an API key is refused centrally,
  * http/scopes.ts); every attempt counts against the user's profile-change limit before its body
@@ -96,4 +135,14 @@ export const userRoutes = $(new OpenAPIHono<AppEnv>())
     await limitAccountChange(core, "emailConfirmation", clientIp(c));
     const { token } = await readBody(c, EmailConfirmationInput);
     return c.json({ message: AUTH_MESSAGES.emailChanged, data: await confirmEmailChange(core, token) }, 200);
+  })
+  .openapi(verifyEmailRoute, async (c) => {
+    const core = c.get("core");
+    await limitAccountChange(core, "linkRedemption", clientIp(c));
+    const { token } = await readBody(c, EmailVerificationInput);
+    return c.json({ message: AUTH_MESSAGES.emailVerified, data: await verifyEmail(core, token) }, 200);
+  })
+  .openapi(resendVerificationRoute, async (c) => {
+    await resendVerification(c.get("core"), c.get("auth").userId);
+    return c.json({ message: AUTH_MESSAGES.verificationSent }, 202);
   });

@@ -145,6 +145,126 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/auth/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change the password
+         * @description Sets a new password; the current one is required (403 `invalid_current_password`). Every other session of the user ends; this one continues with the new token in the reply (the old token stops working). The address is told by mail. Attempts count against the same limits as sign-in (429 with Retry-After). Needs a signed-in session: an API key is refused (403 `session_required`).
+         */
+        post: operations["changePassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/password-reset/request": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask for a password reset link
+         * @description Mails a link to reset the password to the address, if an account signs in with it; otherwise the address is told that none does. The reply is the same 202 either way, so it does not tell who is registered. At most 10 requests per client address per 15 minutes and 3 per email address per hour (429 with Retry-After). The link works once, for 30 minutes.
+         */
+        post: operations["requestPasswordReset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/password-reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set a new password from a reset link
+         * @description Sets the new password with the token from the reset link (the web app's /reset-password page sends it). Every session of the account ends; sign in with the new password. The link works once, for 30 minutes, and only while the account signs in with the address it was sent to (400 `invalid_reset_link` otherwise). Needs no sign-in: the token is the proof. At most 30 attempts per client address per minute.
+         */
+        post: operations["resetPassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signed-in user's sessions
+         * @description Sessions that are still on, the current one first (`current: true`), each with when it started, when it was last seen and a coarse device. Needs a signed-in session: an API key is refused (403 `session_required`).
+         */
+        get: operations["listSessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/sessions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Sign out one session
+         * @description Ends one of the user's own sessions (from the list): its token is refused from then on. Any other id, or a session already over, is 404 `session_not_found`. Needs a signed-in session: an API key is refused (403 `session_required`).
+         */
+        delete: operations["endSession"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/sessions/end-others": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign out all other sessions
+         * @description Ends every session of the user but this one, which continues with the new token in the reply (the old token stops working). Needs a signed-in session: an API key is refused (403 `session_required`).
+         */
+        post: operations["endOtherSessions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/users/profile": {
         parameters: {
             query?: never;
@@ -183,6 +303,46 @@ export interface paths {
          * @description Completes a change of sign-in email with the token from the link sent to the new address (the web app's /confirm-email page sends it). The link works once, for an hour, and only while the account still has the email it was issued for. Needs no sign-in: the token is the proof. If the new address was taken since, the change fails (409) and nothing changes.
          */
         post: operations["confirmEmailChange"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/users/email-verification": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Verify the sign-in email
+         * @description Marks the account's email verified with the token from the link mailed at sign-up (the web app's /verify-email page sends it). Until then nobody can pay the account by email. The link works once, for 24 hours, and only while the account still has the address it was sent to (400 `invalid_verification` otherwise). Needs no sign-in: the token is the proof. At most 30 attempts per client address per minute.
+         */
+        post: operations["verifyEmail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/users/email-verification/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a new verification link
+         * @description Mails a new verification link to the signed-in user's address while it is not verified (409 `email_already_verified` once it is). At most 3 an hour (429 with Retry-After). Needs a signed-in session: an API key is refused (403 `session_required`).
+         */
+        post: operations["resendEmailVerification"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1568,7 +1728,7 @@ export interface paths {
         put?: never;
         /**
          * Cost of an amount over every active rail
-         * @description The cost simulator of spec 001 §9 on the server, with the same function the console uses: per ACTIVE rail, total = fixed fee + FX spread × amount (zero in USD) + 0.1 % network fee, each part rounded half-up to the currency's minor unit (JPY: whole yen); the fixed fee (a USD figure) is taken as that many units of the amount's currency, as the spec's simulator does. Exactly one result is the Best Option (`isOptimal`). `amount` is a decimal string or number, 0 or more (0: no results); anything else is a 400. Writes nothing. An API key needs the scope `rails:read` (else 403 `insufficient_scope`).
+         * @description The cost simulator of spec 001 §9 on the server, with the same function the console uses: per ACTIVE rail, total = fixed fee (stated in the rail's fee currency, converted at the reference rate, which `fixedFeeOriginal.rate` states) + FX spread × amount (only when `payoutCurrency` differs from `currency`) + 0.1 % network fee, each part rounded half-up to the currency's minor unit (JPY: whole yen). Each rail says whether it can carry the payment (currency, destination `country`, amount limits) and why not; exactly one ELIGIBLE rail is the Best Option (`isOptimal`), and `savings` compares it with the first eligible rail (never negative). `amount` is a decimal string or number, 0 or more (0: no results); anything else is a 400. Writes nothing. An API key needs the scope `rails:read` (else 403 `insufficient_scope`).
          */
         post: operations["quoteRails"];
         delete?: never;
@@ -1646,7 +1806,7 @@ export interface paths {
         };
         /**
          * The payment rails
-         * @description Every rail with the fields of spec 001 §3 (fixed fee and cost in USD as decimal strings and cents; FX spread and error injection as fractions; success/error rate and SLA in percent; average time in seconds), its version and who changed it last. The six sample rails of spec 001 §9 are seeded on first use. Volume, success and error rate and average time are computed from real payment attempts of the last 30 days when the rail has any (`metricsSource: payments`; volume = succeeded USD payments, in USD); a rail without any keeps the spec's sample figures (`metricsSource: sample`). An API key needs the scope `rails:read` (else 403 `insufficient_scope`).
+         * @description Every rail with the fields of spec 001 §3 (fixed fee and cost in USD as decimal strings and cents; FX spread and error injection as fractions; success/error rate and SLA in percent; average time in seconds), its version and who changed it last. The six sample rails of spec 001 §9 and UPI are seeded on first use. Volume, success and error rate and average time are computed from real payment attempts of the last 30 days when the rail has any (`metricsSource: payments`; volume = succeeded USD payments, in USD); a rail without any keeps the spec's sample figures (`metricsSource: sample`). An API key needs the scope `rails:read` (else 403 `insufficient_scope`).
          */
         get: operations["listRails"];
         put?: never;
@@ -1671,7 +1831,7 @@ export interface paths {
         get: operations["getRail"];
         /**
          * Edit a rail
-         * @description The rail edit form of spec 001 §5: name (unique), type (ACH, Wire, Card, Crypto, SWIFT, SEPA, UPI), status (active, maintenance, down), fixed fee in USD (step 0.01), FX spread in PERCENT (step 0.001; stored as a fraction, ÷100), SLA target 0-100 % (step 0.1), optional error injection rate 0-100 % (step 0.1; stored as a fraction; for testing and demo only). With `version`, a rail changed since that version is not overwritten (409 `rail_changed`). A bad field is a 400 naming it and nothing changes. Administrators only (a user is answered 403 `admin_required`). An API key needs the scope `rails:write` (else 403 `insufficient_scope`).
+         * @description The rail edit form of spec 001 §5: name (unique), type (ACH, Wire, Card, Crypto, SWIFT, SEPA, UPI), status (active, maintenance, down), fixed fee in the rail's fee currency (step 0.01), and optionally what the rail carries: `feeCurrency`, `currencies`, `countries` (ISO codes and the regions SEPA, WORLDWIDE), `minAmount` / `maxAmount` (in the fee currency; null: no maximum) and `settlementSeconds` (each left as it is when absent); FX spread in PERCENT (step 0.001; stored as a fraction, ÷100), SLA target 0-100 % (step 0.1), optional error injection rate 0-100 % (step 0.1; stored as a fraction; for testing and demo only). With `version`, a rail changed since that version is not overwritten (409 `rail_changed`). A bad field is a 400 naming it and nothing changes. Administrators only (a user is answered 403 `admin_required`). An API key needs the scope `rails:write` (else 403 `insufficient_scope`).
          */
         put: operations["updateRail"];
         post?: never;
@@ -1741,6 +1901,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/payments/quote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Quote a payment before sending it
+         * @description The same body as POST /v1/payments; nothing is written and no Idempotency-Key is taken. Returns the rail routing would pick now (its best rail: a quote never explores), its fee in the payment's currency, the total held (amount + fee), the settlement time and an arrival estimate, the payee as the payment shows it, every rail that can carry the payment (best first) and every rail that cannot, with why. The refusals are those of creating the payment, in the same order (400, 403 `kyc_required`, 404, 422 funds / currency / `limit_exceeded` / `payee_cannot_receive` / `embargoed_country`, 422 `rail_ineligible` when `forceRail` names a rail that cannot carry it, 422 `no_eligible_rail` when none can), so a quote says nothing a payment attempt would not. Quotes are rate limited per user (429 `rate_limited`). An API key needs the scope `payments:write` (else 403 `insufficient_scope`).
+         */
+        post: operations["quotePayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/payments": {
         parameters: {
             query?: never;
@@ -1750,7 +1930,7 @@ export interface paths {
         };
         /**
          * Your payments
-         * @description Your payments, newest first, optionally of one status; `limit` 1-100 (default 20); `cursor` is the previous page's next_cursor (signed, bound to the status filter: another filter's cursor is a 400 `invalid_cursor`). An API key needs the scope `payments:read` (else 403 `insufficient_scope`).
+         * @description Your payments, newest first. Filters (all optional, combined): `status`, `rail` (the rail that carries or carried it), `currency`, `from`/`to` (creation date, a UTC day or an ISO date-time), `minAmount`/`maxAmount` (decimal, in the payment's currency), `counterparty` (part of the payee: email, beneficiary name, account's last four) and `q` (part of the payee or the description). `limit` 1-100 (default 20); `cursor` is the previous page's next_cursor (signed, bound to the filters: another filter's cursor is a 400 `invalid_cursor`). An API key needs the scope `payments:read` (else 403 `insufficient_scope`).
          */
         get: operations["listPayments"];
         put?: never;
@@ -1763,6 +1943,54 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/v1/payments/recipients": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your saved recipients
+         * @description The people (by email) and outside accounts (beneficiaries) you saved to pay again, by label; at most 50. Only yours. An API key needs the scope `payments:read` (else 403 `insufficient_scope`).
+         */
+        get: operations["listRecipients"];
+        put?: never;
+        /**
+         * Save a recipient
+         * @description A label (1-60 characters) and exactly one payee: `email` (a person on the platform; not looked up, so saving tells nothing about who is registered) or `beneficiary` (name, account number or IBAN (an IBAN must be valid and of the beneficiary's country), optional bank code, country). At most 50 per user: 422 `too_many_recipients`. An API key needs the scope `payments:write` (else 403 `insufficient_scope`).
+         */
+        post: operations["addRecipient"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/payments/recipients/{recipientId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a saved recipient
+         * @description Removes it from your list (payments already made to it are not changed). Another user's recipient is the same 404 as an unknown id. An API key needs the scope `payments:write` (else 403 `insufficient_scope`).
+         */
+        delete: operations["deleteRecipient"];
+        options?: never;
+        head?: never;
+        /**
+         * Rename a saved recipient
+         * @description A new label (1-60 characters); the payee stays as saved. Another user's recipient is the same 404 as an unknown id. An API key needs the scope `payments:write` (else 403 `insufficient_scope`).
+         */
+        patch: operations["renameRecipient"];
         trace?: never;
     };
     "/v1/payments/parked": {
@@ -1859,6 +2087,26 @@ export interface paths {
          * @description Ends a parked payment as failed once its case is reviewed, with a note (1-500 characters) kept on the review item with who closed it and when. The payer's payment says it was closed after review; nothing is paid (its hold was released when it was parked). A parked payment is never resumed: placing a new hold would be a new decision on the payer's money, so the payer sends a new payment. 404 for an unknown id, 409 `payment_not_parked` for a payment that is not parked. Administrators only (a user is answered 403 `admin_required`). An API key needs the scope `payments:write` (else 403 `insufficient_scope`).
          */
         post: operations["closeParkedPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/payments/{id}/detail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A payment's timeline, routing and fee
+         * @description The payment with its timeline, oldest first (created, the hold, a wait for review or approval and its outcome, each attempt on a rail with its outcome, then posted or the hold released), the routing decision (the rail chosen and why, the eligible rails best first, the excluded ones with the reason) and the fee actually charged (nothing when the hold was released). Why a payment waits is shown only as its status: screening details and an administrator's reason are for administrators (GET /v1/payments/reviews/{id}). Its payer and administrators may read it; for anyone else it is the same 404 as an unknown id. An API key needs the scope `payments:read` (else 403 `insufficient_scope`).
+         */
+        get: operations["getPaymentDetail"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2037,7 +2285,7 @@ export interface components {
                 account_number: string;
                 description: string;
                 /** @enum {string} */
-                currency: "USD" | "EUR" | "GBP" | "JPY";
+                currency: "USD" | "EUR" | "GBP" | "JPY" | "INR";
                 /** @enum {string} */
                 type: "bank" | "cash" | "asset" | "liability" | "equity" | "revenue" | "expense";
                 /** @enum {string} */
@@ -2071,7 +2319,7 @@ export interface components {
                 account_number: string;
                 description: string;
                 /** @enum {string} */
-                currency: "USD" | "EUR" | "GBP" | "JPY";
+                currency: "USD" | "EUR" | "GBP" | "JPY" | "INR";
                 /** @enum {string} */
                 type: "bank" | "cash" | "asset" | "liability" | "equity" | "revenue" | "expense";
                 /** @enum {string} */
@@ -2109,7 +2357,7 @@ export interface components {
                 /** @description The same amount in minor units (cents) */
                 total_amount_minor: number;
                 /** @enum {string} */
-                currency: "USD" | "EUR" | "GBP" | "JPY";
+                currency: "USD" | "EUR" | "GBP" | "JPY" | "INR";
                 description: string;
                 entries: {
                     account_id: string;
@@ -2117,6 +2365,11 @@ export interface components {
                     account_number: string | null;
                     /** @description Whether the account is the caller's (false for system counterparties) */
                     owned: boolean;
+                    /**
+                     * @description Whose account: the caller's, a system account, or another customer's (shown by name only: id `redacted`, no number)
+                     * @enum {string}
+                     */
+                    party: "own" | "system" | "customer";
                     /** @enum {string} */
                     side: "debit" | "credit";
                     /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
@@ -2143,7 +2396,13 @@ export interface components {
                     } | null;
                 }[];
                 idempotency_key: string | null;
+                /** @description The other side: a system account, "From → To" between own accounts, whom a payment paid (the address or masked beneficiary), or for money received the payer's name */
                 counterparty: string;
+                /** @description Money another customer paid into the caller's account: shown from the payee's side (the amount received, the payer's name, no fee or key) */
+                incoming: boolean;
+                /** @description A payment's fee (already in the amount); null for other transactions */
+                fee: string | null;
+                fee_minor: number | null;
             } | null;
         };
         AccountDetailReply: {
@@ -2153,7 +2412,7 @@ export interface components {
                 account_number: string;
                 description: string;
                 /** @enum {string} */
-                currency: "USD" | "EUR" | "GBP" | "JPY";
+                currency: "USD" | "EUR" | "GBP" | "JPY" | "INR";
                 /** @enum {string} */
                 type: "bank" | "cash" | "asset" | "liability" | "equity" | "revenue" | "expense";
                 /** @enum {string} */
@@ -2186,7 +2445,7 @@ export interface components {
                 account_number: string;
                 description: string;
                 /** @enum {string} */
-                currency: "USD" | "EUR" | "GBP" | "JPY";
+                currency: "USD" | "EUR" | "GBP" | "JPY" | "INR";
                 /** @enum {string} */
                 type: "bank" | "cash" | "asset" | "liability" | "equity" | "revenue" | "expense";
                 /** @enum {string} */
@@ -2243,7 +2502,7 @@ export interface components {
                     /** @enum {string} */
                     type: "bank" | "cash" | "asset" | "liability" | "equity" | "revenue" | "expense";
                     /** @enum {string} */
-                    currency: "USD" | "EUR" | "GBP" | "JPY";
+                    currency: "USD" | "EUR" | "GBP" | "JPY" | "INR";
                     /** @enum {string} */
                     normal_side: "debit" | "credit";
                     /** @enum {string} */
@@ -2292,7 +2551,7 @@ export interface components {
                 }[];
                 currencies: {
                     /** @enum {string} */
-                    currency: "USD" | "EUR" | "GBP" | "JPY";
+                    currency: "USD" | "EUR" | "GBP" | "JPY" | "INR";
                     account_count: number;
                     /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
                     opening_balance: string;
@@ -2381,7 +2640,7 @@ export interface components {
                     /** @enum {string} */
                     kind: "deposit" | "payment";
                     /** @enum {string} */
-                    currency: "USD" | "EUR" | "GBP" | "JPY";
+                    currency: "USD" | "EUR" | "GBP" | "JPY" | "INR";
                     /** @description Decimal string: amounts strictly above it need a second person */
                     amount: string;
                     amount_minor: number;
@@ -2398,7 +2657,7 @@ export interface components {
                     /** @enum {string} */
                     kind: "deposit" | "payment";
                     /** @enum {string} */
-                    currency: "USD" | "EUR" | "GBP" | "JPY";
+                    currency: "USD" | "EUR" | "GBP" | "JPY" | "INR";
                     /** @description Decimal string: amounts strictly above it need a second person */
                     amount: string;
                     amount_minor: number;
@@ -2440,7 +2699,7 @@ export interface components {
                 account_number: string;
                 description: string;
                 /** @enum {string} */
-                currency: "USD" | "EUR" | "GBP" | "JPY";
+                currency: "USD" | "EUR" | "GBP" | "JPY" | "INR";
                 /** @enum {string} */
                 type: "bank" | "cash" | "asset" | "liability" | "equity" | "revenue" | "expense";
                 /** @enum {string} */
@@ -2473,7 +2732,7 @@ export interface components {
                 account_number: string;
                 description: string;
                 /** @enum {string} */
-                currency: "USD" | "EUR" | "GBP" | "JPY";
+                currency: "USD" | "EUR" | "GBP" | "JPY" | "INR";
                 /** @enum {string} */
                 type: "bank" | "cash" | "asset" | "liability" | "equity" | "revenue" | "expense";
                 /** @enum {string} */
@@ -2516,8 +2775,9 @@ export interface components {
             /** @enum {string} */
             operation: "create" | "post" | "unpost" | "void";
             /** @enum {string} */
-            currency: "USD" | "EUR" | "GBP" | "JPY";
+            currency: "USD" | "EUR" | "GBP" | "JPY" | "INR";
             transactionId: string;
+            counterparty?: string;
         };
         BatchError: {
             /** @description What went wrong, in words a person can act on */
@@ -2541,7 +2801,7 @@ export interface components {
                 to_account_id: string;
                 amount: number | string;
                 /** @enum {string} */
-                currency?: "USD" | "EUR" | "GBP" | "JPY";
+                currency?: "USD" | "EUR" | "GBP" | "JPY" | "INR";
                 /** @default  */
                 description?: string;
                 /** @constant */
@@ -2550,7 +2810,7 @@ export interface components {
                 account_id: string;
                 amount: number | string;
                 /** @enum {string} */
-                currency?: "USD" | "EUR" | "GBP" | "JPY";
+                currency?: "USD" | "EUR" | "GBP" | "JPY" | "INR";
                 /** @default  */
                 description?: string;
                 /** @constant */
@@ -2573,7 +2833,7 @@ export interface components {
                 /** @description The same amount in minor units (cents) */
                 total_amount_minor: number;
                 /** @enum {string} */
-                currency: "USD" | "EUR" | "GBP" | "JPY";
+                currency: "USD" | "EUR" | "GBP" | "JPY" | "INR";
                 description: string;
                 entries: {
                     account_id: string;
@@ -2581,6 +2841,11 @@ export interface components {
                     account_number: string | null;
                     /** @description Whether the account is the caller's (false for system counterparties) */
                     owned: boolean;
+                    /**
+                     * @description Whose account: the caller's, a system account, or another customer's (shown by name only: id `redacted`, no number)
+                     * @enum {string}
+                     */
+                    party: "own" | "system" | "customer";
                     /** @enum {string} */
                     side: "debit" | "credit";
                     /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
@@ -2607,7 +2872,13 @@ export interface components {
                     } | null;
                 }[];
                 idempotency_key: string | null;
+                /** @description The other side: a system account, "From → To" between own accounts, whom a payment paid (the address or masked beneficiary), or for money received the payer's name */
                 counterparty: string;
+                /** @description Money another customer paid into the caller's account: shown from the payee's side (the amount received, the payer's name, no fee or key) */
+                incoming: boolean;
+                /** @description A payment's fee (already in the amount); null for other transactions */
+                fee: string | null;
+                fee_minor: number | null;
             }[];
         };
         CloseParkedPaymentInput: {
@@ -2625,7 +2896,7 @@ export interface components {
                 status: "pending" | "processing" | "completed" | "failed" | "parked" | "held_for_review" | "awaiting_approval";
                 amount: string;
                 /** @enum {string} */
-                currency: "USD" | "EUR" | "GBP" | "JPY";
+                currency: "USD" | "EUR" | "GBP" | "JPY" | "INR";
                 selectedRail: string;
                 /**
                  * @description The status the payment was in when its step kept failing (pending or processing)
@@ -2653,7 +2924,7 @@ export interface components {
              * @default USD
              * @enum {string}
              */
-            currency?: "USD" | "EUR" | "GBP" | "JPY";
+            currency?: "USD" | "EUR" | "GBP" | "JPY" | "INR";
             /** @enum {string} */
             type?: "bank" | "cash" | "asset" | "liability" | "equity" | "revenue" | "expense";
             initial_balance?: number | string;
@@ -2691,7 +2962,7 @@ export interface components {
             /** @description Decimal string or number, > 0, at most the currency's decimals */
             amount: string | number;
             /** @enum {string} */
-            currency: "USD" | "EUR" | "GBP" | "JPY";
+            currency: "USD" | "EUR" | "GBP" | "JPY" | "INR";
             description?: string;
             /** @description A rail's name (e.g. ACH): chosen when active and not eliminated */
             preferredRail?: string;
@@ -2723,7 +2994,7 @@ export interface components {
                 amount: string;
                 amountMinor: number;
                 /** @enum {string} */
-                currency: "USD" | "EUR" | "GBP" | "JPY";
+                currency: "USD" | "EUR" | "GBP" | "JPY" | "INR";
                 fee: string;
                 feeMinor: number;
                 feeBreakdown: {
@@ -2774,9 +3045,9 @@ export interface components {
                     defaultRailId: string;
                     defaultRail: string;
                     /** @enum {string} */
-                    currency: "USD" | "EUR" | "GBP" | "JPY";
+                    currency: "USD" | "EUR" | "GBP" | "JPY" | "INR";
                     amountMinor: number;
-                    /** @description Cost on the default rail minus cost on the chosen one (may be < 0) */
+                    /** @description Cost on the default rail minus cost on the chosen one, never below 0 (a pricier choice buys success or speed, not savings) */
                     savingMinor: number;
                     saving: string;
                     reason: string;
@@ -2798,6 +3069,17 @@ export interface components {
                         eliminated: boolean;
                         note: string;
                     }[];
+                    /** @description Where the payment goes, for the rails' coverage (decisions before rails had coverage lack it) */
+                    destinationCountry?: string;
+                    /**
+                     * @description Rails that cannot carry this payment, and why
+                     * @default []
+                     */
+                    excluded: {
+                        railId: string;
+                        rail: string;
+                        reason: string;
+                    }[];
                 };
                 journalId: string;
                 estimatedFee: string;
@@ -2810,6 +3092,22 @@ export interface components {
                 completedAt: string | null;
                 /** @description Why the payment failed (or was refused after review), or why it was parked for review; null otherwise */
                 failureReason: string | null;
+            };
+        };
+        CreateRecipientInput: {
+            /** @description How you call them, e.g. Grace (rent) */
+            label: string;
+            /**
+             * Format: email
+             * @description A person on the platform (pays as toEmail)
+             */
+            email?: string;
+            /** @description An external account (pays as beneficiary) */
+            beneficiary?: {
+                name: string;
+                accountNumber: string;
+                bankCode?: string;
+                country: string;
             };
         };
         DecidePaymentInput: {
@@ -2829,7 +3127,7 @@ export interface components {
                 amount: string;
                 amountMinor: number;
                 /** @enum {string} */
-                currency: "USD" | "EUR" | "GBP" | "JPY";
+                currency: "USD" | "EUR" | "GBP" | "JPY" | "INR";
                 fee: string;
                 payee: {
                     /** @constant */
@@ -2906,7 +3204,7 @@ export interface components {
                 amount: string;
                 amount_minor: number;
                 /** @enum {string} */
-                currency: "USD" | "EUR" | "GBP" | "JPY";
+                currency: "USD" | "EUR" | "GBP" | "JPY" | "INR";
                 threshold: string;
                 description: string;
                 created_at: string;
@@ -2949,7 +3247,7 @@ export interface components {
                     /** @description The same amount in minor units (cents) */
                     total_amount_minor: number;
                     /** @enum {string} */
-                    currency: "USD" | "EUR" | "GBP" | "JPY";
+                    currency: "USD" | "EUR" | "GBP" | "JPY" | "INR";
                     description: string;
                     entries: {
                         account_id: string;
@@ -2957,6 +3255,11 @@ export interface components {
                         account_number: string | null;
                         /** @description Whether the account is the caller's (false for system counterparties) */
                         owned: boolean;
+                        /**
+                         * @description Whose account: the caller's, a system account, or another customer's (shown by name only: id `redacted`, no number)
+                         * @enum {string}
+                         */
+                        party: "own" | "system" | "customer";
                         /** @enum {string} */
                         side: "debit" | "credit";
                         /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
@@ -2983,7 +3286,13 @@ export interface components {
                         } | null;
                     }[];
                     idempotency_key: string | null;
+                    /** @description The other side: a system account, "From → To" between own accounts, whom a payment paid (the address or masked beneficiary), or for money received the payer's name */
                     counterparty: string;
+                    /** @description Money another customer paid into the caller's account: shown from the payee's side (the amount received, the payer's name, no fee or key) */
+                    incoming: boolean;
+                    /** @description A payment's fee (already in the amount); null for other transactions */
+                    fee: string | null;
+                    fee_minor: number | null;
                 };
             };
         };
@@ -3004,11 +3313,14 @@ export interface components {
             account_id: string;
             amount: number | string;
             /** @enum {string} */
-            currency?: "USD" | "EUR" | "GBP" | "JPY";
+            currency?: "USD" | "EUR" | "GBP" | "JPY" | "INR";
             /** @default  */
             description?: string;
         };
         EmailConfirmationInput: {
+            token: string;
+        };
+        EmailVerificationInput: {
             token: string;
         };
         Error: {
@@ -3127,7 +3439,7 @@ export interface components {
                         pending_debits: number;
                         pending_credits: number;
                         /** @enum {string} */
-                        currency: "USD" | "EUR" | "GBP" | "JPY";
+                        currency: "USD" | "EUR" | "GBP" | "JPY" | "INR";
                         is_balanced: boolean;
                     }[];
                     ok: boolean;
@@ -3202,7 +3514,7 @@ export interface components {
                         pending_debits: number;
                         pending_credits: number;
                         /** @enum {string} */
-                        currency: "USD" | "EUR" | "GBP" | "JPY";
+                        currency: "USD" | "EUR" | "GBP" | "JPY" | "INR";
                         is_balanced: boolean;
                     }[];
                     ok: boolean;
@@ -3261,7 +3573,7 @@ export interface components {
                 /** @description The same amount in minor units (cents) */
                 total_amount_minor: number;
                 /** @enum {string} */
-                currency: "USD" | "EUR" | "GBP" | "JPY";
+                currency: "USD" | "EUR" | "GBP" | "JPY" | "INR";
                 description: string;
                 entries: {
                     account_id: string;
@@ -3269,6 +3581,11 @@ export interface components {
                     account_number: string | null;
                     /** @description Whether the account is the caller's (false for system counterparties) */
                     owned: boolean;
+                    /**
+                     * @description Whose account: the caller's, a system account, or another customer's (shown by name only: id `redacted`, no number)
+                     * @enum {string}
+                     */
+                    party: "own" | "system" | "customer";
                     /** @enum {string} */
                     side: "debit" | "credit";
                     /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
@@ -3295,7 +3612,13 @@ export interface components {
                     } | null;
                 }[];
                 idempotency_key: string | null;
+                /** @description The other side: a system account, "From → To" between own accounts, whom a payment paid (the address or masked beneficiary), or for money received the payer's name */
                 counterparty: string;
+                /** @description Money another customer paid into the caller's account: shown from the payee's side (the amount received, the payer's name, no fee or key) */
+                incoming: boolean;
+                /** @description A payment's fee (already in the amount); null for other transactions */
+                fee: string | null;
+                fee_minor: number | null;
             };
         };
         JournalPageReply: {
@@ -3312,7 +3635,7 @@ export interface components {
                 /** @description The same amount in minor units (cents) */
                 total_amount_minor: number;
                 /** @enum {string} */
-                currency: "USD" | "EUR" | "GBP" | "JPY";
+                currency: "USD" | "EUR" | "GBP" | "JPY" | "INR";
                 description: string;
                 entries: {
                     account_id: string;
@@ -3320,6 +3643,11 @@ export interface components {
                     account_number: string | null;
                     /** @description Whether the account is the caller's (false for system counterparties) */
                     owned: boolean;
+                    /**
+                     * @description Whose account: the caller's, a system account, or another customer's (shown by name only: id `redacted`, no number)
+                     * @enum {string}
+                     */
+                    party: "own" | "system" | "customer";
                     /** @enum {string} */
                     side: "debit" | "credit";
                     /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
@@ -3346,7 +3674,13 @@ export interface components {
                     } | null;
                 }[];
                 idempotency_key: string | null;
+                /** @description The other side: a system account, "From → To" between own accounts, whom a payment paid (the address or masked beneficiary), or for money received the payer's name */
                 counterparty: string;
+                /** @description Money another customer paid into the caller's account: shown from the payee's side (the amount received, the payer's name, no fee or key) */
+                incoming: boolean;
+                /** @description A payment's fee (already in the amount); null for other transactions */
+                fee: string | null;
+                fee_minor: number | null;
             }[];
             pagination: {
                 /** @description Page size used */
@@ -3373,7 +3707,7 @@ export interface components {
                 /** @description The same amount in minor units (cents) */
                 total_amount_minor: number;
                 /** @enum {string} */
-                currency: "USD" | "EUR" | "GBP" | "JPY";
+                currency: "USD" | "EUR" | "GBP" | "JPY" | "INR";
                 description: string;
                 entries: {
                     account_id: string;
@@ -3381,6 +3715,11 @@ export interface components {
                     account_number: string | null;
                     /** @description Whether the account is the caller's (false for system counterparties) */
                     owned: boolean;
+                    /**
+                     * @description Whose account: the caller's, a system account, or another customer's (shown by name only: id `redacted`, no number)
+                     * @enum {string}
+                     */
+                    party: "own" | "system" | "customer";
                     /** @enum {string} */
                     side: "debit" | "credit";
                     /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
@@ -3407,7 +3746,13 @@ export interface components {
                     } | null;
                 }[];
                 idempotency_key: string | null;
+                /** @description The other side: a system account, "From → To" between own accounts, whom a payment paid (the address or masked beneficiary), or for money received the payer's name */
                 counterparty: string;
+                /** @description Money another customer paid into the caller's account: shown from the payee's side (the amount received, the payer's name, no fee or key) */
+                incoming: boolean;
+                /** @description A payment's fee (already in the amount); null for other transactions */
+                fee: string | null;
+                fee_minor: number | null;
             };
         };
         KycBulkRiskInput: {
@@ -4726,7 +5071,7 @@ export interface components {
                         pending_debits: number;
                         pending_credits: number;
                         /** @enum {string} */
-                        currency: "USD" | "EUR" | "GBP" | "JPY";
+                        currency: "USD" | "EUR" | "GBP" | "JPY" | "INR";
                         is_balanced: boolean;
                     }[];
                     ok: boolean;
@@ -4760,7 +5105,7 @@ export interface components {
                     to_account_id: string;
                     amount: number | string;
                     /** @enum {string} */
-                    currency?: "USD" | "EUR" | "GBP" | "JPY";
+                    currency?: "USD" | "EUR" | "GBP" | "JPY" | "INR";
                     /** @default  */
                     description?: string;
                     /** @constant */
@@ -4769,7 +5114,7 @@ export interface components {
                     account_id: string;
                     amount: number | string;
                     /** @enum {string} */
-                    currency?: "USD" | "EUR" | "GBP" | "JPY";
+                    currency?: "USD" | "EUR" | "GBP" | "JPY" | "INR";
                     /** @default  */
                     description?: string;
                     /** @constant */
@@ -4788,7 +5133,7 @@ export interface components {
                     accountId: string;
                     expectedBalance: number | string;
                     /** @enum {string} */
-                    currency?: "USD" | "EUR" | "GBP" | "JPY";
+                    currency?: "USD" | "EUR" | "GBP" | "JPY" | "INR";
                 };
             };
         };
@@ -4811,7 +5156,7 @@ export interface components {
                 /** @description The same amount in minor units (cents) */
                 total_amount_minor: number;
                 /** @enum {string} */
-                currency: "USD" | "EUR" | "GBP" | "JPY";
+                currency: "USD" | "EUR" | "GBP" | "JPY" | "INR";
                 description: string;
                 entries: {
                     account_id: string;
@@ -4819,6 +5164,11 @@ export interface components {
                     account_number: string | null;
                     /** @description Whether the account is the caller's (false for system counterparties) */
                     owned: boolean;
+                    /**
+                     * @description Whose account: the caller's, a system account, or another customer's (shown by name only: id `redacted`, no number)
+                     * @enum {string}
+                     */
+                    party: "own" | "system" | "customer";
                     /** @enum {string} */
                     side: "debit" | "credit";
                     /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
@@ -4845,7 +5195,13 @@ export interface components {
                     } | null;
                 }[];
                 idempotency_key: string | null;
+                /** @description The other side: a system account, "From → To" between own accounts, whom a payment paid (the address or masked beneficiary), or for money received the payer's name */
                 counterparty: string;
+                /** @description Money another customer paid into the caller's account: shown from the payee's side (the amount received, the payer's name, no fee or key) */
+                incoming: boolean;
+                /** @description A payment's fee (already in the amount); null for other transactions */
+                fee: string | null;
+                fee_minor: number | null;
                 replayed: boolean;
             } | {
                 id: string;
@@ -4853,7 +5209,7 @@ export interface components {
                 account_number: string;
                 description: string;
                 /** @enum {string} */
-                currency: "USD" | "EUR" | "GBP" | "JPY";
+                currency: "USD" | "EUR" | "GBP" | "JPY" | "INR";
                 /** @enum {string} */
                 type: "bank" | "cash" | "asset" | "liability" | "equity" | "revenue" | "expense";
                 /** @enum {string} */
@@ -4929,7 +5285,7 @@ export interface components {
                     pending_debits: number;
                     pending_credits: number;
                     /** @enum {string} */
-                    currency: "USD" | "EUR" | "GBP" | "JPY";
+                    currency: "USD" | "EUR" | "GBP" | "JPY" | "INR";
                     is_balanced: boolean;
                 }[];
                 ok: boolean;
@@ -4961,7 +5317,7 @@ export interface components {
                     /** @enum {string} */
                     window: "day" | "month";
                     /** @enum {string} */
-                    currency: "USD" | "EUR" | "GBP" | "JPY";
+                    currency: "USD" | "EUR" | "GBP" | "JPY" | "INR";
                     /** @description false: this level may not make this movement at all (verify to unlock it) */
                     allowed: boolean;
                     /** @description The limit in the window, decimal string; null when not allowed */
@@ -4999,7 +5355,10 @@ export interface components {
             currentBalance: string;
             threshold: string;
             /** @enum {string} */
-            currency: "USD" | "EUR" | "GBP" | "JPY";
+            currency: "USD" | "EUR" | "GBP" | "JPY" | "INR";
+        };
+        MessageReply: {
+            message: string;
         };
         MetricsReport: {
             window_seconds: number;
@@ -5419,7 +5778,7 @@ export interface components {
                 status: "pending" | "processing" | "completed" | "failed" | "parked" | "held_for_review" | "awaiting_approval";
                 amount: string;
                 /** @enum {string} */
-                currency: "USD" | "EUR" | "GBP" | "JPY";
+                currency: "USD" | "EUR" | "GBP" | "JPY" | "INR";
                 selectedRail: string;
                 /**
                  * @description The status the payment was in when its step kept failing (pending or processing)
@@ -5442,6 +5801,17 @@ export interface components {
                 next_cursor: string | null;
             };
         };
+        PasswordChangeInput: {
+            current_password: string;
+            new_password: string;
+        };
+        PasswordResetInput: {
+            token: string;
+            new_password: string;
+        };
+        PasswordResetRequestInput: {
+            email: string;
+        };
         PaymentCommandInput: {
             command: {
                 initiatePayment: {
@@ -5450,7 +5820,7 @@ export interface components {
                     /** @description Decimal string or number, > 0, at most the currency's decimals */
                     amount: string | number;
                     /** @enum {string} */
-                    currency: "USD" | "EUR" | "GBP" | "JPY";
+                    currency: "USD" | "EUR" | "GBP" | "JPY" | "INR";
                     description?: string;
                     /** @description A rail's name (e.g. ACH): chosen when active and not eliminated */
                     preferredRail?: string;
@@ -5494,7 +5864,7 @@ export interface components {
                     amount: string;
                     amountMinor: number;
                     /** @enum {string} */
-                    currency: "USD" | "EUR" | "GBP" | "JPY";
+                    currency: "USD" | "EUR" | "GBP" | "JPY" | "INR";
                     fee: string;
                     feeMinor: number;
                     feeBreakdown: {
@@ -5545,9 +5915,9 @@ export interface components {
                         defaultRailId: string;
                         defaultRail: string;
                         /** @enum {string} */
-                        currency: "USD" | "EUR" | "GBP" | "JPY";
+                        currency: "USD" | "EUR" | "GBP" | "JPY" | "INR";
                         amountMinor: number;
-                        /** @description Cost on the default rail minus cost on the chosen one (may be < 0) */
+                        /** @description Cost on the default rail minus cost on the chosen one, never below 0 (a pricier choice buys success or speed, not savings) */
                         savingMinor: number;
                         saving: string;
                         reason: string;
@@ -5568,6 +5938,17 @@ export interface components {
                             score: number;
                             eliminated: boolean;
                             note: string;
+                        }[];
+                        /** @description Where the payment goes, for the rails' coverage (decisions before rails had coverage lack it) */
+                        destinationCountry?: string;
+                        /**
+                         * @description Rails that cannot carry this payment, and why
+                         * @default []
+                         */
+                        excluded: {
+                            railId: string;
+                            rail: string;
+                            reason: string;
                         }[];
                     };
                     journalId: string;
@@ -5590,6 +5971,156 @@ export interface components {
                 /** @description A stream ticket: append `&ticket=` for EventSource (bearer clients need none) */
                 ticket: string;
                 ticketExpiresAt: string;
+            };
+        };
+        PaymentDetailReply: {
+            data: {
+                payment: {
+                    paymentId: string;
+                    userId: string;
+                    /** @enum {string} */
+                    status: "pending" | "processing" | "completed" | "failed" | "parked" | "held_for_review" | "awaiting_approval";
+                    amount: string;
+                    amountMinor: number;
+                    /** @enum {string} */
+                    currency: "USD" | "EUR" | "GBP" | "JPY" | "INR";
+                    fee: string;
+                    feeMinor: number;
+                    feeBreakdown: {
+                        fixedFee: string;
+                        fxSpread: string;
+                        networkFee: string;
+                    };
+                    /** @description Name of the current (or last) attempt's rail */
+                    selectedRail: string;
+                    railId: string;
+                    fromAccountId: string;
+                    payee: {
+                        /** @constant */
+                        kind: "account";
+                        accountId: string;
+                    } | {
+                        /** @constant */
+                        kind: "user";
+                        email: string;
+                    } | {
+                        /** @constant */
+                        kind: "external";
+                        name: string;
+                        accountLast4: string;
+                        country: string;
+                    };
+                    description: string;
+                    attempts: {
+                        number: number;
+                        railId: string;
+                        /** @description The rail's name */
+                        rail: string;
+                        /** @enum {string} */
+                        status: "in_flight" | "succeeded" | "failed";
+                        startedAt: string;
+                        /** @description When the rail's answer is due (start + the rail's average processing time) */
+                        dueAt: string;
+                        finishedAt: string | null;
+                        errorCode: string | null;
+                        errorMessage: string | null;
+                        retriable: boolean | null;
+                    }[];
+                    routing: {
+                        /** @enum {string} */
+                        strategy: "expected_value" | "forced" | "preferred" | "exploration";
+                        chosenRailId: string;
+                        chosenRail: string;
+                        defaultRailId: string;
+                        defaultRail: string;
+                        /** @enum {string} */
+                        currency: "USD" | "EUR" | "GBP" | "JPY" | "INR";
+                        amountMinor: number;
+                        /** @description Cost on the default rail minus cost on the chosen one, never below 0 (a pricier choice buys success or speed, not savings) */
+                        savingMinor: number;
+                        saving: string;
+                        reason: string;
+                        decidedAt: string;
+                        candidates: {
+                            railId: string;
+                            rail: string;
+                            status: string;
+                            costMinor: number;
+                            cost: string;
+                            /** @description The success estimate used (0..1) */
+                            successRate: number;
+                            attemptsInWindow: number;
+                            /** @description Seconds */
+                            avgProcessingTime: number;
+                            slaTarget: number;
+                            /** @description Expected value, minor units */
+                            score: number;
+                            eliminated: boolean;
+                            note: string;
+                        }[];
+                        /** @description Where the payment goes, for the rails' coverage (decisions before rails had coverage lack it) */
+                        destinationCountry?: string;
+                        /**
+                         * @description Rails that cannot carry this payment, and why
+                         * @default []
+                         */
+                        excluded: {
+                            railId: string;
+                            rail: string;
+                            reason: string;
+                        }[];
+                    };
+                    journalId: string;
+                    estimatedFee: string;
+                    /** @description The chosen rail's average processing time, e.g. "1.2 s" */
+                    estimatedTime: string;
+                    fxRate: number;
+                    initiatedAt: string;
+                    createdAt: string;
+                    updatedAt: string;
+                    completedAt: string | null;
+                    /** @description Why the payment failed (or was refused after review), or why it was parked for review; null otherwise */
+                    failureReason: string | null;
+                };
+                /** @description Oldest first */
+                timeline: {
+                    /** @enum {string} */
+                    kind: "created" | "held" | "waiting" | "decided" | "attempt_started" | "attempt_succeeded" | "attempt_failed" | "posted" | "released";
+                    at: string;
+                    title: string;
+                    detail: string | null;
+                    rail: string | null;
+                    /** @enum {string} */
+                    tone: "info" | "success" | "error" | "waiting";
+                }[];
+                routing: {
+                    /** @enum {string} */
+                    strategy: "expected_value" | "forced" | "preferred" | "exploration";
+                    chosenRail: string;
+                    reason: string;
+                    /** @description Rails that could carry it, best first */
+                    eligible: {
+                        rail: string;
+                        cost: string;
+                        score: number;
+                        successRate: number;
+                        note: string;
+                        chosen: boolean;
+                    }[];
+                    /** @description Rails that could not, with why */
+                    excluded: {
+                        rail: string;
+                        reason: string;
+                    }[];
+                };
+                feeCharged: {
+                    fee: string;
+                    feeMinor: number;
+                    /** @enum {string} */
+                    currency: "USD" | "EUR" | "GBP" | "JPY" | "INR";
+                    /** @description Why this is the fee: charged on completion, nothing when the hold was released, held while it moves */
+                    note: string;
+                };
             };
         };
         PaymentHealthReply: {
@@ -5620,7 +6151,7 @@ export interface components {
                 amount: string;
                 amountMinor: number;
                 /** @enum {string} */
-                currency: "USD" | "EUR" | "GBP" | "JPY";
+                currency: "USD" | "EUR" | "GBP" | "JPY" | "INR";
                 fee: string;
                 feeMinor: number;
                 feeBreakdown: {
@@ -5671,9 +6202,9 @@ export interface components {
                     defaultRailId: string;
                     defaultRail: string;
                     /** @enum {string} */
-                    currency: "USD" | "EUR" | "GBP" | "JPY";
+                    currency: "USD" | "EUR" | "GBP" | "JPY" | "INR";
                     amountMinor: number;
-                    /** @description Cost on the default rail minus cost on the chosen one (may be < 0) */
+                    /** @description Cost on the default rail minus cost on the chosen one, never below 0 (a pricier choice buys success or speed, not savings) */
                     savingMinor: number;
                     saving: string;
                     reason: string;
@@ -5694,6 +6225,17 @@ export interface components {
                         score: number;
                         eliminated: boolean;
                         note: string;
+                    }[];
+                    /** @description Where the payment goes, for the rails' coverage (decisions before rails had coverage lack it) */
+                    destinationCountry?: string;
+                    /**
+                     * @description Rails that cannot carry this payment, and why
+                     * @default []
+                     */
+                    excluded: {
+                        railId: string;
+                        rail: string;
+                        reason: string;
                     }[];
                 };
                 journalId: string;
@@ -5755,7 +6297,7 @@ export interface components {
                     paymentId: string;
                     amount: string;
                     /** @enum {string} */
-                    currency: "USD" | "EUR" | "GBP" | "JPY";
+                    currency: "USD" | "EUR" | "GBP" | "JPY" | "INR";
                     selectedRail: string;
                     estimatedFee: string;
                     estimatedTime: string;
@@ -5793,6 +6335,77 @@ export interface components {
             status: "pending" | "processing" | "completed" | "failed" | "parked" | "held_for_review" | "awaiting_approval";
             at: string;
         };
+        PaymentQuoteInput: {
+            userId: string;
+            fromAccountId: string;
+            /** @description Decimal string or number, > 0, at most the currency's decimals */
+            amount: string | number;
+            /** @enum {string} */
+            currency: "USD" | "EUR" | "GBP" | "JPY" | "INR";
+            description?: string;
+            /** @description A rail's name (e.g. ACH): chosen when active and not eliminated */
+            preferredRail?: string;
+            /** @description A rail's name: used whatever its score (must be active) */
+            forceRail?: string;
+            /** @description Another account of yours */
+            toAccountId?: string;
+            /**
+             * Format: email
+             * @description Another user of the platform: their oldest active account in the currency receives it
+             */
+            toEmail?: string;
+            /** @description An external beneficiary: posted to the clearing account of the currency */
+            beneficiary?: {
+                name: string;
+                accountNumber: string;
+                bankCode?: string;
+                country: string;
+            };
+        };
+        PaymentQuoteReply: {
+            amount: string;
+            currency: string;
+            /** @description The rail routing would pick now */
+            rail: string;
+            /** @description What will be charged, in the payment's currency */
+            fee: string;
+            feeCurrency: string;
+            /** @description amount + fee: what is held from the paying account */
+            total: string;
+            settlementSeconds: number;
+            /** @description Human text, e.g. "within 1 business day" */
+            arrivalEstimate: string;
+            payee: {
+                /** @constant */
+                kind: "own";
+                name: string;
+                accountId: string;
+            } | {
+                /** @constant */
+                kind: "user";
+                name: string;
+                email: string;
+            } | {
+                /** @constant */
+                kind: "external";
+                name: string;
+                accountLast4: string;
+                country: string;
+            };
+            /** @description Rails that can carry it, best first */
+            eligible: {
+                rail: string;
+                /** @description In the payment's currency */
+                fee: string;
+                feeCurrency: string;
+                settlementSeconds: number;
+            }[];
+            /** @description Rails that cannot, and why */
+            excluded: {
+                rail: string;
+                reason: string;
+            }[];
+        };
         PaymentReply: {
             data: {
                 paymentId: string;
@@ -5802,7 +6415,7 @@ export interface components {
                 amount: string;
                 amountMinor: number;
                 /** @enum {string} */
-                currency: "USD" | "EUR" | "GBP" | "JPY";
+                currency: "USD" | "EUR" | "GBP" | "JPY" | "INR";
                 fee: string;
                 feeMinor: number;
                 feeBreakdown: {
@@ -5853,9 +6466,9 @@ export interface components {
                     defaultRailId: string;
                     defaultRail: string;
                     /** @enum {string} */
-                    currency: "USD" | "EUR" | "GBP" | "JPY";
+                    currency: "USD" | "EUR" | "GBP" | "JPY" | "INR";
                     amountMinor: number;
-                    /** @description Cost on the default rail minus cost on the chosen one (may be < 0) */
+                    /** @description Cost on the default rail minus cost on the chosen one, never below 0 (a pricier choice buys success or speed, not savings) */
                     savingMinor: number;
                     saving: string;
                     reason: string;
@@ -5876,6 +6489,17 @@ export interface components {
                         score: number;
                         eliminated: boolean;
                         note: string;
+                    }[];
+                    /** @description Where the payment goes, for the rails' coverage (decisions before rails had coverage lack it) */
+                    destinationCountry?: string;
+                    /**
+                     * @description Rails that cannot carry this payment, and why
+                     * @default []
+                     */
+                    excluded: {
+                        railId: string;
+                        rail: string;
+                        reason: string;
                     }[];
                 };
                 journalId: string;
@@ -5902,7 +6526,7 @@ export interface components {
                 amount: string;
                 amountMinor: number;
                 /** @enum {string} */
-                currency: "USD" | "EUR" | "GBP" | "JPY";
+                currency: "USD" | "EUR" | "GBP" | "JPY" | "INR";
                 fee: string;
                 payee: {
                     /** @constant */
@@ -5980,7 +6604,7 @@ export interface components {
                 amount: string;
                 amountMinor: number;
                 /** @enum {string} */
-                currency: "USD" | "EUR" | "GBP" | "JPY";
+                currency: "USD" | "EUR" | "GBP" | "JPY" | "INR";
                 fee: string;
                 payee: {
                     /** @constant */
@@ -6047,6 +6671,7 @@ export interface components {
             data: {
                 id: string;
                 email: string;
+                email_verified: boolean;
                 first_name: string;
                 last_name: string;
                 /** @enum {string} */
@@ -6070,6 +6695,7 @@ export interface components {
             data: {
                 id: string;
                 email: string;
+                email_verified: boolean;
                 first_name: string;
                 last_name: string;
                 /** @enum {string} */
@@ -6103,9 +6729,9 @@ export interface components {
                         defaultRailId: string;
                         defaultRail: string;
                         /** @enum {string} */
-                        currency: "USD" | "EUR" | "GBP" | "JPY";
+                        currency: "USD" | "EUR" | "GBP" | "JPY" | "INR";
                         amountMinor: number;
-                        /** @description Cost on the default rail minus cost on the chosen one (may be < 0) */
+                        /** @description Cost on the default rail minus cost on the chosen one, never below 0 (a pricier choice buys success or speed, not savings) */
                         savingMinor: number;
                         saving: string;
                         reason: string;
@@ -6127,12 +6753,23 @@ export interface components {
                             eliminated: boolean;
                             note: string;
                         }[];
+                        /** @description Where the payment goes, for the rails' coverage (decisions before rails had coverage lack it) */
+                        destinationCountry?: string;
+                        /**
+                         * @description Rails that cannot carry this payment, and why
+                         * @default []
+                         */
+                        excluded: {
+                            railId: string;
+                            rail: string;
+                            reason: string;
+                        }[];
                     };
                 }[];
                 /** @description Per day and currency, newest first: the platform's last 7 days for an administrator, the listed decisions' for a user (first attempts only) */
                 savingsByDay: {
                     /** @enum {string} */
-                    currency: "USD" | "EUR" | "GBP" | "JPY";
+                    currency: "USD" | "EUR" | "GBP" | "JPY" | "INR";
                     /** @description Decimal string; negative when routing paid more than the default rail */
                     saving: string;
                     savingMinor: number;
@@ -6160,9 +6797,9 @@ export interface components {
                 cost: string;
                 /** @description Cost per transaction in US cents */
                 costMinor: number;
-                /** @description Fixed fee per payment, USD decimal string */
+                /** @description Fixed fee per payment, decimal string in the fee currency */
                 fixedFee: string;
-                /** @description Fixed fee in US cents */
+                /** @description Fixed fee in the fee currency's minor units */
                 fixedFeeMinor: number;
                 /** @description FX spread as a fraction (0.01 = 1 %); applies to non-USD amounts */
                 fxSpread: number;
@@ -6177,6 +6814,23 @@ export interface components {
                 icon: string;
                 /** @description Injected failure share for testing and demos (fraction, 0..1) */
                 errorInjection: number;
+                /** @description The currencies the rail carries */
+                currencies: ("USD" | "EUR" | "GBP" | "JPY" | "INR")[];
+                /** @description Where it carries payments to: ISO 3166-1 alpha-2 codes and region names (SEPA, WORLDWIDE) */
+                countries: string[];
+                /**
+                 * @description The currency of the rail's fixed fee and amount limits
+                 * @enum {string}
+                 */
+                feeCurrency: "USD" | "EUR" | "GBP" | "JPY" | "INR";
+                /** @description Smallest payment, in the fee currency (decimal string) */
+                minAmount: string;
+                minAmountMinor: number;
+                /** @description Largest payment, in the fee currency; null: no maximum */
+                maxAmount: string | null;
+                maxAmountMinor: number | null;
+                /** @description How long until the money arrives, seconds */
+                settlementSeconds: number;
                 /**
                  * @description `sample`: volume, success/error rate and average time are spec 001 §9's sample figures; `payments`: computed from real payments
                  * @enum {string}
@@ -6240,6 +6894,21 @@ export interface components {
             /** @description Optional, percent 0-100 (step 0.1), for testing and demo only; stored as a fraction; empty: 0 */
             errorInjectionPercent?: number | string | null;
             version?: number;
+            /**
+             * @description The currency of the fixed fee and the amount limits; absent: unchanged
+             * @enum {string}
+             */
+            feeCurrency?: "USD" | "EUR" | "GBP" | "JPY" | "INR";
+            /** @description The currencies the rail carries; absent: unchanged */
+            currencies?: ("USD" | "EUR" | "GBP" | "JPY" | "INR")[];
+            /** @description ISO 3166-1 alpha-2 codes and region names (SEPA, WORLDWIDE); absent: unchanged */
+            countries?: string[];
+            /** @description In the fee currency, step 0.01; absent: unchanged */
+            minAmount?: number | string | null;
+            /** @description In the fee currency, step 0.01; null or empty: no maximum; absent: unchanged */
+            maxAmount?: number | string | null;
+            /** @description Seconds until the money arrives; absent: unchanged */
+            settlementSeconds?: number;
         };
         RailMetricsReply: {
             data: {
@@ -6250,7 +6919,7 @@ export interface components {
                 totalVolume: number;
                 volumeByCurrency: {
                     /** @enum {string} */
-                    currency: "USD" | "EUR" | "GBP" | "JPY";
+                    currency: "USD" | "EUR" | "GBP" | "JPY" | "INR";
                     volume: string;
                     volumeMinor: number;
                     /** @description Succeeded attempts */
@@ -6276,7 +6945,7 @@ export interface components {
                 dailySavings: number;
                 savingsByCurrency: {
                     /** @enum {string} */
-                    currency: "USD" | "EUR" | "GBP" | "JPY";
+                    currency: "USD" | "EUR" | "GBP" | "JPY" | "INR";
                     /** @description Decimal string; negative when routing paid more than the default rail */
                     saving: string;
                     savingMinor: number;
@@ -6285,7 +6954,7 @@ export interface components {
                 /** @description The last 7 days, newest first, per currency */
                 savingsByDay: {
                     /** @enum {string} */
-                    currency: "USD" | "EUR" | "GBP" | "JPY";
+                    currency: "USD" | "EUR" | "GBP" | "JPY" | "INR";
                     /** @description Decimal string; negative when routing paid more than the default rail */
                     saving: string;
                     savingMinor: number;
@@ -6312,7 +6981,7 @@ export interface components {
                     avgProcessingTime: number | null;
                     volumeByCurrency: {
                         /** @enum {string} */
-                        currency: "USD" | "EUR" | "GBP" | "JPY";
+                        currency: "USD" | "EUR" | "GBP" | "JPY" | "INR";
                         volume: string;
                         volumeMinor: number;
                         /** @description Succeeded attempts */
@@ -6321,7 +6990,7 @@ export interface components {
                     decisions: number;
                     savingsByCurrency: {
                         /** @enum {string} */
-                        currency: "USD" | "EUR" | "GBP" | "JPY";
+                        currency: "USD" | "EUR" | "GBP" | "JPY" | "INR";
                         /** @description Decimal string; negative when routing paid more than the default rail */
                         saving: string;
                         savingMinor: number;
@@ -6334,14 +7003,24 @@ export interface components {
             /** @description Decimal string or number, 0 or more, at most the currency's decimals */
             amount: string | number;
             /** @enum {string} */
-            currency: "USD" | "EUR" | "GBP" | "JPY";
+            currency: "USD" | "EUR" | "GBP" | "JPY" | "INR";
+            /**
+             * @description The currency that arrives; default: `currency` (no conversion, no FX spread)
+             * @enum {string}
+             */
+            payoutCurrency?: "USD" | "EUR" | "GBP" | "JPY" | "INR";
+            /** @description Destination country; default: the payout currency's home country */
+            country?: string;
         };
         RailQuoteReply: {
             data: {
                 amount: string;
                 amountMinor: number;
                 /** @enum {string} */
-                currency: "USD" | "EUR" | "GBP" | "JPY";
+                currency: "USD" | "EUR" | "GBP" | "JPY" | "INR";
+                /** @enum {string} */
+                payoutCurrency: "USD" | "EUR" | "GBP" | "JPY" | "INR";
+                country: string;
                 /** @description One per ACTIVE rail, in console order; empty when the amount is 0 */
                 results: {
                     railId: string;
@@ -6359,8 +7038,19 @@ export interface components {
                         fxSpread: number;
                         networkFee: number;
                     };
-                    /** @description The Best Option: the cheapest active rail (ties: faster, then higher success rate, then id) */
+                    /** @description The fixed fee in the rail's own currency and the reference rate it was converted at (null: not converted) */
+                    fixedFeeOriginal: {
+                        amount: string;
+                        /** @enum {string} */
+                        currency: "USD" | "EUR" | "GBP" | "JPY" | "INR";
+                        rate: string | null;
+                    };
+                    /** @description The Best Option: the cheapest ELIGIBLE active rail (ties: faster, then higher success rate, then id) */
                     isOptimal: boolean;
+                    eligible: boolean;
+                    /** @description Why the rail cannot carry this payment; null when it can */
+                    ineligibleReason: string | null;
+                    settlementSeconds: number;
                     /** @description The rail's average processing time, seconds */
                     estimatedTime: number;
                     /** @description Total cost as a percentage of the amount, 3 decimals */
@@ -6372,6 +7062,16 @@ export interface components {
                     costBand: "green" | "yellow" | "red";
                 }[];
                 optimalRailId: string | null;
+                /** @description The Best Option against the baseline (the first eligible rail in console order): never negative; null when no rail is eligible */
+                savings: {
+                    baselineRailId: string;
+                    baselineName: string;
+                    optimalRailId: string;
+                    saving: string;
+                    savingMinor: number;
+                } | null;
+                /** @description The date of the reference rates fees were converted at */
+                ratesAsOf: string;
             };
         };
         RailStartReply: {
@@ -6393,9 +7093,9 @@ export interface components {
                 cost: string;
                 /** @description Cost per transaction in US cents */
                 costMinor: number;
-                /** @description Fixed fee per payment, USD decimal string */
+                /** @description Fixed fee per payment, decimal string in the fee currency */
                 fixedFee: string;
-                /** @description Fixed fee in US cents */
+                /** @description Fixed fee in the fee currency's minor units */
                 fixedFeeMinor: number;
                 /** @description FX spread as a fraction (0.01 = 1 %); applies to non-USD amounts */
                 fxSpread: number;
@@ -6410,6 +7110,23 @@ export interface components {
                 icon: string;
                 /** @description Injected failure share for testing and demos (fraction, 0..1) */
                 errorInjection: number;
+                /** @description The currencies the rail carries */
+                currencies: ("USD" | "EUR" | "GBP" | "JPY" | "INR")[];
+                /** @description Where it carries payments to: ISO 3166-1 alpha-2 codes and region names (SEPA, WORLDWIDE) */
+                countries: string[];
+                /**
+                 * @description The currency of the rail's fixed fee and amount limits
+                 * @enum {string}
+                 */
+                feeCurrency: "USD" | "EUR" | "GBP" | "JPY" | "INR";
+                /** @description Smallest payment, in the fee currency (decimal string) */
+                minAmount: string;
+                minAmountMinor: number;
+                /** @description Largest payment, in the fee currency; null: no maximum */
+                maxAmount: string | null;
+                maxAmountMinor: number | null;
+                /** @description How long until the money arrives, seconds */
+                settlementSeconds: number;
                 /**
                  * @description `sample`: volume, success/error rate and average time are spec 001 §9's sample figures; `payments`: computed from real payments
                  * @enum {string}
@@ -6458,9 +7175,9 @@ export interface components {
                 cost: string;
                 /** @description Cost per transaction in US cents */
                 costMinor: number;
-                /** @description Fixed fee per payment, USD decimal string */
+                /** @description Fixed fee per payment, decimal string in the fee currency */
                 fixedFee: string;
-                /** @description Fixed fee in US cents */
+                /** @description Fixed fee in the fee currency's minor units */
                 fixedFeeMinor: number;
                 /** @description FX spread as a fraction (0.01 = 1 %); applies to non-USD amounts */
                 fxSpread: number;
@@ -6475,6 +7192,23 @@ export interface components {
                 icon: string;
                 /** @description Injected failure share for testing and demos (fraction, 0..1) */
                 errorInjection: number;
+                /** @description The currencies the rail carries */
+                currencies: ("USD" | "EUR" | "GBP" | "JPY" | "INR")[];
+                /** @description Where it carries payments to: ISO 3166-1 alpha-2 codes and region names (SEPA, WORLDWIDE) */
+                countries: string[];
+                /**
+                 * @description The currency of the rail's fixed fee and amount limits
+                 * @enum {string}
+                 */
+                feeCurrency: "USD" | "EUR" | "GBP" | "JPY" | "INR";
+                /** @description Smallest payment, in the fee currency (decimal string) */
+                minAmount: string;
+                minAmountMinor: number;
+                /** @description Largest payment, in the fee currency; null: no maximum */
+                maxAmount: string | null;
+                maxAmountMinor: number | null;
+                /** @description How long until the money arrives, seconds */
+                settlementSeconds: number;
                 /**
                  * @description `sample`: volume, success/error rate and average time are spec 001 §9's sample figures; `payments`: computed from real payments
                  * @enum {string}
@@ -6548,9 +7282,9 @@ export interface components {
                 cost: string;
                 /** @description Cost per transaction in US cents */
                 costMinor: number;
-                /** @description Fixed fee per payment, USD decimal string */
+                /** @description Fixed fee per payment, decimal string in the fee currency */
                 fixedFee: string;
-                /** @description Fixed fee in US cents */
+                /** @description Fixed fee in the fee currency's minor units */
                 fixedFeeMinor: number;
                 /** @description FX spread as a fraction (0.01 = 1 %); applies to non-USD amounts */
                 fxSpread: number;
@@ -6565,6 +7299,23 @@ export interface components {
                 icon: string;
                 /** @description Injected failure share for testing and demos (fraction, 0..1) */
                 errorInjection: number;
+                /** @description The currencies the rail carries */
+                currencies: ("USD" | "EUR" | "GBP" | "JPY" | "INR")[];
+                /** @description Where it carries payments to: ISO 3166-1 alpha-2 codes and region names (SEPA, WORLDWIDE) */
+                countries: string[];
+                /**
+                 * @description The currency of the rail's fixed fee and amount limits
+                 * @enum {string}
+                 */
+                feeCurrency: "USD" | "EUR" | "GBP" | "JPY" | "INR";
+                /** @description Smallest payment, in the fee currency (decimal string) */
+                minAmount: string;
+                minAmountMinor: number;
+                /** @description Largest payment, in the fee currency; null: no maximum */
+                maxAmount: string | null;
+                maxAmountMinor: number | null;
+                /** @description How long until the money arrives, seconds */
+                settlementSeconds: number;
                 /**
                  * @description `sample`: volume, success/error rate and average time are spec 001 §9's sample figures; `payments`: computed from real payments
                  * @enum {string}
@@ -6612,9 +7363,9 @@ export interface components {
                 cost: string;
                 /** @description Cost per transaction in US cents */
                 costMinor: number;
-                /** @description Fixed fee per payment, USD decimal string */
+                /** @description Fixed fee per payment, decimal string in the fee currency */
                 fixedFee: string;
-                /** @description Fixed fee in US cents */
+                /** @description Fixed fee in the fee currency's minor units */
                 fixedFeeMinor: number;
                 /** @description FX spread as a fraction (0.01 = 1 %); applies to non-USD amounts */
                 fxSpread: number;
@@ -6629,6 +7380,23 @@ export interface components {
                 icon: string;
                 /** @description Injected failure share for testing and demos (fraction, 0..1) */
                 errorInjection: number;
+                /** @description The currencies the rail carries */
+                currencies: ("USD" | "EUR" | "GBP" | "JPY" | "INR")[];
+                /** @description Where it carries payments to: ISO 3166-1 alpha-2 codes and region names (SEPA, WORLDWIDE) */
+                countries: string[];
+                /**
+                 * @description The currency of the rail's fixed fee and amount limits
+                 * @enum {string}
+                 */
+                feeCurrency: "USD" | "EUR" | "GBP" | "JPY" | "INR";
+                /** @description Smallest payment, in the fee currency (decimal string) */
+                minAmount: string;
+                minAmountMinor: number;
+                /** @description Largest payment, in the fee currency; null: no maximum */
+                maxAmount: string | null;
+                maxAmountMinor: number | null;
+                /** @description How long until the money arrives, seconds */
+                settlementSeconds: number;
                 /**
                  * @description `sample`: volume, success/error rate and average time are spec 001 §9's sample figures; `payments`: computed from real payments
                  * @enum {string}
@@ -6658,6 +7426,43 @@ export interface components {
                 } | null;
             }[];
         };
+        RecipientDeletedReply: {
+            message: string;
+        };
+        RecipientListReply: {
+            data: {
+                recipientId: string;
+                label: string;
+                /** @enum {string} */
+                kind: "user" | "external";
+                email: string | null;
+                beneficiary: {
+                    name: string;
+                    accountNumber: string;
+                    bankCode?: string;
+                    country: string;
+                } | null;
+                createdAt: string;
+                updatedAt: string;
+            }[];
+        };
+        RecipientReply: {
+            data: {
+                recipientId: string;
+                label: string;
+                /** @enum {string} */
+                kind: "user" | "external";
+                email: string | null;
+                beneficiary: {
+                    name: string;
+                    accountNumber: string;
+                    bankCode?: string;
+                    country: string;
+                } | null;
+                createdAt: string;
+                updatedAt: string;
+            };
+        };
         ReconciliationResultEvent: {
             /** @constant */
             type: "reconciliationResult";
@@ -6669,7 +7474,7 @@ export interface components {
             expectedBalance: string;
             ledgerBalance: string;
             /** @enum {string} */
-            currency: "USD" | "EUR" | "GBP" | "JPY";
+            currency: "USD" | "EUR" | "GBP" | "JPY" | "INR";
         };
         RegisterInput: {
             email: string;
@@ -6678,6 +7483,9 @@ export interface components {
             last_name: string;
             phone?: string | null;
             date_of_birth?: string | null;
+        };
+        RenameRecipientInput: {
+            label: string;
         };
         ResponseTimesReport: {
             window_hours: number;
@@ -6708,6 +7516,20 @@ export interface components {
             }[];
             checked_at: string;
         };
+        SessionListReply: {
+            data: {
+                /** @description The session's id (not a credential): what DELETE /api/v1/auth/sessions/{id} takes */
+                id: string;
+                /** @description Whether this is the session making the request */
+                current: boolean;
+                created_at: string;
+                /** @description The last request seen from it (updated at most every few minutes) */
+                last_seen_at: string;
+                expires_at: string;
+                /** @description A coarse description from the browser's User-Agent, e.g. "Firefox on Linux" */
+                device: string;
+            }[];
+        };
         SessionReply: {
             message: string;
             data: {
@@ -6716,6 +7538,7 @@ export interface components {
                 user: {
                     id: string;
                     email: string;
+                    email_verified: boolean;
                     first_name: string;
                     last_name: string;
                     /** @enum {string} */
@@ -6760,14 +7583,14 @@ export interface components {
             account_id: string;
             amount?: number | string;
             /** @enum {string} */
-            currency?: "USD" | "EUR" | "GBP" | "JPY";
+            currency?: "USD" | "EUR" | "GBP" | "JPY" | "INR";
             description?: string;
         };
         ThresholdEditInput: {
             /** @enum {string} */
             kind: "deposit" | "payment";
             /** @enum {string} */
-            currency: "USD" | "EUR" | "GBP" | "JPY";
+            currency: "USD" | "EUR" | "GBP" | "JPY" | "INR";
             /** @description Decimal string or number, > 0 */
             amount: string | number;
         };
@@ -6785,7 +7608,7 @@ export interface components {
             fromAccountId: string | null;
             toAccountId: string | null;
             /** @enum {string} */
-            currency: "USD" | "EUR" | "GBP" | "JPY";
+            currency: "USD" | "EUR" | "GBP" | "JPY" | "INR";
             description: string;
         };
         TransactionStatusUpdateEvent: {
@@ -6796,13 +7619,14 @@ export interface components {
             /** @enum {string} */
             status: "posted" | "draft" | "voided" | "failed";
             message: string;
+            counterparty?: string;
         };
         TransferInput: {
             from_account_id: string;
             to_account_id: string;
             amount: number | string;
             /** @enum {string} */
-            currency?: "USD" | "EUR" | "GBP" | "JPY";
+            currency?: "USD" | "EUR" | "GBP" | "JPY" | "INR";
             /** @default  */
             description?: string;
         };
@@ -6816,7 +7640,7 @@ export interface components {
                     /** @enum {string} */
                     kind: "customer" | "system" | "counterparty";
                     /** @enum {string} */
-                    currency: "USD" | "EUR" | "GBP" | "JPY";
+                    currency: "USD" | "EUR" | "GBP" | "JPY" | "INR";
                     /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
                     debit_balance: string;
                     /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
@@ -6830,7 +7654,7 @@ export interface components {
                 }[];
                 totals: {
                     /** @enum {string} */
-                    currency: "USD" | "EUR" | "GBP" | "JPY";
+                    currency: "USD" | "EUR" | "GBP" | "JPY" | "INR";
                     /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
                     total_debit_balance: string;
                     /** @description Exact decimal amount in the account's currency, e.g. "1250.00" */
@@ -6865,7 +7689,7 @@ export interface components {
                         /** @enum {string} */
                         window: "day" | "month";
                         /** @enum {string} */
-                        currency: "USD" | "EUR" | "GBP" | "JPY";
+                        currency: "USD" | "EUR" | "GBP" | "JPY" | "INR";
                         /** @description false: this level may not make this movement at all (verify to unlock it) */
                         allowed: boolean;
                         /** @description The limit in the window, decimal string; null when not allowed */
@@ -6918,7 +7742,7 @@ export interface components {
                         /** @enum {string} */
                         window: "day" | "month";
                         /** @enum {string} */
-                        currency: "USD" | "EUR" | "GBP" | "JPY";
+                        currency: "USD" | "EUR" | "GBP" | "JPY" | "INR";
                         /** @description false: this level may not make this movement at all (verify to unlock it) */
                         allowed: boolean;
                         /** @description The limit in the window, decimal string; null when not allowed */
@@ -6946,6 +7770,9 @@ export interface components {
                     };
                 }[];
             };
+        };
+        VerificationSentReply: {
+            message: string;
         };
         VerifyIdentityNumberInput: {
             document_number: string;
@@ -7207,6 +8034,7 @@ export interface operations {
                      *         "user": {
                      *           "id": "6f1c2b9e-8d4a-4e1b-9c3f-2a7d5e8b1c04",
                      *           "email": "ada@example.com",
+                     *           "email_verified": true,
                      *           "first_name": "Ada",
                      *           "last_name": "Lovelace",
                      *           "role": "user",
@@ -7336,6 +8164,7 @@ export interface operations {
                      *         "user": {
                      *           "id": "6f1c2b9e-8d4a-4e1b-9c3f-2a7d5e8b1c04",
                      *           "email": "ada@example.com",
+                     *           "email_verified": true,
                      *           "first_name": "Ada",
                      *           "last_name": "Lovelace",
                      *           "role": "user",
@@ -7616,6 +8445,704 @@ export interface operations {
             };
         };
     };
+    changePassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "current_password": "correct-horse-battery",
+                 *       "new_password": "staple-lantern-orbit"
+                 *     }
+                 */
+                "application/json": components["schemas"]["PasswordChangeInput"];
+            };
+        };
+        responses: {
+            /** @description Changed; the reply carries this session's new token */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Your password has been changed; your other sessions were signed out",
+                     *       "data": {
+                     *         "token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiI2ZjFjMmI5ZSJ9.c2lnbmF0dXJl",
+                     *         "expires_at": "2026-01-16T09:00:00.000Z",
+                     *         "user": {
+                     *           "id": "6f1c2b9e-8d4a-4e1b-9c3f-2a7d5e8b1c04",
+                     *           "email": "ada@example.com",
+                     *           "email_verified": true,
+                     *           "first_name": "Ada",
+                     *           "last_name": "Lovelace",
+                     *           "role": "user",
+                     *           "phone": "+44 20 7946 0958",
+                     *           "date_of_birth": "1990-12-10T00:00:00.000Z",
+                     *           "created_at": "2026-01-15T09:00:00.000Z",
+                     *           "updated_at": "2026-01-15T09:00:00.000Z"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SessionReply"];
+                };
+            };
+            /** @description Bad request. Codes: `validation_error`, `invalid_json`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body must be a JSON object",
+                     *       "code": "validation_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `invalid_current_password`, `session_required`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden",
+                     *       "code": "invalid_current_password"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict. Codes: `concurrent_update`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Conflict",
+                     *       "code": "concurrent_update"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large. Codes: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Payload too large",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests. Codes: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many attempts. Please try again later.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    requestPasswordReset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "ada@example.com"
+                 *     }
+                 */
+                "application/json": components["schemas"]["PasswordResetRequestInput"];
+            };
+        };
+        responses: {
+            /** @description Accepted (whatever the address) */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "If an account uses that address, we have sent it a link to reset the password"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MessageReply"];
+                };
+            };
+            /** @description Bad request. Codes: `validation_error`, `invalid_json`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body must be a JSON object",
+                     *       "code": "validation_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large. Codes: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Payload too large",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests. Codes: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many attempts. Please try again later.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    resetPassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "token": "Jq3x9aB7cK2mN8pR4sT6vW1yZ5bD7fH9jLm0nP2qR4s",
+                 *       "new_password": "staple-lantern-orbit"
+                 *     }
+                 */
+                "application/json": components["schemas"]["PasswordResetInput"];
+            };
+        };
+        responses: {
+            /** @description The password is reset */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Your password has been reset; sign in with the new one"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MessageReply"];
+                };
+            };
+            /** @description Bad request. Codes: `invalid_reset_link`, `validation_error`, `invalid_json`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Bad request",
+                     *       "code": "invalid_reset_link"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict. Codes: `concurrent_update`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Conflict",
+                     *       "code": "concurrent_update"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large. Codes: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Payload too large",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests. Codes: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many attempts. Please try again later.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sessions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "3.5b3f2c1e-8d4a-4f6b-9c2d-1e0f3a4b5c6d",
+                     *           "current": true,
+                     *           "created_at": "2026-01-15T09:00:00.000Z",
+                     *           "last_seen_at": "2026-01-15T09:30:00.000Z",
+                     *           "expires_at": "2026-01-16T09:00:00.000Z",
+                     *           "device": "Firefox on Linux"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SessionListReply"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `session_required`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden",
+                     *       "code": "session_required"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    endSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The session's id (from the list)
+                 * @example 3.5b3f2c1e-8d4a-4f6b-9c2d-1e0f3a4b5c6d
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed out */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The session was signed out"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MessageReply"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `session_required`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden",
+                     *       "code": "session_required"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. Codes: `session_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "session_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict. Codes: `concurrent_update`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Conflict",
+                     *       "code": "concurrent_update"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests. Codes: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many attempts. Please try again later.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    endOtherSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed out elsewhere; the reply carries this session's new token */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Your other sessions were signed out",
+                     *       "data": {
+                     *         "token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiI2ZjFjMmI5ZSJ9.c2lnbmF0dXJl",
+                     *         "expires_at": "2026-01-16T09:00:00.000Z",
+                     *         "user": {
+                     *           "id": "6f1c2b9e-8d4a-4e1b-9c3f-2a7d5e8b1c04",
+                     *           "email": "ada@example.com",
+                     *           "email_verified": true,
+                     *           "first_name": "Ada",
+                     *           "last_name": "Lovelace",
+                     *           "role": "user",
+                     *           "phone": "+44 20 7946 0958",
+                     *           "date_of_birth": "1990-12-10T00:00:00.000Z",
+                     *           "created_at": "2026-01-15T09:00:00.000Z",
+                     *           "updated_at": "2026-01-15T09:00:00.000Z"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SessionReply"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `session_required`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden",
+                     *       "code": "session_required"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict. Codes: `concurrent_update`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Conflict",
+                     *       "code": "concurrent_update"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests. Codes: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many attempts. Please try again later.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getProfile: {
         parameters: {
             query?: never;
@@ -7636,6 +9163,7 @@ export interface operations {
                      *       "data": {
                      *         "id": "6f1c2b9e-8d4a-4e1b-9c3f-2a7d5e8b1c04",
                      *         "email": "ada@example.com",
+                     *         "email_verified": true,
                      *         "first_name": "Ada",
                      *         "last_name": "Lovelace",
                      *         "role": "user",
@@ -7745,6 +9273,7 @@ export interface operations {
                      *       "data": {
                      *         "id": "6f1c2b9e-8d4a-4e1b-9c3f-2a7d5e8b1c04",
                      *         "email": "ada@example.com",
+                     *         "email_verified": true,
                      *         "first_name": "Ada",
                      *         "last_name": "Lovelace",
                      *         "role": "user",
@@ -7770,6 +9299,7 @@ export interface operations {
                      *       "data": {
                      *         "id": "6f1c2b9e-8d4a-4e1b-9c3f-2a7d5e8b1c04",
                      *         "email": "ada@example.com",
+                     *         "email_verified": true,
                      *         "first_name": "Ada",
                      *         "last_name": "Lovelace",
                      *         "role": "user",
@@ -7939,6 +9469,7 @@ export interface operations {
                      *       "data": {
                      *         "id": "6f1c2b9e-8d4a-4e1b-9c3f-2a7d5e8b1c04",
                      *         "email": "ada@example.com",
+                     *         "email_verified": true,
                      *         "first_name": "Ada",
                      *         "last_name": "Lovelace",
                      *         "role": "user",
@@ -7992,6 +9523,250 @@ export interface operations {
                      * @example {
                      *       "message": "Payload too large",
                      *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests. Codes: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many attempts. Please try again later.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    verifyEmail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "token": "Jq3x9aB7cK2mN8pR4sT6vW1yZ5bD7fH9jLm0nP2qR4s"
+                 *     }
+                 */
+                "application/json": components["schemas"]["EmailVerificationInput"];
+            };
+        };
+        responses: {
+            /** @description The email is verified */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Your email address is verified",
+                     *       "data": {
+                     *         "id": "6f1c2b9e-8d4a-4e1b-9c3f-2a7d5e8b1c04",
+                     *         "email": "ada@example.com",
+                     *         "email_verified": true,
+                     *         "first_name": "Ada",
+                     *         "last_name": "Lovelace",
+                     *         "role": "user",
+                     *         "phone": "+44 20 7946 0958",
+                     *         "date_of_birth": "1990-12-10T00:00:00.000Z",
+                     *         "created_at": "2026-01-15T09:00:00.000Z",
+                     *         "updated_at": "2026-01-15T09:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ProfileUpdatedReply"];
+                };
+            };
+            /** @description Bad request. Codes: `invalid_verification`, `validation_error`, `invalid_json`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Bad request",
+                     *       "code": "invalid_verification"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict. Codes: `concurrent_update`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Conflict",
+                     *       "code": "concurrent_update"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large. Codes: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Payload too large",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests. Codes: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many attempts. Please try again later.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    resendEmailVerification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A new link is on its way */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "We have sent a new verification link to your email address"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["VerificationSentReply"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `session_required`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden",
+                     *       "code": "session_required"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. Codes: `user_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "user_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict. Codes: `email_already_verified`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Conflict",
+                     *       "code": "email_already_verified"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -8571,6 +10346,7 @@ export interface operations {
                      *             "account_name": "Everyday",
                      *             "account_number": "ACC-4821-0093",
                      *             "owned": true,
+                     *             "party": "own",
                      *             "side": "debit",
                      *             "debit": "2500.00",
                      *             "credit": "0",
@@ -8581,6 +10357,7 @@ export interface operations {
                      *             "account_name": "External funding",
                      *             "account_number": null,
                      *             "owned": false,
+                     *             "party": "system",
                      *             "side": "credit",
                      *             "debit": "0",
                      *             "credit": "2500.00",
@@ -8604,7 +10381,10 @@ export interface operations {
                      *           }
                      *         ],
                      *         "idempotency_key": "4f9c2a1e-7b3d-4c56-9a0e-1d2f3b4c5d6e",
-                     *         "counterparty": "External funding"
+                     *         "counterparty": "External funding",
+                     *         "incoming": false,
+                     *         "fee": null,
+                     *         "fee_minor": null
                      *       }
                      *     }
                      */
@@ -8964,13 +10744,15 @@ export interface operations {
                      *               "USD": "1000.00",
                      *               "EUR": "1000.00",
                      *               "GBP": "1000.00",
-                     *               "JPY": "150000"
+                     *               "JPY": "150000",
+                     *               "INR": "80000.00"
                      *             },
                      *             "month": {
                      *               "USD": "5000.00",
                      *               "EUR": "5000.00",
                      *               "GBP": "5000.00",
-                     *               "JPY": "750000"
+                     *               "JPY": "750000",
+                     *               "INR": "400000.00"
                      *             }
                      *           },
                      *           "outgoing": null
@@ -8981,13 +10763,15 @@ export interface operations {
                      *               "USD": "50000.00",
                      *               "EUR": "50000.00",
                      *               "GBP": "50000.00",
-                     *               "JPY": "7500000"
+                     *               "JPY": "7500000",
+                     *               "INR": "4000000.00"
                      *             },
                      *             "month": {
                      *               "USD": "250000.00",
                      *               "EUR": "250000.00",
                      *               "GBP": "250000.00",
-                     *               "JPY": "37500000"
+                     *               "JPY": "37500000",
+                     *               "INR": "20000000.00"
                      *             }
                      *           },
                      *           "outgoing": {
@@ -8995,13 +10779,15 @@ export interface operations {
                      *               "USD": "25000.00",
                      *               "EUR": "25000.00",
                      *               "GBP": "25000.00",
-                     *               "JPY": "3750000"
+                     *               "JPY": "3750000",
+                     *               "INR": "2000000.00"
                      *             },
                      *             "month": {
                      *               "USD": "100000.00",
                      *               "EUR": "100000.00",
                      *               "GBP": "100000.00",
-                     *               "JPY": "15000000"
+                     *               "JPY": "15000000",
+                     *               "INR": "8000000.00"
                      *             }
                      *           }
                      *         },
@@ -9082,13 +10868,15 @@ export interface operations {
                  *             "USD": "500.00",
                  *             "EUR": "500.00",
                  *             "GBP": "500.00",
-                 *             "JPY": "75000"
+                 *             "JPY": "75000",
+                 *             "INR": "40000.00"
                  *           },
                  *           "month": {
                  *             "USD": "5000.00",
                  *             "EUR": "5000.00",
                  *             "GBP": "5000.00",
-                 *             "JPY": "750000"
+                 *             "JPY": "750000",
+                 *             "INR": "400000.00"
                  *           }
                  *         },
                  *         "outgoing": null
@@ -9099,13 +10887,15 @@ export interface operations {
                  *             "USD": "50000.00",
                  *             "EUR": "50000.00",
                  *             "GBP": "50000.00",
-                 *             "JPY": "7500000"
+                 *             "JPY": "7500000",
+                 *             "INR": "4000000.00"
                  *           },
                  *           "month": {
                  *             "USD": "250000.00",
                  *             "EUR": "250000.00",
                  *             "GBP": "250000.00",
-                 *             "JPY": "37500000"
+                 *             "JPY": "37500000",
+                 *             "INR": "20000000.00"
                  *           }
                  *         },
                  *         "outgoing": {
@@ -9113,13 +10903,15 @@ export interface operations {
                  *             "USD": "25000.00",
                  *             "EUR": "25000.00",
                  *             "GBP": "25000.00",
-                 *             "JPY": "3750000"
+                 *             "JPY": "3750000",
+                 *             "INR": "2000000.00"
                  *           },
                  *           "month": {
                  *             "USD": "100000.00",
                  *             "EUR": "100000.00",
                  *             "GBP": "100000.00",
-                 *             "JPY": "15000000"
+                 *             "JPY": "15000000",
+                 *             "INR": "8000000.00"
                  *           }
                  *         }
                  *       }
@@ -9145,13 +10937,15 @@ export interface operations {
                      *               "USD": "500.00",
                      *               "EUR": "500.00",
                      *               "GBP": "500.00",
-                     *               "JPY": "75000"
+                     *               "JPY": "75000",
+                     *               "INR": "40000.00"
                      *             },
                      *             "month": {
                      *               "USD": "5000.00",
                      *               "EUR": "5000.00",
                      *               "GBP": "5000.00",
-                     *               "JPY": "750000"
+                     *               "JPY": "750000",
+                     *               "INR": "400000.00"
                      *             }
                      *           },
                      *           "outgoing": null
@@ -9162,13 +10956,15 @@ export interface operations {
                      *               "USD": "50000.00",
                      *               "EUR": "50000.00",
                      *               "GBP": "50000.00",
-                     *               "JPY": "7500000"
+                     *               "JPY": "7500000",
+                     *               "INR": "4000000.00"
                      *             },
                      *             "month": {
                      *               "USD": "250000.00",
                      *               "EUR": "250000.00",
                      *               "GBP": "250000.00",
-                     *               "JPY": "37500000"
+                     *               "JPY": "37500000",
+                     *               "INR": "20000000.00"
                      *             }
                      *           },
                      *           "outgoing": {
@@ -9176,13 +10972,15 @@ export interface operations {
                      *               "USD": "25000.00",
                      *               "EUR": "25000.00",
                      *               "GBP": "25000.00",
-                     *               "JPY": "3750000"
+                     *               "JPY": "3750000",
+                     *               "INR": "2000000.00"
                      *             },
                      *             "month": {
                      *               "USD": "100000.00",
                      *               "EUR": "100000.00",
                      *               "GBP": "100000.00",
-                     *               "JPY": "15000000"
+                     *               "JPY": "15000000",
+                     *               "INR": "8000000.00"
                      *             }
                      *           }
                      *         },
@@ -9795,6 +11593,7 @@ export interface operations {
                      *             "account_name": "Everyday",
                      *             "account_number": "ACC-4821-0093",
                      *             "owned": true,
+                     *             "party": "own",
                      *             "side": "debit",
                      *             "debit": "2500.00",
                      *             "credit": "0",
@@ -9805,6 +11604,7 @@ export interface operations {
                      *             "account_name": "External funding",
                      *             "account_number": null,
                      *             "owned": false,
+                     *             "party": "system",
                      *             "side": "credit",
                      *             "debit": "0",
                      *             "credit": "2500.00",
@@ -9828,7 +11628,10 @@ export interface operations {
                      *           }
                      *         ],
                      *         "idempotency_key": "4f9c2a1e-7b3d-4c56-9a0e-1d2f3b4c5d6e",
-                     *         "counterparty": "External funding"
+                     *         "counterparty": "External funding",
+                     *         "incoming": false,
+                     *         "fee": null,
+                     *         "fee_minor": null
                      *       }
                      *     }
                      */
@@ -10728,6 +12531,7 @@ export interface operations {
                      *               "account_name": "Everyday",
                      *               "account_number": "ACC-4821-0093",
                      *               "owned": true,
+                     *               "party": "own",
                      *               "side": "credit",
                      *               "debit": "0",
                      *               "credit": "100.00",
@@ -10738,6 +12542,7 @@ export interface operations {
                      *               "account_name": "Savings",
                      *               "account_number": "ACC-4821-0094",
                      *               "owned": true,
+                     *               "party": "own",
                      *               "side": "debit",
                      *               "debit": "100.00",
                      *               "credit": "0",
@@ -10761,7 +12566,10 @@ export interface operations {
                      *             }
                      *           ],
                      *           "idempotency_key": "4f9c2a1e-7b3d-4c56-9a0e-1d2f3b4c5d6e",
-                     *           "counterparty": "Everyday → Savings"
+                     *           "counterparty": "Everyday → Savings",
+                     *           "incoming": false,
+                     *           "fee": null,
+                     *           "fee_minor": null
                      *         }
                      *       ],
                      *       "pagination": {
@@ -10909,6 +12717,7 @@ export interface operations {
                      *             "account_name": "Everyday",
                      *             "account_number": "ACC-4821-0093",
                      *             "owned": true,
+                     *             "party": "own",
                      *             "side": "credit",
                      *             "debit": "0",
                      *             "credit": "100.00",
@@ -10919,6 +12728,7 @@ export interface operations {
                      *             "account_name": "Savings",
                      *             "account_number": "ACC-4821-0094",
                      *             "owned": true,
+                     *             "party": "own",
                      *             "side": "debit",
                      *             "debit": "100.00",
                      *             "credit": "0",
@@ -10942,7 +12752,10 @@ export interface operations {
                      *           }
                      *         ],
                      *         "idempotency_key": "4f9c2a1e-7b3d-4c56-9a0e-1d2f3b4c5d6e",
-                     *         "counterparty": "Everyday → Savings"
+                     *         "counterparty": "Everyday → Savings",
+                     *         "incoming": false,
+                     *         "fee": null,
+                     *         "fee_minor": null
                      *       }
                      *     }
                      */
@@ -11142,6 +12955,7 @@ export interface operations {
                      *             "account_name": "Everyday",
                      *             "account_number": "ACC-4821-0093",
                      *             "owned": true,
+                     *             "party": "own",
                      *             "side": "debit",
                      *             "debit": "2500.00",
                      *             "credit": "0",
@@ -11152,6 +12966,7 @@ export interface operations {
                      *             "account_name": "External funding",
                      *             "account_number": null,
                      *             "owned": false,
+                     *             "party": "system",
                      *             "side": "credit",
                      *             "debit": "0",
                      *             "credit": "2500.00",
@@ -11175,7 +12990,10 @@ export interface operations {
                      *           }
                      *         ],
                      *         "idempotency_key": "4f9c2a1e-7b3d-4c56-9a0e-1d2f3b4c5d6e",
-                     *         "counterparty": "External funding"
+                     *         "counterparty": "External funding",
+                     *         "incoming": false,
+                     *         "fee": null,
+                     *         "fee_minor": null
                      *       }
                      *     }
                      */
@@ -11386,6 +13204,7 @@ export interface operations {
                      *               "account_name": "Everyday",
                      *               "account_number": "ACC-4821-0093",
                      *               "owned": true,
+                     *               "party": "own",
                      *               "side": "debit",
                      *               "debit": "2500.00",
                      *               "credit": "0",
@@ -11396,6 +13215,7 @@ export interface operations {
                      *               "account_name": "External funding",
                      *               "account_number": null,
                      *               "owned": false,
+                     *               "party": "system",
                      *               "side": "credit",
                      *               "debit": "0",
                      *               "credit": "2500.00",
@@ -11419,7 +13239,10 @@ export interface operations {
                      *             }
                      *           ],
                      *           "idempotency_key": "4f9c2a1e-7b3d-4c56-9a0e-1d2f3b4c5d6e",
-                     *           "counterparty": "External funding"
+                     *           "counterparty": "External funding",
+                     *           "incoming": false,
+                     *           "fee": null,
+                     *           "fee_minor": null
                      *         },
                      *         {
                      *           "id": "d4e5f6a7-b8c9-4d0e-8f1a-2b3c4d5e6f70",
@@ -11436,6 +13259,7 @@ export interface operations {
                      *               "account_name": "Everyday",
                      *               "account_number": "ACC-4821-0093",
                      *               "owned": true,
+                     *               "party": "own",
                      *               "side": "credit",
                      *               "debit": "0",
                      *               "credit": "100.00",
@@ -11446,6 +13270,7 @@ export interface operations {
                      *               "account_name": "Savings",
                      *               "account_number": "ACC-4821-0094",
                      *               "owned": true,
+                     *               "party": "own",
                      *               "side": "debit",
                      *               "debit": "100.00",
                      *               "credit": "0",
@@ -11469,7 +13294,10 @@ export interface operations {
                      *             }
                      *           ],
                      *           "idempotency_key": "4f9c2a1e-7b3d-4c56-9a0e-1d2f3b4c5d6e",
-                     *           "counterparty": "Everyday → Savings"
+                     *           "counterparty": "Everyday → Savings",
+                     *           "incoming": false,
+                     *           "fee": null,
+                     *           "fee_minor": null
                      *         }
                      *       ]
                      *     }
@@ -11675,6 +13503,7 @@ export interface operations {
                      *             "account_name": "Everyday",
                      *             "account_number": "ACC-4821-0093",
                      *             "owned": true,
+                     *             "party": "own",
                      *             "side": "debit",
                      *             "debit": "1000.00",
                      *             "credit": "0",
@@ -11685,6 +13514,7 @@ export interface operations {
                      *             "account_name": "Sandbox faucet",
                      *             "account_number": null,
                      *             "owned": false,
+                     *             "party": "system",
                      *             "side": "credit",
                      *             "debit": "0",
                      *             "credit": "1000.00",
@@ -11708,7 +13538,10 @@ export interface operations {
                      *           }
                      *         ],
                      *         "idempotency_key": "4f9c2a1e-7b3d-4c56-9a0e-1d2f3b4c5d6e",
-                     *         "counterparty": "Sandbox faucet"
+                     *         "counterparty": "Sandbox faucet",
+                     *         "incoming": false,
+                     *         "fee": null,
+                     *         "fee_minor": null
                      *       }
                      *     }
                      */
@@ -11906,6 +13739,7 @@ export interface operations {
                      *               "account_name": "Everyday",
                      *               "account_number": "ACC-4821-0093",
                      *               "owned": true,
+                     *               "party": "own",
                      *               "side": "credit",
                      *               "debit": "0",
                      *               "credit": "100.00",
@@ -11916,6 +13750,7 @@ export interface operations {
                      *               "account_name": "Savings",
                      *               "account_number": "ACC-4821-0094",
                      *               "owned": true,
+                     *               "party": "own",
                      *               "side": "debit",
                      *               "debit": "100.00",
                      *               "credit": "0",
@@ -11948,7 +13783,10 @@ export interface operations {
                      *             }
                      *           ],
                      *           "idempotency_key": "4f9c2a1e-7b3d-4c56-9a0e-1d2f3b4c5d6e",
-                     *           "counterparty": "Everyday → Savings"
+                     *           "counterparty": "Everyday → Savings",
+                     *           "incoming": false,
+                     *           "fee": null,
+                     *           "fee_minor": null
                      *         },
                      *         {
                      *           "id": "d4e5f6a7-b8c9-4d0e-8f1a-2b3c4d5e6f70",
@@ -11965,6 +13803,7 @@ export interface operations {
                      *               "account_name": "Everyday",
                      *               "account_number": "ACC-4821-0093",
                      *               "owned": true,
+                     *               "party": "own",
                      *               "side": "debit",
                      *               "debit": "2500.00",
                      *               "credit": "0",
@@ -11975,6 +13814,7 @@ export interface operations {
                      *               "account_name": "External funding",
                      *               "account_number": null,
                      *               "owned": false,
+                     *               "party": "system",
                      *               "side": "credit",
                      *               "debit": "0",
                      *               "credit": "2500.00",
@@ -11998,7 +13838,10 @@ export interface operations {
                      *             }
                      *           ],
                      *           "idempotency_key": "4f9c2a1e-7b3d-4c56-9a0e-1d2f3b4c5d6e",
-                     *           "counterparty": "External funding"
+                     *           "counterparty": "External funding",
+                     *           "incoming": false,
+                     *           "fee": null,
+                     *           "fee_minor": null
                      *         }
                      *       ],
                      *       "pagination": {
@@ -12262,6 +14105,7 @@ export interface operations {
                      *             "account_name": "Everyday",
                      *             "account_number": "ACC-4821-0093",
                      *             "owned": true,
+                     *             "party": "own",
                      *             "side": "credit",
                      *             "debit": "0",
                      *             "credit": "100.00",
@@ -12272,6 +14116,7 @@ export interface operations {
                      *             "account_name": "Savings",
                      *             "account_number": "ACC-4821-0094",
                      *             "owned": true,
+                     *             "party": "own",
                      *             "side": "debit",
                      *             "debit": "100.00",
                      *             "credit": "0",
@@ -12304,7 +14149,10 @@ export interface operations {
                      *           }
                      *         ],
                      *         "idempotency_key": "4f9c2a1e-7b3d-4c56-9a0e-1d2f3b4c5d6e",
-                     *         "counterparty": "Everyday → Savings"
+                     *         "counterparty": "Everyday → Savings",
+                     *         "incoming": false,
+                     *         "fee": null,
+                     *         "fee_minor": null
                      *       }
                      *     }
                      */
@@ -12423,6 +14271,7 @@ export interface operations {
                      *             "account_name": "Everyday",
                      *             "account_number": "ACC-4821-0093",
                      *             "owned": true,
+                     *             "party": "own",
                      *             "side": "credit",
                      *             "debit": "0",
                      *             "credit": "100.00",
@@ -12433,6 +14282,7 @@ export interface operations {
                      *             "account_name": "Savings",
                      *             "account_number": "ACC-4821-0094",
                      *             "owned": true,
+                     *             "party": "own",
                      *             "side": "debit",
                      *             "debit": "100.00",
                      *             "credit": "0",
@@ -12465,7 +14315,10 @@ export interface operations {
                      *           }
                      *         ],
                      *         "idempotency_key": "4f9c2a1e-7b3d-4c56-9a0e-1d2f3b4c5d6e",
-                     *         "counterparty": "Everyday → Savings"
+                     *         "counterparty": "Everyday → Savings",
+                     *         "incoming": false,
+                     *         "fee": null,
+                     *         "fee_minor": null
                      *       }
                      *     }
                      */
@@ -12644,6 +14497,7 @@ export interface operations {
                      *             "account_name": "Everyday",
                      *             "account_number": "ACC-4821-0093",
                      *             "owned": true,
+                     *             "party": "own",
                      *             "side": "credit",
                      *             "debit": "0",
                      *             "credit": "100.00",
@@ -12654,6 +14508,7 @@ export interface operations {
                      *             "account_name": "Savings",
                      *             "account_number": "ACC-4821-0094",
                      *             "owned": true,
+                     *             "party": "own",
                      *             "side": "debit",
                      *             "debit": "100.00",
                      *             "credit": "0",
@@ -12695,7 +14550,10 @@ export interface operations {
                      *           }
                      *         ],
                      *         "idempotency_key": "4f9c2a1e-7b3d-4c56-9a0e-1d2f3b4c5d6e",
-                     *         "counterparty": "Everyday → Savings"
+                     *         "counterparty": "Everyday → Savings",
+                     *         "incoming": false,
+                     *         "fee": null,
+                     *         "fee_minor": null
                      *       }
                      *     }
                      */
@@ -19777,6 +21635,7 @@ export interface operations {
                      *               "account_name": "Everyday",
                      *               "account_number": "ACC-4821-0093",
                      *               "owned": true,
+                     *               "party": "own",
                      *               "side": "debit",
                      *               "debit": "2500.00",
                      *               "credit": "0",
@@ -19787,6 +21646,7 @@ export interface operations {
                      *               "account_name": "External funding",
                      *               "account_number": null,
                      *               "owned": false,
+                     *               "party": "system",
                      *               "side": "credit",
                      *               "debit": "0",
                      *               "credit": "2500.00",
@@ -19819,7 +21679,10 @@ export interface operations {
                      *             }
                      *           ],
                      *           "idempotency_key": "4f9c2a1e-7b3d-4c56-9a0e-1d2f3b4c5d6e",
-                     *           "counterparty": "External funding"
+                     *           "counterparty": "External funding",
+                     *           "incoming": false,
+                     *           "fee": null,
+                     *           "fee_minor": null
                      *         }
                      *       }
                      *     }
@@ -20056,129 +21919,215 @@ export interface operations {
                      *         "amount": "1000.00",
                      *         "amountMinor": 100000,
                      *         "currency": "EUR",
+                     *         "payoutCurrency": "EUR",
+                     *         "country": "DE",
                      *         "results": [
                      *           {
                      *             "railId": "ach",
                      *             "name": "ACH",
-                     *             "totalCost": "11.05",
-                     *             "totalCostMinor": 1105,
+                     *             "totalCost": "1.05",
+                     *             "totalCostMinor": 105,
                      *             "breakdown": {
                      *               "fixedFee": "0.05",
-                     *               "fxSpread": "10.00",
+                     *               "fxSpread": "0.00",
                      *               "networkFee": "1.00"
                      *             },
                      *             "breakdownMinor": {
                      *               "fixedFee": 5,
-                     *               "fxSpread": 1000,
+                     *               "fxSpread": 0,
                      *               "networkFee": 100
                      *             },
+                     *             "fixedFeeOriginal": {
+                     *               "amount": "0.05",
+                     *               "currency": "USD",
+                     *               "rate": "1 USD = 0.9200 EUR"
+                     *             },
                      *             "isOptimal": false,
+                     *             "eligible": false,
+                     *             "ineligibleReason": "ACH carries USD only",
                      *             "estimatedTime": 1.2,
-                     *             "costPercent": 1.105,
-                     *             "costBand": "yellow"
+                     *             "settlementSeconds": 86400,
+                     *             "costPercent": 0.105,
+                     *             "costBand": "green"
                      *           },
                      *           {
                      *             "railId": "wire",
                      *             "name": "Wire",
-                     *             "totalCost": "22.00",
-                     *             "totalCostMinor": 2200,
+                     *             "totalCost": "1.92",
+                     *             "totalCostMinor": 192,
                      *             "breakdown": {
-                     *               "fixedFee": "1.00",
-                     *               "fxSpread": "20.00",
+                     *               "fixedFee": "0.92",
+                     *               "fxSpread": "0.00",
                      *               "networkFee": "1.00"
                      *             },
                      *             "breakdownMinor": {
-                     *               "fixedFee": 100,
-                     *               "fxSpread": 2000,
+                     *               "fixedFee": 92,
+                     *               "fxSpread": 0,
                      *               "networkFee": 100
                      *             },
+                     *             "fixedFeeOriginal": {
+                     *               "amount": "1.00",
+                     *               "currency": "USD",
+                     *               "rate": "1 USD = 0.9200 EUR"
+                     *             },
                      *             "isOptimal": false,
+                     *             "eligible": false,
+                     *             "ineligibleReason": "Wire carries USD only",
                      *             "estimatedTime": 0.5,
-                     *             "costPercent": 2.2,
-                     *             "costBand": "red"
+                     *             "settlementSeconds": 14400,
+                     *             "costPercent": 0.192,
+                     *             "costBand": "green"
                      *           },
                      *           {
                      *             "railId": "card",
                      *             "name": "Card",
-                     *             "totalCost": "6.10",
-                     *             "totalCostMinor": 610,
+                     *             "totalCost": "1.09",
+                     *             "totalCostMinor": 109,
                      *             "breakdown": {
-                     *               "fixedFee": "0.10",
-                     *               "fxSpread": "5.00",
+                     *               "fixedFee": "0.09",
+                     *               "fxSpread": "0.00",
                      *               "networkFee": "1.00"
                      *             },
                      *             "breakdownMinor": {
-                     *               "fixedFee": 10,
-                     *               "fxSpread": 500,
+                     *               "fixedFee": 9,
+                     *               "fxSpread": 0,
                      *               "networkFee": 100
                      *             },
-                     *             "isOptimal": true,
+                     *             "fixedFeeOriginal": {
+                     *               "amount": "0.10",
+                     *               "currency": "USD",
+                     *               "rate": "1 USD = 0.9200 EUR"
+                     *             },
+                     *             "isOptimal": false,
+                     *             "eligible": true,
+                     *             "ineligibleReason": null,
                      *             "estimatedTime": 0.1,
-                     *             "costPercent": 0.61,
+                     *             "settlementSeconds": 1800,
+                     *             "costPercent": 0.109,
                      *             "costBand": "green"
                      *           },
                      *           {
                      *             "railId": "swift",
                      *             "name": "SWIFT",
-                     *             "totalCost": "36.00",
-                     *             "totalCostMinor": 3600,
+                     *             "totalCost": "5.60",
+                     *             "totalCostMinor": 560,
                      *             "breakdown": {
-                     *               "fixedFee": "5.00",
-                     *               "fxSpread": "30.00",
+                     *               "fixedFee": "4.60",
+                     *               "fxSpread": "0.00",
                      *               "networkFee": "1.00"
                      *             },
                      *             "breakdownMinor": {
-                     *               "fixedFee": 500,
-                     *               "fxSpread": 3000,
+                     *               "fixedFee": 460,
+                     *               "fxSpread": 0,
                      *               "networkFee": 100
                      *             },
+                     *             "fixedFeeOriginal": {
+                     *               "amount": "5.00",
+                     *               "currency": "USD",
+                     *               "rate": "1 USD = 0.9200 EUR"
+                     *             },
                      *             "isOptimal": false,
+                     *             "eligible": true,
+                     *             "ineligibleReason": null,
                      *             "estimatedTime": 2,
-                     *             "costPercent": 3.6,
-                     *             "costBand": "red"
+                     *             "settlementSeconds": 172800,
+                     *             "costPercent": 0.56,
+                     *             "costBand": "green"
                      *           },
                      *           {
                      *             "railId": "sepa",
                      *             "name": "SEPA",
-                     *             "totalCost": "9.02",
-                     *             "totalCostMinor": 902,
+                     *             "totalCost": "1.02",
+                     *             "totalCostMinor": 102,
                      *             "breakdown": {
                      *               "fixedFee": "0.02",
-                     *               "fxSpread": "8.00",
+                     *               "fxSpread": "0.00",
                      *               "networkFee": "1.00"
                      *             },
                      *             "breakdownMinor": {
                      *               "fixedFee": 2,
-                     *               "fxSpread": 800,
+                     *               "fxSpread": 0,
                      *               "networkFee": 100
                      *             },
-                     *             "isOptimal": false,
+                     *             "fixedFeeOriginal": {
+                     *               "amount": "0.02",
+                     *               "currency": "EUR",
+                     *               "rate": null
+                     *             },
+                     *             "isOptimal": true,
+                     *             "eligible": true,
+                     *             "ineligibleReason": null,
                      *             "estimatedTime": 1,
-                     *             "costPercent": 0.902,
+                     *             "settlementSeconds": 86400,
+                     *             "costPercent": 0.102,
                      *             "costBand": "green"
                      *           },
                      *           {
                      *             "railId": "crypto",
                      *             "name": "Crypto",
-                     *             "totalCost": "51.20",
-                     *             "totalCostMinor": 5120,
+                     *             "totalCost": "1.18",
+                     *             "totalCostMinor": 118,
                      *             "breakdown": {
-                     *               "fixedFee": "0.20",
-                     *               "fxSpread": "50.00",
+                     *               "fixedFee": "0.18",
+                     *               "fxSpread": "0.00",
                      *               "networkFee": "1.00"
                      *             },
                      *             "breakdownMinor": {
-                     *               "fixedFee": 20,
-                     *               "fxSpread": 5000,
+                     *               "fixedFee": 18,
+                     *               "fxSpread": 0,
                      *               "networkFee": 100
                      *             },
+                     *             "fixedFeeOriginal": {
+                     *               "amount": "0.20",
+                     *               "currency": "USD",
+                     *               "rate": "1 USD = 0.9200 EUR"
+                     *             },
                      *             "isOptimal": false,
+                     *             "eligible": true,
+                     *             "ineligibleReason": null,
                      *             "estimatedTime": 0.3,
-                     *             "costPercent": 5.12,
-                     *             "costBand": "red"
+                     *             "settlementSeconds": 600,
+                     *             "costPercent": 0.118,
+                     *             "costBand": "green"
+                     *           },
+                     *           {
+                     *             "railId": "upi",
+                     *             "name": "UPI",
+                     *             "totalCost": "1.00",
+                     *             "totalCostMinor": 100,
+                     *             "breakdown": {
+                     *               "fixedFee": "0.00",
+                     *               "fxSpread": "0.00",
+                     *               "networkFee": "1.00"
+                     *             },
+                     *             "breakdownMinor": {
+                     *               "fixedFee": 0,
+                     *               "fxSpread": 0,
+                     *               "networkFee": 100
+                     *             },
+                     *             "fixedFeeOriginal": {
+                     *               "amount": "0.00",
+                     *               "currency": "INR",
+                     *               "rate": "1 INR = 0.0111 EUR"
+                     *             },
+                     *             "isOptimal": false,
+                     *             "eligible": false,
+                     *             "ineligibleReason": "UPI carries INR only",
+                     *             "estimatedTime": 0.4,
+                     *             "settlementSeconds": 30,
+                     *             "costPercent": 0.1,
+                     *             "costBand": "green"
                      *           }
                      *         ],
-                     *         "optimalRailId": "card"
+                     *         "optimalRailId": "sepa",
+                     *         "savings": {
+                     *           "baselineRailId": "card",
+                     *           "baselineName": "Card",
+                     *           "optimalRailId": "sepa",
+                     *           "savingMinor": 7,
+                     *           "saving": "0.07"
+                     *         },
+                     *         "ratesAsOf": "2026-01-15"
                      *       }
                      *     }
                      */
@@ -20289,13 +22238,13 @@ export interface operations {
                      *         "activeRails": 6,
                      *         "totalRails": 6,
                      *         "disabledRails": 0,
-                     *         "costSavings": -1.2,
-                     *         "dailySavings": -0.3,
+                     *         "costSavings": 1.2,
+                     *         "dailySavings": 0.3,
                      *         "savingsByCurrency": [
                      *           {
                      *             "currency": "USD",
-                     *             "saving": "-1.20",
-                     *             "savingMinor": -120,
+                     *             "saving": "1.20",
+                     *             "savingMinor": 120,
                      *             "decisions": 40
                      *           }
                      *         ],
@@ -20303,8 +22252,8 @@ export interface operations {
                      *           {
                      *             "day": "2026-01-15",
                      *             "currency": "USD",
-                     *             "saving": "-0.30",
-                     *             "savingMinor": -30,
+                     *             "saving": "0.30",
+                     *             "savingMinor": 30,
                      *             "decisions": 6
                      *           }
                      *         ],
@@ -20543,8 +22492,8 @@ export interface operations {
                      *               "defaultRail": "ACH",
                      *               "currency": "USD",
                      *               "amountMinor": 100000,
-                     *               "savingMinor": -5,
-                     *               "saving": "-0.05",
+                     *               "savingMinor": 0,
+                     *               "saving": "0.00",
                      *               "reason": "Card has the highest expected value: 99.8 % success estimate × (amount − cost 1.10 USD).",
                      *               "decidedAt": "2026-01-15T10:00:00.000Z",
                      *               "candidates": [
@@ -20575,6 +22524,28 @@ export interface operations {
                      *                   "score": 99689.22,
                      *                   "eliminated": false,
                      *                   "note": "Chosen (expected value)"
+                     *                 },
+                     *                 {
+                     *                   "railId": "sepa",
+                     *                   "rail": "SEPA",
+                     *                   "status": "active",
+                     *                   "costMinor": 102,
+                     *                   "cost": "1.02",
+                     *                   "successRate": 0.988,
+                     *                   "attemptsInWindow": 0,
+                     *                   "avgProcessingTime": 1,
+                     *                   "slaTarget": 99.9,
+                     *                   "score": 98689.22,
+                     *                   "eliminated": false,
+                     *                   "note": "Not eligible: SEPA carries EUR only"
+                     *                 }
+                     *               ],
+                     *               "destinationCountry": "US",
+                     *               "excluded": [
+                     *                 {
+                     *                   "railId": "sepa",
+                     *                   "rail": "SEPA",
+                     *                   "reason": "SEPA carries EUR only"
                      *                 }
                      *               ]
                      *             }
@@ -20584,8 +22555,8 @@ export interface operations {
                      *           {
                      *             "day": "2026-01-15",
                      *             "currency": "USD",
-                     *             "saving": "-0.05",
-                     *             "savingMinor": -5,
+                     *             "saving": "0.00",
+                     *             "savingMinor": 0,
                      *             "decisions": 1
                      *           }
                      *         ]
@@ -20688,7 +22659,6 @@ export interface operations {
                      *           "avgProcessingTime": 1.2,
                      *           "cost": "0.25",
                      *           "costMinor": 25,
-                     *           "fixedFee": "0.05",
                      *           "fixedFeeMinor": 5,
                      *           "fxSpread": 0.01,
                      *           "description": "US Automated Clearing House: low-cost batch bank transfers.",
@@ -20698,6 +22668,19 @@ export interface operations {
                      *             "US domestic"
                      *           ],
                      *           "icon": "🏦",
+                     *           "currencies": [
+                     *             "USD"
+                     *           ],
+                     *           "countries": [
+                     *             "US"
+                     *           ],
+                     *           "feeCurrency": "USD",
+                     *           "minAmountMinor": 1,
+                     *           "maxAmountMinor": 100000000,
+                     *           "settlementSeconds": 86400,
+                     *           "fixedFee": "0.05",
+                     *           "minAmount": "0.01",
+                     *           "maxAmount": "1000000.00",
                      *           "slaTarget": 99.9,
                      *           "errorRate": 1.5,
                      *           "errorInjection": 0,
@@ -20797,7 +22780,6 @@ export interface operations {
                      *         "avgProcessingTime": 1.2,
                      *         "cost": "0.25",
                      *         "costMinor": 25,
-                     *         "fixedFee": "0.05",
                      *         "fixedFeeMinor": 5,
                      *         "fxSpread": 0.01,
                      *         "description": "US Automated Clearing House: low-cost batch bank transfers.",
@@ -20807,6 +22789,19 @@ export interface operations {
                      *           "US domestic"
                      *         ],
                      *         "icon": "🏦",
+                     *         "currencies": [
+                     *           "USD"
+                     *         ],
+                     *         "countries": [
+                     *           "US"
+                     *         ],
+                     *         "feeCurrency": "USD",
+                     *         "minAmountMinor": 1,
+                     *         "maxAmountMinor": 100000000,
+                     *         "settlementSeconds": 86400,
+                     *         "fixedFee": "0.05",
+                     *         "minAmount": "0.01",
+                     *         "maxAmount": "1000000.00",
                      *         "slaTarget": 99.9,
                      *         "errorRate": 1.5,
                      *         "errorInjection": 0,
@@ -20966,7 +22961,6 @@ export interface operations {
                      *         "avgProcessingTime": 1.2,
                      *         "cost": "0.25",
                      *         "costMinor": 25,
-                     *         "fixedFee": "0.05",
                      *         "fixedFeeMinor": 5,
                      *         "fxSpread": 0.01,
                      *         "description": "US Automated Clearing House: low-cost batch bank transfers.",
@@ -20976,6 +22970,19 @@ export interface operations {
                      *           "US domestic"
                      *         ],
                      *         "icon": "🏦",
+                     *         "currencies": [
+                     *           "USD"
+                     *         ],
+                     *         "countries": [
+                     *           "US"
+                     *         ],
+                     *         "feeCurrency": "USD",
+                     *         "minAmountMinor": 1,
+                     *         "maxAmountMinor": 100000000,
+                     *         "settlementSeconds": 86400,
+                     *         "fixedFee": "0.05",
+                     *         "minAmount": "0.01",
+                     *         "maxAmount": "1000000.00",
                      *         "slaTarget": 99.9,
                      *         "errorRate": 1.5,
                      *         "errorInjection": 0,
@@ -21130,7 +23137,6 @@ export interface operations {
                      *         "avgProcessingTime": 1.2,
                      *         "cost": "0.25",
                      *         "costMinor": 25,
-                     *         "fixedFee": "0.05",
                      *         "fixedFeeMinor": 5,
                      *         "fxSpread": 0.01,
                      *         "description": "US Automated Clearing House: low-cost batch bank transfers.",
@@ -21140,6 +23146,19 @@ export interface operations {
                      *           "US domestic"
                      *         ],
                      *         "icon": "🏦",
+                     *         "currencies": [
+                     *           "USD"
+                     *         ],
+                     *         "countries": [
+                     *           "US"
+                     *         ],
+                     *         "feeCurrency": "USD",
+                     *         "minAmountMinor": 1,
+                     *         "maxAmountMinor": 100000000,
+                     *         "settlementSeconds": 86400,
+                     *         "fixedFee": "0.05",
+                     *         "minAmount": "0.01",
+                     *         "maxAmount": "1000000.00",
                      *         "slaTarget": 99.9,
                      *         "errorRate": 1.5,
                      *         "errorInjection": 0,
@@ -21283,7 +23302,6 @@ export interface operations {
                      *         "avgProcessingTime": 1.2,
                      *         "cost": "0.25",
                      *         "costMinor": 25,
-                     *         "fixedFee": "0.05",
                      *         "fixedFeeMinor": 5,
                      *         "fxSpread": 0.01,
                      *         "description": "US Automated Clearing House: low-cost batch bank transfers.",
@@ -21293,6 +23311,19 @@ export interface operations {
                      *           "US domestic"
                      *         ],
                      *         "icon": "🏦",
+                     *         "currencies": [
+                     *           "USD"
+                     *         ],
+                     *         "countries": [
+                     *           "US"
+                     *         ],
+                     *         "feeCurrency": "USD",
+                     *         "minAmountMinor": 1,
+                     *         "maxAmountMinor": 100000000,
+                     *         "settlementSeconds": 86400,
+                     *         "fixedFee": "0.05",
+                     *         "minAmount": "0.01",
+                     *         "maxAmount": "1000000.00",
                      *         "slaTarget": 99.9,
                      *         "errorRate": 1.5,
                      *         "errorInjection": 0,
@@ -21527,11 +23558,221 @@ export interface operations {
             };
         };
     };
+    quotePayment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "userId": "0b8f0f5e-2a47-4c1d-9b7e-3f0d6c2a9e11",
+                 *       "fromAccountId": "3c1d7e1a-5b2f-4c8e-9d0a-7e6f5a4b3c2d",
+                 *       "amount": "42.50",
+                 *       "currency": "USD",
+                 *       "toEmail": "grace@example.com"
+                 *     }
+                 */
+                "application/json": components["schemas"]["PaymentQuoteInput"];
+            };
+        };
+        responses: {
+            /** @description The quote */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "amount": "42.50",
+                     *       "currency": "USD",
+                     *       "rail": "Card",
+                     *       "fee": "0.14",
+                     *       "feeCurrency": "USD",
+                     *       "total": "42.64",
+                     *       "settlementSeconds": 1800,
+                     *       "arrivalEstimate": "within 30 minutes",
+                     *       "payee": {
+                     *         "kind": "user",
+                     *         "name": "grace@example.com",
+                     *         "email": "grace@example.com"
+                     *       },
+                     *       "eligible": [
+                     *         {
+                     *           "rail": "Card",
+                     *           "fee": "0.14",
+                     *           "feeCurrency": "USD",
+                     *           "settlementSeconds": 1800
+                     *         },
+                     *         {
+                     *           "rail": "ACH",
+                     *           "fee": "0.09",
+                     *           "feeCurrency": "USD",
+                     *           "settlementSeconds": 86400
+                     *         }
+                     *       ],
+                     *       "excluded": [
+                     *         {
+                     *           "rail": "SEPA",
+                     *           "reason": "SEPA carries EUR only"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PaymentQuoteReply"];
+                };
+            };
+            /** @description Bad request. Codes: `validation_error`, `invalid_json`, `invalid_amount`, `same_account`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body must be a JSON object",
+                     *       "code": "validation_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `not_your_user_id`, `kyc_required`, `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden",
+                     *       "code": "not_your_user_id"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. Codes: `account_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "account_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable. Codes: `insufficient_funds`, `payee_cannot_receive`, `self_payment_by_email`, `currency_mismatch`, `account_inactive`, `account_type_not_payable`, `rail_not_available`, `rail_ineligible`, `no_rail_available`, `no_eligible_rail`, `embargoed_country`, `limit_exceeded`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unprocessable",
+                     *       "code": "insufficient_funds"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Locked. Codes: `account_locked`. */
+            423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Locked",
+                     *       "code": "account_locked"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests. Codes: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many attempts. Please try again later.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listPayments: {
         parameters: {
             query?: {
                 /** @description pending, processing, completed, failed, parked, held_for_review, awaiting_approval (any case) */
                 status?: "pending" | "processing" | "completed" | "failed" | "parked" | "held_for_review" | "awaiting_approval";
+                /** @description The rail that carries (or carried) the payment, by name, any case (e.g. ACH) */
+                rail?: string;
+                /** @description Payments in this currency */
+                currency?: "USD" | "EUR" | "GBP" | "JPY" | "INR";
+                /** @description Created at or after: a date (UTC day start) or an ISO date-time */
+                from?: string;
+                /** @description Created at or before: a date (UTC day end) or an ISO date-time */
+                to?: string;
+                /** @description Amount at least this (decimal, in the payment's currency) */
+                minAmount?: string;
+                /** @description Amount at most this (decimal, in the payment's currency) */
+                maxAmount?: string;
+                /** @description Part of the payee: email, beneficiary name, last four characters of its account, or your account id */
+                counterparty?: string;
+                /** @description Search: part of the payee's name or email, or of the description (any case) */
+                q?: string;
                 limit?: number;
                 cursor?: string;
             };
@@ -21612,6 +23853,14 @@ export interface operations {
                      *                 "score": 24595,
                      *                 "eliminated": false,
                      *                 "note": "chosen"
+                     *               }
+                     *             ],
+                     *             "destinationCountry": "US",
+                     *             "excluded": [
+                     *               {
+                     *                 "railId": "sepa",
+                     *                 "rail": "SEPA",
+                     *                 "reason": "SEPA carries EUR only"
                      *               }
                      *             ]
                      *           },
@@ -21789,6 +24038,14 @@ export interface operations {
                      *               "eliminated": false,
                      *               "note": "chosen"
                      *             }
+                     *           ],
+                     *           "destinationCountry": "US",
+                     *           "excluded": [
+                     *             {
+                     *               "railId": "sepa",
+                     *               "rail": "SEPA",
+                     *               "reason": "SEPA carries EUR only"
+                     *             }
                      *           ]
                      *         },
                      *         "journalId": "6f1c2d3e-4a5b-5c6d-8e7f-8091a2b3c4d5",
@@ -21881,7 +24138,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unprocessable. Codes: `insufficient_funds`, `idempotency_key_reused`, `payee_cannot_receive`, `self_payment_by_email`, `currency_mismatch`, `account_inactive`, `account_type_not_payable`, `rail_not_available`, `no_rail_available`, `embargoed_country`, `limit_exceeded`. */
+            /** @description Unprocessable. Codes: `insufficient_funds`, `idempotency_key_reused`, `payee_cannot_receive`, `self_payment_by_email`, `currency_mismatch`, `account_inactive`, `account_type_not_payable`, `rail_not_available`, `rail_ineligible`, `no_rail_available`, `no_eligible_rail`, `embargoed_country`, `limit_exceeded`. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -21923,6 +24180,480 @@ export interface operations {
                      * @example {
                      *       "message": "Too many attempts. Please try again later.",
                      *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listRecipients: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Your recipients */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "recipientId": "9a7c1e2d-3b4f-4a5b-8c6d-7e8f9a0b1c2d",
+                     *           "label": "ACME GmbH (invoices)",
+                     *           "kind": "external",
+                     *           "email": null,
+                     *           "beneficiary": {
+                     *             "name": "ACME GmbH",
+                     *             "accountNumber": "DE89370400440532013000",
+                     *             "bankCode": "COBADEFFXXX",
+                     *             "country": "DE"
+                     *           },
+                     *           "createdAt": "2026-01-15T10:00:00.000Z",
+                     *           "updatedAt": "2026-01-15T10:00:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RecipientListReply"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This API key lacks the scope payments:read",
+                     *       "code": "insufficient_scope",
+                     *       "scope": "payments:read"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    addRecipient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "label": "ACME GmbH (invoices)",
+                 *       "beneficiary": {
+                 *         "name": "ACME GmbH",
+                 *         "accountNumber": "DE89 3704 0044 0532 0130 00",
+                 *         "bankCode": "COBADEFFXXX",
+                 *         "country": "DE"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateRecipientInput"];
+            };
+        };
+        responses: {
+            /** @description The recipient, saved */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "recipientId": "9a7c1e2d-3b4f-4a5b-8c6d-7e8f9a0b1c2d",
+                     *         "label": "ACME GmbH (invoices)",
+                     *         "kind": "external",
+                     *         "email": null,
+                     *         "beneficiary": {
+                     *           "name": "ACME GmbH",
+                     *           "accountNumber": "DE89370400440532013000",
+                     *           "bankCode": "COBADEFFXXX",
+                     *           "country": "DE"
+                     *         },
+                     *         "createdAt": "2026-01-15T10:00:00.000Z",
+                     *         "updatedAt": "2026-01-15T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RecipientReply"];
+                };
+            };
+            /** @description Bad request. Codes: `validation_error`, `invalid_json`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body must be a JSON object",
+                     *       "code": "validation_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This API key lacks the scope payments:write",
+                     *       "code": "insufficient_scope",
+                     *       "scope": "payments:write"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large. Codes: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Payload too large",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable. Codes: `too_many_recipients`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unprocessable",
+                     *       "code": "too_many_recipients"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteRecipient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The recipient id
+                 * @example 9a7c1e2d-3b4f-4a5b-8c6d-7e8f9a0b1c2d
+                 */
+                recipientId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Recipient deleted"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RecipientDeletedReply"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This API key lacks the scope payments:write",
+                     *       "code": "insufficient_scope",
+                     *       "scope": "payments:write"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. Codes: `recipient_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "recipient_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    renameRecipient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The recipient id
+                 * @example 9a7c1e2d-3b4f-4a5b-8c6d-7e8f9a0b1c2d
+                 */
+                recipientId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "label": "ACME (supplier)"
+                 *     }
+                 */
+                "application/json": components["schemas"]["RenameRecipientInput"];
+            };
+        };
+        responses: {
+            /** @description The recipient, renamed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "recipientId": "9a7c1e2d-3b4f-4a5b-8c6d-7e8f9a0b1c2d",
+                     *         "label": "ACME (supplier)",
+                     *         "kind": "external",
+                     *         "email": null,
+                     *         "beneficiary": {
+                     *           "name": "ACME GmbH",
+                     *           "accountNumber": "DE89370400440532013000",
+                     *           "bankCode": "COBADEFFXXX",
+                     *           "country": "DE"
+                     *         },
+                     *         "createdAt": "2026-01-15T10:00:00.000Z",
+                     *         "updatedAt": "2026-01-15T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RecipientReply"];
+                };
+            };
+            /** @description Bad request. Codes: `validation_error`, `invalid_json`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body must be a JSON object",
+                     *       "code": "validation_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This API key lacks the scope payments:write",
+                     *       "code": "insufficient_scope",
+                     *       "scope": "payments:write"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. Codes: `recipient_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "recipient_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large. Codes: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Payload too large",
+                     *       "code": "payload_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -22672,6 +25403,248 @@ export interface operations {
             };
         };
     };
+    getPaymentDetail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The payment id (paymentId)
+                 * @example 6f1c2d3e-4a5b-5c6d-8e7f-8091a2b3c4d5
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payment's detail */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "payment": {
+                     *           "paymentId": "6f1c2d3e-4a5b-5c6d-8e7f-8091a2b3c4d5",
+                     *           "userId": "0b8f0f5e-2a47-4c1d-9b7e-3f0d6c2a9e11",
+                     *           "status": "completed",
+                     *           "amount": "250.00",
+                     *           "amountMinor": 25000,
+                     *           "currency": "USD",
+                     *           "fee": "0.30",
+                     *           "feeMinor": 30,
+                     *           "feeBreakdown": {
+                     *             "fixedFee": "0.05",
+                     *             "fxSpread": "0.00",
+                     *             "networkFee": "0.25"
+                     *           },
+                     *           "selectedRail": "ACH",
+                     *           "railId": "ach",
+                     *           "fromAccountId": "3c1d7e1a-5b2f-4c8e-9d0a-7e6f5a4b3c2d",
+                     *           "payee": {
+                     *             "kind": "user",
+                     *             "email": "grace@example.com"
+                     *           },
+                     *           "description": "Dinner",
+                     *           "attempts": [
+                     *             {
+                     *               "number": 1,
+                     *               "railId": "ach",
+                     *               "rail": "ACH",
+                     *               "status": "succeeded",
+                     *               "startedAt": "2026-01-15T10:00:00.050Z",
+                     *               "dueAt": "2026-01-15T10:00:01.250Z",
+                     *               "finishedAt": "2026-01-15T10:00:01.260Z",
+                     *               "errorCode": null,
+                     *               "errorMessage": null,
+                     *               "retriable": null
+                     *             }
+                     *           ],
+                     *           "routing": {
+                     *             "strategy": "expected_value",
+                     *             "chosenRailId": "ach",
+                     *             "chosenRail": "ACH",
+                     *             "defaultRailId": "ach",
+                     *             "defaultRail": "ACH",
+                     *             "currency": "USD",
+                     *             "amountMinor": 25000,
+                     *             "savingMinor": 0,
+                     *             "saving": "0.00",
+                     *             "reason": "ACH has the highest expected value: the lowest cost at a 98.5 % success estimate",
+                     *             "decidedAt": "2026-01-15T10:00:00.000Z",
+                     *             "candidates": [
+                     *               {
+                     *                 "railId": "ach",
+                     *                 "rail": "ACH",
+                     *                 "status": "active",
+                     *                 "costMinor": 30,
+                     *                 "cost": "0.30",
+                     *                 "successRate": 0.985,
+                     *                 "attemptsInWindow": 0,
+                     *                 "avgProcessingTime": 1.2,
+                     *                 "slaTarget": 99.9,
+                     *                 "score": 24595,
+                     *                 "eliminated": false,
+                     *                 "note": "chosen"
+                     *               }
+                     *             ],
+                     *             "destinationCountry": "US",
+                     *             "excluded": [
+                     *               {
+                     *                 "railId": "sepa",
+                     *                 "rail": "SEPA",
+                     *                 "reason": "SEPA carries EUR only"
+                     *               }
+                     *             ]
+                     *           },
+                     *           "journalId": "6f1c2d3e-4a5b-5c6d-8e7f-8091a2b3c4d5",
+                     *           "estimatedFee": "0.30",
+                     *           "estimatedTime": "1.2 s",
+                     *           "fxRate": 1,
+                     *           "initiatedAt": "2026-01-15T10:00:00.000Z",
+                     *           "createdAt": "2026-01-15T10:00:00.000Z",
+                     *           "updatedAt": "2026-01-15T10:00:01.260Z",
+                     *           "completedAt": "2026-01-15T10:00:01.260Z",
+                     *           "failureReason": null
+                     *         },
+                     *         "timeline": [
+                     *           {
+                     *             "kind": "created",
+                     *             "at": "2026-01-15T10:00:00.000Z",
+                     *             "title": "Payment created",
+                     *             "detail": "250.00 USD to grace@example.com",
+                     *             "rail": null,
+                     *             "tone": "info"
+                     *           },
+                     *           {
+                     *             "kind": "held",
+                     *             "at": "2026-01-15T10:00:00.000Z",
+                     *             "title": "250.30 USD held",
+                     *             "detail": "The amount and the 0.30 USD quoted fee are set aside from your account until the payment ends",
+                     *             "rail": null,
+                     *             "tone": "info"
+                     *           },
+                     *           {
+                     *             "kind": "attempt_started",
+                     *             "at": "2026-01-15T10:00:00.050Z",
+                     *             "title": "Attempt 1 on ACH",
+                     *             "detail": "Sent to ACH; its answer was due by 2026-01-15T10:00:01.250Z",
+                     *             "rail": "ACH",
+                     *             "tone": "info"
+                     *           },
+                     *           {
+                     *             "kind": "attempt_succeeded",
+                     *             "at": "2026-01-15T10:00:01.260Z",
+                     *             "title": "ACH confirmed the payment",
+                     *             "detail": null,
+                     *             "rail": "ACH",
+                     *             "tone": "success"
+                     *           },
+                     *           {
+                     *             "kind": "posted",
+                     *             "at": "2026-01-15T10:00:01.260Z",
+                     *             "title": "Posted",
+                     *             "detail": "250.00 USD paid to grace@example.com; fee 0.30 USD",
+                     *             "rail": null,
+                     *             "tone": "success"
+                     *           }
+                     *         ],
+                     *         "routing": {
+                     *           "strategy": "expected_value",
+                     *           "chosenRail": "ACH",
+                     *           "reason": "ACH has the highest expected value: the lowest cost at a 98.5 % success estimate",
+                     *           "eligible": [
+                     *             {
+                     *               "rail": "ACH",
+                     *               "cost": "0.30",
+                     *               "score": 24595,
+                     *               "successRate": 0.985,
+                     *               "note": "chosen",
+                     *               "chosen": true
+                     *             }
+                     *           ],
+                     *           "excluded": []
+                     *         },
+                     *         "feeCharged": {
+                     *           "fee": "0.30",
+                     *           "feeMinor": 30,
+                     *           "currency": "USD",
+                     *           "note": "Charged on completion (ACH)"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PaymentDetailReply"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This API key lacks the scope payments:read",
+                     *       "code": "insufficient_scope",
+                     *       "scope": "payments:read"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. Codes: `payment_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "payment_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getPayment: {
         parameters: {
             query?: never;
@@ -22757,6 +25730,14 @@ export interface operations {
                      *               "score": 24595,
                      *               "eliminated": false,
                      *               "note": "chosen"
+                     *             }
+                     *           ],
+                     *           "destinationCountry": "US",
+                     *           "excluded": [
+                     *             {
+                     *               "railId": "sepa",
+                     *               "rail": "SEPA",
+                     *               "reason": "SEPA carries EUR only"
                      *             }
                      *           ]
                      *         },

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { AUTH_MESSAGES } from "@fintech/core/auth/model";
+import { AUTH_MESSAGES, linkToken } from "@fintech/core/auth/model";
 
 /**
  * The change-email form, checked with the server's own words: a valid address (the server's
@@ -15,6 +15,5 @@ export type ChangeEmailFormValues = z.output<typeof changeEmailFormSchema>;
 
 /** The token of a confirmation link (/confirm-email?token=...), or null when it cannot be one. */
 export function confirmationToken(search: string): string | null {
-  const token = new URLSearchParams(search).get("token")?.trim() ?? "";
-  return /^[A-Za-z0-9_-]{43}$/.test(token) ? token : null;
+  return linkToken(search);
 }

@@ -40,7 +40,7 @@ const payment = (paymentId: string): Payment => ({
   payee: { kind: "account", accountId: "a2" },
   description: "",
   attempts: [],
-  routing: decision as Payment["routing"],
+  routing: { ...decision, excluded: [] } as Payment["routing"],
   journalId: "j1",
   estimatedFee: "0.02",
   estimatedTime: "1 s",

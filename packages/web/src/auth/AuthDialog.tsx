@@ -3,6 +3,7 @@ import { CloseIcon } from "../components/icons";
 import { Dialog } from "../components/Dialog";
 import { iconButtonClass } from "../components/styles";
 import type { AuthMode } from "./authModalContext";
+import { ForgotPasswordForm } from "./ForgotPasswordForm";
 import { LoginForm } from "./LoginForm";
 import { RegisterForm } from "./RegisterForm";
 
@@ -15,6 +16,7 @@ interface AuthDialogProps {
 const COPY: Record<AuthMode, { title: string; subtitle: string }> = {
   login: { title: "Welcome back", subtitle: "Sign in to your account to continue." },
   register: { title: "Create your account", subtitle: "Start building on the platform in minutes." },
+  forgot: { title: "Reset your password", subtitle: "We will email you a link to choose a new one." },
 };
 
 /** One dialog for both forms, so switching between them keeps focus handling and the opener. */
@@ -37,7 +39,9 @@ export default function AuthDialog({ mode, onModeChange, onClose }: AuthDialogPr
         {COPY[mode].subtitle}
       </p>
       {mode === "login" ? (
-        <LoginForm key="login" onSignedIn={onClose} onSwitchToRegister={() => onModeChange("register")} />
+        <LoginForm key="login" onSignedIn={onClose} onSwitchToRegister={() => onModeChange("register")} onForgotPassword={() => onModeChange("forgot")} />
+      ) : mode === "forgot" ? (
+        <ForgotPasswordForm key="forgot" onBackToLogin={() => onModeChange("login")} />
       ) : (
         <RegisterForm key="register" onRegistered={onClose} onSwitchToLogin={() => onModeChange("login")} />
       )}

@@ -5,7 +5,6 @@ import { FormError } from "./FormError";
 import { AUTH_UI_MESSAGES } from "./messages";
 import { PasswordField } from "./PasswordField";
 import { SocialButtons } from "./SocialButtons";
-import { notify } from "../toast/notify";
 import { TextField } from "./TextField";
 import { useAuthForm } from "./useAuthForm";
 import { validateLogin, type LoginForm as LoginValues } from "./validation";
@@ -15,9 +14,10 @@ const EMPTY: LoginValues = { email: "", password: "" };
 interface LoginFormProps {
   onSignedIn: () => void;
   onSwitchToRegister: () => void;
+  onForgotPassword: () => void;
 }
 
-export function LoginForm({ onSignedIn, onSwitchToRegister }: LoginFormProps) {
+export function LoginForm({ onSignedIn, onSwitchToRegister, onForgotPassword }: LoginFormProps) {
   // Collected but never sent (spec 000 §5): the token always lives in localStorage.
   const [rememberMe, setRememberMe] = useState(false);
   const { values, edit, error, submitting, onSubmit } = useAuthForm({
@@ -62,7 +62,7 @@ export function LoginForm({ onSignedIn, onSwitchToRegister }: LoginFormProps) {
           />
           Remember me
         </label>
-        <button type="button" className={linkButtonClass} onClick={() => notify.info(AUTH_UI_MESSAGES.passwordResetUnavailable)}>
+        <button type="button" className={linkButtonClass} onClick={onForgotPassword}>
           Forgot password?
         </button>
       </div>

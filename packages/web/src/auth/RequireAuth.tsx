@@ -5,6 +5,7 @@ import { LockIcon } from "../components/icons";
 import { primaryButtonClass, secondaryButtonClass } from "../components/styles";
 import { TOAST_DURATION_MS } from "../constants";
 import { useSession } from "../session/hooks";
+import { LOGIN_REQUIRED_TOAST_ID } from "../toast/policy";
 import { useAuthModal } from "./authModalContext";
 import { AUTH_UI_MESSAGES } from "./messages";
 
@@ -21,7 +22,7 @@ function AuthenticationRequired() {
 
   useEffect(() => {
     // A fixed id keeps one toast even when the effect runs twice (StrictMode, quick navigation).
-    toast.error(AUTH_UI_MESSAGES.loginRequired, { id: "login-required", duration: TOAST_DURATION_MS.loginRequired });
+    toast.error(AUTH_UI_MESSAGES.loginRequired, { id: LOGIN_REQUIRED_TOAST_ID, duration: TOAST_DURATION_MS.loginRequired });
     openAuthModal("login");
   }, [openAuthModal]);
 

@@ -1,6 +1,7 @@
 import { createContext, useContext } from "react";
 
-export type AuthMode = "login" | "register";
+/** "forgot": the sign-in dialog's request for a password reset link. */
+export type AuthMode = "login" | "register" | "forgot";
 
 export interface AuthModalControls {
   openAuthModal: (mode: AuthMode) => void;

@@ -5,7 +5,6 @@ export const AUTH_UI_MESSAGES = {
   loginFallback: "Login failed. Please try again.",
   registerFallback: "Registration failed. Please try again.",
   loginRequired: "Please login to access this feature",
-  passwordResetUnavailable: "Password reset is not available yet",
   welcomeBack: (name: string) => `Welcome back, ${name}!`,
   welcome: (name: string) => `Welcome, ${name}!`,
   goodbye: (name: string) => `Goodbye, ${name}! See you soon!`,

@@ -7,10 +7,10 @@ import { writeErrorMessage } from "../ledger/actionErrors";
 import { ReviewItem, Spinner } from "../ledger/ui";
 import { showToast } from "../toast/notify";
 import { DocumentStatusBadge } from "./DocumentStep";
-import { useResubmit } from "./hooks";
-import { KYC_UI_MESSAGES } from "./live/events";
+import { useResubmit, useShownInPlace } from "./hooks";
+import { KYC_COMPLETED_TOAST_ID, KYC_MANUAL_REVIEW_TOAST_ID, KYC_UI_MESSAGES } from "./live/events";
 import { numberCopy } from "./NumberStep";
-import { documentLabel, missingSteps, outcomeOf, type KycStep, type KycStepId } from "./steps";
+import { documentLabel, missingSteps, outcomeOf, stepProgress, type KycStep, type KycStepId } from "./steps";
 import { BulletList, Notice, useActionKey } from "./ui";
 
 const STATUS_LABELS: Record<KycStatus, string> = { pending: "Pending", under_review: "Under review", verified: "Verified", rejected: "Rejected" };
@@ -32,6 +32,8 @@ interface CompletionStepProps {
  */
 export function CompletionStep({ state, steps, manualReview, onGoTo, onChanged }: CompletionStepProps) {
   const outcome = outcomeOf(state, steps);
+  // The outcome's notice below says what the stream's toast would: one place only.
+  useShownInPlace(outcome === "verified" ? KYC_COMPLETED_TOAST_ID : outcome === "under_review" ? KYC_MANUAL_REVIEW_TOAST_ID : null);
   const missing = missingSteps(state, steps);
   const numbers = steps.flatMap((step) => (step.number ? [step.number.type] : []));
   return (
@@ -74,7 +76,7 @@ export function CompletionStep({ state, steps, manualReview, onGoTo, onChanged }
 
       <dl className="grid gap-4 sm:grid-cols-2">
         <ReviewItem label="Status">{STATUS_LABELS[state.status]}</ReviewItem>
-        <ReviewItem label="Verification progress">{Math.round(state.progress)}%</ReviewItem>
+        <ReviewItem label="Verification progress">{stepProgress(steps, "completion", state).percent}%</ReviewItem>
         {numbers.map((type) => (
           <ReviewItem key={type} label={numberCopy(type).name} mono>
             {state.identity_numbers[type]?.masked ?? "Not verified"}

@@ -114,7 +114,7 @@ export function KycWizard() {
   };
 
   const current = stepAt(steps, indexOf(steps, step ?? "country"));
-  const progress = stepProgress(steps, current.id);
+  const progress = stepProgress(steps, current.id, data);
 
   let body;
   if (state.isPending || step === null) {

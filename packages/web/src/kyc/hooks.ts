@@ -6,8 +6,8 @@ import { shouldRetry } from "../api/queryClient";
 import { startBrowserFeed } from "../live/browserFeed";
 import type { ConnectionStatus } from "../live/feedState";
 import { useSession } from "../session/hooks";
-import { showToast } from "../toast/notify";
-import { effectOf, KYC_STREAM, type EventEffect } from "./live/events";
+import { notify, showToast } from "../toast/notify";
+import { effectOf, KYC_STREAM, markShownInPlace, toastToRaise, type EventEffect } from "./live/events";
 
 /** Every KYC read is keyed by the signed-in user, so two sessions' data never mix. */
 export const kycKeys = {
@@ -117,7 +117,8 @@ export function useKycLiveFeed(onEffect: (effect: EventEffect) => void): Connect
       onEvent: (event) => {
         const effect = effectOf(event);
         if (effect.refresh) void refresh();
-        if (effect.toast) showToast(effect.toast);
+        const toast = toastToRaise(effect.toast);
+        if (toast) showToast(toast);
         latest.current(effect);
       },
       onStatus: setStatus,
@@ -126,4 +127,16 @@ export function useKycLiveFeed(onEffect: (effect: EventEffect) => void): Connect
   }, [userId, refresh]);
 
   return status;
+}
+
+/**
+ * While a step shows a message in the page (toast id given), no toast repeats it: one already up
+ * is dismissed, and the stream raises none until the step stops showing it.
+ */
+export function useShownInPlace(toastId: string | null): void {
+  useEffect(() => {
+    if (toastId === null) return;
+    notify.dismiss(toastId);
+    return markShownInPlace(toastId);
+  }, [toastId]);
 }

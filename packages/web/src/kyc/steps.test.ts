@@ -41,11 +41,17 @@ describe("wizard steps", () => {
     expect(stepsFor(numbersOf(stateFor("BR"))).map((item) => item.id)).toEqual(["country", "documents", "br_cpf", "completion"]);
   });
 
-  it("says Step N of the real count with its percent", () => {
-    expect(stepProgress(india, "documents")).toEqual({ label: "Step 2 of 5", percent: 40 });
-    expect(stepProgress(india, "completion")).toEqual({ label: "Step 5 of 5", percent: 100 });
-    expect(stepProgress(us, "us_ssn")).toEqual({ label: "Step 2 of 4", percent: 50 });
-    expect(stepProgress(kenya, "completion")).toEqual({ label: "Step 3 of 3", percent: 100 });
+  it("says Step N of the real count with how far the verification is", () => {
+    expect(stepProgress(india, "documents", base)).toEqual({ label: "Step 2 of 5", percent: 40 });
+    expect(stepProgress(us, "us_ssn", stateFor("US"))).toEqual({ label: "Step 2 of 4", percent: 50 });
+    const inReview: KycState = { ...withDocument("verified"), identity_numbers: { aadhaar: masked, pan: masked }, status: "under_review" };
+    // Everything done and with a reviewer: not 100% until verified, the same figure wherever it shows.
+    expect(stepProgress(india, "completion", inReview)).toEqual({ label: "Step 5 of 5", percent: 80 });
+    expect(stepProgress(india, "documents", inReview).percent).toBe(80);
+    expect(stepProgress(india, "completion", { ...inReview, status: "verified" }).percent).toBe(100);
+    expect(stepProgress(kenya, "completion", withDocument("verified", stateFor("KE")))).toEqual({ label: "Step 3 of 3", percent: 67 });
+    // Reaching the outcome with steps missing does not count them.
+    expect(stepProgress(india, "completion", base).percent).toBe(20);
     // A step of another country's list is the outcome here; indexes stay within bounds.
     expect(indexOf(kenya, "aadhaar")).toBe(2);
     expect(stepAt(india, -1).id).toBe("country");

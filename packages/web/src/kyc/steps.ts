@@ -68,10 +68,18 @@ export function stepAt(steps: readonly KycStep[], index: number): KycStep {
   return steps[Math.max(0, Math.min(steps.length - 1, Math.trunc(index)))]!;
 }
 
-/** "Step N of M" and its percent, shown from the document step on (spec 001 §2). */
-export function stepProgress(steps: readonly KycStep[], id: KycStepId): { label: string; percent: number } {
+/**
+ * "Step N of M" and how far the verification is, shown from the document step on (spec 001 §2).
+ * The percent is the one figure of progress on the page (the header bar and the outcome's
+ * "Verification progress" both show it): the steps done, plus the step being taken, except the
+ * outcome, which counts only once the identity is verified. So an applicant waiting for a reviewer
+ * never reads 100%.
+ */
+export function stepProgress(steps: readonly KycStep[], id: KycStepId, state: KycState | null): { label: string; percent: number } {
   const index = indexOf(steps, id);
-  return { label: `Step ${index + 1} of ${steps.length}`, percent: Math.round(((index + 1) / steps.length) * 100) };
+  const done = stepsDone(state, steps);
+  const counted = steps.filter((step, at) => done[at] || (at === index && step.id !== "completion")).length;
+  return { label: `Step ${index + 1} of ${steps.length}`, percent: steps.length === 0 ? 0 : Math.round((counted / steps.length) * 100) };
 }
 
 /** Previous and Continue appear on every step between the country and the outcome. */

@@ -1,13 +1,12 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useEffect, useRef, useState } from "react";
+import { useRef, useState } from "react";
 import { useForm } from "react-hook-form";
 import toast from "react-hot-toast";
 import type { LedgerAccount } from "../api/types";
 import { inputClass, labelClass, primaryButtonClass, secondaryButtonClass } from "../components/styles";
-import { CloseIcon } from "../components/icons";
 import { keyFor, settled, type ActionKey } from "./actionKey";
 import { writeErrorMessage } from "./actionErrors";
-import { afterDeposit, currenciesFor, depositBody, formCurrency, initialDeposit, responseText, testBalanceBody, type DepositFields } from "./depositForm";
+import { afterDeposit, currenciesFor, depositBody, formCurrency, initialDeposit, testBalanceBody, type DepositFields } from "./depositForm";
 import { AmountField, CurrencyField, DescriptionField } from "./fields";
 import { depositFormSchema } from "./formSchemas";
 import { accountOptionLabel, createdMessage } from "./format";
@@ -23,26 +22,25 @@ interface DepositFormProps {
   onConnect: () => void;
 }
 
-/** The deposit form of spec 000 §2.7: Create Deposit and Get Test Balance, with the API Response box. */
+/**
+ * The deposit form of spec 000 §2.7: Create Deposit and Get Test Balance. The outcome is said in
+ * words under the form (what was created, and where to approve it); the raw reply is the
+ * developer tools' business, not this screen's.
+ */
 export function DepositForm({ accounts, accountId, onClose, onConnect }: DepositFormProps) {
   const initial = accounts.find((account) => account.id === accountId) ?? (accounts.length === 1 ? accounts[0] : undefined);
   const form = useForm<DepositFields>({ resolver: zodResolver(depositFormSchema), defaultValues: initialDeposit(initial) });
   const { register, formState, setValue, watch, clearErrors } = form;
-  const [response, setResponse] = useState<string | null>(null);
+  const [outcome, setOutcome] = useState<string | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const deposit = useDeposit();
   const testBalance = useTestBalance();
   const depositKey = useRef<ActionKey | null>(null);
   const testKey = useRef<ActionKey | null>(null);
   const inFlight = useRef(false);
-  const responseRef = useRef<HTMLPreElement>(null);
   const busy = deposit.isPending || testBalance.isPending;
   const selected = accounts.find((account) => account.id === watch("accountId"));
   const errors = formState.errors;
-
-  useEffect(() => {
-    if (response) responseRef.current?.focus();
-  }, [response]);
 
   // Choosing an account brings its currency along; another one would be refused.
   const account = register("accountId", {
@@ -50,6 +48,7 @@ export function DepositForm({ accounts, accountId, onClose, onConnect }: Deposit
       const chosen = accounts.find((item) => item.id === event.target.value);
       if (chosen) setValue("currency", formCurrency(chosen.currency));
       setFailure(null);
+      setOutcome(null);
     },
   });
 
@@ -62,16 +61,18 @@ export function DepositForm({ accounts, accountId, onClose, onConnect }: Deposit
     body: unknown,
     send: (idempotencyKey: string) => Promise<Reply>,
     failedMessage: string,
-    onSuccess: (reply: Reply) => void,
+    onSuccess: (reply: Reply) => string,
   ) => {
     inFlight.current = true;
     setFailure(null);
+    setOutcome(null);
     try {
       keyRef.current = keyFor(keyRef.current, body);
       const reply = await send(keyRef.current.key);
       keyRef.current = settled(keyRef.current);
-      setResponse(responseText(reply));
-      onSuccess(reply);
+      const message = onSuccess(reply);
+      // Said once, beside the form (a toast as well would announce it twice).
+      setOutcome(`${message}. Approve it on the Transactions tab.`);
     } catch (error) {
       const message = writeErrorMessage(error, failedMessage);
       setFailure(message);
@@ -87,7 +88,7 @@ export function DepositForm({ accounts, accountId, onClose, onConnect }: Deposit
     await runWrite(depositKey, body, (idempotencyKey) => deposit.mutateAsync({ body, idempotencyKey }), LEDGER_UI_MESSAGES.depositFailed, (reply) => {
       // A second click must not deposit the same again: the amount is asked for anew.
       form.reset(afterDeposit(fields));
-      toast.success(createdMessage("Deposit", reply.data));
+      return createdMessage("Deposit", reply.data);
     });
   };
 
@@ -98,7 +99,7 @@ export function DepositForm({ accounts, accountId, onClose, onConnect }: Deposit
     if (!(await form.trigger("accountId"))) return;
     const body = testBalanceBody(form.getValues());
     await runWrite(testKey, body, (idempotencyKey) => testBalance.mutateAsync({ body, idempotencyKey }), LEDGER_UI_MESSAGES.testBalanceFailed, (reply) =>
-      toast.success(createdMessage("Test balance", reply.data)),
+      createdMessage("Test balance", reply.data),
     );
   };
 
@@ -161,6 +162,9 @@ export function DepositForm({ accounts, accountId, onClose, onConnect }: Deposit
             {failure}
           </p>
         )}
+        <p role="status" className="text-sm font-medium text-emerald-800 empty:hidden dark:text-emerald-300">
+          {outcome}
+        </p>
 
         <div className="flex flex-wrap items-center gap-3">
           <button type="submit" className={primaryButtonClass} disabled={busy}>
@@ -175,32 +179,6 @@ export function DepositForm({ accounts, accountId, onClose, onConnect }: Deposit
         </div>
         <p className="text-xs text-slate-600 dark:text-slate-400">Get Test Balance adds 1,000 of sandbox money in the account's currency.</p>
       </form>
-
-      {response && (
-        <section aria-labelledby="api-response-title" className="mt-6 rounded-xl border border-slate-200 bg-slate-50 dark:border-slate-700 dark:bg-slate-950">
-          <div className="flex items-center justify-between border-b border-slate-200 px-4 py-2 dark:border-slate-700">
-            <h3 id="api-response-title" className="text-sm font-semibold text-slate-900 dark:text-white">
-              API Response
-            </h3>
-            <button
-              type="button"
-              aria-label="Close API response"
-              onClick={() => setResponse(null)}
-              className="inline-flex h-8 w-8 items-center justify-center rounded-lg text-slate-700 hover:bg-slate-200 dark:text-slate-200 dark:hover:bg-slate-800"
-            >
-              <CloseIcon width="16" height="16" />
-            </button>
-          </div>
-          <pre
-            ref={responseRef}
-            tabIndex={0}
-            aria-label="Raw API response"
-            className="max-h-80 overflow-auto p-4 font-mono text-xs leading-relaxed text-slate-800 dark:text-slate-200"
-          >
-            {response}
-          </pre>
-        </section>
-      )}
     </SubView>
   );
 }

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import { useSearchParams } from "react-router-dom";
+import { useLocation, useSearchParams } from "react-router-dom";
 import { writeErrorMessage } from "./actionErrors";
 import { AccountsTab } from "./AccountsTab";
 import { AnalyticsTab } from "./AnalyticsTab";
@@ -14,7 +14,7 @@ import { LimitBanner } from "../limits/LimitBanner";
 import { LiveIndicator } from "./live/LiveIndicator";
 import { useLedgerLiveFeed } from "./live/useLedgerLiveFeed";
 import { OverviewTab } from "./OverviewTab";
-import { panelId, tabId, type LedgerMode, type LedgerTab } from "./tabs";
+import { panelId, tabFromSearch, tabId, type LedgerMode, type LedgerTab } from "./tabs";
 import { filtersFromSearch, hasFilters } from "./transactions";
 import { TransactionsTab } from "./TransactionsTab";
 import { TransferWizard } from "./TransferWizard";
@@ -30,8 +30,14 @@ export function LedgerWorkspace() {
   const session = useSession();
   const user = session?.user ?? null;
   const [search] = useSearchParams();
-  // A shared link with transaction filters (?status=draft…) opens on the Transactions tab.
-  const [tab, setTab] = useState<LedgerTab>(() => (hasFilters(filtersFromSearch(search)) ? "transactions" : "overview"));
+  // A link naming a tab (?tab=analytics) opens it; one with transaction filters (?status=draft…) the Transactions tab.
+  const requestedTab = tabFromSearch(search);
+  const [tab, setTab] = useState<LedgerTab>(() => requestedTab ?? (hasFilters(filtersFromSearch(search)) ? "transactions" : "overview"));
+  // Following such a link again while the workspace is open (the menu's Analytics entry) selects the tab again.
+  const { key: locationKey } = useLocation();
+  useEffect(() => {
+    if (requestedTab) setTab(requestedTab);
+  }, [requestedTab, locationKey]);
   const [mode, setMode] = useState<LedgerMode | null>(null);
   const [modeAccountId, setModeAccountId] = useState<string | null>(null);
   const [selectedAccountId, setSelectedAccountId] = useState<string | null>(null);

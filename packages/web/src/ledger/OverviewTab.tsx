@@ -2,11 +2,11 @@ import type { ReactNode } from "react";
 import type { Currency } from "@fintech/core/money/model";
 import type { LedgerAccount, LedgerTransaction, Paged } from "../api/types";
 import { linkButtonClass } from "../components/styles";
-import { formatDateTime, transactionTitle, typeLabel } from "./format";
+import { formatDateTime, transactionTitle } from "./format";
 import type { CurrencyTotals } from "./money";
 import { balanceShares, overviewStats } from "./overview";
 import type { LedgerMode } from "./tabs";
-import { rowMovement } from "./transactions";
+import { kindLabel, listedAt, rowMovement } from "./transactions";
 import { AccountLine, cardClass, EmptyState, errorTextClass, Money, sectionTitleClass, SignedAmount, StatusBadge, subtleTextClass } from "./ui";
 
 interface OverviewTabProps {
@@ -139,9 +139,9 @@ export function OverviewTab({ accounts, history, historyFailed = false, onAction
               {stats.recent.map((transaction) => (
                 <li key={transaction.id} className="flex items-start justify-between gap-3 py-3">
                   <div className="min-w-0">
-                    <p className="truncate font-medium text-slate-900 dark:text-white">{transactionTitle(transaction)}</p>
+                    <p className="truncate font-medium text-slate-900 dark:text-white">{transaction.incoming ? `From ${transaction.counterparty}` : transactionTitle(transaction)}</p>
                     <p className="text-xs text-slate-600 dark:text-slate-400">
-                      {typeLabel(transaction.type)} · {formatDateTime(transaction.created_at)}
+                      {kindLabel(transaction)} · {formatDateTime(listedAt(transaction))}
                     </p>
                   </div>
                   <div className="shrink-0 text-right">

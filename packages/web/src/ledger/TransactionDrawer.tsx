@@ -6,9 +6,8 @@ import { CloseIcon } from "../components/icons";
 import { iconButtonClass, secondaryButtonClass } from "../components/styles";
 import { formatMoney } from "../lib/money";
 import { writeErrorMessage } from "./actionErrors";
-import { typeLabel } from "./format";
 import { useTransaction } from "./hooks";
-import { actorName, formatLocalDateTime, legsOf, operationLabel } from "./transactions";
+import { actorName, formatLocalDateTime, kindLabel, legOwnerLabel, legsOf, operationLabel } from "./transactions";
 import { errorTextClass, Spinner, StatusBadge, subtleTextClass } from "./ui";
 
 interface TransactionDrawerProps {
@@ -40,7 +39,7 @@ export function TransactionDrawer({ transactionId, shown, onClose }: Transaction
           </h2>
           {transaction && (
             <p className={subtleTextClass}>
-              {typeLabel(transaction.type)} · {formatMoney(transaction.total_amount_minor, transaction.currency)} · <StatusBadge status={transaction.status} />
+              {kindLabel(transaction)} · {formatMoney(transaction.total_amount_minor, transaction.currency)} · <StatusBadge status={transaction.status} />
             </p>
           )}
         </div>
@@ -82,6 +81,18 @@ function TransactionDetail({ transaction }: { transaction: LedgerTransaction }) 
   return (
     <div className="mt-4 space-y-5">
       {transaction.description && <p className="break-words text-sm text-slate-800 dark:text-slate-200">{transaction.description}</p>}
+      <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
+        <dt className={subtleTextClass}>{transaction.incoming ? "From" : transaction.type === "payment" ? "Paid to" : "Counterparty"}</dt>
+        <dd className="min-w-0 break-words font-medium">{transaction.counterparty}</dd>
+        {transaction.fee_minor ? (
+          <>
+            <dt className={subtleTextClass}>Fee</dt>
+            <dd className="tabular-nums">
+              {money(transaction.fee_minor)} <span className={subtleTextClass}>(included in {money(transaction.total_amount_minor)})</span>
+            </dd>
+          </>
+        ) : null}
+      </dl>
 
       <section aria-labelledby="legs-title">
         <h3 id="legs-title" className={sectionHeadingClass}>
@@ -102,7 +113,7 @@ function TransactionDetail({ transaction }: { transaction: LedgerTransaction }) 
                 <tr key={`${leg.accountId}-${leg.debitMinor}-${leg.creditMinor}`}>
                   <th scope="row" className={`${cellClass} font-medium`}>
                     <span className="block">{leg.name}</span>
-                    <span className="block font-mono text-xs font-normal text-slate-600 dark:text-slate-400">{leg.number ?? "System account"}</span>
+                    <span className="block font-mono text-xs font-normal text-slate-600 dark:text-slate-400">{legOwnerLabel(leg)}</span>
                   </th>
                   <td className={`${cellClass} text-right tabular-nums`}>{leg.debitMinor ? money(leg.debitMinor) : ""}</td>
                   <td className={`${cellClass} text-right tabular-nums`}>{leg.creditMinor ? money(leg.creditMinor) : ""}</td>
@@ -130,7 +141,7 @@ function TransactionDetail({ transaction }: { transaction: LedgerTransaction }) 
           {transaction.history.map((record, index) => (
             <li key={`${record.at}-${index}`} className="flex flex-wrap justify-between gap-x-3">
               <span>
-                <span className="font-semibold">{operationLabel(record.operation)}</span> by {actorName(record)}
+                <span className="font-semibold">{operationLabel(record.operation)}</span> by {actorName(record, transaction.type)}
               </span>
               <time dateTime={record.at} className="text-slate-600 dark:text-slate-400">
                 {formatLocalDateTime(record.at)}
@@ -151,6 +162,8 @@ function TransactionDetail({ transaction }: { transaction: LedgerTransaction }) 
               Copy
             </button>
           </div>
+        ) : transaction.incoming ? (
+          <p className={`mt-2 ${subtleTextClass}`}>The payer's own: a request key is never shown to the payee.</p>
         ) : (
           <p className={`mt-2 ${subtleTextClass}`}>None was sent with this request.</p>
         )}

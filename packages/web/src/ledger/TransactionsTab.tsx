@@ -1,4 +1,4 @@
-import { useMemo, useRef, useState } from "react";
+import { useMemo, useRef, useState, type MouseEvent } from "react";
 import toast from "react-hot-toast";
 import { useSearchParams } from "react-router-dom";
 import { api } from "../api";
@@ -14,7 +14,7 @@ import { formatDateTime, transactionAction, typeLabel } from "./format";
 import { useInvalidateLedger, useTransactionPages } from "./hooks";
 import { TransactionDrawer } from "./TransactionDrawer";
 import { TransactionFiltersBar } from "./TransactionFiltersBar";
-import { dateRangeError, filtersFromSearch, filtersToSearch, hasFilters, rowMovement } from "./transactions";
+import { dateRangeError, filtersFromSearch, filtersToSearch, hasFilters, kindLabel, listedAt, rowMovement, type RowMovement } from "./transactions";
 import { dangerButtonClass, EmptyState, LoadError, SignedAmount, smallPrimaryButtonClass, Spinner, StatusBadge, subtleTextClass } from "./ui";
 
 const showToast = (type: "success" | "error" | "info", message: string) => {
@@ -134,6 +134,11 @@ export function TransactionsTab({ accounts }: { accounts: LedgerAccount[] }) {
 
   const refreshing = pages.isFetching && !pages.isPending && !pages.isFetchingNextPage;
   const opened = transactions.find((transaction) => transaction.id === openId);
+  // A click anywhere on a row opens its details, except on the row's own buttons (keyboard users have Details).
+  const openFromRow = (event: MouseEvent<HTMLElement>, id: string) => {
+    if ((event.target as HTMLElement).closest("button, a, input, select, textarea")) return;
+    setOpenId(id);
+  };
 
   return (
     <section aria-labelledby="transactions-title" className="space-y-4">
@@ -179,7 +184,7 @@ export function TransactionsTab({ accounts }: { accounts: LedgerAccount[] }) {
             }
           />
         ) : (
-          <EmptyState title="No transactions yet">Deposits, test balances and transfers you make appear here.</EmptyState>
+          <EmptyState title="No transactions yet">Deposits, transfers and payments you make or receive appear here.</EmptyState>
         )
       ) : (
         <>
@@ -188,18 +193,24 @@ export function TransactionsTab({ accounts }: { accounts: LedgerAccount[] }) {
             {transactions.map((transaction) => {
               const movement = rowMovement(transaction, accounts, viewAccountId);
               return (
-                <li key={transaction.id} className="rounded-2xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
+                <li
+                  key={transaction.id}
+                  className="cursor-pointer rounded-2xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900"
+                  onClick={(event) => openFromRow(event, transaction.id)}
+                >
                   <div className="flex items-start justify-between gap-3">
                     <div className="min-w-0">
-                      <p className="font-semibold text-slate-900 dark:text-white">{typeLabel(transaction.type)}</p>
+                      <p className="font-semibold text-slate-900 dark:text-white">{kindLabel(transaction)}</p>
                       <p className="truncate text-sm text-slate-700 dark:text-slate-300">{transaction.description}</p>
                       <p className="truncate text-xs text-slate-600 dark:text-slate-400">{movement.accounts}</p>
-                      <p className="text-xs text-slate-600 dark:text-slate-400">{formatDateTime(transaction.created_at)}</p>
+                      <p className="truncate text-xs text-slate-600 dark:text-slate-400">{movement.counterparty}</p>
+                      <p className="text-xs text-slate-600 dark:text-slate-400">{formatDateTime(listedAt(transaction))}</p>
                     </div>
                     <div className="shrink-0 text-right">
                       <p className="font-semibold">
                         <SignedAmount minor={movement.minor} signed={movement.signed} currency={transaction.currency} />
                       </p>
+                      <FeeNote movement={movement} currency={transaction.currency} />
                       <StatusBadge status={transaction.status} />
                     </div>
                   </div>
@@ -230,8 +241,13 @@ export function TransactionsTab({ accounts }: { accounts: LedgerAccount[] }) {
                 {transactions.map((transaction) => {
                   const movement = rowMovement(transaction, accounts, viewAccountId);
                   return (
-                    <tr key={transaction.id} data-transaction-id={transaction.id}>
-                      <td className="whitespace-nowrap px-4 py-3 text-slate-700 dark:text-slate-300">{formatDateTime(transaction.created_at)}</td>
+                    <tr
+                      key={transaction.id}
+                      data-transaction-id={transaction.id}
+                      className="cursor-pointer hover:bg-slate-50 dark:hover:bg-slate-900"
+                      onClick={(event) => openFromRow(event, transaction.id)}
+                    >
+                      <td className="whitespace-nowrap px-4 py-3 text-slate-700 dark:text-slate-300">{formatDateTime(listedAt(transaction))}</td>
                       <td className="max-w-[14rem] truncate px-4 py-3 text-slate-900 dark:text-white" title={transaction.description}>
                         {transaction.description}
                       </td>
@@ -241,12 +257,13 @@ export function TransactionsTab({ accounts }: { accounts: LedgerAccount[] }) {
                       <td className="max-w-[12rem] truncate px-4 py-3 text-slate-700 dark:text-slate-300" title={movement.counterparty}>
                         {movement.counterparty}
                       </td>
-                      <td className="whitespace-nowrap px-4 py-3 text-slate-900 dark:text-white">{typeLabel(transaction.type)}</td>
+                      <td className="whitespace-nowrap px-4 py-3 text-slate-900 dark:text-white">{kindLabel(transaction)}</td>
                       <td className="px-4 py-3">
                         <StatusBadge status={transaction.status} />
                       </td>
                       <td className="whitespace-nowrap px-4 py-3 text-right font-semibold">
                         <SignedAmount minor={movement.minor} signed={movement.signed} currency={transaction.currency} />
+                        <FeeNote movement={movement} currency={transaction.currency} />
                       </td>
                       <td className="px-4 py-3">
                         <div className="flex justify-end gap-2">
@@ -291,6 +308,16 @@ export function TransactionsTab({ accounts }: { accounts: LedgerAccount[] }) {
   );
 }
 
+/**
+ * "incl. $0.02 fee" under a payment's amount to someone else, "+ $0.02 fee" beside a move between
+ * own accounts: the fee is shown as what it is, not as the row's amount.
+ */
+function FeeNote({ movement, currency }: { movement: RowMovement; currency: LedgerTransaction["currency"] }) {
+  if (movement.feeMinor <= 0) return null;
+  const fee = formatMoney(movement.feeMinor, currency);
+  return <span className="block text-xs font-normal text-slate-600 dark:text-slate-400">{movement.signed ? `incl. ${fee} fee` : `+ ${fee} fee`}</span>;
+}
+
 function DetailsButton({ transaction, onOpen }: { transaction: LedgerTransaction; onOpen: (id: string) => void }) {
   return (
     <button
@@ -321,6 +348,7 @@ function RowAction({
 }) {
   const action = transactionAction(transaction);
   if (action === null) {
+    if (transaction.incoming) return <span className={subtleTextClass}>Received</span>;
     return <span className={subtleTextClass}>{transaction.type.toLowerCase() === "payment" ? "Settled by its payment" : "Final"}</span>;
   }
   if (action === "approve") {

@@ -1,5 +1,6 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useReducer, useRef, type ReactNode } from "react";
+import { Link } from "react-router-dom";
 import { useForm } from "react-hook-form";
 import toast from "react-hot-toast";
 import type { FormCurrency, LedgerAccount } from "../api/types";
@@ -70,6 +71,12 @@ export function TransferWizard({ accounts, fromId, onClose }: TransferWizardProp
 
   return (
     <SubView id="transfer" title="Transfer Funds" description="Move money between your own accounts. Transfers start as drafts until approved." onClose={onClose} closeLabel="Close transfer">
+      <p className={`mb-3 ${subtleTextClass}`}>
+        Paying a person or an outside bank account?{" "}
+        <Link to="/payments/send" className="font-semibold text-indigo-700 underline dark:text-indigo-300">
+          Send money
+        </Link>
+      </p>
       <StepList labels={TRANSFER_STEP_LABELS} current={Math.min(state.step, 5)} label="Transfer progress" />
       <h3 ref={stepHeading} tabIndex={-1} className="mt-5 text-lg font-semibold text-slate-900 outline-none dark:text-white">
         {state.step <= 4 ? `Step ${state.step} of 4: ` : ""}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { account } from "./fixtures";
-import { afterDeposit, currenciesFor, depositBody, initialDeposit, responseText, testBalanceBody } from "./depositForm";
+import { afterDeposit, currenciesFor, depositBody, initialDeposit, testBalanceBody } from "./depositForm";
 import { depositFormSchema } from "./formSchemas";
 
 const fields = { accountId: "acc-1", amount: "500", currency: "USD" as const, description: "" };
@@ -36,9 +36,5 @@ describe("deposit form", () => {
     expect(depositBody({ ...fields, description: " Salary " })).toEqual({ account_id: "acc-1", amount: "500", currency: "USD", description: "Salary" });
     expect(depositBody(fields)).toEqual({ account_id: "acc-1", amount: "500", currency: "USD" });
     expect(testBalanceBody(fields)).toEqual({ account_id: "acc-1", currency: "USD" });
-  });
-
-  it("shows the raw reply as indented JSON text", () => {
-    expect(responseText({ message: "Transaction created", data: { id: "t" } })).toBe('{\n  "message": "Transaction created",\n  "data": {\n    "id": "t"\n  }\n}');
   });
 });

@@ -40,5 +40,3 @@ export function testBalanceBody(fields: DepositFields): TestBalanceInput {
   return { account_id: fields.accountId, currency: fields.currency };
 }
 
-/** The API Response box shows the reply as text: the JSON as the server sent it, indented. */
-export const responseText = (reply: unknown): string => JSON.stringify(reply, null, 2);

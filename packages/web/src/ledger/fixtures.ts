@@ -44,6 +44,9 @@ export function transaction(overrides: Partial<LedgerTransaction> = {}): LedgerT
     history: [{ operation: "create", status: "draft", at: "2026-03-01T10:00:00.000Z", by: { id: "user-1", name: "Ada Lovelace" } }],
     idempotency_key: "key-1",
     counterparty: "External funding",
+    incoming: false,
+    fee: null,
+    fee_minor: null,
     ...overrides,
   };
 }
@@ -55,6 +58,7 @@ export function entry(accountId: string, name: string, side: "debit" | "credit",
     account_name: name,
     account_number: accountId.startsWith("sys-") ? null : `ACC-${accountId}`,
     owned: !accountId.startsWith("sys-"),
+    party: accountId.startsWith("sys-") ? "system" : "own",
     side,
     debit: side === "debit" ? amount : "0",
     credit: side === "credit" ? amount : "0",

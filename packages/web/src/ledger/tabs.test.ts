@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { LEDGER_TABS, tabIndexForKey } from "./tabs";
+import { LEDGER_TABS, tabFromSearch, tabIndexForKey } from "./tabs";
 
 describe("ledger tabs", () => {
   it("are overview, accounts, transactions, analytics", () => {
@@ -18,5 +18,13 @@ describe("ledger tabs", () => {
     expect(tabIndexForKey("ArrowDown", 0, 4)).toBeNull();
     expect(tabIndexForKey("Enter", 0, 4)).toBeNull();
     expect(tabIndexForKey("ArrowRight", 0, 0)).toBeNull();
+  });
+
+  it("open the tab a link names, and ignore names that are not tabs", () => {
+    expect(tabFromSearch(new URLSearchParams("tab=analytics"))).toBe("analytics");
+    expect(tabFromSearch(new URLSearchParams("tab=transactions&status=draft"))).toBe("transactions");
+    expect(tabFromSearch(new URLSearchParams("tab=settings"))).toBeNull();
+    expect(tabFromSearch(new URLSearchParams("tab=__proto__"))).toBeNull();
+    expect(tabFromSearch(new URLSearchParams(""))).toBeNull();
   });
 });

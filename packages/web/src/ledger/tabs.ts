@@ -7,6 +7,15 @@ export const LEDGER_TABS = [
 ] as const;
 export type LedgerTab = (typeof LEDGER_TABS)[number]["id"];
 
+/** The query parameter a link uses to open a tab (/ledger?tab=analytics). */
+export const TAB_PARAM = "tab";
+
+/** The tab a link asks for, or null when it names none (or one that does not exist). */
+export function tabFromSearch(search: URLSearchParams): LedgerTab | null {
+  const requested = search.get(TAB_PARAM);
+  return LEDGER_TABS.find((tab) => tab.id === requested)?.id ?? null;
+}
+
 /** Sub-views replacing the tabs, chosen by a mode value (no URL): connect account, transfer, deposit. */
 export type LedgerMode = "account" | "transfer" | "deposit";
 

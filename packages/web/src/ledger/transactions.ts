@@ -1,7 +1,8 @@
 import { z } from "zod";
-import { JOURNAL_STATUSES, TRANSACTION_SEARCH_MAX } from "@fintech/core/ledger/model";
+import { isFeeAccountId, JOURNAL_STATUSES, TRANSACTION_SEARCH_MAX } from "@fintech/core/ledger/model";
 import type { Currency } from "@fintech/core/money/model";
 import type { JournalHistoryRecord, LedgerAccount, LedgerEntry, LedgerTransaction, TransactionFilters } from "../api/types";
+import { typeLabel } from "./format";
 import { minorOf } from "./money";
 
 /**
@@ -9,7 +10,7 @@ import { minorOf } from "./money";
  * seen from an account, the double-entry legs with their totals, and the history's wording.
  */
 
-export const FILTER_TYPES = ["deposit", "transfer", "test_balance"] as const;
+export const FILTER_TYPES = ["deposit", "transfer", "payment", "test_balance"] as const;
 export const FILTER_STATUSES = JOURNAL_STATUSES;
 export const SEARCH_MAX = TRANSACTION_SEARCH_MAX;
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -72,16 +73,19 @@ export interface RowMovement {
   signed: boolean;
   /** The account(s) of the row: the viewed account, the one account touched, or "From → To". */
   accounts: string;
-  /** The other side: the system account for deposits, the other account for transfers. */
+  /** The other side: the system account for deposits, the other account for transfers, whom a payment paid or who paid it. */
   counterparty: string;
+  /** A payment's fee (minor units, already in a signed amount; beside a move between own accounts); 0 otherwise. */
+  feeMinor: number;
 }
 
 /**
  * A row's amount and accounts as the user expects them:
  * - seen from one account (the account filter): + for money in, − for money out, and the other
  *   side as the counterparty;
- * - without it: deposits and test balances are + into the user's account; a transfer between
- *   two of the user's own accounts is the plain amount with "from → to".
+ * - without it: deposits, test balances and money received are + into the user's account; a
+ *   transfer or payment between two of the user's own accounts is the plain amount with
+ *   "from → to" (a payment's fee beside it); a payment to someone else is − amount and fee.
  */
 export function rowMovement(transaction: LedgerTransaction, accountList: readonly LedgerAccount[], viewAccountId: string | null = null): RowMovement {
   const accounts = new Map(accountList.map((account) => [account.id, account]));
@@ -91,28 +95,33 @@ export function rowMovement(transaction: LedgerTransaction, accountList: readonl
   const fromName = nameOf(transaction.from_account_id);
   const toName = nameOf(transaction.to_account_id);
   const counterparty = transaction.counterparty || (fromName && toName ? `${fromName} → ${toName}` : fromName || toName);
+  const feeMinor = transaction.fee_minor ?? 0;
+  // A payment's fee legs say what it cost, not whom it went to.
+  const isFeeLeg = (entry: LedgerEntry) => transaction.type === "payment" && isFeeAccountId(entry.account_id);
 
   const viewed = viewAccountId ? entries.filter((entry) => entry.account_id === viewAccountId) : [];
   if (viewed.length > 0) {
     const minor = viewed.reduce((sum, entry) => sum + entryEffect(entry, currency, accounts), 0);
-    const others = entries.filter((entry) => entry.account_id !== viewAccountId).map((entry) => entry.account_name);
-    return { minor, signed: true, accounts: viewed[0]!.account_name, counterparty: [...new Set(others)].join(", ") || counterparty };
+    const others = entries.filter((entry) => entry.account_id !== viewAccountId && !isFeeLeg(entry)).map((entry) => entry.account_name);
+    return { minor, signed: true, accounts: viewed[0]!.account_name, counterparty: [...new Set(others)].join(", ") || counterparty, feeMinor: minor < 0 ? feeMinor : 0 };
   }
 
   const owned = entries.filter((entry) => isOwned(entry, accounts));
   const net = owned.reduce((sum, entry) => sum + entryEffect(entry, currency, accounts), 0);
-  if (owned.length >= 2 && net === 0) {
-    return { minor: transaction.total_amount_minor, signed: false, accounts: `${fromName} → ${toName}`, counterparty: `${fromName} → ${toName}` };
+  if (owned.length >= 2 && net === -feeMinor) {
+    const moved = transaction.total_amount_minor - feeMinor;
+    return { minor: moved, signed: false, accounts: `${fromName} → ${toName}`, counterparty: `${fromName} → ${toName}`, feeMinor };
   }
   const names = [...new Set(owned.map((entry) => entry.account_name))].join(", ");
-  return { minor: owned.length > 0 ? net : transaction.total_amount_minor, signed: owned.length > 0, accounts: names || toName || fromName, counterparty };
+  return { minor: owned.length > 0 ? net : transaction.total_amount_minor, signed: owned.length > 0, accounts: names || toName || fromName, counterparty, feeMinor };
 }
 
 export interface Leg {
   accountId: string;
   name: string;
-  /** null for system accounts. */
+  /** null for system accounts and other customers' accounts. */
   number: string | null;
+  party: LedgerEntry["party"] | undefined;
   debitMinor: number;
   creditMinor: number;
 }
@@ -123,6 +132,7 @@ export function legsOf(transaction: LedgerTransaction): { legs: Leg[]; debitTota
     accountId: entry.account_id,
     name: entry.account_name,
     number: entry.account_number ?? null,
+    party: entry.party,
     debitMinor: minorOf(entry.debit, transaction.currency),
     creditMinor: minorOf(entry.credit, transaction.currency),
   }));
@@ -131,13 +141,34 @@ export function legsOf(transaction: LedgerTransaction): { legs: Leg[]; debitTota
   return { legs, debitTotal, creditTotal, balanced: debitTotal === creditTotal };
 }
 
+/** A row's kind for people: "Payment received" for money another customer paid in, else the type ("Test balance"). */
+export const kindLabel = (transaction: Pick<LedgerTransaction, "type" | "incoming">): string => (transaction.incoming ? "Payment received" : typeLabel(transaction.type));
+
+/** When a row happened as the list orders it: created, or for money received, when it arrived. */
+export const listedAt = (transaction: Pick<LedgerTransaction, "incoming" | "created_at" | "posted_at">): string =>
+  transaction.incoming ? (transaction.posted_at ?? transaction.created_at) : transaction.created_at;
+
 const OPERATION_LABELS: Record<JournalHistoryRecord["operation"], string> = { create: "Created", post: "Posted", unpost: "Unposted", void: "Voided (hold released)" };
 
 /** "Posted", "Unposted", "Created", "Voided (hold released)". */
 export const operationLabel = (operation: JournalHistoryRecord["operation"]): string => OPERATION_LABELS[operation] ?? operation;
 
-/** Who did it, or a neutral word for records kept before names were stored. */
-export const actorName = (record: JournalHistoryRecord): string => record.by?.name?.trim() || "Unknown user";
+/**
+ * Who did it. A payment's hold is settled by the payment worker, not a person (records kept
+ * before the server named it have no one); other records from before names were stored get a
+ * neutral word.
+ */
+export function actorName(record: JournalHistoryRecord, type?: LedgerTransaction["type"]): string {
+  const name = record.by?.name?.trim();
+  if (name) return name;
+  return type === "payment" && record.operation !== "create" ? "the payment service" : "Unknown user";
+}
+
+/** Under a leg's account name: its number, or whose it is when there is none to show. */
+export function legOwnerLabel(leg: { number: string | null; party: LedgerEntry["party"] | undefined }): string {
+  if (leg.number) return leg.number;
+  return leg.party === "customer" ? "Another customer" : "System account";
+}
 
 /** An instant in the viewer's own locale and time zone: "3/14/2026, 12:00:05 PM" (en-US) or "14/03/2026, 12:00:05" (en-GB). */
 export function formatLocalDateTime(iso: string, locale?: string): string {

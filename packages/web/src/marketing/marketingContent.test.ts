@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { routeTable } from "../routes/routeTable";
+import { isLiveScreen, routeTable } from "../routes/routeTable";
 import {
   featureCards,
   gallerySlides,
   GALLERY_INTERVAL_MS,
   landingBlocks,
+  landingFooterColumns,
   landingHero,
   landingStats,
   productTiles,
@@ -15,11 +16,26 @@ import {
 const routes = new Set(routeTable.map((entry) => entry.path));
 
 describe("home content (spec 000 §2.5, spec 001 'Home hero')", () => {
-  it("has the fourteen tiles with the spec's links, in order", () => {
-    expect(productTiles.map((tile) => tile.link)).toEqual([
-      "/ledger", "/payments", "/routing", "/kyc", "/reconciliation", "/compliance", "/treasury",
-      "/webhooks", "/api", "/ops", "/monitoring", "/security", "/dev-tools", "/analytics",
+  it("has the fourteen tiles in the spec's order, each opening a live screen or marked as planned", () => {
+    expect(productTiles.map((tile) => [tile.title, tile.to])).toEqual([
+      ["Core Ledger", "/ledger"],
+      ["Payment Orchestration", "/payments"],
+      ["Smart Routing", "/payment-rails"],
+      ["KYC & Risk", "/kyc"],
+      ["Reconciliation", "/payment-rails"],
+      ["Compliance Reports", null],
+      ["Treasury & FX", null],
+      ["Webhooks & SDKs", null],
+      ["Dual API Surface", "/developers/api-explorer"],
+      ["Ops Console", null],
+      ["Observability", "/status"],
+      ["Security Basics", "/developers/docs#authentication"],
+      ["One-Command Setup", "/developers/quickstart"],
+      ["Clean Code & Docs", "/developers/docs"],
     ]);
+    for (const tile of productTiles) {
+      if (tile.to) expect(isLiveScreen(new URL(tile.to, "http://app.test").pathname), tile.to).toBe(true);
+    }
   });
 
   it("has twelve features; exactly the six with actions navigate, each to a real route", () => {
@@ -69,7 +85,18 @@ describe("landing content (spec 001 'Landing page')", () => {
       "Bank-grade security", "Real-time analytics", "Payment processing", "Core banking", "Global reach", "User management",
     ]);
     const users = landingBlocks.find((block) => block.title === "User management")!;
+    expect(isLiveScreen(landingHero.docsTo)).toBe(true);
     expect(users.description).toMatch(/role-based access/i);
     expect(users.description).toMatch(/KYC/);
+  });
+});
+
+describe("landing footer", () => {
+  it("links every entry that names a built screen, and only those", () => {
+    const items = landingFooterColumns.flatMap((column) => column.items);
+    expect(items.filter((item) => item.to).map((item) => item.label)).toEqual([
+      "Core Banking", "Payments", "KYC", "Analytics", "Documentation", "API Reference", "SDKs", "Status", "About",
+    ]);
+    for (const item of items) if (item.to) expect(isLiveScreen(new URL(item.to, "http://app.test").pathname), item.to).toBe(true);
   });
 });

@@ -30,29 +30,32 @@ export const homeHero = {
 export interface ProductTile {
   title: string;
   blurb: string;
-  /** The tile's link in spec 001 "Home hero"; paths without a route redirect to /. */
-  link: string;
+  /**
+   * The live screen the tile opens (a route of routeTable, with a guide's hash where one fits), or
+   * null for a product area that has no screen yet: that tile is shown as planned and does nothing.
+   */
+  to: string | null;
   glyph: GlyphName;
   /** Two Tailwind gradient stops for the thumbnail. */
   tint: string;
 }
 
-/** The fourteen hero tiles, in the order and with the links of spec 001 "Home hero". */
+/** The fourteen hero tiles, in the order of spec 001 "Home hero"; each opens its area's screen or says it is planned. */
 export const productTiles: readonly ProductTile[] = [
-  { title: "Core Ledger", blurb: "Double entry, multi-currency", link: "/ledger", glyph: "ledger", tint: "from-indigo-500 to-violet-600" },
-  { title: "Payment Orchestration", blurb: "UPI, SEPA and crypto rails", link: "/payments", glyph: "payments", tint: "from-sky-500 to-indigo-600" },
-  { title: "Smart Routing", blurb: "Cost and SLA optimiser", link: "/routing", glyph: "routing", tint: "from-teal-500 to-sky-600" },
-  { title: "KYC & Risk", blurb: "Identity checks, risk stub", link: "/kyc", glyph: "kyc", tint: "from-emerald-500 to-teal-600" },
-  { title: "Reconciliation", blurb: "Nightly settlement import", link: "/reconciliation", glyph: "reconciliation", tint: "from-lime-600 to-emerald-600" },
-  { title: "Compliance Reports", blurb: "SAR/CTR, GST, PDF and CSV", link: "/compliance", glyph: "compliance", tint: "from-amber-500 to-orange-600" },
-  { title: "Treasury & FX", blurb: "Daily rates, spreads (mock)", link: "/treasury", glyph: "treasury", tint: "from-orange-500 to-rose-600" },
-  { title: "Webhooks & SDKs", blurb: "Signed, retried, generated", link: "/webhooks", glyph: "webhooks", tint: "from-rose-500 to-pink-600" },
-  { title: "Dual API Surface", blurb: "gRPC plus a REST mirror", link: "/api", glyph: "api", tint: "from-pink-500 to-fuchsia-600" },
-  { title: "Ops Console", blurb: "Live tables and updates", link: "/ops", glyph: "ops", tint: "from-fuchsia-500 to-purple-600" },
-  { title: "Observability", blurb: "Structured logs, metrics", link: "/monitoring", glyph: "monitoring", tint: "from-purple-500 to-indigo-600" },
-  { title: "Security Basics", blurb: "Rate limits, CSRF, hashing", link: "/security", glyph: "security", tint: "from-slate-500 to-slate-700" },
-  { title: "One-Command Setup", blurb: "Local stack in one step", link: "/dev-tools", glyph: "terminal", tint: "from-cyan-500 to-blue-600" },
-  { title: "Clean Code & Docs", blurb: "Typed, tested, documented", link: "/analytics", glyph: "docs", tint: "from-blue-500 to-indigo-700" },
+  { title: "Core Ledger", blurb: "Double entry, multi-currency", to: "/ledger", glyph: "ledger", tint: "from-indigo-500 to-violet-600" },
+  { title: "Payment Orchestration", blurb: "UPI, SEPA and crypto rails", to: "/payments", glyph: "payments", tint: "from-sky-500 to-indigo-600" },
+  { title: "Smart Routing", blurb: "Cost and SLA optimiser", to: "/payment-rails", glyph: "routing", tint: "from-teal-500 to-sky-600" },
+  { title: "KYC & Risk", blurb: "Identity checks, risk stub", to: "/kyc", glyph: "kyc", tint: "from-emerald-500 to-teal-600" },
+  { title: "Reconciliation", blurb: "Nightly settlement import", to: "/payment-rails", glyph: "reconciliation", tint: "from-lime-600 to-emerald-600" },
+  { title: "Compliance Reports", blurb: "SAR/CTR, GST, PDF and CSV", to: null, glyph: "compliance", tint: "from-amber-500 to-orange-600" },
+  { title: "Treasury & FX", blurb: "Daily rates, spreads (mock)", to: null, glyph: "treasury", tint: "from-orange-500 to-rose-600" },
+  { title: "Webhooks & SDKs", blurb: "Signed, retried, generated", to: null, glyph: "webhooks", tint: "from-rose-500 to-pink-600" },
+  { title: "Dual API Surface", blurb: "gRPC plus a REST mirror", to: "/developers/api-explorer", glyph: "api", tint: "from-pink-500 to-fuchsia-600" },
+  { title: "Ops Console", blurb: "Live tables and updates", to: null, glyph: "ops", tint: "from-fuchsia-500 to-purple-600" },
+  { title: "Observability", blurb: "Structured logs, metrics", to: "/status", glyph: "monitoring", tint: "from-purple-500 to-indigo-600" },
+  { title: "Security Basics", blurb: "Rate limits, CSRF, hashing", to: "/developers/docs#authentication", glyph: "security", tint: "from-slate-500 to-slate-700" },
+  { title: "One-Command Setup", blurb: "Local stack in one step", to: "/developers/quickstart", glyph: "terminal", tint: "from-cyan-500 to-blue-600" },
+  { title: "Clean Code & Docs", blurb: "Typed, tested, documented", to: "/developers/docs", glyph: "docs", tint: "from-blue-500 to-indigo-700" },
 ];
 
 // ---------------------------------------------------------------------------------------------
@@ -296,7 +299,9 @@ export const landingHero = {
   scheduleDemo: "Schedule Demo",
   /** Both hero links lead here (spec 001 "Landing page"). */
   to: "/ledger",
-  comingSoon: "Documentation on this page and demo scheduling are coming soon.",
+  /** The documentation is built, so View Documentation is a link; only demo scheduling is not. */
+  docsTo: "/developers/docs",
+  comingSoon: "Demo scheduling is coming soon.",
 } as const;
 
 /** Landing stats (spec 000 §1): marketing claims, static. */
@@ -364,8 +369,30 @@ export const landingClosing = {
 } as const;
 
 /** The landing page's own footer: its links are inert (spec 001 "Landing page"). */
-export const landingFooterColumns = [
-  { title: "Product", items: ["Core Banking", "Payments", "KYC", "Analytics"] },
-  { title: "Developers", items: ["Documentation", "API Reference", "SDKs", "Status"] },
-  { title: "Company", items: ["About", "Careers", "Contact", "Press"] },
-] as const;
+/** A landing footer entry: a link to the built screen it names, or plain text while there is none. */
+export interface LandingFooterItem {
+  label: string;
+  to?: string;
+}
+
+export const landingFooterColumns: readonly { title: string; items: readonly LandingFooterItem[] }[] = [
+  {
+    title: "Product",
+    items: [
+      { label: "Core Banking", to: "/ledger" },
+      { label: "Payments", to: "/payments" },
+      { label: "KYC", to: "/kyc" },
+      { label: "Analytics", to: "/ledger?tab=analytics" },
+    ],
+  },
+  {
+    title: "Developers",
+    items: [
+      { label: "Documentation", to: "/developers/docs" },
+      { label: "API Reference", to: "/developers/api-explorer" },
+      { label: "SDKs", to: "/developers/docs#getting-started" },
+      { label: "Status", to: "/status" },
+    ],
+  },
+  { title: "Company", items: [{ label: "About", to: "/about" }, { label: "Careers" }, { label: "Contact" }, { label: "Press" }] },
+];

@@ -6,6 +6,12 @@ export const TILE_ACTIVATION_PX = 40;
 /** Tiles per row (spec 000 §9). */
 export const TILES_PER_ROW = 5;
 
+/** Tiles per row below md: two fit a 390 px phone, so every tile is reachable without sideways scrolling. */
+export const TILES_PER_ROW_NARROW = 2;
+
+/** The badge of a tile whose product area has no screen yet. */
+export const PLANNED_TILE_LABEL = "Planned";
+
 /** Scroll distance over which the rows settle from their tilted start to flat. */
 export const TILE_ANIMATION_RANGE_PX = 600;
 

@@ -14,6 +14,7 @@ import { addEvent, EVENT_LIST_CAP, eventEntry, type EventEntry, type EventTone, 
 import { usePaymentHealth, usePaymentList, usePaymentStream, useSendPayment } from "./hooks";
 import { PaymentReviewQueue } from "./PaymentReviewQueue";
 import { LimitBanner } from "../limits/LimitBanner";
+import { PaymentsList } from "./PaymentsList";
 import { WaitingPayments } from "./WaitingPayments";
 import { planTestPayment, TEST_PAYMENT_DESCRIPTION } from "./testPayment";
 import { durationText, paymentTiles, rateText, type PaymentTiles } from "./tiles";
@@ -31,9 +32,11 @@ const STREAM_STATUS_TEXT: Record<ConnectionStatus, string> = {
 /**
  * /payments (spec 001 §2 "Real-time payment page", issue 12): no layout wrapper, so the page
  * carries its own header and way back. The Connected badge is the payment service's health check;
- * Start Streaming follows the user's payment stream (the shared live feed client); Send Test
- * Payment makes a real payment between two of the user's accounts; the four tiles are computed from
- * the user's payments; the event list keeps the 50 newest events.
+ * Send money (the main action) leads to /payments/send; the list finds past payments (filters,
+ * search, pages) and opens each one's detail. Start Streaming follows the user's payment stream
+ * (the shared live feed client); Send Test Payment, a developer aid, makes a real payment between
+ * two of the user's accounts; the four tiles are computed from the user's payments; the event list
+ * keeps the 50 newest events.
  */
 export function PaymentsScreen() {
   const userId = useSession()?.user.id ?? null;
@@ -97,9 +100,12 @@ export function PaymentsScreen() {
         <div className="min-w-0">
           <p className="text-sm font-semibold uppercase tracking-wide text-indigo-700 dark:text-indigo-300">Payments</p>
           <h1 className="mt-1 text-3xl font-bold tracking-tight text-slate-900 sm:text-4xl dark:text-white">Real-time Payments</h1>
-          <p className={`mt-2 max-w-2xl ${subtleTextClass}`}>Follow your payments as they move: start the stream, send a test payment between two of your accounts, and watch the figures change.</p>
+          <p className={`mt-2 max-w-2xl ${subtleTextClass}`}>Send money to a person or a bank account, find your past payments and follow them as they move.</p>
         </div>
         <nav aria-label="Leave payments" className="flex flex-wrap gap-2">
+          <Link to="/payments/send" className={primaryButtonClass}>
+            Send money
+          </Link>
           <Link to="/" className={secondaryButtonClass}>
             Back to Home
           </Link>
@@ -114,7 +120,22 @@ export function PaymentsScreen() {
 
       <LimitBanner currencies={accounts.data?.map((account) => account.currency) ?? []} />
 
-      <section aria-label="Connection and controls" className={`${cardClass} space-y-4`}>
+      <Loaded query={list} what="your payments" errorFrame={cardClass}>
+        {(data) => <MetricTiles tiles={paymentTiles(data.payments)} complete={data.complete} />}
+      </Loaded>
+
+      <PaymentsList />
+
+      <WaitingPayments />
+      <PaymentReviewQueue />
+
+      <section aria-labelledby="live-tools-heading" className={`${cardClass} space-y-4`}>
+        <div>
+          <h2 id="live-tools-heading" className={sectionTitleClass}>
+            Live events and a test payment
+          </h2>
+          <p className={subtleTextClass}>For trying the platform: stream your payment events, and send a small test payment between two of your own accounts.</p>
+        </div>
         <div className="flex flex-wrap items-center gap-2" role="group" aria-label="Status">
           <Badge tone={health.isPending && streamStatus !== "live" ? "neutral" : connected ? "good" : "bad"}>
             {health.isPending && streamStatus !== "live" ? "Checking…" : connected ? "Connected" : "Disconnected"}
@@ -147,13 +168,6 @@ export function PaymentsScreen() {
           {notice && <p className={notice.tone === "error" ? errorTextClass : "break-words text-sm text-slate-700 dark:text-slate-200"}>{notice.text}</p>}
         </div>
       </section>
-
-      <Loaded query={list} what="your payments" errorFrame={cardClass}>
-        {(data) => <MetricTiles tiles={paymentTiles(data.payments)} complete={data.complete} />}
-      </Loaded>
-
-      <WaitingPayments />
-      <PaymentReviewQueue />
 
       <EventList events={events} streaming={streaming} onClear={() => setEvents([])} />
     </div>

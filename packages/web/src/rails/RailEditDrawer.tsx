@@ -1,4 +1,5 @@
 import { zodResolver } from "@hookform/resolvers/zod";
+import { CURRENCIES } from "@fintech/core/money/model";
 import { RAIL_STATUSES, RAIL_TYPES, RailEditInput, railEditDefaults, type RailEditFormValues, type RailEditParsed } from "@fintech/core/rails/model";
 import { useId, useState } from "react";
 import { useForm, type FieldError } from "react-hook-form";
@@ -15,7 +16,9 @@ import { useRailDetail, useRailSave } from "./hooks";
 /**
  * The rail edit form of spec 001 §5 in a side drawer: name, type, status, fixed fee (USD, step
  * 0.01), FX spread in percent (step 0.001; the server stores a fraction), SLA target (0-100, step
- * 0.1) and the optional error injection rate (0-100 %, for testing and demo only). Validated with
+ * 0.1), the optional error injection rate (0-100 %, for testing and demo only), and what the
+ * rail can carry: its currencies, the countries and regions it reaches, the fee currency (of the
+ * fixed fee and the amount limits), minimum and maximum amount, and settlement time. Validated with
  * core's own schema (the server's), so both say the same words; a server refusal is shown in the
  * drawer. Cancel, a successful save, Escape or a press on the backdrop close it.
  */
@@ -90,7 +93,16 @@ export function RailEditDrawer({ rail, onClose }: { rail: Rail; onClose: () => v
             </select>
           </Field>
         </div>
-        <Field id={`${titleId}-fee`} label="Fixed fee (USD)" error={errors.fixedFee}>
+        <Field id={`${titleId}-feecur`} label="Fee currency" hint="The currency of the fixed fee and the amount limits." error={errors.feeCurrency}>
+          <select id={`${titleId}-feecur`} className={inputClass} aria-invalid={!!errors.feeCurrency} aria-describedby={describedBy(`${titleId}-feecur`, true, !!errors.feeCurrency)} {...form.register("feeCurrency")}>
+            {CURRENCY_CODES.map((code) => (
+              <option key={code} value={code}>
+                {code}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field id={`${titleId}-fee`} label="Fixed fee (fee currency)" error={errors.fixedFee}>
           <input id={`${titleId}-fee`} type="number" inputMode="decimal" min={0} step={0.01} className={inputClass} aria-invalid={!!errors.fixedFee} aria-describedby={describedBy(`${titleId}-fee`, false, !!errors.fixedFee)} {...form.register("fixedFee")} />
         </Field>
         <Field id={`${titleId}-fx`} label="FX spread (%)" hint="Entered in percent: 1 means 1 % of the amount." error={errors.fxSpreadPercent}>
@@ -111,6 +123,44 @@ export function RailEditDrawer({ rail, onClose }: { rail: Rail; onClose: () => v
             aria-invalid={!!errors.errorInjectionPercent} aria-describedby={describedBy(`${titleId}-inject`, true, !!errors.errorInjectionPercent)}
             {...form.register("errorInjectionPercent")}
           />
+        </Field>
+
+        <fieldset className="min-w-0" aria-describedby={errors.currencies ? `${titleId}-currencies-error` : undefined}>
+          <legend className={labelClass}>Currencies carried</legend>
+          <div className="flex flex-wrap gap-3">
+            {CURRENCY_CODES.map((code) => (
+              <label key={code} className="flex items-center gap-1 text-sm">
+                <input type="checkbox" value={code} aria-invalid={!!errors.currencies} {...form.register("currencies")} />
+                {code}
+              </label>
+            ))}
+          </div>
+          {errors.currencies?.message && (
+            <p id={`${titleId}-currencies-error`} role="alert" className={`mt-1 ${errorTextClass}`}>
+              {errors.currencies.message}
+            </p>
+          )}
+        </fieldset>
+        <Field id={`${titleId}-countries`} label="Countries and regions" hint="Comma-separated country codes (US, IN) and regions (SEPA, WORLDWIDE)." error={errors.countries as FieldError | undefined}>
+          <input
+            id={`${titleId}-countries`}
+            className={inputClass}
+            autoComplete="off"
+            aria-invalid={!!errors.countries}
+            aria-describedby={describedBy(`${titleId}-countries`, true, !!errors.countries)}
+            {...form.register("countries", { setValueAs: (value: unknown) => (typeof value === "string" ? value.split(",").map((entry) => entry.trim()).filter((entry) => entry !== "") : value) })}
+          />
+        </Field>
+        <div className="grid grid-cols-2 gap-3">
+          <Field id={`${titleId}-min`} label="Minimum amount" error={errors.minAmount}>
+            <input id={`${titleId}-min`} type="number" inputMode="decimal" min={0} step={0.01} className={inputClass} aria-invalid={!!errors.minAmount} aria-describedby={describedBy(`${titleId}-min`, false, !!errors.minAmount)} {...form.register("minAmount")} />
+          </Field>
+          <Field id={`${titleId}-max`} label="Maximum amount" hint="Empty: no maximum." error={errors.maxAmount}>
+            <input id={`${titleId}-max`} type="number" inputMode="decimal" min={0} step={0.01} className={inputClass} aria-invalid={!!errors.maxAmount} aria-describedby={describedBy(`${titleId}-max`, true, !!errors.maxAmount)} {...form.register("maxAmount")} />
+          </Field>
+        </div>
+        <Field id={`${titleId}-settle`} label="Settlement time (seconds)" hint="How long until the money arrives." error={errors.settlementSeconds}>
+          <input id={`${titleId}-settle`} type="number" inputMode="numeric" min={1} step={1} className={inputClass} aria-invalid={!!errors.settlementSeconds} aria-describedby={describedBy(`${titleId}-settle`, true, !!errors.settlementSeconds)} {...form.register("settlementSeconds", { valueAsNumber: true })} />
         </Field>
 
         <div aria-live="polite">
@@ -172,6 +222,8 @@ function ChangeHistory({ railId }: { railId: string }) {
     </section>
   );
 }
+
+const CURRENCY_CODES = Object.keys(CURRENCIES) as (keyof typeof CURRENCIES)[];
 
 /** The ids of a field's hint and error, as its control's aria-describedby (undefined when neither is shown). */
 function describedBy(id: string, hint: boolean, error: boolean): string | undefined {

@@ -1,3 +1,4 @@
+import { CURRENCY_HOME_COUNTRY } from "@fintech/core/rails/regions";
 import type { UseQueryResult } from "@tanstack/react-query";
 import { useState } from "react";
 import toast from "react-hot-toast";
@@ -30,10 +31,12 @@ export function RailsConsole() {
   const [editing, setEditing] = useState<Rail | null>(null);
   const [amount, setAmount] = useState(SIMULATOR_DEFAULTS.amount);
   const [currency, setCurrency] = useState<QuoteCurrency>(SIMULATOR_DEFAULTS.currency);
+  const [payoutCurrency, setPayoutCurrency] = useState<QuoteCurrency>(SIMULATOR_DEFAULTS.payoutCurrency);
+  const [country, setCountry] = useState(SIMULATOR_DEFAULTS.country);
 
   const list = rails.data ?? [];
   const summary = summarise(list);
-  const simulation = simulate(list, amount, currency);
+  const simulation = simulate(list, amount, currency, payoutCurrency, country);
 
   const onToggle = async (rail: Rail) => {
     const action = toggleAction(rail);
@@ -81,7 +84,20 @@ export function RailsConsole() {
             </section>
 
             <div className="grid items-start gap-6 lg:grid-cols-2">
-              <CostSimulator amount={amount} currency={currency} simulation={simulation} onAmount={setAmount} onCurrency={setCurrency} />
+              <CostSimulator
+                amount={amount}
+                currency={currency}
+                simulation={simulation}
+                onAmount={setAmount}
+                onCurrency={(next) => {
+                  // Sending another currency defaults to paying out the same one, at its home.
+                  setCurrency(next);
+                  setPayoutCurrency(next);
+                  setCountry(CURRENCY_HOME_COUNTRY[next]);
+                }}
+                onPayoutCurrency={setPayoutCurrency}
+                onCountry={setCountry}
+              />
               <RoutingPanel activeRails={summary.active} />
             </div>
             <ThroughputMonitor />

@@ -3,38 +3,49 @@ import { QuoteInput, quoteRails, type Rail } from "@fintech/core/rails/model";
 import { describe, expect, it } from "vitest";
 import { replaceRail, simulate, SIMULATOR_DEFAULTS, summarise, toggleAction } from "./console";
 
-/** The six seeded rails as GET /api/v1/rails returns them. */
+/** The seven seeded rails as GET /api/v1/rails returns them. */
 const RAILS: Rail[] = SEED_RAILS.map((rail) => ({ ...rail, version: 1, updated_at: "2026-01-01T00:00:00.000Z", updated_by: "seed", lastChange: null, lastPing: null }));
 
-const totals = (rails: readonly Rail[], amount: string, currency: "USD" | "EUR" | "GBP" | "JPY") =>
-  Object.fromEntries(simulate(rails, amount, currency).results.map((result) => [result.name, result.totalCost]));
+const totals = (rails: readonly Rail[], amount: string, currency: "USD" | "EUR" | "GBP" | "JPY", payout = currency, country?: string) =>
+  Object.fromEntries(simulate(rails, amount, currency, payout, country).results.map((result) => [result.name, result.totalCost]));
 
 describe("cost simulator (spec 001 §5, §9), hand-computed", () => {
   it("defaults to 1000 USD", () => {
-    expect(SIMULATOR_DEFAULTS).toEqual({ amount: "1000", currency: "USD" });
+    expect(SIMULATOR_DEFAULTS).toEqual({ amount: "1000", currency: "USD", payoutCurrency: "USD", country: "US" });
   });
 
-  it("USD 1000: fixed fee + 0.1 % network fee ($1.00), no FX spread; SEPA is the Best Option", () => {
-    // ACH 0.05 + 1 = 1.05; Wire 1 + 1 = 2; Card 0.10 + 1 = 1.10; SWIFT 5 + 1 = 6; SEPA 0.02 + 1 = 1.02; Crypto 0.20 + 1 = 1.20
-    expect(totals(RAILS, "1000", "USD")).toEqual({ ACH: "1.05", Wire: "2.00", Card: "1.10", SWIFT: "6.00", SEPA: "1.02", Crypto: "1.20" });
+  it("USD 1000 to the US: fixed fee + 0.1 % network fee ($1.00), no FX; SEPA and UPI are cheap but cannot carry USD, so ACH is the Best Option", () => {
+    // ACH 0.05 + 1; Wire 1 + 1; Card 0.10 + 1; SWIFT 5 + 1; SEPA EUR 0.02 = USD 0.02 + 1; Crypto 0.20 + 1; UPI INR 0 + 1
+    expect(totals(RAILS, "1000", "USD")).toEqual({ ACH: "1.05", Wire: "2.00", Card: "1.10", SWIFT: "6.00", SEPA: "1.02", Crypto: "1.20", UPI: "1.00" });
     const simulation = simulate(RAILS, "1000", "USD");
     expect(simulation.amount).toBe("1000.00");
-    expect(simulation.best?.name).toBe("SEPA");
+    expect(simulation.best?.name).toBe("ACH");
     expect(simulation.results.filter((result) => result.isOptimal)).toHaveLength(1);
-    expect(simulation.best?.costPercent).toBe(0.102);
-    expect(simulation.best?.costBand).toBe("green");
+    expect(simulation.results.find((result) => result.name === "SEPA")).toMatchObject({ eligible: false, ineligibleReason: "SEPA carries EUR only", fixedFeeOriginal: { amount: "0.02", currency: "EUR", rate: "1 EUR = 1.0870 USD" } });
+    expect(simulation.best?.costPercent).toBe(0.105);
+    expect(simulation.savings).toEqual({ baselineRailId: "ach", baselineName: "ACH", optimalRailId: "ach", savingMinor: 0 });
   });
 
-  it("EUR 1000: the FX spread share of the amount dominates; Card is the Best Option", () => {
-    // ACH 0.05 + 10 + 1 = 11.05; Wire 1 + 20 + 1 = 22; Card 0.10 + 5 + 1 = 6.10; SWIFT 5 + 30 + 1 = 36; SEPA 0.02 + 8 + 1 = 9.02; Crypto 0.20 + 50 + 1 = 51.20
-    expect(totals(RAILS, "1000", "EUR")).toEqual({ ACH: "11.05", Wire: "22.00", Card: "6.10", SWIFT: "36.00", SEPA: "9.02", Crypto: "51.20" });
-    expect(simulate(RAILS, "1000", "EUR").best?.name).toBe("Card");
-    expect(totals(RAILS, "1000", "GBP")).toEqual(totals(RAILS, "1000", "EUR"));
+  it("EUR 1000 paid out in EUR: no FX at all, fees in euros; SEPA is the Best Option", () => {
+    // USD fees at 0.92: ACH 0.05; Wire 0.92; Card 0.09; SWIFT 4.60; Crypto 0.18; SEPA EUR 0.02; UPI 0; + 1.00 network
+    expect(totals(RAILS, "1000", "EUR")).toEqual({ ACH: "1.05", Wire: "1.92", Card: "1.09", SWIFT: "5.60", SEPA: "1.02", Crypto: "1.18", UPI: "1.00" });
+    const simulation = simulate(RAILS, "1000", "EUR");
+    expect(simulation).toMatchObject({ country: "DE", best: { name: "SEPA" } });
+    expect(simulation.results.every((result) => result.breakdown.fxSpread === "0.00")).toBe(true);
+    // Baseline: the first eligible rail (Card), 1.09 - 1.02.
+    expect(simulation.savings).toMatchObject({ baselineName: "Card", savingMinor: 7 });
   });
 
-  it("JPY 10000: whole yen, the fixed fee rounded half-up to a yen (0.05 -> 0, 1 -> 1, 5 -> 5)", () => {
-    // network 10; ACH 0 + 100 + 10; Wire 1 + 200 + 10; Card 0 + 50 + 10; SWIFT 5 + 300 + 10; SEPA 0 + 80 + 10; Crypto 0 + 500 + 10
-    expect(totals(RAILS, "10000", "JPY")).toEqual({ ACH: "110", Wire: "211", Card: "60", SWIFT: "315", SEPA: "90", Crypto: "510" });
+  it("EUR 1000 paid out in USD to the US: the FX spread applies; Card is the Best Option", () => {
+    expect(totals(RAILS, "1000", "EUR", "USD", "US")).toEqual({ ACH: "11.05", Wire: "21.92", Card: "6.09", SWIFT: "35.60", SEPA: "9.02", Crypto: "51.18", UPI: "11.00" });
+    const simulation = simulate(RAILS, "1000", "EUR", "USD", "US");
+    expect(simulation.best?.name).toBe("Card");
+    expect(simulation.savings).toMatchObject({ baselineName: "ACH", savingMinor: 1105 - 609 });
+  });
+
+  it("JPY 10000 in Japan: whole yen, USD fees converted at 150 (ACH 7.5 -> 8)", () => {
+    // network 10; ACH 8; Wire 150; Card 15; SWIFT 750; SEPA EUR 0.02 = 3; Crypto 30; UPI 0
+    expect(totals(RAILS, "10000", "JPY")).toEqual({ ACH: "18", Wire: "160", Card: "25", SWIFT: "760", SEPA: "13", Crypto: "40", UPI: "10" });
     expect(simulate(RAILS, "10000", "JPY").best?.name).toBe("Card");
   });
 
@@ -48,7 +59,7 @@ describe("cost simulator (spec 001 §5, §9), hand-computed", () => {
 
   it("only active rails are compared: a stopped or maintenance rail drops out, the next cheapest becomes the Best Option", () => {
     const sepaDown = RAILS.map((rail) => (rail.id === "sepa" ? { ...rail, status: "down" as const } : rail));
-    expect(Object.keys(totals(sepaDown, "1000", "USD"))).toEqual(["ACH", "Wire", "Card", "SWIFT", "Crypto"]);
+    expect(Object.keys(totals(sepaDown, "1000", "USD"))).toEqual(["ACH", "Wire", "Card", "SWIFT", "Crypto", "UPI"]);
     expect(simulate(sepaDown, "1000", "USD").best?.name).toBe("ACH");
     const achMaintenance = sepaDown.map((rail) => (rail.id === "ach" ? { ...rail, status: "maintenance" as const } : rail));
     expect(simulate(achMaintenance, "1000", "USD").best?.name).toBe("Card");
@@ -95,14 +106,14 @@ describe("the simulator agrees with POST /api/v1/rails/quote", () => {
 describe("summary tiles", () => {
   it("counts by status and averages success rates from the rails' own figures", () => {
     const summary = summarise(RAILS);
-    expect(summary).toMatchObject({ total: 6, active: 6, maintenance: 0, down: 0, sampleFigures: true });
-    // (98.5 + 99.2 + 99.8 + 99 + 98.8 + 95.5) / 6 = 590.8 / 6
-    expect(summary.averageSuccessRate).toBeCloseTo(590.8 / 6, 10);
+    expect(summary).toMatchObject({ total: 7, active: 7, maintenance: 0, down: 0, sampleFigures: true });
+    // (98.5 + 99.2 + 99.8 + 99 + 98.8 + 95.5 + 98.2) / 7 = 689 / 7
+    expect(summary.averageSuccessRate).toBeCloseTo(689 / 7, 10);
     const changed = RAILS.map((rail) => (rail.id === "crypto" ? { ...rail, status: "down" as const } : rail.id === "swift" ? { ...rail, status: "maintenance" as const } : rail));
     const after = summarise(changed);
-    expect(after).toMatchObject({ total: 6, active: 4, maintenance: 1, down: 1 });
-    // active: ACH, Wire, Card, SEPA = (98.5 + 99.2 + 99.8 + 98.8) / 4
-    expect(after.activeSuccessRate).toBeCloseTo(396.3 / 4, 10);
+    expect(after).toMatchObject({ total: 7, active: 5, maintenance: 1, down: 1 });
+    // active: ACH, Wire, Card, SEPA, UPI = (98.5 + 99.2 + 99.8 + 98.8 + 98.2) / 5
+    expect(after.activeSuccessRate).toBeCloseTo(494.5 / 5, 10);
     expect(summarise([])).toMatchObject({ total: 0, averageSuccessRate: null, activeSuccessRate: null, sampleFigures: false });
   });
 
@@ -118,6 +129,7 @@ describe("summary tiles", () => {
       ["swift", "active"],
       ["sepa", "active"],
       ["crypto", "active"],
+      ["upi", "active"],
     ]);
   });
 });

@@ -1,4 +1,5 @@
-import { quoteRails, simulatorAmountMinor, type QuoteCurrency, type Rail, type RailCostResult } from "@fintech/core/rails/model";
+import { quoteRails, quoteSavings, simulatorAmountMinor, type QuoteCurrency, type QuoteSavings, type Rail, type RailCostResult } from "@fintech/core/rails/model";
+import { CURRENCY_HOME_COUNTRY } from "@fintech/core/rails/regions";
 import { toDecimalString } from "@fintech/core/money/model";
 
 /**
@@ -7,7 +8,10 @@ import { toDecimalString } from "@fintech/core/money/model";
  * needs payments is absent (null) until payments exist.
  */
 
-export const SIMULATOR_DEFAULTS = { amount: "1000", currency: "USD" as QuoteCurrency };
+export const SIMULATOR_DEFAULTS = { amount: "1000", currency: "USD" as QuoteCurrency, payoutCurrency: "USD" as QuoteCurrency, country: "US" };
+
+/** Destinations the simulator offers: every currency's home country and a few more. */
+export const SIMULATOR_COUNTRIES = [...new Set([...Object.values(CURRENCY_HOME_COUNTRY), "FR", "CH", "BR", "NG", "SG"])];
 
 export interface Simulation {
   /** The amount simulated, in minor units of the currency: floored at 0, invalid input is 0. */
@@ -18,13 +22,17 @@ export interface Simulation {
   /** One result per ACTIVE rail, in the rails' order; empty when the amount is 0. */
   results: RailCostResult[];
   best: RailCostResult | null;
+  payoutCurrency: QuoteCurrency;
+  country: string;
+  /** The Best Option against the first eligible rail (never negative); null without an eligible rail. */
+  savings: QuoteSavings | null;
 }
 
-/** Spec 001 §5 and §9: only active rails compared, costs only when the amount is above 0, the cheapest is the Best Option. */
-export function simulate(rails: readonly Rail[], amountText: string, currency: QuoteCurrency): Simulation {
+/** Spec 001 §5 and §9: only active rails compared, costs only when the amount is above 0, the cheapest ELIGIBLE rail is the Best Option. */
+export function simulate(rails: readonly Rail[], amountText: string, currency: QuoteCurrency, payoutCurrency: QuoteCurrency = currency, country: string = CURRENCY_HOME_COUNTRY[payoutCurrency]): Simulation {
   const amountMinor = simulatorAmountMinor(amountText, currency);
-  const results = quoteRails(rails, amountMinor, currency);
-  return { amountMinor, amount: toDecimalString(amountMinor, currency), currency, results, best: results.find((result) => result.isOptimal) ?? null };
+  const results = quoteRails(rails, amountMinor, currency, { payoutCurrency, country });
+  return { amountMinor, amount: toDecimalString(amountMinor, currency), currency, results, best: results.find((result) => result.isOptimal) ?? null, payoutCurrency, country, savings: quoteSavings(results) };
 }
 
 export interface RailSummary {

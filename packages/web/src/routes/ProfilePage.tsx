@@ -1,6 +1,6 @@
-import { ProfileScreen } from "../account/ProfileScreen";
+import { Navigate } from "react-router-dom";
 
-/** /profile: the signed-in user's profile settings (guarded; see routeTable). */
+/** /profile: the profile is a section of the account settings; old links land there. */
 export default function ProfilePage() {
-  return <ProfileScreen />;
+  return <Navigate to="/settings#profile" replace />;
 }

@@ -11,6 +11,8 @@ describe("route table", () => {
       ["/kyc", "guarded", "standard"],
       ["/kyc/dashboard", "guarded", "standard"],
       ["/payments", "guarded", "none"],
+      ["/payments/send", "guarded", "standard"],
+      ["/payments/:id", "guarded", "standard"],
       ["/payment-rails", "guarded", "standard"],
       ["/developers", "open", "standard"],
       ["/developers/api-explorer", "open", "standard"],
@@ -24,6 +26,9 @@ describe("route table", () => {
       ["/about", "open", "standard"],
       ["/profile", "guarded", "standard"],
       ["/confirm-email", "open", "standard"],
+      ["/settings", "guarded", "standard"],
+      ["/reset-password", "open", "standard"],
+      ["/verify-email", "open", "standard"],
     ]);
   });
 
@@ -32,7 +37,7 @@ describe("route table", () => {
   });
 
   it("marks which screens are built; every other path counts as not live", () => {
-    expect(routeTable.filter((entry) => entry.live).map((entry) => entry.path)).toEqual(["/", "/landing", "/status", "/ledger", "/kyc", "/kyc/dashboard", "/payments", "/payment-rails", "/developers", "/developers/api-explorer", "/developers/quickstart", "/developers/examples", "/developers/api-keys", "/developers/docs", "/router-test", "/about", "/profile", "/confirm-email"]);
+    expect(routeTable.filter((entry) => entry.live).map((entry) => entry.path)).toEqual(["/", "/landing", "/status", "/ledger", "/kyc", "/kyc/dashboard", "/payments", "/payments/send", "/payments/:id", "/payment-rails", "/developers", "/developers/api-explorer", "/developers/quickstart", "/developers/examples", "/developers/api-keys", "/developers/docs", "/router-test", "/about", "/profile", "/confirm-email", "/settings", "/reset-password", "/verify-email"]);
     expect(isLiveScreen("/ledger")).toBe(true);
     expect(isLiveScreen("/kyc")).toBe(true);
     expect(isLiveScreen("/payment-rails")).toBe(true);

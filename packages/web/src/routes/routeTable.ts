@@ -18,7 +18,7 @@ export interface RouteEntry {
   load: () => Promise<{ default: ComponentType }>;
 }
 
-/** Spec 000 §2.1, plus the profile settings and the email confirmation page. Any other path redirects to / (see AppRoutes). */
+/** Spec 000 §2.1, plus the account settings and the pages mailed links lead to. Any other path redirects to / (see AppRoutes). */
 export const routeTable: readonly RouteEntry[] = [
   { path: "/", title: "Home", guarded: false, layout: "standard", live: true, load: () => import("./HomePage") },
   { path: "/landing", title: "Welcome", guarded: false, layout: "header-only", live: true, load: () => import("./LandingPage") },
@@ -27,6 +27,8 @@ export const routeTable: readonly RouteEntry[] = [
   { path: "/kyc", title: "Know Your Customer", guarded: true, layout: "standard", live: true, load: () => import("./KycPage") },
   { path: "/kyc/dashboard", title: "KYC Management", guarded: true, layout: "standard", live: true, load: () => import("./KycDashboardPage") },
   { path: "/payments", title: "Payments", guarded: true, layout: "none", live: true, load: () => import("./PaymentsPage") },
+  { path: "/payments/send", title: "Send money", guarded: true, layout: "standard", live: true, load: () => import("./SendMoneyPage") },
+  { path: "/payments/:id", title: "Payment details", guarded: true, layout: "standard", live: true, load: () => import("./PaymentDetailPage") },
   { path: "/payment-rails", title: "Payment Rails", guarded: true, layout: "standard", live: true, load: () => import("./PaymentRailsPage") },
   { path: "/developers", title: "Developers", guarded: false, layout: "standard", live: true, load: () => import("./DevelopersPage") },
   { path: "/developers/api-explorer", title: "API Explorer", guarded: false, layout: "standard", live: true, load: () => import("./ApiExplorerPage") },
@@ -38,8 +40,11 @@ export const routeTable: readonly RouteEntry[] = [
   { path: "/grpc-test", title: "gRPC Test Suite", guarded: false, layout: "standard", live: false, load: () => import("./GrpcTestPage") },
   { path: "/router-test", title: "Router Test", guarded: false, layout: "standard", live: true, load: () => import("./RouterTestPage") },
   { path: "/about", title: "About the Creator", guarded: false, layout: "standard", live: true, load: () => import("./AboutPage") },
-  { path: "/profile", title: "Profile settings", guarded: true, layout: "standard", live: true, load: () => import("./ProfilePage") },
+  { path: "/profile", title: "Account settings", guarded: true, layout: "standard", live: true, load: () => import("./ProfilePage") },
   { path: "/confirm-email", title: "Confirm your email", guarded: false, layout: "standard", live: true, load: () => import("./ConfirmEmailPage") },
+  { path: "/settings", title: "Account settings", guarded: true, layout: "standard", live: true, load: () => import("./SettingsPage") },
+  { path: "/reset-password", title: "Reset your password", guarded: false, layout: "standard", live: true, load: () => import("./ResetPasswordPage") },
+  { path: "/verify-email", title: "Verify your email", guarded: false, layout: "standard", live: true, load: () => import("./VerifyEmailPage") },
 ];
 
 /** Whether the route's screen is built (not a coming-soon placeholder); unknown paths are not. */

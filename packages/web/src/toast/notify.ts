@@ -1,4 +1,5 @@
 import toast from "react-hot-toast";
+import { toastIdFor } from "./policy";
 
 /** The toast calls the app makes; the auth flow takes this interface so tests can record them. */
 export interface Notifier {
@@ -9,12 +10,13 @@ export interface Notifier {
   info(message: string): void;
 }
 
+/** The same message raised again replaces the one shown (ids from toastIdFor) rather than stacking. */
 export const notify: Notifier = {
   loading: (message) => toast.loading(message),
   dismiss: (id) => toast.dismiss(id),
-  success: (message) => void toast.success(message),
-  error: (message) => void toast.error(message),
-  info: (message) => void toast(message, { icon: "ℹ️" }),
+  success: (message) => void toast.success(message, { id: toastIdFor("success", message) }),
+  error: (message) => void toast.error(message, { id: toastIdFor("error", message) }),
+  info: (message) => void toast(message, { icon: "ℹ️", id: toastIdFor("info", message) }),
 };
 
 export type ToastKind = "success" | "error" | "warning" | "info";
@@ -25,7 +27,7 @@ export interface ToastSpec {
   message: string;
   /** Absent: the kind's default (success 2 s, error 4 s, others 4 s). */
   durationMs?: number;
-  /** A toast raised again with the same id replaces the first instead of stacking. */
+  /** A toast raised again with the same id replaces the first instead of stacking; by default the id follows the kind and message. */
   id?: string;
 }
 
@@ -33,7 +35,7 @@ export interface ToastSpec {
 const WARNING_STYLE = { background: "#92400e", color: "#ffffff" } as const;
 
 export function showToast({ kind, message, durationMs, id }: ToastSpec): void {
-  const options = { duration: durationMs, id };
+  const options = { duration: durationMs, id: id ?? toastIdFor(kind, message) };
   if (kind === "success") toast.success(message, options);
   else if (kind === "error") toast.error(message, options);
   else if (kind === "warning") toast(message, { ...options, icon: "⚠️", style: WARNING_STYLE });

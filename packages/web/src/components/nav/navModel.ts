@@ -22,7 +22,7 @@ export const platformEntries: NavEntry[] = [
     ],
   },
   { kind: "link", label: "Payment Rails", to: "/payment-rails", description: "UPI, SEPA and crypto orchestration" },
-  { kind: "inert", label: "Analytics & Insights", description: "Coming soon" },
+  { kind: "link", label: "Analytics & Insights", to: "/ledger?tab=analytics", description: "Volumes and balances over time" },
 ];
 
 export const developerEntries: NavEntry[] = [
@@ -30,8 +30,8 @@ export const developerEntries: NavEntry[] = [
   { kind: "link", label: "gRPC Streaming Demo", to: "/grpc-demo", description: "Live payment events" },
   { kind: "link", label: "View Documentation", to: "/developers/docs", description: "Guides and reference" },
   { kind: "link", label: "API keys", to: "/developers/api-keys", description: "Keys for your scripts and servers" },
-  { kind: "inert", label: "Quick Start", description: "Coming soon" },
-  { kind: "inert", label: "SDKs & Libraries", description: "Coming soon" },
+  { kind: "link", label: "Quick Start", to: "/developers/quickstart", description: "From a new account to a first transfer" },
+  { kind: "link", label: "SDKs & Libraries", to: "/developers/docs#getting-started", description: "The typed TypeScript SDK" },
 ];
 
 export const topLinks = [
@@ -39,9 +39,9 @@ export const topLinks = [
   { label: "About the Creator", to: "/about" },
 ] as const;
 
-/** The signed-in user's menu; Billing and Account Settings have no screen yet and fall back to home. */
+/** The signed-in user's menu: the account settings and their sections (account/SettingsScreen.tsx). */
 export const accountLinks = [
-  { label: "Profile Settings", to: "/profile" },
-  { label: "Billing & Usage", to: "/billing" },
   { label: "Account Settings", to: "/settings" },
+  { label: "Password & Sessions", to: "/settings#password" },
+  { label: "API Keys", to: "/settings#api-keys" },
 ] as const;

@@ -7,7 +7,8 @@ import { environmentPrelude, inlineSegments, type CodeBlock, type CodeLanguage, 
 
 const LANGUAGE_LABELS: Record<CodeLanguage, string> = { shell: "Shell", typescript: "TypeScript", json: "JSON", text: "Text", csv: "CSV" };
 
-const inlineCodeClass = "rounded bg-slate-100 px-1 py-0.5 font-mono text-[0.85em] text-slate-900 dark:bg-slate-800 dark:text-slate-100";
+// Long identifiers and URLs break anywhere rather than widen a phone screen.
+const inlineCodeClass = "rounded bg-slate-100 px-1 py-0.5 font-mono [overflow-wrap:anywhere] text-[0.85em] text-slate-900 dark:bg-slate-800 dark:text-slate-100";
 const inlineLinkClass = "font-medium text-indigo-700 underline underline-offset-2 hover:text-indigo-900 dark:text-indigo-300 dark:hover:text-indigo-200";
 
 /** Paragraph text: `code` and [links](/path); site paths stay in the app, others open as plain links. */

@@ -376,7 +376,7 @@ history_page --data-urlencode "cursor=$CURSOR" \\
     ),
     heading("Export as CSV"),
     paragraph(
-      "The same filters, every match (up to 10,000 rows) as CSV: `id,created_at,posted_at,type,status,description,currency,amount,debit_account,credit_account,idempotency_key`.",
+      "The same filters, every match (up to 10,000 rows) as CSV: `id,created_at,posted_at,type,status,description,currency,amount,debit_account,credit_account,idempotency_key,counterparty,fee`.",
     ),
     shell(
       `
@@ -441,15 +441,15 @@ const payments: DocPage = {
   content: [
     heading("Payment rails and their costs"),
     paragraph(
-      "`GET /api/v1/rails` lists the rails (ACH, Wire, Card, SWIFT, SEPA, Crypto) with their fees, FX spread, SLA and status; administrators edit, start and stop them on the payment-rails console (`/payment-rails`). `POST /api/v1/rails/quote` prices an amount on every active rail with one formula: fixed fee + FX spread × amount (none for USD) + a 0.1 % network fee, and marks the cheapest as the Best Option (`isOptimal`). A payment's fee is this same cost on the rail it goes over.",
+      "`GET /api/v1/rails` lists the rails (ACH, Wire, Card, SWIFT, SEPA, Crypto, UPI) with their fees, FX spread, SLA, what each can carry (currencies, countries, amount limits) and status; administrators edit, start and stop them on the payment-rails console (`/payment-rails`). `POST /api/v1/rails/quote` prices an amount on every active rail with one formula: fixed fee + FX spread × amount (none without a currency conversion) + a 0.1 % network fee. Each result says whether the rail can carry this payment (`eligible`, else `ineligibleReason`): its currency (`payoutCurrency`, by default `currency`), its destination `country` (by default that currency's home country) and its amount. The cheapest ELIGIBLE rail is the Best Option (`isOptimal`); a cheaper rail that cannot carry the payment never is. A payment's fee is this same cost on the rail it goes over. Here, 1,000.00 EUR to Germany: SEPA carries it and is the cheapest; the US-only rails do not.",
     ),
     shell(
       `
 curl -sS --fail-with-body -X POST "$BASE_URL/api/v1/rails/quote" \\
   -H "Authorization: Bearer $API_KEY" -H "Content-Type: application/json" \\
-  -d '{"amount": "1000.00", "currency": "USD"}' \\
-  | jq -r '.data.results[] | "\\(.name): \\(.totalCost)\\(if .isOptimal then " (Best Option)" else "" end)"'`,
-      { expectOutput: /SEPA: 1\.02 \(Best Option\)/ },
+  -d '{"amount": "1000.00", "currency": "EUR", "country": "DE"}' \\
+  | jq -r '.data.results[] | "\\(.name): \\(.totalCost)\\(if .isOptimal then " (Best Option)" else "" end)\\(if .eligible then "" else " (not eligible: \\(.ineligibleReason))" end)"'`,
+      { expectOutput: /ACH: 1\.05 \(not eligible: ACH carries USD only\)[\s\S]*SEPA: 1\.02 \(Best Option\)/ },
     ),
     heading("Two accounts and money to pay with"),
     paragraph(

@@ -2,6 +2,7 @@ import { useEffect, useMemo, useRef, useState } from "react";
 import { inputClass, labelClass, primaryButtonClass } from "../../components/styles";
 import { apiBaseUrl } from "../../config";
 import { errorTextClass, Spinner, subtleTextClass } from "../../ledger/ui";
+import { useLedgerAccounts } from "../../ledger/hooks";
 import { randomId } from "../../lib/uuid";
 import type { Session } from "../../session/credentials";
 import { AuthBadge, ComplexityBadge, MethodBadge, ScopeBadge, StabilityBadge, TimeBadge } from "./Badges";
@@ -10,7 +11,7 @@ import { CodeBlock } from "./CodeBlock";
 import { CopyButton } from "./CopyButton";
 import { explorerCurl, API_KEY_VARIABLE } from "./curl";
 import { InlineText } from "./InlineText";
-import { initialDraft, prettyJson, requestBody, requestHeaders, requestTarget, type RequestDraft } from "./request";
+import { emptyIdFields, initialDraft, isSampleId, prettyJson, requestBody, requestHeaders, requestTarget, SAMPLE_ID_HINT, withCallerIds, type RequestDraft } from "./request";
 import type { TypicalTime } from "./responseTimes";
 import { LiveReply } from "./LiveReply";
 import { sendTryIt, type TryItReply } from "./send";
@@ -39,7 +40,14 @@ function defaultAuth(endpoint: Endpoint, session: Session | null): AuthMode {
  * once sent). Mounted per endpoint (keyed by the screen), so selecting another starts afresh.
  */
 export function EndpointDetail({ endpoint, time, session, apiKey, onApiKeyChange }: EndpointDetailProps) {
-  const [draft, setDraft] = useState<RequestDraft>(() => initialDraft(endpoint, { userId: session?.user.id, newIdempotencyKey: randomId }));
+  const accounts = useLedgerAccounts();
+  const accountIds = useMemo(() => accounts.data?.map((account) => account.id), [accounts.data]);
+  const [draft, setDraft] = useState<RequestDraft>(() => initialDraft(endpoint, { userId: session?.user.id, accountIds, newIdempotencyKey: randomId }));
+  // The caller's accounts usually load after the endpoint opens: their ids fill the fields still empty.
+  useEffect(() => {
+    if (accountIds) setDraft((current) => withCallerIds(endpoint, current, { userId: session?.user.id, accountIds }));
+  }, [endpoint, accountIds, session?.user.id]);
+  const unfilledBodyIds = emptyIdFields(endpoint, draft.body);
   const [auth, setAuth] = useState<AuthMode>(() => defaultAuth(endpoint, session));
   const [reply, setReply] = useState<{ result: TryItReply; sequence: number } | null>(null);
   const sends = useRef(0);
@@ -93,6 +101,7 @@ export function EndpointDetail({ endpoint, time, session, apiKey, onApiKeyChange
     const where = parameter.in === "header" ? "headers" : parameter.in;
     const id = field(where, parameter.name);
     const value = draft[where][parameter.name] ?? "";
+    const needsOwnId = value === "" && isSampleId(parameter.example);
     return (
       <div key={id}>
         <label htmlFor={id} className={labelClass}>
@@ -109,12 +118,17 @@ export function EndpointDetail({ endpoint, time, session, apiKey, onApiKeyChange
           placeholder={parameter.example}
           autoComplete="off"
           spellCheck={false}
-          aria-describedby={parameter.description ? `${id}-hint` : undefined}
+          aria-describedby={[parameter.description ? `${id}-hint` : "", needsOwnId ? `${id}-own` : ""].filter(Boolean).join(" ") || undefined}
           onChange={(event) => setDraft((current) => ({ ...current, [where]: { ...current[where], [parameter.name]: event.target.value } }))}
         />
         {parameter.description && (
           <p id={`${id}-hint`} className="mt-1 text-xs text-slate-600 dark:text-slate-300">
             <InlineText text={parameter.description} />
+          </p>
+        )}
+        {needsOwnId && (
+          <p id={`${id}-own`} className="mt-1 text-xs text-slate-600 dark:text-slate-300">
+            {SAMPLE_ID_HINT}
           </p>
         )}
       </div>
@@ -164,12 +178,19 @@ export function EndpointDetail({ endpoint, time, session, apiKey, onApiKeyChange
             </div>
             <textarea
               id={`tryit-${endpoint.key}-body`}
+              aria-describedby={unfilledBodyIds.length > 0 ? `tryit-${endpoint.key}-body-ids` : undefined}
               value={draft.body}
               rows={Math.min(14, Math.max(4, draft.body.split("\n").length + 1))}
               spellCheck={false}
               onChange={(event) => setDraft((current) => ({ ...current, body: event.target.value }))}
               className="block w-full resize-y rounded-b-xl border-0 bg-slate-100 p-3 font-mono text-xs leading-relaxed text-slate-900 focus:outline-none focus:ring-2 focus:ring-inset focus:ring-indigo-600 dark:bg-slate-950 dark:text-slate-100"
             />
+            {unfilledBodyIds.length > 0 && (
+              <p id={`tryit-${endpoint.key}-body-ids`} className="border-t border-slate-200 px-3 py-2 text-xs text-slate-600 dark:border-slate-700 dark:text-slate-300">
+                Fill in your own <span className="font-mono">{unfilledBodyIds.join(", ")}</span>: the document's sample ids belong to nobody and would answer 404.
+                {!session && " Signed in, your own accounts fill them."}
+              </p>
+            )}
           </div>
         )}
         <CodeBlock title="curl" code={curl} copyLabel="Copy curl command">

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { KYC_MESSAGES } from "@fintech/core/kyc/model";
-import { effectOf, KYC_EVENT_NAMES, KYC_UI_MESSAGES, parseKycEvent, type KycLiveEvent } from "./events";
+import { effectOf, KYC_COMPLETED_TOAST_ID, KYC_EVENT_NAMES, KYC_UI_MESSAGES, markShownInPlace, parseKycEvent, toastToRaise, type KycLiveEvent } from "./events";
 
 describe("KYC stream events", () => {
   it("parses each event by its SSE name; malformed data is null", () => {
@@ -50,5 +50,23 @@ describe("KYC stream events", () => {
   it("every other event just refreshes the state", () => {
     expect(effect({ type: "verificationStarted" })).toEqual({ refresh: true, toast: null, jumpToCompletion: false, manualReview: false });
     expect(effect({ type: "documentUploaded", documentType: "passport" }).toast).toBeNull();
+  });
+});
+
+describe("one message, one place", () => {
+  it("raises no toast for an outcome the page is showing, and raises it again once it is not", () => {
+    const completed = effectOf({ type: "verificationCompleted", status: "VERIFIED" }).toast;
+    expect(completed?.id).toBe(KYC_COMPLETED_TOAST_ID);
+    expect(toastToRaise(completed)).toBe(completed);
+    const release = markShownInPlace(KYC_COMPLETED_TOAST_ID);
+    const again = markShownInPlace(KYC_COMPLETED_TOAST_ID);
+    expect(toastToRaise(completed)).toBeNull();
+    release();
+    release();
+    // Still shown by the second mark.
+    expect(toastToRaise(completed)).toBeNull();
+    again();
+    expect(toastToRaise(completed)).toBe(completed);
+    expect(toastToRaise(null)).toBeNull();
   });
 });

@@ -65,6 +65,36 @@ export const documentFailedToast = (documentType: string): ToastSpec => ({
   id: documentFailedToastId(documentType),
 });
 
+/** Ids of the toasts for the two outcomes the stream announces (also shown in place by the outcome step). */
+export const KYC_COMPLETED_TOAST_ID = "kyc-completed";
+export const KYC_MANUAL_REVIEW_TOAST_ID = "kyc-manual-review";
+
+/**
+ * Messages the wizard is showing in the page right now, by toast id. A KYC outcome is told once:
+ * in place when the step on screen shows it (the upload's verdict, the outcome step), as a toast
+ * otherwise; a toast and a notice with the same words side by side read as the message twice.
+ */
+const shownInPlace = new Map<string, number>();
+
+/** Marks a message as shown in the page until the returned release is called (nested marks count). */
+export function markShownInPlace(toastId: string): () => void {
+  shownInPlace.set(toastId, (shownInPlace.get(toastId) ?? 0) + 1);
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    const left = (shownInPlace.get(toastId) ?? 1) - 1;
+    if (left > 0) shownInPlace.set(toastId, left);
+    else shownInPlace.delete(toastId);
+  };
+}
+
+/** The toast to raise for an event, or null when there is none or the page already shows its message. */
+export function toastToRaise(toast: ToastSpec | null): ToastSpec | null {
+  if (!toast) return null;
+  return toast.id !== undefined && shownInPlace.has(toast.id) ? null : toast;
+}
+
 /** What an event does to the wizard. */
 export interface EventEffect {
   /** Reload the applicant's state (every event changes something the screen shows). */
@@ -93,9 +123,9 @@ export function effectOf(event: KycLiveEvent): EventEffect {
       };
     case "verificationCompleted":
       if (event.status === "VERIFIED") {
-        return { ...none, jumpToCompletion: true, toast: { kind: "success", message: KYC_MESSAGES.completed, durationMs: KYC_TOAST_MS.success, id: "kyc-completed" } };
+        return { ...none, jumpToCompletion: true, toast: { kind: "success", message: KYC_MESSAGES.completed, durationMs: KYC_TOAST_MS.success, id: KYC_COMPLETED_TOAST_ID } };
       }
-      if (event.status === "REQUIRES_REVIEW") return { ...none, manualReview: true, toast: { kind: "warning", message: KYC_UI_MESSAGES.manualReview, durationMs: KYC_TOAST_MS.alert, id: "kyc-manual-review" } };
+      if (event.status === "REQUIRES_REVIEW") return { ...none, manualReview: true, toast: { kind: "warning", message: KYC_UI_MESSAGES.manualReview, durationMs: KYC_TOAST_MS.alert, id: KYC_MANUAL_REVIEW_TOAST_ID } };
       return none;
     default:
       return none;

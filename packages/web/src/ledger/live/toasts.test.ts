@@ -13,6 +13,10 @@ describe("stream toasts (spec 000 §8)", () => {
     expect(liveToastFor(balance("DEBIT", "post", { changeAmount: "-25.00" } as Partial<LedgerLiveEvent>))?.message).toBe("Balance debited: −$25.00 · Operating");
   });
 
+  it("names the payer of money another customer paid in", () => {
+    expect(liveToastFor(balance("CREDIT", "post", { counterparty: "Alice Payer", changeAmount: "42.50" } as Partial<LedgerLiveEvent>))?.message).toBe("Received $42.50 from Alice Payer · Operating");
+  });
+
   it("folds a replayed event into its toast, never two different events", () => {
     const at = "2026-03-14T12:00:00.000Z";
     const result = { type: "reconciliationResult", accountId: "a1", accountName: "Everyday", expectedBalance: "0.00", ledgerBalance: "0.00", currency: "USD" } as const;

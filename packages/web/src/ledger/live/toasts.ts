@@ -13,6 +13,7 @@ export const LIVE_TOAST_MS = {
 
 export const LIVE_MESSAGES = {
   credited: (amount: string, account: string) => `Balance credited: ${amount} · ${account}`,
+  received: (amount: string, account: string, payer: string) => `Received ${amount} from ${payer} · ${account}`,
   debited: (amount: string, account: string) => `Balance debited: ${amount} · ${account}`,
   transactionFailed: (message: string) => `Transaction failed: ${message}`,
   lowBalance: (account: string, balance: string, threshold: string) => `Account ${account} has ${balance} (below ${threshold})`,
@@ -53,7 +54,7 @@ export function liveToastFor(event: LedgerLiveEvent, nameOf: AccountNameLookup =
       const account = accountLabel(event.accountId, event.accountName);
       return {
         kind: "success",
-        message: credit ? LIVE_MESSAGES.credited(amount, account) : LIVE_MESSAGES.debited(amount, account),
+        message: credit ? (event.counterparty ? LIVE_MESSAGES.received(money(magnitude, event.currency), account, event.counterparty) : LIVE_MESSAGES.credited(amount, account)) : LIVE_MESSAGES.debited(amount, account),
         durationMs: LIVE_TOAST_MS.balance,
         id: idOf(event.transactionId, event.accountId, event.operation),
       };

@@ -33,7 +33,7 @@ export function HomeHero() {
           </a>
         </div>
       </div>
-      <TileGrid targetId={FEATURES_ID} />
+      <TileGrid />
     </section>
   );
 }

@@ -1,11 +1,12 @@
+import { Link } from "react-router-dom";
 import { LogoMark } from "../../components/icons";
 import { PRODUCT_NAME } from "../../constants";
 import { landingFooterColumns } from "../marketingContent";
 
 /**
- * The landing page's own footer strip (its layout has no site footer). Spec 001 says its links
- * are inert, so they are plain text, not links or buttons that would do nothing; the top
- * navigation stays available for getting around.
+ * The landing page's own footer strip (its layout has no site footer). Entries for built screens
+ * are links; the others (Careers, Contact, Press) have no page, so they are plain text rather than
+ * links or buttons that would do nothing.
  */
 export function LandingFooter() {
   return (
@@ -23,8 +24,14 @@ export function LandingFooter() {
             <h2 className="text-sm font-semibold text-slate-900 dark:text-white">{column.title}</h2>
             <ul className="mt-3 space-y-2">
               {column.items.map((item) => (
-                <li key={item} className="text-sm text-slate-600 dark:text-slate-400">
-                  {item}
+                <li key={item.label} className="text-sm text-slate-600 dark:text-slate-400">
+                  {item.to ? (
+                    <Link to={item.to} className="hover:text-indigo-700 hover:underline dark:hover:text-indigo-300">
+                      {item.label}
+                    </Link>
+                  ) : (
+                    item.label
+                  )}
                 </li>
               ))}
             </ul>

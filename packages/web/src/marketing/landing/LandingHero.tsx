@@ -10,9 +10,10 @@ const inertClass =
   "inline-flex h-12 cursor-not-allowed items-center justify-center gap-2 rounded-lg border border-dashed border-slate-400 bg-white/80 px-6 text-base font-semibold text-slate-700 dark:border-slate-600 dark:bg-slate-950/80 dark:text-slate-300";
 
 /**
- * Spec 001 "Landing page": Try Live Demo and Start Building Now lead to /ledger; View
- * Documentation and Schedule Demo are inert, so they are buttons marked aria-disabled that stay
- * focusable and say why (the note below them), rather than links that go nowhere.
+ * Spec 001 "Landing page": Try Live Demo and Start Building Now lead to /ledger, View
+ * Documentation to the built documentation. Schedule Demo has nothing behind it, so it is a
+ * button marked aria-disabled that stays focusable and says why (the note below it), rather than
+ * a link that goes nowhere.
  */
 export function LandingHero() {
   return (
@@ -38,9 +39,9 @@ export function LandingHero() {
           </Link>
         </div>
         <div className="mt-4 flex flex-wrap justify-center gap-4">
-          <button type="button" aria-disabled="true" aria-describedby={NOTE_ID} onClick={(event) => event.preventDefault()} className={inertClass}>
+          <Link to={landingHero.docsTo} className={`${secondaryButtonClass} h-12 px-6 text-base`}>
             {landingHero.viewDocs}
-          </button>
+          </Link>
           <button type="button" aria-disabled="true" aria-describedby={NOTE_ID} onClick={(event) => event.preventDefault()} className={inertClass}>
             {landingHero.scheduleDemo}
           </button>

@@ -7,7 +7,7 @@ import type { ProfileMessage } from "../api/profile";
 import { PasswordField } from "../auth/PasswordField";
 import { inputClass, labelClass, primaryButtonClass } from "../components/styles";
 import { writeErrorMessage } from "../ledger/actionErrors";
-import { cardClass, errorTextClass, FieldError, LoadError, sectionTitleClass, Spinner, subtleTextClass } from "../ledger/ui";
+import { errorTextClass, FieldError, Spinner } from "../ledger/ui";
 import { useSession } from "../session/hooks";
 import { changeEmailFormSchema, type ChangeEmailFormInput, type ChangeEmailFormValues } from "./changeEmail";
 
@@ -15,7 +15,7 @@ const EMAIL_FIELD_ID = "new-email";
 const PASSWORD_FIELD_ID = "current-password";
 
 /** The signed-in user's profile, keyed by the user so two sessions never mix. */
-function useProfile() {
+export function useProfile() {
   const userId = useSession()?.user.id ?? "signed-out";
   return useQuery({ queryKey: ["profile", userId], queryFn: () => api.profile.getProfile(), enabled: userId !== "signed-out" });
 }
@@ -24,7 +24,7 @@ function useProfile() {
  * A new sign-in email takes the current password, and a link sent to the new address: the
  * server's reply is the same whether or not the address is taken, and the form shows just that.
  */
-function ChangeEmailForm({ currentEmail }: { currentEmail: string }) {
+export function ChangeEmailForm({ currentEmail }: { currentEmail: string }) {
   const change = useMutation({ mutationFn: (values: ChangeEmailFormValues) => api.profile.changeEmail(values.email, values.currentPassword) });
   const [sent, setSent] = useState<ProfileMessage | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
@@ -97,56 +97,5 @@ function ChangeEmailForm({ currentEmail }: { currentEmail: string }) {
         </p>
       )}
     </form>
-  );
-}
-
-/** /profile: who you are signed in as, and the safe way to change the sign-in email. */
-export function ProfileScreen() {
-  const profile = useProfile();
-  return (
-    <div className="mx-auto max-w-3xl px-4 py-8 sm:px-6">
-      <header>
-        <p className="text-sm font-semibold uppercase tracking-wide text-indigo-700 dark:text-indigo-300">Account</p>
-        <h1 className="mt-1 text-3xl font-bold tracking-tight text-slate-900 sm:text-4xl dark:text-white">Profile settings</h1>
-      </header>
-      {profile.isError ? (
-        <div className="mt-6">
-          <LoadError message={writeErrorMessage(profile.error, "Failed to load your profile")} onRetry={() => void profile.refetch()} />
-        </div>
-      ) : profile.isPending ? (
-        <p className={`mt-6 ${subtleTextClass}`}>
-          <Spinner label="Loading your profile…" />
-        </p>
-      ) : (
-        <>
-          <section aria-labelledby="profile-details" className={`mt-6 ${cardClass}`}>
-            <h2 id="profile-details" className={sectionTitleClass}>
-              Your details
-            </h2>
-            <dl className="mt-3 grid gap-3 text-sm sm:grid-cols-2">
-              <div>
-                <dt className="font-medium text-slate-600 dark:text-slate-300">Name</dt>
-                <dd className="text-slate-900 dark:text-white">
-                  {profile.data.first_name} {profile.data.last_name}
-                </dd>
-              </div>
-              <div>
-                <dt className="font-medium text-slate-600 dark:text-slate-300">Sign-in email</dt>
-                <dd className="break-all font-mono text-slate-900 dark:text-white">{profile.data.email}</dd>
-              </div>
-            </dl>
-          </section>
-          <section aria-labelledby="profile-change-email" className={`mt-6 ${cardClass}`}>
-            <h2 id="profile-change-email" className={sectionTitleClass}>
-              Change your sign-in email
-            </h2>
-            <p className={`mt-2 ${subtleTextClass}`}>
-              We send a confirmation link to the new address; your email changes only when it is used. Your current address is told of the request.
-            </p>
-            <ChangeEmailForm currentEmail={profile.data.email} />
-          </section>
-        </>
-      )}
-    </div>
   );
 }

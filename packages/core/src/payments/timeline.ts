@@ -1,4 +1,4 @@
-import { parseDecimal, toDecimalString } from "../money/model";
+import { fromDecimalString, toDecimalString } from "../money/model";
 import { isActiveStatus, isWaitingForDecision, PAYMENT_MESSAGES, type Payment, type PaymentDetail, type PaymentHistoryEntry, type PaymentPayee, type RoutingView, type TimelineEntry } from "./model";
 
 /**
@@ -63,8 +63,7 @@ function endedAt(payment: Payment, history: readonly PaymentHistoryEntry[]): str
 
 export function paymentTimeline(payment: Payment, history: readonly PaymentHistoryEntry[]): TimelineEntry[] {
   // The hold carries the quoted fee (estimatedFee); the fee charged may end lower.
-  const quoted = parseDecimal(payment.estimatedFee, payment.currency);
-  const held = toDecimalString(payment.amountMinor + (quoted.ok ? quoted.minor : payment.feeMinor), payment.currency);
+  const held = toDecimalString(payment.amountMinor + fromDecimalString(payment.estimatedFee, payment.currency), payment.currency);
   const entries: TimelineEntry[] = [
     entry("created", payment.createdAt, "Payment created", "info", `${payment.amount} ${payment.currency} to ${payeeText(payment.payee)}`),
     entry("held", payment.createdAt, `${held} ${payment.currency} held`, "info", `The amount and the ${payment.estimatedFee} ${payment.currency} quoted fee are set aside from your account until the payment ends`),

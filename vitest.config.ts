@@ -14,7 +14,12 @@ export default defineConfig({
       {
         test: {
           name: "server",
-          include: ["packages/core/src/**/*.test.ts", "packages/functions/src/**/*.test.ts", "packages/sdk/test/**/*.test.ts", "infra/**/*.test.ts"],
+          include: [
+            "packages/core/src/**/*.test.ts",
+            "packages/functions/src/**/*.test.ts",
+            "packages/sdk/test/**/*.test.ts",
+            "infra/**/*.test.ts",
+          ],
           environment: "node",
           globalSetup: ["infra/local/test-setup.ts"],
           testTimeout: 30_000,
@@ -26,7 +31,13 @@ export default defineConfig({
           name: "stacks",
           include: ["stacks/**/*.test.ts"],
           environment: "node",
-          env: { NODE_ENV: "test", SST_STAGE: "test", AWS_ACCESS_KEY_ID: "test", AWS_SECRET_ACCESS_KEY: "test", AWS_REGION: "us-east-1" },
+          env: {
+            NODE_ENV: "test",
+            SST_STAGE: "test",
+            AWS_ACCESS_KEY_ID: "test",
+            AWS_SECRET_ACCESS_KEY: "test",
+            AWS_REGION: "us-east-1",
+          },
           testTimeout: 120_000,
           hookTimeout: 120_000,
         },

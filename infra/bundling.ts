@@ -49,7 +49,14 @@ export const entrySourceMapOnly: Plugin = {
       const outputs = result.metafile?.outputs;
       if (!outputs) return;
       const root = build.initialOptions.absWorkingDir ?? process.cwd();
-      const entries = new Set([build.initialOptions.entryPoints ?? []].flat().map((entry) => path.relative(root, path.resolve(root, String(entry))).split(path.sep).join("/")));
+      const entries = new Set(
+        [build.initialOptions.entryPoints ?? []].flat().map((entry) =>
+          path
+            .relative(root, path.resolve(root, String(entry)))
+            .split(path.sep)
+            .join("/"),
+        ),
+      );
       for (const file of Object.keys(outputs)) {
         if (!file.endsWith(".map")) continue;
         const entryPoint = outputs[file.slice(0, -".map".length)]?.entryPoint;

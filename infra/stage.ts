@@ -136,11 +136,14 @@ export function concurrencyProblems(settings: ConcurrencySettings): string[] {
   }
   for (const [name, value] of Object.entries(settings.reserved)) {
     // Zero is Lambda's "switched off": every invocation throttled.
-    if (value !== null && (!Number.isInteger(value) || value < 1)) problems.push(`${name} reservation must be a positive integer, got ${value}`);
+    if (value !== null && (!Number.isInteger(value) || value < 1))
+      problems.push(`${name} reservation must be a positive integer, got ${value}`);
   }
   const worker = settings.reserved.paymentWorker;
   if (worker !== null && worker < PAYMENT_WORKER_MAX_CONCURRENCY) {
-    problems.push(`payment worker reservation ${worker} is below the SQS event source's maxConcurrency ${PAYMENT_WORKER_MAX_CONCURRENCY}`);
+    problems.push(
+      `payment worker reservation ${worker} is below the SQS event source's maxConcurrency ${PAYMENT_WORKER_MAX_CONCURRENCY}`,
+    );
   }
   const unreserved = unreservedConcurrency(settings);
   const reserves = Object.values(settings.reserved).some((value) => value !== null);
@@ -212,7 +215,9 @@ export function stageSettings(stage: string, overrides: StageOverrides = {}): St
     // One verified domain for every stage; a preview says which stage a message came from.
     mail: {
       identity: MAIL_DOMAIN,
-      from: isProduction ? `Fintech Platform <no-reply@${MAIL_DOMAIN}>` : `Fintech Platform (${stage}) <no-reply@${MAIL_DOMAIN}>`,
+      from: isProduction
+        ? `Fintech Platform <no-reply@${MAIL_DOMAIN}>`
+        : `Fintech Platform (${stage}) <no-reply@${MAIL_DOMAIN}>`,
       appUrl: null,
     },
   };

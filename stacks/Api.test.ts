@@ -1,5 +1,17 @@
 import { loadConfig } from "@fintech/core/shared/config";
-import { actionsOf, environmentOf, exportedValue, resourceOf, resourcesOf, statementsFor, synth, type CfnResource, type StackFunction, type Statement, type SynthesizedApp } from "./testing";
+import {
+  actionsOf,
+  environmentOf,
+  exportedValue,
+  resourceOf,
+  resourcesOf,
+  statementsFor,
+  synth,
+  type CfnResource,
+  type StackFunction,
+  type Statement,
+  type SynthesizedApp,
+} from "./testing";
 import type { Template } from "aws-cdk-lib/assertions";
 import { beforeAll, describe, expect, it } from "vitest";
 import { appTable, kycDocumentsBucket, settlementsBucket } from "../infra/spec";
@@ -26,7 +38,14 @@ import { DEFAULT_ACCOUNT_CONCURRENCY_LIMIT, FEEDS_FUNCTION, LAMBDA_MIN_UNRESERVE
 import { STREAM_LEASE_PREFIX, streamLeasePartition } from "../packages/core/src/events/keys";
 import { DUE_PARTITION_PREFIX, duePartition, paymentPartition } from "../packages/core/src/payments/keys";
 import { PAYMENT_PARKED_LOG_MESSAGE, STEP_LEASE_MS } from "../packages/core/src/payments/model";
-import { Api, API_TIMEOUT_SECONDS, BUCKET_ACTIONS, KYC_OBJECT_ACTIONS, originProofValues, SETTLEMENT_OBJECT_ACTIONS } from "./Api";
+import {
+  Api,
+  API_TIMEOUT_SECONDS,
+  BUCKET_ACTIONS,
+  KYC_OBJECT_ACTIONS,
+  originProofValues,
+  SETTLEMENT_OBJECT_ACTIONS,
+} from "./Api";
 import { Feeds, FEEDS_TIMEOUT_SECONDS, STREAM_LEASE_WRITE_ACTIONS } from "./Feeds";
 import {
   PAYMENT_DLQ_RETENTION_DAYS,
@@ -41,7 +60,10 @@ import {
   parkedPaymentsNamespace,
   SWEEPER_TABLE_WRITE_ACTIONS,
 } from "./PaymentWorker";
-import { MAX_DELAY_SECONDS, PAYMENT_QUEUE_URL_VARIABLE as QUEUE_URL_THE_FUNCTIONS_READ } from "../packages/functions/src/lambda/payment-queue";
+import {
+  MAX_DELAY_SECONDS,
+  PAYMENT_QUEUE_URL_VARIABLE as QUEUE_URL_THE_FUNCTIONS_READ,
+} from "../packages/functions/src/lambda/payment-queue";
 import { schedules } from "../infra/spec";
 import { Storage } from "./Storage";
 import { KEY_SECRET_NAMES } from "../packages/core/src/shared/secret-names";
@@ -59,7 +81,6 @@ function arnTarget(storage: Template, resource: unknown): { id: string; suffix: 
   expect(value["Fn::GetAtt"]?.[1]).toBe("Arn");
   return { id: value["Fn::GetAtt"]![0], suffix: String(suffix) };
 }
-
 
 /** The key secrets each function is bound to: the feeds never hash identity numbers. */
 const keySecretsOf: Record<string, string[]> = {
@@ -84,7 +105,11 @@ interface DashboardWidget {
 function renderDashboard(body: unknown): { widgets: DashboardWidget[] } {
   const join = (body as { "Fn::Join"?: [string, unknown[]] })["Fn::Join"];
   if (!join) return JSON.parse(body as string);
-  return JSON.parse(join[1].map((part) => (typeof part === "string" ? part : `«${JSON.stringify(part).replaceAll('"', "'")}»`)).join(join[0]));
+  return JSON.parse(
+    join[1]
+      .map((part) => (typeof part === "string" ? part : `«${JSON.stringify(part).replaceAll('"', "'")}»`))
+      .join(join[0]),
+  );
 }
 const fromPlaceholder = (value: string): unknown => {
   const match = /^«(.*)»$/.exec(value);
@@ -93,7 +118,12 @@ const fromPlaceholder = (value: string): unknown => {
 
 /** IAM's StringLike: `*` any run of characters, `?` one, everything else literal. */
 const stringLike = (pattern: string, value: string) =>
-  new RegExp(`^${pattern.split("").map((c) => (c === "*" ? ".*" : c === "?" ? "." : c.replace(/[.+^${}()|[\]\\]/g, "\\$&"))).join("")}$`).test(value);
+  new RegExp(
+    `^${pattern
+      .split("")
+      .map((c) => (c === "*" ? ".*" : c === "?" ? "." : c.replace(/[.+^${}()|[\]\\]/g, "\\$&")))
+      .join("")}$`,
+  ).test(value);
 
 describe.each([
   { stage: "pr-42", production: false },
@@ -144,9 +174,16 @@ describe.each([
       expect(bound).toEqual(keySecretsOf[functionId]);
       expect(Object.keys(env).filter((name) => name.startsWith("SST_Secret_value_"))).toHaveLength(bound.length);
       // What lambda/secrets.ts reads to find the parameters (SST's own path layout).
-      expect(env).toMatchObject({ SST_APP: "fintech-platform", SST_STAGE: stage, SST_SSM_PREFIX: `/sst/fintech-platform/${stage}/` });
-      const ssm = JSON.stringify(statementsFor(template(), functionId).filter((s) => actionsOf(s).includes("ssm:GetParameters")));
-      for (const name of KEY_SECRET_NAMES) expect(ssm.includes(`/sst/fintech-platform/${stage}/Secret/${name}/value`)).toBe(bound.includes(name));
+      expect(env).toMatchObject({
+        SST_APP: "fintech-platform",
+        SST_STAGE: stage,
+        SST_SSM_PREFIX: `/sst/fintech-platform/${stage}/`,
+      });
+      const ssm = JSON.stringify(
+        statementsFor(template(), functionId).filter((s) => actionsOf(s).includes("ssm:GetParameters")),
+      );
+      for (const name of KEY_SECRET_NAMES)
+        expect(ssm.includes(`/sst/fintech-platform/${stage}/Secret/${name}/value`)).toBe(bound.includes(name));
       expect(ssm).not.toContain("JWT_SECRET");
     });
 
@@ -161,10 +198,14 @@ describe.each([
           return arnTarget(storage(), resource);
         });
         // The feeds' lease writes name the table alone (items are written there, not in an index).
-        expect(targets).toEqual(statement.Condition ? [{ id: tableId(), suffix: "" }] : [
-          { id: tableId(), suffix: "" },
-          { id: tableId(), suffix: "/index/*" },
-        ]);
+        expect(targets).toEqual(
+          statement.Condition
+            ? [{ id: tableId(), suffix: "" }]
+            : [
+                { id: tableId(), suffix: "" },
+                { id: tableId(), suffix: "/index/*" },
+              ],
+        );
       }
       // The only account-wide grant is X-Ray, whose actions take no resource ARNs.
       for (const statement of statements.filter((s) => resourcesOf(s).includes("*"))) {
@@ -186,7 +227,10 @@ describe.each([
       expect(value).toContain(":SecretString:::}}");
       // The API stack refers to its own secret; the Feeds stack imports the same one.
       if (stack === Api) expect(value).toContain(`{"Ref":"${secret.id}"}`);
-      else expect(JSON.stringify(exportedValue(built.template(Api), JSON.parse(value)["Fn::Join"][1][1]))).toBe(`{"Ref":"${secret.id}"}`);
+      else
+        expect(JSON.stringify(exportedValue(built.template(Api), JSON.parse(value)["Fn::Join"][1][1]))).toBe(
+          `{"Ref":"${secret.id}"}`,
+        );
     });
 
     it("ships a minified bundle with zod's English messages only and no second AWS SDK", () => {
@@ -224,7 +268,13 @@ describe.each([
     const kyc = bucketId(kycDocumentsBucket.id);
     const settlements = bucketId(settlementsBucket.id);
     expect(granted).toEqual([
-      { actions: [...BUCKET_ACTIONS], targets: [{ id: kyc, suffix: "" }, { id: settlements, suffix: "" }] },
+      {
+        actions: [...BUCKET_ACTIONS],
+        targets: [
+          { id: kyc, suffix: "" },
+          { id: settlements, suffix: "" },
+        ],
+      },
       { actions: [...KYC_OBJECT_ACTIONS], targets: [{ id: kyc, suffix: "/*" }] },
       { actions: [...SETTLEMENT_OBJECT_ACTIONS], targets: [{ id: settlements, suffix: "/*" }] },
     ]);
@@ -256,18 +306,27 @@ describe.each([
   it("lets the feeds read the table and write only their stream leases (partition key STREAMLEASE#...), no S3", () => {
     const statements = statementsFor(built.template(Feeds), "Feeds");
     expect(statements.flatMap(actionsOf)).toEqual(expect.arrayContaining(["dynamodb:Query", "dynamodb:GetItem"]));
-    const writes = statements.filter((statement) => actionsOf(statement).some((action) => DATA_PLANE_WRITES.includes(action)));
+    const writes = statements.filter((statement) =>
+      actionsOf(statement).some((action) => DATA_PLANE_WRITES.includes(action)),
+    );
     expect(writes).toHaveLength(1);
     const [leases] = writes;
     expect(actionsOf(leases!)).toEqual([...STREAM_LEASE_WRITE_ACTIONS]);
     expect(STREAM_LEASE_WRITE_ACTIONS).not.toContain("dynamodb:BatchWriteItem");
     expect(leases!.Effect).toBe("Allow");
-    expect(resourcesOf(leases!).map((resource) => arnTarget(storage(), resource))).toEqual([{ id: tableId(), suffix: "" }]);
+    expect(resourcesOf(leases!).map((resource) => arnTarget(storage(), resource))).toEqual([
+      { id: tableId(), suffix: "" },
+    ]);
     // ForAllValues: every partition key the request touches must match; IAM's LeadingKeys is the partition key.
-    expect(leases!.Condition).toEqual({ "ForAllValues:StringLike": { "dynamodb:LeadingKeys": [`${STREAM_LEASE_PREFIX}*`] } });
-    const [pattern] = (leases!.Condition as Record<string, Record<string, string[]>>)["ForAllValues:StringLike"]!["dynamodb:LeadingKeys"]!;
+    expect(leases!.Condition).toEqual({
+      "ForAllValues:StringLike": { "dynamodb:LeadingKeys": [`${STREAM_LEASE_PREFIX}*`] },
+    });
+    const [pattern] = (leases!.Condition as Record<string, Record<string, string[]>>)["ForAllValues:StringLike"]![
+      "dynamodb:LeadingKeys"
+    ]!;
     expect(stringLike(pattern!, streamLeasePartition("user-1"))).toBe(true);
-    for (const other of ["USER#user-1", "ACCOUNT#acc-1", "OUTBOX#2026", "streamlease#user-1", "XSTREAMLEASE#user-1"]) expect(stringLike(pattern!, other), other).toBe(false);
+    for (const other of ["USER#user-1", "ACCOUNT#acc-1", "OUTBOX#2026", "streamlease#user-1", "XSTREAMLEASE#user-1"])
+      expect(stringLike(pattern!, other), other).toBe(false);
     expect(statements.flatMap(actionsOf).filter((action) => action.startsWith("s3:"))).toEqual([]);
   });
 
@@ -276,25 +335,45 @@ describe.each([
     const queue = () => resourceOf(template(), "AWS::SQS::Queue", "PaymentSteps");
     const deadLetters = () => resourceOf(template(), "AWS::SQS::Queue", "PaymentStepDeadLetters");
     const queueArn = () => ({ "Fn::GetAtt": [queue().id, "Arn"] });
-    const sqsStatements = (functionId: string) => statementsFor(template(), functionId).filter((s) => actionsOf(s).some((a) => a.startsWith("sqs:")));
+    const sqsStatements = (functionId: string) =>
+      statementsFor(template(), functionId).filter((s) => actionsOf(s).some((a) => a.startsWith("sqs:")));
 
     it("has an encrypted, TLS-only step queue whose failing messages go to a dead-letter queue", () => {
       expect(queue().Properties).toMatchObject({
         VisibilityTimeout: PAYMENT_STEP_VISIBILITY_SECONDS,
         SqsManagedSseEnabled: true,
-        RedrivePolicy: { deadLetterTargetArn: { "Fn::GetAtt": [deadLetters().id, "Arn"] }, maxReceiveCount: PAYMENT_STEP_MAX_RECEIVES },
+        RedrivePolicy: {
+          deadLetterTargetArn: { "Fn::GetAtt": [deadLetters().id, "Arn"] },
+          maxReceiveCount: PAYMENT_STEP_MAX_RECEIVES,
+        },
       });
       expect(PAYMENT_STEP_VISIBILITY_SECONDS).toBeGreaterThanOrEqual(6 * PAYMENT_WORKER_TIMEOUT_SECONDS);
-      expect(deadLetters().Properties).toMatchObject({ MessageRetentionPeriod: PAYMENT_DLQ_RETENTION_DAYS * 86_400, SqsManagedSseEnabled: true });
-      const policies = Object.values(template().findResources("AWS::SQS::QueuePolicy")).map((policy) => JSON.stringify(policy.Properties));
+      expect(deadLetters().Properties).toMatchObject({
+        MessageRetentionPeriod: PAYMENT_DLQ_RETENTION_DAYS * 86_400,
+        SqsManagedSseEnabled: true,
+      });
+      const policies = Object.values(template().findResources("AWS::SQS::QueuePolicy")).map((policy) =>
+        JSON.stringify(policy.Properties),
+      );
       for (const id of [queue().id, deadLetters().id]) {
-        expect(policies.some((policy) => policy.includes(`{"Ref":"${id}"}`) && policy.includes('"aws:SecureTransport":"false"') && policy.includes('"Effect":"Deny"'))).toBe(true);
+        expect(
+          policies.some(
+            (policy) =>
+              policy.includes(`{"Ref":"${id}"}`) &&
+              policy.includes('"aws:SecureTransport":"false"') &&
+              policy.includes('"Effect":"Deny"'),
+          ),
+        ).toBe(true);
       }
     });
 
     it("consumes the queue with the worker: batches, partial failures, bounded concurrency", () => {
       const worker = resourceOf(template(), "AWS::Lambda::Function", "PaymentWorker");
-      expect(worker.Properties).toMatchObject({ Handler: "packages/functions/src/lambda/payment-worker.handler", Runtime: "nodejs22.x", Timeout: PAYMENT_WORKER_TIMEOUT_SECONDS });
+      expect(worker.Properties).toMatchObject({
+        Handler: "packages/functions/src/lambda/payment-worker.handler",
+        Runtime: "nodejs22.x",
+        Timeout: PAYMENT_WORKER_TIMEOUT_SECONDS,
+      });
       const mappings = Object.values(template().findResources("AWS::Lambda::EventSourceMapping"))
         .map((mapping) => mapping.Properties)
         .filter((mapping) => JSON.stringify(mapping.EventSourceArn) === JSON.stringify(queueArn()));
@@ -314,7 +393,9 @@ describe.each([
       expect(sweeper.Properties).toMatchObject({ Handler: "packages/functions/src/lambda/payment-sweeper.handler" });
       // Other schedules share the stack (the mail retry, stacks/Mail.ts): the sweeper's rule is the one that invokes it.
       const invokesSweeper = (rule: Record<string, unknown>) =>
-        ((rule.Targets ?? []) as { Arn: unknown }[]).some((target) => JSON.stringify(target.Arn) === JSON.stringify({ "Fn::GetAtt": [sweeper.id, "Arn"] }));
+        ((rule.Targets ?? []) as { Arn: unknown }[]).some(
+          (target) => JSON.stringify(target.Arn) === JSON.stringify({ "Fn::GetAtt": [sweeper.id, "Arn"] }),
+        );
       const rules = Object.values(template().findResources("AWS::Events::Rule"))
         .map((rule) => rule.Properties as Record<string, unknown>)
         .filter(invokesSweeper);
@@ -323,26 +404,44 @@ describe.each([
         expect.objectContaining({
           ScheduleExpression: schedules.paymentSweeper.cron,
           State: "ENABLED",
-          Targets: [expect.objectContaining({ Arn: { "Fn::GetAtt": [sweeper.id, "Arn"] }, RetryPolicy: { MaximumRetryAttempts: 0 } })],
+          Targets: [
+            expect.objectContaining({
+              Arn: { "Fn::GetAtt": [sweeper.id, "Arn"] },
+              RetryPolicy: { MaximumRetryAttempts: 0 },
+            }),
+          ],
         }),
       ]);
-      template().hasResourceProperties("AWS::Lambda::Permission", { Action: "lambda:InvokeFunction", Principal: "events.amazonaws.com", FunctionName: { "Fn::GetAtt": [sweeper.id, "Arn"] } });
+      template().hasResourceProperties("AWS::Lambda::Permission", {
+        Action: "lambda:InvokeFunction",
+        Principal: "events.amazonaws.com",
+        FunctionName: { "Fn::GetAtt": [sweeper.id, "Arn"] },
+      });
     });
 
     it("gives the API the queue URL and sqs:SendMessage on that queue only; the feeds nothing of it", () => {
       expect(PAYMENT_QUEUE_URL_VARIABLE).toBe(QUEUE_URL_THE_FUNCTIONS_READ);
       expect(environmentOf(template(), "Api")[PAYMENT_QUEUE_URL_VARIABLE]).toEqual({ Ref: queue().id });
       // The API also sends to the integrity check's queue (stacks/IntegrityJobs.test.ts): sends only, everywhere.
-      expect(sqsStatements("Api").map((s) => ({ actions: actionsOf(s), resources: resourcesOf(s) }))).toContainEqual({ actions: [...PAYMENT_QUEUE_SEND_ACTIONS], resources: [queueArn()] });
+      expect(sqsStatements("Api").map((s) => ({ actions: actionsOf(s), resources: resourcesOf(s) }))).toContainEqual({
+        actions: [...PAYMENT_QUEUE_SEND_ACTIONS],
+        resources: [queueArn()],
+      });
       for (const statement of sqsStatements("Api")) expect(actionsOf(statement)).toEqual(["sqs:SendMessage"]);
       expect(PAYMENT_QUEUE_SEND_ACTIONS).toEqual(["sqs:SendMessage"]);
       expect(environmentOf(built.template(Feeds), "Feeds")).not.toHaveProperty(PAYMENT_QUEUE_URL_VARIABLE);
-      expect(statementsFor(built.template(Feeds), "Feeds").flatMap(actionsOf).filter((a) => a.startsWith("sqs:"))).toEqual([]);
+      expect(
+        statementsFor(built.template(Feeds), "Feeds")
+          .flatMap(actionsOf)
+          .filter((a) => a.startsWith("sqs:")),
+      ).toEqual([]);
     });
 
     it("lets the worker receive, delete and send on the step queue and write the table; the sweeper reads, claims due markers and sends", () => {
       const worker = sqsStatements("PaymentWorker");
-      expect(worker.flatMap(actionsOf)).toEqual(expect.arrayContaining(["sqs:ReceiveMessage", "sqs:DeleteMessage", "sqs:SendMessage"]));
+      expect(worker.flatMap(actionsOf)).toEqual(
+        expect.arrayContaining(["sqs:ReceiveMessage", "sqs:DeleteMessage", "sqs:SendMessage"]),
+      );
       const sweeper = sqsStatements("PaymentSweeper");
       expect(sweeper.flatMap(actionsOf)).toEqual(["sqs:SendMessage"]);
       for (const statement of [...worker, ...sweeper]) {
@@ -355,17 +454,27 @@ describe.each([
       const sweeperActions = statementsFor(template(), "PaymentSweeper").flatMap(actionsOf);
       expect(sweeperActions).toEqual(expect.arrayContaining(["dynamodb:Query"]));
       // Its one write is the claim on a due marker, and IAM holds it to the markers' partitions.
-      const sweeperWrites = statementsFor(template(), "PaymentSweeper").filter((s) => actionsOf(s).some((a) => DATA_PLANE_WRITES.includes(a)));
+      const sweeperWrites = statementsFor(template(), "PaymentSweeper").filter((s) =>
+        actionsOf(s).some((a) => DATA_PLANE_WRITES.includes(a)),
+      );
       expect(sweeperWrites.map(actionsOf)).toEqual([[...SWEEPER_TABLE_WRITE_ACTIONS]]);
       expect(SWEEPER_TABLE_WRITE_ACTIONS).toEqual(["dynamodb:UpdateItem"]);
       const claim = sweeperWrites[0]!;
-      expect(resourcesOf(claim).map((resource) => arnTarget(storage(), resource))).toEqual([{ id: tableId(), suffix: "" }]);
-      expect(claim.Condition).toEqual({ "ForAllValues:StringLike": { "dynamodb:LeadingKeys": [`${DUE_PARTITION_PREFIX}*`] } });
+      expect(resourcesOf(claim).map((resource) => arnTarget(storage(), resource))).toEqual([
+        { id: tableId(), suffix: "" },
+      ]);
+      expect(claim.Condition).toEqual({
+        "ForAllValues:StringLike": { "dynamodb:LeadingKeys": [`${DUE_PARTITION_PREFIX}*`] },
+      });
       expect(stringLike(`${DUE_PARTITION_PREFIX}*`, duePartition(3))).toBe(true);
       expect(stringLike(`${DUE_PARTITION_PREFIX}*`, paymentPartition("p-1"))).toBe(false);
       for (const functionId of ["PaymentWorker", "PaymentSweeper"]) {
         expect(environmentOf(template(), functionId)[PAYMENT_QUEUE_URL_VARIABLE]).toEqual({ Ref: queue().id });
-        expect(statementsFor(template(), functionId).flatMap(actionsOf).filter((a) => a.startsWith("s3:"))).toEqual([]);
+        expect(
+          statementsFor(template(), functionId)
+            .flatMap(actionsOf)
+            .filter((a) => a.startsWith("s3:")),
+        ).toEqual([]);
       }
     });
 
@@ -379,7 +488,9 @@ describe.each([
         Threshold: 1,
         ComparisonOperator: "GreaterThanOrEqualToThreshold",
       });
-      expect(exportedValue(built.template(Alerts), (alarm.Properties!.AlarmActions as unknown[])[0])).toEqual({ Ref: topic.id });
+      expect(exportedValue(built.template(Alerts), (alarm.Properties!.AlarmActions as unknown[])[0])).toEqual({
+        Ref: topic.id,
+      });
     });
 
     it("counts parked payments from the worker's log lines and alarms on the first", () => {
@@ -388,16 +499,25 @@ describe.each([
       expect(filter.Properties).toMatchObject({
         LogGroupName: { "Fn::Join": ["", ["/aws/lambda/", { Ref: worker.id }]] },
         FilterPattern: `{ $.message = "${PAYMENT_PARKED_LOG_MESSAGE}" }`,
-        MetricTransformations: [{ MetricNamespace: parkedPaymentsNamespace(stage), MetricName: PARKED_PAYMENTS_METRIC, MetricValue: "1" }],
+        MetricTransformations: [
+          { MetricNamespace: parkedPaymentsNamespace(stage), MetricName: PARKED_PAYMENTS_METRIC, MetricValue: "1" },
+        ],
       });
       expect(filter.DependsOn).toEqual(expect.arrayContaining([worker.id]));
       const alarm = resourceOf(template(), "AWS::CloudWatch::Alarm", "PaymentsParkedAlarmsParked");
-      expect(alarm.Properties).toMatchObject({ Namespace: parkedPaymentsNamespace(stage), MetricName: PARKED_PAYMENTS_METRIC, Statistic: "Sum", Threshold: 1 });
+      expect(alarm.Properties).toMatchObject({
+        Namespace: parkedPaymentsNamespace(stage),
+        MetricName: PARKED_PAYMENTS_METRIC,
+        Statistic: "Sum",
+        Threshold: 1,
+      });
     });
 
     it("holds a step's lease longer than the worker may run, so a step still running is never taken over", () => {
       expect(PAYMENT_WORKER_TIMEOUT_SECONDS * 1000).toBeLessThan(STEP_LEASE_MS);
-      expect(resourceOf(template(), "AWS::Lambda::Function", "PaymentWorker").Properties!.Timeout).toBe(PAYMENT_WORKER_TIMEOUT_SECONDS);
+      expect(resourceOf(template(), "AWS::Lambda::Function", "PaymentWorker").Properties!.Timeout).toBe(
+        PAYMENT_WORKER_TIMEOUT_SECONDS,
+      );
     });
   });
 
@@ -408,28 +528,43 @@ describe.each([
     /** Every resource of `type` in every stack of the app. */
     function resourcesOfType(type: string): FoundResource[] {
       return STACKS.flatMap((stack) =>
-        Object.entries(built.template(stack).findResources(type) as Record<string, CfnResource>).map(([id, resource]) => ({ stack, id, ...resource })),
+        Object.entries(built.template(stack).findResources(type) as Record<string, CfnResource>).map(
+          ([id, resource]) => ({ stack, id, ...resource }),
+        ),
       );
     }
     /** The app's own functions (CDK's and SST's helper functions for deploy-time custom resources aside). */
-    const appFunctions = () => resourcesOfType("AWS::Lambda::Function").filter((fn) => String(fn.Properties?.Handler).startsWith("packages/"));
-    const alarmsIn = (stack: StackFunction) => resourcesOfType("AWS::CloudWatch::Alarm").filter((alarm) => alarm.stack === stack).map((alarm) => alarm.Properties!);
+    const appFunctions = () =>
+      resourcesOfType("AWS::Lambda::Function").filter((fn) => String(fn.Properties?.Handler).startsWith("packages/"));
+    const alarmsIn = (stack: StackFunction) =>
+      resourcesOfType("AWS::CloudWatch::Alarm")
+        .filter((alarm) => alarm.stack === stack)
+        .map((alarm) => alarm.Properties!);
     const dimensionsOf = (alarm: Record<string, unknown>) =>
-      Object.fromEntries(((alarm.Dimensions ?? []) as { Name: string; Value: unknown }[]).map(({ Name, Value }) => [Name, Value]));
+      Object.fromEntries(
+        ((alarm.Dimensions ?? []) as { Name: string; Value: unknown }[]).map(({ Name, Value }) => [Name, Value]),
+      );
     const topicId = () => resourceOf(built.template(Alerts), "AWS::SNS::Topic", "Alarms").id;
     /** A value as the producing stack has it, following a cross-stack import. */
     const local = (value: unknown): unknown => {
       const name = (value as { "Fn::ImportValue"?: string } | null)?.["Fn::ImportValue"];
       if (name === undefined) return value;
-      const producer = STACKS.find((stack) => JSON.stringify(built.template(stack).toJSON().Outputs ?? {}).includes(`"Name":"${name}"`));
+      const producer = STACKS.find((stack) =>
+        JSON.stringify(built.template(stack).toJSON().Outputs ?? {}).includes(`"Name":"${name}"`),
+      );
       expect(producer, name).toBeDefined();
       return exportedValue(built.template(producer!), value);
     };
     /** Every dead-letter queue: redrive targets and functions' failure destinations. */
     const deadLetterQueues = () => {
       const targets = [
-        ...resourcesOfType("AWS::SQS::Queue").map((queue) => (queue.Properties?.RedrivePolicy as { deadLetterTargetArn?: unknown } | undefined)?.deadLetterTargetArn),
-        ...appFunctions().map((fn) => (fn.Properties?.DeadLetterConfig as { TargetArn?: unknown } | undefined)?.TargetArn),
+        ...resourcesOfType("AWS::SQS::Queue").map(
+          (queue) =>
+            (queue.Properties?.RedrivePolicy as { deadLetterTargetArn?: unknown } | undefined)?.deadLetterTargetArn,
+        ),
+        ...appFunctions().map(
+          (fn) => (fn.Properties?.DeadLetterConfig as { TargetArn?: unknown } | undefined)?.TargetArn,
+        ),
       ].filter((arn) => arn !== undefined);
       const ids = new Set(targets.map((arn) => (arn as { "Fn::GetAtt": [string, string] })["Fn::GetAtt"][0]));
       return resourcesOfType("AWS::SQS::Queue").filter((queue) => ids.has(queue.id));
@@ -441,7 +576,8 @@ describe.each([
         : "reserves no concurrency on a preview (a new account's small quota would refuse any reservation)",
       () => {
         const { concurrency } = deploySettings(stage, {});
-        const reservation = (stack: StackFunction, id: string) => resourceOf(built.template(stack), "AWS::Lambda::Function", id).Properties!.ReservedConcurrentExecutions;
+        const reservation = (stack: StackFunction, id: string) =>
+          resourceOf(built.template(stack), "AWS::Lambda::Function", id).Properties!.ReservedConcurrentExecutions;
         expect(reservation(Api, "Api")).toBe(concurrency.reserved.api ?? undefined);
         expect(reservation(Feeds, "Feeds")).toBe(concurrency.reserved.feeds ?? undefined);
         expect(reservation(Api, "PaymentWorker")).toBe(concurrency.reserved.paymentWorker ?? undefined);
@@ -453,7 +589,11 @@ describe.each([
         expect(concurrency.accountLimit).toBe(DEFAULT_ACCOUNT_CONCURRENCY_LIMIT);
         expect(concurrency.reserved).toEqual({ api: 300, paymentWorker: 10, feeds: 490 });
         // Only these three reserve; the rest share what is left, which AWS keeps at 100 or more.
-        expect(reserved.map((fn) => fn.id.replace(/[0-9A-F]{8}$/, "")).sort()).toEqual(["Api", "Feeds", "PaymentWorker"]);
+        expect(reserved.map((fn) => fn.id.replace(/[0-9A-F]{8}$/, "")).sort()).toEqual([
+          "Api",
+          "Feeds",
+          "PaymentWorker",
+        ]);
         const total = reserved.reduce((sum, fn) => sum + Number(fn.Properties!.ReservedConcurrentExecutions), 0);
         expect(concurrency.accountLimit - total).toBeGreaterThanOrEqual(LAMBDA_MIN_UNRESERVED);
         // The SQS pollers never invoke the worker more often than its reservation admits.
@@ -461,7 +601,9 @@ describe.each([
         const mapping = Object.values(built.template(Api).findResources("AWS::Lambda::EventSourceMapping")).find(
           (candidate) => JSON.stringify(candidate.Properties.FunctionName) === JSON.stringify({ Ref: worker.id }),
         );
-        expect(mapping?.Properties.ScalingConfig.MaximumConcurrency).toBeLessThanOrEqual(Number(worker.Properties!.ReservedConcurrentExecutions));
+        expect(mapping?.Properties.ScalingConfig.MaximumConcurrency).toBeLessThanOrEqual(
+          Number(worker.Properties!.ReservedConcurrentExecutions),
+        );
       },
     );
 
@@ -469,37 +611,78 @@ describe.each([
       expect(appFunctions().length).toBeGreaterThanOrEqual(6);
       for (const fn of appFunctions()) expect(fn.Properties!.Architectures, fn.id).toEqual(["arm64"]);
       const feeds = resourceOf(built.template(Feeds), "AWS::Lambda::Function", "Feeds");
-      expect(feeds.Properties).toMatchObject({ MemorySize: FEEDS_FUNCTION.memoryMB, Architectures: [FEEDS_FUNCTION.architecture] });
+      expect(feeds.Properties).toMatchObject({
+        MemorySize: FEEDS_FUNCTION.memoryMB,
+        Architectures: [FEEDS_FUNCTION.architecture],
+      });
     });
 
     it("alarms on errors and throttles of every function (and 5xx of the function URLs), into the stage's topic", () => {
-      const urls = resourcesOfType("AWS::Lambda::Url").map((url) => `${stackName(url.stack)}/${(url.Properties!.TargetFunctionArn as { "Fn::GetAtt": [string] })["Fn::GetAtt"][0]}`);
+      const urls = resourcesOfType("AWS::Lambda::Url").map(
+        (url) =>
+          `${stackName(url.stack)}/${(url.Properties!.TargetFunctionArn as { "Fn::GetAtt": [string] })["Fn::GetAtt"][0]}`,
+      );
       expect(urls).toHaveLength(2);
       for (const fn of appFunctions()) {
-        const alarms = alarmsIn(fn.stack).filter((alarm) => alarm.Namespace === "AWS/Lambda" && JSON.stringify(dimensionsOf(alarm).FunctionName) === JSON.stringify({ Ref: fn.id }));
+        const alarms = alarmsIn(fn.stack).filter(
+          (alarm) =>
+            alarm.Namespace === "AWS/Lambda" &&
+            JSON.stringify(dimensionsOf(alarm).FunctionName) === JSON.stringify({ Ref: fn.id }),
+        );
         const metrics = alarms.map((alarm) => alarm.MetricName);
         expect(metrics, fn.id).toEqual(expect.arrayContaining(["Errors", "Throttles"]));
         if (urls.includes(`${stackName(fn.stack)}/${fn.id}`)) expect(metrics, fn.id).toContain("Url5xxCount");
         for (const alarm of alarms) {
-          expect(alarm).toMatchObject({ Period: ALARM_PERIOD_MINUTES * 60, TreatMissingData: "notBreaching", ComparisonOperator: "GreaterThanOrEqualToThreshold" });
+          expect(alarm).toMatchObject({
+            Period: ALARM_PERIOD_MINUTES * 60,
+            TreatMissingData: "notBreaching",
+            ComparisonOperator: "GreaterThanOrEqualToThreshold",
+          });
           expect(local((alarm.AlarmActions as unknown[])[0])).toEqual({ Ref: topicId() });
         }
-        expect(alarms.find((alarm) => alarm.MetricName === "Errors")).toMatchObject({ Statistic: "Sum", Threshold: ERRORS_PER_PERIOD });
-        expect(alarms.find((alarm) => alarm.MetricName === "Throttles")).toMatchObject({ Statistic: "Sum", Threshold: THROTTLES_PER_PERIOD });
+        expect(alarms.find((alarm) => alarm.MetricName === "Errors")).toMatchObject({
+          Statistic: "Sum",
+          Threshold: ERRORS_PER_PERIOD,
+        });
+        expect(alarms.find((alarm) => alarm.MetricName === "Throttles")).toMatchObject({
+          Statistic: "Sum",
+          Threshold: THROTTLES_PER_PERIOD,
+        });
       }
-      const api = alarmsIn(Api).filter((alarm) => JSON.stringify(dimensionsOf(alarm).FunctionName) === JSON.stringify({ Ref: resourceOf(built.template(Api), "AWS::Lambda::Function", "Api").id }));
-      expect(api.find((alarm) => alarm.MetricName === "Url5xxCount")).toMatchObject({ Statistic: "Sum", Threshold: FIVE_XX_PER_PERIOD });
-      expect(api.find((alarm) => alarm.MetricName === "Duration")).toMatchObject({ ExtendedStatistic: "p99", Threshold: API_TIMEOUT_SECONDS * 1000 * DURATION_P99_SHARE_OF_TIMEOUT, EvaluationPeriods: 2 });
+      const api = alarmsIn(Api).filter(
+        (alarm) =>
+          JSON.stringify(dimensionsOf(alarm).FunctionName) ===
+          JSON.stringify({ Ref: resourceOf(built.template(Api), "AWS::Lambda::Function", "Api").id }),
+      );
+      expect(api.find((alarm) => alarm.MetricName === "Url5xxCount")).toMatchObject({
+        Statistic: "Sum",
+        Threshold: FIVE_XX_PER_PERIOD,
+      });
+      expect(api.find((alarm) => alarm.MetricName === "Duration")).toMatchObject({
+        ExtendedStatistic: "p99",
+        Threshold: API_TIMEOUT_SECONDS * 1000 * DURATION_P99_SHARE_OF_TIMEOUT,
+        EvaluationPeriods: 2,
+      });
     });
 
     it(`alarms on the depth of every dead-letter queue, each ${production ? "retained" : "deleted"} with the stage`, () => {
       const queues = deadLetterQueues();
-      expect(queues.map((queue) => queue.id.replace(/[0-9A-F]{8}$/, "")).sort()).toEqual(expect.arrayContaining(["KycObjectCreatedFailures", "PaymentStepDeadLetters"]));
+      expect(queues.map((queue) => queue.id.replace(/[0-9A-F]{8}$/, "")).sort()).toEqual(
+        expect.arrayContaining(["KycObjectCreatedFailures", "PaymentStepDeadLetters"]),
+      );
       for (const queue of queues) {
         expect(queue.DeletionPolicy, queue.id).toBe(production ? "Retain" : "Delete");
-        const depth = alarmsIn(queue.stack).filter((alarm) => JSON.stringify(dimensionsOf(alarm).QueueName) === JSON.stringify({ "Fn::GetAtt": [queue.id, "QueueName"] }));
+        const depth = alarmsIn(queue.stack).filter(
+          (alarm) =>
+            JSON.stringify(dimensionsOf(alarm).QueueName) === JSON.stringify({ "Fn::GetAtt": [queue.id, "QueueName"] }),
+        );
         expect(depth, queue.id).toEqual([
-          expect.objectContaining({ Namespace: "AWS/SQS", MetricName: "ApproximateNumberOfMessagesVisible", Statistic: "Maximum", Threshold: DEAD_LETTERS_VISIBLE }),
+          expect.objectContaining({
+            Namespace: "AWS/SQS",
+            MetricName: "ApproximateNumberOfMessagesVisible",
+            Statistic: "Maximum",
+            Threshold: DEAD_LETTERS_VISIBLE,
+          }),
         ]);
         expect(local((depth[0]!.AlarmActions as unknown[])[0])).toEqual({ Ref: topicId() });
       }
@@ -522,11 +705,20 @@ describe.each([
       expect(consumed.length).toBeGreaterThan(0);
       // Every other source is the table's stream (mail delivery): it holds no messages to age, and a
       // source of a new kind fails here rather than going unwatched.
-      for (const mapping of sources.filter((candidate) => queueOf(candidate) === undefined)) expect(mapping.source).toEqual({ "Fn::GetAtt": [tableId(), "StreamArn"] });
+      for (const mapping of sources.filter((candidate) => queueOf(candidate) === undefined))
+        expect(mapping.source).toEqual({ "Fn::GetAtt": [tableId(), "StreamArn"] });
       for (const { stack, id } of consumed) {
-        const age = alarmsIn(stack).filter((alarm) => alarm.MetricName === "ApproximateAgeOfOldestMessage" && JSON.stringify(dimensionsOf(alarm).QueueName) === JSON.stringify({ "Fn::GetAtt": [id, "QueueName"] }));
+        const age = alarmsIn(stack).filter(
+          (alarm) =>
+            alarm.MetricName === "ApproximateAgeOfOldestMessage" &&
+            JSON.stringify(dimensionsOf(alarm).QueueName) === JSON.stringify({ "Fn::GetAtt": [id, "QueueName"] }),
+        );
         expect(age, id).toHaveLength(1);
-        if (id.startsWith("PaymentSteps")) expect(age[0]).toMatchObject({ Statistic: "Maximum", Threshold: MAX_DELAY_SECONDS + QUEUE_AGE_BEYOND_DELAY_SECONDS });
+        if (id.startsWith("PaymentSteps"))
+          expect(age[0]).toMatchObject({
+            Statistic: "Maximum",
+            Threshold: MAX_DELAY_SECONDS + QUEUE_AGE_BEYOND_DELAY_SECONDS,
+          });
       }
     });
 
@@ -562,7 +754,9 @@ describe.each([
       const dashboards = resourcesOfType("AWS::CloudWatch::Dashboard");
       expect(dashboards).toHaveLength(1);
       expect(dashboards[0]!.stack).toBe(Dashboard);
-      const widgets = renderDashboard(dashboards[0]!.Properties!.DashboardBody).widgets.filter((widget) => widget.type === "metric");
+      const widgets = renderDashboard(dashboards[0]!.Properties!.DashboardBody).widgets.filter(
+        (widget) => widget.type === "metric",
+      );
       // Each graph's metrics as [namespace, name, dimensions resolved to the producing stack's value].
       const lines = widgets.flatMap((widget) =>
         widget.properties.metrics.map((line) => {
@@ -573,28 +767,50 @@ describe.each([
           return { title: widget.properties.title, namespace, name, dimensions, region: options?.region };
         }),
       );
-      const sorted = (dimensions: Record<string, unknown>) => JSON.stringify(Object.entries(dimensions).sort(([a], [b]) => a.localeCompare(b)));
+      const sorted = (dimensions: Record<string, unknown>) =>
+        JSON.stringify(Object.entries(dimensions).sort(([a], [b]) => a.localeCompare(b)));
       const has = (namespace: string, name: string, dimensions: Record<string, unknown>) =>
-        lines.some((line) => line.namespace === namespace && line.name === name && sorted(line.dimensions) === sorted(dimensions));
+        lines.some(
+          (line) =>
+            line.namespace === namespace && line.name === name && sorted(line.dimensions) === sorted(dimensions),
+        );
 
       for (const fn of appFunctions()) {
-        for (const metric of ["Errors", "Throttles"]) expect(has("AWS/Lambda", metric, { FunctionName: { Ref: fn.id } }), `${fn.id} ${metric}`).toBe(true);
+        for (const metric of ["Errors", "Throttles"])
+          expect(has("AWS/Lambda", metric, { FunctionName: { Ref: fn.id } }), `${fn.id} ${metric}`).toBe(true);
       }
       for (const queue of deadLetterQueues()) {
-        expect(has("AWS/SQS", "ApproximateNumberOfMessagesVisible", { QueueName: { "Fn::GetAtt": [queue.id, "QueueName"] } }), queue.id).toBe(true);
+        expect(
+          has("AWS/SQS", "ApproximateNumberOfMessagesVisible", {
+            QueueName: { "Fn::GetAtt": [queue.id, "QueueName"] },
+          }),
+          queue.id,
+        ).toBe(true);
       }
       const paymentSteps = resourceOf(built.template(Api), "AWS::SQS::Queue", "PaymentSteps");
-      expect(has("AWS/SQS", "ApproximateAgeOfOldestMessage", { QueueName: { "Fn::GetAtt": [paymentSteps.id, "QueueName"] } })).toBe(true);
+      expect(
+        has("AWS/SQS", "ApproximateAgeOfOldestMessage", {
+          QueueName: { "Fn::GetAtt": [paymentSteps.id, "QueueName"] },
+        }),
+      ).toBe(true);
       const table = { Ref: resourceOf(storage(), "AWS::DynamoDB::Table", appTable.id).id };
       for (const metric of ["ReadThrottleEvents", "WriteThrottleEvents"]) {
         expect(has("AWS/DynamoDB", metric, { TableName: table })).toBe(true);
-        for (const index of appTable.globalIndexes) expect(has("AWS/DynamoDB", metric, { TableName: table, GlobalSecondaryIndexName: index.name }), index.name).toBe(true);
+        for (const index of appTable.globalIndexes)
+          expect(
+            has("AWS/DynamoDB", metric, { TableName: table, GlobalSecondaryIndexName: index.name }),
+            index.name,
+          ).toBe(true);
       }
       expect(has("AWS/Lambda", "ConcurrentExecutions", {})).toBe(true);
       const distribution = resourceOf(built.template(Web), "AWS::CloudFront::Distribution", "WebDistribution");
       const cloudFront = lines.filter((line) => line.namespace === "AWS/CloudFront");
-      expect(cloudFront).toEqual([expect.objectContaining({ name: "5xxErrorRate", region: CLOUDFRONT_METRICS_REGION })]);
-      expect(has("AWS/CloudFront", "5xxErrorRate", { DistributionId: { Ref: distribution.id }, Region: "Global" })).toBe(true);
+      expect(cloudFront).toEqual([
+        expect.objectContaining({ name: "5xxErrorRate", region: CLOUDFRONT_METRICS_REGION }),
+      ]);
+      expect(
+        has("AWS/CloudFront", "5xxErrorRate", { DistributionId: { Ref: distribution.id }, Region: "Global" }),
+      ).toBe(true);
       // One graph per watched thing, each titled.
       expect(new Set(widgets.map((widget) => widget.properties.title)).size).toBe(widgets.length);
     });

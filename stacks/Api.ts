@@ -3,7 +3,12 @@ import { FunctionUrlAuthType, InvokeMode } from "aws-cdk-lib/aws-lambda";
 import { SecretValue } from "aws-cdk-lib";
 import { Secret } from "aws-cdk-lib/aws-secretsmanager";
 import { Config, Function, use, type Stack, type StackContext } from "sst/constructs";
-import { KEY_PURPOSES, KEY_SECRETS, ORIGIN_SECRET_PREVIOUS, type KeyPurpose } from "../packages/core/src/shared/secret-names";
+import {
+  KEY_PURPOSES,
+  KEY_SECRETS,
+  ORIGIN_SECRET_PREVIOUS,
+  type KeyPurpose,
+} from "../packages/core/src/shared/secret-names";
 import { Alerts } from "./Alerts";
 import { functionAlarms } from "./alarms";
 import { paymentWorker } from "./PaymentWorker";
@@ -23,7 +28,9 @@ export const BUCKET_ACTIONS = ["s3:ListBucket"] as const;
 
 /** The key secrets as SST Config.Secrets, by purpose. */
 function keySecretsOf(stack: Stack): Record<KeyPurpose, Config.Secret> {
-  return Object.fromEntries(KEY_PURPOSES.map((purpose) => [purpose, new Config.Secret(stack, KEY_SECRETS[purpose])])) as Record<KeyPurpose, Config.Secret>;
+  return Object.fromEntries(
+    KEY_PURPOSES.map((purpose) => [purpose, new Config.Secret(stack, KEY_SECRETS[purpose])]),
+  ) as Record<KeyPurpose, Config.Secret>;
 }
 
 /**
@@ -63,15 +70,35 @@ export function Api({ stack, app }: StackContext) {
   // Under `sst dev` there is no CloudFront in front of the functions, so no proof to check.
   const originProof = originProofValues(originSecret, process.env.ORIGIN_SECRET_ROTATION === "true");
   const originEnvironment: Record<string, string> =
-    app.mode === "dev" ? {} : { ORIGIN_SECRET: originProof.current, ...(originProof.previous ? { [ORIGIN_SECRET_PREVIOUS]: originProof.previous } : {}) };
+    app.mode === "dev"
+      ? {}
+      : {
+          ORIGIN_SECRET: originProof.current,
+          ...(originProof.previous ? { [ORIGIN_SECRET_PREVIOUS]: originProof.previous } : {}),
+        };
 
   // The payment lifecycle's queue, worker and sweeper (stacks/PaymentWorker.ts). The API only
   // sends the first step of each payment it creates: the queue URL and sqs:SendMessage on it.
-  const payments = paymentWorker(stack, { table: storage.table.cdk.table, environment: storage.environment, alarmTopic, settings });
+  const payments = paymentWorker(stack, {
+    table: storage.table.cdk.table,
+    environment: storage.environment,
+    alarmTopic,
+    settings,
+  });
   // Whole-ledger integrity checks run as jobs (stacks/IntegrityJobs.ts); the API only starts them.
-  const integrity = integrityJobs(stack, { table: storage.table.cdk.table, environment: storage.environment, alarmTopic, settings });
+  const integrity = integrityJobs(stack, {
+    table: storage.table.cdk.table,
+    environment: storage.environment,
+    alarmTopic,
+    settings,
+  });
   // Mail leaves through SES from its own function (stacks/Mail.ts); the API only queues it, with links to APP_URL.
-  const mail = mailDelivery(stack, { table: storage.table.cdk.table, environment: storage.environment, alarmTopic, settings });
+  const mail = mailDelivery(stack, {
+    table: storage.table.cdk.table,
+    environment: storage.environment,
+    alarmTopic,
+    settings,
+  });
 
   const api = new Function(stack, "Api", {
     handler: "packages/functions/src/lambda/api.handler",
@@ -82,7 +109,13 @@ export function Api({ stack, app }: StackContext) {
     memorySize: "1024 MB",
     // A floor the feeds cannot take, and the API's cap (infra/stage.ts).
     reservedConcurrentExecutions: settings.concurrency.reserved.api ?? undefined,
-    environment: { ...storage.environment, ...originEnvironment, ...payments.queueEnvironment, ...integrity.queueEnvironment, ...mail.linkEnvironment },
+    environment: {
+      ...storage.environment,
+      ...originEnvironment,
+      ...payments.queueEnvironment,
+      ...integrity.queueEnvironment,
+      ...mail.linkEnvironment,
+    },
     bind: Object.values(keySecrets),
   });
 
@@ -101,9 +134,21 @@ export function Api({ stack, app }: StackContext) {
   const kyc = storage.kycBucket.cdk.bucket;
   const settlements = storage.settlementsBucket.cdk.bucket;
   api.attachPermissions([
-    new PolicyStatement({ effect: Effect.ALLOW, actions: [...BUCKET_ACTIONS], resources: [kyc.bucketArn, settlements.bucketArn] }),
-    new PolicyStatement({ effect: Effect.ALLOW, actions: [...KYC_OBJECT_ACTIONS], resources: [kyc.arnForObjects("*")] }),
-    new PolicyStatement({ effect: Effect.ALLOW, actions: [...SETTLEMENT_OBJECT_ACTIONS], resources: [settlements.arnForObjects("*")] }),
+    new PolicyStatement({
+      effect: Effect.ALLOW,
+      actions: [...BUCKET_ACTIONS],
+      resources: [kyc.bucketArn, settlements.bucketArn],
+    }),
+    new PolicyStatement({
+      effect: Effect.ALLOW,
+      actions: [...KYC_OBJECT_ACTIONS],
+      resources: [kyc.arnForObjects("*")],
+    }),
+    new PolicyStatement({
+      effect: Effect.ALLOW,
+      actions: [...SETTLEMENT_OBJECT_ACTIONS],
+      resources: [settlements.arnForObjects("*")],
+    }),
     payments.sendSteps(),
     integrity.sendJobs(),
   ]);

@@ -34,12 +34,19 @@ export function Dashboard({ stack, app }: StackContext) {
     byStack.set(name, [...(byStack.get(name) ?? []), watch]);
   }
   const rows: IWidget[][] = [
-    [new TextWidget({ markdown: `# ${app.name} ${app.stage}\nEvery alarm of the stage, ${ALARM_PERIOD_MINUTES}-minute periods; dashed lines are alarm thresholds.`, width: 24, height: 2 })],
+    [
+      new TextWidget({
+        markdown: `# ${app.name} ${app.stage}\nEvery alarm of the stage, ${ALARM_PERIOD_MINUTES}-minute periods; dashed lines are alarm thresholds.`,
+        width: 24,
+        height: 2,
+      }),
+    ],
   ];
   for (const [name, watches] of byStack) {
     rows.push([new TextWidget({ markdown: `## ${name}`, width: 24, height: 1 })]);
     const graphs = watches.map(watchGraph);
-    for (let start = 0; start < graphs.length; start += GRAPHS_PER_ROW) rows.push(graphs.slice(start, start + GRAPHS_PER_ROW));
+    for (let start = 0; start < graphs.length; start += GRAPHS_PER_ROW)
+      rows.push(graphs.slice(start, start + GRAPHS_PER_ROW));
   }
   const dashboard = new CloudWatchDashboard(stack, "Dashboard", {
     dashboardName: app.logicalPrefixedName("overview"),

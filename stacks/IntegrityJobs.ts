@@ -62,7 +62,12 @@ export function integrityJobs(stack: Stack, { table, environment, alarmTopic, se
   });
 
   const queueEnvironment = { [INTEGRITY_QUEUE_URL_VARIABLE]: queue.queueUrl };
-  const sendJobs = () => new PolicyStatement({ effect: Effect.ALLOW, actions: [...INTEGRITY_QUEUE_SEND_ACTIONS], resources: [queue.queueArn] });
+  const sendJobs = () =>
+    new PolicyStatement({
+      effect: Effect.ALLOW,
+      actions: [...INTEGRITY_QUEUE_SEND_ACTIONS],
+      resources: [queue.queueArn],
+    });
 
   const worker = new Function(stack, "IntegrityWorker", {
     handler: "packages/functions/src/lambda/integrity-worker.handler",

@@ -32,7 +32,8 @@ export interface MailDeliveryProps {
 }
 
 /** The ARN of an SES identity (a domain or an address) in the stack's account and region. */
-export const sesIdentityArn = (stack: CdkStack, identity: string) => stack.formatArn({ service: "ses", resource: "identity", resourceName: identity });
+export const sesIdentityArn = (stack: CdkStack, identity: string) =>
+  stack.formatArn({ service: "ses", resource: "identity", resourceName: identity });
 
 export function mailDelivery(stack: Stack, { table, environment, alarmTopic, settings }: MailDeliveryProps) {
   const appUrl = process.env.DEPLOY_APP_URL?.trim() || settings.mail.appUrl;
@@ -47,7 +48,11 @@ export function mailDelivery(stack: Stack, { table, environment, alarmTopic, set
   });
   table.grantReadWriteData(delivery);
   delivery.attachPermissions([
-    new PolicyStatement({ effect: Effect.ALLOW, actions: [...MAIL_SEND_ACTIONS], resources: [sesIdentityArn(stack, settings.mail.identity)] }),
+    new PolicyStatement({
+      effect: Effect.ALLOW,
+      actions: [...MAIL_SEND_ACTIONS],
+      resources: [sesIdentityArn(stack, settings.mail.identity)],
+    }),
   ]);
   delivery.addEventSource(
     new DynamoEventSource(table, {
@@ -55,7 +60,12 @@ export function mailDelivery(stack: Stack, { table, environment, alarmTopic, set
       batchSize: 100,
       maxBatchingWindow: Duration.seconds(1),
       retryAttempts: 2,
-      filters: [FilterCriteria.filter({ eventName: FilterRule.isEqual("INSERT"), dynamodb: { NewImage: { entity: { S: FilterRule.isEqual(MAIL_ITEM_ENTITY) } } } })],
+      filters: [
+        FilterCriteria.filter({
+          eventName: FilterRule.isEqual("INSERT"),
+          dynamodb: { NewImage: { entity: { S: FilterRule.isEqual(MAIL_ITEM_ENTITY) } } },
+        }),
+      ],
     }),
   );
   new Rule(stack, "MailRetrySchedule", {

@@ -70,7 +70,11 @@ export function paymentWorker(stack: Stack, { table, environment, alarmTopic, se
 
   const queueEnvironment = { [PAYMENT_QUEUE_URL_VARIABLE]: queue.queueUrl };
   const sendSteps = () =>
-    new PolicyStatement({ effect: Effect.ALLOW, actions: [...PAYMENT_QUEUE_SEND_ACTIONS], resources: [queue.queueArn] });
+    new PolicyStatement({
+      effect: Effect.ALLOW,
+      actions: [...PAYMENT_QUEUE_SEND_ACTIONS],
+      resources: [queue.queueArn],
+    });
 
   const worker = new Function(stack, "PaymentWorker", {
     handler: "packages/functions/src/lambda/payment-worker.handler",
@@ -149,7 +153,8 @@ function parkedPaymentsAlarm(stack: Stack, worker: Function, topic: ITopic): Wat
   filter.node.addDependency(worker);
   const watch = new Watch(stack, "PaymentsParkedAlarms", "Payments parked for review", topic);
   watch.alarm("Parked", {
-    description: "a payment step failed too often and its payment was parked (hold released); see GET /v1/payments/parked",
+    description:
+      "a payment step failed too often and its payment was parked (hold released); see GET /v1/payments/parked",
     metric: filter.metric({ period: Duration.minutes(ALARM_PERIOD_MINUTES), statistic: "Sum" }),
     label: "Parked payments",
     threshold: 1,

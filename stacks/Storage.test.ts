@@ -6,8 +6,18 @@ import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { appTable, kycDocumentsBucket, settlementsBucket, toCreateTableInput } from "../infra/spec";
 import { stagedSharp } from "../infra/native/sharp";
-import { INCOMPLETE_UPLOAD_DAYS, KYC_OBJECT_FAILURE_RETENTION_DAYS, KYC_OBJECT_FUNCTION_ACTIONS, Storage } from "./Storage";
-import { SETTLEMENT_RETENTION_DAYS, stageSettings, TABLE_BACKUP_RETENTION_DAYS, VAULT_LOCK_CHANGEABLE_DAYS } from "../infra/stage";
+import {
+  INCOMPLETE_UPLOAD_DAYS,
+  KYC_OBJECT_FAILURE_RETENTION_DAYS,
+  KYC_OBJECT_FUNCTION_ACTIONS,
+  Storage,
+} from "./Storage";
+import {
+  SETTLEMENT_RETENTION_DAYS,
+  stageSettings,
+  TABLE_BACKUP_RETENTION_DAYS,
+  VAULT_LOCK_CHANGEABLE_DAYS,
+} from "../infra/stage";
 import { BACKUP_JOBS_FAILED, DEAD_LETTERS_VISIBLE, TABLE_THROTTLE_EVENTS_PER_PERIOD } from "./alarms";
 import { TABLE_BACKUP_HOUR_UTC } from "./Backups";
 import { Alerts } from "./Alerts";
@@ -16,7 +26,9 @@ import { Alerts } from "./Alerts";
 const SYNTH_TIMEOUT_MS = 300_000;
 
 const alarmsOf = (template: Template) =>
-  Object.values(template.findResources("AWS::CloudWatch::Alarm")).map((alarm) => alarm.Properties as Record<string, unknown>);
+  Object.values(template.findResources("AWS::CloudWatch::Alarm")).map(
+    (alarm) => alarm.Properties as Record<string, unknown>,
+  );
 
 /**
  * The app as sst.config.ts builds it (its default function props, removal policy...) with the
@@ -77,7 +89,12 @@ describe.each([
 
   it(`${retained ? "retains" : "deletes"} the data and the dead-letter queue when the stage is removed`, () => {
     const policy = retained ? "Retain" : "Delete";
-    for (const resource of [table(), kyc(), settlements(), resourceOf(template(), "AWS::SQS::Queue", "KycObjectCreatedFailures")]) {
+    for (const resource of [
+      table(),
+      kyc(),
+      settlements(),
+      resourceOf(template(), "AWS::SQS::Queue", "KycObjectCreatedFailures"),
+    ]) {
       expect(resource.DeletionPolicy, resource.id).toBe(policy);
       expect(resource.UpdateReplacePolicy, resource.id).toBe(policy);
     }
@@ -149,52 +166,69 @@ describe.each([
     }
   });
 
-  it(retained ? "backs the table up daily into a vault with a compliance-mode Vault Lock, kept 35 days" : "makes no backup plan or vault (a vault with recovery points would block removing the preview)", () => {
-    if (!retained) {
-      template().resourceCountIs("AWS::Backup::BackupVault", 0);
-      template().resourceCountIs("AWS::Backup::BackupPlan", 0);
-      return;
-    }
-    const vault = resourceOf(template(), "AWS::Backup::BackupVault", "TableBackupVault");
-    expect(vault.DeletionPolicy).toBe("Retain");
-    expect(vault.Properties!.LockConfiguration).toEqual({
-      MinRetentionDays: TABLE_BACKUP_RETENTION_DAYS,
-      // A lock with a grace period is compliance mode: fixed for good once it has passed.
-      ChangeableForDays: VAULT_LOCK_CHANGEABLE_DAYS,
-    });
-    const plan = resourceOf(template(), "AWS::Backup::BackupPlan", "TableBackupPlan");
-    expect(plan.Properties!.BackupPlan).toEqual({
-      BackupPlanName: expect.any(String),
-      BackupPlanRule: [
+  it(
+    retained
+      ? "backs the table up daily into a vault with a compliance-mode Vault Lock, kept 35 days"
+      : "makes no backup plan or vault (a vault with recovery points would block removing the preview)",
+    () => {
+      if (!retained) {
+        template().resourceCountIs("AWS::Backup::BackupVault", 0);
+        template().resourceCountIs("AWS::Backup::BackupPlan", 0);
+        return;
+      }
+      const vault = resourceOf(template(), "AWS::Backup::BackupVault", "TableBackupVault");
+      expect(vault.DeletionPolicy).toBe("Retain");
+      expect(vault.Properties!.LockConfiguration).toEqual({
+        MinRetentionDays: TABLE_BACKUP_RETENTION_DAYS,
+        // A lock with a grace period is compliance mode: fixed for good once it has passed.
+        ChangeableForDays: VAULT_LOCK_CHANGEABLE_DAYS,
+      });
+      const plan = resourceOf(template(), "AWS::Backup::BackupPlan", "TableBackupPlan");
+      expect(plan.Properties!.BackupPlan).toEqual({
+        BackupPlanName: expect.any(String),
+        BackupPlanRule: [
+          expect.objectContaining({
+            RuleName: "Daily",
+            ScheduleExpression: `cron(0 ${TABLE_BACKUP_HOUR_UTC} * * ? *)`,
+            Lifecycle: { DeleteAfterDays: TABLE_BACKUP_RETENTION_DAYS },
+            TargetBackupVault: { "Fn::GetAtt": [vault.id, "BackupVaultName"] },
+          }),
+        ],
+      });
+      expect(TABLE_BACKUP_RETENTION_DAYS).toBe(35);
+      const selection = resourceOf(template(), "AWS::Backup::BackupSelection", "TableBackupPlanTable");
+      expect(selection.Properties!.BackupSelection).toMatchObject({
+        Resources: [{ "Fn::GetAtt": [table().id, "Arn"] }],
+      });
+      expect(alarmsOf(template()).filter((alarm) => alarm.Namespace === "AWS/Backup")).toEqual([
         expect.objectContaining({
-          RuleName: "Daily",
-          ScheduleExpression: `cron(0 ${TABLE_BACKUP_HOUR_UTC} * * ? *)`,
-          Lifecycle: { DeleteAfterDays: TABLE_BACKUP_RETENTION_DAYS },
-          TargetBackupVault: { "Fn::GetAtt": [vault.id, "BackupVaultName"] },
+          MetricName: "NumberOfBackupJobsFailed",
+          Dimensions: [{ Name: "BackupVaultName", Value: { "Fn::GetAtt": [vault.id, "BackupVaultName"] } }],
+          Threshold: BACKUP_JOBS_FAILED,
         }),
-      ],
-    });
-    expect(TABLE_BACKUP_RETENTION_DAYS).toBe(35);
-    const selection = resourceOf(template(), "AWS::Backup::BackupSelection", "TableBackupPlanTable");
-    expect(selection.Properties!.BackupSelection).toMatchObject({
-      Resources: [{ "Fn::GetAtt": [table().id, "Arn"] }],
-    });
-    expect(alarmsOf(template()).filter((alarm) => alarm.Namespace === "AWS/Backup")).toEqual([
-      expect.objectContaining({ MetricName: "NumberOfBackupJobsFailed", Dimensions: [{ Name: "BackupVaultName", Value: { "Fn::GetAtt": [vault.id, "BackupVaultName"] } }], Threshold: BACKUP_JOBS_FAILED }),
-    ]);
-  });
+      ]);
+    },
+  );
 
   it("alarms on read and write throttles of the table and of every index in infra/spec", () => {
     const throttles = alarmsOf(template()).filter((alarm) => alarm.Namespace === "AWS/DynamoDB");
     const watched = throttles.map((alarm) => {
-      const dimensions = Object.fromEntries((alarm.Dimensions as { Name: string; Value: unknown }[]).map(({ Name, Value }) => [Name, Value]));
+      const dimensions = Object.fromEntries(
+        (alarm.Dimensions as { Name: string; Value: unknown }[]).map(({ Name, Value }) => [Name, Value]),
+      );
       expect(dimensions.TableName).toEqual({ Ref: table().id });
-      expect(alarm).toMatchObject({ Statistic: "Sum", Threshold: TABLE_THROTTLE_EVENTS_PER_PERIOD, ComparisonOperator: "GreaterThanOrEqualToThreshold" });
+      expect(alarm).toMatchObject({
+        Statistic: "Sum",
+        Threshold: TABLE_THROTTLE_EVENTS_PER_PERIOD,
+        ComparisonOperator: "GreaterThanOrEqualToThreshold",
+      });
       return `${(dimensions.GlobalSecondaryIndexName as string | undefined) ?? "table"} ${String(alarm.MetricName)}`;
     });
     const targets = ["table", ...appTable.globalIndexes.map((index) => index.name)];
     expect(appTable.globalIndexes.length).toBeGreaterThan(0);
-    expect(watched.sort()).toEqual(targets.flatMap((target) => [`${target} ReadThrottleEvents`, `${target} WriteThrottleEvents`]).sort());
+    expect(watched.sort()).toEqual(
+      targets.flatMap((target) => [`${target} ReadThrottleEvents`, `${target} WriteThrottleEvents`]).sort(),
+    );
   });
 
   it("declares no CORS in the buckets' own templates: no wildcard origin (Web sets the KYC rule)", () => {
@@ -208,7 +242,9 @@ describe.each([
     template().hasResourceProperties("Custom::S3BucketNotifications", {
       BucketName: { Ref: kyc().id },
       NotificationConfiguration: {
-        LambdaFunctionConfigurations: [{ Events: ["s3:ObjectCreated:Post"], LambdaFunctionArn: { "Fn::GetAtt": [fn.id, "Arn"] } }],
+        LambdaFunctionConfigurations: [
+          { Events: ["s3:ObjectCreated:Post"], LambdaFunctionArn: { "Fn::GetAtt": [fn.id, "Arn"] } },
+        ],
       },
     });
     // S3 may invoke it, for this bucket only.
@@ -222,13 +258,18 @@ describe.each([
 
   it("runs the KYC object handler with the staged arm64 sharp beside its bundle (arm64) and the table and bucket names", () => {
     const fn = resourceOf(template(), "AWS::Lambda::Function", "KycObjectCreated");
-    expect(fn.Properties).toMatchObject({ Handler: "packages/functions/src/lambda/kyc-object.handler", Runtime: "nodejs22.x", Architectures: ["arm64"] });
+    expect(fn.Properties).toMatchObject({
+      Handler: "packages/functions/src/lambda/kyc-object.handler",
+      Runtime: "nodejs22.x",
+      Architectures: ["arm64"],
+    });
     const variables = (fn.Properties!.Environment as { Variables: Record<string, unknown> }).Variables;
     expect(variables.TABLE_NAME).toEqual({ Ref: table().id });
     expect(variables.KYC_BUCKET).toEqual({ Ref: kyc().id });
     const asset = (fn.Properties!.Code as { S3Key: string }).S3Key.replace(/\.zip$/, "");
     const bundle = path.join(built.app.outdir, `asset.${asset}`);
-    for (const { name } of stagedSharp("arm64")!.packages) expect(existsSync(path.join(bundle, "node_modules", name, "package.json")), name).toBe(true);
+    for (const { name } of stagedSharp("arm64")!.packages)
+      expect(existsSync(path.join(bundle, "node_modules", name, "package.json")), name).toBe(true);
     expect(existsSync(path.join(bundle, "node_modules", "@img", "sharp-linux-arm64", "package.json"))).toBe(true);
     // sharp stays external: the bundle imports it (at the first picture check), it does not inline it.
     const code = path.join(bundle, "packages/functions/src/lambda");
@@ -241,7 +282,10 @@ describe.each([
     const fn = resourceOf(template(), "AWS::Lambda::Function", "KycObjectCreated");
     const queue = resourceOf(template(), "AWS::SQS::Queue", "KycObjectCreatedFailures");
     expect(fn.Properties!.DeadLetterConfig).toEqual({ TargetArn: { "Fn::GetAtt": [queue.id, "Arn"] } });
-    expect(queue.Properties).toMatchObject({ MessageRetentionPeriod: KYC_OBJECT_FAILURE_RETENTION_DAYS * 24 * 3600, SqsManagedSseEnabled: true });
+    expect(queue.Properties).toMatchObject({
+      MessageRetentionPeriod: KYC_OBJECT_FAILURE_RETENTION_DAYS * 24 * 3600,
+      SqsManagedSseEnabled: true,
+    });
     expect(alarmsOf(template()).filter((alarm) => alarm.Namespace === "AWS/SQS")).toEqual([
       expect.objectContaining({
         MetricName: "ApproximateNumberOfMessagesVisible",
@@ -252,10 +296,17 @@ describe.each([
   });
 
   it("refuses KYC object writes that are not encrypted with AES256", () => {
-    for (const condition of [{ Null: { "s3:x-amz-server-side-encryption": "true" } }, { StringNotEquals: { "s3:x-amz-server-side-encryption": "AES256" } }]) {
+    for (const condition of [
+      { Null: { "s3:x-amz-server-side-encryption": "true" } },
+      { StringNotEquals: { "s3:x-amz-server-side-encryption": "AES256" } },
+    ]) {
       template().hasResourceProperties("AWS::S3::BucketPolicy", {
         Bucket: { Ref: kyc().id },
-        PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Effect: "Deny", Principal: { AWS: "*" }, Action: "s3:PutObject", Condition: condition })]) },
+        PolicyDocument: {
+          Statement: Match.arrayWith([
+            Match.objectLike({ Effect: "Deny", Principal: { AWS: "*" }, Action: "s3:PutObject", Condition: condition }),
+          ]),
+        },
       });
     }
   });
@@ -265,15 +316,26 @@ describe.each([
     const role = (fn.Properties!.Role as { "Fn::GetAtt": [string, string] })["Fn::GetAtt"][0];
     const statements = Object.values(template().findResources("AWS::IAM::Policy"))
       .filter((policy) => JSON.stringify(policy.Properties.Roles) === JSON.stringify([{ Ref: role }]))
-      .flatMap((policy) => policy.Properties.PolicyDocument.Statement as { Effect: string; Action: string | string[]; Resource: unknown }[]);
+      .flatMap(
+        (policy) =>
+          policy.Properties.PolicyDocument.Statement as {
+            Effect: string;
+            Action: string | string[];
+            Resource: unknown;
+          }[],
+      );
     const s3 = statements.filter((statement) => [statement.Action].flat().some((action) => action.startsWith("s3:")));
     expect(s3).toHaveLength(1);
     expect([s3[0]!.Action].flat().sort()).toEqual([...KYC_OBJECT_FUNCTION_ACTIONS].sort());
     expect(JSON.stringify(s3[0]!.Resource)).toContain(kyc().id);
     expect(JSON.stringify(s3[0]!.Resource)).not.toContain(settlements().id);
-    const dynamo = statements.filter((statement) => [statement.Action].flat().some((action) => action.startsWith("dynamodb:")));
+    const dynamo = statements.filter((statement) =>
+      [statement.Action].flat().some((action) => action.startsWith("dynamodb:")),
+    );
     expect(dynamo.length).toBeGreaterThan(0);
     for (const statement of dynamo) expect(JSON.stringify(statement.Resource)).toContain(table().id);
-    expect(statements.every((statement) => statement.Effect === "Allow" && ![statement.Action].flat().includes("*"))).toBe(true);
+    expect(
+      statements.every((statement) => statement.Effect === "Allow" && ![statement.Action].flat().includes("*")),
+    ).toBe(true);
   });
 });

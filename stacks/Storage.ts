@@ -93,9 +93,18 @@ export function Storage({ stack, app }: StackContext) {
 
   // Every KYC object is written encrypted (the API's puts and the presigned POST's policy both
   // ask for it): a write without the header, or with another algorithm, is refused outright.
-  for (const condition of [{ Null: { "s3:x-amz-server-side-encryption": "true" } }, { StringNotEquals: { "s3:x-amz-server-side-encryption": "AES256" } }]) {
+  for (const condition of [
+    { Null: { "s3:x-amz-server-side-encryption": "true" } },
+    { StringNotEquals: { "s3:x-amz-server-side-encryption": "AES256" } },
+  ]) {
     kycBucket.cdk.bucket.addToResourcePolicy(
-      new PolicyStatement({ effect: Effect.DENY, principals: [new AnyPrincipal()], actions: ["s3:PutObject"], resources: [kycBucket.cdk.bucket.arnForObjects("*")], conditions: condition }),
+      new PolicyStatement({
+        effect: Effect.DENY,
+        principals: [new AnyPrincipal()],
+        actions: ["s3:PutObject"],
+        resources: [kycBucket.cdk.bucket.arnForObjects("*")],
+        conditions: condition,
+      }),
     );
   }
 
@@ -110,7 +119,9 @@ export function Storage({ stack, app }: StackContext) {
         // Evidence: with a default retention, no version can be deleted or overwritten in place
         // before its date, whoever asks (infra/stage.ts says why previews have none).
         objectLockEnabled: settlementsBucket.objectLock,
-        objectLockDefaultRetention: settings.settlementRetention ? objectLockRetention(settings.settlementRetention) : undefined,
+        objectLockDefaultRetention: settings.settlementRetention
+          ? objectLockRetention(settings.settlementRetention)
+          : undefined,
       },
     },
   });
@@ -137,19 +148,37 @@ export function Storage({ stack, app }: StackContext) {
     timeout: `${KYC_OBJECT_TIMEOUT_SECONDS} seconds`,
     // sharp decodes up to 40 MP pictures (the pixel budget, kyc/documents/image-budget.ts); memory also buys CPU on Lambda.
     memorySize: "1536 MB",
-    environment: { TABLE_NAME: table.tableName, KYC_BUCKET: kycBucket.bucketName, SETTLEMENTS_BUCKET: settlements.bucketName },
+    environment: {
+      TABLE_NAME: table.tableName,
+      KYC_BUCKET: kycBucket.bucketName,
+      SETTLEMENTS_BUCKET: settlements.bucketName,
+    },
     deadLetterQueue: kycObjectFailures,
   });
   table.cdk.table.grantReadWriteData(kycObjectFunction);
   kycObjectFunction.attachPermissions([
-    new PolicyStatement({ effect: Effect.ALLOW, actions: [...KYC_OBJECT_FUNCTION_ACTIONS], resources: [kycBucket.cdk.bucket.arnForObjects("*")] }),
+    new PolicyStatement({
+      effect: Effect.ALLOW,
+      actions: [...KYC_OBJECT_FUNCTION_ACTIONS],
+      resources: [kycBucket.cdk.bucket.arnForObjects("*")],
+    }),
   ]);
   kycBucket.cdk.bucket.addEventNotification(EventType.OBJECT_CREATED_POST, new LambdaDestination(kycObjectFunction));
-  functionAlarms(stack, "KycObjectCreated", kycObjectFunction, alarmTopic, { timeoutSeconds: KYC_OBJECT_TIMEOUT_SECONDS });
+  functionAlarms(stack, "KycObjectCreated", kycObjectFunction, alarmTopic, {
+    timeoutSeconds: KYC_OBJECT_TIMEOUT_SECONDS,
+  });
 
   // One alarm pair per index of infra/spec, so an index added there is watched too.
-  tableThrottleAlarms(stack, appTable.id, table.cdk.table, appTable.globalIndexes.map((index) => index.name), alarmTopic);
-  const backups = settings.tableBackup ? tableBackups(stack, table.cdk.table, settings.tableBackup, alarmTopic) : undefined;
+  tableThrottleAlarms(
+    stack,
+    appTable.id,
+    table.cdk.table,
+    appTable.globalIndexes.map((index) => index.name),
+    alarmTopic,
+  );
+  const backups = settings.tableBackup
+    ? tableBackups(stack, table.cdk.table, settings.tableBackup, alarmTopic)
+    : undefined;
 
   /** Names the functions need, as the environment packages/core/src/shared/config.ts reads. */
   const environment = {
@@ -164,5 +193,13 @@ export function Storage({ stack, app }: StackContext) {
     SettlementsBucket: settlements.bucketName,
   });
 
-  return { table, kycBucket, settlementsBucket: settlements, environment, kycObjectFunction, kycObjectFailures, backups };
+  return {
+    table,
+    kycBucket,
+    settlementsBucket: settlements,
+    environment,
+    kycObjectFunction,
+    kycObjectFailures,
+    backups,
+  };
 }

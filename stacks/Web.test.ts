@@ -77,7 +77,12 @@ function renderJoin(value: unknown): unknown {
 }
 
 interface WafStatement {
-  ByteMatchStatement?: { SearchString: string; PositionalConstraint: string; FieldToMatch: { UriPath?: object }; TextTransformations: { Type: string }[] };
+  ByteMatchStatement?: {
+    SearchString: string;
+    PositionalConstraint: string;
+    FieldToMatch: { UriPath?: object };
+    TextTransformations: { Type: string }[];
+  };
   AndStatement?: { Statements: WafStatement[] };
   NotStatement?: { Statement: WafStatement };
 }
@@ -88,7 +93,9 @@ function wafMatches(statement: WafStatement, path: string): boolean {
   if (statement.NotStatement) return !wafMatches(statement.NotStatement.Statement, path);
   const match = statement.ByteMatchStatement;
   if (!match?.FieldToMatch.UriPath) throw new Error(`Unsupported WAF statement ${JSON.stringify(statement)}`);
-  const value = match.TextTransformations.some((transformation) => transformation.Type === "LOWERCASE") ? path.toLowerCase() : path;
+  const value = match.TextTransformations.some((transformation) => transformation.Type === "LOWERCASE")
+    ? path.toLowerCase()
+    : path;
   if (match.PositionalConstraint === "STARTS_WITH") return value.startsWith(match.SearchString);
   if (match.PositionalConstraint === "EXACTLY") return value === match.SearchString;
   throw new Error(`Unsupported positional constraint ${match.PositionalConstraint}`);
@@ -96,9 +103,9 @@ function wafMatches(statement: WafStatement, path: string): boolean {
 
 /** The SPA rewrite exactly as CloudFront runs it: a script defining `handler`. */
 function runRewrite(uri: string): string {
-  const handler = new Function(`${SPA_REWRITE}\nreturn handler;`)() as (event: {
-    request: { uri: string };
-  }) => { uri: string };
+  const handler = new Function(`${SPA_REWRITE}\nreturn handler;`)() as (event: { request: { uri: string } }) => {
+    uri: string;
+  };
   return handler({ request: { uri } }).uri;
 }
 
@@ -160,7 +167,9 @@ describe("Web", () => {
 
   it("streams only the stream paths; the commands beside them reach the API, which may write", () => {
     const behaviourFor = (path: string) => {
-      const pattern = behaviourOrder.find((candidate) => new RegExp(`^${candidate.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*")}$`).test(path));
+      const pattern = behaviourOrder.find((candidate) =>
+        new RegExp(`^${candidate.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*")}$`).test(path),
+      );
       return originStack(config().CacheBehaviors.find((behavior) => behavior.PathPattern === pattern)!).name;
     };
     expect(behaviourFor("/api/grpc/ledger/stream")).toBe("Feeds");
@@ -227,9 +236,16 @@ describe("Web", () => {
   it("sends the SPA with a strict CSP, HSTS, nosniff, no framing and a referrer policy", () => {
     const policy = resourceOf(template(), "AWS::CloudFront::ResponseHeadersPolicy", "SiteSecurityHeaders");
     expect(config().DefaultCacheBehavior.ResponseHeadersPolicyId).toEqual({ Ref: policy.id });
-    const headers = (policy.Properties!.ResponseHeadersPolicyConfig as { SecurityHeadersConfig: Record<string, Record<string, unknown>> })
-      .SecurityHeadersConfig;
-    expect(headers.StrictTransportSecurity).toMatchObject({ AccessControlMaxAgeSec: 63072000, IncludeSubdomains: true, Override: true });
+    const headers = (
+      policy.Properties!.ResponseHeadersPolicyConfig as {
+        SecurityHeadersConfig: Record<string, Record<string, unknown>>;
+      }
+    ).SecurityHeadersConfig;
+    expect(headers.StrictTransportSecurity).toMatchObject({
+      AccessControlMaxAgeSec: 63072000,
+      IncludeSubdomains: true,
+      Override: true,
+    });
     expect(headers.ContentTypeOptions).toEqual({ Override: true });
     expect(headers.FrameOptions).toEqual({ FrameOption: "DENY", Override: true });
     expect(headers.ReferrerPolicy).toEqual({ ReferrerPolicy: "strict-origin-when-cross-origin", Override: true });
@@ -250,10 +266,20 @@ describe("Web", () => {
 
   it("writes access logs to a private, encrypted, expiring bucket", () => {
     const bucket = resourceOf(template(), "AWS::S3::Bucket", "AccessLogs");
-    expect(config().Logging).toEqual({ Bucket: { "Fn::GetAtt": [bucket.id, "RegionalDomainName"] }, Prefix: "cloudfront/" });
+    expect(config().Logging).toEqual({
+      Bucket: { "Fn::GetAtt": [bucket.id, "RegionalDomainName"] },
+      Prefix: "cloudfront/",
+    });
     expect(bucket.Properties).toMatchObject({
-      BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: "AES256" } }] },
-      PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
+      BucketEncryption: {
+        ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: "AES256" } }],
+      },
+      PublicAccessBlockConfiguration: {
+        BlockPublicAcls: true,
+        BlockPublicPolicy: true,
+        IgnorePublicAcls: true,
+        RestrictPublicBuckets: true,
+      },
       // CloudFront's standard logs are delivered with an ACL, which needs object-writer ownership.
       OwnershipControls: { Rules: [{ ObjectOwnership: "ObjectWriter" }] },
       LifecycleConfiguration: { Rules: [{ ExpirationInDays: 14, Status: "Enabled" }] },
@@ -264,7 +290,10 @@ describe("Web", () => {
     const acl = resourceOf(template(), "AWS::WAFv2::WebACL", "WebAcl");
     expect(config().WebACLId).toEqual({ "Fn::GetAtt": [acl.id, "Arn"] });
     expect(acl.Properties).toMatchObject({ Scope: "CLOUDFRONT", DefaultAction: { Allow: {} } });
-    const rules = acl.Properties!.Rules as { Action: unknown; Statement: { RateBasedStatement: Record<string, unknown> } }[];
+    const rules = acl.Properties!.Rules as {
+      Action: unknown;
+      Statement: { RateBasedStatement: Record<string, unknown> };
+    }[];
     expect(rules.map((rule) => rule.Action)).toEqual([{ Block: {} }, { Block: {} }]);
     expect(rules.map((rule) => rule.Statement.RateBasedStatement)).toEqual([
       { Limit: WAF_RATE_LIMIT_PER_5_MIN, AggregateKeyType: "IP" },
@@ -274,8 +303,24 @@ describe("Web", () => {
         ScopeDownStatement: {
           AndStatement: {
             Statements: [
-              { ByteMatchStatement: expect.objectContaining({ SearchString: AUTH_PATH_PREFIX, PositionalConstraint: "STARTS_WITH", FieldToMatch: { UriPath: {} } }) },
-              { NotStatement: { Statement: { ByteMatchStatement: expect.objectContaining({ SearchString: STREAM_TICKET_PATH, PositionalConstraint: "EXACTLY", FieldToMatch: { UriPath: {} } }) } } },
+              {
+                ByteMatchStatement: expect.objectContaining({
+                  SearchString: AUTH_PATH_PREFIX,
+                  PositionalConstraint: "STARTS_WITH",
+                  FieldToMatch: { UriPath: {} },
+                }),
+              },
+              {
+                NotStatement: {
+                  Statement: {
+                    ByteMatchStatement: expect.objectContaining({
+                      SearchString: STREAM_TICKET_PATH,
+                      PositionalConstraint: "EXACTLY",
+                      FieldToMatch: { UriPath: {} },
+                    }),
+                  },
+                },
+              },
             ],
           },
         },
@@ -285,11 +330,28 @@ describe("Web", () => {
 
   it("counts sign-in requests against the sign-in rule, but not stream tickets", () => {
     const acl = resourceOf(template(), "AWS::WAFv2::WebACL", "WebAcl");
-    const rule = (acl.Properties!.Rules as { Name: string; Statement: { RateBasedStatement: { ScopeDownStatement: WafStatement } } }[]).find((candidate) => candidate.Name === "auth-rate-per-ip")!;
+    const rule = (
+      acl.Properties!.Rules as {
+        Name: string;
+        Statement: { RateBasedStatement: { ScopeDownStatement: WafStatement } };
+      }[]
+    ).find((candidate) => candidate.Name === "auth-rate-per-ip")!;
     const counted = (path: string) => wafMatches(rule.Statement.RateBasedStatement.ScopeDownStatement, path);
     expect(STREAM_TICKET_PATH.startsWith(AUTH_PATH_PREFIX)).toBe(true);
-    for (const path of ["/api/v1/auth/login", "/api/v1/auth/register", "/API/V1/AUTH/LOGIN", "/api/v1/auth/stream-ticket/extra"]) expect(counted(path), path).toBe(true);
-    for (const path of [STREAM_TICKET_PATH, "/API/v1/auth/Stream-Ticket", "/api/v1/ledger/accounts", "/api/grpc/ledger/stream"]) expect(counted(path), path).toBe(false);
+    for (const path of [
+      "/api/v1/auth/login",
+      "/api/v1/auth/register",
+      "/API/V1/AUTH/LOGIN",
+      "/api/v1/auth/stream-ticket/extra",
+    ])
+      expect(counted(path), path).toBe(true);
+    for (const path of [
+      STREAM_TICKET_PATH,
+      "/API/v1/auth/Stream-Ticket",
+      "/api/v1/ledger/accounts",
+      "/api/grpc/ledger/stream",
+    ])
+      expect(counted(path), path).toBe(false);
   });
 
   it("gives the KYC bucket CORS for this stage's real origins: its distribution and the local dev servers", () => {
@@ -297,7 +359,10 @@ describe("Web", () => {
     const distribution = resourceOf(template(), "AWS::CloudFront::Distribution", "WebDistribution");
     const call = renderJoin(cors.Properties!.Create) as {
       action: string;
-      parameters: { Bucket: string; CORSConfiguration: { CORSRules: { AllowedOrigins: string[]; AllowedMethods: string[] }[] } };
+      parameters: {
+        Bucket: string;
+        CORSConfiguration: { CORSRules: { AllowedOrigins: string[]; AllowedMethods: string[] }[] };
+      };
     };
     expect(call.action).toBe("putBucketCors");
     expect(call.parameters.Bucket).toMatch(/^ImportValue\(.*KycDocumentsBucket.*\)$/);
@@ -306,13 +371,17 @@ describe("Web", () => {
       `https://GetAtt(${distribution.id}.DomainName)`,
       ...LOCAL_ORIGINS,
     ]);
-    expect(call.parameters.CORSConfiguration.CORSRules[0]!.AllowedMethods).toEqual([...kycDocumentsBucket.cors.allowedMethods]);
+    expect(call.parameters.CORSConfiguration.CORSRules[0]!.AllowedMethods).toEqual([
+      ...kycDocumentsBucket.cors.allowedMethods,
+    ]);
     expect((renderJoin(cors.Properties!.Delete) as { action: string }).action).toBe("deleteBucketCors");
   });
 
   it("outputs the site URL", () => {
     template().hasOutput("SiteUrl", {
-      Value: { "Fn::Join": ["", ["https://", { "Fn::GetAtt": [Match.stringLikeRegexp("^WebDistribution"), "DomainName"] }]] },
+      Value: {
+        "Fn::Join": ["", ["https://", { "Fn::GetAtt": [Match.stringLikeRegexp("^WebDistribution"), "DomainName"] }]],
+      },
     });
   });
 });
@@ -332,20 +401,28 @@ describe("Web outside us-east-1, on production", () => {
 
   it("has no WAF (CloudFront's WAF lives in us-east-1 only) and says so in its outputs", () => {
     built.template(Web).resourceCountIs("AWS::WAFv2::WebACL", 0);
-    built.template(Web).hasOutput("WebAcl", { Value: "none: WAF for CloudFront needs us-east-1, this stage is in eu-west-1" });
+    built
+      .template(Web)
+      .hasOutput("WebAcl", { Value: "none: WAF for CloudFront needs us-east-1, this stage is in eu-west-1" });
   });
 
   it("has no CloudFront 5xx alarm (an alarm must sit in its metric's region, us-east-1); the dashboard graphs the rate from there", () => {
-    const alarms = Object.values(built.template(Web).findResources("AWS::CloudWatch::Alarm")).map((alarm) => alarm.Properties);
+    const alarms = Object.values(built.template(Web).findResources("AWS::CloudWatch::Alarm")).map(
+      (alarm) => alarm.Properties,
+    );
     expect(alarms.filter((alarm) => alarm.Namespace === "AWS/CloudFront")).toEqual([]);
-    const body = JSON.stringify(Object.values(built.template(Dashboard).findResources("AWS::CloudWatch::Dashboard"))[0]!.Properties.DashboardBody);
+    const body = JSON.stringify(
+      Object.values(built.template(Dashboard).findResources("AWS::CloudWatch::Dashboard"))[0]!.Properties.DashboardBody,
+    );
     expect(body).toContain(`5xxErrorRate`);
     expect(body).toContain(`\\"region\\":\\"${CLOUDFRONT_METRICS_REGION}\\"`);
   });
 
   it("admits only the site's own origin to KYC uploads on production", () => {
     const cors = resourceOf(built.template(Web), "Custom::AWS", "KycUploadCors");
-    const call = renderJoin(cors.Properties!.Create) as { parameters: { CORSConfiguration: { CORSRules: { AllowedOrigins: string[] }[] } } };
+    const call = renderJoin(cors.Properties!.Create) as {
+      parameters: { CORSConfiguration: { CORSRules: { AllowedOrigins: string[] }[] } };
+    };
     expect(call.parameters.CORSConfiguration.CORSRules[0]!.AllowedOrigins).toEqual([
       expect.stringMatching(/^https:\/\/GetAtt\(WebDistribution.*\.DomainName\)$/),
     ]);

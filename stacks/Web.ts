@@ -104,7 +104,10 @@ export function Web({ stack, app }: StackContext) {
     viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
   } satisfies Omit<BehaviorOptions, "origin">;
 
-  const apiBehaviour: BehaviorOptions = { ...toFunction, origin: new FunctionUrlOrigin(api.url, { customHeaders: originProof }) };
+  const apiBehaviour: BehaviorOptions = {
+    ...toFunction,
+    origin: new FunctionUrlOrigin(api.url, { customHeaders: originProof }),
+  };
   const feedBehaviour: BehaviorOptions = {
     ...toFunction,
     origin: new FunctionUrlOrigin(feeds.url, {
@@ -116,10 +119,7 @@ export function Web({ stack, app }: StackContext) {
   };
   const feedPatterns: readonly string[] = feedPathPatterns;
   const additionalBehaviors = Object.fromEntries(
-    behaviourOrder.map((pattern) => [
-      pattern,
-      feedPatterns.includes(pattern) ? feedBehaviour : apiBehaviour,
-    ]),
+    behaviourOrder.map((pattern) => [pattern, feedPatterns.includes(pattern) ? feedBehaviour : apiBehaviour]),
   );
 
   const spaRewrite = new CloudFrontFunction(stack, "SpaRewrite", {
@@ -132,7 +132,9 @@ export function Web({ stack, app }: StackContext) {
     comment: `${app.stage}: CSP, HSTS and friends for the SPA`,
     securityHeadersBehavior: {
       contentSecurityPolicy: {
-        contentSecurityPolicy: contentSecurityPolicy({ documentStoreOrigins: [`https://${kyc.bucketRegionalDomainName}`] }),
+        contentSecurityPolicy: contentSecurityPolicy({
+          documentStoreOrigins: [`https://${kyc.bucketRegionalDomainName}`],
+        }),
         override: true,
       },
       strictTransportSecurity: {
@@ -168,9 +170,7 @@ export function Web({ stack, app }: StackContext) {
         additionalBehaviors,
         errorResponses: [],
         defaultBehavior: {
-          functionAssociations: [
-            { function: spaRewrite, eventType: FunctionEventType.VIEWER_REQUEST },
-          ],
+          functionAssociations: [{ function: spaRewrite, eventType: FunctionEventType.VIEWER_REQUEST }],
           responseHeadersPolicy: securityHeaders,
         },
         enableLogging: true,
@@ -188,7 +188,10 @@ export function Web({ stack, app }: StackContext) {
   const distribution = site.cdk?.distribution;
   const siteOrigins = distribution ? [`https://${distribution.distributionDomainName}`] : [];
   kycUploadCors(stack, kyc, [...siteOrigins, ...settings.corsOrigins]);
-  if (distribution) cloudFrontErrorRateAlarm(stack, distribution.distributionId, alarmTopic, { alarm: app.region === CLOUDFRONT_METRICS_REGION });
+  if (distribution)
+    cloudFrontErrorRateAlarm(stack, distribution.distributionId, alarmTopic, {
+      alarm: app.region === CLOUDFRONT_METRICS_REGION,
+    });
 
   stack.addOutputs({
     SiteUrl: site.url,
@@ -256,7 +259,11 @@ function pathMatch(positionalConstraint: "STARTS_WITH" | "EXACTLY", searchString
  * table; WAF stops a flood before it costs a Lambda invocation or a write).
  */
 function rateLimitingWebAcl(stack: StackContext["stack"], stage: string): CfnWebACL {
-  const visibility = (metricName: string) => ({ cloudWatchMetricsEnabled: true, sampledRequestsEnabled: true, metricName });
+  const visibility = (metricName: string) => ({
+    cloudWatchMetricsEnabled: true,
+    sampledRequestsEnabled: true,
+    metricName,
+  });
   return new CfnWebACL(stack, "WebAcl", {
     scope: "CLOUDFRONT",
     defaultAction: { allow: {} },

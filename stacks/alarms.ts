@@ -84,7 +84,10 @@ export class Watch extends Construct {
   }
 
   /** An alarm at or above `threshold`, notifying the topic, and its line on the graph. */
-  alarm(id: string, { description, metric, label, threshold, evaluationPeriods = 1, axis = "left" }: AlarmOptions): Alarm {
+  alarm(
+    id: string,
+    { description, metric, label, threshold, evaluationPeriods = 1, axis = "left" }: AlarmOptions,
+  ): Alarm {
     const alarm = new Alarm(this, id, {
       alarmDescription: `${this.title}: ${description}`,
       metric,
@@ -122,7 +125,13 @@ export interface FunctionAlarmOptions {
  * and slow p99 when a timeout is given. `Errors` catches what the app could not answer: an
  * import that fails at start, a timeout, a crash, an event handler that threw.
  */
-export function functionAlarms(scope: Construct, id: string, fn: IFunction, topic: ITopic, { url = false, timeoutSeconds }: FunctionAlarmOptions = {}): Watch {
+export function functionAlarms(
+  scope: Construct,
+  id: string,
+  fn: IFunction,
+  topic: ITopic,
+  { url = false, timeoutSeconds }: FunctionAlarmOptions = {},
+): Watch {
   const watch = new Watch(scope, `${id}Alarms`, `Function ${id}`, topic);
   watch.alarm("Errors", {
     description: `${ERRORS_PER_PERIOD}+ failed invocations (threw, timed out or crashed) in ${ALARM_PERIOD_MINUTES} minutes`,
@@ -170,7 +179,13 @@ export function deadLetterAlarm(scope: Construct, id: string, queue: IQueue, top
 }
 
 /** Age of a queue's oldest message: the consumer is behind, stopped or failing. */
-export function queueAgeAlarm(scope: Construct, id: string, queue: IQueue, topic: ITopic, { maxDelaySeconds }: { maxDelaySeconds: number }): Watch {
+export function queueAgeAlarm(
+  scope: Construct,
+  id: string,
+  queue: IQueue,
+  topic: ITopic,
+  { maxDelaySeconds }: { maxDelaySeconds: number },
+): Watch {
   const threshold = maxDelaySeconds + QUEUE_AGE_BEYOND_DELAY_SECONDS;
   const watch = new Watch(scope, `${id}AgeAlarms`, `Queue ${id}`, topic);
   watch.alarm("OldestMessage", {
@@ -180,12 +195,20 @@ export function queueAgeAlarm(scope: Construct, id: string, queue: IQueue, topic
     threshold,
     axis: "right",
   });
-  watch.show(queue.metricApproximateNumberOfMessagesVisible({ period: period(), statistic: "Maximum", label: "Visible" }));
+  watch.show(
+    queue.metricApproximateNumberOfMessagesVisible({ period: period(), statistic: "Maximum", label: "Visible" }),
+  );
   return watch;
 }
 
 /** Read and write throttles of the table and of each global index, one Watch each. */
-export function tableThrottleAlarms(scope: Construct, id: string, table: ITable, indexNames: readonly string[], topic: ITopic): Watch[] {
+export function tableThrottleAlarms(
+  scope: Construct,
+  id: string,
+  table: ITable,
+  indexNames: readonly string[],
+  topic: ITopic,
+): Watch[] {
   const targets = [
     { suffix: "", title: `DynamoDB table ${id}`, dimensions: { TableName: table.tableName } },
     ...indexNames.map((index) => ({
@@ -199,7 +222,13 @@ export function tableThrottleAlarms(scope: Construct, id: string, table: ITable,
     for (const kind of ["Read", "Write"] as const) {
       watch.alarm(`${kind}Throttles`, {
         description: `${kind.toLowerCase()} requests throttled`,
-        metric: new Metric({ namespace: "AWS/DynamoDB", metricName: `${kind}ThrottleEvents`, dimensionsMap: dimensions, period: period(), statistic: "Sum" }),
+        metric: new Metric({
+          namespace: "AWS/DynamoDB",
+          metricName: `${kind}ThrottleEvents`,
+          dimensionsMap: dimensions,
+          period: period(),
+          statistic: "Sum",
+        }),
         label: `${kind} throttles`,
         threshold: TABLE_THROTTLE_EVENTS_PER_PERIOD,
       });
@@ -214,7 +243,12 @@ export function accountConcurrencyAlarm(scope: Construct, topic: ITopic, account
   const watch = new Watch(scope, "AccountConcurrencyAlarms", "Lambda concurrency (account)", topic);
   watch.alarm("InUse", {
     description: `${threshold} or more executions at once, ${ACCOUNT_CONCURRENCY_SHARE * 100}% of the account's ${accountLimit}`,
-    metric: new Metric({ namespace: "AWS/Lambda", metricName: "ConcurrentExecutions", period: period(), statistic: "Maximum" }),
+    metric: new Metric({
+      namespace: "AWS/Lambda",
+      metricName: "ConcurrentExecutions",
+      period: period(),
+      statistic: "Maximum",
+    }),
     label: "Concurrent executions",
     threshold,
   });
@@ -225,7 +259,12 @@ export function accountConcurrencyAlarm(scope: Construct, topic: ITopic, account
  * CloudFront's 5xx rate. Its metrics live in us-east-1 only, and an alarm must be in the
  * metric's region: a stage elsewhere gets the graph (dashboards read across regions) and no alarm.
  */
-export function cloudFrontErrorRateAlarm(scope: Construct, distributionId: string, topic: ITopic, { alarm }: { alarm: boolean }): Watch {
+export function cloudFrontErrorRateAlarm(
+  scope: Construct,
+  distributionId: string,
+  topic: ITopic,
+  { alarm }: { alarm: boolean },
+): Watch {
   const watch = new Watch(scope, "CloudFrontAlarms", "CloudFront", topic);
   const metric = new Metric({
     namespace: "AWS/CloudFront",
@@ -255,7 +294,13 @@ export function backupFailureAlarm(scope: Construct, vaultName: string, topic: I
   const watch = new Watch(scope, "BackupAlarms", "Table backups", topic);
   watch.alarm("JobsFailed", {
     description: "a backup job failed",
-    metric: new Metric({ namespace: "AWS/Backup", metricName: "NumberOfBackupJobsFailed", dimensionsMap: { BackupVaultName: vaultName }, period: period(), statistic: "Sum" }),
+    metric: new Metric({
+      namespace: "AWS/Backup",
+      metricName: "NumberOfBackupJobsFailed",
+      dimensionsMap: { BackupVaultName: vaultName },
+      period: period(),
+      statistic: "Sum",
+    }),
     label: "Failed jobs",
     threshold: BACKUP_JOBS_FAILED,
   });

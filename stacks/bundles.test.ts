@@ -46,12 +46,21 @@ describe("the deployed functions", () => {
     const handlers = constructs.map((construct) => (construct.node.defaultChild as CfnFunction).handler);
     expect(functions.map((fn) => fn.handler).sort()).toEqual(handlers.sort());
     expect(functions.map((fn) => fn.handler)).toEqual(
-      expect.arrayContaining(["api", "feeds", "kyc-object", "payment-worker", "payment-sweeper", "mail-delivery"].map((name) => `packages/functions/src/lambda/${name}.handler`)),
+      expect.arrayContaining(
+        ["api", "feeds", "kyc-object", "payment-worker", "payment-sweeper", "mail-delivery"].map(
+          (name) => `packages/functions/src/lambda/${name}.handler`,
+        ),
+      ),
     );
   });
 
   it("all run on nodejs22.x, arm64", () => {
-    for (const fn of functions) expect({ handler: fn.handler, runtime: fn.runtime, architecture: fn.architecture }).toEqual({ handler: fn.handler, runtime: "nodejs22.x", architecture: "arm64" });
+    for (const fn of functions)
+      expect({ handler: fn.handler, runtime: fn.runtime, architecture: fn.architecture }).toEqual({
+        handler: fn.handler,
+        runtime: "nodejs22.x",
+        architecture: "arm64",
+      });
   });
 
   it("all start: each bundle imports in a fresh Node process with a Lambda-like environment", async () => {
@@ -59,7 +68,8 @@ describe("the deployed functions", () => {
     for (let index = 0; index < functions.length; index += IMPORTS_AT_ONCE) {
       const batch = functions.slice(index, index + IMPORTS_AT_ONCE);
       const results = await Promise.allSettled(batch.map((fn) => importColdly(fn, lambdaEnvironment(fn))));
-      for (const result of results) if (result.status === "rejected") failures.push(String((result.reason as Error).message));
+      for (const result of results)
+        if (result.status === "rejected") failures.push(String((result.reason as Error).message));
     }
     expect(failures).toEqual([]);
   });
@@ -79,14 +89,30 @@ describe("the deployed functions", () => {
   it("ship sharp only beside the picture checkers, at the lock's version, for their own architecture", () => {
     const staged = stagedSharp("arm64")!;
     const shipping = functions.filter((fn) => existsSync(path.join(fn.assetDir, "node_modules", "sharp")));
-    expect(shipping.map((fn) => fn.handler).sort()).toEqual(["packages/functions/src/lambda/api.handler", "packages/functions/src/lambda/kyc-object.handler"]);
+    expect(shipping.map((fn) => fn.handler).sort()).toEqual([
+      "packages/functions/src/lambda/api.handler",
+      "packages/functions/src/lambda/kyc-object.handler",
+    ]);
     for (const fn of shipping) {
       for (const pkg of staged.packages) {
-        expect(readJson(path.join(fn.assetDir, "node_modules", pkg.name, "package.json")).version, `${fn.handler} ${pkg.name}`).toBe(pkg.version);
+        expect(
+          readJson(path.join(fn.assetDir, "node_modules", pkg.name, "package.json")).version,
+          `${fn.handler} ${pkg.name}`,
+        ).toBe(pkg.version);
       }
-      const binary = readJson(path.join(fn.assetDir, "node_modules", "@img", `sharp-linux-${fn.architecture === "arm64" ? "arm64" : "x64"}`, "package.json"));
+      const binary = readJson(
+        path.join(
+          fn.assetDir,
+          "node_modules",
+          "@img",
+          `sharp-linux-${fn.architecture === "arm64" ? "arm64" : "x64"}`,
+          "package.json",
+        ),
+      );
       expect(binary.cpu).toEqual([fn.architecture === "arm64" ? "arm64" : "x64"]);
-      expect(existsSync(path.join(fn.assetDir, "node_modules", "@img", "sharp-linux-x64"))).toBe(fn.architecture === "x86_64");
+      expect(existsSync(path.join(fn.assetDir, "node_modules", "@img", "sharp-linux-x64"))).toBe(
+        fn.architecture === "x86_64",
+      );
       // sharp stays external and is imported lazily, at the first picture check: these bundles
       // started above on this x64 machine although the sharp beside them is arm64's.
       expect(/import\("sharp"\)/.test(codeOf(fn)), fn.handler).toBe(true);
@@ -97,7 +123,8 @@ describe("the deployed functions", () => {
     const feeds = codeOf(functions.find((fn) => fn.handler.endsWith("/feeds.handler"))!);
     const api = codeOf(functions.find((fn) => fn.handler.endsWith("/api.handler"))!);
     // (Booleans, not the bundles: a failure must not print megabytes of minified code.)
-    for (const operation of ["streamLedgerEvents", "streamKycEvents"]) expect(feeds.includes(operation), operation).toBe(true);
+    for (const operation of ["streamLedgerEvents", "streamKycEvents"])
+      expect(feeds.includes(operation), operation).toBe(true);
     // Operations of the API alone (API keys, status, rails, KYC review) are not in the feeds bundle.
     for (const operation of ["createApiKey", "getRequestMetrics", "railRoutingDecisions", "getKycDashboardStats"]) {
       expect(api.includes(operation), `api: ${operation}`).toBe(true);
@@ -129,7 +156,9 @@ describe("the cold import", () => {
   };
 
   it("fails on the error a bundle throws at import, e.g. a runtime require of a file it does not hold", async () => {
-    const fn = fakeFunction(`import { createRequire } from "node:module";\nconst require = createRequire(import.meta.url);\nfor (const locale of ["br"]) require("./langs/" + locale + ".json");\nexport const handler = () => {};\n`);
+    const fn = fakeFunction(
+      `import { createRequire } from "node:module";\nconst require = createRequire(import.meta.url);\nfor (const locale of ["br"]) require("./langs/" + locale + ".json");\nexport const handler = () => {};\n`,
+    );
     await expect(importColdly(fn, lambdaEnvironment(fn))).rejects.toThrow(ColdImportError);
     await expect(importColdly(fn, lambdaEnvironment(fn))).rejects.toThrow(/Cannot find module '\.\/langs\/br\.json'/);
   });

@@ -62,7 +62,11 @@ describe("Lambda concurrency per stage", () => {
 
   it("grows only the feeds' ceiling with a raised account quota", () => {
     const { concurrency } = deploySettings("production", { DEPLOY_LAMBDA_CONCURRENCY_LIMIT: "12000" });
-    expect(concurrency.reserved).toEqual({ api: PRODUCTION_API_RESERVED, paymentWorker: PAYMENT_WORKER_MAX_CONCURRENCY, feeds: 12_000 - PRODUCTION_UNRESERVED - PRODUCTION_API_RESERVED - PAYMENT_WORKER_MAX_CONCURRENCY });
+    expect(concurrency.reserved).toEqual({
+      api: PRODUCTION_API_RESERVED,
+      paymentWorker: PAYMENT_WORKER_MAX_CONCURRENCY,
+      feeds: 12_000 - PRODUCTION_UNRESERVED - PRODUCTION_API_RESERVED - PAYMENT_WORKER_MAX_CONCURRENCY,
+    });
     expect(unreservedConcurrency(concurrency)).toBe(PRODUCTION_UNRESERVED);
   });
 
@@ -79,22 +83,28 @@ describe("Lambda concurrency per stage", () => {
     // 600: the floors (310) and AWS's 100 fit, but the feeds' ceiling would be 600 - 200 - 310 = 90,
     // leaving 200 unreserved: fine. 500 leaves the feeds -10: refused.
     expect(() => deploySettings("production", { DEPLOY_LAMBDA_CONCURRENCY_LIMIT: "600" })).not.toThrow();
-    expect(() => deploySettings("production", { DEPLOY_LAMBDA_CONCURRENCY_LIMIT: "500" })).toThrow(/feeds reservation must be a positive integer, got -10/);
-    expect(
-      concurrencyProblems({ accountLimit: 1000, reserved: { api: 500, feeds: 420, paymentWorker: 10 } }),
-    ).toEqual(["reservations leave 70 of the account's 1000 executions unreserved; AWS requires at least 100"]);
+    expect(() => deploySettings("production", { DEPLOY_LAMBDA_CONCURRENCY_LIMIT: "500" })).toThrow(
+      /feeds reservation must be a positive integer, got -10/,
+    );
+    expect(concurrencyProblems({ accountLimit: 1000, reserved: { api: 500, feeds: 420, paymentWorker: 10 } })).toEqual([
+      "reservations leave 70 of the account's 1000 executions unreserved; AWS requires at least 100",
+    ]);
   });
 
   it("refuses a worker reservation below the SQS event source's maxConcurrency, and a zero reservation (a switched-off function)", () => {
     expect(concurrencyProblems({ accountLimit: 1000, reserved: { api: 100, feeds: 100, paymentWorker: 5 } })).toEqual([
       `payment worker reservation 5 is below the SQS event source's maxConcurrency ${PAYMENT_WORKER_MAX_CONCURRENCY}`,
     ]);
-    expect(concurrencyProblems({ accountLimit: 1000, reserved: { api: 0, feeds: null, paymentWorker: null } })).toEqual(["api reservation must be a positive integer, got 0"]);
+    expect(concurrencyProblems({ accountLimit: 1000, reserved: { api: 0, feeds: null, paymentWorker: null } })).toEqual(
+      ["api reservation must be a positive integer, got 0"],
+    );
   });
 
   it("refuses a concurrency limit that is not a positive integer", () => {
     for (const text of ["0", "-5", "1.5", "lots"]) {
-      expect(() => deploySettings("production", { DEPLOY_LAMBDA_CONCURRENCY_LIMIT: text }), text).toThrow(/DEPLOY_LAMBDA_CONCURRENCY_LIMIT must be a positive integer/);
+      expect(() => deploySettings("production", { DEPLOY_LAMBDA_CONCURRENCY_LIMIT: text }), text).toThrow(
+        /DEPLOY_LAMBDA_CONCURRENCY_LIMIT must be a positive integer/,
+      );
     }
   });
 });

@@ -17,10 +17,15 @@ export function imageCheckingFunctionProps(app: Pick<App, "mode">): Pick<Functio
   if (app.mode !== "deploy") return { architecture: "arm_64" };
   const staged = stagedSharp("arm64");
   if (!staged) {
-    throw new Error("sharp for Linux arm64 is not staged: run `npm run native:stage` (npm run sst:deploy and sst:build do it first)");
+    throw new Error(
+      "sharp for Linux arm64 is not staged: run `npm run native:stage` (npm run sst:deploy and sst:build do it first)",
+    );
   }
   return {
     architecture: "arm_64",
-    copyFiles: staged.packages.map(({ name }) => ({ from: `${staged.nodeModules}/${name}`, to: `node_modules/${name}` })),
+    copyFiles: staged.packages.map(({ name }) => ({
+      from: `${staged.nodeModules}/${name}`,
+      to: `node_modules/${name}`,
+    })),
   };
 }

@@ -18,7 +18,11 @@ export interface DeadLetterQueueProps {
  * stage keeps data, retained when the stack is removed (CDK deletes queues by default): its
  * messages are the only record of the work that failed.
  */
-export function deadLetterQueue(scope: Construct, id: string, { retentionDays, retain, topic, what }: DeadLetterQueueProps): Queue {
+export function deadLetterQueue(
+  scope: Construct,
+  id: string,
+  { retentionDays, retain, topic, what }: DeadLetterQueueProps,
+): Queue {
   const queue = new Queue(scope, id, {
     retentionPeriod: Duration.days(retentionDays),
     encryption: QueueEncryption.SQS_MANAGED,

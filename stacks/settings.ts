@@ -10,13 +10,13 @@ import { assertConcurrencyFits, stageSettings, type StageSettings } from "../inf
  * Quotas shows it); production's feeds ceiling grows with it. Settings whose reservations cannot
  * deploy are refused here, before anything is synthesised.
  */
-export function deploySettings(
-  stage: string,
-  env: Record<string, string | undefined> = process.env,
-): StageSettings {
+export function deploySettings(stage: string, env: Record<string, string | undefined> = process.env): StageSettings {
   const limitText = env.DEPLOY_LAMBDA_CONCURRENCY_LIMIT?.trim();
   const accountConcurrencyLimit = limitText ? Number(limitText) : undefined;
-  if (accountConcurrencyLimit !== undefined && !(Number.isInteger(accountConcurrencyLimit) && accountConcurrencyLimit > 0)) {
+  if (
+    accountConcurrencyLimit !== undefined &&
+    !(Number.isInteger(accountConcurrencyLimit) && accountConcurrencyLimit > 0)
+  ) {
     throw new Error(`DEPLOY_LAMBDA_CONCURRENCY_LIMIT must be a positive integer, got '${limitText}'`);
   }
   const settings = stageSettings(stage, { accountConcurrencyLimit });

@@ -134,13 +134,9 @@ export interface CfnResource {
 }
 
 /** The one resource of `type` whose logical id starts with `idPrefix` (the construct id). */
-export function resourceOf(
-  template: TemplateType,
-  type: string,
-  idPrefix: string,
-): CfnResource & { id: string } {
-  const matches = Object.entries(template.findResources(type) as Record<string, CfnResource>).filter(
-    ([id]) => id.startsWith(idPrefix),
+export function resourceOf(template: TemplateType, type: string, idPrefix: string): CfnResource & { id: string } {
+  const matches = Object.entries(template.findResources(type) as Record<string, CfnResource>).filter(([id]) =>
+    id.startsWith(idPrefix),
   );
   if (matches.length !== 1) {
     throw new Error(`Expected one ${type} named ${idPrefix}*, found ${matches.length}`);
@@ -190,4 +186,3 @@ export function environmentOf(template: TemplateType, functionId: string): Recor
   const fn = resourceOf(template, "AWS::Lambda::Function", functionId);
   return (fn.Properties!.Environment as { Variables: Record<string, unknown> }).Variables;
 }
-

@@ -32,7 +32,11 @@ const REPO_ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const STAGE = "bench";
 
 const { values } = parseArgs({
-  options: { runs: { type: "string", default: "10" }, compare: { type: "boolean", default: false }, breakdown: { type: "boolean", default: false } },
+  options: {
+    runs: { type: "string", default: "10" },
+    compare: { type: "boolean", default: false },
+    breakdown: { type: "boolean", default: false },
+  },
 });
 const runs = Math.max(1, Number.parseInt(values.runs ?? "10", 10) || 10);
 
@@ -67,9 +71,23 @@ async function synthesise(scratch: string) {
     config: { ...options, stage: STAGE, ssmPrefix: `/sst/${options.name}/${STAGE}/` },
     stacks: config.stacks,
     metafile: { inputs: {}, outputs: {} },
-    paths: { root: REPO_ROOT, config: path.join(REPO_ROOT, "sst.config.ts"), out: scratch, artifacts: path.join(scratch, "artifacts") },
+    paths: {
+      root: REPO_ROOT,
+      config: path.join(REPO_ROOT, "sst.config.ts"),
+      out: scratch,
+      artifacts: path.join(scratch, "artifacts"),
+    },
   } as Parameters<typeof setProject>[0]);
-  const app = new App({ mode: "deploy", name: options.name, stage: STAGE, region: options.region ?? "us-east-1", account: "123456789012" }, { outdir: path.join(scratch, "cdk.out") });
+  const app = new App(
+    {
+      mode: "deploy",
+      name: options.name,
+      stage: STAGE,
+      region: options.region ?? "us-east-1",
+      account: "123456789012",
+    },
+    { outdir: path.join(scratch, "cdk.out") },
+  );
   await config.stacks(app);
   await app.finish();
   return app.synth();
@@ -126,7 +144,12 @@ interface Row {
 }
 
 /** The API built by SST's builder with other bundling, for `--compare`. */
-async function apiVariant(api: DeployedFunction, scratch: string, name: string, nodejs: Partial<FunctionBundling>): Promise<DeployedFunction> {
+async function apiVariant(
+  api: DeployedFunction,
+  scratch: string,
+  name: string,
+  nodejs: Partial<FunctionBundling>,
+): Promise<DeployedFunction> {
   const { useNodeHandler } = await import("sst/runtime/handlers/node.js");
   const out = path.join(scratch, "variants", name.replace(/\W+/g, "-"));
   const result = await useNodeHandler().build({
@@ -145,42 +168,46 @@ const LAYERS: readonly { name: string; source: (root: string) => string }[] = [
   { name: "(empty module)", source: () => "export const handler = () => undefined;" },
   {
     name: "+ DynamoDB client",
-    source: () => [
-      'import { DynamoDBClient } from "@aws-sdk/client-dynamodb";',
-      'import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";',
-      "const db = DynamoDBDocumentClient.from(new DynamoDBClient({}));",
-      "export const handler = () => db;",
-    ].join("\n"),
+    source: () =>
+      [
+        'import { DynamoDBClient } from "@aws-sdk/client-dynamodb";',
+        'import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";',
+        "const db = DynamoDBDocumentClient.from(new DynamoDBClient({}));",
+        "export const handler = () => db;",
+      ].join("\n"),
   },
   {
     name: "+ SSM client",
-    source: () => [
-      'import { DynamoDBClient } from "@aws-sdk/client-dynamodb";',
-      'import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";',
-      'import { SSMClient } from "@aws-sdk/client-ssm";',
-      "const clients = [DynamoDBDocumentClient.from(new DynamoDBClient({})), new SSMClient({})];",
-      "export const handler = () => clients;",
-    ].join("\n"),
+    source: () =>
+      [
+        'import { DynamoDBClient } from "@aws-sdk/client-dynamodb";',
+        'import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";',
+        'import { SSMClient } from "@aws-sdk/client-ssm";',
+        "const clients = [DynamoDBDocumentClient.from(new DynamoDBClient({})), new SSMClient({})];",
+        "export const handler = () => clients;",
+      ].join("\n"),
   },
   {
     name: "core context (lambda/context.ts)",
-    source: (root) => [
-      `import { lambdaContext } from ${JSON.stringify(path.join(root, "packages/functions/src/lambda/context.ts"))};`,
-      "const core = await lambdaContext();",
-      "export const handler = () => core;",
-    ].join("\n"),
+    source: (root) =>
+      [
+        `import { lambdaContext } from ${JSON.stringify(path.join(root, "packages/functions/src/lambda/context.ts"))};`,
+        "const core = await lambdaContext();",
+        "export const handler = () => core;",
+      ].join("\n"),
   },
   {
     name: "+ middleware (compose.ts)",
-    source: (root) => [
-      'import { Hono } from "hono";',
-      'import { handle } from "hono/aws-lambda";',
-      `import { createRequestMetrics } from ${JSON.stringify(path.join(root, "packages/core/src/metrics/service.ts"))};`,
-      `import { composeApp } from ${JSON.stringify(path.join(root, "packages/functions/src/compose.ts"))};`,
-      `import { lambdaContext } from ${JSON.stringify(path.join(root, "packages/functions/src/lambda/context.ts"))};`,
-      "const core = await lambdaContext();",
-      "export const handler = handle(composeApp(core, createRequestMetrics(core), new Hono()));",
-    ].join("\n"),
+    source: (root) =>
+      [
+        'import { Hono } from "hono";',
+        'import { handle } from "hono/aws-lambda";',
+        `import { createRequestMetrics } from ${JSON.stringify(path.join(root, "packages/core/src/metrics/service.ts"))};`,
+        `import { composeApp } from ${JSON.stringify(path.join(root, "packages/functions/src/compose.ts"))};`,
+        `import { lambdaContext } from ${JSON.stringify(path.join(root, "packages/functions/src/lambda/context.ts"))};`,
+        "const core = await lambdaContext();",
+        "export const handler = handle(composeApp(core, createRequestMetrics(core), new Hono()));",
+      ].join("\n"),
   },
 ];
 
@@ -244,11 +271,16 @@ async function main() {
       const deployed = functionBundling();
       functions.push(
         await apiVariant(api, scratch, "AWS SDK external", functionBundling({ externalSdk: true })),
-        await apiVariant(api, scratch, "SST defaults", { format: "esm", esbuild: { external: [...(deployed.esbuild.external ?? [])] } }),
+        await apiVariant(api, scratch, "SST defaults", {
+          format: "esm",
+          esbuild: { external: [...(deployed.esbuild.external ?? [])] },
+        }),
       );
     }
 
-    const layers = values.breakdown ? await layerFunctions(functions.find((fn) => fn.handler.endsWith("/api.handler"))!, scratch) : [];
+    const layers = values.breakdown
+      ? await layerFunctions(functions.find((fn) => fn.handler.endsWith("/api.handler"))!, scratch)
+      : [];
     const measured = [...functions, ...layers];
     const times = await initTimes(measured);
     const rows: Row[] = measured.map((fn, index) => ({
@@ -261,8 +293,11 @@ async function main() {
       init: times[index]!,
     }));
 
-    console.log(`\nEvery function of the app: Node ${process.version}, ${runs} fresh imports each, in rounds (median, min-max)`);
-    if (layers.length > 0) console.log("The rows from (empty module) on add one layer each to the row above (--breakdown).");
+    console.log(
+      `\nEvery function of the app: Node ${process.version}, ${runs} fresh imports each, in rounds (median, min-max)`,
+    );
+    if (layers.length > 0)
+      console.log("The rows from (empty module) on add one layer each to the row above (--breakdown).");
     console.table(
       rows.map((row) => {
         const wall = row.init.map((time) => time.wallMs);
@@ -286,7 +321,9 @@ async function main() {
       const cpu = cpuOf(name);
       return `${name} init CPU <= ${ms} ms ${cpu === undefined ? "(no such function)" : cpu <= ms ? "met" : "MISSED"}`;
     };
-    console.log(`Targets: ${target("Api", 250)}; ${target("Feeds", 150)} (load average ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} cores)`);
+    console.log(
+      `Targets: ${target("Api", 250)}; ${target("Feeds", 150)} (load average ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} cores)`,
+    );
   } finally {
     // SST's logger opens <out>/debug.log lazily; removing the folder before that open makes
     // the process fail on exit, so wait for it (the stack tests do the same).

@@ -85,7 +85,8 @@ function options(): Options {
   });
   const num = (name: string, text: string, min: number, integer = true) => {
     const value = Number(text);
-    if (!Number.isFinite(value) || (integer && !Number.isInteger(value)) || value < min) throw new Error(`--${name} must be ${integer ? "an integer" : "a number"} >= ${min}`);
+    if (!Number.isFinite(value) || (integer && !Number.isInteger(value)) || value < min)
+      throw new Error(`--${name} must be ${integer ? "an integer" : "a number"} >= ${min}`);
     return value;
   };
   const feed: Record<string, string> = {};
@@ -124,7 +125,9 @@ function readUnitsOf(name: string, input: Record<string, unknown>): number {
   const unit = input.ConsistentRead ? 1 : 0.5;
   if (name === "Query" || name === "GetItem" || name === "Scan") return unit;
   if (name === "BatchGetItem") {
-    const requests = Object.values((input.RequestItems ?? {}) as Record<string, { Keys?: unknown[]; ConsistentRead?: boolean }>);
+    const requests = Object.values(
+      (input.RequestItems ?? {}) as Record<string, { Keys?: unknown[]; ConsistentRead?: boolean }>,
+    );
     return requests.reduce((sum, table) => sum + (table.Keys?.length ?? 0) * (table.ConsistentRead ? 1 : 0.5), 0);
   }
   if (name === "TransactGetItems") return 2 * ((input.TransactItems as unknown[] | undefined)?.length ?? 0);
@@ -157,7 +160,12 @@ function javaPid(port: number): number | null {
       const args = readFileSync(`/proc/${entry}/cmdline`, "utf8").split("\0");
       const at = args.indexOf("-port");
       // The JVM itself, not the watchdog shell whose command line carries the same arguments.
-      if (args[0]?.endsWith("java") && args.some((arg) => arg.endsWith("DynamoDBLocal.jar")) && args[at + 1] === String(port)) return Number(entry);
+      if (
+        args[0]?.endsWith("java") &&
+        args.some((arg) => arg.endsWith("DynamoDBLocal.jar")) &&
+        args[at + 1] === String(port)
+      )
+        return Number(entry);
     } catch {
       // The process ended while we looked.
     }
@@ -211,20 +219,37 @@ interface BenchUser {
 }
 
 async function postJson(base: string, path: string, body: unknown, headers: Record<string, string> = {}) {
-  const response = await fetch(`${base}${path}`, { method: "POST", headers: { "Content-Type": "application/json", ...headers }, body: JSON.stringify(body) });
+  const response = await fetch(`${base}${path}`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", ...headers },
+    body: JSON.stringify(body),
+  });
   const text = await response.text();
-  return { status: response.status, body: (text ? JSON.parse(text) : null) as { data?: Record<string, unknown> } | null, text };
+  return {
+    status: response.status,
+    body: (text ? JSON.parse(text) : null) as { data?: Record<string, unknown> } | null,
+    text,
+  };
 }
 
 async function registerUser(base: string, index: number, run: string): Promise<BenchUser> {
-  const registered = await postJson(base, "/api/v1/auth/register", { email: `feed-${run}-${index}@bench.example`, password: "bench password 1", first_name: "Feed", last_name: `Bench${index}` });
+  const registered = await postJson(base, "/api/v1/auth/register", {
+    email: `feed-${run}-${index}@bench.example`,
+    password: "bench password 1",
+    first_name: "Feed",
+    last_name: `Bench${index}`,
+  });
   if (registered.status !== 201) throw new Error(`register failed: ${registered.status} ${registered.text}`);
   const { token, user } = registered.body!.data as { token: string; user: { id: string } };
-  const account = await postJson(base, "/api/v1/ledger/accounts", { name: `Feed ${index}`, currency: "USD" }, { Authorization: `Bearer ${token}` });
+  const account = await postJson(
+    base,
+    "/api/v1/ledger/accounts",
+    { name: `Feed ${index}`, currency: "USD" },
+    { Authorization: `Bearer ${token}` },
+  );
   if (account.status !== 201) throw new Error(`account failed: ${account.status} ${account.text}`);
   return { index, id: user.id, token, accountId: String(account.body!.data!.id) };
 }
-
 
 /* ------------------------------------------------------------ SSE clients */
 
@@ -260,7 +285,9 @@ async function runClient(base: string, client: Client, retryMs: number, ready: (
     if (lastEventId) headers["Last-Event-ID"] = lastEventId;
     let response: Response;
     try {
-      response = await fetch(`${base}/api/grpc/ledger/stream?userId=${encodeURIComponent(client.user.id)}`, { headers });
+      response = await fetch(`${base}/api/grpc/ledger/stream?userId=${encodeURIComponent(client.user.id)}`, {
+        headers,
+      });
     } catch (error) {
       if (!announced) throw error;
       // After the first open, behave like EventSource: wait the retry hint and resume.
@@ -290,7 +317,13 @@ async function runClient(base: string, client: Client, retryMs: number, ready: (
         const data = JSON.parse(message.data) as { transactionId?: string; accountId?: string; at: string };
         const key = `${data.transactionId ?? "-"}|${message.event ?? "message"}|${data.accountId ?? ""}`;
         client.seen.set(key, (client.seen.get(key) ?? 0) + 1);
-        deliveries.push({ client: client.index, key, transactionId: data.transactionId ?? "", receivedAt, committedAt: Date.parse(data.at) });
+        deliveries.push({
+          client: client.index,
+          key,
+          transactionId: data.transactionId ?? "",
+          receivedAt,
+          committedAt: Date.parse(data.at),
+        });
       }
     } catch {
       // The stream ended (the server's clean end, or our close()).
@@ -313,7 +346,13 @@ interface Write {
 }
 
 /** Deposits at a steady rate (open loop: each starts on schedule, whether or not the previous one has answered). */
-async function runWriters(base: string, users: BenchUser[], rate: number, seconds: number, run: string): Promise<Write[]> {
+async function runWriters(
+  base: string,
+  users: BenchUser[],
+  rate: number,
+  seconds: number,
+  run: string,
+): Promise<Write[]> {
   const writes: Promise<Write>[] = [];
   const started = performance.now();
   const total = Math.floor(rate * seconds);
@@ -326,9 +365,20 @@ async function runWriters(base: string, users: BenchUser[], rate: number, second
       (async () => {
         const begin = performance.now();
         try {
-          const reply = await postJson(base, "/api/v1/ledger/transactions/deposit", { account_id: user.accountId, amount: "1.00" }, { Authorization: `Bearer ${user.token}`, "Idempotency-Key": `feeds-${run}-${k}` });
+          const reply = await postJson(
+            base,
+            "/api/v1/ledger/transactions/deposit",
+            { account_id: user.accountId, amount: "1.00" },
+            { Authorization: `Bearer ${user.token}`, "Idempotency-Key": `feeds-${run}-${k}` },
+          );
           const ackAt = Date.now();
-          return { user, transactionId: reply.status === 201 ? String(reply.body!.data!.id) : null, ackAt, status: reply.status, latencyMs: performance.now() - begin };
+          return {
+            user,
+            transactionId: reply.status === 201 ? String(reply.body!.data!.id) : null,
+            ackAt,
+            status: reply.status,
+            latencyMs: performance.now() - begin,
+          };
         } catch {
           return { user, transactionId: null, ackAt: Date.now(), status: 0, latencyMs: performance.now() - begin };
         }
@@ -339,18 +389,28 @@ async function runWriters(base: string, users: BenchUser[], rate: number, second
 }
 
 /** The events one deposit announces in its owner's feed. */
-const expectedKeys = (write: Write) => [`${write.transactionId}|balanceUpdate|${write.user.accountId}`, `${write.transactionId}|transactionCreated|`];
+const expectedKeys = (write: Write) => [
+  `${write.transactionId}|balanceUpdate|${write.user.accountId}`,
+  `${write.transactionId}|transactionCreated|`,
+];
 
 /* ------------------------------------------------------------ figures */
 
-const percentile = (sorted: number[], p: number) => (sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!);
+const percentile = (sorted: number[], p: number) =>
+  sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 const ms = (value: number) => (Number.isFinite(value) ? `${Math.round(value)} ms` : "-");
 const usd = (value: number) => `$${value.toFixed(value < 1 ? 4 : 2)}`;
 const pct = (value: number) => (Number.isFinite(value) ? `${value.toFixed(0)}%` : "n/a");
 
 function summary(values: number[]) {
   const sorted = [...values].sort((a, b) => a - b);
-  return { p50: percentile(sorted, 50), p95: percentile(sorted, 95), p99: percentile(sorted, 99), max: sorted[sorted.length - 1] ?? Number.NaN, count: sorted.length };
+  return {
+    p50: percentile(sorted, 50),
+    p95: percentile(sorted, 95),
+    p99: percentile(sorted, 99),
+    max: sorted[sorted.length - 1] ?? Number.NaN,
+    count: sorted.length,
+  };
 }
 
 /* ------------------------------------------------------------ main */
@@ -410,26 +470,46 @@ async function main(): Promise<void> {
       .map(([name, value]) => `${name}=${value}${name in opts.feed ? " (set)" : ""}`)
       .join(" ");
 
-    console.log(`feeds benchmark: ${opts.clients} SSE clients over ${opts.users} users (${(opts.clients / opts.users).toFixed(1)} clients per user), ${opts.rate} deposits/s for ${opts.duration} s, idle ${opts.idle} s`);
-    console.log(`DynamoDB Local (in memory) on ${dynamo.endpoint}${dynamoPid ? ` (pid ${dynamoPid})` : ""}; app on ${base}`);
+    console.log(
+      `feeds benchmark: ${opts.clients} SSE clients over ${opts.users} users (${(opts.clients / opts.users).toFixed(1)} clients per user), ${opts.rate} deposits/s for ${opts.duration} s, idle ${opts.idle} s`,
+    );
+    console.log(
+      `DynamoDB Local (in memory) on ${dynamo.endpoint}${dynamoPid ? ` (pid ${dynamoPid})` : ""}; app on ${base}`,
+    );
     console.log(`settings: ${feedSettings}`);
 
     const loadAtStart = loadavg()[0]!;
     const setupStarted = performance.now();
     const users = await inBatches(opts.users, 8, (index) => registerUser(base, index, run));
-    console.log(`setup: ${opts.users} users registered with one account each over HTTP in ${((performance.now() - setupStarted) / 1000).toFixed(1)} s`);
+    console.log(
+      `setup: ${opts.users} users registered with one account each over HTTP in ${((performance.now() - setupStarted) / 1000).toFixed(1)} s`,
+    );
 
     // Open every stream and wait for its first cursor event: from then on it is live.
     const openStarted = performance.now();
     const readiness: Promise<void>[] = [];
     const running: Promise<void>[] = [];
     for (let index = 0; index < opts.clients; index++) {
-      const client: Client = { index, user: users[index % users.length]!, seen: new Map(), stream: null, cleanEnds: 0, drops: 0, failure: null };
+      const client: Client = {
+        index,
+        user: users[index % users.length]!,
+        seen: new Map(),
+        stream: null,
+        cleanEnds: 0,
+        drops: 0,
+        failure: null,
+      };
       clients.push(client);
-      readiness.push(new Promise<void>((resolve) => running.push(runClient(base, client, config.FEED_RETRY_MS, resolve).catch((error: unknown) => {
-        client.failure = (error as Error).message;
-        resolve();
-      }))));
+      readiness.push(
+        new Promise<void>((resolve) =>
+          running.push(
+            runClient(base, client, config.FEED_RETRY_MS, resolve).catch((error: unknown) => {
+              client.failure = (error as Error).message;
+              resolve();
+            }),
+          ),
+        ),
+      );
     }
     await Promise.all(readiness);
     const failed = clients.filter((client) => client.failure);
@@ -446,7 +526,9 @@ async function main(): Promise<void> {
     const live = liveCpu.stop();
     const acked = writes.filter((write) => write.transactionId);
     const writeErrors = writes.length - acked.length;
-    console.log(`live: ${acked.length} deposits acknowledged in ${writeSeconds.toFixed(1)} s (${(acked.length / writeSeconds).toFixed(1)}/s), ${writeErrors} failed; draining`);
+    console.log(
+      `live: ${acked.length} deposits acknowledged in ${writeSeconds.toFixed(1)} s (${(acked.length / writeSeconds).toFixed(1)}/s), ${writeErrors} failed; draining`,
+    );
 
     // What each client should have: the two events of every deposit of its user.
     const expectedOf = new Map<string, string[]>();
@@ -455,15 +537,21 @@ async function main(): Promise<void> {
       keys.push(...expectedKeys(write));
       expectedOf.set(write.user.id, keys);
     }
-    const missingOf = (client: Client) => (expectedOf.get(client.user.id) ?? []).filter((key) => !client.seen.has(key)).length;
+    const missingOf = (client: Client) =>
+      (expectedOf.get(client.user.id) ?? []).filter((key) => !client.seen.has(key)).length;
     const drainStarted = performance.now();
-    while (performance.now() - drainStarted < opts.drain * 1000 && clients.some((client) => missingOf(client) > 0)) await sleep(50);
+    while (performance.now() - drainStarted < opts.drain * 1000 && clients.some((client) => missingOf(client) > 0))
+      await sleep(50);
     const drainSeconds = (performance.now() - drainStarted) / 1000;
 
     /* ---- delivery figures */
     const ackOf = new Map(acked.map((write) => [write.transactionId!, write.ackAt]));
     const commitLatency = summary(deliveries.map((delivery) => delivery.receivedAt - delivery.committedAt));
-    const ackLatency = summary(deliveries.filter((delivery) => ackOf.has(delivery.transactionId)).map((delivery) => delivery.receivedAt - ackOf.get(delivery.transactionId)!));
+    const ackLatency = summary(
+      deliveries
+        .filter((delivery) => ackOf.has(delivery.transactionId))
+        .map((delivery) => delivery.receivedAt - ackOf.get(delivery.transactionId)!),
+    );
     const writeLatency = summary(writes.map((write) => write.latencyMs));
     let expectedTotal = 0;
     let delivered = 0;
@@ -490,14 +578,22 @@ async function main(): Promise<void> {
     // A write whose commit took longer than the settle window can be passed by a reader and then
     // waits for the next late rescan (FEED_LATE_SCAN_MS) or a later item of its chain.
     const stampOf = new Map<string, number>();
-    for (const delivery of deliveries) stampOf.set(delivery.transactionId, Math.min(stampOf.get(delivery.transactionId) ?? Infinity, delivery.committedAt));
-    const commitTimes = acked.filter((write) => stampOf.has(write.transactionId!)).map((write) => write.ackAt - stampOf.get(write.transactionId!)!);
+    for (const delivery of deliveries)
+      stampOf.set(
+        delivery.transactionId,
+        Math.min(stampOf.get(delivery.transactionId) ?? Infinity, delivery.committedAt),
+      );
+    const commitTimes = acked
+      .filter((write) => stampOf.has(write.transactionId!))
+      .map((write) => write.ackAt - stampOf.get(write.transactionId!)!);
     const slowCommits = commitTimes.filter((took) => took > config.FEED_SETTLE_MS).length;
     const overSecond = deliveries.filter((delivery) => delivery.receivedAt - delivery.committedAt > 1000).length;
 
     /* ---- idle phase */
     const idleRamp = opts.idleRamp ?? config.FEED_LOOKBACK_MS / 1000 + 5;
-    console.log(`idle: ${idleRamp} s for polling to slow down and the lookback window to pass, then ${opts.idle} s counted`);
+    console.log(
+      `idle: ${idleRamp} s for polling to slow down and the lookback window to pass, then ${opts.idle} s counted`,
+    );
     await sleep(idleRamp * 1000);
     counters = newCounters();
     const idleCpu = cpuWindow(dynamoPid);

@@ -25,7 +25,14 @@ export interface Counters {
   landings: Landings;
 }
 
-export const newCounters = (): Counters => ({ calls: new Map(), transactions: 0, transactItems: 0, cancelled: 0, cancelReasons: new Map(), landings: new Map() });
+export const newCounters = (): Counters => ({
+  calls: new Map(),
+  transactions: 0,
+  transactItems: 0,
+  cancelled: 0,
+  cancelReasons: new Map(),
+  landings: new Map(),
+});
 
 /** The partition key attributes: the base table's, then each index's. */
 const PARTITIONS: { name: string; attribute: string }[] = [
@@ -61,8 +68,20 @@ function land(landings: Landings, written: WrittenItem): void {
 /** The items one write call wrote, by command. */
 function writtenItems(command: string, input: Record<string, unknown>): WrittenItem[] {
   if (command === "TransactWriteItems") {
-    const items = (input.TransactItems ?? []) as { Put?: { Item?: Record<string, unknown> }; Update?: { Key?: Record<string, unknown> }; Delete?: { Key?: Record<string, unknown> } }[];
-    return items.flatMap((entry): WrittenItem[] => (entry.Put ? [{ item: entry.Put.Item }] : entry.Update ? [{ key: entry.Update.Key }] : entry.Delete ? [{ key: entry.Delete.Key }] : []));
+    const items = (input.TransactItems ?? []) as {
+      Put?: { Item?: Record<string, unknown> };
+      Update?: { Key?: Record<string, unknown> };
+      Delete?: { Key?: Record<string, unknown> };
+    }[];
+    return items.flatMap((entry): WrittenItem[] =>
+      entry.Put
+        ? [{ item: entry.Put.Item }]
+        : entry.Update
+          ? [{ key: entry.Update.Key }]
+          : entry.Delete
+            ? [{ key: entry.Delete.Key }]
+            : [],
+    );
   }
   if (command === "PutItem") return [{ item: input.Item as Record<string, unknown> }];
   if (command === "UpdateItem" || command === "DeleteItem") return [{ key: input.Key as Record<string, unknown> }];
@@ -89,7 +108,11 @@ export function instrument(ctx: CoreContext, current: () => Counters): void {
         if (name === "TransactWriteItems") {
           counters.cancelled += 1;
           const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
-          const label = reasons.map((reason) => reason.Code ?? "None").filter((code) => code !== "None").join("+") || (error as Error).name;
+          const label =
+            reasons
+              .map((reason) => reason.Code ?? "None")
+              .filter((code) => code !== "None")
+              .join("+") || (error as Error).name;
           counters.cancelReasons.set(label, (counters.cancelReasons.get(label) ?? 0) + 1);
         }
         throw error;
@@ -121,4 +144,5 @@ export function hotspots(landings: Landings, keep = 2): Hotspot[] {
 }
 
 /** A key names its owner or account; the benchmark's ids are long and random, so shorten them. */
-export const shortKey = (key: string) => key.replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, (id) => `${id.slice(0, 8)}…`);
+export const shortKey = (key: string) =>
+  key.replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, (id) => `${id.slice(0, 8)}…`);

@@ -22,10 +22,14 @@ import "../local/cli";
 import { startDynamoDbLocal, type DynamoDbLocal } from "../local/dynamodb-local";
 import { releaseStore, stopOnceOnExit } from "./teardown";
 
-const { values } = parseArgs({ options: { workers: { type: "string", default: "16" }, duration: { type: "string", default: "5" } }, strict: true });
+const { values } = parseArgs({
+  options: { workers: { type: "string", default: "16" }, duration: { type: "string", default: "5" } },
+  strict: true,
+});
 const workers = Number(values.workers);
 const duration = Number(values.duration);
-if (!Number.isInteger(workers) || workers < 1 || !Number.isInteger(duration) || duration < 1) throw new Error("--workers and --duration must be positive integers");
+if (!Number.isInteger(workers) || workers < 1 || !Number.isInteger(duration) || duration < 1)
+  throw new Error("--workers and --duration must be positive integers");
 
 const BALANCES = 100;
 /** About the size of a real version item (the ledger benchmark prints ~1,290 B of JSON). */
@@ -54,14 +58,22 @@ async function main(): Promise<void> {
   try {
     dynamo = await startDynamoDbLocal();
     ctx = createContext(
-      loadConfig({ STAGE: "bench", TABLE_NAME: tableName, DYNAMODB_ENDPOINT: dynamo.endpoint, S3_ENDPOINT: "http://127.0.0.1:9", LOG_LEVEL: "silent" }),
+      loadConfig({
+        STAGE: "bench",
+        TABLE_NAME: tableName,
+        DYNAMODB_ENDPOINT: dynamo.endpoint,
+        S3_ENDPOINT: "http://127.0.0.1:9",
+        LOG_LEVEL: "silent",
+      }),
     );
     const db = ctx.db;
     await ensureTable(db);
     const table = db.table;
     const balanceKey = (n: number) => ({ pk: `PROBE#${n}`, sk: "BAL#000000000001" });
     for (let n = 0; n < BALANCES; n++) {
-      await db.doc.send(new PutCommand({ TableName: table, Item: { ...balanceKey(n), available: 1e12, version: 1, padding } }));
+      await db.doc.send(
+        new PutCommand({ TableName: table, Item: { ...balanceKey(n), available: 1e12, version: 1, padding } }),
+      );
     }
     const pick = () => Math.floor(Math.random() * BALANCES);
     const pair = () => {
@@ -71,7 +83,14 @@ async function main(): Promise<void> {
     const put = (id: string, index: number) => ({
       Put: {
         TableName: table,
-        Item: { pk: `RAW#${id}#${index}`, sk: "BAL#000000000001", padding, gsi1pk: `RAW#${id}#${index}`, gsi1sk: "t", ...(index > 0 ? { gsi2pk: `RAWF#${id}`, gsi2sk: "t" } : {}) },
+        Item: {
+          pk: `RAW#${id}#${index}`,
+          sk: "BAL#000000000001",
+          padding,
+          gsi1pk: `RAW#${id}#${index}`,
+          gsi1sk: "t",
+          ...(index > 0 ? { gsi2pk: `RAWF#${id}`, gsi2sk: "t" } : {}),
+        },
         ConditionExpression: "attribute_not_exists(pk)",
       },
     });
@@ -81,13 +100,29 @@ async function main(): Promise<void> {
     };
     const headQuery = () =>
       db.doc.send(
-        new QueryCommand({ TableName: table, KeyConditionExpression: "pk = :pk AND begins_with(sk, :bal)", ExpressionAttributeValues: { ":pk": `PROBE#${pick()}`, ":bal": "BAL#" }, ScanIndexForward: false, Limit: 1, ConsistentRead: true }),
+        new QueryCommand({
+          TableName: table,
+          KeyConditionExpression: "pk = :pk AND begins_with(sk, :bal)",
+          ExpressionAttributeValues: { ":pk": `PROBE#${pick()}`, ":bal": "BAL#" },
+          ScanIndexForward: false,
+          Limit: 1,
+          ConsistentRead: true,
+        }),
       );
     const get = () => db.doc.send(new GetCommand({ TableName: table, Key: balanceKey(pick()), ConsistentRead: true }));
     const cancelled = () => {
       const [a, b] = pair();
-      const existing = (n: number) => ({ Put: { TableName: table, Item: { ...balanceKey(n), padding }, ConditionExpression: "attribute_not_exists(pk)", ReturnValuesOnConditionCheckFailure: "ALL_OLD" as const } });
-      return db.doc.send(new TransactWriteCommand({ TransactItems: [put(randomUUID(), 0), existing(a), existing(b)] })).catch(() => undefined);
+      const existing = (n: number) => ({
+        Put: {
+          TableName: table,
+          Item: { ...balanceKey(n), padding },
+          ConditionExpression: "attribute_not_exists(pk)",
+          ReturnValuesOnConditionCheckFailure: "ALL_OLD" as const,
+        },
+      });
+      return db.doc
+        .send(new TransactWriteCommand({ TransactItems: [put(randomUUID(), 0), existing(a), existing(b)] }))
+        .catch(() => undefined);
     };
     const readThenWrite = async () => {
       await Promise.all([headQuery(), headQuery()]);
@@ -103,7 +138,9 @@ async function main(): Promise<void> {
           ExpressionAttributeValues: { ":delta": delta, ":one": 1, ":floor": Math.max(0, -delta) },
         },
       });
-      return db.doc.send(new TransactWriteCommand({ TransactItems: [put(randomUUID(), 0), update(a, -1), update(b, 1)] }));
+      return db.doc.send(
+        new TransactWriteCommand({ TransactItems: [put(randomUUID(), 0), update(a, -1), update(b, 1)] }),
+      );
     };
     let conflicts = 0;
     const counted = (write: Promise<unknown>) => write.catch(() => void (conflicts += 1));
@@ -114,9 +151,14 @@ async function main(): Promise<void> {
       ["cancelled TransactWriteItems, 3 items, ALL_OLD", cancelled],
       ["2 head Queries then 3 Puts (read-then-write floor)", readThenWrite],
       ["Put + 2 conditional ADD Updates, 100 balances", () => counted(adding(...pair()))],
-      ["Put + 2 conditional ADD Updates, one hot balance", () => counted(adding(0, 1 + Math.floor(Math.random() * (BALANCES - 1))))],
+      [
+        "Put + 2 conditional ADD Updates, one hot balance",
+        () => counted(adding(0, 1 + Math.floor(Math.random() * (BALANCES - 1)))),
+      ],
     ];
-    console.log(`ledger probe: ${workers} workers, ${duration} s per phase (1 s warm-up each), DynamoDB Local in memory`);
+    console.log(
+      `ledger probe: ${workers} workers, ${duration} s per phase (1 s warm-up each), DynamoDB Local in memory`,
+    );
     // The JVM compiles DynamoDB Local's hot paths in its first seconds: warm it before measuring.
     await measure(raw, 10);
     // The machine's load drifts: each call is measured right after the ceiling, and set against it.
@@ -127,7 +169,13 @@ async function main(): Promise<void> {
       conflicts = 0;
       const rate = await measure(op, duration);
       const cancelled = conflicts / (rate * duration);
-      rows.push({ call: name, "ops/s": rate.toFixed(0), "ceiling ops/s": ceiling.toFixed(0), "of ceiling": (rate / ceiling).toFixed(2), "cancelled/op": cancelled ? cancelled.toFixed(3) : "0" });
+      rows.push({
+        call: name,
+        "ops/s": rate.toFixed(0),
+        "ceiling ops/s": ceiling.toFixed(0),
+        "of ceiling": (rate / ceiling).toFixed(2),
+        "cancelled/op": cancelled ? cancelled.toFixed(3) : "0",
+      });
     }
     console.table(rows);
   } finally {

@@ -73,7 +73,8 @@ function options(): Options {
   };
   const accounts = int("accounts", values.accounts, 2);
   const owners = int("owners", values.owners, 1);
-  if (accounts % owners !== 0 || accounts / owners < 2) throw new Error("--accounts must be a multiple of --owners, at least 2 accounts per owner");
+  if (accounts % owners !== 0 || accounts / owners < 2)
+    throw new Error("--accounts must be a multiple of --owners, at least 2 accounts per owner");
   return {
     workers: int("workers", values.workers, 1),
     accounts,
@@ -106,10 +107,17 @@ interface PhaseResult {
 /** The accounts one batch draws from: 50 journals + 25 chains stay within a transaction's 100 items. */
 const BATCH_ACCOUNTS = 25;
 
-const percentile = (sorted: number[], p: number) => (sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!);
+const percentile = (sorted: number[], p: number) =>
+  sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 
 /** W workers call `op` back to back until the deadline; each call's latency is recorded. */
-async function runPhase(name: string, workers: number, seconds: number, op: (worker: number, seq: number) => Promise<void>, postings = 1): Promise<PhaseResult> {
+async function runPhase(
+  name: string,
+  workers: number,
+  seconds: number,
+  op: (worker: number, seq: number) => Promise<void>,
+  postings = 1,
+): Promise<PhaseResult> {
   counters = newCounters();
   const latencies: number[] = [];
   const errors = new Map<string, number>();
@@ -151,7 +159,9 @@ async function main(): Promise<void> {
   const stop = stopOnceOnExit(() => releaseStore(tableName, ctx ? [ctx, ...peers] : [], dynamo));
 
   try {
-    console.log(`ledger benchmark: ${opts.workers} workers, ${opts.accounts} accounts, ${opts.duration} s per phase (warm-up ${opts.warmup} s)${opts.hot ? ", --hot" : ""}`);
+    console.log(
+      `ledger benchmark: ${opts.workers} workers, ${opts.accounts} accounts, ${opts.duration} s per phase (warm-up ${opts.warmup} s)${opts.hot ? ", --hot" : ""}`,
+    );
     dynamo = await startDynamoDbLocal();
     console.log(`DynamoDB Local (in memory) on ${dynamo.endpoint}`);
     const config = loadConfig({
@@ -181,7 +191,12 @@ async function main(): Promise<void> {
     const fund = async (index: number, name: string) => {
       const owner = ownerOf(index);
       const created = await createAccount(core, owner, { name, currency: "USD", type: "bank" }, null);
-      const funded = await deposit(core, owner, { account_id: created.account.id, amount: "1000000.00" }, `fund-${index}`);
+      const funded = await deposit(
+        core,
+        owner,
+        { account_id: created.account.id, amount: "1000000.00" },
+        `fund-${index}`,
+      );
       const journalId = (JSON.parse(funded.body) as { data: { id: string } }).data.id;
       // Above the four-eyes threshold: approved by a second person, as the product requires.
       await decideDeposit(core, journalId, BENCH_APPROVER, { decision: "approve", reason: "Benchmark funding" });
@@ -197,7 +212,9 @@ async function main(): Promise<void> {
     // The hot account belongs to owner 0 (index O * N is a multiple of O).
     const hotAccount = await fund(opts.accounts * opts.owners, "Hot treasury");
     const ownAccounts = accountIds.filter((_, index) => index % opts.owners === 0);
-    console.log(`setup: ${opts.accounts + 1} funded accounts in ${((performance.now() - setupStarted) / 1000).toFixed(1)} s`);
+    console.log(
+      `setup: ${opts.accounts + 1} funded accounts in ${((performance.now() - setupStarted) / 1000).toFixed(1)} s`,
+    );
 
     /** Two different accounts of one owner, and that owner. */
     const randomPair = () => {
@@ -216,15 +233,27 @@ async function main(): Promise<void> {
     for (const peer of peers) instrument(peer);
     const shared = () => core;
     const ownInstance = (worker: number) => (worker === 0 ? core : peers[worker - 1]!);
-    const uniformTransfer = (phase: string, via: (worker: number) => CoreContext) => async (worker: number, seq: number) => {
-      const [from, to, owner] = randomPair();
-      const result: WriteResult = await transfer(via(worker), owner, { from_account_id: from, to_account_id: to, amount: amount() }, `${phase}-${run}-${worker}-${seq}`);
-      if (result.replayed) throw new Error("unexpected replay");
-    };
-    const hotTransfer = (phase: string, via: (worker: number) => CoreContext) => async (worker: number, seq: number) => {
-      const to = ownAccounts[Math.floor(Math.random() * ownAccounts.length)]!;
-      await transfer(via(worker), ownerOf(0), { from_account_id: hotAccount, to_account_id: to, amount: amount() }, `${phase}-${run}-${worker}-${seq}`);
-    };
+    const uniformTransfer =
+      (phase: string, via: (worker: number) => CoreContext) => async (worker: number, seq: number) => {
+        const [from, to, owner] = randomPair();
+        const result: WriteResult = await transfer(
+          via(worker),
+          owner,
+          { from_account_id: from, to_account_id: to, amount: amount() },
+          `${phase}-${run}-${worker}-${seq}`,
+        );
+        if (result.replayed) throw new Error("unexpected replay");
+      };
+    const hotTransfer =
+      (phase: string, via: (worker: number) => CoreContext) => async (worker: number, seq: number) => {
+        const to = ownAccounts[Math.floor(Math.random() * ownAccounts.length)]!;
+        await transfer(
+          via(worker),
+          ownerOf(0),
+          { from_account_id: hotAccount, to_account_id: to, amount: amount() },
+          `${phase}-${run}-${worker}-${seq}`,
+        );
+      };
     /** One batch of `size` transfers between random accounts of one owner, all or nothing. */
     const batchOf = (size: number) => async (worker: number, seq: number) => {
       const owner = Math.floor(Math.random() * opts.owners);
@@ -233,7 +262,10 @@ async function main(): Promise<void> {
       // its accounts from a window of at most 25 of the owner's (with --accounts 1000, a batch
       // of 50 over 100 accounts was refused: batch_too_large).
       const first = Math.floor(Math.random() * all.length);
-      const mine = all.length <= BATCH_ACCOUNTS ? all : Array.from({ length: BATCH_ACCOUNTS }, (_, offset) => all[(first + offset) % all.length]!);
+      const mine =
+        all.length <= BATCH_ACCOUNTS
+          ? all
+          : Array.from({ length: BATCH_ACCOUNTS }, (_, offset) => all[(first + offset) % all.length]!);
       const items = Array.from({ length: size }, () => {
         const from = Math.floor(Math.random() * mine.length);
         const to = (from + 1 + Math.floor(Math.random() * (mine.length - 1))) % mine.length;
@@ -243,17 +275,39 @@ async function main(): Promise<void> {
     };
     const hotDeposit = (phase: string, via: (worker: number) => CoreContext) => async (worker: number, seq: number) => {
       const index = Math.floor(Math.random() * accountIds.length);
-      await deposit(via(worker), ownerOf(index), { account_id: accountIds[index]!, amount: amount() }, `${phase}-${run}-${worker}-${seq}`);
+      await deposit(
+        via(worker),
+        ownerOf(index),
+        { account_id: accountIds[index]!, amount: amount() },
+        `${phase}-${run}-${worker}-${seq}`,
+      );
     };
 
     // The raw ceiling writes items of the very size the engine writes: copies of a real journal
     // and two real versions, under fresh random keys.
-    const sampleJournal = (JSON.parse((await transfer(core, ownerOf(0), { from_account_id: accountIds[0]!, to_account_id: accountIds[opts.owners]!, amount: "1.00" }, "sample")).body) as { data: { id: string } }).data.id;
-    const journalItem = (await core.db.doc.send(new GetCommand({ TableName: core.db.table, Key: journalKey(sampleJournal) }))).Item!;
+    const sampleJournal = (
+      JSON.parse(
+        (
+          await transfer(
+            core,
+            ownerOf(0),
+            { from_account_id: accountIds[0]!, to_account_id: accountIds[opts.owners]!, amount: "1.00" },
+            "sample",
+          )
+        ).body,
+      ) as { data: { id: string } }
+    ).data.id;
+    const journalItem = (
+      await core.db.doc.send(new GetCommand({ TableName: core.db.table, Key: journalKey(sampleJournal) }))
+    ).Item!;
     const versionItems = await Promise.all(
       [accountIds[0]!, accountIds[opts.owners]!].map(async (chain) => {
         const head = await latestVersion(core, chain);
-        return (await core.db.doc.send(new GetCommand({ TableName: core.db.table, Key: balanceVersionKey(chain, head.version) }))).Item!;
+        return (
+          await core.db.doc.send(
+            new GetCommand({ TableName: core.db.table, Key: balanceVersionKey(chain, head.version) }),
+          )
+        ).Item!;
       }),
     );
     const itemBytes = JSON.stringify([journalItem, ...versionItems]).length;
@@ -264,7 +318,13 @@ async function main(): Promise<void> {
           TransactItems: [journalItem, ...versionItems].map((item, index) => ({
             Put: {
               TableName: core.db.table,
-              Item: { ...item, pk: `RAW#${id}#${index}`, sk: index === 0 ? "TX" : "BAL#000000000001", gsi1pk: `RAW#${id}#${index}`, ...(index === 0 ? {} : { gsi2pk: `RAWF#${id}` }) },
+              Item: {
+                ...item,
+                pk: `RAW#${id}#${index}`,
+                sk: index === 0 ? "TX" : "BAL#000000000001",
+                gsi1pk: `RAW#${id}#${index}`,
+                ...(index === 0 ? {} : { gsi2pk: `RAWF#${id}` }),
+              },
               ConditionExpression: "attribute_not_exists(pk)",
             },
           })),
@@ -281,22 +341,45 @@ async function main(): Promise<void> {
     results.push(await runPhase(PHASES.raw, opts.workers, opts.duration, rawWrite));
     results.push(await runPhase(PHASES.deposits, opts.workers, opts.duration, hotDeposit("deposit", shared)));
     if (opts.hot) results.push(await runPhase(PHASES.hot, opts.workers, opts.duration, hotTransfer("hot", shared)));
-    for (const size of [10, 50]) results.push(await runPhase(PHASES.batches(size), opts.workers, opts.duration, batchOf(size), size));
+    for (const size of [10, 50])
+      results.push(await runPhase(PHASES.batches(size), opts.workers, opts.duration, batchOf(size), size));
     if (opts.instances && opts.workers > 1) {
       // A Lambda instance is reused between requests, so its account cache (30 s) is warm: each
       // one is primed before each of these phases.
       const known = [...accountIds, hotAccount, systemAccountId("funding", "USD")];
       const primed = async () => {
-        for (let start = 0; start < known.length; start += 100) await Promise.all(peers.map((peer) => getAccounts(peer, known.slice(start, start + 100))));
+        for (let start = 0; start < known.length; start += 100)
+          await Promise.all(peers.map((peer) => getAccounts(peer, known.slice(start, start + 100))));
       };
       await primed();
       await warm(opts.warmup, opts.workers, uniformTransfer("warm-instances", ownInstance));
       await primed();
-      results.push(await runPhase(PHASES.instances(opts.workers), opts.workers, opts.duration, uniformTransfer("instances", ownInstance)));
+      results.push(
+        await runPhase(
+          PHASES.instances(opts.workers),
+          opts.workers,
+          opts.duration,
+          uniformTransfer("instances", ownInstance),
+        ),
+      );
       await primed();
-      results.push(await runPhase(PHASES.hotInstances(opts.workers), opts.workers, opts.duration, hotTransfer("hot-instances", ownInstance)));
+      results.push(
+        await runPhase(
+          PHASES.hotInstances(opts.workers),
+          opts.workers,
+          opts.duration,
+          hotTransfer("hot-instances", ownInstance),
+        ),
+      );
       await primed();
-      results.push(await runPhase(PHASES.depositInstances(opts.workers), opts.workers, opts.duration, hotDeposit("deposit-instances", ownInstance)));
+      results.push(
+        await runPhase(
+          PHASES.depositInstances(opts.workers),
+          opts.workers,
+          opts.duration,
+          hotDeposit("deposit-instances", ownInstance),
+        ),
+      );
     }
 
     report(results, opts, itemBytes);
@@ -331,8 +414,12 @@ function report(results: PhaseResult[], opts: Options, itemBytes: number): void 
       "calls/op": perOp(result, calls),
       "retries/op": perOp(result, result.counters.cancelled, 3),
       // Per committed posting: cancelled attempts are in retries/op.
-      "items/posting": result.counters.transactions ? (result.counters.transactItems / result.counters.transactions / result.postings).toFixed(2) : "-",
-      "busiest key share (table / gsi1 / gsi2)": busiest.map((spot) => `${((spot.top[0]?.share ?? 0) * 100).toFixed(1)}%`).join(" / "),
+      "items/posting": result.counters.transactions
+        ? (result.counters.transactItems / result.counters.transactions / result.postings).toFixed(2)
+        : "-",
+      "busiest key share (table / gsi1 / gsi2)": busiest
+        .map((spot) => `${((spot.top[0]?.share ?? 0) * 100).toFixed(1)}%`)
+        .join(" / "),
       errors: [...result.errors].map(([label, n]) => `${label} x${n}`).join(", ") || "0",
     };
   });
@@ -341,9 +428,13 @@ function report(results: PhaseResult[], opts: Options, itemBytes: number): void 
   for (const result of results) {
     const calls = [...result.counters.calls].map(([name, n]) => `${name} ${perOp(result, n)}`).join(", ");
     const reasons = [...result.counters.cancelReasons].map(([label, n]) => `${label} x${n}`).join(", ") || "none";
-    console.log(`  ${result.name}: calls per op: ${calls}; cancelled transactions: ${result.counters.cancelled} (${reasons})`);
+    console.log(
+      `  ${result.name}: calls per op: ${calls}; cancelled transactions: ${result.counters.cancelled} (${reasons})`,
+    );
     for (const spot of hotspots(result.counters.landings, 2)) {
-      const keys = spot.top.map((top) => `${shortKey(top.key)} ${(top.share * 100).toFixed(1)}% (${perOp(result, top.writes)}/op)`).join(", ");
+      const keys = spot.top
+        .map((top) => `${shortKey(top.key)} ${(top.share * 100).toFixed(1)}% (${perOp(result, top.writes)}/op)`)
+        .join(", ");
       console.log(`      ${spot.partition.padEnd(5)} ${perOp(result, spot.writes)} writes/op; busiest: ${keys}`);
     }
   }
@@ -354,18 +445,31 @@ function report(results: PhaseResult[], opts: Options, itemBytes: number): void 
   const ratio = (a: string, b: string) => (rate(a) / rate(b)).toFixed(2);
   const uniform = rate(PHASES.uniform);
   console.log("");
-  console.log(`items written per transfer: ${(results[0]!.counters.transactItems / Math.max(1, results[0]!.counters.transactions)).toFixed(2)} (journal + 2 balance versions; raw items ~${Math.round(itemBytes / 3)} B JSON each)`);
+  console.log(
+    `items written per transfer: ${(results[0]!.counters.transactItems / Math.max(1, results[0]!.counters.transactions)).toFixed(2)} (journal + 2 balance versions; raw items ~${Math.round(itemBytes / 3)} B JSON each)`,
+  );
   console.log(`app/raw            = ${(uniform / rate(PHASES.raw)).toFixed(2)}   (one process)`);
   console.log(`hot deposits/uniform = ${(rate(PHASES.deposits) / uniform).toFixed(2)}   (one process)`);
   for (const size of [10, 50]) {
-    console.log(`batches of ${size}: ${(rate(PHASES.batches(size)) * size).toFixed(0)} postings/s = ${((rate(PHASES.batches(size)) * size) / uniform).toFixed(2)} x uniform transfers   (one process; one TransactWriteItems per batch)`);
+    console.log(
+      `batches of ${size}: ${(rate(PHASES.batches(size)) * size).toFixed(0)} postings/s = ${((rate(PHASES.batches(size)) * size) / uniform).toFixed(2)} x uniform transfers   (one process; one TransactWriteItems per batch)`,
+    );
   }
-  if (opts.hot) console.log(`hot transfers/uniform = ${ratio(PHASES.hot, PHASES.uniform)}   (one process; one customer chain: every transfer waits for the previous one)`);
+  if (opts.hot)
+    console.log(
+      `hot transfers/uniform = ${ratio(PHASES.hot, PHASES.uniform)}   (one process; one customer chain: every transfer waits for the previous one)`,
+    );
   if (opts.instances && opts.workers > 1) {
     const n = opts.workers;
-    console.log(`app/raw, ${n} instances            = ${ratio(PHASES.instances(n), PHASES.raw)}   (target >= 0.80; no shared caches or queues, as Lambda runs it)`);
-    console.log(`hot account/uniform, ${n} instances = ${ratio(PHASES.hotInstances(n), PHASES.instances(n))}   (target >= 0.50)`);
-    console.log(`hot system/uniform, ${n} instances  = ${ratio(PHASES.depositInstances(n), PHASES.instances(n))}   (target >= 0.90)`);
+    console.log(
+      `app/raw, ${n} instances            = ${ratio(PHASES.instances(n), PHASES.raw)}   (target >= 0.80; no shared caches or queues, as Lambda runs it)`,
+    );
+    console.log(
+      `hot account/uniform, ${n} instances = ${ratio(PHASES.hotInstances(n), PHASES.instances(n))}   (target >= 0.50)`,
+    );
+    console.log(
+      `hot system/uniform, ${n} instances  = ${ratio(PHASES.depositInstances(n), PHASES.instances(n))}   (target >= 0.90)`,
+    );
   }
   console.log(
     "busiest key share: of the item writes committed to the table / each index in the phase. The cloud gives a partition about 1,000 WCU/s; " +

@@ -81,7 +81,12 @@ const nextAddress = () => {
   return `198.18.${(addresses >> 8) & 255}.${addresses & 255}`;
 };
 
-async function call(app: App, method: string, path: string, options: { body?: unknown; token?: string; headers?: Record<string, string>; ip?: string } = {}) {
+async function call(
+  app: App,
+  method: string,
+  path: string,
+  options: { body?: unknown; token?: string; headers?: Record<string, string>; ip?: string } = {},
+) {
   const headers: Record<string, string> = { ...options.headers };
   if (options.body !== undefined) headers["Content-Type"] = "application/json";
   if (options.token) headers.Authorization = `Bearer ${options.token}`;
@@ -94,9 +99,14 @@ async function call(app: App, method: string, path: string, options: { body?: un
   return { status: response.status, body: (text ? JSON.parse(text) : null) as Record<string, any> };
 }
 
-async function expectStatus(reply: Promise<{ status: number; body: Record<string, any> }>, status: number, what: string) {
+async function expectStatus(
+  reply: Promise<{ status: number; body: Record<string, any> }>,
+  status: number,
+  what: string,
+) {
   const settled = await reply;
-  if (settled.status !== status) throw new Error(`${what}: ${settled.status} ${JSON.stringify(settled.body).slice(0, 300)}`);
+  if (settled.status !== status)
+    throw new Error(`${what}: ${settled.status} ${JSON.stringify(settled.body).slice(0, 300)}`);
   return settled.body;
 }
 
@@ -110,25 +120,46 @@ interface BenchUser {
 async function setUpUser(app: App, core: CoreContext, index: number, run: string): Promise<BenchUser> {
   const email = `bench-pay-${run}-${index}@example.com`;
   const registered = await expectStatus(
-    call(app, "POST", "/api/v1/auth/register", { body: { email, password: "long enough pw", first_name: "Bench", last_name: `User ${index}` }, ip: nextAddress() }),
+    call(app, "POST", "/api/v1/auth/register", {
+      body: { email, password: "long enough pw", first_name: "Bench", last_name: `User ${index}` },
+      ip: nextAddress(),
+    }),
     201,
     "register",
   );
   const token = registered.data.token as string;
   // Paying others takes a verified level (limits/gate.ts): held there as an administrator would.
   await verifyForTests(core, registered.data.user.id as string);
-  const open = async (name: string) => (await expectStatus(call(app, "POST", "/api/v1/ledger/accounts", { token, body: { name, currency: "USD" } }), 201, "open account")).data.id as string;
+  const open = async (name: string) =>
+    (
+      await expectStatus(
+        call(app, "POST", "/api/v1/ledger/accounts", { token, body: { name, currency: "USD" } }),
+        201,
+        "open account",
+      )
+    ).data.id as string;
   const accounts: [string, string] = [await open("Everyday"), await open("Savings")];
   // At the four-eyes threshold: the most a user's own deposit can be without a second approver.
-  const funded = await expectStatus(call(app, "POST", "/api/v1/ledger/transactions/deposit", { token, body: { account_id: accounts[0], amount: "10000.00" } }), 201, "deposit");
-  await expectStatus(call(app, "POST", `/api/v1/ledger/transactions/${funded.data.id}/post`, { token }), 200, "post deposit");
+  const funded = await expectStatus(
+    call(app, "POST", "/api/v1/ledger/transactions/deposit", {
+      token,
+      body: { account_id: accounts[0], amount: "10000.00" },
+    }),
+    201,
+    "deposit",
+  );
+  await expectStatus(
+    call(app, "POST", `/api/v1/ledger/transactions/${funded.data.id}/post`, { token }),
+    200,
+    "post deposit",
+  );
   return { token, id: registered.data.user.id as string, email, accounts };
 }
 
-
 /* ------------------------------------------------------------ figures */
 
-const percentile = (sorted: number[], share: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(share * sorted.length) - 1))] ?? NaN;
+const percentile = (sorted: number[], share: number) =>
+  sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(share * sorted.length) - 1))] ?? NaN;
 const ms = (value: number) => `${Math.round(value)} ms`;
 const per = (total: number, count: number) => (total / count).toFixed(2);
 
@@ -167,8 +198,14 @@ async function main() {
   });
 
   try {
-    console.log(`machine: ${availableParallelism()} CPUs, load average ${loadavg().map((load) => load.toFixed(1)).join(" ")} at start`);
-    console.log(`payments benchmark: ${opts.payments} payments, ${opts.concurrency} at a time, over ${opts.users} users; local worker with ${opts.workerConcurrency} concurrent steps`);
+    console.log(
+      `machine: ${availableParallelism()} CPUs, load average ${loadavg()
+        .map((load) => load.toFixed(1))
+        .join(" ")} at start`,
+    );
+    console.log(
+      `payments benchmark: ${opts.payments} payments, ${opts.concurrency} at a time, over ${opts.users} users; local worker with ${opts.workerConcurrency} concurrent steps`,
+    );
     dynamo = await startDynamoDbLocal();
     console.log(`DynamoDB Local (in memory) on ${dynamo.endpoint}; the app in process (app.request)`);
     const config = loadConfig({
@@ -199,12 +236,16 @@ async function main() {
     const rails = await listRails(core);
     console.log("rails (as configured: the average processing time is how long an attempt takes before its answer):");
     for (const rail of rails) {
-      console.log(`  ${rail.name.padEnd(7)} ${rail.status.padEnd(8)} avg ${String(rail.avgProcessingTime).padStart(4)} s  success ${rail.successRate} %  error injection ${(rail.errorInjection * 100).toFixed(0)} %  cost ${rail.cost}`);
+      console.log(
+        `  ${rail.name.padEnd(7)} ${rail.status.padEnd(8)} avg ${String(rail.avgProcessingTime).padStart(4)} s  success ${rail.successRate} %  error injection ${(rail.errorInjection * 100).toFixed(0)} %  cost ${rail.cost}`,
+      );
     }
 
     const setupStarted = performance.now();
     const users = await inBatches(opts.users, 8, (index) => setUpUser(app, core, index, run));
-    console.log(`setup: ${opts.users} users with two funded USD accounts each, over the API, in ${((performance.now() - setupStarted) / 1000).toFixed(1)} s`);
+    console.log(
+      `setup: ${opts.users} users with two funded USD accounts each, over the API, in ${((performance.now() - setupStarted) / 1000).toFixed(1)} s`,
+    );
 
     /* ---- payments */
     counters = newCounters();
@@ -227,7 +268,11 @@ async function main() {
           ...(index % 2 === 0 ? { toAccountId: payer.accounts[1] } : { toEmail: payee.email }),
         };
         const sent = performance.now();
-        const reply = await call(app, "POST", "/v1/payments", { token: payer.token, body, headers: { "Idempotency-Key": `bench-${run}-${index}` } });
+        const reply = await call(app, "POST", "/v1/payments", {
+          token: payer.token,
+          body,
+          headers: { "Idempotency-Key": `bench-${run}-${index}` },
+        });
         postLatencies.push(performance.now() - sent);
         if (reply.status !== 201) {
           const label = `${reply.status} ${reply.body?.code ?? ""}`;
@@ -238,10 +283,15 @@ async function main() {
       })
     ).filter((payment): payment is { paymentId: string; token: string } => payment !== null);
     const postSeconds = (performance.now() - started) / 1000;
-    console.log(`created: ${created.length} payments in ${postSeconds.toFixed(1)} s (${(created.length / postSeconds).toFixed(1)} POST/s)${refused.size ? `, refused: ${[...refused].map(([label, n]) => `${label} x${n}`).join(", ")}` : ""}; waiting for the worker`);
+    console.log(
+      `created: ${created.length} payments in ${postSeconds.toFixed(1)} s (${(created.length / postSeconds).toFixed(1)} POST/s)${refused.size ? `, refused: ${[...refused].map(([label, n]) => `${label} x${n}`).join(", ")}` : ""}; waiting for the worker`,
+    );
 
     // Done when the worker has nothing running and no timer armed: every payment has ended.
-    while (worker.armedDueMs().length > 0 || !(await Promise.race([worker.idle().then(() => true), sleep(100).then(() => false)]))) {
+    while (
+      worker.armedDueMs().length > 0 ||
+      !(await Promise.race([worker.idle().then(() => true), sleep(100).then(() => false)]))
+    ) {
       await sleep(20);
     }
     const drainedAt = performance.now();
@@ -250,7 +300,9 @@ async function main() {
     // Every payment as its payer reads it (GET /v1/payments/{id}).
     const payments = (
       await inBatches(created.length, 16, async (index) => {
-        const reply = await call(app, "GET", `/v1/payments/${created[index]!.paymentId}`, { token: created[index]!.token });
+        const reply = await call(app, "GET", `/v1/payments/${created[index]!.paymentId}`, {
+          token: created[index]!.token,
+        });
         return reply.status === 200 ? (reply.body.data as Payment) : null;
       })
     ).filter((payment): payment is Payment => payment !== null);
@@ -264,41 +316,89 @@ async function main() {
     const lastEnd = Math.max(...ended.map(endOf));
     const wallSeconds = (lastEnd - startedAt) / 1000;
     const railUse = new Map<string, number>();
-    for (const payment of payments) for (const attempt of payment.attempts) railUse.set(attempt.rail, (railUse.get(attempt.rail) ?? 0) + 1);
+    for (const payment of payments)
+      for (const attempt of payment.attempts) railUse.set(attempt.rail, (railUse.get(attempt.rail) ?? 0) + 1);
     const strategies = new Map<string, number>();
-    for (const payment of payments) strategies.set(payment.routing.strategy, (strategies.get(payment.routing.strategy) ?? 0) + 1);
+    for (const payment of payments)
+      strategies.set(payment.routing.strategy, (strategies.get(payment.routing.strategy) ?? 0) + 1);
     const sortedPosts = [...postLatencies].sort((a, b) => a - b);
     // Where the time goes: the wait for the first step (created -> attempt 1 started) and how late
     // each rail answer ran after its due time (the worker's lateness: queueing behind other steps).
-    const firstStepWaits = payments.flatMap((payment) => (payment.attempts[0] ? [Date.parse(payment.attempts[0].startedAt) - Date.parse(payment.createdAt)] : [])).sort((a, b) => a - b);
-    const answerLateness = payments.flatMap((payment) => payment.attempts.flatMap((attempt) => (attempt.finishedAt ? [Date.parse(attempt.finishedAt) - Date.parse(attempt.dueAt)] : []))).sort((a, b) => a - b);
+    const firstStepWaits = payments
+      .flatMap((payment) =>
+        payment.attempts[0] ? [Date.parse(payment.attempts[0].startedAt) - Date.parse(payment.createdAt)] : [],
+      )
+      .sort((a, b) => a - b);
+    const answerLateness = payments
+      .flatMap((payment) =>
+        payment.attempts.flatMap((attempt) =>
+          attempt.finishedAt ? [Date.parse(attempt.finishedAt) - Date.parse(attempt.dueAt)] : [],
+        ),
+      )
+      .sort((a, b) => a - b);
 
     console.log("");
-    console.log(`load average at the end: ${loadavg().map((load) => load.toFixed(1)).join(" ")}`);
-    console.log(`throughput: ${(ended.length / wallSeconds).toFixed(1)} payments/s end to end (${ended.length} ended, first POST to last end ${wallSeconds.toFixed(1)} s; worker drained ${((drainedAt - started) / 1000).toFixed(1)} s after the first POST)`);
-    console.log(`POST /v1/payments latency: p50 ${ms(percentile(sortedPosts, 0.5))}, p99 ${ms(percentile(sortedPosts, 0.99))}`);
-    console.log(`time to completion (createdAt to end): p50 ${ms(percentile(durations, 0.5))}, p99 ${ms(percentile(durations, 0.99))}, max ${ms(durations[durations.length - 1] ?? NaN)}`);
-    console.log(`  (the rails' average processing times above are the floor: one attempt waits that long, a retry twice)`);
-    console.log(`  first step (created to attempt 1 started): p50 ${ms(percentile(firstStepWaits, 0.5))}, p99 ${ms(percentile(firstStepWaits, 0.99))}; rail answer run after its due time: p50 ${ms(percentile(answerLateness, 0.5))}, p99 ${ms(percentile(answerLateness, 0.99))}`);
-    console.log(`outcomes: ${completed.length} completed, ${failed.length} failed, ${retried.length} retried on a second rail; ${payments.length - ended.length} still active`);
-    console.log(`rails used (attempts): ${[...railUse].sort((a, b) => b[1] - a[1]).map(([rail, n]) => `${rail} ${n}`).join(", ")}`);
+    console.log(
+      `load average at the end: ${loadavg()
+        .map((load) => load.toFixed(1))
+        .join(" ")}`,
+    );
+    console.log(
+      `throughput: ${(ended.length / wallSeconds).toFixed(1)} payments/s end to end (${ended.length} ended, first POST to last end ${wallSeconds.toFixed(1)} s; worker drained ${((drainedAt - started) / 1000).toFixed(1)} s after the first POST)`,
+    );
+    console.log(
+      `POST /v1/payments latency: p50 ${ms(percentile(sortedPosts, 0.5))}, p99 ${ms(percentile(sortedPosts, 0.99))}`,
+    );
+    console.log(
+      `time to completion (createdAt to end): p50 ${ms(percentile(durations, 0.5))}, p99 ${ms(percentile(durations, 0.99))}, max ${ms(durations[durations.length - 1] ?? NaN)}`,
+    );
+    console.log(
+      `  (the rails' average processing times above are the floor: one attempt waits that long, a retry twice)`,
+    );
+    console.log(
+      `  first step (created to attempt 1 started): p50 ${ms(percentile(firstStepWaits, 0.5))}, p99 ${ms(percentile(firstStepWaits, 0.99))}; rail answer run after its due time: p50 ${ms(percentile(answerLateness, 0.5))}, p99 ${ms(percentile(answerLateness, 0.99))}`,
+    );
+    console.log(
+      `outcomes: ${completed.length} completed, ${failed.length} failed, ${retried.length} retried on a second rail; ${payments.length - ended.length} still active`,
+    );
+    console.log(
+      `rails used (attempts): ${[...railUse]
+        .sort((a, b) => b[1] - a[1])
+        .map(([rail, n]) => `${rail} ${n}`)
+        .join(", ")}`,
+    );
     console.log(`routing strategies: ${[...strategies].map(([strategy, n]) => `${strategy} ${n}`).join(", ")}`);
-    console.log(`worker: ${worker.stats.steps - stepsBefore.steps} advancePayment calls (${per(worker.stats.steps - stepsBefore.steps, created.length)} per payment), ${worker.stats.failures - stepsBefore.failures} failed, ${worker.stats.sweptSteps - stepsBefore.sweptSteps} due steps seen by the 2 s sweeps (mostly already queued by their timer)`);
+    console.log(
+      `worker: ${worker.stats.steps - stepsBefore.steps} advancePayment calls (${per(worker.stats.steps - stepsBefore.steps, created.length)} per payment), ${worker.stats.failures - stepsBefore.failures} failed, ${worker.stats.sweptSteps - stepsBefore.sweptSteps} due steps seen by the 2 s sweeps (mostly already queued by their timer)`,
+    );
 
     /* ---- writes */
     const kinds = writesByKind(phase);
-    const dataWrites = [...kinds].filter(([kind]) => !BOOKKEEPING.some((prefix) => kind.startsWith(prefix))).reduce((sum, [, n]) => sum + n, 0);
+    const dataWrites = [...kinds]
+      .filter(([kind]) => !BOOKKEEPING.some((prefix) => kind.startsWith(prefix)))
+      .reduce((sum, [, n]) => sum + n, 0);
     const n = created.length;
     console.log("");
-    console.log(`DynamoDB writes in the payment phase: ${dataWrites} data items = ${per(dataWrites, n)} per payment, in ${phase.transactions} transactions (${per(phase.transactions, n)} per payment, ${per(phase.transactItems, phase.transactions)} items each); ${phase.cancelled} transactions cancelled${phase.cancelReasons.size ? ` (${[...phase.cancelReasons].map(([reason, count]) => `${reason} x${count}`).join(", ")})` : ""}`);
-    const ledgerWrites = [...kinds].filter(([kind]) => LEDGER.some((prefix) => kind.startsWith(prefix))).reduce((sum, [, count]) => sum + count, 0);
-    console.log(`ledger items written per payment: ${per(ledgerWrites, n)} (journal create + post/void, balance versions of payer, payee and the system accounts)`);
+    console.log(
+      `DynamoDB writes in the payment phase: ${dataWrites} data items = ${per(dataWrites, n)} per payment, in ${phase.transactions} transactions (${per(phase.transactions, n)} per payment, ${per(phase.transactItems, phase.transactions)} items each); ${phase.cancelled} transactions cancelled${phase.cancelReasons.size ? ` (${[...phase.cancelReasons].map(([reason, count]) => `${reason} x${count}`).join(", ")})` : ""}`,
+    );
+    const ledgerWrites = [...kinds]
+      .filter(([kind]) => LEDGER.some((prefix) => kind.startsWith(prefix)))
+      .reduce((sum, [, count]) => sum + count, 0);
+    console.log(
+      `ledger items written per payment: ${per(ledgerWrites, n)} (journal create + post/void, balance versions of payer, payee and the system accounts)`,
+    );
     console.log("  items per payment by kind (partition key prefix):");
     for (const [kind, writes] of kinds) {
       const bookkeeping = BOOKKEEPING.some((prefix) => kind.startsWith(prefix));
-      console.log(`    ${kind.padEnd(28)} ${per(writes, n).padStart(6)}${bookkeeping ? "  (request bookkeeping, not payment data)" : ""}`);
+      console.log(
+        `    ${kind.padEnd(28)} ${per(writes, n).padStart(6)}${bookkeeping ? "  (request bookkeeping, not payment data)" : ""}`,
+      );
     }
-    const calls = [...phase.calls].sort((a, b) => b[1] - a[1]).map(([name, count]) => `${name} ${per(count, n)}`).join(", ");
+    const calls = [...phase.calls]
+      .sort((a, b) => b[1] - a[1])
+      .map(([name, count]) => `${name} ${per(count, n)}`)
+      .join(", ");
     console.log(`  DynamoDB calls per payment: ${calls}`);
   } finally {
     await stop();

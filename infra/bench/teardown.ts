@@ -19,7 +19,11 @@ export function stopOnceOnExit(cleanup: () => Promise<void>): () => Promise<void
 }
 
 /** Deletes the benchmark's table, closes the contexts' clients and stops DynamoDB Local. */
-export async function releaseStore(tableName: string, contexts: CoreContext[], dynamo: DynamoDbLocal | null): Promise<void> {
+export async function releaseStore(
+  tableName: string,
+  contexts: CoreContext[],
+  dynamo: DynamoDbLocal | null,
+): Promise<void> {
   const [first] = contexts;
   if (first) await first.db.raw.send(new DeleteTableCommand({ TableName: tableName })).catch(() => undefined);
   for (const instance of contexts) {

@@ -37,7 +37,10 @@ import { releaseStore, stopOnceOnExit } from "./teardown";
 const BUCKETS = { kyc: "bench-kyc-documents", settlements: "bench-settlements" };
 
 function options() {
-  const { values } = parseArgs({ options: { runs: { type: "string", default: "20" }, parallel: { type: "string", default: "50" } }, strict: true });
+  const { values } = parseArgs({
+    options: { runs: { type: "string", default: "20" }, parallel: { type: "string", default: "50" } },
+    strict: true,
+  });
   const int = (name: string, text: string) => {
     const value = Number(text);
     if (!Number.isInteger(value) || value < 1) throw new Error(`--${name} must be a positive integer`);
@@ -64,7 +67,9 @@ const uploadRequest = (app: App, token: string, bytes: Uint8Array) => () => {
   const form = new FormData();
   form.append("document_type", "passport");
   form.append("file", new Blob([bytes], { type: "image/png" }), "passport.png");
-  return Promise.resolve(app.request("/api/v1/kyc/upload", { method: "POST", body: form, headers: { Authorization: `Bearer ${token}` } }));
+  return Promise.resolve(
+    app.request("/api/v1/kyc/upload", { method: "POST", body: form, headers: { Authorization: `Bearer ${token}` } }),
+  );
 };
 
 const diditRequest = (app: App, token: string, body: Record<string, string>) => () =>
@@ -98,10 +103,16 @@ async function signUp(app: App, index: number): Promise<{ token: string; userId:
   const response = await app.request("/api/v1/auth/register", {
     method: "POST",
     headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ email: `bench-uploads-${index}-${randomUUID().slice(0, 8)}@example.com`, password: "long enough pw", first_name: "Bench", last_name: "User" }),
+    body: JSON.stringify({
+      email: `bench-uploads-${index}-${randomUUID().slice(0, 8)}@example.com`,
+      password: "long enough pw",
+      first_name: "Bench",
+      last_name: "User",
+    }),
   });
   const body = (await response.json()) as { data?: { token: string; user: { id: string } } };
-  if (response.status !== 201 || !body.data) throw new Error(`Sign-up failed: ${response.status} ${JSON.stringify(body)}`);
+  if (response.status !== 201 || !body.data)
+    throw new Error(`Sign-up failed: ${response.status} ${JSON.stringify(body)}`);
   return { token: body.data.token, userId: body.data.user.id };
 }
 
@@ -119,7 +130,11 @@ async function main() {
   });
 
   try {
-    console.log(`machine: ${availableParallelism()} CPUs, load average ${loadavg().map((load) => load.toFixed(1)).join(" ")} at start`);
+    console.log(
+      `machine: ${availableParallelism()} CPUs, load average ${loadavg()
+        .map((load) => load.toFixed(1))
+        .join(" ")} at start`,
+    );
     dynamo = await startDynamoDbLocal();
     s3 = await startS3Emulator({ directory, corsOrigins: ["http://127.0.0.1"], bucketNames: BUCKETS });
     ctx = createContext(
@@ -140,41 +155,80 @@ async function main() {
     await ensureTable(core.db);
     await ensureSystemAccounts(core);
     const app = createApp(core);
-    console.log(`DynamoDB Local (in memory) on ${dynamo.endpoint}, S3 emulator on ${s3.endpoint}; the app in process (app.request)`);
+    console.log(
+      `DynamoDB Local (in memory) on ${dynamo.endpoint}, S3 emulator on ${s3.endpoint}; the app in process (app.request)`,
+    );
 
     const bomb = decompressionBombPng(10_000, 10_000);
     const good = await sampleDocumentImage({ seed: 1 });
-    console.log(`\nthe bomb: a ${bomb.byteLength.toLocaleString("en-US")}-byte PNG declaring 10,000 x 10,000 (100 megapixels)`);
+    console.log(
+      `\nthe bomb: a ${bomb.byteLength.toLocaleString("en-US")}-byte PNG declaring 10,000 x 10,000 (100 megapixels)`,
+    );
     const attacker = await signUp(app, 0);
     await seedSubmission(core, { userId: attacker.userId, country: "IN" });
     await measure("POST /kyc/upload", opts.runs, uploadRequest(app, attacker.token, bomb));
-    await measure("POST /kyc/verify/didit (document)", opts.runs, diditRequest(app, attacker.token, { document_image: bomb.toString("base64") }));
-    await measure("POST /kyc/verify/didit (face)", opts.runs, diditRequest(app, attacker.token, { document_image: good.toString("base64"), face_image: bomb.toString("base64") }));
+    await measure(
+      "POST /kyc/verify/didit (document)",
+      opts.runs,
+      diditRequest(app, attacker.token, { document_image: bomb.toString("base64") }),
+    );
+    await measure(
+      "POST /kyc/verify/didit (face)",
+      opts.runs,
+      diditRequest(app, attacker.token, {
+        document_image: good.toString("base64"),
+        face_image: bomb.toString("base64"),
+      }),
+    );
 
     const decodeStarted = performance.now();
     const cpuBefore = process.cpuUsage();
-    await sharp(bomb, { limitInputPixels: false }).greyscale().resize({ width: 1024, height: 1024, fit: "inside" }).raw().toBuffer();
+    await sharp(bomb, { limitInputPixels: false })
+      .greyscale()
+      .resize({ width: 1024, height: 1024, fit: "inside" })
+      .raw()
+      .toBuffer();
     const cpu = process.cpuUsage(cpuBefore);
-    console.log(`  for scale, decoding it unchecked:   ${ms(performance.now() - decodeStarted)} wall, ${ms((cpu.user + cpu.system) / 1000)} CPU`);
+    console.log(
+      `  for scale, decoding it unchecked:   ${ms(performance.now() - decodeStarted)} wall, ${ms((cpu.user + cpu.system) / 1000)} CPU`,
+    );
 
-    console.log(`\n${opts.parallel} uploads of one ${good.byteLength.toLocaleString("en-US")}-byte PNG to one submission, all at once`);
+    console.log(
+      `\n${opts.parallel} uploads of one ${good.byteLength.toLocaleString("en-US")}-byte PNG to one submission, all at once`,
+    );
     const applicant = await signUp(app, 1);
     await seedSubmission(core, { userId: applicant.userId, country: "IN" });
     const started = performance.now();
-    const replies = await Promise.all(Array.from({ length: opts.parallel }, () => timed(uploadRequest(app, applicant.token, good))));
+    const replies = await Promise.all(
+      Array.from({ length: opts.parallel }, () => timed(uploadRequest(app, applicant.token, good))),
+    );
     const wall = performance.now() - started;
     const groups = new Map<string, number[]>();
-    for (const reply of replies) groups.set(`${reply.status} ${reply.code ?? ""}`.trim(), [...(groups.get(`${reply.status} ${reply.code ?? ""}`.trim()) ?? []), reply.ms]);
+    for (const reply of replies)
+      groups.set(`${reply.status} ${reply.code ?? ""}`.trim(), [
+        ...(groups.get(`${reply.status} ${reply.code ?? ""}`.trim()) ?? []),
+        reply.ms,
+      ]);
     for (const [answer, times] of [...groups.entries()].sort()) {
-      console.log(`  ${answer.padEnd(26)} ${String(times.length).padStart(3)} replies   median ${ms(percentile(times, 0.5))}, max ${ms(Math.max(...times))}`);
+      console.log(
+        `  ${answer.padEnd(26)} ${String(times.length).padStart(3)} replies   median ${ms(percentile(times, 0.5))}, max ${ms(Math.max(...times))}`,
+      );
     }
     console.log(`  all ${opts.parallel} answered in ${ms(wall)}`);
     // The same number of plain authenticated reads at once: what this machine and store take for the crowd alone.
     const reads = await Promise.all(
-      Array.from({ length: opts.parallel }, () => timed(() => Promise.resolve(app.request("/api/v1/kyc/status", { headers: { Authorization: `Bearer ${applicant.token}` } })))),
+      Array.from({ length: opts.parallel }, () =>
+        timed(() =>
+          Promise.resolve(
+            app.request("/api/v1/kyc/status", { headers: { Authorization: `Bearer ${applicant.token}` } }),
+          ),
+        ),
+      ),
     );
     const readTimes = reads.map((reply) => reply.ms);
-    console.log(`  for scale, ${opts.parallel} GET /kyc/status at once: median ${ms(percentile(readTimes, 0.5))}, max ${ms(Math.max(...readTimes))}`);
+    console.log(
+      `  for scale, ${opts.parallel} GET /kyc/status at once: median ${ms(percentile(readTimes, 0.5))}, max ${ms(Math.max(...readTimes))}`,
+    );
   } finally {
     await stop();
   }

@@ -26,14 +26,14 @@ export interface DeployCheckReport {
   lines: string[];
 }
 
-
 /** SST's parameter paths for a stage: its own, then the app-wide fallback (`sst secrets set-fallback`). */
 function parameterPaths(stage: string, name: string) {
   const env = { SST_APP: SST_APP_NAME, SST_SSM_PREFIX: `/sst/${SST_APP_NAME}/${stage}/` };
   return { own: secretPath(env, name), fallback: fallbackPath(env, name) };
 }
 
-const setCommand = (name: string, stage: string) => `npx sst secrets set ${name} "1:$(openssl rand -hex 32)" --stage ${stage}`;
+const setCommand = (name: string, stage: string) =>
+  `npx sst secrets set ${name} "1:$(openssl rand -hex 32)" --stage ${stage}`;
 
 /**
  * Everything a deploy of `stage` needs that the stacks cannot create themselves: one key secret
@@ -56,7 +56,11 @@ export async function checkDeploy({ stage, env, facts }: DeployCheckInput): Prom
   const valueOf = (name: string) => {
     const path = paths.get(name)!;
     const own = values.get(path.own) ?? null;
-    return own !== null ? { value: own, where: "stage" } : values.get(path.fallback) != null ? { value: values.get(path.fallback)!, where: "fallback" } : null;
+    return own !== null
+      ? { value: own, where: "stage" }
+      : values.get(path.fallback) != null
+        ? { value: values.get(path.fallback)!, where: "fallback" }
+        : null;
   };
 
   const owners = new Map<string, KeySecretName>();
@@ -72,9 +76,14 @@ export async function checkDeploy({ stage, env, facts }: DeployCheckInput): Prom
       continue;
     }
     const entries = keyringEntries(found.value);
-    const shared = entries.map((entry) => owners.get(entry.material)).find((owner) => owner !== undefined && owner !== name);
+    const shared = entries
+      .map((entry) => owners.get(entry.material))
+      .find((owner) => owner !== undefined && owner !== name);
     if (shared) missing(`${name} reuses a secret of ${shared}: each purpose needs its own`);
-    else ok(`${name}: ${entries.length} version${entries.length === 1 ? "" : "s"} (current ${entries[0]!.version})${found.where === "fallback" ? ", from the app-wide fallback" : ""}`);
+    else
+      ok(
+        `${name}: ${entries.length} version${entries.length === 1 ? "" : "s"} (current ${entries[0]!.version})${found.where === "fallback" ? ", from the app-wide fallback" : ""}`,
+      );
     for (const entry of entries) if (!owners.has(entry.material)) owners.set(entry.material, name);
   }
   if (valueOf(LEGACY_SECRET)) {
@@ -87,7 +96,10 @@ export async function checkDeploy({ stage, env, facts }: DeployCheckInput): Prom
   // As stacks/settings.ts reads it at synthesis.
   const limitText = env.DEPLOY_LAMBDA_CONCURRENCY_LIMIT?.trim();
   const accountConcurrencyLimit = limitText ? Number(limitText) : undefined;
-  if (accountConcurrencyLimit !== undefined && !(Number.isInteger(accountConcurrencyLimit) && accountConcurrencyLimit > 0)) {
+  if (
+    accountConcurrencyLimit !== undefined &&
+    !(Number.isInteger(accountConcurrencyLimit) && accountConcurrencyLimit > 0)
+  ) {
     missing(`DEPLOY_LAMBDA_CONCURRENCY_LIMIT must be a positive integer, got '${limitText}'`);
   } else {
     const { concurrency } = stageSettings(stage, { accountConcurrencyLimit });
@@ -96,13 +108,21 @@ export async function checkDeploy({ stage, env, facts }: DeployCheckInput): Prom
     else missing(`Lambda concurrency does not fit the account: ${unfit.join("; ")}`);
   }
   if (env.ALARM_EMAIL?.trim()) ok("ALARM_EMAIL: alarms notify a person");
-  else if (stageSettings(stage).isProduction) missing("ALARM_EMAIL is not set: a production stage's alarms would notify nobody");
+  else if (stageSettings(stage).isProduction)
+    missing("ALARM_EMAIL is not set: a production stage's alarms would notify nobody");
   else notes.push("ALARM_EMAIL is not set: this stage's alarms notify nobody");
   if (env.ORIGIN_SECRET_ROTATION === "true") {
-    notes.push("ORIGIN_SECRET_ROTATION=true: the functions accept the current and the previous origin secret; deploy again without it once CloudFront has deployed");
+    notes.push(
+      "ORIGIN_SECRET_ROTATION=true: the functions accept the current and the previous origin secret; deploy again without it once CloudFront has deployed",
+    );
   }
 
   if (notes.length > 0) lines.push("", "Notes:", ...notes.map((note) => `  - ${note}`));
-  lines.push("", problems.length === 0 ? "Ready to deploy." : `${problems.length} problem${problems.length === 1 ? "" : "s"}: not ready to deploy.`);
+  lines.push(
+    "",
+    problems.length === 0
+      ? "Ready to deploy."
+      : `${problems.length} problem${problems.length === 1 ? "" : "s"}: not ready to deploy.`,
+  );
   return { problems, notes, lines };
 }

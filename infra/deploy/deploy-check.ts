@@ -18,7 +18,9 @@ try {
   console.log(report.lines.join("\n"));
   process.exitCode = report.problems.length === 0 ? 0 : 1;
 } catch (error) {
-  console.error(`deploy:check could not read the stage's secrets: ${(error as Error).message} (are AWS credentials set for the account?)`);
+  console.error(
+    `deploy:check could not read the stage's secrets: ${(error as Error).message} (are AWS credentials set for the account?)`,
+  );
   process.exitCode = 2;
 } finally {
   facts.close();

@@ -16,13 +16,18 @@ export interface DeployFacts {
 const SSM_BATCH = 10;
 
 /** The stage's parameters in SSM, read with the caller's AWS credentials (the AWS SDK's default chain). */
-export function ssmDeployFacts(region: string, client: SSMClient = new SSMClient({ region })): DeployFacts & { close(): void } {
+export function ssmDeployFacts(
+  region: string,
+  client: SSMClient = new SSMClient({ region }),
+): DeployFacts & { close(): void } {
   return {
     source: `SSM in ${region}`,
     async parameters(names) {
       const values = new Map<string, string | null>(names.map((name) => [name, null]));
       for (let index = 0; index < names.length; index += SSM_BATCH) {
-        const reply = await client.send(new GetParametersCommand({ Names: names.slice(index, index + SSM_BATCH), WithDecryption: true }));
+        const reply = await client.send(
+          new GetParametersCommand({ Names: names.slice(index, index + SSM_BATCH), WithDecryption: true }),
+        );
         for (const parameter of reply.Parameters ?? []) {
           if (parameter.Name && parameter.Value !== undefined) values.set(parameter.Name, parameter.Value);
         }

@@ -17,7 +17,11 @@ export const REPO_ROOT = path.resolve(import.meta.dirname, "../..");
 /** Where the pages live, and the screen that shows each module's pages. */
 export const PAGE_MODULES = [
   { file: "packages/web/src/developers/docs/guides.ts", exportName: "guides", route: "/developers/docs" },
-  { file: "packages/web/src/developers/quickstart/quickstart.ts", exportName: "quickstart", route: "/developers/quickstart" },
+  {
+    file: "packages/web/src/developers/quickstart/quickstart.ts",
+    exportName: "quickstart",
+    route: "/developers/quickstart",
+  },
   { file: "packages/web/src/developers/examples/examples.ts", exportName: "examples", route: "/developers/examples" },
 ] as const;
 
@@ -60,7 +64,8 @@ export async function loadPages(): Promise<RunnerPage[]> {
   for (const source of PAGE_MODULES) {
     const module: Record<string, unknown> = await import(pathToFileURL(path.join(REPO_ROOT, source.file)).href);
     const exported = module[source.exportName];
-    for (const page of z.array(RunnerPage).parse(Array.isArray(exported) ? exported : [exported])) pages.push({ ...page, route: source.route });
+    for (const page of z.array(RunnerPage).parse(Array.isArray(exported) ? exported : [exported]))
+      pages.push({ ...page, route: source.route });
   }
   return pages;
 }
@@ -115,7 +120,12 @@ export class PageSession {
     // ignored by git and by every tsconfig. The .mts extension makes them ES modules (top-level await).
     this.scriptDir = path.join(SCRATCH_IN_REPO, path.basename(workDir));
     mkdirSync(this.scriptDir, { recursive: true });
-    writeFileSync(this.stateFile, Object.entries(environment).map(([name, value]) => `export ${name}=${quote(value)}\n`).join(""));
+    writeFileSync(
+      this.stateFile,
+      Object.entries(environment)
+        .map(([name, value]) => `export ${name}=${quote(value)}\n`)
+        .join(""),
+    );
   }
 
   get scripts(): string {
@@ -193,7 +203,11 @@ export const SCRATCH_IN_REPO = path.join(REPO_ROOT, "node_modules/.cache/docs-ex
  * would: each block its own module, against the SDK's generated types, so an example that calls
  * a path, passes a body or reads a field the API does not have fails here, not in a reader's editor.
  */
-export function typeCheckExamples(pages: readonly RunnerPage[]): { files: number; exitCode: number | null; output: string } {
+export function typeCheckExamples(pages: readonly RunnerPage[]): {
+  files: number;
+  exitCode: number | null;
+  output: string;
+} {
   const directory = path.join(SCRATCH_IN_REPO, "typecheck");
   rmSync(directory, { recursive: true, force: true });
   mkdirSync(directory, { recursive: true });
@@ -218,6 +232,10 @@ export function typeCheckExamples(pages: readonly RunnerPage[]): { files: number
     allowImportingTsExtensions: true,
   };
   writeFileSync(path.join(directory, "tsconfig.json"), JSON.stringify({ compilerOptions, include: ["*.mts"] }));
-  const result = spawnSync(path.join(REPO_ROOT, "node_modules/.bin/tsc"), ["-p", path.join(directory, "tsconfig.json")], { encoding: "utf8" });
+  const result = spawnSync(
+    path.join(REPO_ROOT, "node_modules/.bin/tsc"),
+    ["-p", path.join(directory, "tsconfig.json")],
+    { encoding: "utf8" },
+  );
   return { files, exitCode: result.status, output: `${result.stdout}${result.stderr}` };
 }

@@ -10,7 +10,16 @@ import { closeServer, createLocalHost, listen } from "../local/server";
 import { createTestContext } from "../local/testing";
 import type { CoreContext } from "@fintech/core/shared/context";
 import { verifyForTests } from "@fintech/core/limits/limits.testkit";
-import { extractExamples, loadPages, PageSession, REPO_ROOT, SCRATCH_IN_REPO, typeCheckExamples, type RunnerPage, type SkippedExample } from "./examples-runner";
+import {
+  extractExamples,
+  loadPages,
+  PageSession,
+  REPO_ROOT,
+  SCRATCH_IN_REPO,
+  typeCheckExamples,
+  type RunnerPage,
+  type SkippedExample,
+} from "./examples-runner";
 
 /**
  * Every shell and TypeScript example of the developer pages (the five guides of
@@ -38,7 +47,8 @@ beforeAll(() => {
       throw new Error(`The guides' shell examples need ${tool}: install it (Debian: apt-get install -y ${tool})`);
     }
   }
-  if (!existsSync(path.join(REPO_ROOT, "packages/sdk/package.json"))) throw new Error("The TypeScript examples import @fintech/sdk (packages/sdk)");
+  if (!existsSync(path.join(REPO_ROOT, "packages/sdk/package.json")))
+    throw new Error("The TypeScript examples import @fintech/sdk (packages/sdk)");
   scratch = mkdtempSync(path.join(os.tmpdir(), "docs-examples-"));
 });
 
@@ -115,13 +125,22 @@ describe("the developer pages' examples run against the real API", () => {
   });
 
   it("runs a page's blocks as one shell session: exports carry over, a failing command fails its block", async () => {
-    const session = new PageSession("runner-self-check", path.join(scratch, "runner-self-check"), { BASE_URL: "http://127.0.0.1:9" });
-    const run = (language: "shell" | "typescript", code: string) => session.run({ where: "self-check", language, code }, EXAMPLE_TIMEOUT_MS);
+    const session = new PageSession("runner-self-check", path.join(scratch, "runner-self-check"), {
+      BASE_URL: "http://127.0.0.1:9",
+    });
+    const run = (language: "shell" | "typescript", code: string) =>
+      session.run({ where: "self-check", language, code }, EXAMPLE_TIMEOUT_MS);
     expect(await run("shell", "export GREETING=hello\nLOCAL_ONLY=1")).toMatchObject({ exitCode: 0 });
-    expect(await run("shell", 'echo "$GREETING ${LOCAL_ONLY:-unset} $BASE_URL"')).toMatchObject({ exitCode: 0, stdout: "hello unset http://127.0.0.1:9\n" });
+    expect(await run("shell", 'echo "$GREETING ${LOCAL_ONLY:-unset} $BASE_URL"')).toMatchObject({
+      exitCode: 0,
+      stdout: "hello unset http://127.0.0.1:9\n",
+    });
     expect((await run("shell", "false\necho never")).exitCode).not.toBe(0);
     expect((await run("shell", "curl -sS --fail-with-body http://127.0.0.1:9/ | cat")).exitCode).not.toBe(0); // pipefail
-    expect(await run("typescript", "console.log(process.env.GREETING);")).toMatchObject({ exitCode: 0, stdout: "hello\n" });
+    expect(await run("typescript", "console.log(process.env.GREETING);")).toMatchObject({
+      exitCode: 0,
+      stdout: "hello\n",
+    });
     expect((await run("typescript", "throw new Error('boom');")).exitCode).not.toBe(0);
   }, 60_000);
 
@@ -142,7 +161,11 @@ describe("the developer pages' examples run against the real API", () => {
       const server: Server = await listen(createLocalHost(createApp(core), null), 0);
       try {
         const baseUrl = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-        const session = new PageSession(page.id, path.join(scratch, page.id), await environmentFor(page, baseUrl, core));
+        const session = new PageSession(
+          page.id,
+          path.join(scratch, page.id),
+          await environmentFor(page, baseUrl, core),
+        );
         for (const example of examples) {
           const result = await session.run(example, EXAMPLE_TIMEOUT_MS);
           const report = `${example.where} (${example.language})\n--- code\n${example.code}\n--- stdout\n${result.stdout}\n--- stderr\n${result.stderr}`;

@@ -33,7 +33,10 @@ export interface LambdaEnvironmentOptions {
  * (function name, memory, region, credentials, task root). Derived from the template, so a secret
  * or setting another stack change adds is covered without touching this file.
  */
-export function lambdaEnvironment(fn: DeployedFunction, { region = "us-east-1", path = process.env.PATH ?? "" }: LambdaEnvironmentOptions = {}): Record<string, string> {
+export function lambdaEnvironment(
+  fn: DeployedFunction,
+  { region = "us-east-1", path = process.env.PATH ?? "" }: LambdaEnvironmentOptions = {},
+): Record<string, string> {
   const env: Record<string, string> = {
     PATH: path,
     LANG: "en_US.UTF-8",
@@ -81,7 +84,11 @@ const RUNTIME_GLOBALS = `globalThis.awslambda = Object.assign(globalThis.awslamb
  * runtime does, and checks that the handler export is a function. Rejects with the import's own
  * error (message and stack) when the module cannot start.
  */
-export function importColdly(fn: DeployedFunction, env: Record<string, string>, nodeOptions: readonly string[] = []): Promise<ColdImport> {
+export function importColdly(
+  fn: DeployedFunction,
+  env: Record<string, string>,
+  nodeOptions: readonly string[] = [],
+): Promise<ColdImport> {
   const script = [
     RUNTIME_GLOBALS,
     "const cpu = process.cpuUsage(); const started = performance.now();",
@@ -109,9 +116,15 @@ export function importColdly(fn: DeployedFunction, env: Record<string, string>, 
           result = undefined;
         }
         if (!result) {
-          reject(new ColdImportError(`${fn.handler}: the import process ended without a result (${error?.message ?? "no error"}): ${stderr.slice(0, 2_000)}`));
+          reject(
+            new ColdImportError(
+              `${fn.handler}: the import process ended without a result (${error?.message ?? "no error"}): ${stderr.slice(0, 2_000)}`,
+            ),
+          );
         } else if (result.error !== undefined) {
-          reject(new ColdImportError(`${fn.handler} (${fn.stackName}/${fn.logicalId}) failed at import:\n${result.error}`));
+          reject(
+            new ColdImportError(`${fn.handler} (${fn.stackName}/${fn.logicalId}) failed at import:\n${result.error}`),
+          );
         } else {
           resolve(result);
         }

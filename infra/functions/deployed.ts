@@ -70,7 +70,9 @@ export function deployedFunctions(assembly: CloudAssemblyLike, repoRoot: string)
       const module = properties.Handler.slice(0, dot);
       if (!SOURCE_EXTENSIONS.some((extension) => existsSync(path.join(repoRoot, module + extension)))) continue;
       const assetDir = path.join(assembly.directory, `asset.${key.replace(/\.zip$/, "")}`);
-      const handlerFile = [".mjs", ".js", ".cjs"].map((extension) => path.join(assetDir, module + extension)).find((file) => existsSync(file));
+      const handlerFile = [".mjs", ".js", ".cjs"]
+        .map((extension) => path.join(assetDir, module + extension))
+        .find((file) => existsSync(file));
       if (!handlerFile) throw new Error(`${stack.stackName}/${logicalId}: no built ${module} in ${assetDir}`);
       functions.push({
         stackName: stack.stackName,
@@ -116,7 +118,8 @@ export function initialFiles(handlerFile: string): string[] {
     const file = pending.pop()!;
     if (files.has(file)) continue;
     files.add(file);
-    for (const match of readFileSync(file, "utf8").matchAll(STATIC_CHUNK_IMPORT)) pending.push(path.resolve(path.dirname(file), match[1]!));
+    for (const match of readFileSync(file, "utf8").matchAll(STATIC_CHUNK_IMPORT))
+      pending.push(path.resolve(path.dirname(file), match[1]!));
   }
   return [...files].sort();
 }

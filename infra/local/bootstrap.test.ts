@@ -18,7 +18,13 @@ it("adds the indexes the spec gained to an existing table, and leaves a complete
   const earlierSpec = { ...appTable, globalIndexes: appTable.globalIndexes.slice(0, 1) } as unknown as AppTableSpec;
   await ctx.db.raw.send(new CreateTableCommand(toCreateTableInput(older.table, earlierSpec, { withStream: false })));
   try {
-    const indexNames = async () => ((await ctx.db.raw.send(new DescribeTableCommand({ TableName: older.table }))).Table?.GlobalSecondaryIndexes ?? []).map((index) => index.IndexName).sort();
+    const indexNames = async () =>
+      (
+        (await ctx.db.raw.send(new DescribeTableCommand({ TableName: older.table }))).Table?.GlobalSecondaryIndexes ??
+        []
+      )
+        .map((index) => index.IndexName)
+        .sort();
     expect(await indexNames()).toEqual(["gsi1"]);
     expect(await ensureTable(older)).toBe("existing");
     expect(await indexNames()).toEqual(appTable.globalIndexes.map((index) => index.name).sort());

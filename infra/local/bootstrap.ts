@@ -1,5 +1,11 @@
 import { setTimeout as delay } from "node:timers/promises";
-import { CreateTableCommand, DescribeTableCommand, UpdateTableCommand, UpdateTimeToLiveCommand, waitUntilTableExists } from "@aws-sdk/client-dynamodb";
+import {
+  CreateTableCommand,
+  DescribeTableCommand,
+  UpdateTableCommand,
+  UpdateTimeToLiveCommand,
+  waitUntilTableExists,
+} from "@aws-sdk/client-dynamodb";
 import type { Database } from "@fintech/core/shared/dynamo";
 import { isAwsError } from "@fintech/core/shared/dynamo";
 import { appTable, toCreateTableInput } from "../spec/table";
@@ -11,7 +17,10 @@ import { appTable, toCreateTableInput } from "../spec/table";
 export async function ensureTable(db: Database): Promise<"created" | "existing"> {
   try {
     const described = await db.raw.send(new DescribeTableCommand({ TableName: db.table }));
-    await addMissingIndexes(db, new Set((described.Table?.GlobalSecondaryIndexes ?? []).map((index) => index.IndexName)));
+    await addMissingIndexes(
+      db,
+      new Set((described.Table?.GlobalSecondaryIndexes ?? []).map((index) => index.IndexName)),
+    );
     return "existing";
   } catch (error) {
     if (!isAwsError(error, "ResourceNotFoundException")) throw error;
@@ -54,7 +63,9 @@ const INDEX_POLL_MS = 50;
 async function untilIndexesActive(db: Database): Promise<void> {
   for (let waited = 0; waited < INDEX_WAIT_LIMIT_MS; waited += INDEX_POLL_MS) {
     const table = (await db.raw.send(new DescribeTableCommand({ TableName: db.table }))).Table;
-    const building = (table?.GlobalSecondaryIndexes ?? []).some((index) => index.IndexStatus !== undefined && index.IndexStatus !== "ACTIVE");
+    const building = (table?.GlobalSecondaryIndexes ?? []).some(
+      (index) => index.IndexStatus !== undefined && index.IndexStatus !== "ACTIVE",
+    );
     if (table?.TableStatus === "ACTIVE" && !building) return;
     await delay(INDEX_POLL_MS);
   }

@@ -11,9 +11,13 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
 export const REPO_ROOT = path.resolve(import.meta.dirname, "../..");
 
 /** Flags shared by `npm start` and `npm run dev`. */
-export function cliOptions(argv: string[], env: NodeJS.ProcessEnv): Pick<LocalStackOptions, "port" | "dataDir" | "fresh"> {
+export function cliOptions(
+  argv: string[],
+  env: NodeJS.ProcessEnv,
+): Pick<LocalStackOptions, "port" | "dataDir" | "fresh"> {
   const port = Number(env.PORT ?? 3000);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got '${env.PORT}'`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`PORT must be a port number, got '${env.PORT}'`);
   return {
     port,
     dataDir: path.resolve(REPO_ROOT, env.DATA_DIR ?? ".data"),
@@ -27,15 +31,20 @@ export async function runUntilSignalled(start: () => Promise<LocalStack>, label:
   try {
     stack = await start();
   } catch (error) {
-    const known = error instanceof PortInUseError ||
+    const known =
+      error instanceof PortInUseError ||
       error instanceof MissingJavaError ||
       error instanceof ConfigError ||
       error instanceof DataDirInUseError;
-    console.error(`\n${label} could not start: ${known ? (error as Error).message : (error as Error).stack ?? error}\n`);
+    console.error(
+      `\n${label} could not start: ${known ? (error as Error).message : ((error as Error).stack ?? error)}\n`,
+    );
     process.exit(1);
   }
   console.log(`\n  ${label} is running at ${stack.url}`);
-  console.log(`  DynamoDB Local ${stack.endpoints.dynamodb} · S3 emulator ${stack.endpoints.s3} · table ${stack.config.TABLE_NAME}`);
+  console.log(
+    `  DynamoDB Local ${stack.endpoints.dynamodb} · S3 emulator ${stack.endpoints.s3} · table ${stack.config.TABLE_NAME}`,
+  );
   console.log("  Press Ctrl-C to stop.\n");
   let stopping = false;
   const shutdown = async (signal: string) => {

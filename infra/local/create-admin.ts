@@ -39,7 +39,9 @@ function localEnvironment(): Record<string, string> {
 
 const email = values.email ?? process.env.ADMIN_EMAIL;
 if (!email) {
-  console.error("Usage: npm run admin:create -- --email you@example.com [--first-name Ada --last-name Lovelace]   (password from ADMIN_PASSWORD or a prompt)");
+  console.error(
+    "Usage: npm run admin:create -- --email you@example.com [--first-name Ada --last-name Lovelace]   (password from ADMIN_PASSWORD or a prompt)",
+  );
   process.exit(2);
 }
 const env = { ...process.env, ...localEnvironment() };
@@ -58,7 +60,9 @@ try {
     ADMIN_FIRST_NAME: values["first-name"],
     ADMIN_LAST_NAME: values["last-name"],
   });
-  console.log(`${result?.created ? "Created" : "Promoted"} admin ${result?.user.email} (${result?.user.id}) in table ${config.TABLE_NAME}`);
+  console.log(
+    `${result?.created ? "Created" : "Promoted"} admin ${result?.user.email} (${result?.user.id}) in table ${config.TABLE_NAME}`,
+  );
 } catch (error) {
   console.error(`Could not create the admin: ${(error as Error).message}`);
   process.exit(1);

@@ -5,7 +5,10 @@ import path from "node:path";
 export const DATA_LOCK_FILE = "stack.lock";
 
 export class DataDirInUseError extends Error {
-  constructor(readonly dataDir: string, readonly pid: number) {
+  constructor(
+    readonly dataDir: string,
+    readonly pid: number,
+  ) {
     super(
       `The data directory ${dataDir} is in use by another local stack (pid ${pid}). ` +
         `Stop that one first, or start this one with another DATA_DIR.`,

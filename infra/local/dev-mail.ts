@@ -74,7 +74,9 @@ export function devMailRoutes(source: DevMailSource): Hono {
   };
   routes.get(`${DEV_MAIL_PATH}.json`, async (c) => {
     c.header("Cache-Control", "no-store");
-    return c.json({ data: (await messages(c.req.query("to"))).map((mail) => ({ ...mail, links: linksIn(mail.text) })) });
+    return c.json({
+      data: (await messages(c.req.query("to"))).map((mail) => ({ ...mail, links: linksIn(mail.text) })),
+    });
   });
   routes.get(DEV_MAIL_PATH, async (c) => {
     c.header("Cache-Control", "no-store");

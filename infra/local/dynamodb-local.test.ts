@@ -9,7 +9,9 @@ import { describe, expect, inject, it } from "vitest";
 
 /** An address as /proc/net/tcp{,6} prints it: 32-bit words in host (little-endian) byte order. */
 function decodeProcAddress(hex: string): string {
-  const bytes = (hex.match(/.{8}/g) ?? []).flatMap((word) => (word.match(/../g) ?? []).reverse().map((byte) => parseInt(byte, 16)));
+  const bytes = (hex.match(/.{8}/g) ?? []).flatMap((word) =>
+    (word.match(/../g) ?? []).reverse().map((byte) => parseInt(byte, 16)),
+  );
   if (bytes.length === 4) return bytes.join(".");
   const mappedV4 = bytes.slice(0, 10).every((byte) => byte === 0) && bytes[10] === 0xff && bytes[11] === 0xff;
   if (mappedV4) return `::ffff:${bytes.slice(12).join(".")}`;

@@ -47,11 +47,23 @@ async function loopbackLauncher(jars: string): Promise<string> {
   // Built beside and renamed into place, so a concurrent start never sees half a build.
   const scratch = mkdtempSync(path.join(cache, "build-"));
   try {
-    await promisify(execFile)("java", ["-m", "jdk.compiler/com.sun.tools.javac.Main", "--release", "17", "-d", scratch, "-cp", path.join(jars, "DynamoDBLocal.jar"), LAUNCHER_SOURCE]);
+    await promisify(execFile)("java", [
+      "-m",
+      "jdk.compiler/com.sun.tools.javac.Main",
+      "--release",
+      "17",
+      "-d",
+      scratch,
+      "-cp",
+      path.join(jars, "DynamoDBLocal.jar"),
+      LAUNCHER_SOURCE,
+    ]);
   } catch (error) {
     rmSync(scratch, { recursive: true, force: true });
     const detail = (error as { stderr?: string }).stderr?.trim() || (error as Error).message;
-    throw new Error(`Could not compile the DynamoDB Local launcher (the Java runtime needs its jdk.compiler module, as Debian's openjdk-17-jre-headless has): ${detail}`);
+    throw new Error(
+      `Could not compile the DynamoDB Local launcher (the Java runtime needs its jdk.compiler module, as Debian's openjdk-17-jre-headless has): ${detail}`,
+    );
   }
   try {
     renameSync(scratch, classes);

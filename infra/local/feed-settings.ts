@@ -8,4 +8,9 @@
  * other instances) would spend most of it on 200 open streams. The settle window is shorter too:
  * one process has one clock, and a commit that lands late is found at once through its hint.
  */
-export const EMBEDDED_FEED_SETTINGS = { FEED_SETTLE_MS: "50", FEED_POLL_MIN_MS: "2000", FEED_POLL_MAX_MS: "10000", FEED_LATE_SCAN_MS: "10000" } as const;
+export const EMBEDDED_FEED_SETTINGS = {
+  FEED_SETTLE_MS: "50",
+  FEED_POLL_MIN_MS: "2000",
+  FEED_POLL_MAX_MS: "10000",
+  FEED_LATE_SCAN_MS: "10000",
+} as const;

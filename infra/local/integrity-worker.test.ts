@@ -17,7 +17,9 @@ const SMALL_STEPS = { scanPageItems: 50, maxSumsPerStep: 20, comparePageAccounts
 beforeAll(async () => {
   ctx = await createTestContext({}, { clock: () => new Date(Date.now() + offsetMs) });
   const owner = "local-worker-owner";
-  const first = (await createAccount(ctx, owner, { name: "Everyday", currency: "USD", type: "bank", initial_balance: "40.00" }, null)).account;
+  const first = (
+    await createAccount(ctx, owner, { name: "Everyday", currency: "USD", type: "bank", initial_balance: "40.00" }, null)
+  ).account;
   const second = (await createAccount(ctx, owner, { name: "Savings", currency: "USD", type: "bank" }, null)).account;
   const funded = await deposit(ctx, owner, { account_id: first.id, amount: "300.00" }, null);
   await setJournalStatus(ctx, owner, (JSON.parse(funded.body) as { data: { id: string } }).data.id, "post", null);
@@ -36,7 +38,11 @@ describe("the local integrity worker", { timeout: 180_000 }, () => {
       await worker.idle();
       const done = await getIntegrityJob(ctx, job.id);
       const reference = await integrityCheck(ctx, "ledger");
-      expect(done).toMatchObject({ status: "succeeded", progress: { percent: 100, phase: "done" }, result: { ok: true } });
+      expect(done).toMatchObject({
+        status: "succeeded",
+        progress: { percent: 100, phase: "done" },
+        result: { ok: true },
+      });
       expect(done.result!.journals_checked).toBe(reference.journals_checked);
       expect(done.result!.accounts_checked).toBe(reference.accounts_checked);
       expect(worker.stats.steps).toBeGreaterThanOrEqual(done.progress.pages);

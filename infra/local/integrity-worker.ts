@@ -1,6 +1,10 @@
 import { unfinishedIntegrityJobId } from "@fintech/core/ledger/integrity-jobs";
 import type { IntegrityJobQueue } from "@fintech/core/ledger/integrity-queue";
-import { INTEGRITY_STEP_LIMITS, runIntegrityStep, type IntegrityStepLimits } from "@fintech/core/ledger/integrity-steps";
+import {
+  INTEGRITY_STEP_LIMITS,
+  runIntegrityStep,
+  type IntegrityStepLimits,
+} from "@fintech/core/ledger/integrity-steps";
 import type { CoreContext } from "@fintech/core/shared/context";
 
 /**

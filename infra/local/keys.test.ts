@@ -18,7 +18,8 @@ afterEach(() => {
   for (const directory of directories.splice(0)) rmSync(directory, { recursive: true, force: true });
 });
 
-const materialsOf = (keys: Record<string, string>) => Object.values(keys).flatMap((text) => text.split(",").map((entry) => entry.slice(entry.indexOf(":") + 1)));
+const materialsOf = (keys: Record<string, string>) =>
+  Object.values(keys).flatMap((text) => text.split(",").map((entry) => entry.slice(entry.indexOf(":") + 1)));
 
 describe("local keys", () => {
   it("are generated once per purpose, distinct, owner-only, and read back on the next start", () => {
@@ -39,8 +40,12 @@ describe("local keys", () => {
   it("are fresh on every start without a data directory; the environment wins over both", () => {
     expect(localKeyEnv(null).SESSION_KEYS).not.toBe(localKeyEnv(null).SESSION_KEYS);
     const directory = dataDir();
-    expect(localKeyEnv(directory, { CURSOR_KEYS: "9:from-the-environment-long-enough-for-a-key" }).CURSOR_KEYS).toBe("9:from-the-environment-long-enough-for-a-key");
-    expect(localKeyEnv(null, { CURSOR_KEYS: "9:from-the-environment-long-enough-for-a-key" }).CURSOR_KEYS).toBe("9:from-the-environment-long-enough-for-a-key");
+    expect(localKeyEnv(directory, { CURSOR_KEYS: "9:from-the-environment-long-enough-for-a-key" }).CURSOR_KEYS).toBe(
+      "9:from-the-environment-long-enough-for-a-key",
+    );
+    expect(localKeyEnv(null, { CURSOR_KEYS: "9:from-the-environment-long-enough-for-a-key" }).CURSOR_KEYS).toBe(
+      "9:from-the-environment-long-enough-for-a-key",
+    );
   });
 
   it("migrate an old jwt-secret: kept as the previous version of the two hash keyrings only, then the file goes", () => {
@@ -53,7 +58,9 @@ describe("local keys", () => {
     expect(keys.IDENTITY_HASH_KEYS).toMatch(new RegExp(`^1:[0-9a-f]{64},legacy:${old}$`));
     expect(keys.SESSION_KEYS).not.toContain(old);
     expect(keys.CURSOR_KEYS).not.toContain(old);
-    expect(readFileSync(path.join(directory, KEYS_DIR, "API_KEY_HASH_KEYS"), "utf8").trim()).toBe(keys.API_KEY_HASH_KEYS);
+    expect(readFileSync(path.join(directory, KEYS_DIR, "API_KEY_HASH_KEYS"), "utf8").trim()).toBe(
+      keys.API_KEY_HASH_KEYS,
+    );
     // Stable from then on.
     expect(localKeyEnv(directory)).toEqual(keys);
   });

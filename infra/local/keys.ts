@@ -26,15 +26,25 @@ const freshKeyring = () => keyringText("1", freshMaterial());
 /** Keyrings whose stored hashes cannot be recomputed, and so keep the old secret as a version. */
 const HASH_KEYRINGS: readonly KeySecretName[] = [KEY_SECRETS.apiKeyHash, KEY_SECRETS.identityHash];
 
-export function localKeyEnv(dataDir: string | null, env: Record<string, string | undefined> = {}): Record<KeySecretName, string> {
+export function localKeyEnv(
+  dataDir: string | null,
+  env: Record<string, string | undefined> = {},
+): Record<KeySecretName, string> {
   const names = Object.values(KEY_SECRETS);
-  if (!dataDir) return Object.fromEntries(names.map((name) => [name, env[name] ?? freshKeyring()])) as Record<KeySecretName, string>;
+  if (!dataDir)
+    return Object.fromEntries(names.map((name) => [name, env[name] ?? freshKeyring()])) as Record<
+      KeySecretName,
+      string
+    >;
   const directory = path.join(dataDir, KEYS_DIR);
   mkdirSync(directory, { recursive: true, mode: 0o700 });
   const legacyFile = path.join(dataDir, LEGACY_SECRET_FILE);
   const legacy = existsSync(legacyFile) ? readFileSync(legacyFile, "utf8").trim() : null;
   // Kept only if it can be a keyring entry; one that cannot signed nothing worth keeping.
-  const legacyEntry = legacy && keyringProblems(keyringText(LEGACY_VERSION, legacy)).length === 0 ? keyringText(LEGACY_VERSION, legacy) : null;
+  const legacyEntry =
+    legacy && keyringProblems(keyringText(LEGACY_VERSION, legacy)).length === 0
+      ? keyringText(LEGACY_VERSION, legacy)
+      : null;
   const keys = {} as Record<KeySecretName, string>;
   for (const name of names) {
     const file = path.join(directory, name);

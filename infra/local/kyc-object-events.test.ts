@@ -39,7 +39,12 @@ afterAll(async () => {
 });
 
 /** What a browser does with a ticket: every field, then the file last (`fields` overrides some, as a forger would). */
-async function postToS3(ticket: Awaited<ReturnType<typeof createUploadTicket>>, bytes: Uint8Array, type: string, fields: Record<string, string> = {}): Promise<number> {
+async function postToS3(
+  ticket: Awaited<ReturnType<typeof createUploadTicket>>,
+  bytes: Uint8Array,
+  type: string,
+  fields: Record<string, string> = {},
+): Promise<number> {
   const form = new FormData();
   for (const [name, value] of Object.entries({ ...ticket.fields, ...fields })) form.append(name, value);
   form.append("file", new Blob([bytes], { type }), "document");
@@ -61,7 +66,11 @@ describe("presigned upload -> S3 ObjectCreated -> document checks (embedded stac
     await delivery.idle();
 
     const after = (await getSubmission(core, submission.id))!;
-    expect(after.documents.passport).toMatchObject({ status: "verified", object_key: ticket.key, checks: { passed: true, format: "png" } });
+    expect(after.documents.passport).toMatchObject({
+      status: "verified",
+      object_key: ticket.key,
+      checks: { passed: true, format: "png" },
+    });
     expect(after.progress).toBe(25);
     const verdict = (await listHistory(core, submission.id)).find((entry) => entry.event?.type === "documentVerified");
     expect(verdict?.event?.data).toMatchObject({ documentType: "passport", status: "VERIFIED" });
@@ -75,15 +84,28 @@ describe("presigned upload -> S3 ObjectCreated -> document checks (embedded stac
     await delivery.idle();
 
     const after = (await getSubmission(core, submission.id))!;
-    expect(after.documents.idCard).toMatchObject({ status: "rejected", checks: null, object_key: ticket.key, refusal: KYC_MESSAGES.wrongImageFormat });
+    expect(after.documents.idCard).toMatchObject({
+      status: "rejected",
+      checks: null,
+      object_key: ticket.key,
+      refusal: KYC_MESSAGES.wrongImageFormat,
+    });
     expect(after.progress).toBe(0);
     const history = await listHistory(core, submission.id);
     const verdict = history.find((entry) => entry.event?.type === "documentVerified");
-    expect(verdict?.event?.data).toMatchObject({ documentType: "idCard", status: "REJECTED", problems: [KYC_MESSAGES.wrongImageFormat] });
+    expect(verdict?.event?.data).toMatchObject({
+      documentType: "idCard",
+      status: "REJECTED",
+      problems: [KYC_MESSAGES.wrongImageFormat],
+    });
     expect(await getObjectBytes(core, ticket.key)).toBeNull();
 
     // S3 delivers at least once: the same event again finds the record and does nothing.
-    emulator.server.emit("event", { Records: [{ eventName: "ObjectCreated:Post", s3: { bucket: { name: TEST_BUCKETS.kyc }, object: { key: ticket.key } } }] });
+    emulator.server.emit("event", {
+      Records: [
+        { eventName: "ObjectCreated:Post", s3: { bucket: { name: TEST_BUCKETS.kyc }, object: { key: ticket.key } } },
+      ],
+    });
     await delivery.idle();
     expect(await listHistory(core, submission.id)).toEqual(history);
     expect((await getSubmission(core, submission.id))!.version).toBe(after.version);
@@ -92,30 +114,59 @@ describe("presigned upload -> S3 ObjectCreated -> document checks (embedded stac
   it("ignores objects that are not presigned document uploads, and the API's own puts", async () => {
     const { userId, submission } = await started();
     const before = await listHistory(core, submission.id);
-    const record = (eventName: string, key: string) => ({ eventName, s3: { bucket: { name: TEST_BUCKETS.kyc }, object: { key } } });
+    const record = (eventName: string, key: string) => ({
+      eventName,
+      s3: { bucket: { name: TEST_BUCKETS.kyc }, object: { key } },
+    });
     // The API stores pictures it already checked with PutObject: those events are not delivered.
-    expect(isKycUploadRecord(record("ObjectCreated:Put", `${userId}/${submission.id}/passport/${randomUUID()}`), TEST_BUCKETS.kyc)).toBe(false);
-    expect(isKycUploadRecord({ ...record("ObjectCreated:Post", "x"), s3: { bucket: { name: TEST_BUCKETS.settlements }, object: { key: "x" } } }, TEST_BUCKETS.kyc)).toBe(false);
-    expect(await processKycObjectRecords(core, [record("ObjectCreated:Post", `${userId}/notes.txt`), record("ObjectRemoved:Delete", `${userId}/${submission.id}/passport/${randomUUID()}`)])).toEqual([
-      { outcome: "ignored", reason: "not a document upload key" },
-    ]);
+    expect(
+      isKycUploadRecord(
+        record("ObjectCreated:Put", `${userId}/${submission.id}/passport/${randomUUID()}`),
+        TEST_BUCKETS.kyc,
+      ),
+    ).toBe(false);
+    expect(
+      isKycUploadRecord(
+        {
+          ...record("ObjectCreated:Post", "x"),
+          s3: { bucket: { name: TEST_BUCKETS.settlements }, object: { key: "x" } },
+        },
+        TEST_BUCKETS.kyc,
+      ),
+    ).toBe(false);
+    expect(
+      await processKycObjectRecords(core, [
+        record("ObjectCreated:Post", `${userId}/notes.txt`),
+        record("ObjectRemoved:Delete", `${userId}/${submission.id}/passport/${randomUUID()}`),
+      ]),
+    ).toEqual([{ outcome: "ignored", reason: "not a document upload key" }]);
     // A well-formed key no ticket was issued for: the object is dropped, nothing recorded.
-    expect(await processKycObjectRecords(core, [record("ObjectCreated:Post", `${randomUUID()}/${submission.id}/passport/${randomUUID()}`)])).toEqual([
-      { outcome: "ignored", reason: "no upload ticket for this object key; object deleted" },
-    ]);
+    expect(
+      await processKycObjectRecords(core, [
+        record("ObjectCreated:Post", `${randomUUID()}/${submission.id}/passport/${randomUUID()}`),
+      ]),
+    ).toEqual([{ outcome: "ignored", reason: "no upload ticket for this object key; object deleted" }]);
     expect(await listHistory(core, submission.id)).toEqual(before);
   });
 
   it("an object POSTed under another user's prefix (the emulator enforces no policy) is not attached, and deleted", async () => {
     const victim = await started();
-    const before = { submission: await getSubmission(core, victim.submission.id), history: await listHistory(core, victim.submission.id) };
+    const before = {
+      submission: await getSubmission(core, victim.submission.id),
+      history: await listHistory(core, victim.submission.id),
+    };
     const attacker = await started();
     const ticket = await createUploadTicket(core, attacker.userId, "passport", "image/png");
     const planted = `${victim.userId}/${victim.submission.id}/passport/${randomUUID()}`;
-    expect(await postToS3(ticket, await sampleDocumentImage({ seed: 22 }), "image/png", { key: planted })).toBeLessThan(300);
+    expect(await postToS3(ticket, await sampleDocumentImage({ seed: 22 }), "image/png", { key: planted })).toBeLessThan(
+      300,
+    );
     await delivery.idle();
 
-    expect({ submission: await getSubmission(core, victim.submission.id), history: await listHistory(core, victim.submission.id) }).toEqual(before);
+    expect({
+      submission: await getSubmission(core, victim.submission.id),
+      history: await listHistory(core, victim.submission.id),
+    }).toEqual(before);
     expect(await getObjectBytes(core, planted)).toBeNull();
     // The attacker's own ticket was not used: their submission is unchanged too.
     expect((await getSubmission(core, attacker.submission.id))!.documents.passport).toBeUndefined();

@@ -18,7 +18,8 @@ export interface KycObjectEventDelivery {
 }
 
 /** The same filter as the cloud's notification: presigned POSTs into the KYC bucket. */
-export const isKycUploadRecord = (record: S3EventRecord, kycBucket: string) => record.eventName === "ObjectCreated:Post" && record.s3.bucket.name === kycBucket;
+export const isKycUploadRecord = (record: S3EventRecord, kycBucket: string) =>
+  record.eventName === "ObjectCreated:Post" && record.s3.bucket.name === kycBucket;
 
 export function deliverKycObjectEvents(server: S3rver, core: CoreContext): KycObjectEventDelivery {
   let queue: Promise<void> = Promise.resolve();

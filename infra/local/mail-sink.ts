@@ -32,7 +32,15 @@ export function fileMailSender(dir: string, clock: () => Date = () => new Date()
       mkdirSync(dir, { recursive: true });
       const deliveredAt = clock().toISOString();
       const file = `${deliveredAt.replace(/[:.]/g, "-")}-${mail.id}.json`;
-      const written: SinkMail = { id: mail.id, from: mail.from, to: mail.to, subject: mail.subject, text: mail.text, kind: mail.kind, delivered_at: deliveredAt };
+      const written: SinkMail = {
+        id: mail.id,
+        from: mail.from,
+        to: mail.to,
+        subject: mail.subject,
+        text: mail.text,
+        kind: mail.kind,
+        delivered_at: deliveredAt,
+      };
       writeFileSync(path.join(dir, file), `${JSON.stringify(written, null, 2)}\n`);
       return { providerId: file };
     },
@@ -78,7 +86,10 @@ export class LocalMailSink {
 
   start(ctx: CoreContext, intervalMs = MAIL_SWEEP_MS): this {
     this.ctx = ctx;
-    this.timer = setInterval(() => void this.deliverNow().catch((error: unknown) => ctx.logger.warn("mail sink: delivery failed", { error })), intervalMs);
+    this.timer = setInterval(
+      () => void this.deliverNow().catch((error: unknown) => ctx.logger.warn("mail sink: delivery failed", { error })),
+      intervalMs,
+    );
     this.timer.unref();
     return this;
   }

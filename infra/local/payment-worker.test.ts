@@ -34,7 +34,9 @@ class ManualTimers implements WorkerTimers {
   /** Moves the clock to `atMs` and fires every timer due by then, earliest first. */
   advanceTo(atMs: number): void {
     this.nowMs = Math.max(this.nowMs, atMs);
-    const due = [...this.pending.entries()].filter(([, timer]) => timer.atMs <= this.nowMs).sort((a, b) => a[1].atMs - b[1].atMs);
+    const due = [...this.pending.entries()]
+      .filter(([, timer]) => timer.atMs <= this.nowMs)
+      .sort((a, b) => a[1].atMs - b[1].atMs);
     for (const [handle, timer] of due) {
       this.pending.delete(handle);
       timer.run();
@@ -61,7 +63,10 @@ let savings: Account;
 
 async function startProcess(table?: string, failingSteps?: ReadonlySet<string>): Promise<Process> {
   const worker = new LocalPaymentWorker({ timers, sweepIntervalMs: SWEEP_MS, concurrency: 4 });
-  const ctx = await createTestContext(table ? { TABLE_NAME: table } : {}, { clock: timers.clock, paymentScheduler: worker });
+  const ctx = await createTestContext(table ? { TABLE_NAME: table } : {}, {
+    clock: timers.clock,
+    paymentScheduler: worker,
+  });
   worker.start(failingSteps ? withFailingSteps(ctx, failingSteps) : ctx);
   await worker.idle();
   return { ctx, worker };
@@ -69,13 +74,27 @@ async function startProcess(table?: string, failingSteps?: ReadonlySet<string>):
 
 beforeAll(async () => {
   first = await startProcess();
-  const session = await register(first.ctx, { email: "worker@example.com", password: "long enough pw", first_name: "Wor", last_name: "Ker", phone: null, date_of_birth: null });
+  const session = await register(first.ctx, {
+    email: "worker@example.com",
+    password: "long enough pw",
+    first_name: "Wor",
+    last_name: "Ker",
+    phone: null,
+    date_of_birth: null,
+  });
   payer = { userId: session.user.id, user: session.user };
-  const open = async (name: string) => (await createCustomerAccount(first.ctx, payer.userId, CreateAccountInput.parse({ name, currency: "USD" }))).account;
+  const open = async (name: string) =>
+    (await createCustomerAccount(first.ctx, payer.userId, CreateAccountInput.parse({ name, currency: "USD" }))).account;
   checking = await open("Checking");
   savings = await open("Savings");
   const funded = await deposit(first.ctx, payer.userId, { account_id: checking.id, amount: "1000.00" }, null);
-  await setJournalStatus(first.ctx, payer.userId, (JSON.parse(funded.body) as { data: { id: string } }).data.id, "post", null);
+  await setJournalStatus(
+    first.ctx,
+    payer.userId,
+    (JSON.parse(funded.body) as { data: { id: string } }).data.id,
+    "post",
+    null,
+  );
 });
 afterAll(async () => {
   await first.worker.stop();
@@ -83,7 +102,21 @@ afterAll(async () => {
 });
 
 const pay = async (ctx: TestContext, amount: string) =>
-  (await initiatePayment(ctx, payer, { userId: payer.userId, fromAccountId: checking.id, toAccountId: savings.id, amount, currency: "USD", forceRail: "Card" }, null)).reply.payment.paymentId;
+  (
+    await initiatePayment(
+      ctx,
+      payer,
+      {
+        userId: payer.userId,
+        fromAccountId: checking.id,
+        toAccountId: savings.id,
+        amount,
+        currency: "USD",
+        forceRail: "Card",
+      },
+      null,
+    )
+  ).reply.payment.paymentId;
 
 const statusOf = async (ctx: TestContext, paymentId: string) => (await getPayment(ctx, paymentId))!.status;
 
@@ -103,10 +136,16 @@ async function runTimers(process: Process, paymentId: string): Promise<string> {
 async function expectSettledOnce(ctx: TestContext, paymentId: string) {
   const payment = (await getPayment(ctx, paymentId))!;
   const history = await paymentHistory(ctx, paymentId);
-  const endings = history.filter((entry) => entry.event?.type === "paymentCompleted" || (entry.event?.type === "paymentError" && entry.status === "failed"));
+  const endings = history.filter(
+    (entry) =>
+      entry.event?.type === "paymentCompleted" || (entry.event?.type === "paymentError" && entry.status === "failed"),
+  );
   expect(endings).toHaveLength(1);
   const journal = (await loadJournal(ctx, payment.journalId))!;
-  expect(journal.history.map((record) => record.operation)).toEqual(["create", payment.status === "completed" ? "post" : "void"]);
+  expect(journal.history.map((record) => record.operation)).toEqual([
+    "create",
+    payment.status === "completed" ? "post" : "void",
+  ]);
 }
 
 describe("local payment worker", () => {
@@ -176,7 +215,9 @@ describe("local payment worker", () => {
       timers.advanceTo(due);
       await Promise.all([one.worker.idle(), two.worker.idle()]);
       expect(one.worker.stats.steps + two.worker.stats.steps - stepsBefore).toBe(2);
-      expect((await paymentHistory(one.ctx, paymentId)).filter((entry) => entry.status === "processing")).toHaveLength(1);
+      expect((await paymentHistory(one.ctx, paymentId)).filter((entry) => entry.status === "processing")).toHaveLength(
+        1,
+      );
       // Whichever ran it armed the next step's timer; the first process finishes it alone.
       await two.worker.stop();
       await one.worker.schedule(paymentId, new Date((await getPayment(one.ctx, paymentId))!.nextDueAt!));
@@ -199,7 +240,11 @@ describe("local payment worker", () => {
       failing.add(paymentId);
       const { failures, parked } = driver.worker.stats;
       const retries: number[] = [];
-      for (let step = 0; step < 2 * MAX_STEP_FAILURES && isActiveStatus(await statusOf(driver.ctx, paymentId)); step += 1) {
+      for (
+        let step = 0;
+        step < 2 * MAX_STEP_FAILURES && isActiveStatus(await statusOf(driver.ctx, paymentId));
+        step += 1
+      ) {
         const nextMs = driver.worker.armedDueMs()[0];
         expect(nextMs, "a timer is armed for the retry").toBeDefined();
         if (step > 0) retries.push(nextMs! - timers.nowMs);
@@ -214,8 +259,13 @@ describe("local payment worker", () => {
       const journal = (await loadJournal(driver.ctx, stored.journalId))!;
       expect(journal.history.map((record) => record.operation)).toEqual(["create", "void"]);
       // The hold is released: the funds are available again (and nothing left the account for it).
-      expect(await currentBalance(driver.ctx, checking)).toMatchObject({ available: before.available, pending_out: before.pending_out });
-      expect((await listParkedPayments(driver.ctx, { limit: 100 })).items.find((item) => item.paymentId === paymentId)).toMatchObject({ stepFailures: MAX_STEP_FAILURES, stuckStatus: "pending" });
+      expect(await currentBalance(driver.ctx, checking)).toMatchObject({
+        available: before.available,
+        pending_out: before.pending_out,
+      });
+      expect(
+        (await listParkedPayments(driver.ctx, { limit: 100 })).items.find((item) => item.paymentId === paymentId),
+      ).toMatchObject({ stepFailures: MAX_STEP_FAILURES, stuckStatus: "pending" });
       // The sweeps leave it alone from now on.
       timers.advanceTo(timers.nowMs + 60 * 60_000);
       await driver.worker.idle();

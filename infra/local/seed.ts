@@ -34,6 +34,9 @@ export async function seedAdminFromEnv(core: CoreContext, env: Record<string, st
     throw new ConfigError(`ADMIN_EMAIL / ADMIN_PASSWORD are not usable: ${input.error.issues[0]?.message}`);
   }
   const result = await ensureAdmin(core, input.data);
-  core.logger.info(result.created ? "admin account created" : "admin account updated", { user_id: result.user.id, email: result.user.email });
+  core.logger.info(result.created ? "admin account created" : "admin account updated", {
+    user_id: result.user.id,
+    email: result.user.email,
+  });
   return result;
 }

@@ -38,14 +38,26 @@ const socketIds = new WeakMap<object, number>();
 function send(agent: http.Agent, method: string, path: string, body?: Buffer): Promise<Reply> {
   return new Promise((resolve, reject) => {
     const request = http.request(
-      { host: "127.0.0.1", port, method, path, agent, headers: body ? { "Content-Type": "application/json", "Content-Length": body.length } : {} },
+      {
+        host: "127.0.0.1",
+        port,
+        method,
+        path,
+        agent,
+        headers: body ? { "Content-Type": "application/json", "Content-Length": body.length } : {},
+      },
       (response) => {
         const chunks: Buffer[] = [];
         response.on("data", (chunk: Buffer) => chunks.push(chunk));
         response.on("end", () => {
           const socket = request.socket!;
           if (!socketIds.has(socket)) socketIds.set(socket, ++nextSocketId);
-          resolve({ status: response.statusCode!, headers: response.headers, body: Buffer.concat(chunks).toString(), socketId: socketIds.get(socket)! });
+          resolve({
+            status: response.statusCode!,
+            headers: response.headers,
+            body: Buffer.concat(chunks).toString(),
+            socketId: socketIds.get(socket)!,
+          });
         });
       },
     );
@@ -78,7 +90,12 @@ describe("the local one-port server and bodies it does not read", () => {
   it("keeps the connection alive after a reply whose body was read", async () => {
     const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
     try {
-      const first = await send(agent, "POST", "/api/v1/auth/login", Buffer.from(JSON.stringify({ email: "a@example.com", password: "x" })));
+      const first = await send(
+        agent,
+        "POST",
+        "/api/v1/auth/login",
+        Buffer.from(JSON.stringify({ email: "a@example.com", password: "x" })),
+      );
       expect(first.status).toBe(401);
       expect(first.headers.connection).toBe("keep-alive");
       const second = await send(agent, "GET", "/health");

@@ -18,7 +18,11 @@ interface FetchApp {
  * One port for everything, as CloudFront does in the cloud: API paths (infra/spec/routes) go to
  * the Hono app, everything else is the built SPA with index.html as the fallback for deep links.
  */
-export function createLocalHost(api: FetchApp, staticDir: string | null, options: { documentStoreOrigins?: readonly string[]; mail?: DevMailSource } = {}) {
+export function createLocalHost(
+  api: FetchApp,
+  staticDir: string | null,
+  options: { documentStoreOrigins?: readonly string[]; mail?: DevMailSource } = {},
+) {
   const host = new Hono();
   host.all("*", async (c, next) => (isApiPath(c.req.path) ? api.fetch(c.req.raw, c.env) : next()));
   // The local mail sink in the browser (/dev/mail): a local host only, never the cloud's API.
@@ -33,7 +37,9 @@ export function createLocalHost(api: FetchApp, staticDir: string | null, options
     host.use("*", serveStatic({ root }));
     const indexFile = path.join(staticDir, "index.html");
     host.get("*", async (c) =>
-      existsSync(indexFile) ? c.html(await readFile(indexFile, "utf8")) : c.text("The web app has not been built: run npm run build:web", 503),
+      existsSync(indexFile)
+        ? c.html(await readFile(indexFile, "utf8"))
+        : c.text("The web app has not been built: run npm run build:web", 503),
     );
   }
   return host;

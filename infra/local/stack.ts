@@ -55,7 +55,9 @@ export const LOCAL_ENDPOINTS_FILE = "local-endpoints.json";
 
 export class PortInUseError extends Error {
   constructor(readonly port: number) {
-    super(`Port ${port} is already in use. Stop whatever is using it, or start on another port: PORT=${port + 1} npm start`);
+    super(
+      `Port ${port} is already in use. Stop whatever is using it, or start on another port: PORT=${port + 1} npm start`,
+    );
     this.name = "PortInUseError";
   }
 }
@@ -90,12 +92,17 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const scratch = options.dataDir ? null : mkdtempSync(path.join(os.tmpdir(), "fintech-local-"));
     if (scratch) stops.push(async () => rmSync(scratch, { recursive: true, force: true }));
 
-    const dynamo = await startDynamoDbLocal({ dataDir: options.dataDir ? path.join(options.dataDir, "dynamodb") : undefined });
+    const dynamo = await startDynamoDbLocal({
+      dataDir: options.dataDir ? path.join(options.dataDir, "dynamodb") : undefined,
+    });
     stops.push(() => dynamo.stop());
 
     const httpPort = options.port;
     const siteOrigin = (port: number) => [`http://${LOOPBACK}:${port}`, `http://localhost:${port}`];
-    const bucketNames = { kyc: env.KYC_BUCKET ?? kycDocumentsBucket.localName, settlements: env.SETTLEMENTS_BUCKET ?? settlementsBucket.localName };
+    const bucketNames = {
+      kyc: env.KYC_BUCKET ?? kycDocumentsBucket.localName,
+      settlements: env.SETTLEMENTS_BUCKET ?? settlementsBucket.localName,
+    };
     const s3 = await startS3Emulator({
       directory: path.join(options.dataDir ?? scratch!, "s3"),
       corsOrigins: httpPort === 0 ? ["*"] : siteOrigin(httpPort),
@@ -149,14 +156,25 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     if (options.listener) {
       server = await listenWith(await options.listener(api), httpPort);
     } else {
-      server = await listen(createLocalHost(api, options.staticDir, { documentStoreOrigins: [s3.endpoint], mail }), httpPort);
+      server = await listen(
+        createLocalHost(api, options.staticDir, { documentStoreOrigins: [s3.endpoint], mail }),
+        httpPort,
+      );
     }
     stops.push(() => closeServer(server));
     const address = server.address();
     const port = typeof address === "object" && address ? address.port : httpPort;
     if (options.dataDir) {
       const endpointsFile = path.join(options.dataDir, LOCAL_ENDPOINTS_FILE);
-      writeFileSync(endpointsFile, JSON.stringify({ dynamodb: dynamo.endpoint, s3: s3.endpoint, table: config.TABLE_NAME, url: `http://localhost:${port}` }));
+      writeFileSync(
+        endpointsFile,
+        JSON.stringify({
+          dynamodb: dynamo.endpoint,
+          s3: s3.endpoint,
+          table: config.TABLE_NAME,
+          url: `http://localhost:${port}`,
+        }),
+      );
       stops.push(async () => rmSync(endpointsFile, { force: true }));
     }
 

@@ -26,7 +26,8 @@ export const TEST_KEYS = {
 } as const satisfies Record<KeySecretName, string>;
 
 /** A keyring with a new newest version in front of `previous` (as a rotation writes it). */
-export const rotatedKeyring = (version: string, previous: string): string => `${version}:rotated-${version}-key-that-is-long-enough-for-any-use,${previous}`;
+export const rotatedKeyring = (version: string, previous: string): string =>
+  `${version}:rotated-${version}-key-that-is-long-enough-for-any-use,${previous}`;
 
 /**
  * A core context on its own fresh table in the shared DynamoDB Local, so test files never see
@@ -90,7 +91,9 @@ export async function dataItems(core: CoreContext, keep: (item: Item) => boolean
   const items: Item[] = [];
   let cursor: Item | undefined;
   do {
-    const page = await core.db.doc.send(new ScanCommand({ TableName: core.db.table, ExclusiveStartKey: cursor, ConsistentRead: true }));
+    const page = await core.db.doc.send(
+      new ScanCommand({ TableName: core.db.table, ExclusiveStartKey: cursor, ConsistentRead: true }),
+    );
     for (const item of page.Items ?? []) {
       if (BOOKKEEPING_PREFIXES.some((prefix) => String(item.pk).startsWith(prefix))) continue;
       // When a session was last seen is bookkeeping too: any authenticated request may move it.
@@ -127,11 +130,20 @@ export async function createTestApp(env: Record<string, string> = {}, options: T
     const headers: Record<string, string> = { ...options.headers };
     if (options.body !== undefined) headers["Content-Type"] = "application/json";
     if (options.token) headers.Authorization = `Bearer ${options.token}`;
-    const response = await app.request(path, {
-      method,
-      headers,
-      body: options.body === undefined ? undefined : typeof options.body === "string" ? options.body : JSON.stringify(options.body),
-    }, options.ip ? fromAddress(options.ip) : undefined);
+    const response = await app.request(
+      path,
+      {
+        method,
+        headers,
+        body:
+          options.body === undefined
+            ? undefined
+            : typeof options.body === "string"
+              ? options.body
+              : JSON.stringify(options.body),
+      },
+      options.ip ? fromAddress(options.ip) : undefined,
+    );
     const text = await response.text();
     let json: unknown = null;
     try {
@@ -147,10 +159,14 @@ export async function createTestApp(env: Record<string, string> = {}, options: T
       body: { email, password: "long enough pw", first_name: "Test", last_name: "User", ...names },
       ip: nextTestAddress(),
     });
-    if (reply.status !== 201) throw new Error(`Registering ${email} failed: ${reply.status} ${JSON.stringify(reply.body)}`);
+    if (reply.status !== 201)
+      throw new Error(`Registering ${email} failed: ${reply.status} ${JSON.stringify(reply.body)}`);
     // As if the sign-up mail's link was used: test users can be paid by email.
     await verifyEmailForTests(core, reply.body.data.user.id as string);
-    return reply.body.data as { token: string; user: { id: string; email: string; first_name: string; last_name: string } };
+    return reply.body.data as {
+      token: string;
+      user: { id: string; email: string; first_name: string; last_name: string };
+    };
   };
   return { core, app, call, signUp };
 }

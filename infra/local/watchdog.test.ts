@@ -20,7 +20,10 @@ async function waitUntil(condition: () => boolean, timeoutMs = 5000) {
 
 /** The pid of the watched command, found by its unique argument. */
 function pidOf(marker: string): number | null {
-  const found = spawnSync("pgrep", ["-f", `sleep ${marker}`], { encoding: "utf8" }).stdout.trim().split("\n").filter(Boolean);
+  const found = spawnSync("pgrep", ["-f", `sleep ${marker}`], { encoding: "utf8" })
+    .stdout.trim()
+    .split("\n")
+    .filter(Boolean);
   return found.length ? Number(found[0]) : null;
 }
 
@@ -35,11 +38,20 @@ describe("spawnWatched", () => {
 
   it("kills the command when the parent process dies without cleaning up (SIGKILL)", async () => {
     const marker = `${2000 + Math.floor(Math.random() * 1000)}.2`;
-    const parent = spawn(process.execPath, ["--import", "tsx", "-e", `
+    const parent = spawn(
+      process.execPath,
+      [
+        "--import",
+        "tsx",
+        "-e",
+        `
       const { spawnWatched } = await import(${JSON.stringify(path.join(import.meta.dirname, "watchdog.ts"))});
       spawnWatched("sleep", [${JSON.stringify(marker)}]);
       setInterval(() => {}, 1000);
-    `], { stdio: "ignore" });
+    `,
+      ],
+      { stdio: "ignore" },
+    );
     expect(await waitUntil(() => pidOf(marker) !== null, 15_000)).toBe(true);
     const child = pidOf(marker)!;
     parent.kill("SIGKILL");

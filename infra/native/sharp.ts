@@ -46,7 +46,9 @@ interface Lockfile {
 }
 
 const fitsLambda = (entry: LockEntry, cpu: LambdaCpu) =>
-  (!entry.os || entry.os.includes("linux")) && (!entry.cpu || entry.cpu.includes(cpu)) && (!entry.libc || entry.libc.includes("glibc"));
+  (!entry.os || entry.os.includes("linux")) &&
+  (!entry.cpu || entry.cpu.includes(cpu)) &&
+  (!entry.libc || entry.libc.includes("glibc"));
 
 const isPlatformSpecific = (entry: LockEntry) => Boolean(entry.os || entry.cpu || entry.libc);
 
@@ -54,7 +56,10 @@ const isPlatformSpecific = (entry: LockEntry) => Boolean(entry.os || entry.cpu |
  * sharp and everything it loads on Linux `cpu` with glibc, as the lock records them: its
  * dependencies, and those optional dependencies (the prebuilt binaries) built for that platform.
  */
-export function sharpPackagesFromLock(lock: Lockfile, cpu: LambdaCpu): (LockedPackage & { platformSpecific: boolean })[] {
+export function sharpPackagesFromLock(
+  lock: Lockfile,
+  cpu: LambdaCpu,
+): (LockedPackage & { platformSpecific: boolean })[] {
   const found = new Map<string, LockedPackage & { platformSpecific: boolean }>();
   const visit = (name: string, optional: boolean) => {
     if (found.has(name)) return;
@@ -64,8 +69,14 @@ export function sharpPackagesFromLock(lock: Lockfile, cpu: LambdaCpu): (LockedPa
       throw new Error(`package-lock.json has no entry for node_modules/${name}`);
     }
     if (!fitsLambda(entry, cpu)) return;
-    if (!entry.version || !entry.integrity) throw new Error(`package-lock.json records no version or integrity for ${name}`);
-    found.set(name, { name, version: entry.version, integrity: entry.integrity, platformSpecific: isPlatformSpecific(entry) });
+    if (!entry.version || !entry.integrity)
+      throw new Error(`package-lock.json records no version or integrity for ${name}`);
+    found.set(name, {
+      name,
+      version: entry.version,
+      integrity: entry.integrity,
+      platformSpecific: isPlatformSpecific(entry),
+    });
     for (const dependency of Object.keys(entry.dependencies ?? {})) visit(dependency, false);
     for (const dependency of Object.keys(entry.optionalDependencies ?? {})) visit(dependency, true);
   };
@@ -114,7 +125,11 @@ export function stagedSharp(cpu: LambdaCpu = "arm64", root = REPO_ROOT): StagedS
   const expected = sharpPackagesFromLock(readLock(root), cpu);
   const folder = stagingFolder(cpu);
   if (!holds(path.join(root, folder), expected)) return undefined;
-  return { cpu, nodeModules: path.join(folder, "node_modules"), packages: expected.map(({ name, version, integrity }) => ({ name, version, integrity })) };
+  return {
+    cpu,
+    nodeModules: path.join(folder, "node_modules"),
+    packages: expected.map(({ name, version, integrity }) => ({ name, version, integrity })),
+  };
 }
 
 /** What npm recorded for each package it installed (its hidden lockfile), to check against ours. */
@@ -133,7 +148,10 @@ export interface StageOptions {
  * Safe to run from several processes at once: each installs into its own folder, and the first
  * complete one is moved into place.
  */
-export function stageSharp(cpu: LambdaCpu = "arm64", { root = REPO_ROOT, log = () => undefined }: StageOptions = {}): StagedSharp {
+export function stageSharp(
+  cpu: LambdaCpu = "arm64",
+  { root = REPO_ROOT, log = () => undefined }: StageOptions = {},
+): StagedSharp {
   const ready = stagedSharp(cpu, root);
   if (ready) return ready;
 
@@ -145,11 +163,22 @@ export function stageSharp(cpu: LambdaCpu = "arm64", { root = REPO_ROOT, log = (
     log(`Installing ${expected.map((pkg) => `${pkg.name}@${pkg.version}`).join(", ")} for Linux ${cpu} (glibc)`);
     // The platform packages come in as sharp's optional dependencies (npm refuses them as direct
     // ones on another platform); the others are pinned to the lock's versions.
-    const direct = Object.fromEntries(expected.filter((pkg) => !pkg.platformSpecific).map((pkg) => [pkg.name, pkg.version]));
+    const direct = Object.fromEntries(
+      expected.filter((pkg) => !pkg.platformSpecific).map((pkg) => [pkg.name, pkg.version]),
+    );
     writeFileSync(path.join(work, "package.json"), JSON.stringify({ private: true, dependencies: direct }, null, 2));
     execFileSync(
       "npm",
-      ["install", "--no-audit", "--no-fund", "--no-package-lock", "--ignore-scripts", "--os=linux", `--cpu=${cpu}`, "--libc=glibc"],
+      [
+        "install",
+        "--no-audit",
+        "--no-fund",
+        "--no-package-lock",
+        "--ignore-scripts",
+        "--os=linux",
+        `--cpu=${cpu}`,
+        "--libc=glibc",
+      ],
       { cwd: work, stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, npm_config_loglevel: "error" } },
     );
     const installed = installedEntries(work);
@@ -165,7 +194,9 @@ export function stageSharp(cpu: LambdaCpu = "arm64", { root = REPO_ROOT, log = (
     const folder = path.join(root, stagingFolder(cpu));
     const candidate = `${work}-staged`;
     for (const pkg of expected) {
-      cpSync(path.join(work, "node_modules", pkg.name), path.join(candidate, "node_modules", pkg.name), { recursive: true });
+      cpSync(path.join(work, "node_modules", pkg.name), path.join(candidate, "node_modules", pkg.name), {
+        recursive: true,
+      });
     }
     const packages = expected.map(({ name, version, integrity }) => ({ name, version, integrity }));
     writeFileSync(path.join(candidate, MANIFEST), `${JSON.stringify({ cpu, libc: "glibc", packages }, null, 2)}\n`);

@@ -5,4 +5,6 @@
 import { stageSharp } from "./sharp";
 
 const staged = stageSharp("arm64", { log: (line) => console.log(line) });
-console.log(`sharp for Linux ${staged.cpu}: ${staged.packages.map((pkg) => `${pkg.name}@${pkg.version}`).join(", ")} in ${staged.nodeModules}`);
+console.log(
+  `sharp for Linux ${staged.cpu}: ${staged.packages.map((pkg) => `${pkg.name}@${pkg.version}`).join(", ")} in ${staged.nodeModules}`,
+);

@@ -36,7 +36,11 @@ export function keyAttributes(spec: AppTableSpec = appTable): string[] {
  * stream bookkeeping on every write, a lookup that slows with every table ever created in the
  * process (the test suite creates hundreds), so the local bootstrap creates tables without one.
  */
-export function toCreateTableInput(tableName: string, spec: AppTableSpec = appTable, { withStream = true }: { withStream?: boolean } = {}) {
+export function toCreateTableInput(
+  tableName: string,
+  spec: AppTableSpec = appTable,
+  { withStream = true }: { withStream?: boolean } = {},
+) {
   return {
     TableName: tableName,
     BillingMode: "PAY_PER_REQUEST" as const,
@@ -56,6 +60,8 @@ export function toCreateTableInput(tableName: string, spec: AppTableSpec = appTa
       ],
       Projection: { ProjectionType: "ALL" as const },
     })),
-    ...(withStream ? { StreamSpecification: { StreamEnabled: true, StreamViewType: "NEW_AND_OLD_IMAGES" as const } } : {}),
+    ...(withStream
+      ? { StreamSpecification: { StreamEnabled: true, StreamViewType: "NEW_AND_OLD_IMAGES" as const } }
+      : {}),
   };
 }

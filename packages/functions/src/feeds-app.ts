@@ -18,7 +18,13 @@ export const PAYMENT_FEED_PATH = "/v1/payments/stream";
  * it (infra/spec/routes.ts feedPathPatterns). The commands and health checks beside them write or
  * need more than the function's read-only role, and stay with the API.
  */
-export const FEED_PATHS: readonly string[] = [LEDGER_STREAM_PATH, KYC_STREAM_PATH, PAYMENT_STREAM_PATH, LIVE_STREAM_PATH, PAYMENT_FEED_PATH];
+export const FEED_PATHS: readonly string[] = [
+  LEDGER_STREAM_PATH,
+  KYC_STREAM_PATH,
+  PAYMENT_STREAM_PATH,
+  LIVE_STREAM_PATH,
+  PAYMENT_FEED_PATH,
+];
 
 /**
  * The stream routes, mounted where the route table (sections.ts) mounts them. The whole API

@@ -15,7 +15,9 @@ describe("the API's sections", () => {
   it("mount each route (and middleware) in the section its path dispatches to, so the API function reaches every route", async () => {
     for (const section of API_SECTIONS) {
       const mountsOf = await section.load();
-      const routes = routesOf(mountAll(new Hono<AppEnv>(), mountsOf({ metrics: metrics(), document: () => ({}) })) as unknown as Hono<never>);
+      const routes = routesOf(
+        mountAll(new Hono<AppEnv>(), mountsOf({ metrics: metrics(), document: () => ({}) })) as unknown as Hono<never>,
+      );
       expect(routes.length, section.name).toBeGreaterThan(0);
       for (const route of routes) expect(sectionOf(pathOf(route)).name, route).toBe(section.name);
     }
@@ -49,7 +51,11 @@ describe("the API's sections", () => {
       ] as const;
       for (const [path, init] of requests) {
         const [a, b] = await Promise.all([sectioned.request(path, init), whole.request(path, init)]);
-        expect({ path, status: a.status, body: await a.text() }).toEqual({ path, status: b.status, body: await b.text() });
+        expect({ path, status: a.status, body: await a.text() }).toEqual({
+          path,
+          status: b.status,
+          body: await b.text(),
+        });
         expect(a.headers.get("access-control-allow-origin")).toBe(b.headers.get("access-control-allow-origin"));
       }
       const reply = await sectioned.request("/api/openapi.json");

@@ -196,7 +196,9 @@ export function createSectionedApp(core: CoreContext, metrics: RequestMetrics): 
   const appOf = (section: ApiSection) => {
     let app = apps.get(section);
     if (!app) {
-      app = section.load().then((mountsOf) => composeApp(core, metrics, mountAll(new Hono<AppEnv>(), mountsOf(context))));
+      app = section
+        .load()
+        .then((mountsOf) => composeApp(core, metrics, mountAll(new Hono<AppEnv>(), mountsOf(context))));
       app.catch(() => apps.delete(section));
       apps.set(section, app);
     }

@@ -13,7 +13,12 @@ export const GENERATE_COMMAND = "npm run sdk:generate";
 export const SDK_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
 /** Generated files, relative to packages/sdk. */
-export const GENERATED_FILES = { document: "openapi.json", schema: "src/generated/schema.ts", streams: "src/generated/streams.ts", scopes: "src/generated/scopes.ts" } as const;
+export const GENERATED_FILES = {
+  document: "openapi.json",
+  schema: "src/generated/schema.ts",
+  streams: "src/generated/streams.ts",
+  scopes: "src/generated/scopes.ts",
+} as const;
 export type GeneratedFile = (typeof GENERATED_FILES)[keyof typeof GENERATED_FILES];
 
 const SCHEMA_HEADER = `${COMMENT_HEADER.trimEnd()}
@@ -30,7 +35,9 @@ const COMPONENT_SCHEMA_REF = /^#\/components\/schemas\/([^/]+)$/;
 export function streamEventsSource(document: OpenAPI3): string {
   const streams: string[] = [];
   for (const [path, item] of Object.entries(document.paths ?? {})) {
-    const reply = (item as { get?: { responses?: Record<string, { "x-sse-events"?: Record<string, { $ref?: string }> }> } }).get?.responses?.["200"];
+    const reply = (
+      item as { get?: { responses?: Record<string, { "x-sse-events"?: Record<string, { $ref?: string }> }> } }
+    ).get?.responses?.["200"];
     const events = reply?.["x-sse-events"];
     if (!events) continue;
     const members = Object.entries(events).map(([event, schema]) => {
@@ -62,13 +69,19 @@ export function operationScopesSource(document: OpenAPI3): string {
   for (const item of Object.values(document.paths ?? {})) {
     for (const operation of Object.values(item as Record<string, unknown>)) {
       if (typeof operation !== "object" || operation === null || !("operationId" in operation)) continue;
-      const declared = operation as { operationId?: string; "x-required-scope"?: string; "x-scope-note"?: string; "x-session-only"?: boolean };
+      const declared = operation as {
+        operationId?: string;
+        "x-required-scope"?: string;
+        "x-scope-note"?: string;
+        "x-session-only"?: boolean;
+      };
       const fields = [
         declared["x-required-scope"] ? `scope: ${JSON.stringify(declared["x-required-scope"])}` : null,
         declared["x-scope-note"] ? `note: ${JSON.stringify(declared["x-scope-note"])}` : null,
         declared["x-session-only"] ? "sessionOnly: true" : null,
       ].filter((field): field is string => field !== null);
-      if (declared.operationId && fields.length > 0) entries.push(`    ${JSON.stringify(declared.operationId)}: { ${fields.join(", ")} },`);
+      if (declared.operationId && fields.length > 0)
+        entries.push(`    ${JSON.stringify(declared.operationId)}: { ${fields.join(", ")} },`);
     }
   }
   return `/**

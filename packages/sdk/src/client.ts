@@ -28,15 +28,21 @@ export const DEFAULT_RETRIES = 3;
 // openapi-fetch's client types are written for its own generic `Paths extends {}` and checked
 // only inside its declaration file; these mirror them (MaybeOptionalInit, InitParam) for the
 // generated `paths` interface, whose path items are not index signatures.
-type InitParam<Init> = RequiredKeysOf<Init> extends never ? [(Init & { [key: string]: unknown })?] : [Init & { [key: string]: unknown }];
+type InitParam<Init> =
+  RequiredKeysOf<Init> extends never ? [(Init & { [key: string]: unknown })?] : [Init & { [key: string]: unknown }];
 type OperationOf<PathInfo, Method extends HttpMethod> = FilterKeys<PathInfo, Method>;
-type InitOf<Operation> = RequiredKeysOf<FetchOptions<Operation>> extends never ? FetchOptions<Operation> | undefined : FetchOptions<Operation>;
+type InitOf<Operation> =
+  RequiredKeysOf<FetchOptions<Operation>> extends never ? FetchOptions<Operation> | undefined : FetchOptions<Operation>;
 
 /** openapi-fetch's reply without its error branch: every failure throws FintechError instead. */
 type Succeeded<Reply> = Reply extends { data: infer Data; error?: never } ? { data: Data; response: Response } : never;
-type ReplyOf<Operation, Init> = Operation extends Record<string | number, unknown> ? Succeeded<FetchResponse<Operation, Init, MediaType>> : never;
+type ReplyOf<Operation, Init> =
+  Operation extends Record<string | number, unknown> ? Succeeded<FetchResponse<Operation, Init, MediaType>> : never;
 
-export type FintechMethod<Paths extends {}, Method extends HttpMethod> = <Path extends PathsWithMethod<Paths, Method>, Init extends InitOf<OperationOf<Paths[Path], Method>>>(
+export type FintechMethod<Paths extends {}, Method extends HttpMethod> = <
+  Path extends PathsWithMethod<Paths, Method>,
+  Init extends InitOf<OperationOf<Paths[Path], Method>>,
+>(
   url: Path,
   ...init: InitParam<Init>
 ) => Promise<ReplyOf<OperationOf<Paths[Path], Method>, Init>>;
@@ -55,12 +61,20 @@ export interface FintechApi<Paths extends {} = paths> {
 
 /** Paths whose GET answers with server-sent events. */
 export type StreamPath<Paths = paths> = {
-  [Path in keyof Paths]: Paths[Path] extends { get: { responses: { 200: { content: { "text/event-stream": unknown } } } } } ? Path : never;
+  [Path in keyof Paths]: Paths[Path] extends {
+    get: { responses: { 200: { content: { "text/event-stream": unknown } } } };
+  }
+    ? Path
+    : never;
 }[keyof Paths] &
   string;
 
 /** A stream's query parameters as the document declares them. */
-export type StreamQuery<Path extends keyof Paths, Paths = paths> = Paths[Path] extends { get: { parameters: { query?: infer Query } } } ? NonNullable<Query> : never;
+export type StreamQuery<Path extends keyof Paths, Paths = paths> = Paths[Path] extends {
+  get: { parameters: { query?: infer Query } };
+}
+  ? NonNullable<Query>
+  : never;
 
 type EventsOf<Path> = Path extends keyof streamEvents ? streamEvents[Path] : never;
 
@@ -70,12 +84,17 @@ type EventsOf<Path> = Path extends keyof streamEvents ? streamEvents[Path] : nev
  */
 export type StreamEventOf<Path> = [EventsOf<Path>] extends [never]
   ? StreamEvent
-  : { [Name in Exclude<keyof EventsOf<Path>, typeof CURSOR_EVENT> & string]: StreamEvent<EventsOf<Path>[Name], Name> }[Exclude<keyof EventsOf<Path>, typeof CURSOR_EVENT> & string];
+  : {
+      [Name in Exclude<keyof EventsOf<Path>, typeof CURSOR_EVENT> & string]: StreamEvent<EventsOf<Path>[Name], Name>;
+    }[Exclude<keyof EventsOf<Path>, typeof CURSOR_EVENT> & string];
 
 export interface FintechClient {
   api: FintechApi;
   /** Server-sent events of `path` as an async iterable that resumes on its own (see README). */
-  stream<Path extends StreamPath>(path: Path, options?: StreamOptions<StreamQuery<Path>>): AsyncGenerator<StreamEventOf<Path>, void, undefined>;
+  stream<Path extends StreamPath>(
+    path: Path,
+    options?: StreamOptions<StreamQuery<Path>>,
+  ): AsyncGenerator<StreamEventOf<Path>, void, undefined>;
 }
 
 export function createFintechClient(options: FintechClientOptions): FintechClient {
@@ -90,7 +109,11 @@ export function createFintechClient(options: FintechClientOptions): FintechClien
   });
   // Lists in query strings are comma-separated (style form, explode false), as the document
   // declares them and the server parses them.
-  const client = createClient<paths>({ baseUrl, fetch: (request) => send(request), querySerializer: { array: { style: "form", explode: false } } });
+  const client = createClient<paths>({
+    baseUrl,
+    fetch: (request) => send(request),
+    querySerializer: { array: { style: "form", explode: false } },
+  });
   const stream = createStreamReader({ baseUrl, send, backoff });
   return {
     // The transport throws for every reply that is not 2xx, so openapi-fetch's error branch never
@@ -98,6 +121,10 @@ export function createFintechClient(options: FintechClientOptions): FintechClien
     api: client as unknown as FintechApi,
     // The reader parses whatever the server sends; the generated event map is the contract for it.
     stream: <Path extends StreamPath>(path: Path, streamOptions?: StreamOptions<StreamQuery<Path>>) =>
-      stream(path, streamOptions as StreamOptions<object> | undefined) as AsyncGenerator<StreamEventOf<Path>, void, undefined>,
+      stream(path, streamOptions as StreamOptions<object> | undefined) as AsyncGenerator<
+        StreamEventOf<Path>,
+        void,
+        undefined
+      >,
   };
 }

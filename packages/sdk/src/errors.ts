@@ -81,7 +81,8 @@ export function parseRetryAfter(header: string | null, now: number = Date.now())
   return Number.isNaN(at) ? null : Math.max(0, Math.ceil((at - now) / 1000));
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 
 const textField = (body: unknown, field: string): string | null => {
   if (!isRecord(body)) return null;
@@ -95,7 +96,10 @@ export function replyError(response: Response, body: unknown): FintechError {
   return new FintechError({
     code,
     status: response.status,
-    message: textField(body, "message") ?? textField(body, "error") ?? `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ""}`,
+    message:
+      textField(body, "message") ??
+      textField(body, "error") ??
+      `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ""}`,
     apiCode: textField(body, "code"),
     requestId: response.headers.get("X-Request-Id"),
     retryAfterSeconds: parseRetryAfter(response.headers.get("Retry-After")),

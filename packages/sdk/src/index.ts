@@ -3,7 +3,16 @@
  * Browser-safe: fetch, AbortSignal and crypto.randomUUID only.
  */
 export { createFintechClient, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS } from "./client";
-export type { FintechApi, FintechClient, FintechClientOptions, FintechCredential, FintechMethod, StreamEventOf, StreamPath, StreamQuery } from "./client";
+export type {
+  FintechApi,
+  FintechClient,
+  FintechClientOptions,
+  FintechCredential,
+  FintechMethod,
+  StreamEventOf,
+  StreamPath,
+  StreamQuery,
+} from "./client";
 export { FintechError, FINTECH_ERROR_CODES, codeForStatus, isFintechError, parseRetryAfter } from "./errors";
 export type { FintechErrorCode, FintechErrorDetails } from "./errors";
 export { DEFAULT_BACKOFF, retryDelayMs } from "./backoff";

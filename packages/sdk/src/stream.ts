@@ -70,7 +70,10 @@ interface StreamDependencies {
  * the last event seen, so nothing is skipped and nothing repeats. Aborting `signal` ends the loop.
  */
 export function createStreamReader({ baseUrl, send, backoff }: StreamDependencies) {
-  return async function* stream(path: string, options: StreamOptions<object> = {}): AsyncGenerator<StreamEvent, void, undefined> {
+  return async function* stream(
+    path: string,
+    options: StreamOptions<object> = {},
+  ): AsyncGenerator<StreamEvent, void, undefined> {
     const { signal } = options;
     const idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
     const url = streamUrl(baseUrl, path, options.query);
@@ -92,7 +95,12 @@ export function createStreamReader({ baseUrl, send, backoff }: StreamDependencie
       }
       if (!response.body || !(response.headers.get("Content-Type") ?? "").includes("text/event-stream")) {
         connection.abort();
-        throw new FintechError({ code: "HTTP_ERROR", status: response.status, message: `${path} did not answer with an event stream`, requestId: response.headers.get("X-Request-Id") });
+        throw new FintechError({
+          code: "HTTP_ERROR",
+          status: response.status,
+          message: `${path} did not answer with an event stream`,
+          requestId: response.headers.get("X-Request-Id"),
+        });
       }
 
       const events = response.body

@@ -32,7 +32,9 @@ export const IDEMPOTENCY_IN_PROGRESS = "idempotency_in_progress";
  * timeout, say), so a later attempt gets its stored reply. Never other 4xx.
  */
 const isRetryable = (failure: FintechError) =>
-  failure.status === 429 || (failure.status !== null && failure.status >= 500) || (failure.status === 409 && failure.apiCode === IDEMPOTENCY_IN_PROGRESS);
+  failure.status === 429 ||
+  (failure.status !== null && failure.status >= 500) ||
+  (failure.status === 409 && failure.apiCode === IDEMPOTENCY_IN_PROGRESS);
 
 class AttemptTimeout extends Error {
   constructor(timeoutMs: number) {
@@ -63,7 +65,8 @@ async function readBody(response: Response): Promise<unknown> {
 function callHeaders(request: Request, credential: string | null): Headers {
   const headers = new Headers(request.headers);
   if (credential && !headers.has("Authorization")) headers.set("Authorization", `Bearer ${credential}`);
-  if (WRITE_METHODS.has(request.method.toUpperCase()) && !headers.has("Idempotency-Key")) headers.set("Idempotency-Key", crypto.randomUUID());
+  if (WRITE_METHODS.has(request.method.toUpperCase()) && !headers.has("Idempotency-Key"))
+    headers.set("Idempotency-Key", crypto.randomUUID());
   return headers;
 }
 
@@ -91,20 +94,49 @@ type Attempt = { response: Response; failure?: undefined } | { response?: undefi
  * abort is passed through untouched and never retried.
  */
 export function createTransport(options: TransportOptions) {
-  async function attempt(request: Request, headers: Headers, body: ArrayBuffer | undefined, { buffered }: SendOptions): Promise<Attempt> {
+  async function attempt(
+    request: Request,
+    headers: Headers,
+    body: ArrayBuffer | undefined,
+    { buffered }: SendOptions,
+  ): Promise<Attempt> {
     const timeout = new AbortController();
     const timer = setTimeout(() => timeout.abort(new AttemptTimeout(options.timeoutMs)), options.timeoutMs);
     const signal = AbortSignal.any([request.signal, timeout.signal]);
     try {
-      const response = await settledOrAborted(options.fetch(new Request(request.url, { method: request.method, headers, body, signal, redirect: request.redirect })), signal);
+      const response = await settledOrAborted(
+        options.fetch(
+          new Request(request.url, { method: request.method, headers, body, signal, redirect: request.redirect }),
+        ),
+        signal,
+      );
       if (!buffered && response.ok) return { response };
       // Buffer inside the attempt so a body cut mid-way is a network failure of this attempt.
       const bytes = await settledOrAborted(response.arrayBuffer(), signal);
-      return { response: new Response(bytes.byteLength === 0 ? null : bytes, { status: response.status, statusText: response.statusText, headers: response.headers }) };
+      return {
+        response: new Response(bytes.byteLength === 0 ? null : bytes, {
+          status: response.status,
+          statusText: response.statusText,
+          headers: response.headers,
+        }),
+      };
     } catch (error) {
       if (request.signal.aborted) throw request.signal.reason ?? error;
-      if (timeout.signal.aborted) return { failure: new FintechError({ code: "TIMEOUT", message: `No reply from ${request.method} ${new URL(request.url).pathname} within ${options.timeoutMs} ms`, cause: error }) };
-      return { failure: new FintechError({ code: "NETWORK_ERROR", message: `Network error on ${request.method} ${new URL(request.url).pathname}: ${describe(error)}`, cause: error }) };
+      if (timeout.signal.aborted)
+        return {
+          failure: new FintechError({
+            code: "TIMEOUT",
+            message: `No reply from ${request.method} ${new URL(request.url).pathname} within ${options.timeoutMs} ms`,
+            cause: error,
+          }),
+        };
+      return {
+        failure: new FintechError({
+          code: "NETWORK_ERROR",
+          message: `Network error on ${request.method} ${new URL(request.url).pathname}: ${describe(error)}`,
+          cause: error,
+        }),
+      };
     } finally {
       clearTimeout(timer);
     }

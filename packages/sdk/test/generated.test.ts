@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import type { OpenAPI3 } from "openapi-typescript";
-import { committedSdkFiles, GENERATE_COMMAND, generateSdkFiles, operationScopesSource, streamEventsSource } from "../scripts/generation";
+import {
+  committedSdkFiles,
+  GENERATE_COMMAND,
+  generateSdkFiles,
+  operationScopesSource,
+  streamEventsSource,
+} from "../scripts/generation";
 import { operationScopes } from "../src/generated/scopes";
 
 /**
@@ -11,7 +17,10 @@ describe("generated SDK files", () => {
   it("match a fresh generation from the code", async () => {
     const [fresh, committed] = await Promise.all([generateSdkFiles(), committedSdkFiles()]);
     for (const [file, contents] of Object.entries(fresh) as [keyof typeof fresh, string][]) {
-      expect(committed[file] === contents, `packages/sdk/${file} is out of date with the API's routes: run \`${GENERATE_COMMAND}\` and commit the result`).toBe(true);
+      expect(
+        committed[file] === contents,
+        `packages/sdk/${file} is out of date with the API's routes: run \`${GENERATE_COMMAND}\` and commit the result`,
+      ).toBe(true);
     }
   });
 });
@@ -37,7 +46,9 @@ describe("stream event types", () => {
       },
     } as unknown as OpenAPI3;
     const source = streamEventsSource(document);
-    expect(source).toContain('"/events": {\n        "tick": components["schemas"]["Tick"];\n        "raw": unknown;\n    };');
+    expect(source).toContain(
+      '"/events": {\n        "tick": components["schemas"]["Tick"];\n        "raw": unknown;\n    };',
+    );
     expect(source).not.toContain("/plain");
   });
 });
@@ -48,7 +59,10 @@ describe("operation scopes", () => {
       openapi: "3.1.0",
       info: { title: "t", version: "1" },
       paths: {
-        "/a": { get: { operationId: "readA", "x-required-scope": "ledger:read", responses: {} }, put: { operationId: "changeA", "x-session-only": true, responses: {} } },
+        "/a": {
+          get: { operationId: "readA", "x-required-scope": "ledger:read", responses: {} },
+          put: { operationId: "changeA", "x-session-only": true, responses: {} },
+        },
         "/b": { get: { operationId: "open", responses: {} } },
       },
     } as unknown as OpenAPI3;

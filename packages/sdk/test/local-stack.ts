@@ -62,16 +62,21 @@ export async function newDeveloper(api: LocalApi, fetch?: FetchFunction) {
 
 /** Two USD accounts, the first holding 500.00 posted: ready for transfers. */
 export async function fundedAccounts(client: FintechClient) {
-  const open = async (name: string) => (await client.api.POST("/api/v1/ledger/accounts", { body: { name, currency: "USD", type: "bank" } })).data.data;
+  const open = async (name: string) =>
+    (await client.api.POST("/api/v1/ledger/accounts", { body: { name, currency: "USD", type: "bank" } })).data.data;
   const from = await open("Operating");
   const to = await open("Payroll");
-  const { data: deposit } = await client.api.POST("/api/v1/ledger/transactions/deposit", { body: { account_id: from.id, amount: "500.00", currency: "USD", description: "Funding" } });
+  const { data: deposit } = await client.api.POST("/api/v1/ledger/transactions/deposit", {
+    body: { account_id: from.id, amount: "500.00", currency: "USD", description: "Funding" },
+  });
   await client.api.POST("/api/v1/ledger/transactions/{id}/post", { params: { path: { id: deposit.data.id } } });
   return { from, to };
 }
 
 /** Fetch wrapper building blocks for tests: run `before` on each request, then the real fetch. */
-export function interceptFetch(handle: (request: Request, forward: (request: Request) => Promise<Response>) => Promise<Response>): FetchFunction {
+export function interceptFetch(
+  handle: (request: Request, forward: (request: Request) => Promise<Response>) => Promise<Response>,
+): FetchFunction {
   const forward = (request: Request) => globalThis.fetch(request);
   return (request) => handle(request, forward);
 }

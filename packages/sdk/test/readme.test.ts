@@ -23,10 +23,16 @@ function readmeProgramSource(markdown: string): string {
       continue;
     }
     const names = imports.get(found[3]!) ?? new Set<string>();
-    for (const name of found[2]!.split(",").map((part) => part.trim()).filter(Boolean)) names.add(found[1] ? `type ${name.replace(/^type /, "")}` : name);
+    for (const name of found[2]!
+      .split(",")
+      .map((part) => part.trim())
+      .filter(Boolean))
+      names.add(found[1] ? `type ${name.replace(/^type /, "")}` : name);
     imports.set(found[3]!, names);
   }
-  const header = [...imports].map(([from, names]) => `import { ${[...names].join(", ")} } from ${JSON.stringify(from)};`);
+  const header = [...imports].map(
+    ([from, names]) => `import { ${[...names].join(", ")} } from ${JSON.stringify(from)};`,
+  );
   return `${header.join("\n")}\n\nexport async function readme(): Promise<void> {\n${body.join("\n")}\n}\n`;
 }
 
@@ -47,11 +53,18 @@ function typeErrors(source: string): string[] {
   const readFile = host.readFile.bind(host);
   const getSourceFile = host.getSourceFile.bind(host);
   host.readFile = (name) => (name === fileName ? source : readFile(name));
-  host.fileExists = ((exists) => (name: string) => name === fileName || exists(name))(host.fileExists.bind(host));
-  host.getSourceFile = (name, language, ...rest) => (name === fileName ? ts.createSourceFile(name, source, language, true) : getSourceFile(name, language, ...rest));
+  host.fileExists = (
+    (exists) => (name: string) =>
+      name === fileName || exists(name)
+  )(host.fileExists.bind(host));
+  host.getSourceFile = (name, language, ...rest) =>
+    name === fileName ? ts.createSourceFile(name, source, language, true) : getSourceFile(name, language, ...rest);
   const program = ts.createProgram([fileName], options, host);
   return ts.getPreEmitDiagnostics(program, program.getSourceFile(fileName)).map((diagnostic) => {
-    const where = diagnostic.file && diagnostic.start !== undefined ? diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start) : null;
+    const where =
+      diagnostic.file && diagnostic.start !== undefined
+        ? diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start)
+        : null;
     return `${where ? `line ${where.line + 1}: ` : ""}${ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n")}`;
   });
 }
@@ -59,7 +72,7 @@ function typeErrors(source: string): string[] {
 describe("packages/sdk/README.md", () => {
   it("has TypeScript examples that type-check against the SDK", () => {
     const source = readmeProgramSource(readFileSync(README, "utf8"));
-    expect(source).toContain("fintech.api.POST(\"/api/v1/ledger/transactions/transfer\"");
+    expect(source).toContain('fintech.api.POST("/api/v1/ledger/transactions/transfer"');
     expect(typeErrors(source), source).toEqual([]);
   });
 });

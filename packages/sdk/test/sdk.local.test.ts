@@ -33,13 +33,27 @@ describe("@fintech/sdk against the local stack", () => {
     expect(developer.apiKey).toMatch(/^fpk_/);
     const { from, to } = await fundedAccounts(developer.keyed);
     const { data, response } = await developer.keyed.api.POST("/api/v1/ledger/transactions/transfer", {
-      body: { from_account_id: from.id, to_account_id: to.id, amount: "25.00", currency: "USD", description: "Rent share" },
+      body: {
+        from_account_id: from.id,
+        to_account_id: to.id,
+        amount: "25.00",
+        currency: "USD",
+        description: "Rent share",
+      },
     });
     expect(response.status).toBe(201);
-    expect(data.data).toMatchObject({ type: "transfer", status: "draft", amount: "25.00", currency: "USD", description: "Rent share" });
+    expect(data.data).toMatchObject({
+      type: "transfer",
+      status: "draft",
+      amount: "25.00",
+      currency: "USD",
+      description: "Rent share",
+    });
     // The SDK made up the Idempotency-Key; the server stored it with the journal.
     expect(data.data.idempotency_key).toMatch(/^[0-9a-f-]{36}$/);
-    const { data: balance } = await developer.keyed.api.GET("/api/v1/ledger/accounts/{id}/balance", { params: { path: { id: from.id } } });
+    const { data: balance } = await developer.keyed.api.GET("/api/v1/ledger/accounts/{id}/balance", {
+      params: { path: { id: from.id } },
+    });
     expect(balance.data).toMatchObject({ balance: "500.00", available: "475.00", pending_out: "25.00" });
   });
 
@@ -49,7 +63,11 @@ describe("@fintech/sdk against the local stack", () => {
     const fetch = interceptFetch(async (request, forward) => {
       if (!request.url.endsWith("/api/v1/ledger/transactions/transfer")) return forward(request);
       keys.push(request.headers.get("Idempotency-Key") ?? "");
-      if (refusals++ === 0) return Response.json({ message: "Service temporarily unavailable", code: "store_unavailable" }, { status: 503, headers: { "Retry-After": "1" } });
+      if (refusals++ === 0)
+        return Response.json(
+          { message: "Service temporarily unavailable", code: "store_unavailable" },
+          { status: 503, headers: { "Retry-After": "1" } },
+        );
       return forward(request);
     });
     const developer = await newDeveloper(api, fetch);
@@ -83,8 +101,12 @@ describe("@fintech/sdk against the local stack", () => {
     });
     expect(keys).toEqual([keys[0], keys[0]]);
     expect(response.headers.get("Idempotent-Replayed")).toBe("true");
-    expect(await journalsWithKey(developer.keyed, keys[0]!)).toEqual([expect.objectContaining({ id: data.data.id, type: "transfer", amount: "40.00" })]);
-    const { data: balance } = await developer.keyed.api.GET("/api/v1/ledger/accounts/{id}/balance", { params: { path: { id: from.id } } });
+    expect(await journalsWithKey(developer.keyed, keys[0]!)).toEqual([
+      expect.objectContaining({ id: data.data.id, type: "transfer", amount: "40.00" }),
+    ]);
+    const { data: balance } = await developer.keyed.api.GET("/api/v1/ledger/accounts/{id}/balance", {
+      params: { path: { id: from.id } },
+    });
     expect(balance.data).toMatchObject({ available: "460.00", pending_out: "40.00" });
   });
 
@@ -118,7 +140,9 @@ describe("@fintech/sdk against the local stack", () => {
     const developer = await newDeveloper(api);
     const { from, to } = await fundedAccounts(developer.keyed);
     const error = await failureOf(
-      developer.keyed.api.POST("/api/v1/ledger/transactions/transfer", { body: { from_account_id: from.id, to_account_id: to.id, amount: "1000000.00", currency: "USD" } }),
+      developer.keyed.api.POST("/api/v1/ledger/transactions/transfer", {
+        body: { from_account_id: from.id, to_account_id: to.id, amount: "1000000.00", currency: "USD" },
+      }),
     );
     expect(error).toMatchObject({ code: "VALIDATION_ERROR", status: 422, apiCode: "insufficient_funds" });
     expect(error.message).toContain("Insufficient available balance");
@@ -131,7 +155,13 @@ describe("@fintech/sdk against the local stack", () => {
     try {
       const { port } = silent.address() as net.AddressInfo;
       const waits: number[] = [];
-      const client = createFintechClient({ baseUrl: `http://127.0.0.1:${port}`, apiKey: "fpk_any", timeoutMs: 50, retries: 1, backoff: { sleep: async (ms) => void waits.push(ms) } });
+      const client = createFintechClient({
+        baseUrl: `http://127.0.0.1:${port}`,
+        apiKey: "fpk_any",
+        timeoutMs: 50,
+        retries: 1,
+        backoff: { sleep: async (ms) => void waits.push(ms) },
+      });
       const error = await failureOf(client.api.GET("/api/v1/ledger/accounts"));
       expect(error).toMatchObject({ code: "TIMEOUT", status: null });
       expect(error.message).toContain("within 50 ms");

@@ -120,8 +120,10 @@ function streamWatcher() {
   };
 }
 
-const createdIds = (events: LedgerEvent[]) => events.flatMap((event) => (event.event === "transactionCreated" ? [event.data.transactionId] : []));
-const isCreated = (transactionId: string) => (event: LedgerEvent) => event.event === "transactionCreated" && event.data.transactionId === transactionId;
+const createdIds = (events: LedgerEvent[]) =>
+  events.flatMap((event) => (event.event === "transactionCreated" ? [event.data.transactionId] : []));
+const isCreated = (transactionId: string) => (event: LedgerEvent) =>
+  event.event === "transactionCreated" && event.data.transactionId === transactionId;
 
 function expectNoDuplicates(events: StreamEvent[]) {
   const ids = events.map((event) => event.id);
@@ -140,11 +142,17 @@ describe("fintech.stream resumes with Last-Event-ID", () => {
     const developer = await newDeveloper(api, watcher.fetch);
     const { from, to } = await fundedAccounts(developer.keyed);
     const transfer = async (amount: string) =>
-      (await developer.keyed.api.POST("/api/v1/ledger/transactions/transfer", { body: { from_account_id: from.id, to_account_id: to.id, amount, currency: "USD" } })).data.data.id;
+      (
+        await developer.keyed.api.POST("/api/v1/ledger/transactions/transfer", {
+          body: { from_account_id: from.id, to_account_id: to.id, amount, currency: "USD" },
+        })
+      ).data.data.id;
 
     const release = watcher.hold(2);
     const controller = new AbortController();
-    const stream = collect(developer.keyed.stream(STREAM_PATH, { query: { userId: developer.userId }, signal: controller.signal }));
+    const stream = collect(
+      developer.keyed.stream(STREAM_PATH, { query: { userId: developer.userId }, signal: controller.signal }),
+    );
     await watcher.connectionAsked(1);
     await watcher.connections[0]!.answered;
 
@@ -188,11 +196,17 @@ describe("fintech.stream when the server ends the stream", () => {
     const developer = await newDeveloper(api, watcher.fetch);
     const { from, to } = await fundedAccounts(developer.keyed);
     const transfer = async (amount: string) =>
-      (await developer.keyed.api.POST("/api/v1/ledger/transactions/transfer", { body: { from_account_id: from.id, to_account_id: to.id, amount, currency: "USD" } })).data.data.id;
+      (
+        await developer.keyed.api.POST("/api/v1/ledger/transactions/transfer", {
+          body: { from_account_id: from.id, to_account_id: to.id, amount, currency: "USD" },
+        })
+      ).data.data.id;
 
     const release = watcher.hold(2);
     const controller = new AbortController();
-    const stream = collect(developer.keyed.stream(STREAM_PATH, { query: { userId: developer.userId }, signal: controller.signal }));
+    const stream = collect(
+      developer.keyed.stream(STREAM_PATH, { query: { userId: developer.userId }, signal: controller.signal }),
+    );
     await watcher.connectionAsked(1);
     await watcher.connections[0]!.answered;
     // The first transfer's events arrive on the first stream or, if the server ended it first,

@@ -51,14 +51,28 @@ async function take(iterable: AsyncIterable<StreamEvent>, count: number): Promis
 describe("stream reader", () => {
   it("yields id, name and parsed data; skips cursor events; sends the bearer credential and no Idempotency-Key", async () => {
     const { stream, requests } = reader(() =>
-      sse(["retry: 2000\nid: c0\nevent: cursor\ndata: {}\n\n", 'id: e1\nevent: balanceUpdate\ndata: {"balance":"10.00"}\n\n', "id: e2\ndata: plain text\n\n"], "stay-open"),
+      sse(
+        [
+          "retry: 2000\nid: c0\nevent: cursor\ndata: {}\n\n",
+          'id: e1\nevent: balanceUpdate\ndata: {"balance":"10.00"}\n\n',
+          "id: e2\ndata: plain text\n\n",
+        ],
+        "stay-open",
+      ),
     );
-    const events = await take(stream("/api/grpc/ledger/stream", { query: { userId: "u1", accountIds: ["a", "b"], includeTransactions: false, statusFilter: undefined } }), 2);
+    const events = await take(
+      stream("/api/grpc/ledger/stream", {
+        query: { userId: "u1", accountIds: ["a", "b"], includeTransactions: false, statusFilter: undefined },
+      }),
+      2,
+    );
     expect(events).toEqual([
       { id: "e1", event: "balanceUpdate", data: { balance: "10.00" } },
       { id: "e2", event: "message", data: "plain text" },
     ]);
-    expect(requests[0]!.url).toBe("http://api.test/api/grpc/ledger/stream?userId=u1&accountIds=a%2Cb&includeTransactions=false");
+    expect(requests[0]!.url).toBe(
+      "http://api.test/api/grpc/ledger/stream?userId=u1&accountIds=a%2Cb&includeTransactions=false",
+    );
     expect(requests[0]!.headers.get("Authorization")).toBe("Bearer fpk_test");
     expect(requests[0]!.headers.get("Accept")).toBe("text/event-stream");
     expect(requests[0]!.headers.has("Idempotency-Key")).toBe(false);
@@ -67,7 +81,9 @@ describe("stream reader", () => {
 
   it("reconnects after the server ends, waiting its retry: and resuming after the last id (a cursor's too)", async () => {
     const { stream, requests, waits } = reader((_, connection) =>
-      connection === 1 ? sse(["retry: 1500\n\n", 'id: e1\nevent: a\ndata: 1\n\n', "id: c1\nevent: cursor\ndata: {}\n\n"]) : sse(['id: e2\nevent: a\ndata: 2\n\n'], "stay-open"),
+      connection === 1
+        ? sse(["retry: 1500\n\n", "id: e1\nevent: a\ndata: 1\n\n", "id: c1\nevent: cursor\ndata: {}\n\n"])
+        : sse(["id: e2\nevent: a\ndata: 2\n\n"], "stay-open"),
     );
     const events = await take(stream("/s", { lastEventId: "start" }), 2);
     expect(events.map((event) => event.data)).toEqual([1, 2]);
@@ -77,7 +93,11 @@ describe("stream reader", () => {
 
   it("reconnects when the stream goes quiet for longer than idleTimeoutMs", async () => {
     const firstBody = bodiesCancelled.length;
-    const { stream, requests } = reader((_, connection) => (connection === 1 ? sse(['id: e1\nevent: a\ndata: 1\n\n'], "stay-open") : sse(['id: e2\nevent: a\ndata: 2\n\n'], "stay-open")));
+    const { stream, requests } = reader((_, connection) =>
+      connection === 1
+        ? sse(["id: e1\nevent: a\ndata: 1\n\n"], "stay-open")
+        : sse(["id: e2\nevent: a\ndata: 2\n\n"], "stay-open"),
+    );
     const events = await take(stream("/s", { idleTimeoutMs: 1 }), 2);
     expect(events.map((event) => event.id)).toEqual(["e1", "e2"]);
     expect(requests[1]!.headers.get("Last-Event-ID")).toBe("e1");
@@ -100,7 +120,7 @@ describe("stream reader", () => {
 
   it("ends quietly when the caller aborts", async () => {
     const controller = new AbortController();
-    const { stream } = reader(() => sse(['id: e1\nevent: a\ndata: 1\n\n']));
+    const { stream } = reader(() => sse(["id: e1\nevent: a\ndata: 1\n\n"]));
     const events: StreamEvent[] = [];
     for await (const event of stream("/s", { signal: controller.signal })) {
       events.push(event);
@@ -110,6 +130,8 @@ describe("stream reader", () => {
   });
 
   it("builds URLs from the base URL, path and query", () => {
-    expect(streamUrl("http://api.test//", "/api/x", { a: 1, b: null, c: ["x", "y"], d: true })).toBe("http://api.test/api/x?a=1&c=x%2Cy&d=true");
+    expect(streamUrl("http://api.test//", "/api/x", { a: 1, b: null, c: ["x", "y"], d: true })).toBe(
+      "http://api.test/api/x?a=1&c=x%2Cy&d=true",
+    );
   });
 });

@@ -9,11 +9,24 @@ import { createTransport, type FetchFunction } from "../src/transport";
  */
 type Script = (request: Request, attempt: number) => Response | Promise<Response>;
 
-function harness(script: Script, options: { retries?: number; timeoutMs?: number; credential?: string | null; sleep?: (ms: number, signal?: AbortSignal) => Promise<void> } = {}) {
+function harness(
+  script: Script,
+  options: {
+    retries?: number;
+    timeoutMs?: number;
+    credential?: string | null;
+    sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  } = {},
+) {
   const seen: { method: string; url: string; headers: Headers; body: string }[] = [];
   const waits: number[] = [];
   const fetch: FetchFunction = async (request) => {
-    seen.push({ method: request.method, url: request.url, headers: request.headers, body: await request.clone().text() });
+    seen.push({
+      method: request.method,
+      url: request.url,
+      headers: request.headers,
+      body: await request.clone().text(),
+    });
     return script(request, seen.length);
   };
   const send = createTransport({
@@ -31,7 +44,11 @@ const json = (status: number, body: unknown, headers: Record<string, string> = {
   new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json", ...headers } });
 
 const post = (body: unknown, headers: Record<string, string> = {}) =>
-  new Request("http://api.test/api/v1/ledger/transactions/transfer", { method: "POST", body: JSON.stringify(body), headers: { "Content-Type": "application/json", ...headers } });
+  new Request("http://api.test/api/v1/ledger/transactions/transfer", {
+    method: "POST",
+    body: JSON.stringify(body),
+    headers: { "Content-Type": "application/json", ...headers },
+  });
 
 async function failureOf(promise: Promise<unknown>): Promise<FintechError> {
   const error = await promise.then(
@@ -55,15 +72,24 @@ describe("what every call sends", () => {
 
   it("keeps the caller's Idempotency-Key and sends no Authorization without a credential", async () => {
     const { send, seen } = harness(() => json(201, {}), { credential: null });
-    for (const method of ["PUT", "PATCH", "DELETE"]) await send(new Request("http://api.test/x", { method, headers: { "Idempotency-Key": `mine-${method}` } }));
-    expect(seen.map((request) => request.headers.get("Idempotency-Key"))).toEqual(["mine-PUT", "mine-PATCH", "mine-DELETE"]);
+    for (const method of ["PUT", "PATCH", "DELETE"])
+      await send(new Request("http://api.test/x", { method, headers: { "Idempotency-Key": `mine-${method}` } }));
+    expect(seen.map((request) => request.headers.get("Idempotency-Key"))).toEqual([
+      "mine-PUT",
+      "mine-PATCH",
+      "mine-DELETE",
+    ]);
     expect(seen.every((request) => !request.headers.has("Authorization"))).toBe(true);
   });
 });
 
 describe("retries", () => {
   it("retries a 503 after its Retry-After with the same Idempotency-Key and body", async () => {
-    const { send, seen, waits } = harness((_, attempt) => (attempt === 1 ? json(503, { message: "Service unavailable", code: "store_unavailable" }, { "Retry-After": "2" }) : json(201, { data: { id: "j1" } })));
+    const { send, seen, waits } = harness((_, attempt) =>
+      attempt === 1
+        ? json(503, { message: "Service unavailable", code: "store_unavailable" }, { "Retry-After": "2" })
+        : json(201, { data: { id: "j1" } }),
+    );
     const reply = await send(post({ amount: "5.00" }));
     expect(reply.status).toBe(201);
     expect(await reply.json()).toEqual({ data: { id: "j1" } });
@@ -88,15 +114,29 @@ describe("retries", () => {
   });
 
   it("retries 429 and 5xx but gives up with the server's error after the retries", async () => {
-    const { send, seen } = harness(() => json(500, { message: "Internal server error", code: "internal_error" }, { "X-Request-Id": "req-1" }), { retries: 2 });
+    const { send, seen } = harness(
+      () => json(500, { message: "Internal server error", code: "internal_error" }, { "X-Request-Id": "req-1" }),
+      { retries: 2 },
+    );
     const error = await failureOf(send(new Request("http://api.test/api/v1/ledger/accounts")));
     expect(seen).toHaveLength(3);
-    expect(error).toMatchObject({ code: "SERVER_ERROR", status: 500, message: "Internal server error", apiCode: "internal_error", requestId: "req-1" });
+    expect(error).toMatchObject({
+      code: "SERVER_ERROR",
+      status: 500,
+      message: "Internal server error",
+      apiCode: "internal_error",
+      requestId: "req-1",
+    });
   });
 
   it("retries a 409 idempotency_in_progress (its own earlier attempt still running) into the stored reply", async () => {
     const { send, seen } = harness((_, attempt) =>
-      attempt === 1 ? json(409, { message: "A request with this Idempotency-Key is still in progress", code: "idempotency_in_progress" }) : json(201, { data: { id: "j1" } }, { "Idempotent-Replayed": "true" }),
+      attempt === 1
+        ? json(409, {
+            message: "A request with this Idempotency-Key is still in progress",
+            code: "idempotency_in_progress",
+          })
+        : json(201, { data: { id: "j1" } }, { "Idempotent-Replayed": "true" }),
     );
     const reply = await send(post({ amount: "5.00" }));
     expect(reply.headers.get("Idempotent-Replayed")).toBe("true");
@@ -105,7 +145,9 @@ describe("retries", () => {
   });
 
   it("does not wait for a Retry-After longer than a minute: RATE_LIMITED at once, with the wait", async () => {
-    const { send, seen, waits } = harness(() => json(429, { message: "Too many attempts", code: "rate_limited" }, { "Retry-After": "900" }));
+    const { send, seen, waits } = harness(() =>
+      json(429, { message: "Too many attempts", code: "rate_limited" }, { "Retry-After": "900" }),
+    );
     const error = await failureOf(send(post({})));
     expect(seen).toHaveLength(1);
     expect(waits).toEqual([]);
@@ -124,10 +166,18 @@ describe("retries", () => {
       [405, "HTTP_ERROR"],
     ];
     for (const [status, code] of cases) {
-      const { send, seen } = harness(() => json(status, { message: `refused ${status}`, code: "server_code", reason: "why" }));
+      const { send, seen } = harness(() =>
+        json(status, { message: `refused ${status}`, code: "server_code", reason: "why" }),
+      );
       const error = await failureOf(send(post({})));
       expect(seen).toHaveLength(1);
-      expect(error).toMatchObject({ code, status, message: `refused ${status}`, apiCode: "server_code", body: { reason: "why" } });
+      expect(error).toMatchObject({
+        code,
+        status,
+        message: `refused ${status}`,
+        apiCode: "server_code",
+        body: { reason: "why" },
+      });
     }
   });
 
@@ -158,7 +208,9 @@ describe("retries", () => {
       controller.abort();
       return Promise.reject(request.signal.reason);
     });
-    const error = await send(new Request("http://api.test/x", { signal: controller.signal })).catch((caught: unknown) => caught);
+    const error = await send(new Request("http://api.test/x", { signal: controller.signal })).catch(
+      (caught: unknown) => caught,
+    );
     expect(error).not.toBeInstanceOf(FintechError);
     expect((error as Error).name).toBe("AbortError");
     expect(seen).toHaveLength(1);
@@ -174,7 +226,9 @@ describe("retries", () => {
           controller.abort();
         }),
     });
-    const error = await send(new Request("http://api.test/x", { signal: controller.signal })).catch((caught: unknown) => caught);
+    const error = await send(new Request("http://api.test/x", { signal: controller.signal })).catch(
+      (caught: unknown) => caught,
+    );
     expect((error as Error).name).toBe("AbortError");
     expect(seen).toHaveLength(1);
   });
@@ -199,8 +253,12 @@ describe("backoff and Retry-After", () => {
   it("doubles the ceiling each retry, jitters between half and all of it, and caps it", () => {
     const low = backoffPolicy({ random: () => 0 });
     const high = backoffPolicy({ random: () => 0.999_999 });
-    expect([1, 2, 3, 4, 5, 6].map((retry) => retryDelayMs(low, retry, null))).toEqual([250, 500, 1_000, 2_000, 4_000, 4_000]);
-    expect([1, 2, 3, 4, 5, 6].map((retry) => retryDelayMs(high, retry, null))).toEqual([500, 1_000, 2_000, 4_000, 8_000, 8_000]);
+    expect([1, 2, 3, 4, 5, 6].map((retry) => retryDelayMs(low, retry, null))).toEqual([
+      250, 500, 1_000, 2_000, 4_000, 4_000,
+    ]);
+    expect([1, 2, 3, 4, 5, 6].map((retry) => retryDelayMs(high, retry, null))).toEqual([
+      500, 1_000, 2_000, 4_000, 8_000, 8_000,
+    ]);
     expect(retryDelayMs(low, 1, 3_000)).toBe(3_000);
     expect(retryDelayMs(low, 3, 0)).toBe(1_000);
   });

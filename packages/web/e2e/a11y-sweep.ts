@@ -1,7 +1,18 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { blockingViolations, formatViolations } from "./axe";
-import { THEMES, VIEWPORTS, concretePath, launchBrowser, newContext, screenshot, seedRouteRecords, verifiedSession, type RouteRecords, type StoredSession } from "./harness";
+import {
+  THEMES,
+  VIEWPORTS,
+  concretePath,
+  launchBrowser,
+  newContext,
+  screenshot,
+  seedRouteRecords,
+  verifiedSession,
+  type RouteRecords,
+  type StoredSession,
+} from "./harness";
 import { routeTable } from "../src/routes/routeTable";
 import { waitForScreenSettled } from "./settle";
 
@@ -40,10 +51,18 @@ export function sweepAccessibility(viewportName: keyof typeof VIEWPORTS): void {
     describe(`${theme} theme at ${viewport.width} px`, () => {
       // One signed-out and one signed-in tab per theme and width, reused across the routes.
       // Reduced motion: the carousel does not rotate and nothing moves under axe's measurements.
-      const tabs: { signedOut?: { context: BrowserContext; page: Page }; signedIn?: { context: BrowserContext; page: Page } } = {};
+      const tabs: {
+        signedOut?: { context: BrowserContext; page: Page };
+        signedIn?: { context: BrowserContext; page: Page };
+      } = {};
       beforeAll(async () => {
         for (const which of ["signedOut", "signedIn"] as const) {
-          const context = await newContext(browser, { viewport, theme, reducedMotion: "reduce", session: which === "signedIn" ? session : undefined });
+          const context = await newContext(browser, {
+            viewport,
+            theme,
+            reducedMotion: "reduce",
+            session: which === "signedIn" ? session : undefined,
+          });
           tabs[which] = { context, page: await context.newPage() };
         }
       });

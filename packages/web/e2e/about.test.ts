@@ -1,6 +1,12 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { portfolioContact, portfolioExperience, portfolioPerson, portfolioSkills, portfolioSnippet } from "../src/portfolio/portfolioSeed";
+import {
+  portfolioContact,
+  portfolioExperience,
+  portfolioPerson,
+  portfolioSkills,
+  portfolioSnippet,
+} from "../src/portfolio/portfolioSeed";
 import { blockingViolations, formatViolations } from "./axe";
 import { DESKTOP, MOBILE, launchBrowser, newContext, screenshot, type ContextOptions } from "./harness";
 import { settleTasks } from "./settle";
@@ -41,7 +47,9 @@ async function rememberCanvas(page: Page) {
 
 const canvasChanged = (page: Page) =>
   page.evaluate(
-    (selector) => document.querySelector<HTMLCanvasElement>(selector)!.toDataURL() !== (window as unknown as { canvasSnapshot: string }).canvasSnapshot,
+    (selector) =>
+      document.querySelector<HTMLCanvasElement>(selector)!.toDataURL() !==
+      (window as unknown as { canvasSnapshot: string }).canvasSnapshot,
     BACKGROUND_CANVAS,
   );
 
@@ -62,7 +70,10 @@ async function renderFrames(page: Page, count: number) {
 async function setTabHidden(page: Page, hidden: boolean) {
   await page.evaluate((value) => {
     Object.defineProperty(document, "hidden", { configurable: true, get: () => value });
-    Object.defineProperty(document, "visibilityState", { configurable: true, get: () => (value ? "hidden" : "visible") });
+    Object.defineProperty(document, "visibilityState", {
+      configurable: true,
+      get: () => (value ? "hidden" : "visible"),
+    });
     document.dispatchEvent(new Event("visibilitychange"));
   }, hidden);
 }
@@ -154,7 +165,9 @@ describe("/about", () => {
     await page.locator(BACKGROUND_CANVAS).waitFor({ state: "attached" });
     await rememberCanvas(page);
     await page.waitForFunction(
-      (selector) => document.querySelector<HTMLCanvasElement>(selector)!.toDataURL() !== (window as unknown as { canvasSnapshot: string }).canvasSnapshot,
+      (selector) =>
+        document.querySelector<HTMLCanvasElement>(selector)!.toDataURL() !==
+        (window as unknown as { canvasSnapshot: string }).canvasSnapshot,
       BACKGROUND_CANVAS,
     );
     // Moving shapes behind the panels never cost the text its contrast (axe, as the sweep runs it).
@@ -169,7 +182,9 @@ describe("/about", () => {
 
     await setTabHidden(page, false);
     await page.waitForFunction(
-      (selector) => document.querySelector<HTMLCanvasElement>(selector)!.toDataURL() !== (window as unknown as { canvasSnapshot: string }).canvasSnapshot,
+      (selector) =>
+        document.querySelector<HTMLCanvasElement>(selector)!.toDataURL() !==
+        (window as unknown as { canvasSnapshot: string }).canvasSnapshot,
       BACKGROUND_CANVAS,
     );
     expect(errors).toEqual([]);
@@ -181,7 +196,9 @@ describe("/about", () => {
     await screenshot(page, "about-desktop-hero");
 
     const contacts = page.getByTestId("contact-links");
-    expect(await contacts.getByRole("link", { name: portfolioContact.email }).getAttribute("href")).toBe(`mailto:${portfolioContact.email}`);
+    expect(await contacts.getByRole("link", { name: portfolioContact.email }).getAttribute("href")).toBe(
+      `mailto:${portfolioContact.email}`,
+    );
     const profile = contacts.getByRole("link", { name: /LinkedIn/ });
     expect(await profile.getAttribute("target")).toBe("_blank");
     expect((await profile.getAttribute("rel"))?.split(" ").sort()).toEqual(["noopener", "noreferrer"]);
@@ -201,16 +218,27 @@ describe("/about", () => {
     // Professional Journey: three jobs, left, right, left, on either side of the middle.
     const items = page.getByTestId("experience-timeline").locator(":scope > li");
     expect(await items.count()).toBe(portfolioExperience.length);
-    expect(await items.evaluateAll((all) => all.map((item) => item.getAttribute("data-side")))).toEqual(["left", "right", "left"]);
-    const boxes = await items.locator("article").evaluateAll((all) => all.map((card) => card.getBoundingClientRect().toJSON() as DOMRect));
+    expect(await items.evaluateAll((all) => all.map((item) => item.getAttribute("data-side")))).toEqual([
+      "left",
+      "right",
+      "left",
+    ]);
+    const boxes = await items
+      .locator("article")
+      .evaluateAll((all) => all.map((card) => card.getBoundingClientRect().toJSON() as DOMRect));
     const timeline = (await page.getByTestId("experience-timeline").boundingBox())!;
     const middle = timeline.x + timeline.width / 2;
-    expect(boxes.map((box) => (box.right <= middle ? "left" : box.left >= middle ? "right" : "across"))).toEqual(["left", "right", "left"]);
+    expect(boxes.map((box) => (box.right <= middle ? "left" : box.left >= middle ? "right" : "across"))).toEqual([
+      "left",
+      "right",
+      "left",
+    ]);
     await page.getByTestId("experience-timeline").scrollIntoViewIfNeeded();
     await screenshot(page, "about-desktop-timeline");
     for (const [index, job] of portfolioExperience.entries()) {
       const card = items.nth(index);
-      for (const text of [job.title, job.company, job.duration, job.description]) expect(await card.innerText()).toContain(text);
+      for (const text of [job.title, job.company, job.duration, job.description])
+        expect(await card.innerText()).toContain(text);
     }
 
     // Technical Expertise: the five categories in the spec's order, each with its chips.
@@ -231,7 +259,9 @@ describe("/about", () => {
     // The call to action: Get in Touch writes an email, View Resume opens the resume PDF in a new tab.
     const cta = page.getByTestId("about-cta");
     await cta.getByRole("heading", { name: "Let's Build Something Impactful" }).waitFor();
-    expect(await cta.getByRole("link", { name: "Get in Touch" }).getAttribute("href")).toBe(`mailto:${portfolioContact.email}`);
+    expect(await cta.getByRole("link", { name: "Get in Touch" }).getAttribute("href")).toBe(
+      `mailto:${portfolioContact.email}`,
+    );
     const viewResume = cta.getByRole("link", { name: /View Resume/ });
     const [popup] = await Promise.all([context.waitForEvent("page"), viewResume.click()]);
     await popup.waitForURL((url) => url.pathname === portfolioContact.resume.href);

@@ -1,7 +1,16 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { blockingViolations, formatViolations } from "./axe";
-import { baseUrl, launchBrowser, newContext, registerSession, screenshot, THEMES, uniqueEmail, type StoredSession } from "./harness";
+import {
+  baseUrl,
+  launchBrowser,
+  newContext,
+  registerSession,
+  screenshot,
+  THEMES,
+  uniqueEmail,
+  type StoredSession,
+} from "./harness";
 import { waitForAnimationsFinished, waitForScreenSettled } from "./settle";
 
 /**
@@ -93,7 +102,10 @@ describe("account settings", () => {
 
     await page.goto(`/dev/mail?to=${encodeURIComponent(email)}`);
     await page.getByRole("heading", { level: 2, name: "Reset your Fintech Platform password" }).waitFor();
-    await page.getByRole("link", { name: /\/reset-password\?token=/ }).first().click();
+    await page
+      .getByRole("link", { name: /\/reset-password\?token=/ })
+      .first()
+      .click();
     await page.getByRole("heading", { level: 1, name: "Choose a new password" }).waitFor();
     await waitForScreenSettled(page);
     await page.getByLabel("New password", { exact: true }).fill("a-brand-new-secret");
@@ -117,11 +129,32 @@ describe("account settings", () => {
     const reply = await fetch(`${baseUrl()}/api/v1/auth/register`, {
       method: "POST",
       headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ email: uniqueEmail("unverified"), password: PASSWORD, first_name: "Alan", last_name: "Turing" }),
+      body: JSON.stringify({
+        email: uniqueEmail("unverified"),
+        password: PASSWORD,
+        first_name: "Alan",
+        last_name: "Turing",
+      }),
     });
     expect(reply.status).toBe(201);
-    const { token, user } = ((await reply.json()) as { data: { token: string; user: { id: string; email: string; first_name: string; last_name: string; role: string } } }).data;
-    const session: StoredSession = { token, user: JSON.stringify({ id: user.id, email: user.email, firstName: user.first_name, lastName: user.last_name, role: user.role }) };
+    const { token, user } = (
+      (await reply.json()) as {
+        data: {
+          token: string;
+          user: { id: string; email: string; first_name: string; last_name: string; role: string };
+        };
+      }
+    ).data;
+    const session: StoredSession = {
+      token,
+      user: JSON.stringify({
+        id: user.id,
+        email: user.email,
+        firstName: user.first_name,
+        lastName: user.last_name,
+        role: user.role,
+      }),
+    };
     for (const theme of THEMES) {
       const context = await newContext(browser, { session, theme });
       const page = await context.newPage();

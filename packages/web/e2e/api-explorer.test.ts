@@ -4,7 +4,16 @@ import { ResponseTimesReport } from "@fintech/core/metrics/response-times";
 import { CATEGORY_NAMES } from "../src/developers/explorer/catalogue";
 import { typicalTimeLabel, typicalTimeOf } from "../src/developers/explorer/responseTimes";
 import { blockingViolations, formatViolations } from "./axe";
-import { THEMES, VIEWPORTS, baseUrl, launchBrowser, newContext, registerSession, screenshot, type StoredSession } from "./harness";
+import {
+  THEMES,
+  VIEWPORTS,
+  baseUrl,
+  launchBrowser,
+  newContext,
+  registerSession,
+  screenshot,
+  type StoredSession,
+} from "./harness";
 import { waitForAnimationsFinished, waitForScreenSettled } from "./settle";
 
 /**
@@ -30,11 +39,18 @@ beforeAll(async () => {
   browser = await launchBrowser();
   // One user for the file: registration is rate limited.
   session = await registerSession("explorer", { first: "Katherine", last: "Johnson" });
-  const document = (await (await fetch(`${baseUrl()}/api/openapi.json`)).json()) as { paths: Record<string, Record<string, { operationId: string; tags: string[] }>> };
+  const document = (await (await fetch(`${baseUrl()}/api/openapi.json`)).json()) as {
+    paths: Record<string, Record<string, { operationId: string; tags: string[] }>>;
+  };
   operations = Object.entries(document.paths).flatMap(([path, item]) =>
     Object.entries(item)
       .filter(([method]) => ["get", "post", "put", "patch", "delete"].includes(method))
-      .map(([method, operation]) => ({ operationId: operation.operationId, method: method.toUpperCase(), path, tag: operation.tags[0]! })),
+      .map(([method, operation]) => ({
+        operationId: operation.operationId,
+        method: method.toUpperCase(),
+        path,
+        tag: operation.tags[0]!,
+      })),
   );
 });
 afterAll(async () => {
@@ -49,7 +65,9 @@ const operation = (method: string, path: string): Operation => {
 
 /** Opens the explorer and returns the response-times reply the page itself received. */
 async function openExplorer(page: Page): Promise<ResponseTimesReport> {
-  const times = page.waitForResponse((response) => new URL(response.url()).pathname === "/api/v1/developers/response-times");
+  const times = page.waitForResponse(
+    (response) => new URL(response.url()).pathname === "/api/v1/developers/response-times",
+  );
   await page.goto(EXPLORER);
   await waitForScreenSettled(page);
   const reply = await times;
@@ -65,7 +83,8 @@ async function select(page: Page, operationId: string) {
 }
 
 /** The detail of the selected endpoint: a side column on desktop, under its row at 390 px. */
-const detail = (page: Page, operationId: string) => page.getByRole("article").filter({ has: page.locator(`#endpoint-detail-${operationId}`) });
+const detail = (page: Page, operationId: string) =>
+  page.getByRole("article").filter({ has: page.locator(`#endpoint-detail-${operationId}`) });
 
 /** Sends, and waits for the reply to THIS send (an earlier reply carries a lower sequence). */
 async function send(page: Page, operationId: string) {
@@ -75,7 +94,11 @@ async function send(page: Page, operationId: string) {
   await article.getByRole("button", { name: "Send request" }).click();
   await article.locator(`[data-testid="live-response"][data-sequence="${previous + 1}"]`).waitFor();
   const status = article.getByTestId("live-status");
-  return { article, status: ((await status.textContent()) ?? "").trim(), time: ((await article.getByTestId("live-time").textContent()) ?? "").trim() };
+  return {
+    article,
+    status: ((await status.textContent()) ?? "").trim(),
+    time: ((await article.getByTestId("live-time").textContent()) ?? "").trim(),
+  };
 }
 
 async function expectAccessible(page: Page, label: string) {
@@ -106,14 +129,18 @@ describe("API explorer", () => {
 
     // KYC's operations are there now (start, verify, uploads, the reviewer's back office...).
     const kyc = page.getByRole("region", { name: "KYC & Compliance" });
-    expect(await kyc.locator("button[data-endpoint]").count()).toBe(operations.filter((entry) => entry.tag === "KYC & Compliance").length);
+    expect(await kyc.locator("button[data-endpoint]").count()).toBe(
+      operations.filter((entry) => entry.tag === "KYC & Compliance").length,
+    );
     expect(await kyc.locator('button[data-endpoint="startKyc"]').count()).toBe(1);
     expect(await kyc.locator("button[data-endpoint]").count()).toBeGreaterThan(10);
 
     // Every operation, in its tag's category, with its typical time as the metrics give it.
     expect(await page.locator("button[data-endpoint]").count()).toBe(operations.length);
     for (const entry of operations) {
-      const button = page.getByRole("region", { name: entry.tag, exact: true }).locator(`button[data-endpoint="${entry.operationId}"]`);
+      const button = page
+        .getByRole("region", { name: entry.tag, exact: true })
+        .locator(`button[data-endpoint="${entry.operationId}"]`);
       const text = (await button.textContent()) ?? "";
       expect(text).toContain(entry.path);
       expect(text).toContain(typicalTimeLabel(typicalTimeOf(entry, times)));
@@ -207,19 +234,29 @@ describe("API explorer signed in", () => {
     await article.getByRole("button", { name: "Send request" }).click();
     await article.getByRole("alert").filter({ hasText: "Paste an API key" }).waitFor();
     const created = await page.evaluate(async (token) => {
-      const reply = await fetch("/api/v1/api-keys", { method: "POST", headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" }, body: JSON.stringify({ name: "Explorer" }) });
+      const reply = await fetch("/api/v1/api-keys", {
+        method: "POST",
+        headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+        body: JSON.stringify({ name: "Explorer" }),
+      });
       return ((await reply.json()) as { data: { key: string } }).data.key;
     }, session.token);
     await article.getByLabel("API key", { exact: true }).fill(created);
     expect((await send(page, accounts)).status).toBe("200 OK");
-    const stored = await page.evaluate(() => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }));
+    const stored = await page.evaluate(
+      () => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }),
+    );
     expect(stored).not.toContain(created);
     await context.close();
   });
 
   it("Try It on a write fills ids from the caller's own accounts; signed out it leaves them empty with a hint, never a sample that 404s", async () => {
     const transfer = operation("POST", "/api/v1/ledger/transactions/transfer").operationId;
-    const bodyOf = async (page: Page) => JSON.parse(await detail(page, transfer).getByLabel("Request body (JSON)").inputValue()) as Record<string, unknown>;
+    const bodyOf = async (page: Page) =>
+      JSON.parse(await detail(page, transfer).getByLabel("Request body (JSON)").inputValue()) as Record<
+        string,
+        unknown
+      >;
 
     const signedOut = await newContext(browser);
     const anonymous = await signedOut.newPage();
@@ -230,7 +267,11 @@ describe("API explorer signed in", () => {
     await signedOut.close();
 
     const account = async (name: string) => {
-      const reply = await fetch(`${baseUrl()}/api/v1/ledger/accounts`, { method: "POST", headers: { Authorization: `Bearer ${session.token}`, "Content-Type": "application/json" }, body: JSON.stringify({ name, currency: "USD" }) });
+      const reply = await fetch(`${baseUrl()}/api/v1/ledger/accounts`, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${session.token}`, "Content-Type": "application/json" },
+        body: JSON.stringify({ name, currency: "USD" }),
+      });
       return ((await reply.json()) as { data: { id: string } }).data.id;
     };
     const own = [await account("Explorer from"), await account("Explorer to")];
@@ -256,7 +297,11 @@ describe("API explorer signed in", () => {
     const reply = await send(page, stream);
     expect(reply.status).toBe("200 OK");
     expect(reply.time).toMatch(/to first byte$/);
-    expect(await detail(page, stream).getByLabel(/^First \d+ events?/).textContent()).toContain("event: cursor");
+    expect(
+      await detail(page, stream)
+        .getByLabel(/^First \d+ events?/)
+        .textContent(),
+    ).toContain("event: cursor");
     await context.close();
   });
 });
@@ -271,16 +316,22 @@ describe("API explorer accessibility", () => {
         const health = operation("GET", "/health").operationId;
         await select(page, health);
         // At 390 px the detail opens under its row; on desktop it is the side column.
-        expect(await page.getByRole("complementary", { name: "Selected endpoint" }).count()).toBe(viewportName === "desktop" ? 1 : 0);
+        expect(await page.getByRole("complementary", { name: "Selected endpoint" }).count()).toBe(
+          viewportName === "desktop" ? 1 : 0,
+        );
         await send(page, health);
         await expectAccessible(page, `${theme}-${viewportName}`);
         await screenshot(page, `api-explorer-${theme}-${viewportName}`);
         // The page never scrolls sideways: long paths, ids and code wrap or scroll inside their own boxes.
-        expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
+        expect(
+          await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
+        ).toBe(0);
         // Keyboard: from the Send button, Tab reaches the live reply's copy button, and Enter copies.
         await detail(page, health).getByRole("button", { name: "Send request" }).focus();
         await page.keyboard.press("Tab");
-        expect(await page.evaluate(() => document.activeElement?.getAttribute("aria-label"))).toBe("Copy live response");
+        expect(await page.evaluate(() => document.activeElement?.getAttribute("aria-label"))).toBe(
+          "Copy live response",
+        );
         await context.close();
       });
     }

@@ -102,11 +102,14 @@ describe("API keys screen", () => {
 
     const scope = (name: string) => page.getByRole("checkbox", { name: new RegExp(`^${name} `) });
     // Every read scope is ticked to start with, no write scope.
-    for (const name of ["ledger:read", "payments:read", "kyc:read", "rails:read", "profile:read"]) expect(await scope(name).isChecked(), name).toBe(true);
-    for (const name of ["ledger:write", "payments:write", "kyc:write"]) expect(await scope(name).isChecked(), name).toBe(false);
+    for (const name of ["ledger:read", "payments:read", "kyc:read", "rails:read", "profile:read"])
+      expect(await scope(name).isChecked(), name).toBe(true);
+    for (const name of ["ledger:write", "payments:write", "kyc:write"])
+      expect(await scope(name).isChecked(), name).toBe(false);
 
     await page.getByLabel("Key name").fill("Ledger reader");
-    for (const name of ["ledger:read", "payments:read", "kyc:read", "rails:read", "profile:read"]) await scope(name).uncheck();
+    for (const name of ["ledger:read", "payments:read", "kyc:read", "rails:read", "profile:read"])
+      await scope(name).uncheck();
     await page.getByRole("button", { name: "Create key" }).click();
     await page.getByText("Choose at least one scope").waitFor();
     await scope("ledger:read").check();
@@ -130,7 +133,11 @@ describe("API keys screen", () => {
       body: JSON.stringify({ from_account_id: "a", to_account_id: "b", amount: "1.00" }),
     });
     expect(transfer.status).toBe(403);
-    expect(await transfer.json()).toEqual({ message: "This API key lacks the scope ledger:write", code: "insufficient_scope", scope: "ledger:write" });
+    expect(await transfer.json()).toEqual({
+      message: "This API key lacks the scope ledger:write",
+      code: "insufficient_scope",
+      scope: "ledger:write",
+    });
     await context.close();
   });
 
@@ -140,7 +147,11 @@ describe("API keys screen", () => {
     await page.goto("/developers/api-keys");
     await waitForScreenSettled(page);
     const created = await page.evaluate(async (token) => {
-      const reply = await fetch("/api/v1/api-keys", { method: "POST", headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" }, body: JSON.stringify({ name: "From a script" }) });
+      const reply = await fetch("/api/v1/api-keys", {
+        method: "POST",
+        headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+        body: JSON.stringify({ name: "From a script" }),
+      });
       return (await reply.json()) as { data: { key: string } };
     }, session.token);
     // The key itself is refused the key routes (403 session_required): signed in with it, the screen says so.

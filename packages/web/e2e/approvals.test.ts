@@ -1,7 +1,15 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { blockingViolations, formatViolations } from "./axe";
-import { adminSession, baseUrl, launchBrowser, newContext, screenshot, verifiedSession, type StoredSession } from "./harness";
+import {
+  adminSession,
+  baseUrl,
+  launchBrowser,
+  newContext,
+  screenshot,
+  verifiedSession,
+  type StoredSession,
+} from "./harness";
 import { waitForAnimationsFinished } from "./settle";
 
 /**
@@ -69,8 +77,17 @@ let checking: Account;
 
 describe("screening and four eyes in the browser", () => {
   beforeAll(async () => {
-    checking = (await call<{ data: Account }>(payer, "POST", "/api/v1/ledger/accounts", { name: "Checking", currency: "USD" })).data;
-    const funding = (await call<{ data: Journal }>(payer, "POST", "/api/v1/ledger/transactions/deposit", { account_id: checking.id, amount: "500", currency: "USD", description: "Funding" })).data;
+    checking = (
+      await call<{ data: Account }>(payer, "POST", "/api/v1/ledger/accounts", { name: "Checking", currency: "USD" })
+    ).data;
+    const funding = (
+      await call<{ data: Journal }>(payer, "POST", "/api/v1/ledger/transactions/deposit", {
+        account_id: checking.id,
+        amount: "500",
+        currency: "USD",
+        description: "Funding",
+      })
+    ).data;
     await call(payer, "POST", `/api/v1/ledger/transactions/${funding.id}/post`);
   });
 
@@ -107,15 +124,30 @@ describe("screening and four eyes in the browser", () => {
     await dialog.waitFor({ state: "detached" });
     await row.waitFor({ state: "detached" });
 
-    const review = (await call<{ data: { status: string; decision: { outcome: string; reason: string; by: { email: string } } } }>(admin, "GET", `/v1/payments/reviews/${id}`)).data;
+    const review = (
+      await call<{ data: { status: string; decision: { outcome: string; reason: string; by: { email: string } } } }>(
+        admin,
+        "GET",
+        `/v1/payments/reviews/${id}`,
+      )
+    ).data;
     expect(review.decision).toMatchObject({ outcome: "approved", reason: "Different person: a supplier in Shenzhen" });
     expect(review.status).not.toBe("held_for_review");
     // The payer's list follows: the payment no longer waits.
     await waiting.locator(`li[data-payment-id="${id}"]`).waitFor({ state: "detached" });
   });
 
-  it("the owner sees a large deposit waiting for another admin; the admin approves it from the ledger workspace", { timeout: 120_000 }, async () => {
-    const big = (await call<{ data: Journal }>(payer, "POST", "/api/v1/ledger/transactions/deposit", { account_id: checking.id, amount: "25000", currency: "USD", description: "Property sale" })).data;
+  it("the owner sees a large deposit waiting for another admin; the admin approves it from the ledger workspace", {
+    timeout: 120_000,
+  }, async () => {
+    const big = (
+      await call<{ data: Journal }>(payer, "POST", "/api/v1/ledger/transactions/deposit", {
+        account_id: checking.id,
+        amount: "25000",
+        currency: "USD",
+        description: "Property sale",
+      })
+    ).data;
 
     const ownerPage = await open(payer, "/ledger", /Welcome/);
     await ownerPage.getByRole("tab", { name: "Transactions" }).click();
@@ -140,6 +172,9 @@ describe("screening and four eyes in the browser", () => {
     // The owner's workspace follows: the row is posted (Unpost offered), no longer waiting.
     await ownerPage.reload();
     await ownerPage.getByRole("tab", { name: "Transactions" }).click();
-    await ownerPage.locator(`tr[data-transaction-id="${big.id}"]`).getByRole("button", { name: /^Unpost/ }).waitFor();
+    await ownerPage
+      .locator(`tr[data-transaction-id="${big.id}"]`)
+      .getByRole("button", { name: /^Unpost/ })
+      .waitFor();
   });
 });

@@ -50,7 +50,13 @@ describe("session flows", () => {
     await userMenu.waitFor();
     const afterRegister = await storedSession(page);
     expect(afterRegister.token).toBeTruthy();
-    expect(afterRegister.user).toEqual({ id: expect.any(String), email, firstName: "Ada", lastName: "Lovelace", role: "user" });
+    expect(afterRegister.user).toEqual({
+      id: expect.any(String),
+      email,
+      firstName: "Ada",
+      lastName: "Lovelace",
+      role: "user",
+    });
 
     await page.reload();
     await userMenu.waitFor();
@@ -67,7 +73,9 @@ describe("session flows", () => {
     expect(await storedSession(page)).toEqual({ token: null, user: null });
     // Signed out on the server too: the token no longer works anywhere, even where a copy survived.
     expect((await signOutReply).status()).toBe(200);
-    const withOldToken = await page.request.get("/api/v1/users/profile", { headers: { Authorization: `Bearer ${signedOutToken}` } });
+    const withOldToken = await page.request.get("/api/v1/users/profile", {
+      headers: { Authorization: `Bearer ${signedOutToken}` },
+    });
     expect(withOldToken.status()).toBe(401);
 
     await openLogin(page);

@@ -40,7 +40,12 @@ export function formatViolations(violations: readonly Result[]): string {
   return violations
     .flatMap((violation) =>
       violation.nodes.map((node) => {
-        const summary = (node.failureSummary ?? violation.help).split("\n").filter((line) => line.trim() !== "").slice(0, 2).join(" ").trim();
+        const summary = (node.failureSummary ?? violation.help)
+          .split("\n")
+          .filter((line) => line.trim() !== "")
+          .slice(0, 2)
+          .join(" ")
+          .trim();
         return `${violation.id} (${node.impact ?? violation.impact}) ${node.target.join(" ")}: ${summary}`;
       }),
     )

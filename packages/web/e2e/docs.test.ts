@@ -16,7 +16,8 @@ afterAll(async () => {
 });
 
 const guideCards = (page: Page) => page.getByRole("list", { name: "Guides" }).getByRole("listitem");
-const cardTitles = async (page: Page) => (await guideCards(page).getByRole("heading").allTextContents()).map((title) => title.trim());
+const cardTitles = async (page: Page) =>
+  (await guideCards(page).getByRole("heading").allTextContents()).map((title) => title.trim());
 
 /** Waits until the page has scrolled the element's top into the viewport (smooth scrolling takes a moment). */
 async function scrolledIntoView(page: Page, selector: string) {
@@ -43,7 +44,13 @@ describe("/developers/docs", () => {
   afterAll(async () => context?.close());
 
   it("lists the five guides and filters the cards by title or description, case-insensitively", async () => {
-    expect(await cardTitles(page)).toEqual(["Getting Started", "Authentication", "Ledger API", "Payment Processing", "Real-time APIs"]);
+    expect(await cardTitles(page)).toEqual([
+      "Getting Started",
+      "Authentication",
+      "Ledger API",
+      "Payment Processing",
+      "Real-time APIs",
+    ]);
 
     await search(page, "LEDGER api");
     await page.getByRole("status").filter({ hasText: "1 of 5 guides" }).waitFor();
@@ -98,13 +105,28 @@ describe("/developers/docs", () => {
     await other.goto("/developers/docs#payments");
     const guide = other.locator("section#payments");
     await guide.getByRole("heading", { level: 2, name: "Payment Processing" }).waitFor();
-    for (const name of ["Create a payment", "The fee is held with the amount", "Follow it to completed", "The fee, the rail and the routing decision", "Paying another user, or an external beneficiary"]) {
+    for (const name of [
+      "Create a payment",
+      "The fee is held with the amount",
+      "Follow it to completed",
+      "The fee, the rail and the routing decision",
+      "Paying another user, or an external beneficiary",
+    ]) {
       await guide.getByRole("heading", { level: 3, name }).waitFor();
     }
     await guide.getByText("the hold is released and nothing is charged").waitFor();
     expect(await guide.getByText("not built").count()).toBe(0);
     const code = (await guide.locator("pre").allTextContents()).join("\n");
-    for (const call of ["/api/v1/rails/quote", '-X POST "$BASE_URL/v1/payments"', "Idempotency-Key: monthly-savings-2026-11", '"$BASE_URL/v1/payments/$PAYMENT"', "forceRail", "toEmail", "beneficiary", '"/v1/payments/{id}"']) {
+    for (const call of [
+      "/api/v1/rails/quote",
+      '-X POST "$BASE_URL/v1/payments"',
+      "Idempotency-Key: monthly-savings-2026-11",
+      '"$BASE_URL/v1/payments/$PAYMENT"',
+      "forceRail",
+      "toEmail",
+      "beneficiary",
+      '"/v1/payments/{id}"',
+    ]) {
       expect(code).toContain(call);
     }
     await scrolledIntoView(other, "#payments-title");
@@ -136,7 +158,9 @@ describe("/developers hub", () => {
       await page.goBack();
       await page.getByRole("heading", { level: 1, name: "Developer hub" }).waitFor();
     }
-    expect(await tools.getByRole("link", { name: "API keys", exact: true }).getAttribute("href")).toBe("/developers/api-keys");
+    expect(await tools.getByRole("link", { name: "API keys", exact: true }).getAttribute("href")).toBe(
+      "/developers/api-keys",
+    );
     await context.close();
   });
 });
@@ -149,9 +173,18 @@ describe("/developers/quickstart and /developers/examples", () => {
     await page.getByRole("heading", { level: 1, name: "Quickstart" }).waitFor();
     const steps = await page.getByRole("heading", { level: 2 }).allTextContents();
     expect(steps).toEqual(
-      expect.arrayContaining(["2. Sign up", "3. Create an API key", "6. Make your first transfer", "7. Read the balances", "The same in TypeScript"]),
+      expect.arrayContaining([
+        "2. Sign up",
+        "3. Create an API key",
+        "6. Make your first transfer",
+        "7. Read the balances",
+        "The same in TypeScript",
+      ]),
     );
-    await page.getByRole("navigation", { name: "On this page" }).getByRole("link", { name: "6. Make your first transfer" }).click();
+    await page
+      .getByRole("navigation", { name: "On this page" })
+      .getByRole("link", { name: "6. Make your first transfer" })
+      .click();
     await page.waitForURL((url) => url.hash === "#transfer");
     const code = await page.locator("pre").allTextContents();
     expect(code.some((text) => text.includes("Idempotency-Key: quickstart-transfer-1"))).toBe(true);
@@ -166,7 +199,14 @@ describe("/developers/quickstart and /developers/examples", () => {
     await page.goto("/developers/examples");
     await page.getByRole("heading", { level: 1, name: "Examples" }).waitFor();
     const toc = await page.getByRole("navigation", { name: "On this page" }).getByRole("link").allTextContents();
-    expect(toc).toEqual(["Setup: two accounts", "Transfers with idempotent retry", "Paging through history", "CSV export", "Streaming with resume", "Error handling"]);
+    expect(toc).toEqual([
+      "Setup: two accounts",
+      "Transfers with idempotent retry",
+      "Paging through history",
+      "CSV export",
+      "Streaming with resume",
+      "Error handling",
+    ]);
     expect(await page.locator("figure[data-language='typescript']").count()).toBeGreaterThanOrEqual(5);
     await context.close();
   });

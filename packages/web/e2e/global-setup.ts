@@ -32,14 +32,24 @@ export default async function setup(project: TestProject) {
   });
   if (build.status !== 0) throw new Error(`vite build failed:\n${build.stdout}\n${build.stderr}`);
   // Admin-only actions (locking an account) are driven through the API by this run's own admin.
-  const admin = { email: `e2e-admin-${randomBytes(4).toString("hex")}@example.com`, password: randomBytes(18).toString("base64url") };
+  const admin = {
+    email: `e2e-admin-${randomBytes(4).toString("hex")}@example.com`,
+    password: randomBytes(18).toString("base64url"),
+  };
   const stack = await startLocalStack({
     port: 0,
     dataDir: null,
     fresh: true,
     staticDir: outDir,
     // Fresh keys for the run (infra/local/keys.ts), whatever keyrings the shell may carry.
-    env: { ...process.env, ...Object.fromEntries(KEY_SECRET_NAMES.map((name) => [name, undefined])), LOG_LEVEL: "warn", PASSWORD_HASH_COST: "4096", ADMIN_EMAIL: admin.email, ADMIN_PASSWORD: admin.password },
+    env: {
+      ...process.env,
+      ...Object.fromEntries(KEY_SECRET_NAMES.map((name) => [name, undefined])),
+      LOG_LEVEL: "warn",
+      PASSWORD_HASH_COST: "4096",
+      ADMIN_EMAIL: admin.email,
+      ADMIN_PASSWORD: admin.password,
+    },
   });
   project.provide("baseUrl", stack.url);
   project.provide("admin", admin);

@@ -72,11 +72,19 @@ interface RegisterReply {
  * Registers a user through the API (no UI), for tests that need a signed-in browser. Register
  * once per file: registration is rate limited per client.
  */
-export async function registerSession(prefix = "user", name = { first: "Grace", last: "Hopper" }): Promise<StoredSession> {
+export async function registerSession(
+  prefix = "user",
+  name = { first: "Grace", last: "Hopper" },
+): Promise<StoredSession> {
   const reply = await fetch(`${baseUrl()}/api/v1/auth/register`, {
     method: "POST",
     headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ email: uniqueEmail(prefix), password: "correct-horse-battery", first_name: name.first, last_name: name.last }),
+    body: JSON.stringify({
+      email: uniqueEmail(prefix),
+      password: "correct-horse-battery",
+      first_name: name.first,
+      last_name: name.last,
+    }),
   });
   if (reply.status !== 201) throw new Error(`registration failed: HTTP ${reply.status} ${await reply.text()}`);
   const registered = ((await reply.json()) as RegisterReply).data;
@@ -103,14 +111,22 @@ export async function mailLinks(to: string, kind: string): Promise<string[]> {
 async function verifyEmailFromSink(email: string): Promise<void> {
   const link = (await mailLinks(email, "email-verification"))[0] ?? "";
   const token = new URL(link, baseUrl()).searchParams.get("token");
-  const reply = await fetch(`${baseUrl()}/api/v1/users/email-verification`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ token }) });
+  const reply = await fetch(`${baseUrl()}/api/v1/users/email-verification`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ token }),
+  });
   if (reply.status !== 200) throw new Error(`verifying ${email} failed: HTTP ${reply.status} ${await reply.text()}`);
 }
 
 /** The run's admin (seeded by the global setup with a random password), signed in through the API. */
 export async function adminSession(): Promise<StoredSession> {
   const { email, password } = inject("admin");
-  const reply = await fetch(`${baseUrl()}/api/v1/auth/login`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ email, password }) });
+  const reply = await fetch(`${baseUrl()}/api/v1/auth/login`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ email, password }),
+  });
   if (reply.status !== 200) throw new Error(`the admin's sign-in failed: HTTP ${reply.status} ${await reply.text()}`);
   const session = ((await reply.json()) as RegisterReply).data;
   if (session.user.role !== "admin") throw new Error(`the seeded admin has role ${session.user.role}`);
@@ -123,7 +139,10 @@ export async function adminSession(): Promise<StoredSession> {
  * outside the wizard: money tests pay others without taking the KYC journey first.
  */
 let levelAdmin: Promise<StoredSession> | null = null;
-export async function setVerificationLevel(session: StoredSession, level: "verified" | "unverified" | null): Promise<void> {
+export async function setVerificationLevel(
+  session: StoredSession,
+  level: "verified" | "unverified" | null,
+): Promise<void> {
   // One sign-in per test file: sign-ins are rate limited.
   levelAdmin ??= adminSession();
   const admin = await levelAdmin;
@@ -137,14 +156,26 @@ export async function setVerificationLevel(session: StoredSession, level: "verif
 }
 
 /** A registered user held at the verified level (registerSession, then setVerificationLevel). */
-export async function verifiedSession(prefix = "user", name = { first: "Grace", last: "Hopper" }): Promise<StoredSession> {
+export async function verifiedSession(
+  prefix = "user",
+  name = { first: "Grace", last: "Hopper" },
+): Promise<StoredSession> {
   const session = await registerSession(prefix, name);
   await setVerificationLevel(session, "verified");
   return session;
 }
 
 function storedSession({ token, user }: RegisterReply["data"]): StoredSession {
-  return { token, user: JSON.stringify({ id: user.id, email: user.email, firstName: user.first_name, lastName: user.last_name, role: user.role }) };
+  return {
+    token,
+    user: JSON.stringify({
+      id: user.id,
+      email: user.email,
+      firstName: user.first_name,
+      lastName: user.last_name,
+      role: user.role,
+    }),
+  };
 }
 
 export interface ContextOptions {
@@ -188,7 +219,11 @@ export interface SignedInTab {
 }
 
 /** Registers a user (once per file: registration is rate limited) and opens a tab signed in as them. */
-export async function openSignedInTab(prefix: string, name: { first: string; last: string }, options: Omit<ContextOptions, "session"> = {}): Promise<SignedInTab> {
+export async function openSignedInTab(
+  prefix: string,
+  name: { first: string; last: string },
+  options: Omit<ContextOptions, "session"> = {},
+): Promise<SignedInTab> {
   const browser = await launchBrowser();
   const session = await registerSession(prefix, name);
   const context = await newContext(browser, { ...options, session });
@@ -225,7 +260,9 @@ export async function payWithSucceedingKey(page: Page, userId: string): Promise<
       const request = route.request();
       const key = request.headers()["idempotency-key"];
       if (request.method() !== "POST" || !key) return route.fallback();
-      return route.continue({ headers: { ...request.headers(), "idempotency-key": succeedingPaymentKey(userId, key) } });
+      return route.continue({
+        headers: { ...request.headers(), "idempotency-key": succeedingPaymentKey(userId, key) },
+      });
     },
   );
 }
@@ -240,7 +277,10 @@ export interface RouteRecords {
 async function callAs<T>(session: StoredSession, method: string, path: string, body?: unknown): Promise<T> {
   const reply = await fetch(`${baseUrl()}${path}`, {
     method,
-    headers: { Authorization: `Bearer ${session.token}`, ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
+    headers: {
+      Authorization: `Bearer ${session.token}`,
+      ...(body === undefined ? {} : { "Content-Type": "application/json" }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await reply.text();
@@ -252,14 +292,34 @@ async function callAs<T>(session: StoredSession, method: string, path: string, b
  * Gives a verified user one record of each kind a route can show, through the API: two USD
  * accounts, a posted deposit and a payment between them.
  */
-export async function seedRouteRecords(session: StoredSession, names = { spending: "Everyday", savings: "Savings" }): Promise<RouteRecords> {
-  const account = async (name: string) => (await callAs<{ data: { id: string } }>(session, "POST", "/api/v1/ledger/accounts", { name, currency: "USD" })).data.id;
+export async function seedRouteRecords(
+  session: StoredSession,
+  names = { spending: "Everyday", savings: "Savings" },
+): Promise<RouteRecords> {
+  const account = async (name: string) =>
+    (await callAs<{ data: { id: string } }>(session, "POST", "/api/v1/ledger/accounts", { name, currency: "USD" })).data
+      .id;
   const spending = await account(names.spending);
   const savings = await account(names.savings);
-  const transaction = (await callAs<{ data: { id: string } }>(session, "POST", "/api/v1/ledger/transactions/deposit", { account_id: spending, amount: "100.00", currency: "USD", description: "Funding" })).data.id;
+  const transaction = (
+    await callAs<{ data: { id: string } }>(session, "POST", "/api/v1/ledger/transactions/deposit", {
+      account_id: spending,
+      amount: "100.00",
+      currency: "USD",
+      description: "Funding",
+    })
+  ).data.id;
   await callAs(session, "POST", `/api/v1/ledger/transactions/${transaction}/post`);
   const userId = (JSON.parse(session.user) as { id: string }).id;
-  const payment = (await callAs<{ payment: { paymentId: string } }>(session, "POST", "/v1/payments", { userId, fromAccountId: spending, toAccountId: savings, amount: "12.00", currency: "USD" })).payment.paymentId;
+  const payment = (
+    await callAs<{ payment: { paymentId: string } }>(session, "POST", "/v1/payments", {
+      userId,
+      fromAccountId: spending,
+      toAccountId: savings,
+      amount: "12.00",
+      currency: "USD",
+    })
+  ).payment.paymentId;
   return { account: spending, transaction, payment };
 }
 
@@ -271,7 +331,13 @@ export async function seedRouteRecords(session: StoredSession, names = { spendin
 export function concretePath(path: string, records: RouteRecords): string {
   return path.replace(/\/([^/]+)\/:([A-Za-z]+)/g, (_, resource: string, name: string) => {
     const kind = `${resource}/${name}`.toLowerCase();
-    const id = kind.includes("payment") ? records.payment : kind.includes("account") ? records.account : kind.includes("transaction") ? records.transaction : undefined;
+    const id = kind.includes("payment")
+      ? records.payment
+      : kind.includes("account")
+        ? records.account
+        : kind.includes("transaction")
+          ? records.transaction
+          : undefined;
     if (!id) throw new Error(`no record for ${path}: add one to concretePath in harness.ts`);
     return `/${resource}/${encodeURIComponent(id)}`;
   });

@@ -4,7 +4,17 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sampleDocumentImage } from "@fintech/core/kyc/documents/sample-images";
 import { KYC_MESSAGES } from "@fintech/core/kyc/model";
 import { blockingViolations, formatViolations } from "./axe";
-import { baseUrl, closeSignedInTab, DESKTOP, MOBILE, openSignedInTab, screenshot, type StoredSession, type Theme, THEMES } from "./harness";
+import {
+  baseUrl,
+  closeSignedInTab,
+  DESKTOP,
+  MOBILE,
+  openSignedInTab,
+  screenshot,
+  type StoredSession,
+  type Theme,
+  THEMES,
+} from "./harness";
 import { waitForScreenSettled } from "./settle";
 
 /**
@@ -22,7 +32,11 @@ let page: Page;
 
 beforeAll(async () => {
   // One applicant for the file: registration is rate limited.
-  ({ browser, session, context, page } = await openSignedInTab("kyc-us", { first: "Sam", last: "Rivera" }, { theme: "dark", reducedMotion: "reduce" }));
+  ({ browser, session, context, page } = await openSignedInTab(
+    "kyc-us",
+    { first: "Sam", last: "Rivera" },
+    { theme: "dark", reducedMotion: "reduce" },
+  ));
 });
 afterAll(() => closeSignedInTab({ browser, context }));
 
@@ -40,14 +54,21 @@ async function checkStepEverywhere(stepTitle: string) {
     await page.evaluate((chosen: Theme) => localStorage.setItem("theme", chosen), theme);
     await page.reload();
     await stepHeading(stepTitle).waitFor();
-    for (const [name, viewport] of [["desktop", DESKTOP], ["mobile", MOBILE]] as const) {
+    for (const [name, viewport] of [
+      ["desktop", DESKTOP],
+      ["mobile", MOBILE],
+    ] as const) {
       await page.setViewportSize(viewport);
       await waitForScreenSettled(page);
       const label = `kyc-us ${stepTitle} ${theme} ${name}`;
       await screenshot(page, label.replace(/\W+/g, "-"));
       const violations = await blockingViolations(page);
-      expect(violations, `serious or critical axe violations on ${label}:\n${formatViolations(violations)}`).toEqual([]);
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      expect(violations, `serious or critical axe violations on ${label}:\n${formatViolations(violations)}`).toEqual(
+        [],
+      );
+      const overflow = await page.evaluate(
+        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      );
       expect(overflow, `horizontal overflow on ${label}`).toBeLessThanOrEqual(0);
     }
   }
@@ -60,7 +81,9 @@ async function expectNoRiskSignal() {
 }
 
 describe("KYC wizard for the United States", () => {
-  it("counts the country's real steps, takes an optional SSN, and finishes with a passport: no Aadhaar, no PAN", { timeout: 240_000 }, async () => {
+  it("counts the country's real steps, takes an optional SSN, and finishes with a passport: no Aadhaar, no PAN", {
+    timeout: 240_000,
+  }, async () => {
     const ssn = freshSsn();
     await page.goto("/kyc");
     await stepHeading("Country Selection").waitFor();
@@ -86,7 +109,11 @@ describe("KYC wizard for the United States", () => {
     await page.getByText("This step is optional").waitFor();
     const next = page.getByRole("button", { name: "Continue" });
     expect(await next.isDisabled()).toBe(false);
-    expect(await main().getByText(/Aadhaar|PAN/).count()).toBe(0);
+    expect(
+      await main()
+        .getByText(/Aadhaar|PAN/)
+        .count(),
+    ).toBe(0);
     await checkStepEverywhere("Identity Number (SSN, optional)");
 
     // A malformed SSN (area 666 is never issued): refused in the page with its format, nothing sent.
@@ -97,7 +124,10 @@ describe("KYC wizard for the United States", () => {
       if (request.url().includes("/identity-numbers/")) verifications.push(request.url());
     });
     await page.getByRole("button", { name: "Verify SSN" }).click();
-    await page.getByRole("alert").filter({ hasText: "Please enter a valid Social Security number (SSN) (e.g., 123-45-6789)." }).waitFor();
+    await page
+      .getByRole("alert")
+      .filter({ hasText: "Please enter a valid Social Security number (SSN) (e.g., 123-45-6789)." })
+      .waitFor();
     expect(verifications).toEqual([]);
     expect(await field.getAttribute("aria-invalid")).toBe("true");
     const refused = await blockingViolations(page);
@@ -108,7 +138,9 @@ describe("KYC wizard for the United States", () => {
     expect(await page.locator("#kyc-us_ssn-hint").innerText()).toBe("Valid format");
     await page.getByRole("button", { name: "Verify SSN" }).click();
     await toast("SSN verified successfully!");
-    await main().getByText(`XXXXX${ssn.slice(-4)}`).waitFor();
+    await main()
+      .getByText(`XXXXX${ssn.slice(-4)}`)
+      .waitFor();
     expect(verifications).toEqual([`${baseUrl()}/api/v1/kyc/identity-numbers/us_ssn/verify`]);
     await next.click();
 
@@ -119,10 +151,16 @@ describe("KYC wizard for the United States", () => {
     await checkStepEverywhere("Document Upload");
     await page.getByRole("radio", { name: "Passport" }).check();
     const photo = await sampleDocumentImage({ seed: randomInt(1, 1_000_000), width: 1200, height: 800 });
-    await page.locator('input[type="file"]').setInputFiles({ name: "passport.png", mimeType: "image/png", buffer: photo });
+    await page
+      .locator('input[type="file"]')
+      .setInputFiles({ name: "passport.png", mimeType: "image/png", buffer: photo });
     await page.getByRole("img", { name: "Preview of passport.png" }).waitFor();
     await page.getByRole("button", { name: "Upload Passport" }).click();
-    await page.getByRole("status").filter({ hasText: KYC_MESSAGES.documentVerified("Passport") }).first().waitFor({ timeout: 30_000 });
+    await page
+      .getByRole("status")
+      .filter({ hasText: KYC_MESSAGES.documentVerified("Passport") })
+      .first()
+      .waitFor({ timeout: 30_000 });
     expect(await next.isDisabled()).toBe(false);
     await next.click();
 
@@ -131,15 +169,25 @@ describe("KYC wizard for the United States", () => {
     await page.getByText("Step 4 of 4").waitFor();
     await main().getByText("Manual review required").waitFor();
     await main().getByText("Under review").waitFor();
-    await main().getByText(`XXXXX${ssn.slice(-4)}`).waitFor();
-    expect(await main().getByText(/Aadhaar|PAN/).count()).toBe(0);
+    await main()
+      .getByText(`XXXXX${ssn.slice(-4)}`)
+      .waitFor();
+    expect(
+      await main()
+        .getByText(/Aadhaar|PAN/)
+        .count(),
+    ).toBe(0);
     expect(await page.getByRole("button", { name: "Continue" }).count()).toBe(0);
     await expectNoRiskSignal();
     await checkStepEverywhere("Completion");
 
     // The server agrees: under review with nothing left to do.
-    const state = await fetch(`${baseUrl()}/api/v1/kyc/status`, { headers: { Authorization: `Bearer ${session.token}` } });
-    const { data } = (await state.json()) as { data: { status: string; remaining_steps: string[]; identity_numbers: Record<string, unknown> } };
+    const state = await fetch(`${baseUrl()}/api/v1/kyc/status`, {
+      headers: { Authorization: `Bearer ${session.token}` },
+    });
+    const { data } = (await state.json()) as {
+      data: { status: string; remaining_steps: string[]; identity_numbers: Record<string, unknown> };
+    };
     expect(data).toMatchObject({ status: "under_review", remaining_steps: [] });
     expect(Object.keys(data.identity_numbers)).toEqual(["us_ssn"]);
   });

@@ -20,7 +20,11 @@ let context: BrowserContext;
 let page: Page;
 
 beforeAll(async () => {
-  ({ browser, session, context, page } = await openSignedInTab("kyc-large", { first: "Katherine", last: "Johnson" }, { theme: "light", reducedMotion: "reduce" }));
+  ({ browser, session, context, page } = await openSignedInTab(
+    "kyc-large",
+    { first: "Katherine", last: "Johnson" },
+    { theme: "light", reducedMotion: "reduce" },
+  ));
 });
 afterAll(() => closeSignedInTab({ browser, context }));
 
@@ -38,7 +42,9 @@ async function largeDocumentPhoto(seed: number, amplitude = 16): Promise<Buffer>
     state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
     data[index] = Math.max(0, Math.min(255, data[index]! + ((state >>> 24) % (2 * amplitude + 1)) - amplitude));
   }
-  return sharp(data, { raw: { width: info.width, height: info.height, channels: 3 } }).png({ compressionLevel: 9 }).toBuffer();
+  return sharp(data, { raw: { width: info.width, height: info.height, channels: 3 } })
+    .png({ compressionLevel: 9 })
+    .toBuffer();
 }
 
 /** Every request the page makes whose URL matches, to tell which way the bytes went. */
@@ -56,22 +62,35 @@ async function recordUploadProgress() {
     const seen: number[] = [];
     (window as unknown as { uploadProgress: number[] }).uploadProgress = seen;
     const read = () => {
-      const value = document.querySelector('[role="progressbar"][aria-label="Upload progress"]')?.getAttribute("aria-valuenow");
+      const value = document
+        .querySelector('[role="progressbar"][aria-label="Upload progress"]')
+        ?.getAttribute("aria-valuenow");
       if (value !== null && value !== undefined && seen.at(-1) !== Number(value)) seen.push(Number(value));
     };
-    new MutationObserver(read).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ["aria-valuenow"] });
+    new MutationObserver(read).observe(document.body, {
+      subtree: true,
+      childList: true,
+      attributes: true,
+      attributeFilter: ["aria-valuenow"],
+    });
   });
 }
 
 describe("KYC wizard, large document photo", () => {
-  it("sends a picture over 4 MB through the presigned POST to the bucket and shows the checks' verdicts", { timeout: 240_000 }, async () => {
+  it("sends a picture over 4 MB through the presigned POST to the bucket and shows the checks' verdicts", {
+    timeout: 240_000,
+  }, async () => {
     const seed = Math.floor(Math.random() * 1_000_000) + 1_000;
     const photo = await largeDocumentPhoto(seed);
     expect(photo.length).toBeGreaterThan(BUCKET_UPLOAD_FROM_BYTES);
     expect(photo.length).toBeLessThan(KYC_LIMITS.maxFileBytes);
 
-    const multipart = recordRequests((request) => request.method() === "POST" && new URL(request.url()).pathname === "/api/v1/kyc/upload");
-    const tickets = recordRequests((request) => request.method() === "POST" && new URL(request.url()).pathname === "/api/v1/kyc/uploads/presign");
+    const multipart = recordRequests(
+      (request) => request.method() === "POST" && new URL(request.url()).pathname === "/api/v1/kyc/upload",
+    );
+    const tickets = recordRequests(
+      (request) => request.method() === "POST" && new URL(request.url()).pathname === "/api/v1/kyc/uploads/presign",
+    );
     const posts = recordRequests((request) => request.method() === "POST");
 
     await page.goto("/kyc");
@@ -85,7 +104,10 @@ describe("KYC wizard, large document photo", () => {
 
     // A file the browser's pre-check lets through (PNG signature) but that is no picture: the
     // bucket takes it, the server's checks refuse it and record why, and the wizard says so.
-    const notAPicture = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(BUCKET_UPLOAD_FROM_BYTES + 1024, 7)]);
+    const notAPicture = Buffer.concat([
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+      Buffer.alloc(BUCKET_UPLOAD_FROM_BYTES + 1024, 7),
+    ]);
     await picker.setInputFiles({ name: "broken.png", mimeType: "image/png", buffer: notAPicture });
     await page.getByRole("img", { name: "Preview of broken.png" }).waitFor();
     await page.getByRole("button", { name: "Upload Passport" }).click();
@@ -101,11 +123,17 @@ describe("KYC wizard, large document photo", () => {
     await page.getByText(/passport-large\.png \(4\.\d MB\)/).waitFor();
     await recordUploadProgress();
     await page.getByRole("button", { name: "Upload Passport" }).click();
-    await page.getByRole("status").filter({ hasText: KYC_MESSAGES.documentVerified("Passport") }).first().waitFor({ timeout: 60_000 });
+    await page
+      .getByRole("status")
+      .filter({ hasText: KYC_MESSAGES.documentVerified("Passport") })
+      .first()
+      .waitFor({ timeout: 60_000 });
     await page.getByRole("status").filter({ hasText: "The checks passed" }).waitFor();
     const progress = await page.evaluate(() => (window as unknown as { uploadProgress: number[] }).uploadProgress);
     expect(progress.length).toBeGreaterThan(0);
-    expect(progress.every((value, index) => value >= 0 && value <= 100 && (index === 0 || value >= progress[index - 1]!))).toBe(true);
+    expect(
+      progress.every((value, index) => value >= 0 && value <= 100 && (index === 0 || value >= progress[index - 1]!)),
+    ).toBe(true);
     expect(progress.at(-1)).toBe(100);
     await page.getByRole("region", { name: "Your documents" }).getByText("Verified").waitFor();
     // The failure toast of the refused file is old news once a photo passes.

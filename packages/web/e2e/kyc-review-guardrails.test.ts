@@ -4,7 +4,17 @@ import { sampleDocumentImage } from "@fintech/core/kyc/documents/sample-images";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { blockingViolations, formatViolations } from "./axe";
-import { adminSession, baseUrl, launchBrowser, newContext, registerSession, screenshot, THEMES, VIEWPORTS, type StoredSession } from "./harness";
+import {
+  adminSession,
+  baseUrl,
+  launchBrowser,
+  newContext,
+  registerSession,
+  screenshot,
+  THEMES,
+  VIEWPORTS,
+  type StoredSession,
+} from "./harness";
 import { waitForScreenSettled } from "./settle";
 
 /**
@@ -32,7 +42,10 @@ const panNumber = () => `${letter()}${letter()}${letter()}P${letter()}${randomIn
 async function api<T>(token: string, method: string, path: string, body?: unknown): Promise<T> {
   const reply = await fetch(`${baseUrl()}${path}`, {
     method,
-    headers: { Authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
+    headers: {
+      Authorization: `Bearer ${token}`,
+      ...(body === undefined ? {} : { "Content-Type": "application/json" }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   if (!reply.ok) throw new Error(`${method} ${path}: HTTP ${reply.status} ${await reply.text()}`);
@@ -52,18 +65,38 @@ async function submitted(first: string, last: string, aadhaar: string, imageSeed
   await api(session.token, "POST", "/api/v1/kyc/start", { country: "IN", name, email, phone: "+919876543210" });
   const form = new FormData();
   form.append("document_type", "passport");
-  form.append("file", new Blob([new Uint8Array(await sampleDocumentImage({ seed: imageSeed }))], { type: "image/png" }), "passport.png");
-  const upload = await fetch(`${baseUrl()}/api/v1/kyc/upload`, { method: "POST", headers: { Authorization: `Bearer ${session.token}` }, body: form });
+  form.append(
+    "file",
+    new Blob([new Uint8Array(await sampleDocumentImage({ seed: imageSeed }))], { type: "image/png" }),
+    "passport.png",
+  );
+  const upload = await fetch(`${baseUrl()}/api/v1/kyc/upload`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${session.token}` },
+    body: form,
+  });
   if (!upload.ok) throw new Error(`upload: HTTP ${upload.status} ${await upload.text()}`);
   await api(session.token, "POST", "/api/v1/kyc/verify/aadhaar", { document_number: aadhaar, country: "IN" });
   await api(session.token, "POST", "/api/v1/kyc/verify/pan", { document_number: panNumber(), country: "IN" });
-  const status = await api<{ data: { status: string; submission_id: string } }>(session.token, "GET", "/api/v1/kyc/status");
+  const status = await api<{ data: { status: string; submission_id: string } }>(
+    session.token,
+    "GET",
+    "/api/v1/kyc/status",
+  );
   expect(status.data.status).toBe("under_review");
   return { id: status.data.submission_id, name };
 }
 
-async function open(path: string, options: { theme?: "light" | "dark"; viewport?: { width: number; height: number } } = {}): Promise<Page> {
-  const context = await newContext(browser, { session: admin, theme: options.theme ?? "dark", viewport: options.viewport, reducedMotion: "reduce" });
+async function open(
+  path: string,
+  options: { theme?: "light" | "dark"; viewport?: { width: number; height: number } } = {},
+): Promise<Page> {
+  const context = await newContext(browser, {
+    session: admin,
+    theme: options.theme ?? "dark",
+    viewport: options.viewport,
+    reducedMotion: "reduce",
+  });
   contexts.push(context);
   const page = await context.newPage();
   await page.goto(path);
@@ -81,7 +114,10 @@ const searchFor = (text: string) => `/kyc/dashboard?search=${encodeURIComponent(
 
 /** The dashboard with the detail of `who` open, loaded. */
 async function openDetail(page: Page, who: Seeded) {
-  await page.getByRole("button", { name: `Review ${who.name}` }).first().click();
+  await page
+    .getByRole("button", { name: `Review ${who.name}` })
+    .first()
+    .click();
   const dialog = page.getByRole("dialog", { name: who.name, exact: true });
   await dialog.getByRole("heading", { name: "Linked submissions" }).waitFor();
   return dialog;
@@ -111,7 +147,9 @@ afterAll(async () => {
 });
 
 describe("reviewer guardrails", () => {
-  it("the reviewer's reject needs a reason, which the audit trail keeps with the reviewer", { timeout: 90_000 }, async () => {
+  it("the reviewer's reject needs a reason, which the audit trail keeps with the reviewer", {
+    timeout: 90_000,
+  }, async () => {
     const page = await open(searchFor(plain.name));
     const detail = await openDetail(page, plain);
     await detail.getByRole("button", { name: "Reject" }).click();
@@ -127,17 +165,24 @@ describe("reviewer guardrails", () => {
     await row(page, plain.name).getByText("Rejected").waitFor();
 
     await page.getByRole("button", { name: `Review ${plain.name}` }).click();
-    const audit = page.getByRole("dialog", { name: plain.name, exact: true }).getByRole("region", { name: "Audit trail" });
+    const audit = page
+      .getByRole("dialog", { name: plain.name, exact: true })
+      .getByRole("region", { name: "Audit trail" });
     const entry = audit.getByRole("listitem").filter({ hasText: "“The passport photo is of a different person”" });
     await entry.waitFor();
     await entry.getByText("Rejected", { exact: false }).first().waitFor();
   });
 
-  it("approving a high-risk submission needs the typed confirmation; the link shows from both sides", { timeout: 90_000 }, async () => {
+  it("approving a high-risk submission needs the typed confirmation; the link shows from both sides", {
+    timeout: 90_000,
+  }, async () => {
     const page = await open(searchFor(family));
     // The later holder: High risk, linked to the earlier one.
     const detail = await openDetail(page, laterHolder);
-    await detail.getByRole("list", { name: "Approval warnings" }).getByText(/^High risk: score \d+/).waitFor();
+    await detail
+      .getByRole("list", { name: "Approval warnings" })
+      .getByText(/^High risk: score \d+/)
+      .waitFor();
     const linked = detail.getByRole("region", { name: "Linked submissions" });
     await linked.getByText(firstHolder.name).waitFor();
     await linked.getByText(/^Earlier submission/).waitFor();
@@ -158,22 +203,34 @@ describe("reviewer guardrails", () => {
 
     // The acknowledgement is in the audit trail; the earlier holder's detail links back.
     const reopened = await openDetail(page, laterHolder);
-    await reopened.getByRole("region", { name: "Audit trail" }).getByText(/Risk acknowledged/).waitFor();
+    await reopened
+      .getByRole("region", { name: "Audit trail" })
+      .getByText(/Risk acknowledged/)
+      .waitFor();
     await page.keyboard.press("Escape");
     await reopened.waitFor({ state: "detached" });
     const earlier = await openDetail(page, firstHolder);
     const back = earlier.getByRole("region", { name: "Linked submissions" });
     await back.getByText(laterHolder.name).waitFor();
     await back.getByText(/^Later submission/).waitFor();
-    await earlier.getByRole("region", { name: "Audit trail" }).getByText(/Re-scored because submission/).first().waitFor();
+    await earlier
+      .getByRole("region", { name: "Audit trail" })
+      .getByText(/Re-scored because submission/)
+      .first()
+      .waitFor();
     // Open jumps to the linked one in the same modal.
     await back.getByRole("button", { name: `Open the linked submission of ${laterHolder.name}` }).click();
-    await page.getByRole("dialog", { name: laterHolder.name, exact: true }).getByRole("heading", { name: "Linked submissions" }).waitFor();
+    await page
+      .getByRole("dialog", { name: laterHolder.name, exact: true })
+      .getByRole("heading", { name: "Linked submissions" })
+      .waitFor();
   });
 
   for (const [viewportName, viewport] of Object.entries(VIEWPORTS)) {
     for (const theme of THEMES) {
-      it(`warnings, linked submissions, both confirmations and the bulk risk summary pass axe: ${theme} at ${viewport.width} px`, { timeout: 180_000 }, async () => {
+      it(`warnings, linked submissions, both confirmations and the bulk risk summary pass axe: ${theme} at ${viewport.width} px`, {
+        timeout: 180_000,
+      }, async () => {
         const label = `${theme} ${viewportName}`;
         const page = await open(searchFor(firstHolder.name), { theme, viewport });
         const detail = await openDetail(page, firstHolder);
@@ -200,7 +257,10 @@ describe("reviewer guardrails", () => {
         await selectRows(page, [firstHolder]);
         await page.getByRole("button", { name: /^Bulk Actions \(1\)$/ }).click();
         const bulk = page.getByRole("dialog", { name: "Bulk Actions" });
-        await bulk.getByRole("list", { name: "Risk of the selection" }).getByText(/^1 submission: 0 Low, 0 Medium, 1 High$/).waitFor();
+        await bulk
+          .getByRole("list", { name: "Risk of the selection" })
+          .getByText(/^1 submission: 0 Low, 0 Medium, 1 High$/)
+          .waitFor();
         await bulk.getByRole("button", { name: "Approve" }).click();
         await bulk.getByLabel("Type APPROVE to approve anyway").waitFor();
         await expectNoBlockingViolations(page, `bulk approve ${label}`);
@@ -210,7 +270,9 @@ describe("reviewer guardrails", () => {
     }
   }
 
-  it("bulk approve shows the risk of the selection and needs the typed confirmation when one is High", { timeout: 90_000 }, async () => {
+  it("bulk approve shows the risk of the selection and needs the typed confirmation when one is High", {
+    timeout: 90_000,
+  }, async () => {
     // The family name finds both (and the later holder, approved above, which stays unselected).
     const page = await open(searchFor(family));
     await row(page, firstHolder.name).waitFor();

@@ -4,7 +4,17 @@ import { verhoeffCheckDigit } from "@fintech/core/kyc/identity-numbers";
 import { blurredDocumentImage, sampleDocumentImage } from "@fintech/core/kyc/documents/sample-images";
 import { KYC_MESSAGES } from "@fintech/core/kyc/model";
 import { blockingViolations, formatViolations } from "./axe";
-import { baseUrl, closeSignedInTab, DESKTOP, MOBILE, openSignedInTab, screenshot, type StoredSession, type Theme, THEMES } from "./harness";
+import {
+  baseUrl,
+  closeSignedInTab,
+  DESKTOP,
+  MOBILE,
+  openSignedInTab,
+  screenshot,
+  type StoredSession,
+  type Theme,
+  THEMES,
+} from "./harness";
 import { waitForScreenSettled } from "./settle";
 
 /**
@@ -22,7 +32,11 @@ let page: Page;
 
 beforeAll(async () => {
   // One applicant for the file: registration is rate limited, and one submission walks all steps.
-  ({ browser, session, context, page } = await openSignedInTab("kyc", { first: "Ada", last: "Lovelace" }, { theme: "dark", reducedMotion: "reduce" }));
+  ({ browser, session, context, page } = await openSignedInTab(
+    "kyc",
+    { first: "Ada", last: "Lovelace" },
+    { theme: "dark", reducedMotion: "reduce" },
+  ));
 });
 afterAll(() => closeSignedInTab({ browser, context }));
 
@@ -69,7 +83,10 @@ async function checkStepEverywhere(stepTitle: string) {
     await page.evaluate((chosen: Theme) => localStorage.setItem("theme", chosen), theme);
     await page.reload();
     await stepHeading(stepTitle).waitFor();
-    for (const [name, viewport] of [["desktop", DESKTOP], ["mobile", MOBILE]] as const) {
+    for (const [name, viewport] of [
+      ["desktop", DESKTOP],
+      ["mobile", MOBILE],
+    ] as const) {
       await page.setViewportSize(viewport);
       await waitForScreenSettled(page);
       expect(await page.evaluate(() => document.documentElement.classList.contains("dark"))).toBe(theme === "dark");
@@ -77,7 +94,9 @@ async function checkStepEverywhere(stepTitle: string) {
       // Kept as the run's artifacts: every step in both themes at both widths.
       await screenshot(page, label.replace(/\W+/g, "-"));
       await expectNoViolations(label);
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      const overflow = await page.evaluate(
+        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      );
       expect(overflow, `horizontal overflow on ${label}`).toBeLessThanOrEqual(0);
     }
   }
@@ -94,7 +113,12 @@ async function recordUploadProgress() {
       const value = bar?.getAttribute("aria-valuenow");
       if (value !== null && value !== undefined && seen.at(-1) !== Number(value)) seen.push(Number(value));
     };
-    new MutationObserver(read).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ["aria-valuenow"] });
+    new MutationObserver(read).observe(document.body, {
+      subtree: true,
+      childList: true,
+      attributes: true,
+      attributeFilter: ["aria-valuenow"],
+    });
   });
 }
 
@@ -110,14 +134,22 @@ async function adminToken(): Promise<string> {
 }
 
 describe("KYC wizard", () => {
-  it("walks the five steps with a real document photo, the spec's hints, gates and messages, and follows the stream to approval", { timeout: 300_000 }, async () => {
+  it("walks the five steps with a real document photo, the spec's hints, gates and messages, and follows the stream to approval", {
+    timeout: 300_000,
+  }, async () => {
     const aadhaar = freshAadhaar();
     const pan = freshPan();
     // The countries cannot be loaded: Loading Error with the spec's message.
     const countriesPath = "**/api/v1/kyc/countries*";
-    await page.route(countriesPath, (route) => route.fulfill({ status: 500, contentType: "application/json", body: "{}" }));
+    await page.route(countriesPath, (route) =>
+      route.fulfill({ status: 500, contentType: "application/json", body: "{}" }),
+    );
     await page.goto("/kyc");
-    await page.getByRole("alert").filter({ hasText: "Loading Error" }).filter({ hasText: KYC_MESSAGES.loadCountriesFailed }).waitFor();
+    await page
+      .getByRole("alert")
+      .filter({ hasText: "Loading Error" })
+      .filter({ hasText: KYC_MESSAGES.loadCountriesFailed })
+      .waitFor();
     await page.unroute(countriesPath);
     await page.reload();
     await page.getByRole("heading", { level: 1, name: "Know Your Customer" }).waitFor();
@@ -125,7 +157,11 @@ describe("KYC wizard", () => {
 
     // Before a country is chosen, the steps every country has, with their time estimates; no progress bar on the first step.
     const steps = page.getByRole("list", { name: "Verification steps" }).getByRole("listitem");
-    expect(await steps.allInnerTexts()).toEqual([expect.stringMatching(/Country Selection\s*30s/), expect.stringMatching(/Document Upload\s*2m/), expect.stringMatching(/Completion\s*Instant/)]);
+    expect(await steps.allInnerTexts()).toEqual([
+      expect.stringMatching(/Country Selection\s*30s/),
+      expect.stringMatching(/Document Upload\s*2m/),
+      expect.stringMatching(/Completion\s*Instant/),
+    ]);
     expect(await page.getByRole("progressbar").count()).toBe(0);
     // The stream answers its health check and opens: live updates rather than polling.
     await page.getByRole("status").filter({ hasText: "Live updates" }).waitFor();
@@ -144,7 +180,9 @@ describe("KYC wizard", () => {
     const search = main().getByLabel("Search countries");
     await search.fill("ind");
     await page.getByRole("button", { name: /India \(IN\)/ }).waitFor();
-    expect(await countries.allInnerTexts()).toEqual(expect.arrayContaining([expect.stringMatching(/^🇮🇳\s*India \(IN\)\s*Popular$/)]));
+    expect(await countries.allInnerTexts()).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^🇮🇳\s*India \(IN\)\s*Popular$/)]),
+    );
     await search.fill("GB");
     await page.waitForFunction(() => document.querySelectorAll('[aria-label="Countries"] button').length === 1);
     expect(await countries.first().innerText()).toMatch(/United Kingdom \(GB\)/);
@@ -163,7 +201,11 @@ describe("KYC wizard", () => {
     const startPath = "**/api/v1/kyc/start";
     await page.route(startPath, (route) => route.fulfill({ status: 502, body: "" }));
     await page.getByRole("button", { name: /India \(IN\)/ }).click();
-    await page.getByRole("alert").filter({ hasText: "KYC Start Failed" }).filter({ hasText: KYC_MESSAGES.startFailed }).waitFor();
+    await page
+      .getByRole("alert")
+      .filter({ hasText: "KYC Start Failed" })
+      .filter({ hasText: KYC_MESSAGES.startFailed })
+      .waitFor();
     await page.unroute(startPath);
     await page.getByRole("button", { name: /India \(IN\)/ }).click();
     await toast(KYC_MESSAGES.started("India"));
@@ -186,7 +228,12 @@ describe("KYC wizard", () => {
     const documentTypes = page.getByRole("group", { name: "Document type" }).getByRole("radio");
     expect(await documentTypes.count()).toBe(4);
     await page.getByRole("radio", { name: "Passport" }).check();
-    for (const requirement of ["Clear, readable text", "All four corners visible", "No glare or shadows", "The original document, not a photocopy"]) {
+    for (const requirement of [
+      "Clear, readable text",
+      "All four corners visible",
+      "No glare or shadows",
+      "The original document, not a photocopy",
+    ]) {
       await page.getByRole("listitem").filter({ hasText: requirement }).waitFor();
     }
     await checkStepEverywhere("Document Upload");
@@ -203,7 +250,11 @@ describe("KYC wizard", () => {
     await page.getByTestId("kyc-dropzone").dispatchEvent("drop", { dataTransfer: dropped });
     await validation.filter({ hasText: KYC_MESSAGES.notAnImage }).waitFor();
     // ... or chosen with the file picker.
-    await picker.setInputFiles({ name: "renamed.png", mimeType: "image/png", buffer: Buffer.from("plain text pretending to be a PNG") });
+    await picker.setInputFiles({
+      name: "renamed.png",
+      mimeType: "image/png",
+      buffer: Buffer.from("plain text pretending to be a PNG"),
+    });
     await validation.filter({ hasText: KYC_MESSAGES.wrongImageFormat }).waitFor();
     const sixMegabytes = Buffer.concat([await sampleDocumentImage({ seed: 7 }), Buffer.alloc(6 * 1024 * 1024)]);
     await picker.setInputFiles({ name: "huge.png", mimeType: "image/png", buffer: sixMegabytes });
@@ -213,7 +264,11 @@ describe("KYC wizard", () => {
 
     // A blurred photo passes the browser's checks; the server's image checks refuse it and say why.
     const seed = Math.floor(Math.random() * 1_000_000) + 100;
-    await picker.setInputFiles({ name: "blurred.png", mimeType: "image/png", buffer: await blurredDocumentImage({ seed }) });
+    await picker.setInputFiles({
+      name: "blurred.png",
+      mimeType: "image/png",
+      buffer: await blurredDocumentImage({ seed }),
+    });
     await page.getByRole("img", { name: "Preview of blurred.png" }).waitFor();
     await page.getByRole("button", { name: "Upload Passport" }).click();
     const refused = page.getByRole("alert").filter({ hasText: "Passport verification failed." });
@@ -224,7 +279,11 @@ describe("KYC wizard", () => {
     await screenshot(page, "kyc-document-refused");
 
     // A sharp, evenly lit 1200 x 800 photo: a preview, real upload progress, then the checks pass.
-    await picker.setInputFiles({ name: "passport.png", mimeType: "image/png", buffer: await sampleDocumentImage({ seed, width: 1200, height: 800 }) });
+    await picker.setInputFiles({
+      name: "passport.png",
+      mimeType: "image/png",
+      buffer: await sampleDocumentImage({ seed, width: 1200, height: 800 }),
+    });
     const preview = page.getByRole("img", { name: "Preview of passport.png" });
     await preview.waitFor();
     await page.waitForFunction(() => {
@@ -233,10 +292,16 @@ describe("KYC wizard", () => {
     });
     await recordUploadProgress();
     await page.getByRole("button", { name: "Upload Passport" }).click();
-    await page.getByRole("status").filter({ hasText: KYC_MESSAGES.documentVerified("Passport") }).first().waitFor();
+    await page
+      .getByRole("status")
+      .filter({ hasText: KYC_MESSAGES.documentVerified("Passport") })
+      .first()
+      .waitFor();
     const progress = await page.evaluate(() => (window as unknown as { uploadProgress: number[] }).uploadProgress);
     expect(progress.length).toBeGreaterThan(0);
-    expect(progress.every((value, index) => value >= 0 && value <= 100 && (index === 0 || value >= progress[index - 1]!))).toBe(true);
+    expect(
+      progress.every((value, index) => value >= 0 && value <= 100 && (index === 0 || value >= progress[index - 1]!)),
+    ).toBe(true);
     await page.getByRole("region", { name: "Your documents" }).getByText("Verified").waitFor();
     // The blurred photo's failure toast is old news once a photo passes.
     await page.getByRole("status").filter({ hasText: "Passport verification failed." }).waitFor({ state: "detached" });
@@ -269,7 +334,9 @@ describe("KYC wizard", () => {
     expect(await aadhaarField.inputValue()).toBe(aadhaar.slice(0, 4));
     const wrongLast = String((Number(aadhaar[11]) + 1) % 10);
     await aadhaarField.pressSequentially(`x${aadhaar.slice(4, 11)}${wrongLast}`);
-    expect(await aadhaarField.inputValue()).toBe(`${aadhaar.slice(0, 4)} ${aadhaar.slice(4, 8)} ${aadhaar.slice(8, 11)}${wrongLast}`);
+    expect(await aadhaarField.inputValue()).toBe(
+      `${aadhaar.slice(0, 4)} ${aadhaar.slice(4, 8)} ${aadhaar.slice(8, 11)}${wrongLast}`,
+    );
     await page.getByText(KYC_MESSAGES.invalidAadhaar).waitFor();
     expect(await page.getByRole("button", { name: "Verify Aadhaar number" }).count()).toBe(0);
     await aadhaarField.press("Backspace");
@@ -326,7 +393,9 @@ describe("KYC wizard", () => {
     // A reviewer asks for more (Request Info): back on the page, the applicant reads the message and resubmits with a note.
     const token = await adminToken();
     const reviewer = { Authorization: `Bearer ${token}`, "Content-Type": "application/json" };
-    const state = await fetch(`${baseUrl()}/api/v1/kyc/status`, { headers: { Authorization: `Bearer ${session.token}` } });
+    const state = await fetch(`${baseUrl()}/api/v1/kyc/status`, {
+      headers: { Authorization: `Bearer ${session.token}` },
+    });
     const { data } = (await state.json()) as { data: { submission_id: string } };
     const asked = await fetch(`${baseUrl()}/api/v1/kyc/submissions/${data.submission_id}/request-info`, {
       method: "POST",

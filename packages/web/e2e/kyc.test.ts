@@ -4,7 +4,17 @@ import { sampleDocumentImage } from "@fintech/core/kyc/documents/sample-images";
 import type { Browser, BrowserContext, Page, Response } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { blockingViolations, formatViolations } from "./axe";
-import { adminSession, baseUrl, launchBrowser, newContext, registerSession, screenshot, THEMES, VIEWPORTS, type StoredSession } from "./harness";
+import {
+  adminSession,
+  baseUrl,
+  launchBrowser,
+  newContext,
+  registerSession,
+  screenshot,
+  THEMES,
+  VIEWPORTS,
+  type StoredSession,
+} from "./harness";
 import { waitForScreenSettled } from "./settle";
 
 /**
@@ -45,7 +55,10 @@ const panNumber = () => `${letter()}${letter()}${letter()}P${letter()}${randomIn
 async function api<T>(token: string, method: string, path: string, body?: unknown): Promise<T> {
   const reply = await fetch(`${baseUrl()}${path}`, {
     method,
-    headers: { Authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
+    headers: {
+      Authorization: `Bearer ${token}`,
+      ...(body === undefined ? {} : { "Content-Type": "application/json" }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   if (!reply.ok) throw new Error(`${method} ${path}: HTTP ${reply.status} ${await reply.text()}`);
@@ -56,7 +69,11 @@ async function api<T>(token: string, method: string, path: string, body?: unknow
  * A complete submission made through the applicant API (start, a passport photo, Aadhaar, PAN):
  * it goes to under_review. Returns the applicant's session and the submission id.
  */
-async function submittedApplicant(first: string, last: string, country = "IN"): Promise<{ session: StoredSession; id: string; name: string }> {
+async function submittedApplicant(
+  first: string,
+  last: string,
+  country = "IN",
+): Promise<{ session: StoredSession; id: string; name: string }> {
   const session = await registerSession("kyc-seed", { first, last });
   const { token } = session;
   const name = `${first} ${last}`;
@@ -64,14 +81,30 @@ async function submittedApplicant(first: string, last: string, country = "IN"): 
   await api(token, "POST", "/api/v1/kyc/start", { country, name, email, phone: "+919876543210" });
   const form = new FormData();
   form.append("document_type", "passport");
-  form.append("file", new Blob([new Uint8Array(await sampleDocumentImage({ seed: randomInt(1, 1_000_000) }))], { type: "image/png" }), "passport.png");
-  const upload = await fetch(`${baseUrl()}/api/v1/kyc/upload`, { method: "POST", headers: { Authorization: `Bearer ${token}` }, body: form });
+  form.append(
+    "file",
+    new Blob([new Uint8Array(await sampleDocumentImage({ seed: randomInt(1, 1_000_000) }))], { type: "image/png" }),
+    "passport.png",
+  );
+  const upload = await fetch(`${baseUrl()}/api/v1/kyc/upload`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${token}` },
+    body: form,
+  });
   if (!upload.ok) throw new Error(`upload: HTTP ${upload.status} ${await upload.text()}`);
   await api(token, "POST", "/api/v1/kyc/verify/aadhaar", { document_number: aadhaarNumber(), country });
   await api(token, "POST", "/api/v1/kyc/verify/pan", { document_number: panNumber(), country });
-  const status = await api<{ data: { status: string; submission_id?: string; id?: string } }>(token, "GET", "/api/v1/kyc/status");
+  const status = await api<{ data: { status: string; submission_id?: string; id?: string } }>(
+    token,
+    "GET",
+    "/api/v1/kyc/status",
+  );
   expect(status.data.status).toBe("under_review");
-  const listed = await api<{ data: { id: string; name: string }[] }>(adminToken, "GET", `/api/v1/kyc/dashboard?search=${encodeURIComponent(email)}`);
+  const listed = await api<{ data: { id: string; name: string }[] }>(
+    adminToken,
+    "GET",
+    `/api/v1/kyc/dashboard?search=${encodeURIComponent(email)}`,
+  );
   expect(listed.data).toHaveLength(1);
   return { session, id: listed.data[0]!.id, name };
 }
@@ -84,7 +117,12 @@ interface OpenOptions {
 }
 
 async function open(session: StoredSession, path: string, options: OpenOptions = {}): Promise<Page> {
-  const context = await newContext(browser, { session, theme: options.theme ?? "dark", viewport: options.viewport, reducedMotion: "reduce" });
+  const context = await newContext(browser, {
+    session,
+    theme: options.theme ?? "dark",
+    viewport: options.viewport,
+    reducedMotion: "reduce",
+  });
   const page = await context.newPage();
   options.beforeNavigation?.(page);
   await page.goto(path);
@@ -113,12 +151,20 @@ async function documentImageLoaded(page: Page, name: string): Promise<number> {
     const image = [...dialog.querySelectorAll("img")].find((element) => element.alt === wanted);
     return image && image.complete && image.naturalWidth > 0 ? "loaded" : null;
   }, alt);
-  expect(await outcome.jsonValue(), "the document image (a presigned GET of the KYC bucket) did not load: is the bucket's origin in the CSP's img-src?").toBe("loaded");
-  return page.getByRole("dialog", { name }).getByRole("img", { name: alt }).evaluate((element) => (element as HTMLImageElement).naturalWidth);
+  expect(
+    await outcome.jsonValue(),
+    "the document image (a presigned GET of the KYC bucket) did not load: is the bucket's origin in the CSP's img-src?",
+  ).toBe("loaded");
+  return page
+    .getByRole("dialog", { name })
+    .getByRole("img", { name: alt })
+    .evaluate((element) => (element as HTMLImageElement).naturalWidth);
 }
 
 describe("KYC journey", () => {
-  it("a user completes the wizard with a real PNG; an admin sees the image and approves; the user's /kyc shows verified", { timeout: 180_000 }, async () => {
+  it("a user completes the wizard with a real PNG; an admin sees the image and approves; the user's /kyc shows verified", {
+    timeout: 180_000,
+  }, async () => {
     const first = "Meera";
     const last = `Iyer${randomInt(1000, 10_000)}`;
     const name = `${first} ${last}`;
@@ -170,7 +216,10 @@ describe("KYC journey", () => {
     await dialog.getByLabel("Reviewer notes").fill("Passport and numbers match");
     await dialog.getByRole("button", { name: "Approve" }).click();
     // Approve asks first (issue 20 guardrails).
-    await desk.getByRole("dialog", { name: `Approve ${name}?` }).getByRole("button", { name: "Approve" }).click();
+    await desk
+      .getByRole("dialog", { name: `Approve ${name}?` })
+      .getByRole("button", { name: "Approve" })
+      .click();
     await dialog.waitFor({ state: "detached" });
     await row(desk, name).getByText("Verified").waitFor();
 
@@ -198,20 +247,28 @@ describe("the dashboard against the real stack", () => {
     }
   }, 120_000);
 
-  it("period, stats, search filter, export of the filtered list, bulk approve with per-id results", { timeout: 120_000 }, async () => {
+  it("period, stats, search filter, export of the filtered list, bulk approve with per-id results", {
+    timeout: 120_000,
+  }, async () => {
     const [arjun, bina] = seeded as [{ id: string; name: string }, { id: string; name: string }];
     // Stat cards are the server's figures for the period (the reply the page got: other browser
     // files may add submissions meanwhile); the footer counts what is shown.
     let statsReply: Promise<Response> | undefined;
     const page = await open(admin, "/kyc/dashboard", {
       beforeNavigation: (tab) => {
-        statsReply = tab.waitForResponse((response) => response.url().includes("/api/v1/kyc/dashboard/stats") && response.status() === 200);
+        statsReply = tab.waitForResponse(
+          (response) => response.url().includes("/api/v1/kyc/dashboard/stats") && response.status() === 200,
+        );
       },
     });
     await row(page, arjun.name).waitFor();
     await row(page, bina.name).waitFor();
     const stats = (await (await statsReply!).json()) as { data: { total_submissions: number } };
-    await page.getByRole("definition").filter({ hasText: new RegExp(`^${stats.data.total_submissions}$`) }).first().waitFor();
+    await page
+      .getByRole("definition")
+      .filter({ hasText: new RegExp(`^${stats.data.total_submissions}$`) })
+      .first()
+      .waitFor();
     await page.getByText(/^Showing \d+ of \d+ submissions?$/).waitFor();
     await page.getByText(/^Average processing time: /).waitFor();
 
@@ -223,7 +280,10 @@ describe("the dashboard against the real stack", () => {
     await page.getByText("Showing 1 of 1 submission").waitFor();
 
     // Export Report downloads the filtered list as CSV.
-    const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export Report" }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("button", { name: "Export Report" }).click(),
+    ]);
     const csv = await readDownload(download);
     expect(csv).toContain(arjun.name);
     expect(csv).not.toContain(bina.name);
@@ -257,11 +317,18 @@ describe("the dashboard against the real stack", () => {
     await row(page, bina.name).getByText("Verified").waitFor();
 
     // Approving again is refused per id by the server's rules: reopened first, so the audit shows both.
-    const again = await api<{ results: { id: string; ok: boolean; outcome: string }[] }>(adminToken, "POST", "/api/v1/kyc/submissions/bulk-update", { ids: [arjun.id, "no-such-id"], status: "verified" });
+    const again = await api<{ results: { id: string; ok: boolean; outcome: string }[] }>(
+      adminToken,
+      "POST",
+      "/api/v1/kyc/submissions/bulk-update",
+      { ids: [arjun.id, "no-such-id"], status: "verified" },
+    );
     expect(again.results.map((result) => result.outcome)).toEqual(["unchanged", "not_found"]);
   });
 
-  it("Request Info: the message reaches the applicant's wizard, who resubmits; the reviewer sees it back under review with the audit trail", { timeout: 90_000 }, async () => {
+  it("Request Info: the message reaches the applicant's wizard, who resubmits; the reviewer sees it back under review with the audit trail", {
+    timeout: 90_000,
+  }, async () => {
     const { session, name } = await submittedApplicant("Dev", `Kapoor${randomInt(1000, 10_000)}`);
     const desk = await open(admin, `/kyc/dashboard?search=${encodeURIComponent(name)}`);
     // A click anywhere on the row opens it (the spec's row click), not only its Review button.
@@ -289,7 +356,9 @@ describe("the dashboard against the real stack", () => {
     await audit.getByText("“The passport photo is fine as it is”").waitFor();
   });
 
-  it("the Rules tab: the live version, a dry run against a submission, a draft refused with its place", { timeout: 60_000 }, async () => {
+  it("the Rules tab: the live version, a dry run against a submission, a draft refused with its place", {
+    timeout: 60_000,
+  }, async () => {
     const page = await open(admin, "/kyc/dashboard");
     await page.getByRole("tab", { name: "Rules" }).click();
     await page.getByText(/^Live: v\d+/).waitFor();
@@ -298,13 +367,19 @@ describe("the dashboard against the real stack", () => {
 
     await page.getByLabel("Submission ID").fill(seeded[0]!.id);
     await page.getByRole("button", { name: "Run test" }).click();
-    await page.getByRole("status").filter({ hasText: /^With the rules in the editor: \d+/ }).waitFor();
+    await page
+      .getByRole("status")
+      .filter({ hasText: /^With the rules in the editor: \d+/ })
+      .waitFor();
 
     // A mistake is named with its place, before anything is sent.
     const text = await editor.inputValue();
     await editor.fill(text.replace(/"points":\s*\d+/, '"points": 500'));
     await page.getByRole("button", { name: "Validate" }).click();
-    await page.getByRole("alert").filter({ hasText: /^rules\[\d+\]\.event\.params\.points: / }).waitFor();
+    await page
+      .getByRole("alert")
+      .filter({ hasText: /^rules\[\d+\]\.event\.params\.points: / })
+      .waitFor();
 
     // Save a changed draft and publish it: the next version is live.
     const live = Number((await page.getByText(/^Live: v\d+/).textContent())!.match(/v(\d+)/)![1]);
@@ -316,10 +391,17 @@ describe("the dashboard against the real stack", () => {
     await confirm.getByRole("button", { name: "Publish" }).click();
     await page.getByText(new RegExp(`^Live: v${live + 1}, published`)).waitFor();
     await page.getByRole("button", { name: `Show version ${live + 1}` }).click();
-    await page.getByLabel(`Rules of version ${live + 1}`).getByText("Edited in the browser test").waitFor();
+    await page
+      .getByLabel(`Rules of version ${live + 1}`)
+      .getByText("Edited in the browser test")
+      .waitFor();
 
     // A watchlist CSV: the summary shows its names.
-    await page.getByLabel("Upload a CSV file").setInputFiles({ name: "sanctions.csv", mimeType: "text/csv", buffer: Buffer.from("name,list,country\nIvan Petrov,sanctions,RU\nJane Roe,pep,GB\n") });
+    await page.getByLabel("Upload a CSV file").setInputFiles({
+      name: "sanctions.csv",
+      mimeType: "text/csv",
+      buffer: Buffer.from("name,list,country\nIvan Petrov,sanctions,RU\nJane Roe,pep,GB\n"),
+    });
     await page.getByText(/^2 names · v\d+/).waitFor();
     await page.getByText("e.g. Ivan Petrov, Jane Roe").waitFor();
   });
@@ -339,7 +421,13 @@ describe("when the back office cannot be reached", () => {
     const page = await context.newPage();
     let failing = true;
     await page.route("**/api/v1/kyc/dashboard**", (route) =>
-      failing ? route.fulfill({ status: 503, contentType: "application/json", body: JSON.stringify({ message: "Service temporarily unavailable", code: "service_unavailable" }) }) : route.fallback(),
+      failing
+        ? route.fulfill({
+            status: 503,
+            contentType: "application/json",
+            body: JSON.stringify({ message: "Service temporarily unavailable", code: "service_unavailable" }),
+          })
+        : route.fallback(),
     );
     await page.goto("/kyc/dashboard");
     await page.getByText("No submissions found").waitFor();
@@ -350,11 +438,17 @@ describe("when the back office cannot be reached", () => {
 
     // Back again: the list is the server's (and the reason goes).
     failing = false;
-    const listed = page.waitForResponse((response) => response.url().includes("/api/v1/kyc/dashboard?") && response.status() === 200);
+    const listed = page.waitForResponse(
+      (response) => response.url().includes("/api/v1/kyc/dashboard?") && response.status() === 200,
+    );
     await page.getByRole("button", { name: "Try again" }).click();
     const { total } = (await (await listed).json()) as { total: number };
     await page.getByText(new RegExp(`^Showing \\d+ of ${total} submissions?$`)).waitFor();
-    await page.getByRole("alert").filter({ hasText: "Service temporarily unavailable" }).first().waitFor({ state: "detached" });
+    await page
+      .getByRole("alert")
+      .filter({ hasText: "Service temporarily unavailable" })
+      .first()
+      .waitFor({ state: "detached" });
     await context.close();
   });
 });
@@ -366,7 +460,9 @@ describe("who may see the dashboard", () => {
     await page.getByRole("heading", { name: "Reviewers only" }).waitFor();
     await page.getByText("Your account does not have the admin role").waitFor();
     expect(await page.getByRole("table").count()).toBe(0);
-    const reply = await fetch(`${baseUrl()}/api/v1/kyc/dashboard`, { headers: { Authorization: `Bearer ${user.token}` } });
+    const reply = await fetch(`${baseUrl()}/api/v1/kyc/dashboard`, {
+      headers: { Authorization: `Bearer ${user.token}` },
+    });
     expect(reply.status).toBe(403);
     await waitForScreenSettled(page);
     await expectNoBlockingViolations(page, "not admin");
@@ -384,13 +480,19 @@ describe("accessibility of the dashboard", () => {
       it(`list, detail modal and Rules tab: ${theme} theme at ${viewport.width} px`, { timeout: 90_000 }, async () => {
         const label = `${theme} ${viewportName}`;
         const page = await open(admin, `/kyc/dashboard?search=${encodeURIComponent(name)}`, { theme, viewport });
-        await page.getByRole("button", { name: `Review ${name}` }).first().waitFor();
+        await page
+          .getByRole("button", { name: `Review ${name}` })
+          .first()
+          .waitFor();
         await waitForScreenSettled(page);
         // The page never scrolls sideways: the table scrolls inside its own container.
         expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
         await expectNoBlockingViolations(page, `list ${label}`);
 
-        await page.getByRole("button", { name: `Review ${name}` }).first().click();
+        await page
+          .getByRole("button", { name: `Review ${name}` })
+          .first()
+          .click();
         await documentImageLoaded(page, name);
         await expectNoBlockingViolations(page, `detail ${label}`);
         // Focus stays inside the modal.

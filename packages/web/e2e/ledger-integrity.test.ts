@@ -1,7 +1,15 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { blockingViolations, formatViolations } from "./axe";
-import { adminSession, baseUrl, launchBrowser, newContext, registerSession, screenshot, type StoredSession } from "./harness";
+import {
+  adminSession,
+  baseUrl,
+  launchBrowser,
+  newContext,
+  registerSession,
+  screenshot,
+  type StoredSession,
+} from "./harness";
 import { waitForScreenSettled } from "./settle";
 
 /**
@@ -45,7 +53,9 @@ async function call<T>(token: string, method: string, path: string): Promise<{ s
 }
 
 describe("the ledger integrity panel", () => {
-  it("lets an admin run a check, follow its progress and read the stored result", { timeout: JOB_TIMEOUT_MS + 60_000 }, async () => {
+  it("lets an admin run a check, follow its progress and read the stored result", {
+    timeout: JOB_TIMEOUT_MS + 60_000,
+  }, async () => {
     const page = await openLedger(admin);
     const panel = page.getByRole("region", { name: /Ledger integrity/ });
     await panel.waitFor();
@@ -63,18 +73,30 @@ describe("the ledger integrity panel", () => {
     await panel.getByRole("button", { name: "Run integrity check" }).click();
 
     await page.getByText("Integrity check finished: the ledger is balanced.").waitFor({ timeout: JOB_TIMEOUT_MS });
-    expect(await page.evaluate(() => (window as unknown as { sawIntegrityProgress?: boolean }).sawIntegrityProgress)).toBe(true);
+    expect(
+      await page.evaluate(() => (window as unknown as { sawIntegrityProgress?: boolean }).sawIntegrityProgress),
+    ).toBe(true);
     await panel.getByText("Balanced", { exact: true }).waitFor();
-    const adminName = (JSON.parse(admin.user) as { firstName: string; lastName: string });
-    await expect(panel.locator("dl").textContent()).resolves.toContain(`Started by:${adminName.firstName} ${adminName.lastName}`);
+    const adminName = JSON.parse(admin.user) as { firstName: string; lastName: string };
+    await expect(panel.locator("dl").textContent()).resolves.toContain(
+      `Started by:${adminName.firstName} ${adminName.lastName}`,
+    );
     await expect(panel.locator("dl").textContent()).resolves.toMatch(/Finished:\S/);
     await expect(panel.getByRole("button", { name: "Run integrity check" }).isEnabled()).resolves.toBe(true);
 
     // What the page shows is the job the server stored, and the old whole-ledger read now answers with it.
-    const latest = await call<{ data: { id: string; status: string; result: { ok: boolean; accounts_checked: number } } }>(admin.token, "GET", "/api/v1/ledger/integrity/jobs/latest");
+    const latest = await call<{
+      data: { id: string; status: string; result: { ok: boolean; accounts_checked: number } };
+    }>(admin.token, "GET", "/api/v1/ledger/integrity/jobs/latest");
     expect(latest.body.data).toMatchObject({ status: "succeeded", result: { ok: true } });
-    await expect(panel.locator("dl").textContent()).resolves.toContain(`Accounts checked:${latest.body.data.result.accounts_checked.toLocaleString("en-US")}`);
-    const stored = await call<{ job_id: string; data: { ok: boolean } }>(admin.token, "GET", "/api/v1/ledger/integrity/ledger");
+    await expect(panel.locator("dl").textContent()).resolves.toContain(
+      `Accounts checked:${latest.body.data.result.accounts_checked.toLocaleString("en-US")}`,
+    );
+    const stored = await call<{ job_id: string; data: { ok: boolean } }>(
+      admin.token,
+      "GET",
+      "/api/v1/ledger/integrity/ledger",
+    );
     expect(stored.body).toMatchObject({ job_id: latest.body.data.id, data: { ok: true } });
 
     await waitForScreenSettled(page);

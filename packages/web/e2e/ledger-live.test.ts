@@ -40,7 +40,8 @@ async function call<T>(method: string, path: string, body?: unknown): Promise<T>
 
 const indicator = (page: Page, label: string) => page.getByRole("status", { name: `Live updates: ${label}` });
 const toast = (page: Page, text: string) => page.getByRole("status").filter({ hasText: text }).first();
-const accountRow = (page: Page, name: string) => page.getByRole("tabpanel", { name: "Accounts" }).getByRole("button", { name: new RegExp(`^${name}`) });
+const accountRow = (page: Page, name: string) =>
+  page.getByRole("tabpanel", { name: "Accounts" }).getByRole("button", { name: new RegExp(`^${name}`) });
 
 async function openTab(page: Page, name: "Overview" | "Accounts" | "Transactions") {
   await page.getByRole("tab", { name }).press("Enter");
@@ -51,7 +52,8 @@ async function openTab(page: Page, name: "Overview" | "Accounts" | "Transactions
 async function markPage(page: Page) {
   await page.evaluate(() => Object.assign(window, { __notReloaded: true }));
 }
-const stillSamePage = (page: Page) => page.evaluate(() => (window as unknown as { __notReloaded?: boolean }).__notReloaded === true);
+const stillSamePage = (page: Page) =>
+  page.evaluate(() => (window as unknown as { __notReloaded?: boolean }).__notReloaded === true);
 
 beforeAll(async () => {
   browser = await launchBrowser();
@@ -85,7 +87,12 @@ describe("live ledger updates", () => {
     await accountRow(pageB, "Operating").filter({ hasText: "$0.00" }).waitFor();
 
     // A draft deposit (through the API, as another device would) appears in tab A by itself.
-    await call<Journal>("POST", "/api/v1/ledger/transactions/deposit", { account_id: operating.id, amount: "500", currency: "USD", description: "Invoice 42" });
+    await call<Journal>("POST", "/api/v1/ledger/transactions/deposit", {
+      account_id: operating.id,
+      amount: "500",
+      currency: "USD",
+      description: "Invoice 42",
+    });
     await openTab(pageA, "Transactions");
     const approve = pageA.getByRole("table").getByRole("button", { name: "Approve deposit of $500.00" });
     await approve.waitFor();
@@ -142,11 +149,17 @@ describe("live ledger updates", () => {
     await field.fill("375.00");
     await dialog.getByRole("button", { name: "Reconcile", exact: true }).press("Enter");
     // Waited on together: the other tab's 5 s toast may come before this tab's reply is drawn.
-    await Promise.all([dialog.getByText("Reconciled ✓").waitFor(), toast(pageB, "Reconciliation completed successfully: Operating").waitFor()]);
+    await Promise.all([
+      dialog.getByText("Reconciled ✓").waitFor(),
+      toast(pageB, "Reconciliation completed successfully: Operating").waitFor(),
+    ]);
 
     await field.fill("385");
     await dialog.getByRole("button", { name: "Reconcile", exact: true }).press("Enter");
-    await Promise.all([dialog.getByText("Not reconciled: variance +$10.00").waitFor(), toast(pageB, "Reconciliation issue: Operating is off by +$10.00").waitFor()]);
+    await Promise.all([
+      dialog.getByText("Not reconciled: variance +$10.00").waitFor(),
+      toast(pageB, "Reconciliation issue: Operating is off by +$10.00").waitFor(),
+    ]);
     await screenshot(pageA, "ledger-live-reconcile");
     await expectAccessible(pageA, "reconcile dialog, light, 1280 px");
     await dialog.getByRole("button", { name: "Close" }).press("Enter");
@@ -162,7 +175,12 @@ describe("live ledger updates", () => {
     await alertForm.getByText("Alerts when the available balance drops below $300.00.").waitFor();
 
     // Reserving 100 of the 375 leaves 275 available: below 300.
-    await call<Journal>("POST", "/api/v1/ledger/transactions/transfer", { from_account_id: operating.id, to_account_id: savings.id, amount: "100", currency: "USD" });
+    await call<Journal>("POST", "/api/v1/ledger/transactions/transfer", {
+      from_account_id: operating.id,
+      to_account_id: savings.id,
+      amount: "100",
+      currency: "USD",
+    });
     await toast(pageB, "Account Operating has $275.00 (below $300.00)").waitFor();
   });
 

@@ -1,7 +1,18 @@
 import { readFileSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { baseUrl, DESKTOP, launchBrowser, mailLinks, MOBILE, newPage, screenshot, setVerificationLevel, succeedingPaymentKey, uniqueEmail } from "./harness";
+import {
+  baseUrl,
+  DESKTOP,
+  launchBrowser,
+  mailLinks,
+  MOBILE,
+  newPage,
+  screenshot,
+  setVerificationLevel,
+  succeedingPaymentKey,
+  uniqueEmail,
+} from "./harness";
 import { waitForAnimationsFinished } from "./settle";
 import { blockingViolations, formatViolations } from "./axe";
 
@@ -35,7 +46,11 @@ interface Journal {
 async function call<T>(token: string, method: string, path: string, body?: unknown, key?: string): Promise<T> {
   const headers: Record<string, string> = { Authorization: `Bearer ${token}`, "Content-Type": "application/json" };
   if (key) headers["Idempotency-Key"] = key;
-  const response = await fetch(`${baseUrl()}/api/v1/ledger${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const response = await fetch(`${baseUrl()}/api/v1/ledger${path}`, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   if (!response.ok) throw new Error(`${method} ${path}: HTTP ${response.status} ${await response.text()}`);
   return ((await response.json()) as { data: T }).data;
 }
@@ -57,14 +72,36 @@ async function seededUser() {
   const savings = await call<Account>(token, "POST", "/accounts", { name: "Savings", currency: "USD" });
   const euro = await call<Account>(token, "POST", "/accounts", { name: "Euro wallet", currency: "EUR" });
 
-  const salary = await call<Journal>(token, "POST", "/transactions/deposit", { account_id: everyday.id, amount: "500", currency: "USD", description: "Salary March" }, "salary-key-1");
+  const salary = await call<Journal>(
+    token,
+    "POST",
+    "/transactions/deposit",
+    { account_id: everyday.id, amount: "500", currency: "USD", description: "Salary March" },
+    "salary-key-1",
+  );
   await call(token, "POST", `/transactions/${salary.id}/post`);
-  const rent = await call<Journal>(token, "POST", "/transactions/transfer", { from_account_id: everyday.id, to_account_id: savings.id, amount: "120.50", currency: "USD", description: "Rent pot" });
+  const rent = await call<Journal>(token, "POST", "/transactions/transfer", {
+    from_account_id: everyday.id,
+    to_account_id: savings.id,
+    amount: "120.50",
+    currency: "USD",
+    description: "Rent pot",
+  });
   await call(token, "POST", `/transactions/${rent.id}/post`);
-  await call(token, "POST", "/transactions/deposit", { account_id: everyday.id, amount: "20", currency: "USD", description: "Refund (draft)" });
+  await call(token, "POST", "/transactions/deposit", {
+    account_id: everyday.id,
+    amount: "20",
+    currency: "USD",
+    description: "Refund (draft)",
+  });
   // 53 small EUR deposits: more than one page of 50, and the busiest currency.
   for (let index = 0; index < 53; index += 1) {
-    await call(token, "POST", "/transactions/deposit", { account_id: euro.id, amount: `${index + 1}`, currency: "EUR", description: `Pocket money ${index + 1}` });
+    await call(token, "POST", "/transactions/deposit", {
+      account_id: euro.id,
+      amount: `${index + 1}`,
+      currency: "EUR",
+      description: `Pocket money ${index + 1}`,
+    });
   }
   const user = { id: data.user.id, email, firstName: "Ada", lastName: "Lovelace", role: "user" };
   return { token, user, everyday, savings, euro, salary, rent };
@@ -75,7 +112,11 @@ type Seeded = Awaited<ReturnType<typeof seededUser>>;
 /** Uses the sign-up mail's verification link, as the user would: only a verified address can be paid by email. */
 async function verifyEmail(email: string): Promise<void> {
   const token = new URL((await mailLinks(email, "email-verification"))[0] ?? "", baseUrl()).searchParams.get("token");
-  const reply = await fetch(`${baseUrl()}/api/v1/users/email-verification`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ token }) });
+  const reply = await fetch(`${baseUrl()}/api/v1/users/email-verification`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ token }),
+  });
   expect(reply.status).toBe(200);
 }
 
@@ -84,13 +125,22 @@ async function payingUser(firstName: string, lastName: string) {
   const response = await fetch(`${baseUrl()}/api/v1/auth/register`, {
     method: "POST",
     headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ email: uniqueEmail("payer"), password: "correct-horse-battery", first_name: firstName, last_name: lastName }),
+    body: JSON.stringify({
+      email: uniqueEmail("payer"),
+      password: "correct-horse-battery",
+      first_name: firstName,
+      last_name: lastName,
+    }),
   });
   expect(response.status).toBe(201);
   const { data } = (await response.json()) as { data: { token: string; user: { id: string } } };
   await setVerificationLevel({ token: data.token, user: JSON.stringify({ id: data.user.id }) }, "verified");
   const account = await call<Account>(data.token, "POST", "/accounts", { name: "Payer checking", currency: "USD" });
-  const funding = await call<Journal>(data.token, "POST", "/transactions/deposit", { account_id: account.id, amount: "100", currency: "USD" });
+  const funding = await call<Journal>(data.token, "POST", "/transactions/deposit", {
+    account_id: account.id,
+    amount: "100",
+    currency: "USD",
+  });
   await call(data.token, "POST", `/transactions/${funding.id}/post`);
   return { token: data.token, id: data.user.id, accountId: account.id };
 }
@@ -117,7 +167,11 @@ const rowsOf = (page: Page) => page.getByRole("table", { name: "Your transaction
 async function blocking(page: Page, where: string): Promise<string[]> {
   await waitForAnimationsFinished(page);
   const violations = await blockingViolations(page);
-  return violations.length === 0 ? [] : formatViolations(violations).split("\n").map((line) => `${where}: ${line}`);
+  return violations.length === 0
+    ? []
+    : formatViolations(violations)
+        .split("\n")
+        .map((line) => `${where}: ${line}`);
 }
 
 describe("ledger transactions tab", () => {
@@ -126,7 +180,9 @@ describe("ledger transactions tab", () => {
     seeded = await seededUser();
   }, 120_000);
 
-  it("pages past 50, filters by status, type, account and dates, searches, and keeps filters in the URL", { timeout: 120_000 }, async () => {
+  it("pages past 50, filters by status, type, account and dates, searches, and keeps filters in the URL", {
+    timeout: 120_000,
+  }, async () => {
     const { context, page } = await open(seeded, "/ledger");
     await page.getByRole("tab", { name: "Transactions" }).click();
     await page.getByText("50 shown, more to load").waitFor();
@@ -188,23 +244,34 @@ describe("ledger transactions tab", () => {
   it("exports the filtered rows as CSV with the auth header", { timeout: 60_000 }, async () => {
     const { context, page } = await open(seeded, `/ledger?account_id=${seeded.everyday.id}`);
     await page.getByText(/^3 shown/).waitFor();
-    const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export CSV" }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("button", { name: "Export CSV" }).click(),
+    ]);
     expect(download.suggestedFilename()).toMatch(/^transactions-\d{4}-\d{2}-\d{2}\.csv$/);
-    const lines = readFileSync((await download.path())!, "utf8").trim().split(/\r?\n/);
-    expect(lines[0]).toBe("id,created_at,posted_at,type,status,description,currency,amount,debit_account,credit_account,idempotency_key,counterparty,fee");
+    const lines = readFileSync((await download.path())!, "utf8")
+      .trim()
+      .split(/\r?\n/);
+    expect(lines[0]).toBe(
+      "id,created_at,posted_at,type,status,description,currency,amount,debit_account,credit_account,idempotency_key,counterparty,fee",
+    );
     expect(lines).toHaveLength(4);
     expect(lines.some((line) => line.includes("Salary March") && line.includes("salary-key-1"))).toBe(true);
     await context.close();
   });
 
-  it("shows a transaction's legs, history and idempotency key in an accessible drawer", { timeout: 60_000 }, async () => {
+  it("shows a transaction's legs, history and idempotency key in an accessible drawer", {
+    timeout: 60_000,
+  }, async () => {
     const { context, page } = await open(seeded, "/ledger?q=Salary");
     const opener = page.getByRole("button", { name: "Details of deposit of $500.00" });
     await opener.click();
     const drawer = page.getByRole("dialog", { name: "Transaction details" });
     const legs = drawer.getByRole("table", { name: "Double-entry legs of this transaction" });
     await legs.getByRole("rowheader", { name: /External funding/ }).waitFor();
-    expect(await legs.getByRole("rowheader", { name: /Everyday/ }).textContent()).toContain(seeded.everyday.account_number);
+    expect(await legs.getByRole("rowheader", { name: /Everyday/ }).textContent()).toContain(
+      seeded.everyday.account_number,
+    );
     const totals = legs.locator("tfoot tr");
     expect(await totals.locator("td").allTextContents()).toEqual(["$500.00", "$500.00"]);
     await drawer.getByText("Created by Ada Lovelace").waitFor();
@@ -220,7 +287,10 @@ describe("ledger transactions tab", () => {
     // Focus returns to the button that opened it.
     expect(await opener.evaluate((element) => element === document.activeElement)).toBe(true);
     // A click anywhere on the row opens it too.
-    await rowsOf(page).filter({ hasText: "Salary March" }).getByRole("cell", { name: "External funding (USD)" }).click();
+    await rowsOf(page)
+      .filter({ hasText: "Salary March" })
+      .getByRole("cell", { name: "External funding (USD)" })
+      .click();
     await drawer.getByText("Posted by Ada Lovelace").waitFor();
     await page.keyboard.press("Escape");
     await drawer.waitFor({ state: "detached" });
@@ -233,7 +303,9 @@ describe("ledger transactions tab", () => {
     const confirm = page.getByRole("dialog", { name: "Unpost this transfer?" });
     await confirm.getByText(/reverses the posted entry/).waitFor();
     // Focus starts on Cancel, so an Enter out of habit reverses nothing.
-    expect(await confirm.getByRole("button", { name: "Cancel" }).evaluate((element) => element === document.activeElement)).toBe(true);
+    expect(
+      await confirm.getByRole("button", { name: "Cancel" }).evaluate((element) => element === document.activeElement),
+    ).toBe(true);
     expect(await blocking(page, "unpost confirmation")).toEqual([]);
     await page.keyboard.press("Enter");
     await confirm.waitFor({ state: "detached" });
@@ -251,7 +323,10 @@ describe("ledger transactions tab", () => {
     await deposit.getByLabel("Amount").fill(".5");
     await deposit.getByRole("button", { name: "Create Deposit" }).click();
     // The outcome in words, not the raw reply.
-    await deposit.getByRole("status").filter({ hasText: "Deposit of $0.50 created as a draft. Approve it on the Transactions tab." }).waitFor();
+    await deposit
+      .getByRole("status")
+      .filter({ hasText: "Deposit of $0.50 created as a draft. Approve it on the Transactions tab." })
+      .waitFor();
     expect(await deposit.getByText("API Response").count()).toBe(0);
     expect(await blocking(page, "deposit form")).toEqual([]);
     await context.close();
@@ -279,7 +354,10 @@ describe("ledger transactions tab", () => {
           if (tab === "Accounts") await panel.getByText("Everyday").first().waitFor();
           problems.push(...(await blocking(page, `${tab} ${where}`)));
           // Nothing on a phone scrolls the page sideways; wide tables scroll in their own box.
-          expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), `${tab} ${where}`).toBe(true);
+          expect(
+            await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth),
+            `${tab} ${where}`,
+          ).toBe(true);
           await screenshot(page, `ledger-${tab.toLowerCase()}-${viewport.width}-${theme}`);
         }
         await context.close();
@@ -288,7 +366,9 @@ describe("ledger transactions tab", () => {
     expect(problems).toEqual([]);
   });
 
-  it("shows money another user paid in, with the payer's name, live, and opens it from its row", { timeout: 90_000 }, async () => {
+  it("shows money another user paid in, with the payer's name, live, and opens it from its row", {
+    timeout: 90_000,
+  }, async () => {
     const payer = await payingUser("Grace", "Hopper");
     await verifyEmail(seeded.user.email);
     const { context, page } = await open(seeded, "/ledger?type=payment");
@@ -296,8 +376,20 @@ describe("ledger transactions tab", () => {
     // A key whose attempt succeeds: the row only arrives once the payment completes.
     const paid = await fetch(`${baseUrl()}/v1/payments`, {
       method: "POST",
-      headers: { Authorization: `Bearer ${payer.token}`, "Content-Type": "application/json", "Idempotency-Key": succeedingPaymentKey(payer.id, "pay-ada") },
-      body: JSON.stringify({ userId: payer.id, fromAccountId: payer.accountId, amount: "42.50", currency: "USD", forceRail: "Card", toEmail: seeded.user.email, description: "Book club" }),
+      headers: {
+        Authorization: `Bearer ${payer.token}`,
+        "Content-Type": "application/json",
+        "Idempotency-Key": succeedingPaymentKey(payer.id, "pay-ada"),
+      },
+      body: JSON.stringify({
+        userId: payer.id,
+        fromAccountId: payer.accountId,
+        amount: "42.50",
+        currency: "USD",
+        forceRail: "Card",
+        toEmail: seeded.user.email,
+        description: "Book club",
+      }),
     });
     const reply = (await paid.json()) as { payment: { paymentId: string } };
     expect(paid.status, JSON.stringify(reply)).toBe(201);

@@ -34,7 +34,12 @@ interface Journal {
   amount: string;
 }
 
-async function apiCall<T>(token: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
+async function apiCall<T>(
+  token: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: T }> {
   const response = await fetch(`${baseUrl()}${path}`, {
     method,
     headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
@@ -107,7 +112,9 @@ async function connectManually(page: Page, name: string, accountNumber: string) 
 }
 
 describe("ledger workspace", () => {
-  it("runs the whole journey: connect, deposit, test balance, approve, transfer, unpost, bulk approve", { timeout: 180_000 }, async () => {
+  it("runs the whole journey: connect, deposit, test balance, approve, transfer, unpost, bulk approve", {
+    timeout: 180_000,
+  }, async () => {
     const { context, page, token } = await signedIn();
     const main = workspace(page);
     await main.getByText("Authenticated as Ada Lovelace").waitFor();
@@ -146,7 +153,10 @@ describe("ledger workspace", () => {
 
     // 2. Connect through a bank: the simulated authorisation takes 1.5 s, then pre-fills. The
     // page's clock is paused and moved by hand, so the test says "not before 1.5 s" exactly.
-    await page.getByRole("tabpanel", { name: "Accounts" }).getByRole("button", { name: "Connect Account", exact: true }).click();
+    await page
+      .getByRole("tabpanel", { name: "Accounts" })
+      .getByRole("button", { name: "Connect Account", exact: true })
+      .click();
     await connect.getByRole("button", { name: /^USA/ }).click();
     await page.clock.install();
     await page.clock.pauseAt(Date.now() + 1_000);
@@ -166,13 +176,19 @@ describe("ledger workspace", () => {
     await connect.getByLabel("Account number").fill(everydayNumber.toLowerCase());
     await connect.getByRole("button", { name: "Review" }).click();
     await connect.getByRole("button", { name: "Connect Account", exact: true }).click();
-    await connect.getByRole("alert").filter({ hasText: "An account with this account number already exists" }).waitFor();
+    await connect
+      .getByRole("alert")
+      .filter({ hasText: "An account with this account number already exists" })
+      .waitFor();
     await connect.getByRole("button", { name: "Back" }).click();
     await connect.getByLabel("Account number").fill(`HNB-${stamp}`);
     await connect.getByRole("button", { name: "Review" }).click();
     await connect.getByText("Harbor National Bank", { exact: true }).waitFor();
     await connect.getByRole("button", { name: "Connect Account", exact: true }).click();
-    await page.getByRole("tabpanel", { name: "Accounts" }).getByRole("heading", { level: 2, name: "Harbor National Bank Checking" }).waitFor();
+    await page
+      .getByRole("tabpanel", { name: "Accounts" })
+      .getByRole("heading", { level: 2, name: "Harbor National Bank Checking" })
+      .waitFor();
 
     const accounts = (await apiCall<{ data: Account[] }>(token, "GET", "/api/v1/ledger/accounts")).body.data;
     const everyday = accounts.find((account) => account.name === "Everyday")!;
@@ -240,7 +256,8 @@ describe("ledger workspace", () => {
     await transfer.getByRole("button", { name: "Confirm Transfer" }).dblclick();
     await transfer.getByText("Transfer of $1,200.00 created").waitFor();
     await transfer.getByText("Draft", { exact: true }).waitFor();
-    let history = (await apiCall<{ data: Journal[] }>(token, "GET", "/api/v1/ledger/transactions/history?limit=50")).body.data;
+    let history = (await apiCall<{ data: Journal[] }>(token, "GET", "/api/v1/ledger/transactions/history?limit=50"))
+      .body.data;
     expect(history.filter((journal) => journal.type === "transfer")).toHaveLength(1);
     expect(new Set(transferPosts).size).toBe(1);
     await transfer.getByRole("button", { name: "Done" }).click();
@@ -286,9 +303,13 @@ describe("ledger workspace", () => {
 
     // 9. Unposting the deposit would overdraw Everyday (1,500 in, 1,200 out): refused with the server's error.
     await table.getByRole("button", { name: "Unpost deposit of $500.00" }).press("Enter");
-    await page.getByRole("dialog", { name: "Unpost this deposit?" }).getByRole("button", { name: "Unpost", exact: true }).press("Enter");
+    await page
+      .getByRole("dialog", { name: "Unpost this deposit?" })
+      .getByRole("button", { name: "Unpost", exact: true })
+      .press("Enter");
     await toast(page, "Insufficient available balance in Everyday");
-    history = (await apiCall<{ data: Journal[] }>(token, "GET", "/api/v1/ledger/transactions/history?limit=50")).body.data;
+    history = (await apiCall<{ data: Journal[] }>(token, "GET", "/api/v1/ledger/transactions/history?limit=50")).body
+      .data;
     expect(history.map((journal) => [journal.type, journal.status, journal.amount])).toEqual([
       ["transfer", "posted", "1200.00"],
       ["test_balance", "posted", "1000.00"],
@@ -308,7 +329,10 @@ describe("ledger workspace", () => {
 
     // 11. Accounts: detail figures and the balance at a point in time.
     await openTab(page, "Accounts");
-    await page.getByRole("tabpanel", { name: "Accounts" }).getByRole("button", { name: /^Everyday/ }).click();
+    await page
+      .getByRole("tabpanel", { name: "Accounts" })
+      .getByRole("button", { name: /^Everyday/ })
+      .click();
     const detail = page.getByRole("region", { name: "Everyday", exact: true });
     await detail.getByText("$300.00").first().waitFor();
     const when = detail.getByLabel("Date and time");
@@ -317,7 +341,9 @@ describe("ledger workspace", () => {
     await detail.getByRole("alert").filter({ hasText: "The account did not exist at" }).waitFor();
     const now = new Date(Date.now() + 60_000);
     const pad = (value: number) => String(value).padStart(2, "0");
-    await when.fill(`${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}T${pad(now.getHours())}:${pad(now.getMinutes())}`);
+    await when.fill(
+      `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}T${pad(now.getHours())}:${pad(now.getMinutes())}`,
+    );
     await detail.getByRole("button", { name: "Look up balance" }).click();
     await detail.getByText("Balance then").waitFor();
     await screenshot(page, "ledger-accounts");
@@ -337,7 +363,11 @@ describe("ledger workspace", () => {
     // pointer leaves the toaster (hover pauses them) and the click waits until they have gone.
     const sevenDays = page.getByText("7 days", { exact: true });
     await page.mouse.move(0, 400);
-    await page.waitForFunction(() => document.querySelectorAll("[data-rht-toaster] [role='status']").length === 0, undefined, { timeout: 20_000 });
+    await page.waitForFunction(
+      () => document.querySelectorAll("[data-rht-toaster] [role='status']").length === 0,
+      undefined,
+      { timeout: 20_000 },
+    );
     await sevenDays.click();
     expect(await page.getByRole("radio", { name: "7 days" }).isChecked()).toBe(true);
     await page.getByRole("img", { name: /over 7 days/ }).waitFor();
@@ -373,7 +403,10 @@ describe("ledger workspace", () => {
       await openTab(mobile.page, "Transactions");
       // Phones get cards with the actions in view instead of the wide table.
       expect(await mobile.page.getByRole("table").count()).toBe(0);
-      await mobile.page.getByRole("list", { name: "Transactions list" }).getByRole("button", { name: "Unpost transfer of $1,200.00" }).waitFor();
+      await mobile.page
+        .getByRole("list", { name: "Transactions list" })
+        .getByRole("button", { name: "Unpost transfer of $1,200.00" })
+        .waitFor();
       await waitForAnimationsFinished(mobile.page);
       await screenshot(mobile.page, `ledger-mobile-transactions-${theme}`);
       await openTab(mobile.page, "Analytics");
@@ -398,7 +431,10 @@ describe("ledger workspace", () => {
     await toast(page, "No draft transactions to approve");
     await openTab(page, "Overview");
     await page.getByRole("button", { name: /Make Deposit/ }).click();
-    await page.getByRole("region", { name: "Make Deposit" }).getByText("You have no account to deposit into yet.").waitFor();
+    await page
+      .getByRole("region", { name: "Make Deposit" })
+      .getByText("You have no account to deposit into yet.")
+      .waitFor();
     await page.getByRole("button", { name: "Close deposit" }).press("Enter");
     // Focus returns to the selected tab.
     expect(await page.evaluate(() => document.activeElement?.getAttribute("role"))).toBe("tab");
@@ -409,7 +445,9 @@ describe("ledger workspace", () => {
 
   it("shows 'Network error. Please try again.' when connecting an account gets no reply", async () => {
     const { context, page } = await signedIn();
-    await page.route("**/api/v1/ledger/accounts", (route) => (route.request().method() === "POST" ? route.abort("failed") : route.continue()));
+    await page.route("**/api/v1/ledger/accounts", (route) =>
+      route.request().method() === "POST" ? route.abort("failed") : route.continue(),
+    );
     await page.getByRole("button", { name: "Connect Account" }).first().click();
     const connect = page.getByRole("region", { name: "Connect Account" });
     await connect.getByRole("button", { name: /^UK/ }).click();
@@ -430,15 +468,27 @@ function overflowing(page: Page): Promise<string[]> {
     const width = document.documentElement.clientWidth;
     if (document.documentElement.scrollWidth <= width) return [];
     return Array.from(document.querySelectorAll("body *"))
-      .filter((element) => element.getBoundingClientRect().right > width + 0.5 && !element.closest("[class*='overflow-x-auto'], [class*='overflow-auto']"))
+      .filter(
+        (element) =>
+          element.getBoundingClientRect().right > width + 0.5 &&
+          !element.closest("[class*='overflow-x-auto'], [class*='overflow-auto']"),
+      )
       .slice(0, 5)
-      .map((element) => `${element.tagName.toLowerCase()}.${element.className.toString().split(" ").slice(0, 4).join(".")} "${(element.textContent ?? "").trim().slice(0, 40)}"`);
+      .map(
+        (element) =>
+          `${element.tagName.toLowerCase()}.${element.className.toString().split(" ").slice(0, 4).join(".")} "${(element.textContent ?? "").trim().slice(0, 40)}"`,
+      );
   });
 }
 
 /** Another page signed in with an existing token (a second device, another viewport). */
-async function openAs(token: string, viewport: typeof DESKTOP, theme: "dark" | "light"): Promise<{ context: BrowserContext; page: Page }> {
-  const profile = (await apiCall<{ data: { id: string; email: string } }>(token, "GET", "/api/v1/users/profile")).body.data;
+async function openAs(
+  token: string,
+  viewport: typeof DESKTOP,
+  theme: "dark" | "light",
+): Promise<{ context: BrowserContext; page: Page }> {
+  const profile = (await apiCall<{ data: { id: string; email: string } }>(token, "GET", "/api/v1/users/profile")).body
+    .data;
   const { context, page } = await newPage(browser, viewport);
   const user = { id: profile.id, email: profile.email, firstName: "Ada", lastName: "Lovelace", role: "user" };
   await context.addInitScript(

@@ -40,7 +40,8 @@ async function call<T>(method: string, path: string, body?: unknown): Promise<T>
   return ((await response.json()) as { data: T }).data;
 }
 
-const setHidden = (page: Page, hidden: boolean) => page.evaluate((value) => (window as unknown as { __setHidden(hidden: boolean): void }).__setHidden(value), hidden);
+const setHidden = (page: Page, hidden: boolean) =>
+  page.evaluate((value) => (window as unknown as { __setHidden(hidden: boolean): void }).__setHidden(value), hidden);
 const scopesOf = (request: Request) => new URL(request.url()).searchParams.get("scopes");
 const toast = (page: Page, text: string) => page.getByRole("status").filter({ hasText: text }).first();
 
@@ -54,7 +55,10 @@ beforeAll(async () => {
   // The page's visibility as the test says, for the Page Visibility API the app reads.
   await context.addInitScript(() => {
     let hidden = false;
-    Object.defineProperty(Document.prototype, "visibilityState", { configurable: true, get: () => (hidden ? "hidden" : "visible") });
+    Object.defineProperty(Document.prototype, "visibilityState", {
+      configurable: true,
+      get: () => (hidden ? "hidden" : "visible"),
+    });
     Object.defineProperty(Document.prototype, "hidden", { configurable: true, get: () => hidden });
     Object.assign(window, {
       __setHidden(value: boolean) {
@@ -111,7 +115,12 @@ describe("one live connection per browser", () => {
     await vi.waitFor(() => expect(open.size).toBe(0), WAIT);
 
     // Money moves while no tab listens: a deposit is made and posted through the API.
-    const deposit = await call<{ id: string }>("POST", "/api/v1/ledger/transactions/deposit", { account_id: account.id, amount: "250", currency: "USD", description: "While hidden" });
+    const deposit = await call<{ id: string }>("POST", "/api/v1/ledger/transactions/deposit", {
+      account_id: account.id,
+      amount: "250",
+      currency: "USD",
+      description: "While hidden",
+    });
     await call("POST", `/api/v1/ledger/transactions/${deposit.id}/post`);
     expect(requested.length).toBe(before);
 

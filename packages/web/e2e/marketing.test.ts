@@ -57,20 +57,35 @@ function recordLayoutShifts() {
   const record = { total: 0, hero: 0, main: 0, entries: [] as { value: number; nodes: string[] }[] };
   (window as unknown as { __shifts: typeof record }).__shifts = record;
   new PerformanceObserver((list) => {
-    for (const entry of list.getEntries() as unknown as { value: number; hadRecentInput: boolean; sources?: { node?: Node | null }[] }[]) {
+    for (const entry of list.getEntries() as unknown as {
+      value: number;
+      hadRecentInput: boolean;
+      sources?: { node?: Node | null }[];
+    }[]) {
       if (entry.hadRecentInput) continue;
-      const nodes = (entry.sources ?? []).map((source) => source.node).filter((node): node is Element => node instanceof Element);
+      const nodes = (entry.sources ?? [])
+        .map((source) => source.node)
+        .filter((node): node is Element => node instanceof Element);
       record.total += entry.value;
-      if (nodes.some((node) => node.closest("[data-testid='home-hero'], [data-testid='landing-hero']"))) record.hero += entry.value;
+      if (nodes.some((node) => node.closest("[data-testid='home-hero'], [data-testid='landing-hero']")))
+        record.hero += entry.value;
       if (nodes.some((node) => node.closest("main"))) record.main += entry.value;
-      record.entries.push({ value: entry.value, nodes: nodes.map((node) => `${node.tagName.toLowerCase()}.${node.className}`.slice(0, 60)) });
+      record.entries.push({
+        value: entry.value,
+        nodes: nodes.map((node) => `${node.tagName.toLowerCase()}.${node.className}`.slice(0, 60)),
+      });
     }
   }).observe({ type: "layout-shift", buffered: true });
 }
 
-const readLayoutShifts = (page: Page) => page.evaluate(() => (window as unknown as { __shifts: LayoutShifts }).__shifts);
+const readLayoutShifts = (page: Page) =>
+  page.evaluate(() => (window as unknown as { __shifts: LayoutShifts }).__shifts);
 
-async function contextWith(options: { viewport?: { width: number; height: number }; theme?: "light" | "dark"; reducedMotion?: "reduce" | "no-preference" }) {
+async function contextWith(options: {
+  viewport?: { width: number; height: number };
+  theme?: "light" | "dark";
+  reducedMotion?: "reduce" | "no-preference";
+}) {
   const context = await browser.newContext({
     baseURL: baseUrl(),
     viewport: options.viewport ?? DESKTOP,
@@ -112,7 +127,11 @@ describe("home hero", () => {
     const focused = () =>
       page.evaluate(() => {
         const el = document.activeElement as HTMLElement | null;
-        return { text: el?.textContent?.trim() ?? "", tile: el?.hasAttribute("data-tile") ?? false, outline: el ? getComputedStyle(el).outlineStyle : "none" };
+        return {
+          text: el?.textContent?.trim() ?? "",
+          tile: el?.hasAttribute("data-tile") ?? false,
+          outline: el ? getComputedStyle(el).outlineStyle : "none",
+        };
       });
     const seen: string[] = [];
     for (let i = 0; i < 20; i += 1) {
@@ -143,7 +162,10 @@ describe("home hero", () => {
     await page.waitForLoadState("networkidle");
     await waitForAnimationsFinished(page);
     const shifts = await readLayoutShifts(page);
-    console.log(`home CLS: hero ${shifts.hero.toFixed(4)}, page content ${shifts.main.toFixed(4)}, whole page ${shifts.total.toFixed(4)}`, JSON.stringify(shifts.entries));
+    console.log(
+      `home CLS: hero ${shifts.hero.toFixed(4)}, page content ${shifts.main.toFixed(4)}, whole page ${shifts.total.toFixed(4)}`,
+      JSON.stringify(shifts.entries),
+    );
     expect(shifts.hero).toBeLessThan(0.001);
     expect(shifts.main).toBeLessThan(0.001);
     await context.close();
@@ -154,19 +176,39 @@ describe("home hero", () => {
     await openHome(page);
     const tiles = page.locator("[data-tile]");
     expect(await tiles.evaluateAll((links) => links.map((link) => link.getAttribute("href")))).toEqual([
-      "/ledger", "/payments", "/payment-rails", "/kyc", "/payment-rails", "/developers/api-explorer", "/status",
-      "/developers/docs#authentication", "/developers/quickstart", "/developers/docs",
+      "/ledger",
+      "/payments",
+      "/payment-rails",
+      "/kyc",
+      "/payment-rails",
+      "/developers/api-explorer",
+      "/status",
+      "/developers/docs#authentication",
+      "/developers/quickstart",
+      "/developers/docs",
     ]);
     // The four areas without a screen say so and are no links at all.
     const planned = page.locator("[data-tile-planned]");
-    expect(await planned.evaluateAll((boxes) => boxes.map((box) => [box.getAttribute("data-tile-planned"), box.textContent?.includes("Planned"), box.closest("a") === null]))).toEqual([
+    expect(
+      await planned.evaluateAll((boxes) =>
+        boxes.map((box) => [
+          box.getAttribute("data-tile-planned"),
+          box.textContent?.includes("Planned"),
+          box.closest("a") === null,
+        ]),
+      ),
+    ).toEqual([
       ["Compliance Reports", true, true],
       ["Treasury & FX", true, true],
       ["Webhooks & SDKs", true, true],
       ["Ops Console", true, true],
     ]);
     // Rows of 5: 5, 5, 4.
-    expect(await page.locator("[role='group'][aria-label='Product areas'] > ul").evaluateAll((rows) => rows.map((row) => row.children.length))).toEqual([5, 5, 4]);
+    expect(
+      await page
+        .locator("[role='group'][aria-label='Product areas'] > ul")
+        .evaluateAll((rows) => rows.map((row) => row.children.length)),
+    ).toEqual([5, 5, 4]);
 
     const ledger = page.locator("[data-tile='/ledger']");
     expect(await scrollY(page)).toBe(0);
@@ -193,7 +235,11 @@ describe("home hero", () => {
     // The grid is scroll-animated: halfway through its 600 px range the rows sit 24 px apart, alternately.
     await page.evaluate(() => window.scrollTo(0, 300));
     await expect
-      .poll(() => page.locator("[role='group'][aria-label='Product areas'] > ul").evaluateAll((rows) => rows.map((row) => Math.round(parseFloat(getComputedStyle(row).translate)))))
+      .poll(() =>
+        page
+          .locator("[role='group'][aria-label='Product areas'] > ul")
+          .evaluateAll((rows) => rows.map((row) => Math.round(parseFloat(getComputedStyle(row).translate)))),
+      )
       .toEqual([24, -24, 24]);
 
     await page.locator("[data-tile='/developers/quickstart']").click();
@@ -204,13 +250,21 @@ describe("home hero", () => {
   it("at 390 px every tile is on the page, two to a row, none past the edge", async () => {
     const { context, page } = await newPage(browser, MOBILE);
     await openHome(page);
-    const boxes = await page.locator("[role='group'][aria-label='Product areas'] li").evaluateAll((items) => items.map((item) => item.getBoundingClientRect()).map((box) => ({ left: box.left, right: box.right })));
+    const boxes = await page
+      .locator("[role='group'][aria-label='Product areas'] li")
+      .evaluateAll((items) =>
+        items.map((item) => item.getBoundingClientRect()).map((box) => ({ left: box.left, right: box.right })),
+      );
     expect(boxes).toHaveLength(14);
     for (const box of boxes) {
       expect(box.left).toBeGreaterThanOrEqual(0);
       expect(box.right).toBeLessThanOrEqual(MOBILE.width);
     }
-    expect(await page.locator("[role='group'][aria-label='Product areas'] > ul").evaluateAll((rows) => rows.map((row) => row.children.length))).toEqual([2, 2, 2, 2, 2, 2, 2]);
+    expect(
+      await page
+        .locator("[role='group'][aria-label='Product areas'] > ul")
+        .evaluateAll((rows) => rows.map((row) => row.children.length)),
+    ).toEqual([2, 2, 2, 2, 2, 2, 2]);
     await context.close();
   });
 });
@@ -223,14 +277,33 @@ describe("features", () => {
     expect(await features.locator("li").count()).toBe(12);
     const actions = features.locator("[data-feature-card='action']");
     expect(await actions.evaluateAll((links) => links.map((link) => link.getAttribute("href")))).toEqual([
-      "/ledger", "/payment-rails", "/kyc", "/grpc-demo", "/developers/api-explorer", "/status",
+      "/ledger",
+      "/payment-rails",
+      "/kyc",
+      "/grpc-demo",
+      "/developers/api-explorer",
+      "/status",
     ]);
     const inert = features.locator("[data-feature-card='inert']");
-    expect(await inert.locator("h3").allTextContents()).toEqual(["Reconciliation", "Treasury & FX", "Ops Console", "Routing", "Compliance Reporting", "Setup"]);
+    expect(await inert.locator("h3").allTextContents()).toEqual([
+      "Reconciliation",
+      "Treasury & FX",
+      "Ops Console",
+      "Routing",
+      "Compliance Reporting",
+      "Setup",
+    ]);
     // Not links, not buttons, not focusable, no pointer.
-    expect(await inert.evaluateAll((cards) => cards.map((card) => [card.tagName, card.tabIndex, getComputedStyle(card).cursor, card.querySelectorAll("a,button,[tabindex]").length]))).toEqual(
-      Array(6).fill(["ARTICLE", -1, "default", 0]),
-    );
+    expect(
+      await inert.evaluateAll((cards) =>
+        cards.map((card) => [
+          card.tagName,
+          card.tabIndex,
+          getComputedStyle(card).cursor,
+          card.querySelectorAll("a,button,[tabindex]").length,
+        ]),
+      ),
+    ).toEqual(Array(6).fill(["ARTICLE", -1, "default", 0]));
     await inert.filter({ hasText: "Reconciliation" }).click();
     await settleTasks(page);
     await nextFrames(page);
@@ -238,7 +311,9 @@ describe("features", () => {
 
     // A live screen's card names its action; a preview's card says what it is, never "Explore".
     expect(await features.getByRole("link", { name: "Open the ledger" }).getAttribute("href")).toBe("/ledger");
-    expect(await features.getByRole("link", { name: "Explore the API" }).getAttribute("href")).toBe("/developers/api-explorer");
+    expect(await features.getByRole("link", { name: "Explore the API" }).getAttribute("href")).toBe(
+      "/developers/api-explorer",
+    );
     expect(await features.getByRole("link", { name: /Watch the stream/ }).count()).toBe(0);
     await features.getByRole("link", { name: "See what's coming to gRPC Streaming" }).click();
     await page.waitForURL((url) => url.pathname === "/grpc-demo");
@@ -306,7 +381,11 @@ describe("galleries", () => {
     // No progress variable is written, so the grid stays flat and the rows stay put.
     expect(await grid.evaluate((el) => el.style.getPropertyValue("--tile-p"))).toBe("");
     expect(await grid.evaluate((el) => getComputedStyle(el).transform)).toMatch(/^(none|matrix\(1, 0, 0, 1, 0, 0\))$/);
-    expect(await grid.locator("ul").evaluateAll((rows) => rows.map((row) => getComputedStyle(row).translate))).toEqual(["0px", "0px", "0px"]);
+    expect(await grid.locator("ul").evaluateAll((rows) => rows.map((row) => getComputedStyle(row).translate))).toEqual([
+      "0px",
+      "0px",
+      "0px",
+    ]);
     await context.close();
   });
 
@@ -316,7 +395,12 @@ describe("galleries", () => {
     const gallery = page.locator("#gallery");
     const tabs = gallery.getByRole("tab");
     expect(await tabs.allTextContents()).toEqual([
-      "gRPC Live Streaming", "KYC over 220+ countries", "Payment Orchestration Dashboard", "Core Ledger", "KYC & Compliance Dashboard", "Developer Console",
+      "gRPC Live Streaming",
+      "KYC over 220+ countries",
+      "Payment Orchestration Dashboard",
+      "Core Ledger",
+      "KYC & Compliance Dashboard",
+      "Developer Console",
     ]);
     const selected = () => gallery.locator("[role='tab'][aria-selected='true']").textContent();
     const panelTitle = () => gallery.getByRole("tabpanel").locator("h3").textContent();
@@ -332,7 +416,11 @@ describe("galleries", () => {
     expect(await selected()).toBe("Core Ledger");
     const panel = gallery.getByRole("tabpanel", { name: "Core Ledger" });
     await panel.getByRole("img").waitFor();
-    expect(await panel.getByRole("listitem").allTextContents()).toEqual(["Double entry", "Multi-currency", "Idempotent posting"]);
+    expect(await panel.getByRole("listitem").allTextContents()).toEqual([
+      "Double entry",
+      "Multi-currency",
+      "Idempotent posting",
+    ]);
     expect(await panel.getByRole("link", { name: "Try Now" }).getAttribute("href")).toBe("/ledger");
 
     // Arrow keys move between tabs (automatic activation), Home/End jump.
@@ -368,7 +456,11 @@ describe("analytics showcase", () => {
     const replies: HealthReply[] = [];
     page.on("response", (response) => {
       // A refresh answered while the page closes has no body to read any more: nothing to compare.
-      if (new URL(response.url()).pathname === "/health" && response.ok()) response.json().then((body: HealthReply) => replies.push(body), () => undefined);
+      if (new URL(response.url()).pathname === "/health" && response.ok())
+        response.json().then(
+          (body: HealthReply) => replies.push(body),
+          () => undefined,
+        );
     });
     await openHome(page);
     const panel = page.getByTestId("health-panel");
@@ -383,7 +475,11 @@ describe("analytics showcase", () => {
     expect(await panel.getByTestId("health-database").textContent()).toBe("Connected");
     const shownFigures = async () =>
       Object.fromEntries(
-        await panel.locator("dl > div").evaluateAll((rows) => rows.map((row) => [row.querySelector("dt")?.textContent, row.querySelector("dd")?.textContent])),
+        await panel
+          .locator("dl > div")
+          .evaluateAll((rows) =>
+            rows.map((row) => [row.querySelector("dt")?.textContent, row.querySelector("dd")?.textContent]),
+          ),
       );
     const expectedFigures = (reply: HealthReply) => ({
       "Max connections": String(reply.database.max_open_connections),
@@ -400,9 +496,19 @@ describe("analytics showcase", () => {
       .toBe("as the last reply");
 
     // Sample parts: four transactions, 24 bars, inert period buttons.
-    expect(await page.locator("#analytics").getByRole("heading", { name: "Recent transactions" }).locator("xpath=../..").getByRole("listitem").count()).toBe(4);
+    expect(
+      await page
+        .locator("#analytics")
+        .getByRole("heading", { name: "Recent transactions" })
+        .locator("xpath=../..")
+        .getByRole("listitem")
+        .count(),
+    ).toBe(4);
     expect(await page.getByTestId("bar-chart").locator("[data-bar]").count()).toBe(24);
-    const heights = await page.getByTestId("bar-chart").locator("[data-bar]").evaluateAll((bars) => bars.map((bar) => (bar as HTMLElement).style.height));
+    const heights = await page
+      .getByTestId("bar-chart")
+      .locator("[data-bar]")
+      .evaluateAll((bars) => bars.map((bar) => (bar as HTMLElement).style.height));
     for (const period of ["24H", "7D", "30D"]) {
       expect(await page.getByRole("button", { name: period, exact: true }).getAttribute("aria-disabled")).toBe("true");
     }
@@ -410,7 +516,12 @@ describe("analytics showcase", () => {
     await page.reload();
     await page.getByTestId("bar-chart").waitFor();
     // The "random" bars are seeded: the same after a reload.
-    expect(await page.getByTestId("bar-chart").locator("[data-bar]").evaluateAll((bars) => bars.map((bar) => (bar as HTMLElement).style.height))).toEqual(heights);
+    expect(
+      await page
+        .getByTestId("bar-chart")
+        .locator("[data-bar]")
+        .evaluateAll((bars) => bars.map((bar) => (bar as HTMLElement).style.height)),
+    ).toEqual(heights);
     await context.close();
   });
 
@@ -432,9 +543,12 @@ describe("footer", () => {
     await openHome(page);
     const footer = page.locator("footer");
     expect(await footer.locator("nav h2").allTextContents()).toEqual(["Platform", "Resources", "Company", "Legal"]);
-    expect(await footer.getByRole("list", { name: "Social media" }).getByRole("link").evaluateAll((links) => links.map((link) => link.getAttribute("aria-label")))).toEqual([
-      "GitHub (coming soon)", "LinkedIn (coming soon)", "X (coming soon)", "YouTube (coming soon)",
-    ]);
+    expect(
+      await footer
+        .getByRole("list", { name: "Social media" })
+        .getByRole("link")
+        .evaluateAll((links) => links.map((link) => link.getAttribute("aria-label"))),
+    ).toEqual(["GitHub (coming soon)", "LinkedIn (coming soon)", "X (coming soon)", "YouTube (coming soon)"]);
     expect(await footer.getByText("ISO 27001").count()).toBe(1);
     // No link leaves the site.
     expect(await footer.locator("a[href^='http']").count()).toBe(0);
@@ -474,10 +588,19 @@ describe("landing", () => {
     expect(pathname(page)).toBe("/landing");
     expect(await page.locator("dl dd").allTextContents()).toEqual(["10M+", "500+", "99.99%", "50+"]);
     expect(await page.locator("main h3").allTextContents()).toEqual([
-      "Bank-grade security", "Real-time analytics", "Payment processing", "Core banking", "Global reach", "User management",
+      "Bank-grade security",
+      "Real-time analytics",
+      "Payment processing",
+      "Core banking",
+      "Global reach",
+      "User management",
     ]);
     const landingFooter = page.getByRole("group", { name: "Landing page footer" });
-    expect(await landingFooter.getByRole("link").evaluateAll((links) => links.map((link) => [link.textContent, link.getAttribute("href")]))).toEqual([
+    expect(
+      await landingFooter
+        .getByRole("link")
+        .evaluateAll((links) => links.map((link) => [link.textContent, link.getAttribute("href")])),
+    ).toEqual([
       ["Core Banking", "/ledger"],
       ["Payments", "/payments"],
       ["KYC", "/kyc"],
@@ -489,7 +612,8 @@ describe("landing", () => {
       ["About", "/about"],
     ]);
     // Pages that do not exist are plain text, not links or buttons that do nothing.
-    for (const name of ["Careers", "Contact", "Press"]) expect(await landingFooter.getByText(name, { exact: true }).evaluate((el) => el.closest("a, button"))).toBeNull();
+    for (const name of ["Careers", "Contact", "Press"])
+      expect(await landingFooter.getByText(name, { exact: true }).evaluate((el) => el.closest("a, button"))).toBeNull();
     expect(await landingFooter.locator("button").count()).toBe(0);
 
     await hero.getByRole("link", { name: "Try Live Demo" }).click();
@@ -568,7 +692,9 @@ describe("screenshots", () => {
             context = opened.context;
             const { page } = opened;
             await open(page);
-            expect(await page.evaluate(() => document.documentElement.classList.contains("dark"))).toBe(theme === "dark");
+            expect(await page.evaluate(() => document.documentElement.classList.contains("dark"))).toBe(
+              theme === "dark",
+            );
             await waitForAnimationsFinished(page);
             await screenshot(page, `${name}-${viewportName}-${theme}`);
             if (name === "home") {

@@ -2,7 +2,19 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { API_KEY_SCOPES } from "@fintech/core/auth/model";
 import { routeTable } from "../src/routes/routeTable";
-import { baseUrl, closeSignedInTab, concretePath, launchBrowser, MOBILE, newContext, screenshot, seedRouteRecords, verifiedSession, type RouteRecords, type SignedInTab } from "./harness";
+import {
+  baseUrl,
+  closeSignedInTab,
+  concretePath,
+  launchBrowser,
+  MOBILE,
+  newContext,
+  screenshot,
+  seedRouteRecords,
+  verifiedSession,
+  type RouteRecords,
+  type SignedInTab,
+} from "./harness";
 import { waitForScreenSettled } from "./settle";
 
 /**
@@ -18,7 +30,10 @@ let records: RouteRecords;
 async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
   const reply = await fetch(`${baseUrl()}${path}`, {
     method,
-    headers: { Authorization: `Bearer ${tab.session!.token}`, ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
+    headers: {
+      Authorization: `Bearer ${tab.session!.token}`,
+      ...(body === undefined ? {} : { "Content-Type": "application/json" }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await reply.text();
@@ -35,7 +50,10 @@ beforeAll(async () => {
 
   records = await seedRouteRecords(tab.session, { spending: "Phone spending", savings: "Phone savings" });
   // A key with a long name and every scope: the keys table at its widest.
-  await call("POST", "/api/v1/api-keys", { name: "Nightly reconciliation script for the treasury team", scopes: [...API_KEY_SCOPES] });
+  await call("POST", "/api/v1/api-keys", {
+    name: "Nightly reconciliation script for the treasury team",
+    scopes: [...API_KEY_SCOPES],
+  });
 });
 
 afterAll(async () => {
@@ -54,7 +72,8 @@ async function measureOverflow(page: Page): Promise<Overflow> {
     const innerWidth = window.innerWidth;
     const describe = (element: Element) => {
       const id = element.id ? `#${element.id}` : "";
-      const classes = typeof element.className === "string" ? `.${element.className.trim().split(/\s+/).slice(0, 4).join(".")}` : "";
+      const classes =
+        typeof element.className === "string" ? `.${element.className.trim().split(/\s+/).slice(0, 4).join(".")}` : "";
       return `${element.tagName.toLowerCase()}${id}${classes} (${Math.round(element.getBoundingClientRect().right)} px)`;
     };
     // Content inside a region that scrolls or clips sideways within the screen (a code block, a table) does not widen the page.
@@ -63,15 +82,25 @@ async function measureOverflow(page: Page): Promise<Overflow> {
       const absolute = element instanceof HTMLElement && getComputedStyle(element).position === "absolute";
       const first = absolute ? (element as HTMLElement).offsetParent : element.parentElement;
       for (let parent = first; parent && parent !== document.body; parent = parent.parentElement) {
-        if (getComputedStyle(parent).overflowX !== "visible" && parent.getBoundingClientRect().right <= innerWidth + 0.5) return true;
+        if (
+          getComputedStyle(parent).overflowX !== "visible" &&
+          parent.getBoundingClientRect().right <= innerWidth + 0.5
+        )
+          return true;
       }
       return false;
     };
     const wide = Array.from(document.body.querySelectorAll("*")).filter(
-      (element) => getComputedStyle(element).position !== "fixed" && element.getBoundingClientRect().right > innerWidth + 0.5 && !clipped(element),
+      (element) =>
+        getComputedStyle(element).position !== "fixed" &&
+        element.getBoundingClientRect().right > innerWidth + 0.5 &&
+        !clipped(element),
     );
     // Only the outermost: a wide table's cells say nothing more than the table.
-    const culprits = wide.filter((element) => !wide.some((other) => other !== element && other.contains(element))).slice(0, 5).map(describe);
+    const culprits = wide
+      .filter((element) => !wide.some((other) => other !== element && other.contains(element)))
+      .slice(0, 5)
+      .map(describe);
     return { scrollWidth: document.documentElement.scrollWidth, innerWidth, culprits };
   });
 }
@@ -84,8 +113,12 @@ describe(`every route at ${MOBILE.width} px, signed in`, () => {
       await waitForScreenSettled(page);
       const overflow = await measureOverflow(page);
       expect(overflow.innerWidth).toBe(MOBILE.width);
-      if (overflow.scrollWidth > overflow.innerWidth) await screenshot(page, `overflow-${route.path.replace(/[^a-z0-9]+/gi, "-")}`);
-      expect(overflow.scrollWidth, `${route.path} is ${overflow.scrollWidth} px wide; widened by: ${overflow.culprits.join(", ")}`).toBeLessThanOrEqual(overflow.innerWidth);
+      if (overflow.scrollWidth > overflow.innerWidth)
+        await screenshot(page, `overflow-${route.path.replace(/[^a-z0-9]+/gi, "-")}`);
+      expect(
+        overflow.scrollWidth,
+        `${route.path} is ${overflow.scrollWidth} px wide; widened by: ${overflow.culprits.join(", ")}`,
+      ).toBeLessThanOrEqual(overflow.innerWidth);
     });
   }
 });

@@ -1,7 +1,17 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest";
 import { blockingViolations, formatViolations } from "./axe";
-import { adminSession, baseUrl, launchBrowser, newContext, registerSession, screenshot, THEMES, VIEWPORTS, type StoredSession } from "./harness";
+import {
+  adminSession,
+  baseUrl,
+  launchBrowser,
+  newContext,
+  registerSession,
+  screenshot,
+  THEMES,
+  VIEWPORTS,
+  type StoredSession,
+} from "./harness";
 import { waitForScreenSettled } from "./settle";
 
 /**
@@ -46,29 +56,55 @@ afterAll(async () => {
   await browser?.close();
 });
 
-async function call<T>(token: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
+async function call<T>(
+  token: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: T }> {
   const reply = await fetch(`${baseUrl()}${path}`, {
     method,
-    headers: { Authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
+    headers: {
+      Authorization: `Bearer ${token}`,
+      ...(body === undefined ? {} : { "Content-Type": "application/json" }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await reply.text();
   return { status: reply.status, body: (text ? JSON.parse(text) : null) as T };
 }
 
-const rail = async (id: string) => (await call<{ data: WireRail }>(admin.token, "GET", `/api/v1/rails/${id}`)).body.data;
+const rail = async (id: string) =>
+  (await call<{ data: WireRail }>(admin.token, "GET", `/api/v1/rails/${id}`)).body.data;
 
-async function quote(amount: string, currency: string, payout?: { payoutCurrency: string; country: string }): Promise<WireQuote[]> {
-  const reply = await call<{ data: { results: WireQuote[] } }>(admin.token, "POST", "/api/v1/rails/quote", { amount, currency, ...payout });
+async function quote(
+  amount: string,
+  currency: string,
+  payout?: { payoutCurrency: string; country: string },
+): Promise<WireQuote[]> {
+  const reply = await call<{ data: { results: WireQuote[] } }>(admin.token, "POST", "/api/v1/rails/quote", {
+    amount,
+    currency,
+    ...payout,
+  });
   expect(reply.status).toBe(200);
   return reply.body.data.results;
 }
 
 /** The simulator's money as the page writes it (en-US, the currency's own decimals). */
-const money = (decimal: string, currency: string) => new Intl.NumberFormat("en-US", { style: "currency", currency }).format(Number(decimal));
+const money = (decimal: string, currency: string) =>
+  new Intl.NumberFormat("en-US", { style: "currency", currency }).format(Number(decimal));
 
-async function open(session: StoredSession, options: { theme?: "light" | "dark"; viewport?: { width: number; height: number } } = {}): Promise<Page> {
-  const context = await newContext(browser, { session, theme: options.theme ?? "dark", viewport: options.viewport, reducedMotion: "reduce" });
+async function open(
+  session: StoredSession,
+  options: { theme?: "light" | "dark"; viewport?: { width: number; height: number } } = {},
+): Promise<Page> {
+  const context = await newContext(browser, {
+    session,
+    theme: options.theme ?? "dark",
+    viewport: options.viewport,
+    reducedMotion: "reduce",
+  });
   contexts.push(context);
   const page = await context.newPage();
   await page.goto("/payment-rails");
@@ -96,7 +132,12 @@ async function shownBest(page: Page): Promise<{ name: string; cost: string }> {
 }
 
 /** Sets the simulator and checks its Best Option (name and cost) and its list of rails against POST /rails/quote. */
-async function expectSimulatorMatchesQuote(page: Page, amount: string, currency: string, payout?: { payoutCurrency: string; country: string }) {
+async function expectSimulatorMatchesQuote(
+  page: Page,
+  amount: string,
+  currency: string,
+  payout?: { payoutCurrency: string; country: string },
+) {
   await simulator(page).getByLabel("Amount").fill(amount);
   await simulator(page).getByLabel("Currency").selectOption(currency);
   if (payout) {
@@ -106,18 +147,30 @@ async function expectSimulatorMatchesQuote(page: Page, amount: string, currency:
   const quoted = await quote(amount, currency, payout);
   const optimal = quoted.filter((result) => result.isOptimal);
   expect(optimal, `${amount} ${currency}`).toHaveLength(1);
-  await simulator(page).getByRole("listitem").filter({ hasText: "Best Option" }).filter({ hasText: optimal[0]!.name }).waitFor();
-  expect(await shownBest(page), `${amount} ${currency}`).toEqual({ name: optimal[0]!.name, cost: money(optimal[0]!.totalCost, currency) });
+  await simulator(page)
+    .getByRole("listitem")
+    .filter({ hasText: "Best Option" })
+    .filter({ hasText: optimal[0]!.name })
+    .waitFor();
+  expect(await shownBest(page), `${amount} ${currency}`).toEqual({
+    name: optimal[0]!.name,
+    cost: money(optimal[0]!.totalCost, currency),
+  });
   // Every active rail the API quotes, and no other, is in the simulator, at the API's cost.
   const items = simulator(page).getByRole("listitem");
   expect(await items.count()).toBe(quoted.length);
   for (const result of quoted) {
-    expect(await simulator(page).locator(`[data-rail="${result.railId}"] [data-cost]`).textContent(), `${result.name} ${amount} ${currency}`).toBe(money(result.totalCost, currency));
+    expect(
+      await simulator(page).locator(`[data-rail="${result.railId}"] [data-cost]`).textContent(),
+      `${result.name} ${amount} ${currency}`,
+    ).toBe(money(result.totalCost, currency));
   }
 }
 
 describe("payment rails console: an admin", () => {
-  it("sees seven rails; the simulator's Best Option is the quote API's for a few amounts and currencies", { timeout: 120_000 }, async () => {
+  it("sees seven rails; the simulator's Best Option is the quote API's for a few amounts and currencies", {
+    timeout: 120_000,
+  }, async () => {
     const page = await open(admin);
     expect(await page.getByRole("article").count()).toBe(7);
     // Default: 1000 USD.
@@ -126,7 +179,10 @@ describe("payment rails console: an admin", () => {
     // SEPA (1.02) is cheaper but carries EUR only: it says so, and ACH is the Best Option.
     expect(await shownBest(page)).toEqual({ name: "ACH", cost: "$1.05" });
     await simulator(page).locator('[data-rail="sepa"]').getByText("Cannot carry it: SEPA carries EUR only").waitFor();
-    await simulator(page).locator("[data-savings]").getByText(/against the first eligible rail \(ACH\) as the baseline/).waitFor();
+    await simulator(page)
+      .locator("[data-savings]")
+      .getByText(/against the first eligible rail \(ACH\) as the baseline/)
+      .waitFor();
     await screenshot(page, "payment-rails-top");
     await expectSimulatorMatchesQuote(page, "1000", "USD");
     await expectSimulatorMatchesQuote(page, "1000", "EUR");
@@ -136,7 +192,10 @@ describe("payment rails console: an admin", () => {
     await expectSimulatorMatchesQuote(page, "2500", "INR");
     // Sent in EUR, paid out in USD: the FX spread applies, and every fee states its rate.
     await expectSimulatorMatchesQuote(page, "1000", "EUR", { payoutCurrency: "USD", country: "US" });
-    await simulator(page).locator('[data-rail="card"]').getByText(/at 1 USD = 0\.9200 EUR/).waitFor();
+    await simulator(page)
+      .locator('[data-rail="card"]')
+      .getByText(/at 1 USD = 0\.9200 EUR/)
+      .waitFor();
     // Floored at 0: nothing to compare, no Best Option (a negative amount counts as 0 too).
     await simulator(page).getByLabel("Amount").fill("0");
     await simulator(page).getByText("Enter an amount above 0").waitFor();
@@ -145,11 +204,16 @@ describe("payment rails console: an admin", () => {
     await simulator(page).getByText("Enter an amount above 0").waitFor();
     expect(await simulator(page).getByText("Best Option").count()).toBe(0);
     // Settlement files wait for reconciliation, and say so with no figures.
-    await page.getByRole("region", { name: "Settlement files" }).getByText("Settlement files arrive with reconciliation").waitFor();
+    await page
+      .getByRole("region", { name: "Settlement files" })
+      .getByText("Settlement files arrive with reconciliation")
+      .waitFor();
     await screenshot(page, "payment-rails-admin");
   });
 
-  it("edits a rail in the drawer: FX spread typed in percent, saved as a fraction; bad input is refused before sending", { timeout: 120_000 }, async () => {
+  it("edits a rail in the drawer: FX spread typed in percent, saved as a fraction; bad input is refused before sending", {
+    timeout: 120_000,
+  }, async () => {
     const before = await rail("crypto");
     const page = await open(admin);
     const card = page.getByRole("article", { name: "Crypto" });
@@ -195,9 +259,17 @@ describe("payment rails console: an admin", () => {
     await drawer.getByLabel("Error injection rate (%)").fill("2.5");
     await drawer.getByRole("button", { name: "Save" }).click();
     await drawer.waitFor({ state: "detached" });
-    const fxFigure = card.getByRole("term").filter({ hasText: /^FX spread$/ }).locator("xpath=following-sibling::dd[1]");
+    const fxFigure = card
+      .getByRole("term")
+      .filter({ hasText: /^FX spread$/ })
+      .locator("xpath=following-sibling::dd[1]");
     await fxFigure.filter({ hasText: /^4\.5%$/ }).waitFor();
-    await card.getByRole("term").filter({ hasText: /^Error injection$/ }).locator("xpath=following-sibling::dd[1]").filter({ hasText: /^2\.5%$/ }).waitFor();
+    await card
+      .getByRole("term")
+      .filter({ hasText: /^Error injection$/ })
+      .locator("xpath=following-sibling::dd[1]")
+      .filter({ hasText: /^2\.5%$/ })
+      .waitFor();
     const after = await rail("crypto");
     expect(after).toMatchObject({ fxSpread: 0.045, errorInjection: 0.025, version: before.version + 1 });
     expect(puts).toBe(1);
@@ -207,11 +279,28 @@ describe("payment rails console: an admin", () => {
 
     // A server refusal is shown in the drawer: the rail changed since the drawer opened (stale version).
     await card.getByRole("button", { name: "Settings of Crypto" }).click();
-    const changedElsewhere = await call(admin.token, "PUT", "/api/v1/rails/crypto", { name: "Crypto", type: "Crypto", status: "active", fixedFee: "0.20", fxSpreadPercent: "4.5", slaTarget: "99.8", errorInjectionPercent: "2.5" });
+    const changedElsewhere = await call(admin.token, "PUT", "/api/v1/rails/crypto", {
+      name: "Crypto",
+      type: "Crypto",
+      status: "active",
+      fixedFee: "0.20",
+      fxSpreadPercent: "4.5",
+      slaTarget: "99.8",
+      errorInjectionPercent: "2.5",
+    });
     expect(changedElsewhere.status).toBe(200);
     await drawer.getByLabel("SLA target (%)").fill("99.5");
     await drawer.getByRole("button", { name: "Save" }).click();
-    const refusal = await call<{ code: string; message: string }>(admin.token, "PUT", "/api/v1/rails/crypto", { name: "Crypto", type: "Crypto", status: "active", fixedFee: "0.20", fxSpreadPercent: "4.5", slaTarget: "99.5", errorInjectionPercent: "2.5", version: after.version });
+    const refusal = await call<{ code: string; message: string }>(admin.token, "PUT", "/api/v1/rails/crypto", {
+      name: "Crypto",
+      type: "Crypto",
+      status: "active",
+      fixedFee: "0.20",
+      fxSpreadPercent: "4.5",
+      slaTarget: "99.5",
+      errorInjectionPercent: "2.5",
+      version: after.version,
+    });
     expect(refusal.status).toBe(409);
     await drawer.getByRole("alert").filter({ hasText: refusal.body.message }).waitFor();
     expect((await rail("crypto")).slaTarget).toBe(99.8);
@@ -224,7 +313,15 @@ describe("payment rails console: an admin", () => {
     await drawer.waitFor({ state: "detached" });
 
     // Back as seeded.
-    const restored = await call(admin.token, "PUT", "/api/v1/rails/crypto", { name: before.name, type: before.type, status: before.status, fixedFee: before.fixedFee, fxSpreadPercent: "5", slaTarget: String(before.slaTarget), errorInjectionPercent: "0" });
+    const restored = await call(admin.token, "PUT", "/api/v1/rails/crypto", {
+      name: before.name,
+      type: before.type,
+      status: before.status,
+      fixedFee: before.fixedFee,
+      fxSpreadPercent: "5",
+      slaTarget: String(before.slaTarget),
+      errorInjectionPercent: "0",
+    });
     expect(restored.status).toBe(200);
     expect(await rail("crypto")).toMatchObject({ fxSpread: 0.05, errorInjection: 0, slaTarget: before.slaTarget });
   });
@@ -234,12 +331,18 @@ describe("payment rails console: an admin", () => {
     const card = page.getByRole("article", { name: "SEPA" });
     await simulator(page).getByLabel("Amount").fill("1000");
     await simulator(page).getByLabel("Currency").selectOption("EUR");
-    await simulator(page).getByRole("listitem").filter({ hasText: "Best Option" }).filter({ hasText: "SEPA" }).waitFor();
+    await simulator(page)
+      .getByRole("listitem")
+      .filter({ hasText: "Best Option" })
+      .filter({ hasText: "SEPA" })
+      .waitFor();
 
     await card.getByRole("button", { name: "Stop SEPA" }).click();
     await card.getByRole("button", { name: "Start SEPA" }).waitFor();
     await card.getByText("Down", { exact: true }).waitFor();
-    await card.getByText(new RegExp(`^Last stopped by ${inject("admin").email.replace(/[.+]/g, "\\$&")} on `)).waitFor();
+    await card
+      .getByText(new RegExp(`^Last stopped by ${inject("admin").email.replace(/[.+]/g, "\\$&")} on `))
+      .waitFor();
     expect((await rail("sepa")).status).toBe("down");
     await simulator(page).locator('[data-rail="sepa"]').waitFor({ state: "detached" });
     expect((await shownBest(page)).name).toBe("Card");
@@ -252,7 +355,11 @@ describe("payment rails console: an admin", () => {
     await card.getByText("Active", { exact: true }).waitFor();
     expect((await rail("sepa")).status).toBe("active");
     await simulator(page).locator('[data-rail="sepa"]').waitFor();
-    await simulator(page).getByRole("listitem").filter({ hasText: "Best Option" }).filter({ hasText: "SEPA" }).waitFor();
+    await simulator(page)
+      .getByRole("listitem")
+      .filter({ hasText: "Best Option" })
+      .filter({ hasText: "SEPA" })
+      .waitFor();
     await expectSimulatorMatchesQuote(page, "1000", "EUR");
   });
 });
@@ -267,10 +374,17 @@ interface WireThroughput {
 }
 
 /** Waits on the API (no fixed sleep) until the payment has finished: completed or failed. */
-async function finishedPayment(token: string, paymentId: string): Promise<{ status: string; selectedRail: string; railId: string }> {
+async function finishedPayment(
+  token: string,
+  paymentId: string,
+): Promise<{ status: string; selectedRail: string; railId: string }> {
   return vi.waitFor(
     async () => {
-      const reply = await call<{ data: { status: string; selectedRail: string; railId: string } }>(token, "GET", `/v1/payments/${paymentId}`);
+      const reply = await call<{ data: { status: string; selectedRail: string; railId: string } }>(
+        token,
+        "GET",
+        `/v1/payments/${paymentId}`,
+      );
       expect(reply.status).toBe(200);
       expect(["completed", "failed"]).toContain(reply.body.data.status);
       return reply.body.data;
@@ -280,21 +394,42 @@ async function finishedPayment(token: string, paymentId: string): Promise<{ stat
 }
 
 describe("payment rails console: real traffic", () => {
-  it("a payment shows in Smart Payment Routing (why this rail, candidates), the throughput monitor and the rail's bars, as the API has them", { timeout: 120_000 }, async () => {
+  it("a payment shows in Smart Payment Routing (why this rail, candidates), the throughput monitor and the rail's bars, as the API has them", {
+    timeout: 120_000,
+  }, async () => {
     // A real payment between the user's two USD accounts.
-    const account = async (name: string) => (await call<{ data: { id: string } }>(user.token, "POST", "/api/v1/ledger/accounts", { name, currency: "USD" })).body.data.id;
+    const account = async (name: string) =>
+      (await call<{ data: { id: string } }>(user.token, "POST", "/api/v1/ledger/accounts", { name, currency: "USD" }))
+        .body.data.id;
     const from = await account("Rails payer");
     const to = await account("Rails payee");
-    const deposit = await call<{ data: { id: string } }>(user.token, "POST", "/api/v1/ledger/transactions/deposit", { account_id: from, amount: "100", currency: "USD", description: "Funding" });
-    expect((await call(user.token, "POST", `/api/v1/ledger/transactions/${deposit.body.data.id}/post`)).status).toBe(200);
+    const deposit = await call<{ data: { id: string } }>(user.token, "POST", "/api/v1/ledger/transactions/deposit", {
+      account_id: from,
+      amount: "100",
+      currency: "USD",
+      description: "Funding",
+    });
+    expect((await call(user.token, "POST", `/api/v1/ledger/transactions/${deposit.body.data.id}/post`)).status).toBe(
+      200,
+    );
     const userId = (JSON.parse(user.user) as { id: string }).id;
-    const created = await call<{ payment: { paymentId: string } }>(user.token, "POST", "/v1/payments", { userId, fromAccountId: from, toAccountId: to, amount: "12.00", currency: "USD" });
+    const created = await call<{ payment: { paymentId: string } }>(user.token, "POST", "/v1/payments", {
+      userId,
+      fromAccountId: from,
+      toAccountId: to,
+      amount: "12.00",
+      currency: "USD",
+    });
     expect(created.status).toBe(201);
     const paymentId = created.body.payment.paymentId;
     const finished = await finishedPayment(user.token, paymentId);
 
     // The user sees their own decision; its reason is the API's.
-    const own = await call<{ data: { scope: string; decisions: WireDecision[] } }>(user.token, "GET", "/api/v1/rails/decisions?limit=10");
+    const own = await call<{ data: { scope: string; decisions: WireDecision[] } }>(
+      user.token,
+      "GET",
+      "/api/v1/rails/decisions?limit=10",
+    );
     expect(own.status).toBe(200);
     expect(own.body.data.scope).toBe("own");
     const first = own.body.data.decisions.find((entry) => entry.paymentId === paymentId && entry.attemptNumber === 1)!;
@@ -323,7 +458,9 @@ describe("payment rails console: real traffic", () => {
     expect(Number(await row.locator("td").first().textContent())).toBeGreaterThanOrEqual(1);
 
     // The rail's error-rate and time bars come from its attempts.
-    const performance = page.getByRole("region", { name: "Rail performance" }).locator(`li[data-rail="${finished.railId}"]`);
+    const performance = page
+      .getByRole("region", { name: "Rail performance" })
+      .locator(`li[data-rail="${finished.railId}"]`);
     await performance.getByText("Error rate").waitFor();
     await performance.getByText("Time (of 3 s)").waitFor();
     await screenshot(page, "payment-rails-traffic");
@@ -339,7 +476,13 @@ describe("when the rails cannot be loaded", () => {
     const page = await context.newPage();
     let failing = true;
     await page.route("**/api/v1/rails", (route) =>
-      failing ? route.fulfill({ status: 503, contentType: "application/json", body: JSON.stringify({ message: "Service temporarily unavailable", code: "service_unavailable" }) }) : route.fallback(),
+      failing
+        ? route.fulfill({
+            status: 503,
+            contentType: "application/json",
+            body: JSON.stringify({ message: "Service temporarily unavailable", code: "service_unavailable" }),
+          })
+        : route.fallback(),
     );
     await page.goto("/payment-rails");
     await page.getByRole("alert").filter({ hasText: "Service temporarily unavailable" }).waitFor();
@@ -362,7 +505,14 @@ describe("payment rails console: a user", () => {
     expect((await shownBest(page)).name).toBe("ACH");
     const stop = await call<{ message: string }>(user.token, "POST", "/api/v1/rails/ach/stop");
     expect(stop.status).toBe(403);
-    const edit = await call(user.token, "PUT", "/api/v1/rails/ach", { name: "ACH", type: "ACH", status: "down", fixedFee: "0.05", fxSpreadPercent: "1", slaTarget: "99.9" });
+    const edit = await call(user.token, "PUT", "/api/v1/rails/ach", {
+      name: "ACH",
+      type: "ACH",
+      status: "down",
+      fixedFee: "0.05",
+      fxSpreadPercent: "1",
+      slaTarget: "99.9",
+    });
     expect(edit.status).toBe(403);
     expect((await rail("ach")).status).toBe("active");
     await waitForScreenSettled(page);
@@ -373,11 +523,16 @@ describe("payment rails console: a user", () => {
 describe("accessibility of the rails console", () => {
   for (const [viewportName, viewport] of Object.entries(VIEWPORTS)) {
     for (const theme of THEMES) {
-      it(`cards, simulator and the edit drawer: ${theme} theme at ${viewport.width} px`, { timeout: 90_000 }, async () => {
+      it(`cards, simulator and the edit drawer: ${theme} theme at ${viewport.width} px`, {
+        timeout: 90_000,
+      }, async () => {
         const label = `${theme} ${viewportName}`;
         const page = await open(admin, { theme, viewport });
         await waitForScreenSettled(page);
-        expect(await page.evaluate(() => document.documentElement.scrollWidth), `horizontal overflow on ${label}`).toBeLessThanOrEqual(viewport.width);
+        expect(
+          await page.evaluate(() => document.documentElement.scrollWidth),
+          `horizontal overflow on ${label}`,
+        ).toBeLessThanOrEqual(viewport.width);
         await expectNoBlockingViolations(page, `page ${label}`);
         if (viewportName === "mobile") await screenshot(page, `payment-rails-${theme}-mobile`);
 

@@ -53,8 +53,15 @@ async function call<T>(method: string, path: string, body?: unknown): Promise<T>
   return (await response.json()) as T;
 }
 
-async function open(options: { theme?: "light" | "dark"; viewport?: { width: number; height: number } } = {}): Promise<Page> {
-  const context = await newContext(browser, { session, theme: options.theme ?? "dark", viewport: options.viewport, reducedMotion: "reduce" });
+async function open(
+  options: { theme?: "light" | "dark"; viewport?: { width: number; height: number } } = {},
+): Promise<Page> {
+  const context = await newContext(browser, {
+    session,
+    theme: options.theme ?? "dark",
+    viewport: options.viewport,
+    reducedMotion: "reduce",
+  });
   contexts.push(context);
   const page = await context.newPage();
   await page.goto("/payments");
@@ -63,7 +70,11 @@ async function open(options: { theme?: "light" | "dark"; viewport?: { width: num
 }
 
 /** A tile's value (the dd right after its dt). */
-const tile = (page: Page, label: string) => page.getByRole("term").filter({ hasText: new RegExp(`^${label}$`) }).locator("xpath=following-sibling::dd[1]");
+const tile = (page: Page, label: string) =>
+  page
+    .getByRole("term")
+    .filter({ hasText: new RegExp(`^${label}$`) })
+    .locator("xpath=following-sibling::dd[1]");
 const events = (page: Page) => page.getByRole("log", { name: "Payment events, newest first" });
 
 async function expectAccessible(page: Page, label: string) {
@@ -74,7 +85,9 @@ async function expectAccessible(page: Page, label: string) {
 }
 
 describe("the real-time payment page", () => {
-  it("has no layout, and without two accounts in one currency says so with a link to the ledger (nothing is created)", { timeout: 60_000 }, async () => {
+  it("has no layout, and without two accounts in one currency says so with a link to the ledger (nothing is created)", {
+    timeout: 60_000,
+  }, async () => {
     const page = await open();
     expect(await page.getByRole("navigation", { name: "Main" }).count()).toBe(0);
     // The main action is Send money; the $1 test payment stays as a developer aid below.
@@ -93,10 +106,23 @@ describe("the real-time payment page", () => {
     expect(accounts.data).toEqual([]);
   });
 
-  it("streams a real test payment: its events arrive from the stream and the tiles follow the API", { timeout: 120_000 }, async () => {
-    const operating = (await call<{ data: Account }>("POST", "/api/v1/ledger/accounts", { name: "Operating", currency: "USD" })).data;
-    const savings = (await call<{ data: Account }>("POST", "/api/v1/ledger/accounts", { name: "Savings", currency: "USD" })).data;
-    const deposit = (await call<{ data: Journal }>("POST", "/api/v1/ledger/transactions/deposit", { account_id: operating.id, amount: "500", currency: "USD", description: "Funding" })).data;
+  it("streams a real test payment: its events arrive from the stream and the tiles follow the API", {
+    timeout: 120_000,
+  }, async () => {
+    const operating = (
+      await call<{ data: Account }>("POST", "/api/v1/ledger/accounts", { name: "Operating", currency: "USD" })
+    ).data;
+    const savings = (
+      await call<{ data: Account }>("POST", "/api/v1/ledger/accounts", { name: "Savings", currency: "USD" })
+    ).data;
+    const deposit = (
+      await call<{ data: Journal }>("POST", "/api/v1/ledger/transactions/deposit", {
+        account_id: operating.id,
+        amount: "500",
+        currency: "USD",
+        description: "Funding",
+      })
+    ).data;
     await call("POST", `/api/v1/ledger/transactions/${deposit.id}/post`);
 
     const page = await open({ theme: "light" });
@@ -111,10 +137,13 @@ describe("the real-time payment page", () => {
 
     const created: string[] = [];
     page.on("request", (request) => {
-      if (request.method() === "POST" && new URL(request.url()).pathname === "/v1/payments") created.push(request.headers()["idempotency-key"] ?? "");
+      if (request.method() === "POST" && new URL(request.url()).pathname === "/v1/payments")
+        created.push(request.headers()["idempotency-key"] ?? "");
     });
     await page.getByRole("button", { name: "Send Test Payment" }).click();
-    const sent = page.getByRole("status").filter({ hasText: /^Test payment of \$1\.00 from Operating to Savings sent: / });
+    const sent = page
+      .getByRole("status")
+      .filter({ hasText: /^Test payment of \$1\.00 from Operating to Savings sent: / });
     await sent.waitFor();
     const paymentId = (await sent.textContent())!.replace(/^.*sent: /, "").trim();
     expect(created).toHaveLength(1);
@@ -122,13 +151,24 @@ describe("the real-time payment page", () => {
 
     // The payment is real: between the user's two accounts, as the API says.
     const payment = (await call<{ data: WirePayment }>("GET", `/v1/payments/${paymentId}`)).data;
-    expect(payment).toMatchObject({ paymentId, amount: "1.00", currency: "USD", fromAccountId: operating.id, payee: { kind: "account", accountId: savings.id } });
+    expect(payment).toMatchObject({
+      paymentId,
+      amount: "1.00",
+      currency: "USD",
+      fromAccountId: operating.id,
+      payee: { kind: "account", accountId: savings.id },
+    });
 
     // Its events arrive from the stream, newest first: initiated, then how it ended.
     const list = events(page);
     await list.locator(`li[data-event-type="paymentInitiated"]`).filter({ hasText: paymentId }).waitFor();
-    await list.locator(`li[data-event-type="paymentInitiated"]`).filter({ hasText: `1.00 USD · via ${payment.selectedRail}` }).waitFor();
-    const ended = list.locator(`li[data-event-type="paymentCompleted"], li[data-event-type="paymentError"]`).filter({ hasText: paymentId });
+    await list
+      .locator(`li[data-event-type="paymentInitiated"]`)
+      .filter({ hasText: `1.00 USD · via ${payment.selectedRail}` })
+      .waitFor();
+    const ended = list
+      .locator(`li[data-event-type="paymentCompleted"], li[data-event-type="paymentError"]`)
+      .filter({ hasText: paymentId });
     await ended.first().waitFor({ timeout: 60_000 });
     expect(await list.locator("li").first().getAttribute("data-event-type")).not.toBe("paymentInitiated");
     await screenshot(page, "payments-streamed");
@@ -139,8 +179,12 @@ describe("the real-time payment page", () => {
     await tile(page, "Active Payments").filter({ hasText: /^0$/ }).waitFor();
     if (final.status === "completed") {
       await list.locator(`li[data-event-type="paymentCompleted"]`).filter({ hasText: "Payment Completed" }).waitFor();
-      await tile(page, "Success Rate").filter({ hasText: /^100%$/ }).waitFor();
-      await tile(page, "Total Volume").filter({ hasText: /^\$1\.00$/ }).waitFor();
+      await tile(page, "Success Rate")
+        .filter({ hasText: /^100%$/ })
+        .waitFor();
+      await tile(page, "Total Volume")
+        .filter({ hasText: /^\$1\.00$/ })
+        .waitFor();
       expect(await tile(page, "Avg Processing").textContent()).toMatch(/^\d+(\.\d)? (ms|s)$/);
     } else {
       await list.locator(`li[data-event-type="paymentError"]`).filter({ hasText: "Payment Failed" }).waitFor();
@@ -154,11 +198,19 @@ describe("the real-time payment page", () => {
     expect(await list.locator("li").count()).toBeGreaterThanOrEqual(2);
   });
 
-  it("when the payment service does not answer: Disconnected, and Start Streaming says 'Not connected to payment service'", { timeout: 60_000 }, async () => {
+  it("when the payment service does not answer: Disconnected, and Start Streaming says 'Not connected to payment service'", {
+    timeout: 60_000,
+  }, async () => {
     const context = await newContext(browser, { session, reducedMotion: "reduce" });
     contexts.push(context);
     const page = await context.newPage();
-    await page.route("**/api/grpc/payment/health", (route) => route.fulfill({ status: 503, contentType: "application/json", body: JSON.stringify({ message: "Service temporarily unavailable" }) }));
+    await page.route("**/api/grpc/payment/health", (route) =>
+      route.fulfill({
+        status: 503,
+        contentType: "application/json",
+        body: JSON.stringify({ message: "Service temporarily unavailable" }),
+      }),
+    );
     let streams = 0;
     page.on("request", (request) => {
       if (request.url().includes("/api/grpc/payment/stream")) streams += 1;

@@ -13,7 +13,8 @@ afterAll(async () => {
   await browser?.close();
 });
 
-const shown = (page: Page, field: "path" | "query" | "hash" | "key") => page.getByTestId(`location-${field}`).innerText();
+const shown = (page: Page, field: "path" | "query" | "hash" | "key") =>
+  page.getByTestId(`location-${field}`).innerText();
 
 /** Waits until the page shows this location; the router renders it after the URL changes. */
 async function waitForLocation(page: Page, expected: { path: string; query: string; hash: string }) {
@@ -36,7 +37,11 @@ describe("/router-test", () => {
     await page.goto("/router-test?x=1#frag");
     await page.getByRole("heading", { level: 1, name: "Router test" }).waitFor();
     await waitForLocation(page, first);
-    expect([await shown(page, "path"), await shown(page, "query"), await shown(page, "hash")]).toEqual(["/router-test", "?x=1", "#frag"]);
+    expect([await shown(page, "path"), await shown(page, "query"), await shown(page, "hash")]).toEqual([
+      "/router-test",
+      "?x=1",
+      "#frag",
+    ]);
     const firstKey = await shown(page, "key");
 
     // Away to /status with a button, back with the browser: the same history entry, same key.
@@ -68,7 +73,9 @@ describe("/router-test", () => {
     // Reload is a full page load: a marker on window is gone afterwards, the location stays.
     await page.evaluate(() => Object.assign(window, { routerTestMarker: true }));
     await page.getByRole("button", { name: "Reload", exact: true }).click();
-    await page.waitForFunction(() => !("routerTestMarker" in window) && document.querySelector("[data-testid='location-path']") !== null);
+    await page.waitForFunction(
+      () => !("routerTestMarker" in window) && document.querySelector("[data-testid='location-path']") !== null,
+    );
     await waitForLocation(page, second);
     await context.close();
   });
@@ -100,8 +107,11 @@ describe("/router-test", () => {
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(MOBILE.width);
       const buttons = page.locator("main button");
       const names = await buttons.allInnerTexts();
-      for (const name of ["/", "/ledger", "/kyc", "/developers", "/grpc-demo", "/status", "Back", "Forward", "Reload"]) expect(names).toContain(name);
-      for (const right of await buttons.evaluateAll((all) => all.map((button) => button.getBoundingClientRect().right))) {
+      for (const name of ["/", "/ledger", "/kyc", "/developers", "/grpc-demo", "/status", "Back", "Forward", "Reload"])
+        expect(names).toContain(name);
+      for (const right of await buttons.evaluateAll((all) =>
+        all.map((button) => button.getBoundingClientRect().right),
+      )) {
         expect(right).toBeLessThanOrEqual(MOBILE.width);
       }
       await screenshot(page, `router-test-mobile-${theme}`);

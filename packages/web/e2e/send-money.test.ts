@@ -1,7 +1,18 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { blockingViolations, formatViolations } from "./axe";
-import { baseUrl, launchBrowser, newContext, payWithSucceedingKey, registerSession, screenshot, setVerificationLevel, succeedingPaymentKey, verifiedSession, type StoredSession } from "./harness";
+import {
+  baseUrl,
+  launchBrowser,
+  newContext,
+  payWithSucceedingKey,
+  registerSession,
+  screenshot,
+  setVerificationLevel,
+  succeedingPaymentKey,
+  verifiedSession,
+  type StoredSession,
+} from "./harness";
 import { waitForScreenSettled } from "./settle";
 
 /**
@@ -22,10 +33,20 @@ const contexts: BrowserContext[] = [];
 const payeeEmail = () => (JSON.parse(payee.user) as { email: string }).email;
 const payerId = () => (JSON.parse(payer.user) as { id: string }).id;
 
-async function call<T>(session: StoredSession, method: string, path: string, body?: unknown, idempotencyKey?: string): Promise<T> {
+async function call<T>(
+  session: StoredSession,
+  method: string,
+  path: string,
+  body?: unknown,
+  idempotencyKey?: string,
+): Promise<T> {
   const response = await fetch(`${baseUrl()}${path}`, {
     method,
-    headers: { Authorization: `Bearer ${session.token}`, "Content-Type": "application/json", ...(idempotencyKey ? { "Idempotency-Key": idempotencyKey } : {}) },
+    headers: {
+      Authorization: `Bearer ${session.token}`,
+      "Content-Type": "application/json",
+      ...(idempotencyKey ? { "Idempotency-Key": idempotencyKey } : {}),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   if (!response.ok) throw new Error(`${method} ${path}: HTTP ${response.status} ${await response.text()}`);
@@ -33,9 +54,17 @@ async function call<T>(session: StoredSession, method: string, path: string, bod
 }
 
 async function fundedAccount(session: StoredSession, name: string, currency: string, amount: string): Promise<string> {
-  const account = (await call<{ data: { id: string } }>(session, "POST", "/api/v1/ledger/accounts", { name, currency })).data;
+  const account = (await call<{ data: { id: string } }>(session, "POST", "/api/v1/ledger/accounts", { name, currency }))
+    .data;
   if (amount !== "0") {
-    const deposit = (await call<{ data: { id: string } }>(session, "POST", "/api/v1/ledger/transactions/deposit", { account_id: account.id, amount, currency, description: "Funding" })).data;
+    const deposit = (
+      await call<{ data: { id: string } }>(session, "POST", "/api/v1/ledger/transactions/deposit", {
+        account_id: account.id,
+        amount,
+        currency,
+        description: "Funding",
+      })
+    ).data;
     await call(session, "POST", `/api/v1/ledger/transactions/${deposit.id}/post`);
   }
   return account.id;
@@ -57,7 +86,9 @@ async function finalStatus(page: Page): Promise<string> {
 
 /** Review payment's outcome: the review step, or (as a failure) what the screen said instead. */
 async function reviewShown(page: Page): Promise<void> {
-  const outcome = page.getByRole("heading", { name: "Review and confirm" }).or(page.getByRole("alert").filter({ hasText: /\w/ }));
+  const outcome = page
+    .getByRole("heading", { name: "Review and confirm" })
+    .or(page.getByRole("alert").filter({ hasText: /\w/ }));
   await outcome.first().waitFor();
   if ((await page.getByRole("heading", { name: "Review and confirm" }).count()) === 0) {
     await screenshot(page, "send-money-no-review");
@@ -83,7 +114,9 @@ afterAll(async () => {
 });
 
 describe("Send money", () => {
-  it("pays a person by email from /payments, saves them, follows the payment live; it arrives in the payee's workspace", { timeout: 120_000 }, async () => {
+  it("pays a person by email from /payments, saves them, follows the payment live; it arrives in the payee's workspace", {
+    timeout: 120_000,
+  }, async () => {
     const page = payerTab;
     await page.goto("/payments");
     await page.getByRole("heading", { name: "Real-time Payments", level: 1 }).waitFor();
@@ -105,7 +138,8 @@ describe("Send money", () => {
 
     const keys: string[] = [];
     page.on("request", (request) => {
-      if (request.method() === "POST" && new URL(request.url()).pathname === "/v1/payments") keys.push(request.headers()["idempotency-key"] ?? "");
+      if (request.method() === "POST" && new URL(request.url()).pathname === "/v1/payments")
+        keys.push(request.headers()["idempotency-key"] ?? "");
     });
     await page.getByRole("button", { name: /^Confirm and send \$42\.\d\d$/ }).click();
     await page.getByRole("heading", { name: "Payment sent" }).waitFor();
@@ -134,7 +168,9 @@ describe("Send money", () => {
     await payeeContext.close();
   });
 
-  it("pays an external IBAN: a wrong IBAN is refused in the browser, the right one is quoted and sent", { timeout: 120_000 }, async () => {
+  it("pays an external IBAN: a wrong IBAN is refused in the browser, the right one is quoted and sent", {
+    timeout: 120_000,
+  }, async () => {
     const page = payerTab;
     await page.goto("/payments/send");
     await page.getByRole("heading", { name: "Send money", level: 1 }).waitFor();
@@ -149,7 +185,11 @@ describe("Send money", () => {
       if (new URL(request.url()).pathname === "/v1/payments/quote") quotes += 1;
     });
     await page.getByRole("button", { name: "Review payment" }).click();
-    await page.getByText("beneficiary.accountNumber looks like an IBAN but is not a valid one: check its length and check digits").waitFor();
+    await page
+      .getByText(
+        "beneficiary.accountNumber looks like an IBAN but is not a valid one: check its length and check digits",
+      )
+      .waitFor();
     expect(await page.getByLabel("Account number or IBAN", { exact: true }).getAttribute("aria-invalid")).toBe("true");
     expect(quotes).toBe(0);
     await page.getByLabel("Bank's country (two letters, e.g. DE)").fill("FR");
@@ -167,15 +207,39 @@ describe("Send money", () => {
     await screenshot(page, "send-money-iban");
   });
 
-  it("the payments list filters and searches; a payment's detail shows its timeline, routing and fee", { timeout: 120_000 }, async () => {
+  it("the payments list filters and searches; a payment's detail shows its timeline, routing and fee", {
+    timeout: 120_000,
+  }, async () => {
     // Set-up through the API: one payment to the payee, followed until it completes.
-    const from = (await call<{ data: { id: string; currency: string }[] }>(payer, "GET", "/api/v1/ledger/accounts")).data.find((account) => account.currency === "USD")!.id;
+    const from = (
+      await call<{ data: { id: string; currency: string }[] }>(payer, "GET", "/api/v1/ledger/accounts")
+    ).data.find((account) => account.currency === "USD")!.id;
     const userId = payerId();
     const key = succeedingPaymentKey(userId, "groceries");
-    const created = await call<{ payment: { paymentId: string } }>(payer, "POST", "/v1/payments", { userId, fromAccountId: from, amount: "12.00", currency: "USD", toEmail: payeeEmail(), description: "Groceries with Luigi" }, key);
+    const created = await call<{ payment: { paymentId: string } }>(
+      payer,
+      "POST",
+      "/v1/payments",
+      {
+        userId,
+        fromAccountId: from,
+        amount: "12.00",
+        currency: "USD",
+        toEmail: payeeEmail(),
+        description: "Groceries with Luigi",
+      },
+      key,
+    );
     const paymentId = created.payment.paymentId;
-    await expect.poll(async () => (await call<{ data: { status: string } }>(payer, "GET", `/v1/payments/${paymentId}`)).data.status, { timeout: 60_000, interval: 250 }).toMatch(/^(completed|failed|parked)$/);
-    expect((await call<{ data: { status: string } }>(payer, "GET", `/v1/payments/${paymentId}`)).data.status).toBe("completed");
+    await expect
+      .poll(
+        async () => (await call<{ data: { status: string } }>(payer, "GET", `/v1/payments/${paymentId}`)).data.status,
+        { timeout: 60_000, interval: 250 },
+      )
+      .toMatch(/^(completed|failed|parked)$/);
+    expect((await call<{ data: { status: string } }>(payer, "GET", `/v1/payments/${paymentId}`)).data.status).toBe(
+      "completed",
+    );
 
     const page = payerTab;
     await page.goto("/payments");
@@ -201,7 +265,8 @@ describe("Send money", () => {
 
     await page.getByRole("heading", { name: "Payment details", level: 1 }).waitFor();
     const timeline = page.getByRole("list", { name: "Payment timeline, oldest first" });
-    for (const kind of ["created", "held", "attempt_started", "attempt_succeeded", "posted"]) await timeline.locator(`li[data-kind="${kind}"]`).first().waitFor();
+    for (const kind of ["created", "held", "attempt_started", "attempt_succeeded", "posted"])
+      await timeline.locator(`li[data-kind="${kind}"]`).first().waitFor();
     await page.getByRole("heading", { name: "Routing decision" }).waitFor();
     await page.getByRole("list", { name: "Eligible rails" }).getByText("(chosen)").waitFor();
     await page.getByText(/^Charged on completion/).waitFor();

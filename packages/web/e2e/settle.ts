@@ -12,7 +12,11 @@ const LOADING_TEXT = /\b(Loading|Checking)\b/;
 /** Resolves once every finite animation and transition has finished; endless ones (spinners) do not count. */
 export async function waitForAnimationsFinished(page: Page): Promise<void> {
   await page.waitForFunction(() =>
-    document.getAnimations().every((animation) => animation.playState !== "running" || animation.effect?.getComputedTiming().endTime === Infinity),
+    document
+      .getAnimations()
+      .every(
+        (animation) => animation.playState !== "running" || animation.effect?.getComputedTiming().endTime === Infinity,
+      ),
   );
 }
 
@@ -63,5 +67,7 @@ export async function scrollToAndWait(page: Page, y: number): Promise<void> {
 
 /** Waits for the page to render two more frames (real frames: not for pages under page.clock). */
 export async function nextFrames(page: Page): Promise<void> {
-  await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
+  await page.evaluate(
+    () => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))),
+  );
 }

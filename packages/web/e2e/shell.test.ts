@@ -1,6 +1,15 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DESKTOP, MOBILE, launchBrowser, newContext, newPage, registerSession, screenshot, type StoredSession } from "./harness";
+import {
+  DESKTOP,
+  MOBILE,
+  launchBrowser,
+  newContext,
+  newPage,
+  registerSession,
+  screenshot,
+  type StoredSession,
+} from "./harness";
 import { waitForAnimationsFinished } from "./settle";
 
 interface Box {
@@ -80,7 +89,8 @@ describe("routes", () => {
       await context.close();
       return result;
     };
-    const overlap = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+    const overlap = (a: Box, b: Box) =>
+      a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 
     const phone = await boxes(MOBILE);
     expect(overlap(phone.dialog, phone.toast), JSON.stringify(phone)).toBe(false);
@@ -157,7 +167,9 @@ describe("navigation", () => {
     await developers.click();
     expect(await platform.getAttribute("aria-expanded")).toBe("false");
     expect(await developers.getAttribute("aria-expanded")).toBe("true");
-    expect(await page.getByRole("menuitem", { name: /Quick Start/ }).getAttribute("href")).toBe("/developers/quickstart");
+    expect(await page.getByRole("menuitem", { name: /Quick Start/ }).getAttribute("href")).toBe(
+      "/developers/quickstart",
+    );
     expect(await page.locator("[role='menu'] [aria-disabled='true']").count()).toBe(0);
     expect(await page.locator("[role='menu']").getByText("Coming soon").count()).toBe(0);
     await page.mouse.click(640, 600);
@@ -235,10 +247,14 @@ describe("navigation", () => {
     const close = page.getByRole("button", { name: "Close menu" });
     expect(await close.getAttribute("aria-expanded")).toBe("true");
     await page.locator("#mobile-menu").getByRole("button", { name: "Developers" }).click();
-    expect(await page.locator("#mobile-menu").getByRole("link", { name: "Quick Start" }).getAttribute("href")).toBe("/developers/quickstart");
+    expect(await page.locator("#mobile-menu").getByRole("link", { name: "Quick Start" }).getAttribute("href")).toBe(
+      "/developers/quickstart",
+    );
     expect(await page.locator("#mobile-menu").getByText("Coming soon").count()).toBe(0);
     await page.locator("#mobile-menu").getByRole("button", { name: "Platform" }).click();
-    expect(await page.locator("#mobile-menu").getByRole("link", { name: "Analytics & Insights" }).getAttribute("href")).toBe("/ledger?tab=analytics");
+    expect(
+      await page.locator("#mobile-menu").getByRole("link", { name: "Analytics & Insights" }).getAttribute("href"),
+    ).toBe("/ledger?tab=analytics");
     await screenshot(page, "mobile-menu");
     await page.locator("#mobile-menu").getByRole("link", { name: "Core Ledger" }).click();
     await page.getByRole("heading", { name: "Authentication Required" }).waitFor();

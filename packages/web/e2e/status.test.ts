@@ -1,6 +1,14 @@
 import type { Browser, Page, Request } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MOBILE, launchBrowser, newContext, registerSession, screenshot, type ContextOptions, type StoredSession } from "./harness";
+import {
+  MOBILE,
+  launchBrowser,
+  newContext,
+  registerSession,
+  screenshot,
+  type ContextOptions,
+  type StoredSession,
+} from "./harness";
 import { nextFrames, settleTasks } from "./settle";
 
 let browser: Browser;
@@ -30,7 +38,9 @@ async function openStatus(page: Page) {
 const requestCount = async (page: Page) => Number(await page.getByTestId("metric-requests").getAttribute("data-value"));
 
 async function waitForPanel(page: Page) {
-  await page.waitForFunction(() => document.querySelector('[data-testid="metric-requests"]')?.getAttribute("data-value") !== "");
+  await page.waitForFunction(
+    () => document.querySelector('[data-testid="metric-requests"]')?.getAttribute("data-value") !== "",
+  );
   await page.getByTestId("metrics-sparkline").waitFor();
 }
 
@@ -47,7 +57,10 @@ describe("/status", () => {
     await page.getByRole("heading", { name: "All Systems Operational" }).waitFor();
     expect(await page.getByTestId("status-banner").getAttribute("data-status")).toBe("ok");
     await waitForOperationalCards(page);
-    const cards = page.getByRole("list").filter({ has: page.getByTestId("service-api") }).getByRole("listitem");
+    const cards = page
+      .getByRole("list")
+      .filter({ has: page.getByTestId("service-api") })
+      .getByRole("listitem");
     expect(await cards.count()).toBe(4);
     for (const name of ["API", "Database", "Object Storage", "Authentication"]) {
       await page.getByRole("heading", { level: 3, name, exact: true }).waitFor();
@@ -92,7 +105,9 @@ describe("/status", () => {
     // Counted over the last hour: over a minute, earlier tests' requests on this shared stack
     // slide out of the window while the test waits, and the count can fall as it rises.
     await page.getByLabel("Window").selectOption("3600");
-    await page.waitForFunction(() => document.querySelector('[data-testid="metrics-sparkline"]')?.getAttribute("aria-label")?.includes("last hour"));
+    await page.waitForFunction(() =>
+      document.querySelector('[data-testid="metrics-sparkline"]')?.getAttribute("aria-label")?.includes("last hour"),
+    );
     const before = await requestCount(page);
     const firstAsOf = await page.getByTestId("performance-panel").getAttribute("data-as-of");
 
@@ -106,7 +121,8 @@ describe("/status", () => {
     expect(statuses.filter((status) => status === 404)).toHaveLength(5);
 
     await page.waitForFunction(
-      (minimum) => Number(document.querySelector('[data-testid="metric-requests"]')?.getAttribute("data-value")) >= minimum,
+      (minimum) =>
+        Number(document.querySelector('[data-testid="metric-requests"]')?.getAttribute("data-value")) >= minimum,
       before + 20,
     );
     expect(await page.getByTestId("performance-panel").getAttribute("data-as-of")).not.toBe(firstAsOf);
@@ -188,7 +204,11 @@ describe("/status", () => {
     expect(await svg.getAttribute("data-orientation")).toBe("horizontal");
     expect(await svg.locator("[data-flow-dot]").count()).toBeGreaterThan(0);
     await page.getByRole("img", { name: /Stream topology/ }).waitFor();
-    const clock = () => svg.evaluate((element) => ({ paused: (element as SVGSVGElement).animationsPaused(), time: (element as SVGSVGElement).getCurrentTime() }));
+    const clock = () =>
+      svg.evaluate((element) => ({
+        paused: (element as SVGSVGElement).animationsPaused(),
+        time: (element as SVGSVGElement).getCurrentTime(),
+      }));
 
     expect(await svg.getAttribute("data-flow")).toBe("running");
     const running1 = await clock();
@@ -197,7 +217,8 @@ describe("/status", () => {
     await svg.evaluate(
       (element, from) =>
         new Promise<void>((resolve) => {
-          const check = () => ((element as SVGSVGElement).getCurrentTime() > from ? resolve() : requestAnimationFrame(check));
+          const check = () =>
+            (element as SVGSVGElement).getCurrentTime() > from ? resolve() : requestAnimationFrame(check);
           check();
         }),
       running1.time,

@@ -6,7 +6,7 @@ import "./session/themeStore";
 import { App } from "./App";
 
 const container = document.getElementById("root");
-if (!container) throw new Error("index.html must contain <div id=\"root\">");
+if (!container) throw new Error('index.html must contain <div id="root">');
 
 createRoot(container).render(
   <StrictMode>

@@ -4,10 +4,27 @@ import { conflict, forbidden, notFound } from "../shared/errors";
 import { parseWith } from "../shared/validation";
 import { CURRENCIES, toDecimalString, type Currency } from "../money/model";
 import { getAccounts } from "../ledger/accounts";
-import { changeJournalStatus, ExtraItemsRefused, isSystemAccountId, Journal, JournalReplay, loadJournal, requireOwnedJournal, type JournalReply } from "../ledger/journals";
+import {
+  changeJournalStatus,
+  ExtraItemsRefused,
+  isSystemAccountId,
+  Journal,
+  JournalReplay,
+  loadJournal,
+  requireOwnedJournal,
+  type JournalReply,
+} from "../ledger/journals";
 import { isLedgerId } from "../ledger/model";
 import { aboveAmount, depositDecisionKey, depositDraftPartition, DEPOSIT_DRAFT_SHARDS } from "./keys";
-import { APPROVAL_MESSAGES, DecisionInput, DecisionRecord, DEPOSIT_QUEUE_MAX, needsSecondApprover, type DepositApproval, type Reviewer } from "./model";
+import {
+  APPROVAL_MESSAGES,
+  DecisionInput,
+  DecisionRecord,
+  DEPOSIT_QUEUE_MAX,
+  needsSecondApprover,
+  type DepositApproval,
+  type Reviewer,
+} from "./model";
 import { readThresholds, thresholdFor } from "./thresholds";
 
 /**
@@ -30,7 +47,8 @@ export async function requireOwnerMayPost(ctx: CoreContext, ownerId: string, jou
   const journal = await requireOwnedJournal(ctx, ownerId, journalId);
   if (journal.type !== "deposit" || journal.status !== "draft") return;
   const threshold = await thresholdFor(ctx, "deposit", journal.currency);
-  if (needsSecondApprover(threshold, journal.total_amount)) throw secondApproverRequired(APPROVAL_MESSAGES.depositNeedsSecondApprover(threshold, journal.currency));
+  if (needsSecondApprover(threshold, journal.total_amount))
+    throw secondApproverRequired(APPROVAL_MESSAGES.depositNeedsSecondApprover(threshold, journal.currency));
 }
 
 /** Why `reviewer` may not decide this deposit, or null when they may. */
@@ -65,7 +83,10 @@ function approvalOf(journal: Journal, thresholdMinor: number, reviewer: Reviewer
  * (`has_more` says there are more: decide some to see the rest). One range read per currency and
  * shard of the index.
  */
-export async function listDepositApprovals(ctx: CoreContext, reviewer: Reviewer): Promise<{ items: DepositApproval[]; has_more: boolean }> {
+export async function listDepositApprovals(
+  ctx: CoreContext,
+  reviewer: Reviewer,
+): Promise<{ items: DepositApproval[]; has_more: boolean }> {
   const { table } = await readThresholds(ctx);
   const currencies = Object.keys(CURRENCIES) as Currency[];
   const reads = currencies.flatMap((currency) =>
@@ -75,18 +96,27 @@ export async function listDepositApprovals(ctx: CoreContext, reviewer: Reviewer)
           TableName: ctx.db.table,
           IndexName: "gsi2",
           KeyConditionExpression: "gsi2pk = :pk AND gsi2sk >= :above",
-          ExpressionAttributeValues: { ":pk": depositDraftPartition(currency, shard), ":above": aboveAmount(table.deposit[currency]) },
+          ExpressionAttributeValues: {
+            ":pk": depositDraftPartition(currency, shard),
+            ":above": aboveAmount(table.deposit[currency]),
+          },
           Limit: DEPOSIT_QUEUE_MAX,
         }),
       );
-      const journals = (reply.Items ?? []).map((item) => Journal.parse(item)).filter((journal) => journal.type === "deposit" && journal.status === "draft");
+      const journals = (reply.Items ?? [])
+        .map((item) => Journal.parse(item))
+        .filter((journal) => journal.type === "deposit" && journal.status === "draft");
       return { journals, more: reply.LastEvaluatedKey !== undefined };
     }),
   );
   const results = await Promise.all(reads);
-  const journals = results.flatMap((result) => result.journals).sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : a.id < b.id ? -1 : 1));
+  const journals = results
+    .flatMap((result) => result.journals)
+    .sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : a.id < b.id ? -1 : 1));
   return {
-    items: journals.slice(0, DEPOSIT_QUEUE_MAX).map((journal) => approvalOf(journal, table.deposit[journal.currency], reviewer)),
+    items: journals
+      .slice(0, DEPOSIT_QUEUE_MAX)
+      .map((journal) => approvalOf(journal, table.deposit[journal.currency], reviewer)),
     has_more: journals.length > DEPOSIT_QUEUE_MAX || results.some((result) => result.more),
   };
 }
@@ -97,12 +127,18 @@ export async function listDepositApprovals(ctx: CoreContext, reviewer: Reviewer)
  * draft above the threshold; 403 `second_approver_required` when the administrator made the
  * deposit or owns its account.
  */
-export async function decideDeposit(ctx: CoreContext, journalId: string, reviewer: Reviewer, body: unknown): Promise<{ decision: DecisionRecord; transaction: JournalReply }> {
+export async function decideDeposit(
+  ctx: CoreContext,
+  journalId: string,
+  reviewer: Reviewer,
+  body: unknown,
+): Promise<{ decision: DecisionRecord; transaction: JournalReply }> {
   const input = parseWith(DecisionInput, body);
   const journal = isLedgerId(journalId) ? await loadJournal(ctx, journalId) : null;
   if (!journal || journal.type !== "deposit") throw notFound(APPROVAL_MESSAGES.depositNotFound, "deposit_not_found");
   const threshold = await thresholdFor(ctx, "deposit", journal.currency);
-  if (journal.status !== "draft" || !needsSecondApprover(threshold, journal.total_amount)) throw conflict(APPROVAL_MESSAGES.notAwaitingDeposit, "deposit_not_awaiting_approval");
+  if (journal.status !== "draft" || !needsSecondApprover(threshold, journal.total_amount))
+    throw conflict(APPROVAL_MESSAGES.notAwaitingDeposit, "deposit_not_awaiting_approval");
   const why = cannotDecide(journal, reviewer);
   if (why) throw secondApproverRequired(why);
 
@@ -119,12 +155,26 @@ export async function decideDeposit(ctx: CoreContext, journalId: string, reviewe
       (ids) => getAccounts(ctx, ids),
       {
         extraItems: (at) => {
-          recorded = { decision: input.decision, reason: input.reason, decided_by: { id: reviewer.id, email: reviewer.email, name: reviewer.name }, decided_at: at };
+          recorded = {
+            decision: input.decision,
+            reason: input.reason,
+            decided_by: { id: reviewer.id, email: reviewer.email, name: reviewer.name },
+            decided_at: at,
+          };
           return [
             {
               Put: {
                 TableName: ctx.db.table,
-                Item: { ...depositDecisionKey(journal.id, at), entity: "deposit_decision", journal_id: journal.id, owner_id: journal.owner_id, amount_minor: journal.total_amount, currency: journal.currency, threshold_minor: threshold, ...recorded },
+                Item: {
+                  ...depositDecisionKey(journal.id, at),
+                  entity: "deposit_decision",
+                  journal_id: journal.id,
+                  owner_id: journal.owner_id,
+                  amount_minor: journal.total_amount,
+                  currency: journal.currency,
+                  threshold_minor: threshold,
+                  ...recorded,
+                },
                 ConditionExpression: "attribute_not_exists(pk)",
               },
             },
@@ -133,7 +183,8 @@ export async function decideDeposit(ctx: CoreContext, journalId: string, reviewe
       },
     );
   } catch (error) {
-    if (error instanceof ExtraItemsRefused) throw conflict(APPROVAL_MESSAGES.notAwaitingDeposit, "deposit_not_awaiting_approval");
+    if (error instanceof ExtraItemsRefused)
+      throw conflict(APPROVAL_MESSAGES.notAwaitingDeposit, "deposit_not_awaiting_approval");
     throw error;
   }
   const decision = recorded as DecisionRecord | null;

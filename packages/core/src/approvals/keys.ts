@@ -6,7 +6,10 @@ import { createHash } from "node:crypto";
 export const thresholdsKey = () => ({ pk: "FOUREYES", sk: "THRESHOLDS" });
 
 /** An administrator's decision on a deposit draft: its own partition per journal, one item per decision. */
-export const depositDecisionKey = (journalId: string, at: string) => ({ pk: `FOUREYES#TX#${journalId}`, sk: `DECISION#${at}` });
+export const depositDecisionKey = (journalId: string, at: string) => ({
+  pk: `FOUREYES#TX#${journalId}`,
+  sk: `DECISION#${at}`,
+});
 
 /**
  * Deposit drafts, by currency and amount, for the administrators' approval queue: a sparse index
@@ -36,7 +39,10 @@ export interface IndexedJournal {
 /** The index attributes of a journal: set on a deposit draft, none otherwise. */
 export function depositDraftIndex(journal: IndexedJournal): { gsi2pk?: string; gsi2sk?: string } {
   if (journal.type !== "deposit" || journal.status !== "draft") return {};
-  return { gsi2pk: depositDraftPartition(journal.currency, shardOf(journal.id)), gsi2sk: `${padAmount(journal.total_amount)}#${journal.created_at}#${journal.id}` };
+  return {
+    gsi2pk: depositDraftPartition(journal.currency, shardOf(journal.id)),
+    gsi2sk: `${padAmount(journal.total_amount)}#${journal.created_at}#${journal.id}`,
+  };
 }
 
 /** The lowest sort key strictly above `thresholdMinor` in a deposit-draft partition. */

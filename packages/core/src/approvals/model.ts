@@ -19,9 +19,11 @@ export type FourEyesKind = z.infer<typeof FourEyesKind>;
 export type ThresholdTable = Record<FourEyesKind, Record<Currency, number>>;
 
 /** Whether an amount needs a second person: strictly above the threshold. */
-export const needsSecondApprover = (thresholdMinor: number, amountMinor: number): boolean => amountMinor > thresholdMinor;
+export const needsSecondApprover = (thresholdMinor: number, amountMinor: number): boolean =>
+  amountMinor > thresholdMinor;
 
-const money = (minor: number, currency: Currency) => `${Number(toDecimalString(minor, currency)).toLocaleString("en-US", { minimumFractionDigits: CURRENCIES[currency], maximumFractionDigits: CURRENCIES[currency] })} ${currency}`;
+const money = (minor: number, currency: Currency) =>
+  `${Number(toDecimalString(minor, currency)).toLocaleString("en-US", { minimumFractionDigits: CURRENCIES[currency], maximumFractionDigits: CURRENCIES[currency] })} ${currency}`;
 
 export const APPROVAL_MESSAGES = {
   /** The owner's post refused: what they read, and what happens next. */
@@ -45,7 +47,11 @@ export const thresholdText = money;
 export const DecisionInput = z
   .object({
     decision: z.enum(["approve", "reject"], { error: "decision must be approve or reject" }),
-    reason: z.string({ error: APPROVAL_MESSAGES.reason }).trim().min(1, APPROVAL_MESSAGES.reason).max(500, APPROVAL_MESSAGES.reason),
+    reason: z
+      .string({ error: APPROVAL_MESSAGES.reason })
+      .trim()
+      .min(1, APPROVAL_MESSAGES.reason)
+      .max(500, APPROVAL_MESSAGES.reason),
   })
   .strict();
 export type DecisionInput = z.infer<typeof DecisionInput>;
@@ -79,7 +85,9 @@ export const ThresholdEditInput = z
   .object({
     kind: FourEyesKind,
     currency: Currency,
-    amount: z.union([z.string(), z.number()], { error: APPROVAL_MESSAGES.thresholdAmount }).describe("Decimal string or number, > 0"),
+    amount: z
+      .union([z.string(), z.number()], { error: APPROVAL_MESSAGES.thresholdAmount })
+      .describe("Decimal string or number, > 0"),
   })
   .strict();
 export type ThresholdEditInput = z.infer<typeof ThresholdEditInput>;
@@ -88,7 +96,10 @@ export type ThresholdEditInput = z.infer<typeof ThresholdEditInput>;
 export const DepositApproval = z.object({
   journal_id: z.string(),
   owner_id: z.string(),
-  created_by: z.object({ id: z.string(), name: z.string() }).nullable().describe("Who made the draft (null for drafts made without a user)"),
+  created_by: z
+    .object({ id: z.string(), name: z.string() })
+    .nullable()
+    .describe("Who made the draft (null for drafts made without a user)"),
   account_id: z.string(),
   account_name: z.string(),
   amount: z.string(),

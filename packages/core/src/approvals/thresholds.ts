@@ -7,7 +7,15 @@ import { parseWith } from "../shared/validation";
 import { CURRENCIES, parseAmount, toDecimalString, type Currency } from "../money/model";
 import { DEFAULT_FOUR_EYES_THRESHOLDS } from "./default-thresholds";
 import { thresholdsKey } from "./keys";
-import { APPROVAL_MESSAGES, FOUR_EYES_KINDS, ThresholdEditInput, type FourEyesKind, type Reviewer, type ThresholdsView, type ThresholdTable } from "./model";
+import {
+  APPROVAL_MESSAGES,
+  FOUR_EYES_KINDS,
+  ThresholdEditInput,
+  type FourEyesKind,
+  type Reviewer,
+  type ThresholdsView,
+  type ThresholdTable,
+} from "./model";
 
 /**
  * The four-eyes thresholds: the seeded defaults, overlaid by what administrators set (one
@@ -31,7 +39,8 @@ function defaultTable(): ThresholdTable {
     table[kind] = {} as Record<Currency, number>;
     for (const currency of CURRENCY_CODES) {
       const parsed = parseAmount(DEFAULT_FOUR_EYES_THRESHOLDS[kind][currency], currency);
-      if (!parsed.ok) throw new Error(`Default four-eyes threshold ${kind} ${currency} is not an amount: ${parsed.message}`);
+      if (!parsed.ok)
+        throw new Error(`Default four-eyes threshold ${kind} ${currency} is not an amount: ${parsed.message}`);
       table[kind][currency] = parsed.minor;
     }
   }
@@ -50,7 +59,9 @@ export interface Thresholds {
 
 export async function readThresholds(ctx: CoreContext): Promise<Thresholds> {
   const table = defaultTable();
-  const reply = await ctx.db.doc.send(new GetCommand({ TableName: ctx.db.table, Key: thresholdsKey(), ConsistentRead: true }));
+  const reply = await ctx.db.doc.send(
+    new GetCommand({ TableName: ctx.db.table, Key: thresholdsKey(), ConsistentRead: true }),
+  );
   if (!reply.Item) return { table, version: 0, updatedAt: null, updatedBy: null };
   const stored = StoredThresholds.parse(reply.Item);
   for (const kind of FOUR_EYES_KINDS) {
@@ -70,7 +81,12 @@ export async function thresholdFor(ctx: CoreContext, kind: FourEyesKind, currenc
 export function thresholdsView(thresholds: Thresholds): ThresholdsView {
   return {
     thresholds: FOUR_EYES_KINDS.flatMap((kind) =>
-      CURRENCY_CODES.map((currency) => ({ kind, currency, amount: toDecimalString(thresholds.table[kind][currency], currency), amount_minor: thresholds.table[kind][currency] })),
+      CURRENCY_CODES.map((currency) => ({
+        kind,
+        currency,
+        amount: toDecimalString(thresholds.table[kind][currency], currency),
+        amount_minor: thresholds.table[kind][currency],
+      })),
     ),
     version: thresholds.version,
     updated_at: thresholds.updatedAt,
@@ -84,19 +100,30 @@ export async function updateThreshold(ctx: CoreContext, reviewer: Reviewer, body
   const amount = parseAmount(input.amount, input.currency);
   if (!amount.ok) throw badRequest(`${APPROVAL_MESSAGES.thresholdAmount}: ${amount.message}`, "invalid_amount");
   const current = await readThresholds(ctx);
-  const table: ThresholdTable = { ...current.table, [input.kind]: { ...current.table[input.kind], [input.currency]: amount.minor } };
+  const table: ThresholdTable = {
+    ...current.table,
+    [input.kind]: { ...current.table[input.kind], [input.currency]: amount.minor },
+  };
   const at = ctx.clock().toISOString();
   try {
     await ctx.db.doc.send(
       new PutCommand({
         TableName: ctx.db.table,
-        Item: { ...thresholdsKey(), entity: "four_eyes_thresholds", thresholds: table, version: current.version + 1, updated_at: at, updated_by: reviewer.email },
+        Item: {
+          ...thresholdsKey(),
+          entity: "four_eyes_thresholds",
+          thresholds: table,
+          version: current.version + 1,
+          updated_at: at,
+          updated_by: reviewer.email,
+        },
         ConditionExpression: current.version === 0 ? "attribute_not_exists(pk)" : "version = :seen",
         ...(current.version === 0 ? {} : { ExpressionAttributeValues: { ":seen": current.version } }),
       }),
     );
   } catch (error) {
-    if (isAwsError(error, "ConditionalCheckFailedException")) throw conflict(APPROVAL_MESSAGES.thresholdsChanged, "thresholds_changed");
+    if (isAwsError(error, "ConditionalCheckFailedException"))
+      throw conflict(APPROVAL_MESSAGES.thresholdsChanged, "thresholds_changed");
     throw error;
   }
   return { table, version: current.version + 1, updatedAt: at, updatedBy: reviewer.email };

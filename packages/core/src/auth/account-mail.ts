@@ -42,7 +42,9 @@ export function passwordChangedMail(to: string, how: "changed" | "reset"): MailM
     subject: `Your ${PRODUCT_NAME} password was ${how}`,
     text: [
       `The password of your ${PRODUCT_NAME} account (${maskEmail(to)}) was just ${how}.`,
-      how === "changed" ? "Every other session of the account was signed out." : "Every session of the account was signed out.",
+      how === "changed"
+        ? "Every other session of the account was signed out."
+        : "Every session of the account was signed out.",
       "",
       "If this was not you, reset your password now from the sign-in dialog (Forgot password?) and contact support.",
     ].join("\n"),

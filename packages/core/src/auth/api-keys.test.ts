@@ -17,10 +17,22 @@ let retired: CoreContext;
 let ownerId: string;
 beforeAll(async () => {
   ctx = await createTestContext();
-  const withKeys = (API_KEY_HASH_KEYS: string): CoreContext => ({ ...ctx, config: { ...ctx.config, API_KEY_HASH_KEYS: loadConfig({ API_KEY_HASH_KEYS }).API_KEY_HASH_KEYS } });
+  const withKeys = (API_KEY_HASH_KEYS: string): CoreContext => ({
+    ...ctx,
+    config: { ...ctx.config, API_KEY_HASH_KEYS: loadConfig({ API_KEY_HASH_KEYS }).API_KEY_HASH_KEYS },
+  });
   rotating = withKeys(rotatedKeyring("t2", TEST_KEYS.API_KEY_HASH_KEYS));
   retired = withKeys(rotatedKeyring("t2", TEST_KEYS.API_KEY_HASH_KEYS).split(",")[0]!);
-  ownerId = (await register(ctx, { email: "rotating-keys@example.com", password: "long enough pw", first_name: "K", last_name: "R", phone: null, date_of_birth: null })).user.id;
+  ownerId = (
+    await register(ctx, {
+      email: "rotating-keys@example.com",
+      password: "long enough pw",
+      first_name: "K",
+      last_name: "R",
+      phone: null,
+      date_of_birth: null,
+    })
+  ).user.id;
 });
 afterAll(async () => ctx.dispose());
 
@@ -40,13 +52,24 @@ describe("API keys across a key rotation", () => {
     expect(during).toMatchObject({ sub: ownerId, apiKeyId: created.id, role: "user" });
     const moved = await storedItems(created.id);
     expect(moved).toHaveLength(1);
-    expect(moved[0]).toMatchObject({ hash_version: "t2", id: created.id, name: "made before", created_at: created.created_at, last_used_at: expect.any(String) });
+    expect(moved[0]).toMatchObject({
+      hash_version: "t2",
+      id: created.id,
+      name: "made before",
+      created_at: created.created_at,
+      last_used_at: expect.any(String),
+    });
     expect(moved[0]!.pk).not.toBe(before[0]!.pk);
 
     // Moved, so retiring t1 does not end it; it stays one key in the owner's list.
     expect((await authenticateApiKey(retired, created.key)).apiKeyId).toBe(created.id);
     expect((await listApiKeys(retired, ownerId)).filter((key) => key.id === created.id)).toHaveLength(1);
-    await assertCredentialActive(retired, { kind: "api_key", userId: ownerId, keyId: created.id, scopes: created.scopes });
+    await assertCredentialActive(retired, {
+      kind: "api_key",
+      userId: ownerId,
+      keyId: created.id,
+      scopes: created.scopes,
+    });
   });
 
   it("a key not used before its version is retired stops working", async () => {
@@ -64,8 +87,11 @@ describe("API keys across a key rotation", () => {
     const old = await createApiKey(ctx, ownerId, { name: "moved then revoked" });
     await authenticateApiKey(rotating, old.key);
     expect((await revokeApiKey(rotating, ownerId, old.id)).revoked_at).not.toBeNull();
-    for (const context of [ctx, rotating, retired]) await expect(authenticateApiKey(context, old.key)).rejects.toMatchObject({ status: 401 });
-    await expect(assertCredentialActive(rotating, { kind: "api_key", userId: ownerId, keyId: old.id, scopes: old.scopes })).rejects.toMatchObject({ status: 401 });
+    for (const context of [ctx, rotating, retired])
+      await expect(authenticateApiKey(context, old.key)).rejects.toMatchObject({ status: 401 });
+    await expect(
+      assertCredentialActive(rotating, { kind: "api_key", userId: ownerId, keyId: old.id, scopes: old.scopes }),
+    ).rejects.toMatchObject({ status: 401 });
   });
 
   it("a revoked key is not moved, and two uses at once move it once", async () => {

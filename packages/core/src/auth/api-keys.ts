@@ -48,11 +48,14 @@ const StoredApiKey = ApiKeyView.extend({
   scopes: z
     .array(z.string())
     .optional()
-    .transform((stored): ApiKeyScope[] => (stored === undefined ? [...DEFAULT_API_KEY_SCOPES] : normaliseScopes(stored))),
+    .transform((stored): ApiKeyScope[] =>
+      stored === undefined ? [...DEFAULT_API_KEY_SCOPES] : normaliseScopes(stored),
+    ),
 });
 type StoredApiKey = z.infer<typeof StoredApiKey>;
 
-const hashOf = (version: KeyVersion, key: string) => createHmac("sha256", version.key(LABEL)).update(key).digest("base64url");
+const hashOf = (version: KeyVersion, key: string) =>
+  createHmac("sha256", version.key(LABEL)).update(key).digest("base64url");
 
 export const isApiKey = (bearer: string): boolean => bearer.startsWith(API_KEY_PREFIX);
 
@@ -66,7 +69,10 @@ async function ownerKeys(ctx: CoreContext, ownerId: string) {
     ExpressionAttributeValues: { ":pk": apiKeysByOwner(ownerId).gsi1pk },
     ScanIndexForward: false,
   });
-  return items.map((item) => ({ itemKey: { pk: String(item.pk), sk: String(item.sk) }, stored: StoredApiKey.parse(item) }));
+  return items.map((item) => ({
+    itemKey: { pk: String(item.pk), sk: String(item.sk) },
+    stored: StoredApiKey.parse(item),
+  }));
 }
 
 export async function listApiKeys(ctx: CoreContext, ownerId: string): Promise<ApiKeyView[]> {
@@ -74,7 +80,13 @@ export async function listApiKeys(ctx: CoreContext, ownerId: string): Promise<Ap
 }
 
 function apiKeyItem(version: KeyVersion, key: string, stored: StoredApiKey) {
-  return { ...apiKeyKey(hashOf(version, key)), ...apiKeysByOwner(stored.owner_id, stored.created_at, stored.id), entity: "api_key", ...stored, hash_version: version.version };
+  return {
+    ...apiKeyKey(hashOf(version, key)),
+    ...apiKeysByOwner(stored.owner_id, stored.created_at, stored.id),
+    entity: "api_key",
+    ...stored,
+    hash_version: version.version,
+  };
 }
 
 /**
@@ -82,7 +94,11 @@ function apiKeyItem(version: KeyVersion, key: string, stored: StoredApiKey) {
  * only place its secret ever appears. Every attempt counts against the owner's creation limit
  * (account-limits.ts), a refused one too.
  */
-export async function createApiKey(ctx: CoreContext, ownerId: string, body: unknown): Promise<ApiKeyView & { key: string }> {
+export async function createApiKey(
+  ctx: CoreContext,
+  ownerId: string,
+  body: unknown,
+): Promise<ApiKeyView & { key: string }> {
   await limitAccountChange(ctx, "apiKeyCreation", ownerId);
   const input = parseWith(CreateApiKeyInput, body);
   const active = (await ownerKeys(ctx, ownerId)).filter((entry) => entry.stored.revoked_at === null);
@@ -109,7 +125,12 @@ export async function createApiKey(ctx: CoreContext, ownerId: string, body: unkn
       ConditionExpression: "attribute_not_exists(pk)",
     }),
   );
-  ctx.logger.info("api key created", { owner_id: ownerId, key_id: stored.id, prefix: stored.prefix, scopes: stored.scopes });
+  ctx.logger.info("api key created", {
+    owner_id: ownerId,
+    key_id: stored.id,
+    prefix: stored.prefix,
+    scopes: stored.scopes,
+  });
   return { ...view(stored), key };
 }
 
@@ -119,7 +140,8 @@ const REVOKE_ATTEMPTS = 4;
 export async function revokeApiKey(ctx: CoreContext, ownerId: string, keyId: string): Promise<ApiKeyView> {
   const revokedAt = ctx.clock().toISOString();
   for (let attempt = 1; attempt <= REVOKE_ATTEMPTS; attempt++) {
-    const found = keyId.length <= 64 ? (await ownerKeys(ctx, ownerId)).find((entry) => entry.stored.id === keyId) : undefined;
+    const found =
+      keyId.length <= 64 ? (await ownerKeys(ctx, ownerId)).find((entry) => entry.stored.id === keyId) : undefined;
     if (!found) throw notFound("API key not found", "api_key_not_found");
     if (found.stored.revoked_at) return view(found.stored);
     try {
@@ -148,7 +170,11 @@ export async function revokeApiKey(ctx: CoreContext, ownerId: string, keyId: str
  * every so often. Keys are never deleted, so a key missing from the owner's list is not theirs.
  * Answers the key's scopes (a stream ticket acts with them).
  */
-export async function assertApiKeyActive(ctx: CoreContext, ownerId: string, keyId: string): Promise<{ scopes: ApiKeyScope[] }> {
+export async function assertApiKeyActive(
+  ctx: CoreContext,
+  ownerId: string,
+  keyId: string,
+): Promise<{ scopes: ApiKeyScope[] }> {
   const invalid = () => unauthorized("Invalid or revoked API key", "invalid_api_key");
   const found = (await ownerKeys(ctx, ownerId)).find((entry) => entry.stored.id === keyId);
   if (!found || found.stored.revoked_at) throw invalid();
@@ -160,7 +186,10 @@ export async function assertApiKeyActive(ctx: CoreContext, ownerId: string, keyI
  * The owner an API key acts for, as a session would: the user must still exist, and the role is
  * always `user`. Unknown, malformed and revoked keys are the same 401.
  */
-export async function authenticateApiKey(ctx: CoreContext, key: string): Promise<{ sub: string; role: "user"; user: PublicUser; apiKeyId: string; scopes: ApiKeyScope[] }> {
+export async function authenticateApiKey(
+  ctx: CoreContext,
+  key: string,
+): Promise<{ sub: string; role: "user"; user: PublicUser; apiKeyId: string; scopes: ApiKeyScope[] }> {
   const invalid = () => unauthorized("Invalid or revoked API key", "invalid_api_key");
   if (!KEY_SHAPE.test(key)) throw invalid();
   const found = await findByKey(ctx, key);
@@ -172,7 +201,13 @@ export async function authenticateApiKey(ctx: CoreContext, key: string): Promise
   const keyring = ctx.config.API_KEY_HASH_KEYS;
   if (found.version !== keyring.current) await rekey(ctx, key, found);
   else await touch(ctx, found.itemKey, stored);
-  return { sub: owner.id, role: "user", user: { ...toPublicUser(owner), role: "user" }, apiKeyId: stored.id, scopes: stored.scopes };
+  return {
+    sub: owner.id,
+    role: "user",
+    user: { ...toPublicUser(owner), role: "user" },
+    apiKeyId: stored.id,
+    scopes: stored.scopes,
+  };
 }
 
 interface FoundKey {
@@ -185,7 +220,9 @@ interface FoundKey {
 async function findByKey(ctx: CoreContext, key: string): Promise<FoundKey | null> {
   for (const version of ctx.config.API_KEY_HASH_KEYS.versions) {
     const itemKey = apiKeyKey(hashOf(version, key));
-    const reply = await ctx.db.doc.send(new GetCommand({ TableName: ctx.db.table, Key: itemKey, ConsistentRead: true }));
+    const reply = await ctx.db.doc.send(
+      new GetCommand({ TableName: ctx.db.table, Key: itemKey, ConsistentRead: true }),
+    );
     if (reply.Item) return { version, itemKey, stored: StoredApiKey.parse(reply.Item) };
   }
   return null;
@@ -199,12 +236,22 @@ async function findByKey(ctx: CoreContext, key: string): Promise<FoundKey | null
  */
 async function rekey(ctx: CoreContext, key: string, found: FoundKey): Promise<void> {
   const current = ctx.config.API_KEY_HASH_KEYS.current;
-  const moved: StoredApiKey = { ...found.stored, last_used_at: ctx.clock().toISOString(), hash_version: current.version };
+  const moved: StoredApiKey = {
+    ...found.stored,
+    last_used_at: ctx.clock().toISOString(),
+    hash_version: current.version,
+  };
   try {
     await ctx.db.doc.send(
       new TransactWriteCommand({
         TransactItems: [
-          { Put: { TableName: ctx.db.table, Item: apiKeyItem(current, key, moved), ConditionExpression: "attribute_not_exists(pk)" } },
+          {
+            Put: {
+              TableName: ctx.db.table,
+              Item: apiKeyItem(current, key, moved),
+              ConditionExpression: "attribute_not_exists(pk)",
+            },
+          },
           {
             Delete: {
               TableName: ctx.db.table,
@@ -216,7 +263,12 @@ async function rekey(ctx: CoreContext, key: string, found: FoundKey): Promise<vo
         ],
       }),
     );
-    ctx.logger.info("api key re-keyed", { owner_id: found.stored.owner_id, key_id: found.stored.id, from: found.version.version, to: current.version });
+    ctx.logger.info("api key re-keyed", {
+      owner_id: found.stored.owner_id,
+      key_id: found.stored.id,
+      from: found.version.version,
+      to: current.version,
+    });
   } catch (error) {
     if (cancellationCodes(error) === null) ctx.logger.warn("api key re-key failed", { error });
   }
@@ -237,6 +289,7 @@ async function touch(ctx: CoreContext, itemKey: { pk: string; sk: string }, stor
       }),
     );
   } catch (error) {
-    if (!isAwsError(error, "ConditionalCheckFailedException")) ctx.logger.warn("api key last-used update failed", { error });
+    if (!isAwsError(error, "ConditionalCheckFailedException"))
+      ctx.logger.warn("api key last-used update failed", { error });
   }
 }

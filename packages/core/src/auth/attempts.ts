@@ -58,7 +58,12 @@ const normaliseEmail = (email: string) => email.trim().toLowerCase();
  * attempts (so many addresses) to trip, and even then the victim still signs in from any
  * address that has signed in to the account in the last 30 days.
  */
-export async function limitAuthAttempt(ctx: CoreContext, action: AuthAction, ip: string, email: string | null): Promise<void> {
+export async function limitAuthAttempt(
+  ctx: CoreContext,
+  action: AuthAction,
+  ip: string,
+  email: string | null,
+): Promise<void> {
   const rules = attemptRules(ctx, action);
   const now = ctx.clock();
   await consumeRateLimit(ctx.db, rules.address, rateLimitSubject(ip), now);
@@ -75,5 +80,11 @@ export async function limitAuthAttempt(ctx: CoreContext, action: AuthAction, ip:
 
 /** After a successful sign-in: this address is the account's own, exempt from the account-wide limit. */
 export async function rememberSignInAddress(ctx: CoreContext, ip: string, email: string): Promise<void> {
-  await rememberSubject(ctx.db, KNOWN_ADDRESS_SCOPE, rateLimitSubject(normaliseEmail(email), ip), ctx.clock(), KNOWN_ADDRESS_DAYS * 24 * 60 * 60);
+  await rememberSubject(
+    ctx.db,
+    KNOWN_ADDRESS_SCOPE,
+    rateLimitSubject(normaliseEmail(email), ip),
+    ctx.clock(),
+    KNOWN_ADDRESS_DAYS * 24 * 60 * 60,
+  );
 }

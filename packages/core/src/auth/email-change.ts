@@ -31,7 +31,8 @@ const LABEL = "fintech/email-change-token/v1";
 export const EMAIL_CHANGE_TTL_SECONDS = 60 * 60;
 const PRODUCT = "Fintech Platform";
 
-const hashOf = (version: KeyVersion, token: string) => createHmac("sha256", version.key(LABEL)).update(token).digest("base64url");
+const hashOf = (version: KeyVersion, token: string) =>
+  createHmac("sha256", version.key(LABEL)).update(token).digest("base64url");
 
 const PendingEmailChange = z.object({
   user_id: z.string(),
@@ -97,7 +98,8 @@ function changeRequestedNotice(to: string, newEmail: string): MailMessage {
 /** A 403 unless `password` is the user's current password. */
 export async function assertCurrentPassword(user: StoredUser, password: string | undefined): Promise<void> {
   if (password === undefined || password.length === 0) throw badRequest(AUTH_MESSAGES.currentPasswordRequired);
-  if (!(await verifyPassword(password, user.password_hash))) throw forbidden(AUTH_MESSAGES.currentPasswordWrong, "invalid_current_password");
+  if (!(await verifyPassword(password, user.password_hash)))
+    throw forbidden(AUTH_MESSAGES.currentPasswordWrong, "invalid_current_password");
 }
 
 /**
@@ -107,7 +109,9 @@ export async function assertCurrentPassword(user: StoredUser, password: string |
  */
 export async function requestEmailChange(ctx: CoreContext, user: StoredUser, newEmail: string): Promise<void> {
   if (newEmail === user.email) return;
-  const taken = await ctx.db.doc.send(new GetCommand({ TableName: ctx.db.table, Key: emailKey(newEmail), ConsistentRead: true }));
+  const taken = await ctx.db.doc.send(
+    new GetCommand({ TableName: ctx.db.table, Key: emailKey(newEmail), ConsistentRead: true }),
+  );
   const token = randomBytes(32).toString("base64url");
   const now = ctx.clock();
   const pending: PendingEmailChange = {
@@ -125,7 +129,12 @@ export async function requestEmailChange(ctx: CoreContext, user: StoredUser, new
         {
           Put: {
             TableName: ctx.db.table,
-            Item: { ...emailChangeKey(hashOf(version, token)), entity: "email_change", hash_version: version.version, ...pending },
+            Item: {
+              ...emailChangeKey(hashOf(version, token)),
+              entity: "email_change",
+              hash_version: version.version,
+              ...pending,
+            },
             ConditionExpression: "attribute_not_exists(pk)",
           },
         },
@@ -140,7 +149,10 @@ export async function requestEmailChange(ctx: CoreContext, user: StoredUser, new
 const invalidLink = () => badRequest(AUTH_MESSAGES.emailConfirmationInvalid, "invalid_confirmation");
 
 /** The pending change a link's secret stands for, under the newest hash version that has it. */
-async function findPending(ctx: CoreContext, token: string): Promise<{ key: { pk: string; sk: string }; pending: PendingEmailChange } | null> {
+async function findPending(
+  ctx: CoreContext,
+  token: string,
+): Promise<{ key: { pk: string; sk: string }; pending: PendingEmailChange } | null> {
   for (const version of ctx.config.API_KEY_HASH_KEYS.versions) {
     const key = emailChangeKey(hashOf(version, token));
     const reply = await ctx.db.doc.send(new GetCommand({ TableName: ctx.db.table, Key: key, ConsistentRead: true }));

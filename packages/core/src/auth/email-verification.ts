@@ -26,15 +26,26 @@ const VERIFICATION_LINK: LinkKind = { label: "fintech/email-verification-token/v
 
 type TransactItem = NonNullable<TransactWriteCommandInput["TransactItems"]>[number];
 
-const PendingVerification = z.object({ user_id: z.string(), email: z.string(), created_at: z.string(), expires_at: z.number().int() });
+const PendingVerification = z.object({
+  user_id: z.string(),
+  email: z.string(),
+  created_at: z.string(),
+  expires_at: z.number().int(),
+});
 
 /** The pending verification and its mail, as transaction items: put them in the transaction that creates the address. */
-export function verificationItems(ctx: CoreContext, user: Pick<StoredUser, "id" | "email" | "first_name">): TransactItem[] {
+export function verificationItems(
+  ctx: CoreContext,
+  user: Pick<StoredUser, "id" | "email" | "first_name">,
+): TransactItem[] {
   return verificationLink(ctx, user).items;
 }
 
 /** A new verification link's secret and the items that store it and mail it. */
-export function verificationLink(ctx: CoreContext, user: Pick<StoredUser, "id" | "email" | "first_name">): { token: string; items: TransactItem[] } {
+export function verificationLink(
+  ctx: CoreContext,
+  user: Pick<StoredUser, "id" | "email" | "first_name">,
+): { token: string; items: TransactItem[] } {
   const token = newLinkToken();
   const now = ctx.clock();
   const { key, hashVersion } = linkItemKey(ctx, VERIFICATION_LINK, token);
@@ -46,7 +57,13 @@ export function verificationLink(ctx: CoreContext, user: Pick<StoredUser, "id" |
   };
   const link = appLink(ctx.config, EMAIL_VERIFICATION_PATH, { token });
   const items: TransactItem[] = [
-    { Put: { TableName: ctx.db.table, Item: { ...key, entity: "email_verification", hash_version: hashVersion, ...pending }, ConditionExpression: "attribute_not_exists(pk)" } },
+    {
+      Put: {
+        TableName: ctx.db.table,
+        Item: { ...key, entity: "email_verification", hash_version: hashVersion, ...pending },
+        ConditionExpression: "attribute_not_exists(pk)",
+      },
+    },
     queueMail(ctx, verificationMail(user.email, user.first_name, link, EMAIL_VERIFICATION_TTL_SECONDS)),
   ];
   return { token, items };
@@ -64,7 +81,8 @@ export async function resendVerification(ctx: CoreContext, userId: string): Prom
 const invalidLink = () => badRequest(AUTH_MESSAGES.emailVerificationInvalid, "invalid_verification");
 
 /** A user as verified now (kept as it was when already verified). */
-export const verifiedNow = (ctx: CoreContext, user: StoredUser): StoredUser["email_verified_at"] => user.email_verified_at ?? ctx.clock().toISOString();
+export const verifiedNow = (ctx: CoreContext, user: StoredUser): StoredUser["email_verified_at"] =>
+  user.email_verified_at ?? ctx.clock().toISOString();
 
 /**
  * Uses a verification link: the account's email becomes verified and the link is used up, in one

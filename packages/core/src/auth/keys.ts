@@ -2,7 +2,10 @@
 export const userKey = (userId: string) => ({ pk: `USER#${userId}`, sk: "PROFILE" });
 export const emailKey = (email: string) => ({ pk: `EMAIL#${email.toLowerCase()}`, sk: "EMAIL" });
 /** All users, newest first, for admin listings. */
-export const usersIndex = (createdAt: string, userId: string) => ({ gsi1pk: "USERS", gsi1sk: `${createdAt}#${userId}` });
+export const usersIndex = (createdAt: string, userId: string) => ({
+  gsi1pk: "USERS",
+  gsi1sk: `${createdAt}#${userId}`,
+});
 /**
  * An API key is stored under the hash of its secret (the key itself is never stored), so the
  * bearer check is one GetItem; the owner's keys are listed through gsi1, newest first.
@@ -16,7 +19,10 @@ export const apiKeysByOwner = (ownerId: string, createdAt?: string, keyId?: stri
 export const emailChangeKey = (tokenHash: string) => ({ pk: `EMAILCHANGE#${tokenHash}`, sk: "EMAILCHANGE" });
 /** A signed-in session's record (its device, when it was created and last seen), beside its user's profile. */
 export const SESSION_SORT_PREFIX = "SESSION#";
-export const sessionKey = (userId: string, sessionId: string) => ({ pk: `USER#${userId}`, sk: `${SESSION_SORT_PREFIX}${sessionId}` });
+export const sessionKey = (userId: string, sessionId: string) => ({
+  pk: `USER#${userId}`,
+  sk: `${SESSION_SORT_PREFIX}${sessionId}`,
+});
 /** A pending password reset, under the hash of its link's secret. */
 export const passwordResetKey = (tokenHash: string) => ({ pk: `PWRESET#${tokenHash}`, sk: "PWRESET" });
 /** A pending email verification, under the hash of its link's secret. */

@@ -39,11 +39,7 @@ export const Role = z.enum(["user", "admin"]);
 export type Role = z.infer<typeof Role>;
 
 const requiredText = (message: string, max = 100) =>
-  z
-    .string({ error: message })
-    .trim()
-    .min(1, message)
-    .max(max, `Must be at most ${max} characters`);
+  z.string({ error: message }).trim().min(1, message).max(max, `Must be at most ${max} characters`);
 
 const email = (requiredMessage: string) =>
   z
@@ -107,17 +103,23 @@ export type LoginInput = z.infer<typeof LoginInput>;
 export const ProfileUpdateInput = z
   .object({
     email: email(AUTH_MESSAGES.invalidEmail).optional(),
-    current_password: z.string({ error: AUTH_MESSAGES.currentPasswordRequired }).max(256, AUTH_MESSAGES.currentPasswordWrong).optional(),
+    current_password: z
+      .string({ error: AUTH_MESSAGES.currentPasswordRequired })
+      .max(256, AUTH_MESSAGES.currentPasswordWrong)
+      .optional(),
     first_name: requiredText("First name cannot be empty").optional(),
     last_name: requiredText("Last name cannot be empty").optional(),
     phone: optionalPhone.optional(),
     date_of_birth: optionalDateOfBirth.optional(),
   })
   .strict()
-  .refine((input) => input.email === undefined || (input.current_password !== undefined && input.current_password.length > 0), {
-    message: AUTH_MESSAGES.currentPasswordRequired,
-    path: ["current_password"],
-  });
+  .refine(
+    (input) => input.email === undefined || (input.current_password !== undefined && input.current_password.length > 0),
+    {
+      message: AUTH_MESSAGES.currentPasswordRequired,
+      path: ["current_password"],
+    },
+  );
 export type ProfileUpdateInput = z.infer<typeof ProfileUpdateInput>;
 
 /** The secret of an email-change link: 32 random bytes, base64url. */
@@ -149,11 +151,17 @@ const oneTimeToken = (message: string) =>
 /** POST /auth/password: a signed-in user changes their password. */
 export const PasswordChangeInput = z
   .object({
-    current_password: z.string({ error: AUTH_MESSAGES.passwordCurrentRequired }).min(1, AUTH_MESSAGES.passwordCurrentRequired).max(256, AUTH_MESSAGES.currentPasswordWrong),
+    current_password: z
+      .string({ error: AUTH_MESSAGES.passwordCurrentRequired })
+      .min(1, AUTH_MESSAGES.passwordCurrentRequired)
+      .max(256, AUTH_MESSAGES.currentPasswordWrong),
     new_password: newPassword(AUTH_MESSAGES.newPasswordRequired),
   })
   .strict()
-  .refine((input) => input.current_password !== input.new_password, { message: AUTH_MESSAGES.newPasswordSameAsCurrent, path: ["new_password"] });
+  .refine((input) => input.current_password !== input.new_password, {
+    message: AUTH_MESSAGES.newPasswordSameAsCurrent,
+    path: ["new_password"],
+  });
 export type PasswordChangeInput = z.infer<typeof PasswordChangeInput>;
 
 /** POST /auth/password-reset/request: the address to send a reset link to (answered the same whatever it is). */
@@ -234,7 +242,16 @@ export const MAX_ACTIVE_API_KEYS = 20;
  * it needs). Rails and the profile are read-only to keys: their writes are an administrator's or
  * need a signed-in session. No scope lets a key change the sign-in email, the password or keys.
  */
-export const API_KEY_SCOPES = ["ledger:read", "ledger:write", "payments:read", "payments:write", "kyc:read", "kyc:write", "rails:read", "profile:read"] as const;
+export const API_KEY_SCOPES = [
+  "ledger:read",
+  "ledger:write",
+  "payments:read",
+  "payments:write",
+  "kyc:read",
+  "kyc:write",
+  "rails:read",
+  "profile:read",
+] as const;
 export const ApiKeyScope = z.enum(API_KEY_SCOPES, { error: `Unknown scope; scopes are ${API_KEY_SCOPES.join(", ")}` });
 export type ApiKeyScope = z.infer<typeof ApiKeyScope>;
 
@@ -258,10 +275,15 @@ export const API_KEY_SCOPE_DESCRIPTIONS: Record<ApiKeyScope, string> = {
 export const DEFAULT_API_KEY_SCOPES: readonly ApiKeyScope[] = API_KEY_SCOPES;
 
 /** The scopes as given, each once, in the catalogue's order. */
-export const normaliseScopes = (scopes: readonly string[]): ApiKeyScope[] => API_KEY_SCOPES.filter((scope) => scopes.includes(scope));
+export const normaliseScopes = (scopes: readonly string[]): ApiKeyScope[] =>
+  API_KEY_SCOPES.filter((scope) => scopes.includes(scope));
 
 export const CreateApiKeyInput = z.object({
-  name: z.string({ error: "A name is required" }).trim().min(1, "A name is required").max(100, "Name must be at most 100 characters"),
+  name: z
+    .string({ error: "A name is required" })
+    .trim()
+    .min(1, "A name is required")
+    .max(100, "Name must be at most 100 characters"),
   scopes: z
     .array(ApiKeyScope, { error: "scopes must be a list of scopes" })
     .min(1, "Choose at least one scope")

@@ -18,16 +18,25 @@ export interface LinkKind {
 
 export const newLinkToken = (): string => randomBytes(32).toString("base64url");
 
-const hashOf = (version: KeyVersion, label: string, token: string) => createHmac("sha256", version.key(label)).update(token).digest("base64url");
+const hashOf = (version: KeyVersion, label: string, token: string) =>
+  createHmac("sha256", version.key(label)).update(token).digest("base64url");
 
 /** Where a new link's item goes (under the newest key version), and that version's name. */
-export function linkItemKey(ctx: CoreContext, kind: LinkKind, token: string): { key: { pk: string; sk: string }; hashVersion: string } {
+export function linkItemKey(
+  ctx: CoreContext,
+  kind: LinkKind,
+  token: string,
+): { key: { pk: string; sk: string }; hashVersion: string } {
   const version = ctx.config.API_KEY_HASH_KEYS.current;
   return { key: kind.keyOf(hashOf(version, kind.label, token)), hashVersion: version.version };
 }
 
 /** The pending item a link's secret stands for, under the newest retained key version that has it. */
-export async function findLinkItem(ctx: CoreContext, kind: LinkKind, token: string): Promise<{ key: { pk: string; sk: string }; item: Record<string, unknown> } | null> {
+export async function findLinkItem(
+  ctx: CoreContext,
+  kind: LinkKind,
+  token: string,
+): Promise<{ key: { pk: string; sk: string }; item: Record<string, unknown> } | null> {
   if (token.length !== ONE_TIME_TOKEN_LENGTH) return null;
   for (const version of ctx.config.API_KEY_HASH_KEYS.versions) {
     const key = kind.keyOf(hashOf(version, kind.label, token));

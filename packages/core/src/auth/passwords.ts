@@ -32,7 +32,12 @@ const RESET_LINK: LinkKind = { label: "fintech/password-reset-token/v1", keyOf: 
 /** A user id no user has (randomUUID never makes the nil UUID). */
 const NO_USER_ID = "00000000-0000-0000-0000-000000000000";
 
-const PendingReset = z.object({ user_id: z.string(), email: z.string(), created_at: z.string(), expires_at: z.number().int() });
+const PendingReset = z.object({
+  user_id: z.string(),
+  email: z.string(),
+  created_at: z.string(),
+  expires_at: z.number().int(),
+});
 
 /** The user after a password change: the new hash, and every session of the old epoch over. */
 async function withNewPassword(ctx: CoreContext, before: StoredUser, newPassword: string): Promise<StoredUser> {
@@ -51,7 +56,11 @@ async function withNewPassword(ctx: CoreContext, before: StoredUser, newPassword
  * `invalid_current_password`), then the new hash and a new session epoch are written with a
  * notice to the address. Answers the user as changed, for the caller to start the new epoch's session.
  */
-export async function changePassword(ctx: CoreContext, userId: string, input: PasswordChangeInput): Promise<StoredUser> {
+export async function changePassword(
+  ctx: CoreContext,
+  userId: string,
+  input: PasswordChangeInput,
+): Promise<StoredUser> {
   const before = await requireUser(ctx.db, userId);
   await assertCurrentPassword(before, input.current_password);
   const after = await withNewPassword(ctx, before, input.new_password);
@@ -72,19 +81,39 @@ export async function requestPasswordReset(ctx: CoreContext, email: string, clie
   // The same reads either way: an unknown address reads a user no one has.
   if (!user) await findUserById(ctx.db, NO_USER_ID);
   if (!user) {
-    await ctx.db.doc.send(new TransactWriteCommand({ TransactItems: [queueMail(ctx, passwordResetNoAccountMail(email))] }));
+    await ctx.db.doc.send(
+      new TransactWriteCommand({ TransactItems: [queueMail(ctx, passwordResetNoAccountMail(email))] }),
+    );
     ctx.logger.info("password reset requested", { known: false });
     return;
   }
   const token = newLinkToken();
   const now = ctx.clock();
   const { key, hashVersion } = linkItemKey(ctx, RESET_LINK, token);
-  const pending: z.infer<typeof PendingReset> = { user_id: user.id, email: user.email, created_at: now.toISOString(), expires_at: epochSeconds(now) + PASSWORD_RESET_TTL_SECONDS };
+  const pending: z.infer<typeof PendingReset> = {
+    user_id: user.id,
+    email: user.email,
+    created_at: now.toISOString(),
+    expires_at: epochSeconds(now) + PASSWORD_RESET_TTL_SECONDS,
+  };
   await ctx.db.doc.send(
     new TransactWriteCommand({
       TransactItems: [
-        { Put: { TableName: ctx.db.table, Item: { ...key, entity: "password_reset", hash_version: hashVersion, ...pending }, ConditionExpression: "attribute_not_exists(pk)" } },
-        queueMail(ctx, passwordResetMail(user.email, appLink(ctx.config, PASSWORD_RESET_PATH, { token }), PASSWORD_RESET_TTL_SECONDS)),
+        {
+          Put: {
+            TableName: ctx.db.table,
+            Item: { ...key, entity: "password_reset", hash_version: hashVersion, ...pending },
+            ConditionExpression: "attribute_not_exists(pk)",
+          },
+        },
+        queueMail(
+          ctx,
+          passwordResetMail(
+            user.email,
+            appLink(ctx.config, PASSWORD_RESET_PATH, { token }),
+            PASSWORD_RESET_TTL_SECONDS,
+          ),
+        ),
       ],
     }),
   );
@@ -105,9 +134,15 @@ export async function resetPassword(ctx: CoreContext, token: string, newPassword
   if (!found || !pending.success || pending.data.expires_at <= epochSeconds(ctx.clock())) throw invalidLink();
   const before = await findUserById(ctx.db, pending.data.user_id);
   if (!before || before.email !== pending.data.email) throw invalidLink();
-  const after: StoredUser = { ...(await withNewPassword(ctx, before, newPassword)), email_verified_at: verifiedNow(ctx, before) };
+  const after: StoredUser = {
+    ...(await withNewPassword(ctx, before, newPassword)),
+    email_verified_at: verifiedNow(ctx, before),
+  };
   await replaceUser(ctx.db, before, after, {
-    also: [{ Delete: { TableName: ctx.db.table, Key: found.key, ConditionExpression: "attribute_exists(pk)" } }, queueMail(ctx, passwordChangedMail(after.email, "reset"))],
+    also: [
+      { Delete: { TableName: ctx.db.table, Key: found.key, ConditionExpression: "attribute_exists(pk)" } },
+      queueMail(ctx, passwordChangedMail(after.email, "reset")),
+    ],
     alsoRefused: invalidLink,
   });
   ctx.logger.info("password reset", { user_id: before.id });

@@ -14,10 +14,25 @@ import { assertCurrentPassword, requestEmailChange } from "./email-change";
 import { verificationItems } from "./email-verification";
 import { decoyHash, hashPassword, verifyPassword } from "./password";
 import { changePassword } from "./passwords";
-import { deleteSessionRecord, findSessionRecord, listSessions, recordSession, touchSession, type SessionOrigin } from "./session-records";
+import {
+  deleteSessionRecord,
+  findSessionRecord,
+  listSessions,
+  recordSession,
+  touchSession,
+  type SessionOrigin,
+} from "./session-records";
 import { isSessionActive, sessionEpoch, signOutSession } from "./sessions";
 import { issueToken, newSessionId, verifyToken, type TokenClaims } from "./token";
-import { findUserByEmail, findUserById, insertUser, replaceUser, requireUser, toPublicUser, type StoredUser } from "./users";
+import {
+  findUserByEmail,
+  findUserById,
+  insertUser,
+  replaceUser,
+  requireUser,
+  toPublicUser,
+  type StoredUser,
+} from "./users";
 import type { PasswordChangeInput, SessionView } from "./model";
 
 export interface Session {
@@ -37,19 +52,40 @@ export type { SessionOrigin } from "./session-records";
  * A new session of the user's current epoch (sessions.ts), signed with the newest session key,
  * and its record for the sessions list (a re-issued session keeps its start and device).
  */
-async function startSession(ctx: CoreContext, user: StoredUser, origin: SessionOrigin = {}, carried: { createdAt?: string; device?: string } = {}): Promise<Session> {
+async function startSession(
+  ctx: CoreContext,
+  user: StoredUser,
+  origin: SessionOrigin = {},
+  carried: { createdAt?: string; device?: string } = {},
+): Promise<Session> {
   const sid = newSessionId(sessionEpoch(user));
-  const { token, expires_at, exp } = await issueToken(user, ctx.config.SESSION_KEYS, ctx.config.TOKEN_TTL_SECONDS, ctx.clock(), { sid });
+  const { token, expires_at, exp } = await issueToken(
+    user,
+    ctx.config.SESSION_KEYS,
+    ctx.config.TOKEN_TTL_SECONDS,
+    ctx.clock(),
+    { sid },
+  );
   await recordSession(ctx, user.id, sid, exp, { origin, ...carried });
   return { token, expires_at, user: toPublicUser(user) };
 }
 
 /** Creates the account, mails a link to verify its address, and signs it in. */
-export async function register(ctx: CoreContext, input: RegisterInput, role: Role = "user", origin: SessionOrigin = {}): Promise<Session> {
+export async function register(
+  ctx: CoreContext,
+  input: RegisterInput,
+  role: Role = "user",
+  origin: SessionOrigin = {},
+): Promise<Session> {
   return startSession(ctx, await createUser(ctx, input, role), origin);
 }
 
-async function createUser(ctx: CoreContext, input: RegisterInput, role: Role, options: { verified?: boolean } = {}): Promise<StoredUser> {
+async function createUser(
+  ctx: CoreContext,
+  input: RegisterInput,
+  role: Role,
+  options: { verified?: boolean } = {},
+): Promise<StoredUser> {
   const now = ctx.clock().toISOString();
   const user: StoredUser = {
     id: newId(),
@@ -113,7 +149,11 @@ export interface ProfileUpdate {
  * Applies the profile's fields at once; a new email takes the current password and only starts
  * a change (email-change.ts), with the same outcome whether or not the address is taken.
  */
-export async function updateProfile(ctx: CoreContext, userId: string, changes: ProfileUpdateInput): Promise<ProfileUpdate> {
+export async function updateProfile(
+  ctx: CoreContext,
+  userId: string,
+  changes: ProfileUpdateInput,
+): Promise<ProfileUpdate> {
   const before = await requireUser(ctx.db, userId);
   const { email, current_password: currentPassword, ...fields } = changes;
   if (email !== undefined) {
@@ -125,7 +165,8 @@ export async function updateProfile(ctx: CoreContext, userId: string, changes: P
   if (given.length > 0) {
     const after: StoredUser = { ...before, ...Object.fromEntries(given), updated_at: ctx.clock().toISOString() };
     // Two edits in the same millisecond would defeat the version check.
-    if (after.updated_at === before.updated_at) after.updated_at = new Date(Date.parse(after.updated_at) + 1).toISOString();
+    if (after.updated_at === before.updated_at)
+      after.updated_at = new Date(Date.parse(after.updated_at) + 1).toISOString();
     await replaceUser(ctx.db, before, after);
     user = after;
   }
@@ -144,7 +185,8 @@ export async function ensureAdmin(
   const existing = await findUserByEmail(ctx.db, input.email);
   // No session is started: the command that calls this hands out no token. The operator who
   // runs it vouches for the address, so no verification mail goes out.
-  if (!existing) return { user: toPublicUser(await createUser(ctx, input, "admin", { verified: true })), created: true };
+  if (!existing)
+    return { user: toPublicUser(await createUser(ctx, input, "admin", { verified: true })), created: true };
   const after: StoredUser = {
     ...existing,
     role: "admin",
@@ -169,21 +211,40 @@ export interface CurrentSession {
  * (a password change, "sign out all other sessions"): the caller keeps working with the new token,
  * and the sessions list shows the same session (its start and device carried over).
  */
-async function continueSession(ctx: CoreContext, user: StoredUser, current: CurrentSession, origin: SessionOrigin): Promise<Session> {
+async function continueSession(
+  ctx: CoreContext,
+  user: StoredUser,
+  current: CurrentSession,
+  origin: SessionOrigin,
+): Promise<Session> {
   const record = await findSessionRecord(ctx, current.userId, current.sessionId);
-  const session = await startSession(ctx, user, origin, record ? { createdAt: record.created_at, device: record.device } : {});
+  const session = await startSession(
+    ctx,
+    user,
+    origin,
+    record ? { createdAt: record.created_at, device: record.device } : {},
+  );
   await deleteSessionRecord(ctx, current.userId, current.sessionId);
   return session;
 }
 
 /** A password change by its signed-in owner: every other session ends; this one continues with the new token. */
-export async function changePasswordAndContinue(ctx: CoreContext, current: CurrentSession, input: PasswordChangeInput, origin: SessionOrigin = {}): Promise<Session> {
+export async function changePasswordAndContinue(
+  ctx: CoreContext,
+  current: CurrentSession,
+  input: PasswordChangeInput,
+  origin: SessionOrigin = {},
+): Promise<Session> {
   const user = await changePassword(ctx, current.userId, input);
   return continueSession(ctx, user, current, origin);
 }
 
 /** "Sign out all other sessions": a new epoch, and this session continues with the new token. */
-export async function endOtherSessions(ctx: CoreContext, current: CurrentSession, origin: SessionOrigin = {}): Promise<Session> {
+export async function endOtherSessions(
+  ctx: CoreContext,
+  current: CurrentSession,
+  origin: SessionOrigin = {},
+): Promise<Session> {
   await limitAccountChange(ctx, "sessionChange", current.userId);
   await signOutSession(ctx, { ...current, everywhere: true });
   return continueSession(ctx, await requireUser(ctx.db, current.userId), current, origin);
@@ -195,12 +256,17 @@ export async function endSession(ctx: CoreContext, userId: string, sessionId: st
   const user = await requireUser(ctx.db, userId);
   const record = await findSessionRecord(ctx, userId, sessionId);
   const nowSeconds = Math.floor(ctx.clock().getTime() / 1000);
-  if (!record || record.expires_at <= nowSeconds || !isSessionActive(user, sessionId)) throw notFound(AUTH_MESSAGES.sessionNotFound, "session_not_found");
+  if (!record || record.expires_at <= nowSeconds || !isSessionActive(user, sessionId))
+    throw notFound(AUTH_MESSAGES.sessionNotFound, "session_not_found");
   await signOutSession(ctx, { userId, sessionId, expiresAt: record.expires_at });
   await deleteSessionRecord(ctx, userId, sessionId);
 }
 
 /** The user's sessions that are still on, the current one marked. */
-export async function sessionsOf(ctx: CoreContext, userId: string, currentSessionId: string | null): Promise<SessionView[]> {
+export async function sessionsOf(
+  ctx: CoreContext,
+  userId: string,
+  currentSessionId: string | null,
+): Promise<SessionView[]> {
   return listSessions(ctx, await requireUser(ctx.db, userId), currentSessionId);
 }

@@ -79,11 +79,22 @@ export async function recordSession(
     expires_at: expiresAt,
     device: described.device ?? describeDevice(described.origin?.userAgent),
   };
-  await ctx.db.doc.send(new PutCommand({ TableName: ctx.db.table, Item: { ...sessionKey(userId, sessionId), entity: "session", user_id: userId, ...record } }));
+  await ctx.db.doc.send(
+    new PutCommand({
+      TableName: ctx.db.table,
+      Item: { ...sessionKey(userId, sessionId), entity: "session", user_id: userId, ...record },
+    }),
+  );
 }
 
-export async function findSessionRecord(ctx: CoreContext, userId: string, sessionId: string): Promise<SessionRecord | null> {
-  const reply = await ctx.db.doc.send(new GetCommand({ TableName: ctx.db.table, Key: sessionKey(userId, sessionId), ConsistentRead: true }));
+export async function findSessionRecord(
+  ctx: CoreContext,
+  userId: string,
+  sessionId: string,
+): Promise<SessionRecord | null> {
+  const reply = await ctx.db.doc.send(
+    new GetCommand({ TableName: ctx.db.table, Key: sessionKey(userId, sessionId), ConsistentRead: true }),
+  );
   const parsed = SessionRecord.safeParse(reply.Item);
   return parsed.success ? parsed.data : null;
 }
@@ -127,7 +138,11 @@ export async function touchSession(ctx: CoreContext, userId: string, sessionId: 
 }
 
 /** The user's sessions that are still on, the current one first, then the most recently seen. */
-export async function listSessions(ctx: CoreContext, user: StoredUser, currentSessionId: string | null): Promise<SessionView[]> {
+export async function listSessions(
+  ctx: CoreContext,
+  user: StoredUser,
+  currentSessionId: string | null,
+): Promise<SessionView[]> {
   const reply = await ctx.db.doc.send(
     new QueryCommand({
       TableName: ctx.db.table,

@@ -15,7 +15,17 @@ beforeAll(async () => {
 afterAll(async () => ctx.dispose());
 
 const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
-const newUser = async (email: string) => (await register(ctx, { email, password: "long enough pw", first_name: "S", last_name: "T", phone: null, date_of_birth: null })).user.id;
+const newUser = async (email: string) =>
+  (
+    await register(ctx, {
+      email,
+      password: "long enough pw",
+      first_name: "S",
+      last_name: "T",
+      phone: null,
+      date_of_birth: null,
+    })
+  ).user.id;
 
 describe("signed-out sessions", () => {
   it("are dropped from the user item once their tokens have expired", async () => {
@@ -34,7 +44,8 @@ describe("signed-out sessions", () => {
   it(`stay at most ${MAX_REVOKED_SESSIONS}: one more ends every session (a new epoch) instead`, async () => {
     const userId = await newUser("overflow@example.com");
     const kept = newSessionId(0);
-    for (let i = 0; i < MAX_REVOKED_SESSIONS; i++) await signOutSession(ctx, { userId, sessionId: newSessionId(0), expiresAt: seconds(now) + 3600 });
+    for (let i = 0; i < MAX_REVOKED_SESSIONS; i++)
+      await signOutSession(ctx, { userId, sessionId: newSessionId(0), expiresAt: seconds(now) + 3600 });
     let user = (await findUserById(ctx.db, userId))!;
     expect(Object.keys(user.revoked_sessions ?? {})).toHaveLength(MAX_REVOKED_SESSIONS);
     expect(isSessionActive(user, kept)).toBe(true);
@@ -49,7 +60,9 @@ describe("signed-out sessions", () => {
   it("all land when they happen at once", async () => {
     const userId = await newUser("concurrent@example.com");
     const sessions = Array.from({ length: 3 }, () => newSessionId(0));
-    await Promise.all(sessions.map((sessionId) => signOutSession(ctx, { userId, sessionId, expiresAt: seconds(now) + 3600 })));
+    await Promise.all(
+      sessions.map((sessionId) => signOutSession(ctx, { userId, sessionId, expiresAt: seconds(now) + 3600 })),
+    );
     const user = (await findUserById(ctx.db, userId))!;
     for (const sessionId of sessions) expect(isSessionActive(user, sessionId)).toBe(false);
     expect(user.sessions_version).toBe(3);

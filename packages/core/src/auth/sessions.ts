@@ -50,7 +50,10 @@ function afterSignOut(user: StoredUser, signOut: SignOut, nowSeconds: number) {
   if (signOut.everywhere || live.length >= MAX_REVOKED_SESSIONS) {
     return { revoked_sessions: {}, session_epoch: sessionEpoch(user) + 1 };
   }
-  return { revoked_sessions: Object.fromEntries([...live, [signOut.sessionId, signOut.expiresAt]]), session_epoch: sessionEpoch(user) };
+  return {
+    revoked_sessions: Object.fromEntries([...live, [signOut.sessionId, signOut.expiresAt]]),
+    session_epoch: sessionEpoch(user),
+  };
 }
 
 /**
@@ -72,7 +75,12 @@ export async function signOutSession(ctx: CoreContext, signOut: SignOut): Promis
           Key: userKey(user.id),
           UpdateExpression: "SET revoked_sessions = :revoked, session_epoch = :epoch, sessions_version = :next",
           ConditionExpression: `attribute_exists(pk) AND ${unchanged.expression}`,
-          ExpressionAttributeValues: { ":revoked": next.revoked_sessions, ":epoch": next.session_epoch, ":next": (user.sessions_version ?? 0) + 1, ...unchanged.values },
+          ExpressionAttributeValues: {
+            ":revoked": next.revoked_sessions,
+            ":epoch": next.session_epoch,
+            ":next": (user.sessions_version ?? 0) + 1,
+            ...unchanged.values,
+          },
         }),
       );
       ctx.logger.info("signed out", { user_id: user.id, everywhere: next.session_epoch !== sessionEpoch(user) });

@@ -23,7 +23,11 @@ import { findUserById, toPublicUser } from "./users";
 const TICKET_LABEL = "fintech/stream-ticket/v1";
 const ticketSigner = (ctx: CoreContext): TokenSigner => ({ keys: ctx.config.CURSOR_KEYS, label: TICKET_LABEL });
 
-export async function issueStreamTicket(ctx: CoreContext, user: { id: string; role: Role }, credential: StreamCredential) {
+export async function issueStreamTicket(
+  ctx: CoreContext,
+  user: { id: string; role: Role },
+  credential: StreamCredential,
+) {
   const ttl = ctx.config.STREAM_TICKET_TTL_SECONDS;
   const claims = credential.kind === "session" ? { sid: credential.sessionId } : { akid: credential.keyId };
   const { token, expires_at } = await issueToken(user, ticketSigner(ctx), ttl, ctx.clock(), claims);
@@ -52,11 +56,21 @@ export async function redeemStreamTicket(ctx: CoreContext, ticket: string): Prom
     if (!user) throw invalid();
     if (claims.sid !== undefined && claims.akid === undefined) {
       if (!isSessionActive(user, claims.sid)) throw invalid();
-      return { userId: user.id, role: user.role, user: toPublicUser(user), credential: { kind: "session", userId: user.id, sessionId: claims.sid } };
+      return {
+        userId: user.id,
+        role: user.role,
+        user: toPublicUser(user),
+        credential: { kind: "session", userId: user.id, sessionId: claims.sid },
+      };
     }
     if (claims.akid !== undefined && claims.sid === undefined) {
       const { scopes } = await assertApiKeyActive(ctx, user.id, claims.akid);
-      return { userId: user.id, role: "user", user: { ...toPublicUser(user), role: "user" }, credential: { kind: "api_key", userId: user.id, keyId: claims.akid, scopes } };
+      return {
+        userId: user.id,
+        role: "user",
+        user: { ...toPublicUser(user), role: "user" },
+        credential: { kind: "api_key", userId: user.id, keyId: claims.akid, scopes },
+      };
     }
     throw invalid();
   } catch (error) {

@@ -11,7 +11,12 @@ const nowSeconds = Math.floor(now.getTime() / 1000);
 const user = { id: "user-1", role: "user" as const };
 
 /** A token signed by hand with a keyring version, for claims issueToken never makes. */
-async function handMade(keys: Keyring, version: string, claims: Record<string, unknown>, header: { kid?: string } = { kid: version }): Promise<string> {
+async function handMade(
+  keys: Keyring,
+  version: string,
+  claims: Record<string, unknown>,
+  header: { kid?: string } = { kid: version },
+): Promise<string> {
   const key = keys.find(version)!.key(SESSION_TOKEN_LABEL).toString("base64url");
   return sign(claims, { kty: "oct", alg: "HS256", k: key, ...header }, "HS256");
 }
@@ -26,7 +31,13 @@ describe("session tokens", () => {
     const { token, exp } = await issueToken(user, keyring(`${V2},${V1}`), 3600, now, { sid });
     const header = JSON.parse(Buffer.from(token.split(".")[0]!, "base64url").toString("utf8"));
     expect(header).toMatchObject({ alg: "HS256", kid: "2" });
-    expect(await verifyToken(token, keyring(`${V2},${V1}`), now)).toMatchObject({ sub: "user-1", role: "user", sid, iat: nowSeconds, exp });
+    expect(await verifyToken(token, keyring(`${V2},${V1}`), now)).toMatchObject({
+      sub: "user-1",
+      role: "user",
+      sid,
+      iat: nowSeconds,
+      exp,
+    });
   });
 
   it("are refused before their nbf, and accepted from it on (judged by the given clock)", async () => {
@@ -34,8 +45,12 @@ describe("session tokens", () => {
     const claims = { sub: "user-1", role: "user", iat: nowSeconds, exp: nowSeconds + 3600, sid: newSessionId(0) };
     await refused(await handMade(keys, "1", { ...claims, nbf: nowSeconds + 60 }), keys);
     const notBefore = await handMade(keys, "1", { ...claims, nbf: nowSeconds + 60 });
-    expect(await verifyToken(notBefore, keys, new Date((nowSeconds + 60) * 1000))).toMatchObject({ nbf: nowSeconds + 60 });
-    expect(await verifyToken(await handMade(keys, "1", { ...claims, nbf: nowSeconds }), keys, now)).toMatchObject({ sub: "user-1" });
+    expect(await verifyToken(notBefore, keys, new Date((nowSeconds + 60) * 1000))).toMatchObject({
+      nbf: nowSeconds + 60,
+    });
+    expect(await verifyToken(await handMade(keys, "1", { ...claims, nbf: nowSeconds }), keys, now)).toMatchObject({
+      sub: "user-1",
+    });
     await refused(await handMade(keys, "1", { ...claims, nbf: "soon" }), keys);
   });
 
@@ -64,9 +79,13 @@ describe("session tokens", () => {
 
   it("never verify for another use of the same keyring (a stream ticket is not a session)", async () => {
     const keys = keyring(V1);
-    const ticket = await issueToken(user, { keys, label: "fintech/stream-ticket/v1" }, 60, now, { sid: newSessionId(0) });
+    const ticket = await issueToken(user, { keys, label: "fintech/stream-ticket/v1" }, 60, now, {
+      sid: newSessionId(0),
+    });
     await refused(ticket.token, keys);
     const session = await issueToken(user, keys, 60, now, { sid: newSessionId(0) });
-    await expect(verifyToken(session.token, { keys, label: "fintech/stream-ticket/v1" }, now)).rejects.toMatchObject({ status: 401 });
+    await expect(verifyToken(session.token, { keys, label: "fintech/stream-ticket/v1" }, now)).rejects.toMatchObject({
+      status: 401,
+    });
   });
 });

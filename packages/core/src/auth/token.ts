@@ -85,7 +85,9 @@ export async function verifyToken(token: string, signer: TokenSigner | Keyring, 
   if (!version) throw invalid();
   let claims: TokenClaims;
   try {
-    claims = TokenClaims.parse(await verify(token, jwk(version, label), { alg: ALGORITHM, exp: false, iat: false, nbf: false }));
+    claims = TokenClaims.parse(
+      await verify(token, jwk(version, label), { alg: ALGORITHM, exp: false, iat: false, nbf: false }),
+    );
   } catch {
     throw invalid();
   }

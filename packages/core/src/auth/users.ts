@@ -26,12 +26,20 @@ export type StoredUser = z.infer<typeof StoredUser>;
 type TransactItems = NonNullable<TransactWriteCommandInput["TransactItems"]>;
 
 export function toPublicUser(user: StoredUser): PublicUser {
-  const { password_hash: _hidden, revoked_sessions: _revoked, session_epoch: _epoch, sessions_version: _version, email_verified_at: _verifiedAt, ...visible } = user;
+  const {
+    password_hash: _hidden,
+    revoked_sessions: _revoked,
+    session_epoch: _epoch,
+    sessions_version: _version,
+    email_verified_at: _verifiedAt,
+    ...visible
+  } = user;
   return { ...visible, email_verified: isEmailVerified(user) };
 }
 
 /** Whether the user proved they read mail at their current sign-in address. */
-export const isEmailVerified = (user: Pick<StoredUser, "email_verified_at">): boolean => typeof user.email_verified_at === "string" && user.email_verified_at.length > 0;
+export const isEmailVerified = (user: Pick<StoredUser, "email_verified_at">): boolean =>
+  typeof user.email_verified_at === "string" && user.email_verified_at.length > 0;
 
 function userItem(user: StoredUser) {
   return { ...userKey(user.id), ...usersIndex(user.created_at, user.id), entity: "user", ...user };
@@ -52,7 +60,13 @@ export async function insertUser(db: Database, user: StoredUser, also: TransactI
     await db.doc.send(
       new TransactWriteCommand({
         TransactItems: [
-          { Put: { TableName: db.table, Item: { ...emailKey(user.email), entity: "email", user_id: user.id }, ConditionExpression: "attribute_not_exists(pk)" } },
+          {
+            Put: {
+              TableName: db.table,
+              Item: { ...emailKey(user.email), entity: "email", user_id: user.id },
+              ConditionExpression: "attribute_not_exists(pk)",
+            },
+          },
           { Put: { TableName: db.table, Item: userItem(user), ConditionExpression: "attribute_not_exists(pk)" } },
           ...also,
         ],
@@ -87,7 +101,12 @@ export interface ReplaceOptions {
  * and the new one claimed in the same transaction; the version check refuses lost updates, a
  * sign-out in between included (its revocation would otherwise be written over).
  */
-export async function replaceUser(db: Database, before: StoredUser, after: StoredUser, options: ReplaceOptions = {}): Promise<void> {
+export async function replaceUser(
+  db: Database,
+  before: StoredUser,
+  after: StoredUser,
+  options: ReplaceOptions = {},
+): Promise<void> {
   const items: TransactItems = [
     {
       Put: {
@@ -101,7 +120,13 @@ export async function replaceUser(db: Database, before: StoredUser, after: Store
   if (after.email !== before.email) {
     items.push(
       { Delete: { TableName: db.table, Key: emailKey(before.email) } },
-      { Put: { TableName: db.table, Item: { ...emailKey(after.email), entity: "email", user_id: after.id }, ConditionExpression: "attribute_not_exists(pk)" } },
+      {
+        Put: {
+          TableName: db.table,
+          Item: { ...emailKey(after.email), entity: "email", user_id: after.id },
+          ConditionExpression: "attribute_not_exists(pk)",
+        },
+      },
     );
   }
   const ownItems = items.length;

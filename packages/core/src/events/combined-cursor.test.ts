@@ -19,8 +19,20 @@ describe("combined cursors", () => {
   });
 
   it("refuses unknown or repeated names, empty parts and oversized ids as invalid_event_id", () => {
-    for (const text of ["", "ledger", "=abc", "ledger=", "rails=abc", "ledger=a,ledger=b", "ledger=a,,kyc=b", `ledger=${"a".repeat(8_001)}`, "x".repeat(30_000)]) {
-      expect(() => splitCursors(text, NAMES), text.slice(0, 30)).toThrow(expect.objectContaining({ status: 400, code: "invalid_event_id" }));
+    for (const text of [
+      "",
+      "ledger",
+      "=abc",
+      "ledger=",
+      "rails=abc",
+      "ledger=a,ledger=b",
+      "ledger=a,,kyc=b",
+      `ledger=${"a".repeat(8_001)}`,
+      "x".repeat(30_000),
+    ]) {
+      expect(() => splitCursors(text, NAMES), text.slice(0, 30)).toThrow(
+        expect.objectContaining({ status: 400, code: "invalid_event_id" }),
+      );
     }
   });
 });

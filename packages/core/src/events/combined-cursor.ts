@@ -29,7 +29,8 @@ export function splitCursors(text: string, names: readonly string[]): Map<string
     const at = part.indexOf(NAME_SEPARATOR);
     const name = part.slice(0, at);
     const signed = part.slice(at + 1);
-    if (at < 1 || !names.includes(name) || parts.has(name) || signed.length === 0 || signed.length > MAX_CURSOR_LENGTH) throw invalid();
+    if (at < 1 || !names.includes(name) || parts.has(name) || signed.length === 0 || signed.length > MAX_CURSOR_LENGTH)
+      throw invalid();
     parts.set(name, signed);
   }
   return parts;

@@ -23,7 +23,10 @@ const POSITION = z.string().min(1).max(200);
 const CursorShape = z.object({
   p: POSITION,
   f: POSITION,
-  s: z.record(z.string().min(1).max(100), z.tuple([z.number().int().nonnegative(), z.number().int().min(-1), z.number().int().nonnegative()])),
+  s: z.record(
+    z.string().min(1).max(100),
+    z.tuple([z.number().int().nonnegative(), z.number().int().min(-1), z.number().int().nonnegative()]),
+  ),
 });
 
 /** A reader of one owner's feed follows at most this many streams within the lookback window. */

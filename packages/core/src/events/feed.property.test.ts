@@ -60,7 +60,10 @@ let writerPool: Writer[] = [];
 beforeAll(async () => {
   const table = `test-feed-${randomUUID()}`;
   const env = { STAGE: "test", TABLE_NAME: table, DYNAMODB_ENDPOINT: inject("dynamodbEndpoint"), ...TEST_KEYS };
-  const [context, ...writers] = await Promise.all([createTestContext({ ...FEED_ENV, TABLE_NAME: table }), ...Array.from({ length: MAX_WRITERS }, () => startWriter(env))]);
+  const [context, ...writers] = await Promise.all([
+    createTestContext({ ...FEED_ENV, TABLE_NAME: table }),
+    ...Array.from({ length: MAX_WRITERS }, () => startWriter(env)),
+  ]);
   ctx = context;
   writerPool = writers;
 }, 120_000);
@@ -80,7 +83,8 @@ interface Tagged {
   event: LedgerFeedEvent;
 }
 const keyOf = (tagged: Tagged) => `${tagged.stream}@${tagged.seq}.${tagged.index}`;
-const byPosition = (a: Tagged, b: Tagged) => (a.position < b.position ? -1 : a.position > b.position ? 1 : a.index - b.index);
+const byPosition = (a: Tagged, b: Tagged) =>
+  a.position < b.position ? -1 : a.position > b.position ? 1 : a.index - b.index;
 
 /** The ledger's own feed source; only labels each decoded event with its item (no logic changed). */
 function labelled(source: FeedSource<LedgerFeedEvent>): FeedSource<Tagged> {
@@ -138,7 +142,8 @@ function problemsOf(expected: Tagged[], delivered: Tagged[], globalOrder: boolea
   }
   if (globalOrder) {
     for (let at = 1; at < delivered.length; at++) {
-      if (byPosition(delivered[at - 1]!, delivered[at]!) > 0) problems.push(`out of position order: ${keyOf(delivered[at]!)} after ${keyOf(delivered[at - 1]!)}`);
+      if (byPosition(delivered[at - 1]!, delivered[at]!) > 0)
+        problems.push(`out of position order: ${keyOf(delivered[at]!)} after ${keyOf(delivered[at - 1]!)}`);
     }
   }
   return problems;
@@ -174,7 +179,8 @@ async function follow(
 ) {
   const scope = `ledger:${ownerId}`;
   const secret = context.config.CURSOR_KEYS;
-  const connect = () => new FeedReader(context, labelled(ledgerFeedSource(context, ownerId)), { ...feedSettings(context), ...weakened });
+  const connect = () =>
+    new FeedReader(context, labelled(ledgerFeedSource(context, ownerId)), { ...feedSettings(context), ...weakened });
   const disconnectAfter = new Set(spec.disconnectAfter);
   const idleDisconnects = new Set(spec.idleDisconnects);
   const delivered: Tagged[] = [];
@@ -245,7 +251,11 @@ async function startWriter(config: Record<string, string>): Promise<Writer> {
     LOG_LEVEL: "silent",
     AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true",
   };
-  const child = spawn(process.execPath, ["--import", "tsx", WRITER], { cwd: REPO_ROOT, env, stdio: ["pipe", "pipe", "pipe"] });
+  const child = spawn(process.execPath, ["--import", "tsx", WRITER], {
+    cwd: REPO_ROOT,
+    env,
+    stdio: ["pipe", "pipe", "pipe"],
+  });
   let stderr = "";
   child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
   const closed = new Promise<number | null>((resolve) => child.once("close", (code) => resolve(code)));
@@ -285,15 +295,44 @@ type Move =
 const ownerIndex = fc.nat({ max: OWNERS - 1 });
 const accountIndex = fc.nat({ max: ACCOUNTS_PER_OWNER - 1 });
 const move: fc.Arbitrary<Move> = fc.oneof(
-  { weight: 4, arbitrary: fc.record({ kind: fc.constant("deposit" as const), owner: ownerIndex, account: accountIndex, minor: fc.integer({ min: 500, max: 20_000 }) }) },
   {
     weight: 4,
-    arbitrary: fc.record({ kind: fc.constant("transfer" as const), owner: ownerIndex, account: accountIndex, step: fc.integer({ min: 1, max: ACCOUNTS_PER_OWNER - 1 }), minor: fc.integer({ min: 100, max: 8_000 }) }),
+    arbitrary: fc.record({
+      kind: fc.constant("deposit" as const),
+      owner: ownerIndex,
+      account: accountIndex,
+      minor: fc.integer({ min: 500, max: 20_000 }),
+    }),
+  },
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      kind: fc.constant("transfer" as const),
+      owner: ownerIndex,
+      account: accountIndex,
+      step: fc.integer({ min: 1, max: ACCOUNTS_PER_OWNER - 1 }),
+      minor: fc.integer({ min: 100, max: 8_000 }),
+    }),
   },
   { weight: 4, arbitrary: fc.record({ kind: fc.constant("post" as const), journal: fc.nat({ max: 30 }) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("unpost" as const), journal: fc.nat({ max: 30 }) }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constantFrom("reconcile" as const, "threshold" as const), owner: ownerIndex, account: accountIndex, minor: fc.integer({ min: 0, max: 20_000 }) }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constantFrom("lock" as const, "unlock" as const), owner: ownerIndex, account: accountIndex }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constantFrom("reconcile" as const, "threshold" as const),
+      owner: ownerIndex,
+      account: accountIndex,
+      minor: fc.integer({ min: 0, max: 20_000 }),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constantFrom("lock" as const, "unlock" as const),
+      owner: ownerIndex,
+      account: accountIndex,
+    }),
+  },
 );
 
 interface WriterSpec {
@@ -329,7 +368,13 @@ function planOf(spec: WriterSpec, owners: Owner[]): WriterPlan {
     const account = owner.accounts[step.account]!.id;
     switch (step.kind) {
       case "transfer":
-        return { kind: "transfer", owner: owner.id, from: account, to: owner.accounts[(step.account + step.step) % ACCOUNTS_PER_OWNER]!.id, minor: step.minor };
+        return {
+          kind: "transfer",
+          owner: owner.id,
+          from: account,
+          to: owner.accounts[(step.account + step.step) % ACCOUNTS_PER_OWNER]!.id,
+          minor: step.minor,
+        };
       case "lock":
       case "unlock":
         return { kind: step.kind, account };
@@ -341,11 +386,21 @@ function planOf(spec: WriterSpec, owners: Owner[]): WriterPlan {
 }
 
 /** Statistics over all runs, to judge that the scenarios exercise something. */
-const totals = { runs: 0, events: 0, expected: 0, delayedWrites: 0, weakenedLost: 0, reconnects: 0, writes: new Map<string, number>() };
+const totals = {
+  runs: 0,
+  events: 0,
+  expected: 0,
+  delayedWrites: 0,
+  weakenedLost: 0,
+  reconnects: 0,
+  writes: new Map<string, number>(),
+};
 
 async function run(input: Scenario, ordered: boolean): Promise<void> {
   const runId = randomUUID().slice(0, 8);
-  const readerContext: CoreContext = ordered ? { ...ctx, config: { ...ctx.config, FEED_SETTLE_MS: ORDERED_SETTLE_MS } } : ctx;
+  const readerContext: CoreContext = ordered
+    ? { ...ctx, config: { ...ctx.config, FEED_SETTLE_MS: ORDERED_SETTLE_MS } }
+    : ctx;
   // Before the accounts exist, so every version of them is after the readers' floor.
   const start = freshCursor(new Date(ctx.clock().getTime() - 1_000));
   const owners: Owner[] = [];
@@ -362,13 +417,23 @@ async function run(input: Scenario, ordered: boolean): Promise<void> {
   const goals = new Map<string, Goal>();
   try {
     const plans = input.writers.map((spec) =>
-      planOf(ordered ? { ...spec, skewMs: 0, delaysMs: spec.delaysMs.map((ms) => ms % (ORDERED_MAX_DELAY_MS + 1)) } : spec, owners),
+      planOf(
+        ordered ? { ...spec, skewMs: 0, delaysMs: spec.delaysMs.map((ms) => ms % (ORDERED_MAX_DELAY_MS + 1)) } : spec,
+        owners,
+      ),
     );
     const readers = input.readers.map((spec, index) => {
       const owner = owners[index % OWNERS]!;
       return {
         owner,
-        result: follow(readerContext, owner.id, start, spec, () => goals.get(owner.id) ?? null, () => writersFailed),
+        result: follow(
+          readerContext,
+          owner.id,
+          start,
+          spec,
+          () => goals.get(owner.id) ?? null,
+          () => writersFailed,
+        ),
       };
     });
     const results = Promise.allSettled(readers.map((reader) => reader.result));
@@ -379,23 +444,39 @@ async function run(input: Scenario, ordered: boolean): Promise<void> {
       : owners.map((owner) => ({
           owner,
           // It stops once its cursor has passed the owner's last item (it expects no particular events).
-          result: follow(readerContext, owner.id, start, { disconnectAfter: [], idleDisconnects: [], pollMs: 20 }, () => {
-            const goal = goals.get(owner.id);
-            return goal ? { ...goal, keys: new Set<string>() } : null;
-          }, () => writersFailed, NO_RESCAN),
+          result: follow(
+            readerContext,
+            owner.id,
+            start,
+            { disconnectAfter: [], idleDisconnects: [], pollMs: 20 },
+            () => {
+              const goal = goals.get(owner.id);
+              return goal ? { ...goal, keys: new Set<string>() } : null;
+            },
+            () => writersFailed,
+            NO_RESCAN,
+          ),
         }));
     const weakResults = Promise.allSettled(weakReaders.map((reader) => reader.result));
     // All plans are sent in the same moment: the writers run concurrently.
-    const reports = await Promise.all(plans.map((plan, index) => writerPool[index]!.run(plan))).catch((error: unknown) => {
-      writersFailed = true;
-      throw error;
-    });
+    const reports = await Promise.all(plans.map((plan, index) => writerPool[index]!.run(plan))).catch(
+      (error: unknown) => {
+        writersFailed = true;
+        throw error;
+      },
+    );
 
     const expected = new Map<string, Tagged[]>();
     for (const owner of owners) {
       const events = await committedEvents(owner);
       expected.set(owner.id, events);
-      const last = owner.accounts.length ? (await Promise.all(owner.accounts.map((account) => chainHistory(ctx, account.id)))).flat().map((item) => item.gsi2sk).sort().pop()! : "";
+      const last = owner.accounts.length
+        ? (await Promise.all(owner.accounts.map((account) => chainHistory(ctx, account.id))))
+            .flat()
+            .map((item) => item.gsi2sk)
+            .sort()
+            .pop()!
+        : "";
       goals.set(owner.id, { keys: new Set(events.map(keyOf)), last, deadline: Date.now() + CATCH_UP_MS });
     }
     const settled = await results;
@@ -403,18 +484,23 @@ async function run(input: Scenario, ordered: boolean): Promise<void> {
       if (outcome.status === "rejected") throw outcome.reason;
       const owner = readers[index]!.owner;
       const want = expected.get(owner.id)!;
-      expect(problemsOf(want, outcome.value.delivered, ordered), `reader ${index} of ${owner.id} (${ordered ? "ordered" : "skewed"} run ${runId})`).toEqual([]);
+      expect(
+        problemsOf(want, outcome.value.delivered, ordered),
+        `reader ${index} of ${owner.id} (${ordered ? "ordered" : "skewed"} run ${runId})`,
+      ).toEqual([]);
       totals.events += outcome.value.delivered.length;
       totals.expected += want.length;
       totals.reconnects += outcome.value.reconnects;
     }
     for (const report of reports) {
       totals.delayedWrites += report.delayedWrites;
-      for (const [outcome, count] of Object.entries(report.outcomes)) totals.writes.set(outcome, (totals.writes.get(outcome) ?? 0) + count);
+      for (const [outcome, count] of Object.entries(report.outcomes))
+        totals.writes.set(outcome, (totals.writes.get(outcome) ?? 0) + count);
     }
     for (const [index, outcome] of (await weakResults).entries()) {
       if (outcome.status === "rejected") throw outcome.reason;
-      if (problemsOf(expected.get(weakReaders[index]!.owner.id)!, outcome.value.delivered, false).length > 0) totals.weakenedLost += 1;
+      if (problemsOf(expected.get(weakReaders[index]!.owner.id)!, outcome.value.delivered, false).length > 0)
+        totals.weakenedLost += 1;
     }
     totals.runs += 1;
   } finally {
@@ -429,7 +515,10 @@ const parameters = (numRuns: number): fc.Parameters<[Scenario]> => ({ numRuns, e
 
 describe("feed resume across writers in separate processes", () => {
   it("delivers every committed event exactly once, per chain in order, when clocks and latencies differ", async () => {
-    await fc.assert(fc.asyncProperty(scenario, (input) => run(input, false)), parameters(runs));
+    await fc.assert(
+      fc.asyncProperty(scenario, (input) => run(input, false)),
+      parameters(runs),
+    );
     // The runs did commit, through the delayed write path, and readers did receive.
     expect(totals.writes.get("ok") ?? 0).toBeGreaterThan(0);
     expect(totals.delayedWrites).toBeGreaterThan(0);
@@ -438,12 +527,17 @@ describe("feed resume across writers in separate processes", () => {
 
   afterAll(() => {
     if (process.env.FEED_PROPERTY_STATS === "1") {
-      console.info(`feed property: ${totals.runs} runs, ${totals.expected} expected and ${totals.events} delivered events over all readers, ${totals.reconnects} reconnects, ${totals.delayedWrites} delayed writes, a reader without the rescan lost events in ${totals.weakenedLost} owner feeds, outcomes ${JSON.stringify(Object.fromEntries(totals.writes))}`);
+      console.info(
+        `feed property: ${totals.runs} runs, ${totals.expected} expected and ${totals.events} delivered events over all readers, ${totals.reconnects} reconnects, ${totals.delayedWrites} delayed writes, a reader without the rescan lost events in ${totals.weakenedLost} owner feeds, outcomes ${JSON.stringify(Object.fromEntries(totals.writes))}`,
+      );
     }
   });
 
   it("also keeps global commit order when clocks agree and every write lands inside the settle window", async () => {
-    await fc.assert(fc.asyncProperty(scenario, (input) => run(input, true)), parameters(Math.max(1, Math.floor(runs / 3))));
+    await fc.assert(
+      fc.asyncProperty(scenario, (input) => run(input, true)),
+      parameters(Math.max(1, Math.floor(runs / 3))),
+    );
   }, 90_000);
 });
 
@@ -458,16 +552,27 @@ describe("the property catches weakened readers", () => {
   const setUp = async (label: string) => {
     // On a whole second, so the scenario's instants sit on the readers' 50 ms horizon grid.
     let now = Math.floor(Date.now() / 1_000) * 1_000;
-    const clock = { set: (ms: number) => (now = ms), at: (offsetMs = 0) => ({ ...ctx, clock: () => new Date(now + offsetMs) }) as CoreContext };
+    const clock = {
+      set: (ms: number) => (now = ms),
+      at: (offsetMs = 0) => ({ ...ctx, clock: () => new Date(now + offsetMs) }) as CoreContext,
+    };
     const t0 = now;
-    const owner = { id: `mutation-${label}-${randomUUID().slice(0, 8)}`, accounts: [] as { id: string; name: string }[] };
+    const owner = {
+      id: `mutation-${label}-${randomUUID().slice(0, 8)}`,
+      accounts: [] as { id: string; name: string }[],
+    };
     const start = freshCursor(new Date(t0 - 1_000));
-    for (const name of ["Quiet", "Busy"]) owner.accounts.push((await createAccount(clock.at(), owner.id, { name, currency: "USD" }, null)).account);
+    for (const name of ["Quiet", "Busy"])
+      owner.accounts.push((await createAccount(clock.at(), owner.id, { name, currency: "USD" }, null)).account);
     const [quiet, busy] = owner.accounts.map((account) => account.id) as [string, string];
     const reader = (settings: Partial<FeedSettings>) => {
       const context = clock.at();
       const source = labelled(ledgerFeedSource(context, owner.id));
-      const state = { reader: new FeedReader(context, source, { ...feedSettings(ctx), ...settings }), cursor: start, delivered: [] as Tagged[] };
+      const state = {
+        reader: new FeedReader(context, source, { ...feedSettings(ctx), ...settings }),
+        cursor: start,
+        delivered: [] as Tagged[],
+      };
       return {
         delivered: state.delivered,
         async read() {

@@ -105,7 +105,8 @@ const hintKey = (ctx: CoreContext, partition: string) => `${ctx.db.table}\u0000$
 
 export function announceCommits(ctx: CoreContext, items: { gsi2pk: string; committed_at: string }[]): void {
   for (const item of items) {
-    for (const listener of commitListeners.get(hintKey(ctx, item.gsi2pk)) ?? []) listener(Date.parse(item.committed_at));
+    for (const listener of commitListeners.get(hintKey(ctx, item.gsi2pk)) ?? [])
+      listener(Date.parse(item.committed_at));
   }
 }
 
@@ -170,7 +171,10 @@ export class FeedReader<E> {
     const freshFrom = hintOnly ? lateFrom : cursor.p;
     const fresh = freshFrom < horizon ? await this.query(freshFrom, horizon, this.settings.pageSize) : none;
 
-    const candidates = [...late.items.filter((item) => lateFrom !== null && item.gsi2sk > lateFrom), ...fresh.items.filter((item) => item.gsi2sk > freshFrom)];
+    const candidates = [
+      ...late.items.filter((item) => lateFrom !== null && item.gsi2sk > lateFrom),
+      ...fresh.items.filter((item) => item.gsi2sk > freshFrom),
+    ];
     const found = await this.withMissingPredecessors(cursor, candidates, windowFrom);
     // Rescans meet items already delivered: drop them before decoding (which reads journals).
     const ordered = found.filter((item) => {
@@ -209,7 +213,11 @@ export class FeedReader<E> {
    * the cursor's number, or (for a stream the cursor does not hold) predecessors positioned
    * inside the lookback window, which therefore were never delivered.
    */
-  private async withMissingPredecessors(cursor: FeedCursor, candidates: OutboxItem[], windowFrom: string): Promise<OutboxItem[]> {
+  private async withMissingPredecessors(
+    cursor: FeedCursor,
+    candidates: OutboxItem[],
+    windowFrom: string,
+  ): Promise<OutboxItem[]> {
     const unique = new Map<string, OutboxItem>();
     for (const item of candidates) unique.set(item.gsi2sk, item);
     const sorted = [...unique.values()].sort((a, b) => (a.gsi2sk < b.gsi2sk ? -1 : a.gsi2sk > b.gsi2sk ? 1 : 0));
@@ -228,7 +236,7 @@ export class FeedReader<E> {
         // Walk back while the predecessor is newer than anything this reader could have handled.
         while (at >= 0) {
           const [previous] = await this.source.range(stream, at, at);
-            if (!previous || previous.gsi2sk <= windowFrom || previous.gsi2sk <= cursor.f) break;
+          if (!previous || previous.gsi2sk <= windowFrom || previous.gsi2sk <= cursor.f) break;
           before.unshift(previous);
           at -= 1;
         }
@@ -253,7 +261,8 @@ export class FeedReader<E> {
     const result = this.queryStore(after, before, limit, newestFirst);
     recentQueries.set(key, { at: now, result });
     result.catch(() => recentQueries.delete(key));
-    if (recentQueries.size > 5_000) for (const [old, entry] of recentQueries) if (now - entry.at > QUERY_SHARE_MS) recentQueries.delete(old);
+    if (recentQueries.size > 5_000)
+      for (const [old, entry] of recentQueries) if (now - entry.at > QUERY_SHARE_MS) recentQueries.delete(old);
     return result;
   }
 
@@ -262,12 +271,22 @@ export class FeedReader<E> {
    * item; of a partition with more items, nothing past its last item read is known yet. So the
    * merged page stops at the nearest such last item (and at `limit`), and says `more`.
    */
-  private async queryStore(after: string, before: string, limit: number, newestFirst: boolean): Promise<{ items: OutboxItem[]; more: boolean }> {
-    const pages = await Promise.all(this.source.partitions.map((partition) => this.queryPartition(partition, after, before, limit, newestFirst)));
+  private async queryStore(
+    after: string,
+    before: string,
+    limit: number,
+    newestFirst: boolean,
+  ): Promise<{ items: OutboxItem[]; more: boolean }> {
+    const pages = await Promise.all(
+      this.source.partitions.map((partition) => this.queryPartition(partition, after, before, limit, newestFirst)),
+    );
     if (pages.length === 1) return pages[0]!;
     const inOrder = (a: string, b: string) => (newestFirst ? a >= b : a <= b);
     const frontiers = pages.filter((page) => page.more).map((page) => page.items[page.items.length - 1]!.gsi2sk);
-    const frontier = frontiers.reduce<string | undefined>((nearest, position) => (nearest === undefined || inOrder(position, nearest) ? position : nearest), undefined);
+    const frontier = frontiers.reduce<string | undefined>(
+      (nearest, position) => (nearest === undefined || inOrder(position, nearest) ? position : nearest),
+      undefined,
+    );
     const merged = pages
       .flatMap((page) => page.items)
       .filter((item) => frontier === undefined || inOrder(item.gsi2sk, frontier))
@@ -309,7 +328,8 @@ function snapshot(cursor: FeedCursor): FeedCursor {
  * so their items can never be announced twice.
  */
 function prune(cursor: FeedCursor, oldestMs: number): void {
-  for (const [stream, [, , committedMs]] of Object.entries(cursor.s)) if (committedMs < oldestMs) delete cursor.s[stream];
+  for (const [stream, [, , committedMs]] of Object.entries(cursor.s))
+    if (committedMs < oldestMs) delete cursor.s[stream];
   const entries = Object.entries(cursor.s);
   if (entries.length <= MAX_CURSOR_STREAMS) return;
   entries.sort((a, b) => a[1][2] - b[1][2]);

@@ -76,10 +76,21 @@ async function perform(ctx: CoreContext, op: WriterOp, journals: { owner: string
   };
   switch (op.kind) {
     case "deposit":
-      created(op.owner, await deposit(ctx, op.owner, { account_id: op.account, amount: usd(Math.max(1, op.minor)) }, null));
+      created(
+        op.owner,
+        await deposit(ctx, op.owner, { account_id: op.account, amount: usd(Math.max(1, op.minor)) }, null),
+      );
       return "ok";
     case "transfer":
-      created(op.owner, await transfer(ctx, op.owner, { from_account_id: op.from, to_account_id: op.to, amount: usd(Math.max(1, op.minor)) }, null));
+      created(
+        op.owner,
+        await transfer(
+          ctx,
+          op.owner,
+          { from_account_id: op.from, to_account_id: op.to, amount: usd(Math.max(1, op.minor)) },
+          null,
+        ),
+      );
       return "ok";
     case "post":
     case "unpost": {
@@ -89,10 +100,21 @@ async function perform(ctx: CoreContext, op: WriterOp, journals: { owner: string
       return "ok";
     }
     case "reconcile":
-      await reconcileAccount(ctx, op.owner, { accountId: op.account, expectedBalance: usd(op.minor) }, { id: op.owner, name: op.owner });
+      await reconcileAccount(
+        ctx,
+        op.owner,
+        { accountId: op.account, expectedBalance: usd(op.minor) },
+        { id: op.owner, name: op.owner },
+      );
       return "ok";
     case "threshold":
-      await setLowBalanceThreshold(ctx, op.owner, op.account, { low_balance_threshold: usd(op.minor) }, { id: op.owner, name: op.owner });
+      await setLowBalanceThreshold(
+        ctx,
+        op.owner,
+        op.account,
+        { low_balance_threshold: usd(op.minor) },
+        { id: op.owner, name: op.owner },
+      );
       return "ok";
     case "lock":
     case "unlock":
@@ -121,7 +143,11 @@ async function main(): Promise<void> {
       } catch (error) {
         if (error instanceof AppError) outcome = error.code;
         // Out-raced on every attempt: the write was cancelled, so nothing was committed.
-        else if (isAwsError(error, "TransactionCanceledException") || isAwsError(error, "ConditionalCheckFailedException")) outcome = "gave_up";
+        else if (
+          isAwsError(error, "TransactionCanceledException") ||
+          isAwsError(error, "ConditionalCheckFailedException")
+        )
+          outcome = "gave_up";
         else throw error;
       }
       outcomes[outcome] = (outcomes[outcome] ?? 0) + 1;
@@ -133,6 +159,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`feed writer failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.stderr.write(
+    `feed writer failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
   process.exit(1);
 });

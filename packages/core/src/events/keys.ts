@@ -7,4 +7,7 @@
  */
 export const STREAM_LEASE_PREFIX = "STREAMLEASE#";
 export const streamLeasePartition = (userId: string) => `${STREAM_LEASE_PREFIX}${userId}`;
-export const streamLeaseKey = (userId: string, slot: number) => ({ pk: streamLeasePartition(userId), sk: `SLOT#${slot}` });
+export const streamLeaseKey = (userId: string, slot: number) => ({
+  pk: streamLeasePartition(userId),
+  sk: `SLOT#${slot}`,
+});

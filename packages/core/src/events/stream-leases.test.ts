@@ -1,7 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestContext } from "../../../../infra/local/testing";
 import { isAppError, type AppError } from "../shared/errors";
-import { claimStreamLease, openStreamCount, releaseStreamLease, renewStreamLease, STREAM_LEASE_RENEW_MS, STREAM_LEASE_TTL_MS, type StreamLease } from "./stream-leases";
+import {
+  claimStreamLease,
+  openStreamCount,
+  releaseStreamLease,
+  renewStreamLease,
+  STREAM_LEASE_RENEW_MS,
+  STREAM_LEASE_TTL_MS,
+  type StreamLease,
+} from "./stream-leases";
 
 /** Open-stream leases against DynamoDB Local, on a clock that moves only when the test moves it. */
 
@@ -82,7 +90,9 @@ describe("stream leases", () => {
     const refused = outcomes.flatMap((outcome) => (outcome.status === "rejected" ? [outcome.reason as AppError] : []));
     expect(granted).toHaveLength(LIMIT);
     expect(new Set(granted.map((lease) => lease.slot)).size).toBe(LIMIT);
-    expect(refused.every((error) => isAppError(error) && error.status === 429 && Number(error.headers["Retry-After"]) >= 1)).toBe(true);
+    expect(
+      refused.every((error) => isAppError(error) && error.status === 429 && Number(error.headers["Retry-After"]) >= 1),
+    ).toBe(true);
     expect(await openStreamCount(ctx, user)).toBe(LIMIT);
     for (const lease of granted) await releaseStreamLease(ctx, lease);
   });

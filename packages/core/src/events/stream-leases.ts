@@ -54,7 +54,8 @@ async function readSlots(ctx: CoreContext, userId: string): Promise<HeldSlot[]> 
     const sk = typeof item.sk === "string" ? item.sk : "";
     const slot = Number(sk.slice(SLOT_PREFIX.length));
     const expiresMs = Number(item.lease_expires_ms);
-    if (sk.startsWith(SLOT_PREFIX) && Number.isInteger(slot) && Number.isFinite(expiresMs)) slots.push({ slot, expiresMs });
+    if (sk.startsWith(SLOT_PREFIX) && Number.isInteger(slot) && Number.isFinite(expiresMs))
+      slots.push({ slot, expiresMs });
   }
   return slots;
 }
@@ -83,7 +84,11 @@ export async function claimStreamLease(ctx: CoreContext, userId: string, limit: 
       await ctx.db.doc.send(
         new PutCommand({
           TableName: ctx.db.table,
-          Item: { ...streamLeaseKey(userId, lease.slot), entity: "stream_lease", ...leaseItem(lease, now + STREAM_LEASE_TTL_MS) },
+          Item: {
+            ...streamLeaseKey(userId, lease.slot),
+            entity: "stream_lease",
+            ...leaseItem(lease, now + STREAM_LEASE_TTL_MS),
+          },
           ConditionExpression: "attribute_not_exists(pk) OR lease_expires_ms <= :now",
           ExpressionAttributeValues: { ":now": now },
         }),

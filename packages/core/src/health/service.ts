@@ -9,7 +9,12 @@ export interface HealthReport {
   message: string;
   time: string;
   timestamp: number;
-  database: ConnectionStats & { connected: boolean; error: string | null; table_status: string | null; latency_ms: number };
+  database: ConnectionStats & {
+    connected: boolean;
+    error: string | null;
+    table_status: string | null;
+    latency_ms: number;
+  };
   storage: { connected: boolean; error: string | null; latency_ms: number };
 }
 
@@ -19,13 +24,19 @@ const MESSAGES: Record<HealthStatus, string> = {
   error: "Database unavailable",
 };
 
-async function timed<T>(probe: () => Promise<T>): Promise<{ value: T | null; error: string | null; latency_ms: number }> {
+async function timed<T>(
+  probe: () => Promise<T>,
+): Promise<{ value: T | null; error: string | null; latency_ms: number }> {
   const started = performance.now();
   try {
     const value = await probe();
     return { value, error: null, latency_ms: Math.round(performance.now() - started) };
   } catch (error) {
-    return { value: null, error: error instanceof Error ? error.message : String(error), latency_ms: Math.round(performance.now() - started) };
+    return {
+      value: null,
+      error: error instanceof Error ? error.message : String(error),
+      latency_ms: Math.round(performance.now() - started),
+    };
   }
 }
 

@@ -6,9 +6,19 @@ import { badRequest, conflict, forbidden, notFound } from "../shared/errors";
 import { parseWith } from "../shared/validation";
 import { textFieldError } from "../shared/field-errors";
 import { countryDocumentTypes, findCountry } from "./countries";
-import { asksForNumber, describeIdentityNumbers, identityNumbersFor, missingRequirements } from "./country-requirements";
+import {
+  asksForNumber,
+  describeIdentityNumbers,
+  identityNumbersFor,
+  missingRequirements,
+} from "./country-requirements";
 import { identityNumberHashes, recordedHashes } from "./identity-hash";
-import { IDENTITY_NUMBER_KINDS, isValidIdentityNumber, maskIdentityNumber, normaliseIdentityNumber } from "./identity-numbers";
+import {
+  IDENTITY_NUMBER_KINDS,
+  isValidIdentityNumber,
+  maskIdentityNumber,
+  normaliseIdentityNumber,
+} from "./identity-numbers";
 import { identityNumberClaimKey, profileKey, submissionKey, velocityKey, type VelocityKind } from "./keys";
 import {
   DOCUMENT_TYPE_LABELS,
@@ -20,7 +30,14 @@ import {
   DOCUMENT_STATUSES,
   type KycSubmission,
 } from "./model";
-import { changeSubmission, createSubmission, findUserSubmission, getSubmission, type HistoryInput, type NewSubmission } from "./submissions";
+import {
+  changeSubmission,
+  createSubmission,
+  findUserSubmission,
+  getSubmission,
+  type HistoryInput,
+  type NewSubmission,
+} from "./submissions";
 import { afterApplicantStep } from "./workflow";
 
 /**
@@ -41,9 +58,16 @@ const countryCode = z
   .trim()
   .max(3, "country must be an ISO country code")
   .transform((code) => code.toUpperCase())
-  .refine((code) => findCountry(code) !== undefined, "country must be a supported ISO country code (see GET /api/v1/kyc/countries)");
+  .refine(
+    (code) => findCountry(code) !== undefined,
+    "country must be a supported ISO country code (see GET /api/v1/kyc/countries)",
+  );
 
-const personName = z.string({ error: textFieldError("name") }).trim().min(1, "name is required").max(200, "name must be at most 200 characters");
+const personName = z
+  .string({ error: textFieldError("name") })
+  .trim()
+  .min(1, "name is required")
+  .max(200, "name must be at most 200 characters");
 const emailAddress = z
   .string({ error: textFieldError("email") })
   .trim()
@@ -187,10 +211,19 @@ export function nextSteps(submission: KycSubmission): string[] {
     const rejected = documents.find((document) => document?.status === "rejected");
     const checking = documents.find((document) => document?.status === "checking" || document?.status === "uploaded");
     if (checking) steps.push(`Wait for the checks of your ${DOCUMENT_TYPE_LABELS[checking.type]}`);
-    else if (rejected) steps.push(`Upload your ${DOCUMENT_TYPE_LABELS[rejected.type]} again: ${rejected.checks?.problems.join("; ") || "it did not pass the checks"}`);
-    else steps.push(`Upload an identity document (${countryDocumentTypes(submission.country).map((type) => DOCUMENT_TYPE_LABELS[type]).join(", ")})`);
+    else if (rejected)
+      steps.push(
+        `Upload your ${DOCUMENT_TYPE_LABELS[rejected.type]} again: ${rejected.checks?.problems.join("; ") || "it did not pass the checks"}`,
+      );
+    else
+      steps.push(
+        `Upload an identity document (${countryDocumentTypes(submission.country)
+          .map((type) => DOCUMENT_TYPE_LABELS[type])
+          .join(", ")})`,
+      );
   }
-  for (const type of missingRequirements(submission).numbers) steps.push(`Verify your ${IDENTITY_NUMBER_KINDS[type].label}`);
+  for (const type of missingRequirements(submission).numbers)
+    steps.push(`Verify your ${IDENTITY_NUMBER_KINDS[type].label}`);
   if (submission.info_request && steps.length === 1) steps.push("Resubmit for review");
   return steps;
 }
@@ -213,7 +246,19 @@ export function stateOf(submission: KycSubmission): KycStateView {
     document_types: countryDocumentTypes(submission.country),
     documents: Object.fromEntries(
       Object.values(submission.documents).flatMap((document) =>
-        document ? [[document.type, { status: document.status, verified_at: document.verified_at, uploaded_at: document.uploaded_at, problems: document.refusal ? [document.refusal] : (document.checks?.problems ?? []) }]] : [],
+        document
+          ? [
+              [
+                document.type,
+                {
+                  status: document.status,
+                  verified_at: document.verified_at,
+                  uploaded_at: document.uploaded_at,
+                  problems: document.refusal ? [document.refusal] : (document.checks?.problems ?? []),
+                },
+              ],
+            ]
+          : [],
       ),
     ),
     identity_number_requirements: describeIdentityNumbers(submission.country),
@@ -225,14 +270,17 @@ export function stateOf(submission: KycSubmission): KycStateView {
     ),
     remaining_steps: remainingSteps(submission),
     next_steps: nextSteps(submission),
-    info_request: submission.info_request ? { message: submission.info_request.message, requested_at: submission.info_request.requested_at } : null,
+    info_request: submission.info_request
+      ? { message: submission.info_request.message, requested_at: submission.info_request.requested_at }
+      : null,
     submitted_at: submission.submitted_at,
     updated_at: submission.updated_at,
     verified_at: submission.verified_at,
   };
 }
 
-export const kycNotStarted = () => notFound("KYC has not been started: choose your country to begin", "kyc_not_started");
+export const kycNotStarted = () =>
+  notFound("KYC has not been started: choose your country to begin", "kyc_not_started");
 
 /** The user's current submission, or 404 kyc_not_started. */
 export async function requireUserSubmission(ctx: CoreContext, userId: string): Promise<KycSubmission> {
@@ -247,7 +295,11 @@ export async function kycState(ctx: CoreContext, userId: string): Promise<KycSta
 
 /* ---------- starting ---------- */
 
-const applicantActor = (submission: Pick<KycSubmission, "user_id" | "name">) => ({ id: submission.user_id, name: submission.name, role: "applicant" as const });
+const applicantActor = (submission: Pick<KycSubmission, "user_id" | "name">) => ({
+  id: submission.user_id,
+  name: submission.name,
+  role: "applicant" as const,
+});
 
 /** How long velocity items are kept: the rules look back a day; a month leaves room for longer windows. */
 const VELOCITY_TTL_SECONDS = 30 * 24 * 3600;
@@ -268,7 +320,18 @@ function velocityItems(submission: KycSubmission, origin: StartOrigin): Record<s
   ];
   return sources.flatMap(([kind, value]) =>
     value
-      ? [{ ...velocityKey(kind, value, at, submission.id), entity: "kyc_velocity", kind, value: value.toLowerCase(), user_id: submission.user_id, submission_id: submission.id, at, expires_at: expiresAt }]
+      ? [
+          {
+            ...velocityKey(kind, value, at, submission.id),
+            entity: "kyc_velocity",
+            kind,
+            value: value.toLowerCase(),
+            user_id: submission.user_id,
+            submission_id: submission.id,
+            at,
+            expires_at: expiresAt,
+          },
+        ]
       : [],
   );
 }
@@ -317,7 +380,13 @@ export function pendingSubmissionFields(
  * contains 'already has a KYC submission'), with the velocity items of its origin in the same
  * transaction, then a first risk assessment (riskAssessmentUpdate on the stream).
  */
-export async function startKyc(ctx: CoreContext, userId: string, body: unknown, origin: StartOrigin, options: StartOptions = {}): Promise<KycSubmission> {
+export async function startKyc(
+  ctx: CoreContext,
+  userId: string,
+  body: unknown,
+  origin: StartOrigin,
+  options: StartOptions = {},
+): Promise<KycSubmission> {
   const input = parseWith(StartKycInput, body);
   const country = findCountry(input.country)!;
   const created = await createSubmission(
@@ -335,7 +404,9 @@ export async function startKyc(ctx: CoreContext, userId: string, body: unknown, 
     (submission) => [...velocityItems(submission, origin), ...(options.extraItems?.(submission) ?? [])],
   );
   try {
-    return await changeSubmission(ctx, created.id, (current) => (current.risk ? null : afterApplicantStep(ctx, current, [])));
+    return await changeSubmission(ctx, created.id, (current) =>
+      current.risk ? null : afterApplicantStep(ctx, current, []),
+    );
   } catch (error) {
     // The submission is committed; its first assessment comes with the applicant's next step.
     // Failing the start now would only make the retry a 409.
@@ -347,15 +418,20 @@ export async function startKyc(ctx: CoreContext, userId: string, body: unknown, 
 /* ---------- identity numbers ---------- */
 
 /** Aadhaar and PAN keep the codes they always had; every other number shares one. */
-export const invalidNumberCode = (type: IdentityNumberType) => (type === "aadhaar" || type === "pan" ? `invalid_${type}` : "invalid_identity_number");
+export const invalidNumberCode = (type: IdentityNumberType) =>
+  type === "aadhaar" || type === "pan" ? `invalid_${type}` : "invalid_identity_number";
 
-const invalidNumber = (type: IdentityNumberType) => badRequest(IDENTITY_NUMBER_KINDS[type].invalidMessage, invalidNumberCode(type));
+const invalidNumber = (type: IdentityNumberType) =>
+  badRequest(IDENTITY_NUMBER_KINDS[type].invalidMessage, invalidNumberCode(type));
 
 function numberNotAsked(type: IdentityNumberType, countryCode: string) {
   const country = findCountry(countryCode)?.country ?? countryCode;
   const asked = identityNumbersFor(countryCode).map((other) => IDENTITY_NUMBER_KINDS[other].label);
   const instead = asked.length > 0 ? `it asks for: ${asked.join(", ")}` : "it asks for no identity number";
-  return badRequest(`The ${IDENTITY_NUMBER_KINDS[type].label} is not part of KYC for ${country}; ${instead}`, "identity_number_not_asked");
+  return badRequest(
+    `The ${IDENTITY_NUMBER_KINDS[type].label} is not part of KYC for ${country}; ${instead}`,
+    "identity_number_not_asked",
+  );
 }
 
 const notEditable = (submission: KycSubmission) =>
@@ -374,7 +450,12 @@ const notEditable = (submission: KycSubmission) =>
  * nothing. Replacing a recorded number (while the submission is pending) keeps the old claim: that
  * this user presented that number stays true.
  */
-export async function verifyIdentityNumber(ctx: CoreContext, userId: string, type: IdentityNumberType, body: unknown): Promise<IdentityNumberVerified> {
+export async function verifyIdentityNumber(
+  ctx: CoreContext,
+  userId: string,
+  type: IdentityNumberType,
+  body: unknown,
+): Promise<IdentityNumberVerified> {
   const parsed = VerifyIdentityNumberInput.safeParse(body);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
@@ -386,14 +467,24 @@ export async function verifyIdentityNumber(ctx: CoreContext, userId: string, typ
   if (!isValidIdentityNumber(type, input.document_number)) throw invalidNumber(type);
   const submission = await requireUserSubmission(ctx, userId);
   if (input.country && input.country.toUpperCase() !== submission.country) {
-    throw badRequest(`country ${input.country.toUpperCase()} is not the country of your KYC submission (${submission.country})`, "country_mismatch");
+    throw badRequest(
+      `country ${input.country.toUpperCase()} is not the country of your KYC submission (${submission.country})`,
+      "country_mismatch",
+    );
   }
   if (!asksForNumber(submission.country, type)) throw numberNotAsked(type, submission.country);
   const normalised = normaliseIdentityNumber(type, input.document_number);
   const hashes = identityNumberHashes(ctx, type, normalised).map((entry) => entry.hash);
   const hash = hashes[0]!;
   const masked = maskIdentityNumber(type, normalised);
-  const reply = (current: KycSubmission): IdentityNumberVerified => ({ valid: true, status: "verified", document_type: type, masked, progress: current.progress, kyc_status: current.status });
+  const reply = (current: KycSubmission): IdentityNumberVerified => ({
+    valid: true,
+    status: "verified",
+    document_type: type,
+    masked,
+    progress: current.progress,
+    kyc_status: current.status,
+  });
   // The same number as recorded, under whichever retained key version it was recorded.
   const isRecorded = (current: KycSubmission) => {
     const record = current.identity_numbers[type];
@@ -406,7 +497,10 @@ export async function verifyIdentityNumber(ctx: CoreContext, userId: string, typ
     if (current.status !== "pending") throw notEditable(current);
     const now = ctx.clock().toISOString();
     const kind = IDENTITY_NUMBER_KINDS[type];
-    const draft: KycSubmission = { ...current, identity_numbers: { ...current.identity_numbers, [type]: { masked, hash, hashes, verified_at: now } } };
+    const draft: KycSubmission = {
+      ...current,
+      identity_numbers: { ...current.identity_numbers, [type]: { masked, hash, hashes, verified_at: now } },
+    };
     const entry: HistoryInput = {
       actor: applicantActor(current),
       action: "identity_number_verified",
@@ -417,7 +511,14 @@ export async function verifyIdentityNumber(ctx: CoreContext, userId: string, typ
       event: { type: "documentVerified", data: { documentType: type, status: "VERIFIED", confidence: 1 } },
     };
     // One claim per retained key version, so the number is found on users recorded under any of them.
-    const claims = hashes.map((claimHash) => ({ ...identityNumberClaimKey(type, claimHash, current.user_id), entity: "kyc_number_claim", type, user_id: current.user_id, submission_id: current.id, claimed_at: now }));
+    const claims = hashes.map((claimHash) => ({
+      ...identityNumberClaimKey(type, claimHash, current.user_id),
+      entity: "kyc_number_claim",
+      type,
+      user_id: current.user_id,
+      submission_id: current.id,
+      claimed_at: now,
+    }));
     return afterApplicantStep(ctx, draft, [entry], claims);
   });
   return reply(next);
@@ -440,10 +541,22 @@ export const CreateProfileInput = z.object({
   email: emailAddress,
   phone: phoneNumber,
   country: countryCode,
-  location: z.string().trim().min(1, "location must not be empty").max(200, "location must be at most 200 characters").optional(),
+  location: z
+    .string()
+    .trim()
+    .min(1, "location must not be empty")
+    .max(200, "location must be at most 200 characters")
+    .optional(),
   amount: amount.default(KYC_LIMITS.defaultAmount),
-  documents: z.partialRecord(DocumentType, ProfileDocument, { error: `documents must be keyed by document type (${DocumentType.options.join(", ")})` }).default({}),
-  avatar: z.url({ protocol: /^https?$/, error: "avatar must be an http(s) URL" }).max(2_048, "avatar must be at most 2048 characters").optional(),
+  documents: z
+    .partialRecord(DocumentType, ProfileDocument, {
+      error: `documents must be keyed by document type (${DocumentType.options.join(", ")})`,
+    })
+    .default({}),
+  avatar: z
+    .url({ protocol: /^https?$/, error: "avatar must be an http(s) URL" })
+    .max(2_048, "avatar must be at most 2048 characters")
+    .optional(),
 });
 export type CreateProfileInput = z.infer<typeof CreateProfileInput>;
 
@@ -475,7 +588,14 @@ export type KycProfileView = z.infer<typeof KycProfileView>;
 /** A profile's own details, beside its submission (keys.ts profileKey). */
 const StoredProfile = z.object({
   avatar: z.string().nullable(),
-  documents: z.partialRecord(DocumentType, z.object({ documentNumber: z.string().nullable(), issuingCountry: z.string().nullable(), expiryDate: z.string().nullable() })),
+  documents: z.partialRecord(
+    DocumentType,
+    z.object({
+      documentNumber: z.string().nullable(),
+      issuingCountry: z.string().nullable(),
+      expiryDate: z.string().nullable(),
+    }),
+  ),
 });
 type StoredProfile = z.infer<typeof StoredProfile>;
 
@@ -516,33 +636,60 @@ const maskDocumentNumber = (number: string) => "X".repeat(Math.max(0, number.len
  * Creates a KYC profile: starts the caller's submission from the profile (one per user, as
  * /start), keeping the profile's avatar and document details (numbers masked) beside it.
  */
-export async function createProfile(ctx: CoreContext, caller: { userId: string }, body: unknown, origin: StartOrigin): Promise<KycProfileView> {
+export async function createProfile(
+  ctx: CoreContext,
+  caller: { userId: string },
+  body: unknown,
+  origin: StartOrigin,
+): Promise<KycProfileView> {
   const input = parseWith(CreateProfileInput, body);
-  if (input.userId !== undefined && input.userId !== caller.userId) throw forbidden("You may only create your own KYC profile", "forbidden");
+  if (input.userId !== undefined && input.userId !== caller.userId)
+    throw forbidden("You may only create your own KYC profile", "forbidden");
   const supported = countryDocumentTypes(input.country);
   const unsupported = Object.keys(input.documents).find((type) => !supported.includes(type as DocumentType));
-  if (unsupported) throw badRequest(`${DOCUMENT_TYPE_LABELS[unsupported as DocumentType]} is not accepted for ${findCountry(input.country)!.country}`, "unsupported_document_type");
+  if (unsupported)
+    throw badRequest(
+      `${DOCUMENT_TYPE_LABELS[unsupported as DocumentType]} is not accepted for ${findCountry(input.country)!.country}`,
+      "unsupported_document_type",
+    );
   for (const [type, document] of Object.entries(input.documents)) {
-    if (document?.issuingCountry && !findCountry(document.issuingCountry)) throw badRequest(`documents.${type}.issuingCountry must be an ISO country code`);
+    if (document?.issuingCountry && !findCountry(document.issuingCountry))
+      throw badRequest(`documents.${type}.issuingCountry must be an ISO country code`);
   }
   const stored: StoredProfile = {
     avatar: input.avatar ?? null,
     documents: Object.fromEntries(
       Object.entries(input.documents).map(([type, document]) => [
         type,
-        { documentNumber: document?.documentNumber ? maskDocumentNumber(document.documentNumber) : null, issuingCountry: document?.issuingCountry?.toUpperCase() ?? null, expiryDate: document?.expiryDate ?? null },
+        {
+          documentNumber: document?.documentNumber ? maskDocumentNumber(document.documentNumber) : null,
+          issuingCountry: document?.issuingCountry?.toUpperCase() ?? null,
+          expiryDate: document?.expiryDate ?? null,
+        },
       ]),
     ),
   };
-  const submission = await startKyc(ctx, caller.userId, { country: input.country, name: input.name, email: input.email, phone: input.phone, amount: input.amount }, origin, {
-    location: input.location,
-    extraItems: (created) => [{ ...profileKey(created.id), entity: "kyc_profile", user_id: created.user_id, ...stored }],
-  });
+  const submission = await startKyc(
+    ctx,
+    caller.userId,
+    { country: input.country, name: input.name, email: input.email, phone: input.phone, amount: input.amount },
+    origin,
+    {
+      location: input.location,
+      extraItems: (created) => [
+        { ...profileKey(created.id), entity: "kyc_profile", user_id: created.user_id, ...stored },
+      ],
+    },
+  );
   return profileView(submission, stored);
 }
 
 /** A profile by id: the caller's own, or any for an admin; anything else is a 404 (ids reveal nothing). */
-export async function getProfile(ctx: CoreContext, caller: { userId: string; role: string }, profileId: string): Promise<KycProfileView> {
+export async function getProfile(
+  ctx: CoreContext,
+  caller: { userId: string; role: string },
+  profileId: string,
+): Promise<KycProfileView> {
   const missing = notFound("KYC profile not found", "kyc_profile_not_found");
   if (!/^[A-Za-z0-9-]{1,64}$/.test(profileId)) throw missing;
   const [submission, stored] = await Promise.all([

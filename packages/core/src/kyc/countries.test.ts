@@ -7,7 +7,9 @@ describe("KYC countries", () => {
     const all = searchCountries();
     expect(all.length).toBeGreaterThan(220);
     expect(all.slice(0, 30).every((country) => country.listed)).toBe(true);
-    expect(all.slice(30).every((country) => !country.listed && country.documentTypes.join() === "passport,idCard")).toBe(true);
+    expect(
+      all.slice(30).every((country) => !country.listed && country.documentTypes.join() === "passport,idCard"),
+    ).toBe(true);
     expect(new Set(all.map((country) => country.countryCode)).size).toBe(all.length);
   });
 
@@ -22,7 +24,9 @@ describe("KYC countries", () => {
   });
 
   it("covers every ISO 3166-1 code of the package, named from its English data (the official name first)", () => {
-    const codes = searchCountries().map((country) => country.countryCode).sort();
+    const codes = searchCountries()
+      .map((country) => country.countryCode)
+      .sort();
     expect(codes).toEqual(Object.keys(countries.getAlpha2Codes()).sort());
     // The package lists several English names for some countries: the first is the official one.
     expect(findCountry("CZ")?.country).toBe("Czech Republic");

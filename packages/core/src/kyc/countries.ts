@@ -21,12 +21,36 @@ const englishName = (code: string): string => {
 
 /** Spec 001 §3, in its order, by ISO alpha-2 code. */
 const LISTED: readonly (readonly [code: string, name: string])[] = [
-  ["AF", "Afghanistan"], ["AL", "Albania"], ["DZ", "Algeria"], ["AR", "Argentina"], ["AU", "Australia"],
-  ["AT", "Austria"], ["BE", "Belgium"], ["BR", "Brazil"], ["CA", "Canada"], ["CN", "China"],
-  ["FR", "France"], ["DE", "Germany"], ["IN", "India"], ["IT", "Italy"], ["JP", "Japan"],
-  ["MX", "Mexico"], ["NL", "Netherlands"], ["NG", "Nigeria"], ["PL", "Poland"], ["PT", "Portugal"],
-  ["RU", "Russia"], ["ZA", "South Africa"], ["ES", "Spain"], ["SE", "Sweden"], ["CH", "Switzerland"],
-  ["TR", "Turkey"], ["UA", "Ukraine"], ["AE", "United Arab Emirates"], ["GB", "United Kingdom"], ["US", "United States of America"],
+  ["AF", "Afghanistan"],
+  ["AL", "Albania"],
+  ["DZ", "Algeria"],
+  ["AR", "Argentina"],
+  ["AU", "Australia"],
+  ["AT", "Austria"],
+  ["BE", "Belgium"],
+  ["BR", "Brazil"],
+  ["CA", "Canada"],
+  ["CN", "China"],
+  ["FR", "France"],
+  ["DE", "Germany"],
+  ["IN", "India"],
+  ["IT", "Italy"],
+  ["JP", "Japan"],
+  ["MX", "Mexico"],
+  ["NL", "Netherlands"],
+  ["NG", "Nigeria"],
+  ["PL", "Poland"],
+  ["PT", "Portugal"],
+  ["RU", "Russia"],
+  ["ZA", "South Africa"],
+  ["ES", "Spain"],
+  ["SE", "Sweden"],
+  ["CH", "Switzerland"],
+  ["TR", "Turkey"],
+  ["UA", "Ukraine"],
+  ["AE", "United Arab Emirates"],
+  ["GB", "United Kingdom"],
+  ["US", "United States of America"],
 ];
 
 /** Spec 001 §2. */
@@ -45,7 +69,8 @@ export interface KycCountry {
 }
 
 /** The flag emoji of an ISO alpha-2 code (two regional-indicator symbols). */
-export const flagOf = (code: string) => String.fromCodePoint(...[...code.toUpperCase()].map((letter) => 0x1f1e6 + letter.charCodeAt(0) - 65));
+export const flagOf = (code: string) =>
+  String.fromCodePoint(...[...code.toUpperCase()].map((letter) => 0x1f1e6 + letter.charCodeAt(0) - 65));
 
 function entry(code: string, name: string, listed: boolean): KycCountry {
   const documentTypes = [...requirementsFor(code).documentTypes];
@@ -74,7 +99,9 @@ const BY_CODE = new Map(ALL.map((country) => [country.countryCode, country]));
 export function searchCountries(search = ""): KycCountry[] {
   const needle = search.trim().toLowerCase();
   if (!needle) return [...ALL];
-  return ALL.filter((country) => country.country.toLowerCase().includes(needle) || country.countryCode.toLowerCase().includes(needle));
+  return ALL.filter(
+    (country) => country.country.toLowerCase().includes(needle) || country.countryCode.toLowerCase().includes(needle),
+  );
 }
 
 export function findCountry(code: string): KycCountry | undefined {

@@ -78,17 +78,23 @@ export function requirementsFor(countryCode: string): CountryRequirements {
 }
 
 /** The numbers a country asks for (required or optional). */
-export const identityNumbersFor = (countryCode: string): IdentityNumberType[] => requirementsFor(countryCode).identityNumbers.map((number) => number.type);
+export const identityNumbersFor = (countryCode: string): IdentityNumberType[] =>
+  requirementsFor(countryCode).identityNumbers.map((number) => number.type);
 
 /** The numbers that must be verified before review. */
 export const requiredIdentityNumbers = (countryCode: string): IdentityNumberType[] =>
-  requirementsFor(countryCode).identityNumbers.filter((number) => number.required).map((number) => number.type);
+  requirementsFor(countryCode)
+    .identityNumbers.filter((number) => number.required)
+    .map((number) => number.type);
 
 /** Whether the country asks for this number at all. */
-export const asksForNumber = (countryCode: string, type: IdentityNumberType): boolean => identityNumbersFor(countryCode).includes(type);
+export const asksForNumber = (countryCode: string, type: IdentityNumberType): boolean =>
+  identityNumbersFor(countryCode).includes(type);
 
 /** The numbers a country asks for, as the countries list and the KYC state describe them. */
-export function describeIdentityNumbers(countryCode: string): { type: IdentityNumberType; label: string; required: boolean; format: string }[] {
+export function describeIdentityNumbers(
+  countryCode: string,
+): { type: IdentityNumberType; label: string; required: boolean; format: string }[] {
   return requirementsFor(countryCode).identityNumbers.map(({ type, required: isRequired }) => ({
     type,
     label: IDENTITY_NUMBER_KINDS[type].label,
@@ -114,7 +120,9 @@ export interface MissingRequirements {
 export function missingRequirements(submission: SubmissionFacts): MissingRequirements {
   return {
     document: !Object.values(submission.documents).some((document) => document?.status === "verified"),
-    numbers: requiredIdentityNumbers(submission.country).filter((type) => submission.identity_numbers[type] === undefined),
+    numbers: requiredIdentityNumbers(submission.country).filter(
+      (type) => submission.identity_numbers[type] === undefined,
+    ),
   };
 }
 
@@ -127,5 +135,8 @@ export function meetsRequirements(submission: SubmissionFacts): boolean {
 /** The missing requirements in words ("Aadhaar verification", "a verified identity document"), for refusals that name them. */
 export function missingRequirementNames(submission: SubmissionFacts): string[] {
   const missing = missingRequirements(submission);
-  return [...missing.numbers.map((type) => `${IDENTITY_NUMBER_KINDS[type].short} verification`), ...(missing.document ? ["a verified identity document"] : [])];
+  return [
+    ...missing.numbers.map((type) => `${IDENTITY_NUMBER_KINDS[type].short} verification`),
+    ...(missing.document ? ["a verified identity document"] : []),
+  ];
 }

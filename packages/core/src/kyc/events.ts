@@ -3,7 +3,15 @@ import type { CoreContext } from "../shared/context";
 import { encodeCursor } from "../events/cursor";
 import { FeedReader, feedSettings, type FeedSource, type OutboxItem } from "../events/feed";
 import { kycFeedPartition } from "./keys";
-import { APPLICANT_KYC_EVENT_TYPES, DocumentType, IdentityNumberType, KycHistoryEntry, RISK_LEVELS, type KycEventType, type KycSubmission } from "./model";
+import {
+  APPLICANT_KYC_EVENT_TYPES,
+  DocumentType,
+  IdentityNumberType,
+  KycHistoryEntry,
+  RISK_LEVELS,
+  type KycEventType,
+  type KycSubmission,
+} from "./model";
 import { historyRange } from "./submissions";
 
 /**
@@ -39,33 +47,51 @@ interface HistoryItem extends OutboxItem {
 export function eventOf(item: HistoryItem): KycFeedEvent | null {
   const entry = KycHistoryEntry.parse(item.entry);
   if (!entry.event) return null;
-  return { type: entry.event.type, verificationId: item.submission_id, seq: entry.seq, payload: { ...entry.event.data, verificationId: item.submission_id } };
+  return {
+    type: entry.event.type,
+    verificationId: item.submission_id,
+    seq: entry.seq,
+    payload: { ...entry.event.data, verificationId: item.submission_id },
+  };
 }
 
-export function kycFeedSource(ctx: CoreContext, userId: string, audience: KycAudience = "applicant"): FeedSource<KycFeedEvent> {
+export function kycFeedSource(
+  ctx: CoreContext,
+  userId: string,
+  audience: KycAudience = "applicant",
+): FeedSource<KycFeedEvent> {
   return {
     partitions: [kycFeedPartition(userId)],
     streamOf: (item) => ({ stream: (item as HistoryItem).submission_id, seq: (item as HistoryItem).entry.seq }),
     range: async (submissionId, from, to) => (await historyRange(ctx, submissionId, from, to)) as OutboxItem[],
     // History items carry their whole entry: decoding reads nothing more.
-    decode: async (items) => items.map((item) => {
-      const event = eventOf(item as HistoryItem);
-      const shown = event ? forAudience(event, audience) : null;
-      return shown ? [shown] : [];
-    }),
+    decode: async (items) =>
+      items.map((item) => {
+        const event = eventOf(item as HistoryItem);
+        const shown = event ? forAudience(event, audience) : null;
+        return shown ? [shown] : [];
+      }),
   };
 }
 
 /** A user's KYC feed as `audience` may read it: an applicant's (the default) never carries a risk signal. */
-export const kycFeedReader = (ctx: CoreContext, userId: string, audience: KycAudience = "applicant") => new FeedReader(ctx, kycFeedSource(ctx, userId, audience), feedSettings(ctx));
+export const kycFeedReader = (ctx: CoreContext, userId: string, audience: KycAudience = "applicant") =>
+  new FeedReader(ctx, kycFeedSource(ctx, userId, audience), feedSettings(ctx));
 
 /**
  * A resume point just before a submission started: a stream opened with it as Last-Event-ID
  * delivers the submission's whole history of events, then what follows (a client that started
  * its verification before it subscribed misses nothing).
  */
-export function cursorBeforeSubmission(ctx: CoreContext, submission: Pick<KycSubmission, "user_id" | "submitted_at">): string {
-  return encodeCursor(ctx.config.CURSOR_KEYS, kycFeedScope(submission.user_id), { p: submission.submitted_at, f: submission.submitted_at, s: {} });
+export function cursorBeforeSubmission(
+  ctx: CoreContext,
+  submission: Pick<KycSubmission, "user_id" | "submitted_at">,
+): string {
+  return encodeCursor(ctx.config.CURSOR_KEYS, kycFeedScope(submission.user_id), {
+    p: submission.submitted_at,
+    f: submission.submitted_at,
+    s: {},
+  });
 }
 
 /* ---------- the stream's messages (documented in OpenAPI; built from the history entries) ---------- */
@@ -81,13 +107,22 @@ export const KYC_EVENT_PAYLOADS = {
     verificationId,
     documentType: documentOrNumber,
     status: z.enum(["VERIFIED", "REJECTED"]),
-    confidence: z.number().describe("How clearly the picture passed its quality checks (1 for a number whose format and check digits passed)"),
+    confidence: z
+      .number()
+      .describe(
+        "How clearly the picture passed its quality checks (1 for a number whose format and check digits passed)",
+      ),
     problems: z.array(z.string()).optional().describe("Why a picture was rejected"),
   }),
   riskAssessmentUpdate: z
     .object({ verificationId, riskScore: z.number().int(), riskLevel: z.enum(RISK_LEVELS), flags: z.array(z.string()) })
     .describe("Reviewers only: sent when an administrator reads a user's feed, never on an applicant's own"),
-  verificationCompleted: z.object({ verificationId, status: z.enum(["VERIFIED", "REJECTED", "REQUIRES_REVIEW"]).describe("REQUIRES_REVIEW: under review; VERIFIED or REJECTED: a reviewer decided") }),
+  verificationCompleted: z.object({
+    verificationId,
+    status: z
+      .enum(["VERIFIED", "REJECTED", "REQUIRES_REVIEW"])
+      .describe("REQUIRES_REVIEW: under review; VERIFIED or REJECTED: a reviewer decided"),
+  }),
   complianceAlert: z
     .object({ verificationId, alertType: z.string(), severity: z.enum(["low", "medium", "high"]), message: z.string() })
     .describe("Reviewers only: sent when an administrator reads a user's feed, never on an applicant's own"),
@@ -120,7 +155,9 @@ const APPLICANT_EVENTS = new Set<KycEventType>(APPLICANT_KYC_EVENT_TYPES);
 function forAudience(event: KycFeedEvent, audience: KycAudience): KycFeedEvent | null {
   if (audience === "applicant" && !APPLICANT_EVENTS.has(event.type)) return null;
   const fields = Object.keys(KYC_EVENT_PAYLOADS[event.type].shape);
-  const payload = Object.fromEntries(fields.flatMap((field) => (event.payload[field] === undefined ? [] : [[field, event.payload[field]]])));
+  const payload = Object.fromEntries(
+    fields.flatMap((field) => (event.payload[field] === undefined ? [] : [[field, event.payload[field]]])),
+  );
   return { ...event, payload: { ...payload, verificationId: event.verificationId } };
 }
 

@@ -16,7 +16,10 @@ let rotating: CoreContext;
 let retired: CoreContext;
 beforeAll(async () => {
   ctx = await createTestContext();
-  const withKeys = (IDENTITY_HASH_KEYS: string): CoreContext => ({ ...ctx, config: { ...ctx.config, IDENTITY_HASH_KEYS: loadConfig({ IDENTITY_HASH_KEYS }).IDENTITY_HASH_KEYS } });
+  const withKeys = (IDENTITY_HASH_KEYS: string): CoreContext => ({
+    ...ctx,
+    config: { ...ctx.config, IDENTITY_HASH_KEYS: loadConfig({ IDENTITY_HASH_KEYS }).IDENTITY_HASH_KEYS },
+  });
   rotating = withKeys(rotatedKeyring("t2", TEST_KEYS.IDENTITY_HASH_KEYS));
   retired = withKeys(rotatedKeyring("t2", TEST_KEYS.IDENTITY_HASH_KEYS).split(",")[0]!);
 });

@@ -22,7 +22,11 @@ export interface IdentityNumberHash {
 }
 
 /** The number's hash under each retained version, the newest first. */
-export function identityNumberHashes(ctx: CoreContext, type: IdentityNumberType, normalised: string): IdentityNumberHash[] {
+export function identityNumberHashes(
+  ctx: CoreContext,
+  type: IdentityNumberType,
+  normalised: string,
+): IdentityNumberHash[] {
   return ctx.config.IDENTITY_HASH_KEYS.versions.map((version) => ({
     version: version.version,
     hash: createHmac("sha256", version.key(LABEL)).update(`${type}:${normalised}`).digest("hex"),

@@ -24,8 +24,10 @@ describe("Verhoeff", () => {
     expect(verhoeffCheckDigit("23412341234")).toBe("6");
     expect(verhoeffCheckDigit("49685824515")).toBe("2");
     expect(verhoeffCheckDigit("75872")).toBe("2"); // Wikipedia's worked example
-    for (const valid of ["2363", "123451", "234123412346", "496858245152", "758722"]) expect(isVerhoeffValid(valid)).toBe(true);
-    for (const invalid of ["2364", "234123412347", "496858245153", "758723", "", "12a4"]) expect(isVerhoeffValid(invalid)).toBe(false);
+    for (const valid of ["2363", "123451", "234123412346", "496858245152", "758722"])
+      expect(isVerhoeffValid(valid)).toBe(true);
+    for (const invalid of ["2364", "234123412347", "496858245153", "758723", "", "12a4"])
+      expect(isVerhoeffValid(invalid)).toBe(false);
   });
 
   it("refuses a payload that is not digits", () => {
@@ -131,13 +133,25 @@ describe("Aadhaar", () => {
 
 describe("PAN", () => {
   it("accepts AAAAA9999A with an official holder type, uppercasing and removing spaces", () => {
-    for (const pan of ["ABCPE1234F", "AAAPL1234C", "abcpe1234f", "ABC PE 1234 F", "ZZZTZ9999Z"]) expect(isValidPan(pan)).toBe(true);
+    for (const pan of ["ABCPE1234F", "AAAPL1234C", "abcpe1234f", "ABC PE 1234 F", "ZZZTZ9999Z"])
+      expect(isValidPan(pan)).toBe(true);
     for (const holder of "ABCFGHJLPT") expect(isValidPan(`ABC${holder}E1234F`)).toBe(true);
   });
 
   it("refuses other holder types, wrong shapes and the serial 0000", () => {
     // The spec's own example has D in the 4th place, which is no holder type.
-    for (const pan of ["ABCDE1234F", "ABCKE1234F", "ABCEE1234F", "ABCPE12345", "ABCPE1234", "ABCPE1234FF", "1BCPE1234F", "ABCPE12A4F", "ABCPE0000F", ""]) {
+    for (const pan of [
+      "ABCDE1234F",
+      "ABCKE1234F",
+      "ABCEE1234F",
+      "ABCPE12345",
+      "ABCPE1234",
+      "ABCPE1234FF",
+      "1BCPE1234F",
+      "ABCPE12A4F",
+      "ABCPE0000F",
+      "",
+    ]) {
       expect(isValidPan(pan), pan).toBe(false);
     }
   });
@@ -191,22 +205,31 @@ describe("every country's number", () => {
     expect(Object.keys(SAMPLES).sort()).toEqual([...IDENTITY_NUMBER_TYPES].sort());
   });
 
-  it.each(Object.entries(SAMPLES))("%s: accepts its well-formed sample, stores it compact, masks it to the last four, refuses a malformed one", (type, sample) => {
-    expect(isIdentityNumberType(type)).toBe(true);
-    if (!isIdentityNumberType(type)) return;
-    expect(isValidIdentityNumber(type, sample.valid)).toBe(true);
-    expect(normaliseIdentityNumber(type, sample.valid)).toBe(sample.normalised);
-    expect(maskIdentityNumber(type, sample.valid).replace(/ /g, "")).toBe("X".repeat(sample.normalised.length - 4) + sample.normalised.slice(-4));
-    expect(isValidIdentityNumber(type, sample.malformed)).toBe(false);
-  });
+  it.each(Object.entries(SAMPLES))(
+    "%s: accepts its well-formed sample, stores it compact, masks it to the last four, refuses a malformed one",
+    (type, sample) => {
+      expect(isIdentityNumberType(type)).toBe(true);
+      if (!isIdentityNumberType(type)) return;
+      expect(isValidIdentityNumber(type, sample.valid)).toBe(true);
+      expect(normaliseIdentityNumber(type, sample.valid)).toBe(sample.normalised);
+      expect(maskIdentityNumber(type, sample.valid).replace(/ /g, "")).toBe(
+        "X".repeat(sample.normalised.length - 4) + sample.normalised.slice(-4),
+      );
+      expect(isValidIdentityNumber(type, sample.malformed)).toBe(false);
+    },
+  );
 
-  it.each(IDENTITY_NUMBER_TYPES)("%s: refuses empty, oversized and non-Latin input without throwing, and names its format in the refusal", (type) => {
-    const kind = IDENTITY_NUMBER_KINDS[type];
-    for (const bad of ["", " ", "x".repeat(64), "€".repeat(12), "١٢٣٤٥٦٧٨٩٠١"]) expect(isValidIdentityNumber(type, bad), JSON.stringify(bad)).toBe(false);
-    expect(kind.invalidMessage).toMatch(/^Please enter a valid /);
-    // Aadhaar's and PAN's are the spec's sentences; every other one shows the format.
-    if (type !== "aadhaar" && type !== "pan") expect(kind.invalidMessage).toContain(kind.format);
-  });
+  it.each(IDENTITY_NUMBER_TYPES)(
+    "%s: refuses empty, oversized and non-Latin input without throwing, and names its format in the refusal",
+    (type) => {
+      const kind = IDENTITY_NUMBER_KINDS[type];
+      for (const bad of ["", " ", "x".repeat(64), "€".repeat(12), "١٢٣٤٥٦٧٨٩٠١"])
+        expect(isValidIdentityNumber(type, bad), JSON.stringify(bad)).toBe(false);
+      expect(kind.invalidMessage).toMatch(/^Please enter a valid /);
+      // Aadhaar's and PAN's are the spec's sentences; every other one shows the format.
+      if (type !== "aadhaar" && type !== "pan") expect(kind.invalidMessage).toContain(kind.format);
+    },
+  );
 
   it("keeps the same number under one form whatever separators it was typed with (duplicates are found across forms)", () => {
     expect(normaliseIdentityNumber("br_cpf", "390.533.447-05")).toBe(normaliseIdentityNumber("br_cpf", "39053344705"));
@@ -215,6 +238,7 @@ describe("every country's number", () => {
   });
 
   it("knows only its own types", () => {
-    for (const unknown of ["", "ssn", "constructor", "__proto__", "toString", "AADHAAR"]) expect(isIdentityNumberType(unknown)).toBe(false);
+    for (const unknown of ["", "ssn", "constructor", "__proto__", "toString", "AADHAAR"])
+      expect(isIdentityNumberType(unknown)).toBe(false);
   });
 });

@@ -97,7 +97,6 @@ function compactIndian(type: "aadhaar" | "pan", raw: string): string {
   return type === "pan" ? compact.toUpperCase() : compact;
 }
 
-
 const AADHAAR = /^[2-9]\d{11}$/;
 /**
  * The official holder-type codes in the 4th place (A, B, C, F, G, H, J, L, P, T); the 10th is a
@@ -120,7 +119,6 @@ export function isValidPan(raw: string): boolean {
   const number = compactIndian("pan", raw);
   return PAN.test(number) && number.slice(5, 9) !== "0000";
 }
-
 
 /** What the Aadhaar field shows while typing (spec 001 §5): digits only, at most 12, in groups of 4. */
 export function formatAadhaarGroups(raw: string): string {
@@ -169,7 +167,11 @@ const invalidMessage = (label: string, format: string) => `Please enter a valid 
 
 type KindText = Pick<IdentityNumberKind, "label" | "short" | "format" | "maxLength" | "check">;
 
-const described = (text: KindText) => ({ ...text, toastName: text.short, invalidMessage: invalidMessage(text.label, text.format) });
+const described = (text: KindText) => ({
+  ...text,
+  toastName: text.short,
+  invalidMessage: invalidMessage(text.label, text.format),
+});
 
 /** A validator's verdict; one that throws on input it does not expect (some do, e.g. on an empty string) refuses it. */
 function verdictOf(validator: StdnumValidator, raw: string): { isValid: boolean; compact?: string } {
@@ -182,7 +184,8 @@ function verdictOf(validator: StdnumValidator, raw: string): { isValid: boolean;
 
 /** A number checked by one or more stdnum validators (any of them passing). */
 function checkedBy(validators: readonly StdnumValidator[], text: KindText): IdentityNumberKind {
-  const passing = (raw: string) => validators.map((validator) => verdictOf(validator, raw)).find((result) => result.isValid);
+  const passing = (raw: string) =>
+    validators.map((validator) => verdictOf(validator, raw)).find((result) => result.isValid);
   return {
     ...described(text),
     isValid: (raw) => raw.length <= text.maxLength && passing(raw) !== undefined,
@@ -222,36 +225,187 @@ const KINDS = {
     toastName: "PAN",
     format: "ABCDE1234F",
     maxLength: 10,
-    check: "AAAAA9999A with an official holder type (A, B, C, F, G, H, J, L, P, T) in the 4th place; the serial 0000 is refused",
+    check:
+      "AAAAA9999A with an official holder type (A, B, C, F, G, H, J, L, P, T) in the 4th place; the serial 0000 is refused",
     invalidMessage: "Please enter a valid PAN number (e.g., ABCDE1234F).",
     isValid: isValidPan,
     normalise: (raw: string) => compactIndian("pan", raw),
   },
-  ar_cuil: checkedBy([arCuit], { label: "CUIL or CUIT", short: "CUIL", format: "20-12345678-6", maxLength: 16, check: "11 digits with the AFIP check digit" }),
-  at_tin: checkedBy([atTin], { label: "Austrian tax number (Steuernummer)", short: "Steuernummer", format: "12-345/6789", maxLength: 14, check: "9 digits: a known tax office and the check digit" }),
-  au_tfn: checkedBy([auTfn], { label: "Tax File Number (TFN)", short: "TFN", format: "123 456 782", maxLength: 12, check: "8 or 9 digits with the ATO's weighted check" }),
-  be_nn: checkedBy([beNn], { label: "National Register number", short: "National Register number", format: "85.07.30-033.28", maxLength: 17, check: "11 digits: a birth date and the modulo-97 check" }),
-  br_cpf: checkedBy([brCpf], { label: "CPF", short: "CPF", format: "123.456.789-09", maxLength: 14, check: "11 digits with both check digits" }),
-  ca_sin: checkedBy([caSin], { label: "Social Insurance Number (SIN)", short: "SIN", format: "123 456 782", maxLength: 11, check: "9 digits with the Luhn check" }),
-  ch_ahv: checkedBy([chSsn], { label: "AHV/AVS number", short: "AHV number", format: "756.1234.5678.97", maxLength: 16, check: "13 digits starting 756, with the EAN-13 check digit" }),
-  cn_ric: checkedBy([cnRic], { label: "Resident Identity Card number", short: "Resident Identity Card number", format: "11010519491231002X", maxLength: 18, check: "18 characters: a region, a birth date and the ISO 7064 check character" }),
-  de_idnr: checkedBy([deIdnr], { label: "tax identification number (Steuer-ID)", short: "Steuer-ID", format: "12 345 678 903", maxLength: 14, check: "11 digits, the first not 0, with the ISO 7064 check digit" }),
-  es_dni: checkedBy([esDni, esNie], { label: "DNI or NIE", short: "DNI/NIE", format: "12345678Z", maxLength: 11, check: "a DNI (8 digits and its check letter) or an NIE (X, Y or Z, 7 digits and the check letter)" }),
-  fr_nif: checkedBy([frNif], { label: "French tax number (numéro fiscal)", short: "Numéro fiscal", format: "30 23 217 600 053", maxLength: 17, check: "13 digits, the first 0-3, with the modulo-511 check" }),
-  gb_nino: checkedBy([gbNino], { label: "National Insurance number", short: "National Insurance number", format: "QQ 12 34 56 C", maxLength: 13, check: "2 letters of an allocated prefix, 6 digits and a suffix A-D" }),
-  it_cf: checkedBy([itCodiceFiscale], { label: "codice fiscale", short: "Codice fiscale", format: "RSSMRA85T10A562S", maxLength: 16, check: "16 characters: name letters, birth date and place, and the check letter" }),
-  mx_curp: checkedBy([mxCurp], { label: "CURP", short: "CURP", format: "GARC850101HDFRRL09", maxLength: 18, check: "18 characters: name letters, birth date, sex, state and the check digit" }),
-  nl_bsn: checkedBy([nlBsn], { label: "citizen service number (BSN)", short: "BSN", format: "111222333", maxLength: 11, check: "9 digits passing the 11-check" }),
-  pl_pesel: checkedBy([plPesel], { label: "PESEL", short: "PESEL", format: "44051401359", maxLength: 11, check: "11 digits: a birth date and the check digit" }),
-  pt_nif: checkedBy([ptNif], { label: "tax number (NIF)", short: "NIF", format: "123 456 789", maxLength: 11, check: "9 digits with the modulo-11 check digit" }),
-  ru_inn: checkedBy([ruInn], { label: "taxpayer number (INN)", short: "INN", format: "123456789047", maxLength: 12, check: "10 or 12 digits with their check digits" }),
-  se_personnummer: checkedBy([sePersonnummer], { label: "personal identity number (personnummer)", short: "Personnummer", format: "YYMMDD-NNNN", maxLength: 13, check: "a birth date, a serial and the Luhn check digit" }),
-  tr_tckimlik: checkedBy([trTckimlik], { label: "T.C. Kimlik No.", short: "T.C. Kimlik No.", format: "17291716060", maxLength: 11, check: "11 digits, the first not 0, with both check digits" }),
-  ua_rntrc: checkedBy([uaRntrc], { label: "taxpayer number (RNOKPP)", short: "RNOKPP", format: "1759013776", maxLength: 10, check: "10 digits with the check digit" }),
-  us_ssn: checkedBy([usSsn], { label: "Social Security number (SSN)", short: "SSN", format: "123-45-6789", maxLength: 11, check: "9 digits in a valid area (not 000, 666 or 9xx), group and serial" }),
-  za_id: checkedBy([zaIdnr], { label: "South African ID number", short: "ID number", format: "7503305044089", maxLength: 13, check: "13 digits: a birth date and the Luhn check digit" }),
-  ae_eid: patterned(/^784\d{12}$/, { label: "Emirates ID number", short: "Emirates ID", format: "784-1985-1234567-1", maxLength: 18, check: "15 digits starting 784 (the published format; no check digit is published)" }),
-  ng_nin: patterned(/^\d{11}$/, { label: "National Identification Number (NIN)", short: "NIN", format: "12345678901", maxLength: 11, check: "11 digits (NIMC publishes no check digit)" }),
+  ar_cuil: checkedBy([arCuit], {
+    label: "CUIL or CUIT",
+    short: "CUIL",
+    format: "20-12345678-6",
+    maxLength: 16,
+    check: "11 digits with the AFIP check digit",
+  }),
+  at_tin: checkedBy([atTin], {
+    label: "Austrian tax number (Steuernummer)",
+    short: "Steuernummer",
+    format: "12-345/6789",
+    maxLength: 14,
+    check: "9 digits: a known tax office and the check digit",
+  }),
+  au_tfn: checkedBy([auTfn], {
+    label: "Tax File Number (TFN)",
+    short: "TFN",
+    format: "123 456 782",
+    maxLength: 12,
+    check: "8 or 9 digits with the ATO's weighted check",
+  }),
+  be_nn: checkedBy([beNn], {
+    label: "National Register number",
+    short: "National Register number",
+    format: "85.07.30-033.28",
+    maxLength: 17,
+    check: "11 digits: a birth date and the modulo-97 check",
+  }),
+  br_cpf: checkedBy([brCpf], {
+    label: "CPF",
+    short: "CPF",
+    format: "123.456.789-09",
+    maxLength: 14,
+    check: "11 digits with both check digits",
+  }),
+  ca_sin: checkedBy([caSin], {
+    label: "Social Insurance Number (SIN)",
+    short: "SIN",
+    format: "123 456 782",
+    maxLength: 11,
+    check: "9 digits with the Luhn check",
+  }),
+  ch_ahv: checkedBy([chSsn], {
+    label: "AHV/AVS number",
+    short: "AHV number",
+    format: "756.1234.5678.97",
+    maxLength: 16,
+    check: "13 digits starting 756, with the EAN-13 check digit",
+  }),
+  cn_ric: checkedBy([cnRic], {
+    label: "Resident Identity Card number",
+    short: "Resident Identity Card number",
+    format: "11010519491231002X",
+    maxLength: 18,
+    check: "18 characters: a region, a birth date and the ISO 7064 check character",
+  }),
+  de_idnr: checkedBy([deIdnr], {
+    label: "tax identification number (Steuer-ID)",
+    short: "Steuer-ID",
+    format: "12 345 678 903",
+    maxLength: 14,
+    check: "11 digits, the first not 0, with the ISO 7064 check digit",
+  }),
+  es_dni: checkedBy([esDni, esNie], {
+    label: "DNI or NIE",
+    short: "DNI/NIE",
+    format: "12345678Z",
+    maxLength: 11,
+    check: "a DNI (8 digits and its check letter) or an NIE (X, Y or Z, 7 digits and the check letter)",
+  }),
+  fr_nif: checkedBy([frNif], {
+    label: "French tax number (numéro fiscal)",
+    short: "Numéro fiscal",
+    format: "30 23 217 600 053",
+    maxLength: 17,
+    check: "13 digits, the first 0-3, with the modulo-511 check",
+  }),
+  gb_nino: checkedBy([gbNino], {
+    label: "National Insurance number",
+    short: "National Insurance number",
+    format: "QQ 12 34 56 C",
+    maxLength: 13,
+    check: "2 letters of an allocated prefix, 6 digits and a suffix A-D",
+  }),
+  it_cf: checkedBy([itCodiceFiscale], {
+    label: "codice fiscale",
+    short: "Codice fiscale",
+    format: "RSSMRA85T10A562S",
+    maxLength: 16,
+    check: "16 characters: name letters, birth date and place, and the check letter",
+  }),
+  mx_curp: checkedBy([mxCurp], {
+    label: "CURP",
+    short: "CURP",
+    format: "GARC850101HDFRRL09",
+    maxLength: 18,
+    check: "18 characters: name letters, birth date, sex, state and the check digit",
+  }),
+  nl_bsn: checkedBy([nlBsn], {
+    label: "citizen service number (BSN)",
+    short: "BSN",
+    format: "111222333",
+    maxLength: 11,
+    check: "9 digits passing the 11-check",
+  }),
+  pl_pesel: checkedBy([plPesel], {
+    label: "PESEL",
+    short: "PESEL",
+    format: "44051401359",
+    maxLength: 11,
+    check: "11 digits: a birth date and the check digit",
+  }),
+  pt_nif: checkedBy([ptNif], {
+    label: "tax number (NIF)",
+    short: "NIF",
+    format: "123 456 789",
+    maxLength: 11,
+    check: "9 digits with the modulo-11 check digit",
+  }),
+  ru_inn: checkedBy([ruInn], {
+    label: "taxpayer number (INN)",
+    short: "INN",
+    format: "123456789047",
+    maxLength: 12,
+    check: "10 or 12 digits with their check digits",
+  }),
+  se_personnummer: checkedBy([sePersonnummer], {
+    label: "personal identity number (personnummer)",
+    short: "Personnummer",
+    format: "YYMMDD-NNNN",
+    maxLength: 13,
+    check: "a birth date, a serial and the Luhn check digit",
+  }),
+  tr_tckimlik: checkedBy([trTckimlik], {
+    label: "T.C. Kimlik No.",
+    short: "T.C. Kimlik No.",
+    format: "17291716060",
+    maxLength: 11,
+    check: "11 digits, the first not 0, with both check digits",
+  }),
+  ua_rntrc: checkedBy([uaRntrc], {
+    label: "taxpayer number (RNOKPP)",
+    short: "RNOKPP",
+    format: "1759013776",
+    maxLength: 10,
+    check: "10 digits with the check digit",
+  }),
+  us_ssn: checkedBy([usSsn], {
+    label: "Social Security number (SSN)",
+    short: "SSN",
+    format: "123-45-6789",
+    maxLength: 11,
+    check: "9 digits in a valid area (not 000, 666 or 9xx), group and serial",
+  }),
+  za_id: checkedBy([zaIdnr], {
+    label: "South African ID number",
+    short: "ID number",
+    format: "7503305044089",
+    maxLength: 13,
+    check: "13 digits: a birth date and the Luhn check digit",
+  }),
+  ae_eid: patterned(/^784\d{12}$/, {
+    label: "Emirates ID number",
+    short: "Emirates ID",
+    format: "784-1985-1234567-1",
+    maxLength: 18,
+    check: "15 digits starting 784 (the published format; no check digit is published)",
+  }),
+  ng_nin: patterned(/^\d{11}$/, {
+    label: "National Identification Number (NIN)",
+    short: "NIN",
+    format: "12345678901",
+    maxLength: 11,
+    check: "11 digits (NIMC publishes no check digit)",
+  }),
 } satisfies Record<string, IdentityNumberKind>;
 
 export type IdentityNumberType = keyof typeof KINDS;

@@ -20,7 +20,10 @@ export const activeSubmissionKey = (userId: string) => ({ pk: `USER#${userId}`, 
 
 /** A submission's history: its outbox (the KYC stream) and its audit trail. */
 export const HISTORY_PREFIX = "EV#";
-export const historyKey = (submissionId: string, seq: number) => ({ pk: `KYC#${submissionId}`, sk: `${HISTORY_PREFIX}${padSeq(seq)}` });
+export const historyKey = (submissionId: string, seq: number) => ({
+  pk: `KYC#${submissionId}`,
+  sk: `${HISTORY_PREFIX}${padSeq(seq)}`,
+});
 export const kycFeedPartition = (userId: string) => `FEED#kyc#${userId}`;
 export const historyFeedIndex = (userId: string, committedAt: string, submissionId: string, seq: number) => ({
   gsi2pk: kycFeedPartition(userId),
@@ -41,7 +44,13 @@ export const identityNumberClaimPartition = (type: string, numberHash: string) =
  */
 export const IMAGE_HASH_BANDS = 4;
 export const imageHashBandPartition = (band: number, bandHex: string) => `KYCIMG#${band}#${bandHex}`;
-export const imageHashBandKey = (band: number, bandHex: string, userId: string, submissionId: string, documentType: string) => ({
+export const imageHashBandKey = (
+  band: number,
+  bandHex: string,
+  userId: string,
+  submissionId: string,
+  documentType: string,
+) => ({
   pk: imageHashBandPartition(band, bandHex),
   sk: `USER#${userId}#${submissionId}#${documentType}`,
 });
@@ -64,10 +73,16 @@ export const publishedRuleSetKey = () => ({ pk: RULES_PARTITION, sk: "PUBLISHED"
 /** Watchlists (sanctions/PEP) uploaded as CSV: a list header and its entries under one version. */
 export const WATCHLIST_PARTITION = "KYCWATCH";
 export const WATCHLIST_VERSION_PREFIX = "V#";
-export const watchlistVersionKey = (version: number) => ({ pk: WATCHLIST_PARTITION, sk: `${WATCHLIST_VERSION_PREFIX}${padSeq(version)}` });
+export const watchlistVersionKey = (version: number) => ({
+  pk: WATCHLIST_PARTITION,
+  sk: `${WATCHLIST_VERSION_PREFIX}${padSeq(version)}`,
+});
 export const currentWatchlistKey = () => ({ pk: WATCHLIST_PARTITION, sk: "CURRENT" });
 export const watchlistEntriesPartition = (version: number) => `KYCWATCH#${padSeq(version)}`;
-export const watchlistEntryKey = (version: number, index: number) => ({ pk: watchlistEntriesPartition(version), sk: `E#${padSeq(index)}` });
+export const watchlistEntryKey = (version: number, index: number) => ({
+  pk: watchlistEntriesPartition(version),
+  sk: `E#${padSeq(index)}`,
+});
 
 /**
  * One item per KYC object whose upload was recorded (direct upload, presigned POST or Didit-style

@@ -21,23 +21,63 @@ describe("KYC model", () => {
 
   it("adds 25 per verified number and 100/n per verified document type", () => {
     expect(submissionProgress({ documents: {}, identity_numbers: {} }, 4)).toBe(0);
-    expect(submissionProgress({ documents: { passport: document("verified") }, identity_numbers: { aadhaar: number } }, 4)).toBe(50);
-    expect(submissionProgress({ documents: { passport: document("verified") }, identity_numbers: { aadhaar: number, pan: number } }, 3)).toBe(83);
+    expect(
+      submissionProgress({ documents: { passport: document("verified") }, identity_numbers: { aadhaar: number } }, 4),
+    ).toBe(50);
+    expect(
+      submissionProgress(
+        { documents: { passport: document("verified") }, identity_numbers: { aadhaar: number, pan: number } },
+        3,
+      ),
+    ).toBe(83);
     expect(submissionProgress({ documents: { passport: document("rejected") }, identity_numbers: {} }, 1)).toBe(0);
-    expect(submissionProgress({ documents: { passport: document("verified") }, identity_numbers: { aadhaar: number, pan: number } }, 1)).toBe(100);
+    expect(
+      submissionProgress(
+        { documents: { passport: document("verified") }, identity_numbers: { aadhaar: number, pan: number } },
+        1,
+      ),
+    ).toBe(100);
   });
 
   it("is ready for review once the country's required numbers and one verified document are in", () => {
     const india = { country: "IN", documents: { passport: document("verified") } };
     expect(isReadyForReview({ ...india, identity_numbers: { aadhaar: number, pan: number } })).toBe(true);
-    expect(isReadyForReview({ ...india, documents: { passport: document("rejected") }, identity_numbers: { aadhaar: number, pan: number } })).toBe(false);
+    expect(
+      isReadyForReview({
+        ...india,
+        documents: { passport: document("rejected") },
+        identity_numbers: { aadhaar: number, pan: number },
+      }),
+    ).toBe(false);
     expect(isReadyForReview({ ...india, identity_numbers: { aadhaar: number } })).toBe(false);
     // The United States asks for an optional SSN only; a country of the default requirements for none.
-    expect(isReadyForReview({ country: "US", documents: { passport: document("verified") }, identity_numbers: {} })).toBe(true);
-    expect(isReadyForReview({ country: "US", documents: { passport: document("checking") }, identity_numbers: { us_ssn: number } })).toBe(false);
-    expect(isReadyForReview({ country: "KE", documents: { idCard: { ...document("verified"), type: "idCard" } }, identity_numbers: {} })).toBe(true);
+    expect(
+      isReadyForReview({ country: "US", documents: { passport: document("verified") }, identity_numbers: {} }),
+    ).toBe(true);
+    expect(
+      isReadyForReview({
+        country: "US",
+        documents: { passport: document("checking") },
+        identity_numbers: { us_ssn: number },
+      }),
+    ).toBe(false);
+    expect(
+      isReadyForReview({
+        country: "KE",
+        documents: { idCard: { ...document("verified"), type: "idCard" } },
+        identity_numbers: {},
+      }),
+    ).toBe(true);
     // Germany requires its tax id.
-    expect(isReadyForReview({ country: "DE", documents: { passport: document("verified") }, identity_numbers: {} })).toBe(false);
-    expect(isReadyForReview({ country: "DE", documents: { passport: document("verified") }, identity_numbers: { de_idnr: number } })).toBe(true);
+    expect(
+      isReadyForReview({ country: "DE", documents: { passport: document("verified") }, identity_numbers: {} }),
+    ).toBe(false);
+    expect(
+      isReadyForReview({
+        country: "DE",
+        documents: { passport: document("verified") },
+        identity_numbers: { de_idnr: number },
+      }),
+    ).toBe(true);
   });
 });

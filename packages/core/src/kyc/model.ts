@@ -183,7 +183,11 @@ export const KycSubmission = z.object({
   notes: z.string(),
   info_request: InfoRequest.nullable(),
   /** Where the applicant came from, for velocity rules (never shown to other users). */
-  origin: z.object({ ip: z.string().nullable(), email_domain: z.string(), device: z.string().nullable().default(null) }),
+  origin: z.object({
+    ip: z.string().nullable(),
+    email_domain: z.string(),
+    device: z.string().nullable().default(null),
+  }),
   submitted_at: z.string(),
   updated_at: z.string(),
   verified_at: z.string().nullable(),
@@ -210,7 +214,12 @@ export type KycEventType = (typeof KYC_EVENT_TYPES)[number];
  * The events an applicant's own feed carries: what happened and what comes next. Risk updates and
  * compliance alerts reach reviewers only (events.ts).
  */
-export const APPLICANT_KYC_EVENT_TYPES = ["verificationStarted", "documentUploaded", "documentVerified", "verificationCompleted"] as const satisfies readonly KycEventType[];
+export const APPLICANT_KYC_EVENT_TYPES = [
+  "verificationStarted",
+  "documentUploaded",
+  "documentVerified",
+  "verificationCompleted",
+] as const satisfies readonly KycEventType[];
 
 /**
  * One entry of a submission's history (its outbox and audit trail at once): who did what, the
@@ -224,9 +233,7 @@ export const KycHistoryEntry = z.object({
   from: KycStatus.nullable(),
   to: KycStatus.nullable(),
   note: z.string().nullable(),
-  event: z
-    .object({ type: z.enum(KYC_EVENT_TYPES), data: z.record(z.string(), z.unknown()) })
-    .nullable(),
+  event: z.object({ type: z.enum(KYC_EVENT_TYPES), data: z.record(z.string(), z.unknown()) }).nullable(),
 });
 export type KycHistoryEntry = z.infer<typeof KycHistoryEntry>;
 
@@ -249,7 +256,9 @@ export function submissionProgress(
   countryDocumentTypeCount: number,
 ): number {
   const numbers = Object.keys(submission.identity_numbers).length * KYC_LIMITS.identityNumberProgress;
-  const verifiedDocuments = Object.values(submission.documents).filter((document) => document?.status === "verified").length;
+  const verifiedDocuments = Object.values(submission.documents).filter(
+    (document) => document?.status === "verified",
+  ).length;
   const documents = countryDocumentTypeCount > 0 ? (verifiedDocuments * 100) / countryDocumentTypeCount : 0;
   return Math.min(100, Math.round(numbers + documents));
 }
@@ -258,6 +267,8 @@ export function submissionProgress(
  * The applicant has done every step their country asks for (each required number verified, at
  * least one identity document passed its checks): the submission goes to a reviewer.
  */
-export function isReadyForReview(submission: Pick<KycSubmission, "country" | "documents" | "identity_numbers">): boolean {
+export function isReadyForReview(
+  submission: Pick<KycSubmission, "country" | "documents" | "identity_numbers">,
+): boolean {
   return meetsRequirements(submission);
 }

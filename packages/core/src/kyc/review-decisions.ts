@@ -22,7 +22,13 @@ import {
 import { activeSubmissionKey } from "./keys";
 import { assessSubmission } from "./risk/assess";
 import { sameAssessment } from "./risk/links";
-import { changeSubmission, findUserSubmission, SYSTEM_ACTOR, type HistoryInput, type SubmissionChange } from "./submissions";
+import {
+  changeSubmission,
+  findUserSubmission,
+  SYSTEM_ACTOR,
+  type HistoryInput,
+  type SubmissionChange,
+} from "./submissions";
 import { afterApplicantStep } from "./workflow";
 
 /**
@@ -44,7 +50,11 @@ export interface Reviewer {
   name: string;
 }
 
-const reviewerActor = (reviewer: Reviewer): HistoryInput["actor"] => ({ id: reviewer.id, name: reviewer.name, role: "reviewer" });
+const reviewerActor = (reviewer: Reviewer): HistoryInput["actor"] => ({
+  id: reviewer.id,
+  name: reviewer.name,
+  role: "reviewer",
+});
 
 const FINAL: Partial<Record<KycStatus, "VERIFIED" | "REJECTED">> = { verified: "VERIFIED", rejected: "REJECTED" };
 
@@ -52,7 +62,16 @@ const FINAL: Partial<Record<KycStatus, "VERIFIED" | "REJECTED">> = { verified: "
 function infoRequestChange(current: KycSubmission, reviewer: Reviewer, message: string, now: string): SubmissionChange {
   return {
     next: { ...current, status: "pending", info_request: { message, requested_at: now, requested_by: reviewer.name } },
-    entries: [{ actor: reviewerActor(reviewer), action: "info_requested", from: current.status, to: "pending", note: message, event: null }],
+    entries: [
+      {
+        actor: reviewerActor(reviewer),
+        action: "info_requested",
+        from: current.status,
+        to: "pending",
+        note: message,
+        event: null,
+      },
+    ],
   };
 }
 
@@ -61,11 +80,21 @@ function infoRequestChange(current: KycSubmission, reviewer: Reviewer, message: 
  * guard warns; the acknowledgement (with the warnings) and a changed live assessment are recorded
  * before the approval itself.
  */
-async function approvalChange(ctx: CoreContext, current: KycSubmission, reviewer: Reviewer, input: DecisionInput, notes: string, now: string): Promise<SubmissionChange> {
+async function approvalChange(
+  ctx: CoreContext,
+  current: KycSubmission,
+  reviewer: Reviewer,
+  input: DecisionInput,
+  notes: string,
+  now: string,
+): Promise<SubmissionChange> {
   const live = await assessSubmission(ctx, current);
   const risk = approvalRisk(current.risk, live);
   if (risk.acknowledgement_required && input.acknowledge_risk !== true) {
-    throw conflict(`Approving this submission needs acknowledge_risk: true. ${risk.warnings.join(". ")}.`, "kyc_risk_acknowledgement_required");
+    throw conflict(
+      `Approving this submission needs acknowledge_risk: true. ${risk.warnings.join(". ")}.`,
+      "kyc_risk_acknowledgement_required",
+    );
   }
   const actor = reviewerActor(reviewer);
   const entries: HistoryInput[] = [];
@@ -81,7 +110,14 @@ async function approvalChange(ctx: CoreContext, current: KycSubmission, reviewer
     });
   }
   if (risk.acknowledgement_required) {
-    entries.push({ actor, action: "risk_acknowledged", from: null, to: null, note: `${risk.warnings.join(". ")}.`, event: null });
+    entries.push({
+      actor,
+      action: "risk_acknowledged",
+      from: null,
+      to: null,
+      note: `${risk.warnings.join(". ")}.`,
+      event: null,
+    });
   }
   entries.push({
     actor,
@@ -93,13 +129,27 @@ async function approvalChange(ctx: CoreContext, current: KycSubmission, reviewer
   });
   const assessed = rescored ? { risk: live, risk_score: live.risk_score, priority: live.priority } : {};
   return {
-    next: { ...current, ...assessed, status: "verified", notes, info_request: null, decided_at: now, verified_at: now, review_alert: null },
+    next: {
+      ...current,
+      ...assessed,
+      status: "verified",
+      notes,
+      info_request: null,
+      decided_at: now,
+      verified_at: now,
+      review_alert: null,
+    },
     entries,
   };
 }
 
 /** The change a decision makes, or null when it changes nothing; refusals are AppErrors (nothing written). */
-async function decisionChange(ctx: CoreContext, current: KycSubmission, reviewer: Reviewer, input: DecisionInput): Promise<SubmissionChange | null> {
+async function decisionChange(
+  ctx: CoreContext,
+  current: KycSubmission,
+  reviewer: Reviewer,
+  input: DecisionInput,
+): Promise<SubmissionChange | null> {
   const rule = reviewerTransition(current.status, input.status, isReadyForReview(current));
   if (!rule.allowed) throw conflict(rule.reason, "kyc_invalid_transition");
   const note = input.notes ? input.notes : null;
@@ -109,7 +159,10 @@ async function decisionChange(ctx: CoreContext, current: KycSubmission, reviewer
   const notes = input.notes ?? current.notes;
   if (input.status === current.status) {
     if (notes === current.notes) return null;
-    return { next: { ...current, notes }, entries: [{ actor, action: "notes_updated", from: current.status, to: current.status, note, event: null }] };
+    return {
+      next: { ...current, notes },
+      entries: [{ actor, action: "notes_updated", from: current.status, to: current.status, note, event: null }],
+    };
   }
   // To pending, `notes` is the message for the applicant, kept in info_request and the audit, not as the reviewer's notes.
   if (input.status === "pending") return infoRequestChange(current, reviewer, note!, now);
@@ -117,7 +170,15 @@ async function decisionChange(ctx: CoreContext, current: KycSubmission, reviewer
   const final = FINAL[input.status];
   if (final) {
     return {
-      next: { ...current, status: input.status, notes, info_request: null, decided_at: now, verified_at: null, review_alert: null },
+      next: {
+        ...current,
+        status: input.status,
+        notes,
+        info_request: null,
+        decided_at: now,
+        verified_at: null,
+        review_alert: null,
+      },
       entries: [
         {
           actor,
@@ -134,21 +195,54 @@ async function decisionChange(ctx: CoreContext, current: KycSubmission, reviewer
   if (current.status === "rejected") {
     // A rejected applicant may have started again; the old submission then stays closed.
     const active = await findUserSubmission(ctx, current.user_id);
-    if (active?.id !== current.id) throw conflict("This submission was replaced by a newer one from the applicant and cannot be reopened", "kyc_submission_superseded");
+    if (active?.id !== current.id)
+      throw conflict(
+        "This submission was replaced by a newer one from the applicant and cannot be reopened",
+        "kyc_submission_superseded",
+      );
   }
   return {
     // A reopened submission is in front of a reviewer again: that answers any open alert.
-    next: { ...current, status: "under_review", notes, info_request: null, decided_at: null, verified_at: null, review_alert: null, priority: current.review_alert ? "high" : current.priority },
-    entries: [{ actor, action: current.status === "pending" ? "moved_to_review" : "reopened", from: current.status, to: "under_review", note, event: null }],
+    next: {
+      ...current,
+      status: "under_review",
+      notes,
+      info_request: null,
+      decided_at: null,
+      verified_at: null,
+      review_alert: null,
+      priority: current.review_alert ? "high" : current.priority,
+    },
+    entries: [
+      {
+        actor,
+        action: current.status === "pending" ? "moved_to_review" : "reopened",
+        from: current.status,
+        to: "under_review",
+        note,
+        event: null,
+      },
+    ],
     // A start racing with this reopen must not leave the user two live submissions.
     conditions:
       current.status === "rejected"
-        ? [{ key: activeSubmissionKey(current.user_id), expression: "submission_id = :id", values: { ":id": current.id } }]
+        ? [
+            {
+              key: activeSubmissionKey(current.user_id),
+              expression: "submission_id = :id",
+              values: { ":id": current.id },
+            },
+          ]
         : [],
   };
 }
 
-async function decideOne(ctx: CoreContext, reviewer: Reviewer, submissionId: string, input: DecisionInput): Promise<{ submission: KycSubmission; changed: boolean }> {
+async function decideOne(
+  ctx: CoreContext,
+  reviewer: Reviewer,
+  submissionId: string,
+  input: DecisionInput,
+): Promise<{ submission: KycSubmission; changed: boolean }> {
   assertSubmissionId(submissionId);
   let changed = false;
   const submission = await changeSubmission(ctx, submissionId, async (current) => {
@@ -167,7 +261,12 @@ function withReason<T extends { status: KycStatus; notes?: string | undefined }>
 }
 
 /** PUT /submissions/{id}: a reviewer sets the status (and notes); see reviewerTransition for what is allowed. */
-export async function decide(ctx: CoreContext, reviewer: Reviewer, submissionId: string, body: unknown): Promise<KycSubmission> {
+export async function decide(
+  ctx: CoreContext,
+  reviewer: Reviewer,
+  submissionId: string,
+  body: unknown,
+): Promise<KycSubmission> {
   return (await decideOne(ctx, reviewer, submissionId, withReason(parseWith(DecisionInput, body)))).submission;
 }
 
@@ -188,12 +287,30 @@ export async function bulkUpdate(ctx: CoreContext, reviewer: Reviewer, body: unk
       const index = next++;
       const id = ids[index]!;
       try {
-        const { submission, changed } = await decideOne(ctx, reviewer, id, { status, ...(notes === undefined ? {} : { notes }), ...(acknowledge_risk === undefined ? {} : { acknowledge_risk }) });
-        results[index] = { id, ok: true, outcome: changed ? "updated" : "unchanged", status: submission.status, code: null, message: null };
+        const { submission, changed } = await decideOne(ctx, reviewer, id, {
+          status,
+          ...(notes === undefined ? {} : { notes }),
+          ...(acknowledge_risk === undefined ? {} : { acknowledge_risk }),
+        });
+        results[index] = {
+          id,
+          ok: true,
+          outcome: changed ? "updated" : "unchanged",
+          status: submission.status,
+          code: null,
+          message: null,
+        };
       } catch (error) {
         if (!(error instanceof AppError) || error.status === 503) throw error;
         const missing = error.status === 404;
-        results[index] = { id, ok: false, outcome: missing ? "not_found" : "refused", status: null, code: error.code, message: error.message };
+        results[index] = {
+          id,
+          ok: false,
+          outcome: missing ? "not_found" : "refused",
+          status: null,
+          code: error.code,
+          message: error.message,
+        };
       }
     }
   };
@@ -208,13 +325,21 @@ export async function bulkUpdate(ctx: CoreContext, reviewer: Reviewer, body: unk
  * the wizard. From under_review, or again on a pending one (the message is replaced); a decided
  * submission must be reopened first.
  */
-export async function requestInfo(ctx: CoreContext, reviewer: Reviewer, submissionId: string, body: unknown): Promise<KycSubmission> {
+export async function requestInfo(
+  ctx: CoreContext,
+  reviewer: Reviewer,
+  submissionId: string,
+  body: unknown,
+): Promise<KycSubmission> {
   if (reasonIsMissing(body, "message")) throw reasonRequired(REASON_REQUIRED_MESSAGES.requestInfo);
   const { message } = parseWith(RequestInfoInput, body);
   assertSubmissionId(submissionId);
   return changeSubmission(ctx, submissionId, (current) => {
     if (current.status === "verified" || current.status === "rejected") {
-      throw conflict(`A ${current.status} submission cannot be sent back to the applicant: reopen it (under_review) first`, "kyc_invalid_transition");
+      throw conflict(
+        `A ${current.status} submission cannot be sent back to the applicant: reopen it (under_review) first`,
+        "kyc_invalid_transition",
+      );
     }
     // A retry of the same request (its reply lost) finds it open already: nothing to add.
     if (current.status === "pending" && current.info_request?.message === message) return null;
@@ -227,7 +352,12 @@ export async function requestInfo(ctx: CoreContext, reviewer: Reviewer, submissi
  * one) without reopening it: the alert closes and the reason is kept in the audit trail. Reopening
  * the submission (PUT under_review) closes it too.
  */
-export async function dismissAlert(ctx: CoreContext, reviewer: Reviewer, submissionId: string, body: unknown): Promise<KycSubmission> {
+export async function dismissAlert(
+  ctx: CoreContext,
+  reviewer: Reviewer,
+  submissionId: string,
+  body: unknown,
+): Promise<KycSubmission> {
   if (reasonIsMissing(body, "reason")) throw reasonRequired(REASON_REQUIRED_MESSAGES.dismissAlert);
   const { reason } = parseWith(DismissAlertInput, body);
   assertSubmissionId(submissionId);
@@ -235,7 +365,9 @@ export async function dismissAlert(ctx: CoreContext, reviewer: Reviewer, submiss
     if (!current.review_alert) throw conflict("This submission has no open alert", "kyc_no_review_alert");
     return {
       next: { ...current, review_alert: null, priority: current.risk?.priority ?? current.priority },
-      entries: [{ actor: reviewerActor(reviewer), action: "alert_dismissed", from: null, to: null, note: reason, event: null }],
+      entries: [
+        { actor: reviewerActor(reviewer), action: "alert_dismissed", from: null, to: null, note: reason, event: null },
+      ],
     };
   });
 }
@@ -257,7 +389,8 @@ export async function resubmit(ctx: CoreContext, userId: string, body: unknown):
       throw conflict("There is no open request for information on your KYC submission", "kyc_no_info_request");
     }
     const missing = missingSteps(current);
-    if (missing.length > 0) throw conflict(`Complete the missing steps before resubmitting: ${missing.join(", ")}`, "kyc_incomplete");
+    if (missing.length > 0)
+      throw conflict(`Complete the missing steps before resubmitting: ${missing.join(", ")}`, "kyc_incomplete");
     const entry: HistoryInput = {
       actor: { id: userId, name: current.name, role: "applicant" },
       action: "resubmitted",

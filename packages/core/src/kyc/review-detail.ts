@@ -1,11 +1,23 @@
 import type { CoreContext } from "../shared/context";
 import { notFound } from "../shared/errors";
 import { presignDocumentDownload } from "./documents/storage";
-import { DOCUMENT_TYPES, IDENTITY_NUMBER_TYPES, type KycHistoryEntry, type KycSubmission, type SubmissionDocument } from "./model";
+import {
+  DOCUMENT_TYPES,
+  IDENTITY_NUMBER_TYPES,
+  type KycHistoryEntry,
+  type KycSubmission,
+  type SubmissionDocument,
+} from "./model";
 import { reviewRow } from "./review-list";
 import { riskCheck } from "./review-risk";
 import { linkedSubmissions } from "./risk/links";
-import { ReviewedDocumentFields, SUBMISSION_ID_PATTERN, type ReviewAuditRow, type ReviewDocument, type SubmissionDetail } from "./review-model";
+import {
+  ReviewedDocumentFields,
+  SUBMISSION_ID_PATTERN,
+  type ReviewAuditRow,
+  type ReviewDocument,
+  type SubmissionDetail,
+} from "./review-model";
 import { getSubmission, listHistory } from "./submissions";
 
 /**
@@ -44,14 +56,27 @@ async function reviewDocument(ctx: CoreContext, document: SubmissionDocument): P
 }
 
 export function auditRow(entry: KycHistoryEntry): ReviewAuditRow {
-  return { actor: entry.actor.name, actor_id: entry.actor.id, actor_role: entry.actor.role, at: entry.at, action: entry.action, from: entry.from, to: entry.to, note: entry.note };
+  return {
+    actor: entry.actor.name,
+    actor_id: entry.actor.id,
+    actor_role: entry.actor.role,
+    at: entry.at,
+    action: entry.action,
+    from: entry.from,
+    to: entry.to,
+    note: entry.note,
+  };
 }
 
 /** The detail of a submission already read (e.g. just changed), with its history. */
 export async function detailOf(ctx: CoreContext, submission: KycSubmission): Promise<SubmissionDetail> {
   const [history, documents, check, linked] = await Promise.all([
     listHistory(ctx, submission.id),
-    Promise.all(DOCUMENT_TYPES.flatMap((type) => (submission.documents[type] ? [reviewDocument(ctx, submission.documents[type])] : []))),
+    Promise.all(
+      DOCUMENT_TYPES.flatMap((type) =>
+        submission.documents[type] ? [reviewDocument(ctx, submission.documents[type])] : [],
+      ),
+    ),
     riskCheck(ctx, submission),
     linkedSubmissions(ctx, submission),
   ]);

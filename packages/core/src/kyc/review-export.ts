@@ -54,7 +54,11 @@ export interface KycExport {
   rows: number;
 }
 
-export async function exportSubmissions(ctx: CoreContext, query: unknown, maxRows = KYC_EXPORT_MAX_ROWS): Promise<KycExport> {
+export async function exportSubmissions(
+  ctx: CoreContext,
+  query: unknown,
+  maxRows = KYC_EXPORT_MAX_ROWS,
+): Promise<KycExport> {
   const filters = parseWith(ReviewFilters, query);
   const search = matchesSearch(filters.search);
   const found = await readSubmissions(
@@ -67,8 +71,15 @@ export async function exportSubmissions(ctx: CoreContext, query: unknown, maxRow
     maxRows,
   );
   if (!found.complete) {
-    throw unprocessable(`The export is limited to ${maxRows.toLocaleString("en-US")} submissions; narrow the filters (for example the period)`, "export_too_large");
+    throw unprocessable(
+      `The export is limited to ${maxRows.toLocaleString("en-US")} submissions; narrow the filters (for example the period)`,
+      "export_too_large",
+    );
   }
-  const csv = stringify(found.items.map(exportRow), { header: true, columns: [...KYC_EXPORT_COLUMNS], cast: { string: spreadsheetSafe } });
+  const csv = stringify(found.items.map(exportRow), {
+    header: true,
+    columns: [...KYC_EXPORT_COLUMNS],
+    cast: { string: spreadsheetSafe },
+  });
   return { filename: `kyc-submissions-${ctx.clock().toISOString().slice(0, 10)}.csv`, csv, rows: found.items.length };
 }

@@ -30,14 +30,23 @@ export interface SeedOptions {
 
 /** A 1x1 PNG: the smallest real image, for the presigned-download check. */
 export const TINY_PNG = Uint8Array.from(
-  Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64"),
+  Buffer.from(
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
+    "base64",
+  ),
 );
 
 /** The fields a start gives (applicant.ts pendingSubmissionFields), with the priority a test asks for. */
 function startFields(options: SeedOptions): NewSubmission {
   const fields = pendingSubmissionFields(
     options.userId,
-    { country: options.country ?? "IN", name: options.name ?? "Asha Rao", email: options.email ?? `${options.userId}@example.com`, phone: "+919876543210", amount: options.amount ?? 50_000 },
+    {
+      country: options.country ?? "IN",
+      name: options.name ?? "Asha Rao",
+      email: options.email ?? `${options.userId}@example.com`,
+      phone: "+919876543210",
+      amount: options.amount ?? 50_000,
+    },
     { ip: null },
     options.location,
   );
@@ -58,9 +67,23 @@ export async function seedSubmission(core: CoreContext, options: SeedOptions): P
   const objectKey = `users/${options.userId}/${started.id}/passport.png`;
   const faceKey = options.face ? `users/${options.userId}/${started.id}/passport-face.png` : null;
   const s3 = await core.storage.client();
-  await s3.send(new PutObjectCommand({ Bucket: core.storage.kycBucket, Key: objectKey, Body: options.image ?? TINY_PNG, ContentType: "image/png" }));
+  await s3.send(
+    new PutObjectCommand({
+      Bucket: core.storage.kycBucket,
+      Key: objectKey,
+      Body: options.image ?? TINY_PNG,
+      ContentType: "image/png",
+    }),
+  );
   if (faceKey && options.face) {
-    await s3.send(new PutObjectCommand({ Bucket: core.storage.kycBucket, Key: faceKey, Body: options.face, ContentType: "image/png" }));
+    await s3.send(
+      new PutObjectCommand({
+        Bucket: core.storage.kycBucket,
+        Key: faceKey,
+        Body: options.face,
+        ContentType: "image/png",
+      }),
+    );
   }
   return changeSubmission(core, started.id, (current) => {
     const at = core.clock().toISOString();
@@ -68,17 +91,39 @@ export async function seedSubmission(core: CoreContext, options: SeedOptions): P
       ...current,
       identity_numbers: {
         // The seeded country's own numbers too, so a complete seed of any country goes to review.
-        ...Object.fromEntries(identityNumbersFor(current.country).map((type) => [type, { masked: "XXXXX1234", hash: `${type}-${options.userId}`, verified_at: at }])),
+        ...Object.fromEntries(
+          identityNumbersFor(current.country).map((type) => [
+            type,
+            { masked: "XXXXX1234", hash: `${type}-${options.userId}`, verified_at: at },
+          ]),
+        ),
         aadhaar: { masked: "XXXX XXXX 1234", hash: `aadhaar-${options.userId}`, verified_at: at },
         pan: { masked: "AAAAAXXXXA", hash: `pan-${options.userId}`, verified_at: at },
       },
       documents: {
-        passport: { type: "passport", status: "verified", uploaded_at: at, verified_at: at, object_key: objectKey, file_name: "passport.png", checks: null, face_object_key: faceKey, refusal: null },
+        passport: {
+          type: "passport",
+          status: "verified",
+          uploaded_at: at,
+          verified_at: at,
+          object_key: objectKey,
+          file_name: "passport.png",
+          checks: null,
+          face_object_key: faceKey,
+          refusal: null,
+        },
       },
     };
     return afterApplicantStep(core, draft, [
       { actor: applicant, action: "identity_numbers_verified", from: null, to: null, note: null, event: null },
-      { actor: applicant, action: "document_verified", from: null, to: null, note: null, event: { type: "documentVerified", data: { documentType: "passport", status: "VERIFIED", confidence: 1 } } },
+      {
+        actor: applicant,
+        action: "document_verified",
+        from: null,
+        to: null,
+        note: null,
+        event: { type: "documentVerified", data: { documentType: "passport", status: "VERIFIED", confidence: 1 } },
+      },
     ]);
   });
 }

@@ -47,7 +47,9 @@ beforeAll(async () => {
     stored.push(
       await changeSubmission(ctx, started.id, (current) => ({
         next: { ...current, status: spec.status, priority: spec.priority },
-        entries: [{ actor: SYSTEM_ACTOR, action: "seeded", from: current.status, to: spec.status, note: null, event: null }],
+        entries: [
+          { actor: SYSTEM_ACTOR, action: "seeded", from: current.status, to: spec.status, note: null, event: null },
+        ],
       })),
     );
   }
@@ -64,7 +66,10 @@ function oracle(filters: ReviewFilters): string[] {
         (!filters.country || submission.country === filters.country) &&
         (!filters.priority || submission.priority === filters.priority) &&
         submission.submitted_at >= since &&
-        (!filters.search || [submission.name, submission.email, submission.id, submission.user_id].some((text) => text.toLowerCase().includes(filters.search!))),
+        (!filters.search ||
+          [submission.name, submission.email, submission.id, submission.user_id].some((text) =>
+            text.toLowerCase().includes(filters.search!),
+          )),
     )
     .sort((a, b) => (`${b.submitted_at}#${b.id}` < `${a.submitted_at}#${a.id}` ? -1 : 1))
     .map((submission) => submission.id);
@@ -85,7 +90,10 @@ describe("the dashboard list against an oracle", () => {
   it("pages to exactly the oracle's rows, newest first, with the oracle's total", async () => {
     await fc.assert(
       fc.asyncProperty(filtersArbitrary, fc.integer({ min: 1, max: 7 }), async (filters, limit) => {
-        const query: ReviewFilters = { ...filters, ...(filters.search ? { search: filters.search.toLowerCase() } : {}) };
+        const query: ReviewFilters = {
+          ...filters,
+          ...(filters.search ? { search: filters.search.toLowerCase() } : {}),
+        };
         const expected = oracle(query);
         const seen: string[] = [];
         let cursor: string | null = null;
@@ -111,8 +119,16 @@ describe("the dashboard list against an oracle", () => {
 });
 
 it("spreads the seeded submissions over every filter value (the property is not vacuous)", () => {
-  for (const status of KYC_STATUSES) expect(stored.some((submission) => submission.status === status), status).toBe(true);
-  for (const country of COUNTRIES) expect(stored.some((submission) => submission.country === country), country).toBe(true);
+  for (const status of KYC_STATUSES)
+    expect(
+      stored.some((submission) => submission.status === status),
+      status,
+    ).toBe(true);
+  for (const country of COUNTRIES)
+    expect(
+      stored.some((submission) => submission.country === country),
+      country,
+    ).toBe(true);
   expect(stored.some((submission) => Date.parse(submission.submitted_at) < base - 90 * DAY)).toBe(true);
   expect(stored.some((submission) => Date.parse(submission.submitted_at) > base - DAY)).toBe(true);
 });

@@ -5,7 +5,14 @@ import { queryPage } from "../shared/pagination";
 import { parseWith } from "../shared/validation";
 import { SUBMISSIONS_PARTITION } from "./keys";
 import { DOCUMENT_TYPES, riskLevel, type KycSubmission } from "./model";
-import { REVIEW_PERIOD_MS, REVIEW_TOTAL_MAX, ReviewListQuery, type ReviewFilters, type ReviewPage, type ReviewRow } from "./review-model";
+import {
+  REVIEW_PERIOD_MS,
+  REVIEW_TOTAL_MAX,
+  ReviewListQuery,
+  type ReviewFilters,
+  type ReviewPage,
+  type ReviewRow,
+} from "./review-model";
 import { parseSubmission } from "./submissions";
 
 /**
@@ -85,7 +92,10 @@ type SubmissionSearch = (submission: Pick<KycSubmission, "id" | "user_id" | "nam
 /** The case-insensitive search over name, e-mail, submission id and user id (search is lower-cased by the schema). */
 export function matchesSearch(search: string | undefined): SubmissionSearch {
   if (!search) return () => true;
-  return (submission) => [submission.name, submission.email, submission.id, submission.user_id].some((text) => text.toLowerCase().includes(search));
+  return (submission) =>
+    [submission.name, submission.email, submission.id, submission.user_id].some((text) =>
+      text.toLowerCase().includes(search),
+    );
 }
 
 /**
@@ -101,7 +111,9 @@ export async function readSubmissions<T>(
   const items: T[] = [];
   let start: Record<string, unknown> | undefined;
   do {
-    const reply = await ctx.db.doc.send(new QueryCommand({ ...input, TableName: ctx.db.table, ScanIndexForward: false, ExclusiveStartKey: start }));
+    const reply = await ctx.db.doc.send(
+      new QueryCommand({ ...input, TableName: ctx.db.table, ScanIndexForward: false, ExclusiveStartKey: start }),
+    );
     for (const raw of reply.Items ?? []) {
       const accepted = accept(raw);
       if (accepted === null) continue;
@@ -116,19 +128,37 @@ export async function readSubmissions<T>(
 const SEARCHED_FIELDS = ["id", "user_id", "name", "email"] as const;
 
 /** How many submissions a query matches (up to REVIEW_TOTAL_MAX), reading only the fields the search needs. */
-async function countMatches(ctx: CoreContext, input: SubmissionsQuery, search: SubmissionSearch): Promise<{ total: number; complete: boolean }> {
+async function countMatches(
+  ctx: CoreContext,
+  input: SubmissionsQuery,
+  search: SubmissionSearch,
+): Promise<{ total: number; complete: boolean }> {
   const projected = {
     ...input,
     ProjectionExpression: SEARCHED_FIELDS.map((field) => `#${field}`).join(", "),
-    ExpressionAttributeNames: { ...input.ExpressionAttributeNames, ...Object.fromEntries(SEARCHED_FIELDS.map((field) => [`#${field}`, field])) },
+    ExpressionAttributeNames: {
+      ...input.ExpressionAttributeNames,
+      ...Object.fromEntries(SEARCHED_FIELDS.map((field) => [`#${field}`, field])),
+    },
   };
   const searched = (item: Record<string, unknown>) =>
-    Object.fromEntries(SEARCHED_FIELDS.map((field) => [field, String(item[field] ?? "")])) as Record<(typeof SEARCHED_FIELDS)[number], string>;
-  const found = await readSubmissions(ctx, projected, (item) => (search(searched(item)) ? true : null), REVIEW_TOTAL_MAX);
+    Object.fromEntries(SEARCHED_FIELDS.map((field) => [field, String(item[field] ?? "")])) as Record<
+      (typeof SEARCHED_FIELDS)[number],
+      string
+    >;
+  const found = await readSubmissions(
+    ctx,
+    projected,
+    (item) => (search(searched(item)) ? true : null),
+    REVIEW_TOTAL_MAX,
+  );
   return { total: found.items.length, complete: found.complete };
 }
 
-export const reviewCursorBinding = (ctx: CoreContext, scope: Record<string, unknown>): CursorBinding => ({ secret: ctx.config.CURSOR_KEYS, scope });
+export const reviewCursorBinding = (ctx: CoreContext, scope: Record<string, unknown>): CursorBinding => ({
+  secret: ctx.config.CURSOR_KEYS,
+  scope,
+});
 
 /** A page of the reviewer's list; the cursor is signed and bound to the filters. */
 export async function listSubmissions(ctx: CoreContext, query: unknown): Promise<ReviewPage> {
@@ -138,11 +168,25 @@ export async function listSubmissions(ctx: CoreContext, query: unknown): Promise
   const binding = reviewCursorBinding(ctx, { route: "kyc/dashboard", ...filters });
   const input = submissionsQuery(filters, periodStart(ctx, filters.period));
   const [page, count] = await Promise.all([
-    queryPage(ctx.db, input, KEY_NAMES, { name: "gsi1pk", value: SUBMISSIONS_PARTITION }, binding, { limit, offset: 0, cursor }, (item) => {
-      const submission = parseSubmission(item);
-      return search(submission) ? reviewRow(submission) : null;
-    }),
+    queryPage(
+      ctx.db,
+      input,
+      KEY_NAMES,
+      { name: "gsi1pk", value: SUBMISSIONS_PARTITION },
+      binding,
+      { limit, offset: 0, cursor },
+      (item) => {
+        const submission = parseSubmission(item);
+        return search(submission) ? reviewRow(submission) : null;
+      },
+    ),
     countMatches(ctx, input, search),
   ]);
-  return { data: page.items, next_cursor: page.next_cursor, has_more: page.has_more, total: count.total, total_capped: !count.complete };
+  return {
+    data: page.items,
+    next_cursor: page.next_cursor,
+    has_more: page.has_more,
+    total: count.total,
+    total_capped: !count.complete,
+  };
 }

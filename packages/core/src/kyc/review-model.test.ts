@@ -40,7 +40,10 @@ describe("reviewerTransition", () => {
 
   it.each(pairs)("%s -> %s", (from, to) => {
     const [incomplete, complete] = expected[`${from}>${to}`];
-    for (const [isComplete, want] of [[false, incomplete], [true, complete]] as const) {
+    for (const [isComplete, want] of [
+      [false, incomplete],
+      [true, complete],
+    ] as const) {
       const rule = reviewerTransition(from, to, isComplete);
       const got = rule.allowed ? (rule.needsNote ? "note" : "ok") : "refused";
       expect(got, `complete=${isComplete}`).toBe(want);
@@ -51,7 +54,11 @@ describe("reviewerTransition", () => {
 
 describe("the back office's inputs", () => {
   it("reads empty query values as no filter and normalises search and country", () => {
-    expect(ReviewListQuery.parse({ status: "", search: "  MEERA ", country: "in", limit: "10" })).toEqual({ search: "meera", country: "IN", limit: 10 });
+    expect(ReviewListQuery.parse({ status: "", search: "  MEERA ", country: "in", limit: "10" })).toEqual({
+      search: "meera",
+      country: "IN",
+      limit: 10,
+    });
     expect(ReviewListQuery.parse({ search: "   " })).toEqual({ limit: 25 });
     expect(StatsQuery.parse({})).toEqual({ period: "7d" });
   });
@@ -59,8 +66,14 @@ describe("the back office's inputs", () => {
   it("bounds notes, ids and the bulk size", () => {
     expect(DecisionInput.safeParse({ status: "verified", notes: "x".repeat(2000) }).success).toBe(true);
     expect(DecisionInput.safeParse({ status: "verified", notes: "x".repeat(2001) }).success).toBe(false);
-    expect(BulkUpdateInput.safeParse({ ids: Array.from({ length: 100 }, (_, index) => `id-${index}`), status: "rejected" }).success).toBe(true);
-    expect(BulkUpdateInput.safeParse({ ids: Array.from({ length: 101 }, (_, index) => `id-${index}`), status: "rejected" }).success).toBe(false);
+    expect(
+      BulkUpdateInput.safeParse({ ids: Array.from({ length: 100 }, (_, index) => `id-${index}`), status: "rejected" })
+        .success,
+    ).toBe(true);
+    expect(
+      BulkUpdateInput.safeParse({ ids: Array.from({ length: 101 }, (_, index) => `id-${index}`), status: "rejected" })
+        .success,
+    ).toBe(false);
   });
 });
 
@@ -75,8 +88,12 @@ describe("required reasons", () => {
   });
 
   it("tells a missing reason from a malformed body", () => {
-    expect([{}, { message: null }, { message: "" }, { message: "  " }].map((body) => reasonIsMissing(body, "message"))).toEqual([true, true, true, true]);
-    expect([{ message: 5 }, { message: "ok" }, null, [], "text"].map((body) => reasonIsMissing(body, "message"))).toEqual([false, false, false, false, false]);
+    expect(
+      [{}, { message: null }, { message: "" }, { message: "  " }].map((body) => reasonIsMissing(body, "message")),
+    ).toEqual([true, true, true, true]);
+    expect(
+      [{ message: 5 }, { message: "ok" }, null, [], "text"].map((body) => reasonIsMissing(body, "message")),
+    ).toEqual([false, false, false, false, false]);
   });
 });
 
@@ -93,23 +110,50 @@ const assessment = (score: number, verdict: RiskAssessment["verdict"], version =
 
 describe("the approval guard", () => {
   it("warns on High risk or a reject recommendation, stored or live, the live one named first", () => {
-    expect(approvalRisk(assessment(10, "approve"), assessment(20, "review"))).toEqual({ risk_score: 20, level: "Low", reject_recommended: false, acknowledgement_required: false, warnings: [] });
+    expect(approvalRisk(assessment(10, "approve"), assessment(20, "review"))).toEqual({
+      risk_score: 20,
+      level: "Low",
+      reject_recommended: false,
+      acknowledgement_required: false,
+      warnings: [],
+    });
     expect(approvalRisk(assessment(10, "approve", 1), assessment(100, "reject"))).toEqual({
       risk_score: 100,
       level: "High",
       reject_recommended: true,
       acknowledgement_required: true,
-      warnings: ["High risk: score 100 under the live rules (v2)", "The risk rules recommend rejecting it under the live rules (v2)"],
+      warnings: [
+        "High risk: score 100 under the live rules (v2)",
+        "The risk rules recommend rejecting it under the live rules (v2)",
+      ],
     });
     // A stored High the live rules no longer see still warns: approving accepts the higher of the two.
-    expect(approvalRisk(assessment(70, "review", 1), assessment(5, "approve")).warnings).toEqual(["High risk: score 70 when last assessed (rules v1)"]);
+    expect(approvalRisk(assessment(70, "review", 1), assessment(5, "approve")).warnings).toEqual([
+      "High risk: score 70 when last assessed (rules v1)",
+    ]);
     // A reject recommendation at a Medium score.
-    expect(approvalRisk(null, assessment(40, "reject"))).toMatchObject({ level: "Medium", acknowledgement_required: true, warnings: ["The risk rules recommend rejecting it under the live rules (v2)"] });
-    expect(approvalRisk(null, null)).toEqual({ risk_score: null, level: null, reject_recommended: false, acknowledgement_required: false, warnings: [] });
+    expect(approvalRisk(null, assessment(40, "reject"))).toMatchObject({
+      level: "Medium",
+      acknowledgement_required: true,
+      warnings: ["The risk rules recommend rejecting it under the live rules (v2)"],
+    });
+    expect(approvalRisk(null, null)).toEqual({
+      risk_score: null,
+      level: null,
+      reject_recommended: false,
+      acknowledgement_required: false,
+      warnings: [],
+    });
   });
 
   it("takes the typed word exactly (surrounding spaces aside)", () => {
-    expect(["APPROVE", " APPROVE ", "approve", "APPROVED", ""].map(confirmationMatches)).toEqual([true, true, false, false, false]);
+    expect(["APPROVE", " APPROVE ", "approve", "APPROVED", ""].map(confirmationMatches)).toEqual([
+      true,
+      true,
+      false,
+      false,
+      false,
+    ]);
   });
 
   it("summarises a bulk selection by level, highest score and reject recommendations", () => {
@@ -123,8 +167,21 @@ describe("the approval guard", () => {
       acknowledgement_required: reject || level === "High",
       warnings: [],
     });
-    const summary = summariseBulkRisk(5, [item("a", 10, "Low", false), item("b", 95, "High", true), item("c", 45, "Medium", true), item("d", null, null, false)]);
-    expect(summary).toMatchObject({ requested: 5, found: 4, by_level: { Low: 1, Medium: 1, High: 1 }, unassessed: 1, highest_score: 95, reject_recommended: 2, acknowledgement_required: true });
+    const summary = summariseBulkRisk(5, [
+      item("a", 10, "Low", false),
+      item("b", 95, "High", true),
+      item("c", 45, "Medium", true),
+      item("d", null, null, false),
+    ]);
+    expect(summary).toMatchObject({
+      requested: 5,
+      found: 4,
+      by_level: { Low: 1, Medium: 1, High: 1 },
+      unassessed: 1,
+      highest_score: 95,
+      reject_recommended: 2,
+      acknowledgement_required: true,
+    });
     expect(summariseBulkRisk(1, [])).toMatchObject({ found: 0, highest_score: null, acknowledgement_required: false });
   });
 });
@@ -133,7 +190,11 @@ describe("what linked submissions share, in words", () => {
   it("names the number or the pictures", () => {
     expect(shareLabel({ kind: "identity_number", type: "aadhaar" })).toBe("the same Aadhaar number");
     expect(shareLabel({ kind: "identity_number", type: "pan" })).toBe("the same PAN");
-    expect(shareLabel({ kind: "document_image", document_type: "passport", other_document_type: "passport", distance: 0 })).toBe("the same Passport picture");
-    expect(shareLabel({ kind: "document_image", document_type: "passport", other_document_type: "idCard", distance: 2 })).toBe("a near-duplicate Passport picture (their National ID Card)");
+    expect(
+      shareLabel({ kind: "document_image", document_type: "passport", other_document_type: "passport", distance: 0 }),
+    ).toBe("the same Passport picture");
+    expect(
+      shareLabel({ kind: "document_image", document_type: "passport", other_document_type: "idCard", distance: 2 }),
+    ).toBe("a near-duplicate Passport picture (their National ID Card)");
   });
 });

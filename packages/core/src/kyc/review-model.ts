@@ -43,32 +43,31 @@ export const SUBMISSION_ID_PATTERN = /^[A-Za-z0-9-]{1,64}$/;
 export const REVIEW_TOTAL_MAX = 10_000;
 
 /** A query value of "" means "no filter" (an empty select or search box sends it). */
-const unlessEmpty = <S extends z.ZodType>(schema: S) => z.preprocess((value) => (value === "" ? undefined : value), schema.optional());
+const unlessEmpty = <S extends z.ZodType>(schema: S) =>
+  z.preprocess((value) => (value === "" ? undefined : value), schema.optional());
 
 const list = (values: readonly string[]) => values.join(", ");
 
 /** The filters of the list and of the export (no paging). */
-export const ReviewFilters = z.strictObject(
-  {
-    status: unlessEmpty(z.enum(KYC_STATUSES, { error: `status must be one of ${list(KYC_STATUSES)}` })),
-    search: unlessEmpty(
-      z
-        .string({ error: "search must be a string" })
-        .trim()
-        .max(REVIEW_SEARCH_MAX, `search must be at most ${REVIEW_SEARCH_MAX} characters`)
-        .transform((text) => (text === "" ? undefined : text.toLowerCase())),
-    ),
-    country: unlessEmpty(
-      z
-        .string({ error: "country must be a string" })
-        .regex(/^[A-Za-z]{2}$/, "country must be a two-letter ISO 3166-1 code, e.g. IN")
-        .transform((code) => code.toUpperCase()),
-    ),
-    priority: unlessEmpty(z.enum(PRIORITIES, { error: `priority must be one of ${list(PRIORITIES)}` })),
-    /** Only submissions submitted within the last period; absent means all time. */
-    period: unlessEmpty(z.enum(REVIEW_PERIODS, { error: `period must be one of ${list(REVIEW_PERIODS)}` })),
-  },
-);
+export const ReviewFilters = z.strictObject({
+  status: unlessEmpty(z.enum(KYC_STATUSES, { error: `status must be one of ${list(KYC_STATUSES)}` })),
+  search: unlessEmpty(
+    z
+      .string({ error: "search must be a string" })
+      .trim()
+      .max(REVIEW_SEARCH_MAX, `search must be at most ${REVIEW_SEARCH_MAX} characters`)
+      .transform((text) => (text === "" ? undefined : text.toLowerCase())),
+  ),
+  country: unlessEmpty(
+    z
+      .string({ error: "country must be a string" })
+      .regex(/^[A-Za-z]{2}$/, "country must be a two-letter ISO 3166-1 code, e.g. IN")
+      .transform((code) => code.toUpperCase()),
+  ),
+  priority: unlessEmpty(z.enum(PRIORITIES, { error: `priority must be one of ${list(PRIORITIES)}` })),
+  /** Only submissions submitted within the last period; absent means all time. */
+  period: unlessEmpty(z.enum(REVIEW_PERIODS, { error: `period must be one of ${list(REVIEW_PERIODS)}` })),
+});
 export type ReviewFilters = z.infer<typeof ReviewFilters>;
 
 export const ReviewListQuery = ReviewFilters.extend({
@@ -84,7 +83,9 @@ export const ReviewListQuery = ReviewFilters.extend({
 export type ReviewListQuery = z.infer<typeof ReviewListQuery>;
 
 export const StatsQuery = z.strictObject({
-  period: unlessEmpty(z.enum(REVIEW_PERIODS, { error: `period must be one of ${list(REVIEW_PERIODS)}` })).transform((period) => period ?? DEFAULT_REVIEW_PERIOD),
+  period: unlessEmpty(z.enum(REVIEW_PERIODS, { error: `period must be one of ${list(REVIEW_PERIODS)}` })).transform(
+    (period) => period ?? DEFAULT_REVIEW_PERIOD,
+  ),
 });
 export type StatsQuery = z.infer<typeof StatsQuery>;
 
@@ -97,18 +98,29 @@ const note = (field: string) =>
 const acknowledgeRisk = z
   .boolean({ error: "acknowledge_risk must be true or false" })
   .optional()
-  .describe("Approving a High-risk submission, or one the risk rules recommend rejecting, needs true: the reviewer has seen the warnings (recorded in the audit trail)");
+  .describe(
+    "Approving a High-risk submission, or one the risk rules recommend rejecting, needs true: the reviewer has seen the warnings (recorded in the audit trail)",
+  );
 
 /** What a reviewer may set (spec 001 §7 PUT /submissions/{id}: status, notes). */
 export const DecisionInput = z.strictObject({
   status: z.enum(KYC_STATUSES, { error: `status must be one of ${list(KYC_STATUSES)}` }),
-  notes: note("notes").optional().describe(`The reason or note, kept in the audit trail with the reviewer; required to reject or to send the submission back (pending); at most ${KYC_LIMITS.maxNoteLength} characters`),
+  notes: note("notes")
+    .optional()
+    .describe(
+      `The reason or note, kept in the audit trail with the reviewer; required to reject or to send the submission back (pending); at most ${KYC_LIMITS.maxNoteLength} characters`,
+    ),
   acknowledge_risk: acknowledgeRisk,
 });
 export type DecisionInput = z.infer<typeof DecisionInput>;
 
 const bulkIds = z
-  .array(z.string({ error: "ids must be strings" }).max(SUBMISSION_ID_MAX, `ids must be at most ${SUBMISSION_ID_MAX} characters`), { error: "ids must be a list of submission ids" })
+  .array(
+    z
+      .string({ error: "ids must be strings" })
+      .max(SUBMISSION_ID_MAX, `ids must be at most ${SUBMISSION_ID_MAX} characters`),
+    { error: "ids must be a list of submission ids" },
+  )
   .min(1, "ids must name at least one submission")
   .max(KYC_LIMITS.maxBulkIds, `ids may name at most ${KYC_LIMITS.maxBulkIds} submissions`)
   .refine((ids) => new Set(ids).size === ids.length, "ids must not repeat a submission");
@@ -158,7 +170,9 @@ export const RequestInfoInput = z.strictObject({
 export type RequestInfoInput = z.infer<typeof RequestInfoInput>;
 
 export const DismissAlertInput = z.strictObject({
-  reason: note("reason").min(1, REASON_REQUIRED_MESSAGES.dismissAlert).describe("Why the alert needs no further action; kept in the audit trail"),
+  reason: note("reason")
+    .min(1, REASON_REQUIRED_MESSAGES.dismissAlert)
+    .describe("Why the alert needs no further action; kept in the audit trail"),
 });
 export type DismissAlertInput = z.infer<typeof DismissAlertInput>;
 
@@ -189,7 +203,10 @@ export function reviewerTransition(from: KycStatus, to: KycStatus, complete: boo
     case "pending>rejected":
       return { allowed: true, needsNote: false };
     case "pending>verified":
-      return { allowed: false, reason: "An incomplete submission cannot be approved: the applicant has not finished every step" };
+      return {
+        allowed: false,
+        reason: "An incomplete submission cannot be approved: the applicant has not finished every step",
+      };
     case "pending>under_review":
       return complete
         ? { allowed: true, needsNote: false }
@@ -200,7 +217,10 @@ export function reviewerTransition(from: KycStatus, to: KycStatus, complete: boo
     case "rejected>under_review":
       return { allowed: true, needsNote: true };
     default:
-      return { allowed: false, reason: `A ${from} submission cannot become ${to} directly: reopen it (under_review) first` };
+      return {
+        allowed: false,
+        reason: `A ${from} submission cannot become ${to} directly: reopen it (under_review) first`,
+      };
   }
 }
 
@@ -226,22 +246,37 @@ export const ReviewRow = z.object({
   decided_at: z.string().nullable(),
   notes: z.string(),
   info_requested: z.boolean().describe("Whether a Request Info is waiting for the applicant"),
-  alert_open: z.boolean().describe("Whether a re-score raised an alert on this decided submission that no reviewer has dealt with yet"),
+  alert_open: z
+    .boolean()
+    .describe("Whether a re-score raised an alert on this decided submission that no reviewer has dealt with yet"),
   documents: z.array(SubmissionDocument.pick({ type: true, status: true, uploaded_at: true })),
 });
 export type ReviewRow = z.infer<typeof ReviewRow>;
 
 export const ReviewPage = z.object({
   data: z.array(ReviewRow),
-  next_cursor: z.string().nullable().describe("Pass as `cursor` for the next page (same filters); null on the last page"),
+  next_cursor: z
+    .string()
+    .nullable()
+    .describe("Pass as `cursor` for the next page (same filters); null on the last page"),
   has_more: z.boolean(),
-  total: z.number().int().describe(`Every submission the filters match, not just this page (counting stops at ${REVIEW_TOTAL_MAX})`),
+  total: z
+    .number()
+    .int()
+    .describe(`Every submission the filters match, not just this page (counting stops at ${REVIEW_TOTAL_MAX})`),
   total_capped: z.boolean().describe(`True when more than ${REVIEW_TOTAL_MAX} submissions match`),
 });
 export type ReviewPage = z.infer<typeof ReviewPage>;
 
 /** What a reviewer sees of a stored document: everything but the object keys, which become links. */
-export const ReviewedDocumentFields = SubmissionDocument.pick({ type: true, status: true, uploaded_at: true, verified_at: true, file_name: true, checks: true });
+export const ReviewedDocumentFields = SubmissionDocument.pick({
+  type: true,
+  status: true,
+  uploaded_at: true,
+  verified_at: true,
+  file_name: true,
+  checks: true,
+});
 
 export const ReviewDocument = ReviewedDocumentFields.extend({
   url: z.string().describe("Presigned GET of the document image, valid until url_expires_at"),
@@ -274,10 +309,16 @@ export const confirmationMatches = (typed: string) => typed.trim() === APPROVAL_
  * assessment now (a dry run of the published rules), and whether either recommends rejecting.
  */
 export const ApprovalRisk = z.object({
-  risk_score: z.number().int().nullable().describe("The higher of the stored and the live score; null when never assessed"),
+  risk_score: z
+    .number()
+    .int()
+    .nullable()
+    .describe("The higher of the stored and the live score; null when never assessed"),
   level: z.enum(RISK_LEVELS).nullable(),
   reject_recommended: z.boolean().describe("The stored or the live assessment's verdict is reject"),
-  acknowledgement_required: z.boolean().describe("Approving needs acknowledge_risk: true (High risk or reject recommended)"),
+  acknowledgement_required: z
+    .boolean()
+    .describe("Approving needs acknowledge_risk: true (High risk or reject recommended)"),
   warnings: z.array(z.string()).describe("Why, in words for the reviewer"),
 });
 export type ApprovalRisk = z.infer<typeof ApprovalRisk>;
@@ -285,8 +326,14 @@ export type ApprovalRisk = z.infer<typeof ApprovalRisk>;
 export function approvalRisk(stored: RiskAssessment | null, live: RiskAssessment | null): ApprovalRisk {
   // The live assessment first: it is what the published rules say now.
   const assessments = [live, stored].filter((assessment): assessment is RiskAssessment => assessment !== null);
-  const highest = assessments.reduce<RiskAssessment | null>((best, next) => (!best || next.risk_score > best.risk_score ? next : best), null);
-  const when = (assessment: RiskAssessment) => (assessment === live ? `under the live rules (v${assessment.rule_set_version})` : `when last assessed (rules v${assessment.rule_set_version})`);
+  const highest = assessments.reduce<RiskAssessment | null>(
+    (best, next) => (!best || next.risk_score > best.risk_score ? next : best),
+    null,
+  );
+  const when = (assessment: RiskAssessment) =>
+    assessment === live
+      ? `under the live rules (v${assessment.rule_set_version})`
+      : `when last assessed (rules v${assessment.rule_set_version})`;
   const warnings: string[] = [];
   const high = assessments.find((assessment) => assessment.level === "High");
   if (high) warnings.push(`High risk: score ${high.risk_score} ${when(high)}`);
@@ -302,7 +349,9 @@ export function approvalRisk(stored: RiskAssessment | null, live: RiskAssessment
 }
 
 export const RiskCheck = ApprovalRisk.extend({
-  live: RiskAssessment.nullable().describe("What the published rule set gives the submission now (nothing is stored by reading it)"),
+  live: RiskAssessment.nullable().describe(
+    "What the published rule set gives the submission now (nothing is stored by reading it)",
+  ),
 });
 export type RiskCheck = z.infer<typeof RiskCheck>;
 
@@ -314,14 +363,18 @@ export const LinkShare = z.discriminatedUnion("kind", [
     kind: z.literal("document_image"),
     document_type: DocumentType.describe("This submission's document"),
     other_document_type: DocumentType.describe("The linked submission's document"),
-    distance: z.number().int().describe("Bits that differ between the two pictures' perceptual hashes (0: the same picture)"),
+    distance: z
+      .number()
+      .int()
+      .describe("Bits that differ between the two pictures' perceptual hashes (0: the same picture)"),
   }),
 ]);
 export type LinkShare = z.infer<typeof LinkShare>;
 
 /** "the same Aadhaar number" / "a near-duplicate Passport picture (their National ID Card)". */
 export function shareLabel(share: LinkShare): string {
-  if (share.kind === "identity_number") return `the same ${isIdentityNumberType(share.type) ? IDENTITY_NUMBER_KINDS[share.type].label : `${share.type} number`}`;
+  if (share.kind === "identity_number")
+    return `the same ${isIdentityNumberType(share.type) ? IDENTITY_NUMBER_KINDS[share.type].label : `${share.type} number`}`;
   const mine = DOCUMENT_TYPE_LABELS[share.document_type];
   const theirs = DOCUMENT_TYPE_LABELS[share.other_document_type];
   const picture = share.distance === 0 ? "the same" : "a near-duplicate";
@@ -343,7 +396,9 @@ export const LinkedSubmission = z.object({
 export type LinkedSubmission = z.infer<typeof LinkedSubmission>;
 
 export const LinkedSubmissions = z.object({
-  submissions: z.array(LinkedSubmission).describe("Other users' submissions sharing an identity number or a picture with this one, oldest first"),
+  submissions: z
+    .array(LinkedSubmission)
+    .describe("Other users' submissions sharing an identity number or a picture with this one, oldest first"),
   more: z.boolean().describe("More are linked than are listed"),
 });
 export type LinkedSubmissions = z.infer<typeof LinkedSubmissions>;
@@ -352,7 +407,9 @@ export const SubmissionDetail = ReviewRow.omit({ documents: true }).extend({
   documents: z.array(ReviewDocument),
   /** Masked only ("XXXX XXXX 1234"); the keyed hash is for duplicate detection, not for people. */
   identity_numbers: z.partialRecord(IdentityNumberType, z.object({ masked: z.string(), verified_at: z.string() })),
-  risk: RiskAssessment.nullable().describe("Score, level, flags, verdict and reasons (the rules that fired), with the rule-set version"),
+  risk: RiskAssessment.nullable().describe(
+    "Score, level, flags, verdict and reasons (the rules that fired), with the rule-set version",
+  ),
   risk_check: RiskCheck.describe("What approving would accept, checked against the live rules now"),
   linked: LinkedSubmissions,
   review_alert: ReviewAlert.nullable().describe("An open alert from a re-score (see linked), for a decided submission"),
@@ -370,7 +427,9 @@ export type BulkRiskItem = z.infer<typeof BulkRiskItem>;
 export const BulkRiskSummary = z.object({
   requested: z.number().int(),
   found: z.number().int().describe("Submissions that exist (unknown ids are left out)"),
-  by_level: z.record(z.enum(RISK_LEVELS), z.number().int()).describe("How many are Low, Medium and High (the higher of stored and live)"),
+  by_level: z
+    .record(z.enum(RISK_LEVELS), z.number().int())
+    .describe("How many are Low, Medium and High (the higher of stored and live)"),
   unassessed: z.number().int(),
   highest_score: z.number().int().nullable(),
   reject_recommended: z.number().int().describe("How many the risk rules recommend rejecting"),
@@ -407,22 +466,44 @@ const StatFigures = z.object({
   awaiting_applicant: z.number().int(),
   under_review: z.number().int(),
   rejected: z.number().int(),
-  average_processing_time: z.number().nullable().describe("Hours from submission to decision over the decided ones; null when none is decided"),
-  success_rate: z.number().nullable().describe("Percent of the decided ones that were verified; null when none is decided"),
+  average_processing_time: z
+    .number()
+    .nullable()
+    .describe("Hours from submission to decision over the decided ones; null when none is decided"),
+  success_rate: z
+    .number()
+    .nullable()
+    .describe("Percent of the decided ones that were verified; null when none is decided"),
 });
 export type StatFigures = z.infer<typeof StatFigures>;
-export const STAT_TREND_FIGURES = ["total_submissions", "verified", "pending", "rejected", "average_processing_time", "success_rate"] as const;
+export const STAT_TREND_FIGURES = [
+  "total_submissions",
+  "verified",
+  "pending",
+  "rejected",
+  "average_processing_time",
+  "success_rate",
+] as const;
 
 export const DashboardStats = StatFigures.extend({
   period: z.enum(REVIEW_PERIODS),
   from: z.string(),
   to: z.string(),
-  monthly_growth: z.number().nullable().describe("Percent change of submissions in the last 30 days against the 30 days before; null when there were none before"),
+  monthly_growth: z
+    .number()
+    .nullable()
+    .describe(
+      "Percent change of submissions in the last 30 days against the 30 days before; null when there were none before",
+    ),
   previous: StatFigures.describe("The same figures for the previous period of the same length"),
   trends: z
     .record(z.enum(STAT_TREND_FIGURES), z.number().nullable())
-    .describe("Change against the previous period: percent for counts and processing time, percentage points for the success rate; null when there is nothing to compare with"),
-  complete: z.boolean().describe("False when the window held more submissions than the stats read (figures over the newest only)"),
+    .describe(
+      "Change against the previous period: percent for counts and processing time, percentage points for the success rate; null when there is nothing to compare with",
+    ),
+  complete: z
+    .boolean()
+    .describe("False when the window held more submissions than the stats read (figures over the newest only)"),
 });
 export type DashboardStats = z.infer<typeof DashboardStats>;
 

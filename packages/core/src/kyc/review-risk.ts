@@ -1,7 +1,15 @@
 import type { CoreContext } from "../shared/context";
 import { parseWith } from "../shared/validation";
 import type { KycSubmission } from "./model";
-import { approvalRisk, BulkRiskInput, SUBMISSION_ID_PATTERN, summariseBulkRisk, type BulkRiskItem, type BulkRiskSummary, type RiskCheck } from "./review-model";
+import {
+  approvalRisk,
+  BulkRiskInput,
+  SUBMISSION_ID_PATTERN,
+  summariseBulkRisk,
+  type BulkRiskItem,
+  type BulkRiskSummary,
+  type RiskCheck,
+} from "./review-model";
 import { assessSubmission } from "./risk/assess";
 import { getSubmission } from "./submissions";
 
@@ -41,5 +49,8 @@ export async function bulkRisk(ctx: CoreContext, body: unknown): Promise<BulkRis
     }
   };
   await Promise.all(Array.from({ length: Math.min(BULK_RISK_CONCURRENCY, ids.length) }, worker));
-  return summariseBulkRisk(ids.length, items.filter((item): item is BulkRiskItem => item !== null));
+  return summariseBulkRisk(
+    ids.length,
+    items.filter((item): item is BulkRiskItem => item !== null),
+  );
 }

@@ -1,7 +1,13 @@
 import type { CoreContext } from "../shared/context";
 import { parseWith } from "../shared/validation";
 import { KycStatus, type KycSubmission } from "./model";
-import { REVIEW_PERIOD_MS, STAT_TREND_FIGURES, StatsQuery, type DashboardStats, type StatFigures } from "./review-model";
+import {
+  REVIEW_PERIOD_MS,
+  STAT_TREND_FIGURES,
+  StatsQuery,
+  type DashboardStats,
+  type StatFigures,
+} from "./review-model";
 import { readSubmissions, submissionsQuery } from "./review-list";
 
 /**
@@ -25,11 +31,14 @@ const GROWTH_WINDOW_MS = 30 * 24 * 3_600_000;
 type StatSource = Pick<KycSubmission, "status" | "submitted_at" | "decided_at"> & { submitted_ms: number };
 
 const round1 = (value: number) => Math.round(value * 10) / 10;
-const percentChange = (current: number, previous: number) => (previous === 0 ? null : round1(((current - previous) / previous) * 100));
+const percentChange = (current: number, previous: number) =>
+  previous === 0 ? null : round1(((current - previous) / previous) * 100);
 
 function figures(cohort: StatSource[]): StatFigures {
   const count = (status: KycStatus) => cohort.filter((item) => item.status === status).length;
-  const decided = cohort.filter((item) => item.decided_at !== null && (item.status === "verified" || item.status === "rejected"));
+  const decided = cohort.filter(
+    (item) => item.decided_at !== null && (item.status === "verified" || item.status === "rejected"),
+  );
   const verified = count("verified");
   const rejected = count("rejected");
   const processingHours = decided.map((item) => (Date.parse(item.decided_at!) - item.submitted_ms) / 3_600_000);
@@ -40,7 +49,10 @@ function figures(cohort: StatSource[]): StatFigures {
     awaiting_applicant: count("pending"),
     under_review: count("under_review"),
     rejected,
-    average_processing_time: processingHours.length === 0 ? null : round1(processingHours.reduce((sum, hours) => sum + hours, 0) / processingHours.length),
+    average_processing_time:
+      processingHours.length === 0
+        ? null
+        : round1(processingHours.reduce((sum, hours) => sum + hours, 0) / processingHours.length),
     success_rate: verified + rejected === 0 ? null : round1((verified / (verified + rejected)) * 100),
   };
 }
@@ -52,24 +64,38 @@ function trend(name: (typeof STAT_TREND_FIGURES)[number], current: StatFigures, 
   return name === "success_rate" ? round1(now - before) : percentChange(now, before);
 }
 
-export async function dashboardStats(ctx: CoreContext, query: unknown, maxSubmissions = STATS_MAX_SUBMISSIONS): Promise<DashboardStats> {
+export async function dashboardStats(
+  ctx: CoreContext,
+  query: unknown,
+  maxSubmissions = STATS_MAX_SUBMISSIONS,
+): Promise<DashboardStats> {
   const { period } = parseWith(StatsQuery, query);
   const now = ctx.clock().getTime();
   const length = REVIEW_PERIOD_MS[period];
   const windowMs = Math.max(2 * length, 2 * GROWTH_WINDOW_MS);
   const read = await readSubmissions(
     ctx,
-    { ...submissionsQuery({}, new Date(now - windowMs)), ProjectionExpression: "#status, submitted_at, decided_at", ExpressionAttributeNames: { "#status": "status" } },
+    {
+      ...submissionsQuery({}, new Date(now - windowMs)),
+      ProjectionExpression: "#status, submitted_at, decided_at",
+      ExpressionAttributeNames: { "#status": "status" },
+    },
     (item): StatSource | null => {
       const status = KycStatus.safeParse(item.status);
       if (!status.success || typeof item.submitted_at !== "string") return null;
       const decidedAt = typeof item.decided_at === "string" ? item.decided_at : null;
-      return { status: status.data, submitted_at: item.submitted_at, decided_at: decidedAt, submitted_ms: Date.parse(item.submitted_at) };
+      return {
+        status: status.data,
+        submitted_at: item.submitted_at,
+        decided_at: decidedAt,
+        submitted_ms: Date.parse(item.submitted_at),
+      };
     },
     maxSubmissions,
   );
   // Open-ended at the top: a submission dated a little after "now" (another instance's clock ahead) counts in the current period.
-  const submittedBetween = (from: number, until = Number.POSITIVE_INFINITY) => read.items.filter((item) => item.submitted_ms >= from && item.submitted_ms < until);
+  const submittedBetween = (from: number, until = Number.POSITIVE_INFINITY) =>
+    read.items.filter((item) => item.submitted_ms >= from && item.submitted_ms < until);
   const current = figures(submittedBetween(now - length));
   const previous = figures(submittedBetween(now - 2 * length, now - length));
   const lastMonth = submittedBetween(now - GROWTH_WINDOW_MS).length;
@@ -81,7 +107,9 @@ export async function dashboardStats(ctx: CoreContext, query: unknown, maxSubmis
     ...current,
     monthly_growth: percentChange(lastMonth, monthBefore),
     previous,
-    trends: Object.fromEntries(STAT_TREND_FIGURES.map((name) => [name, trend(name, current, previous)])) as DashboardStats["trends"],
+    trends: Object.fromEntries(
+      STAT_TREND_FIGURES.map((name) => [name, trend(name, current, previous)]),
+    ) as DashboardStats["trends"],
     complete: read.complete,
   };
 }

@@ -4,7 +4,15 @@ import { AppError } from "../shared/errors";
 import type { KycSubmission } from "./model";
 import { pendingSubmissionFields } from "./applicant";
 import { activeSubmissionKey } from "./keys";
-import { changeSubmission, createSubmission, findUserSubmission, getSubmission, listHistory, SYSTEM_ACTOR, type NewSubmission } from "./submissions";
+import {
+  changeSubmission,
+  createSubmission,
+  findUserSubmission,
+  getSubmission,
+  listHistory,
+  SYSTEM_ACTOR,
+  type NewSubmission,
+} from "./submissions";
 
 let ctx: Awaited<ReturnType<typeof createTestContext>>;
 beforeAll(async () => {
@@ -15,15 +23,30 @@ afterAll(async () => ctx.dispose());
 const applicant = { id: "applicant", name: "Asha Rao", role: "applicant" } as const;
 
 function fields(userId: string): NewSubmission {
-  return pendingSubmissionFields(userId, { country: "IN", name: "Asha Rao", email: "asha@example.com", phone: "+919876543210", amount: 50_000 }, { ip: null });
+  return pendingSubmissionFields(
+    userId,
+    { country: "IN", name: "Asha Rao", email: "asha@example.com", phone: "+919876543210", amount: 50_000 },
+    { ip: null },
+  );
 }
 
-const started = { actor: applicant, action: "started", from: null, to: "pending" as const, note: null, event: { type: "verificationStarted" as const, data: { country: "IN" } } };
+const started = {
+  actor: applicant,
+  action: "started",
+  from: null,
+  to: "pending" as const,
+  note: null,
+  event: { type: "verificationStarted" as const, data: { country: "IN" } },
+};
 
 describe("the submission store", () => {
   it("gives one submission to concurrent starts of the same user and a 409 to the others", async () => {
-    const outcomes = await Promise.allSettled(Array.from({ length: 6 }, () => createSubmission(ctx, fields("racer"), started)));
-    const created = outcomes.filter((outcome): outcome is PromiseFulfilledResult<KycSubmission> => outcome.status === "fulfilled");
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 6 }, () => createSubmission(ctx, fields("racer"), started)),
+    );
+    const created = outcomes.filter(
+      (outcome): outcome is PromiseFulfilledResult<KycSubmission> => outcome.status === "fulfilled",
+    );
     expect(created).toHaveLength(1);
     for (const outcome of outcomes.filter((outcome) => outcome.status === "rejected")) {
       expect((outcome as PromiseRejectedResult).reason).toBeInstanceOf(AppError);
@@ -36,7 +59,9 @@ describe("the submission store", () => {
     const first = await createSubmission(ctx, fields("again"), started);
     await changeSubmission(ctx, first.id, (current) => ({
       next: { ...current, status: "rejected" },
-      entries: [{ actor: SYSTEM_ACTOR, action: "decided", from: current.status, to: "rejected", note: "test", event: null }],
+      entries: [
+        { actor: SYSTEM_ACTOR, action: "decided", from: current.status, to: "rejected", note: "test", event: null },
+      ],
     }));
     const second = await createSubmission(ctx, fields("again"), started);
     expect(second.id).not.toBe(first.id);
@@ -49,7 +74,9 @@ describe("the submission store", () => {
       const first = await createSubmission(ctx, fields(userId), started);
       await changeSubmission(ctx, first.id, (current) => ({
         next: { ...current, status: "rejected" },
-        entries: [{ actor: SYSTEM_ACTOR, action: "rejected", from: current.status, to: "rejected", note: null, event: null }],
+        entries: [
+          { actor: SYSTEM_ACTOR, action: "rejected", from: current.status, to: "rejected", note: null, event: null },
+        ],
       }));
       const [restart, reopen] = await Promise.allSettled([
         createSubmission(ctx, fields(userId), started),
@@ -57,8 +84,19 @@ describe("the submission store", () => {
           if (current.status !== "rejected") return null;
           return {
             next: { ...current, status: "under_review" },
-            entries: [{ actor: SYSTEM_ACTOR, action: "reopened", from: "rejected", to: "under_review", note: "second look", event: null }],
-            conditions: [{ key: activeSubmissionKey(userId), expression: "submission_id = :id", values: { ":id": current.id } }],
+            entries: [
+              {
+                actor: SYSTEM_ACTOR,
+                action: "reopened",
+                from: "rejected",
+                to: "under_review",
+                note: "second look",
+                event: null,
+              },
+            ],
+            conditions: [
+              { key: activeSubmissionKey(userId), expression: "submission_id = :id", values: { ":id": current.id } },
+            ],
           };
         }),
       ]);

@@ -34,8 +34,13 @@ const MAX_CHANGE_ATTEMPTS = 8;
  * another upload holds documents/upload-lease.ts). Contention on one submission, not an outage,
  * so not a 503: the client retries after Retry-After.
  */
-export const submissionBusy = (message = "This KYC submission is busy with other changes; try again in a moment", retryAfterSeconds = 1) =>
-  new AppError(409, "kyc_submission_busy", message, { "Retry-After": String(Math.max(1, Math.ceil(retryAfterSeconds))) });
+export const submissionBusy = (
+  message = "This KYC submission is busy with other changes; try again in a moment",
+  retryAfterSeconds = 1,
+) =>
+  new AppError(409, "kyc_submission_busy", message, {
+    "Retry-After": String(Math.max(1, Math.ceil(retryAfterSeconds))),
+  });
 
 function historyItem(submission: KycSubmission, seq: number, entry: HistoryInput, at: string) {
   const stored: KycHistoryEntry = { ...entry, seq, at: entry.at ?? at };
@@ -51,7 +56,12 @@ function historyItem(submission: KycSubmission, seq: number, entry: HistoryInput
 }
 
 function submissionItem(submission: KycSubmission) {
-  return { ...submissionKey(submission.id), ...submissionsIndex(submission.submitted_at, submission.id), entity: "kyc_submission", ...submission };
+  return {
+    ...submissionKey(submission.id),
+    ...submissionsIndex(submission.submitted_at, submission.id),
+    entity: "kyc_submission",
+    ...submission,
+  };
 }
 
 export function parseSubmission(item: Record<string, unknown>): KycSubmission {
@@ -59,7 +69,9 @@ export function parseSubmission(item: Record<string, unknown>): KycSubmission {
 }
 
 export async function getSubmission(ctx: CoreContext, submissionId: string): Promise<KycSubmission | null> {
-  const reply = await ctx.db.doc.send(new GetCommand({ TableName: ctx.db.table, Key: submissionKey(submissionId), ConsistentRead: true }));
+  const reply = await ctx.db.doc.send(
+    new GetCommand({ TableName: ctx.db.table, Key: submissionKey(submissionId), ConsistentRead: true }),
+  );
   return reply.Item ? parseSubmission(reply.Item) : null;
 }
 
@@ -71,7 +83,9 @@ export async function requireSubmission(ctx: CoreContext, submissionId: string):
 
 /** The user's current submission, or null if they never started (or their last one was rejected and replaced). */
 export async function findUserSubmission(ctx: CoreContext, userId: string): Promise<KycSubmission | null> {
-  const pointer = await ctx.db.doc.send(new GetCommand({ TableName: ctx.db.table, Key: activeSubmissionKey(userId), ConsistentRead: true }));
+  const pointer = await ctx.db.doc.send(
+    new GetCommand({ TableName: ctx.db.table, Key: activeSubmissionKey(userId), ConsistentRead: true }),
+  );
   const submissionId = pointer.Item?.submission_id;
   return typeof submissionId === "string" ? getSubmission(ctx, submissionId) : null;
 }
@@ -102,19 +116,48 @@ export async function createSubmission(
     await ctx.db.doc.send(
       new TransactWriteCommand({
         TransactItems: [
-          { Put: { TableName: ctx.db.table, Item: { ...activeSubmissionKey(fields.user_id), submission_id: submission.id, updated_at: now }, ...pointerCondition } },
-          { Put: { TableName: ctx.db.table, Item: submissionItem(submission), ConditionExpression: "attribute_not_exists(pk)" } },
-          { Put: { TableName: ctx.db.table, Item: historyItem(submission, 1, entry, now), ConditionExpression: "attribute_not_exists(pk)" } },
+          {
+            Put: {
+              TableName: ctx.db.table,
+              Item: { ...activeSubmissionKey(fields.user_id), submission_id: submission.id, updated_at: now },
+              ...pointerCondition,
+            },
+          },
+          {
+            Put: {
+              TableName: ctx.db.table,
+              Item: submissionItem(submission),
+              ConditionExpression: "attribute_not_exists(pk)",
+            },
+          },
+          {
+            Put: {
+              TableName: ctx.db.table,
+              Item: historyItem(submission, 1, entry, now),
+              ConditionExpression: "attribute_not_exists(pk)",
+            },
+          },
           ...extraItems(submission).map((Item) => ({ Put: { TableName: ctx.db.table, Item } })),
           // A reviewer reopening the rejected submission meanwhile keeps it the user's one.
           ...(previous
-            ? [{ ConditionCheck: { TableName: ctx.db.table, Key: submissionKey(previous.id), ConditionExpression: "#status = :rejected", ExpressionAttributeNames: { "#status": "status" }, ExpressionAttributeValues: { ":rejected": "rejected" } } }]
+            ? [
+                {
+                  ConditionCheck: {
+                    TableName: ctx.db.table,
+                    Key: submissionKey(previous.id),
+                    ConditionExpression: "#status = :rejected",
+                    ExpressionAttributeNames: { "#status": "status" },
+                    ExpressionAttributeValues: { ":rejected": "rejected" },
+                  },
+                },
+              ]
             : []),
         ],
       }),
     );
   } catch (error) {
-    if (cancellationCodes(error)?.some((code) => code === "ConditionalCheckFailed")) throw conflict(KYC_MESSAGES.alreadyStarted, "kyc_already_started");
+    if (cancellationCodes(error)?.some((code) => code === "ConditionalCheckFailed"))
+      throw conflict(KYC_MESSAGES.alreadyStarted, "kyc_already_started");
     throw error;
   }
   announceHistory(ctx, submission.user_id, now);
@@ -132,7 +175,12 @@ export interface SubmissionChange {
   /** Further items written in the same transaction (e.g. an identity-number claim). */
   extraItems?: Record<string, unknown>[];
   /** Conditions on other items that must hold when the change commits (a failed one is a lost race: recomputed). */
-  conditions?: { key: Record<string, string>; expression: string; values: Record<string, unknown>; names?: Record<string, string> }[];
+  conditions?: {
+    key: Record<string, string>;
+    expression: string;
+    values: Record<string, unknown>;
+    names?: Record<string, string>;
+  }[];
   /**
    * Work on other submissions that follows this commit (e.g. re-scoring linked ones). Run once,
    * after the commit, awaited; its failure is logged and does not undo or fail the change.
@@ -156,7 +204,14 @@ export async function changeSubmission(
     const planned = await change(current);
     if (!planned || planned.entries.length === 0) return current;
     const now = ctx.clock().toISOString();
-    const next: KycSubmission = { ...planned.next, id: current.id, user_id: current.user_id, submitted_at: current.submitted_at, version: current.version + planned.entries.length, updated_at: now };
+    const next: KycSubmission = {
+      ...planned.next,
+      id: current.id,
+      user_id: current.user_id,
+      submitted_at: current.submitted_at,
+      version: current.version + planned.entries.length,
+      updated_at: now,
+    };
     try {
       await ctx.db.doc.send(
         new TransactWriteCommand({
@@ -170,7 +225,11 @@ export async function changeSubmission(
               },
             },
             ...planned.entries.map((entry, index) => ({
-              Put: { TableName: ctx.db.table, Item: historyItem(next, current.version + 1 + index, entry, now), ConditionExpression: "attribute_not_exists(pk)" },
+              Put: {
+                TableName: ctx.db.table,
+                Item: historyItem(next, current.version + 1 + index, entry, now),
+                ConditionExpression: "attribute_not_exists(pk)",
+              },
             })),
             ...(planned.extraItems ?? []).map((Item) => ({ Put: { TableName: ctx.db.table, Item } })),
             ...(planned.conditions ?? []).map((condition) => ({
@@ -187,7 +246,11 @@ export async function changeSubmission(
       );
       announceHistory(ctx, next.user_id, now);
       if (planned.afterCommit) {
-        await planned.afterCommit(next).catch((error: unknown) => ctx.logger.error("work after a KYC change failed", { error, submission_id: next.id }));
+        await planned
+          .afterCommit(next)
+          .catch((error: unknown) =>
+            ctx.logger.error("work after a KYC change failed", { error, submission_id: next.id }),
+          );
       }
       return next;
     } catch (error) {
@@ -210,12 +273,21 @@ export async function listHistory(ctx: CoreContext, submissionId: string): Promi
 }
 
 /** History entries with from <= seq <= to, oldest first, strongly consistent (for the feed's gap fill). */
-export async function historyRange(ctx: CoreContext, submissionId: string, from: number, to: number): Promise<Record<string, unknown>[]> {
+export async function historyRange(
+  ctx: CoreContext,
+  submissionId: string,
+  from: number,
+  to: number,
+): Promise<Record<string, unknown>[]> {
   const reply = await ctx.db.doc.send(
     new QueryCommand({
       TableName: ctx.db.table,
       KeyConditionExpression: "pk = :pk AND sk BETWEEN :from AND :to",
-      ExpressionAttributeValues: { ":pk": submissionKey(submissionId).pk, ":from": historyKey(submissionId, from).sk, ":to": historyKey(submissionId, to).sk },
+      ExpressionAttributeValues: {
+        ":pk": submissionKey(submissionId).pk,
+        ":from": historyKey(submissionId, from).sk,
+        ":to": historyKey(submissionId, to).sk,
+      },
       ConsistentRead: true,
     }),
   );
@@ -223,6 +295,13 @@ export async function historyRange(ctx: CoreContext, submissionId: string, from:
 }
 
 /** A status change entry, for reviewers' decisions and the automatic move to review. */
-export function statusEntry(actor: HistoryInput["actor"], action: string, from: KycStatus, to: KycStatus, note: string | null, event: HistoryInput["event"] = null): HistoryInput {
+export function statusEntry(
+  actor: HistoryInput["actor"],
+  action: string,
+  from: KycStatus,
+  to: KycStatus,
+  note: string | null,
+  event: HistoryInput["event"] = null,
+): HistoryInput {
   return { actor, action, from, to, note, event };
 }

@@ -12,8 +12,16 @@ import { SYSTEM_ACTOR, type HistoryInput, type SubmissionChange } from "./submis
  * (verificationCompleted with REQUIRES_REVIEW). Document checks, identity numbers and a
  * resubmission after Request Info all end here, so they cannot disagree about what comes next.
  */
-export async function afterApplicantStep(ctx: CoreContext, draft: KycSubmission, entries: HistoryInput[], extraItems: Record<string, unknown>[] = []): Promise<SubmissionChange> {
-  const next: KycSubmission = { ...draft, progress: submissionProgress(draft, countryDocumentTypes(draft.country).length) };
+export async function afterApplicantStep(
+  ctx: CoreContext,
+  draft: KycSubmission,
+  entries: HistoryInput[],
+  extraItems: Record<string, unknown>[] = [],
+): Promise<SubmissionChange> {
+  const next: KycSubmission = {
+    ...draft,
+    progress: submissionProgress(draft, countryDocumentTypes(draft.country).length),
+  };
   const assessment = await assessSubmission(ctx, next);
   const previous = draft.risk;
   next.risk = assessment;
@@ -32,7 +40,14 @@ export async function afterApplicantStep(ctx: CoreContext, draft: KycSubmission,
       from: null,
       to: null,
       note: `Risk ${assessment.risk_score} (${assessment.level}), rule set v${assessment.rule_set_version}`,
-      event: { type: "riskAssessmentUpdate", data: { riskScore: assessment.risk_score, riskLevel: assessment.level, flags: assessment.flags.map((flag) => flag.code) } },
+      event: {
+        type: "riskAssessmentUpdate",
+        data: {
+          riskScore: assessment.risk_score,
+          riskLevel: assessment.level,
+          flags: assessment.flags.map((flag) => flag.code),
+        },
+      },
     });
     for (const flag of assessment.flags.filter((flag) => !previous?.flags.some((old) => old.code === flag.code))) {
       all.push({
@@ -41,7 +56,14 @@ export async function afterApplicantStep(ctx: CoreContext, draft: KycSubmission,
         from: null,
         to: null,
         note: flag.message,
-        event: { type: "complianceAlert", data: { alertType: flag.code, severity: assessment.level === "High" ? "high" : "medium", message: flag.message } },
+        event: {
+          type: "complianceAlert",
+          data: {
+            alertType: flag.code,
+            severity: assessment.level === "High" ? "high" : "medium",
+            message: flag.message,
+          },
+        },
       });
     }
   }
@@ -55,7 +77,10 @@ export async function afterApplicantStep(ctx: CoreContext, draft: KycSubmission,
       from: "pending",
       to: "under_review",
       note: null,
-      event: { type: "verificationCompleted", data: { status: "REQUIRES_REVIEW", finalRiskScore: assessment.risk_score } },
+      event: {
+        type: "verificationCompleted",
+        data: { status: "REQUIRES_REVIEW", finalRiskScore: assessment.risk_score },
+      },
     });
   }
   // A number or picture this step shared with an earlier submission re-scores that one too.

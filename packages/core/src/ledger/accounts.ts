@@ -6,8 +6,26 @@ import { cancellationCodes, queryAll } from "../shared/dynamo";
 import { badRequest, conflict, notFound, unprocessable } from "../shared/errors";
 import { newId } from "../shared/ids";
 import { Currency, parseDecimal } from "../money/model";
-import { accountKey, accountNumberKey, accountsByOwner, balanceByTime, balanceVersionKey, chainId, ownerFeed, SYSTEM_OWNER } from "./keys";
-import { ACCOUNT_TYPES, isLedgerId, LEDGER_MESSAGES, normalSideOf, ZERO_TOTALS, figures, type AccountType, type CreateAccountInput } from "./model";
+import {
+  accountKey,
+  accountNumberKey,
+  accountsByOwner,
+  balanceByTime,
+  balanceVersionKey,
+  chainId,
+  ownerFeed,
+  SYSTEM_OWNER,
+} from "./keys";
+import {
+  ACCOUNT_TYPES,
+  isLedgerId,
+  LEDGER_MESSAGES,
+  normalSideOf,
+  ZERO_TOTALS,
+  figures,
+  type AccountType,
+  type CreateAccountInput,
+} from "./model";
 import type { VersionItem } from "./balances";
 import { ProcessCache } from "./cache";
 
@@ -39,15 +57,24 @@ export type Account = z.infer<typeof Account>;
 export const SYSTEM_SHARDS = 32;
 
 export const SYSTEM_ACCOUNTS = {
-  funding: { name: "External funding", type: "liability", description: "Counterparty of customer deposits: money that entered from outside the ledger." },
+  funding: {
+    name: "External funding",
+    type: "liability",
+    description: "Counterparty of customer deposits: money that entered from outside the ledger.",
+  },
   sandbox: { name: "Sandbox faucet", type: "equity", description: "Source of test balances outside production." },
   fees: { name: "Fee revenue", type: "revenue", description: "Fees charged by the platform." },
   fx: { name: "FX position", type: "asset", description: "Foreign-exchange position and spread." },
-  suspense: { name: "Suspense", type: "liability", description: "Unmatched or unexplained items awaiting investigation." },
+  suspense: {
+    name: "Suspense",
+    type: "liability",
+    description: "Unmatched or unexplained items awaiting investigation.",
+  },
   clearing: {
     name: "Clearing",
     type: "asset",
-    description: "Payments to external beneficiaries sent over a rail and not settled yet; settlement reconciliation clears them.",
+    description:
+      "Payments to external beneficiaries sent over a rail and not settled yet; settlement reconciliation clears them.",
   },
 } as const satisfies Record<string, { name: string; type: AccountType; description: string }>;
 export type SystemAccountCode = keyof typeof SYSTEM_ACCOUNTS;
@@ -88,25 +115,44 @@ function genesisVersion(account: Account, chain: string): VersionItem {
 
 /** The account, its number's uniqueness item and the genesis version of each chain, all or nothing. */
 async function insertAccount(ctx: CoreContext, account: Account, requestHash: string | null = null): Promise<void> {
-  const chains = account.kind === "system" ? Array.from({ length: account.shards }, (_, shard) => chainId(account.id, shard)) : [account.id];
+  const chains =
+    account.kind === "system"
+      ? Array.from({ length: account.shards }, (_, shard) => chainId(account.id, shard))
+      : [account.id];
   await ctx.db.doc.send(
     new TransactWriteCommand({
       TransactItems: [
         {
           Put: {
             TableName: ctx.db.table,
-            Item: { ...accountNumberKey(account.owner_id, account.account_number), entity: "account_number", account_id: account.id },
+            Item: {
+              ...accountNumberKey(account.owner_id, account.account_number),
+              entity: "account_number",
+              account_id: account.id,
+            },
             ConditionExpression: "attribute_not_exists(pk)",
           },
         },
         {
           Put: {
             TableName: ctx.db.table,
-            Item: { ...accountKey(account.id), ...accountsByOwner(account.owner_id, account.created_at, account.id), entity: "account", ...account, ...(requestHash ? { request_hash: requestHash } : {}) },
+            Item: {
+              ...accountKey(account.id),
+              ...accountsByOwner(account.owner_id, account.created_at, account.id),
+              entity: "account",
+              ...account,
+              ...(requestHash ? { request_hash: requestHash } : {}),
+            },
             ConditionExpression: "attribute_not_exists(pk)",
           },
         },
-        ...chains.map((chain) => ({ Put: { TableName: ctx.db.table, Item: genesisVersion(account, chain), ConditionExpression: "attribute_not_exists(pk)" } })),
+        ...chains.map((chain) => ({
+          Put: {
+            TableName: ctx.db.table,
+            Item: genesisVersion(account, chain),
+            ConditionExpression: "attribute_not_exists(pk)",
+          },
+        })),
       ],
     }),
   );
@@ -124,7 +170,8 @@ export function optionalMinor(value: number | string | undefined, currency: Curr
   return parsed.minor === 0 ? null : parsed.minor;
 }
 
-const thresholdMinor = (input: CreateAccountInput) => optionalMinor(input.low_balance_threshold, input.currency, "Low balance threshold");
+const thresholdMinor = (input: CreateAccountInput) =>
+  optionalMinor(input.low_balance_threshold, input.currency, "Low balance threshold");
 
 /**
  * With an Idempotency-Key the account id is derived from (owner, key), like a journal id, so a
@@ -164,13 +211,16 @@ export async function createCustomerAccount(
       const codes = cancellationCodes(error);
       if (idempotency && codes?.[1] === "ConditionalCheckFailed") {
         // The account with this key's id exists: the same request again, or another one.
-        const existing = await ctx.db.doc.send(new GetCommand({ TableName: ctx.db.table, Key: accountKey(account.id), ConsistentRead: true }));
+        const existing = await ctx.db.doc.send(
+          new GetCommand({ TableName: ctx.db.table, Key: accountKey(account.id), ConsistentRead: true }),
+        );
         if (existing.Item?.owner_id === ownerId && existing.Item.request_hash === idempotency.hash) {
           return { account: Account.parse(existing.Item), replayed: true };
         }
         throw unprocessable(LEDGER_MESSAGES.idempotencyMismatch, "idempotency_key_reused");
       }
-      if (idempotency && codes?.[1] === "TransactionConflict") throw conflict(LEDGER_MESSAGES.idempotencyInProgress, "idempotency_in_progress");
+      if (idempotency && codes?.[1] === "TransactionConflict")
+        throw conflict(LEDGER_MESSAGES.idempotencyInProgress, "idempotency_in_progress");
       if (codes?.[0] !== "ConditionalCheckFailed") throw error;
       if (explicitNumber) throw conflict("An account with this account number already exists", "account_number_taken");
     }
@@ -181,9 +231,14 @@ export async function createCustomerAccount(
 /** Idempotent: creates each system account (per currency) that is missing; safe to run concurrently. */
 export async function ensureSystemAccounts(ctx: CoreContext): Promise<number> {
   const wanted = Currency.options.flatMap((currency) =>
-    (Object.entries(SYSTEM_ACCOUNTS) as [SystemAccountCode, (typeof SYSTEM_ACCOUNTS)[SystemAccountCode]][]).map(([code, spec]) => ({ code, spec, currency })),
+    (Object.entries(SYSTEM_ACCOUNTS) as [SystemAccountCode, (typeof SYSTEM_ACCOUNTS)[SystemAccountCode]][]).map(
+      ([code, spec]) => ({ code, spec, currency }),
+    ),
   );
-  const existing = await getAccounts(ctx, wanted.map(({ code, currency }) => systemAccountId(code, currency)));
+  const existing = await getAccounts(
+    ctx,
+    wanted.map(({ code, currency }) => systemAccountId(code, currency)),
+  );
   const createdAt = ctx.clock().toISOString();
   const results = await Promise.all(
     wanted
@@ -263,7 +318,9 @@ export async function getAccounts(ctx: CoreContext, accountIds: string[]): Promi
   for (let start = 0; start < missing.length; start += BATCH_GET_MAX_KEYS) {
     let keys: Record<string, unknown>[] | undefined = missing.slice(start, start + BATCH_GET_MAX_KEYS).map(accountKey);
     while (keys && keys.length > 0) {
-      const reply: BatchGetCommandOutput = await ctx.db.doc.send(new BatchGetCommand({ RequestItems: { [ctx.db.table]: { Keys: keys } } }));
+      const reply: BatchGetCommandOutput = await ctx.db.doc.send(
+        new BatchGetCommand({ RequestItems: { [ctx.db.table]: { Keys: keys } } }),
+      );
       for (const item of reply.Responses?.[ctx.db.table] ?? []) {
         const account = Account.parse(item);
         accountCache.set(ctx, account.id, account);
@@ -285,7 +342,9 @@ export async function listAccounts(ctx: CoreContext, ownerId: string): Promise<A
 }
 
 export const chainsOf = (account: Account): string[] =>
-  account.kind === "system" ? Array.from({ length: account.shards }, (_, shard) => chainId(account.id, shard)) : [account.id];
+  account.kind === "system"
+    ? Array.from({ length: account.shards }, (_, shard) => chainId(account.id, shard))
+    : [account.id];
 
 export const pickChain = (account: Account): string =>
   account.kind === "system" ? chainId(account.id, randomInt(0, account.shards)) : account.id;

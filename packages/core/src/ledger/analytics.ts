@@ -37,7 +37,10 @@ export function parseAnalyticsDays(value: string | undefined): number {
 }
 
 /** What the builder needs of a version item (a batch's folded version lists its legs in `changes`). */
-export type SeriesVersion = Totals & Pick<VersionItem, "committed_at" | "side" | "amount" | "operation"> & { changes?: Pick<VersionChange, "side" | "amount">[] };
+export type SeriesVersion = Totals &
+  Pick<VersionItem, "committed_at" | "side" | "amount" | "operation"> & {
+    changes?: Pick<VersionChange, "side" | "amount">[];
+  };
 
 export interface Flows {
   inflow_posted: number;
@@ -47,7 +50,13 @@ export interface Flows {
   transactions: number;
 }
 
-const ZERO_FLOWS: Flows = { inflow_posted: 0, outflow_posted: 0, inflow_pending: 0, outflow_pending: 0, transactions: 0 };
+const ZERO_FLOWS: Flows = {
+  inflow_posted: 0,
+  outflow_posted: 0,
+  inflow_pending: 0,
+  outflow_pending: 0,
+  transactions: 0,
+};
 
 /** One day: the totals at its end and the flows during it, all in minor units. */
 export interface DayTotals extends Totals, Flows {
@@ -69,7 +78,9 @@ const dayOf = (iso: string) => iso.slice(0, 10);
 /** The `days` UTC dates ending with today's, oldest first ("2026-03-01", ...). */
 export function dayWindow(now: Date, days: number): string[] {
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
-  return Array.from({ length: days }, (_, index) => new Date(today - (days - 1 - index) * DAY_MS).toISOString().slice(0, 10));
+  return Array.from({ length: days }, (_, index) =>
+    new Date(today - (days - 1 - index) * DAY_MS).toISOString().slice(0, 10),
+  );
 }
 
 const totalsOf = (item: Totals): Totals => ({
@@ -103,7 +114,12 @@ function addFlow(flows: Flows, version: SeriesVersion, normal: Side): void {
  * `versions` are the versions committed since, in any order. A version committed after the
  * last day (a clock a few milliseconds ahead) counts on the last day.
  */
-export function chainSeries(baseline: SeriesVersion | null, versions: readonly SeriesVersion[], dates: readonly string[], normal: Side): DayTotals[] {
+export function chainSeries(
+  baseline: SeriesVersion | null,
+  versions: readonly SeriesVersion[],
+  dates: readonly string[],
+  normal: Side,
+): DayTotals[] {
   const first = dates[0];
   const ordered = versions
     .filter((version) => first === undefined || dayOf(version.committed_at) >= first)
@@ -124,7 +140,10 @@ export function chainSeries(baseline: SeriesVersion | null, versions: readonly S
 }
 
 /** Element-wise sum of series over the same dates (the shards of a chain, or several accounts). */
-export function sumSeries<T extends Totals & Flows & { date: string }>(series: readonly T[][], dates: readonly string[]): DayTotals[] {
+export function sumSeries<T extends Totals & Flows & { date: string }>(
+  series: readonly T[][],
+  dates: readonly string[],
+): DayTotals[] {
   return dates.map((date, index) => {
     const sum: DayTotals = { date, ...ZERO_TOTALS, ...ZERO_FLOWS };
     for (const one of series) {
@@ -161,10 +180,21 @@ export function dayFigures(day: DayTotals, normal: Side): DayFigures {
   };
 }
 
-const MONEY_FIELDS = ["balance", "available", "pending_in", "pending_out", "inflow_posted", "outflow_posted", "inflow_pending", "outflow_pending"] as const;
+const MONEY_FIELDS = [
+  "balance",
+  "available",
+  "pending_in",
+  "pending_out",
+  "inflow_posted",
+  "outflow_posted",
+  "inflow_pending",
+  "outflow_pending",
+] as const;
 type MoneyField = (typeof MONEY_FIELDS)[number];
 
-export type DayReply = { date: string; transactions: number } & { [K in MoneyField]: string } & { [K in `${MoneyField}_minor`]: number };
+export type DayReply = { date: string; transactions: number } & { [K in MoneyField]: string } & {
+  [K in `${MoneyField}_minor`]: number;
+};
 
 /** Decimal strings at the edge, minor units beside them, as every ledger reply. */
 export function dayReply(day: DayFigures, currency: Currency): DayReply {
@@ -203,12 +233,19 @@ async function versionsSince(ctx: CoreContext, chain: string, fromIso: string): 
   return items as unknown as VersionItem[];
 }
 
-async function accountDays(ctx: CoreContext, account: Account, dates: readonly string[]): Promise<{ opening: Totals; days: DayTotals[] }> {
+async function accountDays(
+  ctx: CoreContext,
+  account: Account,
+  dates: readonly string[],
+): Promise<{ opening: Totals; days: DayTotals[] }> {
   const fromIso = `${dates[0]}T00:00:00.000Z`;
   const beforeIso = new Date(Date.parse(fromIso) - 1).toISOString();
   const perChain = await Promise.all(
     chainsOf(account).map(async (chain) => {
-      const [baseline, versions] = await Promise.all([versionAsOf(ctx, chain, beforeIso), versionsSince(ctx, chain, fromIso)]);
+      const [baseline, versions] = await Promise.all([
+        versionAsOf(ctx, chain, beforeIso),
+        versionsSince(ctx, chain, fromIso),
+      ]);
       return { baseline, days: chainSeries(baseline, versions, dates, account.normal_side) };
     }),
   );
@@ -224,7 +261,13 @@ async function accountDays(ctx: CoreContext, account: Account, dates: readonly s
         : sum,
     { ...ZERO_TOTALS },
   );
-  return { opening, days: sumSeries(perChain.map((chain) => chain.days), dates) };
+  return {
+    opening,
+    days: sumSeries(
+      perChain.map((chain) => chain.days),
+      dates,
+    ),
+  };
 }
 
 const openingReply = (balance: number, currency: Currency) => ({
@@ -238,7 +281,9 @@ const openingReply = (balance: number, currency: Currency) => ({
  */
 export async function ledgerAnalytics(ctx: CoreContext, ownerId: string, days: number) {
   const dates = dayWindow(ctx.clock(), days);
-  const accounts = (await listAccounts(ctx, ownerId)).sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
+  const accounts = (await listAccounts(ctx, ownerId)).sort(
+    (a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id),
+  );
   const perAccount = await Promise.all(
     accounts.map(async (account) => {
       const { opening, days: totals } = await accountDays(ctx, account, dates);
@@ -273,8 +318,14 @@ export async function ledgerAnalytics(ctx: CoreContext, ownerId: string, days: n
       return {
         currency,
         account_count: members.length,
-        ...openingReply(members.reduce((sum, member) => sum + member.opening, 0), currency),
-        series: sumFigures(members.map((member) => member.series), dates).map((day) => dayReply(day, currency)),
+        ...openingReply(
+          members.reduce((sum, member) => sum + member.opening, 0),
+          currency,
+        ),
+        series: sumFigures(
+          members.map((member) => member.series),
+          dates,
+        ).map((day) => dayReply(day, currency)),
       };
     }),
   };

@@ -5,8 +5,24 @@ import type { Currency } from "../money/model";
 import type { Account } from "./accounts";
 import { chainsOf } from "./accounts";
 import { ProcessCache } from "./cache";
-import { BALANCE_PREFIX, balanceByTime, balanceByTimePartition, balanceVersionKey, chainPartition, ownerFeed } from "./keys";
-import { applyEntry, figures, ZERO_TOTALS, type JournalType, type MarkerOperation, type Operation, type Side, type Totals } from "./model";
+import {
+  BALANCE_PREFIX,
+  balanceByTime,
+  balanceByTimePartition,
+  balanceVersionKey,
+  chainPartition,
+  ownerFeed,
+} from "./keys";
+import {
+  applyEntry,
+  figures,
+  ZERO_TOTALS,
+  type JournalType,
+  type MarkerOperation,
+  type Operation,
+  type Side,
+  type Totals,
+} from "./model";
 
 /** One immutable balance version: the history item, the concurrency guard and the outbox record. */
 export interface VersionItem extends Totals {
@@ -58,7 +74,8 @@ export function chainState(version: VersionItem, account: Account): ChainState {
   return {
     locked: version.locked ?? false,
     lock_reason: version.lock_reason ?? null,
-    low_balance_threshold: version.low_balance_threshold !== undefined ? version.low_balance_threshold : account.low_balance_threshold,
+    low_balance_threshold:
+      version.low_balance_threshold !== undefined ? version.low_balance_threshold : account.low_balance_threshold,
   };
 }
 
@@ -169,7 +186,11 @@ export function cachedHead(ctx: CoreContext, chain: string): VersionItem | undef
  * `fresh`), else read. `guessed` says whether any was remembered, so that a refusal (insufficient
  * funds, a locked account) is decided again on heads read just now, never on a guess.
  */
-export async function headsForWrite(ctx: CoreContext, chains: string[], fresh: boolean): Promise<{ heads: VersionItem[]; guessed: boolean }> {
+export async function headsForWrite(
+  ctx: CoreContext,
+  chains: string[],
+  fresh: boolean,
+): Promise<{ heads: VersionItem[]; guessed: boolean }> {
   const cached = chains.map((chain) => (fresh ? undefined : cachedHead(ctx, chain)));
   const heads = await Promise.all(chains.map((chain, index) => cached[index] ?? readHead(ctx, chain)));
   return { heads, guessed: cached.some((head) => head !== undefined) };
@@ -322,7 +343,10 @@ function sumVersions(account: Account, versions: (VersionItem | null)[], asOf: s
     { ...ZERO_TOTALS },
   );
   // Controls are per customer account, whose one chain carries them; system accounts have none.
-  const state: ChainState = account.kind === "customer" ? chainState(present[0]!, account) : { locked: false, lock_reason: null, low_balance_threshold: account.low_balance_threshold };
+  const state: ChainState =
+    account.kind === "customer"
+      ? chainState(present[0]!, account)
+      : { locked: false, lock_reason: null, low_balance_threshold: account.low_balance_threshold };
   return {
     account_id: account.id,
     currency: account.currency,

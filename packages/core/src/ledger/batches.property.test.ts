@@ -5,7 +5,16 @@ import { createContext, type CoreContext } from "../shared/context";
 import { AppError } from "../shared/errors";
 import { postBatch } from "./batches";
 import { isItemError, RECORDED_REFUSALS } from "./decisions";
-import { checkInvariants, execute, setUpWorld, type CreateCommand, type CreateRequest, type Model, type Request, type World } from "./ledger.testkit";
+import {
+  checkInvariants,
+  execute,
+  setUpWorld,
+  type CreateCommand,
+  type CreateRequest,
+  type Model,
+  type Request,
+  type World,
+} from "./ledger.testkit";
 
 /**
  * Batches against the testkit's oracle: random batches of transfers and deposits (valid,
@@ -32,40 +41,73 @@ afterAll(async () => {
  * EUR), 6 and 7 another user's (a 404 in a batch). Most batches are clean (they commit unless
  * they overdraw); some carry one malformed or refused item somewhere.
  */
-const SAME_CURRENCY_PAIRS: [number, number][] = [[0, 1], [1, 0], [0, 2], [2, 0], [1, 2], [2, 1], [3, 4], [4, 3]];
-const goodAmount = fc.record({ form: fc.constantFrom("number" as const, "string" as const), minor: fc.integer({ min: 1, max: 20_000 }) });
+const SAME_CURRENCY_PAIRS: [number, number][] = [
+  [0, 1],
+  [1, 0],
+  [0, 2],
+  [2, 0],
+  [1, 2],
+  [2, 1],
+  [3, 4],
+  [4, 3],
+];
+const goodAmount = fc.record({
+  form: fc.constantFrom("number" as const, "string" as const),
+  minor: fc.integer({ min: 1, max: 20_000 }),
+});
 /** Transfers are now and then large enough to overdraw (the funding batch puts 100,000 minor units on each account). */
 const transferAmount = fc.oneof(
   { weight: 6, arbitrary: goodAmount },
-  { weight: 1, arbitrary: fc.record({ form: fc.constant("string" as const), minor: fc.integer({ min: 50_000, max: 200_000 }) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({ form: fc.constant("string" as const), minor: fc.integer({ min: 50_000, max: 200_000 }) }),
+  },
 );
 const rightCurrency = fc.constantFrom("omit" as const, "right" as const);
 const cleanItem: fc.Arbitrary<CreateCommand> = fc.oneof(
   {
     weight: 3,
-    arbitrary: fc.record({ pair: fc.constantFrom(...SAME_CURRENCY_PAIRS), amount: transferAmount, currency: rightCurrency }).map(({ pair, ...rest }) => ({
-      kind: "transfer" as const,
-      from: pair[0],
-      to: pair[1],
-      keyed: false,
-      description: null,
-      ...rest,
-    })),
+    arbitrary: fc
+      .record({ pair: fc.constantFrom(...SAME_CURRENCY_PAIRS), amount: transferAmount, currency: rightCurrency })
+      .map(({ pair, ...rest }) => ({
+        kind: "transfer" as const,
+        from: pair[0],
+        to: pair[1],
+        keyed: false,
+        description: null,
+        ...rest,
+      })),
   },
-  { weight: 2, arbitrary: fc.record({ account: fc.nat({ max: 5 }), amount: goodAmount, currency: rightCurrency }).map((rest) => ({ kind: "deposit" as const, keyed: false, description: null, ...rest })) },
+  {
+    weight: 2,
+    arbitrary: fc
+      .record({ account: fc.nat({ max: 5 }), amount: goodAmount, currency: rightCurrency })
+      .map((rest) => ({ kind: "deposit" as const, keyed: false, description: null, ...rest })),
+  },
 );
 /** Same account, another user's account, another currency, a wrong currency field, a malformed amount. */
 const dirtyItem: fc.Arbitrary<CreateCommand> = fc.oneof(
-  fc.record({ pair: fc.constantFrom<[number, number]>([0, 0], [3, 3], [0, 6], [3, 7], [0, 3], [5, 1]), amount: goodAmount }).map(({ pair, amount }) => ({
-    kind: "transfer" as const,
-    from: pair[0],
-    to: pair[1],
-    amount,
-    currency: "omit" as const,
+  fc
+    .record({
+      pair: fc.constantFrom<[number, number]>([0, 0], [3, 3], [0, 6], [3, 7], [0, 3], [5, 1]),
+      amount: goodAmount,
+    })
+    .map(({ pair, amount }) => ({
+      kind: "transfer" as const,
+      from: pair[0],
+      to: pair[1],
+      amount,
+      currency: "omit" as const,
+      keyed: false,
+      description: null,
+    })),
+  fc.record({ account: fc.nat({ max: 5 }), amount: goodAmount }).map((rest) => ({
+    kind: "deposit" as const,
+    currency: "wrong" as const,
     keyed: false,
     description: null,
+    ...rest,
   })),
-  fc.record({ account: fc.nat({ max: 5 }), amount: goodAmount }).map((rest) => ({ kind: "deposit" as const, currency: "wrong" as const, keyed: false, description: null, ...rest })),
   fc.record({ account: fc.nat({ max: 5 }), text: fc.constantFrom("1.234", "abc", "-5") }).map(({ account, text }) => ({
     kind: "deposit" as const,
     account,
@@ -79,11 +121,13 @@ const items = fc.oneof(
   { weight: 4, arbitrary: fc.array(cleanItem, { minLength: 1, maxLength: 12 }) },
   {
     weight: 1,
-    arbitrary: fc.tuple(fc.array(cleanItem, { minLength: 0, maxLength: 8 }), dirtyItem, fc.nat()).map(([clean, dirty, at]) => {
-      const all = [...clean];
-      all.splice(at % (clean.length + 1), 0, dirty);
-      return all;
-    }),
+    arbitrary: fc
+      .tuple(fc.array(cleanItem, { minLength: 0, maxLength: 8 }), dirtyItem, fc.nat())
+      .map(([clean, dirty, at]) => {
+        const all = [...clean];
+        all.splice(at % (clean.length + 1), 0, dirty);
+        return all;
+      }),
   },
 );
 /** postDrafts: afterwards post every draft journal (single path), so later transfers have money to spend. */
@@ -135,16 +179,29 @@ function expectBatch(model: Model, requests: CreateRequest[]): Expected {
   return outcome;
 }
 
-type BatchOutcome = { ok: true; body: string; replayed: boolean } | { ok: false; status: number; code: string; index: number | null; replayed: boolean };
+type BatchOutcome =
+  | { ok: true; body: string; replayed: boolean }
+  | { ok: false; status: number; code: string; index: number | null; replayed: boolean };
 
-async function send(world: World, ctx: CoreContext, requests: CreateRequest[], key: string | null): Promise<BatchOutcome> {
+async function send(
+  world: World,
+  ctx: CoreContext,
+  requests: CreateRequest[],
+  key: string | null,
+): Promise<BatchOutcome> {
   const items = requests.map((request) => ({ type: request.fn, ...request.body }));
   try {
     const result = await postBatch(ctx, world.owners[0]!, { items }, key);
     return { ok: true, body: result.body, replayed: result.replayed };
   } catch (error) {
     if (!(error instanceof AppError)) throw error;
-    return { ok: false, status: error.status, code: error.code, index: isItemError(error) ? error.index : null, replayed: error.headers["Idempotent-Replayed"] === "true" };
+    return {
+      ok: false,
+      status: error.status,
+      code: error.code,
+      index: isItemError(error) ? error.index : null,
+      replayed: error.headers["Idempotent-Replayed"] === "true",
+    };
   }
 }
 
@@ -156,7 +213,8 @@ async function postDrafts(ctx: CoreContext, model: Model): Promise<string[]> {
     const request: Request = { fn: "post", owner: journal.owner, journalId, key: null };
     const wanted = model.expect(request);
     const posted = await execute(ctx, request);
-    if (wanted.ok !== posted.ok) problems.push(`post ${journalId}: got ${JSON.stringify(posted)}, oracle ${JSON.stringify(wanted)}`);
+    if (wanted.ok !== posted.ok)
+      problems.push(`post ${journalId}: got ${JSON.stringify(posted)}, oracle ${JSON.stringify(wanted)}`);
     model.record(request, posted);
   }
   return problems;
@@ -180,30 +238,46 @@ describe("batches against the oracle", () => {
           const key = step.keyed ? model.freshKey() : null;
           const outcome = await send(world, ctx, requests, key);
           const label = JSON.stringify(requests.map((request) => [request.fn, request.body]));
-          tally(outcome.ok ? `ok (${requests.length <= 4 ? "1-4" : "5-12"} items)` : `${outcome.code}${outcome.index === null ? "" : " at an index"}`);
+          tally(
+            outcome.ok
+              ? `ok (${requests.length <= 4 ? "1-4" : "5-12"} items)`
+              : `${outcome.code}${outcome.index === null ? "" : " at an index"}`,
+          );
           if (expected.ok !== outcome.ok) {
             problems.push(`${label}: got ${JSON.stringify(outcome)}, oracle ${JSON.stringify(expected)}`);
             break;
           }
-          if (!expected.ok && !outcome.ok && (outcome.status !== expected.status || outcome.code !== expected.code || outcome.index !== expected.index)) {
+          if (
+            !expected.ok &&
+            !outcome.ok &&
+            (outcome.status !== expected.status || outcome.code !== expected.code || outcome.index !== expected.index)
+          ) {
             problems.push(`${label}: got ${JSON.stringify(outcome)}, oracle ${JSON.stringify(expected)}`);
           }
           if (outcome.ok) {
             committed += 1;
             const data = (JSON.parse(outcome.body) as { data: unknown[] }).data;
-            if (data.length !== requests.length) problems.push(`${label}: ${data.length} results for ${requests.length} items`);
+            if (data.length !== requests.length)
+              problems.push(`${label}: ${data.length} results for ${requests.length} items`);
             requests.forEach((request, index) => {
-              const single = { ok: true as const, body: JSON.stringify({ message: "Transaction created", data: data[index] }), replayed: false };
+              const single = {
+                ok: true as const,
+                body: JSON.stringify({ message: "Transaction created", data: data[index] }),
+                replayed: false,
+              };
               problems.push(...model.checkReply(request, single));
               model.record(request, single);
             });
           }
           if (key) {
             const again = await send(world, ctx, requests, key);
-            const same = outcome.ok ? again.ok && again.body === outcome.body : !again.ok && !outcome.ok && again.code === outcome.code && again.index === outcome.index;
+            const same = outcome.ok
+              ? again.ok && again.body === outcome.body
+              : !again.ok && !outcome.ok && again.code === outcome.code && again.index === outcome.index;
             // Only business refusals are recorded; a validation error replays nothing (and refuses again).
             const replayWanted = outcome.ok || RECORDED_REFUSALS.has(outcome.code);
-            if (!same || again.replayed !== replayWanted) problems.push(`${label}: keyed retry answered ${JSON.stringify(again)} after ${JSON.stringify(outcome)}`);
+            if (!same || again.replayed !== replayWanted)
+              problems.push(`${label}: keyed retry answered ${JSON.stringify(again)} after ${JSON.stringify(outcome)}`);
           }
           // Now and then post every draft journal (the batches' and the openings) through the single path.
           if (step.postDrafts) problems.push(...(await postDrafts(ctx, model)));
@@ -236,23 +310,36 @@ describe("batches against the oracle", () => {
         const funded = await send(world, ctx, funding, null);
         if (!funded.ok) throw new Error(`funding failed: ${JSON.stringify(funded)}`);
         const fundedData = (JSON.parse(funded.body) as { data: unknown[] }).data;
-        funding.forEach((request, index) => model.record(request, { ok: true, body: JSON.stringify({ data: fundedData[index] }), replayed: false }));
+        funding.forEach((request, index) =>
+          model.record(request, { ok: true, body: JSON.stringify({ data: fundedData[index] }), replayed: false }),
+        );
         problems.push(...(await postDrafts(ctx, model)));
         for (const { batches, duplicated } of rounds) {
-          const planned = batches.map((items) => ({ requests: items.map((command) => model.request(command) as CreateRequest), key: model.freshKey() }));
+          const planned = batches.map((items) => ({
+            requests: items.map((command) => model.request(command) as CreateRequest),
+            key: model.freshKey(),
+          }));
           // One batch is sent twice more under its key, from other instances, at the same moment.
           const copies = planned[duplicated % planned.length]!;
           const sends = [...planned, copies, copies];
-          const outcomes = await Promise.all(sends.map((one, index) => send(world, instances[index % instances.length]!, one.requests, one.key)));
+          const outcomes = await Promise.all(
+            sends.map((one, index) => send(world, instances[index % instances.length]!, one.requests, one.key)),
+          );
           for (const [index, outcome] of outcomes.entries()) {
             tally(outcome.ok ? (outcome.replayed ? "replayed (race)" : "ok (race)") : `${outcome.code} (race)`);
-            if (!outcome.ok && outcome.code !== "insufficient_funds" && outcome.code !== "idempotency_in_progress") problems.push(`race: unexpected ${JSON.stringify(outcome)}`);
-            if (!outcome.ok && outcome.code === "insufficient_funds" && outcome.index === null) problems.push(`race: a refusal without its index`);
+            if (!outcome.ok && outcome.code !== "insufficient_funds" && outcome.code !== "idempotency_in_progress")
+              problems.push(`race: unexpected ${JSON.stringify(outcome)}`);
+            if (!outcome.ok && outcome.code === "insufficient_funds" && outcome.index === null)
+              problems.push(`race: a refusal without its index`);
             if (index >= planned.length) continue;
             if (outcome.ok && !outcome.replayed) {
               const data = (JSON.parse(outcome.body) as { data: unknown[] }).data;
               planned[index]!.requests.forEach((request, at) => {
-                const single = { ok: true as const, body: JSON.stringify({ message: "Transaction created", data: data[at] }), replayed: false };
+                const single = {
+                  ok: true as const,
+                  body: JSON.stringify({ message: "Transaction created", data: data[at] }),
+                  replayed: false,
+                };
                 problems.push(...model.checkReply(request, single));
                 model.record(request, single);
               });
@@ -263,12 +350,20 @@ describe("batches against the oracle", () => {
           const fresh = keyed.filter((outcome) => outcome.ok && !outcome.replayed);
           if (fresh.length > 1) problems.push(`race: one key executed ${fresh.length} times`);
           const decided = keyed.filter((outcome) => outcome.ok || outcome.code !== "idempotency_in_progress");
-          const sameDecision = (a: BatchOutcome, b: BatchOutcome) => (a.ok && b.ok ? a.body === b.body : !a.ok && !b.ok && a.code === b.code && a.index === b.index);
-          if (decided.some((outcome) => !sameDecision(outcome, decided[0]!))) problems.push(`race: copies of one key answered differently: ${JSON.stringify(decided)}`);
+          const sameDecision = (a: BatchOutcome, b: BatchOutcome) =>
+            a.ok && b.ok ? a.body === b.body : !a.ok && !b.ok && a.code === b.code && a.index === b.index;
+          if (decided.some((outcome) => !sameDecision(outcome, decided[0]!)))
+            problems.push(`race: copies of one key answered differently: ${JSON.stringify(decided)}`);
           if (fresh.length === 1 && outcomes[planned.indexOf(copies)] !== fresh[0]) {
             // The fresh execution was one of the extra copies: the oracle still has to learn its journals.
             const data = (JSON.parse((fresh[0] as { body: string }).body) as { data: unknown[] }).data;
-            copies.requests.forEach((request, at) => model.record(request, { ok: true, body: JSON.stringify({ message: "Transaction created", data: data[at] }), replayed: false }));
+            copies.requests.forEach((request, at) =>
+              model.record(request, {
+                ok: true,
+                body: JSON.stringify({ message: "Transaction created", data: data[at] }),
+                replayed: false,
+              }),
+            );
           }
           problems.push(...(await postDrafts(ctx, model)));
         }

@@ -24,7 +24,17 @@ import {
   type JournalDraft,
 } from "./journals";
 import { DepositInput, holderDirection, LEDGER_MESSAGES, TransferInput } from "./model";
-import { asResult, checkTransfer, fundingDraft, minorOrThrow, requireActive, requireCurrency, requireSystemAccount, transferDraft, type WriteResult } from "./service";
+import {
+  asResult,
+  checkTransfer,
+  fundingDraft,
+  minorOrThrow,
+  requireActive,
+  requireCurrency,
+  requireSystemAccount,
+  transferDraft,
+  type WriteResult,
+} from "./service";
 import { MAX_ATTEMPTS, pause, sendWrite, versionPuts, withChains, type TransactItems } from "./write-path";
 import { gateMoney, LimitExceeded, type MoneyGate, type MoneyMovement } from "../limits/gate";
 
@@ -61,7 +71,10 @@ const BatchInput = z.object({
 });
 
 /** The schema of one item as the API declares it: the single request's fields plus its type. */
-export const BatchItemInput = z.discriminatedUnion("type", [TransferInput.extend({ type: z.literal("transfer") }), DepositInput.extend({ type: z.literal("deposit") })]);
+export const BatchItemInput = z.discriminatedUnion("type", [
+  TransferInput.extend({ type: z.literal("transfer") }),
+  DepositInput.extend({ type: z.literal("deposit") }),
+]);
 export const BatchRequestInput = z.object({ items: z.array(BatchItemInput).min(1).max(BATCH_MAX_ITEMS) });
 
 /** One item after validation: its accounts (the caller's) and amount in minor units. */
@@ -98,7 +111,8 @@ async function validItems(ctx: CoreContext, ownerId: string, items: unknown[]): 
   for (const [index, item] of items.entries()) {
     valid.push(
       await forItem(index, async (): Promise<ValidItem> => {
-        if (typeof item !== "object" || item === null || Array.isArray(item)) throw badRequest("Each item must be a JSON object");
+        if (typeof item !== "object" || item === null || Array.isArray(item))
+          throw badRequest("Each item must be a JSON object");
         const { type, ...fields } = item as Record<string, unknown>;
         if (type !== "transfer" && type !== "deposit") throw badRequest("type must be transfer or deposit");
         if (type === "transfer") {
@@ -109,7 +123,13 @@ async function validItems(ctx: CoreContext, ownerId: string, items: unknown[]): 
         const input = parseWith(DepositInput, fields);
         const account = await owned(input.account_id);
         const amount = minorOrThrow(input.amount, account.currency);
-        return { type: "deposit", input, account, funding: await requireSystemAccount(ctx, systemAccountId("funding", account.currency)), amount };
+        return {
+          type: "deposit",
+          input,
+          account,
+          funding: await requireSystemAccount(ctx, systemAccountId("funding", account.currency)),
+          amount,
+        };
       }),
     );
   }
@@ -128,7 +148,15 @@ async function draftsOf(ownerId: string, items: ValidItem[], actor: Actor | null
         }
         requireActive(item.account);
         requireCurrency(item.account, item.input.currency);
-        return fundingDraft(ownerId, item.account, item.funding, "deposit", item.amount, item.input.description || "Deposit", actor);
+        return fundingDraft(
+          ownerId,
+          item.account,
+          item.funding,
+          "deposit",
+          item.amount,
+          item.input.description || "Deposit",
+          actor,
+        );
       }),
     );
   }
@@ -142,7 +170,11 @@ function transactionItems(items: ValidItem[]): { journals: number; accounts: num
     if (item.type === "transfer") accounts.add(item.from.id).add(item.to.id);
     else accounts.add(item.account.id).add(item.funding.id);
   }
-  return { journals: items.length, accounts: accounts.size, totals: new Set(depositsOf(items).map(({ movement }) => movement.currency)).size };
+  return {
+    journals: items.length,
+    accounts: accounts.size,
+    totals: new Set(depositsOf(items).map(({ movement }) => movement.currency)).size,
+  };
 }
 
 /**
@@ -150,7 +182,16 @@ function transactionItems(items: ValidItem[]): { journals: number; accounts: num
  * money between the caller's own accounts: no limit counts them.
  */
 function depositsOf(items: ValidItem[]): { item: number; movement: MoneyMovement }[] {
-  return items.flatMap((item, index) => (item.type === "deposit" ? [{ item: index, movement: { movement: "deposit" as const, currency: item.account.currency, amountMinor: item.amount } }] : []));
+  return items.flatMap((item, index) =>
+    item.type === "deposit"
+      ? [
+          {
+            item: index,
+            movement: { movement: "deposit" as const, currency: item.account.currency, amountMinor: item.amount },
+          },
+        ]
+      : [],
+  );
 }
 
 /** The gate's reservation for a batch: a limit refusal names the deposit item that passed it. */
@@ -168,22 +209,33 @@ function batchReservation(gate: MoneyGate, deposits: { item: number }[]): () => 
 /** The journal ids of a batch: derived from the key (the first is the batch's idempotency record), or new. */
 function batchJournalIds(ownerId: string, key: string | null, size: number): string[] {
   if (!key) return Array.from({ length: size }, () => newId());
-  return Array.from({ length: size }, (_, index) => journalIdFor(ownerId, index === 0 ? `batch\u0000${key}` : `batch\u0000${key}\u0000${index}`));
+  return Array.from({ length: size }, (_, index) =>
+    journalIdFor(ownerId, index === 0 ? `batch\u0000${key}` : `batch\u0000${key}\u0000${index}`),
+  );
 }
 
 /** The batch's reply, from its journals' stored replies (so a replay is byte for byte the original). */
 function batchReply(journals: Journal[]): string {
-  return JSON.stringify({ message: "Batch created", data: journals.map((journal) => (JSON.parse(journal.created_reply) as { data: unknown }).data) });
+  return JSON.stringify({
+    message: "Batch created",
+    data: journals.map((journal) => (JSON.parse(journal.created_reply) as { data: unknown }).data),
+  });
 }
 
 /** The earlier decision on a batch's key, for a request with this hash: its reply, its refusal (thrown), or a 422. */
-async function replayBatch(ctx: CoreContext, ids: string[], decision: Decision, idempotency: Idempotency): Promise<JournalReplay> {
+async function replayBatch(
+  ctx: CoreContext,
+  ids: string[],
+  decision: Decision,
+  idempotency: Idempotency,
+): Promise<JournalReplay> {
   const hash = decision.journal ? decision.journal.request_hash : decision.refusal.request_hash;
   if (hash !== idempotency.hash) throw unprocessable(LEDGER_MESSAGES.idempotencyMismatch, "idempotency_key_reused");
   if (decision.refusal) throw replayedRefusal(decision.refusal.refusal);
   // Same hash, same items: the batch wrote exactly these journals, all at once.
   const journals = await Promise.all(ids.map((id, index) => (index === 0 ? decision.journal : loadJournal(ctx, id))));
-  if (journals.some((journal) => !journal)) throw new Error(`Batch ${ids[0]} is incomplete: a journal of it is missing`);
+  if (journals.some((journal) => !journal))
+    throw new Error(`Batch ${ids[0]} is incomplete: a journal of it is missing`);
   return new JournalReplay(batchReply(journals as Journal[]));
 }
 
@@ -192,8 +244,17 @@ async function replayBatch(ctx: CoreContext, ids: string[], decision: Decision, 
  * applied in order (lock and no-overdraft checks per leg, refusing with the item's index), one
  * folded version per chain, and the journals, in one TransactWriteItems.
  */
-async function commitOnce(ctx: CoreContext, ids: string[], drafts: JournalDraft[], idempotency: Idempotency, fresh: boolean, reserveLimits: () => Promise<TransactItems>): Promise<string> {
-  const accounts = [...new Map(drafts.flatMap((draft) => draft.legs.map((leg) => [leg.account.id, leg.account] as const))).values()];
+async function commitOnce(
+  ctx: CoreContext,
+  ids: string[],
+  drafts: JournalDraft[],
+  idempotency: Idempotency,
+  fresh: boolean,
+  reserveLimits: () => Promise<TransactItems>,
+): Promise<string> {
+  const accounts = [
+    ...new Map(drafts.flatMap((draft) => draft.legs.map((leg) => [leg.account.id, leg.account] as const))).values(),
+  ];
   return withChains(
     ctx,
     accounts.map((account) => ({ account })),
@@ -203,7 +264,16 @@ async function commitOnce(ctx: CoreContext, ids: string[], drafts: JournalDraft[
       const legsOf = accounts.map(() => [] as (FoldedLeg & { item: number })[]);
       const position = new Map(accounts.map((account, index) => [account.id, index]));
       drafts.forEach((draft, item) =>
-        draft.legs.forEach((leg, legIndex) => legsOf[position.get(leg.account.id)!]!.push({ txId: ids[item]!, txType: draft.type, side: leg.side, amount: leg.amount, leg: legIndex, item })),
+        draft.legs.forEach((leg, legIndex) =>
+          legsOf[position.get(leg.account.id)!]!.push({
+            txId: ids[item]!,
+            txType: draft.type,
+            side: leg.side,
+            amount: leg.amount,
+            leg: legIndex,
+            item,
+          }),
+        ),
       );
       // Every refusal below is decided on the figures as they are: a remembered head may be stale.
       const refuse = (item: number, error: AppError): never => {
@@ -221,23 +291,35 @@ async function commitOnce(ctx: CoreContext, ids: string[], drafts: JournalDraft[
         legs.forEach((leg, at) => {
           const before = at === 0 ? head.available : changes[at - 1]!.available;
           if (state.locked && holderDirection(leg.side, head.normal_side, "create") === "DEBIT") {
-            refusals.push({ item: leg.item, error: locked(LEDGER_MESSAGES.accountLocked(state.lock_reason ?? "no reason given"), "account_locked") });
+            refusals.push({
+              item: leg.item,
+              error: locked(LEDGER_MESSAGES.accountLocked(state.lock_reason ?? "no reason given"), "account_locked"),
+            });
           } else if (changes[at]!.available < before && changes[at]!.available < 0) {
-            refusals.push({ item: leg.item, error: unprocessable(LEDGER_MESSAGES.insufficientFunds(account.name), "insufficient_funds") });
+            refusals.push({
+              item: leg.item,
+              error: unprocessable(LEDGER_MESSAGES.insufficientFunds(account.name), "insufficient_funds"),
+            });
           }
         });
       });
       const first = refusals.sort((a, b) => a.item - b.item)[0];
       if (first) refuse(first.item, first.error);
 
-      const versions: VersionItem[] = accounts.map((account, index) => foldedVersion(heads[index]!, account, legsOf[index]!, now));
+      const versions: VersionItem[] = accounts.map((account, index) =>
+        foldedVersion(heads[index]!, account, legsOf[index]!, now),
+      );
       const at = now.toISOString();
       const journals = drafts.map((draft, index) => newJournal(ids[index]!, draft, idempotency, at));
       // The deposits' totals, read afresh on every attempt: a retry after losing the race on them decides again.
       const limitItems = await reserveLimits();
       await sendWrite(
         ctx,
-        [...journals.map((journal, index) => journalPut(ctx, journal, { batch_id: ids[0], batch_index: index })), ...versionPuts(ctx, versions), ...limitItems],
+        [
+          ...journals.map((journal, index) => journalPut(ctx, journal, { batch_id: ids[0], batch_index: index })),
+          ...versionPuts(ctx, versions),
+          ...limitItems,
+        ],
         versions,
       );
       ctx.logger.debug("batch created", { batch_id: ids[0], items: journals.length, chains: versions.length });
@@ -249,7 +331,13 @@ async function commitOnce(ctx: CoreContext, ids: string[], drafts: JournalDraft[
 /** A refusal decided on remembered heads: decide again on heads read now. */
 class StaleHeads extends Error {}
 
-async function commitBatch(ctx: CoreContext, ids: string[], drafts: JournalDraft[], idempotency: Idempotency, reserveLimits: () => Promise<TransactItems>): Promise<string | JournalReplay> {
+async function commitBatch(
+  ctx: CoreContext,
+  ids: string[],
+  drafts: JournalDraft[],
+  idempotency: Idempotency,
+  reserveLimits: () => Promise<TransactItems>,
+): Promise<string | JournalReplay> {
   let fresh = false;
   for (let attempt = 1; ; attempt++) {
     try {
@@ -265,7 +353,8 @@ async function commitBatch(ctx: CoreContext, ids: string[], drafts: JournalDraft
         const existing = await loadDecision(ctx, ids[0]!);
         if (existing) return replayBatch(ctx, ids, existing, idempotency);
       }
-      if (codes?.[0] === "TransactionConflict" && idempotency.key) throw conflict(LEDGER_MESSAGES.idempotencyInProgress, "idempotency_in_progress");
+      if (codes?.[0] === "TransactionConflict" && idempotency.key)
+        throw conflict(LEDGER_MESSAGES.idempotencyInProgress, "idempotency_in_progress");
       if (!codes) throw error;
       if (attempt >= MAX_ATTEMPTS) throw ledgerBusy();
       // The write path remembers what a cancellation taught it (the version we lost to); after a
@@ -281,27 +370,44 @@ async function commitBatch(ctx: CoreContext, ids: string[], drafts: JournalDraft
  * fields}]}`, 1 to 50 items, all or nothing. Replies `{message, data: [<each item's journal>]}`;
  * an item's error carries its `index` (ItemError).
  */
-export async function postBatch(ctx: CoreContext, ownerId: string, body: unknown, idempotencyKey: string | null, actor: Actor | null = null): Promise<WriteResult> {
+export async function postBatch(
+  ctx: CoreContext,
+  ownerId: string,
+  body: unknown,
+  idempotencyKey: string | null,
+  actor: Actor | null = null,
+): Promise<WriteResult> {
   const { items } = parseWith(BatchInput, body);
   const valid = await validItems(ctx, ownerId, items);
   const size = transactionItems(valid);
   if (size.journals + size.accounts + size.totals > TRANSACTION_MAX_ITEMS) {
-    const totals = size.totals > 0 ? `, ${size.totals} deposit ${size.totals === 1 ? "currency" : "currencies"} for your limits` : "";
+    const totals =
+      size.totals > 0
+        ? `, ${size.totals} deposit ${size.totals === 1 ? "currency" : "currencies"} for your limits`
+        : "";
     throw unprocessable(
       `A batch commits in one DynamoDB transaction of at most ${TRANSACTION_MAX_ITEMS} items: one per transaction, one per account it changes and one per currency it deposits in. This one needs ${size.journals + size.accounts + size.totals} (${size.journals} transactions, ${size.accounts} accounts${totals}); split it`,
       "batch_too_large",
     );
   }
   const deposits = depositsOf(valid);
-  const gate = await gateMoney(ctx, ownerId, deposits.map(({ movement }) => movement));
-  const hash = requestHash({ op: "batch", items: valid.map((item) => ({ type: item.type, ...item.input, amount: item.amount })) });
+  const gate = await gateMoney(
+    ctx,
+    ownerId,
+    deposits.map(({ movement }) => movement),
+  );
+  const hash = requestHash({
+    op: "batch",
+    items: valid.map((item) => ({ type: item.type, ...item.input, amount: item.amount })),
+  });
   const idempotency: Idempotency = { key: idempotencyKey, hash };
   const ids = batchJournalIds(ownerId, idempotencyKey, valid.length);
   return asResult(
     await decidedOnce(
       ctx,
       { journalId: ids[0]!, ownerId, idempotency },
-      async () => commitBatch(ctx, ids, await draftsOf(ownerId, valid, actor), idempotency, batchReservation(gate, deposits)),
+      async () =>
+        commitBatch(ctx, ids, await draftsOf(ownerId, valid, actor), idempotency, batchReservation(gate, deposits)),
       (decision, key) => replayBatch(ctx, ids, decision, key),
     ),
   );

@@ -6,7 +6,15 @@ import { badRequest, conflict, notFound } from "../shared/errors";
 import { parseWith } from "../shared/validation";
 import { parseSignedDecimal, toDecimalString } from "../money/model";
 import { findAccount, optionalMinor, requireOwnedAccount, type Account } from "./accounts";
-import { chainState, forgetHeads, latestVersion, markerVersion, rememberHeads, type MarkerChange, type VersionItem } from "./balances";
+import {
+  chainState,
+  forgetHeads,
+  latestVersion,
+  markerVersion,
+  rememberHeads,
+  type MarkerChange,
+  type VersionItem,
+} from "./balances";
 import type { Actor } from "./journals";
 import { isLedgerId, LEDGER_MESSAGES, LockInput, ReconcileInput, ThresholdInput } from "./model";
 
@@ -20,7 +28,11 @@ import { isLedgerId, LEDGER_MESSAGES, LockInput, ReconcileInput, ThresholdInput 
 const MAX_ATTEMPTS = 20;
 
 /** Appends the change the head calls for; `change` returns null when there is nothing to change. */
-async function appendMarker(ctx: CoreContext, account: Account, change: (head: VersionItem) => Omit<MarkerChange, "account" | "now"> | null): Promise<VersionItem | null> {
+async function appendMarker(
+  ctx: CoreContext,
+  account: Account,
+  change: (head: VersionItem) => Omit<MarkerChange, "account" | "now"> | null,
+): Promise<VersionItem | null> {
   if (account.kind !== "customer") throw badRequest(LEDGER_MESSAGES.systemAccountControl, "system_account");
   for (let attempt = 1; ; attempt++) {
     const head = await latestVersion(ctx, account.id);
@@ -28,7 +40,9 @@ async function appendMarker(ctx: CoreContext, account: Account, change: (head: V
     if (!wanted) return null;
     const next = markerVersion(head, { account, now: ctx.clock(), ...wanted });
     try {
-      await ctx.db.doc.send(new PutCommand({ TableName: ctx.db.table, Item: next, ConditionExpression: "attribute_not_exists(pk)" }));
+      await ctx.db.doc.send(
+        new PutCommand({ TableName: ctx.db.table, Item: next, ConditionExpression: "attribute_not_exists(pk)" }),
+      );
       rememberHeads(ctx, [next]);
       announceCommits(ctx, [next]);
       return next;
@@ -47,26 +61,54 @@ async function requireAnyAccount(ctx: CoreContext, accountId: string): Promise<A
 }
 
 /** Admin: lock or unlock any customer account, with a reason kept in its history. */
-export async function setAccountLock(ctx: CoreContext, accountId: string, lock: boolean, body: unknown, actor: Actor): Promise<Account> {
+export async function setAccountLock(
+  ctx: CoreContext,
+  accountId: string,
+  lock: boolean,
+  body: unknown,
+  actor: Actor,
+): Promise<Account> {
   const { reason } = parseWith(LockInput, body);
   const account = await requireAnyAccount(ctx, accountId);
   await appendMarker(ctx, account, (head) => {
     const state = chainState(head, account);
-    if (state.locked === lock) throw conflict(lock ? "Account is already locked" : "Account is not locked", lock ? "already_locked" : "not_locked");
-    return { operation: lock ? "lock" : "unlock", actor, reason, state: { locked: lock, lock_reason: lock ? reason : null } };
+    if (state.locked === lock)
+      throw conflict(
+        lock ? "Account is already locked" : "Account is not locked",
+        lock ? "already_locked" : "not_locked",
+      );
+    return {
+      operation: lock ? "lock" : "unlock",
+      actor,
+      reason,
+      state: { locked: lock, lock_reason: lock ? reason : null },
+    };
   });
-  ctx.logger.info(lock ? "account locked" : "account unlocked", { account_id: account.id, owner_id: account.owner_id, actor_id: actor.id, reason });
+  ctx.logger.info(lock ? "account locked" : "account unlocked", {
+    account_id: account.id,
+    owner_id: account.owner_id,
+    actor_id: actor.id,
+    reason,
+  });
   return account;
 }
 
 /** Owner: the available balance under which a change raises a lowBalanceAlert ("" or null: none). */
-export async function setLowBalanceThreshold(ctx: CoreContext, ownerId: string, accountId: string, body: unknown, actor: Actor): Promise<Account> {
+export async function setLowBalanceThreshold(
+  ctx: CoreContext,
+  ownerId: string,
+  accountId: string,
+  body: unknown,
+  actor: Actor,
+): Promise<Account> {
   const input = parseWith(ThresholdInput, body);
   const account = await requireOwnedAccount(ctx, ownerId, accountId);
   const threshold = optionalMinor(input.low_balance_threshold ?? "", account.currency, "Low balance threshold");
   // Setting the threshold it already has changes nothing, and writes nothing.
   await appendMarker(ctx, account, (head) =>
-    chainState(head, account).low_balance_threshold === threshold ? null : { operation: "settings", actor, state: { low_balance_threshold: threshold } },
+    chainState(head, account).low_balance_threshold === threshold
+      ? null
+      : { operation: "settings", actor, state: { low_balance_threshold: threshold } },
   );
   return account;
 }
@@ -87,7 +129,12 @@ export interface ReconciliationResult {
  * Owner: compares an expected balance (a statement's, say) with the ledger's posted balance at
  * this moment and records the result on the chain, which announces reconciliationResult.
  */
-export async function reconcileAccount(ctx: CoreContext, ownerId: string, body: unknown, actor: Actor): Promise<ReconciliationResult> {
+export async function reconcileAccount(
+  ctx: CoreContext,
+  ownerId: string,
+  body: unknown,
+  actor: Actor,
+): Promise<ReconciliationResult> {
   const input = parseWith(ReconcileInput, body);
   const account = await requireOwnedAccount(ctx, ownerId, input.accountId);
   if (input.currency && input.currency !== account.currency) {
@@ -99,7 +146,12 @@ export async function reconcileAccount(ctx: CoreContext, ownerId: string, body: 
   const marker = await appendMarker(ctx, account, (head) => ({
     operation: "reconcile",
     actor,
-    reconciliation: { expected, ledger: head.balance, variance: expected - head.balance, reconciled: expected === head.balance },
+    reconciliation: {
+      expected,
+      ledger: head.balance,
+      variance: expected - head.balance,
+      reconciled: expected === head.balance,
+    },
   }));
   if (!marker?.reconciliation) throw new Error("A reconciliation always writes its marker");
   const figures = marker.reconciliation;

@@ -28,7 +28,8 @@ export const RECORDED_REFUSALS: ReadonlySet<string> = new Set([
 ]);
 
 /** Whether an error is a business refusal that a keyed request records. */
-export const isRecordedRefusal = (error: unknown): error is AppError => error instanceof AppError && RECORDED_REFUSALS.has(error.code);
+export const isRecordedRefusal = (error: unknown): error is AppError =>
+  error instanceof AppError && RECORDED_REFUSALS.has(error.code);
 
 const RefusalStatus = z.union([z.literal(400), z.literal(409), z.literal(422), z.literal(423)]);
 
@@ -70,7 +71,12 @@ export const isItemError = (error: unknown): error is ItemError => error instanc
 export function refusalOf(error: AppError): Refusal {
   const status = RefusalStatus.safeParse(error.status);
   if (!status.success) throw new Error(`A ${error.status} is not a recordable refusal`);
-  return { status: status.data, code: error.code, message: error.message, index: isItemError(error) ? error.index : null };
+  return {
+    status: status.data,
+    code: error.code,
+    message: error.message,
+    index: isItemError(error) ? error.index : null,
+  };
 }
 
 const REPLAYED = { "Idempotent-Replayed": "true" };
@@ -82,13 +88,19 @@ export function replayedRefusal(refusal: Refusal): AppError {
 }
 
 /** Whether an error is the replay of a recorded refusal (never recorded again). */
-export const isReplayedRefusal = (error: unknown) => error instanceof AppError && error.headers["Idempotent-Replayed"] === "true";
+export const isReplayedRefusal = (error: unknown) =>
+  error instanceof AppError && error.headers["Idempotent-Replayed"] === "true";
 
 /**
  * Writes a refusal record at `key` unless the item exists. Returns false when another decision
  * (a success or an earlier refusal) already holds the key: the caller reads and replays it.
  */
-export async function recordRefusal(ctx: CoreContext, key: { pk: string; sk: string }, attributes: Record<string, unknown>, refusal: Refusal): Promise<boolean> {
+export async function recordRefusal(
+  ctx: CoreContext,
+  key: { pk: string; sk: string },
+  attributes: Record<string, unknown>,
+  refusal: Refusal,
+): Promise<boolean> {
   try {
     await ctx.db.doc.send(
       new PutCommand({
@@ -105,7 +117,10 @@ export async function recordRefusal(ctx: CoreContext, key: { pk: string; sk: str
 }
 
 /** The item at a key, strongly consistent (a decision just made elsewhere must be seen). */
-export async function readDecision(ctx: CoreContext, key: { pk: string; sk: string }): Promise<Record<string, unknown> | null> {
+export async function readDecision(
+  ctx: CoreContext,
+  key: { pk: string; sk: string },
+): Promise<Record<string, unknown> | null> {
   const reply = await ctx.db.doc.send(new GetCommand({ TableName: ctx.db.table, Key: key, ConsistentRead: true }));
   return reply.Item ?? null;
 }
@@ -115,4 +130,5 @@ export async function readDecision(ctx: CoreContext, key: { pk: string; sk: stri
  * too busy right now. A 503 with Retry-After (safe to retry, with the same Idempotency-Key), never
  * the raw TransactionCanceledException, which would be a 500 to a client that did nothing wrong.
  */
-export const ledgerBusy = () => serviceUnavailable("These accounts are busy with other writes; please retry shortly", 1);
+export const ledgerBusy = () =>
+  serviceUnavailable("These accounts are busy with other writes; please retry shortly", 1);

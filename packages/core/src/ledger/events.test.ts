@@ -41,33 +41,57 @@ describe("ledger outbox feed", () => {
   it("announces exactly the committed changes, in order, resumable after any event", async () => {
     const owner = "feed-owner";
     const start = freshCursor(new Date(ctx.clock().getTime() - 1));
-    const a = (await createAccount(ctx, owner, { name: "A", currency: "USD", low_balance_threshold: "50" }, null)).account;
+    const a = (await createAccount(ctx, owner, { name: "A", currency: "USD", low_balance_threshold: "50" }, null))
+      .account;
     const b = (await createAccount(ctx, owner, { name: "B", currency: "USD" }, null)).account;
     const dep = await deposit(ctx, owner, { account_id: a.id, amount: "100" }, "feed-dep");
     await setJournalStatus(ctx, owner, idOf(dep.body), "post", null);
     const move = await transfer(ctx, owner, { from_account_id: a.id, to_account_id: b.id, amount: "60" }, "feed-move");
     // Refused: writes nothing, so announces nothing.
-    await expect(transfer(ctx, owner, { from_account_id: a.id, to_account_id: b.id, amount: "1000" }, "feed-too-much")).rejects.toThrow();
+    await expect(
+      transfer(ctx, owner, { from_account_id: a.id, to_account_id: b.id, amount: "1000" }, "feed-too-much"),
+    ).rejects.toThrow();
 
     const { events } = await readAll(owner, start);
     expect(events.map((entry) => entry.event.type)).toEqual([
-      "balanceUpdate", "transactionCreated", // deposit created (pending in)
-      "balanceUpdate", "transactionStatusUpdate", // deposit posted
-      "balanceUpdate", "transactionCreated", "lowBalanceAlert", // transfer reserves 60: available 40 < 50
+      "balanceUpdate",
+      "transactionCreated", // deposit created (pending in)
+      "balanceUpdate",
+      "transactionStatusUpdate", // deposit posted
+      "balanceUpdate",
+      "transactionCreated",
+      "lowBalanceAlert", // transfer reserves 60: available 40 < 50
       "balanceUpdate", // the destination's pending inflow
     ]);
-    const created = events.find((entry) => entry.event.type === "transactionCreated" && entry.event.transactionId === idOf(move.body))!.event;
-    expect(created).toMatchObject({ amount: "60.00", status: "draft", fromAccountId: a.id, toAccountId: b.id, currency: "USD" });
+    const created = events.find(
+      (entry) => entry.event.type === "transactionCreated" && entry.event.transactionId === idOf(move.body),
+    )!.event;
+    expect(created).toMatchObject({
+      amount: "60.00",
+      status: "draft",
+      fromAccountId: a.id,
+      toAccountId: b.id,
+      currency: "USD",
+    });
     // The holder's view: money leaving A is a DEBIT, arriving at B a CREDIT (both are bank accounts, debit-normal).
     const updates = events.filter((entry) => entry.event.type === "balanceUpdate").map((entry) => entry.event);
-    expect(updates.map((event) => event.type === "balanceUpdate" && [event.accountName, event.changeType, event.changeAmount])).toEqual([
+    expect(
+      updates.map(
+        (event) => event.type === "balanceUpdate" && [event.accountName, event.changeType, event.changeAmount],
+      ),
+    ).toEqual([
       ["A", "CREDIT", "100.00"],
       ["A", "CREDIT", "100.00"],
       ["A", "DEBIT", "60.00"],
       ["B", "CREDIT", "60.00"],
     ]);
     expect(events.find((entry) => entry.event.type === "lowBalanceAlert")!.event).toEqual({
-      type: "lowBalanceAlert", accountId: a.id, accountName: "A", currentBalance: "40.00", threshold: "50.00", currency: "USD",
+      type: "lowBalanceAlert",
+      accountId: a.id,
+      accountName: "A",
+      currentBalance: "40.00",
+      threshold: "50.00",
+      currency: "USD",
     });
 
     // Resume after every event (including between two events of one balance version): the rest, exactly.
@@ -83,17 +107,38 @@ describe("ledger outbox feed", () => {
   it("announces locks, reconciliations and threshold changes on the account's chain", async () => {
     const owner = "controls-owner";
     const start = freshCursor(new Date(ctx.clock().getTime() - 1));
-    const account = (await createAccount(ctx, owner, { name: "Ops", currency: "EUR", initial_balance: "20" }, null)).account;
+    const account = (await createAccount(ctx, owner, { name: "Ops", currency: "EUR", initial_balance: "20" }, null))
+      .account;
     await setAccountLock(ctx, account.id, true, { reason: "Suspicious activity" }, admin);
     await setLowBalanceThreshold(ctx, owner, account.id, { low_balance_threshold: "5" }, { id: owner, name: "Owner" });
-    const result = await reconcileAccount(ctx, owner, { accountId: account.id, expectedBalance: "-2.5" }, { id: owner, name: "Owner" });
-    expect(result).toMatchObject({ reconciled: false, variance: "-2.50", expectedBalance: "-2.50", ledgerBalance: "0.00", currency: "EUR" });
+    const result = await reconcileAccount(
+      ctx,
+      owner,
+      { accountId: account.id, expectedBalance: "-2.5" },
+      { id: owner, name: "Owner" },
+    );
+    expect(result).toMatchObject({
+      reconciled: false,
+      variance: "-2.50",
+      expectedBalance: "-2.50",
+      ledgerBalance: "0.00",
+      currency: "EUR",
+    });
     await setAccountLock(ctx, account.id, false, { reason: "Cleared" }, admin);
 
     const types = (await readAll(owner, start)).events.map((entry) => entry.event);
     expect(types.filter((event) => event.type !== "balanceUpdate" && event.type !== "transactionCreated")).toEqual([
       { type: "accountLocked", accountId: account.id, accountName: "Ops", reason: "Suspicious activity" },
-      { type: "reconciliationResult", accountId: account.id, accountName: "Ops", reconciled: false, variance: "-2.50", expectedBalance: "-2.50", ledgerBalance: "0.00", currency: "EUR" },
+      {
+        type: "reconciliationResult",
+        accountId: account.id,
+        accountName: "Ops",
+        reconciled: false,
+        variance: "-2.50",
+        expectedBalance: "-2.50",
+        ledgerBalance: "0.00",
+        currency: "EUR",
+      },
       { type: "accountUnlocked", accountId: account.id, accountName: "Ops", reason: "Cleared" },
     ]);
   });

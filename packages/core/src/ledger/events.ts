@@ -37,14 +37,25 @@ function announcesJournal(item: VersionItem, journal: Journal): boolean {
 
 export function eventsOf(item: VersionItem, journal: Journal | undefined, accountName: string): LedgerFeedEvent[] {
   const money = (minor: number) => toDecimalString(minor, item.currency);
-  const about = (event: LedgerEvent): LedgerFeedEvent => ({ event, accounts: [item.account_id], transactionStatus: null });
+  const about = (event: LedgerEvent): LedgerFeedEvent => ({
+    event,
+    accounts: [item.account_id],
+    transactionStatus: null,
+  });
   switch (item.operation) {
     case "open":
     case "settings":
       return [];
     case "lock":
     case "unlock":
-      return [about({ type: item.operation === "lock" ? "accountLocked" : "accountUnlocked", accountId: item.account_id, accountName, reason: item.reason ?? "" })];
+      return [
+        about({
+          type: item.operation === "lock" ? "accountLocked" : "accountUnlocked",
+          accountId: item.account_id,
+          accountName,
+          reason: item.reason ?? "",
+        }),
+      ];
     case "reconcile": {
       const figures = item.reconciliation;
       if (!figures) return [];
@@ -68,7 +79,8 @@ export function eventsOf(item: VersionItem, journal: Journal | undefined, accoun
   // when the money arrives, never while it is held (a payment held for review is the payer's).
   // The platform's own accounts (funding, fees, clearing) carry every customer's journals and
   // are no payee: their feed announces each change as the journal's owner's does.
-  const fromAnotherCustomer = journal !== undefined && item.owner_id !== SYSTEM_OWNER && journal.owner_id !== item.owner_id;
+  const fromAnotherCustomer =
+    journal !== undefined && item.owner_id !== SYSTEM_OWNER && journal.owner_id !== item.owner_id;
   if (fromAnotherCustomer && operation !== "post") return [];
   const events: LedgerFeedEvent[] = [
     about({
@@ -88,12 +100,20 @@ export function eventsOf(item: VersionItem, journal: Journal | undefined, accoun
   if (fromAnotherCustomer) {
     const payer = journalReply(journal, { ownerId: item.owner_id }).counterparty;
     events.push({
-      event: { type: "transactionStatusUpdate", transactionId: journal.id, status: "posted", message: `Received ${money(item.amount)} ${item.currency} from ${payer}`, counterparty: payer },
+      event: {
+        type: "transactionStatusUpdate",
+        transactionId: journal.id,
+        status: "posted",
+        message: `Received ${money(item.amount)} ${item.currency} from ${payer}`,
+        counterparty: payer,
+      },
       accounts: [item.account_id],
       transactionStatus: "posted",
     });
   } else if (journal && announcesJournal(item, journal)) {
-    const visible = journal.entries.map((entry) => visibleEntry(journal, entry, { ownerId: item.owner_id, accountIds: new Set([item.account_id]) }));
+    const visible = journal.entries.map((entry) =>
+      visibleEntry(journal, entry, { ownerId: item.owner_id, accountIds: new Set([item.account_id]) }),
+    );
     const accounts = visible.map((entry) => entry.account_id);
     if (operation === "create") {
       events.push({
@@ -113,7 +133,12 @@ export function eventsOf(item: VersionItem, journal: Journal | undefined, accoun
       });
     } else {
       const status = operation === "post" ? "posted" : operation === "void" ? "voided" : "draft";
-      const message = operation === "post" ? "Transaction posted" : operation === "void" ? "Transaction voided" : "Transaction unposted";
+      const message =
+        operation === "post"
+          ? "Transaction posted"
+          : operation === "void"
+            ? "Transaction voided"
+            : "Transaction unposted";
       events.push({
         event: { type: "transactionStatusUpdate", transactionId: journal.id, status, message },
         accounts,
@@ -141,7 +166,9 @@ async function journalsById(ctx: CoreContext, ids: string[]): Promise<Map<string
   for (let start = 0; start < ids.length; start += 100) {
     let keys: Record<string, unknown>[] | undefined = ids.slice(start, start + 100).map(journalKey);
     while (keys && keys.length > 0) {
-      const reply: BatchGetCommandOutput = await ctx.db.doc.send(new BatchGetCommand({ RequestItems: { [ctx.db.table]: { Keys: keys } } }));
+      const reply: BatchGetCommandOutput = await ctx.db.doc.send(
+        new BatchGetCommand({ RequestItems: { [ctx.db.table]: { Keys: keys } } }),
+      );
       for (const item of reply.Responses?.[ctx.db.table] ?? []) {
         const journal = Journal.parse(item);
         found.set(journal.id, journal);
@@ -160,10 +187,26 @@ const decodedEvents = new ProcessCache<Promise<LedgerFeedEvent[]>>(60_000, 20_00
 
 async function decodeVersions(ctx: CoreContext, versions: VersionItem[]): Promise<Map<string, LedgerFeedEvent[]>> {
   // A batch's folded version stands for several legs: each announces as a version of its own would.
-  const journalIds = [...new Set(versions.flatMap(unfoldVersion).map((item) => item.tx_id).filter((id): id is string => id !== null))];
-  const [journals, accounts] = await Promise.all([journalsById(ctx, journalIds), getAccounts(ctx, [...new Set(versions.map((item) => item.account_id))])]);
+  const journalIds = [
+    ...new Set(
+      versions
+        .flatMap(unfoldVersion)
+        .map((item) => item.tx_id)
+        .filter((id): id is string => id !== null),
+    ),
+  ];
+  const [journals, accounts] = await Promise.all([
+    journalsById(ctx, journalIds),
+    getAccounts(ctx, [...new Set(versions.map((item) => item.account_id))]),
+  ]);
   const eventsOfVersion = (item: VersionItem) =>
-    unfoldVersion(item).flatMap((view) => eventsOf(view, view.tx_id ? journals.get(view.tx_id) : undefined, accounts.get(item.account_id)?.name ?? item.account_id));
+    unfoldVersion(item).flatMap((view) =>
+      eventsOf(
+        view,
+        view.tx_id ? journals.get(view.tx_id) : undefined,
+        accounts.get(item.account_id)?.name ?? item.account_id,
+      ),
+    );
   return new Map(versions.map((item) => [item.pk + item.sk, eventsOfVersion(item)]));
 }
 
@@ -180,7 +223,11 @@ export function ledgerFeedSource(ctx: CoreContext, ownerId: string): FeedSource<
         new QueryCommand({
           TableName: ctx.db.table,
           KeyConditionExpression: "pk = :pk AND sk BETWEEN :from AND :to",
-          ExpressionAttributeValues: { ":pk": chainPartition(chain), ":from": balanceVersionKey(chain, from).sk, ":to": balanceVersionKey(chain, to).sk },
+          ExpressionAttributeValues: {
+            ":pk": chainPartition(chain),
+            ":from": balanceVersionKey(chain, from).sk,
+            ":to": balanceVersionKey(chain, to).sk,
+          },
           ConsistentRead: true,
         }),
       );
@@ -206,4 +253,5 @@ export function ledgerFeedSource(ctx: CoreContext, ownerId: string): FeedSource<
   };
 }
 
-export const ledgerFeedReader = (ctx: CoreContext, ownerId: string) => new FeedReader(ctx, ledgerFeedSource(ctx, ownerId), feedSettings(ctx));
+export const ledgerFeedReader = (ctx: CoreContext, ownerId: string) =>
+  new FeedReader(ctx, ledgerFeedSource(ctx, ownerId), feedSettings(ctx));

@@ -45,21 +45,44 @@ const totalsOf = (item: Totals): Totals => ({
 });
 
 /** The figures after each leg in order, starting from the head (for the no-overdraft check per leg). */
-export function changesAfter(head: VersionItem, legs: readonly FoldedLeg[]): { changes: VersionChange[]; totals: Totals } {
+export function changesAfter(
+  head: VersionItem,
+  legs: readonly FoldedLeg[],
+): { changes: VersionChange[]; totals: Totals } {
   let totals = totalsOf(head);
   const changes = legs.map((leg) => {
     totals = applyEntry(totals, leg.side, leg.amount, "create");
     const { balance, available } = figures(totals, head.normal_side);
-    return { tx_id: leg.txId, tx_type: leg.txType, side: leg.side, amount: leg.amount, leg: leg.leg, balance, available };
+    return {
+      tx_id: leg.txId,
+      tx_type: leg.txType,
+      side: leg.side,
+      amount: leg.amount,
+      leg: leg.leg,
+      balance,
+      available,
+    };
   });
   return { changes, totals };
 }
 
 /** The next version of a chain after the batch's legs on it (created as drafts), committed at `now`. */
-export function foldedVersion(head: VersionItem, account: Account, legs: readonly FoldedLeg[], now: Date): FoldedVersionItem {
+export function foldedVersion(
+  head: VersionItem,
+  account: Account,
+  legs: readonly FoldedLeg[],
+  now: Date,
+): FoldedVersionItem {
   const first = legs[0];
   if (!first) throw new Error("A folded version needs at least one leg");
-  const single = nextVersion(head, first.side, first.amount, { account, operation: "create", txId: first.txId, txType: first.txType, now, leg: legs.length === 1 ? first.leg : 0 });
+  const single = nextVersion(head, first.side, first.amount, {
+    account,
+    operation: "create",
+    txId: first.txId,
+    txType: first.txType,
+    now,
+    leg: legs.length === 1 ? first.leg : 0,
+  });
   if (legs.length === 1) return single;
   const { changes, totals } = changesAfter(head, legs);
   const { balance, available } = figures(totals, head.normal_side);

@@ -6,7 +6,13 @@ import { cancellationCodes } from "../shared/dynamo";
 import { badRequest, conflict, notFound, serviceUnavailable } from "../shared/errors";
 import { newId } from "../shared/ids";
 import { Actor } from "./journals";
-import { integrityCurrentKey, integrityJobKey, integrityJobsIndex, integrityLatestResultKey, INTEGRITY_JOBS_PARTITION } from "./integrity-keys";
+import {
+  integrityCurrentKey,
+  integrityJobKey,
+  integrityJobsIndex,
+  integrityLatestResultKey,
+  INTEGRITY_JOBS_PARTITION,
+} from "./integrity-keys";
 import {
   INTEGRITY_JOB_ID,
   INTEGRITY_JOB_STATUSES,
@@ -105,14 +111,18 @@ export function jobView(item: IntegrityJobItem): IntegrityJob {
 }
 
 export async function loadJobItem(ctx: CoreContext, jobId: string): Promise<IntegrityJobItem | null> {
-  const reply = await ctx.db.doc.send(new GetCommand({ TableName: ctx.db.table, Key: integrityJobKey(jobId), ConsistentRead: true }));
+  const reply = await ctx.db.doc.send(
+    new GetCommand({ TableName: ctx.db.table, Key: integrityJobKey(jobId), ConsistentRead: true }),
+  );
   return reply.Item ? IntegrityJobItem.parse(reply.Item) : null;
 }
 
 const CurrentClaim = z.object({ job_id: z.string() });
 
 async function currentClaim(ctx: CoreContext): Promise<string | null> {
-  const reply = await ctx.db.doc.send(new GetCommand({ TableName: ctx.db.table, Key: integrityCurrentKey(), ConsistentRead: true }));
+  const reply = await ctx.db.doc.send(
+    new GetCommand({ TableName: ctx.db.table, Key: integrityCurrentKey(), ConsistentRead: true }),
+  );
   return reply.Item ? CurrentClaim.parse(reply.Item).job_id : null;
 }
 
@@ -199,7 +209,14 @@ export async function startIntegrityJob(ctx: CoreContext, actor: Actor): Promise
         TransactItems: [
           { Put: { TableName: ctx.db.table, Item: storedJob(item), ConditionExpression: "attribute_not_exists(pk)" } },
           heldBy
-            ? { Put: { TableName: ctx.db.table, Item: claim, ConditionExpression: "job_id = :held", ExpressionAttributeValues: { ":held": heldBy } } }
+            ? {
+                Put: {
+                  TableName: ctx.db.table,
+                  Item: claim,
+                  ConditionExpression: "job_id = :held",
+                  ExpressionAttributeValues: { ":held": heldBy },
+                },
+              }
             : { Put: { TableName: ctx.db.table, Item: claim, ConditionExpression: "attribute_not_exists(pk)" } },
           ...(stalled
             ? [
@@ -210,7 +227,12 @@ export async function startIntegrityJob(ctx: CoreContext, actor: Actor): Promise
                     UpdateExpression: "SET #status = :failed, #error = :stalled, finished_at = :now, updated_at = :now",
                     ConditionExpression: "updated_at = :seen",
                     ExpressionAttributeNames: { "#status": "status", "#error": "error" },
-                    ExpressionAttributeValues: { ":failed": "failed", ":stalled": INTEGRITY_MESSAGES.stalled, ":now": startedAt, ":seen": stalled.updated_at },
+                    ExpressionAttributeValues: {
+                      ":failed": "failed",
+                      ":stalled": INTEGRITY_MESSAGES.stalled,
+                      ":now": startedAt,
+                      ":seen": stalled.updated_at,
+                    },
                   },
                 },
               ]
@@ -239,7 +261,12 @@ export async function startIntegrityJob(ctx: CoreContext, actor: Actor): Promise
  * Ends a job as failed and frees the ledger; `atStep` makes it conditional on the job not having
  * moved on since. False when the job had already finished (or moved on).
  */
-export async function failIntegrityJob(ctx: CoreContext, jobId: string, message: string, atStep?: number): Promise<boolean> {
+export async function failIntegrityJob(
+  ctx: CoreContext,
+  jobId: string,
+  message: string,
+  atStep?: number,
+): Promise<boolean> {
   const now = ctx.clock().toISOString();
   try {
     await ctx.db.doc.send(
@@ -307,8 +334,12 @@ export async function latestIntegrityJob(ctx: CoreContext): Promise<IntegrityJob
 const LatestResult = z.object({ job_id: z.string() });
 
 /** The newest job that finished with a result, and how long ago it finished; null before the first. */
-export async function latestIntegrityResult(ctx: CoreContext): Promise<{ job: IntegrityJob; result: IntegrityResult; age_seconds: number } | null> {
-  const reply = await ctx.db.doc.send(new GetCommand({ TableName: ctx.db.table, Key: integrityLatestResultKey(), ConsistentRead: true }));
+export async function latestIntegrityResult(
+  ctx: CoreContext,
+): Promise<{ job: IntegrityJob; result: IntegrityResult; age_seconds: number } | null> {
+  const reply = await ctx.db.doc.send(
+    new GetCommand({ TableName: ctx.db.table, Key: integrityLatestResultKey(), ConsistentRead: true }),
+  );
   if (!reply.Item) return null;
   const item = await loadJobItem(ctx, LatestResult.parse(reply.Item).job_id);
   if (!item?.result) return null;

@@ -9,7 +9,10 @@ export const integrityJobKey = (jobId: string) => ({ pk: `INTEGRITY#${jobId}`, s
 
 /** Every job on one index partition, newest last: the latest job is one query. */
 export const INTEGRITY_JOBS_PARTITION = "INTEGRITY#JOBS";
-export const integrityJobsIndex = (startedAt: string, jobId: string) => ({ gsi1pk: INTEGRITY_JOBS_PARTITION, gsi1sk: `${startedAt}#${jobId}` });
+export const integrityJobsIndex = (startedAt: string, jobId: string) => ({
+  gsi1pk: INTEGRITY_JOBS_PARTITION,
+  gsi1sk: `${startedAt}#${jobId}`,
+});
 
 /** The job that holds the whole ledger's check now: at most one, claimed with a conditional put. */
 export const integrityCurrentKey = () => ({ pk: "INTEGRITY#CURRENT", sk: "LEDGER" });

@@ -35,11 +35,21 @@ export const INTEGRITY_MESSAGES = {
 } as const;
 
 const Minor = z.number().int();
-export const IntegrityTotals = z.object({ posted_debits: Minor, posted_credits: Minor, pending_debits: Minor, pending_credits: Minor });
+export const IntegrityTotals = z.object({
+  posted_debits: Minor,
+  posted_credits: Minor,
+  pending_debits: Minor,
+  pending_credits: Minor,
+});
 export type IntegrityTotals = z.infer<typeof IntegrityTotals>;
 
 /** An account whose recorded balance differs from the replay of its journals. */
-export const IntegrityDrift = z.object({ account_id: z.string(), account_name: z.string(), recorded: IntegrityTotals, expected: IntegrityTotals });
+export const IntegrityDrift = z.object({
+  account_id: z.string(),
+  account_name: z.string(),
+  recorded: IntegrityTotals,
+  expected: IntegrityTotals,
+});
 export type IntegrityDrift = z.infer<typeof IntegrityDrift>;
 
 /** The recorded balances of every account of a currency, summed: double entry makes debits equal credits. */
@@ -53,9 +63,15 @@ export const IntegrityResult = z.object({
   as_of: z.string().describe("The moment the check covers: the ledger as it stood then"),
   accounts_checked: z.number().int(),
   journals_checked: z.number().int(),
-  drift: z.array(IntegrityDrift).describe(`Accounts whose recorded balance differs from the replay of their journals (the first ${INTEGRITY_SAMPLE_LIMIT})`),
+  drift: z
+    .array(IntegrityDrift)
+    .describe(
+      `Accounts whose recorded balance differs from the replay of their journals (the first ${INTEGRITY_SAMPLE_LIMIT})`,
+    ),
   drift_count: z.number().int(),
-  unbalanced_journals: z.array(z.string()).describe(`Journals whose debits differ from their credits (the first ${INTEGRITY_SAMPLE_LIMIT} ids)`),
+  unbalanced_journals: z
+    .array(z.string())
+    .describe(`Journals whose debits differ from their credits (the first ${INTEGRITY_SAMPLE_LIMIT} ids)`),
   unbalanced_count: z.number().int(),
   currencies: z.array(IntegrityCurrency),
   ok: z.boolean(),
@@ -66,7 +82,11 @@ export const IntegrityProgress = z.object({
   phase: z.enum(INTEGRITY_PHASES),
   pages: z.number().int().describe("Steps done so far (one page each)"),
   items_examined: z.number().int().describe("Table items read by the scan so far"),
-  estimated_items: z.number().int().nullable().describe("The table's item count when the check started (DynamoDB's estimate)"),
+  estimated_items: z
+    .number()
+    .int()
+    .nullable()
+    .describe("The table's item count when the check started (DynamoDB's estimate)"),
   journals_checked: z.number().int(),
   accounts_found: z.number().int(),
   accounts_checked: z.number().int(),
@@ -97,14 +117,18 @@ const SCAN_SHARE = 80;
  * count when the job started (an estimate, so it stops at the share's end); without that count
  * the scan's progress cannot be told (null).
  */
-export function progressPercent(progress: Omit<IntegrityProgress, "percent">, status: IntegrityJobStatus): number | null {
+export function progressPercent(
+  progress: Omit<IntegrityProgress, "percent">,
+  status: IntegrityJobStatus,
+): number | null {
   if (status === "succeeded") return 100;
   if (progress.phase === "done") return 100;
   if (progress.phase === "accounts") {
     const share = progress.accounts_found === 0 ? 1 : Math.min(1, progress.accounts_checked / progress.accounts_found);
     return Math.min(99, SCAN_SHARE + Math.floor(share * (100 - SCAN_SHARE)));
   }
-  if (progress.estimated_items === null || progress.estimated_items <= 0) return progress.items_examined === 0 ? 0 : null;
+  if (progress.estimated_items === null || progress.estimated_items <= 0)
+    return progress.items_examined === 0 ? 0 : null;
   return Math.min(SCAN_SHARE - 1, Math.floor((progress.items_examined / progress.estimated_items) * SCAN_SHARE));
 }
 

@@ -6,7 +6,14 @@ import { isAppError } from "../shared/errors";
 import { CURRENCIES } from "../money/model";
 import { chainId, chainPartition, journalKey } from "./keys";
 import { latestVersion } from "./balances";
-import { getIntegrityJob, INTEGRITY_MAX_STEP_FAILURES, INTEGRITY_STALL_MS, latestIntegrityJob, latestIntegrityResult, startIntegrityJob } from "./integrity-jobs";
+import {
+  getIntegrityJob,
+  INTEGRITY_MAX_STEP_FAILURES,
+  INTEGRITY_STALL_MS,
+  latestIntegrityJob,
+  latestIntegrityResult,
+  startIntegrityJob,
+} from "./integrity-jobs";
 import { integrityCurrentKey } from "./integrity-keys";
 import { INTEGRITY_MESSAGES, INTEGRITY_SETTLE_MS, type IntegrityJob } from "./integrity-model";
 import { runIntegrityStep, scanPage, type IntegrityStepLimits } from "./integrity-steps";
@@ -38,7 +45,14 @@ const journalIdOf = (written: { body: string }) => (JSON.parse(written.body) as 
 async function buildLedger(ctx: CoreContext, tag: string) {
   const alice = `${tag}-alice`;
   const bob = `${tag}-bob`;
-  const everyday = (await createAccount(ctx, alice, { name: "Everyday", currency: "USD", type: "bank", initial_balance: "100.00" }, null)).account;
+  const everyday = (
+    await createAccount(
+      ctx,
+      alice,
+      { name: "Everyday", currency: "USD", type: "bank", initial_balance: "100.00" },
+      null,
+    )
+  ).account;
   const savings = (await createAccount(ctx, alice, { name: "Savings", currency: "USD", type: "bank" }, null)).account;
   const yen = (await createAccount(ctx, alice, { name: "Yen", currency: "JPY", type: "bank" }, null)).account;
   const euro = (await createAccount(ctx, bob, { name: "Euro", currency: "EUR", type: "bank" }, null)).account;
@@ -56,11 +70,16 @@ async function buildLedger(ctx: CoreContext, tag: string) {
     await setJournalStatus(ctx, owner, id, "post", null);
   }
   journals.push(journalIdOf(await deposit(ctx, alice, { account_id: savings.id, amount: "7.00" }, null)));
-  const moved = journalIdOf(await transfer(ctx, alice, { from_account_id: everyday.id, to_account_id: savings.id, amount: "120.00" }, null));
+  const moved = journalIdOf(
+    await transfer(ctx, alice, { from_account_id: everyday.id, to_account_id: savings.id, amount: "120.00" }, null),
+  );
   await setJournalStatus(ctx, alice, moved, "post", null);
   await setJournalStatus(ctx, alice, moved, "unpost", null);
   await setJournalStatus(ctx, alice, moved, "post", null);
-  journals.push(moved, journalIdOf(await transfer(ctx, bob, { from_account_id: card.id, to_account_id: euro.id, amount: "50.00" }, null)));
+  journals.push(
+    moved,
+    journalIdOf(await transfer(ctx, bob, { from_account_id: card.id, to_account_id: euro.id, amount: "50.00" }, null)),
+  );
   return { alice, bob, everyday, savings, yen, euro, card, journals };
 }
 
@@ -77,7 +96,13 @@ async function runToEnd(ctx: CoreContext, jobId: string, limits: IntegrityStepLi
 }
 
 /** The in-request check's findings in an order-free form, to set beside a job's result. */
-function findings(check: { accounts_checked: number; journals_checked: number; drift: { account_id: string }[]; unbalanced_journals: string[]; ok: boolean }) {
+function findings(check: {
+  accounts_checked: number;
+  journals_checked: number;
+  drift: { account_id: string }[];
+  unbalanced_journals: string[];
+  ok: boolean;
+}) {
   return {
     accounts_checked: check.accounts_checked,
     journals_checked: check.journals_checked,
@@ -89,8 +114,15 @@ function findings(check: { accounts_checked: number; journals_checked: number; d
 
 /** Ends a job that a test left running, so the next start is not refused. */
 async function settle(ctx: CoreContext) {
-  const current = await ctx.db.doc.send(new GetCommand({ TableName: ctx.db.table, Key: integrityCurrentKey(), ConsistentRead: true }));
-  if (current.Item) await runToEnd(ctx, String(current.Item.job_id), { scanPageItems: 500, maxSumsPerStep: 99, comparePageAccounts: 50 });
+  const current = await ctx.db.doc.send(
+    new GetCommand({ TableName: ctx.db.table, Key: integrityCurrentKey(), ConsistentRead: true }),
+  );
+  if (current.Item)
+    await runToEnd(ctx, String(current.Item.job_id), {
+      scanPageItems: 500,
+      maxSumsPerStep: 99,
+      comparePageAccounts: 50,
+    });
 }
 
 describe("the integrity check as a job", { timeout: JOB_TIMEOUT_MS }, () => {
@@ -108,7 +140,13 @@ describe("the integrity check as a job", { timeout: JOB_TIMEOUT_MS }, () => {
 
   it("finds what the in-request check finds, page by page, with progress that only grows", async () => {
     const started = await startIntegrityJob(ctx, ADMIN);
-    expect(started).toMatchObject({ status: "queued", started_by: ADMIN, result: null, finished_at: null, scope: "ledger" });
+    expect(started).toMatchObject({
+      status: "queued",
+      started_by: ADMIN,
+      result: null,
+      finished_at: null,
+      scope: "ledger",
+    });
     expect(Date.parse(started.started_at) - Date.parse(started.as_of)).toBe(INTEGRITY_SETTLE_MS);
 
     const { job, seen } = await runToEnd(ctx, started.id);
@@ -124,7 +162,12 @@ describe("the integrity check as a job", { timeout: JOB_TIMEOUT_MS }, () => {
 
     // Many small pages, some of them cut short by the cap on sum items per step.
     expect(job.progress.pages).toBeGreaterThan(20);
-    expect(job.progress).toMatchObject({ phase: "done", percent: 100, journals_checked: reference.journals_checked, accounts_checked: reference.accounts_checked });
+    expect(job.progress).toMatchObject({
+      phase: "done",
+      percent: 100,
+      journals_checked: reference.journals_checked,
+      accounts_checked: reference.accounts_checked,
+    });
     const percents = seen.map((view) => view.progress.percent ?? 0);
     expect(percents).toEqual([...percents].sort((a, b) => a - b));
     expect(seen.some((view) => view.status === "running" && view.progress.phase === "accounts")).toBe(true);
@@ -176,12 +219,28 @@ describe("the integrity check as a job", { timeout: JOB_TIMEOUT_MS }, () => {
       // A balance version that no journal explains, and a journal whose legs no longer agree.
       const head = await latestVersion(broken, chainId(built.savings.id, null));
       await broken.db.doc.send(
-        new UpdateCommand({ TableName: broken.db.table, Key: { pk: chainPartition(head.chain), sk: head.sk }, UpdateExpression: "SET posted_debits = posted_debits + :extra", ExpressionAttributeValues: { ":extra": 1 } }),
+        new UpdateCommand({
+          TableName: broken.db.table,
+          Key: { pk: chainPartition(head.chain), sk: head.sk },
+          UpdateExpression: "SET posted_debits = posted_debits + :extra",
+          ExpressionAttributeValues: { ":extra": 1 },
+        }),
       );
       const tampered = built.journals[3]!;
-      const stored = await broken.db.doc.send(new GetCommand({ TableName: broken.db.table, Key: journalKey(tampered) }));
-      const entries = (stored.Item!.entries as { amount: number }[]).map((entry, index) => (index === 0 ? { ...entry, amount: entry.amount + 5 } : entry));
-      await broken.db.doc.send(new UpdateCommand({ TableName: broken.db.table, Key: journalKey(tampered), UpdateExpression: "SET entries = :entries", ExpressionAttributeValues: { ":entries": entries } }));
+      const stored = await broken.db.doc.send(
+        new GetCommand({ TableName: broken.db.table, Key: journalKey(tampered) }),
+      );
+      const entries = (stored.Item!.entries as { amount: number }[]).map((entry, index) =>
+        index === 0 ? { ...entry, amount: entry.amount + 5 } : entry,
+      );
+      await broken.db.doc.send(
+        new UpdateCommand({
+          TableName: broken.db.table,
+          Key: journalKey(tampered),
+          UpdateExpression: "SET entries = :entries",
+          ExpressionAttributeValues: { ":entries": entries },
+        }),
+      );
       clock.advance(INTEGRITY_SETTLE_MS + 1_000);
 
       const started = await startIntegrityJob(broken, ADMIN);
@@ -208,13 +267,23 @@ describe("the integrity check as a job", { timeout: JOB_TIMEOUT_MS }, () => {
     // Writes after the job's moment, some touching pages the scan has yet to read.
     const late = journalIdOf(await deposit(ctx, ledger.alice, { account_id: ledger.savings.id, amount: "1.00" }, null));
     await setJournalStatus(ctx, ledger.alice, late, "post", null);
-    await createAccount(ctx, ledger.bob, { name: "Late", currency: "GBP", type: "bank", initial_balance: "3.00" }, null);
+    await createAccount(
+      ctx,
+      ledger.bob,
+      { name: "Late", currency: "GBP", type: "bank", initial_balance: "3.00" },
+      null,
+    );
     await setJournalStatus(ctx, ledger.alice, ledger.journals[5]!, "post", null);
 
     const { job } = await runToEnd(ctx, started.id);
     expect(job.result!.ok).toBe(true);
     // Only the system accounts of GBP existed then, untouched; the late account's opening is not counted.
-    expect(job.result!.currencies.find((row) => row.currency === "GBP")).toMatchObject({ posted_debits: 0, posted_credits: 0, pending_debits: 0, pending_credits: 0 });
+    expect(job.result!.currencies.find((row) => row.currency === "GBP")).toMatchObject({
+      posted_debits: 0,
+      posted_credits: 0,
+      pending_debits: 0,
+      pending_credits: 0,
+    });
     const now = await integrityCheck(ctx, "ledger");
     expect(job.result!.journals_checked).toBe(now.journals_checked - 2);
     expect(job.result!.accounts_checked).toBe(now.accounts_checked - 1);
@@ -235,7 +304,8 @@ describe("the integrity check as a job", { timeout: JOB_TIMEOUT_MS }, () => {
     clock.advance(INTEGRITY_STALL_MS + 1_000);
     const racing = await Promise.allSettled([startIntegrityJob(ctx, ADMIN), startIntegrityJob(ctx, ADMIN)]);
     expect(racing.filter((outcome) => outcome.status === "fulfilled")).toHaveLength(1);
-    const second = (racing.find((outcome) => outcome.status === "fulfilled") as PromiseFulfilledResult<IntegrityJob>).value;
+    const second = (racing.find((outcome) => outcome.status === "fulfilled") as PromiseFulfilledResult<IntegrityJob>)
+      .value;
     expect(await getIntegrityJob(ctx, first.id)).toMatchObject({ status: "failed", error: INTEGRITY_MESSAGES.stalled });
     // The replaced job's own runner can no longer move it.
     expect((await runIntegrityStep(ctx, first.id, TINY)).state).toBe("finished");
@@ -247,7 +317,8 @@ describe("the integrity check as a job", { timeout: JOB_TIMEOUT_MS }, () => {
     await settle(ctx);
     const started = await startIntegrityJob(ctx, ADMIN);
     const failing = withSend(ctx, async (command, send) => {
-      if (command.constructor.name === "ScanCommand") throw Object.assign(new Error("store unreachable"), { name: "TimeoutError" });
+      if (command.constructor.name === "ScanCommand")
+        throw Object.assign(new Error("store unreachable"), { name: "TimeoutError" });
       return send(command);
     });
     const delays: number[] = [];
@@ -280,14 +351,23 @@ describe("the integrity check as a job", { timeout: JOB_TIMEOUT_MS }, () => {
   it("keeps the per-account sums of a job in their own shard partitions", async () => {
     const newest = (await latestIntegrityJob(ctx))!;
     const sums = await ctx.db.doc.send(
-      new QueryCommand({ TableName: ctx.db.table, KeyConditionExpression: "pk = :pk", ExpressionAttributeValues: { ":pk": `INTEGRITY#${newest.id}#ACCTS#0` } }),
+      new QueryCommand({
+        TableName: ctx.db.table,
+        KeyConditionExpression: "pk = :pk",
+        ExpressionAttributeValues: { ":pk": `INTEGRITY#${newest.id}#ACCTS#0` },
+      }),
     );
-    for (const item of sums.Items ?? []) expect(item).toMatchObject({ entity: "integrity_sum", job_id: newest.id, expires_at: expect.any(Number) });
+    for (const item of sums.Items ?? [])
+      expect(item).toMatchObject({ entity: "integrity_sum", job_id: newest.id, expires_at: expect.any(Number) });
   });
 });
 
 describe("scanPage", () => {
-  const journal = (id: string, legs: [string, "debit" | "credit", number][], history: [string, "draft" | "posted" | "voided"][]) => ({
+  const journal = (
+    id: string,
+    legs: [string, "debit" | "credit", number][],
+    history: [string, "draft" | "posted" | "voided"][],
+  ) => ({
     pk: `TX#${id}`,
     sk: "TX",
     entity: "journal",
@@ -302,7 +382,12 @@ describe("scanPage", () => {
     created_at: history[0]![0],
     posted_at: null,
     version: 1,
-    history: history.map(([at, status], index) => ({ operation: index === 0 ? "create" : status === "posted" ? "post" : status === "voided" ? "void" : "unpost", status, at, by: null })),
+    history: history.map(([at, status], index) => ({
+      operation: index === 0 ? "create" : status === "posted" ? "post" : status === "voided" ? "void" : "unpost",
+      status,
+      at,
+      by: null,
+    })),
     idempotency_key: null,
     request_hash: "h",
     created_reply: "{}",
@@ -310,20 +395,55 @@ describe("scanPage", () => {
 
   it("replays each journal as it stood at as_of, and ends the page before the cap on accounts", () => {
     const items = [
-      journal("j1", [["a", "debit", 10], ["b", "credit", 10]], [["2026-01-01T00:00:00.000Z", "draft"], ["2026-01-02T00:00:00.000Z", "posted"]]),
-      journal("j2", [["a", "debit", 5], ["c", "credit", 5]], [["2026-01-03T00:00:00.000Z", "draft"]]),
-      journal("j3", [["d", "debit", 1], ["e", "credit", 2]], [["2026-01-01T00:00:00.000Z", "draft"]]),
+      journal(
+        "j1",
+        [
+          ["a", "debit", 10],
+          ["b", "credit", 10],
+        ],
+        [
+          ["2026-01-01T00:00:00.000Z", "draft"],
+          ["2026-01-02T00:00:00.000Z", "posted"],
+        ],
+      ),
+      journal(
+        "j2",
+        [
+          ["a", "debit", 5],
+          ["c", "credit", 5],
+        ],
+        [["2026-01-03T00:00:00.000Z", "draft"]],
+      ),
+      journal(
+        "j3",
+        [
+          ["d", "debit", 1],
+          ["e", "credit", 2],
+        ],
+        [["2026-01-01T00:00:00.000Z", "draft"]],
+      ),
     ];
     const page = scanPage(items, "2026-01-01T12:00:00.000Z", 3);
     // j1 was a draft then; j2 did not exist yet (taken, not counted); j3 needs two more sums than fit.
-    expect(page).toMatchObject({ journals: 1, taken: 2, complete: false, lastKey: { pk: "TX#j2", sk: "TX" }, unbalanced: [] });
+    expect(page).toMatchObject({
+      journals: 1,
+      taken: 2,
+      complete: false,
+      lastKey: { pk: "TX#j2", sk: "TX" },
+      unbalanced: [],
+    });
     expect(Object.fromEntries(page.sums)).toEqual({
       a: { totals: { posted_debits: 0, posted_credits: 0, pending_debits: 10, pending_credits: 0 }, account: null },
       b: { totals: { posted_debits: 0, posted_credits: 0, pending_debits: 0, pending_credits: 10 }, account: null },
     });
     const later = scanPage(items, "2026-01-05T00:00:00.000Z", 10);
     expect(later).toMatchObject({ journals: 3, taken: 3, complete: true, unbalanced: ["j3"] });
-    expect(later.sums.get("a")!.totals).toEqual({ posted_debits: 10, posted_credits: 0, pending_debits: 5, pending_credits: 0 });
+    expect(later.sums.get("a")!.totals).toEqual({
+      posted_debits: 10,
+      posted_credits: 0,
+      pending_debits: 5,
+      pending_credits: 0,
+    });
   });
 });
 
@@ -331,7 +451,10 @@ describe("scanPage", () => {
 type StoreCommand = { constructor: { name: string } };
 
 /** A context whose store calls go through `intercept` (to crash, delay or fail them on purpose). */
-function withSend(ctx: CoreContext, intercept: (command: StoreCommand, send: (command: StoreCommand) => Promise<unknown>) => Promise<unknown>) {
+function withSend(
+  ctx: CoreContext,
+  intercept: (command: StoreCommand, send: (command: StoreCommand) => Promise<unknown>) => Promise<unknown>,
+) {
   let waiting = 0;
   const send = (command: StoreCommand) => ctx.db.doc.send(command as never);
   const doc = {
@@ -345,7 +468,10 @@ function withSend(ctx: CoreContext, intercept: (command: StoreCommand, send: (co
       }
     },
   };
-  return Object.assign({ ...ctx, db: { ...ctx.db, doc: doc as unknown as CoreContext["db"]["doc"] } }, { transactionsWaiting: () => waiting });
+  return Object.assign(
+    { ...ctx, db: { ...ctx.db, doc: doc as unknown as CoreContext["db"]["doc"] } },
+    { transactionsWaiting: () => waiting },
+  );
 }
 
 async function waitFor(condition: () => boolean) {

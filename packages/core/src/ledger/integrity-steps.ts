@@ -8,9 +8,29 @@ import { balanceAsOf } from "./balances";
 import { Journal } from "./journals";
 import { applyEntry, ZERO_TOTALS, type Totals } from "./model";
 import { isUnbalanced, sameTotals, statusAt } from "./reports";
-import { INTEGRITY_ACCOUNT_SHARDS, integrityAccountKey, integrityAccountsPartition, integrityLatestResultKey } from "./integrity-keys";
-import { failIntegrityJob, INTEGRITY_MAX_STEP_FAILURES, jobView, loadJobItem, releaseClaim, storedJob, type IntegrityJobItem } from "./integrity-jobs";
-import { INTEGRITY_SAMPLE_LIMIT, isFinished, type IntegrityCurrency, type IntegrityDrift, type IntegrityJob, type IntegrityResult } from "./integrity-model";
+import {
+  INTEGRITY_ACCOUNT_SHARDS,
+  integrityAccountKey,
+  integrityAccountsPartition,
+  integrityLatestResultKey,
+} from "./integrity-keys";
+import {
+  failIntegrityJob,
+  INTEGRITY_MAX_STEP_FAILURES,
+  jobView,
+  loadJobItem,
+  releaseClaim,
+  storedJob,
+  type IntegrityJobItem,
+} from "./integrity-jobs";
+import {
+  INTEGRITY_SAMPLE_LIMIT,
+  isFinished,
+  type IntegrityCurrency,
+  type IntegrityDrift,
+  type IntegrityJob,
+  type IntegrityResult,
+} from "./integrity-model";
 
 /**
  * The whole-ledger integrity check, one short step at a time (issue 19): the same comparison as
@@ -43,7 +63,11 @@ export interface IntegrityStepLimits {
 }
 
 /** A step is well under a second of store time; TransactWriteItems takes 100 items, one of them the job. */
-export const INTEGRITY_STEP_LIMITS: IntegrityStepLimits = { scanPageItems: 200, maxSumsPerStep: 99, comparePageAccounts: 25 };
+export const INTEGRITY_STEP_LIMITS: IntegrityStepLimits = {
+  scanPageItems: 200,
+  maxSumsPerStep: 99,
+  comparePageAccounts: 25,
+};
 /** The sum items outlive their job by this much: enough to look into a failed run, then DynamoDB's TTL removes them. */
 const SUMS_TTL_SECONDS = 7 * 24 * 60 * 60;
 
@@ -94,7 +118,15 @@ const addTotals = (a: Totals, b: Totals): Totals => ({
  * item whose accounts would take the page past `maxSums` distinct sum items.
  */
 export function scanPage(items: Record<string, unknown>[], asOf: string, maxSums: number): ScanPage {
-  const page: ScanPage = { sums: new Map(), journals: 0, accounts: 0, unbalanced: [], taken: 0, lastKey: null, complete: true };
+  const page: ScanPage = {
+    sums: new Map(),
+    journals: 0,
+    accounts: 0,
+    unbalanced: [],
+    taken: 0,
+    lastKey: null,
+    complete: true,
+  };
   const sumOf = (accountId: string) => {
     let sum = page.sums.get(accountId);
     if (!sum) {
@@ -103,7 +135,8 @@ export function scanPage(items: Record<string, unknown>[], asOf: string, maxSums
     }
     return sum;
   };
-  const fits = (accountIds: string[]) => page.sums.size === 0 || page.sums.size + accountIds.filter((id) => !page.sums.has(id)).length <= maxSums;
+  const fits = (accountIds: string[]) =>
+    page.sums.size === 0 || page.sums.size + accountIds.filter((id) => !page.sums.has(id)).length <= maxSums;
 
   for (const item of items) {
     if (item.entity === "journal") {
@@ -141,7 +174,13 @@ export function scanPage(items: Record<string, unknown>[], asOf: string, maxSums
 }
 
 /** A step's write to one sum item: the page's totals added, the account recorded. */
-function sumUpdate(ctx: CoreContext, job: IntegrityJobItem, accountId: string, sum: AccountSum, nowSeconds: number): TransactItem {
+function sumUpdate(
+  ctx: CoreContext,
+  job: IntegrityJobItem,
+  accountId: string,
+  sum: AccountSum,
+  nowSeconds: number,
+): TransactItem {
   return {
     Update: {
       TableName: ctx.db.table,
@@ -177,7 +216,15 @@ function jobPut(ctx: CoreContext, read: IntegrityJobItem, next: IntegrityJobItem
 type Planned = { next: IntegrityJobItem; writes: TransactItem[] };
 
 function advanced(job: IntegrityJobItem, now: string): IntegrityJobItem {
-  return { ...job, status: "running", step: job.step + 1, pages: job.pages + 1, updated_at: now, failures: 0, error: null };
+  return {
+    ...job,
+    status: "running",
+    step: job.step + 1,
+    pages: job.pages + 1,
+    updated_at: now,
+    failures: 0,
+    error: null,
+  };
 }
 
 async function planScanStep(ctx: CoreContext, job: IntegrityJobItem, limits: IntegrityStepLimits): Promise<Planned> {
@@ -272,9 +319,20 @@ async function planCompareStep(ctx: CoreContext, job: IntegrityJobItem, limits: 
       const balance = balances[index];
       if (!balance) continue;
       const account = sum.account!;
-      const recorded: Totals = { posted_debits: balance.posted_debits, posted_credits: balance.posted_credits, pending_debits: balance.pending_debits, pending_credits: balance.pending_credits };
-      const expected: Totals = { posted_debits: sum.posted_debits, posted_credits: sum.posted_credits, pending_debits: sum.pending_debits, pending_credits: sum.pending_credits };
-      if (!sameTotals(recorded, expected)) drift.push({ account_id: account.id, account_name: account.name, recorded, expected });
+      const recorded: Totals = {
+        posted_debits: balance.posted_debits,
+        posted_credits: balance.posted_credits,
+        pending_debits: balance.pending_debits,
+        pending_credits: balance.pending_credits,
+      };
+      const expected: Totals = {
+        posted_debits: sum.posted_debits,
+        posted_credits: sum.posted_credits,
+        pending_debits: sum.pending_debits,
+        pending_credits: sum.pending_credits,
+      };
+      if (!sameTotals(recorded, expected))
+        drift.push({ account_id: account.id, account_name: account.name, recorded, expected });
       currencies[account.currency] = addTotals(currencies[account.currency] ?? { ...ZERO_TOTALS }, recorded);
       checked += 1;
     }
@@ -298,7 +356,12 @@ async function planCompareStep(ctx: CoreContext, job: IntegrityJobItem, limits: 
     next: finished,
     writes: [
       releaseClaim(ctx, job.id),
-      { Put: { TableName: ctx.db.table, Item: { ...integrityLatestResultKey(), entity: "integrity_latest", job_id: job.id, finished_at: now } } },
+      {
+        Put: {
+          TableName: ctx.db.table,
+          Item: { ...integrityLatestResultKey(), entity: "integrity_latest", job_id: job.id, finished_at: now },
+        },
+      },
     ],
   };
 }
@@ -335,14 +398,20 @@ async function stepFailed(ctx: CoreContext, job: IntegrityJobItem, error: unknow
  * Runs the job's next step: reads one page, commits what it found with the job's new position,
  * or finishes the job. Safe to call for any job id at any time, any number of times.
  */
-export async function runIntegrityStep(ctx: CoreContext, jobId: string, limits: IntegrityStepLimits = INTEGRITY_STEP_LIMITS): Promise<IntegrityStepOutcome> {
+export async function runIntegrityStep(
+  ctx: CoreContext,
+  jobId: string,
+  limits: IntegrityStepLimits = INTEGRITY_STEP_LIMITS,
+): Promise<IntegrityStepOutcome> {
   const job = await loadJobItem(ctx, jobId);
   if (!job) return { state: "idle" };
   if (isFinished(job.status)) return { state: "finished", job: jobView(job) };
   let planned: Planned;
   try {
     planned = job.phase === "journals" ? await planScanStep(ctx, job, limits) : await planCompareStep(ctx, job, limits);
-    await ctx.db.doc.send(new TransactWriteCommand({ TransactItems: [...planned.writes, jobPut(ctx, job, planned.next)] }));
+    await ctx.db.doc.send(
+      new TransactWriteCommand({ TransactItems: [...planned.writes, jobPut(ctx, job, planned.next)] }),
+    );
   } catch (error) {
     const codes = cancellationCodes(error);
     if (codes && codes[codes.length - 1] === "ConditionalCheckFailed") {

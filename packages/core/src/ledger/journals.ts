@@ -7,11 +7,37 @@ import { AppError, conflict, notFound, unprocessable } from "../shared/errors";
 import { newId } from "../shared/ids";
 import { Currency, toDecimalString } from "../money/model";
 import type { Account } from "./accounts";
-import { MAX_ATTEMPTS, pause, plannedVersions, sendWrite, versionPuts, withChains, type TransactItems } from "./write-path";
+import {
+  MAX_ATTEMPTS,
+  pause,
+  plannedVersions,
+  sendWrite,
+  versionPuts,
+  withChains,
+  type TransactItems,
+} from "./write-path";
 import { journalKey, journalsByOwner, journalsReceivedBy, operationKey } from "./keys";
 import { depositDraftIndex } from "../approvals/keys";
-import { isFeeAccountId, isLedgerId, JOURNAL_STATUSES, JOURNAL_TYPES, LEDGER_MESSAGES, type JournalType, type Side } from "./model";
-import { isRecordedRefusal, isReplayedRefusal, ledgerBusy, readDecision, recordRefusal, Refusal, RefusalRecord, refusalOf, replayedRefusal } from "./decisions";
+import {
+  isFeeAccountId,
+  isLedgerId,
+  JOURNAL_STATUSES,
+  JOURNAL_TYPES,
+  LEDGER_MESSAGES,
+  type JournalType,
+  type Side,
+} from "./model";
+import {
+  isRecordedRefusal,
+  isReplayedRefusal,
+  ledgerBusy,
+  readDecision,
+  recordRefusal,
+  Refusal,
+  RefusalRecord,
+  refusalOf,
+  replayedRefusal,
+} from "./decisions";
 
 export const JournalEntry = z.object({
   account_id: z.string(),
@@ -41,7 +67,11 @@ const StoredReply = z.object({ hash: z.string(), reply: z.string() });
  * The idempotency record of one keyed post/unpost (see operationKey): the reply it got, or the
  * refusal it got (decisions.ts), replayed to every retry with that key.
  */
-const OperationRecord = z.object({ request_hash: z.string(), reply: z.string().optional(), refusal: Refusal.optional() });
+const OperationRecord = z.object({
+  request_hash: z.string(),
+  reply: z.string().optional(),
+  refusal: Refusal.optional(),
+});
 
 export const Journal = z.object({
   id: z.string(),
@@ -112,34 +142,54 @@ function ownedBy(journal: Journal, entry: JournalEntry, viewer: JournalViewer): 
 }
 
 /** An entry on the payee's account: a customer account the journal's owner does not hold. */
-const isPayeeEntry = (journal: Journal, entry: JournalEntry): boolean => !isSystemAccountId(entry.account_id) && entry.owned === false && Boolean(journal.payee_owner_id);
+const isPayeeEntry = (journal: Journal, entry: JournalEntry): boolean =>
+  !isSystemAccountId(entry.account_id) && entry.owned === false && Boolean(journal.payee_owner_id);
 
 /** Whose account an entry is on, as the viewer sees it. */
 export type EntryParty = "own" | "system" | "customer";
 
 /** An entry as `viewer` may see it: system accounts and the viewer's own in full, other customers' accounts redacted. */
-export function visibleEntry(journal: Journal, entry: JournalEntry, viewer: JournalViewer): JournalEntry & { owned: boolean; party: EntryParty } {
+export function visibleEntry(
+  journal: Journal,
+  entry: JournalEntry,
+  viewer: JournalViewer,
+): JournalEntry & { owned: boolean; party: EntryParty } {
   const owned = ownedBy(journal, entry, viewer);
   if (owned) return { ...entry, owned, party: "own" };
   if (isSystemAccountId(entry.account_id)) return { ...entry, owned, party: "system" };
-  const name = viewer.ownerId === journal.owner_id ? (journal.payee_label ?? REDACTED_ACCOUNT.account_name) : (journal.payer_name ?? REDACTED_ACCOUNT.account_name);
-  return { ...entry, account_id: REDACTED_ACCOUNT.account_id, account_name: name, account_number: null, owned: false, party: "customer" };
+  const name =
+    viewer.ownerId === journal.owner_id
+      ? (journal.payee_label ?? REDACTED_ACCOUNT.account_name)
+      : (journal.payer_name ?? REDACTED_ACCOUNT.account_name);
+  return {
+    ...entry,
+    account_id: REDACTED_ACCOUNT.account_id,
+    account_name: name,
+    account_number: null,
+    owned: false,
+    party: "customer",
+  };
 }
 
 /** Whether `viewer` receives this journal from another customer rather than owning it. */
-export const isIncomingFor = (journal: Journal, viewerId: string): boolean => journal.owner_id !== viewerId && journal.payee_owner_id === viewerId;
+export const isIncomingFor = (journal: Journal, viewerId: string): boolean =>
+  journal.owner_id !== viewerId && journal.payee_owner_id === viewerId;
 
 /** The part of a payment that is its fee (the legs to fee revenue and the FX position); 0 for other journals. */
 export function feeOf(journal: Journal): number {
   if (journal.type !== "payment") return 0;
-  return journal.entries.filter((entry) => entry.side === "debit" && isFeeAccountId(entry.account_id)).reduce((sum, entry) => sum + entry.amount, 0);
+  return journal.entries
+    .filter((entry) => entry.side === "debit" && isFeeAccountId(entry.account_id))
+    .reduce((sum, entry) => sum + entry.amount, 0);
 }
 
 /** Whose side a row is on: a deposit's is the system account; a payment's is its payee; a transfer's is "from → to". */
 function counterpartyOf(journal: Journal, entries: (JournalEntry & { owned: boolean })[]): string {
   if (journal.type === "payment" && journal.payee_label) return journal.payee_label;
   // A payment's fee legs are not whom it was paid to.
-  const outside = entries.find((entry) => !entry.owned && !(journal.type === "payment" && isFeeAccountId(entry.account_id)));
+  const outside = entries.find(
+    (entry) => !entry.owned && !(journal.type === "payment" && isFeeAccountId(entry.account_id)),
+  );
   if (outside) return outside.account_name;
   const from = entries.find((entry) => entry.side === "credit");
   const to = entries.find((entry) => entry.side === "debit" && !isFeeAccountId(entry.account_id));
@@ -157,8 +207,21 @@ function incomingView(journal: Journal) {
   const payer = journal.payer_name ?? UNNAMED_PAYER;
   const ownSide = received[0]?.side ?? "debit";
   const entries = [
-    { account_id: REDACTED_ACCOUNT.account_id, account_name: payer, account_number: null, side: ownSide === "debit" ? ("credit" as const) : ("debit" as const), amount, owned: false, party: "customer" as const },
-    ...received.map((entry) => ({ ...entry, account_number: entry.account_number ?? null, owned: true, party: "own" as const })),
+    {
+      account_id: REDACTED_ACCOUNT.account_id,
+      account_name: payer,
+      account_number: null,
+      side: ownSide === "debit" ? ("credit" as const) : ("debit" as const),
+      amount,
+      owned: false,
+      party: "customer" as const,
+    },
+    ...received.map((entry) => ({
+      ...entry,
+      account_number: entry.account_number ?? null,
+      owned: true,
+      party: "own" as const,
+    })),
   ];
   const posted = journal.history.filter((record) => record.operation === "post").at(-1);
   const history = posted ? [{ ...posted, by: journal.type === "payment" ? PAYMENT_SERVICE_ACTOR : null }] : [];
@@ -177,7 +240,12 @@ export function journalReply(journal: Journal, viewer: JournalViewer = { ownerId
     ? incomingView(journal)
     : (() => {
         const entries = journal.entries.map((entry) => visibleEntry(journal, entry, viewer));
-        return { entries, amount: journal.total_amount, counterparty: counterpartyOf(journal, entries), history: journal.history };
+        return {
+          entries,
+          amount: journal.total_amount,
+          counterparty: counterpartyOf(journal, entries),
+          history: journal.history,
+        };
       })();
   const fee = incoming ? 0 : feeOf(journal);
   return {
@@ -256,7 +324,11 @@ export class JournalReplay {
  * customers, its owner and one payee: that is what lets one index entry list it for the payee.
  */
 function payeeOwnerOf(draft: JournalDraft): string | null {
-  const others = new Set(draft.legs.filter((leg) => leg.account.kind === "customer" && leg.account.owner_id !== draft.ownerId).map((leg) => leg.account.owner_id));
+  const others = new Set(
+    draft.legs
+      .filter((leg) => leg.account.kind === "customer" && leg.account.owner_id !== draft.ownerId)
+      .map((leg) => leg.account.owner_id),
+  );
   if (others.size > 1) throw new Error("A journal may touch the accounts of at most one other customer");
   return [...others][0] ?? null;
 }
@@ -265,7 +337,8 @@ function assertBalanced(legs: JournalDraft["legs"]): void {
   const debits = legs.filter((leg) => leg.side === "debit").reduce((sum, leg) => sum + leg.amount, 0);
   const credits = legs.filter((leg) => leg.side === "credit").reduce((sum, leg) => sum + leg.amount, 0);
   if (debits !== credits || debits <= 0) throw new Error(`Unbalanced journal: debits ${debits}, credits ${credits}`);
-  for (const leg of legs) if (leg.account.currency !== legs[0]!.account.currency) throw new Error("Journal legs in different currencies");
+  for (const leg of legs)
+    if (leg.account.currency !== legs[0]!.account.currency) throw new Error("Journal legs in different currencies");
 }
 
 /** What holds a journal id: the journal, or the recorded refusal of the keyed request that would have created it. */
@@ -285,7 +358,8 @@ export async function loadJournal(ctx: CoreContext, journalId: string): Promise<
 export async function requireOwnedJournal(ctx: CoreContext, ownerId: string, journalId: string): Promise<Journal> {
   // An id that cannot be one of ours never reaches DynamoDB (whose keys stop at 2,048 bytes).
   const journal = isLedgerId(journalId) ? await loadJournal(ctx, journalId) : null;
-  if (!journal || journal.owner_id !== ownerId) throw notFound(LEDGER_MESSAGES.transactionNotFound, "transaction_not_found");
+  if (!journal || journal.owner_id !== ownerId)
+    throw notFound(LEDGER_MESSAGES.transactionNotFound, "transaction_not_found");
   return journal;
 }
 
@@ -295,7 +369,10 @@ export async function requireOwnedJournal(ctx: CoreContext, ownerId: string, jou
  */
 export async function requireVisibleJournal(ctx: CoreContext, viewerId: string, journalId: string): Promise<Journal> {
   const journal = isLedgerId(journalId) ? await loadJournal(ctx, journalId) : null;
-  if (!journal || !(journal.owner_id === viewerId || (isIncomingFor(journal, viewerId) && journal.status === "posted"))) {
+  if (
+    !journal ||
+    !(journal.owner_id === viewerId || (isIncomingFor(journal, viewerId) && journal.status === "posted"))
+  ) {
     throw notFound(LEDGER_MESSAGES.transactionNotFound, "transaction_not_found");
   }
   return journal;
@@ -326,7 +403,12 @@ export async function decidedOnce(
     return await write();
   } catch (error) {
     if (!idempotency.key || !isRecordedRefusal(error) || isReplayedRefusal(error)) throw error;
-    const attributes = { entity: "refusal", owner_id: ownerId, idempotency_key: idempotency.key, request_hash: idempotency.hash };
+    const attributes = {
+      entity: "refusal",
+      owner_id: ownerId,
+      idempotency_key: idempotency.key,
+      request_hash: idempotency.hash,
+    };
     if (await recordRefusal(ctx, journalKey(journalId), attributes, refusalOf(error))) throw error;
     const earlier = await loadDecision(ctx, journalId);
     if (!earlier) throw error;
@@ -375,12 +457,26 @@ export function newJournal(id: string, draft: JournalDraft, idempotency: Idempot
  * Every write of a journal writes the whole item, so an index the new state no longer has goes.
  */
 export function journalItem(journal: Journal): Record<string, unknown> {
-  const received = journal.payee_owner_id && journal.status === "posted" && journal.posted_at ? journalsReceivedBy(journal.payee_owner_id, journal.posted_at, journal.id) : {};
-  return { ...journalKey(journal.id), ...journalsByOwner(journal.owner_id, journal.created_at, journal.id), ...depositDraftIndex(journal), ...received, entity: "journal", ...journal };
+  const received =
+    journal.payee_owner_id && journal.status === "posted" && journal.posted_at
+      ? journalsReceivedBy(journal.payee_owner_id, journal.posted_at, journal.id)
+      : {};
+  return {
+    ...journalKey(journal.id),
+    ...journalsByOwner(journal.owner_id, journal.created_at, journal.id),
+    ...depositDraftIndex(journal),
+    ...received,
+    entity: "journal",
+    ...journal,
+  };
 }
 
 /** The conditional Put of a new journal item (absent: a journal or a recorded refusal may hold its id). */
-export const journalPut = (ctx: CoreContext, journal: Journal, extra: Record<string, unknown> = {}): TransactItems[number] => ({
+export const journalPut = (
+  ctx: CoreContext,
+  journal: Journal,
+  extra: Record<string, unknown> = {},
+): TransactItems[number] => ({
   Put: {
     TableName: ctx.db.table,
     Item: { ...journalItem(journal), ...extra },
@@ -434,12 +530,20 @@ export class ExtraItemsRefused extends Error {
 /** The extra items for a commit at `at`, checked against the transaction's item limit. */
 function resolveExtras(extra: ExtraItems | undefined, at: string, ledgerItems: number): TransactItems {
   const items = typeof extra === "function" ? extra(at) : (extra ?? []);
-  if (ledgerItems + items.length > MAX_TRANSACT_ITEMS) throw new Error(`A journal write may carry at most ${MAX_TRANSACT_ITEMS - ledgerItems} extra items, not ${items.length}`);
+  if (ledgerItems + items.length > MAX_TRANSACT_ITEMS)
+    throw new Error(
+      `A journal write may carry at most ${MAX_TRANSACT_ITEMS - ledgerItems} extra items, not ${items.length}`,
+    );
   return items;
 }
 
 /** Sends the write; a failed condition on one of the caller's extra items is ExtraItemsRefused. */
-async function sendWithExtras(ctx: CoreContext, ledgerItems: TransactItems, extras: TransactItems, versions: Parameters<typeof sendWrite>[2]): Promise<void> {
+async function sendWithExtras(
+  ctx: CoreContext,
+  ledgerItems: TransactItems,
+  extras: TransactItems,
+  versions: Parameters<typeof sendWrite>[2],
+): Promise<void> {
   try {
     await sendWrite(ctx, [...ledgerItems, ...extras], versions);
   } catch (error) {
@@ -456,16 +560,29 @@ async function sendWithExtras(ctx: CoreContext, ledgerItems: TransactItems, extr
  * Returns the reply body, or a JournalReplay carrying the original reply to a repeated request.
  * `options.extraItems` commit in the same transaction (a refused one: ExtraItemsRefused).
  */
-export async function createJournal(ctx: CoreContext, draft: JournalDraft, idempotency: Idempotency, options: CreateJournalOptions = {}): Promise<string | JournalReplay> {
+export async function createJournal(
+  ctx: CoreContext,
+  draft: JournalDraft,
+  idempotency: Idempotency,
+  options: CreateJournalOptions = {},
+): Promise<string | JournalReplay> {
   assertBalanced(draft.legs);
   const id = options.id ?? journalIdFor(draft.ownerId, idempotency.key);
   for (let attempt = 1; ; attempt++) {
     try {
       return await withChains(ctx, draft.legs, async (chains) => {
-        const { versions, at: createdAt } = await plannedVersions(ctx, chains, draft.legs, "create", { id, type: draft.type });
+        const { versions, at: createdAt } = await plannedVersions(ctx, chains, draft.legs, "create", {
+          id,
+          type: draft.type,
+        });
         const journal = newJournal(id, draft, idempotency, createdAt);
         const ledgerItems = [journalPut(ctx, journal), ...versionPuts(ctx, versions)];
-        await sendWithExtras(ctx, ledgerItems, resolveExtras(options.extraItems, createdAt, ledgerItems.length), versions);
+        await sendWithExtras(
+          ctx,
+          ledgerItems,
+          resolveExtras(options.extraItems, createdAt, ledgerItems.length),
+          versions,
+        );
         ctx.logger.debug("journal created", { journal_id: id, type: draft.type, attempt });
         return journal.created_reply;
       });
@@ -500,8 +617,14 @@ interface EarlierOperation {
 }
 
 /** The stored outcome of an earlier keyed post/unpost of this journal, if any (new records, then legacy ones). */
-async function earlierOperation(ctx: CoreContext, journal: Journal, key: string): Promise<EarlierOperation | undefined> {
-  const reply = await ctx.db.doc.send(new GetCommand({ TableName: ctx.db.table, Key: operationKey(journal.id, keyHash(key)), ConsistentRead: true }));
+async function earlierOperation(
+  ctx: CoreContext,
+  journal: Journal,
+  key: string,
+): Promise<EarlierOperation | undefined> {
+  const reply = await ctx.db.doc.send(
+    new GetCommand({ TableName: ctx.db.table, Key: operationKey(journal.id, keyHash(key)), ConsistentRead: true }),
+  );
   if (reply.Item) {
     const record = OperationRecord.parse(reply.Item);
     return { hash: record.request_hash, reply: record.reply, refusal: record.refusal };
@@ -511,7 +634,8 @@ async function earlierOperation(ctx: CoreContext, journal: Journal, key: string)
 
 /** The earlier outcome replayed: its reply, its refusal (thrown), or a 422 for another request under the key. */
 function replayOperation(earlier: EarlierOperation, idempotency: Idempotency): JournalReplay {
-  if (earlier.hash !== idempotency.hash) throw unprocessable(LEDGER_MESSAGES.idempotencyMismatch, "idempotency_key_reused");
+  if (earlier.hash !== idempotency.hash)
+    throw unprocessable(LEDGER_MESSAGES.idempotencyMismatch, "idempotency_key_reused");
   if (earlier.refusal) throw replayedRefusal(earlier.refusal);
   return new JournalReplay(earlier.reply ?? "");
 }
@@ -540,7 +664,17 @@ export async function changeJournalStatus(
   options: JournalWriteOptions = {},
 ): Promise<string | JournalReplay> {
   try {
-    return await attemptStatusChange(ctx, { ownerId, journalId, operation, idempotency, actor, resolveAccounts, extraItems: options.extraItems, settlesPayment: options.settlesPayment ?? false, settledAmounts: options.settledAmounts });
+    return await attemptStatusChange(ctx, {
+      ownerId,
+      journalId,
+      operation,
+      idempotency,
+      actor,
+      resolveAccounts,
+      extraItems: options.extraItems,
+      settlesPayment: options.settlesPayment ?? false,
+      settledAmounts: options.settledAmounts,
+    });
   } catch (error) {
     if (!idempotency.key || !isRecordedRefusal(error) || isReplayedRefusal(error)) throw error;
     const recordKey = operationKey(journalId, keyHash(idempotency.key));
@@ -558,7 +692,11 @@ export async function changeJournalStatus(
  */
 export type StatusOperation = "post" | "unpost" | "void";
 const STATUS_AFTER = { post: "posted", unpost: "draft", void: "voided" } as const;
-const STATUS_MESSAGE = { post: "Transaction posted", unpost: "Transaction unposted", void: "Transaction voided" } as const;
+const STATUS_MESSAGE = {
+  post: "Transaction posted",
+  unpost: "Transaction unposted",
+  void: "Transaction voided",
+} as const;
 
 /** One post, unpost or void request, as changeJournalStatus takes it. */
 interface StatusChange {
@@ -580,11 +718,13 @@ function checkedSettlement(journal: Journal, settled: readonly number[]): readon
   let credits = 0;
   journal.entries.forEach((entry, index) => {
     const amount = settled[index]!;
-    if (!Number.isSafeInteger(amount) || amount < 0 || amount > entry.amount) throw new Error("settledAmounts: each amount from 0 to the entry's held amount");
+    if (!Number.isSafeInteger(amount) || amount < 0 || amount > entry.amount)
+      throw new Error("settledAmounts: each amount from 0 to the entry's held amount");
     if (entry.side === "debit") debits += amount;
     else credits += amount;
   });
-  if (debits !== credits || debits <= 0) throw new Error(`settledAmounts: unbalanced (debits ${debits}, credits ${credits})`);
+  if (debits !== credits || debits <= 0)
+    throw new Error(`settledAmounts: unbalanced (debits ${debits}, credits ${credits})`);
   return settled;
 }
 
@@ -597,7 +737,20 @@ function refuseStatusChange(status: Journal["status"], operation: StatusOperatio
   return null;
 }
 
-async function attemptStatusChange(ctx: CoreContext, { ownerId, journalId, operation, idempotency, actor, resolveAccounts, extraItems, settlesPayment, settledAmounts }: StatusChange): Promise<string | JournalReplay> {
+async function attemptStatusChange(
+  ctx: CoreContext,
+  {
+    ownerId,
+    journalId,
+    operation,
+    idempotency,
+    actor,
+    resolveAccounts,
+    extraItems,
+    settlesPayment,
+    settledAmounts,
+  }: StatusChange,
+): Promise<string | JournalReplay> {
   for (let attempt = 1; ; attempt++) {
     const journal = await requireOwnedJournal(ctx, ownerId, journalId);
     const earlier = idempotency.key ? await earlierOperation(ctx, journal, idempotency.key) : undefined;
@@ -607,9 +760,21 @@ async function attemptStatusChange(ctx: CoreContext, { ownerId, journalId, opera
     if (refusal) throw refusal;
 
     const accounts = await resolveAccounts(journal.entries.map((entry) => entry.account_id));
-    const settled = operation === "post" && settledAmounts && journal.type === "payment" ? checkedSettlement(journal, settledAmounts) : null;
-    const legs = journal.entries.map((entry, index) => ({ account: accounts.get(entry.account_id)!, side: entry.side, amount: settled ? settled[index]! : entry.amount, released: settled ? entry.amount - settled[index]! : 0 }));
-    const settledEntries = settled ? journal.entries.map((entry, index) => ({ ...entry, amount: settled[index]! })).filter((entry) => entry.amount > 0) : journal.entries;
+    const settled =
+      operation === "post" && settledAmounts && journal.type === "payment"
+        ? checkedSettlement(journal, settledAmounts)
+        : null;
+    const legs = journal.entries.map((entry, index) => ({
+      account: accounts.get(entry.account_id)!,
+      side: entry.side,
+      amount: settled ? settled[index]! : entry.amount,
+      released: settled ? entry.amount - settled[index]! : 0,
+    }));
+    const settledEntries = settled
+      ? journal.entries
+          .map((entry, index) => ({ ...entry, amount: settled[index]! }))
+          .filter((entry) => entry.amount > 0)
+      : journal.entries;
     try {
       return await withChains(ctx, legs, async (chains) => {
         const { versions, at } = await plannedVersions(ctx, chains, legs, operation, journal);
@@ -618,11 +783,16 @@ async function attemptStatusChange(ctx: CoreContext, { ownerId, journalId, opera
           ...journal,
           status,
           entries: settledEntries,
-          total_amount: settled ? settledEntries.filter((entry) => entry.side === "debit").reduce((sum, entry) => sum + entry.amount, 0) : journal.total_amount,
+          total_amount: settled
+            ? settledEntries.filter((entry) => entry.side === "debit").reduce((sum, entry) => sum + entry.amount, 0)
+            : journal.total_amount,
           posted_at: operation === "post" ? at : null,
           version: journal.version + 1,
           // A payment's hold settled by no person was settled by the payment worker.
-          history: [...journal.history, { operation, status, at, by: actor ?? (settlesPayment ? PAYMENT_SERVICE_ACTOR : null) }],
+          history: [
+            ...journal.history,
+            { operation, status, at, by: actor ?? (settlesPayment ? PAYMENT_SERVICE_ACTOR : null) },
+          ],
         };
         const body = JSON.stringify({ message: STATUS_MESSAGE[operation], data: journalReply(after) });
         const record: TransactItems = idempotency.key

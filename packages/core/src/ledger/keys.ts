@@ -25,9 +25,13 @@ export const accountNumberKey = (ownerId: string, accountNumber: string) => ({
  * is a new immutable item BAL#<version>; writing version n+1 only if it does not exist yet is
  * the optimistic-concurrency guard.
  */
-export const chainId = (accountId: string, shard: number | null) => (shard === null ? accountId : `${accountId}#S${shard}`);
+export const chainId = (accountId: string, shard: number | null) =>
+  shard === null ? accountId : `${accountId}#S${shard}`;
 export const chainPartition = (chain: string) => `ACCT#${chain}`;
-export const balanceVersionKey = (chain: string, version: number) => ({ pk: chainPartition(chain), sk: `BAL#${padVersion(version)}` });
+export const balanceVersionKey = (chain: string, version: number) => ({
+  pk: chainPartition(chain),
+  sk: `BAL#${padVersion(version)}`,
+});
 export const BALANCE_PREFIX = "BAL#";
 /** Point in time: the chain's versions ordered by commit time. */
 export const balanceByTime = (chain: string, committedAt: string, version: number) => ({
@@ -50,7 +54,8 @@ const LEGACY_SYSTEM_FEED = `FEED#${SYSTEM_OWNER}`;
 const systemFeedShard = (shard: number) => `FEED#${SYSTEM_OWNER}#S${shard % SYSTEM_FEED_SHARDS}`;
 /** The shard number of a chain built by chainId (a customer chain is shard 0). */
 const shardOfChain = (chain: string) => Number(/#S(\d+)$/.exec(chain)?.[1] ?? 0);
-const feedPartitionOf = (ownerId: string, chain: string) => (ownerId === SYSTEM_OWNER ? systemFeedShard(shardOfChain(chain)) : `FEED#${ownerId}`);
+const feedPartitionOf = (ownerId: string, chain: string) =>
+  ownerId === SYSTEM_OWNER ? systemFeedShard(shardOfChain(chain)) : `FEED#${ownerId}`;
 
 export const ownerFeed = (ownerId: string, committedAt: string, leg: number, chain: string, version: number) => ({
   gsi2pk: feedPartitionOf(ownerId, chain),
@@ -58,7 +63,9 @@ export const ownerFeed = (ownerId: string, committedAt: string, leg: number, cha
 });
 /** Every feed partition of an owner: one, or for the system owner its shards and the legacy key. */
 export const ownerFeedPartitions = (ownerId: string): string[] =>
-  ownerId === SYSTEM_OWNER ? [LEGACY_SYSTEM_FEED, ...Array.from({ length: SYSTEM_FEED_SHARDS }, (_, shard) => systemFeedShard(shard))] : [`FEED#${ownerId}`];
+  ownerId === SYSTEM_OWNER
+    ? [LEGACY_SYSTEM_FEED, ...Array.from({ length: SYSTEM_FEED_SHARDS }, (_, shard) => systemFeedShard(shard))]
+    : [`FEED#${ownerId}`];
 
 export const journalKey = (journalId: string) => ({ pk: `TX#${journalId}`, sk: "TX" });
 export const journalsByOwner = (ownerId: string, createdAt?: string, journalId?: string) => ({

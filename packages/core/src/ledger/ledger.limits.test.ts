@@ -40,12 +40,16 @@ describe("keyed post/unpost idempotency records", () => {
     }
     expect(await countItems(ctx)).toBe(items);
     // Another request under a used key is refused, and writes nothing.
-    const reused = await setJournalStatus(ctx, owner, journalId, "unpost", replies[0]!.key, actor).catch((error: unknown) => error);
+    const reused = await setJournalStatus(ctx, owner, journalId, "unpost", replies[0]!.key, actor).catch(
+      (error: unknown) => error,
+    );
     expect(reused).toMatchObject({ status: 422, code: "idempotency_key_reused" });
     expect(await countItems(ctx)).toBe(items);
 
     // The journal holds its history (who and when), not the replies: far below the item limit.
-    const stored = await ctx.db.doc.send(new GetCommand({ TableName: ctx.db.table, Key: journalKey(journalId), ConsistentRead: true }));
+    const stored = await ctx.db.doc.send(
+      new GetCommand({ TableName: ctx.db.table, Key: journalKey(journalId), ConsistentRead: true }),
+    );
     expect(stored.Item!.history).toHaveLength(151);
     expect(stored.Item!.history[150]).toMatchObject({ operation: "unpost", status: "draft", by: actor });
     expect(Object.keys(stored.Item!.operation_replies)).toHaveLength(0);
@@ -57,12 +61,15 @@ describe("CSV export cap", () => {
   it("refuses with 422 when more rows match than the cap, and exports when the filters narrow it", async () => {
     const owner = "export-owner";
     const { account } = await createAccount(ctx, owner, { name: "Exports", currency: "USD" }, null);
-    for (const description of ["one", "two", "three", "four"]) await deposit(ctx, owner, { account_id: account.id, amount: "1", description }, null);
+    for (const description of ["one", "two", "three", "four"])
+      await deposit(ctx, owner, { account_id: account.id, amount: "1", description }, null);
     const tooMany = await exportTransactions(ctx, owner, {}, 3).catch((error: unknown) => error);
     expect(tooMany).toMatchObject({ status: 422, code: "export_too_large" });
     expect((tooMany as Error).message).toContain("narrow the filters");
     const narrowed = await exportTransactions(ctx, owner, { q: "three" }, 3);
     expect(narrowed.rows).toBe(1);
-    expect(narrowed.csv.split("\n")[0]).toBe("id,created_at,posted_at,type,status,description,currency,amount,debit_account,credit_account,idempotency_key,counterparty,fee");
+    expect(narrowed.csv.split("\n")[0]).toBe(
+      "id,created_at,posted_at,type,status,description,currency,amount,debit_account,credit_account,idempotency_key,counterparty,fee",
+    );
   }, 60_000);
 });

@@ -38,11 +38,22 @@ export const BatchClientRequest = z.object({
 });
 export type BatchClientRequest = z.infer<typeof BatchClientRequest>;
 /** An admin locks or unlocks an account (controls.ts): nothing may leave a locked account. */
-export const ControlClientRequest = z.object({ fn: z.enum(["lock", "unlock"]), owner: z.string(), accountId: z.string(), key: z.null() });
+export const ControlClientRequest = z.object({
+  fn: z.enum(["lock", "unlock"]),
+  owner: z.string(),
+  accountId: z.string(),
+  key: z.null(),
+});
 export type ControlClientRequest = z.infer<typeof ControlClientRequest>;
-const isControlRequest = (request: ClientRequest): request is ControlClientRequest => request.fn === "lock" || request.fn === "unlock";
+const isControlRequest = (request: ClientRequest): request is ControlClientRequest =>
+  request.fn === "lock" || request.fn === "unlock";
 export const ClientRequest = z.discriminatedUnion("fn", [
-  z.object({ fn: z.enum(["deposit", "test_balance", "transfer"]), owner: z.string(), body: z.record(z.string(), z.unknown()), key: Key }),
+  z.object({
+    fn: z.enum(["deposit", "test_balance", "transfer"]),
+    owner: z.string(),
+    body: z.record(z.string(), z.unknown()),
+    key: Key,
+  }),
   z.object({ fn: z.enum(["post", "unpost"]), owner: z.string(), journalId: z.string(), key: Key }),
   BatchClientRequest,
   ControlClientRequest,
@@ -71,7 +82,13 @@ export const Pause = z.enum(["before_write", "after_commit"]);
 export type Pause = z.infer<typeof Pause>;
 
 export const ToClient = z.discriminatedUnion("type", [
-  z.object({ type: z.literal("plan"), table: z.string().min(1), requests: z.array(ClientRequest), mutation: Mutation.optional(), pause: Pause.optional() }),
+  z.object({
+    type: z.literal("plan"),
+    table: z.string().min(1),
+    requests: z.array(ClientRequest),
+    mutation: Mutation.optional(),
+    pause: Pause.optional(),
+  }),
   z.object({ type: z.literal("go") }),
 ]);
 export type ToClient = z.infer<typeof ToClient>;
@@ -96,9 +113,23 @@ export interface ClientResult {
   endedAt: number;
 }
 
-export type FromClient = { type: "ready" } | { type: "armed" } | { type: "done"; results: ClientResult[] } | { type: "paused"; at: Pause };
+export type FromClient =
+  | { type: "ready" }
+  | { type: "armed" }
+  | { type: "done"; results: ClientResult[] }
+  | { type: "paused"; at: Pause };
 
-type WriteItem = Record<string, { Item?: Record<string, unknown>; ConditionExpression?: string; UpdateExpression?: string; ExpressionAttributeValues?: Record<string, unknown>; ExpressionAttributeNames?: Record<string, string> } | undefined>;
+type WriteItem = Record<
+  string,
+  | {
+      Item?: Record<string, unknown>;
+      ConditionExpression?: string;
+      UpdateExpression?: string;
+      ExpressionAttributeValues?: Record<string, unknown>;
+      ExpressionAttributeNames?: Record<string, string>;
+    }
+  | undefined
+>;
 
 /** The item's entity, marshalled or not (the middleware may run before or after the document client's marshalling). */
 const entityOf = (item: Record<string, unknown> | undefined) => {
@@ -117,8 +148,10 @@ function removeConditions(ctx: CoreContext, mutation: Mutation): void {
           delete write.ConditionExpression;
           // Placeholders only the condition used must go too (DynamoDB refuses unused ones).
           const used = new Set((write.UpdateExpression ?? "").match(/[:#][A-Za-z0-9_]+/g) ?? []);
-          for (const name of Object.keys(write.ExpressionAttributeValues ?? {})) if (!used.has(name)) delete write.ExpressionAttributeValues![name];
-          for (const name of Object.keys(write.ExpressionAttributeNames ?? {})) if (!used.has(name)) delete write.ExpressionAttributeNames![name];
+          for (const name of Object.keys(write.ExpressionAttributeValues ?? {}))
+            if (!used.has(name)) delete write.ExpressionAttributeValues![name];
+          for (const name of Object.keys(write.ExpressionAttributeNames ?? {}))
+            if (!used.has(name)) delete write.ExpressionAttributeNames![name];
           if (Object.keys(write.ExpressionAttributeValues ?? {}).length === 0) delete write.ExpressionAttributeValues;
           if (Object.keys(write.ExpressionAttributeNames ?? {}).length === 0) delete write.ExpressionAttributeNames;
         }
@@ -193,7 +226,8 @@ async function executeBatch(ctx: CoreContext, request: BatchClientRequest): Prom
     const result = await postBatch(ctx, request.owner, request.body, request.key);
     return { ok: true, body: result.body, replayed: result.replayed };
   } catch (error) {
-    if (isItemError(error)) return { ok: false, status: error.status, code: error.code, message: error.message, index: error.index };
+    if (isItemError(error))
+      return { ok: false, status: error.status, code: error.code, message: error.message, index: error.index };
     if (error instanceof AppError) return { ok: false, status: error.status, code: error.code, message: error.message };
     throw error;
   }
@@ -204,7 +238,13 @@ const ADMIN = { id: "processes-admin", name: "Processes Admin" };
 /** A lock or unlock by an admin; a refusal (already locked, not locked) becomes an outcome. */
 async function executeControl(ctx: CoreContext, request: ControlClientRequest): Promise<ClientOutcome> {
   try {
-    const account = await setAccountLock(ctx, request.accountId, request.fn === "lock", { reason: "processes test" }, ADMIN);
+    const account = await setAccountLock(
+      ctx,
+      request.accountId,
+      request.fn === "lock",
+      { reason: "processes test" },
+      ADMIN,
+    );
     return { ok: true, body: JSON.stringify({ data: { id: account.id } }), replayed: false };
   } catch (error) {
     if (error instanceof AppError) return { ok: false, status: error.status, code: error.code, message: error.message };
@@ -212,7 +252,11 @@ async function executeControl(ctx: CoreContext, request: ControlClientRequest): 
   }
 }
 
-async function perform(ctx: CoreContext, requests: ClientRequest[], counts: { writes: number; cancelled: number }): Promise<ClientResult[]> {
+async function perform(
+  ctx: CoreContext,
+  requests: ClientRequest[],
+  counts: { writes: number; cancelled: number },
+): Promise<ClientResult[]> {
   const results: ClientResult[] = [];
   for (const request of requests) {
     const startedAt = Date.now();
@@ -223,9 +267,20 @@ async function perform(ctx: CoreContext, requests: ClientRequest[], counts: { wr
       else if (isControlRequest(request)) outcome = await executeControl(ctx, request);
       else outcome = await execute(ctx, request);
     } catch (error) {
-      outcome = { ok: false, status: 500, code: "unexpected", message: error instanceof Error ? `${error.name}: ${error.message}` : String(error) };
+      outcome = {
+        ok: false,
+        status: 500,
+        code: "unexpected",
+        message: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+      };
     }
-    results.push({ outcome, writes: counts.writes - before.writes, cancelled: counts.cancelled - before.cancelled, startedAt, endedAt: Date.now() });
+    results.push({
+      outcome,
+      writes: counts.writes - before.writes,
+      cancelled: counts.cancelled - before.cancelled,
+      startedAt,
+      endedAt: Date.now(),
+    });
   }
   return results;
 }

@@ -13,9 +13,28 @@ import { setAccountLock } from "./controls";
 import { journalIdFor } from "./journals";
 import { holderDirection } from "./model";
 import { balanceOf } from "./service";
-import { checkInvariants, execute, setUpWorld, snapshot, type CreateRequest, type Request, type StatusRequest, type World } from "./ledger.testkit";
+import {
+  checkInvariants,
+  execute,
+  setUpWorld,
+  snapshot,
+  type CreateRequest,
+  type Request,
+  type StatusRequest,
+  type World,
+} from "./ledger.testkit";
 // Types only: importing the client module would run it (it is a process's entry point).
-import type { BatchClientRequest, ClientOutcome, ClientRequest, ClientResult, ControlClientRequest, FromClient, Mutation, Pause, ToClient } from "./ledger.process-client";
+import type {
+  BatchClientRequest,
+  ClientOutcome,
+  ClientRequest,
+  ClientResult,
+  ControlClientRequest,
+  FromClient,
+  Mutation,
+  Pause,
+  ToClient,
+} from "./ledger.process-client";
 
 /**
  * The ledger's invariants when every client is its own OS process, as separate Lambda instances
@@ -72,7 +91,12 @@ interface Client {
 type Waiter = { type: FromClient["type"]; resolve(message: FromClient): void; reject(error: Error): void };
 
 async function startClient(env: Record<string, string>): Promise<Client> {
-  const child = fork(CLIENT, [], { cwd: REPO_ROOT, env, execArgv: ["--import", "tsx"], stdio: ["ignore", "ignore", "pipe", "ipc"] });
+  const child = fork(CLIENT, [], {
+    cwd: REPO_ROOT,
+    env,
+    execArgv: ["--import", "tsx"],
+    stdio: ["ignore", "ignore", "pipe", "ipc"],
+  });
   let stderr = "";
   child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
   let gone: Error | null = null;
@@ -167,28 +191,42 @@ interface Sent extends ClientResult {
 async function runOnClients(table: string, plans: ClientRequest[][], mutation?: Mutation): Promise<Sent[]> {
   await Promise.all(plans.map((plan, client) => pool[client]!.arm(table, plan, mutation)));
   const results = await Promise.all(plans.map((_, client) => pool[client]!.go()));
-  return results.flatMap((clientResults, client) => clientResults.map((result, index) => ({ ...result, request: plans[client]![index]!, client })));
+  return results.flatMap((clientResults, client) =>
+    clientResults.map((result, index) => ({ ...result, request: plans[client]![index]!, client })),
+  );
 }
 
 /* ------------------------------------------------------------------ outcome checks */
 
 const describeOutcome = (outcome: ClientOutcome) =>
   outcome.ok ? `ok${outcome.replayed ? " (replayed)" : ""}` : `${outcome.status} ${outcome.code}: ${outcome.message}`;
-const show = (sent: Sent) => `client ${sent.client} ${JSON.stringify(sent.request)} -> ${describeOutcome(sent.outcome)}${sent.cancelled > 0 ? ` (after ${sent.cancelled} cancelled writes)` : ""}`;
+const show = (sent: Sent) =>
+  `client ${sent.client} ${JSON.stringify(sent.request)} -> ${describeOutcome(sent.outcome)}${sent.cancelled > 0 ? ` (after ${sent.cancelled} cancelled writes)` : ""}`;
 const isFresh = (sent: Sent) => sent.outcome.ok && !sent.outcome.replayed;
 const isStatus = (request: ClientRequest): request is StatusRequest => request.fn === "post" || request.fn === "unpost";
 const isBatch = (request: ClientRequest): request is BatchClientRequest => request.fn === "batch";
-const isControlRequest = (request: ClientRequest): request is ControlClientRequest => request.fn === "lock" || request.fn === "unlock";
+const isControlRequest = (request: ClientRequest): request is ControlClientRequest =>
+  request.fn === "lock" || request.fn === "unlock";
 /** A request that creates journals: a single one or a batch. */
 const isCreation = (request: ClientRequest): request is CreateRequest | BatchClientRequest =>
   request.fn === "deposit" || request.fn === "test_balance" || request.fn === "transfer" || request.fn === "batch";
 /** A batch item as the single request it stands for (the oracle knows those). */
-const itemRequest = (owner: string, { type, ...body }: Record<string, unknown>): CreateRequest => ({ fn: type as "transfer" | "deposit", owner, body, key: null });
+const itemRequest = (owner: string, { type, ...body }: Record<string, unknown>): CreateRequest => ({
+  fn: type as "transfer" | "deposit",
+  owner,
+  body,
+  key: null,
+});
 /** The journal ids a keyed batch's reply must carry (batches.ts: a key namespace of the batch's own). */
 const batchJournalIds = (owner: string, key: string, size: number) =>
-  Array.from({ length: size }, (_, index) => journalIdFor(owner, index === 0 ? `batch\u0000${key}` : `batch\u0000${key}\u0000${index}`));
+  Array.from({ length: size }, (_, index) =>
+    journalIdFor(owner, index === 0 ? `batch\u0000${key}` : `batch\u0000${key}\u0000${index}`),
+  );
 /** The journals a successful create or batch reply names. */
-const createdIds = (request: ClientRequest, body: string) => (isBatch(request) ? (JSON.parse(body) as { data: { id: string }[] }).data.map((journal) => journal.id) : [replyId(body)]);
+const createdIds = (request: ClientRequest, body: string) =>
+  isBatch(request)
+    ? (JSON.parse(body) as { data: { id: string }[] }).data.map((journal) => journal.id)
+    : [replyId(body)];
 const replyId = (body: string) => (JSON.parse(body) as { data: { id: string } }).data.id;
 
 /**
@@ -197,11 +235,21 @@ const replyId = (body: string) => (JSON.parse(body) as { data: { id: string } })
  * decision (validation errors, 404s, 409 in progress, 422 key reused).
  */
 const decisionOf = (outcome: ClientOutcome) =>
-  outcome.ok ? `ok ${outcome.body}` : RECORDED_REFUSALS.has(outcome.code) ? `refused ${outcome.status} ${outcome.code} ${outcome.message}` : null;
+  outcome.ok
+    ? `ok ${outcome.body}`
+    : RECORDED_REFUSALS.has(outcome.code)
+      ? `refused ${outcome.status} ${outcome.code} ${outcome.message}`
+      : null;
 
 /** The idempotency scope of a keyed request: the owner's key for creates, the journal's for post/unpost. */
 const scopeOf = (request: ClientRequest) =>
-  request.key === null ? null : isStatus(request) ? `J#${request.journalId}#${request.key}` : isBatch(request) ? `B#${request.owner}#${request.key}` : `O#${request.owner}#${request.key}`;
+  request.key === null
+    ? null
+    : isStatus(request)
+      ? `J#${request.journalId}#${request.key}`
+      : isBatch(request)
+        ? `B#${request.owner}#${request.key}`
+        : `O#${request.owner}#${request.key}`;
 
 /**
  * What the replies must satisfy whatever the interleaving: no 5xx and only the refusals the run
@@ -216,7 +264,8 @@ function checkOutcomes(world: World, sent: Sent[], allowed: Set<string>): string
   const problems: string[] = [];
   const { model } = world;
   for (const one of sent) {
-    if (!one.outcome.ok && (one.outcome.status >= 500 || !allowed.has(one.outcome.code))) problems.push(`unexpected refusal: ${show(one)}`);
+    if (!one.outcome.ok && (one.outcome.status >= 500 || !allowed.has(one.outcome.code)))
+      problems.push(`unexpected refusal: ${show(one)}`);
   }
   // For post/unpost the caller counts too: a stranger's request under the key is another request.
   const fingerprint = (request: ClientRequest) =>
@@ -237,18 +286,33 @@ function checkOutcomes(world: World, sent: Sent[], allowed: Set<string>): string
     if (fresh.length > 1) problems.push(`${scope}: executed ${fresh.length} times: ${fresh.map(show).join(" | ")}`);
     const winner = fresh[0];
     for (const one of group) {
-      if (one.outcome.ok && !winner) problems.push(`${scope}: a replay of an execution nobody was told about: ${show(one)}`);
-      if (one.outcome.ok && winner && winner.outcome.ok && one.outcome.body !== winner.outcome.body) problems.push(`${scope}: replay differs from the original: ${show(one)}`);
-      if (one.outcome.ok && winner && fingerprint(one.request) !== fingerprint(winner.request)) problems.push(`${scope}: another request answered with the stored reply: ${show(one)} (stored for ${JSON.stringify(winner.request)})`);
+      if (one.outcome.ok && !winner)
+        problems.push(`${scope}: a replay of an execution nobody was told about: ${show(one)}`);
+      if (one.outcome.ok && winner && winner.outcome.ok && one.outcome.body !== winner.outcome.body)
+        problems.push(`${scope}: replay differs from the original: ${show(one)}`);
+      if (one.outcome.ok && winner && fingerprint(one.request) !== fingerprint(winner.request))
+        problems.push(
+          `${scope}: another request answered with the stored reply: ${show(one)} (stored for ${JSON.stringify(winner.request)})`,
+        );
       if (winner && one.startedAt > winner.endedAt) {
-        if (fingerprint(one.request) === fingerprint(winner.request) && !(one.outcome.ok && one.outcome.replayed)) problems.push(`${scope}: a retry after the success was not replayed: ${show(one)}`);
-        if (fingerprint(one.request) !== fingerprint(winner.request) && !(!one.outcome.ok && (one.outcome.code === "idempotency_key_reused" || one.outcome.status === 400 || one.outcome.status === 404))) {
+        if (fingerprint(one.request) === fingerprint(winner.request) && !(one.outcome.ok && one.outcome.replayed))
+          problems.push(`${scope}: a retry after the success was not replayed: ${show(one)}`);
+        if (
+          fingerprint(one.request) !== fingerprint(winner.request) &&
+          !(
+            !one.outcome.ok &&
+            (one.outcome.code === "idempotency_key_reused" || one.outcome.status === 400 || one.outcome.status === 404)
+          )
+        ) {
           problems.push(`${scope}: another body under a used key was not refused as reused: ${show(one)}`);
         }
       }
       if (!one.outcome.ok && one.outcome.code === "idempotency_in_progress") {
-        const overlapping = group.some((other) => other !== one && other.startedAt <= one.endedAt && one.startedAt <= other.endedAt);
-        if (!overlapping) problems.push(`${scope}: 409 in progress with no other request of the key in flight: ${show(one)}`);
+        const overlapping = group.some(
+          (other) => other !== one && other.startedAt <= one.endedAt && one.startedAt <= other.endedAt,
+        );
+        if (!overlapping)
+          problems.push(`${scope}: 409 in progress with no other request of the key in flight: ${show(one)}`);
       }
     }
     // One decision per key: a success or a recorded business refusal, the same for every request
@@ -259,25 +323,42 @@ function checkOutcomes(world: World, sent: Sent[], allowed: Set<string>): string
     const first = decisive[0];
     if (first) {
       for (const one of group) {
-        if (one.startedAt > first.endedAt && fingerprint(one.request) === fingerprint(first.request) && decisionOf(one.outcome) !== decisionOf(first.outcome)) {
+        if (
+          one.startedAt > first.endedAt &&
+          fingerprint(one.request) === fingerprint(first.request) &&
+          decisionOf(one.outcome) !== decisionOf(first.outcome)
+        ) {
           problems.push(`${scope}: a retry after the decision (${show(first)}) got another answer: ${show(one)}`);
         }
       }
     }
     if (winner?.outcome.ok && !isStatus(winner.request) && winner.request.key) {
       const { request } = winner;
-      const named = isBatch(request) ? batchJournalIds(request.owner, request.key!, request.body.items.length) : [journalIdFor(request.owner, request.key)];
+      const named = isBatch(request)
+        ? batchJournalIds(request.owner, request.key!, request.body.items.length)
+        : [journalIdFor(request.owner, request.key)];
       const got = createdIds(request, winner.outcome.body);
-      if (JSON.stringify(got) !== JSON.stringify(named)) problems.push(`${scope}: created journals ${got.join(",")}, the key names ${named.join(",")}`);
+      if (JSON.stringify(got) !== JSON.stringify(named))
+        problems.push(`${scope}: created journals ${got.join(",")}, the key names ${named.join(",")}`);
     }
   }
   for (const one of sent) {
-    if (isBatch(one.request) && !one.outcome.ok && "index" in one.outcome && !(one.outcome.index >= 0 && one.outcome.index < one.request.body.items.length)) {
-      problems.push(`a refused batch names item ${one.outcome.index} of ${one.request.body.items.length}: ${show(one)}`);
+    if (
+      isBatch(one.request) &&
+      !one.outcome.ok &&
+      "index" in one.outcome &&
+      !(one.outcome.index >= 0 && one.outcome.index < one.request.body.items.length)
+    ) {
+      problems.push(
+        `a refused batch names item ${one.outcome.index} of ${one.request.body.items.length}: ${show(one)}`,
+      );
     }
   }
-  const created = sent.filter((one) => isFresh(one) && isCreation(one.request)).flatMap((one) => (one.outcome.ok ? createdIds(one.request, one.outcome.body) : []));
-  if (new Set(created).size !== created.length) problems.push(`${created.length} acknowledged creations name only ${new Set(created).size} journals`);
+  const created = sent
+    .filter((one) => isFresh(one) && isCreation(one.request))
+    .flatMap((one) => (one.outcome.ok ? createdIds(one.request, one.outcome.body) : []));
+  if (new Set(created).size !== created.length)
+    problems.push(`${created.length} acknowledged creations name only ${new Set(created).size} journals`);
   return problems;
 }
 
@@ -296,7 +377,10 @@ function recordAcknowledged(world: World, sent: Sent[]): string[] {
     if (isBatch(request)) {
       // Every item of an acknowledged batch is one journal, as the single request would have made it.
       const journals = (JSON.parse(one.outcome.body) as { data: unknown[] }).data;
-      if (journals.length !== request.body.items.length) problems.push(`a batch of ${request.body.items.length} items answered ${journals.length} journals: ${show(one)}`);
+      if (journals.length !== request.body.items.length)
+        problems.push(
+          `a batch of ${request.body.items.length} items answered ${journals.length} journals: ${show(one)}`,
+        );
       request.body.items.forEach((item, index) => {
         const single = itemRequest(request.owner, item);
         const outcome = { ok: true as const, body: JSON.stringify({ data: journals[index] }), replayed: false };
@@ -311,12 +395,15 @@ function recordAcknowledged(world: World, sent: Sent[]): string[] {
   const changes = new Map<string, (Sent & { request: StatusRequest })[]>();
   for (const one of sent) {
     const { request } = one;
-    if (isStatus(request) && isFresh(one)) changes.set(request.journalId, [...(changes.get(request.journalId) ?? []), { ...one, request }]);
+    if (isStatus(request) && isFresh(one))
+      changes.set(request.journalId, [...(changes.get(request.journalId) ?? []), { ...one, request }]);
   }
   for (const [journalId, done] of changes) {
     const journal = model.journals.get(journalId);
     if (!journal) {
-      problems.push(`status changes of journal ${journalId}, which no acknowledged request created: ${done.map(show).join(" | ")}`);
+      problems.push(
+        `status changes of journal ${journalId}, which no acknowledged request created: ${done.map(show).join(" | ")}`,
+      );
       continue;
     }
     const initial = statusBefore.get(journalId) ?? "draft";
@@ -324,7 +411,9 @@ function recordAcknowledged(world: World, sent: Sent[]): string[] {
     const unposts = done.filter((one) => one.request.fn === "unpost");
     const net = posts.length - unposts.length;
     if (initial === "draft" ? net !== 0 && net !== 1 : net !== 0 && net !== -1) {
-      problems.push(`journal ${journalId} (${initial}): ${posts.length} posts and ${unposts.length} unposts succeeded: ${done.map(show).join(" | ")}`);
+      problems.push(
+        `journal ${journalId} (${initial}): ${posts.length} posts and ${unposts.length} unposts succeeded: ${done.map(show).join(" | ")}`,
+      );
       continue;
     }
     for (let status = initial; posts.length + unposts.length > 0; status = status === "draft" ? "posted" : "draft") {
@@ -373,7 +462,21 @@ async function scenarioProblems({ name, build, allowed, extraChecks, mutation }:
       const writes = sent.reduce((sum, one) => sum + one.writes, 0);
       const cancelled = sent.reduce((sum, one) => sum + one.cancelled, 0);
       const mostCancelled = Math.max(...sent.map((one) => one.cancelled));
-      console.log(JSON.stringify({ name, mutation, requests: sent.length, setupMs: ready - started, runMs: ran - ready, checksMs: Date.now() - ran, problems: problems.length, writes, cancelled, mostCancelled, outcomes: outcomeCounts(sent) }));
+      console.log(
+        JSON.stringify({
+          name,
+          mutation,
+          requests: sent.length,
+          setupMs: ready - started,
+          runMs: ran - ready,
+          checksMs: Date.now() - ran,
+          problems: problems.length,
+          writes,
+          cancelled,
+          mostCancelled,
+          outcomes: outcomeCounts(sent),
+        }),
+      );
     }
     return problems;
   } finally {
@@ -398,7 +501,12 @@ const settings = <T>(): fc.Parameters<T> => ({
 /** A posted deposit into the account, recorded in the oracle; returns the journal's id. */
 async function fund(ctx: CoreContext, world: World, account: number, minor: number, key: string): Promise<string> {
   const target = world.model.accounts[account]!;
-  const depositRequest: Request = { fn: "deposit", owner: target.owner, body: { account_id: target.id, amount: toDecimalString(minor, target.currency) }, key };
+  const depositRequest: Request = {
+    fn: "deposit",
+    owner: target.owner,
+    body: { account_id: target.id, amount: toDecimalString(minor, target.currency) },
+    key,
+  };
   const created = await execute(ctx, depositRequest);
   world.model.record(depositRequest, created);
   if (!created.ok) throw new Error(`funding ${target.name} failed: ${created.message}`);
@@ -410,7 +518,8 @@ async function fund(ctx: CoreContext, world: World, account: number, minor: numb
 }
 
 /** Puts `request` into a client's list at a position (modulo its length + 1). */
-const insertAt = (list: ClientRequest[], at: number, request: ClientRequest) => list.splice(at % (list.length + 1), 0, request);
+const insertAt = (list: ClientRequest[], at: number, request: ClientRequest) =>
+  list.splice(at % (list.length + 1), 0, request);
 
 /* ------------------------------------------------------------------ overdraft */
 
@@ -428,23 +537,37 @@ const overdraftPlan = fc.record({
       deposit: fc.nat(),
       keyed: fc.boolean(),
       // Early in the lists: they race the first transfers, while the deposit is still unspent.
-      copies: fc.array(fc.record({ client: fc.nat({ max: CLIENTS - 1 }), at: fc.nat({ max: 1 }) }), { minLength: 1, maxLength: 3 }),
+      copies: fc.array(fc.record({ client: fc.nat({ max: CLIENTS - 1 }), at: fc.nat({ max: 1 }) }), {
+        minLength: 1,
+        maxLength: 3,
+      }),
     }),
     { maxLength: 3 },
   ),
   /** Divides the clients' own transfers: with 4, unposts of the deposits race transfers that have not spent them yet. */
   smaller: fc.constantFrom(1, 4),
   /** Each client's own transfers, a share of the funds each (per mille); keyed with a key of its own or not. */
-  own: fc.array(fc.array(fc.record({ permille: fc.integer({ min: 5, max: 200 }), keyed: fc.boolean() }), { minLength: 4, maxLength: 8 }), {
-    minLength: CLIENTS,
-    maxLength: CLIENTS,
-  }),
+  own: fc.array(
+    fc.array(fc.record({ permille: fc.integer({ min: 5, max: 200 }), keyed: fc.boolean() }), {
+      minLength: 4,
+      maxLength: 8,
+    }),
+    {
+      minLength: CLIENTS,
+      maxLength: CLIENTS,
+    },
+  ),
   /** One keyed transfer sent by several clients (possibly twice by one), one copy maybe with another amount. */
   shared: fc.array(
     fc.record({
       permille: fc.integer({ min: 20, max: 300 }),
-      copies: fc.array(fc.record({ client: fc.nat({ max: CLIENTS - 1 }), at: fc.nat({ max: 20 }) }), { minLength: 2, maxLength: 6 }),
-      otherBodyCopy: fc.option(fc.record({ client: fc.nat({ max: CLIENTS - 1 }), at: fc.nat({ max: 20 }) }), { nil: null }),
+      copies: fc.array(fc.record({ client: fc.nat({ max: CLIENTS - 1 }), at: fc.nat({ max: 20 }) }), {
+        minLength: 2,
+        maxLength: 6,
+      }),
+      otherBodyCopy: fc.option(fc.record({ client: fc.nat({ max: CLIENTS - 1 }), at: fc.nat({ max: 20 }) }), {
+        nil: null,
+      }),
     }),
     { minLength: 1, maxLength: 5 },
   ),
@@ -469,19 +592,30 @@ function overdraftScenario(plan: OverdraftPlan, mutation?: Mutation): Scenario {
       parts[0]! += funded - parts.reduce((sum, part) => sum + part, 0);
       const deposits: { id: string; minor: number }[] = [];
       for (const [index, minor] of parts.entries()) {
-        if (minor > 0) deposits.push({ id: await fund(ctx, world, SOURCE, minor, `${world.model.runId}-funding-${index}`), minor });
+        if (minor > 0)
+          deposits.push({ id: await fund(ctx, world, SOURCE, minor, `${world.model.runId}-funding-${index}`), minor });
       }
       const transfer = (permille: number, key: string | null): Request => {
         const minor = Math.max(1, Math.floor((funded * permille) / 1000));
-        const request: Request = { fn: "transfer", owner: from.owner, body: { from_account_id: from.id, to_account_id: to.id, amount: toDecimalString(minor, "USD") }, key };
+        const request: Request = {
+          fn: "transfer",
+          owner: from.owner,
+          body: { from_account_id: from.id, to_account_id: to.id, amount: toDecimalString(minor, "USD") },
+          key,
+        };
         amounts.set(request, minor);
         return request;
       };
-      const plans = plan.own.map((transfers, client) => transfers.map(({ permille, keyed }, index) => transfer(permille / plan.smaller, keyed ? `${world.model.runId}-c${client}-${index}` : null)));
+      const plans = plan.own.map((transfers, client) =>
+        transfers.map(({ permille, keyed }, index) =>
+          transfer(permille / plan.smaller, keyed ? `${world.model.runId}-c${client}-${index}` : null),
+        ),
+      );
       plan.shared.forEach((shared, index) => {
         const key = `${world.model.runId}-shared-${index}`;
         for (const copy of shared.copies) insertAt(plans[copy.client]!, copy.at, transfer(shared.permille, key));
-        if (shared.otherBodyCopy) insertAt(plans[shared.otherBodyCopy.client]!, shared.otherBodyCopy.at, transfer(shared.permille + 10, key));
+        if (shared.otherBodyCopy)
+          insertAt(plans[shared.otherBodyCopy.client]!, shared.otherBodyCopy.at, transfer(shared.permille + 10, key));
       });
       plan.unposts.forEach((unpost, index) => {
         const deposit = deposits[unpost.deposit % deposits.length]!;
@@ -501,21 +635,28 @@ function overdraftScenario(plan: OverdraftPlan, mutation?: Mutation): Scenario {
       const { chains } = await snapshot(ctx);
       const versions = [...chains.values()].flat().filter((version) => version.account_id === source.id);
       if (versions.length === 0) problems.push(`no balance versions of ${source.name}`);
-      for (const version of versions) if (version.available < 0) problems.push(`${source.name} v${version.version}: available ${version.available} < 0 (${version.operation} of ${version.tx_id})`);
+      for (const version of versions)
+        if (version.available < 0)
+          problems.push(
+            `${source.name} v${version.version}: available ${version.available} < 0 (${version.operation} of ${version.tx_id})`,
+          );
       const taken = sent.filter(isFresh).reduce((sum, one) => sum + minorOf(one.request), 0);
       if (taken > funded) problems.push(`transfers and unposts of ${taken} acknowledged out of ${funded}`);
       const now = await balanceOf(ctx, source.owner, source.id, undefined);
-      if (now.available_minor !== funded - taken) problems.push(`${source.name} has ${now.available_minor} available, want ${funded} - ${taken}`);
+      if (now.available_minor !== funded - taken)
+        problems.push(`${source.name} has ${now.available_minor} available, want ${funded} - ${taken}`);
       // Only outflows (no posts): available never grows, so a refusal for want of funds, decided on
       // a head that was visible before the reply, stays true from the reply on. The head as of
       // the reply (commit stamps are taken before a write lands; 100 ms of slack only adds later
       // versions, which have less available) must not have had enough.
       const ordered = [...versions].sort((a, b) => a.version - b.version);
-      const availableAt = (instant: number) => ordered.filter((version) => Date.parse(version.committed_at) <= instant).at(-1)?.available ?? 0;
+      const availableAt = (instant: number) =>
+        ordered.filter((version) => Date.parse(version.committed_at) <= instant).at(-1)?.available ?? 0;
       for (const one of sent) {
         if (one.outcome.ok || one.outcome.code !== "insufficient_funds") continue;
         const then = availableAt(one.endedAt + 100);
-        if (minorOf(one.request) <= then) problems.push(`refused for insufficient funds although ${then} was available when it answered: ${show(one)}`);
+        if (minorOf(one.request) <= then)
+          problems.push(`refused for insufficient funds although ${then} was available when it answered: ${show(one)}`);
       }
       return problems;
     },
@@ -530,9 +671,23 @@ function overdraftScenario(plan: OverdraftPlan, mutation?: Mutation): Scenario {
  * 7 u2 JPY bank.
  */
 const ACCOUNTS = 8;
-const TRANSFER_PAIRS: [number, number][] = [[0, 1], [1, 0], [0, 2], [2, 0], [1, 2], [3, 4], [4, 3], [0, 1], [3, 4]];
+const TRANSFER_PAIRS: [number, number][] = [
+  [0, 1],
+  [1, 0],
+  [0, 2],
+  [2, 0],
+  [1, 2],
+  [3, 4],
+  [4, 3],
+  [0, 1],
+  [3, 4],
+];
 /** Refused before any write: same account, another owner's, another currency. */
-const REFUSED_PAIRS: [number, number][] = [[0, 0], [0, 6], [0, 3]];
+const REFUSED_PAIRS: [number, number][] = [
+  [0, 0],
+  [0, 6],
+  [0, 3],
+];
 
 /** No key, a key of its own, or the key of an earlier template (the same scope if it is the same owner's or journal's). */
 const keyChoice = fc.oneof(
@@ -542,10 +697,20 @@ const keyChoice = fc.oneof(
 );
 type KeyChoice = typeof keyChoice extends fc.Arbitrary<infer T> ? T : never;
 
-const placement = fc.array(fc.record({ client: fc.nat({ max: CLIENTS - 1 }), at: fc.nat({ max: 40 }) }), { minLength: 1, maxLength: 3 });
+const placement = fc.array(fc.record({ client: fc.nat({ max: CLIENTS - 1 }), at: fc.nat({ max: 40 }) }), {
+  minLength: 1,
+  maxLength: 3,
+});
 /** A batch item of the first user: a transfer between its accounts, or a deposit (rarely into the other user's account: a 404 naming the item). */
 const batchItem = fc.oneof(
-  { weight: 3, arbitrary: fc.record({ type: fc.constant("transfer" as const), pair: fc.constantFrom(...TRANSFER_PAIRS), minor: fc.integer({ min: 1, max: 30_000 }) }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      type: fc.constant("transfer" as const),
+      pair: fc.constantFrom(...TRANSFER_PAIRS),
+      minor: fc.integer({ min: 1, max: 30_000 }),
+    }),
+  },
   {
     weight: 2,
     arbitrary: fc.record({
@@ -558,14 +723,42 @@ const batchItem = fc.oneof(
 
 const template = fc.oneof(
   /** An admin locks or unlocks one of the accounts (nothing may leave it while locked). */
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant("control" as const), lock: fc.boolean(), account: fc.nat({ max: ACCOUNTS - 1 }), placement }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant("batch" as const), items: fc.array(batchItem, { minLength: 1, maxLength: 5 }), key: keyChoice, placement }) },
-  { weight: 3, arbitrary: fc.record({ kind: fc.constant("deposit" as const), account: fc.nat({ max: ACCOUNTS - 1 }), minor: fc.integer({ min: 1, max: 50_000 }), key: keyChoice, placement }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant("control" as const),
+      lock: fc.boolean(),
+      account: fc.nat({ max: ACCOUNTS - 1 }),
+      placement,
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant("batch" as const),
+      items: fc.array(batchItem, { minLength: 1, maxLength: 5 }),
+      key: keyChoice,
+      placement,
+    }),
+  },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constant("deposit" as const),
+      account: fc.nat({ max: ACCOUNTS - 1 }),
+      minor: fc.integer({ min: 1, max: 50_000 }),
+      key: keyChoice,
+      placement,
+    }),
+  },
   {
     weight: 4,
     arbitrary: fc.record({
       kind: fc.constant("transfer" as const),
-      pair: fc.oneof({ weight: 12, arbitrary: fc.constantFrom(...TRANSFER_PAIRS) }, { weight: 1, arbitrary: fc.constantFrom(...REFUSED_PAIRS) }),
+      pair: fc.oneof(
+        { weight: 12, arbitrary: fc.constantFrom(...TRANSFER_PAIRS) },
+        { weight: 1, arbitrary: fc.constantFrom(...REFUSED_PAIRS) },
+      ),
       minor: fc.integer({ min: 1, max: 60_000 }),
       key: keyChoice,
       placement,
@@ -598,20 +791,38 @@ function mixedPlans(world: World, templates: Template[]): ClientRequest[][] {
   };
   const requests: ClientRequest[] = [];
   // Journals a post or unpost may name: those of the world, and those the run's keyed creations will have.
-  const journals: { id: string; owner: string }[] = model.journalOrder.map((id) => ({ id, owner: model.journals.get(id)!.owner }));
+  const journals: { id: string; owner: string }[] = model.journalOrder.map((id) => ({
+    id,
+    owner: model.journals.get(id)!.owner,
+  }));
   templates.forEach((spec, index) => {
     const key = "key" in spec ? keyOf(spec.key, index) : null;
     keys.push(key);
     let request: ClientRequest;
     if (spec.kind === "control") {
-      request = { fn: spec.lock ? "lock" : "unlock", owner: "processes-admin", accountId: model.accounts[spec.account]!.id, key: null };
+      request = {
+        fn: spec.lock ? "lock" : "unlock",
+        owner: "processes-admin",
+        accountId: model.accounts[spec.account]!.id,
+        key: null,
+      };
     } else if (spec.kind === "deposit") {
       const account = model.accounts[spec.account]!;
-      request = { fn: "deposit", owner: account.owner, body: { account_id: account.id, amount: toDecimalString(spec.minor, account.currency) }, key };
+      request = {
+        fn: "deposit",
+        owner: account.owner,
+        body: { account_id: account.id, amount: toDecimalString(spec.minor, account.currency) },
+        key,
+      };
     } else if (spec.kind === "transfer") {
       const from = model.accounts[spec.pair[0]]!;
       const to = model.accounts[spec.pair[1]]!;
-      request = { fn: "transfer", owner: from.owner, body: { from_account_id: from.id, to_account_id: to.id, amount: toDecimalString(spec.minor, from.currency) }, key };
+      request = {
+        fn: "transfer",
+        owner: from.owner,
+        body: { from_account_id: from.id, to_account_id: to.id, amount: toDecimalString(spec.minor, from.currency) },
+        key,
+      };
     } else if (spec.kind === "batch") {
       const items = spec.items.map((item) => {
         if (item.type === "deposit") {
@@ -619,7 +830,12 @@ function mixedPlans(world: World, templates: Template[]): ClientRequest[][] {
           return { type: "deposit", account_id: account.id, amount: toDecimalString(item.minor, account.currency) };
         }
         const from = model.accounts[item.pair[0]]!;
-        return { type: "transfer", from_account_id: from.id, to_account_id: model.accounts[item.pair[1]]!.id, amount: toDecimalString(item.minor, from.currency) };
+        return {
+          type: "transfer",
+          from_account_id: from.id,
+          to_account_id: model.accounts[item.pair[1]]!.id,
+          amount: toDecimalString(item.minor, from.currency),
+        };
       });
       request = { fn: "batch", owner: model.accounts[0]!.owner, body: { items }, key };
     } else {
@@ -628,7 +844,8 @@ function mixedPlans(world: World, templates: Template[]): ClientRequest[][] {
       request = { fn: spec.kind, owner: spec.stranger ? stranger : journal.owner, journalId: journal.id, key };
     }
     const owner = request.owner;
-    if (isBatch(request) && key) journals.push(...batchJournalIds(owner, key, request.body.items.length).map((id) => ({ id, owner })));
+    if (isBatch(request) && key)
+      journals.push(...batchJournalIds(owner, key, request.body.items.length).map((id) => ({ id, owner })));
     else if (!isStatus(request) && key) journals.push({ id: journalIdFor(owner, key), owner });
     requests.push(request);
   });
@@ -638,7 +855,9 @@ function mixedPlans(world: World, templates: Template[]): ClientRequest[][] {
     if (!late(spec)) for (const { client, at } of spec.placement) insertAt(plans[client]!, at, requests[index]!);
   });
   templates.forEach((spec, index) => {
-    if (late(spec)) for (const { client, at } of spec.placement) plans[client]!.splice(Math.max(0, plans[client]!.length - (at % 3)), 0, requests[index]!);
+    if (late(spec))
+      for (const { client, at } of spec.placement)
+        plans[client]!.splice(Math.max(0, plans[client]!.length - (at % 3)), 0, requests[index]!);
   });
   return plans;
 }
@@ -672,11 +891,17 @@ async function lockAndFoldChecks(ctx: CoreContext, world: World): Promise<string
       if (!customers.has(item.account_id) || index === 0) return;
       const locked = versions[index - 1]!.locked ?? false;
       for (const leg of unfoldVersion(item as FoldedVersionItem)) {
-        if (leg.side === null || (leg.operation !== "create" && leg.operation !== "post" && leg.operation !== "unpost")) continue;
+        if (leg.side === null || (leg.operation !== "create" && leg.operation !== "post" && leg.operation !== "unpost"))
+          continue;
         if (locked && holderDirection(leg.side, item.normal_side, leg.operation) === "DEBIT") {
-          problems.push(`${item.chain} v${item.version}: ${leg.operation} ${leg.side} ${leg.amount} of ${leg.tx_id} took money out while the account was locked`);
+          problems.push(
+            `${item.chain} v${item.version}: ${leg.operation} ${leg.side} ${leg.amount} of ${leg.tx_id} took money out while the account was locked`,
+          );
         }
-        if (leg.available < 0) problems.push(`${item.chain} v${item.version}: a folded leg of ${leg.tx_id} left available ${leg.available} < 0`);
+        if (leg.available < 0)
+          problems.push(
+            `${item.chain} v${item.version}: a folded leg of ${leg.tx_id} left available ${leg.available} < 0`,
+          );
       }
     });
   }
@@ -687,24 +912,40 @@ async function lockAndFoldChecks(ctx: CoreContext, world: World): Promise<string
 
 describe(`ledger invariants with ${CLIENTS} client processes (DynamoDB Local)`, () => {
   it("concurrent transfers out of one account from every process never overdraw it, lose or double a posting", async () => {
-    await fc.assert(fc.asyncProperty(overdraftPlan, (plan) => runScenario(overdraftScenario(plan))), settings());
+    await fc.assert(
+      fc.asyncProperty(overdraftPlan, (plan) => runScenario(overdraftScenario(plan))),
+      settings(),
+    );
   }, 180_000);
 
-  it.each(["unguarded_balances", "unguarded_journals"] as const)("the same checks catch a write path with %s (mutation)", async (mutation) => {
-    // Many small transfers, so that writers of every process often build on the same head, and
-    // one keyed transfer every process sends first.
-    const plan: OverdraftPlan = {
-      fundedMajor: 100,
-      smaller: 1,
-      deposits: [1],
-      unposts: [],
-      own: Array.from({ length: CLIENTS }, () => Array.from({ length: 5 }, (_, index) => ({ permille: 30 + 10 * (index % 3), keyed: index % 2 === 0 }))),
-      shared: [{ permille: 50, copies: Array.from({ length: CLIENTS }, (_, client) => ({ client, at: 0 })), otherBodyCopy: null }],
-    };
-    const problems = await scenarioProblems(overdraftScenario(plan, mutation));
-    if (STATS) console.log(`mutation ${mutation}: ${problems.length} violation(s), e.g.\n${problems.slice(0, 5).join("\n")}`);
-    expect(problems).not.toEqual([]);
-  }, 60_000);
+  it.each(["unguarded_balances", "unguarded_journals"] as const)(
+    "the same checks catch a write path with %s (mutation)",
+    async (mutation) => {
+      // Many small transfers, so that writers of every process often build on the same head, and
+      // one keyed transfer every process sends first.
+      const plan: OverdraftPlan = {
+        fundedMajor: 100,
+        smaller: 1,
+        deposits: [1],
+        unposts: [],
+        own: Array.from({ length: CLIENTS }, () =>
+          Array.from({ length: 5 }, (_, index) => ({ permille: 30 + 10 * (index % 3), keyed: index % 2 === 0 })),
+        ),
+        shared: [
+          {
+            permille: 50,
+            copies: Array.from({ length: CLIENTS }, (_, client) => ({ client, at: 0 })),
+            otherBodyCopy: null,
+          },
+        ],
+      };
+      const problems = await scenarioProblems(overdraftScenario(plan, mutation));
+      if (STATS)
+        console.log(`mutation ${mutation}: ${problems.length} violation(s), e.g.\n${problems.slice(0, 5).join("\n")}`);
+      expect(problems).not.toEqual([]);
+    },
+    60_000,
+  );
 
   it("the lock check catches a write path that ignores locks (mutation)", async () => {
     const problems = await scenarioProblems({
@@ -714,13 +955,27 @@ describe(`ledger invariants with ${CLIENTS} client processes (DynamoDB Local)`, 
       async build(ctx, world) {
         await fund(ctx, world, 0, 100_000, `${world.model.runId}-fund`);
         const from = world.model.accounts[0]!;
-        await setAccountLock(ctx, from.id, true, { reason: "mutation check" }, { id: "processes-admin", name: "Processes Admin" });
+        await setAccountLock(
+          ctx,
+          from.id,
+          true,
+          { reason: "mutation check" },
+          { id: "processes-admin", name: "Processes Admin" },
+        );
         const to = world.model.accounts[1]!;
-        return pool.map(() => [{ fn: "transfer" as const, owner: from.owner, body: { from_account_id: from.id, to_account_id: to.id, amount: "1.00" }, key: null }]);
+        return pool.map(() => [
+          {
+            fn: "transfer" as const,
+            owner: from.owner,
+            body: { from_account_id: from.id, to_account_id: to.id, amount: "1.00" },
+            key: null,
+          },
+        ]);
       },
       extraChecks: (ctx, world) => lockAndFoldChecks(ctx, world),
     });
-    if (STATS) console.log(`mutation unlocked_reads: ${problems.length} violation(s), e.g.\n${problems.slice(0, 3).join("\n")}`);
+    if (STATS)
+      console.log(`mutation unlocked_reads: ${problems.length} violation(s), e.g.\n${problems.slice(0, 3).join("\n")}`);
     expect(problems.some((problem) => problem.includes("while the account was locked"))).toBe(true);
   }, 60_000);
 
@@ -759,62 +1014,89 @@ describe(`ledger invariants with ${CLIENTS} client processes (DynamoDB Local)`, 
  * below zero, the integrity check without drift).
  */
 describe("a client process killed in the middle of a keyed transfer", () => {
-  it.each(["before_write", "after_commit"] as const)("killed %s, the retry on other processes neither loses nor doubles the posting", async (pause) => {
-    // Loading tsx takes seconds: the victim starts while the table is set up.
-    const victimStarting = startClient(clientEnv());
-    const ctx = await createTestContext();
-    try {
-      const world = await setUpWorld(ctx, Math.random().toString(36).slice(2, 8));
-      await fund(ctx, world, SOURCE, 100_000, `${world.model.runId}-fund`);
-      const from = world.model.accounts[SOURCE]!;
-      const to = world.model.accounts[DESTINATION]!;
-      const transfer = (minor: number, key: string | null): ClientRequest => ({
-        fn: "transfer",
-        owner: from.owner,
-        body: { from_account_id: from.id, to_account_id: to.id, amount: toDecimalString(minor, "USD") },
-        key,
-      });
-      const key = `${world.model.runId}-killed`;
-      const KILLED_MINOR = 12_345;
-      const request = transfer(KILLED_MINOR, key);
-      const journalId = journalIdFor(from.owner, key);
-      const journalsBefore = new Set(world.model.journals.keys());
+  it.each(["before_write", "after_commit"] as const)(
+    "killed %s, the retry on other processes neither loses nor doubles the posting",
+    async (pause) => {
+      // Loading tsx takes seconds: the victim starts while the table is set up.
+      const victimStarting = startClient(clientEnv());
+      const ctx = await createTestContext();
+      try {
+        const world = await setUpWorld(ctx, Math.random().toString(36).slice(2, 8));
+        await fund(ctx, world, SOURCE, 100_000, `${world.model.runId}-fund`);
+        const from = world.model.accounts[SOURCE]!;
+        const to = world.model.accounts[DESTINATION]!;
+        const transfer = (minor: number, key: string | null): ClientRequest => ({
+          fn: "transfer",
+          owner: from.owner,
+          body: { from_account_id: from.id, to_account_id: to.id, amount: toDecimalString(minor, "USD") },
+          key,
+        });
+        const key = `${world.model.runId}-killed`;
+        const KILLED_MINOR = 12_345;
+        const request = transfer(KILLED_MINOR, key);
+        const journalId = journalIdFor(from.owner, key);
+        const journalsBefore = new Set(world.model.journals.keys());
 
-      const victim = await victimStarting;
-      await victim.arm(ctx.db.table, [request], undefined, pause);
-      const startedAt = Date.now();
-      await victim.goUntilPaused();
-      await victim.kill();
-      const killedAt = Date.now();
+        const victim = await victimStarting;
+        await victim.arm(ctx.db.table, [request], undefined, pause);
+        const startedAt = Date.now();
+        await victim.goUntilPaused();
+        await victim.kill();
+        const killedAt = Date.now();
 
-      const left = (await snapshot(ctx)).journals.find((journal) => journal.id === journalId);
-      expect(left !== undefined, `the killed attempt's journal is in the table (${pause})`).toBe(pause === "after_commit");
-      // The killed attempt as the oracle must know it: it executed if and only if its journal is
-      // there, and the reply it never read is the one stored with the journal.
-      const killed: Sent[] = left ? [{ request, client: -1, outcome: { ok: true, body: left.created_reply, replayed: false }, writes: 1, cancelled: 0, startedAt, endedAt: killedAt }] : [];
-      const others = [1, 2, 3].map((client) => [transfer(1_000 + client, null), transfer(2_000 + client, null)]);
-      const retried = await runOnClients(ctx.db.table, [[request], ...others]);
-      const again = await runOnClients(ctx.db.table, [[], [request]]);
-      const sent = [...killed, ...retried, ...again];
+        const left = (await snapshot(ctx)).journals.find((journal) => journal.id === journalId);
+        expect(left !== undefined, `the killed attempt's journal is in the table (${pause})`).toBe(
+          pause === "after_commit",
+        );
+        // The killed attempt as the oracle must know it: it executed if and only if its journal is
+        // there, and the reply it never read is the one stored with the journal.
+        const killed: Sent[] = left
+          ? [
+              {
+                request,
+                client: -1,
+                outcome: { ok: true, body: left.created_reply, replayed: false },
+                writes: 1,
+                cancelled: 0,
+                startedAt,
+                endedAt: killedAt,
+              },
+            ]
+          : [];
+        const others = [1, 2, 3].map((client) => [transfer(1_000 + client, null), transfer(2_000 + client, null)]);
+        const retried = await runOnClients(ctx.db.table, [[request], ...others]);
+        const again = await runOnClients(ctx.db.table, [[], [request]]);
+        const sent = [...killed, ...retried, ...again];
 
-      const retries = sent.filter((one) => one.request === request && one.client !== -1);
-      const answers = retries.map((one) => describeOutcome(one.outcome));
-      expect(answers).toEqual(pause === "after_commit" ? ["ok (replayed)", "ok (replayed)"] : ["ok", "ok (replayed)"]);
-      // Every retry answers the reply the first execution gave (or would have given the killed caller).
-      const first = retries[0]!.outcome;
-      const original = left?.created_reply ?? (first.ok ? first.body : "no reply");
-      expect(new Set(retries.map((one) => (one.outcome.ok ? one.outcome.body : "")))).toEqual(new Set([original]));
+        const retries = sent.filter((one) => one.request === request && one.client !== -1);
+        const answers = retries.map((one) => describeOutcome(one.outcome));
+        expect(answers).toEqual(
+          pause === "after_commit" ? ["ok (replayed)", "ok (replayed)"] : ["ok", "ok (replayed)"],
+        );
+        // Every retry answers the reply the first execution gave (or would have given the killed caller).
+        const first = retries[0]!.outcome;
+        const original = left?.created_reply ?? (first.ok ? first.body : "no reply");
+        expect(new Set(retries.map((one) => (one.outcome.ok ? one.outcome.body : "")))).toEqual(new Set([original]));
 
-      const problems = [...checkOutcomes(world, sent, new Set()), ...recordAcknowledged(world, sent)];
-      const { journals } = await snapshot(ctx);
-      // One posting of the killed request, under its key's id or any other.
-      const postings = journals.filter((journal) => !journalsBefore.has(journal.id) && journal.entries.some((entry) => entry.account_id === from.id && entry.amount === KILLED_MINOR));
-      if (postings.map((journal) => journal.id).join() !== journalId) problems.push(`the killed request's postings: ${postings.map((journal) => journal.id).join(", ") || "none"}, want ${journalId}`);
-      if (problems.length === 0) problems.push(...(await checkInvariants(ctx, world, 4)));
-      expect(problems).toEqual([]);
-    } finally {
-      await ctx.dispose();
-      await (await victimStarting).stop();
-    }
-  }, 60_000);
+        const problems = [...checkOutcomes(world, sent, new Set()), ...recordAcknowledged(world, sent)];
+        const { journals } = await snapshot(ctx);
+        // One posting of the killed request, under its key's id or any other.
+        const postings = journals.filter(
+          (journal) =>
+            !journalsBefore.has(journal.id) &&
+            journal.entries.some((entry) => entry.account_id === from.id && entry.amount === KILLED_MINOR),
+        );
+        if (postings.map((journal) => journal.id).join() !== journalId)
+          problems.push(
+            `the killed request's postings: ${postings.map((journal) => journal.id).join(", ") || "none"}, want ${journalId}`,
+          );
+        if (problems.length === 0) problems.push(...(await checkInvariants(ctx, world, 4)));
+        expect(problems).toEqual([]);
+      } finally {
+        await ctx.dispose();
+        await (await victimStarting).stop();
+      }
+    },
+    60_000,
+  );
 });

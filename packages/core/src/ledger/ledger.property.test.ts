@@ -40,24 +40,69 @@ import { allowMoneyForTests } from "../limits/limits.testkit";
 
 const ACCOUNTS = 8;
 const SAME_CURRENCY_PAIRS: [number, number][] = [
-  [0, 1], [1, 0], [0, 2], [2, 0], [1, 2], [2, 1], [3, 4], [4, 3],
+  [0, 1],
+  [1, 0],
+  [0, 2],
+  [2, 0],
+  [1, 2],
+  [2, 1],
+  [3, 4],
+  [4, 3],
 ];
 /** Same account, another owner's account, another currency. */
-const REFUSED_PAIRS: [number, number][] = [[0, 0], [3, 3], [0, 6], [3, 7], [0, 3], [5, 1]];
+const REFUSED_PAIRS: [number, number][] = [
+  [0, 0],
+  [3, 3],
+  [0, 6],
+  [3, 7],
+  [0, 3],
+  [5, 1],
+];
 
 const amount: fc.Arbitrary<AmountSpec> = fc.oneof(
-  { weight: 8, arbitrary: fc.record({ form: fc.constantFrom("number" as const, "string" as const), minor: fc.integer({ min: 1, max: 60_000 }) }) },
-  { weight: 1, arbitrary: fc.record({ form: fc.constant("string" as const), minor: fc.integer({ min: 1, max: 100_000_000_000 }) }) },
+  {
+    weight: 8,
+    arbitrary: fc.record({
+      form: fc.constantFrom("number" as const, "string" as const),
+      minor: fc.integer({ min: 1, max: 60_000 }),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({ form: fc.constant("string" as const), minor: fc.integer({ min: 1, max: 100_000_000_000 }) }),
+  },
   {
     weight: 1,
     arbitrary: fc.record({
       form: fc.constant("bad" as const),
       // Refused everywhere, or only for some currencies ("12.5" and "0.10" are fine in USD, not "12.5" in JPY).
-      text: fc.constantFrom("0", "0.00", "-5", "12.345", "0.001", "12.5", "0.10", "1e3", "abc", "", " ", "1,000", "10000000000", "1000000000.01", " 7 "),
+      text: fc.constantFrom(
+        "0",
+        "0.00",
+        "-5",
+        "12.345",
+        "0.001",
+        "12.5",
+        "0.10",
+        "1e3",
+        "abc",
+        "",
+        " ",
+        "1,000",
+        "10000000000",
+        "1000000000.01",
+        " 7 ",
+      ),
     }),
   },
 );
-const currencyChoice = fc.constantFrom("right" as const, "right" as const, "omit" as const, "omit" as const, "wrong" as const);
+const currencyChoice = fc.constantFrom(
+  "right" as const,
+  "right" as const,
+  "omit" as const,
+  "omit" as const,
+  "wrong" as const,
+);
 const keyed = fc.integer({ min: 0, max: 9 }).map((n) => n < 7);
 const description = fc.option(fc.constantFrom("rent", "groceries", "Lunch 🍜"), { nil: null });
 
@@ -88,7 +133,13 @@ const testBalanceCommand: fc.Arbitrary<CreateCommand> = fc.record({
   kind: fc.constant("test_balance" as const),
   account: fc.nat({ max: ACCOUNTS - 1 }),
   amount: fc.option(
-    fc.oneof(amount, fc.record({ form: fc.constant("string" as const), minor: fc.constantFrom(10_000_000, 10_000_001, 100_000, 100_001) })),
+    fc.oneof(
+      amount,
+      fc.record({
+        form: fc.constant("string" as const),
+        minor: fc.constantFrom(10_000_000, 10_000_001, 100_000, 100_001),
+      }),
+    ),
     { nil: null },
   ),
   keyed,
@@ -115,8 +166,15 @@ const replay: fc.Arbitrary<Step> = fc.record({
   request: fc.nat({ max: 1000 }),
   variant: fc.constantFrom("same" as const, "same" as const, "equivalent" as const, "different" as const),
 });
-const duplicate: fc.Arbitrary<Step> = fc.record({ kind: fc.constant("duplicate" as const), command: simpleCommand, copies: fc.integer({ min: 2, max: 6 }) });
-const batch: fc.Arbitrary<Step> = fc.record({ kind: fc.constant("batch" as const), commands: fc.array(simpleCommand, { minLength: 2, maxLength: 6 }) });
+const duplicate: fc.Arbitrary<Step> = fc.record({
+  kind: fc.constant("duplicate" as const),
+  command: simpleCommand,
+  copies: fc.integer({ min: 2, max: 6 }),
+});
+const batch: fc.Arbitrary<Step> = fc.record({
+  kind: fc.constant("batch" as const),
+  commands: fc.array(simpleCommand, { minLength: 2, maxLength: 6 }),
+});
 const drain: fc.Arbitrary<Step> = fc.record({
   kind: fc.constant("drain" as const),
   from: fc.constantFrom(0, 1, 3, 4),
@@ -181,7 +239,9 @@ async function run(steps: Step[], sampledTimes: number): Promise<void> {
     timing.checks = Date.now() - started - timing.setup - timing.run;
     if (process.env.LEDGER_PROPERTY_TIMING) console.log(JSON.stringify({ steps: steps.length, ...timing }));
     if (problems.length > 0) {
-      throw new Error(`${problems.length} violation(s):\n${problems.slice(0, 12).join("\n")}\nsteps: ${JSON.stringify(steps)}`);
+      throw new Error(
+        `${problems.length} violation(s):\n${problems.slice(0, 12).join("\n")}\nsteps: ${JSON.stringify(steps)}`,
+      );
     }
   } finally {
     close();
@@ -200,14 +260,25 @@ const settings = (numRuns: number): fc.Parameters<[Step[]]> => ({
 describe("ledger engine properties (DynamoDB Local)", () => {
   afterAll(() => {
     if (process.env.LEDGER_PROPERTY_TIMING) {
-      console.log([...outcomeStats].sort().map(([label, count]) => `${label}: ${count}`).join("\n"));
+      console.log(
+        [...outcomeStats]
+          .sort()
+          .map(([label, count]) => `${label}: ${count}`)
+          .join("\n"),
+      );
       console.log(`cancelled transactions: ${JSON.stringify(Object.fromEntries(cancellations))}`);
     }
   });
 
   it("sequential commands and replays match the oracle and keep every invariant", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.oneof({ weight: 3, arbitrary: one }, { weight: 1, arbitrary: replay }), { minLength: 10, maxLength: 30 }), (steps) => run(steps, 4)),
+      fc.asyncProperty(
+        fc.array(fc.oneof({ weight: 3, arbitrary: one }, { weight: 1, arbitrary: replay }), {
+          minLength: 10,
+          maxLength: 30,
+        }),
+        (steps) => run(steps, 4),
+      ),
       settings(10),
     );
   }, 300_000);
@@ -216,7 +287,13 @@ describe("ledger engine properties (DynamoDB Local)", () => {
     await fc.assert(
       fc.asyncProperty(
         fc.array(
-          fc.oneof({ weight: 3, arbitrary: one }, { weight: 1, arbitrary: replay }, { weight: 2, arbitrary: duplicate }, { weight: 2, arbitrary: batch }, { weight: 2, arbitrary: drain }),
+          fc.oneof(
+            { weight: 3, arbitrary: one },
+            { weight: 1, arbitrary: replay },
+            { weight: 2, arbitrary: duplicate },
+            { weight: 2, arbitrary: batch },
+            { weight: 2, arbitrary: drain },
+          ),
           { minLength: 10, maxLength: 25 },
         ),
         (steps) => run(steps, 4),
@@ -231,10 +308,44 @@ describe("ledger engine properties (DynamoDB Local)", () => {
     try {
       const world = await setUpWorld(ctx, "burst");
       const steps: Step[] = [
-        { kind: "one", command: { kind: "deposit", account: 0, amount: { form: "string", minor: 10_000 }, currency: "right", keyed: true, description: null } },
+        {
+          kind: "one",
+          command: {
+            kind: "deposit",
+            account: 0,
+            amount: { form: "string", minor: 10_000 },
+            currency: "right",
+            keyed: true,
+            description: null,
+          },
+        },
         { kind: "one", command: { kind: "post", journal: 0, recent: true, keyed: true, asStranger: false } },
-        { kind: "duplicate", copies: 8, command: { kind: "transfer", from: 0, to: 1, amount: { form: "number", minor: 6_000 }, currency: "omit", keyed: true, description: null } },
-        { kind: "duplicate", copies: 8, command: { kind: "transfer", from: 0, to: 1, amount: { form: "number", minor: 6_000 }, currency: "omit", keyed: true, description: null } },
+        {
+          kind: "duplicate",
+          copies: 8,
+          command: {
+            kind: "transfer",
+            from: 0,
+            to: 1,
+            amount: { form: "number", minor: 6_000 },
+            currency: "omit",
+            keyed: true,
+            description: null,
+          },
+        },
+        {
+          kind: "duplicate",
+          copies: 8,
+          command: {
+            kind: "transfer",
+            from: 0,
+            to: 1,
+            amount: { form: "number", minor: 6_000 },
+            currency: "omit",
+            keyed: true,
+            description: null,
+          },
+        },
         { kind: "replay", request: 2, variant: "same" },
         { kind: "replay", request: 2, variant: "different" },
         { kind: "drain", from: 0, copies: 5, fraction: 0.3 },
@@ -255,10 +366,33 @@ describe("ledger engine properties (DynamoDB Local)", () => {
     try {
       const world = await setUpWorld(ctx, "unpost");
       const problems: string[] = [];
-      problems.push(...(await runStep(instances, world.model, { kind: "one", command: { kind: "deposit", account: 0, amount: { form: "string", minor: 10_000 }, currency: "right", keyed: true, description: null } })));
+      problems.push(
+        ...(await runStep(instances, world.model, {
+          kind: "one",
+          command: {
+            kind: "deposit",
+            account: 0,
+            amount: { form: "string", minor: 10_000 },
+            currency: "right",
+            keyed: true,
+            description: null,
+          },
+        })),
+      );
       for (let round = 0; round < 6; round++) {
-        problems.push(...(await runStep(instances, world.model, { kind: "one", command: { kind: "post", journal: 0, recent: true, keyed: true, asStranger: false } })));
-        problems.push(...(await runStep(instances, world.model, { kind: "duplicate", copies: 6, command: { kind: "unpost", journal: 0, recent: true, keyed: true, asStranger: false } })));
+        problems.push(
+          ...(await runStep(instances, world.model, {
+            kind: "one",
+            command: { kind: "post", journal: 0, recent: true, keyed: true, asStranger: false },
+          })),
+        );
+        problems.push(
+          ...(await runStep(instances, world.model, {
+            kind: "duplicate",
+            copies: 6,
+            command: { kind: "unpost", journal: 0, recent: true, keyed: true, asStranger: false },
+          })),
+        );
       }
       problems.push(...(await checkInvariants(ctx, world, 4)));
       expect(problems).toEqual([]);
@@ -279,10 +413,19 @@ describe("ledger engine properties (DynamoDB Local)", () => {
       expect(again.replayed).toBe(true);
       expect(again.account.id).toBe(first.account.id);
       expect(again.opening_transaction).toEqual(first.opening_transaction);
-      const others = await Promise.all(Array.from({ length: 4 }, () => createAccount(ctx, "acct-owner", body, "open-2").then((reply) => reply.account.id)));
+      const others = await Promise.all(
+        Array.from({ length: 4 }, () =>
+          createAccount(ctx, "acct-owner", body, "open-2").then((reply) => reply.account.id),
+        ),
+      );
       expect(new Set(others).size).toBe(1);
-      expect((await listAccounts(ctx, "acct-owner")).map((account) => account.name)).toEqual(["Rainy day", "Rainy day"]);
-      const reused = await createAccount(ctx, "acct-owner", { ...body, name: "Other" }, "open-1").catch((error: unknown) => error);
+      expect((await listAccounts(ctx, "acct-owner")).map((account) => account.name)).toEqual([
+        "Rainy day",
+        "Rainy day",
+      ]);
+      const reused = await createAccount(ctx, "acct-owner", { ...body, name: "Other" }, "open-1").catch(
+        (error: unknown) => error,
+      );
       expect(reused).toMatchObject({ status: 422, code: "idempotency_key_reused" });
       expect((await listAccounts(ctx, "acct-owner")).length).toBe(2);
       const integrity = await integrityCheck(ctx, "ledger");
@@ -301,10 +444,22 @@ describe("ledger engine properties (DynamoDB Local)", () => {
         const { account } = await createAccount(ctx, owner, { name, currency: "USD", type: "bank" }, null);
         const created = await deposit(ctx, owner, { account_id: account.id, amount: "1000000000.00" }, null);
         // Above the four-eyes threshold: a second person approves it.
-        await decideDeposit(ctx, (JSON.parse(created.body) as { data: { id: string } }).data.id, { id: "approver", email: "approver@example.com", name: "Approver" }, { decision: "approve", reason: "Test funding" });
+        await decideDeposit(
+          ctx,
+          (JSON.parse(created.body) as { data: { id: string } }).data.id,
+          { id: "approver", email: "approver@example.com", name: "Approver" },
+          { decision: "approve", reason: "Test funding" },
+        );
       }
       const trial = await trialBalance(ctx, owner);
-      expect(trial.totals).toEqual([{ currency: "USD", total_debit_balance: "2000000000.00", total_credit_balance: "2000000000.00", is_balanced: true }]);
+      expect(trial.totals).toEqual([
+        {
+          currency: "USD",
+          total_debit_balance: "2000000000.00",
+          total_credit_balance: "2000000000.00",
+          is_balanced: true,
+        },
+      ]);
       expect(trial.is_balanced).toBe(true);
     } finally {
       await ctx.dispose();

@@ -15,7 +15,15 @@ import { RECORDED_REFUSALS } from "./decisions";
 import { unfoldVersion } from "./folded-versions";
 import { Journal } from "./journals";
 import { integrityCheck, replayTotals, trialBalance } from "./reports";
-import { balanceOf, createAccount, deposit, setJournalStatus, testBalance, transfer, type WriteResult } from "./service";
+import {
+  balanceOf,
+  createAccount,
+  deposit,
+  setJournalStatus,
+  testBalance,
+  transfer,
+  type WriteResult,
+} from "./service";
 import { allowMoneyForTests } from "../limits/limits.testkit";
 import { needsSecondApprover } from "../approvals/model";
 import { seededThreshold } from "../approvals/thresholds";
@@ -27,11 +35,32 @@ export type AmountSpec = { form: "number" | "string"; minor: number } | { form: 
 export type CurrencyChoice = "right" | "wrong" | "omit";
 
 export type CreateCommand =
-  | { kind: "deposit"; account: number; amount: AmountSpec; currency: CurrencyChoice; keyed: boolean; description: string | null }
+  | {
+      kind: "deposit";
+      account: number;
+      amount: AmountSpec;
+      currency: CurrencyChoice;
+      keyed: boolean;
+      description: string | null;
+    }
   | { kind: "test_balance"; account: number; amount: AmountSpec | null; keyed: boolean }
-  | { kind: "transfer"; from: number; to: number; amount: AmountSpec; currency: CurrencyChoice; keyed: boolean; description: string | null };
+  | {
+      kind: "transfer";
+      from: number;
+      to: number;
+      amount: AmountSpec;
+      currency: CurrencyChoice;
+      keyed: boolean;
+      description: string | null;
+    };
 /** `journal` picks among all journals, or among the three newest when `recent`. */
-export type StatusCommand = { kind: "post" | "unpost"; journal: number; recent: boolean; keyed: boolean; asStranger: boolean };
+export type StatusCommand = {
+  kind: "post" | "unpost";
+  journal: number;
+  recent: boolean;
+  keyed: boolean;
+  asStranger: boolean;
+};
 export type SimpleCommand = CreateCommand | StatusCommand;
 
 export type Step =
@@ -60,7 +89,8 @@ export interface StatusRequest {
 }
 export type Request = CreateRequest | StatusRequest;
 const isStatus = (request: Request): request is StatusRequest => request.fn === "post" || request.fn === "unpost";
-const isStatusCommand = (command: SimpleCommand): command is StatusCommand => command.kind === "post" || command.kind === "unpost";
+const isStatusCommand = (command: SimpleCommand): command is StatusCommand =>
+  command.kind === "post" || command.kind === "unpost";
 
 export type Outcome =
   | { ok: true; body: string; replayed: boolean }
@@ -135,12 +165,23 @@ function apply(t: Totals, side: Side, amount: number, op: "create" | "post" | "u
 }
 /** Spendable: posted balance on the normal side less pending outflows. */
 function availableOf(t: Totals, normal: Side): number {
-  return normal === "debit" ? t.posted_debits - t.posted_credits - t.pending_credits : t.posted_credits - t.posted_debits - t.pending_debits;
+  return normal === "debit"
+    ? t.posted_debits - t.posted_credits - t.pending_credits
+    : t.posted_credits - t.posted_debits - t.pending_debits;
 }
-const postedOf = (t: Totals, normal: Side) => (normal === "debit" ? t.posted_debits - t.posted_credits : t.posted_credits - t.posted_debits);
+const postedOf = (t: Totals, normal: Side) =>
+  normal === "debit" ? t.posted_debits - t.posted_credits : t.posted_credits - t.posted_debits;
 const sameTotals = (a: Totals, b: Totals) =>
-  a.posted_debits === b.posted_debits && a.posted_credits === b.posted_credits && a.pending_debits === b.pending_debits && a.pending_credits === b.pending_credits;
-const totalsOf = (t: Totals): Totals => ({ posted_debits: t.posted_debits, posted_credits: t.posted_credits, pending_debits: t.pending_debits, pending_credits: t.pending_credits });
+  a.posted_debits === b.posted_debits &&
+  a.posted_credits === b.posted_credits &&
+  a.pending_debits === b.pending_debits &&
+  a.pending_credits === b.pending_credits;
+const totalsOf = (t: Totals): Totals => ({
+  posted_debits: t.posted_debits,
+  posted_credits: t.posted_credits,
+  pending_debits: t.pending_debits,
+  pending_credits: t.pending_credits,
+});
 
 export interface ModelAccount {
   id: string;
@@ -196,7 +237,10 @@ export class Model {
   readonly journalOrder: string[] = [];
   readonly keyedRequests: Request[] = [];
   /** scope (owner+key for creates, journal+key for post/unpost) -> request fingerprint and stored reply */
-  readonly stored = new Map<string, { fingerprint: string; body?: string; refusal?: { status: number; code: string } }>();
+  readonly stored = new Map<
+    string,
+    { fingerprint: string; body?: string; refusal?: { status: number; code: string } }
+  >();
   /** Items every acknowledged write added, to compare with the table. */
   expectedWrites = 0;
   /** Owner#currency pairs with rolling deposit totals (limits/gate.ts): one item each, made by the first deposit. */
@@ -241,12 +285,21 @@ export class Model {
       const index = command.recent ? count - 1 - (command.journal % Math.min(count, 3)) : command.journal % count;
       const journal = this.journals.get(this.journalOrder[index]!)!;
       const stranger = this.accounts.find((account) => account.owner !== journal.owner)!;
-      return { fn: command.kind, owner: command.asStranger ? stranger.owner : journal.owner, journalId: journal.id, key };
+      return {
+        fn: command.kind,
+        owner: command.asStranger ? stranger.owner : journal.owner,
+        journalId: journal.id,
+        key,
+      };
     }
     if (command.kind === "transfer") {
       const from = this.accounts[command.from % n]!;
       const to = this.accounts[command.to % n]!;
-      const body: Record<string, unknown> = { from_account_id: from.id, to_account_id: to.id, amount: amountValue(command.amount, from.currency) };
+      const body: Record<string, unknown> = {
+        from_account_id: from.id,
+        to_account_id: to.id,
+        amount: amountValue(command.amount, from.currency),
+      };
       const currency = currencyFor(command.currency, from.currency);
       if (currency) body.currency = currency;
       if (command.description !== null) body.description = command.description;
@@ -276,11 +329,14 @@ export class Model {
     const amount = body.amount;
     if (variant === "equivalent") {
       // 12.5 and "12.50" are the same amount: the engine hashes the parsed minor units.
-      if (typeof amount === "number") body.amount = toDecimalString(Math.round(amount * 10 ** DECIMALS[currency]), currency);
-      else if (typeof amount === "string" && /^\d+(\.\d+)?$/.test(amount)) body.amount = ` ${amount}${DECIMALS[currency] > 0 ? "0" : ""} `;
+      if (typeof amount === "number")
+        body.amount = toDecimalString(Math.round(amount * 10 ** DECIMALS[currency]), currency);
+      else if (typeof amount === "string" && /^\d+(\.\d+)?$/.test(amount))
+        body.amount = ` ${amount}${DECIMALS[currency] > 0 ? "0" : ""} `;
       return { ...request, body };
     }
-    if (typeof amount === "number") body.amount = (Math.round(amount * 10 ** DECIMALS[currency]) + 1) / 10 ** DECIMALS[currency];
+    if (typeof amount === "number")
+      body.amount = (Math.round(amount * 10 ** DECIMALS[currency]) + 1) / 10 ** DECIMALS[currency];
     else body.description = `${String(body.description ?? "")} (changed)`;
     return { ...request, body };
   }
@@ -295,12 +351,17 @@ export class Model {
     if (isStatus(request)) {
       const journal = this.journals.get(request.journalId);
       if (!journal || journal.owner !== request.owner) return { ok: false, status: 404, code: "transaction_not_found" };
-      if (request.fn === "post" && journal.status === "draft" && journal.needsSecondApprover) return { ok: false, status: 403, code: "second_approver_required" };
+      if (request.fn === "post" && journal.status === "draft" && journal.needsSecondApprover)
+        return { ok: false, status: 403, code: "second_approver_required" };
       if (request.key) {
         const stored = this.stored.get(`J#${journal.id}#${request.key}`);
-        if (stored) return stored.fingerprint === request.fn ? storedOutcome(stored) : { ok: false, status: 422, code: "idempotency_key_reused" };
+        if (stored)
+          return stored.fingerprint === request.fn
+            ? storedOutcome(stored)
+            : { ok: false, status: 422, code: "idempotency_key_reused" };
       }
-      if (request.fn === "post" && journal.status !== "draft") return { ok: false, status: 409, code: "already_posted" };
+      if (request.fn === "post" && journal.status !== "draft")
+        return { ok: false, status: 409, code: "already_posted" };
       if (request.fn === "unpost" && journal.status !== "posted") return { ok: false, status: 409, code: "not_posted" };
       if (!this.fundsAllow(journal.legs, request.fn)) return { ok: false, status: 422, code: "insufficient_funds" };
       return { ok: true, status: { journalId: journal.id, op: request.fn } };
@@ -310,7 +371,10 @@ export class Model {
     if ("error" in built && !RECORDED_REFUSALS.has(built.error.code)) return built.error;
     if (request.key) {
       const stored = this.stored.get(`O#${request.owner}#${request.key}`);
-      if (stored) return stored.fingerprint === this.fingerprint(request) ? storedOutcome(stored) : { ok: false, status: 422, code: "idempotency_key_reused" };
+      if (stored)
+        return stored.fingerprint === this.fingerprint(request)
+          ? storedOutcome(stored)
+          : { ok: false, status: 422, code: "idempotency_key_reused" };
     }
     if ("error" in built) return built.error;
     const { legs } = built;
@@ -345,9 +409,13 @@ export class Model {
     } else {
       const account = this.account(body.account_id as string);
       const asked = body.currency as Currency | undefined;
-      const parsed = body.amount === undefined && request.fn === "test_balance" ? TEST_BALANCE_DEFAULT_MINOR(account.currency) : minorOf(body.amount, account.currency);
+      const parsed =
+        body.amount === undefined && request.fn === "test_balance"
+          ? TEST_BALANCE_DEFAULT_MINOR(account.currency)
+          : minorOf(body.amount, account.currency);
       if (parsed === null) return refuse(400, "invalid_amount");
-      if (request.fn === "test_balance" && parsed > TEST_BALANCE_MAX_MINOR(account.currency)) return refuse(400, "invalid_amount");
+      if (request.fn === "test_balance" && parsed > TEST_BALANCE_MAX_MINOR(account.currency))
+        return refuse(400, "invalid_amount");
       if (asked && asked !== account.currency) return refuse(400, "currency_mismatch");
       currency = account.currency;
       minor = parsed;
@@ -397,7 +465,10 @@ export class Model {
       // A keyed business refusal is recorded (one item), unless it replayed an earlier one.
       const scope = isStatus(request) ? `J#${request.journalId}#${request.key}` : `O#${request.owner}#${request.key}`;
       if (!this.stored.has(scope)) {
-        this.stored.set(scope, { fingerprint: isStatus(request) ? request.fn : this.fingerprint(request), refusal: { status: outcome.status, code: outcome.code } });
+        this.stored.set(scope, {
+          fingerprint: isStatus(request) ? request.fn : this.fingerprint(request),
+          refusal: { status: outcome.status, code: outcome.code },
+        });
         this.expectedWrites += 1;
       }
       return;
@@ -406,21 +477,40 @@ export class Model {
     const data = (JSON.parse(outcome.body) as { data: { id: string } }).data;
     if (isStatus(request)) {
       const journal = this.journals.get(request.journalId)!;
-      for (const leg of journal.legs) this.totals.set(leg.account, apply(this.totals.get(leg.account)!, leg.side, leg.amount, request.fn));
+      for (const leg of journal.legs)
+        this.totals.set(leg.account, apply(this.totals.get(leg.account)!, leg.side, leg.amount, request.fn));
       journal.status = request.fn === "post" ? "posted" : "draft";
-      if (request.key) this.stored.set(`J#${journal.id}#${request.key}`, { fingerprint: request.fn, body: outcome.body });
+      if (request.key)
+        this.stored.set(`J#${journal.id}#${request.key}`, { fingerprint: request.fn, body: outcome.body });
       // The journal item is overwritten, one new version per leg, and a keyed call adds its OPKEY# record.
       this.expectedWrites += journal.legs.length + (request.key ? 1 : 0);
       return;
     }
     const expected = this.createLegs(request);
-    for (const leg of expected) this.totals.set(leg.account, apply(this.totals.get(leg.account)!, leg.side, leg.amount, "create"));
-    const fourEyes = request.fn === "deposit" && needsSecondApprover(seededThreshold("deposit", this.account(String(request.body.account_id)).currency), expected[0]!.amount);
-    this.journals.set(data.id, { id: data.id, owner: request.owner, legs: expected, status: "draft", needsSecondApprover: fourEyes });
+    for (const leg of expected)
+      this.totals.set(leg.account, apply(this.totals.get(leg.account)!, leg.side, leg.amount, "create"));
+    const fourEyes =
+      request.fn === "deposit" &&
+      needsSecondApprover(
+        seededThreshold("deposit", this.account(String(request.body.account_id)).currency),
+        expected[0]!.amount,
+      );
+    this.journals.set(data.id, {
+      id: data.id,
+      owner: request.owner,
+      legs: expected,
+      status: "draft",
+      needsSecondApprover: fourEyes,
+    });
     this.journalOrder.push(data.id);
-    if (request.key) this.stored.set(`O#${request.owner}#${request.key}`, { fingerprint: this.fingerprint(request), body: outcome.body });
+    if (request.key)
+      this.stored.set(`O#${request.owner}#${request.key}`, {
+        fingerprint: this.fingerprint(request),
+        body: outcome.body,
+      });
     this.expectedWrites += 1 + expected.length;
-    if (request.fn === "deposit") this.countDepositTotals(request.owner, this.account(String(request.body.account_id)).currency);
+    if (request.fn === "deposit")
+      this.countDepositTotals(request.owner, this.account(String(request.body.account_id)).currency);
   }
 
   /** A deposit adds to its owner's totals in its currency: the first one creates that item, later ones replace it. */
@@ -433,16 +523,28 @@ export class Model {
 
   private createLegs(request: Request): Leg[] {
     const built = isStatus(request) ? null : this.build(request);
-    if (!built || "error" in built) throw new Error(`engine accepted ${JSON.stringify(request)} which the oracle refuses`);
+    if (!built || "error" in built)
+      throw new Error(`engine accepted ${JSON.stringify(request)} which the oracle refuses`);
     return built.legs;
   }
 
   /** The journal a successful create/post/unpost reply names must carry what was asked. */
   checkReply(request: Request, outcome: Outcome & { ok: true }): string[] {
     const problems: string[] = [];
-    const reply = JSON.parse(outcome.body) as { message: string; data: { id: string; type: string; status: string; amount: string; currency: string; entries: { account_id: string; side: string; amount_minor: number }[] } };
+    const reply = JSON.parse(outcome.body) as {
+      message: string;
+      data: {
+        id: string;
+        type: string;
+        status: string;
+        amount: string;
+        currency: string;
+        entries: { account_id: string; side: string; amount_minor: number }[];
+      };
+    };
     if (isStatus(request)) {
-      if (reply.data.id !== request.journalId) problems.push(`${request.fn} reply names journal ${reply.data.id}, not ${request.journalId}`);
+      if (reply.data.id !== request.journalId)
+        problems.push(`${request.fn} reply names journal ${reply.data.id}, not ${request.journalId}`);
       const want = request.fn === "post" ? "posted" : "draft";
       if (reply.data.status !== want) problems.push(`${request.fn} reply status ${reply.data.status}, want ${want}`);
       return problems;
@@ -453,7 +555,8 @@ export class Model {
     if (reply.data.type !== type) problems.push(`type ${reply.data.type}, want ${type}`);
     if (reply.data.status !== "draft") problems.push(`new journal status ${reply.data.status}`);
     if (reply.data.currency !== currency) problems.push(`currency ${reply.data.currency}, want ${currency}`);
-    if (reply.data.amount !== toDecimalString(minor, currency)) problems.push(`amount ${reply.data.amount}, want ${toDecimalString(minor, currency)}`);
+    if (reply.data.amount !== toDecimalString(minor, currency))
+      problems.push(`amount ${reply.data.amount}, want ${toDecimalString(minor, currency)}`);
     const got = reply.data.entries.map((entry) => `${entry.account_id}/${entry.side}/${entry.amount_minor}`).sort();
     const want = legs.map((leg) => `${leg.account}/${leg.side}/${leg.amount}`).sort();
     if (JSON.stringify(got) !== JSON.stringify(want)) problems.push(`entries ${got.join(",")}, want ${want.join(",")}`);
@@ -471,13 +574,15 @@ function currencyFor(choice: CurrencyChoice, own: Currency): Currency | null {
 function minorOf(value: unknown, currency: Currency): number | null {
   let text: string;
   if (typeof value === "number") text = String(value);
-  else if (typeof value === "string") text = value; // decimal notation only: no surrounding spaces
+  else if (typeof value === "string")
+    text = value; // decimal notation only: no surrounding spaces
   else return null;
   const match = /^(\d*)(?:\.(?=\d)(\d*[1-9])?0*)?$/.exec(text);
   if (!match || text === "") return null;
   const fraction = match[2] ?? "";
   if (fraction.length > DECIMALS[currency]) return null;
-  const minor = BigInt(match[1]!) * 10n ** BigInt(DECIMALS[currency]) + BigInt(fraction.padEnd(DECIMALS[currency], "0") || "0");
+  const minor =
+    BigInt(match[1]!) * 10n ** BigInt(DECIMALS[currency]) + BigInt(fraction.padEnd(DECIMALS[currency], "0") || "0");
   if (minor <= 0n || minor > 1_000_000_000n * 10n ** BigInt(DECIMALS[currency])) return null;
   return Number(minor);
 }
@@ -516,24 +621,45 @@ export async function setUpWorld(ctx: CoreContext, runId: string): Promise<World
       normal: created.account.normal_side,
       kind: "customer",
     });
-    if (created.opening_transaction) openings.push({ owner: spec.owner, id: created.opening_transaction.id, accountId: created.account.id, minor: created.opening_transaction.total_amount_minor });
+    if (created.opening_transaction)
+      openings.push({
+        owner: spec.owner,
+        id: created.opening_transaction.id,
+        accountId: created.account.id,
+        minor: created.opening_transaction.total_amount_minor,
+      });
   }
-  const systemIds = CURRENCIES.flatMap((currency) => [systemAccountId("funding", currency), systemAccountId("sandbox", currency)]);
+  const systemIds = CURRENCIES.flatMap((currency) => [
+    systemAccountId("funding", currency),
+    systemAccountId("sandbox", currency),
+  ]);
   const found = await getAccounts(ctx, systemIds);
   const system = new Map<string, ModelAccount>();
   for (const id of systemIds) {
     const account = found.get(id);
     if (!account) throw new Error(`system account ${id} missing`);
-    system.set(id, { id, owner: account.owner_id, name: account.name, currency: account.currency, normal: account.normal_side, kind: "system" });
+    system.set(id, {
+      id,
+      owner: account.owner_id,
+      name: account.name,
+      currency: account.currency,
+      normal: account.normal_side,
+      kind: "system",
+    });
   }
   const model = new Model(accounts, system, runId);
   for (const opening of openings) {
     const account = model.account(opening.accountId);
     const legs: Leg[] = [
       { account: account.id, side: account.normal, amount: opening.minor },
-      { account: systemAccountId("funding", account.currency), side: account.normal === "debit" ? "credit" : "debit", amount: opening.minor },
+      {
+        account: systemAccountId("funding", account.currency),
+        side: account.normal === "debit" ? "credit" : "debit",
+        amount: opening.minor,
+      },
     ];
-    for (const leg of legs) model.totals.set(leg.account, apply(model.totals.get(leg.account)!, leg.side, leg.amount, "create"));
+    for (const leg of legs)
+      model.totals.set(leg.account, apply(model.totals.get(leg.account)!, leg.side, leg.amount, "create"));
     model.journals.set(opening.id, { id: opening.id, owner: opening.owner, legs, status: "draft" });
     model.journalOrder.push(opening.id);
     model.countDepositTotals(opening.owner, account.currency);
@@ -547,7 +673,9 @@ export async function countItems(ctx: CoreContext): Promise<number> {
   let count = 0;
   let start: Record<string, unknown> | undefined;
   do {
-    const reply = await ctx.db.doc.send(new ScanCommand({ TableName: ctx.db.table, Select: "COUNT", ConsistentRead: true, ExclusiveStartKey: start }));
+    const reply = await ctx.db.doc.send(
+      new ScanCommand({ TableName: ctx.db.table, Select: "COUNT", ConsistentRead: true, ExclusiveStartKey: start }),
+    );
     count += reply.Count ?? 0;
     start = reply.LastEvaluatedKey;
   } while (start);
@@ -555,7 +683,11 @@ export async function countItems(ctx: CoreContext): Promise<number> {
 }
 
 const sameOutcome = (a: Outcome, b: Outcome) =>
-  a.ok && b.ok ? a.body === b.body : !a.ok && !b.ok ? a.status === b.status && a.code === b.code && a.message === b.message : false;
+  a.ok && b.ok
+    ? a.body === b.body
+    : !a.ok && !b.ok
+      ? a.status === b.status && a.code === b.code && a.message === b.message
+      : false;
 
 /** What a retry under a key gets: the stored reply, or the stored refusal. */
 function storedOutcome(stored: { body?: string; refusal?: { status: number; code: string } }): Expected {
@@ -600,7 +732,9 @@ export async function runStep(instances: CoreContext[], model: Model, step: Step
     const expected = model.expect(request);
     const outcome = await execute(on(model.nextInstance()), request);
     if (!matches(expected, outcome)) {
-      problems.push(`${step.kind === "replay" ? `replay(${step.variant}) ` : ""}${show(request)}: got ${describeOutcome(outcome)}, oracle wants ${JSON.stringify(expected)}`);
+      problems.push(
+        `${step.kind === "replay" ? `replay(${step.variant}) ` : ""}${show(request)}: got ${describeOutcome(outcome)}, oracle wants ${JSON.stringify(expected)}`,
+      );
     }
     if (outcome.ok && !outcome.replayed) problems.push(...model.checkReply(request, outcome));
     model.record(request, outcome);
@@ -614,15 +748,22 @@ export async function runStep(instances: CoreContext[], model: Model, step: Step
     const label = `${step.copies}x ${show(request)}`;
     // If every copy saw another in flight (all 409) and none committed, the item count check
     // below proves nothing was written.
-    if (answered.some((outcome) => !sameOutcome(outcome, answered[0]!))) problems.push(`duplicate ${label}: replies differ: ${outcomes.map(describeOutcome).join(" | ")}`);
+    if (answered.some((outcome) => !sameOutcome(outcome, answered[0]!)))
+      problems.push(`duplicate ${label}: replies differ: ${outcomes.map(describeOutcome).join(" | ")}`);
     if (fresh.length > 1) problems.push(`duplicate ${label}: ${fresh.length} copies executed`);
-    if (answered.some((outcome) => outcome.ok) && fresh.length !== 1) problems.push(`duplicate ${label}: success without exactly one execution: ${outcomes.map(describeOutcome).join(" | ")}`);
+    if (answered.some((outcome) => outcome.ok) && fresh.length !== 1)
+      problems.push(
+        `duplicate ${label}: success without exactly one execution: ${outcomes.map(describeOutcome).join(" | ")}`,
+      );
     const first = fresh[0] ?? answered[0];
-    if (first && !matches(expected, first)) problems.push(`duplicate ${label}: got ${describeOutcome(first)}, oracle wants ${JSON.stringify(expected)}`);
+    if (first && !matches(expected, first))
+      problems.push(`duplicate ${label}: got ${describeOutcome(first)}, oracle wants ${JSON.stringify(expected)}`);
     if (fresh[0] && fresh[0].ok) problems.push(...model.checkReply(request, fresh[0]));
     model.record(request, fresh[0] ?? answered[0] ?? outcomes[0]!);
   } else if (step.kind === "batch") {
-    const requests = step.commands.map((command) => model.request(command)).filter((request): request is Request => request !== null);
+    const requests = step.commands
+      .map((command) => model.request(command))
+      .filter((request): request is Request => request !== null);
     const expectations = requests.map((request) => model.expect(request));
     const statusBefore = new Map([...model.journals].map(([id, journal]) => [id, journal.status]));
     const outcomes = await Promise.all(requests.map((request, index) => execute(on(index), request)));
@@ -636,7 +777,10 @@ export async function runStep(instances: CoreContext[], model: Model, step: Step
         matches(expected, outcome) ||
         (outcome.ok && !outcome.replayed && (expected.ok || stateful.has(expected.code))) ||
         (!outcome.ok && stateful.has(outcome.code) && (expected.ok || stateful.has(expected.code)));
-      if (!allowed) problems.push(`batch ${show(request)}: got ${describeOutcome(outcome)}, oracle (before the batch) wants ${JSON.stringify(expected)}`);
+      if (!allowed)
+        problems.push(
+          `batch ${show(request)}: got ${describeOutcome(outcome)}, oracle (before the batch) wants ${JSON.stringify(expected)}`,
+        );
       if (outcome.ok && !outcome.replayed) {
         problems.push(...(isStatus(request) ? [] : model.checkReply(request, outcome)));
         if (isStatus(request)) {
@@ -654,7 +798,9 @@ export async function runStep(instances: CoreContext[], model: Model, step: Step
       const initial = statusBefore.get(journalId)!;
       const net = count.post - count.unpost;
       if (initial === "draft" ? net !== 0 && net !== 1 : net !== 0 && net !== -1) {
-        problems.push(`batch: journal ${journalId} (${initial}) had ${count.post} posts and ${count.unpost} unposts succeed`);
+        problems.push(
+          `batch: journal ${journalId} (${initial}) had ${count.post} posts and ${count.unpost} unposts succeed`,
+        );
       }
       const order: ("post" | "unpost")[] = [];
       let status = initial;
@@ -662,7 +808,12 @@ export async function runStep(instances: CoreContext[], model: Model, step: Step
         order.push(status === "draft" ? "post" : "unpost");
         status = status === "draft" ? "posted" : "draft";
       }
-      const pool = requests.map((request, index) => ({ request, outcome: outcomes[index]! })).filter(({ request, outcome }) => "journalId" in request && request.journalId === journalId && outcome.ok && !outcome.replayed);
+      const pool = requests
+        .map((request, index) => ({ request, outcome: outcomes[index]! }))
+        .filter(
+          ({ request, outcome }) =>
+            "journalId" in request && request.journalId === journalId && outcome.ok && !outcome.replayed,
+        );
       for (const op of order) {
         const at = pool.findIndex(({ request }) => request.fn === op);
         if (at < 0) break;
@@ -677,29 +828,45 @@ export async function runStep(instances: CoreContext[], model: Model, step: Step
     });
   } else {
     const from = model.accounts[step.from % model.accounts.length]!;
-    const targets = model.accounts.filter((account) => account.id !== from.id && account.owner === from.owner && account.currency === from.currency && account.normal === "debit");
+    const targets = model.accounts.filter(
+      (account) =>
+        account.id !== from.id &&
+        account.owner === from.owner &&
+        account.currency === from.currency &&
+        account.normal === "debit",
+    );
     if (from.normal !== "debit" || targets.length === 0) return problems;
     const available = model.available(from.id);
     const amount = Math.max(1, Math.floor(available * step.fraction));
     const requests: Request[] = Array.from({ length: step.copies }, (_, index) => ({
       fn: "transfer",
       owner: from.owner,
-      body: { from_account_id: from.id, to_account_id: targets[index % targets.length]!.id, amount: toDecimalString(amount, from.currency) },
+      body: {
+        from_account_id: from.id,
+        to_account_id: targets[index % targets.length]!.id,
+        amount: toDecimalString(amount, from.currency),
+      },
       key: model.freshKey(),
     }));
     const outcomes = await Promise.all(requests.map((request, index) => execute(on(index), request)));
     const successes = outcomes.filter((outcome) => outcome.ok).length;
     const want = Math.min(step.copies, Math.floor(available / amount));
     if (successes !== want) {
-      problems.push(`drain: ${step.copies} transfers of ${amount} from ${from.name} (available ${available}): ${successes} succeeded, want ${want}: ${outcomes.map(describeOutcome).join(" | ")}`);
+      problems.push(
+        `drain: ${step.copies} transfers of ${amount} from ${from.name} (available ${available}): ${successes} succeeded, want ${want}: ${outcomes.map(describeOutcome).join(" | ")}`,
+      );
     }
-    for (const outcome of outcomes) if (!outcome.ok && outcome.code !== "insufficient_funds") problems.push(`drain: unexpected ${describeOutcome(outcome)}`);
+    for (const outcome of outcomes)
+      if (!outcome.ok && outcome.code !== "insufficient_funds")
+        problems.push(`drain: unexpected ${describeOutcome(outcome)}`);
     requests.forEach((request, index) => model.record(request, outcomes[index]!));
   }
 
   const after = await countItems(ctx);
   if (after - before !== model.expectedWrites - writesBefore) {
-    problems.push(`step ${JSON.stringify(step)} wrote ${after - before} items, the acknowledged writes account for ${model.expectedWrites - writesBefore}`);
+    problems.push(
+      `step ${JSON.stringify(step)} wrote ${after - before} items, the acknowledged writes account for ${model.expectedWrites - writesBefore}`,
+    );
   }
   return problems;
 }
@@ -718,7 +885,9 @@ export async function snapshot(ctx: CoreContext): Promise<TableSnapshot> {
   const chains = new Map<string, VersionItem[]>();
   let start: Record<string, unknown> | undefined;
   do {
-    const reply = await ctx.db.doc.send(new ScanCommand({ TableName: ctx.db.table, ConsistentRead: true, ExclusiveStartKey: start }));
+    const reply = await ctx.db.doc.send(
+      new ScanCommand({ TableName: ctx.db.table, ConsistentRead: true, ExclusiveStartKey: start }),
+    );
     for (const item of reply.Items ?? []) {
       if (item.entity === "account") accounts.push(Account.parse(item));
       else if (item.entity === "journal") journals.push(Journal.parse(item));
@@ -757,7 +926,8 @@ export async function checkInvariants(ctx: CoreContext, world: World, sampledTim
     let debit = 0;
     let credit = 0;
     for (const entry of journal.entries) {
-      if (accountById.get(entry.account_id)?.currency !== journal.currency) problems.push(`journal ${journal.id}: entry in another currency`);
+      if (accountById.get(entry.account_id)?.currency !== journal.currency)
+        problems.push(`journal ${journal.id}: entry in another currency`);
       if (entry.side === "debit") debit += entry.amount;
       else credit += entry.amount;
     }
@@ -767,7 +937,8 @@ export async function checkInvariants(ctx: CoreContext, world: World, sampledTim
     sum.credit += credit;
     journalSums.set(journal.currency, sum);
   }
-  for (const [currency, sum] of journalSums) if (sum.debit !== sum.credit) problems.push(`${currency}: journals debit ${sum.debit} != credit ${sum.credit}`);
+  for (const [currency, sum] of journalSums)
+    if (sum.debit !== sum.credit) problems.push(`${currency}: journals debit ${sum.debit} != credit ${sum.credit}`);
 
   // (a) over chain heads, (b) every version, chain integrity, (c) version <-> operation accounting
   const headSums = new Map<string, Totals>();
@@ -782,23 +953,34 @@ export async function checkInvariants(ctx: CoreContext, world: World, sampledTim
     }
     versions.forEach((item, index) => {
       if (item.version !== index) problems.push(`chain ${chain}: version ${item.version} at position ${index}`);
-      if (item.currency !== account.currency) problems.push(`chain ${chain} v${item.version}: currency ${item.currency}`);
-      if (availableOf(item, account.normal_side) !== item.available || postedOf(item, account.normal_side) !== item.balance) {
+      if (item.currency !== account.currency)
+        problems.push(`chain ${chain} v${item.version}: currency ${item.currency}`);
+      if (
+        availableOf(item, account.normal_side) !== item.available ||
+        postedOf(item, account.normal_side) !== item.balance
+      ) {
         problems.push(`chain ${chain} v${item.version}: stored balance/available disagree with its totals`);
       }
       if (account.kind === "customer" && item.available < 0) {
-        problems.push(`customer chain ${chain} (${account.name}) v${item.version}: available ${item.available} < 0 after ${item.operation} of ${item.tx_id}`);
+        problems.push(
+          `customer chain ${chain} (${account.name}) v${item.version}: available ${item.available} < 0 after ${item.operation} of ${item.tx_id}`,
+        );
       }
       if (index === 0) {
-        if (item.operation !== "open" || !sameTotals(totalsOf(item), zero())) problems.push(`chain ${chain}: genesis is not an empty open`);
+        if (item.operation !== "open" || !sameTotals(totalsOf(item), zero()))
+          problems.push(`chain ${chain}: genesis is not an empty open`);
         return;
       }
       nonGenesis += 1;
       const previous = versions[index - 1]!;
-      if (!(item.committed_at > previous.committed_at)) problems.push(`chain ${chain} v${item.version}: committed_at ${item.committed_at} not after ${previous.committed_at}`);
+      if (!(item.committed_at > previous.committed_at))
+        problems.push(
+          `chain ${chain} v${item.version}: committed_at ${item.committed_at} not after ${previous.committed_at}`,
+        );
       if (item.operation !== "create" && item.operation !== "post" && item.operation !== "unpost") {
         // A lock, reconciliation or threshold change: no money moves.
-        if (item.side !== null || item.tx_id !== null || !sameTotals(totalsOf(item), totalsOf(previous))) problems.push(`chain ${chain} v${item.version}: marker ${item.operation} changes totals`);
+        if (item.side !== null || item.tx_id !== null || !sameTotals(totalsOf(item), totalsOf(previous)))
+          problems.push(`chain ${chain} v${item.version}: marker ${item.operation} changes totals`);
         markers += 1;
         return;
       }
@@ -813,15 +995,22 @@ export async function checkInvariants(ctx: CoreContext, world: World, sampledTim
         }
         expected = apply(expected, leg.side, leg.amount, leg.operation as "create" | "post" | "unpost");
         const journal = journalById.get(leg.tx_id);
-        if (!journal) problems.push(`chain ${chain} v${item.version}: journal ${leg.tx_id} does not exist (orphan version)`);
-        else if (!journal.entries.some((entry) => entry.account_id === leg.account_id && entry.side === leg.side && entry.amount === leg.amount)) {
+        if (!journal)
+          problems.push(`chain ${chain} v${item.version}: journal ${leg.tx_id} does not exist (orphan version)`);
+        else if (
+          !journal.entries.some(
+            (entry) => entry.account_id === leg.account_id && entry.side === leg.side && entry.amount === leg.amount,
+          )
+        ) {
           problems.push(`chain ${chain} v${item.version}: not a leg of journal ${leg.tx_id}`);
         }
         const key = `${leg.tx_id}|${leg.account_id}|${leg.operation}`;
         versionsByOperation.set(key, (versionsByOperation.get(key) ?? 0) + 1);
       }
       if (!sameTotals(totalsOf(item), expected)) {
-        problems.push(`chain ${chain} v${item.version}: totals do not follow from v${previous.version} and its ${legs.length} change(s)`);
+        problems.push(
+          `chain ${chain} v${item.version}: totals do not follow from v${previous.version} and its ${legs.length} change(s)`,
+        );
       }
     });
     const head = versions[versions.length - 1]!;
@@ -834,8 +1023,10 @@ export async function checkInvariants(ctx: CoreContext, world: World, sampledTim
     });
   }
   for (const [currency, sum] of headSums) {
-    if (sum.posted_debits !== sum.posted_credits) problems.push(`${currency}: chains posted debits ${sum.posted_debits} != credits ${sum.posted_credits}`);
-    if (sum.pending_debits !== sum.pending_credits) problems.push(`${currency}: chains pending debits ${sum.pending_debits} != credits ${sum.pending_credits}`);
+    if (sum.posted_debits !== sum.posted_credits)
+      problems.push(`${currency}: chains posted debits ${sum.posted_debits} != credits ${sum.posted_credits}`);
+    if (sum.pending_debits !== sum.pending_credits)
+      problems.push(`${currency}: chains pending debits ${sum.pending_debits} != credits ${sum.pending_credits}`);
   }
   let operations = 0;
   for (const journal of journals) {
@@ -843,31 +1034,46 @@ export async function checkInvariants(ctx: CoreContext, world: World, sampledTim
       for (const op of ["create", "post", "unpost"] as const) {
         const want = journal.history.filter((record) => record.operation === op).length;
         const got = versionsByOperation.get(`${journal.id}|${entry.account_id}|${op}`) ?? 0;
-        if (want !== got) problems.push(`journal ${journal.id}: ${want} ${op} in its history but ${got} ${op} versions on ${entry.account_id}`);
+        if (want !== got)
+          problems.push(
+            `journal ${journal.id}: ${want} ${op} in its history but ${got} ${op} versions on ${entry.account_id}`,
+          );
       }
     }
     operations += journal.entries.length * journal.history.length;
-    if (journal.status !== journal.history[journal.history.length - 1]!.status) problems.push(`journal ${journal.id}: status ${journal.status} differs from its last history record`);
+    if (journal.status !== journal.history[journal.history.length - 1]!.status)
+      problems.push(`journal ${journal.id}: status ${journal.status} differs from its last history record`);
   }
-  if (operations !== nonGenesis - markers) problems.push(`${nonGenesis} versions but journals account for ${operations}`);
+  if (operations !== nonGenesis - markers)
+    problems.push(`${nonGenesis} versions but journals account for ${operations}`);
 
   // The oracle: every acknowledged effect, nothing else.
   for (const [id, want] of model.totals) {
     const chainsOfAccount = [...chains.values()].filter((versions) => versions[0]!.account_id === id);
-    const got = chainsOfAccount.map((versions) => totalsOf(versions[versions.length - 1]!)).reduce((sum, t) => ({
-      posted_debits: sum.posted_debits + t.posted_debits,
-      posted_credits: sum.posted_credits + t.posted_credits,
-      pending_debits: sum.pending_debits + t.pending_debits,
-      pending_credits: sum.pending_credits + t.pending_credits,
-    }), zero());
-    if (!sameTotals(got, want)) problems.push(`account ${model.account(id).name}: recorded ${JSON.stringify(got)}, oracle ${JSON.stringify(want)}`);
+    const got = chainsOfAccount
+      .map((versions) => totalsOf(versions[versions.length - 1]!))
+      .reduce(
+        (sum, t) => ({
+          posted_debits: sum.posted_debits + t.posted_debits,
+          posted_credits: sum.posted_credits + t.posted_credits,
+          pending_debits: sum.pending_debits + t.pending_debits,
+          pending_credits: sum.pending_credits + t.pending_credits,
+        }),
+        zero(),
+      );
+    if (!sameTotals(got, want))
+      problems.push(
+        `account ${model.account(id).name}: recorded ${JSON.stringify(got)}, oracle ${JSON.stringify(want)}`,
+      );
   }
   for (const [id, journal] of model.journals) {
     const stored = journalById.get(id);
     if (!stored) problems.push(`journal ${id} acknowledged but missing`);
-    else if (stored.status !== journal.status) problems.push(`journal ${id}: status ${stored.status}, oracle ${journal.status}`);
+    else if (stored.status !== journal.status)
+      problems.push(`journal ${id}: status ${stored.status}, oracle ${journal.status}`);
   }
-  if (journals.length !== model.journals.size) problems.push(`${journals.length} journals in the table, ${model.journals.size} acknowledged`);
+  if (journals.length !== model.journals.size)
+    problems.push(`${journals.length} journals in the table, ${model.journals.size} acknowledged`);
 
   // (d) point in time, in memory over every recorded instant and the millisecond before it
   const instants = new Set<string>();
@@ -875,7 +1081,8 @@ export async function checkInvariants(ctx: CoreContext, world: World, sampledTim
   for (const journal of journals) for (const record of journal.history) instants.add(record.at);
   const times = [...instants].flatMap((at) => [at, minus1ms(at)]).sort();
   const chainsByAccount = new Map<string, VersionItem[][]>();
-  for (const versions of chains.values()) chainsByAccount.set(versions[0]!.account_id, [...(chainsByAccount.get(versions[0]!.account_id) ?? []), versions]);
+  for (const versions of chains.values())
+    chainsByAccount.set(versions[0]!.account_id, [...(chainsByAccount.get(versions[0]!.account_id) ?? []), versions]);
   const asOfInMemory = (accountId: string, at: string): Totals | null => {
     let found = false;
     const sum = zero();
@@ -898,16 +1105,22 @@ export async function checkInvariants(ctx: CoreContext, world: World, sampledTim
       const recorded = asOfInMemory(account.id, at);
       const want = replayed.get(account.id) ?? zero();
       if (recorded === null) {
-        if (!sameTotals(want, zero())) pitProblems.push(`as of ${at}: ${account.name} did not exist yet but journals moved it`);
+        if (!sameTotals(want, zero()))
+          pitProblems.push(`as of ${at}: ${account.name} did not exist yet but journals moved it`);
         continue;
       }
-      if (!sameTotals(recorded, want)) pitProblems.push(`as of ${at}: ${account.name} versions say ${JSON.stringify(recorded)}, journal replay says ${JSON.stringify(want)}`);
+      if (!sameTotals(recorded, want))
+        pitProblems.push(
+          `as of ${at}: ${account.name} versions say ${JSON.stringify(recorded)}, journal replay says ${JSON.stringify(want)}`,
+        );
     }
   }
   problems.push(...pitProblems.slice(0, 5));
 
   // (d) the same through the read paths, at a few sampled instants; (e) trial balances then
-  const sample = times.filter((_, index) => index % Math.max(1, Math.floor(times.length / sampledTimes)) === 0).slice(0, sampledTimes);
+  const sample = times
+    .filter((_, index) => index % Math.max(1, Math.floor(times.length / sampledTimes)) === 0)
+    .slice(0, sampledTimes);
   for (const at of sample) {
     const replayed = replayTotals(journals, at);
     for (const account of accounts) {
@@ -915,17 +1128,28 @@ export async function checkInvariants(ctx: CoreContext, world: World, sampledTim
       if (!used) continue;
       const recorded = await balanceAsOf(ctx, account, at);
       const want = replayed.get(account.id) ?? zero();
-      if (recorded && !sameTotals(totalsOf(recorded), want)) problems.push(`balanceAsOf(${account.name}, ${at}) = ${JSON.stringify(totalsOf(recorded))}, replay ${JSON.stringify(want)}`);
+      if (recorded && !sameTotals(totalsOf(recorded), want))
+        problems.push(
+          `balanceAsOf(${account.name}, ${at}) = ${JSON.stringify(totalsOf(recorded))}, replay ${JSON.stringify(want)}`,
+        );
       if (account.kind === "customer" && recorded) {
         const reply = await balanceOf(ctx, account.owner_id, account.id, at);
-        if (reply.balance_minor !== postedOf(want, account.normal_side) || reply.available_minor !== availableOf(want, account.normal_side)) {
-          problems.push(`balanceOf(${account.name}, ${at}) = ${reply.balance_minor}/${reply.available_minor}, replay ${postedOf(want, account.normal_side)}/${availableOf(want, account.normal_side)}`);
+        if (
+          reply.balance_minor !== postedOf(want, account.normal_side) ||
+          reply.available_minor !== availableOf(want, account.normal_side)
+        ) {
+          problems.push(
+            `balanceOf(${account.name}, ${at}) = ${reply.balance_minor}/${reply.available_minor}, replay ${postedOf(want, account.normal_side)}/${availableOf(want, account.normal_side)}`,
+          );
         }
       }
     }
     for (const owner of world.owners) {
       const trial = await trialBalance(ctx, owner, at);
-      if (!trial.is_balanced) problems.push(`trial balance of ${owner} as of ${at} is not balanced: ${JSON.stringify(trial.accounts.filter((line) => !line.is_balanced))} ${JSON.stringify(trial.totals)}`);
+      if (!trial.is_balanced)
+        problems.push(
+          `trial balance of ${owner} as of ${at} is not balanced: ${JSON.stringify(trial.accounts.filter((line) => !line.is_balanced))} ${JSON.stringify(trial.totals)}`,
+        );
     }
   }
 
@@ -937,7 +1161,11 @@ export async function checkInvariants(ctx: CoreContext, world: World, sampledTim
     if (!integrity.ok) problems.push(`integrity of ${owner}: ${JSON.stringify(integrity.drift)}`);
   }
   const integrity = await integrityCheck(ctx, "ledger");
-  if (!integrity.ok || integrity.drift.length > 0) problems.push(`ledger integrity: ${JSON.stringify(integrity.drift)} ${JSON.stringify(integrity.unbalanced_journals)}`);
-  if (integrity.journals_checked !== journals.length) problems.push(`integrity checked ${integrity.journals_checked} journals of ${journals.length}`);
+  if (!integrity.ok || integrity.drift.length > 0)
+    problems.push(
+      `ledger integrity: ${JSON.stringify(integrity.drift)} ${JSON.stringify(integrity.unbalanced_journals)}`,
+    );
+  if (integrity.journals_checked !== journals.length)
+    problems.push(`integrity checked ${integrity.journals_checked} journals of ${journals.length}`);
   return problems;
 }

@@ -33,13 +33,20 @@ interface Collected<T> {
 }
 
 /** Up to `wanted` accepted items of one source with sort keys strictly below `before`, newest first. */
-async function collect<T>(db: Database, source: MergedSource<T>, before: string | undefined, wanted: number): Promise<Collected<T>[]> {
-  const upper = before !== undefined && (source.range.to === undefined || before < source.range.to) ? before : source.range.to;
+async function collect<T>(
+  db: Database,
+  source: MergedSource<T>,
+  before: string | undefined,
+  wanted: number,
+): Promise<Collected<T>[]> {
+  const upper =
+    before !== undefined && (source.range.to === undefined || before < source.range.to) ? before : source.range.to;
   const values: Record<string, string> = { ":pk": source.partition.value };
   let range = "";
   if (source.range.from !== undefined) values[":from"] = source.range.from;
   if (upper !== undefined) values[":upper"] = upper;
-  if (source.range.from !== undefined && upper !== undefined) range = ` AND ${source.sortKeyName} BETWEEN :from AND :upper`;
+  if (source.range.from !== undefined && upper !== undefined)
+    range = ` AND ${source.sortKeyName} BETWEEN :from AND :upper`;
   else if (source.range.from !== undefined) range = ` AND ${source.sortKeyName} >= :from`;
   else if (upper !== undefined) range = ` AND ${source.sortKeyName} <= :upper`;
   // An empty range (from above the cursor) has nothing, and DynamoDB refuses BETWEEN a AND b with a > b.
@@ -78,11 +85,17 @@ async function collect<T>(db: Database, source: MergedSource<T>, before: string 
  * for at most offset + limit + 1 accepted items: if any source has more than that, the merged
  * list does too, so `has_more` is exact.
  */
-export async function mergedPage<T>(db: Database, sources: MergedSource<T>[], binding: CursorBinding, page: PageQuery): Promise<Page<T>> {
+export async function mergedPage<T>(
+  db: Database,
+  sources: MergedSource<T>[],
+  binding: CursorBinding,
+  page: PageQuery,
+): Promise<Page<T>> {
   let before: string | undefined;
   if (page.cursor) {
     before = verifyCursor(binding, page.cursor, CURSOR_FIELDS).before!;
-    if (before.length === 0 || before.length > MAX_SORT_KEY_LENGTH) throw badRequest("Invalid cursor", "invalid_cursor");
+    if (before.length === 0 || before.length > MAX_SORT_KEY_LENGTH)
+      throw badRequest("Invalid cursor", "invalid_cursor");
   }
   const wanted = (page.cursor ? 0 : page.offset) + page.limit + 1;
   const perSource = await Promise.all(sources.map((source) => collect(db, source, before, wanted)));
@@ -91,5 +104,9 @@ export async function mergedPage<T>(db: Database, sources: MergedSource<T>[], bi
   const hasMore = window.length > page.limit;
   const items = window.slice(0, page.limit);
   const last = items[items.length - 1];
-  return { items: items.map((entry) => entry.item), has_more: hasMore, next_cursor: hasMore && last ? signCursor(binding, { before: last.sortKey }) : null };
+  return {
+    items: items.map((entry) => entry.item),
+    has_more: hasMore,
+    next_cursor: hasMore && last ? signCursor(binding, { before: last.sortKey }) : null,
+  };
 }

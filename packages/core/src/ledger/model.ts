@@ -34,12 +34,14 @@ export const LEDGER_MESSAGES = {
   transactionNotFound: "Transaction not found",
   sameAccount: "Destination account must differ from the source account",
   insufficientFunds: (name: string) => `Insufficient available balance in ${name}`,
-  currencyMismatch: (expected: string, got: string) => `Currency ${got} does not match the account currency ${expected}`,
+  currencyMismatch: (expected: string, got: string) =>
+    `Currency ${got} does not match the account currency ${expected}`,
   alreadyPosted: "Transaction is already posted",
   notPosted: "Only posted transactions can be unposted",
   notDraftForVoid: "Only draft transactions can be voided",
   voided: "Transaction is voided",
-  paymentHold: "This transaction is a payment's hold: the payment posts it when it completes or releases it when it fails",
+  paymentHold:
+    "This transaction is a payment's hold: the payment posts it when it completes or releases it when it fails",
   accountInactive: "Account is not active",
   testBalanceDisabled: "Test balances are not available in this environment",
   idempotencyMismatch: "This Idempotency-Key was already used with a different request",
@@ -49,15 +51,25 @@ export const LEDGER_MESSAGES = {
 } as const;
 
 export const LockInput = z.object({
-  reason: z.string({ error: "A reason is required" }).trim().min(1, "A reason is required").max(500, "Reason must be at most 500 characters"),
+  reason: z
+    .string({ error: "A reason is required" })
+    .trim()
+    .min(1, "A reason is required")
+    .max(500, "Reason must be at most 500 characters"),
 });
 
 export const ThresholdInput = z.object({
-  low_balance_threshold: z.union([z.number(), z.string(), z.null()], { error: "low_balance_threshold must be a decimal amount, \"\" or null" }),
+  low_balance_threshold: z.union([z.number(), z.string(), z.null()], {
+    error: 'low_balance_threshold must be a decimal amount, "" or null',
+  }),
 });
 
 export const ReconcileInput = z.object({
-  accountId: z.string({ error: "accountId is required" }).trim().min(1, "accountId is required").max(64, "accountId is not valid"),
+  accountId: z
+    .string({ error: "accountId is required" })
+    .trim()
+    .min(1, "accountId is required")
+    .max(64, "accountId is not valid"),
   expectedBalance: z.union([z.number(), z.string()], { error: "expectedBalance is required" }),
   currency: Currency.optional(),
 });
@@ -74,7 +86,11 @@ const text = (max: number) => z.string().trim().max(max, `Must be at most ${max}
 
 export const CreateAccountInput = z
   .object({
-    name: z.string({ error: "Account name is required" }).trim().min(1, "Account name is required").max(100, "Account name must be at most 100 characters"),
+    name: z
+      .string({ error: "Account name is required" })
+      .trim()
+      .min(1, "Account name is required")
+      .max(100, "Account name must be at most 100 characters"),
     account_number: z
       .string()
       .trim()
@@ -91,7 +107,12 @@ export const CreateAccountInput = z
 export type CreateAccountInput = z.infer<typeof CreateAccountInput>;
 
 const AmountInput = z.union([z.number(), z.string()], { error: "Amount is required" });
-const IdInput = (what: string) => z.string({ error: textFieldError(what) }).trim().min(1, `${what} is required`).max(64, `${what} is not valid`);
+const IdInput = (what: string) =>
+  z
+    .string({ error: textFieldError(what) })
+    .trim()
+    .min(1, `${what} is required`)
+    .max(64, `${what} is not valid`);
 
 export const TransferInput = z.object({
   from_account_id: IdInput("Source account"),
@@ -143,7 +164,9 @@ export interface BalanceFigures extends Totals {
 
 export function figures(totals: Totals, normal: Side): BalanceFigures {
   const debitNormal = normal === "debit";
-  const balance = debitNormal ? totals.posted_debits - totals.posted_credits : totals.posted_credits - totals.posted_debits;
+  const balance = debitNormal
+    ? totals.posted_debits - totals.posted_credits
+    : totals.posted_credits - totals.posted_debits;
   const pendingIn = debitNormal ? totals.pending_debits : totals.pending_credits;
   const pendingOut = debitNormal ? totals.pending_credits : totals.pending_debits;
   return { ...totals, balance, available: balance - pendingOut, pending_in: pendingIn, pending_out: pendingOut };
@@ -192,7 +215,8 @@ export const JOURNAL_STATUSES = ["draft", "posted", "voided"] as const;
 export const TRANSACTION_SEARCH_MAX = 100;
 
 /** An empty query parameter (a cleared form field) means "no filter". */
-const unlessEmpty = <S extends z.ZodType>(schema: S) => z.preprocess((value) => (value === "" ? undefined : value), schema.optional());
+const unlessEmpty = <S extends z.ZodType>(schema: S) =>
+  z.preprocess((value) => (value === "" ? undefined : value), schema.optional());
 
 const PLAIN_DATE = z.iso.date();
 const DATE_TIME = z.iso.datetime({ offset: true });
@@ -230,7 +254,9 @@ export const TransactionFilters = z
         .max(TRANSACTION_SEARCH_MAX, `q must be at most ${TRANSACTION_SEARCH_MAX} characters`),
     ),
   })
-  .refine((filters) => !filters.from || !filters.to || filters.from <= filters.to, { error: "from must not be after to" });
+  .refine((filters) => !filters.from || !filters.to || filters.from <= filters.to, {
+    error: "from must not be after to",
+  });
 export type TransactionFilters = z.infer<typeof TransactionFilters>;
 
 /*
@@ -297,8 +323,18 @@ export const LowBalanceAlertEvent = z.object({
   threshold: decimalText,
   currency: Currency,
 });
-export const AccountLockedEvent = z.object({ type: z.literal("accountLocked"), ...streamCommon, ...streamAccount, reason: z.string() });
-export const AccountUnlockedEvent = z.object({ type: z.literal("accountUnlocked"), ...streamCommon, ...streamAccount, reason: z.string() });
+export const AccountLockedEvent = z.object({
+  type: z.literal("accountLocked"),
+  ...streamCommon,
+  ...streamAccount,
+  reason: z.string(),
+});
+export const AccountUnlockedEvent = z.object({
+  type: z.literal("accountUnlocked"),
+  ...streamCommon,
+  ...streamAccount,
+  reason: z.string(),
+});
 
 export const LedgerStreamEvent = z.discriminatedUnion("type", [
   BalanceUpdateEvent,
@@ -311,4 +347,6 @@ export const LedgerStreamEvent = z.discriminatedUnion("type", [
 ]);
 export type LedgerStreamEvent = z.infer<typeof LedgerStreamEvent>;
 export type LedgerEventName = LedgerStreamEvent["type"];
-export const LEDGER_EVENT_NAMES: readonly LedgerEventName[] = LedgerStreamEvent.options.map((option) => option.shape.type.value);
+export const LEDGER_EVENT_NAMES: readonly LedgerEventName[] = LedgerStreamEvent.options.map(
+  (option) => option.shape.type.value,
+);

@@ -18,7 +18,12 @@ async function ownerJournals(ctx: CoreContext, ownerId: string): Promise<Journal
   do {
     const page = await queryPage(
       ctx.db,
-      { IndexName: "gsi1", KeyConditionExpression: "gsi1pk = :pk", ExpressionAttributeValues: { ":pk": partition }, ConsistentRead: false },
+      {
+        IndexName: "gsi1",
+        KeyConditionExpression: "gsi1pk = :pk",
+        ExpressionAttributeValues: { ":pk": partition },
+        ConsistentRead: false,
+      },
       ["pk", "sk", "gsi1pk", "gsi1sk"],
       { name: "gsi1pk", value: partition },
       cursorBinding(ctx, { route: "reports/owner-journals", owner: ownerId }),
@@ -46,7 +51,12 @@ async function receivedJournals(ctx: CoreContext, accounts: Account[], ownerId: 
           TableName: ctx.db.table,
           KeyConditionExpression: "pk = :pk AND begins_with(sk, :prefix)",
           FilterExpression: "operation = :create AND tx_type = :payment",
-          ExpressionAttributeValues: { ":pk": chainPartition(account.id), ":prefix": BALANCE_PREFIX, ":create": "create", ":payment": "payment" },
+          ExpressionAttributeValues: {
+            ":pk": chainPartition(account.id),
+            ":prefix": BALANCE_PREFIX,
+            ":create": "create",
+            ":payment": "payment",
+          },
           ExclusiveStartKey: start,
           ConsistentRead: true,
         }),
@@ -114,7 +124,10 @@ export function replayTotals(journals: Journal[], at: string | null): Map<string
 }
 
 export const sameTotals = (a: Totals, b: Totals) =>
-  a.posted_debits === b.posted_debits && a.posted_credits === b.posted_credits && a.pending_debits === b.pending_debits && a.pending_credits === b.pending_credits;
+  a.posted_debits === b.posted_debits &&
+  a.posted_credits === b.posted_credits &&
+  a.pending_debits === b.pending_debits &&
+  a.pending_credits === b.pending_credits;
 
 export interface TrialBalanceRow {
   account_id: string;
@@ -131,7 +144,13 @@ export interface TrialBalanceRow {
   as_of: string;
 }
 
-function row(account: Pick<Account, "id" | "name" | "type" | "currency">, kind: TrialBalanceRow["kind"], totals: Totals, replayed: Totals, asOf: string): TrialBalanceRow {
+function row(
+  account: Pick<Account, "id" | "name" | "type" | "currency">,
+  kind: TrialBalanceRow["kind"],
+  totals: Totals,
+  replayed: Totals,
+  asOf: string,
+): TrialBalanceRow {
   const net = totals.posted_debits - totals.posted_credits;
   const money = (minor: number) => toDecimalString(minor, account.currency);
   return {
@@ -205,7 +224,15 @@ export async function trialBalance(ctx: CoreContext, ownerId: string, asOfInput?
       rows.push(row(account, "counterparty", totals, totals, asOf));
       continue;
     }
-    const line = others.get(account.currency) ?? { account: { id: REDACTED_ACCOUNT.account_id, name: REDACTED_ACCOUNT.account_name, type: "bank", currency: account.currency }, totals: { ...ZERO_TOTALS } };
+    const line = others.get(account.currency) ?? {
+      account: {
+        id: REDACTED_ACCOUNT.account_id,
+        name: REDACTED_ACCOUNT.account_name,
+        type: "bank",
+        currency: account.currency,
+      },
+      totals: { ...ZERO_TOTALS },
+    };
     line.totals = {
       posted_debits: line.totals.posted_debits + totals.posted_debits,
       posted_credits: line.totals.posted_credits + totals.posted_credits,
@@ -215,7 +242,12 @@ export async function trialBalance(ctx: CoreContext, ownerId: string, asOfInput?
     others.set(account.currency, line);
   }
   for (const { account, totals } of others.values()) rows.push(row(account, "counterparty", totals, totals, asOf));
-  return { as_of: asOf, accounts: rows, totals: currencyTotals(rows), is_balanced: currencyTotals(rows).every((total) => total.is_balanced) && rows.every((line) => line.is_balanced) };
+  return {
+    as_of: asOf,
+    accounts: rows,
+    totals: currencyTotals(rows),
+    is_balanced: currencyTotals(rows).every((total) => total.is_balanced) && rows.every((line) => line.is_balanced),
+  };
 }
 
 export interface Drift {
@@ -243,14 +275,23 @@ export async function integrityCheck(ctx: CoreContext, scope: { ownerId: string 
   const { journals, accounts } =
     scope === "ledger"
       ? await scanAll(ctx)
-      : await listAccounts(ctx, scope.ownerId).then(async (accounts) => ({ journals: await journalsTouching(ctx, scope.ownerId, accounts), accounts }));
+      : await listAccounts(ctx, scope.ownerId).then(async (accounts) => ({
+          journals: await journalsTouching(ctx, scope.ownerId, accounts),
+          accounts,
+        }));
   const expected = replayTotals(journals, null);
   const drift: Drift[] = [];
   for (const account of accounts) {
     const balance = await currentBalance(ctx, account);
-    const recorded: Totals = { posted_debits: balance.posted_debits, posted_credits: balance.posted_credits, pending_debits: balance.pending_debits, pending_credits: balance.pending_credits };
+    const recorded: Totals = {
+      posted_debits: balance.posted_debits,
+      posted_credits: balance.posted_credits,
+      pending_debits: balance.pending_debits,
+      pending_credits: balance.pending_credits,
+    };
     const want = expected.get(account.id) ?? { ...ZERO_TOTALS };
-    if (!sameTotals(recorded, want)) drift.push({ account_id: account.id, account_name: account.name, recorded, expected: want });
+    if (!sameTotals(recorded, want))
+      drift.push({ account_id: account.id, account_name: account.name, recorded, expected: want });
   }
   const unbalanced = journals.filter(isUnbalanced).map((journal) => journal.id);
   return {
@@ -263,4 +304,3 @@ export async function integrityCheck(ctx: CoreContext, scope: { ownerId: string 
     ok: drift.length === 0 && unbalanced.length === 0,
   };
 }
-

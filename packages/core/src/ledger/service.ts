@@ -96,12 +96,14 @@ export async function describeAccount(ctx: CoreContext, account: Account): Promi
 
 export function minorOrThrow(amount: unknown, currency: Currency, label = "Amount"): number {
   const parsed = parseAmount(amount, currency);
-  if (!parsed.ok) throw badRequest(label === "Amount" ? parsed.message : `${label}: ${parsed.message}`, "invalid_amount");
+  if (!parsed.ok)
+    throw badRequest(label === "Amount" ? parsed.message : `${label}: ${parsed.message}`, "invalid_amount");
   return parsed.minor;
 }
 
 export function requireActive(account: Account): void {
-  if (account.status !== "ACTIVE") throw badRequest(`${LEDGER_MESSAGES.accountInactive}: ${account.name}`, "account_inactive");
+  if (account.status !== "ACTIVE")
+    throw badRequest(`${LEDGER_MESSAGES.accountInactive}: ${account.name}`, "account_inactive");
 }
 
 export function requireCurrency(account: Account, currency: Currency | undefined): void {
@@ -111,7 +113,15 @@ export function requireCurrency(account: Account, currency: Currency | undefined
 }
 
 /** The journal draft of money entering a customer account from a system account: deposits, test balances, openings. */
-export function fundingDraft(ownerId: string, account: Account, counterparty: Account, type: JournalType, amount: number, description: string, actor: Actor | null): JournalDraft {
+export function fundingDraft(
+  ownerId: string,
+  account: Account,
+  counterparty: Account,
+  type: JournalType,
+  amount: number,
+  description: string,
+  actor: Actor | null,
+): JournalDraft {
   // The customer account grows on its normal side; the system account takes the other side.
   const customerSide = account.normal_side;
   return {
@@ -146,20 +156,33 @@ async function fundFromSystem(
     await decided(ctx, ownerId, idempotency, () => {
       requireActive(account);
       requireCurrency(account, askedCurrency);
-      return withReservation(gate, (limitItems) => createJournal(ctx, fundingDraft(ownerId, account, counterparty, type, amount, description, actor), idempotency, { extraItems: limitItems }));
+      return withReservation(gate, (limitItems) =>
+        createJournal(
+          ctx,
+          fundingDraft(ownerId, account, counterparty, type, amount, description, actor),
+          idempotency,
+          { extraItems: limitItems },
+        ),
+      );
     }),
   );
 }
 
 /** Money in from outside, as the limits count it (limits/gate.ts). */
-const depositInto = (account: Account, amount: number): MoneyMovement[] => [{ movement: "deposit", currency: account.currency, amountMinor: amount }];
+const depositInto = (account: Account, amount: number): MoneyMovement[] => [
+  { movement: "deposit", currency: account.currency, amountMinor: amount },
+];
 
 /**
  * A keyed create-style write whose business refusals are recorded under its key (decisions.ts):
  * the checks inside `write` are decisions about the accounts; validation happens before.
  */
-const decided = (ctx: CoreContext, ownerId: string, idempotency: Idempotency, write: () => Promise<string | JournalReplay>) =>
-  decidedOnce(ctx, { journalId: journalIdFor(ownerId, idempotency.key), ownerId, idempotency }, write);
+const decided = (
+  ctx: CoreContext,
+  ownerId: string,
+  idempotency: Idempotency,
+  write: () => Promise<string | JournalReplay>,
+) => decidedOnce(ctx, { journalId: journalIdFor(ownerId, idempotency.key), ownerId, idempotency }, write);
 
 export async function requireSystemAccount(ctx: CoreContext, id: string): Promise<Account> {
   const found = (await getAccounts(ctx, [id])).get(id);
@@ -172,12 +195,21 @@ const openingKey = (idempotencyKey: string) => `${idempotencyKey}:opening`;
 
 export type { Actor } from "./journals";
 
-export async function createAccount(ctx: CoreContext, ownerId: string, body: unknown, idempotencyKey: string | null, actor: Actor | null = null) {
+export async function createAccount(
+  ctx: CoreContext,
+  ownerId: string,
+  body: unknown,
+  idempotencyKey: string | null,
+  actor: Actor | null = null,
+) {
   const input = parseWith(CreateAccountInput, body);
   const opening = optionalMinor(input.initial_balance, input.currency, "Initial balance");
   // A key names the account (as it names a journal): a retry finds it instead of opening another.
   const idempotency = idempotencyKey
-    ? { id: journalIdFor(ownerId, `account\u0000${idempotencyKey}`), hash: requestHash({ op: "create_account", ...input }) }
+    ? {
+        id: journalIdFor(ownerId, `account\u0000${idempotencyKey}`),
+        hash: requestHash({ op: "create_account", ...input }),
+      }
     : null;
   const openingHash = (accountId: string) => requestHash({ opening: accountId, amount: opening });
   let openingBooked = false;
@@ -194,19 +226,37 @@ export async function createAccount(ctx: CoreContext, ownerId: string, body: unk
   // An opening balance is a deposit: the caller's level and limits are checked before the
   // account is written, so a refused opening leaves nothing behind (a retry whose opening was
   // booked already replays it: its amount is in the totals once).
-  const gate = opening === null ? null : await gateMoney(ctx, ownerId, [{ movement: "deposit", currency: input.currency, amountMinor: opening }]);
+  const gate =
+    opening === null
+      ? null
+      : await gateMoney(ctx, ownerId, [{ movement: "deposit", currency: input.currency, amountMinor: opening }]);
   if (gate && !openingBooked) await gate.reserve();
   const { account, replayed } = await createCustomerAccount(ctx, ownerId, input, idempotency);
   let openingJournal: JournalReply | null = null;
   if (opening !== null && gate) {
     // On a retry this replays the opening deposit, or books it if the first attempt stopped short.
-    const result = await fundFromSystem(ctx, ownerId, account, "funding", "deposit", opening, "Opening balance", {
-      key: idempotencyKey ? openingKey(idempotencyKey) : null,
-      hash: openingHash(account.id),
-    }, actor, gate);
+    const result = await fundFromSystem(
+      ctx,
+      ownerId,
+      account,
+      "funding",
+      "deposit",
+      opening,
+      "Opening balance",
+      {
+        key: idempotencyKey ? openingKey(idempotencyKey) : null,
+        hash: openingHash(account.id),
+      },
+      actor,
+      gate,
+    );
     openingJournal = (JSON.parse(result.body) as { data: JournalReply }).data;
   }
-  return { account: accountReply(account, await currentBalance(ctx, account)), opening_transaction: openingJournal, replayed };
+  return {
+    account: accountReply(account, await currentBalance(ctx, account)),
+    opening_transaction: openingJournal,
+    replayed,
+  };
 }
 
 /**
@@ -222,7 +272,14 @@ export function checkTransfer(from: Account, to: Account, currency: Currency | u
 }
 
 /** The journal draft of a transfer: value leaves the source (credit) and arrives at the destination (debit). */
-export function transferDraft(ownerId: string, from: Account, to: Account, amount: number, description: string, actor: Actor | null): JournalDraft {
+export function transferDraft(
+  ownerId: string,
+  from: Account,
+  to: Account,
+  amount: number,
+  description: string,
+  actor: Actor | null,
+): JournalDraft {
   return {
     type: "transfer",
     ownerId,
@@ -241,7 +298,13 @@ export function transferDraft(ownerId: string, from: Account, to: Account, amoun
  * in the source's currency): those errors are never recorded, so a corrected retry works. The
  * business checks after it are decisions, recorded under a key.
  */
-export async function transfer(ctx: CoreContext, ownerId: string, body: unknown, idempotencyKey: string | null, actor: Actor | null = null): Promise<WriteResult> {
+export async function transfer(
+  ctx: CoreContext,
+  ownerId: string,
+  body: unknown,
+  idempotencyKey: string | null,
+  actor: Actor | null = null,
+): Promise<WriteResult> {
   const input = parseWith(TransferInput, body);
   const [from, to] = await Promise.all([
     requireOwnedAccount(ctx, ownerId, input.from_account_id),
@@ -257,29 +320,68 @@ export async function transfer(ctx: CoreContext, ownerId: string, body: unknown,
   );
 }
 
-export async function deposit(ctx: CoreContext, ownerId: string, body: unknown, idempotencyKey: string | null, actor: Actor | null = null): Promise<WriteResult> {
+export async function deposit(
+  ctx: CoreContext,
+  ownerId: string,
+  body: unknown,
+  idempotencyKey: string | null,
+  actor: Actor | null = null,
+): Promise<WriteResult> {
   const input = parseWith(DepositInput, body);
   const account = await requireOwnedAccount(ctx, ownerId, input.account_id);
   const amount = minorOrThrow(input.amount, account.currency);
   const idempotency = { key: idempotencyKey, hash: requestHash({ op: "deposit", ...input, amount }) };
   const gate = await gateMoney(ctx, ownerId, depositInto(account, amount));
-  return fundFromSystem(ctx, ownerId, account, "funding", "deposit", amount, input.description || "Deposit", idempotency, actor, gate, input.currency);
+  return fundFromSystem(
+    ctx,
+    ownerId,
+    account,
+    "funding",
+    "deposit",
+    amount,
+    input.description || "Deposit",
+    idempotency,
+    actor,
+    gate,
+    input.currency,
+  );
 }
 
 /** Free money for trying the product: only where the stage allows it, from the sandbox faucet. */
-export async function testBalance(ctx: CoreContext, ownerId: string, body: unknown, idempotencyKey: string | null, actor: Actor | null = null): Promise<WriteResult> {
+export async function testBalance(
+  ctx: CoreContext,
+  ownerId: string,
+  body: unknown,
+  idempotencyKey: string | null,
+  actor: Actor | null = null,
+): Promise<WriteResult> {
   if (!ctx.config.ALLOW_TEST_BALANCE) throw forbidden(LEDGER_MESSAGES.testBalanceDisabled, "test_balance_disabled");
   const input = parseWith(TestBalanceInput, body);
   const account = await requireOwnedAccount(ctx, ownerId, input.account_id);
   const amount = minorOrThrow(input.amount ?? TEST_BALANCE_DEFAULT_MAJOR, account.currency);
   if (amount > minorOrThrow(TEST_BALANCE_MAX_MAJOR, account.currency)) {
-    throw badRequest(`A test balance can be at most ${TEST_BALANCE_MAX_MAJOR.toLocaleString("en-US")} ${account.currency}`, "invalid_amount");
+    throw badRequest(
+      `A test balance can be at most ${TEST_BALANCE_MAX_MAJOR.toLocaleString("en-US")} ${account.currency}`,
+      "invalid_amount",
+    );
   }
   const idempotency = { key: idempotencyKey, hash: requestHash({ op: "test_balance", ...input, amount }) };
   // Sandbox money (stages that allow it only) is not money in: no limit counts it, and it can
   // leave the platform only through payments, which the gate holds to the caller's level.
   const gate = await gateMoney(ctx, ownerId, []);
-  return fundFromSystem(ctx, ownerId, account, "sandbox", "test_balance", amount, input.description || "Test balance", idempotency, actor, gate, input.currency);
+  return fundFromSystem(
+    ctx,
+    ownerId,
+    account,
+    "sandbox",
+    "test_balance",
+    amount,
+    input.description || "Test balance",
+    idempotency,
+    actor,
+    gate,
+    input.currency,
+  );
 }
 
 export async function setJournalStatus(
@@ -293,8 +395,14 @@ export async function setJournalStatus(
   // Four eyes: a deposit above the threshold is posted by another administrator, never its owner.
   if (operation === "post") await requireOwnerMayPost(ctx, ownerId, journalId);
   return asResult(
-    await changeJournalStatus(ctx, ownerId, journalId, operation, { key: idempotencyKey, hash: requestHash({ op: operation, journalId }) }, actor, (ids) =>
-      getAccounts(ctx, ids),
+    await changeJournalStatus(
+      ctx,
+      ownerId,
+      journalId,
+      operation,
+      { key: idempotencyKey, hash: requestHash({ op: operation, journalId }) },
+      actor,
+      (ids) => getAccounts(ctx, ids),
     ),
   );
 }
@@ -309,10 +417,18 @@ export async function balanceOf(ctx: CoreContext, ownerId: string, accountId: st
     if (Number.isNaN(moment)) throw badRequest("as_of must be an ISO 8601 date-time", "invalid_as_of");
     balance = await balanceAsOf(ctx, account, new Date(Math.min(moment, ctx.clock().getTime())).toISOString());
     if (!balance) {
-      throw notFound(`The account did not exist at ${new Date(moment).toISOString()}; it was opened at ${account.created_at}`, "account_not_open_yet");
+      throw notFound(
+        `The account did not exist at ${new Date(moment).toISOString()}; it was opened at ${account.created_at}`,
+        "account_not_open_yet",
+      );
     }
   }
-  return { account_id: account.id, account_name: account.name, ...accountReply(account, balance), as_of: balance.as_of };
+  return {
+    account_id: account.id,
+    account_name: account.name,
+    ...accountReply(account, balance),
+    as_of: balance.as_of,
+  };
 }
 
 /**
@@ -323,7 +439,12 @@ export async function balanceOf(ctx: CoreContext, ownerId: string, accountId: st
  * and `offset` counts balance changes. Another customer's payment not posted (yet) is left out, so
  * such a page may also hold fewer.
  */
-export async function accountTransactions(ctx: CoreContext, ownerId: string, accountId: string, page: PageQuery): Promise<Page<JournalReply>> {
+export async function accountTransactions(
+  ctx: CoreContext,
+  ownerId: string,
+  accountId: string,
+  page: PageQuery,
+): Promise<Page<JournalReply>> {
   const account = await requireOwnedAccount(ctx, ownerId, accountId);
   const partition = chainPartition(account.id);
   const found = await queryPage(
@@ -345,7 +466,9 @@ export async function accountTransactions(ctx: CoreContext, ownerId: string, acc
   const journals = await Promise.all(found.items.flat().map((id) => loadJournal(ctx, id)));
   // The account's holder may not own the journal (a payment another user sent them): they see it
   // once it is posted (a held payment is the payer's alone), as money received from the payer.
-  const visible = journals.filter((journal): journal is Journal => journal !== null && (journal.owner_id === ownerId || journal.status === "posted"));
+  const visible = journals.filter(
+    (journal): journal is Journal => journal !== null && (journal.owner_id === ownerId || journal.status === "posted"),
+  );
   const detailed = await withAccountDetails(ctx, visible);
   const viewer = { ownerId, accountIds: new Set([account.id]) };
   return { ...found, items: detailed.map((journal) => journalReply(journal, viewer)) };

@@ -15,7 +15,10 @@ import { TransactionFilters } from "./model";
  * paid them, filtered and paged, one journal in detail, and the CSV export of a filtered list.
  */
 
-export const cursorBinding = (ctx: CoreContext, scope: Record<string, unknown>): CursorBinding => ({ secret: ctx.config.CURSOR_KEYS, scope });
+export const cursorBinding = (ctx: CoreContext, scope: Record<string, unknown>): CursorBinding => ({
+  secret: ctx.config.CURSOR_KEYS,
+  scope,
+});
 
 /**
  * Journals written before entries carried their account number and ownership get both from the
@@ -31,7 +34,11 @@ export async function withAccountDetails(ctx: CoreContext, journals: Journal[]):
     entries: journal.entries.map((entry) => {
       const account = accounts.get(entry.account_id);
       if (!lacking(entry) || !account) return entry;
-      return { ...entry, account_number: account.kind === "system" ? null : account.account_number, owned: account.owner_id === journal.owner_id };
+      return {
+        ...entry,
+        account_number: account.kind === "system" ? null : account.account_number,
+        owned: account.owner_id === journal.owner_id,
+      };
     }),
   }));
 }
@@ -42,7 +49,11 @@ export async function withAccountDetails(ctx: CoreContext, journals: Journal[]):
  * present only while such a journal is posted, by arrival). The date range is a key condition on
  * both: creation time for their own, arrival for money received.
  */
-function historySources(ownerId: string, filters: TransactionFilters, accept: (journal: Journal) => boolean): MergedSource<Journal>[] {
+function historySources(
+  ownerId: string,
+  filters: TransactionFilters,
+  accept: (journal: Journal) => boolean,
+): MergedSource<Journal>[] {
   // Every sort key of the last included millisecond sorts below "<instant>#\uffff".
   const range = { from: filters.from, to: filters.to ? `${filters.to}#\uffff` : undefined };
   const parse = (item: Record<string, unknown>) => {
@@ -50,8 +61,20 @@ function historySources(ownerId: string, filters: TransactionFilters, accept: (j
     return accept(journal) ? journal : null;
   };
   return [
-    { indexName: "gsi1", partition: { name: "gsi1pk", value: journalsByOwner(ownerId).gsi1pk }, sortKeyName: "gsi1sk", range, accept: parse },
-    { indexName: "gsi3", partition: { name: "gsi3pk", value: journalsReceivedBy(ownerId).gsi3pk }, sortKeyName: "gsi3sk", range, accept: parse },
+    {
+      indexName: "gsi1",
+      partition: { name: "gsi1pk", value: journalsByOwner(ownerId).gsi1pk },
+      sortKeyName: "gsi1sk",
+      range,
+      accept: parse,
+    },
+    {
+      indexName: "gsi3",
+      partition: { name: "gsi3pk", value: journalsReceivedBy(ownerId).gsi3pk },
+      sortKeyName: "gsi3sk",
+      range,
+      accept: parse,
+    },
   ];
 }
 
@@ -63,18 +86,30 @@ function matcher(ownerId: string, filters: TransactionFilters): (journal: Journa
     if (filters.type && journal.type !== filters.type) return false;
     const seen = journalReply(journal, { ownerId });
     if (filters.account_id && !seen.entries.some((entry) => entry.account_id === filters.account_id)) return false;
-    return !needle || [seen.description, seen.counterparty, seen.id].some((text) => text.toLowerCase().includes(needle));
+    return (
+      !needle || [seen.description, seen.counterparty, seen.id].some((text) => text.toLowerCase().includes(needle))
+    );
   };
 }
 
 /** Parses the filters of a request and checks the account filter names one of the caller's accounts. */
-export async function parseTransactionFilters(ctx: CoreContext, ownerId: string, query: unknown): Promise<TransactionFilters> {
+export async function parseTransactionFilters(
+  ctx: CoreContext,
+  ownerId: string,
+  query: unknown,
+): Promise<TransactionFilters> {
   const filters = parseWith(TransactionFilters, query);
   if (filters.account_id !== undefined) await requireOwnedAccount(ctx, ownerId, filters.account_id);
   return filters;
 }
 
-async function filteredPage(ctx: CoreContext, ownerId: string, filters: TransactionFilters, page: PageQuery, route: string): Promise<Page<JournalReply>> {
+async function filteredPage(
+  ctx: CoreContext,
+  ownerId: string,
+  filters: TransactionFilters,
+  page: PageQuery,
+  route: string,
+): Promise<Page<JournalReply>> {
   const binding = cursorBinding(ctx, { route, owner: ownerId, ...filters });
   const found = await mergedPage(ctx.db, historySources(ownerId, filters, matcher(ownerId, filters)), binding, page);
   const detailed = await withAccountDetails(ctx, found.items);
@@ -82,7 +117,12 @@ async function filteredPage(ctx: CoreContext, ownerId: string, filters: Transact
 }
 
 /** The caller's journals and the money other customers paid them, newest first, filtered; cursors are bound to the filters. */
-export async function history(ctx: CoreContext, ownerId: string, query: unknown, page: PageQuery): Promise<Page<JournalReply>> {
+export async function history(
+  ctx: CoreContext,
+  ownerId: string,
+  query: unknown,
+  page: PageQuery,
+): Promise<Page<JournalReply>> {
   const filters = await parseTransactionFilters(ctx, ownerId, query);
   return filteredPage(ctx, ownerId, filters, page, "transactions/history");
 }
@@ -123,7 +163,11 @@ const accountLabel = (entry: ReturnType<typeof journalReply>["entries"][number])
   entry.account_number ? `${entry.account_name} (${entry.account_number})` : entry.account_name;
 
 function exportRow(reply: JournalReply): Record<(typeof EXPORT_COLUMNS)[number], string | null> {
-  const side = (wanted: "debit" | "credit") => reply.entries.filter((entry) => entry.side === wanted).map(accountLabel).join("; ");
+  const side = (wanted: "debit" | "credit") =>
+    reply.entries
+      .filter((entry) => entry.side === wanted)
+      .map(accountLabel)
+      .join("; ");
   return {
     id: reply.id,
     created_at: reply.created_at,
@@ -148,7 +192,12 @@ export interface TransactionsExport {
 }
 
 /** The filtered list as CSV, newest first, at most EXPORT_MAX_ROWS rows (more: 422, narrow the filters). */
-export async function exportTransactions(ctx: CoreContext, ownerId: string, query: unknown, maxRows = EXPORT_MAX_ROWS): Promise<TransactionsExport> {
+export async function exportTransactions(
+  ctx: CoreContext,
+  ownerId: string,
+  query: unknown,
+  maxRows = EXPORT_MAX_ROWS,
+): Promise<TransactionsExport> {
   const filters = await parseTransactionFilters(ctx, ownerId, query);
   const found = await filteredPage(ctx, ownerId, filters, { limit: maxRows, offset: 0 }, "transactions/export");
   if (found.has_more) {

@@ -51,7 +51,13 @@ const idOf = (body: string) => (JSON.parse(body) as { data: { id: string } }).da
 async function fundedPair(owner: string, amount: string) {
   const a = (await createAccount(ctx, owner, { name: "A", currency: "USD" }, null)).account;
   const b = (await createAccount(ctx, owner, { name: "B", currency: "USD" }, null)).account;
-  await setJournalStatus(ctx, owner, idOf((await deposit(ctx, owner, { account_id: a.id, amount }, `${owner}-fund`)).body), "post", null);
+  await setJournalStatus(
+    ctx,
+    owner,
+    idOf((await deposit(ctx, owner, { account_id: a.id, amount }, `${owner}-fund`)).body),
+    "post",
+    null,
+  );
   return { a, b };
 }
 
@@ -63,7 +69,9 @@ describe("write path across instances", () => {
     // Another instance moves both chains on: this instance's remembered heads are now stale.
     await transfer(other, owner, { from_account_id: a.id, to_account_id: b.id, amount: "0.50" }, "race-2");
 
-    const calls = await callsDuring(ctx, () => transfer(ctx, owner, { from_account_id: a.id, to_account_id: b.id, amount: "2" }, "race-3"));
+    const calls = await callsDuring(ctx, () =>
+      transfer(ctx, owner, { from_account_id: a.id, to_account_id: b.id, amount: "2" }, "race-3"),
+    );
     // One cancelled write (it returned the versions that won) and one that committed; no Query.
     expect(calls.get("TransactWriteItems")).toBe(2);
     expect(calls.get("Query") ?? 0).toBe(0);
@@ -79,7 +87,9 @@ describe("write path across instances", () => {
     await transfer(ctx, owner, { from_account_id: a.id, to_account_id: b.id, amount: "10" }, "ref-1");
     await transfer(other, owner, { from_account_id: a.id, to_account_id: b.id, amount: "85" }, "ref-2");
     // This instance still remembers 90 available; the chain holds 5.
-    await expect(transfer(ctx, owner, { from_account_id: a.id, to_account_id: b.id, amount: "50" }, "ref-3")).rejects.toMatchObject({ code: "insufficient_funds" });
+    await expect(
+      transfer(ctx, owner, { from_account_id: a.id, to_account_id: b.id, amount: "50" }, "ref-3"),
+    ).rejects.toMatchObject({ code: "insufficient_funds" });
     expect((await balanceOf(a.id)).available).toBe(500);
     // And a transfer that fits goes through on the same stale start.
     await transfer(ctx, owner, { from_account_id: a.id, to_account_id: b.id, amount: "5" }, "ref-4");
@@ -95,7 +105,11 @@ describe("the system accounts' feed", () => {
     const deposits: string[] = [];
     // Concurrent deposits of one process take different shards of the funding account.
     for (let round = 0; round < 4; round++) {
-      const bodies = await Promise.all(Array.from({ length: 6 }, (_, index) => deposit(ctx, owner, { account_id: account.id, amount: "1" }, `spread-${round}-${index}`)));
+      const bodies = await Promise.all(
+        Array.from({ length: 6 }, (_, index) =>
+          deposit(ctx, owner, { account_id: account.id, amount: "1" }, `spread-${round}-${index}`),
+        ),
+      );
       deposits.push(...bodies.map((result) => idOf(result.body)));
     }
 
@@ -103,7 +117,11 @@ describe("the system accounts' feed", () => {
     const partitions = new Set<string>();
     for (let shard = 0; shard < SYSTEM_SHARDS; shard++) {
       const reply = await ctx.db.doc.send(
-        new QueryCommand({ TableName: ctx.db.table, KeyConditionExpression: "pk = :pk", ExpressionAttributeValues: { ":pk": chainPartition(`${funding}#S${shard}`) } }),
+        new QueryCommand({
+          TableName: ctx.db.table,
+          KeyConditionExpression: "pk = :pk",
+          ExpressionAttributeValues: { ":pk": chainPartition(`${funding}#S${shard}`) },
+        }),
       );
       for (const item of reply.Items ?? []) if (item.tx_id) partitions.add(String(item.gsi2pk));
     }
@@ -118,7 +136,8 @@ describe("the system accounts' feed", () => {
       const read = await reader.read(cursor);
       for (const delivery of read.deliveries) {
         const event = delivery.event.event;
-        if (event.type === "balanceUpdate" && event.accountId === funding) seen.push({ transactionId: event.transactionId, at: delivery.at });
+        if (event.type === "balanceUpdate" && event.accountId === funding)
+          seen.push({ transactionId: event.transactionId, at: delivery.at });
       }
       cursor = read.cursor;
       if (!read.more) break;
@@ -131,7 +150,9 @@ describe("the system accounts' feed", () => {
 describe("account look-ups", () => {
   it("answer for more than 100 ids in one call (a feed page can name that many accounts), in batches of 100, absent ids left out", async () => {
     const owner = "many-owner";
-    const opened = await Promise.all(["One", "Two"].map(async (name) => (await createAccount(ctx, owner, { name, currency: "USD" }, null)).account.id));
+    const opened = await Promise.all(
+      ["One", "Two"].map(async (name) => (await createAccount(ctx, owner, { name, currency: "USD" }, null)).account.id),
+    );
     const absent = Array.from({ length: 149 }, (_, index) => `absent-${index}`);
     // A fresh instance: nothing cached.
     const fresh = createContext(ctx.config);

@@ -8,7 +8,16 @@ import { announceCommits } from "../events/feed";
 import { chainsOf, type Account } from "./accounts";
 import { chainBusy, lockChains } from "./chain-locks";
 import { ProcessCache } from "./cache";
-import { chainState, forgetHeads, HEAD_CACHE_MS, headsForWrite, learnHead, nextVersion, rememberHeads, type VersionItem } from "./balances";
+import {
+  chainState,
+  forgetHeads,
+  HEAD_CACHE_MS,
+  headsForWrite,
+  learnHead,
+  nextVersion,
+  rememberHeads,
+  type VersionItem,
+} from "./balances";
 import { holderDirection, LEDGER_MESSAGES, type JournalType, type Operation, type Side } from "./model";
 
 /**
@@ -27,8 +36,8 @@ export const MAX_ATTEMPTS = 30;
  * for one chain waste about N - 1 cancelled writes per commit unless they spread their retries
  * over the time the chain needs for N commits. The cap keeps MAX_ATTEMPTS within about 5 s.
  */
-export const pause = (attempt: number) => new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(400, 4 * 2 ** attempt)));
-
+export const pause = (attempt: number) =>
+  new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(400, 4 * 2 ** attempt)));
 
 /**
  * Reads the head of every chain the legs touch and computes the next versions. A customer
@@ -58,13 +67,26 @@ export async function plannedVersions(
   for (const [index, leg] of legs.entries()) {
     const head = heads[index]!;
     const state = chainState(head, leg.account);
-    if (leg.account.kind === "customer" && state.locked && operation !== "void" && holderDirection(leg.side, head.normal_side, operation) === "DEBIT") {
+    if (
+      leg.account.kind === "customer" &&
+      state.locked &&
+      operation !== "void" &&
+      holderDirection(leg.side, head.normal_side, operation) === "DEBIT"
+    ) {
       // A locked account still receives money; nothing leaves it (a void moves none: a hold is
       // released whatever the lock). Refuse only on a fresh head.
       if (guessed) return plannedVersions(ctx, chains, legs, operation, journal, true);
       throw locked(LEDGER_MESSAGES.accountLocked(state.lock_reason ?? "no reason given"), "account_locked");
     }
-    const next = nextVersion(head, leg.side, leg.amount, { account: leg.account, operation, txId: journal.id, txType: journal.type, now, leg: index, released: leg.released ?? 0 });
+    const next = nextVersion(head, leg.side, leg.amount, {
+      account: leg.account,
+      operation,
+      txId: journal.id,
+      txType: journal.type,
+      now,
+      leg: index,
+      released: leg.released ?? 0,
+    });
     const decreasesAvailable = next.available < heads[index]!.available;
     if (leg.account.kind === "customer" && decreasesAvailable && next.available < 0) {
       // A cached head may be older than the chain: refuse only on figures read just now.
@@ -103,7 +125,11 @@ function chooseChains(ctx: CoreContext, legs: { account: Account }[]): string[] 
 }
 
 /** Plans and writes one attempt while holding this process's queues of the chains it touches. */
-export async function withChains<T>(ctx: CoreContext, legs: { account: Account }[], attempt: (chains: string[]) => Promise<T>): Promise<T> {
+export async function withChains<T>(
+  ctx: CoreContext,
+  legs: { account: Account }[],
+  attempt: (chains: string[]) => Promise<T>,
+): Promise<T> {
   const chains = chooseChains(ctx, legs);
   const release = await lockChains(ctx, chains);
   try {
@@ -163,7 +189,8 @@ function learnFromCancellation(ctx: CoreContext, items: TransactItems, versions:
     if (reason?.Code === "None") continue;
     if (isShard(version)) preferredShard.delete(ctx, version.account_id);
     const builtOnLearned = learnedHeads.get(ctx, version.chain) === version.version - 1;
-    const winner = reason?.Code === "ConditionalCheckFailed" && reason.Item ? (unmarshall(reason.Item) as VersionItem) : undefined;
+    const winner =
+      reason?.Code === "ConditionalCheckFailed" && reason.Item ? (unmarshall(reason.Item) as VersionItem) : undefined;
     if (winner && !builtOnLearned && winner.chain === version.chain && winner.version === version.version) {
       learnHead(ctx, winner);
       learnedHeads.set(ctx, version.chain, winner.version);
@@ -177,5 +204,10 @@ function learnFromCancellation(ctx: CoreContext, items: TransactItems, versions:
 /** The conditional Put of each new version; a failed one returns the version already there. */
 export const versionPuts = (ctx: CoreContext, versions: VersionItem[]): TransactItems =>
   versions.map((item) => ({
-    Put: { TableName: ctx.db.table, Item: item, ConditionExpression: "attribute_not_exists(pk)", ReturnValuesOnConditionCheckFailure: "ALL_OLD" },
+    Put: {
+      TableName: ctx.db.table,
+      Item: item,
+      ConditionExpression: "attribute_not_exists(pk)",
+      ReturnValuesOnConditionCheckFailure: "ALL_OLD",
+    },
   }));

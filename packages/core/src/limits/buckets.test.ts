@@ -29,18 +29,35 @@ describe("rolling totals from buckets", () => {
   it("never undercounts: every movement inside the exact window is counted (property)", () => {
     const start = Date.parse("2026-03-01T00:00:00.000Z");
     fc.assert(
-      fc.property(fc.array(fc.record({ offset: fc.integer({ min: 0, max: 40 * 24 * HOUR }), amount: fc.integer({ min: 1, max: 10_000 }) }), { maxLength: 30 }), fc.integer({ min: 0, max: 40 * 24 * HOUR }), (moves, probe) => {
-        const sorted = [...moves].sort((a, b) => a.offset - b.offset);
-        const now = start + probe;
-        let buckets: UsageBuckets = emptyBuckets();
-        for (const move of sorted.filter((candidate) => candidate.offset <= probe)) buckets = withMovement(buckets, move.amount, new Date(start + move.offset));
-        const exact = (hours: number) => sorted.filter((move) => move.offset <= probe && start + move.offset > now - hours * HOUR).reduce((sum, move) => sum + move.amount, 0);
-        const within = (hours: number, slack: number) => sorted.filter((move) => move.offset <= probe && start + move.offset > now - hours * HOUR - slack).reduce((sum, move) => sum + move.amount, 0);
-        expect(usedInWindow(buckets, "day", new Date(now))).toBeGreaterThanOrEqual(exact(24));
-        expect(usedInWindow(buckets, "day", new Date(now))).toBeLessThanOrEqual(within(24, HOUR));
-        expect(usedInWindow(buckets, "month", new Date(now))).toBeGreaterThanOrEqual(exact(720));
-        expect(usedInWindow(buckets, "month", new Date(now))).toBeLessThanOrEqual(within(720, 24 * HOUR));
-      }),
+      fc.property(
+        fc.array(
+          fc.record({
+            offset: fc.integer({ min: 0, max: 40 * 24 * HOUR }),
+            amount: fc.integer({ min: 1, max: 10_000 }),
+          }),
+          { maxLength: 30 },
+        ),
+        fc.integer({ min: 0, max: 40 * 24 * HOUR }),
+        (moves, probe) => {
+          const sorted = [...moves].sort((a, b) => a.offset - b.offset);
+          const now = start + probe;
+          let buckets: UsageBuckets = emptyBuckets();
+          for (const move of sorted.filter((candidate) => candidate.offset <= probe))
+            buckets = withMovement(buckets, move.amount, new Date(start + move.offset));
+          const exact = (hours: number) =>
+            sorted
+              .filter((move) => move.offset <= probe && start + move.offset > now - hours * HOUR)
+              .reduce((sum, move) => sum + move.amount, 0);
+          const within = (hours: number, slack: number) =>
+            sorted
+              .filter((move) => move.offset <= probe && start + move.offset > now - hours * HOUR - slack)
+              .reduce((sum, move) => sum + move.amount, 0);
+          expect(usedInWindow(buckets, "day", new Date(now))).toBeGreaterThanOrEqual(exact(24));
+          expect(usedInWindow(buckets, "day", new Date(now))).toBeLessThanOrEqual(within(24, HOUR));
+          expect(usedInWindow(buckets, "month", new Date(now))).toBeGreaterThanOrEqual(exact(720));
+          expect(usedInWindow(buckets, "month", new Date(now))).toBeLessThanOrEqual(within(720, 24 * HOUR));
+        },
+      ),
     );
   });
 });

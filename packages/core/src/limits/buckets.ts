@@ -28,22 +28,27 @@ const hourStart = (bucket: string) => Date.parse(`${bucket}:00:00.000Z`);
 const dayStart = (bucket: string) => Date.parse(`${bucket}T00:00:00.000Z`);
 
 /** Whether a bucket starting at `start` and lasting `length` ms still overlaps the window ending at `now`. */
-const inWindow = (start: number, length: number, window: LimitWindow, now: Date) => start + length > now.getTime() - WINDOW_HOURS[window] * HOUR_MS;
+const inWindow = (start: number, length: number, window: LimitWindow, now: Date) =>
+  start + length > now.getTime() - WINDOW_HOURS[window] * HOUR_MS;
 
 /** What the window ending at `now` counts. */
 export function usedInWindow(buckets: UsageBuckets, window: LimitWindow, now: Date): number {
-  const [entries, start, length] = window === "day" ? [buckets.hours, hourStart, HOUR_MS] : [buckets.days, dayStart, DAY_MS];
+  const [entries, start, length] =
+    window === "day" ? [buckets.hours, hourStart, HOUR_MS] : [buckets.days, dayStart, DAY_MS];
   let used = 0;
-  for (const [bucket, amount] of Object.entries(entries)) if (inWindow(start(bucket), length, window, now)) used += amount;
+  for (const [bucket, amount] of Object.entries(entries))
+    if (inWindow(start(bucket), length, window, now)) used += amount;
   return used;
 }
 
 /** The buckets with `amount` moved at `now`, and without buckets no window counts any more. */
 export function withMovement(buckets: UsageBuckets, amount: number, now: Date): UsageBuckets {
   const hours: Record<string, number> = {};
-  for (const [bucket, moved] of Object.entries(buckets.hours)) if (inWindow(hourStart(bucket), HOUR_MS, "day", now)) hours[bucket] = moved;
+  for (const [bucket, moved] of Object.entries(buckets.hours))
+    if (inWindow(hourStart(bucket), HOUR_MS, "day", now)) hours[bucket] = moved;
   const days: Record<string, number> = {};
-  for (const [bucket, moved] of Object.entries(buckets.days)) if (inWindow(dayStart(bucket), DAY_MS, "month", now)) days[bucket] = moved;
+  for (const [bucket, moved] of Object.entries(buckets.days))
+    if (inWindow(dayStart(bucket), DAY_MS, "month", now)) days[bucket] = moved;
   const hour = hourOf(now);
   const day = dayOf(now);
   hours[hour] = (hours[hour] ?? 0) + amount;

@@ -12,8 +12,17 @@ import type { CurrencyLimits, MoneyLimits, WindowLimits } from "./model";
  */
 
 /** `major` in every currency: USD, EUR and GBP as given (cents), JPY at 150 yen per unit, INR at 80 rupees (in paise). */
-const inEveryCurrency = (major: number): CurrencyLimits => ({ USD: major * 100, EUR: major * 100, GBP: major * 100, JPY: major * 150, INR: major * 80 * 100 });
-const perWindow = (day: number, month: number): WindowLimits => ({ day: inEveryCurrency(day), month: inEveryCurrency(month) });
+const inEveryCurrency = (major: number): CurrencyLimits => ({
+  USD: major * 100,
+  EUR: major * 100,
+  GBP: major * 100,
+  JPY: major * 150,
+  INR: major * 80 * 100,
+});
+const perWindow = (day: number, month: number): WindowLimits => ({
+  day: inEveryCurrency(day),
+  month: inEveryCurrency(month),
+});
 
 export const DEFAULT_MONEY_LIMITS: MoneyLimits = {
   unverified: { deposit: perWindow(1_000, 5_000), outgoing: null },

@@ -60,14 +60,24 @@ type UsageItem = z.infer<typeof UsageItem>;
 
 /** One user's totals in one currency as read: null when they never moved money in it. */
 async function readUsage(ctx: CoreContext, userId: string, currency: Currency): Promise<UsageItem | null> {
-  const reply = await ctx.db.doc.send(new GetCommand({ TableName: ctx.db.table, Key: usageKey(userId, currency), ConsistentRead: true }));
+  const reply = await ctx.db.doc.send(
+    new GetCommand({ TableName: ctx.db.table, Key: usageKey(userId, currency), ConsistentRead: true }),
+  );
   return reply.Item ? UsageItem.parse(reply.Item) : null;
 }
 
 /** What the window ending `now` counts for one movement in one currency. */
-export async function usageOf(ctx: CoreContext, userId: string, currency: Currency, now: Date): Promise<Record<Movement, Record<(typeof LIMIT_WINDOWS)[number], number>>> {
+export async function usageOf(
+  ctx: CoreContext,
+  userId: string,
+  currency: Currency,
+  now: Date,
+): Promise<Record<Movement, Record<(typeof LIMIT_WINDOWS)[number], number>>> {
   const usage = await readUsage(ctx, userId, currency);
-  const windows = (buckets: UsageBuckets) => ({ day: usedInWindow(buckets, "day", now), month: usedInWindow(buckets, "month", now) });
+  const windows = (buckets: UsageBuckets) => ({
+    day: usedInWindow(buckets, "day", now),
+    month: usedInWindow(buckets, "month", now),
+  });
   return { deposit: windows(usage?.deposit ?? emptyBuckets()), outgoing: windows(usage?.outgoing ?? emptyBuckets()) };
 }
 
@@ -86,7 +96,11 @@ const UNGATED: MoneyGate = { reserve: async () => [] };
  * The one check of every money write: 403 kyc_required when the caller's level may not make one
  * of `movements` at all; otherwise the gate whose `reserve` checks and records the totals.
  */
-export async function gateMoney(ctx: CoreContext, userId: string, movements: readonly MoneyMovement[]): Promise<MoneyGate> {
+export async function gateMoney(
+  ctx: CoreContext,
+  userId: string,
+  movements: readonly MoneyMovement[],
+): Promise<MoneyGate> {
   if (movements.length === 0) return UNGATED;
   const [level, limits] = await Promise.all([userLevel(ctx, userId), getMoneyLimits(ctx)]);
   const allowed: LevelLimits = limits[level.level];
@@ -96,12 +110,26 @@ export async function gateMoney(ctx: CoreContext, userId: string, movements: rea
   return { reserve: () => reserve(ctx, userId, level, allowed, movements) };
 }
 
-async function reserve(ctx: CoreContext, userId: string, level: UserLevel, allowed: LevelLimits, movements: readonly MoneyMovement[]): Promise<TransactItems> {
+async function reserve(
+  ctx: CoreContext,
+  userId: string,
+  level: UserLevel,
+  allowed: LevelLimits,
+  movements: readonly MoneyMovement[],
+): Promise<TransactItems> {
   const currencies = [...new Set(movements.map((movement) => movement.currency))];
   const read = await Promise.all(currencies.map((currency) => readUsage(ctx, userId, currency)));
   const usage = new Map(currencies.map((currency, index) => [currency, read[index]!] as const));
   const now = ctx.clock();
-  const next = new Map(currencies.map((currency) => [currency, { deposit: usage.get(currency)?.deposit ?? emptyBuckets(), outgoing: usage.get(currency)?.outgoing ?? emptyBuckets() }]));
+  const next = new Map(
+    currencies.map((currency) => [
+      currency,
+      {
+        deposit: usage.get(currency)?.deposit ?? emptyBuckets(),
+        outgoing: usage.get(currency)?.outgoing ?? emptyBuckets(),
+      },
+    ]),
+  );
   movements.forEach((movement, index) => {
     const limits = allowed[movement.movement]!;
     const buckets = next.get(movement.currency)!;
@@ -109,7 +137,15 @@ async function reserve(ctx: CoreContext, userId: string, level: UserLevel, allow
       const limitMinor = limits[window][movement.currency];
       const usedMinor = usedInWindow(buckets[movement.movement], window, now);
       if (usedMinor + movement.amountMinor > limitMinor) {
-        throw new LimitExceeded(index, { level: level.level, movement: movement.movement, window, currency: movement.currency, limitMinor, usedMinor, remainingMinor: Math.max(0, limitMinor - usedMinor) });
+        throw new LimitExceeded(index, {
+          level: level.level,
+          movement: movement.movement,
+          window,
+          currency: movement.currency,
+          limitMinor,
+          usedMinor,
+          remainingMinor: Math.max(0, limitMinor - usedMinor),
+        });
       }
     }
     buckets[movement.movement] = withMovement(buckets[movement.movement], movement.amountMinor, now);
@@ -121,8 +157,18 @@ async function reserve(ctx: CoreContext, userId: string, level: UserLevel, allow
     return {
       Put: {
         TableName: ctx.db.table,
-        Item: { ...usageKey(userId, currency), entity: "limit_usage", user_id: userId, currency, version: (seen?.version ?? 0) + 1, updated_at: at, ...buckets },
-        ...(seen ? { ConditionExpression: "version = :seen", ExpressionAttributeValues: { ":seen": seen.version } } : { ConditionExpression: "attribute_not_exists(pk)" }),
+        Item: {
+          ...usageKey(userId, currency),
+          entity: "limit_usage",
+          user_id: userId,
+          currency,
+          version: (seen?.version ?? 0) + 1,
+          updated_at: at,
+          ...buckets,
+        },
+        ...(seen
+          ? { ConditionExpression: "version = :seen", ExpressionAttributeValues: { ":seen": seen.version } }
+          : { ConditionExpression: "attribute_not_exists(pk)" }),
       },
     };
   });
@@ -135,7 +181,9 @@ async function reserve(ctx: CoreContext, userId: string, level: UserLevel, allow
 export function lostReservationRace(error: unknown, count: number): boolean {
   if (count === 0) return false;
   const codes = error instanceof ExtraItemsRefused ? error.codes : cancellationCodes(error);
-  return codes?.slice(-count).some((code) => code === "ConditionalCheckFailed" || code === "TransactionConflict") ?? false;
+  return (
+    codes?.slice(-count).some((code) => code === "ConditionalCheckFailed" || code === "TransactionConflict") ?? false
+  );
 }
 
 const MAX_RESERVE_ATTEMPTS = 10;
@@ -151,7 +199,11 @@ export async function withReservation<T>(gate: MoneyGate, write: (items: Transac
       return await write(items);
     } catch (error) {
       if (!lostReservationRace(error, items.length)) throw error;
-      if (attempt >= MAX_RESERVE_ATTEMPTS) throw serviceUnavailable("Other payments or deposits of yours are being recorded right now; please retry shortly", 1);
+      if (attempt >= MAX_RESERVE_ATTEMPTS)
+        throw serviceUnavailable(
+          "Other payments or deposits of yours are being recorded right now; please retry shortly",
+          1,
+        );
     }
   }
 }

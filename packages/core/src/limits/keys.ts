@@ -9,15 +9,24 @@ const padSeq = (seq: number) => String(seq).padStart(SEQ_DIGITS, "0");
 export const LIMITS_PARTITION = "LIMITS";
 export const moneyLimitsKey = () => ({ pk: LIMITS_PARTITION, sk: "CURRENT" });
 export const LIMITS_CHANGE_PREFIX = "CHG#";
-export const moneyLimitsChangeKey = (version: number) => ({ pk: LIMITS_PARTITION, sk: `${LIMITS_CHANGE_PREFIX}${padSeq(version)}` });
+export const moneyLimitsChangeKey = (version: number) => ({
+  pk: LIMITS_PARTITION,
+  sk: `${LIMITS_CHANGE_PREFIX}${padSeq(version)}`,
+});
 
 /**
  * What one user moved in one currency, in hourly and daily buckets: the rolling totals the limits
  * are checked against. Written in the same transaction as the movement, under its version.
  */
-export const usageKey = (userId: string, currency: Currency) => ({ pk: `USER#${userId}`, sk: `LIMITS#USAGE#${currency}` });
+export const usageKey = (userId: string, currency: Currency) => ({
+  pk: `USER#${userId}`,
+  sk: `LIMITS#USAGE#${currency}`,
+});
 
 /** A level an administrator set for one user, and the audit trail of such decisions. */
 export const manualLevelKey = (userId: string) => ({ pk: `USER#${userId}`, sk: "LIMITS#LEVEL" });
 export const MANUAL_LEVEL_CHANGE_PREFIX = "LIMITS#LEVEL#CHG#";
-export const manualLevelChangeKey = (userId: string, seq: number) => ({ pk: `USER#${userId}`, sk: `${MANUAL_LEVEL_CHANGE_PREFIX}${padSeq(seq)}` });
+export const manualLevelChangeKey = (userId: string, seq: number) => ({
+  pk: `USER#${userId}`,
+  sk: `${MANUAL_LEVEL_CHANGE_PREFIX}${padSeq(seq)}`,
+});

@@ -21,7 +21,13 @@ export interface UserLevel {
   source: LevelSource;
 }
 
-const ManualLevel = z.object({ level: VerificationLevel, reason: z.string(), at: z.string(), by: LimitsEditor, seq: z.number().int().positive() });
+const ManualLevel = z.object({
+  level: VerificationLevel,
+  reason: z.string(),
+  at: z.string(),
+  by: LimitsEditor,
+  seq: z.number().int().positive(),
+});
 export type ManualLevel = z.infer<typeof ManualLevel>;
 
 export const ManualLevelChange = z.object({
@@ -35,11 +41,17 @@ export const ManualLevelChange = z.object({
 });
 export type ManualLevelChange = z.infer<typeof ManualLevelChange>;
 
-async function manualLevelOf(ctx: CoreContext, userId: string): Promise<(ManualLevel & { stored: true }) | { stored: false; seq: number } | null> {
-  const reply = await ctx.db.doc.send(new GetCommand({ TableName: ctx.db.table, Key: manualLevelKey(userId), ConsistentRead: true }));
+async function manualLevelOf(
+  ctx: CoreContext,
+  userId: string,
+): Promise<(ManualLevel & { stored: true }) | { stored: false; seq: number } | null> {
+  const reply = await ctx.db.doc.send(
+    new GetCommand({ TableName: ctx.db.table, Key: manualLevelKey(userId), ConsistentRead: true }),
+  );
   if (!reply.Item) return null;
   // A removed override leaves its item without a level, keeping the sequence of its changes.
-  if (reply.Item.level === null || reply.Item.level === undefined) return { stored: false, seq: Number(reply.Item.seq ?? 0) };
+  if (reply.Item.level === null || reply.Item.level === undefined)
+    return { stored: false, seq: Number(reply.Item.seq ?? 0) };
   return { ...ManualLevel.parse(reply.Item), stored: true };
 }
 
@@ -54,7 +66,12 @@ export async function userLevel(ctx: CoreContext, userId: string): Promise<UserL
  * PUT /api/v1/ledger/limits/users/{userId}/level: sets (or with `level: null` removes) an
  * administrator's level for a user, with a reason, audited in one transaction.
  */
-export async function setManualLevel(ctx: CoreContext, userId: string, body: unknown, editor: LimitsEditor): Promise<UserLevel> {
+export async function setManualLevel(
+  ctx: CoreContext,
+  userId: string,
+  body: unknown,
+  editor: LimitsEditor,
+): Promise<UserLevel> {
   const input = parseWith(ManualLevelInput, body);
   if (!(await findUserById(ctx.db, userId))) throw notFound(LIMIT_MESSAGES.userNotFound, "user_not_found");
   await holdLevel(ctx, userId, input, editor);
@@ -62,25 +79,64 @@ export async function setManualLevel(ctx: CoreContext, userId: string, body: unk
 }
 
 /** Records an administrator's level for `userId` (null: removed) and its change item, under the sequence read. */
-export async function holdLevel(ctx: CoreContext, userId: string, input: ManualLevelInput, editor: LimitsEditor): Promise<void> {
+export async function holdLevel(
+  ctx: CoreContext,
+  userId: string,
+  input: ManualLevelInput,
+  editor: LimitsEditor,
+): Promise<void> {
   const current = await manualLevelOf(ctx, userId);
   const seq = (current?.seq ?? 0) + 1;
   const at = ctx.clock().toISOString();
   const previous = current?.stored ? current.level : null;
-  const change: ManualLevelChange = { seq, user_id: userId, level: input.level, previous, reason: input.reason, at, by: editor };
-  const guard = current ? { ConditionExpression: "seq = :seen", ExpressionAttributeValues: { ":seen": current.seq } } : { ConditionExpression: "attribute_not_exists(pk)" };
+  const change: ManualLevelChange = {
+    seq,
+    user_id: userId,
+    level: input.level,
+    previous,
+    reason: input.reason,
+    at,
+    by: editor,
+  };
+  const guard = current
+    ? { ConditionExpression: "seq = :seen", ExpressionAttributeValues: { ":seen": current.seq } }
+    : { ConditionExpression: "attribute_not_exists(pk)" };
   try {
     await ctx.db.doc.send(
       new TransactWriteCommand({
         TransactItems: [
-          { Put: { TableName: ctx.db.table, Item: { ...manualLevelKey(userId), entity: "manual_level", user_id: userId, level: input.level, reason: input.reason, at, by: editor, seq }, ...guard } },
-          { Put: { TableName: ctx.db.table, Item: { ...manualLevelChangeKey(userId, seq), entity: "manual_level_change", ...change }, ConditionExpression: "attribute_not_exists(pk)" } },
+          {
+            Put: {
+              TableName: ctx.db.table,
+              Item: {
+                ...manualLevelKey(userId),
+                entity: "manual_level",
+                user_id: userId,
+                level: input.level,
+                reason: input.reason,
+                at,
+                by: editor,
+                seq,
+              },
+              ...guard,
+            },
+          },
+          {
+            Put: {
+              TableName: ctx.db.table,
+              Item: { ...manualLevelChangeKey(userId, seq), entity: "manual_level_change", ...change },
+              ConditionExpression: "attribute_not_exists(pk)",
+            },
+          },
         ],
       }),
     );
   } catch (error) {
     if (cancellationCodes(error)?.some((code) => code === "ConditionalCheckFailed" || code === "TransactionConflict")) {
-      throw conflict("This user's level was changed by someone else at the same time; reload and try again", "level_changed");
+      throw conflict(
+        "This user's level was changed by someone else at the same time; reload and try again",
+        "level_changed",
+      );
     }
     throw error;
   }

@@ -14,14 +14,18 @@ export const TEST_LIMITS_EDITOR: LimitsEditor = { id: "tests", email: "tests@exa
 
 /** Holds each user at the verified level (an administrator's level, as PUT .../users/{id}/level sets it). */
 export async function verifyForTests(ctx: CoreContext, ...userIds: string[]): Promise<void> {
-  for (const userId of userIds) await holdLevel(ctx, userId, { level: "verified", reason: "Test user, verified for the test" }, TEST_LIMITS_EDITOR);
+  for (const userId of userIds)
+    await holdLevel(ctx, userId, { level: "verified", reason: "Test user, verified for the test" }, TEST_LIMITS_EDITOR);
 }
 
 /** The largest limit the table stores, in every slot: no test amount or sum of them reaches it. */
 const HIGHEST = 2 ** 50;
 const everywhere = (): CurrencyLimits => ({ USD: HIGHEST, EUR: HIGHEST, GBP: HIGHEST, JPY: HIGHEST, INR: HIGHEST });
 const unbounded = (): WindowLimits => ({ day: everywhere(), month: everywhere() });
-const LIFTED: MoneyLimits = { unverified: { deposit: unbounded(), outgoing: null }, verified: { deposit: unbounded(), outgoing: unbounded() } };
+const LIFTED: MoneyLimits = {
+  unverified: { deposit: unbounded(), outgoing: null },
+  verified: { deposit: unbounded(), outgoing: unbounded() },
+};
 
 /** Saves limits no test reaches (the unverified level still may not pay others), for tests of other rules. */
 export async function liftLimitsForTests(ctx: CoreContext): Promise<void> {

@@ -30,7 +30,10 @@ export const MOVEMENTS = ["deposit", "outgoing"] as const;
 export const Movement = z.enum(MOVEMENTS);
 export type Movement = z.infer<typeof Movement>;
 export const MOVEMENT_LABELS: Record<Movement, string> = { deposit: "Deposits", outgoing: "Payments to others" };
-const MOVEMENT_NOUNS: Record<Movement, string> = { deposit: "deposits", outgoing: "payments to other people and outside accounts" };
+const MOVEMENT_NOUNS: Record<Movement, string> = {
+  deposit: "deposits",
+  outgoing: "payments to other people and outside accounts",
+};
 
 export const LIMIT_WINDOWS = ["day", "month"] as const;
 export const LimitWindow = z.enum(LIMIT_WINDOWS);
@@ -49,7 +52,11 @@ export const KYC_PATH = "/kyc";
  * journal may move stays a safe integer. (An admin's edit is at most 1,000,000,000 in major
  * units, the most one journal may move.)
  */
-const LimitMinor = z.number().int().positive().max(2 ** 50);
+const LimitMinor = z
+  .number()
+  .int()
+  .positive()
+  .max(2 ** 50);
 
 /** One amount per currency (every currency: a missing one would leave that currency unlimited). */
 export const CurrencyLimits = z.record(Currency, LimitMinor);
@@ -80,9 +87,15 @@ export type StoredMoneyLimits = z.infer<typeof StoredMoneyLimits>;
 
 /* ---------- the admin's edit (decimal strings) ---------- */
 
-const AmountText = z.union([z.string().max(32, "An amount is at most 32 characters"), z.number()], { error: "Each limit must be an amount, e.g. \"1000.00\"" });
-const CurrencyAmountsInput = z.record(Currency, AmountText, { error: `Give a limit for every currency: ${Object.keys(CURRENCIES).join(", ")}` });
-const WindowAmountsInput = z.object({ day: CurrencyAmountsInput, month: CurrencyAmountsInput }, { error: "Give day and month limits" }).strict();
+const AmountText = z.union([z.string().max(32, "An amount is at most 32 characters"), z.number()], {
+  error: 'Each limit must be an amount, e.g. "1000.00"',
+});
+const CurrencyAmountsInput = z.record(Currency, AmountText, {
+  error: `Give a limit for every currency: ${Object.keys(CURRENCIES).join(", ")}`,
+});
+const WindowAmountsInput = z
+  .object({ day: CurrencyAmountsInput, month: CurrencyAmountsInput }, { error: "Give day and month limits" })
+  .strict();
 
 /**
  * PUT /api/v1/limits/settings: the whole table of limits, replaced at once. `version` is the one
@@ -91,8 +104,15 @@ const WindowAmountsInput = z.object({ day: CurrencyAmountsInput, month: Currency
 export const MoneyLimitsInput = z
   .object({
     version: z.number({ error: "version is required: the version you read (0 for the defaults)" }).int().nonnegative(),
-    unverified: z.object({ deposit: WindowAmountsInput.nullable(), outgoing: WindowAmountsInput.nullable() }, { error: "unverified is required" }).strict(),
-    verified: z.object({ deposit: WindowAmountsInput, outgoing: WindowAmountsInput }, { error: "verified is required" }).strict(),
+    unverified: z
+      .object(
+        { deposit: WindowAmountsInput.nullable(), outgoing: WindowAmountsInput.nullable() },
+        { error: "unverified is required" },
+      )
+      .strict(),
+    verified: z
+      .object({ deposit: WindowAmountsInput, outgoing: WindowAmountsInput }, { error: "verified is required" })
+      .strict(),
   })
   .strict();
 export type MoneyLimitsInput = z.infer<typeof MoneyLimitsInput>;
@@ -121,7 +141,8 @@ function parseWindow(path: string, amounts: z.infer<typeof WindowAmountsInput>):
   }
   const limits = WindowLimits.parse(window);
   for (const currency of CURRENCY_LIST) {
-    if (limits.day[currency] > limits.month[currency]) return `${path}.day.${currency} cannot be more than ${path}.month.${currency}: 30 days hold every 24 hours in them`;
+    if (limits.day[currency] > limits.month[currency])
+      return `${path}.day.${currency} cannot be more than ${path}.month.${currency}: 30 days hold every 24 hours in them`;
   }
   return limits;
 }
@@ -132,7 +153,10 @@ function parseWindow(path: string, amounts: z.infer<typeof WindowAmountsInput>):
  * unverified one (verifying never lowers a limit).
  */
 export function limitsFromInput(input: MoneyLimitsInput): LimitsParse {
-  const levels: Record<VerificationLevel, Partial<Record<Movement, WindowLimits | null>>> = { unverified: {}, verified: {} };
+  const levels: Record<VerificationLevel, Partial<Record<Movement, WindowLimits | null>>> = {
+    unverified: {},
+    verified: {},
+  };
   for (const level of VERIFICATION_LEVELS) {
     for (const movement of MOVEMENTS) {
       const amounts = input[level][movement];
@@ -152,7 +176,10 @@ export function limitsFromInput(input: MoneyLimitsInput): LimitsParse {
     for (const window of LIMIT_WINDOWS) {
       for (const currency of CURRENCY_LIST) {
         if (limits.verified[movement][window][currency] < lower[window][currency]) {
-          return { ok: false, message: `verified.${movement}.${window}.${currency} cannot be lower than unverified.${movement}.${window}.${currency}: verifying never lowers a limit` };
+          return {
+            ok: false,
+            message: `verified.${movement}.${window}.${currency} cannot be lower than unverified.${movement}.${window}.${currency}: verifying never lowers a limit`,
+          };
         }
       }
     }
@@ -161,13 +188,21 @@ export function limitsFromInput(input: MoneyLimitsInput): LimitsParse {
 }
 
 const amountsOf = (limits: CurrencyLimits): CurrencyAmounts =>
-  Object.fromEntries(CURRENCY_LIST.map((currency) => [currency, toDecimalString(limits[currency], currency)])) as CurrencyAmounts;
-const windowAmounts = (limits: WindowLimits): WindowAmounts => ({ day: amountsOf(limits.day), month: amountsOf(limits.month) });
+  Object.fromEntries(
+    CURRENCY_LIST.map((currency) => [currency, toDecimalString(limits[currency], currency)]),
+  ) as CurrencyAmounts;
+const windowAmounts = (limits: WindowLimits): WindowAmounts => ({
+  day: amountsOf(limits.day),
+  month: amountsOf(limits.month),
+});
 
 /** The limits as decimal strings (the admin's reply and the edit form's starting point). */
 export function limitsAsAmounts(limits: MoneyLimits) {
   return {
-    unverified: { deposit: limits.unverified.deposit && windowAmounts(limits.unverified.deposit), outgoing: limits.unverified.outgoing && windowAmounts(limits.unverified.outgoing) },
+    unverified: {
+      deposit: limits.unverified.deposit && windowAmounts(limits.unverified.deposit),
+      outgoing: limits.unverified.outgoing && windowAmounts(limits.unverified.outgoing),
+    },
     verified: { deposit: windowAmounts(limits.verified.deposit), outgoing: windowAmounts(limits.verified.outgoing) },
   };
 }
@@ -233,7 +268,8 @@ export const LIMIT_MESSAGES = {
         : `It frees up as earlier ${MOVEMENT_NOUNS[breach.movement]} leave the ${WINDOW_ADJECTIVES[breach.window]} window.`;
     return `This would pass your ${LEVEL_LABELS[breach.level].toLowerCase()} limit of ${limit}: ${formatLimitAmount(breach.remainingMinor, breach.currency)} remains. ${unlock}`;
   },
-  limitsChanged: (version: number) => `The limits were changed by someone else (now version ${version}); reload them and apply your edit again`,
+  limitsChanged: (version: number) =>
+    `The limits were changed by someone else (now version ${version}); reload them and apply your edit again`,
   levelReason: "reason must be 1 to 500 characters",
   userNotFound: "User not found",
 } as const;
@@ -244,7 +280,11 @@ export const LIMIT_MESSAGES = {
 export const ManualLevelInput = z
   .object({
     level: VerificationLevel.nullable().describe("The level to hold regardless of KYC; null removes the override"),
-    reason: z.string({ error: LIMIT_MESSAGES.levelReason }).trim().min(1, LIMIT_MESSAGES.levelReason).max(500, LIMIT_MESSAGES.levelReason),
+    reason: z
+      .string({ error: LIMIT_MESSAGES.levelReason })
+      .trim()
+      .min(1, LIMIT_MESSAGES.levelReason)
+      .max(500, LIMIT_MESSAGES.levelReason),
   })
   .strict();
 export type ManualLevelInput = z.infer<typeof ManualLevelInput>;

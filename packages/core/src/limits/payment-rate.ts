@@ -10,7 +10,11 @@ import { consumeRateLimit, rateLimitSubject, type RateLimitRule } from "../share
  */
 export const PAYMENT_RATE_WINDOW_SECONDS = 60;
 
-const paymentRule = (ctx: CoreContext): RateLimitRule => ({ scope: "payment:create", limit: ctx.config.PAYMENT_RATE_LIMIT_PER_MINUTE, windowSeconds: PAYMENT_RATE_WINDOW_SECONDS });
+const paymentRule = (ctx: CoreContext): RateLimitRule => ({
+  scope: "payment:create",
+  limit: ctx.config.PAYMENT_RATE_LIMIT_PER_MINUTE,
+  windowSeconds: PAYMENT_RATE_WINDOW_SECONDS,
+});
 
 /** 429 rate_limited with Retry-After (the seconds left in the window) past the limit. */
 export async function limitPaymentCreation(ctx: CoreContext, userId: string): Promise<void> {
@@ -19,6 +23,11 @@ export async function limitPaymentCreation(ctx: CoreContext, userId: string): Pr
     await consumeRateLimit(ctx.db, rule, rateLimitSubject(userId), ctx.clock());
   } catch (error) {
     if (!isAppError(error) || error.status !== 429) throw error;
-    throw new AppError(429, error.code, `Too many payments: at most ${rule.limit} a minute. Try again in ${error.headers["Retry-After"] ?? "a few"} s.`, error.headers);
+    throw new AppError(
+      429,
+      error.code,
+      `Too many payments: at most ${rule.limit} a minute. Try again in ${error.headers["Retry-After"] ?? "a few"} s.`,
+      error.headers,
+    );
   }
 }

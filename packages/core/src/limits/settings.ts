@@ -6,7 +6,14 @@ import { badRequest, conflict } from "../shared/errors";
 import { describeIssue } from "../shared/validation";
 import { DEFAULT_MONEY_LIMITS } from "./default-limits";
 import { LIMITS_CHANGE_PREFIX, LIMITS_PARTITION, moneyLimitsChangeKey, moneyLimitsKey } from "./keys";
-import { LIMIT_MESSAGES, limitsFromInput, LimitsEditor, MoneyLimits, MoneyLimitsInput, StoredMoneyLimits } from "./model";
+import {
+  LIMIT_MESSAGES,
+  limitsFromInput,
+  LimitsEditor,
+  MoneyLimits,
+  MoneyLimitsInput,
+  StoredMoneyLimits,
+} from "./model";
 
 /**
  * The limits in force, as data an administrator edits: one item, absent until the first edit
@@ -16,7 +23,12 @@ import { LIMIT_MESSAGES, limitsFromInput, LimitsEditor, MoneyLimits, MoneyLimits
 
 const HISTORY_LIMIT = 20;
 
-export const SEEDED_LIMITS: StoredMoneyLimits = { ...DEFAULT_MONEY_LIMITS, version: 0, updated_at: null, updated_by: null };
+export const SEEDED_LIMITS: StoredMoneyLimits = {
+  ...DEFAULT_MONEY_LIMITS,
+  version: 0,
+  updated_at: null,
+  updated_by: null,
+};
 
 export const LimitsChange = z.object({
   version: z.number().int().positive(),
@@ -30,7 +42,8 @@ export type LimitsChange = z.infer<typeof LimitsChange>;
 const rulesOf = (stored: StoredMoneyLimits): MoneyLimits => MoneyLimits.parse(stored);
 
 type Loose = Record<string, unknown>;
-const isObject = (value: unknown): value is Loose => typeof value === "object" && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Loose =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 
 /**
  * A table saved before a currency existed lacks it: that currency takes the seeded figure of the
@@ -48,7 +61,8 @@ export function withSeededCurrencies<T>(limits: T): T {
       if (!isObject(storedWindows) || !isObject(windows)) continue;
       const nextWindows: Loose = { ...storedWindows };
       for (const [window, seeded] of Object.entries(windows)) {
-        if (isObject(nextWindows[window]) && isObject(seeded)) nextWindows[window] = { ...seeded, ...(nextWindows[window] as Loose) };
+        if (isObject(nextWindows[window]) && isObject(seeded))
+          nextWindows[window] = { ...seeded, ...(nextWindows[window] as Loose) };
       }
       nextLevel[movement] = nextWindows;
     }
@@ -59,7 +73,9 @@ export function withSeededCurrencies<T>(limits: T): T {
 
 /** The limits in force (strongly consistent: an edit applies to the next request). */
 export async function getMoneyLimits(ctx: CoreContext): Promise<StoredMoneyLimits> {
-  const reply = await ctx.db.doc.send(new GetCommand({ TableName: ctx.db.table, Key: moneyLimitsKey(), ConsistentRead: true }));
+  const reply = await ctx.db.doc.send(
+    new GetCommand({ TableName: ctx.db.table, Key: moneyLimitsKey(), ConsistentRead: true }),
+  );
   return reply.Item ? StoredMoneyLimits.parse(withSeededCurrencies(reply.Item)) : SEEDED_LIMITS;
 }
 
@@ -75,7 +91,9 @@ export async function moneyLimitsHistory(ctx: CoreContext): Promise<LimitsChange
       ConsistentRead: true,
     }),
   );
-  return (reply.Items ?? []).map((item) => LimitsChange.parse({ ...item, before: withSeededCurrencies(item.before), after: withSeededCurrencies(item.after) }));
+  return (reply.Items ?? []).map((item) =>
+    LimitsChange.parse({ ...item, before: withSeededCurrencies(item.before), after: withSeededCurrencies(item.after) }),
+  );
 }
 
 /** The edit as limits; a 400 naming the field (e.g. "verified.deposit.day.USD: ...") otherwise. */
@@ -84,7 +102,9 @@ function parseEdit(body: unknown): { version: number; limits: MoneyLimits } {
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const path = issue.path.join(".");
-    throw badRequest(path && issue.code !== "unrecognized_keys" ? `${path}: ${describeIssue(issue)}` : describeIssue(issue));
+    throw badRequest(
+      path && issue.code !== "unrecognized_keys" ? `${path}: ${describeIssue(issue)}` : describeIssue(issue),
+    );
   }
   const limits = limitsFromInput(parsed.data);
   if (!limits.ok) throw badRequest(limits.message);
@@ -95,13 +115,22 @@ function parseEdit(body: unknown): { version: number; limits: MoneyLimits } {
  * Replaces the limits (PUT /api/v1/limits/settings). 409 `limits_changed` when they changed
  * since the version the admin read; the same table again writes nothing.
  */
-export async function replaceMoneyLimits(ctx: CoreContext, body: unknown, editor: LimitsEditor): Promise<StoredMoneyLimits> {
+export async function replaceMoneyLimits(
+  ctx: CoreContext,
+  body: unknown,
+  editor: LimitsEditor,
+): Promise<StoredMoneyLimits> {
   const edit = parseEdit(body);
   return saveMoneyLimits(ctx, edit.version, edit.limits, editor);
 }
 
 /** Writes limits already checked (limitsFromInput, or a test's own) over the version read. */
-export async function saveMoneyLimits(ctx: CoreContext, readVersion: number, limits: MoneyLimits, editor: LimitsEditor): Promise<StoredMoneyLimits> {
+export async function saveMoneyLimits(
+  ctx: CoreContext,
+  readVersion: number,
+  limits: MoneyLimits,
+  editor: LimitsEditor,
+): Promise<StoredMoneyLimits> {
   const current = await getMoneyLimits(ctx);
   if (readVersion !== current.version) throw conflict(LIMIT_MESSAGES.limitsChanged(current.version), "limits_changed");
   const before = rulesOf(current);
@@ -110,13 +139,24 @@ export async function saveMoneyLimits(ctx: CoreContext, readVersion: number, lim
   const version = current.version + 1;
   const next: StoredMoneyLimits = { ...limits, version, updated_at: at, updated_by: editor };
   const change: LimitsChange = { version, at, by: editor, before, after: limits };
-  const guard = current.version === 0 ? { ConditionExpression: "attribute_not_exists(pk)" } : { ConditionExpression: "version = :seen", ExpressionAttributeValues: { ":seen": current.version } };
+  const guard =
+    current.version === 0
+      ? { ConditionExpression: "attribute_not_exists(pk)" }
+      : { ConditionExpression: "version = :seen", ExpressionAttributeValues: { ":seen": current.version } };
   try {
     await ctx.db.doc.send(
       new TransactWriteCommand({
         TransactItems: [
-          { Put: { TableName: ctx.db.table, Item: { ...moneyLimitsKey(), entity: "money_limits", ...next }, ...guard } },
-          { Put: { TableName: ctx.db.table, Item: { ...moneyLimitsChangeKey(version), entity: "money_limits_change", ...change }, ConditionExpression: "attribute_not_exists(pk)" } },
+          {
+            Put: { TableName: ctx.db.table, Item: { ...moneyLimitsKey(), entity: "money_limits", ...next }, ...guard },
+          },
+          {
+            Put: {
+              TableName: ctx.db.table,
+              Item: { ...moneyLimitsChangeKey(version), entity: "money_limits_change", ...change },
+              ConditionExpression: "attribute_not_exists(pk)",
+            },
+          },
         ],
       }),
     );

@@ -2,7 +2,15 @@ import { CURRENCIES, toDecimalString, type Currency } from "../money/model";
 import type { CoreContext } from "../shared/context";
 import { usageOf } from "./gate";
 import { userLevel } from "./levels";
-import { KYC_PATH, LEVEL_LABELS, LIMIT_MESSAGES, LIMIT_WINDOWS, MOVEMENTS, type LimitStatus, type LimitUsage } from "./model";
+import {
+  KYC_PATH,
+  LEVEL_LABELS,
+  LIMIT_MESSAGES,
+  LIMIT_WINDOWS,
+  MOVEMENTS,
+  type LimitStatus,
+  type LimitUsage,
+} from "./model";
 import { getMoneyLimits } from "./settings";
 
 const CURRENCY_LIST = Object.keys(CURRENCIES) as Currency[];
@@ -47,7 +55,10 @@ export async function limitStatus(ctx: CoreContext, userId: string): Promise<Lim
     level_label: LEVEL_LABELS[level.level],
     source: level.source,
     // A level an administrator holds is not raised by the wizard: no link then.
-    next_step: level.level === "unverified" && level.source === "kyc" ? { href: KYC_PATH, message: LIMIT_MESSAGES.nextStep } : null,
+    next_step:
+      level.level === "unverified" && level.source === "kyc"
+        ? { href: KYC_PATH, message: LIMIT_MESSAGES.nextStep }
+        : null,
     limits: rows,
   };
 }

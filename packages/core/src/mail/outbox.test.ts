@@ -13,7 +13,12 @@ beforeAll(async () => {
 });
 afterAll(async () => ctx.dispose());
 
-const message = (to: string): MailMessage => ({ to, subject: "Hello", text: "A one-time link: https://example.com/x?token=abc", kind: "test-mail" });
+const message = (to: string): MailMessage => ({
+  to,
+  subject: "Hello",
+  text: "A one-time link: https://example.com/x?token=abc",
+  kind: "test-mail",
+});
 
 async function queue(...messages: MailMessage[]): Promise<void> {
   await ctx.db.doc.send(new TransactWriteCommand({ TransactItems: messages.map((mail) => queueMail(ctx, mail)) }));
@@ -34,7 +39,8 @@ function recordingSender() {
   return { sender, sent };
 }
 
-const stored = async (id: string) => (await ctx.db.doc.send(new GetCommand({ TableName: ctx.db.table, Key: mailKey(id), ConsistentRead: true }))).Item;
+const stored = async (id: string) =>
+  (await ctx.db.doc.send(new GetCommand({ TableName: ctx.db.table, Key: mailKey(id), ConsistentRead: true }))).Item;
 
 describe("the mail outbox", () => {
   it("sends each queued message once, oldest first, from MAIL_FROM, then keeps no text and leaves the queue", async () => {

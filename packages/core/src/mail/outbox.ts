@@ -19,7 +19,15 @@ export function queueMail(ctx: CoreContext, message: MailMessage): TransactItem 
   const mail = MailMessage.parse(message);
   const id = newId();
   const queuedAt = ctx.clock().toISOString();
-  const item: OutboxMail = { ...mail, id, status: "queued", queued_at: queuedAt, attempts: 0, sent_at: null, provider_id: null };
+  const item: OutboxMail = {
+    ...mail,
+    id,
+    status: "queued",
+    queued_at: queuedAt,
+    attempts: 0,
+    sent_at: null,
+    provider_id: null,
+  };
   return {
     Put: {
       TableName: ctx.db.table,
@@ -59,7 +67,11 @@ export interface DeliveryResult {
  * accepts it, it leaves the queue and its text is dropped. A send that throws is retried by a
  * later run, up to MAX_SEND_ATTEMPTS.
  */
-export async function deliverQueuedMail(ctx: CoreContext, sender: MailSender, options: { limit?: number } = {}): Promise<DeliveryResult> {
+export async function deliverQueuedMail(
+  ctx: CoreContext,
+  sender: MailSender,
+  options: { limit?: number } = {},
+): Promise<DeliveryResult> {
   const result: DeliveryResult = { sent: 0, failed: 0 };
   for (const mail of await queuedMail(ctx, options.limit ?? 100)) {
     const nowMs = ctx.clock().getTime();
@@ -67,14 +79,27 @@ export async function deliverQueuedMail(ctx: CoreContext, sender: MailSender, op
     if (!(await claim(ctx, mail, nowMs))) continue;
     try {
       if (mail.text === undefined) throw new Error("queued mail without text");
-      const { providerId } = await sender.send({ id: mail.id, from: ctx.config.MAIL_FROM, to: mail.to, subject: mail.subject, text: mail.text, kind: mail.kind });
+      const { providerId } = await sender.send({
+        id: mail.id,
+        from: ctx.config.MAIL_FROM,
+        to: mail.to,
+        subject: mail.subject,
+        text: mail.text,
+        kind: mail.kind,
+      });
       await ctx.db.doc.send(
         new UpdateCommand({
           TableName: ctx.db.table,
           Key: mailKey(mail.id),
-          UpdateExpression: "SET #status = :sent, sent_at = :at, provider_id = :provider, attempts = attempts + :one REMOVE gsi1pk, gsi1sk, #text, claimed_until",
+          UpdateExpression:
+            "SET #status = :sent, sent_at = :at, provider_id = :provider, attempts = attempts + :one REMOVE gsi1pk, gsi1sk, #text, claimed_until",
           ExpressionAttributeNames: { "#status": "status", "#text": "text" },
-          ExpressionAttributeValues: { ":sent": "sent", ":at": ctx.clock().toISOString(), ":provider": providerId, ":one": 1 },
+          ExpressionAttributeValues: {
+            ":sent": "sent",
+            ":at": ctx.clock().toISOString(),
+            ":provider": providerId,
+            ":one": 1,
+          },
         }),
       );
       ctx.logger.info("mail sent", { mail_id: mail.id, kind: mail.kind, sender: sender.name });
@@ -82,14 +107,25 @@ export async function deliverQueuedMail(ctx: CoreContext, sender: MailSender, op
     } catch (error) {
       const attempts = mail.attempts + 1;
       const givenUp = attempts >= MAX_SEND_ATTEMPTS;
-      ctx.logger.warn("mail send failed", { mail_id: mail.id, kind: mail.kind, sender: sender.name, attempts, given_up: givenUp, error });
+      ctx.logger.warn("mail send failed", {
+        mail_id: mail.id,
+        kind: mail.kind,
+        sender: sender.name,
+        attempts,
+        given_up: givenUp,
+        error,
+      });
       await ctx.db.doc.send(
         new UpdateCommand({
           TableName: ctx.db.table,
           Key: mailKey(mail.id),
-          UpdateExpression: givenUp ? "SET #status = :failed, attempts = :attempts REMOVE gsi1pk, gsi1sk, #text, claimed_until" : "SET attempts = :attempts REMOVE claimed_until",
+          UpdateExpression: givenUp
+            ? "SET #status = :failed, attempts = :attempts REMOVE gsi1pk, gsi1sk, #text, claimed_until"
+            : "SET attempts = :attempts REMOVE claimed_until",
           ExpressionAttributeNames: givenUp ? { "#status": "status", "#text": "text" } : undefined,
-          ExpressionAttributeValues: givenUp ? { ":failed": "failed", ":attempts": attempts } : { ":attempts": attempts },
+          ExpressionAttributeValues: givenUp
+            ? { ":failed": "failed", ":attempts": attempts }
+            : { ":attempts": attempts },
         }),
       );
       if (givenUp) result.failed += 1;

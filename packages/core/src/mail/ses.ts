@@ -21,7 +21,12 @@ export function sesMailSender(options: { region?: string; client?: Pick<SESv2Cli
         new SendEmailCommand({
           FromEmailAddress: mail.from,
           Destination: { ToAddresses: [mail.to] },
-          Content: { Simple: { Subject: { Data: mail.subject, Charset: "UTF-8" }, Body: { Text: { Data: mail.text, Charset: "UTF-8" } } } },
+          Content: {
+            Simple: {
+              Subject: { Data: mail.subject, Charset: "UTF-8" },
+              Body: { Text: { Data: mail.text, Charset: "UTF-8" } },
+            },
+          },
           EmailTags: [
             { Name: "kind", Value: mail.kind },
             { Name: "outbox_id", Value: mail.id.replace(/[^A-Za-z0-9_-]/g, "_") },

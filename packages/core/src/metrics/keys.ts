@@ -11,7 +11,8 @@ export const METRICS_ENTITY = "metrics";
 
 const pad = (seconds: number) => String(seconds).padStart(11, "0");
 
-export const windowStartOf = (second: number) => second - (((second % FLUSH_WINDOW_SECONDS) + FLUSH_WINDOW_SECONDS) % FLUSH_WINDOW_SECONDS);
+export const windowStartOf = (second: number) =>
+  second - (((second % FLUSH_WINDOW_SECONDS) + FLUSH_WINDOW_SECONDS) % FLUSH_WINDOW_SECONDS);
 export const partitionStartOf = (second: number) =>
   second - (((second % METRICS_PARTITION_SECONDS) + METRICS_PARTITION_SECONDS) % METRICS_PARTITION_SECONDS);
 
@@ -43,7 +44,8 @@ export const ROUTE_LATENCY_ENTITY = "route_latency";
 export const hourStartOf = (second: number) =>
   second - (((second % ROUTE_LATENCY_HOUR_SECONDS) + ROUTE_LATENCY_HOUR_SECONDS) % ROUTE_LATENCY_HOUR_SECONDS);
 export const routeLatencyPartitionStartOf = (second: number) =>
-  second - (((second % ROUTE_LATENCY_PARTITION_SECONDS) + ROUTE_LATENCY_PARTITION_SECONDS) % ROUTE_LATENCY_PARTITION_SECONDS);
+  second -
+  (((second % ROUTE_LATENCY_PARTITION_SECONDS) + ROUTE_LATENCY_PARTITION_SECONDS) % ROUTE_LATENCY_PARTITION_SECONDS);
 
 export const routeLatencyPartition = (partitionStart: number) => `ROUTE_LATENCY#${pad(partitionStart)}`;
 

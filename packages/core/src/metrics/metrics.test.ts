@@ -29,7 +29,12 @@ function manualClock(startSecond = 1_767_225_600) {
   };
 }
 
-const sample = (status = 200, durationMs = 5, route = "/health", method = "GET") => ({ method, route, status, durationMs });
+const sample = (status = 200, durationMs = 5, route = "/health", method = "GET") => ({
+  method,
+  route,
+  status,
+  durationMs,
+});
 
 function reportOf(metrics: RequestMetrics, windowSeconds: number, shared: WindowAggregate[] = []) {
   const now = metrics.nowSecond();
@@ -68,29 +73,44 @@ describe("latency histogram", () => {
 
   it("gives quantiles within one bucket of the exact ones, p50 ≤ p99 ≤ max", () => {
     fc.assert(
-      fc.property(fc.array(fc.double({ min: 0.2, max: 20_000, noNaN: true }), { minLength: 1, maxLength: 300 }), (latencies) => {
-        const aggregate = emptyAggregate();
-        for (const ms of latencies) addSample(aggregate, 200, ms);
-        const sorted = [...latencies].sort((a, b) => a - b);
-        const exact = (q: number) => sorted[Math.max(0, Math.ceil(q * sorted.length) - 1)]!;
-        const p50 = quantile(aggregate.histogram, 0.5, aggregate.max_ms)!;
-        const p99 = quantile(aggregate.histogram, 0.99, aggregate.max_ms)!;
-        expect(p50).toBeLessThanOrEqual(p99);
-        expect(p99).toBeLessThanOrEqual(aggregate.max_ms);
-        for (const [q, value] of [[0.5, p50], [0.99, p99]] as const) {
-          const truth = exact(q);
-          // Same or neighbouring bucket: within one bucket width (2^(1/4)) either way.
-          expect(value).toBeGreaterThanOrEqual(truth / 2 ** 0.25 - 1e-9);
-          expect(value).toBeLessThanOrEqual(truth * 2 ** 0.25 + 1e-9);
-        }
-      }),
+      fc.property(
+        fc.array(fc.double({ min: 0.2, max: 20_000, noNaN: true }), { minLength: 1, maxLength: 300 }),
+        (latencies) => {
+          const aggregate = emptyAggregate();
+          for (const ms of latencies) addSample(aggregate, 200, ms);
+          const sorted = [...latencies].sort((a, b) => a - b);
+          const exact = (q: number) => sorted[Math.max(0, Math.ceil(q * sorted.length) - 1)]!;
+          const p50 = quantile(aggregate.histogram, 0.5, aggregate.max_ms)!;
+          const p99 = quantile(aggregate.histogram, 0.99, aggregate.max_ms)!;
+          expect(p50).toBeLessThanOrEqual(p99);
+          expect(p99).toBeLessThanOrEqual(aggregate.max_ms);
+          for (const [q, value] of [
+            [0.5, p50],
+            [0.99, p99],
+          ] as const) {
+            const truth = exact(q);
+            // Same or neighbouring bucket: within one bucket width (2^(1/4)) either way.
+            expect(value).toBeGreaterThanOrEqual(truth / 2 ** 0.25 - 1e-9);
+            expect(value).toBeLessThanOrEqual(truth * 2 ** 0.25 + 1e-9);
+          }
+        },
+      ),
     );
   });
 
   it("merges across parts like one histogram of everything (order does not matter)", () => {
     fc.assert(
       fc.property(
-        fc.array(fc.array(fc.record({ ms: fc.double({ min: 0.1, max: 5000, noNaN: true }), status: fc.constantFrom(200, 201, 404, 500, 503) }), { maxLength: 40 }), { maxLength: 6 }),
+        fc.array(
+          fc.array(
+            fc.record({
+              ms: fc.double({ min: 0.1, max: 5000, noNaN: true }),
+              status: fc.constantFrom(200, 201, 404, 500, 503),
+            }),
+            { maxLength: 40 },
+          ),
+          { maxLength: 6 },
+        ),
         (parts) => {
           const whole = emptyAggregate();
           const merged = emptyAggregate();
@@ -124,7 +144,8 @@ describe("window query", () => {
     expect(MetricsQuery.parse({}).window).toBe(60);
     expect(MetricsQuery.parse({ window: "10" }).window).toBe(10);
     expect(MetricsQuery.parse({ window: "3600" }).window).toBe(3600);
-    for (const bad of ["9", "3601", "abc", "12.5", "-60", "1e3"]) expect(MetricsQuery.safeParse({ window: bad }).success).toBe(false);
+    for (const bad of ["9", "3601", "abc", "12.5", "-60", "1e3"])
+      expect(MetricsQuery.safeParse({ window: bad }).success).toBe(false);
   });
 
   it("keeps the series to about 60 points", () => {
@@ -200,7 +221,11 @@ describe("RequestMetrics ring", () => {
       metrics.record(sample()); // first request of the next window flushes the finished one
       await metrics.flush();
       expect(written).toHaveLength(1);
-      expect(written[0]![0]).toMatchObject({ window_start: 1_767_225_600, requests: 10, window_seconds: FLUSH_WINDOW_SECONDS });
+      expect(written[0]![0]).toMatchObject({
+        window_start: 1_767_225_600,
+        requests: 10,
+        window_seconds: FLUSH_WINDOW_SECONDS,
+      });
       expect(written[0]![0]!.per_second).toHaveLength(10);
       for (let i = 0; i < 9; i += 1) metrics.record(sample());
       await metrics.flush();
@@ -220,7 +245,13 @@ describe("RequestMetrics ring", () => {
     const clock = manualClock(1_767_225_600);
     let attempts = 0;
     const errors: string[] = [];
-    const logger = { debug() {}, info() {}, warn() {}, error: (message: string) => void errors.push(message), child: () => logger };
+    const logger = {
+      debug() {},
+      info() {},
+      warn() {},
+      error: (message: string) => void errors.push(message),
+      child: () => logger,
+    };
     const metrics = new RequestMetrics({
       clock: clock.now,
       logger,

@@ -160,7 +160,9 @@ export class RequestMetrics {
   seconds(from: number, to: number, now = this.nowSecond()): SecondBucket[] {
     const low = Math.max(from, this.oldestSecond(now));
     return this.slots
-      .filter((slot): slot is SecondBucket => slot !== null && slot.second >= low && slot.second <= to && slot.requests > 0)
+      .filter(
+        (slot): slot is SecondBucket => slot !== null && slot.second >= low && slot.second <= to && slot.requests > 0,
+      )
       .sort((a, b) => a.second - b.second);
   }
 
@@ -205,7 +207,11 @@ export class RequestMetrics {
   pendingWindows(now = this.nowSecond()): WindowAggregate[] {
     const current = windowStartOf(now);
     const pending: WindowAggregate[] = [];
-    for (let start = Math.max(this.flushedBefore, this.coverageStart(now)); start < current; start += FLUSH_WINDOW_SECONDS) {
+    for (
+      let start = Math.max(this.flushedBefore, this.coverageStart(now));
+      start < current;
+      start += FLUSH_WINDOW_SECONDS
+    ) {
       const window = this.windowAggregate(start, now);
       if (window) pending.push(window);
     }
@@ -252,7 +258,9 @@ export class RequestMetrics {
       if (partial) windows.push(partial);
     }
     if (dropped) {
-      this.logger?.warn("metrics windows fell out of the ring before they could be written", { instance_id: this.instanceId });
+      this.logger?.warn("metrics windows fell out of the ring before they could be written", {
+        instance_id: this.instanceId,
+      });
       this.flushedBefore = this.coverageStart(now);
     }
     // Latency hours go when due (see route-latency.ts), with the windows or on their own.
@@ -265,7 +273,10 @@ export class RequestMetrics {
     const recorded = this.recorded;
     this.inFlight = (async () => {
       try {
-        await sink(windows, hours.map((hour) => hour.rollup));
+        await sink(
+          windows,
+          hours.map((hour) => hour.rollup),
+        );
         this.routeLatency.markSaved(hours, now);
         if (current > this.flushedBefore) this.flushedBefore = current;
         if (options.includeCurrent) this.recordedWhenSaved = recorded;

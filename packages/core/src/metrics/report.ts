@@ -1,5 +1,13 @@
 import { FLUSH_WINDOW_SECONDS } from "./keys";
-import { emptyAggregate, mergeInto, quantile, seriesStepSeconds, type MetricsReport, type RouteFigures, type SeriesPoint } from "./model";
+import {
+  emptyAggregate,
+  mergeInto,
+  quantile,
+  seriesStepSeconds,
+  type MetricsReport,
+  type RouteFigures,
+  type SeriesPoint,
+} from "./model";
 import type { RouteCounts, SecondBucket, WindowAggregate } from "./recorder";
 
 export const TOP_ROUTES = 10;

@@ -3,7 +3,13 @@ import { FLUSH_WINDOW_SECONDS, hourStartOf, routeLatencyHourKey, routeLatencyHou
 import { HISTOGRAM_BUCKETS } from "./model";
 import { RequestMetrics } from "./recorder";
 import { ResponseTimesQuery, buildResponseTimes, openApiPath, parseRouteName, type HourRollup } from "./response-times";
-import { HOUR_WRITE_INTERVAL_SECONDS, HOURS_IN_MEMORY, MAX_ROUTES_PER_HOUR, OTHER_ROUTE_LATENCY, RouteLatencyHours } from "./route-latency";
+import {
+  HOUR_WRITE_INTERVAL_SECONDS,
+  HOURS_IN_MEMORY,
+  MAX_ROUTES_PER_HOUR,
+  OTHER_ROUTE_LATENCY,
+  RouteLatencyHours,
+} from "./route-latency";
 
 const HOUR = 3600;
 /** 2026-01-01T00:00:00Z, a whole hour. */
@@ -19,7 +25,12 @@ function manualClock(startSecond = T0) {
   };
 }
 
-const sample = (route: string, durationMs: number, status = 200, method = "GET") => ({ method, route, status, durationMs });
+const sample = (route: string, durationMs: number, status = 200, method = "GET") => ({
+  method,
+  route,
+  status,
+  durationMs,
+});
 
 function report(metrics: RequestMetrics, hours: number, shared: HourRollup[] = []) {
   const now = metrics.nowSecond();
@@ -56,7 +67,8 @@ describe("route names", () => {
   it("accepts 1..24 whole hours, defaults to 24", () => {
     expect(ResponseTimesQuery.parse({}).hours).toBe(24);
     expect(ResponseTimesQuery.parse({ hours: "1" }).hours).toBe(1);
-    for (const bad of ["0", "25", "1.5", "x", "-1"]) expect(ResponseTimesQuery.safeParse({ hours: bad }).success).toBe(false);
+    for (const bad of ["0", "25", "1.5", "x", "-1"])
+      expect(ResponseTimesQuery.safeParse({ hours: bad }).success).toBe(false);
   });
 });
 
@@ -72,7 +84,8 @@ describe("per-route latency hours", () => {
     for (const hour of held) {
       expect(Object.keys(hour.routes).length).toBeLessThanOrEqual(MAX_ROUTES_PER_HOUR + 1);
       expect(hour.routes[OTHER_ROUTE_LATENCY]!.requests).toBe(1000 - MAX_ROUTES_PER_HOUR);
-      for (const latency of Object.values(hour.routes)) expect(Object.keys(latency.histogram).length).toBeLessThanOrEqual(HISTOGRAM_BUCKETS);
+      for (const latency of Object.values(hour.routes))
+        expect(Object.keys(latency.histogram).length).toBeLessThanOrEqual(HISTOGRAM_BUCKETS);
       // Worst case of a stored item, far below DynamoDB's 400 KB.
       expect(JSON.stringify(hour).length).toBeLessThan(100_000);
     }
@@ -110,7 +123,10 @@ describe("typical response times", () => {
     metrics.record(sample("(unmatched)", 1, 404));
     metrics.record(sample("/health", 2));
     const times = report(metrics, 24);
-    expect(times.routes.map((route) => `${route.method} ${route.path}`)).toEqual(["GET /api/v1/ledger/accounts/{id}/balance", "GET /health"]);
+    expect(times.routes.map((route) => `${route.method} ${route.path}`)).toEqual([
+      "GET /api/v1/ledger/accounts/{id}/balance",
+      "GET /health",
+    ]);
     const balance = times.routes[0]!;
     expect(balance.requests).toBe(100);
     // Within one bucket (2^(1/4)) of the exact 50th and 95th.
@@ -127,10 +143,26 @@ describe("typical response times", () => {
     const clock = manualClock(T0 + 10);
     const metrics = new RequestMetrics({ clock: clock.now, instanceId: "self" });
     for (let i = 0; i < 4; i += 1) metrics.record(sample("/health", 10));
-    const staleOwn: HourRollup = { instance_id: "self", hour_start: T0, routes: { "GET /health": { requests: 1, max_ms: 10, histogram: { "66": 1 } } } };
-    const olderOwn: HourRollup = { instance_id: "self", hour_start: T0 - HOUR, routes: { "GET /health": { requests: 2, max_ms: 10, histogram: { "66": 2 } } } };
-    const other: HourRollup = { instance_id: "other", hour_start: T0 - 5 * HOUR, routes: { "GET /health": { requests: 6, max_ms: 10, histogram: { "66": 6 } } } };
-    const outside: HourRollup = { instance_id: "other", hour_start: T0 - 30 * HOUR, routes: { "GET /health": { requests: 50, max_ms: 10, histogram: { "66": 50 } } } };
+    const staleOwn: HourRollup = {
+      instance_id: "self",
+      hour_start: T0,
+      routes: { "GET /health": { requests: 1, max_ms: 10, histogram: { "66": 1 } } },
+    };
+    const olderOwn: HourRollup = {
+      instance_id: "self",
+      hour_start: T0 - HOUR,
+      routes: { "GET /health": { requests: 2, max_ms: 10, histogram: { "66": 2 } } },
+    };
+    const other: HourRollup = {
+      instance_id: "other",
+      hour_start: T0 - 5 * HOUR,
+      routes: { "GET /health": { requests: 6, max_ms: 10, histogram: { "66": 6 } } },
+    };
+    const outside: HourRollup = {
+      instance_id: "other",
+      hour_start: T0 - 30 * HOUR,
+      routes: { "GET /health": { requests: 50, max_ms: 10, histogram: { "66": 50 } } },
+    };
     const times = report(metrics, 24, [staleOwn, olderOwn, other, outside, other]);
     expect(times.routes).toEqual([{ method: "GET", path: "/health", requests: 4 + 2 + 6, typical_ms: 10, p95_ms: 10 }]);
     expect(times.instances).toBe(2);
@@ -140,7 +172,10 @@ describe("typical response times", () => {
   it("hands the sink changed hours when due, with the windows or alone", async () => {
     const clock = manualClock(T0);
     const written: { windows: number; hours: HourRollup[] }[] = [];
-    const metrics = new RequestMetrics({ clock: clock.now, sink: async (windows, hours) => void written.push({ windows: windows.length, hours }) });
+    const metrics = new RequestMetrics({
+      clock: clock.now,
+      sink: async (windows, hours) => void written.push({ windows: windows.length, hours }),
+    });
     try {
       metrics.record(sample("/health", 3));
       clock.advance(10);

@@ -114,7 +114,9 @@ export interface ResponseTimesInput {
 }
 
 export const firstHourOf = (now: number, hours: number) =>
-  now - (((now % ROUTE_LATENCY_HOUR_SECONDS) + ROUTE_LATENCY_HOUR_SECONDS) % ROUTE_LATENCY_HOUR_SECONDS) - (hours - 1) * ROUTE_LATENCY_HOUR_SECONDS;
+  now -
+  (((now % ROUTE_LATENCY_HOUR_SECONDS) + ROUTE_LATENCY_HOUR_SECONDS) % ROUTE_LATENCY_HOUR_SECONDS) -
+  (hours - 1) * ROUTE_LATENCY_HOUR_SECONDS;
 
 const roundMs = (ms: number) => Math.round(ms * 100) / 100;
 
@@ -151,7 +153,13 @@ export function buildResponseTimes(input: ResponseTimesInput): ResponseTimesRepo
     const p95 = quantile(latency.histogram, 0.95, latency.max_ms);
     if (typical === null || p95 === null) continue;
     const space = id.indexOf(" ");
-    routes.push({ method: id.slice(0, space), path: id.slice(space + 1), requests: latency.requests, typical_ms: roundMs(typical), p95_ms: roundMs(p95) });
+    routes.push({
+      method: id.slice(0, space),
+      path: id.slice(space + 1),
+      requests: latency.requests,
+      typical_ms: roundMs(typical),
+      p95_ms: roundMs(p95),
+    });
   }
   routes.sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method));
   return {

@@ -24,7 +24,10 @@ export const HOUR_WRITE_INTERVAL_SECONDS = 60;
  * no more often than HOUR_WRITE_INTERVAL_SECONDS.
  */
 export class RouteLatencyHours {
-  private readonly hours = new Map<number, { rollup: HourRollup; version: number; savedVersion: number; savedAt: number }>();
+  private readonly hours = new Map<
+    number,
+    { rollup: HourRollup; version: number; savedVersion: number; savedAt: number }
+  >();
 
   constructor(private readonly instanceId: string) {}
 
@@ -36,9 +39,15 @@ export class RouteLatencyHours {
       const newest = Math.max(hourStart, ...this.hours.keys());
       // A clock that stepped back more than an hour: nothing to keep it in.
       if (hourStart < newest - (HOURS_IN_MEMORY - 1) * 3600) return;
-      hour = { rollup: { instance_id: this.instanceId, hour_start: hourStart, routes: {} }, version: 0, savedVersion: 0, savedAt: second };
+      hour = {
+        rollup: { instance_id: this.instanceId, hour_start: hourStart, routes: {} },
+        version: 0,
+        savedVersion: 0,
+        savedAt: second,
+      };
       this.hours.set(hourStart, hour);
-      for (const start of [...this.hours.keys()]) if (start <= newest - HOURS_IN_MEMORY * 3600) this.hours.delete(start);
+      for (const start of [...this.hours.keys()])
+        if (start <= newest - HOURS_IN_MEMORY * 3600) this.hours.delete(start);
     }
     const routes = hour.rollup.routes;
     const key = routes[name] || Object.keys(routes).length < MAX_ROUTES_PER_HOUR ? name : OTHER_ROUTE_LATENCY;
@@ -52,7 +61,9 @@ export class RouteLatencyHours {
 
   /** Copies of the hours in memory, oldest first (for reports: never mutated by later requests). */
   snapshot(): HourRollup[] {
-    return [...this.hours.values()].sort((a, b) => a.rollup.hour_start - b.rollup.hour_start).map(({ rollup }) => structuredClone(rollup));
+    return [...this.hours.values()]
+      .sort((a, b) => a.rollup.hour_start - b.rollup.hour_start)
+      .map(({ rollup }) => structuredClone(rollup));
   }
 
   /**
@@ -62,7 +73,11 @@ export class RouteLatencyHours {
   due(now: number): { rollup: HourRollup; version: number }[] {
     return [...this.hours.values()]
       .filter((hour) => hour.version > hour.savedVersion)
-      .filter((hour) => hour.rollup.hour_start + ROUTE_LATENCY_HOUR_SECONDS <= now || now - hour.savedAt >= HOUR_WRITE_INTERVAL_SECONDS)
+      .filter(
+        (hour) =>
+          hour.rollup.hour_start + ROUTE_LATENCY_HOUR_SECONDS <= now ||
+          now - hour.savedAt >= HOUR_WRITE_INTERVAL_SECONDS,
+      )
       .map((hour) => ({ rollup: structuredClone(hour.rollup), version: hour.version }));
   }
 
@@ -71,7 +86,10 @@ export class RouteLatencyHours {
     let next: number | null = null;
     for (const hour of this.hours.values()) {
       if (hour.version <= hour.savedVersion) continue;
-      const due = Math.min(hour.rollup.hour_start + ROUTE_LATENCY_HOUR_SECONDS, hour.savedAt + HOUR_WRITE_INTERVAL_SECONDS);
+      const due = Math.min(
+        hour.rollup.hour_start + ROUTE_LATENCY_HOUR_SECONDS,
+        hour.savedAt + HOUR_WRITE_INTERVAL_SECONDS,
+      );
       next = next === null ? due : Math.min(next, due);
     }
     return next;

@@ -3,7 +3,13 @@ import { isAwsError } from "../shared/dynamo";
 import type { MetricsReport } from "./model";
 import { RequestMetrics, type RequestMetricsOptions } from "./recorder";
 import { buildReport } from "./report";
-import { buildResponseTimes, firstHourOf, RESPONSE_TIMES_WINDOW, type HourRollup, type ResponseTimesReport } from "./response-times";
+import {
+  buildResponseTimes,
+  firstHourOf,
+  RESPONSE_TIMES_WINDOW,
+  type HourRollup,
+  type ResponseTimesReport,
+} from "./response-times";
 import { loadHourRollups, loadWindows, saveHourRollups, saveWindows } from "./store";
 
 /**
@@ -36,7 +42,11 @@ export function createRequestMetrics(ctx: CoreContext, options: Partial<RequestM
  * with this instance's own live seconds. If the table cannot be read the reply is this
  * instance's figures alone, marked merged: false.
  */
-export async function metricsReport(ctx: CoreContext, metrics: RequestMetrics, windowSeconds: number): Promise<MetricsReport> {
+export async function metricsReport(
+  ctx: CoreContext,
+  metrics: RequestMetrics,
+  windowSeconds: number,
+): Promise<MetricsReport> {
   const now = metrics.nowSecond();
   const from = now - windowSeconds + 1;
   let shared: Awaited<ReturnType<typeof loadWindows>> = { windows: [], truncated: false };
@@ -79,7 +89,11 @@ export interface SharedHours {
  * (by default the longest window, so one read serves reports of any length). A table that
  * cannot be read, or a read cut at its item limit, gives what could be read with merged: false.
  */
-export async function loadSharedHours(ctx: CoreContext, now: number, hours: number = RESPONSE_TIMES_WINDOW.max): Promise<SharedHours> {
+export async function loadSharedHours(
+  ctx: CoreContext,
+  now: number,
+  hours: number = RESPONSE_TIMES_WINDOW.max,
+): Promise<SharedHours> {
   try {
     const shared = await loadHourRollups(ctx.db, firstHourOf(now, hours), now);
     if (shared.truncated) ctx.logger.warn("response times read truncated", { hours, items: shared.hours.length });
@@ -91,7 +105,12 @@ export async function loadSharedHours(ctx: CoreContext, now: number, hours: numb
 }
 
 /** Typical response time per route over the last `hours` whole hours: the stored hours merged with this instance's own from memory. */
-export function responseTimesFrom(ctx: CoreContext, metrics: RequestMetrics, hours: number, shared: SharedHours): ResponseTimesReport {
+export function responseTimesFrom(
+  ctx: CoreContext,
+  metrics: RequestMetrics,
+  hours: number,
+  shared: SharedHours,
+): ResponseTimesReport {
   return buildResponseTimes({
     now: metrics.nowSecond(),
     hours,

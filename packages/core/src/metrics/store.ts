@@ -71,7 +71,12 @@ function partitionsBetween(first: number, last: number, step: number, key: (star
  */
 async function readPartitions<T>(
   db: Database,
-  query: { partitions: string[]; range: { from: string; to: string }; max: number; parse: (item: Record<string, unknown>) => T | null },
+  query: {
+    partitions: string[];
+    range: { from: string; to: string };
+    max: number;
+    parse: (item: Record<string, unknown>) => T | null;
+  },
 ): Promise<{ items: T[]; truncated: boolean }> {
   const items: T[] = [];
   for (const partition of query.partitions) {
@@ -144,7 +149,10 @@ export async function saveHourRollups(db: Database, hours: HourRollup[]): Promis
 const StoredHour = z.object({
   instance_id: z.string().min(1),
   hour_start: z.number().int(),
-  routes: z.record(z.string(), z.object({ requests: count, max_ms: z.number().nonnegative(), histogram: z.record(z.string(), count) })),
+  routes: z.record(
+    z.string(),
+    z.object({ requests: count, max_ms: z.number().nonnegative(), histogram: z.record(z.string(), count) }),
+  ),
 });
 
 /** A day of 100 instances is 2,400 items; reads stop after this many and say they are partial. */
@@ -163,7 +171,12 @@ export async function loadHourRollups(
   const toHour = hourStartOf(toSecond);
   const range = routeLatencyHourRange(fromHour, toHour);
   return readPartitions(db, {
-    partitions: partitionsBetween(routeLatencyPartitionStartOf(fromHour), toHour, ROUTE_LATENCY_PARTITION_SECONDS, routeLatencyPartition),
+    partitions: partitionsBetween(
+      routeLatencyPartitionStartOf(fromHour),
+      toHour,
+      ROUTE_LATENCY_PARTITION_SECONDS,
+      routeLatencyPartition,
+    ),
     range,
     max: MAX_HOURS_READ,
     parse: (item) => {

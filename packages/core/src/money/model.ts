@@ -21,7 +21,9 @@ export const AMOUNT_MESSAGES = {
   notPositive: "Amount must be greater than 0",
   tooLarge: "Amount is too large",
   tooManyDecimals: (currency: Currency) =>
-    minorUnits(currency) === 0 ? `${currency} amounts cannot have decimals` : `${currency} amounts can have at most ${minorUnits(currency)} decimal places`,
+    minorUnits(currency) === 0
+      ? `${currency} amounts cannot have decimals`
+      : `${currency} amounts can have at most ${minorUnits(currency)} decimal places`,
 } as const;
 
 /**
@@ -36,8 +38,12 @@ const DECIMAL_NOTATION = /^(-)?(?:(\d+)(?:\.(\d+))?|\.(\d+))$/;
 /** The text a JSON number stands for: its shortest round-trip form (100.1 -> "100.1", 1e-7 -> "1e-7", refused). */
 function amountText(input: unknown): string | AmountResult {
   if (typeof input === "string") return input;
-  if (typeof input === "number") return Number.isFinite(input) ? String(input) : { ok: false, message: AMOUNT_MESSAGES.notANumber };
-  return { ok: false, message: input === undefined || input === null ? AMOUNT_MESSAGES.required : AMOUNT_MESSAGES.notANumber };
+  if (typeof input === "number")
+    return Number.isFinite(input) ? String(input) : { ok: false, message: AMOUNT_MESSAGES.notANumber };
+  return {
+    ok: false,
+    message: input === undefined || input === null ? AMOUNT_MESSAGES.required : AMOUNT_MESSAGES.notANumber,
+  };
 }
 
 /**
@@ -54,7 +60,8 @@ export function parseDecimal(input: unknown, currency: Currency): AmountResult {
   const fraction = (wholeFraction ?? bareFraction ?? "").replace(/0+$/, "");
   const decimals = minorUnits(currency);
   if (fraction.length > decimals) return { ok: false, message: AMOUNT_MESSAGES.tooManyDecimals(currency) };
-  if (whole.replace(/^0+/, "").length > String(MAX_AMOUNT_MAJOR).length) return { ok: false, message: AMOUNT_MESSAGES.tooLarge };
+  if (whole.replace(/^0+/, "").length > String(MAX_AMOUNT_MAJOR).length)
+    return { ok: false, message: AMOUNT_MESSAGES.tooLarge };
   const minor = Number(whole) * 10 ** decimals + Number(fraction.padEnd(decimals, "0") || "0");
   if (negative && minor !== 0) return { ok: false, message: AMOUNT_MESSAGES.notPositive };
   if (minor > MAX_AMOUNT_MAJOR * 10 ** decimals) return { ok: false, message: AMOUNT_MESSAGES.tooLarge };
@@ -63,8 +70,10 @@ export function parseDecimal(input: unknown, currency: Currency): AmountResult {
 
 /** A signed figure such as an expected balance: "-12.50" or -12.5 as well as positive ones. */
 export function parseSignedDecimal(input: unknown, currency: Currency): AmountResult {
-  const negative = (typeof input === "string" && input.trim().startsWith("-")) || (typeof input === "number" && input < 0);
-  const magnitude = typeof input === "string" ? input.trim().replace(/^-/, "") : typeof input === "number" ? Math.abs(input) : input;
+  const negative =
+    (typeof input === "string" && input.trim().startsWith("-")) || (typeof input === "number" && input < 0);
+  const magnitude =
+    typeof input === "string" ? input.trim().replace(/^-/, "") : typeof input === "number" ? Math.abs(input) : input;
   const parsed = parseDecimal(magnitude, currency);
   return parsed.ok && negative ? { ok: true, minor: -parsed.minor } : parsed;
 }

@@ -49,7 +49,14 @@ function succeedingKey(prefix: string, rail: Rail): string {
 
 const beneficiary = (name: string, country: string) => ({ name, accountNumber: "0532013000", country });
 // ACH reaches the US only: a beneficiary abroad goes over SWIFT.
-const request = (overrides: Record<string, unknown>) => ({ userId: payer.userId, fromAccountId: checking.id, amount: "100.00", currency: "USD", forceRail: overrides.beneficiary ? "SWIFT" : "ACH", ...overrides });
+const request = (overrides: Record<string, unknown>) => ({
+  userId: payer.userId,
+  fromAccountId: checking.id,
+  amount: "100.00",
+  currency: "USD",
+  forceRail: overrides.beneficiary ? "SWIFT" : "ACH",
+  ...overrides,
+});
 
 async function runToEnd(paymentId: string): Promise<string> {
   for (let step = 0; step < 10; step += 1) {
@@ -74,9 +81,18 @@ describe("embargoed countries", () => {
   it("a beneficiary in KP (any case) is refused with 422 embargoed_country, naming the country, and nothing is written", async () => {
     const before = await dataItems(ctx);
     for (const country of ["KP", "kp", "IR", "CU", "SY"]) {
-      await expect(initiatePayment(ctx, payer, request({ beneficiary: beneficiary("Acme Trading", country) }), `embargo-${country}`)).rejects.toMatchObject({ status: 422, code: "embargoed_country" });
+      await expect(
+        initiatePayment(
+          ctx,
+          payer,
+          request({ beneficiary: beneficiary("Acme Trading", country) }),
+          `embargo-${country}`,
+        ),
+      ).rejects.toMatchObject({ status: 422, code: "embargoed_country" });
     }
-    await expect(initiatePayment(ctx, payer, request({ beneficiary: beneficiary("Acme Trading", "KP") }), null)).rejects.toThrow(/North Korea.*embargo/);
+    await expect(
+      initiatePayment(ctx, payer, request({ beneficiary: beneficiary("Acme Trading", "KP") }), null),
+    ).rejects.toThrow(/North Korea.*embargo/);
     expect(await dataItems(ctx)).toEqual(before);
   });
 });
@@ -84,7 +100,12 @@ describe("embargoed countries", () => {
 describe("a sanctions-list name", () => {
   it("is held for review: the hold stays, nothing is scheduled, and neither the worker nor the sweeper moves it as time passes", async () => {
     const before = await currentBalance(ctx, checking);
-    const created = await initiatePayment(ctx, payer, request({ beneficiary: beneficiary("Jong Un Kim", "CN") }), "held-1");
+    const created = await initiatePayment(
+      ctx,
+      payer,
+      request({ beneficiary: beneficiary("Jong Un Kim", "CN") }),
+      "held-1",
+    );
     const payment = created.reply.payment;
     expect(payment.status).toBe("held_for_review");
     // The payer's reply says nothing of the list or the match.
@@ -94,7 +115,13 @@ describe("a sanctions-list name", () => {
 
     const stored = (await getPayment(ctx, payment.paymentId))!;
     expect(stored.nextDueAt).toBeNull();
-    expect(stored.screening).toMatchObject({ subject: "beneficiary", result: "hit", screenedName: "Jong Un Kim", screenedCountry: "CN", match: { entry: "KIM, Jong Un", score: 1 } });
+    expect(stored.screening).toMatchObject({
+      subject: "beneficiary",
+      result: "hit",
+      screenedName: "Jong Un Kim",
+      screenedCountry: "CN",
+      match: { entry: "KIM, Jong Un", score: 1 },
+    });
     expect(stored.review).toMatchObject({ kind: "screening", decision: null });
     expect((await paymentHistory(ctx, payment.paymentId)).map((entry) => [entry.event?.type, entry.status])).toEqual([
       ["paymentInitiated", "held_for_review"],
@@ -103,14 +130,23 @@ describe("a sanctions-list name", () => {
 
     advanceClock(7 * 86_400_000);
     expect(await duePayments(ctx, new Date(nowMs))).not.toContain(payment.paymentId);
-    expect((await claimOverdueSteps(ctx, { dueBefore: new Date(nowMs), limit: 1000 })).map((step) => step.paymentId)).not.toContain(payment.paymentId);
+    expect(
+      (await claimOverdueSteps(ctx, { dueBefore: new Date(nowMs), limit: 1000 })).map((step) => step.paymentId),
+    ).not.toContain(payment.paymentId);
     expect(await advancePayment(ctx, payment.paymentId)).toEqual({ status: "held_for_review", nextDueAt: null });
     expect((await runPaymentStep(ctx, payment.paymentId)).outcome).not.toBe("ran");
     expect((await getPayment(ctx, payment.paymentId))!.version).toBe(stored.version);
 
     const queue = await listPaymentReviews(ctx, compliance, { limit: 50 });
-    expect(queue.items.find((item) => item.paymentId === payment.paymentId)).toMatchObject({ kind: "screening", status: "held_for_review", canDecide: true, screening: { match: { entry: "KIM, Jong Un" } } });
-    expect((await listPaymentReviews(ctx, compliance, { limit: 50, kind: "four_eyes" })).items.map((item) => item.paymentId)).not.toContain(payment.paymentId);
+    expect(queue.items.find((item) => item.paymentId === payment.paymentId)).toMatchObject({
+      kind: "screening",
+      status: "held_for_review",
+      canDecide: true,
+      screening: { match: { entry: "KIM, Jong Un" } },
+    });
+    expect(
+      (await listPaymentReviews(ctx, compliance, { limit: 50, kind: "four_eyes" })).items.map((item) => item.paymentId),
+    ).not.toContain(payment.paymentId);
   });
 
   it("is released by a second person with a reason, audited, and then completes", async () => {
@@ -121,21 +157,46 @@ describe("a sanctions-list name", () => {
 
     // The payer cannot release their own payment; a missing reason is a 400; neither changes anything.
     const unchanged = await dataItems(ctx);
-    await expect(decidePayment(ctx, id, payerAsReviewer(), { decision: "approve", reason: "mine" })).rejects.toMatchObject({ status: 403, code: "second_approver_required" });
-    await expect(decidePayment(ctx, id, compliance, { decision: "approve", reason: "  " })).rejects.toMatchObject({ status: 400 });
-    await expect(decidePayment(ctx, id, compliance, { decision: "maybe", reason: "x" })).rejects.toMatchObject({ status: 400 });
+    await expect(
+      decidePayment(ctx, id, payerAsReviewer(), { decision: "approve", reason: "mine" }),
+    ).rejects.toMatchObject({ status: 403, code: "second_approver_required" });
+    await expect(decidePayment(ctx, id, compliance, { decision: "approve", reason: "  " })).rejects.toMatchObject({
+      status: 400,
+    });
+    await expect(decidePayment(ctx, id, compliance, { decision: "maybe", reason: "x" })).rejects.toMatchObject({
+      status: 400,
+    });
     expect(await dataItems(ctx)).toEqual(unchanged);
 
     advanceClock(60_000);
-    const decided = await decidePayment(ctx, id, compliance, { decision: "approve", reason: "Different entity: German retailer, not the Iranian bank" });
-    expect(decided).toMatchObject({ status: "pending", canDecide: false, decision: { outcome: "approved", by: { id: compliance.id, email: compliance.email }, reason: "Different entity: German retailer, not the Iranian bank" } });
-    await expect(decidePayment(ctx, id, compliance, { decision: "approve", reason: "again" })).rejects.toMatchObject({ status: 409, code: "payment_not_awaiting_decision" });
-    expect((await listPaymentReviews(ctx, compliance, { limit: 50 })).items.map((item) => item.paymentId)).not.toContain(id);
+    const decided = await decidePayment(ctx, id, compliance, {
+      decision: "approve",
+      reason: "Different entity: German retailer, not the Iranian bank",
+    });
+    expect(decided).toMatchObject({
+      status: "pending",
+      canDecide: false,
+      decision: {
+        outcome: "approved",
+        by: { id: compliance.id, email: compliance.email },
+        reason: "Different entity: German retailer, not the Iranian bank",
+      },
+    });
+    await expect(decidePayment(ctx, id, compliance, { decision: "approve", reason: "again" })).rejects.toMatchObject({
+      status: 409,
+      code: "payment_not_awaiting_decision",
+    });
+    expect(
+      (await listPaymentReviews(ctx, compliance, { limit: 50 })).items.map((item) => item.paymentId),
+    ).not.toContain(id);
 
     expect(await runToEnd(id)).toBe("completed");
     expect((await loadJournal(ctx, (await getPayment(ctx, id))!.journalId))!.status).toBe("posted");
     const history = await paymentHistory(ctx, id);
-    expect(history[2]).toMatchObject({ status: "pending", event: { type: "paymentStatusUpdate", data: { status: "pending", message: PAYMENT_MESSAGES.released } } });
+    expect(history[2]).toMatchObject({
+      status: "pending",
+      event: { type: "paymentStatusUpdate", data: { status: "pending", message: PAYMENT_MESSAGES.released } },
+    });
     expect(history[2]!.note).toContain(`Approved by ${compliance.email}`);
     expect(history[2]!.note).toContain("German retailer");
     expect((await paymentReviewCase(ctx, compliance, id)).decision?.at).toBe(history[2]!.at);
@@ -143,10 +204,18 @@ describe("a sanctions-list name", () => {
 
   it("is refused by a second person: the hold is voided and the payment ends failed", async () => {
     const before = await currentBalance(ctx, checking);
-    const created = await initiatePayment(ctx, payer, request({ beneficiary: beneficiary("Mahan Airlines", "AE") }), "refuse-1");
+    const created = await initiatePayment(
+      ctx,
+      payer,
+      request({ beneficiary: beneficiary("Mahan Airlines", "AE") }),
+      "refuse-1",
+    );
     const id = created.reply.payment.paymentId;
     expect(created.reply.payment.status).toBe("held_for_review");
-    const decided = await decidePayment(ctx, id, compliance, { decision: "reject", reason: "Confirmed match with the SDN entry" });
+    const decided = await decidePayment(ctx, id, compliance, {
+      decision: "reject",
+      reason: "Confirmed match with the SDN entry",
+    });
     expect(decided).toMatchObject({ status: "failed", decision: { outcome: "rejected" } });
     const stored = (await getPayment(ctx, id))!;
     expect(stored.failureReason).toBe(PAYMENT_MESSAGES.refusedAfterReview);
@@ -157,18 +226,40 @@ describe("a sanctions-list name", () => {
 
   it("matches the sanctions entries of an uploaded watchlist, not its PEP entries", async () => {
     await uploadWatchlist(ctx, { csv: "name,list\nZed Quorwell,sanctions\nPolly Tician,pep\n" }, "admin@example.com");
-    const hit = await initiatePayment(ctx, payer, request({ amount: "1.00", beneficiary: beneficiary("Zed Quorwell", "FR") }), "uploaded-1");
+    const hit = await initiatePayment(
+      ctx,
+      payer,
+      request({ amount: "1.00", beneficiary: beneficiary("Zed Quorwell", "FR") }),
+      "uploaded-1",
+    );
     expect(hit.reply.payment.status).toBe("held_for_review");
-    expect((await getPayment(ctx, hit.reply.payment.paymentId))!.screening?.match).toMatchObject({ list: "Uploaded watchlist (sanctions entries)", entry: "Zed Quorwell" });
-    const pep = await initiatePayment(ctx, payer, request({ amount: "1.00", beneficiary: beneficiary("Polly Tician", "FR") }), "uploaded-2");
+    expect((await getPayment(ctx, hit.reply.payment.paymentId))!.screening?.match).toMatchObject({
+      list: "Uploaded watchlist (sanctions entries)",
+      entry: "Zed Quorwell",
+    });
+    const pep = await initiatePayment(
+      ctx,
+      payer,
+      request({ amount: "1.00", beneficiary: beneficiary("Polly Tician", "FR") }),
+      "uploaded-2",
+    );
     expect(pep.reply.payment.status).toBe("pending");
   });
 
   it("a clear payee's screening is stored too, and shown to administrators", async () => {
-    const created = await initiatePayment(ctx, payer, request({ amount: "2.00", beneficiary: beneficiary("Ada Lovelace", "GB") }), "clear-1");
+    const created = await initiatePayment(
+      ctx,
+      payer,
+      request({ amount: "2.00", beneficiary: beneficiary("Ada Lovelace", "GB") }),
+      "clear-1",
+    );
     expect(created.reply.payment.status).toBe("pending");
     const review = await paymentReviewCase(ctx, compliance, created.reply.payment.paymentId);
-    expect(review).toMatchObject({ kind: null, canDecide: false, screening: { result: "clear", screenedName: "Ada Lovelace", screenedCountry: "GB", match: null } });
+    expect(review).toMatchObject({
+      kind: null,
+      canDecide: false,
+      screening: { result: "clear", screenedName: "Ada Lovelace", screenedCountry: "GB", match: null },
+    });
     expect(review.screening?.lists.length).toBeGreaterThan(0);
   });
 });
@@ -178,7 +269,12 @@ describe("four eyes on payments", () => {
     const savings = await openTestAccount(ctx, payer, "Savings");
     await updateThreshold(ctx, compliance, { kind: "payment", currency: "USD", amount: "500.00" });
     try {
-      const atThreshold = await initiatePayment(ctx, payer, request({ amount: "500.00", toAccountId: savings.id }), "at-threshold");
+      const atThreshold = await initiatePayment(
+        ctx,
+        payer,
+        request({ amount: "500.00", toAccountId: savings.id }),
+        "at-threshold",
+      );
       expect(atThreshold.reply.payment.status).toBe("pending");
 
       const key = succeedingKey("four-eyes", ach);
@@ -186,15 +282,25 @@ describe("four eyes on payments", () => {
       const id = created.reply.payment.paymentId;
       expect(created.reply.payment.status).toBe("awaiting_approval");
       expect((await getPayment(ctx, id))!.review).toMatchObject({ kind: "four_eyes", thresholdMinor: 50_000 });
-      expect((await paymentHistory(ctx, id))[1]).toMatchObject({ event: { type: "paymentStatusUpdate", data: { status: "awaiting_approval" } } });
+      expect((await paymentHistory(ctx, id))[1]).toMatchObject({
+        event: { type: "paymentStatusUpdate", data: { status: "awaiting_approval" } },
+      });
       advanceClock(3_600_000);
       expect(await advancePayment(ctx, id)).toEqual({ status: "awaiting_approval", nextDueAt: null });
 
-      await expect(decidePayment(ctx, id, payerAsReviewer(), { decision: "approve", reason: "I need it" })).rejects.toMatchObject({ status: 403, code: "second_approver_required" });
-      expect((await listPaymentReviews(ctx, compliance, { limit: 50, kind: "four_eyes" })).items.map((item) => item.paymentId)).toContain(id);
+      await expect(
+        decidePayment(ctx, id, payerAsReviewer(), { decision: "approve", reason: "I need it" }),
+      ).rejects.toMatchObject({ status: 403, code: "second_approver_required" });
+      expect(
+        (await listPaymentReviews(ctx, compliance, { limit: 50, kind: "four_eyes" })).items.map(
+          (item) => item.paymentId,
+        ),
+      ).toContain(id);
       await decidePayment(ctx, id, compliance, { decision: "approve", reason: "Matches the invoice on file" });
       expect(await runToEnd(id)).toBe("completed");
-      expect((await paymentHistory(ctx, id))[2]).toMatchObject({ event: { data: { message: PAYMENT_MESSAGES.approved } } });
+      expect((await paymentHistory(ctx, id))[2]).toMatchObject({
+        event: { data: { message: PAYMENT_MESSAGES.approved } },
+      });
     } finally {
       await updateThreshold(ctx, compliance, { kind: "payment", currency: "USD", amount: "10000.00" });
     }

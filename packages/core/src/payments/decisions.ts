@@ -10,8 +10,23 @@ import { AppError, conflict, forbidden, notFound } from "../shared/errors";
 import { queryPage, type Page } from "../shared/pagination";
 import { parseWith } from "../shared/validation";
 import { PAYMENT_DECISIONS_PARTITION } from "./keys";
-import { DecidePaymentInput, isWaitingForDecision, PAYMENT_MESSAGES, type PaymentDecision, type PaymentReviewCase, type ReviewListQuery } from "./model";
-import { announcePaymentCommit, duePut, getPayment, historyPuts, paymentItem, parseStoredPayment, type StoredPayment } from "./store";
+import {
+  DecidePaymentInput,
+  isWaitingForDecision,
+  PAYMENT_MESSAGES,
+  type PaymentDecision,
+  type PaymentReviewCase,
+  type ReviewListQuery,
+} from "./model";
+import {
+  announcePaymentCommit,
+  duePut,
+  getPayment,
+  historyPuts,
+  paymentItem,
+  parseStoredPayment,
+  type StoredPayment,
+} from "./store";
 import { requestSchedule } from "./worker";
 
 /**
@@ -53,11 +68,22 @@ function caseOf(payment: StoredPayment, reviewer: Reviewer): PaymentReviewCase {
 }
 
 /** Payments waiting for a decision, newest first, optionally of one kind; signed cursors bound to the kind. */
-export async function listPaymentReviews(ctx: CoreContext, reviewer: Reviewer, query: ReviewListQuery): Promise<Page<PaymentReviewCase>> {
-  const binding: CursorBinding = { secret: ctx.config.CURSOR_KEYS, scope: { route: "payments/reviews", kind: query.kind } };
+export async function listPaymentReviews(
+  ctx: CoreContext,
+  reviewer: Reviewer,
+  query: ReviewListQuery,
+): Promise<Page<PaymentReviewCase>> {
+  const binding: CursorBinding = {
+    secret: ctx.config.CURSOR_KEYS,
+    scope: { route: "payments/reviews", kind: query.kind },
+  };
   return queryPage(
     ctx.db,
-    { IndexName: "gsi2", KeyConditionExpression: "gsi2pk = :pk", ExpressionAttributeValues: { ":pk": PAYMENT_DECISIONS_PARTITION } },
+    {
+      IndexName: "gsi2",
+      KeyConditionExpression: "gsi2pk = :pk",
+      ExpressionAttributeValues: { ":pk": PAYMENT_DECISIONS_PARTITION },
+    },
     ["pk", "sk", "gsi2pk", "gsi2sk"],
     { name: "gsi2pk", value: PAYMENT_DECISIONS_PARTITION },
     binding,
@@ -79,11 +105,16 @@ async function requirePayment(ctx: CoreContext, paymentId: string): Promise<Stor
 }
 
 /** Any payment as administrators review it: its payee's screening, and its decision if it waited. */
-export async function paymentReviewCase(ctx: CoreContext, reviewer: Reviewer, paymentId: string): Promise<PaymentReviewCase> {
+export async function paymentReviewCase(
+  ctx: CoreContext,
+  reviewer: Reviewer,
+  paymentId: string,
+): Promise<PaymentReviewCase> {
   return caseOf(await requirePayment(ctx, paymentId), reviewer);
 }
 
-const auditNote = (decision: PaymentDecision) => `${decision.outcome === "approved" ? "Approved" : "Rejected"} by ${decision.by.email} (${decision.by.id}): ${decision.reason}`;
+const auditNote = (decision: PaymentDecision) =>
+  `${decision.outcome === "approved" ? "Approved" : "Rejected"} by ${decision.by.email} (${decision.by.id}): ${decision.reason}`;
 
 async function approve(ctx: CoreContext, payment: StoredPayment, decision: PaymentDecision): Promise<StoredPayment> {
   const at = decision.at;
@@ -101,8 +132,23 @@ async function approve(ctx: CoreContext, payment: StoredPayment, decision: Payme
     await ctx.db.doc.send(
       new TransactWriteCommand({
         TransactItems: [
-          { Put: { TableName: ctx.db.table, Item: paymentItem(next), ConditionExpression: "version = :seen", ExpressionAttributeValues: { ":seen": payment.version } } },
-          ...historyPuts(ctx, next, payment.seq + 1, at, [{ event: { type: "paymentStatusUpdate", data: { paymentId: payment.paymentId, status: "pending", message } }, note: auditNote(decision) }]),
+          {
+            Put: {
+              TableName: ctx.db.table,
+              Item: paymentItem(next),
+              ConditionExpression: "version = :seen",
+              ExpressionAttributeValues: { ":seen": payment.version },
+            },
+          },
+          ...historyPuts(ctx, next, payment.seq + 1, at, [
+            {
+              event: {
+                type: "paymentStatusUpdate",
+                data: { paymentId: payment.paymentId, status: "pending", message },
+              },
+              note: auditNote(decision),
+            },
+          ]),
           duePut(ctx, payment.paymentId, at),
         ],
       }),
@@ -117,30 +163,59 @@ async function approve(ctx: CoreContext, payment: StoredPayment, decision: Payme
   return next;
 }
 
-async function reject(ctx: CoreContext, payment: StoredPayment, reviewer: Reviewer, decision: Omit<PaymentDecision, "at">): Promise<StoredPayment> {
+async function reject(
+  ctx: CoreContext,
+  payment: StoredPayment,
+  reviewer: Reviewer,
+  decision: Omit<PaymentDecision, "at">,
+): Promise<StoredPayment> {
   let settled: StoredPayment | null = null;
   try {
-    await changeJournalStatus(ctx, payment.userId, payment.journalId, "void", { key: null, hash: "" }, { id: reviewer.id, name: reviewer.name }, (ids) => getAccounts(ctx, ids), {
-      settlesPayment: true,
-      extraItems: (at) => {
-        const decided: PaymentDecision = { ...decision, at };
-        const next: StoredPayment = {
-          ...payment,
-          status: "failed",
-          failureReason: PAYMENT_MESSAGES.refusedAfterReview,
-          nextDueAt: null,
-          updatedAt: at,
-          version: payment.version + 1,
-          seq: payment.seq + 1,
-          review: payment.review ? { ...payment.review, decision: decided } : null,
-        };
-        settled = next;
-        return [
-          { Put: { TableName: ctx.db.table, Item: paymentItem(next), ConditionExpression: "version = :seen", ExpressionAttributeValues: { ":seen": payment.version } } },
-          ...historyPuts(ctx, next, payment.seq + 1, at, [{ event: { type: "paymentError", data: { paymentId: payment.paymentId, errorMessage: PAYMENT_MESSAGES.refusedAfterReview } }, note: auditNote(decided) }]),
-        ];
+    await changeJournalStatus(
+      ctx,
+      payment.userId,
+      payment.journalId,
+      "void",
+      { key: null, hash: "" },
+      { id: reviewer.id, name: reviewer.name },
+      (ids) => getAccounts(ctx, ids),
+      {
+        settlesPayment: true,
+        extraItems: (at) => {
+          const decided: PaymentDecision = { ...decision, at };
+          const next: StoredPayment = {
+            ...payment,
+            status: "failed",
+            failureReason: PAYMENT_MESSAGES.refusedAfterReview,
+            nextDueAt: null,
+            updatedAt: at,
+            version: payment.version + 1,
+            seq: payment.seq + 1,
+            review: payment.review ? { ...payment.review, decision: decided } : null,
+          };
+          settled = next;
+          return [
+            {
+              Put: {
+                TableName: ctx.db.table,
+                Item: paymentItem(next),
+                ConditionExpression: "version = :seen",
+                ExpressionAttributeValues: { ":seen": payment.version },
+              },
+            },
+            ...historyPuts(ctx, next, payment.seq + 1, at, [
+              {
+                event: {
+                  type: "paymentError",
+                  data: { paymentId: payment.paymentId, errorMessage: PAYMENT_MESSAGES.refusedAfterReview },
+                },
+                note: auditNote(decided),
+              },
+            ]),
+          ];
+        },
       },
-    });
+    );
   } catch (error) {
     // Another decision came first (the payment's version moved, or its hold is settled already).
     if (error instanceof ExtraItemsRefused || (error instanceof AppError && error.status === 409)) throw notWaiting();
@@ -157,7 +232,12 @@ async function reject(ctx: CoreContext, payment: StoredPayment, reviewer: Review
  * unknown id, 409 `payment_not_awaiting_decision` when it does not wait (or was decided
  * meanwhile), 403 `second_approver_required` for the payer's own payment.
  */
-export async function decidePayment(ctx: CoreContext, paymentId: string, reviewer: Reviewer, body: unknown): Promise<PaymentReviewCase> {
+export async function decidePayment(
+  ctx: CoreContext,
+  paymentId: string,
+  reviewer: Reviewer,
+  body: unknown,
+): Promise<PaymentReviewCase> {
   const input = parseWith(DecidePaymentInput, body);
   const payment = await requirePayment(ctx, paymentId);
   if (!isWaitingForDecision(payment.status)) throw notWaiting();
@@ -165,7 +245,12 @@ export async function decidePayment(ctx: CoreContext, paymentId: string, reviewe
   const by = { id: reviewer.id, email: reviewer.email };
   const decided =
     input.decision === "approve"
-      ? await approve(ctx, payment, { outcome: "approved", reason: input.reason, by, at: new Date(Math.max(ctx.clock().getTime(), Date.parse(payment.updatedAt))).toISOString() })
+      ? await approve(ctx, payment, {
+          outcome: "approved",
+          reason: input.reason,
+          by,
+          at: new Date(Math.max(ctx.clock().getTime(), Date.parse(payment.updatedAt))).toISOString(),
+        })
       : await reject(ctx, payment, reviewer, { outcome: "rejected", reason: input.reason, by });
   return caseOf(decided, reviewer);
 }

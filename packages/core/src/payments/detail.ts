@@ -15,8 +15,13 @@ export interface PaymentViewer {
  * A payment's detail (timeline.ts) for its payer or an administrator; for anyone else, another
  * user's payment is the same 404 as an unknown id.
  */
-export async function readPaymentDetail(ctx: CoreContext, viewer: PaymentViewer, paymentId: string): Promise<PaymentDetail> {
+export async function readPaymentDetail(
+  ctx: CoreContext,
+  viewer: PaymentViewer,
+  paymentId: string,
+): Promise<PaymentDetail> {
   const stored = isLedgerId(paymentId) ? await getPayment(ctx, paymentId) : null;
-  if (!stored || (stored.userId !== viewer.userId && viewer.role !== "admin")) throw notFound(PAYMENT_MESSAGES.paymentNotFound, "payment_not_found");
+  if (!stored || (stored.userId !== viewer.userId && viewer.role !== "admin"))
+    throw notFound(PAYMENT_MESSAGES.paymentNotFound, "payment_not_found");
   return paymentDetail(publicPayment(stored), await paymentHistory(ctx, paymentId));
 }

@@ -68,7 +68,8 @@ export function paymentFeedSource(ctx: CoreContext, userId: string): FeedSource<
   };
 }
 
-export const paymentFeedReader = (ctx: CoreContext, userId: string) => new FeedReader(ctx, paymentFeedSource(ctx, userId), feedSettings(ctx));
+export const paymentFeedReader = (ctx: CoreContext, userId: string) =>
+  new FeedReader(ctx, paymentFeedSource(ctx, userId), feedSettings(ctx));
 
 /* ---------- the stream's messages (documented in OpenAPI; built from the history entries) ---------- */
 
@@ -95,5 +96,11 @@ export function paymentStreamMessage(type: PaymentEventType) {
 }
 
 export function presentPaymentEvent(event: PaymentFeedEvent, at: string) {
-  return { event: { [event.type]: event.payload }, type: event.type, paymentId: event.paymentId, status: event.status, at };
+  return {
+    event: { [event.type]: event.payload },
+    type: event.type,
+    paymentId: event.paymentId,
+    status: event.status,
+    at,
+  };
 }

@@ -18,7 +18,10 @@ export const paymentsByUser = (userId: string, createdAt: string, paymentId: str
 
 /** A payment's history: its outbox (the payment feed) and its audit trail. */
 export const PAYMENT_HISTORY_PREFIX = "EV#";
-export const paymentHistoryKey = (paymentId: string, seq: number) => ({ pk: paymentPartition(paymentId), sk: `${PAYMENT_HISTORY_PREFIX}${padSeq(seq)}` });
+export const paymentHistoryKey = (paymentId: string, seq: number) => ({
+  pk: paymentPartition(paymentId),
+  sk: `${PAYMENT_HISTORY_PREFIX}${padSeq(seq)}`,
+});
 export const paymentFeedPartition = (userId: string) => `FEED#payment#${userId}`;
 export const paymentHistoryFeedIndex = (userId: string, committedAt: string, paymentId: string, seq: number) => ({
   gsi2pk: paymentFeedPartition(userId),
@@ -32,18 +35,25 @@ export const paymentHistoryFeedIndex = (userId: string, committedAt: string, pay
  * same transaction as the payment change that moves the due time.
  */
 export const DUE_SHARDS = 8;
-export const dueShardOf = (paymentId: string): number => createHash("sha256").update(paymentId).digest()[0]! % DUE_SHARDS;
+export const dueShardOf = (paymentId: string): number =>
+  createHash("sha256").update(paymentId).digest()[0]! % DUE_SHARDS;
 /** Every due marker's partition starts with this (the sweeper's IAM grant is limited to it). */
 export const DUE_PARTITION_PREFIX = "PAYDUE#";
 export const duePartition = (shard: number) => `${DUE_PARTITION_PREFIX}${shard}`;
-export const dueMarkerKey = (paymentId: string, dueAt: string) => ({ pk: duePartition(dueShardOf(paymentId)), sk: `${dueAt}#${paymentId}` });
+export const dueMarkerKey = (paymentId: string, dueAt: string) => ({
+  pk: duePartition(dueShardOf(paymentId)),
+  sk: `${dueAt}#${paymentId}`,
+});
 
 /**
  * The review list of parked payments, newest first: one partition, since a parked payment is an
  * exception an admin looks at (an alarm's worth), not traffic.
  */
 export const PAYMENT_REVIEW_PARTITION = "PAYREVIEW";
-export const paymentReviewKey = (parkedAt: string, paymentId: string) => ({ pk: PAYMENT_REVIEW_PARTITION, sk: `${parkedAt}#${paymentId}` });
+export const paymentReviewKey = (parkedAt: string, paymentId: string) => ({
+  pk: PAYMENT_REVIEW_PARTITION,
+  sk: `${parkedAt}#${paymentId}`,
+});
 
 /**
  * Payments waiting for an administrator's decision (held for review, awaiting approval), newest
@@ -51,7 +61,10 @@ export const paymentReviewKey = (parkedAt: string, paymentId: string) => ({ pk: 
  * that decides it also takes it off the list. One partition: these are exceptions, not traffic.
  */
 export const PAYMENT_DECISIONS_PARTITION = "PAYDECIDE";
-export const paymentDecisionIndex = (createdAt: string, paymentId: string) => ({ gsi2pk: PAYMENT_DECISIONS_PARTITION, gsi2sk: `${createdAt}#${paymentId}` });
+export const paymentDecisionIndex = (createdAt: string, paymentId: string) => ({
+  gsi2pk: PAYMENT_DECISIONS_PARTITION,
+  gsi2sk: `${createdAt}#${paymentId}`,
+});
 
 /**
  * A user's saved recipients: one partition per user, one item per recipient, and a counter item
@@ -59,5 +72,8 @@ export const paymentDecisionIndex = (createdAt: string, paymentId: string) => ({
  */
 export const recipientsPartition = (userId: string) => `USER#${userId}#RCPTS`;
 export const RECIPIENT_PREFIX = "RCPT#";
-export const recipientKey = (userId: string, recipientId: string) => ({ pk: recipientsPartition(userId), sk: `${RECIPIENT_PREFIX}${recipientId}` });
+export const recipientKey = (userId: string, recipientId: string) => ({
+  pk: recipientsPartition(userId),
+  sk: `${RECIPIENT_PREFIX}${recipientId}`,
+});
 export const recipientCounterKey = (userId: string) => ({ pk: recipientsPartition(userId), sk: "COUNT" });

@@ -27,7 +27,8 @@ export const SWEEP_REPEAT_BASE_MS = 2 * 60_000;
 export const SWEEP_REPEAT_MAX_MS = 32 * 60_000;
 
 /** The wait before the sweeper may enqueue a step again after enqueueing it `sweeps` times. */
-export const sweepRepeatMs = (sweeps: number): number => Math.min(SWEEP_REPEAT_MAX_MS, SWEEP_REPEAT_BASE_MS * 2 ** Math.max(0, Math.min(10, sweeps - 1)));
+export const sweepRepeatMs = (sweeps: number): number =>
+  Math.min(SWEEP_REPEAT_MAX_MS, SWEEP_REPEAT_BASE_MS * 2 ** Math.max(0, Math.min(10, sweeps - 1)));
 
 const LEASE_FREE = "(attribute_not_exists(lease_until) OR lease_until <= :now)";
 const SWEEPABLE = `${LEASE_FREE} AND (attribute_not_exists(next_sweep_at) OR next_sweep_at <= :now)`;
@@ -37,7 +38,12 @@ const isConditionFailure = (error: unknown) => isAwsError(error, "ConditionalChe
 export type LeaseTaken = { held: true; failures: number } | { held: false; reason: "busy" | "gone" };
 
 /** Takes the lease on the marker of the payment's step due at `dueAt` for `owner`, until now + STEP_LEASE_MS. */
-export async function takeStepLease(ctx: CoreContext, paymentId: string, dueAt: string, owner: string): Promise<LeaseTaken> {
+export async function takeStepLease(
+  ctx: CoreContext,
+  paymentId: string,
+  dueAt: string,
+  owner: string,
+): Promise<LeaseTaken> {
   const now = ctx.clock();
   try {
     const reply = await ctx.db.doc.send(
@@ -46,20 +52,31 @@ export async function takeStepLease(ctx: CoreContext, paymentId: string, dueAt: 
         Key: dueMarkerKey(paymentId, dueAt),
         UpdateExpression: "SET lease_owner = :owner, lease_until = :until",
         ConditionExpression: `attribute_exists(pk) AND (${LEASE_FREE} OR lease_owner = :owner)`,
-        ExpressionAttributeValues: { ":owner": owner, ":until": new Date(now.getTime() + STEP_LEASE_MS).toISOString(), ":now": now.toISOString() },
+        ExpressionAttributeValues: {
+          ":owner": owner,
+          ":until": new Date(now.getTime() + STEP_LEASE_MS).toISOString(),
+          ":now": now.toISOString(),
+        },
         ReturnValues: "ALL_NEW",
       }),
     );
     return { held: true, failures: Number(reply.Attributes?.step_failures ?? 0) };
   } catch (error) {
     if (!isConditionFailure(error)) throw error;
-    const marker = await ctx.db.doc.send(new GetCommand({ TableName: ctx.db.table, Key: dueMarkerKey(paymentId, dueAt), ConsistentRead: true }));
+    const marker = await ctx.db.doc.send(
+      new GetCommand({ TableName: ctx.db.table, Key: dueMarkerKey(paymentId, dueAt), ConsistentRead: true }),
+    );
     return { held: false, reason: marker.Item ? "busy" : "gone" };
   }
 }
 
 /** Lets go of a lease this run holds on a step it did not finish (so the next delivery may run it at once). */
-export async function releaseStepLease(ctx: CoreContext, paymentId: string, dueAt: string, owner: string): Promise<void> {
+export async function releaseStepLease(
+  ctx: CoreContext,
+  paymentId: string,
+  dueAt: string,
+  owner: string,
+): Promise<void> {
   try {
     await ctx.db.doc.send(
       new UpdateCommand({
@@ -88,13 +105,20 @@ export interface StepFailure {
  * its retry is due (the driver's own retry request comes first). False when the run no longer
  * holds the step (its lease ran out and another run took it, or the step was run meanwhile).
  */
-export async function recordStepFailure(ctx: CoreContext, paymentId: string, dueAt: string, owner: string, failure: StepFailure): Promise<boolean> {
+export async function recordStepFailure(
+  ctx: CoreContext,
+  paymentId: string,
+  dueAt: string,
+  owner: string,
+  failure: StepFailure,
+): Promise<boolean> {
   try {
     await ctx.db.doc.send(
       new UpdateCommand({
         TableName: ctx.db.table,
         Key: dueMarkerKey(paymentId, dueAt),
-        UpdateExpression: "SET step_failures = :failures, last_error = :error, lease_until = :retryAt, next_sweep_at = :sweepAt",
+        UpdateExpression:
+          "SET step_failures = :failures, last_error = :error, lease_until = :retryAt, next_sweep_at = :sweepAt",
         ConditionExpression: "lease_owner = :owner",
         ExpressionAttributeValues: {
           ":owner": owner,
@@ -129,7 +153,13 @@ const SWEEP_PAGE_SIZE = 200;
 /** Claims written at once (each is one small conditional update). */
 const CLAIM_CONCURRENCY = 16;
 
-async function sweepCandidates(ctx: CoreContext, shard: number, dueBefore: Date, now: Date, limit: number): Promise<SweepCandidate[]> {
+async function sweepCandidates(
+  ctx: CoreContext,
+  shard: number,
+  dueBefore: Date,
+  now: Date,
+  limit: number,
+): Promise<SweepCandidate[]> {
   const found: SweepCandidate[] = [];
   let start: Record<string, unknown> | undefined;
   for (let page = 0; page < SWEEP_PAGES_PER_SHARD && found.length < limit; page += 1) {
@@ -138,7 +168,11 @@ async function sweepCandidates(ctx: CoreContext, shard: number, dueBefore: Date,
         TableName: ctx.db.table,
         KeyConditionExpression: "pk = :pk AND sk <= :until",
         FilterExpression: SWEEPABLE,
-        ExpressionAttributeValues: { ":pk": duePartition(shard), ":until": `${dueBefore.toISOString()}#\uffff`, ":now": now.toISOString() },
+        ExpressionAttributeValues: {
+          ":pk": duePartition(shard),
+          ":until": `${dueBefore.toISOString()}#\uffff`,
+          ":now": now.toISOString(),
+        },
         Limit: SWEEP_PAGE_SIZE,
         ExclusiveStartKey: start,
         ConsistentRead: true,
@@ -188,10 +222,15 @@ async function claimForSweep(ctx: CoreContext, candidate: SweepCandidate, now: D
  * recently, oldest due first, at most `limit`, each claimed (recorded as enqueued now, on a
  * condition, so two sweeps at once claim a step once). The caller enqueues what this returns.
  */
-export async function claimOverdueSteps(ctx: CoreContext, options: { dueBefore: Date; limit: number }): Promise<SweptStep[]> {
+export async function claimOverdueSteps(
+  ctx: CoreContext,
+  options: { dueBefore: Date; limit: number },
+): Promise<SweptStep[]> {
   const now = ctx.clock();
   const limit = Math.max(1, Math.min(1000, Math.floor(options.limit)));
-  const perShard = await Promise.all(Array.from({ length: DUE_SHARDS }, (_, shard) => sweepCandidates(ctx, shard, options.dueBefore, now, limit)));
+  const perShard = await Promise.all(
+    Array.from({ length: DUE_SHARDS }, (_, shard) => sweepCandidates(ctx, shard, options.dueBefore, now, limit)),
+  );
   // Oldest due first; a payment has one marker, so no id repeats.
   const candidates = perShard
     .flat()
@@ -219,7 +258,9 @@ export interface MarkerState {
 }
 
 export async function readMarker(ctx: CoreContext, paymentId: string, dueAt: string): Promise<MarkerState | null> {
-  const reply = await ctx.db.doc.send(new GetCommand({ TableName: ctx.db.table, Key: dueMarkerKey(paymentId, dueAt), ConsistentRead: true }));
+  const reply = await ctx.db.doc.send(
+    new GetCommand({ TableName: ctx.db.table, Key: dueMarkerKey(paymentId, dueAt), ConsistentRead: true }),
+  );
   const item = reply.Item;
   if (!item) return null;
   const text = (value: unknown) => (typeof value === "string" ? value : null);

@@ -27,15 +27,28 @@ import { ScreeningDecision } from "../screening/model";
  * always with a reason, recorded in its history (payments/decisions.ts).
  */
 
-export const PAYMENT_STATUSES = ["pending", "processing", "completed", "failed", "parked", "held_for_review", "awaiting_approval"] as const;
+export const PAYMENT_STATUSES = [
+  "pending",
+  "processing",
+  "completed",
+  "failed",
+  "parked",
+  "held_for_review",
+  "awaiting_approval",
+] as const;
 export const PaymentStatus = z.enum(PAYMENT_STATUSES);
 export type PaymentStatus = z.infer<typeof PaymentStatus>;
 /** Statuses with a next step still to come (the worker's concern). */
 export const ACTIVE_PAYMENT_STATUSES = ["pending", "processing"] as const satisfies readonly PaymentStatus[];
-export const isActiveStatus = (status: PaymentStatus): boolean => (ACTIVE_PAYMENT_STATUSES as readonly PaymentStatus[]).includes(status);
+export const isActiveStatus = (status: PaymentStatus): boolean =>
+  (ACTIVE_PAYMENT_STATUSES as readonly PaymentStatus[]).includes(status);
 /** Statuses that wait for an administrator's decision (their hold in place, nothing scheduled). */
-export const WAITING_PAYMENT_STATUSES = ["held_for_review", "awaiting_approval"] as const satisfies readonly PaymentStatus[];
-export const isWaitingForDecision = (status: PaymentStatus): boolean => (WAITING_PAYMENT_STATUSES as readonly PaymentStatus[]).includes(status);
+export const WAITING_PAYMENT_STATUSES = [
+  "held_for_review",
+  "awaiting_approval",
+] as const satisfies readonly PaymentStatus[];
+export const isWaitingForDecision = (status: PaymentStatus): boolean =>
+  (WAITING_PAYMENT_STATUSES as readonly PaymentStatus[]).includes(status);
 
 /** At most this many attempts per payment: the first, and one retry on the next-best rail. */
 export const MAX_ATTEMPTS = 2;
@@ -58,7 +71,8 @@ export const STEP_RETRY_BASE_MS = 30_000;
 export const STEP_LEASE_MS = 60_000;
 
 /** The wait after the `failures`-th failure of a step before it is tried again. */
-export const stepRetryDelayMs = (failures: number): number => STEP_RETRY_BASE_MS * 2 ** Math.max(0, Math.min(10, failures - 1));
+export const stepRetryDelayMs = (failures: number): number =>
+  STEP_RETRY_BASE_MS * 2 ** Math.max(0, Math.min(10, failures - 1));
 
 export const PAYMENT_MESSAGES = {
   userIdRequired: "userId is required",
@@ -73,14 +87,19 @@ export const PAYMENT_MESSAGES = {
   beneficiaryAccount: "beneficiary.accountNumber must be 4 to 34 letters or digits",
   beneficiaryBank: "beneficiary.bankCode must be at most 20 letters, digits or dashes",
   beneficiaryCountry: "beneficiary.country must be an ISO 3166-1 alpha-2 country code (e.g. DE)",
-  beneficiaryIban: "beneficiary.accountNumber looks like an IBAN but is not a valid one: check its length and check digits",
-  beneficiaryIbanCountry: (ibanCountry: string, country: string) => `The IBAN is a ${ibanCountry} account but beneficiary.country is ${country}: they must match`,
+  beneficiaryIban:
+    "beneficiary.accountNumber looks like an IBAN but is not a valid one: check its length and check digits",
+  beneficiaryIbanCountry: (ibanCountry: string, country: string) =>
+    `The IBAN is a ${ibanCountry} account but beneficiary.country is ${country}: they must match`,
   paymentNotFound: "Payment not found",
   sameAccount: "The payee account must differ from the paying account",
-  payeeCurrency: (payee: string, currency: string) => `The payee account is in ${payee}, not the payment currency ${currency}`,
-  payerCurrency: (account: string, currency: string) => `The paying account is in ${account}, not the payment currency ${currency}`,
+  payeeCurrency: (payee: string, currency: string) =>
+    `The payee account is in ${payee}, not the payment currency ${currency}`,
+  payerCurrency: (account: string, currency: string) =>
+    `The paying account is in ${account}, not the payment currency ${currency}`,
   /** The same for an unknown email and a user without such an account: the form does not tell who is registered. */
-  payeeCannotReceive: (currency: string) => `No user with this email address can receive ${currency} payments here (they need an active ${currency} account)`,
+  payeeCannotReceive: (currency: string) =>
+    `No user with this email address can receive ${currency} payments here (they need an active ${currency} account)`,
   selfByEmail: "To pay yourself, use toAccountId with one of your own accounts",
   accountInactive: (role: "paying" | "payee", name: string) => `The ${role} account is not active: ${name}`,
   notMoneyAccount: (name: string) => `${name} cannot send or receive payments: use a bank, cash or asset account`,
@@ -97,8 +116,13 @@ export const PAYMENT_MESSAGES = {
 } as const;
 
 const ACCOUNT_ID = /^[A-Za-z0-9-]{1,64}$/;
-const accountId = (required: string) => z.string({ error: required }).trim().min(1, required).regex(ACCOUNT_ID, PAYMENT_MESSAGES.accountIdInvalid);
-const railName = z.string({ error: PAYMENT_MESSAGES.railName }).trim().min(1, PAYMENT_MESSAGES.railName).max(60, PAYMENT_MESSAGES.railName);
+const accountId = (required: string) =>
+  z.string({ error: required }).trim().min(1, required).regex(ACCOUNT_ID, PAYMENT_MESSAGES.accountIdInvalid);
+const railName = z
+  .string({ error: PAYMENT_MESSAGES.railName })
+  .trim()
+  .min(1, PAYMENT_MESSAGES.railName)
+  .max(60, PAYMENT_MESSAGES.railName);
 
 /**
  * An account number that starts like an IBAN (country letters, two check digits, then at least
@@ -110,7 +134,11 @@ export const looksLikeIban = (accountNumber: string): boolean => IBAN_SHAPE.test
 
 export const Beneficiary = z
   .object({
-    name: z.string({ error: PAYMENT_MESSAGES.beneficiaryName }).trim().min(1, PAYMENT_MESSAGES.beneficiaryName).max(140, PAYMENT_MESSAGES.beneficiaryName),
+    name: z
+      .string({ error: PAYMENT_MESSAGES.beneficiaryName })
+      .trim()
+      .min(1, PAYMENT_MESSAGES.beneficiaryName)
+      .max(140, PAYMENT_MESSAGES.beneficiaryName),
     // Spaces are how IBANs are printed; the stored number is the electronic form (no spaces, upper case for an IBAN).
     accountNumber: z
       .string({ error: PAYMENT_MESSAGES.beneficiaryAccount })
@@ -118,7 +146,11 @@ export const Beneficiary = z
       .transform((text) => text.replace(/\s+/g, ""))
       .pipe(z.string().regex(/^[A-Za-z0-9]{4,34}$/, PAYMENT_MESSAGES.beneficiaryAccount))
       .transform((text) => (looksLikeIban(text) ? (electronicFormatIBAN(text) ?? text.toUpperCase()) : text)),
-    bankCode: z.string({ error: PAYMENT_MESSAGES.beneficiaryBank }).trim().regex(/^[A-Za-z0-9-]{0,20}$/, PAYMENT_MESSAGES.beneficiaryBank).optional(),
+    bankCode: z
+      .string({ error: PAYMENT_MESSAGES.beneficiaryBank })
+      .trim()
+      .regex(/^[A-Za-z0-9-]{0,20}$/, PAYMENT_MESSAGES.beneficiaryBank)
+      .optional(),
     country: z
       .string({ error: PAYMENT_MESSAGES.beneficiaryCountry })
       .trim()
@@ -133,7 +165,12 @@ export const Beneficiary = z
       return;
     }
     const ibanCountry = beneficiary.accountNumber.slice(0, 2);
-    if (ibanCountry !== beneficiary.country) ctx.addIssue({ code: "custom", path: ["country"], message: PAYMENT_MESSAGES.beneficiaryIbanCountry(ibanCountry, beneficiary.country) });
+    if (ibanCountry !== beneficiary.country)
+      ctx.addIssue({
+        code: "custom",
+        path: ["country"],
+        message: PAYMENT_MESSAGES.beneficiaryIbanCountry(ibanCountry, beneficiary.country),
+      });
   });
 export type Beneficiary = z.infer<typeof Beneficiary>;
 
@@ -144,22 +181,42 @@ export type Beneficiary = z.infer<typeof Beneficiary>;
  */
 export const CreatePaymentInput = z
   .object({
-    userId: z.string({ error: PAYMENT_MESSAGES.userIdRequired }).trim().min(1, PAYMENT_MESSAGES.userIdRequired).max(64, PAYMENT_MESSAGES.userIdNotCaller),
+    userId: z
+      .string({ error: PAYMENT_MESSAGES.userIdRequired })
+      .trim()
+      .min(1, PAYMENT_MESSAGES.userIdRequired)
+      .max(64, PAYMENT_MESSAGES.userIdNotCaller),
     fromAccountId: accountId(PAYMENT_MESSAGES.fromAccountRequired),
-    amount: z.union([z.string(), z.number()], { error: "Amount is required" }).describe("Decimal string or number, > 0, at most the currency's decimals"),
+    amount: z
+      .union([z.string(), z.number()], { error: "Amount is required" })
+      .describe("Decimal string or number, > 0, at most the currency's decimals"),
     currency: Currency,
-    description: z.string({ error: PAYMENT_MESSAGES.description }).trim().max(500, PAYMENT_MESSAGES.description).optional(),
+    description: z
+      .string({ error: PAYMENT_MESSAGES.description })
+      .trim()
+      .max(500, PAYMENT_MESSAGES.description)
+      .optional(),
     preferredRail: railName.optional().describe("A rail's name (e.g. ACH): chosen when active and not eliminated"),
     forceRail: railName.optional().describe("A rail's name: used whatever its score (must be active)"),
     toAccountId: accountId("toAccountId is required").optional().describe("Another account of yours"),
-    toEmail: z.email({ error: PAYMENT_MESSAGES.email }).max(254, PAYMENT_MESSAGES.email).optional().describe("Another user of the platform: their oldest active account in the currency receives it"),
-    beneficiary: Beneficiary.optional().describe("An external beneficiary: posted to the clearing account of the currency"),
+    toEmail: z
+      .email({ error: PAYMENT_MESSAGES.email })
+      .max(254, PAYMENT_MESSAGES.email)
+      .optional()
+      .describe("Another user of the platform: their oldest active account in the currency receives it"),
+    beneficiary: Beneficiary.optional().describe(
+      "An external beneficiary: posted to the clearing account of the currency",
+    ),
   })
   .strip()
-  .refine((input) => [input.toAccountId, input.toEmail, input.beneficiary].filter((payee) => payee !== undefined).length === 1, {
-    error: PAYMENT_MESSAGES.onePayee,
-    path: ["payee"],
-  });
+  .refine(
+    (input) =>
+      [input.toAccountId, input.toEmail, input.beneficiary].filter((payee) => payee !== undefined).length === 1,
+    {
+      error: PAYMENT_MESSAGES.onePayee,
+      path: ["payee"],
+    },
+  );
 export type CreatePaymentInput = z.infer<typeof CreatePaymentInput>;
 /** What a client sends (before trimming and upper-casing). */
 export type CreatePaymentRequest = z.input<typeof CreatePaymentInput>;
@@ -206,13 +263,24 @@ export const RoutingDecision = z.object({
   defaultRail: z.string(),
   currency: Currency,
   amountMinor: z.number().int(),
-  savingMinor: z.number().int().describe("Cost on the default rail minus cost on the chosen one, never below 0 (a pricier choice buys success or speed, not savings)"),
+  savingMinor: z
+    .number()
+    .int()
+    .describe(
+      "Cost on the default rail minus cost on the chosen one, never below 0 (a pricier choice buys success or speed, not savings)",
+    ),
   saving: z.string(),
   reason: z.string(),
   decidedAt: z.string(),
   candidates: z.array(RoutingCandidate),
-  destinationCountry: z.string().optional().describe("Where the payment goes, for the rails' coverage (decisions before rails had coverage lack it)"),
-  excluded: z.array(z.object({ railId: z.string(), rail: z.string(), reason: z.string() })).default([]).describe("Rails that cannot carry this payment, and why"),
+  destinationCountry: z
+    .string()
+    .optional()
+    .describe("Where the payment goes, for the rails' coverage (decisions before rails had coverage lack it)"),
+  excluded: z
+    .array(z.object({ railId: z.string(), rail: z.string(), reason: z.string() }))
+    .default([])
+    .describe("Rails that cannot carry this payment, and why"),
 });
 export type RoutingDecision = z.infer<typeof RoutingDecision>;
 
@@ -254,19 +322,30 @@ export const Payment = z.object({
   createdAt: z.string(),
   updatedAt: z.string(),
   completedAt: z.string().nullable(),
-  failureReason: z.string().nullable().describe("Why the payment failed (or was refused after review), or why it was parked for review; null otherwise"),
+  failureReason: z
+    .string()
+    .nullable()
+    .describe("Why the payment failed (or was refused after review), or why it was parked for review; null otherwise"),
 });
 export type Payment = z.infer<typeof Payment>;
 
 export const CreatePaymentReply = z.object({ message: z.literal("Payment initiated"), payment: Payment });
 export type CreatePaymentReply = z.infer<typeof CreatePaymentReply>;
 
-export const PaymentList = z.object({ data: z.array(Payment), pagination: z.object({ next_cursor: z.string().nullable() }) });
+export const PaymentList = z.object({
+  data: z.array(Payment),
+  pagination: z.object({ next_cursor: z.string().nullable() }),
+});
 export type PaymentList = z.infer<typeof PaymentList>;
 
 /* ---------- the four payment events (spec 001 §3) ---------- */
 
-export const PAYMENT_EVENT_TYPES = ["paymentInitiated", "paymentStatusUpdate", "paymentCompleted", "paymentError"] as const;
+export const PAYMENT_EVENT_TYPES = [
+  "paymentInitiated",
+  "paymentStatusUpdate",
+  "paymentCompleted",
+  "paymentError",
+] as const;
 export type PaymentEventType = (typeof PAYMENT_EVENT_TYPES)[number];
 
 export const PaymentInitiatedData = z.object({
@@ -281,7 +360,12 @@ export const PaymentInitiatedData = z.object({
   initiatedAt: z.string(),
 });
 export const PaymentStatusUpdateData = z.object({ paymentId: z.string(), status: PaymentStatus, message: z.string() });
-export const PaymentCompletedData = z.object({ paymentId: z.string(), completedAt: z.string(), finalAmount: decimal, railUsed: z.string() });
+export const PaymentCompletedData = z.object({
+  paymentId: z.string(),
+  completedAt: z.string(),
+  finalAmount: decimal,
+  railUsed: z.string(),
+});
 export const PaymentErrorData = z.object({ paymentId: z.string(), errorMessage: z.string() });
 
 export const PaymentEvent = z.discriminatedUnion("type", [
@@ -323,14 +407,32 @@ const dateFilter = (field: string, edge: "start" | "end") =>
     z
       .string({ error: PAYMENT_LIST_MESSAGES.date(field) })
       .max(40, PAYMENT_LIST_MESSAGES.date(field))
-      .refine((text) => (DATE_ONLY.test(text) ? z.iso.date().safeParse(text).success : z.iso.datetime({ offset: true }).safeParse(text).success), PAYMENT_LIST_MESSAGES.date(field))
-      .transform((text) => (DATE_ONLY.test(text) ? `${text}T${edge === "start" ? "00:00:00.000" : "23:59:59.999"}Z` : new Date(text).toISOString()))
+      .refine(
+        (text) =>
+          DATE_ONLY.test(text)
+            ? z.iso.date().safeParse(text).success
+            : z.iso.datetime({ offset: true }).safeParse(text).success,
+        PAYMENT_LIST_MESSAGES.date(field),
+      )
+      .transform((text) =>
+        DATE_ONLY.test(text)
+          ? `${text}T${edge === "start" ? "00:00:00.000" : "23:59:59.999"}Z`
+          : new Date(text).toISOString(),
+      )
       .optional(),
   );
 const AMOUNT_FILTER = /^\d{1,12}(\.\d{1,4})?$/;
 const amountFilter = (field: string) =>
-  z.preprocess(blankAsAbsent, z.string({ error: PAYMENT_LIST_MESSAGES.amount(field) }).trim().regex(AMOUNT_FILTER, PAYMENT_LIST_MESSAGES.amount(field)).optional());
-const textFilter = (max: number, message: string) => z.preprocess(blankAsAbsent, z.string({ error: message }).trim().min(1, message).max(max, message).optional());
+  z.preprocess(
+    blankAsAbsent,
+    z
+      .string({ error: PAYMENT_LIST_MESSAGES.amount(field) })
+      .trim()
+      .regex(AMOUNT_FILTER, PAYMENT_LIST_MESSAGES.amount(field))
+      .optional(),
+  );
+const textFilter = (max: number, message: string) =>
+  z.preprocess(blankAsAbsent, z.string({ error: message }).trim().min(1, message).max(max, message).optional());
 
 /** A decimal filter amount in ten-thousandths: exact, so 25.5 and 25.50 compare equal whatever the currency's decimals. */
 export const filterAmountScaled = (text: string): bigint => {
@@ -341,16 +443,25 @@ export const filterAmountScaled = (text: string): bigint => {
 export const PaymentListQuery = z
   .object({
     status: z
-      .preprocess((value) => (value === "" ? undefined : typeof value === "string" ? value.toLowerCase() : value), z.enum(PAYMENT_STATUSES, { error: `status must be one of ${PAYMENT_STATUSES.join(", ")}` }).optional())
+      .preprocess(
+        (value) => (value === "" ? undefined : typeof value === "string" ? value.toLowerCase() : value),
+        z.enum(PAYMENT_STATUSES, { error: `status must be one of ${PAYMENT_STATUSES.join(", ")}` }).optional(),
+      )
       .describe(`${PAYMENT_STATUSES.join(", ")} (any case)`),
-    rail: z.preprocess(blankAsAbsent, railName.optional()).describe("The rail that carries (or carried) the payment, by name, any case (e.g. ACH)"),
+    rail: z
+      .preprocess(blankAsAbsent, railName.optional())
+      .describe("The rail that carries (or carried) the payment, by name, any case (e.g. ACH)"),
     currency: z.preprocess(blankAsAbsent, Currency.optional()).describe("Payments in this currency"),
     from: dateFilter("from", "start").describe("Created at or after: a date (UTC day start) or an ISO date-time"),
     to: dateFilter("to", "end").describe("Created at or before: a date (UTC day end) or an ISO date-time"),
     minAmount: amountFilter("minAmount").describe("Amount at least this (decimal, in the payment's currency)"),
     maxAmount: amountFilter("maxAmount").describe("Amount at most this (decimal, in the payment's currency)"),
-    counterparty: textFilter(140, PAYMENT_LIST_MESSAGES.counterparty).describe("Part of the payee: email, beneficiary name, last four characters of its account, or your account id"),
-    q: textFilter(100, PAYMENT_LIST_MESSAGES.search).describe("Search: part of the payee's name or email, or of the description (any case)"),
+    counterparty: textFilter(140, PAYMENT_LIST_MESSAGES.counterparty).describe(
+      "Part of the payee: email, beneficiary name, last four characters of its account, or your account id",
+    ),
+    q: textFilter(100, PAYMENT_LIST_MESSAGES.search).describe(
+      "Search: part of the payee's name or email, or of the description (any case)",
+    ),
     limit: z.coerce
       .number({ error: `limit must be a whole number from 1 to ${PAYMENT_LIST_MAX}` })
       .int(`limit must be a whole number from 1 to ${PAYMENT_LIST_MAX}`)
@@ -360,14 +471,29 @@ export const PaymentListQuery = z
     cursor: z.string().max(2000, "cursor is not valid").optional(),
   })
   .superRefine((query, ctx) => {
-    if (query.from && query.to && query.from > query.to) ctx.addIssue({ code: "custom", path: ["from"], message: PAYMENT_LIST_MESSAGES.dateOrder });
-    if (query.minAmount && query.maxAmount && filterAmountScaled(query.minAmount) > filterAmountScaled(query.maxAmount)) {
+    if (query.from && query.to && query.from > query.to)
+      ctx.addIssue({ code: "custom", path: ["from"], message: PAYMENT_LIST_MESSAGES.dateOrder });
+    if (
+      query.minAmount &&
+      query.maxAmount &&
+      filterAmountScaled(query.minAmount) > filterAmountScaled(query.maxAmount)
+    ) {
       ctx.addIssue({ code: "custom", path: ["minAmount"], message: PAYMENT_LIST_MESSAGES.amountOrder });
     }
   });
 export type PaymentListQuery = z.infer<typeof PaymentListQuery>;
 /** The list's filters as a client sends them (the query string's fields, as text). */
-export const PAYMENT_LIST_FILTERS = ["status", "rail", "currency", "from", "to", "minAmount", "maxAmount", "counterparty", "q"] as const;
+export const PAYMENT_LIST_FILTERS = [
+  "status",
+  "rail",
+  "currency",
+  "from",
+  "to",
+  "minAmount",
+  "maxAmount",
+  "counterparty",
+  "q",
+] as const;
 export type PaymentListFilters = Partial<Record<(typeof PAYMENT_LIST_FILTERS)[number], string>>;
 
 /** The words a counterparty filter and a search look in: who was paid, and (for a search) the description. */
@@ -415,7 +541,9 @@ export const ParkedPayment = z.object({
   amount: decimal,
   currency: Currency,
   selectedRail: z.string(),
-  stuckStatus: PaymentStatus.describe("The status the payment was in when its step kept failing (pending or processing)"),
+  stuckStatus: PaymentStatus.describe(
+    "The status the payment was in when its step kept failing (pending or processing)",
+  ),
   stepFailures: z.number().int().min(1),
   lastError: z.string().describe("The last error of the failing step, as the worker logged it"),
   reason: z.string().describe("What the payer reads (the payment's failureReason)"),
@@ -439,7 +567,13 @@ export const ParkedListQuery = z.object({
 export type ParkedListQuery = z.infer<typeof ParkedListQuery>;
 
 export const CloseParkedInput = z
-  .object({ note: z.string({ error: PAYMENT_MESSAGES.reviewNote }).trim().min(1, PAYMENT_MESSAGES.reviewNote).max(500, PAYMENT_MESSAGES.reviewNote) })
+  .object({
+    note: z
+      .string({ error: PAYMENT_MESSAGES.reviewNote })
+      .trim()
+      .min(1, PAYMENT_MESSAGES.reviewNote)
+      .max(500, PAYMENT_MESSAGES.reviewNote),
+  })
   .strict();
 export type CloseParkedInput = z.infer<typeof CloseParkedInput>;
 
@@ -493,7 +627,9 @@ export const PaymentReviewCase = z.object({
   description: z.string(),
   createdAt: z.string(),
   why: z.string().nullable(),
-  screening: ScreeningDecision.nullable().describe("The payee's screening (list, matched entry, score, screened name and country, when)"),
+  screening: ScreeningDecision.nullable().describe(
+    "The payee's screening (list, matched entry, score, screened name and country, when)",
+  ),
   decision: PaymentDecision.nullable(),
   canDecide: z.boolean().describe("True while it waits and the signed-in administrator did not make it"),
   cannotDecideReason: z.string().nullable(),
@@ -502,7 +638,9 @@ export type PaymentReviewCase = z.infer<typeof PaymentReviewCase>;
 
 export const REVIEW_LIST_MAX = 100;
 export const ReviewListQuery = z.object({
-  kind: z.preprocess((value) => (value === "" ? undefined : value), ReviewKind.optional()).describe("screening or four_eyes; both when absent"),
+  kind: z
+    .preprocess((value) => (value === "" ? undefined : value), ReviewKind.optional())
+    .describe("screening or four_eyes; both when absent"),
   limit: z.coerce
     .number({ error: `limit must be a whole number from 1 to ${REVIEW_LIST_MAX}` })
     .int(`limit must be a whole number from 1 to ${REVIEW_LIST_MAX}`)
@@ -547,7 +685,11 @@ export const RECIPIENT_MESSAGES = {
   idInvalid: "A recipient id is 1 to 64 letters, digits or dashes",
 } as const;
 
-const recipientLabel = z.string({ error: RECIPIENT_MESSAGES.label }).trim().min(1, RECIPIENT_MESSAGES.label).max(60, RECIPIENT_MESSAGES.label);
+const recipientLabel = z
+  .string({ error: RECIPIENT_MESSAGES.label })
+  .trim()
+  .min(1, RECIPIENT_MESSAGES.label)
+  .max(60, RECIPIENT_MESSAGES.label);
 
 /**
  * A recipient to save: a label and exactly one payee, a platform user's email or an external
@@ -556,11 +698,18 @@ const recipientLabel = z.string({ error: RECIPIENT_MESSAGES.label }).trim().min(
 export const CreateRecipientInput = z
   .object({
     label: recipientLabel.describe("How you call them, e.g. Grace (rent)"),
-    email: z.email({ error: RECIPIENT_MESSAGES.email }).max(254, RECIPIENT_MESSAGES.email).optional().describe("A person on the platform (pays as toEmail)"),
+    email: z
+      .email({ error: RECIPIENT_MESSAGES.email })
+      .max(254, RECIPIENT_MESSAGES.email)
+      .optional()
+      .describe("A person on the platform (pays as toEmail)"),
     beneficiary: Beneficiary.optional().describe("An external account (pays as beneficiary)"),
   })
   .strict()
-  .refine((input) => (input.email === undefined) !== (input.beneficiary === undefined), { error: RECIPIENT_MESSAGES.onePayee, path: ["payee"] });
+  .refine((input) => (input.email === undefined) !== (input.beneficiary === undefined), {
+    error: RECIPIENT_MESSAGES.onePayee,
+    path: ["payee"],
+  });
 export type CreateRecipientInput = z.infer<typeof CreateRecipientInput>;
 
 export const RenameRecipientInput = z.object({ label: recipientLabel }).strict();
@@ -571,7 +720,9 @@ export const Recipient = z.object({
   label: z.string(),
   kind: z.enum(["user", "external"]),
   email: z.string().nullable(),
-  beneficiary: z.object({ name: z.string(), accountNumber: z.string(), bankCode: z.string().optional(), country: z.string() }).nullable(),
+  beneficiary: z
+    .object({ name: z.string(), accountNumber: z.string(), bankCode: z.string().optional(), country: z.string() })
+    .nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
@@ -583,7 +734,17 @@ export const recipientPayee = (recipient: Recipient): Pick<CreatePaymentRequest,
 
 /* ---------- a payment's detail: timeline, routing, fee charged ---------- */
 
-export const TIMELINE_KINDS = ["created", "held", "waiting", "decided", "attempt_started", "attempt_succeeded", "attempt_failed", "posted", "released"] as const;
+export const TIMELINE_KINDS = [
+  "created",
+  "held",
+  "waiting",
+  "decided",
+  "attempt_started",
+  "attempt_succeeded",
+  "attempt_failed",
+  "posted",
+  "released",
+] as const;
 export const TimelineEntry = z.object({
   kind: z.enum(TIMELINE_KINDS),
   at: z.string(),
@@ -598,7 +759,18 @@ export const RoutingView = z.object({
   strategy: z.enum(ROUTING_STRATEGIES),
   chosenRail: z.string(),
   reason: z.string(),
-  eligible: z.array(z.object({ rail: z.string(), cost: decimal, score: z.number(), successRate: z.number(), note: z.string(), chosen: z.boolean() })).describe("Rails that could carry it, best first"),
+  eligible: z
+    .array(
+      z.object({
+        rail: z.string(),
+        cost: decimal,
+        score: z.number(),
+        successRate: z.number(),
+        note: z.string(),
+        chosen: z.boolean(),
+      }),
+    )
+    .describe("Rails that could carry it, best first"),
   excluded: z.array(z.object({ rail: z.string(), reason: z.string() })).describe("Rails that could not, with why"),
 });
 export type RoutingView = z.infer<typeof RoutingView>;
@@ -611,7 +783,9 @@ export const PaymentDetail = z.object({
     fee: decimal,
     feeMinor: z.number().int().min(0),
     currency: Currency,
-    note: z.string().describe("Why this is the fee: charged on completion, nothing when the hold was released, held while it moves"),
+    note: z
+      .string()
+      .describe("Why this is the fee: charged on completion, nothing when the hold was released, held while it moves"),
   }),
 });
 export type PaymentDetail = z.infer<typeof PaymentDetail>;

@@ -8,13 +8,16 @@ import { ATTEMPT_ERRORS, attemptOutcome, unitDraw } from "./worker";
  */
 
 const ids = Array.from({ length: 20_000 }, (_, index) => `00000000-0000-4000-8000-${String(index).padStart(12, "0")}`);
-const share = (rail: { successRate: number; errorInjection: number }, attempt = 1) => ids.filter((id) => attemptOutcome(rail, id, attempt).succeeded).length / ids.length;
+const share = (rail: { successRate: number; errorInjection: number }, attempt = 1) =>
+  ids.filter((id) => attemptOutcome(rail, id, attempt).succeeded).length / ids.length;
 
 describe("attemptOutcome", () => {
   it("is deterministic in (payment, attempt) and differs between attempts", () => {
     const rail = { successRate: 50, errorInjection: 0 };
     for (const id of ids.slice(0, 100)) expect(attemptOutcome(rail, id, 1)).toEqual(attemptOutcome(rail, id, 1));
-    const differing = ids.slice(0, 1000).filter((id) => attemptOutcome(rail, id, 1).succeeded !== attemptOutcome(rail, id, 2).succeeded).length;
+    const differing = ids
+      .slice(0, 1000)
+      .filter((id) => attemptOutcome(rail, id, 1).succeeded !== attemptOutcome(rail, id, 2).succeeded).length;
     expect(differing).toBeGreaterThan(400);
     for (const id of ids.slice(0, 100)) {
       const draw = unitDraw("outcome", id, 1);
@@ -33,13 +36,22 @@ describe("attemptOutcome", () => {
 
   it("an injected failure is a retriable rail_timeout; organic failures spread over the codes, some final", () => {
     const injected = ids.slice(0, 200).map((id) => attemptOutcome({ successRate: 100, errorInjection: 1 }, id, 1));
-    expect(new Set(injected.map((outcome) => (outcome.succeeded ? "ok" : outcome.code)))).toEqual(new Set(["rail_timeout"]));
+    expect(new Set(injected.map((outcome) => (outcome.succeeded ? "ok" : outcome.code)))).toEqual(
+      new Set(["rail_timeout"]),
+    );
     const organic = ids.map((id) => attemptOutcome({ successRate: 0, errorInjection: 0 }, id, 1));
     const codes = new Map<string, number>();
     for (const outcome of organic) if (!outcome.succeeded) codes.set(outcome.code, (codes.get(outcome.code) ?? 0) + 1);
-    expect([...codes.keys()].sort()).toEqual(["account_closed", "insufficient_funds_at_bank", "rail_timeout", "rail_unavailable"]);
+    expect([...codes.keys()].sort()).toEqual([
+      "account_closed",
+      "insufficient_funds_at_bank",
+      "rail_timeout",
+      "rail_unavailable",
+    ]);
     expect((codes.get("rail_timeout") ?? 0) / ids.length).toBeCloseTo(0.5, 1);
-    const final = [...codes].filter(([code]) => !ATTEMPT_ERRORS[code as keyof typeof ATTEMPT_ERRORS].retriable).reduce((sum, [, count]) => sum + count, 0);
+    const final = [...codes]
+      .filter(([code]) => !ATTEMPT_ERRORS[code as keyof typeof ATTEMPT_ERRORS].retriable)
+      .reduce((sum, [, count]) => sum + count, 0);
     expect(final / ids.length).toBeCloseTo(0.25, 1);
   });
 });

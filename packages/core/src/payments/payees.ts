@@ -5,7 +5,15 @@ import { findUserByEmail, findUserById, isEmailVerified } from "../auth/users";
 import type { CoreContext } from "../shared/context";
 import { badRequest, locked, unprocessable } from "../shared/errors";
 import type { Currency } from "../money/model";
-import { ensureSystemAccounts, getAccounts, listAccounts, requireOwnedAccount, systemAccountId, type Account, type SystemAccountCode } from "../ledger/accounts";
+import {
+  ensureSystemAccounts,
+  getAccounts,
+  listAccounts,
+  requireOwnedAccount,
+  systemAccountId,
+  type Account,
+  type SystemAccountCode,
+} from "../ledger/accounts";
 import { currentBalance } from "../ledger/balances";
 import { LEDGER_MESSAGES } from "../ledger/model";
 import { last4, PAYMENT_MESSAGES, type CreatePaymentInput, type PaymentPayee } from "./model";
@@ -36,15 +44,29 @@ export interface ResolvedPayee {
 }
 
 function requireUsable(account: Account, currency: Currency, role: "payer" | "payee"): void {
-  if (account.status !== "ACTIVE") throw unprocessable(PAYMENT_MESSAGES.accountInactive(role === "payer" ? "paying" : "payee", account.name), "account_inactive");
+  if (account.status !== "ACTIVE")
+    throw unprocessable(
+      PAYMENT_MESSAGES.accountInactive(role === "payer" ? "paying" : "payee", account.name),
+      "account_inactive",
+    );
   if (account.currency !== currency) {
-    throw unprocessable(role === "payer" ? PAYMENT_MESSAGES.payerCurrency(account.currency, currency) : PAYMENT_MESSAGES.payeeCurrency(account.currency, currency), "currency_mismatch");
+    throw unprocessable(
+      role === "payer"
+        ? PAYMENT_MESSAGES.payerCurrency(account.currency, currency)
+        : PAYMENT_MESSAGES.payeeCurrency(account.currency, currency),
+      "currency_mismatch",
+    );
   }
-  if (account.normal_side !== "debit") throw unprocessable(PAYMENT_MESSAGES.notMoneyAccount(account.name), "account_type_not_payable");
+  if (account.normal_side !== "debit")
+    throw unprocessable(PAYMENT_MESSAGES.notMoneyAccount(account.name), "account_type_not_payable");
 }
 
 /** The system accounts of a currency (created when an older deployment lacks one, e.g. clearing). */
-export async function requireSystemAccounts<C extends SystemAccountCode>(ctx: CoreContext, currency: Currency, codes: readonly C[]): Promise<Record<C, Account>> {
+export async function requireSystemAccounts<C extends SystemAccountCode>(
+  ctx: CoreContext,
+  currency: Currency,
+  codes: readonly C[],
+): Promise<Record<C, Account>> {
   const ids = codes.map((code) => systemAccountId(code, currency));
   let found = await getAccounts(ctx, ids);
   if (ids.some((id) => !found.has(id))) {
@@ -63,7 +85,13 @@ export async function requireSystemAccounts<C extends SystemAccountCode>(ctx: Co
 async function defaultAccountOf(ctx: CoreContext, userId: string, currency: Currency): Promise<Account | null> {
   const accounts = await listAccounts(ctx, userId);
   const usable = accounts
-    .filter((account) => account.kind === "customer" && account.status === "ACTIVE" && account.currency === currency && account.normal_side === "debit")
+    .filter(
+      (account) =>
+        account.kind === "customer" &&
+        account.status === "ACTIVE" &&
+        account.currency === currency &&
+        account.normal_side === "debit",
+    )
     .sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : a.id < b.id ? -1 : 1));
   return usable[0] ?? null;
 }
@@ -79,10 +107,15 @@ export interface PayerSide {
   ownPayee: Account | null;
 }
 
-export async function resolvePayer(ctx: CoreContext, caller: PaymentCaller, input: CreatePaymentInput): Promise<PayerSide> {
+export async function resolvePayer(
+  ctx: CoreContext,
+  caller: PaymentCaller,
+  input: CreatePaymentInput,
+): Promise<PayerSide> {
   // The model checks the shape (two letters); whether it names a country is the ISO list's to say
   // (kept out of the browser-safe model). A validation error: before any account is read.
-  if (input.beneficiary && !countries.isValid(input.beneficiary.country)) throw badRequest(PAYMENT_MESSAGES.beneficiaryCountry, "validation_error");
+  if (input.beneficiary && !countries.isValid(input.beneficiary.country))
+    throw badRequest(PAYMENT_MESSAGES.beneficiaryCountry, "validation_error");
   const payer = await requireOwnedAccount(ctx, caller.userId, input.fromAccountId);
   if (input.toAccountId !== undefined) {
     const account = await requireOwnedAccount(ctx, caller.userId, input.toAccountId);
@@ -92,7 +125,8 @@ export async function resolvePayer(ctx: CoreContext, caller: PaymentCaller, inpu
     return { payer, ownPayee: account };
   }
   requireUsable(payer, input.currency, "payer");
-  if (input.toEmail !== undefined && input.toEmail.toLowerCase() === caller.user.email.toLowerCase()) throw unprocessable(PAYMENT_MESSAGES.selfByEmail, "self_payment_by_email");
+  if (input.toEmail !== undefined && input.toEmail.toLowerCase() === caller.user.email.toLowerCase())
+    throw unprocessable(PAYMENT_MESSAGES.selfByEmail, "self_payment_by_email");
   return { payer, ownPayee: null };
 }
 
@@ -106,8 +140,10 @@ export const paysSomeoneElse = (input: CreatePaymentInput): boolean => input.toA
  */
 export async function requirePayerCanCover(ctx: CoreContext, payer: Account, holdMinor: number): Promise<void> {
   const balance = await currentBalance(ctx, payer);
-  if (balance.locked) throw locked(LEDGER_MESSAGES.accountLocked(balance.lock_reason ?? "no reason given"), "account_locked");
-  if (balance.available < holdMinor) throw unprocessable(LEDGER_MESSAGES.insufficientFunds(payer.name), "insufficient_funds");
+  if (balance.locked)
+    throw locked(LEDGER_MESSAGES.accountLocked(balance.lock_reason ?? "no reason given"), "account_locked");
+  if (balance.available < holdMinor)
+    throw unprocessable(LEDGER_MESSAGES.insufficientFunds(payer.name), "insufficient_funds");
 }
 
 /** A user id no user has (randomUUID never makes the nil UUID): what an unknown address is looked up as. */
@@ -119,7 +155,12 @@ const NO_USER_ID = "00000000-0000-0000-0000-000000000000";
  * payee_cannot_receive with one message, after the same reads either way (the user record and
  * an accounts query), so neither the reply nor its timing says who is registered.
  */
-export async function resolvePayee(ctx: CoreContext, caller: PaymentCaller, input: CreatePaymentInput, payerSide: PayerSide): Promise<ResolvedPayee> {
+export async function resolvePayee(
+  ctx: CoreContext,
+  caller: PaymentCaller,
+  input: CreatePaymentInput,
+  payerSide: PayerSide,
+): Promise<ResolvedPayee> {
   const { payer, ownPayee } = payerSide;
   if (ownPayee) return { payer, account: ownPayee, view: { kind: "account", accountId: ownPayee.id } };
   if (input.toEmail !== undefined) {
@@ -128,10 +169,20 @@ export async function resolvePayee(ctx: CoreContext, caller: PaymentCaller, inpu
     if (!user) await findUserById(ctx.db, NO_USER_ID);
     const account = await defaultAccountOf(ctx, user?.id ?? NO_USER_ID, input.currency);
     // An address nobody proved they read (auth/email-verification.ts) receives nothing by email.
-    if (!user || !account || !isEmailVerified(user)) throw unprocessable(PAYMENT_MESSAGES.payeeCannotReceive(input.currency), "payee_cannot_receive");
+    if (!user || !account || !isEmailVerified(user))
+      throw unprocessable(PAYMENT_MESSAGES.payeeCannotReceive(input.currency), "payee_cannot_receive");
     return { payer, account, view: { kind: "user", email } };
   }
   const beneficiary = input.beneficiary!;
   const { clearing } = await requireSystemAccounts(ctx, input.currency, ["clearing"] as const);
-  return { payer, account: clearing, view: { kind: "external", name: beneficiary.name, accountLast4: last4(beneficiary.accountNumber), country: beneficiary.country } };
+  return {
+    payer,
+    account: clearing,
+    view: {
+      kind: "external",
+      name: beneficiary.name,
+      accountLast4: last4(beneficiary.accountNumber),
+      country: beneficiary.country,
+    },
+  };
 }

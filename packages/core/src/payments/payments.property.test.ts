@@ -76,9 +76,25 @@ describe("payments keep the ledger whole", () => {
           const created: string[] = [];
           for (const command of commands) {
             const payeeFields =
-              command.payee === "own" ? { toAccountId: own.id } : command.payee === "email" ? { toEmail: payee.user.email } : { beneficiary: { name: "Outside Ltd", accountNumber: "GB29NWBK60161331926819", country: "GB" } };
+              command.payee === "own"
+                ? { toAccountId: own.id }
+                : command.payee === "email"
+                  ? { toEmail: payee.user.email }
+                  : { beneficiary: { name: "Outside Ltd", accountNumber: "GB29NWBK60161331926819", country: "GB" } };
             try {
-              const reply = await initiatePayment(ctx, payer, { userId: payer.userId, fromAccountId: from.id, amount: (command.amountCents / 100).toFixed(2), currency: "USD", ...(command.rail ? { forceRail: command.rail } : {}), ...payeeFields }, null);
+              const reply = await initiatePayment(
+                ctx,
+                payer,
+                {
+                  userId: payer.userId,
+                  fromAccountId: from.id,
+                  amount: (command.amountCents / 100).toFixed(2),
+                  currency: "USD",
+                  ...(command.rail ? { forceRail: command.rail } : {}),
+                  ...payeeFields,
+                },
+                null,
+              );
               created.push(reply.reply.payment.paymentId);
               if (command.poisoned) poisoned.add(reply.reply.payment.paymentId);
               for (let i = 0; i < command.steps; i += 1) if (!(await step(reply.reply.payment.paymentId))) break;
@@ -87,7 +103,9 @@ describe("payments keep the ledger whole", () => {
               // balance, or the forced rail cannot carry it (SEPA carries EUR only; ACH and Wire
               // reach the US only; Wire carries at least 1.00).
               expect(error).toBeInstanceOf(AppError);
-              expect(command.rail ? ["insufficient_funds", "rail_ineligible"] : ["insufficient_funds"]).toContain((error as AppError).code);
+              expect(command.rail ? ["insufficient_funds", "rail_ineligible"] : ["insufficient_funds"]).toContain(
+                (error as AppError).code,
+              );
             }
           }
           // The sweeper finishes the rest, as a restarted worker would (each round later than any
@@ -106,7 +124,10 @@ describe("payments keep the ledger whole", () => {
             expect(payment.nextDueAt).toBeNull();
             expect(payment.attempts.length).toBeLessThanOrEqual(2);
             if (!poisoned.has(id)) expect(payment.attempts.length).toBeGreaterThanOrEqual(1);
-            const endings = (await paymentHistory(ctx, id)).filter((entry) => entry.event?.type === "paymentCompleted" || entry.status === "failed" || entry.status === "parked");
+            const endings = (await paymentHistory(ctx, id)).filter(
+              (entry) =>
+                entry.event?.type === "paymentCompleted" || entry.status === "failed" || entry.status === "parked",
+            );
             expect(endings).toHaveLength(1);
             const settlement = (await loadJournal(ctx, payment.journalId))!.history.map((record) => record.operation);
             expect(settlement).toEqual(["create", payment.status === "completed" ? "post" : "void"]);

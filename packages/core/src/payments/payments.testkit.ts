@@ -13,7 +13,14 @@ import { verifyEmailForTests } from "../auth/auth.testkit";
 /** Test helpers of the payments tests: users, funded accounts, a rail's error injection, steps that always throw. */
 
 export async function testCaller(ctx: CoreContext, email: string, firstName = "Test"): Promise<PaymentCaller> {
-  const session = await register(ctx, { email, password: "long enough pw", first_name: firstName, last_name: "Tester", phone: null, date_of_birth: null });
+  const session = await register(ctx, {
+    email,
+    password: "long enough pw",
+    first_name: firstName,
+    last_name: "Tester",
+    phone: null,
+    date_of_birth: null,
+  });
   // Payments to others need a verified payer (limits/gate.ts); the limits have tests of their own.
   await verifyForTests(ctx, session.user.id);
   // Paid by email only once the address is verified (payees.ts).
@@ -21,20 +28,44 @@ export async function testCaller(ctx: CoreContext, email: string, firstName = "T
   return { userId: session.user.id, user: session.user };
 }
 
-export async function openTestAccount(ctx: CoreContext, owner: PaymentCaller, name: string, currency = "USD"): Promise<Account> {
+export async function openTestAccount(
+  ctx: CoreContext,
+  owner: PaymentCaller,
+  name: string,
+  currency = "USD",
+): Promise<Account> {
   return (await createCustomerAccount(ctx, owner.userId, CreateAccountInput.parse({ name, currency }))).account;
 }
 
 /** A posted deposit of `amount` (decimal string). */
-export async function fundAccount(ctx: CoreContext, owner: PaymentCaller, account: Account, amount: string): Promise<void> {
+export async function fundAccount(
+  ctx: CoreContext,
+  owner: PaymentCaller,
+  account: Account,
+  amount: string,
+): Promise<void> {
   const created = await deposit(ctx, owner.userId, { account_id: account.id, amount }, null);
-  await setJournalStatus(ctx, owner.userId, (JSON.parse(created.body) as { data: { id: string } }).data.id, "post", null);
+  await setJournalStatus(
+    ctx,
+    owner.userId,
+    (JSON.parse(created.body) as { data: { id: string } }).data.id,
+    "post",
+    null,
+  );
 }
 
 /** Sets a rail's error injection (percent) through the admin edit, everything else as it is. */
 export async function setErrorInjection(ctx: CoreContext, railId: string, percent: number): Promise<void> {
   const rail = await getRail(ctx, railId);
-  const edit = RailEditInput.parse({ name: rail.name, type: rail.type, status: rail.status, fixedFee: rail.fixedFee, fxSpreadPercent: String(rail.fxSpread * 100), slaTarget: rail.slaTarget, errorInjectionPercent: percent });
+  const edit = RailEditInput.parse({
+    name: rail.name,
+    type: rail.type,
+    status: rail.status,
+    fixedFee: rail.fixedFee,
+    fxSpreadPercent: String(rail.fxSpread * 100),
+    slaTarget: rail.slaTarget,
+    errorInjectionPercent: percent,
+  });
   await updateRail(ctx, railId, edit, "tests@example.com");
 }
 
@@ -45,7 +76,12 @@ export const INJECTED_STEP_ERROR = "Injected: this payment's steps always fail";
 function isFailingStep(command: TransactWriteCommand, failing: ReadonlySet<string>): boolean {
   return (command.input.TransactItems ?? []).some((item) => {
     const written = item.Put?.Item;
-    return written?.entity === "payment" && failing.has(String(written.paymentId)) && Number(written.version) > 1 && written.status !== "parked";
+    return (
+      written?.entity === "payment" &&
+      failing.has(String(written.paymentId)) &&
+      Number(written.version) > 1 &&
+      written.status !== "parked"
+    );
   });
 }
 
@@ -57,9 +93,12 @@ function isFailingStep(command: TransactWriteCommand, failing: ReadonlySet<strin
 export function withFailingSteps<C extends CoreContext>(ctx: C, failing: ReadonlySet<string>): C {
   const doc = ctx.db.doc;
   const send = (command: unknown, ...rest: unknown[]): Promise<unknown> => {
-    if (command instanceof TransactWriteCommand && isFailingStep(command, failing)) return Promise.reject(new Error(INJECTED_STEP_ERROR));
+    if (command instanceof TransactWriteCommand && isFailingStep(command, failing))
+      return Promise.reject(new Error(INJECTED_STEP_ERROR));
     return (doc.send as (...args: unknown[]) => Promise<unknown>).call(doc, command, ...rest);
   };
-  const failingDoc = new Proxy(doc, { get: (target, property, receiver) => (property === "send" ? send : Reflect.get(target, property, receiver)) });
+  const failingDoc = new Proxy(doc, {
+    get: (target, property, receiver) => (property === "send" ? send : Reflect.get(target, property, receiver)),
+  });
   return { ...ctx, db: { ...ctx.db, doc: failingDoc } };
 }

@@ -65,17 +65,32 @@ const QUOTE_KEY = "quote";
 async function limitQuotes(ctx: CoreContext, userId: string): Promise<void> {
   const limit = ctx.config.PAYMENT_RATE_LIMIT_PER_MINUTE * QUOTES_PER_PAYMENT;
   try {
-    await consumeRateLimit(ctx.db, { scope: "payment:quote", limit, windowSeconds: 60 }, rateLimitSubject(userId), ctx.clock());
+    await consumeRateLimit(
+      ctx.db,
+      { scope: "payment:quote", limit, windowSeconds: 60 },
+      rateLimitSubject(userId),
+      ctx.clock(),
+    );
   } catch (error) {
     if (!isAppError(error) || error.status !== 429) throw error;
-    throw new AppError(429, error.code, `Too many quotes: at most ${limit} a minute. Try again in ${error.headers["Retry-After"] ?? "a few"} s.`, error.headers);
+    throw new AppError(
+      429,
+      error.code,
+      `Too many quotes: at most ${limit} a minute. Try again in ${error.headers["Retry-After"] ?? "a few"} s.`,
+      error.headers,
+    );
   }
 }
 
 function payeeOf(payee: ResolvedPayee): QuotePayee {
   if (payee.view.kind === "account") return { kind: "own", name: payee.account.name, accountId: payee.account.id };
   if (payee.view.kind === "user") return { kind: "user", name: payee.view.email, email: payee.view.email };
-  return { kind: "external", name: payee.view.name, accountLast4: payee.view.accountLast4, country: payee.view.country };
+  return {
+    kind: "external",
+    name: payee.view.name,
+    accountLast4: payee.view.accountLast4,
+    country: payee.view.country,
+  };
 }
 
 export async function quotePayment(ctx: CoreContext, caller: PaymentCaller, body: unknown): Promise<PaymentQuote> {
@@ -87,10 +102,22 @@ export async function quotePayment(ctx: CoreContext, caller: PaymentCaller, body
   const amountMinor = amount.minor;
 
   const payerSide = await resolvePayer(ctx, caller, input);
-  const moneyGate = await gateMoney(ctx, caller.userId, paysSomeoneElse(input) ? [{ movement: "outgoing", currency: input.currency, amountMinor }] : []);
+  const moneyGate = await gateMoney(
+    ctx,
+    caller.userId,
+    paysSomeoneElse(input) ? [{ movement: "outgoing", currency: input.currency, amountMinor }] : [],
+  );
   const paymentId = paymentIdFor(caller.userId, QUOTE_KEY);
   const [decision, rails] = await Promise.all([
-    chooseRail(ctx, { paymentId, amountMinor, currency: input.currency, country: destinationCountry(input), preferredRail: input.preferredRail, forceRail: input.forceRail, explore: false }),
+    chooseRail(ctx, {
+      paymentId,
+      amountMinor,
+      currency: input.currency,
+      country: destinationCountry(input),
+      preferredRail: input.preferredRail,
+      forceRail: input.forceRail,
+      explore: false,
+    }),
     listRails(ctx),
   ]);
   const rail = rails.find((candidate) => candidate.id === decision.chosenRailId);
@@ -107,7 +134,12 @@ export async function quotePayment(ctx: CoreContext, caller: PaymentCaller, body
   const eligible = decision.candidates
     .filter((candidate) => candidate.status === "active" && !excludedIds.has(candidate.railId))
     .sort((a, b) => b.score - a.score)
-    .map((candidate) => ({ rail: candidate.rail, fee: candidate.cost, feeCurrency: input.currency, settlementSeconds: byId.get(candidate.railId)?.settlementSeconds ?? 0 }));
+    .map((candidate) => ({
+      rail: candidate.rail,
+      fee: candidate.cost,
+      feeCurrency: input.currency,
+      settlementSeconds: byId.get(candidate.railId)?.settlementSeconds ?? 0,
+    }));
   return {
     amount: money(amountMinor),
     currency: input.currency,

@@ -41,7 +41,9 @@ export async function listRecipients(ctx: CoreContext, userId: string): Promise<
       ConsistentRead: true,
     }),
   );
-  return (reply.Items ?? []).map(parseRecipient).sort((a, b) => a.label.localeCompare(b.label, "en") || a.createdAt.localeCompare(b.createdAt));
+  return (reply.Items ?? [])
+    .map(parseRecipient)
+    .sort((a, b) => a.label.localeCompare(b.label, "en") || a.createdAt.localeCompare(b.createdAt));
 }
 
 export async function addRecipient(ctx: CoreContext, userId: string, body: unknown): Promise<Recipient> {
@@ -66,7 +68,12 @@ export async function addRecipient(ctx: CoreContext, userId: string, body: unkno
               Key: recipientCounterKey(userId),
               UpdateExpression: "SET saved = if_not_exists(saved, :zero) + :one, entity = :entity",
               ConditionExpression: "attribute_not_exists(saved) OR saved < :max",
-              ExpressionAttributeValues: { ":zero": 0, ":one": 1, ":max": RECIPIENTS_MAX, ":entity": "payment_recipient_count" },
+              ExpressionAttributeValues: {
+                ":zero": 0,
+                ":one": 1,
+                ":max": RECIPIENTS_MAX,
+                ":entity": "payment_recipient_count",
+              },
             },
           },
           {
@@ -91,7 +98,8 @@ export async function addRecipient(ctx: CoreContext, userId: string, body: unkno
       }),
     );
   } catch (error) {
-    if (cancellationCodes(error)?.[0] === "ConditionalCheckFailed") throw unprocessable(RECIPIENT_MESSAGES.tooMany, "too_many_recipients");
+    if (cancellationCodes(error)?.[0] === "ConditionalCheckFailed")
+      throw unprocessable(RECIPIENT_MESSAGES.tooMany, "too_many_recipients");
     throw error;
   }
   return recipient;
@@ -102,7 +110,12 @@ const requireRecipientId = (recipientId: string) => {
   if (!isLedgerId(recipientId)) throw notFoundError();
 };
 
-export async function renameRecipient(ctx: CoreContext, userId: string, recipientId: string, body: unknown): Promise<Recipient> {
+export async function renameRecipient(
+  ctx: CoreContext,
+  userId: string,
+  recipientId: string,
+  body: unknown,
+): Promise<Recipient> {
   const input = parseWith(RenameRecipientInput, body);
   requireRecipientId(recipientId);
   try {
@@ -129,7 +142,13 @@ export async function deleteRecipient(ctx: CoreContext, userId: string, recipien
     await ctx.db.doc.send(
       new TransactWriteCommand({
         TransactItems: [
-          { Delete: { TableName: ctx.db.table, Key: recipientKey(userId, recipientId), ConditionExpression: "attribute_exists(pk)" } },
+          {
+            Delete: {
+              TableName: ctx.db.table,
+              Key: recipientKey(userId, recipientId),
+              ConditionExpression: "attribute_exists(pk)",
+            },
+          },
           {
             Update: {
               TableName: ctx.db.table,

@@ -31,7 +31,10 @@ export interface ParkedRecord {
 }
 
 /** The Put of a parked payment's review item (in the parking transaction). */
-export function reviewPut(ctx: CoreContext, { parked, stuckStatus, stepFailures, lastError }: ParkedRecord): TransactItems[number] {
+export function reviewPut(
+  ctx: CoreContext,
+  { parked, stuckStatus, stepFailures, lastError }: ParkedRecord,
+): TransactItems[number] {
   const parkedAt = parked.parkedAt!;
   return {
     Put: {
@@ -91,7 +94,9 @@ export async function listParkedPayments(ctx: CoreContext, query: ParkedListQuer
 }
 
 async function readReview(ctx: CoreContext, parkedAt: string, paymentId: string): Promise<ParkedPayment> {
-  const reply = await ctx.db.doc.send(new GetCommand({ TableName: ctx.db.table, Key: paymentReviewKey(parkedAt, paymentId), ConsistentRead: true }));
+  const reply = await ctx.db.doc.send(
+    new GetCommand({ TableName: ctx.db.table, Key: paymentReviewKey(parkedAt, paymentId), ConsistentRead: true }),
+  );
   if (!reply.Item) throw new Error(`The review item of parked payment ${paymentId} is missing`);
   return parseReview(reply.Item);
 }
@@ -101,20 +106,42 @@ async function readReview(ctx: CoreContext, parkedAt: string, paymentId: string)
  * parked), the payer gets a paymentError saying so, and the review item records who closed it,
  * when and why. 404 for an unknown id, 409 when the payment is not parked (or changed meanwhile).
  */
-export async function closeParkedPayment(ctx: CoreContext, paymentId: string, adminEmail: string, body: unknown): Promise<ParkedPayment> {
+export async function closeParkedPayment(
+  ctx: CoreContext,
+  paymentId: string,
+  adminEmail: string,
+  body: unknown,
+): Promise<ParkedPayment> {
   const { note } = parseWith(CloseParkedInput, body);
   const payment = isLedgerId(paymentId) ? await getPayment(ctx, paymentId) : null;
   if (!payment) throw notFound(PAYMENT_MESSAGES.paymentNotFound, "payment_not_found");
-  if (payment.status !== "parked" || !payment.parkedAt) throw conflict(PAYMENT_MESSAGES.notParked, "payment_not_parked");
+  if (payment.status !== "parked" || !payment.parkedAt)
+    throw conflict(PAYMENT_MESSAGES.notParked, "payment_not_parked");
   const at = new Date(Math.max(ctx.clock().getTime(), Date.parse(payment.updatedAt))).toISOString();
   const reason = `${payment.failureReason ?? ""} ${PAYMENT_MESSAGES.closedAfterReview}`.trim();
-  const next: StoredPayment = { ...payment, status: "failed", failureReason: reason, updatedAt: at, version: payment.version + 1, seq: payment.seq + 1 };
+  const next: StoredPayment = {
+    ...payment,
+    status: "failed",
+    failureReason: reason,
+    updatedAt: at,
+    version: payment.version + 1,
+    seq: payment.seq + 1,
+  };
   try {
     await ctx.db.doc.send(
       new TransactWriteCommand({
         TransactItems: [
-          { Put: { TableName: ctx.db.table, Item: paymentItem(next), ConditionExpression: "version = :seen", ExpressionAttributeValues: { ":seen": payment.version } } },
-          ...historyPuts(ctx, next, payment.seq + 1, at, [{ event: { type: "paymentError", data: { paymentId, errorMessage: reason } } }]),
+          {
+            Put: {
+              TableName: ctx.db.table,
+              Item: paymentItem(next),
+              ConditionExpression: "version = :seen",
+              ExpressionAttributeValues: { ":seen": payment.version },
+            },
+          },
+          ...historyPuts(ctx, next, payment.seq + 1, at, [
+            { event: { type: "paymentError", data: { paymentId, errorMessage: reason } } },
+          ]),
           {
             Update: {
               TableName: ctx.db.table,
@@ -130,7 +157,8 @@ export async function closeParkedPayment(ctx: CoreContext, paymentId: string, ad
     );
   } catch (error) {
     const codes = cancellationCodes(error);
-    if (codes?.includes("ConditionalCheckFailed") || codes?.includes("TransactionConflict")) throw conflict(PAYMENT_MESSAGES.notParked, "payment_not_parked");
+    if (codes?.includes("ConditionalCheckFailed") || codes?.includes("TransactionConflict"))
+      throw conflict(PAYMENT_MESSAGES.notParked, "payment_not_parked");
     throw error;
   }
   announcePaymentCommit(ctx, next.userId, at);

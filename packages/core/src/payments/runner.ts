@@ -1,6 +1,12 @@
 import { randomUUID } from "node:crypto";
 import type { CoreContext } from "../shared/context";
-import { isActiveStatus, MAX_STEP_FAILURES, PAYMENT_PARKED_LOG_MESSAGE, stepRetryDelayMs, type PaymentStatus } from "./model";
+import {
+  isActiveStatus,
+  MAX_STEP_FAILURES,
+  PAYMENT_PARKED_LOG_MESSAGE,
+  stepRetryDelayMs,
+  type PaymentStatus,
+} from "./model";
 import { recordStepFailure, releaseStepLease } from "./markers";
 import { getPayment } from "./store";
 import { advancePayment, parkPayment, type StepLease } from "./worker";
@@ -33,7 +39,8 @@ export interface StepRun {
   failures?: number;
 }
 
-const errorText = (error: unknown): string => (error instanceof Error ? `${error.name}: ${error.message}` : String(error));
+const errorText = (error: unknown): string =>
+  error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 
 /**
  * Runs what is due of one payment under a lease. With `expectedStep` (a queue message's step), a
@@ -48,8 +55,10 @@ export async function runPaymentStep(ctx: CoreContext, paymentId: string, expect
     if (lease.busy) return { outcome: "busy", status: result.status, runAt: null, step: null };
     // Still holding a step that did not commit (transaction conflicts): let the next delivery have it.
     if (lease.held) await releaseStepLease(ctx, paymentId, lease.held.dueAt, lease.owner);
-    if (lease.committed > 0) return { outcome: "ran", status: result.status, runAt: result.nextDueAt, step: result.nextDueAt };
-    if (expectedStep !== undefined && result.nextDueAt !== expectedStep) return { outcome: "stale", status: result.status, runAt: null, step: null };
+    if (lease.committed > 0)
+      return { outcome: "ran", status: result.status, runAt: result.nextDueAt, step: result.nextDueAt };
+    if (expectedStep !== undefined && result.nextDueAt !== expectedStep)
+      return { outcome: "stale", status: result.status, runAt: null, step: null };
     return { outcome: "waiting", status: result.status, runAt: result.nextDueAt, step: result.nextDueAt };
   } catch (error) {
     // Failed before it held a step (e.g. the payment could not be read): nothing to count it on.
@@ -58,27 +67,51 @@ export async function runPaymentStep(ctx: CoreContext, paymentId: string, expect
   }
 }
 
-async function stepFailed(ctx: CoreContext, paymentId: string, lease: StepLease, held: NonNullable<StepLease["held"]>, error: unknown): Promise<StepRun> {
+async function stepFailed(
+  ctx: CoreContext,
+  paymentId: string,
+  lease: StepLease,
+  held: NonNullable<StepLease["held"]>,
+  error: unknown,
+): Promise<StepRun> {
   const failures = held.failures + 1;
   const lastError = errorText(error);
   const log = { payment_id: paymentId, step: held.dueAt, failures, error: lastError };
   if (failures >= MAX_STEP_FAILURES) {
     try {
       const payment = await getPayment(ctx, paymentId);
-      if (payment && isActiveStatus(payment.status) && payment.nextDueAt === held.dueAt && (await parkPayment(ctx, payment, failures, lastError, lease.owner))) {
+      if (
+        payment &&
+        isActiveStatus(payment.status) &&
+        payment.nextDueAt === held.dueAt &&
+        (await parkPayment(ctx, payment, failures, lastError, lease.owner))
+      ) {
         ctx.logger.error(PAYMENT_PARKED_LOG_MESSAGE, log);
         return { outcome: "parked", status: "parked", runAt: null, step: null, failures };
       }
     } catch (parkError) {
       // Parking failed too: the failure is recorded below and the next try parks again.
-      ctx.logger.error("payment could not be parked; its step is tried again", { ...log, park_error: errorText(parkError) });
+      ctx.logger.error("payment could not be parked; its step is tried again", {
+        ...log,
+        park_error: errorText(parkError),
+      });
     }
   }
   const retryAt = new Date(ctx.clock().getTime() + stepRetryDelayMs(failures)).toISOString();
-  const recorded = await recordStepFailure(ctx, paymentId, held.dueAt, lease.owner, { failures, error: lastError, retryAt });
+  const recorded = await recordStepFailure(ctx, paymentId, held.dueAt, lease.owner, {
+    failures,
+    error: lastError,
+    retryAt,
+  });
   ctx.logger.warn("payment step failed; it is tried again later", { ...log, retry_at: recorded ? retryAt : null });
   const payment = await getPayment(ctx, paymentId);
   // Not recorded: this run lost the step (its lease ran out and another run took it, or the step
   // was run meanwhile); whoever holds it now schedules what comes next.
-  return { outcome: "failed", status: payment?.status ?? "pending", runAt: recorded ? retryAt : null, step: recorded ? held.dueAt : null, failures };
+  return {
+    outcome: "failed",
+    status: payment?.status ?? "pending",
+    runAt: recorded ? retryAt : null,
+    step: recorded ? held.dueAt : null,
+    failures,
+  };
 }

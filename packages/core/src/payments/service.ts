@@ -4,18 +4,47 @@ import { badRequest, conflict, forbidden, notFound, unprocessable } from "../sha
 import { newId } from "../shared/ids";
 import { parseWith } from "../shared/validation";
 import { parseAmount, toDecimalString } from "../money/model";
-import { createJournal, decidedOnce, ExtraItemsRefused, journalIdFor, JournalReplay, requestHash, type JournalDraft } from "../ledger/journals";
+import {
+  createJournal,
+  decidedOnce,
+  ExtraItemsRefused,
+  journalIdFor,
+  JournalReplay,
+  requestHash,
+  type JournalDraft,
+} from "../ledger/journals";
 import { LEDGER_MESSAGES, isLedgerId } from "../ledger/model";
 import type { Account } from "../ledger/accounts";
 import { railCostMinor } from "../rails/model";
 import { decisionItems, routePayment } from "../rails/routing";
 import { destinationCountry } from "../rails/regions";
-import { CreatePaymentInput, CreatePaymentReply, formatProcessingTime, PAYMENT_MESSAGES, type PaymentEvent } from "./model";
+import {
+  CreatePaymentInput,
+  CreatePaymentReply,
+  formatProcessingTime,
+  PAYMENT_MESSAGES,
+  type PaymentEvent,
+} from "./model";
 import { gatePayment } from "./gate";
-import { paysSomeoneElse, requirePayerCanCover, requireSystemAccounts, resolvePayee, resolvePayer, type ResolvedPayee } from "./payees";
+import {
+  paysSomeoneElse,
+  requirePayerCanCover,
+  requireSystemAccounts,
+  resolvePayee,
+  resolvePayer,
+  type ResolvedPayee,
+} from "./payees";
 import { gateMoney, withReservation } from "../limits/gate";
 import { limitPaymentCreation } from "../limits/payment-rate";
-import { announcePaymentCommit, duePut, getPayment, historyPuts, paymentItem, publicPayment, type StoredPayment } from "./store";
+import {
+  announcePaymentCommit,
+  duePut,
+  getPayment,
+  historyPuts,
+  paymentItem,
+  publicPayment,
+  type StoredPayment,
+} from "./store";
 import { chargedFee, heldPartsOf, requestSchedule, type ChargedFee } from "./worker";
 
 /**
@@ -60,11 +89,22 @@ function replyOf(payment: StoredPayment): CreatePaymentReply {
 /** The stored reply to the request that created `payment`, or 422 when this key came with another request. */
 function replayOf(payment: StoredPayment, hash: string): InitiateResult {
   if (payment.requestHash !== hash) throw unprocessable(LEDGER_MESSAGES.idempotencyMismatch, "idempotency_key_reused");
-  return { body: payment.createdReply, replayed: true, reply: CreatePaymentReply.parse(JSON.parse(payment.createdReply)) };
+  return {
+    body: payment.createdReply,
+    replayed: true,
+    reply: CreatePaymentReply.parse(JSON.parse(payment.createdReply)),
+  };
 }
 
 /** The hold's legs (contract §4): payer gives amount + fee; payee (or clearing) gets the amount; fees and the FX part go to the system accounts. */
-function holdDraft(caller: PaymentCaller, payee: ResolvedPayee, amountMinor: number, fee: ChargedFee, description: string, accounts: { fees: Account; fx: Account }): JournalDraft {
+function holdDraft(
+  caller: PaymentCaller,
+  payee: ResolvedPayee,
+  amountMinor: number,
+  fee: ChargedFee,
+  description: string,
+  accounts: { fees: Account; fx: Account },
+): JournalDraft {
   const feeRevenue = fee.breakdownMinor.fixedFee + fee.breakdownMinor.networkFee;
   const legs: JournalDraft["legs"] = [
     { account: payee.payer, side: "credit", amount: amountMinor + fee.totalMinor },
@@ -77,11 +117,17 @@ function holdDraft(caller: PaymentCaller, payee: ResolvedPayee, amountMinor: num
     ownerId: caller.userId,
     currency: payee.payer.currency,
     description,
-    actor: { id: caller.userId, name: `${caller.user.first_name} ${caller.user.last_name}`.trim() || caller.user.email },
+    actor: {
+      id: caller.userId,
+      name: `${caller.user.first_name} ${caller.user.last_name}`.trim() || caller.user.email,
+    },
     // Zero legs are left out (a USD payment has no FX part; JPY may round a fee part to 0).
     legs: legs.filter((leg) => leg.amount > 0),
     // How the ledger names each side to the other: the payee sees the payer's name, the payer whom they paid.
-    parties: { payerName: `${caller.user.first_name} ${caller.user.last_name}`.trim(), payeeLabel: defaultDescription(payee).replace(/^Payment to /, "") },
+    parties: {
+      payerName: `${caller.user.first_name} ${caller.user.last_name}`.trim(),
+      payeeLabel: defaultDescription(payee).replace(/^Payment to /, ""),
+    },
   };
 }
 
@@ -104,9 +150,15 @@ function defaultDescription(payee: ResolvedPayee): string {
  * a hold that no longer fits the available balance). The scheduler (if any) is asked to run the
  * first step; without one, the sweeper finds the due marker.
  */
-export async function initiatePayment(ctx: CoreContext, caller: PaymentCaller, body: unknown, idempotencyKey: string | null): Promise<InitiateResult> {
+export async function initiatePayment(
+  ctx: CoreContext,
+  caller: PaymentCaller,
+  body: unknown,
+  idempotencyKey: string | null,
+): Promise<InitiateResult> {
   await limitPaymentCreation(ctx, caller.userId);
-  if (idempotencyKey !== null && !IDEMPOTENCY_KEY.test(idempotencyKey)) throw badRequest("Idempotency-Key must be 1 to 255 visible ASCII characters", "invalid_idempotency_key");
+  if (idempotencyKey !== null && !IDEMPOTENCY_KEY.test(idempotencyKey))
+    throw badRequest("Idempotency-Key must be 1 to 255 visible ASCII characters", "invalid_idempotency_key");
   const input = parseWith(CreatePaymentInput, body);
   if (input.userId !== caller.userId) throw forbidden(PAYMENT_MESSAGES.userIdNotCaller, "not_your_user_id");
   const amount = parseAmount(input.amount, input.currency);
@@ -134,17 +186,32 @@ export async function initiatePayment(ctx: CoreContext, caller: PaymentCaller, b
   // funded account, the level and the limits for this payment (and a rail for it), every reply
   // is the same whoever the payee is, so the form cannot tell who is registered here.
   const payerSide = await resolvePayer(ctx, caller, input);
-  const moneyGate = await gateMoney(ctx, caller.userId, paysSomeoneElse(input) ? [{ movement: "outgoing", currency: input.currency, amountMinor }] : []);
-  const { decision, rail, quotedRail } = await routePayment(ctx, { paymentId, amountMinor, currency: input.currency, country: destinationCountry(input), preferredRail: input.preferredRail, forceRail: input.forceRail });
+  const moneyGate = await gateMoney(
+    ctx,
+    caller.userId,
+    paysSomeoneElse(input) ? [{ movement: "outgoing", currency: input.currency, amountMinor }] : [],
+  );
+  const { decision, rail, quotedRail } = await routePayment(ctx, {
+    paymentId,
+    amountMinor,
+    currency: input.currency,
+    country: destinationCountry(input),
+    preferredRail: input.preferredRail,
+    forceRail: input.forceRail,
+  });
   // The hold is the quoted fee; the payer is charged the carrying rail's fee up to it.
   const heldFee = railCostMinor(quotedRail, amountMinor, input.currency);
   const fee = chargedFee(railCostMinor(rail, amountMinor, input.currency), heldPartsOf(heldFee));
   const idempotency = { key: idempotencyKey, hash };
-  const payerChecked = await decidedOnce(ctx, { journalId: paymentId, ownerId: caller.userId, idempotency }, async () => {
-    await requirePayerCanCover(ctx, payerSide.payer, amountMinor + heldFee.totalMinor);
-    await moneyGate.reserve();
-    return "payer checked";
-  });
+  const payerChecked = await decidedOnce(
+    ctx,
+    { journalId: paymentId, ownerId: caller.userId, idempotency },
+    async () => {
+      await requirePayerCanCover(ctx, payerSide.payer, amountMinor + heldFee.totalMinor);
+      await moneyGate.reserve();
+      return "payer checked";
+    },
+  );
   if (payerChecked instanceof JournalReplay) return await replayAfterRace(ctx, paymentId, hash);
 
   const payee = await resolvePayee(ctx, caller, input, payerSide);
@@ -168,7 +235,11 @@ export async function initiatePayment(ctx: CoreContext, caller: PaymentCaller, b
       currency: input.currency,
       fee: money(fee.totalMinor),
       feeMinor: fee.totalMinor,
-      feeBreakdown: { fixedFee: money(fee.breakdownMinor.fixedFee), fxSpread: money(fee.breakdownMinor.fxSpread), networkFee: money(fee.breakdownMinor.networkFee) },
+      feeBreakdown: {
+        fixedFee: money(fee.breakdownMinor.fixedFee),
+        fxSpread: money(fee.breakdownMinor.fxSpread),
+        networkFee: money(fee.breakdownMinor.networkFee),
+      },
       selectedRail: rail.name,
       railId: rail.id,
       fromAccountId: payee.payer.id,
@@ -221,27 +292,54 @@ export async function initiatePayment(ctx: CoreContext, caller: PaymentCaller, b
     // the refusal under the payment's id, as ledger writes do: a retry with the key gets the same
     // refusal, even after funds arrive (README "Decisions stay decided"). The payer's totals
     // (limits/gate.ts) commit with the hold, decided again if another payment of theirs won.
-    const result = await decidedOnce(ctx, { journalId: paymentId, ownerId: caller.userId, idempotency }, () => withReservation(moneyGate, (limitItems) => createJournal(ctx, holdDraft(caller, payee, amountMinor, heldFee, description, accounts), idempotency, {
-      id: paymentId,
-      extraItems: (at) => {
-        const payment = build(at);
-        created = payment;
-        return [
-          { Put: { TableName: ctx.db.table, Item: paymentItem(payment), ConditionExpression: "attribute_not_exists(pk)" } },
-          ...historyPuts(ctx, payment, 1, at, [
-            { event: initiated(payment) },
-            ...(gate.message === null ? [] : [{ event: { type: "paymentStatusUpdate", data: { paymentId, status: payment.status, message: gate.message } } satisfies PaymentEvent, note: payment.review?.why }]),
-          ]),
-          ...decisionItems(decision, { paymentId, userId: caller.userId, at, attemptNumber: 1, table: ctx.db.table }),
-          ...(payment.nextDueAt === null ? [] : [duePut(ctx, paymentId, payment.nextDueAt)]),
-          ...limitItems,
-        ];
-      },
-    })));
+    const result = await decidedOnce(ctx, { journalId: paymentId, ownerId: caller.userId, idempotency }, () =>
+      withReservation(moneyGate, (limitItems) =>
+        createJournal(ctx, holdDraft(caller, payee, amountMinor, heldFee, description, accounts), idempotency, {
+          id: paymentId,
+          extraItems: (at) => {
+            const payment = build(at);
+            created = payment;
+            return [
+              {
+                Put: {
+                  TableName: ctx.db.table,
+                  Item: paymentItem(payment),
+                  ConditionExpression: "attribute_not_exists(pk)",
+                },
+              },
+              ...historyPuts(ctx, payment, 1, at, [
+                { event: initiated(payment) },
+                ...(gate.message === null
+                  ? []
+                  : [
+                      {
+                        event: {
+                          type: "paymentStatusUpdate",
+                          data: { paymentId, status: payment.status, message: gate.message },
+                        } satisfies PaymentEvent,
+                        note: payment.review?.why,
+                      },
+                    ]),
+              ]),
+              ...decisionItems(decision, {
+                paymentId,
+                userId: caller.userId,
+                at,
+                attemptNumber: 1,
+                table: ctx.db.table,
+              }),
+              ...(payment.nextDueAt === null ? [] : [duePut(ctx, paymentId, payment.nextDueAt)]),
+              ...limitItems,
+            ];
+          },
+        }),
+      ),
+    );
     if (result instanceof JournalReplay) return await replayAfterRace(ctx, paymentId, hash);
   } catch (error) {
     // A concurrent duplicate with the same key committed first (its payment or journal exists).
-    if (error instanceof ExtraItemsRefused && idempotencyKey !== null) return await replayAfterRace(ctx, paymentId, hash);
+    if (error instanceof ExtraItemsRefused && idempotencyKey !== null)
+      return await replayAfterRace(ctx, paymentId, hash);
     throw error;
   }
   const payment = created as StoredPayment | null;

@@ -6,8 +6,29 @@ import { queryPage, type Page } from "../shared/pagination";
 import type { CursorBinding } from "../shared/cursor";
 import type { TransactItems } from "../ledger/write-path";
 import { ScreeningDecision } from "../screening/model";
-import { dueMarkerKey, DUE_SHARDS, duePartition, paymentDecisionIndex, paymentFeedPartition, paymentHistoryFeedIndex, paymentHistoryKey, paymentKey, paymentPartition, paymentsByUser, paymentsByUserPartition } from "./keys";
-import { isWaitingForDecision, matchesPaymentFilters, Payment, PaymentHistoryEntry, PaymentReview, type PaymentEvent, type PaymentListQuery, type PaymentStatus } from "./model";
+import {
+  dueMarkerKey,
+  DUE_SHARDS,
+  duePartition,
+  paymentDecisionIndex,
+  paymentFeedPartition,
+  paymentHistoryFeedIndex,
+  paymentHistoryKey,
+  paymentKey,
+  paymentPartition,
+  paymentsByUser,
+  paymentsByUserPartition,
+} from "./keys";
+import {
+  isWaitingForDecision,
+  matchesPaymentFilters,
+  Payment,
+  PaymentHistoryEntry,
+  PaymentReview,
+  type PaymentEvent,
+  type PaymentListQuery,
+  type PaymentStatus,
+} from "./model";
 
 /**
  * Payments in the table (contract §2):
@@ -50,13 +71,33 @@ export type StoredPayment = z.infer<typeof StoredPayment>;
 
 /** The payment as the API shows it: the stored item without the server's own fields. */
 export function publicPayment(stored: StoredPayment): Payment {
-  const { version: _version, seq: _seq, payeeAccountId: _payee, idempotencyKey: _key, requestHash: _hash, createdReply: _reply, nextDueAt: _due, parkedAt: _parked, screening: _screening, review: _review, ...rest } = stored;
+  const {
+    version: _version,
+    seq: _seq,
+    payeeAccountId: _payee,
+    idempotencyKey: _key,
+    requestHash: _hash,
+    createdReply: _reply,
+    nextDueAt: _due,
+    parkedAt: _parked,
+    screening: _screening,
+    review: _review,
+    ...rest
+  } = stored;
   return Payment.parse(rest);
 }
 
 export function paymentItem(payment: StoredPayment): Record<string, unknown> {
-  const waiting = isWaitingForDecision(payment.status) ? paymentDecisionIndex(payment.createdAt, payment.paymentId) : {};
-  return { ...paymentKey(payment.paymentId), ...paymentsByUser(payment.userId, payment.createdAt, payment.paymentId), ...waiting, entity: ENTITY, ...payment };
+  const waiting = isWaitingForDecision(payment.status)
+    ? paymentDecisionIndex(payment.createdAt, payment.paymentId)
+    : {};
+  return {
+    ...paymentKey(payment.paymentId),
+    ...paymentsByUser(payment.userId, payment.createdAt, payment.paymentId),
+    ...waiting,
+    entity: ENTITY,
+    ...payment,
+  };
 }
 
 export function parseStoredPayment(item: Record<string, unknown>): StoredPayment {
@@ -65,7 +106,13 @@ export function parseStoredPayment(item: Record<string, unknown>): StoredPayment
 }
 
 /** One history item of the payment (its outbox record). */
-export function historyItem(payment: StoredPayment, seq: number, at: string, event: PaymentEvent | null, note?: string): Record<string, unknown> {
+export function historyItem(
+  payment: StoredPayment,
+  seq: number,
+  at: string,
+  event: PaymentEvent | null,
+  note?: string,
+): Record<string, unknown> {
   const entry: PaymentHistoryEntry = { seq, at, status: payment.status, event, ...(note ? { note } : {}) };
   return {
     ...paymentHistoryKey(payment.paymentId, seq),
@@ -79,42 +126,73 @@ export function historyItem(payment: StoredPayment, seq: number, at: string, eve
 }
 
 /** The conditional Puts of new history items (a seq is written once). */
-export function historyPuts(ctx: CoreContext, payment: StoredPayment, firstSeq: number, at: string, entries: { event: PaymentEvent | null; note?: string }[]): TransactItems {
+export function historyPuts(
+  ctx: CoreContext,
+  payment: StoredPayment,
+  firstSeq: number,
+  at: string,
+  entries: { event: PaymentEvent | null; note?: string }[],
+): TransactItems {
   return entries.map((entry, index) => ({
-    Put: { TableName: ctx.db.table, Item: historyItem(payment, firstSeq + index, at, entry.event, entry.note), ConditionExpression: "attribute_not_exists(pk)" },
+    Put: {
+      TableName: ctx.db.table,
+      Item: historyItem(payment, firstSeq + index, at, entry.event, entry.note),
+      ConditionExpression: "attribute_not_exists(pk)",
+    },
   }));
 }
 
 /** The Put of a payment's due marker. */
 export const duePut = (ctx: CoreContext, paymentId: string, dueAt: string): TransactItems[number] => ({
-  Put: { TableName: ctx.db.table, Item: { ...dueMarkerKey(paymentId, dueAt), entity: DUE_ENTITY, payment_id: paymentId, due_at: dueAt } },
+  Put: {
+    TableName: ctx.db.table,
+    Item: { ...dueMarkerKey(paymentId, dueAt), entity: DUE_ENTITY, payment_id: paymentId, due_at: dueAt },
+  },
 });
 /**
  * The Delete of a payment's due marker. With `leaseOwner` (a driver's run, markers.ts) it is
  * conditional on that run still holding the step's lease, so a run whose lease ran out and was
  * taken over cannot commit; without it (a direct advancePayment) an absent marker is fine.
  */
-export const dueDelete = (ctx: CoreContext, paymentId: string, dueAt: string, leaseOwner: string | null = null): TransactItems[number] => ({
+export const dueDelete = (
+  ctx: CoreContext,
+  paymentId: string,
+  dueAt: string,
+  leaseOwner: string | null = null,
+): TransactItems[number] => ({
   Delete: {
     TableName: ctx.db.table,
     Key: dueMarkerKey(paymentId, dueAt),
-    ...(leaseOwner === null ? {} : { ConditionExpression: "lease_owner = :owner", ExpressionAttributeValues: { ":owner": leaseOwner } }),
+    ...(leaseOwner === null
+      ? {}
+      : { ConditionExpression: "lease_owner = :owner", ExpressionAttributeValues: { ":owner": leaseOwner } }),
   },
 });
 
 /** The payment with this id, strongly consistent; null when there is none. */
 export async function getPayment(ctx: CoreContext, paymentId: string): Promise<StoredPayment | null> {
-  const reply = await ctx.db.doc.send(new GetCommand({ TableName: ctx.db.table, Key: paymentKey(paymentId), ConsistentRead: true }));
+  const reply = await ctx.db.doc.send(
+    new GetCommand({ TableName: ctx.db.table, Key: paymentKey(paymentId), ConsistentRead: true }),
+  );
   return reply.Item ? parseStoredPayment(reply.Item) : null;
 }
 
 /** History items of a payment with from <= seq <= to, oldest first, strongly consistent (the feed's range read). */
-export async function historyRange(ctx: CoreContext, paymentId: string, from: number, to: number): Promise<Record<string, unknown>[]> {
+export async function historyRange(
+  ctx: CoreContext,
+  paymentId: string,
+  from: number,
+  to: number,
+): Promise<Record<string, unknown>[]> {
   const reply = await ctx.db.doc.send(
     new QueryCommand({
       TableName: ctx.db.table,
       KeyConditionExpression: "pk = :pk AND sk BETWEEN :from AND :to",
-      ExpressionAttributeValues: { ":pk": paymentPartition(paymentId), ":from": paymentHistoryKey(paymentId, from).sk, ":to": paymentHistoryKey(paymentId, to).sk },
+      ExpressionAttributeValues: {
+        ":pk": paymentPartition(paymentId),
+        ":from": paymentHistoryKey(paymentId, from).sk,
+        ":to": paymentHistoryKey(paymentId, to).sk,
+      },
       ConsistentRead: true,
     }),
   );
@@ -140,8 +218,12 @@ export function announcePaymentCommit(ctx: CoreContext, userId: string, committe
 export async function listPayments(ctx: CoreContext, userId: string, query: PaymentListQuery): Promise<Page<Payment>> {
   const partition = paymentsByUserPartition(userId);
   const { limit, cursor, ...filters } = query;
-  const binding: CursorBinding = { secret: ctx.config.CURSOR_KEYS, scope: { route: "payments/list", owner: userId, ...filters } };
-  const range = filters.from || filters.to ? { ":from": filters.from ?? "0000", ":to": `${filters.to ?? "9999"}#\uffff` } : null;
+  const binding: CursorBinding = {
+    secret: ctx.config.CURSOR_KEYS,
+    scope: { route: "payments/list", owner: userId, ...filters },
+  };
+  const range =
+    filters.from || filters.to ? { ":from": filters.from ?? "0000", ":to": `${filters.to ?? "9999"}#\uffff` } : null;
   return queryPage(
     ctx.db,
     {
@@ -181,7 +263,14 @@ export async function dueMarkers(ctx: CoreContext, now: Date, limit: number): Pr
       return (reply.Items ?? []).map((item) => ({ id: String(item.payment_id), dueAt: String(item.due_at) }));
     }),
   );
-  const ids = [...new Set(perShard.flat().sort((a, b) => (a.dueAt < b.dueAt ? -1 : a.dueAt > b.dueAt ? 1 : 0)).map((due) => due.id))];
+  const ids = [
+    ...new Set(
+      perShard
+        .flat()
+        .sort((a, b) => (a.dueAt < b.dueAt ? -1 : a.dueAt > b.dueAt ? 1 : 0))
+        .map((due) => due.id),
+    ),
+  ];
   return ids.slice(0, limit);
 }
 

@@ -11,10 +11,27 @@ import { getRail } from "../rails/store";
 import { attemptOutcomeItems, chooseRail, decisionItems } from "../rails/routing";
 import { railCostMinor, type Rail, type RailCostMinor } from "../rails/model";
 import { destinationCountry } from "../rails/regions";
-import { isActiveStatus, MAX_ATTEMPTS, PAYMENT_MESSAGES, type PaymentAttempt, type PaymentEvent, type PaymentStatus, type RoutingDecision } from "./model";
+import {
+  isActiveStatus,
+  MAX_ATTEMPTS,
+  PAYMENT_MESSAGES,
+  type PaymentAttempt,
+  type PaymentEvent,
+  type PaymentStatus,
+  type RoutingDecision,
+} from "./model";
 import { takeStepLease } from "./markers";
 import { reviewPut } from "./review";
-import { announcePaymentCommit, dueDelete, dueMarkers, duePut, getPayment, historyPuts, paymentItem, type StoredPayment } from "./store";
+import {
+  announcePaymentCommit,
+  dueDelete,
+  dueMarkers,
+  duePut,
+  getPayment,
+  historyPuts,
+  paymentItem,
+  type StoredPayment,
+} from "./store";
 
 /**
  * The payment worker (contract §3): one step of a payment's lifecycle per due time.
@@ -54,7 +71,10 @@ import { announcePaymentCommit, dueDelete, dueMarkers, duePut, getPayment, histo
 export const ATTEMPT_ERRORS = {
   rail_timeout: { retriable: true, message: "The rail did not confirm the payment in time" },
   rail_unavailable: { retriable: true, message: "The rail refused the payment: temporarily unavailable" },
-  insufficient_funds_at_bank: { retriable: false, message: "The receiving bank refused the payment: insufficient funds at the bank" },
+  insufficient_funds_at_bank: {
+    retriable: false,
+    message: "The receiving bank refused the payment: insufficient funds at the bank",
+  },
   account_closed: { retriable: false, message: "The receiving account is closed" },
   account_locked: { retriable: false, message: "The paying account is locked" },
 } as const;
@@ -81,7 +101,11 @@ export type AttemptOutcome = { succeeded: true } | { succeeded: false; code: Att
  * injection simulates a flaky rail); an organic one is spread over ORGANIC_FAILURES. Deterministic
  * in (paymentId, attempt) and the rail's figures, so a re-run after a crash decides the same.
  */
-export function attemptOutcome(rail: Pick<Rail, "successRate" | "errorInjection">, paymentId: string, attempt: number): AttemptOutcome {
+export function attemptOutcome(
+  rail: Pick<Rail, "successRate" | "errorInjection">,
+  paymentId: string,
+  attempt: number,
+): AttemptOutcome {
   if (unitDraw("inject", paymentId, attempt) < rail.errorInjection) return { succeeded: false, code: "rail_timeout" };
   if (unitDraw("outcome", paymentId, attempt) < rail.successRate / 100) return { succeeded: true };
   const draw = unitDraw("code", paymentId, attempt);
@@ -101,14 +125,22 @@ export async function requestSchedule(ctx: CoreContext, paymentId: string, dueAt
   try {
     await ctx.paymentScheduler.schedule(paymentId, new Date(dueAt), dueAt);
   } catch (error) {
-    ctx.logger.warn("payment schedule failed; the sweeper will find it", { payment_id: paymentId, error: error instanceof Error ? error.message : String(error) });
+    ctx.logger.warn("payment schedule failed; the sweeper will find it", {
+      payment_id: paymentId,
+      error: error instanceof Error ? error.message : String(error),
+    });
   }
 }
 
 const addSeconds = (at: string, seconds: number) => new Date(Date.parse(at) + Math.round(seconds * 1000)).toISOString();
 
 /** The payment after a step at `at`: version, seq and the due marker's time move on. */
-function nextState(payment: StoredPayment, at: string, changes: Partial<StoredPayment>, entries: number): StoredPayment {
+function nextState(
+  payment: StoredPayment,
+  at: string,
+  changes: Partial<StoredPayment>,
+  entries: number,
+): StoredPayment {
   return { ...payment, ...changes, updatedAt: at, version: payment.version + 1, seq: payment.seq + entries };
 }
 
@@ -138,7 +170,14 @@ type Fence = string | null;
 /** The items every step writes: the payment under its version, history, and the due marker moved. */
 function stepItems(ctx: CoreContext, before: StoredPayment, at: string, step: Step, fence: Fence): TransactItems {
   const items: TransactItems = [
-    { Put: { TableName: ctx.db.table, Item: paymentItem(step.next), ConditionExpression: "version = :seen", ExpressionAttributeValues: { ":seen": before.version } } },
+    {
+      Put: {
+        TableName: ctx.db.table,
+        Item: paymentItem(step.next),
+        ConditionExpression: "version = :seen",
+        ExpressionAttributeValues: { ":seen": before.version },
+      },
+    },
     ...historyPuts(ctx, step.next, before.seq + 1, at, step.entries),
     ...step.extra,
   ];
@@ -147,10 +186,17 @@ function stepItems(ctx: CoreContext, before: StoredPayment, at: string, step: St
   return items;
 }
 
-const isLostRace = (error: unknown) => error instanceof ExtraItemsRefused || cancellationCodes(error)?.includes("ConditionalCheckFailed") === true;
+const isLostRace = (error: unknown) =>
+  error instanceof ExtraItemsRefused || cancellationCodes(error)?.includes("ConditionalCheckFailed") === true;
 
 /** A step that moves no money: one transaction. False when another advance changed the payment first. */
-async function commitStep(ctx: CoreContext, before: StoredPayment, at: string, step: Step, fence: Fence): Promise<boolean> {
+async function commitStep(
+  ctx: CoreContext,
+  before: StoredPayment,
+  at: string,
+  step: Step,
+  fence: Fence,
+): Promise<boolean> {
   try {
     await ctx.db.doc.send(new TransactWriteCommand({ TransactItems: stepItems(ctx, before, at, step, fence) }));
     return true;
@@ -165,17 +211,33 @@ async function commitStep(ctx: CoreContext, before: StoredPayment, at: string, s
  * transaction. The commit instant is the ledger's, so the step is built from it. False when
  * another advance won (the payment's version moved, or the journal is already settled).
  */
-async function commitSettlement(ctx: CoreContext, before: StoredPayment, operation: StatusOperation, build: (at: string) => Step, fence: Fence, settledAmounts?: readonly number[]): Promise<{ ok: true; at: string } | { ok: false; refusal?: AppError }> {
+async function commitSettlement(
+  ctx: CoreContext,
+  before: StoredPayment,
+  operation: StatusOperation,
+  build: (at: string) => Step,
+  fence: Fence,
+  settledAmounts?: readonly number[],
+): Promise<{ ok: true; at: string } | { ok: false; refusal?: AppError }> {
   let committedAt = "";
   try {
-    await changeJournalStatus(ctx, before.userId, before.journalId, operation, { key: null, hash: "" }, null, (ids) => getAccounts(ctx, ids), {
-      settlesPayment: true,
-      ...(settledAmounts ? { settledAmounts } : {}),
-      extraItems: (at) => {
-        committedAt = at;
-        return stepItems(ctx, before, at, build(at), fence);
+    await changeJournalStatus(
+      ctx,
+      before.userId,
+      before.journalId,
+      operation,
+      { key: null, hash: "" },
+      null,
+      (ids) => getAccounts(ctx, ids),
+      {
+        settlesPayment: true,
+        ...(settledAmounts ? { settledAmounts } : {}),
+        extraItems: (at) => {
+          committedAt = at;
+          return stepItems(ctx, before, at, build(at), fence);
+        },
       },
-    });
+    );
     return { ok: true, at: committedAt };
   } catch (error) {
     if (isLostRace(error)) return { ok: false };
@@ -203,7 +265,13 @@ function finishAttempt(attempts: PaymentAttempt[], at: string, outcome: AttemptO
   );
 }
 
-function outcomeItems(ctx: CoreContext, payment: StoredPayment, attempt: PaymentAttempt, at: string, succeeded: boolean): TransactItems {
+function outcomeItems(
+  ctx: CoreContext,
+  payment: StoredPayment,
+  attempt: PaymentAttempt,
+  at: string,
+  succeeded: boolean,
+): TransactItems {
   return attemptOutcomeItems({
     railId: attempt.railId,
     paymentId: payment.paymentId,
@@ -220,35 +288,105 @@ function outcomeItems(ctx: CoreContext, payment: StoredPayment, attempt: Payment
 /** A new attempt on `rail`: due after the rail's average time, or at once when the rail is not active (it will refuse). */
 function newAttempt(number: number, rail: Rail, at: string): PaymentAttempt {
   const dueAt = rail.status === "active" ? addSeconds(at, rail.avgProcessingTime) : at;
-  return { number, railId: rail.id, rail: rail.name, status: "in_flight", startedAt: at, dueAt, finishedAt: null, errorCode: null, errorMessage: null, retriable: null };
+  return {
+    number,
+    railId: rail.id,
+    rail: rail.name,
+    status: "in_flight",
+    startedAt: at,
+    dueAt,
+    finishedAt: null,
+    errorCode: null,
+    errorMessage: null,
+    retriable: null,
+  };
 }
 
 /** pending -> processing: attempt 1 on the chosen rail. */
 async function startFirstAttempt(ctx: CoreContext, payment: StoredPayment, at: string, fence: Fence): Promise<boolean> {
   const rail = await getRail(ctx, payment.railId);
   const attempt = newAttempt(1, rail, at);
-  const next = nextState(payment, at, { status: "processing", attempts: [attempt], selectedRail: rail.name, railId: rail.id, nextDueAt: attempt.dueAt }, 1);
-  return commitStep(ctx, payment, at, {
-    next,
-    entries: [{ event: { type: "paymentStatusUpdate", data: { paymentId: payment.paymentId, status: "processing", message: `Processing on ${rail.name} (attempt 1)` } } }],
-    extra: [],
-  }, fence);
+  const next = nextState(
+    payment,
+    at,
+    { status: "processing", attempts: [attempt], selectedRail: rail.name, railId: rail.id, nextDueAt: attempt.dueAt },
+    1,
+  );
+  return commitStep(
+    ctx,
+    payment,
+    at,
+    {
+      next,
+      entries: [
+        {
+          event: {
+            type: "paymentStatusUpdate",
+            data: {
+              paymentId: payment.paymentId,
+              status: "processing",
+              message: `Processing on ${rail.name} (attempt 1)`,
+            },
+          },
+        },
+      ],
+      extra: [],
+    },
+    fence,
+  );
 }
 
 /** The attempt in flight is due: its outcome decides completion, a retry, or failure. */
-async function finishCurrentAttempt(ctx: CoreContext, payment: StoredPayment, now: string, fence: Fence): Promise<boolean> {
+async function finishCurrentAttempt(
+  ctx: CoreContext,
+  payment: StoredPayment,
+  now: string,
+  fence: Fence,
+): Promise<boolean> {
   const current = payment.attempts[payment.attempts.length - 1]!;
   const rail = await getRail(ctx, current.railId);
   // A rail stopped (or in maintenance) while the attempt was in flight answers "unavailable":
   // retriable, so the payment moves to the next-best rail.
-  const outcome: AttemptOutcome = rail.status === "active" ? attemptOutcome(rail, payment.paymentId, current.number) : { succeeded: false, code: "rail_unavailable" };
+  const outcome: AttemptOutcome =
+    rail.status === "active"
+      ? attemptOutcome(rail, payment.paymentId, current.number)
+      : { succeeded: false, code: "rail_unavailable" };
   if (outcome.succeeded) {
     const settledAmounts = await feeSettlement(ctx, payment);
-    const settled = await commitSettlement(ctx, payment, "post", (at) => ({
-      next: nextState(payment, at, { status: "completed", attempts: finishAttempt(payment.attempts, at, outcome), completedAt: at, nextDueAt: null }, 1),
-      entries: [{ event: { type: "paymentCompleted", data: { paymentId: payment.paymentId, completedAt: at, finalAmount: payment.amount, railUsed: current.rail } } }],
-      extra: outcomeItems(ctx, payment, current, at, true),
-    }), fence, settledAmounts);
+    const settled = await commitSettlement(
+      ctx,
+      payment,
+      "post",
+      (at) => ({
+        next: nextState(
+          payment,
+          at,
+          {
+            status: "completed",
+            attempts: finishAttempt(payment.attempts, at, outcome),
+            completedAt: at,
+            nextDueAt: null,
+          },
+          1,
+        ),
+        entries: [
+          {
+            event: {
+              type: "paymentCompleted",
+              data: {
+                paymentId: payment.paymentId,
+                completedAt: at,
+                finalAmount: payment.amount,
+                railUsed: current.rail,
+              },
+            },
+          },
+        ],
+        extra: outcomeItems(ctx, payment, current, at, true),
+      }),
+      fence,
+      settledAmounts,
+    );
     if (settled.ok || !settled.refusal) return settled.ok;
     // The ledger refused to post (the paying account was locked meanwhile): the payment fails
     // and its hold is released (a void is allowed on a locked account).
@@ -264,29 +402,72 @@ async function finishCurrentAttempt(ctx: CoreContext, payment: StoredPayment, no
       const nextRail = await getRail(ctx, decision.chosenRailId);
       const retry = newAttempt(current.number + 1, nextRail, now);
       const attempts = [...finishAttempt(payment.attempts, now, outcome), retry];
-      const fee = chargedFee(railCostMinor(nextRail, payment.amountMinor, payment.currency), await heldFeeParts(ctx, payment));
+      const fee = chargedFee(
+        railCostMinor(nextRail, payment.amountMinor, payment.currency),
+        await heldFeeParts(ctx, payment),
+      );
       const money = (minor: number) => toDecimalString(minor, payment.currency);
-      const feeFields = { fee: money(fee.totalMinor), feeMinor: fee.totalMinor, feeBreakdown: { fixedFee: money(fee.breakdownMinor.fixedFee), fxSpread: money(fee.breakdownMinor.fxSpread), networkFee: money(fee.breakdownMinor.networkFee) } };
-      const next = nextState(payment, now, { attempts, selectedRail: nextRail.name, railId: nextRail.id, routing: decision, nextDueAt: retry.dueAt, ...feeFields }, 1);
-      return commitStep(ctx, payment, now, {
-        next,
-        entries: [
-          {
-            event: {
-              type: "paymentStatusUpdate",
-              data: { paymentId: payment.paymentId, status: "processing", message: `Attempt ${current.number} on ${current.rail} failed (${outcome.code}); retrying on ${nextRail.name} (attempt ${retry.number}), fee ${feeFields.fee} ${payment.currency}` },
+      const feeFields = {
+        fee: money(fee.totalMinor),
+        feeMinor: fee.totalMinor,
+        feeBreakdown: {
+          fixedFee: money(fee.breakdownMinor.fixedFee),
+          fxSpread: money(fee.breakdownMinor.fxSpread),
+          networkFee: money(fee.breakdownMinor.networkFee),
+        },
+      };
+      const next = nextState(
+        payment,
+        now,
+        {
+          attempts,
+          selectedRail: nextRail.name,
+          railId: nextRail.id,
+          routing: decision,
+          nextDueAt: retry.dueAt,
+          ...feeFields,
+        },
+        1,
+      );
+      return commitStep(
+        ctx,
+        payment,
+        now,
+        {
+          next,
+          entries: [
+            {
+              event: {
+                type: "paymentStatusUpdate",
+                data: {
+                  paymentId: payment.paymentId,
+                  status: "processing",
+                  message: `Attempt ${current.number} on ${current.rail} failed (${outcome.code}); retrying on ${nextRail.name} (attempt ${retry.number}), fee ${feeFields.fee} ${payment.currency}`,
+                },
+              },
             },
-          },
-        ],
-        extra: [...outcomeItems(ctx, payment, current, now, false), ...decisionItems(decision, { paymentId: payment.paymentId, userId: payment.userId, at: now, attemptNumber: retry.number, table: ctx.db.table })],
-      }, fence);
+          ],
+          extra: [
+            ...outcomeItems(ctx, payment, current, now, false),
+            ...decisionItems(decision, {
+              paymentId: payment.paymentId,
+              userId: payment.userId,
+              at: now,
+              attemptNumber: retry.number,
+              table: ctx.db.table,
+            }),
+          ],
+        },
+        fence,
+      );
     }
   }
   return failPayment(ctx, payment, current, outcome.code, error.message, fence);
 }
 
 /** The fee held for a payment: the fee quoted when it was created (its hold). */
-export const heldFeeMinor = (payment: Pick<StoredPayment, "estimatedFee" | "currency">): number => fromDecimalString(payment.estimatedFee, payment.currency);
+export const heldFeeMinor = (payment: Pick<StoredPayment, "estimatedFee" | "currency">): number =>
+  fromDecimalString(payment.estimatedFee, payment.currency);
 
 /** A fee as the hold books it: the fee revenue part (fixed + network fee) and the FX part. */
 export interface HeldFeeParts {
@@ -297,7 +478,10 @@ export interface HeldFeeParts {
 export type ChargedFee = Pick<RailCostMinor, "totalMinor" | "breakdownMinor">;
 
 /** The parts of a fee computed at creation, as the hold books them. */
-export const heldPartsOf = (fee: ChargedFee): HeldFeeParts => ({ revenueMinor: fee.breakdownMinor.fixedFee + fee.breakdownMinor.networkFee, fxMinor: fee.breakdownMinor.fxSpread });
+export const heldPartsOf = (fee: ChargedFee): HeldFeeParts => ({
+  revenueMinor: fee.breakdownMinor.fixedFee + fee.breakdownMinor.networkFee,
+  fxMinor: fee.breakdownMinor.fxSpread,
+});
 
 /**
  * The fee a payer is charged when `carrying` is the fee of the rail that carries the payment and
@@ -308,7 +492,11 @@ export const heldPartsOf = (fee: ChargedFee): HeldFeeParts => ({ revenueMinor: f
  */
 export function chargedFee(carrying: ChargedFee, held: HeldFeeParts): ChargedFee {
   const totalMinor = Math.min(carrying.totalMinor, held.revenueMinor + held.fxMinor);
-  const fxSpread = Math.min(Math.max(carrying.breakdownMinor.fxSpread, totalMinor - held.revenueMinor, 0), held.fxMinor, totalMinor);
+  const fxSpread = Math.min(
+    Math.max(carrying.breakdownMinor.fxSpread, totalMinor - held.revenueMinor, 0),
+    held.fxMinor,
+    totalMinor,
+  );
   const revenue = totalMinor - fxSpread;
   const networkFee = Math.min(carrying.breakdownMinor.networkFee, revenue);
   return { totalMinor, breakdownMinor: { fixedFee: revenue - networkFee, fxSpread, networkFee } };
@@ -319,13 +507,23 @@ async function heldFeeParts(ctx: CoreContext, payment: StoredPayment): Promise<H
   const journal = await loadJournal(ctx, payment.journalId);
   if (!journal) throw new Error(`The hold of payment ${payment.paymentId} is missing`);
   // A zero part has no entry in the hold (zero legs are left out).
-  const held = (account: string) => journal.entries.find((entry) => entry.account_id === account && entry.side === "debit")?.amount ?? 0;
-  return { revenueMinor: held(systemAccountId("fees", payment.currency)), fxMinor: held(systemAccountId("fx", payment.currency)) };
+  const held = (account: string) =>
+    journal.entries.find((entry) => entry.account_id === account && entry.side === "debit")?.amount ?? 0;
+  return {
+    revenueMinor: held(systemAccountId("fees", payment.currency)),
+    fxMinor: held(systemAccountId("fx", payment.currency)),
+  };
 }
 
 /** Where a stored payment goes, for the rails' coverage (decisions before coverage lack it). */
 function paymentDestination(payment: StoredPayment): string {
-  return payment.routing.destinationCountry ?? destinationCountry({ currency: payment.currency, beneficiary: payment.payee.kind === "external" ? { country: payment.payee.country } : undefined });
+  return (
+    payment.routing.destinationCountry ??
+    destinationCountry({
+      currency: payment.currency,
+      beneficiary: payment.payee.kind === "external" ? { country: payment.payee.country } : undefined,
+    })
+  );
 }
 
 /**
@@ -342,7 +540,8 @@ async function feeSettlement(ctx: CoreContext, payment: StoredPayment): Promise<
   const feesAccount = systemAccountId("fees", payment.currency);
   const fxAccount = systemAccountId("fx", payment.currency);
   return journal.entries.map((entry) => {
-    if (entry.account_id === payment.fromAccountId && entry.side === "credit") return payment.amountMinor + payment.feeMinor;
+    if (entry.account_id === payment.fromAccountId && entry.side === "credit")
+      return payment.amountMinor + payment.feeMinor;
     if (entry.account_id === feesAccount) return minor(parts.fixedFee) + minor(parts.networkFee);
     if (entry.account_id === fxAccount) return minor(parts.fxSpread);
     return entry.amount;
@@ -352,7 +551,13 @@ async function feeSettlement(ctx: CoreContext, payment: StoredPayment): Promise<
 /** The routing's next-best rail for a retry, or null when no other rail can take it. */
 async function nextDecision(ctx: CoreContext, payment: StoredPayment): Promise<RoutingDecision | null> {
   try {
-    return await chooseRail(ctx, { paymentId: payment.paymentId, amountMinor: payment.amountMinor, currency: payment.currency, country: paymentDestination(payment), excludeRailIds: payment.attempts.map((attempt) => attempt.railId) });
+    return await chooseRail(ctx, {
+      paymentId: payment.paymentId,
+      amountMinor: payment.amountMinor,
+      currency: payment.currency,
+      country: paymentDestination(payment),
+      excludeRailIds: payment.attempts.map((attempt) => attempt.railId),
+    });
   } catch (error) {
     if (error instanceof AppError && error.status === 422) return null;
     throw error;
@@ -360,14 +565,37 @@ async function nextDecision(ctx: CoreContext, payment: StoredPayment): Promise<R
 }
 
 /** Final failure: the hold is voided with the payment change. */
-async function failPayment(ctx: CoreContext, payment: StoredPayment, current: PaymentAttempt, code: AttemptErrorCode, message: string, fence: Fence): Promise<boolean> {
+async function failPayment(
+  ctx: CoreContext,
+  payment: StoredPayment,
+  current: PaymentAttempt,
+  code: AttemptErrorCode,
+  message: string,
+  fence: Fence,
+): Promise<boolean> {
   const outcome: AttemptOutcome = { succeeded: false, code };
   const reason = `${message} (${code}, attempt ${current.number} on ${current.rail})`;
-  const settled = await commitSettlement(ctx, payment, "void", (at) => ({
-    next: nextState(payment, at, { status: "failed", attempts: finishAttempt(payment.attempts, at, outcome), failureReason: reason, nextDueAt: null }, 1),
-    entries: [{ event: { type: "paymentError", data: { paymentId: payment.paymentId, errorMessage: reason } } }],
-    extra: outcomeItems(ctx, payment, current, at, false),
-  }), fence);
+  const settled = await commitSettlement(
+    ctx,
+    payment,
+    "void",
+    (at) => ({
+      next: nextState(
+        payment,
+        at,
+        {
+          status: "failed",
+          attempts: finishAttempt(payment.attempts, at, outcome),
+          failureReason: reason,
+          nextDueAt: null,
+        },
+        1,
+      ),
+      entries: [{ event: { type: "paymentError", data: { paymentId: payment.paymentId, errorMessage: reason } } }],
+      extra: outcomeItems(ctx, payment, current, at, false),
+    }),
+    fence,
+  );
   if (!settled.ok && settled.refusal) throw settled.refusal;
   return settled.ok;
 }
@@ -383,7 +611,13 @@ export const PARKED_ATTEMPT_CODE = "step_failed";
  * with PARKED_ATTEMPT_CODE; the rail's counters are left alone (the rail did not answer). False
  * when another run changed the payment first.
  */
-export async function parkPayment(ctx: CoreContext, payment: StoredPayment, stepFailures: number, lastError: string, fence: Fence): Promise<boolean> {
+export async function parkPayment(
+  ctx: CoreContext,
+  payment: StoredPayment,
+  stepFailures: number,
+  lastError: string,
+  fence: Fence,
+): Promise<boolean> {
   if (!isActiveStatus(payment.status)) return false;
   const reason = PAYMENT_MESSAGES.parked(stepFailures);
   const settled = await commitSettlement(
@@ -392,12 +626,33 @@ export async function parkPayment(ctx: CoreContext, payment: StoredPayment, step
     "void",
     (at) => {
       const attempts = payment.attempts.map((attempt) =>
-        attempt.status === "in_flight" ? { ...attempt, status: "failed" as const, finishedAt: at, errorCode: PARKED_ATTEMPT_CODE, errorMessage: reason, retriable: false } : attempt,
+        attempt.status === "in_flight"
+          ? {
+              ...attempt,
+              status: "failed" as const,
+              finishedAt: at,
+              errorCode: PARKED_ATTEMPT_CODE,
+              errorMessage: reason,
+              retriable: false,
+            }
+          : attempt,
       );
-      const next = nextState(payment, at, { status: "parked", attempts, failureReason: reason, nextDueAt: null, parkedAt: at }, 1);
+      const next = nextState(
+        payment,
+        at,
+        { status: "parked", attempts, failureReason: reason, nextDueAt: null, parkedAt: at },
+        1,
+      );
       return {
         next,
-        entries: [{ event: { type: "paymentStatusUpdate", data: { paymentId: payment.paymentId, status: "parked", message: reason } } }],
+        entries: [
+          {
+            event: {
+              type: "paymentStatusUpdate",
+              data: { paymentId: payment.paymentId, status: "parked", message: reason },
+            },
+          },
+        ],
         extra: [reviewPut(ctx, { parked: next, stuckStatus: payment.status, stepFailures, lastError })],
       };
     },
@@ -424,7 +679,11 @@ const conflictPause = () => new Promise((resolve) => setTimeout(resolve, 10 + Ma
  * `lease.busy`. Without one (tests, tools) the payment's version alone keeps steps from
  * committing twice.
  */
-export async function advancePayment(ctx: CoreContext, paymentId: string, lease: StepLease | null = null): Promise<AdvanceResult> {
+export async function advancePayment(
+  ctx: CoreContext,
+  paymentId: string,
+  lease: StepLease | null = null,
+): Promise<AdvanceResult> {
   let payment = await getPayment(ctx, paymentId);
   if (!payment) throw new AppError(404, "payment_not_found", "Payment not found");
   let conflicts = 0;
@@ -446,7 +705,9 @@ export async function advancePayment(ctx: CoreContext, paymentId: string, lease:
           // Unchanged, so the marker is missing (they are written together: it should never be).
           // Without it no sweep would find the payment again: put it back and take its lease.
           ctx.logger.warn("payment due marker missing; restored", { payment_id: paymentId, due_at: payment.nextDueAt });
-          await ctx.db.doc.send(new TransactWriteCommand({ TransactItems: [duePut(ctx, paymentId, payment.nextDueAt)] }));
+          await ctx.db.doc.send(
+            new TransactWriteCommand({ TransactItems: [duePut(ctx, paymentId, payment.nextDueAt)] }),
+          );
         }
         payment = moved;
         continue;
@@ -454,7 +715,10 @@ export async function advancePayment(ctx: CoreContext, paymentId: string, lease:
       lease.held = { dueAt: payment.nextDueAt, failures: taken.failures };
     }
     const fence = lease?.owner ?? null;
-    const committed = payment.status === "pending" ? await startFirstAttempt(ctx, payment, now, fence) : await finishCurrentAttempt(ctx, payment, now, fence);
+    const committed =
+      payment.status === "pending"
+        ? await startFirstAttempt(ctx, payment, now, fence)
+        : await finishCurrentAttempt(ctx, payment, now, fence);
     // The step's transaction deleted the marker, and the lease with it.
     if (committed && lease) {
       lease.held = null;

@@ -8,7 +8,10 @@ export const railKey = (railId: string) => ({ pk: `RAIL#${railId}`, sk: "META" }
 
 /** A rail's change history: one item per admin change, by the version it produced. */
 export const RAIL_CHANGE_PREFIX = "CHG#";
-export const railChangeKey = (railId: string, version: number) => ({ pk: `RAIL#${railId}`, sk: `${RAIL_CHANGE_PREFIX}${padSeq(version)}` });
+export const railChangeKey = (railId: string, version: number) => ({
+  pk: `RAIL#${railId}`,
+  sk: `${RAIL_CHANGE_PREFIX}${padSeq(version)}`,
+});
 export const railPartition = (railId: string) => `RAIL#${railId}`;
 
 /**
@@ -33,9 +36,15 @@ export const RAIL_STAT_SHARDS = 8;
 export const RAIL_STAT_LEVELS = ["M", "H", "D"] as const;
 export type RailStatLevel = (typeof RAIL_STAT_LEVELS)[number];
 export const railStatPartition = (shard: number) => `RAILSTAT#S${shard}`;
-export const railStatKey = (shard: number, level: RailStatLevel, bucket: string, railId: string) => ({ pk: railStatPartition(shard), sk: `${level}#${bucket}#${railId}` });
+export const railStatKey = (shard: number, level: RailStatLevel, bucket: string, railId: string) => ({
+  pk: railStatPartition(shard),
+  sk: `${level}#${bucket}#${railId}`,
+});
 /** Sort-key bounds of every rail's counters of one level from bucket `from` to bucket `to`, inclusive ("~" sorts after any rail id). */
-export const railStatRange = (level: RailStatLevel, from: string, to: string) => ({ from: `${level}#${from}#`, to: `${level}#${to}#~` });
+export const railStatRange = (level: RailStatLevel, from: string, to: string) => ({
+  from: `${level}#${from}#`,
+  to: `${level}#${to}#~`,
+});
 
 /**
  * Routing decisions: one item per decision in a day partition spread over DECISION_SHARDS (by a
@@ -44,7 +53,14 @@ export const railStatRange = (level: RailStatLevel, from: string, to: string) =>
  */
 export const DECISION_SHARDS = 4;
 export const decisionPartition = (day: string, shard: number) => `ROUTEDEC#${day}#S${shard}`;
-const decisionSortKey = (at: string, paymentId: string, attemptNumber: number) => `${at}#${paymentId}#${String(attemptNumber).padStart(3, "0")}`;
-export const decisionKey = (day: string, shard: number, at: string, paymentId: string, attemptNumber: number) => ({ pk: decisionPartition(day, shard), sk: decisionSortKey(at, paymentId, attemptNumber) });
+const decisionSortKey = (at: string, paymentId: string, attemptNumber: number) =>
+  `${at}#${paymentId}#${String(attemptNumber).padStart(3, "0")}`;
+export const decisionKey = (day: string, shard: number, at: string, paymentId: string, attemptNumber: number) => ({
+  pk: decisionPartition(day, shard),
+  sk: decisionSortKey(at, paymentId, attemptNumber),
+});
 export const userDecisionPartition = (userId: string) => `ROUTEDEC#U#${userId}`;
-export const userDecisionIndexKey = (userId: string, at: string, paymentId: string, attemptNumber: number) => ({ gsi1pk: userDecisionPartition(userId), gsi1sk: decisionSortKey(at, paymentId, attemptNumber) });
+export const userDecisionIndexKey = (userId: string, at: string, paymentId: string, attemptNumber: number) => ({
+  gsi1pk: userDecisionPartition(userId),
+  gsi1sk: decisionSortKey(at, paymentId, attemptNumber),
+});

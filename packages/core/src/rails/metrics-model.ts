@@ -38,7 +38,9 @@ export const DecisionsQuery = z.strictObject({
   limit: z
     .string({ error: RAIL_STATS_MESSAGES.limit })
     .optional()
-    .describe(`How many decisions, ${DECISIONS_LIMIT.min} to ${DECISIONS_LIMIT.max} (default ${DECISIONS_LIMIT.default})`)
+    .describe(
+      `How many decisions, ${DECISIONS_LIMIT.min} to ${DECISIONS_LIMIT.max} (default ${DECISIONS_LIMIT.default})`,
+    )
     .transform((limit, ctx): number => {
       const value = limit ? (/^\d{1,2}$/.test(limit) ? Number(limit) : Number.NaN) : DECISIONS_LIMIT.default;
       if (!(value >= DECISIONS_LIMIT.min && value <= DECISIONS_LIMIT.max)) {
@@ -67,12 +69,24 @@ export const Throughput = z.object({
   bucketSeconds: z.number().int().describe("Length of one point"),
   from: z.string().describe("Start of the first point"),
   to: z.string().describe("End of the last point (the last point holds the time of the request)"),
-  series: z.array(z.object({ railId: z.string(), rail: z.string(), points: z.array(ThroughputPoint) })).describe("One per rail, in console order; every point present (zeros included)"),
+  series: z
+    .array(z.object({ railId: z.string(), rail: z.string(), points: z.array(ThroughputPoint) }))
+    .describe("One per rail, in console order; every point present (zeros included)"),
 });
 export type Throughput = z.infer<typeof Throughput>;
 
-const VolumeRow = z.object({ currency: Currency, volume: z.string(), volumeMinor: z.number().int(), transactions: z.number().int().describe("Succeeded attempts") });
-const SavingRow = z.object({ currency: Currency, saving: z.string().describe("Decimal string; negative when routing paid more than the default rail"), savingMinor: z.number().int(), decisions: z.number().int() });
+const VolumeRow = z.object({
+  currency: Currency,
+  volume: z.string(),
+  volumeMinor: z.number().int(),
+  transactions: z.number().int().describe("Succeeded attempts"),
+});
+const SavingRow = z.object({
+  currency: Currency,
+  saving: z.string().describe("Decimal string; negative when routing paid more than the default rail"),
+  savingMinor: z.number().int(),
+  decisions: z.number().int(),
+});
 export const SavingsDay = SavingRow.extend({ day: z.string().describe("UTC day, YYYY-MM-DD") });
 export type SavingsDay = z.infer<typeof SavingsDay>;
 
@@ -82,9 +96,16 @@ export const RailMetrics = z.object({
   windowDays: z.number().int(),
   from: z.string(),
   to: z.string(),
-  totalVolume: z.number().describe("Succeeded USD volume in USD (major units); other currencies in volumeByCurrency (no FX rates to convert yet)"),
+  totalVolume: z
+    .number()
+    .describe(
+      "Succeeded USD volume in USD (major units); other currencies in volumeByCurrency (no FX rates to convert yet)",
+    ),
   volumeByCurrency: z.array(VolumeRow),
-  totalTransactions: z.number().int().describe("Finished attempts in the window (a retried payment counts both attempts)"),
+  totalTransactions: z
+    .number()
+    .int()
+    .describe("Finished attempts in the window (a retried payment counts both attempts)"),
   succeededTransactions: z.number().int(),
   failedTransactions: z.number().int(),
   successRate: percentOrNull.describe("Succeeded / finished attempts, percent"),
@@ -93,7 +114,11 @@ export const RailMetrics = z.object({
   activeRails: z.number().int(),
   totalRails: z.number().int(),
   disabledRails: z.number().int().describe("Rails not active (maintenance or down)"),
-  costSavings: z.number().describe("Routing savings against the default rail in the window, USD payments, USD; other currencies in savingsByCurrency"),
+  costSavings: z
+    .number()
+    .describe(
+      "Routing savings against the default rail in the window, USD payments, USD; other currencies in savingsByCurrency",
+    ),
   dailySavings: z.number().describe("The same for today (UTC), USD"),
   savingsByCurrency: z.array(SavingRow),
   savingsByDay: z.array(SavingsDay).describe("The last 7 days, newest first, per currency"),
@@ -130,6 +155,10 @@ export type StoredDecision = z.infer<typeof StoredDecision>;
 export const DecisionList = z.object({
   scope: z.enum(["all", "own"]).describe("all: an administrator sees every payer's decisions; own: a user sees theirs"),
   decisions: z.array(StoredDecision).describe("Newest first"),
-  savingsByDay: z.array(SavingsDay).describe("Per day and currency, newest first: the platform's last 7 days for an administrator, the listed decisions' for a user (first attempts only)"),
+  savingsByDay: z
+    .array(SavingsDay)
+    .describe(
+      "Per day and currency, newest first: the platform's last 7 days for an administrator, the listed decisions' for a user (first attempts only)",
+    ),
 });
 export type DecisionList = z.infer<typeof DecisionList>;

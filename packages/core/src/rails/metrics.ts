@@ -1,13 +1,42 @@
 import { toDecimalString, type Currency } from "../money/model";
 import type { CoreContext } from "../shared/context";
 import type { RailStatLevel } from "./keys";
-import type { DecisionList, RailMetrics, SavingsDay, StoredDecision, Throughput, ThroughputPoint, ThroughputRange } from "./metrics-model";
+import type {
+  DecisionList,
+  RailMetrics,
+  SavingsDay,
+  StoredDecision,
+  Throughput,
+  ThroughputPoint,
+  ThroughputRange,
+} from "./metrics-model";
 import type { Rail } from "./model";
-import { addCounters, bucketOf, bucketStart, emptyCounters, LEVEL_SECONDS, readStatBuckets, recentDecisions, totalsByRail, userDecisions, type PerCurrency, type RailCounters, type StatBucket } from "./stats";
+import {
+  addCounters,
+  bucketOf,
+  bucketStart,
+  emptyCounters,
+  LEVEL_SECONDS,
+  readStatBuckets,
+  recentDecisions,
+  totalsByRail,
+  userDecisions,
+  type PerCurrency,
+  type RailCounters,
+  type StatBucket,
+} from "./stats";
 import { listRails } from "./store";
 
 // The reply shapes live in the browser-safe metrics-model.ts; re-exported for importers of this module.
-export type { DecisionList, RailMetrics, SavingsDay, StoredDecision, Throughput, ThroughputPoint, ThroughputRange } from "./metrics-model";
+export type {
+  DecisionList,
+  RailMetrics,
+  SavingsDay,
+  StoredDecision,
+  Throughput,
+  ThroughputPoint,
+  ThroughputRange,
+} from "./metrics-model";
 
 /**
  * The read side of the rail statistics (issue 12: metrics, throughput, recent decisions, live rail
@@ -24,7 +53,10 @@ export const SAVINGS_DAYS = 7;
  * Point size and the counter level read per range: at most 60 points, and the coarsest level
  * that still fills a point (7d reads hour buckets, three per point: 168 × rails × shards items).
  */
-export const THROUGHPUT_RANGES: Record<ThroughputRange, { level: RailStatLevel; bucketSeconds: number; points: number }> = {
+export const THROUGHPUT_RANGES: Record<
+  ThroughputRange,
+  { level: RailStatLevel; bucketSeconds: number; points: number }
+> = {
   "1h": { level: "M", bucketSeconds: 60, points: 60 },
   "24h": { level: "H", bucketSeconds: 3_600, points: 24 },
   "7d": { level: "H", bucketSeconds: 3 * 3_600, points: 56 },
@@ -33,14 +65,23 @@ export const THROUGHPUT_RANGES: Record<ThroughputRange, { level: RailStatLevel; 
 
 const round = (value: number, digits: number) => Math.round(value * 10 ** digits) / 10 ** digits;
 const percentOf = (part: number, whole: number) => (whole > 0 ? round((part / whole) * 100, 1) : null);
-const averageSeconds = (counters: RailCounters) => (counters.attempts > 0 ? round(counters.durationMs / counters.attempts / 1000, 3) : null);
+const averageSeconds = (counters: RailCounters) =>
+  counters.attempts > 0 ? round(counters.durationMs / counters.attempts / 1000, 3) : null;
 /** USD minor units as USD major units (a number, as Rail.volume is). */
 const usdMajor = (perCurrency: PerCurrency) => (perCurrency.USD ?? 0) / 100;
 
 /** Per-currency amounts as rows with decimal strings, currencies in alphabetical order. */
-function currencyRows(amounts: PerCurrency, counts: PerCurrency): { currency: Currency; amount: string; amountMinor: number; count: number }[] {
+function currencyRows(
+  amounts: PerCurrency,
+  counts: PerCurrency,
+): { currency: Currency; amount: string; amountMinor: number; count: number }[] {
   const currencies = [...new Set([...Object.keys(amounts), ...Object.keys(counts)])].sort() as Currency[];
-  return currencies.map((currency) => ({ currency, amount: toDecimalString(amounts[currency] ?? 0, currency), amountMinor: amounts[currency] ?? 0, count: counts[currency] ?? 0 }));
+  return currencies.map((currency) => ({
+    currency,
+    amount: toDecimalString(amounts[currency] ?? 0, currency),
+    amountMinor: amounts[currency] ?? 0,
+    count: counts[currency] ?? 0,
+  }));
 }
 
 /* ---------- throughput ---------- */
@@ -50,11 +91,22 @@ export async function railThroughput(ctx: CoreContext, range: ThroughputRange, n
   const { level, bucketSeconds, points } = THROUGHPUT_RANGES[range];
   const size = bucketSeconds * 1000;
   const firstStart = Math.floor(now.getTime() / size) * size - (points - 1) * size;
-  const [rails, rows] = await Promise.all([listRails(ctx), readStatBuckets(ctx, level, bucketOf(level, new Date(firstStart)), bucketOf(level, now))]);
+  const [rails, rows] = await Promise.all([
+    listRails(ctx),
+    readStatBuckets(ctx, level, bucketOf(level, new Date(firstStart)), bucketOf(level, now)),
+  ]);
   const series = rails.map((rail) => ({
     railId: rail.id,
     rail: rail.name,
-    points: Array.from({ length: points }, (_, index): ThroughputPoint => ({ at: new Date(firstStart + index * size).toISOString(), transactions: 0, succeeded: 0, failed: 0 })),
+    points: Array.from(
+      { length: points },
+      (_, index): ThroughputPoint => ({
+        at: new Date(firstStart + index * size).toISOString(),
+        transactions: 0,
+        succeeded: 0,
+        failed: 0,
+      }),
+    ),
   }));
   const byRail = new Map(series.map((entry) => [entry.railId, entry]));
   for (const row of rows) {
@@ -65,12 +117,24 @@ export async function railThroughput(ctx: CoreContext, range: ThroughputRange, n
     point.succeeded += row.counters.succeeded;
     point.failed += row.counters.failed;
   }
-  return { range, bucketSeconds, from: new Date(firstStart).toISOString(), to: new Date(firstStart + points * size).toISOString(), series };
+  return {
+    range,
+    bucketSeconds,
+    from: new Date(firstStart).toISOString(),
+    to: new Date(firstStart + points * size).toISOString(),
+    series,
+  };
 }
 
 /* ---------- metrics ---------- */
 
-const dayRows = (ctx: CoreContext, now: Date, days: number) => readStatBuckets(ctx, "D", bucketOf("D", new Date(now.getTime() - (days - 1) * LEVEL_SECONDS.D * 1000)), bucketOf("D", now));
+const dayRows = (ctx: CoreContext, now: Date, days: number) =>
+  readStatBuckets(
+    ctx,
+    "D",
+    bucketOf("D", new Date(now.getTime() - (days - 1) * LEVEL_SECONDS.D * 1000)),
+    bucketOf("D", now),
+  );
 
 /** Savings per day and currency from day counters (first decisions only), newest day first. */
 function savingsByDay(rows: readonly StatBucket[]): SavingsDay[] {
@@ -78,14 +142,29 @@ function savingsByDay(rows: readonly StatBucket[]): SavingsDay[] {
   for (const row of rows) days.set(row.bucket, addCounters(days.get(row.bucket) ?? emptyCounters(), row.counters));
   return [...days]
     .sort(([a], [b]) => (a < b ? 1 : -1))
-    .flatMap(([day, counters]) => currencyRows(counters.savingMinor, counters.decisionsByCurrency).map((row) => ({ day, currency: row.currency, saving: row.amount, savingMinor: row.amountMinor, decisions: row.count })));
+    .flatMap(([day, counters]) =>
+      currencyRows(counters.savingMinor, counters.decisionsByCurrency).map((row) => ({
+        day,
+        currency: row.currency,
+        saving: row.amount,
+        savingMinor: row.amountMinor,
+        decisions: row.count,
+      })),
+    );
 }
 
 /** Live figures of one rail: from real attempts when there are any in the window, else null (keep the sample figures). */
-function liveFigures(counters: RailCounters | undefined): Pick<Rail, "successRate" | "errorRate" | "avgProcessingTime" | "volume"> | null {
+function liveFigures(
+  counters: RailCounters | undefined,
+): Pick<Rail, "successRate" | "errorRate" | "avgProcessingTime" | "volume"> | null {
   if (!counters || counters.attempts === 0) return null;
   const successRate = round((counters.succeeded / counters.attempts) * 100, 1);
-  return { successRate, errorRate: round(100 - successRate, 1), avgProcessingTime: averageSeconds(counters) ?? 0, volume: usdMajor(counters.volumeMinor) };
+  return {
+    successRate,
+    errorRate: round(100 - successRate, 1),
+    avgProcessingTime: averageSeconds(counters) ?? 0,
+    volume: usdMajor(counters.volumeMinor),
+  };
 }
 
 /**
@@ -113,10 +192,18 @@ export async function railMetrics(ctx: CoreContext, now: Date): Promise<RailMetr
   const active = rails.filter((rail) => rail.status === "active").length;
   return {
     windowDays: METRICS_WINDOW_DAYS,
-    from: bucketStart("D", bucketOf("D", new Date(now.getTime() - (METRICS_WINDOW_DAYS - 1) * LEVEL_SECONDS.D * 1000))).toISOString(),
+    from: bucketStart(
+      "D",
+      bucketOf("D", new Date(now.getTime() - (METRICS_WINDOW_DAYS - 1) * LEVEL_SECONDS.D * 1000)),
+    ).toISOString(),
     to: now.toISOString(),
     totalVolume: usdMajor(all.volumeMinor),
-    volumeByCurrency: currencyRows(all.volumeMinor, all.succeededByCurrency).map((row) => ({ currency: row.currency, volume: row.amount, volumeMinor: row.amountMinor, transactions: row.count })),
+    volumeByCurrency: currencyRows(all.volumeMinor, all.succeededByCurrency).map((row) => ({
+      currency: row.currency,
+      volume: row.amount,
+      volumeMinor: row.amountMinor,
+      transactions: row.count,
+    })),
     totalTransactions: all.attempts,
     succeededTransactions: all.succeeded,
     failedTransactions: all.failed,
@@ -129,8 +216,15 @@ export async function railMetrics(ctx: CoreContext, now: Date): Promise<RailMetr
     // Decisions record no negative saving; counters written before that may hold some, so the tiles never read below 0.
     costSavings: Math.max(0, usdMajor(all.savingMinor)),
     dailySavings: Math.max(0, usdMajor(todays.savingMinor)),
-    savingsByCurrency: currencyRows(all.savingMinor, all.decisionsByCurrency).map((row) => ({ currency: row.currency, saving: row.amount, savingMinor: row.amountMinor, decisions: row.count })),
-    savingsByDay: savingsByDay(rows.filter((row) => row.bucket > bucketOf("D", new Date(now.getTime() - SAVINGS_DAYS * LEVEL_SECONDS.D * 1000)))),
+    savingsByCurrency: currencyRows(all.savingMinor, all.decisionsByCurrency).map((row) => ({
+      currency: row.currency,
+      saving: row.amount,
+      savingMinor: row.amountMinor,
+      decisions: row.count,
+    })),
+    savingsByDay: savingsByDay(
+      rows.filter((row) => row.bucket > bucketOf("D", new Date(now.getTime() - SAVINGS_DAYS * LEVEL_SECONDS.D * 1000))),
+    ),
     monthlyThroughput: all.attempts,
     decisions: all.decisions,
     explorationShare: percentOf(all.explored, all.decisions),
@@ -145,9 +239,19 @@ export async function railMetrics(ctx: CoreContext, now: Date): Promise<RailMetr
         failed: counters.failed,
         successRate: percentOf(counters.succeeded, counters.attempts),
         avgProcessingTime: averageSeconds(counters),
-        volumeByCurrency: currencyRows(counters.volumeMinor, counters.succeededByCurrency).map((row) => ({ currency: row.currency, volume: row.amount, volumeMinor: row.amountMinor, transactions: row.count })),
+        volumeByCurrency: currencyRows(counters.volumeMinor, counters.succeededByCurrency).map((row) => ({
+          currency: row.currency,
+          volume: row.amount,
+          volumeMinor: row.amountMinor,
+          transactions: row.count,
+        })),
         decisions: counters.decisions,
-        savingsByCurrency: currencyRows(counters.savingMinor, counters.decisionsByCurrency).map((row) => ({ currency: row.currency, saving: row.amount, savingMinor: row.amountMinor, decisions: row.count })),
+        savingsByCurrency: currencyRows(counters.savingMinor, counters.decisionsByCurrency).map((row) => ({
+          currency: row.currency,
+          saving: row.amount,
+          savingMinor: row.amountMinor,
+          decisions: row.count,
+        })),
       };
     }),
   };
@@ -169,7 +273,9 @@ function savingsOfListed(decisions: readonly StoredDecision[]): SavingsDay[] {
     row.saving = toDecimalString(row.savingMinor, currency);
     byKey.set(key, row);
   }
-  return [...byKey.values()].sort((a, b) => (a.day < b.day ? 1 : a.day > b.day ? -1 : a.currency < b.currency ? -1 : 1));
+  return [...byKey.values()].sort((a, b) =>
+    a.day < b.day ? 1 : a.day > b.day ? -1 : a.currency < b.currency ? -1 : 1,
+  );
 }
 
 /**
@@ -177,7 +283,12 @@ function savingsOfListed(decisions: readonly StoredDecision[]): SavingsDay[] {
  * (day counters, last SAVINGS_DAYS days); a user sees only their own (their index partition),
  * with the savings per day of the decisions listed.
  */
-export async function listDecisions(ctx: CoreContext, viewer: { userId: string; admin: boolean }, limit: number, now: Date): Promise<DecisionList> {
+export async function listDecisions(
+  ctx: CoreContext,
+  viewer: { userId: string; admin: boolean },
+  limit: number,
+  now: Date,
+): Promise<DecisionList> {
   if (!viewer.admin) {
     const decisions = await userDecisions(ctx, viewer.userId, limit);
     return { scope: "own", decisions, savingsByDay: savingsOfListed(decisions) };

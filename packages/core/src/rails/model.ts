@@ -1,5 +1,12 @@
 import { z } from "zod";
-import { CURRENCIES, Currency as CurrencySchema, minorUnits, parseDecimal, toDecimalString, type Currency } from "../money/model";
+import {
+  CURRENCIES,
+  Currency as CurrencySchema,
+  minorUnits,
+  parseDecimal,
+  toDecimalString,
+  type Currency,
+} from "../money/model";
 import { convertMinor, rateText } from "./reference-rates";
 import { coversCountry, coverageText, CURRENCY_HOME_COUNTRY, isRegionName } from "./regions";
 
@@ -78,18 +85,33 @@ export const Rail = z.object({
   errorRate: z.number().min(0).max(100).describe("Percent"),
   description: z.string(),
   features: z.array(z.string()),
-  lastPing: z.string().nullable().describe("ISO time of the rail's last health answer; null until rail health checks exist"),
+  lastPing: z
+    .string()
+    .nullable()
+    .describe("ISO time of the rail's last health answer; null until rail health checks exist"),
   icon: z.string(),
   errorInjection: fraction.describe("Injected failure share for testing and demos (fraction, 0..1)"),
   currencies: z.array(CurrencySchema).min(1).describe("The currencies the rail carries"),
-  countries: z.array(z.string().regex(COVERAGE_ENTRY)).min(1).describe("Where it carries payments to: ISO 3166-1 alpha-2 codes and region names (SEPA, WORLDWIDE)"),
+  countries: z
+    .array(z.string().regex(COVERAGE_ENTRY))
+    .min(1)
+    .describe("Where it carries payments to: ISO 3166-1 alpha-2 codes and region names (SEPA, WORLDWIDE)"),
   feeCurrency: CurrencySchema.describe("The currency of the rail's fixed fee and amount limits"),
   minAmount: z.string().describe("Smallest payment, in the fee currency (decimal string)"),
   minAmountMinor: z.number().int().min(0),
   maxAmount: z.string().nullable().describe("Largest payment, in the fee currency; null: no maximum"),
   maxAmountMinor: z.number().int().min(1).nullable(),
-  settlementSeconds: z.number().int().min(1).max(MAX_SETTLEMENT_SECONDS).describe("How long until the money arrives, seconds"),
-  metricsSource: z.enum(RAIL_METRICS_SOURCES).describe("`sample`: volume, success/error rate and average time are spec 001 §9's sample figures; `payments`: computed from real payments"),
+  settlementSeconds: z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_SETTLEMENT_SECONDS)
+    .describe("How long until the money arrives, seconds"),
+  metricsSource: z
+    .enum(RAIL_METRICS_SOURCES)
+    .describe(
+      "`sample`: volume, success/error rate and average time are spec 001 §9's sample figures; `payments`: computed from real payments",
+    ),
   version: z.number().int().min(1),
   updated_at: z.string(),
   updated_by: z.string(),
@@ -124,7 +146,8 @@ export const RAIL_MESSAGES = {
   minAmount: "Minimum amount must be a number from 0, in steps of 0.01",
   maxAmount: "Maximum amount must be empty (no maximum) or a number above 0, in steps of 0.01",
   minAboveMax: "Minimum amount cannot be above the maximum amount",
-  wholeAmounts: (currency: string) => `${currency} has no decimals: the fixed fee and amount limits must be whole numbers`,
+  wholeAmounts: (currency: string) =>
+    `${currency} has no decimals: the fixed fee and amount limits must be whole numbers`,
   settlementSeconds: `Settlement time must be a whole number of seconds from 1 to ${MAX_SETTLEMENT_SECONDS}`,
 } as const;
 
@@ -135,7 +158,10 @@ const DECIMAL = /^(\d+)(?:\.(\d+))?$/;
  * number of 10^-decimals steps, exactly: 0.005 with 3 decimals is 5. More decimals than the step
  * allows is the step message, not a rounding.
  */
-function scaledDecimal(input: unknown, decimals: number): { ok: true; scaled: number } | { ok: false; reason: "missing" | "nan" | "step" } {
+function scaledDecimal(
+  input: unknown,
+  decimals: number,
+): { ok: true; scaled: number } | { ok: false; reason: "missing" | "nan" | "step" } {
   if (input === undefined || input === null || input === "") return { ok: false, reason: "missing" };
   let text: string;
   if (typeof input === "number") {
@@ -153,10 +179,25 @@ function scaledDecimal(input: unknown, decimals: number): { ok: true; scaled: nu
 }
 
 /** A form field: number or decimal string, 0..max, in steps of 10^-decimals; parsed to the scaled integer. */
-function toScaled(input: unknown, decimals: number, maxWhole: number, messages: { required: string; range: string; step: string }, ctx: z.RefinementCtx): number {
+function toScaled(
+  input: unknown,
+  decimals: number,
+  maxWhole: number,
+  messages: { required: string; range: string; step: string },
+  ctx: z.RefinementCtx,
+): number {
   const parsed = scaledDecimal(input, decimals);
   if (!parsed.ok || parsed.scaled > maxWhole * 10 ** decimals) {
-    ctx.addIssue({ code: "custom", message: parsed.ok ? messages.range : parsed.reason === "missing" ? messages.required : parsed.reason === "step" ? messages.step : messages.range });
+    ctx.addIssue({
+      code: "custom",
+      message: parsed.ok
+        ? messages.range
+        : parsed.reason === "missing"
+          ? messages.required
+          : parsed.reason === "step"
+            ? messages.step
+            : messages.range,
+    });
     return 0;
   }
   return parsed.scaled;
@@ -164,16 +205,26 @@ function toScaled(input: unknown, decimals: number, maxWhole: number, messages: 
 
 function stepField(decimals: number, maxWhole: number, messages: { required: string; range: string; step: string }) {
   return z
-    .union([z.number(), z.string()], { error: (issue) => (issue.input === undefined || issue.input === null ? messages.required : messages.range) })
+    .union([z.number(), z.string()], {
+      error: (issue) => (issue.input === undefined || issue.input === null ? messages.required : messages.range),
+    })
     .transform((input, ctx): number => toScaled(input, decimals, maxWhole, messages, ctx));
 }
 
 /** The same, optional: missing, null or "" means none. */
-function optionalStepField(decimals: number, maxWhole: number, messages: { required: string; range: string; step: string }) {
+function optionalStepField(
+  decimals: number,
+  maxWhole: number,
+  messages: { required: string; range: string; step: string },
+) {
   return z
     .union([z.number(), z.string(), z.null()], { error: messages.range })
     .optional()
-    .transform((input, ctx): number | undefined => (input === undefined || input === null || input === "" ? undefined : toScaled(input, decimals, maxWhole, messages, ctx)));
+    .transform((input, ctx): number | undefined =>
+      input === undefined || input === null || input === ""
+        ? undefined
+        : toScaled(input, decimals, maxWhole, messages, ctx),
+    );
 }
 
 /**
@@ -184,25 +235,61 @@ function optionalStepField(decimals: number, maxWhole: number, messages: { requi
  */
 export const RailEditInput = z
   .object({
-    name: z.string({ error: RAIL_MESSAGES.nameRequired }).trim().min(1, RAIL_MESSAGES.nameRequired).max(60, RAIL_MESSAGES.nameTooLong),
+    name: z
+      .string({ error: RAIL_MESSAGES.nameRequired })
+      .trim()
+      .min(1, RAIL_MESSAGES.nameRequired)
+      .max(60, RAIL_MESSAGES.nameTooLong),
     type: z.enum(RAIL_TYPES, { error: RAIL_MESSAGES.type }),
     status: z.enum(RAIL_STATUSES, { error: RAIL_MESSAGES.status }),
-    fixedFee: stepField(2, MAX_FIXED_FEE_USD, { required: RAIL_MESSAGES.fixedFeeRequired, range: RAIL_MESSAGES.fixedFee, step: RAIL_MESSAGES.fixedFeeStep }).describe("USD, step 0.01"),
-    fxSpreadPercent: stepField(3, 100, { required: RAIL_MESSAGES.fxSpreadRequired, range: RAIL_MESSAGES.fxSpread, step: RAIL_MESSAGES.fxSpreadStep }).describe("Percent, step 0.001 (stored as a fraction: ÷100)"),
-    slaTarget: stepField(1, 100, { required: RAIL_MESSAGES.slaRequired, range: RAIL_MESSAGES.sla, step: RAIL_MESSAGES.slaStep }).describe("Percent 0-100, step 0.1"),
-    errorInjectionPercent: optionalStepField(1, 100, { required: RAIL_MESSAGES.errorInjection, range: RAIL_MESSAGES.errorInjection, step: RAIL_MESSAGES.errorInjectionStep })
-      .describe("Optional, percent 0-100 (step 0.1), for testing and demo only; stored as a fraction; empty: 0"),
-    version: z.number({ error: RAIL_MESSAGES.version }).int(RAIL_MESSAGES.version).min(1, RAIL_MESSAGES.version).max(1_000_000_000, RAIL_MESSAGES.version).optional(),
-    feeCurrency: z.enum(Object.keys(CURRENCIES) as [Currency, ...Currency[]], { error: RAIL_MESSAGES.feeCurrency }).optional().describe("The currency of the fixed fee and the amount limits; absent: unchanged"),
+    fixedFee: stepField(2, MAX_FIXED_FEE_USD, {
+      required: RAIL_MESSAGES.fixedFeeRequired,
+      range: RAIL_MESSAGES.fixedFee,
+      step: RAIL_MESSAGES.fixedFeeStep,
+    }).describe("USD, step 0.01"),
+    fxSpreadPercent: stepField(3, 100, {
+      required: RAIL_MESSAGES.fxSpreadRequired,
+      range: RAIL_MESSAGES.fxSpread,
+      step: RAIL_MESSAGES.fxSpreadStep,
+    }).describe("Percent, step 0.001 (stored as a fraction: ÷100)"),
+    slaTarget: stepField(1, 100, {
+      required: RAIL_MESSAGES.slaRequired,
+      range: RAIL_MESSAGES.sla,
+      step: RAIL_MESSAGES.slaStep,
+    }).describe("Percent 0-100, step 0.1"),
+    errorInjectionPercent: optionalStepField(1, 100, {
+      required: RAIL_MESSAGES.errorInjection,
+      range: RAIL_MESSAGES.errorInjection,
+      step: RAIL_MESSAGES.errorInjectionStep,
+    }).describe("Optional, percent 0-100 (step 0.1), for testing and demo only; stored as a fraction; empty: 0"),
+    version: z
+      .number({ error: RAIL_MESSAGES.version })
+      .int(RAIL_MESSAGES.version)
+      .min(1, RAIL_MESSAGES.version)
+      .max(1_000_000_000, RAIL_MESSAGES.version)
+      .optional(),
+    feeCurrency: z
+      .enum(Object.keys(CURRENCIES) as [Currency, ...Currency[]], { error: RAIL_MESSAGES.feeCurrency })
+      .optional()
+      .describe("The currency of the fixed fee and the amount limits; absent: unchanged"),
     currencies: z
-      .array(z.enum(Object.keys(CURRENCIES) as [Currency, ...Currency[]], { error: RAIL_MESSAGES.currencies }), { error: RAIL_MESSAGES.currencies })
+      .array(z.enum(Object.keys(CURRENCIES) as [Currency, ...Currency[]], { error: RAIL_MESSAGES.currencies }), {
+        error: RAIL_MESSAGES.currencies,
+      })
       .min(1, RAIL_MESSAGES.currencies)
       .max(Object.keys(CURRENCIES).length, RAIL_MESSAGES.currencies)
       .transform((list) => [...new Set(list)])
       .optional()
       .describe("The currencies the rail carries; absent: unchanged"),
     countries: z
-      .array(z.string({ error: RAIL_MESSAGES.countries }).trim().toUpperCase().regex(COVERAGE_ENTRY, RAIL_MESSAGES.countries), { error: RAIL_MESSAGES.countries })
+      .array(
+        z
+          .string({ error: RAIL_MESSAGES.countries })
+          .trim()
+          .toUpperCase()
+          .regex(COVERAGE_ENTRY, RAIL_MESSAGES.countries),
+        { error: RAIL_MESSAGES.countries },
+      )
       .min(1, RAIL_MESSAGES.countries)
       .max(250, RAIL_MESSAGES.countries)
       .transform((list) => [...new Set(list)])
@@ -212,23 +299,40 @@ export const RailEditInput = z
       })
       .optional()
       .describe("ISO 3166-1 alpha-2 codes and region names (SEPA, WORLDWIDE); absent: unchanged"),
-    minAmount: optionalStepField(2, 1_000_000_000, { required: RAIL_MESSAGES.minAmount, range: RAIL_MESSAGES.minAmount, step: RAIL_MESSAGES.minAmount }).describe("In the fee currency, step 0.01; absent: unchanged"),
+    minAmount: optionalStepField(2, 1_000_000_000, {
+      required: RAIL_MESSAGES.minAmount,
+      range: RAIL_MESSAGES.minAmount,
+      step: RAIL_MESSAGES.minAmount,
+    }).describe("In the fee currency, step 0.01; absent: unchanged"),
     maxAmount: z
       .union([z.number(), z.string(), z.null()], { error: RAIL_MESSAGES.maxAmount })
       .optional()
       .transform((input, ctx): number | null | undefined => {
         if (input === undefined) return undefined;
         if (input === null || input === "") return null;
-        const scaled = toScaled(input, 2, 1_000_000_000, { required: RAIL_MESSAGES.maxAmount, range: RAIL_MESSAGES.maxAmount, step: RAIL_MESSAGES.maxAmount }, ctx);
+        const scaled = toScaled(
+          input,
+          2,
+          1_000_000_000,
+          { required: RAIL_MESSAGES.maxAmount, range: RAIL_MESSAGES.maxAmount, step: RAIL_MESSAGES.maxAmount },
+          ctx,
+        );
         if (scaled === 0) ctx.addIssue({ code: "custom", message: RAIL_MESSAGES.maxAmount });
         return scaled;
       })
       .describe("In the fee currency, step 0.01; null or empty: no maximum; absent: unchanged"),
-    settlementSeconds: z.number({ error: RAIL_MESSAGES.settlementSeconds }).int(RAIL_MESSAGES.settlementSeconds).min(1, RAIL_MESSAGES.settlementSeconds).max(MAX_SETTLEMENT_SECONDS, RAIL_MESSAGES.settlementSeconds).optional().describe("Seconds until the money arrives; absent: unchanged"),
+    settlementSeconds: z
+      .number({ error: RAIL_MESSAGES.settlementSeconds })
+      .int(RAIL_MESSAGES.settlementSeconds)
+      .min(1, RAIL_MESSAGES.settlementSeconds)
+      .max(MAX_SETTLEMENT_SECONDS, RAIL_MESSAGES.settlementSeconds)
+      .optional()
+      .describe("Seconds until the money arrives; absent: unchanged"),
   })
   .strict()
   .superRefine((edit, ctx) => {
-    if (typeof edit.minAmount === "number" && typeof edit.maxAmount === "number" && edit.minAmount > edit.maxAmount) ctx.addIssue({ code: "custom", path: ["minAmount"], message: RAIL_MESSAGES.minAboveMax });
+    if (typeof edit.minAmount === "number" && typeof edit.maxAmount === "number" && edit.minAmount > edit.maxAmount)
+      ctx.addIssue({ code: "custom", path: ["minAmount"], message: RAIL_MESSAGES.minAboveMax });
   });
 /** What the form holds (numbers or strings as typed). */
 export type RailEditFormValues = z.input<typeof RailEditInput>;
@@ -256,7 +360,10 @@ export interface RailPatch {
 }
 
 /** What a rail carries, as an edit falls back to when a field is absent. */
-export type RailCarriage = Pick<Rail, "feeCurrency" | "currencies" | "countries" | "minAmountMinor" | "maxAmountMinor" | "settlementSeconds">;
+export type RailCarriage = Pick<
+  Rail,
+  "feeCurrency" | "currencies" | "countries" | "minAmountMinor" | "maxAmountMinor" | "settlementSeconds"
+>;
 
 /** Hundredths (the form's step) in a currency's minor units; null when the currency has no such fraction (JPY 0.50). */
 function hundredthsToMinor(hundredths: number, currency: Currency): number | null {
@@ -283,7 +390,8 @@ export function railPatchFromEdit(edit: RailEditParsed, current: RailCarriage): 
   };
   const fixedFeeMinor = minor(edit.fixedFee);
   const minAmountMinor = edit.minAmount === undefined ? current.minAmountMinor : minor(edit.minAmount);
-  const maxAmountMinor = edit.maxAmount === undefined ? current.maxAmountMinor : edit.maxAmount === null ? null : minor(edit.maxAmount);
+  const maxAmountMinor =
+    edit.maxAmount === undefined ? current.maxAmountMinor : edit.maxAmount === null ? null : minor(edit.maxAmount);
   if (maxAmountMinor !== null && minAmountMinor > maxAmountMinor) throw new RangeError(RAIL_MESSAGES.minAboveMax);
   return {
     name: edit.name,
@@ -381,12 +489,21 @@ export interface RailCostMinor {
  * - Each part is rounded half-up to the currency's minor unit (JPY: whole yen) and the total is
  *   their sum, so the breakdown always adds up to the total shown.
  */
-export function railCostMinor(rail: RailFees, amountMinor: number, currency: Currency, payoutCurrency: Currency = currency): RailCostMinor {
-  if (!Number.isSafeInteger(amountMinor) || amountMinor < 0) throw new RangeError("amountMinor must be a non-negative safe integer");
+export function railCostMinor(
+  rail: RailFees,
+  amountMinor: number,
+  currency: Currency,
+  payoutCurrency: Currency = currency,
+): RailCostMinor {
+  if (!Number.isSafeInteger(amountMinor) || amountMinor < 0)
+    throw new RangeError("amountMinor must be a non-negative safe integer");
   const amount = BigInt(amountMinor);
   const feeCurrency = rail.feeCurrency ?? "USD";
   const fixedFee = convertMinor(rail.fixedFeeMinor, feeCurrency, currency);
-  const fxSpread = payoutCurrency === currency ? 0 : Number(divideHalfUp(amount * BigInt(spreadParts(rail.fxSpread)), BigInt(SPREAD_SCALE)));
+  const fxSpread =
+    payoutCurrency === currency
+      ? 0
+      : Number(divideHalfUp(amount * BigInt(spreadParts(rail.fxSpread)), BigInt(SPREAD_SCALE)));
   const networkFee = Number(divideHalfUp(amount * BigInt(NETWORK_FEE_PARTS), BigInt(SPREAD_SCALE)));
   return {
     totalMinor: fixedFee + fxSpread + networkFee,
@@ -398,7 +515,10 @@ export function railCostMinor(rail: RailFees, amountMinor: number, currency: Cur
 /* ---------- what a rail can carry ---------- */
 
 /** What eligibility needs of a rail (a stored Rail has it all). */
-export type RailCoverage = Pick<Rail, "name" | "currencies" | "countries" | "feeCurrency" | "minAmountMinor" | "maxAmountMinor">;
+export type RailCoverage = Pick<
+  Rail,
+  "name" | "currencies" | "countries" | "feeCurrency" | "minAmountMinor" | "maxAmountMinor"
+>;
 
 /** A payment as eligibility sees it: the amount in its currency, and where it goes (regions.ts destinationCountry). */
 export interface CarriedPayment {
@@ -414,11 +534,17 @@ export interface CarriedPayment {
  */
 export function ineligibility(rail: RailCoverage, payment: CarriedPayment): string | null {
   if (!rail.currencies.includes(payment.currency)) return `${rail.name} carries ${rail.currencies.join(", ")} only`;
-  if (!coversCountry(rail.countries, payment.country)) return `${rail.name} does not reach ${payment.country} (it covers ${coverageText(rail.countries)})`;
+  if (!coversCountry(rail.countries, payment.country))
+    return `${rail.name} does not reach ${payment.country} (it covers ${coverageText(rail.countries)})`;
   const inFeeCurrency = convertMinor(payment.amountMinor, payment.currency, rail.feeCurrency);
-  const converted = rail.feeCurrency === payment.currency ? "" : ` (${toDecimalString(payment.amountMinor, payment.currency)} ${payment.currency} is about ${toDecimalString(inFeeCurrency, rail.feeCurrency)} ${rail.feeCurrency})`;
-  if (inFeeCurrency < rail.minAmountMinor) return `${rail.name} carries at least ${toDecimalString(rail.minAmountMinor, rail.feeCurrency)} ${rail.feeCurrency} per payment${converted}`;
-  if (rail.maxAmountMinor !== null && inFeeCurrency > rail.maxAmountMinor) return `${rail.name} carries at most ${toDecimalString(rail.maxAmountMinor, rail.feeCurrency)} ${rail.feeCurrency} per payment${converted}`;
+  const converted =
+    rail.feeCurrency === payment.currency
+      ? ""
+      : ` (${toDecimalString(payment.amountMinor, payment.currency)} ${payment.currency} is about ${toDecimalString(inFeeCurrency, rail.feeCurrency)} ${rail.feeCurrency})`;
+  if (inFeeCurrency < rail.minAmountMinor)
+    return `${rail.name} carries at least ${toDecimalString(rail.minAmountMinor, rail.feeCurrency)} ${rail.feeCurrency} per payment${converted}`;
+  if (rail.maxAmountMinor !== null && inFeeCurrency > rail.maxAmountMinor)
+    return `${rail.name} carries at most ${toDecimalString(rail.maxAmountMinor, rail.feeCurrency)} ${rail.feeCurrency} per payment${converted}`;
   return null;
 }
 
@@ -515,14 +641,23 @@ export interface QuoteOptions {
  * never the Best Option, however cheap. Costs only when the amount is above 0 (spec §5): an
  * amount of 0 gives no results.
  */
-export function quoteRails(rails: readonly QuoteRail[], amountMinor: number, currency: Currency, options: QuoteOptions = {}): RailCostResult[] {
+export function quoteRails(
+  rails: readonly QuoteRail[],
+  amountMinor: number,
+  currency: Currency,
+  options: QuoteOptions = {},
+): RailCostResult[] {
   if (amountMinor <= 0) return [];
   const payoutCurrency = options.payoutCurrency ?? currency;
   const country = options.country ?? CURRENCY_HOME_COUNTRY[payoutCurrency];
   const active = rails.filter((rail) => rail.status === "active");
   const results: RailCostResult[] = active.map((rail) => {
     const { totalMinor, breakdownMinor, fixedFeeOriginal } = railCostMinor(rail, amountMinor, currency, payoutCurrency);
-    const reason = ineligibility(rail, { amountMinor: convertMinor(amountMinor, currency, payoutCurrency), currency: payoutCurrency, country });
+    const reason = ineligibility(rail, {
+      amountMinor: convertMinor(amountMinor, currency, payoutCurrency),
+      currency: payoutCurrency,
+      country,
+    });
     return {
       railId: rail.id,
       name: rail.name,
@@ -534,7 +669,11 @@ export function quoteRails(rails: readonly QuoteRail[], amountMinor: number, cur
         networkFee: toDecimalString(breakdownMinor.networkFee, currency),
       },
       breakdownMinor,
-      fixedFeeOriginal: { amount: toDecimalString(fixedFeeOriginal.minor, fixedFeeOriginal.currency), currency: fixedFeeOriginal.currency, rate: fixedFeeOriginal.rate },
+      fixedFeeOriginal: {
+        amount: toDecimalString(fixedFeeOriginal.minor, fixedFeeOriginal.currency),
+        currency: fixedFeeOriginal.currency,
+        rate: fixedFeeOriginal.rate,
+      },
       isOptimal: false,
       eligible: reason === null,
       ineligibleReason: reason,
@@ -591,7 +730,12 @@ export function quoteSavings(results: readonly RailCostResult[]): QuoteSavings |
   const baseline = results.find((result) => result.eligible);
   const optimal = results.find((result) => result.isOptimal);
   if (!baseline || !optimal) return null;
-  return { baselineRailId: baseline.railId, baselineName: baseline.name, optimalRailId: optimal.railId, savingMinor: baseline.totalCostMinor - optimal.totalCostMinor };
+  return {
+    baselineRailId: baseline.railId,
+    baselineName: baseline.name,
+    optimalRailId: optimal.railId,
+    savingMinor: baseline.totalCostMinor - optimal.totalCostMinor,
+  };
 }
 
 /* ---------- the quote request ---------- */
@@ -610,19 +754,39 @@ export const QUOTE_MESSAGES = {
  */
 export const QuoteInput = z
   .object({
-    amount: z.union([z.string(), z.number()], { error: "Amount is required" }).describe("Decimal string or number, 0 or more, at most the currency's decimals"),
+    amount: z
+      .union([z.string(), z.number()], { error: "Amount is required" })
+      .describe("Decimal string or number, 0 or more, at most the currency's decimals"),
     currency: z.enum(QUOTE_CURRENCIES, { error: QUOTE_MESSAGES.currency }),
-    payoutCurrency: z.enum(QUOTE_CURRENCIES, { error: QUOTE_MESSAGES.payoutCurrency }).optional().describe("The currency that arrives; default: `currency` (no conversion, no FX spread)"),
-    country: z.string({ error: QUOTE_MESSAGES.country }).trim().toUpperCase().regex(/^[A-Z]{2}$/, QUOTE_MESSAGES.country).optional().describe("Destination country; default: the payout currency's home country"),
+    payoutCurrency: z
+      .enum(QUOTE_CURRENCIES, { error: QUOTE_MESSAGES.payoutCurrency })
+      .optional()
+      .describe("The currency that arrives; default: `currency` (no conversion, no FX spread)"),
+    country: z
+      .string({ error: QUOTE_MESSAGES.country })
+      .trim()
+      .toUpperCase()
+      .regex(/^[A-Z]{2}$/, QUOTE_MESSAGES.country)
+      .optional()
+      .describe("Destination country; default: the payout currency's home country"),
   })
   .strict()
   .transform((input, ctx) => {
     const parsed = parseDecimal(input.amount, input.currency);
     if (!parsed.ok) {
-      ctx.addIssue({ code: "custom", path: ["amount"], message: parsed.message === "Amount must be greater than 0" ? QUOTE_MESSAGES.amountNegative : parsed.message });
+      ctx.addIssue({
+        code: "custom",
+        path: ["amount"],
+        message: parsed.message === "Amount must be greater than 0" ? QUOTE_MESSAGES.amountNegative : parsed.message,
+      });
       return z.NEVER;
     }
-    return { currency: input.currency, amountMinor: parsed.minor, payoutCurrency: input.payoutCurrency ?? input.currency, country: input.country ?? CURRENCY_HOME_COUNTRY[input.payoutCurrency ?? input.currency] };
+    return {
+      currency: input.currency,
+      amountMinor: parsed.minor,
+      payoutCurrency: input.payoutCurrency ?? input.currency,
+      country: input.country ?? CURRENCY_HOME_COUNTRY[input.payoutCurrency ?? input.currency],
+    };
   });
 export type QuoteInput = z.output<typeof QuoteInput>;
 

@@ -3,7 +3,16 @@ import { describe, expect, it } from "vitest";
 import { AppError } from "../shared/errors";
 import type { Currency } from "../money/model";
 import { ineligibility } from "./model";
-import { explorationBand, rankRails, EXPLORATION_MAX_GAP, EXPLORATION_SHARE, PROBE_SHARE, type RailWindowStats, type RankInput, type RankedRail } from "./ranking";
+import {
+  explorationBand,
+  rankRails,
+  EXPLORATION_MAX_GAP,
+  EXPLORATION_SHARE,
+  PROBE_SHARE,
+  type RailWindowStats,
+  type RankInput,
+  type RankedRail,
+} from "./ranking";
 import { SEED_RAILS } from "./seed-rails";
 
 /**
@@ -23,21 +32,40 @@ import { SEED_RAILS } from "./seed-rails";
  */
 
 const seeded: RankedRail[] = SEED_RAILS.map((rail) => ({ ...rail }));
-const rails: RankedRail[] = seeded.filter((rail) => rail.id !== "upi").map((rail) => ({ ...rail, currencies: ["USD", "EUR", "GBP", "JPY", "INR"], countries: ["WORLDWIDE"], minAmountMinor: 0, maxAmountMinor: null }));
+const rails: RankedRail[] = seeded
+  .filter((rail) => rail.id !== "upi")
+  .map((rail) => ({
+    ...rail,
+    currencies: ["USD", "EUR", "GBP", "JPY", "INR"],
+    countries: ["WORLDWIDE"],
+    minAmountMinor: 0,
+    maxAmountMinor: null,
+  }));
 const now = new Date("2026-11-26T04:00:00.000Z");
 const empty = new Map<string, RailWindowStats>();
 
 /** The first ids of the form `${prefix}-<n>` that fall in the given exploration band. */
 function idsIn(band: ReturnType<typeof explorationBand>, count = 1, prefix = "pay"): string[] {
   const ids: string[] = [];
-  for (let n = 0; ids.length < count; n += 1) if (explorationBand(`${prefix}-${n}`) === band) ids.push(`${prefix}-${n}`);
+  for (let n = 0; ids.length < count; n += 1)
+    if (explorationBand(`${prefix}-${n}`) === band) ids.push(`${prefix}-${n}`);
   return ids;
 }
 const [plainId] = idsIn(null) as [string];
 const [exploreId] = idsIn("explore") as [string];
 const [probeId] = idsIn("probe") as [string];
 
-const rank = (overrides: Partial<RankInput> = {}) => rankRails({ rails, window: empty, now, paymentId: plainId, amountMinor: 100_000, currency: "USD", country: "US", ...overrides });
+const rank = (overrides: Partial<RankInput> = {}) =>
+  rankRails({
+    rails,
+    window: empty,
+    now,
+    paymentId: plainId,
+    amountMinor: 100_000,
+    currency: "USD",
+    country: "US",
+    ...overrides,
+  });
 const refusal = (run: () => unknown): { status: number; code: string; message: string } => {
   try {
     run();
@@ -57,10 +85,21 @@ describe("expected value ranking", () => {
     expect(scores.SEPA).toBeCloseTo(98689.22, 2);
     expect(decision.candidates.map((candidate) => candidate.costMinor)).toEqual([105, 200, 110, 600, 102, 120]);
     // Card costs 0.05 more than ACH: a pricier choice is no saving, and never a negative one.
-    expect(decision).toMatchObject({ strategy: "expected_value", chosenRail: "Card", defaultRail: "ACH", savingMinor: 0, saving: "0.00", currency: "USD", amountMinor: 100_000, decidedAt: now.toISOString() });
+    expect(decision).toMatchObject({
+      strategy: "expected_value",
+      chosenRail: "Card",
+      defaultRail: "ACH",
+      savingMinor: 0,
+      saving: "0.00",
+      currency: "USD",
+      amountMinor: 100_000,
+      decidedAt: now.toISOString(),
+    });
     expect(decision.reason).toContain("Card has the highest expected value");
     expect(decision.candidates.find((candidate) => candidate.rail === "Card")?.note).toMatch(/^Chosen/);
-    expect(decision.candidates.find((candidate) => candidate.rail === "Wire")?.note).toBe("Lower expected value than Card");
+    expect(decision.candidates.find((candidate) => candidate.rail === "Wire")?.note).toBe(
+      "Lower expected value than Card",
+    );
   });
 
   it("prices with THE cost formula in the payment currency (EUR: nothing converted, no FX spread; USD fees at 0.92)", () => {
@@ -82,7 +121,13 @@ describe("expected value ranking", () => {
     // Card: p = (15 + 20 × 0.998) / 50 = 0.6992, t = (3 s + 20 × 0.1) / 50 = 0.1; score = 0.6992 × 99890 − 1 = 69842.088.
     const decision = rank({ window: new Map([["card", { attempts: 30, succeeded: 15, durationMs: 3_000 }]]) });
     const card = decision.candidates.find((candidate) => candidate.rail === "Card")!;
-    expect(card).toMatchObject({ successRate: 0.6992, attemptsInWindow: 30, avgProcessingTime: 0.1, score: 69842.09, eliminated: false });
+    expect(card).toMatchObject({
+      successRate: 0.6992,
+      attemptsInWindow: 30,
+      avgProcessingTime: 0.1,
+      score: 69842.09,
+      eliminated: false,
+    });
     expect(decision.chosenRail).toBe("Wire");
   });
 
@@ -116,14 +161,26 @@ describe("forceRail and preferredRail", () => {
     const decision = rank({ forceRail: " swift ", window });
     expect(decision).toMatchObject({ strategy: "forced", chosenRail: "SWIFT", defaultRail: "ACH", savingMinor: 0 });
     expect(decision.reason).toContain("forces SWIFT");
-    expect(decision.candidates.find((candidate) => candidate.rail === "SWIFT")?.note).toBe("Chosen (forced); out of rotation");
+    expect(decision.candidates.find((candidate) => candidate.rail === "SWIFT")?.note).toBe(
+      "Chosen (forced); out of rotation",
+    );
   });
 
   it("forceRail naming a stopped, unknown or already tried rail is 422 rail_not_available naming it", () => {
     const stopped = rails.map((rail) => (rail.id === "wire" ? { ...rail, status: "down" as const } : rail));
-    expect(refusal(() => rank({ rails: stopped, forceRail: "Wire" }))).toEqual({ status: 422, code: "rail_not_available", message: 'Rail "Wire" is not available: its status is down' });
-    expect(refusal(() => rank({ forceRail: "Pigeon" }))).toEqual({ status: 422, code: "rail_not_available", message: 'Rail "Pigeon" is not available: no rail has that name' });
-    expect(refusal(() => rank({ forceRail: "ACH", excludeRailIds: ["ach"] })).message).toBe('Rail "ACH" is not available: it was already tried for this payment');
+    expect(refusal(() => rank({ rails: stopped, forceRail: "Wire" }))).toEqual({
+      status: 422,
+      code: "rail_not_available",
+      message: 'Rail "Wire" is not available: its status is down',
+    });
+    expect(refusal(() => rank({ forceRail: "Pigeon" }))).toEqual({
+      status: 422,
+      code: "rail_not_available",
+      message: 'Rail "Pigeon" is not available: no rail has that name',
+    });
+    expect(refusal(() => rank({ forceRail: "ACH", excludeRailIds: ["ach"] })).message).toBe(
+      'Rail "ACH" is not available: it was already tried for this payment',
+    );
   });
 
   it("no active rail is 422 no_rail_available", () => {
@@ -135,29 +192,38 @@ describe("forceRail and preferredRail", () => {
   it("preferredRail wins when active and in rotation, even for a payment in the exploration share", () => {
     const decision = rank({ preferredRail: "sepa", paymentId: exploreId });
     expect(decision).toMatchObject({ strategy: "preferred", chosenRail: "SEPA", savingMinor: 3 });
-    expect(decision.candidates.find((candidate) => candidate.rail === "Card")?.note).toBe("Best expected value, not used: the request prefers SEPA");
+    expect(decision.candidates.find((candidate) => candidate.rail === "Card")?.note).toBe(
+      "Best expected value, not used: the request prefers SEPA",
+    );
   });
 
   it("a preferred rail that is eliminated, stopped or unknown is not used, and the reason says why", () => {
     const window = new Map([["sepa", { attempts: 30, succeeded: 0, durationMs: 0 }]]);
-    expect(rank({ preferredRail: "SEPA", window }).reason).toContain('The preferred rail "SEPA" was not used: it is out of rotation');
+    expect(rank({ preferredRail: "SEPA", window }).reason).toContain(
+      'The preferred rail "SEPA" was not used: it is out of rotation',
+    );
     const stopped = rails.map((rail) => (rail.id === "sepa" ? { ...rail, status: "down" as const } : rail));
     const decision = rank({ preferredRail: "SEPA", rails: stopped });
     expect(decision).toMatchObject({ strategy: "expected_value", chosenRail: "Card" });
     expect(decision.reason).toContain("its status is down");
-    expect(rank({ preferredRail: "x".repeat(500) }).reason).toContain(`"${"x".repeat(40)}" was not used: no rail has that name`);
+    expect(rank({ preferredRail: "x".repeat(500) }).reason).toContain(
+      `"${"x".repeat(40)}" was not used: no rail has that name`,
+    );
   });
 });
 
 describe("elimination and recovery", () => {
-  const failing = (attempts: number, succeeded = 0) => new Map([["card", { attempts, succeeded, durationMs: attempts * 100 }]]);
+  const failing = (attempts: number, succeeded = 0) =>
+    new Map([["card", { attempts, succeeded, durationMs: attempts * 100 }]]);
 
   it("takes a rail out below 50 % with at least 10 attempts in the window", () => {
     // 30 failures: (0 + 19.96) / 50 = 0.3992 < 0.5.
     const decision = rank({ window: failing(30) });
     const card = decision.candidates.find((candidate) => candidate.rail === "Card")!;
     expect(card).toMatchObject({ eliminated: true, successRate: 0.3992, attemptsInWindow: 30 });
-    expect(card.note).toBe("Out of rotation: success estimate 39.9 % over 30 attempts in the last 15 min is below 50 %");
+    expect(card.note).toBe(
+      "Out of rotation: success estimate 39.9 % over 30 attempts in the last 15 min is below 50 %",
+    );
     expect(decision.chosenRail).toBe("Wire");
   });
 
@@ -165,9 +231,15 @@ describe("elimination and recovery", () => {
     const weak = rails.map((rail) => (rail.id === "crypto" ? { ...rail, successRate: 40 } : rail));
     // (0 + 8) / 25 = 0.32 < 0.5, but 5 attempts < 10.
     const decision = rank({ rails: weak, window: new Map([["crypto", { attempts: 5, succeeded: 0, durationMs: 0 }]]) });
-    expect(decision.candidates.find((candidate) => candidate.rail === "Crypto")).toMatchObject({ eliminated: false, successRate: 0.32 });
+    expect(decision.candidates.find((candidate) => candidate.rail === "Crypto")).toMatchObject({
+      eliminated: false,
+      successRate: 0.32,
+    });
     // The boundary: 9 failures stay in ((0 + 8) / 29 = 0.276), exactly 10 are out ((0 + 8) / 30 = 0.267).
-    const at = (attempts: number) => rank({ rails: weak, window: new Map([["crypto", { attempts, succeeded: 0, durationMs: 0 }]]) }).candidates.find((candidate) => candidate.rail === "Crypto")?.eliminated;
+    const at = (attempts: number) =>
+      rank({ rails: weak, window: new Map([["crypto", { attempts, succeeded: 0, durationMs: 0 }]]) }).candidates.find(
+        (candidate) => candidate.rail === "Crypto",
+      )?.eliminated;
     expect([at(9), at(10)]).toEqual([false, true]);
   });
 
@@ -179,7 +251,9 @@ describe("elimination and recovery", () => {
     const probe = rank({ window: failing(30), paymentId: probeId });
     expect(probe).toMatchObject({ strategy: "exploration", chosenRail: "Card" });
     expect(probe.reason).toContain("probe share");
-    expect(probe.candidates.find((candidate) => candidate.rail === "Card")?.note).toBe("Chosen (exploration); out of rotation, tried as a probe");
+    expect(probe.candidates.find((candidate) => candidate.rail === "Card")?.note).toBe(
+      "Chosen (exploration); out of rotation, tried as a probe",
+    );
     // ... and once probes succeed the estimate climbs back over the threshold: (12 + 19.96) / 50 = 0.639.
     const recovered = rank({ window: failing(30, 12) });
     expect(recovered.candidates.find((candidate) => candidate.rail === "Card")?.eliminated).toBe(false);
@@ -190,7 +264,9 @@ describe("elimination and recovery", () => {
     const decision = rank({ window });
     expect(decision).toMatchObject({ strategy: "expected_value", chosenRail: "ACH", savingMinor: 0 });
     expect(decision.reason).toContain("static fallback order");
-    expect(decision.candidates[0]!.note).toBe("Chosen (static fallback order: every available rail is out of rotation)");
+    expect(decision.candidates[0]!.note).toBe(
+      "Chosen (static fallback order: every available rail is out of rotation)",
+    );
   });
 });
 
@@ -219,57 +295,89 @@ describe("exploration", () => {
     const retry = rank({ paymentId: exploreId, excludeRailIds: ["card"] });
     expect(retry).toMatchObject({ strategy: "expected_value", chosenRail: "Wire", defaultRail: "ACH" });
     expect(retry.reason).toMatch(/^Retry after a failed attempt: Wire has the highest/);
-    expect(retry.candidates.find((candidate) => candidate.rail === "Card")?.note).toBe("Not routable: it was already tried for this payment");
+    expect(retry.candidates.find((candidate) => candidate.rail === "Card")?.note).toBe(
+      "Not routable: it was already tried for this payment",
+    );
     expect(rank({ paymentId: exploreId }).strategy).toBe("exploration");
   });
 });
 
 describe("properties over random windows, amounts and ids", () => {
   const windowArb = fc.array(
-    fc.nat({ max: 60 }).chain((attempts) => fc.record({ attempts: fc.constant(attempts), succeeded: fc.nat({ max: attempts }), durationMs: fc.nat({ max: attempts * 3_000 }) })),
+    fc.nat({ max: 60 }).chain((attempts) =>
+      fc.record({
+        attempts: fc.constant(attempts),
+        succeeded: fc.nat({ max: attempts }),
+        durationMs: fc.nat({ max: attempts * 3_000 }),
+      }),
+    ),
     { minLength: rails.length, maxLength: rails.length },
   );
-  const statusArb = fc.array(fc.constantFrom("active", "active", "active", "down", "maintenance") as fc.Arbitrary<RankedRail["status"]>, { minLength: rails.length, maxLength: rails.length });
+  const statusArb = fc.array(
+    fc.constantFrom("active", "active", "active", "down", "maintenance") as fc.Arbitrary<RankedRail["status"]>,
+    { minLength: rails.length, maxLength: rails.length },
+  );
 
   it("the chosen rail is available; by value it is the top score; exploration never takes the top; saving = default cost − chosen cost", () => {
     fc.assert(
-      fc.property(windowArb, statusArb, fc.integer({ min: 1, max: 1_000_000_000 }), fc.constantFrom("USD", "EUR", "GBP", "JPY") as fc.Arbitrary<"USD">, fc.string({ maxLength: 20 }), fc.subarray(rails.map((rail) => rail.id)), (stats, statuses, amountMinor, currency, paymentId, excluded) => {
-        const railsNow = rails.map((rail, index) => ({ ...rail, status: statuses[index]! }));
-        const window = new Map(rails.map((rail, index) => [rail.id, stats[index]!]));
-        const available = railsNow.filter((rail) => rail.status === "active" && !excluded.includes(rail.id));
-        let decision;
-        try {
-          decision = rankRails({ rails: railsNow, window, now, paymentId, amountMinor, currency, country: "US", excludeRailIds: excluded });
-        } catch (error) {
-          expect(available).toHaveLength(0);
-          expect((error as AppError).code).toBe("no_rail_available");
-          return;
-        }
-        expect(available.map((rail) => rail.id)).toContain(decision.chosenRailId);
-        const byId = new Map(decision.candidates.map((candidate) => [candidate.railId, candidate]));
-        const eligible = available.map((rail) => byId.get(rail.id)!).filter((candidate) => !candidate.eliminated);
-        const top = Math.max(...eligible.map((candidate) => candidate.score));
-        const chosen = byId.get(decision.chosenRailId)!;
-        if (decision.strategy === "expected_value" && eligible.length > 0) expect(chosen.score).toBe(top);
-        if (decision.strategy === "exploration") {
-          expect(excluded).toHaveLength(0);
-          if (chosen.eliminated) expect(explorationBand(paymentId)).toBe("probe");
-          else {
-            expect(explorationBand(paymentId)).toBe("explore");
-            // Not the top rail (unless another rail ties with it on score), and within the cap of it.
-            expect(chosen.score < top || eligible.filter((candidate) => candidate.score === top).length > 1).toBe(true);
-            expect(top - chosen.score).toBeLessThanOrEqual(EXPLORATION_MAX_GAP * amountMinor + 0.01);
+      fc.property(
+        windowArb,
+        statusArb,
+        fc.integer({ min: 1, max: 1_000_000_000 }),
+        fc.constantFrom("USD", "EUR", "GBP", "JPY") as fc.Arbitrary<"USD">,
+        fc.string({ maxLength: 20 }),
+        fc.subarray(rails.map((rail) => rail.id)),
+        (stats, statuses, amountMinor, currency, paymentId, excluded) => {
+          const railsNow = rails.map((rail, index) => ({ ...rail, status: statuses[index]! }));
+          const window = new Map(rails.map((rail, index) => [rail.id, stats[index]!]));
+          const available = railsNow.filter((rail) => rail.status === "active" && !excluded.includes(rail.id));
+          let decision;
+          try {
+            decision = rankRails({
+              rails: railsNow,
+              window,
+              now,
+              paymentId,
+              amountMinor,
+              currency,
+              country: "US",
+              excludeRailIds: excluded,
+            });
+          } catch (error) {
+            expect(available).toHaveLength(0);
+            expect((error as AppError).code).toBe("no_rail_available");
+            return;
           }
-        }
-        for (const candidate of decision.candidates) {
-          const stat = window.get(candidate.railId)!;
-          const rail = railsNow.find((entry) => entry.id === candidate.railId)!;
-          const estimate = (stat.succeeded + 20 * (rail.successRate / 100)) / (stat.attempts + 20);
-          expect(candidate.eliminated).toBe(rail.status === "active" && stat.attempts >= 10 && estimate < 0.5);
-        }
-        expect(decision.defaultRailId).toBe(available[0]!.id);
-        expect(decision.savingMinor).toBe(Math.max(0, byId.get(decision.defaultRailId)!.costMinor - chosen.costMinor));
-      }),
+          expect(available.map((rail) => rail.id)).toContain(decision.chosenRailId);
+          const byId = new Map(decision.candidates.map((candidate) => [candidate.railId, candidate]));
+          const eligible = available.map((rail) => byId.get(rail.id)!).filter((candidate) => !candidate.eliminated);
+          const top = Math.max(...eligible.map((candidate) => candidate.score));
+          const chosen = byId.get(decision.chosenRailId)!;
+          if (decision.strategy === "expected_value" && eligible.length > 0) expect(chosen.score).toBe(top);
+          if (decision.strategy === "exploration") {
+            expect(excluded).toHaveLength(0);
+            if (chosen.eliminated) expect(explorationBand(paymentId)).toBe("probe");
+            else {
+              expect(explorationBand(paymentId)).toBe("explore");
+              // Not the top rail (unless another rail ties with it on score), and within the cap of it.
+              expect(chosen.score < top || eligible.filter((candidate) => candidate.score === top).length > 1).toBe(
+                true,
+              );
+              expect(top - chosen.score).toBeLessThanOrEqual(EXPLORATION_MAX_GAP * amountMinor + 0.01);
+            }
+          }
+          for (const candidate of decision.candidates) {
+            const stat = window.get(candidate.railId)!;
+            const rail = railsNow.find((entry) => entry.id === candidate.railId)!;
+            const estimate = (stat.succeeded + 20 * (rail.successRate / 100)) / (stat.attempts + 20);
+            expect(candidate.eliminated).toBe(rail.status === "active" && stat.attempts >= 10 && estimate < 0.5);
+          }
+          expect(decision.defaultRailId).toBe(available[0]!.id);
+          expect(decision.savingMinor).toBe(
+            Math.max(0, byId.get(decision.defaultRailId)!.costMinor - chosen.costMinor),
+          );
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -285,8 +393,14 @@ describe("eligibility: routing ranks only rails that can carry the payment", () 
         fc.constantFrom(...CURRENCIES),
         fc.constantFrom(...COUNTRIES),
         fc.integer({ min: 1, max: 100_000_000_000 }),
-        fc.array(fc.constantFrom("active", "active", "down") as fc.Arbitrary<"active" | "down">, { minLength: seeded.length, maxLength: seeded.length }),
-        fc.subarray(seeded.map((rail) => rail.id), { maxLength: 2 }),
+        fc.array(fc.constantFrom("active", "active", "down") as fc.Arbitrary<"active" | "down">, {
+          minLength: seeded.length,
+          maxLength: seeded.length,
+        }),
+        fc.subarray(
+          seeded.map((rail) => rail.id),
+          { maxLength: 2 },
+        ),
         fc.string({ maxLength: 12 }),
         (currency, country, amountMinor, statuses, tried, paymentId) => {
           const railsNow = seeded.map((rail, index) => ({ ...rail, status: statuses[index]! }));
@@ -306,7 +420,12 @@ describe("eligibility: routing ranks only rails that can carry the payment", () 
           expect(carrying.map((rail) => rail.id)).toContain(chosen.id);
           expect(decision.defaultRailId).toBe(carrying[0]!.id);
           // Every rail that cannot carry it is listed with its reason.
-          expect(decision.excluded.map((entry) => entry.railId).sort()).toEqual(railsNow.filter((rail) => ineligibility(rail, payment) !== null).map((rail) => rail.id).sort());
+          expect(decision.excluded.map((entry) => entry.railId).sort()).toEqual(
+            railsNow
+              .filter((rail) => ineligibility(rail, payment) !== null)
+              .map((rail) => rail.id)
+              .sort(),
+          );
           expect(decision.savingMinor).toBeGreaterThanOrEqual(0);
         },
       ),
@@ -315,33 +434,118 @@ describe("eligibility: routing ranks only rails that can carry the payment", () 
   });
 
   it("a USD payment in the US never goes over SEPA, a EUR payment to Germany never over ACH, a US beneficiary never over SEPA", () => {
-    const usd = rankRails({ rails: seeded, window: empty, now, paymentId: plainId, amountMinor: 4_250, currency: "USD", country: "US" });
+    const usd = rankRails({
+      rails: seeded,
+      window: empty,
+      now,
+      paymentId: plainId,
+      amountMinor: 4_250,
+      currency: "USD",
+      country: "US",
+    });
     expect(usd.excluded).toContainEqual({ railId: "sepa", rail: "SEPA", reason: "SEPA carries EUR only" });
-    expect(usd.candidates.find((candidate) => candidate.rail === "SEPA")?.note).toBe("Not eligible: SEPA carries EUR only");
-    const eur = rankRails({ rails: seeded, window: empty, now, paymentId: plainId, amountMinor: 100_000, currency: "EUR", country: "DE" });
+    expect(usd.candidates.find((candidate) => candidate.rail === "SEPA")?.note).toBe(
+      "Not eligible: SEPA carries EUR only",
+    );
+    const eur = rankRails({
+      rails: seeded,
+      window: empty,
+      now,
+      paymentId: plainId,
+      amountMinor: 100_000,
+      currency: "EUR",
+      country: "DE",
+    });
     expect(eur.chosenRail).not.toBe("ACH");
     expect(eur.excluded.map((entry) => entry.rail)).toEqual(expect.arrayContaining(["ACH", "Wire", "UPI"]));
-    const retry = rankRails({ rails: seeded, window: empty, now, paymentId: plainId, amountMinor: 4_250, currency: "USD", country: "US", excludeRailIds: ["card"] });
+    const retry = rankRails({
+      rails: seeded,
+      window: empty,
+      now,
+      paymentId: plainId,
+      amountMinor: 4_250,
+      currency: "USD",
+      country: "US",
+      excludeRailIds: ["card"],
+    });
     expect(retry.chosenRail).not.toBe("SEPA");
   });
 
   it("a forced rail that cannot carry the payment is 422 rail_ineligible with the reason; none eligible is 422 no_eligible_rail", () => {
-    expect(refusal(() => rankRails({ rails: seeded, window: empty, now, paymentId: plainId, amountMinor: 4_250, currency: "USD", country: "US", forceRail: "sepa" }))).toEqual({ status: 422, code: "rail_ineligible", message: "Rail SEPA cannot carry this payment: SEPA carries EUR only" });
-    const none = refusal(() => rankRails({ rails: seeded.filter((rail) => rail.id === "sepa" || rail.id === "ach"), window: empty, now, paymentId: plainId, amountMinor: 100, currency: "INR", country: "IN" }));
+    expect(
+      refusal(() =>
+        rankRails({
+          rails: seeded,
+          window: empty,
+          now,
+          paymentId: plainId,
+          amountMinor: 4_250,
+          currency: "USD",
+          country: "US",
+          forceRail: "sepa",
+        }),
+      ),
+    ).toEqual({
+      status: 422,
+      code: "rail_ineligible",
+      message: "Rail SEPA cannot carry this payment: SEPA carries EUR only",
+    });
+    const none = refusal(() =>
+      rankRails({
+        rails: seeded.filter((rail) => rail.id === "sepa" || rail.id === "ach"),
+        window: empty,
+        now,
+        paymentId: plainId,
+        amountMinor: 100,
+        currency: "INR",
+        country: "IN",
+      }),
+    );
     expect(none).toMatchObject({ status: 422, code: "no_eligible_rail" });
     expect(none.message).toBe("No payment rail can carry this payment: ACH carries USD only; SEPA carries EUR only");
   });
 
   it("UPI carries INR to India up to 1,00,000; above it SWIFT does", () => {
-    expect(rankRails({ rails: seeded, window: empty, now, paymentId: plainId, amountMinor: 250_000, currency: "INR", country: "IN" }).chosenRail).toBe("UPI");
-    const large = rankRails({ rails: seeded, window: empty, now, paymentId: plainId, amountMinor: 20_000_000, currency: "INR", country: "IN" });
+    expect(
+      rankRails({
+        rails: seeded,
+        window: empty,
+        now,
+        paymentId: plainId,
+        amountMinor: 250_000,
+        currency: "INR",
+        country: "IN",
+      }).chosenRail,
+    ).toBe("UPI");
+    const large = rankRails({
+      rails: seeded,
+      window: empty,
+      now,
+      paymentId: plainId,
+      amountMinor: 20_000_000,
+      currency: "INR",
+      country: "IN",
+    });
     expect(large.chosenRail).toBe("SWIFT");
-    expect(large.excluded).toContainEqual({ railId: "upi", rail: "UPI", reason: "UPI carries at most 100000.00 INR per payment" });
+    expect(large.excluded).toContainEqual({
+      railId: "upi",
+      rail: "UPI",
+      reason: "UPI carries at most 100000.00 INR per payment",
+    });
   });
 
   it("a retry may go to any eligible rail, whatever its fee (the payer is charged at most the fee held)", () => {
     // USD 42.50 after Card and ACH failed: Wire (1.04) is next, though it costs more than either.
-    const retry = rankRails({ rails: seeded, window: empty, now, paymentId: plainId, amountMinor: 4_250, currency: "USD", country: "US", excludeRailIds: ["card", "ach"] });
+    const retry = rankRails({
+      rails: seeded,
+      window: empty,
+      now,
+      paymentId: plainId,
+      amountMinor: 4_250,
+      currency: "USD",
+      country: "US",
+      excludeRailIds: ["card", "ach"],
+    });
     expect(retry.chosenRail).toBe("Wire");
     expect(retry.excluded.map((entry) => entry.rail)).not.toContain("Wire");
   });
@@ -349,10 +553,24 @@ describe("eligibility: routing ranks only rails that can carry the payment", () 
   it("exploration never picks a rail worse than the best by more than the cap: 42.50 never explores to Wire", () => {
     const ids = idsIn("explore", 200, "cap");
     for (const paymentId of ids) {
-      const decision = rankRails({ rails: seeded, window: empty, now, paymentId, amountMinor: 4_250, currency: "USD", country: "US" });
+      const decision = rankRails({
+        rails: seeded,
+        window: empty,
+        now,
+        paymentId,
+        amountMinor: 4_250,
+        currency: "USD",
+        country: "US",
+      });
       expect(decision.chosenRail).not.toBe("Wire");
-      const top = Math.max(...decision.candidates.filter((candidate) => !decision.excluded.some((entry) => entry.railId === candidate.railId)).map((candidate) => candidate.score));
-      expect(top - decision.candidates.find((candidate) => candidate.railId === decision.chosenRailId)!.score).toBeLessThanOrEqual(EXPLORATION_MAX_GAP * 4_250 + 0.01);
+      const top = Math.max(
+        ...decision.candidates
+          .filter((candidate) => !decision.excluded.some((entry) => entry.railId === candidate.railId))
+          .map((candidate) => candidate.score),
+      );
+      expect(
+        top - decision.candidates.find((candidate) => candidate.railId === decision.chosenRailId)!.score,
+      ).toBeLessThanOrEqual(EXPLORATION_MAX_GAP * 4_250 + 0.01);
     }
   });
 });

@@ -82,7 +82,22 @@ export interface RailWindowStats {
 export const EMPTY_WINDOW: RailWindowStats = { attempts: 0, succeeded: 0, durationMs: 0 };
 
 /** What the ranking needs of a rail (a stored Rail has it all). */
-export type RankedRail = Pick<Rail, "id" | "name" | "status" | "fixedFeeMinor" | "fxSpread" | "successRate" | "avgProcessingTime" | "slaTarget" | "currencies" | "countries" | "feeCurrency" | "minAmountMinor" | "maxAmountMinor">;
+export type RankedRail = Pick<
+  Rail,
+  | "id"
+  | "name"
+  | "status"
+  | "fixedFeeMinor"
+  | "fxSpread"
+  | "successRate"
+  | "avgProcessingTime"
+  | "slaTarget"
+  | "currencies"
+  | "countries"
+  | "feeCurrency"
+  | "minAmountMinor"
+  | "maxAmountMinor"
+>;
 
 export interface RouteRequest {
   paymentId: string;
@@ -152,7 +167,8 @@ export function expectedValue(amountMinor: number, costMinor: number, success: n
   return success * (amountMinor - costMinor) - TIME_PENALTY_PER_SECOND * seconds * amountMinor;
 }
 
-export const isEliminated = (stats: RailWindowStats, success: number): boolean => stats.attempts >= ELIMINATION_MIN_ATTEMPTS && success < ELIMINATION_THRESHOLD;
+export const isEliminated = (stats: RailWindowStats, success: number): boolean =>
+  stats.attempts >= ELIMINATION_MIN_ATTEMPTS && success < ELIMINATION_THRESHOLD;
 
 /* ---------- the decision ---------- */
 
@@ -204,7 +220,11 @@ export function rankRails(input: RankInput): RoutingDecision {
   const scored: Scored[] = input.rails.map((rail, index) => {
     const stats = input.window.get(rail.id) ?? EMPTY_WINDOW;
     const costMinor = railCostMinor(rail, input.amountMinor, input.currency).totalMinor;
-    const cannotCarry = ineligibility(rail, { amountMinor: input.amountMinor, currency: input.currency, country: input.country });
+    const cannotCarry = ineligibility(rail, {
+      amountMinor: input.amountMinor,
+      currency: input.currency,
+      country: input.country,
+    });
     const success = successEstimate(rail, stats);
     const seconds = timeEstimate(rail, stats);
     const active = rail.status === "active";
@@ -235,26 +255,47 @@ export function rankRails(input: RankInput): RoutingDecision {
   if (input.forceRail !== undefined && input.forceRail.trim() !== "") {
     const forced = byName(scored, input.forceRail);
     const why = forced ? unavailableBecause(forced) : "no rail has that name";
-    if (!forced || why) throw unprocessable(`Rail ${shownName(input.forceRail)} is not available: ${why}`, "rail_not_available");
-    if (forced.ineligible) throw unprocessable(`Rail ${forced.rail.name} cannot carry this payment: ${forced.ineligible}`, "rail_ineligible");
+    if (!forced || why)
+      throw unprocessable(`Rail ${shownName(input.forceRail)} is not available: ${why}`, "rail_not_available");
+    if (forced.ineligible)
+      throw unprocessable(
+        `Rail ${forced.rail.name} cannot carry this payment: ${forced.ineligible}`,
+        "rail_ineligible",
+      );
     chosen = forced;
     strategy = "forced";
     reason = `The request forces ${forced.rail.name} (forceRail), so it is used whatever its score.`;
   } else {
-    if (routable.length === 0) throw unprocessable(retry ? "No payment rail is left to try: every active rail was already tried for this payment" : "No payment rail is available: every rail is stopped or in maintenance", "no_rail_available");
-    if (available.length === 0) throw unprocessable(`No payment rail can carry this payment: ${routable.map((entry) => entry.ineligible).join("; ")}`, "no_eligible_rail");
+    if (routable.length === 0)
+      throw unprocessable(
+        retry
+          ? "No payment rail is left to try: every active rail was already tried for this payment"
+          : "No payment rail is available: every rail is stopped or in maintenance",
+        "no_rail_available",
+      );
+    if (available.length === 0)
+      throw unprocessable(
+        `No payment rail can carry this payment: ${routable.map((entry) => entry.ineligible).join("; ")}`,
+        "no_eligible_rail",
+      );
     const preferred = byName(scored, input.preferredRail);
     const preferredWhy = input.preferredRail?.trim()
       ? !preferred
         ? "no rail has that name"
-        : (unavailableBecause(preferred) ?? preferred.ineligible ?? (preferred.eliminated ? "it is out of rotation (success estimate below the threshold)" : null))
+        : (unavailableBecause(preferred) ??
+          preferred.ineligible ??
+          (preferred.eliminated ? "it is out of rotation (success estimate below the threshold)" : null))
       : null;
-    const preferredNote = preferredWhy ? ` The preferred rail ${shownName(input.preferredRail ?? "")} was not used: ${preferredWhy}.` : "";
+    const preferredNote = preferredWhy
+      ? ` The preferred rail ${shownName(input.preferredRail ?? "")} was not used: ${preferredWhy}.`
+      : "";
     const band = retry || input.explore === false ? null : explorationBand(input.paymentId);
     const pick = unitHash("pick", input.paymentId);
     const probes = available.filter((entry) => entry.eliminated);
     // Exploration stays within EXPLORATION_MAX_GAP of the best expected value.
-    const explorable = best ? eligible.slice(1).filter((entry) => best.score - entry.score <= EXPLORATION_MAX_GAP * input.amountMinor) : [];
+    const explorable = best
+      ? eligible.slice(1).filter((entry) => best.score - entry.score <= EXPLORATION_MAX_GAP * input.amountMinor)
+      : [];
 
     if (preferred && !preferredWhy) {
       chosen = preferred;
@@ -297,7 +338,9 @@ export function rankRails(input: RankInput): RoutingDecision {
     eliminated: entry.eliminated,
     note: candidateNote(entry, chosen, best, strategy),
   }));
-  const notCarrying = scored.filter((entry) => entry.ineligible !== null).map((entry) => ({ railId: entry.rail.id, rail: entry.rail.name, reason: entry.ineligible ?? "" }));
+  const notCarrying = scored
+    .filter((entry) => entry.ineligible !== null)
+    .map((entry) => ({ railId: entry.rail.id, rail: entry.rail.name, reason: entry.ineligible ?? "" }));
   return {
     strategy,
     chosenRailId: chosen.rail.id,
@@ -316,15 +359,22 @@ export function rankRails(input: RankInput): RoutingDecision {
   };
 }
 
-function candidateNote(entry: Scored, chosen: Scored, best: Scored | undefined, strategy: RoutingDecision["strategy"]): string {
+function candidateNote(
+  entry: Scored,
+  chosen: Scored,
+  best: Scored | undefined,
+  strategy: RoutingDecision["strategy"],
+): string {
   if (entry === chosen) {
-    if (!best && strategy === "expected_value") return "Chosen (static fallback order: every available rail is out of rotation)";
+    if (!best && strategy === "expected_value")
+      return "Chosen (static fallback order: every available rail is out of rotation)";
     return `Chosen (${strategy.replace("_", " ")})${entry.eliminated ? (strategy === "exploration" ? "; out of rotation, tried as a probe" : "; out of rotation") : ""}`;
   }
   const unavailable = unavailableBecause(entry);
   if (unavailable) return `Not routable: ${unavailable}`;
   if (entry.ineligible) return `Not eligible: ${entry.ineligible}`;
   if (entry.eliminated) return eliminationNote(entry);
-  if (entry === best) return `Best expected value, not used: ${strategy === "exploration" ? "this payment is in the exploration share" : `the request ${strategy === "forced" ? "forces" : "prefers"} ${chosen.rail.name}`}`;
+  if (entry === best)
+    return `Best expected value, not used: ${strategy === "exploration" ? "this payment is in the exploration share" : `the request ${strategy === "forced" ? "forces" : "prefers"} ${chosen.rail.name}`}`;
   return `Lower expected value than ${best?.rail.name ?? chosen.rail.name}`;
 }

@@ -22,7 +22,8 @@ const halfUp = (numerator: bigint, denominator: bigint): bigint => (2n * numerat
 
 /** `minor` of `from` in `to`'s minor units at the reference rate, rounded half-up (same currency: unchanged). */
 export function convertMinor(minor: number, from: Currency, to: Currency): number {
-  if (!Number.isSafeInteger(minor) || minor < 0) throw new RangeError("convertMinor: minor must be a non-negative safe integer");
+  if (!Number.isSafeInteger(minor) || minor < 0)
+    throw new RangeError("convertMinor: minor must be a non-negative safe integer");
   if (from === to) return minor;
   const numerator = BigInt(minor) * 10n ** BigInt(minorUnits(to)) * BigInt(REFERENCE_RATES_PER_USD_MICRO[to]);
   const denominator = 10n ** BigInt(minorUnits(from)) * BigInt(REFERENCE_RATES_PER_USD_MICRO[from]);
@@ -32,7 +33,10 @@ export function convertMinor(minor: number, from: Currency, to: Currency): numbe
 /** "1 EUR = 1.0870 USD" (four decimals; "1 USD = 1 USD" never shown: null for one currency). */
 export function rateText(from: Currency, to: Currency): string | null {
   if (from === to) return null;
-  const tenThousandths = halfUp(BigInt(REFERENCE_RATES_PER_USD_MICRO[to]) * 10_000n, BigInt(REFERENCE_RATES_PER_USD_MICRO[from]));
+  const tenThousandths = halfUp(
+    BigInt(REFERENCE_RATES_PER_USD_MICRO[to]) * 10_000n,
+    BigInt(REFERENCE_RATES_PER_USD_MICRO[from]),
+  );
   const digits = tenThousandths.toString().padStart(5, "0");
   return `1 ${from} = ${digits.slice(0, -4)}.${digits.slice(-4)} ${to}`;
 }

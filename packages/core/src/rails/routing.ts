@@ -49,7 +49,8 @@ export async function routePayment(ctx: CoreContext, request: RouteRequest): Pro
   const decision = rankRails({ ...request, rails, window, now });
   // Only the exploration and probe shares depart from the best rail; ranked again without them, the
   // same rails and window give the quote's pick.
-  const quoted = decision.strategy === "exploration" ? rankRails({ ...request, explore: false, rails, window, now }) : decision;
+  const quoted =
+    decision.strategy === "exploration" ? rankRails({ ...request, explore: false, rails, window, now }) : decision;
   const find = (id: string): Rail => {
     const rail = rails.find((candidate) => candidate.id === id);
     if (!rail) throw new Error(`routePayment: rail ${id} is not among the listed rails`);

@@ -29,11 +29,31 @@ afterAll(async () => {
 
 let paymentSeq = 0;
 /** A finished attempt, committed as the payments service would (its items in one transaction). */
-async function finish(railId: string, outcome: "succeeded" | "failed", options: { amountMinor?: number; currency?: Currency; seconds?: number; attemptNumber?: number; finishedAt?: string } = {}) {
+async function finish(
+  railId: string,
+  outcome: "succeeded" | "failed",
+  options: {
+    amountMinor?: number;
+    currency?: Currency;
+    seconds?: number;
+    attemptNumber?: number;
+    finishedAt?: string;
+  } = {},
+) {
   paymentSeq += 1;
   const finishedAt = options.finishedAt ?? at(0);
   const startedAt = new Date(new Date(finishedAt).getTime() - (options.seconds ?? 1) * 1000).toISOString();
-  const items = attemptOutcomeItems({ railId, paymentId: `pay-stat-${paymentSeq}`, attemptNumber: options.attemptNumber ?? 1, outcome, startedAt, finishedAt, amountMinor: options.amountMinor ?? 10_000, currency: options.currency ?? "USD", table: ctx.db.table });
+  const items = attemptOutcomeItems({
+    railId,
+    paymentId: `pay-stat-${paymentSeq}`,
+    attemptNumber: options.attemptNumber ?? 1,
+    outcome,
+    startedAt,
+    finishedAt,
+    amountMinor: options.amountMinor ?? 10_000,
+    currency: options.currency ?? "USD",
+    table: ctx.db.table,
+  });
   await ctx.db.doc.send(new TransactWriteCommand({ TransactItems: items }));
 }
 
@@ -48,8 +68,17 @@ describe("attempt counters and the routing window", () => {
     expect(window.get("card")).toEqual({ attempts: 20, succeeded: 0, durationMs: 2_000 });
 
     // (0 + 20 × 0.998) / 40 = 0.499 < 0.5 with 20 ≥ 10 attempts.
-    const decision = await chooseRail(ctx, { paymentId: plainId, amountMinor: 100_000, currency: "USD", country: "US" });
-    expect(decision.candidates.find((candidate) => candidate.railId === "card")).toMatchObject({ eliminated: true, attemptsInWindow: 20, successRate: 0.499 });
+    const decision = await chooseRail(ctx, {
+      paymentId: plainId,
+      amountMinor: 100_000,
+      currency: "USD",
+      country: "US",
+    });
+    expect(decision.candidates.find((candidate) => candidate.railId === "card")).toMatchObject({
+      eliminated: true,
+      attemptsInWindow: 20,
+      successRate: 0.499,
+    });
     expect(decision.chosenRail).toBe("Wire");
 
     // 15 minutes later the failures are out of the window: Card is judged on its prior again.
@@ -58,14 +87,27 @@ describe("attempt counters and the routing window", () => {
     const saved = now;
     now = later;
     try {
-      expect((await chooseRail(ctx, { paymentId: plainId, amountMinor: 100_000, currency: "USD", country: "US" })).chosenRail).toBe("Card");
+      expect(
+        (await chooseRail(ctx, { paymentId: plainId, amountMinor: 100_000, currency: "USD", country: "US" }))
+          .chosenRail,
+      ).toBe("Card");
     } finally {
       now = saved;
     }
   });
 
   it("refuses bad input to attemptOutcomeItems before anything is written", () => {
-    const good = { railId: "ach", paymentId: "p", attemptNumber: 1, outcome: "succeeded" as const, startedAt: at(0), finishedAt: at(0), amountMinor: 1, currency: "USD" as const, table: ctx.db.table };
+    const good = {
+      railId: "ach",
+      paymentId: "p",
+      attemptNumber: 1,
+      outcome: "succeeded" as const,
+      startedAt: at(0),
+      finishedAt: at(0),
+      amountMinor: 1,
+      currency: "USD" as const,
+      table: ctx.db.table,
+    };
     expect(() => attemptOutcomeItems({ ...good, railId: "NOT A RAIL" })).toThrow(RangeError);
     expect(() => attemptOutcomeItems({ ...good, finishedAt: "yesterday" })).toThrow(RangeError);
     expect(() => attemptOutcomeItems({ ...good, amountMinor: -1 })).toThrow(RangeError);
@@ -80,12 +122,20 @@ describe("throughput, metrics and live figures", () => {
     await finish("ach", "failed", { seconds: 3, finishedAt: at(-2 * 3_600_000) });
 
     const hour = await railThroughput(ctx, "1h", now);
-    expect(hour).toMatchObject({ range: "1h", bucketSeconds: 60, from: "2026-11-26T09:31:00.000Z", to: "2026-11-26T10:31:00.000Z" });
+    expect(hour).toMatchObject({
+      range: "1h",
+      bucketSeconds: 60,
+      from: "2026-11-26T09:31:00.000Z",
+      to: "2026-11-26T10:31:00.000Z",
+    });
     const achHour = hour.series.find((entry) => entry.railId === "ach")!;
     expect(achHour.points).toHaveLength(60);
     expect(achHour.points.at(-1)).toEqual({ at: "2026-11-26T10:30:00.000Z", transactions: 2, succeeded: 2, failed: 0 });
     expect(achHour.points.slice(0, -1).every((point) => point.transactions === 0)).toBe(true);
-    expect(hour.series.find((entry) => entry.railId === "card")!.points.at(-1)).toMatchObject({ transactions: 20, failed: 20 });
+    expect(hour.series.find((entry) => entry.railId === "card")!.points.at(-1)).toMatchObject({
+      transactions: 20,
+      failed: 20,
+    });
 
     const day = await railThroughput(ctx, "24h", now);
     const achDay = day.series.find((entry) => entry.railId === "ach")!.points;
@@ -100,7 +150,12 @@ describe("throughput, metrics and live figures", () => {
     expect(week.series[0]!.points.at(-2)).toMatchObject({ at: "2026-11-26T06:00:00.000Z", transactions: 1 });
     const month = await railThroughput(ctx, "30d", now);
     expect(month.series[0]!.points).toHaveLength(30);
-    expect(month.series[0]!.points.at(-1)).toMatchObject({ at: "2026-11-26T00:00:00.000Z", transactions: 3, succeeded: 2, failed: 1 });
+    expect(month.series[0]!.points.at(-1)).toMatchObject({
+      at: "2026-11-26T00:00:00.000Z",
+      transactions: 3,
+      succeeded: 2,
+      failed: 1,
+    });
   });
 
   it("metrics and the rails' live figures come from the same attempts; rails without any keep the sample figures", async () => {
@@ -125,20 +180,64 @@ describe("throughput, metrics and live figures", () => {
     expect(metrics.avgProcessingTime).toBeCloseTo(8 / 23, 3);
     // First attempts: 20 Card + 2 ACH (the EUR one was a retry), 1 succeeded.
     expect(metrics.firstAttemptSuccessRate).toBe(4.5);
-    expect(metrics.perRail.find((rail) => rail.railId === "ach")).toMatchObject({ transactions: 3, succeeded: 2, failed: 1, successRate: 66.7, avgProcessingTime: 2 });
+    expect(metrics.perRail.find((rail) => rail.railId === "ach")).toMatchObject({
+      transactions: 3,
+      succeeded: 2,
+      failed: 1,
+      successRate: 66.7,
+      avgProcessingTime: 2,
+    });
 
     const rails = await railsWithLiveFigures(ctx, await listRails(ctx), now);
-    expect(rails.find((rail) => rail.id === "ach")).toMatchObject({ metricsSource: "payments", successRate: 66.7, errorRate: 33.3, avgProcessingTime: 2, volume: 123.45 });
-    expect(rails.find((rail) => rail.id === "card")).toMatchObject({ metricsSource: "payments", successRate: 0, errorRate: 100, avgProcessingTime: 0.1, volume: 0 });
-    expect(rails.find((rail) => rail.id === "wire")).toMatchObject({ metricsSource: "sample", successRate: 99.2, volume: 1_500_000 });
+    expect(rails.find((rail) => rail.id === "ach")).toMatchObject({
+      metricsSource: "payments",
+      successRate: 66.7,
+      errorRate: 33.3,
+      avgProcessingTime: 2,
+      volume: 123.45,
+    });
+    expect(rails.find((rail) => rail.id === "card")).toMatchObject({
+      metricsSource: "payments",
+      successRate: 0,
+      errorRate: 100,
+      avgProcessingTime: 0.1,
+      volume: 0,
+    });
+    expect(rails.find((rail) => rail.id === "wire")).toMatchObject({
+      metricsSource: "sample",
+      successRate: 99.2,
+      volume: 1_500_000,
+    });
   });
 });
 
 describe("decisions", () => {
   it("stores each decision with its saving; admins list everyone's, a user only their own", async () => {
-    const decide = async (paymentId: string, userId: string, attemptNumber: number, offsetMs: number, currency: Currency = "USD") => {
-      const decision = await chooseRail(ctx, { paymentId, amountMinor: 100_000, currency, country: "US", ...(attemptNumber > 1 ? { excludeRailIds: ["wire"] } : {}) });
-      await ctx.db.doc.send(new TransactWriteCommand({ TransactItems: decisionItems(decision, { paymentId, userId, at: at(offsetMs), attemptNumber, table: ctx.db.table }) }));
+    const decide = async (
+      paymentId: string,
+      userId: string,
+      attemptNumber: number,
+      offsetMs: number,
+      currency: Currency = "USD",
+    ) => {
+      const decision = await chooseRail(ctx, {
+        paymentId,
+        amountMinor: 100_000,
+        currency,
+        country: "US",
+        ...(attemptNumber > 1 ? { excludeRailIds: ["wire"] } : {}),
+      });
+      await ctx.db.doc.send(
+        new TransactWriteCommand({
+          TransactItems: decisionItems(decision, {
+            paymentId,
+            userId,
+            at: at(offsetMs),
+            attemptNumber,
+            table: ctx.db.table,
+          }),
+        }),
+      );
       return decision;
     };
     const first = await decide(plainId, "user-a", 1, 1_000);
@@ -154,14 +253,22 @@ describe("decisions", () => {
     ]);
     expect(own.decisions[1]!.decision).toEqual(first);
     // The retry's decision is listed but its saving is not counted again.
-    expect(own.savingsByDay).toEqual([{ day: "2026-11-26", currency: "USD", saving: first.saving, savingMinor: first.savingMinor, decisions: 1 }]);
+    expect(own.savingsByDay).toEqual([
+      { day: "2026-11-26", currency: "USD", saving: first.saving, savingMinor: first.savingMinor, decisions: 1 },
+    ]);
 
     const all = await listDecisions(ctx, { userId: "admin", admin: true }, 10, now);
     expect(all.scope).toBe("all");
     expect(all.decisions.map((entry) => entry.paymentId)).toEqual(["pay-other", plainId, plainId, "pay-yesterday"]);
     const limited = await listDecisions(ctx, { userId: "admin", admin: true }, 2, now);
     expect(limited.decisions.map((entry) => entry.paymentId)).toEqual(["pay-other", plainId]);
-    expect(all.savingsByDay.find((row) => row.day === "2026-11-26" && row.currency === "EUR")).toEqual({ day: "2026-11-26", currency: "EUR", saving: other.saving, savingMinor: other.savingMinor, decisions: 1 });
+    expect(all.savingsByDay.find((row) => row.day === "2026-11-26" && row.currency === "EUR")).toEqual({
+      day: "2026-11-26",
+      currency: "EUR",
+      saving: other.saving,
+      savingMinor: other.savingMinor,
+      decisions: 1,
+    });
     expect(all.savingsByDay.filter((row) => row.day === "2026-11-25")).toHaveLength(1);
 
     const metrics = await railMetrics(ctx, now);

@@ -3,7 +3,18 @@ import { CURRENCIES, type Currency } from "../money/model";
 import { RoutingDecision } from "../payments/model";
 import type { CoreContext } from "../shared/context";
 import { queryAll } from "../shared/dynamo";
-import { decisionKey, decisionPartition, DECISION_SHARDS, RAIL_STAT_SHARDS, railStatKey, railStatPartition, railStatRange, userDecisionIndexKey, userDecisionPartition, type RailStatLevel } from "./keys";
+import {
+  decisionKey,
+  decisionPartition,
+  DECISION_SHARDS,
+  RAIL_STAT_SHARDS,
+  railStatKey,
+  railStatPartition,
+  railStatRange,
+  userDecisionIndexKey,
+  userDecisionPartition,
+  type RailStatLevel,
+} from "./keys";
 import type { StoredDecision } from "./metrics-model";
 import { isRailId } from "./model";
 import { hash32, ROUTING_WINDOW_MINUTES, type RailWindowStats } from "./ranking";
@@ -46,7 +57,9 @@ export function bucketOf(level: RailStatLevel, at: Date): string {
 
 /** The start of a bucket. */
 export function bucketStart(level: RailStatLevel, bucket: string): Date {
-  return new Date(level === "M" ? `${bucket}:00.000Z` : level === "H" ? `${bucket}:00:00.000Z` : `${bucket}T00:00:00.000Z`);
+  return new Date(
+    level === "M" ? `${bucket}:00.000Z` : level === "H" ? `${bucket}:00:00.000Z` : `${bucket}T00:00:00.000Z`,
+  );
 }
 
 const expiresAt = (level: RailStatLevel, at: Date) => Math.floor(at.getTime() / 1000) + KEEP_SECONDS[level];
@@ -59,10 +72,21 @@ const decisionShard = (paymentId: string) => hash32(`decision:${paymentId}`) % D
  * One counter update: SET of the bucket's identity (and its expiry), ADD of each counter. Every
  * attribute name goes through a placeholder (several are DynamoDB reserved words).
  */
-function counterUpdate(table: string, key: Record<string, string>, identity: { railId: string; level: RailStatLevel; bucket: string; expiresAt: number }, adds: Record<string, number>) {
+function counterUpdate(
+  table: string,
+  key: Record<string, string>,
+  identity: { railId: string; level: RailStatLevel; bucket: string; expiresAt: number },
+  adds: Record<string, number>,
+) {
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = {};
-  const set = Object.entries({ entity: STAT_ENTITY, rail_id: identity.railId, stat_level: identity.level, stat_bucket: identity.bucket, expires_at: identity.expiresAt }).map(([name, value], index) => {
+  const set = Object.entries({
+    entity: STAT_ENTITY,
+    rail_id: identity.railId,
+    stat_level: identity.level,
+    stat_bucket: identity.bucket,
+    expires_at: identity.expiresAt,
+  }).map(([name, value], index) => {
     names[`#s${index}`] = name;
     values[`:s${index}`] = value;
     return `#s${index} = :s${index}`;
@@ -72,7 +96,15 @@ function counterUpdate(table: string, key: Record<string, string>, identity: { r
     values[`:a${index}`] = value;
     return `#a${index} :a${index}`;
   });
-  return { Update: { TableName: table, Key: key, UpdateExpression: `SET ${set.join(", ")} ADD ${add.join(", ")}`, ExpressionAttributeNames: names, ExpressionAttributeValues: values } };
+  return {
+    Update: {
+      TableName: table,
+      Key: key,
+      UpdateExpression: `SET ${set.join(", ")} ADD ${add.join(", ")}`,
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    },
+  };
 }
 
 export interface AttemptOutcome {
@@ -91,9 +123,12 @@ export interface AttemptOutcome {
 function checkOutcome(input: AttemptOutcome): { started: Date; finished: Date } {
   const started = new Date(input.startedAt);
   const finished = new Date(input.finishedAt);
-  if (!isRailId(input.railId)) throw new RangeError(`attemptOutcomeItems: bad rail id ${JSON.stringify(input.railId.slice(0, 50))}`);
-  if (Number.isNaN(started.getTime()) || Number.isNaN(finished.getTime())) throw new RangeError("attemptOutcomeItems: startedAt and finishedAt must be ISO times");
-  if (!Number.isSafeInteger(input.amountMinor) || input.amountMinor < 0) throw new RangeError("attemptOutcomeItems: amountMinor must be a non-negative safe integer");
+  if (!isRailId(input.railId))
+    throw new RangeError(`attemptOutcomeItems: bad rail id ${JSON.stringify(input.railId.slice(0, 50))}`);
+  if (Number.isNaN(started.getTime()) || Number.isNaN(finished.getTime()))
+    throw new RangeError("attemptOutcomeItems: startedAt and finishedAt must be ISO times");
+  if (!Number.isSafeInteger(input.amountMinor) || input.amountMinor < 0)
+    throw new RangeError("attemptOutcomeItems: amountMinor must be a non-negative safe integer");
   if (!(input.currency in CURRENCIES)) throw new RangeError("attemptOutcomeItems: unknown currency");
   return { started, finished };
 }
@@ -118,7 +153,12 @@ export function attemptOutcomeItems(input: AttemptOutcome): TransactItems {
   }
   return (["M", "H", "D"] as const).map((level) => {
     const bucket = bucketOf(level, finished);
-    return counterUpdate(input.table, railStatKey(shard, level, bucket, input.railId), { railId: input.railId, level, bucket, expiresAt: expiresAt(level, finished) }, adds);
+    return counterUpdate(
+      input.table,
+      railStatKey(shard, level, bucket, input.railId),
+      { railId: input.railId, level, bucket, expiresAt: expiresAt(level, finished) },
+      adds,
+    );
   });
 }
 
@@ -162,9 +202,20 @@ export function decisionItems(decision: RoutingDecision, context: DecisionContex
     },
   ];
   if (attemptNumber === 1) {
-    const adds: Record<string, number> = { decisions: 1, [`saving_${decision.currency}`]: decision.savingMinor, [`decisions_${decision.currency}`]: 1 };
+    const adds: Record<string, number> = {
+      decisions: 1,
+      [`saving_${decision.currency}`]: decision.savingMinor,
+      [`decisions_${decision.currency}`]: 1,
+    };
     if (decision.strategy === "exploration") adds.explored = 1;
-    items.push(counterUpdate(context.table, railStatKey(statShard(`${context.paymentId}#decision`), "D", day, decision.chosenRailId), { railId: decision.chosenRailId, level: "D", bucket: day, expiresAt: expiresAt("D", at) }, adds));
+    items.push(
+      counterUpdate(
+        context.table,
+        railStatKey(statShard(`${context.paymentId}#decision`), "D", day, decision.chosenRailId),
+        { railId: decision.chosenRailId, level: "D", bucket: day, expiresAt: expiresAt("D", at) },
+        adds,
+      ),
+    );
   }
   return items;
 }
@@ -198,13 +249,40 @@ export interface StatBucket {
 }
 
 /** Stored attribute of each scalar counter, and prefix of each per-currency one (`volume_USD`). */
-const SCALAR_ATTRIBUTES = { attempts: "attempts", succeeded: "succeeded", failed: "failed", durationMs: "duration_ms", firstAttempts: "first_attempts", firstSucceeded: "first_succeeded", decisions: "decisions", explored: "explored" } as const;
-const CURRENCY_PREFIXES = { volumeMinor: "volume", succeededByCurrency: "succeeded", savingMinor: "saving", decisionsByCurrency: "decisions" } as const;
+const SCALAR_ATTRIBUTES = {
+  attempts: "attempts",
+  succeeded: "succeeded",
+  failed: "failed",
+  durationMs: "duration_ms",
+  firstAttempts: "first_attempts",
+  firstSucceeded: "first_succeeded",
+  decisions: "decisions",
+  explored: "explored",
+} as const;
+const CURRENCY_PREFIXES = {
+  volumeMinor: "volume",
+  succeededByCurrency: "succeeded",
+  savingMinor: "saving",
+  decisionsByCurrency: "decisions",
+} as const;
 const SCALARS = Object.keys(SCALAR_ATTRIBUTES) as (keyof typeof SCALAR_ATTRIBUTES)[];
 const PER_CURRENCY = Object.keys(CURRENCY_PREFIXES) as (keyof typeof CURRENCY_PREFIXES)[];
 const CURRENCY_LIST = Object.keys(CURRENCIES) as Currency[];
 
-export const emptyCounters = (): RailCounters => ({ attempts: 0, succeeded: 0, failed: 0, durationMs: 0, firstAttempts: 0, firstSucceeded: 0, volumeMinor: {}, succeededByCurrency: {}, decisions: 0, explored: 0, savingMinor: {}, decisionsByCurrency: {} });
+export const emptyCounters = (): RailCounters => ({
+  attempts: 0,
+  succeeded: 0,
+  failed: 0,
+  durationMs: 0,
+  firstAttempts: 0,
+  firstSucceeded: 0,
+  volumeMinor: {},
+  succeededByCurrency: {},
+  decisions: 0,
+  explored: 0,
+  savingMinor: {},
+  decisionsByCurrency: {},
+});
 
 const numberOf = (value: unknown) => (typeof value === "number" && Number.isFinite(value) ? value : 0);
 
@@ -224,7 +302,8 @@ function countersOf(item: Record<string, unknown>): RailCounters {
 export function addCounters(into: RailCounters, from: RailCounters): RailCounters {
   for (const field of SCALARS) into[field] += from[field];
   for (const field of PER_CURRENCY) {
-    for (const [currency, value] of Object.entries(from[field]) as [Currency, number][]) into[field][currency] = (into[field][currency] ?? 0) + value;
+    for (const [currency, value] of Object.entries(from[field]) as [Currency, number][])
+      into[field][currency] = (into[field][currency] ?? 0) + value;
   }
   return into;
 }
@@ -234,7 +313,12 @@ export function addCounters(into: RailCounters, from: RailCounters): RailCounter
  * bucket) with the shards summed: RAIL_STAT_SHARDS Queries in parallel, eventually consistent
  * (statistics may lag a write by a moment; half the read cost).
  */
-export async function readStatBuckets(ctx: CoreContext, level: RailStatLevel, from: string, to: string): Promise<StatBucket[]> {
+export async function readStatBuckets(
+  ctx: CoreContext,
+  level: RailStatLevel,
+  from: string,
+  to: string,
+): Promise<StatBucket[]> {
   const range = railStatRange(level, from, to);
   const shards = await Promise.all(
     Array.from({ length: RAIL_STAT_SHARDS }, (_, shard) =>
@@ -253,7 +337,9 @@ export async function readStatBuckets(ctx: CoreContext, level: RailStatLevel, fr
     addCounters(entry.counters, countersOf(item));
     merged.set(key, entry);
   }
-  return [...merged.values()].sort((a, b) => (a.bucket < b.bucket ? -1 : a.bucket > b.bucket ? 1 : a.railId < b.railId ? -1 : 1));
+  return [...merged.values()].sort((a, b) =>
+    a.bucket < b.bucket ? -1 : a.bucket > b.bucket ? 1 : a.railId < b.railId ? -1 : 1,
+  );
 }
 
 /** Sums bucket rows per rail. */
@@ -267,7 +353,12 @@ export function totalsByRail(rows: readonly StatBucket[]): Map<string, RailCount
 export async function readRoutingWindow(ctx: CoreContext, now: Date): Promise<Map<string, RailWindowStats>> {
   const from = new Date(now.getTime() - (ROUTING_WINDOW_MINUTES - 1) * 60_000);
   const totals = totalsByRail(await readStatBuckets(ctx, "M", bucketOf("M", from), bucketOf("M", now)));
-  return new Map([...totals].map(([railId, counters]) => [railId, { attempts: counters.attempts, succeeded: counters.succeeded, durationMs: counters.durationMs }]));
+  return new Map(
+    [...totals].map(([railId, counters]) => [
+      railId,
+      { attempts: counters.attempts, succeeded: counters.succeeded, durationMs: counters.durationMs },
+    ]),
+  );
 }
 
 /* ---------- decisions ---------- */
@@ -293,7 +384,13 @@ export async function recentDecisions(ctx: CoreContext, now: Date, limit: number
     const shards = await Promise.all(
       Array.from({ length: DECISION_SHARDS }, async (_, shard) => {
         const reply = await ctx.db.doc.send(
-          new QueryCommand({ TableName: ctx.db.table, KeyConditionExpression: "pk = :pk", ExpressionAttributeValues: { ":pk": decisionPartition(day, shard) }, ScanIndexForward: false, Limit: limit }),
+          new QueryCommand({
+            TableName: ctx.db.table,
+            KeyConditionExpression: "pk = :pk",
+            ExpressionAttributeValues: { ":pk": decisionPartition(day, shard) },
+            ScanIndexForward: false,
+            Limit: limit,
+          }),
         );
         return reply.Items ?? [];
       }),
@@ -307,7 +404,14 @@ export async function recentDecisions(ctx: CoreContext, now: Date, limit: number
 /** The newest decisions of one payer (gsi1: only their own items are in that partition). */
 export async function userDecisions(ctx: CoreContext, userId: string, limit: number): Promise<StoredDecision[]> {
   const reply = await ctx.db.doc.send(
-    new QueryCommand({ TableName: ctx.db.table, IndexName: "gsi1", KeyConditionExpression: "gsi1pk = :pk", ExpressionAttributeValues: { ":pk": userDecisionPartition(userId) }, ScanIndexForward: false, Limit: limit }),
+    new QueryCommand({
+      TableName: ctx.db.table,
+      IndexName: "gsi1",
+      KeyConditionExpression: "gsi1pk = :pk",
+      ExpressionAttributeValues: { ":pk": userDecisionPartition(userId) },
+      ScanIndexForward: false,
+      Limit: limit,
+    }),
   );
   return (reply.Items ?? []).map(storedDecision);
 }

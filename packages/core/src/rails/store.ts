@@ -5,7 +5,16 @@ import type { CoreContext } from "../shared/context";
 import { cancellationCodes } from "../shared/dynamo";
 import { badRequest, conflict, notFound, serviceUnavailable } from "../shared/errors";
 import { railChangeKey, railKey, railPartition, railRegistryKey, RAIL_CHANGE_PREFIX } from "./keys";
-import { isRailId, Rail, RailChange, RAIL_MESSAGES, railPatchFromEdit, type RailEditParsed, type RailPatch, type RailStatus } from "./model";
+import {
+  isRailId,
+  Rail,
+  RailChange,
+  RAIL_MESSAGES,
+  railPatchFromEdit,
+  type RailEditParsed,
+  type RailPatch,
+  type RailStatus,
+} from "./model";
 import { SEED_ACTOR, SEED_RAILS, upgradeStoredRail } from "./seed-rails";
 
 /**
@@ -48,7 +57,9 @@ export function checkRailId(railId: string): string {
 }
 
 async function readRegistry(ctx: CoreContext): Promise<string[] | null> {
-  const reply = await ctx.db.doc.send(new GetCommand({ TableName: ctx.db.table, Key: railRegistryKey(), ConsistentRead: true }));
+  const reply = await ctx.db.doc.send(
+    new GetCommand({ TableName: ctx.db.table, Key: railRegistryKey(), ConsistentRead: true }),
+  );
   const ids = reply.Item?.ids;
   return Array.isArray(ids) ? ids.filter((id): id is string => typeof id === "string") : null;
 }
@@ -56,14 +67,34 @@ async function readRegistry(ctx: CoreContext): Promise<string[] | null> {
 /** Writes the registry and the sample rails, all or nothing, only where nothing is stored. */
 async function writeSeed(ctx: CoreContext): Promise<void> {
   const at = ctx.clock().toISOString();
-  const rails: Rail[] = SEED_RAILS.map((seed) => ({ ...seed, lastPing: null, version: 1, updated_at: at, updated_by: SEED_ACTOR, lastChange: null }));
+  const rails: Rail[] = SEED_RAILS.map((seed) => ({
+    ...seed,
+    lastPing: null,
+    version: 1,
+    updated_at: at,
+    updated_by: SEED_ACTOR,
+    lastChange: null,
+  }));
   const condition = "attribute_not_exists(pk)";
   try {
     await ctx.db.doc.send(
       new TransactWriteCommand({
         TransactItems: [
-          { Put: { TableName: ctx.db.table, Item: { ...railRegistryKey(), entity: "payment_rail_registry", ids: rails.map((rail) => rail.id), seeded_at: at }, ConditionExpression: condition } },
-          ...rails.map((rail) => ({ Put: { TableName: ctx.db.table, Item: railItem(rail), ConditionExpression: condition } })),
+          {
+            Put: {
+              TableName: ctx.db.table,
+              Item: {
+                ...railRegistryKey(),
+                entity: "payment_rail_registry",
+                ids: rails.map((rail) => rail.id),
+                seeded_at: at,
+              },
+              ConditionExpression: condition,
+            },
+          },
+          ...rails.map((rail) => ({
+            Put: { TableName: ctx.db.table, Item: railItem(rail), ConditionExpression: condition },
+          })),
         ],
       }),
     );
@@ -128,7 +159,10 @@ export async function listRails(ctx: CoreContext): Promise<Rail[]> {
   const found = new Map<string, Rail>();
   let keys: Record<string, unknown>[] | undefined = ids.map((id) => railKey(id));
   for (let round = 0; keys && keys.length > 0 && round < 10; round += 1) {
-    const reply: { Responses?: Record<string, Record<string, unknown>[]>; UnprocessedKeys?: Record<string, { Keys?: Record<string, unknown>[] }> } = await ctx.db.doc.send(
+    const reply: {
+      Responses?: Record<string, Record<string, unknown>[]>;
+      UnprocessedKeys?: Record<string, { Keys?: Record<string, unknown>[] }>;
+    } = await ctx.db.doc.send(
       new BatchGetCommand({ RequestItems: { [ctx.db.table]: { Keys: keys, ConsistentRead: true } } }),
     );
     for (const item of reply.Responses?.[ctx.db.table] ?? []) {
@@ -144,7 +178,9 @@ export async function listRails(ctx: CoreContext): Promise<Rail[]> {
 }
 
 async function readRail(ctx: CoreContext, railId: string): Promise<Rail | null> {
-  const reply = await ctx.db.doc.send(new GetCommand({ TableName: ctx.db.table, Key: railKey(railId), ConsistentRead: true }));
+  const reply = await ctx.db.doc.send(
+    new GetCommand({ TableName: ctx.db.table, Key: railKey(railId), ConsistentRead: true }),
+  );
   return reply.Item ? parseRail(reply.Item) : null;
 }
 
@@ -179,7 +215,10 @@ export async function railHistory(ctx: CoreContext, railId: string): Promise<Rai
 type ChangeAction = RailChange["action"];
 
 /** The fields of `patch` that differ from the rail, before and after. */
-function differences(rail: Rail, patch: Partial<RailPatch>): { before: Record<string, unknown>; after: Record<string, unknown> } {
+function differences(
+  rail: Rail,
+  patch: Partial<RailPatch>,
+): { before: Record<string, unknown>; after: Record<string, unknown> } {
   const before: Record<string, unknown> = {};
   const after: Record<string, unknown> = {};
   for (const [field, value] of Object.entries(patch) as [keyof RailPatch, unknown][]) {
@@ -196,7 +235,13 @@ function differences(rail: Rail, patch: Partial<RailPatch>): { before: Record<st
  * Applies a change to the rail as read (version `rail.version`): the rail and its history item in
  * one transaction, conditional on that version. Nothing differs: nothing is written.
  */
-async function applyChange(ctx: CoreContext, rail: Rail, patch: Partial<RailPatch>, action: ChangeAction, actor: string): Promise<Rail> {
+async function applyChange(
+  ctx: CoreContext,
+  rail: Rail,
+  patch: Partial<RailPatch>,
+  action: ChangeAction,
+  actor: string,
+): Promise<Rail> {
   const { before, after } = differences(rail, patch);
   if (Object.keys(after).length === 0) return rail;
   const at = ctx.clock().toISOString();
@@ -207,14 +252,31 @@ async function applyChange(ctx: CoreContext, rail: Rail, patch: Partial<RailPatc
     await ctx.db.doc.send(
       new TransactWriteCommand({
         TransactItems: [
-          { Put: { TableName: ctx.db.table, Item: railItem(next), ConditionExpression: "version = :seen", ExpressionAttributeValues: { ":seen": rail.version } } },
-          { Put: { TableName: ctx.db.table, Item: { ...railChangeKey(rail.id, version), entity: CHANGE_ENTITY, railId: rail.id, ...change }, ConditionExpression: "attribute_not_exists(pk)" } },
+          {
+            Put: {
+              TableName: ctx.db.table,
+              Item: railItem(next),
+              ConditionExpression: "version = :seen",
+              ExpressionAttributeValues: { ":seen": rail.version },
+            },
+          },
+          {
+            Put: {
+              TableName: ctx.db.table,
+              Item: { ...railChangeKey(rail.id, version), entity: CHANGE_ENTITY, railId: rail.id, ...change },
+              ConditionExpression: "attribute_not_exists(pk)",
+            },
+          },
         ],
       }),
     );
   } catch (error) {
     const codes = cancellationCodes(error);
-    if (codes?.some((code) => code === "ConditionalCheckFailed" || code === "TransactionConflict")) throw conflict(`Rail ${rail.name} was changed by someone else while saving; reload it and try again`, "rail_changed");
+    if (codes?.some((code) => code === "ConditionalCheckFailed" || code === "TransactionConflict"))
+      throw conflict(
+        `Rail ${rail.name} was changed by someone else while saving; reload it and try again`,
+        "rail_changed",
+      );
     throw error;
   }
   return next;
@@ -226,7 +288,11 @@ async function applyChange(ctx: CoreContext, rail: Rail, patch: Partial<RailPatc
  */
 export async function updateRail(ctx: CoreContext, railId: string, edit: RailEditParsed, actor: string): Promise<Rail> {
   const rail = await getRail(ctx, railId);
-  if (edit.version !== undefined && edit.version !== rail.version) throw conflict(`Rail ${rail.name} is at version ${rail.version} (changed by ${rail.updated_by}), not ${edit.version}; reload it before saving`, "rail_changed");
+  if (edit.version !== undefined && edit.version !== rail.version)
+    throw conflict(
+      `Rail ${rail.name} is at version ${rail.version} (changed by ${rail.updated_by}), not ${edit.version}; reload it before saving`,
+      "rail_changed",
+    );
   let patch: RailPatch;
   try {
     patch = railPatchFromEdit(edit, rail);
@@ -238,7 +304,8 @@ export async function updateRail(ctx: CoreContext, railId: string, edit: RailEdi
   if (unknownCountry) throw badRequest(RAIL_MESSAGES.unknownCountry(unknownCountry), "validation_error");
   if (patch.name.toLowerCase() !== rail.name.toLowerCase()) {
     const others = await listRails(ctx);
-    if (others.some((other) => other.id !== rail.id && other.name.toLowerCase() === patch.name.toLowerCase())) throw conflict(`Another rail is already called ${patch.name}`, "rail_name_taken");
+    if (others.some((other) => other.id !== rail.id && other.name.toLowerCase() === patch.name.toLowerCase()))
+      throw conflict(`Another rail is already called ${patch.name}`, "rail_name_taken");
   }
   return applyChange(ctx, rail, patch, "update", actor);
 }

@@ -26,8 +26,16 @@ export interface EmbargoedJurisdiction {
 export const EMBARGOED_COUNTRIES: readonly EmbargoedJurisdiction[] = [
   { code: "CU", name: "Cuba", basis: "OFAC Cuban Assets Control Regulations (31 CFR part 515)" },
   { code: "IR", name: "Iran", basis: "OFAC Iranian Transactions and Sanctions Regulations (31 CFR part 560)" },
-  { code: "KP", name: "North Korea", basis: "OFAC North Korea Sanctions Regulations (31 CFR part 510); FATF call for action" },
-  { code: "SY", name: "Syria", basis: "Platform risk policy (EU and UN measures); OFAC's program was revoked by EO 14312" },
+  {
+    code: "KP",
+    name: "North Korea",
+    basis: "OFAC North Korea Sanctions Regulations (31 CFR part 510); FATF call for action",
+  },
+  {
+    code: "SY",
+    name: "Syria",
+    basis: "Platform risk policy (EU and UN measures); OFAC's program was revoked by EO 14312",
+  },
 ];
 
 /**
@@ -45,4 +53,5 @@ export const EMBARGOED_REGIONS: readonly EmbargoedJurisdiction[] = [
 const BY_COUNTRY = new Map(EMBARGOED_COUNTRIES.map((entry) => [entry.code, entry]));
 
 /** The embargo on a country (alpha-2, any case), or null when there is none. */
-export const embargoOf = (country: string): EmbargoedJurisdiction | null => BY_COUNTRY.get(country.trim().toUpperCase()) ?? null;
+export const embargoOf = (country: string): EmbargoedJurisdiction | null =>
+  BY_COUNTRY.get(country.trim().toUpperCase()) ?? null;

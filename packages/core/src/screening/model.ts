@@ -21,7 +21,9 @@ export const SCREENING_RESULTS = ["clear", "hit"] as const;
 
 /** The list entry a name matched. */
 export const ScreeningMatch = z.object({
-  list: z.string().describe('The list it is on, e.g. "Seeded sanctions sample (SDN style) 2026-01" or "Uploaded watchlist v3"'),
+  list: z
+    .string()
+    .describe('The list it is on, e.g. "Seeded sanctions sample (SDN style) 2026-01" or "Uploaded watchlist v3"'),
   entry: z.string().describe("The entry's name as the list writes it"),
   matchedName: z.string().describe("The name or alias of the entry that matched"),
   entryType: z.string().describe("individual, entity, or empty when the list does not say"),
@@ -35,7 +37,10 @@ export const ScreeningDecision = z.object({
   subject: ScreeningSubject,
   result: z.enum(SCREENING_RESULTS),
   screenedName: z.string().nullable(),
-  screenedCountry: z.string().nullable().describe("ISO alpha-2; null when unknown (a platform user without KYC) or not screened"),
+  screenedCountry: z
+    .string()
+    .nullable()
+    .describe("ISO alpha-2; null when unknown (a platform user without KYC) or not screened"),
   match: ScreeningMatch.nullable().describe("The best match when result is hit"),
   lists: z.array(z.string()).describe("Every list consulted"),
   at: z.string(),
@@ -46,8 +51,10 @@ export const SCREENING_MESSAGES = {
   /** The refusal: what the payer reads. It names the country only when the payer gave it (a beneficiary's). */
   embargoedBeneficiary: (countryName: string) =>
     `Payments to ${countryName} are not allowed: it is under a comprehensive embargo. Nothing was held or paid.`,
-  embargoedPayee: "Payments to this payee are not allowed: the payee is in an embargoed country. Nothing was held or paid.",
-  heldForReview: "Held for a compliance review before it is sent. The amount and fee stay held; you will see the outcome here.",
+  embargoedPayee:
+    "Payments to this payee are not allowed: the payee is in an embargoed country. Nothing was held or paid.",
+  heldForReview:
+    "Held for a compliance review before it is sent. The amount and fee stay held; you will see the outcome here.",
 } as const;
 
 /** Names are screened up to this length (the matcher's own bound). */

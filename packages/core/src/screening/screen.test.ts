@@ -28,14 +28,27 @@ describe("the embargo list", () => {
   it("refuses with the country named when the payer gave it, and without it for a platform user's", () => {
     const refusal = (country: string, countryFromPayer: boolean) => {
       try {
-        requireNotEmbargoed({ subject: countryFromPayer ? "beneficiary" : "platform_user", name: "A", country, countryFromPayer });
+        requireNotEmbargoed({
+          subject: countryFromPayer ? "beneficiary" : "platform_user",
+          name: "A",
+          country,
+          countryFromPayer,
+        });
         return null;
       } catch (error) {
         return error;
       }
     };
-    expect(refusal("KP", true)).toMatchObject({ status: 422, code: "embargoed_country", message: SCREENING_MESSAGES.embargoedBeneficiary("North Korea") });
-    expect(refusal("IR", false)).toMatchObject({ status: 422, code: "embargoed_country", message: SCREENING_MESSAGES.embargoedPayee });
+    expect(refusal("KP", true)).toMatchObject({
+      status: 422,
+      code: "embargoed_country",
+      message: SCREENING_MESSAGES.embargoedBeneficiary("North Korea"),
+    });
+    expect(refusal("IR", false)).toMatchObject({
+      status: 422,
+      code: "embargoed_country",
+      message: SCREENING_MESSAGES.embargoedPayee,
+    });
     expect(refusal("US", true)).toBeNull();
   });
 });
@@ -44,19 +57,47 @@ describe("name screening", () => {
   it("finds every seeded entry by its name written another way (order, case, punctuation), and clears other names", async () => {
     for (const row of SEEDED_SANCTIONS_LIST.rows) {
       const spelled = row.sdnName.split(/[ ,]+/).reverse().join(" ").toLowerCase();
-      const decision = await screenCounterparty(ctx, { subject: "beneficiary", name: spelled, country: "DE", countryFromPayer: true }, AT);
-      expect(decision, row.sdnName).toMatchObject({ result: "hit", match: { entry: row.sdnName, entryType: row.sdnType } });
+      const decision = await screenCounterparty(
+        ctx,
+        { subject: "beneficiary", name: spelled, country: "DE", countryFromPayer: true },
+        AT,
+      );
+      expect(decision, row.sdnName).toMatchObject({
+        result: "hit",
+        match: { entry: row.sdnName, entryType: row.sdnType },
+      });
     }
     for (const name of ["Ada Lovelace", "Grace Hopper", "Bob", "Kim Jones"]) {
-      expect((await screenCounterparty(ctx, { subject: "beneficiary", name, country: "DE", countryFromPayer: true }, AT)).result, name).toBe("clear");
+      expect(
+        (await screenCounterparty(ctx, { subject: "beneficiary", name, country: "DE", countryFromPayer: true }, AT))
+          .result,
+        name,
+      ).toBe("clear");
     }
   });
 
   it("records who was screened, with what, and when; the payer's own account is not screened", async () => {
-    const decision = await screenCounterparty(ctx, { subject: "platform_user", name: "Mahan Air", country: null, countryFromPayer: false }, AT);
-    expect(decision).toMatchObject({ subject: "platform_user", result: "hit", screenedName: "Mahan Air", screenedCountry: null, at: AT, match: { list: `${SEEDED_SANCTIONS_LIST.name} ${SEEDED_SANCTIONS_LIST.version}`, matchedName: "MAHAN AIR", score: 1 } });
+    const decision = await screenCounterparty(
+      ctx,
+      { subject: "platform_user", name: "Mahan Air", country: null, countryFromPayer: false },
+      AT,
+    );
+    expect(decision).toMatchObject({
+      subject: "platform_user",
+      result: "hit",
+      screenedName: "Mahan Air",
+      screenedCountry: null,
+      at: AT,
+      match: {
+        list: `${SEEDED_SANCTIONS_LIST.name} ${SEEDED_SANCTIONS_LIST.version}`,
+        matchedName: "MAHAN AIR",
+        score: 1,
+      },
+    });
     expect(decision.lists).toHaveLength(2);
-    expect(await screenCounterparty(ctx, { subject: "own_account", name: null, country: null, countryFromPayer: false }, AT)).toEqual({
+    expect(
+      await screenCounterparty(ctx, { subject: "own_account", name: null, country: null, countryFromPayer: false }, AT),
+    ).toEqual({
       subject: "own_account",
       result: "clear",
       screenedName: null,

@@ -2,7 +2,13 @@ import { matchName, prepareEntries, screenName, type PreparedEntry, type Watchli
 import type { CoreContext } from "../shared/context";
 import { unprocessable } from "../shared/errors";
 import { embargoOf } from "./embargoes";
-import { SCREENED_NAME_MAX, SCREENING_MESSAGES, type ScreeningDecision, type ScreeningMatch, type ScreeningSubject } from "./model";
+import {
+  SCREENED_NAME_MAX,
+  SCREENING_MESSAGES,
+  type ScreeningDecision,
+  type ScreeningMatch,
+  type ScreeningSubject,
+} from "./model";
 import { SEEDED_SANCTIONS_LIST, seededSanctionsEntries } from "./sanctions-seed";
 
 /**
@@ -33,7 +39,9 @@ export function requireNotEmbargoed(counterparty: Counterparty): void {
   if (!counterparty.country) return;
   const embargo = embargoOf(counterparty.country);
   if (!embargo) return;
-  const message = counterparty.countryFromPayer ? SCREENING_MESSAGES.embargoedBeneficiary(embargo.name) : SCREENING_MESSAGES.embargoedPayee;
+  const message = counterparty.countryFromPayer
+    ? SCREENING_MESSAGES.embargoedBeneficiary(embargo.name)
+    : SCREENING_MESSAGES.embargoedPayee;
   throw unprocessable(message, "embargoed_country");
 }
 
@@ -50,14 +58,28 @@ const matchOf = (list: string, hit: WatchlistHit): ScreeningMatch => ({
  * Screens a counterparty at `at`: refuses an embargoed country (requireNotEmbargoed), then
  * matches the name. The decision names the best match over every list, and the lists consulted.
  */
-export async function screenCounterparty(ctx: CoreContext, counterparty: Counterparty, at: string): Promise<ScreeningDecision> {
+export async function screenCounterparty(
+  ctx: CoreContext,
+  counterparty: Counterparty,
+  at: string,
+): Promise<ScreeningDecision> {
   requireNotEmbargoed(counterparty);
   const name = counterparty.name?.slice(0, SCREENED_NAME_MAX) ?? null;
   if (counterparty.subject === "own_account" || !name) {
-    return { subject: counterparty.subject, result: "clear", screenedName: name, screenedCountry: counterparty.country, match: null, lists: [], at };
+    return {
+      subject: counterparty.subject,
+      result: "clear",
+      screenedName: name,
+      screenedCountry: counterparty.country,
+      match: null,
+      lists: [],
+      at,
+    };
   }
   const seededHits = matchName(seededEntries(), name).map((hit) => matchOf(SEED_LABEL, hit));
-  const uploadedHits = (await screenName(ctx, name)).filter((hit) => hit.entry.list === "sanctions").map((hit) => matchOf(UPLOADED_LABEL, hit));
+  const uploadedHits = (await screenName(ctx, name))
+    .filter((hit) => hit.entry.list === "sanctions")
+    .map((hit) => matchOf(UPLOADED_LABEL, hit));
   const best = [...seededHits, ...uploadedHits].sort((a, b) => b.score - a.score)[0] ?? null;
   return {
     subject: counterparty.subject,

@@ -6,7 +6,12 @@ import { KEY_SECRETS, type KeySecretName } from "./secret-names";
 const csv = z
   .string()
   .optional()
-  .transform((value) => (value ?? "").split(",").map((part) => part.trim()).filter(Boolean));
+  .transform((value) =>
+    (value ?? "")
+      .split(",")
+      .map((part) => part.trim())
+      .filter(Boolean),
+  );
 
 const flag = (fallback: boolean) =>
   z

@@ -5,7 +5,10 @@ import { parseKeyring } from "./keyring";
 const SECRET = "1:a-test-secret-that-is-long-enough-for-hmac";
 const KEY_NAMES = ["pk", "sk"] as const;
 const key = { pk: "OWNER#u1#TXS", sk: "2026-03-01T10:00:00.000Z#j1" };
-const binding = (scope: Record<string, unknown>, secret = SECRET): CursorBinding => ({ secret: parseKeyring("CURSOR_KEYS", secret), scope });
+const binding = (scope: Record<string, unknown>, secret = SECRET): CursorBinding => ({
+  secret: parseKeyring("CURSOR_KEYS", secret),
+  scope,
+});
 const refused = (run: () => unknown) => {
   expect(run).toThrow(expect.objectContaining({ status: 400, code: "invalid_cursor", message: "Invalid cursor" }));
 };
@@ -27,7 +30,9 @@ describe("signed cursors", () => {
     refused(() => verifyCursor(binding({ route: "history", owner: "u1", status: "draft" }), cursor, KEY_NAMES));
     refused(() => verifyCursor(binding({ route: "history", owner: "u1" }), cursor, KEY_NAMES));
     refused(() => verifyCursor(binding({ route: "account", owner: "u1", status: "posted" }), cursor, KEY_NAMES));
-    refused(() => verifyCursor(binding({ route: "history", owner: "u1", status: "posted" }, `${SECRET}-other`), cursor, KEY_NAMES));
+    refused(() =>
+      verifyCursor(binding({ route: "history", owner: "u1", status: "posted" }, `${SECRET}-other`), cursor, KEY_NAMES),
+    );
   });
 
   it("refuse tampered, truncated and made-up cursors", () => {
@@ -36,10 +41,21 @@ describe("signed cursors", () => {
     const forged = Buffer.from(JSON.stringify({ ...key, pk: "OWNER#u2#TXS" })).toString("base64url");
     refused(() => verifyCursor(mine, `${forged}.${signature}`, KEY_NAMES));
     refused(() => verifyCursor(mine, `${payload}.${signature.slice(0, -2)}`, KEY_NAMES));
-    refused(() => verifyCursor(mine, `${payload}.${signature.startsWith("A") ? "B" : "A"}${signature.slice(1)}`, KEY_NAMES));
+    refused(() =>
+      verifyCursor(mine, `${payload}.${signature.startsWith("A") ? "B" : "A"}${signature.slice(1)}`, KEY_NAMES),
+    );
     refused(() => verifyCursor(mine, payload, KEY_NAMES));
     refused(() => verifyCursor(mine, `${cursor}.x`, KEY_NAMES));
-    for (const junk of ["", ".", "abc", "%%%.###", "eyJ9.AAAA", "x".repeat(2000), `${"x".repeat(3000)}.${"A".repeat(43)}`]) refused(() => verifyCursor(mine, junk, KEY_NAMES));
+    for (const junk of [
+      "",
+      ".",
+      "abc",
+      "%%%.###",
+      "eyJ9.AAAA",
+      "x".repeat(2000),
+      `${"x".repeat(3000)}.${"A".repeat(43)}`,
+    ])
+      refused(() => verifyCursor(mine, junk, KEY_NAMES));
   });
 
   it("refuse a validly signed payload of the wrong shape", () => {
@@ -49,13 +65,20 @@ describe("signed cursors", () => {
 
   it("verify under every retained key version, and no longer once a version is removed", () => {
     const before = signCursor(mine, key);
-    const rotated = (scope: Record<string, unknown>) => binding(scope, `2:a-newer-secret-that-is-long-enough-for-hmac,${SECRET}`);
+    const rotated = (scope: Record<string, unknown>) =>
+      binding(scope, `2:a-newer-secret-that-is-long-enough-for-hmac,${SECRET}`);
     const mineRotated = rotated({ route: "history", owner: "u1", status: "posted" });
     expect(verifyCursor(mineRotated, before, KEY_NAMES)).toEqual(key);
     const after = signCursor(mineRotated, key);
     expect(after).not.toBe(before);
     expect(verifyCursor(mineRotated, after, KEY_NAMES)).toEqual(key);
     refused(() => verifyCursor(mine, after, KEY_NAMES));
-    refused(() => verifyCursor(binding({ route: "history", owner: "u1", status: "posted" }, "2:a-newer-secret-that-is-long-enough-for-hmac"), before, KEY_NAMES));
+    refused(() =>
+      verifyCursor(
+        binding({ route: "history", owner: "u1", status: "posted" }, "2:a-newer-secret-that-is-long-enough-for-hmac"),
+        before,
+        KEY_NAMES,
+      ),
+    );
   });
 });

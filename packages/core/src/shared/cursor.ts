@@ -26,7 +26,9 @@ const LABEL = "fintech/pagination-cursor/v1";
 function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
   if (value && typeof value === "object") {
-    const entries = Object.entries(value as Record<string, unknown>).filter(([, item]) => item !== undefined).sort(([a], [b]) => (a < b ? -1 : 1));
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, item]) => item !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : 1));
     return `{${entries.map(([name, item]) => `${JSON.stringify(name)}:${canonical(item)}`).join(",")}}`;
   }
   return JSON.stringify(value ?? null);
@@ -48,7 +50,11 @@ const MAX_CURSOR_LENGTH = 2000;
 const invalid = () => badRequest("Invalid cursor", "invalid_cursor");
 
 /** The key a cursor carries, if this query signed it; anything else is a 400. */
-export function verifyCursor(binding: CursorBinding, cursor: string, keyNames: readonly string[]): Record<string, string> {
+export function verifyCursor(
+  binding: CursorBinding,
+  cursor: string,
+  keyNames: readonly string[],
+): Record<string, string> {
   if (cursor.length > MAX_CURSOR_LENGTH) throw invalid();
   const [payload, signature, ...rest] = cursor.split(".");
   if (!payload || !signature || rest.length > 0) throw invalid();
@@ -66,7 +72,9 @@ export function verifyCursor(binding: CursorBinding, cursor: string, keyNames: r
   }
   const record = key as Record<string, unknown>;
   const wellFormed =
-    typeof key === "object" && key !== null && !Array.isArray(key) &&
+    typeof key === "object" &&
+    key !== null &&
+    !Array.isArray(key) &&
     Object.keys(record).length === keyNames.length &&
     keyNames.every((name) => typeof record[name] === "string");
   if (!wellFormed) throw invalid();

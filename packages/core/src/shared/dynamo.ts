@@ -33,14 +33,22 @@ export interface StoreTimeouts {
   maxAttempts: number;
 }
 
-export const DEFAULT_STORE_TIMEOUTS: StoreTimeouts = { connectionTimeoutMs: 1_000, requestTimeoutMs: 5_000, maxAttempts: 3 };
+export const DEFAULT_STORE_TIMEOUTS: StoreTimeouts = {
+  connectionTimeoutMs: 1_000,
+  requestTimeoutMs: 5_000,
+  maxAttempts: 3,
+};
 
 /**
  * DynamoDB Local and the S3 emulator share a laptop or CI machine with everything else: a cold
  * JVM on a loaded 2-core box can take several seconds for one call. Locally there is no Lambda
  * limit to fit in, so the wait is longer; a stalled local store still answers 503, in about 40 s.
  */
-export const LOCAL_STORE_TIMEOUTS: StoreTimeouts = { connectionTimeoutMs: 2_000, requestTimeoutMs: 20_000, maxAttempts: 2 };
+export const LOCAL_STORE_TIMEOUTS: StoreTimeouts = {
+  connectionTimeoutMs: 2_000,
+  requestTimeoutMs: 20_000,
+  maxAttempts: 2,
+};
 
 /** The timeouts for an endpoint: an explicit (local emulator) endpoint gets the local ones. */
 export const storeTimeoutsFor = (endpoint: string | undefined): StoreTimeouts =>
@@ -116,7 +124,10 @@ export function cancellationCodes(error: unknown): string[] | null {
 }
 
 /** Every item a query matches, following LastEvaluatedKey through all pages. */
-export async function queryAll(db: Database, input: Omit<QueryCommandInput, "TableName" | "ExclusiveStartKey">): Promise<Record<string, unknown>[]> {
+export async function queryAll(
+  db: Database,
+  input: Omit<QueryCommandInput, "TableName" | "ExclusiveStartKey">,
+): Promise<Record<string, unknown>[]> {
   const items: Record<string, unknown>[] = [];
   let cursor: Record<string, unknown> | undefined;
   do {

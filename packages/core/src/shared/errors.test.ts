@@ -12,7 +12,10 @@ describe("isStoreUnavailable", () => {
     ["a server fault", awsError("InternalServerError", 500)],
     ["any 5xx reply", awsError("SomethingNew", 503)],
     ["a refused connection", Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" })],
-    ["a reset wrapped as a cause", new Error("send failed", { cause: Object.assign(new Error("reset"), { code: "ECONNRESET" }) })],
+    [
+      "a reset wrapped as a cause",
+      new Error("send failed", { cause: Object.assign(new Error("reset"), { code: "ECONNRESET" }) }),
+    ],
   ])("is true for %s", (_case, error) => {
     expect(isStoreUnavailable(error)).toBe(true);
   });

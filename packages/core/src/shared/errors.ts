@@ -34,7 +34,10 @@ export const SERVICE_UNAVAILABLE_RETRY_SECONDS = 5;
 export const serviceUnavailable = (
   message = "The service is temporarily unavailable. Please try again shortly.",
   retryAfterSeconds = SERVICE_UNAVAILABLE_RETRY_SECONDS,
-) => new AppError(503, "service_unavailable", message, { "Retry-After": String(Math.max(1, Math.ceil(retryAfterSeconds))) });
+) =>
+  new AppError(503, "service_unavailable", message, {
+    "Retry-After": String(Math.max(1, Math.ceil(retryAfterSeconds))),
+  });
 
 /** AWS error names meaning "the service is busy or failed, try again": throttling and server faults. */
 const TRANSIENT_AWS_ERRORS = new Set([

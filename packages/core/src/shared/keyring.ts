@@ -64,16 +64,19 @@ function keyVersion(version: string, material: string): KeyVersion {
 /** Every problem with a keyring's text, in words an operator can act on (never the material). */
 export function keyringProblems(text: string): string[] {
   const entries = text.split(",").map((entry) => entry.trim());
-  if (entries.length > MAX_KEY_VERSIONS) return [`at most ${MAX_KEY_VERSIONS} versions may be kept (found ${entries.length})`];
+  if (entries.length > MAX_KEY_VERSIONS)
+    return [`at most ${MAX_KEY_VERSIONS} versions may be kept (found ${entries.length})`];
   const problems: string[] = [];
   const seen = new Set<string>();
   entries.forEach((entry, index) => {
     const colon = entry.indexOf(":");
     const version = colon > 0 ? entry.slice(0, colon) : "";
     const material = colon > 0 ? entry.slice(colon + 1) : "";
-    if (!VERSION.test(version)) problems.push(`entry ${index + 1} must start with a version (1-16 letters, digits, - or _) and a colon`);
+    if (!VERSION.test(version))
+      problems.push(`entry ${index + 1} must start with a version (1-16 letters, digits, - or _) and a colon`);
     else if (seen.has(version)) problems.push(`version ${version} appears twice`);
-    else if (!MATERIAL.test(material)) problems.push(`the secret of version ${version} must be 32 to 512 printable characters without commas or spaces`);
+    else if (!MATERIAL.test(material))
+      problems.push(`the secret of version ${version} must be 32 to 512 printable characters without commas or spaces`);
     seen.add(version);
   });
   return problems;

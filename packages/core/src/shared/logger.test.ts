@@ -8,7 +8,13 @@ describe("JSON logger", () => {
     logger.info("request", { status: 200 });
     logger.debug("hidden below the level");
     expect(lines).toHaveLength(1);
-    expect(JSON.parse(lines[0]!)).toMatchObject({ level: "info", message: "request", stage: "test", request_id: "r-1", status: 200 });
+    expect(JSON.parse(lines[0]!)).toMatchObject({
+      level: "info",
+      message: "request",
+      stage: "test",
+      request_id: "r-1",
+      status: 200,
+    });
   });
 
   it("never writes passwords, tokens, secrets or authorization headers, at any depth", () => {

@@ -19,7 +19,10 @@ export function redact(value: unknown, depth = 0): unknown {
   if (value instanceof Error) return { name: value.name, message: value.message, stack: value.stack };
   if (Array.isArray(value)) return value.map((item) => redact(item, depth + 1));
   return Object.fromEntries(
-    Object.entries(value).map(([key, inner]) => [key, SECRET_FIELDS.test(key) ? "[redacted]" : redact(inner, depth + 1)]),
+    Object.entries(value).map(([key, inner]) => [
+      key,
+      SECRET_FIELDS.test(key) ? "[redacted]" : redact(inner, depth + 1),
+    ]),
   );
 }
 

@@ -9,8 +9,18 @@ export const MAX_PAGE_SIZE = 200;
 export const MAX_OFFSET = 5000;
 
 export const PageQuery = z.object({
-  limit: z.coerce.number({ error: "limit must be a number" }).int("limit must be a whole number").min(1, "limit must be at least 1").max(MAX_PAGE_SIZE, `limit must be at most ${MAX_PAGE_SIZE}`).default(50),
-  offset: z.coerce.number({ error: "offset must be a number" }).int("offset must be a whole number").min(0, "offset cannot be negative").max(MAX_OFFSET, `offset must be at most ${MAX_OFFSET}; use the cursor for deeper pages`).default(0),
+  limit: z.coerce
+    .number({ error: "limit must be a number" })
+    .int("limit must be a whole number")
+    .min(1, "limit must be at least 1")
+    .max(MAX_PAGE_SIZE, `limit must be at most ${MAX_PAGE_SIZE}`)
+    .default(50),
+  offset: z.coerce
+    .number({ error: "offset must be a number" })
+    .int("offset must be a whole number")
+    .min(0, "offset cannot be negative")
+    .max(MAX_OFFSET, `offset must be at most ${MAX_OFFSET}; use the cursor for deeper pages`)
+    .default(0),
   /** Opaque; checked (length, signature, query) by verifyCursor, which answers invalid_cursor. */
   cursor: z.string().optional(),
 });
@@ -45,7 +55,13 @@ export async function queryPage<T>(
   if (start && start[partition.name] !== partition.value) throw badRequest("Invalid cursor", "invalid_cursor");
   do {
     const reply = await db.doc.send(
-      new QueryCommand({ ...input, TableName: db.table, ScanIndexForward: false, ExclusiveStartKey: start, Limit: Math.min(1000, wanted * 2) }),
+      new QueryCommand({
+        ...input,
+        TableName: db.table,
+        ScanIndexForward: false,
+        ExclusiveStartKey: start,
+        Limit: Math.min(1000, wanted * 2),
+      }),
     );
     for (const raw of reply.Items ?? []) {
       const accepted = accept(raw);
@@ -59,5 +75,9 @@ export async function queryPage<T>(
   const hasMore = window.length > page.limit;
   const items = window.slice(0, page.limit);
   const last = items[items.length - 1];
-  return { items: items.map((entry) => entry.item), has_more: hasMore, next_cursor: hasMore && last ? signCursor(binding, last.key) : null };
+  return {
+    items: items.map((entry) => entry.item),
+    has_more: hasMore,
+    next_cursor: hasMore && last ? signCursor(binding, last.key) : null,
+  };
 }

@@ -54,11 +54,21 @@ export async function consumeRateLimit(db: Database, rule: RateLimitRule, subjec
 }
 
 /** A remembered fact about a subject (e.g. "this address signed in to this account"), with a lifetime. */
-export async function rememberSubject(db: Database, scope: string, subject: string, now: Date, ttlSeconds: number): Promise<void> {
+export async function rememberSubject(
+  db: Database,
+  scope: string,
+  subject: string,
+  now: Date,
+  ttlSeconds: number,
+): Promise<void> {
   await db.doc.send(
     new PutCommand({
       TableName: db.table,
-      Item: { pk: `${RATE_LIMIT_PREFIX}${scope}#${subject}`, sk: "KNOWN", expires_at: Math.floor(now.getTime() / 1000) + ttlSeconds },
+      Item: {
+        pk: `${RATE_LIMIT_PREFIX}${scope}#${subject}`,
+        sk: "KNOWN",
+        expires_at: Math.floor(now.getTime() / 1000) + ttlSeconds,
+      },
     }),
   );
 }

@@ -13,7 +13,10 @@ import { timedRequestHandler, type StoreTimeouts } from "./dynamo";
 /** s3rver verifies request signatures against this fixed key pair. */
 export const S3_EMULATOR_CREDENTIALS = { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" };
 
-export function createS3Client(config: Pick<AppConfig, "S3_ENDPOINT" | "AWS_REGION">, timeouts: StoreTimeouts): S3Client {
+export function createS3Client(
+  config: Pick<AppConfig, "S3_ENDPOINT" | "AWS_REGION">,
+  timeouts: StoreTimeouts,
+): S3Client {
   const endpoint = config.S3_ENDPOINT;
   const plainHttp = endpoint?.startsWith("http://") ?? false;
   const agent = plainHttp ? new http.Agent({ keepAlive: true }) : new https.Agent({ keepAlive: true });

@@ -34,7 +34,10 @@ export function createObjectStorage(
     kycBucket: config.KYC_BUCKET,
     settlementsBucket: config.SETTLEMENTS_BUCKET,
     destroy() {
-      void client?.then((built) => built.destroy(), () => undefined);
+      void client?.then(
+        (built) => built.destroy(),
+        () => undefined,
+      );
     },
   };
 }

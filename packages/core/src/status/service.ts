@@ -49,7 +49,14 @@ export function databaseCheck(health: HealthReport): ServiceCheck {
   const detail = db.connected
     ? `Table ${db.table_status ?? "ACTIVE"} · ${db.in_use}/${db.max_open_connections} connections in use`
     : `Table unavailable: ${db.error ?? "no answer"}`;
-  return { id: "database", name: SERVICE_NAMES.database, status, latency_ms: db.latency_ms, detail, checked_at: health.time };
+  return {
+    id: "database",
+    name: SERVICE_NAMES.database,
+    status,
+    latency_ms: db.latency_ms,
+    detail,
+    checked_at: health.time,
+  };
 }
 
 /** Object storage: the health check's HeadBucket on the KYC documents bucket. */
@@ -59,7 +66,14 @@ export function storageCheck(health: HealthReport, bucket: string): ServiceCheck
   const detail = storage.connected
     ? `Bucket ${bucket} reachable`
     : `Bucket ${bucket} unavailable${storage.error && storage.error !== "UnknownError" ? `: ${storage.error}` : " (missing or not accessible)"}`;
-  return { id: "storage", name: SERVICE_NAMES.storage, status, latency_ms: storage.latency_ms, detail, checked_at: health.time };
+  return {
+    id: "storage",
+    name: SERVICE_NAMES.storage,
+    status,
+    latency_ms: storage.latency_ms,
+    detail,
+    checked_at: health.time,
+  };
 }
 
 /**
@@ -72,7 +86,12 @@ export async function authCheck(ctx: CoreContext, userId: string): Promise<Servi
   let status: ServiceStatus;
   let detail: string;
   try {
-    const { token } = await issueToken({ id: `status-probe-${userId}`, role: "user" }, ctx.config.SESSION_KEYS, 60, now);
+    const { token } = await issueToken(
+      { id: `status-probe-${userId}`, role: "user" },
+      ctx.config.SESSION_KEYS,
+      60,
+      now,
+    );
     const claims = await verifyToken(token, ctx.config.SESSION_KEYS, now);
     if (claims.sub !== `status-probe-${userId}`) throw new Error("verified token carries another subject");
     try {
@@ -100,7 +119,11 @@ export async function authCheck(ctx: CoreContext, userId: string): Promise<Servi
 }
 
 /** All four checks in parallel; the overall status is the /health status of the same run. */
-export async function checkServices(ctx: CoreContext, metrics: RequestMetrics, userId: string): Promise<ServicesReport> {
+export async function checkServices(
+  ctx: CoreContext,
+  metrics: RequestMetrics,
+  userId: string,
+): Promise<ServicesReport> {
   const [health, traffic, auth] = await Promise.all([
     checkHealth(ctx),
     metricsReport(ctx, metrics, API_CHECK_WINDOW_SECONDS),

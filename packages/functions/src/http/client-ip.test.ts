@@ -35,7 +35,8 @@ async function login(t: TestApp, headers: Record<string, string>, env?: object, 
   return { status: response.status, body: (await response.json()) as { message: string; code: string } };
 }
 
-const statuses = async (attempts: Promise<{ status: number }>[]) => (await Promise.all(attempts)).map((reply) => reply.status);
+const statuses = async (attempts: Promise<{ status: number }>[]) =>
+  (await Promise.all(attempts)).map((reply) => reply.status);
 
 /** Sequential on purpose: the counter is per window, and each attempt must see the previous one. */
 async function loginsInTurn(count: number, attempt: (index: number) => Promise<{ status: number }>) {
@@ -77,13 +78,21 @@ describe("origin proof and client address (cloud: behind CloudFront)", () => {
   let t: TestApp;
   const proof = { [ORIGIN_PROOF_HEADER]: ORIGIN_SECRET };
   beforeAll(async () => {
-    t = await appWithFrozenClock({ ORIGIN_SECRET, AUTH_RATE_LIMIT_PER_IP: PER_IP_LIMIT, AUTH_RATE_LIMIT_PER_EMAIL: "100" });
+    t = await appWithFrozenClock({
+      ORIGIN_SECRET,
+      AUTH_RATE_LIMIT_PER_IP: PER_IP_LIMIT,
+      AUTH_RATE_LIMIT_PER_EMAIL: "100",
+    });
   });
   afterAll(async () => t.dispose());
 
   it("refuses a request without the proof, or with a wrong one, with 403 and counts nothing", async () => {
     const direct = lambdaEventFrom("203.0.113.20");
-    const withoutProof: Record<string, string>[] = [{}, { [ORIGIN_PROOF_HEADER]: "guess" }, { [ORIGIN_PROOF_HEADER]: `${ORIGIN_SECRET}x` }];
+    const withoutProof: Record<string, string>[] = [
+      {},
+      { [ORIGIN_PROOF_HEADER]: "guess" },
+      { [ORIGIN_PROOF_HEADER]: `${ORIGIN_SECRET}x` },
+    ];
     for (const headers of withoutProof) {
       const reply = await login(t, headers, direct);
       expect(reply).toEqual({ status: 403, body: { message: ORIGIN_PROOF_MESSAGE, code: "origin_proof_required" } });
@@ -97,11 +106,17 @@ describe("origin proof and client address (cloud: behind CloudFront)", () => {
   it("takes the viewer from CloudFront-Viewer-Address, whatever X-Forwarded-For says", async () => {
     const edge = lambdaEventFrom("130.176.0.1");
     const seen = await loginsInTurn(6, (index) =>
-      login(t, { ...proof, "CloudFront-Viewer-Address": "198.51.100.77:50123", "X-Forwarded-For": `10.0.0.${index}` }, edge),
+      login(
+        t,
+        { ...proof, "CloudFront-Viewer-Address": "198.51.100.77:50123", "X-Forwarded-For": `10.0.0.${index}` },
+        edge,
+      ),
     );
     expect(seen).toEqual([401, 401, 429, 429, 429, 429]);
     // Another viewer behind the same CloudFront edge has its own budget.
-    expect(await statuses([login(t, { ...proof, "CloudFront-Viewer-Address": "198.51.100.78:50123" }, edge)])).toEqual([401]);
+    expect(await statuses([login(t, { ...proof, "CloudFront-Viewer-Address": "198.51.100.78:50123" }, edge)])).toEqual([
+      401,
+    ]);
   });
 
   it("counts an IPv6 viewer by its /64", async () => {
@@ -114,7 +129,11 @@ describe("origin proof and client address (cloud: behind CloudFront)", () => {
 
   it("falls back to the Lambda event's source address when CloudFront's header is missing or malformed", async () => {
     const seen = await loginsInTurn(3, (index) =>
-      login(t, { ...proof, "CloudFront-Viewer-Address": ["", "not-an-ip:1", "1.2.3.4"][index]! }, lambdaEventFrom("203.0.113.30")),
+      login(
+        t,
+        { ...proof, "CloudFront-Viewer-Address": ["", "not-an-ip:1", "1.2.3.4"][index]! },
+        lambdaEventFrom("203.0.113.30"),
+      ),
     );
     expect(seen).toEqual([401, 401, 429]);
   });
@@ -125,14 +144,23 @@ describe("parsing and bounds", () => {
     expect(viewerAddressIp("203.0.113.7:443")).toBe("203.0.113.7");
     expect(viewerAddressIp("2001:DB8::1:46532")).toBe("2001:db8::1");
     expect(viewerAddressIp("[2001:db8::1]:443")).toBe("2001:db8::1");
-    for (const bad of [undefined, "", "203.0.113.7", "203.0.113.7:port", "evil:443", `${"1".repeat(60)}:443`, "203.0.113.7, 10.0.0.1:443"]) {
+    for (const bad of [
+      undefined,
+      "",
+      "203.0.113.7",
+      "203.0.113.7:port",
+      "evil:443",
+      `${"1".repeat(60)}:443`,
+      "203.0.113.7, 10.0.0.1:443",
+    ]) {
       expect(viewerAddressIp(bad), String(bad)).toBeNull();
     }
   });
 
   it("keeps only real addresses of bounded length", () => {
     expect(normaliseIp("::ffff:192.0.2.1")).toBe("192.0.2.1");
-    for (const bad of [undefined, 42, "", "unknown", "192.0.2.1; DROP", "a".repeat(200)]) expect(normaliseIp(bad)).toBeNull();
+    for (const bad of [undefined, 42, "", "unknown", "192.0.2.1; DROP", "a".repeat(200)])
+      expect(normaliseIp(bad)).toBeNull();
   });
 
   it("reduces IPv6 addresses to their /64", () => {

@@ -13,7 +13,9 @@ import { parseWith, readJson } from "./validate";
  */
 export const CommandEnvelope = z.object({
   command: z
-    .record(z.string(), z.record(z.string(), z.unknown(), { error: "Command arguments must be an object" }), { error: "Body must be {command: {<name>: {...arguments}}}" })
+    .record(z.string(), z.record(z.string(), z.unknown(), { error: "Command arguments must be an object" }), {
+      error: "Body must be {command: {<name>: {...arguments}}}",
+    })
     .refine((command) => Object.keys(command).length === 1, "Send exactly one command"),
 });
 
@@ -26,12 +28,21 @@ export async function handleCommand<Name extends string>(
   try {
     const { command } = parseWith(CommandEnvelope, await readJson(c));
     const [name, args] = Object.entries(command)[0]!;
-    if (!(commands as readonly string[]).includes(name)) throw badRequest(`Unknown command ${name.slice(0, 64)}; commands are ${commands.join(", ")}`, "unknown_command");
+    if (!(commands as readonly string[]).includes(name))
+      throw badRequest(`Unknown command ${name.slice(0, 64)}; commands are ${commands.join(", ")}`, "unknown_command");
     assertCommandScope(c, name);
     return c.json({ command: name, result: await run(name as Name, args) }, 200);
   } catch (error) {
     if (!isAppError(error)) throw error;
     for (const [header, value] of Object.entries(error.headers)) c.header(header, value);
-    return c.json({ message: failureMessage, reason: error.message, code: error.code, ...(isInsufficientScope(error) ? { scope: error.scope } : {}) }, error.status);
+    return c.json(
+      {
+        message: failureMessage,
+        reason: error.message,
+        code: error.code,
+        ...(isInsufficientScope(error) ? { scope: error.scope } : {}),
+      },
+      error.status,
+    );
   }
 }

@@ -7,7 +7,8 @@ import { IdempotencyKey } from "./openapi";
 export function idempotencyKey(c: Context): string | null {
   const key = c.req.header("idempotency-key");
   if (key === undefined) return null;
-  if (!IdempotencyKey.safeParse(key).success) throw badRequest("Idempotency-Key must be 1 to 255 visible ASCII characters", "invalid_idempotency_key");
+  if (!IdempotencyKey.safeParse(key).success)
+    throw badRequest("Idempotency-Key must be 1 to 255 visible ASCII characters", "invalid_idempotency_key");
   return key;
 }
 

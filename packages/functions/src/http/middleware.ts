@@ -4,7 +4,14 @@ import { HTTPException } from "hono/http-exception";
 import { authenticateApiKey, isApiKey } from "@fintech/core/auth/api-keys";
 import { authenticate } from "@fintech/core/auth/service";
 import type { CoreContext } from "@fintech/core/shared/context";
-import { forbidden, isAppError, isStoreUnavailable, serviceUnavailable, unauthorized, type AppError } from "@fintech/core/shared/errors";
+import {
+  forbidden,
+  isAppError,
+  isStoreUnavailable,
+  serviceUnavailable,
+  unauthorized,
+  type AppError,
+} from "@fintech/core/shared/errors";
 import type { AppEnv } from "./env";
 import { assertRequestScope, isInsufficientScope } from "./scopes";
 
@@ -44,7 +51,10 @@ function appErrorReply(error: AppError, c: Context<AppEnv>) {
   for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
   if (error.status === 401) c.header("WWW-Authenticate", bearerChallenge(error));
   // A missing scope is named in a field too, so a client can tell which one to ask for.
-  return c.json({ message: error.message, code: error.code, ...(isInsufficientScope(error) ? { scope: error.scope } : {}) }, error.status);
+  return c.json(
+    { message: error.message, code: error.code, ...(isInsufficientScope(error) ? { scope: error.scope } : {}) },
+    error.status,
+  );
 }
 
 /**

@@ -30,9 +30,12 @@ export type Tag = (typeof TAGS)[keyof typeof TAGS];
 export const TAG_DESCRIPTIONS: Record<Tag, string> = {
   [TAGS.auth]: "Registration, sign-in, the signed-in user's profile and API keys.",
   [TAGS.accounts]: "The signed-in user's ledger accounts with their balances (/api/v1/accounts).",
-  [TAGS.kyc]: "Identity verification: the applicant's steps (countries, start, Aadhaar and PAN, document uploads with content and image checks, status), profiles, and the reviewer back office (admin: submissions, decisions with an audit trail, stats, export, risk rule sets and watchlists).",
-  [TAGS.ledger]: "Double-entry ledger: accounts, transfers, deposits, posting, history, exports and reports (/api/v1/ledger).",
-  [TAGS.streaming]: "Live event streams (server-sent events) of the ledger, KYC verifications and payments, and their gRPC-style commands (/api/grpc/*, /v1/payments/stream).",
+  [TAGS.kyc]:
+    "Identity verification: the applicant's steps (countries, start, Aadhaar and PAN, document uploads with content and image checks, status), profiles, and the reviewer back office (admin: submissions, decisions with an audit trail, stats, export, risk rule sets and watchlists).",
+  [TAGS.ledger]:
+    "Double-entry ledger: accounts, transfers, deposits, posting, history, exports and reports (/api/v1/ledger).",
+  [TAGS.streaming]:
+    "Live event streams (server-sent events) of the ledger, KYC verifications and payments, and their gRPC-style commands (/api/grpc/*, /v1/payments/stream).",
   [TAGS.system]: "Liveness, service status, request metrics and this document.",
 };
 
@@ -62,7 +65,12 @@ type Io = "input" | "output";
 
 /** The JSON Schema (2020-12, OpenAPI 3.1's dialect) zod derives from a schema, as seen by a client. */
 export function jsonSchemaOf(schema: z.ZodType, io: Io): JsonSchema {
-  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io, target: "draft-2020-12", unrepresentable: "any", reused: "inline" }) as JsonSchema;
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, {
+    io,
+    target: "draft-2020-12",
+    unrepresentable: "any",
+    reused: "inline",
+  }) as JsonSchema;
   return rest;
 }
 
@@ -76,7 +84,8 @@ const componentSchemas = new Map<string, { schema: z.ZodType; io: Io }[]>();
 /** A component schema from a zod schema, returned as a $ref. The same name must mean the same schema. */
 export function schemaRef(name: string, schema: z.ZodType, io: Io): { $ref: string } {
   const uses = componentSchemas.get(name) ?? [];
-  if (!uses.some((use) => use.schema === schema && use.io === io)) componentSchemas.set(name, [...uses, { schema, io }]);
+  if (!uses.some((use) => use.schema === schema && use.io === io))
+    componentSchemas.set(name, [...uses, { schema, io }]);
   return { $ref: `#/components/schemas/${name}` };
 }
 
@@ -145,7 +154,12 @@ export function errors(spec: Partial<Record<ErrorStatus, readonly string[] | tru
     responses[status] = {
       description: `${ERROR_TITLES[status]}. Codes: ${codes.map((code) => `\`${code}\``).join(", ") || "see message"}.`,
       ...(status === 429 || status === 503 ? { headers: RETRY_AFTER } : {}),
-      content: { "application/json": { schema: errorRef(), example: { message: DEFAULT_MESSAGES[first] ?? ERROR_TITLES[status], code: first } } },
+      content: {
+        "application/json": {
+          schema: errorRef(),
+          example: { message: DEFAULT_MESSAGES[first] ?? ERROR_TITLES[status], code: first },
+        },
+      },
     };
   }
   return responses;
@@ -157,7 +171,8 @@ export const BEARER_AUTH = "bearerAuth";
 export const SECURITY_SCHEME = {
   type: "http",
   scheme: "bearer",
-  description: "A session token from POST /api/v1/auth/login or /register, or an API key (`fpk_...`, from POST /api/v1/api-keys) sent the same way: `Authorization: Bearer fpk_...`. API keys act for their owner as a user, never as an administrator, and cannot manage API keys.",
+  description:
+    "A session token from POST /api/v1/auth/login or /register, or an API key (`fpk_...`, from POST /api/v1/api-keys) sent the same way: `Authorization: Bearer fpk_...`. API keys act for their owner as a user, never as an administrator, and cannot manage API keys.",
 } as const;
 export const authenticated = [{ [BEARER_AUTH]: [] }];
 
@@ -167,7 +182,8 @@ const STREAM_TICKET = {
   type: "apiKey",
   in: "query",
   name: "ticket",
-  description: "A stream ticket from POST /api/v1/auth/stream-ticket, for browsers (EventSource cannot send Authorization). Opens streams only; never a session token in a URL.",
+  description:
+    "A stream ticket from POST /api/v1/auth/stream-ticket, for browsers (EventSource cannot send Authorization). Opens streams only; never a session token in a URL.",
 } as const;
 export const publicAccess: [] = [];
 
@@ -189,7 +205,8 @@ export const idempotencyKeyParameter = () =>
     name: "Idempotency-Key",
     in: "header",
     required: false,
-    description: "Makes the write safe to retry: the same key with the same body replays the stored reply (`Idempotent-Replayed: true`); with another body it is a 422 `idempotency_key_reused`; while the first request with the key is still running, a 409 `idempotency_in_progress`. 1 to 255 visible ASCII characters (else 400 `invalid_idempotency_key`).",
+    description:
+      "Makes the write safe to retry: the same key with the same body replays the stored reply (`Idempotent-Replayed: true`); with another body it is a 422 `idempotency_key_reused`; while the first request with the key is still running, a 409 `idempotency_in_progress`. 1 to 255 visible ASCII characters (else 400 `invalid_idempotency_key`).",
     schema: jsonSchemaOf(IdempotencyKey, "input"),
     example: "4f9c2a1e-7b3d-4c56-9a0e-1d2f3b4c5d6e",
   });
@@ -199,7 +216,8 @@ export const lastEventIdParameter = () =>
     name: "Last-Event-ID",
     in: "header",
     required: false,
-    description: "Resume point: the `id:` of the last event received (EventSource sends it on reconnect). An id that is not this stream's is a 400 `invalid_event_id`.",
+    description:
+      "Resume point: the `id:` of the last event received (EventSource sends it on reconnect). An id that is not this stream's is a 400 `invalid_event_id`.",
     schema: { type: "string" },
   });
 
@@ -255,7 +273,13 @@ export function jsonBody(name: string, schema: z.ZodType, example: unknown, desc
 }
 
 /** A JSON reply with its schema (a named component) and an example. */
-export function jsonReply(description: string, name: string, schema: z.ZodType, example: unknown, headers?: ResponseHeaders): ResponseObject {
+export function jsonReply(
+  description: string,
+  name: string,
+  schema: z.ZodType,
+  example: unknown,
+  headers?: ResponseHeaders,
+): ResponseObject {
   return {
     description,
     ...(headers ? { headers } : {}),
@@ -264,19 +288,28 @@ export function jsonReply(description: string, name: string, schema: z.ZodType, 
 }
 
 export const REPLAYED_HEADER: ResponseHeaders = {
-  "Idempotent-Replayed": { description: "`true` when this reply is the stored reply of an earlier request with the same Idempotency-Key", schema: { type: "string", enum: ["true"] } },
+  "Idempotent-Replayed": {
+    description: "`true` when this reply is the stored reply of an earlier request with the same Idempotency-Key",
+    schema: { type: "string", enum: ["true"] },
+  },
 };
 
 /**
  * A server-sent events reply: `text/event-stream` whose description names the events and whose
  * `x-sse-events` maps each event name to the schema of its `data:` JSON.
  */
-export function sseReply(description: string, events: Record<string, { name: string; schema: z.ZodType }>, example: string): ResponseObject {
+export function sseReply(
+  description: string,
+  events: Record<string, { name: string; schema: z.ZodType }>,
+  example: string,
+): ResponseObject {
   const names = Object.keys(events);
   // The generator copies a response's extra keys as they are; the type just does not list x- keys.
   const reply = {
     description: `${description} Events: ${names.map((name) => `\`${name}\``).join(", ")}.`,
-    "x-sse-events": Object.fromEntries(Object.entries(events).map(([event, { name, schema }]) => [event, schemaRef(name, schema, "output")])),
+    "x-sse-events": Object.fromEntries(
+      Object.entries(events).map(([event, { name, schema }]) => [event, schemaRef(name, schema, "output")]),
+    ),
     content: { "text/event-stream": { schema: { type: "string" as const }, example } },
   };
   return reply;
@@ -303,10 +336,12 @@ export function registerComponents(app: OpenAPIHono<AppEnv>): void {
   app.openAPIRegistry.registerComponent("securitySchemes", STREAM_TICKET_SCHEME, STREAM_TICKET);
   for (const [name, uses] of [...componentSchemas].sort(byName)) {
     const [converted, ...others] = uses.map(({ schema, io }) => jsonSchemaOf(schema, io));
-    if (others.some((other) => JSON.stringify(other) !== JSON.stringify(converted))) throw new Error(`Two different schemas are named ${name}`);
+    if (others.some((other) => JSON.stringify(other) !== JSON.stringify(converted)))
+      throw new Error(`Two different schemas are named ${name}`);
     app.openAPIRegistry.registerComponent("schemas", name, converted!);
   }
-  for (const [name, parameter] of [...componentParameters].sort(byName)) app.openAPIRegistry.registerComponent("parameters", name, parameter);
+  for (const [name, parameter] of [...componentParameters].sort(byName))
+    app.openAPIRegistry.registerComponent("parameters", name, parameter);
 }
 
 export const DOCUMENT_CONFIG = {

@@ -11,17 +11,22 @@ type TestApp = Awaited<ReturnType<typeof createTestApp>>;
 let rotating: TestApp;
 let settled: TestApp;
 beforeAll(async () => {
-  [rotating, settled] = await Promise.all([createTestApp({ ORIGIN_SECRET: CURRENT, ORIGIN_SECRET_PREVIOUS: PREVIOUS }), createTestApp({ ORIGIN_SECRET: CURRENT })]);
+  [rotating, settled] = await Promise.all([
+    createTestApp({ ORIGIN_SECRET: CURRENT, ORIGIN_SECRET_PREVIOUS: PREVIOUS }),
+    createTestApp({ ORIGIN_SECRET: CURRENT }),
+  ]);
 });
 afterAll(async () => Promise.all([rotating.core.dispose(), settled.core.dispose()]));
 
-const statusWith = async (t: TestApp, proof?: string) => (await t.call("GET", "/health", { headers: proof === undefined ? {} : { [ORIGIN_PROOF_HEADER]: proof } })).status;
+const statusWith = async (t: TestApp, proof?: string) =>
+  (await t.call("GET", "/health", { headers: proof === undefined ? {} : { [ORIGIN_PROOF_HEADER]: proof } })).status;
 
 describe("the origin check during a rotation", () => {
   it("accepts the current and the previous secret, and nothing else", async () => {
     expect(await statusWith(rotating, CURRENT)).not.toBe(403);
     expect(await statusWith(rotating, PREVIOUS)).not.toBe(403);
-    for (const bad of [undefined, "", `${PREVIOUS}x`, CURRENT.slice(1), "guess"]) expect(await statusWith(rotating, bad), String(bad)).toBe(403);
+    for (const bad of [undefined, "", `${PREVIOUS}x`, CURRENT.slice(1), "guess"])
+      expect(await statusWith(rotating, bad), String(bad)).toBe(403);
   });
 
   it("accepts only the current secret once the previous one is dropped", async () => {

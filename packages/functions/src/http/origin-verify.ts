@@ -40,7 +40,8 @@ export function requireOriginProof(secret: string | undefined): MiddlewareHandle
     if (secret !== undefined) {
       const previous = c.get("core")?.config.ORIGIN_SECRET_PREVIOUS;
       const accepted = previous === undefined ? [secret] : [secret, previous];
-      if (!originProofAccepted(accepted, c.req.header(ORIGIN_PROOF_HEADER))) throw forbidden(ORIGIN_PROOF_MESSAGE, "origin_proof_required");
+      if (!originProofAccepted(accepted, c.req.header(ORIGIN_PROOF_HEADER)))
+        throw forbidden(ORIGIN_PROOF_MESSAGE, "origin_proof_required");
     }
     await next();
   };

@@ -39,13 +39,25 @@ export const healthExample = {
   message: "All systems operational",
   time: "2026-01-15T09:30:00.000Z",
   timestamp: 1768469400000,
-  database: { connected: true, error: null, table_status: "ACTIVE", latency_ms: 4, max_open_connections: 50, open_connections: 1, in_use: 0, idle: 1 },
+  database: {
+    connected: true,
+    error: null,
+    table_status: "ACTIVE",
+    latency_ms: 4,
+    max_open_connections: 50,
+    open_connections: 1,
+    in_use: 0,
+    idle: 1,
+  },
   storage: { connected: true, error: null, latency_ms: 3 },
 };
 
 /* ---------- ledger ---------- */
 
-const Decimal = z.string().regex(/^-?\d+(\.\d+)?$/).describe("Exact decimal amount in the account's currency, e.g. \"1250.00\"");
+const Decimal = z
+  .string()
+  .regex(/^-?\d+(\.\d+)?$/)
+  .describe('Exact decimal amount in the account\'s currency, e.g. "1250.00"');
 const Minor = z.number().int().describe("The same amount in minor units (cents)");
 
 export const AccountReply = z.object({
@@ -86,7 +98,11 @@ export const JournalReply = z.object({
       account_name: z.string(),
       account_number: z.string().nullable(),
       owned: z.boolean().describe("Whether the account is the caller's (false for system counterparties)"),
-      party: z.enum(["own", "system", "customer"]).describe("Whose account: the caller's, a system account, or another customer's (shown by name only: id `redacted`, no number)"),
+      party: z
+        .enum(["own", "system", "customer"])
+        .describe(
+          "Whose account: the caller's, a system account, or another customer's (shown by name only: id `redacted`, no number)",
+        ),
       side: z.enum(["debit", "credit"]),
       debit: Decimal,
       credit: Decimal,
@@ -98,10 +114,25 @@ export const JournalReply = z.object({
   timestamp: z.string(),
   created_at: z.string(),
   posted_at: z.string().nullable(),
-  history: z.array(z.object({ operation: z.enum(["create", "post", "unpost", "void"]), status: z.enum(JOURNAL_STATUSES), at: z.string(), by: Actor.nullable() })),
+  history: z.array(
+    z.object({
+      operation: z.enum(["create", "post", "unpost", "void"]),
+      status: z.enum(JOURNAL_STATUSES),
+      at: z.string(),
+      by: Actor.nullable(),
+    }),
+  ),
   idempotency_key: z.string().nullable(),
-  counterparty: z.string().describe("The other side: a system account, \"From → To\" between own accounts, whom a payment paid (the address or masked beneficiary), or for money received the payer's name"),
-  incoming: z.boolean().describe("Money another customer paid into the caller's account: shown from the payee's side (the amount received, the payer's name, no fee or key)"),
+  counterparty: z
+    .string()
+    .describe(
+      'The other side: a system account, "From → To" between own accounts, whom a payment paid (the address or masked beneficiary), or for money received the payer\'s name',
+    ),
+  incoming: z
+    .boolean()
+    .describe(
+      "Money another customer paid into the caller's account: shown from the payee's side (the amount received, the payer's name, no fee or key)",
+    ),
   fee: Decimal.nullable().describe("A payment's fee (already in the amount); null for other transactions"),
   fee_minor: Minor.nullable(),
 });
@@ -113,7 +144,11 @@ export const AccountListReply = z.object({ data: z.array(AccountReply) });
 export const AccountDetailReply = z.object({ data: AccountReply });
 export const AvailableAccountsReply = z.object({ accounts: z.array(AccountReply) });
 export const AccountChangedReply = z.object({ message: z.string(), data: AccountReply });
-export const AccountCreatedReply = z.object({ message: z.string(), data: AccountReply, opening_transaction: JournalReply.nullable() });
+export const AccountCreatedReply = z.object({
+  message: z.string(),
+  data: AccountReply,
+  opening_transaction: JournalReply.nullable(),
+});
 export const BalanceData = AccountReply.extend({ account_id: z.string(), account_name: z.string(), as_of: z.string() });
 export const BalanceReply = z.object({ data: BalanceData });
 
@@ -137,7 +172,14 @@ export const TrialBalanceReply = z.object({
         as_of: z.string(),
       }),
     ),
-    totals: z.array(z.object({ currency: Currency, total_debit_balance: Decimal, total_credit_balance: Decimal, is_balanced: z.boolean() })),
+    totals: z.array(
+      z.object({
+        currency: Currency,
+        total_debit_balance: Decimal,
+        total_credit_balance: Decimal,
+        is_balanced: z.boolean(),
+      }),
+    ),
     is_balanced: z.boolean(),
   }),
 });
@@ -154,11 +196,25 @@ export const IntegrityReply = z.object({
   }),
 });
 
-const MONEY_FIELDS = ["balance", "available", "pending_in", "pending_out", "inflow_posted", "outflow_posted", "inflow_pending", "outflow_pending"] as const;
+const MONEY_FIELDS = [
+  "balance",
+  "available",
+  "pending_in",
+  "pending_out",
+  "inflow_posted",
+  "outflow_posted",
+  "inflow_pending",
+  "outflow_pending",
+] as const;
 const DayReply = z.object({
   date: z.string(),
   transactions: z.number().int(),
-  ...Object.fromEntries(MONEY_FIELDS.flatMap((field) => [[field, Decimal], [`${field}_minor`, Minor]])),
+  ...Object.fromEntries(
+    MONEY_FIELDS.flatMap((field) => [
+      [field, Decimal],
+      [`${field}_minor`, Minor],
+    ]),
+  ),
 });
 const Opening = { opening_balance: Decimal, opening_balance_minor: Minor };
 
@@ -183,7 +239,9 @@ export const AnalyticsReply = z.object({
         series: z.array(DayReply),
       }),
     ),
-    currencies: z.array(z.object({ currency: Currency, account_count: z.number().int(), ...Opening, series: z.array(DayReply) })),
+    currencies: z.array(
+      z.object({ currency: Currency, account_count: z.number().int(), ...Opening, series: z.array(DayReply) }),
+    ),
   }),
 });
 
@@ -212,7 +270,19 @@ export const accountExample = {
   version: 4,
 } as const;
 
-export const savingsExample = { ...accountExample, id: EXAMPLE_IDS.savings, name: "Savings", account_number: "ACC-4821-0094", description: "", balance: "0.00", available: "0.00", pending_out: "0.00", balance_minor: 0, available_minor: 0, version: 1 } as const;
+export const savingsExample = {
+  ...accountExample,
+  id: EXAMPLE_IDS.savings,
+  name: "Savings",
+  account_number: "ACC-4821-0094",
+  description: "",
+  balance: "0.00",
+  available: "0.00",
+  pending_out: "0.00",
+  balance_minor: 0,
+  available_minor: 0,
+  version: 1,
+} as const;
 
 export const journalExample = {
   id: EXAMPLE_IDS.journal,
@@ -224,15 +294,42 @@ export const journalExample = {
   currency: "USD",
   description: "Rent share",
   entries: [
-    { account_id: EXAMPLE_IDS.account, account_name: "Everyday", account_number: "ACC-4821-0093", owned: true, party: "own", side: "credit", debit: "0", credit: "100.00", amount_minor: 10000 },
-    { account_id: EXAMPLE_IDS.savings, account_name: "Savings", account_number: "ACC-4821-0094", owned: true, party: "own", side: "debit", debit: "100.00", credit: "0", amount_minor: 10000 },
+    {
+      account_id: EXAMPLE_IDS.account,
+      account_name: "Everyday",
+      account_number: "ACC-4821-0093",
+      owned: true,
+      party: "own",
+      side: "credit",
+      debit: "0",
+      credit: "100.00",
+      amount_minor: 10000,
+    },
+    {
+      account_id: EXAMPLE_IDS.savings,
+      account_name: "Savings",
+      account_number: "ACC-4821-0094",
+      owned: true,
+      party: "own",
+      side: "debit",
+      debit: "100.00",
+      credit: "0",
+      amount_minor: 10000,
+    },
   ],
   from_account_id: EXAMPLE_IDS.account,
   to_account_id: EXAMPLE_IDS.savings,
   timestamp: "2026-01-15T10:00:00.000Z",
   created_at: "2026-01-15T10:00:00.000Z",
   posted_at: null,
-  history: [{ operation: "create", status: "draft", at: "2026-01-15T10:00:00.000Z", by: { id: EXAMPLE_IDS.user, name: "Ada Lovelace" } }],
+  history: [
+    {
+      operation: "create",
+      status: "draft",
+      at: "2026-01-15T10:00:00.000Z",
+      by: { id: EXAMPLE_IDS.user, name: "Ada Lovelace" },
+    },
+  ],
   idempotency_key: "4f9c2a1e-7b3d-4c56-9a0e-1d2f3b4c5d6e",
   counterparty: "Everyday → Savings",
   incoming: false,
@@ -245,7 +342,15 @@ export const postedJournalExample = {
   status: "posted",
   timestamp: "2026-01-15T10:05:00.000Z",
   posted_at: "2026-01-15T10:05:00.000Z",
-  history: [...journalExample.history, { operation: "post", status: "posted", at: "2026-01-15T10:05:00.000Z", by: { id: EXAMPLE_IDS.user, name: "Ada Lovelace" } }],
+  history: [
+    ...journalExample.history,
+    {
+      operation: "post",
+      status: "posted",
+      at: "2026-01-15T10:05:00.000Z",
+      by: { id: EXAMPLE_IDS.user, name: "Ada Lovelace" },
+    },
+  ],
 } as const;
 
 export const depositExample = {
@@ -256,8 +361,28 @@ export const depositExample = {
   total_amount: "2500.00",
   total_amount_minor: 250000,
   entries: [
-    { account_id: EXAMPLE_IDS.account, account_name: "Everyday", account_number: "ACC-4821-0093", owned: true, party: "own", side: "debit", debit: "2500.00", credit: "0", amount_minor: 250000 },
-    { account_id: "sys-funding-usd", account_name: "External funding", account_number: null, owned: false, party: "system", side: "credit", debit: "0", credit: "2500.00", amount_minor: 250000 },
+    {
+      account_id: EXAMPLE_IDS.account,
+      account_name: "Everyday",
+      account_number: "ACC-4821-0093",
+      owned: true,
+      party: "own",
+      side: "debit",
+      debit: "2500.00",
+      credit: "0",
+      amount_minor: 250000,
+    },
+    {
+      account_id: "sys-funding-usd",
+      account_name: "External funding",
+      account_number: null,
+      owned: false,
+      party: "system",
+      side: "credit",
+      debit: "0",
+      credit: "2500.00",
+      amount_minor: 250000,
+    },
   ],
   from_account_id: "sys-funding-usd",
   to_account_id: EXAMPLE_IDS.account,
@@ -286,7 +411,11 @@ export const SessionReply = z.object({
 
 export const sessionExample = (message: string) => ({
   message,
-  data: { token: "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiI2ZjFjMmI5ZSJ9.c2lnbmF0dXJl", expires_at: "2026-01-16T09:00:00.000Z", user: userExample },
+  data: {
+    token: "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiI2ZjFjMmI5ZSJ9.c2lnbmF0dXJl",
+    expires_at: "2026-01-16T09:00:00.000Z",
+    user: userExample,
+  },
 });
 
 export const StreamTicketReply = z.object({
@@ -299,7 +428,10 @@ export const ProfileReply = z.object({ data: PublicUser });
 export const ProfileUpdatedReply = z.object({ message: z.string(), data: PublicUser });
 
 export const ApiKeyListReply = z.object({ data: z.array(ApiKeyView) });
-export const ApiKeyCreatedReply = z.object({ message: z.string(), data: ApiKeyView.extend({ key: z.string().describe("The key itself: shown in this reply only, never again") }) });
+export const ApiKeyCreatedReply = z.object({
+  message: z.string(),
+  data: ApiKeyView.extend({ key: z.string().describe("The key itself: shown in this reply only, never again") }),
+});
 export const ApiKeyRevokedReply = z.object({ message: z.string(), data: ApiKeyView });
 
 export const apiKeyExample = {

@@ -38,19 +38,37 @@ function declare(requirement: ScopeRequirement): Declared | null {
     case "none":
       return null;
     case "session":
-      return { sessionOnly: true, sentence: "API keys cannot call this, whatever their scopes (403 `session_required`): it needs a signed-in session.", forbiddenCodes: ["session_required"] };
+      return {
+        sessionOnly: true,
+        sentence:
+          "API keys cannot call this, whatever their scopes (403 `session_required`): it needs a signed-in session.",
+        forbiddenCodes: ["session_required"],
+      };
     case "scope":
-      return { scope: requirement.scope, sentence: `An API key needs the scope \`${requirement.scope}\` (else 403 \`insufficient_scope\`).`, forbiddenCodes: ["insufficient_scope"] };
+      return {
+        scope: requirement.scope,
+        sentence: `An API key needs the scope \`${requirement.scope}\` (else 403 \`insufficient_scope\`).`,
+        forbiddenCodes: ["insufficient_scope"],
+      };
     case "command": {
       const reads = READ_COMMANDS[requirement.area];
       const note = `${reads.length ? `Commands other than ${reads.map((name) => `\`${name}\``).join(", ")}` : "Every command"} also need \`${requirement.area}:write\`.`;
-      return { scope: `${requirement.area}:read`, note, sentence: `An API key needs the scope \`${requirement.area}:read\`; ${note.charAt(0).toLowerCase()}${note.slice(1)}`, forbiddenCodes: ["insufficient_scope"] };
+      return {
+        scope: `${requirement.area}:read`,
+        note,
+        sentence: `An API key needs the scope \`${requirement.area}:read\`; ${note.charAt(0).toLowerCase()}${note.slice(1)}`,
+        forbiddenCodes: ["insufficient_scope"],
+      };
     }
     case "feeds": {
       const note = `Each feed asked for needs its read scope: ${Object.entries(FEED_SCOPES)
         .map(([feed, scope]) => `${feed} \`${scope}\``)
         .join(", ")}.`;
-      return { note, sentence: `With an API key: ${note.charAt(0).toLowerCase()}${note.slice(1)}`, forbiddenCodes: ["insufficient_scope"] };
+      return {
+        note,
+        sentence: `With an API key: ${note.charAt(0).toLowerCase()}${note.slice(1)}`,
+        forbiddenCodes: ["insufficient_scope"],
+      };
     }
   }
 }
@@ -65,7 +83,14 @@ function addForbiddenCodes(operation: Operation, codes: string[], scope: string 
     const made = errors({ 403: codes })[403] as Json;
     const content = made.content as { "application/json": { example: Record<string, string> } };
     const example = content["application/json"].example;
-    content["application/json"].example = codes[0] === "insufficient_scope" ? { ...example, message: `This API key lacks the scope ${scope ?? "ledger:read"}`, scope: scope ?? "ledger:read" } : { ...example, message: "API keys cannot do this: sign in" };
+    content["application/json"].example =
+      codes[0] === "insufficient_scope"
+        ? {
+            ...example,
+            message: `This API key lacks the scope ${scope ?? "ledger:read"}`,
+            scope: scope ?? "ledger:read",
+          }
+        : { ...example, message: "API keys cannot do this: sign in" };
     responses["403"] = made;
     return;
   }
@@ -74,7 +99,9 @@ function addForbiddenCodes(operation: Operation, codes: string[], scope: string 
   const missing = codes.filter((code) => !listed.includes(`\`${code}\``));
   if (missing.length === 0) return;
   const added = missing.map((code) => `\`${code}\``).join(", ");
-  existing.description = CODES.test(description) ? description.replace(CODES, (_, list: string) => `Codes: ${list}, ${added}.`) : `${description} Codes: ${added}.`;
+  existing.description = CODES.test(description)
+    ? description.replace(CODES, (_, list: string) => `Codes: ${list}, ${added}.`)
+    : `${description} Codes: ${added}.`;
 }
 
 /** Annotates every authenticated operation of `document` in place, and returns it. */
@@ -90,7 +117,8 @@ export function withRequiredScopes<D extends object>(document: D): D {
       if (declared.note) operation["x-scope-note"] = declared.note;
       if (declared.sessionOnly) operation["x-session-only"] = true;
       const said = declared.sessionOnly ? "session_required" : declared.sentence;
-      if (!operation.description?.includes(said)) operation.description = `${operation.description ?? ""}${operation.description ? " " : ""}${declared.sentence}`;
+      if (!operation.description?.includes(said))
+        operation.description = `${operation.description ?? ""}${operation.description ? " " : ""}${declared.sentence}`;
       addForbiddenCodes(operation, declared.forbiddenCodes, declared.scope);
     }
   }

@@ -22,7 +22,9 @@ const ADMIN_ONLY_SCOPES = ["rails:write"];
 
 describe("the scope table", () => {
   it("has the route table's sections, with the same prefixes, and finds the same section for a path", () => {
-    expect(SECTION_SCOPES.map((entry) => [entry.section, [...entry.prefixes]])).toEqual(API_SECTIONS.map((section) => [section.name, [...section.prefixes]]));
+    expect(SECTION_SCOPES.map((entry) => [entry.section, [...entry.prefixes]])).toEqual(
+      API_SECTIONS.map((section) => [section.name, [...section.prefixes]]),
+    );
     for (const { path } of operations) expect(scopeSectionOf(path), path).toBe(sectionOf(path).name);
     expect(scopeSectionOf("/api/v1/accounts/")).toBe("ledger");
     expect(scopeSectionOf("/api/v1/accountsx")).toBeNull();
@@ -36,7 +38,10 @@ describe("the scope table", () => {
       if (method === "get") expect(requirement.scope, `${method} ${path}`).toMatch(/:read$/);
     }
     expect(requirementOf("GET", "/api/v1/ledger/accounts")).toEqual({ kind: "scope", scope: "ledger:read" });
-    expect(requirementOf("POST", "/api/v1/ledger/transactions/transfer")).toEqual({ kind: "scope", scope: "ledger:write" });
+    expect(requirementOf("POST", "/api/v1/ledger/transactions/transfer")).toEqual({
+      kind: "scope",
+      scope: "ledger:write",
+    });
     expect(requirementOf("POST", "/api/v1/rails/quote")).toEqual({ kind: "scope", scope: "rails:read" });
     expect(requirementOf("PUT", "/api/v1/users/profile").kind).toBe("session");
     expect(requirementOf("GET", "/api/v1/api-keys").kind).toBe("session");
@@ -59,11 +64,16 @@ describe("the scope table", () => {
       }
     }
     for (const scope of Object.values(FEED_SCOPES)) needed.add(scope);
-    expect([...needed].filter((scope) => !ADMIN_ONLY_SCOPES.includes(scope)).sort()).toEqual([...API_KEY_SCOPES].sort());
+    expect([...needed].filter((scope) => !ADMIN_ONLY_SCOPES.includes(scope)).sort()).toEqual(
+      [...API_KEY_SCOPES].sort(),
+    );
     // Each command named as read-only is a command of its route.
     for (const [area, commands] of Object.entries(READ_COMMANDS)) {
-      const route = operations.find((entry) => entry.path === `/api/grpc/${area === "payments" ? "payment" : area}/command`);
-      for (const command of commands) expect(route?.operation.description, `${area} ${command}`).toContain(`\`${command}\``);
+      const route = operations.find(
+        (entry) => entry.path === `/api/grpc/${area === "payments" ? "payment" : area}/command`,
+      );
+      for (const command of commands)
+        expect(route?.operation.description, `${area} ${command}`).toContain(`\`${command}\``);
     }
   });
 });

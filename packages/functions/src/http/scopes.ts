@@ -36,18 +36,29 @@ export type ScopeRequirement =
   /** The live stream: the read scope of each feed in `?scopes=`. */
   | { kind: "feeds" };
 
-type SectionRule = { kind: "area"; area: ScopeArea } | Exclude<ScopeRequirement, { kind: "scope" } | { kind: "command" }>;
+type SectionRule =
+  | { kind: "area"; area: ScopeArea }
+  | Exclude<ScopeRequirement, { kind: "scope" } | { kind: "command" }>;
 
 const NONE = { kind: "none" } as const;
 const session = (message: string) => ({ kind: "session", message }) as const;
-export const ACCOUNT_SESSION_MESSAGE = "API keys cannot change the account (sign-in email, password, profile or keys): sign in";
+export const ACCOUNT_SESSION_MESSAGE =
+  "API keys cannot change the account (sign-in email, password, profile or keys): sign in";
 
 /** The route table's sections (sections.ts): their prefixes and what a key needs there. */
 export const SECTION_SCOPES: readonly { section: string; prefixes: readonly string[]; rule: SectionRule }[] = [
   { section: "system", prefixes: ["/health", "/api/health"], rule: NONE },
   { section: "document", prefixes: ["/api/openapi.json"], rule: NONE },
-  { section: "auth", prefixes: ["/api/v1/auth", "/api/v1/users", "/api/v1/api-keys"], rule: session(ACCOUNT_SESSION_MESSAGE) },
-  { section: "ledger", prefixes: ["/api/v1/accounts", "/api/v1/ledger", "/api/grpc/ledger"], rule: { kind: "area", area: "ledger" } },
+  {
+    section: "auth",
+    prefixes: ["/api/v1/auth", "/api/v1/users", "/api/v1/api-keys"],
+    rule: session(ACCOUNT_SESSION_MESSAGE),
+  },
+  {
+    section: "ledger",
+    prefixes: ["/api/v1/accounts", "/api/v1/ledger", "/api/grpc/ledger"],
+    rule: { kind: "area", area: "ledger" },
+  },
   { section: "kyc", prefixes: ["/api/v1/kyc", "/v1/kyc", "/api/grpc/kyc"], rule: { kind: "area", area: "kyc" } },
   { section: "approvals", prefixes: ["/api/v1/approvals"], rule: { kind: "area", area: "ledger" } },
   { section: "rails", prefixes: ["/api/v1/rails"], rule: { kind: "area", area: "rails" } },
@@ -71,10 +82,22 @@ const READS = ["GET", "HEAD"] as const;
 export const ROUTE_RULES: readonly RouteRule[] = [
   { methods: null, path: "/api/v1/api-keys/*", requirement: session("API keys cannot manage API keys: sign in") },
   { methods: READS, path: "/api/v1/users/profile", requirement: { kind: "scope", scope: "profile:read" } },
-  { methods: null, path: "/api/v1/users/profile", requirement: session("API keys cannot change the profile or the sign-in email: sign in") },
-  { methods: null, path: "/api/v1/auth/password", requirement: session("API keys cannot change the password: sign in") },
+  {
+    methods: null,
+    path: "/api/v1/users/profile",
+    requirement: session("API keys cannot change the profile or the sign-in email: sign in"),
+  },
+  {
+    methods: null,
+    path: "/api/v1/auth/password",
+    requirement: session("API keys cannot change the password: sign in"),
+  },
   { methods: READS, path: "/api/v1/auth/sessions", requirement: session("API keys cannot list sessions: sign in") },
-  { methods: null, path: "/api/v1/auth/sessions/*", requirement: session("API keys cannot sign out sessions: sign in") },
+  {
+    methods: null,
+    path: "/api/v1/auth/sessions/*",
+    requirement: session("API keys cannot sign out sessions: sign in"),
+  },
   // A stream ticket opens only what the key's scopes allow (checked when the stream opens);
   // sign-out takes a session (its own check).
   { methods: null, path: "/api/v1/auth/*", requirement: NONE },
@@ -95,12 +118,17 @@ export const READ_COMMANDS: Record<ScopeArea, readonly string[]> = {
 };
 
 /** The live stream's feeds (`?scopes=`) and the scope each needs. */
-export const FEED_SCOPES: Record<string, ApiKeyScope> = { ledger: "ledger:read", kyc: "kyc:read", payment: "payments:read" };
+export const FEED_SCOPES: Record<string, ApiKeyScope> = {
+  ledger: "ledger:read",
+  kyc: "kyc:read",
+  payment: "payments:read",
+};
 
 const withoutTrailingSlash = (path: string) => (path.length > 1 && path.endsWith("/") ? path.slice(0, -1) : path);
 const isUnder = (path: string, prefix: string) => path === prefix || path.startsWith(`${prefix}/`);
 const matches = (rule: RouteRule, method: string, path: string) =>
-  (rule.methods === null || rule.methods.includes(method)) && (rule.path.endsWith("/*") ? isUnder(path, rule.path.slice(0, -2)) : path === rule.path);
+  (rule.methods === null || rule.methods.includes(method)) &&
+  (rule.path.endsWith("/*") ? isUnder(path, rule.path.slice(0, -2)) : path === rule.path);
 
 const accessOf = (method: string): Access => (READS.includes(method as (typeof READS)[number]) ? "read" : "write");
 
@@ -117,7 +145,8 @@ export function requirementOf(method: string, path: string): ScopeRequirement {
   const rule = ROUTE_RULES.find((candidate) => matches(candidate, verb, normalised));
   if (rule) return rule.requirement;
   const section = SECTION_SCOPES.find((entry) => entry.section === scopeSectionOf(normalised));
-  if (!section) return { kind: "scope", scope: `${normalised.split("/").filter(Boolean).join(".") || "root"}:${accessOf(verb)}` };
+  if (!section)
+    return { kind: "scope", scope: `${normalised.split("/").filter(Boolean).join(".") || "root"}:${accessOf(verb)}` };
   if (section.rule.kind === "area") return { kind: "scope", scope: `${section.rule.area}:${accessOf(verb)}` };
   return section.rule;
 }
@@ -130,7 +159,8 @@ export class InsufficientScopeError extends AppError {
   }
 }
 
-export const isInsufficientScope = (error: unknown): error is InsufficientScopeError => error instanceof InsufficientScopeError;
+export const isInsufficientScope = (error: unknown): error is InsufficientScopeError =>
+  error instanceof InsufficientScopeError;
 
 const KNOWN_SCOPES: ReadonlySet<string> = new Set(API_KEY_SCOPES);
 
@@ -139,7 +169,8 @@ function requireScope(granted: readonly ApiKeyScope[], scope: string): void {
 }
 
 /** The feeds a live-stream request asks for, as given (the route itself refuses a malformed list). */
-const askedFeeds = (c: Context<AppEnv>) => (c.req.queries("scopes") ?? []).flatMap((value) => value.split(",").map((part) => part.trim()));
+const askedFeeds = (c: Context<AppEnv>) =>
+  (c.req.queries("scopes") ?? []).flatMap((value) => value.split(",").map((part) => part.trim()));
 
 /**
  * Throws when the request's credential is an API key that may not make it: 403

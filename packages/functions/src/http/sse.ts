@@ -6,7 +6,12 @@ import { assertCredentialActive } from "@fintech/core/auth/credentials";
 import { joinCursors, splitCursors } from "@fintech/core/events/combined-cursor";
 import { decodeCursor, encodeCursor, type FeedCursor } from "@fintech/core/events/cursor";
 import { freshCursor, type FeedReader } from "@fintech/core/events/feed";
-import { claimStreamLease, releaseStreamLease, renewStreamLease, STREAM_LEASE_RENEW_MS } from "@fintech/core/events/stream-leases";
+import {
+  claimStreamLease,
+  releaseStreamLease,
+  renewStreamLease,
+  STREAM_LEASE_RENEW_MS,
+} from "@fintech/core/events/stream-leases";
 import type { CoreContext } from "@fintech/core/shared/context";
 import { forbidden, isAppError, isStoreUnavailable, unauthorized, type AppError } from "@fintech/core/shared/errors";
 import type { AppEnv } from "./env";
@@ -96,7 +101,14 @@ export function feedChannel<E>({ scope, reader, present }: ServeFeedOptions<E>):
     scope,
     read: async (cursor, hintedSinceMs) => {
       const read = await reader.read(cursor, hintedSinceMs);
-      return { messages: read.deliveries.map((delivery) => ({ message: present(delivery.event, delivery.at), cursor: delivery.cursor })), cursor: read.cursor, more: read.more };
+      return {
+        messages: read.deliveries.map((delivery) => ({
+          message: present(delivery.event, delivery.at),
+          cursor: delivery.cursor,
+        })),
+        cursor: read.cursor,
+        more: read.more,
+      };
     },
     onCommit: (listener) => reader.onCommit(listener),
     visibleFrom: (committedMs) => reader.visibleFrom(committedMs),
@@ -139,7 +151,12 @@ export const UNAUTHORIZED_EVENT = "unauthorized";
 
 /** The OpenAPI entry of the cursor event, for the `x-sse-events` of every stream route. */
 export const STREAM_CURSOR_EVENT = {
-  [CURSOR_EVENT]: { name: "StreamCursorEvent", schema: z.object({ at: z.string() }).describe("Moves the resume point (its id) without an event: at the start, with heartbeats and at the end") },
+  [CURSOR_EVENT]: {
+    name: "StreamCursorEvent",
+    schema: z
+      .object({ at: z.string() })
+      .describe("Moves the resume point (its id) without an event: at the start, with heartbeats and at the end"),
+  },
 };
 
 /** The OpenAPI entry of the unauthorized event, for the `x-sse-events` of every stream route. */
@@ -148,7 +165,9 @@ export const STREAM_END_EVENTS = {
     name: "StreamUnauthorizedEvent",
     schema: z
       .object({ message: z.string(), code: z.string() })
-      .describe("The stream's last message when its session was signed out or its API key revoked (re-checked every minute): do not reconnect with the same credential"),
+      .describe(
+        "The stream's last message when its session was signed out or its API key revoked (re-checked every minute): do not reconnect with the same credential",
+      ),
   },
 };
 
@@ -156,10 +175,13 @@ const MAX_READ_FAILURES = 4;
 const READ_RETRY_BASE_MS = 250;
 const READ_RETRY_MAX_MS = 4_000;
 
-const frame = (fields: [string, string][]) => `${fields.map(([name, value]) => (name ? `${name}: ${value}` : `: ${value}`)).join("\n")}\n\n`;
+const frame = (fields: [string, string][]) =>
+  `${fields.map(([name, value]) => (name ? `${name}: ${value}` : `: ${value}`)).join("\n")}\n\n`;
 
-const signCursor = (core: CoreContext, scope: string, cursor: FeedCursor) => encodeCursor(core.config.CURSOR_KEYS, scope, cursor);
-const readCursor = (core: CoreContext, scope: string, text: string) => decodeCursor(core.config.CURSOR_KEYS, scope, text);
+const signCursor = (core: CoreContext, scope: string, cursor: FeedCursor) =>
+  encodeCursor(core.config.CURSOR_KEYS, scope, cursor);
+const readCursor = (core: CoreContext, scope: string, text: string) =>
+  decodeCursor(core.config.CURSOR_KEYS, scope, text);
 
 /** The resume point: Last-Event-ID (what EventSource sends), else `?lastEventId=`. Bad ids are a 400 before the stream starts. */
 function startingCursors(c: Context<AppEnv>, channels: readonly FeedChannel[], ids: ResumeIds): FeedCursor[] {
@@ -184,7 +206,11 @@ export function serveFeed<E>(c: Context<AppEnv>, options: ServeFeedOptions<E>): 
  * FEED_AUTH_RECHECK_MS whether the caller's session or API key still holds: when not, it sends
  * the `unauthorized` event and ends.
  */
-export async function serveFeeds(c: Context<AppEnv>, channels: readonly FeedChannel[], ids: ResumeIds): Promise<Response> {
+export async function serveFeeds(
+  c: Context<AppEnv>,
+  channels: readonly FeedChannel[],
+  ids: ResumeIds,
+): Promise<Response> {
   const core = c.get("core");
   const config = core.config;
   const logger = c.get("logger");
@@ -201,7 +227,8 @@ export async function serveFeeds(c: Context<AppEnv>, channels: readonly FeedChan
     state.cursor = cursor;
     state.signed = null;
   };
-  const currentId = () => ids.join(states.map((state) => (state.signed ??= signCursor(core, state.channel.scope, state.cursor))));
+  const currentId = () =>
+    ids.join(states.map((state) => (state.signed ??= signCursor(core, state.channel.scope, state.cursor))));
 
   /** The 401 that ends the stream when the credential no longer holds; null while it does (or cannot be asked now). */
   const credentialRefusal = async (): Promise<AppError | null> => {
@@ -223,7 +250,9 @@ export async function serveFeeds(c: Context<AppEnv>, channels: readonly FeedChan
         await run(stream);
       } finally {
         // Before the stream closes, so a client that saw it end may open another at once.
-        await releaseStreamLease(core, lease).catch((error: unknown) => logger.warn("stream lease release failed; it expires by itself", { error, scopes }));
+        await releaseStreamLease(core, lease).catch((error: unknown) =>
+          logger.warn("stream lease release failed; it expires by itself", { error, scopes }),
+        );
       }
     },
     async (error, stream) => {
@@ -252,7 +281,12 @@ export async function serveFeeds(c: Context<AppEnv>, channels: readonly FeedChan
       lastWrite = Date.now();
     };
     const cursorFrame = (comment: string | null) =>
-      frame([...(comment ? ([["", comment]] as [string, string][]) : []), ["id", currentId()], ["event", CURSOR_EVENT], ["data", JSON.stringify({ at: core.clock().toISOString() })]]);
+      frame([
+        ...(comment ? ([["", comment]] as [string, string][]) : []),
+        ["id", currentId()],
+        ["event", CURSOR_EVENT],
+        ["data", JSON.stringify({ at: core.clock().toISOString() })],
+      ]);
     await write(`retry: ${config.FEED_RETRY_MS}
 ${cursorFrame(null)}`);
 
@@ -263,11 +297,14 @@ ${cursorFrame(null)}`);
     const stopHints = states.map((state) =>
       state.channel.onCommit((committedMs) => {
         state.hintedSinceMs = Math.min(state.hintedSinceMs ?? committedMs, committedMs);
-        const timer = setTimeout(() => {
-          wakeTimers.delete(timer);
-          due = true;
-          wake?.();
-        }, Math.max(0, state.channel.visibleFrom(committedMs) - core.clock().getTime()));
+        const timer = setTimeout(
+          () => {
+            wakeTimers.delete(timer);
+            due = true;
+            wake?.();
+          },
+          Math.max(0, state.channel.visibleFrom(committedMs) - core.clock().getTime()),
+        );
         wakeTimers.add(timer);
       }),
     );
@@ -340,7 +377,13 @@ ${cursorFrame(null)}`);
           for (const { message, cursor } of read.messages) {
             if (!message) continue;
             moveTo(state, cursor);
-            await write(frame([["id", currentId()], ["event", message.event], ["data", JSON.stringify(message.data)]]));
+            await write(
+              frame([
+                ["id", currentId()],
+                ["event", message.event],
+                ["data", JSON.stringify(message.data)],
+              ]),
+            );
             delivered += 1;
           }
           moveTo(state, read.cursor);
@@ -350,9 +393,21 @@ ${cursorFrame(null)}`);
         if (Date.now() - lastWrite >= config.FEED_HEARTBEAT_MS) await write(cursorFrame("heartbeat"));
         if (more) continue;
         // Adaptive polling: fast while events flow, slower (up to the maximum) when idle.
-        interval = delivered > 0 ? config.FEED_POLL_MIN_MS : Math.min(config.FEED_POLL_MAX_MS, Math.ceil(interval * 1.5));
+        interval =
+          delivered > 0 ? config.FEED_POLL_MIN_MS : Math.min(config.FEED_POLL_MAX_MS, Math.ceil(interval * 1.5));
         const now = Date.now();
-        await pause(Math.max(1, Math.min(interval, lastWrite + config.FEED_HEARTBEAT_MS - now, endAt - now, nextAuthCheck - now, nextRenewal - now)));
+        await pause(
+          Math.max(
+            1,
+            Math.min(
+              interval,
+              lastWrite + config.FEED_HEARTBEAT_MS - now,
+              endAt - now,
+              nextAuthCheck - now,
+              nextRenewal - now,
+            ),
+          ),
+        );
       }
     } finally {
       for (const stop of stopHints) stop();

@@ -66,7 +66,13 @@ describe.each([
   beforeAll(async () => {
     core = contextAgainst(endpoint());
     app = createApp(core);
-    ({ token } = await issueToken({ id: "5f0c7a43-3a43-4a43-9a43-3a433a433a43", role: "user" }, core.config.SESSION_KEYS, 3600, core.clock(), { sid: newSessionId(0) }));
+    ({ token } = await issueToken(
+      { id: "5f0c7a43-3a43-4a43-9a43-3a433a433a43", role: "user" },
+      core.config.SESSION_KEYS,
+      3600,
+      core.clock(),
+      { sid: newSessionId(0) },
+    ));
   });
   afterAll(() => {
     core.db.raw.destroy();

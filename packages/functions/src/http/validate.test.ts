@@ -37,7 +37,11 @@ describe("parseJsonText", () => {
   });
 
   it("refuses malformed JSON as a 400", () => {
-    expect(refusal("{not json")).toEqual({ status: 400, code: "invalid_json", message: "Request body must be valid JSON" });
+    expect(refusal("{not json")).toEqual({
+      status: 400,
+      code: "invalid_json",
+      message: "Request body must be valid JSON",
+    });
     expect(refusal("")?.code).toBe("invalid_json");
   });
 });

@@ -26,7 +26,13 @@ function functionUrlEvent(path: string, headers: Record<string, string> = {}) {
       apiId: "abc123",
       domainName: "abc123.lambda-url.us-east-1.on.aws",
       domainPrefix: "abc123",
-      http: { method: "GET", path: rawPath!, protocol: "HTTP/1.1", sourceIp: "130.176.0.9", userAgent: "Amazon CloudFront" },
+      http: {
+        method: "GET",
+        path: rawPath!,
+        protocol: "HTTP/1.1",
+        sourceIp: "130.176.0.9",
+        userAgent: "Amazon CloudFront",
+      },
       requestId: "request-id",
       routeKey: "$default",
       stage: "$default",
@@ -64,20 +70,27 @@ describe("buffered Lambda handler", () => {
   /** A clock that moves only when the test moves it, as if each invocation took no time. */
   const manualClock = (core: CoreContext) => {
     let now = core.clock().getTime();
-    return { core: { ...core, clock: () => new Date(now) }, advanceSeconds: (seconds: number) => (now += seconds * 1000) };
+    return {
+      core: { ...core, clock: () => new Date(now) },
+      advanceSeconds: (seconds: number) => (now += seconds * 1000),
+    };
   };
   const frozenAt = (core: CoreContext) => manualClock(core).core;
 
   it("writes the instance's metrics from inside the invocation, at most once per window", async () => {
     const clock = manualClock(context);
     // Start at a window's first second, so the two invocations below share a window.
-    clock.advanceSeconds(FLUSH_WINDOW_SECONDS - (Math.floor(clock.core.clock().getTime() / 1000) % FLUSH_WINDOW_SECONDS));
+    clock.advanceSeconds(
+      FLUSH_WINDOW_SECONDS - (Math.floor(clock.core.clock().getTime() / 1000) % FLUSH_WINDOW_SECONDS),
+    );
     const counted = countingMetricWrites(clock.core);
     const { handler, metrics } = bufferedHandler(counted.core);
     const proof = { [ORIGIN_PROOF_HEADER]: ORIGIN_SECRET };
     const now = metrics.nowSecond();
     const windowsOfThisInstance = async () =>
-      (await loadWindows(context.db, now - 60, now + 60)).windows.filter((window) => window.instance_id === metrics.instanceId);
+      (await loadWindows(context.db, now - 60, now + 60)).windows.filter(
+        (window) => window.instance_id === metrics.instanceId,
+      );
 
     expect((await invoke(handler, functionUrlEvent("/health", proof))).statusCode).toBe(200);
     // No timer, no wait: an instance frozen for good right now has still left its request behind.
@@ -103,7 +116,10 @@ describe("buffered Lambda handler", () => {
   it("writes nothing for an invocation that recorded nothing (the status page's own polls)", async () => {
     const counted = countingMetricWrites(frozenAt(context));
     const { handler, metrics } = bufferedHandler(counted.core);
-    const reply = await invoke(handler, functionUrlEvent("/api/v1/status/metrics?window=60", { [ORIGIN_PROOF_HEADER]: ORIGIN_SECRET }));
+    const reply = await invoke(
+      handler,
+      functionUrlEvent("/api/v1/status/metrics?window=60", { [ORIGIN_PROOF_HEADER]: ORIGIN_SECRET }),
+    );
     expect(reply.statusCode).toBe(401);
     expect(counted.writes()).toBe(0);
     metrics.stop();
@@ -113,7 +129,10 @@ describe("buffered Lambda handler", () => {
     const { handler, metrics } = bufferedHandler(frozenAt(context));
     const reply = await invoke(handler, functionUrlEvent("/health"));
     expect(reply.statusCode).toBe(403);
-    expect(JSON.parse(reply.body)).toEqual({ message: "Requests must come through the site", code: "origin_proof_required" });
+    expect(JSON.parse(reply.body)).toEqual({
+      message: "Requests must come through the site",
+      code: "origin_proof_required",
+    });
     metrics.stop();
   });
 });

@@ -9,7 +9,9 @@ describe("Lambda start-up", () => {
   it("refuses to start a deployed function without the origin secret (fail closed)", () => {
     const deployed = { AWS_LAMBDA_FUNCTION_NAME: "pr-42-Api" };
     expect(() => assertOriginProofConfigured(loadConfig(base), deployed)).toThrow(/ORIGIN_SECRET is not set/);
-    expect(() => assertOriginProofConfigured(loadConfig({ ...base, ORIGIN_SECRET: "o".repeat(48) }), deployed)).not.toThrow();
+    expect(() =>
+      assertOriginProofConfigured(loadConfig({ ...base, ORIGIN_SECRET: "o".repeat(48) }), deployed),
+    ).not.toThrow();
     // `sst dev` runs the function on a laptop, with no CloudFront in front; plain Node is local too.
     expect(() => assertOriginProofConfigured(loadConfig(base), { ...deployed, IS_LOCAL: "true" })).not.toThrow();
     expect(() => assertOriginProofConfigured(loadConfig(base), {})).not.toThrow();

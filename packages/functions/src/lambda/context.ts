@@ -6,10 +6,15 @@ import { loadBoundSecrets } from "./secrets";
  * A deployed function without the origin secret would answer anyone who found its URL, so it
  * refuses to start instead. Under `sst dev` (IS_LOCAL) there is no CloudFront and no secret.
  */
-export function assertOriginProofConfigured(config: AppConfig, env: Record<string, string | undefined> = process.env): void {
+export function assertOriginProofConfigured(
+  config: AppConfig,
+  env: Record<string, string | undefined> = process.env,
+): void {
   const deployed = env.AWS_LAMBDA_FUNCTION_NAME !== undefined && env.IS_LOCAL !== "true";
   if (deployed && config.ORIGIN_SECRET === undefined) {
-    throw new Error("ORIGIN_SECRET is not set: a deployed function must only answer CloudFront (stacks/Api.ts sets it)");
+    throw new Error(
+      "ORIGIN_SECRET is not set: a deployed function must only answer CloudFront (stacks/Api.ts sets it)",
+    );
   }
 }
 

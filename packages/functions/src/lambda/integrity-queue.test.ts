@@ -15,7 +15,12 @@ let offsetMs = 0;
 
 beforeAll(async () => {
   ctx = await createTestContext({}, { clock: () => new Date(Date.now() + offsetMs) });
-  const { account } = await createAccount(ctx, "queue-owner", { name: "Everyday", currency: "EUR", type: "bank" }, null);
+  const { account } = await createAccount(
+    ctx,
+    "queue-owner",
+    { name: "Everyday", currency: "EUR", type: "bank" },
+    null,
+  );
   await deposit(ctx, "queue-owner", { account_id: account.id, amount: "80.00" }, null);
   offsetMs += INTEGRITY_SETTLE_MS + 1_000;
 });
@@ -50,7 +55,12 @@ describe("the integrity worker's messages", { timeout: 180_000 }, () => {
     while (sent.length > 0) {
       const message = sent.shift()!;
       invocations += 1;
-      const reply = await runIntegrityMessages(ctx, queue, [{ messageId: `m${invocations}`, body: message.body }], invocationWithRoomFor(3));
+      const reply = await runIntegrityMessages(
+        ctx,
+        queue,
+        [{ messageId: `m${invocations}`, body: message.body }],
+        invocationWithRoomFor(3),
+      );
       expect(reply).toEqual({ batchItemFailures: [] });
       expect(invocations).toBeLessThan(1_000);
     }
@@ -58,7 +68,10 @@ describe("the integrity worker's messages", { timeout: 180_000 }, () => {
     expect(finished.status).toBe("succeeded");
     // Three steps per invocation: the job took several invocations, and no step more than needed.
     expect(invocations).toBe(Math.ceil(finished.progress.pages / 3));
-    expect(finished.result).toMatchObject({ ok: true, journals_checked: (await integrityCheck(ctx, "ledger")).journals_checked });
+    expect(finished.result).toMatchObject({
+      ok: true,
+      journals_checked: (await integrityCheck(ctx, "ledger")).journals_checked,
+    });
   });
 
   it("reports a message whose job could not be sent on, and drops one that names no job", async () => {
@@ -78,12 +91,18 @@ describe("the integrity worker's messages", { timeout: 180_000 }, () => {
     // The step it ran is kept: the redelivered message goes on from there.
     expect((await getIntegrityJob(ctx, job.id)).progress.pages).toBe(1);
     const { queue } = recordingQueue();
-    await runIntegrityMessages(ctx, queue, [{ messageId: "again", body: JSON.stringify({ jobId: job.id }) }], () => STEP_RESERVE_MS + 60_000);
+    await runIntegrityMessages(
+      ctx,
+      queue,
+      [{ messageId: "again", body: JSON.stringify({ jobId: job.id }) }],
+      () => STEP_RESERVE_MS + 60_000,
+    );
     expect((await getIntegrityJob(ctx, job.id)).status).toBe("succeeded");
   });
 
   it("accepts only job ids in a message", () => {
     expect(IntegrityStepMessage.safeParse({ jobId: "00000000-0000-4000-8000-000000000000" }).success).toBe(true);
-    for (const jobId of ["", "x", "00000000-0000-4000-8000-00000000000g", 7]) expect(IntegrityStepMessage.safeParse({ jobId }).success).toBe(false);
+    for (const jobId of ["", "x", "00000000-0000-4000-8000-00000000000g", 7])
+      expect(IntegrityStepMessage.safeParse({ jobId }).success).toBe(false);
   });
 });

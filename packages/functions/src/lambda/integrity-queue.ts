@@ -48,7 +48,9 @@ export class SqsIntegrityQueue implements IntegrityJobQueue {
 }
 
 /** The queue of a function the stack gave its URL to; none without it (local runs, other functions). */
-export function sqsIntegrityQueueFromEnv(env: Record<string, string | undefined> = process.env): SqsIntegrityQueue | undefined {
+export function sqsIntegrityQueueFromEnv(
+  env: Record<string, string | undefined> = process.env,
+): SqsIntegrityQueue | undefined {
   const queueUrl = env[INTEGRITY_QUEUE_URL_VARIABLE];
   if (!queueUrl) return undefined;
   const client = new SQSClient({});
@@ -85,12 +87,20 @@ export async function runIntegrityMessages(
         } else if (outcome.state === "retry") {
           await queue.enqueue(message.jobId, outcome.delayMs / 1000);
         } else if (outcome.state === "finished") {
-          ctx.logger.info("integrity check finished", { jobId: message.jobId, status: outcome.job.status, ok: outcome.job.result?.ok ?? null });
+          ctx.logger.info("integrity check finished", {
+            jobId: message.jobId,
+            status: outcome.job.status,
+            ok: outcome.job.result?.ok ?? null,
+          });
         }
         break;
       }
     } catch (error) {
-      ctx.logger.error("integrity message failed; SQS delivers it again", { error, messageId: record.messageId, jobId: message.jobId });
+      ctx.logger.error("integrity message failed; SQS delivers it again", {
+        error,
+        messageId: record.messageId,
+        jobId: message.jobId,
+      });
       failures.push(record.messageId);
     }
   }

@@ -21,6 +21,9 @@ export interface InvocationContext {
 }
 
 /** Partial batch response: only the failed messages come back (ReportBatchItemFailures). */
-export async function handler(event: SqsEvent, context: InvocationContext): Promise<{ batchItemFailures: { itemIdentifier: string }[] }> {
+export async function handler(
+  event: SqsEvent,
+  context: InvocationContext,
+): Promise<{ batchItemFailures: { itemIdentifier: string }[] }> {
   return runIntegrityMessages(core, queue!, event.Records, () => context.getRemainingTimeInMillis());
 }

@@ -3,7 +3,12 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createTestContext } from "../../../../infra/local/testing";
 import { sampleDocumentImage } from "@fintech/core/kyc/documents/sample-images";
 import { createUploadTicket } from "@fintech/core/kyc/documents/presigned-upload";
-import { documentObjectKey, getObjectBytes, putDocumentObject, UPLOAD_TICKET_SECONDS } from "@fintech/core/kyc/documents/storage";
+import {
+  documentObjectKey,
+  getObjectBytes,
+  putDocumentObject,
+  UPLOAD_TICKET_SECONDS,
+} from "@fintech/core/kyc/documents/storage";
 import { TICKET_CLOCK_SKEW_MS } from "@fintech/core/kyc/documents/upload-tickets";
 import { seedSubmission } from "@fintech/core/kyc/review-fixtures";
 import { getSubmission, listHistory } from "@fintech/core/kyc/submissions";
@@ -46,12 +51,21 @@ describe("kyc-object Lambda handler", () => {
     const { key } = await createUploadTicket(core, userId, "passport", "image/png");
     await putDocumentObject(core, key, await sampleDocumentImage({ seed: 31 }), "image/png");
 
-    await handler({ Records: [{ eventName: "ObjectCreated:Post", s3: { bucket: { name: core.config.KYC_BUCKET }, object: { key: encodeURIComponent(key) } } }] });
+    await handler({
+      Records: [
+        {
+          eventName: "ObjectCreated:Post",
+          s3: { bucket: { name: core.config.KYC_BUCKET }, object: { key: encodeURIComponent(key) } },
+        },
+      ],
+    });
     const after = (await getSubmission(core, submission.id))!;
     expect(after.documents.passport).toMatchObject({ status: "verified", object_key: key });
 
     // Delivered again (S3 retries): nothing changes.
-    await handler({ Records: [{ eventName: "ObjectCreated:Post", s3: { bucket: { name: core.config.KYC_BUCKET }, object: { key } } }] });
+    await handler({
+      Records: [{ eventName: "ObjectCreated:Post", s3: { bucket: { name: core.config.KYC_BUCKET }, object: { key } } }],
+    });
     expect((await getSubmission(core, submission.id))!.version).toBe(after.version);
     await expect(handler({})).resolves.toBeUndefined();
   });
@@ -60,9 +74,24 @@ describe("kyc-object Lambda handler", () => {
   async function applicant() {
     const userId = randomUUID();
     const submission = await seedSubmission(core, { userId });
-    return { userId, submission, snapshot: async () => ({ submission: await getSubmission(core, submission.id), history: await listHistory(core, submission.id) }) };
+    return {
+      userId,
+      submission,
+      snapshot: async () => ({
+        submission: await getSubmission(core, submission.id),
+        history: await listHistory(core, submission.id),
+      }),
+    };
   }
-  const postEvent = (key: string, eventTime?: string) => ({ Records: [{ eventName: "ObjectCreated:Post", ...(eventTime ? { eventTime } : {}), s3: { bucket: { name: core.config.KYC_BUCKET }, object: { key } } }] });
+  const postEvent = (key: string, eventTime?: string) => ({
+    Records: [
+      {
+        eventName: "ObjectCreated:Post",
+        ...(eventTime ? { eventTime } : {}),
+        s3: { bucket: { name: core.config.KYC_BUCKET }, object: { key } },
+      },
+    ],
+  });
 
   it("does not attach an object under another user's prefix: no ticket was issued for its key, so it is deleted", async () => {
     const victim = await applicant();
@@ -104,6 +133,9 @@ describe("kyc-object Lambda handler", () => {
     await putDocumentObject(core, onTime.key, await sampleDocumentImage({ seed: 35 }), "image/png");
     const withinTicket = new Date(Date.parse(onTime.expires_at) - (UPLOAD_TICKET_SECONDS * 1000) / 2).toISOString();
     await handler(postEvent(onTime.key, withinTicket));
-    expect((await getSubmission(core, me.submission.id))!.documents.passport).toMatchObject({ status: "verified", object_key: onTime.key });
+    expect((await getSubmission(core, me.submission.id))!.documents.passport).toMatchObject({
+      status: "verified",
+      object_key: onTime.key,
+    });
   });
 });

@@ -11,7 +11,16 @@ import { initiatePayment, type PaymentCaller } from "@fintech/core/payments/serv
 import { getPayment, paymentHistory } from "@fintech/core/payments/store";
 import { withFailingSteps } from "@fintech/core/payments/payments.testkit";
 import { createLogger } from "@fintech/core/shared/logger";
-import { delaySecondsUntil, MAX_DELAY_SECONDS, MAX_STEP_FAILURES, runPaymentSteps, SqsPaymentScheduler, SWEEP_GRACE_MS, sweepDuePayments, type SendBatch } from "./payment-queue";
+import {
+  delaySecondsUntil,
+  MAX_DELAY_SECONDS,
+  MAX_STEP_FAILURES,
+  runPaymentSteps,
+  SqsPaymentScheduler,
+  SWEEP_GRACE_MS,
+  sweepDuePayments,
+  type SendBatch,
+} from "./payment-queue";
 
 /**
  * The cloud worker's logic (payment-worker.ts and payment-sweeper.ts only wrap these) against
@@ -26,7 +35,8 @@ let sent: { paymentId: string; dueAt: string; step?: string; delay: number }[] =
 let failSends = false;
 const send: SendBatch = async (command: SendMessageBatchCommand) => {
   if (failSends) throw new Error("SQS is down");
-  for (const entry of command.input.Entries ?? []) sent.push({ ...JSON.parse(entry.MessageBody!), delay: entry.DelaySeconds! });
+  for (const entry of command.input.Entries ?? [])
+    sent.push({ ...JSON.parse(entry.MessageBody!), delay: entry.DelaySeconds! });
   return {};
 };
 const scheduler = () => new SqsPaymentScheduler(send, "https://sqs.test/queue", clock, createLogger("silent"));
@@ -36,20 +46,53 @@ let to: string;
 
 beforeAll(async () => {
   ctx = await createTestContext({}, { clock });
-  const session = await register(ctx, { email: "queue@example.com", password: "long enough pw", first_name: "Qu", last_name: "Eue", phone: null, date_of_birth: null });
+  const session = await register(ctx, {
+    email: "queue@example.com",
+    password: "long enough pw",
+    first_name: "Qu",
+    last_name: "Eue",
+    phone: null,
+    date_of_birth: null,
+  });
   payer = { userId: session.user.id, user: session.user };
-  const open = async (name: string) => (await createCustomerAccount(ctx, payer.userId, CreateAccountInput.parse({ name, currency: "USD" }))).account.id;
+  const open = async (name: string) =>
+    (await createCustomerAccount(ctx, payer.userId, CreateAccountInput.parse({ name, currency: "USD" }))).account.id;
   from = await open("Checking");
   to = await open("Savings");
   const funded = await deposit(ctx, payer.userId, { account_id: from, amount: "500.00" }, null);
-  await setJournalStatus(ctx, payer.userId, (JSON.parse(funded.body) as { data: { id: string } }).data.id, "post", null);
+  await setJournalStatus(
+    ctx,
+    payer.userId,
+    (JSON.parse(funded.body) as { data: { id: string } }).data.id,
+    "post",
+    null,
+  );
 });
 afterAll(async () => ctx.dispose());
 
-const pay = async () => (await initiatePayment(ctx, payer, { userId: payer.userId, fromAccountId: from, toAccountId: to, amount: "3.00", currency: "USD", forceRail: "SWIFT" }, null)).reply.payment.paymentId;
-const message = (paymentId: string, dueAt: Date, messageId = paymentId, step?: string) => ({ messageId, body: JSON.stringify({ paymentId, dueAt: dueAt.toISOString(), ...(step ? { step } : {}) }) });
+const pay = async () =>
+  (
+    await initiatePayment(
+      ctx,
+      payer,
+      {
+        userId: payer.userId,
+        fromAccountId: from,
+        toAccountId: to,
+        amount: "3.00",
+        currency: "USD",
+        forceRail: "SWIFT",
+      },
+      null,
+    )
+  ).reply.payment.paymentId;
+const message = (paymentId: string, dueAt: Date, messageId = paymentId, step?: string) => ({
+  messageId,
+  body: JSON.stringify({ paymentId, dueAt: dueAt.toISOString(), ...(step ? { step } : {}) }),
+});
 /** The messages the worker sent, as SQS would deliver them. */
-const delivered = (entries: typeof sent) => entries.map((entry, index) => message(entry.paymentId, new Date(entry.dueAt), `m${index}`, entry.step));
+const delivered = (entries: typeof sent) =>
+  entries.map((entry, index) => message(entry.paymentId, new Date(entry.dueAt), `m${index}`, entry.step));
 
 describe("SqsPaymentScheduler", () => {
   it("delays each message to its due time within SQS's 0..900 s, ten per batch, and never throws on a failed send", async () => {
@@ -59,8 +102,18 @@ describe("SqsPaymentScheduler", () => {
     expect(delaySecondsUntil(new Date(nowMs + 86_400_000), now)).toBe(MAX_DELAY_SECONDS);
     sent = [];
     const batches: number[] = [];
-    const counting = new SqsPaymentScheduler(async (command) => (batches.push(command.input.Entries!.length), send(command)), "q", clock, createLogger("silent"));
-    await counting.scheduleMany(Array.from({ length: 23 }, (_, i) => ({ paymentId: `p${i}`, dueAt: new Date(nowMs + i * 100_000).toISOString() })));
+    const counting = new SqsPaymentScheduler(
+      async (command) => (batches.push(command.input.Entries!.length), send(command)),
+      "q",
+      clock,
+      createLogger("silent"),
+    );
+    await counting.scheduleMany(
+      Array.from({ length: 23 }, (_, i) => ({
+        paymentId: `p${i}`,
+        dueAt: new Date(nowMs + i * 100_000).toISOString(),
+      })),
+    );
     expect(batches).toEqual([10, 10, 3]);
     expect(sent.map((entry) => entry.delay)).toEqual(Array.from({ length: 23 }, (_, i) => Math.min(900, i * 100)));
     failSends = true;
@@ -73,7 +126,11 @@ describe("runPaymentSteps (the worker) and sweepDuePayments (the sweeper)", () =
   it("runs a due step and sends the next; an early message (a long wait) is sent again for the rest of it; a bad message is a batch failure", async () => {
     const paymentId = await pay();
     sent = [];
-    const reply = await runPaymentSteps(ctx, scheduler(), [message(paymentId, clock()), { messageId: "bad", body: "{not json" }, message("no-such-payment", clock(), "unknown")]);
+    const reply = await runPaymentSteps(ctx, scheduler(), [
+      message(paymentId, clock()),
+      { messageId: "bad", body: "{not json" },
+      message("no-such-payment", clock(), "unknown"),
+    ]);
     expect(reply.batchItemFailures).toEqual([{ itemIdentifier: "bad" }, { itemIdentifier: "unknown" }]);
     const processing = (await getPayment(ctx, paymentId))!;
     expect(processing.status).toBe("processing");
@@ -100,7 +157,8 @@ describe("runPaymentSteps (the worker) and sweepDuePayments (the sweeper)", () =
     sent = [];
     await runPaymentSteps(ctx, scheduler(), [message(paymentId, clock())]);
     const after = (await getPayment(ctx, paymentId))!;
-    if (after.status === "processing") expect(sent).toEqual([expect.objectContaining({ paymentId, dueAt: after.nextDueAt })]);
+    if (after.status === "processing")
+      expect(sent).toEqual([expect.objectContaining({ paymentId, dueAt: after.nextDueAt })]);
     else expect(sent).toEqual([]);
   });
 
@@ -135,12 +193,18 @@ describe("runPaymentSteps (the worker) and sweepDuePayments (the sweeper)", () =
     expect(await readMarker(ctx, waiting, step)).toMatchObject({ sweeps: 3 });
     // The backlog drains: the three copies run the step once; the first sends the next step, the others end quietly.
     sent = [];
-    const copies = [message(waiting, clock(), "c1", step), message(waiting, clock(), "c2", step), message(waiting, clock(), "c3", step)];
+    const copies = [
+      message(waiting, clock(), "c1", step),
+      message(waiting, clock(), "c2", step),
+      message(waiting, clock(), "c3", step),
+    ];
     expect((await runPaymentSteps(ctx, scheduler(), copies)).batchItemFailures).toEqual([]);
     const processing = (await getPayment(ctx, waiting))!;
     expect(processing.status).toBe("processing");
     expect((await paymentHistory(ctx, waiting)).filter((entry) => entry.status === "processing")).toHaveLength(1);
-    expect(sent).toEqual([{ paymentId: waiting, dueAt: processing.nextDueAt, step: processing.nextDueAt, delay: expect.any(Number) }]);
+    expect(sent).toEqual([
+      { paymentId: waiting, dueAt: processing.nextDueAt, step: processing.nextDueAt, delay: expect.any(Number) },
+    ]);
   });
 
   it("a step that always throws is not a batch failure: it is retried by delayed messages and parked after MAX_STEP_FAILURES", async () => {

@@ -91,17 +91,26 @@ export class SqsPaymentScheduler implements PaymentScheduler {
           }),
         );
         for (const failed of reply.Failed ?? []) {
-          this.logger.warn("payment step not enqueued; the sweeper will find it", { paymentId: batch[Number(failed.Id)]?.paymentId, reason: failed.Message });
+          this.logger.warn("payment step not enqueued; the sweeper will find it", {
+            paymentId: batch[Number(failed.Id)]?.paymentId,
+            reason: failed.Message,
+          });
         }
       } catch (error) {
-        this.logger.warn("payment steps not enqueued; the sweeper will find them", { error, payments: batch.map((step) => step.paymentId) });
+        this.logger.warn("payment steps not enqueued; the sweeper will find them", {
+          error,
+          payments: batch.map((step) => step.paymentId),
+        });
       }
     }
   }
 }
 
 /** The scheduler of a function the stack gave the queue's URL to; none without it (local runs, the feeds). */
-export function sqsSchedulerFromEnv(ctx: Pick<CoreContext, "clock" | "logger">, env: Record<string, string | undefined> = process.env): SqsPaymentScheduler | undefined {
+export function sqsSchedulerFromEnv(
+  ctx: Pick<CoreContext, "clock" | "logger">,
+  env: Record<string, string | undefined> = process.env,
+): SqsPaymentScheduler | undefined {
   const queueUrl = env[PAYMENT_QUEUE_URL_VARIABLE];
   if (!queueUrl) return undefined;
   const client = new SQSClient({});
@@ -128,7 +137,11 @@ export interface QueueRecord {
  * several failures, moves to the dead-letter queue; the due marker stays, so the sweeper finds
  * the step in any case.
  */
-export async function runPaymentSteps(ctx: CoreContext, scheduler: PaymentScheduler, records: QueueRecord[]): Promise<{ batchItemFailures: { itemIdentifier: string }[] }> {
+export async function runPaymentSteps(
+  ctx: CoreContext,
+  scheduler: PaymentScheduler,
+  records: QueueRecord[],
+): Promise<{ batchItemFailures: { itemIdentifier: string }[] }> {
   const outcomes = await Promise.all(
     records.map(async (record) => {
       try {
@@ -147,7 +160,9 @@ export async function runPaymentSteps(ctx: CoreContext, scheduler: PaymentSchedu
       }
     }),
   );
-  return { batchItemFailures: outcomes.filter((id): id is string => id !== null).map((itemIdentifier) => ({ itemIdentifier })) };
+  return {
+    batchItemFailures: outcomes.filter((id): id is string => id !== null).map((itemIdentifier) => ({ itemIdentifier })),
+  };
 }
 
 /**
@@ -155,10 +170,18 @@ export async function runPaymentSteps(ctx: CoreContext, scheduler: PaymentSchedu
  * sweep enqueued recently (their message was lost, or is stuck behind a backlog), each claimed on
  * its marker first so that concurrent sweeps and later ones do not send it again at once.
  */
-export async function sweepDuePayments(ctx: CoreContext, scheduler: Pick<SqsPaymentScheduler, "scheduleMany">): Promise<number> {
+export async function sweepDuePayments(
+  ctx: CoreContext,
+  scheduler: Pick<SqsPaymentScheduler, "scheduleMany">,
+): Promise<number> {
   const now = ctx.clock();
-  const claimed = await claimOverdueSteps(ctx, { dueBefore: new Date(now.getTime() - SWEEP_GRACE_MS), limit: SWEEP_LIMIT });
-  await scheduler.scheduleMany(claimed.map((step) => ({ paymentId: step.paymentId, dueAt: now.toISOString(), step: step.dueAt })));
+  const claimed = await claimOverdueSteps(ctx, {
+    dueBefore: new Date(now.getTime() - SWEEP_GRACE_MS),
+    limit: SWEEP_LIMIT,
+  });
+  await scheduler.scheduleMany(
+    claimed.map((step) => ({ paymentId: step.paymentId, dueAt: now.toISOString(), step: step.dueAt })),
+  );
   if (claimed.length > 0) ctx.logger.info("payment sweep enqueued due steps", { count: claimed.length });
   return claimed.length;
 }

@@ -20,12 +20,15 @@ export function secretsToFetch(env: BoundSecretsEnv): string[] {
 
 /** SST's parameter paths: the stage's own, then the app-wide fallback (`sst secrets set-fallback`). */
 export const secretPath = (env: BoundSecretsEnv, name: string) => `${env.SST_SSM_PREFIX ?? ""}Secret/${name}/value`;
-export const fallbackPath = (env: BoundSecretsEnv, name: string) => `/sst/${env.SST_APP}/.fallback/Secret/${name}/value`;
+export const fallbackPath = (env: BoundSecretsEnv, name: string) =>
+  `/sst/${env.SST_APP}/.fallback/Secret/${name}/value`;
 
 async function getParameters(ssm: SSMClient, paths: string[]): Promise<Map<string, string>> {
   const values = new Map<string, string>();
   for (let index = 0; index < paths.length; index += SSM_BATCH) {
-    const reply = await ssm.send(new GetParametersCommand({ Names: paths.slice(index, index + SSM_BATCH), WithDecryption: true }));
+    const reply = await ssm.send(
+      new GetParametersCommand({ Names: paths.slice(index, index + SSM_BATCH), WithDecryption: true }),
+    );
     for (const parameter of reply.Parameters ?? []) {
       if (parameter.Name && parameter.Value !== undefined) values.set(parameter.Name, parameter.Value);
     }
@@ -46,9 +49,18 @@ export async function loadBoundSecrets(env: BoundSecretsEnv = process.env, ssm?:
   if (names.length === 0) return;
   const client = ssm ?? new SSMClient({});
   try {
-    const primary = await getParameters(client, names.map((name) => secretPath(env, name)));
+    const primary = await getParameters(
+      client,
+      names.map((name) => secretPath(env, name)),
+    );
     const missing = names.filter((name) => !primary.has(secretPath(env, name)));
-    const fallback = missing.length > 0 ? await getParameters(client, missing.map((name) => fallbackPath(env, name))) : new Map<string, string>();
+    const fallback =
+      missing.length > 0
+        ? await getParameters(
+            client,
+            missing.map((name) => fallbackPath(env, name)),
+          )
+        : new Map<string, string>();
     const unset: string[] = [];
     for (const name of names) {
       const value = primary.get(secretPath(env, name)) ?? fallback.get(fallbackPath(env, name));
@@ -56,7 +68,9 @@ export async function loadBoundSecrets(env: BoundSecretsEnv = process.env, ssm?:
       else env[name] = value;
     }
     if (unset.length > 0) {
-      throw new Error(`Secrets not set for stage ${env.SST_STAGE}: ${unset.join(", ")} (npx sst secrets set <NAME> <value> --stage ${env.SST_STAGE})`);
+      throw new Error(
+        `Secrets not set for stage ${env.SST_STAGE}: ${unset.join(", ")} (npx sst secrets set <NAME> <value> --stage ${env.SST_STAGE})`,
+      );
     }
   } finally {
     if (!ssm) client.destroy();

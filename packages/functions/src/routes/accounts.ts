@@ -5,7 +5,17 @@ import { accountDetail, createAccount, listAccountsWithBalances, type Actor } fr
 import type { AppEnv } from "../http/env";
 import { idempotencyKey } from "../http/idempotency";
 import { requireAuth } from "../http/middleware";
-import { authenticated, errors, idempotencyKeyParameter, jsonBody, jsonReply, pathParameter, REPLAYED_HEADER, TAGS, type Tag } from "../http/openapi";
+import {
+  authenticated,
+  errors,
+  idempotencyKeyParameter,
+  jsonBody,
+  jsonReply,
+  pathParameter,
+  REPLAYED_HEADER,
+  TAGS,
+  type Tag,
+} from "../http/openapi";
 import {
   accountExample,
   AccountCreatedReply,
@@ -28,9 +38,18 @@ export const listAccountsHandler = async (c: Context<AppEnv>) =>
   c.json({ data: await listAccountsWithBalances(c.get("core"), c.get("auth").userId) }, 200);
 
 export const createAccountHandler = async (c: Context<AppEnv>) => {
-  const created = await createAccount(c.get("core"), c.get("auth").userId, await readJson(c), idempotencyKey(c), actorOf(c));
+  const created = await createAccount(
+    c.get("core"),
+    c.get("auth").userId,
+    await readJson(c),
+    idempotencyKey(c),
+    actorOf(c),
+  );
   if (created.replayed) c.header("Idempotent-Replayed", "true");
-  return c.json({ message: "Account created", data: created.account, opening_transaction: created.opening_transaction }, 201);
+  return c.json(
+    { message: "Account created", data: created.account, opening_transaction: created.opening_transaction },
+    201,
+  );
 };
 
 /** The two spellings are two operations (one per tag), declared from one description. */
@@ -40,7 +59,8 @@ export const listAccountsRoute = (operationId: string, tag: Tag, path: "/" | "/a
     path,
     operationId,
     summary: "List accounts",
-    description: "The signed-in user's ledger accounts, each with its balances (decimal strings, minor units beside them) and status.",
+    description:
+      "The signed-in user's ledger accounts, each with its balances (decimal strings, minor units beside them) and status.",
     tags: [tag],
     "x-stability": "stable",
     "x-complexity": "medium",
@@ -65,14 +85,35 @@ export const createAccountRoute = (operationId: string, tag: Tag, path: "/" | "/
     security: authenticated,
     parameters: [idempotencyKeyParameter()],
     request: {
-      body: jsonBody("CreateAccountInput", CreateAccountInput, { name: "Everyday", description: "Day-to-day spending", currency: "USD", type: "bank", initial_balance: "2500.00" }),
+      body: jsonBody("CreateAccountInput", CreateAccountInput, {
+        name: "Everyday",
+        description: "Day-to-day spending",
+        currency: "USD",
+        type: "bank",
+        initial_balance: "2500.00",
+      }),
     },
     responses: {
-      201: jsonReply("The account (and its opening deposit, if any)", "AccountCreatedReply", AccountCreatedReply, {
-        message: "Account created",
-        data: { ...accountExample, balance: "0.00", available: "0.00", pending_in: "2500.00", pending_out: "0.00", balance_minor: 0, available_minor: 0, version: 2 },
-        opening_transaction: { ...depositExample, description: "Opening balance" },
-      }, REPLAYED_HEADER),
+      201: jsonReply(
+        "The account (and its opening deposit, if any)",
+        "AccountCreatedReply",
+        AccountCreatedReply,
+        {
+          message: "Account created",
+          data: {
+            ...accountExample,
+            balance: "0.00",
+            available: "0.00",
+            pending_in: "2500.00",
+            pending_out: "0.00",
+            balance_minor: 0,
+            available_minor: 0,
+            version: 2,
+          },
+          opening_transaction: { ...depositExample, description: "Opening balance" },
+        },
+        REPLAYED_HEADER,
+      ),
       ...errors({
         400: ["validation_error", "invalid_json", "invalid_amount", "invalid_idempotency_key"],
         401: true,
@@ -90,7 +131,8 @@ const getAccountRoute = createRoute({
   path: "/{id}",
   operationId: "getAccount",
   summary: "Get an account",
-  description: "One of the signed-in user's accounts with its current balances. Another user's account is a 404, as an unknown one.",
+  description:
+    "One of the signed-in user's accounts with its current balances. Another user's account is a 404, as an unknown one.",
   tags: [TAGS.accounts],
   "x-stability": "stable",
   "x-complexity": "low",
@@ -106,4 +148,6 @@ const getAccountRoute = createRoute({
 export const accountRoutes = $(new OpenAPIHono<AppEnv>().use(requireAuth))
   .openapi(listAccountsRoute("listAccounts", TAGS.accounts, "/"), listAccountsHandler)
   .openapi(createAccountRoute("createAccount", TAGS.accounts, "/"), createAccountHandler)
-  .openapi(getAccountRoute, async (c) => c.json({ data: await accountDetail(c.get("core"), c.get("auth").userId, c.req.param("id")) }, 200));
+  .openapi(getAccountRoute, async (c) =>
+    c.json({ data: await accountDetail(c.get("core"), c.get("auth").userId, c.req.param("id")) }, 200),
+  );

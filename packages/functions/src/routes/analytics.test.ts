@@ -87,7 +87,12 @@ beforeAll(async () => {
   await setStatus(deposit.id, "post");
   // 11 March: a transfer A -> B (pending) and a test balance into E (pending).
   at("2030-03-11T00:00:00.000Z");
-  const transfer = await write("transfer", { from_account_id: a.id, to_account_id: b.id, amount: "120.50", currency: "USD" });
+  const transfer = await write("transfer", {
+    from_account_id: a.id,
+    to_account_id: b.id,
+    amount: "120.50",
+    currency: "USD",
+  });
   await write("test-balance", { account_id: e.id, amount: 1000, currency: "EUR" });
   // 12 March the transfer is approved, 13 March it is unposted again.
   at("2030-03-12T15:00:00.000Z");
@@ -129,7 +134,14 @@ describe("GET /api/v1/ledger/analytics", () => {
   it("builds daily end-of-day balances and flows per account from the version chains", async () => {
     const reply = await analytics("?days=7");
     expect(reply.status).toBe(200);
-    const data = reply.body.data as { days: number; from: string; to: string; timezone: string; accounts: AccountSeries[]; currencies: Series[] };
+    const data = reply.body.data as {
+      days: number;
+      from: string;
+      to: string;
+      timezone: string;
+      accounts: AccountSeries[];
+      currencies: Series[];
+    };
     expect(data).toMatchObject({ days: 7, from: "2030-03-08", to: "2030-03-14", timezone: "UTC" });
     expect(data.accounts.map((account) => account.name)).toEqual(["A", "B", "E"]);
     const [a, b, e] = data.accounts as [AccountSeries, AccountSeries, AccountSeries];
@@ -141,7 +153,12 @@ describe("GET /api/v1/ledger/analytics", () => {
       quiet("2030-03-09", "0.00"),
       // Deposited and approved the same day (the approval at 23:59:59.999 still counts).
       quiet("2030-03-10", "500.00", { inflow_pending: "500.00", inflow_posted: "500.00", transactions: 1 }),
-      quiet("2030-03-11", "500.00", { available: "379.50", pending_out: "120.50", outflow_pending: "120.50", transactions: 1 }),
+      quiet("2030-03-11", "500.00", {
+        available: "379.50",
+        pending_out: "120.50",
+        outflow_pending: "120.50",
+        transactions: 1,
+      }),
       quiet("2030-03-12", "379.50", { outflow_posted: "120.50" }),
       // Unposting is a negative posted outflow: the money is pending again.
       quiet("2030-03-13", "500.00", { available: "379.50", pending_out: "120.50", outflow_posted: "-120.50" }),
@@ -154,13 +171,26 @@ describe("GET /api/v1/ledger/analytics", () => {
       quiet("2030-03-14", "0.00", { pending_in: "120.50" }),
     ]);
     expect(e.currency).toBe("EUR");
-    expect(e.series[3]).toMatchObject({ pending_in: "1000.00", pending_in_minor: 100000, inflow_pending: "1000.00", balance: "0.00" });
+    expect(e.series[3]).toMatchObject({
+      pending_in: "1000.00",
+      pending_in_minor: 100000,
+      inflow_pending: "1000.00",
+      balance: "0.00",
+    });
 
     // Per currency: the accounts added up; EUR stays apart.
     expect(data.currencies.map((currency) => currency.currency)).toEqual(["EUR", "USD"]);
     const usd = data.currencies.find((currency) => currency.currency === "USD")!;
     expect(usd).toMatchObject({ account_count: 2, opening_balance: "0.00" });
-    expect(usd.series.map((day) => day.balance)).toEqual(["0.00", "0.00", "500.00", "500.00", "500.00", "500.00", "500.00"]);
+    expect(usd.series.map((day) => day.balance)).toEqual([
+      "0.00",
+      "0.00",
+      "500.00",
+      "500.00",
+      "500.00",
+      "500.00",
+      "500.00",
+    ]);
     expect(usd.series[4]).toMatchObject({ inflow_posted: "120.50", outflow_posted: "120.50", transactions: 0 });
     expect(usd.series[3]).toMatchObject({ transactions: 2, pending_in: "120.50", pending_out: "120.50" });
   });

@@ -26,30 +26,50 @@ beforeAll(async () => {
 });
 afterAll(async () => t.core.dispose());
 
-async function keyWith(scopes: readonly ApiKeyScope[] | undefined, session = owner): Promise<{ id: string; key: string; scopes: string[] }> {
-  const reply = await t.call("POST", "/api/v1/api-keys", { token: session.token, body: { name: `key ${scopes?.join(" ") ?? "default"}`, ...(scopes ? { scopes } : {}) } });
+async function keyWith(
+  scopes: readonly ApiKeyScope[] | undefined,
+  session = owner,
+): Promise<{ id: string; key: string; scopes: string[] }> {
+  const reply = await t.call("POST", "/api/v1/api-keys", {
+    token: session.token,
+    body: { name: `key ${scopes?.join(" ") ?? "default"}`, ...(scopes ? { scopes } : {}) },
+  });
   expect(reply.status, JSON.stringify(reply.body)).toBe(201);
   return reply.body.data as { id: string; key: string; scopes: string[] };
 }
 
 const expectMissingScope = (reply: { status: number; body: Json }, scope: string) => {
   expect(reply.status, JSON.stringify(reply.body)).toBe(403);
-  expect(reply.body).toMatchObject({ code: "insufficient_scope", scope, message: `This API key lacks the scope ${scope}` });
+  expect(reply.body).toMatchObject({
+    code: "insufficient_scope",
+    scope,
+    message: `This API key lacks the scope ${scope}`,
+  });
 };
 
 describe("a scoped API key", () => {
   it("with ledger:read lists accounts, but a transfer is 403 insufficient_scope naming ledger:write, and writes nothing", async () => {
     const session = await t.signUp(`scoped-${++users}@example.com`);
-    const from = await t.call("POST", "/api/v1/ledger/accounts", { token: session.token, body: { name: "Everyday", currency: "USD" } });
-    const to = await t.call("POST", "/api/v1/ledger/accounts", { token: session.token, body: { name: "Savings", currency: "USD" } });
+    const from = await t.call("POST", "/api/v1/ledger/accounts", {
+      token: session.token,
+      body: { name: "Everyday", currency: "USD" },
+    });
+    const to = await t.call("POST", "/api/v1/ledger/accounts", {
+      token: session.token,
+      body: { name: "Savings", currency: "USD" },
+    });
     const { key, scopes } = await keyWith(["ledger:read"], session);
     expect(scopes).toEqual(["ledger:read"]);
 
     const listed = await t.call("GET", "/api/v1/ledger/accounts", { token: key });
     expect(listed.status).toBe(200);
-    expect(listed.body.data.map((account: { id: string }) => account.id)).toEqual(expect.arrayContaining([from.body.data.id, to.body.data.id]));
+    expect(listed.body.data.map((account: { id: string }) => account.id)).toEqual(
+      expect.arrayContaining([from.body.data.id, to.body.data.id]),
+    );
     expect((await t.call("GET", "/api/v1/accounts", { token: key })).status).toBe(200);
-    expect((await t.call("GET", `/api/v1/ledger/accounts/${from.body.data.id}/balance`, { token: key })).status).toBe(200);
+    expect((await t.call("GET", `/api/v1/ledger/accounts/${from.body.data.id}/balance`, { token: key })).status).toBe(
+      200,
+    );
 
     const before = await dataItems(t.core);
     const transfer = await t.call("POST", "/api/v1/ledger/transactions/transfer", {
@@ -57,13 +77,21 @@ describe("a scoped API key", () => {
       body: { from_account_id: from.body.data.id, to_account_id: to.body.data.id, amount: "1.00" },
     });
     expectMissingScope(transfer, "ledger:write");
-    expectMissingScope(await t.call("POST", "/api/v1/ledger/accounts", { token: key, body: { name: "More", currency: "USD" } }), "ledger:write");
+    expectMissingScope(
+      await t.call("POST", "/api/v1/ledger/accounts", { token: key, body: { name: "More", currency: "USD" } }),
+      "ledger:write",
+    );
     expectMissingScope(await t.call("GET", "/v1/payments", { token: key }), "payments:read");
-    expectMissingScope(await t.call("POST", "/v1/payments", { token: key, body: { amount: "1.00" } }), "payments:write");
+    expectMissingScope(
+      await t.call("POST", "/v1/payments", { token: key, body: { amount: "1.00" } }),
+      "payments:write",
+    );
     expectMissingScope(await t.call("GET", "/api/v1/kyc/status", { token: key }), "kyc:read");
     expectMissingScope(await t.call("GET", "/api/v1/rails", { token: key }), "rails:read");
     expectMissingScope(await t.call("GET", "/api/v1/users/profile", { token: key }), "profile:read");
-    expect(await dataItems(t.core, (item) => item.entity !== "api_key")).toEqual(before.filter((item) => item.entity !== "api_key"));
+    expect(await dataItems(t.core, (item) => item.entity !== "api_key")).toEqual(
+      before.filter((item) => item.entity !== "api_key"),
+    );
   });
 
   it("reaches what its scopes name: payments:read lists payments, rails:read gets a quote (a POST that only reads)", async () => {
@@ -79,13 +107,30 @@ describe("a scoped API key", () => {
 
   it("runs the commands that read with a read scope; a writing command needs the write scope", async () => {
     const { key } = await keyWith(["ledger:read"]);
-    const account = await t.call("POST", "/api/v1/ledger/accounts", { token: owner.token, body: { name: "Commands", currency: "USD" } });
-    const balance = await t.call("POST", "/api/grpc/ledger/command", { token: key, body: { command: { getBalance: { accountId: account.body.data.id } } } });
+    const account = await t.call("POST", "/api/v1/ledger/accounts", {
+      token: owner.token,
+      body: { name: "Commands", currency: "USD" },
+    });
+    const balance = await t.call("POST", "/api/grpc/ledger/command", {
+      token: key,
+      body: { command: { getBalance: { accountId: account.body.data.id } } },
+    });
     expect(balance.status).toBe(200);
-    const write = await t.call("POST", "/api/grpc/ledger/command", { token: key, body: { command: { createTransaction: { type: "deposit", account_id: account.body.data.id, amount: "5.00" } } } });
+    const write = await t.call("POST", "/api/grpc/ledger/command", {
+      token: key,
+      body: { command: { createTransaction: { type: "deposit", account_id: account.body.data.id, amount: "5.00" } } },
+    });
     expect(write.status).toBe(403);
-    expect(write.body).toMatchObject({ message: "Ledger command failed", code: "insufficient_scope", scope: "ledger:write", reason: "This API key lacks the scope ledger:write" });
-    const kyc = await t.call("POST", "/api/grpc/kyc/command", { token: key, body: { command: { subscribeToVerification: {} } } });
+    expect(write.body).toMatchObject({
+      message: "Ledger command failed",
+      code: "insufficient_scope",
+      scope: "ledger:write",
+      reason: "This API key lacks the scope ledger:write",
+    });
+    const kyc = await t.call("POST", "/api/grpc/kyc/command", {
+      token: key,
+      body: { command: { subscribeToVerification: {} } },
+    });
     expectMissingScope(kyc, "kyc:read");
   });
 
@@ -127,10 +172,16 @@ describe("a scoped API key", () => {
     expect((await t.call("GET", "/api/v1/users/profile", { token: key })).status).toBe(200);
     const before = await dataItems(t.core);
     const refusals = [
-      await t.call("PUT", "/api/v1/users/profile", { token: key, body: { email: "stolen@example.com", current_password: "long enough pw" } }),
+      await t.call("PUT", "/api/v1/users/profile", {
+        token: key,
+        body: { email: "stolen@example.com", current_password: "long enough pw" },
+      }),
       await t.call("PUT", "/api/v1/users/profile", { token: key, body: { first_name: "Mallory" } }),
       await t.call("PUT", "/api/v1/users/profile", { token: key, body: { password: "a new password" } }),
-      await t.call("POST", "/api/v1/auth/password", { token: key, body: { current_password: "long enough pw", new_password: "a new password" } }),
+      await t.call("POST", "/api/v1/auth/password", {
+        token: key,
+        body: { current_password: "long enough pw", new_password: "a new password" },
+      }),
       await t.call("POST", "/api/v1/users/email-verification/resend", { token: key }),
       await t.call("GET", "/api/v1/auth/sessions", { token: key }),
       await t.call("DELETE", `/api/v1/auth/sessions/${encodeURIComponent(sessionId)}`, { token: key }),
@@ -154,7 +205,10 @@ describe("a scoped API key", () => {
 
   it("refuses unknown, empty and oversized scope lists at creation, and lists each key's scopes", async () => {
     for (const scopes of [["ledger:admin"], [], "ledger:read", [42], Array(40).fill("ledger:read")]) {
-      const reply = await t.call("POST", "/api/v1/api-keys", { token: owner.token, body: { name: "bad scopes", scopes } });
+      const reply = await t.call("POST", "/api/v1/api-keys", {
+        token: owner.token,
+        body: { name: "bad scopes", scopes },
+      });
       expect(reply.status, JSON.stringify(scopes)).toBe(400);
       expect(reply.body.code).toBe("validation_error");
     }
@@ -163,22 +217,35 @@ describe("a scoped API key", () => {
     const created = await keyWith(["payments:write", "ledger:read", "payments:write"]);
     expect(created.scopes).toEqual(["ledger:read", "payments:write"]);
     const listed = await t.call("GET", "/api/v1/api-keys", { token: owner.token });
-    expect(listed.body.data.find((key: { id: string }) => key.id === created.id).scopes).toEqual(["ledger:read", "payments:write"]);
+    expect(listed.body.data.find((key: { id: string }) => key.id === created.id).scopes).toEqual([
+      "ledger:read",
+      "payments:write",
+    ]);
   });
 
   it("made before scopes existed, keeps every scope it could use (read as the default), but still no account change", async () => {
     const session = await t.signUp(`legacy-${++users}@example.com`);
     const { key, id } = await keyWith(undefined, session);
     // The item as it was stored before scopes: the same key, with no scopes attribute.
-    const { scopes: _scopes, ...legacy } = (await dataItems(t.core, (item) => item.entity === "api_key" && item.id === id))[0]!;
+    const { scopes: _scopes, ...legacy } = (
+      await dataItems(t.core, (item) => item.entity === "api_key" && item.id === id)
+    )[0]!;
     await t.core.db.doc.send(new PutCommand({ TableName: t.core.db.table, Item: legacy }));
     expect((await authenticateApiKey(t.core, key)).scopes).toEqual([...API_KEY_SCOPES]);
 
-    const account = await t.call("POST", "/api/v1/ledger/accounts", { token: key, body: { name: "Legacy", currency: "USD" } });
+    const account = await t.call("POST", "/api/v1/ledger/accounts", {
+      token: key,
+      body: { name: "Legacy", currency: "USD" },
+    });
     expect(account.status).toBe(201);
     expect((await t.call("GET", "/v1/payments", { token: key })).status).toBe(200);
-    expect((await t.call("GET", "/api/v1/api-keys", { token: session.token })).body.data[0].scopes).toEqual([...API_KEY_SCOPES]);
-    const email = await t.call("PUT", "/api/v1/users/profile", { token: key, body: { email: "legacy-new@example.com", current_password: "long enough pw" } });
+    expect((await t.call("GET", "/api/v1/api-keys", { token: session.token })).body.data[0].scopes).toEqual([
+      ...API_KEY_SCOPES,
+    ]);
+    const email = await t.call("PUT", "/api/v1/users/profile", {
+      token: key,
+      body: { email: "legacy-new@example.com", current_password: "long enough pw" },
+    });
     expect(email.status).toBe(403);
     expect(email.body.code).toBe("session_required");
   });
@@ -215,14 +282,19 @@ describe("the OpenAPI document", () => {
     expect(document.paths["/api/v1/ledger/transactions/transfer"].post["x-required-scope"]).toBe("ledger:write");
     expect(document.paths["/v1/payments"].post["x-required-scope"]).toBe("payments:write");
     expect(document.paths["/api/v1/rails/quote"].post["x-required-scope"]).toBe("rails:read");
-    expect(document.paths["/api/grpc/ledger/command"].post).toMatchObject({ "x-required-scope": "ledger:read", "x-scope-note": expect.stringContaining("ledger:write") });
+    expect(document.paths["/api/grpc/ledger/command"].post).toMatchObject({
+      "x-required-scope": "ledger:read",
+      "x-scope-note": expect.stringContaining("ledger:write"),
+    });
     expect(document.paths["/api/grpc/live/stream"].get["x-scope-note"]).toContain("payments:read");
     expect(document.paths["/api/v1/users/profile"].put["x-session-only"]).toBe(true);
     expect(document.paths["/api/v1/api-keys"].post["x-session-only"]).toBe(true);
     expect(document.paths["/api/v1/users/email-confirmation"].post["x-required-scope"]).toBeUndefined();
     const forbidden = document.paths["/api/v1/ledger/transactions/transfer"].post.responses["403"];
     expect(forbidden.description).toContain("`insufficient_scope`");
-    expect(document.paths["/api/v1/ledger/transactions/transfer"].post.description).toContain("An API key needs the scope `ledger:write`");
+    expect(document.paths["/api/v1/ledger/transactions/transfer"].post.description).toContain(
+      "An API key needs the scope `ledger:write`",
+    );
     expect(document.components.schemas.Error.properties.scope).toBeDefined();
   });
 });

@@ -19,7 +19,10 @@ beforeAll(async () => {
   owner = await t.signUp("key-owner@example.com");
   stranger = await t.signUp("key-stranger@example.com");
   await seedAdminFromEnv(t.core, { ADMIN_EMAIL: "key-admin@example.com", ADMIN_PASSWORD: "admin password 1" });
-  const login = await t.call("POST", "/api/v1/auth/login", { body: { email: "key-admin@example.com", password: "admin password 1" }, ip: nextTestAddress() });
+  const login = await t.call("POST", "/api/v1/auth/login", {
+    body: { email: "key-admin@example.com", password: "admin password 1" },
+    ip: nextTestAddress(),
+  });
   adminToken = login.body.data.token;
 });
 afterAll(async () => t.core.dispose());
@@ -27,7 +30,14 @@ afterAll(async () => t.core.dispose());
 async function createKey(name: string, token = owner.token) {
   const reply = await t.call("POST", "/api/v1/api-keys", { token, body: { name } });
   expect(reply.status).toBe(201);
-  return reply.body.data as { id: string; name: string; prefix: string; key: string; last_used_at: string | null; revoked_at: string | null };
+  return reply.body.data as {
+    id: string;
+    name: string;
+    prefix: string;
+    key: string;
+    last_used_at: string | null;
+    revoked_at: string | null;
+  };
 }
 
 async function tableText(): Promise<string> {
@@ -45,7 +55,15 @@ describe("API keys", () => {
     const listed = await t.call("GET", "/api/v1/api-keys", { token: owner.token });
     expect(listed.status).toBe(200);
     const mine = listed.body.data.find((key: { id: string }) => key.id === created.id);
-    expect(mine).toEqual({ id: created.id, name: "CI deploys", prefix: created.prefix, created_at: expect.any(String), last_used_at: null, revoked_at: null, scopes: [...API_KEY_SCOPES] });
+    expect(mine).toEqual({
+      id: created.id,
+      name: "CI deploys",
+      prefix: created.prefix,
+      created_at: expect.any(String),
+      last_used_at: null,
+      revoked_at: null,
+      scopes: [...API_KEY_SCOPES],
+    });
     expect(JSON.stringify(listed.body)).not.toContain(created.key);
     expect(await tableText()).not.toContain(created.key.slice(12));
     expect((await t.call("GET", "/api/v1/api-keys", { token: stranger.token })).body.data).toEqual([]);
@@ -53,23 +71,35 @@ describe("API keys", () => {
 
   it("authenticates like its owner's token, for the owner's resources only, and records its last use", async () => {
     const { key, id } = await createKey("Reporting");
-    const account = await t.call("POST", "/api/v1/ledger/accounts", { token: key, body: { name: "Via key", currency: "USD" } });
+    const account = await t.call("POST", "/api/v1/ledger/accounts", {
+      token: key,
+      body: { name: "Via key", currency: "USD" },
+    });
     expect(account.status).toBe(201);
     const mine = await t.call("GET", "/api/v1/ledger/accounts", { token: owner.token });
     expect(mine.body.data.map((item: { id: string }) => item.id)).toContain(account.body.data.id);
 
-    const theirs = await t.call("POST", "/api/v1/ledger/accounts", { token: stranger.token, body: { name: "Not yours", currency: "USD" } });
+    const theirs = await t.call("POST", "/api/v1/ledger/accounts", {
+      token: stranger.token,
+      body: { name: "Not yours", currency: "USD" },
+    });
     expect((await t.call("GET", `/api/v1/accounts/${theirs.body.data.id}`, { token: key })).status).toBe(404);
 
-    const used = (await t.call("GET", "/api/v1/api-keys", { token: owner.token })).body.data.find((item: { id: string }) => item.id === id);
+    const used = (await t.call("GET", "/api/v1/api-keys", { token: owner.token })).body.data.find(
+      (item: { id: string }) => item.id === id,
+    );
     expect(used.last_used_at).not.toBeNull();
     // Within the minute: no write per request.
     await t.call("GET", "/api/v1/ledger/accounts", { token: key });
-    const again = (await t.call("GET", "/api/v1/api-keys", { token: owner.token })).body.data.find((item: { id: string }) => item.id === id);
+    const again = (await t.call("GET", "/api/v1/api-keys", { token: owner.token })).body.data.find(
+      (item: { id: string }) => item.id === id,
+    );
     expect(again.last_used_at).toBe(used.last_used_at);
     clockOffsetMs += 61_000;
     await t.call("GET", "/api/v1/ledger/accounts", { token: key });
-    const later = (await t.call("GET", "/api/v1/api-keys", { token: owner.token })).body.data.find((item: { id: string }) => item.id === id);
+    const later = (await t.call("GET", "/api/v1/api-keys", { token: owner.token })).body.data.find(
+      (item: { id: string }) => item.id === id,
+    );
     expect(Date.parse(later.last_used_at)).toBeGreaterThan(Date.parse(used.last_used_at));
   });
 
@@ -100,7 +130,9 @@ describe("API keys", () => {
     expect(refused.status).toBe(401);
     expect(refused.body.code).toBe("invalid_api_key");
     // Revoking again changes nothing.
-    expect((await t.call("DELETE", `/api/v1/api-keys/${id}`, { token: owner.token })).body.data.revoked_at).toBe(revoked.body.data.revoked_at);
+    expect((await t.call("DELETE", `/api/v1/api-keys/${id}`, { token: owner.token })).body.data.revoked_at).toBe(
+      revoked.body.data.revoked_at,
+    );
   });
 
   it("refuses bad names, forged keys, unknown ids and more than 20 active keys", async () => {
@@ -113,12 +145,15 @@ describe("API keys", () => {
       expect(reply.body.code).toBe("invalid_api_key");
     }
     expect((await t.call("DELETE", `/api/v1/api-keys/${"x".repeat(3000)}`, { token: owner.token })).status).toBe(404);
-    expect((await t.call("DELETE", "/api/v1/api-keys/00000000-0000-4000-8000-000000000000", { token: owner.token })).status).toBe(404);
+    expect(
+      (await t.call("DELETE", "/api/v1/api-keys/00000000-0000-4000-8000-000000000000", { token: owner.token })).status,
+    ).toBe(404);
 
     const busy = await t.signUp("many-keys@example.com");
     for (let index = 0; index < 20; index++) {
       // Past the hourly creation limit, the clock moves on an hour instead of the test waiting.
-      if (index > 0 && index % ACCOUNT_CHANGE_LIMITS.apiKeyCreation.limit === 0) clockOffsetMs += ACCOUNT_CHANGE_LIMITS.apiKeyCreation.windowSeconds * 1000;
+      if (index > 0 && index % ACCOUNT_CHANGE_LIMITS.apiKeyCreation.limit === 0)
+        clockOffsetMs += ACCOUNT_CHANGE_LIMITS.apiKeyCreation.windowSeconds * 1000;
       await createKey(`key ${index}`, busy.token);
     }
     clockOffsetMs += ACCOUNT_CHANGE_LIMITS.apiKeyCreation.windowSeconds * 1000;

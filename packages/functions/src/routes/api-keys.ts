@@ -5,7 +5,13 @@ import { createApiKey, listApiKeys, revokeApiKey } from "@fintech/core/auth/api-
 import type { AppEnv } from "../http/env";
 import { requireAuth, requireSession } from "../http/middleware";
 import { authenticated, errors, jsonBody, jsonReply, pathParameter, TAGS } from "../http/openapi";
-import { apiKeyExample, ApiKeyCreatedReply, ApiKeyListReply, ApiKeyRevokedReply, EXAMPLE_IDS } from "../http/reply-schemas";
+import {
+  apiKeyExample,
+  ApiKeyCreatedReply,
+  ApiKeyListReply,
+  ApiKeyRevokedReply,
+  EXAMPLE_IDS,
+} from "../http/reply-schemas";
 import { readJson } from "../http/validate";
 
 const SESSION_ONLY = "Needs a signed-in session: an API key cannot manage API keys (403 `session_required`).";
@@ -21,7 +27,9 @@ const listApiKeysRoute = createRoute({
   "x-complexity": "low",
   security: authenticated,
   responses: {
-    200: jsonReply("The keys", "ApiKeyListReply", ApiKeyListReply, { data: [{ ...apiKeyExample, last_used_at: "2026-01-15T10:12:00.000Z" }] }),
+    200: jsonReply("The keys", "ApiKeyListReply", ApiKeyListReply, {
+      data: [{ ...apiKeyExample, last_used_at: "2026-01-15T10:12:00.000Z" }],
+    }),
     ...errors({ 401: true, 403: ["session_required"], 503: true }),
   },
 });
@@ -36,13 +44,26 @@ const createApiKeyRoute = createRoute({
   "x-stability": "stable",
   "x-complexity": "medium",
   security: authenticated,
-  request: { body: jsonBody("CreateApiKeyInput", CreateApiKeyInput, { name: "Reconciliation script", scopes: ["ledger:read", "payments:read"] }) },
+  request: {
+    body: jsonBody("CreateApiKeyInput", CreateApiKeyInput, {
+      name: "Reconciliation script",
+      scopes: ["ledger:read", "payments:read"],
+    }),
+  },
   responses: {
     201: jsonReply("The key, shown once", "ApiKeyCreatedReply", ApiKeyCreatedReply, {
       message: "API key created: copy it now, it is not shown again",
       data: { ...apiKeyExample, key: "fpk_3xQ9aB7cK2mN8pR4sT6vW1yZ5bD7fH9j" },
     }),
-    ...errors({ 400: ["validation_error", "invalid_json"], 401: true, 403: ["session_required"], 409: ["api_key_limit"], 413: ["payload_too_large"], 429: true, 503: true }),
+    ...errors({
+      400: ["validation_error", "invalid_json"],
+      401: true,
+      403: ["session_required"],
+      409: ["api_key_limit"],
+      413: ["payload_too_large"],
+      429: true,
+      503: true,
+    }),
   },
 });
 
@@ -58,7 +79,10 @@ const revokeApiKeyRoute = createRoute({
   security: authenticated,
   parameters: [pathParameter("id", "The key's id (from the list)", EXAMPLE_IDS.apiKey)],
   responses: {
-    200: jsonReply("The revoked key", "ApiKeyRevokedReply", ApiKeyRevokedReply, { message: "API key revoked", data: { ...apiKeyExample, revoked_at: "2026-01-16T08:00:00.000Z" } }),
+    200: jsonReply("The revoked key", "ApiKeyRevokedReply", ApiKeyRevokedReply, {
+      message: "API key revoked",
+      data: { ...apiKeyExample, revoked_at: "2026-01-16T08:00:00.000Z" },
+    }),
     ...errors({ 401: true, 403: ["session_required"], 404: ["api_key_not_found"], 503: true }),
   },
 });
@@ -68,6 +92,17 @@ export const apiKeyRoutes = $(new OpenAPIHono<AppEnv>().use(requireAuth, require
   .openapi(listApiKeysRoute, async (c) => c.json({ data: await listApiKeys(c.get("core"), c.get("auth").userId) }, 200))
   // The reply is the only time the key itself is shown.
   .openapi(createApiKeyRoute, async (c) =>
-    c.json({ message: "API key created: copy it now, it is not shown again", data: await createApiKey(c.get("core"), c.get("auth").userId, await readJson(c)) }, 201),
+    c.json(
+      {
+        message: "API key created: copy it now, it is not shown again",
+        data: await createApiKey(c.get("core"), c.get("auth").userId, await readJson(c)),
+      },
+      201,
+    ),
   )
-  .openapi(revokeApiKeyRoute, async (c) => c.json({ message: "API key revoked", data: await revokeApiKey(c.get("core"), c.get("auth").userId, c.req.param("id")) }, 200));
+  .openapi(revokeApiKeyRoute, async (c) =>
+    c.json(
+      { message: "API key revoked", data: await revokeApiKey(c.get("core"), c.get("auth").userId, c.req.param("id")) },
+      200,
+    ),
+  );

@@ -2,7 +2,15 @@ import { $, createRoute, OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { z } from "zod";
 import { decideDeposit, depositDecisions, listDepositApprovals } from "@fintech/core/approvals/deposits";
-import { DecisionInput, DecisionRecord, DepositApproval, DEPOSIT_QUEUE_MAX, ThresholdEditInput, ThresholdsView, type Reviewer } from "@fintech/core/approvals/model";
+import {
+  DecisionInput,
+  DecisionRecord,
+  DepositApproval,
+  DEPOSIT_QUEUE_MAX,
+  ThresholdEditInput,
+  ThresholdsView,
+  type Reviewer,
+} from "@fintech/core/approvals/model";
 import { readThresholds, thresholdsView, updateThreshold } from "@fintech/core/approvals/thresholds";
 import type { AppEnv } from "../http/env";
 import { requireAdmin, requireAuth } from "../http/middleware";
@@ -23,8 +31,14 @@ const ADMIN_ONLY = "Administrators only (a user is answered 403 `admin_required`
 
 const ThresholdsReply = z.object({ data: ThresholdsView });
 const ThresholdsChangedReply = z.object({ message: z.string(), data: ThresholdsView });
-const QueueReply = z.object({ data: z.array(DepositApproval), has_more: z.boolean().describe(`More than ${DEPOSIT_QUEUE_MAX} deposits wait: decide some to see the rest`) });
-const DepositDecisionReply = z.object({ message: z.string(), data: z.object({ decision: DecisionRecord, transaction: JournalReply }) });
+const QueueReply = z.object({
+  data: z.array(DepositApproval),
+  has_more: z.boolean().describe(`More than ${DEPOSIT_QUEUE_MAX} deposits wait: decide some to see the rest`),
+});
+const DepositDecisionReply = z.object({
+  message: z.string(),
+  data: z.object({ decision: DecisionRecord, transaction: JournalReply }),
+});
 const DecisionsReply = z.object({ data: z.array(DecisionRecord) });
 
 /** The administrator deciding, as the audit trail records them. */
@@ -60,7 +74,12 @@ const queueExample = {
   can_decide: true,
   cannot_decide_reason: null,
 } as const;
-const decisionExample = { decision: "approve", reason: "Payroll file matches the employer's remittance advice.", decided_by: { id: "a3c1d7e1-5b2f-4c8e-9d0a-7e6f5a4b3c2d", email: "compliance@example.com", name: "Grace Hopper" }, decided_at: "2026-01-15T10:05:00.000Z" } as const;
+const decisionExample = {
+  decision: "approve",
+  reason: "Payroll file matches the employer's remittance advice.",
+  decided_by: { id: "a3c1d7e1-5b2f-4c8e-9d0a-7e6f5a4b3c2d", email: "compliance@example.com", name: "Grace Hopper" },
+  decided_at: "2026-01-15T10:05:00.000Z",
+} as const;
 
 const depositId = pathParameter("id", "The deposit's transaction (journal) id", EXAMPLE_IDS.journal);
 
@@ -89,13 +108,31 @@ const setThresholdRoute = createRoute({
   summary: "Set a four-eyes threshold (admin)",
   description: `Sets one threshold (kind, currency, amount > 0 in the currency's decimals); it holds from the next request on. Two edits at once: the second is a 409 \`thresholds_changed\`. ${ADMIN_ONLY}`,
   "x-complexity": "medium",
-  request: { body: jsonBody("ThresholdEditInput", ThresholdEditInput, { kind: "payment", currency: "USD", amount: "5000.00" }) },
+  request: {
+    body: jsonBody("ThresholdEditInput", ThresholdEditInput, { kind: "payment", currency: "USD", amount: "5000.00" }),
+  },
   responses: {
     200: jsonReply("The thresholds after the change", "ApprovalThresholdsChangedReply", ThresholdsChangedReply, {
       message: "Threshold updated",
-      data: { ...thresholdsExample, thresholds: [thresholdsExample.thresholds[0], { kind: "payment", currency: "USD", amount: "5000.00", amount_minor: 500_000 }], version: 1, updated_at: "2026-01-15T10:00:00.000Z", updated_by: "compliance@example.com" },
+      data: {
+        ...thresholdsExample,
+        thresholds: [
+          thresholdsExample.thresholds[0],
+          { kind: "payment", currency: "USD", amount: "5000.00", amount_minor: 500_000 },
+        ],
+        version: 1,
+        updated_at: "2026-01-15T10:00:00.000Z",
+        updated_by: "compliance@example.com",
+      },
     }),
-    ...errors({ 400: ["validation_error", "invalid_json", "invalid_amount"], 401: true, 403: ["admin_required"], 409: ["thresholds_changed"], 413: ["payload_too_large"], 503: true }),
+    ...errors({
+      400: ["validation_error", "invalid_json", "invalid_amount"],
+      401: true,
+      403: ["admin_required"],
+      409: ["thresholds_changed"],
+      413: ["payload_too_large"],
+      503: true,
+    }),
   },
 });
 
@@ -122,7 +159,9 @@ const decideDepositRoute = createRoute({
   description: `\`approve\` posts the draft (its amount becomes the account's balance), \`reject\` voids it (its pending amount is removed); a reason (1-500 characters) is required and kept with who decided and when (GET .../decisions; the transaction's history names the administrator). 403 \`second_approver_required\` when you made the deposit or own its account; 409 \`deposit_not_awaiting_approval\` when it is no longer a draft above the threshold (decided meanwhile, say). ${ADMIN_ONLY}`,
   "x-complexity": "medium",
   parameters: [depositId],
-  request: { body: jsonBody("DepositDecisionInput", DecisionInput, { decision: "approve", reason: decisionExample.reason }) },
+  request: {
+    body: jsonBody("DepositDecisionInput", DecisionInput, { decision: "approve", reason: decisionExample.reason }),
+  },
   responses: {
     200: jsonReply("The decision and the transaction after it", "DepositDecisionReply", DepositDecisionReply, {
       message: "Deposit approved",
@@ -133,7 +172,15 @@ const decideDepositRoute = createRoute({
           status: "posted",
           posted_at: decisionExample.decided_at,
           timestamp: decisionExample.decided_at,
-          history: [...bigDeposit.history, { operation: "post", status: "posted", at: decisionExample.decided_at, by: { id: decisionExample.decided_by.id, name: decisionExample.decided_by.name } }],
+          history: [
+            ...bigDeposit.history,
+            {
+              operation: "post",
+              status: "posted",
+              at: decisionExample.decided_at,
+              by: { id: decisionExample.decided_by.id, name: decisionExample.decided_by.name },
+            },
+          ],
         },
       },
     }),
@@ -178,6 +225,11 @@ export const approvalRoutes = $(new OpenAPIHono<AppEnv>().use(requireAuth))
   })
   .openapi({ ...decideDepositRoute, middleware: [requireAdmin] as const }, async (c) => {
     const decided = await decideDeposit(c.get("core"), c.req.param("id"), reviewerOf(c), await readJson(c));
-    return c.json({ message: decided.decision.decision === "approve" ? "Deposit approved" : "Deposit rejected", data: decided }, 200);
+    return c.json(
+      { message: decided.decision.decision === "approve" ? "Deposit approved" : "Deposit rejected", data: decided },
+      200,
+    );
   })
-  .openapi({ ...depositDecisionsRoute, middleware: [requireAdmin] as const }, async (c) => c.json({ data: await depositDecisions(c.get("core"), c.req.param("id")) }, 200));
+  .openapi({ ...depositDecisionsRoute, middleware: [requireAdmin] as const }, async (c) =>
+    c.json({ data: await depositDecisions(c.get("core"), c.req.param("id")) }, 200),
+  );

@@ -17,7 +17,8 @@ let clockOffsetMs = 0;
 let users = 0;
 const PASSWORD = "long enough pw";
 const FIREFOX = "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0";
-const SAFARI_IPHONE = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1";
+const SAFARI_IPHONE =
+  "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1";
 
 beforeAll(async () => {
   t = await createTestApp({}, { clock: () => new Date(Date.now() + clockOffsetMs) });
@@ -26,9 +27,14 @@ afterAll(async () => t.core.dispose());
 
 const newUser = () => t.signUp(`pw-${++users}@example.com`);
 const signIn = (email: string, password = PASSWORD, userAgent?: string) =>
-  t.call("POST", "/api/v1/auth/login", { body: { email, password }, ip: nextTestAddress(), headers: userAgent ? { "User-Agent": userAgent } : {} });
+  t.call("POST", "/api/v1/auth/login", {
+    body: { email, password },
+    ip: nextTestAddress(),
+    headers: userAgent ? { "User-Agent": userAgent } : {},
+  });
 const profileStatus = async (token: string) => (await t.call("GET", "/api/v1/users/profile", { token })).status;
-const mailTo = async (to: string, kind: string) => (await queuedMail(t.core, 1_000)).filter((mail) => mail.to === to && mail.kind === kind);
+const mailTo = async (to: string, kind: string) =>
+  (await queuedMail(t.core, 1_000)).filter((mail) => mail.to === to && mail.kind === kind);
 async function linkToken(to: string, kind: string): Promise<string> {
   const token = /[?&]token=([A-Za-z0-9_-]{43})/.exec((await mailTo(to, kind)).at(-1)?.text ?? "")?.[1];
   if (!token) throw new Error(`no ${kind} link to ${to}`);
@@ -39,10 +45,13 @@ describe("POST /api/v1/auth/password", () => {
   it("needs the current password; ends every other session and keeps this one with a new token", async () => {
     const me = await newUser();
     const other = (await signIn(me.user.email)).body.data.token as string;
-    const change = (token: string, body: unknown) => t.call("POST", "/api/v1/auth/password", { token, body, ip: nextTestAddress() });
+    const change = (token: string, body: unknown) =>
+      t.call("POST", "/api/v1/auth/password", { token, body, ip: nextTestAddress() });
 
     const before = await dataItems(t.core);
-    expect((await change(me.token, { current_password: "wrong password", new_password: "brand new secret" })).body).toEqual({
+    expect(
+      (await change(me.token, { current_password: "wrong password", new_password: "brand new secret" })).body,
+    ).toEqual({
       message: AUTH_MESSAGES.currentPasswordWrong,
       code: "invalid_current_password",
     });
@@ -53,7 +62,9 @@ describe("POST /api/v1/auth/password", () => {
     const short = await change(me.token, { current_password: PASSWORD, new_password: "short" });
     expect([short.status, short.body.message]).toEqual([400, AUTH_MESSAGES.passwordTooShort]);
     expect((await change(me.token, { current_password: PASSWORD, new_password: "x".repeat(300) })).status).toBe(400);
-    expect((await change(me.token, { current_password: PASSWORD, new_password: "brand new secret", role: "admin" })).status).toBe(400);
+    expect(
+      (await change(me.token, { current_password: PASSWORD, new_password: "brand new secret", role: "admin" })).status,
+    ).toBe(400);
     expect(await dataItems(t.core)).toEqual(before);
 
     const changed = await change(me.token, { current_password: PASSWORD, new_password: "brand new secret" });
@@ -72,7 +83,8 @@ describe("POST /api/v1/auth/password", () => {
 
   it("is refused to API keys and to a request without a session", async () => {
     const me = await newUser();
-    const key = (await t.call("POST", "/api/v1/api-keys", { token: me.token, body: { name: "script" } })).body.data.key as string;
+    const key = (await t.call("POST", "/api/v1/api-keys", { token: me.token, body: { name: "script" } })).body.data
+      .key as string;
     const body = { current_password: PASSWORD, new_password: "brand new secret" };
     const byKey = await t.call("POST", "/api/v1/auth/password", { token: key, body });
     expect([byKey.status, byKey.body.code]).toEqual([403, "session_required"]);
@@ -83,8 +95,13 @@ describe("POST /api/v1/auth/password", () => {
 });
 
 describe("password reset by email link", () => {
-  const requestReset = (email: string, ip = nextTestAddress()) => t.call("POST", "/api/v1/auth/password-reset/request", { body: { email }, ip });
-  const reset = (token: string, newPassword: string) => t.call("POST", "/api/v1/auth/password-reset", { body: { token, new_password: newPassword }, ip: nextTestAddress() });
+  const requestReset = (email: string, ip = nextTestAddress()) =>
+    t.call("POST", "/api/v1/auth/password-reset/request", { body: { email }, ip });
+  const reset = (token: string, newPassword: string) =>
+    t.call("POST", "/api/v1/auth/password-reset", {
+      body: { token, new_password: newPassword },
+      ip: nextTestAddress(),
+    });
 
   it("answers the same for a registered and an unknown address; only the owner's mail carries a link", async () => {
     const me = await newUser();
@@ -100,7 +117,10 @@ describe("password reset by email link", () => {
   });
 
   it("sets the new password once per link, ends every session, and marks the address verified", async () => {
-    const me = await t.call("POST", "/api/v1/auth/register", { body: { email: "reset-once@example.com", password: PASSWORD, first_name: "Re", last_name: "Set" }, ip: nextTestAddress() });
+    const me = await t.call("POST", "/api/v1/auth/register", {
+      body: { email: "reset-once@example.com", password: PASSWORD, first_name: "Re", last_name: "Set" },
+      ip: nextTestAddress(),
+    });
     const session = me.body.data.token as string;
     expect(me.body.data.user.email_verified).toBe(false);
     await requestReset("reset-once@example.com");
@@ -131,8 +151,14 @@ describe("password reset by email link", () => {
       const late = await reset(token, "too late now");
       expect([late.status, late.body.code]).toEqual([400, "invalid_reset_link"]);
       for (const bad of ["", "short", "A".repeat(43), "A".repeat(44), 42, null]) {
-        const reply = await t.call("POST", "/api/v1/auth/password-reset", { body: { token: bad, new_password: "whatever it is" }, ip: nextTestAddress() });
-        expect([reply.status, reply.body.code]).toEqual([400, typeof bad === "string" && bad.length === 43 ? "invalid_reset_link" : "validation_error"]);
+        const reply = await t.call("POST", "/api/v1/auth/password-reset", {
+          body: { token: bad, new_password: "whatever it is" },
+          ip: nextTestAddress(),
+        });
+        expect([reply.status, reply.body.code]).toEqual([
+          400,
+          typeof bad === "string" && bad.length === 43 ? "invalid_reset_link" : "validation_error",
+        ]);
       }
       expect(await dataItems(t.core)).toEqual(before);
     } finally {
@@ -166,9 +192,14 @@ describe("the sessions list", () => {
 
     // Another user's session id, a malformed one and an API key are refused.
     const stranger = await newUser();
-    expect((await t.call("DELETE", `/api/v1/auth/sessions/${phoneSession.id}`, { token: stranger.token })).status).toBe(404);
-    expect((await t.call("DELETE", `/api/v1/auth/sessions/${"x".repeat(500)}`, { token: laptop })).body.code).toBe("session_not_found");
-    const key = (await t.call("POST", "/api/v1/api-keys", { token: me.token, body: { name: "script" } })).body.data.key as string;
+    expect((await t.call("DELETE", `/api/v1/auth/sessions/${phoneSession.id}`, { token: stranger.token })).status).toBe(
+      404,
+    );
+    expect((await t.call("DELETE", `/api/v1/auth/sessions/${"x".repeat(500)}`, { token: laptop })).body.code).toBe(
+      "session_not_found",
+    );
+    const key = (await t.call("POST", "/api/v1/api-keys", { token: me.token, body: { name: "script" } })).body.data
+      .key as string;
     expect((await t.call("GET", "/api/v1/auth/sessions", { token: key })).body.code).toBe("session_required");
     expect(await profileStatus(phone)).toBe(200);
 
@@ -183,7 +214,10 @@ describe("the sessions list", () => {
     expect(await profileStatus(me.token)).toBe(401);
     expect(await profileStatus(laptop)).toBe(401);
     expect(await profileStatus(continued)).toBe(200);
-    const after = (await t.call("GET", "/api/v1/auth/sessions", { token: continued })).body.data as { current: boolean; device: string }[];
+    const after = (await t.call("GET", "/api/v1/auth/sessions", { token: continued })).body.data as {
+      current: boolean;
+      device: string;
+    }[];
     expect(after).toEqual([expect.objectContaining({ current: true, device: "Firefox on Linux" })]);
   });
 });
@@ -191,19 +225,29 @@ describe("the sessions list", () => {
 describe("email verification", () => {
   it("mails a link at sign-up that verifies the address once; a new link can be asked for until then", async () => {
     const email = "verify-me@example.com";
-    const registered = await t.call("POST", "/api/v1/auth/register", { body: { email, password: PASSWORD, first_name: "Veri", last_name: "Fy" }, ip: nextTestAddress() });
+    const registered = await t.call("POST", "/api/v1/auth/register", {
+      body: { email, password: PASSWORD, first_name: "Veri", last_name: "Fy" },
+      ip: nextTestAddress(),
+    });
     const token = registered.body.data.token as string;
     expect(registered.body.data.user.email_verified).toBe(false);
     const resent = await t.call("POST", "/api/v1/users/email-verification/resend", { token });
     expect([resent.status, resent.body]).toEqual([202, { message: AUTH_MESSAGES.verificationSent }]);
     expect(await mailTo(email, "email-verification")).toHaveLength(2);
 
-    const verify = (link: string) => t.call("POST", "/api/v1/users/email-verification", { body: { token: link }, ip: nextTestAddress() });
+    const verify = (link: string) =>
+      t.call("POST", "/api/v1/users/email-verification", { body: { token: link }, ip: nextTestAddress() });
     const link = await linkToken(email, "email-verification");
     const verified = await verify(link);
     expect(verified.status).toBe(200);
-    expect(verified.body).toMatchObject({ message: AUTH_MESSAGES.emailVerified, data: { email, email_verified: true } });
-    expect((await verify(link)).body).toEqual({ message: AUTH_MESSAGES.emailVerificationInvalid, code: "invalid_verification" });
+    expect(verified.body).toMatchObject({
+      message: AUTH_MESSAGES.emailVerified,
+      data: { email, email_verified: true },
+    });
+    expect((await verify(link)).body).toEqual({
+      message: AUTH_MESSAGES.emailVerificationInvalid,
+      code: "invalid_verification",
+    });
     expect((await verify("A".repeat(43))).status).toBe(400);
     expect((await t.call("GET", "/api/v1/users/profile", { token })).body.data.email_verified).toBe(true);
     const late = await t.call("POST", "/api/v1/users/email-verification/resend", { token });

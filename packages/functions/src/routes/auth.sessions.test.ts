@@ -8,7 +8,13 @@ import { redeemStreamTicket } from "@fintech/core/auth/stream-ticket";
 import { SESSION_TOKEN_LABEL } from "@fintech/core/auth/token";
 import { loadConfig } from "@fintech/core/shared/config";
 import { createApp } from "../app";
-import { createTestApp, fromAddress, nextTestAddress, rotatedKeyring, TEST_KEYS } from "../../../../infra/local/testing";
+import {
+  createTestApp,
+  fromAddress,
+  nextTestAddress,
+  rotatedKeyring,
+  TEST_KEYS,
+} from "../../../../infra/local/testing";
 
 /** Sessions on the server: sign-out, key rotation, what is refused, and replies no cache keeps. */
 
@@ -22,14 +28,25 @@ beforeAll(async () => {
 afterAll(async () => t.core.dispose());
 
 const login = async (email: string) => {
-  const reply = await t.call("POST", "/api/v1/auth/login", { body: { email, password: PASSWORD }, ip: nextTestAddress() });
+  const reply = await t.call("POST", "/api/v1/auth/login", {
+    body: { email, password: PASSWORD },
+    ip: nextTestAddress(),
+  });
   expect(reply.status).toBe(200);
   return reply.body.data.token as string;
 };
 const profileStatus = async (token: string, app = t.app) =>
-  (await app.request("/api/v1/users/profile", { headers: { Authorization: `Bearer ${token}` } }, fromAddress(nextTestAddress()))).status;
-const claimsOf = (token: string) => JSON.parse(Buffer.from(token.split(".")[1]!, "base64url").toString("utf8")) as Record<string, unknown>;
-const headerOf = (token: string) => JSON.parse(Buffer.from(token.split(".")[0]!, "base64url").toString("utf8")) as Record<string, unknown>;
+  (
+    await app.request(
+      "/api/v1/users/profile",
+      { headers: { Authorization: `Bearer ${token}` } },
+      fromAddress(nextTestAddress()),
+    )
+  ).status;
+const claimsOf = (token: string) =>
+  JSON.parse(Buffer.from(token.split(".")[1]!, "base64url").toString("utf8")) as Record<string, unknown>;
+const headerOf = (token: string) =>
+  JSON.parse(Buffer.from(token.split(".")[0]!, "base64url").toString("utf8")) as Record<string, unknown>;
 
 describe("POST /api/v1/auth/logout", () => {
   it("ends the session it is sent with, for every route, while the user's other sessions go on", async () => {
@@ -58,7 +75,9 @@ describe("POST /api/v1/auth/logout", () => {
     const { token: first } = await t.signUp("logout-all@example.com");
     const second = await login("logout-all@example.com");
     const { token: someoneElse } = await t.signUp("logout-bystander@example.com");
-    expect((await t.call("POST", "/api/v1/auth/logout", { token: second, body: { everywhere: true } })).status).toBe(200);
+    expect((await t.call("POST", "/api/v1/auth/logout", { token: second, body: { everywhere: true } })).status).toBe(
+      200,
+    );
     expect(await profileStatus(first)).toBe(401);
     expect(await profileStatus(second)).toBe(401);
     expect(await profileStatus(someoneElse)).toBe(200);
@@ -83,7 +102,10 @@ describe("POST /api/v1/auth/logout", () => {
     const key = (await t.call("POST", "/api/v1/api-keys", { token, body: { name: "script" } })).body.data.key as string;
     const withKey = await t.call("POST", "/api/v1/auth/logout", { token: key });
     expect(withKey.status).toBe(403);
-    expect(withKey.body).toEqual({ message: "API keys cannot sign out: revoke the key instead", code: "session_required" });
+    expect(withKey.body).toEqual({
+      message: "API keys cannot sign out: revoke the key instead",
+      code: "session_required",
+    });
     for (const body of ["{", "[1]", JSON.stringify({ everywhere: "yes" })]) {
       const reply = await t.call("POST", "/api/v1/auth/logout", { token, body });
       expect(reply.status, body).toBe(400);
@@ -109,17 +131,30 @@ describe("credentials behind streams", () => {
 
   it("a ticket issued with an API key acts as `user` and ends with the key's revocation", async () => {
     const { token } = await t.signUp("ticket-key@example.com");
-    const created = (await t.call("POST", "/api/v1/api-keys", { token, body: { name: "stream" } })).body.data as { id: string; key: string };
+    const created = (await t.call("POST", "/api/v1/api-keys", { token, body: { name: "stream" } })).body.data as {
+      id: string;
+      key: string;
+    };
     const ticket = (await t.call("POST", "/api/v1/auth/stream-ticket", { token: created.key })).body.ticket as string;
     const redeemed = await redeemStreamTicket(t.core, ticket);
-    const credential: StreamCredential = { kind: "api_key", userId: redeemed.userId, keyId: created.id, scopes: [...API_KEY_SCOPES] };
+    const credential: StreamCredential = {
+      kind: "api_key",
+      userId: redeemed.userId,
+      keyId: created.id,
+      scopes: [...API_KEY_SCOPES],
+    };
     expect(redeemed).toMatchObject({ role: "user", credential });
     await assertCredentialActive(t.core, credential);
 
     expect((await t.call("DELETE", `/api/v1/api-keys/${created.id}`, { token })).status).toBe(200);
     await expect(redeemStreamTicket(t.core, ticket)).rejects.toMatchObject({ status: 401, code: "invalid_ticket" });
-    await expect(assertCredentialActive(t.core, credential)).rejects.toMatchObject({ status: 401, code: "invalid_api_key" });
-    await expect(assertCredentialActive(t.core, { ...credential, keyId: "not-a-key" })).rejects.toMatchObject({ status: 401 });
+    await expect(assertCredentialActive(t.core, credential)).rejects.toMatchObject({
+      status: 401,
+      code: "invalid_api_key",
+    });
+    await expect(assertCredentialActive(t.core, { ...credential, keyId: "not-a-key" })).rejects.toMatchObject({
+      status: 401,
+    });
   });
 
   it("fail once the user is gone", async () => {
@@ -127,7 +162,10 @@ describe("credentials behind streams", () => {
     const credential: StreamCredential = { kind: "session", userId: user.id, sessionId: String(claimsOf(token).sid) };
     await assertCredentialActive(t.core, credential);
     await t.core.db.doc.send(new DeleteCommand({ TableName: t.core.db.table, Key: userKey(user.id) }));
-    await expect(assertCredentialActive(t.core, credential)).rejects.toMatchObject({ status: 401, code: "invalid_token" });
+    await expect(assertCredentialActive(t.core, credential)).rejects.toMatchObject({
+      status: 401,
+      code: "invalid_token",
+    });
   });
 });
 
@@ -150,11 +188,21 @@ describe("session keys", () => {
   it("after a rotation sign with the new version and accept the previous one's tokens; an unknown version is refused", async () => {
     const { token: before } = await t.signUp("rotation@example.com");
     expect(headerOf(before).kid).toBe("t1");
-    const rotated = createApp({ ...t.core, config: { ...t.core.config, SESSION_KEYS: loadConfig({ SESSION_KEYS: rotatedKeyring("t2", TEST_KEYS.SESSION_KEYS) }).SESSION_KEYS } });
+    const rotated = createApp({
+      ...t.core,
+      config: {
+        ...t.core.config,
+        SESSION_KEYS: loadConfig({ SESSION_KEYS: rotatedKeyring("t2", TEST_KEYS.SESSION_KEYS) }).SESSION_KEYS,
+      },
+    });
     expect(await profileStatus(before, rotated)).toBe(200);
     const reply = await rotated.request(
       "/api/v1/auth/login",
-      { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ email: "rotation@example.com", password: PASSWORD }) },
+      {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ email: "rotation@example.com", password: PASSWORD }),
+      },
       fromAddress(nextTestAddress()),
     );
     const after = ((await reply.json()) as { data: { token: string } }).data.token;
@@ -162,7 +210,14 @@ describe("session keys", () => {
     expect(await profileStatus(after, rotated)).toBe(200);
     // The app before the rotation knows no t2; once t1 is retired its tokens end.
     expect(await profileStatus(after)).toBe(401);
-    const retired = createApp({ ...t.core, config: { ...t.core.config, SESSION_KEYS: loadConfig({ SESSION_KEYS: rotatedKeyring("t2", TEST_KEYS.SESSION_KEYS).split(",")[0] }).SESSION_KEYS } });
+    const retired = createApp({
+      ...t.core,
+      config: {
+        ...t.core.config,
+        SESSION_KEYS: loadConfig({ SESSION_KEYS: rotatedKeyring("t2", TEST_KEYS.SESSION_KEYS).split(",")[0] })
+          .SESSION_KEYS,
+      },
+    });
     expect(await profileStatus(before, retired)).toBe(401);
     expect(await profileStatus(after, retired)).toBe(200);
   });
@@ -171,16 +226,29 @@ describe("session keys", () => {
 describe("replies that carry a token or a secret", () => {
   it("are never cached: register, login (success and failure), stream ticket, API key creation", async () => {
     const address = nextTestAddress();
-    const registered = await t.call("POST", "/api/v1/auth/register", { body: { email: "no-store@example.com", password: PASSWORD, first_name: "N", last_name: "S" }, ip: address });
+    const registered = await t.call("POST", "/api/v1/auth/register", {
+      body: { email: "no-store@example.com", password: PASSWORD, first_name: "N", last_name: "S" },
+      ip: address,
+    });
     expect(registered.status).toBe(201);
     expect(registered.headers.get("cache-control")).toBe("no-store");
-    const loggedIn = await t.call("POST", "/api/v1/auth/login", { body: { email: "no-store@example.com", password: PASSWORD }, ip: address });
+    const loggedIn = await t.call("POST", "/api/v1/auth/login", {
+      body: { email: "no-store@example.com", password: PASSWORD },
+      ip: address,
+    });
     expect(loggedIn.headers.get("cache-control")).toBe("no-store");
-    const wrong = await t.call("POST", "/api/v1/auth/login", { body: { email: "no-store@example.com", password: "not the password" }, ip: address });
+    const wrong = await t.call("POST", "/api/v1/auth/login", {
+      body: { email: "no-store@example.com", password: "not the password" },
+      ip: address,
+    });
     expect(wrong.status).toBe(401);
     expect(wrong.headers.get("cache-control")).toBe("no-store");
     const token = loggedIn.body.data.token as string;
-    expect((await t.call("POST", "/api/v1/auth/stream-ticket", { token })).headers.get("cache-control")).toBe("no-store");
-    expect((await t.call("POST", "/api/v1/api-keys", { token, body: { name: "cached?" } })).headers.get("cache-control")).toBe("no-store");
+    expect((await t.call("POST", "/api/v1/auth/stream-ticket", { token })).headers.get("cache-control")).toBe(
+      "no-store",
+    );
+    expect(
+      (await t.call("POST", "/api/v1/api-keys", { token, body: { name: "cached?" } })).headers.get("cache-control"),
+    ).toBe("no-store");
   });
 });

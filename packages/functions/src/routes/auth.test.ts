@@ -25,7 +25,10 @@ const fromNewIp = () => `10.0.${Math.floor(++ipCounter / 250)}.${ipCounter % 250
 
 describe("POST /api/v1/auth/register", () => {
   it("creates the user and replies with token and user as the spec shapes them", async () => {
-    const reply = await t.call("POST", "/api/v1/auth/register", { body: validUser("ada@example.com"), ip: fromNewIp() });
+    const reply = await t.call("POST", "/api/v1/auth/register", {
+      body: validUser("ada@example.com"),
+      ip: fromNewIp(),
+    });
     expect(reply.status).toBe(201);
     expect(typeof reply.body.data.token).toBe("string");
     expect(reply.body.data.user).toMatchObject({
@@ -44,18 +47,33 @@ describe("POST /api/v1/auth/register", () => {
   it.each([
     ["email missing", { ...validUser("x@example.com"), email: undefined }, AUTH_MESSAGES.registerFieldsRequired],
     ["first name blank", { ...validUser("x@example.com"), first_name: "  " }, AUTH_MESSAGES.registerFieldsRequired],
-    ["last name missing", { ...validUser("x@example.com"), last_name: undefined }, AUTH_MESSAGES.registerFieldsRequired],
+    [
+      "last name missing",
+      { ...validUser("x@example.com"), last_name: undefined },
+      AUTH_MESSAGES.registerFieldsRequired,
+    ],
     ["password missing", { ...validUser("x@example.com"), password: undefined }, AUTH_MESSAGES.registerFieldsRequired],
     ["password short", { ...validUser("x@example.com"), password: "1234567" }, AUTH_MESSAGES.passwordTooShort],
     ["email malformed", { ...validUser("x@example.com"), email: "not-an-email" }, AUTH_MESSAGES.invalidEmail],
-    ["birth date in the future", { ...validUser("x@example.com"), date_of_birth: "2999-01-01" }, AUTH_MESSAGES.invalidDateOfBirth],
-    ["birth date not a date", { ...validUser("x@example.com"), date_of_birth: "yesterday" }, AUTH_MESSAGES.invalidDateOfBirth],
+    [
+      "birth date in the future",
+      { ...validUser("x@example.com"), date_of_birth: "2999-01-01" },
+      AUTH_MESSAGES.invalidDateOfBirth,
+    ],
+    [
+      "birth date not a date",
+      { ...validUser("x@example.com"), date_of_birth: "yesterday" },
+      AUTH_MESSAGES.invalidDateOfBirth,
+    ],
     ["phone with letters", { ...validUser("x@example.com"), phone: "call me" }, AUTH_MESSAGES.invalidPhone],
   ])("refuses %s with the spec's message and writes nothing", async (_case, body, message) => {
     const reply = await t.call("POST", "/api/v1/auth/register", { body, ip: fromNewIp() });
     expect(reply.status).toBe(400);
     expect(reply.body).toEqual({ message, code: "validation_error" });
-    const login = await t.call("POST", "/api/v1/auth/login", { body: { email: "x@example.com", password: "correct horse battery" }, ip: fromNewIp() });
+    const login = await t.call("POST", "/api/v1/auth/login", {
+      body: { email: "x@example.com", password: "correct horse battery" },
+      ip: fromNewIp(),
+    });
     expect(login.status).toBe(401);
   });
 
@@ -70,7 +88,10 @@ describe("POST /api/v1/auth/register", () => {
 
   it("answers a duplicate email (any letter case) with 409", async () => {
     await t.call("POST", "/api/v1/auth/register", { body: validUser("dup@example.com"), ip: fromNewIp() });
-    const again = await t.call("POST", "/api/v1/auth/register", { body: validUser("DUP@Example.com"), ip: fromNewIp() });
+    const again = await t.call("POST", "/api/v1/auth/register", {
+      body: validUser("DUP@Example.com"),
+      ip: fromNewIp(),
+    });
     expect(again.status).toBe(409);
     expect(again.body).toEqual({ message: AUTH_MESSAGES.emailTaken, code: "email_taken" });
   });
@@ -101,8 +122,14 @@ describe("POST /api/v1/auth/login", () => {
   });
 
   it("gives one message for an unknown email and a wrong password", async () => {
-    const wrong = await t.call("POST", "/api/v1/auth/login", { body: { email: "grace@example.com", password: "wrong password" }, ip: fromNewIp() });
-    const unknown = await t.call("POST", "/api/v1/auth/login", { body: { email: "nobody@example.com", password: "wrong password" }, ip: fromNewIp() });
+    const wrong = await t.call("POST", "/api/v1/auth/login", {
+      body: { email: "grace@example.com", password: "wrong password" },
+      ip: fromNewIp(),
+    });
+    const unknown = await t.call("POST", "/api/v1/auth/login", {
+      body: { email: "nobody@example.com", password: "wrong password" },
+      ip: fromNewIp(),
+    });
     expect(wrong.status).toBe(401);
     expect(unknown.status).toBe(401);
     expect(wrong.body).toEqual({ message: AUTH_MESSAGES.invalidCredentials, code: "invalid_credentials" });
@@ -134,7 +161,11 @@ describe("rate limits on login and register", () => {
       const victim = validUser("victim@example.com");
       expect((await limited.call("POST", "/api/v1/auth/register", { body: victim, ip: "192.0.2.1" })).status).toBe(201);
       const attacker = "203.0.113.66";
-      const guess = () => limited.call("POST", "/api/v1/auth/login", { body: { email: "Victim@Example.com", password: "guess" }, ip: attacker });
+      const guess = () =>
+        limited.call("POST", "/api/v1/auth/login", {
+          body: { email: "Victim@Example.com", password: "guess" },
+          ip: attacker,
+        });
       for (let i = 0; i < 3; i++) expect((await guess()).status).toBe(401);
       const blocked = await guess();
       expect(blocked.status).toBe(429);
@@ -163,18 +194,27 @@ describe("rate limits on login and register", () => {
       const home = "192.0.2.50";
       expect((await limited.call("POST", "/api/v1/auth/register", { body: victim, ip: home })).status).toBe(201);
       const guess = (n: number) =>
-        limited.call("POST", "/api/v1/auth/login", { body: { email: victim.email, password: "guess" }, ip: `203.0.113.${n}` });
+        limited.call("POST", "/api/v1/auth/login", {
+          body: { email: victim.email, password: "guess" },
+          ip: `203.0.113.${n}`,
+        });
       // The attacker's 20 guesses need 10 addresses (2 each), and each is refused as usual.
       const statuses: number[] = [];
       for (let n = 1; n <= 10; n++) statuses.push((await guess(n)).status, (await guess(n)).status);
       expect(statuses).toEqual(Array(20).fill(401));
       // Only now is a new address refused, right password or not...
-      const fresh = await limited.call("POST", "/api/v1/auth/login", { body: { email: victim.email, password: victim.password }, ip: "198.51.100.7" });
+      const fresh = await limited.call("POST", "/api/v1/auth/login", {
+        body: { email: victim.email, password: victim.password },
+        ip: "198.51.100.7",
+      });
       expect(fresh.status).toBe(429);
       // 10 s into the account-wide 15-minute window.
       expect(fresh.headers.get("retry-after")).toBe("890");
       // ...but the address the victim signed in from before still works.
-      const fromHome = await limited.call("POST", "/api/v1/auth/login", { body: { email: victim.email, password: victim.password }, ip: home });
+      const fromHome = await limited.call("POST", "/api/v1/auth/login", {
+        body: { email: victim.email, password: victim.password },
+        ip: home,
+      });
       expect(fromHome.status).toBe(200);
     } finally {
       await limited.core.dispose();
@@ -185,13 +225,20 @@ describe("rate limits on login and register", () => {
     const limited = await createTestApp({ AUTH_RATE_LIMIT_PER_EMAIL: "100", AUTH_RATE_LIMIT_PER_IP: "2" }, { clock });
     try {
       const ip = "203.0.113.9";
-      expect((await limited.call("POST", "/api/v1/auth/register", { body: validUser("r1@example.com"), ip })).status).toBe(201);
-      expect((await limited.call("POST", "/api/v1/auth/register", { body: validUser("r2@example.com"), ip })).status).toBe(201);
+      expect(
+        (await limited.call("POST", "/api/v1/auth/register", { body: validUser("r1@example.com"), ip })).status,
+      ).toBe(201);
+      expect(
+        (await limited.call("POST", "/api/v1/auth/register", { body: validUser("r2@example.com"), ip })).status,
+      ).toBe(201);
       const blocked = await limited.call("POST", "/api/v1/auth/register", { body: validUser("r3@example.com"), ip });
       expect(blocked.status).toBe(429);
       expect(blocked.headers.get("retry-after")).toBe("50");
       // The refused registration wrote nothing.
-      const login = await limited.call("POST", "/api/v1/auth/login", { body: { email: "r3@example.com", password: "correct horse battery" }, ip: "203.0.113.10" });
+      const login = await limited.call("POST", "/api/v1/auth/login", {
+        body: { email: "r3@example.com", password: "correct horse battery" },
+        ip: "203.0.113.10",
+      });
       expect(login.status).toBe(401);
     } finally {
       await limited.core.dispose();
@@ -205,7 +252,11 @@ describe("rate limits on login and register", () => {
       const second = createApp(first.core);
       const body = JSON.stringify({ email: "shared@example.com", password: "guess" });
       const send = (app: { request: typeof second.request }) =>
-        app.request("/api/v1/auth/login", { method: "POST", headers: { "Content-Type": "application/json" }, body }, fromAddress("198.51.100.77"));
+        app.request(
+          "/api/v1/auth/login",
+          { method: "POST", headers: { "Content-Type": "application/json" }, body },
+          fromAddress("198.51.100.77"),
+        );
       expect((await send(first.app)).status).toBe(401);
       expect((await send(second)).status).toBe(401);
       expect((await send(first.app)).status).toBe(429);
@@ -228,16 +279,25 @@ describe("oversized input on the auth routes", () => {
   });
 
   it.each([
-    ["a 3,000-character X-Forwarded-For", { headers: { "X-Forwarded-For": `${long}, ${"b".repeat(3000)}` }, ip: "10.9.9.1" }],
+    [
+      "a 3,000-character X-Forwarded-For",
+      { headers: { "X-Forwarded-For": `${long}, ${"b".repeat(3000)}` }, ip: "10.9.9.1" },
+    ],
     ["a 3,000-character client address", { ip: `${long}, ${"b".repeat(3000)}` }],
   ])("answers %s like any other attempt", async (_case, from) => {
-    const reply = await t.call("POST", "/api/v1/auth/login", { body: { email: "grace@example.com", password: "wrong password" }, ...from });
+    const reply = await t.call("POST", "/api/v1/auth/login", {
+      body: { email: "grace@example.com", password: "wrong password" },
+      ...from,
+    });
     expect(reply.status).toBe(401);
     expect(reply.headers.get("www-authenticate")).toBe("Bearer");
   });
 
   it("refuses JSON nested 10,000 levels deep with 400", async () => {
-    const reply = await t.call("POST", "/api/v1/auth/login", { body: "[".repeat(10_000) + "]".repeat(10_000), ip: fromNewIp() });
+    const reply = await t.call("POST", "/api/v1/auth/login", {
+      body: "[".repeat(10_000) + "]".repeat(10_000),
+      ip: fromNewIp(),
+    });
     expect(reply.status).toBe(400);
     expect(reply.body.code).toBe("invalid_json");
   });

@@ -1,6 +1,14 @@
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { AUTH_MESSAGES, LoginInput, PasswordChangeInput, PasswordResetInput, PasswordResetRequestInput, RegisterInput, SessionView } from "@fintech/core/auth/model";
+import {
+  AUTH_MESSAGES,
+  LoginInput,
+  PasswordChangeInput,
+  PasswordResetInput,
+  PasswordResetRequestInput,
+  RegisterInput,
+  SessionView,
+} from "@fintech/core/auth/model";
 import {
   changePasswordAndContinue,
   endOtherSessions,
@@ -59,7 +67,8 @@ const originOf = (c: Context<AppEnv>): SessionOrigin => ({ userAgent: c.req.head
 /** The signed-in session making the request (sessionOnly has let only sessions through). */
 function currentSession(c: Context<AppEnv>): CurrentSession {
   const auth = c.get("auth");
-  if (auth.credential.kind !== "session" || auth.sessionExpiresAt === undefined) throw new Error("sessionOnly let a non-session through");
+  if (auth.credential.kind !== "session" || auth.sessionExpiresAt === undefined)
+    throw new Error("sessionOnly let a non-session through");
   return { userId: auth.userId, sessionId: auth.credential.sessionId, expiresAt: auth.sessionExpiresAt };
 }
 
@@ -80,7 +89,8 @@ const registerRoute = createRoute({
   path: "/register",
   operationId: "register",
   summary: "Create a user account",
-  description: "Registers a user and signs them in: the reply carries a session token. Attempts are rate limited per address and per email (valid or not).",
+  description:
+    "Registers a user and signs them in: the reply carries a session token. Attempts are rate limited per address and per email (valid or not).",
   tags: [TAGS.auth],
   "x-stability": "stable",
   "x-complexity": "medium",
@@ -97,7 +107,13 @@ const registerRoute = createRoute({
   },
   responses: {
     201: jsonReply("Registered and signed in", "SessionReply", SessionReply, sessionExample("Registration successful")),
-    ...errors({ 400: ["validation_error", "invalid_json"], 409: ["email_taken"], 413: ["payload_too_large"], 429: true, 503: true }),
+    ...errors({
+      400: ["validation_error", "invalid_json"],
+      409: ["email_taken"],
+      413: ["payload_too_large"],
+      429: true,
+      503: true,
+    }),
   },
 });
 
@@ -106,15 +122,24 @@ const loginRoute = createRoute({
   path: "/login",
   operationId: "login",
   summary: "Sign in",
-  description: "Exchanges email and password for a session token. Attempts are rate limited per address and per email; a wrong email or password is the same 401.",
+  description:
+    "Exchanges email and password for a session token. Attempts are rate limited per address and per email; a wrong email or password is the same 401.",
   tags: [TAGS.auth],
   "x-stability": "stable",
   "x-complexity": "medium",
   security: publicAccess,
-  request: { body: jsonBody("LoginInput", LoginInput, { email: "ada@example.com", password: "correct-horse-battery" }) },
+  request: {
+    body: jsonBody("LoginInput", LoginInput, { email: "ada@example.com", password: "correct-horse-battery" }),
+  },
   responses: {
     200: jsonReply("Signed in", "SessionReply", SessionReply, sessionExample("Login successful")),
-    ...errors({ 400: ["validation_error", "invalid_json"], 401: ["invalid_credentials"], 413: ["payload_too_large"], 429: true, 503: true }),
+    ...errors({
+      400: ["validation_error", "invalid_json"],
+      401: ["invalid_credentials"],
+      413: ["payload_too_large"],
+      429: true,
+      503: true,
+    }),
   },
 });
 
@@ -123,20 +148,28 @@ const streamTicketRoute = createRoute({
   path: "/stream-ticket",
   operationId: "createStreamTicket",
   summary: "Get a stream ticket",
-  description: "A short-lived ticket that opens server-sent event streams from a browser (EventSource cannot send an Authorization header, and a session token never goes in a URL). Not accepted as a bearer token.",
+  description:
+    "A short-lived ticket that opens server-sent event streams from a browser (EventSource cannot send an Authorization header, and a session token never goes in a URL). Not accepted as a bearer token.",
   tags: [TAGS.auth],
   "x-stability": "stable",
   "x-complexity": "low",
   security: authenticated,
   middleware: [requireAuth] as const,
   responses: {
-    201: jsonReply("The ticket", "StreamTicketReply", StreamTicketReply, { ticket: "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiI2ZjFjIn0.dGlja2V0", expires_at: "2026-01-15T09:31:00.000Z", expires_in: 60 }),
+    201: jsonReply("The ticket", "StreamTicketReply", StreamTicketReply, {
+      ticket: "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiI2ZjFjIn0.dGlja2V0",
+      expires_at: "2026-01-15T09:31:00.000Z",
+      expires_in: 60,
+    }),
     ...errors({ 401: true, 503: true }),
   },
 });
 
 const LogoutInput = z.object({
-  everywhere: z.boolean({ error: "everywhere must be true or false" }).optional().describe("Also end every other session of the user (all devices)"),
+  everywhere: z
+    .boolean({ error: "everywhere must be true or false" })
+    .optional()
+    .describe("Also end every other session of the user (all devices)"),
 });
 
 const LogoutReply = z.object({ message: z.string() });
@@ -156,7 +189,14 @@ const logoutRoute = createRoute({
   request: { body: { ...jsonBody("LogoutInput", LogoutInput, { everywhere: false }), required: false } },
   responses: {
     200: jsonReply("Signed out", "LogoutReply", LogoutReply, { message: "Signed out" }),
-    ...errors({ 400: ["validation_error", "invalid_json"], 401: true, 403: ["session_required"], 409: ["concurrent_update"], 413: ["payload_too_large"], 503: true }),
+    ...errors({
+      400: ["validation_error", "invalid_json"],
+      401: true,
+      403: ["session_required"],
+      409: ["concurrent_update"],
+      413: ["payload_too_large"],
+      503: true,
+    }),
   },
 });
 
@@ -171,10 +211,28 @@ const changePasswordRoute = createRoute({
   "x-complexity": "medium",
   security: authenticated,
   middleware: [requireAuth, sessionOnly("API keys cannot change the password: sign in")] as const,
-  request: { body: jsonBody("PasswordChangeInput", PasswordChangeInput, { current_password: "correct-horse-battery", new_password: "staple-lantern-orbit" }) },
+  request: {
+    body: jsonBody("PasswordChangeInput", PasswordChangeInput, {
+      current_password: "correct-horse-battery",
+      new_password: "staple-lantern-orbit",
+    }),
+  },
   responses: {
-    200: jsonReply("Changed; the reply carries this session's new token", "SessionReply", SessionReply, sessionExample(AUTH_MESSAGES.passwordChanged)),
-    ...errors({ 400: ["validation_error", "invalid_json"], 401: true, 403: ["invalid_current_password", "session_required"], 409: ["concurrent_update"], 413: ["payload_too_large"], 429: true, 503: true }),
+    200: jsonReply(
+      "Changed; the reply carries this session's new token",
+      "SessionReply",
+      SessionReply,
+      sessionExample(AUTH_MESSAGES.passwordChanged),
+    ),
+    ...errors({
+      400: ["validation_error", "invalid_json"],
+      401: true,
+      403: ["invalid_current_password", "session_required"],
+      409: ["concurrent_update"],
+      413: ["payload_too_large"],
+      429: true,
+      503: true,
+    }),
   },
 });
 
@@ -191,7 +249,9 @@ const requestResetRoute = createRoute({
   security: publicAccess,
   request: { body: jsonBody("PasswordResetRequestInput", PasswordResetRequestInput, { email: "ada@example.com" }) },
   responses: {
-    202: jsonReply("Accepted (whatever the address)", "MessageReply", MessageReply, { message: AUTH_MESSAGES.passwordResetRequested }),
+    202: jsonReply("Accepted (whatever the address)", "MessageReply", MessageReply, {
+      message: AUTH_MESSAGES.passwordResetRequested,
+    }),
     ...errors({ 400: ["validation_error", "invalid_json"], 413: ["payload_too_large"], 429: true, 503: true }),
   },
 });
@@ -207,10 +267,21 @@ const resetPasswordRoute = createRoute({
   "x-stability": "stable",
   "x-complexity": "medium",
   security: publicAccess,
-  request: { body: jsonBody("PasswordResetInput", PasswordResetInput, { token: "Jq3x9aB7cK2mN8pR4sT6vW1yZ5bD7fH9jLm0nP2qR4s", new_password: "staple-lantern-orbit" }) },
+  request: {
+    body: jsonBody("PasswordResetInput", PasswordResetInput, {
+      token: "Jq3x9aB7cK2mN8pR4sT6vW1yZ5bD7fH9jLm0nP2qR4s",
+      new_password: "staple-lantern-orbit",
+    }),
+  },
   responses: {
     200: jsonReply("The password is reset", "MessageReply", MessageReply, { message: AUTH_MESSAGES.passwordReset }),
-    ...errors({ 400: ["invalid_reset_link", "validation_error", "invalid_json"], 409: ["concurrent_update"], 413: ["payload_too_large"], 429: true, 503: true }),
+    ...errors({
+      400: ["invalid_reset_link", "validation_error", "invalid_json"],
+      409: ["concurrent_update"],
+      413: ["payload_too_large"],
+      429: true,
+      503: true,
+    }),
   },
 });
 
@@ -245,7 +316,14 @@ const endSessionRoute = createRoute({
   parameters: [pathParameter("id", "The session's id (from the list)", sessionViewExample.id)],
   responses: {
     200: jsonReply("Signed out", "MessageReply", MessageReply, { message: AUTH_MESSAGES.sessionEnded }),
-    ...errors({ 401: true, 403: ["session_required"], 404: ["session_not_found"], 409: ["concurrent_update"], 429: true, 503: true }),
+    ...errors({
+      401: true,
+      403: ["session_required"],
+      404: ["session_not_found"],
+      409: ["concurrent_update"],
+      429: true,
+      503: true,
+    }),
   },
 });
 
@@ -261,7 +339,12 @@ const endOtherSessionsRoute = createRoute({
   security: authenticated,
   middleware: [requireAuth, sessionOnly("API keys cannot sign out sessions: sign in")] as const,
   responses: {
-    200: jsonReply("Signed out elsewhere; the reply carries this session's new token", "SessionReply", SessionReply, sessionExample(AUTH_MESSAGES.otherSessionsEnded)),
+    200: jsonReply(
+      "Signed out elsewhere; the reply carries this session's new token",
+      "SessionReply",
+      SessionReply,
+      sessionExample(AUTH_MESSAGES.otherSessionsEnded),
+    ),
     ...errors({ 401: true, 403: ["session_required"], 409: ["concurrent_update"], 429: true, 503: true }),
   },
 });
@@ -290,7 +373,8 @@ export const authRoutes = new OpenAPIHono<AppEnv>()
     const text = await c.req.text();
     const input = parseWith(LogoutInput, text.trim() ? parseJsonText(text) : {});
     const auth = c.get("auth");
-    if (auth.credential.kind !== "session" || auth.sessionExpiresAt === undefined) throw new Error("sessionOnly let a non-session through");
+    if (auth.credential.kind !== "session" || auth.sessionExpiresAt === undefined)
+      throw new Error("sessionOnly let a non-session through");
     await signOutSession(c.get("core"), {
       userId: auth.userId,
       sessionId: auth.credential.sessionId,

@@ -120,7 +120,9 @@ describe("GET /api/v1/developers/response-times", () => {
       clock.advance(RESPONSE_TIMES_CACHE_SECONDS);
       const fresh = await a.times();
       expect(fresh.as_of).not.toBe(first.as_of);
-      expect(fresh.routes.find((route) => route.path === "/health")!.requests).toBeGreaterThan(first.routes.find((route) => route.path === "/health")!.requests);
+      expect(fresh.routes.find((route) => route.path === "/health")!.requests).toBeGreaterThan(
+        first.routes.find((route) => route.path === "/health")!.requests,
+      );
     } finally {
       a.metrics.stop();
     }
@@ -185,14 +187,26 @@ describe("through the whole app", () => {
       });
       expect(created.status).toBe(201);
       const { data } = (await created.json()) as { data: { id: string } };
-      expect((await app.request(`/api/v1/api-keys/${data.id}`, { method: "DELETE", headers: { Authorization: `Bearer ${token}` } })).status).toBe(200);
+      expect(
+        (
+          await app.request(`/api/v1/api-keys/${data.id}`, {
+            method: "DELETE",
+            headers: { Authorization: `Bearer ${token}` },
+          })
+        ).status,
+      ).toBe(200);
       const reply = await app.request(`${DEVELOPERS_PREFIX}/response-times?hours=2`);
       expect(reply.status).toBe(200);
       const times = ResponseTimesReport.parse(await reply.json());
       expect(times.window_hours).toBe(2);
-      expect(times.routes.find((route) => route.method === "GET" && route.path === "/api/v1/api-keys")).toMatchObject({ requests: 3 });
+      expect(times.routes.find((route) => route.method === "GET" && route.path === "/api/v1/api-keys")).toMatchObject({
+        requests: 3,
+      });
       // A route with a parameter is named by its template, never by the id it was called with.
-      expect(times.routes.find((route) => route.method === "DELETE")).toMatchObject({ path: "/api/v1/api-keys/{id}", requests: 1 });
+      expect(times.routes.find((route) => route.method === "DELETE")).toMatchObject({
+        path: "/api/v1/api-keys/{id}",
+        requests: 1,
+      });
     } finally {
       metrics.stop();
       await t.core.dispose();

@@ -45,7 +45,12 @@ export const listResponseTimesRoute = createRoute({
     hours: `Whole hours to cover, ${RESPONSE_TIMES_WINDOW.min} to ${RESPONSE_TIMES_WINDOW.max} (default ${RESPONSE_TIMES_WINDOW.default}).`,
   }),
   responses: {
-    200: jsonReply("Response times per route, by path then method.", "ResponseTimesReport", ResponseTimesReport, example),
+    200: jsonReply(
+      "Response times per route, by path then method.",
+      "ResponseTimesReport",
+      ResponseTimesReport,
+      example,
+    ),
     ...errors({ 400: ["validation_error"] }),
   },
 });
@@ -64,7 +69,11 @@ export function developerRoutes(metrics: RequestMetrics) {
     const core = c.get("core");
     const now = core.clock().getTime();
     if (!cache || cache.until <= now) {
-      cache = { until: now + RESPONSE_TIMES_CACHE_SECONDS * 1000, shared: loadSharedHours(core, metrics.nowSecond()), replies: new Map() };
+      cache = {
+        until: now + RESPONSE_TIMES_CACHE_SECONDS * 1000,
+        shared: loadSharedHours(core, metrics.nowSecond()),
+        replies: new Map(),
+      };
     }
     const current = cache;
     let reply = current.replies.get(hours);

@@ -27,7 +27,8 @@ let signOutUser: { id: string; token: string };
  * asserted in api-keys.test.ts). Only such key items are tolerated, nothing else.
  */
 const VALID_BY_CONSTRUCTION = (item: Record<string, unknown>) =>
-  (item.entity === "api_key" && typeof item.name === "string" && item.name.length <= 100) || (item.entity === "user" && item.id === signOutUser.id) ||
+  (item.entity === "api_key" && typeof item.name === "string" && item.name.length <= 100) ||
+  (item.entity === "user" && item.id === signOutUser.id) ||
   (item.entity === "session" && item.user_id === signOutUser.id);
 
 async function dataSnapshot(): Promise<string[]> {
@@ -43,9 +44,28 @@ const deepObject = (levels: number): unknown => (levels === 0 ? {} : { nested: d
 
 /** Field names the API's bodies use; a value of the wrong kind is put in every one at once. */
 const FIELDS = [
-  "email", "password", "first_name", "last_name", "phone", "date_of_birth", "role",
-  "name", "type", "currency", "description", "account_number", "initial_balance", "low_balance_threshold",
-  "account_id", "from_account_id", "to_account_id", "amount", "status", "id", "cursor", "limit",
+  "email",
+  "password",
+  "first_name",
+  "last_name",
+  "phone",
+  "date_of_birth",
+  "role",
+  "name",
+  "type",
+  "currency",
+  "description",
+  "account_number",
+  "initial_balance",
+  "low_balance_threshold",
+  "account_id",
+  "from_account_id",
+  "to_account_id",
+  "amount",
+  "status",
+  "id",
+  "cursor",
+  "limit",
 ];
 
 const WRONG_VALUES: [string, unknown][] = [
@@ -81,19 +101,36 @@ const BODY_PROBES: Probe[] = [
   { label: "JSON nested 200,000 levels", body: deepJson(200_000) },
   { label: "a huge array", body: JSON.stringify(Array.from({ length: 100_000 }, () => 0)) },
   { label: "a body over the size limit", body: JSON.stringify({ email: "x".repeat(1_100_000) }) },
-  { label: "a __proto__ key", body: '{"__proto__": {"role": "admin"}, "constructor": {"prototype": {"role": "admin"}}}' },
+  {
+    label: "a __proto__ key",
+    body: '{"__proto__": {"role": "admin"}, "constructor": {"prototype": {"role": "admin"}}}',
+  },
   { label: "invalid UTF-8", body: Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x3a, 0x31, 0x7d]).toString("latin1") },
-  ...WRONG_VALUES.map(([label, value]) => ({ label: `${label} in every field`, body: JSON.stringify(Object.fromEntries(FIELDS.map((field) => [field, value]))) })),
+  ...WRONG_VALUES.map(([label, value]) => ({
+    label: `${label} in every field`,
+    body: JSON.stringify(Object.fromEntries(FIELDS.map((field) => [field, value]))),
+  })),
 ];
 
 const QUERY_PROBES: Probe[] = [
   {
     label: "bad query parameters",
-    query: "limit=abc&offset=-1&cursor=%%%&as_of=not-a-date&days=1e309&window=-5&status=%00&from=yesterday&to=[]&q=" + "q".repeat(3000),
+    query:
+      "limit=abc&offset=-1&cursor=%%%&as_of=not-a-date&days=1e309&window=-5&status=%00&from=yesterday&to=[]&q=" +
+      "q".repeat(3000),
   },
-  { label: "repeated and empty query parameters", query: "limit=1&limit=2&offset=&cursor=&as_of=&days=&window=&account_id=" },
-  { label: "oversized query parameters", query: `limit=${"9".repeat(400)}&offset=${"9".repeat(400)}&cursor=${LONG}&as_of=${LONG}&days=${LONG}&window=${LONG}&account_id=${LONG_ID}` },
-  { label: "a crafted cursor", query: `cursor=${Buffer.from(JSON.stringify({ pk: LONG_ID, sk: { S: 1 } })).toString("base64url")}` },
+  {
+    label: "repeated and empty query parameters",
+    query: "limit=1&limit=2&offset=&cursor=&as_of=&days=&window=&account_id=",
+  },
+  {
+    label: "oversized query parameters",
+    query: `limit=${"9".repeat(400)}&offset=${"9".repeat(400)}&cursor=${LONG}&as_of=${LONG}&days=${LONG}&window=${LONG}&account_id=${LONG_ID}`,
+  },
+  {
+    label: "a crafted cursor",
+    query: `cursor=${Buffer.from(JSON.stringify({ pk: LONG_ID, sk: { S: 1 } })).toString("base64url")}`,
+  },
 ];
 
 const PATH_VALUES: Probe[] = [
@@ -106,7 +143,10 @@ const PATH_VALUES: Probe[] = [
 const HEADER_PROBES: Probe[] = [
   { label: "an oversized Idempotency-Key", headers: { "Idempotency-Key": LONG } },
   { label: "a non-ASCII Idempotency-Key", headers: { "Idempotency-Key": encodeURIComponent("ключ") + "\u00e9" } },
-  { label: "an oversized X-Request-Id and X-Forwarded-For", headers: { "X-Request-Id": LONG, "X-Forwarded-For": `${LONG}, ${LONG}` } },
+  {
+    label: "an oversized X-Request-Id and X-Forwarded-For",
+    headers: { "X-Request-Id": LONG, "X-Forwarded-For": `${LONG}, ${LONG}` },
+  },
   { label: "a wrong Content-Type", headers: { "Content-Type": "text/plain; charset=utf-16" } },
 ];
 
@@ -137,24 +177,40 @@ interface Outcome {
 async function send(route: RouteUnderTest, probe: Probe, realId: string): Promise<Outcome> {
   const path = fillPath(route.path, probe.pathValue ?? realId) + (probe.query ? `?${probe.query}` : "");
   const bearer = SIGN_OUT_PATHS.includes(route.path) ? signOutUser.token : token;
-  const headers: Record<string, string> = { Authorization: `Bearer ${bearer}`, "Content-Type": "application/json", ...probe.headers };
+  const headers: Record<string, string> = {
+    Authorization: `Bearer ${bearer}`,
+    "Content-Type": "application/json",
+    ...probe.headers,
+  };
   const withBody = hasBody(route.method);
-  const body = withBody ? (probe.body ?? JSON.stringify(Object.fromEntries(FIELDS.map((field) => [field, LONG])))) : undefined;
+  const body = withBody
+    ? (probe.body ?? JSON.stringify(Object.fromEntries(FIELDS.map((field) => [field, LONG]))))
+    : undefined;
   const response = await t.app.request(path, { method: route.method, headers, body });
   const text = await response.text();
-  return { request: `${route.method} ${route.path} with ${probe.label}`, status: response.status, body: text.slice(0, 200) };
+  return {
+    request: `${route.method} ${route.path} with ${probe.label}`,
+    status: response.status,
+    body: text.slice(0, 200),
+  };
 }
 
 /** Runs the calls with a few in flight at once: fast, without flooding DynamoDB Local. */
 async function inBatches<T>(tasks: (() => Promise<T>)[], width = 6): Promise<T[]> {
   const results: T[] = [];
-  for (let i = 0; i < tasks.length; i += width) results.push(...(await Promise.all(tasks.slice(i, i + width).map((task) => task()))));
+  for (let i = 0; i < tasks.length; i += width)
+    results.push(...(await Promise.all(tasks.slice(i, i + width).map((task) => task()))));
   return results;
 }
 
 beforeAll(async () => {
   // Streams end after a second, so a probe that opens one gets its whole (short) reply.
-  t = await createTestApp({ AUTH_RATE_LIMIT_PER_IP: "100000", AUTH_RATE_LIMIT_PER_EMAIL: "100000", PAYMENT_RATE_LIMIT_PER_MINUTE: "100000", FEED_MAX_SECONDS: "1" });
+  t = await createTestApp({
+    AUTH_RATE_LIMIT_PER_IP: "100000",
+    AUTH_RATE_LIMIT_PER_EMAIL: "100000",
+    PAYMENT_RATE_LIMIT_PER_MINUTE: "100000",
+    FEED_MAX_SECONDS: "1",
+  });
   const registered = await t.call("POST", "/api/v1/auth/register", {
     body: { email: "fuzz@example.com", password: "a long enough password", first_name: "Fuzz", last_name: "Er" },
   });
@@ -162,7 +218,12 @@ beforeAll(async () => {
   // Verified, so asking for a new verification link (which takes no input) has nothing to send.
   await verifyEmailForTests(t.core, registered.body.data.user.id);
   const signingOut = await t.call("POST", "/api/v1/auth/register", {
-    body: { email: "fuzz-sign-out@example.com", password: "a long enough password", first_name: "Fuzz", last_name: "Out" },
+    body: {
+      email: "fuzz-sign-out@example.com",
+      password: "a long enough password",
+      first_name: "Fuzz",
+      last_name: "Out",
+    },
   });
   signOutUser = { id: signingOut.body.data.user.id, token: signingOut.body.data.token };
   // Reference data written on first read (the payment rails' seed) is in place before any snapshot.
@@ -179,8 +240,12 @@ describe("every route under hostile input", () => {
   });
 
   it("never answers 5xx and never writes", async () => {
-    const created = await t.call("POST", "/api/v1/accounts", { token, body: { name: "Fuzz target", type: "bank", currency: "USD" } });
-    const realId = typeof created.body?.data?.id === "string" ? created.body.data.id : "00000000-0000-4000-8000-000000000000";
+    const created = await t.call("POST", "/api/v1/accounts", {
+      token,
+      body: { name: "Fuzz target", type: "bank", currency: "USD" },
+    });
+    const realId =
+      typeof created.body?.data?.id === "string" ? created.body.data.id : "00000000-0000-4000-8000-000000000000";
     const before = await dataSnapshot();
 
     const tasks: (() => Promise<Outcome>)[] = [];
@@ -195,7 +260,9 @@ describe("every route under hostile input", () => {
     }
     const outcomes = await inBatches(tasks);
 
-    const failures = outcomes.filter((outcome) => outcome.status >= 500).map((outcome) => `${outcome.request}: ${outcome.status} ${outcome.body}`);
+    const failures = outcomes
+      .filter((outcome) => outcome.status >= 500)
+      .map((outcome) => `${outcome.request}: ${outcome.status} ${outcome.body}`);
     expect(failures).toEqual([]);
     expect(outcomes.length).toBeGreaterThan(300);
     expect(await dataSnapshot()).toEqual(before);

@@ -13,7 +13,10 @@ describe("GET /health", () => {
   it("reports ok with real database figures", async () => {
     const reply = await t.call("GET", "/health");
     expect(reply.status).toBe(200);
-    expect(reply.body).toMatchObject({ status: "ok", database: { connected: true, error: null, max_open_connections: 50 } });
+    expect(reply.body).toMatchObject({
+      status: "ok",
+      database: { connected: true, error: null, max_open_connections: 50 },
+    });
     expect(typeof reply.body.message).toBe("string");
     expect(Date.parse(reply.body.time)).not.toBeNaN();
     expect(typeof reply.body.timestamp).toBe("number");
@@ -93,9 +96,16 @@ describe("cross-cutting behaviour", () => {
 
   it("lets a browser on an allowed origin resume a stream and see a replay", async () => {
     const preflight = await t.call("OPTIONS", "/api/v1/ledger/transfer", {
-      headers: { Origin: "http://allowed.example", "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "idempotency-key,last-event-id" },
+      headers: {
+        Origin: "http://allowed.example",
+        "Access-Control-Request-Method": "POST",
+        "Access-Control-Request-Headers": "idempotency-key,last-event-id",
+      },
     });
-    const allowed = (preflight.headers.get("access-control-allow-headers") ?? "").toLowerCase().split(",").map((name) => name.trim());
+    const allowed = (preflight.headers.get("access-control-allow-headers") ?? "")
+      .toLowerCase()
+      .split(",")
+      .map((name) => name.trim());
     expect(allowed).toEqual(expect.arrayContaining(["idempotency-key", "last-event-id", "authorization"]));
     const reply = await t.call("GET", "/health", { headers: { Origin: "http://allowed.example" } });
     const exposed = (reply.headers.get("access-control-expose-headers") ?? "").toLowerCase();
@@ -104,7 +114,9 @@ describe("cross-cutting behaviour", () => {
   });
 
   it("refuses oversized bodies with 413 JSON", async () => {
-    const reply = await t.call("POST", "/api/v1/auth/login", { body: JSON.stringify({ email: "a@b.co", password: "x".repeat(1_100_000) }) });
+    const reply = await t.call("POST", "/api/v1/auth/login", {
+      body: JSON.stringify({ email: "a@b.co", password: "x".repeat(1_100_000) }),
+    });
     expect(reply.status).toBe(413);
     expect(reply.body.code).toBe("payload_too_large");
   });

@@ -26,14 +26,21 @@ const publicHealth = createRoute({
   path: "/health",
   operationId: "getHealth",
   summary: "Liveness with real figures",
-  description: "Checks the database (DescribeTable) and object storage (HeadBucket) in parallel. `degraded` when storage is down; 503 when the database is.",
+  description:
+    "Checks the database (DescribeTable) and object storage (HeadBucket) in parallel. `degraded` when storage is down; 503 when the database is.",
   tags: [TAGS.system],
   "x-stability": "stable",
   "x-complexity": "medium",
   security: publicAccess,
   responses: {
     200: jsonReply("The service is up (status ok or degraded)", "HealthReport", HealthReport, healthExample),
-    503: jsonReply("The database cannot be reached (status error); Retry-After in seconds", "HealthReport", HealthReport, unhealthyExample, RETRY_AFTER),
+    503: jsonReply(
+      "The database cannot be reached (status error); Retry-After in seconds",
+      "HealthReport",
+      HealthReport,
+      unhealthyExample,
+      RETRY_AFTER,
+    ),
   },
 });
 
@@ -48,16 +55,28 @@ const authenticatedHealth = createRoute({
   path: "/health",
   operationId: "getAuthenticatedHealth",
   summary: "Health for a signed-in client",
-  description: "The same checks as GET /health, answered only with a valid bearer token or API key: proves the credential and the store together. Carries the caller's user id.",
+  description:
+    "The same checks as GET /health, answered only with a valid bearer token or API key: proves the credential and the store together. Carries the caller's user id.",
   tags: [TAGS.system],
   "x-stability": "stable",
   "x-complexity": "medium",
   security: authenticated,
   middleware: [requireAuth] as const,
   responses: {
-    200: jsonReply("The service is up and the credential is valid", "AuthenticatedHealthReport", AuthenticatedHealthReport, { ...healthExample, user_id: "6f1c2b9e-8d4a-4e1b-9c3f-2a7d5e8b1c04" }),
+    200: jsonReply(
+      "The service is up and the credential is valid",
+      "AuthenticatedHealthReport",
+      AuthenticatedHealthReport,
+      { ...healthExample, user_id: "6f1c2b9e-8d4a-4e1b-9c3f-2a7d5e8b1c04" },
+    ),
     ...errors({ 401: true }),
-    503: jsonReply("The database cannot be reached; Retry-After in seconds", "AuthenticatedHealthReport", AuthenticatedHealthReport, { ...unhealthyExample, user_id: "6f1c2b9e-8d4a-4e1b-9c3f-2a7d5e8b1c04" }, RETRY_AFTER),
+    503: jsonReply(
+      "The database cannot be reached; Retry-After in seconds",
+      "AuthenticatedHealthReport",
+      AuthenticatedHealthReport,
+      { ...unhealthyExample, user_id: "6f1c2b9e-8d4a-4e1b-9c3f-2a7d5e8b1c04" },
+      RETRY_AFTER,
+    ),
   },
 });
 

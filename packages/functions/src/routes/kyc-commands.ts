@@ -3,13 +3,26 @@ import type { Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { z } from "zod";
 import { issueStreamTicket } from "@fintech/core/auth/stream-ticket";
-import { KycStateView, requireUserSubmission, startKyc, StartKycInput, stateOf, verifyIdentityNumber } from "@fintech/core/kyc/applicant";
+import {
+  KycStateView,
+  requireUserSubmission,
+  startKyc,
+  StartKycInput,
+  stateOf,
+  verifyIdentityNumber,
+} from "@fintech/core/kyc/applicant";
 import { decodeBase64Image } from "@fintech/core/kyc/documents/didit";
 import { ApplicantDocument } from "@fintech/core/kyc/documents/record-document";
 import { acceptDocumentUpload } from "@fintech/core/kyc/documents/upload";
 import { cursorBeforeSubmission } from "@fintech/core/kyc/events";
 import { isIdentityNumberType } from "@fintech/core/kyc/identity-numbers";
-import { DOCUMENT_TYPE_LABELS, DocumentType, IdentityNumberType, KYC_LIMITS, KYC_MESSAGES } from "@fintech/core/kyc/model";
+import {
+  DOCUMENT_TYPE_LABELS,
+  DocumentType,
+  IdentityNumberType,
+  KYC_LIMITS,
+  KYC_MESSAGES,
+} from "@fintech/core/kyc/model";
 import { findUserSubmission } from "@fintech/core/kyc/submissions";
 import { forbidden, notFound } from "@fintech/core/shared/errors";
 import type { AppEnv } from "../http/env";
@@ -44,13 +57,17 @@ const StartVerification = StartKycInput.extend({ userId: KycUserId.optional() })
 const UploadDocument = z.object({
   userId: KycUserId.optional(),
   documentType: DocumentType,
-  documentData: z.string({ error: "documentData is required (the image as base64)" }).min(1, "documentData is required (the image as base64)"),
+  documentData: z
+    .string({ error: "documentData is required (the image as base64)" })
+    .min(1, "documentData is required (the image as base64)"),
   fileName: z.string().max(255, "fileName must be at most 255 characters").optional(),
 });
 
 const VerifyDocument = z.object({
   userId: KycUserId.optional(),
-  documentType: z.union([IdentityNumberType, DocumentType], { error: `documentType must be an identity number type (e.g. aadhaar, pan, us_ssn) or one of ${DocumentType.options.join(", ")}` }),
+  documentType: z.union([IdentityNumberType, DocumentType], {
+    error: `documentType must be an identity number type (e.g. aadhaar, pan, us_ssn) or one of ${DocumentType.options.join(", ")}`,
+  }),
   documentNumber: z.string().max(64).optional(),
 });
 
@@ -72,14 +89,28 @@ async function verifyDocument(c: Context<AppEnv>, input: z.infer<typeof VerifyDo
   const type = input.documentType;
   if (isIdentityNumberType(type)) {
     const verified = await verifyIdentityNumber(core, userId, type, { document_number: input.documentNumber });
-    return { documentType: type, status: "VERIFIED" as const, valid: true, masked: verified.masked, progress: verified.progress, kycStatus: verified.kyc_status };
+    return {
+      documentType: type,
+      status: "VERIFIED" as const,
+      valid: true,
+      masked: verified.masked,
+      progress: verified.progress,
+      kycStatus: verified.kyc_status,
+    };
   }
   // An identity document is verified by its checks when it is uploaded: this reports their result.
   const submission = await requireUserSubmission(core, userId);
   const document = submission.documents[type];
   if (!document) throw notFound(`No ${DOCUMENT_TYPE_LABELS[type]} has been uploaded yet`, "document_not_uploaded");
   const status = document.status === "verified" ? "VERIFIED" : document.status === "rejected" ? "REJECTED" : "PENDING";
-  return { documentType: type, status, valid: status === "VERIFIED", problems: document.checks?.problems ?? [], progress: submission.progress, kycStatus: submission.status };
+  return {
+    documentType: type,
+    status,
+    valid: status === "VERIFIED",
+    problems: document.checks?.problems ?? [],
+    progress: submission.progress,
+    kycStatus: submission.status,
+  };
 }
 
 async function runCommand(c: Context<AppEnv>, name: CommandName, args: Record<string, unknown>): Promise<unknown> {
@@ -88,13 +119,22 @@ async function runCommand(c: Context<AppEnv>, name: CommandName, args: Record<st
     case "startVerification": {
       const { userId, ...input } = parseWith(StartVerification, args);
       const submission = await startKyc(core, ownUser(c, userId), input, originOf(c));
-      return { verificationId: submission.id, message: KYC_MESSAGES.started(submission.location), state: stateOf(submission) };
+      return {
+        verificationId: submission.id,
+        message: KYC_MESSAGES.started(submission.location),
+        state: stateOf(submission),
+      };
     }
     case "uploadDocument": {
       const input = parseWith(UploadDocument, args);
       const userId = ownUser(c, input.userId);
       const { bytes, declaredType } = decodeBase64Image(input.documentData, "documentData");
-      const recorded = await acceptDocumentUpload(core, userId, { documentType: input.documentType, bytes, fileName: input.fileName ?? null, declaredType });
+      const recorded = await acceptDocumentUpload(core, userId, {
+        documentType: input.documentType,
+        bytes,
+        fileName: input.fileName ?? null,
+        declaredType,
+      });
       // The applicant's view only: the submission itself holds what applicants never see (object keys, risk reasons).
       return {
         documentType: input.documentType,
@@ -116,7 +156,10 @@ async function runCommand(c: Context<AppEnv>, name: CommandName, args: Record<st
       const lastEventId = submission ? cursorBeforeSubmission(core, submission) : undefined;
       const ticket = await issueStreamTicket(core, { id: auth.userId, role: auth.role }, auth.credential);
       return {
-        streamUrl: kycStreamUrl(owner, { includeRiskUpdates: input.includeRiskUpdates === false ? "false" : undefined, lastEventId }),
+        streamUrl: kycStreamUrl(owner, {
+          includeRiskUpdates: input.includeRiskUpdates === false ? "false" : undefined,
+          lastEventId,
+        }),
         verificationId: submission?.id ?? null,
         ticket: ticket.ticket,
         ticketExpiresAt: ticket.expires_at,
@@ -150,7 +193,9 @@ const KycCommandReply = z.object({
         progress: z.number().int(),
         kycStatus: z.string(),
       })
-      .describe("uploadDocument: the checks' outcome (a picture that fails them is recorded as rejected, with its problems)"),
+      .describe(
+        "uploadDocument: the checks' outcome (a picture that fails them is recorded as rejected, with its problems)",
+      ),
     z
       .object({
         documentType: z.string(),
@@ -164,7 +209,11 @@ const KycCommandReply = z.object({
       .describe("verifyDocument"),
     z
       .object({
-        streamUrl: z.string().describe("The stream URL; it resumes from just before the current verification started, so its whole history comes first"),
+        streamUrl: z
+          .string()
+          .describe(
+            "The stream URL; it resumes from just before the current verification started, so its whole history comes first",
+          ),
         verificationId: z.string().nullable(),
         ticket: z.string().describe("A stream ticket: append `&ticket=` for EventSource (bearer clients need none)"),
         ticketExpiresAt: z.string(),
@@ -179,7 +228,8 @@ const healthRoute = createRoute({
   path: "/health",
   operationId: "getKycStreamHealth",
   summary: "KYC streaming service health",
-  description: "The connect check of the KYC streaming client: a bearer token, then the same real checks as GET /api/v1/kyc/ (table and document bucket). 503 with Retry-After when the store does not answer.",
+  description:
+    "The connect check of the KYC streaming client: a bearer token, then the same real checks as GET /api/v1/kyc/ (table and document bucket). 503 with Retry-After when the store does not answer.",
   "x-complexity": "medium",
   security: authenticated,
   responses: kycHealthResponses("kyc-stream"),
@@ -201,7 +251,17 @@ const commandRoute = createRoute({
       content: {
         "application/json": {
           schema: schemaRef("KycCommandInput", KycCommandInput, "input"),
-          example: { command: { startVerification: { country: "IN", name: "Asha Rao", email: "asha@example.com", phone: "+919876543210", amount: 50_000 } } },
+          example: {
+            command: {
+              startVerification: {
+                country: "IN",
+                name: "Asha Rao",
+                email: "asha@example.com",
+                phone: "+919876543210",
+                amount: 50_000,
+              },
+            },
+          },
         },
       },
     },
@@ -209,10 +269,28 @@ const commandRoute = createRoute({
   responses: {
     200: jsonReply("The command's result", "KycCommandReply", KycCommandReply, {
       command: "verifyDocument",
-      result: { documentType: "aadhaar", status: "VERIFIED", valid: true, masked: "XXXX XXXX 2346", progress: 25, kycStatus: "pending" },
+      result: {
+        documentType: "aadhaar",
+        status: "VERIFIED",
+        valid: true,
+        masked: "XXXX XXXX 2346",
+        progress: 25,
+        kycStatus: "pending",
+      },
     }),
     ...errors({
-      400: ["validation_error", "invalid_json", "unknown_command", "invalid_aadhaar", "invalid_pan", "invalid_identity_number", "identity_number_not_asked", "invalid_base64", "unsupported_document_type", "empty_file"],
+      400: [
+        "validation_error",
+        "invalid_json",
+        "unknown_command",
+        "invalid_aadhaar",
+        "invalid_pan",
+        "invalid_identity_number",
+        "identity_number_not_asked",
+        "invalid_base64",
+        "unsupported_document_type",
+        "empty_file",
+      ],
       401: true,
       403: ["forbidden"],
       404: ["kyc_not_started", "document_not_uploaded"],
@@ -226,11 +304,21 @@ const commandRoute = createRoute({
 });
 
 /** Over the command limit: the spec's message, as a refused command. */
-const commandTooLarge = (c: Context<AppEnv>) => c.json({ message: "KYC command failed", reason: KYC_MESSAGES.fileTooLarge, code: "file_too_large" }, 413);
+const commandTooLarge = (c: Context<AppEnv>) =>
+  c.json({ message: "KYC command failed", reason: KYC_MESSAGES.fileTooLarge, code: "file_too_large" }, 413);
 
 /** Mounted before the stream (kyc-stream.ts), the commands after it, so the document lists the prefix's routes in that order. */
-export const kycStreamHealthRoutes = new OpenAPIHono<AppEnv>().openapi({ ...healthRoute, middleware: [requireAuth] as const }, (c) => kycHealthReply(c, "kyc-stream"));
+export const kycStreamHealthRoutes = new OpenAPIHono<AppEnv>().openapi(
+  { ...healthRoute, middleware: [requireAuth] as const },
+  (c) => kycHealthReply(c, "kyc-stream"),
+);
 
-export const kycCommandRoutes = $(new OpenAPIHono<AppEnv>().use("/command", requireAuth, bodyLimit({ maxSize: COMMAND_MAX_BODY_BYTES, onError: commandTooLarge }))).openapi(commandRoute, (c) =>
+export const kycCommandRoutes = $(
+  new OpenAPIHono<AppEnv>().use(
+    "/command",
+    requireAuth,
+    bodyLimit({ maxSize: COMMAND_MAX_BODY_BYTES, onError: commandTooLarge }),
+  ),
+).openapi(commandRoute, (c) =>
   handleCommand(c, COMMANDS, "KYC command failed", (name, args) => runCommand(c, name, args)),
 );

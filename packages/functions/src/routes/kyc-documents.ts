@@ -5,7 +5,11 @@ import { z } from "zod";
 import { DIDIT_MAX_BODY_BYTES, DiditVerifyInput, verifyDidit } from "@fintech/core/kyc/documents/didit";
 import { IMAGE_TIME_BUDGET_SECONDS, MAX_DECODED_MEGAPIXELS } from "@fintech/core/kyc/documents/image-budget";
 import { createUploadTicket, UploadTicketInput } from "@fintech/core/kyc/documents/presigned-upload";
-import { ApplicantDocument, rejectionMessage, type RecordedDocument } from "@fintech/core/kyc/documents/record-document";
+import {
+  ApplicantDocument,
+  rejectionMessage,
+  type RecordedDocument,
+} from "@fintech/core/kyc/documents/record-document";
 import { acceptDocumentUpload } from "@fintech/core/kyc/documents/upload";
 import { UPLOAD_LEASE_WAIT_MS } from "@fintech/core/kyc/documents/upload-lease";
 import { DOCUMENT_TYPE_LABELS, DOCUMENT_TYPES, DocumentType, KYC_LIMITS, KYC_MESSAGES } from "@fintech/core/kyc/model";
@@ -28,9 +32,12 @@ const MULTIPART_SLACK_BYTES = 64 * 1024;
 export const UPLOAD_MAX_BODY_BYTES = KYC_LIMITS.maxFileBytes + MULTIPART_SLACK_BYTES;
 const FILE_NAME_MAX = 255;
 
-const tooLargeReply = (c: Context<AppEnv>) => c.json({ message: KYC_MESSAGES.fileTooLarge, code: "file_too_large" }, 413);
+const tooLargeReply = (c: Context<AppEnv>) =>
+  c.json({ message: KYC_MESSAGES.fileTooLarge, code: "file_too_large" }, 413);
 
-const UploadDocumentType = z.enum(DOCUMENT_TYPES, { error: `document_type must be one of ${DOCUMENT_TYPES.join(", ")}` });
+const UploadDocumentType = z.enum(DOCUMENT_TYPES, {
+  error: `document_type must be one of ${DOCUMENT_TYPES.join(", ")}`,
+});
 
 /* ---------- replies ---------- */
 
@@ -40,21 +47,35 @@ const documentExample = {
   uploaded_at: "2026-01-15T09:34:00.000Z",
   verified_at: "2026-01-15T09:34:00.000Z",
   file_name: "passport.jpg",
-  checks: { format: "jpeg", bytes: 482113, width: 1600, height: 1067, sharpness: 1155.6, glare: 0.004, phash: "955a6a3e6aa11fc8", passed: true, problems: [] },
+  checks: {
+    format: "jpeg",
+    bytes: 482113,
+    width: 1600,
+    height: 1067,
+    sharpness: 1155.6,
+    glare: 0.004,
+    phash: "955a6a3e6aa11fc8",
+    passed: true,
+    problems: [],
+  },
   refusal: null,
   face_uploaded: false,
 };
 
 const UploadReply = z.object({
   success: z.literal(true),
-  message: z.string().describe("Spec 001 §8: \"<Document> verified successfully!\""),
-  data: ApplicantDocument.extend({ progress: z.number().int().describe("The submission's progress after this document (spec 001 §4)") }),
+  message: z.string().describe('Spec 001 §8: "<Document> verified successfully!"'),
+  data: ApplicantDocument.extend({
+    progress: z.number().int().describe("The submission's progress after this document (spec 001 §4)"),
+  }),
 });
 
 const TicketReply = z.object({
   data: z.object({
     url: z.string().describe("POST a multipart form here"),
-    fields: z.record(z.string(), z.string()).describe("Every one of these as a form field, in any order, then the file as the last field, named `file`"),
+    fields: z
+      .record(z.string(), z.string())
+      .describe("Every one of these as a form field, in any order, then the file as the last field, named `file`"),
     key: z.string().describe("The object's key: `<userId>/<submissionId>/<documentType>/<uuid>`"),
     expires_at: z.string().describe("The signed policy expires at this time (5 minutes)"),
   }),
@@ -64,12 +85,20 @@ const DiditReply = z.object({
   success: z.literal(true),
   message: z.string(),
   data: z.object({
-    status: z.enum(["VERIFIED", "REJECTED"]).describe("VERIFIED: the document passed every check; REJECTED: see problems and upload again"),
+    status: z
+      .enum(["VERIFIED", "REJECTED"])
+      .describe("VERIFIED: the document passed every check; REJECTED: see problems and upload again"),
     document_type: DocumentType,
-    confidence: z.number().describe("Image quality confidence 0..1 (focus, glare, contrast). Not a face match and not an authenticity score"),
+    confidence: z
+      .number()
+      .describe(
+        "Image quality confidence 0..1 (focus, glare, contrast). Not a face match and not an authenticity score",
+      ),
     problems: z.array(z.string()),
     face_image_stored: z.boolean().describe("A face image was sent, checked as a JPEG/PNG and stored for the reviewer"),
-    face_match: z.literal("not_performed").describe("No face comparison is computed; a reviewer compares the face image with the document"),
+    face_match: z
+      .literal("not_performed")
+      .describe("No face comparison is computed; a reviewer compares the face image with the document"),
     document: ApplicantDocument,
     progress: z.number().int(),
   }),
@@ -87,7 +116,8 @@ const uploadErrors = (spec: Parameters<typeof errors>[0]) => {
   if (conflict && !("$ref" in conflict)) responses[409] = { ...conflict, headers: RETRY_AFTER };
   return responses;
 };
-const QUALITY = "A readable picture that fails a quality check (resolution under 600 x 400, blur, glare, washed out) is stored and recorded as the type's current document with status `rejected` (audit trail; `documentVerified` REJECTED on the KYC stream).";
+const QUALITY =
+  "A readable picture that fails a quality check (resolution under 600 x 400, blur, glare, washed out) is stored and recorded as the type's current document with status `rejected` (audit trail; `documentVerified` REJECTED on the KYC stream).";
 
 const uploadRoute = createRoute({
   method: "post",
@@ -147,7 +177,12 @@ const presignRoute = createRoute({
   "x-stability": "beta",
   "x-complexity": "low",
   security: authenticated,
-  request: { body: jsonBody("KycUploadTicketInput", UploadTicketInput, { document_type: "passport", content_type: "image/jpeg" }) },
+  request: {
+    body: jsonBody("KycUploadTicketInput", UploadTicketInput, {
+      document_type: "passport",
+      content_type: "image/jpeg",
+    }),
+  },
   responses: {
     201: jsonReply("The upload form", "KycUploadTicketReply", TicketReply, {
       data: {
@@ -189,16 +224,37 @@ const diditRoute = createRoute({
   "x-complexity": "medium",
   security: authenticated,
   request: {
-    body: jsonBody("KycDiditVerifyInput", DiditVerifyInput, { document_image: "iVBORw0KGgoAAAANSUhEUgAA...", document_type: "passport", country_code: "IN", face_image: "/9j/4AAQSkZJRgABAQ..." }),
+    body: jsonBody("KycDiditVerifyInput", DiditVerifyInput, {
+      document_image: "iVBORw0KGgoAAAANSUhEUgAA...",
+      document_type: "passport",
+      country_code: "IN",
+      face_image: "/9j/4AAQSkZJRgABAQ...",
+    }),
   },
   responses: {
     200: jsonReply("The checks' verdict", "KycDiditReply", DiditReply, {
       success: true,
       message: KYC_MESSAGES.documentVerified(DOCUMENT_TYPE_LABELS.passport),
-      data: { status: "VERIFIED", document_type: "passport", confidence: 1, problems: [], face_image_stored: true, face_match: "not_performed", document: { ...documentExample, file_name: null, face_uploaded: true }, progress: 75 },
+      data: {
+        status: "VERIFIED",
+        document_type: "passport",
+        confidence: 1,
+        problems: [],
+        face_image_stored: true,
+        face_match: "not_performed",
+        document: { ...documentExample, file_name: null, face_uploaded: true },
+        progress: 75,
+      },
     }),
     ...uploadErrors({
-      400: ["validation_error", "invalid_json", "invalid_base64", "country_mismatch", "unsupported_document_type", "empty_file"],
+      400: [
+        "validation_error",
+        "invalid_json",
+        "invalid_base64",
+        "country_mismatch",
+        "unsupported_document_type",
+        "empty_file",
+      ],
       401: true,
       409: ["kyc_not_started", "kyc_submission_closed", "kyc_submission_busy"],
       413: ["file_too_large"],
@@ -243,11 +299,21 @@ export const kycDocumentRoutes = $(
   .openapi(uploadRoute, async (c) => {
     const recorded = await acceptDocumentUpload(c.get("core"), c.get("auth").userId, await readUploadForm(c));
     if (recorded.status === "REJECTED") throw unprocessable(rejectionMessage(recorded.problems), "document_rejected");
-    return c.json({ success: true as const, message: KYC_MESSAGES.documentVerified(DOCUMENT_TYPE_LABELS[recorded.document.type]), data: replyData(recorded) }, 201);
+    return c.json(
+      {
+        success: true as const,
+        message: KYC_MESSAGES.documentVerified(DOCUMENT_TYPE_LABELS[recorded.document.type]),
+        data: replyData(recorded),
+      },
+      201,
+    );
   })
   .openapi(presignRoute, async (c) => {
     const input = await parseJsonBody(c, UploadTicketInput);
-    return c.json({ data: await createUploadTicket(c.get("core"), c.get("auth").userId, input.document_type, input.content_type) }, 201);
+    return c.json(
+      { data: await createUploadTicket(c.get("core"), c.get("auth").userId, input.document_type, input.content_type) },
+      201,
+    );
   })
   .openapi(diditRoute, async (c) => {
     const result = await verifyDidit(c.get("core"), c.get("auth").userId, await parseJsonBody(c, DiditVerifyInput));
@@ -255,7 +321,9 @@ export const kycDocumentRoutes = $(
     return c.json(
       {
         success: true as const,
-        message: verified ? KYC_MESSAGES.documentVerified(DOCUMENT_TYPE_LABELS[result.document.type]) : rejectionMessage(result.problems),
+        message: verified
+          ? KYC_MESSAGES.documentVerified(DOCUMENT_TYPE_LABELS[result.document.type])
+          : rejectionMessage(result.problems),
         data: {
           status: result.status,
           document_type: result.document.type,

@@ -12,7 +12,10 @@ let adminToken: string;
 beforeAll(async () => {
   t = await createTestApp();
   await seedAdminFromEnv(t.core, { ADMIN_EMAIL: "profiles-admin@example.com", ADMIN_PASSWORD: "admin password 1" });
-  const login = await t.call("POST", "/api/v1/auth/login", { body: { email: "profiles-admin@example.com", password: "admin password 1" }, ip: nextTestAddress() });
+  const login = await t.call("POST", "/api/v1/auth/login", {
+    body: { email: "profiles-admin@example.com", password: "admin password 1" },
+    ip: nextTestAddress(),
+  });
   adminToken = login.body.data.token;
 });
 afterAll(async () => t.core.dispose());
@@ -43,7 +46,14 @@ describe("creating a profile", () => {
       location: "Mumbai, India",
       amount: 75_000,
       avatar: profileBody.avatar,
-      documents: { passport: { documentNumber: "XXXX4567", issuingCountry: "IN", expiryDate: "2031-04-30", status: "not_uploaded" } },
+      documents: {
+        passport: {
+          documentNumber: "XXXX4567",
+          issuingCountry: "IN",
+          expiryDate: "2031-04-30",
+          status: "not_uploaded",
+        },
+      },
       status: "pending",
       progress: 0,
     });
@@ -62,7 +72,10 @@ describe("creating a profile", () => {
     const forbidden = await create(user.token, { ...profileBody, userId: other.user.id });
     expect(forbidden.status).toBe(403);
     const cases: [unknown, string][] = [
-      [{ ...profileBody, country: "GB", documents: { residencePermit: {} } }, "Residence Permit is not accepted for United Kingdom"],
+      [
+        { ...profileBody, country: "GB", documents: { residencePermit: {} } },
+        "Residence Permit is not accepted for United Kingdom",
+      ],
       [{ ...profileBody, documents: { visa: {} } }, "Unknown field: visa"],
       [{ ...profileBody, documents: { passport: { documentNumber: "x".repeat(65) } } }, "documentNumber"],
       [{ ...profileBody, documents: { passport: { expiryDate: "next year" } } }, "expiryDate"],
@@ -110,7 +123,10 @@ describe("reading a profile", () => {
 
   it("reads a submission started with /start as a profile without details", async () => {
     const user = await newUser();
-    const started = await t.call("POST", "/api/v1/kyc/start", { token: user.token, body: { country: "FR", name: "Jean Dupont", email: "jean@example.fr", phone: "+33612345678" } });
+    const started = await t.call("POST", "/api/v1/kyc/start", {
+      token: user.token,
+      body: { country: "FR", name: "Jean Dupont", email: "jean@example.fr", phone: "+33612345678" },
+    });
     const reply = await t.call("GET", `/v1/kyc/profiles/${started.body.data.submission_id}`, { token: user.token });
     expect(reply.status).toBe(200);
     expect(reply.body.profile).toMatchObject({ location: "France", avatar: null, documents: {}, amount: 50_000 });

@@ -56,7 +56,14 @@ const createProfileRoute = createRoute({
   },
   responses: {
     201: jsonReply("The profile", "KycProfileReply", ProfileReply, { profile: profileExample }),
-    ...errors({ 400: ["validation_error", "invalid_json", "unsupported_document_type"], 401: true, 403: ["forbidden"], 409: ["kyc_already_started"], 413: ["payload_too_large"], 503: true }),
+    ...errors({
+      400: ["validation_error", "invalid_json", "unsupported_document_type"],
+      401: true,
+      403: ["forbidden"],
+      409: ["kyc_already_started"],
+      413: ["payload_too_large"],
+      503: true,
+    }),
   },
 });
 
@@ -66,7 +73,8 @@ const getProfileRoute = createRoute({
   path: "/{id}",
   operationId: "getKycProfile",
   summary: "Get a KYC profile",
-  description: "The caller's own profile, with its submission's current status and progress (no risk signal: reviewers read those in the review routes); an administrator may read any. Another user's id is a 404, as an unknown one.",
+  description:
+    "The caller's own profile, with its submission's current status and progress (no risk signal: reviewers read those in the review routes); an administrator may read any. Another user's id is a 404, as an unknown one.",
   "x-complexity": "low",
   parameters: [pathParameter("id", "The profile's id (profile.profileId)", PROFILE_ID)],
   responses: {
@@ -77,10 +85,18 @@ const getProfileRoute = createRoute({
 
 export const kycProfileRoutes = new OpenAPIHono<AppEnv>()
   .openapi({ ...createProfileRoute, middleware: [requireAuth] as const }, async (c) => {
-    const profile = await createProfile(c.get("core"), { userId: c.get("auth").userId }, await readJson(c), originOf(c));
+    const profile = await createProfile(
+      c.get("core"),
+      { userId: c.get("auth").userId },
+      await readJson(c),
+      originOf(c),
+    );
     return c.json({ profile }, 201);
   })
   .openapi({ ...getProfileRoute, middleware: [requireAuth] as const }, async (c) => {
     const auth = c.get("auth");
-    return c.json({ profile: await getProfile(c.get("core"), { userId: auth.userId, role: auth.role }, c.req.param("id")) }, 200);
+    return c.json(
+      { profile: await getProfile(c.get("core"), { userId: auth.userId, role: auth.role }, c.req.param("id")) },
+      200,
+    );
   });

@@ -24,14 +24,24 @@ let adminToken: string;
 
 beforeAll(async () => {
   t = await createTestApp();
-  await seedAdminFromEnv(t.core, { ADMIN_EMAIL: "links-admin@example.com", ADMIN_PASSWORD: "admin password 1", ADMIN_FIRST_NAME: "Rita", ADMIN_LAST_NAME: "Reviewer" });
-  const login = await t.call("POST", "/api/v1/auth/login", { body: { email: "links-admin@example.com", password: "admin password 1" }, ip: nextTestAddress() });
+  await seedAdminFromEnv(t.core, {
+    ADMIN_EMAIL: "links-admin@example.com",
+    ADMIN_PASSWORD: "admin password 1",
+    ADMIN_FIRST_NAME: "Rita",
+    ADMIN_LAST_NAME: "Reviewer",
+  });
+  const login = await t.call("POST", "/api/v1/auth/login", {
+    body: { email: "links-admin@example.com", password: "admin password 1" },
+    ip: nextTestAddress(),
+  });
   adminToken = login.body.data.token;
 });
 afterAll(async () => t.core.dispose());
 
-const asAdmin = (method: string, path: string, body?: unknown) => t.call(method, path, { token: adminToken, ...(body === undefined ? {} : { body }) });
-const detailOf = async (id: string) => SubmissionDetail.parse((await asAdmin("GET", `/api/v1/kyc/submissions/${id}`)).body.data);
+const asAdmin = (method: string, path: string, body?: unknown) =>
+  t.call(method, path, { token: adminToken, ...(body === undefined ? {} : { body }) });
+const detailOf = async (id: string) =>
+  SubmissionDetail.parse((await asAdmin("GET", `/api/v1/kyc/submissions/${id}`)).body.data);
 
 /** The same Aadhaar number for everyone in this file (Verhoeff-valid). */
 const SHARED_AADHAAR = "2341 2341 2346";
@@ -45,9 +55,17 @@ interface Applicant {
 /** A registered user who started KYC for India under their own name, from their own e-mail domain. */
 async function applicant(first: string, last: string): Promise<Applicant & { submissionId: string }> {
   const name = `${first} ${last}`;
-  const session = await t.signUp(`${first.toLowerCase()}@${randomUUID().slice(0, 8)}.example.com`, { first_name: first, last_name: last });
-  const as = (method: string, path: string, body?: unknown) => t.call(method, path, { token: session.token, ...(body === undefined ? {} : { body }) });
-  const start = await t.call("POST", "/api/v1/kyc/start", { token: session.token, body: { country: "IN", name, email: session.user.email, phone: "+919876543210" }, ip: nextTestAddress() });
+  const session = await t.signUp(`${first.toLowerCase()}@${randomUUID().slice(0, 8)}.example.com`, {
+    first_name: first,
+    last_name: last,
+  });
+  const as = (method: string, path: string, body?: unknown) =>
+    t.call(method, path, { token: session.token, ...(body === undefined ? {} : { body }) });
+  const start = await t.call("POST", "/api/v1/kyc/start", {
+    token: session.token,
+    body: { country: "IN", name, email: session.user.email, phone: "+919876543210" },
+    ip: nextTestAddress(),
+  });
   expect(start.status).toBe(201);
   const status = await as("GET", "/api/v1/kyc/status");
   return { token: session.token, name, as, submissionId: status.body.data.submission_id };
@@ -57,7 +75,11 @@ async function upload(who: Applicant, png: Buffer) {
   const form = new FormData();
   form.append("document_type", "passport");
   form.append("file", new Blob([new Uint8Array(png)], { type: "image/png" }), "passport.png");
-  const reply = await t.app.request("/api/v1/kyc/upload", { method: "POST", body: form, headers: { Authorization: `Bearer ${who.token}` } });
+  const reply = await t.app.request("/api/v1/kyc/upload", {
+    method: "POST",
+    body: form,
+    headers: { Authorization: `Bearer ${who.token}` },
+  });
   expect(reply.status).toBe(201);
 }
 
@@ -71,9 +93,16 @@ describe("a later applicant reuses the first one's Aadhaar number and picture", 
     picture = await sampleDocumentImage({ seed: 9001 });
     first = await applicant("Asha", "Rao");
     await upload(first, picture);
-    expect((await first.as("POST", "/api/v1/kyc/verify/aadhaar", { document_number: SHARED_AADHAAR, country: "IN" })).status).toBe(200);
-    expect((await first.as("POST", "/api/v1/kyc/verify/pan", { document_number: "ABCPR1234F", country: "IN" })).status).toBe(200);
-    const approved = await asAdmin("PUT", `/api/v1/kyc/submissions/${first.submissionId}`, { status: "verified", notes: "All documents match" });
+    expect(
+      (await first.as("POST", "/api/v1/kyc/verify/aadhaar", { document_number: SHARED_AADHAAR, country: "IN" })).status,
+    ).toBe(200);
+    expect(
+      (await first.as("POST", "/api/v1/kyc/verify/pan", { document_number: "ABCPR1234F", country: "IN" })).status,
+    ).toBe(200);
+    const approved = await asAdmin("PUT", `/api/v1/kyc/submissions/${first.submissionId}`, {
+      status: "verified",
+      notes: "All documents match",
+    });
     expect(approved.status).toBe(200);
     expect(approved.body.data).toMatchObject({ status: "verified", risk_level: "Low" });
   });
@@ -83,21 +112,34 @@ describe("a later applicant reuses the first one's Aadhaar number and picture", 
     expect(before!.risk!.flags).toEqual([]);
 
     second = await applicant("Ravi", "Kumar");
-    expect((await second.as("POST", "/api/v1/kyc/verify/aadhaar", { document_number: SHARED_AADHAAR, country: "IN" })).status).toBe(200);
+    expect(
+      (await second.as("POST", "/api/v1/kyc/verify/aadhaar", { document_number: SHARED_AADHAAR, country: "IN" }))
+        .status,
+    ).toBe(200);
 
     const later = await getSubmission(t.core, second.submissionId);
     expect(later!.risk!.flags.map((flag) => flag.code)).toContain("DUPLICATE_IDENTITY_NUMBER");
 
     const earlier = await getSubmission(t.core, first.submissionId);
     // Still verified: the first holder may be the victim. The alert puts it back in front of a reviewer.
-    expect(earlier).toMatchObject({ status: "verified", priority: "high", review_alert: { cause_submission_id: second.submissionId } });
-    expect(earlier!.risk).toMatchObject({ risk_score: 50, level: "Medium", flags: [{ code: "DUPLICATE_IDENTITY_NUMBER" }] });
+    expect(earlier).toMatchObject({
+      status: "verified",
+      priority: "high",
+      review_alert: { cause_submission_id: second.submissionId },
+    });
+    expect(earlier!.risk).toMatchObject({
+      risk_score: 50,
+      level: "Medium",
+      flags: [{ code: "DUPLICATE_IDENTITY_NUMBER" }],
+    });
 
     const history = await listHistory(t.core, first.submissionId);
     const rescored = history.filter((entry) => entry.action === "rescored");
     expect(rescored).toHaveLength(1);
     expect(rescored[0]).toMatchObject({ actor: { role: "system" }, event: null });
-    expect(rescored[0]!.note).toBe(`Re-scored because submission ${second.submissionId} (Ravi Kumar) shares the same Aadhaar number: risk 0 (Low) -> 50 (Medium), rule set v1`);
+    expect(rescored[0]!.note).toBe(
+      `Re-scored because submission ${second.submissionId} (Ravi Kumar) shares the same Aadhaar number: risk 0 (Low) -> 50 (Medium), rule set v1`,
+    );
     const alert = history.find((entry) => entry.action === "review_alert_raised");
     expect(alert).toMatchObject({ event: null });
     expect(alert!.note).toContain(`now linked to submission ${second.submissionId} (Ravi Kumar)`);
@@ -126,10 +168,22 @@ describe("a later applicant reuses the first one's Aadhaar number and picture", 
     });
     const later = await detailOf(second.submissionId);
     expect(later.linked.submissions).toEqual([
-      expect.objectContaining({ id: first.submissionId, name: "Asha Rao", status: "verified", relation: "earlier", alert_open: true, shared: [{ kind: "identity_number", type: "aadhaar" }] }),
+      expect.objectContaining({
+        id: first.submissionId,
+        name: "Asha Rao",
+        status: "verified",
+        relation: "earlier",
+        alert_open: true,
+        shared: [{ kind: "identity_number", type: "aadhaar" }],
+      }),
     ]);
     const listed = await asAdmin("GET", `/api/v1/kyc/dashboard?search=${first.submissionId}`);
-    expect(listed.body.data[0]).toMatchObject({ id: first.submissionId, status: "verified", alert_open: true, priority: "high" });
+    expect(listed.body.data[0]).toMatchObject({
+      id: first.submissionId,
+      status: "verified",
+      alert_open: true,
+      priority: "high",
+    });
   });
 
   it("is idempotent: the same link found again writes nothing", async () => {
@@ -137,7 +191,10 @@ describe("a later applicant reuses the first one's Aadhaar number and picture", 
     const before = await count();
     await rescoreLinkedSubmissions(t.core, (await getSubmission(t.core, second.submissionId))!);
     // The number verified again is already recorded: no step, no re-score.
-    expect((await second.as("POST", "/api/v1/kyc/verify/aadhaar", { document_number: SHARED_AADHAAR, country: "IN" })).status).toBe(200);
+    expect(
+      (await second.as("POST", "/api/v1/kyc/verify/aadhaar", { document_number: SHARED_AADHAAR, country: "IN" }))
+        .status,
+    ).toBe(200);
     expect(await count()).toBe(before);
   });
 
@@ -149,14 +206,25 @@ describe("a later applicant reuses the first one's Aadhaar number and picture", 
 
     const earlier = await getSubmission(t.core, first.submissionId);
     expect(earlier!.risk).toMatchObject({ risk_score: 90, level: "High" });
-    expect(earlier!.risk!.flags.map((flag) => flag.code).sort()).toEqual(["DUPLICATE_IDENTITY_NUMBER", "DUPLICATE_IMAGE"]);
+    expect(earlier!.risk!.flags.map((flag) => flag.code).sort()).toEqual([
+      "DUPLICATE_IDENTITY_NUMBER",
+      "DUPLICATE_IMAGE",
+    ]);
     // The first cause stays the alert's; the new one is in the audit.
     expect(earlier!.review_alert).toMatchObject({ cause_submission_id: second.submissionId });
     const last = (await listHistory(t.core, first.submissionId)).filter((entry) => entry.action === "rescored").at(-1)!;
-    expect(last.note).toBe(`Re-scored because submission ${third.submissionId} (Meena Iyer) shares the same Passport picture: risk 50 (Medium) -> 90 (High), rule set v1`);
+    expect(last.note).toBe(
+      `Re-scored because submission ${third.submissionId} (Meena Iyer) shares the same Passport picture: risk 50 (Medium) -> 90 (High), rule set v1`,
+    );
 
     const detail = await detailOf(first.submissionId);
-    expect(detail.linked.submissions.map((linked) => [linked.name, linked.relation, linked.shared.map((share) => share.kind)])).toEqual([
+    expect(
+      detail.linked.submissions.map((linked) => [
+        linked.name,
+        linked.relation,
+        linked.shared.map((share) => share.kind),
+      ]),
+    ).toEqual([
       ["Ravi Kumar", "later", ["identity_number"]],
       ["Meena Iyer", "later", ["document_image"]],
     ]);
@@ -165,12 +233,21 @@ describe("a later applicant reuses the first one's Aadhaar number and picture", 
   });
 
   it("a reviewer dismisses the alert with a reason, kept in the audit trail", async () => {
-    const reply = await asAdmin("POST", `/api/v1/kyc/submissions/${first.submissionId}/dismiss-alert`, { reason: "Asha Rao holds the original card; the later applicants are blocked" });
+    const reply = await asAdmin("POST", `/api/v1/kyc/submissions/${first.submissionId}/dismiss-alert`, {
+      reason: "Asha Rao holds the original card; the later applicants are blocked",
+    });
     expect(reply.status).toBe(200);
     const detail = SubmissionDetail.parse(reply.body.data);
     expect(detail).toMatchObject({ status: "verified", review_alert: null, alert_open: false });
-    expect(detail.audit.at(-1)).toMatchObject({ actor: "Rita Reviewer", actor_role: "reviewer", action: "alert_dismissed", note: "Asha Rao holds the original card; the later applicants are blocked" });
-    const again = await asAdmin("POST", `/api/v1/kyc/submissions/${first.submissionId}/dismiss-alert`, { reason: "Twice" });
+    expect(detail.audit.at(-1)).toMatchObject({
+      actor: "Rita Reviewer",
+      actor_role: "reviewer",
+      action: "alert_dismissed",
+      note: "Asha Rao holds the original card; the later applicants are blocked",
+    });
+    const again = await asAdmin("POST", `/api/v1/kyc/submissions/${first.submissionId}/dismiss-alert`, {
+      reason: "Twice",
+    });
     expect(again.body.code).toBe("kyc_no_review_alert");
   });
 });
@@ -182,20 +259,47 @@ describe("the bound on re-scoring", () => {
     const linked: string[] = [];
     for (let index = 0; index < holders; index += 1) {
       const userId = randomUUID();
-      const submission = await seedSubmission(t.core, { userId, name: `Holder ${index}`, email: `holder${index}@${randomUUID().slice(0, 8)}.example.com` });
+      const submission = await seedSubmission(t.core, {
+        userId,
+        name: `Holder ${index}`,
+        email: `holder${index}@${randomUUID().slice(0, 8)}.example.com`,
+      });
       linked.push(submission.id);
       await t.core.db.doc.send(
         new PutCommand({
           TableName: t.core.db.table,
-          Item: { ...identityNumberClaimKey("aadhaar", hash, userId), entity: "kyc_number_claim", type: "aadhaar", user_id: userId, submission_id: submission.id, claimed_at: new Date(Date.UTC(2026, 0, 1, 0, index)).toISOString() },
+          Item: {
+            ...identityNumberClaimKey("aadhaar", hash, userId),
+            entity: "kyc_number_claim",
+            type: "aadhaar",
+            user_id: userId,
+            submission_id: submission.id,
+            claimed_at: new Date(Date.UTC(2026, 0, 1, 0, index)).toISOString(),
+          },
         }),
       );
     }
     const triggerUser = randomUUID();
-    const started = await seedSubmission(t.core, { userId: triggerUser, name: "Trigger", email: `trigger@${randomUUID().slice(0, 8)}.example.com` });
+    const started = await seedSubmission(t.core, {
+      userId: triggerUser,
+      name: "Trigger",
+      email: `trigger@${randomUUID().slice(0, 8)}.example.com`,
+    });
     const trigger = await changeSubmission(t.core, started.id, (current) => ({
-      next: { ...current, identity_numbers: { aadhaar: { masked: "XXXX XXXX 0000", hash, verified_at: new Date().toISOString() } } },
-      entries: [{ actor: { id: triggerUser, name: "Trigger", role: "applicant" }, action: "identity_number_verified", from: null, to: null, note: null, event: null }],
+      next: {
+        ...current,
+        identity_numbers: { aadhaar: { masked: "XXXX XXXX 0000", hash, verified_at: new Date().toISOString() } },
+      },
+      entries: [
+        {
+          actor: { id: triggerUser, name: "Trigger", role: "applicant" },
+          action: "identity_number_verified",
+          from: null,
+          to: null,
+          note: null,
+          event: null,
+        },
+      ],
     }));
 
     const rescoredOnes = async () => {

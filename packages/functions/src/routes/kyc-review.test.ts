@@ -40,8 +40,16 @@ function controlledClock() {
 }
 
 async function signInAdmin(t: TestApp, email: string) {
-  await seedAdminFromEnv(t.core, { ADMIN_EMAIL: email, ADMIN_PASSWORD: "admin password 1", ADMIN_FIRST_NAME: "Rita", ADMIN_LAST_NAME: "Reviewer" });
-  const login = await t.call("POST", "/api/v1/auth/login", { body: { email, password: "admin password 1" }, ip: nextTestAddress() });
+  await seedAdminFromEnv(t.core, {
+    ADMIN_EMAIL: email,
+    ADMIN_PASSWORD: "admin password 1",
+    ADMIN_FIRST_NAME: "Rita",
+    ADMIN_LAST_NAME: "Reviewer",
+  });
+  const login = await t.call("POST", "/api/v1/auth/login", {
+    body: { email, password: "admin password 1" },
+    ip: nextTestAddress(),
+  });
   expect(login.status).toBe(200);
   return login.body.data as { token: string; user: { id: string } };
 }
@@ -61,7 +69,8 @@ afterAll(async () => t.core.dispose());
 
 const seed = (options: Partial<SeedOptions> & { ago?: number } = {}) =>
   time.at(-(options.ago ?? 0), () => seedSubmission(t.core, { userId: randomUUID(), complete: true, ...options }));
-const asAdmin = (method: string, path: string, body?: unknown) => t.call(method, path, { token: admin.token, ...(body === undefined ? {} : { body }) });
+const asAdmin = (method: string, path: string, body?: unknown) =>
+  t.call(method, path, { token: admin.token, ...(body === undefined ? {} : { body }) });
 
 describe("who may use the back office", () => {
   const id = randomUUID();
@@ -114,7 +123,8 @@ describe("the dashboard list", () => {
   });
 
   const ids = (reply: { body: Record<string, any> }) => (reply.body.data as { id: string }[]).map((row) => row.id);
-  const mine = (reply: { body: Record<string, any> }) => ids(reply).filter((id) => list.some((submission) => submission.id === id));
+  const mine = (reply: { body: Record<string, any> }) =>
+    ids(reply).filter((id) => list.some((submission) => submission.id === id));
 
   it("lists newest first with the spec's fields and a total", async () => {
     const reply = await asAdmin("GET", `/api/v1/kyc/dashboard?search=${tag}`);
@@ -126,7 +136,24 @@ describe("the dashboard list", () => {
     expect(ReviewPage.safeParse(reply.body).error).toBeUndefined();
     const row = reply.body.data[0];
     expect(Object.keys(row)).toEqual(
-      expect.arrayContaining(["id", "user_id", "name", "email", "phone", "location", "country", "status", "risk_score", "risk_level", "amount", "priority", "submitted_at", "verified_at", "notes", "documents"]),
+      expect.arrayContaining([
+        "id",
+        "user_id",
+        "name",
+        "email",
+        "phone",
+        "location",
+        "country",
+        "status",
+        "risk_score",
+        "risk_level",
+        "amount",
+        "priority",
+        "submitted_at",
+        "verified_at",
+        "notes",
+        "documents",
+      ]),
     );
     expect(row.documents).toEqual([{ type: "passport", status: "verified", uploaded_at: expect.any(String) }]);
     expect(row.status).toBe("under_review");
@@ -142,17 +169,30 @@ describe("the dashboard list", () => {
     expect(mine(await query("country=br"))).toEqual([list[4]!.id, list[2]!.id]);
     // The risk engine sets the priority; filter by the one it gave the newest Brazilian submission.
     const priority = list[4]!.priority;
-    const expected = [...list].reverse().filter((submission) => submission.country === "BR" && submission.priority === priority);
+    const expected = [...list]
+      .reverse()
+      .filter((submission) => submission.country === "BR" && submission.priority === priority);
     expect(mine(await query(`priority=${priority}&country=BR`))).toEqual(expected.map((submission) => submission.id));
-    const otherPriority = (["high", "medium", "low"] as const).find((level) => !list.some((submission) => submission.priority === level));
+    const otherPriority = (["high", "medium", "low"] as const).find(
+      (level) => !list.some((submission) => submission.priority === level),
+    );
     if (otherPriority) expect(mine(await query(`priority=${otherPriority}`))).toEqual([]);
     const recent = await query("period=7d");
     expect(mine(recent)).not.toContain(list[0]!.id);
     expect(recent.body.total).toBe(4);
     expect(mine(await query("period=90d"))).toContain(list[0]!.id);
     // Search: name, e-mail (any case), submission id, user id.
-    expect(ids(await asAdmin("GET", `/api/v1/kyc/dashboard?search=${encodeURIComponent(`MEERA.${tag.toUpperCase()}@example.ORG`)}`))).toEqual([list[1]!.id]);
-    expect(ids(await asAdmin("GET", `/api/v1/kyc/dashboard?search=${list[2]!.id.toUpperCase()}`))).toEqual([list[2]!.id]);
+    expect(
+      ids(
+        await asAdmin(
+          "GET",
+          `/api/v1/kyc/dashboard?search=${encodeURIComponent(`MEERA.${tag.toUpperCase()}@example.ORG`)}`,
+        ),
+      ),
+    ).toEqual([list[1]!.id]);
+    expect(ids(await asAdmin("GET", `/api/v1/kyc/dashboard?search=${list[2]!.id.toUpperCase()}`))).toEqual([
+      list[2]!.id,
+    ]);
     expect(ids(await asAdmin("GET", `/api/v1/kyc/dashboard?search=${list[3]!.user_id}`))).toEqual([list[3]!.id]);
     // Empty values are "no filter", as an empty select box sends them.
     expect((await query("status=&country=&priority=&period=")).body.total).toBe(5);
@@ -163,7 +203,10 @@ describe("the dashboard list", () => {
     let cursor: string | null = null;
     let pages = 0;
     do {
-      const reply = await asAdmin("GET", `/api/v1/kyc/dashboard?search=${tag}&limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
+      const reply = await asAdmin(
+        "GET",
+        `/api/v1/kyc/dashboard?search=${tag}&limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`,
+      );
       expect(reply.status).toBe(200);
       expect(reply.body.total).toBe(5);
       expect(reply.body.data.length).toBeLessThanOrEqual(2);
@@ -177,15 +220,28 @@ describe("the dashboard list", () => {
     const first = await asAdmin("GET", `/api/v1/kyc/dashboard?search=${tag}&limit=2`);
     const good: string = first.body.next_cursor;
     const [payload, signature] = good.split(".");
-    const forgedPayload = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload!, "base64url").toString()), gsi1sk: "9999" })).toString("base64url");
-    const tampered = [`${forgedPayload}.${signature}`, `${payload}.${signature!.slice(0, -2)}AA`, "garbage", "x".repeat(5000)];
+    const forgedPayload = Buffer.from(
+      JSON.stringify({ ...JSON.parse(Buffer.from(payload!, "base64url").toString()), gsi1sk: "9999" }),
+    ).toString("base64url");
+    const tampered = [
+      `${forgedPayload}.${signature}`,
+      `${payload}.${signature!.slice(0, -2)}AA`,
+      "garbage",
+      "x".repeat(5000),
+    ];
     for (const bad of tampered) {
-      const reply = await asAdmin("GET", `/api/v1/kyc/dashboard?search=${tag}&limit=2&cursor=${encodeURIComponent(bad)}`);
+      const reply = await asAdmin(
+        "GET",
+        `/api/v1/kyc/dashboard?search=${tag}&limit=2&cursor=${encodeURIComponent(bad)}`,
+      );
       expect(reply.status, bad.slice(0, 40)).toBe(400);
       expect(reply.body.code).toBe("invalid_cursor");
     }
     // The same cursor with other filters is another query's cursor.
-    const otherFilters = await asAdmin("GET", `/api/v1/kyc/dashboard?search=${tag}&limit=2&status=pending&cursor=${encodeURIComponent(good)}`);
+    const otherFilters = await asAdmin(
+      "GET",
+      `/api/v1/kyc/dashboard?search=${tag}&limit=2&status=pending&cursor=${encodeURIComponent(good)}`,
+    );
     expect(otherFilters.status).toBe(400);
     expect(otherFilters.body.code).toBe("invalid_cursor");
   });
@@ -218,9 +274,12 @@ describe("stats against a controlled clock", () => {
     s = await createTestApp({}, { clock: sTime.clock });
     sAdmin = await signInAdmin(s, "stats-admin@example.com");
     const reviewer = { id: "reviewer-1", name: "Rita Reviewer" };
-    const make = (ago: number, complete = true) => sTime.at(-ago, () => seedSubmission(s.core, { userId: randomUUID(), complete }));
+    const make = (ago: number, complete = true) =>
+      sTime.at(-ago, () => seedSubmission(s.core, { userId: randomUUID(), complete }));
     const decideAt = (ago: number, id: string, status: "verified" | "rejected") =>
-      sTime.at(-ago, () => decide(s.core, reviewer, id, { status, ...(status === "rejected" ? { notes: "Documents do not match" } : {}) }));
+      sTime.at(-ago, () =>
+        decide(s.core, reviewer, id, { status, ...(status === "rejected" ? { notes: "Documents do not match" } : {}) }),
+      );
     // Current 7 days: 4 submitted; 2 verified after 2 h and 4 h, 1 rejected after 6 h, 1 under review.
     const a = await make(2 * DAY);
     await decideAt(2 * DAY - 2 * HOUR, a.id, "verified");
@@ -255,8 +314,23 @@ describe("stats against a controlled clock", () => {
       success_rate: 66.7,
       complete: true,
     });
-    expect(stats.previous).toMatchObject({ total_submissions: 2, verified: 1, rejected: 0, pending: 1, awaiting_applicant: 1, average_processing_time: 10, success_rate: 100 });
-    expect(stats.trends).toEqual({ total_submissions: 100, verified: 100, pending: 0, rejected: null, average_processing_time: -60, success_rate: -33.3 });
+    expect(stats.previous).toMatchObject({
+      total_submissions: 2,
+      verified: 1,
+      rejected: 0,
+      pending: 1,
+      awaiting_applicant: 1,
+      average_processing_time: 10,
+      success_rate: 100,
+    });
+    expect(stats.trends).toEqual({
+      total_submissions: 100,
+      verified: 100,
+      pending: 0,
+      rejected: null,
+      average_processing_time: -60,
+      success_rate: -33.3,
+    });
     // Last 30 days: 6 submissions; the 30 before: 1.
     expect(stats.monthly_growth).toBe(500);
     // Over the bound, the reply says its figures are not complete.
@@ -280,11 +354,19 @@ describe("stats against a controlled clock", () => {
 describe("decisions", () => {
   it("approves with an audit entry (who, when, from, to, note) and announces the final decision", async () => {
     const submission = await seed();
-    const reply = await asAdmin("PUT", `/api/v1/kyc/submissions/${submission.id}`, { status: "verified", notes: "Documents match" });
+    const reply = await asAdmin("PUT", `/api/v1/kyc/submissions/${submission.id}`, {
+      status: "verified",
+      notes: "Documents match",
+    });
     expect(reply.status).toBe(200);
     const detail = reply.body.data;
     expect(SubmissionDetail.safeParse(detail).error).toBeUndefined();
-    expect(detail).toMatchObject({ status: "verified", notes: "Documents match", verified_at: expect.any(String), decided_at: expect.any(String) });
+    expect(detail).toMatchObject({
+      status: "verified",
+      notes: "Documents match",
+      verified_at: expect.any(String),
+      decided_at: expect.any(String),
+    });
     expect(detail.audit.at(-1)).toEqual({
       actor: "Rita Reviewer",
       actor_id: admin.user.id,
@@ -297,7 +379,10 @@ describe("decisions", () => {
     });
     expect(detail.audit[0]).toMatchObject({ action: "started", from: null, to: "pending", actor_role: "applicant" });
     const history = await listHistory(t.core, submission.id);
-    expect(history.at(-1)?.event).toEqual({ type: "verificationCompleted", data: { status: "VERIFIED", finalRiskScore: detail.risk_score } });
+    expect(history.at(-1)?.event).toEqual({
+      type: "verificationCompleted",
+      data: { status: "VERIFIED", finalRiskScore: detail.risk_score },
+    });
   });
 
   it("rejects, reopens with a reason, and keeps every step in the trail", async () => {
@@ -314,13 +399,25 @@ describe("decisions", () => {
     expect(reopened.status).toBe(200);
     expect(reopened.body.data).toMatchObject({ status: "under_review", decided_at: null });
     const trail = reopened.body.data.audit.filter((row: { actor_role: string }) => row.actor_role === "reviewer");
-    expect(trail.map((row: { from: string; to: string; action: string; note: string | null }) => [row.action, row.from, row.to, row.note])).toEqual([
+    expect(
+      trail.map((row: { from: string; to: string; action: string; note: string | null }) => [
+        row.action,
+        row.from,
+        row.to,
+        row.note,
+      ]),
+    ).toEqual([
       ["rejected", "under_review", "rejected", "Blurred passport"],
       ["reopened", "rejected", "under_review", "Rejected by mistake"],
     ]);
     // The same status with new notes records the note; with the same notes it changes nothing.
     const noted = await asAdmin("PUT", path, { status: "under_review", notes: "Checking the address" });
-    expect(noted.body.data.audit.at(-1)).toMatchObject({ action: "notes_updated", from: "under_review", to: "under_review", note: "Checking the address" });
+    expect(noted.body.data.audit.at(-1)).toMatchObject({
+      action: "notes_updated",
+      from: "under_review",
+      to: "under_review",
+      note: "Checking the address",
+    });
     const again = await asAdmin("PUT", path, { status: "under_review", notes: "Checking the address" });
     expect(again.body.data.audit).toHaveLength(noted.body.data.audit.length);
   });
@@ -331,42 +428,74 @@ describe("decisions", () => {
     await asAdmin("PUT", path, { status: "under_review", notes: "Internal: address looks odd" });
     const silent = await asAdmin("PUT", path, { status: "pending" });
     expect(silent.status).toBe(400);
-    expect(silent.body).toEqual({ code: "kyc_reason_required", message: "notes must tell the applicant what to provide" });
+    expect(silent.body).toEqual({
+      code: "kyc_reason_required",
+      message: "notes must tell the applicant what to provide",
+    });
     const back = await asAdmin("PUT", path, { status: "pending", notes: "Please confirm your address" });
-    expect(back.body.data).toMatchObject({ status: "pending", notes: "Internal: address looks odd", info_request: { message: "Please confirm your address", requested_by: "Rita Reviewer" } });
+    expect(back.body.data).toMatchObject({
+      status: "pending",
+      notes: "Internal: address looks odd",
+      info_request: { message: "Please confirm your address", requested_by: "Rita Reviewer" },
+    });
     // Every step is done, so a reviewer may withdraw the request and take it back to review.
     const withdrawn = await asAdmin("PUT", path, { status: "under_review" });
     expect(withdrawn.body.data).toMatchObject({ status: "under_review", info_request: null });
-    expect(withdrawn.body.data.audit.at(-1)).toMatchObject({ action: "moved_to_review", from: "pending", to: "under_review", actor_role: "reviewer" });
+    expect(withdrawn.body.data.audit.at(-1)).toMatchObject({
+      action: "moved_to_review",
+      from: "pending",
+      to: "under_review",
+      actor_role: "reviewer",
+    });
   });
 
   it("refuses transitions the rules do not allow, and changes nothing", async () => {
     const verified = await seed();
     await asAdmin("PUT", `/api/v1/kyc/submissions/${verified.id}`, { status: "verified" });
-    const flip = await asAdmin("PUT", `/api/v1/kyc/submissions/${verified.id}`, { status: "rejected", notes: "Second thoughts" });
+    const flip = await asAdmin("PUT", `/api/v1/kyc/submissions/${verified.id}`, {
+      status: "rejected",
+      notes: "Second thoughts",
+    });
     expect(flip.status).toBe(409);
-    expect(flip.body).toEqual({ code: "kyc_invalid_transition", message: "A verified submission cannot become rejected directly: reopen it (under_review) first" });
+    expect(flip.body).toEqual({
+      code: "kyc_invalid_transition",
+      message: "A verified submission cannot become rejected directly: reopen it (under_review) first",
+    });
     const incomplete = await seed({ complete: false });
     const approve = await asAdmin("PUT", `/api/v1/kyc/submissions/${incomplete.id}`, { status: "verified" });
     expect(approve.status).toBe(409);
     expect(approve.body.message).toContain("An incomplete submission cannot be approved");
     const toReview = await asAdmin("PUT", `/api/v1/kyc/submissions/${incomplete.id}`, { status: "under_review" });
     expect(toReview.status).toBe(409);
-    const versions = await Promise.all([verified.id, incomplete.id].map(async (id) => (await listHistory(t.core, id)).length));
+    const versions = await Promise.all(
+      [verified.id, incomplete.id].map(async (id) => (await listHistory(t.core, id)).length),
+    );
     const detail = await asAdmin("GET", `/api/v1/kyc/submissions/${incomplete.id}`);
     expect(detail.body.data.status).toBe("pending");
     expect(detail.body.data.audit).toHaveLength(versions[1]!);
     // Rejecting an incomplete submission is allowed.
-    expect((await asAdmin("PUT", `/api/v1/kyc/submissions/${incomplete.id}`, { status: "rejected", notes: "Forged passport" })).status).toBe(200);
+    expect(
+      (
+        await asAdmin("PUT", `/api/v1/kyc/submissions/${incomplete.id}`, {
+          status: "rejected",
+          notes: "Forged passport",
+        })
+      ).status,
+    ).toBe(200);
   });
 
   it("lets one of two reviewers deciding at once win; the other is refused and nothing is written twice", async () => {
     const submission = await seed();
     const path = `/api/v1/kyc/submissions/${submission.id}`;
-    const replies = await Promise.all([asAdmin("PUT", path, { status: "verified" }), asAdmin("PUT", path, { status: "rejected", notes: "Forged" })]);
+    const replies = await Promise.all([
+      asAdmin("PUT", path, { status: "verified" }),
+      asAdmin("PUT", path, { status: "rejected", notes: "Forged" }),
+    ]);
     expect(replies.map((reply) => reply.status).sort()).toEqual([200, 409]);
     const winner = replies.find((reply) => reply.status === 200)!.body.data.status;
-    const decisions = (await listHistory(t.core, submission.id)).filter((entry) => entry.event?.type === "verificationCompleted" && entry.actor.role === "reviewer");
+    const decisions = (await listHistory(t.core, submission.id)).filter(
+      (entry) => entry.event?.type === "verificationCompleted" && entry.actor.role === "reviewer",
+    );
     expect(decisions).toHaveLength(1);
     expect(decisions[0]!.to).toBe(winner);
   });
@@ -376,7 +505,10 @@ describe("decisions", () => {
     const first = await seed({ userId });
     await asAdmin("PUT", `/api/v1/kyc/submissions/${first.id}`, { status: "rejected", notes: "Expired passport" });
     await seed({ userId });
-    const reopen = await asAdmin("PUT", `/api/v1/kyc/submissions/${first.id}`, { status: "under_review", notes: "Second look" });
+    const reopen = await asAdmin("PUT", `/api/v1/kyc/submissions/${first.id}`, {
+      status: "under_review",
+      notes: "Second look",
+    });
     expect(reopen.status).toBe(409);
     expect(reopen.body.code).toBe("kyc_submission_superseded");
   });
@@ -401,7 +533,10 @@ describe("decisions", () => {
       const put = await asAdmin("PUT", `/api/v1/kyc/submissions/${id}`, { status: "verified" });
       expect(put.status, id).toBe(404);
       expect(put.body.code).toBe("kyc_submission_not_found");
-      expect((await asAdmin("POST", `/api/v1/kyc/submissions/${id}/request-info`, { message: "More" })).status, id).toBe(404);
+      expect(
+        (await asAdmin("POST", `/api/v1/kyc/submissions/${id}/request-info`, { message: "More" })).status,
+        id,
+      ).toBe(404);
     }
   });
 });
@@ -414,28 +549,50 @@ describe("bulk updates", () => {
     const incomplete = await seed({ complete: false });
     const unknown = randomUUID();
     const ids = [reviewable.id, alreadyVerified.id, incomplete.id, unknown, "garbage id"];
-    const reply = await asAdmin("POST", "/api/v1/kyc/submissions/bulk-update", { ids, status: "verified", notes: "Batch" });
+    const reply = await asAdmin("POST", "/api/v1/kyc/submissions/bulk-update", {
+      ids,
+      status: "verified",
+      notes: "Batch",
+    });
     expect(reply.status).toBe(200);
-    expect(reply.body.results.map((result: { id: string; outcome: string; ok: boolean }) => [result.id, result.outcome, result.ok])).toEqual([
+    expect(
+      reply.body.results.map((result: { id: string; outcome: string; ok: boolean }) => [
+        result.id,
+        result.outcome,
+        result.ok,
+      ]),
+    ).toEqual([
       [reviewable.id, "updated", true],
       [alreadyVerified.id, "updated", true],
       [incomplete.id, "refused", false],
       [unknown, "not_found", false],
       ["garbage id", "not_found", false],
     ]);
-    expect(reply.body.results[2]).toMatchObject({ code: "kyc_invalid_transition", message: expect.stringContaining("cannot be approved") });
+    expect(reply.body.results[2]).toMatchObject({
+      code: "kyc_invalid_transition",
+      message: expect.stringContaining("cannot be approved"),
+    });
     expect(reply.body.summary).toEqual({ updated: 2, unchanged: 0, not_found: 2, refused: 1 });
     expect(BulkUpdateReply.safeParse(reply.body).error).toBeUndefined();
-    expect((await asAdmin("GET", `/api/v1/kyc/submissions/${reviewable.id}`)).body.data).toMatchObject({ status: "verified", notes: "Batch" });
+    expect((await asAdmin("GET", `/api/v1/kyc/submissions/${reviewable.id}`)).body.data).toMatchObject({
+      status: "verified",
+      notes: "Batch",
+    });
     expect((await asAdmin("GET", `/api/v1/kyc/submissions/${incomplete.id}`)).body.data.status).toBe("pending");
     // Again without notes: nothing to change.
-    const again = await asAdmin("POST", "/api/v1/kyc/submissions/bulk-update", { ids: [reviewable.id], status: "verified" });
+    const again = await asAdmin("POST", "/api/v1/kyc/submissions/bulk-update", {
+      ids: [reviewable.id],
+      status: "verified",
+    });
     expect(again.body.results[0]).toMatchObject({ outcome: "unchanged", ok: true, status: "verified" });
   });
 
   it.each([
     [{ ids: [], status: "verified" }, "ids must name at least one submission"],
-    [{ ids: Array.from({ length: 101 }, () => randomUUID()), status: "verified" }, "ids may name at most 100 submissions"],
+    [
+      { ids: Array.from({ length: 101 }, () => randomUUID()), status: "verified" },
+      "ids may name at most 100 submissions",
+    ],
     [{ ids: ["a", "a"], status: "verified" }, "ids must not repeat a submission"],
     [{ ids: ["x".repeat(65)], status: "verified" }, "ids must be at most 64 characters"],
     [{ ids: "abc", status: "verified" }, "ids must be a list"],
@@ -453,54 +610,100 @@ describe("Request Info and resubmission", () => {
     const submission = await seed({ userId: applicant.user.id, name: "Vikram Shah" });
     const empty = await asAdmin("POST", `/api/v1/kyc/submissions/${submission.id}/request-info`, { message: "  " });
     expect(empty.status).toBe(400);
-    expect(empty.body).toEqual({ code: "kyc_reason_required", message: "message must say what the applicant should provide" });
+    expect(empty.body).toEqual({
+      code: "kyc_reason_required",
+      message: "message must say what the applicant should provide",
+    });
 
     // Resubmitting before anything was asked is refused.
     const early = await t.call("POST", "/api/v1/kyc/resubmit", { token: applicant.token, body: {} });
     expect(early.status).toBe(409);
     expect(early.body.code).toBe("kyc_no_info_request");
 
-    const asked = await asAdmin("POST", `/api/v1/kyc/submissions/${submission.id}/request-info`, { message: "Please upload a sharper passport photo" });
+    const asked = await asAdmin("POST", `/api/v1/kyc/submissions/${submission.id}/request-info`, {
+      message: "Please upload a sharper passport photo",
+    });
     expect(asked.status).toBe(200);
     expect(asked.body.data).toMatchObject({
       status: "pending",
       info_requested: true,
-      info_request: { message: "Please upload a sharper passport photo", requested_at: expect.any(String), requested_by: "Rita Reviewer" },
+      info_request: {
+        message: "Please upload a sharper passport photo",
+        requested_at: expect.any(String),
+        requested_by: "Rita Reviewer",
+      },
     });
-    expect(asked.body.data.audit.at(-1)).toMatchObject({ action: "info_requested", actor_role: "reviewer", from: "under_review", to: "pending", note: "Please upload a sharper passport photo" });
+    expect(asked.body.data.audit.at(-1)).toMatchObject({
+      action: "info_requested",
+      actor_role: "reviewer",
+      from: "under_review",
+      to: "pending",
+      note: "Please upload a sharper passport photo",
+    });
 
     // A retried request (reply lost) finds it open already and adds nothing.
-    const retried = await asAdmin("POST", `/api/v1/kyc/submissions/${submission.id}/request-info`, { message: "Please upload a sharper passport photo" });
+    const retried = await asAdmin("POST", `/api/v1/kyc/submissions/${submission.id}/request-info`, {
+      message: "Please upload a sharper passport photo",
+    });
     expect(retried.body.data.audit).toHaveLength(asked.body.data.audit.length);
 
-    const answered = await t.call("POST", "/api/v1/kyc/resubmit", { token: applicant.token, body: { note: "Uploaded a new photo" } });
+    const answered = await t.call("POST", "/api/v1/kyc/resubmit", {
+      token: applicant.token,
+      body: { note: "Uploaded a new photo" },
+    });
     expect(answered.status).toBe(200);
     expect(answered.body.data).toMatchObject({ id: submission.id, status: "under_review" });
     const detail = (await asAdmin("GET", `/api/v1/kyc/submissions/${submission.id}`)).body.data;
     expect(detail.info_request).toBeNull();
     const resubmitted = detail.audit.findIndex((row: { action: string }) => row.action === "resubmitted");
-    expect(detail.audit[resubmitted]).toMatchObject({ actor: "Vikram Shah", actor_id: applicant.user.id, actor_role: "applicant", note: "Uploaded a new photo" });
-    expect(detail.audit.slice(resubmitted).at(-1)).toMatchObject({ action: "submitted_for_review", from: "pending", to: "under_review" });
+    expect(detail.audit[resubmitted]).toMatchObject({
+      actor: "Vikram Shah",
+      actor_id: applicant.user.id,
+      actor_role: "applicant",
+      note: "Uploaded a new photo",
+    });
+    expect(detail.audit.slice(resubmitted).at(-1)).toMatchObject({
+      action: "submitted_for_review",
+      from: "pending",
+      to: "under_review",
+    });
 
     // Once answered, there is nothing open to answer.
-    expect((await t.call("POST", "/api/v1/kyc/resubmit", { token: applicant.token, body: {} })).body.code).toBe("kyc_no_info_request");
-    const tooLong = await t.call("POST", "/api/v1/kyc/resubmit", { token: applicant.token, body: { note: "x".repeat(2001) } });
+    expect((await t.call("POST", "/api/v1/kyc/resubmit", { token: applicant.token, body: {} })).body.code).toBe(
+      "kyc_no_info_request",
+    );
+    const tooLong = await t.call("POST", "/api/v1/kyc/resubmit", {
+      token: applicant.token,
+      body: { note: "x".repeat(2001) },
+    });
     expect(tooLong.status).toBe(400);
   });
 
   it("names the missing steps when an incomplete submission is resubmitted", async () => {
     const applicant = await t.signUp(`incomplete-${randomUUID().slice(0, 8)}@example.com`);
     const submission = await seed({ userId: applicant.user.id, complete: false });
-    expect((await asAdmin("POST", `/api/v1/kyc/submissions/${submission.id}/request-info`, { message: "Finish the PAN step" })).status).toBe(200);
+    expect(
+      (
+        await asAdmin("POST", `/api/v1/kyc/submissions/${submission.id}/request-info`, {
+          message: "Finish the PAN step",
+        })
+      ).status,
+    ).toBe(200);
     const reply = await t.call("POST", "/api/v1/kyc/resubmit", { token: applicant.token, body: {} });
     expect(reply.status).toBe(409);
-    expect(reply.body).toEqual({ code: "kyc_incomplete", message: "Complete the missing steps before resubmitting: Aadhaar verification, PAN verification, a verified identity document" });
+    expect(reply.body).toEqual({
+      code: "kyc_incomplete",
+      message:
+        "Complete the missing steps before resubmitting: Aadhaar verification, PAN verification, a verified identity document",
+    });
   });
 
   it("does not send a decided submission back without reopening it", async () => {
     const submission = await seed();
     await asAdmin("PUT", `/api/v1/kyc/submissions/${submission.id}`, { status: "verified" });
-    const reply = await asAdmin("POST", `/api/v1/kyc/submissions/${submission.id}/request-info`, { message: "One more thing" });
+    const reply = await asAdmin("POST", `/api/v1/kyc/submissions/${submission.id}/request-info`, {
+      message: "One more thing",
+    });
     expect(reply.status).toBe(409);
     expect(reply.body.code).toBe("kyc_invalid_transition");
   });
@@ -509,26 +712,52 @@ describe("Request Info and resubmission", () => {
 describe("Export Report", () => {
   it("downloads the filtered list as CSV with formula cells escaped", async () => {
     const tag = `exp${randomUUID().slice(0, 8)}`;
-    const formula = await seed({ ago: 2 * 60_000, name: `=HYPERLINK("http://evil.example","${tag}")`, email: `+${tag}@example.com` });
+    const formula = await seed({
+      ago: 2 * 60_000,
+      name: `=HYPERLINK("http://evil.example","${tag}")`,
+      email: `+${tag}@example.com`,
+    });
     const plain = await seed({ ago: 60_000, name: `Plain ${tag}`, location: "@home", country: "FR" });
     await asAdmin("PUT", `/api/v1/kyc/submissions/${plain.id}`, { status: "verified", notes: "-1+2" });
-    const reply = await t.app.request(`/api/v1/kyc/dashboard/export?search=${tag}`, { headers: { Authorization: `Bearer ${admin.token}` } });
+    const reply = await t.app.request(`/api/v1/kyc/dashboard/export?search=${tag}`, {
+      headers: { Authorization: `Bearer ${admin.token}` },
+    });
     expect(reply.status).toBe(200);
     expect(reply.headers.get("content-type")).toContain("text/csv");
-    expect(reply.headers.get("content-disposition")).toMatch(/^attachment; filename="kyc-submissions-\d{4}-\d{2}-\d{2}\.csv"$/);
+    expect(reply.headers.get("content-disposition")).toMatch(
+      /^attachment; filename="kyc-submissions-\d{4}-\d{2}-\d{2}\.csv"$/,
+    );
     const rows = parse(await reply.text(), { columns: true }) as Record<string, string>[];
     expect(rows.map((row) => row.id)).toEqual([plain.id, formula.id]);
-    expect(rows[1]).toMatchObject({ name: `'=HYPERLINK("http://evil.example","${tag}")`, email: `'+${tag}@example.com`, status: "under_review", documents: "passport:verified" });
-    expect(rows[0]).toMatchObject({ location: "'@home", notes: "'-1+2", status: "verified", country: "FR", amount: "50000" });
+    expect(rows[1]).toMatchObject({
+      name: `'=HYPERLINK("http://evil.example","${tag}")`,
+      email: `'+${tag}@example.com`,
+      status: "under_review",
+      documents: "passport:verified",
+    });
+    expect(rows[0]).toMatchObject({
+      location: "'@home",
+      notes: "'-1+2",
+      status: "verified",
+      country: "FR",
+      amount: "50000",
+    });
 
-    const filtered = await t.app.request(`/api/v1/kyc/dashboard/export?search=${tag}&status=verified`, { headers: { Authorization: `Bearer ${admin.token}` } });
+    const filtered = await t.app.request(`/api/v1/kyc/dashboard/export?search=${tag}&status=verified`, {
+      headers: { Authorization: `Bearer ${admin.token}` },
+    });
     const filteredRows = parse(await filtered.text(), { columns: true }) as Record<string, string>[];
     expect(filteredRows.map((row) => row.id)).toEqual([plain.id]);
 
-    const none = await t.app.request(`/api/v1/kyc/dashboard/export?search=nobody-${tag}`, { headers: { Authorization: `Bearer ${admin.token}` } });
+    const none = await t.app.request(`/api/v1/kyc/dashboard/export?search=nobody-${tag}`, {
+      headers: { Authorization: `Bearer ${admin.token}` },
+    });
     expect((await none.text()).trim().split("\n")).toHaveLength(1);
     // More matches than the export takes: a 422 asking for narrower filters, never a cut file.
-    await expect(exportSubmissions(t.core, { search: tag }, 1)).rejects.toMatchObject({ status: 422, code: "export_too_large" });
+    await expect(exportSubmissions(t.core, { search: tag }, 1)).rejects.toMatchObject({
+      status: 422,
+      code: "export_too_large",
+    });
     const bad = await asAdmin("GET", "/api/v1/kyc/dashboard/export?status=unknown");
     expect(bad.status).toBe(400);
   });
@@ -542,9 +771,17 @@ describe("the submission detail", () => {
     expect(reply.status).toBe(200);
     const detail = reply.body.data;
     expect(SubmissionDetail.safeParse(detail).error).toBeUndefined();
-    expect(detail.identity_numbers).toEqual({ aadhaar: { masked: "XXXX XXXX 1234", verified_at: expect.any(String) }, pan: { masked: "AAAAAXXXXA", verified_at: expect.any(String) } });
+    expect(detail.identity_numbers).toEqual({
+      aadhaar: { masked: "XXXX XXXX 1234", verified_at: expect.any(String) },
+      pan: { masked: "AAAAAXXXXA", verified_at: expect.any(String) },
+    });
     expect(JSON.stringify(detail)).not.toContain("hash");
-    expect(detail.risk).toMatchObject({ risk_score: expect.any(Number), level: expect.any(String), flags: expect.any(Array), reasons: expect.any(Array) });
+    expect(detail.risk).toMatchObject({
+      risk_score: expect.any(Number),
+      level: expect.any(String),
+      flags: expect.any(Array),
+      reasons: expect.any(Array),
+    });
     const [document] = detail.documents;
     expect(document).toMatchObject({ type: "passport", status: "verified", file_name: "passport.png" });
     const image = await fetch(document.url);
@@ -563,10 +800,24 @@ describe("the submission detail", () => {
     const submission = await seed();
     await changeSubmission(t.core, submission.id, (current) => ({
       next: { ...current, notes: "System note" },
-      entries: [{ actor: { id: "system", name: "Automated checks", role: "system" }, action: "annotated", from: null, to: null, note: "System note", event: null }],
+      entries: [
+        {
+          actor: { id: "system", name: "Automated checks", role: "system" },
+          action: "annotated",
+          from: null,
+          to: null,
+          note: "System note",
+          event: null,
+        },
+      ],
     }));
     const detail = (await asAdmin("GET", `/api/v1/kyc/submissions/${submission.id}`)).body.data;
-    expect(detail.audit.at(-1)).toMatchObject({ actor: "Automated checks", actor_role: "system", action: "annotated", note: "System note" });
+    expect(detail.audit.at(-1)).toMatchObject({
+      actor: "Automated checks",
+      actor_role: "system",
+      action: "annotated",
+      note: "System note",
+    });
     expect(detail.notes).toBe("System note");
   });
 });
@@ -635,26 +886,45 @@ describe("hostile input from an admin", () => {
 describe("the whole journey through the applicant's and the reviewer's routes", () => {
   it("start, Aadhaar, PAN, upload -> review; Request Info -> resubmit; approve -> the applicant sees verified", async () => {
     const applicant = await t.signUp(`journey-${randomUUID().slice(0, 8)}@example.com`);
-    const as = (method: string, path: string, body?: unknown) => t.call(method, path, { token: applicant.token, ...(body === undefined ? {} : { body }) });
-    const start = await t.call("POST", "/api/v1/kyc/start", { token: applicant.token, body: { country: "IN", name: "Journey Person", email: "journey@example.com", phone: "+919876543210" }, ip: nextTestAddress() });
+    const as = (method: string, path: string, body?: unknown) =>
+      t.call(method, path, { token: applicant.token, ...(body === undefined ? {} : { body }) });
+    const start = await t.call("POST", "/api/v1/kyc/start", {
+      token: applicant.token,
+      body: { country: "IN", name: "Journey Person", email: "journey@example.com", phone: "+919876543210" },
+      ip: nextTestAddress(),
+    });
     expect(start.status).toBe(201);
-    expect((await as("POST", "/api/v1/kyc/verify/aadhaar", { document_number: "2341 2341 2346", country: "IN" })).status).toBe(200);
-    expect((await as("POST", "/api/v1/kyc/verify/pan", { document_number: "ABCPE1234F", country: "IN" })).status).toBe(200);
+    expect(
+      (await as("POST", "/api/v1/kyc/verify/aadhaar", { document_number: "2341 2341 2346", country: "IN" })).status,
+    ).toBe(200);
+    expect((await as("POST", "/api/v1/kyc/verify/pan", { document_number: "ABCPE1234F", country: "IN" })).status).toBe(
+      200,
+    );
     const png = await sampleDocumentImage({ seed: 4242 });
     const form = new FormData();
     form.append("document_type", "passport");
     form.append("file", new Blob([png], { type: "image/png" }), "passport.png");
-    const uploaded = await t.app.request("/api/v1/kyc/upload", { method: "POST", body: form, headers: { Authorization: `Bearer ${applicant.token}` } });
+    const uploaded = await t.app.request("/api/v1/kyc/upload", {
+      method: "POST",
+      body: form,
+      headers: { Authorization: `Bearer ${applicant.token}` },
+    });
     expect(uploaded.status).toBe(201);
     expect((await as("GET", "/api/v1/kyc/status")).body.data.status).toBe("under_review");
     // With a reviewer now: what they review no longer changes under them.
     const again = new FormData();
     again.append("document_type", "idCard");
     again.append("file", new Blob([png], { type: "image/png" }), "id.png");
-    const late = await t.app.request("/api/v1/kyc/upload", { method: "POST", body: again, headers: { Authorization: `Bearer ${applicant.token}` } });
+    const late = await t.app.request("/api/v1/kyc/upload", {
+      method: "POST",
+      body: again,
+      headers: { Authorization: `Bearer ${applicant.token}` },
+    });
     expect(late.status).toBe(409);
     expect(((await late.json()) as { message: string }).message).toContain("under review");
-    expect((await as("POST", "/api/v1/kyc/verify/pan", { document_number: "ABCPE1235F", country: "IN" })).status).toBe(409);
+    expect((await as("POST", "/api/v1/kyc/verify/pan", { document_number: "ABCPE1235F", country: "IN" })).status).toBe(
+      409,
+    );
 
     const listed = await asAdmin("GET", "/api/v1/kyc/dashboard?search=journey@example.com&status=under_review");
     expect(listed.body.data).toHaveLength(1);
@@ -663,9 +933,15 @@ describe("the whole journey through the applicant's and the reviewer's routes", 
     const image = await fetch(detail.documents[0].url);
     expect(Buffer.from(await image.arrayBuffer()).equals(png)).toBe(true);
 
-    await asAdmin("POST", `/api/v1/kyc/submissions/${id}/request-info`, { message: "Please confirm your phone number" });
-    expect((await as("GET", "/api/v1/kyc/status")).body.data.info_request).toMatchObject({ message: "Please confirm your phone number" });
-    expect((await as("POST", "/api/v1/kyc/resubmit", { note: "Phone confirmed" })).body.data.status).toBe("under_review");
+    await asAdmin("POST", `/api/v1/kyc/submissions/${id}/request-info`, {
+      message: "Please confirm your phone number",
+    });
+    expect((await as("GET", "/api/v1/kyc/status")).body.data.info_request).toMatchObject({
+      message: "Please confirm your phone number",
+    });
+    expect((await as("POST", "/api/v1/kyc/resubmit", { note: "Phone confirmed" })).body.data.status).toBe(
+      "under_review",
+    );
 
     const approved = await asAdmin("PUT", `/api/v1/kyc/submissions/${id}`, { status: "verified", notes: "All good" });
     expect(approved.status).toBe(200);

@@ -2,7 +2,21 @@ import { $, createRoute, OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { z } from "zod";
 import { KYC_LIMITS, KycStatus } from "@fintech/core/kyc/model";
-import { bulkRisk, bulkUpdate, dashboardStats, decide, detailOf, dismissAlert, exportSubmissions, KYC_EXPORT_MAX_ROWS, listSubmissions, requestInfo, resubmit, submissionDetail, type Reviewer } from "@fintech/core/kyc/review";
+import {
+  bulkRisk,
+  bulkUpdate,
+  dashboardStats,
+  decide,
+  detailOf,
+  dismissAlert,
+  exportSubmissions,
+  KYC_EXPORT_MAX_ROWS,
+  listSubmissions,
+  requestInfo,
+  resubmit,
+  submissionDetail,
+  type Reviewer,
+} from "@fintech/core/kyc/review";
 import { LINK_LIMITS } from "@fintech/core/kyc/risk/links";
 import {
   APPROVAL_CONFIRMATION_WORD,
@@ -81,7 +95,10 @@ const detailExample = {
       url_expires_at: "2026-01-15T10:05:00.000Z",
     },
   ],
-  identity_numbers: { aadhaar: { masked: "XXXX XXXX 1234", verified_at: "2026-01-15T09:31:00.000Z" }, pan: { masked: "AAAAAXXXXA", verified_at: "2026-01-15T09:32:00.000Z" } },
+  identity_numbers: {
+    aadhaar: { masked: "XXXX XXXX 1234", verified_at: "2026-01-15T09:31:00.000Z" },
+    pan: { masked: "AAAAAXXXXA", verified_at: "2026-01-15T09:32:00.000Z" },
+  },
   risk: {
     risk_score: 35,
     level: "Medium",
@@ -92,7 +109,14 @@ const detailExample = {
     rule_set_version: 3,
     assessed_at: "2026-01-15T09:34:02.000Z",
   },
-  risk_check: { risk_score: 35, level: "Medium", reject_recommended: false, acknowledgement_required: false, warnings: [], live: null },
+  risk_check: {
+    risk_score: 35,
+    level: "Medium",
+    reject_recommended: false,
+    acknowledgement_required: false,
+    warnings: [],
+    live: null,
+  },
   linked: {
     submissions: [
       {
@@ -114,19 +138,62 @@ const detailExample = {
   info_request: null,
   updated_at: "2026-01-15T09:34:02.000Z",
   audit: [
-    { actor: "Asha Rao", actor_id: EXAMPLE_USER, actor_role: "applicant", at: "2026-01-15T09:30:00.000Z", action: "started", from: null, to: "pending", note: null },
-    { actor: "Automated checks", actor_id: "system", actor_role: "system", at: "2026-01-15T09:34:02.000Z", action: "submitted_for_review", from: "pending", to: "under_review", note: null },
+    {
+      actor: "Asha Rao",
+      actor_id: EXAMPLE_USER,
+      actor_role: "applicant",
+      at: "2026-01-15T09:30:00.000Z",
+      action: "started",
+      from: null,
+      to: "pending",
+      note: null,
+    },
+    {
+      actor: "Automated checks",
+      actor_id: "system",
+      actor_role: "system",
+      at: "2026-01-15T09:34:02.000Z",
+      action: "submitted_for_review",
+      from: "pending",
+      to: "under_review",
+      note: null,
+    },
   ],
 };
-const figuresExample = { total_submissions: 40, verified: 28, pending: 8, awaiting_applicant: 3, under_review: 5, rejected: 4, average_processing_time: 5.2, success_rate: 87.5 };
+const figuresExample = {
+  total_submissions: 40,
+  verified: 28,
+  pending: 8,
+  awaiting_applicant: 3,
+  under_review: 5,
+  rejected: 4,
+  average_processing_time: 5.2,
+  success_rate: 87.5,
+};
 const statsExample = {
   ...figuresExample,
   period: "7d",
   from: "2026-01-08T12:00:00.000Z",
   to: "2026-01-15T12:00:00.000Z",
   monthly_growth: 12.5,
-  previous: { total_submissions: 32, verified: 20, pending: 6, awaiting_applicant: 2, under_review: 4, rejected: 6, average_processing_time: 6.5, success_rate: 76.9 },
-  trends: { total_submissions: 25, verified: 40, pending: 33.3, rejected: -33.3, average_processing_time: -20, success_rate: 10.6 },
+  previous: {
+    total_submissions: 32,
+    verified: 20,
+    pending: 6,
+    awaiting_applicant: 2,
+    under_review: 4,
+    rejected: 6,
+    average_processing_time: 6.5,
+    success_rate: 76.9,
+  },
+  trends: {
+    total_submissions: 25,
+    verified: 40,
+    pending: 33.3,
+    rejected: -33.3,
+    average_processing_time: -20,
+    success_rate: 10.6,
+  },
   complete: true,
 };
 
@@ -144,7 +211,8 @@ const FILTER_DESCRIPTIONS = {
   limit: "Page size",
   cursor: "The `next_cursor` of the previous page (signed and bound to these filters)",
 };
-const detailReply = (description: string) => jsonReply(description, "KycSubmissionDetailReply", z.object({ data: SubmissionDetail }), { data: detailExample });
+const detailReply = (description: string) =>
+  jsonReply(description, "KycSubmissionDetailReply", z.object({ data: SubmissionDetail }), { data: detailExample });
 const GUARDRAILS = `Rejecting (status rejected) and sending back (status pending) need a reason in \`notes\` (400 \`kyc_reason_required\` when absent or blank). Approving is checked against the live rules at that moment: a submission that is High risk, or that the rules recommend rejecting (stored or live assessment), is approved only with \`acknowledge_risk: true\` (409 \`kyc_risk_acknowledgement_required\` naming the warnings otherwise; the dashboard asks the reviewer to type ${APPROVAL_CONFIRMATION_WORD} first), and the acknowledgement is audited with the warnings. Every decision keeps the reviewer and the reason in \`audit\`.`;
 const DECISION_RULES =
   "Transitions: under_review -> verified | rejected (announces verificationCompleted VERIFIED/REJECTED on the KYC stream); pending -> rejected (an incomplete submission can be refused, not approved); pending -> under_review only when every step is done; under_review -> pending is a Request Info (`notes` is the message, required); verified | rejected -> under_review reopens a decision (`notes` required); verified <-> rejected directly is refused (reopen first). The same status with new notes only records the note. Anything else is a 409 `kyc_invalid_transition`.";
@@ -159,7 +227,13 @@ const dashboardRoute = createRoute({
   "x-complexity": "high",
   parameters: queryParameters(ReviewListQuery, FILTER_DESCRIPTIONS),
   responses: {
-    200: jsonReply("A page of submissions", "KycReviewPage", ReviewPage, { data: [rowExample], next_cursor: null, has_more: false, total: 1, total_capped: false }),
+    200: jsonReply("A page of submissions", "KycReviewPage", ReviewPage, {
+      data: [rowExample],
+      next_cursor: null,
+      has_more: false,
+      total: 1,
+      total_capped: false,
+    }),
     ...errors({ 400: ["validation_error", "invalid_cursor"], 401: true, 403: ["admin_required"], 503: true }),
   },
 });
@@ -191,7 +265,12 @@ const exportRoute = createRoute({
   responses: {
     200: {
       description: "The CSV file (Content-Disposition: attachment)",
-      headers: { "Content-Disposition": { description: 'attachment; filename="kyc-submissions-YYYY-MM-DD.csv"', schema: { type: "string" } } },
+      headers: {
+        "Content-Disposition": {
+          description: 'attachment; filename="kyc-submissions-YYYY-MM-DD.csv"',
+          schema: { type: "string" },
+        },
+      },
       content: {
         "text/csv": {
           schema: { type: "string" },
@@ -227,7 +306,12 @@ const decideRoute = createRoute({
   description: `Sets the status (and notes, at most ${KYC_LIMITS.maxNoteLength} characters), recorded in the audit trail with the reviewer, time, from, to and note. ${GUARDRAILS} ${DECISION_RULES} ${ADMIN_ONLY}`,
   "x-complexity": "medium",
   parameters: [submissionId],
-  request: { body: jsonBody("KycDecisionInput", DecisionInput, { status: "rejected", notes: "The passport photo belongs to someone else" }) },
+  request: {
+    body: jsonBody("KycDecisionInput", DecisionInput, {
+      status: "rejected",
+      notes: "The passport photo belongs to someone else",
+    }),
+  },
   responses: {
     200: detailReply("The submission after the decision"),
     ...errors({
@@ -250,13 +334,25 @@ const bulkRoute = createRoute({
   summary: "The same decision for many submissions",
   description: `1 to ${KYC_LIMITS.maxBulkIds} distinct ids. Each id is its own change, not all-or-nothing: the reply says for each (in the order given) whether it was updated, unchanged (already so), not found, or refused (with the reason and code, e.g. \`kyc_risk_acknowledgement_required\` for a risky approval without \`acknowledge_risk\`), and the summary counts them. A reject or send-back without \`notes\` is refused as a whole (400 \`kyc_reason_required\`). Ask POST /submissions/bulk-risk first to show what the action touches. ${GUARDRAILS} ${DECISION_RULES} ${ADMIN_ONLY}`,
   "x-complexity": "high",
-  request: { body: jsonBody("KycBulkUpdateInput", BulkUpdateInput, { ids: [EXAMPLE_ID], status: "verified", notes: "Batch review" }) },
+  request: {
+    body: jsonBody("KycBulkUpdateInput", BulkUpdateInput, {
+      ids: [EXAMPLE_ID],
+      status: "verified",
+      notes: "Batch review",
+    }),
+  },
   responses: {
     200: jsonReply("One result per id", "KycBulkUpdateReply", BulkUpdateReply, {
       results: [{ id: EXAMPLE_ID, ok: true, outcome: "updated", status: "verified", code: null, message: null }],
       summary: { updated: 1, unchanged: 0, not_found: 0, refused: 0 },
     }),
-    ...errors({ 400: ["validation_error", "invalid_json", "kyc_reason_required"], 401: true, 403: ["admin_required"], 413: ["payload_too_large"], 503: true }),
+    ...errors({
+      400: ["validation_error", "invalid_json", "kyc_reason_required"],
+      401: true,
+      403: ["admin_required"],
+      413: ["payload_too_large"],
+      503: true,
+    }),
   },
 });
 
@@ -288,12 +384,21 @@ const bulkRiskRoute = createRoute({
             level: "High",
             reject_recommended: true,
             acknowledgement_required: true,
-            warnings: ["High risk: score 90 under the live rules (v3)", "The risk rules recommend rejecting it under the live rules (v3)"],
+            warnings: [
+              "High risk: score 90 under the live rules (v3)",
+              "The risk rules recommend rejecting it under the live rules (v3)",
+            ],
           },
         ],
       },
     }),
-    ...errors({ 400: ["validation_error", "invalid_json"], 401: true, 403: ["admin_required"], 413: ["payload_too_large"], 503: true }),
+    ...errors({
+      400: ["validation_error", "invalid_json"],
+      401: true,
+      403: ["admin_required"],
+      413: ["payload_too_large"],
+      503: true,
+    }),
   },
 });
 
@@ -306,7 +411,11 @@ const dismissAlertRoute = createRoute({
   description: `A verified submission whose risk rose when a later submission shared its identity number or a picture keeps its status and gets \`review_alert\` (shown in the list as an open alert, priority high). The reviewer either reopens it (PUT status under_review, which also closes the alert) or dismisses the alert here with a reason (400 \`kyc_reason_required\` without one), kept in the audit trail. 409 \`kyc_no_review_alert\` when no alert is open. ${ADMIN_ONLY}`,
   "x-complexity": "low",
   parameters: [submissionId],
-  request: { body: jsonBody("KycDismissAlertInput", DismissAlertInput, { reason: "The later applicant is the impostor; this holder's documents were checked again" }) },
+  request: {
+    body: jsonBody("KycDismissAlertInput", DismissAlertInput, {
+      reason: "The later applicant is the impostor; this holder's documents were checked again",
+    }),
+  },
   responses: {
     200: detailReply("The submission without the alert"),
     ...errors({
@@ -330,7 +439,11 @@ const requestInfoRoute = createRoute({
   description: `Sends the submission back to the applicant (status pending) with a message they see in the wizard (\`info_request\`); they answer with POST /api/v1/kyc/resubmit. The message is required (400 \`kyc_reason_required\` when absent or blank) and kept in the audit trail with the reviewer. From under_review, or again on a pending submission (the message is replaced); a decided one must be reopened first (409). ${ADMIN_ONLY}`,
   "x-complexity": "medium",
   parameters: [submissionId],
-  request: { body: jsonBody("KycRequestInfoInput", RequestInfoInput, { message: "Please upload a clearer photo of your passport" }) },
+  request: {
+    body: jsonBody("KycRequestInfoInput", RequestInfoInput, {
+      message: "Please upload a clearer photo of your passport",
+    }),
+  },
   responses: {
     200: detailReply("The submission, now waiting for the applicant"),
     ...errors({
@@ -356,11 +469,26 @@ const resubmitRoute = createRoute({
   "x-complexity": "medium",
   request: { body: jsonBody("KycResubmitInput", ResubmitInput, { note: "Uploaded a sharper passport photo" }) },
   responses: {
-    200: jsonReply("The submission's state", "KycResubmitReply", z.object({ message: z.string(), data: z.object({ id: z.string(), status: KycStatus, progress: z.number().int(), updated_at: z.string() }) }), {
-      message: "Your KYC submission is back with a reviewer",
-      data: { id: EXAMPLE_ID, status: "under_review", progress: 100, updated_at: "2026-01-16T08:00:00.000Z" },
+    200: jsonReply(
+      "The submission's state",
+      "KycResubmitReply",
+      z.object({
+        message: z.string(),
+        data: z.object({ id: z.string(), status: KycStatus, progress: z.number().int(), updated_at: z.string() }),
+      }),
+      {
+        message: "Your KYC submission is back with a reviewer",
+        data: { id: EXAMPLE_ID, status: "under_review", progress: 100, updated_at: "2026-01-16T08:00:00.000Z" },
+      },
+    ),
+    ...errors({
+      400: ["validation_error", "invalid_json"],
+      401: true,
+      404: ["kyc_submission_not_found"],
+      409: ["kyc_no_info_request", "kyc_incomplete"],
+      413: ["payload_too_large"],
+      503: true,
     }),
-    ...errors({ 400: ["validation_error", "invalid_json"], 401: true, 404: ["kyc_submission_not_found"], 409: ["kyc_no_info_request", "kyc_incomplete"], 413: ["payload_too_large"], 503: true }),
   },
 });
 
@@ -377,7 +505,11 @@ export const kycReviewRoutes = $(
   .openapi(statsRoute, async (c) => c.json({ data: await dashboardStats(c.get("core"), c.req.query()) }, 200))
   .openapi(exportRoute, async (c) => {
     const { filename, csv } = await exportSubmissions(c.get("core"), c.req.query());
-    return c.body(csv, 200, { "Content-Type": "text/csv; charset=utf-8", "Content-Disposition": `attachment; filename="${filename}"`, "Cache-Control": "no-store" });
+    return c.body(csv, 200, {
+      "Content-Type": "text/csv; charset=utf-8",
+      "Content-Disposition": `attachment; filename="${filename}"`,
+      "Cache-Control": "no-store",
+    });
   })
   // Registered before /submissions/{id}/..., which shares its first segment.
   .openapi(bulkRoute, async (c) => c.json(await bulkUpdate(c.get("core"), reviewerOf(c), await readJson(c)), 200))
@@ -400,6 +532,18 @@ export const kycReviewRoutes = $(
   })
   .openapi(resubmitRoute, async (c) => {
     const submission = await resubmit(c.get("core"), c.get("auth").userId, await readJson(c));
-    const message = submission.status === "under_review" ? "Your KYC submission is back with a reviewer" : "Your answer was recorded";
-    return c.json({ message, data: { id: submission.id, status: submission.status, progress: submission.progress, updated_at: submission.updated_at } }, 200);
+    const message =
+      submission.status === "under_review" ? "Your KYC submission is back with a reviewer" : "Your answer was recorded";
+    return c.json(
+      {
+        message,
+        data: {
+          id: submission.id,
+          status: submission.status,
+          progress: submission.progress,
+          updated_at: submission.updated_at,
+        },
+      },
+      200,
+    );
   });

@@ -23,7 +23,10 @@ beforeAll(async () => {
   t = await createTestApp();
   second = await createTestApp({ TABLE_NAME: t.core.db.table });
   await seedAdminFromEnv(t.core, { ADMIN_EMAIL: "rules-admin@example.com", ADMIN_PASSWORD: "admin password 1" });
-  const login = await t.call("POST", "/api/v1/auth/login", { body: { email: "rules-admin@example.com", password: "admin password 1" }, ip: nextTestAddress() });
+  const login = await t.call("POST", "/api/v1/auth/login", {
+    body: { email: "rules-admin@example.com", password: "admin password 1" },
+    ip: nextTestAddress(),
+  });
   adminToken = login.body.data.token;
   user = await t.signUp("rules-user@example.com", { first_name: "Asha", last_name: "Rao" });
 });
@@ -35,21 +38,36 @@ afterAll(async () => {
 const tableItems = () => dataItems(t.core);
 
 async function startKyc(token: string, name: string, app: TestApp = t) {
-  const reply = await app.call("POST", "/api/v1/kyc/start", { token, body: { country: "IN", name, email: "asha@rao-family.example", phone: "+919876543210" }, ip: nextTestAddress() });
+  const reply = await app.call("POST", "/api/v1/kyc/start", {
+    token,
+    body: { country: "IN", name, email: "asha@rao-family.example", phone: "+919876543210" },
+    ip: nextTestAddress(),
+  });
   expect(reply.status).toBe(201);
   return reply.body.data.submission_id ?? reply.body.data.id;
 }
 
 /** A raw-body POST (the test app's JSON helper always sends application/json). */
 async function postRaw(path: string, body: string, contentType: string, token = adminToken) {
-  const response = await t.app.request(path, { method: "POST", headers: { "Content-Type": contentType, Authorization: `Bearer ${token}` }, body });
+  const response = await t.app.request(path, {
+    method: "POST",
+    headers: { "Content-Type": contentType, Authorization: `Bearer ${token}` },
+    body,
+  });
   return { status: response.status, body: (await response.json()) as Record<string, any> };
 }
 
 const stricter = {
   ...SEED_RULE_SET,
   name: "Everything is medium",
-  rules: [{ id: "flat", name: "Flat score", conditions: { all: [{ fact: "amount", operator: "greaterThanInclusive", value: 0 }] }, event: { type: "risk", params: { points: 40, reason: "Flat {amount}" } } }],
+  rules: [
+    {
+      id: "flat",
+      name: "Flat score",
+      conditions: { all: [{ fact: "amount", operator: "greaterThanInclusive", value: 0 }] },
+      event: { type: "risk", params: { points: 40, reason: "Flat {amount}" } },
+    },
+  ],
 };
 
 describe("who may use the rules API", () => {
@@ -76,10 +94,24 @@ describe("rule sets", () => {
   it("shows the seed as version 1 before anyone published", async () => {
     const reply = await t.call("GET", RULES, { token: adminToken });
     expect(reply.status).toBe(200);
-    expect(reply.body.data.published).toMatchObject({ version: 1, name: SEED_RULE_SET.name, published_by: "system (seed rules)" });
+    expect(reply.body.data.published).toMatchObject({
+      version: 1,
+      name: SEED_RULE_SET.name,
+      published_by: "system (seed rules)",
+    });
     expect(reply.body.data.draft).toBeNull();
-    expect(reply.body.data.versions).toEqual([{ version: 1, name: SEED_RULE_SET.name, rules: SEED_RULE_SET.rules.length, published_at: expect.any(String), published_by: "system (seed rules)" }]);
-    expect((await t.call("GET", `${RULES}/versions/1`, { token: adminToken })).body.data.rules).toHaveLength(SEED_RULE_SET.rules.length);
+    expect(reply.body.data.versions).toEqual([
+      {
+        version: 1,
+        name: SEED_RULE_SET.name,
+        rules: SEED_RULE_SET.rules.length,
+        published_at: expect.any(String),
+        published_by: "system (seed rules)",
+      },
+    ]);
+    expect((await t.call("GET", `${RULES}/versions/1`, { token: adminToken })).body.data.rules).toHaveLength(
+      SEED_RULE_SET.rules.length,
+    );
   });
 
   it("answers a bad or unknown version with 400 or 404", async () => {
@@ -92,8 +124,20 @@ describe("rule sets", () => {
   it("refuses an invalid draft with a clear 400 and saves nothing", async () => {
     const before = await tableItems();
     const cases: [unknown, RegExp][] = [
-      [{ ...stricter, rules: [{ ...stricter.rules[0], conditions: { all: [{ fact: "amount", operator: "roughly", value: 1 }] } }] }, /^Rule 1 \("flat"\): conditions\.all\[0\]\.operator: Unknown operator "roughly"/],
-      [{ ...stricter, rules: [{ ...stricter.rules[0], conditions: { all: [{ fact: "salary", operator: "equal", value: 1 }] } }] }, /Unknown fact "salary"/],
+      [
+        {
+          ...stricter,
+          rules: [{ ...stricter.rules[0], conditions: { all: [{ fact: "amount", operator: "roughly", value: 1 }] } }],
+        },
+        /^Rule 1 \("flat"\): conditions\.all\[0\]\.operator: Unknown operator "roughly"/,
+      ],
+      [
+        {
+          ...stricter,
+          rules: [{ ...stricter.rules[0], conditions: { all: [{ fact: "salary", operator: "equal", value: 1 }] } }],
+        },
+        /Unknown fact "salary"/,
+      ],
       [{ ...stricter, rules: [] }, /at least one rule/],
       [[], /must be a JSON object/],
     ];
@@ -103,28 +147,61 @@ describe("rule sets", () => {
       expect(reply.body.code).toBe("invalid_rule_set");
       expect(reply.body.message).toMatch(message);
     }
-    expect((await t.call("PUT", `${RULES}/draft`, { token: adminToken, body: "{not json" })).body.code).toBe("invalid_json");
-    expect((await t.call("PUT", `${RULES}/draft?expected_revision=x`, { token: adminToken, body: stricter })).status).toBe(400);
+    expect((await t.call("PUT", `${RULES}/draft`, { token: adminToken, body: "{not json" })).body.code).toBe(
+      "invalid_json",
+    );
+    expect(
+      (await t.call("PUT", `${RULES}/draft?expected_revision=x`, { token: adminToken, body: stricter })).status,
+    ).toBe(400);
     expect(await tableItems()).toEqual(before);
   });
 
   it("dry-runs a rule set against a submission and writes nothing", async () => {
     const submissionId = await startKyc(user.token, "Asha Rao");
     const before = await tableItems();
-    const reply = await t.call("POST", `${RULES}/test`, { token: adminToken, body: { submission_id: submissionId, rules: stricter } });
+    const reply = await t.call("POST", `${RULES}/test`, {
+      token: adminToken,
+      body: { submission_id: submissionId, rules: stricter },
+    });
     expect(reply.status).toBe(200);
     expect(reply.body.data.rule_set).toEqual({ source: "body", version: null, name: stricter.name });
-    expect(reply.body.data.assessment).toMatchObject({ risk_score: 40, level: "Medium", verdict: "approve", reasons: [{ rule: "flat", points: 40, reason: "Flat 50000" }] });
+    expect(reply.body.data.assessment).toMatchObject({
+      risk_score: 40,
+      level: "Medium",
+      verdict: "approve",
+      reasons: [{ rule: "flat", points: 40, reason: "Flat 50000" }],
+    });
     expect(reply.body.data.facts).toMatchObject({ country: "IN", name_mismatch: false, watchlist_hit: false });
     expect(reply.body.data.current).toMatchObject({ risk_score: 0, rule_set_version: 1 });
-    const published = await t.call("POST", `${RULES}/test`, { token: adminToken, body: { submission_id: submissionId, version: 1 } });
+    const published = await t.call("POST", `${RULES}/test`, {
+      token: adminToken,
+      body: { submission_id: submissionId, version: 1 },
+    });
     expect(published.body.data.assessment).toMatchObject({ risk_score: 0, rule_set_version: 1 });
     expect(await tableItems()).toEqual(before);
 
-    expect((await t.call("POST", `${RULES}/test`, { token: adminToken, body: { submission_id: "no-such-id" } })).status).toBe(404);
-    expect((await t.call("POST", `${RULES}/test`, { token: adminToken, body: { submission_id: "x".repeat(101) } })).status).toBe(400);
-    expect((await t.call("POST", `${RULES}/test`, { token: adminToken, body: { submission_id: submissionId, rules: { name: "x" } } })).body.code).toBe("invalid_rule_set");
-    expect((await t.call("POST", `${RULES}/test`, { token: adminToken, body: { submission_id: submissionId, rules: stricter, version: 1 } })).body.message).toBe("Give rules or version, not both");
+    expect(
+      (await t.call("POST", `${RULES}/test`, { token: adminToken, body: { submission_id: "no-such-id" } })).status,
+    ).toBe(404);
+    expect(
+      (await t.call("POST", `${RULES}/test`, { token: adminToken, body: { submission_id: "x".repeat(101) } })).status,
+    ).toBe(400);
+    expect(
+      (
+        await t.call("POST", `${RULES}/test`, {
+          token: adminToken,
+          body: { submission_id: submissionId, rules: { name: "x" } },
+        })
+      ).body.code,
+    ).toBe("invalid_rule_set");
+    expect(
+      (
+        await t.call("POST", `${RULES}/test`, {
+          token: adminToken,
+          body: { submission_id: submissionId, rules: stricter, version: 1 },
+        })
+      ).body.message,
+    ).toBe("Give rules or version, not both");
   });
 
   it("a publish takes effect on another instance's next assessment, without a restart", async () => {
@@ -135,9 +212,18 @@ describe("rule sets", () => {
 
     const saved = await t.call("PUT", `${RULES}/draft?expected_revision=0`, { token: adminToken, body: stricter });
     expect(saved.status).toBe(200);
-    expect(saved.body.data).toMatchObject({ revision: 1, based_on_version: 1, updated_by: "rules-admin@example.com", name: stricter.name });
-    expect((await t.call("PUT", `${RULES}/draft?expected_revision=0`, { token: adminToken, body: stricter })).status).toBe(409);
-    expect((await t.call("POST", `${RULES}/publish`, { token: adminToken, body: { draft_revision: 7 } })).body.code).toBe("rule_set_draft_changed");
+    expect(saved.body.data).toMatchObject({
+      revision: 1,
+      based_on_version: 1,
+      updated_by: "rules-admin@example.com",
+      name: stricter.name,
+    });
+    expect(
+      (await t.call("PUT", `${RULES}/draft?expected_revision=0`, { token: adminToken, body: stricter })).status,
+    ).toBe(409);
+    expect(
+      (await t.call("POST", `${RULES}/publish`, { token: adminToken, body: { draft_revision: 7 } })).body.code,
+    ).toBe("rule_set_draft_changed");
 
     const published = await t.call("POST", `${RULES}/publish`, { token: adminToken });
     expect(published.status).toBe(201);
@@ -145,9 +231,16 @@ describe("rule sets", () => {
 
     // The next applicant step, served by the other instance, is scored by version 2.
     const payload = "23456789013".slice(0, 11);
-    const step = await second.call("POST", "/api/v1/kyc/verify/aadhaar", { token: applicant.token, body: { document_number: payload + verhoeffCheckDigit(payload) } });
+    const step = await second.call("POST", "/api/v1/kyc/verify/aadhaar", {
+      token: applicant.token,
+      body: { document_number: payload + verhoeffCheckDigit(payload) },
+    });
     expect(step.status).toBe(200);
-    expect((await getSubmission(t.core, submissionId))!.risk).toMatchObject({ rule_set_version: 2, risk_score: 40, level: "Medium" });
+    expect((await getSubmission(t.core, submissionId))!.risk).toMatchObject({
+      rule_set_version: 2,
+      risk_score: 40,
+      level: "Medium",
+    });
 
     const overview = await second.call("GET", RULES, { token: adminToken });
     expect(overview.body.data.published.version).toBe(2);
@@ -160,18 +253,41 @@ describe("rule sets", () => {
 describe("watchlist", () => {
   it("is empty before an upload", async () => {
     const reply = await t.call("GET", `${RULES}/watchlist`, { token: adminToken });
-    expect(reply.body.data).toEqual({ version: null, name: null, entries: 0, lists: {}, uploaded_at: null, uploaded_by: null, sample: [] });
+    expect(reply.body.data).toEqual({
+      version: null,
+      name: null,
+      entries: 0,
+      lists: {},
+      uploaded_at: null,
+      uploaded_by: null,
+      sample: [],
+    });
   });
 
   it("takes CSV as text/csv or JSON and makes it current", async () => {
-    const csv = "name,aliases,country,list,type,notes\nIvan Petrov,Ivan Petroff,RU,sanctions,individual,x\nJane Roe,,GB,pep,individual,\n";
+    const csv =
+      "name,aliases,country,list,type,notes\nIvan Petrov,Ivan Petroff,RU,sanctions,individual,x\nJane Roe,,GB,pep,individual,\n";
     const reply = await postRaw(`${RULES}/watchlist?name=January`, csv, "text/csv; charset=utf-8");
     expect(reply.status).toBe(201);
-    expect(reply.body.data).toMatchObject({ version: 1, name: "January", entries: 2, lists: { sanctions: 1, pep: 1 }, uploaded_by: "rules-admin@example.com", ignored_columns: ["notes"] });
-    const json = await t.call("POST", `${RULES}/watchlist`, { token: adminToken, body: { csv: "name\nJohn Doe\n", name: "Second" } });
+    expect(reply.body.data).toMatchObject({
+      version: 1,
+      name: "January",
+      entries: 2,
+      lists: { sanctions: 1, pep: 1 },
+      uploaded_by: "rules-admin@example.com",
+      ignored_columns: ["notes"],
+    });
+    const json = await t.call("POST", `${RULES}/watchlist`, {
+      token: adminToken,
+      body: { csv: "name\nJohn Doe\n", name: "Second" },
+    });
     expect(json.body.data).toMatchObject({ version: 2, name: "Second", entries: 1 });
     const summary = await second.call("GET", `${RULES}/watchlist`, { token: adminToken });
-    expect(summary.body.data).toMatchObject({ version: 2, entries: 1, sample: [{ name: "John Doe", aliases: [], country: "", list: "sanctions", type: "" }] });
+    expect(summary.body.data).toMatchObject({
+      version: 2,
+      entries: 1,
+      sample: [{ name: "John Doe", aliases: [], country: "", list: "sanctions", type: "" }],
+    });
   });
 
   it("refuses bad CSV with its line, other media types and oversize bodies, changing nothing", async () => {

@@ -4,7 +4,15 @@ import { bodyLimit } from "hono/body-limit";
 import { z } from "zod";
 import { RiskAssessment } from "@fintech/core/kyc/model";
 import { NEUTRAL_FACTS, PublishedRuleSet, RiskFacts, RuleSetBody, RuleSetDraft } from "@fintech/core/kyc/risk/model";
-import { DryRunInput, dryRun, getRuleSetVersion, parseVersionParameter, publishDraft, rulesOverview, saveDraft } from "@fintech/core/kyc/risk/rule-sets";
+import {
+  DryRunInput,
+  dryRun,
+  getRuleSetVersion,
+  parseVersionParameter,
+  publishDraft,
+  rulesOverview,
+  saveDraft,
+} from "@fintech/core/kyc/risk/rule-sets";
 import { SEED_RULE_SET } from "@fintech/core/kyc/risk/seed-rules";
 import { uploadWatchlist, watchlistSummary, WatchlistEntry, WATCHLIST_LIMITS } from "@fintech/core/kyc/risk/watchlist";
 import { AppError } from "@fintech/core/shared/errors";
@@ -28,7 +36,13 @@ const ADMIN_ONLY = "Administrators only (a user is answered 403 `admin_required`
 
 /* ---------- replies ---------- */
 
-const VersionListing = z.object({ version: z.number().int(), name: z.string(), rules: z.number().int().describe("How many rules"), published_at: z.string(), published_by: z.string() });
+const VersionListing = z.object({
+  version: z.number().int(),
+  name: z.string(),
+  rules: z.number().int().describe("How many rules"),
+  published_at: z.string(),
+  published_by: z.string(),
+});
 const RulesOverviewReply = z.object({
   data: z.object({
     published: PublishedRuleSet.describe("The live version (the seed rule set is published as version 1 on first use)"),
@@ -41,7 +55,11 @@ const MessageRuleSetReply = z.object({ message: z.string(), data: PublishedRuleS
 const DraftReply = z.object({ message: z.string(), data: RuleSetDraft });
 const DryRunReply = z.object({
   data: z.object({
-    rule_set: z.object({ source: z.enum(["body", "draft", "version"]), version: z.number().int().nullable(), name: z.string() }),
+    rule_set: z.object({
+      source: z.enum(["body", "draft", "version"]),
+      version: z.number().int().nullable(),
+      name: z.string(),
+    }),
     assessment: RiskAssessment.describe("What the rule set would give the submission now (nothing is saved)"),
     facts: RiskFacts.describe("The facts it was evaluated on"),
     current: RiskAssessment.nullable().describe("The assessment the submission holds, for comparison"),
@@ -57,15 +75,34 @@ const WatchlistSummary = z.object({
   sample: z.array(WatchlistEntry).describe("The first entries"),
 });
 const WatchlistReply = z.object({ data: WatchlistSummary });
-const WatchlistUploadReply = z.object({ message: z.string(), data: WatchlistSummary.extend({ ignored_columns: z.array(z.string()) }) });
-const WatchlistJsonInput = z.object({ csv: z.string({ error: "csv is required: the watchlist as CSV text" }), name: z.string().max(WATCHLIST_LIMITS.maxLabelLength).optional() }).strict();
+const WatchlistUploadReply = z.object({
+  message: z.string(),
+  data: WatchlistSummary.extend({ ignored_columns: z.array(z.string()) }),
+});
+const WatchlistJsonInput = z
+  .object({
+    csv: z.string({ error: "csv is required: the watchlist as CSV text" }),
+    name: z.string().max(WATCHLIST_LIMITS.maxLabelLength).optional(),
+  })
+  .strict();
 const PublishInput = z.object({ draft_revision: z.number().int().min(1).optional() }).strict();
 
 /* ---------- examples ---------- */
 
 const seedExample = RuleSetBody.parse({ ...SEED_RULE_SET, rules: SEED_RULE_SET.rules.slice(0, 2) });
-const publishedExample = { ...seedExample, version: 2, published_at: "2026-01-15T09:30:00.000Z", published_by: "admin@example.com" };
-const draftExample = { ...seedExample, revision: 3, based_on_version: 2, updated_at: "2026-01-15T10:00:00.000Z", updated_by: "admin@example.com" };
+const publishedExample = {
+  ...seedExample,
+  version: 2,
+  published_at: "2026-01-15T09:30:00.000Z",
+  published_by: "admin@example.com",
+};
+const draftExample = {
+  ...seedExample,
+  revision: 3,
+  based_on_version: 2,
+  updated_at: "2026-01-15T10:00:00.000Z",
+  updated_by: "admin@example.com",
+};
 const assessmentExample = {
   risk_score: 45,
   level: "Medium",
@@ -100,7 +137,21 @@ const overviewRoute = createRoute({
   description: `The published rule set (json-rules-engine rules whose events add points, flags, a verdict and a priority, plus the country-risk table), the draft being edited and the list of versions. Nothing published yet: the seed rule set is published as version 1 first. ${ADMIN_ONLY}`,
   "x-complexity": "medium",
   responses: {
-    200: jsonReply("The rule sets", "KycRulesOverviewReply", RulesOverviewReply, { data: { published: publishedExample, draft: draftExample, versions: [{ version: 2, name: publishedExample.name, rules: 15, published_at: publishedExample.published_at, published_by: "admin@example.com" }] } }),
+    200: jsonReply("The rule sets", "KycRulesOverviewReply", RulesOverviewReply, {
+      data: {
+        published: publishedExample,
+        draft: draftExample,
+        versions: [
+          {
+            version: 2,
+            name: publishedExample.name,
+            rules: 15,
+            published_at: publishedExample.published_at,
+            published_by: "admin@example.com",
+          },
+        ],
+      },
+    }),
     ...errors({ 401: true, 403: ["admin_required"], 503: true }),
   },
 });
@@ -116,7 +167,13 @@ const versionRoute = createRoute({
   parameters: [pathParameter("version", "The version number (1, 2, ...)", "2")],
   responses: {
     200: jsonReply("The version", "KycRuleSetReply", RuleSetReply, { data: publishedExample }),
-    ...errors({ 400: ["invalid_version"], 401: true, 403: ["admin_required"], 404: ["rule_set_version_not_found"], 503: true }),
+    ...errors({
+      400: ["invalid_version"],
+      401: true,
+      403: ["admin_required"],
+      404: ["rule_set_version_not_found"],
+      503: true,
+    }),
   },
 });
 
@@ -128,11 +185,28 @@ const draftRoute = createRoute({
   summary: "Save the draft rule set",
   description: `Replaces the draft. The rule set is checked with its schema (at most 100 rules, names up to 200 characters, conditions at most 6 levels deep, 200 KB of JSON; known facts and operators only) and then loaded and run once by json-rules-engine itself: whatever it would refuse is a 400 \`invalid_rule_set\` naming the rule and the place, and nothing is saved. With \`expected_revision\`, a draft someone else saved since is not overwritten (409). ${ADMIN_ONLY}`,
   "x-complexity": "medium",
-  parameters: [queryParameter("expected_revision", "The draft revision the edit started from (0: there was no draft)", { type: "integer", minimum: 0 }, 3)],
+  parameters: [
+    queryParameter(
+      "expected_revision",
+      "The draft revision the edit started from (0: there was no draft)",
+      { type: "integer", minimum: 0 },
+      3,
+    ),
+  ],
   request: { body: jsonBody("KycRuleSetBody", RuleSetBody, seedExample) },
   responses: {
-    200: jsonReply("The saved draft", "KycRuleSetDraftReply", DraftReply, { message: "Draft saved", data: draftExample }),
-    ...errors({ 400: ["invalid_rule_set", "invalid_json", "validation_error"], 401: true, 403: ["admin_required"], 409: ["rule_set_draft_changed"], 413: ["payload_too_large"], 503: true }),
+    200: jsonReply("The saved draft", "KycRuleSetDraftReply", DraftReply, {
+      message: "Draft saved",
+      data: draftExample,
+    }),
+    ...errors({
+      400: ["invalid_rule_set", "invalid_json", "validation_error"],
+      401: true,
+      403: ["admin_required"],
+      409: ["rule_set_draft_changed"],
+      413: ["payload_too_large"],
+      503: true,
+    }),
   },
 });
 
@@ -144,12 +218,29 @@ const testRoute = createRoute({
   summary: "Dry-run a rule set against a stored submission",
   description: `Evaluates \`rules\` (a rule set body, validated like a draft), or published \`version\`, or else the draft (the live version when there is none) against the submission \`submission_id\` as it is now, and returns the assessment it would produce with the facts it saw. Writes nothing. ${ADMIN_ONLY}`,
   "x-complexity": "medium",
-  request: { body: jsonBody("KycRuleSetTestInput", DryRunInput, { submission_id: "5b3f8c1e-2d4a-4e6b-9c7d-1a2b3c4d5e6f", version: 2 }) },
+  request: {
+    body: jsonBody("KycRuleSetTestInput", DryRunInput, {
+      submission_id: "5b3f8c1e-2d4a-4e6b-9c7d-1a2b3c4d5e6f",
+      version: 2,
+    }),
+  },
   responses: {
     200: jsonReply("The assessment it would give", "KycRuleSetTestReply", DryRunReply, {
-      data: { rule_set: { source: "version", version: 2, name: publishedExample.name }, assessment: assessmentExample, facts: { ...NEUTRAL_FACTS, country: "IR", country_risk: "high" }, current: null },
+      data: {
+        rule_set: { source: "version", version: 2, name: publishedExample.name },
+        assessment: assessmentExample,
+        facts: { ...NEUTRAL_FACTS, country: "IR", country_risk: "high" },
+        current: null,
+      },
     }),
-    ...errors({ 400: ["invalid_rule_set", "invalid_json", "validation_error"], 401: true, 403: ["admin_required"], 404: ["kyc_submission_not_found", "rule_set_version_not_found"], 413: ["payload_too_large"], 503: true }),
+    ...errors({
+      400: ["invalid_rule_set", "invalid_json", "validation_error"],
+      401: true,
+      403: ["admin_required"],
+      404: ["kyc_submission_not_found", "rule_set_version_not_found"],
+      413: ["payload_too_large"],
+      503: true,
+    }),
   },
 });
 
@@ -163,8 +254,17 @@ const publishRoute = createRoute({
   "x-complexity": "medium",
   request: { body: { ...jsonBody("KycRuleSetPublishInput", PublishInput, { draft_revision: 3 }), required: false } },
   responses: {
-    201: jsonReply("The new version", "KycRuleSetPublishReply", MessageRuleSetReply, { message: "Rule set version 3 published", data: { ...publishedExample, version: 3 } }),
-    ...errors({ 400: ["validation_error", "invalid_json"], 401: true, 403: ["admin_required"], 409: ["rule_set_no_draft", "rule_set_draft_changed", "rule_set_publish_conflict"], 503: true }),
+    201: jsonReply("The new version", "KycRuleSetPublishReply", MessageRuleSetReply, {
+      message: "Rule set version 3 published",
+      data: { ...publishedExample, version: 3 },
+    }),
+    ...errors({
+      400: ["validation_error", "invalid_json"],
+      401: true,
+      403: ["admin_required"],
+      409: ["rule_set_no_draft", "rule_set_draft_changed", "rule_set_publish_conflict"],
+      503: true,
+    }),
   },
 });
 
@@ -176,19 +276,50 @@ const watchlistUploadRoute = createRoute({
   summary: "Upload a sanctions/PEP watchlist (CSV)",
   description: `The CSV as \`text/csv\` (label in \`?name=\`) or JSON \`{csv, name?}\`: a header row with \`name\` and any of \`aliases\` (separated by ; or |), \`country\`, \`list\` (e.g. sanctions, pep; default sanctions), \`type\`; other columns are ignored and listed in the reply. At most 2 MB and 20,000 rows; a malformed file is a 400 \`invalid_watchlist\` naming the line, and nothing changes. The upload becomes the current list: names are screened with Jaro-Winkler (>= 0.92 on normalised names, order of the parts ignored) from every instance's next assessment. ${ADMIN_ONLY}`,
   "x-complexity": "high",
-  parameters: [queryParameter("name", "A label for the list (with a text/csv body)", { type: "string", maxLength: WATCHLIST_LIMITS.maxLabelLength }, "Sanctions and PEP, January")],
+  parameters: [
+    queryParameter(
+      "name",
+      "A label for the list (with a text/csv body)",
+      { type: "string", maxLength: WATCHLIST_LIMITS.maxLabelLength },
+      "Sanctions and PEP, January",
+    ),
+  ],
   request: {
     body: {
       required: true,
       content: {
-        "text/csv": { schema: { type: "string" }, example: "name,aliases,country,list,type\nIvan Petrov,Ivan Petroff,RU,sanctions,individual\nJane Roe,,GB,pep,individual\n" },
-        "application/json": { schema: { type: "object", required: ["csv"], properties: { csv: { type: "string" }, name: { type: "string", maxLength: WATCHLIST_LIMITS.maxLabelLength } } }, example: { csv: "name,list\nIvan Petrov,sanctions\n", name: "Sanctions" } },
+        "text/csv": {
+          schema: { type: "string" },
+          example:
+            "name,aliases,country,list,type\nIvan Petrov,Ivan Petroff,RU,sanctions,individual\nJane Roe,,GB,pep,individual\n",
+        },
+        "application/json": {
+          schema: {
+            type: "object",
+            required: ["csv"],
+            properties: {
+              csv: { type: "string" },
+              name: { type: "string", maxLength: WATCHLIST_LIMITS.maxLabelLength },
+            },
+          },
+          example: { csv: "name,list\nIvan Petrov,sanctions\n", name: "Sanctions" },
+        },
       },
     },
   },
   responses: {
-    201: jsonReply("The new current watchlist", "KycWatchlistUploadReply", WatchlistUploadReply, { message: "Watchlist version 3 uploaded: 2 entries", data: { ...watchlistExample, ignored_columns: [] } }),
-    ...errors({ 400: ["invalid_watchlist", "invalid_json", "validation_error"], 401: true, 403: ["admin_required"], 413: ["payload_too_large"], 415: ["unsupported_media_type"], 503: true }),
+    201: jsonReply("The new current watchlist", "KycWatchlistUploadReply", WatchlistUploadReply, {
+      message: "Watchlist version 3 uploaded: 2 entries",
+      data: { ...watchlistExample, ignored_columns: [] },
+    }),
+    ...errors({
+      400: ["invalid_watchlist", "invalid_json", "validation_error"],
+      401: true,
+      403: ["admin_required"],
+      413: ["payload_too_large"],
+      415: ["unsupported_media_type"],
+      503: true,
+    }),
   },
 });
 
@@ -210,7 +341,14 @@ const watchlistRoute = createRoute({
 
 const actorOf = (c: Context<AppEnv>) => c.get("auth").user.email;
 
-const ExpectedRevision = z.object({ expected_revision: z.coerce.number({ error: "expected_revision must be a whole number" }).int("expected_revision must be a whole number").min(0).max(1_000_000_000).optional() });
+const ExpectedRevision = z.object({
+  expected_revision: z.coerce
+    .number({ error: "expected_revision must be a whole number" })
+    .int("expected_revision must be a whole number")
+    .min(0)
+    .max(1_000_000_000)
+    .optional(),
+});
 
 /** The CSV of a watchlist upload: the text/csv body, or `csv` of a JSON body. */
 async function readWatchlist(c: Context<AppEnv>): Promise<{ csv: string; name?: string | undefined }> {
@@ -223,18 +361,30 @@ async function readWatchlist(c: Context<AppEnv>): Promise<{ csv: string; name?: 
   throw new AppError(415, "unsupported_media_type", "Send the watchlist as text/csv, or as JSON {csv, name}");
 }
 
-const tooLarge = (c: Context<AppEnv>) => c.json({ message: `A watchlist CSV is at most ${WATCHLIST_LIMITS.maxBytes / 1024 / 1024} MB`, code: "payload_too_large" }, 413);
+const tooLarge = (c: Context<AppEnv>) =>
+  c.json(
+    { message: `A watchlist CSV is at most ${WATCHLIST_LIMITS.maxBytes / 1024 / 1024} MB`, code: "payload_too_large" },
+    413,
+  );
 
 /** Every route: a signed-in administrator. */
-export const kycRuleRoutes = $(new OpenAPIHono<AppEnv>().use(requireAuth, requireAdmin).use("/watchlist", bodyLimit({ maxSize: WATCHLIST_MAX_BODY_BYTES, onError: tooLarge })))
+export const kycRuleRoutes = $(
+  new OpenAPIHono<AppEnv>()
+    .use(requireAuth, requireAdmin)
+    .use("/watchlist", bodyLimit({ maxSize: WATCHLIST_MAX_BODY_BYTES, onError: tooLarge })),
+)
   .openapi(overviewRoute, async (c) => c.json({ data: await rulesOverview(c.get("core")) }, 200))
-  .openapi(versionRoute, async (c) => c.json({ data: await getRuleSetVersion(c.get("core"), parseVersionParameter(c.req.param("version"))) }, 200))
+  .openapi(versionRoute, async (c) =>
+    c.json({ data: await getRuleSetVersion(c.get("core"), parseVersionParameter(c.req.param("version"))) }, 200),
+  )
   .openapi(draftRoute, async (c) => {
     const { expected_revision } = parseWith(ExpectedRevision, c.req.query());
     const draft = await saveDraft(c.get("core"), await readJson(c), actorOf(c), expected_revision);
     return c.json({ message: `Draft saved (revision ${draft.revision})`, data: draft }, 200);
   })
-  .openapi(testRoute, async (c) => c.json({ data: await dryRun(c.get("core"), await parseJsonBody(c, DryRunInput)) }, 200))
+  .openapi(testRoute, async (c) =>
+    c.json({ data: await dryRun(c.get("core"), await parseJsonBody(c, DryRunInput)) }, 200),
+  )
   .openapi(publishRoute, async (c) => {
     // The body is optional: an empty one publishes whatever the draft is now.
     const text = await c.req.text();
@@ -244,6 +394,9 @@ export const kycRuleRoutes = $(new OpenAPIHono<AppEnv>().use(requireAuth, requir
   })
   .openapi(watchlistUploadRoute, async (c) => {
     const summary = await uploadWatchlist(c.get("core"), await readWatchlist(c), actorOf(c));
-    return c.json({ message: `Watchlist version ${summary.version} uploaded: ${summary.entries} entries`, data: summary }, 201);
+    return c.json(
+      { message: `Watchlist version ${summary.version} uploaded: ${summary.entries} entries`, data: summary },
+      201,
+    );
   })
   .openapi(watchlistRoute, async (c) => c.json({ data: await watchlistSummary(c.get("core")) }, 200));

@@ -3,9 +3,25 @@ import { z } from "zod";
 import { kycFeedReader, kycFeedScope, presentKycEvent } from "@fintech/core/kyc/events";
 import type { KycEventType } from "@fintech/core/kyc/model";
 import type { AppEnv } from "../http/env";
-import { authenticated, errors, lastEventIdParameter, queryParameter, queryParameters, sseReply, STREAM_TICKET_SCHEME, TAGS } from "../http/openapi";
+import {
+  authenticated,
+  errors,
+  lastEventIdParameter,
+  queryParameter,
+  queryParameters,
+  sseReply,
+  STREAM_TICKET_SCHEME,
+  TAGS,
+} from "../http/openapi";
 import { EXAMPLE_IDS } from "../http/example-ids";
-import { CURSOR_EVENT, feedOwner, requireStreamAuth, serveFeed, STREAM_CURSOR_EVENT, STREAM_END_EVENTS } from "../http/sse";
+import {
+  CURSOR_EVENT,
+  feedOwner,
+  requireStreamAuth,
+  serveFeed,
+  STREAM_CURSOR_EVENT,
+  STREAM_END_EVENTS,
+} from "../http/sse";
 import { parseWith } from "../http/validate";
 import { KYC_STREAM_EVENTS, KycUserId } from "./streams";
 
@@ -16,7 +32,10 @@ import { KYC_STREAM_EVENTS, KycUserId } from "./streams";
  * beside it are in kyc-commands.ts, what both share (path, user id, events) in streams.ts.
  */
 
-const Flag = z.preprocess((value) => (typeof value === "boolean" ? String(value) : value), z.enum(["true", "false"], { error: "includeRiskUpdates must be true or false" }));
+const Flag = z.preprocess(
+  (value) => (typeof value === "boolean" ? String(value) : value),
+  z.enum(["true", "false"], { error: "includeRiskUpdates must be true or false" }),
+);
 
 const StreamQuery = z.object({
   userId: KycUserId.optional(),
@@ -53,23 +72,42 @@ const streamRoute = createRoute({
   "x-complexity": "high",
   security: [...authenticated, { [STREAM_TICKET_SCHEME]: [] }],
   parameters: [
-    ...queryParameters(StreamQuery, { userId: "Whose KYC events (default: the caller's)", includeRiskUpdates: "false leaves riskAssessmentUpdate events out" }),
+    ...queryParameters(StreamQuery, {
+      userId: "Whose KYC events (default: the caller's)",
+      includeRiskUpdates: "false leaves riskAssessmentUpdate events out",
+    }),
     queryParameter("lastEventId", "Resume point, when the Last-Event-ID header cannot be sent", { type: "string" }),
     lastEventIdParameter(),
   ],
   responses: {
-    200: sseReply("The event stream.", { ...STREAM_CURSOR_EVENT, ...KYC_STREAM_EVENTS, ...STREAM_END_EVENTS }, STREAM_EXAMPLE),
-    ...errors({ 400: ["validation_error", "invalid_event_id"], 401: ["unauthorized", "invalid_token", "invalid_api_key", "invalid_ticket"], 403: ["forbidden"], 429: ["too_many_streams"], 503: true }),
+    200: sseReply(
+      "The event stream.",
+      { ...STREAM_CURSOR_EVENT, ...KYC_STREAM_EVENTS, ...STREAM_END_EVENTS },
+      STREAM_EXAMPLE,
+    ),
+    ...errors({
+      400: ["validation_error", "invalid_event_id"],
+      401: ["unauthorized", "invalid_token", "invalid_api_key", "invalid_ticket"],
+      403: ["forbidden"],
+      429: ["too_many_streams"],
+      503: true,
+    }),
   },
 });
 
-export const kycStreamRoutes = new OpenAPIHono<AppEnv>().openapi({ ...streamRoute, middleware: [requireStreamAuth] as const }, (c) => {
-  const query: StreamQuery = parseWith(StreamQuery, c.req.query());
-  const owner = feedOwner(c, query.userId);
-  const audience = c.get("auth").role === "admin" ? "reviewer" : "applicant";
-  return serveFeed(c, {
-    scope: kycFeedScope(owner),
-    reader: kycFeedReader(c.get("core"), owner, audience),
-    present: (event, at) => (query.includeRiskUpdates === "false" && RISK_EVENTS.has(event.type) ? null : { event: event.type, data: presentKycEvent(event, at, audience) }),
-  });
-});
+export const kycStreamRoutes = new OpenAPIHono<AppEnv>().openapi(
+  { ...streamRoute, middleware: [requireStreamAuth] as const },
+  (c) => {
+    const query: StreamQuery = parseWith(StreamQuery, c.req.query());
+    const owner = feedOwner(c, query.userId);
+    const audience = c.get("auth").role === "admin" ? "reviewer" : "applicant";
+    return serveFeed(c, {
+      scope: kycFeedScope(owner),
+      reader: kycFeedReader(c.get("core"), owner, audience),
+      present: (event, at) =>
+        query.includeRiskUpdates === "false" && RISK_EVENTS.has(event.type)
+          ? null
+          : { event: event.type, data: presentKycEvent(event, at, audience) },
+    });
+  },
+);

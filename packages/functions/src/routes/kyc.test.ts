@@ -35,7 +35,8 @@ async function started(body: Record<string, unknown> = startBody): Promise<Sessi
   expect(reply.status, JSON.stringify(reply.body)).toBe(201);
   return user;
 }
-const verify = (user: Session, type: "aadhaar" | "pan", body: unknown) => t.call("POST", `/api/v1/kyc/verify/${type}`, { token: user.token, body });
+const verify = (user: Session, type: "aadhaar" | "pan", body: unknown) =>
+  t.call("POST", `/api/v1/kyc/verify/${type}`, { token: user.token, body });
 const status = (user: Session) => t.call("GET", "/api/v1/kyc/status", { token: user.token });
 async function tableText(): Promise<string> {
   const reply = await t.core.db.doc.send(new ScanCommand({ TableName: t.core.db.table }));
@@ -75,12 +76,31 @@ describe("health and countries", () => {
     expect(all.body.total).toBeGreaterThan(220);
     expect(all.body.countries[0]).toMatchObject({ country: "Afghanistan", countryCode: "AF", listed: true });
     const india = await t.call("GET", "/api/v1/kyc/countries?search=iNd", { token: user.token });
-    expect(india.body.countries.map((country: { countryCode: string }) => country.countryCode)).toEqual(expect.arrayContaining(["IN", "ID"]));
+    expect(india.body.countries.map((country: { countryCode: string }) => country.countryCode)).toEqual(
+      expect.arrayContaining(["IN", "ID"]),
+    );
     const byCode = await t.call("GET", "/api/v1/kyc/countries?search=gb", { token: user.token });
-    expect(byCode.body.countries[0]).toMatchObject({ countryCode: "GB", popular: true, documentTypes: ["passport", "idCard", "driverLicense"] });
-    expect(byCode.body.countries[0].identityNumbers).toEqual([{ type: "gb_nino", label: "National Insurance number", required: false, format: "QQ 12 34 56 C" }]);
-    const byCountry = Object.fromEntries((all.body.countries as { countryCode: string; identityNumbers: { type: string; required: boolean }[]; documentTypes: string[] }[]).map((country) => [country.countryCode, country]));
-    expect(byCountry.IN!.identityNumbers.map((number) => [number.type, number.required])).toEqual([["aadhaar", true], ["pan", true]]);
+    expect(byCode.body.countries[0]).toMatchObject({
+      countryCode: "GB",
+      popular: true,
+      documentTypes: ["passport", "idCard", "driverLicense"],
+    });
+    expect(byCode.body.countries[0].identityNumbers).toEqual([
+      { type: "gb_nino", label: "National Insurance number", required: false, format: "QQ 12 34 56 C" },
+    ]);
+    const byCountry = Object.fromEntries(
+      (
+        all.body.countries as {
+          countryCode: string;
+          identityNumbers: { type: string; required: boolean }[];
+          documentTypes: string[];
+        }[]
+      ).map((country) => [country.countryCode, country]),
+    );
+    expect(byCountry.IN!.identityNumbers.map((number) => [number.type, number.required])).toEqual([
+      ["aadhaar", true],
+      ["pan", true],
+    ]);
     expect(byCountry.US!.identityNumbers.map((number) => [number.type, number.required])).toEqual([["us_ssn", false]]);
     expect(byCountry.JP!.identityNumbers).toEqual([]);
     expect(byCountry.KE).toMatchObject({ documentTypes: ["passport", "idCard"], identityNumbers: [] });
@@ -103,28 +123,71 @@ describe("starting", () => {
     const user = await newUser();
     const ip = nextTestAddress();
     const device = "device-1234abcd";
-    const reply = await t.call("POST", "/api/v1/kyc/start", { token: user.token, body: startBody, ip, headers: { "X-Device-Id": device } });
+    const reply = await t.call("POST", "/api/v1/kyc/start", {
+      token: user.token,
+      body: startBody,
+      ip,
+      headers: { "X-Device-Id": device },
+    });
     expect(reply.status).toBe(201);
     expect(reply.body.message).toBe(KYC_MESSAGES.started("India"));
-    expect(reply.body.data).toMatchObject({ user_id: user.user.id, country: "IN", location: "India", status: "pending", progress: 0, documents: {}, identity_numbers: {} });
-    expect(reply.body.data.next_steps).toEqual([expect.stringContaining("Upload an identity document"), "Verify your Aadhaar number", "Verify your PAN"]);
+    expect(reply.body.data).toMatchObject({
+      user_id: user.user.id,
+      country: "IN",
+      location: "India",
+      status: "pending",
+      progress: 0,
+      documents: {},
+      identity_numbers: {},
+    });
+    expect(reply.body.data.next_steps).toEqual([
+      expect.stringContaining("Upload an identity document"),
+      "Verify your Aadhaar number",
+      "Verify your PAN",
+    ]);
     expect(reply.body.data.remaining_steps).toEqual(["document", "aadhaar", "pan"]);
     // The documented shape exactly: nothing internal (risk score, level, reasons, origin, hashes) leaks out.
     expect(() => KycStateView.strict().parse(reply.body.data)).not.toThrow();
-    for (const internal of ["risk", "risk_score", "risk_level", "priority", "origin"]) expect(reply.body.data).not.toHaveProperty(internal);
+    for (const internal of ["risk", "risk_score", "risk_level", "priority", "origin"])
+      expect(reply.body.data).not.toHaveProperty(internal);
 
     const submission = (await findUserSubmission(t.core, user.user.id))!;
-    expect(submission).toMatchObject({ email: "asha@example.com", amount: 50_000, origin: { ip, email_domain: "example.com" } });
+    expect(submission).toMatchObject({
+      email: "asha@example.com",
+      amount: 50_000,
+      origin: { ip, email_domain: "example.com" },
+    });
     const history = await listHistory(t.core, submission.id);
-    expect(history[0]).toMatchObject({ action: "started", from: null, to: "pending", event: { type: "verificationStarted", data: { country: "IN" } } });
+    expect(history[0]).toMatchObject({
+      action: "started",
+      from: null,
+      to: "pending",
+      event: { type: "verificationStarted", data: { country: "IN" } },
+    });
     expect(history.some((entry) => entry.event?.type === "riskAssessmentUpdate")).toBe(true);
 
-    for (const [kind, value] of [["ip", ip], ["email_domain", "example.com"], ["device", device]] as const) {
-      const items = await t.core.db.doc.send(new QueryCommand({ TableName: t.core.db.table, KeyConditionExpression: "pk = :pk", ExpressionAttributeValues: { ":pk": velocityPartition(kind, value) } }));
-      expect((items.Items ?? []).filter((item) => item.submission_id === submission.id), kind).toHaveLength(1);
+    for (const [kind, value] of [
+      ["ip", ip],
+      ["email_domain", "example.com"],
+      ["device", device],
+    ] as const) {
+      const items = await t.core.db.doc.send(
+        new QueryCommand({
+          TableName: t.core.db.table,
+          KeyConditionExpression: "pk = :pk",
+          ExpressionAttributeValues: { ":pk": velocityPartition(kind, value) },
+        }),
+      );
+      expect(
+        (items.Items ?? []).filter((item) => item.submission_id === submission.id),
+        kind,
+      ).toHaveLength(1);
     }
 
-    const again = await t.call("POST", "/api/v1/kyc/start", { token: user.token, body: { ...startBody, country: "US" } });
+    const again = await t.call("POST", "/api/v1/kyc/start", {
+      token: user.token,
+      body: { ...startBody, country: "US" },
+    });
     expect(again.status).toBe(409);
     expect(again.body.message).toContain("already has a KYC submission");
     expect((await findUserSubmission(t.core, user.user.id))?.version).toBe(submission.version);
@@ -164,7 +227,7 @@ describe("Aadhaar and PAN", () => {
   it("refuses a bad number with the spec's message and changes nothing", async () => {
     const user = await started();
     const before = (await findUserSubmission(t.core, user.user.id))!;
-    const cases: [("aadhaar" | "pan"), unknown][] = [
+    const cases: ["aadhaar" | "pan", unknown][] = [
       ["aadhaar", { document_number: "234123412347", country: "IN" }],
       ["aadhaar", { document_number: "134123412346" }],
       ["aadhaar", { document_number: "2341234123" }],
@@ -178,7 +241,10 @@ describe("Aadhaar and PAN", () => {
     for (const [type, body] of cases) {
       const reply = await verify(user, type, body);
       expect(reply.status, JSON.stringify(body)).toBe(400);
-      expect(reply.body).toEqual({ message: type === "aadhaar" ? KYC_MESSAGES.invalidAadhaar : KYC_MESSAGES.invalidPan, code: `invalid_${type}` });
+      expect(reply.body).toEqual({
+        message: type === "aadhaar" ? KYC_MESSAGES.invalidAadhaar : KYC_MESSAGES.invalidPan,
+        code: `invalid_${type}`,
+      });
     }
     const mismatch = await verify(user, "aadhaar", { document_number: AADHAAR, country: "US" });
     expect(mismatch.status).toBe(400);
@@ -200,7 +266,14 @@ describe("Aadhaar and PAN", () => {
     expect(aadhaar.status).toBe(200);
     expect(aadhaar.body).toEqual({
       message: "AADHAAR verified successfully!",
-      data: { valid: true, status: "verified", document_type: "aadhaar", masked: "XXXX XXXX 2346", progress: 25, kyc_status: "pending" },
+      data: {
+        valid: true,
+        status: "verified",
+        document_type: "aadhaar",
+        masked: "XXXX XXXX 2346",
+        progress: 25,
+        kyc_status: "pending",
+      },
     });
     const submission = (await findUserSubmission(t.core, user.user.id))!;
     const entries = (await listHistory(t.core, submission.id)).length;
@@ -209,7 +282,10 @@ describe("Aadhaar and PAN", () => {
     expect((await listHistory(t.core, submission.id)).length).toBe(entries);
 
     const pan = await verify(user, "pan", { document_number: "abcpe 1234f", country: "in" });
-    expect(pan.body).toMatchObject({ message: "PAN verified successfully!", data: { masked: "XXXXXX234F", progress: 50 } });
+    expect(pan.body).toMatchObject({
+      message: "PAN verified successfully!",
+      data: { masked: "XXXXXX234F", progress: 50 },
+    });
     expect(() => IdentityNumberVerified.strict().parse(pan.body.data)).not.toThrow();
     const state = await status(user);
     expect(() => KycStateView.strict().parse(state.body.data)).not.toThrow();
@@ -219,7 +295,9 @@ describe("Aadhaar and PAN", () => {
     });
     expect(state.body.data.next_steps).toEqual([expect.stringContaining("Upload an identity document")]);
     const history = await listHistory(t.core, submission.id);
-    expect(history.filter((entry) => entry.event?.type === "documentVerified").map((entry) => entry.event?.data)).toEqual([
+    expect(
+      history.filter((entry) => entry.event?.type === "documentVerified").map((entry) => entry.event?.data),
+    ).toEqual([
       { documentType: "aadhaar", status: "VERIFIED", confidence: 1 },
       { documentType: "pan", status: "VERIFIED", confidence: 1 },
     ]);
@@ -231,10 +309,15 @@ describe("Aadhaar and PAN", () => {
   it("verifies the same Aadhaar for two users and records both claims for the risk engine", async () => {
     const first = await started();
     const second = await started();
-    for (const user of [first, second]) expect((await verify(user, "aadhaar", { document_number: OTHER_AADHAAR })).status).toBe(200);
+    for (const user of [first, second])
+      expect((await verify(user, "aadhaar", { document_number: OTHER_AADHAAR })).status).toBe(200);
     const hash = identityNumberHashes(t.core, "aadhaar", OTHER_AADHAAR)[0]!.hash;
     const claims = await t.core.db.doc.send(
-      new QueryCommand({ TableName: t.core.db.table, KeyConditionExpression: "pk = :pk", ExpressionAttributeValues: { ":pk": identityNumberClaimPartition("aadhaar", hash) } }),
+      new QueryCommand({
+        TableName: t.core.db.table,
+        KeyConditionExpression: "pk = :pk",
+        ExpressionAttributeValues: { ":pk": identityNumberClaimPartition("aadhaar", hash) },
+      }),
     );
     expect((claims.Items ?? []).map((item) => item.user_id).sort()).toEqual([first.user.id, second.user.id].sort());
   });
@@ -245,13 +328,25 @@ describe("Aadhaar and PAN", () => {
     const submission = (await findUserSubmission(t.core, user.user.id))!;
     await changeSubmission(t.core, submission.id, (current) => ({
       next: { ...current, status: "under_review" },
-      entries: [{ actor: { id: "test", name: "Test", role: "system" }, action: "test", from: "pending", to: "under_review", note: null, event: null }],
+      entries: [
+        {
+          actor: { id: "test", name: "Test", role: "system" },
+          action: "test",
+          from: "pending",
+          to: "under_review",
+          note: null,
+          event: null,
+        },
+      ],
     }));
     const changed = await verify(user, "aadhaar", { document_number: OTHER_AADHAAR });
     expect(changed.status).toBe(409);
     expect(changed.body.code).toBe("kyc_not_editable");
     expect((await verify(user, "aadhaar", { document_number: AADHAAR })).status).toBe(200);
-    expect((await status(user)).body.data).toMatchObject({ status: "under_review", next_steps: ["Wait for a reviewer's decision"] });
+    expect((await status(user)).body.data).toMatchObject({
+      status: "under_review",
+      next_steps: ["Wait for a reviewer's decision"],
+    });
   });
 });
 
@@ -259,12 +354,21 @@ describe("Aadhaar and PAN", () => {
 async function uploadPassport(user: Session, seed: number) {
   const form = new FormData();
   form.append("document_type", "passport");
-  form.append("file", new Blob([new Uint8Array(await sampleDocumentImage({ seed }))], { type: "image/png" }), "passport.png");
-  const response = await t.app.request("/api/v1/kyc/upload", { method: "POST", body: form, headers: { Authorization: `Bearer ${user.token}` } });
+  form.append(
+    "file",
+    new Blob([new Uint8Array(await sampleDocumentImage({ seed }))], { type: "image/png" }),
+    "passport.png",
+  );
+  const response = await t.app.request("/api/v1/kyc/upload", {
+    method: "POST",
+    body: form,
+    headers: { Authorization: `Bearer ${user.token}` },
+  });
   expect(response.status, await response.clone().text()).toBe(201);
 }
 
-const startIn = (country: string, phone = "+12025550143") => started({ country, name: "Sam Doe", email: "sam@example.com", phone });
+const startIn = (country: string, phone = "+12025550143") =>
+  started({ country, name: "Sam Doe", email: "sam@example.com", phone });
 
 describe("KYC for every country", () => {
   it("a US applicant finishes with a passport alone: no Aadhaar, no PAN, the SSN optional", async () => {
@@ -272,7 +376,9 @@ describe("KYC for every country", () => {
     const start = await status(user);
     expect(start.body.data).toMatchObject({
       country: "US",
-      identity_number_requirements: [{ type: "us_ssn", label: "Social Security number (SSN)", required: false, format: "123-45-6789" }],
+      identity_number_requirements: [
+        { type: "us_ssn", label: "Social Security number (SSN)", required: false, format: "123-45-6789" },
+      ],
       remaining_steps: ["document"],
       next_steps: [expect.stringContaining("Upload an identity document")],
     });
@@ -281,24 +387,59 @@ describe("KYC for every country", () => {
     // India's numbers are not part of a US submission.
     const aadhaar = await verify(user, "aadhaar", { document_number: AADHAAR });
     expect(aadhaar.status).toBe(400);
-    expect(aadhaar.body).toEqual({ code: "identity_number_not_asked", message: "The Aadhaar number is not part of KYC for United States of America; it asks for: Social Security number (SSN)" });
+    expect(aadhaar.body).toEqual({
+      code: "identity_number_not_asked",
+      message:
+        "The Aadhaar number is not part of KYC for United States of America; it asks for: Social Security number (SSN)",
+    });
 
     await uploadPassport(user, 4_401);
     const done = await status(user);
-    expect(done.body.data).toMatchObject({ status: "under_review", remaining_steps: [], next_steps: ["Wait for a reviewer's decision"], identity_numbers: {} });
+    expect(done.body.data).toMatchObject({
+      status: "under_review",
+      remaining_steps: [],
+      next_steps: ["Wait for a reviewer's decision"],
+      identity_numbers: {},
+    });
     const submission = (await findUserSubmission(t.core, user.user.id))!;
-    expect((await listHistory(t.core, submission.id)).at(-1)).toMatchObject({ action: "submitted_for_review", to: "under_review" });
+    expect((await listHistory(t.core, submission.id)).at(-1)).toMatchObject({
+      action: "submitted_for_review",
+      to: "under_review",
+    });
   });
 
   it("a US applicant may give an SSN before the document: checked, masked, hashed, then the passport finishes", async () => {
     const user = await startIn("US");
-    const malformed = await t.call("POST", "/api/v1/kyc/identity-numbers/us_ssn/verify", { token: user.token, body: { document_number: "666-12-3456" } });
+    const malformed = await t.call("POST", "/api/v1/kyc/identity-numbers/us_ssn/verify", {
+      token: user.token,
+      body: { document_number: "666-12-3456" },
+    });
     expect(malformed.status).toBe(400);
-    expect(malformed.body).toEqual({ code: "invalid_identity_number", message: "Please enter a valid Social Security number (SSN) (e.g., 123-45-6789)." });
-    const ssn = await t.call("POST", "/api/v1/kyc/identity-numbers/us_ssn/verify", { token: user.token, body: { document_number: "536-90-4399", country: "US" } });
+    expect(malformed.body).toEqual({
+      code: "invalid_identity_number",
+      message: "Please enter a valid Social Security number (SSN) (e.g., 123-45-6789).",
+    });
+    const ssn = await t.call("POST", "/api/v1/kyc/identity-numbers/us_ssn/verify", {
+      token: user.token,
+      body: { document_number: "536-90-4399", country: "US" },
+    });
     expect(ssn.status).toBe(200);
-    expect(ssn.body).toEqual({ message: "SSN verified successfully!", data: { valid: true, status: "verified", document_type: "us_ssn", masked: "XXXXX4399", progress: 25, kyc_status: "pending" } });
-    expect((await status(user)).body.data).toMatchObject({ status: "pending", identity_numbers: { us_ssn: { masked: "XXXXX4399" } }, remaining_steps: ["document"] });
+    expect(ssn.body).toEqual({
+      message: "SSN verified successfully!",
+      data: {
+        valid: true,
+        status: "verified",
+        document_type: "us_ssn",
+        masked: "XXXXX4399",
+        progress: 25,
+        kyc_status: "pending",
+      },
+    });
+    expect((await status(user)).body.data).toMatchObject({
+      status: "pending",
+      identity_numbers: { us_ssn: { masked: "XXXXX4399" } },
+      remaining_steps: ["document"],
+    });
     expect(await tableText()).not.toContain("536904399");
     await uploadPassport(user, 4_402);
     expect((await status(user)).body.data.status).toBe("under_review");
@@ -307,7 +448,11 @@ describe("KYC for every country", () => {
   it("an Indian applicant is still asked for both Aadhaar and PAN: the document alone does not finish", async () => {
     const user = await started();
     await uploadPassport(user, 4_403);
-    expect((await status(user)).body.data).toMatchObject({ status: "pending", remaining_steps: ["aadhaar", "pan"], next_steps: ["Verify your Aadhaar number", "Verify your PAN"] });
+    expect((await status(user)).body.data).toMatchObject({
+      status: "pending",
+      remaining_steps: ["aadhaar", "pan"],
+      next_steps: ["Verify your Aadhaar number", "Verify your PAN"],
+    });
     expect((await verify(user, "aadhaar", { document_number: AADHAAR })).status).toBe(200);
     expect((await status(user)).body.data).toMatchObject({ status: "pending", remaining_steps: ["pan"] });
     expect((await verify(user, "pan", { document_number: PAN })).body.data.kyc_status).toBe("under_review");
@@ -319,35 +464,77 @@ describe("KYC for every country", () => {
     const before = (await findUserSubmission(t.core, user.user.id))!;
     expect(before.country).toBe("BR");
     for (const malformed of ["231.002.999-00", "390.533.447-06", "1234", "x".repeat(65), ""]) {
-      const reply = await t.call("POST", "/api/v1/kyc/identity-numbers/br_cpf/verify", { token: user.token, body: { document_number: malformed } });
+      const reply = await t.call("POST", "/api/v1/kyc/identity-numbers/br_cpf/verify", {
+        token: user.token,
+        body: { document_number: malformed },
+      });
       expect(reply.status, malformed).toBe(400);
       expect(reply.body.code, malformed).toBe("invalid_identity_number");
       expect(reply.body.message).toBe("Please enter a valid CPF (e.g., 123.456.789-09).");
     }
     expect((await findUserSubmission(t.core, user.user.id))?.version).toBe(before.version);
     // Another country's number, even well formed, is not Brazil's.
-    expect((await t.call("POST", "/api/v1/kyc/identity-numbers/us_ssn/verify", { token: user.token, body: { document_number: "536-90-4399" } })).body.code).toBe("identity_number_not_asked");
+    expect(
+      (
+        await t.call("POST", "/api/v1/kyc/identity-numbers/us_ssn/verify", {
+          token: user.token,
+          body: { document_number: "536-90-4399" },
+        })
+      ).body.code,
+    ).toBe("identity_number_not_asked");
     await uploadPassport(user, 4_404);
-    expect((await status(user)).body.data).toMatchObject({ status: "pending", remaining_steps: ["br_cpf"], next_steps: ["Verify your CPF"] });
-    const cpf = await t.call("POST", "/api/v1/kyc/identity-numbers/br_cpf/verify", { token: user.token, body: { document_number: "390.533.447-05" } });
-    expect(cpf.body).toMatchObject({ message: "CPF verified successfully!", data: { masked: "XXXXXXX4705", kyc_status: "under_review" } });
+    expect((await status(user)).body.data).toMatchObject({
+      status: "pending",
+      remaining_steps: ["br_cpf"],
+      next_steps: ["Verify your CPF"],
+    });
+    const cpf = await t.call("POST", "/api/v1/kyc/identity-numbers/br_cpf/verify", {
+      token: user.token,
+      body: { document_number: "390.533.447-05" },
+    });
+    expect(cpf.body).toMatchObject({
+      message: "CPF verified successfully!",
+      data: { masked: "XXXXXXX4705", kyc_status: "under_review" },
+    });
   });
 
   it("finds the same number on two users whatever separators each typed (one claim partition per type)", async () => {
     const first = await startIn("BR", "+5511912345601");
     const second = await startIn("BR", "+5511912345602");
-    expect((await t.call("POST", "/api/v1/kyc/identity-numbers/br_cpf/verify", { token: first.token, body: { document_number: "529.982.247-25" } })).status).toBe(200);
-    expect((await t.call("POST", "/api/v1/kyc/identity-numbers/br_cpf/verify", { token: second.token, body: { document_number: "52998224725" } })).status).toBe(200);
+    expect(
+      (
+        await t.call("POST", "/api/v1/kyc/identity-numbers/br_cpf/verify", {
+          token: first.token,
+          body: { document_number: "529.982.247-25" },
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (
+        await t.call("POST", "/api/v1/kyc/identity-numbers/br_cpf/verify", {
+          token: second.token,
+          body: { document_number: "52998224725" },
+        })
+      ).status,
+    ).toBe(200);
     const hash = identityNumberHashes(t.core, "br_cpf", "52998224725")[0]!.hash;
     const claims = await t.core.db.doc.send(
-      new QueryCommand({ TableName: t.core.db.table, KeyConditionExpression: "pk = :pk", ExpressionAttributeValues: { ":pk": identityNumberClaimPartition("br_cpf", hash) } }),
+      new QueryCommand({
+        TableName: t.core.db.table,
+        KeyConditionExpression: "pk = :pk",
+        ExpressionAttributeValues: { ":pk": identityNumberClaimPartition("br_cpf", hash) },
+      }),
     );
     expect((claims.Items ?? []).map((item) => item.user_id).sort()).toEqual([first.user.id, second.user.id].sort());
   });
 
   it("a country of the default requirements takes a passport or an ID card and no number", async () => {
     const user = await startIn("KE", "+254712345678");
-    expect((await status(user)).body.data).toMatchObject({ document_types: ["passport", "idCard"], identity_number_requirements: [], remaining_steps: ["document"] });
+    expect((await status(user)).body.data).toMatchObject({
+      document_types: ["passport", "idCard"],
+      identity_number_requirements: [],
+      remaining_steps: ["document"],
+    });
     await uploadPassport(user, 4_405);
     expect((await status(user)).body.data.status).toBe("under_review");
   });
@@ -355,10 +542,16 @@ describe("KYC for every country", () => {
   it("answers an unknown number type with 404 and needs a token", async () => {
     const user = await startIn("US");
     for (const type of ["ssn", "constructor", "__proto__", "x".repeat(300), encodeURIComponent("us ssn")]) {
-      const reply = await t.call("POST", `/api/v1/kyc/identity-numbers/${type}/verify`, { token: user.token, body: { document_number: "536-90-4399" } });
+      const reply = await t.call("POST", `/api/v1/kyc/identity-numbers/${type}/verify`, {
+        token: user.token,
+        body: { document_number: "536-90-4399" },
+      });
       expect(reply.status, type).toBe(404);
       expect(reply.body.code, type).toBe("identity_number_type_not_found");
     }
-    expect((await t.call("POST", "/api/v1/kyc/identity-numbers/us_ssn/verify", { body: { document_number: "536-90-4399" } })).status).toBe(401);
+    expect(
+      (await t.call("POST", "/api/v1/kyc/identity-numbers/us_ssn/verify", { body: { document_number: "536-90-4399" } }))
+        .status,
+    ).toBe(401);
   });
 });

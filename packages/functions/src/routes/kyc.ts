@@ -23,7 +23,16 @@ import { notFound, SERVICE_UNAVAILABLE_RETRY_SECONDS } from "@fintech/core/share
 import { clientIp } from "../http/client-ip";
 import type { AppEnv } from "../http/env";
 import { requireAuth } from "../http/middleware";
-import { authenticated, errors, jsonBody, jsonReply, pathParameter, queryParameters, RETRY_AFTER, TAGS } from "../http/openapi";
+import {
+  authenticated,
+  errors,
+  jsonBody,
+  jsonReply,
+  pathParameter,
+  queryParameters,
+  RETRY_AFTER,
+  TAGS,
+} from "../http/openapi";
 import { EXAMPLE_IDS } from "../http/reply-schemas";
 import { queryWith, readJson } from "../http/validate";
 
@@ -50,7 +59,11 @@ export async function kycHealthReply(c: Context<AppEnv>, service: string) {
 }
 
 const CountriesQuery = z.object({
-  search: z.string().max(100, "search must be at most 100 characters").optional().describe("Case-insensitive substring of the name or ISO code; empty returns all"),
+  search: z
+    .string()
+    .max(100, "search must be at most 100 characters")
+    .optional()
+    .describe("Case-insensitive substring of the name or ISO code; empty returns all"),
 });
 
 const CountryEntry = z.object({
@@ -60,7 +73,11 @@ const CountryEntry = z.object({
   supportedDocuments: z.partialRecord(DocumentType, z.literal(1)),
   documentTypes: z.array(DocumentType),
   popular: z.boolean(),
-  listed: z.boolean().describe("One of the 30 countries of the built-in list, each with its own requirements; the others take a passport or a national ID card and no number"),
+  listed: z
+    .boolean()
+    .describe(
+      "One of the 30 countries of the built-in list, each with its own requirements; the others take a passport or a national ID card and no number",
+    ),
   identityNumbers: z
     .array(z.object({ type: IdentityNumberType, label: z.string(), required: z.boolean(), format: z.string() }))
     .describe("The identity numbers KYC asks for in this country, in order; `required: false` may be skipped"),
@@ -80,7 +97,10 @@ export const kycStateExample = {
   identity_number_requirements: describeIdentityNumbers("IN"),
   identity_numbers: { aadhaar: { masked: "XXXX XXXX 2346", verified_at: "2026-01-15T10:02:00.000Z" } },
   remaining_steps: ["document", "pan"],
-  next_steps: ["Upload an identity document (Passport, National ID Card, Driver's License, Residence Permit)", "Verify your PAN"],
+  next_steps: [
+    "Upload an identity document (Passport, National ID Card, Driver's License, Residence Permit)",
+    "Verify your PAN",
+  ],
   info_request: null,
   submitted_at: "2026-01-15T10:00:00.000Z",
   updated_at: "2026-01-15T10:02:00.000Z",
@@ -100,7 +120,19 @@ export function kycHealthResponses(service: string) {
   };
   return {
     200: jsonReply("The KYC service answers", "KycHealthReply", KycHealthReply, example),
-    503: jsonReply("The KYC store cannot be reached", "KycHealthReply", KycHealthReply, { ...example, success: false, status: "error", message: "Database unavailable", database: { connected: false, latency_ms: 2001 } }, RETRY_AFTER),
+    503: jsonReply(
+      "The KYC store cannot be reached",
+      "KycHealthReply",
+      KycHealthReply,
+      {
+        ...example,
+        success: false,
+        status: "error",
+        message: "Database unavailable",
+        database: { connected: false, latency_ms: 2001 },
+      },
+      RETRY_AFTER,
+    ),
     ...errors({ 401: true }),
   };
 }
@@ -115,7 +147,8 @@ const healthRoute = createRoute({
   path: "/",
   operationId: "getKycHealth",
   summary: "KYC service health",
-  description: "Asks the KYC store (the table) and the document bucket. `success` is true while the store answers; 503 with Retry-After when it does not.",
+  description:
+    "Asks the KYC store (the table) and the document bucket. `success` is true while the store answers; 503 with Retry-After when it does not.",
   "x-complexity": "medium",
   responses: kycHealthResponses("kyc"),
 });
@@ -131,22 +164,27 @@ const countriesRoute = createRoute({
   "x-complexity": "low",
   parameters: queryParameters(CountriesQuery),
   responses: {
-    200: jsonReply("The matching countries", "KycCountriesReply", z.object({ success: z.literal(true), countries: z.array(CountryEntry), total: z.number().int() }), {
-      success: true,
-      countries: [
-        {
-          country: "India",
-          countryCode: "IN",
-          flag: "🇮🇳",
-          supportedDocuments: { passport: 1, idCard: 1, driverLicense: 1, residencePermit: 1 },
-          documentTypes: ["passport", "idCard", "driverLicense", "residencePermit"],
-          popular: true,
-          listed: true,
-          identityNumbers: describeIdentityNumbers("IN"),
-        },
-      ],
-      total: 1,
-    }),
+    200: jsonReply(
+      "The matching countries",
+      "KycCountriesReply",
+      z.object({ success: z.literal(true), countries: z.array(CountryEntry), total: z.number().int() }),
+      {
+        success: true,
+        countries: [
+          {
+            country: "India",
+            countryCode: "IN",
+            flag: "🇮🇳",
+            supportedDocuments: { passport: 1, idCard: 1, driverLicense: 1, residencePermit: 1 },
+            documentTypes: ["passport", "idCard", "driverLicense", "residencePermit"],
+            popular: true,
+            listed: true,
+            identityNumbers: describeIdentityNumbers("IN"),
+          },
+        ],
+        total: 1,
+      },
+    ),
     ...errors({ 400: ["validation_error"], 401: true }),
   },
 });
@@ -160,10 +198,26 @@ const startRoute = createRoute({
   description:
     "Starts the caller's KYC submission for a country (one active submission per user; a second start is a 409 whose message contains 'already has a KYC submission'; after a rejection a new one may start). `amount` (INR, whole rupees) defaults to 50000. An optional `X-Device-Id` header (8-128 of `A-Za-z0-9._:-`) counts toward the device velocity rule, as the client address and e-mail domain do. Announces `verificationStarted` on the KYC stream. The reply's state says what the country asks for (`document_types`, `identity_number_requirements`) and what remains (`remaining_steps`).",
   "x-complexity": "medium",
-  request: { body: jsonBody("StartKycInput", StartKycInput, { country: "IN", name: "Asha Rao", email: "asha@example.com", phone: "+919876543210" }) },
+  request: {
+    body: jsonBody("StartKycInput", StartKycInput, {
+      country: "IN",
+      name: "Asha Rao",
+      email: "asha@example.com",
+      phone: "+919876543210",
+    }),
+  },
   responses: {
-    201: jsonReply("Started: the KYC state", "KycStartReply", z.object({ message: z.string(), data: KycStateView }), { message: KYC_MESSAGES.started("India"), data: { ...kycStateExample, progress: 0, identity_numbers: {} } }),
-    ...errors({ 400: ["validation_error", "invalid_json"], 401: true, 409: ["kyc_already_started"], 413: ["payload_too_large"], 503: true }),
+    201: jsonReply("Started: the KYC state", "KycStartReply", z.object({ message: z.string(), data: KycStateView }), {
+      message: KYC_MESSAGES.started("India"),
+      data: { ...kycStateExample, progress: 0, identity_numbers: {} },
+    }),
+    ...errors({
+      400: ["validation_error", "invalid_json"],
+      401: true,
+      409: ["kyc_already_started"],
+      413: ["payload_too_large"],
+      503: true,
+    }),
   },
 });
 
@@ -182,8 +236,16 @@ const statusRoute = createRoute({
   },
 });
 
-const numberExample: Record<"aadhaar" | "pan" | "us_ssn", string> = { aadhaar: "2341 2341 2346", pan: "ABCPE1234F", us_ssn: "536-90-4399" };
-const maskedExample: Record<"aadhaar" | "pan" | "us_ssn", string> = { aadhaar: "XXXX XXXX 2346", pan: "XXXXXX234F", us_ssn: "XXXXX4399" };
+const numberExample: Record<"aadhaar" | "pan" | "us_ssn", string> = {
+  aadhaar: "2341 2341 2346",
+  pan: "ABCPE1234F",
+  us_ssn: "536-90-4399",
+};
+const maskedExample: Record<"aadhaar" | "pan" | "us_ssn", string> = {
+  aadhaar: "XXXX XXXX 2346",
+  pan: "XXXXXX234F",
+  us_ssn: "XXXXX4399",
+};
 
 const VERIFY_COMMON =
   "A malformed number is a 400 with its message and changes nothing; a number the submission's country does not ask for is a 400 `identity_number_not_asked`. Only the number masked to its last four and keyed hashes are stored; the same number on another user is a risk flag (for reviewers). Verifying the recorded number again changes nothing. Adds 25 to progress; announces `documentVerified` on the KYC stream. `country`, when sent, must be the submission's.";
@@ -193,7 +255,14 @@ const IdentityNumberVerifiedReply = z.object({ message: z.string(), data: Identi
 const verifyReply = (type: "aadhaar" | "pan" | "us_ssn") =>
   jsonReply("Verified", "IdentityNumberVerifiedReply", IdentityNumberVerifiedReply, {
     message: KYC_MESSAGES.documentVerified(IDENTITY_NUMBER_KINDS[type].toastName),
-    data: { valid: true, status: "verified", document_type: type, masked: maskedExample[type], progress: 25, kyc_status: "pending" },
+    data: {
+      valid: true,
+      status: "verified",
+      document_type: type,
+      masked: maskedExample[type],
+      progress: 25,
+      kyc_status: "pending",
+    },
   });
 
 const verifyErrors = (invalid: string[], notFoundCodes: string[]) =>
@@ -216,7 +285,10 @@ const verifyRoute = (type: "aadhaar" | "pan") =>
     description: `India. ${IDENTITY_NUMBER_KINDS[type].check}. ${VERIFY_COMMON}`,
     "x-complexity": "medium",
     request: {
-      body: jsonBody("VerifyIdentityNumberInput", VerifyIdentityNumberInput, { document_number: numberExample[type], country: "IN" }),
+      body: jsonBody("VerifyIdentityNumberInput", VerifyIdentityNumberInput, {
+        document_number: numberExample[type],
+        country: "IN",
+      }),
     },
     responses: { 200: verifyReply(type), ...verifyErrors([`invalid_${type}`], ["kyc_not_started"]) },
   });
@@ -229,11 +301,25 @@ const verifyAnyRoute = createRoute({
   summary: "Verify an identity number",
   description: `Any identity number the submission's country asks for (GET /countries \`identityNumbers\`, GET /status \`identity_number_requirements\`), by its type, e.g. \`us_ssn\`, \`gb_nino\`, \`br_cpf\`, \`de_idnr\`; Aadhaar and PAN also have their paths of spec 001, /verify/aadhaar and /verify/pan. Each type's format and check digits are checked (docs/trust-and-safety.md lists them); a malformed number is a 400 \`invalid_identity_number\` naming the format (Aadhaar and PAN keep \`invalid_aadhaar\` and \`invalid_pan\`). An unknown type is a 404 \`identity_number_type_not_found\`. ${VERIFY_COMMON}`,
   "x-complexity": "medium",
-  parameters: [{ ...pathParameter("type", "The identity number's type", "us_ssn"), schema: { type: "string" as const, enum: [...IDENTITY_NUMBER_TYPES] } }],
+  parameters: [
+    {
+      ...pathParameter("type", "The identity number's type", "us_ssn"),
+      schema: { type: "string" as const, enum: [...IDENTITY_NUMBER_TYPES] },
+    },
+  ],
   request: {
-    body: jsonBody("VerifyIdentityNumberInput", VerifyIdentityNumberInput, { document_number: numberExample.us_ssn, country: "US" }),
+    body: jsonBody("VerifyIdentityNumberInput", VerifyIdentityNumberInput, {
+      document_number: numberExample.us_ssn,
+      country: "US",
+    }),
   },
-  responses: { 200: verifyReply("us_ssn"), ...verifyErrors(["invalid_identity_number", "invalid_aadhaar", "invalid_pan"], ["kyc_not_started", "identity_number_type_not_found"]) },
+  responses: {
+    200: verifyReply("us_ssn"),
+    ...verifyErrors(
+      ["invalid_identity_number", "invalid_aadhaar", "invalid_pan"],
+      ["kyc_not_started", "identity_number_type_not_found"],
+    ),
+  },
 });
 
 async function verifyHandler(c: Context<AppEnv>, type: IdentityNumberType) {
@@ -244,21 +330,30 @@ async function verifyHandler(c: Context<AppEnv>, type: IdentityNumberType) {
 /** The type named in the path, or 404: a bounded, known id before it reaches anything else. */
 function pathNumberType(c: Context<AppEnv>): IdentityNumberType {
   const type = c.req.param("type") ?? "";
-  if (!isIdentityNumberType(type)) throw notFound("No such identity number type: see identityNumbers in GET /api/v1/kyc/countries", "identity_number_type_not_found");
+  if (!isIdentityNumberType(type))
+    throw notFound(
+      "No such identity number type: see identityNumbers in GET /api/v1/kyc/countries",
+      "identity_number_type_not_found",
+    );
   return type;
 }
 
 export const kycRoutes = new OpenAPIHono<AppEnv>()
   .openapi({ ...healthRoute, middleware: [requireAuth] as const }, (c) => kycHealthReply(c, "kyc"))
   .openapi({ ...countriesRoute, middleware: [requireAuth] as const }, (c) => {
-    const countries = searchCountries(queryWith(c, CountriesQuery).search).map((country) => ({ ...country, identityNumbers: describeIdentityNumbers(country.countryCode) }));
+    const countries = searchCountries(queryWith(c, CountriesQuery).search).map((country) => ({
+      ...country,
+      identityNumbers: describeIdentityNumbers(country.countryCode),
+    }));
     return c.json({ success: true as const, countries, total: countries.length }, 200);
   })
   .openapi({ ...startRoute, middleware: [requireAuth] as const }, async (c) => {
     const submission = await startKyc(c.get("core"), c.get("auth").userId, await readJson(c), originOf(c));
     return c.json({ message: KYC_MESSAGES.started(submission.location), data: stateOf(submission) }, 201);
   })
-  .openapi({ ...statusRoute, middleware: [requireAuth] as const }, async (c) => c.json({ data: await kycState(c.get("core"), c.get("auth").userId) }, 200))
+  .openapi({ ...statusRoute, middleware: [requireAuth] as const }, async (c) =>
+    c.json({ data: await kycState(c.get("core"), c.get("auth").userId) }, 200),
+  )
   .openapi({ ...verifyRoute("aadhaar"), middleware: [requireAuth] as const }, (c) => verifyHandler(c, "aadhaar"))
   .openapi({ ...verifyRoute("pan"), middleware: [requireAuth] as const }, (c) => verifyHandler(c, "pan"))
   .openapi({ ...verifyAnyRoute, middleware: [requireAuth] as const }, (c) => verifyHandler(c, pathNumberType(c)));

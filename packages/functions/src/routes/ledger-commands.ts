@@ -21,11 +21,20 @@ import { AccountIdList, IncludeTransactionsFlag, ledgerStreamUrl, StatusList } f
  * beside the ledger stream (ledger-stream.ts) at the same prefix.
  */
 
-const COMMANDS = ["subscribeToAccount", "subscribeToTransactions", "createTransaction", "getBalance", "reconcileAccount"] as const;
+const COMMANDS = [
+  "subscribeToAccount",
+  "subscribeToTransactions",
+  "createTransaction",
+  "getBalance",
+  "reconcileAccount",
+] as const;
 type CommandName = (typeof COMMANDS)[number];
 
 const SubscribeToAccount = z.object({
-  accountId: z.string({ error: "accountId is required" }).min(1, "accountId is required").max(64, "accountId is not valid"),
+  accountId: z
+    .string({ error: "accountId is required" })
+    .min(1, "accountId is required")
+    .max(64, "accountId is not valid"),
   userId: z.string().min(1).max(64).optional(),
   includeTransactions: IncludeTransactionsFlag.optional(),
 });
@@ -34,8 +43,15 @@ const SubscribeToTransactions = z.object({
   accountIds: AccountIdList.optional(),
   statusFilter: StatusList.optional(),
 });
-const CreateTransaction = z.looseObject({ type: z.enum(["transfer", "deposit"], { error: "type must be transfer or deposit" }) });
-const GetBalance = z.object({ accountId: z.string({ error: "accountId is required" }).min(1, "accountId is required").max(64, "accountId is not valid") });
+const CreateTransaction = z.looseObject({
+  type: z.enum(["transfer", "deposit"], { error: "type must be transfer or deposit" }),
+});
+const GetBalance = z.object({
+  accountId: z
+    .string({ error: "accountId is required" })
+    .min(1, "accountId is required")
+    .max(64, "accountId is not valid"),
+});
 
 async function runCommand(c: Context<AppEnv>, name: CommandName, args: Record<string, unknown>): Promise<unknown> {
   const core = c.get("core");
@@ -45,13 +61,21 @@ async function runCommand(c: Context<AppEnv>, name: CommandName, args: Record<st
       const input = parseWith(SubscribeToAccount, args);
       const owner = feedOwner(c, input.userId);
       await requireOwnedAccount(core, owner, input.accountId);
-      return { streamUrl: ledgerStreamUrl({ userId: owner, accountIds: [input.accountId], includeTransactions: input.includeTransactions }) };
+      return {
+        streamUrl: ledgerStreamUrl({
+          userId: owner,
+          accountIds: [input.accountId],
+          includeTransactions: input.includeTransactions,
+        }),
+      };
     }
     case "subscribeToTransactions": {
       const input = parseWith(SubscribeToTransactions, args);
       const owner = feedOwner(c, input.userId);
       for (const accountId of input.accountIds ?? []) await requireOwnedAccount(core, owner, accountId);
-      return { streamUrl: ledgerStreamUrl({ userId: owner, accountIds: input.accountIds, statusFilter: input.statusFilter }) };
+      return {
+        streamUrl: ledgerStreamUrl({ userId: owner, accountIds: input.accountIds, statusFilter: input.statusFilter }),
+      };
     }
     case "createTransaction": {
       const { type, ...fields } = parseWith(CreateTransaction, args);
@@ -90,7 +114,9 @@ const LedgerCommandReply = z.object({
   command: z.enum(COMMANDS),
   result: z.union([
     z.object({ streamUrl: z.string().describe("The stream URL with these filters (subscribe commands)") }),
-    JournalReply.extend({ replayed: z.boolean() }).describe("createTransaction: the transaction, and whether it replays an earlier request with the same Idempotency-Key"),
+    JournalReply.extend({ replayed: z.boolean() }).describe(
+      "createTransaction: the transaction, and whether it replays an earlier request with the same Idempotency-Key",
+    ),
     BalanceData.describe("getBalance"),
     z
       .object({
@@ -125,7 +151,16 @@ const commandRoute = createRoute({
       content: {
         "application/json": {
           schema: schemaRef("LedgerCommandInput", LedgerCommandInput, "input"),
-          example: { command: { createTransaction: { type: "transfer", from_account_id: EXAMPLE_IDS.account, to_account_id: EXAMPLE_IDS.savings, amount: "100.00" } } },
+          example: {
+            command: {
+              createTransaction: {
+                type: "transfer",
+                from_account_id: EXAMPLE_IDS.account,
+                to_account_id: EXAMPLE_IDS.savings,
+                amount: "100.00",
+              },
+            },
+          },
         },
       },
     },
@@ -133,10 +168,23 @@ const commandRoute = createRoute({
   responses: {
     200: jsonReply("The command's result", "LedgerCommandReply", LedgerCommandReply, {
       command: "getBalance",
-      result: { account_id: EXAMPLE_IDS.account, account_name: "Everyday", ...accountExample, as_of: "2026-01-15T12:00:00.000Z" },
+      result: {
+        account_id: EXAMPLE_IDS.account,
+        account_name: "Everyday",
+        ...accountExample,
+        as_of: "2026-01-15T12:00:00.000Z",
+      },
     }),
     ...errors({
-      400: ["validation_error", "invalid_json", "unknown_command", "invalid_amount", "same_account", "currency_mismatch", "invalid_idempotency_key"],
+      400: [
+        "validation_error",
+        "invalid_json",
+        "unknown_command",
+        "invalid_amount",
+        "same_account",
+        "currency_mismatch",
+        "invalid_idempotency_key",
+      ],
       401: true,
       403: ["forbidden", "kyc_required"],
       404: ["account_not_found"],
@@ -149,6 +197,7 @@ const commandRoute = createRoute({
   },
 });
 
-export const ledgerCommandRoutes = new OpenAPIHono<AppEnv>().openapi({ ...commandRoute, middleware: [requireAuth] as const }, (c) =>
-  handleCommand(c, COMMANDS, "Ledger command failed", (name, args) => runCommand(c, name, args)),
+export const ledgerCommandRoutes = new OpenAPIHono<AppEnv>().openapi(
+  { ...commandRoute, middleware: [requireAuth] as const },
+  (c) => handleCommand(c, COMMANDS, "Ledger command failed", (name, args) => runCommand(c, name, args)),
 );

@@ -2,9 +2,25 @@ import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "zod";
 import { isTransactionEvent, ledgerFeedReader, type LedgerFeedEvent } from "@fintech/core/ledger/events";
 import type { AppEnv } from "../http/env";
-import { authenticated, errors, lastEventIdParameter, queryParameter, queryParameters, sseReply, STREAM_TICKET_SCHEME, TAGS } from "../http/openapi";
+import {
+  authenticated,
+  errors,
+  lastEventIdParameter,
+  queryParameter,
+  queryParameters,
+  sseReply,
+  STREAM_TICKET_SCHEME,
+  TAGS,
+} from "../http/openapi";
 import { EXAMPLE_IDS } from "../http/example-ids";
-import { CURSOR_EVENT, feedOwner, requireStreamAuth, serveFeed, STREAM_CURSOR_EVENT, STREAM_END_EVENTS } from "../http/sse";
+import {
+  CURSOR_EVENT,
+  feedOwner,
+  requireStreamAuth,
+  serveFeed,
+  STREAM_CURSOR_EVENT,
+  STREAM_END_EVENTS,
+} from "../http/sse";
 import { parseWith } from "../http/validate";
 import { AccountIdList, IncludeTransactionsFlag, LEDGER_STREAM_EVENTS, StatusList } from "./streams";
 
@@ -28,7 +44,8 @@ function matches(query: StreamQuery, { event, accounts, transactionStatus }: Led
   if (query.accountIds?.length && !accounts.some((account) => query.accountIds!.includes(account))) return false;
   if (isTransactionEvent(event)) {
     if (query.includeTransactions === "false") return false;
-    if (query.statusFilter?.length && (!transactionStatus || !query.statusFilter.includes(transactionStatus))) return false;
+    if (query.statusFilter?.length && (!transactionStatus || !query.statusFilter.includes(transactionStatus)))
+      return false;
   }
   return true;
 }
@@ -70,17 +87,31 @@ const streamRoute = createRoute({
     lastEventIdParameter(),
   ],
   responses: {
-    200: sseReply("The event stream.", { ...STREAM_CURSOR_EVENT, ...LEDGER_STREAM_EVENTS, ...STREAM_END_EVENTS }, STREAM_EXAMPLE),
-    ...errors({ 400: ["validation_error", "invalid_event_id"], 401: ["unauthorized", "invalid_token", "invalid_api_key", "invalid_ticket"], 403: ["forbidden"], 429: ["too_many_streams"], 503: true }),
+    200: sseReply(
+      "The event stream.",
+      { ...STREAM_CURSOR_EVENT, ...LEDGER_STREAM_EVENTS, ...STREAM_END_EVENTS },
+      STREAM_EXAMPLE,
+    ),
+    ...errors({
+      400: ["validation_error", "invalid_event_id"],
+      401: ["unauthorized", "invalid_token", "invalid_api_key", "invalid_ticket"],
+      403: ["forbidden"],
+      429: ["too_many_streams"],
+      503: true,
+    }),
   },
 });
 
-export const ledgerStreamRoutes = new OpenAPIHono<AppEnv>().openapi({ ...streamRoute, middleware: [requireStreamAuth] as const }, (c) => {
-  const query = parseWith(StreamQuery, c.req.query());
-  const owner = feedOwner(c, query.userId);
-  return serveFeed(c, {
-    scope: `ledger:${owner}`,
-    reader: ledgerFeedReader(c.get("core"), owner),
-    present: (entry, at) => (matches(query, entry) ? { event: entry.event.type, data: { ...entry.event, at } } : null),
-  });
-});
+export const ledgerStreamRoutes = new OpenAPIHono<AppEnv>().openapi(
+  { ...streamRoute, middleware: [requireStreamAuth] as const },
+  (c) => {
+    const query = parseWith(StreamQuery, c.req.query());
+    const owner = feedOwner(c, query.userId);
+    return serveFeed(c, {
+      scope: `ledger:${owner}`,
+      reader: ledgerFeedReader(c.get("core"), owner),
+      present: (entry, at) =>
+        matches(query, entry) ? { event: entry.event.type, data: { ...entry.event, at } } : null,
+    });
+  },
+);

@@ -10,7 +10,10 @@ let token: string;
 let otherToken: string;
 
 async function openAccount(name: string, extra: Record<string, unknown> = {}, as = token) {
-  const reply = await t.call("POST", "/api/v1/ledger/accounts", { token: as, body: { name, currency: "USD", ...extra } });
+  const reply = await t.call("POST", "/api/v1/ledger/accounts", {
+    token: as,
+    body: { name, currency: "USD", ...extra },
+  });
   expect(reply.status).toBe(201);
   return reply.body.data as { id: string; account_number: string };
 }
@@ -46,7 +49,10 @@ describe("path ids", () => {
         expect(reply.body).toMatchObject(expected);
       }
     }
-    const body = await t.call("POST", "/api/v1/ledger/transactions/deposit", { token, body: { account_id: "x".repeat(64), amount: 1 } });
+    const body = await t.call("POST", "/api/v1/ledger/transactions/deposit", {
+      token,
+      body: { account_id: "x".repeat(64), amount: 1 },
+    });
     expect(body.status).toBe(404);
   });
 });
@@ -56,13 +62,23 @@ describe("cursors", () => {
     const a = await openAccount("Cursor A");
     const b = await openAccount("Cursor B");
     for (let index = 0; index < 3; index++) {
-      await t.call("POST", "/api/v1/ledger/transactions/deposit", { token, body: { account_id: a.id, amount: 1, description: `dep ${index}` } });
-      await t.call("POST", "/api/v1/ledger/transactions/deposit", { token, body: { account_id: b.id, amount: 1, description: `dep ${index}` } });
+      await t.call("POST", "/api/v1/ledger/transactions/deposit", {
+        token,
+        body: { account_id: a.id, amount: 1, description: `dep ${index}` },
+      });
+      await t.call("POST", "/api/v1/ledger/transactions/deposit", {
+        token,
+        body: { account_id: b.id, amount: 1, description: `dep ${index}` },
+      });
     }
     const first = await t.call("GET", "/api/v1/ledger/transactions/history?limit=2", { token });
     const cursor = first.body.pagination.next_cursor as string;
     expect(cursor).toBeTruthy();
-    const next = await t.call("GET", `/api/v1/ledger/transactions/history?limit=2&cursor=${encodeURIComponent(cursor)}`, { token });
+    const next = await t.call(
+      "GET",
+      `/api/v1/ledger/transactions/history?limit=2&cursor=${encodeURIComponent(cursor)}`,
+      { token },
+    );
     expect(next.status).toBe(200);
     expect(next.body.data).toHaveLength(2);
 
@@ -122,21 +138,36 @@ describe("opening balances", () => {
   it("only decimal notation is money: hex, binary and underflow are refused, not read as zero", async () => {
     const names = await accountNames();
     for (const initial of ["0x0", "0b0", "1e-400", "0x10", "1e3", " 12 ", "Infinity", "NaN", "12."]) {
-      const reply = await t.call("POST", "/api/v1/ledger/accounts", { token, body: { name: "Odd", initial_balance: initial } });
+      const reply = await t.call("POST", "/api/v1/ledger/accounts", {
+        token,
+        body: { name: "Odd", initial_balance: initial },
+      });
       expect(reply.status, initial).toBe(400);
       expect(reply.body.message, initial).toBe("Initial balance: Amount must be a number");
     }
-    const threshold = await t.call("POST", "/api/v1/ledger/accounts", { token, body: { name: "Odd", low_balance_threshold: "0x0" } });
+    const threshold = await t.call("POST", "/api/v1/ledger/accounts", {
+      token,
+      body: { name: "Odd", low_balance_threshold: "0x0" },
+    });
     expect(threshold.status).toBe(400);
     expect(await accountNames()).toEqual(names);
 
-    const zero = await t.call("POST", "/api/v1/ledger/accounts", { token, body: { name: "Zero start", initial_balance: "0.00" } });
+    const zero = await t.call("POST", "/api/v1/ledger/accounts", {
+      token,
+      body: { name: "Zero start", initial_balance: "0.00" },
+    });
     expect(zero.status).toBe(201);
     expect(zero.body.opening_transaction).toBeNull();
-    const half = await t.call("POST", "/api/v1/ledger/accounts", { token, body: { name: "Half start", initial_balance: ".5" } });
+    const half = await t.call("POST", "/api/v1/ledger/accounts", {
+      token,
+      body: { name: "Half start", initial_balance: ".5" },
+    });
     expect(half.status).toBe(201);
     expect(half.body.opening_transaction).toMatchObject({ amount: "0.50", status: "draft" });
-    const letters = await t.call("POST", "/api/v1/ledger/transactions/deposit", { token, body: { account_id: half.body.data.id, amount: "ten" } });
+    const letters = await t.call("POST", "/api/v1/ledger/transactions/deposit", {
+      token,
+      body: { account_id: half.body.data.id, amount: "ten" },
+    });
     expect(letters.body).toMatchObject({ message: "Amount must be a number", code: "invalid_amount" });
   });
 });
@@ -147,8 +178,14 @@ describe("account numbers", () => {
     expect(mine.account_number).toBe("DE-1234-5678");
     const theirs = await openAccount("Also numbered", { account_number: "de-1234-5678" }, otherToken);
     expect(theirs.account_number).toBe("DE-1234-5678");
-    const again = await t.call("POST", "/api/v1/ledger/accounts", { token, body: { name: "Twin", account_number: "DE-1234-5678" } });
+    const again = await t.call("POST", "/api/v1/ledger/accounts", {
+      token,
+      body: { name: "Twin", account_number: "DE-1234-5678" },
+    });
     expect(again.status).toBe(409);
-    expect(again.body).toMatchObject({ message: "An account with this account number already exists", code: "account_number_taken" });
+    expect(again.body).toMatchObject({
+      message: "An account with this account number already exists",
+      code: "account_number_taken",
+    });
   });
 });

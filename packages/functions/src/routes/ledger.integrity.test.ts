@@ -27,11 +27,25 @@ const UNKNOWN_JOB = "00000000-0000-4000-8000-000000000000";
 beforeAll(async () => {
   t = await createTestApp({}, { clock: () => new Date(Date.now() + clockOffsetMs) });
   user = await t.signUp("integrity-user@example.com");
-  await seedAdminFromEnv(t.core, { ADMIN_EMAIL: "integrity-admin@example.com", ADMIN_PASSWORD: "admin password 1", ADMIN_FIRST_NAME: "Ada", ADMIN_LAST_NAME: "Admin" });
-  const login = await t.call("POST", "/api/v1/auth/login", { body: { email: "integrity-admin@example.com", password: "admin password 1" }, ip: nextTestAddress() });
+  await seedAdminFromEnv(t.core, {
+    ADMIN_EMAIL: "integrity-admin@example.com",
+    ADMIN_PASSWORD: "admin password 1",
+    ADMIN_FIRST_NAME: "Ada",
+    ADMIN_LAST_NAME: "Admin",
+  });
+  const login = await t.call("POST", "/api/v1/auth/login", {
+    body: { email: "integrity-admin@example.com", password: "admin password 1" },
+    ip: nextTestAddress(),
+  });
   adminToken = login.body.data.token;
-  const account = await t.call("POST", "/api/v1/ledger/accounts", { token: user.token, body: { name: "Everyday", currency: "USD" } });
-  const deposit = await t.call("POST", "/api/v1/ledger/transactions/deposit", { token: user.token, body: { account_id: account.body.data.id, amount: "250.00" } });
+  const account = await t.call("POST", "/api/v1/ledger/accounts", {
+    token: user.token,
+    body: { name: "Everyday", currency: "USD" },
+  });
+  const deposit = await t.call("POST", "/api/v1/ledger/transactions/deposit", {
+    token: user.token,
+    body: { account_id: account.body.data.id, amount: "250.00" },
+  });
   await t.call("POST", `/api/v1/ledger/transactions/${deposit.body.data.id}/post`, { token: user.token });
   // Jobs check the ledger as it stood a settle window before their start: all of the above.
   clockOffsetMs += INTEGRITY_SETTLE_MS + 1_000;
@@ -55,7 +69,11 @@ function recordingApp(overrides: Partial<CoreContext> = {}) {
       return t.core.db.doc.send(command as never);
     },
   };
-  const core: CoreContext = { ...t.core, ...overrides, db: { ...t.core.db, doc: doc as unknown as CoreContext["db"]["doc"] } };
+  const core: CoreContext = {
+    ...t.core,
+    ...overrides,
+    db: { ...t.core.db, doc: doc as unknown as CoreContext["db"]["doc"] },
+  };
   const app = createApp(core);
   const call = async (method: string, path: string, token: string) => {
     const response = await app.request(path, { method, headers: { Authorization: `Bearer ${token}` } });
@@ -79,7 +97,10 @@ describe("refusals", () => {
       expect((await t.call(method, path)).status, `${method} ${path}`).toBe(401);
       for (const token of [user.token, key.body.data.key as string]) {
         const refused = await t.call(method, path, { token });
-        expect({ status: refused.status, code: refused.body.code }, `${method} ${path}`).toEqual({ status: 403, code: "admin_required" });
+        expect({ status: refused.status, code: refused.body.code }, `${method} ${path}`).toEqual({
+          status: 403,
+          code: "admin_required",
+        });
       }
     }
     expect((await t.call("GET", `${JOBS}/latest`, { token: adminToken })).body).toEqual({ data: null });
@@ -88,10 +109,17 @@ describe("refusals", () => {
   it("answers 400 for a malformed job id and 404 for an unknown one", async () => {
     for (const id of ["not-a-job", "x".repeat(5_000), `${UNKNOWN_JOB}0`, "%27%20OR%201%3D1"]) {
       const reply = await t.call("GET", `${JOBS}/${id}`, { token: adminToken });
-      expect({ status: reply.status, code: reply.body.code, message: reply.body.message }).toEqual({ status: 400, code: "invalid_job_id", message: INTEGRITY_MESSAGES.invalidId });
+      expect({ status: reply.status, code: reply.body.code, message: reply.body.message }).toEqual({
+        status: 400,
+        code: "invalid_job_id",
+        message: INTEGRITY_MESSAGES.invalidId,
+      });
     }
     const unknown = await t.call("GET", `${JOBS}/${UNKNOWN_JOB}`, { token: adminToken });
-    expect({ status: unknown.status, code: unknown.body.code }).toEqual({ status: 404, code: "integrity_job_not_found" });
+    expect({ status: unknown.status, code: unknown.body.code }).toEqual({
+      status: 404,
+      code: "integrity_job_not_found",
+    });
   });
 });
 
@@ -99,7 +127,10 @@ describe("the whole-ledger check as a job", { timeout: JOB_TIMEOUT_MS }, () => {
   it("says how to start one before any has finished, without scanning", async () => {
     const { commands, call } = recordingApp();
     const reply = await call("GET", LEDGER_RESULT, adminToken);
-    expect(reply).toEqual({ status: 200, body: { data: null, job_id: null, age_seconds: null, message: INTEGRITY_MESSAGES.noResult } });
+    expect(reply).toEqual({
+      status: 200,
+      body: { data: null, job_id: null, age_seconds: null, message: INTEGRITY_MESSAGES.noResult },
+    });
     expect(commands).not.toContain("ScanCommand");
   });
 
@@ -110,13 +141,25 @@ describe("the whole-ledger check as a job", { timeout: JOB_TIMEOUT_MS }, () => {
     expect(started.status).toBe(202);
     expect(started.body.message).toBe("Integrity check started");
     const job = IntegrityJob.parse(started.body.data);
-    expect(job).toMatchObject({ status: "queued", started_by: { name: "Ada Admin" }, result: null, progress: { pages: 0, percent: 0 } });
+    expect(job).toMatchObject({
+      status: "queued",
+      started_by: { name: "Ada Admin" },
+      result: null,
+      progress: { pages: 0, percent: 0 },
+    });
     expect(enqueued).toEqual([job.id]);
 
     const again = await t.call("POST", JOBS, { token: adminToken });
-    expect({ status: again.status, code: again.body.code, message: again.body.message }).toEqual({ status: 409, code: "integrity_check_running", message: INTEGRITY_MESSAGES.running });
+    expect({ status: again.status, code: again.body.code, message: again.body.message }).toEqual({
+      status: 409,
+      code: "integrity_check_running",
+      message: INTEGRITY_MESSAGES.running,
+    });
 
-    expect((await t.call("GET", `${JOBS}/${job.id}`, { token: adminToken })).body.data).toMatchObject({ id: job.id, status: "queued" });
+    expect((await t.call("GET", `${JOBS}/${job.id}`, { token: adminToken })).body.data).toMatchObject({
+      id: job.id,
+      status: "queued",
+    });
     expect((await t.call("GET", `${JOBS}/${job.id.toUpperCase()}`, { token: adminToken })).body.data.id).toBe(job.id);
     expect((await t.call("GET", `${JOBS}/latest`, { token: adminToken })).body.data.id).toBe(job.id);
 
@@ -145,7 +188,11 @@ describe("the whole-ledger check as a job", { timeout: JOB_TIMEOUT_MS }, () => {
   it("answers 503 when the job cannot be queued, and leaves the ledger free", async () => {
     const { call } = recordingApp({ integrityJobs: { enqueue: () => Promise.reject(new Error("queue unreachable")) } });
     const refused = await call("POST", JOBS, adminToken);
-    expect({ status: refused.status, code: refused.body.code, message: refused.body.message }).toEqual({ status: 503, code: "service_unavailable", message: INTEGRITY_MESSAGES.notQueued });
+    expect({ status: refused.status, code: refused.body.code, message: refused.body.message }).toEqual({
+      status: 503,
+      code: "service_unavailable",
+      message: INTEGRITY_MESSAGES.notQueued,
+    });
     const failed = (await t.call("GET", `${JOBS}/latest`, { token: adminToken })).body.data;
     expect(failed).toMatchObject({ status: "failed", error: INTEGRITY_MESSAGES.notQueued });
     const next = await t.call("POST", JOBS, { token: adminToken });

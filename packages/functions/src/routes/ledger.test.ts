@@ -7,7 +7,10 @@ let token: string;
 let otherToken: string;
 
 async function openAccount(name: string, extra: Record<string, unknown> = {}, as = token) {
-  const reply = await t.call("POST", "/api/v1/ledger/accounts", { token: as, body: { name, currency: "USD", type: "bank", ...extra } });
+  const reply = await t.call("POST", "/api/v1/ledger/accounts", {
+    token: as,
+    body: { name, currency: "USD", type: "bank", ...extra },
+  });
   expect(reply.status).toBe(201);
   return reply.body.data as { id: string; account_number: string; balance: string };
 }
@@ -25,7 +28,13 @@ describe("ledger accounts", () => {
     const savings = await openAccount("Savings");
     expect(checking.account_number).toMatch(/^ACC\d{10}$/);
     expect(checking.account_number).not.toBe(savings.account_number);
-    expect(checking).toMatchObject({ balance: "0.00", available: "0.00", status: "ACTIVE", type: "bank", normal_side: "debit" });
+    expect(checking).toMatchObject({
+      balance: "0.00",
+      available: "0.00",
+      status: "ACTIVE",
+      type: "bank",
+      normal_side: "debit",
+    });
     const list = await t.call("GET", "/api/v1/accounts/", { token });
     expect(list.status).toBe(200);
     expect(list.body.data.map((account: { name: string }) => account.name).sort()).toEqual(["Checking", "Savings"]);
@@ -89,7 +98,10 @@ describe("deposit, transfer, post, unpost", () => {
 
     const again = await t.call("POST", `/api/v1/ledger/transactions/${deposit.body.data.id}/post`, { token });
     expect(again.status).toBe(409);
-    expect(again.body).toMatchObject({ message: "Transaction is already posted", error: "Transaction is already posted" });
+    expect(again.body).toMatchObject({
+      message: "Transaction is already posted",
+      error: "Transaction is already posted",
+    });
 
     // Unposting the deposit would leave A with 0 posted and 120.50 reserved: refused.
     const unpost = await t.call("POST", `/api/v1/ledger/transactions/${deposit.body.data.id}/unpost`, { token });
@@ -109,8 +121,16 @@ describe("deposit, transfer, post, unpost", () => {
 describe("account creation idempotency", () => {
   it("replays a keyed create instead of opening a second account", async () => {
     const body = { name: "Once", currency: "USD", initial_balance: "25" };
-    const first = await t.call("POST", "/api/v1/accounts/", { token, body, headers: { "Idempotency-Key": "open-once" } });
-    const again = await t.call("POST", "/api/v1/ledger/accounts", { token, body, headers: { "Idempotency-Key": "open-once" } });
+    const first = await t.call("POST", "/api/v1/accounts/", {
+      token,
+      body,
+      headers: { "Idempotency-Key": "open-once" },
+    });
+    const again = await t.call("POST", "/api/v1/ledger/accounts", {
+      token,
+      body,
+      headers: { "Idempotency-Key": "open-once" },
+    });
     expect(first.status).toBe(201);
     expect(again.status).toBe(201);
     expect(again.headers.get("idempotent-replayed")).toBe("true");

@@ -1,12 +1,34 @@
 import { $, createRoute, OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "zod";
 import type { Context } from "hono";
-import { ANALYTICS_DEFAULT_DAYS, ANALYTICS_MAX_DAYS, ledgerAnalytics, parseAnalyticsDays } from "@fintech/core/ledger/analytics";
+import {
+  ANALYTICS_DEFAULT_DAYS,
+  ANALYTICS_MAX_DAYS,
+  ledgerAnalytics,
+  parseAnalyticsDays,
+} from "@fintech/core/ledger/analytics";
 import { setAccountLock, setLowBalanceThreshold } from "@fintech/core/ledger/controls";
-import { DepositInput, LockInput, TestBalanceInput, ThresholdInput, TransactionFilters, TransferInput } from "@fintech/core/ledger/model";
+import {
+  DepositInput,
+  LockInput,
+  TestBalanceInput,
+  ThresholdInput,
+  TransactionFilters,
+  TransferInput,
+} from "@fintech/core/ledger/model";
 import { integrityCheck, trialBalance } from "@fintech/core/ledger/reports";
-import { getIntegrityJob, latestIntegrityJob, latestIntegrityResult, startIntegrityJob } from "@fintech/core/ledger/integrity-jobs";
-import { INTEGRITY_MESSAGES, INTEGRITY_SETTLE_MS, IntegrityJob, IntegrityResult } from "@fintech/core/ledger/integrity-model";
+import {
+  getIntegrityJob,
+  latestIntegrityJob,
+  latestIntegrityResult,
+  startIntegrityJob,
+} from "@fintech/core/ledger/integrity-jobs";
+import {
+  INTEGRITY_MESSAGES,
+  INTEGRITY_SETTLE_MS,
+  IntegrityJob,
+  IntegrityResult,
+} from "@fintech/core/ledger/integrity-model";
 import { BATCH_MAX_ITEMS, BatchRequestInput, postBatch, TRANSACTION_MAX_ITEMS } from "@fintech/core/ledger/batches";
 import { isItemError } from "@fintech/core/ledger/decisions";
 import {
@@ -62,13 +84,25 @@ import { queryWith, readJson } from "../http/validate";
 
 const pageReply = <T>(page: { items: T[]; next_cursor: string | null; has_more: boolean }, query: PageQuery) => ({
   data: page.items,
-  pagination: { limit: query.limit, offset: query.cursor ? null : query.offset, next_cursor: page.next_cursor, has_more: page.has_more },
+  pagination: {
+    limit: query.limit,
+    offset: query.cursor ? null : query.offset,
+    next_cursor: page.next_cursor,
+    has_more: page.has_more,
+  },
 });
 
 /** Post and unpost replies carry `error` on failure, as the spec's client reads it. */
 async function statusChange(c: Context<AppEnv>, operation: "post" | "unpost") {
   try {
-    const result = await setJournalStatus(c.get("core"), c.get("auth").userId, c.req.param("id")!, operation, idempotencyKey(c), actorOf(c));
+    const result = await setJournalStatus(
+      c.get("core"),
+      c.get("auth").userId,
+      c.req.param("id")!,
+      operation,
+      idempotencyKey(c),
+      actorOf(c),
+    );
     return writeReply(c, result, 200);
   } catch (error) {
     if (!isAppError(error)) throw error;
@@ -79,13 +113,30 @@ async function statusChange(c: Context<AppEnv>, operation: "post" | "unpost") {
 
 /* ---------- declarations ---------- */
 
-const ledger = { tags: [TAGS.ledger] as [typeof TAGS.ledger], security: authenticated, "x-stability": "stable" as const };
+const ledger = {
+  tags: [TAGS.ledger] as [typeof TAGS.ledger],
+  security: authenticated,
+  "x-stability": "stable" as const,
+};
 const accountId = pathParameter("id", "The account's id", EXAMPLE_IDS.account);
 const transactionId = pathParameter("id", "The transaction's (journal's) id", EXAMPLE_IDS.journal);
 const asOf = (what: string) =>
-  queryParameter("as_of", `ISO 8601 date-time: ${what} at that moment (a moment in the future means now)`, { type: "string", format: "date-time" }, "2026-01-15T12:00:00.000Z");
+  queryParameter(
+    "as_of",
+    `ISO 8601 date-time: ${what} at that moment (a moment in the future means now)`,
+    { type: "string", format: "date-time" },
+    "2026-01-15T12:00:00.000Z",
+  );
 const WRITE_ERRORS = {
-  400: ["validation_error", "invalid_json", "invalid_amount", "same_account", "currency_mismatch", "account_inactive", "invalid_idempotency_key"],
+  400: [
+    "validation_error",
+    "invalid_json",
+    "invalid_amount",
+    "same_account",
+    "currency_mismatch",
+    "account_inactive",
+    "invalid_idempotency_key",
+  ],
   401: true,
   404: ["account_not_found"],
   409: ["idempotency_in_progress"],
@@ -110,7 +161,10 @@ const PAGE_DESCRIPTIONS = {
   offset: "Items to skip (offset paging); ignored with a cursor",
   cursor: "The `pagination.next_cursor` of the previous page (signed and bound to this query's filters)",
 };
-const pageExample = (items: unknown[]) => ({ data: items, pagination: { limit: 50, offset: 0, next_cursor: null, has_more: false } });
+const pageExample = (items: unknown[]) => ({
+  data: items,
+  pagination: { limit: 50, offset: 0, next_cursor: null, has_more: false },
+});
 
 const listLedgerAccountsRoute = listAccountsRoute("listLedgerAccounts", TAGS.ledger, "/accounts");
 const createLedgerAccountRoute = createAccountRoute("createLedgerAccount", TAGS.ledger, "/accounts");
@@ -121,10 +175,13 @@ const availableAccountsRoute = createRoute({
   path: "/accounts/available",
   operationId: "listAvailableAccounts",
   summary: "Accounts that can move money",
-  description: "The signed-in user's ACTIVE accounts (locked, frozen and closed ones left out): the choices of a transfer form.",
+  description:
+    "The signed-in user's ACTIVE accounts (locked, frozen and closed ones left out): the choices of a transfer form.",
   "x-complexity": "medium",
   responses: {
-    200: jsonReply("The active accounts", "AvailableAccountsReply", AvailableAccountsReply, { accounts: [accountExample, savingsExample] }),
+    200: jsonReply("The active accounts", "AvailableAccountsReply", AvailableAccountsReply, {
+      accounts: [accountExample, savingsExample],
+    }),
     ...errors({ 401: true, 503: true }),
   },
 });
@@ -135,13 +192,23 @@ const updateAccountRoute = createRoute({
   path: "/accounts/{id}",
   operationId: "updateAccountThreshold",
   summary: "Set the low-balance alert threshold",
-  description: "The owner's low-balance threshold: a change that leaves the available balance under it raises a `lowBalanceAlert` on the stream. `\"\"` or null removes it. Recorded on the account's history.",
+  description:
+    "The owner's low-balance threshold: a change that leaves the available balance under it raises a `lowBalanceAlert` on the stream. `\"\"` or null removes it. Recorded on the account's history.",
   "x-complexity": "medium",
   parameters: [accountId],
   request: { body: jsonBody("ThresholdInput", ThresholdInput, { low_balance_threshold: "200.00" }) },
   responses: {
-    200: jsonReply("The account", "AccountChangedReply", AccountChangedReply, { message: "Account updated", data: { ...accountExample, low_balance_threshold: "200.00", version: 5 } }),
-    ...errors({ 400: ["validation_error", "invalid_json", "invalid_amount", "system_account"], 401: true, 404: ["account_not_found"], 413: ["payload_too_large"], 503: true }),
+    200: jsonReply("The account", "AccountChangedReply", AccountChangedReply, {
+      message: "Account updated",
+      data: { ...accountExample, low_balance_threshold: "200.00", version: 5 },
+    }),
+    ...errors({
+      400: ["validation_error", "invalid_json", "invalid_amount", "system_account"],
+      401: true,
+      404: ["account_not_found"],
+      413: ["payload_too_large"],
+      503: true,
+    }),
   },
 });
 
@@ -157,11 +224,17 @@ const lockRoute = (lock: boolean) =>
       : "Administrators only. Lifts a lock; the reason is kept in the account's history and announced as `accountUnlocked`.",
     "x-complexity": "medium",
     parameters: [accountId],
-    request: { body: jsonBody("LockInput", LockInput, { reason: lock ? "Suspected card fraud: customer called" : "Customer identity confirmed" }) },
+    request: {
+      body: jsonBody("LockInput", LockInput, {
+        reason: lock ? "Suspected card fraud: customer called" : "Customer identity confirmed",
+      }),
+    },
     responses: {
       200: jsonReply(lock ? "The locked account" : "The unlocked account", "AccountChangedReply", AccountChangedReply, {
         message: lock ? "Account locked" : "Account unlocked",
-        data: lock ? { ...accountExample, status: "LOCKED", lock_reason: "Suspected card fraud: customer called", version: 5 } : { ...accountExample, version: 6 },
+        data: lock
+          ? { ...accountExample, status: "LOCKED", lock_reason: "Suspected card fraud: customer called", version: 5 }
+          : { ...accountExample, version: 6 },
       }),
       ...errors({
         400: ["validation_error", "invalid_json", "system_account"],
@@ -186,7 +259,12 @@ const balanceRoute = createRoute({
   parameters: [accountId, asOf("the balance")],
   responses: {
     200: jsonReply("The balance", "BalanceReply", BalanceReply, {
-      data: { account_id: EXAMPLE_IDS.account, account_name: "Everyday", ...accountExample, as_of: "2026-01-15T12:00:00.000Z" },
+      data: {
+        account_id: EXAMPLE_IDS.account,
+        account_name: "Everyday",
+        ...accountExample,
+        as_of: "2026-01-15T12:00:00.000Z",
+      },
     }),
     ...errors({ 400: ["invalid_as_of"], 401: true, 404: ["account_not_found", "account_not_open_yet"], 503: true }),
   },
@@ -198,7 +276,8 @@ const accountTransactionsRoute = createRoute({
   path: "/accounts/{id}/transactions",
   operationId: "listAccountTransactions",
   summary: "An account's transactions",
-  description: "The transactions that touched one account, newest first, a page at a time (offset or cursor paging). Several transactions of one batch that changed this account are one balance change and come on one page together, so such a page may hold more rows than `limit` (and `offset` counts balance changes).",
+  description:
+    "The transactions that touched one account, newest first, a page at a time (offset or cursor paging). Several transactions of one batch that changed this account are one balance change and come on one page together, so such a page may hold more rows than `limit` (and `offset` counts balance changes).",
   "x-complexity": "medium",
   parameters: [accountId, ...queryParameters(PageQuery, PAGE_DESCRIPTIONS)],
   responses: {
@@ -207,7 +286,19 @@ const accountTransactionsRoute = createRoute({
   },
 });
 
-const moneyWrite = (options: { path: string; operationId: string; summary: string; description: string; input: { name: string; schema: typeof TransferInput | typeof DepositInput | typeof TestBalanceInput; example: object }; example: object; errors?: Parameters<typeof errors>[0] }) =>
+const moneyWrite = (options: {
+  path: string;
+  operationId: string;
+  summary: string;
+  description: string;
+  input: {
+    name: string;
+    schema: typeof TransferInput | typeof DepositInput | typeof TestBalanceInput;
+    example: object;
+  };
+  example: object;
+  errors?: Parameters<typeof errors>[0];
+}) =>
   createRoute({
     ...ledger,
     method: "post",
@@ -219,7 +310,13 @@ const moneyWrite = (options: { path: string; operationId: string; summary: strin
     parameters: [idempotencyKeyParameter()],
     request: { body: jsonBody(options.input.name, options.input.schema, options.input.example) },
     responses: {
-      201: jsonReply("The transaction (a replay with the same Idempotency-Key is byte for byte the first reply)", "JournalWriteReply", JournalWriteReply, { message: "Transaction created", data: options.example }, REPLAYED_HEADER),
+      201: jsonReply(
+        "The transaction (a replay with the same Idempotency-Key is byte for byte the first reply)",
+        "JournalWriteReply",
+        JournalWriteReply,
+        { message: "Transaction created", data: options.example },
+        REPLAYED_HEADER,
+      ),
       ...errors(options.errors ?? WRITE_ERRORS),
     },
   });
@@ -228,8 +325,19 @@ const transferRoute = moneyWrite({
   path: "/transactions/transfer",
   operationId: "createTransfer",
   summary: "Transfer between two accounts",
-  description: "Moves money between two of the signed-in user's accounts in the same currency: the source is credited, the destination debited, in one balanced journal. The available balance of the source must cover it.",
-  input: { name: "TransferInput", schema: TransferInput, example: { from_account_id: EXAMPLE_IDS.account, to_account_id: EXAMPLE_IDS.savings, amount: "100.00", currency: "USD", description: "Rent share" } },
+  description:
+    "Moves money between two of the signed-in user's accounts in the same currency: the source is credited, the destination debited, in one balanced journal. The available balance of the source must cover it.",
+  input: {
+    name: "TransferInput",
+    schema: TransferInput,
+    example: {
+      from_account_id: EXAMPLE_IDS.account,
+      to_account_id: EXAMPLE_IDS.savings,
+      amount: "100.00",
+      currency: "USD",
+      description: "Rent share",
+    },
+  },
   example: journalExample,
 });
 
@@ -239,39 +347,99 @@ const depositRoute = moneyWrite({
   summary: "Deposit into an account",
   description:
     "Money entering one of the signed-in user's accounts from outside the ledger (the external funding account is the other side). Deposits count against your money limits per currency (GET /api/v1/ledger/limits): 403 `kyc_required` when your verification level may not deposit, 422 `limit_exceeded` when this deposit would pass a rolling limit (the message names the limit, the window, what remains and what raises it; recorded under an Idempotency-Key like `insufficient_funds`).",
-  input: { name: "DepositInput", schema: DepositInput, example: { account_id: EXAMPLE_IDS.account, amount: "2500.00", currency: "USD", description: "Salary" } },
+  input: {
+    name: "DepositInput",
+    schema: DepositInput,
+    example: { account_id: EXAMPLE_IDS.account, amount: "2500.00", currency: "USD", description: "Salary" },
+  },
   example: depositExample,
-  errors: { ...WRITE_ERRORS, 403: ["kyc_required"], 422: ["insufficient_funds", "idempotency_key_reused", "limit_exceeded"] },
+  errors: {
+    ...WRITE_ERRORS,
+    403: ["kyc_required"],
+    422: ["insufficient_funds", "idempotency_key_reused", "limit_exceeded"],
+  },
 });
 
 const testBalanceRoute = moneyWrite({
   path: "/transactions/test-balance",
   operationId: "createTestBalance",
   summary: "Add a test balance (sandbox)",
-  description: "Free money for trying the product (default 1,000, at most 100,000), from the sandbox faucet; only where the stage allows it (403 `test_balance_disabled` elsewhere).",
-  input: { name: "TestBalanceInput", schema: TestBalanceInput, example: { account_id: EXAMPLE_IDS.account, amount: "1000" } },
-  example: { ...depositExample, type: "test_balance", description: "Test balance", amount: "1000.00", total_amount: "1000.00", total_amount_minor: 100000, entries: [
-    { ...depositExample.entries[0], debit: "1000.00", amount_minor: 100000 },
-    { account_id: "sys-sandbox-usd", account_name: "Sandbox faucet", account_number: null, owned: false, party: "system", side: "credit", debit: "0", credit: "1000.00", amount_minor: 100000 },
-  ], from_account_id: "sys-sandbox-usd", counterparty: "Sandbox faucet" },
+  description:
+    "Free money for trying the product (default 1,000, at most 100,000), from the sandbox faucet; only where the stage allows it (403 `test_balance_disabled` elsewhere).",
+  input: {
+    name: "TestBalanceInput",
+    schema: TestBalanceInput,
+    example: { account_id: EXAMPLE_IDS.account, amount: "1000" },
+  },
+  example: {
+    ...depositExample,
+    type: "test_balance",
+    description: "Test balance",
+    amount: "1000.00",
+    total_amount: "1000.00",
+    total_amount_minor: 100000,
+    entries: [
+      { ...depositExample.entries[0], debit: "1000.00", amount_minor: 100000 },
+      {
+        account_id: "sys-sandbox-usd",
+        account_name: "Sandbox faucet",
+        account_number: null,
+        owned: false,
+        party: "system",
+        side: "credit",
+        debit: "0",
+        credit: "1000.00",
+        amount_minor: 100000,
+      },
+    ],
+    from_account_id: "sys-sandbox-usd",
+    counterparty: "Sandbox faucet",
+  },
   errors: { ...WRITE_ERRORS, 403: ["test_balance_disabled"] },
 });
 
 /** A batch's error names the refused (or malformed) item by its 0-based position. */
 const BatchErrorReply = ErrorReply.extend({
   error: z.string().optional().describe("The message again (as post and unpost replies carry it)"),
-  index: z.number().int().min(0).optional().describe("The 0-based position of the item that was refused or is malformed (absent when the batch as a whole is)"),
+  index: z
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .describe(
+      "The 0-based position of the item that was refused or is malformed (absent when the batch as a whole is)",
+    ),
 });
-const BatchWriteReply = z.object({ message: z.string(), data: z.array(JournalReply).describe("One transaction per item, in the items' order: each what the single request would have answered in `data`") });
+const BatchWriteReply = z.object({
+  message: z.string(),
+  data: z
+    .array(JournalReply)
+    .describe(
+      "One transaction per item, in the items' order: each what the single request would have answered in `data`",
+    ),
+});
 
 /** The write errors with the batch's error shape, plus the batch-level 422 batch_too_large. */
 function batchErrors(): ReturnType<typeof errors> {
-  const responses = errors({ ...WRITE_ERRORS, 403: ["kyc_required"], 422: ["insufficient_funds", "idempotency_key_reused", "batch_too_large", "limit_exceeded"] });
+  const responses = errors({
+    ...WRITE_ERRORS,
+    403: ["kyc_required"],
+    422: ["insufficient_funds", "idempotency_key_reused", "batch_too_large", "limit_exceeded"],
+  });
   for (const status of [400, 404, 422, 423] as const) {
-    const response = responses[status] as { description: string; content: Record<string, { schema?: unknown; example: Record<string, unknown> }> };
-    const example = status === 422 ? { message: "Insufficient available balance in Everyday", code: "insufficient_funds" } : response.content["application/json"]!.example;
+    const response = responses[status] as {
+      description: string;
+      content: Record<string, { schema?: unknown; example: Record<string, unknown> }>;
+    };
+    const example =
+      status === 422
+        ? { message: "Insufficient available balance in Everyday", code: "insufficient_funds" }
+        : response.content["application/json"]!.example;
     response.content = {
-      "application/json": { schema: schemaRef("BatchError", BatchErrorReply, "output"), example: { ...example, error: example.message, index: 3 } },
+      "application/json": {
+        schema: schemaRef("BatchError", BatchErrorReply, "output"),
+        example: { ...example, error: example.message, index: 3 },
+      },
     };
   }
   return responses;
@@ -296,12 +464,24 @@ const batchRoute = createRoute({
     body: jsonBody("BatchInput", BatchRequestInput, {
       items: [
         { type: "deposit", account_id: EXAMPLE_IDS.account, amount: "2500.00", description: "Salary" },
-        { type: "transfer", from_account_id: EXAMPLE_IDS.account, to_account_id: EXAMPLE_IDS.savings, amount: "100.00", description: "Rent share" },
+        {
+          type: "transfer",
+          from_account_id: EXAMPLE_IDS.account,
+          to_account_id: EXAMPLE_IDS.savings,
+          amount: "100.00",
+          description: "Rent share",
+        },
       ],
     }),
   },
   responses: {
-    201: jsonReply("One transaction per item, in order (a replay with the same Idempotency-Key is byte for byte the first reply)", "BatchWriteReply", BatchWriteReply, { message: "Batch created", data: [depositExample, journalExample] }, REPLAYED_HEADER),
+    201: jsonReply(
+      "One transaction per item, in order (a replay with the same Idempotency-Key is byte for byte the first reply)",
+      "BatchWriteReply",
+      BatchWriteReply,
+      { message: "Batch created", data: [depositExample, journalExample] },
+      REPLAYED_HEADER,
+    ),
     ...batchErrors(),
   },
 });
@@ -312,11 +492,20 @@ const historyRoute = createRoute({
   path: "/transactions/history",
   operationId: "listTransactions",
   summary: "Transaction history",
-  description: "The signed-in user's transactions, newest first, filtered (status, type, account, date range, search) and paged (offset or cursor; cursors are bound to the filters).",
+  description:
+    "The signed-in user's transactions, newest first, filtered (status, type, account, date range, search) and paged (offset or cursor; cursors are bound to the filters).",
   "x-complexity": "medium",
-  parameters: [...queryParameters(TransactionFilters, FILTER_DESCRIPTIONS), ...queryParameters(PageQuery, PAGE_DESCRIPTIONS)],
+  parameters: [
+    ...queryParameters(TransactionFilters, FILTER_DESCRIPTIONS),
+    ...queryParameters(PageQuery, PAGE_DESCRIPTIONS),
+  ],
   responses: {
-    200: jsonReply("A page of transactions", "JournalPageReply", JournalPageReply, pageExample([postedJournalExample, depositExample])),
+    200: jsonReply(
+      "A page of transactions",
+      "JournalPageReply",
+      JournalPageReply,
+      pageExample([postedJournalExample, depositExample]),
+    ),
     ...errors({ 400: ["validation_error", "invalid_cursor"], 401: true, 404: ["account_not_found"], 503: true }),
   },
 });
@@ -333,15 +522,27 @@ const exportRoute = createRoute({
   responses: {
     200: {
       description: "The CSV file (Content-Disposition: attachment)",
-      headers: { "Content-Disposition": { description: "attachment; filename=\"transactions-....csv\"", schema: { type: "string" } } },
+      headers: {
+        "Content-Disposition": {
+          description: 'attachment; filename="transactions-....csv"',
+          schema: { type: "string" },
+        },
+      },
       content: {
         "text/csv": {
           schema: { type: "string" },
-          example: "id,date,type,status,description,amount,currency\nd4e5f6a7-b8c9-4d0e-8f1a-2b3c4d5e6f70,2026-01-15T10:00:00.000Z,transfer,draft,Rent share,100.00,USD\n",
+          example:
+            "id,date,type,status,description,amount,currency\nd4e5f6a7-b8c9-4d0e-8f1a-2b3c4d5e6f70,2026-01-15T10:00:00.000Z,transfer,draft,Rent share,100.00,USD\n",
         },
       },
     },
-    ...errors({ 400: ["validation_error"], 401: true, 404: ["account_not_found"], 422: ["export_too_large"], 503: true }),
+    ...errors({
+      400: ["validation_error"],
+      401: true,
+      404: ["account_not_found"],
+      422: ["export_too_large"],
+      503: true,
+    }),
   },
 });
 
@@ -351,7 +552,8 @@ const transactionRoute = createRoute({
   path: "/transactions/{id}",
   operationId: "getTransaction",
   summary: "Get a transaction",
-  description: "One of the signed-in user's transactions with its entries and its full status history (who posted or unposted it, when).",
+  description:
+    "One of the signed-in user's transactions with its entries and its full status history (who posted or unposted it, when).",
   "x-complexity": "low",
   parameters: [transactionId],
   responses: {
@@ -374,15 +576,40 @@ const statusRoute = (operation: "post" | "unpost") =>
     "x-complexity": "medium",
     parameters: [transactionId, idempotencyKeyParameter()],
     responses: {
-      200: jsonReply("The transaction after the change", "JournalWriteReply", JournalWriteReply, operation === "post"
-        ? { message: "Transaction posted", data: postedJournalExample }
-        : { message: "Transaction unposted", data: { ...journalExample, history: [...postedJournalExample.history, { operation: "unpost", status: "draft", at: "2026-01-15T10:10:00.000Z", by: { id: EXAMPLE_IDS.user, name: "Ada Lovelace" } }] } }, REPLAYED_HEADER),
+      200: jsonReply(
+        "The transaction after the change",
+        "JournalWriteReply",
+        JournalWriteReply,
+        operation === "post"
+          ? { message: "Transaction posted", data: postedJournalExample }
+          : {
+              message: "Transaction unposted",
+              data: {
+                ...journalExample,
+                history: [
+                  ...postedJournalExample.history,
+                  {
+                    operation: "unpost",
+                    status: "draft",
+                    at: "2026-01-15T10:10:00.000Z",
+                    by: { id: EXAMPLE_IDS.user, name: "Ada Lovelace" },
+                  },
+                ],
+              },
+            },
+        REPLAYED_HEADER,
+      ),
       ...errors({
         400: ["invalid_idempotency_key"],
         401: true,
         404: ["transaction_not_found"],
         // payment_hold: a payment's hold is settled only by its payment; voided: a released hold is final.
-        409: [operation === "post" ? "already_posted" : "not_posted", "payment_hold", "voided", "idempotency_in_progress"],
+        409: [
+          operation === "post" ? "already_posted" : "not_posted",
+          "payment_hold",
+          "voided",
+          "idempotency_in_progress",
+        ],
         422: ["insufficient_funds", "idempotency_key_reused"],
         423: ["account_locked"],
         503: true,
@@ -396,7 +623,8 @@ const trialBalanceRoute = createRoute({
   path: "/trial-balance",
   operationId: "getTrialBalance",
   summary: "Trial balance",
-  description: "The signed-in user's accounts plus one counterparty line per system account their journals touched, so debits equal credits per currency; now or at `as_of`. Each line says whether its recorded balance equals the replay of its journals.",
+  description:
+    "The signed-in user's accounts plus one counterparty line per system account their journals touched, so debits equal credits per currency; now or at `as_of`. Each line says whether its recorded balance equals the replay of its journals.",
   "x-complexity": "high",
   parameters: [asOf("the balances")],
   responses: {
@@ -404,10 +632,36 @@ const trialBalanceRoute = createRoute({
       data: {
         as_of: "2026-01-15T12:00:00.000Z",
         accounts: [
-          { account_id: EXAMPLE_IDS.account, account_name: "Everyday", account_type: "bank", kind: "customer", currency: "USD", debit_balance: "2500.00", credit_balance: "0.00", total_debits: "2500.00", total_credits: "0.00", is_balanced: true, as_of: "2026-01-15T12:00:00.000Z" },
-          { account_id: "sys-funding-usd", account_name: "External funding", account_type: "liability", kind: "counterparty", currency: "USD", debit_balance: "0.00", credit_balance: "2500.00", total_debits: "0.00", total_credits: "2500.00", is_balanced: true, as_of: "2026-01-15T12:00:00.000Z" },
+          {
+            account_id: EXAMPLE_IDS.account,
+            account_name: "Everyday",
+            account_type: "bank",
+            kind: "customer",
+            currency: "USD",
+            debit_balance: "2500.00",
+            credit_balance: "0.00",
+            total_debits: "2500.00",
+            total_credits: "0.00",
+            is_balanced: true,
+            as_of: "2026-01-15T12:00:00.000Z",
+          },
+          {
+            account_id: "sys-funding-usd",
+            account_name: "External funding",
+            account_type: "liability",
+            kind: "counterparty",
+            currency: "USD",
+            debit_balance: "0.00",
+            credit_balance: "2500.00",
+            total_debits: "0.00",
+            total_credits: "2500.00",
+            is_balanced: true,
+            as_of: "2026-01-15T12:00:00.000Z",
+          },
         ],
-        totals: [{ currency: "USD", total_debit_balance: "2500.00", total_credit_balance: "2500.00", is_balanced: true }],
+        totals: [
+          { currency: "USD", total_debit_balance: "2500.00", total_credit_balance: "2500.00", is_balanced: true },
+        ],
         is_balanced: true,
       },
     }),
@@ -416,7 +670,15 @@ const trialBalanceRoute = createRoute({
 });
 
 const integrityExample = {
-  data: { checked_at: "2026-01-15T12:00:00.000Z", scope: "owner" as const, accounts_checked: 2, journals_checked: 3, drift: [], unbalanced_journals: [], ok: true },
+  data: {
+    checked_at: "2026-01-15T12:00:00.000Z",
+    scope: "owner" as const,
+    accounts_checked: 2,
+    journals_checked: 3,
+    drift: [],
+    unbalanced_journals: [],
+    ok: true,
+  },
 };
 
 const integrityRoute = createRoute({
@@ -425,7 +687,8 @@ const integrityRoute = createRoute({
   path: "/integrity",
   operationId: "checkIntegrity",
   summary: "Check your ledger's integrity",
-  description: "Recomputes every balance of the signed-in user's accounts from their journals and compares it with the recorded balances; lists any drift and any unbalanced journal. Reads only the user's own accounts, journals and the payments they received, never the rest of the ledger.",
+  description:
+    "Recomputes every balance of the signed-in user's accounts from their journals and compares it with the recorded balances; lists any drift and any unbalanced journal. Reads only the user's own accounts, journals and the payments they received, never the rest of the ledger.",
   "x-complexity": "high",
   responses: {
     200: jsonReply("The check", "IntegrityReply", IntegrityReply, integrityExample),
@@ -446,7 +709,16 @@ const integrityResultExample = {
   drift_count: 0,
   unbalanced_journals: [],
   unbalanced_count: 0,
-  currencies: [{ currency: "USD" as const, posted_debits: 1250000, posted_credits: 1250000, pending_debits: 10000, pending_credits: 10000, is_balanced: true }],
+  currencies: [
+    {
+      currency: "USD" as const,
+      posted_debits: 1250000,
+      posted_credits: 1250000,
+      pending_debits: 10000,
+      pending_credits: 10000,
+      is_balanced: true,
+    },
+  ],
   ok: true,
 };
 const integrityJobExample = (status: "queued" | "running" | "succeeded") => ({
@@ -473,7 +745,9 @@ const integrityJobExample = (status: "queued" | "running" | "succeeded") => ({
 });
 const IntegrityJobReply = z.object({ data: IntegrityJob });
 const IntegrityJobStartedReply = z.object({ message: z.string(), data: IntegrityJob });
-const LatestIntegrityJobReply = z.object({ data: IntegrityJob.nullable().describe("The most recently started check, whatever its status; null before the first") });
+const LatestIntegrityJobReply = z.object({
+  data: IntegrityJob.nullable().describe("The most recently started check, whatever its status; null before the first"),
+});
 const LedgerIntegrityReply = z.object({
   data: IntegrityResult.nullable().describe("The latest finished check's result; null before the first"),
   job_id: z.string().nullable().describe("The job that produced it"),
@@ -496,7 +770,8 @@ const ledgerIntegrityRoute = createRoute({
       data: integrityResultExample,
       job_id: "5a0c3e2f-9b1d-4c8e-a7f6-3d2e1c0b9a87",
       age_seconds: 3600,
-      message: "The latest whole-ledger check finished 3600 seconds ago; start a new one with POST /api/v1/ledger/integrity/jobs",
+      message:
+        "The latest whole-ledger check finished 3600 seconds ago; start a new one with POST /api/v1/ledger/integrity/jobs",
     }),
     ...errors(ADMIN_ONLY_ERRORS),
   },
@@ -511,7 +786,10 @@ const startIntegrityJobRoute = createRoute({
   description: `Administrators only. Starts the whole-ledger check as a job and answers at once (202): a worker recomputes every balance, system accounts included, from the journals a page at a time and compares it with the recorded balances, as the ledger stood ${INTEGRITY_SETTLE_MS / 1000} s before the start (\`as_of\`), so writes may go on meanwhile. Follow it with GET /integrity/jobs/{id}. One whole-ledger check runs at a time: another start while one runs is 409 \`integrity_check_running\`.`,
   "x-complexity": "medium",
   responses: {
-    202: jsonReply("The job, queued", "IntegrityJobStartedReply", IntegrityJobStartedReply, { message: "Integrity check started", data: integrityJobExample("queued") }),
+    202: jsonReply("The job, queued", "IntegrityJobStartedReply", IntegrityJobStartedReply, {
+      message: "Integrity check started",
+      data: integrityJobExample("queued"),
+    }),
     ...errors({ ...ADMIN_ONLY_ERRORS, 409: ["integrity_check_running"] }),
   },
 });
@@ -522,10 +800,13 @@ const latestIntegrityJobRoute = createRoute({
   path: "/integrity/jobs/latest",
   operationId: "getLatestLedgerIntegrityJob",
   summary: "The latest whole-ledger integrity check (admin)",
-  description: "Administrators only. The most recently started check with its progress, and its result once it has finished; `data` is null before the first.",
+  description:
+    "Administrators only. The most recently started check with its progress, and its result once it has finished; `data` is null before the first.",
   "x-complexity": "low",
   responses: {
-    200: jsonReply("The latest job", "LatestIntegrityJobReply", LatestIntegrityJobReply, { data: integrityJobExample("running") }),
+    200: jsonReply("The latest job", "LatestIntegrityJobReply", LatestIntegrityJobReply, {
+      data: integrityJobExample("running"),
+    }),
     ...errors(ADMIN_ONLY_ERRORS),
   },
 });
@@ -536,7 +817,8 @@ const getIntegrityJobRoute = createRoute({
   path: "/integrity/jobs/{id}",
   operationId: "getLedgerIntegrityJob",
   summary: "A whole-ledger integrity check (admin)",
-  description: "Administrators only. One check: its status (queued, running, succeeded, failed), progress, and its result once it has succeeded.",
+  description:
+    "Administrators only. One check: its status (queued, running, succeeded, failed), progress, and its result once it has succeeded.",
   "x-complexity": "low",
   parameters: [integrityJobId],
   responses: {
@@ -572,9 +854,17 @@ const analyticsRoute = createRoute({
   path: "/analytics",
   operationId: "getLedgerAnalytics",
   summary: "Daily balances and flows",
-  description: "Per account and per currency, one point per UTC day over the last `days` days (today included): end-of-day balance, available, pending and the day's inflows and outflows.",
+  description:
+    "Per account and per currency, one point per UTC day over the last `days` days (today included): end-of-day balance, available, pending and the day's inflows and outflows.",
   "x-complexity": "high",
-  parameters: [queryParameter("days", `Days to cover, 1 to ${ANALYTICS_MAX_DAYS} (default ${ANALYTICS_DEFAULT_DAYS})`, { type: "integer", minimum: 1, maximum: ANALYTICS_MAX_DAYS, default: ANALYTICS_DEFAULT_DAYS }, 30)],
+  parameters: [
+    queryParameter(
+      "days",
+      `Days to cover, 1 to ${ANALYTICS_MAX_DAYS} (default ${ANALYTICS_DEFAULT_DAYS})`,
+      { type: "integer", minimum: 1, maximum: ANALYTICS_MAX_DAYS, default: ANALYTICS_DEFAULT_DAYS },
+      30,
+    ),
+  ],
   responses: {
     200: jsonReply("The series", "AnalyticsReply", AnalyticsReply, {
       data: {
@@ -598,7 +888,15 @@ const analyticsRoute = createRoute({
             series: [day("2026-01-15", "2500.00", 250000)],
           },
         ],
-        currencies: [{ currency: "USD", account_count: 1, opening_balance: "0.00", opening_balance_minor: 0, series: [day("2026-01-15", "2500.00", 250000)] }],
+        currencies: [
+          {
+            currency: "USD",
+            account_count: 1,
+            opening_balance: "0.00",
+            opening_balance_minor: 0,
+            series: [day("2026-01-15", "2500.00", 250000)],
+          },
+        ],
       },
     }),
     ...errors({ 400: ["invalid_days"], 401: true, 503: true }),
@@ -615,7 +913,13 @@ export const ledgerRoutes = $(new OpenAPIHono<AppEnv>().use(requireAuth))
   // The owner's low-balance alert threshold ("" or null removes it).
   .openapi(updateAccountRoute, async (c) => {
     const core = c.get("core");
-    const account = await setLowBalanceThreshold(core, c.get("auth").userId, c.req.param("id"), await readJson(c), actorOf(c));
+    const account = await setLowBalanceThreshold(
+      core,
+      c.get("auth").userId,
+      c.req.param("id"),
+      await readJson(c),
+      actorOf(c),
+    );
     return c.json({ message: "Account updated", data: await describeAccount(core, account) }, 200);
   })
   // Admin: a locked account refuses money out (423) and still receives money in. Audited on its chain.
@@ -631,25 +935,56 @@ export const ledgerRoutes = $(new OpenAPIHono<AppEnv>().use(requireAuth))
   })
   .openapi(balanceRoute, async (c) => {
     const asOf = c.req.query("as_of");
-    return c.json({ data: await balanceOf(c.get("core"), c.get("auth").userId, c.req.param("id"), asOf === "" ? undefined : asOf) }, 200);
+    return c.json(
+      { data: await balanceOf(c.get("core"), c.get("auth").userId, c.req.param("id"), asOf === "" ? undefined : asOf) },
+      200,
+    );
   })
   .openapi(accountTransactionsRoute, async (c) => {
     const query = queryWith(c, PageQuery);
-    return c.json(pageReply(await accountTransactions(c.get("core"), c.get("auth").userId, c.req.param("id"), query), query), 200);
+    return c.json(
+      pageReply(await accountTransactions(c.get("core"), c.get("auth").userId, c.req.param("id"), query), query),
+      200,
+    );
   })
-  .openapi(transferRoute, async (c) => writeReply(c, await transfer(c.get("core"), c.get("auth").userId, await readJson(c), idempotencyKey(c), actorOf(c)), 201))
-  .openapi(depositRoute, async (c) => writeReply(c, await deposit(c.get("core"), c.get("auth").userId, await readJson(c), idempotencyKey(c), actorOf(c)), 201))
+  .openapi(transferRoute, async (c) =>
+    writeReply(
+      c,
+      await transfer(c.get("core"), c.get("auth").userId, await readJson(c), idempotencyKey(c), actorOf(c)),
+      201,
+    ),
+  )
+  .openapi(depositRoute, async (c) =>
+    writeReply(
+      c,
+      await deposit(c.get("core"), c.get("auth").userId, await readJson(c), idempotencyKey(c), actorOf(c)),
+      201,
+    ),
+  )
   // All or nothing; an item's refusal carries its index.
   .openapi(batchRoute, async (c) => {
     try {
-      return writeReply(c, await postBatch(c.get("core"), c.get("auth").userId, await readJson(c), idempotencyKey(c), actorOf(c)), 201);
+      return writeReply(
+        c,
+        await postBatch(c.get("core"), c.get("auth").userId, await readJson(c), idempotencyKey(c), actorOf(c)),
+        201,
+      );
     } catch (error) {
       if (!isItemError(error)) throw error;
       for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
-      return c.json({ message: error.message, code: error.code, error: error.message, index: error.index }, error.status);
+      return c.json(
+        { message: error.message, code: error.code, error: error.message, index: error.index },
+        error.status,
+      );
     }
   })
-  .openapi(testBalanceRoute, async (c) => writeReply(c, await testBalance(c.get("core"), c.get("auth").userId, await readJson(c), idempotencyKey(c), actorOf(c)), 201))
+  .openapi(testBalanceRoute, async (c) =>
+    writeReply(
+      c,
+      await testBalance(c.get("core"), c.get("auth").userId, await readJson(c), idempotencyKey(c), actorOf(c)),
+      201,
+    ),
+  )
   // Filters (status, type, account_id, from, to, q) and paging; cursors are bound to the filters.
   .openapi(historyRoute, async (c) => {
     const query = queryWith(c, PageQuery);
@@ -665,15 +1000,22 @@ export const ledgerRoutes = $(new OpenAPIHono<AppEnv>().use(requireAuth))
     });
   })
   // Registered after the fixed /transactions/* paths, which it would otherwise shadow.
-  .openapi(transactionRoute, async (c) => c.json({ data: await transactionDetail(c.get("core"), c.get("auth").userId, c.req.param("id")) }, 200))
+  .openapi(transactionRoute, async (c) =>
+    c.json({ data: await transactionDetail(c.get("core"), c.get("auth").userId, c.req.param("id")) }, 200),
+  )
   .openapi(statusRoute("post"), (c) => statusChange(c, "post"))
   .openapi(statusRoute("unpost"), (c) => statusChange(c, "unpost"))
-  .openapi(trialBalanceRoute, async (c) => c.json({ data: await trialBalance(c.get("core"), c.get("auth").userId, c.req.query("as_of") || undefined) }, 200))
-  .openapi(integrityRoute, async (c) => c.json({ data: await integrityCheck(c.get("core"), { ownerId: c.get("auth").userId }) }, 200))
+  .openapi(trialBalanceRoute, async (c) =>
+    c.json({ data: await trialBalance(c.get("core"), c.get("auth").userId, c.req.query("as_of") || undefined) }, 200),
+  )
+  .openapi(integrityRoute, async (c) =>
+    c.json({ data: await integrityCheck(c.get("core"), { ownerId: c.get("auth").userId }) }, 200),
+  )
   // The stored result of the latest finished job: never a scan inside the request.
   .openapi({ ...ledgerIntegrityRoute, middleware: [requireAdmin] as const }, async (c) => {
     const latest = await latestIntegrityResult(c.get("core"));
-    if (!latest) return c.json({ data: null, job_id: null, age_seconds: null, message: INTEGRITY_MESSAGES.noResult }, 200);
+    if (!latest)
+      return c.json({ data: null, job_id: null, age_seconds: null, message: INTEGRITY_MESSAGES.noResult }, 200);
     const message = `The latest whole-ledger check finished ${latest.age_seconds} seconds ago; start a new one with POST /api/v1/ledger/integrity/jobs`;
     return c.json({ data: latest.result, job_id: latest.job.id, age_seconds: latest.age_seconds, message }, 200);
   })
@@ -681,9 +1023,16 @@ export const ledgerRoutes = $(new OpenAPIHono<AppEnv>().use(requireAuth))
     c.json({ message: "Integrity check started", data: await startIntegrityJob(c.get("core"), actorOf(c)) }, 202),
   )
   // Registered before /integrity/jobs/{id}, which it would otherwise be taken for.
-  .openapi({ ...latestIntegrityJobRoute, middleware: [requireAdmin] as const }, async (c) => c.json({ data: await latestIntegrityJob(c.get("core")) }, 200))
-  .openapi({ ...getIntegrityJobRoute, middleware: [requireAdmin] as const }, async (c) => c.json({ data: await getIntegrityJob(c.get("core"), c.req.param("id")) }, 200))
+  .openapi({ ...latestIntegrityJobRoute, middleware: [requireAdmin] as const }, async (c) =>
+    c.json({ data: await latestIntegrityJob(c.get("core")) }, 200),
+  )
+  .openapi({ ...getIntegrityJobRoute, middleware: [requireAdmin] as const }, async (c) =>
+    c.json({ data: await getIntegrityJob(c.get("core"), c.req.param("id")) }, 200),
+  )
   // Daily balances and flows per account and per currency over the last `days` (1..365, default 30).
   .openapi(analyticsRoute, async (c) =>
-    c.json({ data: await ledgerAnalytics(c.get("core"), c.get("auth").userId, parseAnalyticsDays(c.req.query("days"))) }, 200),
+    c.json(
+      { data: await ledgerAnalytics(c.get("core"), c.get("auth").userId, parseAnalyticsDays(c.req.query("days"))) },
+      200,
+    ),
   );

@@ -16,7 +16,10 @@ let nowMs = Date.parse("2026-03-02T09:00:15.000Z");
 
 /** A fresh administrator's session (the test moves the clock past a token's lifetime). */
 async function adminToken(): Promise<string> {
-  const login = await t.call("POST", "/api/v1/auth/login", { body: { email: "root-limits@example.com", password: "admin password 1" }, ip: nextTestAddress() });
+  const login = await t.call("POST", "/api/v1/auth/login", {
+    body: { email: "root-limits@example.com", password: "admin password 1" },
+    ip: nextTestAddress(),
+  });
   expect(login.status).toBe(200);
   return login.body.data.token as string;
 }
@@ -28,22 +31,38 @@ async function signUp(email: string): Promise<Session> {
 }
 
 async function openAccount(token: string, name: string, extra: Record<string, unknown> = {}) {
-  const reply = await t.call("POST", "/api/v1/ledger/accounts", { token, body: { name, currency: "USD", type: "bank", ...extra } });
+  const reply = await t.call("POST", "/api/v1/ledger/accounts", {
+    token,
+    body: { name, currency: "USD", type: "bank", ...extra },
+  });
   expect(reply.status, JSON.stringify(reply.body)).toBe(201);
   return reply.body.data as { id: string; name: string };
 }
 
 const deposit = (token: string, accountId: string, amount: string, key?: string) =>
-  t.call("POST", "/api/v1/ledger/transactions/deposit", { token, body: { account_id: accountId, amount }, ...(key ? { headers: { "Idempotency-Key": key } } : {}) });
+  t.call("POST", "/api/v1/ledger/transactions/deposit", {
+    token,
+    body: { account_id: accountId, amount },
+    ...(key ? { headers: { "Idempotency-Key": key } } : {}),
+  });
 
 /** Sandbox money, posted: counted by no limit, so it funds payments without touching the deposit totals. */
 async function fundWithTestBalance(token: string, accountId: string, amount: string) {
-  const created = await t.call("POST", "/api/v1/ledger/transactions/test-balance", { token, body: { account_id: accountId, amount } });
+  const created = await t.call("POST", "/api/v1/ledger/transactions/test-balance", {
+    token,
+    body: { account_id: accountId, amount },
+  });
   expect(created.status, JSON.stringify(created.body)).toBe(201);
-  expect((await t.call("POST", `/api/v1/ledger/transactions/${created.body.data.id}/post`, { token })).status).toBe(200);
+  expect((await t.call("POST", `/api/v1/ledger/transactions/${created.body.data.id}/post`, { token })).status).toBe(
+    200,
+  );
 }
 
-const setLevel = async (userId: string, level: "verified" | "unverified" | null, reason = "Checked by the test's compliance officer") =>
+const setLevel = async (
+  userId: string,
+  level: "verified" | "unverified" | null,
+  reason = "Checked by the test's compliance officer",
+) =>
   t.call("PUT", `/api/v1/ledger/limits/users/${userId}/level`, { token: await adminToken(), body: { level, reason } });
 
 /** The raw reply of a POST, for byte-for-byte comparisons. */
@@ -51,13 +70,30 @@ async function raw(path: string, token: string, body: unknown, key?: string) {
   const headers: Record<string, string> = { "Content-Type": "application/json", Authorization: `Bearer ${token}` };
   if (key) headers["Idempotency-Key"] = key;
   const response = await t.app.request(path, { method: "POST", headers, body: JSON.stringify(body) });
-  return { status: response.status, text: await response.text(), replayed: response.headers.get("Idempotent-Replayed") };
+  return {
+    status: response.status,
+    text: await response.text(),
+    replayed: response.headers.get("Idempotent-Replayed"),
+  };
 }
 
 const limitsOf = async (token: string) => {
   const reply = await t.call("GET", "/api/v1/ledger/limits", { token });
   expect(reply.status).toBe(200);
-  return reply.body.data as { level: string; source: string; next_step: { href: string } | null; limits: { movement: string; window: string; currency: string; allowed: boolean; limit: string | null; used: string; remaining: string | null }[] };
+  return reply.body.data as {
+    level: string;
+    source: string;
+    next_step: { href: string } | null;
+    limits: {
+      movement: string;
+      window: string;
+      currency: string;
+      allowed: boolean;
+      limit: string | null;
+      used: string;
+      remaining: string | null;
+    }[];
+  };
 };
 const row = (limits: Awaited<ReturnType<typeof limitsOf>>, movement: string, window: string, currency = "USD") =>
   limits.limits.find((entry) => entry.movement === movement && entry.window === window && entry.currency === currency)!;
@@ -102,46 +138,80 @@ describe("an unverified user", () => {
 
     const limits = await limitsOf(user.token);
     expect(limits).toMatchObject({ level: "unverified", source: "kyc", next_step: { href: "/kyc" } });
-    expect(row(limits, "deposit", "day")).toMatchObject({ allowed: true, limit: "1000.00", used: "1000.00", remaining: "0.00" });
+    expect(row(limits, "deposit", "day")).toMatchObject({
+      allowed: true,
+      limit: "1000.00",
+      used: "1000.00",
+      remaining: "0.00",
+    });
     expect(row(limits, "deposit", "month")).toMatchObject({ limit: "5000.00", used: "1000.00", remaining: "4000.00" });
     expect(row(limits, "outgoing", "day")).toMatchObject({ allowed: false, limit: null, remaining: null });
 
     // A bucket counts while any of it is inside the window: after 25 hours, certainly out.
     nowMs += 25 * HOUR;
     // A new sign-in: the first session's lifetime (24 hours) is over.
-    const login = await t.call("POST", "/api/v1/auth/login", { body: { email: "newcomer@example.com", password: "long enough pw" }, ip: nextTestAddress() });
+    const login = await t.call("POST", "/api/v1/auth/login", {
+      body: { email: "newcomer@example.com", password: "long enough pw" },
+      ip: nextTestAddress(),
+    });
     user = login.body.data as Session;
     expect((await deposit(user.token, main.id, "1000.00")).status).toBe(201);
-    expect(row(await limitsOf(user.token), "deposit", "month")).toMatchObject({ used: "2000.00", remaining: "3000.00" });
+    expect(row(await limitsOf(user.token), "deposit", "month")).toMatchObject({
+      used: "2000.00",
+      remaining: "3000.00",
+    });
   });
 
   it("cannot pay anyone else (403 kyc_required), by email or to a beneficiary, but may pay between own accounts", async () => {
     const other = await openAccount(user.token, "Other");
     await fundWithTestBalance(user.token, main.id, "500.00");
-    const payment = { userId: user.user.id, fromAccountId: main.id, amount: "10.00", currency: "USD", forceRail: "ACH" };
-    for (const payee of [{ toEmail: "root-limits@example.com" }, { toEmail: "nobody-at-all@example.com" }, { beneficiary: { name: "Outside Ltd", accountNumber: "GB29NWBK60161331926819", country: "GB" } }]) {
+    const payment = {
+      userId: user.user.id,
+      fromAccountId: main.id,
+      amount: "10.00",
+      currency: "USD",
+      forceRail: "ACH",
+    };
+    for (const payee of [
+      { toEmail: "root-limits@example.com" },
+      { toEmail: "nobody-at-all@example.com" },
+      { beneficiary: { name: "Outside Ltd", accountNumber: "GB29NWBK60161331926819", country: "GB" } },
+    ]) {
       const reply = await t.call("POST", "/v1/payments", { token: user.token, body: { ...payment, ...payee } });
       expect(reply.status).toBe(403);
       expect(reply.body).toEqual({
         code: "kyc_required",
-        message: "Your identity is not verified yet, so payments to other people and outside accounts are not available. Complete verification at /kyc to unlock them.",
+        message:
+          "Your identity is not verified yet, so payments to other people and outside accounts are not available. Complete verification at /kyc to unlock them.",
       });
     }
-    const command = await t.call("POST", "/api/grpc/payment/command", { token: user.token, body: { command: { initiatePayment: { ...payment, toEmail: "root-limits@example.com" } } } });
+    const command = await t.call("POST", "/api/grpc/payment/command", {
+      token: user.token,
+      body: { command: { initiatePayment: { ...payment, toEmail: "root-limits@example.com" } } },
+    });
     expect(command.status).toBe(403);
     expect(command.body).toMatchObject({ message: "Payment command failed", code: "kyc_required" });
-    const own = await t.call("POST", "/v1/payments", { token: user.token, body: { ...payment, toAccountId: other.id } });
+    const own = await t.call("POST", "/v1/payments", {
+      token: user.token,
+      body: { ...payment, toAccountId: other.id },
+    });
     expect(own.status).toBe(201);
   });
 
   it("cannot open an account with an opening balance over the limit: no account is created", async () => {
     const fresh = await signUp("opener@example.com");
     const before = await dataItems(t.core);
-    const reply = await t.call("POST", "/api/v1/ledger/accounts", { token: fresh.token, body: { name: "Big start", currency: "USD", type: "bank", initial_balance: "1500.00" } });
+    const reply = await t.call("POST", "/api/v1/ledger/accounts", {
+      token: fresh.token,
+      body: { name: "Big start", currency: "USD", type: "bank", initial_balance: "1500.00" },
+    });
     expect(reply.status).toBe(422);
     expect(reply.body.code).toBe("limit_exceeded");
     expect(await dataItems(t.core)).toEqual(before);
-    const within = await t.call("POST", "/api/v1/ledger/accounts", { token: fresh.token, body: { name: "Small start", currency: "USD", type: "bank", initial_balance: "800.00" } });
+    const within = await t.call("POST", "/api/v1/ledger/accounts", {
+      token: fresh.token,
+      body: { name: "Small start", currency: "USD", type: "bank", initial_balance: "800.00" },
+    });
     expect(within.status).toBe(201);
     expect(row(await limitsOf(fresh.token), "deposit", "day")).toMatchObject({ used: "800.00", remaining: "200.00" });
   });
@@ -153,7 +223,12 @@ describe("an unverified user", () => {
     const before = await dataItems(t.core);
     const reply = await t.call("POST", "/api/v1/ledger/transactions/batch", {
       token: fresh.token,
-      body: { items: [{ type: "deposit", account_id: a.id, amount: "600.00" }, { type: "deposit", account_id: b.id, amount: "600.00" }] },
+      body: {
+        items: [
+          { type: "deposit", account_id: a.id, amount: "600.00" },
+          { type: "deposit", account_id: b.id, amount: "600.00" },
+        ],
+      },
     });
     expect(reply.status).toBe(422);
     expect(reply.body).toMatchObject({ code: "limit_exceeded", index: 1 });
@@ -166,7 +241,11 @@ describe("an unverified user", () => {
     const account = await openAccount(racer.token, "Race");
     const replies = await Promise.all(Array.from({ length: 6 }, () => deposit(racer.token, account.id, "300.00")));
     expect(replies.filter((reply) => reply.status === 201)).toHaveLength(3);
-    expect(replies.filter((reply) => reply.status !== 201).map((reply) => reply.body.code)).toEqual(["limit_exceeded", "limit_exceeded", "limit_exceeded"]);
+    expect(replies.filter((reply) => reply.status !== 201).map((reply) => reply.body.code)).toEqual([
+      "limit_exceeded",
+      "limit_exceeded",
+      "limit_exceeded",
+    ]);
     expect(row(await limitsOf(racer.token), "deposit", "day")).toMatchObject({ used: "900.00", remaining: "100.00" });
   });
 
@@ -178,7 +257,11 @@ describe("an unverified user", () => {
     const first = await raw(path, keyed.token, body, "limit-key-1");
     expect(first.status).toBe(422);
     expect((await setLevel(keyed.user.id, "verified")).status).toBe(200);
-    expect(await raw(path, keyed.token, body, "limit-key-1")).toEqual({ status: 422, text: first.text, replayed: "true" });
+    expect(await raw(path, keyed.token, body, "limit-key-1")).toEqual({
+      status: 422,
+      text: first.text,
+      replayed: "true",
+    });
     expect((await raw(path, keyed.token, body, "limit-key-2")).status).toBe(201);
   });
 });
@@ -202,7 +285,8 @@ describe("a verified user", () => {
     expect(over.status).toBe(422);
     expect(over.body).toEqual({
       code: "limit_exceeded",
-      message: "This would pass your verified limit of 50,000.00 USD in deposits per 24 hours: 0.00 USD remains. It frees up as earlier deposits leave the 24-hour window.",
+      message:
+        "This would pass your verified limit of 50,000.00 USD in deposits per 24 hours: 0.00 USD remains. It frees up as earlier deposits leave the 24-hour window.",
     });
   });
 
@@ -212,7 +296,17 @@ describe("a verified user", () => {
     const account = await openAccount(payer.token, "Payer main");
     await fundWithTestBalance(payer.token, account.id, "60000.00");
     const pay = (amount: string) =>
-      t.call("POST", "/v1/payments", { token: payer.token, body: { userId: payer.user.id, fromAccountId: account.id, amount, currency: "USD", forceRail: "SWIFT", beneficiary: { name: "Outside Ltd", accountNumber: "GB29NWBK60161331926819", country: "GB" } } });
+      t.call("POST", "/v1/payments", {
+        token: payer.token,
+        body: {
+          userId: payer.user.id,
+          fromAccountId: account.id,
+          amount,
+          currency: "USD",
+          forceRail: "SWIFT",
+          beneficiary: { name: "Outside Ltd", accountNumber: "GB29NWBK60161331926819", country: "GB" },
+        },
+      });
     expect((await pay("9000.00")).status).toBe(201);
     expect((await pay("9000.00")).status).toBe(201);
     expect((await pay("7000.00")).status).toBe(201);
@@ -220,7 +314,11 @@ describe("a verified user", () => {
     expect(over.status).toBe(422);
     expect(over.body.code).toBe("limit_exceeded");
     expect(over.body.message).toContain("25,000.00 USD in payments to other people and outside accounts per 24 hours");
-    expect(row(await limitsOf(payer.token), "outgoing", "day")).toMatchObject({ allowed: true, used: "25000.00", remaining: "0.00" });
+    expect(row(await limitsOf(payer.token), "outgoing", "day")).toMatchObject({
+      allowed: true,
+      used: "25000.00",
+      remaining: "0.00",
+    });
   });
 });
 
@@ -229,14 +327,34 @@ describe("the limits are data an administrator edits", () => {
     const admin = { token: await adminToken() };
     const settings = await t.call("GET", "/api/v1/ledger/limits/settings", { token: admin.token });
     expect(settings.status).toBe(200);
-    expect(settings.body.data).toMatchObject({ version: 0, updated_by: null, unverified: { outgoing: null, deposit: { day: { USD: "1000.00", JPY: "150000" } } } });
+    expect(settings.body.data).toMatchObject({
+      version: 0,
+      updated_by: null,
+      unverified: { outgoing: null, deposit: { day: { USD: "1000.00", JPY: "150000" } } },
+    });
 
     const { version: _version, updated_at: _at, updated_by: _by, history: _history, ...table } = settings.body.data;
-    const edit = { ...table, version: 0, unverified: { ...table.unverified, deposit: { ...table.unverified.deposit, day: { ...table.unverified.deposit.day, USD: "200" } } } };
+    const edit = {
+      ...table,
+      version: 0,
+      unverified: {
+        ...table.unverified,
+        deposit: { ...table.unverified.deposit, day: { ...table.unverified.deposit.day, USD: "200" } },
+      },
+    };
     const saved = await t.call("PUT", "/api/v1/ledger/limits/settings", { token: admin.token, body: edit });
     expect(saved.status).toBe(200);
-    expect(saved.body.data).toMatchObject({ version: 1, updated_by: { email: "root-limits@example.com" }, unverified: { deposit: { day: { USD: "200.00" } } } });
-    expect(saved.body.data.history[0]).toMatchObject({ version: 1, by: { email: "root-limits@example.com" }, before: { unverified: { deposit: { day: { USD: "1000.00" } } } }, after: { unverified: { deposit: { day: { USD: "200.00" } } } } });
+    expect(saved.body.data).toMatchObject({
+      version: 1,
+      updated_by: { email: "root-limits@example.com" },
+      unverified: { deposit: { day: { USD: "200.00" } } },
+    });
+    expect(saved.body.data.history[0]).toMatchObject({
+      version: 1,
+      by: { email: "root-limits@example.com" },
+      before: { unverified: { deposit: { day: { USD: "1000.00" } } } },
+      after: { unverified: { deposit: { day: { USD: "200.00" } } } },
+    });
 
     const fresh = await signUp("after-edit@example.com");
     const account = await openAccount(fresh.token, "Edited");
@@ -245,28 +363,54 @@ describe("the limits are data an administrator edits", () => {
     expect(refused.body.message).toContain("200.00 USD in deposits per 24 hours");
 
     // A stale version is not overwritten; bad tables are refused with the field named; users may not edit.
-    expect((await t.call("PUT", "/api/v1/ledger/limits/settings", { token: admin.token, body: edit })).body).toMatchObject({ code: "limits_changed" });
-    const badDay = { ...edit, version: 1, verified: { ...table.verified, deposit: { ...table.verified.deposit, day: { ...table.verified.deposit.day, EUR: "300000" } } } };
+    expect(
+      (await t.call("PUT", "/api/v1/ledger/limits/settings", { token: admin.token, body: edit })).body,
+    ).toMatchObject({ code: "limits_changed" });
+    const badDay = {
+      ...edit,
+      version: 1,
+      verified: {
+        ...table.verified,
+        deposit: { ...table.verified.deposit, day: { ...table.verified.deposit.day, EUR: "300000" } },
+      },
+    };
     expect((await t.call("PUT", "/api/v1/ledger/limits/settings", { token: admin.token, body: badDay })).body).toEqual({
       code: "validation_error",
-      message: "verified.deposit.day.EUR cannot be more than verified.deposit.month.EUR: 30 days hold every 24 hours in them",
+      message:
+        "verified.deposit.day.EUR cannot be more than verified.deposit.month.EUR: 30 days hold every 24 hours in them",
     });
-    const missing = { ...edit, version: 1, verified: { ...table.verified, outgoing: { ...table.verified.outgoing, day: { USD: "1" } } } };
+    const missing = {
+      ...edit,
+      version: 1,
+      verified: { ...table.verified, outgoing: { ...table.verified.outgoing, day: { USD: "1" } } },
+    };
     const missingReply = await t.call("PUT", "/api/v1/ledger/limits/settings", { token: admin.token, body: missing });
     expect(missingReply.status).toBe(400);
     expect(missingReply.body.message).toMatch(/^verified\.outgoing\.day\.(EUR|GBP|JPY): /);
-    const lower = { ...edit, version: 1, verified: { ...table.verified, deposit: { ...table.verified.deposit, day: { ...table.verified.deposit.day, GBP: "10" } } } };
-    expect((await t.call("PUT", "/api/v1/ledger/limits/settings", { token: admin.token, body: lower })).body.message).toBe(
-      "verified.deposit.day.GBP cannot be lower than unverified.deposit.day.GBP: verifying never lowers a limit",
-    );
+    const lower = {
+      ...edit,
+      version: 1,
+      verified: {
+        ...table.verified,
+        deposit: { ...table.verified.deposit, day: { ...table.verified.deposit.day, GBP: "10" } },
+      },
+    };
+    expect(
+      (await t.call("PUT", "/api/v1/ledger/limits/settings", { token: admin.token, body: lower })).body.message,
+    ).toBe("verified.deposit.day.GBP cannot be lower than unverified.deposit.day.GBP: verifying never lowers a limit");
     for (const body of [null, [], { version: 1 }, { ...edit, version: 1, extra: true }, { ...edit, version: -1 }]) {
       expect((await t.call("PUT", "/api/v1/ledger/limits/settings", { token: admin.token, body })).status).toBe(400);
     }
-    expect((await t.call("PUT", "/api/v1/ledger/limits/settings", { token: fresh.token, body: edit })).status).toBe(403);
+    expect((await t.call("PUT", "/api/v1/ledger/limits/settings", { token: fresh.token, body: edit })).status).toBe(
+      403,
+    );
     expect((await t.call("GET", "/api/v1/ledger/limits/settings", { token: fresh.token })).status).toBe(403);
 
     // Back to the defaults for the rest of the file.
-    const restored = await t.call("PUT", "/api/v1/ledger/limits/settings", { token: admin.token, body: { ...table, version: 1 } });
+    const restored = await t.call("PUT", "/api/v1/ledger/limits/settings", {
+      token: admin.token,
+      body: { ...table, version: 1 },
+    });
     expect(restored.body.data).toMatchObject({ version: 2, unverified: { deposit: { day: { USD: "1000.00" } } } });
   });
 
@@ -275,19 +419,39 @@ describe("the limits are data an administrator edits", () => {
     const user = await signUp("level@example.com");
     expect((await setLevel("00000000-0000-0000-0000-000000000000", "verified")).status).toBe(404);
     expect((await setLevel("x".repeat(3000), "verified")).status).toBe(404);
-    expect((await setLevel(user.user.id, "verified", "")).body).toMatchObject({ code: "validation_error", message: "reason must be 1 to 500 characters" });
-    expect((await t.call("PUT", `/api/v1/ledger/limits/users/${user.user.id}/level`, { token: user.token, body: { level: "verified", reason: "me" } })).status).toBe(403);
+    expect((await setLevel(user.user.id, "verified", "")).body).toMatchObject({
+      code: "validation_error",
+      message: "reason must be 1 to 500 characters",
+    });
+    expect(
+      (
+        await t.call("PUT", `/api/v1/ledger/limits/users/${user.user.id}/level`, {
+          token: user.token,
+          body: { level: "verified", reason: "me" },
+        })
+      ).status,
+    ).toBe(403);
 
     expect((await setLevel(user.user.id, "verified", "Verified by phone")).body.data.status.level).toBe("verified");
     const back = await setLevel(user.user.id, null, "Back to the KYC state");
     expect(back.status).toBe(200);
     expect(back.body.data.status).toMatchObject({ level: "unverified", source: "kyc" });
     expect(back.body.data.history).toMatchObject([
-      { seq: 2, level: null, previous: "verified", reason: "Back to the KYC state", by: { email: "root-limits@example.com" } },
+      {
+        seq: 2,
+        level: null,
+        previous: "verified",
+        reason: "Back to the KYC state",
+        by: { email: "root-limits@example.com" },
+      },
       { seq: 1, level: "verified", previous: null, reason: "Verified by phone" },
     ]);
     const view = await t.call("GET", `/api/v1/ledger/limits/users/${user.user.id}`, { token: admin.token });
-    expect(view.body.data).toMatchObject({ user_id: user.user.id, email: "level@example.com", status: { level: "unverified" } });
+    expect(view.body.data).toMatchObject({
+      user_id: user.user.id,
+      email: "level@example.com",
+      status: { level: "unverified" },
+    });
   });
 });
 
@@ -316,12 +480,26 @@ describe("pay-by-email is not an oracle", () => {
     await fundWithTestBalance(unverified.token, unverifiedFunded.id, "1000.00");
   });
 
-  const body = (who: Session, from: { id: string }, toEmail: string, extra: Record<string, unknown> = {}) => ({ userId: who.user.id, fromAccountId: from.id, amount: "25.00", currency: "USD", forceRail: "ACH", toEmail, ...extra });
+  const body = (who: Session, from: { id: string }, toEmail: string, extra: Record<string, unknown> = {}) => ({
+    userId: who.user.id,
+    fromAccountId: from.id,
+    amount: "25.00",
+    currency: "USD",
+    forceRail: "ACH",
+    toEmail,
+    ...extra,
+  });
   const rest = (who: Session, payload: unknown) => raw("/v1/payments", who.token, payload);
-  const command = (who: Session, payload: unknown) => raw("/api/grpc/payment/command", who.token, { command: { initiatePayment: payload } });
+  const command = (who: Session, payload: unknown) =>
+    raw("/api/grpc/payment/command", who.token, { command: { initiatePayment: payload } });
 
   /** Two replies that must not tell the payees apart: same status, same body, byte for byte. */
-  async function same(a: Promise<{ status: number; text: string }>, b: Promise<{ status: number; text: string }>, status: number, code: string) {
+  async function same(
+    a: Promise<{ status: number; text: string }>,
+    b: Promise<{ status: number; text: string }>,
+    status: number,
+    code: string,
+  ) {
     const [first, second] = [await a, await b];
     expect(first).toEqual(second);
     expect(first.status).toBe(status);
@@ -330,26 +508,51 @@ describe("pay-by-email is not an oracle", () => {
 
   it("from an unfunded account: the same 422 insufficient_funds for registered, unregistered and unknown addresses (REST and stream)", async () => {
     for (const send of [rest, command]) {
-      await same(send(payer, body(payer, empty, REGISTERED)), send(payer, body(payer, empty, UNKNOWN)), 422, "insufficient_funds");
-      await same(send(payer, body(payer, empty, REGISTERED_NO_USD)), send(payer, body(payer, empty, UNKNOWN)), 422, "insufficient_funds");
+      await same(
+        send(payer, body(payer, empty, REGISTERED)),
+        send(payer, body(payer, empty, UNKNOWN)),
+        422,
+        "insufficient_funds",
+      );
+      await same(
+        send(payer, body(payer, empty, REGISTERED_NO_USD)),
+        send(payer, body(payer, empty, UNKNOWN)),
+        422,
+        "insufficient_funds",
+      );
     }
   });
 
   it("from an unverified payer's funded account: the same 403 kyc_required whoever the payee is", async () => {
     for (const send of [rest, command]) {
-      await same(send(unverified, body(unverified, unverifiedFunded, REGISTERED)), send(unverified, body(unverified, unverifiedFunded, UNKNOWN)), 403, "kyc_required");
+      await same(
+        send(unverified, body(unverified, unverifiedFunded, REGISTERED)),
+        send(unverified, body(unverified, unverifiedFunded, UNKNOWN)),
+        403,
+        "kyc_required",
+      );
     }
   });
 
   it("with a bad forceRail: the same 422 whoever the payee is", async () => {
     for (const send of [rest, command]) {
-      await same(send(payer, body(payer, funded, REGISTERED, { forceRail: "Pigeon" })), send(payer, body(payer, funded, UNKNOWN, { forceRail: "Pigeon" })), 422, "rail_not_available");
+      await same(
+        send(payer, body(payer, funded, REGISTERED, { forceRail: "Pigeon" })),
+        send(payer, body(payer, funded, UNKNOWN, { forceRail: "Pigeon" })),
+        422,
+        "rail_not_available",
+      );
     }
   });
 
   it("from a funded, verified account: a registered user who cannot receive and an unknown address get one and the same refusal", async () => {
     for (const send of [rest, command]) {
-      await same(send(payer, body(payer, funded, REGISTERED_NO_USD)), send(payer, body(payer, funded, UNKNOWN)), 422, "payee_cannot_receive");
+      await same(
+        send(payer, body(payer, funded, REGISTERED_NO_USD)),
+        send(payer, body(payer, funded, UNKNOWN)),
+        422,
+        "payee_cannot_receive",
+      );
     }
   });
 });
@@ -362,25 +565,48 @@ describe("payment creation is rate limited per user", () => {
     await fundWithTestBalance(user.token, a.id, "1000.00");
     // 15 s into a minute: the window has 45 s left.
     nowMs = Math.ceil(nowMs / 60_000) * 60_000 + 15_000;
-    const payment = { userId: user.user.id, fromAccountId: a.id, toAccountId: b.id, amount: "1.00", currency: "USD", forceRail: "ACH" };
+    const payment = {
+      userId: user.user.id,
+      fromAccountId: a.id,
+      toAccountId: b.id,
+      amount: "1.00",
+      currency: "USD",
+      forceRail: "ACH",
+    };
     for (let index = 0; index < 20; index += 1) {
       const reply =
         index % 2 === 0
           ? await t.call("POST", "/v1/payments", { token: user.token, body: payment })
-          : await t.call("POST", "/api/grpc/payment/command", { token: user.token, body: { command: { initiatePayment: payment } } });
+          : await t.call("POST", "/api/grpc/payment/command", {
+              token: user.token,
+              body: { command: { initiatePayment: payment } },
+            });
       expect(reply.status, `payment ${index + 1}`).toBe(index % 2 === 0 ? 201 : 200);
     }
     const limited = await t.call("POST", "/v1/payments", { token: user.token, body: payment });
     expect(limited.status).toBe(429);
     expect(limited.headers.get("Retry-After")).toBe("45");
-    expect(limited.body).toEqual({ code: "rate_limited", message: "Too many payments: at most 20 a minute. Try again in 45 s." });
-    const viaCommand = await t.call("POST", "/api/grpc/payment/command", { token: user.token, body: { command: { initiatePayment: payment } } });
+    expect(limited.body).toEqual({
+      code: "rate_limited",
+      message: "Too many payments: at most 20 a minute. Try again in 45 s.",
+    });
+    const viaCommand = await t.call("POST", "/api/grpc/payment/command", {
+      token: user.token,
+      body: { command: { initiatePayment: payment } },
+    });
     expect(viaCommand.status).toBe(429);
     expect(viaCommand.headers.get("Retry-After")).toBe("45");
     // Another user is not held back by this one.
     const other = await signUp("calm@example.com");
     const otherAccount = await openAccount(other.token, "Calm");
-    expect((await t.call("POST", "/v1/payments", { token: other.token, body: { ...payment, userId: other.user.id, fromAccountId: otherAccount.id, toAccountId: a.id } })).status).toBe(404);
+    expect(
+      (
+        await t.call("POST", "/v1/payments", {
+          token: other.token,
+          body: { ...payment, userId: other.user.id, fromAccountId: otherAccount.id, toAccountId: a.id },
+        })
+      ).status,
+    ).toBe(404);
 
     nowMs += 45_000;
     expect((await t.call("POST", "/v1/payments", { token: user.token, body: payment })).status).toBe(201);

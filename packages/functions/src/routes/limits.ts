@@ -4,7 +4,14 @@ import { z } from "zod";
 import { findUserById } from "@fintech/core/auth/users";
 import { DEFAULT_MONEY_LIMITS } from "@fintech/core/limits/default-limits";
 import { manualLevelHistory, ManualLevelChange, setManualLevel } from "@fintech/core/limits/levels";
-import { LimitStatus, LIMIT_MESSAGES, limitsAsAmounts, ManualLevelInput, MoneyLimitsInput, type LimitsEditor } from "@fintech/core/limits/model";
+import {
+  LimitStatus,
+  LIMIT_MESSAGES,
+  limitsAsAmounts,
+  ManualLevelInput,
+  MoneyLimitsInput,
+  type LimitsEditor,
+} from "@fintech/core/limits/model";
 import { getMoneyLimits, moneyLimitsHistory, replaceMoneyLimits } from "@fintech/core/limits/settings";
 import { limitStatus } from "@fintech/core/limits/status";
 import { notFound } from "@fintech/core/shared/errors";
@@ -27,13 +34,24 @@ const ADMIN_ONLY = "Administrators only (a user is answered 403 `admin_required`
 /* ---------- replies ---------- */
 
 const Amounts = z.record(z.string(), z.string()).describe("Decimal string per currency (USD, EUR, GBP, JPY, INR)");
-const WindowAmounts = z.object({ day: Amounts.describe("Rolling 24 hours"), month: Amounts.describe("Rolling 30 days") });
+const WindowAmounts = z.object({
+  day: Amounts.describe("Rolling 24 hours"),
+  month: Amounts.describe("Rolling 30 days"),
+});
 const LimitsTable = z.object({
-  unverified: z.object({ deposit: WindowAmounts.nullable(), outgoing: WindowAmounts.nullable() }).describe("null: this level may not make the movement (403 kyc_required)"),
+  unverified: z
+    .object({ deposit: WindowAmounts.nullable(), outgoing: WindowAmounts.nullable() })
+    .describe("null: this level may not make the movement (403 kyc_required)"),
   verified: z.object({ deposit: WindowAmounts, outgoing: WindowAmounts }),
 });
 const Editor = z.object({ id: z.string(), email: z.string() });
-const LimitsChangeView = z.object({ version: z.number().int(), at: z.string(), by: Editor, before: LimitsTable, after: LimitsTable });
+const LimitsChangeView = z.object({
+  version: z.number().int(),
+  at: z.string(),
+  by: Editor,
+  before: LimitsTable,
+  after: LimitsTable,
+});
 const LimitsSettings = LimitsTable.extend({
   version: z.number().int().describe("0: the seeded defaults, never edited; send it back with an edit"),
   updated_at: z.string().nullable(),
@@ -44,7 +62,9 @@ const UserLevelView = z.object({
   user_id: z.string(),
   email: z.string(),
   status: LimitStatus,
-  history: z.array(ManualLevelChange).describe("Administrators' level decisions for this user, newest first (at most 20)"),
+  history: z
+    .array(ManualLevelChange)
+    .describe("Administrators' level decisions for this user, newest first (at most 20)"),
 });
 
 const LimitStatusReply = z.object({ data: LimitStatus });
@@ -63,13 +83,56 @@ const exampleStatus: LimitStatus = {
   source: "kyc",
   next_step: { href: "/kyc", message: LIMIT_MESSAGES.nextStep },
   limits: [
-    { movement: "deposit", window: "day", currency: "USD", allowed: true, limit: "1000.00", used: "250.00", remaining: "750.00", limit_minor: 100_000, used_minor: 25_000, remaining_minor: 75_000 },
-    { movement: "outgoing", window: "day", currency: "USD", allowed: false, limit: null, used: "0.00", remaining: null, limit_minor: null, used_minor: 0, remaining_minor: null },
+    {
+      movement: "deposit",
+      window: "day",
+      currency: "USD",
+      allowed: true,
+      limit: "1000.00",
+      used: "250.00",
+      remaining: "750.00",
+      limit_minor: 100_000,
+      used_minor: 25_000,
+      remaining_minor: 75_000,
+    },
+    {
+      movement: "outgoing",
+      window: "day",
+      currency: "USD",
+      allowed: false,
+      limit: null,
+      used: "0.00",
+      remaining: null,
+      limit_minor: null,
+      used_minor: 0,
+      remaining_minor: null,
+    },
   ],
 };
 const exampleSettings = { ...defaults, version: 0, updated_at: null, updated_by: null, history: [] };
-const exampleEdit = { version: 0, ...defaults, unverified: { ...defaults.unverified, deposit: { day: { USD: "500.00", EUR: "500.00", GBP: "500.00", JPY: "75000", INR: "40000.00" }, month: defaults.unverified.deposit!.month } } };
-const exampleUserLevel = { user_id: EXAMPLE_USER_ID, email: "grace@example.com", status: { ...exampleStatus, level: "verified" as const, level_label: "Verified", source: "manual" as const, next_step: null }, history: [] };
+const exampleEdit = {
+  version: 0,
+  ...defaults,
+  unverified: {
+    ...defaults.unverified,
+    deposit: {
+      day: { USD: "500.00", EUR: "500.00", GBP: "500.00", JPY: "75000", INR: "40000.00" },
+      month: defaults.unverified.deposit!.month,
+    },
+  },
+};
+const exampleUserLevel = {
+  user_id: EXAMPLE_USER_ID,
+  email: "grace@example.com",
+  status: {
+    ...exampleStatus,
+    level: "verified" as const,
+    level_label: "Verified",
+    source: "manual" as const,
+    next_step: null,
+  },
+  history: [],
+};
 
 const userIdParameter = pathParameter("userId", "The user's id", EXAMPLE_USER_ID);
 
@@ -122,8 +185,24 @@ const replaceSettingsRoute = createRoute({
   "x-complexity": "medium",
   request: { body: jsonBody("MoneyLimitsInput", MoneyLimitsInput, exampleEdit) },
   responses: {
-    200: jsonReply("The limits now in force", "MoneyLimitsSavedReply", LimitsSavedReply, { message: "Limits saved", data: { ...exampleSettings, ...exampleEdit, version: 1, updated_at: "2026-01-15T10:00:00.000Z", updated_by: { id: EXAMPLE_USER_ID, email: "admin@example.com" } } }),
-    ...errors({ 400: ["validation_error", "invalid_json"], 401: true, 403: ["admin_required"], 409: ["limits_changed"], 413: ["payload_too_large"], 503: true }),
+    200: jsonReply("The limits now in force", "MoneyLimitsSavedReply", LimitsSavedReply, {
+      message: "Limits saved",
+      data: {
+        ...exampleSettings,
+        ...exampleEdit,
+        version: 1,
+        updated_at: "2026-01-15T10:00:00.000Z",
+        updated_by: { id: EXAMPLE_USER_ID, email: "admin@example.com" },
+      },
+    }),
+    ...errors({
+      400: ["validation_error", "invalid_json"],
+      401: true,
+      403: ["admin_required"],
+      409: ["limits_changed"],
+      413: ["payload_too_large"],
+      503: true,
+    }),
   },
 });
 
@@ -155,10 +234,26 @@ const setUserLevelRoute = createRoute({
   description: `Holds a user at \`level\` whatever their KYC state (e.g. a business verified outside the wizard, or a verified user held back while a case is open), or with \`level: null\` hands the level back to their KYC state. The reason (1-500 characters) is kept with who and when. 404 \`user_not_found\` for an unknown id. ${ADMIN_ONLY}`,
   "x-complexity": "medium",
   parameters: [userIdParameter],
-  request: { body: jsonBody("SetUserLevelInput", ManualLevelInput, { level: "verified", reason: "Business customer verified by the onboarding team (case 4711)" }) },
+  request: {
+    body: jsonBody("SetUserLevelInput", ManualLevelInput, {
+      level: "verified",
+      reason: "Business customer verified by the onboarding team (case 4711)",
+    }),
+  },
   responses: {
-    200: jsonReply("The user's level and limits now", "UserLevelSavedReply", UserLevelSavedReply, { message: "Level saved", data: exampleUserLevel }),
-    ...errors({ 400: ["validation_error", "invalid_json"], 401: true, 403: ["admin_required"], 404: ["user_not_found"], 409: ["level_changed"], 413: ["payload_too_large"], 503: true }),
+    200: jsonReply("The user's level and limits now", "UserLevelSavedReply", UserLevelSavedReply, {
+      message: "Level saved",
+      data: exampleUserLevel,
+    }),
+    ...errors({
+      400: ["validation_error", "invalid_json"],
+      401: true,
+      403: ["admin_required"],
+      404: ["user_not_found"],
+      409: ["level_changed"],
+      413: ["payload_too_large"],
+      503: true,
+    }),
   },
 });
 
@@ -174,7 +269,13 @@ async function settingsView(c: Context<AppEnv>) {
     version: limits.version,
     updated_at: limits.updated_at,
     updated_by: limits.updated_by,
-    history: history.map((change) => ({ version: change.version, at: change.at, by: change.by, before: limitsAsAmounts(change.before), after: limitsAsAmounts(change.after) })),
+    history: history.map((change) => ({
+      version: change.version,
+      at: change.at,
+      by: change.by,
+      before: limitsAsAmounts(change.before),
+      after: limitsAsAmounts(change.after),
+    })),
   };
 }
 
@@ -192,12 +293,16 @@ async function userLevelView(c: Context<AppEnv>) {
 
 export const limitRoutes = $(new OpenAPIHono<AppEnv>().use(requireAuth))
   .openapi(statusRoute, async (c) => c.json({ data: await limitStatus(c.get("core"), c.get("auth").userId) }, 200))
-  .openapi({ ...settingsRoute, middleware: [requireAdmin] as const }, async (c) => c.json({ data: await settingsView(c) }, 200))
+  .openapi({ ...settingsRoute, middleware: [requireAdmin] as const }, async (c) =>
+    c.json({ data: await settingsView(c) }, 200),
+  )
   .openapi({ ...replaceSettingsRoute, middleware: [requireAdmin] as const }, async (c) => {
     await replaceMoneyLimits(c.get("core"), await readJson(c), editorOf(c));
     return c.json({ message: "Limits saved", data: await settingsView(c) }, 200);
   })
-  .openapi({ ...userLevelRoute, middleware: [requireAdmin] as const }, async (c) => c.json({ data: await userLevelView(c) }, 200))
+  .openapi({ ...userLevelRoute, middleware: [requireAdmin] as const }, async (c) =>
+    c.json({ data: await userLevelView(c) }, 200),
+  )
   .openapi({ ...setUserLevelRoute, middleware: [requireAdmin] as const }, async (c) => {
     const userId = c.req.param("userId");
     if (!USER_ID.test(userId)) throw notFound(LIMIT_MESSAGES.userNotFound, "user_not_found");

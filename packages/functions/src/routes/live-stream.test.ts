@@ -27,7 +27,12 @@ const LIVE = "/api/grpc/live/stream";
 const ALL_SCOPES = `${LIVE}?scopes=ledger,kyc,payment`;
 
 beforeAll(async () => {
-  t = await createTestApp({ FEED_SETTLE_MS: "0", FEED_HEARTBEAT_MS: "200", FEED_POLL_MAX_MS: "100", FEED_AUTH_RECHECK_MS: "250" });
+  t = await createTestApp({
+    FEED_SETTLE_MS: "0",
+    FEED_HEARTBEAT_MS: "200",
+    FEED_POLL_MAX_MS: "100",
+    FEED_AUTH_RECHECK_MS: "250",
+  });
 });
 afterAll(async () => {
   await Promise.all(open.map((stream) => stream.close()));
@@ -41,32 +46,51 @@ const newUser = (): Promise<Session> => t.signUp(`live-stream-${++users}@example
 async function newPayer(): Promise<Payer> {
   const session = await newUser();
   const account = async (name: string) => {
-    const reply = await t.call("POST", "/api/v1/ledger/accounts", { token: session.token, body: { name, currency: "USD" } });
+    const reply = await t.call("POST", "/api/v1/ledger/accounts", {
+      token: session.token,
+      body: { name, currency: "USD" },
+    });
     expect(reply.status).toBe(201);
     return reply.body.data.id as string;
   };
   const from = await account("Everyday");
   const to = await account("Savings");
-  const deposit = await t.call("POST", "/api/v1/ledger/transactions/deposit", { token: session.token, body: { account_id: from, amount: "500.00" } });
+  const deposit = await t.call("POST", "/api/v1/ledger/transactions/deposit", {
+    token: session.token,
+    body: { account_id: from, amount: "500.00" },
+  });
   expect(deposit.status).toBe(201);
-  expect((await t.call("POST", `/api/v1/ledger/transactions/${deposit.body.data.id}/post`, { token: session.token })).status).toBe(200);
+  expect(
+    (await t.call("POST", `/api/v1/ledger/transactions/${deposit.body.data.id}/post`, { token: session.token })).status,
+  ).toBe(200);
   return { ...session, from, to };
 }
 
 async function deposit(payer: Payer, amount: string): Promise<string> {
-  const reply = await t.call("POST", "/api/v1/ledger/transactions/deposit", { token: payer.token, body: { account_id: payer.to, amount } });
+  const reply = await t.call("POST", "/api/v1/ledger/transactions/deposit", {
+    token: payer.token,
+    body: { account_id: payer.to, amount },
+  });
   expect(reply.status).toBe(201);
   return reply.body.data.id as string;
 }
 
 async function pay(payer: Payer, amount: string): Promise<string> {
-  const body = { userId: payer.user.id, fromAccountId: payer.from, toAccountId: payer.to, amount, currency: "USD", description: "live stream test" };
+  const body = {
+    userId: payer.user.id,
+    fromAccountId: payer.from,
+    toAccountId: payer.to,
+    amount,
+    currency: "USD",
+    description: "live stream test",
+  };
   const reply = await t.call("POST", "/v1/payments", { token: payer.token, body });
   expect(reply.status, JSON.stringify(reply.body)).toBe(201);
   return reply.body.payment.paymentId as string;
 }
 
-const kycCommand = (payer: Session, command: unknown) => t.call("POST", "/api/grpc/kyc/command", { token: payer.token, body: { command } });
+const kycCommand = (payer: Session, command: unknown) =>
+  t.call("POST", "/api/grpc/kyc/command", { token: payer.token, body: { command } });
 
 function connect(path: string, auth: { token?: string; ticket?: string; lastEventId?: string } = {}) {
   const headers: Record<string, string> = {};
@@ -102,7 +126,13 @@ async function apiKeyOf(session: Session, name: string): Promise<{ id: string; k
 const delivered = (stream: SseStream) => stream.messages.filter((message) => message.event !== "cursor");
 /** What tells one event from another: its name, commit time and what it is about. */
 const identity = (message: EventSourceMessage) => {
-  const data = JSON.parse(message.data) as { at?: string; transactionId?: string; paymentId?: string; accountId?: string; event?: Record<string, { documentType?: string }> };
+  const data = JSON.parse(message.data) as {
+    at?: string;
+    transactionId?: string;
+    paymentId?: string;
+    accountId?: string;
+    event?: Record<string, { documentType?: string }>;
+  };
   const documentType = data.event ? Object.values(data.event)[0]?.documentType : undefined;
   return [message.event, data.at, data.transactionId ?? data.paymentId ?? documentType, data.accountId].join(" ");
 };
@@ -110,10 +140,19 @@ const identity = (message: EventSourceMessage) => {
 describe("one stream for several feeds", () => {
   it("refuses missing, unknown and oversized scopes, and ids that are not its own, with a 400 before streaming", async () => {
     const me = await newUser();
-    for (const query of ["", "?scopes=", "?scopes=ledger,weird", "?scopes=LEDGER", `?scopes=${Array(11).fill("ledger").join(",")}`]) {
+    for (const query of [
+      "",
+      "?scopes=",
+      "?scopes=ledger,weird",
+      "?scopes=LEDGER",
+      `?scopes=${Array(11).fill("ledger").join(",")}`,
+    ]) {
       const reply = await connect(`${LIVE}${query}`, { token: me.token });
       expect(reply.status, query).toBe(400);
-      expect(await reply.json()).toMatchObject({ code: "validation_error", message: expect.stringContaining("scopes must list one or more of ledger, kyc, payment") });
+      expect(await reply.json()).toMatchObject({
+        code: "validation_error",
+        message: expect.stringContaining("scopes must list one or more of ledger, kyc, payment"),
+      });
     }
     const stream = await subscribe(`${LIVE}?scopes=ledger,kyc`, { token: me.token });
     const id = stream.lastEventId()!;
@@ -122,7 +161,14 @@ describe("one stream for several feeds", () => {
     const single = await subscribe(`/api/grpc/ledger/stream`, { token: me.token });
     const singleId = single.lastEventId()!;
     await single.close();
-    for (const forged of [singleId, `ledger=${kycPart}`, `ledger=${ledgerPart},ledger=${ledgerPart}`, `ledger=${ledgerPart},rails=${kycPart}`, `ledger=${ledgerPart},`, "x".repeat(40_000)]) {
+    for (const forged of [
+      singleId,
+      `ledger=${kycPart}`,
+      `ledger=${ledgerPart},ledger=${ledgerPart}`,
+      `ledger=${ledgerPart},rails=${kycPart}`,
+      `ledger=${ledgerPart},`,
+      "x".repeat(40_000),
+    ]) {
       const reply = await connect(`${LIVE}?scopes=ledger,kyc`, { token: me.token, lastEventId: forged });
       expect(reply.status, forged.slice(0, 40)).toBe(400);
       expect(await reply.json()).toMatchObject({ code: "invalid_event_id" });
@@ -140,10 +186,20 @@ describe("one stream for several feeds", () => {
 
     const journal = await deposit(me, "7.00");
     const payment = await pay(me, "3.00");
-    expect((await kycCommand(me, { startVerification: { country: "IN", name: "Asha Rao", email: "asha@example.com", phone: "+919876543210" } })).status).toBe(200);
-    const created = await stream.waitFor((message) => message.event === "ledger.transactionCreated" && JSON.parse(message.data).transactionId === journal);
+    expect(
+      (
+        await kycCommand(me, {
+          startVerification: { country: "IN", name: "Asha Rao", email: "asha@example.com", phone: "+919876543210" },
+        })
+      ).status,
+    ).toBe(200);
+    const created = await stream.waitFor(
+      (message) => message.event === "ledger.transactionCreated" && JSON.parse(message.data).transactionId === journal,
+    );
     expect(JSON.parse(created.data)).toMatchObject({ type: "transactionCreated", amount: "7.00" });
-    const initiated = await stream.waitFor((message) => message.event === "payment.paymentInitiated" && JSON.parse(message.data).paymentId === payment);
+    const initiated = await stream.waitFor(
+      (message) => message.event === "payment.paymentInitiated" && JSON.parse(message.data).paymentId === payment,
+    );
     expect(JSON.parse(initiated.data)).toMatchObject({ type: "paymentInitiated", status: "pending" });
     const started = await stream.waitFor((message) => message.event === "kyc.verificationStarted");
     expect(JSON.parse(started.data)).toMatchObject({ type: "verificationStarted" });
@@ -153,11 +209,18 @@ describe("one stream for several feeds", () => {
 
     const missedJournal = await deposit(me, "11.00");
     const missedPayment = await pay(me, "4.00");
-    expect((await kycCommand(me, { verifyDocument: { documentType: "aadhaar", documentNumber: "2341 2341 2346" } })).status).toBe(200);
+    expect(
+      (await kycCommand(me, { verifyDocument: { documentType: "aadhaar", documentNumber: "2341 2341 2346" } })).status,
+    ).toBe(200);
 
     const resumed = await subscribe(`${LIVE}?scopes=ledger,kyc,payment`, { token: me.token, lastEventId: resumeFrom });
-    await resumed.waitFor((message) => message.event === "ledger.transactionCreated" && JSON.parse(message.data).transactionId === missedJournal);
-    await resumed.waitFor((message) => message.event === "payment.paymentInitiated" && JSON.parse(message.data).paymentId === missedPayment);
+    await resumed.waitFor(
+      (message) =>
+        message.event === "ledger.transactionCreated" && JSON.parse(message.data).transactionId === missedJournal,
+    );
+    await resumed.waitFor(
+      (message) => message.event === "payment.paymentInitiated" && JSON.parse(message.data).paymentId === missedPayment,
+    );
     await resumed.waitFor((message) => message.event === "kyc.documentVerified");
     const replayed = delivered(resumed).map(identity);
     // Nothing delivered before the cut comes again, and nothing after it comes twice.
@@ -177,10 +240,19 @@ describe("one stream for several feeds", () => {
     const beforePayment = await pay(me, "2.00");
     const changed = await subscribe(`${LIVE}?scopes=ledger,payment`, { token: me.token, lastEventId: resumeFrom });
     expect(changed.lastEventId()).toMatch(/^ledger=[^,]+,payment=[^,]+$/);
-    await changed.waitFor((message) => message.event === "ledger.transactionCreated" && JSON.parse(message.data).transactionId === missedJournal);
+    await changed.waitFor(
+      (message) =>
+        message.event === "ledger.transactionCreated" && JSON.parse(message.data).transactionId === missedJournal,
+    );
     const afterPayment = await pay(me, "1.00");
-    await changed.waitFor((message) => message.event === "payment.paymentInitiated" && JSON.parse(message.data).paymentId === afterPayment);
-    expect(changed.messages.some((message) => message.event?.startsWith("payment.") && JSON.parse(message.data).paymentId === beforePayment)).toBe(false);
+    await changed.waitFor(
+      (message) => message.event === "payment.paymentInitiated" && JSON.parse(message.data).paymentId === afterPayment,
+    );
+    expect(
+      changed.messages.some(
+        (message) => message.event?.startsWith("payment.") && JSON.parse(message.data).paymentId === beforePayment,
+      ),
+    ).toBe(false);
     await changed.close();
   });
 });
@@ -198,11 +270,16 @@ describe("at most five open streams per user", () => {
     ];
     expect(await openStreamCount(t.core, me.user.id)).toBe(5);
 
-    for (const sixth of [() => connect(ALL_SCOPES, { token: me.token }), () => connect("/api/grpc/payment/stream", { token: key.key })]) {
+    for (const sixth of [
+      () => connect(ALL_SCOPES, { token: me.token }),
+      () => connect("/api/grpc/payment/stream", { token: key.key }),
+    ]) {
       const refused = await sixth();
       expect(refused.status).toBe(429);
       const retryAfter = Number(refused.headers.get("retry-after"));
-      expect(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 90, `Retry-After ${retryAfter}`).toBe(true);
+      expect(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 90, `Retry-After ${retryAfter}`).toBe(
+        true,
+      );
       expect(await refused.json()).toEqual({ code: "too_many_streams", message: expect.stringContaining("at most 5") });
     }
 
@@ -240,14 +317,19 @@ describe("streams end when their credential does", () => {
     expect((await connect(ALL_SCOPES, { token: revoked.key })).status).toBe(401);
 
     const journal = await deposit(me, "9.00");
-    await other.waitFor((message) => message.event === "ledger.transactionCreated" && JSON.parse(message.data).transactionId === journal);
+    await other.waitFor(
+      (message) => message.event === "ledger.transactionCreated" && JSON.parse(message.data).transactionId === journal,
+    );
     await other.close();
     await vi.waitFor(async () => expect(await openStreamCount(t.core, me.user.id)).toBe(0));
   });
 
   it("ends a signed-out session's streams (bearer and ticket); the user's other session goes on", async () => {
     const me = await newUser();
-    const login = await t.call("POST", "/api/v1/auth/login", { body: { email: `live-stream-${users}@example.com`, password: "long enough pw" }, ip: nextTestAddress() });
+    const login = await t.call("POST", "/api/v1/auth/login", {
+      body: { email: `live-stream-${users}@example.com`, password: "long enough pw" },
+      ip: nextTestAddress(),
+    });
     expect(login.status).toBe(200);
     const laptop = login.body.data.token as string;
     const byToken = await subscribe(ALL_SCOPES, { token: laptop });

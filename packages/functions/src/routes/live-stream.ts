@@ -5,8 +5,27 @@ import { kycFeedReader, kycFeedScope, presentKycEvent } from "@fintech/core/kyc/
 import { ledgerFeedReader } from "@fintech/core/ledger/events";
 import { paymentFeedReader, paymentFeedScope, presentPaymentEvent } from "@fintech/core/payments/events";
 import type { AppEnv } from "../http/env";
-import { authenticated, errors, lastEventIdParameter, queryParameter, queryParameters, sseReply, STREAM_TICKET_SCHEME, TAGS } from "../http/openapi";
-import { CURSOR_EVENT, combinedFeedIds, feedChannel, feedOwner, requireStreamAuth, serveFeeds, STREAM_CURSOR_EVENT, STREAM_END_EVENTS, type FeedChannel } from "../http/sse";
+import {
+  authenticated,
+  errors,
+  lastEventIdParameter,
+  queryParameter,
+  queryParameters,
+  sseReply,
+  STREAM_TICKET_SCHEME,
+  TAGS,
+} from "../http/openapi";
+import {
+  CURSOR_EVENT,
+  combinedFeedIds,
+  feedChannel,
+  feedOwner,
+  requireStreamAuth,
+  serveFeeds,
+  STREAM_CURSOR_EVENT,
+  STREAM_END_EVENTS,
+  type FeedChannel,
+} from "../http/sse";
 import { parseWith } from "../http/validate";
 import { KYC_STREAM_EVENTS, LEDGER_STREAM_EVENTS, PAYMENT_STREAM_EVENTS } from "./streams";
 
@@ -28,7 +47,13 @@ const SCOPES_MESSAGE = `scopes must list one or more of ${LIVE_SCOPES.join(", ")
 const MAX_SCOPE_VALUES = 10;
 
 const ScopeList = z.preprocess(
-  (value) => (typeof value === "string" ? value.split(",").map((part) => part.trim()).filter(Boolean) : value),
+  (value) =>
+    typeof value === "string"
+      ? value
+          .split(",")
+          .map((part) => part.trim())
+          .filter(Boolean)
+      : value,
   z
     .array(z.enum(LIVE_SCOPES, { error: SCOPES_MESSAGE }), { error: SCOPES_MESSAGE })
     .min(1, SCOPES_MESSAGE)
@@ -44,13 +69,25 @@ const StreamQuery = z.object({
 /** Each scope's feed as its own stream serves it, its events renamed `<scope>.<event>`. */
 const channelOf: Record<LiveScope, (c: Context<AppEnv>, owner: string) => FeedChannel> = {
   ledger: (c, owner) =>
-    feedChannel({ scope: `ledger:${owner}`, reader: ledgerFeedReader(c.get("core"), owner), present: (entry, at) => ({ event: `ledger.${entry.event.type}`, data: { ...entry.event, at } }) }),
+    feedChannel({
+      scope: `ledger:${owner}`,
+      reader: ledgerFeedReader(c.get("core"), owner),
+      present: (entry, at) => ({ event: `ledger.${entry.event.type}`, data: { ...entry.event, at } }),
+    }),
   kyc: (c, owner) => {
     const audience = c.get("auth").role === "admin" ? "reviewer" : "applicant";
-    return feedChannel({ scope: kycFeedScope(owner), reader: kycFeedReader(c.get("core"), owner, audience), present: (event, at) => ({ event: `kyc.${event.type}`, data: presentKycEvent(event, at, audience) }) });
+    return feedChannel({
+      scope: kycFeedScope(owner),
+      reader: kycFeedReader(c.get("core"), owner, audience),
+      present: (event, at) => ({ event: `kyc.${event.type}`, data: presentKycEvent(event, at, audience) }),
+    });
   },
   payment: (c, owner) =>
-    feedChannel({ scope: paymentFeedScope(owner), reader: paymentFeedReader(c.get("core"), owner), present: (event, at) => ({ event: `payment.${event.type}`, data: presentPaymentEvent(event, at) }) }),
+    feedChannel({
+      scope: paymentFeedScope(owner),
+      reader: paymentFeedReader(c.get("core"), owner),
+      present: (event, at) => ({ event: `payment.${event.type}`, data: presentPaymentEvent(event, at) }),
+    }),
 };
 
 /* ---------- declarations ---------- */
@@ -93,19 +130,34 @@ const streamRoute = createRoute({
   responses: {
     200: sseReply(
       "The event stream.",
-      { ...STREAM_CURSOR_EVENT, ...scoped("ledger", LEDGER_STREAM_EVENTS), ...scoped("kyc", KYC_STREAM_EVENTS), ...scoped("payment", PAYMENT_STREAM_EVENTS), ...STREAM_END_EVENTS },
+      {
+        ...STREAM_CURSOR_EVENT,
+        ...scoped("ledger", LEDGER_STREAM_EVENTS),
+        ...scoped("kyc", KYC_STREAM_EVENTS),
+        ...scoped("payment", PAYMENT_STREAM_EVENTS),
+        ...STREAM_END_EVENTS,
+      },
       STREAM_EXAMPLE,
     ),
-    ...errors({ 400: ["validation_error", "invalid_event_id"], 401: ["unauthorized", "invalid_token", "invalid_api_key", "invalid_ticket"], 403: ["forbidden"], 429: ["too_many_streams"], 503: true }),
+    ...errors({
+      400: ["validation_error", "invalid_event_id"],
+      401: ["unauthorized", "invalid_token", "invalid_api_key", "invalid_ticket"],
+      403: ["forbidden"],
+      429: ["too_many_streams"],
+      503: true,
+    }),
   },
 });
 
-export const liveStreamRoutes = new OpenAPIHono<AppEnv>().openapi({ ...streamRoute, middleware: [requireStreamAuth] as const }, (c) => {
-  const query = parseWith(StreamQuery, { scopes: c.req.queries("scopes")?.join(","), userId: c.req.query("userId") });
-  const owner = feedOwner(c, query.userId);
-  return serveFeeds(
-    c,
-    query.scopes.map((scope) => channelOf[scope](c, owner)),
-    combinedFeedIds(query.scopes, LIVE_SCOPES),
-  );
-});
+export const liveStreamRoutes = new OpenAPIHono<AppEnv>().openapi(
+  { ...streamRoute, middleware: [requireStreamAuth] as const },
+  (c) => {
+    const query = parseWith(StreamQuery, { scopes: c.req.queries("scopes")?.join(","), userId: c.req.query("userId") });
+    const owner = feedOwner(c, query.userId);
+    return serveFeeds(
+      c,
+      query.scopes.map((scope) => channelOf[scope](c, owner)),
+      combinedFeedIds(query.scopes, LIVE_SCOPES),
+    );
+  },
+);

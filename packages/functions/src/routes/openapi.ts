@@ -4,7 +4,11 @@ import type { AppEnv } from "../http/env";
 import { publicAccess, schemaRef, TAGS } from "../http/openapi";
 
 /** Loose on purpose: the document's own shape is OpenAPI 3.1, checked by a validator in the tests. */
-const OpenApiObject = z.looseObject({ openapi: z.string(), info: z.looseObject({ title: z.string(), version: z.string() }), paths: z.record(z.string(), z.unknown()) });
+const OpenApiObject = z.looseObject({
+  openapi: z.string(),
+  info: z.looseObject({ title: z.string(), version: z.string() }),
+  paths: z.record(z.string(), z.unknown()),
+});
 
 export const OPENAPI_DOCUMENT_PATH = "/api/openapi.json";
 
@@ -13,7 +17,8 @@ const getOpenApiDocument = createRoute({
   path: "/openapi.json",
   operationId: "getOpenApiDocument",
   summary: "This OpenAPI 3.1 document",
-  description: "The API contract, generated from the zod schemas that validate each route. Public; the SDK and the API explorer are built from it.",
+  description:
+    "The API contract, generated from the zod schemas that validate each route. Public; the SDK and the API explorer are built from it.",
   tags: [TAGS.system],
   "x-stability": "stable",
   "x-complexity": "low",

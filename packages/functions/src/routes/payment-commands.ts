@@ -10,7 +10,15 @@ import type { AppEnv } from "../http/env";
 import { idempotencyKey } from "../http/idempotency";
 import { handleCommand } from "../http/commands";
 import { requireAuth } from "../http/middleware";
-import { authenticated, errors, idempotencyKeyParameter, jsonReply, RETRY_AFTER, schemaRef, TAGS } from "../http/openapi";
+import {
+  authenticated,
+  errors,
+  idempotencyKeyParameter,
+  jsonReply,
+  RETRY_AFTER,
+  schemaRef,
+  TAGS,
+} from "../http/openapi";
 import { feedOwner } from "../http/sse";
 import { parseWith } from "../http/validate";
 import { PAYMENT_STREAM_PATH, PaymentStatusFilter, paymentStreamUrl, PaymentUserId } from "./streams";
@@ -28,14 +36,22 @@ type CommandName = (typeof COMMANDS)[number];
 
 const SubscribeToPayments = z.object({ userId: PaymentUserId.optional(), statusFilter: PaymentStatusFilter });
 
-const InitiatePaymentResult = CreatePaymentReply.extend({ replayed: z.boolean().describe("true when this replays an earlier command with the same Idempotency-Key") });
+const InitiatePaymentResult = CreatePaymentReply.extend({
+  replayed: z.boolean().describe("true when this replays an earlier command with the same Idempotency-Key"),
+});
 const SubscribeToPaymentsResult = z.object({
-  streamUrl: z.string().describe("The stream URL with this subscription's filters; it starts at the moment it is opened"),
+  streamUrl: z
+    .string()
+    .describe("The stream URL with this subscription's filters; it starts at the moment it is opened"),
   ticket: z.string().describe("A stream ticket: append `&ticket=` for EventSource (bearer clients need none)"),
   ticketExpiresAt: z.string(),
 });
 
-async function runCommand(c: Context<AppEnv>, name: CommandName, args: Record<string, unknown>): Promise<z.infer<typeof InitiatePaymentResult> | z.infer<typeof SubscribeToPaymentsResult>> {
+async function runCommand(
+  c: Context<AppEnv>,
+  name: CommandName,
+  args: Record<string, unknown>,
+): Promise<z.infer<typeof InitiatePaymentResult> | z.infer<typeof SubscribeToPaymentsResult>> {
   const core = c.get("core");
   const auth = c.get("auth");
   switch (name) {
@@ -48,7 +64,11 @@ async function runCommand(c: Context<AppEnv>, name: CommandName, args: Record<st
       const input = parseWith(SubscribeToPayments, args);
       const owner = feedOwner(c, input.userId);
       const ticket = await issueStreamTicket(core, { id: auth.userId, role: auth.role }, auth.credential);
-      return { streamUrl: paymentStreamUrl({ owner, statuses: input.statusFilter }), ticket: ticket.ticket, ticketExpiresAt: ticket.expires_at };
+      return {
+        streamUrl: paymentStreamUrl({ owner, statuses: input.statusFilter }),
+        ticket: ticket.ticket,
+        ticketExpiresAt: ticket.expires_at,
+      };
     }
   }
 }
@@ -62,7 +82,10 @@ const PaymentHealthReply = z.object({
   message: z.string(),
   time: z.string(),
   database: z.object({ connected: z.boolean(), latency_ms: z.number() }),
-  rails: z.object({ active: z.number().int(), total: z.number().int() }).nullable().describe("Rails payments can be routed to (null when the store does not answer)"),
+  rails: z
+    .object({ active: z.number().int(), total: z.number().int() })
+    .nullable()
+    .describe("Rails payments can be routed to (null when the store does not answer)"),
 });
 
 async function paymentHealth(c: Context<AppEnv>) {
@@ -94,7 +117,10 @@ const PaymentCommandInput = z.union([
 
 const PaymentCommandReply = z.object({
   command: z.enum(COMMANDS),
-  result: z.union([InitiatePaymentResult.describe("initiatePayment: as POST /v1/payments"), SubscribeToPaymentsResult.describe("subscribeToPayments")]),
+  result: z.union([
+    InitiatePaymentResult.describe("initiatePayment: as POST /v1/payments"),
+    SubscribeToPaymentsResult.describe("subscribeToPayments"),
+  ]),
 });
 
 const healthRoute = createRoute({
@@ -103,7 +129,8 @@ const healthRoute = createRoute({
   path: "/health",
   operationId: "getPaymentStreamHealth",
   summary: "Payment streaming service health",
-  description: "The connect check of the payment streaming client: a bearer token, then a real DescribeTable and the rails (how many are active). 503 with Retry-After when the store does not answer.",
+  description:
+    "The connect check of the payment streaming client: a bearer token, then a real DescribeTable and the rails (how many are active). 503 with Retry-After when the store does not answer.",
   "x-complexity": "medium",
   security: authenticated,
   responses: {
@@ -116,15 +143,21 @@ const healthRoute = createRoute({
       database: { connected: true, latency_ms: 4 },
       rails: { active: 6, total: 6 },
     }),
-    503: jsonReply("The payment store cannot be reached", "PaymentHealthReply", PaymentHealthReply, {
-      success: false,
-      service: "payment-stream",
-      status: "error",
-      message: "Database unavailable",
-      time: "2026-01-15T10:00:00.000Z",
-      database: { connected: false, latency_ms: 2001 },
-      rails: null,
-    }, RETRY_AFTER),
+    503: jsonReply(
+      "The payment store cannot be reached",
+      "PaymentHealthReply",
+      PaymentHealthReply,
+      {
+        success: false,
+        service: "payment-stream",
+        status: "error",
+        message: "Database unavailable",
+        time: "2026-01-15T10:00:00.000Z",
+        database: { connected: false, latency_ms: 2001 },
+        rails: null,
+      },
+      RETRY_AFTER,
+    ),
     ...errors({ 401: true }),
   },
 });
@@ -146,7 +179,14 @@ const commandRoute = createRoute({
       content: {
         "application/json": {
           schema: schemaRef("PaymentCommandInput", PaymentCommandInput, "input"),
-          example: { command: { subscribeToPayments: { userId: "8d2f3c4b-1a2b-4c3d-9e8f-7a6b5c4d3e2f", statusFilter: ["pending", "processing"] } } },
+          example: {
+            command: {
+              subscribeToPayments: {
+                userId: "8d2f3c4b-1a2b-4c3d-9e8f-7a6b5c4d3e2f",
+                statusFilter: ["pending", "processing"],
+              },
+            },
+          },
         },
       },
     },
@@ -154,7 +194,11 @@ const commandRoute = createRoute({
   responses: {
     200: jsonReply("The command's result", "PaymentCommandReply", PaymentCommandReply, {
       command: "subscribeToPayments",
-      result: { streamUrl: `${PAYMENT_STREAM_PATH}?userId=8d2f3c4b-1a2b-4c3d-9e8f-7a6b5c4d3e2f&statusFilter=pending%2Cprocessing`, ticket: "eyJhbGciOiJIUzI1NiJ9.e30.c2ln", ticketExpiresAt: "2026-01-15T10:01:00.000Z" },
+      result: {
+        streamUrl: `${PAYMENT_STREAM_PATH}?userId=8d2f3c4b-1a2b-4c3d-9e8f-7a6b5c4d3e2f&statusFilter=pending%2Cprocessing`,
+        ticket: "eyJhbGciOiJIUzI1NiJ9.e30.c2ln",
+        ticketExpiresAt: "2026-01-15T10:01:00.000Z",
+      },
     }),
     ...errors({
       400: ["validation_error", "invalid_json", "unknown_command", "invalid_amount", "invalid_idempotency_key"],
@@ -163,7 +207,14 @@ const commandRoute = createRoute({
       404: ["account_not_found"],
       409: ["idempotency_in_progress"],
       413: ["payload_too_large"],
-      422: ["insufficient_funds", "idempotency_key_reused", "rail_not_available", "no_rail_available", "payee_cannot_receive", "limit_exceeded"],
+      422: [
+        "insufficient_funds",
+        "idempotency_key_reused",
+        "rail_not_available",
+        "no_rail_available",
+        "payee_cannot_receive",
+        "limit_exceeded",
+      ],
       423: ["account_locked"],
       429: ["rate_limited"],
       503: true,
@@ -172,8 +223,12 @@ const commandRoute = createRoute({
 });
 
 /** Mounted before the stream (payment-stream.ts), the commands after it, so the document lists the prefix's routes in that order. */
-export const paymentStreamHealthRoutes = new OpenAPIHono<AppEnv>().openapi({ ...healthRoute, middleware: [requireAuth] as const }, paymentHealth);
+export const paymentStreamHealthRoutes = new OpenAPIHono<AppEnv>().openapi(
+  { ...healthRoute, middleware: [requireAuth] as const },
+  paymentHealth,
+);
 
-export const paymentCommandRoutes = new OpenAPIHono<AppEnv>().openapi({ ...commandRoute, middleware: [requireAuth] as const }, (c) =>
-  handleCommand(c, COMMANDS, "Payment command failed", (name, args) => runCommand(c, name, args)),
+export const paymentCommandRoutes = new OpenAPIHono<AppEnv>().openapi(
+  { ...commandRoute, middleware: [requireAuth] as const },
+  (c) => handleCommand(c, COMMANDS, "Payment command failed", (name, args) => runCommand(c, name, args)),
 );

@@ -24,7 +24,10 @@ let me: Payer;
 let other: Payer;
 
 beforeAll(async () => {
-  t = await createTestApp({ FEED_SETTLE_MS: "0", FEED_HEARTBEAT_MS: "200", FEED_POLL_MAX_MS: "100", FEED_RETRY_MS: "1500" }, { clock });
+  t = await createTestApp(
+    { FEED_SETTLE_MS: "0", FEED_HEARTBEAT_MS: "200", FEED_POLL_MAX_MS: "100", FEED_RETRY_MS: "1500" },
+    { clock },
+  );
   [me, other] = await Promise.all([newPayer(), newPayer()]);
 });
 afterAll(async () => {
@@ -41,19 +44,34 @@ interface Payer extends Session {
 async function newPayer(): Promise<Payer> {
   const session = (await t.signUp(`payment-stream-${++users}@example.com`)) as Session;
   const account = async (name: string) => {
-    const reply = await t.call("POST", "/api/v1/ledger/accounts", { token: session.token, body: { name, currency: "USD" } });
+    const reply = await t.call("POST", "/api/v1/ledger/accounts", {
+      token: session.token,
+      body: { name, currency: "USD" },
+    });
     expect(reply.status).toBe(201);
     return reply.body.data.id as string;
   };
   const from = await account("Everyday");
   const to = await account("Savings");
-  const deposit = await t.call("POST", "/api/v1/ledger/transactions/deposit", { token: session.token, body: { account_id: from, amount: "500.00" } });
+  const deposit = await t.call("POST", "/api/v1/ledger/transactions/deposit", {
+    token: session.token,
+    body: { account_id: from, amount: "500.00" },
+  });
   expect(deposit.status).toBe(201);
-  expect((await t.call("POST", `/api/v1/ledger/transactions/${deposit.body.data.id}/post`, { token: session.token })).status).toBe(200);
+  expect(
+    (await t.call("POST", `/api/v1/ledger/transactions/${deposit.body.data.id}/post`, { token: session.token })).status,
+  ).toBe(200);
   return { ...session, from, to };
 }
 
-const paymentBody = (payer: Payer, amount = "10.00") => ({ userId: payer.user.id, fromAccountId: payer.from, toAccountId: payer.to, amount, currency: "USD", description: "stream test" });
+const paymentBody = (payer: Payer, amount = "10.00") => ({
+  userId: payer.user.id,
+  fromAccountId: payer.from,
+  toAccountId: payer.to,
+  amount,
+  currency: "USD",
+  description: "stream test",
+});
 
 async function pay(payer: Payer): Promise<string> {
   const reply = await t.call("POST", "/v1/payments", { token: payer.token, body: paymentBody(payer) });
@@ -92,16 +110,22 @@ async function subscribe(path: string, auth: { token?: string; lastEventId?: str
 
 const TERMINAL = new Set(["paymentCompleted", "paymentError"]);
 const events = (stream: SseStream) => stream.messages.filter((message) => message.event !== "cursor");
-const of = (stream: SseStream, paymentId: string) => events(stream).filter((message) => JSON.parse(message.data).paymentId === paymentId);
+const of = (stream: SseStream, paymentId: string) =>
+  events(stream).filter((message) => JSON.parse(message.data).paymentId === paymentId);
 const isTerminalOf = (paymentId: string) => (message: { event?: string; data: string }) =>
-  TERMINAL.has(message.event ?? "") && JSON.parse(message.data).paymentId === paymentId && JSON.parse(message.data).status !== "processing";
+  TERMINAL.has(message.event ?? "") &&
+  JSON.parse(message.data).paymentId === paymentId &&
+  JSON.parse(message.data).status !== "processing";
 
 describe("who may watch", () => {
   it("refuses no token (401), another user's stream (403) and a bad status filter (400) on both paths", async () => {
     for (const path of [`/api/grpc/payment/stream?userId=${me.user.id}`, `/v1/payments/stream?user_id=${me.user.id}`]) {
       expect((await connect(path)).status).toBe(401);
     }
-    for (const path of [`/api/grpc/payment/stream?userId=${other.user.id}`, `/v1/payments/stream?user_id=${other.user.id}`]) {
+    for (const path of [
+      `/api/grpc/payment/stream?userId=${other.user.id}`,
+      `/v1/payments/stream?user_id=${other.user.id}`,
+    ]) {
       const refused = await connect(path, { token: me.token });
       expect(refused.status).toBe(403);
       expect(await refused.json()).toMatchObject({ code: "forbidden" });
@@ -115,7 +139,12 @@ describe("who may watch", () => {
     expect((await t.call("GET", "/api/grpc/payment/health")).status).toBe(401);
     const reply = await t.call("GET", "/api/grpc/payment/health", { token: me.token });
     expect(reply.status).toBe(200);
-    expect(reply.body).toMatchObject({ success: true, service: "payment-stream", database: { connected: true }, rails: { active: expect.any(Number), total: expect.any(Number) } });
+    expect(reply.body).toMatchObject({
+      success: true,
+      service: "payment-stream",
+      database: { connected: true },
+      rails: { active: expect.any(Number), total: expect.any(Number) },
+    });
     expect(reply.body.rails.active).toBeGreaterThan(0);
   });
 });
@@ -138,41 +167,61 @@ describe("events", () => {
       expect(body.event[types[index]!].paymentId).toBe(paymentId);
       expect(delivered[index]!.id).toBeTruthy();
     }
-    expect(bodies[0]).toMatchObject({ status: "pending", event: { paymentInitiated: { amount: "10.00", currency: "USD" } } });
+    expect(bodies[0]).toMatchObject({
+      status: "pending",
+      event: { paymentInitiated: { amount: "10.00", currency: "USD" } },
+    });
     expect(bodies[bodies.length - 1].status).toBe(final);
 
     // Resume after the first event: the rest, once each, in order.
     await stream.close();
     const resumed = await subscribe(`/v1/payments/stream`, { token: me.token, lastEventId: delivered[0]!.id! });
     await resumed.waitFor(isTerminalOf(paymentId));
-    expect(of(resumed, paymentId).map((message) => message.data)).toEqual(delivered.slice(1).map((message) => message.data));
+    expect(of(resumed, paymentId).map((message) => message.data)).toEqual(
+      delivered.slice(1).map((message) => message.data),
+    );
     await resumed.close();
   });
 
   it("keeps only the events whose payment was in a filtered status (status_filter repeated, any case)", async () => {
     const all = await subscribe(`/v1/payments/stream?user_id=${me.user.id}`, { token: me.token });
-    const filtered = await subscribe(`/v1/payments/stream?user_id=${me.user.id}&status_filter=PENDING&status_filter=processing`, { token: me.token });
+    const filtered = await subscribe(
+      `/v1/payments/stream?user_id=${me.user.id}&status_filter=PENDING&status_filter=processing`,
+      { token: me.token },
+    );
     const first = await pay(me);
     await settle(first);
     await all.waitFor(isTerminalOf(first));
     // A later payment's first event behind the first one's end: the filtered stream has passed it.
     const second = await pay(me);
-    await filtered.waitFor((message) => message.event === "paymentInitiated" && JSON.parse(message.data).paymentId === second);
+    await filtered.waitFor(
+      (message) => message.event === "paymentInitiated" && JSON.parse(message.data).paymentId === second,
+    );
 
     const statuses = events(filtered).map((message) => JSON.parse(message.data).status as string);
     expect(statuses.every((status) => status === "pending" || status === "processing")).toBe(true);
-    const expected = of(all, first).filter((message) => ["pending", "processing"].includes(JSON.parse(message.data).status));
+    const expected = of(all, first).filter((message) =>
+      ["pending", "processing"].includes(JSON.parse(message.data).status),
+    );
     expect(of(filtered, first).map((message) => message.data)).toEqual(expected.map((message) => message.data));
-    expect(of(filtered, first).some((message) => TERMINAL.has(message.event ?? "") && JSON.parse(message.data).status !== "processing")).toBe(false);
+    expect(
+      of(filtered, first).some(
+        (message) => TERMINAL.has(message.event ?? "") && JSON.parse(message.data).status !== "processing",
+      ),
+    ).toBe(false);
     await Promise.all([all.close(), filtered.close()]);
   });
 });
 
 describe("commands", () => {
-  const command = (body: unknown, token: string, headers: Record<string, string> = {}) => t.call("POST", "/api/grpc/payment/command", { token, body, headers });
+  const command = (body: unknown, token: string, headers: Record<string, string> = {}) =>
+    t.call("POST", "/api/grpc/payment/command", { token, body, headers });
 
   it("subscribeToPayments answers a stream URL and a ticket that opens it; initiatePayment pays and replays its Idempotency-Key", async () => {
-    const subscribed = await command({ command: { subscribeToPayments: { userId: me.user.id, statusFilter: ["PENDING"] } } }, me.token);
+    const subscribed = await command(
+      { command: { subscribeToPayments: { userId: me.user.id, statusFilter: ["PENDING"] } } },
+      me.token,
+    );
     expect(subscribed.status).toBe(200);
     const { streamUrl, ticket } = subscribed.body.result as { streamUrl: string; ticket: string };
     expect(streamUrl).toBe(`/api/grpc/payment/stream?userId=${me.user.id}&statusFilter=pending`);
@@ -181,18 +230,30 @@ describe("commands", () => {
     const headers = { "Idempotency-Key": `stream-command-${me.user.id}` };
     const initiated = await command({ command: { initiatePayment: paymentBody(me, "12.50") } }, me.token, headers);
     expect(initiated.status, JSON.stringify(initiated.body)).toBe(200);
-    expect(initiated.body).toMatchObject({ command: "initiatePayment", result: { message: "Payment initiated", replayed: false, payment: { amount: "12.50", status: "pending" } } });
+    expect(initiated.body).toMatchObject({
+      command: "initiatePayment",
+      result: { message: "Payment initiated", replayed: false, payment: { amount: "12.50", status: "pending" } },
+    });
     const paymentId = initiated.body.result.payment.paymentId as string;
     const replayed = await command({ command: { initiatePayment: paymentBody(me, "12.50") } }, me.token, headers);
     expect(replayed.body.result).toMatchObject({ replayed: true, payment: { paymentId } });
 
-    const started = await stream.waitFor((message) => message.event === "paymentInitiated" && JSON.parse(message.data).paymentId === paymentId);
-    expect(JSON.parse(started.data)).toMatchObject({ paymentId, status: "pending", event: { paymentInitiated: { paymentId, amount: "12.50" } } });
+    const started = await stream.waitFor(
+      (message) => message.event === "paymentInitiated" && JSON.parse(message.data).paymentId === paymentId,
+    );
+    expect(JSON.parse(started.data)).toMatchObject({
+      paymentId,
+      status: "pending",
+      event: { paymentInitiated: { paymentId, amount: "12.50" } },
+    });
     await stream.close();
   });
 
   it("refuses another user's payment or stream (403), unknown commands and bad input (400), all as 'Payment command failed'", async () => {
-    const forOther = await command({ command: { initiatePayment: { ...paymentBody(me), userId: other.user.id } } }, me.token);
+    const forOther = await command(
+      { command: { initiatePayment: { ...paymentBody(me), userId: other.user.id } } },
+      me.token,
+    );
     expect(forOther.status).toBe(403);
     expect(forOther.body).toMatchObject({ message: "Payment command failed" });
     const watchOther = await command({ command: { subscribeToPayments: { userId: other.user.id } } }, me.token);
@@ -200,8 +261,14 @@ describe("commands", () => {
     const unknown = await command({ command: { refundPayment: {} } }, me.token);
     expect(unknown.status).toBe(400);
     expect(unknown.body).toMatchObject({ message: "Payment command failed", code: "unknown_command" });
-    expect((await command({ command: { subscribeToPayments: { statusFilter: ["settled"] } } }, me.token)).status).toBe(400);
-    expect((await command({ command: { initiatePayment: { ...paymentBody(me), amount: "-1" } } }, me.token)).status).toBe(400);
-    expect((await t.call("POST", "/api/grpc/payment/command", { body: { command: { subscribeToPayments: {} } } })).status).toBe(401);
+    expect((await command({ command: { subscribeToPayments: { statusFilter: ["settled"] } } }, me.token)).status).toBe(
+      400,
+    );
+    expect(
+      (await command({ command: { initiatePayment: { ...paymentBody(me), amount: "-1" } } }, me.token)).status,
+    ).toBe(400);
+    expect(
+      (await t.call("POST", "/api/grpc/payment/command", { body: { command: { subscribeToPayments: {} } } })).status,
+    ).toBe(401);
   });
 });

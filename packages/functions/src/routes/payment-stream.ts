@@ -1,11 +1,31 @@
 import { $, createRoute, OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { z } from "zod";
-import { paymentFeedReader, paymentFeedScope, presentPaymentEvent, type PaymentFeedEvent } from "@fintech/core/payments/events";
+import {
+  paymentFeedReader,
+  paymentFeedScope,
+  presentPaymentEvent,
+  type PaymentFeedEvent,
+} from "@fintech/core/payments/events";
 import { PAYMENT_STATUSES } from "@fintech/core/payments/model";
 import type { AppEnv } from "../http/env";
-import { authenticated, errors, lastEventIdParameter, queryParameter, sseReply, STREAM_TICKET_SCHEME, TAGS } from "../http/openapi";
-import { CURSOR_EVENT, feedOwner, requireStreamAuth, serveFeed, STREAM_CURSOR_EVENT, STREAM_END_EVENTS } from "../http/sse";
+import {
+  authenticated,
+  errors,
+  lastEventIdParameter,
+  queryParameter,
+  sseReply,
+  STREAM_TICKET_SCHEME,
+  TAGS,
+} from "../http/openapi";
+import {
+  CURSOR_EVENT,
+  feedOwner,
+  requireStreamAuth,
+  serveFeed,
+  STREAM_CURSOR_EVENT,
+  STREAM_END_EVENTS,
+} from "../http/sse";
 import { parseWith } from "../http/validate";
 import { PAYMENT_STREAM_EVENTS, PaymentStatusFilter, PaymentUserId, type PaymentSubscription } from "./streams";
 
@@ -52,20 +72,41 @@ const STREAM_EXAMPLE = [
 
 const streamEvents = { ...STREAM_CURSOR_EVENT, ...PAYMENT_STREAM_EVENTS, ...STREAM_END_EVENTS };
 
-const STATUS_SCHEMA = { type: "array" as const, items: { type: "string" as const, enum: [...PAYMENT_STATUSES, ...PAYMENT_STATUSES.map((status) => status.toUpperCase())] } };
+const STATUS_SCHEMA = {
+  type: "array" as const,
+  items: {
+    type: "string" as const,
+    enum: [...PAYMENT_STATUSES, ...PAYMENT_STATUSES.map((status) => status.toUpperCase())],
+  },
+};
 /** A repeatable status filter (`?x=PENDING&x=PROCESSING`; commas work too). */
 const statusFilterParameter = (name: string) => ({
-  ...queryParameter(name, "Only events whose payment was in one of these statuses after the change (repeat the parameter or separate with commas; any case). None: every event.", STATUS_SCHEMA, ["PENDING", "PROCESSING"]),
+  ...queryParameter(
+    name,
+    "Only events whose payment was in one of these statuses after the change (repeat the parameter or separate with commas; any case). None: every event.",
+    STATUS_SCHEMA,
+    ["PENDING", "PROCESSING"],
+  ),
   style: "form" as const,
   explode: true,
 });
 const streamParameters = (userParameter: string, statusParameter: string) => [
-  queryParameter(userParameter, "Whose payments (default: the caller's; another user's needs the admin role, else 403)", { type: "string", maxLength: 64 }),
+  queryParameter(
+    userParameter,
+    "Whose payments (default: the caller's; another user's needs the admin role, else 403)",
+    { type: "string", maxLength: 64 },
+  ),
   statusFilterParameter(statusParameter),
   queryParameter("lastEventId", "Resume point, when the Last-Event-ID header cannot be sent", { type: "string" }),
   lastEventIdParameter(),
 ];
-const streamErrors = errors({ 400: ["validation_error", "invalid_event_id"], 401: ["unauthorized", "invalid_token", "invalid_api_key", "invalid_ticket"], 403: ["forbidden"], 429: ["too_many_streams"], 503: true });
+const streamErrors = errors({
+  400: ["validation_error", "invalid_event_id"],
+  401: ["unauthorized", "invalid_token", "invalid_api_key", "invalid_ticket"],
+  403: ["forbidden"],
+  429: ["too_many_streams"],
+  503: true,
+});
 const STREAM_WIRE =
   "Each message's `event:` is the type and its `data:` is `{event: {<type>: {...}}, type, paymentId, status, at}` (spec 001 §3, §7; `status` is the payment's status after the change, lower case). The wire is the ledger stream's: `retry:`, a `cursor` event first, `id:` on every event (resume with Last-Event-ID or `?lastEventId=`), heartbeats, a clean end after a while. Browsers authenticate with `?ticket=` (POST /api/v1/auth/stream-ticket or the subscribeToPayments command), other clients with the bearer header.";
 
@@ -95,13 +136,25 @@ const restStreamRoute = createRoute({
   responses: { 200: sseReply("The event stream.", streamEvents, STREAM_EXAMPLE), ...streamErrors },
 });
 
-export const paymentStreamRoutes = new OpenAPIHono<AppEnv>().openapi({ ...grpcStreamRoute, middleware: [requireStreamAuth] as const }, (c) => {
-  const query = parseWith(GrpcStreamQuery, { userId: c.req.query("userId"), statusFilter: c.req.queries("statusFilter") });
-  return servePayments(c, { owner: feedOwner(c, query.userId), statuses: query.statusFilter });
-});
+export const paymentStreamRoutes = new OpenAPIHono<AppEnv>().openapi(
+  { ...grpcStreamRoute, middleware: [requireStreamAuth] as const },
+  (c) => {
+    const query = parseWith(GrpcStreamQuery, {
+      userId: c.req.query("userId"),
+      statusFilter: c.req.queries("statusFilter"),
+    });
+    return servePayments(c, { owner: feedOwner(c, query.userId), statuses: query.statusFilter });
+  },
+);
 
 /** Mounted at /v1/payments before the payments routes, so /v1/payments/stream is never taken for a payment id. */
-export const paymentFeedRoutes = $(new OpenAPIHono<AppEnv>()).openapi({ ...restStreamRoute, middleware: [requireStreamAuth] as const }, (c) => {
-  const query = parseWith(RestStreamQuery, { user_id: c.req.query("user_id"), status_filter: c.req.queries("status_filter") });
-  return servePayments(c, { owner: feedOwner(c, query.user_id), statuses: query.status_filter });
-});
+export const paymentFeedRoutes = $(new OpenAPIHono<AppEnv>()).openapi(
+  { ...restStreamRoute, middleware: [requireStreamAuth] as const },
+  (c) => {
+    const query = parseWith(RestStreamQuery, {
+      user_id: c.req.query("user_id"),
+      status_filter: c.req.queries("status_filter"),
+    });
+    return servePayments(c, { owner: feedOwner(c, query.user_id), statuses: query.status_filter });
+  },
+);

@@ -29,18 +29,29 @@ async function openAccount(token: string, name: string, currency = "USD") {
 }
 
 async function fund(token: string, accountId: string, amount: string) {
-  const created = await t.call("POST", "/api/v1/ledger/transactions/deposit", { token, body: { account_id: accountId, amount } });
+  const created = await t.call("POST", "/api/v1/ledger/transactions/deposit", {
+    token,
+    body: { account_id: accountId, amount },
+  });
   expect(created.status).toBe(201);
-  expect((await t.call("POST", `/api/v1/ledger/transactions/${created.body.data.id}/post`, { token })).status).toBe(200);
+  expect((await t.call("POST", `/api/v1/ledger/transactions/${created.body.data.id}/post`, { token })).status).toBe(
+    200,
+  );
 }
 
-const quote = (body: Record<string, unknown>, token = payer.token) => t.call("POST", "/v1/payments/quote", { token, body: { userId: payer.user.id, fromAccountId: checking.id, amount: "42.50", currency: "USD", ...body } });
+const quote = (body: Record<string, unknown>, token = payer.token) =>
+  t.call("POST", "/v1/payments/quote", {
+    token,
+    body: { userId: payer.user.id, fromAccountId: checking.id, amount: "42.50", currency: "USD", ...body },
+  });
 
 beforeAll(async () => {
   t = await createTestApp({ PAYMENT_RATE_LIMIT_PER_MINUTE: "1000" }, { clock: () => new Date(nowMs) });
   payer = await t.signUp("quoter@example.com", { first_name: "Quo", last_name: "Ter" });
   unverified = await t.signUp("new@example.com");
-  await t.signUp("grace@example.com", { first_name: "Grace", last_name: "Hopper" }).then(async (grace) => openAccount(grace.token, "Grace USD"));
+  await t
+    .signUp("grace@example.com", { first_name: "Grace", last_name: "Hopper" })
+    .then(async (grace) => openAccount(grace.token, "Grace USD"));
   await verifyForTests(t.core, payer.user.id);
   checking = await openAccount(payer.token, "Checking");
   savings = await openAccount(payer.token, "Savings");
@@ -76,33 +87,88 @@ describe("the quote", () => {
     const reply = await quote({ toEmail: "grace@example.com" });
     expect(reply.status).toBe(200);
     // 42.50 USD: Card 0.10 + 0.04 = 0.14 has the best expected value (99.8 %).
-    expect(reply.body).toMatchObject({ amount: "42.50", currency: "USD", rail: "Card", fee: "0.14", feeCurrency: "USD", total: "42.64", settlementSeconds: 1800, arrivalEstimate: "within 30 minutes", payee: { kind: "user", name: "grace@example.com" } });
+    expect(reply.body).toMatchObject({
+      amount: "42.50",
+      currency: "USD",
+      rail: "Card",
+      fee: "0.14",
+      feeCurrency: "USD",
+      total: "42.64",
+      settlementSeconds: 1800,
+      arrivalEstimate: "within 30 minutes",
+      payee: { kind: "user", name: "grace@example.com" },
+    });
     expect(reply.body.eligible[0]).toEqual({ rail: "Card", fee: "0.14", feeCurrency: "USD", settlementSeconds: 1800 });
-    expect(reply.body.eligible.map((entry: { rail: string }) => entry.rail).sort()).toEqual(["ACH", "Card", "Crypto", "SWIFT", "Wire"]);
-    expect(reply.body.excluded).toEqual(expect.arrayContaining([{ rail: "SEPA", reason: "SEPA carries EUR only" }, { rail: "UPI", reason: "UPI carries INR only" }]));
+    expect(reply.body.eligible.map((entry: { rail: string }) => entry.rail).sort()).toEqual([
+      "ACH",
+      "Card",
+      "Crypto",
+      "SWIFT",
+      "Wire",
+    ]);
+    expect(reply.body.excluded).toEqual(
+      expect.arrayContaining([
+        { rail: "SEPA", reason: "SEPA carries EUR only" },
+        { rail: "UPI", reason: "UPI carries INR only" },
+      ]),
+    );
     expect(await dataItems(t.core)).toEqual(before);
   });
 
   it("a forced rail is the quoted rail; one that cannot carry it is 422 rail_ineligible with the reason", async () => {
-    expect((await quote({ toAccountId: savings.id, forceRail: "ACH" })).body).toMatchObject({ rail: "ACH", fee: "0.09", total: "42.59", arrivalEstimate: "within 1 business day", payee: { kind: "own", name: "Savings" } });
+    expect((await quote({ toAccountId: savings.id, forceRail: "ACH" })).body).toMatchObject({
+      rail: "ACH",
+      fee: "0.09",
+      total: "42.59",
+      arrivalEstimate: "within 1 business day",
+      payee: { kind: "own", name: "Savings" },
+    });
     const refused = await quote({ toAccountId: savings.id, forceRail: "SEPA" });
     expect(refused.status).toBe(422);
-    expect(refused.body).toMatchObject({ code: "rail_ineligible", message: "Rail SEPA cannot carry this payment: SEPA carries EUR only" });
+    expect(refused.body).toMatchObject({
+      code: "rail_ineligible",
+      message: "Rail SEPA cannot carry this payment: SEPA carries EUR only",
+    });
   });
 
   it("routes by the beneficiary's country and the rail's limits: INR to India over UPI, above 1,00,000 over SWIFT", async () => {
-    const upi = await quote({ fromAccountId: rupees.id, currency: "INR", amount: "2500", beneficiary: { name: "Asha Rao", accountNumber: "123456789012", country: "IN" } });
-    expect(upi.body).toMatchObject({ rail: "UPI", fee: "2.50", feeCurrency: "INR", total: "2502.50", arrivalEstimate: "within a minute", payee: { kind: "external", name: "Asha Rao", accountLast4: "9012", country: "IN" } });
-    const large = await quote({ fromAccountId: rupees.id, currency: "INR", amount: "200000", beneficiary: { name: "Asha Rao", accountNumber: "123456789012", country: "IN" } });
+    const upi = await quote({
+      fromAccountId: rupees.id,
+      currency: "INR",
+      amount: "2500",
+      beneficiary: { name: "Asha Rao", accountNumber: "123456789012", country: "IN" },
+    });
+    expect(upi.body).toMatchObject({
+      rail: "UPI",
+      fee: "2.50",
+      feeCurrency: "INR",
+      total: "2502.50",
+      arrivalEstimate: "within a minute",
+      payee: { kind: "external", name: "Asha Rao", accountLast4: "9012", country: "IN" },
+    });
+    const large = await quote({
+      fromAccountId: rupees.id,
+      currency: "INR",
+      amount: "200000",
+      beneficiary: { name: "Asha Rao", accountNumber: "123456789012", country: "IN" },
+    });
     expect(large.body.rail).toBe("SWIFT");
-    expect(large.body.excluded).toContainEqual({ rail: "UPI", reason: "UPI carries at most 100000.00 INR per payment" });
+    expect(large.body.excluded).toContainEqual({
+      rail: "UPI",
+      reason: "UPI carries at most 100000.00 INR per payment",
+    });
   });
 
   it("no rail can carry it: 422 no_eligible_rail listing the reasons", async () => {
     // INR to the US: only SWIFT carries rupees beyond India, and it is stopped for this test.
     await setRailRunning(t.core, "swift", false, "tests@example.com");
     try {
-      const refused = await quote({ fromAccountId: rupees.id, currency: "INR", amount: "1000", beneficiary: { name: "Ann Lee", accountNumber: "123456789012", country: "US" } });
+      const refused = await quote({
+        fromAccountId: rupees.id,
+        currency: "INR",
+        amount: "1000",
+        beneficiary: { name: "Ann Lee", accountNumber: "123456789012", country: "US" },
+      });
       expect(refused.status).toBe(422);
       expect(refused.body.code).toBe("no_eligible_rail");
       expect(refused.body.message).toContain("UPI does not reach US (it covers IN)");
@@ -127,7 +193,12 @@ describe("the quote", () => {
       // Funds are checked before the payee: a payer without the money learns nothing about who is registered.
       [{ amount: "5000.00", toEmail: "nobody@example.com" }, payer.token, 422, "insufficient_funds"],
       [{ toEmail: "nobody@example.com" }, payer.token, 422, "payee_cannot_receive"],
-      [{ beneficiary: { name: "Acme", accountNumber: "12345678", country: "KP" } }, payer.token, 422, "embargoed_country"],
+      [
+        { beneficiary: { name: "Acme", accountNumber: "12345678", country: "KP" } },
+        payer.token,
+        422,
+        "embargoed_country",
+      ],
     ];
     for (const [body, token, status, code] of cases) {
       const reply = await quote(body, token);
@@ -136,10 +207,16 @@ describe("the quote", () => {
     // Another user's own account (a forged fromAccountId) is the same 404 as an unknown one.
     expect((await quote({ fromAccountId: other.id, toEmail: "grace@example.com" })).status).toBe(404);
     // An unverified payer paying someone else: 403 kyc_required, as creating it would be.
-    const theirs = await quote({ userId: unverified.user.id, fromAccountId: other.id, toEmail: "grace@example.com" }, unverified.token);
+    const theirs = await quote(
+      { userId: unverified.user.id, fromAccountId: other.id, toEmail: "grace@example.com" },
+      unverified.token,
+    );
     expect([theirs.status, theirs.body.code]).toEqual([403, "kyc_required"]);
     expect((await t.call("POST", "/v1/payments/quote", { body: { userId: payer.user.id } })).status).toBe(401);
-    expect((await t.call("POST", "/v1/payments/quote", { token: "forged.token.value", body: { userId: payer.user.id } })).status).toBe(401);
+    expect(
+      (await t.call("POST", "/v1/payments/quote", { token: "forged.token.value", body: { userId: payer.user.id } }))
+        .status,
+    ).toBe(401);
     expect(await dataItems(t.core)).toEqual(before);
   });
 
@@ -150,13 +227,30 @@ describe("the quote", () => {
     const quoted = await quote(body);
     expect(quoted.body).toMatchObject({ rail: "Card", fee: "0.50", total: "400.50" });
     const [card, wire] = await Promise.all([getRail(t.core, "card"), getRail(t.core, "wire")]);
-    const plainKey = findKey("quoted-best", (id) => explorationBand(id) === null && attemptOutcome(card, id, 1).succeeded);
-    const exploringKey = findKey("quoted-explore", (id) => explorationBand(id) === "explore" && attemptOutcome(wire, id, 1).succeeded);
-    for (const [key, carrier] of [[plainKey, "Card"], [exploringKey, "Wire"]] as const) {
-      const created = await t.call("POST", "/v1/payments", { token: payer.token, body: { userId: payer.user.id, fromAccountId: checking.id, currency: "USD", ...body }, headers: { "Idempotency-Key": key } });
+    const plainKey = findKey(
+      "quoted-best",
+      (id) => explorationBand(id) === null && attemptOutcome(card, id, 1).succeeded,
+    );
+    const exploringKey = findKey(
+      "quoted-explore",
+      (id) => explorationBand(id) === "explore" && attemptOutcome(wire, id, 1).succeeded,
+    );
+    for (const [key, carrier] of [
+      [plainKey, "Card"],
+      [exploringKey, "Wire"],
+    ] as const) {
+      const created = await t.call("POST", "/v1/payments", {
+        token: payer.token,
+        body: { userId: payer.user.id, fromAccountId: checking.id, currency: "USD", ...body },
+        headers: { "Idempotency-Key": key },
+      });
       expect(created.status).toBe(201);
       const paymentId = created.body.payment.paymentId as string;
-      expect(created.body.payment).toMatchObject({ selectedRail: carrier, estimatedFee: quoted.body.fee, fee: quoted.body.fee });
+      expect(created.body.payment).toMatchObject({
+        selectedRail: carrier,
+        estimatedFee: quoted.body.fee,
+        fee: quoted.body.fee,
+      });
       expect(await runToEnd(paymentId)).toBe("completed");
       const detail = await t.call("GET", `/v1/payments/${paymentId}`, { token: payer.token });
       expect(detail.status).toBe(200);

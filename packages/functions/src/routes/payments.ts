@@ -2,7 +2,28 @@ import { $, createRoute, OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "zod";
 import type { Context } from "hono";
 import type { Reviewer } from "@fintech/core/approvals/model";
-import { CloseParkedInput, CreatePaymentInput, CreatePaymentReply, CreateRecipientInput, DecidePaymentInput, MAX_STEP_FAILURES, ParkedListQuery, ParkedPayment, Payment, PaymentDetail, PaymentListQuery, PaymentReviewCase, PAYMENT_LIST_MAX, PAYMENT_MESSAGES, PARKED_LIST_MAX, Recipient, RECIPIENTS_MAX, RenameRecipientInput, REVIEW_LIST_MAX, ReviewListQuery } from "@fintech/core/payments/model";
+import {
+  CloseParkedInput,
+  CreatePaymentInput,
+  CreatePaymentReply,
+  CreateRecipientInput,
+  DecidePaymentInput,
+  MAX_STEP_FAILURES,
+  ParkedListQuery,
+  ParkedPayment,
+  Payment,
+  PaymentDetail,
+  PaymentListQuery,
+  PaymentReviewCase,
+  PAYMENT_LIST_MAX,
+  PAYMENT_MESSAGES,
+  PARKED_LIST_MAX,
+  Recipient,
+  RECIPIENTS_MAX,
+  RenameRecipientInput,
+  REVIEW_LIST_MAX,
+  ReviewListQuery,
+} from "@fintech/core/payments/model";
 import { readPaymentDetail } from "@fintech/core/payments/detail";
 import { addRecipient, deleteRecipient, listRecipients, renameRecipient } from "@fintech/core/payments/recipients";
 import { decidePayment, listPaymentReviews, paymentReviewCase } from "@fintech/core/payments/decisions";
@@ -14,7 +35,17 @@ import { listPayments, publicPayment } from "@fintech/core/payments/store";
 import type { AppEnv } from "../http/env";
 import { idempotencyKey, writeReply } from "../http/idempotency";
 import { requireAdmin, requireAuth } from "../http/middleware";
-import { authenticated, errors, idempotencyKeyParameter, jsonBody, jsonReply, pathParameter, queryParameters, REPLAYED_HEADER, TAGS } from "../http/openapi";
+import {
+  authenticated,
+  errors,
+  idempotencyKeyParameter,
+  jsonBody,
+  jsonReply,
+  pathParameter,
+  queryParameters,
+  REPLAYED_HEADER,
+  TAGS,
+} from "../http/openapi";
 import { queryWith, readJson } from "../http/validate";
 
 /**
@@ -32,7 +63,10 @@ const nextCursor = z.string().nullable().describe("Pass as `cursor` for the next
 const PaymentListReply = z.object({ data: z.array(Payment), pagination: z.object({ next_cursor: nextCursor }) });
 const ParkedListReply = z.object({ data: z.array(ParkedPayment), pagination: z.object({ next_cursor: nextCursor }) });
 const ParkedReply = z.object({ message: z.string(), data: ParkedPayment });
-const ReviewListReply = z.object({ data: z.array(PaymentReviewCase), pagination: z.object({ next_cursor: nextCursor }) });
+const ReviewListReply = z.object({
+  data: z.array(PaymentReviewCase),
+  pagination: z.object({ next_cursor: nextCursor }),
+});
 const ReviewCaseReply = z.object({ data: PaymentReviewCase });
 const DecisionReply = z.object({ message: z.string(), data: PaymentReviewCase });
 const PaymentDetailReply = z.object({ data: PaymentDetail });
@@ -79,7 +113,20 @@ const examplePayment: Payment = {
     reason: "ACH has the highest expected value: the lowest cost at a 98.5 % success estimate",
     decidedAt: EXAMPLE_AT,
     candidates: [
-      { railId: "ach", rail: "ACH", status: "active", costMinor: 30, cost: "0.30", successRate: 0.985, attemptsInWindow: 0, avgProcessingTime: 1.2, slaTarget: 99.9, score: 24_595, eliminated: false, note: "chosen" },
+      {
+        railId: "ach",
+        rail: "ACH",
+        status: "active",
+        costMinor: 30,
+        cost: "0.30",
+        successRate: 0.985,
+        attemptsInWindow: 0,
+        avgProcessingTime: 1.2,
+        slaTarget: 99.9,
+        score: 24_595,
+        eliminated: false,
+        note: "chosen",
+      },
     ],
     destinationCountry: "US",
     excluded: [{ railId: "sepa", rail: "SEPA", reason: "SEPA carries EUR only" }],
@@ -97,7 +144,20 @@ const examplePayment: Payment = {
 const exampleCompleted: Payment = {
   ...examplePayment,
   status: "completed",
-  attempts: [{ number: 1, railId: "ach", rail: "ACH", status: "succeeded", startedAt: "2026-01-15T10:00:00.050Z", dueAt: "2026-01-15T10:00:01.250Z", finishedAt: "2026-01-15T10:00:01.260Z", errorCode: null, errorMessage: null, retriable: null }],
+  attempts: [
+    {
+      number: 1,
+      railId: "ach",
+      rail: "ACH",
+      status: "succeeded",
+      startedAt: "2026-01-15T10:00:00.050Z",
+      dueAt: "2026-01-15T10:00:01.250Z",
+      finishedAt: "2026-01-15T10:00:01.260Z",
+      errorCode: null,
+      errorMessage: null,
+      retriable: null,
+    },
+  ],
   updatedAt: "2026-01-15T10:00:01.260Z",
   completedAt: "2026-01-15T10:00:01.260Z",
 };
@@ -137,7 +197,14 @@ const exampleHeld: PaymentReviewCase = {
     result: "hit",
     screenedName: "Kim Jong Un",
     screenedCountry: "CN",
-    match: { list: "Seeded sanctions sample (SDN style) 2026-01", entry: "KIM, Jong Un", matchedName: "KIM, Jong Un", entryType: "individual", entryCountry: "KP", score: 1 },
+    match: {
+      list: "Seeded sanctions sample (SDN style) 2026-01",
+      entry: "KIM, Jong Un",
+      matchedName: "KIM, Jong Un",
+      entryType: "individual",
+      entryCountry: "KP",
+      score: 1,
+    },
     lists: ["Seeded sanctions sample (SDN style) 2026-01", "Uploaded watchlist (sanctions entries)"],
     at: EXAMPLE_AT,
   },
@@ -152,7 +219,12 @@ const idParameter = pathParameter("id", "The payment id (paymentId)", examplePay
 
 /* ---------- the payment quote (rails: what each can carry, routing and fees) ---------- */
 
-const QuotedRailSchema = z.object({ rail: z.string(), fee: z.string().describe("In the payment's currency"), feeCurrency: z.string(), settlementSeconds: z.number().int() });
+const QuotedRailSchema = z.object({
+  rail: z.string(),
+  fee: z.string().describe("In the payment's currency"),
+  feeCurrency: z.string(),
+  settlementSeconds: z.number().int(),
+});
 const PaymentQuoteReply = z.object({
   amount: z.string(),
   currency: z.string(),
@@ -183,7 +255,13 @@ const quotePaymentRoute = createRoute({
     "The same body as POST /v1/payments; nothing is written and no Idempotency-Key is taken. Returns the rail routing would pick now (its best rail: a quote never explores), its fee in the payment's currency, the total held (amount + fee), the settlement time and an arrival estimate, the payee as the payment shows it, every rail that can carry the payment (best first) and every rail that cannot, with why. The refusals are those of creating the payment, in the same order (400, 403 `kyc_required`, 404, 422 funds / currency / `limit_exceeded` / `payee_cannot_receive` / `embargoed_country`, 422 `rail_ineligible` when `forceRail` names a rail that cannot carry it, 422 `no_eligible_rail` when none can), so a quote says nothing a payment attempt would not. Quotes are rate limited per user (429 `rate_limited`).",
   "x-complexity": "medium",
   request: {
-    body: jsonBody("PaymentQuoteInput", CreatePaymentInput, { userId: examplePayment.userId, fromAccountId: examplePayment.fromAccountId, amount: "42.50", currency: "USD", toEmail: "grace@example.com" }),
+    body: jsonBody("PaymentQuoteInput", CreatePaymentInput, {
+      userId: examplePayment.userId,
+      fromAccountId: examplePayment.fromAccountId,
+      amount: "42.50",
+      currency: "USD",
+      toEmail: "grace@example.com",
+    }),
   },
   responses: {
     200: jsonReply("The quote", "PaymentQuoteReply", PaymentQuoteReply, {
@@ -207,7 +285,20 @@ const quotePaymentRoute = createRoute({
       401: true,
       403: ["not_your_user_id", "kyc_required"],
       404: ["account_not_found"],
-      422: ["insufficient_funds", "payee_cannot_receive", "self_payment_by_email", "currency_mismatch", "account_inactive", "account_type_not_payable", "rail_not_available", "rail_ineligible", "no_rail_available", "no_eligible_rail", "embargoed_country", "limit_exceeded"],
+      422: [
+        "insufficient_funds",
+        "payee_cannot_receive",
+        "self_payment_by_email",
+        "currency_mismatch",
+        "account_inactive",
+        "account_type_not_payable",
+        "rail_not_available",
+        "rail_ineligible",
+        "no_rail_available",
+        "no_eligible_rail",
+        "embargoed_country",
+        "limit_exceeded",
+      ],
       423: ["account_locked"],
       429: ["rate_limited"],
       503: true,
@@ -234,17 +325,44 @@ const createPaymentRoute = createRoute({
   "x-complexity": "high",
   parameters: [idempotencyKeyParameter()],
   request: {
-    body: jsonBody("CreatePaymentInput", CreatePaymentInput, { userId: examplePayment.userId, fromAccountId: examplePayment.fromAccountId, amount: "250.00", currency: "USD", toEmail: "grace@example.com", description: "Dinner" }),
+    body: jsonBody("CreatePaymentInput", CreatePaymentInput, {
+      userId: examplePayment.userId,
+      fromAccountId: examplePayment.fromAccountId,
+      amount: "250.00",
+      currency: "USD",
+      toEmail: "grace@example.com",
+      description: "Dinner",
+    }),
   },
   responses: {
-    201: jsonReply("The payment: pending, or held_for_review / awaiting_approval when it waits for an administrator (a replay with the same Idempotency-Key is byte for byte the first reply)", "CreatePaymentReply", CreatePaymentReply, { message: "Payment initiated", payment: examplePayment }, REPLAYED_HEADER),
+    201: jsonReply(
+      "The payment: pending, or held_for_review / awaiting_approval when it waits for an administrator (a replay with the same Idempotency-Key is byte for byte the first reply)",
+      "CreatePaymentReply",
+      CreatePaymentReply,
+      { message: "Payment initiated", payment: examplePayment },
+      REPLAYED_HEADER,
+    ),
     ...errors({
       400: ["validation_error", "invalid_json", "invalid_amount", "invalid_idempotency_key", "same_account"],
       401: true,
       403: ["not_your_user_id", "kyc_required"],
       404: ["account_not_found"],
       409: ["idempotency_in_progress"],
-      422: ["insufficient_funds", "idempotency_key_reused", "payee_cannot_receive", "self_payment_by_email", "currency_mismatch", "account_inactive", "account_type_not_payable", "rail_not_available", "rail_ineligible", "no_rail_available", "no_eligible_rail", "embargoed_country", "limit_exceeded"],
+      422: [
+        "insufficient_funds",
+        "idempotency_key_reused",
+        "payee_cannot_receive",
+        "self_payment_by_email",
+        "currency_mismatch",
+        "account_inactive",
+        "account_type_not_payable",
+        "rail_not_available",
+        "rail_ineligible",
+        "no_rail_available",
+        "no_eligible_rail",
+        "embargoed_country",
+        "limit_exceeded",
+      ],
       423: ["account_locked"],
       429: ["rate_limited"],
       503: true,
@@ -260,7 +378,8 @@ const getPaymentRoute = createRoute({
   path: "/{id}",
   operationId: "getPayment",
   summary: "One of your payments",
-  description: "Status, the rail's name (`selectedRail`: the current or last attempt's), fee and its breakdown, every attempt with its outcome, and the routing decision (candidates, scores, why this rail, the saving against the default rail). Another user's payment is the same 404 as an unknown id.",
+  description:
+    "Status, the rail's name (`selectedRail`: the current or last attempt's), fee and its breakdown, every attempt with its outcome, and the routing decision (candidates, scores, why this rail, the saving against the default rail). Another user's payment is the same 404 as an unknown id.",
   "x-complexity": "low",
   parameters: [idParameter],
   responses: {
@@ -281,7 +400,10 @@ const listPaymentsRoute = createRoute({
   "x-complexity": "low",
   parameters: queryParameters(PaymentListQuery),
   responses: {
-    200: jsonReply("A page of payments", "PaymentListReply", PaymentListReply, { data: [exampleCompleted], pagination: { next_cursor: null } }),
+    200: jsonReply("A page of payments", "PaymentListReply", PaymentListReply, {
+      data: [exampleCompleted],
+      pagination: { next_cursor: null },
+    }),
     ...errors({ 400: ["validation_error", "invalid_cursor"], 401: true, 503: true }),
   },
 });
@@ -298,7 +420,10 @@ const listParkedRoute = createRoute({
   "x-complexity": "low",
   parameters: queryParameters(ParkedListQuery),
   responses: {
-    200: jsonReply("A page of parked payments", "ParkedPaymentListReply", ParkedListReply, { data: [exampleParked], pagination: { next_cursor: null } }),
+    200: jsonReply("A page of parked payments", "ParkedPaymentListReply", ParkedListReply, {
+      data: [exampleParked],
+      pagination: { next_cursor: null },
+    }),
     ...errors({ 400: ["validation_error", "invalid_cursor"], 401: true, 403: ["admin_required"], 503: true }),
   },
 });
@@ -314,13 +439,30 @@ const closeParkedRoute = createRoute({
   description: `Ends a parked payment as failed once its case is reviewed, with a note (1-500 characters) kept on the review item with who closed it and when. The payer's payment says it was closed after review; nothing is paid (its hold was released when it was parked). A parked payment is never resumed: placing a new hold would be a new decision on the payer's money, so the payer sends a new payment. 404 for an unknown id, 409 \`payment_not_parked\` for a payment that is not parked. ${ADMIN_ONLY}`,
   "x-complexity": "medium",
   parameters: [idParameter],
-  request: { body: jsonBody("CloseParkedPaymentInput", CloseParkedInput, { note: "The rail's record was restored; the payer was told to send the payment again." }) },
+  request: {
+    body: jsonBody("CloseParkedPaymentInput", CloseParkedInput, {
+      note: "The rail's record was restored; the payer was told to send the payment again.",
+    }),
+  },
   responses: {
     200: jsonReply("The review item, closed", "CloseParkedPaymentReply", ParkedReply, {
       message: "Payment closed",
-      data: { ...exampleParked, status: "failed", closedAt: "2026-01-15T11:00:00.000Z", closedBy: "admin@example.com", note: "The rail's record was restored; the payer was told to send the payment again." },
+      data: {
+        ...exampleParked,
+        status: "failed",
+        closedAt: "2026-01-15T11:00:00.000Z",
+        closedBy: "admin@example.com",
+        note: "The rail's record was restored; the payer was told to send the payment again.",
+      },
     }),
-    ...errors({ 400: ["validation_error", "invalid_json"], 401: true, 403: ["admin_required"], 404: ["payment_not_found"], 409: ["payment_not_parked"], 503: true }),
+    ...errors({
+      400: ["validation_error", "invalid_json"],
+      401: true,
+      403: ["admin_required"],
+      404: ["payment_not_found"],
+      409: ["payment_not_parked"],
+      503: true,
+    }),
   },
 });
 
@@ -336,7 +478,10 @@ const listReviewsRoute = createRoute({
   "x-complexity": "low",
   parameters: queryParameters(ReviewListQuery),
   responses: {
-    200: jsonReply("A page of payments waiting for a decision", "PaymentReviewListReply", ReviewListReply, { data: [exampleHeld], pagination: { next_cursor: null } }),
+    200: jsonReply("A page of payments waiting for a decision", "PaymentReviewListReply", ReviewListReply, {
+      data: [exampleHeld],
+      pagination: { next_cursor: null },
+    }),
     ...errors({ 400: ["validation_error", "invalid_cursor"], 401: true, 403: ["admin_required"], 503: true }),
   },
 });
@@ -369,13 +514,37 @@ const decideRoute = createRoute({
   description: `For a payment held for review or awaiting approval: \`approve\` releases it (it becomes pending and proceeds; its hold was in place all along), \`reject\` refuses it (the hold is voided and the payment ends failed: "${PAYMENT_MESSAGES.refusedAfterReview}"). A reason (1-500 characters) is required; who decided, when and why are kept in the payment's history. The payer cannot decide their own payment (403 \`second_approver_required\`); a payment that does not wait, or was decided meanwhile, is a 409 \`payment_not_awaiting_decision\`. ${ADMIN_ONLY}`,
   "x-complexity": "medium",
   parameters: [idParameter],
-  request: { body: jsonBody("DecidePaymentInput", DecidePaymentInput, { decision: "approve", reason: "Name match is a different person: date of birth and address differ from the SDN entry." }) },
+  request: {
+    body: jsonBody("DecidePaymentInput", DecidePaymentInput, {
+      decision: "approve",
+      reason: "Name match is a different person: date of birth and address differ from the SDN entry.",
+    }),
+  },
   responses: {
     200: jsonReply("The payment's review after the decision", "DecidePaymentReply", DecisionReply, {
       message: "Payment approved",
-      data: { ...exampleHeld, status: "pending", canDecide: false, cannotDecideReason: PAYMENT_MESSAGES.notWaiting, decision: { outcome: "approved", reason: "Name match is a different person: date of birth and address differ from the SDN entry.", by: { id: "a3c1d7e1-5b2f-4c8e-9d0a-7e6f5a4b3c2d", email: "compliance@example.com" }, at: "2026-01-15T10:05:00.000Z" } },
+      data: {
+        ...exampleHeld,
+        status: "pending",
+        canDecide: false,
+        cannotDecideReason: PAYMENT_MESSAGES.notWaiting,
+        decision: {
+          outcome: "approved",
+          reason: "Name match is a different person: date of birth and address differ from the SDN entry.",
+          by: { id: "a3c1d7e1-5b2f-4c8e-9d0a-7e6f5a4b3c2d", email: "compliance@example.com" },
+          at: "2026-01-15T10:05:00.000Z",
+        },
+      },
     }),
-    ...errors({ 400: ["validation_error", "invalid_json"], 401: true, 403: ["admin_required", "second_approver_required"], 404: ["payment_not_found"], 409: ["payment_not_awaiting_decision"], 413: ["payload_too_large"], 503: true }),
+    ...errors({
+      400: ["validation_error", "invalid_json"],
+      401: true,
+      403: ["admin_required", "second_approver_required"],
+      404: ["payment_not_found"],
+      409: ["payment_not_awaiting_decision"],
+      413: ["payload_too_large"],
+      503: true,
+    }),
   },
 });
 
@@ -407,13 +576,54 @@ const getPaymentDetailRoute = createRoute({
       data: {
         payment: exampleCompleted,
         timeline: [
-          { kind: "created", at: EXAMPLE_AT, title: "Payment created", detail: "250.00 USD to grace@example.com", rail: null, tone: "info" },
-          { kind: "held", at: EXAMPLE_AT, title: "250.30 USD held", detail: "The amount and the 0.30 USD quoted fee are set aside from your account until the payment ends", rail: null, tone: "info" },
-          { kind: "attempt_started", at: "2026-01-15T10:00:00.050Z", title: "Attempt 1 on ACH", detail: "Sent to ACH; its answer was due by 2026-01-15T10:00:01.250Z", rail: "ACH", tone: "info" },
-          { kind: "attempt_succeeded", at: "2026-01-15T10:00:01.260Z", title: "ACH confirmed the payment", detail: null, rail: "ACH", tone: "success" },
-          { kind: "posted", at: "2026-01-15T10:00:01.260Z", title: "Posted", detail: "250.00 USD paid to grace@example.com; fee 0.30 USD", rail: null, tone: "success" },
+          {
+            kind: "created",
+            at: EXAMPLE_AT,
+            title: "Payment created",
+            detail: "250.00 USD to grace@example.com",
+            rail: null,
+            tone: "info",
+          },
+          {
+            kind: "held",
+            at: EXAMPLE_AT,
+            title: "250.30 USD held",
+            detail: "The amount and the 0.30 USD quoted fee are set aside from your account until the payment ends",
+            rail: null,
+            tone: "info",
+          },
+          {
+            kind: "attempt_started",
+            at: "2026-01-15T10:00:00.050Z",
+            title: "Attempt 1 on ACH",
+            detail: "Sent to ACH; its answer was due by 2026-01-15T10:00:01.250Z",
+            rail: "ACH",
+            tone: "info",
+          },
+          {
+            kind: "attempt_succeeded",
+            at: "2026-01-15T10:00:01.260Z",
+            title: "ACH confirmed the payment",
+            detail: null,
+            rail: "ACH",
+            tone: "success",
+          },
+          {
+            kind: "posted",
+            at: "2026-01-15T10:00:01.260Z",
+            title: "Posted",
+            detail: "250.00 USD paid to grace@example.com; fee 0.30 USD",
+            rail: null,
+            tone: "success",
+          },
         ],
-        routing: { strategy: "expected_value", chosenRail: "ACH", reason: examplePayment.routing.reason, eligible: [{ rail: "ACH", cost: "0.30", score: 24_595, successRate: 0.985, note: "chosen", chosen: true }], excluded: [] },
+        routing: {
+          strategy: "expected_value",
+          chosenRail: "ACH",
+          reason: examplePayment.routing.reason,
+          eligible: [{ rail: "ACH", cost: "0.30", score: 24_595, successRate: 0.985, note: "chosen", chosen: true }],
+          excluded: [],
+        },
         feeCharged: { fee: "0.30", feeMinor: 30, currency: "USD", note: "Charged on completion (ACH)" },
       },
     }),
@@ -447,10 +657,26 @@ const addRecipientRoute = createRoute({
   summary: "Save a recipient",
   description: `A label (1-60 characters) and exactly one payee: \`email\` (a person on the platform; not looked up, so saving tells nothing about who is registered) or \`beneficiary\` (name, account number or IBAN (an IBAN must be valid and of the beneficiary's country), optional bank code, country). At most ${RECIPIENTS_MAX} per user: 422 \`too_many_recipients\`.`,
   "x-complexity": "low",
-  request: { body: jsonBody("CreateRecipientInput", CreateRecipientInput, { label: "ACME GmbH (invoices)", beneficiary: { name: "ACME GmbH", accountNumber: "DE89 3704 0044 0532 0130 00", bankCode: "COBADEFFXXX", country: "DE" } }) },
+  request: {
+    body: jsonBody("CreateRecipientInput", CreateRecipientInput, {
+      label: "ACME GmbH (invoices)",
+      beneficiary: {
+        name: "ACME GmbH",
+        accountNumber: "DE89 3704 0044 0532 0130 00",
+        bankCode: "COBADEFFXXX",
+        country: "DE",
+      },
+    }),
+  },
   responses: {
     201: jsonReply("The recipient, saved", "RecipientReply", RecipientReply, { data: exampleRecipient }),
-    ...errors({ 400: ["validation_error", "invalid_json"], 401: true, 413: ["payload_too_large"], 422: ["too_many_recipients"], 503: true }),
+    ...errors({
+      400: ["validation_error", "invalid_json"],
+      401: true,
+      413: ["payload_too_large"],
+      422: ["too_many_recipients"],
+      503: true,
+    }),
   },
 });
 
@@ -462,13 +688,22 @@ const renameRecipientRoute = createRoute({
   path: "/recipients/{recipientId}",
   operationId: "renameRecipient",
   summary: "Rename a saved recipient",
-  description: "A new label (1-60 characters); the payee stays as saved. Another user's recipient is the same 404 as an unknown id.",
+  description:
+    "A new label (1-60 characters); the payee stays as saved. Another user's recipient is the same 404 as an unknown id.",
   "x-complexity": "low",
   parameters: [recipientIdParameter],
   request: { body: jsonBody("RenameRecipientInput", RenameRecipientInput, { label: "ACME (supplier)" }) },
   responses: {
-    200: jsonReply("The recipient, renamed", "RecipientReply", RecipientReply, { data: { ...exampleRecipient, label: "ACME (supplier)" } }),
-    ...errors({ 400: ["validation_error", "invalid_json"], 401: true, 404: ["recipient_not_found"], 413: ["payload_too_large"], 503: true }),
+    200: jsonReply("The recipient, renamed", "RecipientReply", RecipientReply, {
+      data: { ...exampleRecipient, label: "ACME (supplier)" },
+    }),
+    ...errors({
+      400: ["validation_error", "invalid_json"],
+      401: true,
+      404: ["recipient_not_found"],
+      413: ["payload_too_large"],
+      503: true,
+    }),
   },
 });
 
@@ -480,7 +715,8 @@ const deleteRecipientRoute = createRoute({
   path: "/recipients/{recipientId}",
   operationId: "deleteRecipient",
   summary: "Delete a saved recipient",
-  description: "Removes it from your list (payments already made to it are not changed). Another user's recipient is the same 404 as an unknown id.",
+  description:
+    "Removes it from your list (payments already made to it are not changed). Another user's recipient is the same 404 as an unknown id.",
   "x-complexity": "low",
   parameters: [recipientIdParameter],
   responses: {
@@ -493,15 +729,28 @@ const deleteRecipientRoute = createRoute({
 
 export const paymentRoutes = $(new OpenAPIHono<AppEnv>().use(requireAuth))
   // A fixed path before /{id}.
-  .openapi(quotePaymentRoute, async (c) => c.json(await quotePayment(c.get("core"), c.get("auth"), await readJson(c)), 200))
+  .openapi(quotePaymentRoute, async (c) =>
+    c.json(await quotePayment(c.get("core"), c.get("auth"), await readJson(c)), 200),
+  )
   .openapi(createPaymentRoute, async (c) => {
     const result = await initiatePayment(c.get("core"), c.get("auth"), await readJson(c), idempotencyKey(c));
     return writeReply(c, { body: result.body, replayed: result.replayed }, 201);
   })
   // The fixed paths before /{id}: "parked" and "recipients" would otherwise be read as payment ids.
-  .openapi(listRecipientsRoute, async (c) => c.json({ data: await listRecipients(c.get("core"), c.get("auth").userId) }, 200))
-  .openapi(addRecipientRoute, async (c) => c.json({ data: await addRecipient(c.get("core"), c.get("auth").userId, await readJson(c)) }, 201))
-  .openapi(renameRecipientRoute, async (c) => c.json({ data: await renameRecipient(c.get("core"), c.get("auth").userId, c.req.param("recipientId"), await readJson(c)) }, 200))
+  .openapi(listRecipientsRoute, async (c) =>
+    c.json({ data: await listRecipients(c.get("core"), c.get("auth").userId) }, 200),
+  )
+  .openapi(addRecipientRoute, async (c) =>
+    c.json({ data: await addRecipient(c.get("core"), c.get("auth").userId, await readJson(c)) }, 201),
+  )
+  .openapi(renameRecipientRoute, async (c) =>
+    c.json(
+      {
+        data: await renameRecipient(c.get("core"), c.get("auth").userId, c.req.param("recipientId"), await readJson(c)),
+      },
+      200,
+    ),
+  )
   .openapi(deleteRecipientRoute, async (c) => {
     await deleteRecipient(c.get("core"), c.get("auth").userId, c.req.param("recipientId"));
     return c.json({ message: "Recipient deleted" }, 200);
@@ -516,13 +765,23 @@ export const paymentRoutes = $(new OpenAPIHono<AppEnv>().use(requireAuth))
     const page = await listPaymentReviews(c.get("core"), reviewerOf(c), query);
     return c.json({ data: page.items, pagination: { next_cursor: page.next_cursor } }, 200);
   })
-  .openapi({ ...getReviewRoute, middleware: [requireAdmin] as const }, async (c) => c.json({ data: await paymentReviewCase(c.get("core"), reviewerOf(c), c.req.param("id")) }, 200))
+  .openapi({ ...getReviewRoute, middleware: [requireAdmin] as const }, async (c) =>
+    c.json({ data: await paymentReviewCase(c.get("core"), reviewerOf(c), c.req.param("id")) }, 200),
+  )
   .openapi({ ...decideRoute, middleware: [requireAdmin] as const }, async (c) => {
     const decided = await decidePayment(c.get("core"), c.req.param("id"), reviewerOf(c), await readJson(c));
-    return c.json({ message: decided.decision?.outcome === "rejected" ? "Payment rejected" : "Payment approved", data: decided }, 200);
+    return c.json(
+      { message: decided.decision?.outcome === "rejected" ? "Payment rejected" : "Payment approved", data: decided },
+      200,
+    );
   })
   .openapi({ ...closeParkedRoute, middleware: [requireAdmin] as const }, async (c) => {
-    const closed = await closeParkedPayment(c.get("core"), c.req.param("id"), c.get("auth").user.email, await readJson(c));
+    const closed = await closeParkedPayment(
+      c.get("core"),
+      c.req.param("id"),
+      c.get("auth").user.email,
+      await readJson(c),
+    );
     return c.json({ message: "Payment closed", data: closed }, 200);
   })
   .openapi(listPaymentsRoute, async (c) => {

@@ -19,7 +19,10 @@ const RAILS = "/api/v1/rails";
 beforeAll(async () => {
   t = await createTestApp();
   await seedAdminFromEnv(t.core, { ADMIN_EMAIL: "rails-admin@example.com", ADMIN_PASSWORD: "admin password 1" });
-  const login = await t.call("POST", "/api/v1/auth/login", { body: { email: "rails-admin@example.com", password: "admin password 1" }, ip: nextTestAddress() });
+  const login = await t.call("POST", "/api/v1/auth/login", {
+    body: { email: "rails-admin@example.com", password: "admin password 1" },
+    ip: nextTestAddress(),
+  });
   adminToken = login.body.data.token;
   userToken = (await t.signUp("rails-user@example.com")).token;
 });
@@ -30,7 +33,14 @@ afterAll(async () => {
 const tableItems = () => dataItems(t.core);
 const railItems = async () => (await tableItems()).filter((item) => String(item.pk).startsWith("RAIL"));
 
-const sepaEdit = { name: "SEPA", type: "SEPA", status: "active", fixedFee: "0.02", fxSpreadPercent: 0.8, slaTarget: 99.9 };
+const sepaEdit = {
+  name: "SEPA",
+  type: "SEPA",
+  status: "active",
+  fixedFee: "0.02",
+  fxSpreadPercent: 0.8,
+  slaTarget: 99.9,
+};
 const quote = (body: unknown, token = userToken) => t.call("POST", `${RAILS}/quote`, { token, body });
 
 describe("who may use the rails API", () => {
@@ -65,25 +75,71 @@ describe("who may use the rails API", () => {
   it("a user reads the rails", async () => {
     const list = await t.call("GET", RAILS, { token: userToken });
     expect(list.status).toBe(200);
-    expect(list.body.data.map((rail: { name: string }) => rail.name)).toEqual(["ACH", "Wire", "Card", "SWIFT", "SEPA", "Crypto", "UPI"]);
+    expect(list.body.data.map((rail: { name: string }) => rail.name)).toEqual([
+      "ACH",
+      "Wire",
+      "Card",
+      "SWIFT",
+      "SEPA",
+      "Crypto",
+      "UPI",
+    ]);
     const one = await t.call("GET", `${RAILS}/card`, { token: userToken });
     expect(one.status).toBe(200);
-    expect(one.body.data).toMatchObject({ id: "card", name: "Card", type: "Card", fxSpread: 0.005, fixedFee: "0.10", fixedFeeMinor: 10, slaTarget: 99.9, metricsSource: "sample", history: [] });
+    expect(one.body.data).toMatchObject({
+      id: "card",
+      name: "Card",
+      type: "Card",
+      fxSpread: 0.005,
+      fixedFee: "0.10",
+      fixedFeeMinor: 10,
+      slaTarget: 99.9,
+      metricsSource: "sample",
+      history: [],
+    });
   });
 });
 
 describe("edits", () => {
   it("an admin's edit stores FX spread and error injection as fractions, and is shown as the last change", async () => {
     const before = (await t.call("GET", `${RAILS}/sepa`, { token: adminToken })).body.data;
-    const reply = await t.call("PUT", `${RAILS}/sepa`, { token: adminToken, body: { ...sepaEdit, name: "SEPA Instant", fxSpreadPercent: "0.125", errorInjectionPercent: 10, slaTarget: "99.5", version: before.version } });
+    const reply = await t.call("PUT", `${RAILS}/sepa`, {
+      token: adminToken,
+      body: {
+        ...sepaEdit,
+        name: "SEPA Instant",
+        fxSpreadPercent: "0.125",
+        errorInjectionPercent: 10,
+        slaTarget: "99.5",
+        version: before.version,
+      },
+    });
     expect(reply.status).toBe(200);
     expect(reply.body.message).toBe("Rail SEPA Instant saved");
-    expect(reply.body.data).toMatchObject({ name: "SEPA Instant", fxSpread: 0.00125, errorInjection: 0.1, slaTarget: 99.5, version: before.version + 1, updated_by: "rails-admin@example.com" });
+    expect(reply.body.data).toMatchObject({
+      name: "SEPA Instant",
+      fxSpread: 0.00125,
+      errorInjection: 0.1,
+      slaTarget: 99.5,
+      version: before.version + 1,
+      updated_by: "rails-admin@example.com",
+    });
     const read = await t.call("GET", `${RAILS}/sepa`, { token: userToken });
-    expect(read.body.data).toMatchObject({ fxSpread: 0.00125, lastChange: { action: "update", by: "rails-admin@example.com", before: { name: "SEPA", fxSpread: 0.008 }, after: { name: "SEPA Instant", fxSpread: 0.00125 } } });
+    expect(read.body.data).toMatchObject({
+      fxSpread: 0.00125,
+      lastChange: {
+        action: "update",
+        by: "rails-admin@example.com",
+        before: { name: "SEPA", fxSpread: 0.008 },
+        after: { name: "SEPA Instant", fxSpread: 0.00125 },
+      },
+    });
     expect(read.body.data.history).toHaveLength(1);
     // Put it back (the quote figures below use the spec's SEPA).
-    const restored = await t.call("PUT", `${RAILS}/sepa`, { token: adminToken, body: { ...sepaEdit, version: before.version + 1 } });
+    const restored = await t.call("PUT", `${RAILS}/sepa`, {
+      token: adminToken,
+      body: { ...sepaEdit, version: before.version + 1 },
+    });
     expect(restored.body.data).toMatchObject({ name: "SEPA", fxSpread: 0.008, errorInjection: 0 });
   });
 
@@ -109,13 +165,18 @@ describe("edits", () => {
       expect(reply.status, JSON.stringify(body)).toBe(400);
       expect(reply.body.message, JSON.stringify(body)).toMatch(message);
     }
-    expect((await t.call("PUT", `${RAILS}/sepa`, { token: adminToken, body: "{not json" })).body.code).toBe("invalid_json");
+    expect((await t.call("PUT", `${RAILS}/sepa`, { token: adminToken, body: "{not json" })).body.code).toBe(
+      "invalid_json",
+    );
     expect(await railItems()).toEqual(before);
   });
 
   it("a stale version or a taken name is a 409 and changes nothing", async () => {
     const before = await railItems();
-    const stale = await t.call("PUT", `${RAILS}/sepa`, { token: adminToken, body: { ...sepaEdit, fixedFee: "9", version: 1 } });
+    const stale = await t.call("PUT", `${RAILS}/sepa`, {
+      token: adminToken,
+      body: { ...sepaEdit, fixedFee: "9", version: 1 },
+    });
     expect([stale.status, stale.body.code]).toEqual([409, "rail_changed"]);
     const taken = await t.call("PUT", `${RAILS}/sepa`, { token: adminToken, body: { ...sepaEdit, name: "wire" } });
     expect([taken.status, taken.body.code]).toEqual([409, "rail_name_taken"]);
@@ -123,7 +184,12 @@ describe("edits", () => {
   });
 
   it("bad ids are 400s and unknown ids 404s, for every route", async () => {
-    for (const [method, suffix, body] of [["GET", ""], ["PUT", "", sepaEdit], ["POST", "/start"], ["POST", "/stop"]] as [string, string, unknown?][]) {
+    for (const [method, suffix, body] of [
+      ["GET", ""],
+      ["PUT", "", sepaEdit],
+      ["POST", "/start"],
+      ["POST", "/stop"],
+    ] as [string, string, unknown?][]) {
       const unknown = await t.call(method, `${RAILS}/cheque${suffix}`, { token: adminToken, body });
       expect([unknown.status, unknown.body.code], `${method} ${suffix}`).toEqual([404, "rail_not_found"]);
       for (const bad of ["ACH", "a%23b", "x".repeat(41), "%F0%9F%92%B3"]) {
@@ -138,9 +204,23 @@ describe("start, stop and the quote", () => {
   it("quotes every active rail with the shared formula: EUR 1000 paid out in USD (hand-computed), Card the Best Option", async () => {
     const reply = await quote({ amount: "1000", currency: "EUR", payoutCurrency: "USD", country: "US" });
     expect(reply.status).toBe(200);
-    expect(reply.body.data).toMatchObject({ amount: "1000.00", amountMinor: 100_000, currency: "EUR", payoutCurrency: "USD", country: "US", optimalRailId: "card", savings: { baselineRailId: "ach", optimalRailId: "card", saving: "4.96", savingMinor: 496 } });
+    expect(reply.body.data).toMatchObject({
+      amount: "1000.00",
+      amountMinor: 100_000,
+      currency: "EUR",
+      payoutCurrency: "USD",
+      country: "US",
+      optimalRailId: "card",
+      savings: { baselineRailId: "ach", optimalRailId: "card", saving: "4.96", savingMinor: 496 },
+    });
     // fixed (USD fees at 0.92) + spread × 1000 + 1.00: 0.05+10+1, 0.92+20+1, 0.09+5+1, 4.60+30+1, 0.02+8+1, 0.18+50+1, UPI 0+10+1
-    expect(reply.body.data.results.map((result: { railId: string; totalCost: string; eligible: boolean }) => [result.railId, result.totalCost, result.eligible])).toEqual([
+    expect(
+      reply.body.data.results.map((result: { railId: string; totalCost: string; eligible: boolean }) => [
+        result.railId,
+        result.totalCost,
+        result.eligible,
+      ]),
+    ).toEqual([
       ["ach", "11.05", true],
       ["wire", "21.92", true],
       ["card", "6.09", true],
@@ -167,16 +247,28 @@ describe("start, stop and the quote", () => {
     });
     // The same amount paid out in euros converts nothing: no FX part on any rail; SEPA is the Best Option.
     const same = await quote({ amount: "1000", currency: "EUR" });
-    expect(same.body.data.results.every((result: { breakdown: { fxSpread: string } }) => result.breakdown.fxSpread === "0.00")).toBe(true);
+    expect(
+      same.body.data.results.every(
+        (result: { breakdown: { fxSpread: string } }) => result.breakdown.fxSpread === "0.00",
+      ),
+    ).toBe(true);
     expect(same.body.data).toMatchObject({ country: "DE", optimalRailId: "sepa" });
     // JPY as a number, whole yen, paid out in yen: Card USD 0.10 = 15 yen + 1 = 16.
     const yen = await quote({ amount: 1000, currency: "JPY" });
-    expect(yen.body.data.results.find((result: { railId: string }) => result.railId === "card")).toMatchObject({ totalCost: "16", isOptimal: true });
+    expect(yen.body.data.results.find((result: { railId: string }) => result.railId === "card")).toMatchObject({
+      totalCost: "16",
+      isOptimal: true,
+    });
   });
 
   it("the browser's formula over GET /rails gives exactly the quote API's results", async () => {
     const rails = (await t.call("GET", RAILS, { token: userToken })).body.data as QuoteRail[];
-    for (const [amount, currency, amountMinor] of [["1000", "USD", 100_000], ["0.01", "EUR", 1], ["1234.56", "GBP", 123_456], ["98765", "JPY", 98_765]] as const) {
+    for (const [amount, currency, amountMinor] of [
+      ["1000", "USD", 100_000],
+      ["0.01", "EUR", 1],
+      ["1234.56", "GBP", 123_456],
+      ["98765", "JPY", 98_765],
+    ] as const) {
       const reply = await quote({ amount, currency });
       expect(reply.body.data.results, `${amount} ${currency}`).toEqual(quoteRails(rails, amountMinor, currency));
       expect(reply.body.data.savings?.savingMinor ?? 0).toBeGreaterThanOrEqual(0);
@@ -187,10 +279,20 @@ describe("start, stop and the quote", () => {
     expect((await quote({ amount: "1000", currency: "EUR" })).body.data.optimalRailId).toBe("sepa"); // 1.02
     const stopped = await t.call("POST", `${RAILS}/sepa/stop`, { token: adminToken });
     expect(stopped.status).toBe(200);
-    expect(stopped.body).toMatchObject({ message: "Rail SEPA stopped", data: { status: "down", updated_by: "rails-admin@example.com", lastChange: { action: "stop" } } });
+    expect(stopped.body).toMatchObject({
+      message: "Rail SEPA stopped",
+      data: { status: "down", updated_by: "rails-admin@example.com", lastChange: { action: "stop" } },
+    });
     expect((await t.call("GET", `${RAILS}/sepa`, { token: userToken })).body.data.status).toBe("down");
     const without = await quote({ amount: "1000", currency: "EUR" });
-    expect(without.body.data.results.map((result: { railId: string }) => result.railId)).toEqual(["ach", "wire", "card", "swift", "crypto", "upi"]);
+    expect(without.body.data.results.map((result: { railId: string }) => result.railId)).toEqual([
+      "ach",
+      "wire",
+      "card",
+      "swift",
+      "crypto",
+      "upi",
+    ]);
     expect(without.body.data.optimalRailId).toBe("card"); // 1.09 is now the cheapest eligible
     const started = await t.call("POST", `${RAILS}/sepa/start`, { token: adminToken });
     expect(started.body.data.status).toBe("active");
@@ -199,8 +301,22 @@ describe("start, stop and the quote", () => {
 
   it("a rail set to maintenance by an edit is not quoted either", async () => {
     const current = (await t.call("GET", `${RAILS}/crypto`, { token: adminToken })).body.data;
-    await t.call("PUT", `${RAILS}/crypto`, { token: adminToken, body: { name: "Crypto", type: "Crypto", status: "maintenance", fixedFee: current.fixedFee, fxSpreadPercent: 5, slaTarget: 99.9 } });
-    expect((await quote({ amount: "10", currency: "GBP" })).body.data.results.map((result: { railId: string }) => result.railId)).not.toContain("crypto");
+    await t.call("PUT", `${RAILS}/crypto`, {
+      token: adminToken,
+      body: {
+        name: "Crypto",
+        type: "Crypto",
+        status: "maintenance",
+        fixedFee: current.fixedFee,
+        fxSpreadPercent: 5,
+        slaTarget: 99.9,
+      },
+    });
+    expect(
+      (await quote({ amount: "10", currency: "GBP" })).body.data.results.map(
+        (result: { railId: string }) => result.railId,
+      ),
+    ).not.toContain("crypto");
     expect((await t.call("POST", `${RAILS}/crypto/start`, { token: adminToken })).body.data.status).toBe("active");
   });
 
@@ -218,8 +334,14 @@ describe("start, stop and the quote", () => {
       [{ amount: "10000000000", currency: "EUR" }, "Amount is too large"],
       [{ amount: null, currency: "EUR" }, "Amount is required"],
       [{ amount: "1", currency: "CHF" }, "Currency must be one of USD, EUR, GBP, JPY, INR"],
-      [{ amount: "1", currency: "USD", country: "Germany" }, "country must be an ISO 3166-1 alpha-2 country code (e.g. DE)"],
-      [{ amount: "1", currency: "USD", payoutCurrency: "BTC" }, "payoutCurrency must be one of USD, EUR, GBP, JPY, INR"],
+      [
+        { amount: "1", currency: "USD", country: "Germany" },
+        "country must be an ISO 3166-1 alpha-2 country code (e.g. DE)",
+      ],
+      [
+        { amount: "1", currency: "USD", payoutCurrency: "BTC" },
+        "payoutCurrency must be one of USD, EUR, GBP, JPY, INR",
+      ],
       [{ amount: "1", currency: "USD", rail: "ach" }, "Unknown field: rail"],
       ["[1]", "Request body must be a JSON object"],
     ];

@@ -3,11 +3,41 @@ import type { Context } from "hono";
 import { z } from "zod";
 import { toDecimalString } from "@fintech/core/money/model";
 import { badRequest } from "@fintech/core/shared/errors";
-import { listDecisions, railMetrics, railsWithLiveFigures, railThroughput, METRICS_WINDOW_DAYS, THROUGHPUT_RANGES } from "@fintech/core/rails/metrics";
-import { DecisionList, DecisionsQuery, MetricsQuery, RailMetrics, Throughput, ThroughputQuery } from "@fintech/core/rails/metrics-model";
-import { QuoteInput, quoteRails, quoteSavings, QUOTE_CURRENCIES, Rail, RailChange, RailEditInput, RAIL_ID_PATTERN } from "@fintech/core/rails/model";
+import {
+  listDecisions,
+  railMetrics,
+  railsWithLiveFigures,
+  railThroughput,
+  METRICS_WINDOW_DAYS,
+  THROUGHPUT_RANGES,
+} from "@fintech/core/rails/metrics";
+import {
+  DecisionList,
+  DecisionsQuery,
+  MetricsQuery,
+  RailMetrics,
+  Throughput,
+  ThroughputQuery,
+} from "@fintech/core/rails/metrics-model";
+import {
+  QuoteInput,
+  quoteRails,
+  quoteSavings,
+  QUOTE_CURRENCIES,
+  Rail,
+  RailChange,
+  RailEditInput,
+  RAIL_ID_PATTERN,
+} from "@fintech/core/rails/model";
 import { REFERENCE_RATES_AS_OF } from "@fintech/core/rails/reference-rates";
-import { ELIMINATION_MIN_ATTEMPTS, ELIMINATION_THRESHOLD, EXPLORATION_SHARE, PRIOR_WEIGHT, PROBE_SHARE, ROUTING_WINDOW_MINUTES } from "@fintech/core/rails/ranking";
+import {
+  ELIMINATION_MIN_ATTEMPTS,
+  ELIMINATION_THRESHOLD,
+  EXPLORATION_SHARE,
+  PRIOR_WEIGHT,
+  PROBE_SHARE,
+  ROUTING_WINDOW_MINUTES,
+} from "@fintech/core/rails/ranking";
 import { getRail, listRails, railHistory, setRailRunning, updateRail } from "@fintech/core/rails/store";
 import { SEED_RAILS } from "@fintech/core/rails/seed-rails";
 import type { AppEnv } from "../http/env";
@@ -30,7 +60,9 @@ const ADMIN_ONLY = "Administrators only (a user is answered 403 `admin_required`
 /* ---------- replies ---------- */
 
 const RailsReply = z.object({ data: z.array(Rail) });
-const RailDetailReply = z.object({ data: Rail.extend({ history: z.array(RailChange).describe("The last 20 admin changes, newest first") }) });
+const RailDetailReply = z.object({
+  data: Rail.extend({ history: z.array(RailChange).describe("The last 20 admin changes, newest first") }),
+});
 const RailMessageReply = z.object({ message: z.string(), data: Rail });
 const RailCostResultSchema = z.object({
   railId: z.string(),
@@ -39,8 +71,14 @@ const RailCostResultSchema = z.object({
   totalCostMinor: z.number().int(),
   breakdown: z.object({ fixedFee: z.string(), fxSpread: z.string(), networkFee: z.string() }),
   breakdownMinor: z.object({ fixedFee: z.number().int(), fxSpread: z.number().int(), networkFee: z.number().int() }),
-  fixedFeeOriginal: z.object({ amount: z.string(), currency: z.enum(QUOTE_CURRENCIES), rate: z.string().nullable() }).describe("The fixed fee in the rail's own currency and the reference rate it was converted at (null: not converted)"),
-  isOptimal: z.boolean().describe("The Best Option: the cheapest ELIGIBLE active rail (ties: faster, then higher success rate, then id)"),
+  fixedFeeOriginal: z
+    .object({ amount: z.string(), currency: z.enum(QUOTE_CURRENCIES), rate: z.string().nullable() })
+    .describe(
+      "The fixed fee in the rail's own currency and the reference rate it was converted at (null: not converted)",
+    ),
+  isOptimal: z
+    .boolean()
+    .describe("The Best Option: the cheapest ELIGIBLE active rail (ties: faster, then higher success rate, then id)"),
   eligible: z.boolean(),
   ineligibleReason: z.string().nullable().describe("Why the rail cannot carry this payment; null when it can"),
   settlementSeconds: z.number().int(),
@@ -55,12 +93,22 @@ const QuoteReply = z.object({
     currency: z.enum(QUOTE_CURRENCIES),
     payoutCurrency: z.enum(QUOTE_CURRENCIES),
     country: z.string(),
-    results: z.array(RailCostResultSchema).describe("One per ACTIVE rail, in console order; empty when the amount is 0"),
+    results: z
+      .array(RailCostResultSchema)
+      .describe("One per ACTIVE rail, in console order; empty when the amount is 0"),
     optimalRailId: z.string().nullable(),
     savings: z
-      .object({ baselineRailId: z.string(), baselineName: z.string(), optimalRailId: z.string(), saving: z.string(), savingMinor: z.number().int().min(0) })
+      .object({
+        baselineRailId: z.string(),
+        baselineName: z.string(),
+        optimalRailId: z.string(),
+        saving: z.string(),
+        savingMinor: z.number().int().min(0),
+      })
       .nullable()
-      .describe("The Best Option against the baseline (the first eligible rail in console order): never negative; null when no rail is eligible"),
+      .describe(
+        "The Best Option against the baseline (the first eligible rail in console order): never negative; null when no rail is eligible",
+      ),
     ratesAsOf: z.string().describe("The date of the reference rates fees were converted at"),
   }),
 });
@@ -71,11 +119,28 @@ const DecisionsReply = z.object({ data: DecisionList });
 
 /* ---------- examples ---------- */
 
-const exampleRail = { ...SEED_RAILS[0]!, lastPing: null, version: 1, updated_at: "2026-01-15T09:30:00.000Z", updated_by: "system (spec 001 §9 sample rails)", lastChange: null };
-const exampleChange = { version: 2, action: "update" as const, at: "2026-01-15T10:00:00.000Z", by: "admin@example.com", before: { fxSpread: 0.01 }, after: { fxSpread: 0.008 } };
+const exampleRail = {
+  ...SEED_RAILS[0]!,
+  lastPing: null,
+  version: 1,
+  updated_at: "2026-01-15T09:30:00.000Z",
+  updated_by: "system (spec 001 §9 sample rails)",
+  lastChange: null,
+};
+const exampleChange = {
+  version: 2,
+  action: "update" as const,
+  at: "2026-01-15T10:00:00.000Z",
+  by: "admin@example.com",
+  before: { fxSpread: 0.01 },
+  after: { fxSpread: 0.008 },
+};
 /** The quote's reply: results, the Best Option and the savings against the baseline. */
 function quoteReply(rails: Parameters<typeof quoteRails>[0], input: QuoteInput) {
-  const results = quoteRails(rails, input.amountMinor, input.currency, { payoutCurrency: input.payoutCurrency, country: input.country });
+  const results = quoteRails(rails, input.amountMinor, input.currency, {
+    payoutCurrency: input.payoutCurrency,
+    country: input.country,
+  });
   const savings = quoteSavings(results);
   return {
     amount: toDecimalString(input.amountMinor, input.currency),
@@ -89,14 +154,23 @@ function quoteReply(rails: Parameters<typeof quoteRails>[0], input: QuoteInput) 
     ratesAsOf: REFERENCE_RATES_AS_OF,
   };
 }
-const exampleQuote = quoteReply(SEED_RAILS.map((rail) => ({ ...rail })), { amountMinor: 100_000, currency: "EUR", payoutCurrency: "EUR", country: "DE" });
+const exampleQuote = quoteReply(
+  SEED_RAILS.map((rail) => ({ ...rail })),
+  { amountMinor: 100_000, currency: "EUR", payoutCurrency: "EUR", country: "DE" },
+);
 
 const exampleThroughput = {
   range: "1h" as const,
   bucketSeconds: 60,
   from: "2026-01-15T09:01:00.000Z",
   to: "2026-01-15T10:01:00.000Z",
-  series: [{ railId: "card", rail: "Card", points: [{ at: "2026-01-15T10:00:00.000Z", transactions: 12, succeeded: 11, failed: 1 }] }],
+  series: [
+    {
+      railId: "card",
+      rail: "Card",
+      points: [{ at: "2026-01-15T10:00:00.000Z", transactions: 12, succeeded: 11, failed: 1 }],
+    },
+  ],
 };
 const exampleMetrics = {
   windowDays: METRICS_WINDOW_DAYS,
@@ -120,7 +194,21 @@ const exampleMetrics = {
   monthlyThroughput: 42,
   decisions: 40,
   explorationShare: 10,
-  perRail: [{ railId: "card", rail: "Card", status: "active" as const, transactions: 30, succeeded: 29, failed: 1, successRate: 96.7, avgProcessingTime: 0.11, volumeByCurrency: [], decisions: 30, savingsByCurrency: [] }],
+  perRail: [
+    {
+      railId: "card",
+      rail: "Card",
+      status: "active" as const,
+      transactions: 30,
+      succeeded: 29,
+      failed: 1,
+      successRate: 96.7,
+      avgProcessingTime: 0.11,
+      volumeByCurrency: [],
+      decisions: 30,
+      savingsByCurrency: [],
+    },
+  ],
 };
 const exampleDecision = {
   strategy: "expected_value" as const,
@@ -135,15 +223,58 @@ const exampleDecision = {
   reason: "Card has the highest expected value: 99.8 % success estimate × (amount − cost 1.10 USD).",
   decidedAt: "2026-01-15T10:00:00.000Z",
   candidates: [
-    { railId: "ach", rail: "ACH", status: "active", costMinor: 105, cost: "1.05", successRate: 0.985, attemptsInWindow: 0, avgProcessingTime: 1.2, slaTarget: 99.9, score: 98384.58, eliminated: false, note: "Lower expected value than Card" },
-    { railId: "card", rail: "Card", status: "active", costMinor: 110, cost: "1.10", successRate: 0.998, attemptsInWindow: 0, avgProcessingTime: 0.1, slaTarget: 99.9, score: 99689.22, eliminated: false, note: "Chosen (expected value)" },
-    { railId: "sepa", rail: "SEPA", status: "active", costMinor: 102, cost: "1.02", successRate: 0.988, attemptsInWindow: 0, avgProcessingTime: 1, slaTarget: 99.9, score: 98689.22, eliminated: false, note: "Not eligible: SEPA carries EUR only" },
+    {
+      railId: "ach",
+      rail: "ACH",
+      status: "active",
+      costMinor: 105,
+      cost: "1.05",
+      successRate: 0.985,
+      attemptsInWindow: 0,
+      avgProcessingTime: 1.2,
+      slaTarget: 99.9,
+      score: 98384.58,
+      eliminated: false,
+      note: "Lower expected value than Card",
+    },
+    {
+      railId: "card",
+      rail: "Card",
+      status: "active",
+      costMinor: 110,
+      cost: "1.10",
+      successRate: 0.998,
+      attemptsInWindow: 0,
+      avgProcessingTime: 0.1,
+      slaTarget: 99.9,
+      score: 99689.22,
+      eliminated: false,
+      note: "Chosen (expected value)",
+    },
+    {
+      railId: "sepa",
+      rail: "SEPA",
+      status: "active",
+      costMinor: 102,
+      cost: "1.02",
+      successRate: 0.988,
+      attemptsInWindow: 0,
+      avgProcessingTime: 1,
+      slaTarget: 99.9,
+      score: 98689.22,
+      eliminated: false,
+      note: "Not eligible: SEPA carries EUR only",
+    },
   ],
   destinationCountry: "US",
   excluded: [{ railId: "sepa", rail: "SEPA", reason: "SEPA carries EUR only" }],
 };
 
-const idParameter = pathParameter("id", `The rail id (${RAIL_ID_PATTERN.source}), e.g. ach, wire, card, swift, sepa, crypto`, "ach");
+const idParameter = pathParameter(
+  "id",
+  `The rail id (${RAIL_ID_PATTERN.source}), e.g. ach, wire, card, swift, sepa, crypto`,
+  "ach",
+);
 const railErrors = { 400: ["invalid_rail_id"], 401: true, 404: ["rail_not_found"], 503: true } as const;
 
 const ROUTING_SUMMARY = `Routing ranks active rails by expected value: success estimate over the last ${ROUTING_WINDOW_MINUTES} minutes of real attempts (a Beta prior of weight ${PRIOR_WEIGHT} from the rail's configured success rate) × (amount − cost), minus a small time penalty; forceRail and preferredRail (by name) come first; rails below ${ELIMINATION_THRESHOLD * 100} % with at least ${ELIMINATION_MIN_ATTEMPTS} attempts are out of rotation; ${EXPLORATION_SHARE * 100} % of payments explore another rail and ${PROBE_SHARE * 100} % probe an eliminated one (decided from the payment id).`;
@@ -173,7 +304,14 @@ const throughputRoute = createRoute({
   path: "/throughput",
   operationId: "railThroughput",
   summary: "Finished payment attempts per rail over time",
-  description: `A real series per rail (console order) with every point present: ${Object.entries(THROUGHPUT_RANGES).map(([range, spec]) => `${range}: ${spec.points} points of ${spec.bucketSeconds >= 3_600 ? `${spec.bucketSeconds / 3_600} h` : `${spec.bucketSeconds / 60} min`}`).join("; ")}. The last point holds the time of the request. A range outside 1h, 24h, 7d, 30d is a 400. Any signed-in user.`,
+  description: `A real series per rail (console order) with every point present: ${Object.entries(THROUGHPUT_RANGES)
+    .map(
+      ([range, spec]) =>
+        `${range}: ${spec.points} points of ${spec.bucketSeconds >= 3_600 ? `${spec.bucketSeconds / 3_600} h` : `${spec.bucketSeconds / 60} min`}`,
+    )
+    .join(
+      "; ",
+    )}. The last point holds the time of the request. A range outside 1h, 24h, 7d, 30d is a 400. Any signed-in user.`,
   "x-complexity": "medium",
   parameters: queryParameters(ThroughputQuery),
   responses: {
@@ -194,7 +332,21 @@ const decisionsRoute = createRoute({
   "x-complexity": "medium",
   parameters: queryParameters(DecisionsQuery),
   responses: {
-    200: jsonReply("The decisions", "RailDecisionsReply", DecisionsReply, { data: { scope: "own", decisions: [{ paymentId: "pay_01HZX3", userId: "usr_01HZX1", attemptNumber: 1, at: "2026-01-15T10:00:00.000Z", decision: exampleDecision }], savingsByDay: [{ day: "2026-01-15", currency: "USD", saving: "0.00", savingMinor: 0, decisions: 1 }] } }),
+    200: jsonReply("The decisions", "RailDecisionsReply", DecisionsReply, {
+      data: {
+        scope: "own",
+        decisions: [
+          {
+            paymentId: "pay_01HZX3",
+            userId: "usr_01HZX1",
+            attemptNumber: 1,
+            at: "2026-01-15T10:00:00.000Z",
+            decision: exampleDecision,
+          },
+        ],
+        savingsByDay: [{ day: "2026-01-15", currency: "USD", saving: "0.00", savingMinor: 0, decisions: 1 }],
+      },
+    }),
     ...errors({ 400: ["validation_error"], 401: true, 503: true }),
   },
 });
@@ -229,7 +381,9 @@ const getRoute = createRoute({
   "x-complexity": "low",
   parameters: [idParameter],
   responses: {
-    200: jsonReply("The rail", "RailDetailReply", RailDetailReply, { data: { ...exampleRail, history: [exampleChange] } }),
+    200: jsonReply("The rail", "RailDetailReply", RailDetailReply, {
+      data: { ...exampleRail, history: [exampleChange] },
+    }),
     ...errors(railErrors),
   },
 });
@@ -245,10 +399,31 @@ const updateRoute = createRoute({
   description: `The rail edit form of spec 001 §5: name (unique), type (${["ACH", "Wire", "Card", "Crypto", "SWIFT", "SEPA", "UPI"].join(", ")}), status (active, maintenance, down), fixed fee in the rail's fee currency (step 0.01), and optionally what the rail carries: \`feeCurrency\`, \`currencies\`, \`countries\` (ISO codes and the regions SEPA, WORLDWIDE), \`minAmount\` / \`maxAmount\` (in the fee currency; null: no maximum) and \`settlementSeconds\` (each left as it is when absent); FX spread in PERCENT (step 0.001; stored as a fraction, ÷100), SLA target 0-100 % (step 0.1), optional error injection rate 0-100 % (step 0.1; stored as a fraction; for testing and demo only). With \`version\`, a rail changed since that version is not overwritten (409 \`rail_changed\`). A bad field is a 400 naming it and nothing changes. ${ADMIN_ONLY}`,
   "x-complexity": "medium",
   parameters: [idParameter],
-  request: { body: jsonBody("RailEditInput", RailEditInput, { name: "SEPA", type: "SEPA", status: "active", fixedFee: "0.02", fxSpreadPercent: 0.8, slaTarget: 99.9, errorInjectionPercent: 0, version: 1 }) },
+  request: {
+    body: jsonBody("RailEditInput", RailEditInput, {
+      name: "SEPA",
+      type: "SEPA",
+      status: "active",
+      fixedFee: "0.02",
+      fxSpreadPercent: 0.8,
+      slaTarget: 99.9,
+      errorInjectionPercent: 0,
+      version: 1,
+    }),
+  },
   responses: {
-    200: jsonReply("The rail as saved", "RailUpdateReply", RailMessageReply, { message: "Rail SEPA saved", data: { ...exampleRail, version: 2, lastChange: exampleChange } }),
-    ...errors({ 400: ["validation_error", "invalid_json", "invalid_rail_id"], 401: true, 403: ["admin_required"], 404: ["rail_not_found"], 409: ["rail_changed", "rail_name_taken"], 503: true }),
+    200: jsonReply("The rail as saved", "RailUpdateReply", RailMessageReply, {
+      message: "Rail SEPA saved",
+      data: { ...exampleRail, version: 2, lastChange: exampleChange },
+    }),
+    ...errors({
+      400: ["validation_error", "invalid_json", "invalid_rail_id"],
+      401: true,
+      403: ["admin_required"],
+      404: ["rail_not_found"],
+      409: ["rail_changed", "rail_name_taken"],
+      503: true,
+    }),
   },
 });
 
@@ -281,7 +456,10 @@ const stopRoute = createRoute({
   "x-complexity": "medium",
   parameters: [idParameter],
   responses: {
-    200: jsonReply("The rail", "RailStopReply", RailMessageReply, { message: "Rail ACH stopped", data: { ...exampleRail, status: "down" } }),
+    200: jsonReply("The rail", "RailStopReply", RailMessageReply, {
+      message: "Rail ACH stopped",
+      data: { ...exampleRail, status: "down" },
+    }),
     ...errors({ ...railErrors, 403: ["admin_required"], 409: ["rail_changed"] }),
   },
 });
@@ -294,7 +472,8 @@ const quoteRoute = createRoute({
   path: "/quote",
   operationId: "quoteRails",
   summary: "Cost of an amount over every active rail",
-  description: "The cost simulator of spec 001 §9 on the server, with the same function the console uses: per ACTIVE rail, total = fixed fee (stated in the rail's fee currency, converted at the reference rate, which `fixedFeeOriginal.rate` states) + FX spread × amount (only when `payoutCurrency` differs from `currency`) + 0.1 % network fee, each part rounded half-up to the currency's minor unit (JPY: whole yen). Each rail says whether it can carry the payment (currency, destination `country`, amount limits) and why not; exactly one ELIGIBLE rail is the Best Option (`isOptimal`), and `savings` compares it with the first eligible rail (never negative). `amount` is a decimal string or number, 0 or more (0: no results); anything else is a 400. Writes nothing.",
+  description:
+    "The cost simulator of spec 001 §9 on the server, with the same function the console uses: per ACTIVE rail, total = fixed fee (stated in the rail's fee currency, converted at the reference rate, which `fixedFeeOriginal.rate` states) + FX spread × amount (only when `payoutCurrency` differs from `currency`) + 0.1 % network fee, each part rounded half-up to the currency's minor unit (JPY: whole yen). Each rail says whether it can carry the payment (currency, destination `country`, amount limits) and why not; exactly one ELIGIBLE rail is the Best Option (`isOptimal`), and `savings` compares it with the first eligible rail (never negative). `amount` is a decimal string or number, 0 or more (0: no results); anything else is a 400. Writes nothing.",
   "x-complexity": "low",
   request: { body: jsonBody("RailQuoteInput", QuoteInput, { amount: "1000", currency: "EUR" }) },
   responses: {
@@ -332,7 +511,17 @@ export const railRoutes = $(new OpenAPIHono<AppEnv>().use(requireAuth))
   .openapi(decisionsRoute, async (c) => {
     const { limit } = singleQuery(c, DecisionsQuery);
     const auth = c.get("auth");
-    return c.json({ data: await listDecisions(c.get("core"), { userId: auth.userId, admin: auth.role === "admin" }, limit, c.get("core").clock()) }, 200);
+    return c.json(
+      {
+        data: await listDecisions(
+          c.get("core"),
+          { userId: auth.userId, admin: auth.role === "admin" },
+          limit,
+          c.get("core").clock(),
+        ),
+      },
+      200,
+    );
   })
   .openapi(listRoute, async (c) => {
     const core = c.get("core");

@@ -39,9 +39,17 @@ function caller(app: ReturnType<typeof createApp>): Call {
     const headers: Record<string, string> = { ...options.headers };
     if (options.body !== undefined) headers["Content-Type"] = "application/json";
     if (options.token) headers.Authorization = `Bearer ${options.token}`;
-    const response = await app.request(path, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) });
+    const response = await app.request(path, {
+      method,
+      headers,
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    });
     const text = await response.text();
-    return { status: response.status, headers: response.headers, body: (text ? JSON.parse(text) : null) as Record<string, any> };
+    return {
+      status: response.status,
+      headers: response.headers,
+      body: (text ? JSON.parse(text) : null) as Record<string, any>,
+    };
   };
 }
 
@@ -88,9 +96,17 @@ function describeTableFails(core: CoreContext): CoreContext {
   return { ...core, db: { ...core.db, raw } };
 }
 
-const metrics = (call: Call, window: number | string = 3600, bearer = token) => call("GET", `/api/v1/status/metrics?window=${window}`, { token: bearer });
+const metrics = (call: Call, window: number | string = 3600, bearer = token) =>
+  call("GET", `/api/v1/status/metrics?window=${window}`, { token: bearer });
 
-async function send(call: Call, times: number, method: string, path: string, expected: number, options: Parameters<Call>[2] = {}) {
+async function send(
+  call: Call,
+  times: number,
+  method: string,
+  path: string,
+  expected: number,
+  options: Parameters<Call>[2] = {},
+) {
   for (let i = 0; i < times; i += 1) {
     const reply: Reply = await call(method, path, options);
     expect(reply.status).toBe(expected);
@@ -140,14 +156,23 @@ describe("GET /api/v1/status/metrics", () => {
     expect(after.merged).toBe(true);
     expect(Date.parse(after.as_of)).not.toBeNaN();
 
-    const routes = new Map<string, { requests: number; client_errors: number }>(after.routes.map((r: { route: string }) => [r.route, r]));
+    const routes = new Map<string, { requests: number; client_errors: number }>(
+      after.routes.map((r: { route: string }) => [r.route, r]),
+    );
     expect(routes.get("GET /health")?.requests).toBeGreaterThanOrEqual(12);
     expect(routes.get("GET (unmatched)")).toMatchObject({ requests: 4, client_errors: 4 });
     expect(routes.get("GET /api/v1/ledger/accounts/:id/balance")).toMatchObject({ requests: 3, client_errors: 3 });
     expect(routes.get("POST /api/v1/auth/login")).toMatchObject({ requests: 2, client_errors: 2 });
     // Answered by middleware alone (the guard of the status routes): named by its pattern.
     expect(routes.get("GET /api/v1/status/*")).toMatchObject({ requests: 1, client_errors: 1 });
-    expect(after.routes.some((r: { route: string }) => r.route.includes("acct-that-does-not-exist") || r.route.includes("nothing-here") || r.route.includes("secret-thing"))).toBe(false);
+    expect(
+      after.routes.some(
+        (r: { route: string }) =>
+          r.route.includes("acct-that-does-not-exist") ||
+          r.route.includes("nothing-here") ||
+          r.route.includes("secret-thing"),
+      ),
+    ).toBe(false);
     expect(after.routes.some((r: { route: string }) => r.route.includes("/status/metrics"))).toBe(false);
   });
 
@@ -195,7 +220,9 @@ describe("two instances sharing one table (two Lambda containers)", () => {
       expect(services.status).toBe(200);
       expect(services.body.overall).toBe("error");
       expect(services.body.services.find((s: { id: string }) => s.id === "database")).toMatchObject({ status: "down" });
-      expect(services.body.services.find((s: { id: string }) => s.id === "auth")).toMatchObject({ status: "operational" });
+      expect(services.body.services.find((s: { id: string }) => s.id === "auth")).toMatchObject({
+        status: "operational",
+      });
 
       // A window is flushed once it has ended, by the instance's next request. Each instance's
       // current window stays its own until then, so end two windows to see all but the last.
@@ -213,7 +240,12 @@ describe("two instances sharing one table (two Lambda containers)", () => {
       const expected = { requests: 26, server_errors: 6, client_errors: 8, instances: 2 };
       for (const who of [a, b]) {
         const body = (await metrics(who, 600, bearer)).body;
-        expect({ requests: body.requests, server_errors: body.server_errors, client_errors: body.client_errors, instances: body.instances }).toEqual(expected);
+        expect({
+          requests: body.requests,
+          server_errors: body.server_errors,
+          client_errors: body.client_errors,
+          instances: body.instances,
+        }).toEqual(expected);
       }
       const fromA = (await metrics(a, 600, bearer)).body;
       const fromB = (await metrics(b, 600, bearer)).body;
@@ -224,7 +256,9 @@ describe("two instances sharing one table (two Lambda containers)", () => {
       expect(fromA.instance.id).not.toBe(fromB.instance.id);
 
       // The API check reads the merged figures: 23 % 5xx over the last minute is "degraded" (25 % is "down").
-      const api = (await a("GET", "/api/v1/status/services", { token: bearer })).body.services.find((s: { id: string }) => s.id === "api");
+      const api = (await a("GET", "/api/v1/status/services", { token: bearer })).body.services.find(
+        (s: { id: string }) => s.id === "api",
+      );
       expect(api.status).toBe("degraded");
       expect(api.detail).toBe("Answering · 23.1% 5xx of 26 requests in the last 60 s · 2 instances");
     } finally {
@@ -279,7 +313,12 @@ describe("two instances sharing one table (two Lambda containers)", () => {
               : (target.send as (command: unknown) => Promise<unknown>)(command);
         },
       });
-      const core = { ...fresh.core, clock: clock.now, logger: capturingLogger(lines), db: { ...fresh.core.db, doc: failingDoc } };
+      const core = {
+        ...fresh.core,
+        clock: clock.now,
+        logger: capturingLogger(lines),
+        db: { ...fresh.core.db, doc: failingDoc },
+      };
       const recorder = createRequestMetrics(core);
       const app = caller(createApp(core, { metrics: recorder }));
       const failures = () => lines.filter((line) => line === "metrics flush failed").length;
@@ -338,7 +377,11 @@ describe("GET /api/v1/status/services", () => {
       const byId = Object.fromEntries(reply.body.services.map((s: { id: string; status: string }) => [s.id, s]));
       expect(byId.storage.status).toBe("down");
       expect(byId.storage.detail).toContain("bucket-that-does-not-exist");
-      expect([byId.api.status, byId.database.status, byId.auth.status]).toEqual(["operational", "operational", "operational"]);
+      expect([byId.api.status, byId.database.status, byId.auth.status]).toEqual([
+        "operational",
+        "operational",
+        "operational",
+      ]);
       // The banner reads /health: the same verdict.
       expect((await noBucket.call("GET", "/health")).body.status).toBe("degraded");
     } finally {

@@ -12,7 +12,11 @@ import { queryWith } from "../http/validate";
 // feeds) records requests without bundling the status routes.
 export { METRICS_PATH, recordRequestMetrics, routeLabel, STATUS_PREFIX } from "../http/request-metrics";
 
-const system = { tags: [TAGS.system] as [typeof TAGS.system], security: authenticated, "x-stability": "stable" as const };
+const system = {
+  tags: [TAGS.system] as [typeof TAGS.system],
+  security: authenticated,
+  "x-stability": "stable" as const,
+};
 
 const metricsRoute = createRoute({
   ...system,
@@ -23,7 +27,9 @@ const metricsRoute = createRoute({
   description:
     "Requests, latency percentiles, error rates, a per-step series and the busiest route patterns over the last `window` seconds, merged over every API instance (this endpoint's own polls left out).",
   "x-complexity": "high",
-  parameters: queryParameters(MetricsQuery, { window: `Seconds to cover, ${METRICS_WINDOW.min} to ${METRICS_WINDOW.max} (default ${METRICS_WINDOW.default})` }),
+  parameters: queryParameters(MetricsQuery, {
+    window: `Seconds to cover, ${METRICS_WINDOW.min} to ${METRICS_WINDOW.max} (default ${METRICS_WINDOW.default})`,
+  }),
   responses: {
     200: jsonReply("The figures", "MetricsReport", MetricsReport, {
       window_seconds: 60,
@@ -55,14 +61,29 @@ const servicesRoute = createRoute({
   path: "/services",
   operationId: "getServiceStatus",
   summary: "Service status",
-  description: "Live checks of the API (its recent error rate and median latency), the database, object storage and authentication, each operational, degraded or down, and the overall status.",
+  description:
+    "Live checks of the API (its recent error rate and median latency), the database, object storage and authentication, each operational, degraded or down, and the overall status.",
   "x-complexity": "medium",
   responses: {
     200: jsonReply("The checks", "ServicesReport", ServicesReport, {
       overall: "ok",
       services: [
-        { id: "api", name: "API", status: "operational", latency_ms: 11, detail: "0.0% errors over the last 60 s", checked_at: "2026-01-15T12:00:00.000Z" },
-        { id: "database", name: "Database", status: "operational", latency_ms: 4, detail: "Table ACTIVE", checked_at: "2026-01-15T12:00:00.000Z" },
+        {
+          id: "api",
+          name: "API",
+          status: "operational",
+          latency_ms: 11,
+          detail: "0.0% errors over the last 60 s",
+          checked_at: "2026-01-15T12:00:00.000Z",
+        },
+        {
+          id: "database",
+          name: "Database",
+          status: "operational",
+          latency_ms: 4,
+          detail: "Table ACTIVE",
+          checked_at: "2026-01-15T12:00:00.000Z",
+        },
       ],
       checked_at: "2026-01-15T12:00:00.000Z",
     }),
@@ -76,4 +97,6 @@ export const statusRoutes = $(new OpenAPIHono<AppEnv>().use(requireAuth))
     const query = queryWith(c, MetricsQuery);
     return c.json(await metricsReport(c.get("core"), c.get("metrics"), query.window), 200);
   })
-  .openapi(servicesRoute, async (c) => c.json(await checkServices(c.get("core"), c.get("metrics"), c.get("auth").userId), 200));
+  .openapi(servicesRoute, async (c) =>
+    c.json(await checkServices(c.get("core"), c.get("metrics"), c.get("auth").userId), 200),
+  );

@@ -32,17 +32,33 @@ const MAX_FILTER_ACCOUNTS = 50;
 /** A list given as "a,b" or as an array (commands take arrays, URLs take commas). */
 const listOf = <S extends z.ZodType>(item: S, max: number, name: string) =>
   z.preprocess(
-    (value) => (typeof value === "string" ? value.split(",").map((part) => part.trim()).filter(Boolean) : value),
+    (value) =>
+      typeof value === "string"
+        ? value
+            .split(",")
+            .map((part) => part.trim())
+            .filter(Boolean)
+        : value,
     z.array(item, { error: `${name} must be a list` }).max(max, `${name} may list at most ${max} values`),
   );
 
-export const AccountIdList = listOf(z.string().refine(isLedgerId, "accountIds must be account ids"), MAX_FILTER_ACCOUNTS, "accountIds");
+export const AccountIdList = listOf(
+  z.string().refine(isLedgerId, "accountIds must be account ids"),
+  MAX_FILTER_ACCOUNTS,
+  "accountIds",
+);
 export const StatusList = listOf(
-  z.preprocess((value) => (typeof value === "string" ? value.toLowerCase() : value), z.enum(JOURNAL_STATUSES, { error: `statusFilter values must be ${JOURNAL_STATUSES.join(" or ")}` })),
+  z.preprocess(
+    (value) => (typeof value === "string" ? value.toLowerCase() : value),
+    z.enum(JOURNAL_STATUSES, { error: `statusFilter values must be ${JOURNAL_STATUSES.join(" or ")}` }),
+  ),
   JOURNAL_STATUSES.length,
   "statusFilter",
 );
-export const IncludeTransactionsFlag = z.preprocess((value) => (typeof value === "boolean" ? String(value) : value), z.enum(["true", "false"], { error: "includeTransactions must be true or false" }));
+export const IncludeTransactionsFlag = z.preprocess(
+  (value) => (typeof value === "boolean" ? String(value) : value),
+  z.enum(["true", "false"], { error: "includeTransactions must be true or false" }),
+);
 
 /** A ledger subscription: whose feed, and the filters of the stream's query. */
 export interface LedgerSubscription {
@@ -76,20 +92,31 @@ export const KYC_STREAM_PATH = "/api/grpc/kyc/stream";
 
 export const KycUserId = z.string().min(1, "userId is not valid").max(64, "userId is not valid");
 
-export function kycStreamUrl(owner: string, query: { includeRiskUpdates?: "true" | "false"; lastEventId?: string }): string {
+export function kycStreamUrl(
+  owner: string,
+  query: { includeRiskUpdates?: "true" | "false"; lastEventId?: string },
+): string {
   const params = new URLSearchParams({ userId: owner });
   if (query.includeRiskUpdates === "false") params.set("includeRiskUpdates", "false");
   if (query.lastEventId) params.set("lastEventId", query.lastEventId);
   return `${KYC_STREAM_PATH}?${params.toString()}`;
 }
 
-export const KYC_STREAM_EVENTS = Object.fromEntries(KYC_EVENT_TYPES.map((type) => [type, { name: `Kyc${type[0]!.toUpperCase()}${type.slice(1)}Event`, schema: kycStreamMessage(type) }]));
+export const KYC_STREAM_EVENTS = Object.fromEntries(
+  KYC_EVENT_TYPES.map((type) => [
+    type,
+    { name: `Kyc${type[0]!.toUpperCase()}${type.slice(1)}Event`, schema: kycStreamMessage(type) },
+  ]),
+);
 
 /* ---------- payments ---------- */
 
 export const PAYMENT_STREAM_PATH = "/api/grpc/payment/stream";
 
-export const PaymentUserId = z.string({ error: "userId is not valid" }).min(1, "userId is not valid").max(64, "userId is not valid");
+export const PaymentUserId = z
+  .string({ error: "userId is not valid" })
+  .min(1, "userId is not valid")
+  .max(64, "userId is not valid");
 const STATUS_FILTER_MESSAGE = `status filters must be ${PAYMENT_STATUSES.join(", ")} (any case)`;
 /** Repeats beyond this are refused: five statuses exist, a longer list is not a real filter. */
 const MAX_STATUS_VALUES = 16;
@@ -101,7 +128,12 @@ const MAX_STATUS_VALUES = 16;
 export const PaymentStatusFilter = z.preprocess(
   (value) => {
     const parts = (Array.isArray(value) ? value : value === undefined ? [] : [value]).flatMap((part) =>
-      typeof part === "string" ? part.split(",").map((text) => text.trim().toLowerCase()).filter(Boolean) : [part],
+      typeof part === "string"
+        ? part
+            .split(",")
+            .map((text) => text.trim().toLowerCase())
+            .filter(Boolean)
+        : [part],
     );
     return parts;
   },
@@ -123,4 +155,9 @@ export function paymentStreamUrl({ owner, statuses }: PaymentSubscription): stri
   return `${PAYMENT_STREAM_PATH}?${params.toString()}`;
 }
 
-export const PAYMENT_STREAM_EVENTS = Object.fromEntries(PAYMENT_EVENT_TYPES.map((type) => [type, { name: `Payment${type[0]!.toUpperCase()}${type.slice(1)}Event`, schema: paymentStreamMessage(type) }]));
+export const PAYMENT_STREAM_EVENTS = Object.fromEntries(
+  PAYMENT_EVENT_TYPES.map((type) => [
+    type,
+    { name: `Payment${type[0]!.toUpperCase()}${type.slice(1)}Event`, schema: paymentStreamMessage(type) },
+  ]),
+);

@@ -15,8 +15,20 @@ import { readSse, type SseStream } from "../../../../infra/local/sse-client";
  */
 
 type TestApp = Awaited<ReturnType<typeof createTestApp>>;
-interface User { token: string; user: { id: string; email: string } }
-interface Entry { account_id: string; account_name: string; account_number: string | null; owned: boolean; party: string; side: string; debit: string; credit: string }
+interface User {
+  token: string;
+  user: { id: string; email: string };
+}
+interface Entry {
+  account_id: string;
+  account_name: string;
+  account_number: string | null;
+  owned: boolean;
+  party: string;
+  side: string;
+  debit: string;
+  credit: string;
+}
 interface Row {
   id: string;
   type: string;
@@ -43,13 +55,19 @@ const streams: SseStream[] = [];
 let firstPaymentId = "";
 
 async function openAccount(token: string, name: string) {
-  const reply = await t.call("POST", "/api/v1/ledger/accounts", { token, body: { name, currency: "USD", type: "bank" } });
+  const reply = await t.call("POST", "/api/v1/ledger/accounts", {
+    token,
+    body: { name, currency: "USD", type: "bank" },
+  });
   expect(reply.status).toBe(201);
   return reply.body.data as { id: string; account_number: string };
 }
 
 async function deposit(token: string, accountId: string, amount: string, description: string): Promise<string> {
-  const created = await t.call("POST", "/api/v1/ledger/transactions/deposit", { token, body: { account_id: accountId, amount, description } });
+  const created = await t.call("POST", "/api/v1/ledger/transactions/deposit", {
+    token,
+    body: { account_id: accountId, amount, description },
+  });
   expect(created.status).toBe(201);
   return created.body.data.id as string;
 }
@@ -69,7 +87,15 @@ async function payBob(amount: string, description?: string): Promise<string> {
   const reply = await t.call("POST", "/v1/payments", {
     token: alice.token,
     headers: { "Idempotency-Key": key },
-    body: { userId: alice.user.id, fromAccountId: aliceChecking.id, amount, currency: "USD", forceRail: "Card", toEmail: bob.user.email, ...(description ? { description } : {}) },
+    body: {
+      userId: alice.user.id,
+      fromAccountId: aliceChecking.id,
+      amount,
+      currency: "USD",
+      forceRail: "Card",
+      toEmail: bob.user.email,
+      ...(description ? { description } : {}),
+    },
   });
   expect(reply.status, JSON.stringify(reply.body)).toBe(201);
   return reply.body.payment.paymentId as string;
@@ -87,20 +113,25 @@ async function complete(paymentId: string): Promise<void> {
   throw new Error("payment did not finish");
 }
 
-const history = async (token: string, query = "") => t.call("GET", `/api/v1/ledger/transactions/history${query}`, { token });
+const history = async (token: string, query = "") =>
+  t.call("GET", `/api/v1/ledger/transactions/history${query}`, { token });
 const rows = async (token: string, query = "") => {
   const reply = await history(token, query);
   expect(reply.status, JSON.stringify(reply.body)).toBe(200);
   return reply.body.data as Row[];
 };
 const exportCsv = async (token: string, query = "") => {
-  const reply = await t.app.request(`/api/v1/ledger/transactions/export${query}`, { headers: { Authorization: `Bearer ${token}` } });
+  const reply = await t.app.request(`/api/v1/ledger/transactions/export${query}`, {
+    headers: { Authorization: `Bearer ${token}` },
+  });
   expect(reply.status).toBe(200);
   return (await reply.text()).trimEnd().split("\n");
 };
 
 async function subscribe(user: User): Promise<SseStream> {
-  const response = await t.app.request(`/api/grpc/ledger/stream?userId=${user.user.id}`, { headers: { Authorization: `Bearer ${user.token}` } });
+  const response = await t.app.request(`/api/grpc/ledger/stream?userId=${user.user.id}`, {
+    headers: { Authorization: `Bearer ${user.token}` },
+  });
   expect(response.status).toBe(200);
   const stream = readSse(response.body!);
   streams.push(stream);
@@ -120,7 +151,9 @@ beforeAll(async () => {
   aliceChecking = await openAccount(alice.token, "Alice checking");
   bobMain = await openAccount(bob.token, "Bob main");
   const funding = await deposit(alice.token, aliceChecking.id, "1000.00", "Salary");
-  expect((await t.call("POST", `/api/v1/ledger/transactions/${funding}/post`, { token: alice.token })).status).toBe(200);
+  expect((await t.call("POST", `/api/v1/ledger/transactions/${funding}/post`, { token: alice.token })).status).toBe(
+    200,
+  );
 });
 afterAll(async () => {
   await Promise.all(streams.map((stream) => stream.close()));
@@ -142,26 +175,58 @@ describe("a payment to another user", () => {
     expect(onAccount.body.data).toEqual([]);
 
     await complete(paymentId);
-    const announced = await stream.waitFor((message) => message.event === "transactionStatusUpdate" && message.data.includes(paymentId));
-    expect(JSON.parse(announced.data)).toMatchObject({ transactionId: paymentId, status: "posted", message: "Received 42.50 USD from Alice Payer", counterparty: "Alice Payer" });
+    const announced = await stream.waitFor(
+      (message) => message.event === "transactionStatusUpdate" && message.data.includes(paymentId),
+    );
+    expect(JSON.parse(announced.data)).toMatchObject({
+      transactionId: paymentId,
+      status: "posted",
+      message: "Received 42.50 USD from Alice Payer",
+      counterparty: "Alice Payer",
+    });
     // In commit order, nothing about the hold came before the money arrived.
     const about = stream.messages.filter((message) => message.data.includes(paymentId));
     expect(about.map((message) => [message.event, JSON.parse(message.data).operation ?? null])).toEqual([
       ["balanceUpdate", "post"],
       ["transactionStatusUpdate", null],
     ]);
-    expect(JSON.parse(about[0]!.data)).toMatchObject({ accountId: bobMain.id, changeType: "CREDIT", changeAmount: "42.50", counterparty: "Alice Payer" });
+    expect(JSON.parse(about[0]!.data)).toMatchObject({
+      accountId: bobMain.id,
+      changeType: "CREDIT",
+      changeAmount: "42.50",
+      counterparty: "Alice Payer",
+    });
     expect(JSON.stringify(stream.messages)).not.toContain(aliceChecking.id);
   });
 
   it("once posted is in the payee's history, detail and CSV with the payer's name, never the payer's accounts, fee or key", async () => {
     const [received] = await rows(bob.token);
-    expect(received).toMatchObject({ id: paymentId, type: "payment", status: "posted", amount: "42.50", incoming: true, counterparty: "Alice Payer", fee: null, idempotency_key: null });
-    expect(received!.entries.map((entry) => [entry.account_id, entry.account_name, entry.party, entry.side, entry.debit, entry.credit])).toEqual([
+    expect(received).toMatchObject({
+      id: paymentId,
+      type: "payment",
+      status: "posted",
+      amount: "42.50",
+      incoming: true,
+      counterparty: "Alice Payer",
+      fee: null,
+      idempotency_key: null,
+    });
+    expect(
+      received!.entries.map((entry) => [
+        entry.account_id,
+        entry.account_name,
+        entry.party,
+        entry.side,
+        entry.debit,
+        entry.credit,
+      ]),
+    ).toEqual([
       ["redacted", "Alice Payer", "customer", "credit", "0", "42.50"],
       [bobMain.id, "Bob main", "own", "debit", "42.50", "0"],
     ]);
-    expect(received!.history).toEqual([expect.objectContaining({ operation: "post", by: { id: "payment-service", name: "the payment service" } })]);
+    expect(received!.history).toEqual([
+      expect.objectContaining({ operation: "post", by: { id: "payment-service", name: "the payment service" } }),
+    ]);
 
     const detail = await t.call("GET", `/api/v1/ledger/transactions/${paymentId}`, { token: bob.token });
     expect(detail.status).toBe(200);
@@ -194,7 +259,12 @@ describe("a payment to another user", () => {
     expect(Number(sent!.fee)).toBeGreaterThan(0);
     expect(Number(sent!.amount)).toBeCloseTo(42.5 + Number(sent!.fee), 2);
     const payeeLeg = sent!.entries.find((entry) => entry.party === "customer")!;
-    expect(payeeLeg).toMatchObject({ account_id: "redacted", account_name: bob.user.email, account_number: null, debit: "42.50" });
+    expect(payeeLeg).toMatchObject({
+      account_id: "redacted",
+      account_name: bob.user.email,
+      account_number: null,
+      debit: "42.50",
+    });
     expect(sent!.history.map((record) => [record.operation, record.by?.name])).toEqual([
       ["create", "Alice Payer"],
       ["post", "the payment service"],
@@ -208,16 +278,25 @@ describe("a payment to another user", () => {
   it("shows nothing to anyone else, and refuses forged or foreign cursors", async () => {
     expect(await rows(mallory.token)).toEqual([]);
     expect(await exportCsv(mallory.token)).toHaveLength(1);
-    expect((await t.call("GET", `/api/v1/ledger/transactions/${paymentId}`, { token: mallory.token })).status).toBe(404);
+    expect((await t.call("GET", `/api/v1/ledger/transactions/${paymentId}`, { token: mallory.token })).status).toBe(
+      404,
+    );
     expect((await history("not-a-token")).status).toBe(401);
     expect((await t.call("GET", `/api/v1/ledger/transactions/${paymentId}`, {})).status).toBe(401);
     // Mallory's account filter cannot name Bob's account.
     expect((await history(mallory.token, `?account_id=${bobMain.id}`)).status).toBe(404);
 
     const alicePage = await history(alice.token, "?limit=1");
-    const foreign = await history(bob.token, `?limit=1&cursor=${encodeURIComponent(alicePage.body.pagination.next_cursor)}`);
+    const foreign = await history(
+      bob.token,
+      `?limit=1&cursor=${encodeURIComponent(alicePage.body.pagination.next_cursor)}`,
+    );
     expect([foreign.status, foreign.body.code]).toEqual([400, "invalid_cursor"]);
-    for (const cursor of ["x".repeat(3000), "e30.AAAA", `${Buffer.from(JSON.stringify({ before: "9999" })).toString("base64url")}.AAAA`]) {
+    for (const cursor of [
+      "x".repeat(3000),
+      "e30.AAAA",
+      `${Buffer.from(JSON.stringify({ before: "9999" })).toString("base64url")}.AAAA`,
+    ]) {
       const forged = await history(bob.token, `?limit=1&cursor=${encodeURIComponent(cursor)}`);
       expect([forged.status, forged.body.code]).toEqual([400, "invalid_cursor"]);
     }
@@ -260,9 +339,15 @@ describe("the payee's history across their own journals and money received", () 
     // A filtered walk (money received only) is exact too, and its cursor is bound to the filter.
     const payments = (await rows(bob.token, "?type=payment")).map((row) => row.id);
     const first = await history(bob.token, "?type=payment&limit=2");
-    const second = await history(bob.token, `?type=payment&limit=10&cursor=${encodeURIComponent(first.body.pagination.next_cursor)}`);
+    const second = await history(
+      bob.token,
+      `?type=payment&limit=10&cursor=${encodeURIComponent(first.body.pagination.next_cursor)}`,
+    );
     expect([...first.body.data, ...second.body.data].map((row: Row) => row.id)).toEqual(payments);
-    const otherFilter = await history(bob.token, `?type=deposit&cursor=${encodeURIComponent(first.body.pagination.next_cursor)}`);
+    const otherFilter = await history(
+      bob.token,
+      `?type=deposit&cursor=${encodeURIComponent(first.body.pagination.next_cursor)}`,
+    );
     expect([otherFilter.status, otherFilter.body.code]).toEqual([400, "invalid_cursor"]);
   });
 });

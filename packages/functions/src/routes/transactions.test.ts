@@ -15,7 +15,15 @@ const at = (iso: string) => {
   now = new Date(iso);
 };
 
-interface Entry { account_id: string; account_name: string; account_number: string | null; owned: boolean; side: string; debit: string; credit: string }
+interface Entry {
+  account_id: string;
+  account_name: string;
+  account_number: string | null;
+  owned: boolean;
+  side: string;
+  debit: string;
+  credit: string;
+}
 interface Row {
   id: string;
   type: string;
@@ -30,7 +38,11 @@ interface Row {
 }
 
 async function write(path: string, body: Record<string, unknown>, key?: string) {
-  const reply = await t.call("POST", `/api/v1/ledger/transactions/${path}`, { token, body, headers: key ? { "Idempotency-Key": key } : {} });
+  const reply = await t.call("POST", `/api/v1/ledger/transactions/${path}`, {
+    token,
+    body,
+    headers: key ? { "Idempotency-Key": key } : {},
+  });
   expect(reply.status).toBe(201);
   return reply.body.data as Row;
 }
@@ -53,21 +65,35 @@ beforeAll(async () => {
   t.core.clock = () => now;
 
   at("2031-05-01T09:00:00.000Z");
-  const open = async (name: string) => (await t.call("POST", "/api/v1/ledger/accounts", { token, body: { name, currency: "USD" } })).body.data;
+  const open = async (name: string) =>
+    (await t.call("POST", "/api/v1/ledger/accounts", { token, body: { name, currency: "USD" } })).body.data;
   accounts = { a: await open("Everyday"), b: await open("Rainy Day") };
   // Later than the accounts' own opening versions, so the deposit is stamped exactly now.
   at("2031-05-01T09:05:00.000Z");
-  const dep1 = await write("deposit", { account_id: accounts.a.id, amount: "100.00", description: "Salary May" }, "salary-may");
+  const dep1 = await write(
+    "deposit",
+    { account_id: accounts.a.id, amount: "100.00", description: "Salary May" },
+    "salary-may",
+  );
   at("2031-05-02T10:00:00.000Z");
   const posted = await t.call("POST", `/api/v1/ledger/transactions/${dep1.id}/post`, { token });
   expect(posted.status).toBe(200);
   const dep2 = await write("deposit", { account_id: accounts.b.id, amount: "7.25", description: "Cash from Grandma" });
   at("2031-05-03T23:59:59.999Z");
-  const move = await write("transfer", { from_account_id: accounts.a.id, to_account_id: accounts.b.id, amount: "40", description: "To savings" });
+  const move = await write("transfer", {
+    from_account_id: accounts.a.id,
+    to_account_id: accounts.b.id,
+    amount: "40",
+    description: "To savings",
+  });
   at("2031-05-04T00:00:00.000Z");
   const gift = await write("test-balance", { account_id: accounts.a.id, amount: "5" });
   at("2031-05-05T12:00:00.000Z");
-  const formula = await write("deposit", { account_id: accounts.b.id, amount: "1", description: '=HYPERLINK("http://evil.example","click")' });
+  const formula = await write("deposit", {
+    account_id: accounts.b.id,
+    amount: "1",
+    description: '=HYPERLINK("http://evil.example","click")',
+  });
   made = { dep1, dep2, move, gift, formula };
 });
 afterAll(async () => t.core.dispose());
@@ -79,17 +105,39 @@ describe("GET /transactions/history rows", () => {
     const rows = reply.body.data as Row[];
     expect(ids(rows)).toEqual([made.formula.id, made.gift.id, made.move.id, made.dep2.id, made.dep1.id]);
     const dep1 = rows.find((row) => row.id === made.dep1.id)!;
-    expect(dep1).toMatchObject({ status: "posted", counterparty: "External funding (USD)", idempotency_key: "salary-may" });
+    expect(dep1).toMatchObject({
+      status: "posted",
+      counterparty: "External funding (USD)",
+      idempotency_key: "salary-may",
+    });
     expect(dep1.entries).toEqual([
-      expect.objectContaining({ account_id: accounts.a.id, account_name: "Everyday", account_number: accounts.a.account_number, owned: true, side: "debit", debit: "100.00", credit: "0" }),
-      expect.objectContaining({ account_id: "sys-funding-usd", account_name: "External funding (USD)", account_number: null, owned: false, side: "credit", credit: "100.00" }),
+      expect.objectContaining({
+        account_id: accounts.a.id,
+        account_name: "Everyday",
+        account_number: accounts.a.account_number,
+        owned: true,
+        side: "debit",
+        debit: "100.00",
+        credit: "0",
+      }),
+      expect.objectContaining({
+        account_id: "sys-funding-usd",
+        account_name: "External funding (USD)",
+        account_number: null,
+        owned: false,
+        side: "credit",
+        credit: "100.00",
+      }),
     ]);
     const tess = { id: userId, name: "Tess Ledger" };
     expect(dep1.history).toEqual([
       { operation: "create", status: "draft", at: "2031-05-01T09:05:00.000Z", by: tess },
       { operation: "post", status: "posted", at: "2031-05-02T10:00:00.000Z", by: tess },
     ]);
-    expect(rows.find((row) => row.id === made.move.id)).toMatchObject({ counterparty: "Everyday → Rainy Day", idempotency_key: null });
+    expect(rows.find((row) => row.id === made.move.id)).toMatchObject({
+      counterparty: "Everyday → Rainy Day",
+      idempotency_key: null,
+    });
     expect(rows.find((row) => row.id === made.gift.id)).toMatchObject({ counterparty: "Sandbox faucet (USD)" });
   });
 });
@@ -149,12 +197,19 @@ describe("filters", () => {
 describe("paging", () => {
   it("pages past the first 50 with cursors bound to the filters", async () => {
     at("2031-06-01T08:00:00.000Z");
-    for (let index = 0; index < 56; index++) await write("deposit", { account_id: accounts.a.id, amount: "1", description: `bulk ${index % 2 === 0 ? "even" : "odd"} ${index}` });
+    for (let index = 0; index < 56; index++)
+      await write("deposit", {
+        account_id: accounts.a.id,
+        amount: "1",
+        description: `bulk ${index % 2 === 0 ? "even" : "odd"} ${index}`,
+      });
     const seen: string[] = [];
     let cursor: string | null = null;
     let pages = 0;
     do {
-      const reply: Awaited<ReturnType<typeof list>> = await list(`?limit=50${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
+      const reply: Awaited<ReturnType<typeof list>> = await list(
+        `?limit=50${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`,
+      );
       expect(reply.status).toBe(200);
       seen.push(...ids(reply.body.data));
       cursor = reply.body.pagination.next_cursor;
@@ -169,7 +224,9 @@ describe("paging", () => {
     const filtered: Row[] = [];
     cursor = null;
     do {
-      const reply: Awaited<ReturnType<typeof list>> = await list(`?q=even&from=2031-06-01&limit=7${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
+      const reply: Awaited<ReturnType<typeof list>> = await list(
+        `?q=even&from=2031-06-01&limit=7${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`,
+      );
       filtered.push(...(reply.body.data as Row[]));
       cursor = reply.body.pagination.next_cursor;
     } while (cursor);
@@ -186,8 +243,15 @@ describe("GET /transactions/{id}", () => {
   it("answers one of the caller's journals in full; another user's is a 404", async () => {
     const reply = await t.call("GET", `/api/v1/ledger/transactions/${made.move.id}`, { token });
     expect(reply.status).toBe(200);
-    expect(reply.body.data).toMatchObject({ id: made.move.id, type: "transfer", amount: "40.00", counterparty: "Everyday → Rainy Day" });
-    expect(reply.body.data.entries.map((entry: Entry) => [entry.account_name, entry.debit, entry.credit, entry.owned])).toEqual([
+    expect(reply.body.data).toMatchObject({
+      id: made.move.id,
+      type: "transfer",
+      amount: "40.00",
+      counterparty: "Everyday → Rainy Day",
+    });
+    expect(
+      reply.body.data.entries.map((entry: Entry) => [entry.account_name, entry.debit, entry.credit, entry.owned]),
+    ).toEqual([
       ["Everyday", "0", "40.00", true],
       ["Rainy Day", "40.00", "0", true],
     ]);
@@ -202,22 +266,34 @@ describe("GET /transactions/{id}", () => {
 describe("GET /transactions/export", () => {
   it("downloads the filtered list as CSV, formula-safe, with the agreed columns", async () => {
     at("2031-07-09T18:00:00.000Z");
-    const reply = await t.app.request(`/api/v1/ledger/transactions/export?to=2031-05-31`, { headers: { Authorization: `Bearer ${token}` } });
+    const reply = await t.app.request(`/api/v1/ledger/transactions/export?to=2031-05-31`, {
+      headers: { Authorization: `Bearer ${token}` },
+    });
     expect(reply.status).toBe(200);
     expect(reply.headers.get("content-type")).toBe("text/csv; charset=utf-8");
     expect(reply.headers.get("content-disposition")).toBe('attachment; filename="transactions-2031-07-09.csv"');
     const lines = (await reply.text()).trimEnd().split("\n");
-    expect(lines[0]).toBe("id,created_at,posted_at,type,status,description,currency,amount,debit_account,credit_account,idempotency_key,counterparty,fee");
+    expect(lines[0]).toBe(
+      "id,created_at,posted_at,type,status,description,currency,amount,debit_account,credit_account,idempotency_key,counterparty,fee",
+    );
     expect(lines).toHaveLength(6);
-    expect(lines[1]).toBe(`${made.formula.id},2031-05-05T12:00:00.000Z,,deposit,draft,"'=HYPERLINK(""http://evil.example"",""click"")",USD,1.00,Rainy Day (${accounts.b.account_number}),External funding (USD),,External funding (USD),`);
-    expect(lines[5]).toBe(`${made.dep1.id},2031-05-01T09:05:00.000Z,2031-05-02T10:00:00.000Z,deposit,posted,Salary May,USD,100.00,Everyday (${accounts.a.account_number}),External funding (USD),salary-may,External funding (USD),`);
+    expect(lines[1]).toBe(
+      `${made.formula.id},2031-05-05T12:00:00.000Z,,deposit,draft,"'=HYPERLINK(""http://evil.example"",""click"")",USD,1.00,Rainy Day (${accounts.b.account_number}),External funding (USD),,External funding (USD),`,
+    );
+    expect(lines[5]).toBe(
+      `${made.dep1.id},2031-05-01T09:05:00.000Z,2031-05-02T10:00:00.000Z,deposit,posted,Salary May,USD,100.00,Everyday (${accounts.a.account_number}),External funding (USD),salary-may,External funding (USD),`,
+    );
     expect(lines[3]).toContain(`,Rainy Day (${accounts.b.account_number}),Everyday (${accounts.a.account_number}),`);
 
-    const filtered = await t.app.request(`/api/v1/ledger/transactions/export?type=transfer`, { headers: { Authorization: `Bearer ${token}` } });
+    const filtered = await t.app.request(`/api/v1/ledger/transactions/export?type=transfer`, {
+      headers: { Authorization: `Bearer ${token}` },
+    });
     expect((await filtered.text()).trimEnd().split("\n")).toHaveLength(2);
     const bad = await t.call("GET", "/api/v1/ledger/transactions/export?status=void", { token });
     expect(bad.status).toBe(400);
-    const stranger = await t.app.request(`/api/v1/ledger/transactions/export`, { headers: { Authorization: `Bearer ${otherToken}` } });
+    const stranger = await t.app.request(`/api/v1/ledger/transactions/export`, {
+      headers: { Authorization: `Bearer ${otherToken}` },
+    });
     expect((await stranger.text()).trimEnd().split("\n")).toHaveLength(1);
   });
 });

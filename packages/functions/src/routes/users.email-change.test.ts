@@ -28,8 +28,10 @@ afterAll(async () => t.core.dispose());
 const newUser = () => t.signUp(`mover-${++users}@example.com`);
 const requestChange = (token: string, email: string, currentPassword = PASSWORD) =>
   t.call("PUT", "/api/v1/users/profile", { token, body: { email, current_password: currentPassword } });
-const confirm = (token: string) => t.call("POST", "/api/v1/users/email-confirmation", { body: { token }, ip: nextTestAddress() });
-const signIn = (email: string) => t.call("POST", "/api/v1/auth/login", { body: { email, password: PASSWORD }, ip: nextTestAddress() });
+const confirm = (token: string) =>
+  t.call("POST", "/api/v1/users/email-confirmation", { body: { token }, ip: nextTestAddress() });
+const signIn = (email: string) =>
+  t.call("POST", "/api/v1/auth/login", { body: { email, password: PASSWORD }, ip: nextTestAddress() });
 
 /** The queued mail to `to`, newest last. */
 async function mailTo(to: string) {
@@ -60,7 +62,10 @@ describe("changing the sign-in email", () => {
     const toTaken = await mailTo("taken@example.com");
     expect(toTaken.map((mail) => mail.kind)).toEqual(["email-change-address-in-use"]);
     expect(toTaken[0]!.text).not.toMatch(/token=/);
-    expect((await mailTo(me.user.email)).map((mail) => mail.kind)).toEqual(["email-change-requested", "email-change-requested"]);
+    expect((await mailTo(me.user.email)).map((mail) => mail.kind)).toEqual([
+      "email-change-requested",
+      "email-change-requested",
+    ]);
     expect((await mailTo(me.user.email))[0]!.text).toContain("t***@example.com");
 
     // Nothing has changed yet.
@@ -71,12 +76,24 @@ describe("changing the sign-in email", () => {
     const token = await linkTokenFor("free-address@example.com");
     const confirmed = await confirm(token);
     expect(confirmed.status, JSON.stringify(confirmed.body)).toBe(200);
-    expect(confirmed.body).toMatchObject({ message: AUTH_MESSAGES.emailChanged, data: { id: me.user.id, email: "free-address@example.com" } });
+    expect(confirmed.body).toMatchObject({
+      message: AUTH_MESSAGES.emailChanged,
+      data: { id: me.user.id, email: "free-address@example.com" },
+    });
     expect((await signIn("free-address@example.com")).status).toBe(200);
     expect((await signIn(me.user.email)).status).toBe(401);
     // The session goes on; the old address is free for someone else.
-    expect((await t.call("GET", "/api/v1/users/profile", { token: me.token })).body.data.email).toBe("free-address@example.com");
-    expect((await t.call("POST", "/api/v1/auth/register", { body: { email: me.user.email, password: PASSWORD, first_name: "New", last_name: "Owner" }, ip: nextTestAddress() })).status).toBe(201);
+    expect((await t.call("GET", "/api/v1/users/profile", { token: me.token })).body.data.email).toBe(
+      "free-address@example.com",
+    );
+    expect(
+      (
+        await t.call("POST", "/api/v1/auth/register", {
+          body: { email: me.user.email, password: PASSWORD, first_name: "New", last_name: "Owner" },
+          ip: nextTestAddress(),
+        })
+      ).status,
+    ).toBe(201);
 
     // The link works once.
     const again = await confirm(token);
@@ -90,7 +107,10 @@ describe("changing the sign-in email", () => {
     const wrong = await requestChange(me.token, "elsewhere@example.com", "not my password");
     expect(wrong.status).toBe(403);
     expect(wrong.body).toEqual({ message: AUTH_MESSAGES.currentPasswordWrong, code: "invalid_current_password" });
-    const missing = await t.call("PUT", "/api/v1/users/profile", { token: me.token, body: { email: "elsewhere@example.com", first_name: "Changed" } });
+    const missing = await t.call("PUT", "/api/v1/users/profile", {
+      token: me.token,
+      body: { email: "elsewhere@example.com", first_name: "Changed" },
+    });
     expect(missing.status).toBe(400);
     expect(missing.body).toEqual({ message: AUTH_MESSAGES.currentPasswordRequired, code: "validation_error" });
     expect(await dataItems(t.core)).toEqual(before);
@@ -125,11 +145,20 @@ describe("changing the sign-in email", () => {
     const expired = await confirm(token);
     expect(expired.status).toBe(400);
     expect(expired.body.code).toBe("invalid_confirmation");
-    expect((await t.call("GET", "/api/v1/users/profile", { token: later.token })).body.data.email).toBe(later.user.email);
+    expect((await t.call("GET", "/api/v1/users/profile", { token: later.token })).body.data.email).toBe(
+      later.user.email,
+    );
   });
 
   it("refuses malformed and unknown links with the same 400", async () => {
-    for (const body of [{}, { token: "" }, { token: "short" }, { token: "x".repeat(3000) }, { token: 42 }, { token: "A".repeat(43) }]) {
+    for (const body of [
+      {},
+      { token: "" },
+      { token: "short" },
+      { token: "x".repeat(3000) },
+      { token: 42 },
+      { token: "A".repeat(43) },
+    ]) {
       const reply = await t.call("POST", "/api/v1/users/email-confirmation", { body, ip: nextTestAddress() });
       expect(reply.status, JSON.stringify(body).slice(0, 40)).toBe(400);
       expect(reply.body.message).toBe(AUTH_MESSAGES.emailConfirmationInvalid);
@@ -156,20 +185,34 @@ describe("profile changes are rate limited per user", () => {
     const other = await newUser();
     alignToWindow(ACCOUNT_CHANGE_LIMITS.profileChange.windowSeconds);
     const limit = ACCOUNT_CHANGE_LIMITS.profileChange.limit;
-    expect((await t.call("PUT", "/api/v1/users/profile", { token: me.token, body: { first_name: "" } })).status).toBe(400);
+    expect((await t.call("PUT", "/api/v1/users/profile", { token: me.token, body: { first_name: "" } })).status).toBe(
+      400,
+    );
     for (let index = 1; index < limit; index++) {
-      expect((await t.call("PUT", "/api/v1/users/profile", { token: me.token, body: { first_name: `Name ${index}` } })).status).toBe(200);
+      expect(
+        (await t.call("PUT", "/api/v1/users/profile", { token: me.token, body: { first_name: `Name ${index}` } }))
+          .status,
+      ).toBe(200);
     }
-    const refused = await t.call("PUT", "/api/v1/users/profile", { token: me.token, body: { first_name: "One too many" } });
+    const refused = await t.call("PUT", "/api/v1/users/profile", {
+      token: me.token,
+      body: { first_name: "One too many" },
+    });
     expect(refused.status).toBe(429);
     expect(refused.body.code).toBe("rate_limited");
     const retryAfter = Number(refused.headers.get("retry-after"));
     expect(retryAfter).toBeGreaterThan(0);
     expect(retryAfter).toBeLessThanOrEqual(ACCOUNT_CHANGE_LIMITS.profileChange.windowSeconds);
-    expect((await t.call("GET", "/api/v1/users/profile", { token: me.token })).body.data.first_name).toBe(`Name ${limit - 1}`);
-    expect((await t.call("PUT", "/api/v1/users/profile", { token: other.token, body: { first_name: "Calm" } })).status).toBe(200);
+    expect((await t.call("GET", "/api/v1/users/profile", { token: me.token })).body.data.first_name).toBe(
+      `Name ${limit - 1}`,
+    );
+    expect(
+      (await t.call("PUT", "/api/v1/users/profile", { token: other.token, body: { first_name: "Calm" } })).status,
+    ).toBe(200);
     clockOffsetMs += retryAfter * 1000;
-    expect((await t.call("PUT", "/api/v1/users/profile", { token: me.token, body: { first_name: "Next hour" } })).status).toBe(200);
+    expect(
+      (await t.call("PUT", "/api/v1/users/profile", { token: me.token, body: { first_name: "Next hour" } })).status,
+    ).toBe(200);
   });
 
   it("allows fewer email changes than other edits: the fourth request in an hour is a 429", async () => {

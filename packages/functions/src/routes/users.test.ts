@@ -61,7 +61,10 @@ describe("/api/v1/users/profile", () => {
   });
 
   it("updates names and phone", async () => {
-    const reply = await t.call("PUT", "/api/v1/users/profile", { token, body: { first_name: "Profile", phone: "+1 555 0100" } });
+    const reply = await t.call("PUT", "/api/v1/users/profile", {
+      token,
+      body: { first_name: "Profile", phone: "+1 555 0100" },
+    });
     expect(reply.status).toBe(200);
     expect(reply.body.data).toMatchObject({ first_name: "Profile", last_name: "File", phone: "+1 555 0100" });
     const again = await t.call("GET", "/api/v1/users/profile", { token });

@@ -1,7 +1,19 @@
 import { $, createRoute, OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "zod";
-import { AUTH_MESSAGES, EmailConfirmationInput, EmailVerificationInput, ProfileUpdateInput } from "@fintech/core/auth/model";
-import { confirmEmailChange, getProfile, limitAccountChange, resendVerification, updateProfile, verifyEmail } from "@fintech/core/auth/service";
+import {
+  AUTH_MESSAGES,
+  EmailConfirmationInput,
+  EmailVerificationInput,
+  ProfileUpdateInput,
+} from "@fintech/core/auth/model";
+import {
+  confirmEmailChange,
+  getProfile,
+  limitAccountChange,
+  resendVerification,
+  updateProfile,
+  verifyEmail,
+} from "@fintech/core/auth/service";
 import { clientIp } from "../http/client-ip";
 import type { AppEnv } from "../http/env";
 import { requireAuth } from "../http/middleware";
@@ -38,13 +50,23 @@ const updateProfileRoute = createRoute({
   "x-complexity": "medium",
   security: authenticated,
   middleware: [requireAuth] as const,
-  request: { body: jsonBody("ProfileUpdateInput", ProfileUpdateInput, { first_name: "Ada", phone: "+44 20 7946 0958" }) },
+  request: {
+    body: jsonBody("ProfileUpdateInput", ProfileUpdateInput, { first_name: "Ada", phone: "+44 20 7946 0958" }),
+  },
   responses: {
-    200: jsonReply("The updated profile", "ProfileUpdatedReply", ProfileUpdatedReply, { message: "Profile updated", data: userExample }),
-    202: jsonReply("Any other fields changed; the new email waits for its confirmation link (the profile still shows the current one)", "ProfileUpdatedReply", ProfileUpdatedReply, {
-      message: AUTH_MESSAGES.emailChangeRequested,
+    200: jsonReply("The updated profile", "ProfileUpdatedReply", ProfileUpdatedReply, {
+      message: "Profile updated",
       data: userExample,
     }),
+    202: jsonReply(
+      "Any other fields changed; the new email waits for its confirmation link (the profile still shows the current one)",
+      "ProfileUpdatedReply",
+      ProfileUpdatedReply,
+      {
+        message: AUTH_MESSAGES.emailChangeRequested,
+        data: userExample,
+      },
+    ),
     ...errors({
       400: ["validation_error", "invalid_json"],
       401: true,
@@ -69,10 +91,23 @@ const confirmEmailRoute = createRoute({
   "x-stability": "stable",
   "x-complexity": "medium",
   security: publicAccess,
-  request: { body: jsonBody("EmailConfirmationInput", EmailConfirmationInput, { token: "Jq3x9aB7cK2mN8pR4sT6vW1yZ5bD7fH9jLm0nP2qR4s" }) },
+  request: {
+    body: jsonBody("EmailConfirmationInput", EmailConfirmationInput, {
+      token: "Jq3x9aB7cK2mN8pR4sT6vW1yZ5bD7fH9jLm0nP2qR4s",
+    }),
+  },
   responses: {
-    200: jsonReply("The email is changed", "ProfileUpdatedReply", ProfileUpdatedReply, { message: AUTH_MESSAGES.emailChanged, data: userExample }),
-    ...errors({ 400: ["invalid_confirmation", "validation_error", "invalid_json"], 409: ["email_taken", "concurrent_update"], 413: ["payload_too_large"], 429: true, 503: true }),
+    200: jsonReply("The email is changed", "ProfileUpdatedReply", ProfileUpdatedReply, {
+      message: AUTH_MESSAGES.emailChanged,
+      data: userExample,
+    }),
+    ...errors({
+      400: ["invalid_confirmation", "validation_error", "invalid_json"],
+      409: ["email_taken", "concurrent_update"],
+      413: ["payload_too_large"],
+      429: true,
+      503: true,
+    }),
   },
 });
 
@@ -87,10 +122,23 @@ const verifyEmailRoute = createRoute({
   "x-stability": "stable",
   "x-complexity": "low",
   security: publicAccess,
-  request: { body: jsonBody("EmailVerificationInput", EmailVerificationInput, { token: "Jq3x9aB7cK2mN8pR4sT6vW1yZ5bD7fH9jLm0nP2qR4s" }) },
+  request: {
+    body: jsonBody("EmailVerificationInput", EmailVerificationInput, {
+      token: "Jq3x9aB7cK2mN8pR4sT6vW1yZ5bD7fH9jLm0nP2qR4s",
+    }),
+  },
   responses: {
-    200: jsonReply("The email is verified", "ProfileUpdatedReply", ProfileUpdatedReply, { message: AUTH_MESSAGES.emailVerified, data: userExample }),
-    ...errors({ 400: ["invalid_verification", "validation_error", "invalid_json"], 409: ["concurrent_update"], 413: ["payload_too_large"], 429: true, 503: true }),
+    200: jsonReply("The email is verified", "ProfileUpdatedReply", ProfileUpdatedReply, {
+      message: AUTH_MESSAGES.emailVerified,
+      data: userExample,
+    }),
+    ...errors({
+      400: ["invalid_verification", "validation_error", "invalid_json"],
+      409: ["concurrent_update"],
+      413: ["payload_too_large"],
+      429: true,
+      503: true,
+    }),
   },
 });
 
@@ -109,8 +157,17 @@ const resendVerificationRoute = createRoute({
   security: authenticated,
   middleware: [requireAuth] as const,
   responses: {
-    202: jsonReply("A new link is on its way", "VerificationSentReply", VerificationSentReply, { message: AUTH_MESSAGES.verificationSent }),
-    ...errors({ 401: true, 403: ["session_required"], 404: ["user_not_found"], 409: ["email_already_verified"], 429: true, 503: true }),
+    202: jsonReply("A new link is on its way", "VerificationSentReply", VerificationSentReply, {
+      message: AUTH_MESSAGES.verificationSent,
+    }),
+    ...errors({
+      401: true,
+      403: ["session_required"],
+      404: ["user_not_found"],
+      409: ["email_already_verified"],
+      429: true,
+      503: true,
+    }),
   },
 });
 

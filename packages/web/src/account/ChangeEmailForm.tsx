@@ -17,7 +17,11 @@ const PASSWORD_FIELD_ID = "current-password";
 /** The signed-in user's profile, keyed by the user so two sessions never mix. */
 export function useProfile() {
   const userId = useSession()?.user.id ?? "signed-out";
-  return useQuery({ queryKey: ["profile", userId], queryFn: () => api.profile.getProfile(), enabled: userId !== "signed-out" });
+  return useQuery({
+    queryKey: ["profile", userId],
+    queryFn: () => api.profile.getProfile(),
+    enabled: userId !== "signed-out",
+  });
 }
 
 /**
@@ -25,10 +29,15 @@ export function useProfile() {
  * server's reply is the same whether or not the address is taken, and the form shows just that.
  */
 export function ChangeEmailForm({ currentEmail }: { currentEmail: string }) {
-  const change = useMutation({ mutationFn: (values: ChangeEmailFormValues) => api.profile.changeEmail(values.email, values.currentPassword) });
+  const change = useMutation({
+    mutationFn: (values: ChangeEmailFormValues) => api.profile.changeEmail(values.email, values.currentPassword),
+  });
   const [sent, setSent] = useState<ProfileMessage | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
-  const form = useForm<ChangeEmailFormInput, unknown, ChangeEmailFormValues>({ resolver: zodResolver(changeEmailFormSchema), defaultValues: { email: "", currentPassword: "" } });
+  const form = useForm<ChangeEmailFormInput, unknown, ChangeEmailFormValues>({
+    resolver: zodResolver(changeEmailFormSchema),
+    defaultValues: { email: "", currentPassword: "" },
+  });
   const emailError = form.formState.errors.email?.message;
   const passwordError = form.formState.errors.currentPassword?.message;
 
@@ -86,7 +95,8 @@ export function ChangeEmailForm({ currentEmail }: { currentEmail: string }) {
           <div className="rounded-lg border border-emerald-300 bg-emerald-50 p-3 text-sm text-emerald-900 dark:border-emerald-800 dark:bg-emerald-950/60 dark:text-emerald-100">
             <p className="font-semibold">{sent.message}</p>
             <p className="mt-1">
-              Your sign-in email stays <span className="font-mono">{currentEmail}</span> until the link is used; the link works for an hour.
+              Your sign-in email stays <span className="font-mono">{currentEmail}</span> until the link is used; the
+              link works for an hour.
             </p>
           </div>
         )}

@@ -38,8 +38,15 @@ export function ConfirmEmailScreen() {
           </div>
         ) : (
           <>
-            <p className={`mt-3 ${subtleTextClass}`}>Confirm to make this address the one you sign in with. Your password stays the same.</p>
-            <button type="button" className={`mt-4 ${primaryButtonClass}`} disabled={confirm.isPending} onClick={() => confirm.mutate(token)}>
+            <p className={`mt-3 ${subtleTextClass}`}>
+              Confirm to make this address the one you sign in with. Your password stays the same.
+            </p>
+            <button
+              type="button"
+              className={`mt-4 ${primaryButtonClass}`}
+              disabled={confirm.isPending}
+              onClick={() => confirm.mutate(token)}
+            >
               {confirm.isPending ? <Spinner label="Confirming…" /> : "Confirm email change"}
             </button>
             {confirm.isError && (

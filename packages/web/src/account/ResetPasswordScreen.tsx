@@ -20,7 +20,9 @@ export function ResetPasswordScreen() {
   const [password, setPassword] = useState("");
   const [confirm, setConfirm] = useState("");
   const [failure, setFailure] = useState<string | null>(null);
-  const reset = useMutation({ mutationFn: (input: PasswordResetInput) => accountApi.resetPassword(input.token, input.new_password) });
+  const reset = useMutation({
+    mutationFn: (input: PasswordResetInput) => accountApi.resetPassword(input.token, input.new_password),
+  });
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -55,9 +57,23 @@ export function ResetPasswordScreen() {
           </div>
         ) : (
           <form onSubmit={(event) => void submit(event)} noValidate className="mt-4 space-y-3">
-            <p className={subtleTextClass}>At least 8 characters. Setting it signs out every session of your account.</p>
-            <PasswordField id="reset-new-password" label="New password" autoComplete="new-password" value={password} onValueChange={setPassword} />
-            <PasswordField id="reset-confirm-password" label="Confirm new password" autoComplete="new-password" value={confirm} onValueChange={setConfirm} />
+            <p className={subtleTextClass}>
+              At least 8 characters. Setting it signs out every session of your account.
+            </p>
+            <PasswordField
+              id="reset-new-password"
+              label="New password"
+              autoComplete="new-password"
+              value={password}
+              onValueChange={setPassword}
+            />
+            <PasswordField
+              id="reset-confirm-password"
+              label="Confirm new password"
+              autoComplete="new-password"
+              value={confirm}
+              onValueChange={setConfirm}
+            />
             <button type="submit" className={primaryButtonClass} disabled={reset.isPending}>
               {reset.isPending ? <Spinner label="Saving…" /> : "Set new password"}
             </button>

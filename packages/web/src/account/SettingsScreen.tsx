@@ -31,7 +31,17 @@ export const SETTINGS_SECTIONS = [
 const successClass =
   "rounded-lg border border-emerald-300 bg-emerald-50 p-3 text-sm text-emerald-900 dark:border-emerald-800 dark:bg-emerald-950/60 dark:text-emerald-100";
 
-function Section({ id, title, intro, children }: { id: string; title: string; intro?: ReactNode; children: ReactNode }) {
+function Section({
+  id,
+  title,
+  intro,
+  children,
+}: {
+  id: string;
+  title: string;
+  intro?: ReactNode;
+  children: ReactNode;
+}) {
   return (
     <section id={id} aria-labelledby={`${id}-title`} className={`mt-6 scroll-mt-24 ${cardClass}`}>
       <h2 id={`${id}-title`} className={sectionTitleClass}>
@@ -67,12 +77,22 @@ function rememberUser(user: UserProfile) {
 function VerifyEmailBanner({ email }: { email: string }) {
   const resend = useMutation({ mutationFn: () => accountApi.resendVerification() });
   return (
-    <div role="region" aria-label="Email verification" className="mt-6 rounded-lg border border-amber-300 bg-amber-50 p-4 text-sm text-amber-950 dark:border-amber-700 dark:bg-amber-950/60 dark:text-amber-100">
+    <div
+      role="region"
+      aria-label="Email verification"
+      className="mt-6 rounded-lg border border-amber-300 bg-amber-50 p-4 text-sm text-amber-950 dark:border-amber-700 dark:bg-amber-950/60 dark:text-amber-100"
+    >
       <p className="font-semibold">Verify your email address</p>
       <p className="mt-1">
-        We sent a link to <span className="break-all font-mono">{email}</span>. Until you use it, nobody can pay you by email.
+        We sent a link to <span className="break-all font-mono">{email}</span>. Until you use it, nobody can pay you by
+        email.
       </p>
-      <button type="button" className={`mt-3 ${secondaryButtonClass}`} disabled={resend.isPending || resend.isSuccess} onClick={() => resend.mutate()}>
+      <button
+        type="button"
+        className={`mt-3 ${secondaryButtonClass}`}
+        disabled={resend.isPending || resend.isSuccess}
+        onClick={() => resend.mutate()}
+      >
         {resend.isPending ? <Spinner label="Sending…" /> : "Resend verification link"}
       </button>
       <div role="status" aria-live="polite" className="mt-2">
@@ -89,11 +109,16 @@ function VerifyEmailBanner({ email }: { email: string }) {
 
 function ProfileForm({ profile }: { profile: UserProfile }) {
   const client = useQueryClient();
-  const [values, setValues] = useState({ first_name: profile.first_name, last_name: profile.last_name, phone: profile.phone ?? "" });
+  const [values, setValues] = useState({
+    first_name: profile.first_name,
+    last_name: profile.last_name,
+    phone: profile.phone ?? "",
+  });
   const [done, setDone] = useState<string | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const save = useMutation({ mutationFn: (changes: ProfileUpdateInput) => api.profile.updateProfile(changes) });
-  const edit = (field: keyof typeof values) => (value: string) => setValues((current) => ({ ...current, [field]: value }));
+  const edit = (field: keyof typeof values) => (value: string) =>
+    setValues((current) => ({ ...current, [field]: value }));
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -117,10 +142,33 @@ function ProfileForm({ profile }: { profile: UserProfile }) {
   return (
     <form onSubmit={(event) => void submit(event)} noValidate className="mt-3 space-y-3">
       <div className="grid gap-3 sm:grid-cols-2">
-        <TextField id="settings-first-name" label="First name" autoComplete="given-name" maxLength={100} value={values.first_name} onValueChange={edit("first_name")} />
-        <TextField id="settings-last-name" label="Last name" autoComplete="family-name" maxLength={100} value={values.last_name} onValueChange={edit("last_name")} />
+        <TextField
+          id="settings-first-name"
+          label="First name"
+          autoComplete="given-name"
+          maxLength={100}
+          value={values.first_name}
+          onValueChange={edit("first_name")}
+        />
+        <TextField
+          id="settings-last-name"
+          label="Last name"
+          autoComplete="family-name"
+          maxLength={100}
+          value={values.last_name}
+          onValueChange={edit("last_name")}
+        />
       </div>
-      <TextField id="settings-phone" label="Phone" type="tel" autoComplete="tel" maxLength={32} optional value={values.phone} onValueChange={edit("phone")} />
+      <TextField
+        id="settings-phone"
+        label="Phone"
+        type="tel"
+        autoComplete="tel"
+        maxLength={32}
+        optional
+        value={values.phone}
+        onValueChange={edit("phone")}
+      />
       <button type="submit" className={primaryButtonClass} disabled={save.isPending}>
         {save.isPending ? <Spinner label="Saving…" /> : "Save profile"}
       </button>
@@ -136,7 +184,9 @@ function PasswordForm() {
   const [confirm, setConfirm] = useState("");
   const [done, setDone] = useState<string | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
-  const change = useMutation({ mutationFn: (input: PasswordChangeInput) => accountApi.changePassword(input.current_password, input.new_password) });
+  const change = useMutation({
+    mutationFn: (input: PasswordChangeInput) => accountApi.changePassword(input.current_password, input.new_password),
+  });
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -158,9 +208,27 @@ function PasswordForm() {
 
   return (
     <form onSubmit={(event) => void submit(event)} noValidate className="mt-3 space-y-3">
-      <PasswordField id="settings-current-password" label="Current password" autoComplete="current-password" value={current} onValueChange={setCurrent} />
-      <PasswordField id="settings-new-password" label="New password" autoComplete="new-password" value={next} onValueChange={setNext} />
-      <PasswordField id="settings-confirm-password" label="Confirm new password" autoComplete="new-password" value={confirm} onValueChange={setConfirm} />
+      <PasswordField
+        id="settings-current-password"
+        label="Current password"
+        autoComplete="current-password"
+        value={current}
+        onValueChange={setCurrent}
+      />
+      <PasswordField
+        id="settings-new-password"
+        label="New password"
+        autoComplete="new-password"
+        value={next}
+        onValueChange={setNext}
+      />
+      <PasswordField
+        id="settings-confirm-password"
+        label="Confirm new password"
+        autoComplete="new-password"
+        value={confirm}
+        onValueChange={setConfirm}
+      />
       <button type="submit" className={primaryButtonClass} disabled={change.isPending}>
         {change.isPending ? <Spinner label="Changing…" /> : "Change password"}
       </button>
@@ -172,11 +240,16 @@ function PasswordForm() {
 function SessionsList() {
   const userId = useSession()?.user.id ?? "signed-out";
   const client = useQueryClient();
-  const sessions = useQuery({ queryKey: ["sessions", userId], queryFn: ({ signal }) => accountApi.sessions(signal), enabled: userId !== "signed-out" });
+  const sessions = useQuery({
+    queryKey: ["sessions", userId],
+    queryFn: ({ signal }) => accountApi.sessions(signal),
+    enabled: userId !== "signed-out",
+  });
   const [done, setDone] = useState<string | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const act = useMutation({
-    mutationFn: (target: string | "others") => (target === "others" ? accountApi.endOtherSessions() : accountApi.endSession(target)),
+    mutationFn: (target: string | "others") =>
+      target === "others" ? accountApi.endOtherSessions() : accountApi.endSession(target),
     onSuccess: (message) => {
       setDone(message);
       void client.invalidateQueries({ queryKey: ["sessions"] });
@@ -189,7 +262,13 @@ function SessionsList() {
     act.mutate(target);
   };
 
-  if (sessions.isError) return <LoadError message={writeErrorMessage(sessions.error, "Failed to load your sessions")} onRetry={() => void sessions.refetch()} />;
+  if (sessions.isError)
+    return (
+      <LoadError
+        message={writeErrorMessage(sessions.error, "Failed to load your sessions")}
+        onRetry={() => void sessions.refetch()}
+      />
+    );
   if (sessions.isPending) return <Spinner label="Loading your sessions…" />;
   const others = sessions.data.filter((session) => !session.current);
   return (
@@ -200,21 +279,36 @@ function SessionsList() {
             <div>
               <p className="font-medium text-slate-900 dark:text-white">
                 {session.device}
-                {session.current && <span className="ml-2 rounded bg-indigo-100 px-1.5 py-0.5 text-xs font-semibold text-indigo-900 dark:bg-indigo-900 dark:text-indigo-100">This session</span>}
+                {session.current && (
+                  <span className="ml-2 rounded bg-indigo-100 px-1.5 py-0.5 text-xs font-semibold text-indigo-900 dark:bg-indigo-900 dark:text-indigo-100">
+                    This session
+                  </span>
+                )}
               </p>
               <p className={subtleTextClass}>
                 Signed in {formatDateTime(session.created_at)} · last seen {formatDateTime(session.last_seen_at)}
               </p>
             </div>
             {!session.current && (
-              <button type="button" className={secondaryButtonClass} disabled={act.isPending} onClick={() => run(session.id)} aria-label={`Sign out ${session.device}, signed in ${formatDateTime(session.created_at)}`}>
+              <button
+                type="button"
+                className={secondaryButtonClass}
+                disabled={act.isPending}
+                onClick={() => run(session.id)}
+                aria-label={`Sign out ${session.device}, signed in ${formatDateTime(session.created_at)}`}
+              >
                 Sign out
               </button>
             )}
           </li>
         ))}
       </ul>
-      <button type="button" className={secondaryButtonClass} disabled={act.isPending || others.length === 0} onClick={() => run("others")}>
+      <button
+        type="button"
+        className={secondaryButtonClass}
+        disabled={act.isPending || others.length === 0}
+        onClick={() => run("others")}
+      >
         Sign out all other sessions
       </button>
       <Outcome done={done} failure={failure} />
@@ -226,7 +320,13 @@ function ActiveApiKeys() {
   const keys = useApiKeys();
   const [revoking, setRevoking] = useState<ApiKey | null>(null);
   const [done, setDone] = useState<string | null>(null);
-  if (keys.isError) return <LoadError message={writeErrorMessage(keys.error, "Failed to load your API keys")} onRetry={() => void keys.refetch()} />;
+  if (keys.isError)
+    return (
+      <LoadError
+        message={writeErrorMessage(keys.error, "Failed to load your API keys")}
+        onRetry={() => void keys.refetch()}
+      />
+    );
   if (keys.isPending) return <Spinner label="Loading your API keys…" />;
   const active = keys.data.filter((key) => key.revoked_at === null);
   return (
@@ -242,10 +342,16 @@ function ActiveApiKeys() {
                   {key.name} <span className="font-mono text-slate-600 dark:text-slate-300">{key.prefix}…</span>
                 </p>
                 <p className={subtleTextClass}>
-                  Created {formatDateTime(key.created_at)} · {key.last_used_at ? `last used ${formatDateTime(key.last_used_at)}` : "never used"}
+                  Created {formatDateTime(key.created_at)} ·{" "}
+                  {key.last_used_at ? `last used ${formatDateTime(key.last_used_at)}` : "never used"}
                 </p>
               </div>
-              <button type="button" className={secondaryButtonClass} onClick={() => setRevoking(key)} aria-label={`Revoke API key ${key.name}`}>
+              <button
+                type="button"
+                className={secondaryButtonClass}
+                onClick={() => setRevoking(key)}
+                aria-label={`Revoke API key ${key.name}`}
+              >
                 Revoke
               </button>
             </li>
@@ -289,7 +395,9 @@ export function SettingsScreen() {
     <div className="mx-auto max-w-3xl px-4 py-8 sm:px-6">
       <header>
         <p className="text-sm font-semibold uppercase tracking-wide text-indigo-700 dark:text-indigo-300">Account</p>
-        <h1 className="mt-1 text-3xl font-bold tracking-tight text-slate-900 sm:text-4xl dark:text-white">Account settings</h1>
+        <h1 className="mt-1 text-3xl font-bold tracking-tight text-slate-900 sm:text-4xl dark:text-white">
+          Account settings
+        </h1>
         <nav aria-label="Settings sections" className="mt-3">
           <ul className="flex flex-wrap gap-x-4 gap-y-1 text-sm">
             {SETTINGS_SECTIONS.map((section) => (
@@ -304,7 +412,10 @@ export function SettingsScreen() {
       </header>
       {profile.isError ? (
         <div className="mt-6">
-          <LoadError message={writeErrorMessage(profile.error, "Failed to load your profile")} onRetry={() => void profile.refetch()} />
+          <LoadError
+            message={writeErrorMessage(profile.error, "Failed to load your profile")}
+            onRetry={() => void profile.refetch()}
+          />
         </div>
       ) : profile.isPending ? (
         <p className={`mt-6 ${subtleTextClass}`}>
@@ -313,16 +424,37 @@ export function SettingsScreen() {
       ) : (
         <>
           {!profile.data.email_verified && <VerifyEmailBanner email={profile.data.email} />}
-          <Section id="profile" title="Profile" intro="Your name as others see it when you pay them, and a phone number we may call you on.">
+          <Section
+            id="profile"
+            title="Profile"
+            intro="Your name as others see it when you pay them, and a phone number we may call you on."
+          >
             <ProfileForm profile={profile.data} />
           </Section>
-          <Section id="email" title="Sign-in email" intro={<>You sign in with <span className="break-all font-mono">{profile.data.email}</span>. A new address changes only when the link we send to it is used; your current address is told of the request.</>}>
+          <Section
+            id="email"
+            title="Sign-in email"
+            intro={
+              <>
+                You sign in with <span className="break-all font-mono">{profile.data.email}</span>. A new address
+                changes only when the link we send to it is used; your current address is told of the request.
+              </>
+            }
+          >
             <ChangeEmailForm currentEmail={profile.data.email} />
           </Section>
-          <Section id="password" title="Password" intro="Changing it signs out every other session; this one stays signed in.">
+          <Section
+            id="password"
+            title="Password"
+            intro="Changing it signs out every other session; this one stays signed in."
+          >
             <PasswordForm />
           </Section>
-          <Section id="sessions" title="Active sessions" intro="Where you are signed in. Sign out anything you do not recognise, then change your password.">
+          <Section
+            id="sessions"
+            title="Active sessions"
+            intro="Where you are signed in. Sign out anything you do not recognise, then change your password."
+          >
             <SessionsList />
           </Section>
           <Section id="api-keys" title="API keys" intro="Keys your scripts and servers use to act for you.">

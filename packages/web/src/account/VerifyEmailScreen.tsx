@@ -34,14 +34,24 @@ export function VerifyEmailScreen() {
             <p className={subtleTextClass}>
               Others can now pay you by email at <span className="break-all font-mono">{verify.data.user.email}</span>.
             </p>
-            <Link to="/settings" className="inline-block text-sm font-semibold text-indigo-700 underline dark:text-indigo-300">
+            <Link
+              to="/settings"
+              className="inline-block text-sm font-semibold text-indigo-700 underline dark:text-indigo-300"
+            >
               Go to account settings
             </Link>
           </div>
         ) : (
           <>
-            <p className={`mt-3 ${subtleTextClass}`}>Confirm that this address is yours, so others can pay you by email.</p>
-            <button type="button" className={`mt-4 ${primaryButtonClass}`} disabled={verify.isPending} onClick={() => verify.mutate(token)}>
+            <p className={`mt-3 ${subtleTextClass}`}>
+              Confirm that this address is yours, so others can pay you by email.
+            </p>
+            <button
+              type="button"
+              className={`mt-4 ${primaryButtonClass}`}
+              disabled={verify.isPending}
+              onClick={() => verify.mutate(token)}
+            >
               {verify.isPending ? <Spinner label="Verifying…" /> : "Verify email"}
             </button>
             {verify.isError && (

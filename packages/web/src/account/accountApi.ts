@@ -10,7 +10,9 @@ type PasswordChangeBody = ApiRequestBody<"/api/v1/auth/password", "post">;
 type ResetBody = ApiRequestBody<"/api/v1/auth/password-reset", "post">;
 
 const messageOf = (body: unknown): string =>
-  typeof body === "object" && body !== null && "message" in body && typeof body.message === "string" ? body.message : "";
+  typeof body === "object" && body !== null && "message" in body && typeof body.message === "string"
+    ? body.message
+    : "";
 
 /** A reply that continues this session under a new token (password change, sign out others): the stored session takes it at once. */
 function continueWith(body: unknown): string {
@@ -28,12 +30,19 @@ export const accountApi = {
   },
   /** POST /api/v1/auth/password-reset/request: the same reply whatever the address. */
   async requestPasswordReset(email: string): Promise<string> {
-    return messageOf(await appHttp.publicCall<unknown>("POST", "/api/v1/auth/password-reset/request", { body: { email }, serverMessages: true }));
+    return messageOf(
+      await appHttp.publicCall<unknown>("POST", "/api/v1/auth/password-reset/request", {
+        body: { email },
+        serverMessages: true,
+      }),
+    );
   },
   /** POST /api/v1/auth/password-reset: no sign-in needed, the link's token is the proof. */
   async resetPassword(token: string, newPassword: string): Promise<string> {
     const body: ResetBody = { token, new_password: newPassword };
-    return messageOf(await appHttp.publicCall<unknown>("POST", "/api/v1/auth/password-reset", { body, serverMessages: true }));
+    return messageOf(
+      await appHttp.publicCall<unknown>("POST", "/api/v1/auth/password-reset", { body, serverMessages: true }),
+    );
   },
   async sessions(signal?: AbortSignal): Promise<SessionView[]> {
     return unwrapList<SessionView>(await appHttp.authCall<unknown>("GET", "/api/v1/auth/sessions", { signal }));
@@ -45,7 +54,10 @@ export const accountApi = {
     return continueWith(await appHttp.authCall<unknown>("POST", "/api/v1/auth/sessions/end-others"));
   },
   async verifyEmail(token: string): Promise<{ message: string; user: UserProfile }> {
-    const reply = await appHttp.publicCall<unknown>("POST", "/api/v1/users/email-verification", { body: { token }, serverMessages: true });
+    const reply = await appHttp.publicCall<unknown>("POST", "/api/v1/users/email-verification", {
+      body: { token },
+      serverMessages: true,
+    });
     return { message: messageOf(reply), user: unwrapData<UserProfile>(reply) };
   },
   async resendVerification(): Promise<string> {

@@ -7,8 +7,17 @@ import { AUTH_MESSAGES, linkToken } from "@fintech/core/auth/model";
  * message whether or not the address is taken, so the form says only that.
  */
 export const changeEmailFormSchema = z.object({
-  email: z.string().trim().min(1, AUTH_MESSAGES.invalidEmail).max(254, AUTH_MESSAGES.invalidEmail).pipe(z.email(AUTH_MESSAGES.invalidEmail)).transform((value) => value.toLowerCase()),
-  currentPassword: z.string().min(1, AUTH_MESSAGES.currentPasswordRequired).max(256, AUTH_MESSAGES.currentPasswordWrong),
+  email: z
+    .string()
+    .trim()
+    .min(1, AUTH_MESSAGES.invalidEmail)
+    .max(254, AUTH_MESSAGES.invalidEmail)
+    .pipe(z.email(AUTH_MESSAGES.invalidEmail))
+    .transform((value) => value.toLowerCase()),
+  currentPassword: z
+    .string()
+    .min(1, AUTH_MESSAGES.currentPasswordRequired)
+    .max(256, AUTH_MESSAGES.currentPasswordWrong),
 });
 export type ChangeEmailFormInput = z.input<typeof changeEmailFormSchema>;
 export type ChangeEmailFormValues = z.output<typeof changeEmailFormSchema>;

@@ -13,7 +13,9 @@ export function accountEndpoints(http: HttpClient) {
     },
     /** POST /api/v1/accounts/ -> 201 {message, data: account, opening_transaction} */
     async createAccount(account: NewLedgerAccount, options?: WriteOptions): Promise<LedgerAccount> {
-      return unwrapData<LedgerAccount>(await http.authCall<unknown>("POST", "/api/v1/accounts/", writeRequest(account, options)));
+      return unwrapData<LedgerAccount>(
+        await http.authCall<unknown>("POST", "/api/v1/accounts/", writeRequest(account, options)),
+      );
     },
     /** GET /api/v1/accounts/{id} -> {data: account} */
     async getAccount(id: string): Promise<LedgerAccount> {

@@ -30,16 +30,28 @@ export function approvalEndpoints(http: HttpClient) {
   return {
     /** GET /api/v1/approvals/thresholds: amounts above these need a second person. */
     async thresholds(signal?: AbortSignal): Promise<ThresholdsView> {
-      return parsed(ThresholdsReply, await http.authCall<unknown>("GET", `${APPROVALS}/thresholds`, { signal }), "Approval thresholds").data;
+      return parsed(
+        ThresholdsReply,
+        await http.authCall<unknown>("GET", `${APPROVALS}/thresholds`, { signal }),
+        "Approval thresholds",
+      ).data;
     },
     /** GET /api/v1/approvals/deposits (admins): deposit drafts above the threshold, oldest first. */
     async depositQueue(signal?: AbortSignal): Promise<{ items: DepositApproval[]; hasMore: boolean }> {
-      const reply = parsed(QueueReply, await http.authCall<unknown>("GET", `${APPROVALS}/deposits`, { signal }), "Deposit approvals");
+      const reply = parsed(
+        QueueReply,
+        await http.authCall<unknown>("GET", `${APPROVALS}/deposits`, { signal }),
+        "Deposit approvals",
+      );
       return { items: reply.data, hasMore: reply.has_more };
     },
     /** POST /api/v1/approvals/deposits/{id}/decision (admins): approve posts the deposit, reject voids it. */
     async decideDeposit(journalId: string, input: DecisionInput): Promise<DecisionRecord> {
-      return parsed(DepositDecisionReply, await http.authCall<unknown>("POST", `${APPROVALS}/deposits/${segment(journalId)}/decision`, { body: input }), "Deposit decision").data.decision;
+      return parsed(
+        DepositDecisionReply,
+        await http.authCall<unknown>("POST", `${APPROVALS}/deposits/${segment(journalId)}/decision`, { body: input }),
+        "Deposit decision",
+      ).data.decision;
     },
   };
 }

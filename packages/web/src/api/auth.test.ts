@@ -42,7 +42,10 @@ describe("parseAuthReply", () => {
 describe("login and register", () => {
   const api = (reply: Parameters<typeof fakeFetch>[0]) => {
     const fake = fakeFetch(reply);
-    return { api: createApi(createHttpClient({ baseUrl: "", fetch: fake.fetch, credentials: fakeTokens(null).source })), calls: fake.calls };
+    return {
+      api: createApi(createHttpClient({ baseUrl: "", fetch: fake.fetch, credentials: fakeTokens(null).source })),
+      calls: fake.calls,
+    };
   };
 
   it("passes the server's message through", async () => {
@@ -56,14 +59,16 @@ describe("login and register", () => {
 
   it("falls back to the status when the reply has no message", async () => {
     const { api: client } = api(() => new Response("", { status: 500 }));
-    await expect(client.auth.register({
-      email: "a@b.co",
-      password: "long-enough",
-      first_name: "A",
-      last_name: "B",
-      phone: null,
-      date_of_birth: null,
-    })).rejects.toMatchObject({ message: "HTTP error! status: 500", kind: "http-status" });
+    await expect(
+      client.auth.register({
+        email: "a@b.co",
+        password: "long-enough",
+        first_name: "A",
+        last_name: "B",
+        phone: null,
+        date_of_birth: null,
+      }),
+    ).rejects.toMatchObject({ message: "HTTP error! status: 500", kind: "http-status" });
   });
 
   it("posts the registration body as given", async () => {

@@ -17,7 +17,13 @@ function asServerUser(value: unknown): ServerUserFields | null {
   if ((typeof id !== "string" && typeof id !== "number") || id === "") return null;
   if (typeof email !== "string" || !email) return null;
   const optionalText = (field: unknown) => (typeof field === "string" ? field : null);
-  return { id, email, first_name: optionalText(first_name), last_name: optionalText(last_name), role: optionalText(role) };
+  return {
+    id,
+    email,
+    first_name: optionalText(first_name),
+    last_name: optionalText(last_name),
+    role: optionalText(role),
+  };
 }
 
 /**
@@ -42,7 +48,11 @@ export function authEndpoints(http: HttpClient) {
   return {
     /** POST /api/v1/auth/login, public; failures carry the server's message. */
     async login(body: LoginBody, options: RequestOptions = {}): Promise<AuthResult> {
-      const reply = await http.publicCall<unknown>("POST", "/api/v1/auth/login", { ...options, body, serverMessages: true });
+      const reply = await http.publicCall<unknown>("POST", "/api/v1/auth/login", {
+        ...options,
+        body,
+        serverMessages: true,
+      });
       return parseAuthReply(reply);
     },
     /** POST /api/v1/auth/logout: ends the stored token's session on the server (it stops working everywhere). */
@@ -51,7 +61,11 @@ export function authEndpoints(http: HttpClient) {
     },
     /** POST /api/v1/auth/register, public; failures carry the server's message. */
     async register(body: RegisterBody, options: RequestOptions = {}): Promise<AuthResult> {
-      const reply = await http.publicCall<unknown>("POST", "/api/v1/auth/register", { ...options, body, serverMessages: true });
+      const reply = await http.publicCall<unknown>("POST", "/api/v1/auth/register", {
+        ...options,
+        body,
+        serverMessages: true,
+      });
       return parseAuthReply(reply);
     },
   };

@@ -50,7 +50,9 @@ describe("authenticated calls", () => {
 
   it("use the body's message for other failures", async () => {
     const { api, tokens } = setup(() => json(409, { message: "Insufficient funds", code: "insufficient_funds" }));
-    const error = await rejection(api.ledger.transfer({ from_account_id: "a", to_account_id: "b", amount: "10.00", currency: "USD" }));
+    const error = await rejection(
+      api.ledger.transfer({ from_account_id: "a", to_account_id: "b", amount: "10.00", currency: "USD" }),
+    );
     expect(error.message).toBe("Insufficient funds");
     expect(error.code).toBe("insufficient_funds");
     expect(error.status).toBe(409);
@@ -83,10 +85,16 @@ describe("authenticated calls", () => {
   it("keep the session on a 503 and pass on the server's message and Retry-After", async () => {
     const { api, tokens } = setup(
       () =>
-        new Response(JSON.stringify({ message: "The service is temporarily unavailable. Please try again shortly.", code: "service_unavailable" }), {
-          status: 503,
-          headers: { "Content-Type": "application/json", "Retry-After": "5" },
-        }),
+        new Response(
+          JSON.stringify({
+            message: "The service is temporarily unavailable. Please try again shortly.",
+            code: "service_unavailable",
+          }),
+          {
+            status: 503,
+            headers: { "Content-Type": "application/json", "Retry-After": "5" },
+          },
+        ),
     );
     const error = await rejection(api.profile.getProfile());
     expect(error.status).toBe(503);
@@ -224,7 +232,13 @@ describe("buildCurl", () => {
   });
 
   it("adds the bearer token and a quoted JSON body", () => {
-    const command = buildCurl("POST", "/api/v1/ledger/transactions/deposit", { description: "Bob's pay" }, "abc", "https://x.io");
+    const command = buildCurl(
+      "POST",
+      "/api/v1/ledger/transactions/deposit",
+      { description: "Bob's pay" },
+      "abc",
+      "https://x.io",
+    );
     expect(command).toBe(
       [
         "curl -X POST 'https://x.io/api/v1/ledger/transactions/deposit'",

@@ -87,7 +87,14 @@ function replyError(response: Response, body: unknown, useBodyMessage: boolean):
   const retryAfter = retryAfterSeconds(response.headers.get("Retry-After"));
   return message
     ? new ApiError(message, "server-message", response.status, bodyCode(body), retryAfter, bodyReason(body))
-    : new ApiError(API_MESSAGES.httpStatus(response.status), "http-status", response.status, bodyCode(body), retryAfter, bodyReason(body));
+    : new ApiError(
+        API_MESSAGES.httpStatus(response.status),
+        "http-status",
+        response.status,
+        bodyCode(body),
+        retryAfter,
+        bodyReason(body),
+      );
 }
 
 export function createHttpClient(config: HttpClientConfig): HttpClient {
@@ -161,7 +168,11 @@ export function createHttpClient(config: HttpClientConfig): HttpClient {
  * Whether a signed-in health route answers OK (the stream services' health checks, spec 001 §7):
  * any refusal or no reply is false; only an abort propagates, so a cancelled check stays silent.
  */
-export async function answersHealthCheck(http: Pick<HttpClient, "authCall">, path: string, signal?: AbortSignal): Promise<boolean> {
+export async function answersHealthCheck(
+  http: Pick<HttpClient, "authCall">,
+  path: string,
+  signal?: AbortSignal,
+): Promise<boolean> {
   try {
     await http.authCall<unknown>("GET", path, { signal });
     return true;

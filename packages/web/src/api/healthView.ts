@@ -10,7 +10,11 @@ export interface HealthView {
 }
 
 /** Spec 000 §4/§8: loading, then loaded or error; a failed refresh shows the failure state. */
-export function toHealthView(query: { status: "pending" | "success" | "error"; data: HealthReply | undefined; error: unknown }): HealthView {
+export function toHealthView(query: {
+  status: "pending" | "success" | "error";
+  data: HealthReply | undefined;
+  error: unknown;
+}): HealthView {
   if (query.status === "error") {
     return { loading: false, health: healthFailure(), error: errorMessage(query.error, HEALTH_FAILURE_FALLBACK) };
   }

@@ -20,7 +20,8 @@ const LatestReply = z.object({ data: IntegrityJob.nullable() });
 
 function parsed<T>(schema: z.ZodType<T>, body: unknown): T {
   const result = schema.safeParse(body);
-  if (!result.success) throw new ApiError("Integrity check: the reply is not in the expected format", "invalid-response");
+  if (!result.success)
+    throw new ApiError("Integrity check: the reply is not in the expected format", "invalid-response");
   return result.data;
 }
 

@@ -1,5 +1,12 @@
 import { z } from "zod";
-import { DocumentStatus, DocumentType, IdentityNumberType, ImageChecks, KYC_MESSAGES, KycStatus } from "@fintech/core/kyc/model";
+import {
+  DocumentStatus,
+  DocumentType,
+  IdentityNumberType,
+  ImageChecks,
+  KYC_MESSAGES,
+  KycStatus,
+} from "@fintech/core/kyc/model";
 import { apiBaseUrl } from "../config";
 import { credentialStore } from "../session/credentialStore";
 import { appHttp } from "./appClient";
@@ -22,7 +29,12 @@ export const KYC_STREAM_PATH = "/api/grpc/kyc/stream";
 export const KYC_STREAM_HEALTH_PATH = "/api/grpc/kyc/health";
 
 /** An identity number a country asks for (its requirements, country-requirements.ts). */
-export const IdentityNumberRequirement = z.object({ type: IdentityNumberType, label: z.string(), required: z.boolean(), format: z.string() });
+export const IdentityNumberRequirement = z.object({
+  type: IdentityNumberType,
+  label: z.string(),
+  required: z.boolean(),
+  format: z.string(),
+});
 export type IdentityNumberRequirement = z.infer<typeof IdentityNumberRequirement>;
 
 export const KycCountry = z.object({
@@ -59,7 +71,9 @@ export const KycState = z.object({
   updated_at: z.string(),
   /** The numbers the country asks for, in order: the wizard's number steps. */
   identity_number_requirements: z.array(IdentityNumberRequirement).default([]),
-  identity_numbers: z.partialRecord(IdentityNumberType, z.object({ masked: z.string(), verified_at: z.string().optional() })).default({}),
+  identity_numbers: z
+    .partialRecord(IdentityNumberType, z.object({ masked: z.string(), verified_at: z.string().optional() }))
+    .default({}),
   info_request: z.object({ message: z.string(), requested_at: z.string() }).nullable().optional(),
 });
 export type KycState = z.infer<typeof KycState>;
@@ -76,7 +90,10 @@ export type IdentityVerification = z.infer<typeof IdentityVerification>;
 export const UploadedDocument = z.object({
   type: DocumentType,
   status: DocumentStatus,
-  checks: ImageChecks.partial().extend({ problems: z.array(z.string()).optional() }).nullable().optional(),
+  checks: ImageChecks.partial()
+    .extend({ problems: z.array(z.string()).optional() })
+    .nullable()
+    .optional(),
 });
 export type UploadedDocument = z.infer<typeof UploadedDocument>;
 
@@ -129,7 +146,19 @@ function parsed<S extends z.ZodType>(schema: S, body: unknown, status = 200): z.
 }
 
 /** The part of XMLHttpRequest an upload uses, so tests can hand it a fake. */
-export type UploadTransport = Pick<XMLHttpRequest, "open" | "setRequestHeader" | "send" | "abort" | "status" | "responseText" | "upload" | "onload" | "onerror" | "onabort">;
+export type UploadTransport = Pick<
+  XMLHttpRequest,
+  | "open"
+  | "setRequestHeader"
+  | "send"
+  | "abort"
+  | "status"
+  | "responseText"
+  | "upload"
+  | "onload"
+  | "onerror"
+  | "onabort"
+>;
 
 export interface UploadOptions {
   file: Blob & { name?: string };
@@ -212,7 +241,9 @@ function bucketError(status: number, responseText: string): ApiError {
   const code = xmlField(responseText, "Code");
   if (code === "EntityTooLarge") return new ApiError(KYC_MESSAGES.fileTooLarge, "server-message", status, code);
   const message = xmlField(responseText, "Message");
-  return message ? new ApiError(`${KYC_SERVICE_MESSAGES.uploadFailed}: ${message}`, "server-message", status, code) : new ApiError(API_MESSAGES.httpStatus(status), "http-status", status, code);
+  return message
+    ? new ApiError(`${KYC_SERVICE_MESSAGES.uploadFailed}: ${message}`, "server-message", status, code)
+    : new ApiError(API_MESSAGES.httpStatus(status), "http-status", status, code);
 }
 
 interface Transfer {
@@ -254,12 +285,28 @@ function transfer({ request, body, onProgress, signal }: Transfer): Promise<{ st
 const isOk = (status: number) => status >= 200 && status < 300;
 
 /** The document of a type as the state shows it, in the shape the upload reply has. */
-const documentOfState = (type: DocumentType, document: KycDocumentState): UploadedDocument => ({ type, status: document.status, checks: { problems: document.problems ?? [] } });
+const documentOfState = (type: DocumentType, document: KycDocumentState): UploadedDocument => ({
+  type,
+  status: document.status,
+  checks: { problems: document.problems ?? [] },
+});
 
-export function kycEndpoints({ http, baseUrl, credentials, newUploadTransport, checkWait = DEFAULT_CHECK_WAIT }: KycApiConfig) {
+export function kycEndpoints({
+  http,
+  baseUrl,
+  credentials,
+  newUploadTransport,
+  checkWait = DEFAULT_CHECK_WAIT,
+}: KycApiConfig) {
   const status = async (signal?: AbortSignal): Promise<KycState | null> => {
     try {
-      return parsed(KycState, dataOf(await http.authCall<unknown>("GET", `${KYC_PATH}/status`, { signal }), KYC_SERVICE_MESSAGES.noStatusData));
+      return parsed(
+        KycState,
+        dataOf(
+          await http.authCall<unknown>("GET", `${KYC_PATH}/status`, { signal }),
+          KYC_SERVICE_MESSAGES.noStatusData,
+        ),
+      );
     } catch (error) {
       if (error instanceof ApiError && error.status === 404) return null;
       throw error;
@@ -271,11 +318,20 @@ export function kycEndpoints({ http, baseUrl, credentials, newUploadTransport, c
    * the upload (`before`: its uploaded_at). The applicant never sees object keys, so "other than
    * before" is what ties the verdict to this upload.
    */
-  const checkedDocument = async (type: DocumentType, before: string | null, signal?: AbortSignal): Promise<UploadedDocument> => {
+  const checkedDocument = async (
+    type: DocumentType,
+    before: string | null,
+    signal?: AbortSignal,
+  ): Promise<UploadedDocument> => {
     for (let attempt = 0; attempt < checkWait.attempts; attempt++) {
       if (attempt > 0) await checkWait.delay(checkWait.intervalMs, signal);
       const document = (await status(signal))?.documents[type];
-      if (document && (document.uploaded_at ?? null) !== before && (document.status === "verified" || document.status === "rejected")) return documentOfState(type, document);
+      if (
+        document &&
+        (document.uploaded_at ?? null) !== before &&
+        (document.status === "verified" || document.status === "rejected")
+      )
+        return documentOfState(type, document);
     }
     throw new DocumentCheckPendingError(type);
   };
@@ -283,11 +339,17 @@ export function kycEndpoints({ http, baseUrl, credentials, newUploadTransport, c
   return {
     /** GET /countries[?search=] -> {success, countries, total}: every country with its document types. */
     async countries(search = "", signal?: AbortSignal): Promise<KycCountry[]> {
-      return parsed(CountriesReply, await http.authCall<unknown>("GET", withQuery(`${KYC_PATH}/countries`, { search }), { signal })).countries;
+      return parsed(
+        CountriesReply,
+        await http.authCall<unknown>("GET", withQuery(`${KYC_PATH}/countries`, { search }), { signal }),
+      ).countries;
     },
     /** POST /start -> {data: state}; 409 "… already has a KYC submission" when one is active. */
     async start(input: StartKycInput, options: WriteOptions = {}): Promise<unknown> {
-      return dataOf(await http.authCall<unknown>("POST", `${KYC_PATH}/start`, writeRequest(input, options)), KYC_SERVICE_MESSAGES.noStartData);
+      return dataOf(
+        await http.authCall<unknown>("POST", `${KYC_PATH}/start`, writeRequest(input, options)),
+        KYC_SERVICE_MESSAGES.noStartData,
+      );
     },
     /** GET /status -> {data: state}; null before any start (404 kyc_not_started). */
     status,
@@ -295,14 +357,28 @@ export function kycEndpoints({ http, baseUrl, credentials, newUploadTransport, c
      * POST /verify/{aadhaar|pan} (spec 001), or /identity-numbers/{type}/verify for any other number the
      * country asks for; {document_number, country} -> {data: {valid, status, masked, progress}}.
      */
-    async verifyNumber(type: IdentityNumberType, documentNumber: string, country: string, options: WriteOptions = {}): Promise<IdentityVerification> {
-      const path = type === "aadhaar" || type === "pan" ? `${KYC_PATH}/verify/${type}` : `${KYC_PATH}/identity-numbers/${type}/verify`;
-      const reply = await http.authCall<unknown>("POST", path, writeRequest({ document_number: documentNumber, country }, options));
+    async verifyNumber(
+      type: IdentityNumberType,
+      documentNumber: string,
+      country: string,
+      options: WriteOptions = {},
+    ): Promise<IdentityVerification> {
+      const path =
+        type === "aadhaar" || type === "pan"
+          ? `${KYC_PATH}/verify/${type}`
+          : `${KYC_PATH}/identity-numbers/${type}/verify`;
+      const reply = await http.authCall<unknown>(
+        "POST",
+        path,
+        writeRequest({ document_number: documentNumber, country }, options),
+      );
       return parsed(IdentityVerification, dataOf(reply, KYC_SERVICE_MESSAGES.noVerificationData));
     },
     /** POST /resubmit {note?}: back to review after the reviewer's Request Info. */
     async resubmit(note: string, options: WriteOptions = {}): Promise<unknown> {
-      return unwrapData<unknown>(await http.authCall<unknown>("POST", `${KYC_PATH}/resubmit`, writeRequest(note ? { note } : {}, options)));
+      return unwrapData<unknown>(
+        await http.authCall<unknown>("POST", `${KYC_PATH}/resubmit`, writeRequest(note ? { note } : {}, options)),
+      );
     },
     /** GET /api/grpc/kyc/health with the bearer token: whether the stream service answers (spec 001 §7). */
     streamHealthy: (signal?: AbortSignal): Promise<boolean> => answersHealthCheck(http, KYC_STREAM_HEALTH_PATH, signal),
@@ -330,8 +406,18 @@ export function kycEndpoints({ http, baseUrl, credentials, newUploadTransport, c
      * `checkWait` (DocumentCheckPendingError beyond it). A refused file comes back as a rejected
      * document whose problems hold the refusal.
      */
-    async uploadDocumentViaBucket({ file, documentType, onProgress, onChecking, signal }: BucketUploadOptions): Promise<UploadedDocument> {
-      const ticketReply = await http.authCall<unknown>("POST", `${KYC_PATH}/uploads/presign`, writeRequest({ document_type: documentType, content_type: file.type }, { signal }));
+    async uploadDocumentViaBucket({
+      file,
+      documentType,
+      onProgress,
+      onChecking,
+      signal,
+    }: BucketUploadOptions): Promise<UploadedDocument> {
+      const ticketReply = await http.authCall<unknown>(
+        "POST",
+        `${KYC_PATH}/uploads/presign`,
+        writeRequest({ document_type: documentType, content_type: file.type }, { signal }),
+      );
       const ticket = parsed(UploadTicket, dataOf(ticketReply, KYC_SERVICE_MESSAGES.uploadFailed), 201);
       // Read before the bytes leave: whatever the state holds now is not this upload's verdict.
       const before = (await status(signal))?.documents[documentType]?.uploaded_at ?? null;

@@ -1,5 +1,14 @@
 import type { KycStatus, Priority } from "@fintech/core/kyc/model";
-import { REVIEW_PERIODS, type BulkResult, type BulkRiskSummary, type DashboardStats, type ReviewPage, type ReviewPeriod, type ReviewRow, type SubmissionDetail } from "@fintech/core/kyc/review-model";
+import {
+  REVIEW_PERIODS,
+  type BulkResult,
+  type BulkRiskSummary,
+  type DashboardStats,
+  type ReviewPage,
+  type ReviewPeriod,
+  type ReviewRow,
+  type SubmissionDetail,
+} from "@fintech/core/kyc/review-model";
 import type { RuleSetBodyInput, PublishedRuleSet, RuleSetDraft } from "@fintech/core/kyc/risk/model";
 import type { DryRunResult, RulesOverview } from "@fintech/core/kyc/risk/rule-sets";
 import type { WatchlistSummary } from "@fintech/core/kyc/risk/watchlist";
@@ -84,45 +93,87 @@ function toDashboardPage(body: unknown): DashboardPage {
 export function kycReviewEndpoints(http: HttpClient) {
   return {
     /** GET /dashboard: a page of submissions matching the filters, newest first. */
-    async dashboard(filters: DashboardFilters, page: { limit: number; cursor?: string | null }, signal?: AbortSignal): Promise<DashboardPage> {
-      const path = withQuery(`${KYC}/dashboard`, { ...dashboardParams(filters), limit: page.limit, cursor: page.cursor });
+    async dashboard(
+      filters: DashboardFilters,
+      page: { limit: number; cursor?: string | null },
+      signal?: AbortSignal,
+    ): Promise<DashboardPage> {
+      const path = withQuery(`${KYC}/dashboard`, {
+        ...dashboardParams(filters),
+        limit: page.limit,
+        cursor: page.cursor,
+      });
       return toDashboardPage(await http.authCall<unknown>("GET", path, { signal }));
     },
     /** GET /dashboard/stats: the period's figures and their change against the period before. */
     async stats(period: ReviewPeriod, signal?: AbortSignal): Promise<DashboardStats> {
-      return unwrapData<DashboardStats>(await http.authCall<unknown>("GET", withQuery(`${KYC}/dashboard/stats`, { period }), { signal }));
+      return unwrapData<DashboardStats>(
+        await http.authCall<unknown>("GET", withQuery(`${KYC}/dashboard/stats`, { period }), { signal }),
+      );
     },
     /** GET /dashboard/export: the filtered list as CSV. */
     async exportCsv(filters: DashboardFilters, signal?: AbortSignal): Promise<DownloadedFile> {
       return http.authFile(withQuery(`${KYC}/dashboard/export`, dashboardParams(filters)), signal);
     },
     async submission(id: string, signal?: AbortSignal): Promise<SubmissionDetail> {
-      return unwrapData<SubmissionDetail>(await http.authCall<unknown>("GET", `${KYC}/submissions/${segment(id)}`, { signal }));
+      return unwrapData<SubmissionDetail>(
+        await http.authCall<unknown>("GET", `${KYC}/submissions/${segment(id)}`, { signal }),
+      );
     },
     /** PUT /submissions/{id} {status, notes, acknowledge_risk?}: a decision, recorded in the audit trail with the reviewer and the reason. */
-    async decide(id: string, change: { status: DecisionStatus; notes: string; acknowledge_risk?: boolean }, options?: WriteOptions): Promise<SubmissionDetail> {
-      return unwrapData<SubmissionDetail>(await http.authCall<unknown>("PUT", `${KYC}/submissions/${segment(id)}`, writeRequest(change, options)));
+    async decide(
+      id: string,
+      change: { status: DecisionStatus; notes: string; acknowledge_risk?: boolean },
+      options?: WriteOptions,
+    ): Promise<SubmissionDetail> {
+      return unwrapData<SubmissionDetail>(
+        await http.authCall<unknown>("PUT", `${KYC}/submissions/${segment(id)}`, writeRequest(change, options)),
+      );
     },
     /** POST /submissions/bulk-update {ids, status, notes?}: one result per id. */
-    async bulkUpdate(change: { ids: string[]; status: DecisionStatus; notes?: string; acknowledge_risk?: boolean }, options?: WriteOptions): Promise<BulkResult[]> {
-      const reply = await http.authCall<unknown>("POST", `${KYC}/submissions/bulk-update`, writeRequest(change, options));
+    async bulkUpdate(
+      change: { ids: string[]; status: DecisionStatus; notes?: string; acknowledge_risk?: boolean },
+      options?: WriteOptions,
+    ): Promise<BulkResult[]> {
+      const reply = await http.authCall<unknown>(
+        "POST",
+        `${KYC}/submissions/bulk-update`,
+        writeRequest(change, options),
+      );
       return unwrapList<BulkResult>(reply, ["results", "data"]);
     },
     /** POST /submissions/bulk-risk {ids}: what a bulk action would touch, by risk (reads only). */
     async bulkRisk(ids: string[], signal?: AbortSignal): Promise<BulkRiskSummary> {
-      return unwrapData<BulkRiskSummary>(await http.authCall<unknown>("POST", `${KYC}/submissions/bulk-risk`, { body: { ids }, signal }));
+      return unwrapData<BulkRiskSummary>(
+        await http.authCall<unknown>("POST", `${KYC}/submissions/bulk-risk`, { body: { ids }, signal }),
+      );
     },
     /** POST /submissions/{id}/dismiss-alert {reason}: a re-score's alert dealt with, the reason audited. */
     async dismissAlert(id: string, reason: string, options?: WriteOptions): Promise<SubmissionDetail> {
-      return unwrapData<SubmissionDetail>(await http.authCall<unknown>("POST", `${KYC}/submissions/${segment(id)}/dismiss-alert`, writeRequest({ reason }, options)));
+      return unwrapData<SubmissionDetail>(
+        await http.authCall<unknown>(
+          "POST",
+          `${KYC}/submissions/${segment(id)}/dismiss-alert`,
+          writeRequest({ reason }, options),
+        ),
+      );
     },
     /** POST /submissions/{id}/request-info {message}: back to the applicant, who sees it in the wizard. */
     async requestInfo(id: string, message: string, options?: WriteOptions): Promise<SubmissionDetail> {
-      return unwrapData<SubmissionDetail>(await http.authCall<unknown>("POST", `${KYC}/submissions/${segment(id)}/request-info`, writeRequest({ message }, options)));
+      return unwrapData<SubmissionDetail>(
+        await http.authCall<unknown>(
+          "POST",
+          `${KYC}/submissions/${segment(id)}/request-info`,
+          writeRequest({ message }, options),
+        ),
+      );
     },
     /** GET /countries (any signed-in user): the country filter's choices. */
     async countries(signal?: AbortSignal): Promise<CountryOption[]> {
-      return unwrapList<CountryOption>(await http.authCall<unknown>("GET", `${KYC}/countries`, { signal }), ["countries", "data"]);
+      return unwrapList<CountryOption>(await http.authCall<unknown>("GET", `${KYC}/countries`, { signal }), [
+        "countries",
+        "data",
+      ]);
     },
     rules: {
       /** GET /rules: the live version, the draft, and every published version (newest first). */
@@ -130,7 +181,9 @@ export function kycReviewEndpoints(http: HttpClient) {
         return unwrapData<RulesOverview>(await http.authCall<unknown>("GET", RULES, { signal }));
       },
       async version(version: number, signal?: AbortSignal): Promise<PublishedRuleSet> {
-        return unwrapData<PublishedRuleSet>(await http.authCall<unknown>("GET", `${RULES}/versions/${segment(version)}`, { signal }));
+        return unwrapData<PublishedRuleSet>(
+          await http.authCall<unknown>("GET", `${RULES}/versions/${segment(version)}`, { signal }),
+        );
       },
       /**
        * PUT /draft: the server validates the rule set (a refusal names what is wrong); with
@@ -138,26 +191,39 @@ export function kycReviewEndpoints(http: HttpClient) {
        */
       async saveDraft(ruleSet: RuleSetDocument, expectedRevision?: number): Promise<RuleSetDraft> {
         // Revision 0 ("there was no draft") is a guard too, so it is sent (withQuery drops zeros).
-        const path = expectedRevision === undefined ? `${RULES}/draft` : `${RULES}/draft?expected_revision=${expectedRevision}`;
+        const path =
+          expectedRevision === undefined ? `${RULES}/draft` : `${RULES}/draft?expected_revision=${expectedRevision}`;
         return unwrapData<RuleSetDraft>(await http.authCall<unknown>("PUT", path, { body: ruleSet }));
       },
       /** POST /test: the given rules (else the draft, else the live version) against a stored submission; nothing is saved. */
       async test(submissionId: string, ruleSet?: RuleSetDocument): Promise<DryRunResult> {
-        return unwrapData<DryRunResult>(await http.authCall<unknown>("POST", `${RULES}/test`, { body: { submission_id: submissionId, ...(ruleSet ? { rules: ruleSet } : {}) } }));
+        return unwrapData<DryRunResult>(
+          await http.authCall<unknown>("POST", `${RULES}/test`, {
+            body: { submission_id: submissionId, ...(ruleSet ? { rules: ruleSet } : {}) },
+          }),
+        );
       },
       /**
        * POST /publish {draft_revision}: that revision of the draft becomes the next version, used by
        * the next evaluation everywhere (a draft changed since is a 409, not published unseen).
        */
       async publish(draftRevision: number, options?: WriteOptions): Promise<PublishedRuleSet> {
-        return unwrapData<PublishedRuleSet>(await http.authCall<unknown>("POST", `${RULES}/publish`, writeRequest({ draft_revision: draftRevision }, options)));
+        return unwrapData<PublishedRuleSet>(
+          await http.authCall<unknown>(
+            "POST",
+            `${RULES}/publish`,
+            writeRequest({ draft_revision: draftRevision }, options),
+          ),
+        );
       },
       async watchlist(signal?: AbortSignal): Promise<WatchlistSummary> {
         return unwrapData<WatchlistSummary>(await http.authCall<unknown>("GET", `${RULES}/watchlist`, { signal }));
       },
       /** POST /watchlist {csv, name}: the file's rows become the current list. */
       async uploadWatchlist(upload: { csv: string; name: string }, options?: WriteOptions): Promise<WatchlistSummary> {
-        return unwrapData<WatchlistSummary>(await http.authCall<unknown>("POST", `${RULES}/watchlist`, writeRequest(upload, options)));
+        return unwrapData<WatchlistSummary>(
+          await http.authCall<unknown>("POST", `${RULES}/watchlist`, writeRequest(upload, options)),
+        );
       },
     },
   };

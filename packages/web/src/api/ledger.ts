@@ -47,7 +47,10 @@ export function toPaged<T>(body: unknown, keys: readonly string[] = ["data"]): P
 /** A write's reply, {message, data}; a bare transaction is wrapped. */
 function toWriteReply(body: unknown): TransactionWriteReply {
   if (isRecord(body) && isRecord(body.data)) {
-    return { message: typeof body.message === "string" ? body.message : "", data: body.data as unknown as LedgerTransaction };
+    return {
+      message: typeof body.message === "string" ? body.message : "",
+      data: body.data as unknown as LedgerTransaction,
+    };
   }
   return { message: "", data: body as LedgerTransaction };
 }
@@ -67,8 +70,16 @@ export function ledgerEndpoints(http: HttpClient) {
    * One ledger command: {command: {<name>: args}} -> {command, result}. A refusal is 4xx
    * {message: 'Ledger command failed', reason}: the ApiError carries both.
    */
-  const command = async <Result>(name: string, args: Record<string, unknown>, options?: WriteOptions): Promise<Result> => {
-    const reply = await http.authCall<LedgerCommandReply<Result>>("POST", LEDGER_COMMAND_PATH, writeRequest({ command: { [name]: args } }, options));
+  const command = async <Result>(
+    name: string,
+    args: Record<string, unknown>,
+    options?: WriteOptions,
+  ): Promise<Result> => {
+    const reply = await http.authCall<LedgerCommandReply<Result>>(
+      "POST",
+      LEDGER_COMMAND_PATH,
+      writeRequest({ command: { [name]: args } }, options),
+    );
     return reply.result;
   };
 
@@ -80,7 +91,10 @@ export function ledgerEndpoints(http: HttpClient) {
     /** POST /ledger/accounts -> 201 {message, data: account, opening_transaction}. */
     async createAccount(account: NewLedgerAccount, options?: WriteOptions): Promise<AccountCreatedReply> {
       const reply = await http.authCall<unknown>("POST", `${LEDGER}/accounts`, writeRequest(account, options));
-      const opening = isRecord(reply) && isRecord(reply.opening_transaction) ? (reply.opening_transaction as unknown as LedgerTransaction) : null;
+      const opening =
+        isRecord(reply) && isRecord(reply.opening_transaction)
+          ? (reply.opening_transaction as unknown as LedgerTransaction)
+          : null;
       return {
         message: isRecord(reply) && typeof reply.message === "string" ? reply.message : "",
         data: unwrapData<LedgerAccount>(reply),
@@ -93,13 +107,19 @@ export function ledgerEndpoints(http: HttpClient) {
       return unwrapList<LedgerAccount>(reply, ["accounts", "data"]);
     },
     async transfer(input: TransferInput, options?: WriteOptions): Promise<TransactionWriteReply> {
-      return toWriteReply(await http.authCall<unknown>("POST", `${LEDGER}/transactions/transfer`, writeRequest(input, options)));
+      return toWriteReply(
+        await http.authCall<unknown>("POST", `${LEDGER}/transactions/transfer`, writeRequest(input, options)),
+      );
     },
     async deposit(input: DepositInput, options?: WriteOptions): Promise<TransactionWriteReply> {
-      return toWriteReply(await http.authCall<unknown>("POST", `${LEDGER}/transactions/deposit`, writeRequest(input, options)));
+      return toWriteReply(
+        await http.authCall<unknown>("POST", `${LEDGER}/transactions/deposit`, writeRequest(input, options)),
+      );
     },
     async createTestBalance(input: TestBalanceInput, options?: WriteOptions): Promise<TransactionWriteReply> {
-      return toWriteReply(await http.authCall<unknown>("POST", `${LEDGER}/transactions/test-balance`, writeRequest(input, options)));
+      return toWriteReply(
+        await http.authCall<unknown>("POST", `${LEDGER}/transactions/test-balance`, writeRequest(input, options)),
+      );
     },
     /** The account's figures now, or at `asOf` (ISO 8601); 404 when the account did not exist then. */
     async getBalance(accountId: string, asOf?: string, signal?: AbortSignal): Promise<AccountBalance> {
@@ -114,13 +134,27 @@ export function ledgerEndpoints(http: HttpClient) {
      * The caller's journals, newest first: {data, pagination} (a bare array is accepted),
      * optionally filtered; the next page is asked for with the previous page's cursor.
      */
-    async transactionHistory(page: HistoryPage = {}, filters?: TransactionFilters, signal?: AbortSignal): Promise<Paged<LedgerTransaction>> {
-      const path = withQuery(`${LEDGER}/transactions/history`, { limit: page.limit, offset: page.cursor ? undefined : page.offset, cursor: page.cursor, ...filterParams(filters) });
-      return toPaged<LedgerTransaction>(await http.authCall<unknown>("GET", path, { signal }), ["data", "transactions"]);
+    async transactionHistory(
+      page: HistoryPage = {},
+      filters?: TransactionFilters,
+      signal?: AbortSignal,
+    ): Promise<Paged<LedgerTransaction>> {
+      const path = withQuery(`${LEDGER}/transactions/history`, {
+        limit: page.limit,
+        offset: page.cursor ? undefined : page.offset,
+        cursor: page.cursor,
+        ...filterParams(filters),
+      });
+      return toPaged<LedgerTransaction>(await http.authCall<unknown>("GET", path, { signal }), [
+        "data",
+        "transactions",
+      ]);
     },
     /** One journal of the caller, with its legs, history and idempotency key. */
     async getTransaction(transactionId: string, signal?: AbortSignal): Promise<LedgerTransaction> {
-      return unwrapData<LedgerTransaction>(await http.authCall<unknown>("GET", `${LEDGER}/transactions/${segment(transactionId)}`, { signal }));
+      return unwrapData<LedgerTransaction>(
+        await http.authCall<unknown>("GET", `${LEDGER}/transactions/${segment(transactionId)}`, { signal }),
+      );
     },
     /** The filtered journals as CSV (at most 10,000 rows; more is a 422 asking to narrow the filters). */
     async exportTransactions(filters?: TransactionFilters, signal?: AbortSignal): Promise<DownloadedFile> {
@@ -137,12 +171,21 @@ export function ledgerEndpoints(http: HttpClient) {
       return http.authCall<TransactionActionReply>("POST", path, writeRequest(undefined, options));
     },
     /** Sets (or with "" clears) the account's low-balance alert threshold. */
-    async updateAccount(accountId: string, changes: { low_balance_threshold: DecimalAmount | "" | null }): Promise<LedgerAccount> {
-      return unwrapData<LedgerAccount>(await http.authCall<unknown>("PATCH", `${LEDGER}/accounts/${segment(accountId)}`, { body: changes }));
+    async updateAccount(
+      accountId: string,
+      changes: { low_balance_threshold: DecimalAmount | "" | null },
+    ): Promise<LedgerAccount> {
+      return unwrapData<LedgerAccount>(
+        await http.authCall<unknown>("PATCH", `${LEDGER}/accounts/${segment(accountId)}`, { body: changes }),
+      );
     },
     command,
     /** Compares an expected balance with the ledger's posted balance (also announced on the stream). */
-    async reconcileAccount(input: { accountId: string; expectedBalance: DecimalAmount; currency: Currency }): Promise<ReconciliationResult> {
+    async reconcileAccount(input: {
+      accountId: string;
+      expectedBalance: DecimalAmount;
+      currency: Currency;
+    }): Promise<ReconciliationResult> {
       return command<ReconciliationResult>("reconcileAccount", { ...input });
     },
     /** A ticket to open the event stream with (EventSource cannot send the bearer token). */
@@ -151,7 +194,9 @@ export function ledgerEndpoints(http: HttpClient) {
     },
     /** Daily balances and flows per account and per currency over the last `days` (1..365). */
     async analytics(days: number, signal?: AbortSignal): Promise<LedgerAnalytics> {
-      return unwrapData<LedgerAnalytics>(await http.authCall<unknown>("GET", withQuery(`${LEDGER}/analytics`, { days }), { signal }));
+      return unwrapData<LedgerAnalytics>(
+        await http.authCall<unknown>("GET", withQuery(`${LEDGER}/analytics`, { days }), { signal }),
+      );
     },
   };
 }

@@ -16,7 +16,10 @@ export type { DecisionInput, PaymentReviewCase };
 
 const PAYMENTS = "/v1/payments";
 
-const ReviewListReply = z.object({ data: z.array(PaymentReviewCase), pagination: z.object({ next_cursor: z.string().nullable() }) });
+const ReviewListReply = z.object({
+  data: z.array(PaymentReviewCase),
+  pagination: z.object({ next_cursor: z.string().nullable() }),
+});
 const ReviewDecisionReply = z.object({ message: z.string(), data: PaymentReviewCase });
 
 function parsed<T>(schema: z.ZodType<T>, body: unknown, what: string): T {
@@ -29,11 +32,19 @@ export function paymentReviewEndpoints(http: HttpClient) {
   return {
     /** GET /v1/payments/reviews (admins): the newest page of payments held for review or awaiting approval. */
     async list(signal?: AbortSignal): Promise<PaymentReviewCase[]> {
-      return parsed(ReviewListReply, await http.authCall<unknown>("GET", withQuery(`${PAYMENTS}/reviews`, { limit: REVIEW_LIST_MAX }), { signal }), "Payment reviews").data;
+      return parsed(
+        ReviewListReply,
+        await http.authCall<unknown>("GET", withQuery(`${PAYMENTS}/reviews`, { limit: REVIEW_LIST_MAX }), { signal }),
+        "Payment reviews",
+      ).data;
     },
     /** POST /v1/payments/{id}/decision (admins): approve releases the payment, reject voids its hold. */
     async decide(paymentId: string, input: DecisionInput): Promise<PaymentReviewCase> {
-      return parsed(ReviewDecisionReply, await http.authCall<unknown>("POST", `${PAYMENTS}/${segment(paymentId)}/decision`, { body: input }), "Payment decision").data;
+      return parsed(
+        ReviewDecisionReply,
+        await http.authCall<unknown>("POST", `${PAYMENTS}/${segment(paymentId)}/decision`, { body: input }),
+        "Payment decision",
+      ).data;
     },
   };
 }

@@ -6,7 +6,9 @@ import { fakeFetch, fakeTokens, json } from "./testing";
 
 function setup(reply: Parameters<typeof fakeFetch>[0]) {
   const { fetch, calls } = fakeFetch(reply);
-  const api = paymentEndpoints(createHttpClient({ baseUrl: "https://api.test", fetch, credentials: fakeTokens("t0k").source }));
+  const api = paymentEndpoints(
+    createHttpClient({ baseUrl: "https://api.test", fetch, credentials: fakeTokens("t0k").source }),
+  );
   return { api, calls };
 }
 
@@ -54,11 +56,21 @@ const payment = (paymentId: string): Payment => ({
 
 describe("payments client", () => {
   it("walks the cursor pages of GET /v1/payments (100 a page) until the last", async () => {
-    const { api, calls } = setup((call) => json(200, call.url.includes("cursor=c1") ? { data: [payment("p2")], pagination: { next_cursor: null } } : { data: [payment("p1")], pagination: { next_cursor: "c1" } }));
+    const { api, calls } = setup((call) =>
+      json(
+        200,
+        call.url.includes("cursor=c1")
+          ? { data: [payment("p2")], pagination: { next_cursor: null } }
+          : { data: [payment("p1")], pagination: { next_cursor: "c1" } },
+      ),
+    );
     const all = await api.all();
     expect(all.complete).toBe(true);
     expect(all.payments.map((item) => item.paymentId)).toEqual(["p1", "p2"]);
-    expect(calls.map((call) => call.url)).toEqual(["https://api.test/v1/payments?limit=100", "https://api.test/v1/payments?limit=100&cursor=c1"]);
+    expect(calls.map((call) => call.url)).toEqual([
+      "https://api.test/v1/payments?limit=100",
+      "https://api.test/v1/payments?limit=100&cursor=c1",
+    ]);
   });
 
   it("stops after PAYMENTS_MAX_PAGES and says the list is not complete", async () => {
@@ -68,12 +80,28 @@ describe("payments client", () => {
   });
 
   it("creates with the Idempotency-Key it is given; a reply that is not a payment is an error, not a blank", async () => {
-    const { api, calls } = setup((call) => json(201, call.body && (call.body as { amount: string }).amount === "2.00" ? { message: "Payment initiated", payment: { paymentId: "x" } } : { message: "Payment initiated", payment: payment("p9") }));
-    const created = await api.create({ userId: "u1", fromAccountId: "a1", toAccountId: "a2", amount: "1.00", currency: "USD" }, "key-1");
+    const { api, calls } = setup((call) =>
+      json(
+        201,
+        call.body && (call.body as { amount: string }).amount === "2.00"
+          ? { message: "Payment initiated", payment: { paymentId: "x" } }
+          : { message: "Payment initiated", payment: payment("p9") },
+      ),
+    );
+    const created = await api.create(
+      { userId: "u1", fromAccountId: "a1", toAccountId: "a2", amount: "1.00", currency: "USD" },
+      "key-1",
+    );
     expect(created.paymentId).toBe("p9");
-    expect(calls[0]).toMatchObject({ method: "POST", url: "https://api.test/v1/payments", body: { fromAccountId: "a1", toAccountId: "a2" } });
+    expect(calls[0]).toMatchObject({
+      method: "POST",
+      url: "https://api.test/v1/payments",
+      body: { fromAccountId: "a1", toAccountId: "a2" },
+    });
     expect(calls[0]!.headers.get("Idempotency-Key")).toBe("key-1");
-    await expect(api.create({ userId: "u1", fromAccountId: "a1", toAccountId: "a2", amount: "2.00", currency: "USD" }, "key-2")).rejects.toMatchObject({ kind: "invalid-response" });
+    await expect(
+      api.create({ userId: "u1", fromAccountId: "a1", toAccountId: "a2", amount: "2.00", currency: "USD" }, "key-2"),
+    ).rejects.toMatchObject({ kind: "invalid-response" });
   });
 
   it("health is any OK reply; a refusal or no reply is false", async () => {

@@ -1,5 +1,12 @@
 import type { z } from "zod";
-import { CreatePaymentReply, PAYMENT_LIST_MAX, PaymentList, type CreatePaymentRequest, type Payment, type PaymentStatus } from "@fintech/core/payments/model";
+import {
+  CreatePaymentReply,
+  PAYMENT_LIST_MAX,
+  PaymentList,
+  type CreatePaymentRequest,
+  type Payment,
+  type PaymentStatus,
+} from "@fintech/core/payments/model";
 import { appHttp } from "./appClient";
 import { answersHealthCheck, type HttpClient } from "./client";
 import { ApiError } from "./errors";
@@ -35,7 +42,11 @@ export function paymentEndpoints(http: HttpClient) {
   return {
     /** One page of the caller's payments, newest first. */
     async page(options: { limit?: number; cursor?: string | null; signal?: AbortSignal } = {}): Promise<PaymentPage> {
-      const body = await http.authCall<unknown>("GET", withQuery(PAYMENTS, { limit: options.limit ?? PAYMENTS_PAGE_SIZE, cursor: options.cursor }), { signal: options.signal });
+      const body = await http.authCall<unknown>(
+        "GET",
+        withQuery(PAYMENTS, { limit: options.limit ?? PAYMENTS_PAGE_SIZE, cursor: options.cursor }),
+        { signal: options.signal },
+      );
       const reply = parsed(PaymentList, body, "Payment list");
       return { payments: reply.data, nextCursor: reply.pagination.next_cursor };
     },

@@ -16,7 +16,10 @@ export interface ProfileMessage {
 }
 
 function messageReply(body: unknown): ProfileMessage {
-  const message = typeof body === "object" && body !== null && "message" in body && typeof body.message === "string" ? body.message : "";
+  const message =
+    typeof body === "object" && body !== null && "message" in body && typeof body.message === "string"
+      ? body.message
+      : "";
   return { message, user: unwrapData<UserProfile>(body) };
 }
 
@@ -36,12 +39,19 @@ export function profileEndpoints(http: HttpClient) {
      * not the address is taken; the email changes only once the link sent to it is used.
      */
     async changeEmail(email: string, currentPassword: string, options: RequestOptions = {}): Promise<ProfileMessage> {
-      const reply = await http.authCall<unknown>("PUT", "/api/v1/users/profile", { ...options, body: { email, current_password: currentPassword } satisfies ProfileChanges });
+      const reply = await http.authCall<unknown>("PUT", "/api/v1/users/profile", {
+        ...options,
+        body: { email, current_password: currentPassword } satisfies ProfileChanges,
+      });
       return messageReply(reply);
     },
     /** POST /api/v1/users/email-confirmation {token}: no sign-in needed, the link's token is the proof. */
     async confirmEmail(token: string, options: RequestOptions = {}): Promise<ProfileMessage> {
-      const reply = await http.publicCall<unknown>("POST", "/api/v1/users/email-confirmation", { ...options, body: { token } satisfies EmailConfirmationBody, serverMessages: true });
+      const reply = await http.publicCall<unknown>("POST", "/api/v1/users/email-confirmation", {
+        ...options,
+        body: { token } satisfies EmailConfirmationBody,
+        serverMessages: true,
+      });
       return messageReply(reply);
     },
   };

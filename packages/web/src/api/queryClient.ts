@@ -13,7 +13,8 @@ export function shouldRetry(failureCount: number, error: unknown): boolean {
   if (failureCount >= MAX_RETRIES) return false;
   if (!(error instanceof ApiError)) return true;
   if (error.kind === "no-token" || error.kind === "session-expired" || error.kind === "invalid-response") return false;
-  if (error.status === 429) return error.retryAfterSeconds !== null && error.retryAfterSeconds * 1000 <= MAX_RETRY_AFTER_MS;
+  if (error.status === 429)
+    return error.retryAfterSeconds !== null && error.retryAfterSeconds * 1000 <= MAX_RETRY_AFTER_MS;
   return error.status === null || error.status >= 500;
 }
 

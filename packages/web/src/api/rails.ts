@@ -16,7 +16,17 @@ import { segment, withQuery } from "./query";
 
 const RAILS = "/api/v1/rails";
 
-export type { Rail, RailChange, RailCostResult, RailEditFormValues, QuoteCurrency, RailMetrics, Throughput, ThroughputRange, DecisionList };
+export type {
+  Rail,
+  RailChange,
+  RailCostResult,
+  RailEditFormValues,
+  QuoteCurrency,
+  RailMetrics,
+  Throughput,
+  ThroughputRange,
+  DecisionList,
+};
 
 /** One listed routing decision: the payment, the attempt it routed, when, and the decision itself. */
 export type RoutingDecisionEntry = DecisionList["decisions"][number];
@@ -57,19 +67,36 @@ export function railEndpoints(http: HttpClient) {
     },
     /** GET /rails/metrics: the platform's rail figures from real attempts over the last 30 days (volume, success, savings, per rail). */
     async metrics(signal?: AbortSignal): Promise<RailMetrics> {
-      return statsReply(RailMetrics, await http.authCall<unknown>("GET", `${RAILS}/metrics`, { signal }), "Rail metrics");
+      return statsReply(
+        RailMetrics,
+        await http.authCall<unknown>("GET", `${RAILS}/metrics`, { signal }),
+        "Rail metrics",
+      );
     },
     /** GET /rails/throughput?range=: attempts per rail per time bucket (1h, 24h, 7d, 30d). */
     async throughput(range: ThroughputRange, signal?: AbortSignal): Promise<Throughput> {
-      return statsReply(Throughput, await http.authCall<unknown>("GET", withQuery(`${RAILS}/throughput`, { range }), { signal }), "Throughput");
+      return statsReply(
+        Throughput,
+        await http.authCall<unknown>("GET", withQuery(`${RAILS}/throughput`, { range }), { signal }),
+        "Throughput",
+      );
     },
     /** GET /rails/decisions?limit=: the newest routing decisions (an admin: everyone's; a user: their own) and savings per day. */
     async decisions(limit: number, signal?: AbortSignal): Promise<DecisionList> {
-      return statsReply(DecisionList, await http.authCall<unknown>("GET", withQuery(`${RAILS}/decisions`, { limit }), { signal }), "Routing decisions");
+      return statsReply(
+        DecisionList,
+        await http.authCall<unknown>("GET", withQuery(`${RAILS}/decisions`, { limit }), { signal }),
+        "Routing decisions",
+      );
     },
     /** POST /rails/quote {amount, currency} -> {data: {amount, currency, results, optimalRailId}}: the cost on every active rail, the cheapest isOptimal. */
     async quote(amount: string, currency: QuoteCurrency, signal?: AbortSignal): Promise<RailCostResult[]> {
-      return unwrapList<RailCostResult>(unwrapData<unknown>(await http.authCall<unknown>("POST", `${RAILS}/quote`, { body: { amount, currency }, signal })), ["results"]);
+      return unwrapList<RailCostResult>(
+        unwrapData<unknown>(
+          await http.authCall<unknown>("POST", `${RAILS}/quote`, { body: { amount, currency }, signal }),
+        ),
+        ["results"],
+      );
     },
   };
 }

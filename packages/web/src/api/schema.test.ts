@@ -3,7 +3,17 @@ import type { ApiKey, CreatedApiKey } from "./apiKeys";
 import type { LoginBody, RegisterBody } from "./auth";
 import type { HealthStatus } from "./health";
 import type { ProfileChanges, UserProfile } from "./profile";
-import type { AccountBalance, AccountCreatedReply, LedgerAccount, LedgerAnalytics, LedgerTransaction, PageInfo, TransactionWriteReply, TransferInput, StreamTicket } from "./types";
+import type {
+  AccountBalance,
+  AccountCreatedReply,
+  LedgerAccount,
+  LedgerAnalytics,
+  LedgerTransaction,
+  PageInfo,
+  TransactionWriteReply,
+  TransferInput,
+  StreamTicket,
+} from "./types";
 
 /**
  * The web client's wire types come from the SDK's generated schema. A path or method renamed in

@@ -12,9 +12,15 @@ type JsonContent<Part> = Part extends { content: { "application/json": infer Bod
 type SuccessStatus = 200 | 201;
 
 /** The JSON body a successful reply of `method path` carries. */
-export type ApiReply<Path extends keyof paths, Method extends keyof paths[Path]> = paths[Path][Method] extends { responses: infer Responses }
+export type ApiReply<Path extends keyof paths, Method extends keyof paths[Path]> = paths[Path][Method] extends {
+  responses: infer Responses;
+}
   ? JsonContent<Responses[SuccessStatus & keyof Responses]>
   : never;
 
 /** The JSON body `method path` takes. */
-export type ApiRequestBody<Path extends keyof paths, Method extends keyof paths[Path]> = paths[Path][Method] extends { requestBody?: infer Body } ? JsonContent<NonNullable<Body>> : never;
+export type ApiRequestBody<Path extends keyof paths, Method extends keyof paths[Path]> = paths[Path][Method] extends {
+  requestBody?: infer Body;
+}
+  ? JsonContent<NonNullable<Body>>
+  : never;

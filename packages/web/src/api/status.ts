@@ -10,7 +10,10 @@ export type { MetricsReport } from "@fintech/core/metrics/model";
 export type { ServiceCheck, ServicesReport } from "@fintech/core/status/model";
 
 /** An OK reply that does not match the contract is an invalid response, never half-rendered. */
-function parseReply<T>(schema: { safeParse(value: unknown): { success: true; data: T } | { success: false } }, body: unknown): T {
+function parseReply<T>(
+  schema: { safeParse(value: unknown): { success: true; data: T } | { success: false } },
+  body: unknown,
+): T {
   const parsed = schema.safeParse(body);
   if (!parsed.success) throw new ApiError(API_MESSAGES.invalidResponse, "invalid-response");
   return parsed.data;
@@ -21,7 +24,9 @@ export function statusEndpoints(http: HttpClient) {
   return {
     /** GET /api/v1/status/metrics?window=N: request figures over every API instance. */
     async getMetrics(windowSeconds: number = METRICS_WINDOW.default, signal?: AbortSignal): Promise<MetricsReport> {
-      const body = await http.authCall<unknown>("GET", withQuery("/api/v1/status/metrics", { window: windowSeconds }), { signal });
+      const body = await http.authCall<unknown>("GET", withQuery("/api/v1/status/metrics", { window: windowSeconds }), {
+        signal,
+      });
       return parseReply(MetricsReport, body);
     },
     /** GET /api/v1/status/services: API, database, object storage and authentication checks. */

@@ -105,7 +105,10 @@ export type LedgerAnalytics = ApiReply<"/api/v1/ledger/analytics", "get">["data"
 export type AccountAnalytics = LedgerAnalytics["accounts"][number];
 export type CurrencyAnalytics = LedgerAnalytics["currencies"][number];
 /** The opening balance and the daily series, for an account or a currency. */
-export type AnalyticsSeries = Pick<AccountAnalytics, "currency" | "opening_balance" | "opening_balance_minor" | "series">;
+export type AnalyticsSeries = Pick<
+  AccountAnalytics,
+  "currency" | "opening_balance" | "opening_balance_minor" | "series"
+>;
 /**
  * One UTC day: end-of-day figures and the day's flows. Posted that day less unposted that day:
  * balance(d) - balance(d-1) = inflow_posted - outflow_posted.

@@ -29,7 +29,12 @@ export default function AuthDialog({ mode, onModeChange, onClose }: AuthDialogPr
 
   return (
     <Dialog labelledBy="auth-dialog-title" describedBy="auth-dialog-subtitle" onClose={onClose}>
-      <button type="button" onClick={onClose} aria-label="Close dialog" className={`${iconButtonClass} absolute right-3 top-3`}>
+      <button
+        type="button"
+        onClick={onClose}
+        aria-label="Close dialog"
+        className={`${iconButtonClass} absolute right-3 top-3`}
+      >
         <CloseIcon />
       </button>
       <h2 ref={headingRef} id="auth-dialog-title" className="pr-10 text-2xl font-bold">
@@ -39,7 +44,12 @@ export default function AuthDialog({ mode, onModeChange, onClose }: AuthDialogPr
         {COPY[mode].subtitle}
       </p>
       {mode === "login" ? (
-        <LoginForm key="login" onSignedIn={onClose} onSwitchToRegister={() => onModeChange("register")} onForgotPassword={() => onModeChange("forgot")} />
+        <LoginForm
+          key="login"
+          onSignedIn={onClose}
+          onSwitchToRegister={() => onModeChange("register")}
+          onForgotPassword={() => onModeChange("forgot")}
+        />
       ) : mode === "forgot" ? (
         <ForgotPasswordForm key="forgot" onBackToLogin={() => onModeChange("login")} />
       ) : (

@@ -35,7 +35,12 @@ export function ForgotPasswordForm({ onBackToLogin }: { onBackToLogin: () => voi
   };
 
   return (
-    <form onSubmit={(event) => void submit(event)} noValidate className="space-y-4" aria-describedby={error ? "forgot-error" : undefined}>
+    <form
+      onSubmit={(event) => void submit(event)}
+      noValidate
+      className="space-y-4"
+      aria-describedby={error ? "forgot-error" : undefined}
+    >
       <FormError id="forgot-error" message={error} />
       <div role="status" aria-live="polite">
         {sent && (
@@ -44,7 +49,15 @@ export function ForgotPasswordForm({ onBackToLogin }: { onBackToLogin: () => voi
           </p>
         )}
       </div>
-      <TextField id="forgot-email" label="Email" type="email" autoComplete="email" value={email} onValueChange={setEmail} data-autofocus />
+      <TextField
+        id="forgot-email"
+        label="Email"
+        type="email"
+        autoComplete="email"
+        value={email}
+        onValueChange={setEmail}
+        data-autofocus
+      />
       <button type="submit" disabled={submitting} className={`${primaryButtonClass} w-full`}>
         {submitting ? "Sending…" : "Send reset link"}
       </button>

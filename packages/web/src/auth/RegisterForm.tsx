@@ -56,7 +56,14 @@ export function RegisterForm({ onRegistered, onSwitchToLogin }: RegisterFormProp
           onValueChange={edit("lastName")}
         />
       </div>
-      <TextField id="register-email" label="Email" type="email" autoComplete="email" value={values.email} onValueChange={edit("email")} />
+      <TextField
+        id="register-email"
+        label="Email"
+        type="email"
+        autoComplete="email"
+        value={values.email}
+        onValueChange={edit("email")}
+      />
       <PasswordField
         id="register-password"
         label="Password"

@@ -22,7 +22,10 @@ function AuthenticationRequired() {
 
   useEffect(() => {
     // A fixed id keeps one toast even when the effect runs twice (StrictMode, quick navigation).
-    toast.error(AUTH_UI_MESSAGES.loginRequired, { id: LOGIN_REQUIRED_TOAST_ID, duration: TOAST_DURATION_MS.loginRequired });
+    toast.error(AUTH_UI_MESSAGES.loginRequired, {
+      id: LOGIN_REQUIRED_TOAST_ID,
+      duration: TOAST_DURATION_MS.loginRequired,
+    });
     openAuthModal("login");
   }, [openAuthModal]);
 
@@ -32,7 +35,9 @@ function AuthenticationRequired() {
         <LockIcon width="28" height="28" />
       </span>
       <h1 className="mt-6 text-3xl font-bold text-slate-900 dark:text-white">Authentication Required</h1>
-      <p className="mt-3 text-slate-600 dark:text-slate-300">Please sign in or create an account to access this feature.</p>
+      <p className="mt-3 text-slate-600 dark:text-slate-300">
+        Please sign in or create an account to access this feature.
+      </p>
       <div className="mt-8 flex flex-wrap justify-center gap-3">
         <button type="button" className={primaryButtonClass} onClick={() => openAuthModal("login")}>
           Sign In

@@ -30,7 +30,10 @@ describe("submitWithToasts", () => {
   it("shows the server's message as an error toast and returns it", async () => {
     const { notifier, events } = recordingNotifier();
     const failing = () => Promise.reject(new ApiError("Invalid email or password", "server-message", 401));
-    await expect(submitWithToasts(failing, wording, notifier)).resolves.toEqual({ ok: false, message: "Invalid email or password" });
+    await expect(submitWithToasts(failing, wording, notifier)).resolves.toEqual({
+      ok: false,
+      message: "Invalid email or password",
+    });
     expect(events).toEqual(["loading:Signing in...", "error:Invalid email or password", "dismiss:toast-1"]);
   });
 });
@@ -39,7 +42,9 @@ describe("authFailureMessage", () => {
   it("keeps server messages and 'Invalid response format', replaces the rest", () => {
     const fallback = "Registration failed. Please try again.";
     expect(authFailureMessage(new ApiError("Email taken", "server-message", 409), fallback)).toBe("Email taken");
-    expect(authFailureMessage(new ApiError("Invalid response format", "invalid-response"), fallback)).toBe("Invalid response format");
+    expect(authFailureMessage(new ApiError("Invalid response format", "invalid-response"), fallback)).toBe(
+      "Invalid response format",
+    );
     expect(authFailureMessage(new ApiError("HTTP error! status: 500", "http-status", 500), fallback)).toBe(fallback);
     expect(authFailureMessage(new ApiError("Network error. Please try again.", "network"), fallback)).toBe(fallback);
     expect(authFailureMessage(new TypeError("Failed to fetch"), fallback)).toBe(fallback);

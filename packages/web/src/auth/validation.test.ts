@@ -25,7 +25,9 @@ describe("validateRegister", () => {
 
   it("checks that the passwords match before their length", () => {
     expect(message({ ...valid, password: "short", confirmPassword: "shorter" })).toBe("Passwords do not match");
-    expect(message({ ...valid, password: "short", confirmPassword: "short" })).toBe("Password must be at least 8 characters long");
+    expect(message({ ...valid, password: "short", confirmPassword: "short" })).toBe(
+      "Password must be at least 8 characters long",
+    );
   });
 
   it("builds the API body: email normalised, optional fields null", () => {
@@ -44,17 +46,26 @@ describe("validateRegister", () => {
 
   it("sends the date of birth as an ISO timestamp", () => {
     const result = validateRegister({ ...valid, phone: "+1 555 0100", dateOfBirth: "1990-05-01" });
-    expect(result).toMatchObject({ ok: true, body: { phone: "+1 555 0100", date_of_birth: "1990-05-01T00:00:00.000Z" } });
+    expect(result).toMatchObject({
+      ok: true,
+      body: { phone: "+1 555 0100", date_of_birth: "1990-05-01T00:00:00.000Z" },
+    });
   });
 });
 
 describe("validateLogin", () => {
   it("requires both fields", () => {
     expect(validateLogin({ email: "", password: "x" })).toEqual({ ok: false, message: "Please fill in all fields" });
-    expect(validateLogin({ email: "a@b.co", password: "" })).toEqual({ ok: false, message: "Please fill in all fields" });
+    expect(validateLogin({ email: "a@b.co", password: "" })).toEqual({
+      ok: false,
+      message: "Please fill in all fields",
+    });
   });
 
   it("passes a filled form", () => {
-    expect(validateLogin({ email: "a@b.co", password: "x" })).toEqual({ ok: true, body: { email: "a@b.co", password: "x" } });
+    expect(validateLogin({ email: "a@b.co", password: "x" })).toEqual({
+      ok: true,
+      body: { email: "a@b.co", password: "x" },
+    });
   });
 });

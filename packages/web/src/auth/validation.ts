@@ -18,7 +18,8 @@ export interface RegisterForm {
 
 export type Validated<T> = { ok: true; body: T } | { ok: false; message: string };
 
-const firstIssue = (issues: readonly { message: string }[]) => issues[0]?.message ?? AUTH_MESSAGES.registerFieldsRequired;
+const firstIssue = (issues: readonly { message: string }[]) =>
+  issues[0]?.message ?? AUTH_MESSAGES.registerFieldsRequired;
 
 /** Spec 000 §5: both fields required ('Please fill in all fields'), checked before any request. */
 export function validateLogin(form: LoginForm): Validated<LoginInput> {
@@ -33,8 +34,10 @@ export function validateLogin(form: LoginForm): Validated<LoginInput> {
  */
 export function validateRegister(form: RegisterForm): Validated<RegisterInput> {
   const required = [form.firstName, form.lastName, form.email, form.password, form.confirmPassword];
-  if (required.some((value) => value.trim() === "")) return { ok: false, message: AUTH_MESSAGES.registerFieldsRequired };
-  if (!passwordsMatch(form.password, form.confirmPassword)) return { ok: false, message: AUTH_MESSAGES.passwordsDoNotMatch };
+  if (required.some((value) => value.trim() === ""))
+    return { ok: false, message: AUTH_MESSAGES.registerFieldsRequired };
+  if (!passwordsMatch(form.password, form.confirmPassword))
+    return { ok: false, message: AUTH_MESSAGES.passwordsDoNotMatch };
   const parsed = RegisterInput.safeParse({
     email: form.email,
     password: form.password,

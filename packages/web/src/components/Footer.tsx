@@ -14,7 +14,10 @@ import { inputClass, primaryButtonClass } from "./styles";
  * screens that exist. Nothing here points off-site.
  */
 
-type FooterLink = { label: string; section: string } | { label: string; to: string } | { label: string; anchor: string };
+type FooterLink =
+  | { label: string; section: string }
+  | { label: string; to: string }
+  | { label: string; anchor: string };
 
 const COLUMNS: { title: string; links: FooterLink[] }[] = [
   {
@@ -56,22 +59,54 @@ const COLUMNS: { title: string; links: FooterLink[] }[] = [
 ];
 
 const LEGAL_NOTES = [
-  { id: "legal-privacy", title: "Privacy", text: "Only the account data you enter is stored, in this deployment's own database. No analytics, trackers or third-party requests." },
-  { id: "legal-terms", title: "Terms", text: "A demonstration platform: figures marked as sample data are illustrative, and no real money moves." },
-  { id: "legal-security", title: "Security", text: "Passwords are hashed with a memory-hard function; sessions use signed, expiring tokens; sign-in is rate limited." },
-  { id: "legal-cookies", title: "Cookies", text: "None. The session and your theme choice live in this browser's local storage." },
+  {
+    id: "legal-privacy",
+    title: "Privacy",
+    text: "Only the account data you enter is stored, in this deployment's own database. No analytics, trackers or third-party requests.",
+  },
+  {
+    id: "legal-terms",
+    title: "Terms",
+    text: "A demonstration platform: figures marked as sample data are illustrative, and no real money moves.",
+  },
+  {
+    id: "legal-security",
+    title: "Security",
+    text: "Passwords are hashed with a memory-hard function; sessions use signed, expiring tokens; sign-in is rate limited.",
+  },
+  {
+    id: "legal-cookies",
+    title: "Cookies",
+    text: "None. The session and your theme choice live in this browser's local storage.",
+  },
 ];
 
 const SOCIAL: { name: string; icon: ReactNode }[] = [
-  { name: "GitHub", icon: <path d="M9 19c-4.3 1.4-4.3-2.5-6-3m12 5v-3.5c0-1 .1-1.4-.5-2 2.8-.3 5.5-1.4 5.5-6a4.6 4.6 0 0 0-1.3-3.2 4.2 4.2 0 0 0-.1-3.2s-1.1-.3-3.5 1.3a12.3 12.3 0 0 0-6.2 0C6.5 2.8 5.4 3.1 5.4 3.1a4.2 4.2 0 0 0-.1 3.2A4.6 4.6 0 0 0 4 9.5c0 4.6 2.7 5.7 5.5 6-.6.6-.6 1.2-.5 2V21" /> },
-  { name: "LinkedIn", icon: <path d="M16 8a6 6 0 0 1 6 6v7h-4v-7a2 2 0 0 0-4 0v7h-4v-7a6 6 0 0 1 6-6zM2 9h4v12H2zM4 2a2 2 0 1 1 0 4 2 2 0 0 1 0-4z" /> },
+  {
+    name: "GitHub",
+    icon: (
+      <path d="M9 19c-4.3 1.4-4.3-2.5-6-3m12 5v-3.5c0-1 .1-1.4-.5-2 2.8-.3 5.5-1.4 5.5-6a4.6 4.6 0 0 0-1.3-3.2 4.2 4.2 0 0 0-.1-3.2s-1.1-.3-3.5 1.3a12.3 12.3 0 0 0-6.2 0C6.5 2.8 5.4 3.1 5.4 3.1a4.2 4.2 0 0 0-.1 3.2A4.6 4.6 0 0 0 4 9.5c0 4.6 2.7 5.7 5.5 6-.6.6-.6 1.2-.5 2V21" />
+    ),
+  },
+  {
+    name: "LinkedIn",
+    icon: (
+      <path d="M16 8a6 6 0 0 1 6 6v7h-4v-7a2 2 0 0 0-4 0v7h-4v-7a6 6 0 0 1 6-6zM2 9h4v12H2zM4 2a2 2 0 1 1 0 4 2 2 0 0 1 0-4z" />
+    ),
+  },
   { name: "X", icon: <path d="M4 4l16 16M20 4 4 20" /> },
-  { name: "YouTube", icon: <path d="M22 8.5a3 3 0 0 0-2-2.1C18.2 6 12 6 12 6s-6.2 0-8 .4a3 3 0 0 0-2 2.1 31 31 0 0 0 0 7 3 3 0 0 0 2 2.1c1.8.4 8 .4 8 .4s6.2 0 8-.4a3 3 0 0 0 2-2.1 31 31 0 0 0 0-7zM10 15V9l5 3z" /> },
+  {
+    name: "YouTube",
+    icon: (
+      <path d="M22 8.5a3 3 0 0 0-2-2.1C18.2 6 12 6 12 6s-6.2 0-8 .4a3 3 0 0 0-2 2.1 31 31 0 0 0 0 7 3 3 0 0 0 2 2.1c1.8.4 8 .4 8 .4s6.2 0 8-.4a3 3 0 0 0 2-2.1 31 31 0 0 0 0-7zM10 15V9l5 3z" />
+    ),
+  },
 ];
 
 const CERTIFICATIONS = ["SOC 2", "PCI DSS", "ISO 27001", "GDPR"];
 
-const linkClass = "text-sm text-slate-600 hover:text-indigo-700 hover:underline dark:text-slate-400 dark:hover:text-indigo-300";
+const linkClass =
+  "text-sm text-slate-600 hover:text-indigo-700 hover:underline dark:text-slate-400 dark:hover:text-indigo-300";
 
 /** A home section link: from another page it opens /#id; on home it scrolls without a history entry. */
 function SectionLink({ label, section }: { label: string; section: string }) {
@@ -165,7 +200,10 @@ export function Footer() {
       <div className="mx-auto max-w-7xl px-4 py-12 sm:px-6">
         <div className="grid gap-10 lg:grid-cols-3">
           <div>
-            <Link to="/" className="inline-flex items-center gap-2 rounded-lg text-lg font-bold text-slate-900 dark:text-white">
+            <Link
+              to="/"
+              className="inline-flex items-center gap-2 rounded-lg text-lg font-bold text-slate-900 dark:text-white"
+            >
               <LogoMark />
               {PRODUCT_NAME}
             </Link>
@@ -183,7 +221,18 @@ export function Footer() {
                     title={`${social.name}: coming soon`}
                     className="inline-flex h-9 w-9 cursor-not-allowed items-center justify-center rounded-lg border border-slate-300 text-slate-600 dark:border-slate-700 dark:text-slate-400"
                   >
-                    <svg viewBox="0 0 24 24" width="18" height="18" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true" focusable="false">
+                    <svg
+                      viewBox="0 0 24 24"
+                      width="18"
+                      height="18"
+                      fill="none"
+                      stroke="currentColor"
+                      strokeWidth="1.8"
+                      strokeLinecap="round"
+                      strokeLinejoin="round"
+                      aria-hidden="true"
+                      focusable="false"
+                    >
                       {social.icon}
                     </svg>
                   </a>
@@ -217,18 +266,33 @@ export function Footer() {
                   key={name}
                   className="inline-flex items-center gap-1.5 rounded-lg border border-slate-300 bg-white px-3 py-1.5 text-xs font-semibold text-slate-800 dark:border-slate-700 dark:bg-slate-950 dark:text-slate-200"
                 >
-                  <svg viewBox="0 0 24 24" width="14" height="14" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true" focusable="false" className="text-emerald-600 dark:text-emerald-400">
+                  <svg
+                    viewBox="0 0 24 24"
+                    width="14"
+                    height="14"
+                    fill="none"
+                    stroke="currentColor"
+                    strokeWidth="2"
+                    aria-hidden="true"
+                    focusable="false"
+                    className="text-emerald-600 dark:text-emerald-400"
+                  >
                     <path d="M12 3 4.5 6v5.5c0 4.6 3.2 8.3 7.5 9.5 4.3-1.2 7.5-4.9 7.5-9.5V6z" />
                   </svg>
                   {name}
                 </li>
               ))}
             </ul>
-            <p className="mt-2 text-xs text-slate-600 dark:text-slate-400">The controls are designed around these frameworks; this build claims no audit.</p>
+            <p className="mt-2 text-xs text-slate-600 dark:text-slate-400">
+              The controls are designed around these frameworks; this build claims no audit.
+            </p>
           </div>
         </div>
 
-        <div id="legal" className="mt-10 grid gap-4 border-t border-slate-200 pt-8 text-xs text-slate-600 sm:grid-cols-2 lg:grid-cols-4 dark:border-slate-800 dark:text-slate-400">
+        <div
+          id="legal"
+          className="mt-10 grid gap-4 border-t border-slate-200 pt-8 text-xs text-slate-600 sm:grid-cols-2 lg:grid-cols-4 dark:border-slate-800 dark:text-slate-400"
+        >
           {LEGAL_NOTES.map((note) => (
             <p key={note.id} id={note.id} className="scroll-mt-24">
               <span className="font-semibold text-slate-800 dark:text-slate-200">{note.title}. </span>

@@ -19,7 +19,10 @@ export function PlaceholderScreen({ title, product, willDo, children }: Placehol
       <p className="inline-flex rounded-full bg-amber-100 px-3 py-1 text-xs font-semibold uppercase tracking-wide text-amber-900 dark:bg-amber-400/15 dark:text-amber-200">
         Coming soon
       </p>
-      <h1 id="placeholder-title" className="mt-4 text-3xl font-bold tracking-tight text-slate-900 sm:text-4xl dark:text-white">
+      <h1
+        id="placeholder-title"
+        className="mt-4 text-3xl font-bold tracking-tight text-slate-900 sm:text-4xl dark:text-white"
+      >
         {title}
       </h1>
       <p className="mt-4 text-lg text-slate-600 dark:text-slate-300">

@@ -25,7 +25,11 @@ export function useModalFocus(panelRef: RefObject<HTMLElement | null>): void {
 }
 
 /** Escape closes; Tab and Shift+Tab cycle inside the panel (pulled back in from outside). */
-export function handleModalKey(event: Pick<KeyboardEvent, "key" | "shiftKey" | "preventDefault" | "stopPropagation">, panel: HTMLElement | null, onClose: () => void): void {
+export function handleModalKey(
+  event: Pick<KeyboardEvent, "key" | "shiftKey" | "preventDefault" | "stopPropagation">,
+  panel: HTMLElement | null,
+  onClose: () => void,
+): void {
   if (event.key === "Escape") {
     event.stopPropagation();
     onClose();

@@ -21,8 +21,7 @@ export const secondaryButtonClass =
   "inline-flex items-center justify-center gap-2 rounded-lg border border-slate-300 bg-white px-4 py-2 text-sm font-semibold text-slate-800 " +
   "hover:bg-slate-100 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100 dark:hover:bg-slate-800";
 
-export const linkButtonClass =
-  "font-semibold text-indigo-700 underline-offset-2 hover:underline dark:text-indigo-300";
+export const linkButtonClass = "font-semibold text-indigo-700 underline-offset-2 hover:underline dark:text-indigo-300";
 
 export const iconButtonClass =
   "inline-flex h-9 w-9 items-center justify-center rounded-lg text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-slate-800";

@@ -6,7 +6,15 @@ import { primaryButtonClass, secondaryButtonClass } from "../components/styles";
 import { errorTextClass, Spinner, subtleTextClass } from "../ledger/ui";
 import { randomId } from "../lib/uuid";
 import { NoteField } from "./ui";
-import { actionErrorMessage, bulkQuestion, bulkRiskLines, DECISION_VERBS, REVIEW_MESSAGES, summariseBulk, type BulkSummary } from "./actions";
+import {
+  actionErrorMessage,
+  bulkQuestion,
+  bulkRiskLines,
+  DECISION_VERBS,
+  REVIEW_MESSAGES,
+  summariseBulk,
+  type BulkSummary,
+} from "./actions";
 import { RiskAcknowledgement } from "./DecisionDialogs";
 import { useBulkRisk } from "./hooks";
 
@@ -25,7 +33,15 @@ const SUMMARY_TONES: Record<BulkSummary["tone"], string> = {
 };
 
 /** What the selection holds by risk, read from the server before anything is decided. */
-function RiskSummary({ risk, loading, failed }: { risk: BulkRiskSummary | undefined; loading: boolean; failed: string | null }) {
+function RiskSummary({
+  risk,
+  loading,
+  failed,
+}: {
+  risk: BulkRiskSummary | undefined;
+  loading: boolean;
+  failed: string | null;
+}) {
   if (loading) {
     return (
       <p className={`mt-3 ${subtleTextClass}`}>
@@ -41,7 +57,10 @@ function RiskSummary({ risk, loading, failed }: { risk: BulkRiskSummary | undefi
     );
   }
   return (
-    <ul aria-label="Risk of the selection" className="mt-3 space-y-0.5 rounded-lg border border-slate-200 p-3 text-sm text-slate-900 dark:border-slate-700 dark:text-white">
+    <ul
+      aria-label="Risk of the selection"
+      className="mt-3 space-y-0.5 rounded-lg border border-slate-200 p-3 text-sm text-slate-900 dark:border-slate-700 dark:text-white"
+    >
       {bulkRiskLines(risk).map((line) => (
         <li key={line}>{line}</li>
       ))}
@@ -86,7 +105,12 @@ export function BulkActionsDialog({ selection, onClose, onDone }: BulkActionsDia
     setBusy(true);
     setFailure(null);
     try {
-      const change = { ids, status, ...(notes.trim() ? { notes: notes.trim() } : {}), ...(warned ? { acknowledge_risk: true } : {}) };
+      const change = {
+        ids,
+        status,
+        ...(notes.trim() ? { notes: notes.trim() } : {}),
+        ...(warned ? { acknowledge_risk: true } : {}),
+      };
       const results = await kycReviewApi.bulkUpdate(change, { idempotencyKey: key });
       setSummary(summariseBulk(status, ids, results, selection));
       onDone();
@@ -106,7 +130,10 @@ export function BulkActionsDialog({ selection, onClose, onDone }: BulkActionsDia
         <div role="status">
           <p className={`mt-3 text-sm font-semibold ${SUMMARY_TONES[summary.tone]}`}>{summary.headline}</p>
           {summary.failures.length > 0 && (
-            <ul aria-label="Not updated" className="mt-2 list-disc space-y-1 pl-5 text-sm text-slate-700 dark:text-slate-300">
+            <ul
+              aria-label="Not updated"
+              className="mt-2 list-disc space-y-1 pl-5 text-sm text-slate-700 dark:text-slate-300"
+            >
               {summary.failures.map((line) => (
                 <li key={line}>{line}</li>
               ))}
@@ -121,12 +148,16 @@ export function BulkActionsDialog({ selection, onClose, onDone }: BulkActionsDia
       ) : status ? (
         <>
           <p className="mt-3 text-sm text-slate-900 dark:text-white">{bulkQuestion(status, ids.length)}</p>
-          <p className={`mt-1 ${subtleTextClass}`}>Each submission is updated on its own; any that cannot change are listed afterwards.</p>
+          <p className={`mt-1 ${subtleTextClass}`}>
+            Each submission is updated on its own; any that cannot change are listed afterwards.
+          </p>
           <RiskSummary risk={risk.data} loading={risk.isPending} failed={riskFailed} />
           {warned && risk.data && (
             <div className="mt-3">
               <RiskAcknowledgement
-                warnings={risk.data.submissions.filter((item) => item.acknowledgement_required).map((item) => `${item.name}: ${item.warnings.join("; ")}`)}
+                warnings={risk.data.submissions
+                  .filter((item) => item.acknowledgement_required)
+                  .map((item) => `${item.name}: ${item.warnings.join("; ")}`)}
                 typed={typed}
                 onTyped={setTyped}
                 what="the selection holds submissions the guard warns about"
@@ -136,7 +167,11 @@ export function BulkActionsDialog({ selection, onClose, onDone }: BulkActionsDia
           <div className="mt-4">
             <NoteField
               id={notesId}
-              label={status === "rejected" ? "Reason for rejecting (required, kept in the audit trail)" : "Note for the audit trail (optional)"}
+              label={
+                status === "rejected"
+                  ? "Reason for rejecting (required, kept in the audit trail)"
+                  : "Note for the audit trail (optional)"
+              }
               value={notes}
               onChange={setNotes}
             />
@@ -147,7 +182,13 @@ export function BulkActionsDialog({ selection, onClose, onDone }: BulkActionsDia
             </p>
           )}
           <div className="mt-6 flex flex-wrap justify-end gap-3">
-            <button type="button" className={secondaryButtonClass} onClick={() => choose(null)} disabled={busy} data-autofocus>
+            <button
+              type="button"
+              className={secondaryButtonClass}
+              onClick={() => choose(null)}
+              disabled={busy}
+              data-autofocus
+            >
               Back
             </button>
             <button type="button" className={primaryButtonClass} onClick={() => void run()} disabled={busy || blocked}>
@@ -158,7 +199,8 @@ export function BulkActionsDialog({ selection, onClose, onDone }: BulkActionsDia
       ) : (
         <>
           <p className={`mt-2 ${subtleTextClass}`}>
-            {ids.length} submission{ids.length === 1 ? "" : "s"} selected. What should happen to {ids.length === 1 ? "it" : "them"}?
+            {ids.length} submission{ids.length === 1 ? "" : "s"} selected. What should happen to{" "}
+            {ids.length === 1 ? "it" : "them"}?
           </p>
           <RiskSummary risk={risk.data} loading={risk.isPending} failed={riskFailed} />
           <div className="mt-4 flex flex-col gap-2">

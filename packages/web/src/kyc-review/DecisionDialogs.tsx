@@ -16,7 +16,17 @@ const warningBoxClass =
   "rounded-lg border border-red-300 bg-red-50 p-3 text-sm text-red-950 dark:border-red-800 dark:bg-red-950/60 dark:text-red-100";
 
 /** The guard's warnings and the typed confirmation; `typed` is the text typed so far. */
-export function RiskAcknowledgement({ warnings, typed, onTyped, what }: { warnings: readonly string[]; typed: string; onTyped: (text: string) => void; what: string }) {
+export function RiskAcknowledgement({
+  warnings,
+  typed,
+  onTyped,
+  what,
+}: {
+  warnings: readonly string[];
+  typed: string;
+  onTyped: (text: string) => void;
+  what: string;
+}) {
   const inputId = useId();
   const hintId = useId();
   return (
@@ -69,7 +79,9 @@ export function ApproveDialog({ name, risk, busy, onConfirm, onCancel }: Approve
       onCancel={onCancel}
     >
       <p>The applicant is told their identity is verified. Your name and note are kept in the audit trail.</p>
-      {warned && risk && <RiskAcknowledgement warnings={risk.warnings} typed={typed} onTyped={setTyped} what="this submission" />}
+      {warned && risk && (
+        <RiskAcknowledgement warnings={risk.warnings} typed={typed} onTyped={setTyped} what="this submission" />
+      )}
     </ConfirmDialog>
   );
 }
@@ -97,8 +109,17 @@ export function RejectDialog({ name, initialReason, busy, onConfirm, onCancel }:
       onConfirm={() => onConfirm(reason.trim())}
       onCancel={onCancel}
     >
-      <p>The applicant is told their verification was not successful. A reason is required; it is kept in the audit trail with your name.</p>
-      <NoteField id={reasonId} label="Reason for rejecting (required)" value={reason} onChange={setReason} dialogAutoFocus />
+      <p>
+        The applicant is told their verification was not successful. A reason is required; it is kept in the audit trail
+        with your name.
+      </p>
+      <NoteField
+        id={reasonId}
+        label="Reason for rejecting (required)"
+        value={reason}
+        onChange={setReason}
+        dialogAutoFocus
+      />
       {missing && <p className={subtleTextClass}>Write the reason to enable Reject.</p>}
     </ConfirmDialog>
   );

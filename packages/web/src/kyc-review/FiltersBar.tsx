@@ -29,7 +29,12 @@ export function FiltersBar({ filters, countries, onChange, onClear }: FiltersBar
   const listed = countries.some((country) => country.countryCode === filters.country);
 
   return (
-    <form role="search" aria-label="Filter submissions" onSubmit={submit} className="rounded-2xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
+    <form
+      role="search"
+      aria-label="Filter submissions"
+      onSubmit={submit}
+      className="rounded-2xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900"
+    >
       <div className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-6">
         <div className="sm:col-span-2 lg:col-span-3">
           <label htmlFor={`${id}-search`} className={labelClass}>
@@ -110,7 +115,12 @@ function FilterSelect<Value extends string>({
       <label htmlFor={id} className={labelClass}>
         {label}
       </label>
-      <select id={id} className={inputClass} value={value ?? ""} onChange={(event) => onChange((event.target.value || undefined) as Value | undefined)}>
+      <select
+        id={id}
+        className={inputClass}
+        value={value ?? ""}
+        onChange={(event) => onChange((event.target.value || undefined) as Value | undefined)}
+      >
         <option value="">{allLabel}</option>
         {options.map((option) => (
           <option key={option.value} value={option.value}>

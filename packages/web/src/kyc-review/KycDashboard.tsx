@@ -12,7 +12,6 @@ import { useInvalidateReview, useReviewer } from "./hooks";
 import { RulesTab } from "./RulesTab";
 import { SubmissionsPanel } from "./SubmissionsPanel";
 
-
 const TABS = [
   { id: "submissions", label: "Submissions" },
   { id: "rules", label: "Rules" },
@@ -51,8 +50,12 @@ export function KycDashboard() {
     <div className="mx-auto max-w-7xl px-4 py-8 sm:px-6">
       <header className="flex flex-wrap items-end justify-between gap-4">
         <div className="min-w-0">
-          <p className="text-sm font-semibold uppercase tracking-wide text-indigo-700 dark:text-indigo-300">Identity review</p>
-          <h1 className="mt-1 text-3xl font-bold tracking-tight text-slate-900 sm:text-4xl dark:text-white">KYC Management</h1>
+          <p className="text-sm font-semibold uppercase tracking-wide text-indigo-700 dark:text-indigo-300">
+            Identity review
+          </p>
+          <h1 className="mt-1 text-3xl font-bold tracking-tight text-slate-900 sm:text-4xl dark:text-white">
+            KYC Management
+          </h1>
         </div>
         {isAdmin && (
           <div className="flex flex-wrap items-end gap-2">
@@ -74,7 +77,13 @@ export function KycDashboard() {
                 ))}
               </select>
             </div>
-            <button type="button" className={secondaryButtonClass} onClick={() => void invalidate()} disabled={refreshing} aria-label="Refresh">
+            <button
+              type="button"
+              className={secondaryButtonClass}
+              onClick={() => void invalidate()}
+              disabled={refreshing}
+              aria-label="Refresh"
+            >
               {refreshing ? <Spinner label="Refresh" /> : "Refresh"}
             </button>
           </div>
@@ -85,7 +94,12 @@ export function KycDashboard() {
         <NotAdmin />
       ) : (
         <div className="mt-6">
-          <div role="tablist" aria-label="KYC Management sections" onKeyDown={onTabKey} className="inline-flex gap-1 rounded-xl border border-slate-200 bg-slate-100 p-1 dark:border-slate-800 dark:bg-slate-900">
+          <div
+            role="tablist"
+            aria-label="KYC Management sections"
+            onKeyDown={onTabKey}
+            className="inline-flex gap-1 rounded-xl border border-slate-200 bg-slate-100 p-1 dark:border-slate-800 dark:bg-slate-900"
+          >
             {TABS.map((entry, index) => {
               const selected = entry.id === tab;
               return (
@@ -113,7 +127,15 @@ export function KycDashboard() {
             })}
           </div>
           <div id={panelId(tab)} role="tabpanel" aria-labelledby={tabId(tab)} className="mt-6">
-            {tab === "submissions" ? <SubmissionsPanel filters={filters} onFilters={changeFilters} onClearFilters={() => writeFilters({ period: filters.period })} /> : <RulesTab />}
+            {tab === "submissions" ? (
+              <SubmissionsPanel
+                filters={filters}
+                onFilters={changeFilters}
+                onClearFilters={() => writeFilters({ period: filters.period })}
+              />
+            ) : (
+              <RulesTab />
+            )}
           </div>
         </div>
       )}
@@ -123,7 +145,10 @@ export function KycDashboard() {
 
 function NotAdmin() {
   return (
-    <section aria-labelledby="kyc-not-admin" className="mx-auto mt-10 flex max-w-xl flex-col items-center rounded-2xl border border-slate-200 bg-white px-6 py-10 text-center dark:border-slate-800 dark:bg-slate-900">
+    <section
+      aria-labelledby="kyc-not-admin"
+      className="mx-auto mt-10 flex max-w-xl flex-col items-center rounded-2xl border border-slate-200 bg-white px-6 py-10 text-center dark:border-slate-800 dark:bg-slate-900"
+    >
       <span className="flex h-12 w-12 items-center justify-center rounded-full bg-indigo-100 text-indigo-700 dark:bg-indigo-950 dark:text-indigo-300">
         <LockIcon width="24" height="24" />
       </span>

@@ -74,7 +74,13 @@ function DraftEditor() {
     setRevision(data.draft?.revision ?? 0);
   }, [data, text]);
 
-  if (overview.isError) return <LoadError message={actionErrorMessage(overview.error, "Failed to load the rules")} onRetry={() => void overview.refetch()} />;
+  if (overview.isError)
+    return (
+      <LoadError
+        message={actionErrorMessage(overview.error, "Failed to load the rules")}
+        onRetry={() => void overview.refetch()}
+      />
+    );
   if (!data || text === null) {
     return (
       <p className={subtleTextClass}>
@@ -148,7 +154,9 @@ function DraftEditor() {
   return (
     <Panel title="Draft rule set">
       <p className={subtleTextClass}>
-        {data.draft ? `Draft saved ${formatDateTime(data.draft.updated_at)} by ${data.draft.updated_by}.` : "No saved draft: editing starts from the live rules."}
+        {data.draft
+          ? `Draft saved ${formatDateTime(data.draft.updated_at)} by ${data.draft.updated_by}.`
+          : "No saved draft: editing starts from the live rules."}
       </p>
       <label htmlFor={`${id}-json`} className={`${labelClass} mt-3`}>
         Rules (JSON)
@@ -171,20 +179,38 @@ function DraftEditor() {
         </p>
       )}
       <div className="mt-3 flex flex-wrap gap-2">
-        <button type="button" className={secondaryButtonClass} onClick={() => (check().ok ? toast.success("Valid JSON") : undefined)}>
+        <button
+          type="button"
+          className={secondaryButtonClass}
+          onClick={() => (check().ok ? toast.success("Valid JSON") : undefined)}
+        >
           Validate
         </button>
-        <button type="button" className={secondaryButtonClass} onClick={() => void save()} disabled={busy !== null || !dirty}>
+        <button
+          type="button"
+          className={secondaryButtonClass}
+          onClick={() => void save()}
+          disabled={busy !== null || !dirty}
+        >
           {busy === "save" ? <Spinner label="Saving…" /> : "Save draft"}
         </button>
-        <button type="button" className={primaryButtonClass} onClick={() => setConfirming(true)} disabled={busy !== null || dirty || !data.draft}>
+        <button
+          type="button"
+          className={primaryButtonClass}
+          onClick={() => setConfirming(true)}
+          disabled={busy !== null || dirty || !data.draft}
+        >
           Publish
         </button>
       </div>
-      {(dirty || !data.draft) && <p className={`mt-2 text-xs ${subtleTextClass}`}>Publishing takes the saved draft: save your changes first.</p>}
+      {(dirty || !data.draft) && (
+        <p className={`mt-2 text-xs ${subtleTextClass}`}>Publishing takes the saved draft: save your changes first.</p>
+      )}
 
       <h3 className="mt-6 font-semibold text-slate-900 dark:text-white">Test against a submission</h3>
-      <p className={subtleTextClass}>A dry run of the rules above: nothing is saved, and the submission keeps its score.</p>
+      <p className={subtleTextClass}>
+        A dry run of the rules above: nothing is saved, and the submission keeps its score.
+      </p>
       <div className="mt-2 flex flex-wrap items-end gap-2">
         <div className="min-w-0 flex-1">
           <label htmlFor={`${id}-submission`} className={labelClass}>
@@ -205,8 +231,18 @@ function DraftEditor() {
       {result && <TestResult result={result} />}
 
       {confirming && (
-        <ConfirmDialog title="Publish this rule set?" confirmLabel="Publish" busyLabel="Publishing…" busy={busy === "publish"} onConfirm={() => void publish()} onCancel={() => setConfirming(false)}>
-          <p>The saved draft becomes the next version. Every evaluation from now on uses it, in every instance, without a redeploy.</p>
+        <ConfirmDialog
+          title="Publish this rule set?"
+          confirmLabel="Publish"
+          busyLabel="Publishing…"
+          busy={busy === "publish"}
+          onConfirm={() => void publish()}
+          onCancel={() => setConfirming(false)}
+        >
+          <p>
+            The saved draft becomes the next version. Every evaluation from now on uses it, in every instance, without a
+            redeploy.
+          </p>
         </ConfirmDialog>
       )}
     </Panel>
@@ -215,11 +251,17 @@ function DraftEditor() {
 
 function TestResult({ result }: { result: DryRunResult }) {
   const { assessment, rule_set: ruleSet, current } = result;
-  const source = ruleSet.source === "body" ? "the rules in the editor" : ruleSet.source === "draft" ? "the saved draft" : `version ${ruleSet.version}`;
+  const source =
+    ruleSet.source === "body"
+      ? "the rules in the editor"
+      : ruleSet.source === "draft"
+        ? "the saved draft"
+        : `version ${ruleSet.version}`;
   return (
     <div role="status" className="mt-3 rounded-xl border border-slate-200 p-3 text-sm dark:border-slate-800">
       <p className="text-slate-900 dark:text-white">
-        With {source}: <RiskScore score={assessment.risk_score} level={assessment.level} /> · priority {assessment.priority} · verdict {assessment.verdict}
+        With {source}: <RiskScore score={assessment.risk_score} level={assessment.level} /> · priority{" "}
+        {assessment.priority} · verdict {assessment.verdict}
       </p>
       {current && (
         <p className={subtleTextClass}>
@@ -230,14 +272,19 @@ function TestResult({ result }: { result: DryRunResult }) {
         <ul className="mt-2 list-disc space-y-1 pl-5 text-slate-700 dark:text-slate-300">
           {assessment.reasons.map((reason, index) => (
             <li key={`${reason.rule}-${index}`}>
-              <span className="font-mono text-xs">{reason.rule}</span> {reason.points >= 0 ? `+${reason.points}` : reason.points}: {reason.reason}
+              <span className="font-mono text-xs">{reason.rule}</span>{" "}
+              {reason.points >= 0 ? `+${reason.points}` : reason.points}: {reason.reason}
             </li>
           ))}
         </ul>
       ) : (
         <p className={`mt-1 ${subtleTextClass}`}>No rule fired.</p>
       )}
-      {assessment.flags.length > 0 && <p className="mt-2 text-red-700 dark:text-red-300">Flags: {assessment.flags.map((flag) => flag.message || flag.code).join("; ")}</p>}
+      {assessment.flags.length > 0 && (
+        <p className="mt-2 text-red-700 dark:text-red-300">
+          Flags: {assessment.flags.map((flag) => flag.message || flag.code).join("; ")}
+        </p>
+      )}
     </div>
   );
 }
@@ -258,14 +305,17 @@ function PublishedVersions() {
       ) : (
         <>
           <p className="text-sm text-slate-900 dark:text-white">
-            {data.published ? `Live: v${data.published.version}, published ${formatDateTime(data.published.published_at)} by ${data.published.published_by}` : "Live: the built-in rules (nothing published yet)"}
+            {data.published
+              ? `Live: v${data.published.version}, published ${formatDateTime(data.published.published_at)} by ${data.published.published_by}`
+              : "Live: the built-in rules (nothing published yet)"}
           </p>
           {data.versions.length > 0 && (
             <ol aria-label="Version history" className="mt-3 max-h-56 space-y-1 overflow-y-auto text-sm">
               {data.versions.map((entry) => (
                 <li key={entry.version} className="flex items-center justify-between gap-2">
                   <span className="min-w-0 truncate text-slate-700 dark:text-slate-300">
-                    v{entry.version} · {entry.rules} rule{entry.rules === 1 ? "" : "s"} · {formatDateTime(entry.published_at)}
+                    v{entry.version} · {entry.rules} rule{entry.rules === 1 ? "" : "s"} ·{" "}
+                    {formatDateTime(entry.published_at)}
                   </span>
                   <button
                     type="button"
@@ -283,7 +333,11 @@ function PublishedVersions() {
           {viewing !== null && (
             <div className="mt-3">
               {version.data ? (
-                <pre tabIndex={0} aria-label={`Rules of version ${viewing}`} className="max-h-64 overflow-auto rounded-lg bg-slate-100 p-2 text-xs text-slate-900 dark:bg-slate-800 dark:text-slate-100">
+                <pre
+                  tabIndex={0}
+                  aria-label={`Rules of version ${viewing}`}
+                  className="max-h-64 overflow-auto rounded-lg bg-slate-100 p-2 text-xs text-slate-900 dark:bg-slate-800 dark:text-slate-100"
+                >
                   {pretty(editableRuleSet(version.data))}
                 </pre>
               ) : version.isError ? (
@@ -317,7 +371,10 @@ function Watchlist() {
     }
     setBusy(true);
     try {
-      const summary = await kycReviewApi.rules.uploadWatchlist({ csv: await file.text(), name: file.name.slice(0, 200) }, { idempotencyKey: randomId() });
+      const summary = await kycReviewApi.rules.uploadWatchlist(
+        { csv: await file.text(), name: file.name.slice(0, 200) },
+        { idempotencyKey: randomId() },
+      );
       toast.success(`Watchlist uploaded: ${summary.entries} names`);
       void invalidate();
     } catch (error) {
@@ -330,7 +387,9 @@ function Watchlist() {
   const summary = watchlist.data;
   return (
     <Panel title="Watchlist">
-      <p className={subtleTextClass}>Sanctions and PEP names (CSV, a name column). Applicants are matched by name, fuzzily; a hit is a risk flag.</p>
+      <p className={subtleTextClass}>
+        Sanctions and PEP names (CSV, a name column). Applicants are matched by name, fuzzily; a hit is a risk flag.
+      </p>
       {summary ? (
         <div className="mt-2 text-sm text-slate-900 dark:text-white">
           <p>
@@ -347,10 +406,14 @@ function Watchlist() {
                 .join(" · ")}
             </p>
           )}
-          {summary.sample.length > 0 && <p className={`mt-1 ${subtleTextClass}`}>e.g. {summary.sample.map((entry) => entry.name).join(", ")}</p>}
+          {summary.sample.length > 0 && (
+            <p className={`mt-1 ${subtleTextClass}`}>e.g. {summary.sample.map((entry) => entry.name).join(", ")}</p>
+          )}
         </div>
       ) : watchlist.isError ? (
-        <p className={`mt-2 ${errorTextClass}`}>{actionErrorMessage(watchlist.error, "Failed to load the watchlist")}</p>
+        <p className={`mt-2 ${errorTextClass}`}>
+          {actionErrorMessage(watchlist.error, "Failed to load the watchlist")}
+        </p>
       ) : (
         <Spinner label="Loading…" className="mt-2 text-sm" />
       )}

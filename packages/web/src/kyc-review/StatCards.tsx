@@ -12,7 +12,15 @@ const TONES: Record<StatCardView["tone"], string> = {
  * The four cards of spec 001 §2 with their real change against the previous period of the same
  * length (the spec's were hard-coded); zeros without a trend when the stats failed to load.
  */
-export function StatCards({ stats, period, loading }: { stats: DashboardStats | null; period: ReviewPeriod; loading: boolean }) {
+export function StatCards({
+  stats,
+  period,
+  loading,
+}: {
+  stats: DashboardStats | null;
+  period: ReviewPeriod;
+  loading: boolean;
+}) {
   return (
     <dl aria-busy={loading} className="grid grid-cols-2 gap-3 lg:grid-cols-4">
       {statCards(stats, period).map((card) => (

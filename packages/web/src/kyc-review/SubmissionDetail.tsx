@@ -3,7 +3,14 @@ import { DOCUMENT_TYPE_LABELS } from "@fintech/core/kyc/model";
 import { reviewerTransition, shareLabel } from "@fintech/core/kyc/review-model";
 import { useId, useState, type ReactNode } from "react";
 import toast from "react-hot-toast";
-import { kycReviewApi, type DashboardSubmission, type DecisionStatus, type LinkedSubmission, type ReviewDocument, type SubmissionDetail as Detail } from "../api/kycReview";
+import {
+  kycReviewApi,
+  type DashboardSubmission,
+  type DecisionStatus,
+  type LinkedSubmission,
+  type ReviewDocument,
+  type SubmissionDetail as Detail,
+} from "../api/kycReview";
 import { ApiError } from "../api/errors";
 import { Dialog } from "../components/Dialog";
 import { CloseIcon } from "../components/icons";
@@ -54,7 +61,11 @@ export function SubmissionDetail({ id, shown, onClose, onChanged, onOpen }: Subm
     if (busy || !submission) return;
     setBusy(true);
     try {
-      await kycReviewApi.decide(submission.id, { status: decision.status, notes: decision.notes, ...(acknowledgeRisk ? { acknowledge_risk: true } : {}) });
+      await kycReviewApi.decide(submission.id, {
+        status: decision.status,
+        notes: decision.notes,
+        ...(acknowledgeRisk ? { acknowledge_risk: true } : {}),
+      });
       toast.success(`${submission.name}'s submission ${DECISION_VERBS[decision.status].done}`);
       setPending(null);
       onChanged();
@@ -103,10 +114,22 @@ export function SubmissionDetail({ id, shown, onClose, onChanged, onOpen }: Subm
         )}
       </Dialog>
       {pending?.status === "verified" && submission && (
-        <ApproveDialog name={submission.name} risk={submission.risk_check} busy={busy} onConfirm={(acknowledge) => void decide(pending, acknowledge)} onCancel={() => !busy && setPending(null)} />
+        <ApproveDialog
+          name={submission.name}
+          risk={submission.risk_check}
+          busy={busy}
+          onConfirm={(acknowledge) => void decide(pending, acknowledge)}
+          onCancel={() => !busy && setPending(null)}
+        />
       )}
       {pending?.status === "rejected" && submission && (
-        <RejectDialog name={submission.name} initialReason={pending.notes} busy={busy} onConfirm={(reason) => void decide({ status: "rejected", notes: reason }, false)} onCancel={() => !busy && setPending(null)} />
+        <RejectDialog
+          name={submission.name}
+          initialReason={pending.notes}
+          busy={busy}
+          onConfirm={(reason) => void decide({ status: "rejected", notes: reason }, false)}
+          onCancel={() => !busy && setPending(null)}
+        />
       )}
     </>
   );
@@ -155,7 +178,8 @@ function DetailBody({ submission, onChanged, onReload, onAsk, onOpen, deciding }
   const [keys] = useState(() => ({ under_review: randomId(), info: randomId(), dismiss: randomId() }));
   const risk = submission.risk;
   const check = submission.risk_check;
-  const liveDiffers = check.live !== null && (!risk || check.live.risk_score !== risk.risk_score || check.live.verdict !== risk.verdict);
+  const liveDiffers =
+    check.live !== null && (!risk || check.live.risk_score !== risk.risk_score || check.live.verdict !== risk.verdict);
 
   const reopen = async () => {
     const status = "under_review";
@@ -211,7 +235,11 @@ function DetailBody({ submission, onChanged, onReload, onAsk, onOpen, deciding }
   return (
     <>
       {submission.review_alert && (
-        <div role="note" aria-label="Review alert" className="mt-4 rounded-lg border border-red-300 bg-red-50 p-3 text-sm text-red-950 dark:border-red-800 dark:bg-red-950/60 dark:text-red-100">
+        <div
+          role="note"
+          aria-label="Review alert"
+          className="mt-4 rounded-lg border border-red-300 bg-red-50 p-3 text-sm text-red-950 dark:border-red-800 dark:bg-red-950/60 dark:text-red-100"
+        >
           <p className="font-semibold">Review alert · {formatDateTime(submission.review_alert.raised_at)}</p>
           <p className="mt-1">{submission.review_alert.reason}</p>
           <p className="mt-1">Reopen it for review (with a note below), or dismiss the alert with a reason.</p>
@@ -238,7 +266,8 @@ function DetailBody({ submission, onChanged, onReload, onAsk, onOpen, deciding }
         </dl>
         {submission.info_request && (
           <p className="mt-3 rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950 dark:border-amber-800 dark:bg-amber-950/60 dark:text-amber-100">
-            Information requested {formatDateTime(submission.info_request.requested_at)}: “{submission.info_request.message}”
+            Information requested {formatDateTime(submission.info_request.requested_at)}: “
+            {submission.info_request.message}”
           </p>
         )}
       </Section>
@@ -263,7 +292,10 @@ function DetailBody({ submission, onChanged, onReload, onAsk, onOpen, deciding }
               </p>
             )}
             {check.acknowledgement_required && (
-              <ul aria-label="Approval warnings" className="mt-2 list-disc pl-5 text-sm font-semibold text-red-700 dark:text-red-300">
+              <ul
+                aria-label="Approval warnings"
+                className="mt-2 list-disc pl-5 text-sm font-semibold text-red-700 dark:text-red-300"
+              >
                 {check.warnings.map((warning) => (
                   <li key={warning}>{warning}</li>
                 ))}
@@ -272,7 +304,11 @@ function DetailBody({ submission, onChanged, onReload, onAsk, onOpen, deciding }
             {risk.flags.length > 0 && (
               <ul aria-label="Risk flags" className="mt-2 flex flex-wrap gap-1.5">
                 {risk.flags.map((flag) => (
-                  <li key={flag.code} className="rounded-full bg-red-100 px-2 py-0.5 text-xs font-semibold text-red-800 dark:bg-red-950 dark:text-red-200" title={flag.message}>
+                  <li
+                    key={flag.code}
+                    className="rounded-full bg-red-100 px-2 py-0.5 text-xs font-semibold text-red-800 dark:bg-red-950 dark:text-red-200"
+                    title={flag.message}
+                  >
                     {flag.message || flag.code}
                   </li>
                 ))}
@@ -287,16 +323,24 @@ function DetailBody({ submission, onChanged, onReload, onAsk, onOpen, deciding }
                   <caption className="sr-only">Rules that fired and the points each added</caption>
                   <thead className="text-xs text-slate-600 dark:text-slate-400">
                     <tr>
-                      <th scope="col" className="py-1 pr-2 font-semibold">Rule</th>
-                      <th scope="col" className="py-1 pr-2 text-right font-semibold">Points</th>
-                      <th scope="col" className="py-1 font-semibold">Why</th>
+                      <th scope="col" className="py-1 pr-2 font-semibold">
+                        Rule
+                      </th>
+                      <th scope="col" className="py-1 pr-2 text-right font-semibold">
+                        Points
+                      </th>
+                      <th scope="col" className="py-1 font-semibold">
+                        Why
+                      </th>
                     </tr>
                   </thead>
                   <tbody className="divide-y divide-slate-200 dark:divide-slate-800">
                     {risk.reasons.map((reason, index) => (
                       <tr key={`${reason.rule}-${index}`}>
                         <td className="py-1 pr-2 font-mono text-xs">{reason.rule}</td>
-                        <td className="py-1 pr-2 text-right tabular-nums">{reason.points > 0 ? `+${reason.points}` : reason.points}</td>
+                        <td className="py-1 pr-2 text-right tabular-nums">
+                          {reason.points > 0 ? `+${reason.points}` : reason.points}
+                        </td>
                         <td className="py-1">{reason.reason}</td>
                       </tr>
                     ))}
@@ -318,7 +362,9 @@ function DetailBody({ submission, onChanged, onReload, onAsk, onOpen, deciding }
             ))}
           </ul>
         )}
-        {submission.linked.more && <p className={`mt-2 ${subtleTextClass}`}>More submissions are linked than are listed here.</p>}
+        {submission.linked.more && (
+          <p className={`mt-2 ${subtleTextClass}`}>More submissions are linked than are listed here.</p>
+        )}
       </Section>
 
       <Section title="Documents">
@@ -327,7 +373,12 @@ function DetailBody({ submission, onChanged, onReload, onAsk, onOpen, deciding }
         ) : (
           <ul className="space-y-4">
             {submission.documents.map((document) => (
-              <DocumentItem key={`${document.type}-${document.url}`} document={document} owner={submission.name} onReload={onReload} />
+              <DocumentItem
+                key={`${document.type}-${document.url}`}
+                document={document}
+                owner={submission.name}
+                onReload={onReload}
+              />
             ))}
           </ul>
         )}
@@ -379,10 +430,20 @@ function DetailBody({ submission, onChanged, onReload, onAsk, onOpen, deciding }
             autoFocus
           />
           <div className="mt-3 flex flex-wrap justify-end gap-2">
-            <button type="button" className={secondaryButtonClass} onClick={() => setAsking(null)} disabled={busy !== null}>
+            <button
+              type="button"
+              className={secondaryButtonClass}
+              onClick={() => setAsking(null)}
+              disabled={busy !== null}
+            >
               Cancel
             </button>
-            <button type="button" className={primaryButtonClass} onClick={() => void dismissAlert()} disabled={busy !== null || !dismissReason.trim()}>
+            <button
+              type="button"
+              className={primaryButtonClass}
+              onClick={() => void dismissAlert()}
+              disabled={busy !== null || !dismissReason.trim()}
+            >
               {busy === "dismiss" ? <Spinner label="Dismissing…" /> : "Dismiss alert"}
             </button>
           </div>
@@ -399,10 +460,20 @@ function DetailBody({ submission, onChanged, onReload, onAsk, onOpen, deciding }
             autoFocus
           />
           <div className="mt-3 flex flex-wrap justify-end gap-2">
-            <button type="button" className={secondaryButtonClass} onClick={() => setAsking(null)} disabled={busy !== null}>
+            <button
+              type="button"
+              className={secondaryButtonClass}
+              onClick={() => setAsking(null)}
+              disabled={busy !== null}
+            >
               Cancel
             </button>
-            <button type="button" className={primaryButtonClass} onClick={() => void requestInfo()} disabled={busy !== null || !message.trim()}>
+            <button
+              type="button"
+              className={primaryButtonClass}
+              onClick={() => void requestInfo()}
+              disabled={busy !== null || !message.trim()}
+            >
               {busy === "request-info" ? <Spinner label="Sending…" /> : "Send request"}
             </button>
           </div>
@@ -416,12 +487,22 @@ function DetailBody({ submission, onChanged, onReload, onAsk, onOpen, deciding }
           )}
           <div className="mt-5 flex flex-wrap justify-end gap-2">
             {submission.review_alert && (
-              <button type="button" className={secondaryButtonClass} onClick={() => setAsking("dismiss")} disabled={busy !== null}>
+              <button
+                type="button"
+                className={secondaryButtonClass}
+                onClick={() => setAsking("dismiss")}
+                disabled={busy !== null}
+              >
                 Dismiss alert
               </button>
             )}
             {canRequestInfo && (
-              <button type="button" className={secondaryButtonClass} onClick={() => setAsking("info")} disabled={busy !== null}>
+              <button
+                type="button"
+                className={secondaryButtonClass}
+                onClick={() => setAsking("info")}
+                disabled={busy !== null}
+              >
                 Request Info
               </button>
             )}
@@ -437,7 +518,13 @@ function DetailBody({ submission, onChanged, onReload, onAsk, onOpen, deciding }
               </button>
             ) : (
               <>
-                <button type="button" className={dangerButtonClass} onClick={() => onAsk("rejected", notes.trim())} disabled={busy !== null || deciding || !allows("rejected")} aria-haspopup="dialog">
+                <button
+                  type="button"
+                  className={dangerButtonClass}
+                  onClick={() => onAsk("rejected", notes.trim())}
+                  disabled={busy !== null || deciding || !allows("rejected")}
+                  aria-haspopup="dialog"
+                >
                   Reject
                 </button>
                 <button
@@ -466,15 +553,25 @@ function LinkedItem({ linked, onOpen }: { linked: LinkedSubmission; onOpen: (id:
       <div className="min-w-0 text-sm">
         <p className="flex flex-wrap items-center gap-2 font-semibold text-slate-900 dark:text-white">
           {linked.name} <KycStatusBadge status={linked.status} />
-          {linked.alert_open && <span className="rounded-full bg-red-100 px-2 py-0.5 text-xs font-semibold text-red-800 dark:bg-red-950 dark:text-red-200">Alert</span>}
+          {linked.alert_open && (
+            <span className="rounded-full bg-red-100 px-2 py-0.5 text-xs font-semibold text-red-800 dark:bg-red-950 dark:text-red-200">
+              Alert
+            </span>
+          )}
         </p>
         <p className="text-slate-700 dark:text-slate-300">
-          {linked.relation === "earlier" ? "Earlier" : "Later"} submission · {formatDateTime(linked.submitted_at)} · risk <RiskScore score={linked.risk_score} level={linked.risk_level} />
+          {linked.relation === "earlier" ? "Earlier" : "Later"} submission · {formatDateTime(linked.submitted_at)} ·
+          risk <RiskScore score={linked.risk_score} level={linked.risk_level} />
         </p>
         <p className="text-slate-700 dark:text-slate-300">Shares {linked.shared.map(shareLabel).join(" and ")}</p>
         <p className="font-mono text-xs text-slate-600 dark:text-slate-400">{linked.id}</p>
       </div>
-      <button type="button" className={secondaryButtonClass} onClick={() => onOpen(linked.id)} aria-label={`Open the linked submission of ${linked.name}`}>
+      <button
+        type="button"
+        className={secondaryButtonClass}
+        onClick={() => onOpen(linked.id)}
+        aria-label={`Open the linked submission of ${linked.name}`}
+      >
         Open
       </button>
     </li>
@@ -482,7 +579,15 @@ function LinkedItem({ linked, onOpen }: { linked: LinkedSubmission; onOpen: (id:
 }
 
 /** One document: its image (and face image) through presigned URLs, and what the checks found. */
-function DocumentItem({ document, owner, onReload }: { document: ReviewDocument; owner: string; onReload: () => void }) {
+function DocumentItem({
+  document,
+  owner,
+  onReload,
+}: {
+  document: ReviewDocument;
+  owner: string;
+  onReload: () => void;
+}) {
   const label = DOCUMENT_TYPE_LABELS[document.type] ?? document.type;
   const checks = document.checks;
   // A link expires after 5 minutes (or a policy blocks it): say so instead of a broken picture.
@@ -513,7 +618,11 @@ function DocumentItem({ document, owner, onReload }: { document: ReviewDocument;
         </a>
       )}
       {document.face_url && (
-        <img src={document.face_url} alt={`Face image of ${owner}`} className="mt-2 max-h-40 rounded-lg bg-slate-100 object-contain dark:bg-slate-800" />
+        <img
+          src={document.face_url}
+          alt={`Face image of ${owner}`}
+          className="mt-2 max-h-40 rounded-lg bg-slate-100 object-contain dark:bg-slate-800"
+        />
       )}
       {checks ? (
         <dl className="mt-2 grid grid-cols-2 gap-2 text-xs">

@@ -15,7 +15,8 @@ interface SubmissionListProps {
   onOpen: (id: string) => void;
 }
 
-const checkboxClass = "h-4 w-4 rounded border-slate-400 text-indigo-600 focus:ring-2 focus:ring-indigo-600 dark:border-slate-500";
+const checkboxClass =
+  "h-4 w-4 rounded border-slate-400 text-indigo-600 focus:ring-2 focus:ring-indigo-600 dark:border-slate-500";
 const viewButtonClass =
   "inline-flex items-center rounded-lg px-3 py-1.5 text-sm font-semibold text-indigo-700 hover:bg-indigo-50 dark:text-indigo-300 dark:hover:bg-slate-800";
 
@@ -51,7 +52,9 @@ export function SubmissionList({ layout, submissions, selected, onToggle, onTogg
               <div className="min-w-0 flex-1">
                 <p className="truncate font-semibold text-slate-900 dark:text-white">{submission.name}</p>
                 <p className="truncate text-sm text-slate-600 dark:text-slate-300">{submission.email}</p>
-                <p className="truncate text-sm text-slate-600 dark:text-slate-300">{submission.location || submission.country}</p>
+                <p className="truncate text-sm text-slate-600 dark:text-slate-300">
+                  {submission.location || submission.country}
+                </p>
               </div>
               <RowStatus submission={submission} />
             </div>
@@ -64,7 +67,9 @@ export function SubmissionList({ layout, submissions, selected, onToggle, onTogg
               </div>
               <div>
                 <dt className="text-xs text-slate-600 dark:text-slate-400">Amount</dt>
-                <dd className="font-semibold tabular-nums text-slate-900 dark:text-white">{formatInr(submission.amount)}</dd>
+                <dd className="font-semibold tabular-nums text-slate-900 dark:text-white">
+                  {formatInr(submission.amount)}
+                </dd>
               </div>
               <div>
                 <dt className="text-xs text-slate-600 dark:text-slate-400">Priority</dt>
@@ -89,22 +94,49 @@ export function SubmissionList({ layout, submissions, selected, onToggle, onTogg
   }
 
   return (
-    <div className="overflow-x-auto rounded-2xl border border-slate-200 dark:border-slate-800" tabIndex={0} role="region" aria-label="Submissions table">
+    <div
+      className="overflow-x-auto rounded-2xl border border-slate-200 dark:border-slate-800"
+      tabIndex={0}
+      role="region"
+      aria-label="Submissions table"
+    >
       <table className="w-full min-w-[60rem] text-left text-sm">
         <caption className="sr-only">KYC submissions, newest first. Select a row to review it.</caption>
         <thead className="bg-slate-50 text-xs uppercase tracking-wide text-slate-600 dark:bg-slate-900 dark:text-slate-400">
           <tr>
             <th scope="col" className="w-10 px-4 py-3">
-              <input type="checkbox" className={checkboxClass} checked={allSelected} onChange={onToggleAll} aria-label="Select all shown submissions" />
+              <input
+                type="checkbox"
+                className={checkboxClass}
+                checked={allSelected}
+                onChange={onToggleAll}
+                aria-label="Select all shown submissions"
+              />
             </th>
-            <th scope="col" className="px-4 py-3 font-semibold">Customer</th>
-            <th scope="col" className="px-4 py-3 font-semibold">Location</th>
-            <th scope="col" className="px-4 py-3 font-semibold">Status</th>
-            <th scope="col" className="px-4 py-3 font-semibold">Risk Score</th>
-            <th scope="col" className="px-4 py-3 text-right font-semibold">Amount</th>
-            <th scope="col" className="px-4 py-3 font-semibold">Priority</th>
-            <th scope="col" className="px-4 py-3 font-semibold">Submitted</th>
-            <th scope="col" className="px-4 py-3 text-right font-semibold">Actions</th>
+            <th scope="col" className="px-4 py-3 font-semibold">
+              Customer
+            </th>
+            <th scope="col" className="px-4 py-3 font-semibold">
+              Location
+            </th>
+            <th scope="col" className="px-4 py-3 font-semibold">
+              Status
+            </th>
+            <th scope="col" className="px-4 py-3 font-semibold">
+              Risk Score
+            </th>
+            <th scope="col" className="px-4 py-3 text-right font-semibold">
+              Amount
+            </th>
+            <th scope="col" className="px-4 py-3 font-semibold">
+              Priority
+            </th>
+            <th scope="col" className="px-4 py-3 font-semibold">
+              Submitted
+            </th>
+            <th scope="col" className="px-4 py-3 text-right font-semibold">
+              Actions
+            </th>
           </tr>
         </thead>
         <tbody className="divide-y divide-slate-200 bg-white dark:divide-slate-800 dark:bg-slate-950">
@@ -121,18 +153,25 @@ export function SubmissionList({ layout, submissions, selected, onToggle, onTogg
                 <p className="truncate font-semibold text-slate-900 dark:text-white">{submission.name}</p>
                 <p className="truncate text-xs text-slate-600 dark:text-slate-400">{submission.email}</p>
               </td>
-              <td className="max-w-[12rem] truncate px-4 py-3 text-slate-700 dark:text-slate-300">{submission.location || submission.country}</td>
+              <td className="max-w-[12rem] truncate px-4 py-3 text-slate-700 dark:text-slate-300">
+                {submission.location || submission.country}
+              </td>
               <td className="px-4 py-3">
                 <RowStatus submission={submission} />
               </td>
               <td className="px-4 py-3">
                 <RiskScore score={submission.risk_score} level={submission.risk_level} />
               </td>
-              <td className="whitespace-nowrap px-4 py-3 text-right font-semibold tabular-nums text-slate-900 dark:text-white">{formatInr(submission.amount)}</td>
+              <td className="whitespace-nowrap px-4 py-3 text-right font-semibold tabular-nums text-slate-900 dark:text-white">
+                {formatInr(submission.amount)}
+              </td>
               <td className="px-4 py-3">
                 <PriorityBadge priority={submission.priority} />
               </td>
-              <td className="whitespace-nowrap px-4 py-3 text-slate-700 dark:text-slate-300" title={formatDateTime(submission.submitted_at)}>
+              <td
+                className="whitespace-nowrap px-4 py-3 text-slate-700 dark:text-slate-300"
+                title={formatDateTime(submission.submitted_at)}
+              >
                 {submittedAge(submission.submitted_at, now)}
               </td>
               <td className="px-4 py-3 text-right">
@@ -146,7 +185,17 @@ export function SubmissionList({ layout, submissions, selected, onToggle, onTogg
   );
 }
 
-function SelectBox({ submission, selected, onToggle, className = "" }: { submission: DashboardSubmission; selected: ReadonlySet<string>; onToggle: (id: string) => void; className?: string }) {
+function SelectBox({
+  submission,
+  selected,
+  onToggle,
+  className = "",
+}: {
+  submission: DashboardSubmission;
+  selected: ReadonlySet<string>;
+  onToggle: (id: string) => void;
+  className?: string;
+}) {
   return (
     <input
       type="checkbox"
@@ -161,7 +210,12 @@ function SelectBox({ submission, selected, onToggle, className = "" }: { submiss
 /** Opens the detail: named with whose submission it is, so a list of them reads well to a screen reader. */
 function ReviewButton({ submission, onOpen }: { submission: DashboardSubmission; onOpen: (id: string) => void }) {
   return (
-    <button type="button" className={viewButtonClass} onClick={() => onOpen(submission.id)} aria-label={`Review ${submission.name}`}>
+    <button
+      type="button"
+      className={viewButtonClass}
+      onClick={() => onOpen(submission.id)}
+      aria-label={`Review ${submission.name}`}
+    >
       Review
     </button>
   );
@@ -175,8 +229,14 @@ function RowStatus({ submission }: { submission: DashboardSubmission }) {
   return (
     <span className="inline-flex flex-col items-start gap-1">
       <KycStatusBadge status={submission.status} />
-      {submission.info_requested && <span className="whitespace-nowrap text-xs text-slate-600 dark:text-slate-400">Info requested</span>}
-      {submission.alert_open && <span className="whitespace-nowrap rounded-full bg-red-100 px-2 py-0.5 text-xs font-semibold text-red-800 dark:bg-red-950 dark:text-red-200">Alert: re-scored</span>}
+      {submission.info_requested && (
+        <span className="whitespace-nowrap text-xs text-slate-600 dark:text-slate-400">Info requested</span>
+      )}
+      {submission.alert_open && (
+        <span className="whitespace-nowrap rounded-full bg-red-100 px-2 py-0.5 text-xs font-semibold text-red-800 dark:bg-red-950 dark:text-red-200">
+          Alert: re-scored
+        </span>
+      )}
     </span>
   );
 }

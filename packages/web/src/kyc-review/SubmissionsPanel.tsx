@@ -22,7 +22,9 @@ interface SubmissionsPanelProps {
 
 const toggleClass = (active: boolean) =>
   `rounded-md px-3 py-1.5 text-sm font-semibold ${
-    active ? "bg-white text-indigo-700 shadow-sm dark:bg-indigo-500/25 dark:text-white" : "text-slate-700 hover:text-slate-900 dark:text-slate-300 dark:hover:text-white"
+    active
+      ? "bg-white text-indigo-700 shadow-sm dark:bg-indigo-500/25 dark:text-white"
+      : "text-slate-700 hover:text-slate-900 dark:text-slate-300 dark:hover:text-white"
   }`;
 
 /**
@@ -46,7 +48,10 @@ export function SubmissionsPanel({ filters, onFilters, onClearFilters }: Submiss
   const [bulkSelection, setBulkSelection] = useState<ReadonlyMap<string, string> | null>(null);
   const [exporting, setExporting] = useState(false);
 
-  const submissions = useMemo(() => (pages.isError ? [] : (pages.data?.pages.flatMap((page) => page.data) ?? [])), [pages.data, pages.isError]);
+  const submissions = useMemo(
+    () => (pages.isError ? [] : (pages.data?.pages.flatMap((page) => page.data) ?? [])),
+    [pages.data, pages.isError],
+  );
   const visibleIds = useMemo(() => submissions.map((submission) => submission.id), [submissions]);
   // Only rows on screen can be acted on: a filter change or a reload drops the others.
   const selected = useMemo(() => keepVisible(selection, visibleIds), [selection, visibleIds]);
@@ -71,7 +76,14 @@ export function SubmissionsPanel({ filters, onFilters, onClearFilters }: Submiss
 
   const openBulk = () => {
     if (selected.size === 0) toast.error(REVIEW_MESSAGES.noSelection);
-    else setBulkSelection(new Map(submissions.filter((submission) => selected.has(submission.id)).map((submission) => [submission.id, submission.name])));
+    else
+      setBulkSelection(
+        new Map(
+          submissions
+            .filter((submission) => selected.has(submission.id))
+            .map((submission) => [submission.id, submission.name]),
+        ),
+      );
   };
 
   const afterChange = () => {
@@ -91,11 +103,25 @@ export function SubmissionsPanel({ filters, onFilters, onClearFilters }: Submiss
       <FiltersBar filters={filters} countries={countries.data ?? []} onChange={onFilters} onClear={onClearFilters} />
 
       <div className="flex flex-wrap items-center justify-between gap-3">
-        <div role="group" aria-label="Layout" className="inline-flex rounded-lg border border-slate-200 bg-slate-100 p-1 dark:border-slate-800 dark:bg-slate-900">
-          <button type="button" aria-pressed={layout === "list"} className={toggleClass(layout === "list")} onClick={() => setLayout("list")}>
+        <div
+          role="group"
+          aria-label="Layout"
+          className="inline-flex rounded-lg border border-slate-200 bg-slate-100 p-1 dark:border-slate-800 dark:bg-slate-900"
+        >
+          <button
+            type="button"
+            aria-pressed={layout === "list"}
+            className={toggleClass(layout === "list")}
+            onClick={() => setLayout("list")}
+          >
             List
           </button>
-          <button type="button" aria-pressed={layout === "grid"} className={toggleClass(layout === "grid")} onClick={() => setLayout("grid")}>
+          <button
+            type="button"
+            aria-pressed={layout === "grid"}
+            className={toggleClass(layout === "grid")}
+            onClick={() => setLayout("grid")}
+          >
             Grid
           </button>
         </div>
@@ -105,7 +131,10 @@ export function SubmissionsPanel({ filters, onFilters, onClearFilters }: Submiss
       </div>
 
       {pages.isError && (
-        <div role="alert" className="flex flex-wrap items-center justify-between gap-3 rounded-xl border border-red-200 bg-red-50 p-4 dark:border-red-900 dark:bg-red-950/60">
+        <div
+          role="alert"
+          className="flex flex-wrap items-center justify-between gap-3 rounded-xl border border-red-200 bg-red-50 p-4 dark:border-red-900 dark:bg-red-950/60"
+        >
           <p className={errorTextClass}>{actionErrorMessage(pages.error, REVIEW_MESSAGES.loadFailed)}</p>
           <button
             type="button"
@@ -159,7 +188,12 @@ export function SubmissionsPanel({ filters, onFilters, onClearFilters }: Submiss
           />
           {pages.hasNextPage && (
             <div className="flex justify-center">
-              <button type="button" className={secondaryButtonClass} onClick={() => void pages.fetchNextPage()} disabled={pages.isFetchingNextPage}>
+              <button
+                type="button"
+                className={secondaryButtonClass}
+                onClick={() => void pages.fetchNextPage()}
+                disabled={pages.isFetchingNextPage}
+              >
                 {pages.isFetchingNextPage ? <Spinner label="Loading more…" /> : "Load more submissions"}
               </button>
             </div>
@@ -169,11 +203,18 @@ export function SubmissionsPanel({ filters, onFilters, onClearFilters }: Submiss
 
       <div className="flex flex-wrap items-center justify-between gap-3 border-t border-slate-200 pt-4 dark:border-slate-800">
         <div className={subtleTextClass}>
-          <p aria-live="polite">{showingText(submissions.length, firstPage?.total ?? 0, firstPage?.total_capped ?? false)}</p>
+          <p aria-live="polite">
+            {showingText(submissions.length, firstPage?.total ?? 0, firstPage?.total_capped ?? false)}
+          </p>
           <p>Average processing time: {formatProcessingTime(shownStats?.average_processing_time)}</p>
         </div>
         <div className="flex flex-wrap gap-2">
-          <button type="button" className={secondaryButtonClass} onClick={() => void exportReport()} disabled={exporting}>
+          <button
+            type="button"
+            className={secondaryButtonClass}
+            onClick={() => void exportReport()}
+            disabled={exporting}
+          >
             {exporting ? <Spinner label="Exporting…" /> : "Export Report"}
           </button>
           <button type="button" className={primaryButtonClass} onClick={openBulk} aria-haspopup="dialog">
@@ -182,7 +223,16 @@ export function SubmissionsPanel({ filters, onFilters, onClearFilters }: Submiss
         </div>
       </div>
 
-      {openId && <SubmissionDetail key={openId} id={openId} shown={opened} onClose={() => setOpenId(null)} onChanged={afterChange} onOpen={setOpenId} />}
+      {openId && (
+        <SubmissionDetail
+          key={openId}
+          id={openId}
+          shown={opened}
+          onClose={() => setOpenId(null)}
+          onChanged={afterChange}
+          onOpen={setOpenId}
+        />
+      )}
       {bulkSelection && (
         <BulkActionsDialog
           selection={bulkSelection}

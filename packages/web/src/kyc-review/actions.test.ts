@@ -2,10 +2,35 @@ import { SEED_RULE_SET } from "@fintech/core/kyc/risk/seed-rules";
 import { describe, expect, it } from "vitest";
 import type { BulkResult } from "../api/kycReview";
 import { ApiError } from "../api/errors";
-import { actionErrorMessage, bulkQuestion, bulkRiskLines, editableRuleSet, jsonPath, keepVisible, parseRuleSet, summariseBulk, toggled, toggledAll } from "./actions";
+import {
+  actionErrorMessage,
+  bulkQuestion,
+  bulkRiskLines,
+  editableRuleSet,
+  jsonPath,
+  keepVisible,
+  parseRuleSet,
+  summariseBulk,
+  toggled,
+  toggledAll,
+} from "./actions";
 
-const done = (id: string, status: BulkResult["status"], outcome: BulkResult["outcome"] = "updated"): BulkResult => ({ id, ok: true, outcome, status, code: null, message: null });
-const refused = (id: string, message: string, outcome: BulkResult["outcome"] = "refused"): BulkResult => ({ id, ok: false, outcome, status: null, code: "kyc_invalid_transition", message });
+const done = (id: string, status: BulkResult["status"], outcome: BulkResult["outcome"] = "updated"): BulkResult => ({
+  id,
+  ok: true,
+  outcome,
+  status,
+  code: null,
+  message: null,
+});
+const refused = (id: string, message: string, outcome: BulkResult["outcome"] = "refused"): BulkResult => ({
+  id,
+  ok: false,
+  outcome,
+  status: null,
+  code: "kyc_invalid_transition",
+  message,
+});
 
 const names = new Map([
   ["a", "Asha Rao"],
@@ -16,7 +41,11 @@ const names = new Map([
 describe("bulk results per id", () => {
   it("all updated", () => {
     const results = [done("a", "verified"), done("b", "verified", "unchanged")];
-    expect(summariseBulk("verified", ["a", "b"], results, names)).toEqual({ tone: "success", headline: "2 submissions approved", failures: [] });
+    expect(summariseBulk("verified", ["a", "b"], results, names)).toEqual({
+      tone: "success",
+      headline: "2 submissions approved",
+      failures: [],
+    });
   });
 
   it("some refused: each named with the server's reason, and an id the reply leaves out counts as failed", () => {
@@ -35,7 +64,11 @@ describe("bulk results per id", () => {
 
   it("none updated", () => {
     const summary = summariseBulk("under_review", ["zz"], [refused("zz", "Submission not found", "not_found")], names);
-    expect(summary).toEqual({ tone: "error", headline: "No submissions moved to under review: 1 failed", failures: ["zz: Submission not found"] });
+    expect(summary).toEqual({
+      tone: "error",
+      headline: "No submissions moved to under review: 1 failed",
+      failures: ["zz: Submission not found"],
+    });
   });
 
   it("asks before acting", () => {
@@ -77,7 +110,10 @@ describe("rule set editor", () => {
     if (!broken.ok) expect(broken.message).toMatch(/^Not valid JSON: /);
     const tooMany = structuredClone(SEED_RULE_SET);
     tooMany.rules[1]!.event.params.points = 500;
-    expect(parseRuleSet(JSON.stringify(tooMany))).toEqual({ ok: false, message: expect.stringMatching(/^rules\[1\]\.event\.params\.points: /) });
+    expect(parseRuleSet(JSON.stringify(tooMany))).toEqual({
+      ok: false,
+      message: expect.stringMatching(/^rules\[1\]\.event\.params\.points: /),
+    });
     const unknownFact = JSON.stringify(SEED_RULE_SET).replace('"fact":"country_risk"', '"fact":"shoe_size"');
     const refusedFact = parseRuleSet(unknownFact);
     expect(refusedFact.ok).toBe(false);
@@ -94,8 +130,15 @@ describe("rule set editor", () => {
 
 describe("action errors", () => {
   it("show the server's message, else the fallback", () => {
-    expect(actionErrorMessage(new ApiError("Submission is already verified", "server-message", 409), "Failed")).toBe("Submission is already verified");
-    expect(actionErrorMessage(new ApiError("HTTP error! status: 502", "http-status", 502), "Failed to update submission status")).toBe("Failed to update submission status");
+    expect(actionErrorMessage(new ApiError("Submission is already verified", "server-message", 409), "Failed")).toBe(
+      "Submission is already verified",
+    );
+    expect(
+      actionErrorMessage(
+        new ApiError("HTTP error! status: 502", "http-status", 502),
+        "Failed to update submission status",
+      ),
+    ).toBe("Failed to update submission status");
     expect(actionErrorMessage(new Error("boom"), "Failed")).toBe("Failed");
   });
 });
@@ -112,8 +155,24 @@ describe("the risk of a bulk selection in words", () => {
       acknowledgement_required: true,
       submissions: [],
     });
-    expect(lines).toEqual(["3 submissions: 1 Low, 0 Medium, 2 High", "Highest score: 100", "The risk rules recommend rejecting 1 of them", "1 of the selected no longer exists"]);
-    expect(bulkRiskLines({ requested: 1, found: 1, by_level: { Low: 0, Medium: 0, High: 0 }, unassessed: 1, highest_score: null, reject_recommended: 0, acknowledgement_required: false, submissions: [] })).toEqual([
+    expect(lines).toEqual([
+      "3 submissions: 1 Low, 0 Medium, 2 High",
+      "Highest score: 100",
+      "The risk rules recommend rejecting 1 of them",
+      "1 of the selected no longer exists",
+    ]);
+    expect(
+      bulkRiskLines({
+        requested: 1,
+        found: 1,
+        by_level: { Low: 0, Medium: 0, High: 0 },
+        unassessed: 1,
+        highest_score: null,
+        reject_recommended: 0,
+        acknowledgement_required: false,
+        submissions: [],
+      }),
+    ).toEqual([
       "1 submission: 0 Low, 0 Medium, 0 High, 1 not assessed yet",
       "Highest score: none",
       "The risk rules recommend rejecting none of them",

@@ -5,7 +5,8 @@ import { STATUS_LABELS } from "./format";
 
 /** What the reviewer's actions say (spec 001 §8 where it gives wording); pure, for the tests. */
 export const REVIEW_MESSAGES = {
-  notAdmin: "The KYC dashboard is for reviewers. Your account does not have the admin role, so submissions are not shown.",
+  notAdmin:
+    "The KYC dashboard is for reviewers. Your account does not have the admin role, so submissions are not shown.",
   loadFailed: "Failed to fetch dashboard submissions",
   statsFailed: "Failed to fetch dashboard stats",
   updateFailed: "Failed to update submission status",
@@ -28,7 +29,11 @@ export const DECISION_VERBS: Record<DecisionStatus, { label: string; done: strin
 
 /** The server's own message for a refused action (a 409 on a decided submission…), else the fallback. */
 export function actionErrorMessage(error: unknown, fallback: string): string {
-  if (error instanceof ApiError && (error.kind === "server-message" || error.kind === "no-token" || error.kind === "session-expired")) return error.message;
+  if (
+    error instanceof ApiError &&
+    (error.kind === "server-message" || error.kind === "no-token" || error.kind === "session-expired")
+  )
+    return error.message;
   return fallback;
 }
 
@@ -44,7 +49,12 @@ export interface BulkSummary {
  * The per-id outcome of a bulk update in words. `names` maps ids to customer names so a failure
  * says whose submission it was; ids the reply does not mention count as failed.
  */
-export function summariseBulk(status: DecisionStatus, ids: readonly string[], results: readonly BulkResult[], names: ReadonlyMap<string, string>): BulkSummary {
+export function summariseBulk(
+  status: DecisionStatus,
+  ids: readonly string[],
+  results: readonly BulkResult[],
+  names: ReadonlyMap<string, string>,
+): BulkSummary {
   const byId = new Map(results.map((result) => [result.id, result]));
   const verb = DECISION_VERBS[status].done;
   let updated = 0;
@@ -78,7 +88,11 @@ export function bulkRiskLines(risk: BulkRiskSummary): string[] {
   if (risk.unassessed > 0) levels.push(`${risk.unassessed} not assessed yet`);
   const lines = [`${risk.found} submission${risk.found === 1 ? "" : "s"}: ${levels.join(", ")}`];
   lines.push(`Highest score: ${risk.highest_score ?? "none"}`);
-  lines.push(risk.reject_recommended === 0 ? "The risk rules recommend rejecting none of them" : `The risk rules recommend rejecting ${risk.reject_recommended} of them`);
+  lines.push(
+    risk.reject_recommended === 0
+      ? "The risk rules recommend rejecting none of them"
+      : `The risk rules recommend rejecting ${risk.reject_recommended} of them`,
+  );
   const missing = risk.requested - risk.found;
   if (missing > 0) lines.push(`${missing} of the selected no longer exist${missing === 1 ? "s" : ""}`);
   return lines;
@@ -113,7 +127,10 @@ export type RuleSetParse = { ok: true; ruleSet: RuleSetDocument } | { ok: false;
 
 /** A zod issue path as the editor's reader thinks of it: rules[2].event.params.points. */
 export function jsonPath(path: readonly PropertyKey[]): string {
-  return path.reduce<string>((text, part) => (typeof part === "number" ? `${text}[${part}]` : text ? `${text}.${String(part)}` : String(part)), "");
+  return path.reduce<string>(
+    (text, part) => (typeof part === "number" ? `${text}[${part}]` : text ? `${text}.${String(part)}` : String(part)),
+    "",
+  );
 }
 
 /**
@@ -129,7 +146,8 @@ export function parseRuleSet(text: string): RuleSetParse {
     const detail = error instanceof SyntaxError ? error.message : "unreadable";
     return { ok: false, message: `Not valid JSON: ${detail}` };
   }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return { ok: false, message: "The rule set must be a JSON object" };
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    return { ok: false, message: "The rule set must be a JSON object" };
   const parsed = RuleSetBody.safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
@@ -141,5 +159,10 @@ export function parseRuleSet(text: string): RuleSetParse {
 
 /** The part of a published version or a draft an admin edits (not its version, revision or stamps). */
 export function editableRuleSet(source: RuleSetDocument): RuleSetDocument {
-  return { name: source.name, description: source.description ?? "", rules: source.rules, country_risk: source.country_risk };
+  return {
+    name: source.name,
+    description: source.description ?? "",
+    rules: source.rules,
+    country_risk: source.country_risk,
+  };
 }

@@ -49,18 +49,38 @@ describe("INR amounts", () => {
 
 describe("trends against the previous period", () => {
   it("sign, round to a tenth and name the period compared with", () => {
-    expect(formatTrend(12.345, "7d")).toEqual({ text: "+12.3%", direction: "up", description: "up 12.3% on the previous 7 days" });
-    expect(formatTrend(-4, "30d")).toEqual({ text: "\u22124%", direction: "down", description: "down 4% on the previous 30 days" });
-    expect(formatTrend(0.01, "24h")).toEqual({ text: "0%", direction: "flat", description: "unchanged from the previous 24 hours" });
+    expect(formatTrend(12.345, "7d")).toEqual({
+      text: "+12.3%",
+      direction: "up",
+      description: "up 12.3% on the previous 7 days",
+    });
+    expect(formatTrend(-4, "30d")).toEqual({
+      text: "\u22124%",
+      direction: "down",
+      description: "down 4% on the previous 30 days",
+    });
+    expect(formatTrend(0.01, "24h")).toEqual({
+      text: "0%",
+      direction: "flat",
+      description: "unchanged from the previous 24 hours",
+    });
   });
 
   it("show a rate's change in percentage points", () => {
-    expect(formatTrend(10.64, "7d", "points")).toEqual({ text: "+10.6 pts", direction: "up", description: "up 10.6 pts on the previous 7 days" });
+    expect(formatTrend(10.64, "7d", "points")).toEqual({
+      text: "+10.6 pts",
+      direction: "up",
+      description: "up 10.6 pts on the previous 7 days",
+    });
     expect(formatTrend(0, "7d", "points").text).toBe("0 pts");
   });
 
   it("say there is nothing to compare with when the server sends no change", () => {
-    expect(formatTrend(null, "90d")).toEqual({ text: "—", direction: "none", description: "no figures for the previous 90 days to compare with" });
+    expect(formatTrend(null, "90d")).toEqual({
+      text: "—",
+      direction: "none",
+      description: "no figures for the previous 90 days to compare with",
+    });
     expect(formatTrend(undefined, "7d").direction).toBe("none");
   });
 });
@@ -97,14 +117,18 @@ describe("filters in the URL", () => {
   });
 
   it("read every filter and drop values the server would refuse", () => {
-    expect(filtersFromSearch(new URLSearchParams("status=under_review&priority=high&country=in&period=30d&search=Asha"))).toEqual({
+    expect(
+      filtersFromSearch(new URLSearchParams("status=under_review&priority=high&country=in&period=30d&search=Asha")),
+    ).toEqual({
       status: "under_review",
       priority: "high",
       country: "IN",
       period: "30d",
       search: "Asha",
     });
-    expect(filtersFromSearch(new URLSearchParams("status=approved&priority=urgent&country=India&period=1y&search=%20%20"))).toEqual({ period: "7d" });
+    expect(
+      filtersFromSearch(new URLSearchParams("status=approved&priority=urgent&country=India&period=1y&search=%20%20")),
+    ).toEqual({ period: "7d" });
     expect(filtersFromSearch(new URLSearchParams(`search=${"x".repeat(300)}`)).search).toHaveLength(100);
   });
 
@@ -116,7 +140,16 @@ describe("filters in the URL", () => {
 });
 
 describe("stat cards", () => {
-  const figures = { total_submissions: 40, verified: 28, pending: 8, awaiting_applicant: 3, under_review: 5, rejected: 4, average_processing_time: 5.2, success_rate: 87.5 };
+  const figures = {
+    total_submissions: 40,
+    verified: 28,
+    pending: 8,
+    awaiting_applicant: 3,
+    under_review: 5,
+    rejected: 4,
+    average_processing_time: 5.2,
+    success_rate: 87.5,
+  };
   const stats: DashboardStats = {
     ...figures,
     period: "7d",
@@ -124,7 +157,14 @@ describe("stat cards", () => {
     to: "2026-01-15T12:00:00.000Z",
     monthly_growth: 12.5,
     previous: figures,
-    trends: { total_submissions: 25, verified: 40, pending: 33.3, rejected: -33.3, average_processing_time: -20, success_rate: -2 },
+    trends: {
+      total_submissions: 25,
+      verified: 40,
+      pending: 33.3,
+      rejected: -33.3,
+      average_processing_time: -20,
+      success_rate: -2,
+    },
     complete: true,
   };
 

@@ -45,7 +45,12 @@ export const RISK_TONES: Record<RiskLevel, string> = {
   High: "text-red-700 dark:text-red-300",
 };
 
-const INR = new Intl.NumberFormat("en-IN", { style: "currency", currency: "INR", maximumFractionDigits: 0, minimumFractionDigits: 0 });
+const INR = new Intl.NumberFormat("en-IN", {
+  style: "currency",
+  currency: "INR",
+  maximumFractionDigits: 0,
+  minimumFractionDigits: 0,
+});
 
 /** Whole rupees in the Indian grouping, no decimals: 250000 -> "₹2,50,000". */
 export function formatInr(rupees: number): string {
@@ -94,14 +99,19 @@ export interface TrendView {
  * change for counts, percentage points for a rate ("pts"), or null when the previous period had
  * nothing to compare with (a rise from zero).
  */
-export function formatTrend(change: number | null | undefined, period: ReviewPeriod, unit: "percent" | "points" = "percent"): TrendView {
+export function formatTrend(
+  change: number | null | undefined,
+  period: ReviewPeriod,
+  unit: "percent" | "points" = "percent",
+): TrendView {
   const previous = `the previous ${PERIOD_LABELS[period].replace(/^Last /, "")}`;
   if (change === null || change === undefined || !Number.isFinite(change)) {
     return { text: "—", direction: "none", description: `no figures for ${previous} to compare with` };
   }
   const rounded = Math.round(change * 10) / 10;
   const size = unit === "points" ? `${tenths(Math.abs(rounded))} pts` : `${tenths(Math.abs(rounded))}%`;
-  if (rounded === 0) return { text: unit === "points" ? "0 pts" : "0%", direction: "flat", description: `unchanged from ${previous}` };
+  if (rounded === 0)
+    return { text: unit === "points" ? "0 pts" : "0%", direction: "flat", description: `unchanged from ${previous}` };
   if (rounded > 0) return { text: `+${size}`, direction: "up", description: `up ${size} on ${previous}` };
   return { text: `\u2212${size}`, direction: "down", description: `down ${size} on ${previous}` };
 }
@@ -123,20 +133,35 @@ export interface StatCardView {
  * (a failed load) every figure is zero and there is no trend (spec 001 §8: zeroed stats).
  */
 export function statCards(stats: DashboardStats | null, period: ReviewPeriod): StatCardView[] {
-  const trend = (figure: keyof DashboardStats["trends"], unit: "percent" | "points" = "percent") => formatTrend(stats?.trends[figure] ?? null, period, unit);
+  const trend = (figure: keyof DashboardStats["trends"], unit: "percent" | "points" = "percent") =>
+    formatTrend(stats?.trends[figure] ?? null, period, unit);
   const count = (value: number | undefined) => (value ?? 0).toLocaleString("en-IN");
   const tone = (view: TrendView, risingIsGood: boolean): StatCardView["tone"] =>
-    view.direction === "up" ? (risingIsGood ? "good" : "bad") : view.direction === "down" ? (risingIsGood ? "bad" : "good") : "neutral";
+    view.direction === "up"
+      ? risingIsGood
+        ? "good"
+        : "bad"
+      : view.direction === "down"
+        ? risingIsGood
+          ? "bad"
+          : "good"
+        : "neutral";
   const cards: [string, string, TrendView, boolean][] = [
     ["Total Submissions", count(stats?.total_submissions), trend("total_submissions"), true],
     ["Verified", count(stats?.verified), trend("verified"), true],
     ["Pending Review", count(stats?.pending), trend("pending"), false],
     ["Success Rate", stats ? formatPercent(stats.success_rate) : "0%", trend("success_rate", "points"), true],
   ];
-  return cards.map(([label, value, view, risingIsGood]) => ({ label, value, trend: view, tone: tone(view, risingIsGood) }));
+  return cards.map(([label, value, view, risingIsGood]) => ({
+    label,
+    value,
+    trend: view,
+    tone: tone(view, risingIsGood),
+  }));
 }
 
-const isOneOf = <T extends string>(values: readonly T[], value: string | null): value is T => value !== null && (values as readonly string[]).includes(value);
+const isOneOf = <T extends string>(values: readonly T[], value: string | null): value is T =>
+  value !== null && (values as readonly string[]).includes(value);
 
 /** Longest search the dashboard sends (the server bounds it too). */
 export const MAX_SEARCH_LENGTH = 100;

@@ -28,7 +28,8 @@ export function useDashboardPages(filters: DashboardFilters) {
   const { userId, isAdmin } = useReviewer();
   return useInfiniteQuery({
     queryKey: reviewKeys.list(userId, filters),
-    queryFn: ({ pageParam, signal }) => kycReviewApi.dashboard(filters, { limit: DASHBOARD_PAGE_SIZE, cursor: pageParam }, signal),
+    queryFn: ({ pageParam, signal }) =>
+      kycReviewApi.dashboard(filters, { limit: DASHBOARD_PAGE_SIZE, cursor: pageParam }, signal),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.next_cursor ?? undefined,
     enabled: isAdmin,
@@ -76,7 +77,12 @@ export function useBulkRisk(ids: readonly string[]) {
 
 export function useRulesOverview() {
   const { userId, isAdmin } = useReviewer();
-  return useQuery({ queryKey: reviewKeys.rules(userId), queryFn: ({ signal }) => kycReviewApi.rules.overview(signal), enabled: isAdmin, retry: false });
+  return useQuery({
+    queryKey: reviewKeys.rules(userId),
+    queryFn: ({ signal }) => kycReviewApi.rules.overview(signal),
+    enabled: isAdmin,
+    retry: false,
+  });
 }
 
 export function useRuleVersion(version: number | null) {
@@ -93,7 +99,12 @@ export function useRuleVersion(version: number | null) {
 
 export function useWatchlist() {
   const { userId, isAdmin } = useReviewer();
-  return useQuery({ queryKey: reviewKeys.watchlist(userId), queryFn: ({ signal }) => kycReviewApi.rules.watchlist(signal), enabled: isAdmin, retry: false });
+  return useQuery({
+    queryKey: reviewKeys.watchlist(userId),
+    queryFn: ({ signal }) => kycReviewApi.rules.watchlist(signal),
+    enabled: isAdmin,
+    retry: false,
+  });
 }
 
 /** After a decision: the list, the stats and any open detail are stale. */

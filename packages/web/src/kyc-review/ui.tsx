@@ -7,11 +7,19 @@ import { PRIORITY_LABELS, PRIORITY_TONES, RISK_TONES, STATUS_LABELS, STATUS_TONE
 const badgeClass = "inline-flex items-center whitespace-nowrap rounded-full px-2 py-0.5 text-xs font-semibold";
 
 export function KycStatusBadge({ status }: { status: KycStatus }) {
-  return <span className={`${badgeClass} ${STATUS_TONES[status] ?? STATUS_TONES.pending}`}>{STATUS_LABELS[status] ?? status}</span>;
+  return (
+    <span className={`${badgeClass} ${STATUS_TONES[status] ?? STATUS_TONES.pending}`}>
+      {STATUS_LABELS[status] ?? status}
+    </span>
+  );
 }
 
 export function PriorityBadge({ priority }: { priority: Priority }) {
-  return <span className={`${badgeClass} ${PRIORITY_TONES[priority] ?? PRIORITY_TONES.low}`}>{PRIORITY_LABELS[priority] ?? priority}</span>;
+  return (
+    <span className={`${badgeClass} ${PRIORITY_TONES[priority] ?? PRIORITY_TONES.low}`}>
+      {PRIORITY_LABELS[priority] ?? priority}
+    </span>
+  );
 }
 
 /** "42 · Medium": the score with its level, coloured by level. */

@@ -2,7 +2,13 @@ import { useState } from "react";
 import { Link } from "react-router-dom";
 import { DOCUMENT_TYPES, KYC_LIMITS, KYC_MESSAGES, type KycStatus } from "@fintech/core/kyc/model";
 import type { KycState } from "../api/kyc";
-import { inputClass, labelClass, linkButtonClass, primaryButtonClass, secondaryButtonClass } from "../components/styles";
+import {
+  inputClass,
+  labelClass,
+  linkButtonClass,
+  primaryButtonClass,
+  secondaryButtonClass,
+} from "../components/styles";
 import { writeErrorMessage } from "../ledger/actionErrors";
 import { ReviewItem, Spinner } from "../ledger/ui";
 import { showToast } from "../toast/notify";
@@ -13,7 +19,12 @@ import { numberCopy } from "./NumberStep";
 import { documentLabel, missingSteps, outcomeOf, stepProgress, type KycStep, type KycStepId } from "./steps";
 import { BulletList, Notice, useActionKey } from "./ui";
 
-const STATUS_LABELS: Record<KycStatus, string> = { pending: "Pending", under_review: "Under review", verified: "Verified", rejected: "Rejected" };
+const STATUS_LABELS: Record<KycStatus, string> = {
+  pending: "Pending",
+  under_review: "Under review",
+  verified: "Verified",
+  rejected: "Rejected",
+};
 
 interface CompletionStepProps {
   state: KycState;
@@ -33,7 +44,9 @@ interface CompletionStepProps {
 export function CompletionStep({ state, steps, manualReview, onGoTo, onChanged }: CompletionStepProps) {
   const outcome = outcomeOf(state, steps);
   // The outcome's notice below says what the stream's toast would: one place only.
-  useShownInPlace(outcome === "verified" ? KYC_COMPLETED_TOAST_ID : outcome === "under_review" ? KYC_MANUAL_REVIEW_TOAST_ID : null);
+  useShownInPlace(
+    outcome === "verified" ? KYC_COMPLETED_TOAST_ID : outcome === "under_review" ? KYC_MANUAL_REVIEW_TOAST_ID : null,
+  );
   const missing = missingSteps(state, steps);
   const numbers = steps.flatMap((step) => (step.number ? [step.number.type] : []));
   return (
@@ -50,7 +63,8 @@ export function CompletionStep({ state, steps, manualReview, onGoTo, onChanged }
       )}
       {outcome === "rejected" && (
         <Notice tone="error" title="Verification not approved" quiet>
-          A reviewer could not verify your identity with what was submitted. You can start a new verification with other documents.
+          A reviewer could not verify your identity with what was submitted. You can start a new verification with other
+          documents.
           <div className="mt-3">
             <button type="button" className={secondaryButtonClass} onClick={() => onGoTo("country")}>
               Start a new verification
@@ -58,10 +72,14 @@ export function CompletionStep({ state, steps, manualReview, onGoTo, onChanged }
           </div>
         </Notice>
       )}
-      {outcome === "info_requested" && state.info_request && <InfoRequested request={state.info_request} onGoTo={onGoTo} onChanged={onChanged} />}
+      {outcome === "info_requested" && state.info_request && (
+        <InfoRequested request={state.info_request} onGoTo={onGoTo} onChanged={onChanged} />
+      )}
       {outcome === "incomplete" && (
         <Notice tone="info" title="Almost there" quiet>
-          {manualReview ? "Your submission needs a manual review once these are done:" : "Finish these to send your submission for review:"}
+          {manualReview
+            ? "Your submission needs a manual review once these are done:"
+            : "Finish these to send your submission for review:"}
           <ul className="mt-2 space-y-1">
             {missing.map((item) => (
               <li key={item.step}>
@@ -112,7 +130,15 @@ export function CompletionStep({ state, steps, manualReview, onGoTo, onChanged }
 }
 
 /** A reviewer's Request Info (issue 11): their message, a way back to the documents, and Resubmit with an optional note. */
-function InfoRequested({ request, onGoTo, onChanged }: { request: NonNullable<KycState["info_request"]>; onGoTo(step: KycStepId): void; onChanged(): void }) {
+function InfoRequested({
+  request,
+  onGoTo,
+  onChanged,
+}: {
+  request: NonNullable<KycState["info_request"]>;
+  onGoTo(step: KycStepId): void;
+  onChanged(): void;
+}) {
   const resubmit = useResubmit();
   const action = useActionKey();
   const [note, setNote] = useState("");
@@ -152,7 +178,14 @@ function InfoRequested({ request, onGoTo, onChanged }: { request: NonNullable<Ky
           <label htmlFor="kyc-resubmit-note" className={labelClass}>
             Note for the reviewer (optional)
           </label>
-          <textarea id="kyc-resubmit-note" rows={3} maxLength={KYC_LIMITS.maxNoteLength} value={note} onChange={(event) => setNote(event.target.value)} className={inputClass} />
+          <textarea
+            id="kyc-resubmit-note"
+            rows={3}
+            maxLength={KYC_LIMITS.maxNoteLength}
+            value={note}
+            onChange={(event) => setNote(event.target.value)}
+            className={inputClass}
+          />
         </div>
         {failure && (
           <p role="alert" className="font-medium">

@@ -9,7 +9,14 @@ import type { SessionUser } from "../session/sessionUser";
 import { showToast } from "../toast/notify";
 import { COUNTRY_SEARCH_MAX, countriesFound, filterCountries } from "./countryList";
 import { useKycCountries, useStartKyc } from "./hooks";
-import { startDefaults, startFailure, startFormSchema, START_LIMITS, type StartFailure, type StartFormValues } from "./startForm";
+import {
+  startDefaults,
+  startFailure,
+  startFormSchema,
+  START_LIMITS,
+  type StartFailure,
+  type StartFormValues,
+} from "./startForm";
 import { Notice, useActionKey } from "./ui";
 
 interface CountryStepProps {
@@ -18,7 +25,23 @@ interface CountryStepProps {
   onStarted(failure: StartFailure | null): Promise<void>;
 }
 
-function ContactField({ id, label, type, autoComplete, registration, error, maxLength }: { id: string; label: string; type: string; autoComplete: string; registration: UseFormRegisterReturn; error?: string; maxLength: number }) {
+function ContactField({
+  id,
+  label,
+  type,
+  autoComplete,
+  registration,
+  error,
+  maxLength,
+}: {
+  id: string;
+  label: string;
+  type: string;
+  autoComplete: string;
+  registration: UseFormRegisterReturn;
+  error?: string;
+  maxLength: number;
+}) {
   return (
     <div>
       <label htmlFor={id} className={labelClass}>
@@ -51,7 +74,11 @@ export function CountryStep({ user, onStarted }: CountryStepProps) {
   const [search, setSearch] = useState("");
   const [failure, setFailure] = useState<StartFailure | null>(null);
   const [choosing, setChoosing] = useState<string | null>(null);
-  const form = useForm<StartFormValues>({ resolver: zodResolver(startFormSchema), defaultValues: startDefaults(user), mode: "onTouched" });
+  const form = useForm<StartFormValues>({
+    resolver: zodResolver(startFormSchema),
+    defaultValues: startDefaults(user),
+    mode: "onTouched",
+  });
   const errors = form.formState.errors;
   const shown = useMemo(() => filterCountries(countries.data ?? [], search), [countries.data, search]);
 
@@ -83,14 +110,43 @@ export function CountryStep({ user, onStarted }: CountryStepProps) {
 
   return (
     <div className="space-y-6">
-      <form noValidate onSubmit={(event) => event.preventDefault()} aria-labelledby="kyc-contact-title" className="space-y-4">
+      <form
+        noValidate
+        onSubmit={(event) => event.preventDefault()}
+        aria-labelledby="kyc-contact-title"
+        className="space-y-4"
+      >
         <h3 id="kyc-contact-title" className="text-base font-semibold text-slate-900 dark:text-white">
           Your details
         </h3>
         <div className="grid gap-4 sm:grid-cols-3">
-          <ContactField id="kyc-name" label="Full name" type="text" autoComplete="name" maxLength={START_LIMITS.name} registration={form.register("name")} error={errors.name?.message} />
-          <ContactField id="kyc-email" label="Email" type="email" autoComplete="email" maxLength={START_LIMITS.email} registration={form.register("email")} error={errors.email?.message} />
-          <ContactField id="kyc-phone" label="Phone number" type="tel" autoComplete="tel" maxLength={START_LIMITS.phone} registration={form.register("phone")} error={errors.phone?.message} />
+          <ContactField
+            id="kyc-name"
+            label="Full name"
+            type="text"
+            autoComplete="name"
+            maxLength={START_LIMITS.name}
+            registration={form.register("name")}
+            error={errors.name?.message}
+          />
+          <ContactField
+            id="kyc-email"
+            label="Email"
+            type="email"
+            autoComplete="email"
+            maxLength={START_LIMITS.email}
+            registration={form.register("email")}
+            error={errors.email?.message}
+          />
+          <ContactField
+            id="kyc-phone"
+            label="Phone number"
+            type="tel"
+            autoComplete="tel"
+            maxLength={START_LIMITS.phone}
+            registration={form.register("phone")}
+            error={errors.phone?.message}
+          />
         </div>
       </form>
 
@@ -129,9 +185,14 @@ export function CountryStep({ user, onStarted }: CountryStepProps) {
             {KYC_MESSAGES.loadCountriesFailed}
           </Notice>
         )}
-        {countries.isSuccess && shown.length === 0 && <p className={subtleTextClass}>No country matches “{search.trim()}”.</p>}
+        {countries.isSuccess && shown.length === 0 && (
+          <p className={subtleTextClass}>No country matches “{search.trim()}”.</p>
+        )}
         {shown.length > 0 && (
-          <ul aria-label="Countries" className="grid max-h-[26rem] gap-2 overflow-y-auto rounded-xl border border-slate-200 p-2 sm:grid-cols-2 dark:border-slate-800">
+          <ul
+            aria-label="Countries"
+            className="grid max-h-[26rem] gap-2 overflow-y-auto rounded-xl border border-slate-200 p-2 sm:grid-cols-2 dark:border-slate-800"
+          >
             {shown.map((entry) => (
               <li key={entry.countryCode}>
                 <button
@@ -150,7 +211,9 @@ export function CountryStep({ user, onStarted }: CountryStepProps) {
                     <Spinner label="Starting..." />
                   ) : (
                     entry.popular && (
-                      <span className="shrink-0 rounded-full bg-indigo-100 px-2 py-0.5 text-xs font-semibold text-indigo-800 dark:bg-indigo-950 dark:text-indigo-200">Popular</span>
+                      <span className="shrink-0 rounded-full bg-indigo-100 px-2 py-0.5 text-xs font-semibold text-indigo-800 dark:bg-indigo-950 dark:text-indigo-200">
+                        Popular
+                      </span>
                     )
                   )}
                 </button>

@@ -1,23 +1,49 @@
 import { useEffect, useRef, useState, type DragEvent } from "react";
 import { KYC_MESSAGES, type DocumentStatus, type DocumentType } from "@fintech/core/kyc/model";
 import { ApiError } from "../api/errors";
-import { DocumentCheckPendingError, KYC_SERVICE_MESSAGES, kycApi, type KycState, type UploadedDocument } from "../api/kyc";
+import {
+  DocumentCheckPendingError,
+  KYC_SERVICE_MESSAGES,
+  kycApi,
+  type KycState,
+  type UploadedDocument,
+} from "../api/kyc";
 import { primaryButtonClass, secondaryButtonClass } from "../components/styles";
 import { writeErrorMessage } from "../ledger/actionErrors";
 import { subtleTextClass } from "../ledger/ui";
 import { notify, showToast } from "../toast/notify";
 import { ACCEPTED_FILES, checkFile, formatFileSize } from "./fileChecks";
-import { documentFailedToast, documentFailedToastId, documentTypeLabel, KYC_TOAST_MS, KYC_UI_MESSAGES } from "./live/events";
+import {
+  documentFailedToast,
+  documentFailedToastId,
+  documentTypeLabel,
+  KYC_TOAST_MS,
+  KYC_UI_MESSAGES,
+} from "./live/events";
 import { documentLabel } from "./steps";
 import { BulletList, Notice, ProgressBar } from "./ui";
 import { uploadPathFor } from "./uploadPath";
 
 /** Spec 001 §2: what a good photo of a document looks like. */
-export const DOCUMENT_REQUIREMENTS = ["Clear, readable text", "All four corners visible", "No glare or shadows", "The original document, not a photocopy"] as const;
+export const DOCUMENT_REQUIREMENTS = [
+  "Clear, readable text",
+  "All four corners visible",
+  "No glare or shadows",
+  "The original document, not a photocopy",
+] as const;
 
-const FILE_MESSAGES: readonly string[] = [KYC_MESSAGES.notAnImage, KYC_MESSAGES.fileTooLarge, KYC_MESSAGES.wrongImageFormat];
+const FILE_MESSAGES: readonly string[] = [
+  KYC_MESSAGES.notAnImage,
+  KYC_MESSAGES.fileTooLarge,
+  KYC_MESSAGES.wrongImageFormat,
+];
 
-const STATUS_TEXT: Record<DocumentStatus, string> = { uploaded: "Uploaded", checking: "Checking", verified: "Verified", rejected: "Rejected" };
+const STATUS_TEXT: Record<DocumentStatus, string> = {
+  uploaded: "Uploaded",
+  checking: "Checking",
+  verified: "Verified",
+  rejected: "Rejected",
+};
 const STATUS_CLASS: Record<DocumentStatus, string> = {
   uploaded: "bg-sky-100 text-sky-900 dark:bg-sky-950 dark:text-sky-200",
   checking: "bg-amber-100 text-amber-900 dark:bg-amber-950 dark:text-amber-200",
@@ -26,7 +52,13 @@ const STATUS_CLASS: Record<DocumentStatus, string> = {
 };
 
 export function DocumentStatusBadge({ status }: { status: DocumentStatus }) {
-  return <span className={`inline-flex shrink-0 items-center rounded-full px-2 py-0.5 text-xs font-semibold ${STATUS_CLASS[status]}`}>{STATUS_TEXT[status]}</span>;
+  return (
+    <span
+      className={`inline-flex shrink-0 items-center rounded-full px-2 py-0.5 text-xs font-semibold ${STATUS_CLASS[status]}`}
+    >
+      {STATUS_TEXT[status]}
+    </span>
+  );
 }
 
 const failedToast = (type: DocumentType) => showToast(documentFailedToast(type));
@@ -58,7 +90,9 @@ interface DocumentStepProps {
  * progress, and what the server's checks found.
  */
 export function DocumentStep({ documentTypes, state, onUploaded }: DocumentStepProps) {
-  const [documentType, setDocumentType] = useState<DocumentType>(() => documentTypes.find((type) => state.documents[type]?.status !== "verified") ?? documentTypes[0] ?? "passport");
+  const [documentType, setDocumentType] = useState<DocumentType>(
+    () => documentTypes.find((type) => state.documents[type]?.status !== "verified") ?? documentTypes[0] ?? "passport",
+  );
   const [chosen, setChosen] = useState<Chosen | null>(null);
   const [invalid, setInvalid] = useState<string | null>(null);
   const [upload, setUpload] = useState<UploadState>({ phase: "idle" });
@@ -98,7 +132,12 @@ export function DocumentStep({ documentTypes, state, onUploaded }: DocumentStepP
     // Set once a bucket upload's bytes are in: from then on the server records a verdict whatever happens here.
     let landed = false;
     try {
-      const options = { file: chosen.file, documentType, signal: controller.signal, onProgress: (fraction: number) => setUpload({ phase: "uploading", fraction }) };
+      const options = {
+        file: chosen.file,
+        documentType,
+        signal: controller.signal,
+        onProgress: (fraction: number) => setUpload({ phase: "uploading", fraction }),
+      };
       const document =
         uploadPathFor(chosen.file.size) === "bucket"
           ? await kycApi.uploadDocumentViaBucket({
@@ -113,7 +152,11 @@ export function DocumentStep({ documentTypes, state, onUploaded }: DocumentStepP
       if (document.status === "verified") {
         // An earlier failure of this type is old news now.
         notify.dismiss(documentFailedToastId(document.type));
-        showToast({ kind: "success", message: KYC_MESSAGES.documentVerified(documentLabel(document.type)), durationMs: KYC_TOAST_MS.success });
+        showToast({
+          kind: "success",
+          message: KYC_MESSAGES.documentVerified(documentLabel(document.type)),
+          durationMs: KYC_TOAST_MS.success,
+        });
       }
       if (document.status === "rejected") failedToast(document.type);
       onUploaded();
@@ -135,7 +178,11 @@ export function DocumentStep({ documentTypes, state, onUploaded }: DocumentStepP
         onUploaded();
         return;
       }
-      setUpload({ phase: "failed", title: FILE_MESSAGES.includes(message) ? KYC_MESSAGES.fileValidationTitle : "Upload Failed", message });
+      setUpload({
+        phase: "failed",
+        title: FILE_MESSAGES.includes(message) ? KYC_MESSAGES.fileValidationTitle : "Upload Failed",
+        message,
+      });
     }
   };
 
@@ -157,13 +204,23 @@ export function DocumentStep({ documentTypes, state, onUploaded }: DocumentStepP
               <label
                 key={type}
                 className={`flex cursor-pointer items-center gap-3 rounded-lg border px-3 py-2 text-sm ${
-                  documentType === type ? "border-indigo-600 bg-indigo-50 dark:border-indigo-400 dark:bg-indigo-950/60" : "border-slate-300 dark:border-slate-700"
+                  documentType === type
+                    ? "border-indigo-600 bg-indigo-50 dark:border-indigo-400 dark:bg-indigo-950/60"
+                    : "border-slate-300 dark:border-slate-700"
                 }`}
               >
-                <input type="radio" name="kyc-document-type" value={type} checked={documentType === type} disabled={busy} onChange={() => {
+                <input
+                  type="radio"
+                  name="kyc-document-type"
+                  value={type}
+                  checked={documentType === type}
+                  disabled={busy}
+                  onChange={() => {
                     setDocumentType(type);
                     if (upload.phase === "done" || upload.phase === "pending") setUpload({ phase: "idle" });
-                  }} className="h-4 w-4 accent-indigo-600" />
+                  }}
+                  className="h-4 w-4 accent-indigo-600"
+                />
                 <span className="min-w-0 flex-1 text-slate-900 dark:text-slate-100">{documentLabel(type)}</span>
                 {current && <DocumentStatusBadge status={current.status} />}
               </label>
@@ -198,11 +255,20 @@ export function DocumentStep({ documentTypes, state, onUploaded }: DocumentStepP
         onDrop={onDrop}
         data-testid="kyc-dropzone"
         className={`flex flex-col items-center gap-3 rounded-2xl border-2 border-dashed p-6 text-center ${
-          dragging ? "border-indigo-600 bg-indigo-50 dark:border-indigo-400 dark:bg-indigo-950/50" : "border-slate-300 dark:border-slate-700"
+          dragging
+            ? "border-indigo-600 bg-indigo-50 dark:border-indigo-400 dark:bg-indigo-950/50"
+            : "border-slate-300 dark:border-slate-700"
         }`}
       >
-        <p className="text-sm text-slate-700 dark:text-slate-200">Drag and drop a photo of your {documentLabel(documentType)} here, or</p>
-        <button type="button" className={secondaryButtonClass} onClick={() => inputRef.current?.click()} disabled={busy}>
+        <p className="text-sm text-slate-700 dark:text-slate-200">
+          Drag and drop a photo of your {documentLabel(documentType)} here, or
+        </p>
+        <button
+          type="button"
+          className={secondaryButtonClass}
+          onClick={() => inputRef.current?.click()}
+          disabled={busy}
+        >
           Choose file
         </button>
         <input
@@ -226,17 +292,27 @@ export function DocumentStep({ documentTypes, state, onUploaded }: DocumentStepP
 
       {chosen && (
         <div className="flex flex-col gap-4 sm:flex-row sm:items-start">
-          <img src={chosen.previewUrl} alt={`Preview of ${chosen.file.name}`} className="max-h-56 w-full rounded-lg border border-slate-200 object-contain sm:w-64 dark:border-slate-700" />
+          <img
+            src={chosen.previewUrl}
+            alt={`Preview of ${chosen.file.name}`}
+            className="max-h-56 w-full rounded-lg border border-slate-200 object-contain sm:w-64 dark:border-slate-700"
+          />
           <div className="min-w-0 flex-1 space-y-3">
             <p className="break-all text-sm text-slate-900 dark:text-slate-100">
-              {chosen.file.name} <span className="text-slate-600 dark:text-slate-400">({formatFileSize(chosen.file.size)})</span>
+              {chosen.file.name}{" "}
+              <span className="text-slate-600 dark:text-slate-400">({formatFileSize(chosen.file.size)})</span>
             </p>
             {busy ? (
               <div className="space-y-2">
-                <ProgressBar percent={upload.phase === "uploading" ? upload.fraction * 100 : 100} label="Upload progress" />
+                <ProgressBar
+                  percent={upload.phase === "uploading" ? upload.fraction * 100 : 100}
+                  label="Upload progress"
+                />
                 <div className="flex items-center justify-between gap-3">
                   <p aria-live="polite" className={subtleTextClass}>
-                    {upload.phase === "uploading" ? `Uploading… ${Math.round(upload.fraction * 100)}%` : `Uploaded. Checking your ${documentLabel(documentType)}…`}
+                    {upload.phase === "uploading"
+                      ? `Uploading… ${Math.round(upload.fraction * 100)}%`
+                      : `Uploaded. Checking your ${documentLabel(documentType)}…`}
                   </p>
                   {/* Once the bytes are in the bucket the checks run whatever the page does: nothing left to cancel. */}
                   {upload.phase === "uploading" && (
@@ -248,7 +324,8 @@ export function DocumentStep({ documentTypes, state, onUploaded }: DocumentStepP
               </div>
             ) : (
               // Once this picture is in, another upload needs another picture.
-              upload.phase !== "done" && upload.phase !== "pending" && (
+              upload.phase !== "done" &&
+              upload.phase !== "pending" && (
                 <div className="flex flex-wrap gap-3">
                   <button type="button" className={primaryButtonClass} onClick={() => void send()}>
                     Upload {documentLabel(documentType)}
@@ -268,7 +345,8 @@ export function DocumentStep({ documentTypes, state, onUploaded }: DocumentStepP
       {upload.phase === "done" && <UploadResult document={upload.document} />}
       {upload.phase === "pending" && (
         <Notice tone="info" title={`${documentLabel(upload.type)} received`}>
-          The checks are taking longer than usual. Your picture is safely stored; this page shows the verdict when they finish.
+          The checks are taking longer than usual. Your picture is safely stored; this page shows the verdict when they
+          finish.
         </Notice>
       )}
 
@@ -311,11 +389,7 @@ function UploadResult({ document }: { document: UploadedDocument }) {
   if (document.status === "rejected") {
     return (
       <Notice tone="error" title={KYC_UI_MESSAGES.documentFailed(label)} urgent>
-        {problems.length > 0 ? (
-          <BulletList items={problems} />
-        ) : (
-          KYC_MESSAGES.verificationFailed
-        )}
+        {problems.length > 0 ? <BulletList items={problems} /> : KYC_MESSAGES.verificationFailed}
         <p className="mt-2">Take a new photo that meets the requirements and upload it again.</p>
       </Notice>
     );

@@ -6,20 +6,56 @@ import { CompletionStep } from "./CompletionStep";
 import { CountryStep } from "./CountryStep";
 import { findCountryEntry } from "./countryList";
 import { DocumentStep } from "./DocumentStep";
-import { REST_REFRESH_MS, useKycCountries, useKycLiveFeed, useKycState, useRecordVerifiedNumber, useRefreshKyc } from "./hooks";
+import {
+  REST_REFRESH_MS,
+  useKycCountries,
+  useKycLiveFeed,
+  useKycState,
+  useRecordVerifiedNumber,
+  useRefreshKyc,
+} from "./hooks";
 import type { EventEffect } from "./live/events";
 import { NumberStep } from "./NumberStep";
 import type { StartFailure } from "./startForm";
-import { canContinue, decidedSince, hasStepButtons, indexOf, numbersOf, resumeStep, stepAt, stepProgress, stepsDone, stepsFor, type KycStep, type KycStepId } from "./steps";
+import {
+  canContinue,
+  decidedSince,
+  hasStepButtons,
+  indexOf,
+  numbersOf,
+  resumeStep,
+  stepAt,
+  stepProgress,
+  stepsDone,
+  stepsFor,
+  type KycStep,
+  type KycStepId,
+} from "./steps";
 import { Notice, ProgressBar } from "./ui";
 
 /** Grid columns by step count (written out in full, so Tailwind keeps them). */
-const OVERVIEW_COLUMNS: Record<number, string> = { 3: "sm:grid-cols-3", 4: "sm:grid-cols-4", 5: "sm:grid-cols-5", 6: "sm:grid-cols-6" };
+const OVERVIEW_COLUMNS: Record<number, string> = {
+  3: "sm:grid-cols-3",
+  4: "sm:grid-cols-4",
+  5: "sm:grid-cols-5",
+  6: "sm:grid-cols-6",
+};
 
 /** The country's steps with their time estimates; the current one carries aria-current="step". */
-function StepOverview({ steps, current, done }: { steps: readonly KycStep[]; current: number; done: readonly boolean[] }) {
+function StepOverview({
+  steps,
+  current,
+  done,
+}: {
+  steps: readonly KycStep[];
+  current: number;
+  done: readonly boolean[];
+}) {
   return (
-    <ol aria-label="Verification steps" className={`grid gap-1.5 sm:gap-2 ${OVERVIEW_COLUMNS[steps.length] ?? "sm:grid-cols-6"}`}>
+    <ol
+      aria-label="Verification steps"
+      className={`grid gap-1.5 sm:gap-2 ${OVERVIEW_COLUMNS[steps.length] ?? "sm:grid-cols-6"}`}
+    >
       {steps.map((step, index) => {
         const state = index === current ? "current" : done[index] ? "done" : "todo";
         return (
@@ -27,12 +63,18 @@ function StepOverview({ steps, current, done }: { steps: readonly KycStep[]; cur
             key={step.id}
             aria-current={state === "current" ? "step" : undefined}
             className={`flex items-center gap-3 rounded-xl border px-3 py-1.5 sm:flex-col sm:items-start sm:gap-1 sm:py-2 ${
-              state === "current" ? "border-indigo-600 bg-indigo-50 dark:border-indigo-400 dark:bg-indigo-950/60" : "border-slate-200 dark:border-slate-800"
+              state === "current"
+                ? "border-indigo-600 bg-indigo-50 dark:border-indigo-400 dark:bg-indigo-950/60"
+                : "border-slate-200 dark:border-slate-800"
             }`}
           >
             <span
               className={`flex h-6 w-6 shrink-0 items-center justify-center rounded-full text-xs font-semibold ${
-                state === "done" ? "bg-emerald-600 text-white dark:bg-emerald-400 dark:text-slate-950" : state === "current" ? "bg-indigo-600 text-white dark:bg-indigo-400 dark:text-slate-950" : "bg-slate-200 text-slate-700 dark:bg-slate-800 dark:text-slate-300"
+                state === "done"
+                  ? "bg-emerald-600 text-white dark:bg-emerald-400 dark:text-slate-950"
+                  : state === "current"
+                    ? "bg-indigo-600 text-white dark:bg-indigo-400 dark:text-slate-950"
+                    : "bg-slate-200 text-slate-700 dark:bg-slate-800 dark:text-slate-300"
               }`}
             >
               {state === "done" ? "✓" : index + 1}
@@ -126,12 +168,34 @@ export function KycWizard() {
   } else if (current.id === "country" || data === null) {
     body = <CountryStep user={user} onStarted={onStarted} />;
   } else if (current.id === "documents") {
-    body = <DocumentStep documentTypes={data.document_types ?? country?.documentTypes ?? ["passport"]} state={data} onUploaded={() => void refresh()} />;
+    body = (
+      <DocumentStep
+        documentTypes={data.document_types ?? country?.documentTypes ?? ["passport"]}
+        state={data}
+        onUploaded={() => void refresh()}
+      />
+    );
   } else if (current.number) {
     const { type, required } = current.number;
-    body = <NumberStep key={type} type={type} required={required} state={data} onVerified={(masked) => (masked ? recordVerified(type, masked) : void refresh())} />;
+    body = (
+      <NumberStep
+        key={type}
+        type={type}
+        required={required}
+        state={data}
+        onVerified={(masked) => (masked ? recordVerified(type, masked) : void refresh())}
+      />
+    );
   } else {
-    body = <CompletionStep state={data} steps={steps} manualReview={manualReview} onGoTo={goTo} onChanged={() => void refresh()} />;
+    body = (
+      <CompletionStep
+        state={data}
+        steps={steps}
+        manualReview={manualReview}
+        onGoTo={goTo}
+        onChanged={() => void refresh()}
+      />
+    );
   }
 
   const stepCount = data === null ? null : (STEP_COUNT_WORDS[steps.length] ?? String(steps.length));
@@ -139,15 +203,31 @@ export function KycWizard() {
     <div className="mx-auto max-w-5xl px-4 py-8 sm:px-6">
       <header className="flex flex-wrap items-end justify-between gap-4">
         <div className="min-w-0">
-          <p className="text-sm font-semibold uppercase tracking-wide text-indigo-700 dark:text-indigo-300">Identity verification</p>
+          <p className="text-sm font-semibold uppercase tracking-wide text-indigo-700 dark:text-indigo-300">
+            Identity verification
+          </p>
           <h1 className="mt-1 text-3xl font-bold tracking-tight text-slate-900 dark:text-white">Know Your Customer</h1>
           <p className={`mt-2 ${subtleTextClass}`}>
-            {stepCount ? `Verify your identity in ${stepCount} short steps.` : "Verify your identity in a few short steps: your country decides which."} Your progress is saved as you go.
+            {stepCount
+              ? `Verify your identity in ${stepCount} short steps.`
+              : "Verify your identity in a few short steps: your country decides which."}{" "}
+            Your progress is saved as you go.
           </p>
         </div>
-        <p role="status" aria-live="polite" className="inline-flex items-center gap-2 rounded-full border border-slate-200 px-3 py-1.5 text-sm text-slate-700 dark:border-slate-800 dark:text-slate-200">
-          <span aria-hidden="true" className={`h-2 w-2 rounded-full ${live === "live" ? "bg-emerald-500" : "bg-slate-400"}`} />
-          {live === "live" ? "Live updates" : live === "connecting" ? "Connecting to live updates…" : `Updates every ${REST_REFRESH_MS.withoutStream / 1000} s`}
+        <p
+          role="status"
+          aria-live="polite"
+          className="inline-flex items-center gap-2 rounded-full border border-slate-200 px-3 py-1.5 text-sm text-slate-700 dark:border-slate-800 dark:text-slate-200"
+        >
+          <span
+            aria-hidden="true"
+            className={`h-2 w-2 rounded-full ${live === "live" ? "bg-emerald-500" : "bg-slate-400"}`}
+          />
+          {live === "live"
+            ? "Live updates"
+            : live === "connecting"
+              ? "Connecting to live updates…"
+              : `Updates every ${REST_REFRESH_MS.withoutStream / 1000} s`}
         </p>
       </header>
 
@@ -173,7 +253,12 @@ export function KycWizard() {
 
       <section aria-labelledby="kyc-step-title" className={`${cardClass} mt-6 sm:p-6`}>
         <div className="mb-5 flex flex-wrap items-baseline justify-between gap-2">
-          <h2 id="kyc-step-title" ref={headingRef} tabIndex={-1} className="text-xl font-bold text-slate-900 outline-none dark:text-white">
+          <h2
+            id="kyc-step-title"
+            ref={headingRef}
+            tabIndex={-1}
+            className="text-xl font-bold text-slate-900 outline-none dark:text-white"
+          >
             {current.title}
           </h2>
           <span className="text-sm text-slate-600 dark:text-slate-400">Estimated time: {current.estimate}</span>
@@ -184,7 +269,12 @@ export function KycWizard() {
             <button type="button" className={secondaryButtonClass} onClick={() => goBy(-1)}>
               Previous
             </button>
-            <button type="button" className={primaryButtonClass} onClick={() => goBy(1)} disabled={!canContinue(current, data)}>
+            <button
+              type="button"
+              className={primaryButtonClass}
+              onClick={() => goBy(1)}
+              disabled={!canContinue(current, data)}
+            >
               Continue
             </button>
           </div>

@@ -7,7 +7,17 @@ import { inputClass, labelClass, primaryButtonClass, secondaryButtonClass } from
 import { errorTextClass, Spinner } from "../ledger/ui";
 import { showToast } from "../toast/notify";
 import { useVerifyNumber } from "./hooks";
-import { aadhaarDisplay, aadhaarFieldState, applyDigitEdit, caretAfter, genericFieldState, genericNumberOf, panFieldState, panOf, type NumberFieldState } from "./identityInput";
+import {
+  aadhaarDisplay,
+  aadhaarFieldState,
+  applyDigitEdit,
+  caretAfter,
+  genericFieldState,
+  genericNumberOf,
+  panFieldState,
+  panOf,
+  type NumberFieldState,
+} from "./identityInput";
 import { KYC_TOAST_MS } from "./live/events";
 import { Notice, useActionKey } from "./ui";
 
@@ -56,7 +66,11 @@ export function numberCopy(type: IdentityNumberType): NumberCopy {
  * number invalid, and "Verification failed. Please try again." when no answer came.
  */
 export function verificationFailure(error: unknown): { title: string; message: string } {
-  if (error instanceof ApiError && (error.kind === "server-message" || error.kind === "session-expired" || error.kind === "no-token")) return { title: "Verification Failed", message: error.message };
+  if (
+    error instanceof ApiError &&
+    (error.kind === "server-message" || error.kind === "session-expired" || error.kind === "no-token")
+  )
+    return { title: "Verification Failed", message: error.message };
   return { title: "Error", message: KYC_MESSAGES.genericVerificationFailed };
 }
 
@@ -86,7 +100,12 @@ export function NumberStep({ type, required, state, onVerified }: NumberStepProp
   const [attempted, setAttempted] = useState(false);
   const inputRef = useRef<HTMLInputElement>(null);
   const pendingCaret = useRef<number | null>(null);
-  const field: NumberFieldState = type === "aadhaar" ? aadhaarFieldState(value) : type === "pan" ? panFieldState(value) : genericFieldState(type, value, attempted);
+  const field: NumberFieldState =
+    type === "aadhaar"
+      ? aadhaarFieldState(value)
+      : type === "pan"
+        ? panFieldState(value)
+        : genericFieldState(type, value, attempted);
   const display = type === "aadhaar" ? aadhaarDisplay(value, hidden) : value;
   const id = `kyc-${type}`;
 
@@ -125,13 +144,21 @@ export function NumberStep({ type, required, state, onVerified }: NumberStepProp
     setFailure(null);
     const body = { type, number: value, country: state.country };
     try {
-      const result = await verify.mutateAsync({ number: value, country: state.country, idempotencyKey: action.keyFor(body) });
+      const result = await verify.mutateAsync({
+        number: value,
+        country: state.country,
+        idempotencyKey: action.keyFor(body),
+      });
       action.settle();
       if (!result.valid) {
         setFailure({ title: "Verification Failed", message: KYC_MESSAGES.verificationFailed });
         return;
       }
-      showToast({ kind: "success", message: KYC_MESSAGES.documentVerified(IDENTITY_NUMBER_KINDS[type].toastName), durationMs: KYC_TOAST_MS.success });
+      showToast({
+        kind: "success",
+        message: KYC_MESSAGES.documentVerified(IDENTITY_NUMBER_KINDS[type].toastName),
+        durationMs: KYC_TOAST_MS.success,
+      });
       setValue("");
       onVerified(result.masked ?? null);
     } catch (error) {
@@ -181,7 +208,9 @@ export function NumberStep({ type, required, state, onVerified }: NumberStepProp
             autoComplete="off"
             autoCapitalize={type === "aadhaar" ? "off" : "characters"}
             spellCheck={false}
-            maxLength={type === "pan" ? KYC_LIMITS.panLength : generic ? IDENTITY_NUMBER_KINDS[type].maxLength : undefined}
+            maxLength={
+              type === "pan" ? KYC_LIMITS.panLength : generic ? IDENTITY_NUMBER_KINDS[type].maxLength : undefined
+            }
             placeholder={copy.placeholder}
             value={display}
             onChange={onChange}
@@ -190,7 +219,12 @@ export function NumberStep({ type, required, state, onVerified }: NumberStepProp
             className={`${inputClass} font-mono tracking-wider`}
           />
           {type === "aadhaar" && (
-            <button type="button" className={`${secondaryButtonClass} shrink-0`} onClick={() => setHidden((current) => !current)} aria-controls={id}>
+            <button
+              type="button"
+              className={`${secondaryButtonClass} shrink-0`}
+              onClick={() => setHidden((current) => !current)}
+              aria-controls={id}
+            >
               {hidden ? "Show" : "Hide"}
               <span className="sr-only"> Aadhaar number</span>
             </button>

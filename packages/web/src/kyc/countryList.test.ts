@@ -2,8 +2,21 @@ import { describe, expect, it } from "vitest";
 import type { KycCountry } from "../api/kyc";
 import { countriesFound, filterCountries, findCountryEntry } from "./countryList";
 
-const entry = (countryCode: string, country: string, popular = false): KycCountry => ({ country, countryCode, flag: "", documentTypes: ["passport"], popular, identityNumbers: [] });
-const list = [entry("AF", "Afghanistan"), entry("DE", "Germany", true), entry("IN", "India", true), entry("NL", "Netherlands"), entry("US", "United States of America", true)];
+const entry = (countryCode: string, country: string, popular = false): KycCountry => ({
+  country,
+  countryCode,
+  flag: "",
+  documentTypes: ["passport"],
+  popular,
+  identityNumbers: [],
+});
+const list = [
+  entry("AF", "Afghanistan"),
+  entry("DE", "Germany", true),
+  entry("IN", "India", true),
+  entry("NL", "Netherlands"),
+  entry("US", "United States of America", true),
+];
 
 describe("country list", () => {
   it("puts the popular countries first in the spec's order, the rest as listed", () => {

@@ -16,7 +16,11 @@ export const COUNTRY_SEARCH_MAX = 60;
 
 export function filterCountries(countries: readonly KycCountry[], search: string): KycCountry[] {
   const needle = search.trim().toLowerCase().slice(0, COUNTRY_SEARCH_MAX);
-  const matches = needle ? countries.filter((entry) => entry.country.toLowerCase().includes(needle) || entry.countryCode.toLowerCase().includes(needle)) : [...countries];
+  const matches = needle
+    ? countries.filter(
+        (entry) => entry.country.toLowerCase().includes(needle) || entry.countryCode.toLowerCase().includes(needle),
+      )
+    : [...countries];
   // A stable sort: the popular ones first in the spec's order, the rest as the server listed them.
   return matches.sort((a, b) => popularRank(a.countryCode) - popularRank(b.countryCode));
 }

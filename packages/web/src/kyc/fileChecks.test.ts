@@ -24,12 +24,16 @@ describe("file pre-checks", () => {
     expect(fileProblem({ type: "text/plain", size: 10, head: TEXT_HEAD })).toBe(KYC_MESSAGES.notAnImage);
     expect(fileProblem({ type: "", size: 10, head: PNG_HEAD })).toBe(KYC_MESSAGES.notAnImage);
     expect(fileProblem({ type: "image/png", size: 5 * MB + 1, head: PNG_HEAD })).toBe(KYC_MESSAGES.fileTooLarge);
-    expect(fileProblem({ type: "image/gif", size: 10, head: new TextEncoder().encode("GIF89a..") })).toBe(KYC_MESSAGES.wrongImageFormat);
+    expect(fileProblem({ type: "image/gif", size: 10, head: new TextEncoder().encode("GIF89a..") })).toBe(
+      KYC_MESSAGES.wrongImageFormat,
+    );
   });
 
   it("catches a text file named .png by its content", async () => {
     expect(fileProblem({ type: "image/png", size: 10, head: TEXT_HEAD })).toBe(KYC_MESSAGES.wrongImageFormat);
-    expect(await checkFile(new Blob(["not an image at all"], { type: "image/png" }))).toBe(KYC_MESSAGES.wrongImageFormat);
+    expect(await checkFile(new Blob(["not an image at all"], { type: "image/png" }))).toBe(
+      KYC_MESSAGES.wrongImageFormat,
+    );
     expect(await checkFile(new Blob([PNG_HEAD, new Uint8Array(100)], { type: "image/png" }))).toBeNull();
   });
 

@@ -12,7 +12,8 @@ export const FILE_HEAD_BYTES = 8;
 const JPEG = [0xff, 0xd8, 0xff];
 const PNG = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 
-const startsWith = (head: Uint8Array, signature: readonly number[]) => signature.every((byte, index) => head[index] === byte);
+const startsWith = (head: Uint8Array, signature: readonly number[]) =>
+  signature.every((byte, index) => head[index] === byte);
 
 /** The image format the bytes themselves say, whatever the name or declared type claims. */
 export function sniffImageFormat(head: Uint8Array): "jpeg" | "png" | null {

@@ -68,7 +68,15 @@ export function useRecordVerifiedNumber() {
   return useCallback(
     (type: IdentityNumberType, masked: string) => {
       queryClient.setQueryData<KycState | null>(kycKeys.state(userId), (state) =>
-        state ? { ...state, identity_numbers: { ...state.identity_numbers, [type]: { masked, verified_at: new Date().toISOString() } } } : state,
+        state
+          ? {
+              ...state,
+              identity_numbers: {
+                ...state.identity_numbers,
+                [type]: { masked, verified_at: new Date().toISOString() },
+              },
+            }
+          : state,
       );
       void queryClient.invalidateQueries({ queryKey: kycKeys.all(userId) });
     },
@@ -77,17 +85,24 @@ export function useRecordVerifiedNumber() {
 }
 
 export function useStartKyc() {
-  return useMutation({ mutationFn: ({ input, idempotencyKey }: { input: StartKycInput; idempotencyKey: string }) => kycApi.start(input, { idempotencyKey }) });
+  return useMutation({
+    mutationFn: ({ input, idempotencyKey }: { input: StartKycInput; idempotencyKey: string }) =>
+      kycApi.start(input, { idempotencyKey }),
+  });
 }
 
 export function useVerifyNumber(type: IdentityNumberType) {
   return useMutation({
-    mutationFn: ({ number, country, idempotencyKey }: { number: string; country: string; idempotencyKey: string }) => kycApi.verifyNumber(type, number, country, { idempotencyKey }),
+    mutationFn: ({ number, country, idempotencyKey }: { number: string; country: string; idempotencyKey: string }) =>
+      kycApi.verifyNumber(type, number, country, { idempotencyKey }),
   });
 }
 
 export function useResubmit() {
-  return useMutation({ mutationFn: ({ note, idempotencyKey }: { note: string; idempotencyKey: string }) => kycApi.resubmit(note, { idempotencyKey }) });
+  return useMutation({
+    mutationFn: ({ note, idempotencyKey }: { note: string; idempotencyKey: string }) =>
+      kycApi.resubmit(note, { idempotencyKey }),
+  });
 }
 
 /**

@@ -1,6 +1,17 @@
 import { describe, expect, it } from "vitest";
 import { KYC_MESSAGES } from "@fintech/core/kyc/model";
-import { aadhaarDisplay, aadhaarFieldState, applyDigitEdit, caretAfter, genericFieldState, genericNumberOf, MASK_CHAR, panFieldState, panOf, VALID_FORMAT } from "./identityInput";
+import {
+  aadhaarDisplay,
+  aadhaarFieldState,
+  applyDigitEdit,
+  caretAfter,
+  genericFieldState,
+  genericNumberOf,
+  MASK_CHAR,
+  panFieldState,
+  panOf,
+  VALID_FORMAT,
+} from "./identityInput";
 
 /** Types `text` at the caret of a field showing `digits`, as the browser would, and applies it. */
 function typeAt(digits: string, hidden: boolean, caret: number, text: string) {
@@ -14,7 +25,12 @@ function deleteAt(digits: string, hidden: boolean, caret: number, direction: "ba
   const before = aadhaarDisplay(digits, hidden);
   const from = direction === "back" ? caret - 1 : caret;
   const after = before.slice(0, from) + before.slice(from + 1);
-  return applyDigitEdit(digits, { before, after, caret: from, inputType: direction === "back" ? "deleteContentBackward" : "deleteContentForward" });
+  return applyDigitEdit(digits, {
+    before,
+    after,
+    caret: from,
+    inputType: direction === "back" ? "deleteContentBackward" : "deleteContentForward",
+  });
 }
 
 describe("Aadhaar field", () => {
@@ -50,7 +66,10 @@ describe("Aadhaar field", () => {
   it("replaces a selection with what is typed", () => {
     const before = aadhaarDisplay("12345678", false); // "1234 5678"
     const after = `${before.slice(0, 2)}9${before.slice(7)}`; // "12" + "9" + "78"
-    expect(applyDigitEdit("12345678", { before, after, caret: 3, inputType: "insertText" })).toEqual({ digits: "12978", caret: 3 });
+    expect(applyDigitEdit("12345678", { before, after, caret: 3, inputType: "insertText" })).toEqual({
+      digits: "12978",
+      caret: 3,
+    });
   });
 
   it("puts the caret after the n-th digit, past separators", () => {
@@ -98,10 +117,20 @@ describe("other countries' number fields", () => {
 
   it("give the format until the number is valid, and the refusal once the applicant asked to verify a malformed one", () => {
     expect(genericFieldState("us_ssn", "", false)).toEqual({ ready: false, hint: "Format: 123-45-6789", error: null });
-    expect(genericFieldState("us_ssn", "536-90", false)).toEqual({ ready: false, hint: "Format: 123-45-6789", error: null });
-    expect(genericFieldState("us_ssn", "666-90-4399", true)).toEqual({ ready: false, hint: null, error: "Please enter a valid Social Security number (SSN) (e.g., 123-45-6789)." });
+    expect(genericFieldState("us_ssn", "536-90", false)).toEqual({
+      ready: false,
+      hint: "Format: 123-45-6789",
+      error: null,
+    });
+    expect(genericFieldState("us_ssn", "666-90-4399", true)).toEqual({
+      ready: false,
+      hint: null,
+      error: "Please enter a valid Social Security number (SSN) (e.g., 123-45-6789).",
+    });
     expect(genericFieldState("us_ssn", "536-90-4399", true)).toEqual({ ready: true, hint: VALID_FORMAT, error: null });
     expect(genericFieldState("br_cpf", "390.533.447-05", false).ready).toBe(true);
-    expect(genericFieldState("br_cpf", "390.533.447-06", true).error).toBe("Please enter a valid CPF (e.g., 123.456.789-09).");
+    expect(genericFieldState("br_cpf", "390.533.447-06", true).error).toBe(
+      "Please enter a valid CPF (e.g., 123.456.789-09).",
+    );
   });
 });

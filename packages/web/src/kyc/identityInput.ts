@@ -1,5 +1,12 @@
 import { KYC_LIMITS, KYC_MESSAGES } from "@fintech/core/kyc/model";
-import { formatAadhaarGroups, formatPanInput, IDENTITY_NUMBER_KINDS, isValidAadhaar, isValidPan, type IdentityNumberType } from "@fintech/core/kyc/identity-numbers";
+import {
+  formatAadhaarGroups,
+  formatPanInput,
+  IDENTITY_NUMBER_KINDS,
+  isValidAadhaar,
+  isValidPan,
+  type IdentityNumberType,
+} from "@fintech/core/kyc/identity-numbers";
 
 /**
  * The identity-number fields of the wizard (spec 001 §2, §5 for Aadhaar and PAN) as pure
@@ -48,7 +55,11 @@ export interface FieldEdit {
  * splice is the old text's unchanged head, and the typed or pasted characters in between are kept
  * when they are digits. Deleting one dot therefore removes exactly the digit under it.
  */
-export function applyDigitEdit(digits: string, edit: FieldEdit, max: number = KYC_LIMITS.aadhaarDigits): { digits: string; caret: number } {
+export function applyDigitEdit(
+  digits: string,
+  edit: FieldEdit,
+  max: number = KYC_LIMITS.aadhaarDigits,
+): { digits: string; caret: number } {
   const { before, after } = edit;
   const caret = Math.max(0, Math.min(edit.caret, after.length));
   const tail = Math.min(after.length - caret, before.length);
@@ -60,10 +71,20 @@ export function applyDigitEdit(digits: string, edit: FieldEdit, max: number = KY
   const inserted = after.slice(head, caret).replace(/\D/g, "");
   let keptHead = removedFrom;
   // Backspace over a separator only: the user meant the digit before it.
-  if (removedTo === removedFrom && inserted === "" && before.length > after.length && edit.inputType !== "deleteContentForward") {
+  if (
+    removedTo === removedFrom &&
+    inserted === "" &&
+    before.length > after.length &&
+    edit.inputType !== "deleteContentForward"
+  ) {
     keptHead = Math.max(0, removedFrom - 1);
   }
-  if (edit.inputType === "deleteContentForward" && removedTo === removedFrom && inserted === "" && before.length > after.length) {
+  if (
+    edit.inputType === "deleteContentForward" &&
+    removedTo === removedFrom &&
+    inserted === "" &&
+    before.length > after.length
+  ) {
     removedTo = Math.min(digits.length, removedTo + 1);
   }
   const next = (digits.slice(0, keptHead) + inserted + digits.slice(removedTo)).slice(0, max);
@@ -85,7 +106,8 @@ export const VALID_FORMAT = "Valid format";
 
 /** Aadhaar: 12 digits, first 2-9, Verhoeff check digit; the spec's message when 12 digits fail. */
 export function aadhaarFieldState(digits: string): NumberFieldState {
-  if (digits.length < KYC_LIMITS.aadhaarDigits) return { ready: false, hint: remaining(KYC_LIMITS.aadhaarDigits - digits.length, "digit"), error: null };
+  if (digits.length < KYC_LIMITS.aadhaarDigits)
+    return { ready: false, hint: remaining(KYC_LIMITS.aadhaarDigits - digits.length, "digit"), error: null };
   if (!isValidAadhaar(digits)) return { ready: false, hint: null, error: KYC_MESSAGES.invalidAadhaar };
   return { ready: true, hint: VALID_FORMAT, error: null };
 }
@@ -95,7 +117,8 @@ export const panOf = formatPanInput;
 
 /** PAN: 5 letters (the 4th a holder type), 4 digits, 1 letter; the spec's message when 10 characters fail. */
 export function panFieldState(pan: string): NumberFieldState {
-  if (pan.length < KYC_LIMITS.panLength) return { ready: false, hint: remaining(KYC_LIMITS.panLength - pan.length, "character"), error: null };
+  if (pan.length < KYC_LIMITS.panLength)
+    return { ready: false, hint: remaining(KYC_LIMITS.panLength - pan.length, "character"), error: null };
   if (!isValidPan(pan)) return { ready: false, hint: null, error: KYC_MESSAGES.invalidPan };
   return { ready: true, hint: VALID_FORMAT, error: null };
 }

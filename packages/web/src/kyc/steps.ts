@@ -1,5 +1,10 @@
 import { IDENTITY_NUMBER_KINDS } from "@fintech/core/kyc/identity-numbers";
-import { DOCUMENT_TYPE_LABELS, type DocumentType, type IdentityNumberType, type KycStatus } from "@fintech/core/kyc/model";
+import {
+  DOCUMENT_TYPE_LABELS,
+  type DocumentType,
+  type IdentityNumberType,
+  type KycStatus,
+} from "@fintech/core/kyc/model";
 import type { KycState } from "../api/kyc";
 
 /**
@@ -42,7 +47,10 @@ const SPEC_NUMBER_STEPS: Partial<Record<IdentityNumberType, Pick<KycStep, "title
 
 function numberStep(number: NumberRequirement): KycStep {
   const optional = number.required ? "" : ", optional";
-  const named = SPEC_NUMBER_STEPS[number.type] ?? { title: `Identity Number (${IDENTITY_NUMBER_KINDS[number.type].short}${optional})`, estimate: "45s" };
+  const named = SPEC_NUMBER_STEPS[number.type] ?? {
+    title: `Identity Number (${IDENTITY_NUMBER_KINDS[number.type].short}${optional})`,
+    estimate: "45s",
+  };
   return { id: number.type, ...named, number };
 }
 
@@ -75,11 +83,18 @@ export function stepAt(steps: readonly KycStep[], index: number): KycStep {
  * outcome, which counts only once the identity is verified. So an applicant waiting for a reviewer
  * never reads 100%.
  */
-export function stepProgress(steps: readonly KycStep[], id: KycStepId, state: KycState | null): { label: string; percent: number } {
+export function stepProgress(
+  steps: readonly KycStep[],
+  id: KycStepId,
+  state: KycState | null,
+): { label: string; percent: number } {
   const index = indexOf(steps, id);
   const done = stepsDone(state, steps);
   const counted = steps.filter((step, at) => done[at] || (at === index && step.id !== "completion")).length;
-  return { label: `Step ${index + 1} of ${steps.length}`, percent: steps.length === 0 ? 0 : Math.round((counted / steps.length) * 100) };
+  return {
+    label: `Step ${index + 1} of ${steps.length}`,
+    percent: steps.length === 0 ? 0 : Math.round((counted / steps.length) * 100),
+  };
 }
 
 /** Previous and Continue appear on every step between the country and the outcome. */
@@ -87,7 +102,8 @@ export const hasStepButtons = (id: KycStepId) => id !== "country" && id !== "com
 
 type NumbersState = Pick<KycState, "identity_numbers"> | null;
 
-export const isNumberVerified = (state: NumbersState, type: IdentityNumberType) => state?.identity_numbers[type] !== undefined;
+export const isNumberVerified = (state: NumbersState, type: IdentityNumberType) =>
+  state?.identity_numbers[type] !== undefined;
 
 /** Continue waits on a required number's step until it is verified; an optional number's step may be skipped. */
 export function canContinue(step: KycStep, state: NumbersState): boolean {
@@ -96,7 +112,8 @@ export function canContinue(step: KycStep, state: NumbersState): boolean {
 }
 
 /** A document that counts as given: uploaded and not refused by the checks (it may still be checking). */
-export const hasUsableDocument = (state: Pick<KycState, "documents">) => Object.values(state.documents).some((document) => document !== undefined && document.status !== "rejected");
+export const hasUsableDocument = (state: Pick<KycState, "documents">) =>
+  Object.values(state.documents).some((document) => document !== undefined && document.status !== "rejected");
 
 /** Statuses where the applicant has nothing left to do but read the outcome. */
 const SETTLED: readonly KycStatus[] = ["under_review", "verified", "rejected"];
@@ -110,7 +127,11 @@ const SETTLED: readonly KycStatus[] = ["under_review", "verified", "rejected"];
 export function resumeStep(state: KycState | null, steps: readonly KycStep[]): KycStepId {
   if (state === null) return "country";
   if (SETTLED.includes(state.status) || state.info_request) return "completion";
-  if (!hasUsableDocument(state)) return steps.find((step) => step.number && !step.number.required && !isNumberVerified(state, step.number.type))?.id ?? "documents";
+  if (!hasUsableDocument(state))
+    return (
+      steps.find((step) => step.number && !step.number.required && !isNumberVerified(state, step.number.type))?.id ??
+      "documents"
+    );
   for (const step of steps) if (step.number?.required && !isNumberVerified(state, step.number.type)) return step.id;
   return "completion";
 }
@@ -134,9 +155,11 @@ export interface MissingStep {
 /** What the completion step lists as still to do before review, each with the step that does it. */
 export function missingSteps(state: KycState, steps: readonly KycStep[]): MissingStep[] {
   const missing: MissingStep[] = [];
-  if (!hasUsableDocument(state)) missing.push({ step: "documents", label: "Upload an identity document that passes the checks" });
+  if (!hasUsableDocument(state))
+    missing.push({ step: "documents", label: "Upload an identity document that passes the checks" });
   for (const step of steps) {
-    if (step.number?.required && !isNumberVerified(state, step.number.type)) missing.push({ step: step.id, label: `Verify your ${IDENTITY_NUMBER_KINDS[step.number.type].label}` });
+    if (step.number?.required && !isNumberVerified(state, step.number.type))
+      missing.push({ step: step.id, label: `Verify your ${IDENTITY_NUMBER_KINDS[step.number.type].label}` });
   }
   return missing;
 }

@@ -8,7 +8,8 @@ export type NoticeTone = "warning" | "error" | "success" | "info";
 const TONES: Record<NoticeTone, string> = {
   warning: "border-amber-300 bg-amber-50 text-amber-950 dark:border-amber-700 dark:bg-amber-950/60 dark:text-amber-100",
   error: "border-red-300 bg-red-50 text-red-900 dark:border-red-800 dark:bg-red-950/60 dark:text-red-100",
-  success: "border-emerald-300 bg-emerald-50 text-emerald-950 dark:border-emerald-800 dark:bg-emerald-950/60 dark:text-emerald-100",
+  success:
+    "border-emerald-300 bg-emerald-50 text-emerald-950 dark:border-emerald-800 dark:bg-emerald-950/60 dark:text-emerald-100",
   info: "border-sky-300 bg-sky-50 text-sky-950 dark:border-sky-800 dark:bg-sky-950/60 dark:text-sky-100",
 };
 
@@ -33,7 +34,10 @@ export function Notice({
   className?: string;
 }) {
   return (
-    <div role={quiet ? undefined : urgent ? "alert" : "status"} className={`rounded-xl border p-4 text-sm ${TONES[tone]} ${className}`}>
+    <div
+      role={quiet ? undefined : urgent ? "alert" : "status"}
+      className={`rounded-xl border p-4 text-sm ${TONES[tone]} ${className}`}
+    >
       <p className="font-semibold">{title}</p>
       {children && <div className="mt-1 break-words">{children}</div>}
     </div>
@@ -55,11 +59,29 @@ export function useActionKey() {
 }
 
 /** A thin determinate bar; the caller labels it (role progressbar with its value). */
-export function ProgressBar({ percent, label, className = "" }: { percent: number; label: string; className?: string }) {
+export function ProgressBar({
+  percent,
+  label,
+  className = "",
+}: {
+  percent: number;
+  label: string;
+  className?: string;
+}) {
   const value = Math.max(0, Math.min(100, Math.round(percent)));
   return (
-    <div role="progressbar" aria-label={label} aria-valuemin={0} aria-valuemax={100} aria-valuenow={value} className={`h-2 w-full overflow-hidden rounded-full bg-slate-200 dark:bg-slate-800 ${className}`}>
-      <div className="h-full rounded-full bg-indigo-600 transition-[width] duration-300 motion-reduce:transition-none dark:bg-indigo-400" style={{ width: `${value}%` }} />
+    <div
+      role="progressbar"
+      aria-label={label}
+      aria-valuemin={0}
+      aria-valuemax={100}
+      aria-valuenow={value}
+      className={`h-2 w-full overflow-hidden rounded-full bg-slate-200 dark:bg-slate-800 ${className}`}
+    >
+      <div
+        className="h-full rounded-full bg-indigo-600 transition-[width] duration-300 motion-reduce:transition-none dark:bg-indigo-400"
+        style={{ width: `${value}%` }}
+      />
     </div>
   );
 }

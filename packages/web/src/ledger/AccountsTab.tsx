@@ -2,13 +2,35 @@ import { useState, type FormEvent } from "react";
 import type { LedgerAccount } from "../api/types";
 import { inputClass, labelClass, primaryButtonClass, secondaryButtonClass } from "../components/styles";
 import { balanceLookupError, writeErrorMessage } from "./actionErrors";
-import { formatDate, formatDateTime, humanize, isoToLocalInput, localInputToIso, transactionTitle, typeLabel } from "./format";
+import {
+  formatDate,
+  formatDateTime,
+  humanize,
+  isoToLocalInput,
+  localInputToIso,
+  transactionTitle,
+  typeLabel,
+} from "./format";
 import { useAccountTransactions, useBalanceAt } from "./hooks";
 import { minorOf } from "./money";
 import { rowMovement } from "./transactions";
 import { ReconcileDialog } from "./ReconcileDialog";
 import { ThresholdForm } from "./ThresholdForm";
-import { AccountLine, cardClass, EmptyState, errorTextClass, Figure, isLocked, LockedBadge, Money, sectionTitleClass, SignedAmount, Spinner, StatusBadge, subtleTextClass } from "./ui";
+import {
+  AccountLine,
+  cardClass,
+  EmptyState,
+  errorTextClass,
+  Figure,
+  isLocked,
+  LockedBadge,
+  Money,
+  sectionTitleClass,
+  SignedAmount,
+  Spinner,
+  StatusBadge,
+  subtleTextClass,
+} from "./ui";
 
 interface AccountsTabProps {
   accounts: LedgerAccount[];
@@ -42,7 +64,8 @@ export function AccountsTab({ accounts, selectedId, onSelect, onConnect, onTrans
       <section aria-labelledby="account-list-title" className="min-w-0">
         <div className="mb-3 flex items-center justify-between gap-2">
           <h2 id="account-list-title" className={sectionTitleClass}>
-            Your accounts <span className="text-sm font-normal text-slate-500 dark:text-slate-400">({accounts.length})</span>
+            Your accounts{" "}
+            <span className="text-sm font-normal text-slate-500 dark:text-slate-400">({accounts.length})</span>
           </h2>
           <button type="button" className={`${secondaryButtonClass} px-3 py-1.5`} onClick={onConnect}>
             Connect Account
@@ -70,12 +93,25 @@ export function AccountsTab({ accounts, selectedId, onSelect, onConnect, onTrans
           })}
         </ul>
       </section>
-      <AccountDetail key={selected.id} account={selected} onTransfer={() => onTransfer(selected.id)} onDeposit={() => onDeposit(selected.id)} />
+      <AccountDetail
+        key={selected.id}
+        account={selected}
+        onTransfer={() => onTransfer(selected.id)}
+        onDeposit={() => onDeposit(selected.id)}
+      />
     </div>
   );
 }
 
-function AccountDetail({ account, onTransfer, onDeposit }: { account: LedgerAccount; onTransfer: () => void; onDeposit: () => void }) {
+function AccountDetail({
+  account,
+  onTransfer,
+  onDeposit,
+}: {
+  account: LedgerAccount;
+  onTransfer: () => void;
+  onDeposit: () => void;
+}) {
   const currency = account.currency;
   const minor = (text: string) => minorOf(text, currency);
   const transactions = useAccountTransactions(account.id);
@@ -90,7 +126,8 @@ function AccountDetail({ account, onTransfer, onDeposit }: { account: LedgerAcco
           </h2>
           <p className="font-mono text-sm text-slate-600 dark:text-slate-400">{account.account_number}</p>
           <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">
-            {typeLabel(account.type)} · {account.currency} · {humanize(account.status)} · opened {formatDate(account.created_at)}
+            {typeLabel(account.type)} · {account.currency} · {humanize(account.status)} · opened{" "}
+            {formatDate(account.created_at)}
           </p>
           {account.description && <p className={`mt-2 ${subtleTextClass}`}>{account.description}</p>}
         </div>
@@ -111,7 +148,8 @@ function AccountDetail({ account, onTransfer, onDeposit }: { account: LedgerAcco
         <div className="mt-4 flex flex-wrap items-start gap-2 rounded-xl border border-red-200 bg-red-50 p-3 text-sm dark:border-red-900 dark:bg-red-950/60">
           <LockedBadge />
           <p className="min-w-0 flex-1 text-red-800 dark:text-red-200">
-            {account.lock_reason ? `${account.lock_reason}. ` : ""}Money can still come in; transfers out of this account are refused until it is unlocked.
+            {account.lock_reason ? `${account.lock_reason}. ` : ""}Money can still come in; transfers out of this
+            account are refused until it is unlocked.
           </p>
         </div>
       )}
@@ -142,7 +180,9 @@ function AccountDetail({ account, onTransfer, onDeposit }: { account: LedgerAcco
             <Spinner label="Loading…" />
           </p>
         ) : transactions.isError ? (
-          <p className={`mt-2 ${errorTextClass}`}>{writeErrorMessage(transactions.error, "Failed to load transactions")}</p>
+          <p className={`mt-2 ${errorTextClass}`}>
+            {writeErrorMessage(transactions.error, "Failed to load transactions")}
+          </p>
         ) : transactions.data.data.length === 0 ? (
           <p className={`mt-2 ${subtleTextClass}`}>No transactions on this account yet.</p>
         ) : (
@@ -152,8 +192,12 @@ function AccountDetail({ account, onTransfer, onDeposit }: { account: LedgerAcco
               return (
                 <li key={transaction.id} className="flex items-center justify-between gap-3 py-2 text-sm">
                   <span className="min-w-0">
-                    <span className="block truncate text-slate-900 dark:text-white">{transactionTitle(transaction)}</span>
-                    <span className="text-xs text-slate-600 dark:text-slate-400">{formatDateTime(transaction.created_at)}</span>
+                    <span className="block truncate text-slate-900 dark:text-white">
+                      {transactionTitle(transaction)}
+                    </span>
+                    <span className="text-xs text-slate-600 dark:text-slate-400">
+                      {formatDateTime(transaction.created_at)}
+                    </span>
                   </span>
                   <span className="flex shrink-0 items-center gap-2">
                     <span className="font-semibold">
@@ -191,7 +235,11 @@ function BalanceLookup({ account }: { account: LedgerAccount }) {
   };
 
   return (
-    <form onSubmit={submit} className="mt-6 rounded-xl border border-slate-200 p-4 dark:border-slate-800" aria-labelledby={`${inputId}-title`}>
+    <form
+      onSubmit={submit}
+      className="mt-6 rounded-xl border border-slate-200 p-4 dark:border-slate-800"
+      aria-labelledby={`${inputId}-title`}
+    >
       <h3 id={`${inputId}-title`} className="text-sm font-semibold text-slate-900 dark:text-white">
         Balance at a point in time
       </h3>
@@ -248,4 +296,3 @@ function BalanceLookup({ account }: { account: LedgerAccount }) {
     </form>
   );
 }
-

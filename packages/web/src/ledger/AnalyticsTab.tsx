@@ -31,10 +31,19 @@ export function AnalyticsTab() {
               <label
                 key={period}
                 className={`cursor-pointer rounded-md px-3 py-1.5 text-sm font-semibold has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-indigo-600 dark:has-[:focus-visible]:outline-indigo-400 ${
-                  days === period ? "bg-indigo-600 text-white dark:bg-indigo-300 dark:text-slate-950" : "text-slate-700 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800"
+                  days === period
+                    ? "bg-indigo-600 text-white dark:bg-indigo-300 dark:text-slate-950"
+                    : "text-slate-700 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800"
                 }`}
               >
-                <input type="radio" name="analytics-period" value={period} checked={days === period} onChange={() => setDays(period)} className="sr-only" />
+                <input
+                  type="radio"
+                  name="analytics-period"
+                  value={period}
+                  checked={days === period}
+                  onChange={() => setDays(period)}
+                  className="sr-only"
+                />
                 {period} days
               </label>
             ))}
@@ -48,9 +57,14 @@ export function AnalyticsTab() {
           <Spinner label="Loading analytics…" />
         </p>
       ) : analytics.isError ? (
-        <LoadError message={writeErrorMessage(analytics.error, "Failed to load analytics")} onRetry={() => void analytics.refetch()} />
+        <LoadError
+          message={writeErrorMessage(analytics.error, "Failed to load analytics")}
+          onRetry={() => void analytics.refetch()}
+        />
       ) : analytics.data.currencies.length === 0 ? (
-        <EmptyState title="No data yet">Connect an account and make a deposit to see your balances over time.</EmptyState>
+        <EmptyState title="No data yet">
+          Connect an account and make a deposit to see your balances over time.
+        </EmptyState>
       ) : (
         <AnalyticsBody data={analytics.data} currency={currency} onCurrency={setCurrency} />
       )}
@@ -58,9 +72,20 @@ export function AnalyticsTab() {
   );
 }
 
-function AnalyticsBody({ data, currency, onCurrency }: { data: LedgerAnalytics; currency: string | null; onCurrency: (currency: string) => void }) {
+function AnalyticsBody({
+  data,
+  currency,
+  onCurrency,
+}: {
+  data: LedgerAnalytics;
+  currency: string | null;
+  onCurrency: (currency: string) => void;
+}) {
   // Until the user picks one, the busiest currency of the period is shown.
-  const selected = data.currencies.find((item) => item.currency === currency) ?? mostActiveCurrency(data.currencies) ?? data.currencies[0]!;
+  const selected =
+    data.currencies.find((item) => item.currency === currency) ??
+    mostActiveCurrency(data.currencies) ??
+    data.currencies[0]!;
   const accounts = data.accounts.filter((account) => account.currency === selected.currency);
   const summary = summarizeSeries(selected);
   const label = `${selected.currency} balance and flows over ${data.days} days`;
@@ -80,7 +105,14 @@ function AnalyticsBody({ data, currency, onCurrency }: { data: LedgerAnalytics; 
                     : "border-slate-300 text-slate-700 hover:bg-slate-100 dark:border-slate-700 dark:text-slate-300 dark:hover:bg-slate-800"
                 }`}
               >
-                <input type="radio" name="analytics-currency" value={item.currency} checked={item.currency === selected.currency} onChange={() => onCurrency(item.currency)} className="sr-only" />
+                <input
+                  type="radio"
+                  name="analytics-currency"
+                  value={item.currency}
+                  checked={item.currency === selected.currency}
+                  onChange={() => onCurrency(item.currency)}
+                  className="sr-only"
+                />
                 {item.currency}
               </label>
             ))}
@@ -96,9 +128,13 @@ function AnalyticsBody({ data, currency, onCurrency }: { data: LedgerAnalytics; 
           <Money minor={summary.closing - summary.opening} currency={selected.currency} signed />
         </SummaryTile>
         <SummaryTile label="Posted in / out">
-          <span className="text-emerald-700 dark:text-emerald-300">{formatMoney(summary.inflowPosted, selected.currency)}</span>
+          <span className="text-emerald-700 dark:text-emerald-300">
+            {formatMoney(summary.inflowPosted, selected.currency)}
+          </span>
           {" / "}
-          <span className="text-red-700 dark:text-red-300">{formatMoney(summary.outflowPosted, selected.currency)}</span>
+          <span className="text-red-700 dark:text-red-300">
+            {formatMoney(summary.outflowPosted, selected.currency)}
+          </span>
         </SummaryTile>
         <SummaryTile label="New entries">{summary.transactions}</SummaryTile>
       </dl>
@@ -110,7 +146,9 @@ function AnalyticsBody({ data, currency, onCurrency }: { data: LedgerAnalytics; 
       <AccountBreakdown accounts={accounts} />
 
       <details className={`${cardClass} p-0`}>
-        <summary className="cursor-pointer rounded-2xl px-5 py-3 text-sm font-semibold text-slate-900 dark:text-white">Daily figures as a table</summary>
+        <summary className="cursor-pointer rounded-2xl px-5 py-3 text-sm font-semibold text-slate-900 dark:text-white">
+          Daily figures as a table
+        </summary>
         <DayTable series={selected} caption={label} />
       </details>
     </div>
@@ -129,16 +167,33 @@ function SummaryTile({ label, children }: { label: string; children: ReactNode }
 function AccountBreakdown({ accounts }: { accounts: (AnalyticsSeries & { account_id: string; name: string })[] }) {
   return (
     // Scrolls sideways on a phone (the page itself never does); focusable so keyboards can scroll it too.
-    <div role="region" aria-label="Per account figures" tabIndex={0} className="max-w-full overflow-x-auto rounded-2xl border border-slate-200 outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 dark:border-slate-800">
+    <div
+      role="region"
+      aria-label="Per account figures"
+      tabIndex={0}
+      className="max-w-full overflow-x-auto rounded-2xl border border-slate-200 outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 dark:border-slate-800"
+    >
       <table className="w-full min-w-[36rem] text-left text-sm">
-        <caption className="px-4 pt-3 text-left text-sm font-semibold text-slate-900 dark:text-white">Per account</caption>
+        <caption className="px-4 pt-3 text-left text-sm font-semibold text-slate-900 dark:text-white">
+          Per account
+        </caption>
         <thead className="text-xs uppercase tracking-wide text-slate-600 dark:text-slate-400">
           <tr>
-            <th scope="col" className="px-4 py-2">Account</th>
-            <th scope="col" className="px-4 py-2 text-right">Opening</th>
-            <th scope="col" className="px-4 py-2 text-right">Posted in</th>
-            <th scope="col" className="px-4 py-2 text-right">Posted out</th>
-            <th scope="col" className="px-4 py-2 text-right">Closing</th>
+            <th scope="col" className="px-4 py-2">
+              Account
+            </th>
+            <th scope="col" className="px-4 py-2 text-right">
+              Opening
+            </th>
+            <th scope="col" className="px-4 py-2 text-right">
+              Posted in
+            </th>
+            <th scope="col" className="px-4 py-2 text-right">
+              Posted out
+            </th>
+            <th scope="col" className="px-4 py-2 text-right">
+              Closing
+            </th>
           </tr>
         </thead>
         <tbody className="divide-y divide-slate-200 dark:divide-slate-800">
@@ -146,11 +201,19 @@ function AccountBreakdown({ accounts }: { accounts: (AnalyticsSeries & { account
             const summary = summarizeSeries(account);
             return (
               <tr key={account.account_id}>
-                <th scope="row" className="px-4 py-2 font-medium text-slate-900 dark:text-white">{account.name}</th>
+                <th scope="row" className="px-4 py-2 font-medium text-slate-900 dark:text-white">
+                  {account.name}
+                </th>
                 <td className="px-4 py-2 text-right tabular-nums">{formatMoney(summary.opening, account.currency)}</td>
-                <td className="px-4 py-2 text-right tabular-nums text-emerald-700 dark:text-emerald-300">{formatMoney(summary.inflowPosted, account.currency)}</td>
-                <td className="px-4 py-2 text-right tabular-nums text-red-700 dark:text-red-300">{formatMoney(summary.outflowPosted, account.currency)}</td>
-                <td className="px-4 py-2 text-right font-semibold tabular-nums text-slate-900 dark:text-white">{formatMoney(summary.closing, account.currency)}</td>
+                <td className="px-4 py-2 text-right tabular-nums text-emerald-700 dark:text-emerald-300">
+                  {formatMoney(summary.inflowPosted, account.currency)}
+                </td>
+                <td className="px-4 py-2 text-right tabular-nums text-red-700 dark:text-red-300">
+                  {formatMoney(summary.outflowPosted, account.currency)}
+                </td>
+                <td className="px-4 py-2 text-right font-semibold tabular-nums text-slate-900 dark:text-white">
+                  {formatMoney(summary.closing, account.currency)}
+                </td>
               </tr>
             );
           })}
@@ -163,24 +226,45 @@ function AccountBreakdown({ accounts }: { accounts: (AnalyticsSeries & { account
 function DayTable({ series, caption }: { series: AnalyticsSeries; caption: string }) {
   const money = (minor: number) => formatMoney(minor, series.currency);
   return (
-    <div role="region" aria-label="Daily figures" tabIndex={0} className="max-h-96 overflow-auto border-t border-slate-200 outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 dark:border-slate-800">
+    <div
+      role="region"
+      aria-label="Daily figures"
+      tabIndex={0}
+      className="max-h-96 overflow-auto border-t border-slate-200 outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 dark:border-slate-800"
+    >
       <table className="w-full min-w-[40rem] text-left text-sm">
         <caption className="sr-only">{caption}</caption>
         <thead className="sticky top-0 bg-white text-xs uppercase tracking-wide text-slate-600 dark:bg-slate-900 dark:text-slate-400">
           <tr>
-            <th scope="col" className="px-4 py-2">Date (UTC)</th>
-            <th scope="col" className="px-4 py-2 text-right">Balance</th>
-            <th scope="col" className="px-4 py-2 text-right">Available</th>
-            <th scope="col" className="px-4 py-2 text-right">Posted in</th>
-            <th scope="col" className="px-4 py-2 text-right">Posted out</th>
-            <th scope="col" className="px-4 py-2 text-right">New in</th>
-            <th scope="col" className="px-4 py-2 text-right">New out</th>
+            <th scope="col" className="px-4 py-2">
+              Date (UTC)
+            </th>
+            <th scope="col" className="px-4 py-2 text-right">
+              Balance
+            </th>
+            <th scope="col" className="px-4 py-2 text-right">
+              Available
+            </th>
+            <th scope="col" className="px-4 py-2 text-right">
+              Posted in
+            </th>
+            <th scope="col" className="px-4 py-2 text-right">
+              Posted out
+            </th>
+            <th scope="col" className="px-4 py-2 text-right">
+              New in
+            </th>
+            <th scope="col" className="px-4 py-2 text-right">
+              New out
+            </th>
           </tr>
         </thead>
         <tbody className="divide-y divide-slate-200 dark:divide-slate-800">
           {[...series.series].reverse().map((day) => (
             <tr key={day.date}>
-              <th scope="row" className="whitespace-nowrap px-4 py-1.5 font-medium text-slate-900 dark:text-white">{formatDay(day.date, true)}</th>
+              <th scope="row" className="whitespace-nowrap px-4 py-1.5 font-medium text-slate-900 dark:text-white">
+                {formatDay(day.date, true)}
+              </th>
               <td className="px-4 py-1.5 text-right tabular-nums">{money(day.balance_minor)}</td>
               <td className="px-4 py-1.5 text-right tabular-nums">{money(day.available_minor)}</td>
               <td className="px-4 py-1.5 text-right tabular-nums">{money(day.inflow_posted_minor)}</td>

@@ -42,8 +42,21 @@ export function BalanceChart({ series, label }: { series: AnalyticsSeries; label
         {/* Grid and axis labels of the balance panel. */}
         {model.balanceTicks.map((tick) => (
           <g key={`b-${tick.y}`}>
-            <line x1={model.plot.left} x2={model.plot.right} y1={tick.y} y2={tick.y} className="stroke-slate-200 dark:stroke-slate-800" strokeWidth="1" />
-            <text x={model.plot.left - 8} y={tick.y} dy="0.32em" textAnchor="end" className="fill-slate-600 text-[11px] dark:fill-slate-400">
+            <line
+              x1={model.plot.left}
+              x2={model.plot.right}
+              y1={tick.y}
+              y2={tick.y}
+              className="stroke-slate-200 dark:stroke-slate-800"
+              strokeWidth="1"
+            />
+            <text
+              x={model.plot.left - 8}
+              y={tick.y}
+              dy="0.32em"
+              textAnchor="end"
+              className="fill-slate-600 text-[11px] dark:fill-slate-400"
+            >
               {tick.label}
             </text>
           </g>
@@ -51,30 +64,86 @@ export function BalanceChart({ series, label }: { series: AnalyticsSeries; label
         {/* Flow panel grid. */}
         {model.flowTicks.map((tick) => (
           <g key={`f-${tick.y}`}>
-            <line x1={model.plot.left} x2={model.plot.right} y1={tick.y} y2={tick.y} className="stroke-slate-200 dark:stroke-slate-800" strokeWidth="1" />
-            <text x={model.plot.left - 8} y={tick.y} dy="0.32em" textAnchor="end" className="fill-slate-600 text-[11px] dark:fill-slate-400">
+            <line
+              x1={model.plot.left}
+              x2={model.plot.right}
+              y1={tick.y}
+              y2={tick.y}
+              className="stroke-slate-200 dark:stroke-slate-800"
+              strokeWidth="1"
+            />
+            <text
+              x={model.plot.left - 8}
+              y={tick.y}
+              dy="0.32em"
+              textAnchor="end"
+              className="fill-slate-600 text-[11px] dark:fill-slate-400"
+            >
               {tick.label}
             </text>
           </g>
         ))}
-        <line x1={model.plot.left} x2={model.plot.right} y1={model.flowZero} y2={model.flowZero} className="stroke-slate-400 dark:stroke-slate-600" strokeWidth="1" />
-        <text x={model.plot.left} y={model.balancePanel.top - 4} className="fill-slate-600 text-[11px] font-semibold dark:fill-slate-400">
+        <line
+          x1={model.plot.left}
+          x2={model.plot.right}
+          y1={model.flowZero}
+          y2={model.flowZero}
+          className="stroke-slate-400 dark:stroke-slate-600"
+          strokeWidth="1"
+        />
+        <text
+          x={model.plot.left}
+          y={model.balancePanel.top - 4}
+          className="fill-slate-600 text-[11px] font-semibold dark:fill-slate-400"
+        >
           Balance ({series.currency})
         </text>
-        <text x={model.plot.left} y={model.flowPanel.top - 5} className="fill-slate-600 text-[11px] font-semibold dark:fill-slate-400">
+        <text
+          x={model.plot.left}
+          y={model.flowPanel.top - 5}
+          className="fill-slate-600 text-[11px] font-semibold dark:fill-slate-400"
+        >
           Daily flows
         </text>
 
         {model.bars.map((bar) => (
-          <rect key={`${bar.date}-${bar.kind}`} x={bar.x} y={bar.y} width={bar.width} height={Math.max(bar.height, 1)} rx="1" className={FLOW_STYLES[bar.kind].className} />
+          <rect
+            key={`${bar.date}-${bar.kind}`}
+            x={bar.x}
+            y={bar.y}
+            width={bar.width}
+            height={Math.max(bar.height, 1)}
+            rx="1"
+            className={FLOW_STYLES[bar.kind].className}
+          />
         ))}
 
-        <path d={model.availablePath} fill="none" strokeWidth="2" strokeDasharray="5 4" className="stroke-sky-600 dark:stroke-sky-400" />
-        <path d={model.balancePath} fill="none" strokeWidth="2.5" strokeLinejoin="round" className="stroke-indigo-600 dark:stroke-indigo-300" />
-        {lastPoint && <circle cx={lastPoint.x} cy={lastPoint.y} r="4" className="fill-indigo-600 dark:fill-indigo-300" />}
+        <path
+          d={model.availablePath}
+          fill="none"
+          strokeWidth="2"
+          strokeDasharray="5 4"
+          className="stroke-sky-600 dark:stroke-sky-400"
+        />
+        <path
+          d={model.balancePath}
+          fill="none"
+          strokeWidth="2.5"
+          strokeLinejoin="round"
+          className="stroke-indigo-600 dark:stroke-indigo-300"
+        />
+        {lastPoint && (
+          <circle cx={lastPoint.x} cy={lastPoint.y} r="4" className="fill-indigo-600 dark:fill-indigo-300" />
+        )}
 
         {model.xLabels.map((tick) => (
-          <text key={`x-${tick.x}`} x={tick.x} y={size.height - 8} textAnchor="middle" className="fill-slate-600 text-[11px] dark:fill-slate-400">
+          <text
+            key={`x-${tick.x}`}
+            x={tick.x}
+            y={size.height - 8}
+            textAnchor="middle"
+            className="fill-slate-600 text-[11px] dark:fill-slate-400"
+          >
             {tick.label}
           </text>
         ))}
@@ -99,7 +168,15 @@ function LegendLine({ className, label, dashed = false }: { className: string; l
   return (
     <span className="inline-flex items-center gap-1.5">
       <svg width="20" height="6" aria-hidden="true">
-        <line x1="0" x2="20" y1="3" y2="3" strokeWidth="2.5" strokeDasharray={dashed ? "5 3" : undefined} className={className} />
+        <line
+          x1="0"
+          x2="20"
+          y1="3"
+          y2="3"
+          strokeWidth="2.5"
+          strokeDasharray={dashed ? "5 3" : undefined}
+          className={className}
+        />
       </svg>
       {label}
     </span>

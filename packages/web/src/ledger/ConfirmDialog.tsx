@@ -26,7 +26,17 @@ interface ConfirmDialogProps {
  * Asks before an action that reverses something (Unpost). Focus starts on Cancel, so Enter
  * pressed out of habit does not reverse anything; Escape and the backdrop cancel.
  */
-export function ConfirmDialog({ title, children, confirmLabel, busyLabel, busy, onConfirm, onCancel, confirmDisabled = false, tone = "danger" }: ConfirmDialogProps) {
+export function ConfirmDialog({
+  title,
+  children,
+  confirmLabel,
+  busyLabel,
+  busy,
+  onConfirm,
+  onCancel,
+  confirmDisabled = false,
+  tone = "danger",
+}: ConfirmDialogProps) {
   const titleId = useId();
   const textId = useId();
   return (
@@ -41,7 +51,12 @@ export function ConfirmDialog({ title, children, confirmLabel, busyLabel, busy, 
         <button type="button" className={secondaryButtonClass} onClick={onCancel} disabled={busy} data-autofocus>
           Cancel
         </button>
-        <button type="button" className={tone === "danger" ? confirmDangerClass : primaryButtonClass} onClick={onConfirm} disabled={busy || confirmDisabled}>
+        <button
+          type="button"
+          className={tone === "danger" ? confirmDangerClass : primaryButtonClass}
+          onClick={onConfirm}
+          disabled={busy || confirmDisabled}
+        >
           {busy ? <Spinner label={busyLabel} /> : confirmLabel}
         </button>
       </div>

@@ -42,7 +42,10 @@ export function ConnectAccountWizard({ onClose, onConnected }: ConnectAccountWiz
     const provider = state.authorising;
     const country = state.country;
     if (!provider || !country) return;
-    const timer = window.setTimeout(() => dispatch({ type: "authorised", details: providerDetails(provider, country) }), AUTHORISE_DELAY_MS);
+    const timer = window.setTimeout(
+      () => dispatch({ type: "authorised", details: providerDetails(provider, country) }),
+      AUTHORISE_DELAY_MS,
+    );
     return () => window.clearTimeout(timer);
   }, [state.authorising, state.country]);
 
@@ -78,12 +81,28 @@ export function ConnectAccountWizard({ onClose, onConnected }: ConnectAccountWiz
   };
 
   const stepHeading = useStepFocus<HTMLHeadingElement>(state.step);
-  const stepTitle = ["Choose your country", "Choose your bank", "Account details", "Review and connect", "Account connected"][state.step - 1]!;
+  const stepTitle = [
+    "Choose your country",
+    "Choose your bank",
+    "Account details",
+    "Review and connect",
+    "Account connected",
+  ][state.step - 1]!;
 
   return (
-    <SubView id="connect" title="Connect Account" description="Bank connections are simulated in this sandbox; the account is created in your ledger." onClose={onClose} closeLabel="Close connect account">
+    <SubView
+      id="connect"
+      title="Connect Account"
+      description="Bank connections are simulated in this sandbox; the account is created in your ledger."
+      onClose={onClose}
+      closeLabel="Close connect account"
+    >
       <StepList labels={CONNECT_STEP_LABELS} current={state.step} label="Connect account progress" />
-      <h3 ref={stepHeading} tabIndex={-1} className="mt-5 text-lg font-semibold text-slate-900 outline-none dark:text-white">
+      <h3
+        ref={stepHeading}
+        tabIndex={-1}
+        className="mt-5 text-lg font-semibold text-slate-900 outline-none dark:text-white"
+      >
         Step {state.step} of 5: {stepTitle}
       </h3>
 
@@ -96,12 +115,17 @@ export function ConnectAccountWizard({ onClose, onConnected }: ConnectAccountWiz
                 onClick={() => dispatch({ type: "country", country })}
                 className="flex w-full items-center gap-3 rounded-xl border border-slate-200 bg-white p-4 text-left hover:border-indigo-400 dark:border-slate-700 dark:bg-slate-900 dark:hover:border-indigo-500"
               >
-                <span aria-hidden="true" className="flex h-10 w-10 items-center justify-center rounded-lg bg-slate-100 text-sm font-bold text-slate-800 dark:bg-slate-800 dark:text-slate-100">
+                <span
+                  aria-hidden="true"
+                  className="flex h-10 w-10 items-center justify-center rounded-lg bg-slate-100 text-sm font-bold text-slate-800 dark:bg-slate-800 dark:text-slate-100"
+                >
                   {country.code}
                 </span>
                 <span>
                   <span className="block font-semibold text-slate-900 dark:text-white">{country.name}</span>
-                  <span className="block text-sm text-slate-600 dark:text-slate-400">{country.providers.length} banks + manual entry</span>
+                  <span className="block text-sm text-slate-600 dark:text-slate-400">
+                    {country.providers.length} banks + manual entry
+                  </span>
                 </span>
               </button>
             </li>
@@ -130,7 +154,10 @@ export function ConnectAccountWizard({ onClose, onConnected }: ConnectAccountWiz
                 onClick={() => dispatch({ type: "manual" })}
                 className="flex w-full items-center gap-3 rounded-xl border border-dashed border-slate-300 p-3 text-left hover:border-indigo-400 dark:border-slate-600 dark:hover:border-indigo-500"
               >
-                <span aria-hidden="true" className="flex h-10 w-10 shrink-0 items-center justify-center rounded-lg bg-slate-100 text-xl text-slate-700 dark:bg-slate-800 dark:text-slate-200">
+                <span
+                  aria-hidden="true"
+                  className="flex h-10 w-10 shrink-0 items-center justify-center rounded-lg bg-slate-100 text-xl text-slate-700 dark:bg-slate-800 dark:text-slate-200"
+                >
                   ✎
                 </span>
                 <span>
@@ -159,7 +186,9 @@ export function ConnectAccountWizard({ onClose, onConnected }: ConnectAccountWiz
             <ReviewItem label="Country">{state.country?.name ?? ""}</ReviewItem>
             <ReviewItem label="Bank">{state.provider?.name ?? "Manual entry"}</ReviewItem>
             <ReviewItem label="Account name">{state.details.name}</ReviewItem>
-            <ReviewItem label="Account number" mono>{state.details.accountNumber}</ReviewItem>
+            <ReviewItem label="Account number" mono>
+              {state.details.accountNumber}
+            </ReviewItem>
             <ReviewItem label="Currency">{state.details.currency}</ReviewItem>
             <ReviewItem label="Description">{state.details.description || "-"}</ReviewItem>
           </dl>
@@ -169,7 +198,12 @@ export function ConnectAccountWizard({ onClose, onConnected }: ConnectAccountWiz
             </p>
           )}
           <WizardButtons onBack={() => dispatch({ type: "back" })} backDisabled={create.isPending}>
-            <button type="button" className={primaryButtonClass} onClick={() => void submit()} disabled={create.isPending}>
+            <button
+              type="button"
+              className={primaryButtonClass}
+              onClick={() => void submit()}
+              disabled={create.isPending}
+            >
               {create.isPending ? <Spinner label="Connecting…" /> : "Connect Account"}
             </button>
           </WizardButtons>
@@ -178,7 +212,10 @@ export function ConnectAccountWizard({ onClose, onConnected }: ConnectAccountWiz
 
       {state.step === 5 && (
         <div role="status" className="mt-6 flex flex-col items-center gap-3 py-6 text-center">
-          <span aria-hidden="true" className="flex h-14 w-14 items-center justify-center rounded-full bg-emerald-100 text-2xl text-emerald-700 dark:bg-emerald-950 dark:text-emerald-300">
+          <span
+            aria-hidden="true"
+            className="flex h-14 w-14 items-center justify-center rounded-full bg-emerald-100 text-2xl text-emerald-700 dark:bg-emerald-950 dark:text-emerald-300"
+          >
             ✓
           </span>
           <p className="text-lg font-semibold text-slate-900 dark:text-white">{state.details.name} is connected</p>
@@ -187,7 +224,11 @@ export function ConnectAccountWizard({ onClose, onConnected }: ConnectAccountWiz
       )}
 
       {state.authorising && (
-        <Dialog labelledBy="authorise-title" describedBy="authorise-text" onClose={() => dispatch({ type: "cancel-authorise" })}>
+        <Dialog
+          labelledBy="authorise-title"
+          describedBy="authorise-text"
+          onClose={() => dispatch({ type: "cancel-authorise" })}
+        >
           <div className="flex flex-col items-center text-center">
             <img src={logoSource(state.authorising.logo)} alt="" width={56} height={56} className="h-14 w-14" />
             <h2 id="authorise-title" className="mt-4 text-lg font-bold">
@@ -199,7 +240,11 @@ export function ConnectAccountWizard({ onClose, onConnected }: ConnectAccountWiz
             <p role="status" className="mt-4 text-sm font-medium text-indigo-700 dark:text-indigo-300">
               <Spinner label="Authorising…" />
             </p>
-            <button type="button" className={`${secondaryButtonClass} mt-6`} onClick={() => dispatch({ type: "cancel-authorise" })}>
+            <button
+              type="button"
+              className={`${secondaryButtonClass} mt-6`}
+              onClick={() => dispatch({ type: "cancel-authorise" })}
+            >
               Cancel
             </button>
           </div>
@@ -218,7 +263,10 @@ interface DetailsFormProps {
 
 /** Step 3: name, number, currency (a new account may pick any), description; the server's rules. */
 function DetailsForm({ details, provider, onSubmit, onBack }: DetailsFormProps) {
-  const { register, handleSubmit, formState } = useForm<AccountDetails>({ resolver: zodResolver(accountDetailsSchema), defaultValues: details });
+  const { register, handleSubmit, formState } = useForm<AccountDetails>({
+    resolver: zodResolver(accountDetailsSchema),
+    defaultValues: details,
+  });
   const errors = formState.errors;
   const field = (name: keyof AccountDetails, id: string) => ({
     "aria-invalid": errors[name] ? true : undefined,
@@ -237,7 +285,14 @@ function DetailsForm({ details, provider, onSubmit, onBack }: DetailsFormProps) 
           <label htmlFor="connect-name" className={labelClass}>
             Account name
           </label>
-          <input id="connect-name" className={inputClass} aria-required="true" autoComplete="off" {...field("name", "connect-name")} {...register("name")} />
+          <input
+            id="connect-name"
+            className={inputClass}
+            aria-required="true"
+            autoComplete="off"
+            {...field("name", "connect-name")}
+            {...register("name")}
+          />
           <FieldError id="connect-name-error" message={errors.name?.message} />
         </div>
         <div>
@@ -255,8 +310,17 @@ function DetailsForm({ details, provider, onSubmit, onBack }: DetailsFormProps) 
           />
           <FieldError id="connect-number-error" message={errors.accountNumber?.message} />
         </div>
-        <CurrencyField id="connect-currency" registration={register("currency")} error={errors.currency?.message} options={FORM_CURRENCIES} />
-        <DescriptionField id="connect-description" registration={register("description")} error={errors.description?.message} />
+        <CurrencyField
+          id="connect-currency"
+          registration={register("currency")}
+          error={errors.currency?.message}
+          options={FORM_CURRENCIES}
+        />
+        <DescriptionField
+          id="connect-description"
+          registration={register("description")}
+          error={errors.description?.message}
+        />
       </div>
       <WizardButtons onBack={onBack}>
         <button type="submit" className={primaryButtonClass}>

@@ -6,7 +6,15 @@ import type { LedgerAccount } from "../api/types";
 import { inputClass, labelClass, primaryButtonClass, secondaryButtonClass } from "../components/styles";
 import { keyFor, settled, type ActionKey } from "./actionKey";
 import { writeErrorMessage } from "./actionErrors";
-import { afterDeposit, currenciesFor, depositBody, formCurrency, initialDeposit, testBalanceBody, type DepositFields } from "./depositForm";
+import {
+  afterDeposit,
+  currenciesFor,
+  depositBody,
+  formCurrency,
+  initialDeposit,
+  testBalanceBody,
+  type DepositFields,
+} from "./depositForm";
 import { AmountField, CurrencyField, DescriptionField } from "./fields";
 import { depositFormSchema } from "./formSchemas";
 import { accountOptionLabel, createdMessage } from "./format";
@@ -28,8 +36,12 @@ interface DepositFormProps {
  * developer tools' business, not this screen's.
  */
 export function DepositForm({ accounts, accountId, onClose, onConnect }: DepositFormProps) {
-  const initial = accounts.find((account) => account.id === accountId) ?? (accounts.length === 1 ? accounts[0] : undefined);
-  const form = useForm<DepositFields>({ resolver: zodResolver(depositFormSchema), defaultValues: initialDeposit(initial) });
+  const initial =
+    accounts.find((account) => account.id === accountId) ?? (accounts.length === 1 ? accounts[0] : undefined);
+  const form = useForm<DepositFields>({
+    resolver: zodResolver(depositFormSchema),
+    defaultValues: initialDeposit(initial),
+  });
   const { register, formState, setValue, watch, clearErrors } = form;
   const [outcome, setOutcome] = useState<string | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
@@ -85,11 +97,17 @@ export function DepositForm({ accounts, accountId, onClose, onConnect }: Deposit
   const createDeposit = async (fields: DepositFields) => {
     if (inFlight.current) return;
     const body = depositBody(fields);
-    await runWrite(depositKey, body, (idempotencyKey) => deposit.mutateAsync({ body, idempotencyKey }), LEDGER_UI_MESSAGES.depositFailed, (reply) => {
-      // A second click must not deposit the same again: the amount is asked for anew.
-      form.reset(afterDeposit(fields));
-      return createdMessage("Deposit", reply.data);
-    });
+    await runWrite(
+      depositKey,
+      body,
+      (idempotencyKey) => deposit.mutateAsync({ body, idempotencyKey }),
+      LEDGER_UI_MESSAGES.depositFailed,
+      (reply) => {
+        // A second click must not deposit the same again: the amount is asked for anew.
+        form.reset(afterDeposit(fields));
+        return createdMessage("Deposit", reply.data);
+      },
+    );
   };
 
   /** The test balance's amount is the server's default, so only the account is checked. */
@@ -98,8 +116,12 @@ export function DepositForm({ accounts, accountId, onClose, onConnect }: Deposit
     clearErrors("amount");
     if (!(await form.trigger("accountId"))) return;
     const body = testBalanceBody(form.getValues());
-    await runWrite(testKey, body, (idempotencyKey) => testBalance.mutateAsync({ body, idempotencyKey }), LEDGER_UI_MESSAGES.testBalanceFailed, (reply) =>
-      createdMessage("Test balance", reply.data),
+    await runWrite(
+      testKey,
+      body,
+      (idempotencyKey) => testBalance.mutateAsync({ body, idempotencyKey }),
+      LEDGER_UI_MESSAGES.testBalanceFailed,
+      (reply) => createdMessage("Test balance", reply.data),
     );
   };
 
@@ -120,7 +142,13 @@ export function DepositForm({ accounts, accountId, onClose, onConnect }: Deposit
   }
 
   return (
-    <SubView id="deposit" title="Make Deposit" description="Deposits and test balances start as drafts; approve them on the Transactions tab." onClose={onClose} closeLabel="Close deposit">
+    <SubView
+      id="deposit"
+      title="Make Deposit"
+      description="Deposits and test balances start as drafts; approve them on the Transactions tab."
+      onClose={onClose}
+      closeLabel="Close deposit"
+    >
       <form onSubmit={form.handleSubmit(createDeposit)} noValidate className="space-y-4">
         <div className="grid gap-4 sm:grid-cols-2">
           <div className="sm:col-span-2">
@@ -144,7 +172,11 @@ export function DepositForm({ accounts, accountId, onClose, onConnect }: Deposit
             </select>
             <FieldError id="deposit-account-error" message={errors.accountId?.message} />
           </div>
-          <AmountField id="deposit-amount" registration={register("amount", { onChange: () => setFailure(null) })} error={errors.amount?.message} />
+          <AmountField
+            id="deposit-amount"
+            registration={register("amount", { onChange: () => setFailure(null) })}
+            error={errors.amount?.message}
+          />
           <CurrencyField
             id="deposit-currency"
             registration={register("currency")}
@@ -153,7 +185,11 @@ export function DepositForm({ accounts, accountId, onClose, onConnect }: Deposit
             hint={selected ? "The account's currency" : undefined}
           />
           <div className="sm:col-span-2">
-            <DescriptionField id="deposit-description" registration={register("description")} error={errors.description?.message} />
+            <DescriptionField
+              id="deposit-description"
+              registration={register("description")}
+              error={errors.description?.message}
+            />
           </div>
         </div>
 
@@ -177,7 +213,9 @@ export function DepositForm({ accounts, accountId, onClose, onConnect }: Deposit
             Back to overview
           </button>
         </div>
-        <p className="text-xs text-slate-600 dark:text-slate-400">Get Test Balance adds 1,000 of sandbox money in the account's currency.</p>
+        <p className="text-xs text-slate-600 dark:text-slate-400">
+          Get Test Balance adds 1,000 of sandbox money in the account's currency.
+        </p>
       </form>
     </SubView>
   );

@@ -31,7 +31,8 @@ export function IntegrityPanel() {
     onSuccess: (job) => queryClient.setQueryData(integrityKey(userId), job),
     // Another administrator's check is running: show that one.
     onSettled: (_job, error) => {
-      if (error instanceof ApiError && error.status === 409) void queryClient.invalidateQueries({ queryKey: integrityKey(userId) });
+      if (error instanceof ApiError && error.status === 409)
+        void queryClient.invalidateQueries({ queryKey: integrityKey(userId) });
     },
   });
   const job = latest.data ?? null;
@@ -42,14 +43,24 @@ export function IntegrityPanel() {
       <div className="flex flex-wrap items-start justify-between gap-3">
         <div className="max-w-2xl">
           <h2 id="integrity-title" className={sectionTitleClass}>
-            Ledger integrity <span className="ml-2 rounded-full bg-slate-100 px-2 py-0.5 align-middle text-xs font-semibold text-slate-700 dark:bg-slate-800 dark:text-slate-200">Administrators</span>
+            Ledger integrity{" "}
+            <span className="ml-2 rounded-full bg-slate-100 px-2 py-0.5 align-middle text-xs font-semibold text-slate-700 dark:bg-slate-800 dark:text-slate-200">
+              Administrators
+            </span>
           </h2>
           <p id="integrity-description" className={subtleTextClass}>
-            Recomputes every balance in the ledger, system accounts included, from the journals and compares it with the recorded balance. It runs in the
-            background, a page at a time, over the ledger as it stood a minute before the start.
+            Recomputes every balance in the ledger, system accounts included, from the journals and compares it with the
+            recorded balance. It runs in the background, a page at a time, over the ledger as it stood a minute before
+            the start.
           </p>
         </div>
-        <button type="button" className={smallPrimaryButtonClass} onClick={() => start.mutate()} disabled={running || start.isPending || latest.isPending} aria-describedby="integrity-description">
+        <button
+          type="button"
+          className={smallPrimaryButtonClass}
+          onClick={() => start.mutate()}
+          disabled={running || start.isPending || latest.isPending}
+          aria-describedby="integrity-description"
+        >
           {start.isPending ? <Spinner label="Starting…" /> : running ? "Check running…" : "Run integrity check"}
         </button>
       </div>
@@ -63,7 +74,12 @@ export function IntegrityPanel() {
           {writeErrorMessage(start.error, "The integrity check could not be started")}
         </p>
       )}
-      {latest.isError && <LoadError message={writeErrorMessage(latest.error, "Failed to load the latest integrity check")} onRetry={() => void latest.refetch()} />}
+      {latest.isError && (
+        <LoadError
+          message={writeErrorMessage(latest.error, "Failed to load the latest integrity check")}
+          onRetry={() => void latest.refetch()}
+        />
+      )}
 
       {job && running && <JobProgress job={job} />}
       {job && !running && <JobOutcome job={job} />}
@@ -95,7 +111,8 @@ function JobOutcome({ job }: { job: IntegrityJob }) {
         </Notice>
       ) : result?.ok ? (
         <Notice tone="success" title="Balanced" quiet>
-          Every balance equals the replay of its journals, every journal balances, and debits equal credits in every currency.
+          Every balance equals the replay of its journals, every journal balances, and debits equal credits in every
+          currency.
         </Notice>
       ) : result ? (
         <Notice tone="error" title="Problems found" quiet>

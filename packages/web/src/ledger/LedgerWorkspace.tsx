@@ -32,7 +32,9 @@ export function LedgerWorkspace() {
   const [search] = useSearchParams();
   // A link naming a tab (?tab=analytics) opens it; one with transaction filters (?status=draft…) the Transactions tab.
   const requestedTab = tabFromSearch(search);
-  const [tab, setTab] = useState<LedgerTab>(() => requestedTab ?? (hasFilters(filtersFromSearch(search)) ? "transactions" : "overview"));
+  const [tab, setTab] = useState<LedgerTab>(
+    () => requestedTab ?? (hasFilters(filtersFromSearch(search)) ? "transactions" : "overview"),
+  );
   // Following such a link again while the workspace is open (the menu's Analytics entry) selects the tab again.
   const { key: locationKey } = useLocation();
   useEffect(() => {
@@ -86,8 +88,12 @@ export function LedgerWorkspace() {
     <div className="mx-auto max-w-7xl px-4 py-8 sm:px-6">
       <header className="flex flex-wrap items-end justify-between gap-4">
         <div>
-          <p className="text-sm font-semibold uppercase tracking-wide text-indigo-700 dark:text-indigo-300">Ledger workspace</p>
-          <h1 className="mt-1 text-3xl font-bold tracking-tight text-slate-900 sm:text-4xl dark:text-white">{greeting(firstName, firstVisit)}</h1>
+          <p className="text-sm font-semibold uppercase tracking-wide text-indigo-700 dark:text-indigo-300">
+            Ledger workspace
+          </p>
+          <h1 className="mt-1 text-3xl font-bold tracking-tight text-slate-900 sm:text-4xl dark:text-white">
+            {greeting(firstName, firstVisit)}
+          </h1>
         </div>
         <div className="flex flex-wrap items-center gap-2">
           <p className="inline-flex items-center gap-2 rounded-full border border-slate-200 bg-white px-3 py-1.5 text-sm text-slate-700 dark:border-slate-800 dark:bg-slate-900 dark:text-slate-200">
@@ -97,11 +103,16 @@ export function LedgerWorkspace() {
           {user && <LiveIndicator status={liveStatus} />}
         </div>
       </header>
-      <div className="mt-6"><LimitBanner currencies={accountList.map((account) => account.currency)} /></div>
+      <div className="mt-6">
+        <LimitBanner currencies={accountList.map((account) => account.currency)} />
+      </div>
 
       <div className="mt-6">
         {accounts.isError ? (
-          <LoadError message={writeErrorMessage(accounts.error, "Failed to load your accounts")} onRetry={() => void accounts.refetch()} />
+          <LoadError
+            message={writeErrorMessage(accounts.error, "Failed to load your accounts")}
+            onRetry={() => void accounts.refetch()}
+          />
         ) : accounts.isPending && mode !== null ? (
           <p className={subtleTextClass}>
             <Spinner label="Loading your accounts…" />
@@ -111,11 +122,22 @@ export function LedgerWorkspace() {
         ) : mode === "transfer" ? (
           <TransferWizard accounts={accountList} fromId={modeAccountId} onClose={() => closeMode("overview")} />
         ) : mode === "deposit" ? (
-          <DepositForm accounts={accountList} accountId={modeAccountId} onClose={() => closeMode("overview")} onConnect={() => openMode("account")} />
+          <DepositForm
+            accounts={accountList}
+            accountId={modeAccountId}
+            onClose={() => closeMode("overview")}
+            onConnect={() => openMode("account")}
+          />
         ) : (
           <>
             <LedgerTabs current={tab} onSelect={setTab} />
-            <div id={panelId(tab)} role="tabpanel" aria-labelledby={tabId(tab)} tabIndex={0} className="mt-6 rounded-2xl outline-none focus-visible:outline-2">
+            <div
+              id={panelId(tab)}
+              role="tabpanel"
+              aria-labelledby={tabId(tab)}
+              tabIndex={0}
+              className="mt-6 rounded-2xl outline-none focus-visible:outline-2"
+            >
               {accounts.isPending ? (
                 <p className={subtleTextClass}>
                   <Spinner label="Loading your ledger…" />

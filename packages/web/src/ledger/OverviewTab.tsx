@@ -7,7 +7,17 @@ import type { CurrencyTotals } from "./money";
 import { balanceShares, overviewStats } from "./overview";
 import type { LedgerMode } from "./tabs";
 import { kindLabel, listedAt, rowMovement } from "./transactions";
-import { AccountLine, cardClass, EmptyState, errorTextClass, Money, sectionTitleClass, SignedAmount, StatusBadge, subtleTextClass } from "./ui";
+import {
+  AccountLine,
+  cardClass,
+  EmptyState,
+  errorTextClass,
+  Money,
+  sectionTitleClass,
+  SignedAmount,
+  StatusBadge,
+  subtleTextClass,
+} from "./ui";
 
 interface OverviewTabProps {
   accounts: LedgerAccount[];
@@ -22,13 +32,31 @@ interface OverviewTabProps {
 
 const QUICK_ACTIONS: { mode: LedgerMode; label: string; hint: string; icon: string }[] = [
   { mode: "account", label: "Connect Account", hint: "Link a bank or add one by hand", icon: "M12 5v14M5 12h14" },
-  { mode: "transfer", label: "Transfer Funds", hint: "Move money between your accounts", icon: "M4 8h13l-3-3M20 16H7l3 3" },
-  { mode: "deposit", label: "Make Deposit", hint: "Add funds or a test balance", icon: "M12 4v11m0 0-4-4m4 4 4-4M5 20h14" },
+  {
+    mode: "transfer",
+    label: "Transfer Funds",
+    hint: "Move money between your accounts",
+    icon: "M4 8h13l-3-3M20 16H7l3 3",
+  },
+  {
+    mode: "deposit",
+    label: "Make Deposit",
+    hint: "Add funds or a test balance",
+    icon: "M12 4v11m0 0-4-4m4 4 4-4M5 20h14",
+  },
 ];
 
 const SHARE_COLOURS = ["bg-indigo-500", "bg-emerald-500", "bg-amber-500", "bg-sky-500", "bg-rose-500", "bg-violet-500"];
 
-export function OverviewTab({ accounts, history, historyFailed = false, onAction, onOpenAccount, onShowAccounts, onShowTransactions }: OverviewTabProps) {
+export function OverviewTab({
+  accounts,
+  history,
+  historyFailed = false,
+  onAction,
+  onOpenAccount,
+  onShowAccounts,
+  onShowTransactions,
+}: OverviewTabProps) {
   const stats = overviewStats(accounts, history);
 
   return (
@@ -46,7 +74,17 @@ export function OverviewTab({ accounts, history, historyFailed = false, onAction
               className="group flex items-center gap-3 rounded-2xl border border-slate-200 bg-white p-4 text-left shadow-sm hover:border-indigo-400 hover:shadow dark:border-slate-800 dark:bg-slate-900 dark:hover:border-indigo-500 motion-safe:transition"
             >
               <span className="flex h-10 w-10 shrink-0 items-center justify-center rounded-xl bg-indigo-600 text-white dark:bg-indigo-500 dark:text-slate-950">
-                <svg viewBox="0 0 24 24" width="20" height="20" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
+                <svg
+                  viewBox="0 0 24 24"
+                  width="20"
+                  height="20"
+                  fill="none"
+                  stroke="currentColor"
+                  strokeWidth="2"
+                  strokeLinecap="round"
+                  strokeLinejoin="round"
+                  aria-hidden="true"
+                >
                   <path d={action.icon} />
                 </svg>
               </span>
@@ -65,10 +103,14 @@ export function OverviewTab({ accounts, history, historyFailed = false, onAction
         </h2>
         <dl className="grid grid-cols-2 gap-3 lg:grid-cols-4">
           <StatTile label="Total balance">
-            <CurrencyLines lines={stats.currencies.map((total) => ({ currency: total.currency, minor: total.balance }))} />
+            <CurrencyLines
+              lines={stats.currencies.map((total) => ({ currency: total.currency, minor: total.balance }))}
+            />
           </StatTile>
           <StatTile label="Available">
-            <CurrencyLines lines={stats.currencies.map((total) => ({ currency: total.currency, minor: total.available }))} />
+            <CurrencyLines
+              lines={stats.currencies.map((total) => ({ currency: total.currency, minor: total.available }))}
+            />
           </StatTile>
           <StatTile label="Pending">
             <ul className="space-y-0.5">
@@ -112,7 +154,8 @@ export function OverviewTab({ accounts, history, historyFailed = false, onAction
                     <Money minor={total.balance} currency={total.currency} />
                   </p>
                   <p className={subtleTextClass}>
-                    {total.accounts} {total.accounts === 1 ? "account" : "accounts"} · available <Money minor={total.available} currency={total.currency} />
+                    {total.accounts} {total.accounts === 1 ? "account" : "accounts"} · available{" "}
+                    <Money minor={total.available} currency={total.currency} />
                   </p>
                   <ShareBar accounts={accounts} currency={total.currency} />
                 </div>
@@ -139,7 +182,9 @@ export function OverviewTab({ accounts, history, historyFailed = false, onAction
               {stats.recent.map((transaction) => (
                 <li key={transaction.id} className="flex items-start justify-between gap-3 py-3">
                   <div className="min-w-0">
-                    <p className="truncate font-medium text-slate-900 dark:text-white">{transaction.incoming ? `From ${transaction.counterparty}` : transactionTitle(transaction)}</p>
+                    <p className="truncate font-medium text-slate-900 dark:text-white">
+                      {transaction.incoming ? `From ${transaction.counterparty}` : transactionTitle(transaction)}
+                    </p>
                     <p className="text-xs text-slate-600 dark:text-slate-400">
                       {kindLabel(transaction)} · {formatDateTime(listedAt(transaction))}
                     </p>
@@ -206,7 +251,9 @@ function StatTile({ label, children }: { label: string; children: ReactNode }) {
 
 /** With no accounts yet a figure is $0.00, not "-" (USD: the default currency of a new account). */
 function withZero(totals: CurrencyTotals[]): CurrencyTotals[] {
-  return totals.length > 0 ? totals : [{ currency: "USD", accounts: 0, balance: 0, available: 0, pendingIn: 0, pendingOut: 0 }];
+  return totals.length > 0
+    ? totals
+    : [{ currency: "USD", accounts: 0, balance: 0, available: 0, pendingIn: 0, pendingOut: 0 }];
 }
 
 function CurrencyLines({ lines }: { lines: { currency: Currency; minor: number }[] }) {
@@ -230,13 +277,20 @@ function ShareBar({ accounts, currency }: { accounts: LedgerAccount[]; currency:
     <div className="mt-3">
       <div className="flex h-2.5 overflow-hidden rounded-full bg-slate-200 dark:bg-slate-800" aria-hidden="true">
         {shares.map((share, index) => (
-          <span key={share.account.id} className={SHARE_COLOURS[index % SHARE_COLOURS.length]} style={{ width: `${share.percent}%` }} />
+          <span
+            key={share.account.id}
+            className={SHARE_COLOURS[index % SHARE_COLOURS.length]}
+            style={{ width: `${share.percent}%` }}
+          />
         ))}
       </div>
       <ul className="mt-2 space-y-1 text-xs text-slate-700 dark:text-slate-300">
         {shares.map((share, index) => (
           <li key={share.account.id} className="flex items-center gap-2">
-            <span aria-hidden="true" className={`h-2 w-2 rounded-full ${SHARE_COLOURS[index % SHARE_COLOURS.length]}`} />
+            <span
+              aria-hidden="true"
+              className={`h-2 w-2 rounded-full ${SHARE_COLOURS[index % SHARE_COLOURS.length]}`}
+            />
             <span className="min-w-0 truncate">{share.account.name}</span>
             <span className="ml-auto tabular-nums">{share.percent.toFixed(0)}%</span>
           </li>

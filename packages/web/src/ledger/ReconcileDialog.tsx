@@ -27,14 +27,21 @@ export function ReconcileDialog({ account, onClose }: ReconcileDialogProps) {
   const fieldId = useId();
   const reconcile = useReconcile();
   const [failure, setFailure] = useState<string | null>(null);
-  const form = useForm<ReconcileFormValues>({ resolver: zodResolver(reconcileFormSchema), defaultValues: { expectedBalance: "", currency: account.currency } });
+  const form = useForm<ReconcileFormValues>({
+    resolver: zodResolver(reconcileFormSchema),
+    defaultValues: { expectedBalance: "", currency: account.currency },
+  });
   const error = form.formState.errors.expectedBalance?.message;
   const busy = reconcile.isPending;
 
   const submit = async (values: ReconcileFormValues) => {
     setFailure(null);
     try {
-      await reconcile.mutateAsync({ accountId: account.id, expectedBalance: values.expectedBalance.trim(), currency: account.currency });
+      await reconcile.mutateAsync({
+        accountId: account.id,
+        expectedBalance: values.expectedBalance.trim(),
+        currency: account.currency,
+      });
     } catch (caught) {
       setFailure(commandErrorMessage(caught));
     }
@@ -57,7 +64,13 @@ export function ReconcileDialog({ account, onClose }: ReconcileDialogProps) {
         Enter the balance you expect, for example from a bank statement. The ledger compares it with its posted balance.
       </p>
       <form onSubmit={form.handleSubmit(submit)} noValidate className="mt-4 space-y-4">
-        <AmountField id={fieldId} label={`Expected balance (${account.currency})`} registration={field} error={error} autoFocus />
+        <AmountField
+          id={fieldId}
+          label={`Expected balance (${account.currency})`}
+          registration={field}
+          error={error}
+          autoFocus
+        />
 
         <div aria-live="polite">
           {reconcile.data && <ReconcileOutcome result={reconcile.data} />}
@@ -88,13 +101,17 @@ function ReconcileOutcome({ result }: { result: ReconciliationResult }) {
     return (
       <div className="rounded-xl border border-emerald-300 bg-emerald-50 p-3 dark:border-emerald-800 dark:bg-emerald-950/60">
         <p className="font-semibold text-emerald-800 dark:text-emerald-200">Reconciled ✓</p>
-        <p className="mt-1 text-sm text-slate-700 dark:text-slate-200">The ledger's posted balance is {ledger}, as expected.</p>
+        <p className="mt-1 text-sm text-slate-700 dark:text-slate-200">
+          The ledger's posted balance is {ledger}, as expected.
+        </p>
       </div>
     );
   }
   return (
     <div className="rounded-xl border border-amber-300 bg-amber-50 p-3 dark:border-amber-800 dark:bg-amber-950/60">
-      <p className="font-semibold text-amber-900 dark:text-amber-200">Not reconciled: variance {formatMoney(result.variance, result.currency, { signDisplay: "exceptZero" })}</p>
+      <p className="font-semibold text-amber-900 dark:text-amber-200">
+        Not reconciled: variance {formatMoney(result.variance, result.currency, { signDisplay: "exceptZero" })}
+      </p>
       <p className="mt-1 text-sm text-slate-700 dark:text-slate-200">
         You expected {expected}; the ledger's posted balance is {ledger} (variance = expected − ledger).
       </p>

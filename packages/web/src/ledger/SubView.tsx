@@ -22,7 +22,12 @@ export function SubView({ id, title, description, onClose, closeLabel, children 
     <section aria-labelledby={`${id}-title`} className={`${cardClass} p-5 sm:p-6`}>
       <div className="flex items-start justify-between gap-3">
         <div>
-          <h2 id={`${id}-title`} ref={headingRef} tabIndex={-1} className="text-xl font-bold text-slate-900 outline-none dark:text-white">
+          <h2
+            id={`${id}-title`}
+            ref={headingRef}
+            tabIndex={-1}
+            className="text-xl font-bold text-slate-900 outline-none dark:text-white"
+          >
             {title}
           </h2>
           {description && <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">{description}</p>}

@@ -33,19 +33,30 @@ export function ThresholdForm({ account }: { account: LedgerAccount }) {
     try {
       const saved = await update.mutateAsync({ accountId: account.id, threshold: values.threshold.trim() });
       form.reset({ threshold: saved.low_balance_threshold ?? "", currency: account.currency });
-      toast.success(saved.low_balance_threshold ? `Low-balance alert set below ${formatMoney(saved.low_balance_threshold, account.currency)}` : "Low-balance alert removed");
+      toast.success(
+        saved.low_balance_threshold
+          ? `Low-balance alert set below ${formatMoney(saved.low_balance_threshold, account.currency)}`
+          : "Low-balance alert removed",
+      );
     } catch (caught) {
       setFailure(writeErrorMessage(caught, "Failed to update the alert"));
     }
   };
 
   return (
-    <form onSubmit={form.handleSubmit(submit)} noValidate className="mt-6 rounded-xl border border-slate-200 p-4 dark:border-slate-800" aria-labelledby={`${fieldId}-title`}>
+    <form
+      onSubmit={form.handleSubmit(submit)}
+      noValidate
+      className="mt-6 rounded-xl border border-slate-200 p-4 dark:border-slate-800"
+      aria-labelledby={`${fieldId}-title`}
+    >
       <h3 id={`${fieldId}-title`} className="text-sm font-semibold text-slate-900 dark:text-white">
         Low-balance alert
       </h3>
       <p className={`mt-1 ${subtleTextClass}`}>
-        {current ? `Alerts when the available balance drops below ${formatMoney(current, account.currency)}.` : "No alert set. Leave empty for none."}
+        {current
+          ? `Alerts when the available balance drops below ${formatMoney(current, account.currency)}.`
+          : "No alert set. Leave empty for none."}
       </p>
       <div className="mt-3 flex flex-wrap items-end gap-3">
         <AmountField

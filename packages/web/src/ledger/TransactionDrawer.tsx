@@ -39,7 +39,8 @@ export function TransactionDrawer({ transactionId, shown, onClose }: Transaction
           </h2>
           {transaction && (
             <p className={subtleTextClass}>
-              {kindLabel(transaction)} · {formatMoney(transaction.total_amount_minor, transaction.currency)} · <StatusBadge status={transaction.status} />
+              {kindLabel(transaction)} · {formatMoney(transaction.total_amount_minor, transaction.currency)} ·{" "}
+              <StatusBadge status={transaction.status} />
             </p>
           )}
         </div>
@@ -80,15 +81,20 @@ function TransactionDetail({ transaction }: { transaction: LedgerTransaction }) 
 
   return (
     <div className="mt-4 space-y-5">
-      {transaction.description && <p className="break-words text-sm text-slate-800 dark:text-slate-200">{transaction.description}</p>}
+      {transaction.description && (
+        <p className="break-words text-sm text-slate-800 dark:text-slate-200">{transaction.description}</p>
+      )}
       <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
-        <dt className={subtleTextClass}>{transaction.incoming ? "From" : transaction.type === "payment" ? "Paid to" : "Counterparty"}</dt>
+        <dt className={subtleTextClass}>
+          {transaction.incoming ? "From" : transaction.type === "payment" ? "Paid to" : "Counterparty"}
+        </dt>
         <dd className="min-w-0 break-words font-medium">{transaction.counterparty}</dd>
         {transaction.fee_minor ? (
           <>
             <dt className={subtleTextClass}>Fee</dt>
             <dd className="tabular-nums">
-              {money(transaction.fee_minor)} <span className={subtleTextClass}>(included in {money(transaction.total_amount_minor)})</span>
+              {money(transaction.fee_minor)}{" "}
+              <span className={subtleTextClass}>(included in {money(transaction.total_amount_minor)})</span>
             </dd>
           </>
         ) : null}
@@ -103,9 +109,15 @@ function TransactionDetail({ transaction }: { transaction: LedgerTransaction }) 
             <caption className="sr-only">Double-entry legs of this transaction</caption>
             <thead className="bg-slate-50 text-xs uppercase tracking-wide text-slate-600 dark:bg-slate-800 dark:text-slate-300">
               <tr>
-                <th scope="col" className={cellClass}>Account</th>
-                <th scope="col" className={`${cellClass} text-right`}>Debit</th>
-                <th scope="col" className={`${cellClass} text-right`}>Credit</th>
+                <th scope="col" className={cellClass}>
+                  Account
+                </th>
+                <th scope="col" className={`${cellClass} text-right`}>
+                  Debit
+                </th>
+                <th scope="col" className={`${cellClass} text-right`}>
+                  Credit
+                </th>
               </tr>
             </thead>
             <tbody className="divide-y divide-slate-200 dark:divide-slate-700">
@@ -113,10 +125,16 @@ function TransactionDetail({ transaction }: { transaction: LedgerTransaction }) 
                 <tr key={`${leg.accountId}-${leg.debitMinor}-${leg.creditMinor}`}>
                   <th scope="row" className={`${cellClass} font-medium`}>
                     <span className="block">{leg.name}</span>
-                    <span className="block font-mono text-xs font-normal text-slate-600 dark:text-slate-400">{legOwnerLabel(leg)}</span>
+                    <span className="block font-mono text-xs font-normal text-slate-600 dark:text-slate-400">
+                      {legOwnerLabel(leg)}
+                    </span>
                   </th>
-                  <td className={`${cellClass} text-right tabular-nums`}>{leg.debitMinor ? money(leg.debitMinor) : ""}</td>
-                  <td className={`${cellClass} text-right tabular-nums`}>{leg.creditMinor ? money(leg.creditMinor) : ""}</td>
+                  <td className={`${cellClass} text-right tabular-nums`}>
+                    {leg.debitMinor ? money(leg.debitMinor) : ""}
+                  </td>
+                  <td className={`${cellClass} text-right tabular-nums`}>
+                    {leg.creditMinor ? money(leg.creditMinor) : ""}
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -141,7 +159,8 @@ function TransactionDetail({ transaction }: { transaction: LedgerTransaction }) 
           {transaction.history.map((record, index) => (
             <li key={`${record.at}-${index}`} className="flex flex-wrap justify-between gap-x-3">
               <span>
-                <span className="font-semibold">{operationLabel(record.operation)}</span> by {actorName(record, transaction.type)}
+                <span className="font-semibold">{operationLabel(record.operation)}</span> by{" "}
+                {actorName(record, transaction.type)}
               </span>
               <time dateTime={record.at} className="text-slate-600 dark:text-slate-400">
                 {formatLocalDateTime(record.at)}
@@ -157,8 +176,15 @@ function TransactionDetail({ transaction }: { transaction: LedgerTransaction }) 
         </h3>
         {key ? (
           <div className="mt-2 flex items-center gap-2">
-            <code className="min-w-0 flex-1 select-all break-all rounded-lg bg-slate-100 px-2 py-1.5 font-mono text-xs text-slate-900 dark:bg-slate-800 dark:text-slate-100">{key}</code>
-            <button type="button" className={`${secondaryButtonClass} px-3 py-1.5`} onClick={() => void copyKey()} aria-label="Copy idempotency key">
+            <code className="min-w-0 flex-1 select-all break-all rounded-lg bg-slate-100 px-2 py-1.5 font-mono text-xs text-slate-900 dark:bg-slate-800 dark:text-slate-100">
+              {key}
+            </code>
+            <button
+              type="button"
+              className={`${secondaryButtonClass} px-3 py-1.5`}
+              onClick={() => void copyKey()}
+              aria-label="Copy idempotency key"
+            >
               Copy
             </button>
           </div>

@@ -19,7 +19,13 @@ interface TransactionFiltersBarProps {
  * Status, type, account and date range apply as soon as they change; the description search
  * applies on Enter or the Search button, so each keystroke is not a request.
  */
-export function TransactionFiltersBar({ filters, accounts, rangeError, onChange, onClear }: TransactionFiltersBarProps) {
+export function TransactionFiltersBar({
+  filters,
+  accounts,
+  rangeError,
+  onChange,
+  onClear,
+}: TransactionFiltersBarProps) {
   const id = useId();
   const [text, setText] = useState(filters.q ?? "");
   // The URL is the source of truth (back/forward, Clear filters): the box follows it.
@@ -31,14 +37,27 @@ export function TransactionFiltersBar({ filters, accounts, rangeError, onChange,
   };
 
   return (
-    <form role="search" aria-label="Filter transactions" onSubmit={submit} className="rounded-2xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
+    <form
+      role="search"
+      aria-label="Filter transactions"
+      onSubmit={submit}
+      className="rounded-2xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900"
+    >
       <div className="grid grid-cols-2 gap-3 lg:grid-cols-6">
         <div className="col-span-2">
           <label htmlFor={`${id}-q`} className={labelClass}>
             Search descriptions
           </label>
           <div className="flex gap-2">
-            <input id={`${id}-q`} type="search" className={inputClass} value={text} maxLength={SEARCH_MAX} onChange={(event) => setText(event.target.value)} placeholder="e.g. rent" />
+            <input
+              id={`${id}-q`}
+              type="search"
+              className={inputClass}
+              value={text}
+              maxLength={SEARCH_MAX}
+              onChange={(event) => setText(event.target.value)}
+              placeholder="e.g. rent"
+            />
             <button type="submit" className={`${secondaryButtonClass} px-3`}>
               Search
             </button>
@@ -48,7 +67,14 @@ export function TransactionFiltersBar({ filters, accounts, rangeError, onChange,
           <label htmlFor={`${id}-status`} className={labelClass}>
             Status
           </label>
-          <select id={`${id}-status`} className={inputClass} value={filters.status ?? ""} onChange={(event) => onChange({ status: (event.target.value || undefined) as TransactionFilters["status"] })}>
+          <select
+            id={`${id}-status`}
+            className={inputClass}
+            value={filters.status ?? ""}
+            onChange={(event) =>
+              onChange({ status: (event.target.value || undefined) as TransactionFilters["status"] })
+            }
+          >
             <option value="">All statuses</option>
             {FILTER_STATUSES.map((status) => (
               <option key={status} value={status}>
@@ -61,7 +87,12 @@ export function TransactionFiltersBar({ filters, accounts, rangeError, onChange,
           <label htmlFor={`${id}-type`} className={labelClass}>
             Type
           </label>
-          <select id={`${id}-type`} className={inputClass} value={filters.type ?? ""} onChange={(event) => onChange({ type: (event.target.value || undefined) as TransactionFilters["type"] })}>
+          <select
+            id={`${id}-type`}
+            className={inputClass}
+            value={filters.type ?? ""}
+            onChange={(event) => onChange({ type: (event.target.value || undefined) as TransactionFilters["type"] })}
+          >
             <option value="">All types</option>
             {FILTER_TYPES.map((type) => (
               <option key={type} value={type}>
@@ -74,7 +105,12 @@ export function TransactionFiltersBar({ filters, accounts, rangeError, onChange,
           <label htmlFor={`${id}-account`} className={labelClass}>
             Account
           </label>
-          <select id={`${id}-account`} className={inputClass} value={filters.account_id ?? ""} onChange={(event) => onChange({ account_id: event.target.value || undefined })}>
+          <select
+            id={`${id}-account`}
+            className={inputClass}
+            value={filters.account_id ?? ""}
+            onChange={(event) => onChange({ account_id: event.target.value || undefined })}
+          >
             <option value="">All accounts</option>
             {accounts.map((account) => (
               <option key={account.id} value={account.id}>

@@ -14,8 +14,26 @@ import { formatDateTime, transactionAction, typeLabel } from "./format";
 import { useInvalidateLedger, useTransactionPages } from "./hooks";
 import { TransactionDrawer } from "./TransactionDrawer";
 import { TransactionFiltersBar } from "./TransactionFiltersBar";
-import { dateRangeError, filtersFromSearch, filtersToSearch, hasFilters, kindLabel, listedAt, rowMovement, type RowMovement } from "./transactions";
-import { dangerButtonClass, EmptyState, LoadError, SignedAmount, smallPrimaryButtonClass, Spinner, StatusBadge, subtleTextClass } from "./ui";
+import {
+  dateRangeError,
+  filtersFromSearch,
+  filtersToSearch,
+  hasFilters,
+  kindLabel,
+  listedAt,
+  rowMovement,
+  type RowMovement,
+} from "./transactions";
+import {
+  dangerButtonClass,
+  EmptyState,
+  LoadError,
+  SignedAmount,
+  smallPrimaryButtonClass,
+  Spinner,
+  StatusBadge,
+  subtleTextClass,
+} from "./ui";
 
 const showToast = (type: "success" | "error" | "info", message: string) => {
   if (type === "success") toast.success(message);
@@ -31,7 +49,8 @@ function appliedFilters(filters: TransactionFilters): TransactionFilters {
 }
 
 /** "Approve deposit of $500.00": what a row's action acts on, for its accessible name and the dialog. */
-const describe = (transaction: LedgerTransaction) => `${typeLabel(transaction.type).toLowerCase()} of ${formatMoney(transaction.total_amount_minor, transaction.currency)}`;
+const describe = (transaction: LedgerTransaction) =>
+  `${typeLabel(transaction.type).toLowerCase()} of ${formatMoney(transaction.total_amount_minor, transaction.currency)}`;
 
 /**
  * The transaction table (spec 000 §2.7): refresh, Approve/Unpost per row (Unpost asks first),
@@ -68,7 +87,8 @@ export function TransactionsTab({ accounts }: { accounts: LedgerAccount[] }) {
     written.current = filtersToSearch(next, written.current);
     setSearch(written.current, { replace: true });
   };
-  const changeFilters = (change: Partial<TransactionFilters>) => writeFilters({ ...filtersFromSearch(written.current), ...change });
+  const changeFilters = (change: Partial<TransactionFilters>) =>
+    writeFilters({ ...filtersFromSearch(written.current), ...change });
   const clearFilters = () => writeFilters({});
 
   const mark = (ids: string[], on: boolean) =>
@@ -153,7 +173,13 @@ export function TransactionsTab({ accounts }: { accounts: LedgerAccount[] }) {
           </p>
         </div>
         <div className="flex flex-wrap gap-2">
-          <button type="button" className={secondaryButtonClass} onClick={() => void pages.refetch()} disabled={refreshing} aria-label="Refresh transactions">
+          <button
+            type="button"
+            className={secondaryButtonClass}
+            onClick={() => void pages.refetch()}
+            disabled={refreshing}
+            aria-label="Refresh transactions"
+          >
             {refreshing ? <Spinner label="Refreshing…" /> : "Refresh"}
           </button>
           <button type="button" className={secondaryButtonClass} onClick={() => void exportCsv()} disabled={exporting}>
@@ -165,10 +191,19 @@ export function TransactionsTab({ accounts }: { accounts: LedgerAccount[] }) {
         </div>
       </div>
 
-      <TransactionFiltersBar filters={filters} accounts={accounts} rangeError={dateRangeError(filters)} onChange={changeFilters} onClear={clearFilters} />
+      <TransactionFiltersBar
+        filters={filters}
+        accounts={accounts}
+        rangeError={dateRangeError(filters)}
+        onChange={changeFilters}
+        onClear={clearFilters}
+      />
 
       {pages.isError && transactions.length === 0 ? (
-        <LoadError message={writeErrorMessage(pages.error, "Failed to load transactions")} onRetry={() => void pages.refetch()} />
+        <LoadError
+          message={writeErrorMessage(pages.error, "Failed to load transactions")}
+          onRetry={() => void pages.refetch()}
+        />
       ) : pages.isPending ? (
         <p className={subtleTextClass}>
           <Spinner label="Loading transactions…" />
@@ -184,7 +219,9 @@ export function TransactionsTab({ accounts }: { accounts: LedgerAccount[] }) {
             }
           />
         ) : (
-          <EmptyState title="No transactions yet">Deposits, transfers and payments you make or receive appear here.</EmptyState>
+          <EmptyState title="No transactions yet">
+            Deposits, transfers and payments you make or receive appear here.
+          </EmptyState>
         )
       ) : (
         <>
@@ -204,7 +241,9 @@ export function TransactionsTab({ accounts }: { accounts: LedgerAccount[] }) {
                       <p className="truncate text-sm text-slate-700 dark:text-slate-300">{transaction.description}</p>
                       <p className="truncate text-xs text-slate-600 dark:text-slate-400">{movement.accounts}</p>
                       <p className="truncate text-xs text-slate-600 dark:text-slate-400">{movement.counterparty}</p>
-                      <p className="text-xs text-slate-600 dark:text-slate-400">{formatDateTime(listedAt(transaction))}</p>
+                      <p className="text-xs text-slate-600 dark:text-slate-400">
+                        {formatDateTime(listedAt(transaction))}
+                      </p>
                     </div>
                     <div className="shrink-0 text-right">
                       <p className="font-semibold">
@@ -216,7 +255,12 @@ export function TransactionsTab({ accounts }: { accounts: LedgerAccount[] }) {
                   </div>
                   <div className="mt-3 flex justify-end gap-2">
                     <DetailsButton transaction={transaction} onOpen={setOpenId} />
-                    <RowAction transaction={transaction} pending={busy.has(transaction.id)} onApprove={changeStatus} onUnpost={setConfirming} />
+                    <RowAction
+                      transaction={transaction}
+                      pending={busy.has(transaction.id)}
+                      onApprove={changeStatus}
+                      onUnpost={setConfirming}
+                    />
                   </div>
                 </li>
               );
@@ -227,14 +271,30 @@ export function TransactionsTab({ accounts }: { accounts: LedgerAccount[] }) {
               <caption className="sr-only">Your transactions, newest first</caption>
               <thead className="bg-slate-50 text-xs uppercase tracking-wide text-slate-600 dark:bg-slate-900 dark:text-slate-400">
                 <tr>
-                  <th scope="col" className="px-4 py-3 font-semibold">Date</th>
-                  <th scope="col" className="px-4 py-3 font-semibold">Description</th>
-                  <th scope="col" className="px-4 py-3 font-semibold">Account</th>
-                  <th scope="col" className="px-4 py-3 font-semibold">Counterparty</th>
-                  <th scope="col" className="px-4 py-3 font-semibold">Type</th>
-                  <th scope="col" className="px-4 py-3 font-semibold">Status</th>
-                  <th scope="col" className="px-4 py-3 text-right font-semibold">Amount</th>
-                  <th scope="col" className="px-4 py-3 text-right font-semibold">Actions</th>
+                  <th scope="col" className="px-4 py-3 font-semibold">
+                    Date
+                  </th>
+                  <th scope="col" className="px-4 py-3 font-semibold">
+                    Description
+                  </th>
+                  <th scope="col" className="px-4 py-3 font-semibold">
+                    Account
+                  </th>
+                  <th scope="col" className="px-4 py-3 font-semibold">
+                    Counterparty
+                  </th>
+                  <th scope="col" className="px-4 py-3 font-semibold">
+                    Type
+                  </th>
+                  <th scope="col" className="px-4 py-3 font-semibold">
+                    Status
+                  </th>
+                  <th scope="col" className="px-4 py-3 text-right font-semibold">
+                    Amount
+                  </th>
+                  <th scope="col" className="px-4 py-3 text-right font-semibold">
+                    Actions
+                  </th>
                 </tr>
               </thead>
               <tbody className="divide-y divide-slate-200 bg-white dark:divide-slate-800 dark:bg-slate-950">
@@ -247,17 +307,30 @@ export function TransactionsTab({ accounts }: { accounts: LedgerAccount[] }) {
                       className="cursor-pointer hover:bg-slate-50 dark:hover:bg-slate-900"
                       onClick={(event) => openFromRow(event, transaction.id)}
                     >
-                      <td className="whitespace-nowrap px-4 py-3 text-slate-700 dark:text-slate-300">{formatDateTime(listedAt(transaction))}</td>
-                      <td className="max-w-[14rem] truncate px-4 py-3 text-slate-900 dark:text-white" title={transaction.description}>
+                      <td className="whitespace-nowrap px-4 py-3 text-slate-700 dark:text-slate-300">
+                        {formatDateTime(listedAt(transaction))}
+                      </td>
+                      <td
+                        className="max-w-[14rem] truncate px-4 py-3 text-slate-900 dark:text-white"
+                        title={transaction.description}
+                      >
                         {transaction.description}
                       </td>
-                      <td className="max-w-[14rem] truncate px-4 py-3 text-slate-700 dark:text-slate-300" title={movement.accounts}>
+                      <td
+                        className="max-w-[14rem] truncate px-4 py-3 text-slate-700 dark:text-slate-300"
+                        title={movement.accounts}
+                      >
                         {movement.accounts}
                       </td>
-                      <td className="max-w-[12rem] truncate px-4 py-3 text-slate-700 dark:text-slate-300" title={movement.counterparty}>
+                      <td
+                        className="max-w-[12rem] truncate px-4 py-3 text-slate-700 dark:text-slate-300"
+                        title={movement.counterparty}
+                      >
                         {movement.counterparty}
                       </td>
-                      <td className="whitespace-nowrap px-4 py-3 text-slate-900 dark:text-white">{kindLabel(transaction)}</td>
+                      <td className="whitespace-nowrap px-4 py-3 text-slate-900 dark:text-white">
+                        {kindLabel(transaction)}
+                      </td>
                       <td className="px-4 py-3">
                         <StatusBadge status={transaction.status} />
                       </td>
@@ -268,7 +341,12 @@ export function TransactionsTab({ accounts }: { accounts: LedgerAccount[] }) {
                       <td className="px-4 py-3">
                         <div className="flex justify-end gap-2">
                           <DetailsButton transaction={transaction} onOpen={setOpenId} />
-                          <RowAction transaction={transaction} pending={busy.has(transaction.id)} onApprove={changeStatus} onUnpost={setConfirming} />
+                          <RowAction
+                            transaction={transaction}
+                            pending={busy.has(transaction.id)}
+                            onApprove={changeStatus}
+                            onUnpost={setConfirming}
+                          />
                         </div>
                       </td>
                     </tr>
@@ -279,7 +357,12 @@ export function TransactionsTab({ accounts }: { accounts: LedgerAccount[] }) {
           </div>
           {pages.hasNextPage && (
             <div className="flex justify-center">
-              <button type="button" className={secondaryButtonClass} onClick={() => void pages.fetchNextPage()} disabled={pages.isFetchingNextPage}>
+              <button
+                type="button"
+                className={secondaryButtonClass}
+                onClick={() => void pages.fetchNextPage()}
+                disabled={pages.isFetchingNextPage}
+              >
                 {pages.isFetchingNextPage ? <Spinner label="Loading more…" /> : "Load more transactions"}
               </button>
             </div>
@@ -297,8 +380,8 @@ export function TransactionsTab({ accounts }: { accounts: LedgerAccount[] }) {
           onCancel={() => setConfirming(null)}
         >
           <p>
-            Unposting reverses the posted entry of this {describe(confirming)}: its amounts go back to pending, and the balances
-            change now.
+            Unposting reverses the posted entry of this {describe(confirming)}: its amounts go back to pending, and the
+            balances change now.
           </p>
           <p>It becomes a draft again, which you can approve later.</p>
         </ConfirmDialog>
@@ -315,7 +398,11 @@ export function TransactionsTab({ accounts }: { accounts: LedgerAccount[] }) {
 function FeeNote({ movement, currency }: { movement: RowMovement; currency: LedgerTransaction["currency"] }) {
   if (movement.feeMinor <= 0) return null;
   const fee = formatMoney(movement.feeMinor, currency);
-  return <span className="block text-xs font-normal text-slate-600 dark:text-slate-400">{movement.signed ? `incl. ${fee} fee` : `+ ${fee} fee`}</span>;
+  return (
+    <span className="block text-xs font-normal text-slate-600 dark:text-slate-400">
+      {movement.signed ? `incl. ${fee} fee` : `+ ${fee} fee`}
+    </span>
+  );
 }
 
 function DetailsButton({ transaction, onOpen }: { transaction: LedgerTransaction; onOpen: (id: string) => void }) {
@@ -349,19 +436,35 @@ function RowAction({
   const action = transactionAction(transaction);
   if (action === null) {
     if (transaction.incoming) return <span className={subtleTextClass}>Received</span>;
-    return <span className={subtleTextClass}>{transaction.type.toLowerCase() === "payment" ? "Settled by its payment" : "Final"}</span>;
+    return (
+      <span className={subtleTextClass}>
+        {transaction.type.toLowerCase() === "payment" ? "Settled by its payment" : "Final"}
+      </span>
+    );
   }
   if (action === "approve") {
     return (
       <SecondApproverGate transaction={transaction}>
-        <button type="button" className={smallPrimaryButtonClass} disabled={pending} onClick={() => void onApprove(transaction, "post")} aria-label={`Approve ${describe(transaction)}`}>
+        <button
+          type="button"
+          className={smallPrimaryButtonClass}
+          disabled={pending}
+          onClick={() => void onApprove(transaction, "post")}
+          aria-label={`Approve ${describe(transaction)}`}
+        >
           {pending ? <Spinner label="Approving…" /> : "Approve"}
         </button>
       </SecondApproverGate>
     );
   }
   return (
-    <button type="button" className={dangerButtonClass} disabled={pending} onClick={() => onUnpost(transaction)} aria-label={`Unpost ${describe(transaction)}`}>
+    <button
+      type="button"
+      className={dangerButtonClass}
+      disabled={pending}
+      onClick={() => onUnpost(transaction)}
+      aria-label={`Unpost ${describe(transaction)}`}
+    >
       {pending ? <Spinner label="Unposting…" /> : "Unpost"}
     </button>
   );

@@ -15,8 +15,25 @@ import { LEDGER_UI_MESSAGES } from "./messages";
 import { parseAmount } from "@fintech/core/money/model";
 import { formatMoney } from "../lib/money";
 import { SubView } from "./SubView";
-import { destinationsFor, initialTransferState, TRANSFER_STEP_LABELS, transferBody, transferReducer } from "./transferWizard";
-import { errorTextClass, isLocked, LockedBadge, Money, ReviewItem, Spinner, StatusBadge, StepList, subtleTextClass, WizardButtons } from "./ui";
+import {
+  destinationsFor,
+  initialTransferState,
+  TRANSFER_STEP_LABELS,
+  transferBody,
+  transferReducer,
+} from "./transferWizard";
+import {
+  errorTextClass,
+  isLocked,
+  LockedBadge,
+  Money,
+  ReviewItem,
+  Spinner,
+  StatusBadge,
+  StepList,
+  subtleTextClass,
+  WizardButtons,
+} from "./ui";
 import { useStepFocus } from "./useStepFocus";
 
 interface TransferWizardProps {
@@ -30,7 +47,9 @@ interface TransferWizardProps {
 /** Transfer wizard (spec 000 §4): source, destination, amount, confirm; then the result. */
 export function TransferWizard({ accounts, fromId, onClose }: TransferWizardProps) {
   const preset = accounts.find((account) => account.id === fromId) ?? null;
-  const [state, dispatch] = useReducer(transferReducer, undefined, () => initialTransferState(preset?.id ?? null, preset?.currency));
+  const [state, dispatch] = useReducer(transferReducer, undefined, () =>
+    initialTransferState(preset?.id ?? null, preset?.currency),
+  );
   const transfer = useTransfer();
   const inFlight = useRef(false);
   const stepHeading = useStepFocus<HTMLHeadingElement>(state.step);
@@ -57,7 +76,9 @@ export function TransferWizard({ accounts, fromId, onClose }: TransferWizardProp
   if (accounts.length < 2) {
     return (
       <SubView id="transfer" title="Transfer Funds" onClose={onClose} closeLabel="Close transfer">
-        <p className={subtleTextClass}>You need at least two accounts to transfer between. Connect another account first.</p>
+        <p className={subtleTextClass}>
+          You need at least two accounts to transfer between. Connect another account first.
+        </p>
         <div className="mt-4">
           <button type="button" className={secondaryButtonClass} onClick={onClose}>
             Back to overview
@@ -67,10 +88,22 @@ export function TransferWizard({ accounts, fromId, onClose }: TransferWizardProp
     );
   }
 
-  const titles = ["Choose the source account", "Choose the destination account", "Amount and description", "Confirm the transfer", "Transfer submitted"];
+  const titles = [
+    "Choose the source account",
+    "Choose the destination account",
+    "Amount and description",
+    "Confirm the transfer",
+    "Transfer submitted",
+  ];
 
   return (
-    <SubView id="transfer" title="Transfer Funds" description="Move money between your own accounts. Transfers start as drafts until approved." onClose={onClose} closeLabel="Close transfer">
+    <SubView
+      id="transfer"
+      title="Transfer Funds"
+      description="Move money between your own accounts. Transfers start as drafts until approved."
+      onClose={onClose}
+      closeLabel="Close transfer"
+    >
       <p className={`mb-3 ${subtleTextClass}`}>
         Paying a person or an outside bank account?{" "}
         <Link to="/payments/send" className="font-semibold text-indigo-700 underline dark:text-indigo-300">
@@ -78,7 +111,11 @@ export function TransferWizard({ accounts, fromId, onClose }: TransferWizardProp
         </Link>
       </p>
       <StepList labels={TRANSFER_STEP_LABELS} current={Math.min(state.step, 5)} label="Transfer progress" />
-      <h3 ref={stepHeading} tabIndex={-1} className="mt-5 text-lg font-semibold text-slate-900 outline-none dark:text-white">
+      <h3
+        ref={stepHeading}
+        tabIndex={-1}
+        className="mt-5 text-lg font-semibold text-slate-900 outline-none dark:text-white"
+      >
         {state.step <= 4 ? `Step ${state.step} of 4: ` : ""}
         {titles[state.step - 1]}
       </h3>
@@ -110,7 +147,8 @@ export function TransferWizard({ accounts, fromId, onClose }: TransferWizardProp
           currencies={from ? [formCurrency(from.currency)] : [state.currency]}
           summary={
             <p className={subtleTextClass}>
-              From <strong className="text-slate-900 dark:text-white">{from?.name}</strong> to <strong className="text-slate-900 dark:text-white">{to?.name}</strong>
+              From <strong className="text-slate-900 dark:text-white">{from?.name}</strong> to{" "}
+              <strong className="text-slate-900 dark:text-white">{to?.name}</strong>
               {from && (
                 <>
                   {" "}
@@ -138,8 +176,20 @@ export function TransferWizard({ accounts, fromId, onClose }: TransferWizardProp
             </p>
           )}
           <WizardButtons onBack={() => dispatch({ type: "back" })} backDisabled={transfer.isPending}>
-            <button type="button" className={primaryButtonClass} onClick={() => void confirm()} disabled={transfer.isPending} aria-disabled={transfer.isPending}>
-              {transfer.isPending ? <Spinner label="Transferring…" /> : state.submitError ? "Retry transfer" : "Confirm Transfer"}
+            <button
+              type="button"
+              className={primaryButtonClass}
+              onClick={() => void confirm()}
+              disabled={transfer.isPending}
+              aria-disabled={transfer.isPending}
+            >
+              {transfer.isPending ? (
+                <Spinner label="Transferring…" />
+              ) : state.submitError ? (
+                "Retry transfer"
+              ) : (
+                "Confirm Transfer"
+              )}
             </button>
           </WizardButtons>
         </div>
@@ -155,7 +205,9 @@ export function TransferWizard({ accounts, fromId, onClose }: TransferWizardProp
               Status: <StatusBadge status={state.result.status} />
               {state.result.status === "draft" && <span>- approve it on the Transactions tab to post it.</span>}
             </p>
-            <p className="mt-1 font-mono text-xs text-emerald-900/80 dark:text-emerald-100/80">Reference {state.result.id}</p>
+            <p className="mt-1 font-mono text-xs text-emerald-900/80 dark:text-emerald-100/80">
+              Reference {state.result.id}
+            </p>
           </div>
           <div className="mt-6 flex justify-end">
             <button type="button" className={primaryButtonClass} onClick={onClose}>
@@ -182,15 +234,28 @@ function AmountStep({
   onBack: () => void;
   onSubmit: (values: TransferDetails) => void;
 }) {
-  const { register, handleSubmit, formState } = useForm<TransferDetails>({ resolver: zodResolver(transferDetailsSchema), defaultValues: defaults });
+  const { register, handleSubmit, formState } = useForm<TransferDetails>({
+    resolver: zodResolver(transferDetailsSchema),
+    defaultValues: defaults,
+  });
   const errors = formState.errors;
   return (
     <form onSubmit={handleSubmit(onSubmit)} noValidate className="mt-4 space-y-4">
       {summary}
       <div className="grid gap-4 sm:grid-cols-3">
         <AmountField id="transfer-amount" registration={register("amount")} error={errors.amount?.message} />
-        <CurrencyField id="transfer-currency" registration={register("currency")} error={errors.currency?.message} options={currencies} hint="The source account's currency" />
-        <DescriptionField id="transfer-description" registration={register("description")} error={errors.description?.message} />
+        <CurrencyField
+          id="transfer-currency"
+          registration={register("currency")}
+          error={errors.currency?.message}
+          options={currencies}
+          hint="The source account's currency"
+        />
+        <DescriptionField
+          id="transfer-description"
+          registration={register("description")}
+          error={errors.description?.message}
+        />
       </div>
       <WizardButtons onBack={onBack}>
         <button type="submit" className={primaryButtonClass}>
@@ -239,8 +304,12 @@ function AccountChoices({
                   <span className="truncate font-medium text-slate-900 dark:text-white">{account.name}</span>
                   {isLocked(account) && <LockedBadge />}
                 </span>
-                <span className="block truncate font-mono text-xs text-slate-600 dark:text-slate-400">{account.account_number}</span>
-                {!selectable && <span className="block text-xs text-slate-600 dark:text-slate-400">Different currency</span>}
+                <span className="block truncate font-mono text-xs text-slate-600 dark:text-slate-400">
+                  {account.account_number}
+                </span>
+                {!selectable && (
+                  <span className="block text-xs text-slate-600 dark:text-slate-400">Different currency</span>
+                )}
               </span>
               <span className="shrink-0 text-right text-sm">
                 <span className="block font-semibold text-slate-900 dark:text-white">
@@ -255,4 +324,3 @@ function AccountChoices({
     </fieldset>
   );
 }
-

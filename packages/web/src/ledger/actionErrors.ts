@@ -9,7 +9,8 @@ import { LEDGER_UI_MESSAGES, NETWORK_FAILURE_DETAIL } from "./messages";
  */
 export function writeErrorMessage(error: unknown, fallback: string): string {
   if (error instanceof ApiError) {
-    if (error.kind === "server-message" || error.kind === "no-token" || error.kind === "session-expired") return error.message;
+    if (error.kind === "server-message" || error.kind === "no-token" || error.kind === "session-expired")
+      return error.message;
     return fallback;
   }
   return fallback;
@@ -21,7 +22,8 @@ export function writeErrorMessage(error: unknown, fallback: string): string {
  */
 export function statusChangeErrorMessage(error: unknown, operation: "post" | "unpost"): string {
   const fallback = operation === "post" ? LEDGER_UI_MESSAGES.postFailed : LEDGER_UI_MESSAGES.unpostFailed;
-  if (error instanceof ApiError && error.kind === "network") return LEDGER_UI_MESSAGES.networkError(NETWORK_FAILURE_DETAIL);
+  if (error instanceof ApiError && error.kind === "network")
+    return LEDGER_UI_MESSAGES.networkError(NETWORK_FAILURE_DETAIL);
   if (error instanceof TypeError) return LEDGER_UI_MESSAGES.networkError(error.message);
   return writeErrorMessage(error, fallback);
 }
@@ -49,7 +51,9 @@ export function commandErrorMessage(error: unknown): string {
   if (error instanceof ApiError) {
     if (error.kind === "network") return LEDGER_UI_MESSAGES.notConnected;
     if (error.kind === "no-token" || error.kind === "session-expired") return error.message;
-    const reason = error.reason ?? (error.kind === "server-message" && error.message !== LEDGER_UI_MESSAGES.commandFailed ? error.message : null);
+    const reason =
+      error.reason ??
+      (error.kind === "server-message" && error.message !== LEDGER_UI_MESSAGES.commandFailed ? error.message : null);
     return reason ? `${LEDGER_UI_MESSAGES.commandFailed}: ${reason}` : LEDGER_UI_MESSAGES.commandFailed;
   }
   if (error instanceof TypeError) return LEDGER_UI_MESSAGES.notConnected;

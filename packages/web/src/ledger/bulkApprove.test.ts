@@ -43,8 +43,18 @@ describe("bulk approve", () => {
   it("says every message of spec 000 §8", () => {
     expect(bulkToasts(0, null)).toEqual([{ type: "error", message: "No draft transactions to approve" }]);
     expect(bulkToasts(2, null)).toEqual([{ type: "error", message: "Bulk approve failed" }]);
-    expect(bulkToasts(2, { approved: ["a", "b"], failed: [] })).toEqual([{ type: "success", message: "Bulk approve completed: 2 approved, 0 failed" }]);
-    expect(bulkToasts(3, { approved: ["a"], failed: [{ id: "b", message: "x" }, { id: "c", message: "y" }] })).toEqual([
+    expect(bulkToasts(2, { approved: ["a", "b"], failed: [] })).toEqual([
+      { type: "success", message: "Bulk approve completed: 2 approved, 0 failed" },
+    ]);
+    expect(
+      bulkToasts(3, {
+        approved: ["a"],
+        failed: [
+          { id: "b", message: "x" },
+          { id: "c", message: "y" },
+        ],
+      }),
+    ).toEqual([
       { type: "error", message: "2 transactions failed to approve" },
       { type: "info", message: "Bulk approve completed: 1 approved, 2 failed" },
     ]);

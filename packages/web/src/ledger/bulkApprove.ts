@@ -14,7 +14,8 @@ export interface BulkOutcome {
 }
 
 /** The drafts a person may approve (a payment's hold is settled by its payment, never by hand). */
-export const draftsOf = (transactions: readonly LedgerTransaction[]) => transactions.filter((transaction) => transactionAction(transaction) === "approve");
+export const draftsOf = (transactions: readonly LedgerTransaction[]) =>
+  transactions.filter((transaction) => transactionAction(transaction) === "approve");
 
 /** Posts every draft in parallel; one failure never stops the others. */
 export async function approveAll(

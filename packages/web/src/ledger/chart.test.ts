@@ -1,6 +1,17 @@
 import { describe, expect, it } from "vitest";
 import type { AnalyticsSeries } from "../api/types";
-import { AXIS_CHAR_WIDTH, chartModel, describeSeries, LABEL_GAP, labelIndexes, linePath, mostActiveCurrency, niceStep, niceTicks, summarizeSeries } from "./chart";
+import {
+  AXIS_CHAR_WIDTH,
+  chartModel,
+  describeSeries,
+  LABEL_GAP,
+  labelIndexes,
+  linePath,
+  mostActiveCurrency,
+  niceStep,
+  niceTicks,
+  summarizeSeries,
+} from "./chart";
 import { day } from "./fixtures";
 
 const series: AnalyticsSeries = {
@@ -10,7 +21,13 @@ const series: AnalyticsSeries = {
   series: [
     day("2026-03-12", { inflow_pending_minor: 50000, pending_in_minor: 50000, transactions: 1 }),
     day("2026-03-13", { balance_minor: 50000, available_minor: 50000, inflow_posted_minor: 50000 }),
-    day("2026-03-14", { balance_minor: 37950, available_minor: 37950, outflow_posted_minor: 12050, outflow_pending_minor: 12050, transactions: 1 }),
+    day("2026-03-14", {
+      balance_minor: 37950,
+      available_minor: 37950,
+      outflow_posted_minor: 12050,
+      outflow_pending_minor: 12050,
+      transactions: 1,
+    }),
   ],
 };
 
@@ -57,10 +74,16 @@ describe("chartModel", () => {
     expect(model.xLabels.map((label) => label.label)).toEqual(["Mar 12", "Mar 13", "Mar 14"]);
   });
 
-  const days = (count: number) => Array.from({ length: count }, (_, index) => day(new Date(Date.UTC(2026, 0, 1 + index)).toISOString().slice(0, 10)));
+  const days = (count: number) =>
+    Array.from({ length: count }, (_, index) => day(new Date(Date.UTC(2026, 0, 1 + index)).toISOString().slice(0, 10)));
   /** Two labels overlap when their centres are closer than half of each one's width plus the gap. */
   const apart = (labels: { x: number; label: string }[]) =>
-    labels.every((label, index) => index === 0 || label.x - labels[index - 1]!.x >= ((label.label.length + labels[index - 1]!.label.length) / 2) * AXIS_CHAR_WIDTH + LABEL_GAP);
+    labels.every(
+      (label, index) =>
+        index === 0 ||
+        label.x - labels[index - 1]!.x >=
+          ((label.label.length + labels[index - 1]!.label.length) / 2) * AXIS_CHAR_WIDTH + LABEL_GAP,
+    );
 
   it("never lets date labels overlap, at any period and width, and always labels the last day", () => {
     for (const count of [1, 2, 7, 30, 31, 90, 365]) {
@@ -80,7 +103,11 @@ describe("chartModel", () => {
   });
 
   it("widens the left margin so large value labels stay inside the chart", () => {
-    const rich = days(3).map((entry, index) => ({ ...entry, balance_minor: 123_456_789_00 * (index + 1), available_minor: 123_456_789_00 }));
+    const rich = days(3).map((entry, index) => ({
+      ...entry,
+      balance_minor: 123_456_789_00 * (index + 1),
+      available_minor: 123_456_789_00,
+    }));
     const wide = chartModel(rich, "USD", { width: 400, height: 300 });
     const longest = Math.max(...wide.balanceTicks.map((tick) => tick.label.length));
     expect(wide.plot.left - 8).toBeGreaterThanOrEqual(longest * AXIS_CHAR_WIDTH);
@@ -89,9 +116,24 @@ describe("chartModel", () => {
 
 describe("mostActiveCurrency", () => {
   it("opens on the currency with the most new entries, then the most accounts", () => {
-    const quiet = { ...series, currency: "USD" as const, account_count: 3, series: [day("2026-03-12", { transactions: 1 })] };
-    const busy = { ...series, currency: "EUR" as const, account_count: 1, series: [day("2026-03-12", { transactions: 4 })] };
-    const tied = { ...series, currency: "GBP" as const, account_count: 2, series: [day("2026-03-12", { transactions: 4 })] };
+    const quiet = {
+      ...series,
+      currency: "USD" as const,
+      account_count: 3,
+      series: [day("2026-03-12", { transactions: 1 })],
+    };
+    const busy = {
+      ...series,
+      currency: "EUR" as const,
+      account_count: 1,
+      series: [day("2026-03-12", { transactions: 4 })],
+    };
+    const tied = {
+      ...series,
+      currency: "GBP" as const,
+      account_count: 2,
+      series: [day("2026-03-12", { transactions: 4 })],
+    };
     expect(mostActiveCurrency([quiet, busy])?.currency).toBe("EUR");
     expect(mostActiveCurrency([quiet, busy, tied])?.currency).toBe("GBP");
     expect(mostActiveCurrency([])).toBeUndefined();
@@ -121,6 +163,11 @@ describe("summaries", () => {
   });
 
   it("builds SVG paths", () => {
-    expect(linePath([{ x: 1, y: 2 }, { x: 3.25, y: 4 }])).toBe("M1.0 2.0 L3.3 4.0");
+    expect(
+      linePath([
+        { x: 1, y: 2 },
+        { x: 3.25, y: 4 },
+      ]),
+    ).toBe("M1.0 2.0 L3.3 4.0");
   });
 });

@@ -126,8 +126,14 @@ export function chartModel(days: readonly AnalyticsDay[], currency: Currency, si
   const balances = days.flatMap((day) => [day.balance_minor, day.available_minor]);
   const balanceTicksRaw = niceTicks(Math.min(0, ...balances), Math.max(0, ...balances), 4);
   // Inflows rise above zero and outflows fall below it; an unposting (a negative flow) flips side.
-  const maxUp = Math.max(0, ...days.map((day) => Math.max(day.inflow_posted_minor, day.inflow_pending_minor, -day.outflow_posted_minor)));
-  const maxDown = Math.max(0, ...days.map((day) => Math.max(day.outflow_posted_minor, day.outflow_pending_minor, -day.inflow_posted_minor)));
+  const maxUp = Math.max(
+    0,
+    ...days.map((day) => Math.max(day.inflow_posted_minor, day.inflow_pending_minor, -day.outflow_posted_minor)),
+  );
+  const maxDown = Math.max(
+    0,
+    ...days.map((day) => Math.max(day.outflow_posted_minor, day.outflow_pending_minor, -day.inflow_posted_minor)),
+  );
   const flowTicksRaw = niceTicks(-maxDown, maxUp, 3);
   const tickLabel = (value: number) => formatMoneyCompact(value, currency);
   const left = leftPadding([...balanceTicksRaw, ...flowTicksRaw].map(tickLabel));
@@ -147,7 +153,12 @@ export function chartModel(days: readonly AnalyticsDay[], currency: Currency, si
   const yFlow = scale(flowDomain, [flowPanel.bottom, flowPanel.top]);
   const flowZero = yFlow(0);
 
-  const points = days.map((day, index) => ({ x: centre(index), y: yBalance(day.balance_minor), date: day.date, balance: day.balance_minor }));
+  const points = days.map((day, index) => ({
+    x: centre(index),
+    y: yBalance(day.balance_minor),
+    date: day.date,
+    balance: day.balance_minor,
+  }));
   const available = days.map((day, index) => ({ x: centre(index), y: yBalance(day.available_minor) }));
 
   // Four thin bars per day: posted in, pending in, posted out, pending out.
@@ -164,7 +175,15 @@ export function chartModel(days: readonly AnalyticsDay[], currency: Currency, si
     kinds.forEach(({ kind, value, direction }, slot) => {
       if (value === 0) return;
       const end = yFlow(value * direction);
-      bars.push({ x: start + slot * barWidth, y: Math.min(end, flowZero), width: barWidth * 0.9, height: Math.abs(end - flowZero), kind, date: day.date, value });
+      bars.push({
+        x: start + slot * barWidth,
+        y: Math.min(end, flowZero),
+        width: barWidth * 0.9,
+        height: Math.abs(end - flowZero),
+        kind,
+        date: day.date,
+        value,
+      });
     });
   });
 
@@ -216,9 +235,13 @@ export function summarizeSeries(series: AnalyticsSeries): SeriesSummary {
  * The currency the analytics open on: the one with the most activity over the period (new
  * entries), then the most accounts; amounts in different currencies are not compared.
  */
-export function mostActiveCurrency<T extends AnalyticsSeries & { account_count?: number }>(currencies: readonly T[]): T | undefined {
+export function mostActiveCurrency<T extends AnalyticsSeries & { account_count?: number }>(
+  currencies: readonly T[],
+): T | undefined {
   const activity = (item: T) => item.series.reduce((sum, day) => sum + day.transactions, 0);
-  return [...currencies].sort((a, b) => activity(b) - activity(a) || (b.account_count ?? 0) - (a.account_count ?? 0))[0];
+  return [...currencies].sort(
+    (a, b) => activity(b) - activity(a) || (b.account_count ?? 0) - (a.account_count ?? 0),
+  )[0];
 }
 
 /** The chart's text alternative (its aria-label). */

@@ -1,9 +1,18 @@
 import { describe, expect, it } from "vitest";
 import { CONNECT_COUNTRIES } from "./bankProvidersSeed";
 import { accountDetailsSchema } from "./formSchemas";
-import { accountBody, connectReducer, initialConnectState, providerDetails, validateDetails, type ConnectAction, type ConnectState } from "./connectWizard";
+import {
+  accountBody,
+  connectReducer,
+  initialConnectState,
+  providerDetails,
+  validateDetails,
+  type ConnectAction,
+  type ConnectState,
+} from "./connectWizard";
 
-const run = (actions: ConnectAction[], from: ConnectState = initialConnectState) => actions.reduce(connectReducer, from);
+const run = (actions: ConnectAction[], from: ConnectState = initialConnectState) =>
+  actions.reduce(connectReducer, from);
 const usa = CONNECT_COUNTRIES.find((country) => country.code === "US")!;
 const germany = CONNECT_COUNTRIES.find((country) => country.code === "DE")!;
 
@@ -32,7 +41,10 @@ describe("connect-account wizard", () => {
 
   it("a provider authorises first, then lands on the details pre-filled", () => {
     const provider = usa.providers[0]!;
-    const authorising = run([{ type: "country", country: usa }, { type: "provider", provider }]);
+    const authorising = run([
+      { type: "country", country: usa },
+      { type: "provider", provider },
+    ]);
     expect(authorising).toMatchObject({ step: 2, authorising: provider });
     const details = providerDetails(provider, usa, () => 0.5);
     const state = connectReducer(authorising, { type: "authorised", details });
@@ -42,17 +54,26 @@ describe("connect-account wizard", () => {
   });
 
   it("cancelling the authorisation stays on the provider step; a late result is ignored", () => {
-    const state = run([{ type: "country", country: usa }, { type: "provider", provider: usa.providers[1]! }, { type: "cancel-authorise" }]);
+    const state = run([
+      { type: "country", country: usa },
+      { type: "provider", provider: usa.providers[1]! },
+      { type: "cancel-authorise" },
+    ]);
     expect(state).toMatchObject({ step: 2, authorising: null });
     expect(connectReducer(state, { type: "authorised", details: providerDetails(usa.providers[1]!, usa) })).toBe(state);
   });
 
   it("requires account name and number; the description is optional", () => {
     const empty = { name: "", accountNumber: "", description: "", currency: "USD" as const };
-    expect(validateDetails(empty)).toEqual({ name: "Account name is required", accountNumber: "Account number is required" });
+    expect(validateDetails(empty)).toEqual({
+      name: "Account name is required",
+      accountNumber: "Account number is required",
+    });
     expect(validateDetails({ ...empty, name: "Savings" })).toEqual({ accountNumber: "Account number is required" });
     const parsed = accountDetailsSchema.safeParse({ ...empty, name: "Savings" });
-    expect(parsed.success ? [] : parsed.error.issues.map((issue) => [issue.path.join("."), issue.message])).toEqual([["accountNumber", "Account number is required"]]);
+    expect(parsed.success ? [] : parsed.error.issues.map((issue) => [issue.path.join("."), issue.message])).toEqual([
+      ["accountNumber", "Account number is required"],
+    ]);
   });
 
   it("uses the server's own rule for the account number's format", () => {
@@ -71,7 +92,10 @@ describe("connect-account wizard", () => {
     expect(run([{ type: "back" }], filled).step).toBe(3);
     expect(run([{ type: "back" }, { type: "back" }], filled).step).toBe(2);
     expect(run([{ type: "back" }, { type: "back" }, { type: "back" }, { type: "back" }], filled).step).toBe(1);
-    const failed = connectReducer(filled, { type: "failed", message: "An account with this account number already exists" });
+    const failed = connectReducer(filled, {
+      type: "failed",
+      message: "An account with this account number already exists",
+    });
     expect(failed).toMatchObject({ step: 4, submitError: "An account with this account number already exists" });
     const done = connectReducer(failed, { type: "created", accountId: "acc-9" });
     expect(done).toMatchObject({ step: 5, createdAccountId: "acc-9", submitError: null });
@@ -85,6 +109,8 @@ describe("connect-account wizard", () => {
       currency: "GBP",
       type: "bank",
     });
-    expect(accountBody({ name: "A", accountNumber: "ABCD", description: "Bills", currency: "USD" }).description).toBe("Bills");
+    expect(accountBody({ name: "A", accountNumber: "ABCD", description: "Bills", currency: "USD" }).description).toBe(
+      "Bills",
+    );
   });
 });

@@ -45,7 +45,12 @@ export type ConnectAction =
   | { type: "failed"; message: string }
   | { type: "created"; accountId: string };
 
-const emptyDetails = (currency: FormCurrency = "USD"): AccountDetails => ({ name: "", accountNumber: "", description: "", currency });
+const emptyDetails = (currency: FormCurrency = "USD"): AccountDetails => ({
+  name: "",
+  accountNumber: "",
+  description: "",
+  currency,
+});
 
 export const initialConnectState: ConnectState = {
   step: 1,
@@ -80,7 +85,14 @@ export function validateDetails(details: AccountDetails): DetailErrors {
   const parsed = CreateAccountInput.safeParse(accountBody(details));
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
-      const field = issue.path[0] === "account_number" ? "accountNumber" : issue.path[0] === "name" ? "name" : issue.path[0] === "description" ? "description" : "currency";
+      const field =
+        issue.path[0] === "account_number"
+          ? "accountNumber"
+          : issue.path[0] === "name"
+            ? "name"
+            : issue.path[0] === "description"
+              ? "description"
+              : "currency";
       errors[field] ??= issue.message;
     }
   }
@@ -88,7 +100,11 @@ export function validateDetails(details: AccountDetails): DetailErrors {
 }
 
 /** Details a provider "returns" after authorisation: sample values, a fresh account number. */
-export function providerDetails(provider: BankProvider, country: ConnectCountry, random: () => number = Math.random): AccountDetails {
+export function providerDetails(
+  provider: BankProvider,
+  country: ConnectCountry,
+  random: () => number = Math.random,
+): AccountDetails {
   const digits = Array.from({ length: 10 }, () => Math.floor(random() * 10)).join("");
   return {
     name: `${provider.name} Checking`,
@@ -101,14 +117,34 @@ export function providerDetails(provider: BankProvider, country: ConnectCountry,
 export function connectReducer(state: ConnectState, action: ConnectAction): ConnectState {
   switch (action.type) {
     case "country":
-      return { ...state, step: 2, country: action.country, details: emptyDetails(action.country.currency), submitError: null };
+      return {
+        ...state,
+        step: 2,
+        country: action.country,
+        details: emptyDetails(action.country.currency),
+        submitError: null,
+      };
     case "manual":
-      return { ...state, step: 3, provider: null, authorising: null, details: emptyDetails(state.country?.currency), submitError: null };
+      return {
+        ...state,
+        step: 3,
+        provider: null,
+        authorising: null,
+        details: emptyDetails(state.country?.currency),
+        submitError: null,
+      };
     case "provider":
       return state.step === 2 ? { ...state, authorising: action.provider } : state;
     case "authorised":
       if (!state.authorising) return state;
-      return { ...state, step: 3, provider: state.authorising, authorising: null, details: action.details, submitError: null };
+      return {
+        ...state,
+        step: 3,
+        provider: state.authorising,
+        authorising: null,
+        details: action.details,
+        submitError: null,
+      };
     case "cancel-authorise":
       return { ...state, authorising: null };
     case "details":

@@ -11,7 +11,9 @@ const thresholds: ThresholdsView = {
   updated_at: null,
   updated_by: null,
 };
-const draft = (overrides: Partial<{ type: string; status: string; total_amount_minor: number; currency: string }> = {}) => ({ type: "deposit", status: "draft", total_amount_minor: 1_000_001, currency: "USD", ...overrides });
+const draft = (
+  overrides: Partial<{ type: string; status: string; total_amount_minor: number; currency: string }> = {},
+) => ({ type: "deposit", status: "draft", total_amount_minor: 1_000_001, currency: "USD", ...overrides });
 
 describe("a deposit waiting for a second approver", () => {
   it("is a deposit draft strictly above its currency's deposit threshold", () => {

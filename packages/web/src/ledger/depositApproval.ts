@@ -10,11 +10,16 @@ export const WAITING_FOR_SECOND_APPROVER = "Waiting for approval by another admi
 
 /** The deposit threshold of a currency in minor units, or null when the thresholds do not name it (yet). */
 export function depositThreshold(thresholds: ThresholdsView | undefined, currency: string): number | null {
-  return thresholds?.thresholds.find((row) => row.kind === "deposit" && row.currency === currency)?.amount_minor ?? null;
+  return (
+    thresholds?.thresholds.find((row) => row.kind === "deposit" && row.currency === currency)?.amount_minor ?? null
+  );
 }
 
 /** Whether a transaction is a deposit draft that waits for another administrator. */
-export function awaitsSecondApprover(transaction: { type: string; status: string | null | undefined; total_amount_minor: number; currency: string }, thresholds: ThresholdsView | undefined): boolean {
+export function awaitsSecondApprover(
+  transaction: { type: string; status: string | null | undefined; total_amount_minor: number; currency: string },
+  thresholds: ThresholdsView | undefined,
+): boolean {
   if (transaction.type.toLowerCase() !== "deposit" || transaction.status?.toLowerCase() !== "draft") return false;
   const threshold = depositThreshold(thresholds, transaction.currency);
   return threshold !== null && needsSecondApprover(threshold, transaction.total_amount_minor);

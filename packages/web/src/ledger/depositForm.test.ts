@@ -6,16 +6,25 @@ import { depositFormSchema } from "./formSchemas";
 const fields = { accountId: "acc-1", amount: "500", currency: "USD" as const, description: "" };
 const errorsOf = (values: unknown) => {
   const parsed = depositFormSchema.safeParse(values);
-  return parsed.success ? {} : Object.fromEntries(parsed.error.issues.map((issue) => [issue.path.join("."), issue.message]));
+  return parsed.success
+    ? {}
+    : Object.fromEntries(parsed.error.issues.map((issue) => [issue.path.join("."), issue.message]));
 };
 
 describe("deposit form", () => {
   it("requires an account and an amount, with the money parser's own words", () => {
-    expect(errorsOf({ ...fields, accountId: "", amount: "" })).toEqual({ accountId: "Please choose an account", amount: "Amount is required" });
-    expect(errorsOf({ ...fields, amount: "0.001" })).toEqual({ amount: "USD amounts can have at most 2 decimal places" });
+    expect(errorsOf({ ...fields, accountId: "", amount: "" })).toEqual({
+      accountId: "Please choose an account",
+      amount: "Amount is required",
+    });
+    expect(errorsOf({ ...fields, amount: "0.001" })).toEqual({
+      amount: "USD amounts can have at most 2 decimal places",
+    });
     expect(errorsOf({ ...fields, amount: "abc" })).toEqual({ amount: "Amount must be a number" });
     expect(errorsOf({ ...fields, amount: ".5" })).toEqual({});
-    expect(errorsOf({ ...fields, description: "x".repeat(501) })).toEqual({ description: "Must be at most 500 characters" });
+    expect(errorsOf({ ...fields, description: "x".repeat(501) })).toEqual({
+      description: "Must be at most 500 characters",
+    });
     expect(errorsOf(fields)).toEqual({});
   });
 
@@ -33,7 +42,12 @@ describe("deposit form", () => {
   });
 
   it("sends the deposit and the test-balance bodies", () => {
-    expect(depositBody({ ...fields, description: " Salary " })).toEqual({ account_id: "acc-1", amount: "500", currency: "USD", description: "Salary" });
+    expect(depositBody({ ...fields, description: " Salary " })).toEqual({
+      account_id: "acc-1",
+      amount: "500",
+      currency: "USD",
+      description: "Salary",
+    });
     expect(depositBody(fields)).toEqual({ account_id: "acc-1", amount: "500", currency: "USD" });
     expect(testBalanceBody(fields)).toEqual({ account_id: "acc-1", currency: "USD" });
   });

@@ -10,11 +10,17 @@ import type { DepositFormValues } from "./formSchemas";
 export type DepositFields = DepositFormValues;
 
 /** A currency the forms offer, from an account's (USD when it is not one of them). */
-export const formCurrency = (currency: string | undefined): FormCurrency => FORM_CURRENCIES.find((item) => item === currency) ?? "USD";
+export const formCurrency = (currency: string | undefined): FormCurrency =>
+  FORM_CURRENCIES.find((item) => item === currency) ?? "USD";
 
 /** The form when it opens: the chosen (or only) account, the spec's default 500, in that account's currency. */
 export function initialDeposit(account: LedgerAccount | undefined): DepositFields {
-  return { accountId: account?.id ?? "", amount: DEFAULT_DEPOSIT_AMOUNT, currency: formCurrency(account?.currency), description: "" };
+  return {
+    accountId: account?.id ?? "",
+    amount: DEFAULT_DEPOSIT_AMOUNT,
+    currency: formCurrency(account?.currency),
+    description: "",
+  };
 }
 
 /**
@@ -24,7 +30,8 @@ export function initialDeposit(account: LedgerAccount | undefined): DepositField
 export const afterDeposit = (fields: DepositFields): DepositFields => ({ ...fields, amount: "", description: "" });
 
 /** Until FX exists money moves in the account's own currency: the picker offers just that one. */
-export const currenciesFor = (account: LedgerAccount | undefined): readonly FormCurrency[] => (account ? [formCurrency(account.currency)] : FORM_CURRENCIES);
+export const currenciesFor = (account: LedgerAccount | undefined): readonly FormCurrency[] =>
+  account ? [formCurrency(account.currency)] : FORM_CURRENCIES;
 
 export function depositBody(fields: DepositFields): DepositInput {
   const body: DepositInput = { account_id: fields.accountId, amount: fields.amount.trim(), currency: fields.currency };
@@ -39,4 +46,3 @@ export function depositBody(fields: DepositFields): DepositInput {
 export function testBalanceBody(fields: DepositFields): TestBalanceInput {
   return { account_id: fields.accountId, currency: fields.currency };
 }
-

@@ -59,14 +59,26 @@ export function AmountField({
  * The currency picker. Money moves in an account's own currency until FX exists, so forms about
  * an existing account offer just that one; a new account offers every currency.
  */
-export function CurrencyField({ id, registration, error, options, hint }: FieldProps & { options: readonly FormCurrency[]; hint?: string }) {
+export function CurrencyField({
+  id,
+  registration,
+  error,
+  options,
+  hint,
+}: FieldProps & { options: readonly FormCurrency[]; hint?: string }) {
   const hintId = hint ? `${id}-hint` : undefined;
   return (
     <div>
       <label htmlFor={id} className={labelClass}>
         Currency
       </label>
-      <select id={id} className={inputClass} {...errorProps(id, error)} aria-describedby={[error ? `${id}-error` : null, hintId].filter(Boolean).join(" ") || undefined} {...registration}>
+      <select
+        id={id}
+        className={inputClass}
+        {...errorProps(id, error)}
+        aria-describedby={[error ? `${id}-error` : null, hintId].filter(Boolean).join(" ") || undefined}
+        {...registration}
+      >
         {options.map((currency) => (
           <option key={currency} value={currency}>
             {currency}
@@ -89,7 +101,14 @@ export function DescriptionField({ id, registration, error }: FieldProps) {
       <label htmlFor={id} className={labelClass}>
         Description <span className="font-normal text-slate-500 dark:text-slate-400">(optional)</span>
       </label>
-      <input id={id} type="text" autoComplete="off" className={inputClass} {...errorProps(id, error)} {...registration} />
+      <input
+        id={id}
+        type="text"
+        autoComplete="off"
+        className={inputClass}
+        {...errorProps(id, error)}
+        {...registration}
+      />
       <FieldError id={`${id}-error`} message={error} />
     </div>
   );

@@ -7,7 +7,8 @@ import { useEffect, useState } from "react";
  */
 export const visitedKey = (userId: string): string => `ledger.visited.${userId}`;
 
-export const greeting = (firstName: string, firstVisit: boolean): string => `${firstVisit ? "Welcome" : "Welcome back"}, ${firstName}`;
+export const greeting = (firstName: string, firstVisit: boolean): string =>
+  `${firstVisit ? "Welcome" : "Welcome back"}, ${firstName}`;
 
 function readVisited(userId: string | null): boolean {
   if (!userId) return false;

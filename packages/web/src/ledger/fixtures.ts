@@ -41,7 +41,14 @@ export function transaction(overrides: Partial<LedgerTransaction> = {}): LedgerT
     timestamp: "2026-03-01T10:00:00.000Z",
     created_at: "2026-03-01T10:00:00.000Z",
     posted_at: null,
-    history: [{ operation: "create", status: "draft", at: "2026-03-01T10:00:00.000Z", by: { id: "user-1", name: "Ada Lovelace" } }],
+    history: [
+      {
+        operation: "create",
+        status: "draft",
+        at: "2026-03-01T10:00:00.000Z",
+        by: { id: "user-1", name: "Ada Lovelace" },
+      },
+    ],
     idempotency_key: "key-1",
     counterparty: "External funding",
     incoming: false,
@@ -52,7 +59,13 @@ export function transaction(overrides: Partial<LedgerTransaction> = {}): LedgerT
 }
 
 /** One leg: debit or credit `amount` (a decimal string) on an account. */
-export function entry(accountId: string, name: string, side: "debit" | "credit", amount: string, overrides: Partial<LedgerEntry> = {}): LedgerEntry {
+export function entry(
+  accountId: string,
+  name: string,
+  side: "debit" | "credit",
+  amount: string,
+  overrides: Partial<LedgerEntry> = {},
+): LedgerEntry {
   return {
     account_id: accountId,
     account_name: name,
@@ -70,7 +83,16 @@ export function entry(accountId: string, name: string, side: "debit" | "credit",
 export function day(date: string, figures: Partial<Record<keyof AnalyticsDay, number>> = {}): AnalyticsDay {
   const minor = (name: string) => (figures as Record<string, number>)[`${name}_minor`] ?? 0;
   const text = (value: number) => (value / 100).toFixed(2);
-  const fields = ["balance", "available", "pending_in", "pending_out", "inflow_posted", "outflow_posted", "inflow_pending", "outflow_pending"] as const;
+  const fields = [
+    "balance",
+    "available",
+    "pending_in",
+    "pending_out",
+    "inflow_posted",
+    "outflow_posted",
+    "inflow_pending",
+    "outflow_pending",
+  ] as const;
   const result: Record<string, unknown> = { date, transactions: figures.transactions ?? 0 };
   for (const field of fields) {
     result[field] = text(minor(field));

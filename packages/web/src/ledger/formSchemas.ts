@@ -54,7 +54,8 @@ export type TransferDetails = z.infer<typeof transferDetailsSchema>;
 export const accountDetailsSchema = z
   .object({ name: z.string(), accountNumber: z.string(), description: z.string(), currency: currencyField })
   .superRefine((details: AccountDetails, ctx) => {
-    for (const [field, message] of Object.entries(validateDetails(details))) ctx.addIssue({ code: "custom", path: [field], message });
+    for (const [field, message] of Object.entries(validateDetails(details)))
+      ctx.addIssue({ code: "custom", path: [field], message });
   });
 
 /** Core's amount messages speak of "Amount"; in these fields the figure has its own name. */
@@ -65,9 +66,15 @@ export const reconcileFormSchema = z
   .object({ expectedBalance: z.string(), currency: Currency })
   .superRefine((values, ctx) => {
     const text = values.expectedBalance.trim();
-    if (!text) return ctx.addIssue({ code: "custom", path: ["expectedBalance"], message: LEDGER_UI_MESSAGES.expectedBalanceRequired });
+    if (!text)
+      return ctx.addIssue({
+        code: "custom",
+        path: ["expectedBalance"],
+        message: LEDGER_UI_MESSAGES.expectedBalanceRequired,
+      });
     const parsed = parseSignedDecimal(text, values.currency);
-    if (!parsed.ok) ctx.addIssue({ code: "custom", path: ["expectedBalance"], message: renamed(parsed.message, "Expected balance") });
+    if (!parsed.ok)
+      ctx.addIssue({ code: "custom", path: ["expectedBalance"], message: renamed(parsed.message, "Expected balance") });
   });
 export type ReconcileFormValues = z.infer<typeof reconcileFormSchema>;
 
@@ -78,6 +85,7 @@ export const thresholdFormSchema = z
     const text = values.threshold.trim();
     if (!text) return;
     const parsed = parseDecimal(text, values.currency);
-    if (!parsed.ok) ctx.addIssue({ code: "custom", path: ["threshold"], message: renamed(parsed.message, "Threshold") });
+    if (!parsed.ok)
+      ctx.addIssue({ code: "custom", path: ["threshold"], message: renamed(parsed.message, "Threshold") });
   });
 export type ThresholdFormValues = z.infer<typeof thresholdFormSchema>;

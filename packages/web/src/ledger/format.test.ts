@@ -1,6 +1,17 @@
 import { describe, expect, it } from "vitest";
 import { account } from "./fixtures";
-import { accountOptionLabel, createdMessage, formatDay, humanize, isoToLocalInput, localInputToIso, statusLabel, statusOf, transactionAction, typeLabel } from "./format";
+import {
+  accountOptionLabel,
+  createdMessage,
+  formatDay,
+  humanize,
+  isoToLocalInput,
+  localInputToIso,
+  statusLabel,
+  statusOf,
+  transactionAction,
+  typeLabel,
+} from "./format";
 
 describe("labels", () => {
   it("show raw values as words people read", () => {
@@ -14,8 +25,12 @@ describe("labels", () => {
   });
 
   it("word the toast after a write", () => {
-    expect(createdMessage("Deposit", { total_amount_minor: 50000, currency: "USD", status: "draft" })).toBe("Deposit of $500.00 created as a draft");
-    expect(createdMessage("Transfer", { total_amount_minor: 100, currency: "EUR", status: "posted" })).toBe("Transfer of €1.00 created and posted");
+    expect(createdMessage("Deposit", { total_amount_minor: 50000, currency: "USD", status: "draft" })).toBe(
+      "Deposit of $500.00 created as a draft",
+    );
+    expect(createdMessage("Transfer", { total_amount_minor: 100, currency: "EUR", status: "posted" })).toBe(
+      "Transfer of €1.00 created and posted",
+    );
   });
 
   it("name accounts by name and account number", () => {

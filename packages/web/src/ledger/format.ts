@@ -25,7 +25,10 @@ export const statusOf = (status: string | null | undefined): string => (status |
  * posted one. A payment's journal is its hold, settled only by the payment's own lifecycle (the
  * server answers 409 payment_hold), and a voided journal (a released hold) is final.
  */
-export function transactionAction(transaction: { type: string; status: string | null | undefined }): "approve" | "unpost" | null {
+export function transactionAction(transaction: {
+  type: string;
+  status: string | null | undefined;
+}): "approve" | "unpost" | null {
   if (transaction.type.toLowerCase() === "payment") return null;
   const status = statusOf(transaction.status);
   return status === "draft" ? "approve" : status === "posted" ? "unpost" : null;
@@ -66,7 +69,10 @@ export function formatDay(date: string, long = false): string {
 }
 
 /** "Deposit of $500.00 created as a draft": the toast after a write, in words rather than raw status values. */
-export function createdMessage(what: string, transaction: Pick<LedgerTransaction, "total_amount_minor" | "currency" | "status">): string {
+export function createdMessage(
+  what: string,
+  transaction: Pick<LedgerTransaction, "total_amount_minor" | "currency" | "status">,
+): string {
   const state = statusOf(transaction.status) === "posted" ? "and posted" : "as a draft";
   return `${what} of ${formatMoney(transaction.total_amount_minor, transaction.currency)} created ${state}`;
 }

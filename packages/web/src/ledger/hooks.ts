@@ -1,7 +1,15 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback } from "react";
 import { api } from "../api";
-import type { Currency, DepositInput, LedgerTransaction, NewLedgerAccount, TestBalanceInput, TransactionFilters, TransferInput } from "../api/types";
+import type {
+  Currency,
+  DepositInput,
+  LedgerTransaction,
+  NewLedgerAccount,
+  TestBalanceInput,
+  TransactionFilters,
+  TransferInput,
+} from "../api/types";
 import { useSession } from "../session/hooks";
 import { HISTORY_LIMIT, HISTORY_OFFSET } from "./constants";
 
@@ -12,8 +20,10 @@ export const ledgerKeys = {
   history: (userId: string) => ["ledger", userId, "history", HISTORY_LIMIT, HISTORY_OFFSET] as const,
   historyPages: (userId: string, filters: TransactionFilters) => ["ledger", userId, "history-pages", filters] as const,
   transaction: (userId: string, id: string) => ["ledger", userId, "transaction", id] as const,
-  accountTransactions: (userId: string, accountId: string) => ["ledger", userId, "account-transactions", accountId] as const,
-  balanceAt: (userId: string, accountId: string, asOf: string) => ["ledger", userId, "balance", accountId, asOf] as const,
+  accountTransactions: (userId: string, accountId: string) =>
+    ["ledger", userId, "account-transactions", accountId] as const,
+  balanceAt: (userId: string, accountId: string, asOf: string) =>
+    ["ledger", userId, "balance", accountId, asOf] as const,
   analytics: (userId: string, days: number) => ["ledger", userId, "analytics", days] as const,
 };
 
@@ -23,7 +33,11 @@ function useUserId(): string {
 
 export function useLedgerAccounts() {
   const userId = useUserId();
-  return useQuery({ queryKey: ledgerKeys.accounts(userId), queryFn: () => api.ledger.listAccounts(), enabled: userId !== "signed-out" });
+  return useQuery({
+    queryKey: ledgerKeys.accounts(userId),
+    queryFn: () => api.ledger.listAccounts(),
+    enabled: userId !== "signed-out",
+  });
 }
 
 /** The history page the workspace shows: limit 50, offset 0 (spec 000 §9). */
@@ -44,9 +58,11 @@ export function useTransactionPages(filters: TransactionFilters) {
   const userId = useUserId();
   return useInfiniteQuery({
     queryKey: ledgerKeys.historyPages(userId, filters),
-    queryFn: ({ pageParam, signal }) => api.ledger.transactionHistory({ limit: HISTORY_LIMIT, cursor: pageParam }, filters, signal),
+    queryFn: ({ pageParam, signal }) =>
+      api.ledger.transactionHistory({ limit: HISTORY_LIMIT, cursor: pageParam }, filters, signal),
     initialPageParam: null as string | null,
-    getNextPageParam: (last) => (last.pagination?.has_more && last.pagination.next_cursor ? last.pagination.next_cursor : undefined),
+    getNextPageParam: (last) =>
+      last.pagination?.has_more && last.pagination.next_cursor ? last.pagination.next_cursor : undefined,
     enabled: userId !== "signed-out",
     // While a new filter loads, the previous rows stay on screen instead of a blank table.
     placeholderData: (previous) => previous,
@@ -111,7 +127,8 @@ interface Keyed<T> {
 export function useCreateAccount() {
   const invalidate = useInvalidateLedger();
   return useMutation({
-    mutationFn: ({ body, idempotencyKey }: Keyed<NewLedgerAccount>) => api.ledger.createAccount(body, { idempotencyKey }),
+    mutationFn: ({ body, idempotencyKey }: Keyed<NewLedgerAccount>) =>
+      api.ledger.createAccount(body, { idempotencyKey }),
     onSuccess: () => void invalidate(),
   });
 }
@@ -135,7 +152,8 @@ export function useDeposit() {
 export function useTestBalance() {
   const invalidate = useInvalidateLedger();
   return useMutation({
-    mutationFn: ({ body, idempotencyKey }: Keyed<TestBalanceInput>) => api.ledger.createTestBalance(body, { idempotencyKey }),
+    mutationFn: ({ body, idempotencyKey }: Keyed<TestBalanceInput>) =>
+      api.ledger.createTestBalance(body, { idempotencyKey }),
     onSuccess: () => void invalidate(),
   });
 }
@@ -143,7 +161,8 @@ export function useTestBalance() {
 /** reconcileAccount: moves no money, so nothing to refetch (the stream's event refreshes anyway). */
 export function useReconcile() {
   return useMutation({
-    mutationFn: (input: { accountId: string; expectedBalance: string; currency: Currency }) => api.ledger.reconcileAccount(input),
+    mutationFn: (input: { accountId: string; expectedBalance: string; currency: Currency }) =>
+      api.ledger.reconcileAccount(input),
   });
 }
 
@@ -151,7 +170,8 @@ export function useReconcile() {
 export function useUpdateThreshold() {
   const invalidate = useInvalidateLedger();
   return useMutation({
-    mutationFn: ({ accountId, threshold }: { accountId: string; threshold: string }) => api.ledger.updateAccount(accountId, { low_balance_threshold: threshold }),
+    mutationFn: ({ accountId, threshold }: { accountId: string; threshold: string }) =>
+      api.ledger.updateAccount(accountId, { low_balance_threshold: threshold }),
     onSuccess: () => void invalidate(),
   });
 }

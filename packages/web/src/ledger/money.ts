@@ -11,7 +11,6 @@ export const isCurrency = (value: string): value is Currency => Object.hasOwn(CU
 /** A reply's decimal string as integer minor units. */
 export const minorOf = (amount: string, currency: Currency): number => fromDecimalString(amount, currency);
 
-
 export interface CurrencyTotals {
   currency: Currency;
   accounts: number;
@@ -29,7 +28,14 @@ export function totalsByCurrency(accounts: readonly LedgerAccount[]): CurrencyTo
   const totals = new Map<Currency, CurrencyTotals>();
   for (const account of accounts) {
     const currency = account.currency;
-    const sum = totals.get(currency) ?? { currency, accounts: 0, balance: 0, available: 0, pendingIn: 0, pendingOut: 0 };
+    const sum = totals.get(currency) ?? {
+      currency,
+      accounts: 0,
+      balance: 0,
+      available: 0,
+      pendingIn: 0,
+      pendingOut: 0,
+    };
     sum.accounts += 1;
     sum.balance += minorOf(account.balance, currency);
     sum.available += minorOf(account.available, currency);

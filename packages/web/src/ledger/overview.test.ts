@@ -4,10 +4,26 @@ import { totalsByCurrency } from "./money";
 import { balanceShares, overviewStats } from "./overview";
 
 const accounts = [
-  account({ id: "a", name: "A", balance: "500.00", available: "379.50", pending_out: "120.50", balance_minor: 50000, available_minor: 37950 }),
+  account({
+    id: "a",
+    name: "A",
+    balance: "500.00",
+    available: "379.50",
+    pending_out: "120.50",
+    balance_minor: 50000,
+    available_minor: 37950,
+  }),
   account({ id: "b", name: "B", balance: "0.00", pending_in: "120.50", created_at: "2026-03-02T00:00:00.000Z" }),
   account({ id: "c", name: "C", balance: "10.10", available: "10.10", balance_minor: 1010, available_minor: 1010 }),
-  account({ id: "y", name: "Yen", currency: "JPY", balance: "1200", available: "1200", balance_minor: 1200, available_minor: 1200 }),
+  account({
+    id: "y",
+    name: "Yen",
+    currency: "JPY",
+    balance: "1200",
+    available: "1200",
+    balance_minor: 1200,
+    available_minor: 1200,
+  }),
 ];
 
 describe("overview figures", () => {
@@ -29,13 +45,26 @@ describe("overview figures", () => {
       pagination: { limit: 50, offset: 0, next_cursor: "x", has_more: true },
     };
     const stats = overviewStats(accounts, history);
-    expect(stats).toMatchObject({ accountCount: 4, activeAccounts: 4, transactionCount: 4, moreTransactions: true, drafts: 3, posted: 1 });
+    expect(stats).toMatchObject({
+      accountCount: 4,
+      activeAccounts: 4,
+      transactionCount: 4,
+      moreTransactions: true,
+      drafts: 3,
+      posted: 1,
+    });
     expect(stats.recent.map((item) => item.id)).toEqual(["t4", "t2", "t3"]);
     expect(stats.summary.map((item) => item.id)).toEqual(["a", "y", "c"]);
   });
 
   it("works before the history has loaded", () => {
-    expect(overviewStats([], undefined)).toMatchObject({ accountCount: 0, transactionCount: 0, recent: [], summary: [], currencies: [] });
+    expect(overviewStats([], undefined)).toMatchObject({
+      accountCount: 0,
+      transactionCount: 0,
+      recent: [],
+      summary: [],
+      currencies: [],
+    });
   });
 
   it("shares a currency's balance between its accounts", () => {

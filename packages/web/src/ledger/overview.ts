@@ -17,7 +17,10 @@ export interface OverviewStats {
 }
 
 /** Everything the overview shows, from the real accounts and the history page. */
-export function overviewStats(accounts: readonly LedgerAccount[], history: Paged<LedgerTransaction> | undefined): OverviewStats {
+export function overviewStats(
+  accounts: readonly LedgerAccount[],
+  history: Paged<LedgerTransaction> | undefined,
+): OverviewStats {
   const transactions = history?.data ?? [];
   const summary = [...accounts]
     .sort((a, b) => b.balance_minor - a.balance_minor || b.created_at.localeCompare(a.created_at))
@@ -37,7 +40,10 @@ export function overviewStats(accounts: readonly LedgerAccount[], history: Paged
 }
 
 /** Each account's share of its currency's total balance, in percent (0 when the total is not positive). */
-export function balanceShares(accounts: readonly LedgerAccount[], currency: string): { account: LedgerAccount; percent: number }[] {
+export function balanceShares(
+  accounts: readonly LedgerAccount[],
+  currency: string,
+): { account: LedgerAccount; percent: number }[] {
   const members = accounts.filter((account) => account.currency === currency);
   const total = members.reduce((sum, account) => sum + Math.max(account.balance_minor, 0), 0);
   return members

@@ -1,13 +1,28 @@
 import { describe, expect, it } from "vitest";
 import { account, entry, transaction } from "./fixtures";
-import { dateRangeError, filtersFromSearch, filtersToSearch, hasFilters, kindLabel, legOwnerLabel, legsOf, listedAt, operationLabel, rowMovement, actorName } from "./transactions";
+import {
+  dateRangeError,
+  filtersFromSearch,
+  filtersToSearch,
+  hasFilters,
+  kindLabel,
+  legOwnerLabel,
+  legsOf,
+  listedAt,
+  operationLabel,
+  rowMovement,
+  actorName,
+} from "./transactions";
 
 const everyday = account({ id: "acc-1", name: "Everyday" });
 const savings = account({ id: "acc-2", name: "Savings" });
 const accounts = [everyday, savings];
 
 const deposit = transaction({
-  entries: [entry("sys-funding-usd", "External funding", "credit", "500.00"), entry("acc-1", "Everyday", "debit", "500.00")],
+  entries: [
+    entry("sys-funding-usd", "External funding", "credit", "500.00"),
+    entry("acc-1", "Everyday", "debit", "500.00"),
+  ],
 });
 const transfer = transaction({
   id: "tx-2",
@@ -23,11 +38,23 @@ const transfer = transaction({
 
 describe("rowMovement", () => {
   it("shows a deposit as money in to the user's account, from the system account", () => {
-    expect(rowMovement(deposit, accounts)).toEqual({ minor: 50000, signed: true, accounts: "Everyday", counterparty: "External funding", feeMinor: 0 });
+    expect(rowMovement(deposit, accounts)).toEqual({
+      minor: 50000,
+      signed: true,
+      accounts: "Everyday",
+      counterparty: "External funding",
+      feeMinor: 0,
+    });
   });
 
   it("shows a transfer between own accounts unsigned, from → to", () => {
-    expect(rowMovement(transfer, accounts)).toEqual({ minor: 12050, signed: false, accounts: "Everyday → Savings", counterparty: "Everyday → Savings", feeMinor: 0 });
+    expect(rowMovement(transfer, accounts)).toEqual({
+      minor: 12050,
+      signed: false,
+      accounts: "Everyday → Savings",
+      counterparty: "Everyday → Savings",
+      feeMinor: 0,
+    });
   });
 
   // The $1 test payment between own accounts: $1.00 from → to with its $0.02 fee, not "-$0.02 against Fee revenue".
@@ -40,7 +67,11 @@ describe("rowMovement", () => {
     counterparty: "Savings",
     fee: "0.02",
     fee_minor: 2,
-    entries: [entry("acc-1", "Everyday", "credit", "1.02"), entry("acc-2", "Savings", "debit", "1.00"), entry("sys-fees-usd", "Fee revenue", "debit", "0.02")],
+    entries: [
+      entry("acc-1", "Everyday", "credit", "1.02"),
+      entry("acc-2", "Savings", "debit", "1.00"),
+      entry("sys-fees-usd", "Fee revenue", "debit", "0.02"),
+    ],
   });
   const paidOut = transaction({
     id: "tx-4",
@@ -65,21 +96,50 @@ describe("rowMovement", () => {
     incoming: true,
     counterparty: "Alice Payer",
     posted_at: "2026-03-02T08:00:00.000Z",
-    entries: [entry("redacted", "Alice Payer", "credit", "42.50", { account_number: null, owned: false, party: "customer" }), entry("acc-1", "Everyday", "debit", "42.50")],
+    entries: [
+      entry("redacted", "Alice Payer", "credit", "42.50", { account_number: null, owned: false, party: "customer" }),
+      entry("acc-1", "Everyday", "debit", "42.50"),
+    ],
   });
 
   it("shows a payment between own accounts as the amount moved, with its fee beside it", () => {
-    expect(rowMovement(ownPayment, accounts)).toEqual({ minor: 100, signed: false, accounts: "Everyday → Savings", counterparty: "Everyday → Savings", feeMinor: 2 });
-    expect(rowMovement(ownPayment, accounts, "acc-1")).toMatchObject({ minor: -102, counterparty: "Savings", feeMinor: 2 });
-    expect(rowMovement(ownPayment, accounts, "acc-2")).toMatchObject({ minor: 100, counterparty: "Everyday", feeMinor: 0 });
+    expect(rowMovement(ownPayment, accounts)).toEqual({
+      minor: 100,
+      signed: false,
+      accounts: "Everyday → Savings",
+      counterparty: "Everyday → Savings",
+      feeMinor: 2,
+    });
+    expect(rowMovement(ownPayment, accounts, "acc-1")).toMatchObject({
+      minor: -102,
+      counterparty: "Savings",
+      feeMinor: 2,
+    });
+    expect(rowMovement(ownPayment, accounts, "acc-2")).toMatchObject({
+      minor: 100,
+      counterparty: "Everyday",
+      feeMinor: 0,
+    });
   });
 
   it("shows a payment to someone else as money out to whom it paid, fee included", () => {
-    expect(rowMovement(paidOut, accounts)).toEqual({ minor: -4259, signed: true, accounts: "Everyday", counterparty: "bob@example.com", feeMinor: 9 });
+    expect(rowMovement(paidOut, accounts)).toEqual({
+      minor: -4259,
+      signed: true,
+      accounts: "Everyday",
+      counterparty: "bob@example.com",
+      feeMinor: 9,
+    });
   });
 
   it("shows money received as money in, from the payer, listed when it arrived", () => {
-    expect(rowMovement(received, accounts)).toEqual({ minor: 4250, signed: true, accounts: "Everyday", counterparty: "Alice Payer", feeMinor: 0 });
+    expect(rowMovement(received, accounts)).toEqual({
+      minor: 4250,
+      signed: true,
+      accounts: "Everyday",
+      counterparty: "Alice Payer",
+      feeMinor: 0,
+    });
     expect(kindLabel(received)).toBe("Payment received");
     expect(kindLabel(paidOut)).toBe("Payment");
     expect(listedAt(received)).toBe("2026-03-02T08:00:00.000Z");
@@ -87,13 +147,26 @@ describe("rowMovement", () => {
   });
 
   it("signs a transfer by the account it is seen from, with the other account as counterparty", () => {
-    expect(rowMovement(transfer, accounts, "acc-1")).toMatchObject({ minor: -12050, signed: true, accounts: "Everyday", counterparty: "Savings" });
-    expect(rowMovement(transfer, accounts, "acc-2")).toMatchObject({ minor: 12050, signed: true, accounts: "Savings", counterparty: "Everyday" });
+    expect(rowMovement(transfer, accounts, "acc-1")).toMatchObject({
+      minor: -12050,
+      signed: true,
+      accounts: "Everyday",
+      counterparty: "Savings",
+    });
+    expect(rowMovement(transfer, accounts, "acc-2")).toMatchObject({
+      minor: 12050,
+      signed: true,
+      accounts: "Savings",
+      counterparty: "Everyday",
+    });
   });
 
   it("signs by the account's normal side: a credit grows a liability", () => {
     const loan = account({ id: "acc-3", name: "Loan", type: "liability", normal_side: "credit" });
-    const borrowed = transaction({ entries: [entry("acc-3", "Loan", "credit", "10.00"), entry("acc-1", "Everyday", "debit", "10.00")], total_amount_minor: 1000 });
+    const borrowed = transaction({
+      entries: [entry("acc-3", "Loan", "credit", "10.00"), entry("acc-1", "Everyday", "debit", "10.00")],
+      total_amount_minor: 1000,
+    });
     expect(rowMovement(borrowed, [...accounts, loan], "acc-3").minor).toBe(1000);
   });
 });
@@ -118,7 +191,9 @@ describe("legsOf", () => {
 
 describe("filters in the URL", () => {
   it("reads valid filters and ignores values the server would refuse", () => {
-    const search = new URLSearchParams("tab=transactions&status=posted&type=wire&account_id=acc-1&from=2026-03-01&to=March&q=%20rent%20");
+    const search = new URLSearchParams(
+      "tab=transactions&status=posted&type=wire&account_id=acc-1&from=2026-03-01&to=March&q=%20rent%20",
+    );
     expect(filtersFromSearch(search)).toEqual({ status: "posted", account_id: "acc-1", from: "2026-03-01", q: "rent" });
     expect(filtersFromSearch(new URLSearchParams("type=payment"))).toEqual({ type: "payment" });
   });
@@ -131,7 +206,9 @@ describe("filters in the URL", () => {
   });
 
   it("refuses a range that ends before it starts", () => {
-    expect(dateRangeError({ from: "2026-03-02", to: "2026-03-01" })).toBe("The start date must be on or before the end date");
+    expect(dateRangeError({ from: "2026-03-02", to: "2026-03-01" })).toBe(
+      "The start date must be on or before the end date",
+    );
     expect(dateRangeError({ from: "2026-03-01", to: "2026-03-01" })).toBeNull();
   });
 });

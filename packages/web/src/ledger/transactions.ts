@@ -1,7 +1,13 @@
 import { z } from "zod";
 import { isFeeAccountId, JOURNAL_STATUSES, TRANSACTION_SEARCH_MAX } from "@fintech/core/ledger/model";
 import type { Currency } from "@fintech/core/money/model";
-import type { JournalHistoryRecord, LedgerAccount, LedgerEntry, LedgerTransaction, TransactionFilters } from "../api/types";
+import type {
+  JournalHistoryRecord,
+  LedgerAccount,
+  LedgerEntry,
+  LedgerTransaction,
+  TransactionFilters,
+} from "../api/types";
 import { typeLabel } from "./format";
 import { minorOf } from "./money";
 
@@ -38,7 +44,10 @@ export function filtersFromSearch(search: URLSearchParams): TransactionFilters {
 }
 
 /** Filters written back into the query string; other parameters (the tab) are kept as they are. */
-export function filtersToSearch(filters: TransactionFilters, current: URLSearchParams = new URLSearchParams()): URLSearchParams {
+export function filtersToSearch(
+  filters: TransactionFilters,
+  current: URLSearchParams = new URLSearchParams(),
+): URLSearchParams {
   const next = new URLSearchParams(current);
   for (const name of FILTER_NAMES) {
     const value = filters[name];
@@ -52,12 +61,14 @@ export const hasFilters = (filters: TransactionFilters): boolean => FILTER_NAMES
 
 /** The date range's problem, if any (the server refuses it too, with a 400). */
 export function dateRangeError(filters: TransactionFilters): string | null {
-  if (filters.from && filters.to && filters.from > filters.to) return "The start date must be on or before the end date";
+  if (filters.from && filters.to && filters.from > filters.to)
+    return "The start date must be on or before the end date";
   return null;
 }
 
 /** Whether an entry is on the caller's side: the server says so; older replies are matched against the caller's accounts. */
-const isOwned = (entry: LedgerEntry, accounts: ReadonlyMap<string, LedgerAccount>): boolean => entry.owned ?? accounts.has(entry.account_id);
+const isOwned = (entry: LedgerEntry, accounts: ReadonlyMap<string, LedgerAccount>): boolean =>
+  entry.owned ?? accounts.has(entry.account_id);
 
 /** An entry's effect on its own account: + when it grows the account (its normal side), − when it shrinks it. */
 function entryEffect(entry: LedgerEntry, currency: Currency, accounts: ReadonlyMap<string, LedgerAccount>): number {
@@ -87,14 +98,20 @@ export interface RowMovement {
  *   transfer or payment between two of the user's own accounts is the plain amount with
  *   "from → to" (a payment's fee beside it); a payment to someone else is − amount and fee.
  */
-export function rowMovement(transaction: LedgerTransaction, accountList: readonly LedgerAccount[], viewAccountId: string | null = null): RowMovement {
+export function rowMovement(
+  transaction: LedgerTransaction,
+  accountList: readonly LedgerAccount[],
+  viewAccountId: string | null = null,
+): RowMovement {
   const accounts = new Map(accountList.map((account) => [account.id, account]));
   const entries = transaction.entries ?? [];
   const currency = transaction.currency;
-  const nameOf = (accountId: string | null) => entries.find((entry) => entry.account_id === accountId)?.account_name ?? accounts.get(accountId ?? "")?.name ?? "";
+  const nameOf = (accountId: string | null) =>
+    entries.find((entry) => entry.account_id === accountId)?.account_name ?? accounts.get(accountId ?? "")?.name ?? "";
   const fromName = nameOf(transaction.from_account_id);
   const toName = nameOf(transaction.to_account_id);
-  const counterparty = transaction.counterparty || (fromName && toName ? `${fromName} → ${toName}` : fromName || toName);
+  const counterparty =
+    transaction.counterparty || (fromName && toName ? `${fromName} → ${toName}` : fromName || toName);
   const feeMinor = transaction.fee_minor ?? 0;
   // A payment's fee legs say what it cost, not whom it went to.
   const isFeeLeg = (entry: LedgerEntry) => transaction.type === "payment" && isFeeAccountId(entry.account_id);
@@ -102,18 +119,38 @@ export function rowMovement(transaction: LedgerTransaction, accountList: readonl
   const viewed = viewAccountId ? entries.filter((entry) => entry.account_id === viewAccountId) : [];
   if (viewed.length > 0) {
     const minor = viewed.reduce((sum, entry) => sum + entryEffect(entry, currency, accounts), 0);
-    const others = entries.filter((entry) => entry.account_id !== viewAccountId && !isFeeLeg(entry)).map((entry) => entry.account_name);
-    return { minor, signed: true, accounts: viewed[0]!.account_name, counterparty: [...new Set(others)].join(", ") || counterparty, feeMinor: minor < 0 ? feeMinor : 0 };
+    const others = entries
+      .filter((entry) => entry.account_id !== viewAccountId && !isFeeLeg(entry))
+      .map((entry) => entry.account_name);
+    return {
+      minor,
+      signed: true,
+      accounts: viewed[0]!.account_name,
+      counterparty: [...new Set(others)].join(", ") || counterparty,
+      feeMinor: minor < 0 ? feeMinor : 0,
+    };
   }
 
   const owned = entries.filter((entry) => isOwned(entry, accounts));
   const net = owned.reduce((sum, entry) => sum + entryEffect(entry, currency, accounts), 0);
   if (owned.length >= 2 && net === -feeMinor) {
     const moved = transaction.total_amount_minor - feeMinor;
-    return { minor: moved, signed: false, accounts: `${fromName} → ${toName}`, counterparty: `${fromName} → ${toName}`, feeMinor };
+    return {
+      minor: moved,
+      signed: false,
+      accounts: `${fromName} → ${toName}`,
+      counterparty: `${fromName} → ${toName}`,
+      feeMinor,
+    };
   }
   const names = [...new Set(owned.map((entry) => entry.account_name))].join(", ");
-  return { minor: owned.length > 0 ? net : transaction.total_amount_minor, signed: owned.length > 0, accounts: names || toName || fromName, counterparty, feeMinor };
+  return {
+    minor: owned.length > 0 ? net : transaction.total_amount_minor,
+    signed: owned.length > 0,
+    accounts: names || toName || fromName,
+    counterparty,
+    feeMinor,
+  };
 }
 
 export interface Leg {
@@ -127,7 +164,12 @@ export interface Leg {
 }
 
 /** The double-entry legs with their totals; a journal balances when the two totals agree. */
-export function legsOf(transaction: LedgerTransaction): { legs: Leg[]; debitTotal: number; creditTotal: number; balanced: boolean } {
+export function legsOf(transaction: LedgerTransaction): {
+  legs: Leg[];
+  debitTotal: number;
+  creditTotal: number;
+  balanced: boolean;
+} {
   const legs = (transaction.entries ?? []).map((entry) => ({
     accountId: entry.account_id,
     name: entry.account_name,
@@ -142,16 +184,23 @@ export function legsOf(transaction: LedgerTransaction): { legs: Leg[]; debitTota
 }
 
 /** A row's kind for people: "Payment received" for money another customer paid in, else the type ("Test balance"). */
-export const kindLabel = (transaction: Pick<LedgerTransaction, "type" | "incoming">): string => (transaction.incoming ? "Payment received" : typeLabel(transaction.type));
+export const kindLabel = (transaction: Pick<LedgerTransaction, "type" | "incoming">): string =>
+  transaction.incoming ? "Payment received" : typeLabel(transaction.type);
 
 /** When a row happened as the list orders it: created, or for money received, when it arrived. */
 export const listedAt = (transaction: Pick<LedgerTransaction, "incoming" | "created_at" | "posted_at">): string =>
   transaction.incoming ? (transaction.posted_at ?? transaction.created_at) : transaction.created_at;
 
-const OPERATION_LABELS: Record<JournalHistoryRecord["operation"], string> = { create: "Created", post: "Posted", unpost: "Unposted", void: "Voided (hold released)" };
+const OPERATION_LABELS: Record<JournalHistoryRecord["operation"], string> = {
+  create: "Created",
+  post: "Posted",
+  unpost: "Unposted",
+  void: "Voided (hold released)",
+};
 
 /** "Posted", "Unposted", "Created", "Voided (hold released)". */
-export const operationLabel = (operation: JournalHistoryRecord["operation"]): string => OPERATION_LABELS[operation] ?? operation;
+export const operationLabel = (operation: JournalHistoryRecord["operation"]): string =>
+  OPERATION_LABELS[operation] ?? operation;
 
 /**
  * Who did it. A payment's hold is settled by the payment worker, not a person (records kept

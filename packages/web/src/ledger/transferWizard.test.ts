@@ -1,11 +1,20 @@
 import { describe, expect, it } from "vitest";
 import { account, transaction } from "./fixtures";
 import { transferDetailsSchema } from "./formSchemas";
-import { amountError, destinationsFor, initialTransferState, transferBody, transferReducer, type TransferAction, type TransferState } from "./transferWizard";
+import {
+  amountError,
+  destinationsFor,
+  initialTransferState,
+  transferBody,
+  transferReducer,
+  type TransferAction,
+  type TransferState,
+} from "./transferWizard";
 
 let counter = 0;
 const makeKey = () => `key-${++counter}`;
-const run = (actions: TransferAction[], from: TransferState = initialTransferState()) => actions.reduce(transferReducer, from);
+const run = (actions: TransferAction[], from: TransferState = initialTransferState()) =>
+  actions.reduce(transferReducer, from);
 
 const toConfirm: TransferAction[] = [
   { type: "from", accountId: "a", currency: "USD" },
@@ -26,7 +35,12 @@ describe("transfer wizard", () => {
       ["b", true],
       ["e", false],
     ]);
-    expect(run([{ type: "from", accountId: "a", currency: "USD" }, { type: "to", accountId: "a" }]).step).toBe(2);
+    expect(
+      run([
+        { type: "from", accountId: "a", currency: "USD" },
+        { type: "to", accountId: "a" },
+      ]).step,
+    ).toBe(2);
   });
 
   it("makes one key on reaching the confirm step and keeps it for retries", () => {
@@ -39,7 +53,15 @@ describe("transfer wizard", () => {
     // Back and forward again without a change: still the same transfer, the same key.
     expect(run([{ type: "back" }, same], failed).action?.key).toBe(key);
     // A changed amount is another transfer.
-    expect(run([{ type: "back" }, { type: "details", values: { amount: "120.50", currency: "USD", description: "" }, makeKey }], failed).action?.key).not.toBe(key);
+    expect(
+      run(
+        [
+          { type: "back" },
+          { type: "details", values: { amount: "120.50", currency: "USD", description: "" }, makeKey },
+        ],
+        failed,
+      ).action?.key,
+    ).not.toBe(key);
   });
 
   it("after a success, the same transfer again is a new action with a new key", () => {
@@ -57,7 +79,9 @@ describe("transfer wizard", () => {
     expect(amountError("99.99", "GBP")).toBeNull();
     expect(amountError(".5", "USD")).toBeNull();
     const parsed = transferDetailsSchema.safeParse({ amount: "abc", currency: "USD", description: "" });
-    expect(parsed.success ? [] : parsed.error.issues.map((issue) => [issue.path.join("."), issue.message])).toEqual([["amount", "Amount must be a number"]]);
+    expect(parsed.success ? [] : parsed.error.issues.map((issue) => [issue.path.join("."), issue.message])).toEqual([
+      ["amount", "Amount must be a number"],
+    ]);
   });
 
   it("sends the transfer body with an optional description", () => {
@@ -67,6 +91,8 @@ describe("transfer wizard", () => {
       amount: "100",
       currency: "USD",
     });
-    expect(transferBody({ fromId: "a", toId: "b", amount: "1", currency: "EUR", description: "Rent" }).description).toBe("Rent");
+    expect(
+      transferBody({ fromId: "a", toId: "b", amount: "1", currency: "EUR", description: "Rent" }).description,
+    ).toBe("Rent");
   });
 });

@@ -51,9 +51,10 @@ export function initialTransferState(fromId: string | null = null, currency: str
   };
 }
 
-
 /** The request the confirm step sends. */
-export function transferBody(state: Pick<TransferState, "fromId" | "toId" | "amount" | "currency" | "description">): TransferInput {
+export function transferBody(
+  state: Pick<TransferState, "fromId" | "toId" | "amount" | "currency" | "description">,
+): TransferInput {
   const body: TransferInput = {
     from_account_id: state.fromId ?? "",
     to_account_id: state.toId ?? "",
@@ -105,6 +106,12 @@ export function transferReducer(state: TransferState, action: TransferAction): T
     case "failed":
       return { ...state, submitError: action.message };
     case "done":
-      return { ...state, step: 5, result: action.result, submitError: null, action: state.action ? settled(state.action) : null };
+      return {
+        ...state,
+        step: 5,
+        result: action.result,
+        submitError: null,
+        action: state.action ? settled(state.action) : null,
+      };
   }
 }

@@ -53,7 +53,11 @@ export function Money({
   signed?: boolean;
   signDisplay?: SignDisplay;
 }) {
-  return <span className={`whitespace-nowrap tabular-nums ${className}`}>{formatMoney(minor, currency, { signDisplay: signDisplay ?? (signed ? "exceptZero" : "auto") })}</span>;
+  return (
+    <span className={`whitespace-nowrap tabular-nums ${className}`}>
+      {formatMoney(minor, currency, { signDisplay: signDisplay ?? (signed ? "exceptZero" : "auto") })}
+    </span>
+  );
 }
 
 /**
@@ -62,7 +66,12 @@ export function Money({
  */
 export function SignedAmount({ minor, currency, signed }: { minor: number; currency: Currency; signed: boolean }) {
   if (!signed) return <Money minor={minor} currency={currency} className="text-slate-900 dark:text-white" />;
-  const tone = minor > 0 ? "text-emerald-700 dark:text-emerald-300" : minor < 0 ? "text-red-700 dark:text-red-300" : "text-slate-900 dark:text-white";
+  const tone =
+    minor > 0
+      ? "text-emerald-700 dark:text-emerald-300"
+      : minor < 0
+        ? "text-red-700 dark:text-red-300"
+        : "text-slate-900 dark:text-white";
   return <Money minor={minor} currency={currency} signed className={tone} />;
 }
 
@@ -97,9 +106,16 @@ export function EmptyState({ title, children, action }: { title: string; childre
 /** A load failure with a retry. */
 export function LoadError({ message, onRetry }: { message: string; onRetry: () => void }) {
   return (
-    <div role="alert" className="flex flex-wrap items-center justify-between gap-3 rounded-xl border border-red-200 bg-red-50 p-4 dark:border-red-900 dark:bg-red-950/60">
+    <div
+      role="alert"
+      className="flex flex-wrap items-center justify-between gap-3 rounded-xl border border-red-200 bg-red-50 p-4 dark:border-red-900 dark:bg-red-950/60"
+    >
       <p className={errorTextClass}>{message}</p>
-      <button type="button" onClick={onRetry} className="text-sm font-semibold text-red-800 underline dark:text-red-200">
+      <button
+        type="button"
+        onClick={onRetry}
+        className="text-sm font-semibold text-red-800 underline dark:text-red-200"
+      >
         Try again
       </button>
     </div>
@@ -126,11 +142,15 @@ export function StepList({ labels, current, label }: { labels: readonly string[]
             >
               {state === "done" ? "✓" : step}
             </span>
-            <span className={state === "todo" ? "text-slate-500 dark:text-slate-400" : "text-slate-900 dark:text-slate-100"}>
+            <span
+              className={state === "todo" ? "text-slate-500 dark:text-slate-400" : "text-slate-900 dark:text-slate-100"}
+            >
               {text}
               {state === "done" && <span className="sr-only"> (completed)</span>}
             </span>
-            {step < labels.length && <span aria-hidden="true" className="mx-1 h-px w-4 bg-slate-300 dark:bg-slate-700 sm:w-8" />}
+            {step < labels.length && (
+              <span aria-hidden="true" className="mx-1 h-px w-4 bg-slate-300 dark:bg-slate-700 sm:w-8" />
+            )}
           </li>
         );
       })}
@@ -160,7 +180,15 @@ export function ReviewItem({ label, children, mono = false }: { label: string; c
 }
 
 /** Back on the left, the step's own action(s) on the right. */
-export function WizardButtons({ onBack, backDisabled = false, children }: { onBack: () => void; backDisabled?: boolean; children?: ReactNode }) {
+export function WizardButtons({
+  onBack,
+  backDisabled = false,
+  children,
+}: {
+  onBack: () => void;
+  backDisabled?: boolean;
+  children?: ReactNode;
+}) {
   return (
     <div className="mt-6 flex flex-wrap justify-between gap-3">
       <button type="button" className={secondaryButtonClass} onClick={onBack} disabled={backDisabled}>
@@ -194,7 +222,11 @@ export function LockedBadge() {
 export const isLocked = (account: { status?: string }) => account.status?.toUpperCase() === "LOCKED";
 
 /** An account as a list row shows it: name and number on the left (a Locked badge beside a locked one), balance on the right. */
-export function AccountLine({ account }: { account: { name: string; account_number: string; balance_minor: number; currency: Currency; status?: string } }) {
+export function AccountLine({
+  account,
+}: {
+  account: { name: string; account_number: string; balance_minor: number; currency: Currency; status?: string };
+}) {
   return (
     <>
       <span className="min-w-0">
@@ -202,7 +234,9 @@ export function AccountLine({ account }: { account: { name: string; account_numb
           <span className="truncate font-medium text-slate-900 dark:text-white">{account.name}</span>
           {isLocked(account) && <LockedBadge />}
         </span>
-        <span className="block truncate font-mono text-xs text-slate-600 dark:text-slate-400">{account.account_number}</span>
+        <span className="block truncate font-mono text-xs text-slate-600 dark:text-slate-400">
+          {account.account_number}
+        </span>
       </span>
       <span className="shrink-0 text-right font-semibold text-slate-900 dark:text-white">
         <Money minor={account.balance_minor} currency={account.currency} />

@@ -94,7 +94,13 @@ export function formatMoneyCompact(amount: MoneyAmount, currency: string): strin
   let formatter = compactFormatters.get(currency);
   if (!formatter) {
     // Up to the currency's decimals, so small ticks stay exact ("$0.25", not "$0.3").
-    formatter = new Intl.NumberFormat(LOCALE, { style: "currency", currency, notation: "compact", minimumFractionDigits: 0, maximumFractionDigits: currencyDecimals(currency) });
+    formatter = new Intl.NumberFormat(LOCALE, {
+      style: "currency",
+      currency,
+      notation: "compact",
+      minimumFractionDigits: 0,
+      maximumFractionDigits: currencyDecimals(currency),
+    });
     compactFormatters.set(currency, formatter);
   }
   return formatter

@@ -40,18 +40,27 @@ export function LimitBanner({ currencies = [] }: { currencies?: readonly Currenc
         <h2 id="limit-banner-heading" className="text-base font-semibold text-slate-900 dark:text-white">
           Your limits
         </h2>
-        <span className={`inline-flex items-center rounded-full px-3 py-0.5 text-sm font-semibold ${LEVEL_TONES[status.level]}`}>{status.level_label}</span>
+        <span
+          className={`inline-flex items-center rounded-full px-3 py-0.5 text-sm font-semibold ${LEVEL_TONES[status.level]}`}
+        >
+          {status.level_label}
+        </span>
         {status.source === "manual" && <span className={subtleTextClass}>Level set by an administrator</span>}
       </div>
       <ul className="mt-2 grid gap-x-6 gap-y-1 sm:grid-cols-2">
         {lines.map((line) => (
-          <li key={`${line.movement}-${line.currency}`} className="min-w-0 text-sm text-slate-700 dark:text-slate-200" data-movement={line.movement}>
+          <li
+            key={`${line.movement}-${line.currency}`}
+            className="min-w-0 text-sm text-slate-700 dark:text-slate-200"
+            data-movement={line.movement}
+          >
             <span className="font-medium text-slate-900 dark:text-white">
               {line.label} ({line.currency}):
             </span>{" "}
             {line.allowed ? (
               <>
-                <strong className="tabular-nums">{line.remaining}</strong> left <span className="text-slate-600 dark:text-slate-300">{line.detail}</span>
+                <strong className="tabular-nums">{line.remaining}</strong> left{" "}
+                <span className="text-slate-600 dark:text-slate-300">{line.detail}</span>
               </>
             ) : (
               <span className="text-slate-600 dark:text-slate-300">{line.detail}</span>

@@ -21,5 +21,9 @@ export async function fetchLimits(signal?: AbortSignal): Promise<LimitStatus> {
  */
 export function useLimits() {
   const userId = useSession()?.user.id ?? "signed-out";
-  return useQuery({ queryKey: [...ledgerKeys.all(userId), "limits"], queryFn: ({ signal }) => fetchLimits(signal), enabled: userId !== "signed-out" });
+  return useQuery({
+    queryKey: [...ledgerKeys.all(userId), "limits"],
+    queryFn: ({ signal }) => fetchLimits(signal),
+    enabled: userId !== "signed-out",
+  });
 }

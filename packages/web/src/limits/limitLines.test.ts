@@ -2,7 +2,13 @@ import { describe, expect, it } from "vitest";
 import type { LimitStatus, LimitUsage } from "@fintech/core/limits/model";
 import { limitLines } from "./limitLines";
 
-const usage = (movement: LimitUsage["movement"], window: LimitUsage["window"], limit: number | null, used: number, currency: LimitUsage["currency"] = "USD"): LimitUsage => ({
+const usage = (
+  movement: LimitUsage["movement"],
+  window: LimitUsage["window"],
+  limit: number | null,
+  used: number,
+  currency: LimitUsage["currency"] = "USD",
+): LimitUsage => ({
   movement,
   window,
   currency,
@@ -35,13 +41,32 @@ const unverified: LimitStatus = {
 describe("the limit banner's lines", () => {
   it("shows what may still move now: the smaller of what the 24-hour and 30-day windows leave", () => {
     expect(limitLines(unverified, ["USD"])).toEqual([
-      { movement: "deposit", label: "Deposits", currency: "USD", allowed: true, remaining: "$300.00", detail: "of $1,000.00 per 24 hours · $300.00 of $5,000.00 left per 30 days" },
-      { movement: "outgoing", label: "Payments to others", currency: "USD", allowed: false, remaining: null, detail: "Not available until your identity is verified" },
+      {
+        movement: "deposit",
+        label: "Deposits",
+        currency: "USD",
+        allowed: true,
+        remaining: "$300.00",
+        detail: "of $1,000.00 per 24 hours · $300.00 of $5,000.00 left per 30 days",
+      },
+      {
+        movement: "outgoing",
+        label: "Payments to others",
+        currency: "USD",
+        allowed: false,
+        remaining: null,
+        detail: "Not available until your identity is verified",
+      },
     ]);
   });
 
   it("lists each currency of the user's accounts once, USD when they have none", () => {
-    expect(limitLines(unverified, ["EUR", "USD", "EUR"]).map((line) => `${line.movement} ${line.currency}`)).toEqual(["deposit EUR", "deposit USD", "outgoing EUR", "outgoing USD"]);
+    expect(limitLines(unverified, ["EUR", "USD", "EUR"]).map((line) => `${line.movement} ${line.currency}`)).toEqual([
+      "deposit EUR",
+      "deposit USD",
+      "outgoing EUR",
+      "outgoing USD",
+    ]);
     expect(limitLines(unverified, []).map((line) => line.currency)).toEqual(["USD", "USD"]);
   });
 

@@ -1,5 +1,12 @@
 import type { Currency } from "@fintech/core/money/model";
-import { MOVEMENT_LABELS, MOVEMENTS, WINDOW_LABELS, type LimitStatus, type LimitUsage, type Movement } from "@fintech/core/limits/model";
+import {
+  MOVEMENT_LABELS,
+  MOVEMENTS,
+  WINDOW_LABELS,
+  type LimitStatus,
+  type LimitUsage,
+  type Movement,
+} from "@fintech/core/limits/model";
 import { formatMoney } from "../lib/money";
 
 /**
@@ -33,7 +40,14 @@ export function limitLines(status: LimitStatus, currencies: readonly Currency[])
       if (!day || !month) continue;
       const label = MOVEMENT_LABELS[movement];
       if (!day.allowed || !month.allowed || day.remaining_minor === null || month.remaining_minor === null) {
-        lines.push({ movement, label, currency, allowed: false, remaining: null, detail: status.next_step ? "Not available until your identity is verified" : "Not available at your level" });
+        lines.push({
+          movement,
+          label,
+          currency,
+          allowed: false,
+          remaining: null,
+          detail: status.next_step ? "Not available until your identity is verified" : "Not available at your level",
+        });
         continue;
       }
       const money = (minor: number | null) => formatMoney(minor, currency);

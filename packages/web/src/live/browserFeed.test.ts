@@ -3,7 +3,6 @@ import type { ConnectionStatus } from "./feedState";
 import { startSubscription } from "./browserFeed";
 import { createLiveHub, type ConnectionHandlers } from "./liveHub";
 
-
 /** A screen's subscription on a hub of its own (no other tab), with the connection faked. */
 function setup(healthy?: () => Promise<boolean>) {
   const connections: { scopes: readonly string[]; handlers: ConnectionHandlers; stopped: boolean }[] = [];
@@ -24,7 +23,11 @@ function setup(healthy?: () => Promise<boolean>) {
   const statuses: ConnectionStatus[] = [];
   const warnings: string[] = [];
   const stop = startSubscription(hub, {
-    stream: { label: "Names stream", eventNames: ["named"], parse: (name, data) => (data === "broken" ? null : `${name}:${data}`) },
+    stream: {
+      label: "Names stream",
+      eventNames: ["named"],
+      parse: (name, data) => (data === "broken" ? null : `${name}:${data}`),
+    },
     scope: "ledger",
     healthy,
     onEvent: (event) => events.push(event),

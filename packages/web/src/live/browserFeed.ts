@@ -11,7 +11,8 @@ export const LIVE_STREAM_PATH = "/api/grpc/live/stream";
 /** The feeds the live stream carries. */
 export type LiveScope = "ledger" | "kyc" | "payment";
 
-export interface SubscriptionOptions<E> extends Pick<FeedOptions<E>, "healthy" | "onEvent" | "onStatus" | "onResumed" | "warn" | "random"> {
+export interface SubscriptionOptions<E>
+  extends Pick<FeedOptions<E>, "healthy" | "onEvent" | "onStatus" | "onResumed" | "warn" | "random"> {
   stream: LiveStream<E>;
   scope: LiveScope;
 }
@@ -77,7 +78,8 @@ export function startSubscription<E>(hub: LiveHub, options: SubscriptionOptions<
   };
 }
 
-const warnInConsole = (message: string, detail?: unknown) => console.warn(message, ...(detail === undefined ? [] : [detail]));
+const warnInConsole = (message: string, detail?: unknown) =>
+  console.warn(message, ...(detail === undefined ? [] : [detail]));
 
 /** The session token the last connection was opened with: a refusal of it signs this browser out. */
 let lastToken: string | null = null;
@@ -87,7 +89,11 @@ let lastToken: string | null = null;
  * Last-Event-ID as headers), resumed by the shared feed client's rules, paused while the browser
  * is offline.
  */
-function openBrowserConnection(scopes: readonly string[], lastEventId: string | null, handlers: ConnectionHandlers): { stop(): void } {
+function openBrowserConnection(
+  scopes: readonly string[],
+  lastEventId: string | null,
+  handlers: ConnectionHandlers,
+): { stop(): void } {
   let position = lastEventId;
   const feed = startFeed<{ name: string; data: string }>({
     label: "Live updates",
@@ -101,7 +107,11 @@ function openBrowserConnection(scopes: readonly string[], lastEventId: string | 
       lastToken = token;
       return token;
     },
-    openStream: (url, resume) => openFetchStream(url, { Authorization: `Bearer ${resume.credential}`, ...(resume.lastEventId ? { "Last-Event-ID": resume.lastEventId } : {}) }),
+    openStream: (url, resume) =>
+      openFetchStream(url, {
+        Authorization: `Bearer ${resume.credential}`,
+        ...(resume.lastEventId ? { "Last-Event-ID": resume.lastEventId } : {}),
+      }),
     onEvent: (event) => handlers.onEvent(event.name, event.data, position),
     onResumePoint: (id) => {
       position = id;
@@ -134,7 +144,10 @@ const documentVisibility: VisibilityLike = {
   },
 };
 
-const newTabId = () => (typeof crypto !== "undefined" && typeof crypto.randomUUID === "function" ? crypto.randomUUID() : `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`);
+const newTabId = () =>
+  typeof crypto !== "undefined" && typeof crypto.randomUUID === "function"
+    ? crypto.randomUUID()
+    : `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
 
 /** This tab's hub per signed-in user. */
 const hubs = new Map<string, LiveHub>();
@@ -189,4 +202,3 @@ export function startBrowserFeed<E>({ userId, ...options }: BrowserFeedOptions<E
     releaseHub(userId, hub);
   };
 }
-

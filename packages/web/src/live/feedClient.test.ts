@@ -35,7 +35,10 @@ describe("the live feed client", () => {
     latest().open();
     latest().send("noted", "c1", note);
     latest().send("cleared", "c2", { text: "bye" });
-    expect(events).toEqual([{ type: "noted", text: "hello" }, { type: "cleared", text: "bye" }]);
+    expect(events).toEqual([
+      { type: "noted", text: "hello" },
+      { type: "cleared", text: "bye" },
+    ]);
     expect(statuses).toEqual(["connecting", "live"]);
   });
 
@@ -112,7 +115,10 @@ describe("the live feed client", () => {
     latest().send("cleared", "c3", { at: "2026-03-14T12:00:00Z" });
     latest().send("cleared", "c4", { text: "bye" });
     expect(events.map((event) => event.type)).toEqual(["noted", "cleared"]);
-    expect(warnings).toEqual(["Notes stream: ignored a malformed noted event", "Notes stream: ignored a malformed cleared event"]);
+    expect(warnings).toEqual([
+      "Notes stream: ignored a malformed noted event",
+      "Notes stream: ignored a malformed cleared event",
+    ]);
   });
 
   it("pauses while offline and reconnects at once when back online", async () => {
@@ -176,7 +182,10 @@ describe("the live feed client", () => {
     await vi.advanceTimersByTimeAsync(500);
     expect(asked).toHaveLength(2);
     expect(streams).toHaveLength(0);
-    expect(warnings).toEqual(["Notes stream: the service's health check failed; retrying", "Notes stream: the service's health check failed; retrying"]);
+    expect(warnings).toEqual([
+      "Notes stream: the service's health check failed; retrying",
+      "Notes stream: the service's health check failed; retrying",
+    ]);
     answer = true;
     await vi.advanceTimersByTimeAsync(1000);
     expect(asked).toHaveLength(3);
@@ -221,7 +230,10 @@ describe("the live feed client", () => {
   });
 
   it("stops for good when the credential is refused (a 401, or the stream's unauthorized event), and says so once", async () => {
-    for (const refuse of [(stream: FakeStream) => stream.refuse({ status: 401, code: "invalid_token", retryAfterMs: null }), (stream: FakeStream) => stream.send("unauthorized", "", { code: "invalid_api_key" })]) {
+    for (const refuse of [
+      (stream: FakeStream) => stream.refuse({ status: 401, code: "invalid_token", retryAfterMs: null }),
+      (stream: FakeStream) => stream.send("unauthorized", "", { code: "invalid_api_key" }),
+    ]) {
       let refusals = 0;
       const { latest, streams, statuses, events } = setup({ onUnauthorized: () => (refusals += 1) });
       await vi.advanceTimersByTimeAsync(0);

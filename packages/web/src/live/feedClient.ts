@@ -44,7 +44,9 @@ export function jsonObjectOf(data: string): Record<string, unknown> | null {
   } catch {
     return null;
   }
-  return typeof payload === "object" && payload !== null && !Array.isArray(payload) ? (payload as Record<string, unknown>) : null;
+  return typeof payload === "object" && payload !== null && !Array.isArray(payload)
+    ? (payload as Record<string, unknown>)
+    : null;
 }
 
 /** Where a new connection starts: a credential (a fresh ticket, or the bearer token), and the id of the last event seen (null on a first connection). */
@@ -122,7 +124,8 @@ export function startFeed<E>(options: FeedOptions<E>): LiveFeed {
     state = feedReducer(state, action);
     if (state === previous) return;
     publishStatus();
-    if (state.lastEventId !== previous.lastEventId && state.lastEventId !== null) options.onResumePoint?.(state.lastEventId);
+    if (state.lastEventId !== previous.lastEventId && state.lastEventId !== null)
+      options.onResumePoint?.(state.lastEventId);
     if (state.phase === "connecting" && state.attempt !== previous.attempt) {
       closeSource();
       clearRetry();
@@ -130,15 +133,19 @@ export function startFeed<E>(options: FeedOptions<E>): LiveFeed {
     } else if (state.phase === "waiting" && previous.phase !== "waiting") {
       closeSource();
       clearRetry();
-      retryTimer = setTimeout(() => {
-        retryTimer = null;
-        dispatch({ type: "retry" });
-      }, Math.max(state.retryAfterMs, reconnectDelayMs(state.failures, options.random)));
+      retryTimer = setTimeout(
+        () => {
+          retryTimer = null;
+          dispatch({ type: "retry" });
+        },
+        Math.max(state.retryAfterMs, reconnectDelayMs(state.failures, options.random)),
+      );
     } else if (state.phase === "offline" || state.phase === "stopped") {
       closeSource();
       clearRetry();
     }
-    if (action.type === "opened" && state.phase === "open" && (previous.everOpened || previous.failures > 0)) options.onResumed();
+    if (action.type === "opened" && state.phase === "open" && (previous.everOpened || previous.failures > 0))
+      options.onResumed();
     if (state.unauthorized && !previous.unauthorized) options.onUnauthorized?.();
   };
 
@@ -204,7 +211,11 @@ export function startFeed<E>(options: FeedOptions<E>): LiveFeed {
         dispatch({ type: "unauthorized", attempt });
         return;
       }
-      options.warn(refusal ? `${label}: the stream was refused (HTTP ${refusal.status}${refusal.code ? ` ${refusal.code}` : ""}); retrying` : `${label}: connection lost; reconnecting`);
+      options.warn(
+        refusal
+          ? `${label}: the stream was refused (HTTP ${refusal.status}${refusal.code ? ` ${refusal.code}` : ""}); retrying`
+          : `${label}: connection lost; reconnecting`,
+      );
       dispatch({
         type: "failed",
         attempt,
@@ -224,7 +235,9 @@ export function startFeed<E>(options: FeedOptions<E>): LiveFeed {
     });
     for (const name of options.eventNames) {
       // Under ANY_EVENT every message comes with its own name.
-      stream.addEventListener(name, (event) => receive(attempt, name === ANY_EVENT ? event.type : name, event as MessageEvent));
+      stream.addEventListener(name, (event) =>
+        receive(attempt, name === ANY_EVENT ? event.type : name, event as MessageEvent),
+      );
     }
   }
 

@@ -1,5 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { connectionStatus, feedReducer, initialFeedState, isDuplicate, feedStreamUrl, RECENT_IDS_KEPT, reconnectDelayMs, type FeedAction, type FeedState } from "./feedState";
+import {
+  connectionStatus,
+  feedReducer,
+  initialFeedState,
+  isDuplicate,
+  feedStreamUrl,
+  RECENT_IDS_KEPT,
+  reconnectDelayMs,
+  type FeedAction,
+  type FeedState,
+} from "./feedState";
 
 const run = (state: FeedState, ...actions: FeedAction[]) => actions.reduce(feedReducer, state);
 
@@ -14,7 +24,12 @@ describe("the feed's connection state", () => {
   it("is live once open, and counts failures until an open resets them", () => {
     const open = run(initialFeedState(true), { type: "opened", attempt: 1 });
     expect(connectionStatus(open)).toBe("live");
-    const failedTwice = run(open, { type: "failed", attempt: 1, stage: "stream" }, { type: "retry" }, { type: "failed", attempt: 2, stage: "stream" });
+    const failedTwice = run(
+      open,
+      { type: "failed", attempt: 1, stage: "stream" },
+      { type: "retry" },
+      { type: "failed", attempt: 2, stage: "stream" },
+    );
     expect(failedTwice).toMatchObject({ phase: "waiting", failures: 2, attempt: 2 });
     expect(connectionStatus(failedTwice)).toBe("reconnecting");
     const reopened = run(failedTwice, { type: "retry" }, { type: "opened", attempt: 3 });
@@ -37,7 +52,11 @@ describe("the feed's connection state", () => {
   });
 
   it("pauses offline, and going online reconnects at once with a clean failure count", () => {
-    const waiting = run(initialFeedState(true), { type: "opened", attempt: 1 }, { type: "failed", attempt: 1, stage: "stream" });
+    const waiting = run(
+      initialFeedState(true),
+      { type: "opened", attempt: 1 },
+      { type: "failed", attempt: 1, stage: "stream" },
+    );
     const offline = run(waiting, { type: "offline" });
     expect(offline.phase).toBe("offline");
     expect(run(offline, { type: "retry" })).toBe(offline);
@@ -50,7 +69,14 @@ describe("the feed's connection state", () => {
   });
 
   it("keeps the last event id across reconnects and remembers recent ids", () => {
-    const state = run(initialFeedState(true), { type: "opened", attempt: 1 }, { type: "received", id: "c-1" }, { type: "received", id: null }, { type: "failed", attempt: 1, stage: "stream" }, { type: "retry" });
+    const state = run(
+      initialFeedState(true),
+      { type: "opened", attempt: 1 },
+      { type: "received", id: "c-1" },
+      { type: "received", id: null },
+      { type: "failed", attempt: 1, stage: "stream" },
+      { type: "retry" },
+    );
     expect(state.lastEventId).toBe("c-1");
     expect(isDuplicate(state, "c-1")).toBe(true);
     expect(isDuplicate(state, "c-2")).toBe(false);
@@ -59,7 +85,8 @@ describe("the feed's connection state", () => {
 
   it("remembers a bounded number of ids", () => {
     let state = initialFeedState(true);
-    for (let index = 0; index < RECENT_IDS_KEPT + 50; index += 1) state = feedReducer(state, { type: "received", id: `c-${index}` });
+    for (let index = 0; index < RECENT_IDS_KEPT + 50; index += 1)
+      state = feedReducer(state, { type: "received", id: `c-${index}` });
     expect(state.recentIds).toHaveLength(RECENT_IDS_KEPT);
     expect(isDuplicate(state, "c-0")).toBe(false);
     expect(isDuplicate(state, `c-${RECENT_IDS_KEPT + 49}`)).toBe(true);
@@ -67,7 +94,12 @@ describe("the feed's connection state", () => {
 
   it("stays stopped whatever comes after", () => {
     const stopped = run(initialFeedState(true), { type: "stop" });
-    for (const action of [{ type: "online" }, { type: "retry" }, { type: "opened", attempt: stopped.attempt }, { type: "received", id: "x" }] as FeedAction[]) {
+    for (const action of [
+      { type: "online" },
+      { type: "retry" },
+      { type: "opened", attempt: stopped.attempt },
+      { type: "received", id: "x" },
+    ] as FeedAction[]) {
       expect(feedReducer(stopped, action)).toBe(stopped);
     }
     expect(connectionStatus(stopped)).toBe("offline");
@@ -84,7 +116,12 @@ describe("resume points", () => {
   });
 
   it("starts afresh after three streams in a row were refused before opening (a resume point the server cannot read)", () => {
-    let state = run(initialFeedState(true), { type: "opened", attempt: 1 }, { type: "received", id: "bad" }, { type: "failed", attempt: 1, stage: "stream" });
+    let state = run(
+      initialFeedState(true),
+      { type: "opened", attempt: 1 },
+      { type: "received", id: "bad" },
+      { type: "failed", attempt: 1, stage: "stream" },
+    );
     for (let refusal = 1; refusal <= 2; refusal += 1) {
       state = run(state, { type: "retry" }, { type: "failed", attempt: state.attempt + 1, stage: "stream" });
       expect(state.lastEventId).toBe("bad");
@@ -94,8 +131,14 @@ describe("resume points", () => {
   });
 
   it("keeps the resume point while only the ticket fails (the server or the network is down)", () => {
-    let state = run(initialFeedState(true), { type: "opened", attempt: 1 }, { type: "received", id: "c9" }, { type: "failed", attempt: 1, stage: "stream" });
-    for (let failure = 0; failure < 10; failure += 1) state = run(state, { type: "retry" }, { type: "failed", attempt: state.attempt + 1, stage: "credential" });
+    let state = run(
+      initialFeedState(true),
+      { type: "opened", attempt: 1 },
+      { type: "received", id: "c9" },
+      { type: "failed", attempt: 1, stage: "stream" },
+    );
+    for (let failure = 0; failure < 10; failure += 1)
+      state = run(state, { type: "retry" }, { type: "failed", attempt: state.attempt + 1, stage: "credential" });
     expect(state.lastEventId).toBe("c9");
   });
 });
@@ -103,7 +146,9 @@ describe("resume points", () => {
 describe("reconnect backoff", () => {
   const top = () => 1;
   it("starts at 0.5 s and doubles to at most 15 s", () => {
-    expect([1, 2, 3, 4, 5, 6, 7, 8, 50].map((failures) => reconnectDelayMs(failures, top))).toEqual([500, 1000, 2000, 4000, 8000, 15_000, 15_000, 15_000, 15_000]);
+    expect([1, 2, 3, 4, 5, 6, 7, 8, 50].map((failures) => reconnectDelayMs(failures, top))).toEqual([
+      500, 1000, 2000, 4000, 8000, 15_000, 15_000, 15_000, 15_000,
+    ]);
   });
   it("randomises the lower half so tabs do not reconnect in step", () => {
     expect(reconnectDelayMs(1, () => 0)).toBe(250);
@@ -114,8 +159,16 @@ describe("reconnect backoff", () => {
 
 describe("the stream's address", () => {
   it("carries the user and the ticket, and the resume point only when there is one", () => {
-    expect(feedStreamUrl("", "/api/grpc/ledger/stream", { userId: "u 1", ticket: "t+/=", lastEventId: null })).toBe("/api/grpc/ledger/stream?userId=u+1&ticket=t%2B%2F%3D");
-    const url = new URL(feedStreamUrl("https://api.example.com", "/api/grpc/ledger/stream", { userId: "u1", ticket: "t", lastEventId: "2026|3" }));
+    expect(feedStreamUrl("", "/api/grpc/ledger/stream", { userId: "u 1", ticket: "t+/=", lastEventId: null })).toBe(
+      "/api/grpc/ledger/stream?userId=u+1&ticket=t%2B%2F%3D",
+    );
+    const url = new URL(
+      feedStreamUrl("https://api.example.com", "/api/grpc/ledger/stream", {
+        userId: "u1",
+        ticket: "t",
+        lastEventId: "2026|3",
+      }),
+    );
     expect(Object.fromEntries(url.searchParams)).toEqual({ userId: "u1", ticket: "t", lastEventId: "2026|3" });
   });
 });

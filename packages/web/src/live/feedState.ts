@@ -65,7 +65,17 @@ export const REFUSALS_BEFORE_FRESH_START = 3;
 
 /** `lastEventId`: where a connection taking over from another resumes (null: from now). */
 export function initialFeedState(online: boolean, lastEventId: string | null = null): FeedState {
-  return { phase: online ? "connecting" : "offline", failures: 0, everOpened: false, lastEventId, attempt: online ? 1 : 0, recentIds: [], refusals: 0, retryAfterMs: 0, unauthorized: false };
+  return {
+    phase: online ? "connecting" : "offline",
+    failures: 0,
+    everOpened: false,
+    lastEventId,
+    attempt: online ? 1 : 0,
+    recentIds: [],
+    refusals: 0,
+    retryAfterMs: 0,
+    unauthorized: false,
+  };
 }
 
 export function feedReducer(state: FeedState, action: FeedAction): FeedState {
@@ -76,7 +86,11 @@ export function feedReducer(state: FeedState, action: FeedAction): FeedState {
       return { ...state, phase: "open", failures: 0, everOpened: true, refusals: 0 };
     case "received":
       if (action.id === null || action.id === "") return state;
-      return { ...state, lastEventId: action.id, recentIds: [...state.recentIds.slice(-(RECENT_IDS_KEPT - 1)), action.id] };
+      return {
+        ...state,
+        lastEventId: action.id,
+        recentIds: [...state.recentIds.slice(-(RECENT_IDS_KEPT - 1)), action.id],
+      };
     case "moved":
       if (action.id === null || action.id === "" || action.id === state.lastEventId) return state;
       return { ...state, lastEventId: action.id };
@@ -142,14 +156,22 @@ export const DEFAULT_BACKOFF: BackoffPolicy = { initialMs: 500, maxMs: 15_000 };
  * The pause before reconnecting after `failures` failures in a row. Half of it is random ("equal
  * jitter"), so tabs that lost the same server do not all come back in the same instant.
  */
-export function reconnectDelayMs(failures: number, random: () => number = Math.random, policy: BackoffPolicy = DEFAULT_BACKOFF): number {
+export function reconnectDelayMs(
+  failures: number,
+  random: () => number = Math.random,
+  policy: BackoffPolicy = DEFAULT_BACKOFF,
+): number {
   const exponent = Math.max(0, failures - 1);
   const ceiling = Math.min(policy.maxMs, policy.initialMs * 2 ** Math.min(exponent, 30));
   return Math.round(ceiling / 2 + (ceiling / 2) * Math.min(1, Math.max(0, random())));
 }
 
 /** A single-feed stream's address (EventSource): the user, a fresh ticket, and where to resume (nothing on a first connection). */
-export function feedStreamUrl(baseUrl: string, path: string, params: { userId: string; ticket: string; lastEventId: string | null }): string {
+export function feedStreamUrl(
+  baseUrl: string,
+  path: string,
+  params: { userId: string; ticket: string; lastEventId: string | null },
+): string {
   const query = new URLSearchParams({ userId: params.userId, ticket: params.ticket });
   if (params.lastEventId) query.set("lastEventId", params.lastEventId);
   return `${baseUrl}${path}?${query.toString()}`;

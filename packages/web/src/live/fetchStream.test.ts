@@ -23,14 +23,25 @@ function record(stream: ReturnType<typeof openFetchStream>, names: string[]) {
 describe("a stream read with fetch", () => {
   it("sends the headers, opens, dispatches each message by name and to every-event listeners with the last id, and ends with an error", async () => {
     const fetch = vi.fn(async (_url: string, _init: RequestInit) =>
-      streamReply(["retry: 2000\nid: c1\nevent: cursor\ndata: {}\n\n", "id: c2\nevent: ledger.balanceUpdate\ndata: {\"a\":1}\n\n: heartbeat\nevent: unauthorized\ndata: {\"code\":\"invalid_token\"}\n\n"]),
+      streamReply([
+        "retry: 2000\nid: c1\nevent: cursor\ndata: {}\n\n",
+        'id: c2\nevent: ledger.balanceUpdate\ndata: {"a":1}\n\n: heartbeat\nevent: unauthorized\ndata: {"code":"invalid_token"}\n\n',
+      ]),
     );
-    const stream = openFetchStream("/api/grpc/live/stream?scopes=ledger", { Authorization: "Bearer t", "Last-Event-ID": "c0" }, fetch);
+    const stream = openFetchStream(
+      "/api/grpc/live/stream?scopes=ledger",
+      { Authorization: "Bearer t", "Last-Event-ID": "c0" },
+      fetch,
+    );
     const seen = record(stream, ["open", "cursor", ANY_EVENT, "error"]);
     await vi.waitFor(() => expect(seen.at(-1)).toMatch(/^error/));
     const init = fetch.mock.calls[0]![1];
     expect(init.headers).toEqual({ Accept: "text/event-stream", Authorization: "Bearer t", "Last-Event-ID": "c0" });
-    const message = (type: string, data: string, lastEventId: string): StreamMessageEvent => ({ type, data, lastEventId });
+    const message = (type: string, data: string, lastEventId: string): StreamMessageEvent => ({
+      type,
+      data,
+      lastEventId,
+    });
     expect(seen).toEqual([
       `open ${JSON.stringify({ type: "open" })}`,
       `cursor ${JSON.stringify(message("cursor", "{}", "c1"))}`,
@@ -42,13 +53,19 @@ describe("a stream read with fetch", () => {
   });
 
   it("reports a refusal's status, code and Retry-After, and reads no stream", async () => {
-    const reply = new Response(JSON.stringify({ message: "Too many open streams", code: "too_many_streams" }), { status: 429, headers: { "Content-Type": "application/json", "Retry-After": "42" } });
+    const reply = new Response(JSON.stringify({ message: "Too many open streams", code: "too_many_streams" }), {
+      status: 429,
+      headers: { "Content-Type": "application/json", "Retry-After": "42" },
+    });
     const stream = openFetchStream("/s", {}, async () => reply);
     const seen: StreamErrorEvent[] = [];
     stream.addEventListener("open", () => seen.push({ type: "error" }));
     stream.addEventListener("error", (event) => seen.push(event as unknown as StreamErrorEvent));
     await vi.waitFor(() => expect(seen).toHaveLength(1));
-    expect(seen[0]).toEqual({ type: "error", refusal: { status: 429, code: "too_many_streams", retryAfterMs: 42_000 } });
+    expect(seen[0]).toEqual({
+      type: "error",
+      refusal: { status: 429, code: "too_many_streams", retryAfterMs: 42_000 },
+    });
   });
 
   it("dispatches nothing once closed", async () => {

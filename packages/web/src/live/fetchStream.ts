@@ -54,7 +54,11 @@ async function refusalOf(response: Response): Promise<StreamRefusal> {
   return { status: response.status, code, retryAfterMs: seconds === null ? null : seconds * 1000 };
 }
 
-export function openFetchStream(url: string, headers: Record<string, string>, fetchStream: FetchLike = (input, init) => globalThis.fetch(input, init)): EventSourceLike {
+export function openFetchStream(
+  url: string,
+  headers: Record<string, string>,
+  fetchStream: FetchLike = (input, init) => globalThis.fetch(input, init),
+): EventSourceLike {
   const listeners = new Map<string, ((event: Event) => void)[]>();
   const abort = new AbortController();
   let closed = false;
@@ -72,7 +76,11 @@ export function openFetchStream(url: string, headers: Record<string, string>, fe
   void (async () => {
     let response: Response;
     try {
-      response = await fetchStream(url, { headers: { Accept: "text/event-stream", ...headers }, signal: abort.signal, cache: "no-store" });
+      response = await fetchStream(url, {
+        headers: { Accept: "text/event-stream", ...headers },
+        signal: abort.signal,
+        cache: "no-store",
+      });
     } catch {
       return fail();
     }

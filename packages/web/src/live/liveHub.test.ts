@@ -1,6 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { ConnectionStatus } from "./feedState";
-import { createLiveHub, HIDDEN_RELEASE_MS, type ChannelLike, type ConnectionHandlers, type LiveHub, type LockManagerLike, type VisibilityLike } from "./liveHub";
+import {
+  createLiveHub,
+  HIDDEN_RELEASE_MS,
+  type ChannelLike,
+  type ConnectionHandlers,
+  type LiveHub,
+  type LockManagerLike,
+  type VisibilityLike,
+} from "./liveHub";
 
 /**
  * The tabs of one browser sharing one connection, with the browser's parts faked: exclusive

@@ -26,7 +26,11 @@ export const HIDDEN_RELEASE_MS = 60_000;
 
 /** The parts of the Web Locks API the hub uses (navigator.locks; a fake in tests). */
 export interface LockManagerLike {
-  request(name: string, options: { signal?: AbortSignal }, callback: () => Promise<unknown> | unknown): Promise<unknown>;
+  request(
+    name: string,
+    options: { signal?: AbortSignal },
+    callback: () => Promise<unknown> | unknown,
+  ): Promise<unknown>;
 }
 
 /** The parts of BroadcastChannel the hub uses. */
@@ -55,7 +59,11 @@ export interface ConnectionHandlers {
 }
 
 /** Opens the one connection for these scopes, resuming from `lastEventId` (null: from now). */
-export type OpenConnection = (scopes: readonly string[], lastEventId: string | null, handlers: ConnectionHandlers) => { stop(): void };
+export type OpenConnection = (
+  scopes: readonly string[],
+  lastEventId: string | null,
+  handlers: ConnectionHandlers,
+) => { stop(): void };
 
 export interface HubOptions {
   /** Names the user's locks and channel: one leader per user per browser. */
@@ -100,9 +108,11 @@ type HubMessage =
   | { kind: "status"; status: ConnectionStatus; scopes: string[]; lastEventId: string | null }
   | { kind: "resumed" };
 
-const isHubMessage = (value: unknown): value is HubMessage => typeof value === "object" && value !== null && typeof (value as { kind?: unknown }).kind === "string";
+const isHubMessage = (value: unknown): value is HubMessage =>
+  typeof value === "object" && value !== null && typeof (value as { kind?: unknown }).kind === "string";
 
-const sameScopes = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((scope, index) => scope === b[index]);
+const sameScopes = (a: readonly string[], b: readonly string[]) =>
+  a.length === b.length && a.every((scope, index) => scope === b[index]);
 
 /** A scope's event name on the wire (`ledger.balanceUpdate`) as [scope, name]. */
 function splitEventName(name: string): [string, string] | null {
@@ -135,9 +145,13 @@ export function createLiveHub(options: HubOptions): LiveHub {
     if (!stopped) channel?.postMessage(message);
   };
 
-  const ownNeed = (): Need => ({ scopes: [...new Set([...subscribers].map((subscriber) => subscriber.scope))].sort(), active });
+  const ownNeed = (): Need => ({
+    scopes: [...new Set([...subscribers].map((subscriber) => subscriber.scope))].sort(),
+    active,
+  });
 
-  const statusFor = (scope: string): ConnectionStatus => (shown.status === "live" && !shown.scopes.includes(scope) ? "connecting" : shown.status);
+  const statusFor = (scope: string): ConnectionStatus =>
+    shown.status === "live" && !shown.scopes.includes(scope) ? "connecting" : shown.status;
 
   const show = (status: ConnectionStatus, scopes: string[]) => {
     shown = { status, scopes };
@@ -148,7 +162,8 @@ export function createLiveHub(options: HubOptions): LiveHub {
     if (id !== null) lastEventId = id;
     const split = splitEventName(name);
     if (!split) return;
-    for (const subscriber of [...subscribers]) if (subscriber.scope === split[0]) subscriber.onEvent(split[1], data, id);
+    for (const subscriber of [...subscribers])
+      if (subscriber.scope === split[0]) subscriber.onEvent(split[1], data, id);
   };
 
   const resumed = () => {

@@ -52,7 +52,8 @@ export function startTestFeed<E>(stream: LiveStream<E>, path: string, overrides:
   const ticketFailures = { next: 0 };
   const feed = startFeed<E>({
     ...stream,
-    streamUrl: (resume) => feedStreamUrl("", path, { userId: "u1", ticket: resume.credential, lastEventId: resume.lastEventId }),
+    streamUrl: (resume) =>
+      feedStreamUrl("", path, { userId: "u1", ticket: resume.credential, lastEventId: resume.lastEventId }),
     getCredential: async () => {
       if (ticketFailures.next > 0) {
         ticketFailures.next -= 1;

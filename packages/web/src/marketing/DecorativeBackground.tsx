@@ -96,7 +96,8 @@ export function DecorativeBackground({ count = 16, seed = 7 }: DecorativeBackgro
       canvas.width = Math.max(1, Math.round(width * dpr));
       canvas.height = Math.max(1, Math.round(height * dpr));
       ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-      if (!particlesRef.current && width > 0 && height > 0) particlesRef.current = createParticles(count, width, height, seed);
+      if (!particlesRef.current && width > 0 && height > 0)
+        particlesRef.current = createParticles(count, width, height, seed);
       draw();
     };
 

@@ -29,7 +29,15 @@ const toneOf = (status: string): HealthTone => (status === "ok" ? "ok" : status 
 /** What the live health panel shows for a useHealth() view. */
 export function healthPanelModel(view: HealthView): HealthPanelModel {
   if (view.loading || !view.health) {
-    return { tone: "loading", status: "checking", statusLabel: HEALTH_STATUS_LABELS.loading, message: "Checking backend…", connected: false, stats: null, detail: null };
+    return {
+      tone: "loading",
+      status: "checking",
+      statusLabel: HEALTH_STATUS_LABELS.loading,
+      message: "Checking backend…",
+      connected: false,
+      stats: null,
+      detail: null,
+    };
   }
   const { health } = view;
   if (view.error !== null) {

@@ -1,4 +1,13 @@
-import { useCallback, useEffect, useLayoutEffect, useReducer, useState, useSyncExternalStore, type FocusEvent, type RefObject } from "react";
+import {
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useReducer,
+  useState,
+  useSyncExternalStore,
+  type FocusEvent,
+  type RefObject,
+} from "react";
 import { useLocation } from "react-router-dom";
 import { autoplayRunning, carouselReducer, initialCarousel } from "./carousel";
 import { isPlainClick, prefersReducedMotion, scrollToSection } from "./scroll";
@@ -30,7 +39,11 @@ function subscribeVisibility(onChange: () => void) {
 }
 
 export function useDocumentHidden(): boolean {
-  return useSyncExternalStore(subscribeVisibility, () => document.hidden, () => false);
+  return useSyncExternalStore(
+    subscribeVisibility,
+    () => document.hidden,
+    () => false,
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -50,7 +63,9 @@ export interface CarouselOptions {
 export function useCarousel({ count, intervalMs = 0 }: CarouselOptions) {
   const reducedMotion = useReducedMotion();
   const autoplay = intervalMs > 0;
-  const [state, dispatch] = useReducer(carouselReducer, undefined, () => initialCarousel(count, autoplay && !prefersReducedMotion()));
+  const [state, dispatch] = useReducer(carouselReducer, undefined, () =>
+    initialCarousel(count, autoplay && !prefersReducedMotion()),
+  );
   const [hovered, setHovered] = useState(false);
   const [focused, setFocused] = useState(false);
   const hidden = useDocumentHidden();
@@ -100,7 +115,12 @@ export function useHashScroll() {
  * Writes the scroll progress (0..1) of the first `range` pixels into a CSS custom property of
  * the element, once per frame, without re-rendering React. Nothing runs under reduced motion.
  */
-export function useScrollProgressVar(ref: RefObject<HTMLElement | null>, property: string, range: number, enabled: boolean) {
+export function useScrollProgressVar(
+  ref: RefObject<HTMLElement | null>,
+  property: string,
+  range: number,
+  enabled: boolean,
+) {
   // Layout effect: the first value is in place before the first paint.
   useLayoutEffect(() => {
     const element = ref.current;
@@ -129,7 +149,14 @@ export function useScrollProgressVar(ref: RefObject<HTMLElement | null>, propert
 /** A stable click handler for in-page links: plain clicks scroll, modified clicks stay native. */
 export function useSectionLink(id: string) {
   return useCallback(
-    (event: { preventDefault(): void; button: number; metaKey: boolean; ctrlKey: boolean; shiftKey: boolean; altKey: boolean }) => {
+    (event: {
+      preventDefault(): void;
+      button: number;
+      metaKey: boolean;
+      ctrlKey: boolean;
+      shiftKey: boolean;
+      altKey: boolean;
+    }) => {
       if (!isPlainClick(event)) return;
       event.preventDefault();
       scrollToSection(id);

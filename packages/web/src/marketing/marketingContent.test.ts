@@ -44,7 +44,12 @@ describe("home content (spec 000 §2.5, spec 001 'Home hero')", () => {
     expect(actions).toEqual(["/ledger", "/payment-rails", "/kyc", "/grpc-demo", "/developers/api-explorer", "/status"]);
     for (const to of actions) expect(routes.has(to)).toBe(true);
     expect(featureCards.filter((card) => !card.action).map((card) => card.title)).toEqual([
-      "Reconciliation", "Treasury & FX", "Ops Console", "Routing", "Compliance Reporting", "Setup",
+      "Reconciliation",
+      "Treasury & FX",
+      "Ops Console",
+      "Routing",
+      "Compliance Reporting",
+      "Setup",
     ]);
   });
 
@@ -66,7 +71,12 @@ describe("home content (spec 000 §2.5, spec 001 'Home hero')", () => {
   });
 
   it("has the summary figures", () => {
-    expect(summaryStats.map((stat) => `${stat.value} ${stat.label}`)).toEqual(["14 Core domains", "80% Test coverage", "3 Payment rails", "1-CMD Setup"]);
+    expect(summaryStats.map((stat) => `${stat.value} ${stat.label}`)).toEqual([
+      "14 Core domains",
+      "80% Test coverage",
+      "3 Payment rails",
+      "1-CMD Setup",
+    ]);
   });
 
   it("has four sample transactions in integer minor units", () => {
@@ -82,7 +92,12 @@ describe("landing content (spec 001 'Landing page')", () => {
     expect(routes.has(landingHero.to)).toBe(true);
     expect(landingStats.map((stat) => stat.value)).toEqual(["10M+", "500+", "99.99%", "50+"]);
     expect(landingBlocks.map((block) => block.title)).toEqual([
-      "Bank-grade security", "Real-time analytics", "Payment processing", "Core banking", "Global reach", "User management",
+      "Bank-grade security",
+      "Real-time analytics",
+      "Payment processing",
+      "Core banking",
+      "Global reach",
+      "User management",
     ]);
     const users = landingBlocks.find((block) => block.title === "User management")!;
     expect(isLiveScreen(landingHero.docsTo)).toBe(true);
@@ -95,8 +110,17 @@ describe("landing footer", () => {
   it("links every entry that names a built screen, and only those", () => {
     const items = landingFooterColumns.flatMap((column) => column.items);
     expect(items.filter((item) => item.to).map((item) => item.label)).toEqual([
-      "Core Banking", "Payments", "KYC", "Analytics", "Documentation", "API Reference", "SDKs", "Status", "About",
+      "Core Banking",
+      "Payments",
+      "KYC",
+      "Analytics",
+      "Documentation",
+      "API Reference",
+      "SDKs",
+      "Status",
+      "About",
     ]);
-    for (const item of items) if (item.to) expect(isLiveScreen(new URL(item.to, "http://app.test").pathname), item.to).toBe(true);
+    for (const item of items)
+      if (item.to) expect(isLiveScreen(new URL(item.to, "http://app.test").pathname), item.to).toBe(true);
   });
 });

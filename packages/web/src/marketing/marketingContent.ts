@@ -42,20 +42,104 @@ export interface ProductTile {
 
 /** The fourteen hero tiles, in the order of spec 001 "Home hero"; each opens its area's screen or says it is planned. */
 export const productTiles: readonly ProductTile[] = [
-  { title: "Core Ledger", blurb: "Double entry, multi-currency", to: "/ledger", glyph: "ledger", tint: "from-indigo-500 to-violet-600" },
-  { title: "Payment Orchestration", blurb: "UPI, SEPA and crypto rails", to: "/payments", glyph: "payments", tint: "from-sky-500 to-indigo-600" },
-  { title: "Smart Routing", blurb: "Cost and SLA optimiser", to: "/payment-rails", glyph: "routing", tint: "from-teal-500 to-sky-600" },
-  { title: "KYC & Risk", blurb: "Identity checks, risk stub", to: "/kyc", glyph: "kyc", tint: "from-emerald-500 to-teal-600" },
-  { title: "Reconciliation", blurb: "Nightly settlement import", to: "/payment-rails", glyph: "reconciliation", tint: "from-lime-600 to-emerald-600" },
-  { title: "Compliance Reports", blurb: "SAR/CTR, GST, PDF and CSV", to: null, glyph: "compliance", tint: "from-amber-500 to-orange-600" },
-  { title: "Treasury & FX", blurb: "Daily rates, spreads (mock)", to: null, glyph: "treasury", tint: "from-orange-500 to-rose-600" },
-  { title: "Webhooks & SDKs", blurb: "Signed, retried, generated", to: null, glyph: "webhooks", tint: "from-rose-500 to-pink-600" },
-  { title: "Dual API Surface", blurb: "gRPC plus a REST mirror", to: "/developers/api-explorer", glyph: "api", tint: "from-pink-500 to-fuchsia-600" },
-  { title: "Ops Console", blurb: "Live tables and updates", to: null, glyph: "ops", tint: "from-fuchsia-500 to-purple-600" },
-  { title: "Observability", blurb: "Structured logs, metrics", to: "/status", glyph: "monitoring", tint: "from-purple-500 to-indigo-600" },
-  { title: "Security Basics", blurb: "Rate limits, CSRF, hashing", to: "/developers/docs#authentication", glyph: "security", tint: "from-slate-500 to-slate-700" },
-  { title: "One-Command Setup", blurb: "Local stack in one step", to: "/developers/quickstart", glyph: "terminal", tint: "from-cyan-500 to-blue-600" },
-  { title: "Clean Code & Docs", blurb: "Typed, tested, documented", to: "/developers/docs", glyph: "docs", tint: "from-blue-500 to-indigo-700" },
+  {
+    title: "Core Ledger",
+    blurb: "Double entry, multi-currency",
+    to: "/ledger",
+    glyph: "ledger",
+    tint: "from-indigo-500 to-violet-600",
+  },
+  {
+    title: "Payment Orchestration",
+    blurb: "UPI, SEPA and crypto rails",
+    to: "/payments",
+    glyph: "payments",
+    tint: "from-sky-500 to-indigo-600",
+  },
+  {
+    title: "Smart Routing",
+    blurb: "Cost and SLA optimiser",
+    to: "/payment-rails",
+    glyph: "routing",
+    tint: "from-teal-500 to-sky-600",
+  },
+  {
+    title: "KYC & Risk",
+    blurb: "Identity checks, risk stub",
+    to: "/kyc",
+    glyph: "kyc",
+    tint: "from-emerald-500 to-teal-600",
+  },
+  {
+    title: "Reconciliation",
+    blurb: "Nightly settlement import",
+    to: "/payment-rails",
+    glyph: "reconciliation",
+    tint: "from-lime-600 to-emerald-600",
+  },
+  {
+    title: "Compliance Reports",
+    blurb: "SAR/CTR, GST, PDF and CSV",
+    to: null,
+    glyph: "compliance",
+    tint: "from-amber-500 to-orange-600",
+  },
+  {
+    title: "Treasury & FX",
+    blurb: "Daily rates, spreads (mock)",
+    to: null,
+    glyph: "treasury",
+    tint: "from-orange-500 to-rose-600",
+  },
+  {
+    title: "Webhooks & SDKs",
+    blurb: "Signed, retried, generated",
+    to: null,
+    glyph: "webhooks",
+    tint: "from-rose-500 to-pink-600",
+  },
+  {
+    title: "Dual API Surface",
+    blurb: "gRPC plus a REST mirror",
+    to: "/developers/api-explorer",
+    glyph: "api",
+    tint: "from-pink-500 to-fuchsia-600",
+  },
+  {
+    title: "Ops Console",
+    blurb: "Live tables and updates",
+    to: null,
+    glyph: "ops",
+    tint: "from-fuchsia-500 to-purple-600",
+  },
+  {
+    title: "Observability",
+    blurb: "Structured logs, metrics",
+    to: "/status",
+    glyph: "monitoring",
+    tint: "from-purple-500 to-indigo-600",
+  },
+  {
+    title: "Security Basics",
+    blurb: "Rate limits, CSRF, hashing",
+    to: "/developers/docs#authentication",
+    glyph: "security",
+    tint: "from-slate-500 to-slate-700",
+  },
+  {
+    title: "One-Command Setup",
+    blurb: "Local stack in one step",
+    to: "/developers/quickstart",
+    glyph: "terminal",
+    tint: "from-cyan-500 to-blue-600",
+  },
+  {
+    title: "Clean Code & Docs",
+    blurb: "Typed, tested, documented",
+    to: "/developers/docs",
+    glyph: "docs",
+    tint: "from-blue-500 to-indigo-700",
+  },
 ];
 
 // ---------------------------------------------------------------------------------------------
@@ -273,10 +357,42 @@ export interface SampleTransaction {
 
 /** Four sample recent transactions (spec 000 §2.5): sample data, never sent anywhere. */
 export const sampleTransactions: readonly SampleTransaction[] = [
-  { id: "txn_sample_01", counterparty: "Acme Manufacturing", rail: "Wire", amountMinor: -1250000, currency: "USD", status: "completed", when: "2 min ago" },
-  { id: "txn_sample_02", counterparty: "Berlin Logistics GmbH", rail: "SEPA", amountMinor: 324050, currency: "EUR", status: "pending", when: "14 min ago" },
-  { id: "txn_sample_03", counterparty: "Northwind Retail", rail: "Card", amountMinor: 8999, currency: "USD", status: "completed", when: "38 min ago" },
-  { id: "txn_sample_04", counterparty: "Thames Capital Ltd", rail: "SWIFT", amountMinor: -540000, currency: "GBP", status: "failed", when: "1 h ago" },
+  {
+    id: "txn_sample_01",
+    counterparty: "Acme Manufacturing",
+    rail: "Wire",
+    amountMinor: -1250000,
+    currency: "USD",
+    status: "completed",
+    when: "2 min ago",
+  },
+  {
+    id: "txn_sample_02",
+    counterparty: "Berlin Logistics GmbH",
+    rail: "SEPA",
+    amountMinor: 324050,
+    currency: "EUR",
+    status: "pending",
+    when: "14 min ago",
+  },
+  {
+    id: "txn_sample_03",
+    counterparty: "Northwind Retail",
+    rail: "Card",
+    amountMinor: 8999,
+    currency: "USD",
+    status: "completed",
+    when: "38 min ago",
+  },
+  {
+    id: "txn_sample_04",
+    counterparty: "Thames Capital Ltd",
+    rail: "SWIFT",
+    amountMinor: -540000,
+    currency: "GBP",
+    status: "failed",
+    when: "1 h ago",
+  },
 ];
 
 /** Seed of the 24-bar sample chart, so its "random" bars are the same on every render. */
@@ -394,5 +510,8 @@ export const landingFooterColumns: readonly { title: string; items: readonly Lan
       { label: "Status", to: "/status" },
     ],
   },
-  { title: "Company", items: [{ label: "About", to: "/about" }, { label: "Careers" }, { label: "Contact" }, { label: "Press" }] },
+  {
+    title: "Company",
+    items: [{ label: "About", to: "/about" }, { label: "Careers" }, { label: "Contact" }, { label: "Press" }],
+  },
 ];

@@ -12,7 +12,16 @@ describe("checkNewsletterEmail", () => {
   });
 
   it("rejects malformed addresses", () => {
-    for (const bad of ["ada", "ada@", "@example.com", "ada@example", "ada@@example.com", "a da@example.com", "ada@example..com", `${"a".repeat(250)}@example.com`]) {
+    for (const bad of [
+      "ada",
+      "ada@",
+      "@example.com",
+      "ada@example",
+      "ada@@example.com",
+      "a da@example.com",
+      "ada@example..com",
+      `${"a".repeat(250)}@example.com`,
+    ]) {
       expect(checkNewsletterEmail(bad)).toEqual({ ok: false, message: NEWSLETTER_MESSAGES.invalid });
     }
   });

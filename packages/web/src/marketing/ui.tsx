@@ -18,7 +18,9 @@ export function SampleBadge() {
 /** Marks a demo whose screen is still a coming-soon preview (routeTable `live` is false). */
 export function ComingSoonBadge({ className = "" }: { className?: string }) {
   return (
-    <span className={`inline-flex items-center rounded-full bg-sky-100 px-2 py-0.5 text-xs font-semibold text-sky-900 dark:bg-sky-400/15 dark:text-sky-200 ${className}`}>
+    <span
+      className={`inline-flex items-center rounded-full bg-sky-100 px-2 py-0.5 text-xs font-semibold text-sky-900 dark:bg-sky-400/15 dark:text-sky-200 ${className}`}
+    >
       Coming soon
     </span>
   );
@@ -38,7 +40,12 @@ export function SectionHeading({ id, eyebrow, title, lead, align = "center" }: S
   return (
     <div className={centered ? "mx-auto max-w-3xl text-center" : "max-w-3xl"}>
       <p className="text-sm font-semibold uppercase tracking-widest text-indigo-700 dark:text-indigo-300">{eyebrow}</p>
-      <h2 id={id} data-section-focus tabIndex={-1} className="mt-2 text-3xl font-bold tracking-tight text-slate-900 sm:text-4xl dark:text-white">
+      <h2
+        id={id}
+        data-section-focus
+        tabIndex={-1}
+        className="mt-2 text-3xl font-bold tracking-tight text-slate-900 sm:text-4xl dark:text-white"
+      >
         {title}
       </h2>
       {lead && <p className="mt-4 text-lg text-slate-600 dark:text-slate-300">{lead}</p>}

@@ -51,7 +51,15 @@ export function DecisionDialog({
         <label htmlFor={reasonId} className={labelClass}>
           Reason (kept in the audit trail)
         </label>
-        <textarea id={reasonId} className={inputClass} rows={3} maxLength={REASON_MAX} value={reason} onChange={(event) => setReason(event.target.value)} required />
+        <textarea
+          id={reasonId}
+          className={inputClass}
+          rows={3}
+          maxLength={REASON_MAX}
+          value={reason}
+          onChange={(event) => setReason(event.target.value)}
+          required
+        />
       </div>
       {error && (
         <p role="alert" className={errorTextClass}>

@@ -38,7 +38,9 @@ export function PaymentDetailScreen() {
         <Spinner label="Loading the payment…" />
       ) : detail.isError ? (
         <p role="alert" className={errorTextClass}>
-          {detail.error instanceof ApiError && detail.error.status === 404 ? "No payment of yours has this id." : `The payment could not be loaded: ${sendProblem(detail.error, "please try again").message}`}
+          {detail.error instanceof ApiError && detail.error.status === 404
+            ? "No payment of yours has this id."
+            : `The payment could not be loaded: ${sendProblem(detail.error, "please try again").message}`}
         </p>
       ) : (
         <DetailBody detail={detail.data} />
@@ -80,7 +82,9 @@ function DetailBody({ detail }: { detail: PaymentDetail }) {
           </Fact>
           <Fact label="Rail">{payment.selectedRail}</Fact>
         </dl>
-        {payment.description && <p className="break-words text-sm text-slate-700 dark:text-slate-200">{payment.description}</p>}
+        {payment.description && (
+          <p className="break-words text-sm text-slate-700 dark:text-slate-200">{payment.description}</p>
+        )}
       </section>
 
       <section aria-labelledby="payment-timeline-heading" className={cardClass}>
@@ -90,7 +94,10 @@ function DetailBody({ detail }: { detail: PaymentDetail }) {
         <ol className="mt-3 space-y-3" aria-label="Payment timeline, oldest first">
           {timeline.map((entry, index) => (
             <li key={`${entry.kind}-${index}`} className="flex min-w-0 gap-3" data-kind={entry.kind}>
-              <span aria-hidden="true" className={`mt-1.5 h-2.5 w-2.5 shrink-0 rounded-full ${TIMELINE_DOT[entry.tone]}`} />
+              <span
+                aria-hidden="true"
+                className={`mt-1.5 h-2.5 w-2.5 shrink-0 rounded-full ${TIMELINE_DOT[entry.tone]}`}
+              />
               <div className="min-w-0 flex-1">
                 <p className="flex flex-wrap items-baseline justify-between gap-x-3">
                   <span className="font-semibold text-slate-900 dark:text-white">{entry.title}</span>
@@ -98,7 +105,9 @@ function DetailBody({ detail }: { detail: PaymentDetail }) {
                     {timeText(entry.at)}
                   </time>
                 </p>
-                {entry.detail && <p className="break-words text-sm text-slate-700 dark:text-slate-200">{entry.detail}</p>}
+                {entry.detail && (
+                  <p className="break-words text-sm text-slate-700 dark:text-slate-200">{entry.detail}</p>
+                )}
               </div>
             </li>
           ))}
@@ -110,15 +119,19 @@ function DetailBody({ detail }: { detail: PaymentDetail }) {
           Routing decision
         </h2>
         <p className="break-words text-sm text-slate-700 dark:text-slate-200">
-          <strong className="text-slate-900 dark:text-white">{routing.chosenRail}</strong> ({routing.strategy.replace("_", " ")}): {routing.reason}
+          <strong className="text-slate-900 dark:text-white">{routing.chosenRail}</strong> (
+          {routing.strategy.replace("_", " ")}): {routing.reason}
         </p>
         <div>
-          <h3 className="text-sm font-semibold text-slate-900 dark:text-white">Rails that could carry it, best first</h3>
+          <h3 className="text-sm font-semibold text-slate-900 dark:text-white">
+            Rails that could carry it, best first
+          </h3>
           <ol className="mt-1 space-y-1 text-sm text-slate-700 dark:text-slate-200" aria-label="Eligible rails">
             {routing.eligible.map((rail) => (
               <li key={rail.rail} className="break-words">
                 <span className="font-medium text-slate-900 dark:text-white">{rail.rail}</span>
-                {rail.chosen ? " (chosen)" : ""}: cost {formatMoney(rail.cost, payment.currency)}, success estimate {(rail.successRate * 100).toFixed(1)} %
+                {rail.chosen ? " (chosen)" : ""}: cost {formatMoney(rail.cost, payment.currency)}, success estimate{" "}
+                {(rail.successRate * 100).toFixed(1)} %
               </li>
             ))}
           </ol>

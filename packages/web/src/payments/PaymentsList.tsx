@@ -1,6 +1,12 @@
 import { useState, type FormEvent } from "react";
 import { Link } from "react-router-dom";
-import { PAYMENT_STATUSES, PaymentListQuery, type Payment, type PaymentListFilters, type PaymentPayee } from "@fintech/core/payments/model";
+import {
+  PAYMENT_STATUSES,
+  PaymentListQuery,
+  type Payment,
+  type PaymentListFilters,
+  type PaymentPayee,
+} from "@fintech/core/payments/model";
 import { inputClass, labelClass, primaryButtonClass, secondaryButtonClass } from "../components/styles";
 import { cardClass, errorTextClass, sectionTitleClass, Spinner, subtleTextClass } from "../ledger/ui";
 import { formatMoney } from "../lib/money";
@@ -19,7 +25,17 @@ import { sendProblem } from "./sendMoney";
 type FilterForm = Required<{ [K in keyof PaymentListFilters]: string }>;
 type FilterField = keyof FilterForm;
 
-const EMPTY: FilterForm = { status: "", rail: "", currency: "", from: "", to: "", minAmount: "", maxAmount: "", counterparty: "", q: "" };
+const EMPTY: FilterForm = {
+  status: "",
+  rail: "",
+  currency: "",
+  from: "",
+  to: "",
+  minAmount: "",
+  maxAmount: "",
+  counterparty: "",
+  q: "",
+};
 
 /** What the list shows of the payee: the email, the beneficiary's name and last four, or "your account". */
 export function payeeLabel(payee: PaymentPayee): string {
@@ -34,7 +50,8 @@ export function payeeLabel(payee: PaymentPayee): string {
 }
 
 /** The filled fields as the API's query (blank ones left out). */
-const activeFilters = (form: FilterForm): PaymentListFilters => Object.fromEntries(Object.entries(form).filter(([, value]) => value.trim() !== "")) as PaymentListFilters;
+const activeFilters = (form: FilterForm): PaymentListFilters =>
+  Object.fromEntries(Object.entries(form).filter(([, value]) => value.trim() !== "")) as PaymentListFilters;
 
 export function PaymentsList() {
   const [form, setForm] = useState<FilterForm>(EMPTY);
@@ -65,7 +82,11 @@ export function PaymentsList() {
     setError(null);
   };
 
-  const field = (name: FilterField, label: string, props: { type?: string; inputMode?: "decimal" | "search"; placeholder?: string } = {}) => {
+  const field = (
+    name: FilterField,
+    label: string,
+    props: { type?: string; inputMode?: "decimal" | "search"; placeholder?: string } = {},
+  ) => {
     const id = `payments-filter-${name}`;
     const invalid = error?.field === name;
     return (
@@ -95,12 +116,19 @@ export function PaymentsList() {
       </h2>
       <form role="search" aria-label="Filter payments" onSubmit={apply} noValidate className="space-y-3">
         <div className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-4">
-          <div className="min-w-0 sm:col-span-2">{field("q", "Search payee or description", { type: "search", inputMode: "search" })}</div>
+          <div className="min-w-0 sm:col-span-2">
+            {field("q", "Search payee or description", { type: "search", inputMode: "search" })}
+          </div>
           <div className="min-w-0">
             <label htmlFor="payments-filter-status" className={labelClass}>
               Payment status
             </label>
-            <select id="payments-filter-status" className={inputClass} value={form.status} onChange={(event) => setForm((current) => ({ ...current, status: event.target.value }))}>
+            <select
+              id="payments-filter-status"
+              className={inputClass}
+              value={form.status}
+              onChange={(event) => setForm((current) => ({ ...current, status: event.target.value }))}
+            >
               <option value="">Any status</option>
               {PAYMENT_STATUSES.map((status) => (
                 <option key={status} value={status}>
@@ -113,7 +141,12 @@ export function PaymentsList() {
             <label htmlFor="payments-filter-rail" className={labelClass}>
               Rail
             </label>
-            <select id="payments-filter-rail" className={inputClass} value={form.rail} onChange={(event) => setForm((current) => ({ ...current, rail: event.target.value }))}>
+            <select
+              id="payments-filter-rail"
+              className={inputClass}
+              value={form.rail}
+              onChange={(event) => setForm((current) => ({ ...current, rail: event.target.value }))}
+            >
               <option value="">Any rail</option>
               {(rails.data ?? []).map((rail) => (
                 <option key={rail.id} value={rail.name}>
@@ -152,19 +185,36 @@ export function PaymentsList() {
           Your payments could not be loaded: {sendProblem(pages.error, "please try again").message}
         </p>
       ) : payments.length === 0 ? (
-        <p className={subtleTextClass}>{filtered ? "No payment matches these filters." : "No payments yet. Send money to see it here."}</p>
+        <p className={subtleTextClass}>
+          {filtered ? "No payment matches these filters." : "No payments yet. Send money to see it here."}
+        </p>
       ) : (
         <>
           <div className="overflow-x-auto">
-            <table className="w-full min-w-[40rem] text-left text-sm" aria-label={filtered ? "Your payments, filtered" : "Your payments"}>
+            <table
+              className="w-full min-w-[40rem] text-left text-sm"
+              aria-label={filtered ? "Your payments, filtered" : "Your payments"}
+            >
               <thead className="text-xs uppercase text-slate-600 dark:text-slate-300">
                 <tr>
-                  <th scope="col" className="py-2 pr-3">Date</th>
-                  <th scope="col" className="py-2 pr-3">To</th>
-                  <th scope="col" className="py-2 pr-3">Description</th>
-                  <th scope="col" className="py-2 pr-3">Rail</th>
-                  <th scope="col" className="py-2 pr-3">Status</th>
-                  <th scope="col" className="py-2 text-right">Amount</th>
+                  <th scope="col" className="py-2 pr-3">
+                    Date
+                  </th>
+                  <th scope="col" className="py-2 pr-3">
+                    To
+                  </th>
+                  <th scope="col" className="py-2 pr-3">
+                    Description
+                  </th>
+                  <th scope="col" className="py-2 pr-3">
+                    Rail
+                  </th>
+                  <th scope="col" className="py-2 pr-3">
+                    Status
+                  </th>
+                  <th scope="col" className="py-2 text-right">
+                    Amount
+                  </th>
                 </tr>
               </thead>
               <tbody className="divide-y divide-slate-200 dark:divide-slate-800">
@@ -175,7 +225,12 @@ export function PaymentsList() {
             </table>
           </div>
           {pages.hasNextPage && (
-            <button type="button" className={secondaryButtonClass} onClick={() => void pages.fetchNextPage()} disabled={pages.isFetchingNextPage}>
+            <button
+              type="button"
+              className={secondaryButtonClass}
+              onClick={() => void pages.fetchNextPage()}
+              disabled={pages.isFetchingNextPage}
+            >
               {pages.isFetchingNextPage ? <Spinner label="Loading more…" /> : "Load more payments"}
             </button>
           )}
@@ -189,17 +244,24 @@ function PaymentRow({ payment }: { payment: Payment }) {
   return (
     <tr data-payment-id={payment.paymentId} data-status={payment.status}>
       <td className="whitespace-nowrap py-2 pr-3 tabular-nums text-slate-700 dark:text-slate-200">
-        <time dateTime={payment.createdAt}>{new Date(payment.createdAt).toLocaleDateString("en-US", { year: "numeric", month: "short", day: "numeric" })}</time>
+        <time dateTime={payment.createdAt}>
+          {new Date(payment.createdAt).toLocaleDateString("en-US", { year: "numeric", month: "short", day: "numeric" })}
+        </time>
       </td>
       <td className="max-w-[14rem] break-words py-2 pr-3">
-        <Link to={`/payments/${payment.paymentId}`} className="font-medium text-indigo-700 underline dark:text-indigo-300">
+        <Link
+          to={`/payments/${payment.paymentId}`}
+          className="font-medium text-indigo-700 underline dark:text-indigo-300"
+        >
           {payeeLabel(payment.payee)}
         </Link>
       </td>
       <td className="max-w-[14rem] break-words py-2 pr-3 text-slate-700 dark:text-slate-200">{payment.description}</td>
       <td className="py-2 pr-3 text-slate-700 dark:text-slate-200">{payment.selectedRail}</td>
       <td className="py-2 pr-3 text-slate-900 dark:text-white">{statusWord(payment.status)}</td>
-      <td className="whitespace-nowrap py-2 text-right font-medium tabular-nums text-slate-900 dark:text-white">{formatMoney(payment.amount, payment.currency)}</td>
+      <td className="whitespace-nowrap py-2 text-right font-medium tabular-nums text-slate-900 dark:text-white">
+        {formatMoney(payment.amount, payment.currency)}
+      </td>
     </tr>
   );
 }

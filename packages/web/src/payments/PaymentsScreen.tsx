@@ -76,7 +76,14 @@ export function PaymentsScreen() {
     }
     if (!plan?.ok || !userId) return;
     const amount = toDecimalString(plan.amountMinor, plan.currency);
-    const input = { userId, fromAccountId: plan.from.id, toAccountId: plan.to.id, amount, currency: plan.currency, description: TEST_PAYMENT_DESCRIPTION };
+    const input = {
+      userId,
+      fromAccountId: plan.from.id,
+      toAccountId: plan.to.id,
+      amount,
+      currency: plan.currency,
+      description: TEST_PAYMENT_DESCRIPTION,
+    };
     // One Idempotency-Key per test payment, kept while the same one is retried after no reply (applied once).
     const action = keyFor(testPaymentKey.current, input);
     testPaymentKey.current = action;
@@ -84,13 +91,20 @@ export function PaymentsScreen() {
     try {
       const payment = await send.mutateAsync({ input, idempotencyKey: action.key });
       testPaymentKey.current = settled(action);
-      setNotice({ tone: "info", text: `Test payment of ${formatMoney(amount, plan.currency)} from ${plan.from.name} to ${plan.to.name} sent: ${payment.paymentId}` });
+      setNotice({
+        tone: "info",
+        text: `Test payment of ${formatMoney(amount, plan.currency)} from ${plan.from.name} to ${plan.to.name} sent: ${payment.paymentId}`,
+      });
     } catch (caught) {
       // A refusal is the server's verdict: the next click is a new payment (after a deposit, say), not a replay of it.
-      if (caught instanceof ApiError && caught.status !== null && caught.status < 500) testPaymentKey.current = settled(action);
+      if (caught instanceof ApiError && caught.status !== null && caught.status < 500)
+        testPaymentKey.current = settled(action);
       // Spec 001 §8 names the failure "Payment Create failed: …"; it is logged, and said here too.
       console.warn("Payment Create failed:", caught);
-      setNotice({ tone: "error", text: `Payment Create failed: ${errorMessage(caught, "the payment service did not accept it")}` });
+      setNotice({
+        tone: "error",
+        text: `Payment Create failed: ${errorMessage(caught, "the payment service did not accept it")}`,
+      });
     }
   };
 
@@ -99,8 +113,12 @@ export function PaymentsScreen() {
       <header className="flex flex-wrap items-start justify-between gap-4">
         <div className="min-w-0">
           <p className="text-sm font-semibold uppercase tracking-wide text-indigo-700 dark:text-indigo-300">Payments</p>
-          <h1 className="mt-1 text-3xl font-bold tracking-tight text-slate-900 sm:text-4xl dark:text-white">Real-time Payments</h1>
-          <p className={`mt-2 max-w-2xl ${subtleTextClass}`}>Send money to a person or a bank account, find your past payments and follow them as they move.</p>
+          <h1 className="mt-1 text-3xl font-bold tracking-tight text-slate-900 sm:text-4xl dark:text-white">
+            Real-time Payments
+          </h1>
+          <p className={`mt-2 max-w-2xl ${subtleTextClass}`}>
+            Send money to a person or a bank account, find your past payments and follow them as they move.
+          </p>
         </div>
         <nav aria-label="Leave payments" className="flex flex-wrap gap-2">
           <Link to="/payments/send" className={primaryButtonClass}>
@@ -134,14 +152,21 @@ export function PaymentsScreen() {
           <h2 id="live-tools-heading" className={sectionTitleClass}>
             Live events and a test payment
           </h2>
-          <p className={subtleTextClass}>For trying the platform: stream your payment events, and send a small test payment between two of your own accounts.</p>
+          <p className={subtleTextClass}>
+            For trying the platform: stream your payment events, and send a small test payment between two of your own
+            accounts.
+          </p>
         </div>
         <div className="flex flex-wrap items-center gap-2" role="group" aria-label="Status">
           <Badge tone={health.isPending && streamStatus !== "live" ? "neutral" : connected ? "good" : "bad"}>
             {health.isPending && streamStatus !== "live" ? "Checking…" : connected ? "Connected" : "Disconnected"}
           </Badge>
           <Badge tone={streaming ? "good" : "neutral"}>{streaming ? "Streaming" : "Idle"}</Badge>
-          {streaming && <span className="text-xs text-slate-600 dark:text-slate-300">Stream {STREAM_STATUS_TEXT[streamStatus]}</span>}
+          {streaming && (
+            <span className="text-xs text-slate-600 dark:text-slate-300">
+              Stream {STREAM_STATUS_TEXT[streamStatus]}
+            </span>
+          )}
         </div>
         <div className="flex flex-wrap gap-2">
           {streaming ? (
@@ -163,9 +188,22 @@ export function PaymentsScreen() {
             {send.isPending ? <Spinner label="Sending…" /> : "Send Test Payment"}
           </button>
         </div>
-        <TestPaymentHint id="test-payment-hint" streaming={streaming} accountsState={accounts.isError ? "error" : accounts.data ? "ready" : "loading"} plan={plan} />
+        <TestPaymentHint
+          id="test-payment-hint"
+          streaming={streaming}
+          accountsState={accounts.isError ? "error" : accounts.data ? "ready" : "loading"}
+          plan={plan}
+        />
         <div role="status" aria-live="polite">
-          {notice && <p className={notice.tone === "error" ? errorTextClass : "break-words text-sm text-slate-700 dark:text-slate-200"}>{notice.text}</p>}
+          {notice && (
+            <p
+              className={
+                notice.tone === "error" ? errorTextClass : "break-words text-sm text-slate-700 dark:text-slate-200"
+              }
+            >
+              {notice.text}
+            </p>
+          )}
         </div>
       </section>
 
@@ -182,11 +220,25 @@ const BADGE_TONES: Record<BadgeTone, string> = {
 };
 
 function Badge({ tone, children }: { tone: BadgeTone; children: ReactNode }) {
-  return <span className={`inline-flex items-center rounded-full px-3 py-1 text-sm font-semibold ${BADGE_TONES[tone]}`}>{children}</span>;
+  return (
+    <span className={`inline-flex items-center rounded-full px-3 py-1 text-sm font-semibold ${BADGE_TONES[tone]}`}>
+      {children}
+    </span>
+  );
 }
 
 /** Why Send Test Payment is off, or what it will do; a missing account or funds link to the ledger. */
-function TestPaymentHint({ id, streaming, accountsState, plan }: { id: string; streaming: boolean; accountsState: "loading" | "ready" | "error"; plan: ReturnType<typeof planTestPayment> | null }) {
+function TestPaymentHint({
+  id,
+  streaming,
+  accountsState,
+  plan,
+}: {
+  id: string;
+  streaming: boolean;
+  accountsState: "loading" | "ready" | "error";
+  plan: ReturnType<typeof planTestPayment> | null;
+}) {
   let text: ReactNode;
   if (accountsState === "error") text = "Your accounts could not be loaded, so no test payment can be prepared.";
   else if (!plan) text = "Looking up your accounts…";
@@ -200,7 +252,8 @@ function TestPaymentHint({ id, streaming, accountsState, plan }: { id: string; s
       </>
     );
   else if (!streaming) text = "Start streaming to send a test payment and see its events arrive.";
-  else text = `Sends ${formatMoney(toDecimalString(plan.amountMinor, plan.currency), plan.currency)} from ${plan.from.name} to ${plan.to.name}: a real payment, fee included.`;
+  else
+    text = `Sends ${formatMoney(toDecimalString(plan.amountMinor, plan.currency), plan.currency)} from ${plan.from.name} to ${plan.to.name}: a real payment, fee included.`;
   return (
     <p id={id} className={`break-words ${subtleTextClass}`}>
       {text}
@@ -220,13 +273,19 @@ function Tile({ label, value, note }: { label: string; value: string; note: stri
 
 /** What the Active Payments tile says beside its count: payments parked, or waiting for a decision. */
 function activeNote(tiles: PaymentTiles): string {
-  const extra = [tiles.waiting > 0 ? `${tiles.waiting} awaiting a decision` : null, tiles.parked > 0 ? `${tiles.parked} parked` : null].filter(Boolean);
+  const extra = [
+    tiles.waiting > 0 ? `${tiles.waiting} awaiting a decision` : null,
+    tiles.parked > 0 ? `${tiles.parked} parked` : null,
+  ].filter(Boolean);
   return ["Pending or processing", ...extra].join(" · ");
 }
 
 /** The four tiles of spec 001 §2, from the user's payments (see tiles.ts for what each counts). */
 function MetricTiles({ tiles, complete }: { tiles: PaymentTiles; complete: boolean }) {
-  const volume = tiles.volume.length === 0 ? "None yet" : tiles.volume.map((entry) => formatMoney(entry.minor, entry.currency)).join(" · ");
+  const volume =
+    tiles.volume.length === 0
+      ? "None yet"
+      : tiles.volume.map((entry) => formatMoney(entry.minor, entry.currency)).join(" · ");
   return (
     <section aria-labelledby="payment-metrics-heading">
       <h2 id="payment-metrics-heading" className="sr-only">
@@ -234,7 +293,11 @@ function MetricTiles({ tiles, complete }: { tiles: PaymentTiles; complete: boole
       </h2>
       <dl className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-4">
         <Tile label="Total Volume" value={volume} note={`Completed payments (${tiles.completed})`} />
-        <Tile label="Success Rate" value={tiles.successRate === null ? "N/A" : rateText(tiles.successRate)} note={`${tiles.completed} completed of ${tiles.total} payments`} />
+        <Tile
+          label="Success Rate"
+          value={tiles.successRate === null ? "N/A" : rateText(tiles.successRate)}
+          note={`${tiles.completed} completed of ${tiles.total} payments`}
+        />
         <Tile
           label="Avg Processing"
           value={tiles.avgProcessingMs === null ? "N/A" : durationText(tiles.avgProcessingMs)}
@@ -242,7 +305,9 @@ function MetricTiles({ tiles, complete }: { tiles: PaymentTiles; complete: boole
         />
         <Tile label="Active Payments" value={String(tiles.active)} note={activeNote(tiles)} />
       </dl>
-      {!complete && <p className={`mt-2 ${subtleTextClass}`}>From your latest {tiles.total.toLocaleString("en-US")} payments.</p>}
+      {!complete && (
+        <p className={`mt-2 ${subtleTextClass}`}>From your latest {tiles.total.toLocaleString("en-US")} payments.</p>
+      )}
     </section>
   );
 }
@@ -259,7 +324,15 @@ const TONE_TITLE: Record<EventTone, string> = {
 };
 
 /** The stream's events, newest first, the 50 newest kept (spec 001 §9). */
-function EventList({ events, streaming, onClear }: { events: readonly EventEntry[]; streaming: boolean; onClear: () => void }) {
+function EventList({
+  events,
+  streaming,
+  onClear,
+}: {
+  events: readonly EventEntry[];
+  streaming: boolean;
+  onClear: () => void;
+}) {
   return (
     <section aria-labelledby="payment-events-heading" className={`${cardClass} min-w-0`}>
       <div className="flex flex-wrap items-baseline justify-between gap-2">
@@ -267,7 +340,9 @@ function EventList({ events, streaming, onClear }: { events: readonly EventEntry
           Payment events
         </h2>
         <div className="flex items-center gap-3">
-          <span className="text-xs text-slate-600 dark:text-slate-300">{events.length} of at most {EVENT_LIST_CAP}</span>
+          <span className="text-xs text-slate-600 dark:text-slate-300">
+            {events.length} of at most {EVENT_LIST_CAP}
+          </span>
           {events.length > 0 && (
             <button type="button" className={`${secondaryButtonClass} !px-3 !py-1`} onClick={onClear}>
               Clear
@@ -278,20 +353,32 @@ function EventList({ events, streaming, onClear }: { events: readonly EventEntry
       {/* The log region is there from the start, so the first entries are announced too (politely); the list inside keeps its list semantics. */}
       <div role="log" aria-label="Payment events, newest first" className="mt-3">
         {events.length === 0 ? (
-          <p className={subtleTextClass}>{streaming ? "Waiting for events: send a test payment or make a payment elsewhere." : "No events yet. Start streaming to see your payments' events as they happen."}</p>
+          <p className={subtleTextClass}>
+            {streaming
+              ? "Waiting for events: send a test payment or make a payment elsewhere."
+              : "No events yet. Start streaming to see your payments' events as they happen."}
+          </p>
         ) : (
           <ol className="divide-y divide-slate-200 dark:divide-slate-800">
             {events.map((entry) => (
               <li key={entry.key} className="flex min-w-0 gap-3 py-2" data-event-type={entry.type}>
-                <span aria-hidden="true" className={`mt-1.5 h-2.5 w-2.5 shrink-0 rounded-full ${TONE_DOT[entry.tone]}`} />
+                <span
+                  aria-hidden="true"
+                  className={`mt-1.5 h-2.5 w-2.5 shrink-0 rounded-full ${TONE_DOT[entry.tone]}`}
+                />
                 <div className="min-w-0 flex-1">
                   <p className="flex flex-wrap items-baseline justify-between gap-x-3">
                     <span className={`font-semibold ${TONE_TITLE[entry.tone]}`}>{entry.title}</span>
-                    <time dateTime={entry.receivedAt} className="text-xs tabular-nums text-slate-600 dark:text-slate-300">
+                    <time
+                      dateTime={entry.receivedAt}
+                      className="text-xs tabular-nums text-slate-600 dark:text-slate-300"
+                    >
                       {new Date(entry.receivedAt).toLocaleTimeString("en-US")}
                     </time>
                   </p>
-                  {entry.detail && <p className="break-words text-sm text-slate-700 dark:text-slate-200">{entry.detail}</p>}
+                  {entry.detail && (
+                    <p className="break-words text-sm text-slate-700 dark:text-slate-200">{entry.detail}</p>
+                  )}
                   <p className="break-all font-mono text-xs text-slate-600 dark:text-slate-300">{entry.paymentId}</p>
                 </div>
               </li>

@@ -1,7 +1,15 @@
 import { useState, type FormEvent } from "react";
 import { RECIPIENT_MESSAGES, RenameRecipientInput, type Recipient } from "@fintech/core/payments/model";
 import { inputClass, secondaryButtonClass } from "../components/styles";
-import { cardClass, dangerButtonClass, errorTextClass, FieldError, sectionTitleClass, Spinner, subtleTextClass } from "../ledger/ui";
+import {
+  cardClass,
+  dangerButtonClass,
+  errorTextClass,
+  FieldError,
+  sectionTitleClass,
+  Spinner,
+  subtleTextClass,
+} from "../ledger/ui";
 import { useRecipientChanges, useRecipients } from "./sendHooks";
 import { recipientSummary, sendProblem } from "./sendMoney";
 
@@ -18,14 +26,22 @@ export function RecipientsPanel({ onUse }: { onUse: (recipient: Recipient) => vo
         Saved recipients
       </h2>
       <div role="status" aria-live="polite">
-        {message && <p className={message.tone === "error" ? errorTextClass : "text-sm text-slate-700 dark:text-slate-200"}>{message.text}</p>}
+        {message && (
+          <p className={message.tone === "error" ? errorTextClass : "text-sm text-slate-700 dark:text-slate-200"}>
+            {message.text}
+          </p>
+        )}
       </div>
       {recipients.isPending ? (
         <Spinner label="Loading your recipients…" />
       ) : recipients.isError ? (
-        <p className={errorTextClass}>Your recipients could not be loaded: {sendProblem(recipients.error, "please try again").message}</p>
+        <p className={errorTextClass}>
+          Your recipients could not be loaded: {sendProblem(recipients.error, "please try again").message}
+        </p>
       ) : recipients.data.length === 0 ? (
-        <p className={subtleTextClass}>None yet. Tick “Save this recipient” when you send a payment to pay them again in one click.</p>
+        <p className={subtleTextClass}>
+          None yet. Tick “Save this recipient” when you send a payment to pay them again in one click.
+        </p>
       ) : (
         <ul className="divide-y divide-slate-200 dark:divide-slate-800" aria-label="Your saved recipients">
           {recipients.data.map((recipient) => (
@@ -37,7 +53,15 @@ export function RecipientsPanel({ onUse }: { onUse: (recipient: Recipient) => vo
   );
 }
 
-function RecipientRow({ recipient, onUse, onMessage }: { recipient: Recipient; onUse: (recipient: Recipient) => void; onMessage: (message: { tone: "error" | "info"; text: string }) => void }) {
+function RecipientRow({
+  recipient,
+  onUse,
+  onMessage,
+}: {
+  recipient: Recipient;
+  onUse: (recipient: Recipient) => void;
+  onMessage: (message: { tone: "error" | "info"; text: string }) => void;
+}) {
   const { rename, remove } = useRecipientChanges();
   const [mode, setMode] = useState<"view" | "rename" | "delete">("view");
   const [label, setLabel] = useState(recipient.label);
@@ -78,7 +102,14 @@ function RecipientRow({ recipient, onUse, onMessage }: { recipient: Recipient; o
             <label htmlFor={inputId} className="sr-only">
               New name for {recipient.label}
             </label>
-            <input id={inputId} className={inputClass} value={label} onChange={(event) => setLabel(event.target.value)} aria-invalid={error ? true : undefined} aria-describedby={error ? `${inputId}-error` : undefined} />
+            <input
+              id={inputId}
+              className={inputClass}
+              value={label}
+              onChange={(event) => setLabel(event.target.value)}
+              aria-invalid={error ? true : undefined}
+              aria-describedby={error ? `${inputId}-error` : undefined}
+            />
             <FieldError id={`${inputId}-error`} message={error} />
           </div>
           <button type="submit" className={secondaryButtonClass} disabled={rename.isPending}>
@@ -97,7 +128,12 @@ function RecipientRow({ recipient, onUse, onMessage }: { recipient: Recipient; o
           {mode === "delete" ? (
             <div className="flex flex-wrap items-center gap-2">
               <span className="text-sm text-slate-700 dark:text-slate-200">Delete {recipient.label}?</span>
-              <button type="button" className={dangerButtonClass} onClick={() => void confirmDelete()} disabled={remove.isPending}>
+              <button
+                type="button"
+                className={dangerButtonClass}
+                onClick={() => void confirmDelete()}
+                disabled={remove.isPending}
+              >
                 Yes, delete
               </button>
               <button type="button" className={secondaryButtonClass} onClick={() => setMode("view")}>
@@ -106,13 +142,32 @@ function RecipientRow({ recipient, onUse, onMessage }: { recipient: Recipient; o
             </div>
           ) : (
             <div className="flex flex-wrap gap-2">
-              <button type="button" className={secondaryButtonClass} onClick={() => onUse(recipient)} aria-label={`Pay ${recipient.label}`}>
+              <button
+                type="button"
+                className={secondaryButtonClass}
+                onClick={() => onUse(recipient)}
+                aria-label={`Pay ${recipient.label}`}
+              >
                 Pay
               </button>
-              <button type="button" className={secondaryButtonClass} onClick={() => { setLabel(recipient.label); setError(null); setMode("rename"); }} aria-label={`Rename ${recipient.label}`}>
+              <button
+                type="button"
+                className={secondaryButtonClass}
+                onClick={() => {
+                  setLabel(recipient.label);
+                  setError(null);
+                  setMode("rename");
+                }}
+                aria-label={`Rename ${recipient.label}`}
+              >
                 Rename
               </button>
-              <button type="button" className={secondaryButtonClass} onClick={() => setMode("delete")} aria-label={`Delete ${recipient.label}`}>
+              <button
+                type="button"
+                className={secondaryButtonClass}
+                onClick={() => setMode("delete")}
+                aria-label={`Delete ${recipient.label}`}
+              >
                 Delete
               </button>
             </div>

@@ -14,8 +14,26 @@ import type { PaymentQuote } from "./api";
 import type { PaymentLiveEvent } from "./events";
 import { usePaymentStream } from "./hooks";
 import { RecipientsPanel } from "./RecipientsPanel";
-import { useCreatePayment, useFollowedPayment, useQuote, useRecipientChanges, useRefreshAllPayments } from "./sendHooks";
-import { emptySendForm, fillFromRecipient, payingAccounts, sendProblem, sendRequest, statusView, TONE_TEXT, type SendErrors, type SendField, type SendForm, type SendProblem } from "./sendMoney";
+import {
+  useCreatePayment,
+  useFollowedPayment,
+  useQuote,
+  useRecipientChanges,
+  useRefreshAllPayments,
+} from "./sendHooks";
+import {
+  emptySendForm,
+  fillFromRecipient,
+  payingAccounts,
+  sendProblem,
+  sendRequest,
+  statusView,
+  TONE_TEXT,
+  type SendErrors,
+  type SendField,
+  type SendForm,
+  type SendProblem,
+} from "./sendMoney";
 
 /**
  * Send money (/payments/send): pay a person on the platform by email, or an outside bank account
@@ -25,7 +43,10 @@ import { emptySendForm, fillFromRecipient, payingAccounts, sendProblem, sendRequ
  * stream, and its status asked again while it moves or waits). Saved recipients fill the form.
  */
 
-type Step = { kind: "details" } | { kind: "review"; request: CreatePaymentRequest; currency: Currency; quote: PaymentQuote } | { kind: "sent"; paymentId: string };
+type Step =
+  | { kind: "details" }
+  | { kind: "review"; request: CreatePaymentRequest; currency: Currency; quote: PaymentQuote }
+  | { kind: "sent"; paymentId: string };
 
 export function SendMoneyScreen() {
   const userId = useSession()?.user.id ?? "";
@@ -83,8 +104,18 @@ export function SendMoneyScreen() {
       action.current = settled(key);
       setStep({ kind: "sent", paymentId: payment.paymentId });
       if (form.save) {
-        const payee = step.request.toEmail !== undefined ? { email: step.request.toEmail } : { beneficiary: step.request.beneficiary };
-        add.mutate({ label: form.saveLabel.trim(), ...payee }, { onSuccess: () => setNotice(`Saved to your recipients as ${form.saveLabel.trim()}.`), onError: (error) => setNotice(`The recipient was not saved: ${sendProblem(error, "please try again").message}`) });
+        const payee =
+          step.request.toEmail !== undefined
+            ? { email: step.request.toEmail }
+            : { beneficiary: step.request.beneficiary };
+        add.mutate(
+          { label: form.saveLabel.trim(), ...payee },
+          {
+            onSuccess: () => setNotice(`Saved to your recipients as ${form.saveLabel.trim()}.`),
+            onError: (error) =>
+              setNotice(`The recipient was not saved: ${sendProblem(error, "please try again").message}`),
+          },
+        );
       }
     } catch (error) {
       // A refusal is the server's verdict: a new attempt is a new payment. No reply keeps the key for a retry.
@@ -112,7 +143,10 @@ export function SendMoneyScreen() {
       <header className="flex flex-wrap items-start justify-between gap-4">
         <div className="min-w-0">
           <h1 className="text-3xl font-bold tracking-tight text-slate-900 dark:text-white">Send money</h1>
-          <p className={`mt-2 ${subtleTextClass}`}>Pay a person on the platform by email, or a bank account by its number or IBAN. You see the fee, the rail and when it arrives before you confirm.</p>
+          <p className={`mt-2 ${subtleTextClass}`}>
+            Pay a person on the platform by email, or a bank account by its number or IBAN. You see the fee, the rail
+            and when it arrives before you confirm.
+          </p>
         </div>
         <Link to="/payments" className={secondaryButtonClass}>
           Back to payments
@@ -142,7 +176,14 @@ export function SendMoneyScreen() {
               </p>
             </section>
           ) : (
-            <DetailsForm form={form} errors={errors} sources={sources} set={set} onSubmit={review} busy={quote.isPending} />
+            <DetailsForm
+              form={form}
+              errors={errors}
+              sources={sources}
+              set={set}
+              onSubmit={review}
+              busy={quote.isPending}
+            />
           )}
           <RecipientsPanel onUse={useSaved} />
         </>
@@ -153,19 +194,39 @@ export function SendMoneyScreen() {
           <h2 id="send-review-heading" ref={stepHeading} tabIndex={-1} className={sectionTitleClass}>
             Review and confirm
           </h2>
-          <QuoteDetails quote={step.quote} fromName={sources.find((account) => account.id === step.request.fromAccountId)?.name ?? ""} description={step.request.description} />
+          <QuoteDetails
+            quote={step.quote}
+            fromName={sources.find((account) => account.id === step.request.fromAccountId)?.name ?? ""}
+            description={step.request.description}
+          />
           <div className="flex flex-wrap gap-2">
-            <button type="button" className={secondaryButtonClass} onClick={() => setStep({ kind: "details" })} disabled={create.isPending}>
+            <button
+              type="button"
+              className={secondaryButtonClass}
+              onClick={() => setStep({ kind: "details" })}
+              disabled={create.isPending}
+            >
               Change details
             </button>
-            <button type="button" className={primaryButtonClass} onClick={() => void confirm()} disabled={create.isPending}>
-              {create.isPending ? <Spinner label="Sending…" /> : `Confirm and send ${formatMoney(step.quote.total, step.quote.currency)}`}
+            <button
+              type="button"
+              className={primaryButtonClass}
+              onClick={() => void confirm()}
+              disabled={create.isPending}
+            >
+              {create.isPending ? (
+                <Spinner label="Sending…" />
+              ) : (
+                `Confirm and send ${formatMoney(step.quote.total, step.quote.currency)}`
+              )}
             </button>
           </div>
         </section>
       )}
 
-      {step.kind === "sent" && <SentPayment paymentId={step.paymentId} headingRef={stepHeading} onAnother={startOver} />}
+      {step.kind === "sent" && (
+        <SentPayment paymentId={step.paymentId} headingRef={stepHeading} onAnother={startOver} />
+      )}
     </div>
   );
 }
@@ -186,23 +247,68 @@ function ProblemNotice({ problem }: { problem: SendProblem }) {
   );
 }
 
-const fieldProps = (id: string, error: string | undefined) => ({ id, "aria-invalid": error ? true : undefined, "aria-describedby": error ? `${id}-error` : undefined });
+const fieldProps = (id: string, error: string | undefined) => ({
+  id,
+  "aria-invalid": error ? true : undefined,
+  "aria-describedby": error ? `${id}-error` : undefined,
+});
 
-function TextField({ field, label, value, error, onChange, hint, autoComplete = "off", inputMode }: { field: SendField; label: string; value: string; error?: string; onChange: (value: string) => void; hint?: string; autoComplete?: string; inputMode?: "text" | "email" | "decimal" }) {
+function TextField({
+  field,
+  label,
+  value,
+  error,
+  onChange,
+  hint,
+  autoComplete = "off",
+  inputMode,
+}: {
+  field: SendField;
+  label: string;
+  value: string;
+  error?: string;
+  onChange: (value: string) => void;
+  hint?: string;
+  autoComplete?: string;
+  inputMode?: "text" | "email" | "decimal";
+}) {
   const id = `send-${field}`;
   return (
     <div className="min-w-0">
       <label htmlFor={id} className={labelClass}>
         {label}
       </label>
-      <input {...fieldProps(id, error)} type="text" inputMode={inputMode} autoComplete={autoComplete} spellCheck={false} className={inputClass} value={value} onChange={(event) => onChange(event.target.value)} />
+      <input
+        {...fieldProps(id, error)}
+        type="text"
+        inputMode={inputMode}
+        autoComplete={autoComplete}
+        spellCheck={false}
+        className={inputClass}
+        value={value}
+        onChange={(event) => onChange(event.target.value)}
+      />
       {hint && !error && <p className="mt-1 text-xs text-slate-600 dark:text-slate-300">{hint}</p>}
       <FieldError id={`${id}-error`} message={error} />
     </div>
   );
 }
 
-function DetailsForm({ form, errors, sources, set, onSubmit, busy }: { form: SendForm; errors: SendErrors; sources: ReturnType<typeof payingAccounts>; set: <K extends keyof SendForm>(field: K, value: SendForm[K]) => void; onSubmit: (event: FormEvent) => void; busy: boolean }) {
+function DetailsForm({
+  form,
+  errors,
+  sources,
+  set,
+  onSubmit,
+  busy,
+}: {
+  form: SendForm;
+  errors: SendErrors;
+  sources: ReturnType<typeof payingAccounts>;
+  set: <K extends keyof SendForm>(field: K, value: SendForm[K]) => void;
+  onSubmit: (event: FormEvent) => void;
+  busy: boolean;
+}) {
   const from = sources.find((account) => account.id === form.fromAccountId);
   return (
     <form noValidate onSubmit={onSubmit} aria-labelledby="send-details-heading" className={`${cardClass} space-y-5`}>
@@ -213,10 +319,16 @@ function DetailsForm({ form, errors, sources, set, onSubmit, busy }: { form: Sen
         <label htmlFor="send-fromAccountId" className={labelClass}>
           Pay from
         </label>
-        <select {...fieldProps("send-fromAccountId", errors.fromAccountId)} className={inputClass} value={form.fromAccountId} onChange={(event) => set("fromAccountId", event.target.value)}>
+        <select
+          {...fieldProps("send-fromAccountId", errors.fromAccountId)}
+          className={inputClass}
+          value={form.fromAccountId}
+          onChange={(event) => set("fromAccountId", event.target.value)}
+        >
           {sources.map((account) => (
             <option key={account.id} value={account.id}>
-              {account.name} · {account.currency} · {formatMoney(minorToDecimal(account.available_minor, account.currency), account.currency)} available
+              {account.name} · {account.currency} ·{" "}
+              {formatMoney(minorToDecimal(account.available_minor, account.currency), account.currency)} available
             </option>
           ))}
         </select>
@@ -233,7 +345,14 @@ function DetailsForm({ form, errors, sources, set, onSubmit, busy }: { form: Sen
             ] as const
           ).map(([kind, text]) => (
             <label key={kind} className="flex items-center gap-2 text-sm text-slate-800 dark:text-slate-100">
-              <input type="radio" name="payee-kind" value={kind} checked={form.payeeKind === kind} onChange={() => set("payeeKind", kind)} className="h-4 w-4 accent-indigo-600" />
+              <input
+                type="radio"
+                name="payee-kind"
+                value={kind}
+                checked={form.payeeKind === kind}
+                onChange={() => set("payeeKind", kind)}
+                className="h-4 w-4 accent-indigo-600"
+              />
               {text}
             </label>
           ))}
@@ -241,27 +360,88 @@ function DetailsForm({ form, errors, sources, set, onSubmit, busy }: { form: Sen
       </fieldset>
 
       {form.payeeKind === "user" ? (
-        <TextField field="email" label="Their email address" value={form.email} error={errors.email} onChange={(value) => set("email", value)} inputMode="email" autoComplete="email" />
+        <TextField
+          field="email"
+          label="Their email address"
+          value={form.email}
+          error={errors.email}
+          onChange={(value) => set("email", value)}
+          inputMode="email"
+          autoComplete="email"
+        />
       ) : (
         <div className="grid gap-4 sm:grid-cols-2">
-          <TextField field="name" label="Account holder's name" value={form.name} error={errors.name} onChange={(value) => set("name", value)} autoComplete="name" />
-          <TextField field="accountNumber" label="Account number or IBAN" value={form.accountNumber} error={errors.accountNumber} onChange={(value) => set("accountNumber", value)} hint="An IBAN is checked, and must be of the country below" />
-          <TextField field="bankCode" label="Bank code (BIC or routing number, optional)" value={form.bankCode} error={errors.bankCode} onChange={(value) => set("bankCode", value)} />
-          <TextField field="country" label="Bank's country (two letters, e.g. DE)" value={form.country} error={errors.country} onChange={(value) => set("country", value)} autoComplete="country" />
+          <TextField
+            field="name"
+            label="Account holder's name"
+            value={form.name}
+            error={errors.name}
+            onChange={(value) => set("name", value)}
+            autoComplete="name"
+          />
+          <TextField
+            field="accountNumber"
+            label="Account number or IBAN"
+            value={form.accountNumber}
+            error={errors.accountNumber}
+            onChange={(value) => set("accountNumber", value)}
+            hint="An IBAN is checked, and must be of the country below"
+          />
+          <TextField
+            field="bankCode"
+            label="Bank code (BIC or routing number, optional)"
+            value={form.bankCode}
+            error={errors.bankCode}
+            onChange={(value) => set("bankCode", value)}
+          />
+          <TextField
+            field="country"
+            label="Bank's country (two letters, e.g. DE)"
+            value={form.country}
+            error={errors.country}
+            onChange={(value) => set("country", value)}
+            autoComplete="country"
+          />
         </div>
       )}
 
       <div className="grid gap-4 sm:grid-cols-2">
-        <TextField field="amount" label={`Amount${from ? ` (${from.currency})` : ""}`} value={form.amount} error={errors.amount} onChange={(value) => set("amount", value)} inputMode="decimal" />
-        <TextField field="description" label="Description (optional)" value={form.description} error={errors.description} onChange={(value) => set("description", value)} />
+        <TextField
+          field="amount"
+          label={`Amount${from ? ` (${from.currency})` : ""}`}
+          value={form.amount}
+          error={errors.amount}
+          onChange={(value) => set("amount", value)}
+          inputMode="decimal"
+        />
+        <TextField
+          field="description"
+          label="Description (optional)"
+          value={form.description}
+          error={errors.description}
+          onChange={(value) => set("description", value)}
+        />
       </div>
 
       <div className="space-y-2">
         <label className="flex items-center gap-2 text-sm text-slate-800 dark:text-slate-100">
-          <input type="checkbox" checked={form.save} onChange={(event) => set("save", event.target.checked)} className="h-4 w-4 accent-indigo-600" />
+          <input
+            type="checkbox"
+            checked={form.save}
+            onChange={(event) => set("save", event.target.checked)}
+            className="h-4 w-4 accent-indigo-600"
+          />
           Save this recipient for next time
         </label>
-        {form.save && <TextField field="saveLabel" label="Save as" value={form.saveLabel} error={errors.saveLabel} onChange={(value) => set("saveLabel", value)} />}
+        {form.save && (
+          <TextField
+            field="saveLabel"
+            label="Save as"
+            value={form.saveLabel}
+            error={errors.saveLabel}
+            onChange={(value) => set("saveLabel", value)}
+          />
+        )}
       </div>
 
       <button type="submit" className={primaryButtonClass} disabled={busy}>
@@ -282,10 +462,20 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
 
 function payeeLine(quote: PaymentQuote): string {
   const payee = quote.payee as PaymentQuote["payee"] & { accountLast4?: string; country?: string };
-  return payee.kind === "external" && payee.accountLast4 ? `${payee.name} (…${payee.accountLast4}${payee.country ? `, ${payee.country}` : ""})` : payee.name;
+  return payee.kind === "external" && payee.accountLast4
+    ? `${payee.name} (…${payee.accountLast4}${payee.country ? `, ${payee.country}` : ""})`
+    : payee.name;
 }
 
-function QuoteDetails({ quote, fromName, description }: { quote: PaymentQuote; fromName: string; description?: string }) {
+function QuoteDetails({
+  quote,
+  fromName,
+  description,
+}: {
+  quote: PaymentQuote;
+  fromName: string;
+  description?: string;
+}) {
   return (
     <>
       <dl className="divide-y divide-slate-200 dark:divide-slate-800">
@@ -321,7 +511,15 @@ function QuoteDetails({ quote, fromName, description }: { quote: PaymentQuote; f
   );
 }
 
-function SentPayment({ paymentId, headingRef, onAnother }: { paymentId: string; headingRef: React.RefObject<HTMLHeadingElement | null>; onAnother: () => void }) {
+function SentPayment({
+  paymentId,
+  headingRef,
+  onAnother,
+}: {
+  paymentId: string;
+  headingRef: React.RefObject<HTMLHeadingElement | null>;
+  onAnother: () => void;
+}) {
   const followed = useFollowedPayment(paymentId);
   const refresh = useRefreshAllPayments();
   const onEvent = useCallback(
@@ -346,11 +544,14 @@ function SentPayment({ paymentId, headingRef, onAnother }: { paymentId: string; 
             </p>
             <p className="break-words text-sm text-slate-700 dark:text-slate-200">{view.detail}</p>
             <p className={subtleTextClass}>
-              {formatMoney(payment.amount, payment.currency)} · fee {formatMoney(payment.fee, payment.currency)} · {payment.selectedRail}
+              {formatMoney(payment.amount, payment.currency)} · fee {formatMoney(payment.fee, payment.currency)} ·{" "}
+              {payment.selectedRail}
             </p>
           </>
         ) : followed.isError ? (
-          <p className={errorTextClass}>The payment was sent; its status could not be loaded. Open its details to follow it.</p>
+          <p className={errorTextClass}>
+            The payment was sent; its status could not be loaded. Open its details to follow it.
+          </p>
         ) : (
           <Spinner label="Following the payment…" />
         )}

@@ -21,15 +21,22 @@ export function WaitingPayments() {
         {waiting.map((payment) => {
           const words = WAITING_WORDS[payment.status as keyof typeof WAITING_WORDS];
           return (
-            <li key={payment.paymentId} className="flex min-w-0 flex-wrap items-start justify-between gap-3 py-3" data-payment-id={payment.paymentId}>
+            <li
+              key={payment.paymentId}
+              className="flex min-w-0 flex-wrap items-start justify-between gap-3 py-3"
+              data-payment-id={payment.paymentId}
+            >
               <div className="min-w-0 flex-1">
                 <p className="font-semibold text-slate-900 dark:text-white">
-                  {formatMoney(payment.amount, payment.currency)} to {payment.payee.kind === "account" ? "your account" : payeeText(payment.payee)}
+                  {formatMoney(payment.amount, payment.currency)} to{" "}
+                  {payment.payee.kind === "account" ? "your account" : payeeText(payment.payee)}
                 </p>
                 <p className="text-sm text-slate-700 dark:text-slate-200">{words.detail}</p>
                 <p className="text-xs text-slate-600 dark:text-slate-300">{formatDateTime(payment.createdAt)}</p>
               </div>
-              <span className="inline-flex shrink-0 items-center rounded-full bg-amber-100 px-3 py-1 text-sm font-semibold text-amber-900 dark:bg-amber-950 dark:text-amber-200">{words.badge}</span>
+              <span className="inline-flex shrink-0 items-center rounded-full bg-amber-100 px-3 py-1 text-sm font-semibold text-amber-900 dark:bg-amber-950 dark:text-amber-200">
+                {words.badge}
+              </span>
             </li>
           );
         })}

@@ -1,5 +1,14 @@
 import { z } from "zod";
-import { CreateRecipientInput, Payment, PaymentQuoteReply, PaymentDetail, PaymentList, Recipient, type CreatePaymentRequest, type PaymentListFilters } from "@fintech/core/payments/model";
+import {
+  CreateRecipientInput,
+  Payment,
+  PaymentQuoteReply,
+  PaymentDetail,
+  PaymentList,
+  Recipient,
+  type CreatePaymentRequest,
+  type PaymentListFilters,
+} from "@fintech/core/payments/model";
 import { appHttp } from "../api/appClient";
 import type { HttpClient } from "../api/client";
 import { ApiError } from "../api/errors";
@@ -28,32 +37,64 @@ export const PAYMENT_PAGE_SIZE = 20;
 export function sendMoneyEndpoints(http: HttpClient) {
   return {
     async quote(input: CreatePaymentRequest, signal?: AbortSignal): Promise<PaymentQuote> {
-      return parsed(PaymentQuote, await http.authCall<unknown>("POST", `${PAYMENTS}/quote`, { body: input, signal }), "Payment quote");
+      return parsed(
+        PaymentQuote,
+        await http.authCall<unknown>("POST", `${PAYMENTS}/quote`, { body: input, signal }),
+        "Payment quote",
+      );
     },
     async create(input: CreatePaymentRequest, idempotencyKey: string): Promise<Payment> {
       const body = await http.authCall<unknown>("POST", PAYMENTS, { body: input, idempotencyKey });
       return parsed(z.object({ payment: Payment }), body, "Payment").payment;
     },
     async payment(paymentId: string, signal?: AbortSignal): Promise<Payment> {
-      return parsed(z.object({ data: Payment }), await http.authCall<unknown>("GET", `${PAYMENTS}/${segment(paymentId)}`, { signal }), "Payment").data;
+      return parsed(
+        z.object({ data: Payment }),
+        await http.authCall<unknown>("GET", `${PAYMENTS}/${segment(paymentId)}`, { signal }),
+        "Payment",
+      ).data;
     },
-    async page(filters: PaymentListFilters, cursor: string | null, signal?: AbortSignal): Promise<{ payments: Payment[]; nextCursor: string | null }> {
-      const body = await http.authCall<unknown>("GET", withQuery(PAYMENTS, { ...filters, limit: PAYMENT_PAGE_SIZE, cursor }), { signal });
+    async page(
+      filters: PaymentListFilters,
+      cursor: string | null,
+      signal?: AbortSignal,
+    ): Promise<{ payments: Payment[]; nextCursor: string | null }> {
+      const body = await http.authCall<unknown>(
+        "GET",
+        withQuery(PAYMENTS, { ...filters, limit: PAYMENT_PAGE_SIZE, cursor }),
+        { signal },
+      );
       const reply = parsed(PaymentList, body, "Payment list");
       return { payments: reply.data, nextCursor: reply.pagination.next_cursor };
     },
     async detail(paymentId: string, signal?: AbortSignal): Promise<PaymentDetail> {
-      return parsed(z.object({ data: PaymentDetail }), await http.authCall<unknown>("GET", `${PAYMENTS}/${segment(paymentId)}/detail`, { signal }), "Payment detail").data;
+      return parsed(
+        z.object({ data: PaymentDetail }),
+        await http.authCall<unknown>("GET", `${PAYMENTS}/${segment(paymentId)}/detail`, { signal }),
+        "Payment detail",
+      ).data;
     },
     recipients: {
       async list(signal?: AbortSignal): Promise<Recipient[]> {
-        return parsed(z.object({ data: z.array(Recipient) }), await http.authCall<unknown>("GET", `${PAYMENTS}/recipients`, { signal }), "Recipients").data;
+        return parsed(
+          z.object({ data: z.array(Recipient) }),
+          await http.authCall<unknown>("GET", `${PAYMENTS}/recipients`, { signal }),
+          "Recipients",
+        ).data;
       },
       async add(input: z.input<typeof CreateRecipientInput>): Promise<Recipient> {
-        return parsed(z.object({ data: Recipient }), await http.authCall<unknown>("POST", `${PAYMENTS}/recipients`, { body: input }), "Recipient").data;
+        return parsed(
+          z.object({ data: Recipient }),
+          await http.authCall<unknown>("POST", `${PAYMENTS}/recipients`, { body: input }),
+          "Recipient",
+        ).data;
       },
       async rename(recipientId: string, label: string): Promise<Recipient> {
-        return parsed(z.object({ data: Recipient }), await http.authCall<unknown>("PATCH", `${PAYMENTS}/recipients/${segment(recipientId)}`, { body: { label } }), "Recipient").data;
+        return parsed(
+          z.object({ data: Recipient }),
+          await http.authCall<unknown>("PATCH", `${PAYMENTS}/recipients/${segment(recipientId)}`, { body: { label } }),
+          "Recipient",
+        ).data;
       },
       async remove(recipientId: string): Promise<void> {
         await http.authCall<unknown>("DELETE", `${PAYMENTS}/recipients/${segment(recipientId)}`);

@@ -13,8 +13,10 @@ export const EVENT_LIST_CAP = 50;
 /** An event as core's model defines it: its type and its data (spec 001 §3 fields). */
 export type PaymentLiveEvent = PaymentEvent;
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
-const isEventType = (name: string): name is PaymentEventType => (PAYMENT_EVENT_TYPES as readonly string[]).includes(name);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+const isEventType = (name: string): name is PaymentEventType =>
+  (PAYMENT_EVENT_TYPES as readonly string[]).includes(name);
 
 /**
  * One SSE message as an event, or null when it is not one of the four with its fields. The server
@@ -75,22 +77,40 @@ export function describeEvent(event: PaymentLiveEvent): Pick<EventEntry, "title"
   switch (event.type) {
     case "paymentInitiated": {
       const { amount, currency, selectedRail, estimatedFee, estimatedTime } = event.data;
-      return { title: "Payment Initiated", detail: `${amount} ${currency} · via ${selectedRail} · fee ${estimatedFee} · about ${estimatedTime}`, tone: "info" };
+      return {
+        title: "Payment Initiated",
+        detail: `${amount} ${currency} · via ${selectedRail} · fee ${estimatedFee} · about ${estimatedTime}`,
+        tone: "info",
+      };
     }
     case "paymentStatusUpdate": {
       const { status, message } = event.data;
       // A parked payment did not go through (its hold is released): said as plainly as a failure.
-      return { title: `Status: ${statusWord(status)}`, detail: message, tone: status === "failed" || status === "parked" ? "error" : status === "completed" ? "success" : "info" };
+      return {
+        title: `Status: ${statusWord(status)}`,
+        detail: message,
+        tone: status === "failed" || status === "parked" ? "error" : status === "completed" ? "success" : "info",
+      };
     }
     case "paymentCompleted":
-      return { title: "Payment Completed", detail: `${event.data.finalAmount} · via ${event.data.railUsed}`, tone: "success" };
+      return {
+        title: "Payment Completed",
+        detail: `${event.data.finalAmount} · via ${event.data.railUsed}`,
+        tone: "success",
+      };
     case "paymentError":
       return { title: "Payment Failed", detail: event.data.errorMessage, tone: "error" };
   }
 }
 
 export function eventEntry(event: PaymentLiveEvent, key: string, receivedAt: Date): EventEntry {
-  return { key, type: event.type, paymentId: event.data.paymentId, receivedAt: receivedAt.toISOString(), ...describeEvent(event) };
+  return {
+    key,
+    type: event.type,
+    paymentId: event.data.paymentId,
+    receivedAt: receivedAt.toISOString(),
+    ...describeEvent(event),
+  };
 }
 
 /** The list with `entry` on top, the 50 newest kept; an entry whose key is already listed is not added twice. */

@@ -48,7 +48,13 @@ export function usePaymentList() {
     queryKey: paymentKeys.list(userId),
     queryFn: ({ signal }) => paymentsApi.all(signal),
     // Payments waiting for an administrator are asked after too: their payer sees the decision land.
-    refetchInterval: (query) => (query.state.data?.payments.some((payment) => payment.status === "pending" || payment.status === "processing" || isWaitingForDecision(payment.status)) ? ACTIVE_POLL_MS : false),
+    refetchInterval: (query) =>
+      query.state.data?.payments.some(
+        (payment) =>
+          payment.status === "pending" || payment.status === "processing" || isWaitingForDecision(payment.status),
+      )
+        ? ACTIVE_POLL_MS
+        : false,
     retry: false,
     enabled: userId !== "signed-out",
   });
@@ -105,7 +111,8 @@ export function usePaymentStream(streaming: boolean, onEvent: (event: PaymentLiv
 export function useSendPayment() {
   const refresh = useRefreshPayments();
   return useMutation({
-    mutationFn: ({ input, idempotencyKey }: { input: CreatePaymentRequest; idempotencyKey: string }) => paymentsApi.create(input, idempotencyKey),
+    mutationFn: ({ input, idempotencyKey }: { input: CreatePaymentRequest; idempotencyKey: string }) =>
+      paymentsApi.create(input, idempotencyKey),
     onSettled: refresh,
   });
 }

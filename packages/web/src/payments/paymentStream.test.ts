@@ -12,18 +12,42 @@ afterEach(() => {
 });
 
 const initiated = {
-  event: { paymentInitiated: { paymentId: "p1", amount: "1.00", currency: "USD", selectedRail: "ACH", estimatedFee: "0.25", estimatedTime: "1.2 s", fxRate: 1, message: "Payment initiated", initiatedAt: "2026-11-26T04:00:00.000Z" } },
+  event: {
+    paymentInitiated: {
+      paymentId: "p1",
+      amount: "1.00",
+      currency: "USD",
+      selectedRail: "ACH",
+      estimatedFee: "0.25",
+      estimatedTime: "1.2 s",
+      fxRate: 1,
+      message: "Payment initiated",
+      initiatedAt: "2026-11-26T04:00:00.000Z",
+    },
+  },
 };
 
 describe("payment feed", () => {
   it("opens /api/grpc/payment/stream with a ticket after the health check; named and unnamed events arrive once", async () => {
-    const { streams, events, warnings, feed } = startTestFeed(PAYMENT_STREAM, PAYMENT_STREAM_PATH, { healthy: async () => true, random: () => 0 });
+    const { streams, events, warnings, feed } = startTestFeed(PAYMENT_STREAM, PAYMENT_STREAM_PATH, {
+      healthy: async () => true,
+      random: () => 0,
+    });
     await vi.waitFor(() => expect(streams).toHaveLength(1));
     expect(streams[0]!.url).toBe("/api/grpc/payment/stream?userId=u1&ticket=ticket-1");
     streams[0]!.open();
     streams[0]!.send("paymentInitiated", "c1", initiated);
     streams[0]!.send("paymentInitiated", "c1", initiated);
-    streams[0]!.send("message", "c2", { event: { paymentCompleted: { paymentId: "p1", completedAt: "2026-11-26T04:00:01.000Z", finalAmount: "1.00", railUsed: "ACH" } } });
+    streams[0]!.send("message", "c2", {
+      event: {
+        paymentCompleted: {
+          paymentId: "p1",
+          completedAt: "2026-11-26T04:00:01.000Z",
+          finalAmount: "1.00",
+          railUsed: "ACH",
+        },
+      },
+    });
     streams[0]!.send("paymentError", "c3", "{broken");
     expect(events.map((event) => event.type)).toEqual(["paymentInitiated", "paymentCompleted"]);
     expect(warnings).toEqual(["Payment stream: ignored a malformed paymentError event"]);
@@ -32,7 +56,10 @@ describe("payment feed", () => {
   });
 
   it("reconnects after a drop and resumes from the last event id", async () => {
-    const { streams } = startTestFeed(PAYMENT_STREAM, PAYMENT_STREAM_PATH, { healthy: async () => true, random: () => 0 });
+    const { streams } = startTestFeed(PAYMENT_STREAM, PAYMENT_STREAM_PATH, {
+      healthy: async () => true,
+      random: () => 0,
+    });
     await vi.waitFor(() => expect(streams).toHaveLength(1));
     streams[0]!.open();
     streams[0]!.send("paymentStatusUpdate", "cursor-4", { paymentId: "p1", status: "processing", message: "On ACH" });

@@ -1,4 +1,9 @@
-import { isWaitingForDecision, type Payment, type PaymentPayee, type PaymentReviewCase } from "@fintech/core/payments/model";
+import {
+  isWaitingForDecision,
+  type Payment,
+  type PaymentPayee,
+  type PaymentReviewCase,
+} from "@fintech/core/payments/model";
 import { formatMoney } from "../lib/money";
 
 /**
@@ -7,12 +12,20 @@ import { formatMoney } from "../lib/money";
  */
 
 export const WAITING_WORDS = {
-  held_for_review: { badge: "Held for review", detail: "A compliance check is looking at the payee. The amount and fee stay held until it is decided." },
-  awaiting_approval: { badge: "Awaiting approval", detail: "Above the approval threshold: an administrator approves it before it is sent. The amount and fee stay held." },
+  held_for_review: {
+    badge: "Held for review",
+    detail: "A compliance check is looking at the payee. The amount and fee stay held until it is decided.",
+  },
+  awaiting_approval: {
+    badge: "Awaiting approval",
+    detail:
+      "Above the approval threshold: an administrator approves it before it is sent. The amount and fee stay held.",
+  },
 } as const;
 
 /** The payer's payments that wait for a decision, newest first as listed. */
-export const waitingPayments = (payments: readonly Payment[]): Payment[] => payments.filter((payment) => isWaitingForDecision(payment.status));
+export const waitingPayments = (payments: readonly Payment[]): Payment[] =>
+  payments.filter((payment) => isWaitingForDecision(payment.status));
 
 /** Who receives a payment, in words: "Kim Jong Un (…3000, CN)", "grace@example.com", "your account". */
 export function payeeText(payee: PaymentPayee): string {
@@ -22,10 +35,12 @@ export function payeeText(payee: PaymentPayee): string {
 }
 
 /** "payment of $250.00 to Kim Jong Un (…3000, CN)": what a decision acts on. */
-export const caseSubject = (review: Pick<PaymentReviewCase, "amount" | "currency" | "payee">): string => `payment of ${formatMoney(review.amount, review.currency)} to ${payeeText(review.payee)}`;
+export const caseSubject = (review: Pick<PaymentReviewCase, "amount" | "currency" | "payee">): string =>
+  `payment of ${formatMoney(review.amount, review.currency)} to ${payeeText(review.payee)}`;
 
 /** The queue's label for why a case waits. */
-export const kindLabel = (kind: PaymentReviewCase["kind"]): string => (kind === "screening" ? "Sanctions screening" : kind === "four_eyes" ? "Four eyes" : "None");
+export const kindLabel = (kind: PaymentReviewCase["kind"]): string =>
+  kind === "screening" ? "Sanctions screening" : kind === "four_eyes" ? "Four eyes" : "None";
 
 /** A screening match in one line: "KIM, Jong Un on Seeded … (score 0.97)". */
 export function matchText(review: PaymentReviewCase): string | null {

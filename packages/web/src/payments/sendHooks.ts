@@ -1,6 +1,12 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback } from "react";
-import { isActiveStatus, isWaitingForDecision, type CreatePaymentRequest, type PaymentListFilters, type PaymentStatus } from "@fintech/core/payments/model";
+import {
+  isActiveStatus,
+  isWaitingForDecision,
+  type CreatePaymentRequest,
+  type PaymentListFilters,
+  type PaymentStatus,
+} from "@fintech/core/payments/model";
 import { ledgerKeys } from "../ledger/hooks";
 import { sendMoneyApi } from "./api";
 import { ACTIVE_POLL_MS, paymentKeys, usePaymentsUser } from "./hooks";
@@ -14,7 +20,8 @@ export const sendKeys = {
 };
 
 /** Still moving or waiting for a decision: worth asking again. */
-const stillChanging = (status: PaymentStatus | undefined) => status !== undefined && (isActiveStatus(status) || isWaitingForDecision(status));
+const stillChanging = (status: PaymentStatus | undefined) =>
+  status !== undefined && (isActiveStatus(status) || isWaitingForDecision(status));
 
 /** Every payments read and the balances are stale (after a payment event or a send). */
 export function useRefreshAllPayments() {
@@ -70,14 +77,20 @@ export function useQuote() {
 export function useCreatePayment() {
   const refresh = useRefreshAllPayments();
   return useMutation({
-    mutationFn: ({ input, idempotencyKey }: { input: CreatePaymentRequest; idempotencyKey: string }) => sendMoneyApi.create(input, idempotencyKey),
+    mutationFn: ({ input, idempotencyKey }: { input: CreatePaymentRequest; idempotencyKey: string }) =>
+      sendMoneyApi.create(input, idempotencyKey),
     onSettled: refresh,
   });
 }
 
 export function useRecipients() {
   const userId = usePaymentsUser();
-  return useQuery({ queryKey: sendKeys.recipients(userId), queryFn: ({ signal }) => sendMoneyApi.recipients.list(signal), enabled: userId !== "signed-out", retry: false });
+  return useQuery({
+    queryKey: sendKeys.recipients(userId),
+    queryFn: ({ signal }) => sendMoneyApi.recipients.list(signal),
+    enabled: userId !== "signed-out",
+    retry: false,
+  });
 }
 
 /** Add, rename and delete a saved recipient; the list is asked again after each. */
@@ -86,7 +99,14 @@ export function useRecipientChanges() {
   const userId = usePaymentsUser();
   const refresh = () => queryClient.invalidateQueries({ queryKey: sendKeys.recipients(userId) });
   const add = useMutation({ mutationFn: sendMoneyApi.recipients.add, onSettled: refresh });
-  const rename = useMutation({ mutationFn: ({ recipientId, label }: { recipientId: string; label: string }) => sendMoneyApi.recipients.rename(recipientId, label), onSettled: refresh });
-  const remove = useMutation({ mutationFn: (recipientId: string) => sendMoneyApi.recipients.remove(recipientId), onSettled: refresh });
+  const rename = useMutation({
+    mutationFn: ({ recipientId, label }: { recipientId: string; label: string }) =>
+      sendMoneyApi.recipients.rename(recipientId, label),
+    onSettled: refresh,
+  });
+  const remove = useMutation({
+    mutationFn: (recipientId: string) => sendMoneyApi.recipients.remove(recipientId),
+    onSettled: refresh,
+  });
   return { add, rename, remove };
 }

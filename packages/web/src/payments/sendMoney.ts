@@ -1,6 +1,11 @@
 import type { z } from "zod";
 import { CURRENCIES, parseAmount, type Currency } from "@fintech/core/money/model";
-import { CreatePaymentInput, type CreatePaymentRequest, type PaymentStatus, type Recipient } from "@fintech/core/payments/model";
+import {
+  CreatePaymentInput,
+  type CreatePaymentRequest,
+  type PaymentStatus,
+  type Recipient,
+} from "@fintech/core/payments/model";
 import { ApiError } from "../api/errors";
 import type { LedgerAccount } from "../api/types";
 
@@ -27,7 +32,16 @@ export interface SendForm {
   saveLabel: string;
 }
 
-export type SendField = "fromAccountId" | "email" | "name" | "accountNumber" | "bankCode" | "country" | "amount" | "description" | "saveLabel";
+export type SendField =
+  | "fromAccountId"
+  | "email"
+  | "name"
+  | "accountNumber"
+  | "bankCode"
+  | "country"
+  | "amount"
+  | "description"
+  | "saveLabel";
 export type SendErrors = Partial<Record<SendField, string>>;
 
 export const emptySendForm = (fromAccountId = ""): SendForm => ({
@@ -53,13 +67,22 @@ export const SEND_MESSAGES = {
 const isCurrency = (value: string): value is Currency => Object.hasOwn(CURRENCIES, value);
 
 /** Accounts money can leave: active ones in a currency payments carry. */
-export const payingAccounts = (accounts: readonly LedgerAccount[]): LedgerAccount[] => accounts.filter((account) => account.status === "ACTIVE" && isCurrency(account.currency));
+export const payingAccounts = (accounts: readonly LedgerAccount[]): LedgerAccount[] =>
+  accounts.filter((account) => account.status === "ACTIVE" && isCurrency(account.currency));
 
 /** The form filled with a saved recipient's payee (the rest of the form is kept). */
 export function fillFromRecipient(form: SendForm, recipient: Recipient): SendForm {
   if (recipient.kind === "user") return { ...form, payeeKind: "user", email: recipient.email ?? "", save: false };
   const beneficiary = recipient.beneficiary;
-  return { ...form, payeeKind: "external", name: beneficiary?.name ?? "", accountNumber: beneficiary?.accountNumber ?? "", bankCode: beneficiary?.bankCode ?? "", country: beneficiary?.country ?? "", save: false };
+  return {
+    ...form,
+    payeeKind: "external",
+    name: beneficiary?.name ?? "",
+    accountNumber: beneficiary?.accountNumber ?? "",
+    bankCode: beneficiary?.bankCode ?? "",
+    country: beneficiary?.country ?? "",
+    save: false,
+  };
 }
 
 const FIELD_OF_PATH: Record<string, SendField> = {
@@ -73,7 +96,9 @@ const FIELD_OF_PATH: Record<string, SendField> = {
   description: "description",
 };
 
-export type SendRequestResult = { ok: true; request: CreatePaymentRequest; currency: Currency } | { ok: false; errors: SendErrors };
+export type SendRequestResult =
+  | { ok: true; request: CreatePaymentRequest; currency: Currency }
+  | { ok: false; errors: SendErrors };
 
 /** The payment the form describes, or what is wrong with each field (the first problem of each). */
 export function sendRequest(form: SendForm, userId: string, accounts: readonly LedgerAccount[]): SendRequestResult {
@@ -84,7 +109,14 @@ export function sendRequest(form: SendForm, userId: string, accounts: readonly L
   const payee: Pick<CreatePaymentRequest, "toEmail" | "beneficiary"> =
     form.payeeKind === "user"
       ? { toEmail: form.email.trim() }
-      : { beneficiary: { name: form.name, accountNumber: form.accountNumber, country: form.country, ...(form.bankCode.trim() ? { bankCode: form.bankCode } : {}) } };
+      : {
+          beneficiary: {
+            name: form.name,
+            accountNumber: form.accountNumber,
+            country: form.country,
+            ...(form.bankCode.trim() ? { bankCode: form.bankCode } : {}),
+          },
+        };
   if (form.payeeKind === "user" && !form.email.trim()) errors.email = SEND_MESSAGES.emailRequired;
   const request: CreatePaymentRequest = {
     userId,
@@ -103,7 +135,8 @@ export function sendRequest(form: SendForm, userId: string, accounts: readonly L
   }
   const amount = parseAmount(form.amount.trim(), currency);
   if (!amount.ok && !errors.amount) errors.amount = amount.message;
-  if (form.save && (form.saveLabel.trim().length < 1 || form.saveLabel.trim().length > 60)) errors.saveLabel = SEND_MESSAGES.saveLabel;
+  if (form.save && (form.saveLabel.trim().length < 1 || form.saveLabel.trim().length > 60))
+    errors.saveLabel = SEND_MESSAGES.saveLabel;
   if (Object.keys(errors).length > 0) return { ok: false, errors };
   return { ok: true, request, currency };
 }
@@ -117,8 +150,17 @@ export interface SendProblem {
 }
 
 export function sendProblem(error: unknown, fallback: string): SendProblem {
-  if (error instanceof ApiError) return { message: error.reason ?? error.message, code: error.code, needsVerification: error.code === "kyc_required" };
-  return { message: error instanceof Error && error.message ? error.message : fallback, code: null, needsVerification: false };
+  if (error instanceof ApiError)
+    return {
+      message: error.reason ?? error.message,
+      code: error.code,
+      needsVerification: error.code === "kyc_required",
+    };
+  return {
+    message: error instanceof Error && error.message ? error.message : fallback,
+    code: null,
+    needsVerification: false,
+  };
 }
 
 export type StatusTone = "info" | "success" | "error" | "waiting";
@@ -132,22 +174,52 @@ export const TONE_TEXT: Record<StatusTone, string> = {
 };
 
 /** A payment's status in words for its payer: what it means now, never why it was screened. */
-export function statusView(status: PaymentStatus, failureReason: string | null): { title: string; detail: string; tone: StatusTone; final: boolean } {
+export function statusView(
+  status: PaymentStatus,
+  failureReason: string | null,
+): { title: string; detail: string; tone: StatusTone; final: boolean } {
   switch (status) {
     case "pending":
       return { title: "Sending", detail: "The payment is queued for its rail.", tone: "info", final: false };
     case "processing":
       return { title: "On its way", detail: "The rail is carrying the payment.", tone: "info", final: false };
     case "completed":
-      return { title: "Sent", detail: "The payment arrived: the amount and fee were taken from your account.", tone: "success", final: true };
+      return {
+        title: "Sent",
+        detail: "The payment arrived: the amount and fee were taken from your account.",
+        tone: "success",
+        final: true,
+      };
     case "failed":
-      return { title: "Not sent", detail: failureReason ?? "The payment did not go through; the held amount and fee are available again.", tone: "error", final: true };
+      return {
+        title: "Not sent",
+        detail: failureReason ?? "The payment did not go through; the held amount and fee are available again.",
+        tone: "error",
+        final: true,
+      };
     case "parked":
-      return { title: "Not sent", detail: failureReason ?? "The payment could not be processed; the held amount and fee are available again.", tone: "error", final: true };
+      return {
+        title: "Not sent",
+        detail: failureReason ?? "The payment could not be processed; the held amount and fee are available again.",
+        tone: "error",
+        final: true,
+      };
     case "held_for_review":
-      return { title: "Held for review", detail: "A person checks this payment before it moves. The amount and fee stay held until then; you will see the outcome here.", tone: "waiting", final: false };
+      return {
+        title: "Held for review",
+        detail:
+          "A person checks this payment before it moves. The amount and fee stay held until then; you will see the outcome here.",
+        tone: "waiting",
+        final: false,
+      };
     case "awaiting_approval":
-      return { title: "Awaiting approval", detail: "Payments of this size need a second person's approval before they move. The amount and fee stay held until then.", tone: "waiting", final: false };
+      return {
+        title: "Awaiting approval",
+        detail:
+          "Payments of this size need a second person's approval before they move. The amount and fee stay held until then.",
+        tone: "waiting",
+        final: false,
+      };
   }
 }
 

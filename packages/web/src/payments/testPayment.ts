@@ -19,8 +19,10 @@ export type TestPaymentPlan =
   | { ok: false; reason: "no_pair" | "no_funds"; message: string };
 
 export const TEST_PAYMENT_MESSAGES = {
-  noPair: "Send Test Payment needs two of your accounts in the same currency. Create a second account on the Ledger page.",
-  noFunds: (currency: string) => `None of your ${currency} accounts has enough available to send a test payment. Deposit into one on the Ledger page.`,
+  noPair:
+    "Send Test Payment needs two of your accounts in the same currency. Create a second account on the Ledger page.",
+  noFunds: (currency: string) =>
+    `None of your ${currency} accounts has enough available to send a test payment. Deposit into one on the Ledger page.`,
 } as const;
 
 const isCurrency = (value: string): value is Currency => Object.hasOwn(CURRENCIES, value);
@@ -51,7 +53,8 @@ export function planTestPayment(accounts: readonly LedgerAccount[]): TestPayment
       const amountMinor = testAmountMinor(currency);
       if (from.available_minor < amountMinor) break;
       const headroom = from.available_minor / amountMinor;
-      if (!best || headroom > best.from.available_minor / best.amountMinor) best = { ok: true, from, to, currency, amountMinor };
+      if (!best || headroom > best.from.available_minor / best.amountMinor)
+        best = { ok: true, from, to, currency, amountMinor };
       break;
     }
   }

@@ -2,19 +2,36 @@ import { describe, expect, it } from "vitest";
 import { durationText, paymentTiles, processingMs, rateText, type TilePayment } from "./tiles";
 
 function payment(overrides: Partial<TilePayment>): TilePayment {
-  return { status: "pending", amountMinor: 100, currency: "USD", createdAt: "2026-11-26T04:00:00.000Z", completedAt: null, ...overrides };
+  return {
+    status: "pending",
+    amountMinor: 100,
+    currency: "USD",
+    createdAt: "2026-11-26T04:00:00.000Z",
+    completedAt: null,
+    ...overrides,
+  };
 }
 
 describe("the /payments tiles", () => {
   it("with no payment: nothing invented (no rate, no time, no volume)", () => {
-    expect(paymentTiles([])).toEqual({ total: 0, completed: 0, failed: 0, active: 0, parked: 0, waiting: 0, volume: [], successRate: null, avgProcessingMs: null });
+    expect(paymentTiles([])).toEqual({
+      total: 0,
+      completed: 0,
+      failed: 0,
+      active: 0,
+      parked: 0,
+      waiting: 0,
+      volume: [],
+      successRate: null,
+      avgProcessingMs: null,
+    });
   });
 
   it("Success Rate is completed / all; Active is pending + processing (not parked, not waiting for a decision); volume is what completed, per currency", () => {
     const tiles = paymentTiles([
       payment({ status: "completed", amountMinor: 1_000, completedAt: "2026-11-26T04:00:01.000Z" }),
       payment({ status: "completed", amountMinor: 250, completedAt: "2026-11-26T04:00:03.000Z" }),
-      payment({ status: "completed", currency: "EUR", amountMinor: 5_000 , completedAt: "2026-11-26T04:00:02.000Z" }),
+      payment({ status: "completed", currency: "EUR", amountMinor: 5_000, completedAt: "2026-11-26T04:00:02.000Z" }),
       payment({ status: "failed", amountMinor: 99_999 }),
       payment({ status: "pending" }),
       payment({ status: "processing" }),
@@ -37,7 +54,9 @@ describe("the /payments tiles", () => {
   });
 
   it("Avg Processing is completedAt − createdAt; unreadable or backwards times are left out", () => {
-    expect(processingMs({ createdAt: "2026-11-26T04:00:00.000Z", completedAt: "2026-11-26T04:00:01.250Z" })).toBe(1_250);
+    expect(processingMs({ createdAt: "2026-11-26T04:00:00.000Z", completedAt: "2026-11-26T04:00:01.250Z" })).toBe(
+      1_250,
+    );
     expect(processingMs({ createdAt: "2026-11-26T04:00:00.000Z", completedAt: null })).toBeNull();
     expect(processingMs({ createdAt: "nonsense", completedAt: "2026-11-26T04:00:01.250Z" })).toBeNull();
     expect(processingMs({ createdAt: "2026-11-26T04:00:02.000Z", completedAt: "2026-11-26T04:00:01.000Z" })).toBeNull();

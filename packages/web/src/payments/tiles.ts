@@ -63,10 +63,13 @@ export function paymentTiles(payments: readonly TilePayment[]): PaymentTiles {
     failed: payments.filter((payment) => payment.status === "failed").length,
     active: payments.filter((payment) => payment.status === "pending" || payment.status === "processing").length,
     parked: payments.filter((payment) => payment.status === "parked").length,
-    waiting: payments.filter((payment) => payment.status === "held_for_review" || payment.status === "awaiting_approval").length,
+    waiting: payments.filter(
+      (payment) => payment.status === "held_for_review" || payment.status === "awaiting_approval",
+    ).length,
     volume: [...volumes.values()].sort((a, b) => b.minor - a.minor || a.currency.localeCompare(b.currency)),
     successRate: payments.length === 0 ? null : completed.length / payments.length,
-    avgProcessingMs: durations.length === 0 ? null : durations.reduce((sum, value) => sum + value, 0) / durations.length,
+    avgProcessingMs:
+      durations.length === 0 ? null : durations.reduce((sum, value) => sum + value, 0) / durations.length,
   };
 }
 

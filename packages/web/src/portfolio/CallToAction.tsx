@@ -17,7 +17,13 @@ export function CallToAction({ contact }: { contact: PortfolioContact }) {
           <ContactIcon name="mail" />
           {portfolioCallToAction.getInTouch}
         </a>
-        <a href={contact.resume.href} target="_blank" rel="noopener noreferrer" type="application/pdf" className={`${secondaryButtonClass} h-11 px-5`}>
+        <a
+          href={contact.resume.href}
+          target="_blank"
+          rel="noopener noreferrer"
+          type="application/pdf"
+          className={`${secondaryButtonClass} h-11 px-5`}
+        >
           <ContactIcon name="paper" />
           {portfolioCallToAction.viewResume}
           <span className="sr-only"> (PDF, opens in a new tab)</span>

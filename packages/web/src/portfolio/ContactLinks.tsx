@@ -8,7 +8,11 @@ const linkClass =
 
 const NEW_TAB = <span className="sr-only"> (opens in a new tab)</span>;
 
-function ContactLink({ icon, children, ...anchor }: { icon: ContactIconName; children: ReactNode } & AnchorHTMLAttributes<HTMLAnchorElement>) {
+function ContactLink({
+  icon,
+  children,
+  ...anchor
+}: { icon: ContactIconName; children: ReactNode } & AnchorHTMLAttributes<HTMLAnchorElement>) {
   return (
     <li>
       <a className={linkClass} {...anchor}>
@@ -37,7 +41,13 @@ export function ContactLinks({ contact }: { contact: PortfolioContact }) {
       <ContactLink icon="download" href={contact.resume.href} download={contact.resume.fileName} type="application/pdf">
         Download resume <span className="font-normal text-slate-600 dark:text-slate-300">(PDF)</span>
       </ContactLink>
-      <ContactLink icon="paper" href={contact.paper.href} target="_blank" rel="noopener noreferrer" type="application/pdf">
+      <ContactLink
+        icon="paper"
+        href={contact.paper.href}
+        target="_blank"
+        rel="noopener noreferrer"
+        type="application/pdf"
+      >
         Research paper <span className="font-normal text-slate-600 dark:text-slate-300">(PDF)</span>
         {NEW_TAB}
       </ContactLink>

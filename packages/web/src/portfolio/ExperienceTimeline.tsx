@@ -10,7 +10,10 @@ import { timelineSide } from "./timeline";
 export function ExperienceTimeline({ items }: { items: readonly ExperienceItem[] }) {
   return (
     <div className="relative mt-8">
-      <div aria-hidden="true" className="absolute bottom-0 left-5 top-0 w-0.5 -translate-x-1/2 bg-indigo-200 md:left-1/2 dark:bg-indigo-400/30" />
+      <div
+        aria-hidden="true"
+        className="absolute bottom-0 left-5 top-0 w-0.5 -translate-x-1/2 bg-indigo-200 md:left-1/2 dark:bg-indigo-400/30"
+      />
       <ol className="relative flex flex-col gap-8" data-testid="experience-timeline">
         {items.map((item, index) => {
           const side = timelineSide(index);

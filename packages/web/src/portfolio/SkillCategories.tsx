@@ -8,11 +8,7 @@ export function SkillCategories({ categories }: { categories: readonly SkillCate
       {categories.map((category) => {
         const headingId = `skills-${category.name.toLowerCase().replace(/[^a-z0-9]+/g, "-")}`;
         return (
-          <section
-            key={category.name}
-            aria-labelledby={headingId}
-            className={cardClass}
-          >
+          <section key={category.name} aria-labelledby={headingId} className={cardClass}>
             <h3 id={headingId} className="text-base font-semibold text-slate-900 dark:text-white">
               {category.name}
             </h3>

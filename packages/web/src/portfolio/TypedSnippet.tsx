@@ -19,7 +19,10 @@ export function TypedSnippet({ snippet, fileName }: { snippet: string; fileName:
   const frame = useTypingAnimation(snippet.length);
   const typed = snippet.slice(0, frame.shown);
   return (
-    <figure className="overflow-hidden rounded-2xl border border-slate-700 bg-slate-950 shadow-xl" data-testid="typed-snippet-window">
+    <figure
+      className="overflow-hidden rounded-2xl border border-slate-700 bg-slate-950 shadow-xl"
+      data-testid="typed-snippet-window"
+    >
       <div className="flex items-center gap-2 border-b border-slate-800 px-4 py-2.5" aria-hidden="true">
         <span className="h-3 w-3 rounded-full bg-red-400" />
         <span className="h-3 w-3 rounded-full bg-amber-400" />

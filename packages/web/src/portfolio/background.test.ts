@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { advance, createParticles, gridOffset, GRID_CELL_PX, opacityAt, OPACITY_MAX, OPACITY_MIN } from "../marketing/background";
+import {
+  advance,
+  createParticles,
+  gridOffset,
+  GRID_CELL_PX,
+  opacityAt,
+  OPACITY_MAX,
+  OPACITY_MIN,
+} from "../marketing/background";
 import { PORTFOLIO_PARTICLE_COUNT, PORTFOLIO_PARTICLE_SEED } from "./backgroundSettings";
 import { timelineSide } from "./timeline";
 
@@ -30,7 +38,8 @@ describe("the portfolio background", () => {
       for (const p of particles) {
         const inside = p.x >= -p.size && p.x < width + p.size && p.y >= -p.size && p.y < height + p.size;
         const opacity = opacityAt(p, t);
-        if (!inside || opacity < OPACITY_MIN || opacity > OPACITY_MAX) outOfBounds.push(`frame ${frame} particle ${p.id}: (${p.x}, ${p.y}) opacity ${opacity}`);
+        if (!inside || opacity < OPACITY_MIN || opacity > OPACITY_MAX)
+          outOfBounds.push(`frame ${frame} particle ${p.id}: (${p.x}, ${p.y}) opacity ${opacity}`);
       }
     }
     expect(outOfBounds.slice(0, 5)).toEqual([]);

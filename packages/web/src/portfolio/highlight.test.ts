@@ -21,7 +21,11 @@ describe("highlightSnippet", () => {
   it("keeps every character of every prefix, in order (what the typing animation shows)", () => {
     for (let length = 0; length <= portfolioSnippet.length; length += 1) {
       const prefix = portfolioSnippet.slice(0, length);
-      expect(highlightSnippet(prefix).map((token) => token.text).join("")).toBe(prefix);
+      expect(
+        highlightSnippet(prefix)
+          .map((token) => token.text)
+          .join(""),
+      ).toBe(prefix);
     }
   });
 

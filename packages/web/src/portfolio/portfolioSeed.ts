@@ -109,10 +109,16 @@ export const portfolioExperience: readonly ExperienceItem[] = [
 
 /** Spec 001 §2: the five Technical Expertise categories, in this order. */
 export const portfolioSkills: readonly SkillCategory[] = [
-  { name: "Programming & Core", skills: ["TypeScript", "Go", "Python", "Java", "Distributed systems", "Property-based testing"] },
+  {
+    name: "Programming & Core",
+    skills: ["TypeScript", "Go", "Python", "Java", "Distributed systems", "Property-based testing"],
+  },
   { name: "Database & Data", skills: ["DynamoDB", "PostgreSQL", "Redis", "Kafka", "Event sourcing", "Data modelling"] },
   { name: "Web & API", skills: ["React", "Node.js", "Hono", "OpenAPI", "gRPC", "Server-sent events"] },
-  { name: "Cloud & DevOps", skills: ["AWS Lambda", "SST / CDK", "Docker", "Terraform", "GitHub Actions", "Observability"] },
+  {
+    name: "Cloud & DevOps",
+    skills: ["AWS Lambda", "SST / CDK", "Docker", "Terraform", "GitHub Actions", "Observability"],
+  },
   { name: "AI & Blockchain", skills: ["Fraud scoring models", "LLM tooling", "Solidity", "Stablecoin settlement"] },
 ];
 

@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { CURSOR_BLINK_MS, PORTFOLIO_TYPING, stillTypingFrame, TYPING_CHAR_MS, TYPING_PAUSE_MS, typingCycleMs, typingFrame } from "./typing";
+import {
+  CURSOR_BLINK_MS,
+  PORTFOLIO_TYPING,
+  stillTypingFrame,
+  TYPING_CHAR_MS,
+  TYPING_PAUSE_MS,
+  typingCycleMs,
+  typingFrame,
+} from "./typing";
 
 const LENGTH = 10;
 
@@ -68,6 +76,11 @@ describe("typing animation", () => {
   });
 
   it("under reduced motion shows the whole snippet with a steady cursor and never changes", () => {
-    expect(stillTypingFrame(LENGTH)).toEqual({ phase: "paused", shown: LENGTH, cursorVisible: true, msUntilChange: Number.POSITIVE_INFINITY });
+    expect(stillTypingFrame(LENGTH)).toEqual({
+      phase: "paused",
+      shown: LENGTH,
+      cursorVisible: true,
+      msUntilChange: Number.POSITIVE_INFINITY,
+    });
   });
 });

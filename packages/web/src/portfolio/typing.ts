@@ -15,7 +15,11 @@ export interface TypingTiming {
   blinkMs: number;
 }
 
-export const PORTFOLIO_TYPING: TypingTiming = { charMs: TYPING_CHAR_MS, pauseMs: TYPING_PAUSE_MS, blinkMs: CURSOR_BLINK_MS };
+export const PORTFOLIO_TYPING: TypingTiming = {
+  charMs: TYPING_CHAR_MS,
+  pauseMs: TYPING_PAUSE_MS,
+  blinkMs: CURSOR_BLINK_MS,
+};
 
 export type TypingPhase = "typing" | "paused";
 

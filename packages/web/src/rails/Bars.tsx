@@ -1,5 +1,13 @@
 import { errorRateBand } from "@fintech/core/rails/model";
-import { BAND_FILL, BAND_TEXT, errorBarPercent, percentText, secondsText, timeBarPercent, TIME_BAR_SECONDS } from "./format";
+import {
+  BAND_FILL,
+  BAND_TEXT,
+  errorBarPercent,
+  percentText,
+  secondsText,
+  timeBarPercent,
+  TIME_BAR_SECONDS,
+} from "./format";
 
 /** A horizontal bar whose meaning is in the text beside it (the bar itself is decoration). */
 function Bar({ percent, fill }: { percent: number; fill: string }) {

@@ -9,7 +9,17 @@ import { errorTextClass, Spinner, subtleTextClass } from "../ledger/ui";
  * again, or the content once there is data (kept while a refetch runs or fails). `what` names the
  * data in both texts ("the rails": "Loading the rails…", "Failed to load the rails").
  */
-export function Loaded<T>({ query, what, errorFrame = "", children }: { query: UseQueryResult<T>; what: string; errorFrame?: string; children: (data: T) => ReactNode }) {
+export function Loaded<T>({
+  query,
+  what,
+  errorFrame = "",
+  children,
+}: {
+  query: UseQueryResult<T>;
+  what: string;
+  errorFrame?: string;
+  children: (data: T) => ReactNode;
+}) {
   if (query.data !== undefined) return <>{children(query.data)}</>;
   if (query.isError)
     return (

@@ -18,7 +18,17 @@ import { estimateText, performanceBars, savingText, STRATEGY_LABELS } from "./tr
  */
 
 /** A titled card of the console. */
-export function Panel({ title, description, children, id }: { title: string; description?: string; children: ReactNode; id?: string }) {
+export function Panel({
+  title,
+  description,
+  children,
+  id,
+}: {
+  title: string;
+  description?: string;
+  children: ReactNode;
+  id?: string;
+}) {
   const generated = useId();
   const headingId = id ?? generated;
   return (
@@ -62,19 +72,28 @@ function DecisionItem({ entry }: { entry: RoutingDecisionEntry }) {
       </p>
       <p className="mt-0.5 text-xs text-slate-600 dark:text-slate-300">
         {STRATEGY_LABELS[decision.strategy]}
-        {entry.attemptNumber > 1 ? ` · retry, attempt ${entry.attemptNumber}` : ""} · payment <span className="break-all font-mono">{entry.paymentId}</span>
+        {entry.attemptNumber > 1 ? ` · retry, attempt ${entry.attemptNumber}` : ""} · payment{" "}
+        <span className="break-all font-mono">{entry.paymentId}</span>
       </p>
       <p className="mt-1 break-words text-sm text-slate-800 dark:text-slate-100">
         <span className="font-medium">Why this rail: </span>
         {decision.reason}
       </p>
-      <p className={`mt-0.5 text-sm font-medium ${decision.savingMinor > 0 ? "text-emerald-700 dark:text-emerald-300" : decision.savingMinor < 0 ? "text-amber-800 dark:text-amber-300" : "text-slate-700 dark:text-slate-200"}`}>{savingText(decision)}</p>
+      <p
+        className={`mt-0.5 text-sm font-medium ${decision.savingMinor > 0 ? "text-emerald-700 dark:text-emerald-300" : decision.savingMinor < 0 ? "text-amber-800 dark:text-amber-300" : "text-slate-700 dark:text-slate-200"}`}
+      >
+        {savingText(decision)}
+      </p>
       <details className="mt-1 text-sm">
-        <summary className="cursor-pointer font-medium text-indigo-700 dark:text-indigo-300">Candidates ({decision.candidates.length})</summary>
+        <summary className="cursor-pointer font-medium text-indigo-700 dark:text-indigo-300">
+          Candidates ({decision.candidates.length})
+        </summary>
         <ul className="mt-1 space-y-1">
           {decision.candidates.map((candidate) => (
             <li key={candidate.railId} className="break-words text-xs text-slate-700 dark:text-slate-200">
-              <span className={`font-semibold ${candidate.railId === decision.chosenRailId ? "text-emerald-700 dark:text-emerald-300" : ""}`}>
+              <span
+                className={`font-semibold ${candidate.railId === decision.chosenRailId ? "text-emerald-700 dark:text-emerald-300" : ""}`}
+              >
                 {candidate.rail}
                 {candidate.railId === decision.chosenRailId ? " (chosen)" : ""}
               </span>
@@ -107,7 +126,9 @@ export function RoutingPanel({ activeRails }: { activeRails: number }) {
             </EmptyState>
           ) : (
             <>
-              <p className={subtleTextClass}>{list.scope === "all" ? "Newest decisions of every user." : "Newest decisions for your payments."}</p>
+              <p className={subtleTextClass}>
+                {list.scope === "all" ? "Newest decisions of every user." : "Newest decisions for your payments."}
+              </p>
               <ol aria-label="Recent routing decisions" className="divide-y divide-slate-200 dark:divide-slate-800">
                 {list.decisions.map((entry) => (
                   <DecisionItem key={`${entry.paymentId}-${entry.attemptNumber}`} entry={entry} />
@@ -119,7 +140,8 @@ export function RoutingPanel({ activeRails }: { activeRails: number }) {
                   <ul className="mt-1 space-y-0.5 text-sm text-slate-700 dark:text-slate-200">
                     {list.savingsByDay.map((row) => (
                       <li key={`${row.day}-${row.currency}`}>
-                        {row.day}: {formatMoney(row.savingMinor, row.currency)} over {row.decisions} {row.decisions === 1 ? "decision" : "decisions"}
+                        {row.day}: {formatMoney(row.savingMinor, row.currency)} over {row.decisions}{" "}
+                        {row.decisions === 1 ? "decision" : "decisions"}
                       </li>
                     ))}
                   </ul>
@@ -133,7 +155,12 @@ export function RoutingPanel({ activeRails }: { activeRails: number }) {
   );
 }
 
-const RANGE_LABELS: Record<ThroughputRange, string> = { "1h": "1 hour", "24h": "24 hours", "7d": "7 days", "30d": "30 days" };
+const RANGE_LABELS: Record<ThroughputRange, string> = {
+  "1h": "1 hour",
+  "24h": "24 hours",
+  "7d": "7 days",
+  "30d": "30 days",
+};
 
 /** Throughput monitor: attempts per rail over the chosen range, as a chart and as a table. */
 export function ThroughputMonitor() {
@@ -141,7 +168,10 @@ export function ThroughputMonitor() {
   const groupId = useId();
   const throughput = useRailThroughput(range);
   return (
-    <Panel title="Throughput monitor" description="Payment attempts per rail over time (finished attempts: succeeded and failed).">
+    <Panel
+      title="Throughput monitor"
+      description="Payment attempts per rail over time (finished attempts: succeeded and failed)."
+    >
       <div role="radiogroup" aria-labelledby={groupId} className="flex flex-wrap items-center gap-2">
         <span id={groupId} className="text-sm font-medium text-slate-700 dark:text-slate-200">
           Range
@@ -168,7 +198,12 @@ export function ThroughputMonitor() {
         <Loaded query={throughput} what="throughput">
           {(data) => {
             const totals = railTotals(data).filter((total) => total.transactions > 0);
-            if (totals.length === 0) return <EmptyState title={NO_PAYMENTS_YET}>No payment attempts in the last {RANGE_LABELS[data.range]}.</EmptyState>;
+            if (totals.length === 0)
+              return (
+                <EmptyState title={NO_PAYMENTS_YET}>
+                  No payment attempts in the last {RANGE_LABELS[data.range]}.
+                </EmptyState>
+              );
             return (
               <>
                 <ThroughputChart throughput={data} description={describeThroughput(data, RANGE_LABELS[data.range])} />
@@ -176,16 +211,26 @@ export function ThroughputMonitor() {
                   <caption className="sr-only">Attempts per rail over the last {RANGE_LABELS[data.range]}</caption>
                   <thead className="text-xs text-slate-600 dark:text-slate-300">
                     <tr>
-                      <th scope="col" className="py-1 font-medium">Rail</th>
-                      <th scope="col" className="py-1 text-right font-medium">Attempts</th>
-                      <th scope="col" className="py-1 text-right font-medium">Succeeded</th>
-                      <th scope="col" className="py-1 text-right font-medium">Failed</th>
+                      <th scope="col" className="py-1 font-medium">
+                        Rail
+                      </th>
+                      <th scope="col" className="py-1 text-right font-medium">
+                        Attempts
+                      </th>
+                      <th scope="col" className="py-1 text-right font-medium">
+                        Succeeded
+                      </th>
+                      <th scope="col" className="py-1 text-right font-medium">
+                        Failed
+                      </th>
                     </tr>
                   </thead>
                   <tbody className="divide-y divide-slate-200 tabular-nums text-slate-800 dark:divide-slate-800 dark:text-slate-100">
                     {totals.map((total) => (
                       <tr key={total.railId} data-rail={total.railId}>
-                        <th scope="row" className="truncate py-1 font-semibold">{total.rail}</th>
+                        <th scope="row" className="truncate py-1 font-semibold">
+                          {total.rail}
+                        </th>
                         <td className="py-1 text-right">{total.transactions}</td>
                         <td className="py-1 text-right">{total.succeeded}</td>
                         <td className="py-1 text-right">{total.failed}</td>
@@ -205,14 +250,21 @@ export function ThroughputMonitor() {
 /** Per rail over the metrics' window: attempts, the error-rate bar and the time bar from real attempts. */
 export function RailPerformancePanel({ metrics }: { metrics: UseQueryResult<RailMetrics> }) {
   return (
-    <Panel title="Rail performance" description="Error rate and average time per rail from real payment attempts over the last 30 days (time bar: out of 3 s).">
+    <Panel
+      title="Rail performance"
+      description="Error rate and average time per rail from real payment attempts over the last 30 days (time bar: out of 3 s)."
+    >
       <Loaded query={metrics} what="rail performance">
         {(data) => (
           <ul className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3">
             {data.perRail.map((rail) => {
               const bars = performanceBars(rail);
               return (
-                <li key={rail.railId} data-rail={rail.railId} className="min-w-0 rounded-xl border border-slate-200 p-3 text-xs dark:border-slate-700">
+                <li
+                  key={rail.railId}
+                  data-rail={rail.railId}
+                  className="min-w-0 rounded-xl border border-slate-200 p-3 text-xs dark:border-slate-700"
+                >
                   <p className="flex items-baseline justify-between gap-2 text-sm">
                     <span className="font-semibold text-slate-900 dark:text-white">{rail.rail}</span>
                     <span className="tabular-nums text-slate-700 dark:text-slate-200">
@@ -247,12 +299,30 @@ export function SettlementPanel() {
 }
 
 const FEATURES: readonly { title: string; text: string }[] = [
-  { title: "Rails as data", text: "Six rails with their fees, FX spread, SLA and status, stored and edited by admins; every change is recorded." },
-  { title: "Start and stop", text: "An admin takes a rail out of service or back in; stopped rails are left out of quotes and routing." },
-  { title: "One cost formula", text: "Fixed fee + FX spread × amount (none for USD) + 0.1 % network fee, the same function in the browser and the API." },
-  { title: "Cost simulator", text: "Compare every active rail for an amount in USD, EUR, GBP or JPY; the cheapest is the Best Option." },
-  { title: "Smart routing", text: "Expected-value ranking with preferred and forced rails, an exploration share and elimination of failing rails." },
-  { title: "Settlement and throughput", text: "Per-rail throughput and settlement files with their variance, as payments and reconciliation run." },
+  {
+    title: "Rails as data",
+    text: "Six rails with their fees, FX spread, SLA and status, stored and edited by admins; every change is recorded.",
+  },
+  {
+    title: "Start and stop",
+    text: "An admin takes a rail out of service or back in; stopped rails are left out of quotes and routing.",
+  },
+  {
+    title: "One cost formula",
+    text: "Fixed fee + FX spread × amount (none for USD) + 0.1 % network fee, the same function in the browser and the API.",
+  },
+  {
+    title: "Cost simulator",
+    text: "Compare every active rail for an amount in USD, EUR, GBP or JPY; the cheapest is the Best Option.",
+  },
+  {
+    title: "Smart routing",
+    text: "Expected-value ranking with preferred and forced rails, an exploration share and elimination of failing rails.",
+  },
+  {
+    title: "Settlement and throughput",
+    text: "Per-rail throughput and settlement files with their variance, as payments and reconciliation run.",
+  },
 ];
 
 /** What the console offers, in words. */

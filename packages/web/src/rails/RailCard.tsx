@@ -16,7 +16,11 @@ const STATUS_TONES: Record<RailStatus, string> = {
 
 export function RailStatusBadge({ status }: { status: RailStatus }) {
   return (
-    <span className={`inline-flex items-center whitespace-nowrap rounded-full px-2 py-0.5 text-xs font-semibold ${STATUS_TONES[status]}`}>{STATUS_LABELS[status] ?? status}</span>
+    <span
+      className={`inline-flex items-center whitespace-nowrap rounded-full px-2 py-0.5 text-xs font-semibold ${STATUS_TONES[status]}`}
+    >
+      {STATUS_LABELS[status] ?? status}
+    </span>
   );
 }
 
@@ -41,7 +45,10 @@ export function RailCard({ rail, isAdmin, toggling, onEdit, onToggle }: RailCard
   return (
     <article aria-labelledby={headingId} className={`${cardClass} flex min-w-0 flex-col !p-4`}>
       <div className="flex items-start gap-3">
-        <span aria-hidden="true" className="flex h-10 w-10 shrink-0 items-center justify-center rounded-xl bg-indigo-50 text-indigo-700 dark:bg-slate-800 dark:text-indigo-300">
+        <span
+          aria-hidden="true"
+          className="flex h-10 w-10 shrink-0 items-center justify-center rounded-xl bg-indigo-50 text-indigo-700 dark:bg-slate-800 dark:text-indigo-300"
+        >
           <RailIcon type={rail.type} />
         </span>
         <div className="min-w-0 flex-1">
@@ -59,7 +66,9 @@ export function RailCard({ rail, isAdmin, toggling, onEdit, onToggle }: RailCard
         <Figure label="Fixed fee" value={formatMoney(rail.fixedFee, "USD")} />
         <Figure label="FX spread" value={fractionAsPercent(rail.fxSpread)} />
         <Figure label="SLA target" value={`${percentText(rail.slaTarget)}%`} />
-        {rail.errorInjection > 0 && <Figure label="Error injection" value={fractionAsPercent(rail.errorInjection, 1)} />}
+        {rail.errorInjection > 0 && (
+          <Figure label="Error injection" value={fractionAsPercent(rail.errorInjection, 1)} />
+        )}
       </dl>
 
       <div className="mt-3 space-y-2 text-xs">
@@ -69,7 +78,9 @@ export function RailCard({ rail, isAdmin, toggling, onEdit, onToggle }: RailCard
 
       {rail.lastChange && (
         <p className={`mt-3 break-words text-xs ${subtleTextClass}`}>
-          Last {rail.lastChange.action === "update" ? "edited" : rail.lastChange.action === "start" ? "started" : "stopped"} by {rail.lastChange.by}
+          Last{" "}
+          {rail.lastChange.action === "update" ? "edited" : rail.lastChange.action === "start" ? "started" : "stopped"}{" "}
+          by {rail.lastChange.by}
           {changedAt(rail.lastChange.at)}
         </p>
       )}
@@ -77,7 +88,12 @@ export function RailCard({ rail, isAdmin, toggling, onEdit, onToggle }: RailCard
       <div className="mt-auto pt-3">
         {isAdmin ? (
           <div className="flex flex-wrap gap-2">
-            <button type="button" className={`${secondaryButtonClass} !px-3 !py-1.5`} onClick={() => onEdit(rail)} aria-label={`Settings of ${rail.name}`}>
+            <button
+              type="button"
+              className={`${secondaryButtonClass} !px-3 !py-1.5`}
+              onClick={() => onEdit(rail)}
+              aria-label={`Settings of ${rail.name}`}
+            >
               Settings
             </button>
             <button
@@ -87,7 +103,13 @@ export function RailCard({ rail, isAdmin, toggling, onEdit, onToggle }: RailCard
               disabled={toggling}
               aria-label={`${action === "stop" ? "Stop" : "Start"} ${rail.name}`}
             >
-              {toggling ? <Spinner label={action === "stop" ? "Stop" : "Start"} /> : action === "stop" ? "Stop" : "Start"}
+              {toggling ? (
+                <Spinner label={action === "stop" ? "Stop" : "Start"} />
+              ) : action === "stop" ? (
+                "Stop"
+              ) : (
+                "Start"
+              )}
             </button>
           </div>
         ) : (
@@ -101,7 +123,9 @@ export function RailCard({ rail, isAdmin, toggling, onEdit, onToggle }: RailCard
 /** " on Jan 15, 2026, 10:00 AM" in the viewer's time zone; nothing when the time is unreadable. */
 function changedAt(iso: string): string {
   const at = new Date(iso);
-  return Number.isNaN(at.getTime()) ? "" : ` on ${at.toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short" })}`;
+  return Number.isNaN(at.getTime())
+    ? ""
+    : ` on ${at.toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short" })}`;
 }
 
 function Figure({ label, value }: { label: string; value: string }) {

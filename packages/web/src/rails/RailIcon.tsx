@@ -13,7 +13,8 @@ const PATHS: Record<RailType, string> = {
   // A card.
   Card: "M2 6h20v12H2zM2 10h20M6 15h4",
   // A coin with a mark.
-  Crypto: "M12 2a10 10 0 1 0 0 20a10 10 0 1 0 0-20M9 7h5a2.5 2.5 0 0 1 0 5H9zM9 12h6a2.5 2.5 0 0 1 0 5H9zM9 7v10M11 5v2M11 17v2",
+  Crypto:
+    "M12 2a10 10 0 1 0 0 20a10 10 0 1 0 0-20M9 7h5a2.5 2.5 0 0 1 0 5H9zM9 12h6a2.5 2.5 0 0 1 0 5H9zM9 7v10M11 5v2M11 17v2",
   // A globe.
   SWIFT: "M12 2a10 10 0 1 0 0 20a10 10 0 1 0 0-20M2 12h20M12 2a15 15 0 0 1 0 20M12 2a15 15 0 0 0 0 20",
   // A euro sign.

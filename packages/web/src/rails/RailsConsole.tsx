@@ -52,10 +52,15 @@ export function RailsConsole() {
   return (
     <div className="mx-auto max-w-7xl space-y-6 px-4 py-8 sm:px-6">
       <header className="min-w-0">
-        <p className="text-sm font-semibold uppercase tracking-wide text-indigo-700 dark:text-indigo-300">Payment rails</p>
-        <h1 className="mt-1 text-3xl font-bold tracking-tight text-slate-900 sm:text-4xl dark:text-white">Payment Rails Console</h1>
+        <p className="text-sm font-semibold uppercase tracking-wide text-indigo-700 dark:text-indigo-300">
+          Payment rails
+        </p>
+        <h1 className="mt-1 text-3xl font-bold tracking-tight text-slate-900 sm:text-4xl dark:text-white">
+          Payment Rails Console
+        </h1>
         <p className={`mt-2 max-w-3xl ${subtleTextClass}`}>
-          Compare the rails by cost, success rate and speed, simulate what a payment costs on each, and {isAdmin ? "adjust their settings." : "see their settings."}
+          Compare the rails by cost, success rate and speed, simulate what a payment costs on each, and{" "}
+          {isAdmin ? "adjust their settings." : "see their settings."}
         </p>
         {!isAdmin && (
           <p className="mt-3 rounded-xl border border-slate-200 bg-slate-50 px-3 py-2 text-sm text-slate-700 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-200">
@@ -74,11 +79,22 @@ export function RailsConsole() {
                 <h2 id="rails-heading" className="text-lg font-semibold text-slate-900 dark:text-white">
                   Rails
                 </h2>
-                {summary.sampleFigures && <p className="text-xs text-slate-600 dark:text-slate-300">Success rate, error rate and time: the spec's sample figures until payments run.</p>}
+                {summary.sampleFigures && (
+                  <p className="text-xs text-slate-600 dark:text-slate-300">
+                    Success rate, error rate and time: the spec's sample figures until payments run.
+                  </p>
+                )}
               </div>
               <div className="mt-3 grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
                 {list.map((rail) => (
-                  <RailCard key={rail.id} rail={rail} isAdmin={isAdmin} toggling={togglingId === rail.id} onEdit={setEditing} onToggle={(target) => void onToggle(target)} />
+                  <RailCard
+                    key={rail.id}
+                    rail={rail}
+                    isAdmin={isAdmin}
+                    toggling={togglingId === rail.id}
+                    onEdit={setEditing}
+                    onToggle={(target) => void onToggle(target)}
+                  />
                 ))}
               </div>
             </section>
@@ -117,7 +133,11 @@ function Tile({ label, value, note, muted = false }: { label: string; value: str
   return (
     <div className={`${cardClass} min-w-0 !p-4`}>
       <dt className="text-sm font-medium text-slate-600 dark:text-slate-300">{label}</dt>
-      <dd className={`mt-1 break-words ${muted ? "text-base font-semibold text-slate-700 dark:text-slate-200" : "text-xl font-bold tabular-nums text-slate-900 dark:text-white"}`}>{value}</dd>
+      <dd
+        className={`mt-1 break-words ${muted ? "text-base font-semibold text-slate-700 dark:text-slate-200" : "text-xl font-bold tabular-nums text-slate-900 dark:text-white"}`}
+      >
+        {value}
+      </dd>
       {note && <dd className="mt-1 text-xs text-slate-600 dark:text-slate-300">{note}</dd>}
     </div>
   );
@@ -137,16 +157,32 @@ function TrafficTilesWaiting({ metrics }: { metrics: UseQueryResult<RailMetrics>
  * /rails/metrics, the last 30 days): volume of succeeded payments, attempts and their success
  * rate, and what routing saved against each payment's default rail (in all, and today).
  */
-function SummaryTiles({ summary, simulation, metrics }: { summary: RailSummary; simulation: Simulation; metrics: UseQueryResult<RailMetrics> }) {
+function SummaryTiles({
+  summary,
+  simulation,
+  metrics,
+}: {
+  summary: RailSummary;
+  simulation: Simulation;
+  metrics: UseQueryResult<RailMetrics>;
+}) {
   const best = simulation.best;
   const data = metrics.data;
-  const volume = data ? moneyLine(data.volumeByCurrency.map((row) => ({ currency: row.currency, minor: row.volumeMinor }))) : null;
-  const savings = data ? moneyLine(data.savingsByCurrency.map((row) => ({ currency: row.currency, minor: row.savingMinor }))) : null;
+  const volume = data
+    ? moneyLine(data.volumeByCurrency.map((row) => ({ currency: row.currency, minor: row.volumeMinor })))
+    : null;
+  const savings = data
+    ? moneyLine(data.savingsByCurrency.map((row) => ({ currency: row.currency, minor: row.savingMinor })))
+    : null;
   const today = data ? todaysSavings(data) : null;
   return (
     <dl aria-label="Summary" className="grid grid-cols-2 gap-3 lg:grid-cols-4">
       <Tile label="Active rails" value={`${summary.active} of ${summary.total}`} />
-      <Tile label="Down or maintenance" value={String(summary.down + summary.maintenance)} note={`${summary.down} down · ${summary.maintenance} maintenance`} />
+      <Tile
+        label="Down or maintenance"
+        value={String(summary.down + summary.maintenance)}
+        note={`${summary.down} down · ${summary.maintenance} maintenance`}
+      />
       <Tile
         label="Avg success rate"
         value={summary.activeSuccessRate === null ? "N/A" : `${percentText(summary.activeSuccessRate)}%`}
@@ -155,17 +191,30 @@ function SummaryTiles({ summary, simulation, metrics }: { summary: RailSummary; 
       <Tile
         label="Cheapest rail"
         value={best ? best.name : "N/A"}
-        note={best ? `${formatMoney(best.totalCost, simulation.currency)} for ${formatMoney(simulation.amount, simulation.currency)}` : "Enter an amount above 0"}
+        note={
+          best
+            ? `${formatMoney(best.totalCost, simulation.currency)} for ${formatMoney(simulation.amount, simulation.currency)}`
+            : "Enter an amount above 0"
+        }
       />
       {!data ? (
         <TrafficTilesWaiting metrics={metrics} />
       ) : (
         <>
-          <Tile label="Volume" value={volume ?? "No payments yet"} note={`Succeeded payments, last ${data.windowDays} days`} muted={volume === null} />
+          <Tile
+            label="Volume"
+            value={volume ?? "No payments yet"}
+            note={`Succeeded payments, last ${data.windowDays} days`}
+            muted={volume === null}
+          />
           <Tile
             label="Attempts"
             value={data.totalTransactions === 0 ? "No payments yet" : data.totalTransactions.toLocaleString("en-US")}
-            note={data.successRate === null ? `Last ${data.windowDays} days` : `${percentText(data.successRate)}% succeeded, last ${data.windowDays} days`}
+            note={
+              data.successRate === null
+                ? `Last ${data.windowDays} days`
+                : `${percentText(data.successRate)}% succeeded, last ${data.windowDays} days`
+            }
             muted={data.totalTransactions === 0}
           />
           <Tile
@@ -174,7 +223,12 @@ function SummaryTiles({ summary, simulation, metrics }: { summary: RailSummary; 
             note={`Against each payment's default rail, ${data.decisions} ${data.decisions === 1 ? "decision" : "decisions"}`}
             muted={savings === null}
           />
-          <Tile label="Savings today" value={today ?? "None yet today"} note="From routing decisions (UTC day)" muted={today === null} />
+          <Tile
+            label="Savings today"
+            value={today ?? "None yet today"}
+            note="From routing decisions (UTC day)"
+            muted={today === null}
+          />
         </>
       )}
     </dl>

@@ -29,21 +29,54 @@ export function ThroughputChart({ throughput, description }: { throughput: Throu
   const totals = railTotals(throughput);
   return (
     <div ref={containerRef} className="min-w-0">
-      <svg viewBox={`0 0 ${size.width} ${size.height}`} role="img" aria-labelledby={titleId} width={size.width} height={size.height} className="block h-auto w-full max-w-full">
+      <svg
+        viewBox={`0 0 ${size.width} ${size.height}`}
+        role="img"
+        aria-labelledby={titleId}
+        width={size.width}
+        height={size.height}
+        className="block h-auto w-full max-w-full"
+      >
         <title id={titleId}>{description}</title>
         {chart.yTicks.map((tick) => (
           <g key={tick.label}>
-            <line x1={chart.plot.left} x2={chart.plot.right} y1={tick.y} y2={tick.y} className="stroke-slate-200 dark:stroke-slate-800" strokeWidth="1" />
-            <text x={chart.plot.left - 6} y={tick.y} dy="0.32em" textAnchor="end" className="fill-slate-600 text-[11px] dark:fill-slate-400">
+            <line
+              x1={chart.plot.left}
+              x2={chart.plot.right}
+              y1={tick.y}
+              y2={tick.y}
+              className="stroke-slate-200 dark:stroke-slate-800"
+              strokeWidth="1"
+            />
+            <text
+              x={chart.plot.left - 6}
+              y={tick.y}
+              dy="0.32em"
+              textAnchor="end"
+              className="fill-slate-600 text-[11px] dark:fill-slate-400"
+            >
               {tick.label}
             </text>
           </g>
         ))}
         {chart.segments.map((segment) => (
-          <rect key={`${segment.at}-${segment.railId}`} x={segment.x} y={segment.y} width={segment.width} height={Math.max(segment.height, 1)} className={colourOf(segment.colour)} />
+          <rect
+            key={`${segment.at}-${segment.railId}`}
+            x={segment.x}
+            y={segment.y}
+            width={segment.width}
+            height={Math.max(segment.height, 1)}
+            className={colourOf(segment.colour)}
+          />
         ))}
         {chart.xLabels.map((label) => (
-          <text key={label.x} x={label.x} y={size.height - 8} textAnchor="middle" className="fill-slate-600 text-[11px] dark:fill-slate-400">
+          <text
+            key={label.x}
+            x={label.x}
+            y={size.height - 8}
+            textAnchor="middle"
+            className="fill-slate-600 text-[11px] dark:fill-slate-400"
+          >
             {label.label}
           </text>
         ))}

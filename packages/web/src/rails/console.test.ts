@@ -4,10 +4,25 @@ import { describe, expect, it } from "vitest";
 import { replaceRail, simulate, SIMULATOR_DEFAULTS, summarise, toggleAction } from "./console";
 
 /** The seven seeded rails as GET /api/v1/rails returns them. */
-const RAILS: Rail[] = SEED_RAILS.map((rail) => ({ ...rail, version: 1, updated_at: "2026-01-01T00:00:00.000Z", updated_by: "seed", lastChange: null, lastPing: null }));
+const RAILS: Rail[] = SEED_RAILS.map((rail) => ({
+  ...rail,
+  version: 1,
+  updated_at: "2026-01-01T00:00:00.000Z",
+  updated_by: "seed",
+  lastChange: null,
+  lastPing: null,
+}));
 
-const totals = (rails: readonly Rail[], amount: string, currency: "USD" | "EUR" | "GBP" | "JPY", payout = currency, country?: string) =>
-  Object.fromEntries(simulate(rails, amount, currency, payout, country).results.map((result) => [result.name, result.totalCost]));
+const totals = (
+  rails: readonly Rail[],
+  amount: string,
+  currency: "USD" | "EUR" | "GBP" | "JPY",
+  payout = currency,
+  country?: string,
+) =>
+  Object.fromEntries(
+    simulate(rails, amount, currency, payout, country).results.map((result) => [result.name, result.totalCost]),
+  );
 
 describe("cost simulator (spec 001 §5, §9), hand-computed", () => {
   it("defaults to 1000 USD", () => {
@@ -16,19 +31,44 @@ describe("cost simulator (spec 001 §5, §9), hand-computed", () => {
 
   it("USD 1000 to the US: fixed fee + 0.1 % network fee ($1.00), no FX; SEPA and UPI are cheap but cannot carry USD, so ACH is the Best Option", () => {
     // ACH 0.05 + 1; Wire 1 + 1; Card 0.10 + 1; SWIFT 5 + 1; SEPA EUR 0.02 = USD 0.02 + 1; Crypto 0.20 + 1; UPI INR 0 + 1
-    expect(totals(RAILS, "1000", "USD")).toEqual({ ACH: "1.05", Wire: "2.00", Card: "1.10", SWIFT: "6.00", SEPA: "1.02", Crypto: "1.20", UPI: "1.00" });
+    expect(totals(RAILS, "1000", "USD")).toEqual({
+      ACH: "1.05",
+      Wire: "2.00",
+      Card: "1.10",
+      SWIFT: "6.00",
+      SEPA: "1.02",
+      Crypto: "1.20",
+      UPI: "1.00",
+    });
     const simulation = simulate(RAILS, "1000", "USD");
     expect(simulation.amount).toBe("1000.00");
     expect(simulation.best?.name).toBe("ACH");
     expect(simulation.results.filter((result) => result.isOptimal)).toHaveLength(1);
-    expect(simulation.results.find((result) => result.name === "SEPA")).toMatchObject({ eligible: false, ineligibleReason: "SEPA carries EUR only", fixedFeeOriginal: { amount: "0.02", currency: "EUR", rate: "1 EUR = 1.0870 USD" } });
+    expect(simulation.results.find((result) => result.name === "SEPA")).toMatchObject({
+      eligible: false,
+      ineligibleReason: "SEPA carries EUR only",
+      fixedFeeOriginal: { amount: "0.02", currency: "EUR", rate: "1 EUR = 1.0870 USD" },
+    });
     expect(simulation.best?.costPercent).toBe(0.105);
-    expect(simulation.savings).toEqual({ baselineRailId: "ach", baselineName: "ACH", optimalRailId: "ach", savingMinor: 0 });
+    expect(simulation.savings).toEqual({
+      baselineRailId: "ach",
+      baselineName: "ACH",
+      optimalRailId: "ach",
+      savingMinor: 0,
+    });
   });
 
   it("EUR 1000 paid out in EUR: no FX at all, fees in euros; SEPA is the Best Option", () => {
     // USD fees at 0.92: ACH 0.05; Wire 0.92; Card 0.09; SWIFT 4.60; Crypto 0.18; SEPA EUR 0.02; UPI 0; + 1.00 network
-    expect(totals(RAILS, "1000", "EUR")).toEqual({ ACH: "1.05", Wire: "1.92", Card: "1.09", SWIFT: "5.60", SEPA: "1.02", Crypto: "1.18", UPI: "1.00" });
+    expect(totals(RAILS, "1000", "EUR")).toEqual({
+      ACH: "1.05",
+      Wire: "1.92",
+      Card: "1.09",
+      SWIFT: "5.60",
+      SEPA: "1.02",
+      Crypto: "1.18",
+      UPI: "1.00",
+    });
     const simulation = simulate(RAILS, "1000", "EUR");
     expect(simulation).toMatchObject({ country: "DE", best: { name: "SEPA" } });
     expect(simulation.results.every((result) => result.breakdown.fxSpread === "0.00")).toBe(true);
@@ -37,7 +77,15 @@ describe("cost simulator (spec 001 §5, §9), hand-computed", () => {
   });
 
   it("EUR 1000 paid out in USD to the US: the FX spread applies; Card is the Best Option", () => {
-    expect(totals(RAILS, "1000", "EUR", "USD", "US")).toEqual({ ACH: "11.05", Wire: "21.92", Card: "6.09", SWIFT: "35.60", SEPA: "9.02", Crypto: "51.18", UPI: "11.00" });
+    expect(totals(RAILS, "1000", "EUR", "USD", "US")).toEqual({
+      ACH: "11.05",
+      Wire: "21.92",
+      Card: "6.09",
+      SWIFT: "35.60",
+      SEPA: "9.02",
+      Crypto: "51.18",
+      UPI: "11.00",
+    });
     const simulation = simulate(RAILS, "1000", "EUR", "USD", "US");
     expect(simulation.best?.name).toBe("Card");
     expect(simulation.savings).toMatchObject({ baselineName: "ACH", savingMinor: 1105 - 609 });
@@ -45,12 +93,25 @@ describe("cost simulator (spec 001 §5, §9), hand-computed", () => {
 
   it("JPY 10000 in Japan: whole yen, USD fees converted at 150 (ACH 7.5 -> 8)", () => {
     // network 10; ACH 8; Wire 150; Card 15; SWIFT 750; SEPA EUR 0.02 = 3; Crypto 30; UPI 0
-    expect(totals(RAILS, "10000", "JPY")).toEqual({ ACH: "18", Wire: "160", Card: "25", SWIFT: "760", SEPA: "13", Crypto: "40", UPI: "10" });
+    expect(totals(RAILS, "10000", "JPY")).toEqual({
+      ACH: "18",
+      Wire: "160",
+      Card: "25",
+      SWIFT: "760",
+      SEPA: "13",
+      Crypto: "40",
+      UPI: "10",
+    });
     expect(simulate(RAILS, "10000", "JPY").best?.name).toBe("Card");
   });
 
   it("colour bands of the cost percentage: green < 1, yellow < 2, red otherwise (USD 10)", () => {
-    const bands = Object.fromEntries(simulate(RAILS, "10", "USD").results.map((result) => [result.name, [result.totalCost, result.costPercent, result.costBand]]));
+    const bands = Object.fromEntries(
+      simulate(RAILS, "10", "USD").results.map((result) => [
+        result.name,
+        [result.totalCost, result.costPercent, result.costBand],
+      ]),
+    );
     // SEPA 0.02 + 0.01 = 0.03 (0.3 %); Card 0.10 + 0.01 = 0.11 (1.1 %); Wire 1.01 (10.1 %)
     expect(bands.SEPA).toEqual(["0.03", 0.3, "green"]);
     expect(bands.Card).toEqual(["0.11", 1.1, "yellow"]);
@@ -61,7 +122,9 @@ describe("cost simulator (spec 001 §5, §9), hand-computed", () => {
     const sepaDown = RAILS.map((rail) => (rail.id === "sepa" ? { ...rail, status: "down" as const } : rail));
     expect(Object.keys(totals(sepaDown, "1000", "USD"))).toEqual(["ACH", "Wire", "Card", "SWIFT", "Crypto", "UPI"]);
     expect(simulate(sepaDown, "1000", "USD").best?.name).toBe("ACH");
-    const achMaintenance = sepaDown.map((rail) => (rail.id === "ach" ? { ...rail, status: "maintenance" as const } : rail));
+    const achMaintenance = sepaDown.map((rail) =>
+      rail.id === "ach" ? { ...rail, status: "maintenance" as const } : rail,
+    );
     expect(simulate(achMaintenance, "1000", "USD").best?.name).toBe("Card");
     const allDown = RAILS.map((rail) => ({ ...rail, status: "down" as const }));
     expect(simulate(allDown, "1000", "USD")).toMatchObject({ results: [], best: null });
@@ -109,12 +172,23 @@ describe("summary tiles", () => {
     expect(summary).toMatchObject({ total: 7, active: 7, maintenance: 0, down: 0, sampleFigures: true });
     // (98.5 + 99.2 + 99.8 + 99 + 98.8 + 95.5 + 98.2) / 7 = 689 / 7
     expect(summary.averageSuccessRate).toBeCloseTo(689 / 7, 10);
-    const changed = RAILS.map((rail) => (rail.id === "crypto" ? { ...rail, status: "down" as const } : rail.id === "swift" ? { ...rail, status: "maintenance" as const } : rail));
+    const changed = RAILS.map((rail) =>
+      rail.id === "crypto"
+        ? { ...rail, status: "down" as const }
+        : rail.id === "swift"
+          ? { ...rail, status: "maintenance" as const }
+          : rail,
+    );
     const after = summarise(changed);
     expect(after).toMatchObject({ total: 7, active: 5, maintenance: 1, down: 1 });
     // active: ACH, Wire, Card, SEPA, UPI = (98.5 + 99.2 + 99.8 + 98.8 + 98.2) / 5
     expect(after.activeSuccessRate).toBeCloseTo(494.5 / 5, 10);
-    expect(summarise([])).toMatchObject({ total: 0, averageSuccessRate: null, activeSuccessRate: null, sampleFigures: false });
+    expect(summarise([])).toMatchObject({
+      total: 0,
+      averageSuccessRate: null,
+      activeSuccessRate: null,
+      sampleFigures: false,
+    });
   });
 
   it("the toggle says Stop for an active rail and Start otherwise; a changed rail replaces its old self in place", () => {

@@ -1,4 +1,12 @@
-import { quoteRails, quoteSavings, simulatorAmountMinor, type QuoteCurrency, type QuoteSavings, type Rail, type RailCostResult } from "@fintech/core/rails/model";
+import {
+  quoteRails,
+  quoteSavings,
+  simulatorAmountMinor,
+  type QuoteCurrency,
+  type QuoteSavings,
+  type Rail,
+  type RailCostResult,
+} from "@fintech/core/rails/model";
 import { CURRENCY_HOME_COUNTRY } from "@fintech/core/rails/regions";
 import { toDecimalString } from "@fintech/core/money/model";
 
@@ -8,10 +16,17 @@ import { toDecimalString } from "@fintech/core/money/model";
  * needs payments is absent (null) until payments exist.
  */
 
-export const SIMULATOR_DEFAULTS = { amount: "1000", currency: "USD" as QuoteCurrency, payoutCurrency: "USD" as QuoteCurrency, country: "US" };
+export const SIMULATOR_DEFAULTS = {
+  amount: "1000",
+  currency: "USD" as QuoteCurrency,
+  payoutCurrency: "USD" as QuoteCurrency,
+  country: "US",
+};
 
 /** Destinations the simulator offers: every currency's home country and a few more. */
-export const SIMULATOR_COUNTRIES = [...new Set([...Object.values(CURRENCY_HOME_COUNTRY), "FR", "CH", "BR", "NG", "SG"])];
+export const SIMULATOR_COUNTRIES = [
+  ...new Set([...Object.values(CURRENCY_HOME_COUNTRY), "FR", "CH", "BR", "NG", "SG"]),
+];
 
 export interface Simulation {
   /** The amount simulated, in minor units of the currency: floored at 0, invalid input is 0. */
@@ -29,10 +44,25 @@ export interface Simulation {
 }
 
 /** Spec 001 §5 and §9: only active rails compared, costs only when the amount is above 0, the cheapest ELIGIBLE rail is the Best Option. */
-export function simulate(rails: readonly Rail[], amountText: string, currency: QuoteCurrency, payoutCurrency: QuoteCurrency = currency, country: string = CURRENCY_HOME_COUNTRY[payoutCurrency]): Simulation {
+export function simulate(
+  rails: readonly Rail[],
+  amountText: string,
+  currency: QuoteCurrency,
+  payoutCurrency: QuoteCurrency = currency,
+  country: string = CURRENCY_HOME_COUNTRY[payoutCurrency],
+): Simulation {
   const amountMinor = simulatorAmountMinor(amountText, currency);
   const results = quoteRails(rails, amountMinor, currency, { payoutCurrency, country });
-  return { amountMinor, amount: toDecimalString(amountMinor, currency), currency, results, best: results.find((result) => result.isOptimal) ?? null, payoutCurrency, country, savings: quoteSavings(results) };
+  return {
+    amountMinor,
+    amount: toDecimalString(amountMinor, currency),
+    currency,
+    results,
+    best: results.find((result) => result.isOptimal) ?? null,
+    payoutCurrency,
+    country,
+    savings: quoteSavings(results),
+  };
 }
 
 export interface RailSummary {
@@ -48,7 +78,8 @@ export interface RailSummary {
   sampleFigures: boolean;
 }
 
-const mean = (values: readonly number[]): number | null => (values.length === 0 ? null : values.reduce((sum, value) => sum + value, 0) / values.length);
+const mean = (values: readonly number[]): number | null =>
+  values.length === 0 ? null : values.reduce((sum, value) => sum + value, 0) / values.length;
 
 export function summarise(rails: readonly Rail[]): RailSummary {
   const active = rails.filter((rail) => rail.status === "active");

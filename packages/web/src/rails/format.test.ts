@@ -52,10 +52,30 @@ describe("a recorded rail change as text", () => {
   it("reads stored units as the form shows them, without the cents twin of the fixed fee", () => {
     expect(
       changeLines({
-        before: { fxSpread: 0.05, fixedFee: "0.20", fixedFeeMinor: 20, errorInjection: 0, status: "active", slaTarget: 99.9 },
-        after: { fxSpread: 0.045, fixedFee: "0.25", fixedFeeMinor: 25, errorInjection: 0.025, status: "down", slaTarget: 99.5 },
+        before: {
+          fxSpread: 0.05,
+          fixedFee: "0.20",
+          fixedFeeMinor: 20,
+          errorInjection: 0,
+          status: "active",
+          slaTarget: 99.9,
+        },
+        after: {
+          fxSpread: 0.045,
+          fixedFee: "0.25",
+          fixedFeeMinor: 25,
+          errorInjection: 0.025,
+          status: "down",
+          slaTarget: 99.5,
+        },
       }),
-    ).toEqual(["FX spread 5% → 4.5%", "Fixed fee $0.20 → $0.25", "Error injection 0% → 2.5%", "Status active → down", "SLA target 99.9% → 99.5%"]);
+    ).toEqual([
+      "FX spread 5% → 4.5%",
+      "Fixed fee $0.20 → $0.25",
+      "Error injection 0% → 2.5%",
+      "Status active → down",
+      "SLA target 99.9% → 99.5%",
+    ]);
     expect(changeLines({ before: { colour: "red" }, after: { colour: "blue" } })).toEqual(["colour red → blue"]);
   });
 });

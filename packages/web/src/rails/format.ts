@@ -2,7 +2,8 @@ import type { CostBand } from "@fintech/core/rails/model";
 
 /** Pure presentation rules of the rails console (spec 001 §9 "Rails console"). */
 
-export const NO_PAYMENTS_YET = "No payments yet: routing decisions, savings and throughput appear here once payments run";
+export const NO_PAYMENTS_YET =
+  "No payments yet: routing decisions, savings and throughput appear here once payments run";
 export const SETTLEMENT_EMPTY = "Settlement files arrive with reconciliation";
 
 /** The monitor's tabs: the ranges GET /rails/throughput takes. */
@@ -62,9 +63,18 @@ const CHANGE_FIELDS: Record<string, { label: string; show: (value: unknown) => s
   type: { label: "Type", show: String },
   status: { label: "Status", show: String },
   fixedFee: { label: "Fixed fee", show: (value) => `$${String(value)}` },
-  fxSpread: { label: "FX spread", show: (value) => (typeof value === "number" ? fractionAsPercent(value) : String(value)) },
-  slaTarget: { label: "SLA target", show: (value) => (typeof value === "number" ? `${percentText(value)}%` : String(value)) },
-  errorInjection: { label: "Error injection", show: (value) => (typeof value === "number" ? fractionAsPercent(value, 1) : String(value)) },
+  fxSpread: {
+    label: "FX spread",
+    show: (value) => (typeof value === "number" ? fractionAsPercent(value) : String(value)),
+  },
+  slaTarget: {
+    label: "SLA target",
+    show: (value) => (typeof value === "number" ? `${percentText(value)}%` : String(value)),
+  },
+  errorInjection: {
+    label: "Error injection",
+    show: (value) => (typeof value === "number" ? fractionAsPercent(value, 1) : String(value)),
+  },
 };
 
 /**

@@ -30,7 +30,12 @@ export function useRails() {
 /** GET /rails/metrics: the summary tiles' traffic figures and the per-rail bars. */
 export function useRailMetrics() {
   const { userId } = useRailsViewer();
-  return useQuery({ queryKey: railKeys.metrics(userId), queryFn: ({ signal }) => railsApi.metrics(signal), retry: false, refetchInterval: TRAFFIC_REFRESH_MS });
+  return useQuery({
+    queryKey: railKeys.metrics(userId),
+    queryFn: ({ signal }) => railsApi.metrics(signal),
+    retry: false,
+    refetchInterval: TRAFFIC_REFRESH_MS,
+  });
 }
 
 /** GET /rails/throughput for the monitor's chosen range; the previous range stays on screen while the next loads. */
@@ -48,13 +53,23 @@ export function useRailThroughput(range: ThroughputRange) {
 /** GET /rails/decisions: the Smart Payment Routing panel. */
 export function useRoutingDecisions() {
   const { userId } = useRailsViewer();
-  return useQuery({ queryKey: railKeys.decisions(userId), queryFn: ({ signal }) => railsApi.decisions(DECISIONS_SHOWN, signal), retry: false, refetchInterval: TRAFFIC_REFRESH_MS });
+  return useQuery({
+    queryKey: railKeys.decisions(userId),
+    queryFn: ({ signal }) => railsApi.decisions(DECISIONS_SHOWN, signal),
+    retry: false,
+    refetchInterval: TRAFFIC_REFRESH_MS,
+  });
 }
 
 /** One rail with its change history (the edit drawer); asked again whenever the drawer opens. */
 export function useRailDetail(id: string) {
   const { userId } = useRailsViewer();
-  return useQuery({ queryKey: railKeys.detail(userId, id), queryFn: ({ signal }) => railsApi.get(id, signal), retry: false, staleTime: 0 });
+  return useQuery({
+    queryKey: railKeys.detail(userId, id),
+    queryFn: ({ signal }) => railsApi.get(id, signal),
+    retry: false,
+    staleTime: 0,
+  });
 }
 
 /** After a change the server answered with the rail: the card shows it at once, the list is asked again. */
@@ -72,7 +87,8 @@ function useRailChanged() {
 export function useRailToggle() {
   const changed = useRailChanged();
   return useMutation({
-    mutationFn: ({ id, action }: { id: string; action: "start" | "stop" }) => (action === "start" ? railsApi.start(id) : railsApi.stop(id)),
+    mutationFn: ({ id, action }: { id: string; action: "start" | "stop" }) =>
+      action === "start" ? railsApi.start(id) : railsApi.stop(id),
     onSuccess: changed,
   });
 }

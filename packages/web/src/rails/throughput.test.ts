@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { bucketTimes, describeThroughput, railTotals, throughputChart, type Throughput } from "./throughput";
 
 const at = (minute: number) => new Date(Date.UTC(2026, 10, 26, 4, minute)).toISOString();
-const points = (values: readonly [number, number][]) => values.map(([succeeded, failed], index) => ({ at: at(index), transactions: succeeded + failed, succeeded, failed }));
+const points = (values: readonly [number, number][]) =>
+  values.map(([succeeded, failed], index) => ({ at: at(index), transactions: succeeded + failed, succeeded, failed }));
 
 const sample: Throughput = {
   range: "1h",
@@ -10,9 +11,36 @@ const sample: Throughput = {
   from: at(0),
   to: at(4),
   series: [
-    { railId: "ach", rail: "ACH", points: points([[0, 0], [2, 1], [0, 0], [1, 0]]) },
-    { railId: "sepa", rail: "SEPA", points: points([[0, 0], [1, 0], [0, 0], [0, 0]]) },
-    { railId: "wire", rail: "Wire", points: points([[0, 0], [0, 0], [0, 0], [0, 0]]) },
+    {
+      railId: "ach",
+      rail: "ACH",
+      points: points([
+        [0, 0],
+        [2, 1],
+        [0, 0],
+        [1, 0],
+      ]),
+    },
+    {
+      railId: "sepa",
+      rail: "SEPA",
+      points: points([
+        [0, 0],
+        [1, 0],
+        [0, 0],
+        [0, 0],
+      ]),
+    },
+    {
+      railId: "wire",
+      rail: "Wire",
+      points: points([
+        [0, 0],
+        [0, 0],
+        [0, 0],
+        [0, 0],
+      ]),
+    },
   ],
 };
 
@@ -23,8 +51,12 @@ describe("the throughput monitor", () => {
       { railId: "sepa", rail: "SEPA", transactions: 1, succeeded: 1, failed: 0 },
       { railId: "wire", rail: "Wire", transactions: 0, succeeded: 0, failed: 0 },
     ]);
-    expect(describeThroughput(sample, "1 hour")).toBe("Payment attempts per rail over the last 1 hour: 5 in all (ACH 4, SEPA 1).");
-    expect(describeThroughput({ series: [{ railId: "ach", rail: "ACH", points: points([[0, 0]]) }] }, "7 days")).toBe("No payment attempts in the last 7 days.");
+    expect(describeThroughput(sample, "1 hour")).toBe(
+      "Payment attempts per rail over the last 1 hour: 5 in all (ACH 4, SEPA 1).",
+    );
+    expect(describeThroughput({ series: [{ railId: "ach", rail: "ACH", points: points([[0, 0]]) }] }, "7 days")).toBe(
+      "No payment attempts in the last 7 days.",
+    );
   });
 
   it("stacks each bucket's attempts by rail on a round axis, inside the plot", () => {

@@ -51,7 +51,8 @@ export function bucketTimes(series: readonly ThroughputSeries[]): string[] {
 export function bucketLabel(at: string, range: ThroughputRange): string {
   const date = new Date(at);
   if (Number.isNaN(date.getTime())) return at;
-  if (range === "1h" || range === "24h") return date.toLocaleTimeString("en-US", { hour: "numeric", minute: "2-digit" });
+  if (range === "1h" || range === "24h")
+    return date.toLocaleTimeString("en-US", { hour: "numeric", minute: "2-digit" });
   if (range === "7d") return date.toLocaleString("en-US", { weekday: "short", hour: "numeric" });
   return date.toLocaleDateString("en-US", { month: "short", day: "numeric" });
 }
@@ -83,7 +84,12 @@ export function throughputChart(throughput: Throughput, size: { width: number; h
   const stackTotals = times.map((at) => valueAt.reduce((sum, values) => sum + (values.get(at) ?? 0), 0));
   const ticks = niceTicks(0, Math.max(0, ...stackTotals), 4).filter((tick) => tick >= 0);
   const top = ticks[ticks.length - 1] ?? 1;
-  const plot = { left: THROUGHPUT_PADDING.left, right: size.width - THROUGHPUT_PADDING.right, top: THROUGHPUT_PADDING.top, bottom: size.height - THROUGHPUT_PADDING.bottom };
+  const plot = {
+    left: THROUGHPUT_PADDING.left,
+    right: size.width - THROUGHPUT_PADDING.right,
+    top: THROUGHPUT_PADDING.top,
+    bottom: size.height - THROUGHPUT_PADDING.bottom,
+  };
   const y = (value: number) => plot.bottom - (value / (top || 1)) * (plot.bottom - plot.top);
   const band = times.length > 0 ? (plot.right - plot.left) / times.length : plot.right - plot.left;
   const width = Math.max(1, band * 0.7);
@@ -95,7 +101,16 @@ export function throughputChart(throughput: Throughput, size: { width: number; h
     valueAt.forEach((values, colour) => {
       const value = values.get(at) ?? 0;
       if (value <= 0) return;
-      segments.push({ railId: throughput.series[colour]!.railId, colour, x, y: y(base + value), width, height: y(base) - y(base + value), value, at });
+      segments.push({
+        railId: throughput.series[colour]!.railId,
+        colour,
+        x,
+        y: y(base + value),
+        width,
+        height: y(base) - y(base + value),
+        value,
+        at,
+      });
       base += value;
     });
   });
@@ -104,7 +119,10 @@ export function throughputChart(throughput: Throughput, size: { width: number; h
     segments,
     yTicks: ticks.map((value) => ({ y: y(value), label: String(value) })),
     // labelIndexes spaces labels for 6 characters; ours run to 9 ("12:45 PM"), so its band is scaled down to match.
-    xLabels: labelIndexes(times.length, band * (6 / 9)).map((index) => ({ x: plot.left + band * (index + 0.5), label: bucketLabel(times[index]!, throughput.range) })),
+    xLabels: labelIndexes(times.length, band * (6 / 9)).map((index) => ({
+      x: plot.left + band * (index + 0.5),
+      label: bucketLabel(times[index]!, throughput.range),
+    })),
     plot,
   };
 }

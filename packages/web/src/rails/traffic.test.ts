@@ -5,7 +5,12 @@ describe("the console's reading of real traffic", () => {
   it("money in several currencies is one line, largest first; none is null (no invented zero)", () => {
     expect(moneyLine([])).toBeNull();
     expect(moneyLine([{ currency: "USD", minor: 0 }])).toBeNull();
-    expect(moneyLine([{ currency: "USD", minor: 125 }, { currency: "EUR", minor: 5_000 }])).toBe("€50.00 · $1.25");
+    expect(
+      moneyLine([
+        { currency: "USD", minor: 125 },
+        { currency: "EUR", minor: 5_000 },
+      ]),
+    ).toBe("€50.00 · $1.25");
     expect(moneyLine([{ currency: "JPY", minor: 300 }])).toBe("¥300");
   });
 
@@ -19,7 +24,11 @@ describe("the console's reading of real traffic", () => {
 
   it("a rail's bars come from its attempts: error rate = 100 − success rate; none without attempts", () => {
     expect(performanceBars({ transactions: 0, successRate: null, avgProcessingTime: null })).toBeNull();
-    expect(performanceBars({ transactions: 8, successRate: 87.5, avgProcessingTime: 1.25 })).toEqual({ successRate: 87.5, errorRate: 12.5, avgSeconds: 1.25 });
+    expect(performanceBars({ transactions: 8, successRate: 87.5, avgProcessingTime: 1.25 })).toEqual({
+      successRate: 87.5,
+      errorRate: 12.5,
+      avgSeconds: 1.25,
+    });
     expect(performanceBars({ transactions: 3, successRate: 100, avgProcessingTime: 0.3 })?.errorRate).toBe(0);
   });
 

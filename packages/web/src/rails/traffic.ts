@@ -23,8 +23,11 @@ export const STRATEGY_LABELS: Record<RoutingDecision["strategy"], string> = {
 };
 
 /** What the choice saved against the default rail, in words (a negative saving is what it cost more). */
-export function savingText(decision: Pick<RoutingDecision, "savingMinor" | "currency" | "chosenRail" | "defaultRail">): string {
-  if (decision.chosenRail === decision.defaultRail) return `${decision.chosenRail} is the default rail: nothing to save`;
+export function savingText(
+  decision: Pick<RoutingDecision, "savingMinor" | "currency" | "chosenRail" | "defaultRail">,
+): string {
+  if (decision.chosenRail === decision.defaultRail)
+    return `${decision.chosenRail} is the default rail: nothing to save`;
   const amount = formatMoney(Math.abs(decision.savingMinor), decision.currency);
   if (decision.savingMinor > 0) return `Saved ${amount} against ${decision.defaultRail} (default)`;
   if (decision.savingMinor < 0) return `Cost ${amount} more than ${decision.defaultRail} (default)`;
@@ -34,15 +37,25 @@ export function savingText(decision: Pick<RoutingDecision, "savingMinor" | "curr
 export type RailPerformance = RailMetrics["perRail"][number];
 
 /** A rail's bars from real attempts: error rate = 100 − success rate; null when it had no attempt in the window. */
-export function performanceBars(rail: Pick<RailPerformance, "transactions" | "successRate" | "avgProcessingTime">): { errorRate: number; avgSeconds: number; successRate: number } | null {
+export function performanceBars(
+  rail: Pick<RailPerformance, "transactions" | "successRate" | "avgProcessingTime">,
+): { errorRate: number; avgSeconds: number; successRate: number } | null {
   if (rail.transactions === 0 || rail.successRate === null || rail.avgProcessingTime === null) return null;
-  return { successRate: rail.successRate, errorRate: Number((100 - rail.successRate).toFixed(1)), avgSeconds: rail.avgProcessingTime };
+  return {
+    successRate: rail.successRate,
+    errorRate: Number((100 - rail.successRate).toFixed(1)),
+    avgSeconds: rail.avgProcessingTime,
+  };
 }
 
 /** The savings of the metrics' last day (UTC), per currency, as one line; null when nothing was saved that day. */
 export function todaysSavings(metrics: Pick<RailMetrics, "savingsByDay" | "to">): string | null {
   const today = metrics.to.slice(0, 10);
-  return moneyLine(metrics.savingsByDay.filter((row) => row.day === today).map((row) => ({ currency: row.currency, minor: row.savingMinor })));
+  return moneyLine(
+    metrics.savingsByDay
+      .filter((row) => row.day === today)
+      .map((row) => ({ currency: row.currency, minor: row.savingMinor })),
+  );
 }
 
 /** A candidate's success estimate (0..1) as the console shows percentages: 0.985 -> "98.5%". */

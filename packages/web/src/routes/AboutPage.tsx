@@ -2,7 +2,13 @@ import { CallToAction } from "../portfolio/CallToAction";
 import { ContactLinks } from "../portfolio/ContactLinks";
 import { ExperienceTimeline } from "../portfolio/ExperienceTimeline";
 import { PortfolioBackground } from "../portfolio/PortfolioBackground";
-import { portfolioContact, portfolioExperience, portfolioPerson, portfolioSkills, portfolioSnippet } from "../portfolio/portfolioSeed";
+import {
+  portfolioContact,
+  portfolioExperience,
+  portfolioPerson,
+  portfolioSkills,
+  portfolioSnippet,
+} from "../portfolio/portfolioSeed";
 import { SkillCategories } from "../portfolio/SkillCategories";
 import { panelClass, sectionLeadClass, sectionTitleClass } from "../portfolio/styles";
 import { TypedSnippet } from "../portfolio/TypedSnippet";
@@ -22,8 +28,12 @@ export default function AboutPage() {
           <div className={panelClass}>
             {/* The screen's title (the route's) and the person's name are one heading: "About the Creator: Alex Morgan". */}
             <h1 id="about-title" aria-label={`About the Creator: ${person.name}`}>
-              <span className="block text-sm font-semibold uppercase tracking-widest text-indigo-700 dark:text-indigo-300">About the Creator</span>
-              <span className="mt-3 block text-4xl font-extrabold tracking-tight text-slate-900 sm:text-5xl dark:text-white">{person.name}</span>
+              <span className="block text-sm font-semibold uppercase tracking-widest text-indigo-700 dark:text-indigo-300">
+                About the Creator
+              </span>
+              <span className="mt-3 block text-4xl font-extrabold tracking-tight text-slate-900 sm:text-5xl dark:text-white">
+                {person.name}
+              </span>
             </h1>
             <p className="mt-3 text-lg font-medium text-slate-800 dark:text-slate-100">{person.role}</p>
             <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">{person.location}</p>

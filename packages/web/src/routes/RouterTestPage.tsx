@@ -84,7 +84,9 @@ export default function RouterTestPage() {
     <div className="mx-auto flex max-w-4xl flex-col gap-6 px-4 py-10 sm:px-6">
       <header>
         <h1 className="text-3xl font-bold tracking-tight text-slate-900 sm:text-4xl dark:text-white">Router test</h1>
-        <p className="mt-2 text-slate-600 dark:text-slate-300">The client-side router&apos;s view of this page, and buttons to move around the app.</p>
+        <p className="mt-2 text-slate-600 dark:text-slate-300">
+          The client-side router&apos;s view of this page, and buttons to move around the app.
+        </p>
       </header>
 
       <section aria-labelledby="router-location-title" className={cardClass}>

@@ -58,12 +58,28 @@ export default function StatusPage() {
     <div className="mx-auto flex max-w-6xl flex-col gap-6 px-4 py-10 sm:px-6">
       <header className="flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
         <div>
-          <h1 className="text-3xl font-bold tracking-tight text-slate-900 sm:text-4xl dark:text-white">System Status</h1>
-          <p className="mt-2 text-slate-600 dark:text-slate-300">Live health of the platform, from real checks and real API traffic.</p>
+          <h1 className="text-3xl font-bold tracking-tight text-slate-900 sm:text-4xl dark:text-white">
+            System Status
+          </h1>
+          <p className="mt-2 text-slate-600 dark:text-slate-300">
+            Live health of the platform, from real checks and real API traffic.
+          </p>
         </div>
         <div className="flex flex-wrap gap-2">
-          <button type="button" onClick={refresh} className={primaryButtonClass} data-testid="refresh" data-spinning={spinning} aria-busy={spinning}>
-            <RefreshIcon width="16" height="16" className={spinning ? "motion-safe:animate-spin" : undefined} data-testid="refresh-icon" />
+          <button
+            type="button"
+            onClick={refresh}
+            className={primaryButtonClass}
+            data-testid="refresh"
+            data-spinning={spinning}
+            aria-busy={spinning}
+          >
+            <RefreshIcon
+              width="16"
+              height="16"
+              className={spinning ? "motion-safe:animate-spin" : undefined}
+              data-testid="refresh-icon"
+            />
             Refresh
           </button>
           <SubscribeButton />
@@ -72,8 +88,16 @@ export default function StatusPage() {
 
       <StatusBanner view={health} />
       <ServiceCards services={services.data?.services} loading={services.isPending} error={servicesError} />
-      <PerformancePanel report={metrics.data} error={metricsError} windowSeconds={windowSeconds} onWindowChange={setWindowSeconds} />
-      <TopologyDiagram services={services.data?.services} requestsPerSecond={metrics.data?.requests_per_second ?? null} />
+      <PerformancePanel
+        report={metrics.data}
+        error={metricsError}
+        windowSeconds={windowSeconds}
+        onWindowChange={setWindowSeconds}
+      />
+      <TopologyDiagram
+        services={services.data?.services}
+        requestsPerSecond={metrics.data?.requests_per_second ?? null}
+      />
     </div>
   );
 }

@@ -37,7 +37,31 @@ describe("route table", () => {
   });
 
   it("marks which screens are built; every other path counts as not live", () => {
-    expect(routeTable.filter((entry) => entry.live).map((entry) => entry.path)).toEqual(["/", "/landing", "/status", "/ledger", "/kyc", "/kyc/dashboard", "/payments", "/payments/send", "/payments/:id", "/payment-rails", "/developers", "/developers/api-explorer", "/developers/quickstart", "/developers/examples", "/developers/api-keys", "/developers/docs", "/router-test", "/about", "/profile", "/confirm-email", "/settings", "/reset-password", "/verify-email"]);
+    expect(routeTable.filter((entry) => entry.live).map((entry) => entry.path)).toEqual([
+      "/",
+      "/landing",
+      "/status",
+      "/ledger",
+      "/kyc",
+      "/kyc/dashboard",
+      "/payments",
+      "/payments/send",
+      "/payments/:id",
+      "/payment-rails",
+      "/developers",
+      "/developers/api-explorer",
+      "/developers/quickstart",
+      "/developers/examples",
+      "/developers/api-keys",
+      "/developers/docs",
+      "/router-test",
+      "/about",
+      "/profile",
+      "/confirm-email",
+      "/settings",
+      "/reset-password",
+      "/verify-email",
+    ]);
     expect(isLiveScreen("/ledger")).toBe(true);
     expect(isLiveScreen("/kyc")).toBe(true);
     expect(isLiveScreen("/payment-rails")).toBe(true);

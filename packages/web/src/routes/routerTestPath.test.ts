@@ -9,7 +9,10 @@ describe("router-test path check", () => {
 
   it("refuses anything that does not start with /", () => {
     for (const input of ["", "ledger", "https://example.com/", "javascript:alert(1)"]) {
-      expect(checkRouterTestPath(input)).toMatchObject({ ok: false, message: expect.stringContaining("starts with /") });
+      expect(checkRouterTestPath(input)).toMatchObject({
+        ok: false,
+        message: expect.stringContaining("starts with /"),
+      });
     }
   });
 

@@ -13,9 +13,15 @@ describe("credential store", () => {
 
   it("treats half a session or a malformed user as signed out", () => {
     expect(createCredentialStore(createMemoryStorage({ authToken: "t1" }), keys).getSession()).toBeNull();
-    expect(createCredentialStore(createMemoryStorage({ authUser: JSON.stringify(user) }), keys).getSession()).toBeNull();
-    expect(createCredentialStore(createMemoryStorage({ authToken: "t", authUser: "{not json" }), keys).getSession()).toBeNull();
-    expect(createCredentialStore(createMemoryStorage({ authToken: "t", authUser: '{"id":"u"}' }), keys).getSession()).toBeNull();
+    expect(
+      createCredentialStore(createMemoryStorage({ authUser: JSON.stringify(user) }), keys).getSession(),
+    ).toBeNull();
+    expect(
+      createCredentialStore(createMemoryStorage({ authToken: "t", authUser: "{not json" }), keys).getSession(),
+    ).toBeNull();
+    expect(
+      createCredentialStore(createMemoryStorage({ authToken: "t", authUser: '{"id":"u"}' }), keys).getSession(),
+    ).toBeNull();
   });
 
   it("saves both keys in the spec's shape and notifies", () => {
@@ -55,7 +61,12 @@ describe("credential store", () => {
   });
 
   it("still signs in for this page when storage refuses writes", () => {
-    const storage = { ...createMemoryStorage(), setItem: () => { throw new Error("QuotaExceededError"); } };
+    const storage = {
+      ...createMemoryStorage(),
+      setItem: () => {
+        throw new Error("QuotaExceededError");
+      },
+    };
     const store = createCredentialStore(storage, keys);
     store.save("t3", user);
     expect(store.getToken()).toBe("t3");

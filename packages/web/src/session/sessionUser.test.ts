@@ -2,7 +2,13 @@ import { describe, expect, it } from "vitest";
 import { displayName, greetingName, initials, parseStoredUser, toSessionUser } from "./sessionUser";
 
 describe("session user", () => {
-  const user = toSessionUser({ id: 42, email: "ada@example.com", first_name: "Ada", last_name: "Lovelace", role: "admin" });
+  const user = toSessionUser({
+    id: 42,
+    email: "ada@example.com",
+    first_name: "Ada",
+    last_name: "Lovelace",
+    role: "admin",
+  });
 
   it("maps the server's snake_case fields", () => {
     expect(user).toEqual({ id: "42", email: "ada@example.com", firstName: "Ada", lastName: "Lovelace", role: "admin" });

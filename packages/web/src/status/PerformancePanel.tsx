@@ -9,7 +9,21 @@ import { formatCount, formatRate, formatWindow, performanceView, sparkline, type
 const SPARK_WIDTH = 600;
 const SPARK_HEIGHT = 72;
 
-function Stat({ label, value, sub, tone, testId, raw }: { label: string; value: string; sub?: ReactNode; tone?: Tone; testId: string; raw?: number | null }) {
+function Stat({
+  label,
+  value,
+  sub,
+  tone,
+  testId,
+  raw,
+}: {
+  label: string;
+  value: string;
+  sub?: ReactNode;
+  tone?: Tone;
+  testId: string;
+  raw?: number | null;
+}) {
   return (
     <div className="rounded-lg border border-slate-200 bg-slate-50 p-4 dark:border-slate-800 dark:bg-slate-950/60">
       <dt className="text-xs font-medium uppercase tracking-wide text-slate-600 dark:text-slate-400">{label}</dt>
@@ -25,7 +39,15 @@ function Stat({ label, value, sub, tone, testId, raw }: { label: string; value: 
   );
 }
 
-function Sparkline({ values, stepSeconds, windowSeconds }: { values: number[]; stepSeconds: number; windowSeconds: number }) {
+function Sparkline({
+  values,
+  stepSeconds,
+  windowSeconds,
+}: {
+  values: number[];
+  stepSeconds: number;
+  windowSeconds: number;
+}) {
   const geometry = sparkline(values, SPARK_WIDTH, SPARK_HEIGHT, 4);
   const gradientId = useId();
   const peak = Math.max(0, ...values);
@@ -53,7 +75,14 @@ function Sparkline({ values, stepSeconds, windowSeconds }: { values: number[]; s
         </defs>
         {geometry.area && <path d={geometry.area} fill={`url(#${gradientId})`} stroke="none" />}
         {geometry.line && (
-          <path d={geometry.line} fill="none" stroke="currentColor" strokeWidth="2" strokeLinejoin="round" vectorEffect="non-scaling-stroke" />
+          <path
+            d={geometry.line}
+            fill="none"
+            stroke="currentColor"
+            strokeWidth="2"
+            strokeLinejoin="round"
+            vectorEffect="non-scaling-stroke"
+          />
         )}
       </svg>
     </figure>
@@ -73,7 +102,12 @@ export function PerformancePanel({ report, error, windowSeconds, onWindowChange 
   const selectId = useId();
   const live = view !== null && error === null;
   return (
-    <section aria-labelledby="performance-title" data-testid="performance-panel" data-as-of={report?.as_of ?? ""} className={cardClass}>
+    <section
+      aria-labelledby="performance-title"
+      data-testid="performance-panel"
+      data-as-of={report?.as_of ?? ""}
+      className={cardClass}
+    >
       <div className="flex flex-wrap items-center justify-between gap-3">
         <div className="flex items-center gap-3">
           <span className="flex h-10 w-10 items-center justify-center rounded-lg bg-indigo-50 text-indigo-700 dark:bg-indigo-950 dark:text-indigo-300">
@@ -84,7 +118,10 @@ export function PerformancePanel({ report, error, windowSeconds, onWindowChange 
               Live performance
             </h2>
             <p className="flex items-center gap-1.5 text-xs text-slate-600 dark:text-slate-400">
-              <span aria-hidden="true" className={`inline-block h-2 w-2 rounded-full ${live ? "bg-emerald-500 motion-safe:animate-pulse" : "bg-slate-400"}`} />
+              <span
+                aria-hidden="true"
+                className={`inline-block h-2 w-2 rounded-full ${live ? "bg-emerald-500 motion-safe:animate-pulse" : "bg-slate-400"}`}
+              />
               {live ? `Live · updates every ${STATUS_METRICS_REFRESH_MS / 1000} s` : "Connecting…"}
               {view && <span className="tabular-nums"> · as of {view.asOf}</span>}
             </p>
@@ -94,7 +131,12 @@ export function PerformancePanel({ report, error, windowSeconds, onWindowChange 
           <label htmlFor={selectId} className="text-sm text-slate-700 dark:text-slate-300">
             Window
           </label>
-          <select id={selectId} value={windowSeconds} onChange={(event) => onWindowChange(Number(event.target.value))} className={`${inputClass} w-auto py-1.5`}>
+          <select
+            id={selectId}
+            value={windowSeconds}
+            onChange={(event) => onWindowChange(Number(event.target.value))}
+            className={`${inputClass} w-auto py-1.5`}
+          >
             {METRICS_WINDOWS.map((option) => (
               <option key={option.seconds} value={option.seconds}>
                 {option.label}
@@ -105,7 +147,10 @@ export function PerformancePanel({ report, error, windowSeconds, onWindowChange 
       </div>
 
       {error && (
-        <p role="alert" className="mt-4 rounded-lg bg-red-50 px-3 py-2 text-sm font-medium text-red-800 dark:bg-red-950/60 dark:text-red-200">
+        <p
+          role="alert"
+          className="mt-4 rounded-lg bg-red-50 px-3 py-2 text-sm font-medium text-red-800 dark:bg-red-950/60 dark:text-red-200"
+        >
           {STATUS_MESSAGES.metricsFailed}: {error}
         </p>
       )}
@@ -122,8 +167,20 @@ export function PerformancePanel({ report, error, windowSeconds, onWindowChange 
             </span>
           }
         />
-        <Stat label="p50 latency" testId="metric-p50" raw={report?.p50_ms ?? null} value={view?.p50 ?? "—"} sub="median" />
-        <Stat label="p99 latency" testId="metric-p99" raw={report?.p99_ms ?? null} value={view?.p99 ?? "—"} sub="slowest 1%" />
+        <Stat
+          label="p50 latency"
+          testId="metric-p50"
+          raw={report?.p50_ms ?? null}
+          value={view?.p50 ?? "—"}
+          sub="median"
+        />
+        <Stat
+          label="p99 latency"
+          testId="metric-p99"
+          raw={report?.p99_ms ?? null}
+          value={view?.p99 ?? "—"}
+          sub="slowest 1%"
+        />
         <Stat
           label="Error rate"
           testId="metric-error-rate"
@@ -145,23 +202,38 @@ export function PerformancePanel({ report, error, windowSeconds, onWindowChange 
           </p>
           {report.routes.length > 0 && (
             <details className="text-sm lg:max-w-md lg:flex-1">
-              <summary className="cursor-pointer rounded font-medium text-indigo-700 dark:text-indigo-300">Busiest endpoints</summary>
+              <summary className="cursor-pointer rounded font-medium text-indigo-700 dark:text-indigo-300">
+                Busiest endpoints
+              </summary>
               <table className="mt-2 w-full text-left">
                 <thead>
                   <tr className="text-xs text-slate-600 dark:text-slate-400">
-                    <th scope="col" className="py-1 font-medium">Route</th>
-                    <th scope="col" className="py-1 text-right font-medium">Requests</th>
-                    <th scope="col" className="py-1 text-right font-medium">Errors</th>
+                    <th scope="col" className="py-1 font-medium">
+                      Route
+                    </th>
+                    <th scope="col" className="py-1 text-right font-medium">
+                      Requests
+                    </th>
+                    <th scope="col" className="py-1 text-right font-medium">
+                      Errors
+                    </th>
                   </tr>
                 </thead>
                 <tbody>
                   {report.routes.slice(0, 5).map((route) => (
                     <tr key={route.route} className="border-t border-slate-100 dark:border-slate-800">
-                      <td className="max-w-0 truncate py-1 pr-2 font-mono text-xs text-slate-800 dark:text-slate-200" title={route.route}>
+                      <td
+                        className="max-w-0 truncate py-1 pr-2 font-mono text-xs text-slate-800 dark:text-slate-200"
+                        title={route.route}
+                      >
                         {route.route}
                       </td>
-                      <td className="py-1 text-right tabular-nums text-slate-800 dark:text-slate-200">{formatCount(route.requests)}</td>
-                      <td className="py-1 text-right tabular-nums text-slate-800 dark:text-slate-200">{formatCount(route.server_errors + route.client_errors)}</td>
+                      <td className="py-1 text-right tabular-nums text-slate-800 dark:text-slate-200">
+                        {formatCount(route.requests)}
+                      </td>
+                      <td className="py-1 text-right tabular-nums text-slate-800 dark:text-slate-200">
+                        {formatCount(route.server_errors + route.client_errors)}
+                      </td>
                     </tr>
                   ))}
                 </tbody>

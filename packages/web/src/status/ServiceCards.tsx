@@ -1,6 +1,14 @@
 import type { ServiceCheck, ServiceId } from "@fintech/core/status/model";
 import { SERVICE_IDS, SERVICE_NAMES } from "@fintech/core/status/model";
-import { AlertTriangleIcon, BucketIcon, CheckCircleIcon, DatabaseIcon, KeyIcon, ServerIcon, XCircleIcon } from "./icons";
+import {
+  AlertTriangleIcon,
+  BucketIcon,
+  CheckCircleIcon,
+  DatabaseIcon,
+  KeyIcon,
+  ServerIcon,
+  XCircleIcon,
+} from "./icons";
 import { STATUS_MESSAGES } from "./constants";
 import { TONE_CLASSES, cardClass } from "./tones";
 import { SERVICE_STATUS_LABELS, formatClock, formatMs, toneOfService } from "./view";
@@ -29,12 +37,19 @@ function ServiceCard({ service }: { service: ServiceCheck }) {
   const StatusIcon = STATUS_ICONS[tone];
   const titleId = `service-${service.id}-name`;
   return (
-    <li aria-labelledby={titleId} data-testid={`service-${service.id}`} data-status={service.status} className={`${cardClass} flex flex-col gap-3`}>
+    <li
+      aria-labelledby={titleId}
+      data-testid={`service-${service.id}`}
+      data-status={service.status}
+      className={`${cardClass} flex flex-col gap-3`}
+    >
       <div className="flex items-center justify-between gap-3">
         <span className="flex h-10 w-10 shrink-0 items-center justify-center rounded-lg bg-indigo-50 text-indigo-700 dark:bg-indigo-950 dark:text-indigo-300">
           <Icon />
         </span>
-        <span className={`inline-flex items-center gap-1 rounded-full px-2.5 py-1 text-xs font-semibold ring-1 ring-inset ${classes.pill}`}>
+        <span
+          className={`inline-flex items-center gap-1 rounded-full px-2.5 py-1 text-xs font-semibold ring-1 ring-inset ${classes.pill}`}
+        >
           <StatusIcon width="14" height="14" />
           {SERVICE_STATUS_LABELS[service.status]}
         </span>
@@ -64,7 +79,12 @@ const CHECKING = "Checking…";
 function PendingCard({ id, text }: { id: ServiceId; text: string }) {
   const Icon = SERVICE_ICONS[id];
   return (
-    <li data-testid={`service-${id}`} data-status="pending" className={`${cardClass} flex flex-col gap-3`} aria-busy={text === CHECKING}>
+    <li
+      data-testid={`service-${id}`}
+      data-status="pending"
+      className={`${cardClass} flex flex-col gap-3`}
+      aria-busy={text === CHECKING}
+    >
       <span className="flex h-10 w-10 shrink-0 items-center justify-center rounded-lg bg-slate-100 text-slate-500 dark:bg-slate-800 dark:text-slate-400">
         <Icon />
       </span>
@@ -74,7 +94,15 @@ function PendingCard({ id, text }: { id: ServiceId; text: string }) {
   );
 }
 
-export function ServiceCards({ services, loading, error }: { services: ServiceCheck[] | undefined; loading: boolean; error: string | null }) {
+export function ServiceCards({
+  services,
+  loading,
+  error,
+}: {
+  services: ServiceCheck[] | undefined;
+  loading: boolean;
+  error: string | null;
+}) {
   return (
     <section aria-labelledby="services-title">
       <div className="mb-3 flex items-baseline justify-between gap-3">
@@ -90,7 +118,9 @@ export function ServiceCards({ services, loading, error }: { services: ServiceCh
       <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
         {services && services.length > 0
           ? services.map((service) => <ServiceCard key={service.id} service={service} />)
-          : SERVICE_IDS.map((id) => <PendingCard key={id} id={id} text={loading || !error ? CHECKING : "Status unavailable"} />)}
+          : SERVICE_IDS.map((id) => (
+              <PendingCard key={id} id={id} text={loading || !error ? CHECKING : "Status unavailable"} />
+            ))}
       </ul>
     </section>
   );

@@ -4,7 +4,16 @@ import { secondaryButtonClass } from "../components/styles";
 import { useMediaQuery, usePrefersReducedMotion } from "./hooks";
 import { PauseIcon, PlayIcon } from "./icons";
 import { cardClass } from "./tones";
-import { EDGES, FLOW_DURATION_S, HORIZONTAL, NODES, VERTICAL, describeTopology, dotBegins, edgeGeometry } from "./topology";
+import {
+  EDGES,
+  FLOW_DURATION_S,
+  HORIZONTAL,
+  NODES,
+  VERTICAL,
+  describeTopology,
+  dotBegins,
+  edgeGeometry,
+} from "./topology";
 import { SERVICE_STATUS_LABELS, formatRate } from "./view";
 
 /** Node outline per service status; nodes without a check keep the neutral outline. */
@@ -91,7 +100,15 @@ export function TopologyDiagram({ services, requestsPerSecond }: TopologyDiagram
           <title id={titleId}>Stream topology</title>
           <desc id={descId}>{describeTopology()}</desc>
           <defs>
-            <marker id={`${baseId}-arrow`} viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
+            <marker
+              id={`${baseId}-arrow`}
+              viewBox="0 0 10 10"
+              refX="9"
+              refY="5"
+              markerWidth="7"
+              markerHeight="7"
+              orient="auto-start-reverse"
+            >
               <path d="M0 0 L10 5 L0 10 z" className="fill-slate-400 dark:fill-slate-500" />
             </marker>
           </defs>
@@ -99,7 +116,10 @@ export function TopologyDiagram({ services, requestsPerSecond }: TopologyDiagram
           {EDGES.map((edge, index) => {
             const geometry = edgeGeometry(layout, edge);
             const pathId = `${baseId}-edge-${edge.id}`;
-            const label = edge.id === "cloudfront-api" && requestsPerSecond !== null ? `${formatRate(requestsPerSecond)} req/s` : edge.label;
+            const label =
+              edge.id === "cloudfront-api" && requestsPerSecond !== null
+                ? `${formatRate(requestsPerSecond)} req/s`
+                : edge.label;
             return (
               <g key={edge.id} data-edge={edge.id}>
                 <path
@@ -119,8 +139,19 @@ export function TopologyDiagram({ services, requestsPerSecond }: TopologyDiagram
                     </circle>
                   ))}
                 <g transform={`translate(${geometry.middle.x} ${geometry.middle.y})`} aria-hidden="true">
-                  <rect x={-label.length * 3.4 - 6} y="-10" width={label.length * 6.8 + 12} height="20" rx="10" className="fill-white dark:fill-slate-900" />
-                  <text textAnchor="middle" dominantBaseline="central" className="fill-slate-600 text-[11px] font-medium dark:fill-slate-300">
+                  <rect
+                    x={-label.length * 3.4 - 6}
+                    y="-10"
+                    width={label.length * 6.8 + 12}
+                    height="20"
+                    rx="10"
+                    className="fill-white dark:fill-slate-900"
+                  />
+                  <text
+                    textAnchor="middle"
+                    dominantBaseline="central"
+                    className="fill-slate-600 text-[11px] font-medium dark:fill-slate-300"
+                  >
                     {label}
                   </text>
                 </g>
@@ -132,8 +163,15 @@ export function TopologyDiagram({ services, requestsPerSecond }: TopologyDiagram
             const centre = layout.centres[node.id];
             const status = statusOf(node.service);
             return (
-              <g key={node.id} data-node={node.id} data-status={status ?? "none"} transform={`translate(${centre.x - layout.nodeWidth / 2} ${centre.y - layout.nodeHeight / 2})`}>
-                <title>{status ? `${node.label}: ${SERVICE_STATUS_LABELS[status]}` : `${node.label}: ${node.detail}`}</title>
+              <g
+                key={node.id}
+                data-node={node.id}
+                data-status={status ?? "none"}
+                transform={`translate(${centre.x - layout.nodeWidth / 2} ${centre.y - layout.nodeHeight / 2})`}
+              >
+                <title>
+                  {status ? `${node.label}: ${SERVICE_STATUS_LABELS[status]}` : `${node.label}: ${node.detail}`}
+                </title>
                 <rect
                   width={layout.nodeWidth}
                   height={layout.nodeHeight}
@@ -142,12 +180,33 @@ export function TopologyDiagram({ services, requestsPerSecond }: TopologyDiagram
                   className={`fill-white dark:fill-slate-800 ${NODE_STROKE[status ?? "none"]}`}
                 />
                 {status && (
-                  <circle cx={layout.nodeWidth - 14} cy="14" r="5" className={status === "operational" ? "fill-emerald-500" : status === "degraded" ? "fill-amber-500" : "fill-red-500"} />
+                  <circle
+                    cx={layout.nodeWidth - 14}
+                    cy="14"
+                    r="5"
+                    className={
+                      status === "operational"
+                        ? "fill-emerald-500"
+                        : status === "degraded"
+                          ? "fill-amber-500"
+                          : "fill-red-500"
+                    }
+                  />
                 )}
-                <text x={layout.nodeWidth / 2} y="24" textAnchor="middle" className="fill-slate-900 text-[15px] font-semibold dark:fill-white">
+                <text
+                  x={layout.nodeWidth / 2}
+                  y="24"
+                  textAnchor="middle"
+                  className="fill-slate-900 text-[15px] font-semibold dark:fill-white"
+                >
                   {node.label}
                 </text>
-                <text x={layout.nodeWidth / 2} y="43" textAnchor="middle" className="fill-slate-600 text-[12px] dark:fill-slate-300">
+                <text
+                  x={layout.nodeWidth / 2}
+                  y="43"
+                  textAnchor="middle"
+                  className="fill-slate-600 text-[12px] dark:fill-slate-300"
+                >
                   {node.detail}
                 </text>
               </g>

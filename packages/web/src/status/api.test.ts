@@ -41,7 +41,13 @@ const servicesBody = {
 function client(reply: Parameters<typeof fakeFetch>[0], token: string | null = "t0k3n") {
   const fetch = fakeFetch(reply);
   const tokens = fakeTokens(token);
-  return { status: statusEndpoints(createHttpClient({ baseUrl: "https://api.example", fetch: fetch.fetch, credentials: tokens.source })), calls: fetch.calls, tokens };
+  return {
+    status: statusEndpoints(
+      createHttpClient({ baseUrl: "https://api.example", fetch: fetch.fetch, credentials: tokens.source }),
+    ),
+    calls: fetch.calls,
+    tokens,
+  };
 }
 
 describe("status endpoints", () => {
@@ -61,7 +67,10 @@ describe("status endpoints", () => {
 
   it("refuses a reply that breaks the contract", async () => {
     const { status } = client(() => json(200, { ...metricsBody, requests: "many" }));
-    await expect(status.getMetrics()).rejects.toMatchObject({ kind: "invalid-response", message: "Invalid response format" });
+    await expect(status.getMetrics()).rejects.toMatchObject({
+      kind: "invalid-response",
+      message: "Invalid response format",
+    });
   });
 
   it("sends nothing without a token, and a 401 clears the session", async () => {
@@ -74,7 +83,12 @@ describe("status endpoints", () => {
   });
 
   it("passes the server's validation message on", async () => {
-    const { status } = client(() => json(400, { message: "window must be a whole number of seconds from 10 to 3600", code: "validation_error" }));
-    await expect(status.getMetrics(5)).rejects.toMatchObject({ message: "window must be a whole number of seconds from 10 to 3600", status: 400 });
+    const { status } = client(() =>
+      json(400, { message: "window must be a whole number of seconds from 10 to 3600", code: "validation_error" }),
+    );
+    await expect(status.getMetrics(5)).rejects.toMatchObject({
+      message: "window must be a whole number of seconds from 10 to 3600",
+      status: 400,
+    });
   });
 });

@@ -37,9 +37,12 @@ export function useServiceChecks() {
 export function useSpinFor(durationMs: number = REFRESH_SPIN_MS): [spinning: boolean, trigger: () => void] {
   const [spinning, setSpinning] = useState(false);
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
-  useEffect(() => () => {
-    if (timer.current) clearTimeout(timer.current);
-  }, []);
+  useEffect(
+    () => () => {
+      if (timer.current) clearTimeout(timer.current);
+    },
+    [],
+  );
   const trigger = useCallback(() => {
     if (timer.current) clearTimeout(timer.current);
     setSpinning(true);

@@ -3,7 +3,8 @@ import type { Tone } from "./view";
 /** Colour sets per tone, checked for contrast in both themes (text on its own background ≥ 4.5:1). */
 export const TONE_CLASSES: Record<Tone, { panel: string; pill: string; dot: string; icon: string; text: string }> = {
   ok: {
-    panel: "border-emerald-300 bg-emerald-50 text-emerald-950 dark:border-emerald-800 dark:bg-emerald-950/50 dark:text-emerald-50",
+    panel:
+      "border-emerald-300 bg-emerald-50 text-emerald-950 dark:border-emerald-800 dark:bg-emerald-950/50 dark:text-emerald-50",
     pill: "bg-emerald-100 text-emerald-800 ring-emerald-600/20 dark:bg-emerald-900/60 dark:text-emerald-200 dark:ring-emerald-400/30",
     dot: "bg-emerald-500",
     icon: "text-emerald-700 dark:text-emerald-300",

@@ -1,10 +1,27 @@
 import { describe, expect, it } from "vitest";
-import { DOTS_PER_EDGE, EDGES, FLOW_DURATION_S, HORIZONTAL, NODES, VERTICAL, describeTopology, dotBegins, edgeGeometry, type Layout } from "./topology";
+import {
+  DOTS_PER_EDGE,
+  EDGES,
+  FLOW_DURATION_S,
+  HORIZONTAL,
+  NODES,
+  VERTICAL,
+  describeTopology,
+  dotBegins,
+  edgeGeometry,
+  type Layout,
+} from "./topology";
 
 const boxes = (layout: Layout) =>
   NODES.map((node) => {
     const centre = layout.centres[node.id];
-    return { id: node.id, left: centre.x - layout.nodeWidth / 2, right: centre.x + layout.nodeWidth / 2, top: centre.y - layout.nodeHeight / 2, bottom: centre.y + layout.nodeHeight / 2 };
+    return {
+      id: node.id,
+      left: centre.x - layout.nodeWidth / 2,
+      right: centre.x + layout.nodeWidth / 2,
+      top: centre.y - layout.nodeHeight / 2,
+      bottom: centre.y + layout.nodeHeight / 2,
+    };
   });
 
 describe("topology", () => {
@@ -15,8 +32,16 @@ describe("topology", () => {
       expect(ids.has(edge.to)).toBe(true);
     }
     expect(EDGES.filter((edge) => edge.from === "client").map((edge) => edge.to)).toEqual(["cloudfront"]);
-    expect(EDGES.filter((edge) => edge.from === "cloudfront").map((edge) => edge.to).sort()).toEqual(["api", "feeds"]);
-    expect(EDGES.filter((edge) => edge.to === "dynamodb").map((edge) => edge.from).sort()).toEqual(["api", "feeds"]);
+    expect(
+      EDGES.filter((edge) => edge.from === "cloudfront")
+        .map((edge) => edge.to)
+        .sort(),
+    ).toEqual(["api", "feeds"]);
+    expect(
+      EDGES.filter((edge) => edge.to === "dynamodb")
+        .map((edge) => edge.from)
+        .sort(),
+    ).toEqual(["api", "feeds"]);
     expect(EDGES.filter((edge) => edge.to === "s3").map((edge) => edge.from)).toEqual(["api"]);
     expect(describeTopology()).toContain("Client to CloudFront (HTTPS)");
   });

@@ -108,7 +108,9 @@ export function edgeGeometry(layout: Layout, edge: TopologyEdge): EdgeGeometry {
   const from = layout.centres[edge.from];
   const to = layout.centres[edge.to];
   const horizontal = layout.orientation === "horizontal";
-  const start = horizontal ? { x: from.x + layout.nodeWidth / 2, y: from.y } : { x: from.x, y: from.y + layout.nodeHeight / 2 };
+  const start = horizontal
+    ? { x: from.x + layout.nodeWidth / 2, y: from.y }
+    : { x: from.x, y: from.y + layout.nodeHeight / 2 };
   const end = horizontal ? { x: to.x - layout.nodeWidth / 2, y: to.y } : { x: to.x, y: to.y - layout.nodeHeight / 2 };
   const c1 = horizontal ? { x: (start.x + end.x) / 2, y: start.y } : { x: start.x, y: (start.y + end.y) / 2 };
   const c2 = horizontal ? { x: (start.x + end.x) / 2, y: end.y } : { x: end.x, y: (start.y + end.y) / 2 };

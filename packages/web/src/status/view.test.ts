@@ -1,6 +1,16 @@
 import { describe, expect, it } from "vitest";
 import type { MetricsReport } from "@fintech/core/metrics/model";
-import { BANNER_TITLES, bannerFor, errorRateTone, formatMs, formatPercent, formatRate, formatWindow, performanceView, sparkline } from "./view";
+import {
+  BANNER_TITLES,
+  bannerFor,
+  errorRateTone,
+  formatMs,
+  formatPercent,
+  formatRate,
+  formatWindow,
+  performanceView,
+  sparkline,
+} from "./view";
 
 const report = (overrides: Partial<MetricsReport> = {}): MetricsReport => ({
   window_seconds: 60,
@@ -75,7 +85,16 @@ describe("performanceView", () => {
   it("turns the series into requests per second of each step", () => {
     const view = performanceView(report());
     expect(view.series).toEqual([2, 0]);
-    expect(view).toMatchObject({ requests: 120, requestsPerSecond: "2.00", p50: "3.2 ms", p99: "49 ms", errorRate: "2.50%", clientErrorRate: "10.00%", errorTone: "degraded", instances: 2 });
+    expect(view).toMatchObject({
+      requests: 120,
+      requestsPerSecond: "2.00",
+      p50: "3.2 ms",
+      p99: "49 ms",
+      errorRate: "2.50%",
+      clientErrorRate: "10.00%",
+      errorTone: "degraded",
+      instances: 2,
+    });
   });
 
   it("shows dashes when no request has been timed", () => {

@@ -23,10 +23,14 @@ const MAX_IMAGE_FIELD_CHARS = 2 * (MAX_BASE64_CHARS + DATA_URL_PREFIX_MAX);
 const Base64Image = z.string().min(1, "The image is empty").max(MAX_IMAGE_FIELD_CHARS, KYC_MESSAGES.fileTooLarge);
 
 export const DiditVerifyInput = z.strictObject({
-  document_image: Base64Image.describe("The document picture, base64 (a data: URL is accepted): JPEG or PNG, at most 5 MB decoded"),
+  document_image: Base64Image.describe(
+    "The document picture, base64 (a data: URL is accepted): JPEG or PNG, at most 5 MB decoded",
+  ),
   document_type: DocumentType,
   country_code: z.string().regex(/^[A-Za-z]{2}$/, "country_code must be a two-letter ISO country code"),
-  face_image: Base64Image.optional().nullable().describe("A face picture (selfie) stored for the reviewer; no face match is computed"),
+  face_image: Base64Image.optional()
+    .nullable()
+    .describe("A face picture (selfie) stored for the reviewer; no face match is computed"),
 });
 export type DiditVerifyInput = z.infer<typeof DiditVerifyInput>;
 
@@ -41,7 +45,8 @@ export function decodeBase64Image(value: string, field: string): { bytes: Uint8A
   const prefix = DATA_URL.exec(value.slice(0, DATA_URL_PREFIX_MAX));
   const payload = (prefix ? value.slice(prefix[0].length) : value).replace(/\s+/g, "");
   if (payload.length > MAX_BASE64_CHARS) throw new AppError(413, "file_too_large", KYC_MESSAGES.fileTooLarge);
-  if (payload.length === 0 || !BASE64.test(payload)) throw badRequest(`${field} must be a base64-encoded image (a data: URL is accepted)`, "invalid_base64");
+  if (payload.length === 0 || !BASE64.test(payload))
+    throw badRequest(`${field} must be a base64-encoded image (a data: URL is accepted)`, "invalid_base64");
   return { bytes: new Uint8Array(Buffer.from(payload, "base64")), declaredType: prefix?.[1] ?? null };
 }
 
@@ -58,7 +63,10 @@ export interface DiditResult extends RecordedDocument {
 export async function verifyDidit(ctx: CoreContext, userId: string, input: DiditVerifyInput): Promise<DiditResult> {
   const submission = await requireOpenSubmission(ctx, userId);
   if (input.country_code.toUpperCase() !== submission.country.toUpperCase()) {
-    throw badRequest(`country_code must be the country of your KYC submission (${submission.country})`, "country_mismatch");
+    throw badRequest(
+      `country_code must be the country of your KYC submission (${submission.country})`,
+      "country_mismatch",
+    );
   }
   assertSupportedType(submission, input.document_type);
   const document = decodeBase64Image(input.document_image, "document_image");
@@ -70,18 +78,25 @@ export async function verifyDidit(ctx: CoreContext, userId: string, input: Didit
     const { analysis } = await analyseInspected(documentImage);
     if (faceImage) await analyseInspected(faceImage);
     const objectKey = documentObjectKey(userId, submission.id, input.document_type);
-    const faceObjectKey = faceImage ? documentObjectKey(userId, submission.id, input.document_type, { face: true }) : null;
+    const faceObjectKey = faceImage
+      ? documentObjectKey(userId, submission.id, input.document_type, { face: true })
+      : null;
     await putDocumentObject(ctx, objectKey, documentImage.bytes, documentImage.contentType);
     if (faceImage && faceObjectKey) await putDocumentObject(ctx, faceObjectKey, faceImage.bytes, faceImage.contentType);
-    const recorded = await recordOrForget(ctx, submission.id, faceObjectKey ? [objectKey, faceObjectKey] : [objectKey], {
-      documentType: input.document_type,
-      objectKey,
-      fileName: null,
-      faceObjectKey,
-      analysis,
-      refusal: null,
-      via: "didit",
-    });
+    const recorded = await recordOrForget(
+      ctx,
+      submission.id,
+      faceObjectKey ? [objectKey, faceObjectKey] : [objectKey],
+      {
+        documentType: input.document_type,
+        objectKey,
+        fileName: null,
+        faceObjectKey,
+        analysis,
+        refusal: null,
+        via: "didit",
+      },
+    );
     return { ...recorded, faceStored: faceObjectKey !== null };
   });
 }

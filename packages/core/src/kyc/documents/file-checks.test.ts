@@ -17,7 +17,8 @@ beforeAll(async () => {
   other.tiff = await base.clone().tiff().toBuffer();
 });
 
-const check = (bytes: Uint8Array, fileName: string | null = null, declaredType: string | null = null) => checkDocumentFile({ bytes, fileName, declaredType });
+const check = (bytes: Uint8Array, fileName: string | null = null, declaredType: string | null = null) =>
+  checkDocumentFile({ bytes, fileName, declaredType });
 const refusal = async (...args: Parameters<typeof check>) => {
   const result = await check(...args);
   if (result.passed) throw new Error("expected a refusal");
@@ -26,12 +27,23 @@ const refusal = async (...args: Parameters<typeof check>) => {
 
 describe("document file checks (magic bytes, size, name, declared type)", () => {
   it("passes PNG and JPEG bytes with a matching or absent name and type", async () => {
-    await expect(check(png, "scan.png", "image/png")).resolves.toMatchObject({ passed: true, format: "png", contentType: "image/png" });
-    await expect(check(jpeg, "photo.JPG", "image/jpeg")).resolves.toMatchObject({ passed: true, format: "jpeg", contentType: "image/jpeg" });
+    await expect(check(png, "scan.png", "image/png")).resolves.toMatchObject({
+      passed: true,
+      format: "png",
+      contentType: "image/png",
+    });
+    await expect(check(jpeg, "photo.JPG", "image/jpeg")).resolves.toMatchObject({
+      passed: true,
+      format: "jpeg",
+      contentType: "image/jpeg",
+    });
     await expect(check(jpeg, "photo.jpeg", "image/jpg")).resolves.toMatchObject({ passed: true, format: "jpeg" });
     // No name, no type, or curl's "I don't know" type: judged by the bytes alone.
     await expect(check(png)).resolves.toMatchObject({ passed: true, format: "png" });
-    await expect(check(jpeg, "upload", "application/octet-stream")).resolves.toMatchObject({ passed: true, format: "jpeg" });
+    await expect(check(jpeg, "upload", "application/octet-stream")).resolves.toMatchObject({
+      passed: true,
+      format: "jpeg",
+    });
     // A JPEG named .png is still a JPEG the applicant may send: the extension is an accepted one.
     await expect(check(jpeg, "id.png", null)).resolves.toMatchObject({ passed: true, format: "jpeg" });
   });
@@ -39,21 +51,32 @@ describe("document file checks (magic bytes, size, name, declared type)", () => 
   it("refuses more than 5 MB with the spec's message before reading anything else", async () => {
     const big = new Uint8Array(KYC_LIMITS.maxFileBytes + 1);
     big.set(png.subarray(0, 64));
-    expect(await refusal(big, "big.png", "image/png")).toMatchObject({ code: "file_too_large", message: KYC_MESSAGES.fileTooLarge, status: 413 });
+    expect(await refusal(big, "big.png", "image/png")).toMatchObject({
+      code: "file_too_large",
+      message: KYC_MESSAGES.fileTooLarge,
+      status: 413,
+    });
     const text = new TextEncoder().encode("x".repeat(6 * 1024 * 1024));
     expect((await refusal(text, "notes.txt", "text/plain")).message).toBe(KYC_MESSAGES.fileTooLarge);
   });
 
   it("a text file named .png (or declared image/png) is the wrong format, not 'not an image'", async () => {
     const text = new TextEncoder().encode("I am not a picture at all, only words.\n");
-    expect(await refusal(text, "passport.png", "text/plain")).toMatchObject({ code: "wrong_image_format", message: KYC_MESSAGES.wrongImageFormat, status: 415 });
+    expect(await refusal(text, "passport.png", "text/plain")).toMatchObject({
+      code: "wrong_image_format",
+      message: KYC_MESSAGES.wrongImageFormat,
+      status: 415,
+    });
     expect((await refusal(text, "passport", "image/png")).message).toBe(KYC_MESSAGES.wrongImageFormat);
     expect((await refusal(text, "passport.gif", null)).message).toBe(KYC_MESSAGES.wrongImageFormat);
   });
 
   it("a file that neither is nor claims to be an image is 'File must be an image'", async () => {
     const text = new TextEncoder().encode("plain words");
-    expect(await refusal(text, "notes.txt", "text/plain")).toMatchObject({ code: "not_an_image", message: KYC_MESSAGES.notAnImage });
+    expect(await refusal(text, "notes.txt", "text/plain")).toMatchObject({
+      code: "not_an_image",
+      message: KYC_MESSAGES.notAnImage,
+    });
     const pdf = new TextEncoder().encode("%PDF-1.7\n1 0 obj\n<<>>\nendobj\n%%EOF\n");
     expect((await refusal(pdf, "statement.pdf", "application/pdf")).message).toBe(KYC_MESSAGES.notAnImage);
     expect((await refusal(pdf)).message).toBe(KYC_MESSAGES.notAnImage);
@@ -61,7 +84,9 @@ describe("document file checks (magic bytes, size, name, declared type)", () => 
 
   it("images of another format (GIF, WebP, TIFF) are the wrong format whatever they are called", async () => {
     for (const [format, bytes] of Object.entries(other)) {
-      expect((await refusal(bytes, `picture.${format}`, `image/${format}`)).message, format).toBe(KYC_MESSAGES.wrongImageFormat);
+      expect((await refusal(bytes, `picture.${format}`, `image/${format}`)).message, format).toBe(
+        KYC_MESSAGES.wrongImageFormat,
+      );
       // Renamed and relabelled as PNG: the bytes decide.
       expect((await refusal(bytes, "picture.png", "image/png")).message, format).toBe(KYC_MESSAGES.wrongImageFormat);
     }
@@ -76,7 +101,10 @@ describe("document file checks (magic bytes, size, name, declared type)", () => 
   });
 
   it("refuses an empty file", async () => {
-    expect(await refusal(new Uint8Array(0), "empty.png", "image/png")).toMatchObject({ code: "empty_file", status: 400 });
+    expect(await refusal(new Uint8Array(0), "empty.png", "image/png")).toMatchObject({
+      code: "empty_file",
+      status: 400,
+    });
   });
 
   it("reads extensions and declared types the way clients send them", () => {

@@ -41,7 +41,25 @@ export interface FileCheckInput {
 const ACCEPTED_EXTENSIONS = new Set(["jpg", "jpeg", "png"]);
 /** Extensions that say "I am a picture": a file carrying one claims to be an image. */
 const IMAGE_EXTENSIONS = new Set([
-  "jpg", "jpeg", "jpe", "jfif", "png", "gif", "webp", "bmp", "tif", "tiff", "heic", "heif", "avif", "svg", "ico", "jp2", "jxl", "raw", "dng",
+  "jpg",
+  "jpeg",
+  "jpe",
+  "jfif",
+  "png",
+  "gif",
+  "webp",
+  "bmp",
+  "tif",
+  "tiff",
+  "heic",
+  "heif",
+  "avif",
+  "svg",
+  "ico",
+  "jp2",
+  "jxl",
+  "raw",
+  "dng",
 ]);
 /** Declared types that name JPEG or PNG, as browsers and tools spell them. */
 const DECLARED_AS: Record<string, SniffedImageFormat> = {
@@ -57,7 +75,12 @@ const DECLARED_AS: Record<string, SniffedImageFormat> = {
  */
 const UNDECLARED_TYPES = new Set(["", "application/octet-stream", "binary/octet-stream"]);
 
-const refuse = (code: FileRefusalCode, message: string, status: 413 | 415 | 400): FileCheckResult => ({ passed: false, code, message, status });
+const refuse = (code: FileRefusalCode, message: string, status: 413 | 415 | 400): FileCheckResult => ({
+  passed: false,
+  code,
+  message,
+  status,
+});
 const tooLarge = () => refuse("file_too_large", KYC_MESSAGES.fileTooLarge, 413);
 const wrongFormat = () => refuse("wrong_image_format", KYC_MESSAGES.wrongImageFormat, 415);
 const notAnImage = () => refuse("not_an_image", KYC_MESSAGES.notAnImage, 415);
@@ -86,7 +109,8 @@ export async function checkDocumentFile({ bytes, fileName, declaredType }: FileC
   // feeds' KYC stream module) mostly never check a file, and a cold start should not pay for it.
   const { fileTypeFromBuffer } = await import("file-type");
   const sniffed = await fileTypeFromBuffer(bytes);
-  const format: SniffedImageFormat | null = sniffed?.mime === "image/jpeg" ? "jpeg" : sniffed?.mime === "image/png" ? "png" : null;
+  const format: SniffedImageFormat | null =
+    sniffed?.mime === "image/jpeg" ? "jpeg" : sniffed?.mime === "image/png" ? "png" : null;
 
   if (format) {
     if (extension !== null && !ACCEPTED_EXTENSIONS.has(extension)) return wrongFormat();
@@ -95,6 +119,7 @@ export async function checkDocumentFile({ bytes, fileName, declaredType }: FileC
     return { passed: true, format, contentType: SNIFFED_CONTENT_TYPES[format], bytes: bytes.byteLength };
   }
   if (sniffed?.mime.startsWith("image/")) return wrongFormat();
-  const claimsImage = (extension !== null && IMAGE_EXTENSIONS.has(extension)) || (declared?.startsWith("image/") ?? false);
+  const claimsImage =
+    (extension !== null && IMAGE_EXTENSIONS.has(extension)) || (declared?.startsWith("image/") ?? false);
   return claimsImage ? wrongFormat() : notAnImage();
 }

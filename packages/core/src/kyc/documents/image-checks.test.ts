@@ -2,7 +2,13 @@ import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { UnreadableImageError } from "./image-budget";
 import { analyseImage, hammingDistance, IMAGE_PROBLEMS, MIN_SHARPNESS, perceptualHash } from "./image-checks";
-import { blurredDocumentImage, decompressionBombPng, glareDocumentImage, sampleDocumentImage, washedOutDocumentImage } from "./sample-images";
+import {
+  blurredDocumentImage,
+  decompressionBombPng,
+  glareDocumentImage,
+  sampleDocumentImage,
+  washedOutDocumentImage,
+} from "./sample-images";
 
 /** The duplicate threshold findSimilarImages uses (the 4-band index guarantees recall up to it). */
 const DUPLICATE_DISTANCE = 3;
@@ -48,7 +54,10 @@ describe("image checks on generated document pictures", () => {
   });
 
   it("reports EXIF-rotated pictures with their displayed sides", async () => {
-    const rotated = await sharp(await sampleDocumentImage({ seed: 1 })).jpeg().withMetadata({ orientation: 6 }).toBuffer();
+    const rotated = await sharp(await sampleDocumentImage({ seed: 1 }))
+      .jpeg()
+      .withMetadata({ orientation: 6 })
+      .toBuffer();
     const { checks } = await analyseImage(rotated, "jpeg");
     expect([checks.width, checks.height]).toEqual([800, 1200]);
   });
@@ -64,7 +73,9 @@ describe("image checks on generated document pictures", () => {
     ];
     for (const [index, variant] of variants.entries()) {
       const { checks } = await analyseImage(variant, variant[0] === 0xff ? "jpeg" : "png");
-      expect(hammingDistance(reference.phash, checks.phash), `variant ${index}`).toBeLessThanOrEqual(DUPLICATE_DISTANCE);
+      expect(hammingDistance(reference.phash, checks.phash), `variant ${index}`).toBeLessThanOrEqual(
+        DUPLICATE_DISTANCE,
+      );
     }
   });
 
@@ -72,15 +83,19 @@ describe("image checks on generated document pictures", () => {
   // pair is 6 bits apart, most are 8-30, so 3 bits keeps duplicates and strangers apart.
   it("different documents are farther apart than the duplicate threshold, even with the same layout", async () => {
     const hashes: string[] = [];
-    for (let seed = 1; seed <= 8; seed++) hashes.push((await analyseImage(await sampleDocumentImage({ seed }), "png")).checks.phash);
+    for (let seed = 1; seed <= 8; seed++)
+      hashes.push((await analyseImage(await sampleDocumentImage({ seed }), "png")).checks.phash);
     for (let a = 0; a < hashes.length; a++) {
-      for (let b = a + 1; b < hashes.length; b++) expect(hammingDistance(hashes[a]!, hashes[b]!), `${a} vs ${b}`).toBeGreaterThan(DUPLICATE_DISTANCE + 1);
+      for (let b = a + 1; b < hashes.length; b++)
+        expect(hammingDistance(hashes[a]!, hashes[b]!), `${a} vs ${b}`).toBeGreaterThan(DUPLICATE_DISTANCE + 1);
     }
   });
 
   it("refuses a damaged (truncated) PNG and a decompression bomb as unreadable", async () => {
     const png = await sampleDocumentImage({ seed: 1 });
-    await expect(analyseImage(png.subarray(0, Math.floor(png.length / 2)), "png")).rejects.toBeInstanceOf(UnreadableImageError);
+    await expect(analyseImage(png.subarray(0, Math.floor(png.length / 2)), "png")).rejects.toBeInstanceOf(
+      UnreadableImageError,
+    );
     const garbage = Buffer.concat([png.subarray(0, 64), Buffer.alloc(4096, 7)]);
     await expect(analyseImage(garbage, "png")).rejects.toMatchObject({ reason: "corrupt" });
     // 10,000 x 10,000 at one bit per pixel: a few KB that claim 100 MP (image-budget.test.ts has the rest).

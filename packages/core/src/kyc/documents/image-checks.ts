@@ -1,7 +1,13 @@
 import type { OutputInfo, Sharp } from "sharp";
 import type { ImageChecks } from "../model";
 import type { SniffedImageFormat } from "./file-checks";
-import { decodeFailure, IMAGE_TIME_BUDGET_SECONDS, MAX_DECODED_PIXELS, readImageHeader, type ImageHeader } from "./image-budget";
+import {
+  decodeFailure,
+  IMAGE_TIME_BUDGET_SECONDS,
+  MAX_DECODED_PIXELS,
+  readImageHeader,
+  type ImageHeader,
+} from "./image-budget";
 import { loadSharp } from "./sharp-loader";
 
 /**
@@ -100,13 +106,19 @@ export function toneMeasures(pixels: Uint8Array): { glare: number; tonalRange: n
     }
     return 255;
   };
-  return { glare: nearWhite / total, tonalRange: percentile(0.98) - percentile(0.02), stretchRange: percentile(0.99) - percentile(0.01) };
+  return {
+    glare: nearWhite / total,
+    tonalRange: percentile(0.98) - percentile(0.02),
+    stretchRange: percentile(0.99) - percentile(0.01),
+  };
 }
 
 const HASH_SIZE = 32;
 const HASH_LOW = 8;
 /** cos((2x+1) u pi / 2N) for the 32-point DCT-II, computed once. */
-const COSINES = Array.from({ length: HASH_LOW }, (_, u) => Array.from({ length: HASH_SIZE }, (_, x) => Math.cos(((2 * x + 1) * u * Math.PI) / (2 * HASH_SIZE))));
+const COSINES = Array.from({ length: HASH_LOW }, (_, u) =>
+  Array.from({ length: HASH_SIZE }, (_, x) => Math.cos(((2 * x + 1) * u * Math.PI) / (2 * HASH_SIZE))),
+);
 
 /**
  * DCT perceptual hash (pHash as in pHash.org / Python imagehash): greyscale 32 x 32, 2-D DCT,
@@ -115,7 +127,8 @@ const COSINES = Array.from({ length: HASH_LOW }, (_, u) => Array.from({ length: 
  * in about half of them.
  */
 export function perceptualHash(pixels32: Uint8Array): string {
-  if (pixels32.length !== HASH_SIZE * HASH_SIZE) throw new Error(`perceptualHash takes ${HASH_SIZE} x ${HASH_SIZE} grey levels, got ${pixels32.length} values`);
+  if (pixels32.length !== HASH_SIZE * HASH_SIZE)
+    throw new Error(`perceptualHash takes ${HASH_SIZE} x ${HASH_SIZE} grey levels, got ${pixels32.length} values`);
   // Separable DCT: rows first (only the 8 lowest frequencies are ever needed), then columns.
   const rows: number[][] = [];
   for (let y = 0; y < HASH_SIZE; y++) {
@@ -175,7 +188,11 @@ export interface ImageAnalysis {
  * `header`, when the caller already read it, saves a second header read. Throws
  * UnreadableImageError when the picture cannot be checked.
  */
-export async function analyseImage(bytes: Uint8Array, format: SniffedImageFormat, header?: ImageHeader): Promise<ImageAnalysis> {
+export async function analyseImage(
+  bytes: Uint8Array,
+  format: SniffedImageFormat,
+  header?: ImageHeader,
+): Promise<ImageAnalysis> {
   const { width, height } = header ?? (await readImageHeader(bytes));
   let analysis: { data: Buffer; info: OutputInfo };
   let hashPixels: Buffer;
@@ -187,7 +204,9 @@ export async function analyseImage(bytes: Uint8Array, format: SniffedImageFormat
       .resize({ width: ANALYSIS_LONG_SIDE, height: ANALYSIS_LONG_SIDE, fit: "inside", withoutEnlargement: true })
       .raw()
       .toBuffer({ resolveWithObject: true });
-    hashPixels = await sharp(analysis.data, { raw: { width: analysis.info.width, height: analysis.info.height, channels: 1 } })
+    hashPixels = await sharp(analysis.data, {
+      raw: { width: analysis.info.width, height: analysis.info.height, channels: 1 },
+    })
       .resize(HASH_SIZE, HASH_SIZE, { fit: "fill" })
       // Raw one-channel input comes out as three channels unless told otherwise.
       .greyscale()
@@ -201,7 +220,8 @@ export async function analyseImage(bytes: Uint8Array, format: SniffedImageFormat
   const stretch = 255 / Math.max(MIN_STRETCH_RANGE, stretchRange);
   const sharpness = laplacianVariance(pixels, analysis.info.width, analysis.info.height) * stretch * stretch;
   const problems: string[] = [];
-  if (Math.max(width, height) < MIN_LONG_SIDE || Math.min(width, height) < MIN_SHORT_SIDE) problems.push(IMAGE_PROBLEMS.tooSmall(width, height));
+  if (Math.max(width, height) < MIN_LONG_SIDE || Math.min(width, height) < MIN_SHORT_SIDE)
+    problems.push(IMAGE_PROBLEMS.tooSmall(width, height));
   if (sharpness < MIN_SHARPNESS) problems.push(IMAGE_PROBLEMS.blurred);
   // A washed-out picture is also mostly near-white: name the cause the applicant can fix first.
   if (tonalRange < MIN_TONAL_RANGE) problems.push(IMAGE_PROBLEMS.washedOut);

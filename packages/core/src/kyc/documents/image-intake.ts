@@ -1,7 +1,13 @@
 import { AppError } from "../../shared/errors";
 import { KYC_MESSAGES } from "../model";
 import { checkDocumentFile, type SniffedImageFormat } from "./file-checks";
-import { IMAGE_TIME_BUDGET_SECONDS, MAX_DECODED_MEGAPIXELS, readImageHeader, UnreadableImageError, type ImageHeader } from "./image-budget";
+import {
+  IMAGE_TIME_BUDGET_SECONDS,
+  MAX_DECODED_MEGAPIXELS,
+  readImageHeader,
+  UnreadableImageError,
+  type ImageHeader,
+} from "./image-budget";
 import { analyseImage, type ImageAnalysis } from "./image-checks";
 
 /**
@@ -34,8 +40,14 @@ const megapixels = (size: { width: number; height: number }) => Math.round((size
 export function unreadableRefusal(error: UnreadableImageError, suffix = ""): AppError {
   switch (error.reason) {
     case "too_many_pixels": {
-      const size = error.size ? `Image is ${error.size.width} x ${error.size.height} pixels (${megapixels(error.size)} megapixels)` : `Image has more than ${MAX_DECODED_MEGAPIXELS} megapixels`;
-      return new AppError(422, "image_too_large", `${size}; the limit is ${MAX_DECODED_MEGAPIXELS} megapixels. Upload a smaller photo${suffix}`);
+      const size = error.size
+        ? `Image is ${error.size.width} x ${error.size.height} pixels (${megapixels(error.size)} megapixels)`
+        : `Image has more than ${MAX_DECODED_MEGAPIXELS} megapixels`;
+      return new AppError(
+        422,
+        "image_too_large",
+        `${size}; the limit is ${MAX_DECODED_MEGAPIXELS} megapixels. Upload a smaller photo${suffix}`,
+      );
     }
     case "too_slow":
       return new AppError(
@@ -44,7 +56,11 @@ export function unreadableRefusal(error: UnreadableImageError, suffix = ""): App
         `Image could not be checked within ${IMAGE_TIME_BUDGET_SECONDS} seconds; upload a smaller photo saved as an ordinary JPEG or PNG${suffix}`,
       );
     case "corrupt":
-      return new AppError(422, "image_unreadable", `${KYC_MESSAGES.notAnImage}: it could not be read as a picture (damaged or incomplete)${suffix}`);
+      return new AppError(
+        422,
+        "image_unreadable",
+        `${KYC_MESSAGES.notAnImage}: it could not be read as a picture (damaged or incomplete)${suffix}`,
+      );
   }
 }
 
@@ -58,7 +74,12 @@ async function refusingUnreadable<T>(work: Promise<T>, suffix: string): Promise<
 }
 
 /** Step 1: file checks, then the header against the pixel budget. */
-export async function inspectImage(bytes: Uint8Array, fileName: string | null, declaredType: string | null, suffix = ""): Promise<InspectedImage> {
+export async function inspectImage(
+  bytes: Uint8Array,
+  fileName: string | null,
+  declaredType: string | null,
+  suffix = "",
+): Promise<InspectedImage> {
   const file = await checkDocumentFile({ bytes, fileName, declaredType });
   if (!file.passed) throw new AppError(file.status, file.code, `${file.message}${suffix}`);
   const header = await refusingUnreadable(readImageHeader(bytes), suffix);
@@ -67,5 +88,8 @@ export async function inspectImage(bytes: Uint8Array, fileName: string | null, d
 
 /** Step 2: the decode and the quality checks, within the time budget. */
 export async function analyseInspected(image: InspectedImage): Promise<CheckedImage> {
-  return { contentType: image.contentType, analysis: await refusingUnreadable(analyseImage(image.bytes, image.format, image.header), image.suffix) };
+  return {
+    contentType: image.contentType,
+    analysis: await refusingUnreadable(analyseImage(image.bytes, image.format, image.header), image.suffix),
+  };
 }

@@ -34,13 +34,18 @@ export function objectKeyOf(record: S3ObjectRecord): string {
  * record is tried; if any failed, the first error is thrown afterwards so the delivery is retried
  * (processing is idempotent: records already done change nothing the second time).
  */
-export async function processKycObjectRecords(ctx: CoreContext, records: readonly S3ObjectRecord[]): Promise<ProcessedObject[]> {
+export async function processKycObjectRecords(
+  ctx: CoreContext,
+  records: readonly S3ObjectRecord[],
+): Promise<ProcessedObject[]> {
   const results: ProcessedObject[] = [];
   const failures: unknown[] = [];
   for (const record of records) {
     if (record.eventName !== "ObjectCreated:Post") continue;
     try {
-      results.push(await processUploadedObject(ctx, record.s3.bucket.name, objectKeyOf(record), createdAtOf(record, ctx.clock())));
+      results.push(
+        await processUploadedObject(ctx, record.s3.bucket.name, objectKeyOf(record), createdAtOf(record, ctx.clock())),
+      );
     } catch (error) {
       ctx.logger.error("kyc object processing failed", { error, key: record.s3.object.key });
       failures.push(error);

@@ -5,7 +5,15 @@ import { DocumentType, KYC_MESSAGES } from "../model";
 import { getSubmission } from "../submissions";
 import { analyseInspected, inspectImage } from "./image-intake";
 import { alreadyRecorded, recordDocument, type DocumentOutcome, type RecordedDocument } from "./record-document";
-import { deleteDocumentObject, documentObjectKey, getObjectBytes, parseDocumentObjectKey, presignDocumentUpload, UPLOAD_TICKET_SECONDS, type UploadTicket } from "./storage";
+import {
+  deleteDocumentObject,
+  documentObjectKey,
+  getObjectBytes,
+  parseDocumentObjectKey,
+  presignDocumentUpload,
+  UPLOAD_TICKET_SECONDS,
+  type UploadTicket,
+} from "./storage";
 import { assertSupportedType, OPEN_STATUSES, requireOpenSubmission } from "./submission-gate";
 import { UPLOAD_LEASE_WAIT_MS, withUploadLease } from "./upload-lease";
 import { findUploadTicket, recordUploadTicket, ticketRefusal, type TicketRefusal } from "./upload-tickets";
@@ -18,7 +26,11 @@ import { findUploadTicket, recordUploadTicket, ticketRefusal, type TicketRefusal
  * spec's message, then deleted.
  */
 
-const ACCEPTED_UPLOAD_TYPES: Record<string, "image/jpeg" | "image/png"> = { "image/jpeg": "image/jpeg", "image/jpg": "image/jpeg", "image/png": "image/png" };
+const ACCEPTED_UPLOAD_TYPES: Record<string, "image/jpeg" | "image/png"> = {
+  "image/jpeg": "image/jpeg",
+  "image/jpg": "image/jpeg",
+  "image/png": "image/png",
+};
 
 export const UploadTicketInput = z.strictObject({
   document_type: DocumentType,
@@ -27,7 +39,12 @@ export const UploadTicketInput = z.strictObject({
 export type UploadTicketInput = z.infer<typeof UploadTicketInput>;
 
 /** A presigned POST for one picture of `documentType`, and its ticket; only JPEG and PNG content types are signed. */
-export async function createUploadTicket(ctx: CoreContext, userId: string, documentType: DocumentType, contentType: string): Promise<UploadTicket> {
+export async function createUploadTicket(
+  ctx: CoreContext,
+  userId: string,
+  documentType: DocumentType,
+  contentType: string,
+): Promise<UploadTicket> {
   const submission = await requireOpenSubmission(ctx, userId);
   assertSupportedType(submission, documentType);
   const accepted = ACCEPTED_UPLOAD_TYPES[contentType.split(";")[0]!.trim().toLowerCase()];
@@ -63,7 +80,12 @@ const TICKET_REFUSALS: Record<TicketRefusal, string> = {
  * logged); keys that are not document keys are ignored; a second delivery of the same event
  * changes nothing. `createdAt` is the event's time (when S3 stored the object).
  */
-export async function processUploadedObject(ctx: CoreContext, bucket: string, key: string, createdAt: Date = ctx.clock()): Promise<ProcessedObject> {
+export async function processUploadedObject(
+  ctx: CoreContext,
+  bucket: string,
+  key: string,
+  createdAt: Date = ctx.clock(),
+): Promise<ProcessedObject> {
   const log = ctx.logger.child({ bucket, key });
   if (bucket !== ctx.storage.kycBucket) return ignored(log, "not the KYC bucket");
   const parts = parseDocumentObjectKey(key);
@@ -82,7 +104,13 @@ export async function processUploadedObject(ctx: CoreContext, bucket: string, ke
   return withUploadLease(ctx, submission.id, UPLOAD_LEASE_WAIT_MS.objectEvent, async () => {
     const object = await getObjectBytes(ctx, key);
     if (object === null) return ignored(log, "object no longer exists");
-    const base = { documentType: parts.documentType, objectKey: key, fileName: null, faceObjectKey: null, via: "presigned_upload" as const };
+    const base = {
+      documentType: parts.documentType,
+      objectKey: key,
+      fileName: null,
+      faceObjectKey: null,
+      via: "presigned_upload" as const,
+    };
     let outcome: DocumentOutcome;
     if ("tooLarge" in object) {
       outcome = { ...base, analysis: null, refusal: KYC_MESSAGES.fileTooLarge };
@@ -108,7 +136,11 @@ export async function processUploadedObject(ctx: CoreContext, bucket: string, ke
     if (outcome.refusal) await deleteDocumentObject(ctx, key);
     if (!recorded) return { outcome: "already_processed" };
     log.info("kyc object processed", { status: recorded.status, problems: recorded.problems });
-    return { outcome: outcome.refusal ? "refused" : recorded.status === "VERIFIED" ? "verified" : "rejected", submissionId: submission.id, documentType: parts.documentType };
+    return {
+      outcome: outcome.refusal ? "refused" : recorded.status === "VERIFIED" ? "verified" : "rejected",
+      submissionId: submission.id,
+      documentType: parts.documentType,
+    };
   });
 }
 

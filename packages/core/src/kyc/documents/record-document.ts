@@ -2,7 +2,14 @@ import { GetCommand } from "@aws-sdk/lib-dynamodb";
 import { z } from "zod";
 import type { CoreContext } from "../../shared/context";
 import { documentObjectRecordKey } from "../keys";
-import { DOCUMENT_TYPE_LABELS, DocumentStatus, DocumentType, ImageChecks, type KycSubmission, type SubmissionDocument } from "../model";
+import {
+  DOCUMENT_TYPE_LABELS,
+  DocumentStatus,
+  DocumentType,
+  ImageChecks,
+  type KycSubmission,
+  type SubmissionDocument,
+} from "../model";
 import { changeSubmission, SYSTEM_ACTOR, type HistoryInput } from "../submissions";
 import { afterApplicantStep } from "../workflow";
 import type { ImageAnalysis } from "./image-checks";
@@ -52,7 +59,9 @@ export function applicantDocument(document: SubmissionDocument & { refusal?: str
 }
 
 export async function alreadyRecorded(ctx: CoreContext, objectKey: string): Promise<boolean> {
-  const reply = await ctx.db.doc.send(new GetCommand({ TableName: ctx.db.table, Key: documentObjectRecordKey(objectKey), ConsistentRead: true }));
+  const reply = await ctx.db.doc.send(
+    new GetCommand({ TableName: ctx.db.table, Key: documentObjectRecordKey(objectKey), ConsistentRead: true }),
+  );
   return reply.Item !== undefined;
 }
 
@@ -81,7 +90,11 @@ export interface RecordedDocument {
  * rejected), two history entries announce it, and afterApplicantStep follows in the same commit.
  * Null if this object was recorded before (a redelivered event).
  */
-export async function recordDocument(ctx: CoreContext, submissionId: string, outcome: DocumentOutcome): Promise<RecordedDocument | null> {
+export async function recordDocument(
+  ctx: CoreContext,
+  submissionId: string,
+  outcome: DocumentOutcome,
+): Promise<RecordedDocument | null> {
   const checks = outcome.analysis?.checks ?? null;
   const passed = checks?.passed ?? false;
   const status: RecordedStatus = passed ? "VERIFIED" : "REJECTED";
@@ -122,12 +135,24 @@ export async function recordDocument(ctx: CoreContext, submissionId: string, out
         action: passed ? "document_verified" : "document_rejected",
         from: null,
         to: null,
-        note: passed ? `${label} passed the image checks (confidence ${confidence})` : `${label} rejected: ${problems.join("; ")}`,
-        event: { type: "documentVerified", data: { documentType: outcome.documentType, status, confidence, ...(passed ? {} : { problems }) } },
+        note: passed
+          ? `${label} passed the image checks (confidence ${confidence})`
+          : `${label} rejected: ${problems.join("; ")}`,
+        event: {
+          type: "documentVerified",
+          data: { documentType: outcome.documentType, status, confidence, ...(passed ? {} : { problems }) },
+        },
       },
     ];
     const extraItems = [
-      { ...documentObjectRecordKey(outcome.objectKey), entity: "kyc_object_record", submission_id: current.id, user_id: current.user_id, status, recorded_at: now },
+      {
+        ...documentObjectRecordKey(outcome.objectKey),
+        entity: "kyc_object_record",
+        submission_id: current.id,
+        user_id: current.user_id,
+        status,
+        recorded_at: now,
+      },
       ...(checks ? imageHashBandItems(checks.phash, current, outcome.documentType, outcome.objectKey, now) : []),
     ];
     const draft: KycSubmission = { ...current, documents: { ...current.documents, [outcome.documentType]: document } };
@@ -135,7 +160,13 @@ export async function recordDocument(ctx: CoreContext, submissionId: string, out
   });
   if (duplicate) return null;
   const stored = submission.documents[outcome.documentType]!;
-  return { submission, document: applicantDocument({ ...stored, refusal: outcome.refusal }), status, confidence, problems };
+  return {
+    submission,
+    document: applicantDocument({ ...stored, refusal: outcome.refusal }),
+    status,
+    confidence,
+    problems,
+  };
 }
 
 /** "Document verification failed: <the problems>", the 422 an applicant gets for a rejected picture. */
@@ -144,7 +175,12 @@ export function rejectionMessage(problems: string[]): string {
 }
 
 /** Records, or deletes the objects just stored if the record could not be committed (nothing half-done stays). */
-export async function recordOrForget(ctx: CoreContext, submissionId: string, objectKeys: string[], outcome: DocumentOutcome): Promise<RecordedDocument> {
+export async function recordOrForget(
+  ctx: CoreContext,
+  submissionId: string,
+  objectKeys: string[],
+  outcome: DocumentOutcome,
+): Promise<RecordedDocument> {
   try {
     const recorded = await recordDocument(ctx, submissionId, outcome);
     // Fresh random keys are never recorded before; a null here would be a bug.
@@ -155,4 +191,3 @@ export async function recordOrForget(ctx: CoreContext, submissionId: string, obj
     throw error;
   }
 }
-

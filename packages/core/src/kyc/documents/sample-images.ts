@@ -35,18 +35,31 @@ export function documentSvg({ seed = 1, width = 1200, height = 800 }: SampleImag
   const shapes: string[] = [];
   // No two photos frame a card alike: where it lies and how much of the frame it fills vary.
   const scale = 0.8 + next() * 0.12;
-  const card = { x: width * (1 - scale) * next(), y: height * (1 - scale) * next(), w: width * scale, h: height * scale };
+  const card = {
+    x: width * (1 - scale) * next(),
+    y: height * (1 - scale) * next(),
+    w: width * scale,
+    h: height * scale,
+  };
   shapes.push(`<rect width="${width}" height="${height}" fill="rgb(92,84,76)"/>`);
-  shapes.push(`<rect x="${card.x}" y="${card.y}" width="${card.w}" height="${card.h}" rx="24" fill="rgb(226,222,210)"/>`);
+  shapes.push(
+    `<rect x="${card.x}" y="${card.y}" width="${card.w}" height="${card.h}" rx="24" fill="rgb(226,222,210)"/>`,
+  );
   const hue = Math.floor(next() * 360);
-  shapes.push(`<rect x="${card.x}" y="${card.y}" width="${card.w}" height="${card.h * 0.14}" rx="24" fill="hsl(${hue},45%,38%)"/>`);
+  shapes.push(
+    `<rect x="${card.x}" y="${card.y}" width="${card.w}" height="${card.h * 0.14}" rx="24" fill="hsl(${hue},45%,38%)"/>`,
+  );
   // The portrait sits left or right depending on the seed, which moves most of the image's energy.
   const portraitLeft = next() < 0.5;
   const portrait = { w: card.w * 0.26, h: card.h * 0.58 };
   const portraitX = portraitLeft ? card.x + card.w * 0.04 : card.x + card.w * 0.7;
   const portraitY = card.y + card.h * 0.22;
-  shapes.push(`<rect x="${portraitX}" y="${portraitY}" width="${portrait.w}" height="${portrait.h}" fill="rgb(${60 + Math.floor(next() * 80)},70,90)"/>`);
-  shapes.push(`<ellipse cx="${portraitX + portrait.w / 2}" cy="${portraitY + portrait.h * 0.38}" rx="${portrait.w * 0.28}" ry="${portrait.h * 0.22}" fill="rgb(200,160,130)"/>`);
+  shapes.push(
+    `<rect x="${portraitX}" y="${portraitY}" width="${portrait.w}" height="${portrait.h}" fill="rgb(${60 + Math.floor(next() * 80)},70,90)"/>`,
+  );
+  shapes.push(
+    `<ellipse cx="${portraitX + portrait.w / 2}" cy="${portraitY + portrait.h * 0.38}" rx="${portrait.w * 0.28}" ry="${portrait.h * 0.22}" fill="rgb(200,160,130)"/>`,
+  );
   const textX = portraitLeft ? portraitX + portrait.w + card.w * 0.04 : card.x + card.w * 0.05;
   const textWidth = card.w * 0.6;
   const lineHeight = card.h * 0.06;
@@ -56,7 +69,9 @@ export function documentSvg({ seed = 1, width = 1200, height = 800 }: SampleImag
     const end = textX + textWidth * (0.5 + next() * 0.5);
     while (x < end) {
       const word = Math.max(8, next() * width * 0.06);
-      shapes.push(`<rect x="${x.toFixed(1)}" y="${y.toFixed(1)}" width="${Math.min(word, end - x).toFixed(1)}" height="${(lineHeight * 0.7).toFixed(1)}" fill="rgb(25,25,35)"/>`);
+      shapes.push(
+        `<rect x="${x.toFixed(1)}" y="${y.toFixed(1)}" width="${Math.min(word, end - x).toFixed(1)}" height="${(lineHeight * 0.7).toFixed(1)}" fill="rgb(25,25,35)"/>`,
+      );
       x += word + width * 0.012;
     }
   }
@@ -66,7 +81,9 @@ export function documentSvg({ seed = 1, width = 1200, height = 800 }: SampleImag
       if (next() < 0.2) continue;
       const gx = card.x + card.w * 0.04 + glyph * card.w * 0.0255;
       const gy = card.y + card.h * (0.84 + row * 0.07);
-      shapes.push(`<rect x="${gx.toFixed(1)}" y="${gy.toFixed(1)}" width="${(card.w * 0.016).toFixed(1)}" height="${(card.h * 0.045).toFixed(1)}" fill="rgb(30,30,30)"/>`);
+      shapes.push(
+        `<rect x="${gx.toFixed(1)}" y="${gy.toFixed(1)}" width="${(card.w * 0.016).toFixed(1)}" height="${(card.h * 0.045).toFixed(1)}" fill="rgb(30,30,30)"/>`,
+      );
     }
   }
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">${shapes.join("")}</svg>`;
@@ -96,7 +113,10 @@ export async function glareDocumentImage(options: SampleImageOptions = {}): Prom
   const width = options.width ?? 1200;
   const height = options.height ?? 800;
   const flare = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><ellipse cx="${width * 0.5}" cy="${height * 0.5}" rx="${width * 0.5}" ry="${height * 0.48}" fill="white"/></svg>`;
-  return encode(sharp(Buffer.from(documentSvg(options))).composite([{ input: Buffer.from(flare) }]), options.format ?? "png");
+  return encode(
+    sharp(Buffer.from(documentSvg(options))).composite([{ input: Buffer.from(flare) }]),
+    options.format ?? "png",
+  );
 }
 
 function pngChunk(type: string, data: Buffer): Buffer {

@@ -37,21 +37,38 @@ describe("findSimilarImages (4-band pHash index)", () => {
         fc.array(fc.integer({ min: 0, max: 63 }), { maxLength: 6 }),
         fc.integer({ min: 0, max: 2 }),
         async (pictures, pick, flips, caller) => {
-          const stored = pictures.map((picture) => ({ ...picture, userId: users[picture.user]!, submissionId: randomUUID() }));
+          const stored = pictures.map((picture) => ({
+            ...picture,
+            userId: users[picture.user]!,
+            submissionId: randomUUID(),
+          }));
           await Promise.all(
             stored.flatMap((picture) =>
-              imageHashBandItems(picture.phash, { id: picture.submissionId, user_id: picture.userId }, "passport", `${picture.userId}/x`, "2026-01-01T00:00:00.000Z").map((Item) =>
-                ctx.db.doc.send(new PutCommand({ TableName: ctx.db.table, Item })),
-              ),
+              imageHashBandItems(
+                picture.phash,
+                { id: picture.submissionId, user_id: picture.userId },
+                "passport",
+                `${picture.userId}/x`,
+                "2026-01-01T00:00:00.000Z",
+              ).map((Item) => ctx.db.doc.send(new PutCommand({ TableName: ctx.db.table, Item }))),
             ),
           );
           const probe = flip(stored[pick % stored.length]!.phash, flips);
           const found = await findSimilarImages(ctx, probe, users[caller]!);
           const ours = new Set<string>(stored.map((picture) => picture.submissionId));
           const expected = stored
-            .filter((picture) => picture.userId !== users[caller] && hammingDistance(probe, picture.phash) <= MAX_DUPLICATE_DISTANCE)
-            .map((picture) => ({ userId: picture.userId, submissionId: picture.submissionId, documentType: "passport", distance: hammingDistance(probe, picture.phash) }));
-          const sort = (rows: { submissionId: string }[]) => [...rows].sort((a, b) => a.submissionId.localeCompare(b.submissionId));
+            .filter(
+              (picture) =>
+                picture.userId !== users[caller] && hammingDistance(probe, picture.phash) <= MAX_DUPLICATE_DISTANCE,
+            )
+            .map((picture) => ({
+              userId: picture.userId,
+              submissionId: picture.submissionId,
+              documentType: "passport",
+              distance: hammingDistance(probe, picture.phash),
+            }));
+          const sort = (rows: { submissionId: string }[]) =>
+            [...rows].sort((a, b) => a.submissionId.localeCompare(b.submissionId));
           expect(sort(found.filter((row) => ours.has(row.submissionId)))).toEqual(sort(expected));
         },
       ),

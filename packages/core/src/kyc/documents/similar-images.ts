@@ -16,7 +16,13 @@ import { hammingDistance } from "./image-checks";
 export const MAX_DUPLICATE_DISTANCE = 3;
 
 /** The 4 index items of one picture's pHash (one per 16-bit band), written with its record. */
-export function imageHashBandItems(phash: string, submission: Pick<KycSubmission, "id" | "user_id">, documentType: DocumentType, objectKey: string, at: string): Record<string, unknown>[] {
+export function imageHashBandItems(
+  phash: string,
+  submission: Pick<KycSubmission, "id" | "user_id">,
+  documentType: DocumentType,
+  objectKey: string,
+  at: string,
+): Record<string, unknown>[] {
   return Array.from({ length: IMAGE_HASH_BANDS }, (_, band) => ({
     ...imageHashBandKey(band, phash.slice(band * 4, band * 4 + 4), submission.user_id, submission.id, documentType),
     entity: "kyc_image_hash",
@@ -37,14 +43,23 @@ export interface SimilarImage {
 }
 
 const PHASH = /^[0-9a-f]{16}$/;
-const BandItem = z.object({ phash: z.string().regex(PHASH), user_id: z.string(), submission_id: z.string(), document_type: DocumentType });
+const BandItem = z.object({
+  phash: z.string().regex(PHASH),
+  user_id: z.string(),
+  submission_id: z.string(),
+  document_type: DocumentType,
+});
 
 /**
  * Pictures of other users within MAX_DUPLICATE_DISTANCE bits of `phash`: 4 Queries, one per
  * 16-bit band (any hash that close shares at least one band exactly), each candidate checked on
  * its full hash. One row per (user, submission, document type), with its closest distance.
  */
-export async function findSimilarImages(ctx: CoreContext, phash: string, excludeUserId: string): Promise<SimilarImage[]> {
+export async function findSimilarImages(
+  ctx: CoreContext,
+  phash: string,
+  excludeUserId: string,
+): Promise<SimilarImage[]> {
   if (!PHASH.test(phash)) return [];
   const closest = new Map<string, SimilarImage>();
   await Promise.all(
@@ -67,7 +82,12 @@ export async function findSimilarImages(ctx: CoreContext, phash: string, exclude
           const id = `${item.data.user_id}#${item.data.submission_id}#${item.data.document_type}`;
           const known = closest.get(id);
           if (!known || distance < known.distance) {
-            closest.set(id, { userId: item.data.user_id, submissionId: item.data.submission_id, documentType: item.data.document_type, distance });
+            closest.set(id, {
+              userId: item.data.user_id,
+              submissionId: item.data.submission_id,
+              documentType: item.data.document_type,
+              distance,
+            });
           }
         }
         cursor = reply.LastEvaluatedKey;

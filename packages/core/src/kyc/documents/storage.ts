@@ -17,9 +17,20 @@ export const DOCUMENT_ENCRYPTION = "AES256" as const;
  * `<userId>/<submissionId>/<documentType>/face/<uuid>` for the face picture sent with a Didit-style
  * verification. The user's id first, so a presigned POST can be held to the user's own prefix.
  */
-export type DocumentObjectKey = { userId: string; submissionId: string; documentType: DocumentType; objectId: string; face: boolean };
+export type DocumentObjectKey = {
+  userId: string;
+  submissionId: string;
+  documentType: DocumentType;
+  objectId: string;
+  face: boolean;
+};
 
-export function documentObjectKey(userId: string, submissionId: string, documentType: DocumentType, options: { face?: boolean } = {}): string {
+export function documentObjectKey(
+  userId: string,
+  submissionId: string,
+  documentType: DocumentType,
+  options: { face?: boolean } = {},
+): string {
   return [userId, submissionId, documentType, ...(options.face ? ["face"] : []), randomUUID()].join("/");
 }
 
@@ -31,17 +42,35 @@ export function parseDocumentObjectKey(key: string): DocumentObjectKey | null {
   const match = KEY_PATTERN.exec(key);
   if (!match) return null;
   const [, userId, submissionId, documentType, face, objectId] = match;
-  return { userId: userId!, submissionId: submissionId!, documentType: documentType as DocumentType, objectId: objectId!, face: face !== undefined };
+  return {
+    userId: userId!,
+    submissionId: submissionId!,
+    documentType: documentType as DocumentType,
+    objectId: objectId!,
+    face: face !== undefined,
+  };
 }
 
 /** A short-lived presigned GET for one private KYC object (reviewers only; checked by the caller). */
-export async function presignDocumentDownload(ctx: CoreContext, objectKey: string): Promise<{ url: string; expires_at: string }> {
-  const url = await getSignedUrl(await ctx.storage.client(), new GetObjectCommand({ Bucket: ctx.storage.kycBucket, Key: objectKey }), { expiresIn: DOCUMENT_LINK_SECONDS });
+export async function presignDocumentDownload(
+  ctx: CoreContext,
+  objectKey: string,
+): Promise<{ url: string; expires_at: string }> {
+  const url = await getSignedUrl(
+    await ctx.storage.client(),
+    new GetObjectCommand({ Bucket: ctx.storage.kycBucket, Key: objectKey }),
+    { expiresIn: DOCUMENT_LINK_SECONDS },
+  );
   return { url, expires_at: new Date(ctx.clock().getTime() + DOCUMENT_LINK_SECONDS * 1000).toISOString() };
 }
 
 /** Stores checked bytes privately and encrypted, typed by what the bytes are (never by what the client said). */
-export async function putDocumentObject(ctx: CoreContext, key: string, bytes: Uint8Array, sniffedType: "image/jpeg" | "image/png"): Promise<void> {
+export async function putDocumentObject(
+  ctx: CoreContext,
+  key: string,
+  bytes: Uint8Array,
+  sniffedType: "image/jpeg" | "image/png",
+): Promise<void> {
   await (await ctx.storage.client()).send(
     new PutObjectCommand({
       Bucket: ctx.storage.kycBucket,
@@ -62,9 +91,15 @@ export async function deleteDocumentObject(ctx: CoreContext, key: string): Promi
  * cloud's guard; this is ours): null if the object is gone (e.g. an event delivered again after
  * the object was refused and deleted), `{ tooLarge: true }` if it is bigger.
  */
-export async function getObjectBytes(ctx: CoreContext, key: string, maxBytes: number = KYC_LIMITS.maxFileBytes): Promise<{ bytes: Uint8Array; contentType: string | null } | { tooLarge: true } | null> {
+export async function getObjectBytes(
+  ctx: CoreContext,
+  key: string,
+  maxBytes: number = KYC_LIMITS.maxFileBytes,
+): Promise<{ bytes: Uint8Array; contentType: string | null } | { tooLarge: true } | null> {
   try {
-    const reply = await (await ctx.storage.client()).send(new GetObjectCommand({ Bucket: ctx.storage.kycBucket, Key: key }));
+    const reply = await (await ctx.storage.client()).send(
+      new GetObjectCommand({ Bucket: ctx.storage.kycBucket, Key: key }),
+    );
     if ((reply.ContentLength ?? 0) > maxBytes) {
       await reply.Body?.transformToWebStream().cancel();
       return { tooLarge: true };
@@ -93,7 +128,13 @@ export interface UploadTicket {
  * recorded with it (upload-tickets.ts): a policy only binds what the client says, not what it
  * sends, and an emulator does not enforce it at all.
  */
-export async function presignDocumentUpload(ctx: CoreContext, userId: string, key: string, contentType: "image/jpeg" | "image/png", issuedAt: Date = ctx.clock()): Promise<UploadTicket> {
+export async function presignDocumentUpload(
+  ctx: CoreContext,
+  userId: string,
+  key: string,
+  contentType: "image/jpeg" | "image/png",
+  issuedAt: Date = ctx.clock(),
+): Promise<UploadTicket> {
   const { url, fields } = await createPresignedPost(await ctx.storage.client(), {
     Bucket: ctx.storage.kycBucket,
     Key: key,

@@ -68,7 +68,9 @@ describe("upload lease (one upload per submission at a time)", () => {
 
   it("frees the lease when the work throws, and passes the error on", async () => {
     const submissionId = randomUUID();
-    await expect(withUploadLease(ctx, submissionId, 0, async () => Promise.reject(new Error("decode failed")))).rejects.toThrow("decode failed");
+    await expect(
+      withUploadLease(ctx, submissionId, 0, async () => Promise.reject(new Error("decode failed"))),
+    ).rejects.toThrow("decode failed");
     expect(await withUploadLease(ctx, submissionId, 0, async () => "after")).toBe("after");
   });
 
@@ -79,7 +81,9 @@ describe("upload lease (one upload per submission at a time)", () => {
     void withUploadLease(ctx, submissionId, 0, dead.work);
     await dead.running;
     now += UPLOAD_LEASE_MS - 1;
-    expect(await busyOf(withUploadLease(ctx, submissionId, 0, async () => "too early"))).toMatchObject({ code: "kyc_submission_busy" });
+    expect(await busyOf(withUploadLease(ctx, submissionId, 0, async () => "too early"))).toMatchObject({
+      code: "kyc_submission_busy",
+    });
     now += 1;
     expect(await withUploadLease(ctx, submissionId, 0, async () => "taken over")).toBe("taken over");
     dead.finish();

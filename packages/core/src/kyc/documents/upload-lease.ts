@@ -35,7 +35,8 @@ export const UPLOAD_LEASE_WAIT_MS = { api: 1_500, objectEvent: 20_000 } as const
 const FIRST_RETRY_MS = 25;
 const MAX_RETRY_MS = 250;
 
-export const SUBMISSION_BUSY_MESSAGE = "Another document of this KYC submission is still being checked; send this one again in a moment";
+export const SUBMISSION_BUSY_MESSAGE =
+  "Another document of this KYC submission is still being checked; send this one again in a moment";
 
 interface Lease {
   submissionId: string;
@@ -88,7 +89,12 @@ async function release(ctx: CoreContext, lease: Lease): Promise<void> {
  * Runs `work` holding the submission's upload lease. Waits up to `waitMs` (real time: how long a
  * caller is kept, not domain time) for a busy submission, then throws 409 kyc_submission_busy.
  */
-export async function withUploadLease<T>(ctx: CoreContext, submissionId: string, waitMs: number, work: () => Promise<T>): Promise<T> {
+export async function withUploadLease<T>(
+  ctx: CoreContext,
+  submissionId: string,
+  waitMs: number,
+  work: () => Promise<T>,
+): Promise<T> {
   const lease: Lease = { submissionId, holder: randomUUID() };
   const giveUpAt = performance.now() + waitMs;
   let pause = FIRST_RETRY_MS;
@@ -101,6 +107,8 @@ export async function withUploadLease<T>(ctx: CoreContext, submissionId: string,
   try {
     return await work();
   } finally {
-    await release(ctx, lease).catch((error: unknown) => ctx.logger.warn("kyc upload lease not released; it expires by itself", { error, submission_id: submissionId }));
+    await release(ctx, lease).catch((error: unknown) =>
+      ctx.logger.warn("kyc upload lease not released; it expires by itself", { error, submission_id: submissionId }),
+    );
   }
 }

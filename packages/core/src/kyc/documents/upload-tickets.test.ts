@@ -28,8 +28,20 @@ describe("ticketRefusal", () => {
     ["no ticket", null, parts(key), at(60_000), "no_ticket"],
     ["created after the ticket expired", ticket, parts(key), at(300_000 + TICKET_CLOCK_SKEW_MS + 1), "ticket_expired"],
     ["a ticket of another user", { ...ticket, user_id: randomUUID() }, parts(key), at(1), "ticket_mismatch"],
-    ["a ticket of another submission", { ...ticket, submission_id: randomUUID() }, parts(key), at(1), "ticket_mismatch"],
-    ["a ticket of another document slot", { ...ticket, document_type: "idCard" as const }, parts(key), at(1), "ticket_mismatch"],
+    [
+      "a ticket of another submission",
+      { ...ticket, submission_id: randomUUID() },
+      parts(key),
+      at(1),
+      "ticket_mismatch",
+    ],
+    [
+      "a ticket of another document slot",
+      { ...ticket, document_type: "idCard" as const },
+      parts(key),
+      at(1),
+      "ticket_mismatch",
+    ],
     ["a face key (the API stores those itself)", ticket, { ...parts(key), face: true }, at(1), "ticket_mismatch"],
   ])("%s", (_case, given, objectKey, createdAt, expected) => {
     expect(ticketRefusal(given, objectKey, createdAt)).toBe(expected);

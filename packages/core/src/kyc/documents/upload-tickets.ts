@@ -51,7 +51,9 @@ export async function recordUploadTicket(ctx: CoreContext, ticket: UploadTicketR
 
 /** The ticket issued for this object key, or null when there is none (or it is unreadable). */
 export async function findUploadTicket(ctx: CoreContext, objectKey: string): Promise<UploadTicketRecord | null> {
-  const reply = await ctx.db.doc.send(new GetCommand({ TableName: ctx.db.table, Key: uploadTicketKey(objectKey), ConsistentRead: true }));
+  const reply = await ctx.db.doc.send(
+    new GetCommand({ TableName: ctx.db.table, Key: uploadTicketKey(objectKey), ConsistentRead: true }),
+  );
   const parsed = UploadTicketRecord.safeParse(reply.Item);
   return parsed.success ? parsed.data : null;
 }
@@ -63,9 +65,19 @@ export type TicketRefusal = "no_ticket" | "ticket_mismatch" | "ticket_expired";
  * ticket for the key, issued to the user, submission and document slot the key names, and the
  * object must have been created before the ticket expired.
  */
-export function ticketRefusal(ticket: UploadTicketRecord | null, key: DocumentObjectKey, createdAt: Date): TicketRefusal | null {
+export function ticketRefusal(
+  ticket: UploadTicketRecord | null,
+  key: DocumentObjectKey,
+  createdAt: Date,
+): TicketRefusal | null {
   if (!ticket) return "no_ticket";
-  if (ticket.user_id !== key.userId || ticket.submission_id !== key.submissionId || ticket.document_type !== key.documentType || key.face) return "ticket_mismatch";
+  if (
+    ticket.user_id !== key.userId ||
+    ticket.submission_id !== key.submissionId ||
+    ticket.document_type !== key.documentType ||
+    key.face
+  )
+    return "ticket_mismatch";
   if (createdAt.getTime() > Date.parse(ticket.valid_until) + TICKET_CLOCK_SKEW_MS) return "ticket_expired";
   return null;
 }

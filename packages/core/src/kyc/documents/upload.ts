@@ -24,7 +24,11 @@ export interface DocumentUploadInput {
   declaredType: string | null;
 }
 
-export async function acceptDocumentUpload(ctx: CoreContext, userId: string, input: DocumentUploadInput): Promise<RecordedDocument> {
+export async function acceptDocumentUpload(
+  ctx: CoreContext,
+  userId: string,
+  input: DocumentUploadInput,
+): Promise<RecordedDocument> {
   const submission = await requireOpenSubmission(ctx, userId);
   assertSupportedType(submission, input.documentType);
   const image = await inspectImage(input.bytes, input.fileName, input.declaredType);

@@ -56,13 +56,25 @@ const RANK = { low: 0, medium: 1, high: 2 } as const;
 /** What the brief says the assessment is, computed without the engine. */
 function oracle(rules: GeneratedRule[], amount: number) {
   const fired = rules.filter((rule) => amount >= rule.threshold);
-  const score = Math.max(0, Math.min(100, fired.reduce((sum, rule) => sum + rule.points, 0)));
+  const score = Math.max(
+    0,
+    Math.min(
+      100,
+      fired.reduce((sum, rule) => sum + rule.points, 0),
+    ),
+  );
   const level = riskLevel(score);
   const fromLevel = ({ Low: "low", Medium: "medium", High: "high" } as const)[level];
   const asked = fired.flatMap((rule) => (rule.priority ? [rule.priority] : []));
   const priority = [fromLevel, ...asked].reduce((best, next) => (RANK[next] > RANK[best] ? next : best));
-  const flags = new Set(rules.flatMap((rule, index) => (rule.flag && amount >= rule.threshold ? [`FLAG_${index % 3}`] : [])));
-  const verdict = fired.some((rule) => rule.verdict === "reject") ? "reject" : level === "High" || flags.size > 0 || fired.some((rule) => rule.verdict === "review") ? "review" : "approve";
+  const flags = new Set(
+    rules.flatMap((rule, index) => (rule.flag && amount >= rule.threshold ? [`FLAG_${index % 3}`] : [])),
+  );
+  const verdict = fired.some((rule) => rule.verdict === "reject")
+    ? "reject"
+    : level === "High" || flags.size > 0 || fired.some((rule) => rule.verdict === "review")
+      ? "review"
+      : "approve";
   return { score, level, priority, verdict, flags: [...flags].sort(), reasons: fired.length };
 }
 
@@ -74,19 +86,23 @@ async function assess(rules: GeneratedRule[], amount: number) {
 describe("the assessment (property)", () => {
   it("matches the oracle: score clamped 0-100, level, priority, verdict, flags, one reason per fired rule", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(ruleArbitrary, { minLength: 1, maxLength: 12 }), fc.integer({ min: 0, max: 1_200 }), async (rules, amount) => {
-        const result = await assess(rules, amount);
-        const expected = oracle(rules, amount);
-        expect(result.risk_score).toBe(expected.score);
-        expect(result.risk_score).toBeGreaterThanOrEqual(0);
-        expect(result.risk_score).toBeLessThanOrEqual(100);
-        expect(result.level).toBe(expected.level);
-        expect(result.priority).toBe(expected.priority);
-        expect(result.verdict).toBe(expected.verdict);
-        expect(result.flags.map((flag) => flag.code).sort()).toEqual(expected.flags);
-        expect(result.reasons).toHaveLength(expected.reasons);
-        expect(result.rule_set_version).toBe(3);
-      }),
+      fc.asyncProperty(
+        fc.array(ruleArbitrary, { minLength: 1, maxLength: 12 }),
+        fc.integer({ min: 0, max: 1_200 }),
+        async (rules, amount) => {
+          const result = await assess(rules, amount);
+          const expected = oracle(rules, amount);
+          expect(result.risk_score).toBe(expected.score);
+          expect(result.risk_score).toBeGreaterThanOrEqual(0);
+          expect(result.risk_score).toBeLessThanOrEqual(100);
+          expect(result.level).toBe(expected.level);
+          expect(result.priority).toBe(expected.priority);
+          expect(result.verdict).toBe(expected.verdict);
+          expect(result.flags.map((flag) => flag.code).sort()).toEqual(expected.flags);
+          expect(result.reasons).toHaveLength(expected.reasons);
+          expect(result.rule_set_version).toBe(3);
+        },
+      ),
       { numRuns: 150 },
     );
   });

@@ -34,13 +34,31 @@ afterAll(async () => {
   await ctx.dispose();
 });
 
-async function applicant(profile: { first: string; last: string }, kycName: string, options: { ip?: string; email?: string; amount?: number; country?: string } = {}) {
+async function applicant(
+  profile: { first: string; last: string },
+  kycName: string,
+  options: { ip?: string; email?: string; amount?: number; country?: string } = {},
+) {
   users += 1;
-  const session = await register(ctx, RegisterInput.parse({ email: `risk-${users}@example.com`, password: "long enough pw", first_name: profile.first, last_name: profile.last }));
+  const session = await register(
+    ctx,
+    RegisterInput.parse({
+      email: `risk-${users}@example.com`,
+      password: "long enough pw",
+      first_name: profile.first,
+      last_name: profile.last,
+    }),
+  );
   const submission = await startKyc(
     ctx,
     session.user.id,
-    { country: options.country ?? "IN", name: kycName, email: options.email ?? `applicant@domain${users}.example`, phone: "+919876543210", amount: options.amount ?? 50_000 },
+    {
+      country: options.country ?? "IN",
+      name: kycName,
+      email: options.email ?? `applicant@domain${users}.example`,
+      phone: "+919876543210",
+      amount: options.amount ?? 50_000,
+    },
     { ip: options.ip ?? `198.51.100.${users}` },
   );
   return { userId: session.user.id, submissionId: submission.id };
@@ -52,7 +70,9 @@ const aadhaar = (payload: string) => payload + verhoeffCheckDigit(payload);
 
 describe("risk assessment over the table", () => {
   it("publishes the seed as version 1 once, however many instances ask at the same time", async () => {
-    const instances = await Promise.all(Array.from({ length: 4 }, () => createTestContext({ TABLE_NAME: ctx.db.table })));
+    const instances = await Promise.all(
+      Array.from({ length: 4 }, () => createTestContext({ TABLE_NAME: ctx.db.table })),
+    );
     const seen = await Promise.all([ctx, other, ...instances].map((instance) => livePublishedRuleSet(instance)));
     for (const instance of instances) instance.db.raw.destroy();
     expect(new Set(seen.map((ruleSet) => ruleSet.version))).toEqual(new Set([1]));
@@ -90,10 +110,20 @@ describe("risk assessment over the table", () => {
     expect(await flagsOf(second.submissionId)).toEqual(["DUPLICATE_IDENTITY_NUMBER"]);
 
     const image = await sampleDocumentImage({ seed: 41 });
-    await acceptDocumentUpload(ctx, first.userId, { documentType: "passport", bytes: image, fileName: "passport.png", declaredType: "image/png" });
+    await acceptDocumentUpload(ctx, first.userId, {
+      documentType: "passport",
+      bytes: image,
+      fileName: "passport.png",
+      declaredType: "image/png",
+    });
     // Re-assessed after its upload, the first holder is flagged too: the number is shared now.
     expect(await flagsOf(first.submissionId)).toEqual(["DUPLICATE_IDENTITY_NUMBER"]);
-    await acceptDocumentUpload(ctx, second.userId, { documentType: "passport", bytes: image, fileName: "passport.png", declaredType: "image/png" });
+    await acceptDocumentUpload(ctx, second.userId, {
+      documentType: "passport",
+      bytes: image,
+      fileName: "passport.png",
+      declaredType: "image/png",
+    });
     const risk = (await current(second.submissionId)).risk!;
     expect(risk.flags.map((flag) => flag.code)).toEqual(["DUPLICATE_IDENTITY_NUMBER", "DUPLICATE_IMAGE"]);
     expect(risk).toMatchObject({ risk_score: 90, level: "High", priority: "high", verdict: "review" });
@@ -103,9 +133,16 @@ describe("risk assessment over the table", () => {
     const mismatch = await applicant({ first: "Test", last: "User" }, "Ivan Petrov");
     expect(await flagsOf(mismatch.submissionId)).toEqual(["NAME_MISMATCH"]);
 
-    await uploadWatchlist(ctx, { csv: "name,aliases,list\nIvan Petrov,Ivan Petroff,sanctions\nLeela Menon,,pep\n" }, "admin@example.com");
+    await uploadWatchlist(
+      ctx,
+      { csv: "name,aliases,list\nIvan Petrov,Ivan Petroff,sanctions\nLeela Menon,,pep\n" },
+      "admin@example.com",
+    );
     const listed = await applicant({ first: "Ivan", last: "Petrov" }, "Petrov Ivan");
-    expect((await current(listed.submissionId)).risk).toMatchObject({ verdict: "reject", flags: [{ code: "WATCHLIST_HIT" }] });
+    expect((await current(listed.submissionId)).risk).toMatchObject({
+      verdict: "reject",
+      flags: [{ code: "WATCHLIST_HIT" }],
+    });
     const pep = await applicant({ first: "Leela", last: "Menom" }, "Leela Menom");
     const risk = (await current(pep.submissionId)).risk!;
     expect(risk).toMatchObject({ verdict: "review", flags: [{ code: "WATCHLIST_HIT" }] });
@@ -113,8 +150,16 @@ describe("risk assessment over the table", () => {
   });
 
   it("scores country risk and amounts from the rule set's data", async () => {
-    const { submissionId } = await applicant({ first: "Sara", last: "Khan" }, "Sara Khan", { country: "VN", amount: 10_000_000 });
-    expect((await current(submissionId)).risk).toMatchObject({ risk_score: 45, level: "Medium", priority: "high", verdict: "approve" });
+    const { submissionId } = await applicant({ first: "Sara", last: "Khan" }, "Sara Khan", {
+      country: "VN",
+      amount: 10_000_000,
+    });
+    expect((await current(submissionId)).risk).toMatchObject({
+      risk_score: 45,
+      level: "Medium",
+      priority: "high",
+      verdict: "approve",
+    });
   });
 });
 
@@ -122,7 +167,14 @@ describe("publishing and dry runs", () => {
   const stricter = {
     ...SEED_RULE_SET,
     name: "Stricter amounts",
-    rules: [{ id: "any_amount", name: "Any amount", conditions: { all: [{ fact: "amount", operator: "greaterThan", value: 0 }] }, event: { type: "risk", params: { points: 35, reason: "Amount {amount}" } } }],
+    rules: [
+      {
+        id: "any_amount",
+        name: "Any amount",
+        conditions: { all: [{ fact: "amount", operator: "greaterThan", value: 0 }] },
+        event: { type: "risk", params: { points: 35, reason: "Amount {amount}" } },
+      },
+    ],
   };
 
   it("a dry run returns the assessment a rule set would give and writes nothing", async () => {
@@ -130,14 +182,22 @@ describe("publishing and dry runs", () => {
     const before = await ctx.db.doc.send(new ScanCommand({ TableName: ctx.db.table, ConsistentRead: true }));
     const result = await dryRun(ctx, { submission_id: submissionId, rules: stricter });
     expect(result.rule_set).toEqual({ source: "body", version: null, name: "Stricter amounts" });
-    expect(result.assessment).toMatchObject({ risk_score: 35, level: "Medium", rule_set_version: 0, reasons: [{ rule: "any_amount", points: 35, reason: "Amount 50000" }] });
+    expect(result.assessment).toMatchObject({
+      risk_score: 35,
+      level: "Medium",
+      rule_set_version: 0,
+      reasons: [{ rule: "any_amount", points: 35, reason: "Amount 50000" }],
+    });
     expect(result.facts).toMatchObject({ country: "IN", amount: 50_000, name_mismatch: false, velocity_ip_24h: 1 });
     expect(result.current).toMatchObject({ risk_score: 0, rule_set_version: 1 });
     expect((await dryRun(ctx, { submission_id: submissionId, version: 1 })).assessment.risk_score).toBe(0);
     const after = await ctx.db.doc.send(new ScanCommand({ TableName: ctx.db.table, ConsistentRead: true }));
     expect(after.Items).toEqual(before.Items);
     await expect(dryRun(ctx, { submission_id: "no-such-submission" })).rejects.toMatchObject({ status: 404 });
-    await expect(dryRun(ctx, { submission_id: submissionId, version: 99 })).rejects.toMatchObject({ status: 404, code: "rule_set_version_not_found" });
+    await expect(dryRun(ctx, { submission_id: submissionId, version: 99 })).rejects.toMatchObject({
+      status: 404,
+      code: "rule_set_version_not_found",
+    });
   });
 
   it("a publish on one instance is used by another on its next evaluation", async () => {
@@ -155,14 +215,29 @@ describe("publishing and dry runs", () => {
     const overview = await rulesOverview(other);
     expect(overview.draft).toBeNull();
     expect(overview.published?.version).toBe(2);
-    expect(overview.versions.map((version) => [version.version, version.rules])).toEqual([[2, 1], [1, SEED_RULE_SET.rules.length]]);
+    expect(overview.versions.map((version) => [version.version, version.rules])).toEqual([
+      [2, 1],
+      [1, SEED_RULE_SET.rules.length],
+    ]);
   });
 
   it("refuses a stale draft save, a publish without a draft, and a rule set the engine would not run", async () => {
     await saveDraft(ctx, stricter, "a@example.com");
-    await expect(saveDraft(ctx, stricter, "b@example.com", 0)).rejects.toMatchObject({ status: 409, code: "rule_set_draft_changed" });
+    await expect(saveDraft(ctx, stricter, "b@example.com", 0)).rejects.toMatchObject({
+      status: 409,
+      code: "rule_set_draft_changed",
+    });
     expect((await saveDraft(ctx, { ...stricter, name: "Edited" }, "b@example.com", 1)).revision).toBe(2);
-    await expect(saveDraft(ctx, { ...stricter, rules: [{ ...stricter.rules[0]!, conditions: { all: [{ fact: "amount", operator: "near", value: 1 }] } }] }, "a@example.com")).rejects.toMatchObject({ status: 400, code: "invalid_rule_set" });
+    await expect(
+      saveDraft(
+        ctx,
+        {
+          ...stricter,
+          rules: [{ ...stricter.rules[0]!, conditions: { all: [{ fact: "amount", operator: "near", value: 1 }] } }],
+        },
+        "a@example.com",
+      ),
+    ).rejects.toMatchObject({ status: 400, code: "invalid_rule_set" });
     expect((await rulesOverview(ctx)).draft).toMatchObject({ name: "Edited", revision: 2 });
     expect((await publishDraft(ctx, "a@example.com")).version).toBe(3);
     await expect(publishDraft(ctx, "a@example.com")).rejects.toMatchObject({ status: 409, code: "rule_set_no_draft" });
@@ -170,7 +245,10 @@ describe("publishing and dry runs", () => {
 
   it("two publishes racing for the same draft give one version and one conflict", async () => {
     await saveDraft(ctx, stricter, "a@example.com");
-    const results = await Promise.allSettled([publishDraft(ctx, "a@example.com"), publishDraft(other, "b@example.com")]);
+    const results = await Promise.allSettled([
+      publishDraft(ctx, "a@example.com"),
+      publishDraft(other, "b@example.com"),
+    ]);
     expect(results.filter((result) => result.status === "fulfilled")).toHaveLength(1);
     expect(results.find((result) => result.status === "rejected")).toMatchObject({ reason: { status: 409 } });
     expect((await rulesOverview(ctx)).versions[0]!.version).toBe(4);

@@ -9,7 +9,11 @@ import { livePublishedRuleSet } from "./rule-sets";
  * on any instance applies to the next evaluation everywhere). The assessment records the version
  * that produced it. Called by workflow.ts after every applicant step, inside the step's commit.
  */
-export async function assessSubmission(ctx: CoreContext, submission: KycSubmission, sources: FactSources = DEFAULT_FACT_SOURCES): Promise<RiskAssessment> {
+export async function assessSubmission(
+  ctx: CoreContext,
+  submission: KycSubmission,
+  sources: FactSources = DEFAULT_FACT_SOURCES,
+): Promise<RiskAssessment> {
   const ruleSet = await livePublishedRuleSet(ctx);
   const facts = await computeFacts(ctx, submission, ruleSet, sources);
   return evaluateRuleSet({ version: ruleSet.version, body: ruleSet }, facts, ctx.clock().toISOString());

@@ -21,8 +21,10 @@ const SAFE_OPERATORS: Record<(typeof RISK_OPERATORS)[number], Compare> = {
   notEqual: (fact, value) => fact !== value,
   in: (fact, value) => isList(value) && value.includes(fact),
   notIn: (fact, value) => isList(value) && !value.includes(fact),
-  contains: (fact, value) => (isList(fact) || isText(fact)) && (isText(fact) ? isText(value) && fact.includes(value) : fact.includes(value)),
-  doesNotContain: (fact, value) => (isList(fact) || isText(fact)) && (isText(fact) ? isText(value) && !fact.includes(value) : !fact.includes(value)),
+  contains: (fact, value) =>
+    (isList(fact) || isText(fact)) && (isText(fact) ? isText(value) && fact.includes(value) : fact.includes(value)),
+  doesNotContain: (fact, value) =>
+    (isList(fact) || isText(fact)) && (isText(fact) ? isText(value) && !fact.includes(value) : !fact.includes(value)),
   lessThan: (fact, value) => isNumber(fact) && isNumber(value) && fact < value,
   lessThanInclusive: (fact, value) => isNumber(fact) && isNumber(value) && fact <= value,
   greaterThan: (fact, value) => isNumber(fact) && isNumber(value) && fact > value,
@@ -65,7 +67,12 @@ export interface VersionedRuleSet {
 }
 
 function toEngineRule(rule: RiskRule): RuleProperties {
-  return { name: rule.id, conditions: rule.conditions, event: rule.event, ...(rule.priority ? { priority: rule.priority } : {}) };
+  return {
+    name: rule.id,
+    conditions: rule.conditions,
+    event: rule.event,
+    ...(rule.priority ? { priority: rule.priority } : {}),
+  };
 }
 
 /** Loads the rules into a json-rules-engine Engine; whatever it refuses is a 400 naming the rule. */
@@ -75,7 +82,10 @@ function loadEngine(body: RuleSetBody): Engine {
     try {
       engine.addRule(toEngineRule(rule));
     } catch (error) {
-      throw badRequest(`Rule ${index + 1} ("${rule.id}") was refused by the rules engine: ${error instanceof Error ? error.message : String(error)}`, "invalid_rule_set");
+      throw badRequest(
+        `Rule ${index + 1} ("${rule.id}") was refused by the rules engine: ${error instanceof Error ? error.message : String(error)}`,
+        "invalid_rule_set",
+      );
     }
   }
   return engine;
@@ -88,7 +98,11 @@ function loadEngine(body: RuleSetBody): Engine {
  */
 export async function parseRuleSetBody(input: unknown, sampleFacts: RiskFacts): Promise<RuleSetBody> {
   const size = JSON.stringify(input ?? null).length;
-  if (size > RULE_SET_LIMITS.maxJsonBytes) throw badRequest(`A rule set is at most ${RULE_SET_LIMITS.maxJsonBytes} bytes of JSON (this one is ${size})`, "invalid_rule_set");
+  if (size > RULE_SET_LIMITS.maxJsonBytes)
+    throw badRequest(
+      `A rule set is at most ${RULE_SET_LIMITS.maxJsonBytes} bytes of JSON (this one is ${size})`,
+      "invalid_rule_set",
+    );
   const parsed = RuleSetBody.safeParse(input);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
@@ -100,14 +114,22 @@ export async function parseRuleSetBody(input: unknown, sampleFacts: RiskFacts): 
         : issue.code === "unrecognized_keys" || issue.path.length === 0
           ? ""
           : `${issue.path.join(".")}: `;
-    const message = issue.code === "unrecognized_keys" ? `Unknown field: ${issue.keys.join(", ")}` : issue.path.length === 0 && issue.code === "invalid_type" ? "A rule set must be a JSON object" : issue.message;
+    const message =
+      issue.code === "unrecognized_keys"
+        ? `Unknown field: ${issue.keys.join(", ")}`
+        : issue.path.length === 0 && issue.code === "invalid_type"
+          ? "A rule set must be a JSON object"
+          : issue.message;
     throw badRequest(`${where}${message}`, "invalid_rule_set");
   }
   const engine = loadEngine(parsed.data);
   try {
     await engine.run({ ...sampleFacts });
   } catch (error) {
-    throw badRequest(`The rules engine could not evaluate this rule set: ${error instanceof Error ? error.message : String(error)}`, "invalid_rule_set");
+    throw badRequest(
+      `The rules engine could not evaluate this rule set: ${error instanceof Error ? error.message : String(error)}`,
+      "invalid_rule_set",
+    );
   }
   return parsed.data;
 }
@@ -133,7 +155,11 @@ export const clampScore = (points: number) => Math.max(0, Math.min(100, Math.rou
  * every fired rule as a reason, flags without repeats, and a verdict: any rule's "reject" wins;
  * else High, any flag or any rule's "review" means review; else approve.
  */
-export async function evaluateRuleSet(ruleSet: VersionedRuleSet, facts: RiskFacts, assessedAt: string): Promise<RiskAssessment> {
+export async function evaluateRuleSet(
+  ruleSet: VersionedRuleSet,
+  facts: RiskFacts,
+  assessedAt: string,
+): Promise<RiskAssessment> {
   const { results } = await loadEngine(ruleSet.body).run({ ...facts });
   let points = 0;
   const flags: RiskFlag[] = [];
@@ -149,15 +175,27 @@ export async function evaluateRuleSet(ruleSet: VersionedRuleSet, facts: RiskFact
   for (const { id, params } of fired) {
     points += params.points;
     reasons.push({ rule: id, points: params.points, reason: fillIn(params.reason, facts) });
-    if (params.flag && !flags.some((flag) => flag.code === params.flag!.code)) flags.push({ code: params.flag.code, message: fillIn(params.flag.message, facts) });
+    if (params.flag && !flags.some((flag) => flag.code === params.flag!.code))
+      flags.push({ code: params.flag.code, message: fillIn(params.flag.message, facts) });
     if (params.verdict === "reject") rejected = true;
     if (params.verdict === "review") reviewAsked = true;
-    if (params.priority && (!askedPriority || PRIORITY_RANK[params.priority] > PRIORITY_RANK[askedPriority])) askedPriority = params.priority;
+    if (params.priority && (!askedPriority || PRIORITY_RANK[params.priority] > PRIORITY_RANK[askedPriority]))
+      askedPriority = params.priority;
   }
   const score = clampScore(points);
   const level = riskLevel(score);
   const levelPriority = LEVEL_PRIORITY[level];
-  const priority = askedPriority && PRIORITY_RANK[askedPriority] > PRIORITY_RANK[levelPriority] ? askedPriority : levelPriority;
+  const priority =
+    askedPriority && PRIORITY_RANK[askedPriority] > PRIORITY_RANK[levelPriority] ? askedPriority : levelPriority;
   const verdict = rejected ? "reject" : level === "High" || flags.length > 0 || reviewAsked ? "review" : "approve";
-  return { risk_score: score, level, priority, flags, verdict, reasons, rule_set_version: ruleSet.version ?? 0, assessed_at: assessedAt };
+  return {
+    risk_score: score,
+    level,
+    priority,
+    flags,
+    verdict,
+    reasons,
+    rule_set_version: ruleSet.version ?? 0,
+    assessed_at: assessedAt,
+  };
 }

@@ -41,7 +41,12 @@ export const DEFAULT_FACT_SOURCES: FactSources = {
 };
 
 /** Starts from one origin in the window ending at `until` (ISO), read as a count only. */
-async function countStarts(ctx: CoreContext, kind: VelocityKind, value: string | null | undefined, until: string): Promise<number> {
+async function countStarts(
+  ctx: CoreContext,
+  kind: VelocityKind,
+  value: string | null | undefined,
+  until: string,
+): Promise<number> {
   if (!value) return 0;
   const from = new Date(Date.parse(until) - VELOCITY_WINDOW_MS).toISOString();
   let count = 0;
@@ -68,7 +73,9 @@ async function otherNumberHolders(ctx: CoreContext, submission: KycSubmission): 
   const holders = new Set<string>();
   // Under every hash the number was claimed with (one per key version retained then), so numbers
   // recorded before and after a key rotation still meet (identity-hash.ts).
-  const claims = Object.entries(submission.identity_numbers).flatMap(([type, record]) => (record ? recordedHashes(record).map((hash) => ({ type, hash })) : []));
+  const claims = Object.entries(submission.identity_numbers).flatMap(([type, record]) =>
+    record ? recordedHashes(record).map((hash) => ({ type, hash })) : [],
+  );
   await Promise.all(
     claims.map(async ({ type, hash }) => {
       const reply = await ctx.db.doc.send(
@@ -87,8 +94,14 @@ async function otherNumberHolders(ctx: CoreContext, submission: KycSubmission): 
   return holders;
 }
 
-async function otherImageOwners(ctx: CoreContext, submission: KycSubmission, sources: FactSources): Promise<Set<string>> {
-  const hashes = Object.values(submission.documents).flatMap((document) => (document?.checks?.phash ? [document.checks.phash] : []));
+async function otherImageOwners(
+  ctx: CoreContext,
+  submission: KycSubmission,
+  sources: FactSources,
+): Promise<Set<string>> {
+  const hashes = Object.values(submission.documents).flatMap((document) =>
+    document?.checks?.phash ? [document.checks.phash] : [],
+  );
   const owners = new Set<string>();
   const matches = await Promise.all(hashes.map((phash) => sources.findSimilarImages(ctx, phash, submission.user_id)));
   for (const match of matches.flat()) if (match.userId !== submission.user_id) owners.add(match.userId);
@@ -116,7 +129,12 @@ export function countryRiskOf(country: string, table: RuleSetBody["country_risk"
 }
 
 /** Every fact of RISK_FACTS for this submission under this rule set's country table. */
-export async function computeFacts(ctx: CoreContext, submission: KycSubmission, ruleSet: RuleSetBody, sources: FactSources = DEFAULT_FACT_SOURCES): Promise<RiskFacts> {
+export async function computeFacts(
+  ctx: CoreContext,
+  submission: KycSubmission,
+  ruleSet: RuleSetBody,
+  sources: FactSources = DEFAULT_FACT_SOURCES,
+): Promise<RiskFacts> {
   const documents = Object.values(submission.documents).filter((document) => document !== undefined);
   const checked = documents.flatMap((document) => (document.checks ? [document.checks] : []));
   const [numberHolders, imageOwners, ipStarts, domainStarts, deviceStarts, similarity, hits] = await Promise.all([

@@ -5,7 +5,13 @@ import { recordedHashes } from "../identity-hash";
 import { identityNumberClaimPartition } from "../keys";
 import { riskLevel, type KycSubmission, type ReviewAlert, type RiskAssessment } from "../model";
 import { shareLabel, type LinkedSubmission, type LinkedSubmissions, type LinkShare } from "../review-model";
-import { changeSubmission, getSubmission, SYSTEM_ACTOR, type HistoryInput, type SubmissionChange } from "../submissions";
+import {
+  changeSubmission,
+  getSubmission,
+  SYSTEM_ACTOR,
+  type HistoryInput,
+  type SubmissionChange,
+} from "../submissions";
 import { assessSubmission } from "./assess";
 import { DEFAULT_FACT_SOURCES, type FactSources } from "./facts";
 
@@ -59,7 +65,11 @@ const ClaimItem = z.object({ user_id: z.string(), submission_id: z.string(), cla
 const sameShare = (a: LinkShare, b: LinkShare) => JSON.stringify(a) === JSON.stringify(b);
 
 /** Other users' submissions sharing a number or a picture with `submission`, earliest claims first. */
-export async function findLinks(ctx: CoreContext, submission: KycSubmission, sources: FactSources = DEFAULT_FACT_SOURCES): Promise<FoundLinks> {
+export async function findLinks(
+  ctx: CoreContext,
+  submission: KycSubmission,
+  sources: FactSources = DEFAULT_FACT_SOURCES,
+): Promise<FoundLinks> {
   const found = new Map<string, FoundLink>();
   let truncated = false;
   const add = (submissionId: string, userId: string, share: LinkShare, claimedAt: string | null) => {
@@ -71,8 +81,12 @@ export async function findLinks(ctx: CoreContext, submission: KycSubmission, sou
   };
 
   // A number is claimed under every key version retained when it was recorded (identity-hash.ts).
-  const claims = Object.entries(submission.identity_numbers).flatMap(([type, record]) => (record ? recordedHashes(record).map((hash) => ({ type, hash })) : []));
-  const images = Object.values(submission.documents).flatMap((document) => (document?.checks?.phash ? [{ type: document.type, phash: document.checks.phash }] : []));
+  const claims = Object.entries(submission.identity_numbers).flatMap(([type, record]) =>
+    record ? recordedHashes(record).map((hash) => ({ type, hash })) : [],
+  );
+  const images = Object.values(submission.documents).flatMap((document) =>
+    document?.checks?.phash ? [{ type: document.type, phash: document.checks.phash }] : [],
+  );
   await Promise.all([
     ...claims.map(async ({ type, hash }) => {
       const reply = await ctx.db.doc.send(
@@ -87,26 +101,50 @@ export async function findLinks(ctx: CoreContext, submission: KycSubmission, sou
       if (reply.LastEvaluatedKey) truncated = true;
       for (const raw of reply.Items ?? []) {
         const item = ClaimItem.safeParse(raw);
-        if (item.success) add(item.data.submission_id, item.data.user_id, { kind: "identity_number", type }, item.data.claimed_at ?? null);
+        if (item.success)
+          add(
+            item.data.submission_id,
+            item.data.user_id,
+            { kind: "identity_number", type },
+            item.data.claimed_at ?? null,
+          );
       }
     }),
     ...images.map(async ({ type, phash }) => {
       const matches = await sources.findSimilarImages(ctx, phash, submission.user_id);
       if (matches.length > LINK_LIMITS.imagesPerDocument) truncated = true;
       for (const match of matches.slice(0, LINK_LIMITS.imagesPerDocument)) {
-        add(match.submissionId, match.userId, { kind: "document_image", document_type: type, other_document_type: match.documentType, distance: match.distance }, null);
+        add(
+          match.submissionId,
+          match.userId,
+          {
+            kind: "document_image",
+            document_type: type,
+            other_document_type: match.documentType,
+            distance: match.distance,
+          },
+          null,
+        );
       }
     }),
   ]);
   // The reads finish in any order: numbers first, then pictures, each in a fixed order.
-  const shareOrder = (share: LinkShare) => (share.kind === "identity_number" ? `0#${share.type}` : `1#${share.document_type}#${share.other_document_type}`);
+  const shareOrder = (share: LinkShare) =>
+    share.kind === "identity_number" ? `0#${share.type}` : `1#${share.document_type}#${share.other_document_type}`;
   for (const link of found.values()) link.shares.sort((a, b) => shareOrder(a).localeCompare(shareOrder(b)));
-  const links = [...found.values()].sort((a, b) => (a.claimedAt ?? "\uffff").localeCompare(b.claimedAt ?? "\uffff") || a.submissionId.localeCompare(b.submissionId));
+  const links = [...found.values()].sort(
+    (a, b) =>
+      (a.claimedAt ?? "\uffff").localeCompare(b.claimedAt ?? "\uffff") || a.submissionId.localeCompare(b.submissionId),
+  );
   return { links, truncated };
 }
 
 /** Runs `work` over `items`, `concurrency` at a time. */
-async function eachLimited<T>(items: readonly T[], concurrency: number, work: (item: T) => Promise<void>): Promise<void> {
+async function eachLimited<T>(
+  items: readonly T[],
+  concurrency: number,
+  work: (item: T) => Promise<void>,
+): Promise<void> {
   let next = 0;
   const worker = async () => {
     while (next < items.length) await work(items[next++]!);
@@ -117,7 +155,14 @@ async function eachLimited<T>(items: readonly T[], concurrency: number, work: (i
 /** The same assessment in what a reviewer reads: score, level, verdict, priority, flags and reasons. */
 export function sameAssessment(a: RiskAssessment, b: RiskAssessment): boolean {
   const content = (assessment: RiskAssessment) =>
-    JSON.stringify([assessment.risk_score, assessment.level, assessment.verdict, assessment.priority, assessment.flags, assessment.reasons]);
+    JSON.stringify([
+      assessment.risk_score,
+      assessment.level,
+      assessment.verdict,
+      assessment.priority,
+      assessment.flags,
+      assessment.reasons,
+    ]);
   return content(a) === content(b);
 }
 
@@ -133,16 +178,35 @@ export function riskRose(previous: RiskAssessment | null, next: RiskAssessment):
   );
 }
 
-const describeRisk = (assessment: RiskAssessment | null) => (assessment ? `${assessment.risk_score} (${assessment.level})` : "none");
+const describeRisk = (assessment: RiskAssessment | null) =>
+  assessment ? `${assessment.risk_score} (${assessment.level})` : "none";
 
 /** The re-score of one linked submission, caused by `cause` sharing `shares` with it; null when nothing changes. */
-async function rescoreChange(ctx: CoreContext, current: KycSubmission, cause: KycSubmission, shares: LinkShare[]): Promise<SubmissionChange | null> {
+async function rescoreChange(
+  ctx: CoreContext,
+  current: KycSubmission,
+  cause: KycSubmission,
+  shares: LinkShare[],
+): Promise<SubmissionChange | null> {
   const assessment = await assessSubmission(ctx, current);
   const previous = current.risk;
   if (previous && sameAssessment(previous, assessment)) return null;
   // The shares were found from the cause's side; the audit of `current` reads them from its own.
-  const what = shares.map((share) => shareLabel(share.kind === "document_image" ? { ...share, document_type: share.other_document_type, other_document_type: share.document_type } : share)).join(" and ");
-  const next: KycSubmission = { ...current, risk: assessment, risk_score: assessment.risk_score, priority: assessment.priority };
+  const what = shares
+    .map((share) =>
+      shareLabel(
+        share.kind === "document_image"
+          ? { ...share, document_type: share.other_document_type, other_document_type: share.document_type }
+          : share,
+      ),
+    )
+    .join(" and ");
+  const next: KycSubmission = {
+    ...current,
+    risk: assessment,
+    risk_score: assessment.risk_score,
+    priority: assessment.priority,
+  };
   const entries: HistoryInput[] = [
     {
       actor: SYSTEM_ACTOR,
@@ -162,7 +226,15 @@ async function rescoreChange(ctx: CoreContext, current: KycSubmission, cause: Ky
     };
     next.review_alert = alert;
     next.priority = "high";
-    if (!current.review_alert) entries.push({ actor: SYSTEM_ACTOR, action: "review_alert_raised", from: null, to: null, note: alert.reason, event: null });
+    if (!current.review_alert)
+      entries.push({
+        actor: SYSTEM_ACTOR,
+        action: "review_alert_raised",
+        from: null,
+        to: null,
+        note: alert.reason,
+        event: null,
+      });
   } else if (current.review_alert) {
     // An open alert keeps the submission in front of a reviewer until one deals with it.
     next.priority = "high";
@@ -174,23 +246,41 @@ async function rescoreChange(ctx: CoreContext, current: KycSubmission, cause: Ky
  * Re-scores the submissions linked to `trigger` (just committed), within the bounds above. Each
  * is its own change under its own version; one that fails is logged and the others go on.
  */
-export async function rescoreLinkedSubmissions(ctx: CoreContext, trigger: KycSubmission, sources: FactSources = DEFAULT_FACT_SOURCES): Promise<void> {
-  if (Object.keys(trigger.identity_numbers).length === 0 && !Object.values(trigger.documents).some((document) => document?.checks?.phash)) return;
+export async function rescoreLinkedSubmissions(
+  ctx: CoreContext,
+  trigger: KycSubmission,
+  sources: FactSources = DEFAULT_FACT_SOURCES,
+): Promise<void> {
+  if (
+    Object.keys(trigger.identity_numbers).length === 0 &&
+    !Object.values(trigger.documents).some((document) => document?.checks?.phash)
+  )
+    return;
   const { links } = await findLinks(ctx, trigger, sources);
   await eachLimited(links.slice(0, LINK_LIMITS.rescorePerStep), LINK_LIMITS.rescoreConcurrency, async (link) => {
     try {
       await changeSubmission(ctx, link.submissionId, (current) => rescoreChange(ctx, current, trigger, link.shares));
     } catch (error) {
-      ctx.logger.warn("re-scoring a linked KYC submission failed", { error, submission_id: link.submissionId, cause_submission_id: trigger.id });
+      ctx.logger.warn("re-scoring a linked KYC submission failed", {
+        error,
+        submission_id: link.submissionId,
+        cause_submission_id: trigger.id,
+      });
     }
   });
 }
 
 /** The reviewer's view of the links: the first LINK_LIMITS.shown, each with its status and risk, oldest first. */
-export async function linkedSubmissions(ctx: CoreContext, submission: KycSubmission, sources: FactSources = DEFAULT_FACT_SOURCES): Promise<LinkedSubmissions> {
+export async function linkedSubmissions(
+  ctx: CoreContext,
+  submission: KycSubmission,
+  sources: FactSources = DEFAULT_FACT_SOURCES,
+): Promise<LinkedSubmissions> {
   const { links, truncated } = await findLinks(ctx, submission, sources);
   const shown = links.slice(0, LINK_LIMITS.shown);
-  const read = await Promise.all(shown.map(async (link) => ({ link, other: await getSubmission(ctx, link.submissionId) })));
+  const read = await Promise.all(
+    shown.map(async (link) => ({ link, other: await getSubmission(ctx, link.submissionId) })),
+  );
   const rows: LinkedSubmission[] = read.flatMap(({ link, other }) =>
     other
       ? [
@@ -202,7 +292,11 @@ export async function linkedSubmissions(ctx: CoreContext, submission: KycSubmiss
             risk_score: other.risk_score,
             risk_level: riskLevel(other.risk_score),
             submitted_at: other.submitted_at,
-            relation: other.submitted_at < submission.submitted_at || (other.submitted_at === submission.submitted_at && other.id < submission.id) ? "earlier" : "later",
+            relation:
+              other.submitted_at < submission.submitted_at ||
+              (other.submitted_at === submission.submitted_at && other.id < submission.id)
+                ? "earlier"
+                : "later",
             alert_open: other.review_alert !== null,
             shared: link.shares,
           } satisfies LinkedSubmission,

@@ -28,9 +28,12 @@ export const RISK_FACTS = {
   duplicate_image: "true when a document image is a near-duplicate of another user's",
   duplicate_image_users: "How many other users submitted a near-duplicate image",
   email_domain: "The applicant's e-mail domain, lower case",
-  velocity_ip_24h: "KYC starts from the applicant's IP address in the 24 h up to this submission's start, itself included (0 when unknown)",
-  velocity_email_domain_24h: "KYC starts from the applicant's e-mail domain in the 24 h up to this submission's start, itself included",
-  velocity_device_24h: "KYC starts from the applicant's device in the 24 h up to this start, itself included (0 when no device is known)",
+  velocity_ip_24h:
+    "KYC starts from the applicant's IP address in the 24 h up to this submission's start, itself included (0 when unknown)",
+  velocity_email_domain_24h:
+    "KYC starts from the applicant's e-mail domain in the 24 h up to this submission's start, itself included",
+  velocity_device_24h:
+    "KYC starts from the applicant's device in the 24 h up to this start, itself included (0 when no device is known)",
   name_similarity: "Jaro-Winkler similarity (0-1, token order ignored) of the KYC name and the account's profile name",
   name_mismatch: "true when name_similarity is below 0.85",
   watchlist_hit: "true when the KYC name matches an entry of the current watchlist (similarity >= 0.92)",
@@ -149,9 +152,15 @@ const ConditionValue = z
   .refine((value) => value !== undefined, "A condition needs a value")
   .refine((value) => jsonNesting(value, 4) <= 3, "A condition's value nests too deeply (a value, a list, or {fact})")
   // json-rules-engine reads an object with a `fact` key as another fact's value: it must be one.
-  .refine((value) => !isFactReference(value) || (Object.keys(value).length === 1 && (RISK_FACT_NAMES as string[]).includes(String(value.fact))), {
-    error: (issue) => `A value {"fact": ...} must name one known fact and nothing else (got ${JSON.stringify(issue.input).slice(0, 100)})`,
-  });
+  .refine(
+    (value) =>
+      !isFactReference(value) ||
+      (Object.keys(value).length === 1 && (RISK_FACT_NAMES as string[]).includes(String(value.fact))),
+    {
+      error: (issue) =>
+        `A value {"fact": ...} must name one known fact and nothing else (got ${JSON.stringify(issue.input).slice(0, 100)})`,
+    },
+  );
 
 function isFactReference(value: unknown): value is { fact: unknown } {
   return typeof value === "object" && value !== null && !Array.isArray(value) && "fact" in value;
@@ -163,8 +172,16 @@ function isFactReference(value: unknown): value is { fact: unknown } {
  */
 export const FactCondition = z
   .object({
-    fact: z.enum(RISK_FACT_NAMES as [RiskFactName, ...RiskFactName[]], { error: (issue) => `Unknown fact "${String(issue.input)}": facts are ${RISK_FACT_NAMES.join(", ")}` }),
-    operator: z.string().max(100).refine(isKnownOperator, { error: (issue) => `Unknown operator "${String(issue.input)}": operators are ${RISK_OPERATORS.join(", ")}, optionally decorated as ${RISK_OPERATOR_DECORATORS.join("|")}:operator` }),
+    fact: z.enum(RISK_FACT_NAMES as [RiskFactName, ...RiskFactName[]], {
+      error: (issue) => `Unknown fact "${String(issue.input)}": facts are ${RISK_FACT_NAMES.join(", ")}`,
+    }),
+    operator: z
+      .string()
+      .max(100)
+      .refine(isKnownOperator, {
+        error: (issue) =>
+          `Unknown operator "${String(issue.input)}": operators are ${RISK_OPERATORS.join(", ")}, optionally decorated as ${RISK_OPERATOR_DECORATORS.join("|")}:operator`,
+      }),
     value: ConditionValue,
     name: z.string().max(RULE_SET_LIMITS.maxNameLength).optional(),
     priority: z.number().int().min(1).max(100).optional(),
@@ -173,10 +190,16 @@ export const FactCondition = z
 export type FactCondition = z.infer<typeof FactCondition>;
 
 export type RuleConditions = FactCondition | ConditionGroup;
-export type ConditionGroup = ({ all: RuleConditions[] } | { any: RuleConditions[] } | { not: RuleConditions }) & { name?: string; priority?: number };
+export type ConditionGroup = ({ all: RuleConditions[] } | { any: RuleConditions[] } | { not: RuleConditions }) & {
+  name?: string;
+  priority?: number;
+};
 
 const GROUP_KEYS = ["all", "any", "not"] as const;
-const GroupExtras = z.object({ name: z.string().max(RULE_SET_LIMITS.maxNameLength).optional(), priority: z.number().int().min(1).max(100).optional() });
+const GroupExtras = z.object({
+  name: z.string().max(RULE_SET_LIMITS.maxNameLength).optional(),
+  priority: z.number().int().min(1).max(100).optional(),
+});
 
 /**
  * What is wrong with a conditions tree, said with its place (e.g. `conditions.all[2].fact`), or
@@ -194,19 +217,24 @@ export function conditionsProblem(node: unknown, at: string, depth: number, root
     const leaf = FactCondition.safeParse(node);
     if (leaf.success) return null;
     const issue = leaf.error.issues[0]!;
-    if (issue.code === "unrecognized_keys") return `${at}: unknown field ${issue.keys.join(", ")} (a condition has fact, operator, value and optionally name, priority)`;
+    if (issue.code === "unrecognized_keys")
+      return `${at}: unknown field ${issue.keys.join(", ")} (a condition has fact, operator, value and optionally name, priority)`;
     return `${at}${issue.path.length ? `.${issue.path.join(".")}` : ""}: ${issue.message}`;
   }
-  if (depth >= RULE_SET_LIMITS.maxConditionDepth) return `${at} nests deeper than ${RULE_SET_LIMITS.maxConditionDepth} levels of all/any/not`;
+  if (depth >= RULE_SET_LIMITS.maxConditionDepth)
+    return `${at} nests deeper than ${RULE_SET_LIMITS.maxConditionDepth} levels of all/any/not`;
   const { [group]: children, ...extras } = record;
   const extra = GroupExtras.strict().safeParse(extras);
   if (!extra.success) {
     const issue = extra.error.issues[0]!;
-    return issue.code === "unrecognized_keys" ? `${at}: unknown field ${issue.keys.join(", ")} beside ${group}` : `${at}.${issue.path.join(".")}: ${issue.message}`;
+    return issue.code === "unrecognized_keys"
+      ? `${at}: unknown field ${issue.keys.join(", ")} beside ${group}`
+      : `${at}.${issue.path.join(".")}: ${issue.message}`;
   }
   if (group === "not") return conditionsProblem(children, `${at}.not`, depth + 1, false);
   if (!Array.isArray(children) || children.length === 0) return `${at}.${group} must be a non-empty list of conditions`;
-  if (children.length > RULE_SET_LIMITS.maxConditionsPerGroup) return `${at}.${group} has more than ${RULE_SET_LIMITS.maxConditionsPerGroup} conditions`;
+  if (children.length > RULE_SET_LIMITS.maxConditionsPerGroup)
+    return `${at}.${group} has more than ${RULE_SET_LIMITS.maxConditionsPerGroup} conditions`;
   for (const [index, child] of children.entries()) {
     const problem = conditionsProblem(child, `${at}.${group}[${index}]`, depth + 1, false);
     if (problem) return problem;
@@ -219,15 +247,26 @@ export const TopLevelConditions = z
   .custom<ConditionGroup>((value) => conditionsProblem(value, "conditions", 0, true) === null, {
     error: (issue) => conditionsProblem(issue.input, "conditions", 0, true) ?? "Invalid conditions",
   })
-  .meta({ description: 'json-rules-engine conditions: {"all"|"any": [conditions]} or {"not": condition}, leaves {fact, operator, value}' });
+  .meta({
+    description:
+      'json-rules-engine conditions: {"all"|"any": [conditions]} or {"not": condition}, leaves {fact, operator, value}',
+  });
 
 export function isKnownOperator(operator: string): boolean {
   const parts = operator.split(":");
   const base = parts.pop() ?? "";
-  return (RISK_OPERATORS as readonly string[]).includes(base) && parts.every((part) => (RISK_OPERATOR_DECORATORS as readonly string[]).includes(part));
+  return (
+    (RISK_OPERATORS as readonly string[]).includes(base) &&
+    parts.every((part) => (RISK_OPERATOR_DECORATORS as readonly string[]).includes(part))
+  );
 }
 
-export const RiskFlagParam = z.object({ code: z.string().regex(/^[A-Z][A-Z0-9_]{0,63}$/, "A flag code is 1-64 capital letters, digits or _"), message: boundedText("A flag message", RULE_SET_LIMITS.maxReasonLength) }).strict();
+export const RiskFlagParam = z
+  .object({
+    code: z.string().regex(/^[A-Z][A-Z0-9_]{0,63}$/, "A flag code is 1-64 capital letters, digits or _"),
+    message: boundedText("A flag message", RULE_SET_LIMITS.maxReasonLength),
+  })
+  .strict();
 
 export const RiskEventParams = z
   .object({
@@ -243,11 +282,15 @@ export type RiskEventParams = z.infer<typeof RiskEventParams>;
 
 export const RiskRule = z
   .object({
-    id: z.string().regex(RULE_ID, "A rule id is 1-64 lower-case letters, digits, _ or -, starting with a letter or digit"),
+    id: z
+      .string()
+      .regex(RULE_ID, "A rule id is 1-64 lower-case letters, digits, _ or -, starting with a letter or digit"),
     name: boundedText("A rule name", RULE_SET_LIMITS.maxNameLength),
     description: z.string().max(RULE_SET_LIMITS.maxDescriptionLength).default(""),
     conditions: TopLevelConditions,
-    event: z.object({ type: z.literal("risk", "A rule's event type must be \"risk\""), params: RiskEventParams }).strict(),
+    event: z
+      .object({ type: z.literal("risk", 'A rule\'s event type must be "risk"'), params: RiskEventParams })
+      .strict(),
     priority: z.number().int().min(1).max(100).optional(),
   })
   .strict();
@@ -255,27 +298,38 @@ export type RiskRule = z.infer<typeof RiskRule>;
 
 export const CountryRiskTable = z
   .object({
-    high: z.array(z.string().regex(COUNTRY_CODE, "Country codes are ISO 3166-1 alpha-2, e.g. IR")).max(RULE_SET_LIMITS.maxListedCountries),
-    medium: z.array(z.string().regex(COUNTRY_CODE, "Country codes are ISO 3166-1 alpha-2, e.g. IR")).max(RULE_SET_LIMITS.maxListedCountries),
+    high: z
+      .array(z.string().regex(COUNTRY_CODE, "Country codes are ISO 3166-1 alpha-2, e.g. IR"))
+      .max(RULE_SET_LIMITS.maxListedCountries),
+    medium: z
+      .array(z.string().regex(COUNTRY_CODE, "Country codes are ISO 3166-1 alpha-2, e.g. IR"))
+      .max(RULE_SET_LIMITS.maxListedCountries),
     /** Where the lists come from (e.g. "FATF, October 2025"). */
     source: z.string().max(RULE_SET_LIMITS.maxDescriptionLength).default(""),
   })
   .strict()
-  .refine((table) => !table.high.some((code) => table.medium.includes(code)), "A country cannot be both high and medium risk");
+  .refine(
+    (table) => !table.high.some((code) => table.medium.includes(code)),
+    "A country cannot be both high and medium risk",
+  );
 
 /** What an admin edits: a draft, or the body of a dry run. */
 export const RuleSetBody = z
   .object({
     name: boundedText("The rule set name", RULE_SET_LIMITS.maxNameLength),
     description: z.string().max(RULE_SET_LIMITS.maxDescriptionLength).default(""),
-    rules: z.array(RiskRule).min(1, "A rule set needs at least one rule").max(RULE_SET_LIMITS.maxRules, `A rule set has at most ${RULE_SET_LIMITS.maxRules} rules`),
+    rules: z
+      .array(RiskRule)
+      .min(1, "A rule set needs at least one rule")
+      .max(RULE_SET_LIMITS.maxRules, `A rule set has at most ${RULE_SET_LIMITS.maxRules} rules`),
     country_risk: CountryRiskTable,
   })
   .strict()
   .superRefine((body, issues) => {
     const seen = new Set<string>();
     for (const rule of body.rules) {
-      if (seen.has(rule.id)) issues.addIssue({ code: "custom", message: `Two rules have the id "${rule.id}"`, path: ["rules"] });
+      if (seen.has(rule.id))
+        issues.addIssue({ code: "custom", message: `Two rules have the id "${rule.id}"`, path: ["rules"] });
       seen.add(rule.id);
     }
   });

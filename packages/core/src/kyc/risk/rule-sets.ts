@@ -3,7 +3,13 @@ import { z } from "zod";
 import type { CoreContext } from "../../shared/context";
 import { cancellationCodes, isAwsError, queryAll, type Database } from "../../shared/dynamo";
 import { badRequest, conflict, notFound } from "../../shared/errors";
-import { publishedRuleSetKey, ruleSetDraftKey, ruleSetVersionKey, RULES_PARTITION, RULE_SET_VERSION_PREFIX } from "../keys";
+import {
+  publishedRuleSetKey,
+  ruleSetDraftKey,
+  ruleSetVersionKey,
+  RULES_PARTITION,
+  RULE_SET_VERSION_PREFIX,
+} from "../keys";
 import type { RiskAssessment } from "../model";
 import { requireSubmission } from "../submissions";
 import { evaluateRuleSet, parseRuleSetBody, type VersionedRuleSet } from "./engine";
@@ -38,11 +44,22 @@ function withoutKeys(item: Record<string, unknown>): Record<string, unknown> {
   return rest;
 }
 
-const versionItem = (ruleSet: PublishedRuleSet) => ({ ...ruleSetVersionKey(ruleSet.version), entity: "kyc_rule_set", ...ruleSet });
-const pointerItem = (version: number, at: string) => ({ ...publishedRuleSetKey(), entity: "kyc_rule_set_pointer", version, updated_at: at });
+const versionItem = (ruleSet: PublishedRuleSet) => ({
+  ...ruleSetVersionKey(ruleSet.version),
+  entity: "kyc_rule_set",
+  ...ruleSet,
+});
+const pointerItem = (version: number, at: string) => ({
+  ...publishedRuleSetKey(),
+  entity: "kyc_rule_set_pointer",
+  version,
+  updated_at: at,
+});
 
 async function readPointer(ctx: CoreContext): Promise<number | null> {
-  const reply = await ctx.db.doc.send(new GetCommand({ TableName: ctx.db.table, Key: publishedRuleSetKey(), ConsistentRead: true }));
+  const reply = await ctx.db.doc.send(
+    new GetCommand({ TableName: ctx.db.table, Key: publishedRuleSetKey(), ConsistentRead: true }),
+  );
   const version = reply.Item?.version;
   return typeof version === "number" ? version : null;
 }
@@ -50,7 +67,9 @@ async function readPointer(ctx: CoreContext): Promise<number | null> {
 async function readVersion(ctx: CoreContext, version: number): Promise<PublishedRuleSet | null> {
   const cached = cache.get(ctx.db);
   if (cached?.version === version) return cached;
-  const reply = await ctx.db.doc.send(new GetCommand({ TableName: ctx.db.table, Key: ruleSetVersionKey(version), ConsistentRead: true }));
+  const reply = await ctx.db.doc.send(
+    new GetCommand({ TableName: ctx.db.table, Key: ruleSetVersionKey(version), ConsistentRead: true }),
+  );
   if (!reply.Item) return null;
   return PublishedRuleSet.parse(withoutKeys(reply.Item));
 }
@@ -72,8 +91,16 @@ async function publishSeed(ctx: CoreContext): Promise<void> {
     await ctx.db.doc.send(
       new TransactWriteCommand({
         TransactItems: [
-          { Put: { TableName: ctx.db.table, Item: versionItem(seed), ConditionExpression: "attribute_not_exists(pk)" } },
-          { Put: { TableName: ctx.db.table, Item: pointerItem(SEED_VERSION, now), ConditionExpression: "attribute_not_exists(pk)" } },
+          {
+            Put: { TableName: ctx.db.table, Item: versionItem(seed), ConditionExpression: "attribute_not_exists(pk)" },
+          },
+          {
+            Put: {
+              TableName: ctx.db.table,
+              Item: pointerItem(SEED_VERSION, now),
+              ConditionExpression: "attribute_not_exists(pk)",
+            },
+          },
         ],
       }),
     );
@@ -118,7 +145,9 @@ export interface RulesOverview {
 }
 
 async function readDraft(ctx: CoreContext): Promise<RuleSetDraft | null> {
-  const reply = await ctx.db.doc.send(new GetCommand({ TableName: ctx.db.table, Key: ruleSetDraftKey(), ConsistentRead: true }));
+  const reply = await ctx.db.doc.send(
+    new GetCommand({ TableName: ctx.db.table, Key: ruleSetDraftKey(), ConsistentRead: true }),
+  );
   return reply.Item ? RuleSetDraft.parse(withoutKeys(reply.Item)) : null;
 }
 
@@ -137,7 +166,16 @@ export async function rulesOverview(ctx: CoreContext): Promise<RulesOverview> {
     }),
   ]);
   const versions = items.map((item) =>
-    z.object({ version: z.number(), name: z.string(), rules: z.array(z.unknown()), published_at: z.string(), published_by: z.string() }).transform((row) => ({ ...row, rules: row.rules.length })).parse(item),
+    z
+      .object({
+        version: z.number(),
+        name: z.string(),
+        rules: z.array(z.unknown()),
+        published_at: z.string(),
+        published_by: z.string(),
+      })
+      .transform((row) => ({ ...row, rules: row.rules.length }))
+      .parse(item),
   );
   return { published: live, draft, versions };
 }
@@ -155,22 +193,43 @@ export const SaveDraftOptions = z.object({ expected_revision: z.number().int().m
  * Validates and stores the draft (replacing the previous one). Refused rule sets change nothing.
  * With `expectedRevision`, a draft someone else saved in between is not overwritten (409).
  */
-export async function saveDraft(ctx: CoreContext, input: unknown, actor: string, expectedRevision?: number): Promise<RuleSetDraft> {
+export async function saveDraft(
+  ctx: CoreContext,
+  input: unknown,
+  actor: string,
+  expectedRevision?: number,
+): Promise<RuleSetDraft> {
   const body = await parseRuleSetBody(input, NEUTRAL_FACTS);
   const [current, pointer] = await Promise.all([readDraft(ctx), readPointer(ctx)]);
   const currentRevision = current?.revision ?? 0;
-  if (expectedRevision !== undefined && expectedRevision !== currentRevision) throw conflict(`The draft was changed by ${current?.updated_by ?? "someone"} (revision ${currentRevision}); reload it before saving`, "rule_set_draft_changed");
-  const draft: RuleSetDraft = { ...body, revision: currentRevision + 1, based_on_version: pointer, updated_at: ctx.clock().toISOString(), updated_by: actor };
+  if (expectedRevision !== undefined && expectedRevision !== currentRevision)
+    throw conflict(
+      `The draft was changed by ${current?.updated_by ?? "someone"} (revision ${currentRevision}); reload it before saving`,
+      "rule_set_draft_changed",
+    );
+  const draft: RuleSetDraft = {
+    ...body,
+    revision: currentRevision + 1,
+    based_on_version: pointer,
+    updated_at: ctx.clock().toISOString(),
+    updated_by: actor,
+  };
   try {
     await ctx.db.doc.send(
       new PutCommand({
         TableName: ctx.db.table,
         Item: { ...ruleSetDraftKey(), entity: "kyc_rule_set_draft", ...draft },
-        ...(current ? { ConditionExpression: "revision = :revision", ExpressionAttributeValues: { ":revision": currentRevision } } : { ConditionExpression: "attribute_not_exists(pk)" }),
+        ...(current
+          ? { ConditionExpression: "revision = :revision", ExpressionAttributeValues: { ":revision": currentRevision } }
+          : { ConditionExpression: "attribute_not_exists(pk)" }),
       }),
     );
   } catch (error) {
-    if (isAwsError(error, "ConditionalCheckFailedException")) throw conflict("The draft was changed by someone else while saving; reload it and try again", "rule_set_draft_changed");
+    if (isAwsError(error, "ConditionalCheckFailedException"))
+      throw conflict(
+        "The draft was changed by someone else while saving; reload it and try again",
+        "rule_set_draft_changed",
+      );
     throw error;
   }
   return draft;
@@ -181,10 +240,18 @@ export async function saveDraft(ctx: CoreContext, input: unknown, actor: string,
  * (only from the version this publish saw) and the draft's removal (only at the revision read)
  * commit together, so two publishes give two versions or one 409, never a lost draft.
  */
-export async function publishDraft(ctx: CoreContext, actor: string, expectedRevision?: number): Promise<PublishedRuleSet> {
+export async function publishDraft(
+  ctx: CoreContext,
+  actor: string,
+  expectedRevision?: number,
+): Promise<PublishedRuleSet> {
   const [draft, pointer] = await Promise.all([readDraft(ctx), readPointer(ctx)]);
   if (!draft) throw conflict("There is no draft to publish: save one with PUT /draft first", "rule_set_no_draft");
-  if (expectedRevision !== undefined && expectedRevision !== draft.revision) throw conflict(`The draft is at revision ${draft.revision} (saved by ${draft.updated_by}), not ${expectedRevision}; review it before publishing`, "rule_set_draft_changed");
+  if (expectedRevision !== undefined && expectedRevision !== draft.revision)
+    throw conflict(
+      `The draft is at revision ${draft.revision} (saved by ${draft.updated_by}), not ${expectedRevision}; review it before publishing`,
+      "rule_set_draft_changed",
+    );
   const now = ctx.clock().toISOString();
   const { revision, based_on_version: _base, updated_at: _updated, updated_by: _by, ...body } = draft;
   const published: PublishedRuleSet = { ...body, version: (pointer ?? 0) + 1, published_at: now, published_by: actor };
@@ -192,21 +259,37 @@ export async function publishDraft(ctx: CoreContext, actor: string, expectedRevi
     await ctx.db.doc.send(
       new TransactWriteCommand({
         TransactItems: [
-          { Put: { TableName: ctx.db.table, Item: versionItem(published), ConditionExpression: "attribute_not_exists(pk)" } },
+          {
+            Put: {
+              TableName: ctx.db.table,
+              Item: versionItem(published),
+              ConditionExpression: "attribute_not_exists(pk)",
+            },
+          },
           {
             Put: {
               TableName: ctx.db.table,
               Item: pointerItem(published.version, now),
-              ...(pointer === null ? { ConditionExpression: "attribute_not_exists(pk)" } : { ConditionExpression: "version = :seen", ExpressionAttributeValues: { ":seen": pointer } }),
+              ...(pointer === null
+                ? { ConditionExpression: "attribute_not_exists(pk)" }
+                : { ConditionExpression: "version = :seen", ExpressionAttributeValues: { ":seen": pointer } }),
             },
           },
-          { Delete: { TableName: ctx.db.table, Key: ruleSetDraftKey(), ConditionExpression: "revision = :revision", ExpressionAttributeValues: { ":revision": revision } } },
+          {
+            Delete: {
+              TableName: ctx.db.table,
+              Key: ruleSetDraftKey(),
+              ConditionExpression: "revision = :revision",
+              ExpressionAttributeValues: { ":revision": revision },
+            },
+          },
         ],
       }),
     );
   } catch (error) {
     const codes = cancellationCodes(error);
-    if (codes?.some((code) => code === "ConditionalCheckFailed" || code === "TransactionConflict")) throw conflict(RULES_CHANGED, "rule_set_publish_conflict");
+    if (codes?.some((code) => code === "ConditionalCheckFailed" || code === "TransactionConflict"))
+      throw conflict(RULES_CHANGED, "rule_set_publish_conflict");
     throw error;
   }
   return published;
@@ -237,7 +320,11 @@ export interface DryRunResult {
  * Reads only: nothing is written, not even the seed (the seed is evaluated in memory when nothing
  * is published yet).
  */
-export async function dryRun(ctx: CoreContext, input: DryRunInput, sources: FactSources = DEFAULT_FACT_SOURCES): Promise<DryRunResult> {
+export async function dryRun(
+  ctx: CoreContext,
+  input: DryRunInput,
+  sources: FactSources = DEFAULT_FACT_SOURCES,
+): Promise<DryRunResult> {
   const submission = await requireSubmission(ctx, input.submission_id);
   let chosen: { source: DryRunResult["rule_set"]["source"]; ruleSet: VersionedRuleSet };
   if (input.rules !== undefined) {
@@ -249,17 +336,28 @@ export async function dryRun(ctx: CoreContext, input: DryRunInput, sources: Fact
     if (draft) chosen = { source: "draft", ruleSet: { version: null, body: draft } };
     else {
       const pointer = await readPointer(ctx);
-      chosen = { source: "version", ruleSet: asVersioned(pointer === null ? await seedRuleSet(ctx.clock().toISOString()) : await getRuleSetVersion(ctx, pointer)) };
+      chosen = {
+        source: "version",
+        ruleSet: asVersioned(
+          pointer === null ? await seedRuleSet(ctx.clock().toISOString()) : await getRuleSetVersion(ctx, pointer),
+        ),
+      };
     }
   }
   const facts = await computeFacts(ctx, submission, chosen.ruleSet.body, sources);
   const assessment = await evaluateRuleSet(chosen.ruleSet, facts, ctx.clock().toISOString());
-  return { rule_set: { source: chosen.source, version: chosen.ruleSet.version, name: chosen.ruleSet.body.name }, assessment, facts, current: submission.risk };
+  return {
+    rule_set: { source: chosen.source, version: chosen.ruleSet.version, name: chosen.ruleSet.body.name },
+    assessment,
+    facts,
+    current: submission.risk,
+  };
 }
 
 /** A rule set body as the API accepts it (for OpenAPI). */
 export { RuleSetBody };
 export const parseVersionParameter = (raw: string): number => {
-  if (!/^\d{1,7}$/.test(raw) || Number(raw) < 1) throw badRequest("A rule set version is a whole number from 1", "invalid_version");
+  if (!/^\d{1,7}$/.test(raw) || Number(raw) < 1)
+    throw badRequest("A rule set version is a whole number from 1", "invalid_version");
   return Number(raw);
 };

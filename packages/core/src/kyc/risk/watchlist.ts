@@ -4,7 +4,14 @@ import { z } from "zod";
 import type { CoreContext } from "../../shared/context";
 import { cancellationCodes, isAwsError, queryAll, type Database } from "../../shared/dynamo";
 import { badRequest, serviceUnavailable } from "../../shared/errors";
-import { currentWatchlistKey, WATCHLIST_VERSION_PREFIX, watchlistEntriesPartition, watchlistEntryKey, watchlistVersionKey, WATCHLIST_PARTITION } from "../keys";
+import {
+  currentWatchlistKey,
+  WATCHLIST_VERSION_PREFIX,
+  watchlistEntriesPartition,
+  watchlistEntryKey,
+  watchlistVersionKey,
+  WATCHLIST_PARTITION,
+} from "../keys";
 import { jaroWinkler, MAX_NAME_LENGTH, normaliseName, sortedTokens } from "./names";
 
 /**
@@ -21,7 +28,13 @@ import { jaroWinkler, MAX_NAME_LENGTH, normaliseName, sortedTokens } from "./nam
  * every other on its next screening, and the list is fetched once per instance per version.
  */
 
-export const WATCHLIST_LIMITS = { maxBytes: 2 * 1024 * 1024, maxRows: 20_000, maxAliases: 20, maxFieldLength: 200, maxLabelLength: 200 } as const;
+export const WATCHLIST_LIMITS = {
+  maxBytes: 2 * 1024 * 1024,
+  maxRows: 20_000,
+  maxAliases: 20,
+  maxFieldLength: 200,
+  maxLabelLength: 200,
+} as const;
 /** Jaro-Winkler on normalised names at or above which a name is a hit. */
 export const WATCHLIST_MATCH_THRESHOLD = 0.92;
 const MAX_HITS = 10;
@@ -77,10 +90,12 @@ export interface WatchlistHit {
   score: number;
 }
 
-const csvError = (line: number | string, message: string) => badRequest(`Watchlist CSV line ${line}: ${message}`, "invalid_watchlist");
+const csvError = (line: number | string, message: string) =>
+  badRequest(`Watchlist CSV line ${line}: ${message}`, "invalid_watchlist");
 
 const bounded = (value: string, column: string, line: number) => {
-  if (value.length > WATCHLIST_LIMITS.maxFieldLength) throw csvError(line, `${column} is longer than ${WATCHLIST_LIMITS.maxFieldLength} characters`);
+  if (value.length > WATCHLIST_LIMITS.maxFieldLength)
+    throw csvError(line, `${column} is longer than ${WATCHLIST_LIMITS.maxFieldLength} characters`);
   return value;
 };
 
@@ -89,41 +104,72 @@ const bounded = (value: string, column: string, line: number) => {
  * country, list, type; other columns are ignored (and reported). Every problem names its line.
  */
 export function parseWatchlistCsv(text: string): { entries: WatchlistEntry[]; ignoredColumns: string[] } {
-  if (Buffer.byteLength(text, "utf8") > WATCHLIST_LIMITS.maxBytes) throw badRequest(`A watchlist CSV is at most ${WATCHLIST_LIMITS.maxBytes / 1024 / 1024} MB`, "invalid_watchlist");
+  if (Buffer.byteLength(text, "utf8") > WATCHLIST_LIMITS.maxBytes)
+    throw badRequest(`A watchlist CSV is at most ${WATCHLIST_LIMITS.maxBytes / 1024 / 1024} MB`, "invalid_watchlist");
   let rows: { record: string[]; info: { lines: number } }[];
   try {
-    rows = parse(text, { bom: true, trim: true, skip_empty_lines: true, info: true, max_record_size: 64 * 1024 }) as unknown as typeof rows;
+    rows = parse(text, {
+      bom: true,
+      trim: true,
+      skip_empty_lines: true,
+      info: true,
+      max_record_size: 64 * 1024,
+    }) as unknown as typeof rows;
   } catch (error) {
     const { lines, message } = error as { lines?: number; message?: string };
     throw csvError(lines ?? "?", message ?? "not valid CSV");
   }
   const [header, ...records] = rows;
-  if (!header) throw badRequest("The watchlist CSV is empty: it needs a header row with a name column", "invalid_watchlist");
+  if (!header)
+    throw badRequest("The watchlist CSV is empty: it needs a header row with a name column", "invalid_watchlist");
   const columns = header.record.map((column) => column.toLowerCase());
   const at = (column: (typeof COLUMNS)[number]) => columns.indexOf(column);
-  if (at("name") < 0) throw csvError(header.info.lines, `the header has no name column (columns: ${COLUMNS.join(", ")})`);
-  if (records.length > WATCHLIST_LIMITS.maxRows) throw badRequest(`A watchlist has at most ${WATCHLIST_LIMITS.maxRows} rows`, "invalid_watchlist");
+  if (at("name") < 0)
+    throw csvError(header.info.lines, `the header has no name column (columns: ${COLUMNS.join(", ")})`);
+  if (records.length > WATCHLIST_LIMITS.maxRows)
+    throw badRequest(`A watchlist has at most ${WATCHLIST_LIMITS.maxRows} rows`, "invalid_watchlist");
   if (records.length === 0) throw badRequest("The watchlist CSV has a header but no entries", "invalid_watchlist");
-  const field = (record: string[], column: (typeof COLUMNS)[number], line: number) => (at(column) >= 0 ? bounded(record[at(column)] ?? "", column, line) : "");
+  const field = (record: string[], column: (typeof COLUMNS)[number], line: number) =>
+    at(column) >= 0 ? bounded(record[at(column)] ?? "", column, line) : "";
   const entries = records.map(({ record, info }) => {
     const line = info.lines;
     const name = field(record, "name", line);
     if (!normaliseName(name)) throw csvError(line, "name is empty");
-    const aliases = (at("aliases") >= 0 ? (record[at("aliases")] ?? "") : "").split(/[;|]/).map((alias) => alias.trim()).filter(Boolean);
-    if (aliases.length > WATCHLIST_LIMITS.maxAliases) throw csvError(line, `more than ${WATCHLIST_LIMITS.maxAliases} aliases`);
+    const aliases = (at("aliases") >= 0 ? (record[at("aliases")] ?? "") : "")
+      .split(/[;|]/)
+      .map((alias) => alias.trim())
+      .filter(Boolean);
+    if (aliases.length > WATCHLIST_LIMITS.maxAliases)
+      throw csvError(line, `more than ${WATCHLIST_LIMITS.maxAliases} aliases`);
     for (const alias of aliases) bounded(alias, "an alias", line);
-    return { name, aliases, country: field(record, "country", line).toUpperCase(), list: field(record, "list", line).toLowerCase() || "sanctions", type: field(record, "type", line).toLowerCase() };
+    return {
+      name,
+      aliases,
+      country: field(record, "country", line).toUpperCase(),
+      list: field(record, "list", line).toLowerCase() || "sanctions",
+      type: field(record, "type", line).toLowerCase(),
+    };
   });
-  return { entries, ignoredColumns: header.record.filter((column) => !(COLUMNS as readonly string[]).includes(column.toLowerCase())) };
+  return {
+    entries,
+    ignoredColumns: header.record.filter((column) => !(COLUMNS as readonly string[]).includes(column.toLowerCase())),
+  };
 }
 
 function preparedEntry(entry: WatchlistEntry): PreparedEntry {
-  const keys = [entry.name, ...entry.aliases].map(normaliseName).filter(Boolean).map((normalised) => [normalised, sortedTokens(normalised)] as [string, string]);
+  const keys = [entry.name, ...entry.aliases]
+    .map(normaliseName)
+    .filter(Boolean)
+    .map((normalised) => [normalised, sortedTokens(normalised)] as [string, string]);
   return { ...entry, keys };
 }
 
 /** The best hits of a name among entries, at or above the threshold, best first. */
-export function matchName(entries: readonly PreparedEntry[], name: string, threshold = WATCHLIST_MATCH_THRESHOLD): WatchlistHit[] {
+export function matchName(
+  entries: readonly PreparedEntry[],
+  name: string,
+  threshold = WATCHLIST_MATCH_THRESHOLD,
+): WatchlistHit[] {
   const normalised = normaliseName(name);
   if (!normalised) return [];
   const sorted = sortedTokens(normalised);
@@ -132,13 +178,21 @@ export function matchName(entries: readonly PreparedEntry[], name: string, thres
     let best = 0;
     let matched = entry.name;
     for (const [index, [asWritten, sortedKey]] of entry.keys.entries()) {
-      const score = asWritten === normalised || sortedKey === sorted ? 1 : Math.max(jaroWinkler(sorted, sortedKey), jaroWinkler(normalised, asWritten));
+      const score =
+        asWritten === normalised || sortedKey === sorted
+          ? 1
+          : Math.max(jaroWinkler(sorted, sortedKey), jaroWinkler(normalised, asWritten));
       if (score > best) {
         best = score;
         matched = index === 0 ? entry.name : (entry.aliases[index - 1] ?? entry.name);
       }
     }
-    if (best >= threshold) hits.push({ entry: { name: entry.name, aliases: entry.aliases, country: entry.country, list: entry.list, type: entry.type }, matched, score: best });
+    if (best >= threshold)
+      hits.push({
+        entry: { name: entry.name, aliases: entry.aliases, country: entry.country, list: entry.list, type: entry.type },
+        matched,
+        score: best,
+      });
   }
   return hits.sort((a, b) => b.score - a.score).slice(0, MAX_HITS);
 }
@@ -173,7 +227,12 @@ async function writeChunks(ctx: CoreContext, version: number, entries: Watchlist
     chunks.at(-1)!.push(entry);
     bytes += size;
   }
-  const items = chunks.map((chunk, index) => ({ ...watchlistEntryKey(version, index), entity: "kyc_watchlist_chunk", version, entries: chunk }));
+  const items = chunks.map((chunk, index) => ({
+    ...watchlistEntryKey(version, index),
+    entity: "kyc_watchlist_chunk",
+    version,
+    entries: chunk,
+  }));
   for (let start = 0; start < items.length; start += 25) {
     let pending: Record<string, unknown>[] = items.slice(start, start + 25).map((Item) => ({ PutRequest: { Item } }));
     for (let attempt = 0; pending.length > 0; attempt += 1) {
@@ -190,7 +249,11 @@ async function writeChunks(ctx: CoreContext, version: number, entries: Watchlist
  * claimed first (conditional put), so two concurrent uploads get two versions and never write
  * into each other's partition; the pointer only moves forward.
  */
-export async function uploadWatchlist(ctx: CoreContext, input: { csv: string; name?: string | undefined }, uploadedBy: string): Promise<WatchlistSummary & { ignored_columns: string[] }> {
+export async function uploadWatchlist(
+  ctx: CoreContext,
+  input: { csv: string; name?: string | undefined },
+  uploadedBy: string,
+): Promise<WatchlistSummary & { ignored_columns: string[] }> {
   const { entries, ignoredColumns } = parseWatchlistCsv(input.csv);
   const label = (input.name ?? "").trim().slice(0, WATCHLIST_LIMITS.maxLabelLength) || "Watchlist";
   const now = ctx.clock().toISOString();
@@ -199,7 +262,13 @@ export async function uploadWatchlist(ctx: CoreContext, input: { csv: string; na
   let version = (await latestVersion(ctx)) + 1;
   for (let attempt = 0; ; attempt += 1) {
     try {
-      await ctx.db.doc.send(new PutCommand({ TableName: ctx.db.table, Item: { ...watchlistVersionKey(version), entity: "kyc_watchlist", status: "uploading", version }, ConditionExpression: "attribute_not_exists(pk)" }));
+      await ctx.db.doc.send(
+        new PutCommand({
+          TableName: ctx.db.table,
+          Item: { ...watchlistVersionKey(version), entity: "kyc_watchlist", status: "uploading", version },
+          ConditionExpression: "attribute_not_exists(pk)",
+        }),
+      );
       break;
     } catch (error) {
       if (!isAwsError(error, "ConditionalCheckFailedException") || attempt >= 8) throw error;
@@ -207,12 +276,25 @@ export async function uploadWatchlist(ctx: CoreContext, input: { csv: string; na
     }
   }
   const chunks = await writeChunks(ctx, version, entries);
-  const header: WatchlistVersion = { version, name: label, entries: entries.length, lists, chunks, uploaded_at: now, uploaded_by: uploadedBy };
+  const header: WatchlistVersion = {
+    version,
+    name: label,
+    entries: entries.length,
+    lists,
+    chunks,
+    uploaded_at: now,
+    uploaded_by: uploadedBy,
+  };
   try {
     await ctx.db.doc.send(
       new TransactWriteCommand({
         TransactItems: [
-          { Put: { TableName: ctx.db.table, Item: { ...watchlistVersionKey(version), entity: "kyc_watchlist", status: "ready", ...header } } },
+          {
+            Put: {
+              TableName: ctx.db.table,
+              Item: { ...watchlistVersionKey(version), entity: "kyc_watchlist", status: "ready", ...header },
+            },
+          },
           {
             Put: {
               TableName: ctx.db.table,
@@ -227,7 +309,12 @@ export async function uploadWatchlist(ctx: CoreContext, input: { csv: string; na
   } catch (error) {
     // A later upload became current first: this one stays stored as an older version.
     if (cancellationCodes(error)?.[1] !== "ConditionalCheckFailed") throw error;
-    await ctx.db.doc.send(new PutCommand({ TableName: ctx.db.table, Item: { ...watchlistVersionKey(version), entity: "kyc_watchlist", status: "ready", ...header } }));
+    await ctx.db.doc.send(
+      new PutCommand({
+        TableName: ctx.db.table,
+        Item: { ...watchlistVersionKey(version), entity: "kyc_watchlist", status: "ready", ...header },
+      }),
+    );
   }
   return { ...summaryOf(header, entries), ignored_columns: ignoredColumns };
 }
@@ -245,10 +332,14 @@ function summaryOf(header: WatchlistVersion | null, entries: readonly WatchlistE
 }
 
 async function currentVersion(ctx: CoreContext): Promise<WatchlistVersion | null> {
-  const pointer = await ctx.db.doc.send(new GetCommand({ TableName: ctx.db.table, Key: currentWatchlistKey(), ConsistentRead: true }));
+  const pointer = await ctx.db.doc.send(
+    new GetCommand({ TableName: ctx.db.table, Key: currentWatchlistKey(), ConsistentRead: true }),
+  );
   const version = pointer.Item?.version;
   if (typeof version !== "number") return null;
-  const header = await ctx.db.doc.send(new GetCommand({ TableName: ctx.db.table, Key: watchlistVersionKey(version), ConsistentRead: true }));
+  const header = await ctx.db.doc.send(
+    new GetCommand({ TableName: ctx.db.table, Key: watchlistVersionKey(version), ConsistentRead: true }),
+  );
   return header.Item ? WatchlistVersion.parse(header.Item) : null;
 }
 
@@ -256,12 +347,18 @@ async function currentVersion(ctx: CoreContext): Promise<WatchlistVersion | null
 const loaded = new WeakMap<Database, { version: number; entries: PreparedEntry[] }>();
 
 async function currentEntries(ctx: CoreContext): Promise<PreparedEntry[]> {
-  const pointer = await ctx.db.doc.send(new GetCommand({ TableName: ctx.db.table, Key: currentWatchlistKey(), ConsistentRead: true }));
+  const pointer = await ctx.db.doc.send(
+    new GetCommand({ TableName: ctx.db.table, Key: currentWatchlistKey(), ConsistentRead: true }),
+  );
   const version = pointer.Item?.version;
   if (typeof version !== "number") return [];
   const cached = loaded.get(ctx.db);
   if (cached?.version === version) return cached.entries;
-  const items = await queryAll(ctx.db, { KeyConditionExpression: "pk = :pk", ExpressionAttributeValues: { ":pk": watchlistEntriesPartition(version) }, ConsistentRead: true });
+  const items = await queryAll(ctx.db, {
+    KeyConditionExpression: "pk = :pk",
+    ExpressionAttributeValues: { ":pk": watchlistEntriesPartition(version) },
+    ConsistentRead: true,
+  });
   const entries = prepareEntries(items.flatMap((item) => z.array(WatchlistEntry).parse(item.entries)));
   loaded.set(ctx.db, { version, entries });
   return entries;
@@ -278,6 +375,8 @@ export async function screenName(ctx: CoreContext, name: string): Promise<Watchl
 export async function watchlistSummary(ctx: CoreContext): Promise<WatchlistSummary> {
   const header = await currentVersion(ctx);
   if (!header) return summaryOf(null, []);
-  const first = await ctx.db.doc.send(new GetCommand({ TableName: ctx.db.table, Key: watchlistEntryKey(header.version, 0), ConsistentRead: true }));
+  const first = await ctx.db.doc.send(
+    new GetCommand({ TableName: ctx.db.table, Key: watchlistEntryKey(header.version, 0), ConsistentRead: true }),
+  );
   return summaryOf(header, z.array(WatchlistEntry).parse(first.Item?.entries ?? []));
 }

@@ -22,7 +22,16 @@ export const navTriggerClass =
   "aria-expanded:bg-slate-100 dark:text-slate-200 dark:hover:bg-slate-800 dark:hover:text-white dark:aria-expanded:bg-slate-800";
 
 /** A menu button (aria-haspopup, aria-expanded) with its dropdown. */
-export function DropdownMenu({ id, trigger, triggerLabel, entries, state, dispatch, align = "left", header }: DropdownMenuProps) {
+export function DropdownMenu({
+  id,
+  trigger,
+  triggerLabel,
+  entries,
+  state,
+  dispatch,
+  align = "left",
+  header,
+}: DropdownMenuProps) {
   const open = state.menu === id;
   const triggerId = menuTriggerId(id);
   const menuId = `nav-${id}-menu`;

@@ -87,7 +87,14 @@ export function MenuList({ domId, labelledBy, entries, state, dispatch, pendingF
         switch (entry.kind) {
           case "link":
             return (
-              <Link key={entry.label} to={entry.to} role="menuitem" tabIndex={-1} data-menu-item={domId} className={itemClass}>
+              <Link
+                key={entry.label}
+                to={entry.to}
+                role="menuitem"
+                tabIndex={-1}
+                data-menu-item={domId}
+                className={itemClass}
+              >
                 <ItemText label={entry.label} description={entry.description} />
               </Link>
             );
@@ -107,7 +114,15 @@ export function MenuList({ domId, labelledBy, entries, state, dispatch, pendingF
             );
           case "action":
             return (
-              <button key={entry.label} type="button" role="menuitem" tabIndex={-1} data-menu-item={domId} onClick={entry.onSelect} className={itemClass}>
+              <button
+                key={entry.label}
+                type="button"
+                role="menuitem"
+                tabIndex={-1}
+                data-menu-item={domId}
+                onClick={entry.onSelect}
+                className={itemClass}
+              >
                 <ItemText label={entry.label} />
               </button>
             );

@@ -8,7 +8,15 @@ import { ChevronDownIcon } from "../icons";
 import { accentFillClass } from "../styles";
 import { closedMenus, menuReducer } from "./menuState";
 import { Avatar } from "./UserMenu";
-import { accountLinks, developerEntries, platformEntries, topLinks, type NavEntry, type NavMenuId, type NavSubmenuId } from "./navModel";
+import {
+  accountLinks,
+  developerEntries,
+  platformEntries,
+  topLinks,
+  type NavEntry,
+  type NavMenuId,
+  type NavSubmenuId,
+} from "./navModel";
 
 const rowClass =
   "flex w-full items-center justify-between rounded-lg px-3 py-2.5 text-base font-medium text-slate-800 hover:bg-slate-100 dark:text-slate-100 dark:hover:bg-slate-800";
@@ -27,7 +35,13 @@ export function MobileMenu({ id, session, onNavigate }: MobileMenuProps) {
   const signOut = useSignOut();
 
   const link = (label: string, to: string, end = false) => (
-    <NavLink key={to} to={to} end={end} onClick={onNavigate} className={({ isActive }) => `${rowClass} ${isActive ? activeRowClass : ""}`}>
+    <NavLink
+      key={to}
+      to={to}
+      end={end}
+      onClick={onNavigate}
+      className={({ isActive }) => `${rowClass} ${isActive ? activeRowClass : ""}`}
+    >
       {label}
     </NavLink>
   );
@@ -38,7 +52,11 @@ export function MobileMenu({ id, session, onNavigate }: MobileMenuProps) {
       if (entry.kind === "inert") {
         return (
           <li key={entry.label}>
-            <span aria-disabled="true" title="Coming soon" className={`${rowClass} cursor-not-allowed opacity-60 hover:bg-transparent`}>
+            <span
+              aria-disabled="true"
+              title="Coming soon"
+              className={`${rowClass} cursor-not-allowed opacity-60 hover:bg-transparent`}
+            >
               {entry.label}
               <span className="text-xs font-normal">Coming soon</span>
             </span>
@@ -91,7 +109,10 @@ export function MobileMenu({ id, session, onNavigate }: MobileMenuProps) {
   };
 
   return (
-    <div id={id} className="max-h-[calc(100vh-4rem)] overflow-y-auto border-t border-slate-200 bg-white px-4 pb-6 pt-2 shadow-lg md:hidden dark:border-slate-800 dark:bg-slate-950">
+    <div
+      id={id}
+      className="max-h-[calc(100vh-4rem)] overflow-y-auto border-t border-slate-200 bg-white px-4 pb-6 pt-2 shadow-lg md:hidden dark:border-slate-800 dark:bg-slate-950"
+    >
       <ul className="space-y-1">
         <li>{link("Home", "/", true)}</li>
         {section("platform", "Platform", platformEntries)}

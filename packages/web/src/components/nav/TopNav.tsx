@@ -65,7 +65,13 @@ export function TopNav() {
             Home
           </NavLink>
           <DropdownMenu id="platform" trigger="Platform" entries={platformEntries} state={menus} dispatch={dispatch} />
-          <DropdownMenu id="developers" trigger="Developers" entries={developerEntries} state={menus} dispatch={dispatch} />
+          <DropdownMenu
+            id="developers"
+            trigger="Developers"
+            entries={developerEntries}
+            state={menus}
+            dispatch={dispatch}
+          />
           {topLinks.map((link) => (
             <NavLink key={link.to} to={link.to} className={linkClass}>
               {link.label}

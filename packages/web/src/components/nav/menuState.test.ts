@@ -9,7 +9,10 @@ describe("menuReducer", () => {
   it("keeps at most one dropdown open", () => {
     const platform = reduce(closedMenus, { type: "toggle-menu", menu: "platform" });
     expect(platform).toEqual({ menu: "platform", submenu: null });
-    expect(reduce(platform, { type: "toggle-menu", menu: "developers" })).toEqual({ menu: "developers", submenu: null });
+    expect(reduce(platform, { type: "toggle-menu", menu: "developers" })).toEqual({
+      menu: "developers",
+      submenu: null,
+    });
     expect(reduce(platform, { type: "toggle-menu", menu: "platform" })).toEqual(closedMenus);
   });
 

@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { isLiveScreen, routeTable } from "../../routes/routeTable";
 import { developerEntries, platformEntries, topLinks, type NavEntry } from "./navModel";
 
-const flat = (entries: readonly NavEntry[]): NavEntry[] => entries.flatMap((entry) => (entry.kind === "submenu" ? flat(entry.entries) : [entry]));
+const flat = (entries: readonly NavEntry[]): NavEntry[] =>
+  entries.flatMap((entry) => (entry.kind === "submenu" ? flat(entry.entries) : [entry]));
 const pathOf = (to: string) => new URL(to, "http://app.test").pathname;
 const routes = new Set(routeTable.map((entry) => entry.path));
 
@@ -19,6 +20,8 @@ describe("top navigation", () => {
     const byLabel = new Map(entries.map((entry) => [entry.label, entry]));
     expect(byLabel.get("Quick Start")).toMatchObject({ kind: "link", to: "/developers/quickstart" });
     expect(byLabel.get("Analytics & Insights")).toMatchObject({ kind: "link", to: "/ledger?tab=analytics" });
-    for (const entry of entries) if (entry.kind === "link" && isLiveScreen(pathOf(entry.to))) expect(entry.description ?? "").not.toMatch(/coming soon/i);
+    for (const entry of entries)
+      if (entry.kind === "link" && isLiveScreen(pathOf(entry.to)))
+        expect(entry.description ?? "").not.toMatch(/coming soon/i);
   });
 });

@@ -22,7 +22,12 @@ export const platformEntries: NavEntry[] = [
     ],
   },
   { kind: "link", label: "Payment Rails", to: "/payment-rails", description: "UPI, SEPA and crypto orchestration" },
-  { kind: "link", label: "Analytics & Insights", to: "/ledger?tab=analytics", description: "Volumes and balances over time" },
+  {
+    kind: "link",
+    label: "Analytics & Insights",
+    to: "/ledger?tab=analytics",
+    description: "Volumes and balances over time",
+  },
 ];
 
 export const developerEntries: NavEntry[] = [
@@ -30,8 +35,18 @@ export const developerEntries: NavEntry[] = [
   { kind: "link", label: "gRPC Streaming Demo", to: "/grpc-demo", description: "Live payment events" },
   { kind: "link", label: "View Documentation", to: "/developers/docs", description: "Guides and reference" },
   { kind: "link", label: "API keys", to: "/developers/api-keys", description: "Keys for your scripts and servers" },
-  { kind: "link", label: "Quick Start", to: "/developers/quickstart", description: "From a new account to a first transfer" },
-  { kind: "link", label: "SDKs & Libraries", to: "/developers/docs#getting-started", description: "The typed TypeScript SDK" },
+  {
+    kind: "link",
+    label: "Quick Start",
+    to: "/developers/quickstart",
+    description: "From a new account to a first transfer",
+  },
+  {
+    kind: "link",
+    label: "SDKs & Libraries",
+    to: "/developers/docs#getting-started",
+    description: "The typed TypeScript SDK",
+  },
 ];
 
 export const topLinks = [

@@ -33,10 +33,11 @@ export function ApiKeysScreen() {
           How keys work
         </h2>
         <p className={`mt-2 ${subtleTextClass}`}>
-          A key acts as you, for your own accounts and transactions: send it as <code className="font-mono">Authorization: Bearer &lt;key&gt;</code>. It
-          does only what its scopes allow (a call outside them is refused with the missing scope named), never reaches admin actions, even if you
-          are an admin, and cannot change your sign-in email, your password or your keys. Keep it secret, and revoke a key you no longer use or
-          that may have leaked: it stops working at once.
+          A key acts as you, for your own accounts and transactions: send it as{" "}
+          <code className="font-mono">Authorization: Bearer &lt;key&gt;</code>. It does only what its scopes allow (a
+          call outside them is refused with the missing scope named), never reaches admin actions, even if you are an
+          admin, and cannot change your sign-in email, your password or your keys. Keep it secret, and revoke a key you
+          no longer use or that may have leaked: it stops working at once.
         </p>
         <pre
           tabIndex={0}
@@ -70,7 +71,10 @@ export function ApiKeysScreen() {
         </h2>
         <div className="mt-3">
           {keys.isError ? (
-            <LoadError message={writeErrorMessage(keys.error, "Failed to load your API keys")} onRetry={() => void keys.refetch()} />
+            <LoadError
+              message={writeErrorMessage(keys.error, "Failed to load your API keys")}
+              onRetry={() => void keys.refetch()}
+            />
           ) : keys.isPending ? (
             <p className={subtleTextClass}>
               <Spinner label="Loading your API keys…" />

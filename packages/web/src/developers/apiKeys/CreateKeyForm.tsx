@@ -7,7 +7,13 @@ import { inputClass, labelClass, primaryButtonClass } from "../../components/sty
 import { writeErrorMessage } from "../../ledger/actionErrors";
 import { errorTextClass, FieldError, Spinner } from "../../ledger/ui";
 import { useCreateApiKey } from "./hooks";
-import { createKeyFormSchema, DEFAULT_FORM_SCOPES, scopeGroups, type CreateKeyFormInput, type CreateKeyFormValues } from "./view";
+import {
+  createKeyFormSchema,
+  DEFAULT_FORM_SCOPES,
+  scopeGroups,
+  type CreateKeyFormInput,
+  type CreateKeyFormValues,
+} from "./view";
 
 export const NAME_FIELD_ID = "api-key-name";
 const SCOPES_ERROR_ID = "api-key-scopes-error";
@@ -21,7 +27,10 @@ const emptyForm = (): CreateKeyFormInput => ({ name: "", scopes: [...DEFAULT_FOR
 export function CreateKeyForm({ onCreated }: { onCreated: (created: CreatedApiKey) => void }) {
   const create = useCreateApiKey();
   const [failure, setFailure] = useState<string | null>(null);
-  const form = useForm<CreateKeyFormInput, unknown, CreateKeyFormValues>({ resolver: zodResolver(createKeyFormSchema), defaultValues: emptyForm() });
+  const form = useForm<CreateKeyFormInput, unknown, CreateKeyFormValues>({
+    resolver: zodResolver(createKeyFormSchema),
+    defaultValues: emptyForm(),
+  });
   const error = form.formState.errors.name?.message;
   const scopesError = form.formState.errors.scopes?.message;
 
@@ -62,11 +71,16 @@ export function CreateKeyForm({ onCreated }: { onCreated: (created: CreatedApiKe
 
       <fieldset className="mt-4" aria-describedby={scopesError ? SCOPES_ERROR_ID : undefined}>
         <legend className={labelClass}>Scopes: what the key may do</legend>
-        <p className="text-xs text-slate-600 dark:text-slate-300">No key can change your sign-in email, your password or your keys, whatever its scopes.</p>
+        <p className="text-xs text-slate-600 dark:text-slate-300">
+          No key can change your sign-in email, your password or your keys, whatever its scopes.
+        </p>
         <div className="mt-2 grid gap-2 sm:grid-cols-2">
           {scopeGroups().flatMap(([, scopes]) =>
             scopes.map((scope) => (
-              <label key={scope} className="flex items-start gap-2 rounded-lg border border-slate-200 p-2 text-sm dark:border-slate-700">
+              <label
+                key={scope}
+                className="flex items-start gap-2 rounded-lg border border-slate-200 p-2 text-sm dark:border-slate-700"
+              >
                 <input
                   type="checkbox"
                   value={scope}
@@ -75,7 +89,9 @@ export function CreateKeyForm({ onCreated }: { onCreated: (created: CreatedApiKe
                 />
                 <span>
                   <code className="font-mono font-semibold text-slate-900 dark:text-white">{scope}</code>
-                  <span className="block text-xs text-slate-600 dark:text-slate-300">{API_KEY_SCOPE_DESCRIPTIONS[scope]}</span>
+                  <span className="block text-xs text-slate-600 dark:text-slate-300">
+                    {API_KEY_SCOPE_DESCRIPTIONS[scope]}
+                  </span>
                 </span>
               </label>
             )),

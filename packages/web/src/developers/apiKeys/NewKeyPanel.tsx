@@ -26,7 +26,12 @@ export function NewKeyPanel({ created, onDone }: { created: CreatedApiKey; onDon
       aria-describedby="new-api-key-warning"
       className="mt-4 rounded-xl border-2 border-amber-500 bg-amber-50 p-4 dark:border-amber-400 dark:bg-amber-950/60"
     >
-      <h3 id="new-api-key-title" ref={headingRef} tabIndex={-1} className="font-semibold text-slate-900 outline-none dark:text-white">
+      <h3
+        id="new-api-key-title"
+        ref={headingRef}
+        tabIndex={-1}
+        className="font-semibold text-slate-900 outline-none dark:text-white"
+      >
         Your new key: {created.name}
       </h3>
       <p id="new-api-key-warning" className="mt-1 text-sm font-semibold text-amber-900 dark:text-amber-200">

@@ -7,7 +7,15 @@ import { useRevokeApiKey } from "./hooks";
 import { prefixLabel } from "./view";
 
 /** Asks before revoking: a revoked key stops working at once and cannot be restored. */
-export function RevokeKeyDialog({ apiKey, onClose, onRevoked }: { apiKey: ApiKey; onClose: () => void; onRevoked: (key: ApiKey) => void }) {
+export function RevokeKeyDialog({
+  apiKey,
+  onClose,
+  onRevoked,
+}: {
+  apiKey: ApiKey;
+  onClose: () => void;
+  onRevoked: (key: ApiKey) => void;
+}) {
   const revoke = useRevokeApiKey();
   const [failure, setFailure] = useState<string | null>(null);
 
@@ -21,10 +29,17 @@ export function RevokeKeyDialog({ apiKey, onClose, onRevoked }: { apiKey: ApiKey
   };
 
   return (
-    <ConfirmDialog title="Revoke this API key?" confirmLabel="Revoke key" busyLabel="Revoking…" busy={revoke.isPending} onConfirm={() => void confirm()} onCancel={onClose}>
+    <ConfirmDialog
+      title="Revoke this API key?"
+      confirmLabel="Revoke key"
+      busyLabel="Revoking…"
+      busy={revoke.isPending}
+      onConfirm={() => void confirm()}
+      onCancel={onClose}
+    >
       <p>
-        Anything using <strong className="break-words">{apiKey.name}</strong> (<span className="font-mono">{prefixLabel(apiKey.prefix)}</span>) stops
-        working at once. This cannot be undone.
+        Anything using <strong className="break-words">{apiKey.name}</strong> (
+        <span className="font-mono">{prefixLabel(apiKey.prefix)}</span>) stops working at once. This cannot be undone.
       </p>
       {failure && (
         <p role="alert" className={errorTextClass}>

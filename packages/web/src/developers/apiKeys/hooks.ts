@@ -14,7 +14,11 @@ function useUserId(): string {
 
 export function useApiKeys() {
   const userId = useUserId();
-  return useQuery({ queryKey: apiKeyKeys.list(userId), queryFn: ({ signal }) => api.apiKeys.list(signal), enabled: userId !== "signed-out" });
+  return useQuery({
+    queryKey: apiKeyKeys.list(userId),
+    queryFn: ({ signal }) => api.apiKeys.list(signal),
+    enabled: userId !== "signed-out",
+  });
 }
 
 /** Each write refreshes the list; the created key's secret lives only in the mutation's result. */
@@ -27,7 +31,8 @@ function useListRefresh() {
 export function useCreateApiKey() {
   const refresh = useListRefresh();
   return useMutation({
-    mutationFn: ({ name, scopes }: { name: string; scopes: readonly ApiKeyScope[] }) => api.apiKeys.create(name, scopes),
+    mutationFn: ({ name, scopes }: { name: string; scopes: readonly ApiKeyScope[] }) =>
+      api.apiKeys.create(name, scopes),
     onSuccess: refresh,
   });
 }

@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { createKeyFormSchema, DEFAULT_FORM_SCOPES, keyPlaceholder, keyStatus, lastUsedLabel, prefixLabel, scopeGroups } from "./view";
+import {
+  createKeyFormSchema,
+  DEFAULT_FORM_SCOPES,
+  keyPlaceholder,
+  keyStatus,
+  lastUsedLabel,
+  prefixLabel,
+  scopeGroups,
+} from "./view";
 
 describe("API key view", () => {
   it("says whether a key is active or revoked", () => {
@@ -25,12 +33,16 @@ describe("API key view", () => {
     const scopes = ["ledger:read"];
     expect(createKeyFormSchema.parse({ name: "  CI  ", scopes })).toEqual({ name: "CI", scopes });
     expect(createKeyFormSchema.safeParse({ name: "   ", scopes }).error?.issues[0]?.message).toBe("A name is required");
-    expect(createKeyFormSchema.safeParse({ name: "x".repeat(101), scopes }).error?.issues[0]?.message).toBe("Name must be at most 100 characters");
+    expect(createKeyFormSchema.safeParse({ name: "x".repeat(101), scopes }).error?.issues[0]?.message).toBe(
+      "Name must be at most 100 characters",
+    );
     expect(createKeyFormSchema.safeParse({ name: "x".repeat(100), scopes }).success).toBe(true);
   });
 
   it("needs at least one known scope, and starts with every read scope ticked", () => {
-    expect(createKeyFormSchema.safeParse({ name: "CI", scopes: [] }).error?.issues[0]?.message).toBe("Choose at least one scope");
+    expect(createKeyFormSchema.safeParse({ name: "CI", scopes: [] }).error?.issues[0]?.message).toBe(
+      "Choose at least one scope",
+    );
     expect(createKeyFormSchema.safeParse({ name: "CI", scopes: ["ledger:admin"] }).success).toBe(false);
     expect(DEFAULT_FORM_SCOPES).toEqual(["ledger:read", "payments:read", "kyc:read", "rails:read", "profile:read"]);
     expect(scopeGroups()).toEqual([

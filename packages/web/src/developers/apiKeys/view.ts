@@ -13,7 +13,8 @@ export const keyStatus = (key: Pick<ApiKey, "revoked_at">): ApiKeyStatus => (key
 export const prefixLabel = (prefix: string): string => `${prefix}…`;
 
 /** When the key last authenticated a request, or "Never". */
-export const lastUsedLabel = (key: Pick<ApiKey, "last_used_at">): string => (key.last_used_at ? formatDateTime(key.last_used_at) : "Never");
+export const lastUsedLabel = (key: Pick<ApiKey, "last_used_at">): string =>
+  key.last_used_at ? formatDateTime(key.last_used_at) : "Never";
 
 /**
  * What the sample curl call shows for the key: the newest active key's visible prefix with the

@@ -1,15 +1,30 @@
 import { Fragment } from "react";
 import { Link } from "react-router-dom";
 import { CopyButton } from "../explorer/CopyButton";
-import { environmentPrelude, inlineSegments, type CodeBlock, type CodeLanguage, type ContentBlock, type DocPage } from "./content";
+import {
+  environmentPrelude,
+  inlineSegments,
+  type CodeBlock,
+  type CodeLanguage,
+  type ContentBlock,
+  type DocPage,
+} from "./content";
 
 /** How a page renders the shared content blocks (guides, quickstart, examples). */
 
-const LANGUAGE_LABELS: Record<CodeLanguage, string> = { shell: "Shell", typescript: "TypeScript", json: "JSON", text: "Text", csv: "CSV" };
+const LANGUAGE_LABELS: Record<CodeLanguage, string> = {
+  shell: "Shell",
+  typescript: "TypeScript",
+  json: "JSON",
+  text: "Text",
+  csv: "CSV",
+};
 
 // Long identifiers and URLs break anywhere rather than widen a phone screen.
-const inlineCodeClass = "rounded bg-slate-100 px-1 py-0.5 font-mono [overflow-wrap:anywhere] text-[0.85em] text-slate-900 dark:bg-slate-800 dark:text-slate-100";
-const inlineLinkClass = "font-medium text-indigo-700 underline underline-offset-2 hover:text-indigo-900 dark:text-indigo-300 dark:hover:text-indigo-200";
+const inlineCodeClass =
+  "rounded bg-slate-100 px-1 py-0.5 font-mono [overflow-wrap:anywhere] text-[0.85em] text-slate-900 dark:bg-slate-800 dark:text-slate-100";
+const inlineLinkClass =
+  "font-medium text-indigo-700 underline underline-offset-2 hover:text-indigo-900 dark:text-indigo-300 dark:hover:text-indigo-200";
 
 /** Paragraph text: `code` and [links](/path); site paths stay in the app, others open as plain links. */
 export function InlineText({ text }: { text: string }) {
@@ -39,7 +54,11 @@ export function InlineText({ text }: { text: string }) {
 }
 
 /** A code block with its language (or caption), a copy button and, for browser-only code, why. */
-export function CodeBlockView({ block }: { block: Pick<CodeBlock, "language" | "code" | "title" | "notRunnableBecause"> }) {
+export function CodeBlockView({
+  block,
+}: {
+  block: Pick<CodeBlock, "language" | "code" | "title" | "notRunnableBecause">;
+}) {
   const caption = block.title ?? LANGUAGE_LABELS[block.language];
   return (
     <figure className="my-4 rounded-xl border border-slate-200 dark:border-slate-700" data-language={block.language}>
@@ -54,7 +73,11 @@ export function CodeBlockView({ block }: { block: Pick<CodeBlock, "language" | "
       >
         <code>{block.code}</code>
       </pre>
-      {block.notRunnableBecause && <p className="border-t border-slate-200 px-3 py-2 text-xs text-slate-600 dark:border-slate-700 dark:text-slate-300">Note: {block.notRunnableBecause}</p>}
+      {block.notRunnableBecause && (
+        <p className="border-t border-slate-200 px-3 py-2 text-xs text-slate-600 dark:border-slate-700 dark:text-slate-300">
+          Note: {block.notRunnableBecause}
+        </p>
+      )}
     </figure>
   );
 }
@@ -107,7 +130,8 @@ export function BeforeYouStart({ page }: { page: Pick<DocPage, "requires"> }) {
     <div className="mt-4 rounded-xl bg-indigo-50 p-4 dark:bg-indigo-950/40">
       <p className="text-sm font-semibold text-slate-900 dark:text-white">Before you start</p>
       <p className="mt-1 text-sm text-slate-700 dark:text-slate-300">
-        The examples read these variables; the shell ones also need <code className={inlineCodeClass}>curl</code> and <code className={inlineCodeClass}>jq</code>.
+        The examples read these variables; the shell ones also need <code className={inlineCodeClass}>curl</code> and{" "}
+        <code className={inlineCodeClass}>jq</code>.
       </p>
       <CodeBlockView block={{ language: "shell", code: environmentPrelude(page) }} />
     </div>

@@ -9,7 +9,9 @@ import { useScrollToHash } from "./DocsScreen";
  */
 export function DocPageScreen({ page, intro, showPrelude }: { page: DocPage; intro: string; showPrelude: boolean }) {
   useScrollToHash();
-  const sections = page.content.flatMap((block) => (block.kind === "heading" && block.id ? [{ id: block.id, title: block.text }] : []));
+  const sections = page.content.flatMap((block) =>
+    block.kind === "heading" && block.id ? [{ id: block.id, title: block.text }] : [],
+  );
   return (
     <div className="mx-auto max-w-4xl px-4 py-8 sm:px-6">
       <header>
@@ -26,7 +28,10 @@ export function DocPageScreen({ page, intro, showPrelude }: { page: DocPage; int
           <ol className="mt-2 grid gap-1 text-sm sm:grid-cols-2">
             {sections.map((section) => (
               <li key={section.id}>
-                <Link to={{ hash: section.id }} className="text-indigo-700 underline-offset-2 hover:underline dark:text-indigo-300">
+                <Link
+                  to={{ hash: section.id }}
+                  className="text-indigo-700 underline-offset-2 hover:underline dark:text-indigo-300"
+                >
                   {section.title}
                 </Link>
               </li>

@@ -21,10 +21,12 @@ export function DocsScreen() {
     <div className="mx-auto max-w-5xl px-4 py-8 sm:px-6">
       <header>
         <p className="text-sm font-semibold uppercase tracking-wide text-indigo-700 dark:text-indigo-300">Developers</p>
-        <h1 className="mt-1 text-3xl font-bold tracking-tight text-slate-900 sm:text-4xl dark:text-white">Documentation</h1>
+        <h1 className="mt-1 text-3xl font-bold tracking-tight text-slate-900 sm:text-4xl dark:text-white">
+          Documentation
+        </h1>
         <p className="mt-3 max-w-3xl text-lg text-slate-600 dark:text-slate-300">
-          Guides to the API as it is today, with examples you can copy. Every shell and TypeScript example on this page is run against the real API by the
-          test suite.
+          Guides to the API as it is today, with examples you can copy. Every shell and TypeScript example on this page
+          is run against the real API by the test suite.
         </p>
       </header>
       <GuideSearch query={query} onQuery={setQuery} shown={shown} />
@@ -36,7 +38,15 @@ export function DocsScreen() {
   );
 }
 
-function GuideSearch({ query, onQuery, shown }: { query: string; onQuery: (query: string) => void; shown: readonly DocPage[] }) {
+function GuideSearch({
+  query,
+  onQuery,
+  shown,
+}: {
+  query: string;
+  onQuery: (query: string) => void;
+  shown: readonly DocPage[];
+}) {
   const id = useId();
   return (
     <section aria-labelledby={`${id}-title`} className="mt-8">
@@ -90,8 +100,16 @@ function GuideCard({ guide }: { guide: DocPage }) {
 
 function GuideSection({ guide }: { guide: DocPage }) {
   return (
-    <section id={guide.id} aria-labelledby={`${guide.id}-title`} className="mt-14 scroll-mt-24 border-t border-slate-200 pt-8 dark:border-slate-800">
-      <h2 id={`${guide.id}-title`} data-section-focus className="text-2xl font-bold tracking-tight text-slate-900 outline-none dark:text-white">
+    <section
+      id={guide.id}
+      aria-labelledby={`${guide.id}-title`}
+      className="mt-14 scroll-mt-24 border-t border-slate-200 pt-8 dark:border-slate-800"
+    >
+      <h2
+        id={`${guide.id}-title`}
+        data-section-focus
+        className="text-2xl font-bold tracking-tight text-slate-900 outline-none dark:text-white"
+      >
         <span aria-hidden="true">{guide.icon} </span>
         {guide.title}
       </h2>

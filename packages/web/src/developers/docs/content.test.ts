@@ -19,30 +19,57 @@ describe("developer pages as data", () => {
     ]);
   });
 
-  it.each(pages.map((page) => [page.id, page] as const))("%s is valid content (every not-runnable block says why)", (_id, page) => {
-    expect(() => DocPage.parse(page)).not.toThrow();
-  });
+  it.each(pages.map((page) => [page.id, page] as const))(
+    "%s is valid content (every not-runnable block says why)",
+    (_id, page) => {
+      expect(() => DocPage.parse(page)).not.toThrow();
+    },
+  );
 
   it("refuses a not-runnable block without a reason, and a reason on a runnable one", () => {
-    expect(CodeBlock.safeParse({ kind: "code", language: "shell", code: "npm start", runnable: false }).success).toBe(false);
-    expect(CodeBlock.safeParse({ kind: "code", language: "shell", code: "ls", notRunnableBecause: "why" }).success).toBe(false);
-    expect(CodeBlock.safeParse({ kind: "code", language: "json", code: "{}", runnable: false, notRunnableBecause: "replies never run" }).success).toBe(false);
+    expect(CodeBlock.safeParse({ kind: "code", language: "shell", code: "npm start", runnable: false }).success).toBe(
+      false,
+    );
+    expect(
+      CodeBlock.safeParse({ kind: "code", language: "shell", code: "ls", notRunnableBecause: "why" }).success,
+    ).toBe(false);
+    expect(
+      CodeBlock.safeParse({
+        kind: "code",
+        language: "json",
+        code: "{}",
+        runnable: false,
+        notRunnableBecause: "replies never run",
+      }).success,
+    ).toBe(false);
   });
 
   it("documents payments that work: create with an Idempotency-Key, follow to completed, the fee, rail and routing, payees", () => {
     const payments = guides.find((guide) => guide.id === "payments")!;
     const code = JSON.stringify(payments.content.filter(isCodeBlock));
-    for (const call of ["/api/v1/rails/quote", "/v1/payments", "/v1/payments/$PAYMENT", "/v1/payments/stream", "Idempotency-Key", "forceRail", "toEmail", "beneficiary", "routing.reason"]) {
+    for (const call of [
+      "/api/v1/rails/quote",
+      "/v1/payments",
+      "/v1/payments/$PAYMENT",
+      "/v1/payments/stream",
+      "Idempotency-Key",
+      "forceRail",
+      "toEmail",
+      "beneficiary",
+      "routing.reason",
+    ]) {
       expect(code).toContain(call);
     }
     const text = JSON.stringify(payments.content);
-    for (const fact of ["preferredRail", "completed", "failureReason", "voided", "hold is released"]) expect(text).toContain(fact);
+    for (const fact of ["preferredRail", "completed", "failureReason", "voided", "hold is released"])
+      expect(text).toContain(fact);
     expect(JSON.stringify(guides)).not.toMatch(/not built|payments themselves are not/i);
   });
 
   it("mentions the SDK's error codes, timeout and retries where the spec asks", () => {
     const text = JSON.stringify(guides.map((guide) => guide.content));
-    for (const fact of ["INVALID_API_KEY", "NETWORK_ERROR", "30000 ms", "3 times", "24 hours"]) expect(text).toContain(fact);
+    for (const fact of ["INVALID_API_KEY", "NETWORK_ERROR", "30000 ms", "3 times", "24 hours"])
+      expect(text).toContain(fact);
   });
 
   it("gives every example section of the examples page its anchored heading", () => {
@@ -52,7 +79,13 @@ describe("developer pages as data", () => {
 
   it("links the hub to every developer screen", () => {
     expect(hubDestinations.map((destination) => destination.to).sort()).toEqual(
-      ["/developers/api-explorer", "/developers/api-keys", "/developers/docs", "/developers/examples", "/developers/quickstart"].sort(),
+      [
+        "/developers/api-explorer",
+        "/developers/api-keys",
+        "/developers/docs",
+        "/developers/examples",
+        "/developers/quickstart",
+      ].sort(),
     );
   });
 });
@@ -86,7 +119,9 @@ describe("inline text", () => {
     const hrefs = pages.flatMap((page) =>
       page.content.flatMap((block) => {
         const texts = block.kind === "paragraph" ? [block.text] : block.kind === "list" ? block.items : [];
-        return texts.flatMap((text) => inlineSegments(text).flatMap((segment) => (segment.kind === "link" ? [segment.href] : [])));
+        return texts.flatMap((text) =>
+          inlineSegments(text).flatMap((segment) => (segment.kind === "link" ? [segment.href] : [])),
+        );
       }),
     );
     expect(hrefs.length).toBeGreaterThan(0);

@@ -17,7 +17,10 @@ export const HeadingBlock = z.object({
   kind: z.literal("heading"),
   text: z.string().min(1),
   /** An anchor for links into the page (e.g. the examples' table of contents). */
-  id: z.string().regex(/^[a-z0-9-]+$/).optional(),
+  id: z
+    .string()
+    .regex(/^[a-z0-9-]+$/)
+    .optional(),
 });
 
 /** Text with `inline code` and [links](/developers/api-keys) (see inlineSegments). */
@@ -68,7 +71,9 @@ export const ENVIRONMENT_VARIABLES = {
   API_KEY: { example: "fpk_...", meaning: "an API key from /developers/api-keys" },
 } as const;
 export type EnvironmentVariable = keyof typeof ENVIRONMENT_VARIABLES;
-const EnvironmentVariableName = z.enum(Object.keys(ENVIRONMENT_VARIABLES) as [EnvironmentVariable, ...EnvironmentVariable[]]);
+const EnvironmentVariableName = z.enum(
+  Object.keys(ENVIRONMENT_VARIABLES) as [EnvironmentVariable, ...EnvironmentVariable[]],
+);
 
 export const DocPage = z.object({
   /** The page's anchor and key, e.g. "ledger". */
@@ -78,7 +83,9 @@ export const DocPage = z.object({
   /** A decorative emoji beside the title. */
   icon: z.string().min(1),
   /** In the order they are exported; BASE_URL always. */
-  requires: z.array(EnvironmentVariableName).refine((names) => names.includes("BASE_URL"), "Every page's examples need BASE_URL"),
+  requires: z
+    .array(EnvironmentVariableName)
+    .refine((names) => names.includes("BASE_URL"), "Every page's examples need BASE_URL"),
   /** The guide's content (spec 001 §3), in reading order. */
   content: z.array(ContentBlock).min(1),
 });
@@ -96,10 +103,15 @@ export function isCodeBlock(block: ContentBlock): block is CodeBlock {
 export function environmentPrelude(page: Pick<DocPage, "requires">): string {
   const lines = page.requires.map((name) => `export ${name}=${ENVIRONMENT_VARIABLES[name].example}`);
   const width = Math.max(...lines.map((line) => line.length));
-  return lines.map((line, index) => `${line.padEnd(width)}  # ${ENVIRONMENT_VARIABLES[page.requires[index]!].meaning}`).join("\n");
+  return lines
+    .map((line, index) => `${line.padEnd(width)}  # ${ENVIRONMENT_VARIABLES[page.requires[index]!].meaning}`)
+    .join("\n");
 }
 
-export type InlineSegment = { kind: "text"; text: string } | { kind: "code"; text: string } | { kind: "link"; text: string; href: string };
+export type InlineSegment =
+  | { kind: "text"; text: string }
+  | { kind: "code"; text: string }
+  | { kind: "link"; text: string; href: string };
 
 const INLINE = /`([^`]+)`|\[([^\]]+)\]\(([^)\s]+)\)/g;
 
@@ -125,14 +137,24 @@ export function matchesSearch(page: Pick<DocPage, "title" | "description">, quer
 }
 
 /** Builders that keep the page modules readable. */
-export const heading = (text: string, id?: string): HeadingBlock => (id ? { kind: "heading", text, id } : { kind: "heading", text });
+export const heading = (text: string, id?: string): HeadingBlock =>
+  id ? { kind: "heading", text, id } : { kind: "heading", text };
 export const paragraph = (text: string): ParagraphBlock => ({ kind: "paragraph", text });
 export const list = (...items: string[]): ListBlock => ({ kind: "list", items });
 type CodeOptions = Partial<Pick<CodeBlock, "title" | "expectOutput">>;
-const code = (language: CodeLanguage, source: string, options: CodeOptions = {}): CodeBlock => ({ kind: "code", language, code: source.trim(), ...options });
+const code = (language: CodeLanguage, source: string, options: CodeOptions = {}): CodeBlock => ({
+  kind: "code",
+  language,
+  code: source.trim(),
+  ...options,
+});
 export const shell = (source: string, options?: CodeOptions) => code("shell", source, options);
 export const typescript = (source: string, options?: CodeOptions) => code("typescript", source, options);
 export const json = (source: string, title = "Reply") => code("json", source, { title });
 export const text = (source: string, title?: string) => code("text", source, title ? { title } : {});
 /** A shell or TypeScript block that cannot run outside a browser or by itself; the runner counts it. */
-export const notRunnable = (block: CodeBlock, because: string): CodeBlock => ({ ...block, runnable: false, notRunnableBecause: because });
+export const notRunnable = (block: CodeBlock, because: string): CodeBlock => ({
+  ...block,
+  runnable: false,
+  notRunnableBecause: because,
+});

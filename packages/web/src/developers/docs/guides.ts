@@ -64,7 +64,9 @@ echo "API key \${API_KEY:0:12}..."`,
       { expectOutput: /API key fpk_/ },
     ),
     heading("Make your first call"),
-    paragraph("Send the key as a bearer token, exactly like a session token. Open an account, then list your accounts:"),
+    paragraph(
+      "Send the key as a bearer token, exactly like a session token. Open an account, then list your accounts:",
+    ),
     shell(
       `
 curl -sS --fail-with-body -X POST "$BASE_URL/api/v1/ledger/accounts" \\
@@ -98,7 +100,10 @@ curl -sS --fail-with-body -X POST "$BASE_URL/api/v1/kyc/verify/aadhaar" \
 
 curl -sS --fail-with-body "$BASE_URL/api/v1/kyc/status" \
   -H "Authorization: Bearer $API_KEY" | jq -c '.data | {status, progress, next_steps}'`,
-      { expectOutput: /"countryCode":"IN"[\s\S]*pending[\s\S]*\{"valid":true,"status":"verified","masked":"XXXX XXXX 2346"\}[\s\S]*"progress":25/ },
+      {
+        expectOutput:
+          /"countryCode":"IN"[\s\S]*pending[\s\S]*\{"valid":true,"status":"verified","masked":"XXXX XXXX 2346"\}[\s\S]*"progress":25/,
+      },
     ),
     paragraph(
       'A malformed number is a `400` with "Please enter a valid 12-digit Aadhaar number." and changes nothing. Progress rises by 25 for each verified number and by 100/n for each accepted document type of the country. The [API explorer](/developers/api-explorer) lists every KYC call, the reviewer\'s included.',
@@ -183,7 +188,9 @@ curl -sS --fail-with-body "$BASE_URL/api/v1/users/profile" \\
       { expectOutput: /Signed in as \S+@/ },
     ),
     heading("Revoke a key"),
-    paragraph("Revoking is immediate: the next request with the key is `401 invalid_api_key`. The record stays in the list, with `revoked_at`, for audit."),
+    paragraph(
+      "Revoking is immediate: the next request with the key is `401 invalid_api_key`. The record stays in the list, with `revoked_at`, for audit.",
+    ),
     shell(
       `
 KEY_ID=$(curl -sS --fail-with-body "$BASE_URL/api/v1/api-keys" \\
@@ -216,7 +223,9 @@ curl -sS --fail-with-body -X POST "$BASE_URL/api/v1/auth/stream-ticket" \\
       "A `503` is an outage, not a bad credential: keep your session and retry later.",
     ),
     heading("With the SDK"),
-    paragraph("The SDK takes either credential: `token` for a session, `apiKey` for a key. A 401 throws `FintechError` with the code `INVALID_API_KEY`; it is never retried."),
+    paragraph(
+      "The SDK takes either credential: `token` for a session, `apiKey` for a key. A 401 throws `FintechError` with the code `INVALID_API_KEY`; it is never retried.",
+    ),
     typescript(
       `
 import { createFintechClient, FintechError } from "@fintech/sdk";
@@ -252,7 +261,8 @@ const ledger: DocPage = {
   id: "ledger",
   title: "Ledger API",
   icon: "📒",
-  description: "Accounts, deposits, transfers with Idempotency-Key, posting, balances at any moment, history, CSV export and errors.",
+  description:
+    "Accounts, deposits, transfers with Idempotency-Key, posting, balances at any moment, history, CSV export and errors.",
   requires: ["BASE_URL", "API_KEY"],
   content: [
     heading("Accounts"),
@@ -388,10 +398,12 @@ cut -d, -f4,5,8 transactions.csv`,
     ),
     heading("Batches"),
     paragraph(
-      "`POST /api/v1/ledger/transactions/batch` takes `{\"items\": [...]}`: 1 to 50 transfers and deposits, each `{\"type\": \"transfer\" | \"deposit\", ...}` with the fields of that single request. They are written all or nothing, in one transaction, and the reply's `data` lists one transaction per item, in order. If any item is malformed or refused, nothing is written and the error names the item: `{\"message\", \"code\", \"error\", \"index\"}` (0-based). A batch can change at most 100 records: one per item plus one per account it touches, so a 50-transfer payout from one account can go to up to 49 different accounts. A larger one gets `422 batch_too_large`; split it. An `Idempotency-Key` covers the whole batch.",
+      '`POST /api/v1/ledger/transactions/batch` takes `{"items": [...]}`: 1 to 50 transfers and deposits, each `{"type": "transfer" | "deposit", ...}` with the fields of that single request. They are written all or nothing, in one transaction, and the reply\'s `data` lists one transaction per item, in order. If any item is malformed or refused, nothing is written and the error names the item: `{"message", "code", "error", "index"}` (0-based). A batch can change at most 100 records: one per item plus one per account it touches, so a 50-transfer payout from one account can go to up to 49 different accounts. A larger one gets `422 batch_too_large`; split it. An `Idempotency-Key` covers the whole batch.',
     ),
     heading("Errors"),
-    paragraph('Every refusal is a 4xx with `{"message", "code"}` and changes nothing. For example, a transfer larger than the available balance:'),
+    paragraph(
+      'Every refusal is a 4xx with `{"message", "code"}` and changes nothing. For example, a transfer larger than the available balance:',
+    ),
     shell(
       `
 curl -sS -X POST "$BASE_URL/api/v1/ledger/transactions/transfer" \\
@@ -402,7 +414,7 @@ curl -sS -X POST "$BASE_URL/api/v1/ledger/transactions/transfer" \\
       { expectOutput: /"code":"insufficient_funds"}\nHTTP 422/ },
     ),
     list(
-      "`400`: the input is malformed: `validation_error` (e.g. \"Amount must be a number\"), `invalid_json`, or `invalid_cursor` for a cursor that is not this query's.",
+      '`400`: the input is malformed: `validation_error` (e.g. "Amount must be a number"), `invalid_json`, or `invalid_cursor` for a cursor that is not this query\'s.',
       "`404`: no such account or transaction among yours (`account_not_found`, ...); another user's is a 404 too.",
       "`409`: `idempotency_in_progress` (the same Idempotency-Key is still being processed: retry shortly), `already_posted` or `not_posted` (posting a posted journal, unposting a draft), `account_number_taken`.",
       "`422`: `insufficient_funds`, or `idempotency_key_reused` (the key came with another body).",
@@ -410,7 +422,9 @@ curl -sS -X POST "$BASE_URL/api/v1/ledger/transactions/transfer" \\
       "`503`: the store is unavailable for a moment (`Retry-After`).",
     ),
     heading("With the SDK"),
-    paragraph("The SDK adds an `Idempotency-Key` to every write (yours, or a generated one) and keeps it across its own retries, so a transfer whose reply was lost is applied once."),
+    paragraph(
+      "The SDK adds an `Idempotency-Key` to every write (yours, or a generated one) and keeps it across its own retries, so a transfer whose reply was lost is applied once.",
+    ),
     typescript(
       `
 import { createFintechClient } from "@fintech/sdk";
@@ -436,7 +450,8 @@ const payments: DocPage = {
   id: "payments",
   title: "Payment Processing",
   icon: "💳",
-  description: "Payments over the rails: quotes, creating a payment with Idempotency-Key, following it to completed, the fee, the rail chosen and why, paying other users and external beneficiaries.",
+  description:
+    "Payments over the rails: quotes, creating a payment with Idempotency-Key, following it to completed, the fee, the rail chosen and why, paying other users and external beneficiaries.",
   requires: ["BASE_URL", "API_KEY"],
   content: [
     heading("Payment rails and their costs"),
@@ -479,7 +494,7 @@ curl -sS --fail-with-body -X POST "$BASE_URL/api/v1/ledger/transactions/$DEPOSIT
     ),
     heading("Create a payment"),
     paragraph(
-      "`POST /v1/payments` takes `userId`, `fromAccountId`, `amount` (a decimal string), `currency`, an optional `description`, and exactly one payee: `toAccountId` (another of your accounts), `toEmail` (another user) or `beneficiary` (an external account). The routing picks the rail; the reply (`201`, `{\"message\": \"Payment initiated\", \"payment\": {...}}`) is the payment, `pending`, with its rail (`selectedRail`), `fee` and `estimatedTime`. Send an `Idempotency-Key`: a retry with the same key and body (after a timeout, say) returns the first reply and creates nothing; the same key with another body is `422 idempotency_key_reused`.",
+      '`POST /v1/payments` takes `userId`, `fromAccountId`, `amount` (a decimal string), `currency`, an optional `description`, and exactly one payee: `toAccountId` (another of your accounts), `toEmail` (another user) or `beneficiary` (an external account). The routing picks the rail; the reply (`201`, `{"message": "Payment initiated", "payment": {...}}`) is the payment, `pending`, with its rail (`selectedRail`), `fee` and `estimatedTime`. Send an `Idempotency-Key`: a retry with the same key and body (after a timeout, say) returns the first reply and creates nothing; the same key with another body is `422 idempotency_key_reused`.',
     ),
     shell(
       `
@@ -498,7 +513,10 @@ echo "$FIRST" | jq -r '.payment | "\\(.status) \\(.amount) \\(.currency) on \\(.
 
 AGAIN=$(pay | jq -r '.payment.paymentId')
 if [ "$AGAIN" = "$PAYMENT" ]; then echo "retried with the same key: the same payment"; fi`,
-      { expectOutput: /^pending 250\.00 USD on \S+, fee \d+\.\d{2}, about [\d.]+ s\nretried with the same key: the same payment$/m },
+      {
+        expectOutput:
+          /^pending 250\.00 USD on \S+, fee \d+\.\d{2}, about [\d.]+ s\nretried with the same key: the same payment$/m,
+      },
     ),
     heading("The fee is held with the amount"),
     paragraph(
@@ -539,11 +557,14 @@ curl -sS --fail-with-body "$BASE_URL/v1/payments/$PAYMENT" -H "Authorization: Be
       "saving against \\(.routing.defaultRail): \\(.routing.saving)",
       "attempts: \\([.attempts[] | "\\(.rail) \\(.status)"] | join(", "))",
       (.routing.candidates[] | "  \\(.rail): cost \\(.cost), success \\(.successRate), score \\(.score)\\(if .eliminated then " (eliminated)" else "" end)")'`,
-      { expectOutput: /^fee: \d+\.\d{2} USD = fixed \d+\.\d{2} \+ FX 0\.00 \+ network 0\.25\nrail: \S+ \((expected_value|exploration)\): .+\nsaving against \S+: -?\d+\.\d{2}\nattempts: \S+ (succeeded|failed)/m },
+      {
+        expectOutput:
+          /^fee: \d+\.\d{2} USD = fixed \d+\.\d{2} \+ FX 0\.00 \+ network 0\.25\nrail: \S+ \((expected_value|exploration)\): .+\nsaving against \S+: -?\d+\.\d{2}\nattempts: \S+ (succeeded|failed)/m,
+      },
     ),
     heading("Choosing the rail yourself"),
     paragraph(
-      "`preferredRail` names a rail (e.g. `\"ACH\"`) that is used if it is active and not eliminated; otherwise the routing chooses as usual. `forceRail` uses the named rail whatever its score: it must be active (else `422 rail_not_available`), and a failure on it is not retried on another rail. Either way the fee is that rail's cost.",
+      '`preferredRail` names a rail (e.g. `"ACH"`) that is used if it is active and not eliminated; otherwise the routing chooses as usual. `forceRail` uses the named rail whatever its score: it must be active (else `422 rail_not_available`), and a failure on it is not retried on another rail. Either way the fee is that rail\'s cost.',
     ),
     shell(
       `
@@ -639,7 +660,7 @@ console.log(payment.routing.reason);`,
     ),
     heading("Errors"),
     list(
-      "`400`: `validation_error` (e.g. \"Give exactly one payee: toAccountId, toEmail or beneficiary\"), `invalid_amount`, `same_account`, `invalid_json`.",
+      '`400`: `validation_error` (e.g. "Give exactly one payee: toAccountId, toEmail or beneficiary"), `invalid_amount`, `same_account`, `invalid_json`.',
       "`403`: `not_your_user_id`: `userId` must be your own. `404`: `account_not_found` (another user's account is a 404 too), `payment_not_found`.",
       "`409`: `idempotency_in_progress`: the same key is still being processed; retry shortly.",
       "`422`: `insufficient_funds`, `idempotency_key_reused`, `payee_cannot_receive`, `self_payment_by_email`, `currency_mismatch`, `account_inactive`, `account_type_not_payable`, `rail_not_available`, `no_rail_available`.",
@@ -652,7 +673,8 @@ const realtime: DocPage = {
   id: "realtime",
   title: "Real-time APIs",
   icon: "⚡",
-  description: "The ledger event stream (server-sent events): events, filters, resuming with Last-Event-ID, stream tickets and commands.",
+  description:
+    "The ledger event stream (server-sent events): events, filters, resuming with Last-Event-ID, stream tickets and commands.",
   requires: ["BASE_URL", "API_KEY"],
   content: [
     heading("The ledger stream"),
@@ -670,7 +692,9 @@ const realtime: DocPage = {
       "A quiet stream sends a `: heartbeat` comment every 15 seconds. The server ends each stream cleanly after about 5 minutes and says when to reconnect (`retry:`, in milliseconds): reconnecting is part of normal operation.",
     ),
     heading("Resume with Last-Event-ID"),
-    paragraph("Keep the `id:` of every message you receive. Reconnect with it in `Last-Event-ID` (or `?lastEventId=`) and the server sends exactly what you missed, nothing twice. First, remember where the stream starts:"),
+    paragraph(
+      "Keep the `id:` of every message you receive. Reconnect with it in `Last-Event-ID` (or `?lastEventId=`) and the server sends exactly what you missed, nothing twice. First, remember where the stream starts:",
+    ),
     shell(
       `
 : > first.txt
@@ -710,7 +734,10 @@ until grep -q '"type":"transactionCreated"' events.txt; do sleep 0.2; done
 kill $STREAM
 
 sed -n 's/^data: //p' events.txt | jq -c 'select(.type) | {type, amount: (.changeAmount // .amount), description}'`,
-      { expectOutput: /\{"type":"balanceUpdate","amount":"75\.00"[^\n]*\n\{"type":"transactionCreated","amount":"75\.00","description":"Invoice 118"\}/ },
+      {
+        expectOutput:
+          /\{"type":"balanceUpdate","amount":"75\.00"[^\n]*\n\{"type":"transactionCreated","amount":"75\.00","description":"Invoice 118"\}/,
+      },
     ),
     heading("Filters"),
     list(
@@ -756,7 +783,7 @@ async function openLedgerStream(token: string, lastEventId?: string): Promise<Ev
     ),
     heading("Commands"),
     paragraph(
-      "`POST /api/grpc/ledger/command` takes one command as `{\"command\": {\"<name>\": {...}}}`: `getBalance {accountId}`, `createTransaction {type: \"transfer\" | \"deposit\", ...}` (with `Idempotency-Key`), `reconcileAccount {accountId, expectedBalance, currency}`, and `subscribeToAccount` / `subscribeToTransactions`, which answer with the stream URL that delivers exactly that subscription. A refusal is a 4xx `{\"message\": \"Ledger command failed\", \"reason\", \"code\"}`.",
+      '`POST /api/grpc/ledger/command` takes one command as `{"command": {"<name>": {...}}}`: `getBalance {accountId}`, `createTransaction {type: "transfer" | "deposit", ...}` (with `Idempotency-Key`), `reconcileAccount {accountId, expectedBalance, currency}`, and `subscribeToAccount` / `subscribeToTransactions`, which answer with the stream URL that delivers exactly that subscription. A refusal is a 4xx `{"message": "Ledger command failed", "reason", "code"}`.',
     ),
     shell(
       `

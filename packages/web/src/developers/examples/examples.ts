@@ -23,11 +23,14 @@ export const examples: DocPage = {
   id: "examples",
   title: "Examples",
   icon: "🧪",
-  description: "Complete examples with curl and the TypeScript SDK: idempotent retries, paging, CSV export, streaming with resume and error handling.",
+  description:
+    "Complete examples with curl and the TypeScript SDK: idempotent retries, paging, CSV export, streaming with resume and error handling.",
   requires: ["BASE_URL", "API_KEY"],
   content: [
     section("setup"),
-    paragraph("The examples below use two USD accounts, the first funded with a posted deposit of 500.00. Open them once:"),
+    paragraph(
+      "The examples below use two USD accounts, the first funded with a posted deposit of 500.00. Open them once:",
+    ),
     shell(
       `
 api() {
@@ -79,7 +82,9 @@ send_transfer > /dev/null
 echo "replay: $(jq -r '.data.id' transfer.json) ($(grep -i '^idempotent-replayed' transfer.headers | tr -d '\\r'))"`,
       { expectOutput: /first: {2}([0-9a-f-]{36})\nreplay: \1 \(idempotent-replayed: true\)/i },
     ),
-    paragraph("The SDK does the same by itself: every write gets an `Idempotency-Key` (yours or a generated one) that it keeps across its own retries."),
+    paragraph(
+      "The SDK does the same by itself: every write gets an `Idempotency-Key` (yours or a generated one) that it keeps across its own retries.",
+    ),
     typescript(
       `
 import { createFintechClient } from "@fintech/sdk";
@@ -157,7 +162,10 @@ curl -sS --fail-with-body -G "$BASE_URL/api/v1/ledger/transactions/export" \\
 grep -i '^content-disposition' export.headers | tr -d '\\r'
 echo "$(($(wc -l < transfers.csv) - 1)) rows"
 cut -d, -f4,6,8,11 transfers.csv`,
-      { expectOutput: /filename="transactions-\d{4}-\d{2}-\d{2}\.csv"\n2 rows\ntype,description,amount,idempotency_key\ntransfer,Invoice 7732,12\.00,invoice-7732-payout\ntransfer,Invoice 7731,30\.00,invoice-7731-payout/ },
+      {
+        expectOutput:
+          /filename="transactions-\d{4}-\d{2}-\d{2}\.csv"\n2 rows\ntype,description,amount,idempotency_key\ntransfer,Invoice 7732,12\.00,invoice-7732-payout\ntransfer,Invoice 7731,30\.00,invoice-7731-payout/,
+      },
     ),
     typescript(
       `
@@ -253,7 +261,10 @@ echo "$status $(jq -r '.code + ": " + .message' reply.json)"
 
 status=$(curl -sS -o reply.json -w '%{http_code}' -H "Authorization: Bearer fpk_revoked_or_wrong" "$BASE_URL/api/v1/ledger/accounts")
 echo "$status $(jq -r '.code + ": " + .message' reply.json)"`,
-      { expectOutput: /^400 \w+: .+\n404 account_not_found: Account not found\n401 invalid_api_key: Invalid or revoked API key$/m },
+      {
+        expectOutput:
+          /^400 \w+: .+\n404 account_not_found: Account not found\n401 invalid_api_key: Invalid or revoked API key$/m,
+      },
     ),
     paragraph(
       "The SDK throws a `FintechError` for every failure, after its own retries (3 by default, for network errors, timeouts after 30000 ms, `429` and `5xx`, honouring `Retry-After`). Its `code` is one of `VALIDATION_ERROR`, `INVALID_API_KEY`, `FORBIDDEN`, `NOT_FOUND`, `CONFLICT`, `LOCKED`, `RATE_LIMITED`, `SERVER_ERROR`, `HTTP_ERROR`, `NETWORK_ERROR` or `TIMEOUT`; `apiCode` is the server's own code.",
@@ -283,7 +294,10 @@ await explain("too much:", () =>
 await explain("wrong key:", () => createFintechClient({ baseUrl, apiKey: "fpk_wrong" }).api.GET("/api/v1/ledger/accounts"));
 // Nothing listens on port 9 here; one quick retry instead of the default 3.
 await explain("no server:", () => createFintechClient({ baseUrl: "http://127.0.0.1:9", apiKey: "fpk_any", retries: 1 }).api.GET("/health"));`,
-      { expectOutput: /too much: VALIDATION_ERROR 422 insufficient_funds .+\nwrong key: INVALID_API_KEY 401 invalid_api_key .+\nno server: NETWORK_ERROR no reply/ },
+      {
+        expectOutput:
+          /too much: VALIDATION_ERROR 422 insufficient_funds .+\nwrong key: INVALID_API_KEY 401 invalid_api_key .+\nno server: NETWORK_ERROR no reply/,
+      },
     ),
   ],
 };

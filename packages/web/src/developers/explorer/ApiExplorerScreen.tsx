@@ -54,13 +54,16 @@ export function ApiExplorerScreen() {
     <div className="mx-auto max-w-[96rem] px-4 py-8 sm:px-6">
       <header>
         <p className="text-sm font-semibold uppercase tracking-wide text-indigo-700 dark:text-indigo-300">Developers</p>
-        <h1 className="mt-1 text-3xl font-bold tracking-tight text-slate-900 sm:text-4xl dark:text-white">API Explorer</h1>
+        <h1 className="mt-1 text-3xl font-bold tracking-tight text-slate-900 sm:text-4xl dark:text-white">
+          API Explorer
+        </h1>
         <p className={`mt-3 max-w-3xl ${subtleTextClass}`}>
           Every endpoint of the API, read from its live OpenAPI document (
           <a className="font-semibold text-indigo-700 underline dark:text-indigo-300" href={OPENAPI_DOCUMENT_PATH}>
             openapi.json
           </a>
-          ). Pick one to see its request, a curl command and its response, and try it against the real API with your session or an{" "}
+          ). Pick one to see its request, a curl command and its response, and try it against the real API with your
+          session or an{" "}
           <Link className="font-semibold text-indigo-700 underline dark:text-indigo-300" to="/developers/api-keys">
             API key
           </Link>
@@ -79,7 +82,9 @@ export function ApiExplorerScreen() {
       ) : (
         <div className="mt-6 grid gap-6 lg:grid-cols-[13rem_minmax(0,1fr)] xl:grid-cols-[13rem_minmax(0,1fr)_minmax(0,36rem)]">
           <nav aria-label="API categories" className="min-w-0 lg:sticky lg:top-20 lg:self-start">
-            <h2 className="text-xs font-semibold uppercase tracking-wide text-slate-600 dark:text-slate-300">Categories</h2>
+            <h2 className="text-xs font-semibold uppercase tracking-wide text-slate-600 dark:text-slate-300">
+              Categories
+            </h2>
             <ul className="relative mt-2 flex gap-2 overflow-x-auto pb-1 lg:flex-col lg:gap-1 lg:overflow-visible">
               {categories.map((category) => (
                 <li key={category.slug} className="shrink-0">
@@ -115,7 +120,10 @@ export function ApiExplorerScreen() {
           </div>
 
           {sidePanel && selected && (
-            <aside aria-label="Selected endpoint" className={`${cardClass} xl:sticky xl:top-20 xl:max-h-[calc(100vh-6rem)] xl:self-start xl:overflow-y-auto`}>
+            <aside
+              aria-label="Selected endpoint"
+              className={`${cardClass} xl:sticky xl:top-20 xl:max-h-[calc(100vh-6rem)] xl:self-start xl:overflow-y-auto`}
+            >
               {detail(selected)}
             </aside>
           )}
@@ -138,7 +146,11 @@ function CategorySection({ category, selectedKey, times, onSelect, renderDetail 
   const id = sectionId(category);
   return (
     <section id={id} aria-labelledby={`${id}-title`} className="scroll-mt-20">
-      <h2 id={`${id}-title`} tabIndex={-1} className="scroll-mt-20 text-xl font-semibold text-slate-900 outline-none dark:text-white">
+      <h2
+        id={`${id}-title`}
+        tabIndex={-1}
+        className="scroll-mt-20 text-xl font-semibold text-slate-900 outline-none dark:text-white"
+      >
         {category.name}
       </h2>
       {category.description && <p className={`mt-1 ${subtleTextClass}`}>{category.description}</p>}
@@ -165,7 +177,9 @@ function CategorySection({ category, selectedKey, times, onSelect, renderDetail 
                 >
                   <span className="flex flex-wrap items-center gap-2">
                     <MethodBadge method={endpoint.method} />
-                    <span className="min-w-0 break-all font-mono text-sm font-semibold text-slate-900 dark:text-white">{endpoint.path}</span>
+                    <span className="min-w-0 break-all font-mono text-sm font-semibold text-slate-900 dark:text-white">
+                      {endpoint.path}
+                    </span>
                   </span>
                   <span className="mt-1 block text-sm text-slate-700 dark:text-slate-200">{endpoint.summary}</span>
                   <span className="mt-2 flex flex-wrap gap-2">

@@ -12,7 +12,13 @@ const METHOD_TONES: Record<HttpMethod, string> = {
 };
 
 export function MethodBadge({ method }: { method: HttpMethod }) {
-  return <span className={`inline-flex w-16 shrink-0 justify-center rounded-md px-1.5 py-0.5 font-mono text-xs font-bold ${METHOD_TONES[method]}`}>{method}</span>;
+  return (
+    <span
+      className={`inline-flex w-16 shrink-0 justify-center rounded-md px-1.5 py-0.5 font-mono text-xs font-bold ${METHOD_TONES[method]}`}
+    >
+      {method}
+    </span>
+  );
 }
 
 const STABILITY_TONES: Record<Stability, string> = {
@@ -27,18 +33,29 @@ export function StabilityBadge({ stability }: { stability: Stability }) {
 
 export function ComplexityBadge({ complexity }: { complexity: Complexity | null }) {
   if (!complexity) return null;
-  return <span className={`${pill} bg-slate-100 text-slate-800 dark:bg-slate-800 dark:text-slate-200`}>{complexity} complexity</span>;
+  return (
+    <span className={`${pill} bg-slate-100 text-slate-800 dark:bg-slate-800 dark:text-slate-200`}>
+      {complexity} complexity
+    </span>
+  );
 }
 
 export function AuthBadge({ authenticated }: { authenticated: boolean }) {
   return (
-    <span className={`${pill} bg-slate-100 text-slate-800 dark:bg-slate-800 dark:text-slate-200`}>{authenticated ? "bearer auth" : "public"}</span>
+    <span className={`${pill} bg-slate-100 text-slate-800 dark:bg-slate-800 dark:text-slate-200`}>
+      {authenticated ? "bearer auth" : "public"}
+    </span>
   );
 }
 
 /** What an API key needs: a scope, or nothing will do (a session only); nothing shown when any key may call it. */
 export function ScopeBadge({ scope, sessionOnly }: { scope: string | null; sessionOnly: boolean }) {
-  if (sessionOnly) return <span className={`${pill} bg-red-100 text-red-900 dark:bg-red-950 dark:text-red-200`}>session only: no API keys</span>;
+  if (sessionOnly)
+    return (
+      <span className={`${pill} bg-red-100 text-red-900 dark:bg-red-950 dark:text-red-200`}>
+        session only: no API keys
+      </span>
+    );
   if (!scope) return null;
   return (
     <span className={`${pill} bg-indigo-100 text-indigo-900 dark:bg-indigo-950 dark:text-indigo-200`}>

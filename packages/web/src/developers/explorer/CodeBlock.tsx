@@ -2,7 +2,17 @@ import type { ReactNode } from "react";
 import { CopyButton } from "./CopyButton";
 
 /** A titled, scrollable (and so focusable) code block with a copy button. */
-export function CodeBlock({ title, code, copyLabel, children }: { title: string; code: string; copyLabel: string; children?: ReactNode }) {
+export function CodeBlock({
+  title,
+  code,
+  copyLabel,
+  children,
+}: {
+  title: string;
+  code: string;
+  copyLabel: string;
+  children?: ReactNode;
+}) {
   return (
     <div className="rounded-xl border border-slate-200 dark:border-slate-700">
       <div className="flex items-center justify-between gap-2 border-b border-slate-200 px-3 py-1 dark:border-slate-700">

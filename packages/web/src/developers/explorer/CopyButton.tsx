@@ -28,7 +28,14 @@ export function CopyButton({ text, label }: { text: string; label: string }) {
   };
 
   return (
-    <button type="button" aria-label={label} title={label} data-copied={copied} onClick={() => void copy()} className={iconButtonClass}>
+    <button
+      type="button"
+      aria-label={label}
+      title={label}
+      data-copied={copied}
+      onClick={() => void copy()}
+      className={iconButtonClass}
+    >
       {copied ? <CheckIcon className="text-emerald-700 dark:text-emerald-300" /> : <CopyIcon />}
     </button>
   );

@@ -11,7 +11,18 @@ import { CodeBlock } from "./CodeBlock";
 import { CopyButton } from "./CopyButton";
 import { explorerCurl, API_KEY_VARIABLE } from "./curl";
 import { InlineText } from "./InlineText";
-import { emptyIdFields, initialDraft, isSampleId, prettyJson, requestBody, requestHeaders, requestTarget, SAMPLE_ID_HINT, withCallerIds, type RequestDraft } from "./request";
+import {
+  emptyIdFields,
+  initialDraft,
+  isSampleId,
+  prettyJson,
+  requestBody,
+  requestHeaders,
+  requestTarget,
+  SAMPLE_ID_HINT,
+  withCallerIds,
+  type RequestDraft,
+} from "./request";
 import type { TypicalTime } from "./responseTimes";
 import { LiveReply } from "./LiveReply";
 import { sendTryIt, type TryItReply } from "./send";
@@ -42,7 +53,9 @@ function defaultAuth(endpoint: Endpoint, session: Session | null): AuthMode {
 export function EndpointDetail({ endpoint, time, session, apiKey, onApiKeyChange }: EndpointDetailProps) {
   const accounts = useLedgerAccounts();
   const accountIds = useMemo(() => accounts.data?.map((account) => account.id), [accounts.data]);
-  const [draft, setDraft] = useState<RequestDraft>(() => initialDraft(endpoint, { userId: session?.user.id, accountIds, newIdempotencyKey: randomId }));
+  const [draft, setDraft] = useState<RequestDraft>(() =>
+    initialDraft(endpoint, { userId: session?.user.id, accountIds, newIdempotencyKey: randomId }),
+  );
   // The caller's accounts usually load after the endpoint opens: their ids fill the fields still empty.
   useEffect(() => {
     if (accountIds) setDraft((current) => withCallerIds(endpoint, current, { userId: session?.user.id, accountIds }));
@@ -83,12 +96,19 @@ export function EndpointDetail({ endpoint, time, session, apiKey, onApiKeyChange
     setSending(true);
     try {
       const result = await sendTryIt(
-        { method: endpoint.method, url: `${apiBaseUrl}${target.value}`, headers, body: body.value, streaming: endpoint.streaming },
+        {
+          method: endpoint.method,
+          url: `${apiBaseUrl}${target.value}`,
+          headers,
+          body: body.value,
+          streaming: endpoint.streaming,
+        },
         { fetch: (url, init) => globalThis.fetch(url, init), now: () => performance.now(), signal: controller.signal },
       );
       if (!controller.signal.aborted) setReply({ result, sequence });
     } catch (error) {
-      if (!controller.signal.aborted) setProblem(`The request failed before a reply: ${error instanceof Error ? error.message : String(error)}`);
+      if (!controller.signal.aborted)
+        setProblem(`The request failed before a reply: ${error instanceof Error ? error.message : String(error)}`);
     } finally {
       if (inFlight.current === controller) {
         inFlight.current = null;
@@ -118,8 +138,16 @@ export function EndpointDetail({ endpoint, time, session, apiKey, onApiKeyChange
           placeholder={parameter.example}
           autoComplete="off"
           spellCheck={false}
-          aria-describedby={[parameter.description ? `${id}-hint` : "", needsOwnId ? `${id}-own` : ""].filter(Boolean).join(" ") || undefined}
-          onChange={(event) => setDraft((current) => ({ ...current, [where]: { ...current[where], [parameter.name]: event.target.value } }))}
+          aria-describedby={
+            [parameter.description ? `${id}-hint` : "", needsOwnId ? `${id}-own` : ""].filter(Boolean).join(" ") ||
+            undefined
+          }
+          onChange={(event) =>
+            setDraft((current) => ({
+              ...current,
+              [where]: { ...current[where], [parameter.name]: event.target.value },
+            }))
+          }
         />
         {parameter.description && (
           <p id={`${id}-hint`} className="mt-1 text-xs text-slate-600 dark:text-slate-300">
@@ -137,14 +165,22 @@ export function EndpointDetail({ endpoint, time, session, apiKey, onApiKeyChange
 
   const authChoices: { value: AuthMode; label: string; disabled?: boolean }[] = [
     { value: "none", label: endpoint.authenticated ? "None (expect a 401)" : "None (public endpoint)" },
-    { value: "session", label: session ? `My session (${session.user.email})` : "My session (sign in first)", disabled: !session },
+    {
+      value: "session",
+      label: session ? `My session (${session.user.email})` : "My session (sign in first)",
+      disabled: !session,
+    },
     { value: "key", label: "An API key" },
   ];
 
   return (
     <article aria-labelledby={headingId} className="space-y-5">
       <header>
-        <h3 id={headingId} tabIndex={-1} className="flex flex-wrap items-center gap-2 text-base font-semibold text-slate-900 outline-none focus-visible:ring-2 focus-visible:ring-indigo-600 dark:text-white">
+        <h3
+          id={headingId}
+          tabIndex={-1}
+          className="flex flex-wrap items-center gap-2 text-base font-semibold text-slate-900 outline-none focus-visible:ring-2 focus-visible:ring-indigo-600 dark:text-white"
+        >
           <MethodBadge method={endpoint.method} />
           <span className="break-all font-mono">{endpoint.path}</span>
         </h3>
@@ -167,11 +203,16 @@ export function EndpointDetail({ endpoint, time, session, apiKey, onApiKeyChange
       </header>
 
       <section aria-label="Request" className="space-y-3">
-        {endpoint.parameters.length > 0 && <div className="grid gap-3 sm:grid-cols-2">{endpoint.parameters.map(parameterInput)}</div>}
+        {endpoint.parameters.length > 0 && (
+          <div className="grid gap-3 sm:grid-cols-2">{endpoint.parameters.map(parameterInput)}</div>
+        )}
         {endpoint.hasRequestBody && (
           <div className="rounded-xl border border-slate-200 dark:border-slate-700">
             <div className="flex items-center justify-between gap-2 border-b border-slate-200 px-3 py-1 dark:border-slate-700">
-              <label htmlFor={`tryit-${endpoint.key}-body`} className="text-sm font-semibold text-slate-800 dark:text-slate-100">
+              <label
+                htmlFor={`tryit-${endpoint.key}-body`}
+                className="text-sm font-semibold text-slate-800 dark:text-slate-100"
+              >
                 Request body (JSON)
               </label>
               <CopyButton text={draft.body} label="Copy request body" />
@@ -186,8 +227,12 @@ export function EndpointDetail({ endpoint, time, session, apiKey, onApiKeyChange
               className="block w-full resize-y rounded-b-xl border-0 bg-slate-100 p-3 font-mono text-xs leading-relaxed text-slate-900 focus:outline-none focus:ring-2 focus:ring-inset focus:ring-indigo-600 dark:bg-slate-950 dark:text-slate-100"
             />
             {unfilledBodyIds.length > 0 && (
-              <p id={`tryit-${endpoint.key}-body-ids`} className="border-t border-slate-200 px-3 py-2 text-xs text-slate-600 dark:border-slate-700 dark:text-slate-300">
-                Fill in your own <span className="font-mono">{unfilledBodyIds.join(", ")}</span>: the document's sample ids belong to nobody and would answer 404.
+              <p
+                id={`tryit-${endpoint.key}-body-ids`}
+                className="border-t border-slate-200 px-3 py-2 text-xs text-slate-600 dark:border-slate-700 dark:text-slate-300"
+              >
+                Fill in your own <span className="font-mono">{unfilledBodyIds.join(", ")}</span>: the document's sample
+                ids belong to nobody and would answer 404.
                 {!session && " Signed in, your own accounts fill them."}
               </p>
             )}
@@ -196,13 +241,17 @@ export function EndpointDetail({ endpoint, time, session, apiKey, onApiKeyChange
         <CodeBlock title="curl" code={curl} copyLabel="Copy curl command">
           {endpoint.authenticated && (
             <p className="px-3 pt-2 text-xs text-slate-600 dark:text-slate-300">
-              Set <code className="font-mono">{API_KEY_VARIABLE}</code> to one of your API keys first (Developers › API keys).
+              Set <code className="font-mono">{API_KEY_VARIABLE}</code> to one of your API keys first (Developers › API
+              keys).
             </p>
           )}
         </CodeBlock>
       </section>
 
-      <section aria-labelledby={`${headingId}-try`} className="space-y-3 rounded-xl border border-indigo-200 p-4 dark:border-indigo-900">
+      <section
+        aria-labelledby={`${headingId}-try`}
+        className="space-y-3 rounded-xl border border-indigo-200 p-4 dark:border-indigo-900"
+      >
         <h4 id={`${headingId}-try`} className="text-sm font-semibold text-slate-900 dark:text-white">
           Try it
         </h4>
@@ -210,7 +259,10 @@ export function EndpointDetail({ endpoint, time, session, apiKey, onApiKeyChange
           <legend className={labelClass}>Authentication</legend>
           <div className="flex flex-col gap-1">
             {authChoices.map((choice) => (
-              <label key={choice.value} className={`flex items-center gap-2 text-sm ${choice.disabled ? "text-slate-500 dark:text-slate-400" : "text-slate-800 dark:text-slate-100"}`}>
+              <label
+                key={choice.value}
+                className={`flex items-center gap-2 text-sm ${choice.disabled ? "text-slate-500 dark:text-slate-400" : "text-slate-800 dark:text-slate-100"}`}
+              >
                 <input
                   type="radio"
                   name={`tryit-${endpoint.key}-auth`}
@@ -274,7 +326,11 @@ export function EndpointDetail({ endpoint, time, session, apiKey, onApiKeyChange
       {endpoint.responseExample !== undefined && (
         <CodeBlock
           title={`Response example${endpoint.responseStatus ? ` (${endpoint.responseStatus})` : ""}`}
-          code={typeof endpoint.responseExample === "string" ? endpoint.responseExample : prettyJson(endpoint.responseExample)}
+          code={
+            typeof endpoint.responseExample === "string"
+              ? endpoint.responseExample
+              : prettyJson(endpoint.responseExample)
+          }
           copyLabel="Copy response example"
         />
       )}

@@ -7,7 +7,10 @@ export function InlineText({ text }: { text: string }) {
     <>
       {parts.map((part, index) =>
         part.startsWith("`") && part.endsWith("`") && part.length > 2 ? (
-          <code key={index} className="rounded bg-slate-100 px-1 font-mono [overflow-wrap:anywhere] text-[0.85em] text-slate-900 dark:bg-slate-800 dark:text-slate-100">
+          <code
+            key={index}
+            className="rounded bg-slate-100 px-1 font-mono [overflow-wrap:anywhere] text-[0.85em] text-slate-900 dark:bg-slate-800 dark:text-slate-100"
+          >
             {part.slice(1, -1)}
           </code>
         ) : (

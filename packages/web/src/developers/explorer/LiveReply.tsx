@@ -13,13 +13,22 @@ const statusTone = (status: number) =>
 export function LiveReply({ reply, sequence }: { reply: TryItReply; sequence: number }) {
   const body =
     reply.kind === "events"
-      ? reply.events.map((event) => [event.id !== null ? `id: ${event.id}` : null, `event: ${event.event}`, `data: ${event.data}`].filter(Boolean).join("\n")).join("\n\n")
+      ? reply.events
+          .map((event) =>
+            [event.id !== null ? `id: ${event.id}` : null, `event: ${event.event}`, `data: ${event.data}`]
+              .filter(Boolean)
+              .join("\n"),
+          )
+          .join("\n\n")
       : reply.text;
   const timing = reply.kind === "events" ? `${formatMs(reply.durationMs)} to first byte` : formatMs(reply.durationMs);
   return (
     <section aria-label="Live response" data-testid="live-response" data-sequence={sequence} className="space-y-2">
       <p role="status" className="flex flex-wrap items-center gap-2 text-sm text-slate-800 dark:text-slate-100">
-        <span className={`rounded-full px-2 py-0.5 font-mono text-xs font-bold ${statusTone(reply.status)}`} data-testid="live-status">
+        <span
+          className={`rounded-full px-2 py-0.5 font-mono text-xs font-bold ${statusTone(reply.status)}`}
+          data-testid="live-status"
+        >
           {reply.status} {reply.statusText}
         </span>
         <span data-testid="live-time">{timing}</span>
@@ -33,7 +42,11 @@ export function LiveReply({ reply, sequence }: { reply: TryItReply; sequence: nu
         <p className="text-sm text-slate-600 dark:text-slate-300">No body.</p>
       ) : (
         <CodeBlock
-          title={reply.kind === "events" ? `First ${reply.events.length} ${reply.events.length === 1 ? "event" : "events"}${reply.truncated ? " (stream closed by the explorer)" : ""}` : `Response body${reply.truncated ? " (cut)" : ""}`}
+          title={
+            reply.kind === "events"
+              ? `First ${reply.events.length} ${reply.events.length === 1 ? "event" : "events"}${reply.truncated ? " (stream closed by the explorer)" : ""}`
+              : `Response body${reply.truncated ? " (cut)" : ""}`
+          }
           code={body || "(no events yet)"}
           copyLabel="Copy live response"
         />

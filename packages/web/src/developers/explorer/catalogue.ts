@@ -28,7 +28,13 @@ const Parameter = z.looseObject({
   required: z.boolean().optional(),
   description: z.string().optional(),
   example: z.unknown().optional(),
-  schema: z.looseObject({ example: z.unknown().optional(), default: z.unknown().optional(), examples: z.array(z.unknown()).optional() }).optional(),
+  schema: z
+    .looseObject({
+      example: z.unknown().optional(),
+      default: z.unknown().optional(),
+      examples: z.array(z.unknown()).optional(),
+    })
+    .optional(),
 });
 type Parameter = z.infer<typeof Parameter>;
 
@@ -146,7 +152,8 @@ function resolveParameter(raw: unknown, document: OpenApiDocument): Parameter | 
 
 function toParameter(parameter: Parameter): EndpointParameter | null {
   if (parameter.in === "cookie") return null;
-  const example = parameter.example ?? parameter.schema?.example ?? parameter.schema?.examples?.[0] ?? parameter.schema?.default;
+  const example =
+    parameter.example ?? parameter.schema?.example ?? parameter.schema?.examples?.[0] ?? parameter.schema?.default;
   return {
     name: parameter.name,
     in: parameter.in,
@@ -165,7 +172,12 @@ function complexityOf(value: string | undefined): Complexity | null {
   return value === "low" || value === "medium" || value === "high" ? value : null;
 }
 
-function toEndpoint(path: string, method: (typeof HTTP_METHODS)[number], raw: unknown, document: OpenApiDocument): Endpoint | null {
+function toEndpoint(
+  path: string,
+  method: (typeof HTTP_METHODS)[number],
+  raw: unknown,
+  document: OpenApiDocument,
+): Endpoint | null {
   const parsed = Operation.safeParse(raw);
   if (!parsed.success) return null;
   const operation = parsed.data;
@@ -208,7 +220,9 @@ function toEndpoint(path: string, method: (typeof HTTP_METHODS)[number], raw: un
     responseExample: (stream ?? json)?.example,
     streaming: stream !== undefined,
     sseEvents: Object.keys(reply?.["x-sse-events"] ?? {}),
-    idempotent: parameters.some((parameter) => parameter.in === "header" && parameter.name.toLowerCase() === "idempotency-key"),
+    idempotent: parameters.some(
+      (parameter) => parameter.in === "header" && parameter.name.toLowerCase() === "idempotency-key",
+    ),
   };
 }
 
@@ -219,7 +233,10 @@ function toEndpoint(path: string, method: (typeof HTTP_METHODS)[number], raw: un
 export function buildCatalogue(document: OpenApiDocument): Category[] {
   const descriptions = new Map((document.tags ?? []).map((tag) => [tag.name, tag.description ?? ""]));
   const categories = new Map<string, Category>(
-    CATEGORY_NAMES.map((name) => [name, { name, description: descriptions.get(name) ?? "", slug: slugOf(name), endpoints: [] }]),
+    CATEGORY_NAMES.map((name) => [
+      name,
+      { name, description: descriptions.get(name) ?? "", slug: slugOf(name), endpoints: [] },
+    ]),
   );
   for (const [path, item] of Object.entries(document.paths)) {
     for (const method of HTTP_METHODS) {

@@ -18,11 +18,14 @@ export function explorerCurl(endpoint: Endpoint, draft: RequestDraft, baseUrl: s
   const query = new URLSearchParams();
   for (const [name, value] of Object.entries(draft.query)) if (value.trim()) query.set(name, value.trim());
   const search = query.toString();
-  const parts = [`curl${endpoint.streaming ? " -N" : ""} -X ${endpoint.method} ${shellQuote(`${baseUrl}${path}${search ? `?${search}` : ""}`)}`];
+  const parts = [
+    `curl${endpoint.streaming ? " -N" : ""} -X ${endpoint.method} ${shellQuote(`${baseUrl}${path}${search ? `?${search}` : ""}`)}`,
+  ];
   // Double quotes so the shell expands the variable; the rest is single-quoted.
   if (endpoint.authenticated) parts.push(`-H "Authorization: Bearer $${API_KEY_VARIABLE}"`);
   if (endpoint.streaming) parts.push(`-H ${shellQuote("Accept: text/event-stream")}`);
-  for (const [name, value] of Object.entries(requestHeaders(draft))) parts.push(`-H ${shellQuote(`${name}: ${value}`)}`);
+  for (const [name, value] of Object.entries(requestHeaders(draft)))
+    parts.push(`-H ${shellQuote(`${name}: ${value}`)}`);
   const body = draft.body.trim();
   if (endpoint.hasRequestBody && endpoint.method !== "GET" && body) {
     parts.push(`-H ${shellQuote("Content-Type: application/json")}`);

@@ -14,7 +14,16 @@ const document = OpenApiDocument.parse({
   tags: CATEGORY_NAMES.map((name) => ({ name, description: `About ${name}` })),
   paths: {
     "/health": {
-      get: { operationId: "getHealth", summary: "Liveness", description: "Public.", tags: ["System & Health"], "x-stability": "stable", "x-complexity": "low", security: [], responses: { 200: { description: "ok", content: { "application/json": { example: { status: "ok" } } } } } },
+      get: {
+        operationId: "getHealth",
+        summary: "Liveness",
+        description: "Public.",
+        tags: ["System & Health"],
+        "x-stability": "stable",
+        "x-complexity": "low",
+        security: [],
+        responses: { 200: { description: "ok", content: { "application/json": { example: { status: "ok" } } } } },
+      },
     },
     "/api/v1/ledger/accounts/{id}/balance": {
       get: {
@@ -26,7 +35,10 @@ const document = OpenApiDocument.parse({
         "x-complexity": "low",
         security: [{ bearerAuth: [] }],
         parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" }, example: "acc 1/2" }],
-        responses: { 200: { description: "ok", content: { "application/json": { example: { balance: "10.00" } } } }, 404: { description: "no" } },
+        responses: {
+          200: { description: "ok", content: { "application/json": { example: { balance: "10.00" } } } },
+          404: { description: "no" },
+        },
       },
     },
     "/api/v1/ledger/transactions/transfer": {
@@ -57,24 +69,41 @@ const document = OpenApiDocument.parse({
           { name: "userId", in: "query", required: false, schema: { type: "string" } },
           { name: "statusFilter", in: "query", schema: { type: "string", example: "posted" } },
         ],
-        responses: { 200: { description: "events", "x-sse-events": { cursor: {}, transactionCreated: {} }, content: { "text/event-stream": { schema: { type: "string" }, example: "event: cursor\ndata: {}\n\n" } } } },
+        responses: {
+          200: {
+            description: "events",
+            "x-sse-events": { cursor: {}, transactionCreated: {} },
+            content: { "text/event-stream": { schema: { type: "string" }, example: "event: cursor\ndata: {}\n\n" } },
+          },
+        },
       },
     },
     "/api/v1/odd": { get: "not an operation" },
   },
   components: {
-    parameters: { IdempotencyKey: { name: "Idempotency-Key", in: "header", required: false, schema: { type: "string" }, example: "k-1" } },
+    parameters: {
+      IdempotencyKey: {
+        name: "Idempotency-Key",
+        in: "header",
+        required: false,
+        schema: { type: "string" },
+        example: "k-1",
+      },
+    },
   },
 });
 
 const catalogue = buildCatalogue(document);
-const endpoint = (key: string): Endpoint => catalogue.flatMap((category) => category.endpoints).find((entry) => entry.key === key)!;
+const endpoint = (key: string): Endpoint =>
+  catalogue.flatMap((category) => category.endpoints).find((entry) => entry.key === key)!;
 const context = { userId: "user-7", newIdempotencyKey: () => "fresh-key" };
 
 describe("catalogue", () => {
   it("has the six categories in spec order, empty ones included, each endpoint in its tag's", () => {
     expect(catalogue.map((category) => category.name)).toEqual([...CATEGORY_NAMES]);
-    const counts = Object.fromEntries(catalogue.map((category) => [category.name, category.endpoints.map((entry) => entry.key)]));
+    const counts = Object.fromEntries(
+      catalogue.map((category) => [category.name, category.endpoints.map((entry) => entry.key)]),
+    );
     expect(counts["KYC & Compliance"]).toEqual([]);
     expect(counts["Ledger & Double-Entry"]).toEqual(["getAccountBalance", "createTransfer"]);
     expect(counts["System & Health"]).toEqual(["getHealth"]);
@@ -82,38 +111,95 @@ describe("catalogue", () => {
   });
 
   it("reads method, badges, auth, parameters ($ref included), examples and stream events", () => {
-    expect(endpoint("getHealth")).toMatchObject({ method: "GET", stability: "stable", complexity: "low", authenticated: false, responseStatus: "200", responseExample: { status: "ok" }, hasRequestBody: false });
-    expect(endpoint("getAccountBalance")).toMatchObject({ stability: "beta", authenticated: true, parameters: [{ name: "id", in: "path", required: true, example: "acc 1/2" }] });
+    expect(endpoint("getHealth")).toMatchObject({
+      method: "GET",
+      stability: "stable",
+      complexity: "low",
+      authenticated: false,
+      responseStatus: "200",
+      responseExample: { status: "ok" },
+      hasRequestBody: false,
+    });
+    expect(endpoint("getAccountBalance")).toMatchObject({
+      stability: "beta",
+      authenticated: true,
+      parameters: [{ name: "id", in: "path", required: true, example: "acc 1/2" }],
+    });
     const transfer = endpoint("createTransfer");
-    expect(transfer).toMatchObject({ method: "POST", stability: "deprecated", idempotent: true, requestExample: { amount: "5.00", description: "it's rent" }, responseStatus: "201" });
-    expect(transfer.parameters).toEqual([{ name: "Idempotency-Key", in: "header", required: false, description: "", example: "k-1" }]);
+    expect(transfer).toMatchObject({
+      method: "POST",
+      stability: "deprecated",
+      idempotent: true,
+      requestExample: { amount: "5.00", description: "it's rent" },
+      responseStatus: "201",
+    });
+    expect(transfer.parameters).toEqual([
+      { name: "Idempotency-Key", in: "header", required: false, description: "", example: "k-1" },
+    ]);
     const stream = endpoint("streamLedgerEvents");
-    expect(stream).toMatchObject({ streaming: true, sseEvents: ["cursor", "transactionCreated"], complexity: "high", responseExample: "event: cursor\ndata: {}\n\n" });
+    expect(stream).toMatchObject({
+      streaming: true,
+      sseEvents: ["cursor", "transactionCreated"],
+      complexity: "high",
+      responseExample: "event: cursor\ndata: {}\n\n",
+    });
   });
 });
 
 describe("Try It drafts", () => {
   it("prefill path params from examples, userId from the session, a fresh Idempotency-Key, the body from its example", () => {
-    expect(initialDraft(endpoint("getAccountBalance"), context)).toEqual({ path: { id: "acc 1/2" }, query: {}, headers: {}, body: "" });
-    expect(initialDraft(endpoint("createTransfer"), context)).toMatchObject({ headers: { "Idempotency-Key": "fresh-key" }, body: prettyJson({ amount: "5.00", description: "it's rent" }) });
+    expect(initialDraft(endpoint("getAccountBalance"), context)).toEqual({
+      path: { id: "acc 1/2" },
+      query: {},
+      headers: {},
+      body: "",
+    });
+    expect(initialDraft(endpoint("createTransfer"), context)).toMatchObject({
+      headers: { "Idempotency-Key": "fresh-key" },
+      body: prettyJson({ amount: "5.00", description: "it's rent" }),
+    });
     // Optional filters start empty (their example is the placeholder); userId is the caller's.
     expect(initialDraft(endpoint("streamLedgerEvents"), context).query).toEqual({ userId: "user-7", statusFilter: "" });
   });
 
   it("build the target with encoded path values and only non-empty query values; refuse missing ones", () => {
     const balance = endpoint("getAccountBalance");
-    expect(requestTarget(balance, initialDraft(balance, context))).toEqual({ ok: true, value: "/api/v1/ledger/accounts/acc%201%2F2/balance" });
-    expect(requestTarget(balance, { path: { id: " " }, query: {}, headers: {}, body: "" })).toEqual({ ok: false, message: "Fill in id" });
+    expect(requestTarget(balance, initialDraft(balance, context))).toEqual({
+      ok: true,
+      value: "/api/v1/ledger/accounts/acc%201%2F2/balance",
+    });
+    expect(requestTarget(balance, { path: { id: " " }, query: {}, headers: {}, body: "" })).toEqual({
+      ok: false,
+      message: "Fill in id",
+    });
     const stream = endpoint("streamLedgerEvents");
-    expect(requestTarget(stream, { path: {}, query: { userId: "u1", statusFilter: "posted,pending" }, headers: {}, body: "" })).toEqual({ ok: true, value: "/api/grpc/ledger/stream?userId=u1&statusFilter=posted%2Cpending" });
+    expect(
+      requestTarget(stream, {
+        path: {},
+        query: { userId: "u1", statusFilter: "posted,pending" },
+        headers: {},
+        body: "",
+      }),
+    ).toEqual({ ok: true, value: "/api/grpc/ledger/stream?userId=u1&statusFilter=posted%2Cpending" });
   });
 
   it("refuse a body that is not JSON before sending, and send compact JSON otherwise", () => {
     const transfer = endpoint("createTransfer");
-    expect(requestBody(transfer, { path: {}, query: {}, headers: {}, body: "{ nope" })).toEqual({ ok: false, message: "The request body is not valid JSON" });
-    expect(requestBody(transfer, { path: {}, query: {}, headers: {}, body: '{\n "a": 1\n}' })).toEqual({ ok: true, value: '{"a":1}' });
-    expect(requestBody(endpoint("getHealth"), { path: {}, query: {}, headers: {}, body: "x" })).toEqual({ ok: true, value: undefined });
-    expect(requestHeaders({ path: {}, query: {}, headers: { "Idempotency-Key": " k ", "Last-Event-ID": "" }, body: "" })).toEqual({ "Idempotency-Key": "k" });
+    expect(requestBody(transfer, { path: {}, query: {}, headers: {}, body: "{ nope" })).toEqual({
+      ok: false,
+      message: "The request body is not valid JSON",
+    });
+    expect(requestBody(transfer, { path: {}, query: {}, headers: {}, body: '{\n "a": 1\n}' })).toEqual({
+      ok: true,
+      value: '{"a":1}',
+    });
+    expect(requestBody(endpoint("getHealth"), { path: {}, query: {}, headers: {}, body: "x" })).toEqual({
+      ok: true,
+      value: undefined,
+    });
+    expect(
+      requestHeaders({ path: {}, query: {}, headers: { "Idempotency-Key": " k ", "Last-Event-ID": "" }, body: "" }),
+    ).toEqual({ "Idempotency-Key": "k" });
   });
 });
 
@@ -122,13 +208,17 @@ describe("curl", () => {
 
   it("sends the bearer API key from the environment, never a secret, and nothing for public endpoints", () => {
     const health = endpoint("getHealth");
-    expect(explorerCurl(health, initialDraft(health, context), base)).toBe("curl -X GET 'https://api.example.com/health'");
+    expect(explorerCurl(health, initialDraft(health, context), base)).toBe(
+      "curl -X GET 'https://api.example.com/health'",
+    );
     const balance = endpoint("getAccountBalance");
     expect(explorerCurl(balance, initialDraft(balance, context), base)).toBe(
       "curl -X GET 'https://api.example.com/api/v1/ledger/accounts/acc%201%2F2/balance' \\\n  -H \"Authorization: Bearer $FINTECH_API_KEY\"",
     );
     // An unfilled path parameter stays a visible template.
-    expect(explorerCurl(balance, { path: {}, query: {}, headers: {}, body: "" }, base)).toContain("/api/v1/ledger/accounts/{id}/balance");
+    expect(explorerCurl(balance, { path: {}, query: {}, headers: {}, body: "" }, base)).toContain(
+      "/api/v1/ledger/accounts/{id}/balance",
+    );
   });
 
   it("quotes the body for the shell and carries the Idempotency-Key of writes", () => {
@@ -176,7 +266,9 @@ describe("typical response times", () => {
 
 describe("server-sent events", () => {
   it("splits complete events, keeps the unfinished rest, ignores comments", () => {
-    const first = parseSseChunk("retry: 3000\n\n: hi\nid: 1\nevent: cursor\ndata: {\"a\":1}\n\nid: 2\nevent: transactionCr");
+    const first = parseSseChunk(
+      'retry: 3000\n\n: hi\nid: 1\nevent: cursor\ndata: {"a":1}\n\nid: 2\nevent: transactionCr',
+    );
     expect(first.events).toEqual([{ id: "1", event: "cursor", data: '{"a":1}' }]);
     const second = parseSseChunk(`${first.rest}eated\r\ndata: x\r\ndata: y\r\n\r\n`);
     expect(second).toEqual({ events: [{ id: "2", event: "transactionCreated", data: "x\ny" }], rest: "" });
@@ -192,17 +284,39 @@ describe("sendTryIt", () => {
   it("gives status, pretty JSON, the useful headers and the measured time", async () => {
     const seen: { url: string; init: RequestInit }[] = [];
     const reply = await sendTryIt(
-      { method: "POST", url: "/api/x", headers: { Authorization: "Bearer t", "Idempotency-Key": "k" }, body: '{"a":1}', streaming: false },
+      {
+        method: "POST",
+        url: "/api/x",
+        headers: { Authorization: "Bearer t", "Idempotency-Key": "k" },
+        body: '{"a":1}',
+        streaming: false,
+      },
       {
         now: clock(),
         fetch: async (url, init) => {
           seen.push({ url, init });
-          return new Response('{"message":"nope","code":"conflict"}', { status: 409, statusText: "Conflict", headers: { "content-type": "application/json", "x-request-id": "r-1" } });
+          return new Response('{"message":"nope","code":"conflict"}', {
+            status: 409,
+            statusText: "Conflict",
+            headers: { "content-type": "application/json", "x-request-id": "r-1" },
+          });
         },
       },
     );
-    expect(seen[0]!.init.headers).toEqual({ Accept: "application/json", Authorization: "Bearer t", "Idempotency-Key": "k", "Content-Type": "application/json" });
-    expect(reply).toMatchObject({ status: 409, statusText: "Conflict", durationMs: 7, kind: "json", headers: [["x-request-id", "r-1"]], truncated: false });
+    expect(seen[0]!.init.headers).toEqual({
+      Accept: "application/json",
+      Authorization: "Bearer t",
+      "Idempotency-Key": "k",
+      "Content-Type": "application/json",
+    });
+    expect(reply).toMatchObject({
+      status: 409,
+      statusText: "Conflict",
+      durationMs: 7,
+      kind: "json",
+      headers: [["x-request-id", "r-1"]],
+      truncated: false,
+    });
     expect(reply.text).toBe('{\n  "message": "nope",\n  "code": "conflict"\n}');
   });
 
@@ -220,7 +334,11 @@ describe("sendTryIt", () => {
     });
     const reply = await sendTryIt(
       { method: "GET", url: "/api/grpc/ledger/stream", headers: {}, streaming: true },
-      { now: clock(), maxEvents: 3, fetch: async () => new Response(body, { status: 200, headers: { "content-type": "text/event-stream" } }) },
+      {
+        now: clock(),
+        maxEvents: 3,
+        fetch: async () => new Response(body, { status: 200, headers: { "content-type": "text/event-stream" } }),
+      },
     );
     expect(reply.kind).toBe("events");
     expect(reply.events.map((event) => event.id)).toEqual(["1", "2", "3"]);
@@ -229,9 +347,15 @@ describe("sendTryIt", () => {
   });
 
   it("shows a body that is not JSON as text, and an empty one as empty", async () => {
-    const csv = await sendTryIt({ method: "GET", url: "/x.csv", headers: {}, streaming: false }, { now: clock(), fetch: async () => new Response("a,b\n1,2", { headers: { "content-type": "text/csv" } }) });
+    const csv = await sendTryIt(
+      { method: "GET", url: "/x.csv", headers: {}, streaming: false },
+      { now: clock(), fetch: async () => new Response("a,b\n1,2", { headers: { "content-type": "text/csv" } }) },
+    );
     expect(csv).toMatchObject({ kind: "text", text: "a,b\n1,2" });
-    const empty = await sendTryIt({ method: "DELETE", url: "/x", headers: {}, streaming: false }, { now: clock(), fetch: async () => new Response(null, { status: 204 }) });
+    const empty = await sendTryIt(
+      { method: "DELETE", url: "/x", headers: {}, streaming: false },
+      { now: clock(), fetch: async () => new Response(null, { status: 204 }) },
+    );
     expect(empty).toMatchObject({ kind: "empty", status: 204 });
   });
 });

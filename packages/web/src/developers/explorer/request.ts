@@ -35,7 +35,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const isSampleId = (value: unknown): boolean => typeof value === "string" && UUID.test(value);
 
 /** What an empty id field says to fill in. */
-export const SAMPLE_ID_HINT = "Fill in an id of your own: the sample id (shown greyed) belongs to nobody and would answer 404.";
+export const SAMPLE_ID_HINT =
+  "Fill in an id of your own: the sample id (shown greyed) belongs to nobody and would answer 404.";
 
 /**
  * The caller's own value for a field, by its name (user_id, userId, from_account_id, toAccountId,
@@ -90,7 +91,8 @@ export function withCallerIds(endpoint: Endpoint, draft: RequestDraft, ids: Call
   for (const parameter of endpoint.parameters) {
     if (parameter.in === "header") continue;
     const own = callerValueFor(parameter.name, endpoint.path, ids);
-    if (own !== undefined && (next[parameter.in][parameter.name] ?? "") === "") next[parameter.in][parameter.name] = own;
+    if (own !== undefined && (next[parameter.in][parameter.name] ?? "") === "")
+      next[parameter.in][parameter.name] = own;
   }
   if (endpoint.hasRequestBody) {
     try {
@@ -115,17 +117,24 @@ export function withCallerIds(endpoint: Endpoint, draft: RequestDraft, ids: Call
 }
 
 export function initialDraft(endpoint: Endpoint, context: DraftContext): RequestDraft {
-  const draft: RequestDraft = { path: {}, query: {}, headers: {}, body: endpoint.hasRequestBody ? bodyFor(endpoint, context) : "" };
+  const draft: RequestDraft = {
+    path: {},
+    query: {},
+    headers: {},
+    body: endpoint.hasRequestBody ? bodyFor(endpoint, context) : "",
+  };
   for (const parameter of endpoint.parameters) {
     let value = parameter.example;
     const own = parameter.in === "header" ? undefined : callerValueFor(parameter.name, endpoint.path, context);
     if (own !== undefined) value = own;
     else if (isSampleId(value)) value = "";
-    if (parameter.in === "header" && parameter.name.toLowerCase() === "idempotency-key") value = context.newIdempotencyKey();
+    if (parameter.in === "header" && parameter.name.toLowerCase() === "idempotency-key")
+      value = context.newIdempotencyKey();
     // Optional query and header values start empty unless documented with an example: an
     // example of a filter is shown as the placeholder, not sent by surprise.
     if (parameter.in === "path") draft.path[parameter.name] = value;
-    else if (parameter.in === "query") draft.query[parameter.name] = parameter.required || parameter.name === "userId" ? value : "";
+    else if (parameter.in === "query")
+      draft.query[parameter.name] = parameter.required || parameter.name === "userId" ? value : "";
     else draft.headers[parameter.name] = parameter.name.toLowerCase() === "idempotency-key" ? value : "";
   }
   return draft;
@@ -142,7 +151,8 @@ export function requestTarget(endpoint: Endpoint, draft: RequestDraft): Built<st
     return encodeURIComponent(value);
   });
   for (const parameter of endpoint.parameters) {
-    if (parameter.in === "query" && parameter.required && !(draft.query[parameter.name] ?? "").trim()) missing.push(parameter.name);
+    if (parameter.in === "query" && parameter.required && !(draft.query[parameter.name] ?? "").trim())
+      missing.push(parameter.name);
   }
   if (missing.length > 0) return { ok: false, message: `Fill in ${missing.join(", ")}` };
   const query = new URLSearchParams();
@@ -165,5 +175,9 @@ export function requestBody(endpoint: Endpoint, draft: RequestDraft): Built<stri
 
 /** Header parameters with a value (Idempotency-Key, Last-Event-ID). */
 export function requestHeaders(draft: RequestDraft): Record<string, string> {
-  return Object.fromEntries(Object.entries(draft.headers).filter(([, value]) => value.trim()).map(([name, value]) => [name, value.trim()]));
+  return Object.fromEntries(
+    Object.entries(draft.headers)
+      .filter(([, value]) => value.trim())
+      .map(([name, value]) => [name, value.trim()]),
+  );
 }

@@ -7,7 +7,10 @@ export type TypicalTime =
   | { measured: true; ms: number; p95Ms: number; requests: number }
   | { measured: false; ms: number };
 
-export function typicalTimeOf(endpoint: { method: string; path: string }, report: ResponseTimesReport | undefined): TypicalTime {
+export function typicalTimeOf(
+  endpoint: { method: string; path: string },
+  report: ResponseTimesReport | undefined,
+): TypicalTime {
   const route = report?.routes.find((entry) => entry.method === endpoint.method && entry.path === endpoint.path);
   if (!route) return { measured: false, ms: DEFAULT_RESPONSE_MS };
   return { measured: true, ms: route.typical_ms, p95Ms: route.p95_ms, requests: route.requests };

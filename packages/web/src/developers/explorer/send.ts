@@ -50,7 +50,11 @@ export async function sendTryIt(request: TryItRequest, options: SendOptions): Pr
   const started = options.now();
   const response = await options.fetch(request.url, {
     method: request.method,
-    headers: { Accept: request.streaming ? "text/event-stream" : "application/json", ...request.headers, ...(request.body !== undefined ? { "Content-Type": "application/json" } : {}) },
+    headers: {
+      Accept: request.streaming ? "text/event-stream" : "application/json",
+      ...request.headers,
+      ...(request.body !== undefined ? { "Content-Type": "application/json" } : {}),
+    },
     body: request.body,
     signal: options.signal,
     cache: "no-store",
@@ -73,15 +77,32 @@ export async function sendTryIt(request: TryItRequest, options: SendOptions): Pr
   if (!raw) return { ...base, durationMs, kind: "empty", text: "", events: [], truncated: false };
   if (contentType.includes("json")) {
     try {
-      return { ...base, durationMs, kind: "json", text: JSON.stringify(JSON.parse(raw), null, 2), events: [], truncated: false };
+      return {
+        ...base,
+        durationMs,
+        kind: "json",
+        text: JSON.stringify(JSON.parse(raw), null, 2),
+        events: [],
+        truncated: false,
+      };
     } catch {
       // Not JSON after all: shown as text.
     }
   }
-  return { ...base, durationMs, kind: "text", text: raw.slice(0, MAX_TEXT_CHARS), events: [], truncated: raw.length > MAX_TEXT_CHARS };
+  return {
+    ...base,
+    durationMs,
+    kind: "text",
+    text: raw.slice(0, MAX_TEXT_CHARS),
+    events: [],
+    truncated: raw.length > MAX_TEXT_CHARS,
+  };
 }
 
-async function readEvents(body: ReadableStream<Uint8Array>, options: SendOptions): Promise<{ events: SseEvent[]; truncated: boolean }> {
+async function readEvents(
+  body: ReadableStream<Uint8Array>,
+  options: SendOptions,
+): Promise<{ events: SseEvent[]; truncated: boolean }> {
   const maxEvents = options.maxEvents ?? MAX_STREAM_EVENTS;
   const maxBytes = options.maxStreamBytes ?? MAX_STREAM_BYTES;
   const reader = body.getReader();

@@ -7,10 +7,12 @@ export function HubScreen() {
     <div className="mx-auto max-w-5xl px-4 py-8 sm:px-6">
       <header>
         <p className="text-sm font-semibold uppercase tracking-wide text-indigo-700 dark:text-indigo-300">Developers</p>
-        <h1 className="mt-1 text-3xl font-bold tracking-tight text-slate-900 sm:text-4xl dark:text-white">Developer hub</h1>
+        <h1 className="mt-1 text-3xl font-bold tracking-tight text-slate-900 sm:text-4xl dark:text-white">
+          Developer hub
+        </h1>
         <p className="mt-3 max-w-3xl text-lg text-slate-600 dark:text-slate-300">
-          Build on the platform&apos;s ledger API: one JSON HTTP API with bearer API keys, idempotent writes, a live event stream and a typed TypeScript SDK.
-          New here? Start with the quickstart.
+          Build on the platform&apos;s ledger API: one JSON HTTP API with bearer API keys, idempotent writes, a live
+          event stream and a typed TypeScript SDK. New here? Start with the quickstart.
         </p>
       </header>
       <ul className="mt-8 grid gap-4 sm:grid-cols-2" aria-label="Developer tools">

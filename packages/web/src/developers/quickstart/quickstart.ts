@@ -8,7 +8,8 @@ export const quickstart: DocPage = {
   id: "quickstart",
   title: "Quickstart",
   icon: "🏁",
-  description: "From sign-up to your first transfer with an API key, in seven steps, with curl and with the TypeScript SDK.",
+  description:
+    "From sign-up to your first transfer with an API key, in seven steps, with curl and with the TypeScript SDK.",
   requires: ["BASE_URL"],
   content: [
     heading("1. Start the platform", "start"),

@@ -1,5 +1,11 @@
 import { z } from "zod";
-import { APPLICANT_KYC_EVENT_TYPES, DOCUMENT_TYPE_LABELS, DocumentType, KYC_MESSAGES, type KycEventType } from "@fintech/core/kyc/model";
+import {
+  APPLICANT_KYC_EVENT_TYPES,
+  DOCUMENT_TYPE_LABELS,
+  DocumentType,
+  KYC_MESSAGES,
+  type KycEventType,
+} from "@fintech/core/kyc/model";
 import { jsonObjectOf, type LiveStream } from "../../live/feedClient";
 import type { ToastSpec } from "../../toast/notify";
 
@@ -11,19 +17,28 @@ import type { ToastSpec } from "../../toast/notify";
  */
 
 const text = z.string().max(500);
-const upper = z.string().max(40).transform((value) => value.toUpperCase());
+const upper = z
+  .string()
+  .max(40)
+  .transform((value) => value.toUpperCase());
 
 export const KycLiveEvent = z.discriminatedUnion("type", [
   z.object({ type: z.literal("verificationStarted"), verificationId: text.optional(), country: text.optional() }),
   z.object({ type: z.literal("documentUploaded"), documentType: text }),
-  z.object({ type: z.literal("documentVerified"), documentType: text, status: upper, confidence: z.number().optional() }),
+  z.object({
+    type: z.literal("documentVerified"),
+    documentType: text,
+    status: upper,
+    confidence: z.number().optional(),
+  }),
   z.object({ type: z.literal("verificationCompleted"), status: upper }),
 ]);
 export type KycLiveEvent = z.infer<typeof KycLiveEvent>;
 
 export const KYC_EVENT_NAMES: readonly KycEventType[] = APPLICANT_KYC_EVENT_TYPES;
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** One SSE message as an event, or null when its data is not JSON or lacks a field; the SSE name decides the type. */
 export function parseKycEvent(name: string, data: string): KycLiveEvent | null {
@@ -40,14 +55,19 @@ export function parseKycEvent(name: string, data: string): KycLiveEvent | null {
  * reconnect rules (backoff with jitter, resume from the last event id, offline pause); the wizard
  * adds the service's health check (spec 001 §7) before each connection.
  */
-export const KYC_STREAM: LiveStream<KycLiveEvent> = { label: "KYC stream", eventNames: KYC_EVENT_NAMES, parse: parseKycEvent };
+export const KYC_STREAM: LiveStream<KycLiveEvent> = {
+  label: "KYC stream",
+  eventNames: KYC_EVENT_NAMES,
+  parse: parseKycEvent,
+};
 
 /** Spec 001 §9: toasts last 3 to 6 s. */
 export const KYC_TOAST_MS = { success: 4_000, failure: 5_000, alert: 6_000 } as const;
 
 export const KYC_UI_MESSAGES = {
   documentFailed: (type: string) => `${type} verification failed.`,
-  manualReview: "Your submission needs a manual review. A reviewer will look at it shortly; you will see the decision here.",
+  manualReview:
+    "Your submission needs a manual review. A reviewer will look at it shortly; you will see the decision here.",
 } as const;
 
 /** A document type's label for a message ("Passport"), or the raw value when the stream names another. */
@@ -123,9 +143,28 @@ export function effectOf(event: KycLiveEvent): EventEffect {
       };
     case "verificationCompleted":
       if (event.status === "VERIFIED") {
-        return { ...none, jumpToCompletion: true, toast: { kind: "success", message: KYC_MESSAGES.completed, durationMs: KYC_TOAST_MS.success, id: KYC_COMPLETED_TOAST_ID } };
+        return {
+          ...none,
+          jumpToCompletion: true,
+          toast: {
+            kind: "success",
+            message: KYC_MESSAGES.completed,
+            durationMs: KYC_TOAST_MS.success,
+            id: KYC_COMPLETED_TOAST_ID,
+          },
+        };
       }
-      if (event.status === "REQUIRES_REVIEW") return { ...none, manualReview: true, toast: { kind: "warning", message: KYC_UI_MESSAGES.manualReview, durationMs: KYC_TOAST_MS.alert, id: KYC_MANUAL_REVIEW_TOAST_ID } };
+      if (event.status === "REQUIRES_REVIEW")
+        return {
+          ...none,
+          manualReview: true,
+          toast: {
+            kind: "warning",
+            message: KYC_UI_MESSAGES.manualReview,
+            durationMs: KYC_TOAST_MS.alert,
+            id: KYC_MANUAL_REVIEW_TOAST_ID,
+          },
+        };
       return none;
     default:
       return none;

@@ -24,4 +24,8 @@ export function parseLedgerEvent(name: string, data: string): LedgerLiveEvent | 
 }
 
 /** The ledger stream as the shared feed client (live/feedClient.ts) runs it. */
-export const LEDGER_STREAM: LiveStream<LedgerLiveEvent> = { label: "Ledger stream", eventNames: LEDGER_EVENT_NAMES, parse: parseLedgerEvent };
+export const LEDGER_STREAM: LiveStream<LedgerLiveEvent> = {
+  label: "Ledger stream",
+  eventNames: LEDGER_EVENT_NAMES,
+  parse: parseLedgerEvent,
+};

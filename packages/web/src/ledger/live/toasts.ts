@@ -16,7 +16,8 @@ export const LIVE_MESSAGES = {
   received: (amount: string, account: string, payer: string) => `Received ${amount} from ${payer} · ${account}`,
   debited: (amount: string, account: string) => `Balance debited: ${amount} · ${account}`,
   transactionFailed: (message: string) => `Transaction failed: ${message}`,
-  lowBalance: (account: string, balance: string, threshold: string) => `Account ${account} has ${balance} (below ${threshold})`,
+  lowBalance: (account: string, balance: string, threshold: string) =>
+    `Account ${account} has ${balance} (below ${threshold})`,
   locked: (account: string, reason: string) => `Account locked: ${account} - ${reason}`,
   unlocked: (account: string) => `Account unlocked: ${account}`,
   reconciled: (account: string) => `Reconciliation completed successfully: ${account}`,
@@ -44,7 +45,8 @@ export function liveToastFor(event: LedgerLiveEvent, nameOf: AccountNameLookup =
    * includes the commit time, so two different events never share one: a toast re-raised under
    * the id of one that is being dismissed would vanish with it.
    */
-  const idOf = (...parts: (string | undefined)[]) => (event.at ? ["live", event.type, ...parts, event.at].join(":") : undefined);
+  const idOf = (...parts: (string | undefined)[]) =>
+    event.at ? ["live", event.type, ...parts, event.at].join(":") : undefined;
   switch (event.type) {
     case "balanceUpdate": {
       if (event.operation === "create") return null;
@@ -54,29 +56,57 @@ export function liveToastFor(event: LedgerLiveEvent, nameOf: AccountNameLookup =
       const account = accountLabel(event.accountId, event.accountName);
       return {
         kind: "success",
-        message: credit ? (event.counterparty ? LIVE_MESSAGES.received(money(magnitude, event.currency), account, event.counterparty) : LIVE_MESSAGES.credited(amount, account)) : LIVE_MESSAGES.debited(amount, account),
+        message: credit
+          ? event.counterparty
+            ? LIVE_MESSAGES.received(money(magnitude, event.currency), account, event.counterparty)
+            : LIVE_MESSAGES.credited(amount, account)
+          : LIVE_MESSAGES.debited(amount, account),
         durationMs: LIVE_TOAST_MS.balance,
         id: idOf(event.transactionId, event.accountId, event.operation),
       };
     }
     case "transactionStatusUpdate":
       if (event.status.toLowerCase() !== "failed") return null;
-      return { kind: "error", message: LIVE_MESSAGES.transactionFailed(event.message?.trim() || event.transactionId), durationMs: LIVE_TOAST_MS.other, id: idOf(event.transactionId) };
+      return {
+        kind: "error",
+        message: LIVE_MESSAGES.transactionFailed(event.message?.trim() || event.transactionId),
+        durationMs: LIVE_TOAST_MS.other,
+        id: idOf(event.transactionId),
+      };
     case "lowBalanceAlert":
       return {
         kind: "warning",
-        message: LIVE_MESSAGES.lowBalance(accountLabel(event.accountId, event.accountName), money(event.currentBalance, event.currency), money(event.threshold, event.currency)),
+        message: LIVE_MESSAGES.lowBalance(
+          accountLabel(event.accountId, event.accountName),
+          money(event.currentBalance, event.currency),
+          money(event.threshold, event.currency),
+        ),
         durationMs: LIVE_TOAST_MS.alert,
         id: idOf(event.accountId),
       };
     case "accountLocked":
-      return { kind: "error", message: LIVE_MESSAGES.locked(accountLabel(event.accountId, event.accountName), event.reason), durationMs: LIVE_TOAST_MS.alert, id: idOf(event.accountId) };
+      return {
+        kind: "error",
+        message: LIVE_MESSAGES.locked(accountLabel(event.accountId, event.accountName), event.reason),
+        durationMs: LIVE_TOAST_MS.alert,
+        id: idOf(event.accountId),
+      };
     case "accountUnlocked":
-      return { kind: "info", message: LIVE_MESSAGES.unlocked(accountLabel(event.accountId, event.accountName)), durationMs: LIVE_TOAST_MS.other, id: idOf(event.accountId) };
+      return {
+        kind: "info",
+        message: LIVE_MESSAGES.unlocked(accountLabel(event.accountId, event.accountName)),
+        durationMs: LIVE_TOAST_MS.other,
+        id: idOf(event.accountId),
+      };
     case "reconciliationResult": {
       const account = accountLabel(event.accountId, event.accountName);
       return event.reconciled
-        ? { kind: "success", message: LIVE_MESSAGES.reconciled(account), durationMs: LIVE_TOAST_MS.reconciliation, id: idOf(event.accountId) }
+        ? {
+            kind: "success",
+            message: LIVE_MESSAGES.reconciled(account),
+            durationMs: LIVE_TOAST_MS.reconciliation,
+            id: idOf(event.accountId),
+          }
         : {
             kind: "warning",
             message: LIVE_MESSAGES.reconciliationIssue(account, money(event.variance, event.currency, "exceptZero")),

@@ -32,11 +32,16 @@ export function useLedgerLiveFeed(): ConnectionStatus {
       refreshTimer ??= setTimeout(() => {
         refreshTimer = null;
         // A balance at a past moment never changes; everything else of this user may have.
-        void queryClient.invalidateQueries({ queryKey: ledgerKeys.all(userId), predicate: (query) => query.queryKey[2] !== "balance" });
+        void queryClient.invalidateQueries({
+          queryKey: ledgerKeys.all(userId),
+          predicate: (query) => query.queryKey[2] !== "balance",
+        });
       }, REFRESH_COALESCE_MS);
     };
     const accountName = (accountId: string) =>
-      queryClient.getQueryData<LedgerAccount[]>(ledgerKeys.accounts(userId))?.find((account) => account.id === accountId)?.name;
+      queryClient
+        .getQueryData<LedgerAccount[]>(ledgerKeys.accounts(userId))
+        ?.find((account) => account.id === accountId)?.name;
 
     const stopFeed = startBrowserFeed({
       stream: LEDGER_STREAM,

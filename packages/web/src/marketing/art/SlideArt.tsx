@@ -16,13 +16,25 @@ const faint = "fill-slate-100 dark:fill-slate-800";
 
 function Frame({ label, title, children }: { label: string; title: string; children: ReactNode }) {
   return (
-    <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label={label} className="block h-full w-full" preserveAspectRatio="xMidYMid meet">
+    <svg
+      viewBox={`0 0 ${W} ${H}`}
+      role="img"
+      aria-label={label}
+      className="block h-full w-full"
+      preserveAspectRatio="xMidYMid meet"
+    >
       <rect x="8" y="8" width={W - 16} height={H - 16} rx="14" className={`${panel} ${line}`} strokeWidth="1.5" />
       <path d={`M8 44h${W - 16}`} className={line} strokeWidth="1.5" />
       <circle cx="30" cy="26" r="5" className="fill-rose-400" />
       <circle cx="48" cy="26" r="5" className="fill-amber-400" />
       <circle cx="66" cy="26" r="5" className="fill-emerald-400" />
-      <text x="88" y="31" className="fill-slate-500 dark:fill-slate-400" fontSize="13" fontFamily="ui-monospace, monospace">
+      <text
+        x="88"
+        y="31"
+        className="fill-slate-500 dark:fill-slate-400"
+        fontSize="13"
+        fontFamily="ui-monospace, monospace"
+      >
         {title}
       </text>
       {children}
@@ -30,7 +42,19 @@ function Frame({ label, title, children }: { label: string; title: string; child
   );
 }
 
-function Bar({ x, y, w, h = 10, className = muted }: { x: number; y: number; w: number; h?: number; className?: string }) {
+function Bar({
+  x,
+  y,
+  w,
+  h = 10,
+  className = muted,
+}: {
+  x: number;
+  y: number;
+  w: number;
+  h?: number;
+  className?: string;
+}) {
   return <rect x={x} y={y} width={w} height={h} rx={h / 2} className={className} />;
 }
 
@@ -57,7 +81,14 @@ function StreamArt() {
         </g>
       ))}
       <rect x="300" y="60" width="150" height="130" rx="10" className={faint} />
-      <path d="M312 170 340 140l22 14 26-48 24 30 26-40" fill="none" strokeWidth="3" strokeLinecap="round" strokeLinejoin="round" className="stroke-indigo-500" />
+      <path
+        d="M312 170 340 140l22 14 26-48 24 30 26-40"
+        fill="none"
+        strokeWidth="3"
+        strokeLinecap="round"
+        strokeLinejoin="round"
+        className="stroke-indigo-500"
+      />
       <rect x="32" y="218" width="418" height="56" rx="10" className={faint} />
       {[0, 1, 2].map((i) => (
         <g key={i}>
@@ -71,7 +102,15 @@ function StreamArt() {
 
 function GlobeArt() {
   const dots: [number, number][] = [
-    [150, 110], [182, 96], [205, 132], [140, 160], [120, 128], [230, 170], [176, 190], [210, 96], [160, 138],
+    [150, 110],
+    [182, 96],
+    [205, 132],
+    [140, 160],
+    [120, 128],
+    [230, 170],
+    [176, 190],
+    [210, 96],
+    [160, 138],
   ];
   return (
     <Frame label="Sketch of a globe with verified countries and document checks" title="/kyc">
@@ -84,7 +123,14 @@ function GlobeArt() {
       {[0, 1, 2, 3, 4].map((i) => (
         <g key={i}>
           <rect x="296" y={66 + i * 40} width="154" height="30" rx="8" className={faint} />
-          <rect x="306" y={74 + i * 40} width="20" height="14" rx="2" className={["fill-indigo-400", "fill-rose-400", "fill-amber-400", "fill-emerald-400", "fill-sky-400"][i]} />
+          <rect
+            x="306"
+            y={74 + i * 40}
+            width="20"
+            height="14"
+            rx="2"
+            className={["fill-indigo-400", "fill-rose-400", "fill-amber-400", "fill-emerald-400", "fill-sky-400"][i]}
+          />
           <Bar x={334} y={76 + i * 40} w={70} />
           <circle cx="432" cy={81 + i * 40} r="6" className={i < 4 ? "fill-emerald-500" : "fill-amber-500"} />
         </g>
@@ -110,7 +156,14 @@ function RailsArt() {
             {name}
           </text>
           <rect x="100" y={66 + i * 34} width="300" height="16" rx="8" className={faint} />
-          <rect x="100" y={66 + i * 34} width={w} height="16" rx="8" className={i === 0 ? "fill-emerald-500" : "fill-indigo-500/70"} />
+          <rect
+            x="100"
+            y={66 + i * 34}
+            width={w}
+            height="16"
+            rx="8"
+            className={i === 0 ? "fill-emerald-500" : "fill-indigo-500/70"}
+          />
         </g>
       ))}
       <rect x="366" y="62" width="78" height="24" rx="12" className="fill-emerald-500/15" />
@@ -128,7 +181,13 @@ function LedgerArt() {
         <g key={i}>
           <rect x={32 + i * 142} y="60" width="130" height="64" rx="10" className={faint} />
           <Bar x={46 + i * 142} y={74} w={60} h={8} />
-          <Bar x={46 + i * 142} y={94} w={90} h={14} className={["fill-indigo-500/80", "fill-emerald-500/80", "fill-sky-500/80"][i]} />
+          <Bar
+            x={46 + i * 142}
+            y={94}
+            w={90}
+            h={14}
+            className={["fill-indigo-500/80", "fill-emerald-500/80", "fill-sky-500/80"][i]}
+          />
         </g>
       ))}
       <rect x="32" y="140" width="414" height="132" rx="10" className={faint} />
@@ -144,7 +203,11 @@ function LedgerArt() {
       {[0, 1, 2, 3].map((i) => (
         <g key={i}>
           <Bar x={48} y={176 + i * 22} w={120 + ((i * 37) % 60)} h={9} />
-          {i % 2 === 0 ? <Bar x={300} y={176 + i * 22} w={48} h={9} className="fill-indigo-500/70" /> : <Bar x={380} y={176 + i * 22} w={48} h={9} className="fill-emerald-500/70" />}
+          {i % 2 === 0 ? (
+            <Bar x={300} y={176 + i * 22} w={48} h={9} className="fill-indigo-500/70" />
+          ) : (
+            <Bar x={380} y={176 + i * 22} w={48} h={9} className="fill-emerald-500/70" />
+          )}
         </g>
       ))}
     </Frame>
@@ -177,10 +240,24 @@ function ReviewArt() {
 
 function ConsoleArt() {
   const code = [
-    [["fill-violet-500", 40], ["fill-slate-400", 120]],
-    [["fill-sky-500", 70], ["fill-amber-500", 90], ["fill-slate-400", 40]],
-    [["fill-slate-400", 30], ["fill-emerald-500", 140]],
-    [["fill-slate-400", 30], ["fill-emerald-500", 100], ["fill-amber-500", 50]],
+    [
+      ["fill-violet-500", 40],
+      ["fill-slate-400", 120],
+    ],
+    [
+      ["fill-sky-500", 70],
+      ["fill-amber-500", 90],
+      ["fill-slate-400", 40],
+    ],
+    [
+      ["fill-slate-400", 30],
+      ["fill-emerald-500", 140],
+    ],
+    [
+      ["fill-slate-400", 30],
+      ["fill-emerald-500", 100],
+      ["fill-amber-500", 50],
+    ],
     [["fill-sky-500", 50]],
   ] as const;
   return (
@@ -193,7 +270,14 @@ function ConsoleArt() {
         ["POST", "fill-emerald-500"],
       ].map(([method, tone], i) => (
         <g key={i}>
-          <rect x="32" y={60 + i * 40} width="150" height="30" rx="8" className={i === 1 ? "fill-indigo-500/15" : faint} />
+          <rect
+            x="32"
+            y={60 + i * 40}
+            width="150"
+            height="30"
+            rx="8"
+            className={i === 1 ? "fill-indigo-500/15" : faint}
+          />
           <rect x="40" y={68 + i * 40} width="38" height="14" rx="4" className={tone} />
           <text x="59" y={79 + i * 40} fontSize="9" fontWeight="700" textAnchor="middle" className="fill-white">
             {method}

@@ -38,7 +38,9 @@ function RecentTransactions() {
                 {txn.amountMinor > 0 ? "+" : ""}
                 {formatMoney(txn.amountMinor, txn.currency)}
               </span>
-              <span className={`rounded-full px-2 py-0.5 text-xs font-semibold ${STATUS_CLASS[txn.status]}`}>{STATUS_LABEL[txn.status]}</span>
+              <span className={`rounded-full px-2 py-0.5 text-xs font-semibold ${STATUS_CLASS[txn.status]}`}>
+                {STATUS_LABEL[txn.status]}
+              </span>
             </div>
           </li>
         ))}
@@ -64,7 +66,9 @@ export function AnalyticsShowcase() {
           {analyticsTiles.map((tile) => (
             <div key={tile.label} className={`${cardClass} flex flex-col p-5`}>
               <dt className="text-sm text-slate-600 dark:text-slate-400">{tile.label}</dt>
-              <dd className="order-first text-2xl font-bold tabular-nums text-slate-900 sm:text-3xl dark:text-white">{tile.value}</dd>
+              <dd className="order-first text-2xl font-bold tabular-nums text-slate-900 sm:text-3xl dark:text-white">
+                {tile.value}
+              </dd>
               <dd className="mt-1 text-xs font-medium text-emerald-700 dark:text-emerald-300">{tile.change}</dd>
             </div>
           ))}

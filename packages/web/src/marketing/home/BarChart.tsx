@@ -22,7 +22,11 @@ export function BarChart() {
           </h3>
           <SampleBadge />
         </div>
-        <div role="group" aria-label="Chart period (coming soon)" className="flex rounded-lg bg-slate-100 p-1 dark:bg-slate-800">
+        <div
+          role="group"
+          aria-label="Chart period (coming soon)"
+          className="flex rounded-lg bg-slate-100 p-1 dark:bg-slate-800"
+        >
           {chartPeriods.map((period, index) => (
             <button
               key={period}
@@ -32,7 +36,9 @@ export function BarChart() {
               title="Coming soon"
               onClick={(event) => event.preventDefault()}
               className={`cursor-not-allowed rounded-md px-3 py-1 text-xs font-semibold ${
-                index === 0 ? "bg-white text-slate-900 shadow-sm dark:bg-slate-700 dark:text-white" : "text-slate-600 dark:text-slate-300"
+                index === 0
+                  ? "bg-white text-slate-900 shadow-sm dark:bg-slate-700 dark:text-white"
+                  : "text-slate-600 dark:text-slate-300"
               }`}
             >
               {period}

@@ -98,13 +98,26 @@ export function DemoGallery() {
                 {!live && <ComingSoonBadge />}
               </span>
               <div className="flex items-center gap-2">
-                <button type="button" aria-label="Previous demo" onClick={() => dispatch({ type: "prev" })} className={arrowClass}>
+                <button
+                  type="button"
+                  aria-label="Previous demo"
+                  onClick={() => dispatch({ type: "prev" })}
+                  className={arrowClass}
+                >
                   <Glyph name="chevronLeft" size={18} />
                 </button>
-                <span className="w-12 text-center text-sm tabular-nums text-slate-600 dark:text-slate-400" aria-hidden="true">
+                <span
+                  className="w-12 text-center text-sm tabular-nums text-slate-600 dark:text-slate-400"
+                  aria-hidden="true"
+                >
                   {state.index + 1} / {count}
                 </span>
-                <button type="button" aria-label="Next demo" onClick={() => dispatch({ type: "next" })} className={arrowClass}>
+                <button
+                  type="button"
+                  aria-label="Next demo"
+                  onClick={() => dispatch({ type: "next" })}
+                  className={arrowClass}
+                >
                   <Glyph name="chevronRight" size={18} />
                 </button>
               </div>
@@ -127,7 +140,10 @@ export function DemoGallery() {
               <button type="button" onClick={() => navigate(slide.to)} className={`${primaryButtonClass} h-11 px-5`}>
                 {live ? "Live Demo" : "Coming soon"}
               </button>
-              <Link to={slide.to} className="inline-flex items-center gap-1 font-semibold text-indigo-700 hover:underline dark:text-indigo-300">
+              <Link
+                to={slide.to}
+                className="inline-flex items-center gap-1 font-semibold text-indigo-700 hover:underline dark:text-indigo-300"
+              >
                 {live ? "Try Now" : "See what's planned"}
                 <Glyph name="arrowRight" size={16} />
               </Link>

@@ -14,9 +14,7 @@ function CardBody({ card, index, badge = null }: { card: FeatureCard; index: num
     <>
       <span
         className={`inline-flex h-11 w-11 items-center justify-center rounded-xl ${
-          card.action
-            ? accentFillClass
-            : "bg-slate-100 text-slate-700 dark:bg-slate-800 dark:text-slate-200"
+          card.action ? accentFillClass : "bg-slate-100 text-slate-700 dark:bg-slate-800 dark:text-slate-200"
         }`}
       >
         <Glyph name={card.glyph} />
@@ -36,7 +34,15 @@ function CardBody({ card, index, badge = null }: { card: FeatureCard; index: num
  * A card with an action. Only the call to action is the link, so the link's name is exactly its
  * visible text; its ::after overlay stretches over the card, so a click anywhere still opens it.
  */
-function ActionCard({ card, action, index }: { card: FeatureCard; action: NonNullable<FeatureCard["action"]>; index: number }) {
+function ActionCard({
+  card,
+  action,
+  index,
+}: {
+  card: FeatureCard;
+  action: NonNullable<FeatureCard["action"]>;
+  index: number;
+}) {
   const live = isLiveScreen(action.to);
   return (
     <article
@@ -51,7 +57,11 @@ function ActionCard({ card, action, index }: { card: FeatureCard; action: NonNul
       >
         {live ? action.label : "See what's coming"}
         {!live && <span className="sr-only"> to {card.title}</span>}
-        <Glyph name="arrowRight" size={16} className="transition-transform group-hover:translate-x-0.5 motion-reduce:transition-none" />
+        <Glyph
+          name="arrowRight"
+          size={16}
+          className="transition-transform group-hover:translate-x-0.5 motion-reduce:transition-none"
+        />
       </Link>
     </article>
   );
@@ -65,7 +75,9 @@ function InertCard({ card, index }: { card: FeatureCard; index: number }) {
       className={`${cardBase} cursor-default border-dashed border-slate-300 bg-slate-50 dark:border-slate-700 dark:bg-slate-900/50`}
     >
       <CardBody card={card} index={index} />
-      <span className="mt-4 text-xs font-medium uppercase tracking-wide text-slate-600 dark:text-slate-400">Part of the platform</span>
+      <span className="mt-4 text-xs font-medium uppercase tracking-wide text-slate-600 dark:text-slate-400">
+        Part of the platform
+      </span>
     </article>
   );
 }
@@ -82,7 +94,11 @@ export function FeaturesSection() {
         <ul className="mt-12 grid gap-6 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-4">
           {featureCards.map((card, index) => (
             <li key={card.title}>
-              {card.action ? <ActionCard card={card} action={card.action} index={index} /> : <InertCard card={card} index={index} />}
+              {card.action ? (
+                <ActionCard card={card} action={card.action} index={index} />
+              ) : (
+                <InertCard card={card} index={index} />
+              )}
             </li>
           ))}
         </ul>

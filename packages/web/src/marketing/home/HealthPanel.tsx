@@ -33,7 +33,12 @@ export function HealthPanel() {
   ];
 
   return (
-    <section aria-labelledby="health-title" className={`${cardClass} flex flex-col p-6`} data-testid="health-panel" data-tone={model.tone}>
+    <section
+      aria-labelledby="health-title"
+      className={`${cardClass} flex flex-col p-6`}
+      data-testid="health-panel"
+      data-tone={model.tone}
+    >
       <div className="flex items-center justify-between gap-3">
         <h3 id="health-title" className="text-lg font-semibold text-slate-900 dark:text-white">
           Backend &amp; database health
@@ -54,7 +59,11 @@ export function HealthPanel() {
             </span>
           </span>
         </p>
-        <p className="mt-2 truncate text-sm text-slate-700 dark:text-slate-300" data-testid="health-message" title={model.message}>
+        <p
+          className="mt-2 truncate text-sm text-slate-700 dark:text-slate-300"
+          data-testid="health-message"
+          title={model.message}
+        >
           {model.message}
         </p>
       </div>
@@ -62,7 +71,10 @@ export function HealthPanel() {
       <dl className="mt-4 grid grid-cols-2 gap-3 text-sm">
         <div className="col-span-2 flex items-center justify-between rounded-lg bg-slate-50 px-3 py-2 dark:bg-slate-800/60">
           <dt className="text-slate-600 dark:text-slate-300">Database</dt>
-          <dd data-testid="health-database" className={`font-semibold ${model.connected ? "text-emerald-700 dark:text-emerald-300" : "text-slate-900 dark:text-white"}`}>
+          <dd
+            data-testid="health-database"
+            className={`font-semibold ${model.connected ? "text-emerald-700 dark:text-emerald-300" : "text-slate-900 dark:text-white"}`}
+          >
             {model.tone === "loading" ? "—" : model.connected ? "Connected" : "Disconnected"}
           </dd>
         </div>
@@ -78,14 +90,26 @@ export function HealthPanel() {
           <dd className="font-semibold tabular-nums text-slate-900 dark:text-white" data-testid="health-utilization">
             {figure(stats?.utilization, "%")}
           </dd>
-          <dd className="mt-2 h-2 w-full overflow-hidden rounded-full bg-slate-200 dark:bg-slate-700" aria-hidden="true">
-            <span className="block h-full rounded-full bg-indigo-600 dark:bg-indigo-400" style={{ width: `${Math.min(100, stats?.utilization ?? 0)}%` }} />
+          <dd
+            className="mt-2 h-2 w-full overflow-hidden rounded-full bg-slate-200 dark:bg-slate-700"
+            aria-hidden="true"
+          >
+            <span
+              className="block h-full rounded-full bg-indigo-600 dark:bg-indigo-400"
+              style={{ width: `${Math.min(100, stats?.utilization ?? 0)}%` }}
+            />
           </dd>
         </div>
       </dl>
 
       <p className="mt-4 min-h-[1.25rem] text-xs text-slate-600 dark:text-slate-400">
-        {model.detail ? <span className="text-red-700 dark:text-red-300">{model.detail}</span> : checkedAt ? `Checked at ${checkedAt} · refreshes every 30 s` : "Refreshes every 30 s"}
+        {model.detail ? (
+          <span className="text-red-700 dark:text-red-300">{model.detail}</span>
+        ) : checkedAt ? (
+          `Checked at ${checkedAt} · refreshes every 30 s`
+        ) : (
+          "Refreshes every 30 s"
+        )}
       </p>
     </section>
   );

@@ -19,8 +19,13 @@ export function HomeHero() {
     <section aria-labelledby="home-title" className="relative overflow-hidden" data-testid="home-hero">
       <DecorativeBackground />
       <div className="relative mx-auto max-w-5xl px-4 pb-12 pt-16 text-center sm:px-6 sm:pt-24">
-        <p className="text-sm font-semibold uppercase tracking-widest text-indigo-700 dark:text-indigo-300">{homeHero.eyebrow}</p>
-        <h1 id="home-title" className="mt-4 text-4xl font-extrabold tracking-tight text-slate-900 sm:text-6xl dark:text-white">
+        <p className="text-sm font-semibold uppercase tracking-widest text-indigo-700 dark:text-indigo-300">
+          {homeHero.eyebrow}
+        </p>
+        <h1
+          id="home-title"
+          className="mt-4 text-4xl font-extrabold tracking-tight text-slate-900 sm:text-6xl dark:text-white"
+        >
           {homeHero.title}
         </h1>
         <p className="mx-auto mt-6 max-w-2xl text-lg text-slate-600 dark:text-slate-300">{homeHero.lead}</p>

@@ -93,7 +93,9 @@ export function ShowcaseCarousel() {
             >
               <span
                 className={`block h-2.5 rounded-full transition-[width,background-color] motion-reduce:transition-none ${
-                  index === state.index ? "w-6 bg-indigo-600 dark:bg-indigo-400" : "w-2.5 bg-slate-400 group-hover:bg-slate-500 dark:bg-slate-600"
+                  index === state.index
+                    ? "w-6 bg-indigo-600 dark:bg-indigo-400"
+                    : "w-2.5 bg-slate-400 group-hover:bg-slate-500 dark:bg-slate-600"
                 }`}
               />
             </button>

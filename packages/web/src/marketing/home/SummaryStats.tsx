@@ -13,7 +13,9 @@ export function SummaryStats() {
             className="flex flex-col-reverse rounded-2xl border border-slate-200 bg-gradient-to-br from-white to-indigo-50 p-6 text-center dark:border-slate-800 dark:from-slate-900 dark:to-indigo-950/40"
           >
             <dt className="mt-1 text-sm font-medium text-slate-600 dark:text-slate-300">{stat.label}</dt>
-            <dd className="text-3xl font-extrabold tracking-tight text-indigo-700 sm:text-4xl dark:text-indigo-300">{stat.value}</dd>
+            <dd className="text-3xl font-extrabold tracking-tight text-indigo-700 sm:text-4xl dark:text-indigo-300">
+              {stat.value}
+            </dd>
           </div>
         ))}
       </dl>

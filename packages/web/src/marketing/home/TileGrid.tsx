@@ -5,7 +5,15 @@ import { useScrolledPast } from "../../hooks/useScrolledPast";
 import { Glyph } from "../art/glyphs";
 import { useReducedMotion, useScrollProgressVar } from "../hooks";
 import { productTiles, type ProductTile } from "../marketingContent";
-import { PLANNED_TILE_LABEL, rowDirection, rowsOf, TILE_ACTIVATION_PX, TILE_ANIMATION_RANGE_PX, TILES_PER_ROW, TILES_PER_ROW_NARROW } from "../tiles";
+import {
+  PLANNED_TILE_LABEL,
+  rowDirection,
+  rowsOf,
+  TILE_ACTIVATION_PX,
+  TILE_ANIMATION_RANGE_PX,
+  TILES_PER_ROW,
+  TILES_PER_ROW_NARROW,
+} from "../tiles";
 
 const tileBoxClass =
   "group block h-full w-full overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm transition-[transform,box-shadow,border-color] duration-200 motion-reduce:transition-none md:w-52 lg:w-56 dark:border-slate-800 dark:bg-slate-900";
@@ -13,7 +21,9 @@ const tileBoxClass =
 function TileFace({ tile, badge }: { tile: ProductTile; badge: string }) {
   return (
     <>
-      <span className={`relative flex h-20 items-center justify-between gap-2 bg-gradient-to-br px-3 text-white md:h-24 md:px-4 ${tile.tint}`}>
+      <span
+        className={`relative flex h-20 items-center justify-between gap-2 bg-gradient-to-br px-3 text-white md:h-24 md:px-4 ${tile.tint}`}
+      >
         <Glyph name={tile.glyph} size={32} />
         <span className="truncate rounded-md bg-black/50 px-1.5 py-0.5 font-mono text-xs">{badge}</span>
       </span>

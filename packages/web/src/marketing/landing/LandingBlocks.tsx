@@ -22,7 +22,11 @@ export function LandingBlocks() {
                 <ul className="mt-4 space-y-2">
                   {block.points.map((point) => (
                     <li key={point} className="flex items-start gap-2 text-sm text-slate-700 dark:text-slate-200">
-                      <Glyph name="check" size={16} className="mt-0.5 shrink-0 text-emerald-600 dark:text-emerald-400" />
+                      <Glyph
+                        name="check"
+                        size={16}
+                        className="mt-0.5 shrink-0 text-emerald-600 dark:text-emerald-400"
+                      />
                       {point}
                     </li>
                   ))}

@@ -10,14 +10,20 @@ import { landingFooterColumns } from "../marketingContent";
  */
 export function LandingFooter() {
   return (
-    <div role="group" aria-label="Landing page footer" className="border-t border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-950">
+    <div
+      role="group"
+      aria-label="Landing page footer"
+      className="border-t border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-950"
+    >
       <div className="mx-auto grid max-w-7xl gap-8 px-4 py-12 sm:px-6 md:grid-cols-4">
         <div>
           <p className="flex items-center gap-2 text-lg font-bold text-slate-900 dark:text-white">
             <LogoMark />
             {PRODUCT_NAME}
           </p>
-          <p className="mt-3 text-sm text-slate-600 dark:text-slate-400">Infrastructure for modern financial products.</p>
+          <p className="mt-3 text-sm text-slate-600 dark:text-slate-400">
+            Infrastructure for modern financial products.
+          </p>
         </div>
         {landingFooterColumns.map((column) => (
           <div key={column.title}>

@@ -24,7 +24,10 @@ export function LandingHero() {
           <span className="h-2 w-2 rounded-full bg-emerald-500" aria-hidden="true" />
           {landingHero.eyebrow}
         </p>
-        <h1 id="landing-title" className="mt-6 text-4xl font-extrabold tracking-tight text-slate-900 sm:text-6xl dark:text-white">
+        <h1
+          id="landing-title"
+          className="mt-6 text-4xl font-extrabold tracking-tight text-slate-900 sm:text-6xl dark:text-white"
+        >
           {landingHero.title}
         </h1>
         <p className="mx-auto mt-6 max-w-2xl text-lg text-slate-600 dark:text-slate-300">{landingHero.lead}</p>
@@ -42,7 +45,13 @@ export function LandingHero() {
           <Link to={landingHero.docsTo} className={`${secondaryButtonClass} h-12 px-6 text-base`}>
             {landingHero.viewDocs}
           </Link>
-          <button type="button" aria-disabled="true" aria-describedby={NOTE_ID} onClick={(event) => event.preventDefault()} className={inertClass}>
+          <button
+            type="button"
+            aria-disabled="true"
+            aria-describedby={NOTE_ID}
+            onClick={(event) => event.preventDefault()}
+            className={inertClass}
+          >
             {landingHero.scheduleDemo}
           </button>
         </div>

@@ -1,8 +1,9 @@
 /**
  * How every Lambda function is bundled: the one object that sst.config.ts hands SST as the
  * default `nodejs` props and that `npm run bench:cold` builds with SST's own builder, so the
- * benchmark measures exactly what is deployed. Figures and the reasons for each choice are in
- * the README (Cloud > Function bundling).
+ * benchmark measures exactly what is deployed. The reasons for each choice are in
+ * docs/cloud.md#functions-runtime-bundles-and-cold-start, the figures in
+ * docs/benchmarks.md#cold-start.
  */
 import { rmSync } from "node:fs";
 import path from "node:path";
@@ -16,7 +17,7 @@ const EN_ONLY_NAMESPACE = "zod-locales-en-only";
 /**
  * zod v4's `z` namespace carries `z.locales`, a namespace of all 49 locales (`export * as
  * locales from "../locales/index.js"`), so any `import { z } from "zod"` bundles every locale's
- * messages (about 258 KB minified) although only English is ever configured (classic's
+ * messages although only English is ever configured (classic's
  * external.js calls `config(en())` itself). This swaps that one index module, wherever zod's v4
  * files import it, for a module exporting `en` alone. Schema files stay untouched; code that
  * reached for another locale through `z.locales` would fail at build time (nothing does).
@@ -72,8 +73,8 @@ const ENV_CREDENTIALS_NAMESPACE = "lambda-env-credentials";
 
 /**
  * Every SDK client imports the default credential chain (environment, SSO, ini files, web
- * identity, process, container, instance metadata), which brings nested STS/SSO clients: about
- * 100 KB minified that a Lambda function never runs, because the runtime always puts the
+ * identity, process, container, instance metadata), which brings nested STS/SSO clients: code
+ * that a Lambda function never runs, because the runtime always puts the
  * execution role's credentials in the environment, the chain's first step. Deployed bundles get
  * that first step alone (`fromEnv`, from the SDK itself). Not under `sst dev`, where the
  * function runs on a laptop with whatever credentials the developer has.

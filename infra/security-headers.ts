@@ -9,7 +9,10 @@
  */
 export function contentSecurityPolicy(
   options: {
-    /** The KYC bucket's origin: uploads go there with presigned requests and reviewers see documents through presigned GETs. */
+    /**
+     * The KYC bucket's origin: uploads go there with presigned requests and reviewers see
+     * documents through presigned GETs.
+     */
     documentStoreOrigins?: readonly string[];
     upgradeInsecureRequests?: boolean;
   } = {},

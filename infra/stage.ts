@@ -31,7 +31,10 @@ export interface StageSettings {
 }
 
 export interface MailSettings {
-  /** The SES identity (a domain verified in SES in the stage's region) the stage may send from: ses:SendEmail is granted on it alone. */
+  /**
+   * The SES identity (a domain verified in SES in the stage's region) the stage may send from:
+   * ses:SendEmail is granted on it alone.
+   */
   identity: string;
   /** The sender, an address on `identity` (MAIL_FROM). */
   from: string;

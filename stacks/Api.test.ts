@@ -14,7 +14,7 @@ import {
 } from "./testing";
 import type { Template } from "aws-cdk-lib/assertions";
 import { beforeAll, describe, expect, it } from "vitest";
-import { appTable, kycDocumentsBucket, settlementsBucket } from "../infra/spec";
+import { appTable, kycDocumentsBucket, settlementsBucket } from "../infra/resources";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import {
@@ -64,7 +64,7 @@ import {
   MAX_DELAY_SECONDS,
   PAYMENT_QUEUE_URL_VARIABLE as QUEUE_URL_THE_FUNCTIONS_READ,
 } from "../packages/functions/src/lambda/payment-queue";
-import { schedules } from "../infra/spec";
+import { schedules } from "../infra/resources";
 import { Storage } from "./Storage";
 import { KEY_SECRET_NAMES } from "../packages/core/src/shared/secret-names";
 import { App as CdkApp, Stack as CdkStack } from "aws-cdk-lib";
@@ -388,10 +388,11 @@ describe.each([
       ]);
     });
 
-    it("runs the sweeper on the EventBridge schedule of infra/spec, every minute", () => {
+    it("runs the sweeper on the EventBridge schedule of infra/resources, every minute", () => {
       const sweeper = resourceOf(template(), "AWS::Lambda::Function", "PaymentSweeper");
       expect(sweeper.Properties).toMatchObject({ Handler: "packages/functions/src/lambda/payment-sweeper.handler" });
-      // Other schedules share the stack (the mail retry, stacks/Mail.ts): the sweeper's rule is the one that invokes it.
+      // Other schedules share the stack (the mail retry, stacks/Mail.ts): the sweeper's rule is the
+      // one that invokes it.
       const invokesSweeper = (rule: Record<string, unknown>) =>
         ((rule.Targets ?? []) as { Arn: unknown }[]).some(
           (target) => JSON.stringify(target.Arn) === JSON.stringify({ "Fn::GetAtt": [sweeper.id, "Arn"] }),

@@ -7,7 +7,10 @@ import type { Construct } from "constructs";
 import type { TableBackupSettings } from "../infra/stage";
 import { backupFailureAlarm } from "./alarms";
 
-/** When the daily backup starts (UTC): the quietest hour for a platform whose users sleep in Europe and the Americas. */
+/**
+ * When the daily backup starts (UTC): the quietest hour for a platform whose users sleep in Europe
+ * and the Americas.
+ */
 export const TABLE_BACKUP_HOUR_UTC = 3;
 
 /**

@@ -1,6 +1,6 @@
 import { Effect, PolicyStatement } from "aws-cdk-lib/aws-iam";
 import { FunctionUrlAuthType, InvokeMode } from "aws-cdk-lib/aws-lambda";
-import { Function, use, type StackContext } from "sst/constructs";
+import { Function as SstFunction, use, type StackContext } from "sst/constructs";
 import { FEEDS_FUNCTION } from "../infra/stage";
 import { STREAM_LEASE_PREFIX } from "../packages/core/src/events/keys";
 import { Alerts } from "./Alerts";
@@ -12,7 +12,10 @@ import { Storage } from "./Storage";
 /** Lambda's ceiling. The app ends each SSE stream well before it and the client reconnects. */
 export const FEEDS_TIMEOUT_SECONDS = 900;
 
-/** What the feeds may do to their stream slot leases (packages/core/src/events/stream-leases.ts), the only items they write. */
+/**
+ * What the feeds may do to their stream slot leases (packages/core/src/events/stream-leases.ts),
+ * the only items they write.
+ */
 export const STREAM_LEASE_WRITE_ACTIONS = ["dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem"] as const;
 
 export function Feeds({ stack, app }: StackContext) {
@@ -21,7 +24,7 @@ export function Feeds({ stack, app }: StackContext) {
   const { alarmTopic } = use(Alerts);
   const settings = deploySettings(app.stage);
 
-  const feeds = new Function(stack, "Feeds", {
+  const feeds = new SstFunction(stack, "Feeds", {
     handler: "packages/functions/src/lambda/feeds.handler",
     timeout: `${FEEDS_TIMEOUT_SECONDS} seconds`,
     // Sized for an I/O-bound stream (infra/stage.ts), which bench:feeds prices.

@@ -4,20 +4,21 @@ import { Effect, PolicyStatement } from "aws-cdk-lib/aws-iam";
 import { SqsEventSource } from "aws-cdk-lib/aws-lambda-event-sources";
 import type { ITopic } from "aws-cdk-lib/aws-sns";
 import { Queue, QueueEncryption } from "aws-cdk-lib/aws-sqs";
-import { Function, type Stack } from "sst/constructs";
+import { Function as SstFunction, type Stack } from "sst/constructs";
 import type { StageSettings } from "../infra/stage";
 import { functionAlarms, queueAgeAlarm } from "./alarms";
 import { deadLetterQueue } from "./queues";
 
 /**
- * The whole-ledger integrity check's driver in the cloud (issue 19). An admin's start (the API)
- * writes the job and sends its id to the IntegrityJobs queue; the IntegrityWorker function runs
- * the job a page at a time (packages/core/src/ledger/integrity-steps.ts) until its invocation is
- * nearly out of time, then sends the id again, so no request and no invocation ever holds the
- * whole ledger. Each step is idempotent (conditional on the job's step number), so a duplicate or
- * redelivered message costs a read and counts nothing twice. A message that keeps failing goes to
- * the dead-letter queue (alarmed); its job is then failed by its own step failures, or replaced by
- * the next start once it has made no progress for ten minutes.
+ * The whole-ledger integrity check's driver in the cloud
+ * (docs/cloud.md#the-ledger-integrity-check-as-a-job). An admin's start (the API) writes the job
+ * and sends its id to the IntegrityJobs queue; the IntegrityWorker function runs the job a page at
+ * a time (packages/core/src/ledger/integrity-steps.ts) until its invocation is nearly out of time,
+ * then sends the id again, so no request and no invocation ever holds the whole ledger. Each step
+ * is idempotent (conditional on the job's step number), so a duplicate or redelivered message costs
+ * a read and counts nothing twice. A message that keeps failing goes to the dead-letter queue
+ * (alarmed); its job is then failed by its own step failures, or replaced by the next start once it
+ * has made no progress for ten minutes.
  */
 
 export const INTEGRITY_WORKER_TIMEOUT_SECONDS = 120;
@@ -69,7 +70,7 @@ export function integrityJobs(stack: Stack, { table, environment, alarmTopic, se
       resources: [queue.queueArn],
     });
 
-  const worker = new Function(stack, "IntegrityWorker", {
+  const worker = new SstFunction(stack, "IntegrityWorker", {
     handler: "packages/functions/src/lambda/integrity-worker.handler",
     timeout: `${INTEGRITY_WORKER_TIMEOUT_SECONDS} seconds`,
     memorySize: "512 MB",

@@ -6,7 +6,7 @@ import { Effect, PolicyStatement } from "aws-cdk-lib/aws-iam";
 import { FilterCriteria, FilterRule, StartingPosition } from "aws-cdk-lib/aws-lambda";
 import { DynamoEventSource } from "aws-cdk-lib/aws-lambda-event-sources";
 import type { ITopic } from "aws-cdk-lib/aws-sns";
-import { Function, type Stack } from "sst/constructs";
+import { Function as SstFunction, type Stack } from "sst/constructs";
 import type { StageSettings } from "../infra/stage";
 import { functionAlarms } from "./alarms";
 
@@ -40,7 +40,7 @@ export function mailDelivery(stack: Stack, { table, environment, alarmTopic, set
   /** What the functions that queue mail need: where its links lead. */
   const linkEnvironment: Record<string, string> = appUrl ? { APP_URL: appUrl } : {};
 
-  const delivery = new Function(stack, "MailDelivery", {
+  const delivery = new SstFunction(stack, "MailDelivery", {
     handler: "packages/functions/src/lambda/mail-delivery.handler",
     timeout: `${MAIL_DELIVERY_TIMEOUT_SECONDS} seconds`,
     memorySize: "256 MB",

@@ -7,8 +7,8 @@ import { FilterPattern, LogGroup, MetricFilter } from "aws-cdk-lib/aws-logs";
 import { SqsEventSource } from "aws-cdk-lib/aws-lambda-event-sources";
 import type { ITopic } from "aws-cdk-lib/aws-sns";
 import { Queue, QueueEncryption } from "aws-cdk-lib/aws-sqs";
-import { Function, type Stack } from "sst/constructs";
-import { schedules } from "../infra/spec";
+import { Function as SstFunction, type Stack } from "sst/constructs";
+import { schedules } from "../infra/resources";
 import { PAYMENT_WORKER_MAX_CONCURRENCY, type StageSettings } from "../infra/stage";
 import { DUE_PARTITION_PREFIX } from "../packages/core/src/payments/keys";
 import { PAYMENT_PARKED_LOG_MESSAGE } from "../packages/core/src/payments/model";
@@ -26,7 +26,7 @@ import { deadLetterQueue } from "./queues";
  * run every minute by EventBridge over the sharded due markers (no scan), which claims each
  * overdue marker before re-sending it and waits longer before each further re-send, so a backlog
  * is not multiplied. A step that keeps failing is parked for review (its hold released) instead
- * of looping. docs/cloud.md (Payment steps) has the reasoning.
+ * of looping. docs/cloud.md#payment-steps-under-backlog has the reasoning.
  */
 
 export const PAYMENT_WORKER_TIMEOUT_SECONDS = 30;
@@ -35,7 +35,10 @@ export const PAYMENT_SWEEPER_TIMEOUT_SECONDS = 60;
 export const PAYMENT_STEP_VISIBILITY_SECONDS = 6 * PAYMENT_WORKER_TIMEOUT_SECONDS;
 /** A message that failed this many receives is moved to the dead-letter queue (and alarms). */
 export const PAYMENT_STEP_MAX_RECEIVES = 5;
-/** Messages per invocation; concurrent invocations: PAYMENT_WORKER_MAX_CONCURRENCY (infra/stage.ts, sized with the reservations). */
+/**
+ * Messages per invocation; concurrent invocations: PAYMENT_WORKER_MAX_CONCURRENCY (infra/stage.ts,
+ * sized with the reservations).
+ */
 export const PAYMENT_WORKER_BATCH_SIZE = 10;
 export { PAYMENT_WORKER_MAX_CONCURRENCY };
 export const PAYMENT_DLQ_RETENTION_DAYS = 14;
@@ -76,7 +79,7 @@ export function paymentWorker(stack: Stack, { table, environment, alarmTopic, se
       resources: [queue.queueArn],
     });
 
-  const worker = new Function(stack, "PaymentWorker", {
+  const worker = new SstFunction(stack, "PaymentWorker", {
     handler: "packages/functions/src/lambda/payment-worker.handler",
     timeout: `${PAYMENT_WORKER_TIMEOUT_SECONDS} seconds`,
     memorySize: "512 MB",
@@ -98,7 +101,7 @@ export function paymentWorker(stack: Stack, { table, environment, alarmTopic, se
 
   // The sweeper reads the due markers, claims the overdue ones (a conditional update on the marker,
   // so a backlog is not re-sent every minute) and enqueues them; the worker does every other write.
-  const sweeper = new Function(stack, "PaymentSweeper", {
+  const sweeper = new SstFunction(stack, "PaymentSweeper", {
     handler: "packages/functions/src/lambda/payment-sweeper.handler",
     timeout: `${PAYMENT_SWEEPER_TIMEOUT_SECONDS} seconds`,
     memorySize: "256 MB",
@@ -140,7 +143,7 @@ export const parkedPaymentsNamespace = (stage: string) => `fintech-platform/${st
  * look at, and its payer is waiting. The worker logs one JSON line per parking with a fixed message;
  * a metric filter on its log group counts them, and one is enough to alarm.
  */
-function parkedPaymentsAlarm(stack: Stack, worker: Function, topic: ITopic): Watch {
+function parkedPaymentsAlarm(stack: Stack, worker: SstFunction, topic: ITopic): Watch {
   const logGroup = LogGroup.fromLogGroupName(stack, "PaymentWorkerLogs", `/aws/lambda/${worker.functionName}`);
   const filter = new MetricFilter(stack, "PaymentsParkedFilter", {
     logGroup,

@@ -4,7 +4,7 @@ import { Match, type Template } from "aws-cdk-lib/assertions";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { appTable, kycDocumentsBucket, settlementsBucket, toCreateTableInput } from "../infra/spec";
+import { appTable, kycDocumentsBucket, settlementsBucket, toCreateTableInput } from "../infra/resources";
 import { stagedSharp } from "../infra/native/sharp";
 import {
   INCOMPLETE_UPLOAD_DAYS,
@@ -63,7 +63,7 @@ describe.each([
   const kyc = () => resourceOf(template(), "AWS::S3::Bucket", kycDocumentsBucket.id);
   const settlements = () => resourceOf(template(), "AWS::S3::Bucket", settlementsBucket.id);
 
-  it("builds the table from infra/spec exactly as the local bootstrap does", () => {
+  it("builds the table from infra/resources exactly as the local bootstrap does", () => {
     const local = toCreateTableInput("unused");
     const props = table().Properties!;
     expect(props.KeySchema).toEqual(local.KeySchema.map(({ AttributeName, KeyType }) => ({ AttributeName, KeyType })));
@@ -77,7 +77,7 @@ describe.each([
     expect(props.TableName).toBe(`${stage}-fintech-platform-${appTable.id}`);
   });
 
-  it("expires items on the spec's TTL attribute, with PITR and AWS managed encryption", () => {
+  it("expires items on the documented TTL attribute, with PITR and AWS managed encryption", () => {
     expect(table().Properties).toMatchObject({
       TimeToLiveSpecification: { AttributeName: appTable.ttlAttribute, Enabled: true },
       PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
@@ -210,7 +210,7 @@ describe.each([
     },
   );
 
-  it("alarms on read and write throttles of the table and of every index in infra/spec", () => {
+  it("alarms on read and write throttles of the table and of every index in infra/resources", () => {
     const throttles = alarmsOf(template()).filter((alarm) => alarm.Namespace === "AWS/DynamoDB");
     const watched = throttles.map((alarm) => {
       const dimensions = Object.fromEntries(

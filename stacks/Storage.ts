@@ -3,8 +3,8 @@ import { TableEncryption } from "aws-cdk-lib/aws-dynamodb";
 import { AnyPrincipal, Effect, PolicyStatement } from "aws-cdk-lib/aws-iam";
 import { BucketEncryption, EventType, ObjectLockRetention } from "aws-cdk-lib/aws-s3";
 import { LambdaDestination } from "aws-cdk-lib/aws-s3-notifications";
-import { Bucket, Function, Table, use, type StackContext, type TableProps } from "sst/constructs";
-import { appTable, keyAttributes, kycDocumentsBucket, settlementsBucket, type AppTableSpec } from "../infra/spec";
+import { Bucket, Function as SstFunction, Table, use, type StackContext, type TableProps } from "sst/constructs";
+import { appTable, keyAttributes, kycDocumentsBucket, settlementsBucket, type AppTableSpec } from "../infra/resources";
 import type { ObjectRetentionSettings } from "../infra/stage";
 import { Alerts } from "./Alerts";
 import { functionAlarms, tableThrottleAlarms } from "./alarms";
@@ -27,7 +27,7 @@ export function objectLockRetention({ mode, days }: ObjectRetentionSettings): Ob
   return mode === "COMPLIANCE" ? ObjectLockRetention.compliance(duration) : ObjectLockRetention.governance(duration);
 }
 
-/** SST Table props derived from infra/spec, so the cloud table and DynamoDB Local never drift. */
+/** SST Table props derived from infra/resources, so the cloud table and DynamoDB Local never drift. */
 export function tablePropsFromSpec(spec: AppTableSpec = appTable): TableProps {
   return {
     fields: Object.fromEntries(keyAttributes(spec).map((name) => [name, "string" as const])),
@@ -125,8 +125,9 @@ export function Storage({ stack, app }: StackContext) {
       },
     },
   });
-  // S3 ObjectCreated notifications on `settlementsBucket.incomingPrefix` start reconciliation;
-  // they are added here together with their handler in the reconciliation issue.
+  // S3 ObjectCreated notifications on `settlementsBucket.incomingPrefix` are to start
+  // reconciliation: they belong here with their handler, which is not built yet
+  // (docs/payments-and-rails.md#not-built-yet).
 
   /**
    * A browser's presigned POST into the KYC bucket (ObjectCreated:Post only: the API's own puts
@@ -142,11 +143,12 @@ export function Storage({ stack, app }: StackContext) {
     topic: alarmTopic,
     what: "KYC uploads whose checks kept failing",
   });
-  const kycObjectFunction = new Function(stack, "KycObjectCreated", {
+  const kycObjectFunction = new SstFunction(stack, "KycObjectCreated", {
     handler: "packages/functions/src/lambda/kyc-object.handler",
     ...imageCheckingFunctionProps(app),
     timeout: `${KYC_OBJECT_TIMEOUT_SECONDS} seconds`,
-    // sharp decodes up to 40 MP pictures (the pixel budget, kyc/documents/image-budget.ts); memory also buys CPU on Lambda.
+    // sharp decodes up to 40 MP pictures (the pixel budget, kyc/documents/image-budget.ts); memory
+    // also buys CPU on Lambda.
     memorySize: "1536 MB",
     environment: {
       TABLE_NAME: table.tableName,
@@ -168,7 +170,7 @@ export function Storage({ stack, app }: StackContext) {
     timeoutSeconds: KYC_OBJECT_TIMEOUT_SECONDS,
   });
 
-  // One alarm pair per index of infra/spec, so an index added there is watched too.
+  // One alarm pair per index of infra/resources, so an index added there is watched too.
   tableThrottleAlarms(
     stack,
     appTable.id,

@@ -2,7 +2,7 @@ import { exportedValue, resourceOf, synth, type SynthesizedApp } from "./testing
 import { AllowedMethods, CachePolicy, OriginRequestPolicy } from "aws-cdk-lib/aws-cloudfront";
 import { Match } from "aws-cdk-lib/assertions";
 import { beforeAll, describe, expect, it } from "vitest";
-import { apiPathPatterns, feedPathPatterns, kycDocumentsBucket } from "../infra/spec";
+import { apiPathPatterns, feedPathPatterns, kycDocumentsBucket } from "../infra/resources";
 import { Api } from "./Api";
 import { Feeds } from "./Feeds";
 import { Dashboard } from "./Dashboard";

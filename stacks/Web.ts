@@ -20,7 +20,7 @@ import { AwsCustomResource, AwsCustomResourcePolicy, PhysicalResourceId } from "
 import { StaticSite, use, type StackContext } from "sst/constructs";
 import { ORIGIN_PROOF_HEADER } from "../packages/functions/src/http/origin-verify";
 import { contentSecurityPolicy, HSTS_MAX_AGE_SECONDS } from "../infra/security-headers";
-import { apiPathPatterns, feedPathPatterns, kycDocumentsBucket } from "../infra/spec";
+import { apiPathPatterns, feedPathPatterns, kycDocumentsBucket } from "../infra/resources";
 import { Alerts } from "./Alerts";
 import { CLOUDFRONT_METRICS_REGION, cloudFrontErrorRateAlarm } from "./alarms";
 import { Api } from "./Api";
@@ -181,7 +181,7 @@ export function Web({ stack, app }: StackContext) {
     },
   });
   // StaticSite always creates its ".html"-appending function; ours replaced it above, so drop
-  // the now unused resource rather than deploy it.
+  // that unused resource rather than deploy it.
   site.node.tryRemoveChild("CloudFrontFunction");
 
   // Under `sst dev` the site is not deployed (the Vite dev server stands in): local origins only.

@@ -39,8 +39,8 @@ describe("the deployed functions", () => {
   }, SYNTH_TIMEOUT_MS);
 
   it("are every Function construct of the app, each built from its own handler", async () => {
-    const { Function } = await import("sst/constructs");
-    const constructs = built.app.node.findAll().filter((construct) => construct instanceof Function);
+    const { Function: SstFunction } = await import("sst/constructs");
+    const constructs = built.app.node.findAll().filter((construct) => construct instanceof SstFunction);
     expect(constructs.length).toBeGreaterThanOrEqual(5);
     // The handler SST built for each construct, read from the construct tree rather than the templates.
     const handlers = constructs.map((construct) => (construct.node.defaultChild as CfnFunction).handler);

@@ -1,5 +1,6 @@
 /**
- * Live-feed benchmark: `npm run bench:feeds -- --clients 200 --users 50 --rate 20 --duration 30 --idle 30 [--feed FEED_SETTLE_MS=50 ...]`
+ * Live-feed benchmark:
+ * `npm run bench:feeds -- --clients 200 --users 50 --rate 20 --duration 30 --idle 30 [--feed FEED_SETTLE_MS=50 ...]`
  *
  * Starts its own in-memory DynamoDB Local (stopped on exit, error and Ctrl-C) and serves the real
  * app over real HTTP on 127.0.0.1 (a free port). Registers U users with one account each, opens
@@ -32,6 +33,7 @@ import { createContext, type CoreContext } from "@fintech/core/shared/context";
 import { createLogger } from "@fintech/core/shared/logger";
 import { ensureSystemAccounts } from "@fintech/core/ledger/accounts";
 import { createApp } from "@fintech/functions/app";
+import { LEDGER_FEED_PATH } from "@fintech/functions/feed-paths";
 import { ensureTable } from "../local/bootstrap";
 import { EMBEDDED_FEED_SETTINGS } from "../local/feed-settings";
 import "../local/cli"; // the local scripts' set-up: silences the SDK's Node 22 notice
@@ -49,7 +51,10 @@ type LambdaArchitecture = "arm64" | "x86_64";
 
 /* ------------------------------------------------------------ prices (us-east-1, stated in the output) */
 
-/** DynamoDB on-demand, per million read request units (AWS's DynamoDB pricing page, us-east-1, since the November 2024 cut). */
+/**
+ * DynamoDB on-demand, per million read request units (AWS's DynamoDB pricing page, us-east-1; the
+ * output states the price it used, so a run can be checked against the page of its day).
+ */
 const USD_PER_MILLION_RRU = 0.125;
 /** Lambda duration per GB-second, first tier (AWS's Lambda pricing page, us-east-1), by architecture. */
 const USD_PER_GB_SECOND: Record<LambdaArchitecture, number> = { arm64: 0.0000133334, x86_64: 0.0000166667 };
@@ -120,7 +125,10 @@ interface Counters {
 const newCounters = (): Counters => ({ calls: new Map(), readUnits: 0 });
 let counters = newCounters();
 
-/** Read units of one request if each item set is under 4 KB: 0.5 eventually consistent, 1 strongly (also for an empty result). */
+/**
+ * Read units of one request if each item set is under 4 KB: 0.5 eventually consistent, 1 strongly
+ * (also for an empty result).
+ */
 function readUnitsOf(name: string, input: Record<string, unknown>): number {
   const unit = input.ConsistentRead ? 1 : 0.5;
   if (name === "Query" || name === "GetItem" || name === "Scan") return unit;
@@ -285,7 +293,7 @@ async function runClient(base: string, client: Client, retryMs: number, ready: (
     if (lastEventId) headers["Last-Event-ID"] = lastEventId;
     let response: Response;
     try {
-      response = await fetch(`${base}/api/grpc/ledger/stream?userId=${encodeURIComponent(client.user.id)}`, {
+      response = await fetch(`${base}${LEDGER_FEED_PATH}?userId=${encodeURIComponent(client.user.id)}`, {
         headers,
       });
     } catch (error) {
@@ -605,7 +613,8 @@ async function main(): Promise<void> {
     const open = clients.filter((client) => client.stream && !client.failure).length;
     const readsPerConnectionMinute = totalCalls(idleCalls) / open / (idleSeconds / 60);
     const unitsPerRead = idleCalls.readUnits / Math.max(1, totalCalls(idleCalls));
-    // What the settings imply if a read took no time: a poll every FEED_POLL_MAX_MS plus a rescan every FEED_LATE_SCAN_MS.
+    // What the settings imply if a read took no time: a poll every FEED_POLL_MAX_MS plus a rescan
+    // every FEED_LATE_SCAN_MS.
     const impliedPerMinute = 60_000 / config.FEED_POLL_MAX_MS + 60_000 / config.FEED_LATE_SCAN_MS;
 
     /* ---- cost arithmetic */

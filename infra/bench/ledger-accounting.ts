@@ -2,7 +2,7 @@
  * What the ledger benchmark counts about the store, per phase: every DynamoDB call by operation,
  * how transactions ended, items per committed transaction, and where the committed writes land,
  * by partition key of the base table and of each index the written item populates (the index
- * definitions come from infra/spec, as the table does).
+ * definitions come from infra/resources, as the table does).
  *
  * Why the partition keys: DynamoDB Local has no partition limits, so a key that every write of
  * one kind lands on (one index partition for every deposit, say) costs nothing here and caps the
@@ -10,7 +10,7 @@
  * reads that ceiling from a local run.
  */
 import type { CoreContext } from "@fintech/core/shared/context";
-import { appTable } from "../spec/table";
+import { appTable } from "../resources/table";
 
 /** Where writes landed: per table or index, per partition key value, how many item writes. */
 export type Landings = Map<string, Map<string, number>>;

@@ -32,7 +32,7 @@ if (!Number.isInteger(workers) || workers < 1 || !Number.isInteger(duration) || 
   throw new Error("--workers and --duration must be positive integers");
 
 const BALANCES = 100;
-/** About the size of a real version item (the ledger benchmark prints ~1,290 B of JSON). */
+/** About the size of a real version item (the ledger benchmark prints the real items' size). */
 const padding = "x".repeat(1_000);
 
 async function measure(ops: () => Promise<unknown>, seconds: number): Promise<number> {
@@ -143,7 +143,10 @@ async function main(): Promise<void> {
       );
     };
     let conflicts = 0;
-    const counted = (write: Promise<unknown>) => write.catch(() => void (conflicts += 1));
+    const counted = (write: Promise<unknown>) =>
+      write.catch(() => {
+        conflicts += 1;
+      });
     const phases: [string, () => Promise<unknown>][] = [
       ["raw TransactWriteItems, 3 Puts (ceiling)", raw],
       ["head Query (Limit 1, consistent)", headQuery],

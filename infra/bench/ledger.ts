@@ -1,5 +1,6 @@
 /**
- * Ledger benchmark: `npm run bench:ledger -- --workers 16 --accounts 100 --owners 10 --duration 20 [--hot] [--no-instances]`
+ * Ledger benchmark:
+ * `npm run bench:ledger -- --workers 16 --accounts 100 --owners 10 --duration 20 [--hot] [--no-instances]`
  *
  * Starts its own in-memory DynamoDB Local (stopped on exit, error and Ctrl-C), creates a table
  * and the system accounts, opens N accounts over O owners (--owners, default 10) funded by
@@ -33,7 +34,7 @@ import { journalKey, balanceVersionKey } from "@fintech/core/ledger/keys";
 import { createAccount, deposit, transfer, type WriteResult } from "@fintech/core/ledger/service";
 import { decideDeposit } from "@fintech/core/approvals/deposits";
 import { postBatch } from "@fintech/core/ledger/batches";
-import { allowMoneyForTests } from "@fintech/core/limits/limits.testkit";
+import { allowMoneyForTests } from "@fintech/testing/limits";
 import { ensureTable } from "../local/bootstrap";
 import "../local/cli"; // the local scripts' set-up: silences the SDK's Node 22 notice
 import { releaseStore, stopOnceOnExit } from "./teardown";
@@ -259,8 +260,8 @@ async function main(): Promise<void> {
       const owner = Math.floor(Math.random() * opts.owners);
       const all = accountIds.filter((_, index) => index % opts.owners === owner);
       // A batch commits in one transaction of at most 100 items (journals + chains), so it draws
-      // its accounts from a window of at most 25 of the owner's (with --accounts 1000, a batch
-      // of 50 over 100 accounts was refused: batch_too_large).
+      // its accounts from a window of at most 25 of the owner's: a batch of 50 spread over more
+      // accounts could need more items than that and be refused (batch_too_large).
       const first = Math.floor(Math.random() * all.length);
       const mine =
         all.length <= BATCH_ACCOUNTS

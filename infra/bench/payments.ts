@@ -31,7 +31,7 @@ import { listRails } from "@fintech/core/rails/store";
 import { loadConfig } from "@fintech/core/shared/config";
 import { createContext, type CoreContext } from "@fintech/core/shared/context";
 import { createApp } from "@fintech/functions/app";
-import { verifyForTests } from "@fintech/core/limits/limits.testkit";
+import { verifyForTests } from "@fintech/testing/limits";
 import { ensureTable } from "../local/bootstrap";
 import "../local/cli"; // the local scripts' set-up: silences the SDK's Node 22 notice
 import { startDynamoDbLocal, type DynamoDbLocal } from "../local/dynamodb-local";

@@ -7,7 +7,10 @@ import type { DeployFacts } from "./facts";
 /** The SST app's name (sst.config.ts): the root of its parameter paths in SSM. */
 export const SST_APP_NAME = "fintech-platform";
 
-/** The secret every key was once derived from; nothing reads it now (docs/cloud.md, Keys). */
+/**
+ * The single secret of the one-key scheme, which nothing reads: a stage that still has it is told
+ * how to keep its stored hashes matching and then remove it (docs/cloud.md#keys).
+ */
 export const LEGACY_SECRET = "JWT_SECRET";
 
 export interface DeployCheckInput {
@@ -53,7 +56,7 @@ export async function checkDeploy({ stage, env, facts }: DeployCheckInput): Prom
   const names = [...KEY_SECRET_NAMES, LEGACY_SECRET];
   const paths = new Map(names.map((name) => [name, parameterPaths(stage, name)]));
   const values = await facts.parameters([...paths.values()].flatMap((path) => [path.own, path.fallback]));
-  const valueOf = (name: string) => {
+  const secretValueOf = (name: string) => {
     const path = paths.get(name)!;
     const own = values.get(path.own) ?? null;
     return own !== null
@@ -65,7 +68,7 @@ export async function checkDeploy({ stage, env, facts }: DeployCheckInput): Prom
 
   const owners = new Map<string, KeySecretName>();
   for (const name of KEY_SECRET_NAMES) {
-    const found = valueOf(name);
+    const found = secretValueOf(name);
     if (!found) {
       missing(`${name} is not set. Set it: ${setCommand(name, stage)}`);
       continue;
@@ -86,7 +89,7 @@ export async function checkDeploy({ stage, env, facts }: DeployCheckInput): Prom
       );
     for (const entry of entries) if (!owners.has(entry.material)) owners.set(entry.material, name);
   }
-  if (valueOf(LEGACY_SECRET)) {
+  if (secretValueOf(LEGACY_SECRET)) {
     notes.push(
       `${LEGACY_SECRET} is still set for this stage and nothing reads it. API keys and identity numbers hashed under it keep matching if it stays, as version "legacy", behind the newest version of API_KEY_HASH_KEYS and IDENTITY_HASH_KEYS ("1:<new>,legacy:<old value>"); then remove it: npx sst secrets remove ${LEGACY_SECRET} --stage ${stage}`,
     );

@@ -7,9 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "@fintech/functions/app";
 import { LocalPaymentWorker } from "../local/payment-worker";
 import { closeServer, createLocalHost, listen } from "../local/server";
-import { createTestContext } from "../local/testing";
+import { createTestContext } from "@fintech/testing/context";
 import type { CoreContext } from "@fintech/core/shared/context";
-import { verifyForTests } from "@fintech/core/limits/limits.testkit";
+import { verifyForTests } from "@fintech/testing/limits";
 import {
   extractExamples,
   loadPages,

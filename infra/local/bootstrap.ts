@@ -8,11 +8,12 @@ import {
 } from "@aws-sdk/client-dynamodb";
 import type { Database } from "@fintech/core/shared/dynamo";
 import { isAwsError } from "@fintech/core/shared/dynamo";
-import { appTable, toCreateTableInput } from "../spec/table";
+import { appTable, toCreateTableInput } from "../resources/table";
 
 /**
- * Creates the table from infra/spec when it is missing. An existing table (a data directory kept
- * from an earlier version) gets the indexes the spec added since; nothing else is changed.
+ * Creates the table from infra/resources when it is missing. An existing table (a data directory
+ * kept from an earlier version) gets the indexes of infra/resources it lacks; nothing else is
+ * changed.
  */
 export async function ensureTable(db: Database): Promise<"created" | "existing"> {
   try {

@@ -5,7 +5,7 @@ import { MissingJavaError } from "./java";
 import { PortInUseError, type LocalStack, type LocalStackOptions } from "./stack";
 
 // The SDK warns on every start that releases after January 2027 need Node 22; this machine
-// runs Node 20 (see README, "Requirements"), so the warning is noise for local runs.
+// runs Node 20 (README.md#requirements), so the warning is noise for local runs.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, "../..");

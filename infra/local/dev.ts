@@ -3,7 +3,7 @@ import type { RequestListener } from "node:http";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { getRequestListener } from "@hono/node-server";
-import { isApiPath } from "../spec/routes";
+import { isApiPath } from "../resources/routes";
 import { cliOptions, REPO_ROOT, runUntilSignalled } from "./cli";
 import { startLocalStack } from "./stack";
 

@@ -4,7 +4,7 @@ import { INTEGRITY_SETTLE_MS } from "@fintech/core/ledger/integrity-model";
 import { integrityCheck } from "@fintech/core/ledger/reports";
 import { createAccount, deposit, setJournalStatus, transfer } from "@fintech/core/ledger/service";
 import { LocalIntegrityWorker } from "./integrity-worker";
-import { createTestContext } from "./testing";
+import { createTestContext } from "@fintech/testing/context";
 
 /** The embedded stack's integrity worker runs a started job to its end, and resumes one after a restart. */
 

@@ -48,7 +48,10 @@ export class LocalIntegrityWorker implements IntegrityJobQueue {
     this.limits = options.limits ?? INTEGRITY_STEP_LIMITS;
   }
 
-  /** Starts driving jobs with this context (usually built with this worker as its queue, hence two steps); resumes an unfinished job. */
+  /**
+   * Starts driving jobs with this context (usually built with this worker as its queue, hence two
+   * steps); resumes an unfinished job.
+   */
   start(ctx: CoreContext): this {
     this.ctx = ctx;
     this.resuming = unfinishedIntegrityJobId(ctx)

@@ -55,7 +55,7 @@ export function localKeyEnv(
       writeFileSync(file, `${keys[name]}\n`, { mode: 0o600 });
     }
   }
-  // Its material now lives on only where hashes need it.
+  // Migrated: its material lives on only in the keyrings whose hashes need it.
   if (legacy !== null) rmSync(legacyFile, { force: true });
   for (const name of names) if (env[name]) keys[name] = env[name];
   return keys;

@@ -3,16 +3,16 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sampleDocumentImage } from "@fintech/core/kyc/documents/sample-images";
+import { sampleDocumentImage } from "@fintech/testing/kyc/sample-images";
 import { getObjectBytes } from "@fintech/core/kyc/documents/storage";
-import { seedSubmission } from "@fintech/core/kyc/review-fixtures";
+import { seedSubmission } from "@fintech/testing/kyc/review-fixtures";
 import { createUploadTicket } from "@fintech/core/kyc/documents/presigned-upload";
 import { KYC_MESSAGES } from "@fintech/core/kyc/model";
 import { getSubmission, listHistory } from "@fintech/core/kyc/submissions";
 import { processKycObjectRecords } from "@fintech/core/kyc/documents/object-events";
 import { deliverKycObjectEvents, isKycUploadRecord, type KycObjectEventDelivery } from "./kyc-object-events";
 import { startS3Emulator, type S3Emulator } from "./s3-emulator";
-import { createTestContext, TEST_BUCKETS } from "./testing";
+import { createTestContext, TEST_BUCKETS } from "@fintech/testing/context";
 
 /**
  * A browser-style upload through the S3 emulator: a presigned POST sent with fetch + FormData,
@@ -77,7 +77,7 @@ describe("presigned upload -> S3 ObjectCreated -> document checks (embedded stac
     expect(await getObjectBytes(core, ticket.key)).not.toBeNull();
   });
 
-  it("a text file sent as image/png is deleted and recorded as rejected with the spec's message; a redelivery changes nothing", async () => {
+  it("a text file sent as image/png is deleted and recorded as rejected with the documented message; a redelivery changes nothing", async () => {
     const { userId, submission } = await started();
     const ticket = await createUploadTicket(core, userId, "idCard", "image/png");
     expect(await postToS3(ticket, new TextEncoder().encode("definitely not a picture"), "image/png")).toBeLessThan(300);

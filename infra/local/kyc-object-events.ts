@@ -36,7 +36,8 @@ export function deliverKycObjectEvents(server: S3rver, core: CoreContext): KycOb
   };
   server.on("event", listener);
   const idle = async () => {
-    // An event handled while waiting may not add more, but a caller's upload may have: wait until the queue stands still.
+    // An event handled while waiting may not add more, but a caller's upload may have: wait until
+    // the queue stands still.
     let seen: Promise<void>;
     do {
       seen = queue;

@@ -5,7 +5,7 @@ import { TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queuedMail, queueMail } from "@fintech/core/mail/outbox";
 import { linksIn, LocalMailSink, readMailSink } from "./mail-sink";
-import { createTestContext } from "./testing";
+import { createTestContext } from "@fintech/testing/context";
 import { createLocalHost } from "./server";
 
 /** The local stack's mail sink: queued mail becomes files a developer (or a test) reads. */

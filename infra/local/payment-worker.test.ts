@@ -1,17 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { register } from "@fintech/core/auth/service";
 import { createCustomerAccount, type Account } from "@fintech/core/ledger/accounts";
-import { loadJournal } from "@fintech/core/ledger/journals";
+import { loadJournal } from "@fintech/core/ledger/journal-reads";
 import { CreateAccountInput } from "@fintech/core/ledger/model";
 import { deposit, setJournalStatus } from "@fintech/core/ledger/service";
 import { MAX_STEP_FAILURES, isActiveStatus, stepRetryDelayMs } from "@fintech/core/payments/model";
-import { withFailingSteps } from "@fintech/core/payments/payments.testkit";
+import { withFailingSteps } from "@fintech/testing/payments";
 import { listParkedPayments } from "@fintech/core/payments/review";
-import { initiatePayment, type PaymentCaller } from "@fintech/core/payments/service";
+import { initiatePayment } from "@fintech/core/payments/service";
+import type { PaymentCaller } from "@fintech/core/payments/model";
 import { getPayment, paymentHistory } from "@fintech/core/payments/store";
 import { currentBalance } from "@fintech/core/ledger/balances";
 import { LocalPaymentWorker, type WorkerTimers } from "./payment-worker";
-import { createTestContext } from "./testing";
+import { createTestContext } from "@fintech/testing/context";
 
 /**
  * The embedded stack's payment driver with a controlled clock and controlled timers: a timer

@@ -2,14 +2,14 @@ import { claimOverdueSteps } from "@fintech/core/payments/markers";
 import { runPaymentStep } from "@fintech/core/payments/runner";
 import type { PaymentScheduler } from "@fintech/core/payments/scheduler";
 import type { CoreContext } from "@fintech/core/shared/context";
-import { schedules } from "../spec/schedules";
+import { schedules } from "../resources/schedules";
 
 /**
- * The embedded stack's payment worker (issue 12, contract §3): the local stand-in for the cloud's
- * queue, worker and sweeper (stacks/PaymentWorker.ts), running steps the same way: core's
- * runPaymentStep, under a lease on the step's due marker, so two processes over one table run a
- * step once, and a step that keeps throwing is retried after a growing wait and then parks its
- * payment for review (payments/runner.ts).
+ * The embedded stack's payment worker (docs/payments-and-rails.md#who-advances-a-payment): the
+ * local stand-in for the cloud's queue, worker and sweeper (stacks/PaymentWorker.ts), running
+ * steps the same way: core's runPaymentStep, under a lease on the step's due marker, so two
+ * processes over one table run a step once, and a step that keeps throwing is retried after a
+ * growing wait and then parks its payment for review (payments/runner.ts).
  *
  * - As the context's PaymentScheduler it sets a timer per payment for its next step's due time
  *   (one timer per payment: the earliest asked for wins; a step asked for early is harmless,
@@ -35,12 +35,12 @@ const realTimers: WorkerTimers = {
 };
 
 export interface LocalPaymentWorkerOptions {
-  /** How often the sweep runs (default: infra/spec/schedules.ts paymentSweeper.localIntervalMs). */
+  /** How often the sweep runs (default: infra/resources/schedules.ts paymentSweeper.localIntervalMs). */
   sweepIntervalMs?: number;
   /**
    * Steps running at once. Each payment takes two steps or more, so the worker needs at least the
-   * API's concurrency to keep up: with 8 against 16 concurrent POSTs, bench:payments measured a
-   * first-step wait of 8 s at p50 (a backlog); with 16, 1.8 s on the same loaded machine.
+   * API's concurrency to keep up: with fewer, steps queue behind each other and the wait for a
+   * payment's first step grows (docs/benchmarks.md#payments).
    */
   concurrency?: number;
   timers?: WorkerTimers;
@@ -114,7 +114,10 @@ export class LocalPaymentWorker implements PaymentScheduler {
     this.armed.set(paymentId, { dueMs, handle });
   }
 
-  /** One sweep now: every step due for at least a sweep interval that is free to run is run. Resolves with how many it took. */
+  /**
+   * One sweep now: every step due for at least a sweep interval that is free to run is run.
+   * Resolves with how many it took.
+   */
   sweep(): Promise<number> {
     if (this.sweeping) return this.sweeping;
     const ctx = this.ctx;

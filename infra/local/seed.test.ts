@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findUserByEmail } from "@fintech/core/auth/users";
 import type { CoreContext } from "@fintech/core/shared/context";
 import { DEFAULT_ADMIN_NAME, seedAdminFromEnv } from "./seed";
-import { createTestContext } from "./testing";
+import { createTestContext } from "@fintech/testing/context";
 
 let core: CoreContext & { dispose(): Promise<void> };
 

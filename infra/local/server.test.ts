@@ -6,7 +6,7 @@ import type { Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "@fintech/functions/app";
 import { closeServer, createLocalHost, listen } from "./server";
-import { createTestContext } from "./testing";
+import { createTestContext } from "@fintech/testing/context";
 
 type TestContext = Awaited<ReturnType<typeof createTestContext>>;
 let core: TestContext;

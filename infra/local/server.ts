@@ -6,7 +6,7 @@ import { getRequestListener } from "@hono/node-server";
 import { serveStatic } from "@hono/node-server/serve-static";
 import { Hono } from "hono";
 import { localSiteSecurityHeaders } from "../security-headers";
-import { isApiPath } from "../spec/routes";
+import { isApiPath } from "../resources/routes";
 import { devMailRoutes, type DevMailSource } from "./dev-mail";
 import { LOOPBACK } from "./ports";
 
@@ -15,7 +15,7 @@ interface FetchApp {
 }
 
 /**
- * One port for everything, as CloudFront does in the cloud: API paths (infra/spec/routes) go to
+ * One port for everything, as CloudFront does in the cloud: API paths (infra/resources/routes) go to
  * the Hono app, everything else is the built SPA with index.html as the fallback for deep links.
  */
 export function createLocalHost(

@@ -7,7 +7,7 @@ import { createApp } from "@fintech/functions/app";
 import { loadConfig, type AppConfig } from "@fintech/core/shared/config";
 import { createContext, type CoreContext } from "@fintech/core/shared/context";
 import { createRequestMetrics } from "@fintech/core/metrics/service";
-import { kycDocumentsBucket, settlementsBucket } from "../spec/buckets";
+import { kycDocumentsBucket, settlementsBucket } from "../resources/buckets";
 import { stageSettings } from "../stage";
 import { ensureTable } from "./bootstrap";
 import { deliverKycObjectEvents } from "./kyc-object-events";
@@ -32,7 +32,10 @@ export interface LocalStackOptions {
   fresh: boolean;
   /** Built SPA to serve next to the API (null: API only). */
   staticDir: string | null;
-  /** Environment overrides (SESSION_KEYS and the other keyrings, ADMIN_EMAIL, LOG_LEVEL, ...); defaults to process.env. */
+  /**
+   * Environment overrides (SESSION_KEYS and the other keyrings, ADMIN_EMAIL, LOG_LEVEL, ...);
+   * defaults to process.env.
+   */
   env?: Record<string, string | undefined>;
   /** Replaces the default static host, e.g. with Vite's dev middleware. */
   listener?: (api: ReturnType<typeof createApp>) => Promise<RequestListener> | RequestListener;

@@ -3,7 +3,7 @@ import { RequestMetrics } from "@fintech/core/metrics/recorder";
 import { createRequestMetrics } from "@fintech/core/metrics/service";
 import type { CoreContext } from "@fintech/core/shared/context";
 import { composeApp } from "./compose";
-import type { AppEnv } from "./http/env";
+import type { AppEnv } from "./http/app-context";
 import { DOCUMENT_CONFIG, registerComponents } from "./http/openapi";
 import { withRequiredScopes } from "./http/scope-document";
 import { API_SECTIONS, mountAll, type ApiSection } from "./sections";
@@ -52,7 +52,7 @@ export interface AppOptions {
 /**
  * The one Hono app: every route of the API behind the middleware of compose.ts, as the local
  * server and the tests serve it. In the cloud the API function serves the same route table
- * section by section (sections.ts) and the feeds function the stream routes alone (feeds-app.ts),
+ * section by section (sectioned-app.ts) and the feeds function the feed routes alone (feeds-app.ts),
  * both through the same middleware.
  */
 export function createApp(core: CoreContext, options: AppOptions = {}) {

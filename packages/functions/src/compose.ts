@@ -5,7 +5,7 @@ import { secureHeaders } from "hono/secure-headers";
 import type { RequestMetrics } from "@fintech/core/metrics/recorder";
 import type { CoreContext } from "@fintech/core/shared/context";
 import { hasOwnBodyLimit } from "./http/body-limits";
-import type { AppEnv } from "./http/env";
+import type { AppEnv } from "./http/app-context";
 import { errorReply, requestContext } from "./http/middleware";
 import { requireOriginProof } from "./http/origin-verify";
 import { recordRequestMetrics } from "./http/request-metrics";
@@ -20,7 +20,8 @@ const MAX_JSON_BODY_BYTES = 1024 * 1024;
  * document need): an app built on it bundles only the routes it is given.
  */
 export function composeApp(core: CoreContext, metrics: RequestMetrics, routes: Hono<AppEnv>): Hono<AppEnv> {
-  // Not strict: the spec's client calls both /api/v1/accounts and /api/v1/accounts/.
+  // Not strict: the product's client (docs/product/backend-client.md#authenticated-calls) calls
+  // both /api/v1/accounts and /api/v1/accounts/.
   const app = new Hono<AppEnv>({ strict: false });
   app.use(requestContext(core));
   // In the cloud, before anything else: only CloudFront's requests get further (403 otherwise).
@@ -37,7 +38,8 @@ export function composeApp(core: CoreContext, metrics: RequestMetrics, routes: H
     }),
   );
   // The KYC document routes take pictures and set their own limits (a 6 MB file must still get
-  // the spec's "File size must be less than 5MB"); every other route keeps the 1 MB one.
+  // "File size must be less than 5MB", docs/product/kyc.md#messages); every other route keeps the
+  // 1 MB one.
   const generalBodyLimit = bodyLimit({ maxSize: MAX_JSON_BODY_BYTES });
   app.use((c, next) => (hasOwnBodyLimit(c.req.path) ? next() : generalBodyLimit(c, next)));
 

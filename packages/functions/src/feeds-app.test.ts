@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { feedPathPatterns } from "../../../infra/spec/routes";
-import { createTestContext } from "../../../infra/local/testing";
+import { feedPathPatterns } from "../../../infra/resources/routes";
+import { createTestContext } from "@fintech/testing/context";
 import { createApp } from "./app";
-import { createFeedsApp, FEED_PATHS } from "./feeds-app";
+import { FEED_PATHS } from "./feed-paths";
+import { createFeedsApp } from "./feeds-app";
 
 /** A path matches a CloudFront path pattern (`*` stands for one or more characters). */
 const matches = (pattern: string, path: string) =>

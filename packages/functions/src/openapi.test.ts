@@ -1,8 +1,8 @@
 import { compileErrors, validate } from "@readme/openapi-parser";
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp } from "../../../infra/local/testing";
-import { verifyForTests } from "@fintech/core/limits/limits.testkit";
+import { createTestApp } from "@fintech/testing/app";
+import { verifyForTests } from "@fintech/testing/limits";
 import { readSse, type SseStream } from "../../../infra/local/sse-client";
 import { CreateApiKeyInput, LoginInput, ProfileUpdateInput, RegisterInput } from "@fintech/core/auth/model";
 import {

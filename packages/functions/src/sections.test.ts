@@ -1,10 +1,11 @@
 import { Hono } from "hono";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RequestMetrics } from "@fintech/core/metrics/recorder";
-import { createTestContext } from "../../../infra/local/testing";
+import { createTestContext } from "@fintech/testing/context";
 import { createApp, openApiDocument } from "./app";
-import type { AppEnv } from "./http/env";
-import { API_SECTIONS, createSectionedApp, mountAll, sectionOf } from "./sections";
+import type { AppEnv } from "./http/app-context";
+import { createSectionedApp } from "./sectioned-app";
+import { API_SECTIONS, mountAll, sectionOf } from "./sections";
 
 const metrics = () => new RequestMetrics({ clock: () => new Date() });
 /** An app's routes as Hono registered them (middleware included), in order. */

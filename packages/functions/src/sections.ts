@@ -1,18 +1,17 @@
-import { Hono } from "hono";
+import type { Hono } from "hono";
 import type { RequestMetrics } from "@fintech/core/metrics/recorder";
-import type { CoreContext } from "@fintech/core/shared/context";
-import { composeApp } from "./compose";
-import type { AppEnv } from "./http/env";
-import { errorReply } from "./http/middleware";
+import { FEED_MOUNTS } from "./feed-paths";
+import type { AppEnv } from "./http/app-context";
 import { STATUS_PREFIX } from "./http/request-metrics";
 
 /**
  * The API's route table, the only one: every route module, where it is mounted and in what
  * order, grouped in sections by the path prefixes of the requests they serve. Two apps are made
- * from it. The API function serves it section by section (createSectionedApp): a cold instance
+ * from it. The API function serves it section by section (sectioned-app.ts): a cold instance
  * loads the route modules of its first request's section only (a chunk of the code-split bundle,
  * infra/bundling.ts), each other section at its first request. The local server, the tests and
  * the OpenAPI document load every section once and mount them all, in this order (app.ts).
+ * It imports neither app (app.ts imports it), so the table and the apps never form a cycle.
  */
 
 /** A route module and the path it is mounted at. */
@@ -77,14 +76,14 @@ export const API_SECTIONS: readonly ApiSection[] = [
     async load() {
       const { accountRoutes } = await import("./routes/accounts");
       const { ledgerRoutes } = await import("./routes/ledger");
-      const { ledgerStreamRoutes } = await import("./routes/ledger-stream");
+      const { ledgerFeedRoutes } = await import("./routes/ledger-feed");
       const { ledgerCommandRoutes } = await import("./routes/ledger-commands");
       const { limitRoutes } = await import("./routes/limits");
       return () => [
         ["/api/v1/accounts", accountRoutes],
         ["/api/v1/ledger/limits", limitRoutes],
         ["/api/v1/ledger", ledgerRoutes],
-        ["/api/grpc/ledger", ledgerStreamRoutes],
+        [FEED_MOUNTS.ledger, ledgerFeedRoutes],
         ["/api/grpc/ledger", ledgerCommandRoutes],
       ];
     },
@@ -98,7 +97,7 @@ export const API_SECTIONS: readonly ApiSection[] = [
       const { kycReviewRoutes } = await import("./routes/kyc-review");
       const { kycRuleRoutes } = await import("./routes/kyc-rules");
       const { kycProfileRoutes } = await import("./routes/kyc-profiles");
-      const { kycStreamRoutes } = await import("./routes/kyc-stream");
+      const { kycFeedRoutes } = await import("./routes/kyc-feed");
       const { kycCommandRoutes, kycStreamHealthRoutes } = await import("./routes/kyc-commands");
       return () => [
         ["/api/v1/kyc", kycRoutes],
@@ -107,7 +106,7 @@ export const API_SECTIONS: readonly ApiSection[] = [
         ["/api/v1/kyc/rules", kycRuleRoutes],
         ["/v1/kyc/profiles", kycProfileRoutes],
         ["/api/grpc/kyc", kycStreamHealthRoutes],
-        ["/api/grpc/kyc", kycStreamRoutes],
+        [FEED_MOUNTS.kyc, kycFeedRoutes],
         ["/api/grpc/kyc", kycCommandRoutes],
       ];
     },
@@ -132,25 +131,25 @@ export const API_SECTIONS: readonly ApiSection[] = [
     name: "payments",
     prefixes: ["/v1/payments", "/api/grpc/payment"],
     async load() {
-      const { paymentFeedRoutes, paymentStreamRoutes } = await import("./routes/payment-stream");
+      const { paymentRestFeedRoutes, paymentFeedRoutes } = await import("./routes/payment-feed");
       const { paymentRoutes } = await import("./routes/payments");
       const { paymentCommandRoutes, paymentStreamHealthRoutes } = await import("./routes/payment-commands");
       return () => [
         // Before the payments routes, so /v1/payments/stream is never taken for a payment id.
-        ["/v1/payments", paymentFeedRoutes],
+        [FEED_MOUNTS.paymentRest, paymentRestFeedRoutes],
         ["/v1/payments", paymentRoutes],
         ["/api/grpc/payment", paymentStreamHealthRoutes],
-        ["/api/grpc/payment", paymentStreamRoutes],
+        [FEED_MOUNTS.payment, paymentFeedRoutes],
         ["/api/grpc/payment", paymentCommandRoutes],
       ];
     },
   },
   {
     name: "live",
-    prefixes: ["/api/grpc/live"],
+    prefixes: [FEED_MOUNTS.live],
     async load() {
-      const { liveStreamRoutes } = await import("./routes/live-stream");
-      return () => [["/api/grpc/live", liveStreamRoutes]];
+      const { liveFeedRoutes } = await import("./routes/live-feed");
+      return () => [[FEED_MOUNTS.live, liveFeedRoutes]];
     },
   },
   {
@@ -182,31 +181,4 @@ const underPrefix = (path: string, prefix: string) => path === prefix || path.st
 /** The section that serves `path`: the one whose prefix it is under, else the system section. */
 export function sectionOf(path: string): ApiSection {
   return API_SECTIONS.find((section) => section.prefixes.some((prefix) => underPrefix(path, prefix))) ?? SYSTEM;
-}
-
-/**
- * The API served section by section: each section's app (its routes behind compose.ts's
- * middleware) is built at the first request under its prefixes and kept for the instance's life.
- * A section that fails to load is tried again by the next request. The document's route loads
- * the whole API (app.ts) when it is first asked for.
- */
-export function createSectionedApp(core: CoreContext, metrics: RequestMetrics): Hono<AppEnv> {
-  const context: SectionContext = { metrics, document: async () => (await import("./app")).openApiDocument() };
-  const apps = new Map<ApiSection, Promise<Hono<AppEnv>>>();
-  const appOf = (section: ApiSection) => {
-    let app = apps.get(section);
-    if (!app) {
-      app = section
-        .load()
-        .then((mountsOf) => composeApp(core, metrics, mountAll(new Hono<AppEnv>(), mountsOf(context))));
-      app.catch(() => apps.delete(section));
-      apps.set(section, app);
-    }
-    return app;
-  };
-  const dispatcher = new Hono<AppEnv>();
-  // The Lambda adapter's event and context travel in env, as they would to the app itself.
-  dispatcher.all("*", async (c) => (await appOf(sectionOf(c.req.path))).fetch(c.req.raw, c.env));
-  dispatcher.onError(errorReply);
-  return dispatcher;
 }

@@ -7,7 +7,10 @@ export interface BackoffOptions {
   baseMs?: number;
   /** Largest backoff wait. Default 8000 ms. */
   maxMs?: number;
-  /** A Retry-After longer than this is not waited for: the call fails at once with retryAfterSeconds set. Default 60000 ms. */
+  /**
+   * A Retry-After longer than this is not waited for: the call fails at once with
+   * retryAfterSeconds set. Default 60000 ms.
+   */
   maxRetryAfterMs?: number;
   /** Waits `ms`, ending early (rejecting) when `signal` aborts. Default: a timer. */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;

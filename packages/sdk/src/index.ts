@@ -15,10 +15,16 @@ export type {
 } from "./client";
 export { FintechError, FINTECH_ERROR_CODES, codeForStatus, isFintechError, parseRetryAfter } from "./errors";
 export type { FintechErrorCode, FintechErrorDetails } from "./errors";
-export { DEFAULT_BACKOFF, retryDelayMs } from "./backoff";
-export type { BackoffOptions } from "./backoff";
+export { DEFAULT_BACKOFF, backoffPolicy, retryDelayMs } from "./backoff";
+export type { BackoffOptions, BackoffPolicy } from "./backoff";
 export type { StreamEvent, StreamOptions } from "./stream";
-export type { FetchFunction } from "./transport";
+export {
+  createTransport,
+  IDEMPOTENCY_KEY_HEADER,
+  isWriteMethod,
+  withIdempotencyKey,
+} from "./transport";
+export type { FetchFunction, SendOptions, Transport, TransportOptions } from "./transport";
 export type { components, operations, paths } from "./generated/schema";
 export type { streamEvents } from "./generated/streams";
 export { operationScopes } from "./generated/scopes";

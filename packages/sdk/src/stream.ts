@@ -3,7 +3,10 @@ import type { BackoffPolicy } from "./backoff";
 import { FintechError } from "./errors";
 import type { Transport } from "./transport";
 
-/** One server-sent event: `id` is the resume cursor, `event` the name, `data` the parsed JSON (the raw text when it is not JSON). */
+/**
+ * One server-sent event: `id` is the resume cursor, `event` the name, `data` the parsed JSON (the
+ * raw text when it is not JSON).
+ */
 export interface StreamEvent<Data = unknown, Name extends string = string> {
   id: string | undefined;
   event: Name;

@@ -5,11 +5,23 @@ export type FetchFunction = (request: Request) => Promise<Response>;
 
 export interface TransportOptions {
   fetch: FetchFunction;
-  /** The bearer credential (API key or session token); null for public calls. */
+  /**
+   * The bearer credential (API key or session token); null for public calls, or when each request
+   * sets its own Authorization.
+   */
   credential: string | null;
-  timeoutMs: number;
+  /** Time limit of each attempt; null for none (an app whose user cancels a call by leaving it). */
+  timeoutMs: number | null;
   retries: number;
   backoff: BackoffPolicy;
+  /**
+   * Called when a call that carried a credential is refused 401 (the credential no longer holds),
+   * before the FintechError is thrown: a web app signs out here. A 401 of a call without one
+   * (a failed login) is only an error.
+   */
+  onUnauthorized?: (failure: FintechError) => void;
+  /** Makes the Idempotency-Key of a write sent without one. Default crypto.randomUUID. */
+  newIdempotencyKey?: () => string;
 }
 
 export interface SendOptions {
@@ -22,6 +34,24 @@ export interface SendOptions {
 
 /** Methods that change something: they always carry an Idempotency-Key. */
 const WRITE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
+export const IDEMPOTENCY_KEY_HEADER = "Idempotency-Key";
+
+export const isWriteMethod = (method: string): boolean => WRITE_METHODS.has(method.toUpperCase());
+
+/**
+ * The Idempotency-Key rule: every write carries a key. The caller's own is kept (one key per user
+ * action, reused on each retry of it, so the server applies the action once); a write sent without
+ * one gets a fresh key, so the header is never missing. Reads carry none.
+ */
+export function withIdempotencyKey(
+  headers: Headers,
+  method: string,
+  newKey: () => string = () => crypto.randomUUID(),
+): Headers {
+  if (isWriteMethod(method) && !headers.has(IDEMPOTENCY_KEY_HEADER)) headers.set(IDEMPOTENCY_KEY_HEADER, newKey());
+  return headers;
+}
 
 /** The server's code for "a request with this Idempotency-Key is still running". */
 export const IDEMPOTENCY_IN_PROGRESS = "idempotency_in_progress";
@@ -62,12 +92,10 @@ async function readBody(response: Response): Promise<unknown> {
 }
 
 /** The headers every attempt of a call sends: bearer auth and, on a write, one Idempotency-Key for all attempts. */
-function callHeaders(request: Request, credential: string | null): Headers {
+function callHeaders(request: Request, options: TransportOptions): Headers {
   const headers = new Headers(request.headers);
-  if (credential && !headers.has("Authorization")) headers.set("Authorization", `Bearer ${credential}`);
-  if (WRITE_METHODS.has(request.method.toUpperCase()) && !headers.has("Idempotency-Key"))
-    headers.set("Idempotency-Key", crypto.randomUUID());
-  return headers;
+  if (options.credential && !headers.has("Authorization")) headers.set("Authorization", `Bearer ${options.credential}`);
+  return withIdempotencyKey(headers, request.method, options.newIdempotencyKey);
 }
 
 /**
@@ -88,10 +116,10 @@ function settledOrAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<
 type Attempt = { response: Response; failure?: undefined } | { response?: undefined; failure: FintechError };
 
 /**
- * The fetch the SDK hands openapi-fetch (and the stream helper): auth, Idempotency-Key, a
- * timeout per attempt, retries with backoff on network errors, timeouts, 5xx and 429 (honouring
- * Retry-After), and a FintechError for any reply that is not 2xx in the end. The caller's own
- * abort is passed through untouched and never retried.
+ * The fetch the SDK hands openapi-fetch (and the stream helper), and the web app's HTTP client:
+ * auth, Idempotency-Key, a timeout per attempt, retries with backoff on network errors, timeouts,
+ * 5xx and 429 (honouring Retry-After), the 401 hook, and a FintechError for any reply that is not
+ * 2xx in the end. The caller's own abort is passed through untouched and never retried.
  */
 export function createTransport(options: TransportOptions) {
   async function attempt(
@@ -100,9 +128,11 @@ export function createTransport(options: TransportOptions) {
     body: ArrayBuffer | undefined,
     { buffered }: SendOptions,
   ): Promise<Attempt> {
+    const { timeoutMs } = options;
     const timeout = new AbortController();
-    const timer = setTimeout(() => timeout.abort(new AttemptTimeout(options.timeoutMs)), options.timeoutMs);
-    const signal = AbortSignal.any([request.signal, timeout.signal]);
+    const timer =
+      timeoutMs === null ? undefined : setTimeout(() => timeout.abort(new AttemptTimeout(timeoutMs)), timeoutMs);
+    const signal = timeoutMs === null ? request.signal : AbortSignal.any([request.signal, timeout.signal]);
     try {
       const response = await settledOrAborted(
         options.fetch(
@@ -126,7 +156,7 @@ export function createTransport(options: TransportOptions) {
         return {
           failure: new FintechError({
             code: "TIMEOUT",
-            message: `No reply from ${request.method} ${new URL(request.url).pathname} within ${options.timeoutMs} ms`,
+            message: `No reply from ${request.method} ${new URL(request.url).pathname} within ${timeoutMs} ms`,
             cause: error,
           }),
         };
@@ -143,7 +173,7 @@ export function createTransport(options: TransportOptions) {
   }
 
   return async function send(request: Request, sendOptions: SendOptions = { buffered: true }): Promise<Response> {
-    const headers = callHeaders(request, options.credential);
+    const headers = callHeaders(request, options);
     // Read once, sent by every attempt (a Request body can be read only once).
     const body = request.body === null ? undefined : await request.arrayBuffer();
     for (let retry = 0; ; retry++) {
@@ -155,6 +185,7 @@ export function createTransport(options: TransportOptions) {
       let retryAfterMs: number | null = null;
       if (response) {
         failure = replyError(response, await readBody(response));
+        if (failure.status === 401 && headers.has("Authorization")) options.onUnauthorized?.(failure);
         if (!isRetryable(failure)) throw failure;
         if (failure.retryAfterSeconds !== null) retryAfterMs = failure.retryAfterSeconds * 1000;
       } else {

@@ -1,7 +1,7 @@
 import type { Server } from "node:http";
 import { createApp } from "@fintech/functions/app";
 import { closeServer, createLocalHost, listen } from "../../../infra/local/server";
-import { createTestContext } from "../../../infra/local/testing";
+import { createTestContext } from "@fintech/testing/context";
 import { createFintechClient, type FetchFunction, type FintechClient, type FintechClientOptions } from "../src";
 
 /**

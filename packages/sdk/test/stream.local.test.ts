@@ -73,7 +73,7 @@ function streamWatcher() {
     const number = connections.length + 1;
     const answered = gate();
     connections.push({ lastEventId: request.headers.get("Last-Event-ID"), answered: answered.opened });
-    arrivals.splice(0).forEach((arrived) => arrived());
+    for (const arrived of arrivals.splice(0)) arrived();
     await holds.get(number);
     const response = await globalThis.fetch(request);
     answered.open();

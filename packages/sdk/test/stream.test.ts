@@ -103,7 +103,7 @@ describe("stream reader", () => {
     expect(requests[1]!.headers.get("Last-Event-ID")).toBe("e1");
     // The quiet connection was hung up. Asked of its body, not of the signal of the Request the
     // fetch got: the transport makes that signal with AbortSignal.any, which Node 20 follows
-    // only weakly (it stayed false once in a full run).
+    // only weakly (a collected follower never aborts).
     await vi.waitFor(() => expect(bodiesCancelled[firstBody]).toBe(true));
   });
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { backoffPolicy, retryDelayMs } from "../src/backoff";
 import { FintechError, parseRetryAfter } from "../src/errors";
-import { createTransport, type FetchFunction } from "../src/transport";
+import { createTransport, withIdempotencyKey, type FetchFunction, type TransportOptions } from "../src/transport";
 
 /**
  * The transport against a scripted fetch: what each attempt sends, which failures are retried
@@ -13,10 +13,10 @@ function harness(
   script: Script,
   options: {
     retries?: number;
-    timeoutMs?: number;
+    timeoutMs?: number | null;
     credential?: string | null;
     sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
-  } = {},
+  } & Pick<TransportOptions, "onUnauthorized" | "newIdempotencyKey"> = {},
 ) {
   const seen: { method: string; url: string; headers: Headers; body: string }[] = [];
   const waits: number[] = [];
@@ -32,8 +32,10 @@ function harness(
   const send = createTransport({
     fetch,
     credential: options.credential === undefined ? "fpk_test" : options.credential,
-    timeoutMs: options.timeoutMs ?? 30_000,
+    timeoutMs: options.timeoutMs === undefined ? 30_000 : options.timeoutMs,
     retries: options.retries ?? 3,
+    onUnauthorized: options.onUnauthorized,
+    newIdempotencyKey: options.newIdempotencyKey,
     // random() = 0: every backoff is exactly half its ceiling, so the waits are predictable.
     backoff: backoffPolicy({ random: () => 0, sleep: options.sleep ?? (async (ms) => void waits.push(ms)) }),
   });
@@ -80,6 +82,42 @@ describe("what every call sends", () => {
       "mine-DELETE",
     ]);
     expect(seen.every((request) => !request.headers.has("Authorization"))).toBe(true);
+  });
+
+  it("makes missing keys with the given generator, on writes only", async () => {
+    let made = 0;
+    const { send, seen } = harness(() => json(200, {}), { newIdempotencyKey: () => `made-${++made}` });
+    await send(post({}));
+    await send(new Request("http://api.test/x"));
+    await send(new Request("http://api.test/x", { method: "DELETE" }));
+    expect(seen.map((request) => request.headers.get("Idempotency-Key"))).toEqual(["made-1", null, "made-2"]);
+  });
+
+  it("states the rule on its own: a write keeps its key or gets one, a read gets none", () => {
+    const key = () => "fresh";
+    expect(withIdempotencyKey(new Headers(), "post", key).get("Idempotency-Key")).toBe("fresh");
+    expect(withIdempotencyKey(new Headers({ "Idempotency-Key": "mine" }), "PATCH", key).get("Idempotency-Key")).toBe(
+      "mine",
+    );
+    expect(withIdempotencyKey(new Headers(), "GET", key).has("Idempotency-Key")).toBe(false);
+  });
+});
+
+describe("a refused credential", () => {
+  it("calls onUnauthorized for a 401 of a call that carried a credential, then throws", async () => {
+    const refused: FintechError[] = [];
+    const { send } = harness(() => json(401, { message: "Invalid or expired token", code: "invalid_token" }), {
+      credential: null,
+      onUnauthorized: (failure) => refused.push(failure),
+    });
+    const withToken = await failureOf(
+      send(new Request("http://api.test/api/v1/users/profile", { headers: { Authorization: "Bearer t" } })),
+    );
+    expect(withToken).toMatchObject({ code: "INVALID_API_KEY", status: 401, apiCode: "invalid_token" });
+    expect(refused).toEqual([withToken]);
+    // A 401 without a credential (a failed login) is the caller's error only.
+    await failureOf(send(post({ email: "a@b.co" })));
+    expect(refused).toHaveLength(1);
   });
 });
 
@@ -233,6 +271,14 @@ describe("retries", () => {
     expect(seen).toHaveLength(1);
   });
 
+  it("sets no time limit when timeoutMs is null", async () => {
+    const { send } = harness(
+      () => new Promise<Response>((resolve) => setTimeout(() => resolve(json(200, { late: true })), 20)),
+      { timeoutMs: null, retries: 0 },
+    );
+    expect(await (await send(new Request("http://api.test/x"))).json()).toEqual({ late: true });
+  });
+
   it("retries a reply whose body is cut mid-way (a network failure of that attempt)", async () => {
     const { send, seen } = harness((_, attempt) => {
       if (attempt > 1) return json(200, { whole: true });
@@ -266,9 +312,11 @@ describe("backoff and Retry-After", () => {
   it("reads Retry-After as seconds or as an HTTP date", () => {
     const now = Date.parse("2026-11-23T10:00:00Z");
     expect(parseRetryAfter("7", now)).toBe(7);
+    expect(parseRetryAfter(" 120 ", now)).toBe(120);
     expect(parseRetryAfter("Mon, 23 Nov 2026 10:00:30 GMT", now)).toBe(30);
     expect(parseRetryAfter("Mon, 23 Nov 2026 09:00:00 GMT", now)).toBe(0);
     expect(parseRetryAfter("soon", now)).toBeNull();
     expect(parseRetryAfter(null, now)).toBeNull();
+    expect(parseRetryAfter("", now)).toBeNull();
   });
 });

@@ -21,7 +21,7 @@ const MARGIN = 56;
 const INK = "#0f172a";
 const MUTED = "#475569";
 const ACCENT = "#4338ca";
-const SAMPLE_NOTE = "Sample content of the portfolio page (spec 001): the person, employers and paper are fictional.";
+const SAMPLE_NOTE = "Sample content of the portfolio page: the person, employers and paper are fictional.";
 
 type Pdf = InstanceType<typeof PDFDocument>;
 

@@ -241,7 +241,8 @@ describe("/about", () => {
         expect(await card.innerText()).toContain(text);
     }
 
-    // Technical Expertise: the five categories in the spec's order, each with its chips.
+    // Technical Expertise: the five categories in the order of
+    // docs/product/portfolio.md#technical-expertise, each with its chips.
     const categories = page.getByTestId("skill-categories").locator(":scope > section");
     expect(await categories.locator("h3").allInnerTexts()).toEqual([
       "Programming & Core",

@@ -26,7 +26,7 @@ async function violationsNow(page: Page): Promise<Result[]> {
   // label-content-name-mismatch (WCAG 2.5.3, a control's name contains its visible text) is
   // "experimental" in axe and off by default; speech users depend on it, so it runs here.
   // Legacy mode runs axe.run in the page itself. The default mode runs axe per frame and then
-  // finishes the run in a fresh blank page, about twice the time per check; the SPA has no
+  // finishes the run in a fresh blank page, which costs time on every check; the SPA has no
   // cross-origin frames, which is all that mode adds.
   const results = await new AxeBuilder({ page })
     .setLegacyMode(true)

@@ -56,7 +56,8 @@ describe("/developers/docs", () => {
     await page.getByRole("status").filter({ hasText: "1 of 5 guides" }).waitFor();
     expect(await cardTitles(page)).toEqual(["Ledger API"]);
 
-    // Words of descriptions only: "stream tickets" (Authentication, Real-time APIs), "idempotency-key" (Ledger API, Payment Processing).
+    // Words of descriptions only: "stream tickets" (Authentication, Real-time APIs),
+    // "idempotency-key" (Ledger API, Payment Processing).
     await search(page, "stream tickets");
     await page.getByRole("status").filter({ hasText: "2 of 5 guides" }).waitFor();
     expect(await cardTitles(page)).toEqual(["Authentication", "Real-time APIs"]);

@@ -57,7 +57,7 @@ export type Theme = "light" | "dark";
 export const THEMES: readonly Theme[] = ["dark", "light"];
 export const VIEWPORTS = { desktop: DESKTOP, mobile: MOBILE } as const;
 
-/** A session as the SPA stores it in localStorage (authToken + authUser, spec 000 §4). */
+/** A session as the SPA stores it in localStorage (authToken + authUser, docs/product/session.md#session). */
 export interface StoredSession {
   token: string;
   /** JSON of the session user: id, email, firstName, lastName, role. */
@@ -98,7 +98,10 @@ interface SinkMessage {
   links: string[];
 }
 
-/** The links of the newest mail of `kind` to `to`, from the local stack's sink (/dev/mail.json delivers what is queued first). */
+/**
+ * The links of the newest mail of `kind` to `to`, from the local stack's sink (/dev/mail.json
+ * delivers what is queued first).
+ */
 export async function mailLinks(to: string, kind: string): Promise<string[]> {
   const reply = await fetch(`${baseUrl()}/dev/mail.json?to=${encodeURIComponent(to)}`);
   if (reply.status !== 200) throw new Error(`reading the mail sink failed: HTTP ${reply.status}`);
@@ -237,8 +240,8 @@ export async function closeSignedInTab(tab: Partial<SignedInTab>): Promise<void>
 
 /**
  * A payment's outcome is decided by its id (paymentIdFor(payer, Idempotency-Key)), so a test that
- * needs a completed payment picks a key whose first attempt succeeds on every seeded rail: the
- * outcome no longer depends on which rail the routing chooses. `prefix` keeps keys apart.
+ * needs a completed payment picks a key whose first attempt succeeds on every seeded rail: then the
+ * outcome does not depend on which rail the routing chooses. `prefix` keeps keys apart.
  */
 export function succeedingPaymentKey(userId: string, prefix: string): string {
   for (let index = 0; ; index += 1) {

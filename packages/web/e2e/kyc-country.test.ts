@@ -1,7 +1,7 @@
 import { randomInt } from "node:crypto";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sampleDocumentImage } from "@fintech/core/kyc/documents/sample-images";
+import { sampleDocumentImage } from "@fintech/testing/kyc/sample-images";
 import { KYC_MESSAGES } from "@fintech/core/kyc/model";
 import { blockingViolations, formatViolations } from "./axe";
 import {
@@ -18,11 +18,12 @@ import {
 import { waitForScreenSettled } from "./settle";
 
 /**
- * The KYC wizard follows the chosen country (issue 20): a United States applicant in Chromium
- * against the real local stack gets four steps, not India's five. The SSN step is optional and
- * comes first (Continue works without it), a malformed SSN is refused with its format, a valid one
- * is kept masked, and a passport photo finishes the verification: no Aadhaar, no PAN, and no risk
- * signal anywhere. Every step is checked with axe in both themes on a desktop and a phone.
+ * The KYC wizard follows the chosen country (docs/trust-and-safety.md#kyc-for-every-country): a
+ * United States applicant in Chromium against the real local stack gets four steps, not India's
+ * five. The SSN step is optional and comes first (Continue works without it), a malformed SSN is
+ * refused with its format, a valid one is kept masked, and a passport photo finishes the
+ * verification: no Aadhaar, no PAN, and no risk signal anywhere. Every step is checked with axe in
+ * both themes on a desktop and a phone.
  */
 
 let browser: Browser;

@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page, Request } from "playwright-core";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { documentSvg } from "@fintech/core/kyc/documents/sample-images";
+import { documentSvg } from "@fintech/testing/kyc/sample-images";
 import { KYC_LIMITS, KYC_MESSAGES } from "@fintech/core/kyc/model";
 import { BUCKET_UPLOAD_FROM_BYTES } from "../src/kyc/uploadPath";
 import { closeSignedInTab, openSignedInTab, screenshot, type StoredSession } from "./harness";

@@ -1,6 +1,6 @@
 import { randomInt } from "node:crypto";
 import { verhoeffCheckDigit } from "@fintech/core/kyc/identity-numbers";
-import { sampleDocumentImage } from "@fintech/core/kyc/documents/sample-images";
+import { sampleDocumentImage } from "@fintech/testing/kyc/sample-images";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { blockingViolations, formatViolations } from "./axe";
@@ -18,12 +18,13 @@ import {
 import { waitForScreenSettled } from "./settle";
 
 /**
- * Reviewer guardrails and linked submissions in the browser (issue 20 items 6 and 7): Reject asks
- * for a reason before anything is sent; approving a High-risk submission shows why and needs the
- * typed APPROVE; the detail shows the link to the submission sharing its Aadhaar number and
- * picture from both sides; Bulk Actions shows the risk of the selection and asks for the same
- * typed confirmation; axe finds nothing serious on any of these states, in both themes, at
- * desktop and phone width.
+ * Reviewer guardrails and linked submissions in the browser
+ * (docs/trust-and-safety.md#reviewer-guardrails,
+ * docs/trust-and-safety.md#linked-submissions-are-re-scored): Reject asks for a reason before
+ * anything is sent; approving a High-risk submission shows why and needs the typed APPROVE; the
+ * detail shows the link to the submission sharing its Aadhaar number and picture from both sides;
+ * Bulk Actions shows the risk of the selection and asks for the same typed confirmation; axe finds
+ * nothing serious on any of these states, in both themes, at desktop and phone width.
  */
 
 let browser: Browser;

@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { verhoeffCheckDigit } from "@fintech/core/kyc/identity-numbers";
-import { blurredDocumentImage, sampleDocumentImage } from "@fintech/core/kyc/documents/sample-images";
+import { blurredDocumentImage, sampleDocumentImage } from "@fintech/testing/kyc/sample-images";
 import { KYC_MESSAGES } from "@fintech/core/kyc/model";
 import { blockingViolations, formatViolations } from "./axe";
 import {
@@ -20,7 +20,7 @@ import { waitForScreenSettled } from "./settle";
 /**
  * The KYC wizard (/kyc) in Chromium against the real local stack: a new applicant walks the five
  * steps with a generated document photo (the server's image checks pass it; a blurred one fails
- * them), sees every hint, gate and message of spec 001, comes back to the step they left, meets
+ * them), sees every hint, gate and message of docs/product/kyc.md#wizard, comes back to the step they left, meets
  * KYC Already Exists, and follows the KYC stream to the approval. Every step is checked with axe
  * in both themes on a desktop and a 390 px phone, and for horizontal overflow.
  */
@@ -134,12 +134,12 @@ async function adminToken(): Promise<string> {
 }
 
 describe("KYC wizard", () => {
-  it("walks the five steps with a real document photo, the spec's hints, gates and messages, and follows the stream to approval", {
+  it("walks the five steps with a real document photo, the documented hints, gates and messages, and follows the stream to approval", {
     timeout: 300_000,
   }, async () => {
     const aadhaar = freshAadhaar();
     const pan = freshPan();
-    // The countries cannot be loaded: Loading Error with the spec's message.
+    // The countries cannot be loaded: Loading Error with its message (docs/product/kyc.md#messages).
     const countriesPath = "**/api/v1/kyc/countries*";
     await page.route(countriesPath, (route) =>
       route.fulfill({ status: 500, contentType: "application/json", body: "{}" }),
@@ -155,7 +155,8 @@ describe("KYC wizard", () => {
     await page.getByRole("heading", { level: 1, name: "Know Your Customer" }).waitFor();
     await stepHeading("Country Selection").waitFor();
 
-    // Before a country is chosen, the steps every country has, with their time estimates; no progress bar on the first step.
+    // Before a country is chosen, the steps every country has, with their time estimates; no
+    // progress bar on the first step.
     const steps = page.getByRole("list", { name: "Verification steps" }).getByRole("listitem");
     expect(await steps.allInnerTexts()).toEqual([
       expect.stringMatching(/Country Selection\s*30s/),
@@ -170,7 +171,7 @@ describe("KYC wizard", () => {
     expect(await main().getByLabel("Full name").inputValue()).toBe("Ada Lovelace");
     expect(await main().getByLabel("Email").inputValue()).toMatch(/^kyc-.*@example\.com$/);
 
-    // The country list: popular first (the spec's order), searchable by name or code.
+    // The country list: popular first (in the order of docs/product/kyc.md#country-step), searchable by name or code.
     const countries = page.getByRole("list", { name: "Countries" }).getByRole("button");
     await countries.first().waitFor();
     expect(await countries.first().innerText()).toMatch(/United States of America \(US\)\s*Popular/);
@@ -197,7 +198,7 @@ describe("KYC wizard", () => {
     await page.getByRole("button", { name: /India \(IN\)/ }).click();
     await page.getByText("Enter a phone number of 6 to 20 characters, e.g. +919876543210").waitFor();
     await main().getByLabel("Phone number").fill("+91 98765 43210");
-    // A start that gets no usable answer: KYC Start Failed with the spec's fallback, nothing started.
+    // A start that gets no usable answer: KYC Start Failed with its fallback message, nothing started.
     const startPath = "**/api/v1/kyc/start";
     await page.route(startPath, (route) => route.fulfill({ status: 502, body: "" }));
     await page.getByRole("button", { name: /India \(IN\)/ }).click();
@@ -210,7 +211,8 @@ describe("KYC wizard", () => {
     await page.getByRole("button", { name: /India \(IN\)/ }).click();
     await toast(KYC_MESSAGES.started("India"));
 
-    // India's five steps of the spec, Aadhaar and PAN among them, now that the country is known.
+    // India's five steps (docs/product/kyc.md#steps-by-country), Aadhaar and PAN among them, now
+    // that the country is known.
     await stepHeading("Document Upload").waitFor();
     expect(await steps.allInnerTexts()).toEqual([
       expect.stringMatching(/Country Selection\s*\(completed\)\s*30s/),
@@ -238,7 +240,7 @@ describe("KYC wizard", () => {
     }
     await checkStepEverywhere("Document Upload");
 
-    // The browser's pre-checks, with the spec's messages under File Validation Failed.
+    // The browser's pre-checks, with their messages under File Validation Failed.
     const picker = page.locator('input[type="file"]');
     const validation = page.getByRole("alert").filter({ hasText: KYC_MESSAGES.fileValidationTitle });
     // Dropped onto the drop zone (a real drop event carrying a file) ...
@@ -351,7 +353,7 @@ describe("KYC wizard", () => {
     expect(await next.isDisabled()).toBe(false);
     await next.click();
 
-    // PAN: uppercased, at most 10, its hints and the spec's error.
+    // PAN: uppercased, at most 10, its hints and its refusal.
     await stepHeading("Tax Verification (PAN)").waitFor();
     await expectFocusOnStepHeading();
     await page.getByText("80% complete").waitFor();
@@ -390,7 +392,8 @@ describe("KYC wizard", () => {
     await page.getByText("Under review").waitFor();
     await page.getByText(`XXXX XXXX ${aadhaar.slice(8)}`).waitFor();
 
-    // A reviewer asks for more (Request Info): back on the page, the applicant reads the message and resubmits with a note.
+    // A reviewer asks for more (Request Info): back on the page, the applicant reads the message
+    // and resubmits with a note.
     const token = await adminToken();
     const reviewer = { Authorization: `Bearer ${token}`, "Content-Type": "application/json" };
     const state = await fetch(`${baseUrl()}/api/v1/kyc/status`, {
@@ -414,7 +417,8 @@ describe("KYC wizard", () => {
     await main().getByText("Manual review required").waitFor();
     expect(await main().getByText("More information needed").count()).toBe(0);
 
-    // A reviewer approves: the stream's verificationCompleted VERIFIED shows the spec's message, without the risk score (issue 20).
+    // A reviewer approves: the stream's verificationCompleted VERIFIED shows the success message, without the risk
+    // score (docs/trust-and-safety.md#what-applicants-see).
     await page.getByRole("status").filter({ hasText: "Live updates" }).waitFor();
     const decision = await fetch(`${baseUrl()}/api/v1/kyc/submissions/${data.submission_id}`, {
       method: "PUT",

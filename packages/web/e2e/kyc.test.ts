@@ -1,6 +1,6 @@
 import { randomInt } from "node:crypto";
 import { verhoeffCheckDigit } from "@fintech/core/kyc/identity-numbers";
-import { sampleDocumentImage } from "@fintech/core/kyc/documents/sample-images";
+import { sampleDocumentImage } from "@fintech/testing/kyc/sample-images";
 import type { Browser, BrowserContext, Page, Response } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { blockingViolations, formatViolations } from "./axe";
@@ -18,7 +18,7 @@ import {
 import { waitForScreenSettled } from "./settle";
 
 /**
- * KYC end to end (issue 11): an applicant completes the wizard at /kyc with a real PNG, a valid
+ * KYC end to end: an applicant completes the wizard at /kyc with a real PNG, a valid
  * Aadhaar and PAN; the run's admin finds the submission on /kyc/dashboard, sees the document image
  * (loaded from its presigned URL), approves it, and the applicant's /kyc says verified. Then the
  * dashboard's own behaviour against the real stack (period, filters, export, bulk actions, the
@@ -215,7 +215,7 @@ describe("KYC journey", () => {
     await dialog.getByRole("heading", { name: "Audit trail" }).waitFor();
     await dialog.getByLabel("Reviewer notes").fill("Passport and numbers match");
     await dialog.getByRole("button", { name: "Approve" }).click();
-    // Approve asks first (issue 20 guardrails).
+    // Approve asks first (docs/trust-and-safety.md#reviewer-guardrails).
     await desk
       .getByRole("dialog", { name: `Approve ${name}?` })
       .getByRole("button", { name: "Approve" })
@@ -331,7 +331,7 @@ describe("the dashboard against the real stack", () => {
   }, async () => {
     const { session, name } = await submittedApplicant("Dev", `Kapoor${randomInt(1000, 10_000)}`);
     const desk = await open(admin, `/kyc/dashboard?search=${encodeURIComponent(name)}`);
-    // A click anywhere on the row opens it (the spec's row click), not only its Review button.
+    // A click anywhere on the row opens it (docs/product/kyc.md#submission-detail), not only its Review button.
     await row(desk, name).getByText(name).click();
     const dialog = desk.getByRole("dialog", { name });
     await dialog.getByRole("button", { name: "Request Info" }).click();
@@ -416,7 +416,7 @@ async function readDownload(download: { createReadStream(): Promise<NodeJS.Reada
 }
 
 describe("when the back office cannot be reached", () => {
-  it("an empty list, zeroed stats, processing time N/A, the reason and a retry (spec 001 §8)", async () => {
+  it("an empty list, zeroed stats, processing time N/A, the reason and a retry (docs/product/kyc.md#submission-list)", async () => {
     const context = await newContext(browser, { session: admin, reducedMotion: "reduce" });
     const page = await context.newPage();
     let failing = true;

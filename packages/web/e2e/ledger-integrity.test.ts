@@ -84,7 +84,7 @@ describe("the ledger integrity panel", () => {
     await expect(panel.locator("dl").textContent()).resolves.toMatch(/Finished:\S/);
     await expect(panel.getByRole("button", { name: "Run integrity check" }).isEnabled()).resolves.toBe(true);
 
-    // What the page shows is the job the server stored, and the old whole-ledger read now answers with it.
+    // What the page shows is the job the server stored, and the whole-ledger read answers with it too.
     const latest = await call<{
       data: { id: string; status: string; result: { ok: boolean; accounts_checked: number } };
     }>(admin.token, "GET", "/api/v1/ledger/integrity/jobs/latest");

@@ -5,11 +5,11 @@ import { baseUrl, launchBrowser, MOBILE, newContext, registerSession, screenshot
 import { waitForAnimationsFinished } from "./settle";
 
 /**
- * Live updates of the ledger workspace (issue 8), in Chromium against the real local stack: two
- * tabs of one signed-in user, each subscribed to the ledger stream. What one tab (or the API) does
- * shows in the other without a reload: the balance toast of spec 000 §8 and the new figures.
- * Then the connection is cut and restored, and the events of the gap still arrive; and the
- * Reconcile action shows its result.
+ * Live updates of the ledger workspace, in Chromium against the real local stack: two tabs of one
+ * signed-in user, each subscribed to the ledger stream. What one tab (or the API) does shows in the
+ * other without a reload: the balance toast of docs/product/ledger-workspace.md#live-updates and
+ * the new figures. Then the connection is cut and restored, and the events of the gap still arrive;
+ * and the Reconcile action shows its result.
  */
 
 let browser: Browser;

@@ -462,7 +462,10 @@ describe("ledger workspace", () => {
   });
 });
 
-/** Elements that stick out past the right edge of the window (the page would scroll sideways), named by tag, class and text. */
+/**
+ * Elements that stick out past the right edge of the window (the page would scroll sideways), named
+ * by tag, class and text.
+ */
 function overflowing(page: Page): Promise<string[]> {
   return page.evaluate(() => {
     const width = document.documentElement.clientWidth;

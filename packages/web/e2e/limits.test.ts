@@ -16,11 +16,12 @@ import {
 import { waitForScreenSettled } from "./settle";
 
 /**
- * The limit banner (issue 20 item 1), in Chromium against the real local stack: an unverified
- * user sees their level, what they may still deposit, that payments to others wait for
- * verification and the link to /kyc, on the ledger workspace and the payments screen; a deposit
- * over the limit shows the server's message and the banner follows a deposit; once an
- * administrator verifies the user, the banner says so. Both themes, desktop and mobile, axe clean.
+ * The limit banner (docs/trust-and-safety.md#verification-levels-and-money-limits), in Chromium
+ * against the real local stack: an unverified user sees their level, what they may still deposit,
+ * that payments to others wait for verification and the link to /kyc, on the ledger workspace and
+ * the payments screen; a deposit over the limit shows the server's message and the banner follows a
+ * deposit; once an administrator verifies the user, the banner says so. Both themes, desktop and
+ * mobile, axe clean.
  */
 
 let browser: Browser;

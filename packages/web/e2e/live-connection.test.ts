@@ -3,10 +3,11 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { baseUrl, launchBrowser, newContext, registerSession, screenshot, type StoredSession } from "./harness";
 
 /**
- * One live connection per browser (issue 19), in Chromium against the real local stack: three
- * tabs of one user on three live screens (ledger, KYC, payments) hold one stream that carries
- * all three feeds; when every tab has been hidden for a minute the browser holds none; a tab
- * shown again reconnects with Last-Event-ID and gets what was committed meanwhile.
+ * One live connection per browser (docs/feeds.md#streams-per-user-and-one-connection-per-browser),
+ * in Chromium against the real local stack: three tabs of one user on three live screens (ledger,
+ * KYC, payments) hold one stream that carries all three feeds; when every tab has been hidden for a
+ * minute the browser holds none; a tab shown again reconnects with Last-Event-ID and gets what was
+ * committed meanwhile.
  *
  * The test drives time and visibility instead of waiting: the browser's clock is Playwright's
  * (fast-forwarded past the minute), and each tab's Page Visibility state is set from the test

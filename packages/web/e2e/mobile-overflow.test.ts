@@ -76,9 +76,11 @@ async function measureOverflow(page: Page): Promise<Overflow> {
         typeof element.className === "string" ? `.${element.className.trim().split(/\s+/).slice(0, 4).join(".")}` : "";
       return `${element.tagName.toLowerCase()}${id}${classes} (${Math.round(element.getBoundingClientRect().right)} px)`;
     };
-    // Content inside a region that scrolls or clips sideways within the screen (a code block, a table) does not widen the page.
+    // Content inside a region that scrolls or clips sideways within the screen (a code block, a
+    // table) does not widen the page.
     const clipped = (element: Element) => {
-      // An absolutely positioned box escapes every clipping ancestor below its containing block (a screen-reader-only label in a scrolled table).
+      // An absolutely positioned box escapes every clipping ancestor below its containing block (a
+      // screen-reader-only label in a scrolled table).
       const absolute = element instanceof HTMLElement && getComputedStyle(element).position === "absolute";
       const first = absolute ? (element as HTMLElement).offsetParent : element.parentElement;
       for (let parent = first; parent && parent !== document.body; parent = parent.parentElement) {

@@ -15,7 +15,7 @@ import {
 import { waitForScreenSettled } from "./settle";
 
 /**
- * The payment-rails console at /payment-rails (issue 12, first slice) against the real stack: an
+ * The payment-rails console at /payment-rails against the real stack: an
  * admin edits a rail (FX spread typed in percent, stored as a fraction: the API shows it), stops
  * and starts one (the simulator drops it and takes it back), and the simulator's Best Option for a
  * few amounts and currencies is the quote API's; a user sees read-only cards (and the server says
@@ -273,7 +273,8 @@ describe("payment rails console: an admin", () => {
     const after = await rail("crypto");
     expect(after).toMatchObject({ fxSpread: 0.045, errorInjection: 0.025, version: before.version + 1 });
     expect(puts).toBe(1);
-    // The simulator now uses it (EUR 1000 paid out in USD on Crypto: USD 0.20 = EUR 0.18 + 45 + 1 = 46.18), as the API does.
+    // From here on the simulator uses it, as the API does (EUR 1000 paid out in USD on Crypto:
+    // USD 0.20 = EUR 0.18 + 45 + 1 = 46.18).
     await expectSimulatorMatchesQuote(page, "1000", "EUR", { payoutCurrency: "USD", country: "DE" });
     expect(await simulator(page).locator('[data-rail="crypto"] [data-cost]').textContent()).toBe("€46.18");
 

@@ -5,7 +5,7 @@ import { baseUrl, launchBrowser, MOBILE, newContext, registerSession, screenshot
 import { waitForScreenSettled } from "./settle";
 
 /**
- * The real-time payment page at /payments (issue 12), in Chromium against the real local stack
+ * The real-time payment page at /payments, in Chromium against the real local stack
  * (API, routing, the payment worker driver, the ledger): a user without two accounts is told so;
  * with two USD accounts, one funded, Start Streaming opens the payment stream, Send Test Payment
  * makes a real payment between them, its events arrive in the list from the stream, and the tiles

@@ -6,7 +6,8 @@ let browser: Browser;
 let session: StoredSession;
 beforeAll(async () => {
   browser = await launchBrowser();
-  // Signed in, so /status shows the status page rather than the sign-in guard. One user per file: registration is rate limited.
+  // Signed in, so /status shows the status page rather than the sign-in guard. One user per file:
+  // registration is rate limited.
   session = await registerSession("router-test");
 });
 afterAll(async () => {

@@ -1,4 +1,7 @@
-/** Business constants of the shell (spec 000 §9); screens import them rather than repeat numbers. */
+/**
+ * Business constants of the shell (docs/product/session.md#constants); screens import them rather
+ * than repeat numbers.
+ */
 
 export const STORAGE_KEYS = {
   authToken: "authToken",

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestContext, dataItems } from "../../../../infra/local/testing";
+import { createTestContext, dataItems } from "@fintech/testing/context";
 import { currentBalance } from "../ledger/balances";
-import { loadJournal } from "../ledger/journals";
+import { loadJournal } from "../ledger/journal-reads";
 import { deposit, setJournalStatus } from "../ledger/service";
 import { createCustomerAccount, type Account } from "../ledger/accounts";
 import { CreateAccountInput } from "../ledger/model";
-import { allowMoneyForTests } from "../limits/limits.testkit";
+import { allowMoneyForTests } from "@fintech/testing/limits";
 import { decideDeposit, depositDecisions, listDepositApprovals } from "./deposits";
 import { APPROVAL_MESSAGES, needsSecondApprover, type Reviewer } from "./model";
 import { readThresholds, thresholdsView, updateThreshold } from "./thresholds";

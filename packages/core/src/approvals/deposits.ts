@@ -4,16 +4,11 @@ import { conflict, forbidden, notFound } from "../shared/errors";
 import { parseWith } from "../shared/validation";
 import { CURRENCIES, toDecimalString, type Currency } from "../money/model";
 import { getAccounts } from "../ledger/accounts";
-import {
-  changeJournalStatus,
-  ExtraItemsRefused,
-  isSystemAccountId,
-  Journal,
-  JournalReplay,
-  loadJournal,
-  requireOwnedJournal,
-  type JournalReply,
-} from "../ledger/journals";
+import { changeJournalStatus } from "../ledger/journal-status";
+import { ExtraItemsRefused } from "../ledger/journal-writes";
+import { isSystemAccountId, Journal, JournalReplay } from "../ledger/journals";
+import { loadJournal, requireOwnedJournal } from "../ledger/journal-reads";
+import type { JournalReply } from "../ledger/journal-view";
 import { isLedgerId } from "../ledger/model";
 import { aboveAmount, depositDecisionKey, depositDraftPartition, DEPOSIT_DRAFT_SHARDS } from "./keys";
 import {
@@ -135,7 +130,7 @@ export async function decideDeposit(
 ): Promise<{ decision: DecisionRecord; transaction: JournalReply }> {
   const input = parseWith(DecisionInput, body);
   const journal = isLedgerId(journalId) ? await loadJournal(ctx, journalId) : null;
-  if (!journal || journal.type !== "deposit") throw notFound(APPROVAL_MESSAGES.depositNotFound, "deposit_not_found");
+  if (journal?.type !== "deposit") throw notFound(APPROVAL_MESSAGES.depositNotFound, "deposit_not_found");
   const threshold = await thresholdFor(ctx, "deposit", journal.currency);
   if (journal.status !== "draft" || !needsSecondApprover(threshold, journal.total_amount))
     throw conflict(APPROVAL_MESSAGES.notAwaitingDeposit, "deposit_not_awaiting_approval");

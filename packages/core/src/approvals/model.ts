@@ -2,9 +2,9 @@ import { z } from "zod";
 import { Currency, CURRENCIES, toDecimalString } from "../money/model";
 
 /**
- * Four eyes (maker-checker, issue 20 item 3): a deposit or payment above its currency's threshold
- * is never approved by the person who made it. A deposit draft above it waits for an
- * administrator other than its creator and its owner; a payment above it is created
+ * Four eyes (maker-checker, docs/trust-and-safety.md#four-eyes): a deposit or payment above its
+ * currency's threshold is never approved by the person who made it. A deposit draft above it waits
+ * for an administrator other than its creator and its owner; a payment above it is created
  * `awaiting_approval` (its hold placed, nothing scheduled) until an administrator other than the
  * payer approves (it is then scheduled) or rejects it (the hold is voided). Thresholds are data:
  * seeded (approvals/default-thresholds.ts) and edited by administrators. Safe to import from the

@@ -20,7 +20,10 @@ export const ACCOUNT_CHANGE_LIMITS = {
   passwordResetRequestByAddress: { scope: "password-reset:ip", limit: 10, windowSeconds: 15 * 60 },
   /** The same, per email address asked for (hashed), whoever asks: bounds the mail one inbox can be sent. */
   passwordResetRequestByEmail: { scope: "password-reset:email", limit: 3, windowSeconds: 60 * 60 },
-  /** POST /auth/password-reset and POST /users/email-verification, per client address (open routes; the token is the proof). */
+  /**
+   * POST /auth/password-reset and POST /users/email-verification, per client address (open routes;
+   * the token is the proof).
+   */
   linkRedemption: { scope: "link-redeem:ip", limit: 30, windowSeconds: 60 },
   /** POST /users/email-verification/resend: new verification mails per user. */
   verificationResend: { scope: "verify:resend", limit: 3, windowSeconds: 60 * 60 },
@@ -30,7 +33,10 @@ export const ACCOUNT_CHANGE_LIMITS = {
 
 export type AccountChange = keyof typeof ACCOUNT_CHANGE_LIMITS;
 
-/** Counts one attempt at `change` by `subject` (a user id; a client address or an email for the open routes); a 429 with Retry-After past the limit. */
+/**
+ * Counts one attempt at `change` by `subject` (a user id; a client address or an email for the open
+ * routes); a 429 with Retry-After past the limit.
+ */
 export async function limitAccountChange(ctx: CoreContext, change: AccountChange, subject: string): Promise<void> {
   await consumeRateLimit(ctx.db, ACCOUNT_CHANGE_LIMITS[change], rateLimitSubject(subject), ctx.clock());
 }

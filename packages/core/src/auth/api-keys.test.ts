@@ -1,6 +1,6 @@
 import { ScanCommand } from "@aws-sdk/lib-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestContext, rotatedKeyring, TEST_KEYS } from "../../../../infra/local/testing";
+import { createTestContext, rotatedKeyring, TEST_KEYS } from "@fintech/testing/context";
 import { loadConfig } from "../shared/config";
 import type { CoreContext } from "../shared/context";
 import { authenticateApiKey, createApiKey, listApiKeys, revokeApiKey } from "./api-keys";

@@ -33,7 +33,10 @@ const PendingVerification = z.object({
   expires_at: z.number().int(),
 });
 
-/** The pending verification and its mail, as transaction items: put them in the transaction that creates the address. */
+/**
+ * The pending verification and its mail, as transaction items: put them in the transaction that
+ * creates the address.
+ */
 export function verificationItems(
   ctx: CoreContext,
   user: Pick<StoredUser, "id" | "email" | "first_name">,

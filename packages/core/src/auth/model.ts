@@ -268,9 +268,9 @@ export const API_KEY_SCOPE_DESCRIPTIONS: Record<ApiKeyScope, string> = {
 };
 
 /**
- * The scopes of a key created without a list, and of keys made before scopes existed (read as
- * this when their item has none): every scope, which is all such a key could use before. The
- * account changes (email, password, keys) were and stay out of any key's reach.
+ * The scopes of a key created without a list, and of a key whose item stores none (an older
+ * key): every scope, so such a key keeps all it could ever use. The account changes (email,
+ * password, keys) stay out of any key's reach.
  */
 export const DEFAULT_API_KEY_SCOPES: readonly ApiKeyScope[] = API_KEY_SCOPES;
 

@@ -250,7 +250,10 @@ export async function endOtherSessions(
   return continueSession(ctx, await requireUser(ctx.db, current.userId), current, origin);
 }
 
-/** Signs out one of the user's own sessions by its id (404 `session_not_found` for any other id, or one already over). */
+/**
+ * Signs out one of the user's own sessions by its id (404 `session_not_found` for any other id, or
+ * one already over).
+ */
 export async function endSession(ctx: CoreContext, userId: string, sessionId: string): Promise<void> {
   await limitAccountChange(ctx, "sessionChange", userId);
   const user = await requireUser(ctx.db, userId);

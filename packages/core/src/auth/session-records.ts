@@ -54,7 +54,10 @@ const SYSTEMS: readonly [RegExp, string][] = [
   [/\bLinux\b/, "Linux"],
 ];
 
-/** "Firefox on Linux", "Safari on iPhone", "curl", "Unknown device": enough to recognise a device, too coarse to track one. */
+/**
+ * "Firefox on Linux", "Safari on iPhone", "curl", "Unknown device": enough to recognise a device,
+ * too coarse to track one.
+ */
 export function describeDevice(userAgent: string | null | undefined): string {
   const agent = (userAgent ?? "").slice(0, MAX_USER_AGENT_LENGTH);
   const browser = BROWSERS.find(([pattern]) => pattern.test(agent))?.[1];

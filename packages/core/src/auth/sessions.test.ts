@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestContext } from "../../../../infra/local/testing";
+import { createTestContext } from "@fintech/testing/context";
 import { register } from "./service";
 import { isSessionActive, MAX_REVOKED_SESSIONS, signOutSession } from "./sessions";
 import { newSessionId } from "./token";

@@ -1,4 +1,4 @@
-import { sign } from "hono/jwt";
+import { SignJWT } from "jose";
 import { describe, expect, it } from "vitest";
 import { parseKeyring, type Keyring } from "../shared/keyring";
 import { issueToken, newSessionId, SESSION_TOKEN_LABEL, verifyToken } from "./token";
@@ -17,8 +17,8 @@ async function handMade(
   claims: Record<string, unknown>,
   header: { kid?: string } = { kid: version },
 ): Promise<string> {
-  const key = keys.find(version)!.key(SESSION_TOKEN_LABEL).toString("base64url");
-  return sign(claims, { kty: "oct", alg: "HS256", k: key, ...header }, "HS256");
+  const key = keys.find(version)!.key(SESSION_TOKEN_LABEL);
+  return new SignJWT(claims).setProtectedHeader({ alg: "HS256", typ: "JWT", ...header }).sign(key);
 }
 
 const refused = async (token: string, keys: Keyring, at = now) => {

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
-import { decode, sign, verify } from "hono/jwt";
+import { decodeProtectedHeader, jwtVerify, SignJWT, type ProtectedHeaderParameters } from "jose";
 import { z } from "zod";
 import { unauthorized } from "../shared/errors";
-import type { Keyring, KeyVersion } from "../shared/keyring";
+import type { Keyring } from "../shared/keyring";
 import { Role } from "./model";
 
 const ALGORITHM = "HS256";
@@ -32,13 +32,16 @@ export type TokenClaims = z.infer<typeof TokenClaims>;
 
 export const newSessionId = (epoch: number): string => `${epoch}.${randomUUID()}`;
 
-/** The HS256 key of one version for one use, as a JWK so its version goes in the header's `kid`. */
-const jwk = (version: KeyVersion, label: string) => ({
-  kty: "oct",
-  alg: ALGORITHM,
-  kid: version.version,
-  k: version.key(label).toString("base64url"),
-});
+/**
+ * What a token's header may say: HS256, `typ` absent or JWT, no `crit` (no extension we would
+ * have to understand). The key version is its `kid`.
+ */
+function isSessionHeader(header: ProtectedHeaderParameters): boolean {
+  const typ = header.typ;
+  const typIsJwt =
+    typ === undefined || (typeof typ === "string" && typ.toLowerCase().replace(/^application\//, "") === "jwt");
+  return header.alg === ALGORITHM && typIsJwt && !("crit" in header);
+}
 
 export interface TokenSigner {
   keys: Keyring;
@@ -60,7 +63,9 @@ export async function issueToken(
   const iat = Math.floor(now.getTime() / 1000);
   const exp = iat + ttlSeconds;
   const payload = { sub: user.id, role: user.role, iat, exp, ...claims };
-  const token = await sign(payload, jwk(keys.current, label), ALGORITHM);
+  const token = await new SignJWT(payload)
+    .setProtectedHeader({ alg: ALGORITHM, typ: "JWT", kid: keys.current.version })
+    .sign(keys.current.key(label));
   return { token, expires_at: new Date(exp * 1000).toISOString(), exp };
 }
 
@@ -75,19 +80,18 @@ export async function verifyToken(token: string, signer: TokenSigner | Keyring, 
   const { keys, label } = "label" in signer ? signer : sessionSigner(signer);
   const invalid = () => unauthorized("Invalid or expired token", "invalid_token");
   if (token.length > MAX_TOKEN_LENGTH) throw invalid();
-  let kid: unknown;
+  let header: ProtectedHeaderParameters;
   try {
-    kid = decode(token).header.kid;
+    header = decodeProtectedHeader(token);
   } catch {
     throw invalid();
   }
-  const version = typeof kid === "string" ? keys.find(kid) : undefined;
+  const version = typeof header.kid === "string" && isSessionHeader(header) ? keys.find(header.kid) : undefined;
   if (!version) throw invalid();
   let claims: TokenClaims;
   try {
-    claims = TokenClaims.parse(
-      await verify(token, jwk(version, label), { alg: ALGORITHM, exp: false, iat: false, nbf: false }),
-    );
+    const { payload } = await jwtVerify(token, version.key(label), { algorithms: [ALGORITHM], currentDate: now });
+    claims = TokenClaims.parse(payload);
   } catch {
     throw invalid();
   }

@@ -54,7 +54,10 @@ export function sessionsUnchanged(user: StoredUser): { expression: string; value
 
 const failedCheck = (codes: string[] | null, index: number) => codes?.[index] === "ConditionalCheckFailed";
 
-/** The user item and the email-uniqueness item (and `also`, e.g. a verification link and its mail) are written together or not at all. */
+/**
+ * The user item and the email-uniqueness item (and `also`, e.g. a verification link and its mail)
+ * are written together or not at all.
+ */
 export async function insertUser(db: Database, user: StoredUser, also: TransactItems = []): Promise<void> {
   try {
     await db.doc.send(

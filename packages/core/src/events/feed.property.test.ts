@@ -6,17 +6,18 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { isDeepStrictEqual } from "node:util";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { createTestContext, TEST_KEYS } from "../../../../infra/local/testing";
-import type {} from "../../../../infra/local/test-setup"; // the type of inject("dynamodbEndpoint")
+import { createTestContext, TEST_KEYS } from "@fintech/testing/context";
+import type {} from "@fintech/testing/global-setup"; // the type of inject("dynamodbEndpoint")
 import type { CoreContext } from "../shared/context";
 import { chainHistory } from "../ledger/balances";
 import { eventsOf, ledgerFeedSource, type LedgerFeedEvent } from "../ledger/events";
-import { loadJournal } from "../ledger/journals";
+import { loadJournal } from "../ledger/journal-reads";
 import { reconcileAccount } from "../ledger/controls";
 import { createAccount } from "../ledger/service";
 import { decodeCursor, encodeCursor, type FeedCursor } from "./cursor";
 import { FeedReader, feedSettings, freshCursor, type FeedSettings, type FeedSource } from "./feed";
-import type { WriterOp, WriterPlan, WriterReport } from "./feed.writer";
+import type { WriterOp, WriterPlan, WriterReport } from "@fintech/testing/feed-writer";
+import { FEED_WRITER } from "@fintech/testing/processes";
 
 /**
  * The feed's promise (events/feed.ts) under the conditions it was built for: several writers in
@@ -38,7 +39,7 @@ import type { WriterOp, WriterPlan, WriterReport } from "./feed.writer";
  */
 
 const REPO_ROOT = path.resolve(import.meta.dirname, "../../../..");
-const WRITER = path.join(import.meta.dirname, "feed.writer.ts");
+const WRITER = FEED_WRITER;
 const OWNERS = 2;
 const ACCOUNTS_PER_OWNER = 3;
 const READERS_PER_OWNER = 2;
@@ -110,9 +111,8 @@ async function committedEvents(owner: { id: string; accounts: { id: string; name
     for (const item of versions) {
       const journal = item.tx_id ? ((await loadJournal(ctx, item.tx_id)) ?? undefined) : undefined;
       if (item.tx_id && !journal) throw new Error(`journal ${item.tx_id} of ${account.id}@${item.version} is missing`);
-      eventsOf(item, journal, account.name).forEach((event, index) =>
-        expected.push({ stream: item.chain, seq: item.version, index, position: item.gsi2sk, event }),
-      );
+      for (const [index, event] of eventsOf(item, journal, account.name).entries())
+        expected.push({ stream: item.chain, seq: item.version, index, position: item.gsi2sk, event });
     }
   }
   return expected;

@@ -3,11 +3,11 @@ import type { CoreContext } from "../shared/context";
 import { MAX_CURSOR_STREAMS, type FeedCursor } from "./cursor";
 
 /**
- * One reader for every feed (ledger now; KYC and payments next). A feed is the outbox items of
- * one scope (an owner, or an admin scope) in the `gsi2` index, ordered by commit position
- * (`gsi2sk`, which starts with the commit instant), decoded into events. A scope that every
- * write of one kind would land on (the system accounts' feed: every deposit) is spread over
- * several index partitions, so that no one partition takes all of it in the cloud; the reader
+ * One reader for every feed: the ledger's, KYC's and the payments' (docs/feeds.md#the-feeds). A
+ * feed is the outbox items of one scope (an owner, or an admin scope) in the `gsi2` index, ordered
+ * by commit position (`gsi2sk`, which starts with the commit instant), decoded into events. A scope
+ * that every write of one kind would land on (the system accounts' feed: every deposit) is spread
+ * over several index partitions, so that no one partition takes all of it in the cloud; the reader
  * merges them by position.
  *
  * Why not simply "items after the last position seen": positions come from each writer's clock
@@ -142,7 +142,9 @@ export class FeedReader<E> {
   /** Subscribes to this process's commit hints for the feed (see announceCommits). */
   onCommit(listener: CommitListener): () => void {
     const stops = this.source.partitions.map((partition) => onCommit(this.ctx, partition, listener));
-    return () => stops.forEach((stop) => stop());
+    return () => {
+      for (const stop of stops) stop();
+    };
   }
 
   /**

@@ -1,17 +1,12 @@
 import { QueryCommand } from "@aws-sdk/lib-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestContext, rotatedKeyring, TEST_KEYS } from "../../../../infra/local/testing";
+import { createTestContext, rotatedKeyring, TEST_KEYS } from "@fintech/testing/context";
 import { loadConfig } from "../shared/config";
 import type { CoreContext } from "../shared/context";
-import {
-  kycState,
-  nextSteps,
-  pendingSubmissionFields,
-  remainingSteps,
-  StartKycInput,
-  startKyc,
-  verifyIdentityNumber,
-} from "./applicant";
+import { kycState, nextSteps, remainingSteps } from "./applicant-state";
+import { pendingSubmissionFields, startKyc } from "./start";
+import { StartKycInput } from "./applicant-inputs";
+import { verifyIdentityNumber } from "./identity-number-steps";
 import { identityNumberHashes } from "./identity-hash";
 import { velocityPartition } from "./keys";
 import type { KycSubmission, SubmissionDocument } from "./model";

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { countryDocumentTypes, findCountry, POPULAR_COUNTRIES, searchCountries } from "./countries";
 
 describe("KYC countries", () => {
-  it("lists the 30 of the spec first, then every other ISO 3166-1 country with a passport or a national ID card", () => {
+  it("lists the 30 popular countries first, then every other ISO 3166-1 country with a passport or a national ID card", () => {
     const all = searchCountries();
     expect(all.length).toBeGreaterThan(220);
     expect(all.slice(0, 30).every((country) => country.listed)).toBe(true);
@@ -13,7 +13,7 @@ describe("KYC countries", () => {
     expect(new Set(all.map((country) => country.countryCode)).size).toBe(all.length);
   });
 
-  it("gives the residence permit to listed countries except the nine the spec names", () => {
+  it("gives the residence permit to listed countries except the nine the docs name", () => {
     expect(countryDocumentTypes("IN")).toEqual(["passport", "idCard", "driverLicense", "residencePermit"]);
     for (const code of ["AF", "DZ", "AR", "AU", "BR", "MX", "NG", "ZA", "GB"]) {
       expect(countryDocumentTypes(code)).toEqual(["passport", "idCard", "driverLicense"]);

@@ -3,13 +3,14 @@ import { requirementsFor } from "./country-requirements";
 import type { DocumentType } from "./model";
 
 /**
- * The countries KYC supports. The 30 of spec 001 §3, then every other ISO 3166-1 country (from
- * i18n-iso-countries), which makes the "220+ countries" claim true. Names of the 30 are the spec's;
- * the rest are the package's English names. What each accepts is country-requirements.ts.
+ * The countries KYC supports. The 30 of docs/product/kyc.md#countries-and-documents, then every
+ * other ISO 3166-1 country (from i18n-iso-countries), which makes the "220+ countries" claim true.
+ * Names of the 30 are the ones that page gives; the rest are the package's English names. What each
+ * accepts is country-requirements.ts.
  *
  * Only the package's English data file is imported, statically: its entry point registers every
  * language with a computed `require("./langs/" + locale + ".json")`, which a bundle cannot serve
- * (the deployed functions failed at import), and English is all KYC shows.
+ * (a bundled function would fail at import), and English is all KYC shows.
  */
 const ENGLISH_NAMES: Readonly<Record<string, string | readonly string[]>> = english.countries;
 
@@ -19,7 +20,7 @@ const englishName = (code: string): string => {
   return (typeof names === "string" ? names : names?.[0]) ?? code;
 };
 
-/** Spec 001 §3, in its order, by ISO alpha-2 code. */
+/** The 30 countries of docs/product/kyc.md#countries-and-documents, in its order, by ISO alpha-2 code. */
 const LISTED: readonly (readonly [code: string, name: string])[] = [
   ["AF", "Afghanistan"],
   ["AL", "Albania"],
@@ -53,14 +54,17 @@ const LISTED: readonly (readonly [code: string, name: string])[] = [
   ["US", "United States of America"],
 ];
 
-/** Spec 001 §2. */
+/** The popular countries of docs/product/kyc.md#country-step. */
 export const POPULAR_COUNTRIES = ["US", "GB", "DE", "FR", "IT", "ES", "CA", "AU", "IN", "BR"] as const;
 
 export interface KycCountry {
   country: string;
   countryCode: string;
   flag: string;
-  /** Spec 001 §3: supported document types, each with a numeric marker (1 = supported). */
+  /**
+   * Supported document types (docs/product/kyc.md#countries-and-documents), each with a numeric
+   * marker (1 = supported).
+   */
   supportedDocuments: Partial<Record<DocumentType, 1>>;
   documentTypes: DocumentType[];
   popular: boolean;
@@ -95,7 +99,7 @@ const ALL: readonly KycCountry[] = [
 ];
 const BY_CODE = new Map(ALL.map((country) => [country.countryCode, country]));
 
-/** Case-insensitive substring match on name or code; an empty search returns all (spec 001 §2). */
+/** Case-insensitive substring match on name or code; an empty search returns all (docs/product/kyc.md#country-step). */
 export function searchCountries(search = ""): KycCountry[] {
   const needle = search.trim().toLowerCase();
   if (!needle) return [...ALL];

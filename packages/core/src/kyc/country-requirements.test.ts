@@ -57,7 +57,7 @@ describe("country requirements (data)", () => {
     expect(requiredIdentityNumbers("ES")).toEqual(["es_dni"]);
   });
 
-  it("keeps the spec's document lists: the residence permit everywhere but the nine it names", () => {
+  it("keeps the documented document lists: the residence permit everywhere but the nine it names", () => {
     expect(requirementsFor("IN").documentTypes).toEqual(["passport", "idCard", "driverLicense", "residencePermit"]);
     for (const code of ["AF", "DZ", "AR", "AU", "BR", "MX", "NG", "ZA", "GB"])
       expect(requirementsFor(code).documentTypes).toEqual(["passport", "idCard", "driverLicense"]);

@@ -1,5 +1,5 @@
 import { IDENTITY_NUMBER_KINDS, type IdentityNumberType } from "./identity-numbers";
-import type { DocumentType } from "./model";
+import type { DocumentType, KycSubmission } from "./model";
 
 /**
  * What KYC asks of an applicant, by country: the identity documents it accepts and the identity
@@ -11,9 +11,10 @@ import type { DocumentType } from "./model";
  * is offered (its step can be skipped) and, when given, is checked, masked, hashed and matched
  * against other users exactly like a required one.
  *
- * The 30 countries of the built-in list (spec 001 §3) have entries; every other country gets
- * DEFAULT_REQUIREMENTS. Where a country has no published number format we can check, or where
- * collecting the number is restricted by law (Japan's My Number), it asks for none.
+ * The 30 countries of the built-in list (docs/product/kyc.md#countries-and-documents) have entries;
+ * every other country gets DEFAULT_REQUIREMENTS. Where a country has no published number format we
+ * can check, or where collecting the number is restricted by law (Japan's My Number), it asks for
+ * none.
  */
 
 export interface IdentityNumberRequirement {
@@ -29,7 +30,7 @@ export interface CountryRequirements {
 }
 
 const ALL_DOCUMENTS: readonly DocumentType[] = ["passport", "idCard", "driverLicense", "residencePermit"];
-/** Spec 001 §3: nine of the 30 take no residence permit. */
+/** Nine of the 30 take no residence permit (docs/product/kyc.md#countries-and-documents). */
 const NO_RESIDENCE_PERMIT: readonly DocumentType[] = ["passport", "idCard", "driverLicense"];
 
 const required = (type: IdentityNumberType): IdentityNumberRequirement => ({ type, required: true });
@@ -132,11 +133,24 @@ export function meetsRequirements(submission: SubmissionFacts): boolean {
   return !missing.document && missing.numbers.length === 0;
 }
 
-/** The missing requirements in words ("Aadhaar verification", "a verified identity document"), for refusals that name them. */
+/**
+ * The missing requirements in words ("Aadhaar verification", "a verified identity document"), for
+ * refusals that name them.
+ */
 export function missingRequirementNames(submission: SubmissionFacts): string[] {
   const missing = missingRequirements(submission);
   return [
     ...missing.numbers.map((type) => `${IDENTITY_NUMBER_KINDS[type].short} verification`),
     ...(missing.document ? ["a verified identity document"] : []),
   ];
+}
+
+/**
+ * The applicant has done every step their country asks for (each required number verified, at
+ * least one identity document passed its checks): the submission goes to a reviewer.
+ */
+export function isReadyForReview(
+  submission: Pick<KycSubmission, "country" | "documents" | "identity_numbers">,
+): boolean {
+  return meetsRequirements(submission);
 }

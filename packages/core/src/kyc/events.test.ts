@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestContext } from "../../../../infra/local/testing";
+import { createTestContext } from "@fintech/testing/context";
 import { decodeCursor } from "../events/cursor";
-import { startKyc, verifyIdentityNumber } from "./applicant";
+import { startKyc } from "./start";
+import { verifyIdentityNumber } from "./identity-number-steps";
 import {
   cursorBeforeSubmission,
   eventOf,

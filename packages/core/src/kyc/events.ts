@@ -15,7 +15,7 @@ import {
 import { historyRange } from "./submissions";
 
 /**
- * The KYC outbox, read side (the KYC stream of spec 001 §3, §7). A submission's history is its
+ * The KYC outbox, read side (the KYC stream of docs/product/kyc.md#live-updates). A submission's history is its
  * outbox: every committed change wrote its entries in the same transaction, each in the owner's
  * feed index (gsi2, FEED#kyc#<user>) by commit time. A submission is one stream of the feed and
  * its history seq the stream's gap-free sequence, so the common feed reader (events/feed.ts)
@@ -28,7 +28,7 @@ import { historyRange } from "./submissions";
 
 export interface KycFeedEvent {
   type: KycEventType;
-  /** The submission the event belongs to (spec: verificationId). */
+  /** The submission the event belongs to (verificationId in docs/product/kyc.md#live-updates). */
   verificationId: string;
   seq: number;
   payload: Record<string, unknown>;
@@ -99,7 +99,10 @@ export function cursorBeforeSubmission(
 const verificationId = z.string().describe("The KYC submission's id");
 const documentOrNumber = z.union([DocumentType, IdentityNumberType]);
 
-/** Each event's payload (spec 001 §3 fields, plus the verificationId every event carries). */
+/**
+ * Each event's payload (the fields of docs/product/kyc.md#live-updates, plus the verificationId
+ * every event carries).
+ */
 export const KYC_EVENT_PAYLOADS = {
   verificationStarted: z.object({ verificationId, country: z.string(), countryName: z.string() }),
   documentUploaded: z.object({ verificationId, documentType: documentOrNumber }),
@@ -128,7 +131,10 @@ export const KYC_EVENT_PAYLOADS = {
     .describe("Reviewers only: sent when an administrator reads a user's feed, never on an applicant's own"),
 } satisfies Record<KycEventType, z.ZodObject>;
 
-/** One SSE message's data: `{event: {<type>: payload}}` as the spec's client reads it, with the type and commit time beside it. */
+/**
+ * One SSE message's data: `{event: {<type>: payload}}` as a client of
+ * docs/product/kyc.md#live-updates reads it, with the type and commit time beside it.
+ */
 export function kycStreamMessage(type: KycEventType) {
   return z.object({
     event: z.object({ [type]: KYC_EVENT_PAYLOADS[type] }),

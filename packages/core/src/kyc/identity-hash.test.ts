@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestContext, rotatedKeyring, TEST_KEYS } from "../../../../infra/local/testing";
+import { createTestContext, rotatedKeyring, TEST_KEYS } from "@fintech/testing/context";
 import { loadConfig } from "../shared/config";
 import type { CoreContext } from "../shared/context";
-import { startKyc, verifyIdentityNumber } from "./applicant";
+import { startKyc } from "./start";
+import { verifyIdentityNumber } from "./identity-number-steps";
 import { findUserSubmission } from "./submissions";
 import { computeFacts } from "./risk/facts";
 import { livePublishedRuleSet } from "./risk/rule-sets";

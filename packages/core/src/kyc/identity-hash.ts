@@ -3,10 +3,9 @@ import type { CoreContext } from "../shared/context";
 import type { IdentityNumberRecord, IdentityNumberType } from "./model";
 
 /**
- * Keyed hashes (HMAC) of normalised Aadhaar numbers and PANs: they find the same number on
- * another user and reveal nothing without IDENTITY_HASH_KEYS. The label is the one hashes had
- * before keys had versions, so hashes made then still match under a version that keeps that
- * material (shared/keyring.ts).
+ * Keyed hashes (HMAC) of normalised Aadhaar numbers and PANs: they find the same number on another
+ * user and reveal nothing without IDENTITY_HASH_KEYS. The label is the one unversioned hashes were
+ * made with, so those still match under a version that keeps that material (shared/keyring.ts).
  *
  * A hash cannot be recomputed under a new key without the number, so a number is hashed, and its
  * claim recorded, under every retained version: a number recorded before a rotation and the
@@ -33,5 +32,5 @@ export function identityNumberHashes(
   }));
 }
 
-/** Every hash a recorded number was claimed under (records made before versions have one). */
+/** Every hash a recorded number was claimed under (an unversioned record has one). */
 export const recordedHashes = (record: IdentityNumberRecord): string[] => record.hashes ?? [record.hash];

@@ -15,7 +15,10 @@ import {
   verhoeffCheckDigit,
 } from "./identity-numbers";
 
-/** Aadhaar and PAN rules (research notes §2.4), with the published Verhoeff vectors; the other countries' numbers. */
+/**
+ * Aadhaar and PAN rules (docs/kyc.md#identity-numbers), with the published Verhoeff vectors; the
+ * other countries' numbers.
+ */
 
 describe("Verhoeff", () => {
   it("matches the published vectors", () => {
@@ -139,7 +142,7 @@ describe("PAN", () => {
   });
 
   it("refuses other holder types, wrong shapes and the serial 0000", () => {
-    // The spec's own example has D in the 4th place, which is no holder type.
+    // The example of docs/product/kyc.md#identity-number-steps has D in the 4th place, which is no holder type.
     for (const pan of [
       "ABCDE1234F",
       "ABCKE1234F",
@@ -226,7 +229,8 @@ describe("every country's number", () => {
       for (const bad of ["", " ", "x".repeat(64), "€".repeat(12), "١٢٣٤٥٦٧٨٩٠١"])
         expect(isValidIdentityNumber(type, bad), JSON.stringify(bad)).toBe(false);
       expect(kind.invalidMessage).toMatch(/^Please enter a valid /);
-      // Aadhaar's and PAN's are the spec's sentences; every other one shows the format.
+      // Aadhaar's and PAN's are the sentences of docs/product/kyc.md#messages; every other one
+      // shows the format.
       if (type !== "aadhaar" && type !== "pan") expect(kind.invalidMessage).toContain(kind.format);
     },
   );

@@ -28,10 +28,10 @@ import * as zaIdnr from "stdnum/lib/cjs/za/idnr.js";
  * no node imports: the wizard checks as the applicant types with the very functions the server
  * checks with, so the two never disagree about what is valid.
  *
- * India's Aadhaar (12 digits, Verhoeff check digit) and PAN (AAAAA9999A) are checked here (research
- * notes §2.4); the other countries' numbers by `stdnum`, the JavaScript port of python-stdnum, one
- * module per number (imported one by one so a bundle carries only these). Which country asks for
- * which number is data: country-requirements.ts.
+ * India's Aadhaar (12 digits, Verhoeff check digit) and PAN (AAAAA9999A) are checked here
+ * (docs/kyc.md#identity-numbers); the other countries' numbers by `stdnum`, the JavaScript port of
+ * python-stdnum, one module per number (imported one by one so a bundle carries only these). Which
+ * country asks for which number is data: country-requirements.ts.
  *
  * A pass here only proves a number is well formed, not that it was issued or whose it is.
  */
@@ -120,7 +120,10 @@ export function isValidPan(raw: string): boolean {
   return PAN.test(number) && number.slice(5, 9) !== "0000";
 }
 
-/** What the Aadhaar field shows while typing (spec 001 §5): digits only, at most 12, in groups of 4. */
+/**
+ * What the Aadhaar field shows while typing (docs/product/kyc.md#identity-number-steps): digits
+ * only, at most 12, in groups of 4.
+ */
 export function formatAadhaarGroups(raw: string): string {
   return raw
     .replace(/\D/g, "")
@@ -128,7 +131,10 @@ export function formatAadhaarGroups(raw: string): string {
     .replace(/(\d{4})(?=\d)/g, "$1 ");
 }
 
-/** What the PAN field shows while typing (spec 001 §5): no spaces, uppercased, at most 10 characters. */
+/**
+ * What the PAN field shows while typing (docs/product/kyc.md#identity-number-steps): no spaces,
+ * uppercased, at most 10 characters.
+ */
 export function formatPanInput(raw: string): string {
   return compactIndian("pan", raw).slice(0, 10);
 }
@@ -146,7 +152,7 @@ export interface IdentityNumberKind {
   label: string;
   /** Its short name in sentences, e.g. "SSN" ("SSN verification"). */
   short: string;
-  /** The name in the "{name} verified successfully!" toast (spec 001 §8 says AADHAAR and PAN). */
+  /** The name in the "{name} verified successfully!" toast (docs/product/kyc.md#messages says AADHAAR and PAN). */
   toastName: string;
   /** How it looks, for the placeholder and the error message (an illustration of the format, not a real number). */
   format: string;
@@ -157,7 +163,10 @@ export interface IdentityNumberKind {
   /** The refusal of a malformed number. */
   invalidMessage: string;
   isValid(raw: string): boolean;
-  /** The number's own characters only (separators removed, letters uppercased): what is hashed and masked. Only for a valid number. */
+  /**
+   * The number's own characters only (separators removed, letters uppercased): what is hashed and
+   * masked. Only for a valid number.
+   */
   normalise(raw: string): string;
 }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { isReadyForReview, riskLevel, submissionProgress, type SubmissionDocument } from "./model";
+import { isReadyForReview } from "./country-requirements";
+import { riskLevel, submissionProgress, type SubmissionDocument } from "./model";
 
 const document = (status: SubmissionDocument["status"]): SubmissionDocument => ({
   type: "passport",

@@ -1,9 +1,8 @@
 import { z } from "zod";
-import { meetsRequirements } from "./country-requirements";
 import { IDENTITY_NUMBER_KINDS, IDENTITY_NUMBER_TYPES } from "./identity-numbers";
 
 /**
- * The KYC domain's shapes, messages and constants (spec 001 §3-§9). Browser-safe: the wizard and
+ * The KYC domain's shapes, messages and constants (docs/product/kyc.md). Browser-safe: the wizard and
  * the reviewer dashboard import these, so the server and the screens say the same thing.
  */
 
@@ -36,7 +35,7 @@ export type Priority = z.infer<typeof Priority>;
 export const RISK_LEVELS = ["Low", "Medium", "High"] as const;
 export type RiskLevel = (typeof RISK_LEVELS)[number];
 
-/** Spec 001 §9. */
+/** docs/product/kyc.md#constants. */
 export const KYC_LIMITS = {
   maxFileBytes: 5 * 1024 * 1024,
   acceptedImageTypes: ["image/jpeg", "image/png"] as const,
@@ -53,7 +52,7 @@ export const KYC_LIMITS = {
   maxBulkIds: 100,
 } as const;
 
-/** Messages of spec 001 §5 and §8, word for word. */
+/** Messages of docs/product/kyc.md#messages, word for word. */
 export const KYC_MESSAGES = {
   invalidAadhaar: IDENTITY_NUMBER_KINDS.aadhaar.invalidMessage,
   invalidPan: IDENTITY_NUMBER_KINDS.pan.invalidMessage,
@@ -70,11 +69,14 @@ export const KYC_MESSAGES = {
   genericVerificationFailed: "Verification failed. Please try again.",
   started: (country: string) => `KYC verification process has been successfully initiated for ${country}`,
   documentVerified: (doc: string) => `${doc} verified successfully!`,
-  /** Spec 001 §8 adds the risk score; applicants never see it (issue 20), so the sentence ends here. */
+  /**
+   * docs/product/kyc.md#messages follows this sentence with the risk score; applicants never see it
+   * (docs/trust-and-safety.md#what-applicants-see), so the sentence ends here.
+   */
   completed: "KYC verification completed successfully!",
 } as const;
 
-/** Under 30 Low; 30 to under 60 Medium; 60 and above High (spec 001 §4). */
+/** Under 30 Low; 30 to under 60 Medium; 60 and above High (docs/product/kyc.md#progress-and-risk). */
 export function riskLevel(score: number): RiskLevel {
   if (score < KYC_LIMITS.riskMediumFrom) return "Low";
   if (score < KYC_LIMITS.riskHighFrom) return "Medium";
@@ -163,7 +165,7 @@ export const ReviewAlert = z.object({
 });
 export type ReviewAlert = z.infer<typeof ReviewAlert>;
 
-/** The stored submission (spec 001 §3 KYC submission, plus what the checks and the review keep). */
+/** The stored submission (the KYC submission of docs/product/kyc.md#data, plus what the checks and the review keep). */
 export const KycSubmission = z.object({
   id: z.string(),
   user_id: z.string(),
@@ -199,7 +201,7 @@ export const KycSubmission = z.object({
 });
 export type KycSubmission = z.infer<typeof KycSubmission>;
 
-/** Stream events of spec 001 §3, as the KYC stream sends them. */
+/** Stream events of docs/product/kyc.md#live-updates, as the KYC stream sends them. */
 export const KYC_EVENT_TYPES = [
   "verificationStarted",
   "documentUploaded",
@@ -237,7 +239,7 @@ export const KycHistoryEntry = z.object({
 });
 export type KycHistoryEntry = z.infer<typeof KycHistoryEntry>;
 
-/** Audit trail rows as the reviewer's detail shows them (issue: {actor, at, from, to, note}). */
+/** Audit trail rows as the reviewer's detail shows them ({actor, at, from, to, note}). */
 export interface AuditRow {
   actor: string;
   at: string;
@@ -248,8 +250,8 @@ export interface AuditRow {
 }
 
 /**
- * Progress (spec 001 §4): +25 per verified identity number, and 100 / n for each verified document
- * type among the n the country supports; capped at 100.
+ * Progress (docs/product/kyc.md#progress-and-risk): +25 per verified identity number, and 100 / n
+ * for each verified document type among the n the country supports; capped at 100.
  */
 export function submissionProgress(
   submission: Pick<KycSubmission, "documents" | "identity_numbers">,
@@ -261,14 +263,4 @@ export function submissionProgress(
   ).length;
   const documents = countryDocumentTypeCount > 0 ? (verifiedDocuments * 100) / countryDocumentTypeCount : 0;
   return Math.min(100, Math.round(numbers + documents));
-}
-
-/**
- * The applicant has done every step their country asks for (each required number verified, at
- * least one identity document passed its checks): the submission goes to a reviewer.
- */
-export function isReadyForReview(
-  submission: Pick<KycSubmission, "country" | "documents" | "identity_numbers">,
-): boolean {
-  return meetsRequirements(submission);
 }

@@ -2,7 +2,8 @@ import type { CoreContext } from "../shared/context";
 import { AppError, badRequest, conflict, notFound } from "../shared/errors";
 import { parseWith } from "../shared/validation";
 import { missingRequirementNames } from "./country-requirements";
-import { isReadyForReview, type KycStatus, type KycSubmission } from "./model";
+import { isReadyForReview } from "./country-requirements";
+import type { KycStatus, KycSubmission } from "./model";
 import { assertSubmissionId } from "./review-detail";
 import {
   approvalRisk,
@@ -164,7 +165,8 @@ async function decisionChange(
       entries: [{ actor, action: "notes_updated", from: current.status, to: current.status, note, event: null }],
     };
   }
-  // To pending, `notes` is the message for the applicant, kept in info_request and the audit, not as the reviewer's notes.
+  // To pending, `notes` is the message for the applicant, kept in info_request and the audit, not
+  // as the reviewer's notes.
   if (input.status === "pending") return infoRequestChange(current, reviewer, note!, now);
   if (input.status === "verified") return approvalChange(ctx, current, reviewer, input, notes, now);
   const final = FINAL[input.status];

@@ -2,15 +2,16 @@ import { stringify } from "csv-stringify/sync";
 import type { CoreContext } from "../shared/context";
 import { unprocessable } from "../shared/errors";
 import { parseWith } from "../shared/validation";
-import { spreadsheetSafe } from "../ledger/transactions";
+import { spreadsheetSafe } from "../shared/spreadsheet";
 import { parseSubmission } from "./submissions";
 import { ReviewFilters, type ReviewRow } from "./review-model";
 import { matchesSearch, periodStart, readSubmissions, reviewRow, submissionsQuery } from "./review-list";
 
 /**
- * Export Report (spec 001 §2 footer): the dashboard's filtered list as CSV, every matching row,
- * newest first, at most KYC_EXPORT_MAX_ROWS (more is a 422 asking for narrower filters, never a
- * silently cut file). Cells a spreadsheet would run as a formula get a leading quote.
+ * Export Report (the footer of docs/product/kyc.md#submission-list): the dashboard's filtered list
+ * as CSV, every matching row, newest first, at most KYC_EXPORT_MAX_ROWS (more is a 422 asking for
+ * narrower filters, never a silently cut file). Cells a spreadsheet would run as a formula get a
+ * leading quote.
  */
 
 export const KYC_EXPORT_MAX_ROWS = 10_000;

@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestContext } from "../../../../infra/local/testing";
+import { createTestContext } from "@fintech/testing/context";
 import { KYC_STATUSES, PRIORITIES, type KycSubmission } from "./model";
 import { listSubmissions } from "./review-list";
 import { exportSubmissions } from "./review-export";
 import { REVIEW_PERIOD_MS, REVIEW_PERIODS, type ReviewFilters } from "./review-model";
-import { seedSubmission } from "./review-fixtures";
+import { seedSubmission } from "@fintech/testing/kyc/review-fixtures";
 import { changeSubmission, SYSTEM_ACTOR } from "./submissions";
 
 /**

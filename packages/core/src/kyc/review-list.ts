@@ -17,14 +17,17 @@ import { parseSubmission } from "./submissions";
 
 /**
  * The reviewer's list (GET /dashboard): every submission, newest first, over the one index
- * partition that holds them all (keys.ts submissionsIndex: gsi1sk = submitted_at#id). The period
- * is a key range; status, country and priority are a FilterExpression; the case-insensitive search
+ * partition that holds them all (keys.ts submissionsIndex: gsi1sk = submitted_at#id). The period is
+ * a key range; status, country and priority are a FilterExpression; the case-insensitive search
  * (name, e-mail, ids) is matched in code, because DynamoDB's contains() is case-sensitive and the
- * stored item has no lower-cased copy (see the README for the attribute that would move it into
- * the query). queryPage keeps paging exact either way.
+ * stored item has no lower-cased copy of those fields (one would let the query filter them).
+ * queryPage keeps paging exact either way.
  */
 
-/** The list row: spec 001 §3 KYC submission fields, plus the risk level, progress and whether info was requested. */
+/**
+ * The list row: the KYC submission fields of docs/product/kyc.md#data, plus the risk level,
+ * progress and whether info was requested.
+ */
 export function reviewRow(submission: KycSubmission): ReviewRow {
   return {
     id: submission.id,
@@ -61,7 +64,10 @@ export const periodStart = (ctx: CoreContext, period: ReviewFilters["period"]): 
 
 type SubmissionsQuery = Omit<QueryCommandInput, "TableName" | "ExclusiveStartKey" | "Limit" | "ScanIndexForward">;
 
-/** The Query of the submissions index: submitted since `since` as a key range, the exact filters as a FilterExpression. */
+/**
+ * The Query of the submissions index: submitted since `since` as a key range, the exact filters as
+ * a FilterExpression.
+ */
 export function submissionsQuery(filters: Pick<ReviewFilters, "status" | "country" | "priority">, since?: Date) {
   const values: Record<string, string> = { ":pk": SUBMISSIONS_PARTITION };
   const names: Record<string, string> = {};

@@ -18,11 +18,12 @@ import {
 import { IDENTITY_NUMBER_KINDS, isIdentityNumberType } from "./identity-numbers";
 
 /**
- * The reviewer back office's inputs (spec 001 §3 dashboard, §4 statuses, §7 calls), as zod
+ * The reviewer back office's inputs (the dashboard of docs/product/kyc.md#data, the statuses of
+ * docs/product/kyc.md#submission-statuses and the calls of docs/product/kyc.md#calls), as zod
  * schemas the server parses with and the dashboard can import. Browser-safe.
  */
 
-/** The dashboard's periods (spec 001 §2: Last 24 hours, 7, 30 or 90 days; default 7 days). */
+/** The dashboard's periods (docs/product/kyc.md#dashboard: Last 24 hours, 7, 30 or 90 days; default 7 days). */
 export const REVIEW_PERIODS = ["24h", "7d", "30d", "90d"] as const;
 export type ReviewPeriod = (typeof REVIEW_PERIODS)[number];
 export const REVIEW_PERIOD_MS: Record<ReviewPeriod, number> = {
@@ -102,7 +103,7 @@ const acknowledgeRisk = z
     "Approving a High-risk submission, or one the risk rules recommend rejecting, needs true: the reviewer has seen the warnings (recorded in the audit trail)",
   );
 
-/** What a reviewer may set (spec 001 §7 PUT /submissions/{id}: status, notes). */
+/** What a reviewer may set (PUT /submissions/{id} of docs/product/kyc.md#calls: status, notes). */
 export const DecisionInput = z.strictObject({
   status: z.enum(KYC_STATUSES, { error: `status must be one of ${list(KYC_STATUSES)}` }),
   notes: note("notes")
@@ -182,8 +183,8 @@ export const ResubmitInput = z.strictObject({
 export type ResubmitInput = z.infer<typeof ResubmitInput>;
 
 /**
- * The transitions a reviewer may make (spec 001 §4 only fixes Approve and Reject from the detail
- * modal; the rest is ours, see the README):
+ * The transitions a reviewer may make (docs/product/kyc.md#submission-statuses fixes only Approve
+ * and Reject from the detail modal; the rest is ours: docs/kyc.md#reviewer-back-office):
  * - under_review -> verified | rejected: the decision.
  * - pending -> rejected: an incomplete submission can be refused (e.g. evident fraud), but not
  *   approved: approving needs every step done.
@@ -237,7 +238,7 @@ export const ReviewRow = z.object({
   status: KycStatus,
   risk_score: z.number().int(),
   risk_level: z.enum(RISK_LEVELS),
-  /** Whole rupees (spec 001 §2: INR without decimals). */
+  /** Whole rupees (docs/product/kyc.md#dashboard: INR without decimals). */
   amount: z.number().int(),
   priority: Priority,
   progress: z.number().int(),
@@ -285,7 +286,7 @@ export const ReviewDocument = ReviewedDocumentFields.extend({
 });
 export type ReviewDocument = z.infer<typeof ReviewDocument>;
 
-/** The issue's audit row ({actor, at, from, to, note}) plus the action and who the actor was. */
+/** The audit row ({actor, at, from, to, note}) plus the action and who the actor was. */
 export const ReviewAuditRow = z.object({
   actor: z.string(),
   actor_id: z.string(),

@@ -11,18 +11,19 @@ import {
 import { readSubmissions, submissionsQuery } from "./review-list";
 
 /**
- * The dashboard's stat cards (spec 001 §3 Dashboard stats), computed from the submissions
- * themselves, with trends against the previous period of the same length.
+ * The dashboard's stat cards (the Dashboard stats of docs/product/kyc.md#data), computed from the
+ * submissions themselves, with trends against the previous period of the same length.
  *
  * Every figure is about a cohort: the submissions SUBMITTED within the period, and what became of
  * them so far. The previous period's cohort is read the same way, so the trends compare like with
- * like. "Pending Review" (spec 001 §2 card) counts the cohort's undecided submissions: pending
- * (the applicant's turn) plus under_review (the reviewer's turn); both are also given apart.
+ * like. "Pending Review" (a card of docs/product/kyc.md#dashboard) counts the cohort's undecided
+ * submissions: pending (the applicant's turn) plus under_review (the reviewer's turn); both are
+ * also given apart.
  *
  * Cost: one Query of the submissions index over the last max(2 x period, 60 days), projecting the
  * four fields used. At KYC volumes that is fine up to STATS_MAX_SUBMISSIONS; beyond it the reply
  * says `complete: false` (figures over the newest ones only). The design for more is per-day
- * counters written in the same transaction as each change (README, Reviewer back office).
+ * counters written in the same transaction as each change (docs/kyc.md#reviewer-back-office).
  */
 
 export const STATS_MAX_SUBMISSIONS = 50_000;
@@ -93,7 +94,8 @@ export async function dashboardStats(
     },
     maxSubmissions,
   );
-  // Open-ended at the top: a submission dated a little after "now" (another instance's clock ahead) counts in the current period.
+  // Open-ended at the top: a submission dated a little after "now" (another instance's clock ahead)
+  // counts in the current period.
   const submittedBetween = (from: number, until = Number.POSITIVE_INFINITY) =>
     read.items.filter((item) => item.submitted_ms >= from && item.submitted_ms < until);
   const current = figures(submittedBetween(now - length));

@@ -1,9 +1,10 @@
 /**
- * The reviewer back office (issue 11; spec 001 §3 dashboard stats, §4 statuses, §7 calls), one
- * module per job: the list and its filters (review-list), the stat cards (review-stats), one
- * submission in full (review-detail), decisions, Request Info and resubmission
- * (review-decisions), the approval guard and bulk risk summary (review-risk), Export Report
- * (review-export), and the inputs and transition rules (review-model, browser-safe). Linked
+ * The reviewer back office (docs/kyc.md#reviewer-back-office; the dashboard stats of
+ * docs/product/kyc.md#data, the statuses of docs/product/kyc.md#submission-statuses, the calls of
+ * docs/product/kyc.md#calls), one module per job: the list and its filters (review-list), the stat
+ * cards (review-stats), one submission in full (review-detail), decisions, Request Info and
+ * resubmission (review-decisions), the approval guard and bulk risk summary (review-risk), Export
+ * Report (review-export), and the inputs and transition rules (review-model, browser-safe). Linked
  * submissions and their re-scoring live with the risk engine (risk/links.ts).
  */
 export { listSubmissions } from "./review-list";

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestContext } from "../../../../infra/local/testing";
+import { createTestContext } from "@fintech/testing/context";
 import { AppError } from "../shared/errors";
 import type { KycSubmission } from "./model";
-import { pendingSubmissionFields } from "./applicant";
+import { pendingSubmissionFields } from "./start";
 import { activeSubmissionKey } from "./keys";
 import {
   changeSubmission,

@@ -1,5 +1,6 @@
 import type { CoreContext } from "../shared/context";
-import { isReadyForReview, submissionProgress, type KycSubmission } from "./model";
+import { isReadyForReview } from "./country-requirements";
+import { submissionProgress, type KycSubmission } from "./model";
 import { countryDocumentTypes } from "./countries";
 import { assessSubmission } from "./risk/assess";
 import { rescoreLinkedSubmissions } from "./risk/links";

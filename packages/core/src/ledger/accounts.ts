@@ -26,7 +26,7 @@ import {
   type AccountType,
   type CreateAccountInput,
 } from "./model";
-import type { VersionItem } from "./balances";
+import type { VersionItem } from "./versions";
 import { ProcessCache } from "./cache";
 
 export const Account = z.object({
@@ -51,8 +51,8 @@ export type Account = z.infer<typeof Account>;
  * Hot system accounts (every deposit touches the funding account) would serialise all traffic
  * on one chain; they are unconstrained (may go negative), so their balance is split over shards
  * picked per write, and read as the sum of the shards. More shards than concurrent instances,
- * so that each instance can keep to a shard of its own (8 left 16 instances cancelling 0.66
- * writes per deposit; 32: 0.04). Stored per account: accounts created with 8 keep 8.
+ * so that each instance can keep to a shard of its own and rarely cancels another's write
+ * (docs/benchmarks.md#ledger). Stored per account: an account keeps the count it was created with.
  */
 export const SYSTEM_SHARDS = 32;
 
@@ -177,9 +177,8 @@ const thresholdMinor = (input: CreateAccountInput) =>
  * With an Idempotency-Key the account id is derived from (owner, key), like a journal id, so a
  * retried request finds the account the first one created instead of opening a second one; the
  * request hash stored on the account tells a retry from a different request with the same key.
- * (Before, the key was only used for the opening deposit: a retry opened a duplicate account and
- * then failed its opening deposit with idempotency_key_reused, leaving that account behind.
- * Found by ledger.property.test.ts, "creating an account twice with one Idempotency-Key".)
+ * Keying only the opening deposit would not do: a retry would open a duplicate account and then
+ * fail its opening deposit with idempotency_key_reused, leaving that account behind.
  */
 export async function createCustomerAccount(
   ctx: CoreContext,
@@ -274,9 +273,9 @@ export async function ensureSystemAccounts(ctx: CoreContext): Promise<number> {
 
 /**
  * Account items never change once written (locks and alert thresholds live on the balance chain,
- * see controls.ts, so every writer sees them at once; nothing updates status or name today),
+ * see controls.ts, so every writer sees them at once; nothing updates status or name),
  * and every transfer and deposit reads two of them: each process keeps the ones it has read for
- * a while, which saves two of the five DynamoDB calls of a transfer (see infra/bench/ledger.ts).
+ * a while, which saves two of the five DynamoDB calls of a transfer (docs/benchmarks.md#ledger).
  * Only found accounts are kept, so a new account is visible at once. If account-item edits
  * (rename, close) are ever added, they reach other processes within ACCOUNT_CACHE_MS.
  */

@@ -1,27 +1,21 @@
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { createTestContext } from "../../../../infra/local/testing";
+import { createTestContext } from "@fintech/testing/context";
 import { createContext, type CoreContext } from "../shared/context";
 import { AppError } from "../shared/errors";
 import { postBatch } from "./batches";
 import { isItemError, RECORDED_REFUSALS } from "./decisions";
-import {
-  checkInvariants,
-  execute,
-  setUpWorld,
-  type CreateCommand,
-  type CreateRequest,
-  type Model,
-  type Request,
-  type World,
-} from "./ledger.testkit";
+import { checkInvariants } from "@fintech/testing/ledger/invariants";
+import { execute, type CreateCommand, type CreateRequest, type Request } from "@fintech/testing/ledger/commands";
+import { setUpWorld, type World } from "@fintech/testing/ledger/world";
+import type { Model } from "@fintech/testing/ledger/oracle";
 
 /**
  * Batches against the testkit's oracle: random batches of transfers and deposits (valid,
  * malformed, refused, overdrawing), each checked against what the oracle says the items would
  * do one after another (all or nothing: the first failing item by the batch's order of checks),
  * keyed batches replayed, batch journals posted later; then the whole-table invariants of
- * ledger.testkit.ts (chains follow from their changes, folded versions included; journals and
+ * @fintech/testing/ledger/invariants (chains follow from their changes, folded versions included; journals and
  * versions account for each other; point in time = replay of the journals at every instant;
  * trial balances; the oracle's totals).
  */
@@ -301,7 +295,9 @@ describe("batches against the oracle", () => {
         disposers.push(() => ctx.dispose());
         // Separate instances: their own clients, account and head caches and chain queues (as Lambda runs them).
         const peers = [createContext(ctx.config), createContext(ctx.config)];
-        disposers.push(async () => peers.forEach((peer) => peer.db.raw.destroy()));
+        disposers.push(async () => {
+          for (const peer of peers) peer.db.raw.destroy();
+        });
         const instances = [ctx, ...peers];
         const world = await setUpWorld(ctx, `batch-race-${++run}`);
         const { model } = world;
@@ -310,9 +306,8 @@ describe("batches against the oracle", () => {
         const funded = await send(world, ctx, funding, null);
         if (!funded.ok) throw new Error(`funding failed: ${JSON.stringify(funded)}`);
         const fundedData = (JSON.parse(funded.body) as { data: unknown[] }).data;
-        funding.forEach((request, index) =>
-          model.record(request, { ok: true, body: JSON.stringify({ data: fundedData[index] }), replayed: false }),
-        );
+        for (const [index, request] of funding.entries())
+          model.record(request, { ok: true, body: JSON.stringify({ data: fundedData[index] }), replayed: false });
         problems.push(...(await postDrafts(ctx, model)));
         for (const { batches, duplicated } of rounds) {
           const planned = batches.map((items) => ({
@@ -357,13 +352,12 @@ describe("batches against the oracle", () => {
           if (fresh.length === 1 && outcomes[planned.indexOf(copies)] !== fresh[0]) {
             // The fresh execution was one of the extra copies: the oracle still has to learn its journals.
             const data = (JSON.parse((fresh[0] as { body: string }).body) as { data: unknown[] }).data;
-            copies.requests.forEach((request, at) =>
+            for (const [at, request] of copies.requests.entries())
               model.record(request, {
                 ok: true,
                 body: JSON.stringify({ message: "Transaction created", data: data[at] }),
                 replayed: false,
-              }),
-            );
+              });
           }
           problems.push(...(await postDrafts(ctx, model)));
         }

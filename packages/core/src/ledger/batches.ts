@@ -5,24 +5,23 @@ import { AppError, badRequest, conflict, locked, unprocessable } from "../shared
 import { newId } from "../shared/ids";
 import { parseWith } from "../shared/validation";
 import { requireOwnedAccount, systemAccountId, type Account } from "./accounts";
-import { chainState, headsForWrite, type VersionItem } from "./balances";
+import { chainState } from "./next-version";
+import { headsForWrite } from "./head-cache";
+import type { VersionItem } from "./versions";
 import { ItemError, ledgerBusy, replayedRefusal } from "./decisions";
 import { changesAfter, foldedVersion, type FoldedLeg } from "./folded-versions";
+import { decidedOnce } from "./journal-create";
 import {
-  decidedOnce,
   journalIdFor,
-  journalPut,
   JournalReplay,
-  loadDecision,
-  loadJournal,
-  newJournal,
   requestHash,
   type Actor,
-  type Decision,
   type Idempotency,
   type Journal,
   type JournalDraft,
 } from "./journals";
+import { journalPut, newJournal } from "./journal-items";
+import { loadDecision, loadJournal, type Decision } from "./journal-reads";
 import { DepositInput, holderDirection, LEDGER_MESSAGES, TransferInput } from "./model";
 import {
   asResult,
@@ -163,7 +162,10 @@ async function draftsOf(ownerId: string, items: ValidItem[], actor: Actor | null
   return drafts;
 }
 
-/** Items of the one transaction: a journal per item, a version per distinct account, and the caller's totals per deposit currency. */
+/**
+ * Items of the one transaction: a journal per item, a version per distinct account, and the
+ * caller's totals per deposit currency.
+ */
 function transactionItems(items: ValidItem[]): { journals: number; accounts: number; totals: number } {
   const accounts = new Set<string>();
   for (const item of items) {
@@ -263,8 +265,8 @@ async function commitOnce(
       const now = new Date(Math.max(ctx.clock().getTime(), ...heads.map((head) => Date.parse(head.committed_at) + 1)));
       const legsOf = accounts.map(() => [] as (FoldedLeg & { item: number })[]);
       const position = new Map(accounts.map((account, index) => [account.id, index]));
-      drafts.forEach((draft, item) =>
-        draft.legs.forEach((leg, legIndex) =>
+      for (const [item, draft] of drafts.entries()) {
+        for (const [legIndex, leg] of draft.legs.entries()) {
           legsOf[position.get(leg.account.id)!]!.push({
             txId: ids[item]!,
             txType: draft.type,
@@ -272,9 +274,9 @@ async function commitOnce(
             amount: leg.amount,
             leg: legIndex,
             item,
-          }),
-        ),
-      );
+          });
+        }
+      }
       // Every refusal below is decided on the figures as they are: a remembered head may be stale.
       const refuse = (item: number, error: AppError): never => {
         if (guessed) throw new StaleHeads();

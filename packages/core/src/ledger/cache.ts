@@ -3,7 +3,7 @@ import type { CoreContext } from "../shared/context";
 /**
  * A small per-process cache, one per table client (so test tables and bench tables never share
  * entries), with a time limit and a size cap (oldest entry out first). Only for values that are
- * safe to serve stale within the limit; see its two uses: accounts.ts and balances.ts.
+ * safe to serve stale within the limit; see its two uses: accounts.ts and head-cache.ts.
  */
 export class ProcessCache<V> {
   private readonly byDatabase = new WeakMap<object, Map<string, { value: V; at: number }>>();

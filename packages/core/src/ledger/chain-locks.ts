@@ -4,7 +4,7 @@ import type { CoreContext } from "../shared/context";
  * In-process queues per balance chain. Two writes of this process to one chain would otherwise
  * both read its head and race, and the loser's cancelled TransactWriteItems costs as much as a
  * successful one; queueing them here turns that wasted write into a short wait, after which the
- * head this process remembered (balances.ts head cache) is exact. This is an optimisation only:
+ * head this process remembered (head-cache.ts) is exact. This is an optimisation only:
  * correctness still rests on the conditional Puts, which is what orders writers in different
  * processes. Chains are locked in sorted order, so two journals can never wait on each other.
  */

@@ -6,15 +6,10 @@ import { badRequest, conflict, notFound } from "../shared/errors";
 import { parseWith } from "../shared/validation";
 import { parseSignedDecimal, toDecimalString } from "../money/model";
 import { findAccount, optionalMinor, requireOwnedAccount, type Account } from "./accounts";
-import {
-  chainState,
-  forgetHeads,
-  latestVersion,
-  markerVersion,
-  rememberHeads,
-  type MarkerChange,
-  type VersionItem,
-} from "./balances";
+import { chainState, markerVersion, type MarkerChange } from "./next-version";
+import { forgetHeads, rememberHeads } from "./head-cache";
+import { latestVersion } from "./balances";
+import type { VersionItem } from "./versions";
 import type { Actor } from "./journals";
 import { isLedgerId, LEDGER_MESSAGES, LockInput, ReconcileInput, ThresholdInput } from "./model";
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestContext } from "../../../../infra/local/testing";
+import { createTestContext } from "@fintech/testing/context";
 import { decodeCursor, encodeCursor } from "../events/cursor";
 import type { FeedCursor } from "../events/cursor";
 import { freshCursor } from "../events/feed";

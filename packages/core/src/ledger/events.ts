@@ -4,17 +4,19 @@ import { toDecimalString } from "../money/model";
 import { FeedReader, feedSettings, type FeedSource, type OutboxItem } from "../events/feed";
 import { getAccounts } from "./accounts";
 import { ProcessCache } from "./cache";
-import type { VersionItem } from "./balances";
+import type { VersionItem } from "./versions";
 import { unfoldVersion } from "./folded-versions";
-import { Journal, journalReply, visibleEntry } from "./journals";
+import { Journal } from "./journals";
+import { journalReply, visibleEntry } from "./journal-view";
 import { balanceVersionKey, chainPartition, journalKey, ownerFeedPartitions, SYSTEM_OWNER } from "./keys";
 import { holderDirection, type LedgerEventName, type LedgerStreamEvent } from "./model";
 
 /**
- * The ledger's outbox, read side. Every committed balance version sits in its owner's feed
- * index (gsi2, by commit time); the stream events of spec 000 §3 are derived from those items
- * and the (immutable) entries of their journals, so only committed changes are ever announced.
- * Each balance chain is a stream whose versions are its gap-free sequence (see events/feed.ts).
+ * The ledger's outbox, read side. Every committed balance version sits in its owner's feed index
+ * (gsi2, by commit time); the stream events of docs/product/ledger-workspace.md#live-updates are
+ * derived from those items and the (immutable) entries of their journals, so only committed changes
+ * are ever announced. Each balance chain is a stream whose versions are its gap-free sequence (see
+ * events/feed.ts).
  */
 /** An event as the server builds it (its schema, shared with the browser, is in model.ts). */
 export type LedgerEvent = LedgerStreamEvent;
@@ -246,7 +248,9 @@ export function ledgerFeedSource(ctx: CoreContext, ownerId: string): FeedSource<
           decoding.set(keyOf(item), events);
           decodedEvents.set(ctx, keyOf(item), events);
         }
-        batch.catch(() => missing.forEach((item) => decodedEvents.delete(ctx, keyOf(item))));
+        batch.catch(() => {
+          for (const item of missing) decodedEvents.delete(ctx, keyOf(item));
+        });
       }
       return Promise.all(versions.map((item) => decoding.get(keyOf(item))!));
     },

@@ -1,5 +1,6 @@
 import type { Account } from "./accounts";
-import { chainState, nextVersion, type VersionItem } from "./balances";
+import { chainState, nextVersion } from "./next-version";
+import type { VersionItem } from "./versions";
 import { applyEntry, figures, type JournalType, type Side, type Totals } from "./model";
 
 /**

@@ -1,9 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { CoreContext } from "../shared/context";
-import { cachedHead, learnHead, rememberHeads, type VersionItem } from "./balances";
+import { cachedHead, learnHead, rememberHeads } from "./head-cache";
+import type { VersionItem } from "./versions";
 
 /**
- * When the write path guesses a chain's head instead of reading it (balances.ts, ChainActivity):
+ * When the write path guesses a chain's head instead of reading it (head-cache.ts, ChainActivity):
  * only while few other writers' versions are expected since the head was known. Pure process
  * state, so no table: a context is just the key the caches hang on, and the clock is faked.
  */

@@ -56,7 +56,10 @@ export type IntegrityDrift = z.infer<typeof IntegrityDrift>;
 export const IntegrityCurrency = IntegrityTotals.extend({ currency: Currency, is_balanced: z.boolean() });
 export type IntegrityCurrency = z.infer<typeof IntegrityCurrency>;
 
-/** What a finished whole-ledger check found: the in-request check's fields, plus counts, per-currency sums and its moment. */
+/**
+ * What a finished whole-ledger check found: the in-request check's fields, plus counts,
+ * per-currency sums and its moment.
+ */
 export const IntegrityResult = z.object({
   checked_at: z.string().describe("When the check finished"),
   scope: z.literal("ledger"),

@@ -1,6 +1,6 @@
 import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestContext } from "../../../../infra/local/testing";
+import { createTestContext } from "@fintech/testing/context";
 import type { CoreContext } from "../shared/context";
 import { isAppError } from "../shared/errors";
 import { CURRENCIES } from "../money/model";

@@ -33,7 +33,8 @@ import {
 } from "./integrity-model";
 
 /**
- * The whole-ledger integrity check, one short step at a time (issue 19): the same comparison as
+ * The whole-ledger integrity check, one short step at a time
+ * (docs/cloud.md#the-ledger-integrity-check-as-a-job): the same comparison as
  * integrityCheck(ctx, "ledger") in reports.ts, without ever holding the ledger in memory or
  * running longer than one page.
  *

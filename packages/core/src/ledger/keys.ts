@@ -12,8 +12,8 @@ export const accountsByOwner = (ownerId: string, createdAt?: string, accountId?:
 });
 /**
  * An account number is unique per owner, not across the ledger: real numbers repeat across banks,
- * and a global claim told a stranger which numbers exist. (Items written before this change are
- * `ACCTNUM#<number>`; they are simply no longer consulted.)
+ * and a global claim would tell a stranger which numbers exist. (Global `ACCTNUM#<number>` items
+ * in older tables are not consulted.)
  */
 export const accountNumberKey = (ownerId: string, accountNumber: string) => ({
   pk: `ACCTNUM#${ownerId}#${accountNumber.toUpperCase()}`,
@@ -44,10 +44,10 @@ export const balanceByTimePartition = (chain: string) => `BALT#${chain}`;
  * legs of one journal share a commit time; the leg's position keeps them in journal order.
  *
  * The system accounts' feed is spread over SYSTEM_FEED_SHARDS partitions by the shard of the
- * chain: every deposit writes a system-account version, and on one index key (`FEED#system`, as
- * before) that was one hot index partition for all deposits in the cloud (about 1,000 writes/s
- * per partition). Readers merge the shards (events/feed.ts), and the old partition for versions
- * written before.
+ * chain: every deposit writes a system-account version, and one index key (`FEED#system`) would
+ * be one hot index partition for all deposits in the cloud (about 1,000 writes/s per partition).
+ * Readers merge the shards (events/feed.ts) and the unsharded `FEED#system` partition, which
+ * older versions are on.
  */
 export const SYSTEM_FEED_SHARDS = 8;
 const LEGACY_SYSTEM_FEED = `FEED#${SYSTEM_OWNER}`;

@@ -1,10 +1,10 @@
 import { GetCommand } from "@aws-sdk/lib-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestContext } from "../../../../infra/local/testing";
+import { createTestContext } from "@fintech/testing/context";
 import { journalKey } from "./keys";
-import { countItems } from "./ledger.testkit";
+import { countItems } from "@fintech/testing/ledger/steps";
 import { createAccount, deposit, setJournalStatus } from "./service";
-import { exportTransactions } from "./transactions";
+import { exportTransactions } from "./history-export";
 
 /**
  * Limits of one item and one request: idempotency records of post/unpost must not grow the

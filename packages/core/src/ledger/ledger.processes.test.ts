@@ -3,8 +3,8 @@ import { once } from "node:events";
 import path from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { createTestContext, TEST_BUCKETS, TEST_KEYS } from "../../../../infra/local/testing";
-import type {} from "../../../../infra/local/test-setup"; // the type of inject("dynamodbEndpoint")
+import { createTestContext, TEST_BUCKETS, TEST_KEYS } from "@fintech/testing/context";
+import type {} from "@fintech/testing/global-setup"; // the type of inject("dynamodbEndpoint")
 import type { CoreContext } from "../shared/context";
 import { toDecimalString } from "../money/model";
 import { RECORDED_REFUSALS } from "./decisions";
@@ -13,16 +13,10 @@ import { setAccountLock } from "./controls";
 import { journalIdFor } from "./journals";
 import { holderDirection } from "./model";
 import { balanceOf } from "./service";
-import {
-  checkInvariants,
-  execute,
-  setUpWorld,
-  snapshot,
-  type CreateRequest,
-  type Request,
-  type StatusRequest,
-  type World,
-} from "./ledger.testkit";
+import { checkInvariants, snapshot } from "@fintech/testing/ledger/invariants";
+import { execute, type CreateRequest, type Request, type StatusRequest } from "@fintech/testing/ledger/commands";
+import { setUpWorld, type World } from "@fintech/testing/ledger/world";
+import { LEDGER_PROCESS_CLIENT } from "@fintech/testing/processes";
 // Types only: importing the client module would run it (it is a process's entry point).
 import type {
   BatchClientRequest,
@@ -34,11 +28,11 @@ import type {
   Mutation,
   Pause,
   ToClient,
-} from "./ledger.process-client";
+} from "@fintech/testing/ledger/process-client";
 
 /**
  * The ledger's invariants when every client is its own OS process, as separate Lambda instances
- * are: each client (ledger.process-client.ts, Node with tsx) has its own core context, DynamoDB
+ * are: each client (@fintech/testing/ledger/process-client, Node with tsx) has its own core context, DynamoDB
  * client, account and head caches and chain queues, and nothing else in common with the others
  * than the table in DynamoDB Local. All clients receive their plan, report "armed", and start on
  * one "go" signal; each performs its requests one at a time (a Lambda instance serves one request
@@ -68,7 +62,7 @@ import type {
  */
 
 const REPO_ROOT = path.resolve(import.meta.dirname, "../../../..");
-const CLIENT = path.join(import.meta.dirname, "ledger.process-client.ts");
+const CLIENT = LEDGER_PROCESS_CLIENT;
 const CLIENTS = 8;
 const RUNS = Number(process.env.LEDGER_PROCESSES_RUNS ?? 2);
 const SEED = process.env.LEDGER_PROCESSES_SEED === undefined ? undefined : Number(process.env.LEDGER_PROCESSES_SEED);
@@ -445,7 +439,10 @@ interface Scenario {
   mutation?: Mutation;
 }
 
-/** A fresh table and world, the plans built on it, run across the clients; every violation found. The table is dropped after. */
+/**
+ * A fresh table and world, the plans built on it, run across the clients; every violation found.
+ * The table is dropped after.
+ */
 async function scenarioProblems({ name, build, allowed, extraChecks, mutation }: Scenario): Promise<string[]> {
   const started = Date.now();
   const ctx = await createTestContext();
@@ -544,7 +541,10 @@ const overdraftPlan = fc.record({
     }),
     { maxLength: 3 },
   ),
-  /** Divides the clients' own transfers: with 4, unposts of the deposits race transfers that have not spent them yet. */
+  /**
+   * Divides the clients' own transfers: with 4, unposts of the deposits race transfers that have
+   * not spent them yet.
+   */
   smaller: fc.constantFrom(1, 4),
   /** Each client's own transfers, a share of the funds each (per mille); keyed with a key of its own or not. */
   own: fc.array(
@@ -689,7 +689,10 @@ const REFUSED_PAIRS: [number, number][] = [
   [0, 3],
 ];
 
-/** No key, a key of its own, or the key of an earlier template (the same scope if it is the same owner's or journal's). */
+/**
+ * No key, a key of its own, or the key of an earlier template (the same scope if it is the same
+ * owner's or journal's).
+ */
 const keyChoice = fc.oneof(
   { weight: 3, arbitrary: fc.constant({ mode: "none" as const }) },
   { weight: 5, arbitrary: fc.constant({ mode: "own" as const }) },
@@ -701,7 +704,10 @@ const placement = fc.array(fc.record({ client: fc.nat({ max: CLIENTS - 1 }), at:
   minLength: 1,
   maxLength: 3,
 });
-/** A batch item of the first user: a transfer between its accounts, or a deposit (rarely into the other user's account: a 404 naming the item). */
+/**
+ * A batch item of the first user: a transfer between its accounts, or a deposit (rarely into the
+ * other user's account: a 404 naming the item).
+ */
 const batchItem = fc.oneof(
   {
     weight: 3,

@@ -1,31 +1,30 @@
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { createTestContext } from "../../../../infra/local/testing";
+import { createTestContext } from "@fintech/testing/context";
 import { createContext, type CoreContext } from "../shared/context";
 import { listAccounts } from "./accounts";
 import { integrityCheck, trialBalance } from "./reports";
 import { createAccount, deposit } from "./service";
 import { decideDeposit } from "../approvals/deposits";
+import { checkInvariants } from "@fintech/testing/ledger/invariants";
+import { countItems, runStep } from "@fintech/testing/ledger/steps";
 import {
-  checkInvariants,
-  countItems,
-  runStep,
   outcomeStats,
-  setUpWorld,
   type AmountSpec,
   type CreateCommand,
   type SimpleCommand,
   type StatusCommand,
   type Step,
-} from "./ledger.testkit";
-import { allowMoneyForTests } from "../limits/limits.testkit";
+} from "@fintech/testing/ledger/commands";
+import { setUpWorld } from "@fintech/testing/ledger/world";
+import { allowMoneyForTests } from "@fintech/testing/limits";
 
 /**
  * Property tests of the ledger engine against DynamoDB Local: random command sequences over two
  * users' accounts (USD incl. a credit-normal one, JPY with no decimals, EUR), run one by one
  * and concurrently, replayed with the same and with a different Idempotency-Key body; after
  * every step the engine's answers must match an independent oracle, and after every run the
- * whole table must satisfy the ledger's invariants (see checkInvariants in ledger.testkit.ts).
+ * whole table must satisfy the ledger's invariants (see checkInvariants in @fintech/testing/ledger/invariants).
  *
  * Requests go through three contexts on one table (own clients, caches and chain queues), as
  * three processes would, so concurrent writers really race through DynamoDB's conditions.

@@ -131,7 +131,10 @@ export const DepositInput = z.object({
 });
 export type DepositInput = z.infer<typeof DepositInput>;
 
-/** The spec leaves the body open: an account, and optionally how much (default 1,000). */
+/**
+ * The test-balance body (docs/product/ledger-workspace.md#data): an account, and optionally how
+ * much (default 1,000).
+ */
 export const TEST_BALANCE_DEFAULT_MAJOR = 1000;
 export const TEST_BALANCE_MAX_MAJOR = 100_000;
 export const TestBalanceInput = z.object({
@@ -186,7 +189,8 @@ export type MarkerOperation = (typeof MARKER_OPERATIONS)[number];
 
 /**
  * Which way a change moves an account, seen by its holder: CREDIT when the balance grows (value
- * arrives on the account's normal side), DEBIT when it shrinks. Unposting and voiding reverse the leg (a void gives back what a hold took from the available balance).
+ * arrives on the account's normal side), DEBIT when it shrinks. Unposting and voiding reverse the
+ * leg (a void gives back what a hold took from the available balance).
  */
 export function holderDirection(side: Side, normalSide: Side, operation: Operation): "CREDIT" | "DEBIT" {
   return (side === normalSide) !== (operation === "unpost" || operation === "void") ? "CREDIT" : "DEBIT";
@@ -260,9 +264,9 @@ export const TransactionFilters = z
 export type TransactionFilters = z.infer<typeof TransactionFilters>;
 
 /*
- * The events of the ledger stream (spec 000 §3): the SSE `event:` name is the event's type and
- * `data:` is this object as JSON, plus `at` (the commit time). The server builds them (events.ts)
- * and the browser parses them with these same schemas.
+ * The events of the ledger stream (docs/product/ledger-workspace.md#live-updates): the SSE `event:`
+ * name is the event's type and `data:` is this object as JSON, plus `at` (the commit time). The
+ * server builds them (events.ts) and the browser parses them with these same schemas.
  */
 const decimalText = z.string().regex(/^-?\d+(\.\d+)?$/);
 const streamCommon = { at: z.string().optional() };
@@ -298,7 +302,10 @@ export const TransactionStatusUpdateEvent = z.object({
   type: z.literal("transactionStatusUpdate"),
   ...streamCommon,
   transactionId: z.string(),
-  /** "voided": a draft withdrawn (a failed payment's hold released); "failed" is for refused postings announced later. */
+  /**
+   * "voided": a draft withdrawn (a failed payment's hold released); "failed" is for refused
+   * postings announced later.
+   */
   status: z.enum(["posted", "draft", "voided", "failed"]),
   message: z.string(),
   /** On money another customer paid in: who paid it (their display name, never their account). */

@@ -4,10 +4,12 @@ import { badRequest } from "../shared/errors";
 import { fromDecimalString, toDecimalString, type Currency } from "../money/model";
 import { Account, getAccounts, listAccounts } from "./accounts";
 import { balanceAsOf, currentBalance } from "./balances";
-import { Journal, loadJournal, REDACTED_ACCOUNT } from "./journals";
+import { Journal } from "./journals";
+import { loadJournal } from "./journal-reads";
+import { REDACTED_ACCOUNT } from "./journal-view";
 import { queryPage } from "../shared/pagination";
 import { BALANCE_PREFIX, chainPartition, journalsByOwner } from "./keys";
-import { cursorBinding } from "./transactions";
+import { cursorBinding } from "./history";
 import { applyEntry, ZERO_TOTALS, type Totals } from "./model";
 
 /** Every journal of an owner, oldest first. */

@@ -4,7 +4,7 @@ import { badRequest, forbidden, notFound, unprocessable } from "../shared/errors
 import { parseWith } from "../shared/validation";
 import { gateMoney, withReservation, type MoneyGate, type MoneyMovement } from "../limits/gate";
 import { type PageQuery, queryPage, type Page } from "../shared/pagination";
-import { Currency, parseAmount, toDecimalString } from "../money/model";
+import { type Currency, parseAmount, toDecimalString } from "../money/model";
 import {
   createCustomerAccount,
   getAccounts,
@@ -15,24 +15,22 @@ import {
   type Account,
 } from "./accounts";
 import { balanceAsOf, currentBalance, type AccountBalance } from "./balances";
+import { changeJournalStatus } from "./journal-status";
+import { createJournal, decidedOnce } from "./journal-create";
 import {
-  changeJournalStatus,
-  createJournal,
-  Journal,
+  type Journal,
   journalIdFor,
-  journalReply,
   requestHash,
   JournalReplay,
-  loadJournal,
-  decidedOnce,
   type Actor,
   type Idempotency,
   type JournalDraft,
-  type JournalReply,
 } from "./journals";
+import { journalReply, type JournalReply } from "./journal-view";
+import { loadJournal } from "./journal-reads";
 import { BALANCE_PREFIX, chainPartition } from "./keys";
 import { unfoldVersion, type FoldedVersionItem } from "./folded-versions";
-import { cursorBinding, withAccountDetails } from "./transactions";
+import { cursorBinding, withAccountDetails } from "./history";
 import {
   CreateAccountInput,
   DepositInput,
@@ -216,7 +214,7 @@ export async function createAccount(
   if (idempotency && idempotencyKey && opening !== null) {
     // The opening deposit's key is derived from this one; if the client already used it for
     // another request, refuse now, before the account is written: a refused request writes
-    // nothing. (Before, the account was created and only its opening deposit was refused.)
+    // nothing, rather than leaving an account whose opening deposit was refused.
     const earlier = await loadJournal(ctx, journalIdFor(ownerId, openingKey(idempotencyKey)));
     if (earlier && earlier.request_hash !== openingHash(idempotency.id)) {
       throw unprocessable(LEDGER_MESSAGES.idempotencyMismatch, "idempotency_key_reused");

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { QueryCommand } from "@aws-sdk/lib-dynamodb";
-import { createTestContext } from "../../../../infra/local/testing";
+import { createTestContext } from "@fintech/testing/context";
 import { createContext, type CoreContext } from "../shared/context";
 import { freshCursor, FeedReader, feedSettings } from "../events/feed";
 import { findAccount, getAccounts, SYSTEM_SHARDS, systemAccountId } from "./accounts";

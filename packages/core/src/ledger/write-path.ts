@@ -8,16 +8,9 @@ import { announceCommits } from "../events/feed";
 import { chainsOf, type Account } from "./accounts";
 import { chainBusy, lockChains } from "./chain-locks";
 import { ProcessCache } from "./cache";
-import {
-  chainState,
-  forgetHeads,
-  HEAD_CACHE_MS,
-  headsForWrite,
-  learnHead,
-  nextVersion,
-  rememberHeads,
-  type VersionItem,
-} from "./balances";
+import { chainState, nextVersion } from "./next-version";
+import { forgetHeads, HEAD_CACHE_MS, headsForWrite, learnHead, rememberHeads } from "./head-cache";
+import type { VersionItem } from "./versions";
 import { holderDirection, LEDGER_MESSAGES, type JournalType, type Operation, type Side } from "./model";
 
 /**
@@ -47,11 +40,10 @@ export const pause = (attempt: number) =>
  *
  * The operation gets ONE instant, `at`, used for every new version's committed_at and for the
  * journal's own history record. It is later than every head it builds on, so each chain's
- * commit times still strictly increase. (Before, the journal took the clock before the head
- * reads and each chain took max(now, head + 1ms) on its own, so a journal's history could say
- * "created at t" while its versions said t + a few ms: a balance as of an instant in between
- * disagreed with the replay of the journals, and the trial balance as of then was unbalanced.
- * Found by ledger.property.test.ts, property (d).)
+ * commit times still strictly increase. One instant for all matters: if the journal and each
+ * chain took their own clock readings, a journal's history could say "created at t" while its
+ * versions said t + a few ms, and a balance as of an instant in between would disagree with the
+ * replay of the journals (the trial balance as of then unbalanced).
  */
 export async function plannedVersions(
   ctx: CoreContext,

@@ -11,7 +11,10 @@ import type { CurrencyLimits, MoneyLimits, WindowLimits } from "./model";
  *   to 25,000 per 24 hours and 100,000 per 30 days.
  */
 
-/** `major` in every currency: USD, EUR and GBP as given (cents), JPY at 150 yen per unit, INR at 80 rupees (in paise). */
+/**
+ * `major` in every currency: USD, EUR and GBP as given (cents), JPY at 150 yen per unit, INR at 80
+ * rupees (in paise).
+ */
 const inEveryCurrency = (major: number): CurrencyLimits => ({
   USD: major * 100,
   EUR: major * 100,

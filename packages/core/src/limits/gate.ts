@@ -1,6 +1,6 @@
 import { GetCommand } from "@aws-sdk/lib-dynamodb";
 import { z } from "zod";
-import { ExtraItemsRefused } from "../ledger/journals";
+import { ExtraItemsRefused } from "../ledger/journal-writes";
 import type { TransactItems } from "../ledger/write-path";
 import type { Currency } from "../money/model";
 import type { CoreContext } from "../shared/context";

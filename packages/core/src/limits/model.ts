@@ -2,9 +2,10 @@ import { z } from "zod";
 import { CURRENCIES, Currency, parseAmount, toDecimalString } from "../money/model";
 
 /**
- * Money limits per verification level (issue 20 item 1): the shapes, the messages and the pure
- * rules. Browser-safe: the limit banner and the admin's editor import these, so the screens and
- * the server say the same thing.
+ * Money limits per verification level
+ * (docs/trust-and-safety.md#verification-levels-and-money-limits): the shapes, the messages and the
+ * pure rules. Browser-safe: the limit banner and the admin's editor import these, so the screens
+ * and the server say the same thing.
  *
  * Vocabulary:
  * - a level is what the caller's identity verification allows: `unverified` (no approved KYC,
@@ -276,7 +277,10 @@ export const LIMIT_MESSAGES = {
 
 /* ---------- an administrator's level for one user ---------- */
 
-/** PUT /api/v1/limits/users/{userId}/level: a level decided by a person (null: back to the KYC state), with the reason kept. */
+/**
+ * PUT /api/v1/limits/users/{userId}/level: a level decided by a person (null: back to the KYC
+ * state), with the reason kept.
+ */
 export const ManualLevelInput = z
   .object({
     level: VerificationLevel.nullable().describe("The level to hold regardless of KYC; null removes the override"),

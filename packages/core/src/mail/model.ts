@@ -40,7 +40,10 @@ export const OutboxMail = MailMessage.extend({
 });
 export type OutboxMail = z.infer<typeof OutboxMail>;
 
-/** The message as a sender gets it: the outbox id (to make sends idempotent where the sender can) and the sender address. */
+/**
+ * The message as a sender gets it: the outbox id (to make sends idempotent where the sender can)
+ * and the sender address.
+ */
 export interface OutgoingMail extends MailMessage {
   id: string;
   from: string;

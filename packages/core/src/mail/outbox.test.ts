@@ -1,6 +1,6 @@
 import { GetCommand, TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestContext } from "../../../../infra/local/testing";
+import { createTestContext } from "@fintech/testing/context";
 import { mailKey } from "./keys";
 import type { MailMessage, OutgoingMail } from "./model";
 import { deliverQueuedMail, MAX_SEND_ATTEMPTS, queuedMail, queueMail } from "./outbox";

@@ -1,3 +1,5 @@
+import { ROUTE_LATENCY_HOUR_SECONDS } from "./model";
+
 /** Key formats of the metrics domain; nothing else builds these keys. */
 
 /** Every flushed aggregate covers this many seconds, aligned to epoch multiples of it. */
@@ -35,7 +37,6 @@ export const metricsWindowRange = (fromWindow: number, toWindow: number) => ({
  * "typical response time"), so it is rolled up per instance per HOUR: one item each, replaced
  * as the hour fills. Items are grouped by day, so a 24-hour window reads at most two partitions.
  */
-export const ROUTE_LATENCY_HOUR_SECONDS = 3600;
 export const ROUTE_LATENCY_PARTITION_SECONDS = 86_400;
 /** The longest window the response times cover (24 h), plus the hour still filling, plus slack. */
 export const ROUTE_LATENCY_TTL_SECONDS = 86_400 + 2 * 3600;

@@ -9,6 +9,12 @@ import { z } from "zod";
  * p50/p99 come from the merged counts (within one bucket's width, about 19 %).
  */
 
+/**
+ * Per-route latency is rolled up per instance per hour (the API explorer's "typical response
+ * time"): one rollup's length.
+ */
+export const ROUTE_LATENCY_HOUR_SECONDS = 3600;
+
 /** Four buckets per doubling: each bucket's upper bound is 2^(1/4) ≈ 1.19 times the previous one. */
 export const BUCKETS_PER_DOUBLING = 4;
 /** Bucket 0 holds everything up to 2^-3 ms = 0.125 ms. */

@@ -185,7 +185,8 @@ export class RequestMetrics {
     for (const bucket of seconds) {
       mergeInto(total, bucket);
       for (const [route, counts] of bucket.routes) {
-        const into = (routes[route] ??= [0, 0, 0]);
+        routes[route] ??= [0, 0, 0];
+        const into = routes[route];
         into[0] += counts[0];
         into[1] += counts[1];
         into[2] += counts[2];

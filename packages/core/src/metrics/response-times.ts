@@ -1,6 +1,5 @@
 import { z } from "zod";
-import { ROUTE_LATENCY_HOUR_SECONDS } from "./keys";
-import { mergeHistogram, quantile, type Histogram } from "./model";
+import { ROUTE_LATENCY_HOUR_SECONDS, mergeHistogram, quantile, type Histogram } from "./model";
 
 /**
  * Safe to import from the browser: the typical response time of each route (GET

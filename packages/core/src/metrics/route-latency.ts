@@ -1,5 +1,5 @@
-import { hourStartOf, ROUTE_LATENCY_HOUR_SECONDS } from "./keys";
-import { bucketIndex } from "./model";
+import { hourStartOf } from "./keys";
+import { ROUTE_LATENCY_HOUR_SECONDS, bucketIndex } from "./model";
 import type { HourRollup, RouteLatency } from "./response-times";
 
 /** Route names kept per hour; more (impossible with this app's routes) go to "(other)". */
@@ -8,10 +8,10 @@ export const MAX_ROUTES_PER_HOUR = 128;
 export const HOURS_IN_MEMORY = 2;
 export const OTHER_ROUTE_LATENCY = "(other)";
 /**
- * A filling hour is written this long after its first request, then at most this often (its
- * item is ~15 KB for this app's routes, so writing it with every 10 s window, or every Lambda
- * invocation, would cost ten times the windows themselves). A finished hour is written once
- * more, complete. The price: an instance that is reaped loses at most this much of its
+ * A filling hour is written this long after its first request, then at most this often (its item
+ * holds a histogram per route, many times a window's item, so writing it with every 10 s window, or
+ * every Lambda invocation, would cost far more than the windows themselves). A finished hour is
+ * written once more, complete. The price: an instance that is reaped loses at most this much of its
  * per-route latency, never its request counts.
  */
 export const HOUR_WRITE_INTERVAL_SECONDS = 60;
@@ -51,7 +51,8 @@ export class RouteLatencyHours {
     }
     const routes = hour.rollup.routes;
     const key = routes[name] || Object.keys(routes).length < MAX_ROUTES_PER_HOUR ? name : OTHER_ROUTE_LATENCY;
-    const latency: RouteLatency = (routes[key] ??= { requests: 0, max_ms: 0, histogram: {} });
+    routes[key] ??= { requests: 0, max_ms: 0, histogram: {} };
+    const latency: RouteLatency = routes[key];
     latency.requests += 1;
     if (ms > latency.max_ms) latency.max_ms = ms;
     const bucket = String(bucketIndex(ms));

@@ -104,7 +104,10 @@ export async function loadSharedHours(
   }
 }
 
-/** Typical response time per route over the last `hours` whole hours: the stored hours merged with this instance's own from memory. */
+/**
+ * Typical response time per route over the last `hours` whole hours: the stored hours merged with
+ * this instance's own from memory.
+ */
 export function responseTimesFrom(
   ctx: CoreContext,
   metrics: RequestMetrics,

@@ -11,7 +11,6 @@ import {
   metricsWindowRange,
   partitionStartOf,
   ROUTE_LATENCY_ENTITY,
-  ROUTE_LATENCY_HOUR_SECONDS,
   ROUTE_LATENCY_PARTITION_SECONDS,
   ROUTE_LATENCY_TTL_SECONDS,
   hourStartOf,
@@ -21,6 +20,7 @@ import {
   routeLatencyPartitionStartOf,
   windowStartOf,
 } from "./keys";
+import { ROUTE_LATENCY_HOUR_SECONDS } from "./model";
 import type { WindowAggregate } from "./recorder";
 import type { HourRollup } from "./response-times";
 

@@ -30,8 +30,8 @@ export const AMOUNT_MESSAGES = {
  * Money is written in plain decimal notation only: digits, optionally a point and more digits
  * ("12", "12.5", "0.50", ".5"), or a minus sign in front (refused later as "greater than 0").
  * Nothing that JavaScript's Number() would also read: no "0x10", "0b1", "1e3", "Infinity",
- * surrounding spaces or a trailing point. (Before, "0x0", "0b0" and "1e-400" went through
- * Number() on the account-opening path and counted as zero, while "0x10" was refused.)
+ * surrounding spaces or a trailing point: Number() would read "0x0", "0b0" and "1e-400" as zero,
+ * which passes where zero is allowed (an account's opening balance).
  */
 const DECIMAL_NOTATION = /^(-)?(?:(\d+)(?:\.(\d+))?|\.(\d+))$/;
 
@@ -96,9 +96,9 @@ export function toDecimalString(minor: number, currency: Currency): string {
 /**
  * Parses an API decimal string back to minor units (for clients reading replies), exactly and at
  * any size a reply carries: balances and report totals may exceed what one journal may move.
- * Not-a-decimal gives 0. (Before, this went through parseAmount and its per-journal cap, so a
- * trial balance whose system counterparty exceeded 1,000,000,000 summed it as 0 and reported
- * itself unbalanced. Found by ledger.property.test.ts, property (e).)
+ * Not-a-decimal gives 0. Not parseAmount: its per-journal cap would read a figure above
+ * 1,000,000,000 (a trial balance's system counterparty, say) as 0, and the trial balance would
+ * report itself unbalanced.
  */
 export function fromDecimalString(text: string, currency: Currency): number {
   const match = /^(-)?(\d+)(?:\.(\d+))?$/.exec(text.trim());

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestContext, dataItems } from "../../../../infra/local/testing";
+import { createTestContext, dataItems } from "@fintech/testing/context";
 import { updateThreshold } from "../approvals/thresholds";
 import type { Reviewer } from "../approvals/model";
 import { currentBalance } from "../ledger/balances";
-import { loadJournal } from "../ledger/journals";
+import { loadJournal } from "../ledger/journal-reads";
 import type { Account } from "../ledger/accounts";
 import type { Rail } from "../rails/model";
 import { getRail, listRails } from "../rails/store";
@@ -11,10 +11,11 @@ import { uploadWatchlist } from "../kyc/risk/watchlist";
 import { decidePayment, listPaymentReviews, paymentReviewCase } from "./decisions";
 import { claimOverdueSteps } from "./markers";
 import { PAYMENT_MESSAGES } from "./model";
-import { fundAccount, openTestAccount, testCaller } from "./payments.testkit";
+import { fundAccount, openTestAccount, testCaller } from "@fintech/testing/payments";
 import { runPaymentStep } from "./runner";
 import { getPayment, paymentHistory } from "./store";
-import { initiatePayment, paymentIdFor, type PaymentCaller } from "./service";
+import { initiatePayment, paymentIdFor } from "./service";
+import type { PaymentCaller } from "./model";
 import { advancePayment, attemptOutcome, duePayments } from "./worker";
 
 /**

@@ -1,7 +1,8 @@
 import { TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
 import type { Reviewer } from "../approvals/model";
 import { getAccounts } from "../ledger/accounts";
-import { changeJournalStatus, ExtraItemsRefused } from "../ledger/journals";
+import { changeJournalStatus } from "../ledger/journal-status";
+import { ExtraItemsRefused } from "../ledger/journal-writes";
 import { isLedgerId } from "../ledger/model";
 import type { CursorBinding } from "../shared/cursor";
 import type { CoreContext } from "../shared/context";

@@ -4,7 +4,10 @@ import { paymentEventOf, paymentFeedSource, paymentStreamMessage, presentPayment
 import { paymentHistoryFeedIndex, paymentHistoryKey } from "./keys";
 import type { PaymentHistoryEntry } from "./model";
 
-/** The payment feed's decoding of history items (contract §2) into stream events and messages. */
+/**
+ * The payment feed's decoding of history items (docs/payments-and-rails.md#the-payment-feeds) into
+ * stream events and messages.
+ */
 
 const paymentId = "5c1d9e2a-0b3f-4a6c-8d7e-1f2a3b4c5d6e";
 const userId = "user-1";

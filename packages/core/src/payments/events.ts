@@ -14,12 +14,13 @@ import {
 import { historyRange } from "./store";
 
 /**
- * The payment outbox, read side (the payment streams of spec 001 §3, §7). A payment's history is
- * its outbox: every committed change of the payment wrote its entries in the same transaction,
- * each in the payer's feed index (gsi2, FEED#payment#<user>) by commit time (contract §2). A
- * payment is one stream of the feed and its history seq the stream's gap-free sequence, so the
- * common feed reader (events/feed.ts) resumes a Last-Event-ID without loss or repetition, as the
- * KYC feed does. Entries with an `event` become stream events; the others are audit only.
+ * The payment outbox, read side (the payment streams of docs/product/payments.md#payment-events). A
+ * payment's history is its outbox: every committed change of the payment wrote its entries in the
+ * same transaction, each in the payer's feed index (gsi2, FEED#payment#<user>) by commit time
+ * (docs/payments-and-rails.md#the-payment-feeds). A payment is one stream of the feed and its
+ * history seq the stream's gap-free sequence, so the common feed reader (events/feed.ts) resumes a
+ * Last-Event-ID without loss or repetition, as the KYC feed does. Entries with an `event` become
+ * stream events; the others are audit only.
  */
 
 export interface PaymentFeedEvent {
@@ -73,7 +74,7 @@ export const paymentFeedReader = (ctx: CoreContext, userId: string) =>
 
 /* ---------- the stream's messages (documented in OpenAPI; built from the history entries) ---------- */
 
-/** Each event's payload: the contract's data shapes (spec 001 §3 fields). */
+/** Each event's payload: the fields docs/product/payments.md#payment-events lists for it. */
 export const PAYMENT_EVENT_PAYLOADS = {
   paymentInitiated: PaymentInitiatedData,
   paymentStatusUpdate: PaymentStatusUpdateData,
@@ -82,8 +83,9 @@ export const PAYMENT_EVENT_PAYLOADS = {
 } satisfies Record<PaymentEventType, z.ZodObject>;
 
 /**
- * One SSE message's data: `{event: {<type>: payload}}` as the spec's client reads it (§7), with
- * the type, the payment, its status at the event (lower case) and the commit time beside it.
+ * One SSE message's data: `{event: {<type>: payload}}` as a client of
+ * docs/product/payments.md#payment-events reads it, with the type, the payment, its status at the
+ * event (lower case) and the commit time beside it.
  */
 export function paymentStreamMessage(type: PaymentEventType) {
   return z.object({

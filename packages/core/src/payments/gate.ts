@@ -28,7 +28,10 @@ export interface PaymentGate {
   message: string | null;
 }
 
-/** The counterparty to screen: a beneficiary as given, a platform user as their KYC (or profile) names them, nobody for the payer's own account. */
+/**
+ * The counterparty to screen: a beneficiary as given, a platform user as their KYC (or profile)
+ * names them, nobody for the payer's own account.
+ */
 async function counterpartyOf(ctx: CoreContext, payee: ResolvedPayee): Promise<Counterparty> {
   if (payee.view.kind === "external")
     return { subject: "beneficiary", name: payee.view.name, country: payee.view.country, countryFromPayer: true };

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 
-/** Key formats of the payments domain; nothing else builds these keys (contract §2). */
+/** Key formats of the payments domain (docs/payments-and-rails.md#payments); nothing else builds these keys. */
 
 const SEQ_DIGITS = 12;
 export const padSeq = (seq: number) => String(seq).padStart(SEQ_DIGITS, "0");

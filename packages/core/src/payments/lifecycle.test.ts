@@ -1,12 +1,12 @@
 import { DeleteCommand } from "@aws-sdk/lib-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestContext } from "../../../../infra/local/testing";
+import { createTestContext } from "@fintech/testing/context";
 import { findAccount, systemAccountId, type Account } from "../ledger/accounts";
 import { chainHistory, currentBalance } from "../ledger/balances";
 import { eventsOf } from "../ledger/events";
 import { setAccountLock } from "../ledger/controls";
-import { loadJournal } from "../ledger/journals";
-import { history } from "../ledger/transactions";
+import { loadJournal } from "../ledger/journal-reads";
+import { history } from "../ledger/history";
 import { integrityCheck } from "../ledger/reports";
 import type { Rail } from "../rails/model";
 import { getRail, listRails, setRailRunning } from "../rails/store";
@@ -20,11 +20,12 @@ import {
   setErrorInjection,
   testCaller,
   withFailingSteps,
-} from "./payments.testkit";
+} from "@fintech/testing/payments";
 import { closeParkedPayment, listParkedPayments } from "./review";
 import { runPaymentStep } from "./runner";
 import { dueMarkers, getPayment, paymentHistory } from "./store";
-import { initiatePayment, paymentIdFor, type PaymentCaller } from "./service";
+import { initiatePayment, paymentIdFor } from "./service";
+import type { PaymentCaller } from "./model";
 import { advancePayment, attemptOutcome, duePayments, PARKED_ATTEMPT_CODE, unitDraw } from "./worker";
 
 /**

@@ -1,12 +1,14 @@
 import { electronicFormatIBAN, isValidIBAN } from "ibantools";
 import { z } from "zod";
+import type { PublicUser } from "../auth/model";
 import { Currency } from "../money/model";
 import { ScreeningDecision } from "../screening/model";
 
 /**
- * Payments (issue 12, spec 001 §3 and §7): the shapes every part of the product shares, the
- * request body, the stored payment as the API returns it, its attempts, the routing decision and
- * the four payment events. Safe to import from the browser: zod and pure functions only.
+ * Payments (docs/product/payments.md#payment-events and docs/product/payments.md#calls): the shapes
+ * every part of the product shares, the request body, the stored payment as the API returns it, its
+ * attempts, the routing decision and the four payment events. Safe to import from the browser: zod
+ * and pure functions only.
  *
  * Lifecycle: pending (created: the amount plus the quoted fee is held by a draft journal) ->
  * processing (an attempt is in flight on a rail) -> completed (the journal is posted) | failed
@@ -60,7 +62,10 @@ export const MAX_ATTEMPTS = 2;
  * funds are not held for a step that can never run.
  */
 export const MAX_STEP_FAILURES = 5;
-/** The log line of each parking: a stable message, which the cloud's log metric filter counts (stacks/PaymentWorker.ts). */
+/**
+ * The log line of each parking: a stable message, which the cloud's log metric filter counts
+ * (stacks/PaymentWorker.ts).
+ */
 export const PAYMENT_PARKED_LOG_MESSAGE = "payment parked for review";
 /** The wait before a failed step is tried again: this, doubled after each further failure. */
 export const STEP_RETRY_BASE_MS = 30_000;
@@ -175,9 +180,10 @@ export const Beneficiary = z
 export type Beneficiary = z.infer<typeof Beneficiary>;
 
 /**
- * POST /v1/payments and the stream's initiatePayment command (spec 001 §7 names). The amount is
- * checked against the currency by the service (parseAmount: decimal notation, > 0, at most the
- * currency's minor digits), since its rule depends on the currency field.
+ * POST /v1/payments and the stream's initiatePayment command (both in
+ * docs/product/payments.md#calls). The amount is checked against the currency by the service
+ * (parseAmount: decimal notation, > 0, at most the currency's minor digits), since its rule depends
+ * on the currency field.
  */
 export const CreatePaymentInput = z
   .object({
@@ -218,8 +224,15 @@ export const CreatePaymentInput = z
     },
   );
 export type CreatePaymentInput = z.infer<typeof CreatePaymentInput>;
+
 /** What a client sends (before trimming and upper-casing). */
 export type CreatePaymentRequest = z.input<typeof CreatePaymentInput>;
+
+/** Who is asking: the signed-in user (the HTTP layer's `auth` fits this shape). */
+export interface PaymentCaller {
+  userId: string;
+  user: Pick<PublicUser, "id" | "email" | "first_name" | "last_name">;
+}
 
 export const ATTEMPT_STATUSES = ["in_flight", "succeeded", "failed"] as const;
 
@@ -338,7 +351,7 @@ export const PaymentList = z.object({
 });
 export type PaymentList = z.infer<typeof PaymentList>;
 
-/* ---------- the four payment events (spec 001 §3) ---------- */
+/* ---------- the four payment events (docs/product/payments.md#payment-events) ---------- */
 
 export const PAYMENT_EVENT_TYPES = [
   "paymentInitiated",
@@ -376,7 +389,10 @@ export const PaymentEvent = z.discriminatedUnion("type", [
 ]);
 export type PaymentEvent = z.infer<typeof PaymentEvent>;
 
-/** One entry of a payment's history (the outbox the payment feed reads; contract §2). */
+/**
+ * One entry of a payment's history (the outbox the payment feed reads:
+ * docs/payments-and-rails.md#the-payment-feeds).
+ */
 export const PaymentHistoryEntry = z.object({
   seq: z.number().int().min(1),
   at: z.string(),
@@ -434,7 +450,10 @@ const amountFilter = (field: string) =>
 const textFilter = (max: number, message: string) =>
   z.preprocess(blankAsAbsent, z.string({ error: message }).trim().min(1, message).max(max, message).optional());
 
-/** A decimal filter amount in ten-thousandths: exact, so 25.5 and 25.50 compare equal whatever the currency's decimals. */
+/**
+ * A decimal filter amount in ten-thousandths: exact, so 25.5 and 25.50 compare equal whatever the
+ * currency's decimals.
+ */
 export const filterAmountScaled = (text: string): bigint => {
   const [whole, fraction = ""] = text.split(".");
   return BigInt(whole!) * 10_000n + BigInt(fraction.padEnd(4, "0").slice(0, 4));
@@ -656,7 +675,10 @@ export { DecisionInput as DecidePaymentInput } from "../approvals/model";
 
 /* ---------- the quote, as the Send money screen reads it ---------- */
 
-/** POST /v1/payments/quote's reply (the quote contract): what creating this payment now would do. */
+/**
+ * POST /v1/payments/quote's reply (docs/money-movement.md#rails-what-each-can-carry-routing-and-fees): what creating
+ * this payment now would do.
+ */
 export const PaymentQuoteReply = z.object({
   amount: decimal,
   currency: Currency,

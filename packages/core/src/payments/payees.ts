@@ -16,12 +16,11 @@ import {
 } from "../ledger/accounts";
 import { currentBalance } from "../ledger/balances";
 import { LEDGER_MESSAGES } from "../ledger/model";
-import { last4, PAYMENT_MESSAGES, type CreatePaymentInput, type PaymentPayee } from "./model";
-import type { PaymentCaller } from "./service";
+import { last4, PAYMENT_MESSAGES, type CreatePaymentInput, type PaymentPayee, type PaymentCaller } from "./model";
 
 /**
- * Who pays and who receives (contract §1). The payer's account must be the caller's (404 like
- * any other account of another user). The payee is exactly one of:
+ * Who pays and who receives (docs/payments-and-rails.md#payments). The payer's account must be the
+ * caller's (404 like any other account of another user). The payee is exactly one of:
  * - toAccountId: another account of the caller (another user's account id is the same 404 as an
  *   unknown one: account ids never tell whether they exist);
  * - toEmail: another user of the platform; the money lands in their oldest active account of the
@@ -157,7 +156,6 @@ const NO_USER_ID = "00000000-0000-0000-0000-000000000000";
  */
 export async function resolvePayee(
   ctx: CoreContext,
-  caller: PaymentCaller,
   input: CreatePaymentInput,
   payerSide: PayerSide,
 ): Promise<ResolvedPayee> {

@@ -1,12 +1,18 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestContext } from "../../../../infra/local/testing";
+import { createTestContext } from "@fintech/testing/context";
 import { currentBalance } from "../ledger/balances";
 import { integrityCheck } from "../ledger/reports";
-import { loadJournal } from "../ledger/journals";
+import { loadJournal } from "../ledger/journal-reads";
 import { AppError } from "../shared/errors";
 import { MAX_STEP_FAILURES } from "./model";
-import { fundAccount, openTestAccount, setErrorInjection, testCaller, withFailingSteps } from "./payments.testkit";
+import {
+  fundAccount,
+  openTestAccount,
+  setErrorInjection,
+  testCaller,
+  withFailingSteps,
+} from "@fintech/testing/payments";
 import { runPaymentStep } from "./runner";
 import { getPayment, paymentHistory } from "./store";
 import { initiatePayment } from "./service";

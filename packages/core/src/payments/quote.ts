@@ -4,14 +4,15 @@ import { consumeRateLimit, rateLimitSubject } from "../shared/rate-limit";
 import { parseWith } from "../shared/validation";
 import { parseAmount, toDecimalString, type Currency } from "../money/model";
 import { gateMoney } from "../limits/gate";
-import { arrivalEstimate, railCostMinor } from "../rails/model";
+import { arrivalEstimate } from "../rails/eligibility";
+import { railCostMinor } from "../rails/cost";
 import { destinationCountry } from "../rails/regions";
 import { chooseRail } from "../rails/routing";
 import { listRails } from "../rails/store";
 import { gatePayment } from "./gate";
-import { CreatePaymentInput, PAYMENT_MESSAGES } from "./model";
+import { CreatePaymentInput, PAYMENT_MESSAGES, type PaymentCaller } from "./model";
 import { paysSomeoneElse, requirePayerCanCover, resolvePayee, resolvePayer, type ResolvedPayee } from "./payees";
-import { paymentIdFor, type PaymentCaller } from "./service";
+import { paymentIdFor } from "./service";
 
 /**
  * The payment quote (POST /v1/payments/quote): what creating this payment now would do, without
@@ -125,7 +126,7 @@ export async function quotePayment(ctx: CoreContext, caller: PaymentCaller, body
   const fee = railCostMinor(rail, amountMinor, input.currency);
   await requirePayerCanCover(ctx, payerSide.payer, amountMinor + fee.totalMinor);
   await moneyGate.reserve();
-  const payee = await resolvePayee(ctx, caller, input, payerSide);
+  const payee = await resolvePayee(ctx, input, payerSide);
   await gatePayment(ctx, payee, input.currency, amountMinor);
 
   const money = (minor: number) => toDecimalString(minor, input.currency);

@@ -31,7 +31,10 @@ export type StepRunOutcome = "ran" | "waiting" | "busy" | "stale" | "failed" | "
 export interface StepRun {
   outcome: StepRunOutcome;
   status: PaymentStatus;
-  /** When the driver should run the payment again (its next step, or a failed step's retry); null: nothing to ask for. */
+  /**
+   * When the driver should run the payment again (its next step, or a failed step's retry); null:
+   * nothing to ask for.
+   */
   runAt: string | null;
   /** The step that run is for (its due time): a scheduler's `step`. */
   step: string | null;

@@ -1,8 +1,9 @@
 /**
- * How the payments service asks for a payment's next step to be run (contract §3). The cloud
- * driver sends a delayed queue message, the local driver sets a timer; tests leave it out and
- * call advancePayment themselves. Optional: without a scheduler the sweeper finds every due step,
- * so a lost schedule only delays a payment, never strands it.
+ * How the payments service asks for a payment's next step to be run
+ * (docs/payments-and-rails.md#who-advances-a-payment). The cloud driver sends a delayed queue
+ * message, the local driver sets a timer; tests leave it out and call advancePayment themselves.
+ * Optional: without a scheduler the sweeper finds every due step, so a lost schedule only delays a
+ * payment, never strands it.
  */
 export interface PaymentScheduler {
   /**

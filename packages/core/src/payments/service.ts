@@ -1,21 +1,14 @@
-import type { PublicUser } from "../auth/model";
 import type { CoreContext } from "../shared/context";
 import { badRequest, conflict, forbidden, notFound, unprocessable } from "../shared/errors";
 import { newId } from "../shared/ids";
 import { parseWith } from "../shared/validation";
 import { parseAmount, toDecimalString } from "../money/model";
-import {
-  createJournal,
-  decidedOnce,
-  ExtraItemsRefused,
-  journalIdFor,
-  JournalReplay,
-  requestHash,
-  type JournalDraft,
-} from "../ledger/journals";
+import { createJournal, decidedOnce } from "../ledger/journal-create";
+import { ExtraItemsRefused } from "../ledger/journal-writes";
+import { journalIdFor, JournalReplay, requestHash, type JournalDraft } from "../ledger/journals";
 import { LEDGER_MESSAGES, isLedgerId } from "../ledger/model";
 import type { Account } from "../ledger/accounts";
-import { railCostMinor } from "../rails/model";
+import { railCostMinor } from "../rails/cost";
 import { decisionItems, routePayment } from "../rails/routing";
 import { destinationCountry } from "../rails/regions";
 import {
@@ -23,6 +16,7 @@ import {
   CreatePaymentReply,
   formatProcessingTime,
   PAYMENT_MESSAGES,
+  type PaymentCaller,
   type PaymentEvent,
 } from "./model";
 import { gatePayment } from "./gate";
@@ -48,22 +42,16 @@ import {
 import { chargedFee, heldPartsOf, requestSchedule, type ChargedFee } from "./worker";
 
 /**
- * Initiating a payment (spec 001 §7, contract §1, §4): the request is validated before anything
- * is read for it (400, never recorded), the payee resolved, the rail chosen by the routing, and
- * then ONE transaction writes the hold (a draft journal of amount + the quoted fee: the fee of the
- * best-ranked rail, what POST /v1/payments/quote shows, even when an exploration pick carries the
- * payment), the payment (its fee what the carrying rail charges, capped at the held fee: worker.ts
- * chargedFee),
- * its first history entry (paymentInitiated), the routing decision and the due marker that hands
- * the payment to the worker (none while it waits for an administrator: decisions.ts). Nothing is
- * written when any check refuses.
+ * Initiating a payment (docs/product/payments.md#calls, docs/payments-and-rails.md#payments): the
+ * request is validated before anything is read for it (400, never recorded), the payee resolved,
+ * the rail chosen by the routing, and then ONE transaction writes the hold (a draft journal of
+ * amount + the quoted fee: the fee of the best-ranked rail, what POST /v1/payments/quote shows,
+ * even when an exploration pick carries the payment), the payment (its fee what the carrying rail
+ * charges, capped at the held fee: worker.ts chargedFee), its first history entry
+ * (paymentInitiated), the routing decision and the due marker that hands the payment to the worker
+ * (none while it waits for an administrator: decisions.ts). Nothing is written when any check
+ * refuses.
  */
-
-/** Who is asking: the signed-in user (the HTTP layer's `auth` fits this shape). */
-export interface PaymentCaller {
-  userId: string;
-  user: Pick<PublicUser, "id" | "email" | "first_name" | "last_name">;
-}
 
 export interface InitiateResult {
   /** The reply body (JSON); a replay is byte for byte the first reply. */
@@ -96,7 +84,10 @@ function replayOf(payment: StoredPayment, hash: string): InitiateResult {
   };
 }
 
-/** The hold's legs (contract §4): payer gives amount + fee; payee (or clearing) gets the amount; fees and the FX part go to the system accounts. */
+/**
+ * The hold's legs (docs/payments-and-rails.md#payments): payer gives amount + fee; payee (or
+ * clearing) gets the amount; fees and the FX part go to the system accounts.
+ */
 function holdDraft(
   caller: PaymentCaller,
   payee: ResolvedPayee,
@@ -214,7 +205,7 @@ export async function initiatePayment(
   );
   if (payerChecked instanceof JournalReplay) return await replayAfterRace(ctx, paymentId, hash);
 
-  const payee = await resolvePayee(ctx, caller, input, payerSide);
+  const payee = await resolvePayee(ctx, input, payerSide);
   // Screening and four eyes, before the hold: an embargoed payee refuses here, nothing written.
   const gate = await gatePayment(ctx, payee, input.currency, amountMinor);
   const accounts = await requireSystemAccounts(ctx, input.currency, ["fees", "fx"] as const);
@@ -290,7 +281,7 @@ export async function initiatePayment(
   try {
     // A keyed request refused for a business rule (insufficient funds, a locked account) records
     // the refusal under the payment's id, as ledger writes do: a retry with the key gets the same
-    // refusal, even after funds arrive (README "Decisions stay decided"). The payer's totals
+    // refusal, even after funds arrive (docs/ledger.md#decisions-stay-decided). The payer's totals
     // (limits/gate.ts) commit with the hold, decided again if another payment of theirs won.
     const result = await decidedOnce(ctx, { journalId: paymentId, ownerId: caller.userId, idempotency }, () =>
       withReservation(moneyGate, (limitItems) =>
@@ -349,7 +340,7 @@ export async function initiatePayment(
   return { body: payment.createdReply, replayed: false, reply: replyOf(payment) };
 }
 
-/** Creates a payment: the same as initiatePayment (spec 001 §7 calls the stream command initiatePayment). */
+/** Creates a payment: the same as initiatePayment (the stream command of docs/product/payments.md#calls). */
 export const createPayment = initiatePayment;
 
 async function replayAfterRace(ctx: CoreContext, paymentId: string, hash: string): Promise<InitiateResult> {

@@ -31,7 +31,7 @@ import {
 } from "./model";
 
 /**
- * Payments in the table (contract §2):
+ * Payments in the table (docs/payments-and-rails.md#payments):
  * - PAY#<id> / PAY: the payment (API fields plus what only the server knows: its version, the
  *   idempotency record, the payee's account id, the next due time);
  * - PAY#<id> / EV#<seq>: its history, the outbox of the payment feed (gsi2 FEED#payment#<payer>),

@@ -4,12 +4,15 @@ import type { CoreContext } from "../shared/context";
 import { AppError } from "../shared/errors";
 import { cancellationCodes } from "../shared/dynamo";
 import { getAccounts, systemAccountId } from "../ledger/accounts";
-import { changeJournalStatus, ExtraItemsRefused, loadJournal, type StatusOperation } from "../ledger/journals";
+import { changeJournalStatus, type StatusOperation } from "../ledger/journal-status";
+import { ExtraItemsRefused } from "../ledger/journal-writes";
+import { loadJournal } from "../ledger/journal-reads";
 import { fromDecimalString, toDecimalString } from "../money/model";
 import type { TransactItems } from "../ledger/write-path";
 import { getRail } from "../rails/store";
 import { attemptOutcomeItems, chooseRail, decisionItems } from "../rails/routing";
-import { railCostMinor, type Rail, type RailCostMinor } from "../rails/model";
+import { railCostMinor, type RailCostMinor } from "../rails/cost";
+import type { Rail } from "../rails/model";
 import { destinationCountry } from "../rails/regions";
 import {
   isActiveStatus,
@@ -34,7 +37,8 @@ import {
 } from "./store";
 
 /**
- * The payment worker (contract §3): one step of a payment's lifecycle per due time.
+ * The payment worker (docs/payments-and-rails.md#who-advances-a-payment): one step of a payment's
+ * lifecycle per due time.
  *
  *   pending    --due-->  processing: attempt 1 starts on the chosen rail, due after the rail's
  *                        average processing time
@@ -43,7 +47,8 @@ import {
  *                        retriable, 1st -> attempt 2 on the next-best eligible rail (routing
  *                                         again, the failed rail excluded; never for a
  *                                         forced rail); the hold stays as it is, the fee
- *                                         becomes what the new rail would charge
+ *                                         becomes the new rail's (capped: see below)
+ *                        otherwise     -> failed: the hold journal is voided (funds released)
  *
  * The fee charged is the fee of the rail that carried the payment, but never more than the fee
  * the payer was quoted, which is the fee held (the best-ranked rail's at creation): charged =
@@ -51,7 +56,6 @@ import {
  * pick or a fallback to a pricier rail costs beyond that, so a retry may take any eligible rail.
  * When the fee charged is below the fee held, the post settles it and releases the difference in
  * the same transaction (settledAmounts).
- *                        otherwise     -> failed: the hold journal is voided (funds released)
  *
  * Every step is ONE transaction, conditional on the payment's version: the payment item, its
  * history entries (the outbox of the payment feed), the due marker replaced or deleted, the
@@ -285,7 +289,10 @@ function outcomeItems(
   });
 }
 
-/** A new attempt on `rail`: due after the rail's average time, or at once when the rail is not active (it will refuse). */
+/**
+ * A new attempt on `rail`: due after the rail's average time, or at once when the rail is not
+ * active (it will refuse).
+ */
 function newAttempt(number: number, rail: Rail, at: string): PaymentAttempt {
   const dueAt = rail.status === "active" ? addSeconds(at, rail.avgProcessingTime) : at;
   return {
@@ -515,7 +522,7 @@ async function heldFeeParts(ctx: CoreContext, payment: StoredPayment): Promise<H
   };
 }
 
-/** Where a stored payment goes, for the rails' coverage (decisions before coverage lack it). */
+/** Where a stored payment goes, for the rails' coverage (older routing decisions do not record it). */
 function paymentDestination(payment: StoredPayment): string {
   return (
     payment.routing.destinationCountry ??
@@ -670,9 +677,10 @@ const CONFLICT_RETRIES = 3;
 const conflictPause = () => new Promise((resolve) => setTimeout(resolve, 10 + Math.random() * 40));
 
 /**
- * Advances one payment by every step that is due (contract §3). Idempotent and safe to call twice
- * at once, early (nothing happens before the step is due) and late (catches up: each step starts
- * its attempt at the time it runs, so a late worker never decides an attempt it did not start).
+ * Advances one payment by every step that is due
+ * (docs/payments-and-rails.md#who-advances-a-payment). Idempotent and safe to call twice at once,
+ * early (nothing happens before the step is due) and late (catches up: each step starts its attempt
+ * at the time it runs, so a late worker never decides an attempt it did not start).
  *
  * With a `lease` (the drivers' runs, runner.ts) each step first takes the lease on its due marker
  * and commits only while holding it; when another run holds it, this call stops and sets
@@ -741,7 +749,10 @@ export async function advancePayment(
   return resultOf(payment);
 }
 
-/** Ids of active payments whose next step is due at or before `now`, leased or not (the drivers sweep with markers.ts claimOverdueSteps). */
+/**
+ * Ids of active payments whose next step is due at or before `now`, leased or not (the drivers
+ * sweep with markers.ts claimOverdueSteps).
+ */
 export async function duePayments(ctx: CoreContext, now: Date, limit = 100): Promise<string[]> {
   return dueMarkers(ctx, now, Math.max(1, Math.min(1000, Math.floor(limit))));
 }

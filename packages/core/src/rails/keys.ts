@@ -26,10 +26,11 @@ export const railRegistryKey = () => ({ pk: RAILS_PARTITION, sk: "REGISTRY" });
 
 /**
  * Attempt counters are spread over RAIL_STAT_SHARDS partitions, chosen by a hash of (payment,
- * attempt), so no partition key takes all payment traffic (issue 10) and concurrent transactions
- * finishing attempts on the same rail rarely touch the same counter item (two transactions on one
- * item at once conflict). Inside a shard, the sort key is `<level>#<bucket>#<railId>`, so one Query
- * per shard reads every rail over a time range.
+ * attempt), so no partition key takes all payment traffic
+ * (docs/payments-and-rails.md#statistics-and-hot-keys) and concurrent transactions finishing
+ * attempts on the same rail rarely touch the same counter item (two transactions on one item at
+ * once conflict). Inside a shard, the sort key is `<level>#<bucket>#<railId>`, so one Query per
+ * shard reads every rail over a time range.
  */
 export const RAIL_STAT_SHARDS = 8;
 /** Counter levels: per minute (routing window, 1h series), per hour (24h, 7d), per day (30d, metrics, savings). */
@@ -40,7 +41,10 @@ export const railStatKey = (shard: number, level: RailStatLevel, bucket: string,
   pk: railStatPartition(shard),
   sk: `${level}#${bucket}#${railId}`,
 });
-/** Sort-key bounds of every rail's counters of one level from bucket `from` to bucket `to`, inclusive ("~" sorts after any rail id). */
+/**
+ * Sort-key bounds of every rail's counters of one level from bucket `from` to bucket `to`,
+ * inclusive ("~" sorts after any rail id).
+ */
 export const railStatRange = (level: RailStatLevel, from: string, to: string) => ({
   from: `${level}#${from}#`,
   to: `${level}#${to}#~`,

@@ -39,9 +39,10 @@ export type {
 } from "./metrics-model";
 
 /**
- * The read side of the rail statistics (issue 12: metrics, throughput, recent decisions, live rail
- * figures), all from the counters of stats.ts. Every read is bounded by (buckets × rails ×
- * shards) items, whatever the traffic: see THROUGHPUT_RANGES and METRICS_WINDOW_DAYS.
+ * The read side of the rail statistics (metrics, throughput, recent decisions, live rail figures;
+ * docs/payments-and-rails.md#statistics-and-hot-keys), all from the counters of stats.ts. Every
+ * read is bounded by (buckets × rails × shards) items, whatever the traffic: see THROUGHPUT_RANGES
+ * and METRICS_WINDOW_DAYS.
  */
 
 /** Days of the metrics and of the rails' live figures (day buckets: at most 30 × rails × 8 items). */
@@ -153,7 +154,10 @@ function savingsByDay(rows: readonly StatBucket[]): SavingsDay[] {
     );
 }
 
-/** Live figures of one rail: from real attempts when there are any in the window, else null (keep the sample figures). */
+/**
+ * Live figures of one rail: from real attempts when there are any in the window, else null (keep
+ * the sample figures).
+ */
 function liveFigures(
   counters: RailCounters | undefined,
 ): Pick<Rail, "successRate" | "errorRate" | "avgProcessingTime" | "volume"> | null {
@@ -169,9 +173,9 @@ function liveFigures(
 
 /**
  * The rails with their traffic figures from real attempts over the last METRICS_WINDOW_DAYS days
- * (metricsSource "payments"); a rail without any attempt in the window keeps the spec's sample
- * figures (metricsSource "sample"). Volume is of succeeded USD payments in USD (no FX rates yet:
- * other currencies are in the metrics' volumeByCurrency).
+ * (metricsSource "payments"); a rail without any attempt in the window keeps its sample figures
+ * (docs/product/payment-rails.md#sample-rails; metricsSource "sample"). Volume is of succeeded USD
+ * payments in USD (no FX rates yet: other currencies are in the metrics' volumeByCurrency).
  */
 export async function railsWithLiveFigures(ctx: CoreContext, rails: readonly Rail[], now: Date): Promise<Rail[]> {
   const totals = totalsByRail(await dayRows(ctx, now, METRICS_WINDOW_DAYS));
@@ -213,7 +217,7 @@ export async function railMetrics(ctx: CoreContext, now: Date): Promise<RailMetr
     activeRails: active,
     totalRails: rails.length,
     disabledRails: rails.length - active,
-    // Decisions record no negative saving; counters written before that may hold some, so the tiles never read below 0.
+    // Decisions record no negative saving; older counters may hold some, so the tiles never read below 0.
     costSavings: Math.max(0, usdMajor(all.savingMinor)),
     dailySavings: Math.max(0, usdMajor(todays.savingMinor)),
     savingsByCurrency: currencyRows(all.savingMinor, all.decisionsByCurrency).map((row) => ({

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { AppError } from "../shared/errors";
 import type { Currency } from "../money/model";
-import { ineligibility } from "./model";
+import { ineligibility } from "./eligibility";
 import {
   explorationBand,
   rankRails,
@@ -16,7 +16,8 @@ import {
 import { SEED_RAILS } from "./seed-rails";
 
 /**
- * The pure ranking, on hand-computed numbers (the six sample rails of spec 001 §9, USD 1,000.00):
+ * The pure ranking, on hand-computed numbers (the six sample rails of
+ * docs/product/payment-rails.md#sample-rails, USD 1,000.00):
  *
  *   rail    cost (fixed + 0.1 %)   p      t     score = p·(100000 − cost) − 0.0001·t·100000
  *   ACH     5 + 100 = 105          0.985  1.2   0.985 × 99895 − 12 = 98384.575
@@ -103,7 +104,8 @@ describe("expected value ranking", () => {
   });
 
   it("prices with THE cost formula in the payment currency (EUR: nothing converted, no FX spread; USD fees at 0.92)", () => {
-    // EUR 1,000.00: ACH USD 0.05 -> 4.6 -> 5 + 100 = 105; Wire 92 + 100; Card 9.2 -> 9 + 100; SWIFT 460 + 100; SEPA 2 + 100; Crypto 18.4 -> 18 + 100.
+    // EUR 1,000.00: ACH USD 0.05 -> 4.6 -> 5 + 100 = 105; Wire 92 + 100; Card 9.2 -> 9 + 100;
+    // SWIFT 460 + 100; SEPA 2 + 100; Crypto 18.4 -> 18 + 100.
     const decision = rank({ currency: "EUR", country: "DE" });
     expect(decision.candidates.map((candidate) => [candidate.rail, candidate.costMinor])).toEqual([
       ["ACH", 105],
@@ -118,7 +120,8 @@ describe("expected value ranking", () => {
   });
 
   it("learns from the window with a prior of weight 20: 15 of 30 Card attempts failing moves the pick to Wire", () => {
-    // Card: p = (15 + 20 × 0.998) / 50 = 0.6992, t = (3 s + 20 × 0.1) / 50 = 0.1; score = 0.6992 × 99890 − 1 = 69842.088.
+    // Card: p = (15 + 20 × 0.998) / 50 = 0.6992, t = (3 s + 20 × 0.1) / 50 = 0.1;
+    // score = 0.6992 × 99890 − 1 = 69842.088.
     const decision = rank({ window: new Map([["card", { attempts: 30, succeeded: 15, durationMs: 3_000 }]]) });
     const card = decision.candidates.find((candidate) => candidate.rail === "Card")!;
     expect(card).toMatchObject({
@@ -331,7 +334,7 @@ describe("properties over random windows, amounts and ids", () => {
           const railsNow = rails.map((rail, index) => ({ ...rail, status: statuses[index]! }));
           const window = new Map(rails.map((rail, index) => [rail.id, stats[index]!]));
           const available = railsNow.filter((rail) => rail.status === "active" && !excluded.includes(rail.id));
-          let decision;
+          let decision: ReturnType<typeof rankRails>;
           try {
             decision = rankRails({
               rails: railsNow,
@@ -407,7 +410,7 @@ describe("eligibility: routing ranks only rails that can carry the payment", () 
           const payment = { amountMinor, currency, country };
           const routable = railsNow.filter((rail) => rail.status === "active" && !tried.includes(rail.id));
           const carrying = routable.filter((rail) => ineligibility(rail, payment) === null);
-          let decision;
+          let decision: ReturnType<typeof rankRails>;
           try {
             decision = rankRails({ rails: railsNow, window: empty, now, paymentId, ...payment, excludeRailIds: tried });
           } catch (error) {

@@ -1,16 +1,18 @@
 import { toDecimalString, type Currency } from "../money/model";
 import type { RoutingCandidate, RoutingDecision } from "../payments/model";
 import { unprocessable } from "../shared/errors";
-import { ineligibility, railCostMinor, type Rail } from "./model";
+import { ineligibility } from "./eligibility";
+import { railCostMinor } from "./cost";
+import type { Rail } from "./model";
 
 /**
- * Smart routing as a PURE function (issue 12 "Routing"; research notes §1.2, Hyperswitch's
- * success-rate, elimination and multi-objective routing): rails, their windowed attempt counts
- * and the payment in, a RoutingDecision out. No store reads here (routing.ts reads the rails and
- * the window and calls this), so every rule is unit-tested with hand-computed numbers.
+ * Smart routing as a PURE function (docs/payments-and-rails.md#routing, after Hyperswitch's
+ * success-rate, elimination and multi-objective routing): rails, their windowed attempt counts and
+ * the payment in, a RoutingDecision out. No store reads here (routing.ts reads the rails and the
+ * window and calls this), so every rule is unit-tested with hand-computed numbers.
  *
  * Only ELIGIBLE rails are ranked: a rail that does not carry the payment's currency, does not reach
- * its destination country, or whose amount limits it is outside (model.ts ineligibility) is
+ * its destination country, or whose amount limits it is outside (eligibility.ts ineligibility) is
  * excluded with the reason, listed in the decision's `excluded`. A rail's fee never excludes it:
  * the payer is charged at most the fee they were quoted (payments/worker.ts chargedFee), so an
  * exploration pick or a retry on a pricier rail costs the platform, not the payer. A forced rail
@@ -19,7 +21,7 @@ import { ineligibility, railCostMinor, type Rail } from "./model";
  *
  * For every ACTIVE, eligible rail not already tried for this payment:
  *
- *   cost      = railCostMinor(rail, amount, currency)            THE cost formula (model.ts)
+ *   cost      = railCostMinor(rail, amount, currency)            THE cost formula (cost.ts)
  *   p         = (succeeded + W·p0) / (attempts + W)              success estimate, Beta prior
  *   t         = (sum of attempt seconds + W·t0) / (attempts + W) average time, same prior weight
  *   score     = p·(amount − cost) − TIME_PENALTY·t·amount        expected value, minor units
@@ -41,13 +43,12 @@ import { ineligibility, railCostMinor, type Rail } from "./model";
  * PROBE_SHARE of payments, picked by hash, test one eliminated rail each (a probe that succeeds
  * raises the estimate; the payment's retry covers a probe that fails).
  *
- * Exploration: EXPLORATION_SHARE of first attempts, picked by a hash of the payment id (so a
- * re-run decides the same), go to a random eligible rail other than the best, so the estimates of
- * the other rails stay fresh; only to a rail whose expected value is within EXPLORATION_MAX_GAP
- * (a share of the amount) of the best, which bounds what exploring costs the platform (the payer
- * is charged at most the best rail's fee, the quoted one). With no such rail the payment takes
- * the best. Retries (excludeRailIds not empty) never explore: they
- * take the next best.
+ * Exploration: EXPLORATION_SHARE of first attempts, picked by a hash of the payment id (so a re-run
+ * decides the same), go to a random eligible rail other than the best, so the estimates of the
+ * other rails stay fresh; only to a rail whose expected value is within EXPLORATION_MAX_GAP (a
+ * share of the amount) of the best, which bounds what exploring costs the platform (the payer is
+ * charged at most the best rail's fee, the quoted one). With no such rail the payment takes the
+ * best. Retries (excludeRailIds not empty) never explore: they take the next best.
  *
  * Savings: the decision's saving is the default rail's cost (the first eligible rail in console
  * order, what a fixed priority order would use) minus the chosen rail's, and never below 0: a

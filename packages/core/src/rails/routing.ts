@@ -6,7 +6,7 @@ import { readRoutingWindow } from "./stats";
 import { listRails } from "./store";
 
 /**
- * Smart routing (contract §5): the entry points the payments service calls.
+ * Smart routing (docs/payments-and-rails.md#routing): the entry points the payments service calls.
  * - chooseRail: reads the rails (console order) and the routing window of real attempts, then
  *   ranks with the pure rankRails (ranking.ts: the formula, constants and rules are documented there).
  * - routePayment: a new payment's decision together with the rail its quote shows, ranked on the

@@ -2,16 +2,17 @@ import { toDecimalString, type Currency } from "../money/model";
 import type { Rail } from "./model";
 
 /**
- * THE SEEDED RAILS: the six rails of spec 001 §9 "Rails console" and UPI, seeded into the table on
- * the first read (store.ts) and from then on edited through the rails API, never by a deploy. A
- * rail added here later is added to a deployment that was seeded before (store.ts), and a stored
- * rail that lacks a field added later takes it from here (upgradeStoredRail).
+ * THE SEEDED RAILS: the six rails of docs/product/payment-rails.md#sample-rails and UPI, seeded
+ * into the table on the first read (store.ts) and from then on edited through the rails API, never
+ * by a deploy. A rail added here later is added to a deployment that was seeded before (store.ts),
+ * and a stored rail that lacks a field added later takes it from here (upgradeStoredRail).
  *
- * From the spec's table: cost per transaction (USD), fixed fee, FX spread (a FRACTION: 0.01 =
- * 1 %), success rate (%), average time (s), volume (USD), SLA target 99.9 for all. Error rate is
- * 100 - success rate. `metricsSource: "sample"` marks volume, success/error rate and average time
- * as these sample figures until real payments replace them. Descriptions, features and icons are
- * ours, as is what each rail carries (the schemes' published rules, rounded):
+ * From the table of docs/product/payment-rails.md#sample-rails: cost per transaction (USD), fixed
+ * fee, FX spread (a FRACTION: 0.01 = 1 %), success rate (%), average time (s), volume (USD), SLA
+ * target 99.9 for all. Error rate is 100 - success rate. `metricsSource: "sample"` marks volume,
+ * success/error rate and average time as these sample figures until real payments replace them.
+ * Descriptions, features and icons are ours, as is what each rail carries (the schemes' published
+ * rules, rounded):
  * - ACH: USD within the US, up to 1,000,000 per payment (Nacha's same-day limit), next business day;
  * - Wire: USD within the US (Fedwire), from 1.00, no maximum, within 4 hours;
  * - Card: push-to-card payouts in USD, EUR, GBP and JPY worldwide, up to 10,000 USD, within 30 minutes;
@@ -193,9 +194,12 @@ export const SEED_RAILS: readonly SeedRail[] = [
 ];
 
 /** Who the seed is recorded as. */
-export const SEED_ACTOR = "system (spec 001 §9 sample rails)";
+export const SEED_ACTOR = "system (sample rails)";
 
-/** A rail's carriage fields for a stored rail that predates them: its seeded row's, else the widest that its type allows. */
+/**
+ * A rail's carriage fields for a stored rail that predates them: its seeded row's, else the widest
+ * that its type allows.
+ */
 const CARRIAGE_FIELDS = [
   "currencies",
   "countries",

@@ -1,6 +1,6 @@
 import { TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestContext } from "../../../../infra/local/testing";
+import { createTestContext } from "@fintech/testing/context";
 import type { Currency } from "../money/model";
 import { railMetrics, railsWithLiveFigures, railThroughput, listDecisions } from "./metrics";
 import { explorationBand } from "./ranking";

@@ -30,10 +30,11 @@ import { hash32, ROUTING_WINDOW_MINUTES, type RailWindowStats } from "./ranking"
  *   item) and, for a payment's first decision, ADD of its saving on the chosen rail's day counter.
  *
  * Why counters and shards: a read must not sum every attempt (unbounded), and a single counter per
- * rail would be a hot key that every payment writes (issue 10), and, inside transactions, a
- * conflict between any two payments finishing at once. With S shards, the write load of a rail is
- * spread over S items per bucket and S partitions overall; a read of T buckets costs at most
- * T × rails × S items, in S parallel Queries (one per shard partition).
+ * rail would be a hot key that every payment writes
+ * (docs/payments-and-rails.md#statistics-and-hot-keys), and, inside transactions, a conflict
+ * between any two payments finishing at once. With S shards, the write load of a rail is spread
+ * over S items per bucket and S partitions overall; a read of T buckets costs at most T × rails × S
+ * items, in S parallel Queries (one per shard partition).
  *
  * Counters expire (TTL): minute buckets after 3 days, hour buckets after 40, day buckets after 400.
  */
@@ -349,7 +350,10 @@ export function totalsByRail(rows: readonly StatBucket[]): Map<string, RailCount
   return totals;
 }
 
-/** The routing window: finished attempts per rail over the last ROUTING_WINDOW_MINUTES minute buckets (the current one included). */
+/**
+ * The routing window: finished attempts per rail over the last ROUTING_WINDOW_MINUTES minute
+ * buckets (the current one included).
+ */
 export async function readRoutingWindow(ctx: CoreContext, now: Date): Promise<Map<string, RailWindowStats>> {
   const from = new Date(now.getTime() - (ROUTING_WINDOW_MINUTES - 1) * 60_000);
   const totals = totalsByRail(await readStatBuckets(ctx, "M", bucketOf("M", from), bucketOf("M", now)));
@@ -376,7 +380,10 @@ function storedDecision(item: Record<string, unknown>): StoredDecision {
 /** Days a platform-wide listing looks back for decisions (each day costs DECISION_SHARDS small Queries). */
 export const DECISION_LOOKBACK_DAYS = 7;
 
-/** The newest decisions of everyone: today's shards, then earlier days until `limit` are found (at most DECISION_LOOKBACK_DAYS days). */
+/**
+ * The newest decisions of everyone: today's shards, then earlier days until `limit` are found (at
+ * most DECISION_LOOKBACK_DAYS days).
+ */
 export async function recentDecisions(ctx: CoreContext, now: Date, limit: number): Promise<StoredDecision[]> {
   const found: Record<string, unknown>[] = [];
   for (let back = 0; back < DECISION_LOOKBACK_DAYS && found.length < limit; back += 1) {

@@ -1,8 +1,8 @@
 import { PutCommand, QueryCommand, ScanCommand } from "@aws-sdk/lib-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestContext } from "../../../../infra/local/testing";
+import { createTestContext } from "@fintech/testing/context";
 import { railKey, railPartition, railRegistryKey } from "./keys";
-import { RailEditInput } from "./model";
+import { RailEditInput } from "./edit-form";
 import { SEED_RAILS } from "./seed-rails";
 import { getRail, listRails, railHistory, setRailRunning, updateRail } from "./store";
 
@@ -60,7 +60,7 @@ describe("seeding", () => {
     for (const rails of lists) expect(rails).toEqual(first);
   });
 
-  it("carries the spec's table: FX spread as fractions, fees in cents, SLA 99.9", async () => {
+  it("carries the documented table: FX spread as fractions, fees in cents, SLA 99.9", async () => {
     const rails = await listRails(ctx);
     expect(
       rails.map((rail) => [

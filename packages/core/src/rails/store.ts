@@ -5,16 +5,8 @@ import type { CoreContext } from "../shared/context";
 import { cancellationCodes } from "../shared/dynamo";
 import { badRequest, conflict, notFound, serviceUnavailable } from "../shared/errors";
 import { railChangeKey, railKey, railPartition, railRegistryKey, RAIL_CHANGE_PREFIX } from "./keys";
-import {
-  isRailId,
-  Rail,
-  RailChange,
-  RAIL_MESSAGES,
-  railPatchFromEdit,
-  type RailEditParsed,
-  type RailPatch,
-  type RailStatus,
-} from "./model";
+import { isRailId, Rail, RailChange, type RailStatus } from "./model";
+import { RAIL_MESSAGES, railPatchFromEdit, type RailEditParsed, type RailPatch } from "./edit-form";
 import { SEED_ACTOR, SEED_RAILS, upgradeStoredRail } from "./seed-rails";
 
 /**
@@ -22,11 +14,11 @@ import { SEED_ACTOR, SEED_RAILS, upgradeStoredRail } from "./seed-rails";
  * admin change (RAIL#<id> / CHG#<version>: who, when, the changed fields before and after), and
  * the registry (RAILS / REGISTRY) listing the rail ids.
  *
- * Seeding: the first read that finds no registry writes the registry and the seeded rails (the six sample rails and UPI)
- * (seed-rails.ts) in ONE transaction, every item conditional on not existing. Of instances racing
- * to seed, one transaction commits; the others are cancelled (condition failed or transaction
- * conflict) and read what it wrote. So the rails are seeded exactly once, and an admin's later
- * edit is never overwritten by a seed.
+ * Seeding: the first read that finds no registry writes the registry and the seeded rails (the six
+ * sample rails and UPI) (seed-rails.ts) in ONE transaction, every item conditional on not existing.
+ * Of instances racing to seed, one transaction commits; the others are cancelled (condition failed
+ * or transaction conflict) and read what it wrote. So the rails are seeded exactly once, and an
+ * admin's later edit is never overwritten by a seed.
  *
  * Every change (edit, start, stop) is a transaction of the rail, conditional on the version that
  * was read, and its history item: a change made in between is a 409, never a lost update.
@@ -283,8 +275,9 @@ async function applyChange(
 }
 
 /**
- * An admin's edit (spec §5 form, parsed by RailEditInput). With `version`, a rail changed since
- * that version is not overwritten (409). Rail names are unique: routing names rails by name.
+ * An admin's edit (the form of docs/product/payment-rails.md#validation, parsed by RailEditInput).
+ * With `version`, a rail changed since that version is not overwritten (409). Rail names are
+ * unique: routing names rails by name.
  */
 export async function updateRail(ctx: CoreContext, railId: string, edit: RailEditParsed, actor: string): Promise<Rail> {
   const rail = await getRail(ctx, railId);

@@ -1,8 +1,9 @@
 import { z } from "zod";
 
 /**
- * Sanctions and embargo screening of the other side of a money movement (issue 20 item 2): who is
- * screened, what was found, and the messages. Safe to import from the browser: zod only.
+ * Sanctions and embargo screening of the other side of a money movement
+ * (docs/trust-and-safety.md#sanctions-and-embargo-screening): who is screened, what was found, and
+ * the messages. Safe to import from the browser: zod only.
  *
  * - An embargoed country (screening/embargoes.ts) is a refusal: 422 `embargoed_country`, nothing
  *   written.
@@ -12,7 +13,10 @@ import { z } from "zod";
  * - Every screening's decision, clear or not, is stored with the payment (admins read it).
  */
 
-/** Who was screened: an external beneficiary, another user of the platform, or the payer's own account (nothing to screen). */
+/**
+ * Who was screened: an external beneficiary, another user of the platform, or the payer's own
+ * account (nothing to screen).
+ */
 export const SCREENING_SUBJECTS = ["beneficiary", "platform_user", "own_account"] as const;
 export const ScreeningSubject = z.enum(SCREENING_SUBJECTS);
 export type ScreeningSubject = z.infer<typeof ScreeningSubject>;

@@ -1,4 +1,4 @@
-import type { WatchlistEntry } from "../kyc/risk/watchlist";
+import type { WatchlistEntry } from "../kyc/risk/model";
 
 /**
  * The sanctions list every payee is screened against even before an administrator uploads one,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestContext } from "../../../../infra/local/testing";
+import { createTestContext } from "@fintech/testing/context";
 import { EMBARGOED_COUNTRIES, embargoOf } from "./embargoes";
 import { SCREENING_MESSAGES } from "./model";
 import { SEEDED_SANCTIONS_LIST } from "./sanctions-seed";

@@ -61,7 +61,10 @@ export const ConfigSchema = z.object({
    * address is read from CloudFront's header); unset locally, where there is no CDN.
    */
   ORIGIN_SECRET: z.string().min(32, "ORIGIN_SECRET must be at least 32 characters").optional(),
-  /** The origin secret before a rotation, accepted beside ORIGIN_SECRET until CloudFront sends the new one everywhere. */
+  /**
+   * The origin secret before a rotation, accepted beside ORIGIN_SECRET until CloudFront sends the
+   * new one everywhere.
+   */
   ORIGIN_SECRET_PREVIOUS: z.string().min(32, "ORIGIN_SECRET_PREVIOUS must be at least 32 characters").optional(),
   TOKEN_TTL_SECONDS: positiveInt(24 * 60 * 60),
   /** scrypt cost (N) for new password hashes; stored hashes carry their own parameters. */

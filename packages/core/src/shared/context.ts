@@ -14,7 +14,10 @@ export interface CoreContext {
   clock: () => Date;
   /** Runs a payment's next step when it is due (queue or timer); optional: the sweeper finds due steps without it. */
   paymentScheduler?: PaymentScheduler;
-  /** Runs a started whole-ledger integrity check's steps (queue or local worker); optional: tests run the steps themselves. */
+  /**
+   * Runs a started whole-ledger integrity check's steps (queue or local worker); optional: tests
+   * run the steps themselves.
+   */
   integrityJobs?: IntegrityJobQueue;
 }
 

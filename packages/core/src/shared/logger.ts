@@ -30,7 +30,7 @@ export function redact(value: unknown, depth = 0): unknown {
 export function createLogger(
   level: LogLevel = "info",
   base: LogFields = {},
-  write: (line: string) => void = (line) => process.stdout.write(line + "\n"),
+  write: (line: string) => void = (line) => process.stdout.write(`${line}\n`),
 ): Logger {
   const emit = (at: Exclude<LogLevel, "silent">, message: string, fields?: LogFields) => {
     if (LEVELS[at] < LEVELS[level]) return;

@@ -4,7 +4,7 @@
  * .data/keys/) and `npm run deploy:check`. No imports: the stacks load this file as it is.
  *
  * Each value is a keyring: `version:secret` entries separated by commas, the newest first (it
- * signs and hashes), older ones still accepted (see keyring.ts and docs/cloud.md, Keys).
+ * signs and hashes), older ones still accepted (see keyring.ts and docs/cloud.md#keys).
  */
 export const KEY_SECRETS = {
   /** Signs session tokens (HS256, the version in the JWT header's `kid`). */

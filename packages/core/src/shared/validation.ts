@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import { badRequest } from "./errors";
 
-/** The first problem, in words a person can act on; the spec's messages come from the schemas. */
+/** The first problem, in words a person can act on; the product's messages (docs/product/) come from the schemas. */
 export function describeIssue(issue: z.core.$ZodIssue): string {
   if (issue.code === "unrecognized_keys") return `Unknown field: ${issue.keys.join(", ")}`;
   if (issue.path.length === 0 && issue.code === "invalid_type") return "Request body must be a JSON object";

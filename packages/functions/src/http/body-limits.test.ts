@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, nextTestAddress } from "../../../../infra/local/testing";
+import { createTestApp, nextTestAddress } from "@fintech/testing/app";
 import { seedAdminFromEnv } from "../../../../infra/local/seed";
 
 /**
@@ -24,7 +24,7 @@ beforeAll(async () => {
 afterAll(async () => t.core.dispose());
 
 describe("body limits", () => {
-  it("lets a KYC command carry a picture over 1 MB, and answers a 7 MB one with the spec's size message", async () => {
+  it("lets a KYC command carry a picture over 1 MB, and answers a 7 MB one with the documented size message", async () => {
     const overGeneralLimit = await t.call("POST", "/api/grpc/kyc/command", {
       token: userToken,
       body: {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, fromAddress as socketFrom } from "../../../../infra/local/testing";
+import { createTestApp, fromAddress as socketFrom } from "@fintech/testing/app";
 import { createApp } from "../app";
 import { ipv6Network64, normaliseIp, viewerAddressIp } from "./client-ip";
 import { ORIGIN_PROOF_HEADER, ORIGIN_PROOF_MESSAGE, originProofMatches } from "./origin-verify";

@@ -1,6 +1,6 @@
 import { isIP } from "node:net";
 import type { Context } from "hono";
-import type { AppEnv } from "./env";
+import type { AppEnv } from "./app-context";
 
 /** What the Lambda adapter (hono/aws-lambda) and the Node server (@hono/node-server) put on c.env. */
 export interface ClientIpEnv {
@@ -57,7 +57,7 @@ export function ipv6Network64(address: string): string {
 
 /**
  * The caller's address, for rate limiting: only from sources the caller cannot write, and never
- * X-Forwarded-For (any client sets it, so rotating it used to escape the per-IP limit).
+ * X-Forwarded-For (any client sets it, so rotating it would escape the per-IP limit).
  *
  * - Cloud (ORIGIN_SECRET configured): every request reaching a route has passed the origin
  *   proof (http/origin-verify.ts), so it came through CloudFront, which sets

@@ -1,15 +1,15 @@
 import type { Context } from "hono";
 import { z } from "zod";
 import { badRequest, isAppError } from "@fintech/core/shared/errors";
-import type { AppEnv } from "./env";
+import type { AppEnv } from "./app-context";
 import { assertCommandScope, isInsufficientScope } from "./scopes";
 import { parseWith, readJson } from "./validate";
 
 /**
  * The gRPC-style command routes of the streams (ledger, KYC, payments): one command per
- * request, `{command: {<name>: {...arguments}}}`. A refusal of any kind is answered as the spec
- * words it ("Ledger command failed", "KYC command failed", "Payment command failed") with the
- * underlying reason, code, status and headers (e.g. Retry-After).
+ * request, `{command: {<name>: {...arguments}}}`. A refusal of any kind is answered as
+ * docs/api.md#api-overview words it ("Ledger command failed", "KYC command failed", "Payment
+ * command failed") with the underlying reason, code, status and headers (e.g. Retry-After).
  */
 export const CommandEnvelope = z.object({
   command: z

@@ -12,7 +12,7 @@ import {
   unauthorized,
   type AppError,
 } from "@fintech/core/shared/errors";
-import type { AppEnv } from "./env";
+import type { AppEnv } from "./app-context";
 import { assertRequestScope, isInsufficientScope } from "./scopes";
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{8,128}$/;

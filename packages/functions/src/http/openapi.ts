@@ -1,6 +1,7 @@
 import type { OpenAPIHono, RouteConfig } from "@hono/zod-openapi";
 import { z } from "zod";
-import type { AppEnv } from "./env";
+import { PAYMENT_REST_FEED_PATH } from "../feed-paths";
+import type { AppEnv } from "./app-context";
 
 /**
  * The building blocks every route declaration uses (see routes/*.ts): the six tags, the error
@@ -10,13 +11,17 @@ import type { AppEnv } from "./env";
  * Why the schemas go in as JSON Schema and not as zod objects: @hono/zod-openapi validates every
  * zod schema a route declares in `request` (its own 400s, a 415 media-type gate, its own
  * malformed-JSON error). The app already validates each request once, in core, with the very same
- * zod objects (parseWith: the spec's messages, the JSON depth guard, rate limits counted before
- * validation). So a declaration hands the wrapper the JSON Schema that zod itself derives from
- * those objects (z.toJSONSchema, io "input" for requests, "output" for replies): documented from
- * the same source, parsed once, and no reply of the API changes. See the README, Design > API contract.
+ * zod objects (parseWith: the messages of the docs/product pages, the JSON depth guard, rate
+ * limits counted before validation). So a declaration hands the wrapper the JSON Schema that zod
+ * itself derives from those objects (z.toJSONSchema, io "input" for requests, "output" for
+ * replies): documented from the same source, parsed once, and no reply of the API changes. See
+ * docs/api.md#the-openapi-contract.
  */
 
-/** The explorer's six categories (spec 001 §2), in this order; every operation has exactly one. */
+/**
+ * The explorer's six categories (docs/product/developer-tools.md#api-explorer), in this order;
+ * every operation has exactly one.
+ */
 export const TAGS = {
   auth: "Authentication & Users",
   accounts: "Accounts & Banking",
@@ -34,8 +39,7 @@ export const TAG_DESCRIPTIONS: Record<Tag, string> = {
     "Identity verification: the applicant's steps (countries, start, Aadhaar and PAN, document uploads with content and image checks, status), profiles, and the reviewer back office (admin: submissions, decisions with an audit trail, stats, export, risk rule sets and watchlists).",
   [TAGS.ledger]:
     "Double-entry ledger: accounts, transfers, deposits, posting, history, exports and reports (/api/v1/ledger).",
-  [TAGS.streaming]:
-    "Live event streams (server-sent events) of the ledger, KYC verifications and payments, and their gRPC-style commands (/api/grpc/*, /v1/payments/stream).",
+  [TAGS.streaming]: `Live event streams (server-sent events) of the ledger, KYC verifications and payments, and their gRPC-style commands (/api/grpc/*, ${PAYMENT_REST_FEED_PATH}).`,
   [TAGS.system]: "Liveness, service status, request metrics and this document.",
 };
 
@@ -95,7 +99,12 @@ export function schemaRef(name: string, schema: z.ZodType, io: Io): { $ref: stri
 export const ErrorReply = z.object({
   message: z.string().describe("What went wrong, in words a person can act on"),
   code: z.string().describe("Stable machine-readable code, e.g. validation_error, unauthorized, not_found"),
-  error: z.string().optional().describe("Post and unpost replies repeat the message here (the spec's client reads it)"),
+  error: z
+    .string()
+    .optional()
+    .describe(
+      "Post and unpost replies repeat the message here (the web client reads it: docs/product/backend-client.md#errors)",
+    ),
   reason: z.string().optional().describe("Ledger command failures: the underlying refusal's message"),
   request_id: z.string().optional().describe("On 500 replies: the request id to quote when reporting the problem"),
   scope: z.string().optional().describe("On 403 insufficient_scope: the API-key scope the request needs"),

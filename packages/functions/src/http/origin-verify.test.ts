@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp } from "../../../../infra/local/testing";
+import { createTestApp } from "@fintech/testing/app";
 import { ORIGIN_PROOF_HEADER, originProofAccepted } from "./origin-verify";
 
 /** The origin proof while CloudFront changes over to a new secret: current and previous pass. */

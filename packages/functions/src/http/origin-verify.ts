@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { MiddlewareHandler } from "hono";
 import { forbidden } from "@fintech/core/shared/errors";
-import type { AppEnv } from "./env";
+import type { AppEnv } from "./app-context";
 
 /**
  * The header CloudFront adds to every request it forwards to the API and feed function URLs
@@ -23,7 +23,10 @@ export function originProofMatches(expected: string, presented: string | undefin
   return timingSafeEqual(digest(expected), digest(presented));
 }
 
-/** Whether the presented proof is one of the accepted secrets; every one is compared, so the timing says nothing of which. */
+/**
+ * Whether the presented proof is one of the accepted secrets; every one is compared, so the
+ * timing says nothing of which.
+ */
 export function originProofAccepted(accepted: readonly string[], presented: string | undefined): boolean {
   return accepted.map((secret) => originProofMatches(secret, presented)).includes(true);
 }
@@ -33,7 +36,7 @@ export function originProofAccepted(accepted: readonly string[], presented: stri
  * configured. The previous secret (ORIGIN_SECRET_PREVIOUS in the core context's configuration)
  * is accepted too while it is set: CloudFront takes minutes to send a new header value from every
  * edge, so a rotation deploys the new secret with the old one beside it, and drops the old one
- * in a later deploy (docs/cloud.md, Keys).
+ * in a later deploy (docs/cloud.md#keys).
  */
 export function requireOriginProof(secret: string | undefined): MiddlewareHandler<AppEnv> {
   return async (c, next) => {

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { ApiKeyView, PublicUser } from "@fintech/core/auth/model";
 import { ACCOUNT_TYPES, JOURNAL_STATUSES, JOURNAL_TYPES } from "@fintech/core/ledger/model";
 import { Currency } from "@fintech/core/money/model";
+import { LEDGER_FEED_PATH } from "../feed-paths";
 import { EXAMPLE_IDS } from "./example-ids";
 import { PaginationReply } from "./openapi";
 
@@ -419,7 +420,7 @@ export const sessionExample = (message: string) => ({
 });
 
 export const StreamTicketReply = z.object({
-  ticket: z.string().describe("Pass as `?ticket=` to GET /api/grpc/ledger/stream (EventSource cannot send headers)"),
+  ticket: z.string().describe(`Pass as \`?ticket=\` to GET ${LEDGER_FEED_PATH} (EventSource cannot send headers)`),
   expires_at: z.string(),
   expires_in: z.number().int().describe("Seconds the ticket can open streams for"),
 });

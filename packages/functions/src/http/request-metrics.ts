@@ -2,7 +2,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import { matchedRoutes } from "hono/route";
 import { UNMATCHED_ROUTE } from "@fintech/core/metrics/model";
 import type { RequestMetrics } from "@fintech/core/metrics/recorder";
-import type { AppEnv } from "./env";
+import type { AppEnv } from "./app-context";
 
 /** Where the status routes are mounted (app.ts) and the one path left out of the figures. */
 export const STATUS_PREFIX = "/api/v1/status";

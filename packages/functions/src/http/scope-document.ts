@@ -77,7 +77,8 @@ const CODES = /Codes: (.*)\.$/;
 
 /** Adds `codes` to the operation's 403 (made from the Error shape when it has none). */
 function addForbiddenCodes(operation: Operation, codes: string[], scope: string | undefined): void {
-  const responses = (operation.responses ??= {});
+  operation.responses ??= {};
+  const responses = operation.responses;
   const existing = responses["403"];
   if (!existing) {
     const made = errors({ 403: codes })[403] as Json;

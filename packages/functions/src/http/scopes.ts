@@ -1,20 +1,21 @@
 import type { Context } from "hono";
 import { API_KEY_SCOPES, type ApiKeyScope } from "@fintech/core/auth/model";
 import { AppError, forbidden } from "@fintech/core/shared/errors";
-import type { AppEnv } from "./env";
+import { FEED_MOUNTS } from "../feed-paths";
+import type { AppEnv } from "./app-context";
 import { STATUS_PREFIX } from "./request-metrics";
 
 /**
  * The one place that decides what an API key may call: every authenticated request (requireAuth,
- * and the stream ticket path of requireStreamAuth) asks `requirementOf(method, path)` here, so no
+ * and the stream ticket path of requireFeedAuth) asks `requirementOf(method, path)` here, so no
  * route module checks scopes itself. A session token is never limited here: it has every scope
- * its role allows, and the admin routes check the role as before.
+ * its role allows, and the admin routes check the role themselves.
  *
  * The rule is the section of the route table (sections.ts) the path falls in, and the method:
  * GET and HEAD need `<area>:read`, every other method `<area>:write`. The exceptions are listed
  * in ROUTE_RULES: account routes no key may use (keys, profile changes, the sign-in email),
  * writes by method that only read (a rails quote), the command routes (each command has its own
- * scope) and the live stream (each feed it carries needs its read scope).
+ * scope) and the live feed (each feed it carries needs its read scope).
  *
  * This module keeps its own copy of the sections' prefixes (it must not load sections.ts, which
  * loads every route: the Feeds function would bundle them all); scopes.test.ts holds the copy
@@ -33,7 +34,7 @@ export type ScopeRequirement =
   | { kind: "scope"; scope: string }
   /** A command route: `<area>:read` to call it, `<area>:write` for a command not in READ_COMMANDS. */
   | { kind: "command"; area: ScopeArea }
-  /** The live stream: the read scope of each feed in `?scopes=`. */
+  /** The live feed: the read scope of each feed in `?scopes=`. */
   | { kind: "feeds" };
 
 type SectionRule =
@@ -63,7 +64,7 @@ export const SECTION_SCOPES: readonly { section: string; prefixes: readonly stri
   { section: "approvals", prefixes: ["/api/v1/approvals"], rule: { kind: "area", area: "ledger" } },
   { section: "rails", prefixes: ["/api/v1/rails"], rule: { kind: "area", area: "rails" } },
   { section: "payments", prefixes: ["/v1/payments", "/api/grpc/payment"], rule: { kind: "area", area: "payments" } },
-  { section: "live", prefixes: ["/api/grpc/live"], rule: { kind: "feeds" } },
+  { section: "live", prefixes: [FEED_MOUNTS.live], rule: { kind: "feeds" } },
   { section: "status", prefixes: [STATUS_PREFIX], rule: NONE },
   { section: "developers", prefixes: ["/api/v1/developers"], rule: NONE },
 ];
@@ -117,7 +118,7 @@ export const READ_COMMANDS: Record<ScopeArea, readonly string[]> = {
   profile: [],
 };
 
-/** The live stream's feeds (`?scopes=`) and the scope each needs. */
+/** The live feed's feeds (`?scopes=`) and the scope each needs. */
 export const FEED_SCOPES: Record<string, ApiKeyScope> = {
   ledger: "ledger:read",
   kyc: "kyc:read",
@@ -168,7 +169,7 @@ function requireScope(granted: readonly ApiKeyScope[], scope: string): void {
   if (!KNOWN_SCOPES.has(scope) || !granted.includes(scope as ApiKeyScope)) throw new InsufficientScopeError(scope);
 }
 
-/** The feeds a live-stream request asks for, as given (the route itself refuses a malformed list). */
+/** The feeds a live feed request asks for, as given (the route itself refuses a malformed list). */
 const askedFeeds = (c: Context<AppEnv>) =>
   (c.req.queries("scopes") ?? []).flatMap((value) => value.split(",").map((part) => part.trim()));
 
@@ -187,9 +188,11 @@ export function assertRequestScope(c: Context<AppEnv>): void {
     case "session":
       throw forbidden(requirement.message, "session_required");
     case "scope":
-      return requireScope(credential.scopes, requirement.scope);
+      requireScope(credential.scopes, requirement.scope);
+      return;
     case "command":
-      return requireScope(credential.scopes, `${requirement.area}:read`);
+      requireScope(credential.scopes, `${requirement.area}:read`);
+      return;
     case "feeds":
       for (const feed of askedFeeds(c)) {
         const scope = FEED_SCOPES[feed];

@@ -8,7 +8,7 @@ import { isStoreUnavailable } from "@fintech/core/shared/errors";
 import { createObjectStorage, headBucket } from "@fintech/core/shared/storage";
 import { createApp } from "../app";
 import { freePort, LOOPBACK } from "../../../../infra/local/ports";
-import { TEST_KEYS } from "../../../../infra/local/testing";
+import { TEST_KEYS } from "@fintech/testing/context";
 
 /** Short, so a stalled store is given up on quickly; the retry budget is still exercised. */
 const SHORT: StoreTimeouts = { connectionTimeoutMs: 300, requestTimeoutMs: 400, maxAttempts: 2 };

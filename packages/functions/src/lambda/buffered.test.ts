@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FLUSH_WINDOW_SECONDS } from "@fintech/core/metrics/keys";
 import { loadWindows } from "@fintech/core/metrics/store";
 import type { CoreContext } from "@fintech/core/shared/context";
-import { createTestContext } from "../../../../infra/local/testing";
+import { createTestContext } from "@fintech/testing/context";
 import { ORIGIN_PROOF_HEADER } from "../http/origin-verify";
 import { bufferedHandler } from "./buffered";
 

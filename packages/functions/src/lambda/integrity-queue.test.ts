@@ -1,6 +1,6 @@
 import type { SendMessageCommand } from "@aws-sdk/client-sqs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestContext } from "../../../../infra/local/testing";
+import { createTestContext } from "@fintech/testing/context";
 import { getIntegrityJob, startIntegrityJob } from "@fintech/core/ledger/integrity-jobs";
 import { INTEGRITY_SETTLE_MS } from "@fintech/core/ledger/integrity-model";
 import { integrityCheck } from "@fintech/core/ledger/reports";

@@ -10,7 +10,7 @@ import type { QueueRecord } from "./payment-queue";
  * The whole-ledger integrity check over SQS (stacks/IntegrityJobs.ts): the queue the API sends a
  * started job to, and the worker's handling of its messages. One message stands for "run this
  * job from where it stands": the worker runs steps while its invocation has time, then sends the
- * job to the queue again. Steps are idempotent (core/ledger/integrity-steps.ts), so a duplicate
+ * job to the queue again. Steps are idempotent (core's ledger/integrity-steps.ts), so a duplicate
  * or redelivered message only costs a read.
  */
 

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { createTestContext } from "../../../../infra/local/testing";
-import { sampleDocumentImage } from "@fintech/core/kyc/documents/sample-images";
+import { createTestContext } from "@fintech/testing/context";
+import { sampleDocumentImage } from "@fintech/testing/kyc/sample-images";
 import { createUploadTicket } from "@fintech/core/kyc/documents/presigned-upload";
 import {
   documentObjectKey,
@@ -10,7 +10,7 @@ import {
   UPLOAD_TICKET_SECONDS,
 } from "@fintech/core/kyc/documents/storage";
 import { TICKET_CLOCK_SKEW_MS } from "@fintech/core/kyc/documents/upload-tickets";
-import { seedSubmission } from "@fintech/core/kyc/review-fixtures";
+import { seedSubmission } from "@fintech/testing/kyc/review-fixtures";
 import { getSubmission, listHistory } from "@fintech/core/kyc/submissions";
 
 /**

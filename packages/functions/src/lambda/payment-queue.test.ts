@@ -1,15 +1,16 @@
 import type { SendMessageBatchCommand } from "@aws-sdk/client-sqs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestContext } from "../../../../infra/local/testing";
+import { createTestContext } from "@fintech/testing/context";
 import { register } from "@fintech/core/auth/service";
 import { createCustomerAccount } from "@fintech/core/ledger/accounts";
 import { CreateAccountInput } from "@fintech/core/ledger/model";
 import { deposit, setJournalStatus } from "@fintech/core/ledger/service";
 import { readMarker, SWEEP_REPEAT_BASE_MS } from "@fintech/core/payments/markers";
 import { listParkedPayments } from "@fintech/core/payments/review";
-import { initiatePayment, type PaymentCaller } from "@fintech/core/payments/service";
+import { initiatePayment } from "@fintech/core/payments/service";
+import type { PaymentCaller } from "@fintech/core/payments/model";
 import { getPayment, paymentHistory } from "@fintech/core/payments/store";
-import { withFailingSteps } from "@fintech/core/payments/payments.testkit";
+import { withFailingSteps } from "@fintech/testing/payments";
 import { createLogger } from "@fintech/core/shared/logger";
 import {
   delaySecondsUntil,

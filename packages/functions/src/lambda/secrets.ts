@@ -40,9 +40,9 @@ async function getParameters(ssm: SSMClient, paths: string[]): Promise<Map<strin
  * In the cloud each key secret (packages/core/src/shared/secret-names.ts) is an SST Config.Secret
  * bound to the functions that use it: its value lives in SSM and is fetched once, at cold start,
  * and copied into the environment so the rest of the code reads configuration one way only
- * (packages/core/src/shared/config.ts). This does
- * what SST's `sst/node/config` does, with the SDK the app already bundles: SST's client brings a
- * second, older copy of the AWS SDK (about 660 KB of the bundle; see bench:cold).
+ * (packages/core/src/shared/config.ts). This does what SST's `sst/node/config` does, with the
+ * SDK the app already bundles: SST's client brings a second, older copy of the AWS SDK into the
+ * bundle (docs/cloud.md#functions-runtime-bundles-and-cold-start).
  */
 export async function loadBoundSecrets(env: BoundSecretsEnv = process.env, ssm?: SSMClient): Promise<void> {
   const names = secretsToFetch(env);

@@ -2,7 +2,7 @@ import { $, createRoute, OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { CreateAccountInput } from "@fintech/core/ledger/model";
 import { accountDetail, createAccount, listAccountsWithBalances, type Actor } from "@fintech/core/ledger/service";
-import type { AppEnv } from "../http/env";
+import type { AppEnv } from "../http/app-context";
 import { idempotencyKey } from "../http/idempotency";
 import { requireAuth } from "../http/middleware";
 import {
@@ -144,7 +144,7 @@ const getAccountRoute = createRoute({
   },
 });
 
-/** The accounts resource (spec 000 §7): the signed-in user's ledger accounts. */
+/** The accounts resource (docs/product/backend-client.md#authenticated-calls): the signed-in user's ledger accounts. */
 export const accountRoutes = $(new OpenAPIHono<AppEnv>().use(requireAuth))
   .openapi(listAccountsRoute("listAccounts", TAGS.accounts, "/"), listAccountsHandler)
   .openapi(createAccountRoute("createAccount", TAGS.accounts, "/"), createAccountHandler)

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ACCOUNT_CHANGE_LIMITS } from "@fintech/core/auth/account-limits";
 import { authenticateApiKey } from "@fintech/core/auth/api-keys";
 import { API_KEY_SCOPES, type ApiKeyScope } from "@fintech/core/auth/model";
-import { createTestApp, dataItems } from "../../../../infra/local/testing";
+import { createTestApp } from "@fintech/testing/app";
+import { dataItems } from "@fintech/testing/context";
 import { openApiDocument } from "../openapi-document";
 
 /**

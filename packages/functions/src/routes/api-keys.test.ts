@@ -1,6 +1,6 @@
 import { ScanCommand } from "@aws-sdk/lib-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, nextTestAddress } from "../../../../infra/local/testing";
+import { createTestApp, nextTestAddress } from "@fintech/testing/app";
 import { seedAdminFromEnv } from "../../../../infra/local/seed";
 import { ACCOUNT_CHANGE_LIMITS } from "@fintech/core/auth/account-limits";
 import { API_KEY_SCOPES } from "@fintech/core/auth/model";

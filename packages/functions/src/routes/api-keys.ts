@@ -2,7 +2,7 @@ import { $, createRoute, OpenAPIHono } from "@hono/zod-openapi";
 import { ACCOUNT_CHANGE_LIMITS } from "@fintech/core/auth/account-limits";
 import { API_KEY_SCOPES, CreateApiKeyInput } from "@fintech/core/auth/model";
 import { createApiKey, listApiKeys, revokeApiKey } from "@fintech/core/auth/api-keys";
-import type { AppEnv } from "../http/env";
+import type { AppEnv } from "../http/app-context";
 import { requireAuth, requireSession } from "../http/middleware";
 import { authenticated, errors, jsonBody, jsonReply, pathParameter, TAGS } from "../http/openapi";
 import {

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, dataItems, nextTestAddress } from "../../../../infra/local/testing";
+import { createTestApp, nextTestAddress } from "@fintech/testing/app";
+import { dataItems } from "@fintech/testing/context";
 import { seedAdminFromEnv } from "../../../../infra/local/seed";
 import { APPROVAL_MESSAGES } from "@fintech/core/approvals/model";
-import { allowMoneyForTests } from "@fintech/core/limits/limits.testkit";
+import { allowMoneyForTests } from "@fintech/testing/limits";
 import { paymentIdFor } from "@fintech/core/payments/service";
 import { advancePayment, attemptOutcome } from "@fintech/core/payments/worker";
 import { getRail } from "@fintech/core/rails/store";

@@ -12,18 +12,19 @@ import {
   type Reviewer,
 } from "@fintech/core/approvals/model";
 import { readThresholds, thresholdsView, updateThreshold } from "@fintech/core/approvals/thresholds";
-import type { AppEnv } from "../http/env";
+import type { AppEnv } from "../http/app-context";
 import { requireAdmin, requireAuth } from "../http/middleware";
 import { authenticated, errors, jsonBody, jsonReply, pathParameter, TAGS } from "../http/openapi";
 import { depositExample, EXAMPLE_IDS, JournalReply } from "../http/reply-schemas";
 import { readJson } from "../http/validate";
 
 /**
- * Four eyes (issue 20 item 3), mounted at /api/v1/approvals: the thresholds (everyone reads them;
- * administrators set them) and the administrators' queue of deposit drafts above the threshold,
- * which an administrator other than the deposit's maker and owner approves (posts) or rejects
- * (voids) with a reason. Payments above the threshold are decided with the payment reviews
- * (routes/payments.ts, POST /v1/payments/{id}/decision). Everything lives in core/approvals.
+ * Four eyes (docs/trust-and-safety.md#four-eyes), mounted at /api/v1/approvals: the thresholds
+ * (everyone reads them; administrators set them) and the administrators' queue of deposit drafts
+ * above the threshold, which an administrator other than the deposit's maker and owner approves
+ * (posts) or rejects (voids) with a reason. Payments above the threshold are decided with the
+ * payment reviews (routes/payments.ts, POST /v1/payments/{id}/decision). Everything lives in
+ * core/approvals.
  */
 
 const ledger = { tags: [TAGS.ledger] as [typeof TAGS.ledger], security: authenticated, "x-stability": "beta" as const };

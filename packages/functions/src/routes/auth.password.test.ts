@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AUTH_MESSAGES } from "@fintech/core/auth/model";
 import { PASSWORD_RESET_TTL_SECONDS } from "@fintech/core/auth/passwords";
 import { queuedMail } from "@fintech/core/mail/outbox";
-import { createTestApp, dataItems, nextTestAddress } from "../../../../infra/local/testing";
+import { createTestApp, nextTestAddress } from "@fintech/testing/app";
+import { dataItems } from "@fintech/testing/context";
 
 /**
  * Passwords, sessions and email verification: a change needs the current password and ends the

@@ -8,13 +8,8 @@ import { redeemStreamTicket } from "@fintech/core/auth/stream-ticket";
 import { SESSION_TOKEN_LABEL } from "@fintech/core/auth/token";
 import { loadConfig } from "@fintech/core/shared/config";
 import { createApp } from "../app";
-import {
-  createTestApp,
-  fromAddress,
-  nextTestAddress,
-  rotatedKeyring,
-  TEST_KEYS,
-} from "../../../../infra/local/testing";
+import { createTestApp, fromAddress, nextTestAddress } from "@fintech/testing/app";
+import { rotatedKeyring, TEST_KEYS } from "@fintech/testing/context";
 
 /** Sessions on the server: sign-out, key rotation, what is refused, and replies no cache keeps. */
 

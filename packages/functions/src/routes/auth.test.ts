@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { AUTH_MESSAGES } from "@fintech/core/auth/model";
-import { createTestApp, fromAddress } from "../../../../infra/local/testing";
+import { createTestApp, fromAddress } from "@fintech/testing/app";
 
 type TestApp = Awaited<ReturnType<typeof createTestApp>>;
 let t: TestApp;
@@ -24,7 +24,7 @@ let ipCounter = 0;
 const fromNewIp = () => `10.0.${Math.floor(++ipCounter / 250)}.${ipCounter % 250}`;
 
 describe("POST /api/v1/auth/register", () => {
-  it("creates the user and replies with token and user as the spec shapes them", async () => {
+  it("creates the user and replies with token and user as documented", async () => {
     const reply = await t.call("POST", "/api/v1/auth/register", {
       body: validUser("ada@example.com"),
       ip: fromNewIp(),

@@ -6,9 +6,10 @@ import { HOUR_WRITE_INTERVAL_SECONDS } from "@fintech/core/metrics/route-latency
 import { RESPONSE_TIMES_MESSAGES, ResponseTimesReport } from "@fintech/core/metrics/response-times";
 import { createRequestMetrics } from "@fintech/core/metrics/service";
 import type { CoreContext } from "@fintech/core/shared/context";
-import { createTestApp, createTestContext } from "../../../../infra/local/testing";
+import { createTestApp } from "@fintech/testing/app";
+import { createTestContext } from "@fintech/testing/context";
 import { createApp } from "../app";
-import type { AppEnv } from "../http/env";
+import type { AppEnv } from "../http/app-context";
 import { errorReply, requestContext } from "../http/middleware";
 import { DEVELOPERS_PREFIX, RESPONSE_TIMES_CACHE_SECONDS, developerRoutes } from "./developers";
 import { publicHealthRoutes } from "./health";

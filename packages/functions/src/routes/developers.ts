@@ -2,7 +2,7 @@ import { OpenAPIHono, createRoute } from "@hono/zod-openapi";
 import type { RequestMetrics } from "@fintech/core/metrics/recorder";
 import { RESPONSE_TIMES_WINDOW, ResponseTimesQuery, ResponseTimesReport } from "@fintech/core/metrics/response-times";
 import { loadSharedHours, responseTimesFrom, type SharedHours } from "@fintech/core/metrics/service";
-import type { AppEnv } from "../http/env";
+import type { AppEnv } from "../http/app-context";
 import { errors, jsonReply, publicAccess, queryParameters, TAGS } from "../http/openapi";
 import { queryWith } from "../http/validate";
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { verifyEmailForTests } from "@fintech/core/auth/auth.testkit";
-import { createTestApp, dataItems } from "../../../../infra/local/testing";
+import { verifyEmailForTests } from "@fintech/testing/auth";
+import { createTestApp } from "@fintech/testing/app";
+import { dataItems } from "@fintech/testing/context";
 
 /**
  * Hostile input against every route of the app, as a signed-in user: oversized strings, wrong
@@ -266,6 +267,6 @@ describe("every route under hostile input", () => {
     expect(failures).toEqual([]);
     expect(outcomes.length).toBeGreaterThan(300);
     expect(await dataSnapshot()).toEqual(before);
-    // About 20 s alone; the ceiling is for a machine shared with other test runs.
+    // The ceiling leaves room for a machine shared with other test runs.
   }, 180_000);
 });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp } from "../../../../infra/local/testing";
+import { createTestApp } from "@fintech/testing/app";
 
 type TestApp = Awaited<ReturnType<typeof createTestApp>>;
 let t: TestApp;

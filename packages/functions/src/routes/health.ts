@@ -2,7 +2,7 @@ import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { checkHealth, type HealthReport as Report } from "@fintech/core/health/service";
 import { SERVICE_UNAVAILABLE_RETRY_SECONDS } from "@fintech/core/shared/errors";
-import type { AppEnv } from "../http/env";
+import type { AppEnv } from "../http/app-context";
 import { requireAuth } from "../http/middleware";
 import { authenticated, errors, jsonReply, publicAccess, RETRY_AFTER, TAGS } from "../http/openapi";
 import { AuthenticatedHealthReport, HealthReport, healthExample } from "../http/reply-schemas";

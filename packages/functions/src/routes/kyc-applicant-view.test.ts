@@ -1,18 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, nextTestAddress } from "../../../../infra/local/testing";
+import { createTestApp, nextTestAddress } from "@fintech/testing/app";
 import { readSse, type SseStream } from "../../../../infra/local/sse-client";
 import { seedAdminFromEnv } from "../../../../infra/local/seed";
-import { sampleDocumentImage } from "@fintech/core/kyc/documents/sample-images";
+import { sampleDocumentImage } from "@fintech/testing/kyc/sample-images";
 import { verhoeffCheckDigit } from "@fintech/core/kyc/identity-numbers";
 import { APPLICANT_KYC_EVENT_TYPES, KYC_MESSAGES } from "@fintech/core/kyc/model";
 import { findUserSubmission } from "@fintech/core/kyc/submissions";
 
 /**
- * Applicants never see risk signals (issue 20): every reply an applicant gets from every KYC route,
- * and every event of their own feeds, is checked for a score, a level, a flag, a severity, a rule
- * or an alert, on a submission that really has them (its Aadhaar is on another user, which the
- * rules flag and score). The reviewer's routes show the same submission's signals, so the test
- * proves they exist and are kept back, not that they were never computed.
+ * Applicants never see risk signals (docs/trust-and-safety.md#what-applicants-see): every reply an
+ * applicant gets from every KYC route, and every event of their own feeds, is checked for a score,
+ * a level, a flag, a severity, a rule or an alert, on a submission that really has them (its
+ * Aadhaar is on another user, which the rules flag and score). The reviewer's routes show the same
+ * submission's signals, so the test proves they exist and are kept back, not that they were never
+ * computed.
  */
 
 type TestApp = Awaited<ReturnType<typeof createTestApp>>;

@@ -3,14 +3,11 @@ import type { Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { z } from "zod";
 import { issueStreamTicket } from "@fintech/core/auth/stream-ticket";
-import {
-  KycStateView,
-  requireUserSubmission,
-  startKyc,
-  StartKycInput,
-  stateOf,
-  verifyIdentityNumber,
-} from "@fintech/core/kyc/applicant";
+import { KycStateView } from "@fintech/core/kyc/applicant-replies";
+import { requireUserSubmission, stateOf } from "@fintech/core/kyc/applicant-state";
+import { startKyc } from "@fintech/core/kyc/start";
+import { StartKycInput } from "@fintech/core/kyc/applicant-inputs";
+import { verifyIdentityNumber } from "@fintech/core/kyc/identity-number-steps";
 import { decodeBase64Image } from "@fintech/core/kyc/documents/didit";
 import { ApplicantDocument } from "@fintech/core/kyc/documents/record-document";
 import { acceptDocumentUpload } from "@fintech/core/kyc/documents/upload";
@@ -25,19 +22,19 @@ import {
 } from "@fintech/core/kyc/model";
 import { findUserSubmission } from "@fintech/core/kyc/submissions";
 import { forbidden, notFound } from "@fintech/core/shared/errors";
-import type { AppEnv } from "../http/env";
+import type { AppEnv } from "../http/app-context";
 import { handleCommand } from "../http/commands";
 import { requireAuth } from "../http/middleware";
 import { authenticated, errors, jsonReply, schemaRef, TAGS } from "../http/openapi";
-import { feedOwner } from "../http/sse";
+import { feedOwner } from "../http/feed-response";
 import { parseWith } from "../http/validate";
 import { kycHealthReply, kycHealthResponses, originOf } from "./kyc";
-import { KycUserId, kycStreamUrl } from "./streams";
+import { KycUserId, kycFeedUrl } from "./feeds";
 
 /**
- * The KYC streaming client's health check and commands (spec 001 §3, §7): `GET
- * /api/grpc/kyc/health` and `POST /api/grpc/kyc/command`, served by the API beside the KYC stream
- * (kyc-stream.ts) at the same prefix.
+ * The KYC streaming client's health check and commands (docs/product/kyc.md#live-updates and
+ * docs/product/kyc.md#calls): `GET /api/grpc/kyc/health` and `POST /api/grpc/kyc/command`, served
+ * by the API beside the KYC stream (kyc-feed.ts) at the same prefix.
  */
 
 /* ---------- commands ---------- */
@@ -156,7 +153,7 @@ async function runCommand(c: Context<AppEnv>, name: CommandName, args: Record<st
       const lastEventId = submission ? cursorBeforeSubmission(core, submission) : undefined;
       const ticket = await issueStreamTicket(core, { id: auth.userId, role: auth.role }, auth.credential);
       return {
-        streamUrl: kycStreamUrl(owner, {
+        streamUrl: kycFeedUrl(owner, {
           includeRiskUpdates: input.includeRiskUpdates === false ? "false" : undefined,
           lastEventId,
         }),
@@ -303,11 +300,14 @@ const commandRoute = createRoute({
   },
 });
 
-/** Over the command limit: the spec's message, as a refused command. */
+/** Over the command limit: the size message of docs/product/kyc.md#messages, as a refused command. */
 const commandTooLarge = (c: Context<AppEnv>) =>
   c.json({ message: "KYC command failed", reason: KYC_MESSAGES.fileTooLarge, code: "file_too_large" }, 413);
 
-/** Mounted before the stream (kyc-stream.ts), the commands after it, so the document lists the prefix's routes in that order. */
+/**
+ * Mounted before the stream (kyc-feed.ts), the commands after it, so the document lists the
+ * prefix's routes in that order.
+ */
 export const kycStreamHealthRoutes = new OpenAPIHono<AppEnv>().openapi(
   { ...healthRoute, middleware: [requireAuth] as const },
   (c) => kycHealthReply(c, "kyc-stream"),

@@ -1,13 +1,9 @@
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp } from "../../../../infra/local/testing";
-import {
-  blurredDocumentImage,
-  decompressionBombPng,
-  sampleDocumentImage,
-} from "@fintech/core/kyc/documents/sample-images";
+import { createTestApp } from "@fintech/testing/app";
+import { blurredDocumentImage, decompressionBombPng, sampleDocumentImage } from "@fintech/testing/kyc/sample-images";
 import { getObjectBytes, parseDocumentObjectKey } from "@fintech/core/kyc/documents/storage";
-import { seedSubmission } from "@fintech/core/kyc/review-fixtures";
+import { seedSubmission } from "@fintech/testing/kyc/review-fixtures";
 import { findSimilarImages } from "@fintech/core/kyc/documents/similar-images";
 import { findUploadTicket } from "@fintech/core/kyc/documents/upload-tickets";
 import { KYC_MESSAGES, type KycSubmission } from "@fintech/core/kyc/model";
@@ -111,7 +107,10 @@ describe("POST /api/v1/kyc/upload", () => {
     expect(reply.body.data).toMatchObject({ type: "idCard", status: "verified", checks: { format: "jpeg" } });
   });
 
-  /** Each refusal answers the spec's message and leaves the submission and its history as they were. */
+  /**
+   * Each refusal answers its message of docs/product/kyc.md#messages and leaves the submission and
+   * its history as they were.
+   */
   async function expectRefused(
     file: { bytes: Uint8Array; name?: string; type?: string },
     status: number,

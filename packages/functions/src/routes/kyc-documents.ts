@@ -14,17 +14,19 @@ import { acceptDocumentUpload } from "@fintech/core/kyc/documents/upload";
 import { UPLOAD_LEASE_WAIT_MS } from "@fintech/core/kyc/documents/upload-lease";
 import { DOCUMENT_TYPE_LABELS, DOCUMENT_TYPES, DocumentType, KYC_LIMITS, KYC_MESSAGES } from "@fintech/core/kyc/model";
 import { badRequest, unprocessable } from "@fintech/core/shared/errors";
-import type { AppEnv } from "../http/env";
+import type { AppEnv } from "../http/app-context";
 import { requireAuth } from "../http/middleware";
 import { authenticated, errors, jsonBody, jsonReply, RETRY_AFTER, TAGS } from "../http/openapi";
 import { jsonBody as parseJsonBody, parseWith } from "../http/validate";
 
 /**
- * KYC document uploads (issue 11 "Documents", spec 001 §7), mounted at /api/v1/kyc beside the
- * applicant's and the reviewers' modules: POST /upload (multipart), POST /uploads/presign
- * (a presigned S3 POST for the browser; S3 ObjectCreated runs the checks) and POST /verify/didit
+ * KYC document uploads (docs/product/kyc.md#calls; the design in
+ * docs/kyc.md#documents-three-ways-in-one-set-of-checks), mounted at /api/v1/kyc beside the
+ * applicant's and the reviewers' modules: POST /upload (multipart), POST /uploads/presign (a
+ * presigned S3 POST for the browser; S3 ObjectCreated runs the checks) and POST /verify/didit
  * (base64 images). The checks and the record live in core (kyc/documents/: upload.ts,
- * presigned-upload.ts, didit.ts); this module parses, authorises and shapes replies. Middleware is registered per path (see kyc-review.ts).
+ * presigned-upload.ts, didit.ts); this module parses, authorises and shapes replies. Middleware
+ * is registered per path (see kyc-review.ts).
  */
 
 /** Multipart overhead allowed on top of the 5 MB file (boundaries, part headers, document_type). */
@@ -64,9 +66,14 @@ const documentExample = {
 
 const UploadReply = z.object({
   success: z.literal(true),
-  message: z.string().describe('Spec 001 §8: "<Document> verified successfully!"'),
+  message: z
+    .string()
+    .describe('The success message of docs/product/kyc.md#messages: "<Document> verified successfully!"'),
   data: ApplicantDocument.extend({
-    progress: z.number().int().describe("The submission's progress after this document (spec 001 §4)"),
+    progress: z
+      .number()
+      .int()
+      .describe("The submission's progress after this document (docs/product/kyc.md#progress-and-risk)"),
   }),
 });
 
@@ -172,7 +179,7 @@ const presignRoute = createRoute({
   operationId: "createKycUploadTicket",
   summary: "Get a presigned S3 upload for a document picture",
   description:
-    "A presigned POST (valid 5 minutes) that lets the browser send one picture straight to the private KYC bucket. The signed policy fixes the object key (under the user's own prefix), 1 byte to 5 MB, the JPEG or PNG content type asked for, and server-side encryption. The ticket is recorded: when S3 reports the object, it is attached only if a ticket was issued for exactly that key, to this user, submission and document type, and the object was created before the ticket expired (any other object is deleted). Then the same checks as POST /upload run: a refused file is deleted and recorded as a rejected document with the spec's message; the outcome appears in GET /status and on the KYC stream (documentVerified).",
+    "A presigned POST (valid 5 minutes) that lets the browser send one picture straight to the private KYC bucket. The signed policy fixes the object key (under the user's own prefix), 1 byte to 5 MB, the JPEG or PNG content type asked for, and server-side encryption. The ticket is recorded: when S3 reports the object, it is attached only if a ticket was issued for exactly that key, to this user, submission and document type, and the object was created before the ticket expired (any other object is deleted). Then the same checks as POST /upload run: a refused file is deleted and recorded as a rejected document with its message (docs/product/kyc.md#messages); the outcome appears in GET /status and on the KYC stream (documentVerified).",
   tags: [TAGS.kyc],
   "x-stability": "beta",
   "x-complexity": "low",
@@ -282,6 +289,7 @@ async function readUploadForm(c: Context<AppEnv>) {
     documentType,
     bytes: new Uint8Array(await file.arrayBuffer()),
     // Shown to reviewers later: no control characters, bounded.
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
     fileName: file.name.replace(/[\u0000-\u001f\u007f]/g, "").slice(0, FILE_NAME_MAX) || null,
     declaredType: file.type ? file.type.slice(0, 100) : null,
   };

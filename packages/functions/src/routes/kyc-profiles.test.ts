@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, nextTestAddress } from "../../../../infra/local/testing";
+import { createTestApp, nextTestAddress } from "@fintech/testing/app";
 import { seedAdminFromEnv } from "../../../../infra/local/seed";
 import { findUserSubmission } from "@fintech/core/kyc/submissions";
 

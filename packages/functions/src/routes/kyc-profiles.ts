@@ -1,7 +1,7 @@
 import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "zod";
-import { createProfile, CreateProfileInput, getProfile, KycProfileView } from "@fintech/core/kyc/applicant";
-import type { AppEnv } from "../http/env";
+import { createProfile, CreateProfileInput, getProfile, KycProfileView } from "@fintech/core/kyc/profiles";
+import type { AppEnv } from "../http/app-context";
 import { requireAuth } from "../http/middleware";
 import { authenticated, errors, jsonBody, jsonReply, pathParameter, TAGS } from "../http/openapi";
 import { EXAMPLE_IDS } from "../http/reply-schemas";
@@ -9,7 +9,7 @@ import { readJson } from "../http/validate";
 import { originOf } from "./kyc";
 
 /**
- * KYC profiles of the payment and KYC backend (spec 001 §3, §7): `/v1/kyc/profiles`. A profile is
+ * KYC profiles of the payment and KYC backend (docs/product/payments.md#kyc-profiles): `/v1/kyc/profiles`. A profile is
  * a way to start the caller's KYC submission in one call (its id is the submission's), with an
  * avatar and document details (numbers masked) kept beside it; files go through the uploads.
  */

@@ -1,17 +1,18 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listHistory } from "@fintech/core/kyc/submissions";
-import { seedSubmission, type SeedOptions } from "@fintech/core/kyc/review-fixtures";
+import { seedSubmission, type SeedOptions } from "@fintech/testing/kyc/review-fixtures";
 import { BulkRiskSummary, SubmissionDetail } from "@fintech/core/kyc/review-model";
-import { createTestApp, nextTestAddress } from "../../../../infra/local/testing";
+import { createTestApp, nextTestAddress } from "@fintech/testing/app";
 import { seedAdminFromEnv } from "../../../../infra/local/seed";
 
 /**
- * Reviewer guardrails (issue 20 item 6): a reason is required to reject or to ask for
- * information (400 kyc_reason_required, nothing written); approving a High-risk submission or one
- * the live rules recommend rejecting is refused without acknowledge_risk (409
- * kyc_risk_acknowledgement_required) and audited with it; bulk actions show the risk they touch
- * and apply the same guard per submission; decisions keep the reviewer and the reason.
+ * Reviewer guardrails (docs/trust-and-safety.md#reviewer-guardrails): a reason is required to
+ * reject or to ask for information (400 kyc_reason_required, nothing written); approving a
+ * High-risk submission or one the live rules recommend rejecting is refused without
+ * acknowledge_risk (409 kyc_risk_acknowledgement_required) and audited with it; bulk actions show
+ * the risk they touch and apply the same guard per submission; decisions keep the reviewer and the
+ * reason.
  */
 
 type TestApp = Awaited<ReturnType<typeof createTestApp>>;

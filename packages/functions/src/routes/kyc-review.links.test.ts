@@ -1,21 +1,22 @@
 import { randomUUID } from "node:crypto";
 import { PutCommand } from "@aws-sdk/lib-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sampleDocumentImage } from "@fintech/core/kyc/documents/sample-images";
+import { sampleDocumentImage } from "@fintech/testing/kyc/sample-images";
 import { identityNumberClaimKey } from "@fintech/core/kyc/keys";
-import { seedSubmission } from "@fintech/core/kyc/review-fixtures";
+import { seedSubmission } from "@fintech/testing/kyc/review-fixtures";
 import { SubmissionDetail } from "@fintech/core/kyc/review-model";
 import { LINK_LIMITS, rescoreLinkedSubmissions } from "@fintech/core/kyc/risk/links";
 import { changeSubmission, getSubmission, listHistory } from "@fintech/core/kyc/submissions";
-import { createTestApp, nextTestAddress } from "../../../../infra/local/testing";
+import { createTestApp, nextTestAddress } from "@fintech/testing/app";
 import { seedAdminFromEnv } from "../../../../infra/local/seed";
 
 /**
- * Linked submissions are re-scored (issue 20 item 7): when a later applicant verifies an Aadhaar
- * number or uploads a picture an earlier applicant already has, both are flagged; the earlier
- * one's assessment is recomputed and stored with a `rescored` audit entry naming the cause; an
- * approved one keeps its status and gets a review alert; the reviewer's detail shows the link
- * from both sides. Re-scoring is idempotent and bounded (LINK_LIMITS).
+ * Linked submissions are re-scored (docs/trust-and-safety.md#linked-submissions-are-re-scored):
+ * when a later applicant verifies an Aadhaar number or uploads a picture an earlier applicant
+ * already has, both are flagged; the earlier one's assessment is recomputed and stored with a
+ * `rescored` audit entry naming the cause; an approved one keeps its status and gets a review
+ * alert; the reviewer's detail shows the link from both sides. Re-scoring is idempotent and bounded
+ * (LINK_LIMITS).
  */
 
 type TestApp = Awaited<ReturnType<typeof createTestApp>>;

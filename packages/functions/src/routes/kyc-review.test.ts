@@ -5,16 +5,17 @@ import { changeSubmission, listHistory } from "@fintech/core/kyc/submissions";
 import { dashboardStats, decide, exportSubmissions } from "@fintech/core/kyc/review";
 import type { KycSubmission } from "@fintech/core/kyc/model";
 import { BulkUpdateReply, DashboardStats, ReviewPage, SubmissionDetail } from "@fintech/core/kyc/review-model";
-import { sampleDocumentImage } from "@fintech/core/kyc/documents/sample-images";
-import { createTestApp, nextTestAddress } from "../../../../infra/local/testing";
+import { sampleDocumentImage } from "@fintech/testing/kyc/sample-images";
+import { createTestApp, nextTestAddress } from "@fintech/testing/app";
 import { seedAdminFromEnv } from "../../../../infra/local/seed";
-import { seedSubmission, TINY_PNG, type SeedOptions } from "@fintech/core/kyc/review-fixtures";
+import { seedSubmission, TINY_PNG, type SeedOptions } from "@fintech/testing/kyc/review-fixtures";
 
 /**
- * The reviewer back office (issue 11): admin-only routes, the filtered and paged list with signed
- * cursors, stats with trends against the previous period (controlled clock), decisions and their
- * audit trail, transition rules, bulk updates, Request Info and the applicant's resubmission,
- * the CSV export and its injection guard, and presigned document links served by the S3 emulator.
+ * The reviewer back office (docs/kyc.md#reviewer-back-office): admin-only routes, the filtered and
+ * paged list with signed cursors, stats with trends against the previous period (controlled clock),
+ * decisions and their audit trail, transition rules, bulk updates, Request Info and the applicant's
+ * resubmission, the CSV export and its injection guard, and presigned document links served by the
+ * S3 emulator.
  */
 
 type TestApp = Awaited<ReturnType<typeof createTestApp>>;
@@ -126,7 +127,7 @@ describe("the dashboard list", () => {
   const mine = (reply: { body: Record<string, any> }) =>
     ids(reply).filter((id) => list.some((submission) => submission.id === id));
 
-  it("lists newest first with the spec's fields and a total", async () => {
+  it("lists newest first with the documented fields and a total", async () => {
     const reply = await asAdmin("GET", `/api/v1/kyc/dashboard?search=${tag}`);
     expect(reply.status).toBe(200);
     expect(ids(reply)).toEqual([...list].reverse().map((submission) => submission.id));
@@ -288,7 +289,8 @@ describe("stats against a controlled clock", () => {
     const c = await make(4 * DAY);
     await decideAt(4 * DAY - 6 * HOUR, c.id, "rejected");
     await make(5 * DAY);
-    // Previous 7 days: 2 submitted; 1 verified after 10 h (decided within the current period does not matter), 1 still pending.
+    // Previous 7 days: 2 submitted; 1 verified after 10 h (decided within the current period does
+    // not matter), 1 still pending.
     const d = await make(8 * DAY);
     await decideAt(8 * DAY - 10 * HOUR, d.id, "verified");
     await make(9 * DAY, false);

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { verhoeffCheckDigit } from "@fintech/core/kyc/identity-numbers";
 import { SEED_RULE_SET } from "@fintech/core/kyc/risk/seed-rules";
 import { getSubmission } from "@fintech/core/kyc/submissions";
-import { createTestApp, nextTestAddress, dataItems } from "../../../../infra/local/testing";
+import { createTestApp, nextTestAddress } from "@fintech/testing/app";
+import { dataItems } from "@fintech/testing/context";
 import { seedAdminFromEnv } from "../../../../infra/local/seed";
 
 /**

@@ -1,10 +1,10 @@
 import { QueryCommand, ScanCommand } from "@aws-sdk/lib-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, nextTestAddress } from "../../../../infra/local/testing";
-import { IdentityNumberVerified, KycStateView } from "@fintech/core/kyc/applicant";
+import { createTestApp, nextTestAddress } from "@fintech/testing/app";
+import { IdentityNumberVerified, KycStateView } from "@fintech/core/kyc/applicant-replies";
 import { identityNumberHashes } from "@fintech/core/kyc/identity-hash";
 import { identityNumberClaimPartition, velocityPartition } from "@fintech/core/kyc/keys";
-import { sampleDocumentImage } from "@fintech/core/kyc/documents/sample-images";
+import { sampleDocumentImage } from "@fintech/testing/kyc/sample-images";
 import { KYC_MESSAGES } from "@fintech/core/kyc/model";
 import { changeSubmission, findUserSubmission, listHistory } from "@fintech/core/kyc/submissions";
 
@@ -224,7 +224,7 @@ describe("starting", () => {
 });
 
 describe("Aadhaar and PAN", () => {
-  it("refuses a bad number with the spec's message and changes nothing", async () => {
+  it("refuses a bad number with the documented message and changes nothing", async () => {
     const user = await started();
     const before = (await findUserSubmission(t.core, user.user.id))!;
     const cases: ["aadhaar" | "pan", unknown][] = [

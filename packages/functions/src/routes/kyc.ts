@@ -1,27 +1,19 @@
 import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { z } from "zod";
-import {
-  deviceIdOf,
-  IdentityNumberVerified,
-  kycHealth,
-  KycHealthReply,
-  kycState,
-  KycStateView,
-  startKyc,
-  StartKycInput,
-  stateOf,
-  VerifyIdentityNumberInput,
-  verifyIdentityNumber,
-  type StartOrigin,
-} from "@fintech/core/kyc/applicant";
+import { deviceIdOf, startKyc } from "@fintech/core/kyc/start";
+import { IdentityNumberVerified, KycStateView } from "@fintech/core/kyc/applicant-replies";
+import { kycHealth, KycHealthReply } from "@fintech/core/kyc/health";
+import { kycState, stateOf } from "@fintech/core/kyc/applicant-state";
+import { StartKycInput, VerifyIdentityNumberInput, type StartOrigin } from "@fintech/core/kyc/applicant-inputs";
+import { verifyIdentityNumber } from "@fintech/core/kyc/identity-number-steps";
 import { searchCountries } from "@fintech/core/kyc/countries";
 import { describeIdentityNumbers } from "@fintech/core/kyc/country-requirements";
 import { IDENTITY_NUMBER_KINDS, isIdentityNumberType } from "@fintech/core/kyc/identity-numbers";
 import { DocumentType, IDENTITY_NUMBER_TYPES, IdentityNumberType, KYC_MESSAGES } from "@fintech/core/kyc/model";
 import { notFound, SERVICE_UNAVAILABLE_RETRY_SECONDS } from "@fintech/core/shared/errors";
 import { clientIp } from "../http/client-ip";
-import type { AppEnv } from "../http/env";
+import type { AppEnv } from "../http/app-context";
 import { requireAuth } from "../http/middleware";
 import {
   authenticated,
@@ -37,7 +29,7 @@ import { EXAMPLE_IDS } from "../http/reply-schemas";
 import { queryWith, readJson } from "../http/validate";
 
 /**
- * The applicant's KYC API (spec 001 §7): health, countries, start, status, and the identity-number
+ * The applicant's KYC API (docs/product/kyc.md#calls): health, countries, start, status, and the identity-number
  * steps each country asks for (Aadhaar and PAN for India). Documents are in kyc-documents.ts, the
  * reviewer's routes in kyc-review.ts. Nothing here replies with a risk signal.
  */
@@ -160,7 +152,7 @@ const countriesRoute = createRoute({
   operationId: "listKycCountries",
   summary: "Countries KYC supports",
   description:
-    "The 30 countries of the built-in list with their document types (spec 001 §3) and the identity numbers each asks for (`identityNumbers`: Aadhaar and PAN for India, e.g. an optional SSN for the United States, none for Japan), then every other ISO 3166-1 country, which accepts a passport or a national ID card and asks for no number. `search` matches name or code, case-insensitively; the popular ones (US, GB, DE, FR, IT, ES, CA, AU, IN, BR) are marked.",
+    "The 30 countries of the built-in list with their document types (docs/product/kyc.md#data) and the identity numbers each asks for (`identityNumbers`: Aadhaar and PAN for India, e.g. an optional SSN for the United States, none for Japan), then every other ISO 3166-1 country, which accepts a passport or a national ID card and asks for no number. `search` matches name or code, case-insensitively; the popular ones (US, GB, DE, FR, IT, ES, CA, AU, IN, BR) are marked.",
   "x-complexity": "low",
   parameters: queryParameters(CountriesQuery),
   responses: {
@@ -228,7 +220,7 @@ const statusRoute = createRoute({
   operationId: "getKycStatus",
   summary: "The caller's KYC state",
   description:
-    "Spec 001 §3 KYC state: status, progress, documents by type (status, verified_at, and the problems of a document that failed its checks), the identity numbers the country asks for (`identity_number_requirements`) and the masked ones verified, what is left before review (`remaining_steps`: `document` and required number types, in order; `next_steps` in words), an open request from a reviewer. No risk score, level or flag: applicants are told what to do next, never which check fired. 404 `kyc_not_started` before any start.",
+    "The KYC state of docs/product/kyc.md#data: status, progress, documents by type (status, verified_at, and the problems of a document that failed its checks), the identity numbers the country asks for (`identity_number_requirements`) and the masked ones verified, what is left before review (`remaining_steps`: `document` and required number types, in order; `next_steps` in words), an open request from a reviewer. No risk score, level or flag: applicants are told what to do next, never which check fired. 404 `kyc_not_started` before any start.",
   "x-complexity": "low",
   responses: {
     200: jsonReply("The KYC state", "KycStatusReply", z.object({ data: KycStateView }), { data: kycStateExample }),
@@ -299,7 +291,7 @@ const verifyAnyRoute = createRoute({
   path: "/identity-numbers/{type}/verify",
   operationId: "verifyIdentityNumber",
   summary: "Verify an identity number",
-  description: `Any identity number the submission's country asks for (GET /countries \`identityNumbers\`, GET /status \`identity_number_requirements\`), by its type, e.g. \`us_ssn\`, \`gb_nino\`, \`br_cpf\`, \`de_idnr\`; Aadhaar and PAN also have their paths of spec 001, /verify/aadhaar and /verify/pan. Each type's format and check digits are checked (docs/trust-and-safety.md lists them); a malformed number is a 400 \`invalid_identity_number\` naming the format (Aadhaar and PAN keep \`invalid_aadhaar\` and \`invalid_pan\`). An unknown type is a 404 \`identity_number_type_not_found\`. ${VERIFY_COMMON}`,
+  description: `Any identity number the submission's country asks for (GET /countries \`identityNumbers\`, GET /status \`identity_number_requirements\`), by its type, e.g. \`us_ssn\`, \`gb_nino\`, \`br_cpf\`, \`de_idnr\`; Aadhaar and PAN also have their own paths, /verify/aadhaar and /verify/pan (docs/product/kyc.md#calls). Each type's format and check digits are checked (docs/trust-and-safety.md lists them); a malformed number is a 400 \`invalid_identity_number\` naming the format (Aadhaar and PAN keep \`invalid_aadhaar\` and \`invalid_pan\`). An unknown type is a 404 \`identity_number_type_not_found\`. ${VERIFY_COMMON}`,
   "x-complexity": "medium",
   parameters: [
     {

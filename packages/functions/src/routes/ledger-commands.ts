@@ -5,20 +5,21 @@ import { reconcileAccount } from "@fintech/core/ledger/controls";
 import { requireOwnedAccount } from "@fintech/core/ledger/accounts";
 import { DepositInput, ReconcileInput, TransferInput } from "@fintech/core/ledger/model";
 import { balanceOf, deposit, transfer } from "@fintech/core/ledger/service";
-import type { AppEnv } from "../http/env";
+import type { AppEnv } from "../http/app-context";
 import { idempotencyKey } from "../http/idempotency";
 import { handleCommand } from "../http/commands";
 import { requireAuth } from "../http/middleware";
 import { authenticated, errors, idempotencyKeyParameter, jsonReply, schemaRef, TAGS } from "../http/openapi";
 import { accountExample, BalanceData, EXAMPLE_IDS, JournalReply } from "../http/reply-schemas";
-import { feedOwner } from "../http/sse";
+import { feedOwner } from "../http/feed-response";
 import { parseWith } from "../http/validate";
 import { actorOf } from "./accounts";
-import { AccountIdList, IncludeTransactionsFlag, ledgerStreamUrl, StatusList } from "./streams";
+import { AccountIdList, IncludeTransactionsFlag, ledgerFeedUrl, StatusList } from "./feeds";
 
 /**
- * The ledger commands (spec 000 §3, §7): `POST /api/grpc/ledger/command`, served by the API
- * beside the ledger stream (ledger-stream.ts) at the same prefix.
+ * The ledger commands (docs/product/ledger-workspace.md#ledger-commands):
+ * `POST /api/grpc/ledger/command`, served by the API beside the ledger stream (ledger-feed.ts) at
+ * the same prefix.
  */
 
 const COMMANDS = [
@@ -62,7 +63,7 @@ async function runCommand(c: Context<AppEnv>, name: CommandName, args: Record<st
       const owner = feedOwner(c, input.userId);
       await requireOwnedAccount(core, owner, input.accountId);
       return {
-        streamUrl: ledgerStreamUrl({
+        streamUrl: ledgerFeedUrl({
           userId: owner,
           accountIds: [input.accountId],
           includeTransactions: input.includeTransactions,
@@ -74,7 +75,7 @@ async function runCommand(c: Context<AppEnv>, name: CommandName, args: Record<st
       const owner = feedOwner(c, input.userId);
       for (const accountId of input.accountIds ?? []) await requireOwnedAccount(core, owner, accountId);
       return {
-        streamUrl: ledgerStreamUrl({ userId: owner, accountIds: input.accountIds, statusFilter: input.statusFilter }),
+        streamUrl: ledgerFeedUrl({ userId: owner, accountIds: input.accountIds, statusFilter: input.statusFilter }),
       };
     }
     case "createTransaction": {

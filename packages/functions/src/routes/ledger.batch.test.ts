@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ledgerFeedSource, type LedgerFeedEvent } from "@fintech/core/ledger/events";
 import { QueryCommand } from "@aws-sdk/lib-dynamodb";
 import type { OutboxItem } from "@fintech/core/events/feed";
-import { createTestApp } from "../../../../infra/local/testing";
-import { verifyForTests } from "@fintech/core/limits/limits.testkit";
+import { createTestApp } from "@fintech/testing/app";
+import { verifyForTests } from "@fintech/testing/limits";
 
 /** POST /ledger/transactions/batch: all or nothing, in order, one transaction, idempotent as a whole. */
 
@@ -132,7 +132,7 @@ describe("ledger batches", () => {
     };
     expect(body.message).toBe("Batch created");
     expect(body.data).toHaveLength(11);
-    body.data.slice(0, 10).forEach((journal, index) =>
+    for (const [index, journal] of body.data.slice(0, 10).entries())
       expect(journal).toMatchObject({
         type: "transfer",
         status: "draft",
@@ -140,8 +140,7 @@ describe("ledger batches", () => {
         from_account_id: payer.id,
         to_account_id: payees[index]!.id,
         description: `Salary ${index}`,
-      }),
-    );
+      });
     expect(body.data[10]).toMatchObject({
       type: "deposit",
       amount: "5.00",
@@ -160,7 +159,8 @@ describe("ledger batches", () => {
     expect((await historyIds(payer.id)).filter((id) => ids.includes(id)).sort()).toEqual(ids.slice(0, 10).sort());
     const payerListing = await t.call("GET", `/api/v1/ledger/accounts/${payer.id}/transactions?limit=100`, { token });
     expect((payerListing.body.data as { id: string }[]).filter((row) => ids.includes(row.id))).toHaveLength(10);
-    // Payee 0 took two legs of the batch (item 0 and the deposit, item 10) in one folded version: both listed, newest first.
+    // Payee 0 took two legs of the batch (item 0 and the deposit, item 10) in one folded version:
+    // both listed, newest first.
     const payeeListing = await t.call("GET", `/api/v1/ledger/accounts/${payees[0]!.id}/transactions`, { token });
     expect((payeeListing.body.data as { id: string }[]).map((row) => row.id)).toEqual([ids[10], ids[0]]);
     expect((await t.call("GET", `/api/v1/ledger/transactions/${ids[4]}`, { token })).body.data).toMatchObject({

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp } from "../../../../infra/local/testing";
-import { countItems } from "@fintech/core/ledger/ledger.testkit";
+import { createTestApp } from "@fintech/testing/app";
+import { countItems } from "@fintech/testing/ledger/steps";
 
 /** Bad input on the ledger routes: a clear 4xx that writes nothing, never a 500. */
 
@@ -82,7 +82,8 @@ describe("cursors", () => {
     expect(next.status).toBe(200);
     expect(next.body.data).toHaveLength(2);
 
-    // The old unsigned format, pointing into another partition or outside the range.
+    // Unsigned cursors (a bare key, base64url), pointing into another partition or outside the
+    // range; then payloads and signatures that do not belong together.
     const unsigned = (key: Record<string, string>) => Buffer.from(JSON.stringify(key)).toString("base64url");
     const crafted = [
       unsigned({ pk: "TX#1", sk: "TX", gsi1pk: "OWNER#someone-else#TXS", gsi1sk: "2020-01-01T00:00:00.000Z#1" }),

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, nextTestAddress } from "../../../../infra/local/testing";
+import { createTestApp, nextTestAddress } from "@fintech/testing/app";
 import { seedAdminFromEnv } from "../../../../infra/local/seed";
 import { INTEGRITY_MESSAGES, INTEGRITY_SETTLE_MS, IntegrityJob } from "@fintech/core/ledger/integrity-model";
 import { runIntegrityStep } from "@fintech/core/ledger/integrity-steps";
@@ -8,7 +8,7 @@ import { createApp } from "../app";
 
 /**
  * The whole-ledger integrity check over HTTP: admins start a job (202), follow it and read the
- * latest stored result; the old GET /integrity/ledger answers from that result and never scans;
+ * latest stored result; GET /integrity/ledger answers from that result and never scans;
  * users keep their own bounded check and never reach the admin routes.
  */
 

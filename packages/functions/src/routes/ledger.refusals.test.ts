@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedAdminFromEnv } from "../../../../infra/local/seed";
-import { createTestApp, nextTestAddress } from "../../../../infra/local/testing";
+import { createTestApp, nextTestAddress } from "@fintech/testing/app";
 
 /** Recorded refusals: a keyed request refused for a business rule keeps that answer under its key. */
 

@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedAdminFromEnv } from "../../../../infra/local/seed";
-import { createTestApp, dataItems, nextTestAddress } from "../../../../infra/local/testing";
+import { createTestApp, nextTestAddress } from "@fintech/testing/app";
+import { dataItems } from "@fintech/testing/context";
 
 /**
- * Verification levels gate money (issue 20 item 1) and pay-by-email is no oracle (item 8), through
+ * Verification levels gate money (docs/trust-and-safety.md#verification-levels-and-money-limits)
+ * and pay-by-email is no oracle (docs/trust-and-safety.md#no-oracles-rate-limits-on-money), through
  * the HTTP app: the deposit, batch, opening-balance and payment routes all ask the one gate
  * (limits/gate.ts); the limits are data an administrator edits; payment creation is rate limited.
  * The clock is the test's: rolling windows and the rate limit's minute move only when it does.

@@ -15,17 +15,19 @@ import {
 import { getMoneyLimits, moneyLimitsHistory, replaceMoneyLimits } from "@fintech/core/limits/settings";
 import { limitStatus } from "@fintech/core/limits/status";
 import { notFound } from "@fintech/core/shared/errors";
-import type { AppEnv } from "../http/env";
+import type { AppEnv } from "../http/app-context";
 import { requireAdmin, requireAuth } from "../http/middleware";
 import { authenticated, errors, jsonBody, jsonReply, pathParameter, TAGS } from "../http/openapi";
 import { readJson } from "../http/validate";
 
 /**
- * Money limits per verification level (issue 20), mounted at /api/v1/ledger/limits: the caller's
- * level with every limit, what it used and what remains; for administrators, the limits in force
- * (data: read and replace, each change audited) and one user's level (set or removed with a
- * reason, audited). The rule and its checks live in core (limits/gate.ts, used by every money
- * write); this module parses, authorises and shapes the replies.
+ * Money limits per verification level
+ * (docs/trust-and-safety.md#verification-levels-and-money-limits), mounted at
+ * /api/v1/ledger/limits: the caller's level with every limit, what it used and what remains; for
+ * administrators, the limits in force (data: read and replace, each change audited) and one user's
+ * level (set or removed with a reason, audited). The rule and its checks live in core
+ * (limits/gate.ts, used by every money write); this module parses, authorises and shapes the
+ * replies.
  */
 
 const tags = [TAGS.ledger] as [typeof TAGS.ledger];

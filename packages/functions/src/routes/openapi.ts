@@ -1,6 +1,6 @@
 import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "zod";
-import type { AppEnv } from "../http/env";
+import type { AppEnv } from "../http/app-context";
 import { publicAccess, schemaRef, TAGS } from "../http/openapi";
 
 /** Loose on purpose: the document's own shape is OpenAPI 3.1, checked by a validator in the tests. */

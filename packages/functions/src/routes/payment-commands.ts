@@ -6,7 +6,7 @@ import { checkHealth } from "@fintech/core/health/service";
 import { CreatePaymentInput, CreatePaymentReply } from "@fintech/core/payments/model";
 import { initiatePayment } from "@fintech/core/payments/service";
 import { listRails } from "@fintech/core/rails/store";
-import type { AppEnv } from "../http/env";
+import type { AppEnv } from "../http/app-context";
 import { idempotencyKey } from "../http/idempotency";
 import { handleCommand } from "../http/commands";
 import { requireAuth } from "../http/middleware";
@@ -19,14 +19,15 @@ import {
   schemaRef,
   TAGS,
 } from "../http/openapi";
-import { feedOwner } from "../http/sse";
+import { feedOwner } from "../http/feed-response";
 import { parseWith } from "../http/validate";
-import { PAYMENT_STREAM_PATH, PaymentStatusFilter, paymentStreamUrl, PaymentUserId } from "./streams";
+import { PAYMENT_FEED_PATH } from "../feed-paths";
+import { PaymentStatusFilter, paymentFeedUrl, PaymentUserId } from "./feeds";
 
 /**
- * The payment streaming client's health check and commands (spec 001 §3, §7): `GET
+ * The payment streaming client's health check and commands (docs/product/payments.md#calls): `GET
  * /api/grpc/payment/health` and `POST /api/grpc/payment/command`, served by the API beside the
- * payment stream (payment-stream.ts) at the same prefix.
+ * payment stream (payment-feed.ts) at the same prefix.
  */
 
 /* ---------- commands ---------- */
@@ -65,7 +66,7 @@ async function runCommand(
       const owner = feedOwner(c, input.userId);
       const ticket = await issueStreamTicket(core, { id: auth.userId, role: auth.role }, auth.credential);
       return {
-        streamUrl: paymentStreamUrl({ owner, statuses: input.statusFilter }),
+        streamUrl: paymentFeedUrl({ owner, statuses: input.statusFilter }),
         ticket: ticket.ticket,
         ticketExpiresAt: ticket.expires_at,
       };
@@ -195,7 +196,7 @@ const commandRoute = createRoute({
     200: jsonReply("The command's result", "PaymentCommandReply", PaymentCommandReply, {
       command: "subscribeToPayments",
       result: {
-        streamUrl: `${PAYMENT_STREAM_PATH}?userId=8d2f3c4b-1a2b-4c3d-9e8f-7a6b5c4d3e2f&statusFilter=pending%2Cprocessing`,
+        streamUrl: `${PAYMENT_FEED_PATH}?userId=8d2f3c4b-1a2b-4c3d-9e8f-7a6b5c4d3e2f&statusFilter=pending%2Cprocessing`,
         ticket: "eyJhbGciOiJIUzI1NiJ9.e30.c2ln",
         ticketExpiresAt: "2026-01-15T10:01:00.000Z",
       },
@@ -222,7 +223,10 @@ const commandRoute = createRoute({
   },
 });
 
-/** Mounted before the stream (payment-stream.ts), the commands after it, so the document lists the prefix's routes in that order. */
+/**
+ * Mounted before the stream (payment-feed.ts), the commands after it, so the document lists the
+ * prefix's routes in that order.
+ */
 export const paymentStreamHealthRoutes = new OpenAPIHono<AppEnv>().openapi(
   { ...healthRoute, middleware: [requireAuth] as const },
   paymentHealth,

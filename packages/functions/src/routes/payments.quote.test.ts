@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, dataItems } from "../../../../infra/local/testing";
-import { verifyForTests } from "@fintech/core/limits/limits.testkit";
+import { createTestApp } from "@fintech/testing/app";
+import { dataItems } from "@fintech/testing/context";
+import { verifyForTests } from "@fintech/testing/limits";
 import { getRail, setRailRunning } from "@fintech/core/rails/store";
 import { explorationBand } from "@fintech/core/rails/ranking";
 import { paymentIdFor } from "@fintech/core/payments/service";

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, dataItems, nextTestAddress } from "../../../../infra/local/testing";
+import { createTestApp, nextTestAddress } from "@fintech/testing/app";
+import { dataItems } from "@fintech/testing/context";
 import { seedAdminFromEnv } from "../../../../infra/local/seed";
 import { PAYMENT_MESSAGES, PaymentQuoteReply, RECIPIENT_MESSAGES, RECIPIENTS_MAX } from "@fintech/core/payments/model";
-import { verifyForTests } from "@fintech/core/limits/limits.testkit";
+import { verifyForTests } from "@fintech/testing/limits";
 import { advancePayment } from "@fintech/core/payments/worker";
 
 /**

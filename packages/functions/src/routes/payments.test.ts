@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, dataItems, nextTestAddress } from "../../../../infra/local/testing";
+import { createTestApp, nextTestAddress } from "@fintech/testing/app";
+import { dataItems } from "@fintech/testing/context";
 import { seedAdminFromEnv } from "../../../../infra/local/seed";
 import { CURRENCIES } from "@fintech/core/money/model";
 import { MAX_STEP_FAILURES, PAYMENT_MESSAGES } from "@fintech/core/payments/model";
-import { withFailingSteps } from "@fintech/core/payments/payments.testkit";
-import { verifyForTests } from "@fintech/core/limits/limits.testkit";
+import { withFailingSteps } from "@fintech/testing/payments";
+import { verifyForTests } from "@fintech/testing/limits";
 import { runPaymentStep } from "@fintech/core/payments/runner";
 import { advancePayment } from "@fintech/core/payments/worker";
 

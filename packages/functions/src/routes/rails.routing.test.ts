@@ -1,7 +1,8 @@
 import { TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { attemptOutcomeItems, chooseRail, decisionItems } from "@fintech/core/rails/routing";
-import { createTestApp, dataItems, nextTestAddress } from "../../../../infra/local/testing";
+import { createTestApp, nextTestAddress } from "@fintech/testing/app";
+import { dataItems } from "@fintech/testing/context";
 import { seedAdminFromEnv } from "../../../../infra/local/seed";
 
 /**

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { quoteRails, type QuoteRail } from "@fintech/core/rails/model";
-import { createTestApp, nextTestAddress, dataItems } from "../../../../infra/local/testing";
+import { quoteRails, type QuoteRail } from "@fintech/core/rails/quotes";
+import { createTestApp, nextTestAddress } from "@fintech/testing/app";
+import { dataItems } from "@fintech/testing/context";
 import { seedAdminFromEnv } from "../../../../infra/local/seed";
 
 /**
@@ -135,7 +136,7 @@ describe("edits", () => {
       },
     });
     expect(read.body.data.history).toHaveLength(1);
-    // Put it back (the quote figures below use the spec's SEPA).
+    // Put it back (the quote figures below use the sample SEPA of docs/product/payment-rails.md#sample-rails).
     const restored = await t.call("PUT", `${RAILS}/sepa`, {
       token: adminToken,
       body: { ...sepaEdit, version: before.version + 1 },
@@ -213,7 +214,8 @@ describe("start, stop and the quote", () => {
       optimalRailId: "card",
       savings: { baselineRailId: "ach", optimalRailId: "card", saving: "4.96", savingMinor: 496 },
     });
-    // fixed (USD fees at 0.92) + spread × 1000 + 1.00: 0.05+10+1, 0.92+20+1, 0.09+5+1, 4.60+30+1, 0.02+8+1, 0.18+50+1, UPI 0+10+1
+    // fixed (USD fees at 0.92) + spread × 1000 + 1.00: 0.05+10+1, 0.92+20+1, 0.09+5+1, 4.60+30+1,
+    // 0.02+8+1, 0.18+50+1, UPI 0+10+1
     expect(
       reply.body.data.results.map((result: { railId: string; totalCost: string; eligible: boolean }) => [
         result.railId,

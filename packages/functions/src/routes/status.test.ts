@@ -5,7 +5,7 @@ import { METRICS_MESSAGES } from "@fintech/core/metrics/model";
 import { createRequestMetrics } from "@fintech/core/metrics/service";
 import type { CoreContext } from "@fintech/core/shared/context";
 import type { Logger } from "@fintech/core/shared/logger";
-import { createTestApp } from "../../../../infra/local/testing";
+import { createTestApp } from "@fintech/testing/app";
 import { createApp } from "../app";
 
 type TestApp = Awaited<ReturnType<typeof createTestApp>>;
@@ -80,7 +80,10 @@ function capturingLogger(lines: string[]): Logger {
   return logger;
 }
 
-/** Faults only DescribeTable: reads and writes of the same table keep working (as when DescribeTable is throttled or denied). */
+/**
+ * Faults only DescribeTable: reads and writes of the same table keep working (as when
+ * DescribeTable is throttled or denied).
+ */
 function describeTableFails(core: CoreContext): CoreContext {
   const raw = new Proxy(core.db.raw, {
     get(target, property, receiver) {

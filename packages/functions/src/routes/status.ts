@@ -3,7 +3,7 @@ import { METRICS_WINDOW, MetricsQuery, MetricsReport } from "@fintech/core/metri
 import { metricsReport } from "@fintech/core/metrics/service";
 import { ServicesReport } from "@fintech/core/status/model";
 import { checkServices } from "@fintech/core/status/service";
-import type { AppEnv } from "../http/env";
+import type { AppEnv } from "../http/app-context";
 import { requireAuth } from "../http/middleware";
 import { authenticated, errors, jsonReply, queryParameters, TAGS } from "../http/openapi";
 import { queryWith } from "../http/validate";

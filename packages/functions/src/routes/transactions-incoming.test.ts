@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { verifyForTests } from "@fintech/core/limits/limits.testkit";
+import { verifyForTests } from "@fintech/testing/limits";
 import { paymentIdFor } from "@fintech/core/payments/service";
 import { advancePayment, attemptOutcome } from "@fintech/core/payments/worker";
 import { getRail } from "@fintech/core/rails/store";
-import { createTestApp } from "../../../../infra/local/testing";
+import { createTestApp } from "@fintech/testing/app";
 import { readSse, type SseStream } from "../../../../infra/local/sse-client";
 
 /**

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp } from "../../../../infra/local/testing";
+import { createTestApp } from "@fintech/testing/app";
 
-/** The API of the web's Transactions tab (README, API overview): list, filters, detail, CSV. */
+/** The API of the web's Transactions tab (docs/api.md#api-overview): list, filters, detail, CSV. */
 
 type TestApp = Awaited<ReturnType<typeof createTestApp>>;
 let t: TestApp;

@@ -3,13 +3,14 @@ import { ACCOUNT_CHANGE_LIMITS } from "@fintech/core/auth/account-limits";
 import { EMAIL_CHANGE_TTL_SECONDS } from "@fintech/core/auth/email-change";
 import { AUTH_MESSAGES } from "@fintech/core/auth/model";
 import { queuedMail } from "@fintech/core/mail/outbox";
-import { createTestApp, dataItems, nextTestAddress } from "../../../../infra/local/testing";
+import { createTestApp, nextTestAddress } from "@fintech/testing/app";
+import { dataItems } from "@fintech/testing/context";
 
 /**
- * Changing the sign-in email (issue 20, item 8): the current password, the same reply whether or
- * not the address is taken, a change that completes only through the link sent to the new
- * address (single use, expiring), word to the old address, and a per-user limit on profile
- * changes. Mail is read from the outbox, where the request queued it.
+ * Changing the sign-in email (docs/trust-and-safety.md#changing-the-sign-in-email): the current
+ * password, the same reply whether or not the address is taken, a change that completes only
+ * through the link sent to the new address (single use, expiring), word to the old address, and a
+ * per-user limit on profile changes. Mail is read from the outbox, where the request queued it.
  */
 
 type TestApp = Awaited<ReturnType<typeof createTestApp>>;

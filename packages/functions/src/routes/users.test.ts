@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AUTH_MESSAGES } from "@fintech/core/auth/model";
-import { createTestApp } from "../../../../infra/local/testing";
+import { createTestApp } from "@fintech/testing/app";
 
 type TestApp = Awaited<ReturnType<typeof createTestApp>>;
 let t: TestApp;

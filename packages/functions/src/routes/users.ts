@@ -15,7 +15,7 @@ import {
   verifyEmail,
 } from "@fintech/core/auth/service";
 import { clientIp } from "../http/client-ip";
-import type { AppEnv } from "../http/env";
+import type { AppEnv } from "../http/app-context";
 import { requireAuth } from "../http/middleware";
 import { authenticated, errors, jsonBody, jsonReply, publicAccess, TAGS } from "../http/openapi";
 import { ProfileReply, ProfileUpdatedReply, userExample } from "../http/reply-schemas";

@@ -1054,7 +1054,7 @@ export interface paths {
         };
         /**
          * Countries KYC supports
-         * @description The 30 countries of the built-in list with their document types (spec 001 §3) and the identity numbers each asks for (`identityNumbers`: Aadhaar and PAN for India, e.g. an optional SSN for the United States, none for Japan), then every other ISO 3166-1 country, which accepts a passport or a national ID card and asks for no number. `search` matches name or code, case-insensitively; the popular ones (US, GB, DE, FR, IT, ES, CA, AU, IN, BR) are marked. An API key needs the scope `kyc:read` (else 403 `insufficient_scope`).
+         * @description The 30 countries of the built-in list with their document types (docs/product/kyc.md#data) and the identity numbers each asks for (`identityNumbers`: Aadhaar and PAN for India, e.g. an optional SSN for the United States, none for Japan), then every other ISO 3166-1 country, which accepts a passport or a national ID card and asks for no number. `search` matches name or code, case-insensitively; the popular ones (US, GB, DE, FR, IT, ES, CA, AU, IN, BR) are marked. An API key needs the scope `kyc:read` (else 403 `insufficient_scope`).
          */
         get: operations["listKycCountries"];
         put?: never;
@@ -1094,7 +1094,7 @@ export interface paths {
         };
         /**
          * The caller's KYC state
-         * @description Spec 001 §3 KYC state: status, progress, documents by type (status, verified_at, and the problems of a document that failed its checks), the identity numbers the country asks for (`identity_number_requirements`) and the masked ones verified, what is left before review (`remaining_steps`: `document` and required number types, in order; `next_steps` in words), an open request from a reviewer. No risk score, level or flag: applicants are told what to do next, never which check fired. 404 `kyc_not_started` before any start. An API key needs the scope `kyc:read` (else 403 `insufficient_scope`).
+         * @description The KYC state of docs/product/kyc.md#data: status, progress, documents by type (status, verified_at, and the problems of a document that failed its checks), the identity numbers the country asks for (`identity_number_requirements`) and the masked ones verified, what is left before review (`remaining_steps`: `document` and required number types, in order; `next_steps` in words), an open request from a reviewer. No risk score, level or flag: applicants are told what to do next, never which check fired. 404 `kyc_not_started` before any start. An API key needs the scope `kyc:read` (else 403 `insufficient_scope`).
          */
         get: operations["getKycStatus"];
         put?: never;
@@ -1156,7 +1156,7 @@ export interface paths {
         put?: never;
         /**
          * Verify an identity number
-         * @description Any identity number the submission's country asks for (GET /countries `identityNumbers`, GET /status `identity_number_requirements`), by its type, e.g. `us_ssn`, `gb_nino`, `br_cpf`, `de_idnr`; Aadhaar and PAN also have their paths of spec 001, /verify/aadhaar and /verify/pan. Each type's format and check digits are checked (docs/trust-and-safety.md lists them); a malformed number is a 400 `invalid_identity_number` naming the format (Aadhaar and PAN keep `invalid_aadhaar` and `invalid_pan`). An unknown type is a 404 `identity_number_type_not_found`. A malformed number is a 400 with its message and changes nothing; a number the submission's country does not ask for is a 400 `identity_number_not_asked`. Only the number masked to its last four and keyed hashes are stored; the same number on another user is a risk flag (for reviewers). Verifying the recorded number again changes nothing. Adds 25 to progress; announces `documentVerified` on the KYC stream. `country`, when sent, must be the submission's. An API key needs the scope `kyc:write` (else 403 `insufficient_scope`).
+         * @description Any identity number the submission's country asks for (GET /countries `identityNumbers`, GET /status `identity_number_requirements`), by its type, e.g. `us_ssn`, `gb_nino`, `br_cpf`, `de_idnr`; Aadhaar and PAN also have their own paths, /verify/aadhaar and /verify/pan (docs/product/kyc.md#calls). Each type's format and check digits are checked (docs/trust-and-safety.md lists them); a malformed number is a 400 `invalid_identity_number` naming the format (Aadhaar and PAN keep `invalid_aadhaar` and `invalid_pan`). An unknown type is a 404 `identity_number_type_not_found`. A malformed number is a 400 with its message and changes nothing; a number the submission's country does not ask for is a 400 `identity_number_not_asked`. Only the number masked to its last four and keyed hashes are stored; the same number on another user is a risk flag (for reviewers). Verifying the recorded number again changes nothing. Adds 25 to progress; announces `documentVerified` on the KYC stream. `country`, when sent, must be the submission's. An API key needs the scope `kyc:write` (else 403 `insufficient_scope`).
          */
         post: operations["verifyIdentityNumber"];
         delete?: never;
@@ -1196,7 +1196,7 @@ export interface paths {
         put?: never;
         /**
          * Get a presigned S3 upload for a document picture
-         * @description A presigned POST (valid 5 minutes) that lets the browser send one picture straight to the private KYC bucket. The signed policy fixes the object key (under the user's own prefix), 1 byte to 5 MB, the JPEG or PNG content type asked for, and server-side encryption. The ticket is recorded: when S3 reports the object, it is attached only if a ticket was issued for exactly that key, to this user, submission and document type, and the object was created before the ticket expired (any other object is deleted). Then the same checks as POST /upload run: a refused file is deleted and recorded as a rejected document with the spec's message; the outcome appears in GET /status and on the KYC stream (documentVerified). An API key needs the scope `kyc:write` (else 403 `insufficient_scope`).
+         * @description A presigned POST (valid 5 minutes) that lets the browser send one picture straight to the private KYC bucket. The signed policy fixes the object key (under the user's own prefix), 1 byte to 5 MB, the JPEG or PNG content type asked for, and server-side encryption. The ticket is recorded: when S3 reports the object, it is attached only if a ticket was issued for exactly that key, to this user, submission and document type, and the object was created before the ticket expired (any other object is deleted). Then the same checks as POST /upload run: a refused file is deleted and recorded as a rejected document with its message (docs/product/kyc.md#messages); the outcome appears in GET /status and on the KYC stream (documentVerified). An API key needs the scope `kyc:write` (else 403 `insufficient_scope`).
          */
         post: operations["createKycUploadTicket"];
         delete?: never;
@@ -1602,7 +1602,7 @@ export interface paths {
         };
         /**
          * KYC event stream (server-sent events)
-         * @description The user's KYC events as they commit (spec 001 §3): each message's `event:` is the type and its `data:` is `{event: {<type>: {...}}, type, verificationId, at}`. The wire is the ledger stream's: `retry:`, a `cursor` event first, `id:` on every event (resume with Last-Event-ID or `?lastEventId=`), heartbeats, a clean end after a while. Browsers authenticate with `?ticket=` (POST /api/v1/auth/stream-ticket or the subscribeToVerification command), other clients with the bearer header. `userId` defaults to the caller; another user's feed needs the admin role (else 403). An applicant's own feed carries no risk signal: verificationStarted, documentUploaded, documentVerified and verificationCompleted only, none with a score; riskAssessmentUpdate and complianceAlert reach administrators only. `includeRiskUpdates=false` leaves riskAssessmentUpdate out of an administrator's feed too. An API key needs the scope `kyc:read` (else 403 `insufficient_scope`).
+         * @description The user's KYC events as they commit (docs/product/kyc.md#live-updates): each message's `event:` is the type and its `data:` is `{event: {<type>: {...}}, type, verificationId, at}`. The wire is the ledger stream's: `retry:`, a `cursor` event first, `id:` on every event (resume with Last-Event-ID or `?lastEventId=`), heartbeats, a clean end after a while. Browsers authenticate with `?ticket=` (POST /api/v1/auth/stream-ticket or the subscribeToVerification command), other clients with the bearer header. `userId` defaults to the caller; another user's feed needs the admin role (else 403). An applicant's own feed carries no risk signal: verificationStarted, documentUploaded, documentVerified and verificationCompleted only, none with a score; riskAssessmentUpdate and complianceAlert reach administrators only. `includeRiskUpdates=false` leaves riskAssessmentUpdate out of an administrator's feed too. An API key needs the scope `kyc:read` (else 403 `insufficient_scope`).
          */
         get: operations["streamKycEvents"];
         put?: never;
@@ -1728,7 +1728,7 @@ export interface paths {
         put?: never;
         /**
          * Cost of an amount over every active rail
-         * @description The cost simulator of spec 001 §9 on the server, with the same function the console uses: per ACTIVE rail, total = fixed fee (stated in the rail's fee currency, converted at the reference rate, which `fixedFeeOriginal.rate` states) + FX spread × amount (only when `payoutCurrency` differs from `currency`) + 0.1 % network fee, each part rounded half-up to the currency's minor unit (JPY: whole yen). Each rail says whether it can carry the payment (currency, destination `country`, amount limits) and why not; exactly one ELIGIBLE rail is the Best Option (`isOptimal`), and `savings` compares it with the first eligible rail (never negative). `amount` is a decimal string or number, 0 or more (0: no results); anything else is a 400. Writes nothing. An API key needs the scope `rails:read` (else 403 `insufficient_scope`).
+         * @description The cost simulator of docs/product/payment-rails.md#cost-simulator, run on the server with the same function the console uses: per ACTIVE rail, total = fixed fee (stated in the rail's fee currency, converted at the reference rate, which `fixedFeeOriginal.rate` states) + FX spread × amount (only when `payoutCurrency` differs from `currency`) + 0.1 % network fee, each part rounded half-up to the currency's minor unit (JPY: whole yen). Each rail says whether it can carry the payment (currency, destination `country`, amount limits) and why not; exactly one ELIGIBLE rail is the Best Option (`isOptimal`), and `savings` compares it with the first eligible rail (never negative). `amount` is a decimal string or number, 0 or more (0: no results); anything else is a 400. Writes nothing. An API key needs the scope `rails:read` (else 403 `insufficient_scope`).
          */
         post: operations["quoteRails"];
         delete?: never;
@@ -1746,7 +1746,7 @@ export interface paths {
         };
         /**
          * Rail metrics from real payments
-         * @description Spec 001 §3 Rail metrics computed from real payment attempts over the last 30 days (UTC days): volume (USD figure plus every currency), transactions, success rates (per attempt and first attempts), average time, rails active/disabled, routing savings against the default rail (in total, today, per day and per currency), and the same per rail. Takes no query parameters (any is a 400). Any signed-in user. An API key needs the scope `rails:read` (else 403 `insufficient_scope`).
+         * @description Rail metrics (docs/product/payment-rails.md#data) computed from real payment attempts over the last 30 days (UTC days): volume (USD figure plus every currency), transactions, success rates (per attempt and first attempts), average time, rails active/disabled, routing savings against the default rail (in total, today, per day and per currency), and the same per rail. Takes no query parameters (any is a 400). Any signed-in user. An API key needs the scope `rails:read` (else 403 `insufficient_scope`).
          */
         get: operations["railMetrics"];
         put?: never;
@@ -1806,7 +1806,7 @@ export interface paths {
         };
         /**
          * The payment rails
-         * @description Every rail with the fields of spec 001 §3 (fixed fee and cost in USD as decimal strings and cents; FX spread and error injection as fractions; success/error rate and SLA in percent; average time in seconds), its version and who changed it last. The six sample rails of spec 001 §9 and UPI are seeded on first use. Volume, success and error rate and average time are computed from real payment attempts of the last 30 days when the rail has any (`metricsSource: payments`; volume = succeeded USD payments, in USD); a rail without any keeps the spec's sample figures (`metricsSource: sample`). An API key needs the scope `rails:read` (else 403 `insufficient_scope`).
+         * @description Every rail with the fields of docs/product/payment-rails.md#data (fixed fee and cost in USD as decimal strings and cents; FX spread and error injection as fractions; success/error rate and SLA in percent; average time in seconds), its version and who changed it last. The six sample rails of docs/product/payment-rails.md#sample-rails and UPI are seeded on first use. Volume, success and error rate and average time are computed from real payment attempts of the last 30 days when the rail has any (`metricsSource: payments`; volume = succeeded USD payments, in USD); a rail without any keeps its sample figures (`metricsSource: sample`). An API key needs the scope `rails:read` (else 403 `insufficient_scope`).
          */
         get: operations["listRails"];
         put?: never;
@@ -1831,7 +1831,7 @@ export interface paths {
         get: operations["getRail"];
         /**
          * Edit a rail
-         * @description The rail edit form of spec 001 §5: name (unique), type (ACH, Wire, Card, Crypto, SWIFT, SEPA, UPI), status (active, maintenance, down), fixed fee in the rail's fee currency (step 0.01), and optionally what the rail carries: `feeCurrency`, `currencies`, `countries` (ISO codes and the regions SEPA, WORLDWIDE), `minAmount` / `maxAmount` (in the fee currency; null: no maximum) and `settlementSeconds` (each left as it is when absent); FX spread in PERCENT (step 0.001; stored as a fraction, ÷100), SLA target 0-100 % (step 0.1), optional error injection rate 0-100 % (step 0.1; stored as a fraction; for testing and demo only). With `version`, a rail changed since that version is not overwritten (409 `rail_changed`). A bad field is a 400 naming it and nothing changes. Administrators only (a user is answered 403 `admin_required`). An API key needs the scope `rails:write` (else 403 `insufficient_scope`).
+         * @description The rail edit form of docs/product/payment-rails.md#validation: name (unique), type (ACH, Wire, Card, Crypto, SWIFT, SEPA, UPI), status (active, maintenance, down), fixed fee in the rail's fee currency (step 0.01), and optionally what the rail carries: `feeCurrency`, `currencies`, `countries` (ISO codes and the regions SEPA, WORLDWIDE), `minAmount` / `maxAmount` (in the fee currency; null: no maximum) and `settlementSeconds` (each left as it is when absent); FX spread in PERCENT (step 0.001; stored as a fraction, ÷100), SLA target 0-100 % (step 0.1), optional error injection rate 0-100 % (step 0.1; stored as a fraction; for testing and demo only). With `version`, a rail changed since that version is not overwritten (409 `rail_changed`). A bad field is a 400 naming it and nothing changes. Administrators only (a user is answered 403 `admin_required`). An API key needs the scope `rails:write` (else 403 `insufficient_scope`).
          */
         put: operations["updateRail"];
         post?: never;
@@ -1890,7 +1890,7 @@ export interface paths {
         };
         /**
          * Payment event stream, REST path (server-sent events)
-         * @description The same stream as GET /api/grpc/payment/stream under the payments API's names: `user_id` and a repeatable `status_filter` (e.g. `status_filter=PENDING&status_filter=PROCESSING`). Each message's `event:` is the type and its `data:` is `{event: {<type>: {...}}, type, paymentId, status, at}` (spec 001 §3, §7; `status` is the payment's status after the change, lower case). The wire is the ledger stream's: `retry:`, a `cursor` event first, `id:` on every event (resume with Last-Event-ID or `?lastEventId=`), heartbeats, a clean end after a while. Browsers authenticate with `?ticket=` (POST /api/v1/auth/stream-ticket or the subscribeToPayments command), other clients with the bearer header. An API key needs the scope `payments:read` (else 403 `insufficient_scope`).
+         * @description The same stream as GET /api/grpc/payment/stream under the payments API's names: `user_id` and a repeatable `status_filter` (e.g. `status_filter=PENDING&status_filter=PROCESSING`). Each message's `event:` is the type and its `data:` is `{event: {<type>: {...}}, type, paymentId, status, at}` (docs/product/payments.md#payment-events; `status` is the payment's status after the change, lower case). The wire is the ledger stream's: `retry:`, a `cursor` event first, `id:` on every event (resume with Last-Event-ID or `?lastEventId=`), heartbeats, a clean end after a while. Browsers authenticate with `?ticket=` (POST /api/v1/auth/stream-ticket or the subscribeToPayments command), other clients with the bearer header. An API key needs the scope `payments:read` (else 403 `insufficient_scope`).
          */
         get: operations["streamPayments"];
         put?: never;
@@ -1936,7 +1936,7 @@ export interface paths {
         put?: never;
         /**
          * Initiate a payment
-         * @description Spec 001 §7. `userId` must be your own (else 403). Exactly one payee: `toAccountId` (another of your accounts), `toEmail` (another user: their oldest active account of the currency receives it; you never see its id or balance; an unknown email and a user without such an account get the same 422 `payee_cannot_receive`; paying yourself by email is a 422 `self_payment_by_email`) or `beneficiary` (an external account: the amount goes to the clearing account of the currency). The routing chooses the rail (`preferredRail` / `forceRail` name a rail, e.g. ACH); the fee is that rail's cost (the shared cost formula) and is the price: a retry on another rail keeps it. One transaction holds amount + fee on your account (a draft journal: the funds are no longer available; 422 `insufficient_funds` otherwise), stores the payment, its routing decision and its first event. The payment then moves pending → processing → completed | failed in the background (GET /v1/payments/{id}, or the payment stream). If the platform cannot process a step of it 5 times in a row, it is `parked` for review instead: the hold is released (nothing is paid) and `failureReason` says so. Before the hold, the payee is screened: a beneficiary (or a platform user whose KYC country is known) in an embargoed country is refused, 422 `embargoed_country`, with nothing written; a payee whose name matches a sanctions list makes the payment `held_for_review` (the hold stays, nothing is scheduled: "Held for a compliance review before it is sent. The amount and fee stay held; you will see the outcome here."). An amount above the four-eyes threshold (GET /api/v1/approvals/thresholds) makes it `awaiting_approval`. Either waits until an administrator other than you approves it (it then proceeds as pending) or rejects it (the hold is released and it ends failed). Payments to another user or an outside account count against your money limits (GET /api/v1/ledger/limits): 403 `kyc_required` while your identity is not verified, 422 `limit_exceeded` when the amount would pass a rolling limit; payments between your own accounts are never limited. Everything about your side (your accounts, your funds, your level and limits, the rail) is checked before the payee is looked up, so until you could pay, no reply depends on who the payee is. At most 20 payments a minute per user, with the stream's `initiatePayment` (429 `rate_limited` with Retry-After). Send an Idempotency-Key to retry safely: the same key and body replay the first reply byte for byte; another body is a 422 `idempotency_key_reused`. Validation errors are never recorded. An API key needs the scope `payments:write` (else 403 `insufficient_scope`).
+         * @description The payment call of docs/product/payments.md#calls. `userId` must be your own (else 403). Exactly one payee: `toAccountId` (another of your accounts), `toEmail` (another user: their oldest active account of the currency receives it; you never see its id or balance; an unknown email and a user without such an account get the same 422 `payee_cannot_receive`; paying yourself by email is a 422 `self_payment_by_email`) or `beneficiary` (an external account: the amount goes to the clearing account of the currency). The routing chooses the rail (`preferredRail` / `forceRail` name a rail, e.g. ACH); the fee is that rail's cost (the shared cost formula) and is the price: a retry on another rail keeps it. One transaction holds amount + fee on your account (a draft journal: the funds are no longer available; 422 `insufficient_funds` otherwise), stores the payment, its routing decision and its first event. The payment then moves pending → processing → completed | failed in the background (GET /v1/payments/{id}, or the payment stream). If the platform cannot process a step of it 5 times in a row, it is `parked` for review instead: the hold is released (nothing is paid) and `failureReason` says so. Before the hold, the payee is screened: a beneficiary (or a platform user whose KYC country is known) in an embargoed country is refused, 422 `embargoed_country`, with nothing written; a payee whose name matches a sanctions list makes the payment `held_for_review` (the hold stays, nothing is scheduled: "Held for a compliance review before it is sent. The amount and fee stay held; you will see the outcome here."). An amount above the four-eyes threshold (GET /api/v1/approvals/thresholds) makes it `awaiting_approval`. Either waits until an administrator other than you approves it (it then proceeds as pending) or rejects it (the hold is released and it ends failed). Payments to another user or an outside account count against your money limits (GET /api/v1/ledger/limits): 403 `kyc_required` while your identity is not verified, 422 `limit_exceeded` when the amount would pass a rolling limit; payments between your own accounts are never limited. Everything about your side (your accounts, your funds, your level and limits, the rail) is checked before the payee is looked up, so until you could pay, no reply depends on who the payee is. At most 20 payments a minute per user, with the stream's `initiatePayment` (429 `rate_limited` with Retry-After). Send an Idempotency-Key to retry safely: the same key and body replay the first reply byte for byte; another body is a 422 `idempotency_key_reused`. Validation errors are never recorded. An API key needs the scope `payments:write` (else 403 `insufficient_scope`).
          */
         post: operations["createPayment"];
         delete?: never;
@@ -2162,7 +2162,7 @@ export interface paths {
         };
         /**
          * Payment event stream (server-sent events)
-         * @description The user's payment events as they commit: paymentInitiated, paymentStatusUpdate, paymentCompleted, paymentError. Each message's `event:` is the type and its `data:` is `{event: {<type>: {...}}, type, paymentId, status, at}` (spec 001 §3, §7; `status` is the payment's status after the change, lower case). The wire is the ledger stream's: `retry:`, a `cursor` event first, `id:` on every event (resume with Last-Event-ID or `?lastEventId=`), heartbeats, a clean end after a while. Browsers authenticate with `?ticket=` (POST /api/v1/auth/stream-ticket or the subscribeToPayments command), other clients with the bearer header. An API key needs the scope `payments:read` (else 403 `insufficient_scope`).
+         * @description The user's payment events as they commit: paymentInitiated, paymentStatusUpdate, paymentCompleted, paymentError. Each message's `event:` is the type and its `data:` is `{event: {<type>: {...}}, type, paymentId, status, at}` (docs/product/payments.md#payment-events; `status` is the payment's status after the change, lower case). The wire is the ledger stream's: `retry:`, a `cursor` event first, `id:` on every event (resume with Last-Event-ID or `?lastEventId=`), heartbeats, a clean end after a while. Browsers authenticate with `?ticket=` (POST /api/v1/auth/stream-ticket or the subscribeToPayments command), other clients with the bearer header. An API key needs the scope `payments:read` (else 403 `insufficient_scope`).
          */
         get: operations["streamPaymentEvents"];
         put?: never;
@@ -3328,7 +3328,7 @@ export interface components {
             message: string;
             /** @description Stable machine-readable code, e.g. validation_error, unauthorized, not_found */
             code: string;
-            /** @description Post and unpost replies repeat the message here (the spec's client reads it) */
+            /** @description Post and unpost replies repeat the message here (the web client reads it: docs/product/backend-client.md#errors) */
             error?: string;
             /** @description Ledger command failures: the underlying refusal's message */
             reason?: string;
@@ -4882,7 +4882,7 @@ export interface components {
         KycUploadReply: {
             /** @constant */
             success: true;
-            /** @description Spec 001 §8: "<Document> verified successfully!" */
+            /** @description The success message of docs/product/kyc.md#messages: "<Document> verified successfully!" */
             message: string;
             data: {
                 /** @enum {string} */
@@ -4906,7 +4906,7 @@ export interface components {
                 } | null;
                 refusal: string | null;
                 face_uploaded: boolean;
-                /** @description The submission's progress after this document (spec 001 §4) */
+                /** @description The submission's progress after this document (docs/product/kyc.md#progress-and-risk) */
                 progress: number;
             };
         };
@@ -6832,7 +6832,7 @@ export interface components {
                 /** @description How long until the money arrives, seconds */
                 settlementSeconds: number;
                 /**
-                 * @description `sample`: volume, success/error rate and average time are spec 001 §9's sample figures; `payments`: computed from real payments
+                 * @description `sample`: volume, success/error rate and average time are the sample figures of docs/product/payment-rails.md#sample-rails; `payments`: computed from real payments
                  * @enum {string}
                  */
                 metricsSource: "sample" | "payments";
@@ -7128,7 +7128,7 @@ export interface components {
                 /** @description How long until the money arrives, seconds */
                 settlementSeconds: number;
                 /**
-                 * @description `sample`: volume, success/error rate and average time are spec 001 §9's sample figures; `payments`: computed from real payments
+                 * @description `sample`: volume, success/error rate and average time are the sample figures of docs/product/payment-rails.md#sample-rails; `payments`: computed from real payments
                  * @enum {string}
                  */
                 metricsSource: "sample" | "payments";
@@ -7210,7 +7210,7 @@ export interface components {
                 /** @description How long until the money arrives, seconds */
                 settlementSeconds: number;
                 /**
-                 * @description `sample`: volume, success/error rate and average time are spec 001 §9's sample figures; `payments`: computed from real payments
+                 * @description `sample`: volume, success/error rate and average time are the sample figures of docs/product/payment-rails.md#sample-rails; `payments`: computed from real payments
                  * @enum {string}
                  */
                 metricsSource: "sample" | "payments";
@@ -7317,7 +7317,7 @@ export interface components {
                 /** @description How long until the money arrives, seconds */
                 settlementSeconds: number;
                 /**
-                 * @description `sample`: volume, success/error rate and average time are spec 001 §9's sample figures; `payments`: computed from real payments
+                 * @description `sample`: volume, success/error rate and average time are the sample figures of docs/product/payment-rails.md#sample-rails; `payments`: computed from real payments
                  * @enum {string}
                  */
                 metricsSource: "sample" | "payments";
@@ -7398,7 +7398,7 @@ export interface components {
                 /** @description How long until the money arrives, seconds */
                 settlementSeconds: number;
                 /**
-                 * @description `sample`: volume, success/error rate and average time are spec 001 §9's sample figures; `payments`: computed from real payments
+                 * @description `sample`: volume, success/error rate and average time are the sample figures of docs/product/payment-rails.md#sample-rails; `payments`: computed from real payments
                  * @enum {string}
                  */
                 metricsSource: "sample" | "payments";
@@ -22688,7 +22688,7 @@ export interface operations {
                      *           "lastPing": null,
                      *           "version": 1,
                      *           "updated_at": "2026-01-15T09:30:00.000Z",
-                     *           "updated_by": "system (spec 001 §9 sample rails)",
+                     *           "updated_by": "system (sample rails)",
                      *           "lastChange": null
                      *         }
                      *       ]
@@ -22809,7 +22809,7 @@ export interface operations {
                      *         "lastPing": null,
                      *         "version": 1,
                      *         "updated_at": "2026-01-15T09:30:00.000Z",
-                     *         "updated_by": "system (spec 001 §9 sample rails)",
+                     *         "updated_by": "system (sample rails)",
                      *         "lastChange": null,
                      *         "history": [
                      *           {
@@ -22990,7 +22990,7 @@ export interface operations {
                      *         "lastPing": null,
                      *         "version": 2,
                      *         "updated_at": "2026-01-15T09:30:00.000Z",
-                     *         "updated_by": "system (spec 001 §9 sample rails)",
+                     *         "updated_by": "system (sample rails)",
                      *         "lastChange": {
                      *           "version": 2,
                      *           "action": "update",
@@ -23166,7 +23166,7 @@ export interface operations {
                      *         "lastPing": null,
                      *         "version": 1,
                      *         "updated_at": "2026-01-15T09:30:00.000Z",
-                     *         "updated_by": "system (spec 001 §9 sample rails)",
+                     *         "updated_by": "system (sample rails)",
                      *         "lastChange": null
                      *       }
                      *     }
@@ -23331,7 +23331,7 @@ export interface operations {
                      *         "lastPing": null,
                      *         "version": 1,
                      *         "updated_at": "2026-01-15T09:30:00.000Z",
-                     *         "updated_by": "system (spec 001 §9 sample rails)",
+                     *         "updated_by": "system (sample rails)",
                      *         "lastChange": null
                      *       }
                      *     }

@@ -14,7 +14,10 @@ const messageOf = (body: unknown): string =>
     ? body.message
     : "";
 
-/** A reply that continues this session under a new token (password change, sign out others): the stored session takes it at once. */
+/**
+ * A reply that continues this session under a new token (password change, sign out others): the
+ * stored session takes it at once.
+ */
 function continueWith(body: unknown): string {
   const { token, user } = unwrapData<{ token: string; user: UserProfile }>(body);
   credentialStore.save(token, toSessionUser(user));

@@ -2,7 +2,6 @@ import type { HttpClient } from "./client";
 import { unwrapData, unwrapList } from "./envelope";
 import { segment } from "./query";
 import type { LedgerAccount, NewLedgerAccount, WriteOptions } from "./types";
-import { writeRequest } from "./write";
 
 /** The accounts resource: the same ledger accounts (with balances) as /api/v1/ledger/accounts. */
 export function accountEndpoints(http: HttpClient) {
@@ -14,7 +13,7 @@ export function accountEndpoints(http: HttpClient) {
     /** POST /api/v1/accounts/ -> 201 {message, data: account, opening_transaction} */
     async createAccount(account: NewLedgerAccount, options?: WriteOptions): Promise<LedgerAccount> {
       return unwrapData<LedgerAccount>(
-        await http.authCall<unknown>("POST", "/api/v1/accounts/", writeRequest(account, options)),
+        await http.authCall<unknown>("POST", "/api/v1/accounts/", { ...options, body: account }),
       );
     },
     /** GET /api/v1/accounts/{id} -> {data: account} */

@@ -6,7 +6,7 @@ import { healthEndpoints } from "./health";
 import { ledgerEndpoints } from "./ledger";
 import { profileEndpoints } from "./profile";
 
-/** Every endpoint of spec 000 §7, grouped by resource, over one HTTP client. */
+/** Every endpoint of docs/product/backend-client.md#authenticated-calls, grouped by resource, over one HTTP client. */
 export function createApi(http: HttpClient) {
   return {
     auth: authEndpoints(http),

@@ -6,7 +6,7 @@ import { fakeFetch, fakeTokens, json } from "./testing";
 
 function setup(reply: Parameters<typeof fakeFetch>[0]) {
   const fake = fakeFetch(reply);
-  const config = { baseUrl: "", fetch: fake.fetch, credentials: fakeTokens("session-1").source };
+  const config = { baseUrl: "https://api.test", fetch: fake.fetch, credentials: fakeTokens("session-1").source };
   return { api: createApi(createHttpClient(config)), calls: fake.calls };
 }
 
@@ -24,14 +24,14 @@ describe("API keys client", () => {
   it("lists the keys with the session token", async () => {
     const { api, calls } = setup(() => json(200, { data: [view] }));
     expect(await api.apiKeys.list()).toEqual([view]);
-    expect(calls[0]).toMatchObject({ method: "GET", url: "/api/v1/api-keys" });
+    expect(calls[0]).toMatchObject({ method: "GET", url: "https://api.test/api/v1/api-keys" });
     expect(calls[0]!.headers.get("Authorization")).toBe("Bearer session-1");
   });
 
   it("creates a key by name and returns the once-only secret", async () => {
     const { api, calls } = setup(() => json(201, { message: "API key created", data: { ...view, key: "fpk_secret" } }));
     expect(await api.apiKeys.create("CI")).toEqual({ ...view, key: "fpk_secret" });
-    expect(calls[0]).toMatchObject({ method: "POST", url: "/api/v1/api-keys", body: { name: "CI" } });
+    expect(calls[0]).toMatchObject({ method: "POST", url: "https://api.test/api/v1/api-keys", body: { name: "CI" } });
   });
 
   it("creates a key with the scopes picked", async () => {
@@ -39,7 +39,7 @@ describe("API keys client", () => {
     await api.apiKeys.create("Reports", ["ledger:read", "payments:read"]);
     expect(calls[0]).toMatchObject({
       method: "POST",
-      url: "/api/v1/api-keys",
+      url: "https://api.test/api/v1/api-keys",
       body: { name: "Reports", scopes: ["ledger:read", "payments:read"] },
     });
   });
@@ -49,7 +49,7 @@ describe("API keys client", () => {
       json(200, { message: "API key revoked", data: { ...view, revoked_at: "2026-03-15T00:00:00.000Z" } }),
     );
     expect((await api.apiKeys.revoke("k/1")).revoked_at).toBe("2026-03-15T00:00:00.000Z");
-    expect(calls[0]).toMatchObject({ method: "DELETE", url: "/api/v1/api-keys/k%2F1" });
+    expect(calls[0]).toMatchObject({ method: "DELETE", url: "https://api.test/api/v1/api-keys/k%2F1" });
   });
 
   it("carries the server's message and code on a refusal", async () => {

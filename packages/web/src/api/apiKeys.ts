@@ -4,7 +4,6 @@ import { segment } from "./query";
 import type { ApiKeyScope } from "@fintech/core/auth/model";
 import type { ApiReply, ApiRequestBody } from "./schema";
 import type { WriteOptions } from "./types";
-import { writeRequest } from "./write";
 
 /** A key as its owner sees it in lists: name and visible prefix, never the secret. */
 export type ApiKey = ApiReply<"/api/v1/api-keys", "get">["data"][number];
@@ -25,15 +24,11 @@ export function apiKeyEndpoints(http: HttpClient) {
      */
     async create(name: string, scopes?: readonly ApiKeyScope[], options: WriteOptions = {}): Promise<CreatedApiKey> {
       const body: ApiRequestBody<"/api/v1/api-keys", "post"> = scopes ? { name, scopes: [...scopes] } : { name };
-      return unwrapData<CreatedApiKey>(
-        await http.authCall<unknown>("POST", "/api/v1/api-keys", writeRequest(body, options)),
-      );
+      return unwrapData<CreatedApiKey>(await http.authCall<unknown>("POST", "/api/v1/api-keys", { ...options, body }));
     },
     /** DELETE /api/v1/api-keys/{id} -> {data: key} with revoked_at set; 404 for an unknown or foreign id. */
     async revoke(id: string, options: WriteOptions = {}): Promise<ApiKey> {
-      return unwrapData<ApiKey>(
-        await http.authCall<unknown>("DELETE", `/api/v1/api-keys/${segment(id)}`, writeRequest(undefined, options)),
-      );
+      return unwrapData<ApiKey>(await http.authCall<unknown>("DELETE", `/api/v1/api-keys/${segment(id)}`, options));
     },
   };
 }

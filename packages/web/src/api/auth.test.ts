@@ -43,7 +43,9 @@ describe("login and register", () => {
   const api = (reply: Parameters<typeof fakeFetch>[0]) => {
     const fake = fakeFetch(reply);
     return {
-      api: createApi(createHttpClient({ baseUrl: "", fetch: fake.fetch, credentials: fakeTokens(null).source })),
+      api: createApi(
+        createHttpClient({ baseUrl: "https://api.test", fetch: fake.fetch, credentials: fakeTokens(null).source }),
+      ),
       calls: fake.calls,
     };
   };
@@ -82,6 +84,6 @@ describe("login and register", () => {
       date_of_birth: "1990-05-01T00:00:00.000Z",
     };
     await expect(client.auth.register(body)).resolves.toEqual({ token: "t", user: sessionUser });
-    expect(calls[0]).toMatchObject({ url: "/api/v1/auth/register", method: "POST", body });
+    expect(calls[0]).toMatchObject({ url: "https://api.test/api/v1/auth/register", method: "POST", body });
   });
 });

@@ -27,8 +27,8 @@ function asServerUser(value: unknown): ServerUserFields | null {
 }
 
 /**
- * Spec 000 §7: the reply's data carries the token plus the user, either nested (data.user) or
- * as flat fields of data. Anything else is 'Invalid response format'.
+ * docs/product/backend-client.md#public-calls: the reply's data carries the token plus the user,
+ * either nested (data.user) or as flat fields of data. Anything else is 'Invalid response format'.
  */
 export function parseAuthReply(body: unknown): AuthResult {
   const data = isRecord(body) ? body.data : undefined;

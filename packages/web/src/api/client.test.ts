@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createApi } from "./api";
-import { createHttpClient, type FetchLike } from "./client";
+import { createHttpClient, type FetchFunction } from "./client";
 import { buildCurl, shellQuote } from "./curl";
 import { API_MESSAGES, ApiError } from "./errors";
 import { withPagination, withQuery } from "./query";
@@ -12,6 +12,8 @@ function setup(reply: Parameters<typeof fakeFetch>[0], token: string | null = "t
   const http = createHttpClient({ baseUrl, fetch: fake.fetch, credentials: tokens.source });
   return { http, api: createApi(http), calls: fake.calls, tokens: tokens.state };
 }
+
+const pathOf = (url: string) => url.replace(/^https:\/\/api\.test/, "");
 
 const rejection = async (promise: Promise<unknown>): Promise<ApiError> => {
   const error = await promise.then(
@@ -72,9 +74,9 @@ describe("authenticated calls", () => {
   });
 
   it("map a network failure to a network error, keeping the session", async () => {
-    const failing: FetchLike = () => Promise.reject(new TypeError("Failed to fetch"));
+    const failing: FetchFunction = () => Promise.reject(new TypeError("Failed to fetch"));
     const tokens = fakeTokens("t");
-    const http = createHttpClient({ baseUrl: "", fetch: failing, credentials: tokens.source });
+    const http = createHttpClient({ baseUrl: "https://api.test", fetch: failing, credentials: tokens.source });
     const error = await rejection(createApi(http).ledger.listAccounts());
     expect(error.kind).toBe("network");
     expect(error.status).toBeNull();
@@ -121,6 +123,15 @@ describe("public calls", () => {
     expect(calls.map((call) => call.headers.has("Authorization"))).toEqual([false, false]);
   });
 
+  it("keep the session when refused 401 (a wrong password is not a sign-out)", async () => {
+    const { api, tokens } = setup(() =>
+      json(401, { message: "Invalid email or password", code: "invalid_credentials" }),
+    );
+    const error = await rejection(api.auth.login({ email: "a@b.co", password: "wrong-pass" }));
+    expect(error).toMatchObject({ message: "Invalid email or password", kind: "server-message", status: 401 });
+    expect(tokens.cleared).toBe(0);
+  });
+
   it("show 'HTTP error! status: {code}' for health, ignoring the body's message", async () => {
     const { api } = setup(() => json(502, { message: "bad gateway" }));
     expect((await rejection(api.health.getHealth())).message).toBe("HTTP error! status: 502");
@@ -164,8 +175,8 @@ describe("writes", () => {
 });
 
 describe("endpoint paths", () => {
-  it("match spec 000 §7", async () => {
-    const { api, calls } = setup(() => json(200, []), "t", "");
+  it("match docs/product/backend-client.md#authenticated-calls", async () => {
+    const { api, calls } = setup(() => json(200, []), "t");
     await api.accounts.listAccounts();
     await api.accounts.getAccount("acc/1");
     await api.ledger.listAccounts();
@@ -175,7 +186,7 @@ describe("endpoint paths", () => {
     await api.ledger.transactionHistory({ limit: 50, offset: 0 });
     await api.ledger.unpostTransaction("t9");
     await api.health.getServiceHealth().catch(() => undefined);
-    expect(calls.map((call) => `${call.method} ${call.url}`)).toEqual([
+    expect(calls.map((call) => `${call.method} ${pathOf(call.url)}`)).toEqual([
       "GET /api/v1/accounts/",
       "GET /api/v1/accounts/acc%2F1",
       "GET /api/v1/ledger/accounts",
@@ -204,10 +215,10 @@ describe("endpoint paths", () => {
   });
 
   it("ask for a balance at a moment and for analytics", async () => {
-    const { api, calls } = setup(() => json(200, { data: {} }), "t", "");
+    const { api, calls } = setup(() => json(200, { data: {} }), "t");
     await api.ledger.getBalance("a1", "2026-03-01T10:00:00.000Z");
     await api.ledger.analytics(30);
-    expect(calls.map((call) => call.url)).toEqual([
+    expect(calls.map((call) => pathOf(call.url))).toEqual([
       "/api/v1/ledger/accounts/a1/balance?as_of=2026-03-01T10%3A00%3A00.000Z",
       "/api/v1/ledger/analytics?days=30",
     ]);

@@ -1,9 +1,18 @@
-import { API_MESSAGES, ApiError, bodyCode, bodyMessage, bodyReason, retryAfterSeconds } from "./errors";
+import {
+  backoffPolicy,
+  createTransport,
+  IDEMPOTENCY_KEY_HEADER,
+  isFintechError,
+  type FetchFunction,
+  type FintechError,
+} from "@fintech/sdk";
+import { randomId } from "../lib/uuid";
+import { API_MESSAGES, ApiError, bodyCode, bodyMessage, bodyReason } from "./errors";
 import type { DownloadedFile } from "./types";
 
-export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+export type { FetchFunction };
 
-export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
+export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 /** What the client needs from the session: the token, and a way to drop it on a 401. */
 export interface TokenSource {
@@ -13,7 +22,10 @@ export interface TokenSource {
 
 export interface RequestOptions {
   body?: unknown;
-  /** Sent as Idempotency-Key so a retried write is applied once. */
+  /**
+   * The user action's Idempotency-Key, reused when the same action is retried. A write without
+   * one gets a fresh key (the SDK's rule, withIdempotencyKey), so the header is never missing.
+   */
   idempotencyKey?: string;
   signal?: AbortSignal;
 }
@@ -43,16 +55,8 @@ export interface HttpClient {
 
 export interface HttpClientConfig {
   baseUrl: string;
-  fetch: FetchLike;
+  fetch: FetchFunction;
   credentials: TokenSource;
-}
-
-function buildHeaders(options: RequestOptions, token: string | null): Headers {
-  const headers = new Headers({ Accept: "application/json" });
-  if (options.body !== undefined) headers.set("Content-Type", "application/json");
-  if (options.idempotencyKey) headers.set("Idempotency-Key", options.idempotencyKey);
-  if (token) headers.set("Authorization", `Bearer ${token}`);
-  return headers;
 }
 
 /** `attachment; filename="transactions-2026-03-14.csv"` (or RFC 5987 `filename*=`) -> the file name. */
@@ -77,51 +81,89 @@ async function readBody(response: Response): Promise<{ body: unknown; parsed: bo
   }
 }
 
+/** A reply the transport refused (not 2xx): its status and parsed body. */
+type Refusal = FintechError & { status: number };
+
+const isRefusal = (error: unknown): error is Refusal => isFintechError(error) && error.status !== null;
+
 /**
  * A non-OK reply as an error: the body's own message when the caller shows it, else
- * 'HTTP error! status: N'. Only a 401 on an authenticated call ends the session (spec 000 §4);
- * a 503 (the server cannot reach its store) or a 5xx is a failure to retry, never a sign-out.
+ * 'HTTP error! status: N'. A 503 (the server cannot reach its store) or a 5xx is a failure to
+ * retry, never a sign-out.
  */
-function replyError(response: Response, body: unknown, useBodyMessage: boolean): ApiError {
+function replyError(refusal: Refusal, useBodyMessage: boolean): ApiError {
+  const { body, status, retryAfterSeconds } = refusal;
   const message = useBodyMessage ? bodyMessage(body) : null;
-  const retryAfter = retryAfterSeconds(response.headers.get("Retry-After"));
   return message
-    ? new ApiError(message, "server-message", response.status, bodyCode(body), retryAfter, bodyReason(body))
+    ? new ApiError(message, "server-message", status, bodyCode(body), retryAfterSeconds, bodyReason(body))
     : new ApiError(
-        API_MESSAGES.httpStatus(response.status),
+        API_MESSAGES.httpStatus(status),
         "http-status",
-        response.status,
+        status,
         bodyCode(body),
-        retryAfter,
+        retryAfterSeconds,
         bodyReason(body),
       );
 }
 
+/** A failed authenticated reply: a 401 is the ended session (already cleared), anything else carries its message. */
+const authFailure = (refusal: Refusal): ApiError =>
+  refusal.status === 401
+    ? new ApiError(API_MESSAGES.sessionExpired, "session-expired", 401, bodyCode(refusal.body))
+    : replyError(refusal, true);
+
+/**
+ * The app's HTTP client, over the SDK's transport: it sends the Idempotency-Key of every write
+ * and parses Retry-After, and its 401 hook ends the session. No retries and no time limit here:
+ * react-query retries what a retry can fix (queryClient.ts), and a write is retried by its user
+ * under the same key.
+ */
 export function createHttpClient(config: HttpClientConfig): HttpClient {
-  const fetchReply = async (method: HttpMethod, path: string, options: RequestOptions, token: string | null) => {
+  const send = createTransport({
+    fetch: config.fetch,
+    // Each call sets its own Authorization: public calls send none.
+    credential: null,
+    timeoutMs: null,
+    retries: 0,
+    backoff: backoffPolicy(),
+    newIdempotencyKey: randomId,
+    // Only a 401 on a call that carried the token ends the session (docs/product/session.md#session).
+    onUnauthorized: () => config.credentials.clear(),
+  });
+
+  /** The reply if 2xx, else the refusal; no reply at all is a network error, an abort passes through unchanged. */
+  const exchange = async (
+    method: HttpMethod,
+    path: string,
+    options: RequestOptions,
+    token: string | null,
+  ): Promise<Response | Refusal> => {
     try {
-      return await config.fetch(`${config.baseUrl}${path}`, {
-        method,
-        headers: buildHeaders(options, token),
-        body: options.body === undefined ? undefined : JSON.stringify(options.body),
-        signal: options.signal,
-      });
+      const headers = new Headers({ Accept: "application/json" });
+      if (options.body !== undefined) headers.set("Content-Type", "application/json");
+      if (options.idempotencyKey) headers.set(IDEMPOTENCY_KEY_HEADER, options.idempotencyKey);
+      if (token) headers.set("Authorization", `Bearer ${token}`);
+      return await send(
+        // A same-origin base ("") leaves a path, which the browser resolves against the page.
+        new Request(`${config.baseUrl}${path}`, {
+          method,
+          headers,
+          body: options.body === undefined ? undefined : JSON.stringify(options.body),
+          signal: options.signal,
+        }),
+      );
     } catch (error) {
+      if (isRefusal(error)) return error;
       // An abort is the caller's own decision, not a network fault: let it through unchanged.
-      if (error instanceof DOMException && error.name === "AbortError") throw error;
+      if (options.signal?.aborted) throw error;
       throw new ApiError(API_MESSAGES.network, "network");
     }
   };
 
-  const send = async (method: HttpMethod, path: string, options: RequestOptions, token: string | null) => {
-    const response = await fetchReply(method, path, options, token);
+  const okBody = async <T>(response: Response): Promise<T> => {
     const { body, parsed } = await readBody(response);
-    return { response, body, parsed };
-  };
-
-  const okBody = <T>(body: unknown, parsed: boolean, status: number): T => {
     // An OK reply that is not JSON breaks the contract every endpoint here relies on.
-    if (!parsed) throw new ApiError(API_MESSAGES.invalidResponse, "invalid-response", status);
+    if (!parsed) throw new ApiError(API_MESSAGES.invalidResponse, "invalid-response", response.status);
     return body as T;
   };
 
@@ -131,42 +173,37 @@ export function createHttpClient(config: HttpClientConfig): HttpClient {
     return token;
   };
 
-  /** A failed authenticated reply: a 401 ends the session, anything else carries its message. */
-  const authFailure = (response: Response, body: unknown): ApiError => {
-    if (response.status !== 401) return replyError(response, body, true);
-    config.credentials.clear();
-    return new ApiError(API_MESSAGES.sessionExpired, "session-expired", 401, bodyCode(body));
-  };
-
   return {
     async raw(method, path, options = {}) {
-      const { response, body } = await send(method, path, options, null);
-      return { ok: response.ok, status: response.status, body };
+      const reply = await exchange(method, path, options, null);
+      if (reply instanceof Response) return { ok: true, status: reply.status, body: (await readBody(reply)).body };
+      return { ok: false, status: reply.status, body: reply.body };
     },
 
     async publicCall<T>(method: HttpMethod, path: string, options: PublicRequestOptions = {}) {
-      const { response, body, parsed } = await send(method, path, options, null);
-      if (!response.ok) throw replyError(response, body, options.serverMessages ?? false);
-      return okBody<T>(body, parsed, response.status);
+      const reply = await exchange(method, path, options, null);
+      if (!(reply instanceof Response)) throw replyError(reply, options.serverMessages ?? false);
+      return okBody<T>(reply);
     },
 
     async authCall<T>(method: HttpMethod, path: string, options: RequestOptions = {}) {
-      const { response, body, parsed } = await send(method, path, options, requireToken());
-      if (!response.ok) throw authFailure(response, body);
-      return okBody<T>(body, parsed, response.status);
+      const reply = await exchange(method, path, options, requireToken());
+      if (!(reply instanceof Response)) throw authFailure(reply);
+      return okBody<T>(reply);
     },
 
     async authFile(path, signal) {
-      const response = await fetchReply("GET", path, { signal }, requireToken());
-      if (!response.ok) throw authFailure(response, (await readBody(response)).body);
-      return { blob: await response.blob(), filename: filenameOf(response.headers.get("Content-Disposition")) };
+      const reply = await exchange("GET", path, { signal }, requireToken());
+      if (!(reply instanceof Response)) throw authFailure(reply);
+      return { blob: await reply.blob(), filename: filenameOf(reply.headers.get("Content-Disposition")) };
     },
   };
 }
 
 /**
- * Whether a signed-in health route answers OK (the stream services' health checks, spec 001 §7):
- * any refusal or no reply is false; only an abort propagates, so a cancelled check stays silent.
+ * Whether a signed-in health route answers OK (the stream services' health checks,
+ * docs/product/backend-client.md#streams-and-commands): any refusal or no reply is false; only an
+ * abort propagates, so a cancelled check stays silent.
  */
 export async function answersHealthCheck(
   http: Pick<HttpClient, "authCall">,

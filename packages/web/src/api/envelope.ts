@@ -8,7 +8,7 @@ export function unwrapData<T>(body: unknown): T {
 
 /**
  * List replies come as a bare array or as an object holding the array under one of `keys`
- * (spec 000 §7: available accounts use accounts or data, history uses data).
+ * (docs/product/backend-client.md#authenticated-calls: available accounts use accounts or data, history uses data).
  */
 export function unwrapList<T>(body: unknown, keys: readonly string[] = ["data"]): T[] {
   if (Array.isArray(body)) return body as T[];

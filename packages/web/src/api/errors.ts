@@ -1,4 +1,4 @@
-/** Exact wording of spec 000 §8; screens compare against these, so keep them in one place. */
+/** Exact wording of docs/product/backend-client.md#errors; screens compare against these, so keep them in one place. */
 export const API_MESSAGES = {
   noToken: "Authentication required. Please login first.",
   sessionExpired: "Authentication required. Please login again.",
@@ -52,15 +52,6 @@ export function bodyMessage(body: unknown): string | null {
     if (typeof value === "string" && value.trim()) return value;
   }
   return null;
-}
-
-/** Retry-After in seconds; the HTTP-date form counts from `now`. Null when absent or unreadable. */
-export function retryAfterSeconds(header: string | null, now: number = Date.now()): number | null {
-  if (header === null || header.trim() === "") return null;
-  const trimmed = header.trim();
-  if (/^\d+$/.test(trimmed)) return Number(trimmed);
-  const at = Date.parse(trimmed);
-  return Number.isNaN(at) ? null : Math.max(0, Math.ceil((at - now) / 1000));
 }
 
 /** The `reason` a reply gives beside its message (ledger commands), when it gives one. */

@@ -15,8 +15,13 @@ const report = {
 };
 
 const healthApi = (reply: Parameters<typeof fakeFetch>[0]) =>
-  createApi(createHttpClient({ baseUrl: "", fetch: fakeFetch(reply).fetch, credentials: fakeTokens(null).source }))
-    .health;
+  createApi(
+    createHttpClient({
+      baseUrl: "https://api.test",
+      fetch: fakeFetch(reply).fetch,
+      credentials: fakeTokens(null).source,
+    }),
+  ).health;
 
 describe("getHealth", () => {
   it("returns the report of a 503, which is an answer and not a failure", async () => {

@@ -14,7 +14,7 @@ export interface DatabaseHealth {
   idle: number;
 }
 
-/** GET /health (spec 000 §3). */
+/** GET /health (docs/product/status.md#health-check). */
 export interface HealthReply {
   status: HealthStatus | string;
   message: string;
@@ -51,7 +51,7 @@ function normalizeHealth(body: HealthReply): HealthReply {
   };
 }
 
-/** What the screens show when the check itself failed (spec 000 §8). */
+/** What the screens show when the check itself failed (docs/product/status.md#health-check). */
 export const HEALTH_FAILURE_MESSAGE = "Unable to connect to backend";
 export const HEALTH_FAILURE_FALLBACK = "Failed to fetch health status";
 

@@ -9,7 +9,7 @@ export interface HealthView {
   error: string | null;
 }
 
-/** Spec 000 §4/§8: loading, then loaded or error; a failed refresh shows the failure state. */
+/** docs/product/status.md#health-check: loading, then loaded or error; a failed refresh shows the failure state. */
 export function toHealthView(query: {
   status: "pending" | "success" | "error";
   data: HealthReply | undefined;

@@ -12,7 +12,7 @@ export const queryKeys = {
   profile: (userId: string) => ["profile", userId] as const,
 };
 
-/** Backend and database health, refreshed every 30 s (spec 000 §9). */
+/** Backend and database health, refreshed every 30 s (docs/product/status.md#constants). */
 export function useHealth(refreshMs: number = HEALTH_REFRESH_MS): HealthView & { refresh: () => void } {
   const query = useQuery({
     queryKey: queryKeys.health,

@@ -150,7 +150,7 @@ describe("KYC api", () => {
     await expect(setup(() => json(200, { data: { status: "nonsense" } })).api.status()).rejects.toMatchObject({
       kind: "invalid-response",
     });
-    // Spec 001 §8: a reply without its data says which request it was.
+    // docs/product/kyc.md#messages: a reply without its data says which request it was.
     await expect(setup(() => json(200, {})).api.status()).rejects.toMatchObject({
       message: "No data received from KYC status request",
     });
@@ -209,7 +209,7 @@ describe("KYC api", () => {
     expect(upload.opened).toEqual(["POST", "https://api.test/api/v1/kyc/upload"]);
     expect(upload.headers.get("Authorization")).toBe("Bearer tok");
     expect(upload.body?.get("document_type")).toBe("passport");
-    expect((upload.body?.get("file") as File).name).toBe("passport.png");
+    expect((upload.body!.get("file") as File).name).toBe("passport.png");
     upload.progress(50, 200);
     upload.progress(200, 200);
     upload.answer(201, { data: { type: "passport", status: "verified", checks: { passed: true, problems: [] } } });

@@ -15,13 +15,13 @@ import { unwrapData } from "./envelope";
 import { API_MESSAGES, ApiError, bodyCode, bodyMessage } from "./errors";
 import { withQuery } from "./query";
 import type { WriteOptions } from "./types";
-import { writeRequest } from "./write";
 
 /**
- * The applicant's KYC calls (spec 001 §7): countries, start, status, Aadhaar/PAN verification,
- * document upload (with real upload progress; large pictures straight to the bucket) and resubmission after a reviewer's Request Info.
- * Replies are parsed with zod, so a reply that breaks the contract is an "Invalid response format"
- * error here rather than a crash deep in a screen.
+ * The applicant's KYC calls (docs/product/kyc.md#calls): countries, start, status, Aadhaar/PAN
+ * verification, document upload (with real upload progress; large pictures straight to the bucket)
+ * and resubmission after a reviewer's Request Info. Replies are parsed with zod, so a reply that
+ * breaks the contract is an "Invalid response format" error here rather than a crash deep in a
+ * screen.
  */
 
 export const KYC_PATH = "/api/v1/kyc";
@@ -58,7 +58,7 @@ export const KycDocumentState = z.object({
 });
 export type KycDocumentState = z.infer<typeof KycDocumentState>;
 
-/** The applicant's KYC state (spec 001 §3 KYC state, plus what the wizard resumes from). */
+/** The applicant's KYC state (docs/product/kyc.md#data KYC state, plus what the wizard resumes from). */
 export const KycState = z.object({
   user_id: z.string(),
   country: z.string(),
@@ -124,7 +124,7 @@ export interface StartKycInput {
   phone: string;
 }
 
-/** Spec 001 §8's service errors for a reply without its `data`. */
+/** The service errors of docs/product/kyc.md#messages for a reply without its `data`. */
 export const KYC_SERVICE_MESSAGES = {
   noStartData: "No data received from KYC start request",
   noVerificationData: "No data received from document verification request",
@@ -132,7 +132,7 @@ export const KYC_SERVICE_MESSAGES = {
   uploadFailed: "Failed to upload document",
 } as const;
 
-/** The reply's `data`, or the spec's "No data received from …" error when it has none. */
+/** The reply's `data`, or the "No data received from …" error (docs/product/kyc.md#messages) when it has none. */
 function dataOf(body: unknown, message: string): unknown {
   const data = unwrapData<unknown>(body);
   if (data === null || data === undefined || data === body) throw new ApiError(message, "invalid-response");
@@ -347,15 +347,16 @@ export function kycEndpoints({
     /** POST /start -> {data: state}; 409 "… already has a KYC submission" when one is active. */
     async start(input: StartKycInput, options: WriteOptions = {}): Promise<unknown> {
       return dataOf(
-        await http.authCall<unknown>("POST", `${KYC_PATH}/start`, writeRequest(input, options)),
+        await http.authCall<unknown>("POST", `${KYC_PATH}/start`, { ...options, body: input }),
         KYC_SERVICE_MESSAGES.noStartData,
       );
     },
     /** GET /status -> {data: state}; null before any start (404 kyc_not_started). */
     status,
     /**
-     * POST /verify/{aadhaar|pan} (spec 001), or /identity-numbers/{type}/verify for any other number the
-     * country asks for; {document_number, country} -> {data: {valid, status, masked, progress}}.
+     * POST /verify/{aadhaar|pan} (docs/product/kyc.md#calls), or /identity-numbers/{type}/verify
+     * for any other number the country asks for;
+     * {document_number, country} -> {data: {valid, status, masked, progress}}.
      */
     async verifyNumber(
       type: IdentityNumberType,
@@ -367,22 +368,27 @@ export function kycEndpoints({
         type === "aadhaar" || type === "pan"
           ? `${KYC_PATH}/verify/${type}`
           : `${KYC_PATH}/identity-numbers/${type}/verify`;
-      const reply = await http.authCall<unknown>(
-        "POST",
-        path,
-        writeRequest({ document_number: documentNumber, country }, options),
-      );
+      const reply = await http.authCall<unknown>("POST", path, {
+        ...options,
+        body: { document_number: documentNumber, country },
+      });
       return parsed(IdentityVerification, dataOf(reply, KYC_SERVICE_MESSAGES.noVerificationData));
     },
     /** POST /resubmit {note?}: back to review after the reviewer's Request Info. */
     async resubmit(note: string, options: WriteOptions = {}): Promise<unknown> {
       return unwrapData<unknown>(
-        await http.authCall<unknown>("POST", `${KYC_PATH}/resubmit`, writeRequest(note ? { note } : {}, options)),
+        await http.authCall<unknown>("POST", `${KYC_PATH}/resubmit`, { ...options, body: note ? { note } : {} }),
       );
     },
-    /** GET /api/grpc/kyc/health with the bearer token: whether the stream service answers (spec 001 §7). */
+    /**
+     * GET /api/grpc/kyc/health with the bearer token: whether the stream service answers
+     * (docs/product/kyc.md#calls).
+     */
     streamHealthy: (signal?: AbortSignal): Promise<boolean> => answersHealthCheck(http, KYC_STREAM_HEALTH_PATH, signal),
-    /** POST /upload (multipart: file, document_type) -> {data: document}, with real progress. Refusals carry the server's message. */
+    /**
+     * POST /upload (multipart: file, document_type) -> {data: document}, with real progress.
+     * Refusals carry the server's message.
+     */
     async uploadDocument({ file, documentType, onProgress, signal }: UploadOptions): Promise<UploadedDocument> {
       const token = credentials.getToken();
       if (!token) throw new ApiError(API_MESSAGES.noToken, "no-token");
@@ -413,11 +419,10 @@ export function kycEndpoints({
       onChecking,
       signal,
     }: BucketUploadOptions): Promise<UploadedDocument> {
-      const ticketReply = await http.authCall<unknown>(
-        "POST",
-        `${KYC_PATH}/uploads/presign`,
-        writeRequest({ document_type: documentType, content_type: file.type }, { signal }),
-      );
+      const ticketReply = await http.authCall<unknown>("POST", `${KYC_PATH}/uploads/presign`, {
+        body: { document_type: documentType, content_type: file.type },
+        signal,
+      });
       const ticket = parsed(UploadTicket, dataOf(ticketReply, KYC_SERVICE_MESSAGES.uploadFailed), 201);
       // Read before the bytes leave: whatever the state holds now is not this upload's verdict.
       const before = (await status(signal))?.documents[documentType]?.uploaded_at ?? null;

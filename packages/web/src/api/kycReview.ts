@@ -9,22 +9,26 @@ import {
   type ReviewRow,
   type SubmissionDetail,
 } from "@fintech/core/kyc/review-model";
-import type { RuleSetBodyInput, PublishedRuleSet, RuleSetDraft } from "@fintech/core/kyc/risk/model";
-import type { DryRunResult, RulesOverview } from "@fintech/core/kyc/risk/rule-sets";
-import type { WatchlistSummary } from "@fintech/core/kyc/risk/watchlist";
+import type {
+  DryRunResult,
+  PublishedRuleSet,
+  RuleSetBodyInput,
+  RuleSetDraft,
+  RulesOverview,
+  WatchlistSummary,
+} from "@fintech/core/kyc/risk/model";
 import { appHttp } from "./appClient";
 import type { HttpClient } from "./client";
 import { unwrapData, unwrapList } from "./envelope";
 import { segment, withQuery } from "./query";
 import type { DownloadedFile, WriteOptions } from "./types";
-import { writeRequest } from "./write";
 
 /**
  * The reviewer back office (admin only; a user is answered 403): the dashboard list, its stats
  * and CSV export, one submission in full, decisions, bulk decisions, Request Info, and the risk
  * rules with the watchlist. Wire shapes are core's own zod types, the ones the server replies
- * with: review-model and risk/model are browser-safe; the server modules (rule-sets, watchlist)
- * are imported as types only, so none of their code enters the bundle.
+ * with, from its browser-safe modules: kyc/review-model, and kyc/risk/model for the rule sets and
+ * the watchlist, so none of the server code that stores them enters the bundle.
  */
 
 const KYC = "/api/v1/kyc";
@@ -42,7 +46,7 @@ export interface DashboardFilters {
   period: ReviewPeriod;
 }
 
-/** One row of the dashboard list (spec 001 §3 KYC submission, plus risk level and progress). */
+/** One row of the dashboard list (docs/product/kyc.md#data KYC submission, plus risk level and progress). */
 export type DashboardSubmission = ReviewRow;
 export type DashboardPage = ReviewPage;
 export type { DashboardStats, SubmissionDetail, BulkResult, BulkRiskSummary };
@@ -120,14 +124,17 @@ export function kycReviewEndpoints(http: HttpClient) {
         await http.authCall<unknown>("GET", `${KYC}/submissions/${segment(id)}`, { signal }),
       );
     },
-    /** PUT /submissions/{id} {status, notes, acknowledge_risk?}: a decision, recorded in the audit trail with the reviewer and the reason. */
+    /**
+     * PUT /submissions/{id} {status, notes, acknowledge_risk?}: a decision, recorded in the audit
+     * trail with the reviewer and the reason.
+     */
     async decide(
       id: string,
       change: { status: DecisionStatus; notes: string; acknowledge_risk?: boolean },
       options?: WriteOptions,
     ): Promise<SubmissionDetail> {
       return unwrapData<SubmissionDetail>(
-        await http.authCall<unknown>("PUT", `${KYC}/submissions/${segment(id)}`, writeRequest(change, options)),
+        await http.authCall<unknown>("PUT", `${KYC}/submissions/${segment(id)}`, { ...options, body: change }),
       );
     },
     /** POST /submissions/bulk-update {ids, status, notes?}: one result per id. */
@@ -135,11 +142,10 @@ export function kycReviewEndpoints(http: HttpClient) {
       change: { ids: string[]; status: DecisionStatus; notes?: string; acknowledge_risk?: boolean },
       options?: WriteOptions,
     ): Promise<BulkResult[]> {
-      const reply = await http.authCall<unknown>(
-        "POST",
-        `${KYC}/submissions/bulk-update`,
-        writeRequest(change, options),
-      );
+      const reply = await http.authCall<unknown>("POST", `${KYC}/submissions/bulk-update`, {
+        ...options,
+        body: change,
+      });
       return unwrapList<BulkResult>(reply, ["results", "data"]);
     },
     /** POST /submissions/bulk-risk {ids}: what a bulk action would touch, by risk (reads only). */
@@ -151,21 +157,19 @@ export function kycReviewEndpoints(http: HttpClient) {
     /** POST /submissions/{id}/dismiss-alert {reason}: a re-score's alert dealt with, the reason audited. */
     async dismissAlert(id: string, reason: string, options?: WriteOptions): Promise<SubmissionDetail> {
       return unwrapData<SubmissionDetail>(
-        await http.authCall<unknown>(
-          "POST",
-          `${KYC}/submissions/${segment(id)}/dismiss-alert`,
-          writeRequest({ reason }, options),
-        ),
+        await http.authCall<unknown>("POST", `${KYC}/submissions/${segment(id)}/dismiss-alert`, {
+          ...options,
+          body: { reason },
+        }),
       );
     },
     /** POST /submissions/{id}/request-info {message}: back to the applicant, who sees it in the wizard. */
     async requestInfo(id: string, message: string, options?: WriteOptions): Promise<SubmissionDetail> {
       return unwrapData<SubmissionDetail>(
-        await http.authCall<unknown>(
-          "POST",
-          `${KYC}/submissions/${segment(id)}/request-info`,
-          writeRequest({ message }, options),
-        ),
+        await http.authCall<unknown>("POST", `${KYC}/submissions/${segment(id)}/request-info`, {
+          ...options,
+          body: { message },
+        }),
       );
     },
     /** GET /countries (any signed-in user): the country filter's choices. */
@@ -195,7 +199,10 @@ export function kycReviewEndpoints(http: HttpClient) {
           expectedRevision === undefined ? `${RULES}/draft` : `${RULES}/draft?expected_revision=${expectedRevision}`;
         return unwrapData<RuleSetDraft>(await http.authCall<unknown>("PUT", path, { body: ruleSet }));
       },
-      /** POST /test: the given rules (else the draft, else the live version) against a stored submission; nothing is saved. */
+      /**
+       * POST /test: the given rules (else the draft, else the live version) against a stored
+       * submission; nothing is saved.
+       */
       async test(submissionId: string, ruleSet?: RuleSetDocument): Promise<DryRunResult> {
         return unwrapData<DryRunResult>(
           await http.authCall<unknown>("POST", `${RULES}/test`, {
@@ -209,11 +216,10 @@ export function kycReviewEndpoints(http: HttpClient) {
        */
       async publish(draftRevision: number, options?: WriteOptions): Promise<PublishedRuleSet> {
         return unwrapData<PublishedRuleSet>(
-          await http.authCall<unknown>(
-            "POST",
-            `${RULES}/publish`,
-            writeRequest({ draft_revision: draftRevision }, options),
-          ),
+          await http.authCall<unknown>("POST", `${RULES}/publish`, {
+            ...options,
+            body: { draft_revision: draftRevision },
+          }),
         );
       },
       async watchlist(signal?: AbortSignal): Promise<WatchlistSummary> {
@@ -222,7 +228,7 @@ export function kycReviewEndpoints(http: HttpClient) {
       /** POST /watchlist {csv, name}: the file's rows become the current list. */
       async uploadWatchlist(upload: { csv: string; name: string }, options?: WriteOptions): Promise<WatchlistSummary> {
         return unwrapData<WatchlistSummary>(
-          await http.authCall<unknown>("POST", `${RULES}/watchlist`, writeRequest(upload, options)),
+          await http.authCall<unknown>("POST", `${RULES}/watchlist`, { ...options, body: upload }),
         );
       },
     },

@@ -7,7 +7,7 @@ import { fakeFetch, fakeTokens, json } from "./testing";
 function setup(reply: Parameters<typeof fakeFetch>[0]) {
   const fake = fakeFetch(reply);
   const tokens = fakeTokens("token-1");
-  const config = { baseUrl: "", fetch: fake.fetch, credentials: tokens.source };
+  const config = { baseUrl: "https://api.test", fetch: fake.fetch, credentials: tokens.source };
   return { api: createApi(createHttpClient(config)), calls: fake.calls, tokens: tokens.state };
 }
 
@@ -37,7 +37,7 @@ describe("transaction history with filters", () => {
   it("reads one transaction by id", async () => {
     const { api, calls } = setup(() => json(200, { data: { id: "tx/1" } }));
     expect(await api.ledger.getTransaction("tx/1")).toEqual({ id: "tx/1" });
-    expect(calls[0]!.url).toBe("/api/v1/ledger/transactions/tx%2F1");
+    expect(calls[0]!.url).toBe("https://api.test/api/v1/ledger/transactions/tx%2F1");
   });
 });
 
@@ -57,7 +57,7 @@ describe("CSV export", () => {
     const file = await api.ledger.exportTransactions({ status: "posted" });
     expect(file.filename).toBe("transactions-2026-03-14.csv");
     expect(await file.blob.text()).toBe(csv);
-    expect(calls[0]!.url).toBe("/api/v1/ledger/transactions/export?status=posted");
+    expect(calls[0]!.url).toBe("https://api.test/api/v1/ledger/transactions/export?status=posted");
     expect(calls[0]!.headers.get("Authorization")).toBe("Bearer token-1");
   });
 
@@ -99,7 +99,7 @@ describe("ledger commands and the stream ticket", () => {
     expect(await api.ledger.reconcileAccount({ accountId: "a1", expectedBalance: "110.00", currency: "USD" })).toEqual(
       result,
     );
-    expect(calls[0]!.url).toBe("/api/grpc/ledger/command");
+    expect(calls[0]!.url).toBe("https://api.test/api/grpc/ledger/command");
     expect(calls[0]!.method).toBe("POST");
     expect(calls[0]!.headers.get("Authorization")).toBe("Bearer token-1");
     expect(calls[0]!.body).toEqual({
@@ -128,7 +128,7 @@ describe("ledger commands and the stream ticket", () => {
       json(201, { ticket: "t-1", expires_at: "2026-03-14T12:01:00Z", expires_in: 60 }),
     );
     expect((await api.ledger.streamTicket()).ticket).toBe("t-1");
-    expect(calls[0]!).toMatchObject({ url: "/api/v1/auth/stream-ticket", method: "POST" });
+    expect(calls[0]!).toMatchObject({ url: "https://api.test/api/v1/auth/stream-ticket", method: "POST" });
     expect(calls[0]!.headers.get("Authorization")).toBe("Bearer token-1");
   });
 
@@ -136,7 +136,7 @@ describe("ledger commands and the stream ticket", () => {
     const { api, calls } = setup(() => json(200, { data: { id: "a1", low_balance_threshold: null } }));
     await api.ledger.updateAccount("a1", { low_balance_threshold: "" });
     expect(calls[0]!).toMatchObject({
-      url: "/api/v1/ledger/accounts/a1",
+      url: "https://api.test/api/v1/ledger/accounts/a1",
       method: "PATCH",
       body: { low_balance_threshold: "" },
     });

@@ -25,20 +25,19 @@ import type {
   TransferInput,
   WriteOptions,
 } from "./types";
-import { writeRequest } from "./write";
 
 const LEDGER = "/api/v1/ledger";
-/** The gRPC-style service of spec 000 §7: one command endpoint and the event stream. */
+/** The gRPC-style service of docs/product/ledger-workspace.md#calls: one command endpoint and the event stream. */
 export const LEDGER_COMMAND_PATH = "/api/grpc/ledger/command";
 export const LEDGER_STREAM_PATH = "/api/grpc/ledger/stream";
 
-/** The ledger workspace's page of history (spec 000 §9). */
+/** The ledger workspace's page of history (docs/product/ledger-workspace.md#constants). */
 export const HISTORY_PAGE: Required<Pagination> = { limit: 50, offset: 0 };
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
-/** {data, pagination} as the server pages; a bare array (spec 000 §7) is accepted too. */
+/** {data, pagination} as the server pages; a bare array (docs/product/ledger-workspace.md#calls) is accepted too. */
 export function toPaged<T>(body: unknown, keys: readonly string[] = ["data"]): Paged<T> {
   const pagination = isRecord(body) && isRecord(body.pagination) ? (body.pagination as unknown as PageInfo) : null;
   return { data: unwrapList<T>(body, keys), pagination };
@@ -75,11 +74,10 @@ export function ledgerEndpoints(http: HttpClient) {
     args: Record<string, unknown>,
     options?: WriteOptions,
   ): Promise<Result> => {
-    const reply = await http.authCall<LedgerCommandReply<Result>>(
-      "POST",
-      LEDGER_COMMAND_PATH,
-      writeRequest({ command: { [name]: args } }, options),
-    );
+    const reply = await http.authCall<LedgerCommandReply<Result>>("POST", LEDGER_COMMAND_PATH, {
+      ...options,
+      body: { command: { [name]: args } },
+    });
     return reply.result;
   };
 
@@ -90,7 +88,7 @@ export function ledgerEndpoints(http: HttpClient) {
     },
     /** POST /ledger/accounts -> 201 {message, data: account, opening_transaction}. */
     async createAccount(account: NewLedgerAccount, options?: WriteOptions): Promise<AccountCreatedReply> {
-      const reply = await http.authCall<unknown>("POST", `${LEDGER}/accounts`, writeRequest(account, options));
+      const reply = await http.authCall<unknown>("POST", `${LEDGER}/accounts`, { ...options, body: account });
       const opening =
         isRecord(reply) && isRecord(reply.opening_transaction)
           ? (reply.opening_transaction as unknown as LedgerTransaction)
@@ -108,17 +106,17 @@ export function ledgerEndpoints(http: HttpClient) {
     },
     async transfer(input: TransferInput, options?: WriteOptions): Promise<TransactionWriteReply> {
       return toWriteReply(
-        await http.authCall<unknown>("POST", `${LEDGER}/transactions/transfer`, writeRequest(input, options)),
+        await http.authCall<unknown>("POST", `${LEDGER}/transactions/transfer`, { ...options, body: input }),
       );
     },
     async deposit(input: DepositInput, options?: WriteOptions): Promise<TransactionWriteReply> {
       return toWriteReply(
-        await http.authCall<unknown>("POST", `${LEDGER}/transactions/deposit`, writeRequest(input, options)),
+        await http.authCall<unknown>("POST", `${LEDGER}/transactions/deposit`, { ...options, body: input }),
       );
     },
     async createTestBalance(input: TestBalanceInput, options?: WriteOptions): Promise<TransactionWriteReply> {
       return toWriteReply(
-        await http.authCall<unknown>("POST", `${LEDGER}/transactions/test-balance`, writeRequest(input, options)),
+        await http.authCall<unknown>("POST", `${LEDGER}/transactions/test-balance`, { ...options, body: input }),
       );
     },
     /** The account's figures now, or at `asOf` (ISO 8601); 404 when the account did not exist then. */
@@ -163,12 +161,12 @@ export function ledgerEndpoints(http: HttpClient) {
     /** Approve: draft -> posted. Failures carry the server's `error`. */
     async postTransaction(transactionId: string, options?: WriteOptions): Promise<TransactionActionReply> {
       const path = `${LEDGER}/transactions/${segment(transactionId)}/post`;
-      return http.authCall<TransactionActionReply>("POST", path, writeRequest(undefined, options));
+      return http.authCall<TransactionActionReply>("POST", path, options);
     },
     /** posted -> draft. */
     async unpostTransaction(transactionId: string, options?: WriteOptions): Promise<TransactionActionReply> {
       const path = `${LEDGER}/transactions/${segment(transactionId)}/unpost`;
-      return http.authCall<TransactionActionReply>("POST", path, writeRequest(undefined, options));
+      return http.authCall<TransactionActionReply>("POST", path, options);
     },
     /** Sets (or with "" clears) the account's low-balance alert threshold. */
     async updateAccount(

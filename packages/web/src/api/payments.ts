@@ -13,7 +13,7 @@ import { ApiError } from "./errors";
 import { withQuery } from "./query";
 
 /**
- * The payments API as the /payments page uses it (spec 001 §7, issue 12): the caller's own
+ * The payments API as the /payments page uses it (docs/product/payments.md#calls): the caller's own
  * payments (GET /v1/payments, newest first, cursor pages), a payment between the caller's accounts
  * (POST /v1/payments with an Idempotency-Key) and the payment service's health (GET
  * /api/grpc/payment/health, the Connected badge). Replies are read through core's schemas (the
@@ -28,7 +28,7 @@ export type { CreatePaymentRequest, Payment, PaymentStatus };
 
 export type PaymentPage = { payments: Payment[]; nextCursor: string | null };
 
-/** Pages of this size are asked for the tiles; MAX_PAGES bounds the walk (the tiles then say "latest N"). */
+/** Pages of this size are asked for the tiles; PAYMENTS_MAX_PAGES bounds the walk (the tiles then say "latest N"). */
 export const PAYMENTS_PAGE_SIZE = PAYMENT_LIST_MAX;
 export const PAYMENTS_MAX_PAGES = 10;
 

@@ -6,8 +6,8 @@ export interface Pagination {
 export type QueryValue = string | number | boolean | null | undefined;
 
 /**
- * Appends query parameters, leaving out falsy ones: the spec sends limit and offset only when
- * truthy, so offset 0 is never sent.
+ * Appends query parameters, leaving out falsy ones: limit and offset are sent only when truthy
+ * (docs/product/backend-client.md#addresses-and-requests), so offset 0 is never sent.
  */
 export function withQuery(path: string, params: Record<string, QueryValue> = {}): string {
   const search = new URLSearchParams();

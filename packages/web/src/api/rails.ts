@@ -1,4 +1,6 @@
-import type { QuoteCurrency, Rail, RailChange, RailCostResult, RailEditFormValues } from "@fintech/core/rails/model";
+import type { QuoteCurrency, Rail, RailChange } from "@fintech/core/rails/model";
+import type { RailCostResult } from "@fintech/core/rails/quotes";
+import type { RailEditFormValues } from "@fintech/core/rails/edit-form";
 import { DecisionList, RailMetrics, Throughput, type ThroughputRange } from "@fintech/core/rails/metrics-model";
 import type { z } from "zod";
 import { appHttp } from "./appClient";
@@ -8,10 +10,11 @@ import { unwrapData, unwrapList } from "./envelope";
 import { segment, withQuery } from "./query";
 
 /**
- * The payment rails (spec 001 §3, §5, §9; issue 12 "Rails are data"): the list and one rail (any
- * signed-in user), an admin's edit and start/stop (a user is answered 403), and the quote that
- * compares every active rail for an amount. Wire shapes are core's own types (rails/model is
- * browser-safe: its formula is the one the simulator runs).
+ * The payment rails as data (docs/payments-and-rails.md#rails-are-data; their fields and rules in
+ * docs/product/payment-rails.md#data and docs/product/payment-rails.md#validation): the list and
+ * one rail (any signed-in user), an admin's edit and start/stop (a user is answered 403), and the
+ * quote that compares every active rail for an amount. Wire shapes are core's own types
+ * (rails/model is browser-safe: its formula is the one the simulator runs).
  */
 
 const RAILS = "/api/v1/rails";
@@ -37,7 +40,10 @@ export const DECISIONS_SHOWN = 10;
 /** GET /rails/{id}: the rail and its last admin changes, newest first. */
 export type RailDetail = Rail & { history: RailChange[] };
 
-/** A statistics reply read through core's schema (the one the server writes it with): a mismatch is an error, never a blank panel. */
+/**
+ * A statistics reply read through core's schema (the one the server writes it with): a mismatch is
+ * an error, never a blank panel.
+ */
 function statsReply<T>(schema: z.ZodType<T>, body: unknown, what: string): T {
   const parsed = schema.safeParse(unwrapData<unknown>(body));
   if (!parsed.success) throw new ApiError(`${what}: the reply is not in the expected format`, "invalid-response");
@@ -53,7 +59,10 @@ export function railEndpoints(http: HttpClient) {
     async get(id: string, signal?: AbortSignal): Promise<RailDetail> {
       return unwrapData<RailDetail>(await http.authCall<unknown>("GET", `${RAILS}/${segment(id)}`, { signal }));
     },
-    /** PUT /rails/{id}: the edit form as typed (FX spread and error injection in percent; the server stores fractions). */
+    /**
+     * PUT /rails/{id}: the edit form as typed (FX spread and error injection in percent; the server
+     * stores fractions).
+     */
     async update(id: string, edit: RailEditFormValues): Promise<Rail> {
       return unwrapData<Rail>(await http.authCall<unknown>("PUT", `${RAILS}/${segment(id)}`, { body: edit }));
     },
@@ -65,7 +74,10 @@ export function railEndpoints(http: HttpClient) {
     async stop(id: string): Promise<Rail> {
       return unwrapData<Rail>(await http.authCall<unknown>("POST", `${RAILS}/${segment(id)}/stop`, { body: {} }));
     },
-    /** GET /rails/metrics: the platform's rail figures from real attempts over the last 30 days (volume, success, savings, per rail). */
+    /**
+     * GET /rails/metrics: the platform's rail figures from real attempts over the last 30 days
+     * (volume, success, savings, per rail).
+     */
     async metrics(signal?: AbortSignal): Promise<RailMetrics> {
       return statsReply(
         RailMetrics,
@@ -81,7 +93,10 @@ export function railEndpoints(http: HttpClient) {
         "Throughput",
       );
     },
-    /** GET /rails/decisions?limit=: the newest routing decisions (an admin: everyone's; a user: their own) and savings per day. */
+    /**
+     * GET /rails/decisions?limit=: the newest routing decisions (an admin: everyone's; a user:
+     * their own) and savings per day.
+     */
     async decisions(limit: number, signal?: AbortSignal): Promise<DecisionList> {
       return statsReply(
         DecisionList,
@@ -89,7 +104,10 @@ export function railEndpoints(http: HttpClient) {
         "Routing decisions",
       );
     },
-    /** POST /rails/quote {amount, currency} -> {data: {amount, currency, results, optimalRailId}}: the cost on every active rail, the cheapest isOptimal. */
+    /**
+     * POST /rails/quote {amount, currency} -> {data: {amount, currency, results, optimalRailId}}:
+     * the cost on every active rail, the cheapest isOptimal.
+     */
     async quote(amount: string, currency: QuoteCurrency, signal?: AbortSignal): Promise<RailCostResult[]> {
       return unwrapList<RailCostResult>(
         unwrapData<unknown>(

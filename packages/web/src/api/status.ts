@@ -1,8 +1,7 @@
 import { METRICS_WINDOW, MetricsReport } from "@fintech/core/metrics/model";
 import { ServicesReport } from "@fintech/core/status/model";
-import { apiBaseUrl } from "../config";
-import { credentialStore } from "../session/credentialStore";
-import { createHttpClient, type HttpClient } from "./client";
+import { appHttp } from "./appClient";
+import type { HttpClient } from "./client";
 import { API_MESSAGES, ApiError } from "./errors";
 import { withQuery } from "./query";
 
@@ -39,11 +38,5 @@ export function statusEndpoints(http: HttpClient) {
 
 export type StatusApi = ReturnType<typeof statusEndpoints>;
 
-/** Over the same kind of client as the app's `api`: same origin, stored token, 401s sign out. */
-export const statusApi = statusEndpoints(
-  createHttpClient({
-    baseUrl: apiBaseUrl,
-    fetch: (url, init) => globalThis.fetch(url, init),
-    credentials: credentialStore,
-  }),
-);
+/** Over the app's one client, as the app's `api`: same origin, stored token, 401s sign out. */
+export const statusApi = statusEndpoints(appHttp);

@@ -1,4 +1,4 @@
-import type { FetchLike, TokenSource } from "./client";
+import type { FetchFunction, TokenSource } from "./client";
 
 /** A recorded request of the fake fetch. */
 export interface RecordedCall {
@@ -8,15 +8,16 @@ export interface RecordedCall {
   body: unknown;
 }
 
-/** A fetch that answers from `reply` and records every call; for the client's unit tests. */
+/** A fetch that answers from `reply` and records every call (its JSON body parsed); for the client's unit tests. */
 export function fakeFetch(reply: (call: RecordedCall) => Response | Promise<Response>) {
   const calls: RecordedCall[] = [];
-  const fetch: FetchLike = async (url, init) => {
+  const fetch: FetchFunction = async (request) => {
+    const text = await request.text();
     const call: RecordedCall = {
-      url,
-      method: init.method ?? "GET",
-      headers: new Headers(init.headers),
-      body: typeof init.body === "string" ? (JSON.parse(init.body) as unknown) : undefined,
+      url: request.url,
+      method: request.method,
+      headers: new Headers(request.headers),
+      body: text === "" ? undefined : (JSON.parse(text) as unknown),
     };
     calls.push(call);
     return reply(call);

@@ -13,7 +13,7 @@ import type { ApiReply, ApiRequestBody } from "./schema";
 /** Every currency the ledger keeps (USD, EUR, GBP, JPY). */
 export type Currency = ServerCurrency;
 
-/** The currencies the workspace's forms offer (spec 000 §5 and §9: USD, EUR, GBP). */
+/** The currencies the workspace's forms offer (docs/product/ledger-workspace.md#constants: USD, EUR, GBP). */
 export const FORM_CURRENCIES = ["USD", "EUR", "GBP"] as const;
 export type FormCurrency = (typeof FORM_CURRENCIES)[number];
 
@@ -25,8 +25,8 @@ export type LedgerAccountType = AccountType;
 type AccountReply = ApiReply<"/api/v1/accounts/{id}", "get">["data"];
 
 /**
- * An account with its current balance (GET/POST .../accounts, GET /api/v1/accounts/{id}). The
- * client also reads replies of servers from before account locks, which have no lock_reason.
+ * An account with its current balance (GET/POST .../accounts, GET /api/v1/accounts/{id}).
+ * lock_reason may be missing (a server without account locks sends none), so it is optional here.
  */
 export type LedgerAccount = Omit<AccountReply, "lock_reason"> & { lock_reason?: AccountReply["lock_reason"] };
 
@@ -36,7 +36,7 @@ export type AccountStatus = LedgerAccount["status"];
 /** Body of POST /api/v1/ledger/accounts and POST /api/v1/accounts/. */
 export type NewLedgerAccount = ApiRequestBody<"/api/v1/ledger/accounts", "post">;
 
-/** A journal (spec: transaction), newest first in the history. */
+/** A journal (a "transaction" in docs/product/ledger-workspace.md#data), newest first in the history. */
 export type LedgerTransaction = ApiReply<"/api/v1/ledger/transactions/{id}", "get">["data"];
 export type LedgerEntry = LedgerTransaction["entries"][number];
 export type JournalHistoryRecord = LedgerTransaction["history"][number];

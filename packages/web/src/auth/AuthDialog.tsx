@@ -2,7 +2,7 @@ import { useEffect, useRef } from "react";
 import { CloseIcon } from "../components/icons";
 import { Dialog } from "../components/Dialog";
 import { iconButtonClass } from "../components/styles";
-import type { AuthMode } from "./authModalContext";
+import type { AuthMode } from "./authMode";
 import { ForgotPasswordForm } from "./ForgotPasswordForm";
 import { LoginForm } from "./LoginForm";
 import { RegisterForm } from "./RegisterForm";
@@ -23,6 +23,7 @@ const COPY: Record<AuthMode, { title: string; subtitle: string }> = {
 export default function AuthDialog({ mode, onModeChange, onClose }: AuthDialogProps) {
   const headingRef = useRef<HTMLHeadingElement>(null);
   // Switching forms unmounts the focused link; put focus on the new form's first field.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: mode is the trigger: it runs after each form switch.
   useEffect(() => {
     headingRef.current?.closest("[role=dialog]")?.querySelector<HTMLElement>("[data-autofocus]")?.focus();
   }, [mode]);

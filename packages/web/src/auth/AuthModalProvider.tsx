@@ -1,5 +1,6 @@
 import { lazy, Suspense, useCallback, useMemo, useState, type ReactNode } from "react";
-import { AuthModalContext, loadAuthDialog, type AuthMode } from "./authModalContext";
+import type { AuthMode } from "./authMode";
+import { AuthModalContext, loadAuthDialog } from "./authModalContext";
 
 // The forms and their validation (zod) load on first open, keeping them out of the landing bundle.
 const AuthDialog = lazy(loadAuthDialog);

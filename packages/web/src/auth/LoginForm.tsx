@@ -18,7 +18,7 @@ interface LoginFormProps {
 }
 
 export function LoginForm({ onSignedIn, onSwitchToRegister, onForgotPassword }: LoginFormProps) {
-  // Collected but never sent (spec 000 §5): the token always lives in localStorage.
+  // Collected but never sent (docs/product/session.md#sign-in-dialog): the token always lives in localStorage.
   const [rememberMe, setRememberMe] = useState(false);
   const { values, edit, error, submitting, onSubmit } = useAuthForm({
     empty: EMPTY,

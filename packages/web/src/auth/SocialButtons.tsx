@@ -1,6 +1,6 @@
 const PROVIDERS = ["Google", "Facebook", "Apple"] as const;
 
-/** Spec 000 §2.3: present but disabled, with the tooltip 'Coming soon'. The tooltip sits on a
+/** docs/product/session.md#sign-in-dialog: present but disabled, with the tooltip 'Coming soon'. The tooltip sits on a
  * wrapper too, because some browsers show no title for a disabled button. */
 export function SocialButtons() {
   return (

@@ -9,8 +9,10 @@ interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, "on
   optional?: boolean;
 }
 
-/** A labelled input. Required-ness is announced with aria-required, not `required`, so the
- * app (not the browser) reports empty fields with the spec's messages. */
+/**
+ * A labelled input. Required-ness is announced with aria-required, not `required`, so the app (not
+ * the browser) reports empty fields with the messages of docs/product/session.md#messages.
+ */
 export function TextField({ id, label, value, onValueChange, optional = false, ...input }: TextFieldProps) {
   return (
     <div>

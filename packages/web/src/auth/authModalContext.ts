@@ -1,7 +1,5 @@
 import { createContext, useContext } from "react";
-
-/** "forgot": the sign-in dialog's request for a password reset link. */
-export type AuthMode = "login" | "register" | "forgot";
+import type { AuthMode } from "./authMode";
 
 export interface AuthModalControls {
   openAuthModal: (mode: AuthMode) => void;

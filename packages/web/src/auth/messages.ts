@@ -1,4 +1,7 @@
-/** Wording of the auth modals (spec 000 §4, §8). Validation messages come from core's model. */
+/**
+ * Wording of the auth modals (docs/product/session.md#sign-in-dialog,
+ * docs/product/session.md#messages). Validation messages come from core's model.
+ */
 export const AUTH_UI_MESSAGES = {
   signingIn: "Signing in...",
   creatingAccount: "Creating your account...",

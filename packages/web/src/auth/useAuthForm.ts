@@ -18,7 +18,7 @@ interface AuthFormOptions<Values, Body> {
 }
 
 /**
- * The flow both auth forms share (spec 000 §4): validate first (inline error plus toast, no
+ * The flow both auth forms share (docs/product/session.md#sign-in-dialog): validate first (inline error plus toast, no
  * request), then send with a loading toast, then store the session, greet, clear and close; an
  * edit of any field clears the inline error.
  */

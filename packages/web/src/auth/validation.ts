@@ -21,16 +21,16 @@ export type Validated<T> = { ok: true; body: T } | { ok: false; message: string 
 const firstIssue = (issues: readonly { message: string }[]) =>
   issues[0]?.message ?? AUTH_MESSAGES.registerFieldsRequired;
 
-/** Spec 000 §5: both fields required ('Please fill in all fields'), checked before any request. */
+/** docs/product/session.md#messages: both fields required ('Please fill in all fields'), checked before any request. */
 export function validateLogin(form: LoginForm): Validated<LoginInput> {
   const parsed = LoginInput.safeParse(form);
   return parsed.success ? { ok: true, body: parsed.data } : { ok: false, message: firstIssue(parsed.error.issues) };
 }
 
 /**
- * Spec 000 §5, in the spec's order: required fields, then matching passwords, then length; then
- * the server's own rules (email format, phone, date of birth) from the shared schema, so the
- * form never sends what the API would refuse.
+ * The messages of docs/product/session.md#messages, in its order: required fields, then matching
+ * passwords, then length; then the server's own rules (email format, phone, date of birth) from the
+ * shared schema, so the form never sends what the API would refuse.
  */
 export function validateRegister(form: RegisterForm): Validated<RegisterInput> {
   const required = [form.firstName, form.lastName, form.email, form.password, form.confirmPassword];

@@ -21,6 +21,7 @@ export function Dialog({ labelledBy, describedBy, onClose, children }: DialogPro
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => handleModalKey(event, panelRef.current, onClose);
 
   return createPortal(
+    // biome-ignore lint/a11y/noStaticElementInteractions: a backdrop press is a pointer shortcut; Escape closes too.
     <div
       className="fixed inset-0 z-[60] flex items-start justify-center overflow-y-auto bg-slate-950/70 p-4 backdrop-blur-sm sm:items-center"
       onMouseDown={(event) => {

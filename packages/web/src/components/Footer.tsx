@@ -8,10 +8,10 @@ import { LogoMark } from "./icons";
 import { inputClass, primaryButtonClass } from "./styles";
 
 /**
- * The marketing footer of the standard layout (spec 000 §2.5): four link columns, four social
- * anchors, four certification badges and a newsletter box. The columns are in-page anchors:
- * home sections (/#features …) and the legal notes at the bottom of this footer, plus the
- * screens that exist. Nothing here points off-site.
+ * The marketing footer of the standard layout (docs/product/marketing-site.md#site-footer): four
+ * link columns, four social anchors, four certification badges and a newsletter box. The columns
+ * are in-page anchors: home sections (/#features …) and the legal notes at the bottom of this
+ * footer, plus the screens that exist. Nothing here points off-site.
  */
 
 type FooterLink =
@@ -140,7 +140,7 @@ function FooterLinkItem({ link }: { link: FooterLink }) {
 }
 
 /**
- * Newsletter box. No newsletter exists yet (the spec does not show the action), so a valid
+ * Newsletter box. No newsletter exists (docs/product/marketing-site.md#site-footer), so a valid
  * address gets an honest info toast and is neither sent nor stored; an invalid one an inline error.
  */
 function Newsletter() {
@@ -213,7 +213,8 @@ export function Footer() {
             <ul aria-label="Social media" className="mt-5 flex gap-2">
               {SOCIAL.map((social) => (
                 <li key={social.name}>
-                  {/* No official profiles exist yet: anchors without a target, named and marked as such. */}
+                  {/* biome-ignore lint/a11y/useValidAnchor lint/a11y/useAnchorContent: no official profiles
+                      exist: anchors without a target, named by aria-label and marked disabled. */}
                   <a
                     role="link"
                     aria-disabled="true"

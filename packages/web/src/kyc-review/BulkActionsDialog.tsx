@@ -69,11 +69,11 @@ function RiskSummary({
 }
 
 /**
- * Bulk Actions (spec 001 §4's bulk status update, given a screen): choose Approve, Reject or
- * Under Review for the selected submissions, see what they hold by risk (count per level, the
+ * Bulk Actions (the bulk status update of docs/product/kyc.md#bulk-actions): choose Approve, Reject
+ * or Under Review for the selected submissions, see what they hold by risk (count per level, the
  * highest score, how many the rules recommend rejecting), confirm, then see each one's result.
- * Rejecting needs a reason; approving a selection with a High-risk or reject-recommended
- * submission needs the typed APPROVE, as a single approval does.
+ * Rejecting needs a reason; approving a selection with a High-risk or reject-recommended submission
+ * needs the typed APPROVE, as a single approval does.
  */
 export function BulkActionsDialog({ selection, onClose, onDone }: BulkActionsDialogProps) {
   const titleId = useId();

@@ -12,8 +12,9 @@ interface FiltersBarProps {
 }
 
 /**
- * Search (name, email, submission or user id; applied on Enter or Search, so typing is not a request per
- * key), status (spec 001 §2's options), country and priority (applied as soon as they change).
+ * Search (name, email, submission or user id; applied on Enter or Search, so typing is not a
+ * request per key), status (the options of docs/product/kyc.md#dashboard), country and priority
+ * (applied as soon as they change).
  */
 export function FiltersBar({ filters, countries, onChange, onClear }: FiltersBarProps) {
   const id = useId();

@@ -21,7 +21,7 @@ const tabId = (tab: DashboardTab) => `kyc-tab-${tab}`;
 const panelId = (tab: DashboardTab) => `kyc-panel-${tab}`;
 
 /**
- * /kyc/dashboard, KYC Management (spec 001 §2): reviewers' submissions with real stats for the
+ * /kyc/dashboard, KYC Management (docs/product/kyc.md#dashboard): reviewers' submissions with real stats for the
  * chosen period, filters kept in the URL (a link shares the view), and the Rules tab. Only
  * admins see the content; anyone else gets a plain explanation (the server answers them 403).
  */

@@ -18,9 +18,10 @@ const MAX_SUBMISSION_ID_LENGTH = 64;
 const pretty = (value: unknown) => JSON.stringify(value, null, 2);
 
 /**
- * Risk rules as data (issue 11): the published version and its history, the draft edited as JSON
- * (checked here for syntax, by the server for meaning), a dry run against a stored submission,
- * publishing (the next evaluation everywhere uses it), and the sanctions/PEP watchlist.
+ * Risk rules as data (docs/kyc.md#risk-engine-rules-as-data): the published version and its
+ * history, the draft edited as JSON (checked here for syntax, by the server for meaning), a dry run
+ * against a stored submission, publishing (the next evaluation everywhere uses it), and the
+ * sanctions/PEP watchlist.
  */
 export function RulesTab() {
   return (
@@ -334,6 +335,7 @@ function PublishedVersions() {
             <div className="mt-3">
               {version.data ? (
                 <pre
+                  role="group"
                   tabIndex={0}
                   aria-label={`Rules of version ${viewing}`}
                   className="max-h-64 overflow-auto rounded-lg bg-slate-100 p-2 text-xs text-slate-900 dark:bg-slate-800 dark:text-slate-100"

@@ -9,8 +9,8 @@ const TONES: Record<StatCardView["tone"], string> = {
 };
 
 /**
- * The four cards of spec 001 §2 with their real change against the previous period of the same
- * length (the spec's were hard-coded); zeros without a trend when the stats failed to load.
+ * The four cards of docs/product/kyc.md#dashboard, each with its real change against the previous
+ * period of the same length; zeros without a trend when the stats failed to load.
  */
 export function StatCards({
   stats,

@@ -41,12 +41,13 @@ type PendingDecision = { status: "verified" | "rejected"; notes: string };
 const sectionHeadingClass = "text-sm font-semibold uppercase tracking-wide text-slate-600 dark:text-slate-400";
 
 /**
- * One submission in full (spec 001 §2 detail modal): Customer Information, Risk Assessment with
- * every rule that fired and what the live rules say now, the submissions it is linked to, the
- * document images through short-lived presigned URLs with their check results, Notes, the audit
- * trail, and Approve / Reject / Request Info. Approve and Reject ask first, in a dialog beside
- * this one (not inside it, so each keeps its own focus trap): Reject for the reason the server
- * requires, Approve for the typed acknowledgement when the risk guard warns.
+ * One submission in full (the detail modal of docs/product/kyc.md#submission-detail): Customer
+ * Information, Risk Assessment with every rule that fired and what the live rules say now, the
+ * submissions it is linked to, the document images through short-lived presigned URLs with their
+ * check results, Notes, the audit trail, and Approve / Reject / Request Info. Approve and Reject
+ * ask first, in a dialog beside this one (not inside it, so each keeps its own focus trap): Reject
+ * for the reason the server requires, Approve for the typed acknowledgement when the risk guard
+ * warns.
  */
 export function SubmissionDetail({ id, shown, onClose, onChanged, onOpen }: SubmissionDetailProps) {
   const titleId = useId();
@@ -620,7 +621,7 @@ function DocumentItem({
       {document.face_url && (
         <img
           src={document.face_url}
-          alt={`Face image of ${owner}`}
+          alt={`Face of ${owner}`}
           className="mt-2 max-h-40 rounded-lg bg-slate-100 object-contain dark:bg-slate-800"
         />
       )}

@@ -30,9 +30,10 @@ const opensOnClick = (id: string, onOpen: (id: string) => void) => ({
 });
 
 /**
- * The submissions as the spec's table (Customer, Location, Status, Risk Score, Amount, Priority,
- * Submitted, Actions), scrolling inside its own container on narrow screens, or as a grid of
- * cards. Rows open the detail on click; the Review button does the same for keyboard users.
+ * The submissions as the table of docs/product/kyc.md#submission-list (Customer, Location, Status,
+ * Risk Score, Amount, Priority, Submitted, Actions), scrolling inside its own container on narrow
+ * screens, or as a grid of cards. Rows open the detail on click; the Review button does the same
+ * for keyboard users.
  */
 export function SubmissionList({ layout, submissions, selected, onToggle, onToggleAll, onOpen }: SubmissionListProps) {
   const now = Date.now();

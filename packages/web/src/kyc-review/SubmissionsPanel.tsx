@@ -31,7 +31,7 @@ const toggleClass = (active: boolean) =>
  * The submissions side of the dashboard: the period's stat cards, the filters, the list or grid
  * with selection, the footer (Showing X of Y, average processing time, Load more, Export Report,
  * Bulk Actions) and the detail modal. A failed load shows an empty list, zeroed stats and N/A
- * (spec 001 §8), with the reason and a retry.
+ * (docs/product/kyc.md#submission-list), with the reason and a retry.
  */
 export function SubmissionsPanel({ filters, onFilters, onClearFilters }: SubmissionsPanelProps) {
   const pages = useDashboardPages(filters);
@@ -56,7 +56,7 @@ export function SubmissionsPanel({ filters, onFilters, onClearFilters }: Submiss
   // Only rows on screen can be acted on: a filter change or a reload drops the others.
   const selected = useMemo(() => keepVisible(selection, visibleIds), [selection, visibleIds]);
   const firstPage = pages.isError ? undefined : pages.data?.pages[0];
-  // A failed load reads as zeroed stats and N/A (spec 001 §8), never as the previous figures.
+  // A failed load reads as zeroed stats and N/A (docs/product/kyc.md#submission-list), never as the previous figures.
   const shownStats = stats.isError ? null : (stats.data ?? null);
   const opened = submissions.find((submission) => submission.id === openId);
 

@@ -3,7 +3,7 @@ import type { BulkResult, BulkRiskSummary, DecisionStatus, RuleSetDocument } fro
 import { ApiError } from "../api/errors";
 import { STATUS_LABELS } from "./format";
 
-/** What the reviewer's actions say (spec 001 §8 where it gives wording); pure, for the tests. */
+/** What the reviewer's actions say (docs/product/kyc.md#messages where it gives wording); pure, for the tests. */
 export const REVIEW_MESSAGES = {
   notAdmin:
     "The KYC dashboard is for reviewers. Your account does not have the admin role, so submissions are not shown.",

@@ -17,7 +17,7 @@ const NOW = Date.parse("2026-03-14T12:00:00Z");
 const ago = (ms: number) => new Date(NOW - ms).toISOString();
 const HOUR = 3_600_000;
 
-describe("submitted age (spec 001 §2)", () => {
+describe("submitted age (docs/product/kyc.md#submission-list)", () => {
   it("is Just now under an hour, then whole hours, then whole days", () => {
     expect(submittedAge(ago(0), NOW)).toBe("Just now");
     expect(submittedAge(ago(59 * 60_000), NOW)).toBe("Just now");

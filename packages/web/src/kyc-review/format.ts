@@ -2,7 +2,10 @@ import { KYC_STATUSES, PRIORITIES, type KycStatus, type Priority, type RiskLevel
 import { DEFAULT_REVIEW_PERIOD } from "@fintech/core/kyc/review-model";
 import { REVIEW_PERIODS, type DashboardFilters, type DashboardStats, type ReviewPeriod } from "../api/kycReview";
 
-/** The dashboard's wording and formats (spec 001 §2): pure, so the screen and the tests agree. */
+/**
+ * The dashboard's wording and formats (docs/product/kyc.md#submission-list): pure, so the screen
+ * and the tests agree.
+ */
 
 export const DEFAULT_PERIOD: ReviewPeriod = DEFAULT_REVIEW_PERIOD;
 
@@ -23,8 +26,8 @@ export const STATUS_LABELS: Record<KycStatus, string> = {
 export const PRIORITY_LABELS: Record<Priority, string> = { high: "High", medium: "Medium", low: "Low" };
 
 /**
- * Status colours of the spec: verified green, rejected red, under_review yellow, pending blue;
- * each pair keeps 4.5:1 in its theme.
+ * Status colours of docs/product/kyc.md#submission-list: verified green, rejected red, under_review
+ * yellow, pending blue; each pair keeps 4.5:1 in its theme.
  */
 export const STATUS_TONES: Record<KycStatus, string> = {
   verified: "bg-emerald-100 text-emerald-800 dark:bg-emerald-950 dark:text-emerald-200",
@@ -60,7 +63,10 @@ export function formatInr(rupees: number): string {
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
 
-/** Spec 001 §2: under an hour "Just now", under a day "Nh ago", else "Nd ago" (whole units, rounded down). */
+/**
+ * docs/product/kyc.md#submission-list: under an hour "Just now", under a day "Nh ago", else "Nd
+ * ago" (whole units, rounded down).
+ */
 export function submittedAge(iso: string, now: number = Date.now()): string {
   const at = Date.parse(iso);
   if (Number.isNaN(at)) return "";
@@ -129,8 +135,8 @@ export interface StatCardView {
 }
 
 /**
- * The four cards of spec 001 §2 with their change against the previous period. Without stats
- * (a failed load) every figure is zero and there is no trend (spec 001 §8: zeroed stats).
+ * The four cards of docs/product/kyc.md#dashboard with their change against the previous period. Without stats
+ * (a failed load) every figure is zero and there is no trend (docs/product/kyc.md#submission-list: zeroed stats).
  */
 export function statCards(stats: DashboardStats | null, period: ReviewPeriod): StatCardView[] {
   const trend = (figure: keyof DashboardStats["trends"], unit: "percent" | "points" = "percent") =>

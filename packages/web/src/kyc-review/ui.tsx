@@ -67,6 +67,7 @@ export function NoteField({
         maxLength={KYC_LIMITS.maxNoteLength}
         onChange={(event) => onChange(event.target.value)}
         placeholder={placeholder}
+        // biome-ignore lint/a11y/noAutofocus: only where the reviewer's own click opened the field.
         autoFocus={autoFocus}
         data-autofocus={dialogAutoFocus || undefined}
       />

@@ -37,9 +37,9 @@ interface CompletionStepProps {
 }
 
 /**
- * The last step (spec 001 §2): where the submission stands, what is left, the reviewer's request,
- * and the way on. It says what happens next and nothing of the checks behind it: no score, no
- * flag (issue 20).
+ * The last step (docs/product/kyc.md#completion): where the submission stands, what is left, the
+ * reviewer's request, and the way on. It says what happens next and nothing of the checks behind
+ * it: no score, no flag (docs/trust-and-safety.md#what-applicants-see).
  */
 export function CompletionStep({ state, steps, manualReview, onGoTo, onChanged }: CompletionStepProps) {
   const outcome = outcomeOf(state, steps);
@@ -129,7 +129,10 @@ export function CompletionStep({ state, steps, manualReview, onGoTo, onChanged }
   );
 }
 
-/** A reviewer's Request Info (issue 11): their message, a way back to the documents, and Resubmit with an optional note. */
+/**
+ * A reviewer's Request Info (docs/product/kyc.md#completion): their message, a way back to the
+ * documents, and Resubmit with an optional note.
+ */
 function InfoRequested({
   request,
   onGoTo,

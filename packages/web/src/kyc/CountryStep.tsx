@@ -64,7 +64,7 @@ function ContactField({
 }
 
 /**
- * Step 1 (spec 001 §2): who is applying (name and email from the signed-in user, a phone number)
+ * Step 1 (docs/product/kyc.md#country-step): who is applying (name and email from the signed-in user, a phone number)
  * and a searchable list of countries, the popular ones first; choosing a country starts KYC.
  */
 export function CountryStep({ user, onStarted }: CountryStepProps) {

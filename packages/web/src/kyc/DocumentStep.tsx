@@ -24,7 +24,7 @@ import { documentLabel } from "./steps";
 import { BulletList, Notice, ProgressBar } from "./ui";
 import { uploadPathFor } from "./uploadPath";
 
-/** Spec 001 §2: what a good photo of a document looks like. */
+/** docs/product/kyc.md#document-step: what a good photo of a document looks like. */
 export const DOCUMENT_REQUIREMENTS = [
   "Clear, readable text",
   "All four corners visible",
@@ -85,7 +85,7 @@ interface DocumentStepProps {
 }
 
 /**
- * Step 2 (spec 001 §2): the country's document types, drag and drop or a file picker, the
+ * Step 2 (docs/product/kyc.md#document-step): the country's document types, drag and drop or a file picker, the
  * requirements, the browser's pre-checks (File Validation Failed), a preview, real upload
  * progress, and what the server's checks found.
  */
@@ -246,6 +246,8 @@ export function DocumentStep({ documentTypes, state, onUploaded }: DocumentStepP
         <p className="mt-2 text-xs text-slate-600 dark:text-slate-400">JPG, JPEG or PNG, at most 5 MB.</p>
       </section>
 
+      {/* biome-ignore lint/a11y/noStaticElementInteractions: dropping a file is a pointer shortcut; the
+          Choose file button inside is the keyboard way. */}
       <div
         onDragOver={(event) => {
           event.preventDefault();
@@ -314,7 +316,8 @@ export function DocumentStep({ documentTypes, state, onUploaded }: DocumentStepP
                       ? `Uploading… ${Math.round(upload.fraction * 100)}%`
                       : `Uploaded. Checking your ${documentLabel(documentType)}…`}
                   </p>
-                  {/* Once the bytes are in the bucket the checks run whatever the page does: nothing left to cancel. */}
+                  {/* Once the bytes are in the bucket the checks run whatever the page does: nothing left
+                      to cancel. */}
                   {upload.phase === "uploading" && (
                     <button type="button" className={secondaryButtonClass} onClick={cancel}>
                       Cancel upload

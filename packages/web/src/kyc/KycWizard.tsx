@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useRef, useState, type ReactNode } from "react";
 import { primaryButtonClass, secondaryButtonClass } from "../components/styles";
 import { cardClass, LoadError, Spinner, subtleTextClass } from "../ledger/ui";
 import { useSession } from "../session/hooks";
@@ -94,7 +94,7 @@ function StepOverview({
 const STEP_COUNT_WORDS: Record<number, string> = { 3: "three", 4: "four", 5: "five", 6: "six" };
 
 /**
- * The KYC wizard (spec 001 §2, §4): the chosen country's steps (steps.ts), resumed where the
+ * The KYC wizard (docs/product/kyc.md#wizard): the chosen country's steps (steps.ts), resumed where the
  * applicant left off; the state follows the KYC stream while it is connected and is polled over
  * REST otherwise. The current step is kept by id, so it stays put when the country's steps replace
  * the three shown before a country is chosen.
@@ -158,7 +158,7 @@ export function KycWizard() {
   const current = stepAt(steps, indexOf(steps, step ?? "country"));
   const progress = stepProgress(steps, current.id, data);
 
-  let body;
+  let body: ReactNode;
   if (state.isPending || step === null) {
     body = state.isError ? (
       <LoadError message="Failed to load your verification status." onRetry={() => void state.refetch()} />

@@ -30,7 +30,10 @@ interface NumberCopy {
   placeholder: string;
 }
 
-/** Spec 001 §2's words for India's two numbers; every other number is described by its registry entry. */
+/**
+ * The words of docs/product/kyc.md#identity-number-steps for India's two numbers; every other
+ * number is described by its registry entry.
+ */
 const INDIAN_COPY: Partial<Record<IdentityNumberType, NumberCopy>> = {
   aadhaar: {
     label: "Aadhaar number",
@@ -61,9 +64,9 @@ export function numberCopy(type: IdentityNumberType): NumberCopy {
 }
 
 /**
- * What a failed verification says (spec 001 §8): the server's own message when it gave one (the
- * spec's wording for a malformed number), "Document verification failed…" when it judged the
- * number invalid, and "Verification failed. Please try again." when no answer came.
+ * What a failed verification says (docs/product/kyc.md#messages): the server's own message when it
+ * gave one (the documented wording for a malformed number), "Document verification failed…" when it
+ * judged the number invalid, and "Verification failed. Please try again." when no answer came.
  */
 export function verificationFailure(error: unknown): { title: string; message: string } {
   if (
@@ -85,7 +88,7 @@ interface NumberStepProps {
 
 /**
  * One identity number the country asks for: for India the Aadhaar number (hidden by default,
- * groups of 4) and the PAN (uppercased) of spec 001 §2, §5; for other countries their number,
+ * groups of 4) and the PAN (uppercased) of docs/product/kyc.md#identity-number-steps; for other countries their number,
  * typed as printed and checked by the same rules as the server's.
  */
 export function NumberStep({ type, required, state, onVerified }: NumberStepProps) {

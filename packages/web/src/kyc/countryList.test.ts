@@ -19,7 +19,7 @@ const list = [
 ];
 
 describe("country list", () => {
-  it("puts the popular countries first in the spec's order, the rest as listed", () => {
+  it("puts the popular countries first in the documented order, the rest as listed", () => {
     expect(filterCountries(list, "").map((item) => item.countryCode)).toEqual(["US", "DE", "IN", "AF", "NL"]);
   });
 

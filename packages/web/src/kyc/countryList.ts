@@ -1,8 +1,9 @@
 import type { KycCountry } from "../api/kyc";
 
 /**
- * The country step's list (spec 001 §2): a case-insensitive substring match on name or code (an
- * empty search returns all), with the popular countries first, in the spec's order.
+ * The country step's list (docs/product/kyc.md#country-step): a case-insensitive substring match on
+ * name or code (an empty search returns all), with the popular countries first, in the order given
+ * there.
  */
 
 export const POPULAR_ORDER = ["US", "GB", "DE", "FR", "IT", "ES", "CA", "AU", "IN", "BR"] as const;
@@ -21,7 +22,7 @@ export function filterCountries(countries: readonly KycCountry[], search: string
         (entry) => entry.country.toLowerCase().includes(needle) || entry.countryCode.toLowerCase().includes(needle),
       )
     : [...countries];
-  // A stable sort: the popular ones first in the spec's order, the rest as the server listed them.
+  // A stable sort: the popular ones first in the documented order, the rest as the server listed them.
   return matches.sort((a, b) => popularRank(a.countryCode) - popularRank(b.countryCode));
 }
 

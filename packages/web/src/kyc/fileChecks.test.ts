@@ -20,7 +20,7 @@ describe("file pre-checks", () => {
     expect(fileProblem({ type: "image/jpeg", size: 1000, head: JPEG_HEAD })).toBeNull();
   });
 
-  it("refuses with the spec's messages, in its order", () => {
+  it("refuses with the documented messages, in its order", () => {
     expect(fileProblem({ type: "text/plain", size: 10, head: TEXT_HEAD })).toBe(KYC_MESSAGES.notAnImage);
     expect(fileProblem({ type: "", size: 10, head: PNG_HEAD })).toBe(KYC_MESSAGES.notAnImage);
     expect(fileProblem({ type: "image/png", size: 5 * MB + 1, head: PNG_HEAD })).toBe(KYC_MESSAGES.fileTooLarge);

@@ -1,10 +1,11 @@
 import { KYC_LIMITS, KYC_MESSAGES } from "@fintech/core/kyc/model";
 
 /**
- * The wizard's checks of a chosen file before it is sent (spec 001 §5), with the spec's messages.
- * They spare the applicant a wasted upload; the server checks again, by content, whatever the
- * browser said. The declared type comes from the file name, so the first bytes are read too: a
- * text file renamed .png is caught here with the same message the server would give.
+ * The wizard's checks of a chosen file before it is sent, with the messages of
+ * docs/product/kyc.md#document-step. They spare the applicant a wasted upload; the server checks
+ * again, by content, whatever the browser said. The declared type comes from the file name, so the
+ * first bytes are read too: a text file renamed .png is caught here with the same message the
+ * server would give.
  */
 
 export const FILE_HEAD_BYTES = 8;

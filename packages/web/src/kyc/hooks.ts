@@ -17,9 +17,10 @@ export const kycKeys = {
 };
 
 /**
- * Without the stream (spec 001 §4: REST otherwise) the state is asked for again every 10 s, so
- * checks of an upload and a reviewer's decision still show. With it, every 30 s: a reviewer's
- * Request Info and notes change the state without a stream event (the spec's six events have none).
+ * Without the stream (docs/product/kyc.md#live-updates: REST otherwise) the state is asked for
+ * again every 10 s, so checks of an upload and a reviewer's decision still show. With it, every
+ * 30 s: a reviewer's Request Info and notes change the state without a stream event (none of the six
+ * events has one).
  */
 export const REST_REFRESH_MS = { withoutStream: 10_000, withStream: 30_000 } as const;
 
@@ -106,7 +107,7 @@ export function useResubmit() {
 }
 
 /**
- * Follows the KYC stream while the wizard is open (spec 001 §4): each event reloads the state and
+ * Follows the KYC stream while the wizard is open (docs/product/kyc.md#live-updates): each event reloads the state and
  * raises its toast; `onEffect` gets the rest (jump to the last step, manual-review warning).
  * Returns the connection state: the state is polled over REST whenever it is not live.
  */

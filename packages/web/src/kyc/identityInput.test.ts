@@ -79,7 +79,7 @@ describe("Aadhaar field", () => {
     expect(caretAfter("1234", 9)).toBe(4);
   });
 
-  it("hints the digits remaining, then Valid format or the spec's error", () => {
+  it("hints the digits remaining, then Valid format or the documented error", () => {
     expect(aadhaarFieldState("")).toEqual({ ready: false, hint: "12 digits remaining", error: null });
     expect(aadhaarFieldState("23412341234")).toEqual({ ready: false, hint: "1 digit remaining", error: null });
     expect(aadhaarFieldState("234123412346")).toEqual({ ready: true, hint: VALID_FORMAT, error: null });
@@ -96,7 +96,7 @@ describe("PAN field", () => {
     expect(panOf("ABCPE1234FXYZ")).toBe("ABCPE1234F");
   });
 
-  it("hints the characters remaining, then Valid format or the spec's error", () => {
+  it("hints the characters remaining, then Valid format or the documented error", () => {
     expect(panFieldState("")).toEqual({ ready: false, hint: "10 characters remaining", error: null });
     expect(panFieldState("ABCPE1234")).toEqual({ ready: false, hint: "1 character remaining", error: null });
     expect(panFieldState("ABCPE1234F")).toEqual({ ready: true, hint: VALID_FORMAT, error: null });

@@ -9,7 +9,7 @@ import {
 } from "@fintech/core/kyc/identity-numbers";
 
 /**
- * The identity-number fields of the wizard (spec 001 §2, §5 for Aadhaar and PAN) as pure
+ * The identity-number fields of the wizard (docs/product/kyc.md#identity-number-steps for Aadhaar and PAN) as pure
  * functions: what the field shows, how a keystroke or a paste changes the number behind it, and
  * the hint under it. The validity rules themselves are the server's (core's identity-number
  * checks), so the wizard accepts exactly what the server would.
@@ -95,7 +95,10 @@ export function applyDigitEdit(
 export interface NumberFieldState {
   /** Full length with no error: the Verify button shows. */
   ready: boolean;
-  /** "N digits remaining" / "Valid format" (spec 001 §2), or null when an error takes its place. */
+  /**
+   * "N digits remaining" / "Valid format" (docs/product/kyc.md#identity-number-steps), or null when
+   * an error takes its place.
+   */
   hint: string | null;
   error: string | null;
 }
@@ -104,7 +107,10 @@ const remaining = (count: number, unit: "digit" | "character") => `${count} ${un
 
 export const VALID_FORMAT = "Valid format";
 
-/** Aadhaar: 12 digits, first 2-9, Verhoeff check digit; the spec's message when 12 digits fail. */
+/**
+ * Aadhaar: 12 digits, first 2-9, Verhoeff check digit; the refusal of docs/product/kyc.md#messages
+ * when 12 digits fail.
+ */
 export function aadhaarFieldState(digits: string): NumberFieldState {
   if (digits.length < KYC_LIMITS.aadhaarDigits)
     return { ready: false, hint: remaining(KYC_LIMITS.aadhaarDigits - digits.length, "digit"), error: null };
@@ -112,10 +118,16 @@ export function aadhaarFieldState(digits: string): NumberFieldState {
   return { ready: true, hint: VALID_FORMAT, error: null };
 }
 
-/** PAN: uppercased, no spaces, at most 10 (spec 001 §5); core's typing format, so it matches the server's. */
+/**
+ * PAN: uppercased, no spaces, at most 10 (docs/product/kyc.md#identity-number-steps); core's typing
+ * format, so it matches the server's.
+ */
 export const panOf = formatPanInput;
 
-/** PAN: 5 letters (the 4th a holder type), 4 digits, 1 letter; the spec's message when 10 characters fail. */
+/**
+ * PAN: 5 letters (the 4th a holder type), 4 digits, 1 letter; the refusal of
+ * docs/product/kyc.md#messages when 10 characters fail.
+ */
 export function panFieldState(pan: string): NumberFieldState {
   if (pan.length < KYC_LIMITS.panLength)
     return { ready: false, hint: remaining(KYC_LIMITS.panLength - pan.length, "character"), error: null };

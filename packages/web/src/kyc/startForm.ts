@@ -4,8 +4,9 @@ import { ApiError } from "../api/errors";
 import type { SessionUser } from "../session/sessionUser";
 
 /**
- * The country step's contact fields (spec 001 §3 start payload: country, name, email, phone) for
- * react-hook-form's zod resolver, and how a failed start is told (§8).
+ * The country step's contact fields (the start payload of docs/product/kyc.md#data: country, name,
+ * email, phone) for react-hook-form's zod resolver, and how a failed start is told
+ * (docs/product/kyc.md#messages).
  */
 
 export const START_LIMITS = { name: 200, email: 254, phone: 20 } as const;
@@ -50,7 +51,7 @@ export type StartFailure =
   | { kind: "failed"; title: string; message: string };
 
 /**
- * Spec 001 §8: a reply whose message contains "already has a KYC submission" is the warning KYC
+ * docs/product/kyc.md#messages: a reply whose message contains "already has a KYC submission" is the warning KYC
  * Already Exists (the wizard then resumes the existing one); any other refusal shows the server's
  * message, and no reply at all "Failed to start KYC process. Please try again." (KYC Start Failed).
  */

@@ -41,7 +41,7 @@ const kenya = stepsFor(numbersOf(stateFor("KE")));
 const step = (steps: KycStep[], id: KycStep["id"]) => stepAt(steps, indexOf(steps, id));
 
 describe("wizard steps", () => {
-  it("are the spec's five for India, with their time estimates", () => {
+  it("are the documented five for India, with their time estimates", () => {
     expect(india.map((item) => [item.title, item.estimate])).toEqual([
       ["Country Selection", "30s"],
       ["Document Upload", "2m"],

@@ -8,11 +8,11 @@ import {
 import type { KycState } from "../api/kyc";
 
 /**
- * The wizard's steps (spec 001 §2) and the rules that move between them (§4). The steps follow the
- * chosen country: one step per identity number it asks for (country-requirements.ts, as the state
- * reply lists them) around the document step, then the outcome. India has the spec's five
- * (Country, Document, Aadhaar, PAN, Completion); the United States four (an optional SSN); most
- * countries three.
+ * The wizard's steps and the rules that move between them (docs/product/kyc.md#wizard). The steps
+ * follow the chosen country: one step per identity number it asks for (country-requirements.ts, as
+ * the state reply lists them) around the document step, then the outcome. India has five
+ * (docs/product/kyc.md#steps-by-country: Country, Document, Aadhaar, PAN, Completion); the United
+ * States four (an optional SSN); most countries three.
  *
  * Optional numbers come before the document and required ones after it: the last required step
  * sends the submission to a reviewer, after which nothing can be added, so an optional step placed
@@ -39,7 +39,7 @@ const COUNTRY_STEP: KycStep = { id: "country", title: "Country Selection", estim
 const DOCUMENTS_STEP: KycStep = { id: "documents", title: "Document Upload", estimate: "2m" };
 const COMPLETION_STEP: KycStep = { id: "completion", title: "Completion", estimate: "Instant" };
 
-/** Spec 001 §2 names India's two number steps; every other number's step is named after the number. */
+/** docs/product/kyc.md#wizard names India's two number steps; every other number's step is named after the number. */
 const SPEC_NUMBER_STEPS: Partial<Record<IdentityNumberType, Pick<KycStep, "title" | "estimate">>> = {
   aadhaar: { title: "Identity Verification (Aadhaar)", estimate: "45s" },
   pan: { title: "Tax Verification (PAN)", estimate: "1m" },
@@ -71,13 +71,13 @@ export function indexOf(steps: readonly KycStep[], id: KycStepId): number {
   return index === -1 ? steps.length - 1 : index;
 }
 
-/** The step at an index within bounds (spec 001 §4). */
+/** The step at an index within bounds (docs/product/kyc.md#wizard). */
 export function stepAt(steps: readonly KycStep[], index: number): KycStep {
   return steps[Math.max(0, Math.min(steps.length - 1, Math.trunc(index)))]!;
 }
 
 /**
- * "Step N of M" and how far the verification is, shown from the document step on (spec 001 §2).
+ * "Step N of M" and how far the verification is, shown from the document step on (docs/product/kyc.md#wizard).
  * The percent is the one figure of progress on the page (the header bar and the outcome's
  * "Verification progress" both show it): the steps done, plus the step being taken, except the
  * outcome, which counts only once the identity is verified. So an applicant waiting for a reviewer

@@ -14,7 +14,7 @@ const TONES: Record<NoticeTone, string> = {
 };
 
 /**
- * A titled message in the page (spec 001 §8 names each: Loading Error, KYC Already Exists, File
+ * A titled message in the page (docs/product/kyc.md#messages names each: Loading Error, KYC Already Exists, File
  * Validation Failed…). `urgent` ones interrupt a screen reader (role alert); the rest are polite.
  */
 export function Notice({
@@ -51,7 +51,10 @@ export function Notice({
 export function useActionKey() {
   const current = useRef<ActionKey | null>(null);
   return {
-    keyFor: (body: unknown) => (current.current = keyFor(current.current, body)).key,
+    keyFor: (body: unknown) => {
+      current.current = keyFor(current.current, body);
+      return current.current.key;
+    },
     settle: () => {
       if (current.current) current.current = settled(current.current);
     },

@@ -41,7 +41,7 @@ interface AccountsTabProps {
   onDeposit: (accountId: string) => void;
 }
 
-/** The account list with a detail pane (spec 000 §2.7). */
+/** The account list with a detail pane (docs/product/ledger-workspace.md#accounts-tab). */
 export function AccountsTab({ accounts, selectedId, onSelect, onConnect, onTransfer, onDeposit }: AccountsTabProps) {
   if (accounts.length === 0) {
     return (

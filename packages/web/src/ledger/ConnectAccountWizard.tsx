@@ -30,7 +30,7 @@ interface ConnectAccountWizardProps {
   onConnected: (accountId: string) => void;
 }
 
-/** Connect-account wizard (spec 000 §4): creates a real ledger account. */
+/** Connect-account wizard (docs/product/ledger-workspace.md#connect-account-wizard): creates a real ledger account. */
 export function ConnectAccountWizard({ onClose, onConnected }: ConnectAccountWizardProps) {
   const [state, dispatch] = useReducer(connectReducer, initialConnectState);
   const create = useCreateAccount();

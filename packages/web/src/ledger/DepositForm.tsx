@@ -10,7 +10,6 @@ import {
   afterDeposit,
   currenciesFor,
   depositBody,
-  formCurrency,
   initialDeposit,
   testBalanceBody,
   type DepositFields,
@@ -20,6 +19,7 @@ import { depositFormSchema } from "./formSchemas";
 import { accountOptionLabel, createdMessage } from "./format";
 import { useDeposit, useTestBalance } from "./hooks";
 import { LEDGER_UI_MESSAGES } from "./messages";
+import { formCurrency } from "./money";
 import { SubView } from "./SubView";
 import { errorTextClass, FieldError, Spinner, subtleTextClass } from "./ui";
 
@@ -31,9 +31,9 @@ interface DepositFormProps {
 }
 
 /**
- * The deposit form of spec 000 §2.7: Create Deposit and Get Test Balance. The outcome is said in
- * words under the form (what was created, and where to approve it); the raw reply is the
- * developer tools' business, not this screen's.
+ * The deposit form of docs/product/ledger-workspace.md#deposit-form: Create Deposit and Get Test
+ * Balance. The outcome is said in words under the form (what was created, and where to approve it);
+ * the raw reply is the developer tools' business, not this screen's.
  */
 export function DepositForm({ accounts, accountId, onClose, onConnect }: DepositFormProps) {
   const initial =

@@ -23,8 +23,8 @@ import { useSession } from "../session/hooks";
 import { displayName } from "../session/sessionUser";
 
 /**
- * The ledger workspace (spec 000 §2.7): a greeting, four tabs, and sub-views (connect account,
- * transfer, deposit) chosen by a mode value rather than a URL.
+ * The ledger workspace (docs/product/ledger-workspace.md#workspace): a greeting, four tabs, and
+ * sub-views (connect account, transfer, deposit) chosen by a mode value rather than a URL.
  */
 export function LedgerWorkspace() {
   const session = useSession();
@@ -37,6 +37,7 @@ export function LedgerWorkspace() {
   );
   // Following such a link again while the workspace is open (the menu's Analytics entry) selects the tab again.
   const { key: locationKey } = useLocation();
+  // biome-ignore lint/correctness/useExhaustiveDependencies: locationKey is the trigger (see above).
   useEffect(() => {
     if (requestedTab) setTab(requestedTab);
   }, [requestedTab, locationKey]);

@@ -17,9 +17,9 @@ interface ReconcileDialogProps {
 }
 
 /**
- * Reconcile an account (spec 000 §3, reconcileAccount): the user enters the balance they expect
- * (a bank statement's), the ledger compares it with its posted balance, and the dialog shows
- * "Reconciled ✓" or the signed variance (expected − ledger).
+ * Reconcile an account (docs/product/ledger-workspace.md#ledger-commands, reconcileAccount): the
+ * user enters the balance they expect (a bank statement's), the ledger compares it with its posted
+ * balance, and the dialog shows "Reconciled ✓" or the signed variance (expected − ledger).
  */
 export function ReconcileDialog({ account, onClose }: ReconcileDialogProps) {
   const titleId = useId();

@@ -53,9 +53,10 @@ const describe = (transaction: LedgerTransaction) =>
   `${typeLabel(transaction.type).toLowerCase()} of ${formatMoney(transaction.total_amount_minor, transaction.currency)}`;
 
 /**
- * The transaction table (spec 000 §2.7): refresh, Approve/Unpost per row (Unpost asks first),
- * bulk approve of drafts; plus filters kept in the URL, description search, paging past the
- * first 50, CSV export of the filtered rows, and a detail drawer per row.
+ * The transaction table (docs/product/ledger-workspace.md#transactions-tab): refresh,
+ * Approve/Unpost per row (Unpost asks first), bulk approve of drafts; plus filters kept in the URL,
+ * description search, paging past the first 50, CSV export of the filtered rows, and a detail
+ * drawer per row.
  */
 export function TransactionsTab({ accounts }: { accounts: LedgerAccount[] }) {
   const [search, setSearch] = useSearchParams();
@@ -230,6 +231,7 @@ export function TransactionsTab({ accounts }: { accounts: LedgerAccount[] }) {
             {transactions.map((transaction) => {
               const movement = rowMovement(transaction, accounts, viewAccountId);
               return (
+                // biome-ignore lint/a11y/useKeyWithClickEvents: a pointer shortcut; Details is the keyboard way.
                 <li
                   key={transaction.id}
                   className="cursor-pointer rounded-2xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900"

@@ -6,12 +6,12 @@ import toast from "react-hot-toast";
 import type { FormCurrency, LedgerAccount } from "../api/types";
 import { primaryButtonClass, secondaryButtonClass } from "../components/styles";
 import { writeErrorMessage } from "./actionErrors";
-import { formCurrency } from "./depositForm";
 import { AmountField, CurrencyField, DescriptionField } from "./fields";
 import { transferDetailsSchema, type TransferDetails } from "./formSchemas";
 import { accountOptionLabel, createdMessage } from "./format";
 import { useTransfer } from "./hooks";
 import { LEDGER_UI_MESSAGES } from "./messages";
+import { formCurrency } from "./money";
 import { parseAmount } from "@fintech/core/money/model";
 import { formatMoney } from "../lib/money";
 import { SubView } from "./SubView";
@@ -44,7 +44,10 @@ interface TransferWizardProps {
   onClose: () => void;
 }
 
-/** Transfer wizard (spec 000 §4): source, destination, amount, confirm; then the result. */
+/**
+ * Transfer wizard (docs/product/ledger-workspace.md#transfer-wizard): source, destination, amount,
+ * confirm; then the result.
+ */
 export function TransferWizard({ accounts, fromId, onClose }: TransferWizardProps) {
   const preset = accounts.find((account) => account.id === fromId) ?? null;
   const [state, dispatch] = useReducer(transferReducer, undefined, () =>

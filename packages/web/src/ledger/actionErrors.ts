@@ -3,9 +3,10 @@ import { formatDateTime } from "./format";
 import { LEDGER_UI_MESSAGES, NETWORK_FAILURE_DETAIL } from "./messages";
 
 /**
- * The text to show for a failed ledger write (spec 000 §8): the server's own message when the
- * reply carried one (e.g. 'Insufficient available balance in Main'), the session messages as
- * they are, and the action's fallback ('Failed to create deposit') for anything else.
+ * The text to show for a failed ledger write (docs/product/ledger-workspace.md#messages): the
+ * server's own message when the reply carried one (e.g. 'Insufficient available balance in Main'),
+ * the session messages as they are, and the action's fallback ('Failed to create deposit') for
+ * anything else.
  */
 export function writeErrorMessage(error: unknown, fallback: string): string {
   if (error instanceof ApiError) {
@@ -17,8 +18,8 @@ export function writeErrorMessage(error: unknown, fallback: string): string {
 }
 
 /**
- * Post and unpost (spec 000 §8): the server's error, else 'Failed to post/unpost transaction';
- * no reply at all is 'Network error: {message}'.
+ * Post and unpost (docs/product/ledger-workspace.md#messages): the server's error, else 'Failed to
+ * post/unpost transaction'; no reply at all is 'Network error: {message}'.
  */
 export function statusChangeErrorMessage(error: unknown, operation: "post" | "unpost"): string {
   const fallback = operation === "post" ? LEDGER_UI_MESSAGES.postFailed : LEDGER_UI_MESSAGES.unpostFailed;
@@ -43,9 +44,9 @@ export function balanceLookupError(error: unknown, asOf: string, openedAt: strin
 }
 
 /**
- * A ledger command's failure (spec 000 §8): 'Ledger command failed: <reason>' as the server
- * explains it, 'Not connected to ledger service' when no reply came, the session messages as
- * they are.
+ * A ledger command's failure (docs/product/ledger-workspace.md#messages): 'Ledger command failed:
+ * <reason>' as the server explains it, 'Not connected to ledger service' when no reply came, the
+ * session messages as they are.
  */
 export function commandErrorMessage(error: unknown): string {
   if (error instanceof ApiError) {

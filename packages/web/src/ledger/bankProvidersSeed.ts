@@ -1,9 +1,10 @@
 /**
- * SAMPLE DATA. The connect-account wizard's countries and bank providers (spec 000 §3: USA 6,
- * UK 5, Brazil 4, India 5, Germany 4, each plus manual entry). The banks are fictional and the
- * connection is simulated: choosing one opens an authorisation step that only pre-fills the
- * form; the account itself is created in the ledger like a manual one. The logos are small
- * inline SVG monograms (no external URLs), rendered as data: images.
+ * SAMPLE DATA. The connect-account wizard's countries and bank providers
+ * (docs/product/ledger-workspace.md#connect-account-wizard: USA 6, UK 5, Brazil 4, India 5,
+ * Germany 4, each plus manual entry). The banks are fictional and the connection is simulated:
+ * choosing one opens an authorisation step that only pre-fills the form; the account itself is
+ * created in the ledger like a manual one. The logos are small inline SVG monograms (no external
+ * URLs), rendered as data: images.
  */
 import type { FormCurrency } from "../api/types";
 

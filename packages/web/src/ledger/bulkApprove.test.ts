@@ -40,7 +40,7 @@ describe("bulk approve", () => {
     });
   });
 
-  it("says every message of spec 000 §8", () => {
+  it("says every message of docs/product/ledger-workspace.md#messages", () => {
     expect(bulkToasts(0, null)).toEqual([{ type: "error", message: "No draft transactions to approve" }]);
     expect(bulkToasts(2, null)).toEqual([{ type: "error", message: "Bulk approve failed" }]);
     expect(bulkToasts(2, { approved: ["a", "b"], failed: [] })).toEqual([

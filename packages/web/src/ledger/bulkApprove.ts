@@ -33,7 +33,7 @@ export async function approveAll(
 }
 
 /**
- * The toasts of a bulk approval (spec 000 §8):
+ * The toasts of a bulk approval (docs/product/ledger-workspace.md#messages):
  * - nothing to do: 'No draft transactions to approve';
  * - every post failed: 'Bulk approve failed' and '{n} transactions failed to approve';
  * - some failed: '{n} transactions failed to approve' and 'Bulk approve completed: {x} approved, {y} failed';

@@ -4,9 +4,9 @@ import type { BankProvider, ConnectCountry } from "./bankProvidersSeed";
 import { LEDGER_UI_MESSAGES } from "./messages";
 
 /**
- * The connect-account wizard (spec 000 §4): 1 country, 2 provider (manual entry jumps to 3; a
- * provider opens a simulated authorisation that moves to 3 with pre-filled details), 3 details,
- * 4 review, 5 success. Back returns one step.
+ * The connect-account wizard (docs/product/ledger-workspace.md#connect-account-wizard): 1 country,
+ * 2 provider (manual entry jumps to 3; a provider opens a simulated authorisation that moves to 3
+ * with pre-filled details), 3 details, 4 review, 5 success. Back returns one step.
  */
 export type ConnectStep = 1 | 2 | 3 | 4 | 5;
 export const CONNECT_STEP_LABELS = ["Country", "Bank", "Details", "Review", "Done"] as const;
@@ -75,8 +75,9 @@ export function accountBody(details: AccountDetails): NewLedgerAccount {
 }
 
 /**
- * Account name and number are required (spec 000 §5), description optional; the other rules
- * (lengths, the account number's format) are the server's own schema, so the messages match.
+ * Account name and number are required (docs/product/ledger-workspace.md#connect-account-wizard),
+ * description optional; the other rules (lengths, the account number's format) are the server's own
+ * schema, so the messages match.
  */
 export function validateDetails(details: AccountDetails): DetailErrors {
   const errors: DetailErrors = {};

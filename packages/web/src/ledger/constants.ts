@@ -1,4 +1,7 @@
-/** Business constants of the ledger workspace (spec 000 §9); components import them from here. */
+/**
+ * Business constants of the ledger workspace (docs/product/ledger-workspace.md#constants);
+ * components import them from here.
+ */
 
 /** Transaction history is read as one page of 50 from offset 0. */
 export const HISTORY_LIMIT = 50;

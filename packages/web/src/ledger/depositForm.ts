@@ -2,18 +2,18 @@ import type { DepositInput, FormCurrency, LedgerAccount, TestBalanceInput } from
 import { FORM_CURRENCIES } from "../api/types";
 import { DEFAULT_DEPOSIT_AMOUNT } from "./constants";
 import type { DepositFormValues } from "./formSchemas";
+import { formCurrency } from "./money";
 
 /**
- * The deposit form of spec 000 §2.7: account and amount required, amount step 0.01 (checked by
- * formSchemas.depositFormSchema, with the server's rules).
+ * The deposit form of docs/product/ledger-workspace.md#deposit-form: account and amount required,
+ * amount step 0.01 (checked by formSchemas.depositFormSchema, with the server's rules).
  */
 export type DepositFields = DepositFormValues;
 
-/** A currency the forms offer, from an account's (USD when it is not one of them). */
-export const formCurrency = (currency: string | undefined): FormCurrency =>
-  FORM_CURRENCIES.find((item) => item === currency) ?? "USD";
-
-/** The form when it opens: the chosen (or only) account, the spec's default 500, in that account's currency. */
+/**
+ * The form when it opens: the chosen (or only) account, the default 500
+ * (docs/product/ledger-workspace.md#deposit-form), in that account's currency.
+ */
 export function initialDeposit(account: LedgerAccount | undefined): DepositFields {
   return {
     accountId: account?.id ?? "",

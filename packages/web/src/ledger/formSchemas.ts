@@ -4,7 +4,7 @@ import { Currency, parseDecimal, parseSignedDecimal } from "@fintech/core/money/
 import { FORM_CURRENCIES } from "../api/types";
 import { validateDetails, type AccountDetails } from "./connectWizard";
 import { LEDGER_UI_MESSAGES } from "./messages";
-import { amountError } from "./transferWizard";
+import { amountError } from "./money";
 
 /**
  * The ledger forms' schemas for react-hook-form's zod resolver. Every rule is the server's own:

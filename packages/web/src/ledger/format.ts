@@ -12,12 +12,15 @@ const TYPE_LABELS: Record<string, string> = {
   adjustment: "Adjustment",
 };
 
-/** The spec lowercases types (transfer, deposit); shown capitalised: "Test balance". */
+/**
+ * Types arrive lowercase (transfer, deposit; docs/product/ledger-workspace.md#data); shown
+ * capitalised: "Test balance".
+ */
 export function typeLabel(type: string): string {
   return TYPE_LABELS[type.toLowerCase()] ?? humanize(type);
 }
 
-/** The spec's lowercased status (draft when missing), for comparisons. */
+/** The status lowercased (draft when missing, docs/product/ledger-workspace.md#data), for comparisons. */
 export const statusOf = (status: string | null | undefined): string => (status || "draft").toLowerCase();
 
 /**
@@ -77,7 +80,10 @@ export function createdMessage(
   return `${what} of ${formatMoney(transaction.total_amount_minor, transaction.currency)} created ${state}`;
 }
 
-/** "Main Checking - ACC0123456789": how an account is named in selects (spec 000 §2.7). */
+/**
+ * "Main Checking - ACC0123456789": how an account is named in selects
+ * (docs/product/ledger-workspace.md#deposit-form).
+ */
 export const accountOptionLabel = (account: Pick<LedgerAccount, "name" | "account_number">): string =>
   `${account.name} - ${account.account_number}`;
 

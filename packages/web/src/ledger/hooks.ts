@@ -40,7 +40,7 @@ export function useLedgerAccounts() {
   });
 }
 
-/** The history page the workspace shows: limit 50, offset 0 (spec 000 §9). */
+/** The history page the workspace shows: limit 50, offset 0 (docs/product/ledger-workspace.md#constants). */
 export function useTransactionHistory() {
   const userId = useUserId();
   return useQuery({

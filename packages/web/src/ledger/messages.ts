@@ -1,6 +1,6 @@
 import { LEDGER_MESSAGES } from "@fintech/core/ledger/model";
 
-/** Exact wording of spec 000 §8 for the ledger workspace; tests compare against these. */
+/** Exact wording of docs/product/ledger-workspace.md#messages for the ledger workspace; tests compare against these. */
 export const LEDGER_UI_MESSAGES = {
   depositFailed: "Failed to create deposit",
   testBalanceFailed: "Failed to create test balance",
@@ -19,7 +19,7 @@ export const LEDGER_UI_MESSAGES = {
   accountNumberRequired: "Account number is required",
   accountRequired: "Please choose an account",
   amountRequired: "Amount is required",
-  /** Ledger commands (spec 000 §8): a refusal, and no reply at all. */
+  /** Ledger commands (docs/product/ledger-workspace.md#messages): a refusal, and no reply at all. */
   commandFailed: "Ledger command failed",
   notConnected: "Not connected to ledger service",
   expectedBalanceRequired: "Expected balance is required",

@@ -1,12 +1,26 @@
-import { CURRENCIES, fromDecimalString, type Currency } from "@fintech/core/money/model";
-import type { LedgerAccount } from "../api/types";
+import { CURRENCIES, fromDecimalString, parseAmount, type Currency } from "@fintech/core/money/model";
+import { FORM_CURRENCIES, type FormCurrency, type LedgerAccount } from "../api/types";
+import { LEDGER_UI_MESSAGES } from "./messages";
 
 /**
- * Money arithmetic of the workspace (sums per currency, in exact minor units). Display goes
- * through the one formatter, lib/money.ts (formatMoney): "$1,234.56", "−€20.00".
+ * Money helpers of the workspace: the currency and amount checks the forms share, and sums per
+ * currency in exact minor units. Display goes through the one formatter, lib/money.ts
+ * (formatMoney): "$1,234.56", "−€20.00".
  */
 
 export const isCurrency = (value: string): value is Currency => Object.hasOwn(CURRENCIES, value);
+
+/** A currency the forms offer, from an account's (USD when it is not one of them). */
+export const formCurrency = (currency: string | undefined): FormCurrency =>
+  FORM_CURRENCIES.find((item) => item === currency) ?? "USD";
+
+/** Amount: a number with at most the currency's decimals, more than 0 (the server's own rules). */
+export function amountError(amount: string, currency: string): string | null {
+  if (!amount.trim()) return LEDGER_UI_MESSAGES.amountRequired;
+  if (!isCurrency(currency)) return null;
+  const parsed = parseAmount(amount, currency);
+  return parsed.ok ? null : parsed.message;
+}
 
 /** A reply's decimal string as integer minor units. */
 export const minorOf = (amount: string, currency: Currency): number => fromDecimalString(amount, currency);

@@ -38,7 +38,7 @@ describe("the threshold form", () => {
   });
 });
 
-describe("ledger command errors (spec 000 §8)", () => {
+describe("ledger command errors (docs/product/ledger-workspace.md#messages)", () => {
   it("says 'Ledger command failed' with the server's reason", () => {
     expect(
       commandErrorMessage(

@@ -1,4 +1,7 @@
-/** The workspace's four tabs (spec 000 §2.7) and their keyboard model (WAI-ARIA tabs pattern). */
+/**
+ * The workspace's four tabs (docs/product/ledger-workspace.md#workspace) and their keyboard model
+ * (WAI-ARIA tabs pattern).
+ */
 export const LEDGER_TABS = [
   { id: "overview", label: "Overview" },
   { id: "accounts", label: "Accounts" },

@@ -218,7 +218,7 @@ describe("history wording", () => {
     expect(operationLabel("unpost")).toBe("Unposted");
     expect(actorName({ operation: "post", status: "posted", at: "", by: null })).toBe("Unknown user");
     expect(actorName({ operation: "post", status: "posted", at: "", by: { id: "u", name: " Ada " } })).toBe("Ada");
-    // A payment's hold is settled by the payment worker, also on records kept before it was named.
+    // A payment's hold is settled by the payment worker, also on a record that names no one.
     expect(actorName({ operation: "post", status: "posted", at: "", by: null }, "payment")).toBe("the payment service");
   });
 });

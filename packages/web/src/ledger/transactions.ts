@@ -66,7 +66,10 @@ export function dateRangeError(filters: TransactionFilters): string | null {
   return null;
 }
 
-/** Whether an entry is on the caller's side: the server says so; older replies are matched against the caller's accounts. */
+/**
+ * Whether an entry is on the caller's side: the server says so; an entry without `owned` is matched
+ * against the caller's accounts.
+ */
 const isOwned = (entry: LedgerEntry, accounts: ReadonlyMap<string, LedgerAccount>): boolean =>
   entry.owned ?? accounts.has(entry.account_id);
 
@@ -84,7 +87,10 @@ export interface RowMovement {
   signed: boolean;
   /** The account(s) of the row: the viewed account, the one account touched, or "From → To". */
   accounts: string;
-  /** The other side: the system account for deposits, the other account for transfers, whom a payment paid or who paid it. */
+  /**
+   * The other side: the system account for deposits, the other account for transfers, whom a
+   * payment paid or who paid it.
+   */
   counterparty: string;
   /** A payment's fee (minor units, already in a signed amount; beside a move between own accounts); 0 otherwise. */
   feeMinor: number;
@@ -203,9 +209,8 @@ export const operationLabel = (operation: JournalHistoryRecord["operation"]): st
   OPERATION_LABELS[operation] ?? operation;
 
 /**
- * Who did it. A payment's hold is settled by the payment worker, not a person (records kept
- * before the server named it have no one); other records from before names were stored get a
- * neutral word.
+ * Who did it: the stored name; without one, the payment service for a payment's hold (the payment
+ * worker settles it, not a person), and a neutral word for anything else.
  */
 export function actorName(record: JournalHistoryRecord, type?: LedgerTransaction["type"]): string {
   const name = record.by?.name?.trim();
@@ -219,7 +224,10 @@ export function legOwnerLabel(leg: { number: string | null; party: LedgerEntry["
   return leg.party === "customer" ? "Another customer" : "System account";
 }
 
-/** An instant in the viewer's own locale and time zone: "3/14/2026, 12:00:05 PM" (en-US) or "14/03/2026, 12:00:05" (en-GB). */
+/**
+ * An instant in the viewer's own locale and time zone: "3/14/2026, 12:00:05 PM" (en-US) or
+ * "14/03/2026, 12:00:05" (en-GB).
+ */
 export function formatLocalDateTime(iso: string, locale?: string): string {
   const time = Date.parse(iso);
   if (Number.isNaN(time)) return iso;

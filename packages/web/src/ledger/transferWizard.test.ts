@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { account, transaction } from "./fixtures";
 import { transferDetailsSchema } from "./formSchemas";
+import { amountError } from "./money";
 import {
-  amountError,
   destinationsFor,
   initialTransferState,
   transferBody,

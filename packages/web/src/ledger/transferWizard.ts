@@ -1,16 +1,14 @@
-import { parseAmount } from "@fintech/core/money/model";
 import type { FormCurrency, LedgerAccount, LedgerTransaction, TransferInput } from "../api/types";
 import { keyFor, settled, type ActionKey } from "./actionKey";
 import { DEFAULT_TRANSFER_AMOUNT } from "./constants";
-import { formCurrency } from "./depositForm";
-import { isCurrency } from "./money";
 import { LEDGER_UI_MESSAGES } from "./messages";
+import { formCurrency } from "./money";
 
 /**
- * The transfer wizard (spec 000 §4): 1 source, 2 destination (source excluded), 3 amount,
- * currency and description, 4 confirm; then the server's result. The Idempotency-Key is made
- * when the confirm step is reached and kept for every attempt of that same transfer, so a
- * double click or a retry cannot pay twice.
+ * The transfer wizard (docs/product/ledger-workspace.md#transfer-wizard): 1 source, 2 destination
+ * (source excluded), 3 amount, currency and description, 4 confirm; then the server's result. The
+ * Idempotency-Key is made when the confirm step is reached and kept for every attempt of that same
+ * transfer, so a double click or a retry cannot pay twice.
  */
 export type TransferStep = 1 | 2 | 3 | 4 | 5;
 export const TRANSFER_STEP_LABELS = ["From", "To", "Amount", "Confirm"] as const;
@@ -63,14 +61,6 @@ export function transferBody(
   };
   if (state.description.trim()) body.description = state.description.trim();
   return body;
-}
-
-/** Amount: a number with at most the currency's decimals, more than 0 (the server's own rules). */
-export function amountError(amount: string, currency: string): string | null {
-  if (!amount.trim()) return LEDGER_UI_MESSAGES.amountRequired;
-  if (!isCurrency(currency)) return null;
-  const parsed = parseAmount(amount, currency);
-  return parsed.ok ? null : parsed.message;
 }
 
 /** Destinations for a source: every other account; other currencies are listed but not selectable. */

@@ -209,7 +209,10 @@ export function FieldError({ id, message }: { id: string; message: string | null
   );
 }
 
-/** A locked account (spec: accountLocked): money can come in, none can go out. */
+/**
+ * A locked account (the accountLocked event, docs/product/ledger-workspace.md#live-updates): money
+ * can come in, none can go out.
+ */
 export function LockedBadge() {
   return (
     <span className="inline-flex shrink-0 items-center gap-1 rounded-full bg-red-100 px-2 py-0.5 text-xs font-semibold text-red-800 dark:bg-red-950 dark:text-red-200">
@@ -221,7 +224,10 @@ export function LockedBadge() {
 
 export const isLocked = (account: { status?: string }) => account.status?.toUpperCase() === "LOCKED";
 
-/** An account as a list row shows it: name and number on the left (a Locked badge beside a locked one), balance on the right. */
+/**
+ * An account as a list row shows it: name and number on the left (a Locked badge beside a locked
+ * one), balance on the right.
+ */
 export function AccountLine({
   account,
 }: {

@@ -2,10 +2,11 @@ import { apiBaseUrl } from "../config";
 import { credentialStore } from "../session/credentialStore";
 import { startFeed, type FeedOptions, type LiveStream } from "./feedClient";
 import { RECENT_IDS_KEPT, reconnectDelayMs } from "./feedState";
-import { ANY_EVENT, openFetchStream } from "./fetchStream";
+import { openFetchStream } from "./fetchStream";
 import { createLiveHub, type ConnectionHandlers, type LiveHub, type VisibilityLike } from "./liveHub";
+import { ANY_EVENT } from "./streamSource";
 
-/** The server's stream of several feeds (packages/functions/src/routes/live-stream.ts). */
+/** The server's stream of several feeds (packages/functions/src/routes/live-feed.ts). */
 export const LIVE_STREAM_PATH = "/api/grpc/live/stream";
 
 /** The feeds the live stream carries. */
@@ -18,9 +19,10 @@ export interface SubscriptionOptions<E>
 }
 
 /**
- * One screen's part of the tab's hub: the service's health check first when the screen has one
- * (spec 001 §7's connect check; retried with backoff while it fails), then the scope's events,
- * each parsed by the screen's stream, once even if relayed twice, and the connection's state.
+ * One screen's part of the tab's hub: the service's health check first when the screen has one (the
+ * stream's health route in docs/product/backend-client.md#streams-and-commands; retried with
+ * backoff while it fails), then the scope's events, each parsed by the screen's stream, once even
+ * if relayed twice, and the connection's state.
  */
 export function startSubscription<E>(hub: LiveHub, options: SubscriptionOptions<E>): () => void {
   const { stream, warn } = options;

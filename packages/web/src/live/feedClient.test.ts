@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { jsonObjectOf, type FeedOptions, type LiveStream } from "./feedClient";
-import { FakeStream, startTestFeed } from "./testing";
+import { type FakeStream, startTestFeed } from "./testing";
 
 /**
  * The shared client, on a stream made up for the test (each real stream's events and specifics are

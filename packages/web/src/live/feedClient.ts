@@ -8,13 +8,7 @@ import {
   type FeedAction,
   type FeedState,
 } from "./feedState";
-import { ANY_EVENT, type StreamErrorEvent } from "./fetchStream";
-
-/** The part of EventSource the feed uses, so tests can hand it a fake. */
-export interface EventSourceLike {
-  addEventListener(type: string, listener: (event: Event) => void): void;
-  close(): void;
-}
+import { ANY_EVENT, type EventSourceLike, type StreamErrorEvent } from "./streamSource";
 
 /**
  * The server's `cursor` message (ledger and KYC streams alike): no event, only a new `id:` (the
@@ -30,13 +24,19 @@ const CONTROL_EVENTS = new Set([CURSOR_EVENT_NAME, UNAUTHORIZED_EVENT_NAME]);
 export interface LiveStream<E> {
   /** Starts every log line ("Ledger stream", "KYC stream"). */
   label: string;
-  /** Every `event:` name the stream sends; the client listens to each (EventSource needs the names). ANY_EVENT: all of them. */
+  /**
+   * Every `event:` name the stream sends; the client listens to each (EventSource needs the names).
+   * ANY_EVENT: all of them.
+   */
   eventNames: readonly string[];
   /** One SSE message as an event, or null when its data is malformed (logged and dropped). */
   parse(name: string, data: string): E | null;
 }
 
-/** An SSE message's `data:` as a JSON object, or null when it is not JSON or not an object (the parsers' common first step). */
+/**
+ * An SSE message's `data:` as a JSON object, or null when it is not JSON or not an object (the
+ * parsers' common first step).
+ */
 export function jsonObjectOf(data: string): Record<string, unknown> | null {
   let payload: unknown;
   try {
@@ -49,7 +49,10 @@ export function jsonObjectOf(data: string): Record<string, unknown> | null {
     : null;
 }
 
-/** Where a new connection starts: a credential (a fresh ticket, or the bearer token), and the id of the last event seen (null on a first connection). */
+/**
+ * Where a new connection starts: a credential (a fresh ticket, or the bearer token), and the id of
+ * the last event seen (null on a first connection).
+ */
 export interface ResumePoint {
   credential: string;
   lastEventId: string | null;
@@ -59,11 +62,15 @@ export interface FeedOptions<E> extends LiveStream<E> {
   /** The stream's address for one connection. */
   streamUrl(resume: ResumePoint): string;
   /**
-   * Asked before each connection (the KYC stream: spec 001 §7's connect check). A false answer or a
-   * throw counts as a failed attempt: backoff, then ask again. Without it the credential is asked at once.
+   * Asked before each connection (the KYC stream's health route,
+   * docs/product/backend-client.md#streams-and-commands). A false answer or a throw counts as a
+   * failed attempt: backoff, then ask again. Without it the credential is asked at once.
    */
   healthy?(): Promise<boolean>;
-  /** What authenticates the next connection: a fresh single-use ticket for EventSource, or the session's token for a fetch stream. */
+  /**
+   * What authenticates the next connection: a fresh single-use ticket for EventSource, or the
+   * session's token for a fetch stream.
+   */
   getCredential(): Promise<string>;
   openStream(url: string, resume: ResumePoint): EventSourceLike;
   /** Where the first connection resumes (a connection taking over from another); none: from now. */
@@ -79,7 +86,10 @@ export interface FeedOptions<E> extends LiveStream<E> {
    * gap before the first id was known cannot be replayed, so the screen should refetch.
    */
   onResumed(): void;
-  /** Stream failures are logged and dropped (spec 000 §8), never shown as an error. */
+  /**
+   * Stream failures are logged and dropped (docs/product/backend-client.md#streams-and-commands),
+   * never shown as an error.
+   */
   warn(message: string, detail?: unknown): void;
   online: boolean;
   random?: () => number;

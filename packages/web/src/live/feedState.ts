@@ -166,7 +166,10 @@ export function reconnectDelayMs(
   return Math.round(ceiling / 2 + (ceiling / 2) * Math.min(1, Math.max(0, random())));
 }
 
-/** A single-feed stream's address (EventSource): the user, a fresh ticket, and where to resume (nothing on a first connection). */
+/**
+ * A single-feed stream's address (EventSource): the user, a fresh ticket, and where to resume
+ * (nothing on a first connection).
+ */
 export function feedStreamUrl(
   baseUrl: string,
   path: string,

@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
-import { ANY_EVENT, openFetchStream, type StreamErrorEvent, type StreamMessageEvent } from "./fetchStream";
+import { openFetchStream } from "./fetchStream";
+import { ANY_EVENT, type StreamErrorEvent, type StreamMessageEvent } from "./streamSource";
 
 /** The fetch stream against made-up replies: what it dispatches, and what a refusal says. */
 

@@ -1,6 +1,12 @@
+import { parseRetryAfter } from "@fintech/sdk";
 import { createParser } from "eventsource-parser";
-import { retryAfterSeconds } from "../api/errors";
-import type { EventSourceLike } from "./feedClient";
+import {
+  ANY_EVENT,
+  type EventSourceLike,
+  type StreamErrorEvent,
+  type StreamMessageEvent,
+  type StreamRefusal,
+} from "./streamSource";
 
 /**
  * A server-sent event stream read with fetch and eventsource-parser, behind the part of the
@@ -14,27 +20,6 @@ import type { EventSourceLike } from "./feedClient";
  * it; `error` when the stream is refused, breaks or ends (a refusal carries `refusal`). Nothing
  * is dispatched after close().
  */
-
-/** Listeners under this name get every named message; its `type` says which. */
-export const ANY_EVENT = "*";
-
-export interface StreamRefusal {
-  status: number;
-  code: string | null;
-  retryAfterMs: number | null;
-}
-
-/** The `error` event: a refusal when the server answered without a stream, else a broken or ended stream. */
-export interface StreamErrorEvent {
-  type: "error";
-  refusal?: StreamRefusal;
-}
-
-export interface StreamMessageEvent {
-  type: string;
-  data: string;
-  lastEventId: string;
-}
 
 export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
 
@@ -50,7 +35,7 @@ async function refusalOf(response: Response): Promise<StreamRefusal> {
   } catch {
     // Not JSON (a proxy's page): the status says enough.
   }
-  const seconds = retryAfterSeconds(response.headers.get("retry-after"));
+  const seconds = parseRetryAfter(response.headers.get("retry-after"));
   return { status: response.status, code, retryAfterMs: seconds === null ? null : seconds * 1000 };
 }
 

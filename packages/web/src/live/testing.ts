@@ -1,7 +1,7 @@
 import type { ConnectionStatus } from "./feedState";
-import { startFeed, type EventSourceLike, type FeedOptions, type LiveStream } from "./feedClient";
+import { startFeed, type FeedOptions, type LiveStream } from "./feedClient";
 import { feedStreamUrl } from "./feedState";
-import { ANY_EVENT, type StreamRefusal } from "./fetchStream";
+import { ANY_EVENT, type EventSourceLike, type StreamRefusal } from "./streamSource";
 
 /** An EventSource the test drives: open, named messages with ids, errors. */
 export class FakeStream implements EventSourceLike {

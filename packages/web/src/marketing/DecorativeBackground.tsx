@@ -36,7 +36,7 @@ function shapePath(ctx: CanvasRenderingContext2D, p: Particle, rotation: number)
 }
 
 /**
- * Spec 001 "Decorative background": a gradient, a slowly moving 60 px grid and drifting shapes on
+ * docs/product/marketing-site.md#decorative-background: a gradient, a slowly moving 60 px grid and drifting shapes on
  * a canvas. Purely cosmetic: hidden from assistive technology, never takes pointer events, draws
  * at most 30 frames a second and only while on screen and the tab is visible, and under
  * prefers-reduced-motion draws a single still frame.

@@ -1,9 +1,10 @@
 import { seededRandom } from "./chart";
 
 /**
- * The decorative background of spec 001 ("Decorative background", §3 background particle, §9):
- * drifting shapes that wrap at the edges with an oscillating opacity, over a slowly moving grid.
- * Pure functions; DecorativeBackground.tsx draws them.
+ * The decorative background of docs/product/marketing-site.md#decorative-background (its figures in
+ * docs/product/marketing-site.md#constants): drifting shapes that wrap at the edges with an
+ * oscillating opacity, over a slowly moving grid. Pure functions; DecorativeBackground.tsx draws
+ * them.
  */
 
 export type ShapeKind = "circle" | "square" | "diamond" | "hexagon";

@@ -1,6 +1,7 @@
 /**
- * Carousel state, shared by the auto-advancing showcase and the demo gallery (spec 000 §2.5):
- * which slide is shown and whether the visitor wants it to advance on its own.
+ * Carousel state, shared by the auto-advancing showcase and the demo gallery
+ * (docs/product/marketing-site.md#showcase-carousel): which slide is shown and whether the visitor
+ * wants it to advance on its own.
  */
 
 export interface CarouselState {

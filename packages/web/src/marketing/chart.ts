@@ -1,6 +1,7 @@
 /**
- * The analytics showcase bar chart is random in the spec (000 §2.5); here the heights come from
- * a seeded generator, so every render and every test sees the same bars.
+ * The analytics showcase's bar chart of sample volumes
+ * (docs/product/marketing-site.md#analytics-showcase): the heights come from a seeded generator, so
+ * every render and every test sees the same bars.
  */
 
 /** mulberry32: a tiny, well-distributed 32-bit PRNG. Returns numbers in [0, 1). */
@@ -15,7 +16,7 @@ export function seededRandom(seed: number): () => number {
   };
 }
 
-/** Chart has 24 bars (spec 000 §9). */
+/** Chart has 24 bars (docs/product/marketing-site.md#constants). */
 export const CHART_BARS = 24;
 
 /** Bar heights as whole percentages in [min, max]. */

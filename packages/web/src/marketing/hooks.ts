@@ -76,6 +76,8 @@ export function useCarousel({ count, intervalMs = 0 }: CarouselOptions) {
   }, [reducedMotion]);
 
   const running = autoplay && autoplayRunning({ playing: state.playing, held: hovered || focused, hidden, count });
+  // The interval starts again after every slide change, manual or not.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: state.index is the trigger (see above).
   useEffect(() => {
     if (!running) return;
     const timer = window.setTimeout(() => dispatch({ type: "tick" }), intervalMs);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isLiveScreen, routeTable } from "../routes/routeTable";
+import { isLiveScreen, routeMeta } from "../routes/routeMeta";
 import {
   featureCards,
   gallerySlides,
@@ -13,10 +13,10 @@ import {
   summaryStats,
 } from "./marketingContent";
 
-const routes = new Set(routeTable.map((entry) => entry.path));
+const routes = new Set<string>(routeMeta.map((entry) => entry.path));
 
-describe("home content (spec 000 §2.5, spec 001 'Home hero')", () => {
-  it("has the fourteen tiles in the spec's order, each opening a live screen or marked as planned", () => {
+describe("home content (docs/product/marketing-site.md#home-page, docs/product/marketing-site.md#product-tiles)", () => {
+  it("has the fourteen tiles in the documented order, each opening a live screen or marked as planned", () => {
     expect(productTiles.map((tile) => [tile.title, tile.to])).toEqual([
       ["Core Ledger", "/ledger"],
       ["Payment Orchestration", "/payments"],
@@ -86,7 +86,7 @@ describe("home content (spec 000 §2.5, spec 001 'Home hero')", () => {
   });
 });
 
-describe("landing content (spec 001 'Landing page')", () => {
+describe("landing content (docs/product/marketing-site.md#landing-page)", () => {
   it("links both hero calls to action to /ledger and has the stats and six blocks", () => {
     expect(landingHero.to).toBe("/ledger");
     expect(routes.has(landingHero.to)).toBe(true);

@@ -2,10 +2,10 @@
  * MARKETING CONTENT AND SAMPLE DATA: the single source of the copy, product tiles, feature cards,
  * gallery slides, figures and sample transactions of the Home (/) and Landing (/landing) pages.
  *
- * Spec 000 §1: "Much of the data on marketing, analytics and demo screens is hard-coded sample
- * data, not real." Everything here is static marketing text or sample data, and the screens label
- * the sample data as such. The only live figures on these pages (backend and database health)
- * come from GET /health, not from this file.
+ * docs/product/marketing-site.md#claims-and-sample-data: "Much of the data on marketing, analytics
+ * and demo screens is hard-coded sample data, not real." Everything here is static marketing text
+ * or sample data, and the screens label the sample data as such. The only live figures on these
+ * pages (backend and database health) come from GET /health, not from this file.
  */
 
 import type { GlyphName } from "./art/glyphs";
@@ -40,7 +40,10 @@ export interface ProductTile {
   tint: string;
 }
 
-/** The fourteen hero tiles, in the order of spec 001 "Home hero"; each opens its area's screen or says it is planned. */
+/**
+ * The fourteen hero tiles, in the order of docs/product/marketing-site.md#product-tiles; each opens
+ * its area's screen or says it is planned.
+ */
 export const productTiles: readonly ProductTile[] = [
   {
     title: "Core Ledger",
@@ -149,7 +152,10 @@ export interface FeatureCard {
   title: string;
   description: string;
   glyph: GlyphName;
-  /** Cards with an action navigate on click; the others are descriptive only (spec 000 §2.5). */
+  /**
+   * Cards with an action navigate on click; the others are descriptive only
+   * (docs/product/marketing-site.md#home-page).
+   */
   action?: { to: string; label: string };
 }
 
@@ -315,10 +321,13 @@ export const gallerySlides: readonly GallerySlide[] = [
   },
 ];
 
-/** Gallery auto-advance (spec 000 §9). */
+/** Gallery auto-advance (docs/product/marketing-site.md#constants). */
 export const GALLERY_INTERVAL_MS = 5000;
 
-/** Summary tiles under the gallery (spec 000 §1, §2.5). */
+/**
+ * Summary tiles under the gallery (docs/product/marketing-site.md#claims-and-sample-data,
+ * docs/product/marketing-site.md#home-page).
+ */
 export const summaryStats = [
   { value: "14", label: "Core domains" },
   { value: "80%", label: "Test coverage" },
@@ -355,7 +364,7 @@ export interface SampleTransaction {
   when: string;
 }
 
-/** Four sample recent transactions (spec 000 §2.5): sample data, never sent anywhere. */
+/** Four sample recent transactions (docs/product/marketing-site.md#home-page): sample data, never sent anywhere. */
 export const sampleTransactions: readonly SampleTransaction[] = [
   {
     id: "txn_sample_01",
@@ -413,14 +422,14 @@ export const landingHero = {
   startBuilding: "Start Building Now",
   viewDocs: "View Documentation",
   scheduleDemo: "Schedule Demo",
-  /** Both hero links lead here (spec 001 "Landing page"). */
+  /** Both hero links lead here (docs/product/marketing-site.md#landing-page). */
   to: "/ledger",
   /** The documentation is built, so View Documentation is a link; only demo scheduling is not. */
   docsTo: "/developers/docs",
   comingSoon: "Demo scheduling is coming soon.",
 } as const;
 
-/** Landing stats (spec 000 §1): marketing claims, static. */
+/** Landing stats (docs/product/marketing-site.md#claims-and-sample-data): marketing claims, static. */
 export const landingStats = [
   { value: "10M+", label: "Transactions" },
   { value: "500+", label: "Institutions" },
@@ -484,13 +493,13 @@ export const landingClosing = {
   lead: "Open the ledger workspace and post your first balanced journal in minutes.",
 } as const;
 
-/** The landing page's own footer: its links are inert (spec 001 "Landing page"). */
 /** A landing footer entry: a link to the built screen it names, or plain text while there is none. */
 export interface LandingFooterItem {
   label: string;
   to?: string;
 }
 
+/** The landing page's own footer strip (docs/product/marketing-site.md#landing-page). */
 export const landingFooterColumns: readonly { title: string; items: readonly LandingFooterItem[] }[] = [
   {
     title: "Product",

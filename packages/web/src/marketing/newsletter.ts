@@ -1,7 +1,7 @@
 /**
- * The footer's newsletter box (spec 000 §2.5: the Subscribe action is not shown). No newsletter
- * exists yet, so the address is checked and the visitor is told plainly that nothing is sent or
- * stored; no request is made.
+ * The footer's newsletter box (docs/product/marketing-site.md#site-footer). No newsletter exists,
+ * so the address is checked and the visitor is told plainly that nothing is sent or stored; no
+ * request is made.
  */
 
 export const NEWSLETTER_MESSAGES = {

@@ -1,9 +1,9 @@
-/** The scroll-animated product tile grid of the home hero (spec 000 §2.5, §9; spec 001 "Home hero"). */
+/** The scroll-animated product tile grid of the home hero (docs/product/marketing-site.md#product-tiles). */
 
-/** Tiles become clickable once the page has scrolled further than this (spec 000 §9). */
+/** Tiles become clickable once the page has scrolled further than this (docs/product/marketing-site.md#constants). */
 export const TILE_ACTIVATION_PX = 40;
 
-/** Tiles per row (spec 000 §9). */
+/** Tiles per row (docs/product/marketing-site.md#constants). */
 export const TILES_PER_ROW = 5;
 
 /** Tiles per row below md: two fit a 390 px phone, so every tile is reachable without sideways scrolling. */

@@ -6,7 +6,7 @@ export const containerClass = "mx-auto max-w-7xl px-4 sm:px-6";
 export const cardClass =
   "rounded-2xl border border-slate-200 bg-white shadow-sm dark:border-slate-800 dark:bg-slate-900";
 
-/** Small "Sample data" marker for figures that are not live (spec 000 §1). */
+/** Small "Sample data" marker for figures that are not live (docs/product/marketing-site.md#claims-and-sample-data). */
 export function SampleBadge() {
   return (
     <span className="inline-flex items-center rounded-full bg-amber-100 px-2 py-0.5 text-xs font-semibold text-amber-900 dark:bg-amber-400/15 dark:text-amber-200">

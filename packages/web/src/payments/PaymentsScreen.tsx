@@ -19,7 +19,7 @@ import { WaitingPayments } from "./WaitingPayments";
 import { planTestPayment, TEST_PAYMENT_DESCRIPTION } from "./testPayment";
 import { durationText, paymentTiles, rateText, type PaymentTiles } from "./tiles";
 
-/** Spec 001 §8: calls on the payment service while it is not connected. */
+/** docs/product/payments.md#messages: calls on the payment service while it is not connected. */
 export const NOT_CONNECTED = "Not connected to payment service";
 
 const STREAM_STATUS_TEXT: Record<ConnectionStatus, string> = {
@@ -30,13 +30,13 @@ const STREAM_STATUS_TEXT: Record<ConnectionStatus, string> = {
 };
 
 /**
- * /payments (spec 001 §2 "Real-time payment page", issue 12): no layout wrapper, so the page
- * carries its own header and way back. The Connected badge is the payment service's health check;
- * Send money (the main action) leads to /payments/send; the list finds past payments (filters,
- * search, pages) and opens each one's detail. Start Streaming follows the user's payment stream
- * (the shared live feed client); Send Test Payment, a developer aid, makes a real payment between
- * two of the user's accounts; the four tiles are computed from the user's payments; the event list
- * keeps the 50 newest events.
+ * /payments (docs/product/payments.md#payments-page): no layout wrapper, so the page carries its
+ * own header and way back. The Connected badge is the payment service's health check; Send money
+ * (the main action) leads to /payments/send; the list finds past payments (filters, search, pages)
+ * and opens each one's detail. Start Streaming follows the user's payment stream (the shared live
+ * feed client); Send Test Payment, a developer aid, makes a real payment between two of the user's
+ * accounts; the four tiles are computed from the user's payments; the event list keeps the 50
+ * newest events.
  */
 export function PaymentsScreen() {
   const userId = useSession()?.user.id ?? null;
@@ -99,7 +99,8 @@ export function PaymentsScreen() {
       // A refusal is the server's verdict: the next click is a new payment (after a deposit, say), not a replay of it.
       if (caught instanceof ApiError && caught.status !== null && caught.status < 500)
         testPaymentKey.current = settled(action);
-      // Spec 001 §8 names the failure "Payment Create failed: …"; it is logged, and said here too.
+      // docs/product/payments.md#messages names the failure "Payment Create failed: …"; it is
+      // logged, and said here too.
       console.warn("Payment Create failed:", caught);
       setNotice({
         tone: "error",
@@ -280,7 +281,10 @@ function activeNote(tiles: PaymentTiles): string {
   return ["Pending or processing", ...extra].join(" · ");
 }
 
-/** The four tiles of spec 001 §2, from the user's payments (see tiles.ts for what each counts). */
+/**
+ * The four tiles of docs/product/payments.md#payments-page, from the user's payments (see tiles.ts
+ * for what each counts).
+ */
 function MetricTiles({ tiles, complete }: { tiles: PaymentTiles; complete: boolean }) {
   const volume =
     tiles.volume.length === 0
@@ -323,7 +327,7 @@ const TONE_TITLE: Record<EventTone, string> = {
   error: "text-red-700 dark:text-red-300",
 };
 
-/** The stream's events, newest first, the 50 newest kept (spec 001 §9). */
+/** The stream's events, newest first, the 50 newest kept (docs/product/payments.md#constants). */
 function EventList({
   events,
   streaming,
@@ -350,7 +354,8 @@ function EventList({
           )}
         </div>
       </div>
-      {/* The log region is there from the start, so the first entries are announced too (politely); the list inside keeps its list semantics. */}
+      {/* The log region is there from the start, so the first entries are announced too (politely); the
+          list inside keeps its list semantics. */}
       <div role="log" aria-label="Payment events, newest first" className="mt-3">
         {events.length === 0 ? (
           <p className={subtleTextClass}>

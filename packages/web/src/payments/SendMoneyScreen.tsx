@@ -132,7 +132,7 @@ export function SendMoneyScreen() {
     action.current = null;
   };
 
-  const useSaved = (recipient: Recipient) => {
+  const paySavedRecipient = (recipient: Recipient) => {
     setForm((current) => fillFromRecipient(current, recipient));
     setErrors({});
     setNotice(`Paying ${recipient.label}.`);
@@ -185,7 +185,7 @@ export function SendMoneyScreen() {
               busy={quote.isPending}
             />
           )}
-          <RecipientsPanel onUse={useSaved} />
+          <RecipientsPanel onUse={paySavedRecipient} />
         </>
       )}
 

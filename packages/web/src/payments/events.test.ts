@@ -61,7 +61,7 @@ describe("payment stream events", () => {
     expect(parsePaymentEvent("paymentCompleted", JSON.stringify([1]))).toBeNull();
   });
 
-  it("a payment error reads 'Payment Failed' with its errorMessage (spec 001 §8)", () => {
+  it("a payment error reads 'Payment Failed' with its errorMessage (docs/product/payments.md#messages)", () => {
     const entry = eventEntry(
       { type: "paymentError", data: { paymentId: "p9", errorMessage: "Rail timed out" } },
       "k1",
@@ -161,7 +161,7 @@ describe("the event list", () => {
   const entry = (key: string): EventEntry =>
     eventEntry({ type: "paymentStatusUpdate", data: { paymentId: key, status: "pending", message: "" } }, key, at);
 
-  it("puts the newest first and keeps the 50 newest (spec 001 §9)", () => {
+  it("puts the newest first and keeps the 50 newest (docs/product/payments.md#constants)", () => {
     let list: EventEntry[] = [];
     for (let index = 1; index <= 60; index += 1) list = addEvent(list, entry(`e${index}`));
     expect(EVENT_LIST_CAP).toBe(50);

@@ -2,15 +2,15 @@ import { PAYMENT_EVENT_TYPES, PaymentEvent, type PaymentEventType } from "@finte
 import { jsonObjectOf, type LiveStream } from "../live/feedClient";
 
 /**
- * The payment stream's events (spec 001 §3: paymentInitiated, paymentStatusUpdate,
+ * The payment stream's events (docs/product/payments.md#payment-events: paymentInitiated, paymentStatusUpdate,
  * paymentCompleted, paymentError) as the /payments page reads them, and the page's event list:
- * newest first, capped at 50 entries (spec 001 §9).
+ * newest first, capped at 50 entries (docs/product/payments.md#constants).
  */
 
-/** Spec 001 §9: the event list keeps the 50 newest entries. */
+/** docs/product/payments.md#constants: the event list keeps the 50 newest entries. */
 export const EVENT_LIST_CAP = 50;
 
-/** An event as core's model defines it: its type and its data (spec 001 §3 fields). */
+/** An event as core's model defines it: its type and its data (docs/product/payments.md#payment-events fields). */
 export type PaymentLiveEvent = PaymentEvent;
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
@@ -20,9 +20,9 @@ const isEventType = (name: string): name is PaymentEventType =>
 
 /**
  * One SSE message as an event, or null when it is not one of the four with its fields. The server
- * wraps the fields as spec 001 §7's client reads them, `{event: {<type>: {...}}}`; the SSE name
- * says the type, and an unnamed message takes it from the one key under `event`. Flat data is
- * read too.
+ * wraps the fields as docs/product/payments.md#payment-events gives them, `{event: {<type>:
+ * {...}}}`; the SSE name says the type, and an unnamed message takes it from the one key under
+ * `event`. Flat data is read too.
  */
 export function parsePaymentEvent(name: string, data: string): PaymentLiveEvent | null {
   const payload = jsonObjectOf(data);
@@ -72,7 +72,7 @@ const STATUS_WORDS: Record<string, string> = {
 };
 export const statusWord = (status: string): string => STATUS_WORDS[status] ?? status;
 
-/** What an event says, in words: "Payment Failed" with its errorMessage (spec 001 §8). */
+/** What an event says, in words: "Payment Failed" with its errorMessage (docs/product/payments.md#messages). */
 export function describeEvent(event: PaymentLiveEvent): Pick<EventEntry, "title" | "detail" | "tone"> {
   switch (event.type) {
     case "paymentInitiated": {

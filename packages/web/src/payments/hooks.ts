@@ -17,7 +17,10 @@ export const paymentKeys = {
 
 /** How often the Connected badge asks the service again. */
 export const HEALTH_POLL_MS = 15_000;
-/** While a payment is pending or processing, the tiles are asked again this often (the stream, when on, refreshes them at once). */
+/**
+ * While a payment is pending or processing, the tiles are asked again this often (the stream, when
+ * on, refreshes them at once).
+ */
 export const ACTIVE_POLL_MS = 5_000;
 
 export function usePaymentsUser(): string {
@@ -31,7 +34,7 @@ export function usePaymentHealth() {
     queryKey: paymentKeys.health(userId),
     queryFn: async ({ signal }) => {
       const healthy = await paymentsApi.healthy(signal);
-      // Spec 001 §8: a failed health check is logged, not shown beyond the badge.
+      // docs/product/payments.md#messages: a failed health check is logged, not shown beyond the badge.
       if (!healthy) console.warn("Health check failed: the payment service did not answer OK");
       return healthy;
     },

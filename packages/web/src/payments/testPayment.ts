@@ -2,9 +2,10 @@ import { CURRENCIES, type Currency } from "@fintech/core/money/model";
 import type { LedgerAccount } from "../api/types";
 
 /**
- * Send Test Payment (spec 001 §2, §8): a real payment of a small amount between two of the user's
- * own accounts in the same currency. The page never creates accounts for it: without two usable
- * accounts, or without funds, it says what is missing and links to the ledger.
+ * Send Test Payment (docs/product/payments.md#live-events-and-a-test-payment): a real payment of a
+ * small amount between two of the user's own accounts in the same currency. The page never creates
+ * accounts for it: without two usable accounts, or without funds, it says what is missing and links
+ * to the ledger.
  */
 
 /** The test amount in minor units: 1.00 in two-decimal currencies, ¥100 in yen (no minor unit). */

@@ -1,10 +1,10 @@
 import type { Payment } from "../api/payments";
 
 /**
- * The four metric tiles of the /payments page (spec 001 §2), computed from the user's real
+ * The four metric tiles of the /payments page (docs/product/payments.md#metric-tiles), computed from the user's real
  * payments (GET /v1/payments), never from fixed figures:
  * - Total Volume: the amounts of completed payments, per currency (money that really moved).
- * - Success Rate: completed payments divided by all payments (spec 001 §9), null with none.
+ * - Success Rate: completed payments divided by all payments (docs/product/payments.md#constants), null with none.
  * - Avg Processing: the mean of completedAt − createdAt over completed payments, null with none.
  * - Active Payments: payments pending or processing (a payment held for review is not active:
  *   nothing happens to it until an admin closes it; the tile says how many there are), and

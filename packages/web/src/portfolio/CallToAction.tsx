@@ -4,7 +4,10 @@ import type { PortfolioContact } from "./portfolioSeed";
 import { portfolioCallToAction } from "./portfolioSeed";
 import { panelClass, sectionLeadClass, sectionTitleClass } from "./styles";
 
-/** Spec 001 §2: the closing call to action; Get in Touch writes an email, View Resume opens the PDF. */
+/**
+ * docs/product/portfolio.md#call-to-action: the closing call to action; Get in Touch writes an
+ * email, View Resume opens the PDF.
+ */
 export function CallToAction({ contact }: { contact: PortfolioContact }) {
   return (
     <section aria-labelledby="about-cta-title" className={`${panelClass} text-center`} data-testid="about-cta">

@@ -24,9 +24,9 @@ function ContactLink({
 }
 
 /**
- * Spec 001 §2 contact links: email, the professional network profile, the resume download and
- * the research paper. The two documents are files the SPA serves; external pages open in a new
- * tab without handing it this window (noopener noreferrer).
+ * The contact links of docs/product/portfolio.md#contact-links: email, the professional network
+ * profile, the resume download and the research paper. The two documents are files the SPA serves;
+ * external pages open in a new tab without handing it this window (noopener noreferrer).
  */
 export function ContactLinks({ contact }: { contact: PortfolioContact }) {
   return (

@@ -4,8 +4,9 @@ import type { ExperienceItem } from "./portfolioSeed";
 import { timelineSide } from "./timeline";
 
 /**
- * Spec 001 §2 Professional Journey: the jobs on a vertical line, alternating left and right by
- * index from 768 px up; on a phone every card sits right of the line, in the same order.
+ * Professional Journey (docs/product/portfolio.md#professional-journey): the jobs on a vertical
+ * line, alternating left and right by index from 768 px up; on a phone every card sits right of the
+ * line, in the same order.
  */
 export function ExperienceTimeline({ items }: { items: readonly ExperienceItem[] }) {
   return (

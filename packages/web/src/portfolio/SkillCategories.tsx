@@ -1,7 +1,10 @@
 import type { SkillCategory } from "./portfolioSeed";
 import { cardClass, chipClass } from "./styles";
 
-/** Spec 001 §2 Technical Expertise: one card per category with its skills as chips. */
+/**
+ * Technical Expertise (docs/product/portfolio.md#technical-expertise): one card per category with
+ * its skills as chips.
+ */
 export function SkillCategories({ categories }: { categories: readonly SkillCategory[] }) {
   return (
     <div className="mt-8 grid gap-4 sm:grid-cols-2 lg:grid-cols-3" data-testid="skill-categories">

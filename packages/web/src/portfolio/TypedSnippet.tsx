@@ -11,9 +11,10 @@ const TOKEN_CLASS: Record<TokenKind, string> = {
 };
 
 /**
- * The code window of the hero with spec 001's typing animation. The typed text is decoration for
- * sighted visitors (aria-hidden); screen readers get the whole snippet once, in a visually hidden
- * copy. An invisible full copy under the typed one keeps the window's size fixed while typing.
+ * The code window of the hero with the typing animation of
+ * docs/product/portfolio.md#typing-animation. The typed text is decoration for sighted visitors
+ * (aria-hidden); screen readers get the whole snippet once, in a visually hidden copy. An invisible
+ * full copy under the typed one keeps the window's size fixed while typing.
  */
 export function TypedSnippet({ snippet, fileName }: { snippet: string; fileName: string }) {
   const frame = useTypingAnimation(snippet.length);

@@ -12,8 +12,9 @@ import { PORTFOLIO_PARTICLE_COUNT, PORTFOLIO_PARTICLE_SEED } from "./backgroundS
 import { timelineSide } from "./timeline";
 
 /**
- * The portfolio draws the shared decorative background (marketing/background.ts) with spec 001
- * §9's portfolio figures. Stepped by hand at 30 frames a second, never on the wall clock.
+ * The portfolio draws the shared decorative background (marketing/background.ts) with the
+ * portfolio's figures from docs/product/portfolio.md#constants. Stepped by hand at 30 frames a
+ * second, never on the wall clock.
  */
 describe("the portfolio background", () => {
   const width = 1280;
@@ -44,7 +45,9 @@ describe("the portfolio background", () => {
     }
     expect(outOfBounds.slice(0, 5)).toEqual([]);
     // They drift: after five minutes every particle has moved.
-    particles.forEach((p, i) => expect(Math.hypot(p.x - start[i]!.x, p.y - start[i]!.y)).toBeGreaterThan(0));
+    particles.forEach((p, i) => {
+      expect(Math.hypot(p.x - start[i]!.x, p.y - start[i]!.y)).toBeGreaterThan(0);
+    });
   });
 
   it("the opacity really oscillates (not stuck at a bound)", () => {

@@ -1,11 +1,10 @@
 import type { GlyphName } from "../marketing/art/glyphs";
 
 /**
- * SAMPLE CONTENT of the portfolio page (/about), as spec 001 §2 "Home hero and portfolio" and §3
- * "Portfolio entities" describe it: the person, the typed code snippet, the contact links, the
- * three past jobs, the five skill categories and the research paper. Everything the page and
- * the two downloadable documents say comes from this one module; replace it to make the page
- * someone's real portfolio.
+ * SAMPLE CONTENT of the portfolio page (/about), as docs/product/portfolio.md#sample-content
+ * describes it: the person, the typed code snippet, the contact links, the three past jobs, the
+ * five skill categories and the research paper. Everything the page and the two downloadable
+ * documents say comes from this one module; replace it to make the page someone's real portfolio.
  *
  * The person, the employers and the paper are fictional. The email uses the reserved
  * example.com domain, and since no real profile exists the professional-network link opens the
@@ -24,7 +23,7 @@ export interface PortfolioPerson {
   about: readonly string[];
 }
 
-/** Spec 001 §3 experience item: title, company, duration, description, icon. */
+/** An experience item of docs/product/portfolio.md#sample-content: title, company, duration, description, icon. */
 export interface ExperienceItem {
   title: string;
   company: string;
@@ -33,7 +32,7 @@ export interface ExperienceItem {
   icon: GlyphName;
 }
 
-/** Spec 001 §3 skill category: a name to a list of skill names. */
+/** A skill category of docs/product/portfolio.md#sample-content: a name to a list of skill names. */
 export interface SkillCategory {
   name: string;
   skills: readonly string[];
@@ -72,7 +71,7 @@ export const portfolioPerson: PortfolioPerson = {
   ],
 };
 
-/** Typed out on the page, one character at a time (spec 001 §4 typing animation). */
+/** Typed out on the page, one character at a time (docs/product/portfolio.md#typing-animation). */
 export const portfolioSnippet = `const engineer = {
   name: "Alex Morgan",
   focus: ["ledgers", "payments", "real-time APIs"],
@@ -107,7 +106,7 @@ export const portfolioExperience: readonly ExperienceItem[] = [
   },
 ];
 
-/** Spec 001 §2: the five Technical Expertise categories, in this order. */
+/** docs/product/portfolio.md#technical-expertise: the five Technical Expertise categories, in this order. */
 export const portfolioSkills: readonly SkillCategory[] = [
   {
     name: "Programming & Core",
@@ -167,7 +166,7 @@ export const portfolioContact: PortfolioContact = {
   },
 };
 
-/** Spec 001 §2: the closing call to action. */
+/** docs/product/portfolio.md#call-to-action: the closing call to action. */
 export const portfolioCallToAction = {
   title: "Let's Build Something Impactful",
   text: "Looking for someone to make your money movement correct, observable and fast? I'd like to hear about it.",

@@ -1,4 +1,7 @@
-/** Spec 001 §2, §9: the Professional Journey alternates left and right by index, starting left. */
+/**
+ * docs/product/portfolio.md#professional-journey: the Professional Journey alternates left and
+ * right by index, starting left.
+ */
 export type TimelineSide = "left" | "right";
 
 export function timelineSide(index: number): TimelineSide {

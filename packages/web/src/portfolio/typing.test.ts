@@ -24,7 +24,7 @@ function walk(untilMs: number, length = LENGTH) {
 }
 
 describe("typing animation", () => {
-  it("uses spec 001 §9's timing: 50 ms a character, a 2000 ms pause, a 530 ms cursor blink", () => {
+  it("uses the documented timing: 50 ms a character, a 2000 ms pause, a 530 ms cursor blink", () => {
     expect(PORTFOLIO_TYPING).toEqual({ charMs: 50, pauseMs: 2000, blinkMs: 530 });
     expect([TYPING_CHAR_MS, TYPING_PAUSE_MS, CURSOR_BLINK_MS]).toEqual([50, 2000, 530]);
   });

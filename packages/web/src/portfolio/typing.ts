@@ -1,8 +1,9 @@
 /**
- * The portfolio's typing animation (spec 001 §4, §9) as a pure function of elapsed time: the
- * snippet appears one character every 50 ms, stays whole for 2000 ms, then starts again from
- * nothing; the cursor is on for 530 ms and off for 530 ms. No clock in here: the caller adds the
- * milliseconds it saw (and stops adding while the tab is hidden), and tests step time by hand.
+ * The portfolio's typing animation (docs/product/portfolio.md#typing-animation) as a pure function
+ * of elapsed time: the snippet appears one character every 50 ms, stays whole for 2000 ms, then
+ * starts again from nothing; the cursor is on for 530 ms and off for 530 ms. No clock in here: the
+ * caller adds the milliseconds it saw (and stops adding while the tab is hidden), and tests step
+ * time by hand.
  */
 
 export const TYPING_CHAR_MS = 50;

@@ -1,4 +1,4 @@
-import { errorRateBand } from "@fintech/core/rails/model";
+import { errorRateBand } from "@fintech/core/rails/cost-bands";
 import {
   BAND_FILL,
   BAND_TEXT,
@@ -18,7 +18,10 @@ function Bar({ percent, fill }: { percent: number; fill: string }) {
   );
 }
 
-/** Spec 001 §9: the error-rate bar, green under 1 %, yellow under 5 %, red otherwise (core's errorRateBand). */
+/**
+ * docs/product/payment-rails.md#colour-bands: the error-rate bar, green under 1 %, yellow under
+ * 5 %, red otherwise (core's errorRateBand).
+ */
 export function ErrorRateBar({ errorRate }: { errorRate: number }) {
   const band = errorRateBand(errorRate);
   return (
@@ -32,7 +35,7 @@ export function ErrorRateBar({ errorRate }: { errorRate: number }) {
   );
 }
 
-/** Spec 001 §9: the time bar, the average time out of 3 s. */
+/** docs/product/payment-rails.md#colour-bands: the time bar, the average time out of 3 s. */
 export function TimeBar({ seconds }: { seconds: number }) {
   return (
     <div>

@@ -1,4 +1,5 @@
-import { arrivalEstimate, QUOTE_CURRENCIES, type QuoteCurrency } from "@fintech/core/rails/model";
+import { arrivalEstimate } from "@fintech/core/rails/eligibility";
+import { QUOTE_CURRENCIES, type QuoteCurrency } from "@fintech/core/rails/model";
 import { toDecimalString } from "@fintech/core/money/model";
 import { REFERENCE_RATES_AS_OF } from "@fintech/core/rails/reference-rates";
 import { useId } from "react";
@@ -6,7 +7,7 @@ import { inputClass, labelClass } from "../components/styles";
 import { formatMoney } from "../lib/money";
 import { SIMULATOR_COUNTRIES, type Simulation } from "./console";
 import { BAND_TEXT, percentText, secondsText } from "./format";
-import { EmptyState, Panel } from "./Panels";
+import { EmptyState, Panel } from "./Panel";
 
 interface CostSimulatorProps {
   amount: string;
@@ -19,12 +20,13 @@ interface CostSimulatorProps {
 }
 
 /**
- * The cost simulator (spec 001 §5, §9): an amount in any currency the ledger keeps, the currency
- * it arrives in and where it goes; every ACTIVE rail's cost by core's formula (the one POST
- * /api/v1/rails/quote runs), its breakdown with the fixed fee in the rail's own currency and the
- * rate it was converted at, its share of the amount in colour bands (green < 1 %, yellow < 2 %,
- * red otherwise), whether it can carry the payment (and why not), and the cheapest ELIGIBLE rail
- * marked Best Option with its saving against the first eligible rail (never negative).
+ * The cost simulator (docs/product/payment-rails.md#cost-simulator): an amount in any currency the
+ * ledger keeps, the currency it arrives in and where it goes; every ACTIVE rail's cost by core's
+ * formula (the one POST /api/v1/rails/quote runs), its breakdown with the fixed fee in the rail's
+ * own currency and the rate it was converted at, its share of the amount in colour bands
+ * (green < 1 %, yellow < 2 %, red otherwise), whether it can carry the payment (and why not), and
+ * the cheapest ELIGIBLE rail marked Best Option with its saving against the first eligible rail
+ * (never negative).
  */
 export function CostSimulator({
   amount,

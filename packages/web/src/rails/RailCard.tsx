@@ -34,10 +34,10 @@ interface RailCardProps {
 }
 
 /**
- * One rail (spec 001 §2): icon, name, type, status, success rate, average time, fixed fee, FX spread
- * in percent, SLA, the error-rate bar (green < 1 %, yellow < 5 %, red otherwise) and the time bar
- * (average time out of 3 s). Admins get the settings button and the start/stop toggle; others see
- * the card read-only.
+ * One rail (docs/product/payment-rails.md#rail-cards): icon, name, type, status, success rate,
+ * average time, fixed fee, FX spread in percent, SLA, the error-rate bar (green < 1 %,
+ * yellow < 5 %, red otherwise) and the time bar (average time out of 3 s). Admins get the settings
+ * button and the start/stop toggle; others see the card read-only.
  */
 export function RailCard({ rail, isAdmin, toggling, onEdit, onToggle }: RailCardProps) {
   const headingId = `rail-${rail.id}-name`;

@@ -1,13 +1,12 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { CURRENCIES } from "@fintech/core/money/model";
+import { RAIL_STATUSES, RAIL_TYPES } from "@fintech/core/rails/model";
 import {
-  RAIL_STATUSES,
-  RAIL_TYPES,
   RailEditInput,
   railEditDefaults,
   type RailEditFormValues,
   type RailEditParsed,
-} from "@fintech/core/rails/model";
+} from "@fintech/core/rails/edit-form";
 import { useId, useState } from "react";
 import { useForm, type FieldError } from "react-hook-form";
 import toast from "react-hot-toast";
@@ -27,13 +26,14 @@ import { changeLines } from "./format";
 import { useRailDetail, useRailSave } from "./hooks";
 
 /**
- * The rail edit form of spec 001 §5 in a side drawer: name, type, status, fixed fee (USD, step
- * 0.01), FX spread in percent (step 0.001; the server stores a fraction), SLA target (0-100, step
- * 0.1), the optional error injection rate (0-100 %, for testing and demo only), and what the
- * rail can carry: its currencies, the countries and regions it reaches, the fee currency (of the
- * fixed fee and the amount limits), minimum and maximum amount, and settlement time. Validated with
- * core's own schema (the server's), so both say the same words; a server refusal is shown in the
- * drawer. Cancel, a successful save, Escape or a press on the backdrop close it.
+ * The rail edit form of docs/product/payment-rails.md#validation in a side drawer: name, type,
+ * status, fixed fee (USD, step 0.01), FX spread in percent (step 0.001; the server stores a
+ * fraction), SLA target (0-100, step 0.1), the optional error injection rate (0-100 %, for testing
+ * and demo only), and what the rail can carry: its currencies, the countries and regions it
+ * reaches, the fee currency (of the fixed fee and the amount limits), minimum and maximum amount,
+ * and settlement time. Validated with core's own schema (the server's), so both say the same words;
+ * a server refusal is shown in the drawer. Cancel, a successful save, Escape or a press on the
+ * backdrop close it.
  */
 export function RailEditDrawer({ rail, onClose }: { rail: Rail; onClose: () => void }) {
   const titleId = useId();

@@ -11,17 +11,21 @@ import { CostSimulator } from "./CostSimulator";
 import { percentText } from "./format";
 import { useRailMetrics, useRails, useRailsViewer, useRailToggle } from "./hooks";
 import { Loaded } from "./Loaded";
-import { FeatureGrid, RailPerformancePanel, RoutingPanel, SettlementPanel, ThroughputMonitor } from "./Panels";
+import { FeatureGrid } from "./FeatureGrid";
+import { RailPerformancePanel } from "./RailPerformancePanel";
+import { RoutingPanel } from "./RoutingPanel";
+import { SettlementPanel } from "./SettlementPanel";
+import { ThroughputMonitor } from "./ThroughputMonitor";
 import { RailCard } from "./RailCard";
 import { RailEditDrawer } from "./RailEditDrawer";
 import { moneyLine, todaysSavings } from "./traffic";
 
 /**
- * /payment-rails (spec 001 §2 "Payment-rails dashboard", issue 12): summary tiles from the rails and
- * from real traffic (GET /rails/metrics), the six rail cards (admins edit, start and stop them;
- * others read), the edit drawer, the cost simulator, the Smart Payment Routing panel (recent
- * decisions), the throughput monitor, per-rail performance bars, the settlement-files panel (empty
- * until reconciliation) and the feature grid. Without traffic, each panel says so in words.
+ * /payment-rails (docs/product/payment-rails.md#console): summary tiles from the rails and from
+ * real traffic (GET /rails/metrics), a card per rail (admins edit, start and stop them; others
+ * read), the edit drawer, the cost simulator, the Smart Payment Routing panel (recent decisions),
+ * the throughput monitor, per-rail performance bars, the settlement-files panel (empty until
+ * reconciliation) and the feature grid. Without traffic, each panel says so in words.
  */
 export function RailsConsole() {
   const { isAdmin } = useRailsViewer();
@@ -81,7 +85,7 @@ export function RailsConsole() {
                 </h2>
                 {summary.sampleFigures && (
                   <p className="text-xs text-slate-600 dark:text-slate-300">
-                    Success rate, error rate and time: the spec's sample figures until payments run.
+                    Success rate, error rate and time: sample figures until payments run.
                   </p>
                 )}
               </div>

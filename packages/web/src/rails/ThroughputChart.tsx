@@ -84,7 +84,7 @@ export function ThroughputChart({ throughput, description }: { throughput: Throu
       <ul aria-hidden="true" className="mt-2 flex flex-wrap gap-x-4 gap-y-1 text-xs text-slate-700 dark:text-slate-300">
         {totals.map((total, index) => (
           <li key={total.railId} className="inline-flex items-center gap-1.5">
-            <svg width="10" height="10">
+            <svg width="10" height="10" aria-hidden="true">
               <rect width="10" height="10" rx="2" className={colourOf(index)} />
             </svg>
             {total.rail}

@@ -1,5 +1,7 @@
 import { SEED_RAILS } from "@fintech/core/rails/seed-rails";
-import { QuoteInput, quoteRails, type Rail } from "@fintech/core/rails/model";
+import { QuoteInput } from "@fintech/core/rails/quote-input";
+import { quoteRails } from "@fintech/core/rails/quotes";
+import type { Rail } from "@fintech/core/rails/model";
 import { describe, expect, it } from "vitest";
 import { replaceRail, simulate, SIMULATOR_DEFAULTS, summarise, toggleAction } from "./console";
 
@@ -24,13 +26,14 @@ const totals = (
     simulate(rails, amount, currency, payout, country).results.map((result) => [result.name, result.totalCost]),
   );
 
-describe("cost simulator (spec 001 §5, §9), hand-computed", () => {
+describe("cost simulator (docs/product/payment-rails.md#cost-simulator), hand-computed", () => {
   it("defaults to 1000 USD", () => {
     expect(SIMULATOR_DEFAULTS).toEqual({ amount: "1000", currency: "USD", payoutCurrency: "USD", country: "US" });
   });
 
   it("USD 1000 to the US: fixed fee + 0.1 % network fee ($1.00), no FX; SEPA and UPI are cheap but cannot carry USD, so ACH is the Best Option", () => {
-    // ACH 0.05 + 1; Wire 1 + 1; Card 0.10 + 1; SWIFT 5 + 1; SEPA EUR 0.02 = USD 0.02 + 1; Crypto 0.20 + 1; UPI INR 0 + 1
+    // ACH 0.05 + 1; Wire 1 + 1; Card 0.10 + 1; SWIFT 5 + 1; SEPA EUR 0.02 = USD 0.02 + 1;
+    // Crypto 0.20 + 1; UPI INR 0 + 1
     expect(totals(RAILS, "1000", "USD")).toEqual({
       ACH: "1.05",
       Wire: "2.00",

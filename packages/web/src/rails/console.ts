@@ -1,12 +1,6 @@
-import {
-  quoteRails,
-  quoteSavings,
-  simulatorAmountMinor,
-  type QuoteCurrency,
-  type QuoteSavings,
-  type Rail,
-  type RailCostResult,
-} from "@fintech/core/rails/model";
+import { quoteRails, quoteSavings, type QuoteSavings, type RailCostResult } from "@fintech/core/rails/quotes";
+import { simulatorAmountMinor } from "@fintech/core/rails/quote-input";
+import type { QuoteCurrency, Rail } from "@fintech/core/rails/model";
 import { CURRENCY_HOME_COUNTRY } from "@fintech/core/rails/regions";
 import { toDecimalString } from "@fintech/core/money/model";
 
@@ -43,7 +37,10 @@ export interface Simulation {
   savings: QuoteSavings | null;
 }
 
-/** Spec 001 §5 and §9: only active rails compared, costs only when the amount is above 0, the cheapest ELIGIBLE rail is the Best Option. */
+/**
+ * docs/product/payment-rails.md#cost-simulator: only active rails compared, costs only when the
+ * amount is above 0, the cheapest ELIGIBLE rail is the Best Option.
+ */
 export function simulate(
   rails: readonly Rail[],
   amountText: string,
@@ -74,7 +71,10 @@ export interface RailSummary {
   averageSuccessRate: number | null;
   /** Mean success rate over the active rails only; null when none is active. */
   activeSuccessRate: number | null;
-  /** Whether any rail's traffic figures are still the spec's sample figures (not from payments). */
+  /**
+   * Whether any rail's traffic figures are still the sample figures of
+   * docs/product/payment-rails.md#sample-rails (not from payments).
+   */
   sampleFigures: boolean;
 }
 
@@ -94,7 +94,7 @@ export function summarise(rails: readonly Rail[]): RailSummary {
   };
 }
 
-/** The card's toggle: Stop when the rail is active, Start otherwise (spec 001 §2). */
+/** The card's toggle: Stop when the rail is active, Start otherwise (docs/product/payment-rails.md#rail-cards). */
 export function toggleAction(rail: Pick<Rail, "status">): "start" | "stop" {
   return rail.status === "active" ? "stop" : "start";
 }

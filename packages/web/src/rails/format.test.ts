@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { errorRateBand } from "@fintech/core/rails/model";
+import { errorRateBand } from "@fintech/core/rails/cost-bands";
 import { changeLines, errorBarPercent, fractionAsPercent, percentText, secondsText, timeBarPercent } from "./format";
 
-describe("rails console presentation (spec 001 §9)", () => {
+describe("rails console presentation (docs/product/payment-rails.md#colour-bands)", () => {
   it("error-rate bar (core's band): under 1 green, under 5 yellow, otherwise red", () => {
     expect(errorRateBand(0)).toBe("green");
     expect(errorRateBand(0.99)).toBe("green");

@@ -1,6 +1,6 @@
-import type { CostBand } from "@fintech/core/rails/model";
+import type { CostBand } from "@fintech/core/rails/cost-bands";
 
-/** Pure presentation rules of the rails console (spec 001 §9 "Rails console"). */
+/** Pure presentation rules of the rails console (docs/product/payment-rails.md#colour-bands). */
 
 export const NO_PAYMENTS_YET =
   "No payments yet: routing decisions, savings and throughput appear here once payments run";
@@ -9,7 +9,10 @@ export const SETTLEMENT_EMPTY = "Settlement files arrive with reconciliation";
 /** The monitor's tabs: the ranges GET /rails/throughput takes. */
 export { THROUGHPUT_RANGE_NAMES as THROUGHPUT_RANGES, type ThroughputRange } from "@fintech/core/rails/metrics-model";
 
-/** The colour bands of spec 001 §9 (cost percentage, error rate): core/rails/model decides them. */
+/**
+ * The colour bands of docs/product/payment-rails.md#colour-bands (cost percentage, error rate):
+ * core/rails/model decides them.
+ */
 export type Band = CostBand;
 
 /** The time bar's fill: average time out of 3 s, as a percentage clamped to 0..100. */

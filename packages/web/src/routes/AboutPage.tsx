@@ -14,9 +14,10 @@ import { panelClass, sectionLeadClass, sectionTitleClass } from "../portfolio/st
 import { TypedSnippet } from "../portfolio/TypedSnippet";
 
 /**
- * Spec 001 §2 portfolio page: a hero with the typed snippet and the contact links, About Me, the
- * Professional Journey, Technical Expertise and the closing call to action, over the decorative
- * background. All of its words come from portfolio/portfolioSeed.ts (sample content).
+ * The portfolio page (docs/product/portfolio.md#the-page): a hero with the typed snippet and the
+ * contact links, About Me, the Professional Journey, Technical Expertise and the closing call to
+ * action, over the decorative background. All of its words come from portfolio/portfolioSeed.ts
+ * (sample content).
  */
 export default function AboutPage() {
   const person = portfolioPerson;
@@ -26,7 +27,8 @@ export default function AboutPage() {
       <div className="mx-auto flex max-w-6xl flex-col gap-12 px-4 py-10 sm:px-6 sm:py-16">
         <section aria-labelledby="about-title" className="grid items-center gap-8 lg:grid-cols-[1.15fr_1fr]">
           <div className={panelClass}>
-            {/* The screen's title (the route's) and the person's name are one heading: "About the Creator: Alex Morgan". */}
+            {/* The screen's title (the route's) and the person's name are one heading:
+                "About the Creator: Alex Morgan". */}
             <h1 id="about-title" aria-label={`About the Creator: ${person.name}`}>
               <span className="block text-sm font-semibold uppercase tracking-widest text-indigo-700 dark:text-indigo-300">
                 About the Creator

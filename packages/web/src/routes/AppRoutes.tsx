@@ -3,7 +3,8 @@ import { Navigate, Route, Routes } from "react-router-dom";
 import { RequireAuth } from "../auth/RequireAuth";
 import { PRODUCT_NAME } from "../constants";
 import { BareLayout, HeaderOnlyLayout, StandardLayout } from "../layouts/Layouts";
-import { routeTable, type LayoutKind, type RouteEntry } from "./routeTable";
+import type { LayoutKind } from "./routeMeta";
+import { routeTable, type RouteEntry } from "./routeTable";
 
 const LAYOUTS: Record<LayoutKind, ComponentType> = {
   standard: StandardLayout,

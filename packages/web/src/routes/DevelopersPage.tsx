@@ -1,6 +1,6 @@
 import { HubScreen } from "../developers/hub/HubScreen";
 
-/** /developers: the developer hub (spec 001 §2). */
+/** /developers: the developer hub (docs/product/developer-tools.md#developer-hub). */
 export default function DevelopersPage() {
   return <HubScreen />;
 }

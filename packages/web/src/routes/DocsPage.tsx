@@ -1,6 +1,6 @@
 import { DocsScreen } from "../developers/docs/DocsScreen";
 
-/** /developers/docs: the documentation guides (spec 001 §2). */
+/** /developers/docs: the documentation guides (docs/product/developer-tools.md#documentation). */
 export default function DocsPage() {
   return <DocsScreen />;
 }

@@ -6,9 +6,9 @@ import { HomeHero } from "../marketing/home/HomeHero";
 import { ShowcaseCarousel } from "../marketing/home/ShowcaseCarousel";
 
 /**
- * Home (/), spec 000 §2.5 and spec 001 "Home hero": the hero with its product tile grid, then
- * the features, the galleries with the summary tiles, and the analytics showcase. The footer
- * comes from the standard layout.
+ * Home (/) of docs/product/marketing-site.md#home-page: the hero with its product tile grid
+ * (docs/product/marketing-site.md#product-tiles), then the features, the galleries with the summary
+ * tiles, and the analytics showcase. The footer comes from the standard layout.
  */
 export default function HomePage() {
   useHashScroll();

@@ -3,8 +3,9 @@ import { LandingFooter } from "../marketing/landing/LandingFooter";
 import { LandingHero } from "../marketing/landing/LandingHero";
 
 /**
- * Landing (/landing), header-only layout (spec 000 §2.1, spec 001 "Landing page"): hero with the
- * stats, the six marketing blocks, and the page's own footer with inert links.
+ * Landing (/landing), header-only layout (docs/product/marketing-site.md#landing-page): hero with
+ * the stats, the six marketing blocks, and the page's own footer strip (links to built screens,
+ * plain text for the rest).
  */
 export default function LandingPage() {
   return (

@@ -1,6 +1,9 @@
 import { PaymentsScreen } from "../payments/PaymentsScreen";
 
-/** /payments: the real-time payment page (guarded, no layout wrapper: the screen carries its own header and way back). */
+/**
+ * /payments: the real-time payment page (guarded, no layout wrapper: the screen carries its own
+ * header and way back).
+ */
 export default function PaymentsPage() {
   return <PaymentsScreen />;
 }

@@ -3,7 +3,7 @@ import { useLocation, useNavigate } from "react-router-dom";
 import { inputClass, labelClass, primaryButtonClass, secondaryButtonClass } from "../components/styles";
 import { checkRouterTestPath } from "./routerTestPath";
 
-/** Spec 001 §2: the screens the page jumps to, in the spec's order. */
+/** docs/product/developer-tools.md#router-test: the screens the page jumps to, in the order given there. */
 const DESTINATIONS = ["/", "/ledger", "/kyc", "/developers", "/grpc-demo", "/status"] as const;
 
 const cardClass = "rounded-2xl border border-slate-200 bg-white p-4 sm:p-6 dark:border-slate-800 dark:bg-slate-900";
@@ -75,7 +75,10 @@ function TryPathForm() {
   );
 }
 
-/** Spec 001 §2: where the router thinks we are, and buttons to move through the SPA's history. */
+/**
+ * docs/product/developer-tools.md#router-test: where the router thinks we are, and buttons to move
+ * through the SPA's history.
+ */
 export default function RouterTestPage() {
   const location = useLocation();
   const navigate = useNavigate();

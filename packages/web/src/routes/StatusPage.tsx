@@ -36,7 +36,7 @@ function SubscribeButton() {
   );
 }
 
-/** Spec 000 §2.6: the system status page, on real checks and real request figures. */
+/** docs/product/status.md#status-page: the system status page, on real checks and real request figures. */
 export default function StatusPage() {
   const health = useHealth();
   const services = useServiceChecks();

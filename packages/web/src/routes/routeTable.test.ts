@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { isLiveScreen, routeTable } from "./routeTable";
+import { isLiveScreen } from "./routeMeta";
+import { routeTable } from "./routeTable";
 
 describe("route table", () => {
-  it("is spec 000 §2.1 (with the quickstart and examples pages the developer hub links to): path, guard and layout", () => {
+  it("is docs/product/README.md#routes (with the quickstart and examples pages the developer hub links to): path, guard and layout", () => {
     expect(routeTable.map(({ path, guarded, layout }) => [path, guarded ? "guarded" : "open", layout])).toEqual([
       ["/", "open", "standard"],
       ["/landing", "open", "header-only"],

@@ -24,7 +24,7 @@ describe("credential store", () => {
     ).toBeNull();
   });
 
-  it("saves both keys in the spec's shape and notifies", () => {
+  it("saves both keys in the documented shape and notifies", () => {
     const storage = createMemoryStorage();
     const store = createCredentialStore(storage, keys);
     const listener = vi.fn();

@@ -1,4 +1,7 @@
-/** The signed-in user as the SPA keeps it (spec 000 §3), camel-cased from the server's fields. */
+/**
+ * The signed-in user as the SPA keeps it (docs/product/session.md#session-user), camel-cased from
+ * the server's fields.
+ */
 export interface SessionUser {
   id: string;
   email: string;
@@ -55,7 +58,7 @@ export function displayName(user: SessionUser): string {
   return `${user.firstName} ${user.lastName}`.trim() || user.email;
 }
 
-/** The name toasts greet with (spec: 'User' when there is no first name). */
+/** The name toasts greet with ('User' when there is no first name, docs/product/session.md#sign-in-dialog). */
 export function greetingName(user: SessionUser): string {
   return user.firstName.trim() || "User";
 }

@@ -2,7 +2,7 @@ import type { KeyValueStorage } from "./storage";
 
 export type Theme = "light" | "dark";
 
-/** Spec 000 §4: only the exact value 'light' is light; anything else, or nothing, is dark. */
+/** docs/product/session.md#theme: only the exact value 'light' is light; anything else, or nothing, is dark. */
 export function parseTheme(stored: string | null): Theme {
   return stored === "light" ? "light" : "dark";
 }

@@ -11,7 +11,7 @@ const ICONS: Record<Tone, typeof CheckCircleIcon> = {
   pending: ClockIcon,
 };
 
-/** The overall status from GET /health (refreshed every 30 s), spec 000 §4 "Service health banner". */
+/** The overall status from GET /health (refreshed every 30 s), docs/product/status.md#overall-banner. */
 export function StatusBanner({ view }: { view: HealthView }) {
   const banner = bannerFor(view.health?.status, view.loading);
   const tone = TONE_CLASSES[banner.tone];

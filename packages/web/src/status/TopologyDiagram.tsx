@@ -46,6 +46,7 @@ export function TopologyDiagram({ services, requestsPerSecond }: TopologyDiagram
   const animating = !paused && !reducedMotion;
 
   // The SVG is replaced when the layout changes, so the state is re-applied to the new one too.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: layout is the trigger: a new layout is a new <svg>.
   useEffect(() => {
     const svg = svgRef.current;
     if (!svg || typeof svg.pauseAnimations !== "function") return;
@@ -138,6 +139,8 @@ export function TopologyDiagram({ services, requestsPerSecond }: TopologyDiagram
                       </animateMotion>
                     </circle>
                   ))}
+                {/* biome-ignore lint/a11y/noAriaHiddenOnFocusable: a <g> is not focusable; the edge labels stay
+                    out of the tree, the <desc> says them. */}
                 <g transform={`translate(${geometry.middle.x} ${geometry.middle.y})`} aria-hidden="true">
                   <rect
                     x={-label.length * 3.4 - 6}

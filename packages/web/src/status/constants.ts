@@ -1,4 +1,4 @@
-/** Constants of the status page (spec 000 §9). */
+/** Constants of the status page (docs/product/status.md#constants). */
 
 /** The live performance panel polls the metrics endpoint this often. */
 export const STATUS_METRICS_REFRESH_MS = 2000;

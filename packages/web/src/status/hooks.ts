@@ -9,7 +9,7 @@ export const statusQueryKeys = {
   services: (userId: string) => ["status", "services", userId] as const,
 };
 
-/** The live performance figures, polled every 2 s (spec 000 §9) while the page is open. */
+/** The live performance figures, polled every 2 s (docs/product/status.md#constants) while the page is open. */
 export function useStatusMetrics(windowSeconds: number) {
   const userId = useSession()?.user.id ?? null;
   return useQuery({

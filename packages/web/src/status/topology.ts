@@ -1,9 +1,9 @@
 import type { ServiceId } from "@fintech/core/status/model";
 
 /**
- * The stream topology of the platform as it is deployed (ARCHITECTURE.md, "The path of a
- * request"): browser → CloudFront → the buffered API Lambda or the streaming Feeds Lambda →
- * DynamoDB and S3. Pure geometry, so the diagram is unit-tested without a DOM.
+ * The stream topology of the platform as it is deployed (docs/architecture.md#request-path):
+ * browser → CloudFront → the buffered API Lambda or the streaming Feeds Lambda → DynamoDB and S3.
+ * Pure geometry, so the diagram is unit-tested without a DOM.
  */
 
 export type NodeId = "client" | "cloudfront" | "api" | "feeds" | "dynamodb" | "s3";

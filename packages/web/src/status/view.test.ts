@@ -37,7 +37,7 @@ const report = (overrides: Partial<MetricsReport> = {}): MetricsReport => ({
   ...overrides,
 });
 
-describe("bannerFor (spec 000 §4)", () => {
+describe("bannerFor (docs/product/status.md#overall-banner)", () => {
   it("maps ok, degraded and anything else", () => {
     expect(bannerFor("ok")).toEqual({ tone: "ok", title: "All Systems Operational" });
     expect(bannerFor("degraded")).toEqual({ tone: "degraded", title: "Partial System Outage" });

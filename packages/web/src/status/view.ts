@@ -17,7 +17,10 @@ export const BANNER_TITLES = {
   pending: "Checking system status…",
 } as const;
 
-/** Spec 000 §4: ok → All Systems Operational; degraded → Partial System Outage; anything else → Major System Outage. */
+/**
+ * docs/product/status.md#overall-banner: ok → All Systems Operational; degraded → Partial System
+ * Outage; anything else → Major System Outage.
+ */
 export function bannerFor(status: string | null | undefined, loading = false): BannerView {
   if (loading) return { tone: "pending", title: BANNER_TITLES.pending };
   if (status === "ok") return { tone: "ok", title: BANNER_TITLES.ok };

@@ -27,10 +27,10 @@ function ToastPolicy() {
 }
 
 /**
- * Spec 000 §9: success 2 s in green, error 4 s in red (white text passes AA on both). Spec 000
- * §2.1 puts toasts at the top right, which is where they go on wide screens. On a phone the top
- * is where dialogs start (the login dialog the guard opens with its own toast), so there they
- * come up from the bottom, clear of the dialog's heading and first fields.
+ * docs/product/session.md#toasts: success 2 s in green, error 4 s in red (white text passes AA on
+ * both), at the top right, which is where they go on wide screens. On a phone the top is where
+ * dialogs start (the login dialog the guard opens with its own toast), so there they come up from
+ * the bottom, clear of the dialog's heading and first fields.
  */
 export function AppToaster() {
   const narrow = useMediaQuery(NARROW_SCREEN_QUERY);

@@ -21,13 +21,16 @@ export const notify: Notifier = {
 
 export type ToastKind = "success" | "error" | "warning" | "info";
 
-/** A toast with its own duration (spec 000 §3's toast: type, message, duration). */
+/** A toast with its own duration (a toast of docs/product/session.md#toasts: type, message, duration). */
 export interface ToastSpec {
   kind: ToastKind;
   message: string;
   /** Absent: the kind's default (success 2 s, error 4 s, others 4 s). */
   durationMs?: number;
-  /** A toast raised again with the same id replaces the first instead of stacking; by default the id follows the kind and message. */
+  /**
+   * A toast raised again with the same id replaces the first instead of stacking; by default the id
+   * follows the kind and message.
+   */
   id?: string;
 }
 

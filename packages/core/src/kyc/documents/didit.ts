@@ -17,7 +17,10 @@ import { UPLOAD_LEASE_WAIT_MS, withUploadLease } from "./upload-lease";
 /** Base64 of 5 MB (4 characters per 3 bytes), plus room for a data: URL prefix. */
 const MAX_BASE64_CHARS = Math.ceil(KYC_LIMITS.maxFileBytes / 3) * 4;
 const DATA_URL_PREFIX_MAX = 64;
-/** Characters a JSON field may carry before it is even looked at (twice the limit: the route's body limit is the real bound). */
+/**
+ * Characters a JSON field may carry before it is even looked at (twice the limit: the route's body
+ * limit is the real bound).
+ */
 const MAX_IMAGE_FIELD_CHARS = 2 * (MAX_BASE64_CHARS + DATA_URL_PREFIX_MAX);
 
 const Base64Image = z.string().min(1, "The image is empty").max(MAX_IMAGE_FIELD_CHARS, KYC_MESSAGES.fileTooLarge);

@@ -2,7 +2,7 @@ import sharp from "sharp";
 import { beforeAll, describe, expect, it } from "vitest";
 import { KYC_LIMITS, KYC_MESSAGES } from "../model";
 import { checkDocumentFile, extensionOf, normaliseDeclaredType } from "./file-checks";
-import { sampleDocumentImage } from "./sample-images";
+import { sampleDocumentImage } from "@fintech/testing/kyc/sample-images";
 
 let png: Buffer;
 let jpeg: Buffer;
@@ -48,7 +48,7 @@ describe("document file checks (magic bytes, size, name, declared type)", () => 
     await expect(check(jpeg, "id.png", null)).resolves.toMatchObject({ passed: true, format: "jpeg" });
   });
 
-  it("refuses more than 5 MB with the spec's message before reading anything else", async () => {
+  it("refuses more than 5 MB with the documented message before reading anything else", async () => {
     const big = new Uint8Array(KYC_LIMITS.maxFileBytes + 1);
     big.set(png.subarray(0, 64));
     expect(await refusal(big, "big.png", "image/png")).toMatchObject({

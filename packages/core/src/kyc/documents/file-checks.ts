@@ -2,7 +2,7 @@ import { KYC_LIMITS, KYC_MESSAGES } from "../model";
 
 /**
  * What a file is, decided by its bytes (magic numbers, via file-type), never by its name or the
- * content type the client declared. Spec 001 §5 gives three messages; which one a refusal gets:
+ * content type the client declared. docs/product/kyc.md#document-step gives three messages; which one a refusal gets:
  *
  * - over 5 MB (or empty)                      -> size message (checked first: nothing else is read)
  * - JPEG or PNG bytes                         -> passes, unless the name's extension is not
@@ -12,7 +12,7 @@ import { KYC_LIMITS, KYC_MESSAGES } from "../model";
  * - bytes that are no image at all, but the file CLAIMS to be one (an image extension such as
  *   .png, or a declared image/* type) -> the format message: the applicant picked something that
  *   looked like an accepted image, and "must be JPG, JPEG, or PNG" tells them what to pick
- *   (the issue's "a text file named .png" case)
+ *   (the text file renamed `.png` of docs/product/kyc.md#document-step)
  * - bytes that are no image and nothing claims otherwise (notes.txt, text/plain) -> "File must
  *   be an image"
  */

@@ -2,7 +2,7 @@ import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { decodeFailure, MAX_DECODED_PIXELS, readImageHeader } from "./image-budget";
 import { analyseImage } from "./image-checks";
-import { decompressionBombPng, sampleDocumentImage } from "./sample-images";
+import { decompressionBombPng, sampleDocumentImage } from "@fintech/testing/kyc/sample-images";
 
 /** A real JPEG whose SOF0 header is rewritten to declare `width` x `height`: header-only, like a crafted upload. */
 async function jpegDeclaring(width: number, height: number): Promise<Buffer> {

@@ -8,7 +8,7 @@ import {
   glareDocumentImage,
   sampleDocumentImage,
   washedOutDocumentImage,
-} from "./sample-images";
+} from "@fintech/testing/kyc/sample-images";
 
 /** The duplicate threshold findSimilarImages uses (the 4-band index guarantees recall up to it). */
 const DUPLICATE_DISTANCE = 3;

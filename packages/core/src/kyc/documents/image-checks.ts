@@ -15,9 +15,10 @@ import { loadSharp } from "./sharp-loader";
  * it must decode, be large enough to read, be in focus, not be blown out by glare, and it gets
  * a perceptual hash so the same picture sent by two users can be found.
  *
- * The thresholds (numbers below) were chosen on the generated pictures of sample-images.ts and
- * are asserted by image-checks.test.ts: a sharp document scores far above the blur threshold and
- * its 6-pixel Gaussian blur far below it; see the README (KYC > Document checks) for the figures.
+ * The thresholds (numbers below) are set on the generated pictures of
+ * @fintech/testing/kyc/sample-images and are asserted by image-checks.test.ts: a sharp document
+ * scores far above the blur threshold and its 6-pixel Gaussian blur far below it
+ * (docs/kyc.md#documents-three-ways-in-one-set-of-checks).
  */
 
 /**
@@ -30,8 +31,9 @@ export const MIN_SHORT_SIDE = 400;
 /** The blur and glare measures run on a copy whose long side is at most this (never enlarged). */
 export const ANALYSIS_LONG_SIDE = 1024;
 /**
- * Variance of the Laplacian (on the contrast-stretched copy) below this: out of focus. Sample
- * documents score about 1,200 sharp, about 50 after a 2-pixel Gaussian blur, under 20 after 3.
+ * Variance of the Laplacian (on the contrast-stretched copy) below this: out of focus. Sharp
+ * sample documents score an order of magnitude above it, and a 2-pixel Gaussian blur already
+ * takes them below it (docs/kyc.md#documents-three-ways-in-one-set-of-checks).
  */
 export const MIN_SHARPNESS = 100;
 /**

@@ -22,8 +22,8 @@ import { findUploadTicket, recordUploadTicket, ticketRefusal, type TicketRefusal
  * Document pictures sent by the browser straight to S3 with a presigned POST: the ticket is
  * issued (and recorded, upload-tickets.ts) by POST /uploads/presign, and the picture is checked
  * when S3 says ObjectCreated (cloud: the kyc-object Lambda; locally: the embedded stack's event
- * delivery), like an API upload. A refused file is recorded as a rejected document with the
- * spec's message, then deleted.
+ * delivery), like an API upload. A refused file is recorded as a rejected document with its
+ * message from docs/product/kyc.md#document-step, then deleted.
  */
 
 const ACCEPTED_UPLOAD_TYPES: Record<string, "image/jpeg" | "image/png"> = {

@@ -72,7 +72,10 @@ export interface DocumentOutcome {
   faceObjectKey: string | null;
   /** The image checks, or null when the file was refused before them (presigned path). */
   analysis: ImageAnalysis | null;
-  /** Why the file was refused before the image checks (presigned path), in the spec's words. */
+  /**
+   * Why the file was refused before the image checks (presigned path), in the words of
+   * docs/product/kyc.md#document-step.
+   */
   refusal: string | null;
   via: "upload" | "presigned_upload" | "didit";
 }

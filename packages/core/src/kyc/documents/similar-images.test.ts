@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { PutCommand } from "@aws-sdk/lib-dynamodb";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestContext } from "../../../../../infra/local/testing";
+import { createTestContext } from "@fintech/testing/context";
 import { hammingDistance } from "./image-checks";
 import { findSimilarImages, imageHashBandItems, MAX_DUPLICATE_DISTANCE } from "./similar-images";
 
@@ -74,6 +74,6 @@ describe("findSimilarImages (4-band pHash index)", () => {
       ),
       { numRuns: 40 },
     );
-    // About 10 s alone; the ceiling is for a machine shared with the rest of the suite.
+    // The ceiling leaves room for a machine shared with the rest of the suite.
   }, 120_000);
 });

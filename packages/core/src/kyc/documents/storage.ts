@@ -7,7 +7,10 @@ import { DOCUMENT_TYPES, KYC_LIMITS, type DocumentType } from "../model";
 
 /** How long a reviewer's link to a document image works. */
 export const DOCUMENT_LINK_SECONDS = 300;
-/** How long a browser may take to start its presigned upload (the research notes' 5 minutes). */
+/**
+ * How long a browser may take to start its presigned upload
+ * (docs/kyc.md#documents-three-ways-in-one-set-of-checks).
+ */
 export const UPLOAD_TICKET_SECONDS = 300;
 /** Every KYC object is encrypted at rest with S3-managed keys (the bucket's default, asked for explicitly too). */
 export const DOCUMENT_ENCRYPTION = "AES256" as const;

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestContext } from "../../../../../infra/local/testing";
+import { createTestContext } from "@fintech/testing/context";
 import { AppError } from "../../shared/errors";
 import { UPLOAD_LEASE_MS, withUploadLease } from "./upload-lease";
 

@@ -20,7 +20,10 @@ import { submissionBusy } from "../submissions";
  * guards every commit, so a holder that outlives its lease cannot corrupt anything.
  */
 
-/** How long a claim holds if its holder never releases it (a crashed process): two pictures at their time budget and the record, with room. */
+/**
+ * How long a claim holds if its holder never releases it (a crashed process): two pictures at their
+ * time budget and the record, with room.
+ */
 export const UPLOAD_LEASE_MS = 30_000;
 
 /**

@@ -19,7 +19,10 @@ import type { DocumentObjectKey } from "./storage";
  * ticket its upload was made with.
  */
 export const UPLOAD_TICKET_RETENTION_DAYS = 30;
-/** An upload S3 accepted just at its policy's expiry may carry an event time this much later (clocks of two machines). */
+/**
+ * An upload S3 accepted just at its policy's expiry may carry an event time this much later (clocks
+ * of two machines).
+ */
 export const TICKET_CLOCK_SKEW_MS = 5_000;
 
 export const UploadTicketRecord = z.object({

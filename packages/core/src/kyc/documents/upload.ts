@@ -13,8 +13,9 @@ import { UPLOAD_LEASE_WAIT_MS, withUploadLease } from "./upload-lease";
  * pixel budget from the header, then the decode within its time budget, holding the
  * submission's upload lease) and records the same way (record-document.ts).
  *
- * A refused file (spec messages; 422 for a picture over the pixel or time budget) changes
- * nothing; a checked picture is stored and recorded, verified or rejected.
+ * A refused file (the messages of docs/product/kyc.md#document-step; 422 for a picture over the
+ * pixel or time budget) changes nothing; a checked picture is stored and recorded, verified or
+ * rejected.
  */
 
 export interface DocumentUploadInput {

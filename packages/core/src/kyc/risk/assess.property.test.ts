@@ -7,8 +7,8 @@ import { NEUTRAL_FACTS, type RuleSetBodyInput } from "./model";
 /**
  * The assessment against an independent oracle: random rule sets over a numeric fact, where the
  * oracle knows which rules fire (amount >= threshold) and computes score, level, priority and
- * verdict by the brief's definitions. Then the score is monotone: a rule with non-negative
- * points added to any rule set never lowers the score of any submission.
+ * verdict by the definitions of docs/kyc.md#risk-engine-rules-as-data. Then the score is monotone:
+ * a rule with non-negative points added to any rule set never lowers the score of any submission.
  */
 
 const AT = "2026-01-15T10:00:00.000Z";
@@ -53,7 +53,7 @@ function ruleSet(rules: GeneratedRule[]): RuleSetBodyInput {
 
 const RANK = { low: 0, medium: 1, high: 2 } as const;
 
-/** What the brief says the assessment is, computed without the engine. */
+/** What docs/kyc.md#risk-engine-rules-as-data says the assessment is, computed without the engine. */
 function oracle(rules: GeneratedRule[], amount: number) {
   const fired = rules.filter((rule) => amount >= rule.threshold);
   const score = Math.max(

@@ -1,10 +1,11 @@
 import { ScanCommand } from "@aws-sdk/lib-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestContext } from "../../../../../infra/local/testing";
+import { createTestContext } from "@fintech/testing/context";
 import { RegisterInput } from "../../auth/model";
 import { register } from "../../auth/service";
-import { startKyc, verifyIdentityNumber } from "../applicant";
-import { sampleDocumentImage } from "../documents/sample-images";
+import { startKyc } from "../start";
+import { verifyIdentityNumber } from "../identity-number-steps";
+import { sampleDocumentImage } from "@fintech/testing/kyc/sample-images";
 import { acceptDocumentUpload } from "../documents/upload";
 import { verhoeffCheckDigit } from "../identity-numbers";
 import { getSubmission } from "../submissions";

@@ -1,7 +1,14 @@
 import { Engine, Operator, OperatorDecorator, type RuleProperties } from "json-rules-engine";
 import { badRequest } from "../../shared/errors";
 import { riskLevel, type Priority, type RiskAssessment, type RiskFlag } from "../model";
-import { RISK_OPERATORS, RiskEventParams, RuleSetBody, RULE_SET_LIMITS, type RiskFacts, type RiskRule } from "./model";
+import {
+  type RISK_OPERATORS,
+  RiskEventParams,
+  RuleSetBody,
+  RULE_SET_LIMITS,
+  type RiskFacts,
+  type RiskRule,
+} from "./model";
 
 /**
  * Evaluation of a rule set with json-rules-engine. The engine's own operators assume their
@@ -150,10 +157,10 @@ function fillIn(text: string, facts: RiskFacts): string {
 export const clampScore = (points: number) => Math.max(0, Math.min(100, Math.round(points)));
 
 /**
- * The assessment a compiled rule set gives these facts: points summed and clamped 0-100, level
- * by the spec's thresholds, priority from the level unless a fired rule asks for a higher one,
- * every fired rule as a reason, flags without repeats, and a verdict: any rule's "reject" wins;
- * else High, any flag or any rule's "review" means review; else approve.
+ * The assessment a compiled rule set gives these facts: points summed and clamped 0-100, level by
+ * the thresholds of docs/product/kyc.md#progress-and-risk, priority from the level unless a fired
+ * rule asks for a higher one, every fired rule as a reason, flags without repeats, and a verdict:
+ * any rule's "reject" wins; else High, any flag or any rule's "review" means review; else approve.
  */
 export async function evaluateRuleSet(
   ruleSet: VersionedRuleSet,

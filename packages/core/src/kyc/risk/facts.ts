@@ -34,11 +34,7 @@ export interface FactSources {
   findSimilarImages: typeof findSimilarImages;
   screenName: (ctx: CoreContext, name: string) => Promise<WatchlistHit[]>;
 }
-/** Wrapped, not referenced: upload.ts reaches this module through workflow.ts (an import cycle). */
-export const DEFAULT_FACT_SOURCES: FactSources = {
-  findSimilarImages: (ctx, phash, excludeUserId) => findSimilarImages(ctx, phash, excludeUserId),
-  screenName: (ctx, name) => screenName(ctx, name),
-};
+export const DEFAULT_FACT_SOURCES: FactSources = { findSimilarImages, screenName };
 
 /** Starts from one origin in the window ending at `until` (ISO), read as a count only. */
 async function countStarts(

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { Priority } from "../model";
+import { Priority, type RiskAssessment } from "../model";
 
 /**
  * The risk engine's rule sets as data (browser-safe: the dashboard's Rules tab validates a draft
@@ -352,3 +352,53 @@ export const RuleSetDraft = RuleSetBody.safeExtend({
   updated_by: z.string(),
 });
 export type RuleSetDraft = z.infer<typeof RuleSetDraft>;
+
+/* ---------- what the admin's Rules tab reads (the server's replies) ---------- */
+
+export interface VersionListing {
+  version: number;
+  name: string;
+  rules: number;
+  published_at: string;
+  published_by: string;
+}
+
+export interface RulesOverview {
+  /** The live version (the seed, published as version 1 on first use, until an admin publishes). */
+  published: PublishedRuleSet;
+  draft: RuleSetDraft | null;
+  /** Every published version, newest first. */
+  versions: VersionListing[];
+}
+
+export interface DryRunResult {
+  /** What was evaluated: a body given with the request, the draft, or a published version. */
+  rule_set: { source: "body" | "draft" | "version"; version: number | null; name: string };
+  assessment: RiskAssessment;
+  facts: RiskFacts;
+  /** The assessment the submission holds now, for comparison. */
+  current: RiskAssessment | null;
+}
+
+/** A sanctions / PEP watchlist entry, as uploaded (watchlist.ts screens names against these). */
+export const WatchlistEntry = z.object({
+  name: z.string(),
+  aliases: z.array(z.string()),
+  country: z.string(),
+  /** e.g. "sanctions", "pep" (lower case); "sanctions" when the file has no list column. */
+  list: z.string(),
+  /** e.g. "individual", "entity"; "" when not given. */
+  type: z.string(),
+});
+export type WatchlistEntry = z.infer<typeof WatchlistEntry>;
+
+export interface WatchlistSummary {
+  version: number | null;
+  name: string | null;
+  entries: number;
+  lists: Record<string, number>;
+  uploaded_at: string | null;
+  uploaded_by: string | null;
+  /** The first entries, for a glance. */
+  sample: WatchlistEntry[];
+}

@@ -10,11 +10,10 @@ import {
   RULES_PARTITION,
   RULE_SET_VERSION_PREFIX,
 } from "../keys";
-import type { RiskAssessment } from "../model";
 import { requireSubmission } from "../submissions";
 import { evaluateRuleSet, parseRuleSetBody, type VersionedRuleSet } from "./engine";
 import { computeFacts, DEFAULT_FACT_SOURCES, NEUTRAL_FACTS, type FactSources } from "./facts";
-import { PublishedRuleSet, RuleSetBody, RuleSetDraft, type RiskFacts } from "./model";
+import { PublishedRuleSet, RuleSetBody, RuleSetDraft, type DryRunResult, type RulesOverview } from "./model";
 import { SEED_RULE_SET } from "./seed-rules";
 
 /**
@@ -127,22 +126,6 @@ export async function livePublishedRuleSet(ctx: CoreContext): Promise<PublishedR
 }
 
 const asVersioned = (ruleSet: PublishedRuleSet): VersionedRuleSet => ({ version: ruleSet.version, body: ruleSet });
-
-export interface VersionListing {
-  version: number;
-  name: string;
-  rules: number;
-  published_at: string;
-  published_by: string;
-}
-
-export interface RulesOverview {
-  /** The live version (the seed, published as version 1 on first use, until an admin publishes). */
-  published: PublishedRuleSet;
-  draft: RuleSetDraft | null;
-  /** Every published version, newest first. */
-  versions: VersionListing[];
-}
 
 async function readDraft(ctx: CoreContext): Promise<RuleSetDraft | null> {
   const reply = await ctx.db.doc.send(
@@ -298,22 +281,16 @@ export async function publishDraft(
 export const DryRunInput = z
   .object({
     submission_id: z.string().min(1, "submission_id is required").max(100, "submission_id is at most 100 characters"),
-    /** A rule set body to try (not saved), or a published version's number; neither: the draft, else the live version. */
+    /**
+     * A rule set body to try (not saved), or a published version's number; neither: the draft, else
+     * the live version.
+     */
     rules: z.unknown().optional(),
     version: z.number().int().min(1).max(1_000_000).optional(),
   })
   .strict()
   .refine((input) => input.rules === undefined || input.version === undefined, "Give rules or version, not both");
 export type DryRunInput = z.infer<typeof DryRunInput>;
-
-export interface DryRunResult {
-  /** What was evaluated: a body given with the request, the draft, or a published version. */
-  rule_set: { source: "body" | "draft" | "version"; version: number | null; name: string };
-  assessment: RiskAssessment;
-  facts: RiskFacts;
-  /** The assessment the submission holds now, for comparison. */
-  current: RiskAssessment | null;
-}
 
 /**
  * Evaluates a rule set against a stored submission and returns the assessment it WOULD produce.

@@ -12,6 +12,7 @@ import {
   watchlistVersionKey,
   WATCHLIST_PARTITION,
 } from "../keys";
+import { WatchlistEntry, type WatchlistSummary } from "./model";
 import { jaroWinkler, MAX_NAME_LENGTH, normaliseName, sortedTokens } from "./names";
 
 /**
@@ -20,8 +21,8 @@ import { jaroWinkler, MAX_NAME_LENGTH, normaliseName, sortedTokens } from "./nam
  * Storage: an upload becomes a new numbered version (header item under KYCWATCH, entries in
  * chunks of a few hundred under the version's own partition), and the CURRENT pointer moves to
  * it only once every chunk is written, so screening never sees half a list. Entries are kept in
- * chunks rather than one item each: 20,000 single-item writes cost 20,000 write units and
- * several seconds; 40 chunk items cost a handful of batch calls.
+ * chunks rather than one item each: 20,000 single-item writes cost 20,000 write units; 40 chunk
+ * items cost a handful of batch calls.
  *
  * Screening reads the CURRENT pointer (one consistent GetItem) on every call and keeps the
  * entries of the version it names in memory, per table: an upload on one instance is used by
@@ -43,21 +44,10 @@ const ENTRIES_PER_CHUNK = 250;
 const MAX_CHUNK_BYTES = 300_000;
 const COLUMNS = ["name", "aliases", "country", "list", "type"] as const;
 
-export const WatchlistEntry = z.object({
-  name: z.string(),
-  aliases: z.array(z.string()),
-  country: z.string(),
-  /** e.g. "sanctions", "pep" (lower case); "sanctions" when the file has no list column. */
-  list: z.string(),
-  /** e.g. "individual", "entity"; "" when not given. */
-  type: z.string(),
-});
-export type WatchlistEntry = z.infer<typeof WatchlistEntry>;
-
 /**
  * An entry ready for matching: its names normalised (as written, and with sorted parts). Made
  * when a version is loaded into memory, not stored: it would double the items' size (and write
- * cost) to save about 90 ms per 20,000 entries once per instance and version.
+ * cost) to save work done only once per instance and version.
  */
 export type PreparedEntry = WatchlistEntry & { keys: [asWritten: string, sorted: string][] };
 
@@ -71,17 +61,6 @@ export const WatchlistVersion = z.object({
   uploaded_by: z.string(),
 });
 export type WatchlistVersion = z.infer<typeof WatchlistVersion>;
-
-export interface WatchlistSummary {
-  version: number | null;
-  name: string | null;
-  entries: number;
-  lists: Record<string, number>;
-  uploaded_at: string | null;
-  uploaded_by: string | null;
-  /** The first entries, for a glance. */
-  sample: WatchlistEntry[];
-}
 
 export interface WatchlistHit {
   entry: WatchlistEntry;
@@ -364,7 +343,10 @@ async function currentEntries(ctx: CoreContext): Promise<PreparedEntry[]> {
   return entries;
 }
 
-/** Hits of a name on the current watchlist (similarity >= 0.92 on normalised names, token order ignored), best first. */
+/**
+ * Hits of a name on the current watchlist (similarity >= 0.92 on normalised names, token order
+ * ignored), best first.
+ */
 export async function screenName(ctx: CoreContext, name: string): Promise<WatchlistHit[]> {
   if (!name.trim()) return [];
   const entries = await currentEntries(ctx);

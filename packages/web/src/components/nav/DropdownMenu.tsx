@@ -43,6 +43,8 @@ export function DropdownMenu({
   };
 
   return (
+    // Focus leaving the trigger and its menu (focusout bubbles here) closes the menu; the wrapper takes no input.
+    // biome-ignore lint/a11y/noStaticElementInteractions: only bubbled focusout is handled (see above).
     <div className="relative" onBlur={onBlur}>
       <button
         type="button"

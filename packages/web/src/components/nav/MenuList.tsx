@@ -185,6 +185,8 @@ export function MenuList({ domId, labelledBy, entries, state, dispatch, pendingF
               </div>
             );
           }
+          default:
+            return entry satisfies never;
         }
       })}
     </div>

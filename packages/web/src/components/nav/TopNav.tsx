@@ -18,7 +18,10 @@ const MOBILE_MENU_ID = "mobile-menu";
 const linkClass = ({ isActive }: { isActive: boolean }) =>
   `${navTriggerClass} ${isActive ? "text-indigo-700 dark:text-indigo-300" : ""}`;
 
-/** Fixed top navigation (spec 000 §2.2): transparent at the top, solid once scrolled past 10 px. */
+/**
+ * Fixed top navigation (docs/product/session.md#top-navigation): transparent at the top, solid once
+ * scrolled past 10 px.
+ */
 export function TopNav() {
   const session = useSession();
   const scrolled = useScrolledPast(NAV_SCROLL_THRESHOLD_PX);
@@ -27,6 +30,7 @@ export function TopNav() {
   const { pathname } = useLocation();
 
   // A new screen starts with every menu closed.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: pathname is the trigger: a route change closes the menus.
   useEffect(() => {
     setMobileOpen(false);
     dispatch({ type: "close-all" });

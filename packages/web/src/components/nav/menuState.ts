@@ -1,5 +1,5 @@
 /**
- * Which dropdown and which sub-menu are open. There is at most one of each (spec 000 §2.2),
+ * Which dropdown and which sub-menu are open. There is at most one of each (docs/product/session.md#top-navigation),
  * so opening one closes the other, and closing a dropdown closes its sub-menu.
  */
 export interface MenuState<Menu extends string, Submenu extends string> {

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { isLiveScreen, routeTable } from "../../routes/routeTable";
+import { isLiveScreen, routeMeta } from "../../routes/routeMeta";
 import { developerEntries, platformEntries, topLinks, type NavEntry } from "./navModel";
 
 const flat = (entries: readonly NavEntry[]): NavEntry[] =>
   entries.flatMap((entry) => (entry.kind === "submenu" ? flat(entry.entries) : [entry]));
 const pathOf = (to: string) => new URL(to, "http://app.test").pathname;
-const routes = new Set(routeTable.map((entry) => entry.path));
+const routes = new Set<string>(routeMeta.map((entry) => entry.path));
 
 describe("top navigation", () => {
   const entries = [...flat(platformEntries), ...flat(developerEntries)];

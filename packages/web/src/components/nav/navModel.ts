@@ -1,4 +1,7 @@
-/** The entries of the top navigation (spec 000 §2.2); desktop and mobile menus render the same data. */
+/**
+ * The entries of the top navigation (docs/product/session.md#top-navigation); desktop and mobile
+ * menus render the same data.
+ */
 
 export type NavEntry =
   | { kind: "link"; label: string; to: string; description?: string }

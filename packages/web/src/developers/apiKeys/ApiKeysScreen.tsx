@@ -40,6 +40,7 @@ export function ApiKeysScreen() {
           no longer use or that may have leaked: it stops working at once.
         </p>
         <pre
+          role="group"
           tabIndex={0}
           aria-label="Example request with an API key"
           className="mt-3 overflow-x-auto rounded-lg bg-slate-100 p-3 font-mono text-xs text-slate-900 dark:bg-slate-950 dark:text-slate-100"

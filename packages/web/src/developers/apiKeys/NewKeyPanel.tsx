@@ -9,6 +9,7 @@ import { primaryButtonClass, secondaryButtonClass } from "../../components/style
  */
 export function NewKeyPanel({ created, onDone }: { created: CreatedApiKey; onDone: () => void }) {
   const headingRef = useRef<HTMLHeadingElement>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: created.id is the trigger: each new key takes the focus.
   useEffect(() => headingRef.current?.focus(), [created.id]);
 
   const copy = async () => {

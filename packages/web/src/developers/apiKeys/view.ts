@@ -25,7 +25,10 @@ export function keyPlaceholder(keys: readonly Pick<ApiKey, "prefix" | "revoked_a
   return active ? `${active.prefix}<rest of your key>` : `${API_KEY_PREFIX}<your key>`;
 }
 
-/** Scopes ticked when the form opens: every read scope, so a new key can look but not change anything until more is chosen. */
+/**
+ * Scopes ticked when the form opens: every read scope, so a new key can look but not change
+ * anything until more is chosen.
+ */
 export const DEFAULT_FORM_SCOPES: readonly ApiKeyScope[] = API_KEY_SCOPES.filter((scope) => scope.endsWith(":read"));
 
 /** The scopes grouped by area, for the form's checkboxes: [["ledger", ["ledger:read", "ledger:write"]], ...]. */

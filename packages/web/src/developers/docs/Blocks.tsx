@@ -67,6 +67,7 @@ export function CodeBlockView({
         <CopyButton text={block.code} label={`Copy ${caption} code`} />
       </figcaption>
       <pre
+        role="group"
         tabIndex={0}
         aria-label={`${caption} code`}
         className="overflow-x-auto rounded-b-xl bg-slate-100 p-3 font-mono text-xs leading-relaxed text-slate-900 dark:bg-slate-950 dark:text-slate-100"
@@ -118,6 +119,8 @@ export function DocBlocks({ blocks, headingLevel }: { blocks: readonly ContentBl
             );
           case "code":
             return <CodeBlockView key={index} block={block} />;
+          default:
+            return block satisfies never;
         }
       })}
     </>

@@ -3,7 +3,10 @@ import { SOURCE_REPOSITORY_URL } from "./support";
 const linkClass =
   "font-semibold text-indigo-700 underline underline-offset-2 hover:text-indigo-900 dark:text-indigo-300 dark:hover:text-indigo-200";
 
-/** The page's closing section: developer support and the public code repository (spec 001 §2). */
+/**
+ * The page's closing section: developer support and the public code repository
+ * (docs/product/developer-tools.md#documentation).
+ */
 export function DocsFooter() {
   return (
     <section

@@ -8,9 +8,10 @@ import { DocsFooter } from "./DocsFooter";
 import { guides } from "./guides";
 
 /**
- * /developers/docs (spec 001 §2): guide cards filtered by a search over title and description,
- * then every guide in full under its anchor (#getting-started, #authentication, #ledger,
- * #payments, #realtime), and a footer with developer support and the code repository.
+ * /developers/docs (docs/product/developer-tools.md#documentation): guide cards filtered by a
+ * search over title and description, then every guide in full under its anchor (#getting-started,
+ * #authentication, #ledger, #payments, #realtime), and a footer with developer support and the code
+ * repository.
  */
 export function DocsScreen() {
   const [query, setQuery] = useState("");

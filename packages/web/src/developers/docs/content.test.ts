@@ -9,7 +9,7 @@ import { readRepositoryUrl } from "./support";
 const pages = [...guides, quickstart, examples];
 
 describe("developer pages as data", () => {
-  it("are the five guides of spec 001 with their anchors, in order", () => {
+  it("are the five guides of docs/product/developer-tools.md#documentation with their anchors, in order", () => {
     expect(guides.map((guide) => [guide.id, guide.title])).toEqual([
       ["getting-started", "Getting Started"],
       ["authentication", "Authentication"],

@@ -86,7 +86,7 @@ export const DocPage = z.object({
   requires: z
     .array(EnvironmentVariableName)
     .refine((names) => names.includes("BASE_URL"), "Every page's examples need BASE_URL"),
-  /** The guide's content (spec 001 §3), in reading order. */
+  /** The guide's content (docs/product/developer-tools.md#documentation), in reading order. */
   content: z.array(ContentBlock).min(1),
 });
 export type DocPage = z.infer<typeof DocPage>;

@@ -1,10 +1,10 @@
 import { heading, json, list, notRunnable, paragraph, shell, typescript, type DocPage } from "./content";
 
 /**
- * The documentation guides (spec 001 §2 "Documentation page", §3 Guide): what the API does
- * today, nothing more. Every shell and TypeScript block is run against a real server by
- * infra/docs/guide-examples.test.ts, in order, with the page's `requires` exported first; the
- * shell examples use curl and jq, and those of one page share their exported variables.
+ * The documentation guides (docs/product/developer-tools.md#documentation): what the API does,
+ * nothing more. Every shell and TypeScript block is run against a real server by
+ * infra/docs/guide-examples.test.ts, in order, with the page's `requires` exported first; the shell
+ * examples use curl and jq, and those of one page share their exported variables.
  */
 
 const gettingStarted: DocPage = {
@@ -822,5 +822,8 @@ for await (const event of stream) {
   ],
 };
 
-/** In the order the documentation page lists them; ids are their anchors (spec 001 §2). */
+/**
+ * In the order the documentation page lists them; ids are their anchors
+ * (docs/product/developer-tools.md#documentation).
+ */
 export const guides: readonly DocPage[] = [gettingStarted, authentication, ledger, payments, realtime];

@@ -16,9 +16,9 @@ const SIDE_PANEL_QUERY = "(min-width: 80rem)";
 const sectionId = (category: Category) => `category-${category.slug}`;
 
 /**
- * /developers/api-explorer (spec 001 §2), generated from the API's OpenAPI document: the six
- * categories, every endpoint with its badges and typical response time, and for the selected one
- * its request, curl, Try It against the real API, and response.
+ * /developers/api-explorer (docs/product/developer-tools.md#api-explorer), generated from the API's
+ * OpenAPI document: the six categories, every endpoint with its badges and typical response time,
+ * and for the selected one its request, curl, Try It against the real API, and response.
  */
 export function ApiExplorerScreen() {
   const catalogue = useCatalogue();

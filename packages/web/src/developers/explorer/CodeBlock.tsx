@@ -21,6 +21,7 @@ export function CodeBlock({
       </div>
       {children}
       <pre
+        role="group"
         tabIndex={0}
         aria-label={title}
         className="max-h-80 overflow-auto rounded-b-xl bg-slate-100 p-3 font-mono text-xs leading-relaxed text-slate-900 dark:bg-slate-950 dark:text-slate-100"

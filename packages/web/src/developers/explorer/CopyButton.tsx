@@ -5,8 +5,8 @@ import { createCopyFeedback, type CopyFeedback } from "./copyFeedback";
 import { CheckIcon, CopyIcon } from "./icons";
 
 /**
- * Copies `text`: the toast "Code copied to clipboard!" (spec 001 §8) and a check mark in place
- * of the copy icon for 2 s. `data-copied` exposes the check to tests.
+ * Copies `text`: the toast "Code copied to clipboard!" (docs/product/developer-tools.md#messages)
+ * and a check mark in place of the copy icon for 2 s. `data-copied` exposes the check to tests.
  */
 export function CopyButton({ text, label }: { text: string; label: string }) {
   const [copied, setCopied] = useState(false);

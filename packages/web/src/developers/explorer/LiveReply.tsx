@@ -9,7 +9,10 @@ const statusTone = (status: number) =>
       ? "bg-amber-100 text-amber-900 dark:bg-amber-950 dark:text-amber-200"
       : "bg-red-100 text-red-900 dark:bg-red-950 dark:text-red-200";
 
-/** The real reply of a Try It request (`sequence`: which send of this endpoint it answers, for tests): status, measured time, the useful headers, the body or the first events. */
+/**
+ * The real reply of a Try It request (`sequence`: which send of this endpoint it answers, for
+ * tests): status, measured time, the useful headers, the body or the first events.
+ */
 export function LiveReply({ reply, sequence }: { reply: TryItReply; sequence: number }) {
   const body =
     reply.kind === "events"

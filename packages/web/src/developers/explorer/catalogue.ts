@@ -2,12 +2,16 @@ import { z } from "zod";
 
 /**
  * The explorer's catalogue, read from the API's own OpenAPI document (GET /api/openapi.json):
- * categories are the document's tags in the fixed order of spec 001 §2, endpoints its operations.
- * Only the parts the explorer shows are parsed, loosely: an operation the explorer cannot read is
- * left out rather than breaking the page.
+ * categories are the document's tags in the fixed order of
+ * docs/product/developer-tools.md#api-explorer, endpoints its operations. Only the parts the
+ * explorer shows are parsed, loosely: an operation the explorer cannot read is left out rather than
+ * breaking the page.
  */
 
-/** The six categories of spec 001 §2, in this order (the document's tags carry the same names). */
+/**
+ * The six categories of docs/product/developer-tools.md#api-explorer, in this order (the document's
+ * tags carry the same names).
+ */
 export const CATEGORY_NAMES = [
   "Authentication & Users",
   "Accounts & Banking",
@@ -227,8 +231,9 @@ function toEndpoint(
 }
 
 /**
- * The six categories in spec order, each with its operations in document order; a tag outside
- * the six (none today) gets its own category after them, so no operation is ever hidden.
+ * The six categories in the order of docs/product/developer-tools.md#api-explorer, each with its
+ * operations in document order; a tag outside the six gets its own category after them, so no
+ * operation is ever hidden.
  */
 export function buildCatalogue(document: OpenApiDocument): Category[] {
   const descriptions = new Map((document.tags ?? []).map((tag) => [tag.name, tag.description ?? ""]));

@@ -1,4 +1,4 @@
-/** How long the copy button shows its check mark (spec 001 §2). */
+/** How long the copy button shows its check mark (docs/product/developer-tools.md#api-explorer). */
 export const COPY_CONFIRMATION_MS = 2000;
 
 export interface CopyFeedback {

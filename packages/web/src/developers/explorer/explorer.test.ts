@@ -5,9 +5,8 @@ import { explorerCurl } from "./curl";
 import { initialDraft, prettyJson, requestBody, requestHeaders, requestTarget } from "./request";
 import { DEFAULT_RESPONSE_MS, formatMs, typicalTimeLabel, typicalTimeOf } from "./responseTimes";
 import { sendTryIt } from "./send";
-import { parseSseChunk } from "./sse";
 
-/** A document of the contract's shape (issue 9), trimmed to a few operations. */
+/** A document of the contract's shape, trimmed to a few operations. */
 const document = OpenApiDocument.parse({
   openapi: "3.1.0",
   info: { title: "Fintech Platform API", version: "1.0.0" },
@@ -99,7 +98,7 @@ const endpoint = (key: string): Endpoint =>
 const context = { userId: "user-7", newIdempotencyKey: () => "fresh-key" };
 
 describe("catalogue", () => {
-  it("has the six categories in spec order, empty ones included, each endpoint in its tag's", () => {
+  it("has the six categories in documented order, empty ones included, each endpoint in its tag's", () => {
     expect(catalogue.map((category) => category.name)).toEqual([...CATEGORY_NAMES]);
     const counts = Object.fromEntries(
       catalogue.map((category) => [category.name, category.endpoints.map((entry) => entry.key)]),
@@ -265,13 +264,30 @@ describe("typical response times", () => {
 });
 
 describe("server-sent events", () => {
-  it("splits complete events, keeps the unfinished rest, ignores comments", () => {
-    const first = parseSseChunk(
+  it("reads events split across chunks, with CRLF lines, skipping comments and retry-only blocks", async () => {
+    const chunks = [
       'retry: 3000\n\n: hi\nid: 1\nevent: cursor\ndata: {"a":1}\n\nid: 2\nevent: transactionCr',
+      "eated\r\ndata: x\r\ndata: y\r\n\r\nevent: plain\ndata: z\n\n",
+    ];
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (const chunk of chunks) controller.enqueue(new TextEncoder().encode(chunk));
+        controller.close();
+      },
+    });
+    const reply = await sendTryIt(
+      { method: "GET", url: "/api/grpc/ledger/stream", headers: {}, streaming: true },
+      {
+        now: () => 0,
+        fetch: async () => new Response(body, { status: 200, headers: { "content-type": "text/event-stream" } }),
+      },
     );
-    expect(first.events).toEqual([{ id: "1", event: "cursor", data: '{"a":1}' }]);
-    const second = parseSseChunk(`${first.rest}eated\r\ndata: x\r\ndata: y\r\n\r\n`);
-    expect(second).toEqual({ events: [{ id: "2", event: "transactionCreated", data: "x\ny" }], rest: "" });
+    expect(reply.events).toEqual([
+      { id: "1", event: "cursor", data: '{"a":1}' },
+      { id: "2", event: "transactionCreated", data: "x\ny" },
+      { id: null, event: "plain", data: "z" },
+    ]);
+    expect(reply.truncated).toBe(false);
   });
 });
 

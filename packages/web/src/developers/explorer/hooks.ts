@@ -1,15 +1,15 @@
 import { useQuery } from "@tanstack/react-query";
 import { ResponseTimesReport } from "@fintech/core/metrics/response-times";
-import { apiBaseUrl } from "../../config";
+import { appHttp } from "../../api/appClient";
 import { OpenApiDocument, buildCatalogue } from "./catalogue";
 
 export const OPENAPI_DOCUMENT_PATH = "/api/openapi.json";
 export const RESPONSE_TIMES_PATH = "/api/v1/developers/response-times";
 
 async function getJson(path: string, signal: AbortSignal): Promise<unknown> {
-  const reply = await fetch(`${apiBaseUrl}${path}`, { headers: { Accept: "application/json" }, signal });
+  const reply = await appHttp.raw("GET", path, { signal });
   if (!reply.ok) throw new Error(`${path} answered HTTP ${reply.status}`);
-  return (await reply.json()) as unknown;
+  return reply.body;
 }
 
 /** The catalogue, from the API's own OpenAPI document (public, no token). */

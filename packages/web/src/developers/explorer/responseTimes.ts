@@ -1,6 +1,9 @@
 import type { ResponseTimesReport } from "@fintech/core/metrics/response-times";
 
-/** Shown, labelled as such, for endpoints with no measured replies yet (spec 001 §2: default 50 ms). */
+/**
+ * Shown, labelled as such, for endpoints with no measured replies yet
+ * (docs/product/developer-tools.md#api-explorer: default 50 ms).
+ */
 export const DEFAULT_RESPONSE_MS = 50;
 
 export type TypicalTime =

@@ -1,4 +1,11 @@
-import { parseSseChunk, type SseEvent } from "./sse";
+import { createParser } from "eventsource-parser";
+
+/** One server-sent event as the explorer shows it: its own `id:` (null without one), name and data. */
+export interface SseEvent {
+  id: string | null;
+  event: string;
+  data: string;
+}
 
 export interface TryItRequest {
   method: string;
@@ -108,7 +115,12 @@ async function readEvents(
   const reader = body.getReader();
   const decoder = new TextDecoder();
   const events: SseEvent[] = [];
-  let pending = "";
+  const parser = createParser({
+    onEvent: (message) => {
+      if (events.length < maxEvents)
+        events.push({ id: message.id ?? null, event: message.event ?? "message", data: message.data });
+    },
+  });
   let bytes = 0;
   let stopped = false;
   const stop = () => {
@@ -123,9 +135,7 @@ async function readEvents(
       const chunk = await reader.read().catch(() => ({ done: true as const, value: undefined }));
       if (chunk.done) return { events, truncated: stopped };
       bytes += chunk.value.byteLength;
-      const parsed = parseSseChunk(pending + decoder.decode(chunk.value, { stream: true }));
-      pending = parsed.rest;
-      events.push(...parsed.events.slice(0, maxEvents - events.length));
+      parser.feed(decoder.decode(chunk.value, { stream: true }));
     }
     return { events, truncated: true };
   } finally {

@@ -1,4 +1,7 @@
-/** The developer hub's destinations (spec 001 §2): where each goes and what it is for. */
+/**
+ * The developer hub's destinations (docs/product/developer-tools.md#developer-hub): where each goes
+ * and what it is for.
+ */
 export interface HubDestination {
   to: string;
   title: string;

@@ -10,10 +10,11 @@ import { jsonObjectOf, type LiveStream } from "../../live/feedClient";
 import type { ToastSpec } from "../../toast/notify";
 
 /**
- * The KYC stream's events (spec 001 §3) as the wizard reads them, and what each one does on the
- * screen (§4, §8): the wizard follows the stream while it is connected, so what happens on the
- * server (checks of an upload, a reviewer's decision) shows without a reload. An applicant's feed
- * carries no risk signal (no risk update, compliance alert or score), so none is read or shown.
+ * The KYC stream's events as the wizard reads them, and what each one does on the screen
+ * (docs/product/kyc.md#live-updates, in the words of docs/product/kyc.md#messages): the wizard
+ * follows the stream while it is connected, so what happens on the server (checks of an upload, a
+ * reviewer's decision) shows without a reload. An applicant's feed carries no risk signal (no risk
+ * update, compliance alert or score), so none is read or shown.
  */
 
 const text = z.string().max(500);
@@ -44,7 +45,7 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
 export function parseKycEvent(name: string, data: string): KycLiveEvent | null {
   const payload = jsonObjectOf(data);
   if (!payload) return null;
-  // The server nests the fields as the spec's client reads them, {event: {<type>: {...}}}; flat data is read too.
+  // The server nests the fields, {event: {<type>: {...}}}; flat data is read too.
   const fields = isRecord(payload.event) && isRecord(payload.event[name]) ? payload.event[name] : payload;
   const parsed = KycLiveEvent.safeParse({ ...fields, type: name });
   return parsed.success ? parsed.data : null;
@@ -53,7 +54,7 @@ export function parseKycEvent(name: string, data: string): KycLiveEvent | null {
 /**
  * The KYC stream as the shared feed client (live/feedClient.ts) runs it, on the ledger stream's
  * reconnect rules (backoff with jitter, resume from the last event id, offline pause); the wizard
- * adds the service's health check (spec 001 §7) before each connection.
+ * adds the service's health check (docs/product/kyc.md#calls) before each connection.
  */
 export const KYC_STREAM: LiveStream<KycLiveEvent> = {
   label: "KYC stream",
@@ -61,7 +62,7 @@ export const KYC_STREAM: LiveStream<KycLiveEvent> = {
   parse: parseKycEvent,
 };
 
-/** Spec 001 §9: toasts last 3 to 6 s. */
+/** docs/product/kyc.md#constants: toasts last 4 s (success), 5 s (failure) and 6 s (alert). */
 export const KYC_TOAST_MS = { success: 4_000, failure: 5_000, alert: 6_000 } as const;
 
 export const KYC_UI_MESSAGES = {
@@ -76,7 +77,10 @@ export function documentTypeLabel(type: string): string {
   return known.success ? DOCUMENT_TYPE_LABELS[known.data] : type;
 }
 
-/** "{type} verification failed." under one id per type: the upload reply and the stream telling the same failure fold into one toast. */
+/**
+ * "{type} verification failed." under one id per type: the upload reply and the stream telling the
+ * same failure fold into one toast.
+ */
 export const documentFailedToastId = (documentType: string) => `kyc-document-failed-${documentType}`;
 export const documentFailedToast = (documentType: string): ToastSpec => ({
   kind: "error",
@@ -127,10 +131,11 @@ export interface EventEffect {
 }
 
 /**
- * Spec 001 §4/§8: a completion with VERIFIED jumps to the last step with the success message,
- * REQUIRES_REVIEW shows the manual-review warning ("under review", never why); a documentVerified
- * that is not VERIFIED raises "{type} verification failed.". Toast ids fold the same news told
- * twice (the upload reply and the stream) into one toast.
+ * docs/product/kyc.md#live-updates, in the words of docs/product/kyc.md#messages: a completion with
+ * VERIFIED jumps to the last step with the success message, REQUIRES_REVIEW shows the manual-review
+ * warning ("under review", never why); a documentVerified that is not VERIFIED raises "{type}
+ * verification failed.". Toast ids fold the same news told twice (the upload reply and the stream)
+ * into one toast.
  */
 export function effectOf(event: KycLiveEvent): EventEffect {
   const none: EventEffect = { refresh: true, toast: null, jumpToCompletion: false, manualReview: false };

@@ -2,9 +2,9 @@ import { LEDGER_EVENT_NAMES, LedgerStreamEvent, type LedgerEventName } from "@fi
 import { jsonObjectOf, type LiveStream } from "../../live/feedClient";
 
 /**
- * The events of the ledger stream (spec 000 §3) as the browser reads them: the schemas are the
- * server's own (core's ledger model), so the two cannot drift. The SSE `event:` name is the
- * event's type; `data:` is JSON with its fields and `at`.
+ * The events of the ledger stream (docs/product/ledger-workspace.md#live-updates) as the browser
+ * reads them: the schemas are the server's own (core's ledger model), so the two cannot drift. The
+ * SSE `event:` name is the event's type; `data:` is JSON with its fields and `at`.
  */
 export const LedgerLiveEvent = LedgerStreamEvent;
 export type LedgerLiveEvent = LedgerStreamEvent;

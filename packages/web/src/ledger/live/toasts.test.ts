@@ -17,7 +17,7 @@ const balance = (changeType: "CREDIT" | "DEBIT", operation: string, extra: Parti
     ...extra,
   }) as LedgerLiveEvent;
 
-describe("stream toasts (spec 000 §8)", () => {
+describe("stream toasts (docs/product/ledger-workspace.md#live-updates)", () => {
   it("announces money that moved for 3 s, signed from the holder's side", () => {
     expect(liveToastFor(balance("CREDIT", "post"))).toEqual({
       kind: "success",

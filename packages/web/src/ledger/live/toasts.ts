@@ -2,12 +2,15 @@ import { formatMoney } from "../../lib/money";
 import type { ToastSpec } from "../../toast/notify";
 import type { LedgerLiveEvent } from "./events";
 
-/** Spec 000 §8 and §9: ledger toasts last 3 s (balance), 5 s (reconciliation) and 10 s (alerts). */
+/**
+ * Ledger toasts last 3 s (balance), 5 s (reconciliation) and 10 s (alerts):
+ * docs/product/ledger-workspace.md#constants.
+ */
 export const LIVE_TOAST_MS = {
   balance: 3_000,
   reconciliation: 5_000,
   alert: 10_000,
-  /** Spec 000 §9's product toast default, for the events §8 gives no duration. */
+  /** For the events docs/product/ledger-workspace.md#live-updates gives no duration ("others" in its Constants). */
   other: 5_000,
 } as const;
 
@@ -24,12 +27,15 @@ export const LIVE_MESSAGES = {
   reconciliationIssue: (account: string, variance: string) => `Reconciliation issue: ${account} is off by ${variance}`,
 } as const;
 
-/** An account's name for a toast: the event's own, else the one on screen, else its id (spec: {id}). */
+/**
+ * An account's name for a toast: the event's own, else the one on screen, else its id
+ * (docs/product/ledger-workspace.md#live-updates).
+ */
 export type AccountNameLookup = (accountId: string) => string | undefined;
 
 const withoutSign = (amount: string) => amount.trim().replace(/^[-+]/, "");
 
-/** "$40.00" in the event's currency; a bare "$40.00" when an older event names none. */
+/** "$40.00" in the event's currency; in dollars when the event names no currency. */
 const money = (amount: string, currency: string | undefined, signDisplay: "auto" | "always" | "exceptZero" = "auto") =>
   formatMoney(amount, currency ?? "USD", { signDisplay });
 

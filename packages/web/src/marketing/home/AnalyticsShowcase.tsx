@@ -49,7 +49,10 @@ function RecentTransactions() {
   );
 }
 
-/** Spec 000 §2.5: static tiles, the live health panel, four sample transactions and the chart. */
+/**
+ * docs/product/marketing-site.md#analytics-showcase: static tiles, the live health panel, four
+ * sample transactions and the chart.
+ */
 export function AnalyticsShowcase() {
   return (
     <section

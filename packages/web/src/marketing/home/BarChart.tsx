@@ -6,8 +6,9 @@ import { cardClass, SampleBadge } from "../ui";
 const HOURS = ["00:00", "06:00", "12:00", "18:00", "23:00"];
 
 /**
- * Spec 000 §2.5: a 24-bar chart (random in the spec; seeded here, so it is stable) with 24H/7D/30D
- * buttons that do nothing: they are marked aria-disabled and say 'Coming soon'.
+ * docs/product/marketing-site.md#analytics-showcase: a 24-bar chart of sample volumes (seeded, so
+ * it is stable) with 24H/7D/30D buttons that do nothing: they are marked aria-disabled and say
+ * 'Coming soon'.
  */
 export function BarChart() {
   const bars = useMemo(() => barHeights(CHART_SEED), []);

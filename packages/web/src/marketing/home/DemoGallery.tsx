@@ -6,7 +6,7 @@ import { SlideArt } from "../art/SlideArt";
 import { tabKeyTarget } from "../carousel";
 import { useCarousel } from "../hooks";
 import { galleryIntro, gallerySlides } from "../marketingContent";
-import { isLiveScreen } from "../../routes/routeTable";
+import { isLiveScreen } from "../../routes/routeMeta";
 import { ComingSoonBadge, containerClass, SectionHeading, sectionClass } from "../ui";
 import { SECTION_IDS } from "./sectionIds";
 import { SummaryStats } from "./SummaryStats";
@@ -18,9 +18,10 @@ const arrowClass =
   "inline-flex h-10 w-10 items-center justify-center rounded-full border border-slate-300 bg-white text-slate-800 hover:bg-slate-100 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100 dark:hover:bg-slate-800";
 
 /**
- * Spec 000 §2.5: the second gallery (anchor "gallery"): one demo at a time with image, category,
- * title, description, feature chips, a Live Demo button and a Try Now link; previous/next arrows
- * wrap around and a tab per demo jumps to it (WAI-ARIA tabs, arrow keys move between tabs).
+ * docs/product/marketing-site.md#demo-gallery: the second gallery (anchor "gallery"): one demo at a
+ * time with image, category, title, description, feature chips, a Live Demo button and a Try Now
+ * link; previous/next arrows wrap around and a tab per demo jumps to it (WAI-ARIA tabs, arrow keys
+ * move between tabs).
  */
 export function DemoGallery() {
   const count = gallerySlides.length;
@@ -136,7 +137,8 @@ export function DemoGallery() {
               ))}
             </ul>
             <div className="mt-auto flex flex-wrap items-center gap-4 pt-8">
-              {/* Spec 000 §2.5's Live Demo and Try Now, for screens that are live; a preview says so. */}
+              {/* Live Demo and Try Now (docs/product/marketing-site.md#demo-gallery) for live screens; a
+                  preview says so. */}
               <button type="button" onClick={() => navigate(slide.to)} className={`${primaryButtonClass} h-11 px-5`}>
                 {live ? "Live Demo" : "Coming soon"}
               </button>

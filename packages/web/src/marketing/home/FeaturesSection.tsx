@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import { Link } from "react-router-dom";
 import { accentFillClass } from "../../components/styles";
-import { isLiveScreen } from "../../routes/routeTable";
+import { isLiveScreen } from "../../routes/routeMeta";
 import { Glyph } from "../art/glyphs";
 import { featureCards, featuresIntro, type FeatureCard } from "../marketingContent";
 import { ComingSoonBadge, containerClass, SectionHeading, sectionClass } from "../ui";
@@ -83,8 +83,9 @@ function InertCard({ card, index }: { card: FeatureCard; index: number }) {
 }
 
 /**
- * Spec 000 §2.5: twelve cards. The six with an action are links to their screen; the other six
- * describe a capability that has no screen, so they are plain content: not focusable, no pointer.
+ * docs/product/marketing-site.md#features: twelve cards. The six with an action are links to their
+ * screen; the other six describe a capability that has no screen, so they are plain content: not
+ * focusable, no pointer.
  */
 export function FeaturesSection() {
   return (

@@ -15,8 +15,9 @@ function formatTime(iso: string): string | null {
 }
 
 /**
- * The live part of the analytics showcase: GET /health through useHealth (refreshed every
- * 30 s, spec 000 §9). Every figure has a reserved slot, so loading and refreshing move nothing.
+ * The live part of the analytics showcase: GET /health through useHealth (refreshed every 30 s,
+ * docs/product/marketing-site.md#analytics-showcase). Every figure has a reserved slot, so loading
+ * and refreshing move nothing.
  */
 export function HealthPanel() {
   const view = useHealth();

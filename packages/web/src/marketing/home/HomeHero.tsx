@@ -9,7 +9,7 @@ const FEATURES_ID = SECTION_IDS.features;
 const GALLERY_ID = SECTION_IDS.gallery;
 
 /**
- * Spec 000 §2.5: 'Start Building' scrolls to the features section, 'View Documentation' to the
+ * docs/product/marketing-site.md#hero: 'Start Building' scrolls to the features section, 'View Documentation' to the
  * gallery. Every box here has a fixed size before any data or script arrives, so nothing shifts.
  */
 export function HomeHero() {

@@ -3,15 +3,15 @@ import { Glyph } from "../art/glyphs";
 import { SlideArt } from "../art/SlideArt";
 import { useCarousel } from "../hooks";
 import { GALLERY_INTERVAL_MS, gallerySlides, showcaseIntro } from "../marketingContent";
-import { isLiveScreen } from "../../routes/routeTable";
+import { isLiveScreen } from "../../routes/routeMeta";
 import { ComingSoonBadge, containerClass, SectionHeading, sectionClass } from "../ui";
 import { SECTION_IDS } from "./sectionIds";
 
 /**
- * Spec 000 §2.5: the gallery carousel of six slides, auto-advancing every 5000 ms, with a
- * play/pause control (WAI-ARIA carousel pattern: the button's name says what it will do, the
- * rotation holds while the pointer is over it or focus is inside it, slides are announced only
- * while paused, and it starts paused under prefers-reduced-motion).
+ * docs/product/marketing-site.md#showcase-carousel: the gallery carousel of six slides,
+ * auto-advancing every 5000 ms, with a play/pause control (WAI-ARIA carousel pattern: the button's
+ * name says what it will do, the rotation holds while the pointer is over it or focus is inside it,
+ * slides are announced only while paused, and it starts paused under prefers-reduced-motion).
  */
 export function ShowcaseCarousel() {
   const count = gallerySlides.length;

@@ -1,7 +1,7 @@
 import { summaryStats } from "../marketingContent";
 import { SECTION_IDS } from "./sectionIds";
 
-/** Spec 000 §2.5: 14 core domains, 80% test coverage, 3 payment rails, 1-CMD setup. */
+/** docs/product/marketing-site.md#summary-figures: 14 core domains, 80% test coverage, 3 payment rails, 1-CMD setup. */
 export function SummaryStats() {
   return (
     <div id={SECTION_IDS.highlights} className="mt-16 scroll-mt-16">

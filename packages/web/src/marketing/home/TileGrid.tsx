@@ -35,7 +35,10 @@ function TileFace({ tile, badge }: { tile: ProductTile; badge: string }) {
   );
 }
 
-/** A tile with a screen: a link, inert until the page has scrolled past 40 px (spec 000 §2.5, §9). */
+/**
+ * A tile with a screen: a link, inert until the page has scrolled past 40 px
+ * (docs/product/marketing-site.md#product-tiles, docs/product/marketing-site.md#constants).
+ */
 function LinkTile({ tile, to, active }: { tile: ProductTile; to: string; active: boolean }) {
   const onClick = (event: MouseEvent<HTMLAnchorElement>) => {
     if (!active) event.preventDefault();
@@ -68,7 +71,7 @@ function PlannedTile({ tile }: { tile: ProductTile }) {
 }
 
 /**
- * Spec 000 §2.5 / spec 001 "Home hero": fourteen product tiles in rows of 5. Scrolling tilts the
+ * docs/product/marketing-site.md#product-tiles: fourteen product tiles in rows of 5. Scrolling tilts the
  * grid flat and slides the rows apart in alternate directions (transforms only, so no layout shift);
  * tiles are inert until the page has scrolled more than 40 px, then each opens its area's screen.
  * Areas without a screen are marked as planned and are not links. Below md the tiles sit two to a

@@ -4,7 +4,7 @@ import { Glyph } from "../art/glyphs";
 import { landingBlocks, landingBlocksIntro, landingClosing, landingHero } from "../marketingContent";
 import { cardClass, containerClass, SectionHeading } from "../ui";
 
-/** The six marketing blocks of spec 001 "Landing page" and a closing call to action. */
+/** The six marketing blocks of docs/product/marketing-site.md#landing-page and a closing call to action. */
 export function LandingBlocks() {
   return (
     <>

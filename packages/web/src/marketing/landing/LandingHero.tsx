@@ -10,7 +10,7 @@ const inertClass =
   "inline-flex h-12 cursor-not-allowed items-center justify-center gap-2 rounded-lg border border-dashed border-slate-400 bg-white/80 px-6 text-base font-semibold text-slate-700 dark:border-slate-600 dark:bg-slate-950/80 dark:text-slate-300";
 
 /**
- * Spec 001 "Landing page": Try Live Demo and Start Building Now lead to /ledger, View
+ * docs/product/marketing-site.md#landing-page: Try Live Demo and Start Building Now lead to /ledger, View
  * Documentation to the built documentation. Schedule Demo has nothing behind it, so it is a
  * button marked aria-disabled that stays focusable and says why (the note below it), rather than
  * a link that goes nowhere.

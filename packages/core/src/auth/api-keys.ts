@@ -23,12 +23,12 @@ import {
 import { findUserById, toPublicUser } from "./users";
 
 /**
- * API keys (the docs' "bearer API key"): random 32-byte secrets shown to their owner once. Only
- * an HMAC of the key is stored (keyed with API_KEY_HASH_KEYS, so a stolen table alone does not
- * let anyone test guesses), and it is the item's key: authenticating a key is one GetItem. A key
- * acts for its owner on the owner's own resources, always with the role `user`: it never reaches
- * an admin route, even when its owner is an admin. Its scopes (model.ts API_KEY_SCOPES) say which
- * parts of the API it reaches; the HTTP layer checks them on every request.
+ * API keys (docs/auth.md#api-keys): random 32-byte secrets shown to their owner once. Only an HMAC
+ * of the key is stored (keyed with API_KEY_HASH_KEYS, so a stolen table alone does not let anyone
+ * test guesses), and it is the item's key: authenticating a key is one GetItem. A key acts for its
+ * owner on the owner's own resources, always with the role `user`: it never reaches an admin route,
+ * even when its owner is an admin. Its scopes (model.ts API_KEY_SCOPES) say which parts of the API
+ * it reaches; the HTTP layer checks them on every request.
  *
  * Rotation: the hash cannot be recomputed without the key, so a key stored under an older
  * version of the keyring is looked up under each retained version in turn, and moved to the
@@ -42,9 +42,9 @@ const KEY_SHAPE = /^fpk_[A-Za-z0-9_-]{43}$/;
 
 const StoredApiKey = ApiKeyView.extend({
   owner_id: z.string(),
-  /** The API_KEY_HASH_KEYS version the item's hash was made with (absent on keys made before versions). */
+  /** The API_KEY_HASH_KEYS version the item's hash was made with (absent on an unversioned key). */
   hash_version: z.string().optional(),
-  /** Keys made before scopes have none stored: they read as DEFAULT_API_KEY_SCOPES. Unknown scopes are dropped. */
+  /** A key stored without scopes reads as DEFAULT_API_KEY_SCOPES. Unknown scopes are dropped. */
   scopes: z
     .array(z.string())
     .optional()
@@ -216,14 +216,22 @@ interface FoundKey {
   stored: StoredApiKey;
 }
 
-/** The key's item under the newest hash version that has it: one GetItem, more only after a rotation. */
+/**
+ * The key's item under the newest hash version that has it: one GetItem, more only after a rotation.
+ * A concurrent use may move the item to the newest version between our reads of the newest and an
+ * older one (rekey), so a key found nowhere is looked up once more from the newest: a move only
+ * goes forward, and a key that is really unknown costs one more pass.
+ */
 async function findByKey(ctx: CoreContext, key: string): Promise<FoundKey | null> {
-  for (const version of ctx.config.API_KEY_HASH_KEYS.versions) {
-    const itemKey = apiKeyKey(hashOf(version, key));
-    const reply = await ctx.db.doc.send(
-      new GetCommand({ TableName: ctx.db.table, Key: itemKey, ConsistentRead: true }),
-    );
-    if (reply.Item) return { version, itemKey, stored: StoredApiKey.parse(reply.Item) };
+  for (let pass = 0; pass < 2; pass++) {
+    for (const version of ctx.config.API_KEY_HASH_KEYS.versions) {
+      const itemKey = apiKeyKey(hashOf(version, key));
+      const reply = await ctx.db.doc.send(
+        new GetCommand({ TableName: ctx.db.table, Key: itemKey, ConsistentRead: true }),
+      );
+      if (reply.Item) return { version, itemKey, stored: StoredApiKey.parse(reply.Item) };
+    }
+    if (ctx.config.API_KEY_HASH_KEYS.versions.length === 1) return null;
   }
   return null;
 }

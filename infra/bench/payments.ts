@@ -31,6 +31,7 @@ import { listRails } from "@fintech/core/rails/store";
 import { loadConfig } from "@fintech/core/shared/config";
 import { createContext, type CoreContext } from "@fintech/core/shared/context";
 import { createApp } from "@fintech/functions/app";
+import { verifyEmailForTests } from "@fintech/testing/auth";
 import { verifyForTests } from "@fintech/testing/limits";
 import { ensureTable } from "../local/bootstrap";
 import "../local/cli"; // the local scripts' set-up: silences the SDK's Node 22 notice
@@ -130,6 +131,8 @@ async function setUpUser(app: App, core: CoreContext, index: number, run: string
   const token = registered.data.token as string;
   // Paying others takes a verified level (limits/gate.ts): held there as an administrator would.
   await verifyForTests(core, registered.data.user.id as string);
+  // Payments by email reach only an address its owner proved they read (auth/email-verification.ts).
+  await verifyEmailForTests(core, registered.data.user.id as string);
   const open = async (name: string) =>
     (
       await expectStatus(

@@ -7,6 +7,7 @@
 const browserSafeCore = [
   "approvals/model",
   "auth/model",
+  "events/feed-paths",
   "kyc/country-requirements",
   "kyc/identity-numbers",
   "kyc/model",

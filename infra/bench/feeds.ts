@@ -33,7 +33,7 @@ import { createContext, type CoreContext } from "@fintech/core/shared/context";
 import { createLogger } from "@fintech/core/shared/logger";
 import { ensureSystemAccounts } from "@fintech/core/ledger/accounts";
 import { createApp } from "@fintech/functions/app";
-import { LEDGER_FEED_PATH } from "@fintech/functions/feed-paths";
+import { LEDGER_FEED_PATH } from "@fintech/core/events/feed-paths";
 import { ensureTable } from "../local/bootstrap";
 import { EMBEDDED_FEED_SETTINGS } from "../local/feed-settings";
 import "../local/cli"; // the local scripts' set-up: silences the SDK's Node 22 notice

@@ -1,4 +1,4 @@
-import { FEED_PATH_PATTERNS } from "@fintech/functions/feed-paths";
+import { FEED_PATH_PATTERNS } from "@fintech/core/events/feed-paths";
 
 /**
  * Path prefixes served by the API rather than the static SPA. CloudFront behaviours, the
@@ -8,7 +8,7 @@ export const apiPathPatterns = ["/api/*", "/v1/*", "/health"] as const;
 
 /**
  * The live event feeds (server-sent events), served by the response-streaming function (whose role
- * only reads). Their paths are written once, beside the feed routes (packages/functions/src/feed-paths.ts).
+ * only reads). Their paths are written once, in packages/core/src/events/feed-paths.ts.
  */
 export const feedPathPatterns = FEED_PATH_PATTERNS;
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { feedPathPatterns } from "../../../infra/resources/routes";
 import { createTestContext } from "@fintech/testing/context";
 import { createApp } from "./app";
-import { FEED_PATHS } from "./feed-paths";
+import { FEED_PATHS } from "@fintech/core/events/feed-paths";
 import { createFeedsApp } from "./feeds-app";
 
 /** A path matches a CloudFront path pattern (`*` stands for one or more characters). */

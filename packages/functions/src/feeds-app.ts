@@ -3,7 +3,7 @@ import { createRequestMetrics } from "@fintech/core/metrics/service";
 import type { CoreContext } from "@fintech/core/shared/context";
 import type { AppOptions } from "./app";
 import { composeApp } from "./compose";
-import { FEED_MOUNTS } from "./feed-paths";
+import { FEED_MOUNTS } from "@fintech/core/events/feed-paths";
 import type { AppEnv } from "./http/app-context";
 import { kycFeedRoutes } from "./routes/kyc-feed";
 import { ledgerFeedRoutes } from "./routes/ledger-feed";
@@ -12,7 +12,7 @@ import { paymentFeedRoutes, paymentRestFeedRoutes } from "./routes/payment-feed"
 
 /**
  * The feed routes, mounted where the route table (sections.ts) mounts them: every path of
- * FEED_PATHS (feed-paths.ts), the ones CloudFront sends the feeds function (infra/resources/routes.ts).
+ * FEED_PATHS (core/events/feed-paths.ts), the ones CloudFront sends the feeds function (infra/resources/routes.ts).
  * The whole API serves them too (the local server answers everything on one port); the feeds
  * function serves only these, so anything else gets the API's answer to a path it does not serve.
  * The feed modules hold nothing but their feeds (the commands and health checks beside them write

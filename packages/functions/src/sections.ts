@@ -1,6 +1,6 @@
 import type { Hono } from "hono";
 import type { RequestMetrics } from "@fintech/core/metrics/recorder";
-import { FEED_MOUNTS } from "./feed-paths";
+import { FEED_MOUNTS } from "@fintech/core/events/feed-paths";
 import type { AppEnv } from "./http/app-context";
 import { STATUS_PREFIX } from "./http/request-metrics";
 

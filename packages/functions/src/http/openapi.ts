@@ -1,6 +1,6 @@
 import type { OpenAPIHono, RouteConfig } from "@hono/zod-openapi";
 import { z } from "zod";
-import { PAYMENT_REST_FEED_PATH } from "../feed-paths";
+import { PAYMENT_REST_FEED_PATH } from "@fintech/core/events/feed-paths";
 import type { AppEnv } from "./app-context";
 
 /**

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { ApiKeyView, PublicUser } from "@fintech/core/auth/model";
 import { ACCOUNT_TYPES, JOURNAL_STATUSES, JOURNAL_TYPES } from "@fintech/core/ledger/model";
 import { Currency } from "@fintech/core/money/model";
-import { LEDGER_FEED_PATH } from "../feed-paths";
+import { LEDGER_FEED_PATH } from "@fintech/core/events/feed-paths";
 import { EXAMPLE_IDS } from "./example-ids";
 import { PaginationReply } from "./openapi";
 

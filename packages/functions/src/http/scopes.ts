@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import { API_KEY_SCOPES, type ApiKeyScope } from "@fintech/core/auth/model";
 import { AppError, forbidden } from "@fintech/core/shared/errors";
-import { FEED_MOUNTS } from "../feed-paths";
+import { FEED_MOUNTS } from "@fintech/core/events/feed-paths";
 import type { AppEnv } from "./app-context";
 import { STATUS_PREFIX } from "./request-metrics";
 

@@ -14,12 +14,12 @@ import {
 } from "@fintech/core/ledger/model";
 import { paymentStreamMessage } from "@fintech/core/payments/events";
 import { PAYMENT_EVENT_TYPES, PAYMENT_STATUSES, type PaymentStatus } from "@fintech/core/payments/model";
-import { KYC_FEED_PATH, LEDGER_FEED_PATH, PAYMENT_FEED_PATH } from "../feed-paths";
+import { KYC_FEED_PATH, LEDGER_FEED_PATH, PAYMENT_FEED_PATH } from "@fintech/core/events/feed-paths";
 
 /**
  * What the single feeds (ledger-feed.ts, kyc-feed.ts, payment-feed.ts) and the commands beside
  * them (*-commands.ts) share: the filters a subscription is made of and the URL that carries them
- * (on the feed's path, feed-paths.ts), and the events each feed sends, by name, with the schema of
+ * (on the feed's path, core/events/feed-paths.ts), and the events each feed sends, by name, with the schema of
  * each one's data (the live feed carries them too, as `<scope>.<name>`). Kept apart from both so
  * that a feed never loads the commands, nor the commands the feed.
  */

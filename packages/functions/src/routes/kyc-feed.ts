@@ -2,7 +2,7 @@ import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "zod";
 import { kycFeedReader, kycFeedScope, presentKycEvent } from "@fintech/core/kyc/events";
 import type { KycEventType } from "@fintech/core/kyc/model";
-import { FEED_ROUTE } from "../feed-paths";
+import { FEED_ROUTE } from "@fintech/core/events/feed-paths";
 import type { AppEnv } from "../http/app-context";
 import {
   authenticated,

@@ -1,7 +1,7 @@
 import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "zod";
 import { isTransactionEvent, ledgerFeedReader, type LedgerFeedEvent } from "@fintech/core/ledger/events";
-import { FEED_ROUTE } from "../feed-paths";
+import { FEED_ROUTE } from "@fintech/core/events/feed-paths";
 import type { AppEnv } from "../http/app-context";
 import {
   authenticated,

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { kycFeedReader, kycFeedScope, presentKycEvent } from "@fintech/core/kyc/events";
 import { ledgerFeedReader } from "@fintech/core/ledger/events";
 import { paymentFeedReader, paymentFeedScope, presentPaymentEvent } from "@fintech/core/payments/events";
-import { FEED_ROUTE } from "../feed-paths";
+import { FEED_ROUTE } from "@fintech/core/events/feed-paths";
 import type { AppEnv } from "../http/app-context";
 import {
   authenticated,

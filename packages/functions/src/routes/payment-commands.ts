@@ -21,7 +21,7 @@ import {
 } from "../http/openapi";
 import { feedOwner } from "../http/feed-response";
 import { parseWith } from "../http/validate";
-import { PAYMENT_FEED_PATH } from "../feed-paths";
+import { PAYMENT_FEED_PATH } from "@fintech/core/events/feed-paths";
 import { PaymentStatusFilter, paymentFeedUrl, PaymentUserId } from "./feeds";
 
 /**

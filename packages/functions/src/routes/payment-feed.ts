@@ -8,7 +8,7 @@ import {
   type PaymentFeedEvent,
 } from "@fintech/core/payments/events";
 import { PAYMENT_STATUSES } from "@fintech/core/payments/model";
-import { FEED_ROUTE, PAYMENT_FEED_PATH } from "../feed-paths";
+import { FEED_ROUTE, PAYMENT_FEED_PATH } from "@fintech/core/events/feed-paths";
 import type { AppEnv } from "../http/app-context";
 import {
   authenticated,

@@ -1,3 +1,4 @@
+import { KYC_FEED_PATH } from "@fintech/core/events/feed-paths";
 import { z } from "zod";
 import {
   DocumentStatus,
@@ -25,7 +26,7 @@ import type { WriteOptions } from "./types";
  */
 
 export const KYC_PATH = "/api/v1/kyc";
-export const KYC_STREAM_PATH = "/api/grpc/kyc/stream";
+export const KYC_STREAM_PATH = KYC_FEED_PATH;
 export const KYC_STREAM_HEALTH_PATH = "/api/grpc/kyc/health";
 
 /** An identity number a country asks for (its requirements, country-requirements.ts). */

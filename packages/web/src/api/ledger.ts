@@ -1,3 +1,4 @@
+import { LEDGER_FEED_PATH } from "@fintech/core/events/feed-paths";
 import type { HttpClient } from "./client";
 import { unwrapData, unwrapList } from "./envelope";
 import { segment, withPagination, withQuery, type Pagination } from "./query";
@@ -29,7 +30,7 @@ import type {
 const LEDGER = "/api/v1/ledger";
 /** The gRPC-style service of docs/product/ledger-workspace.md#calls: one command endpoint and the event stream. */
 export const LEDGER_COMMAND_PATH = "/api/grpc/ledger/command";
-export const LEDGER_STREAM_PATH = "/api/grpc/ledger/stream";
+export const LEDGER_STREAM_PATH = LEDGER_FEED_PATH;
 
 /** The ledger workspace's page of history (docs/product/ledger-workspace.md#constants). */
 export const HISTORY_PAGE: Required<Pagination> = { limit: 50, offset: 0 };

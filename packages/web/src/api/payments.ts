@@ -1,3 +1,4 @@
+import { PAYMENT_FEED_PATH } from "@fintech/core/events/feed-paths";
 import type { z } from "zod";
 import {
   CreatePaymentReply,
@@ -22,7 +23,7 @@ import { withQuery } from "./query";
 
 const PAYMENTS = "/v1/payments";
 export const PAYMENT_HEALTH_PATH = "/api/grpc/payment/health";
-export const PAYMENT_STREAM_PATH = "/api/grpc/payment/stream";
+export const PAYMENT_STREAM_PATH = PAYMENT_FEED_PATH;
 
 export type { CreatePaymentRequest, Payment, PaymentStatus };
 

@@ -1,3 +1,4 @@
+import { LIVE_FEED_PATH } from "@fintech/core/events/feed-paths";
 import { apiBaseUrl } from "../config";
 import { credentialStore } from "../session/credentialStore";
 import { startFeed, type FeedOptions, type LiveStream } from "./feedClient";
@@ -7,7 +8,7 @@ import { createLiveHub, type ConnectionHandlers, type LiveHub, type VisibilityLi
 import { ANY_EVENT } from "./streamSource";
 
 /** The server's stream of several feeds (packages/functions/src/routes/live-feed.ts). */
-export const LIVE_STREAM_PATH = "/api/grpc/live/stream";
+export const LIVE_STREAM_PATH = LIVE_FEED_PATH;
 
 /** The feeds the live stream carries. */
 export type LiveScope = "ledger" | "kyc" | "payment";

@@ -1,9 +1,10 @@
 /**
  * Where the live event feeds are served: the one place their URLs are written. The route table
- * (sections.ts) and the feeds function (feeds-app.ts) mount the feed routes at these prefixes, each
+ * (functions sections.ts) and the feeds function (feeds-app.ts) mount the feed routes at these prefixes, each
  * feed route answers at FEED_ROUTE under its prefix, the commands hand out URLs built on these
  * paths, and CloudFront sends FEED_PATH_PATTERNS to the feeds function (infra/resources/routes.ts).
- * The URLs are the product's contract: the SDK, the web app and API clients call them.
+ * The URLs are the product's contract: the SDK, the web app (which imports this module) and API
+ * clients call them.
  *
  * This module imports nothing, so infrastructure code and a browser bundle may load it as it is.
  */

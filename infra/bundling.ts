@@ -6,6 +6,7 @@
  * docs/benchmarks.md#cold-start.
  */
 import { rmSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { BuildOptions, Plugin } from "esbuild";
 
@@ -65,6 +66,57 @@ export const entrySourceMapOnly: Plugin = {
         rmSync(path.resolve(root, file), { force: true });
         delete outputs[file];
       }
+    });
+  },
+};
+
+/** pdfkit's Node build, which loads its 14 standard fonts' metrics with a runtime `require`. */
+const PDFKIT_NODE_BUILD = /[\\/]pdfkit[\\/]js[\\/]pdfkit\.node\.mjs$/;
+const PDFKIT_RUNTIME_REQUIRE = "const require$1 = createRequire(import.meta.url);";
+export const PDFKIT_STANDARD_FONTS = [
+  "Courier",
+  "CourierBold",
+  "CourierBoldOblique",
+  "CourierOblique",
+  "Helvetica",
+  "HelveticaBold",
+  "HelveticaBoldOblique",
+  "HelveticaOblique",
+  "Symbol",
+  "TimesBold",
+  "TimesBoldItalic",
+  "TimesItalic",
+  "TimesRoman",
+  "ZapfDingbats",
+] as const;
+
+/**
+ * pdfkit (the compliance reports' PDFs) loads each standard font's metrics on first use with
+ * `createRequire(import.meta.url)("#standard-fonts/<name>")`, a package-internal import that only
+ * resolves beside pdfkit's own package.json: in a bundle it would throw at the first PDF. This
+ * swaps that one `require` for a lookup in the font modules imported statically (the metrics are
+ * JavaScript, bundled like any code, no data files to ship). If pdfkit changes that line the
+ * build fails here rather than in the cloud.
+ */
+export const pdfkitBundledFonts: Plugin = {
+  name: "pdfkit-bundled-fonts",
+  setup(build) {
+    build.onLoad({ filter: PDFKIT_NODE_BUILD }, async (args) => {
+      const source = await readFile(args.path, "utf8");
+      if (!source.includes(PDFKIT_RUNTIME_REQUIRE))
+        throw new Error(`pdfkit-bundled-fonts: ${args.path} no longer loads its fonts with ${PDFKIT_RUNTIME_REQUIRE}`);
+      const imports = PDFKIT_STANDARD_FONTS.map(
+        (font, index) => `import pdfkitFont${index} from "./standard-fonts/${font}.mjs";`,
+      ).join("\n");
+      const table = PDFKIT_STANDARD_FONTS.map((font, index) => `"#standard-fonts/${font}": pdfkitFont${index}`).join(
+        ", ",
+      );
+      const lookup = `const pdfkitFonts = { ${table} };\nconst require$1 = (id) => pdfkitFonts[id];`;
+      return {
+        contents: `${imports}\n${source.replace(PDFKIT_RUNTIME_REQUIRE, lookup)}`,
+        resolveDir: path.dirname(args.path),
+        loader: "js",
+      };
     });
   },
 };
@@ -145,7 +197,12 @@ export function functionBundling({ liveDev = false, externalSdk = false }: Bundl
     minify: true,
     splitting: true,
     esbuild: {
-      plugins: [zodEnglishOnly, entrySourceMapOnly, ...(liveDev || externalSdk ? [] : [lambdaEnvCredentials])],
+      plugins: [
+        zodEnglishOnly,
+        entrySourceMapOnly,
+        pdfkitBundledFonts,
+        ...(liveDev || externalSdk ? [] : [lambdaEnvCredentials]),
+      ],
       // Lambda's nodejs22.x; esbuild then keeps modern syntax instead of down-levelling it.
       target: "node22",
       // Prefer packages' ESM builds (tree-shakable) and drop their "development" branches.

@@ -26,6 +26,13 @@ export interface StageSettings {
   settlementRetention: ObjectRetentionSettings | null;
   /** Days an overwritten or deleted KYC document version is kept before S3 expires it. */
   kycNoncurrentVersionDays: number;
+  /**
+   * The AWS principal (an account or role ARN of the rails' settlement processor) allowed to
+   * assume the SettlementProcessor role, which may only put objects under the settlements
+   * bucket's incoming prefix (stacks/Reconciliation.ts). null: the stage's own account assumes it.
+   * `DEPLOY_SETTLEMENT_PROCESSOR_PRINCIPAL` sets it at deploy time (stacks/settings.ts).
+   */
+  settlementProcessorPrincipal: string | null;
   /** Where the stage's mail comes from (Amazon SES) and where its links lead. */
   mail: MailSettings;
 }
@@ -215,6 +222,7 @@ export function stageSettings(stage: string, overrides: StageOverrides = {}): St
     // Long enough to undo a mistaken delete or overwrite, short enough that a document a person
     // asked us to erase is gone within a month.
     kycNoncurrentVersionDays: isProduction ? 30 : 1,
+    settlementProcessorPrincipal: null,
     // One verified domain for every stage; a preview says which stage a message came from.
     mail: {
       identity: MAIL_DOMAIN,

@@ -42,10 +42,13 @@ import {
   Api,
   API_TIMEOUT_SECONDS,
   BUCKET_ACTIONS,
+  COMPLIANCE_EXPORT_ACTIONS,
   KYC_OBJECT_ACTIONS,
   originProofValues,
-  SETTLEMENT_OBJECT_ACTIONS,
 } from "./Api";
+import { COMPLIANCE_EXPORT_PREFIX } from "../packages/core/src/compliance/keys";
+import { API_SETTLEMENT_INCOMING_ACTIONS, API_SETTLEMENT_RESULT_ACTIONS } from "./Reconciliation";
+import { INCOMING_PREFIX, RESULTS_PREFIX } from "../packages/core/src/reconciliation/model";
 import { Feeds, FEEDS_TIMEOUT_SECONDS, STREAM_LEASE_WRITE_ACTIONS } from "./Feeds";
 import {
   PAYMENT_DLQ_RETENTION_DAYS,
@@ -276,13 +279,21 @@ describe.each([
         ],
       },
       { actions: [...KYC_OBJECT_ACTIONS], targets: [{ id: kyc, suffix: "/*" }] },
-      { actions: [...SETTLEMENT_OBJECT_ACTIONS], targets: [{ id: settlements, suffix: "/*" }] },
+      { actions: [...API_SETTLEMENT_INCOMING_ACTIONS], targets: [{ id: settlements, suffix: `/${INCOMING_PREFIX}*` }] },
+      { actions: [...API_SETTLEMENT_RESULT_ACTIONS], targets: [{ id: settlements, suffix: `/${RESULTS_PREFIX}*` }] },
+      {
+        actions: [...COMPLIANCE_EXPORT_ACTIONS],
+        targets: [{ id: settlements, suffix: `/${COMPLIANCE_EXPORT_PREFIX}*` }],
+      },
     ]);
     // Nothing that rewrites or removes evidence: no deletes, no ACL or bucket policy changes.
     for (const action of actions.filter((a) => a.startsWith("s3:"))) {
       expect(action).not.toMatch(/Delete|Acl|Policy|\*/);
     }
-    expect(SETTLEMENT_OBJECT_ACTIONS).not.toContain("s3:PutObject");
+    // Settlement files: uploads and reads under incoming/ (the console's presigned POSTs, the nightly
+    // check on demand), results written and read under results/; nothing elsewhere in the bucket.
+    expect(API_SETTLEMENT_INCOMING_ACTIONS).toEqual(["s3:PutObject", "s3:GetObject", "s3:GetObjectVersion"]);
+    expect(API_SETTLEMENT_RESULT_ACTIONS).toEqual(["s3:GetObject", "s3:PutObject"]);
   });
 
   it("answers API requests buffered", () => {

@@ -9,6 +9,7 @@ import {
   ORIGIN_SECRET_PREVIOUS,
   type KeyPurpose,
 } from "../packages/core/src/shared/secret-names";
+import { COMPLIANCE_EXPORT_PREFIX } from "../packages/core/src/compliance/keys";
 import { Alerts } from "./Alerts";
 import { functionAlarms } from "./alarms";
 import { paymentWorker } from "./PaymentWorker";
@@ -16,15 +17,17 @@ import { integrityJobs } from "./IntegrityJobs";
 import { mailDelivery } from "./Mail";
 import { imageCheckingFunctionProps } from "./native-modules";
 import { deploySettings } from "./settings";
+import { apiSettlementStatements, nightlyReconciliation } from "./Reconciliation";
 import { Storage } from "./Storage";
 
 export const API_TIMEOUT_SECONDS = 25;
 
 /** The S3 actions the API uses, and nothing else (no deletes, no ACLs, no bucket settings). */
 export const KYC_OBJECT_ACTIONS = ["s3:GetObject", "s3:PutObject"] as const;
-export const SETTLEMENT_OBJECT_ACTIONS = ["s3:GetObject"] as const;
 /** HeadBucket (the health check) and listing need s3:ListBucket on the bucket itself. */
 export const BUCKET_ACTIONS = ["s3:ListBucket"] as const;
+/** Compliance exports: written, then read through a presigned GET, under their own prefix of the settlements bucket. */
+export const COMPLIANCE_EXPORT_ACTIONS = ["s3:GetObject", "s3:PutObject"] as const;
 
 /** The key secrets as SST Config.Secrets, by purpose. */
 function keySecretsOf(stack: Stack): Record<KeyPurpose, Config.Secret> {
@@ -131,7 +134,8 @@ export function Api({ stack, app }: StackContext) {
   // Data-plane grants on exactly these resources; SST's `bind` on a Table would grant dynamodb:*.
   storage.table.cdk.table.grantReadWriteData(api);
   // S3: only what the API does. KYC documents are uploaded with presigned PUTs and read back for
-  // review; settlement files are evidence the API only reads, never rewrites or deletes.
+  // review; settlement files are evidence: the API signs uploads into incoming/ and reads results,
+  // never rewrites or deletes (Object Lock and versioning keep every version anyway).
   const kyc = storage.kycBucket.cdk.bucket;
   const settlements = storage.settlementsBucket.cdk.bucket;
   api.attachPermissions([
@@ -145,21 +149,39 @@ export function Api({ stack, app }: StackContext) {
       actions: [...KYC_OBJECT_ACTIONS],
       resources: [kyc.arnForObjects("*")],
     }),
+    ...apiSettlementStatements(settlements),
     new PolicyStatement({
       effect: Effect.ALLOW,
-      actions: [...SETTLEMENT_OBJECT_ACTIONS],
-      resources: [settlements.arnForObjects("*")],
+      actions: [...COMPLIANCE_EXPORT_ACTIONS],
+      resources: [settlements.arnForObjects(`${COMPLIANCE_EXPORT_PREFIX}*`)],
     }),
     payments.sendSteps(),
     integrity.sendJobs(),
   ]);
 
-  // The nightly reconciliation Cron (infra/resources/schedules.ts) belongs in this stack with its
-  // handler, which is not built yet (docs/payments-and-rails.md#not-built-yet).
+  // The nightly reconciliation run and its missing-file alarm (stacks/Reconciliation.ts).
+  const nightly = nightlyReconciliation(stack, {
+    table: storage.table.cdk.table,
+    bucket: settlements,
+    environment: storage.environment,
+    alarmTopic,
+  });
 
   functionAlarms(stack, "Api", api, alarmTopic, { url: true, timeoutSeconds: API_TIMEOUT_SECONDS });
 
   stack.addOutputs({ ApiFunctionUrl: url.url });
 
-  return { api, url, keySecrets, originSecret, originProof, originEnvironment, alarmTopic, payments, integrity, mail };
+  return {
+    api,
+    url,
+    keySecrets,
+    originSecret,
+    originProof,
+    originEnvironment,
+    alarmTopic,
+    payments,
+    integrity,
+    mail,
+    nightly,
+  };
 }

@@ -238,7 +238,7 @@ describe.each([
 
   it("sends the KYC bucket's ObjectCreated:Post (presigned browser uploads) to the KYC object function, and nothing else", () => {
     const fn = resourceOf(template(), "AWS::Lambda::Function", "KycObjectCreated");
-    template().resourceCountIs("Custom::S3BucketNotifications", 1);
+    template().resourceCountIs("Custom::S3BucketNotifications", 2);
     template().hasResourceProperties("Custom::S3BucketNotifications", {
       BucketName: { Ref: kyc().id },
       NotificationConfiguration: {
@@ -286,7 +286,10 @@ describe.each([
       MessageRetentionPeriod: KYC_OBJECT_FAILURE_RETENTION_DAYS * 24 * 3600,
       SqsManagedSseEnabled: true,
     });
-    expect(alarmsOf(template()).filter((alarm) => alarm.Namespace === "AWS/SQS")).toEqual([
+    const queueName = JSON.stringify({ "Fn::GetAtt": [queue.id, "QueueName"] });
+    const ofThisQueue = (alarm: Record<string, unknown>) =>
+      JSON.stringify((alarm.Dimensions as { Value: unknown }[] | undefined)?.[0]?.Value) === queueName;
+    expect(alarmsOf(template()).filter((alarm) => alarm.Namespace === "AWS/SQS" && ofThisQueue(alarm))).toEqual([
       expect.objectContaining({
         MetricName: "ApproximateNumberOfMessagesVisible",
         Dimensions: [{ Name: "QueueName", Value: { "Fn::GetAtt": [queue.id, "QueueName"] } }],

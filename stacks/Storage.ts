@@ -11,6 +11,7 @@ import { functionAlarms, tableThrottleAlarms } from "./alarms";
 import { tableBackups } from "./Backups";
 import { imageCheckingFunctionProps } from "./native-modules";
 import { deadLetterQueue } from "./queues";
+import { settlementObjectHandler, settlementProcessorRole } from "./Reconciliation";
 import { deploySettings } from "./settings";
 
 /** What the KYC object function does with the bucket's objects: read the upload, delete a refused one. */
@@ -110,7 +111,8 @@ export function Storage({ stack, app }: StackContext) {
 
   const settlements = new Bucket(stack, settlementsBucket.id, {
     blockPublicACLs: true,
-    // SST's Bucket allows every origin unless told otherwise; settlement files never meet a browser.
+    // SST's Bucket allows every origin unless told otherwise. The console's uploads need CORS
+    // naming the site's real origin, which only the Web stack knows: Web applies the rule.
     cors: false,
     cdk: {
       bucket: {
@@ -125,9 +127,20 @@ export function Storage({ stack, app }: StackContext) {
       },
     },
   });
-  // S3 ObjectCreated notifications on `settlementsBucket.incomingPrefix` are to start
-  // reconciliation: they belong here with their handler, which is not built yet
-  // (docs/payments-and-rails.md#not-built-yet).
+  // A file under `settlementsBucket.incomingPrefix` starts its reconciliation; the processor role
+  // may only drop files there (stacks/Reconciliation.ts).
+  const reconciliation = settlementObjectHandler(stack, {
+    table: table.cdk.table,
+    bucket: settlements.cdk.bucket,
+    environment: {
+      TABLE_NAME: table.tableName,
+      KYC_BUCKET: kycBucket.bucketName,
+      SETTLEMENTS_BUCKET: settlements.bucketName,
+    },
+    alarmTopic,
+    settings,
+  });
+  const settlementProcessor = settlementProcessorRole(stack, settlements.cdk.bucket, settings);
 
   /**
    * A browser's presigned POST into the KYC bucket (ObjectCreated:Post only: the API's own puts
@@ -193,6 +206,7 @@ export function Storage({ stack, app }: StackContext) {
     TableName: table.tableName,
     KycBucket: kycBucket.bucketName,
     SettlementsBucket: settlements.bucketName,
+    SettlementProcessorRoleArn: settlementProcessor.roleArn,
   });
 
   return {
@@ -202,6 +216,8 @@ export function Storage({ stack, app }: StackContext) {
     environment,
     kycObjectFunction,
     kycObjectFailures,
+    ...reconciliation,
+    settlementProcessor,
     backups,
   };
 }

@@ -377,6 +377,26 @@ describe("Web", () => {
     expect((renderJoin(cors.Properties!.Delete) as { action: string }).action).toBe("deleteBucketCors");
   });
 
+  it("gives the settlements bucket POST-only CORS for the same origins (the reconciliation console's uploads)", () => {
+    const cors = resourceOf(template(), "Custom::AWS", "SettlementUploadCors");
+    const distribution = resourceOf(template(), "AWS::CloudFront::Distribution", "WebDistribution");
+    const call = renderJoin(cors.Properties!.Create) as {
+      action: string;
+      parameters: {
+        Bucket: string;
+        CORSConfiguration: { CORSRules: { AllowedOrigins: string[]; AllowedMethods: string[] }[] };
+      };
+    };
+    expect(call.action).toBe("putBucketCors");
+    expect(call.parameters.Bucket).toMatch(/^ImportValue\(.*SettlementsBucket.*\)$/);
+    expect(call.parameters.CORSConfiguration.CORSRules).toEqual([
+      expect.objectContaining({
+        AllowedOrigins: [`https://GetAtt(${distribution.id}.DomainName)`, ...LOCAL_ORIGINS],
+        AllowedMethods: ["POST"],
+      }),
+    ]);
+  });
+
   it("outputs the site URL", () => {
     template().hasOutput("SiteUrl", {
       Value: {

@@ -20,7 +20,8 @@ import { AwsCustomResource, AwsCustomResourcePolicy, PhysicalResourceId } from "
 import { StaticSite, use, type StackContext } from "sst/constructs";
 import { ORIGIN_PROOF_HEADER } from "../packages/functions/src/http/origin-verify";
 import { contentSecurityPolicy, HSTS_MAX_AGE_SECONDS } from "../infra/security-headers";
-import { apiPathPatterns, feedPathPatterns, kycDocumentsBucket } from "../infra/resources";
+import { apiPathPatterns, feedPathPatterns, kycDocumentsBucket, settlementsBucket } from "../infra/resources";
+import type { BucketCorsRule } from "../infra/resources/buckets";
 import { Alerts } from "./Alerts";
 import { CLOUDFRONT_METRICS_REGION, cloudFrontErrorRateAlarm } from "./alarms";
 import { Api } from "./Api";
@@ -127,13 +128,18 @@ export function Web({ stack, app }: StackContext) {
   });
 
   const kyc = storage.kycBucket.cdk.bucket;
+  const settlements = storage.settlementsBucket.cdk.bucket;
   // The SPA's browser policy: tokens live in localStorage, so scripts come from the site only.
   const securityHeaders = new ResponseHeadersPolicy(stack, "SiteSecurityHeaders", {
     comment: `${app.stage}: CSP, HSTS and friends for the SPA`,
     securityHeadersBehavior: {
       contentSecurityPolicy: {
         contentSecurityPolicy: contentSecurityPolicy({
-          documentStoreOrigins: [`https://${kyc.bucketRegionalDomainName}`],
+          // The reconciliation console posts settlement files straight to their bucket too.
+          documentStoreOrigins: [
+            `https://${kyc.bucketRegionalDomainName}`,
+            `https://${settlements.bucketRegionalDomainName}`,
+          ],
         }),
         override: true,
       },
@@ -188,6 +194,10 @@ export function Web({ stack, app }: StackContext) {
   const distribution = site.cdk?.distribution;
   const siteOrigins = distribution ? [`https://${distribution.distributionDomainName}`] : [];
   kycUploadCors(stack, kyc, [...siteOrigins, ...settings.corsOrigins]);
+  bucketUploadCors(stack, "SettlementUploadCors", settlements, settlementsBucket.id, settlementsBucket.cors, [
+    ...siteOrigins,
+    ...settings.corsOrigins,
+  ]);
   if (distribution)
     cloudFrontErrorRateAlarm(stack, distribution.distributionId, alarmTopic, {
       alarm: app.region === CLOUDFRONT_METRICS_REGION,
@@ -210,7 +220,18 @@ export function Web({ stack, app }: StackContext) {
  * own template (which therefore declares no CORS of its own).
  */
 function kycUploadCors(stack: StackContext["stack"], bucket: IBucket, origins: string[]) {
-  const rule = kycDocumentsBucket.cors;
+  return bucketUploadCors(stack, "KycUploadCors", bucket, kycDocumentsBucket.id, kycDocumentsBucket.cors, origins);
+}
+
+/** One bucket's browser-upload CORS rule for these origins, applied with PutBucketCors (see kycUploadCors). */
+function bucketUploadCors(
+  stack: StackContext["stack"],
+  id: string,
+  bucket: IBucket,
+  bucketId: string,
+  rule: BucketCorsRule,
+  origins: string[],
+) {
   const parameters = {
     Bucket: bucket.bucketName,
     CORSConfiguration: {
@@ -225,12 +246,12 @@ function kycUploadCors(stack: StackContext["stack"], bucket: IBucket, origins: s
       ],
     },
   };
-  return new AwsCustomResource(stack, "KycUploadCors", {
+  return new AwsCustomResource(stack, id, {
     onUpdate: {
       service: "S3",
       action: "putBucketCors",
       parameters,
-      physicalResourceId: PhysicalResourceId.of(`${kycDocumentsBucket.id}-cors`),
+      physicalResourceId: PhysicalResourceId.of(`${bucketId}-cors`),
     },
     onDelete: { service: "S3", action: "deleteBucketCors", parameters: { Bucket: bucket.bucketName } },
     // Put and delete of a bucket's CORS are both the one IAM action s3:PutBucketCORS.

@@ -47,9 +47,16 @@ describe("the deployed functions", () => {
     expect(functions.map((fn) => fn.handler).sort()).toEqual(handlers.sort());
     expect(functions.map((fn) => fn.handler)).toEqual(
       expect.arrayContaining(
-        ["api", "feeds", "kyc-object", "payment-worker", "payment-sweeper", "mail-delivery"].map(
-          (name) => `packages/functions/src/lambda/${name}.handler`,
-        ),
+        [
+          "api",
+          "feeds",
+          "kyc-object",
+          "payment-worker",
+          "payment-sweeper",
+          "mail-delivery",
+          "settlement-object",
+          "nightly-reconciliation",
+        ].map((name) => `packages/functions/src/lambda/${name}.handler`),
       ),
     );
   });

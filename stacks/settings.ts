@@ -24,8 +24,19 @@ export function deploySettings(stage: string, env: Record<string, string | undef
   const override = env.DEPLOY_CORS_ORIGINS?.split(",")
     .map((origin) => origin.trim())
     .filter(Boolean);
-  return override && override.length > 0 ? { ...settings, corsOrigins: override } : settings;
+  const withOrigins = override && override.length > 0 ? { ...settings, corsOrigins: override } : settings;
+  const processor = env.DEPLOY_SETTLEMENT_PROCESSOR_PRINCIPAL?.trim();
+  if (!processor) return withOrigins;
+  if (!SETTLEMENT_PROCESSOR_PRINCIPAL.test(processor)) {
+    throw new Error(
+      `DEPLOY_SETTLEMENT_PROCESSOR_PRINCIPAL must be an AWS account root or role ARN, got '${processor}'`,
+    );
+  }
+  return { ...withOrigins, settlementProcessorPrincipal: processor };
 }
+
+/** An account root (arn:aws:iam::123456789012:root) or a role ARN, in any AWS partition. */
+const SETTLEMENT_PROCESSOR_PRINCIPAL = /^arn:aws[a-z-]*:iam::\d{12}:(root|role\/[\w+=,.@/-]{1,512})$/;
 
 type LogRetention = NonNullable<FunctionProps["logRetention"]>;
 

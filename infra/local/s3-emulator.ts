@@ -1,6 +1,6 @@
 import { mkdirSync } from "node:fs";
 import S3rver from "s3rver";
-import { buckets, corsXml } from "../resources/buckets";
+import { buckets, corsXml, settlementsBucket } from "../resources/buckets";
 import { freePort, LOOPBACK } from "./ports";
 
 export interface S3Emulator {
@@ -10,7 +10,7 @@ export interface S3Emulator {
   stop(): Promise<void>;
 }
 
-/** s3rver, in this process, with the buckets of infra/resources (and the KYC bucket's CORS) configured. */
+/** s3rver, in this process, with the buckets of infra/resources (and their browser-upload CORS) configured. */
 export async function startS3Emulator(options: {
   directory: string;
   port?: number;
@@ -27,7 +27,7 @@ export async function startS3Emulator(options: {
     silent: true,
     configureBuckets: [
       { name: options.bucketNames.kyc, configs: kyc.cors ? [corsXml(options.corsOrigins)] : [] },
-      { name: options.bucketNames.settlements, configs: [] },
+      { name: options.bucketNames.settlements, configs: [corsXml(options.corsOrigins, settlementsBucket.cors)] },
     ],
   });
   await server.run();

@@ -11,6 +11,8 @@ import { kycDocumentsBucket, settlementsBucket } from "../resources/buckets";
 import { stageSettings } from "../stage";
 import { ensureTable } from "./bootstrap";
 import { deliverKycObjectEvents } from "./kyc-object-events";
+import { deliverSettlementObjectEvents } from "./settlement-object-events";
+import { LocalSettlementNightly } from "./settlement-nightly";
 import { LocalPaymentWorker } from "./payment-worker";
 import { LocalIntegrityWorker } from "./integrity-worker";
 import { LocalMailSink } from "./mail-sink";
@@ -137,12 +139,17 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     // Presigned uploads into the KYC bucket run the document checks, as the cloud's S3 notification does.
     const kycObjectEvents = deliverKycObjectEvents(s3.server, core);
     stops.push(() => kycObjectEvents.stop());
+    // Settlement files dropped under incoming/ are reconciled, as the cloud's S3 notification does.
+    const settlementObjectEvents = deliverSettlementObjectEvents(s3.server, core);
+    stops.push(() => settlementObjectEvents.stop());
     await seedLocalData(core, env);
     // Stopped after the server has closed (no new payments) and before DynamoDB Local stops.
     paymentWorker.start(core);
     stops.push(() => paymentWorker.stop());
     integrityWorker.start(core);
     stops.push(() => integrityWorker.stop());
+    const settlementNightly = new LocalSettlementNightly().start(core);
+    stops.push(() => settlementNightly.stop());
     // Queued mail goes to files beside the data, as SES would send it in the cloud.
     const mail = new LocalMailSink(path.join(options.dataDir ?? scratch!, "mail")).start(core);
     stops.push(() => mail.stop());

@@ -18,7 +18,13 @@ export const kycDocumentsBucket = {
 export const settlementsBucket = {
   id: "Settlements",
   localName: "settlements",
-  cors: null,
+  /** The reconciliation console's presigned POST of a settlement file (under incoming/ only: the API's signed policy). */
+  cors: {
+    allowedMethods: ["POST"] as const,
+    allowedHeaders: ["*"],
+    exposedHeaders: ["ETag"],
+    maxAgeSeconds: 3000,
+  },
   /** Settlement files are evidence; every overwritten version is kept. */
   versioned: true,
   /**
@@ -34,9 +40,16 @@ export const settlementsBucket = {
 
 export const buckets = [kycDocumentsBucket, settlementsBucket] as const;
 
+/** A bucket's browser-upload CORS rule, as both buckets declare it. */
+export interface BucketCorsRule {
+  allowedMethods: readonly string[];
+  allowedHeaders: readonly string[];
+  exposedHeaders: readonly string[];
+  maxAgeSeconds: number;
+}
+
 /** CORS rules as the S3 emulator wants them (the XML of PutBucketCors). */
-export function corsXml(origins: readonly string[]): string {
-  const rule = kycDocumentsBucket.cors;
+export function corsXml(origins: readonly string[], rule: BucketCorsRule = kycDocumentsBucket.cors): string {
   const lines = [
     ...origins.map((origin) => `<AllowedOrigin>${origin}</AllowedOrigin>`),
     ...rule.allowedMethods.map((method) => `<AllowedMethod>${method}</AllowedMethod>`),

@@ -27,7 +27,7 @@ describe("the feeds app", () => {
         feedPathPatterns.some((pattern) => matches(pattern, path)),
         path,
       ).toBe(true);
-    expect(FEED_PATHS).toHaveLength(5);
+    expect(FEED_PATHS).toHaveLength(6);
   });
 
   it("answers a stream as the whole app does, and anything else as a path it does not serve", async () => {

@@ -8,6 +8,7 @@ import type { AppEnv } from "./http/app-context";
 import { kycFeedRoutes } from "./routes/kyc-feed";
 import { ledgerFeedRoutes } from "./routes/ledger-feed";
 import { liveFeedRoutes } from "./routes/live-feed";
+import { opsFeedRoutes } from "./routes/ops-feed";
 import { paymentFeedRoutes, paymentRestFeedRoutes } from "./routes/payment-feed";
 
 /**
@@ -25,6 +26,7 @@ export function feedRoutes(): Hono<AppEnv> {
     .route(FEED_MOUNTS.kyc, kycFeedRoutes)
     .route(FEED_MOUNTS.paymentRest, paymentRestFeedRoutes)
     .route(FEED_MOUNTS.payment, paymentFeedRoutes)
+    .route(FEED_MOUNTS.ops, opsFeedRoutes)
     .route(FEED_MOUNTS.live, liveFeedRoutes);
 }
 

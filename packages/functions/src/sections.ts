@@ -145,6 +145,46 @@ export const API_SECTIONS: readonly ApiSection[] = [
     },
   },
   {
+    name: "reconciliation",
+    prefixes: ["/api/v1/reconciliation"],
+    async load() {
+      const { reconciliationRoutes } = await import("./routes/reconciliation");
+      return () => [["/api/v1/reconciliation", reconciliationRoutes]];
+    },
+  },
+  {
+    name: "fx",
+    prefixes: ["/api/v1/fx", "/api/v1/treasury"],
+    async load() {
+      const { fxRoutes } = await import("./routes/fx");
+      const { treasuryRoutes } = await import("./routes/treasury");
+      return () => [
+        ["/api/v1/fx", fxRoutes],
+        ["/api/v1/treasury", treasuryRoutes],
+      ];
+    },
+  },
+  {
+    name: "compliance",
+    prefixes: ["/api/v1/compliance"],
+    async load() {
+      const { complianceRoutes } = await import("./routes/compliance");
+      return () => [["/api/v1/compliance", complianceRoutes]];
+    },
+  },
+  {
+    name: "ops",
+    prefixes: ["/api/v1/ops", FEED_MOUNTS.ops],
+    async load() {
+      const { opsRoutes } = await import("./routes/ops");
+      const { opsFeedRoutes } = await import("./routes/ops-feed");
+      return () => [
+        ["/api/v1/ops", opsRoutes],
+        [FEED_MOUNTS.ops, opsFeedRoutes],
+      ];
+    },
+  },
+  {
     name: "live",
     prefixes: [FEED_MOUNTS.live],
     async load() {

@@ -180,14 +180,17 @@ describe("home hero", () => {
       "/payments",
       "/payment-rails",
       "/kyc",
-      "/payment-rails",
+      "/reconciliation",
+      "/compliance",
+      "/treasury",
       "/developers/api-explorer",
+      "/ops",
       "/status",
       "/developers/docs#authentication",
       "/developers/quickstart",
       "/developers/docs",
     ]);
-    // The four areas without a screen say so and are no links at all.
+    // The one area without a screen says so and is no link at all.
     const planned = page.locator("[data-tile-planned]");
     expect(
       await planned.evaluateAll((boxes) =>
@@ -197,12 +200,7 @@ describe("home hero", () => {
           box.closest("a") === null,
         ]),
       ),
-    ).toEqual([
-      ["Compliance Reports", true, true],
-      ["Treasury & FX", true, true],
-      ["Webhooks & SDKs", true, true],
-      ["Ops Console", true, true],
-    ]);
+    ).toEqual([["Webhooks & SDKs", true, true]]);
     // Rows of 5: 5, 5, 4.
     expect(
       await page
@@ -270,7 +268,7 @@ describe("home hero", () => {
 });
 
 describe("features", () => {
-  it("the six cards with actions navigate; the other six are inert", async () => {
+  it("the ten cards with actions navigate; the other two are inert", async () => {
     const { context, page } = await newPage(browser);
     await openHome(page);
     const features = page.locator("#features");
@@ -283,16 +281,13 @@ describe("features", () => {
       "/grpc-demo",
       "/developers/api-explorer",
       "/status",
+      "/reconciliation",
+      "/treasury",
+      "/ops",
+      "/compliance",
     ]);
     const inert = features.locator("[data-feature-card='inert']");
-    expect(await inert.locator("h3").allTextContents()).toEqual([
-      "Reconciliation",
-      "Treasury & FX",
-      "Ops Console",
-      "Routing",
-      "Compliance Reporting",
-      "Setup",
-    ]);
+    expect(await inert.locator("h3").allTextContents()).toEqual(["Routing", "Setup"]);
     // Not links, not buttons, not focusable, no pointer.
     expect(
       await inert.evaluateAll((cards) =>
@@ -303,8 +298,8 @@ describe("features", () => {
           card.querySelectorAll("a,button,[tabindex]").length,
         ]),
       ),
-    ).toEqual(Array(6).fill(["ARTICLE", -1, "default", 0]));
-    await inert.filter({ hasText: "Reconciliation" }).click();
+    ).toEqual(Array(2).fill(["ARTICLE", -1, "default", 0]));
+    await inert.filter({ hasText: "Routing" }).click();
     await settleTasks(page);
     await nextFrames(page);
     expect(pathname(page)).toBe("/");

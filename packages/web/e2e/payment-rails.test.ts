@@ -203,10 +203,10 @@ describe("payment rails console: an admin", () => {
     await simulator(page).getByLabel("Amount").fill("-5");
     await simulator(page).getByText("Enter an amount above 0").waitFor();
     expect(await simulator(page).getByText("Best Option").count()).toBe(0);
-    // Settlement files wait for reconciliation, and say so with no figures.
+    // The admin's settlement panel leads to the reconciliation console.
     await page
       .getByRole("region", { name: "Settlement files" })
-      .getByText("Settlement files arrive with reconciliation")
+      .getByRole("link", { name: "Open the reconciliation console" })
       .waitFor();
     await screenshot(page, "payment-rails-admin");
   });

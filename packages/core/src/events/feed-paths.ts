@@ -14,6 +14,8 @@ export const FEED_MOUNTS = {
   ledger: "/api/grpc/ledger",
   kyc: "/api/grpc/kyc",
   payment: "/api/grpc/payment",
+  /** The administrators' feed of every journal, payment and KYC change (the ops console). */
+  ops: "/api/grpc/ops",
   /** The browser's one connection carrying several feeds. */
   live: "/api/grpc/live",
   /** The payment feed under the REST payments API's names. */
@@ -26,6 +28,7 @@ export const FEED_ROUTE = "/stream";
 export const LEDGER_FEED_PATH = `${FEED_MOUNTS.ledger}${FEED_ROUTE}` as const;
 export const KYC_FEED_PATH = `${FEED_MOUNTS.kyc}${FEED_ROUTE}` as const;
 export const PAYMENT_FEED_PATH = `${FEED_MOUNTS.payment}${FEED_ROUTE}` as const;
+export const OPS_FEED_PATH = `${FEED_MOUNTS.ops}${FEED_ROUTE}` as const;
 export const LIVE_FEED_PATH = `${FEED_MOUNTS.live}${FEED_ROUTE}` as const;
 export const PAYMENT_REST_FEED_PATH = `${FEED_MOUNTS.paymentRest}${FEED_ROUTE}` as const;
 
@@ -34,6 +37,7 @@ export const FEED_PATHS: readonly string[] = [
   LEDGER_FEED_PATH,
   KYC_FEED_PATH,
   PAYMENT_FEED_PATH,
+  OPS_FEED_PATH,
   LIVE_FEED_PATH,
   PAYMENT_REST_FEED_PATH,
 ];

@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import { GetCommand, QueryCommand, TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
 import { announceCommits } from "../events/feed";
+import { kycOpsIndex, opsHintPartition } from "../ops/outbox";
 import type { CoreContext } from "../shared/context";
 import { cancellationCodes, isAwsError, queryAll } from "../shared/dynamo";
 import { AppError, conflict, notFound } from "../shared/errors";
@@ -55,10 +56,12 @@ function historyItem(submission: KycSubmission, seq: number, entry: HistoryInput
   };
 }
 
+/** The submission item, listed for reviewers and in the administrators' ops feed (docs/money-operations.md#ops-console). */
 function submissionItem(submission: KycSubmission) {
   return {
     ...submissionKey(submission.id),
     ...submissionsIndex(submission.submitted_at, submission.id),
+    ...kycOpsIndex(submission),
     entity: "kyc_submission",
     ...submission,
   };
@@ -166,7 +169,10 @@ export async function createSubmission(
 
 /** Wakes this process's readers of the user's KYC stream at once (other processes poll). */
 function announceHistory(ctx: CoreContext, userId: string, committedAt: string): void {
-  announceCommits(ctx, [{ gsi2pk: kycFeedPartition(userId), committed_at: committedAt }]);
+  announceCommits(ctx, [
+    { gsi2pk: kycFeedPartition(userId), committed_at: committedAt },
+    { gsi2pk: opsHintPartition("kyc"), committed_at: committedAt },
+  ]);
 }
 
 export interface SubmissionChange {

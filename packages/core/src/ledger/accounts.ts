@@ -65,6 +65,11 @@ export const SYSTEM_ACCOUNTS = {
   sandbox: { name: "Sandbox faucet", type: "equity", description: "Source of test balances outside production." },
   fees: { name: "Fee revenue", type: "revenue", description: "Fees charged by the platform." },
   fx: { name: "FX position", type: "asset", description: "Foreign-exchange position and spread." },
+  fxrevenue: {
+    name: "FX revenue",
+    type: "revenue",
+    description: "The spread earned on quoted currency conversions, booked as its own leg.",
+  },
   suspense: {
     name: "Suspense",
     type: "liability",
@@ -75,6 +80,17 @@ export const SYSTEM_ACCOUNTS = {
     type: "asset",
     description:
       "Payments to external beneficiaries sent over a rail and not settled yet; settlement reconciliation clears them.",
+  },
+  railsettled: {
+    name: "Rail settlements",
+    type: "liability",
+    description:
+      "Counterparty of money the rails settled with the outside world: reconciled settlement lines move it out of Clearing or into Suspense.",
+  },
+  writeoffs: {
+    name: "Settlement write-offs",
+    type: "expense",
+    description: "Settlement differences written off after review, and differences within the matching tolerance.",
   },
 } as const satisfies Record<string, { name: string; type: AccountType; description: string }>;
 export type SystemAccountCode = keyof typeof SYSTEM_ACCOUNTS;
@@ -227,6 +243,8 @@ export async function createCustomerAccount(
   throw conflict("Could not allocate a unique account number; try again", "account_number_exhausted");
 }
 
+const SYSTEM_ACCOUNT_WRITES_AT_ONCE = 5;
+
 /** Idempotent: creates each system account (per currency) that is missing; safe to run concurrently. */
 export async function ensureSystemAccounts(ctx: CoreContext): Promise<number> {
   const wanted = Currency.options.flatMap((currency) =>
@@ -239,10 +257,13 @@ export async function ensureSystemAccounts(ctx: CoreContext): Promise<number> {
     wanted.map(({ code, currency }) => systemAccountId(code, currency)),
   );
   const createdAt = ctx.clock().toISOString();
-  const results = await Promise.all(
-    wanted
-      .filter(({ code, currency }) => !existing.has(systemAccountId(code, currency)))
-      .map(async ({ code, spec, currency }) => {
+  const missing = wanted.filter(({ code, currency }) => !existing.has(systemAccountId(code, currency)));
+  const results: number[] = [];
+  // A few at a time: each is a transaction of one item per shard, and dozens of those at once
+  // make DynamoDB Local give up waiting for its locks.
+  for (let start = 0; start < missing.length; start += SYSTEM_ACCOUNT_WRITES_AT_ONCE) {
+    const created = await Promise.all(
+      missing.slice(start, start + SYSTEM_ACCOUNT_WRITES_AT_ONCE).map(async ({ code, spec, currency }) => {
         const account: Account = {
           id: systemAccountId(code, currency),
           owner_id: SYSTEM_OWNER,
@@ -267,7 +288,9 @@ export async function ensureSystemAccounts(ctx: CoreContext): Promise<number> {
           return 0;
         }
       }),
-  );
+    );
+    results.push(...created);
+  }
   return results.reduce<number>((sum, one) => sum + one, 0);
 }
 

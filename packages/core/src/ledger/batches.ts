@@ -116,6 +116,8 @@ async function validItems(ctx: CoreContext, ownerId: string, items: unknown[]): 
         if (type !== "transfer" && type !== "deposit") throw badRequest("type must be transfer or deposit");
         if (type === "transfer") {
           const input = parseWith(TransferInput, fields);
+          if (input.quote_id !== undefined)
+            throw badRequest("A quoted conversion cannot be part of a batch: send it as its own transfer");
           const [from, to] = await Promise.all([owned(input.from_account_id), owned(input.to_account_id)]);
           return { type: "transfer", input, from, to, amount: minorOrThrow(input.amount, from.currency) };
         }

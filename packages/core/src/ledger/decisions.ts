@@ -25,6 +25,11 @@ export const RECORDED_REFUSALS: ReadonlySet<string> = new Set([
   "not_posted",
   // A rolling total (limits/gate.ts) is state like a balance: a keyed retry gets the same answer.
   "limit_exceeded",
+  // A quote is used, expires or fits the transfer once and for all: a keyed retry gets the same answer.
+  "quote_not_found",
+  "quote_expired",
+  "quote_used",
+  "quote_mismatch",
 ]);
 
 /** Whether an error is a business refusal that a keyed request records. */

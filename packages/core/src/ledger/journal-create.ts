@@ -23,7 +23,7 @@ import { MAX_ATTEMPTS, pause, plannedVersions, versionPuts, withChains } from ".
  */
 
 /** The earlier decision under a key, for a request with this hash: its reply, its refusal (thrown), or a 422. */
-function replayOrMismatch(decision: Decision, idempotency: Idempotency): JournalReplay {
+export function replayOrMismatch(decision: Decision, idempotency: Idempotency): JournalReplay {
   const hash = decision.journal ? decision.journal.request_hash : decision.refusal.request_hash;
   if (hash !== idempotency.hash) throw unprocessable(LEDGER_MESSAGES.idempotencyMismatch, "idempotency_key_reused");
   if (decision.refusal) throw replayedRefusal(decision.refusal.refusal);

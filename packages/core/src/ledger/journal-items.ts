@@ -1,5 +1,6 @@
 import type { CoreContext } from "../shared/context";
 import { depositDraftIndex } from "../approvals/keys";
+import { journalOpsIndex } from "../ops/outbox";
 import type { TransactItems } from "./write-path";
 import { journalKey, journalsByOwner, journalsReceivedBy } from "./keys";
 import { UNNAMED_PAYER, type Idempotency, type Journal, type JournalDraft } from "./journals";
@@ -69,18 +70,21 @@ export function newJournal(id: string, draft: JournalDraft, idempotency: Idempot
 
 /**
  * The journal item: its key and the indexes that list it (its owner's history, the four-eyes
- * queue while a deposit waits, the payee's history while a payment to another user is posted).
- * Every write of a journal writes the whole item, so an index the new state no longer has goes.
+ * queue while a deposit waits, the payee's history while a payment to another user is posted, and
+ * otherwise the ops feed, docs/money-operations.md#ops-console: a deposit waiting for four eyes
+ * joins it when decided). Every write of a journal writes the whole item, so an index the new
+ * state no longer has goes.
  */
 export function journalItem(journal: Journal): Record<string, unknown> {
   const received =
     journal.payee_owner_id && journal.status === "posted" && journal.posted_at
       ? journalsReceivedBy(journal.payee_owner_id, journal.posted_at, journal.id)
       : {};
+  const waitingDeposit = depositDraftIndex(journal);
   return {
     ...journalKey(journal.id),
     ...journalsByOwner(journal.owner_id, journal.created_at, journal.id),
-    ...depositDraftIndex(journal),
+    ...(waitingDeposit.gsi2pk ? waitingDeposit : journalOpsIndex(journal)),
     ...received,
     entity: "journal",
     ...journal,

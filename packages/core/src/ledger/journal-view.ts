@@ -1,5 +1,5 @@
 import { toDecimalString } from "../money/model";
-import { isFeeAccountId } from "./model";
+import { isFeeAccountId, isFxRevenueAccountId } from "./model";
 import { isSystemAccountId, PAYMENT_SERVICE_ACTOR, UNNAMED_PAYER, type Journal, type JournalEntry } from "./journals";
 
 /**
@@ -67,11 +67,15 @@ export function visibleEntry(
 export const isIncomingFor = (journal: Journal, viewerId: string): boolean =>
   journal.owner_id !== viewerId && journal.payee_owner_id === viewerId;
 
-/** The part of a payment that is its fee (the legs to fee revenue and the FX position); 0 for other journals. */
+/**
+ * The part of a journal that is a fee: a payment's legs to fee revenue and the FX position, a
+ * quoted conversion's spread leg to FX revenue; 0 for other journals.
+ */
 export function feeOf(journal: Journal): number {
-  if (journal.type !== "payment") return 0;
+  const isFeeLeg = journal.type === "payment" ? isFeeAccountId : journal.type === "fx" ? isFxRevenueAccountId : null;
+  if (!isFeeLeg) return 0;
   return journal.entries
-    .filter((entry) => entry.side === "debit" && isFeeAccountId(entry.account_id))
+    .filter((entry) => entry.side === "debit" && isFeeLeg(entry.account_id))
     .reduce((sum, entry) => sum + entry.amount, 0);
 }
 

@@ -21,7 +21,9 @@ import { allowMoneyForTests } from "@fintech/testing/limits";
 
 /**
  * Property tests of the ledger engine against DynamoDB Local: random command sequences over two
- * users' accounts (USD incl. a credit-normal one, JPY with no decimals, EUR), run one by one
+ * users' accounts (USD incl. a credit-normal one, JPY with no decimals, EUR), including quoted
+ * conversions between currencies (two journals, one per currency, through the FX position and
+ * FX revenue accounts: every currency's debits still equal its credits), run one by one
  * and concurrently, replayed with the same and with a different Idempotency-Key body; after
  * every step the engine's answers must match an independent oracle, and after every run the
  * whole table must satisfy the ledger's invariants (see checkInvariants in @fintech/testing/ledger/invariants).
@@ -119,6 +121,41 @@ const transferCommand: fc.Arbitrary<CreateCommand> = fc
   })
   .map(({ pair, ...rest }) => ({ kind: "transfer" as const, from: pair[0], to: pair[1], ...rest }));
 
+/** Accounts of one owner in two currencies: a quoted conversion between them. */
+const CROSS_CURRENCY_PAIRS: [number, number][] = [
+  [0, 5],
+  [5, 0],
+  [3, 5],
+  [5, 3],
+  [0, 3],
+  [3, 0],
+  [1, 4],
+  [2, 5],
+];
+
+const fxCommand: fc.Arbitrary<CreateCommand> = fc
+  .record({
+    pair: fc.constantFrom(...CROSS_CURRENCY_PAIRS),
+    // Mostly amounts a funded account covers, so that conversions succeed as well as fail.
+    amount: fc.oneof(
+      {
+        weight: 4,
+        arbitrary: fc.record({ form: fc.constant("string" as const), minor: fc.integer({ min: 1, max: 3_000 }) }),
+      },
+      { weight: 1, arbitrary: amount },
+    ),
+    quote: fc.constantFrom(
+      "fresh" as const,
+      "fresh" as const,
+      "fresh" as const,
+      "reused" as const,
+      "foreign" as const,
+      "mismatch" as const,
+    ),
+    keyed,
+  })
+  .map(({ pair, ...rest }) => ({ kind: "fx" as const, from: pair[0], to: pair[1], ...rest }));
+
 const depositCommand: fc.Arbitrary<CreateCommand> = fc.record({
   kind: fc.constant("deposit" as const),
   account: fc.nat({ max: ACCOUNTS - 1 }),
@@ -156,6 +193,7 @@ const simpleCommand: fc.Arbitrary<SimpleCommand> = fc.oneof(
   { weight: 3, arbitrary: depositCommand },
   { weight: 1, arbitrary: testBalanceCommand },
   { weight: 4, arbitrary: transferCommand },
+  { weight: 2, arbitrary: fxCommand },
   { weight: 5, arbitrary: statusCommand },
 );
 
@@ -358,6 +396,58 @@ describe("ledger engine properties (DynamoDB Local)", () => {
       await ctx.dispose();
     }
   }, 60_000);
+
+  it("quoted conversions book both journals once, replay, refuse a used quote and keep every currency's zero sum", async () => {
+    const ctx = await createTestContext();
+    const { instances, close } = instancesOn(ctx);
+    try {
+      const world = await setUpWorld(ctx, "fx");
+      const fund = (account: number, minor: number): Step[] => [
+        {
+          kind: "one",
+          command: {
+            kind: "test_balance",
+            account,
+            amount: { form: "string", minor },
+            keyed: true,
+          },
+        },
+        { kind: "one", command: { kind: "post", journal: 0, recent: true, keyed: false, asStranger: false } },
+      ];
+      const convert = (from: number, to: number, minor: number, quote: "fresh" | "reused" | "foreign" | "mismatch") =>
+        ({ kind: "fx", from, to, amount: { form: "string", minor }, quote, keyed: true }) as const;
+      const steps: Step[] = [
+        ...fund(0, 50_000),
+        ...fund(3, 90_000),
+        { kind: "one", command: convert(0, 5, 10_000, "fresh") },
+        { kind: "replay", request: 2, variant: "same" },
+        { kind: "replay", request: 2, variant: "different" },
+        { kind: "one", command: convert(0, 5, 10_000, "reused") },
+        { kind: "one", command: convert(0, 3, 2_500, "foreign") },
+        { kind: "one", command: convert(0, 3, 2_500, "mismatch") },
+        { kind: "duplicate", copies: 6, command: convert(3, 0, 40_000, "fresh") },
+        {
+          kind: "batch",
+          commands: [convert(0, 3, 1_234, "fresh"), convert(3, 5, 777, "fresh"), convert(0, 5, 99, "fresh")],
+        },
+        { kind: "one", command: { kind: "post", journal: 0, recent: true, keyed: true, asStranger: false } },
+        { kind: "one", command: { kind: "post", journal: 1, recent: true, keyed: false, asStranger: false } },
+        { kind: "one", command: { kind: "unpost", journal: 0, recent: true, keyed: false, asStranger: false } },
+        { kind: "one", command: convert(0, 5, 60_000, "fresh") },
+      ];
+      const problems: string[] = [];
+      for (const step of steps) problems.push(...(await runStep(instances, world.model, step)));
+      problems.push(...(await checkInvariants(ctx, world, 6)));
+      expect(problems).toEqual([]);
+      const fxJournals = [...world.model.journals.values()].filter((journal) =>
+        journal.legs.some((leg) => leg.account.startsWith("sys-fx")),
+      );
+      expect(fxJournals.length).toBeGreaterThanOrEqual(8);
+    } finally {
+      close();
+      await ctx.dispose();
+    }
+  }, 120_000);
 
   it("concurrent duplicates of one keyed unpost all answer with the one unpost (regression)", async () => {
     const ctx = await createTestContext();

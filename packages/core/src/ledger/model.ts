@@ -19,8 +19,10 @@ export function normalSideOf(type: AccountType): Side {
 }
 
 export const JOURNAL_TYPES = ["deposit", "transfer", "test_balance", "payment", "fx", "adjustment"] as const;
-/** The system accounts a payment's fee is booked to (fee revenue and the FX spread): `sys-fees-usd`, `sys-fx-eur`. */
-export const isFeeAccountId = (accountId: string): boolean => /^sys-(fees|fx)-[a-z]{3}$/.test(accountId);
+/** The system accounts a fee is booked to (fee revenue, a payment's FX spread, FX revenue): `sys-fees-usd`, `sys-fx-eur`. */
+export const isFeeAccountId = (accountId: string): boolean => /^sys-(fees|fx|fxrevenue)-[a-z]{3}$/.test(accountId);
+/** The account a quoted conversion's spread is booked to: `sys-fxrevenue-usd`. */
+export const isFxRevenueAccountId = (accountId: string): boolean => /^sys-fxrevenue-[a-z]{3}$/.test(accountId);
 export type JournalType = (typeof JOURNAL_TYPES)[number];
 /**
  * draft: pending (a hold: its legs count as pending, outflows reduce the available balance);
@@ -120,6 +122,16 @@ export const TransferInput = z.object({
   amount: AmountInput,
   currency: Currency.optional(),
   description: text(500).optional().default(""),
+  /**
+   * A quote (POST /api/v1/fx/quotes) for a transfer between accounts of two currencies: its
+   * amount is the quote's sell amount in the source's currency.
+   */
+  quote_id: z
+    .string({ error: "quote_id must be a string" })
+    .trim()
+    .min(1, "quote_id is not valid")
+    .max(64, "quote_id is not valid")
+    .optional(),
 });
 export type TransferInput = z.infer<typeof TransferInput>;
 

@@ -17,6 +17,7 @@ import {
 import { balanceAsOf, currentBalance, type AccountBalance } from "./balances";
 import { changeJournalStatus } from "./journal-status";
 import { createJournal, decidedOnce } from "./journal-create";
+import { createFxTransfer, quoteForTransfer } from "./fx-journals";
 import {
   type Journal,
   journalIdFor,
@@ -310,6 +311,25 @@ export async function transfer(
   ]);
   const amount = minorOrThrow(input.amount, from.currency);
   const idempotency = { key: idempotencyKey, hash: requestHash({ op: "transfer", ...input, amount }) };
+  if (input.quote_id !== undefined) {
+    // A quoted conversion: the quote names the two currencies; without one, they must agree.
+    const quote = await quoteForTransfer(ctx, input.quote_id);
+    return asResult(
+      await decided(ctx, ownerId, idempotency, () =>
+        createFxTransfer(
+          ctx,
+          { ownerId, from, to, sellMinor: amount, quote, description: input.description, actor },
+          idempotency,
+          () => {
+            if (from.id === to.id) throw badRequest(LEDGER_MESSAGES.sameAccount, "same_account");
+            requireActive(from);
+            requireActive(to);
+            requireCurrency(from, input.currency);
+          },
+        ),
+      ),
+    );
+  }
   return asResult(
     await decided(ctx, ownerId, idempotency, () => {
       checkTransfer(from, to, input.currency);

@@ -5,6 +5,7 @@ import { unmarshall } from "@aws-sdk/util-dynamodb";
 import type { CoreContext } from "../shared/context";
 import { locked, unprocessable } from "../shared/errors";
 import { announceCommits } from "../events/feed";
+import { opsCommitsOf } from "../ops/outbox";
 import { chainsOf, type Account } from "./accounts";
 import { chainBusy, lockChains } from "./chain-locks";
 import { ProcessCache } from "./cache";
@@ -146,7 +147,7 @@ export async function sendWrite(ctx: CoreContext, items: TransactItems, versions
   }
   rememberHeads(ctx, versions);
   for (const version of versions) if (isShard(version)) preferredShard.set(ctx, version.account_id, version.chain);
-  announceCommits(ctx, versions);
+  announceCommits(ctx, [...versions, ...opsCommitsOf(items)]);
 }
 
 interface CancellationReason {

@@ -6,6 +6,7 @@ import { queryPage, type Page } from "../shared/pagination";
 import type { CursorBinding } from "../shared/cursor";
 import type { TransactItems } from "../ledger/write-path";
 import { ScreeningDecision } from "../screening/model";
+import { opsHintPartition, paymentOpsPut } from "../ops/outbox";
 import {
   dueMarkerKey,
   DUE_SHARDS,
@@ -125,7 +126,10 @@ export function historyItem(
   };
 }
 
-/** The conditional Puts of new history items (a seq is written once). */
+/**
+ * The conditional Puts of new history items (a seq is written once), and the change's entry in
+ * the administrators' ops feed (docs/money-operations.md#ops-console).
+ */
 export function historyPuts(
   ctx: CoreContext,
   payment: StoredPayment,
@@ -133,13 +137,17 @@ export function historyPuts(
   at: string,
   entries: { event: PaymentEvent | null; note?: string }[],
 ): TransactItems {
-  return entries.map((entry, index) => ({
-    Put: {
-      TableName: ctx.db.table,
-      Item: historyItem(payment, firstSeq + index, at, entry.event, entry.note),
-      ConditionExpression: "attribute_not_exists(pk)",
-    },
-  }));
+  const events = entries.flatMap((entry) => (entry.event ? [entry.event.type] : []));
+  return [
+    ...entries.map((entry, index) => ({
+      Put: {
+        TableName: ctx.db.table,
+        Item: historyItem(payment, firstSeq + index, at, entry.event, entry.note),
+        ConditionExpression: "attribute_not_exists(pk)",
+      },
+    })),
+    paymentOpsPut(ctx.db.table, payment, at, events),
+  ];
 }
 
 /** The Put of a payment's due marker. */
@@ -207,7 +215,10 @@ export async function paymentHistory(ctx: CoreContext, paymentId: string): Promi
 
 /** Wakes this process's readers of the payer's payment feed at once (other processes poll). */
 export function announcePaymentCommit(ctx: CoreContext, userId: string, committedAt: string): void {
-  announceCommits(ctx, [{ gsi2pk: paymentFeedPartition(userId), committed_at: committedAt }]);
+  announceCommits(ctx, [
+    { gsi2pk: paymentFeedPartition(userId), committed_at: committedAt },
+    { gsi2pk: opsHintPartition("payment"), committed_at: committedAt },
+  ]);
 }
 
 /**

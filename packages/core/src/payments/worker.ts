@@ -25,6 +25,7 @@ import {
 } from "./model";
 import { takeStepLease } from "./markers";
 import { reviewPut } from "./review";
+import { settlementExpectationItems } from "../reconciliation/expectations";
 import {
   announcePaymentCommit,
   dueDelete,
@@ -389,7 +390,10 @@ async function finishCurrentAttempt(
             },
           },
         ],
-        extra: outcomeItems(ctx, payment, current, at, true),
+        extra: [
+          ...outcomeItems(ctx, payment, current, at, true),
+          ...settlementExpectationItems(ctx.db.table, payment, current, rail, at),
+        ],
       }),
       fence,
       settledAmounts,

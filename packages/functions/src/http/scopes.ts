@@ -46,6 +46,9 @@ const session = (message: string) => ({ kind: "session", message }) as const;
 export const ACCOUNT_SESSION_MESSAGE =
   "API keys cannot change the account (sign-in email, password, profile or keys): sign in";
 
+/** Operators' screens: API keys act for a customer and never carry an administrator's rights. */
+const ADMIN_SESSION_MESSAGE = "API keys cannot use the operators' routes: sign in as an administrator";
+
 /** The route table's sections (sections.ts): their prefixes and what a key needs there. */
 export const SECTION_SCOPES: readonly { section: string; prefixes: readonly string[]; rule: SectionRule }[] = [
   { section: "system", prefixes: ["/health", "/api/health"], rule: NONE },
@@ -64,6 +67,15 @@ export const SECTION_SCOPES: readonly { section: string; prefixes: readonly stri
   { section: "approvals", prefixes: ["/api/v1/approvals"], rule: { kind: "area", area: "ledger" } },
   { section: "rails", prefixes: ["/api/v1/rails"], rule: { kind: "area", area: "rails" } },
   { section: "payments", prefixes: ["/v1/payments", "/api/grpc/payment"], rule: { kind: "area", area: "payments" } },
+  {
+    section: "reconciliation",
+    prefixes: ["/api/v1/reconciliation"],
+    rule: session(ADMIN_SESSION_MESSAGE),
+  },
+  // Quotes and rates serve cross-currency ledger transfers, so a key uses them with the ledger's scopes.
+  { section: "fx", prefixes: ["/api/v1/fx", "/api/v1/treasury"], rule: { kind: "area", area: "ledger" } },
+  { section: "compliance", prefixes: ["/api/v1/compliance"], rule: session(ADMIN_SESSION_MESSAGE) },
+  { section: "ops", prefixes: ["/api/v1/ops", FEED_MOUNTS.ops], rule: session(ADMIN_SESSION_MESSAGE) },
   { section: "live", prefixes: [FEED_MOUNTS.live], rule: { kind: "feeds" } },
   { section: "status", prefixes: [STATUS_PREFIX], rule: NONE },
   { section: "developers", prefixes: ["/api/v1/developers"], rule: NONE },

@@ -29,6 +29,7 @@ import {
 } from "../http/feed-response";
 import { parseWith } from "../http/validate";
 import { KYC_FEED_EVENTS, LEDGER_FEED_EVENTS, PAYMENT_FEED_EVENTS } from "./feeds";
+import { OPS_FEED_EVENT_DOCS, opsFeedChannel } from "./ops-feed";
 
 /**
  * The live feed, one stream for several feeds: the browser keeps a single live connection for all
@@ -39,11 +40,11 @@ import { KYC_FEED_EVENTS, LEDGER_FEED_EVENTS, PAYMENT_FEED_EVENTS } from "./feed
  * new ones from now. The single feeds stay as they are for the SDK and API clients.
  */
 
-export const LIVE_SCOPES = ["ledger", "kyc", "payment"] as const;
+export const LIVE_SCOPES = ["ledger", "kyc", "payment", "ops"] as const;
 export type LiveScope = (typeof LIVE_SCOPES)[number];
 
 const SCOPES_MESSAGE = `scopes must list one or more of ${LIVE_SCOPES.join(", ")}, separated by commas`;
-/** Repeats beyond this are refused before reading: three scopes exist. */
+/** Repeats beyond this are refused before reading: four scopes exist. */
 const MAX_SCOPE_VALUES = 10;
 
 const ScopeList = z.preprocess(
@@ -88,6 +89,8 @@ const channelOf: Record<LiveScope, (c: Context<AppEnv>, owner: string) => FeedCh
       reader: paymentFeedReader(c.get("core"), owner),
       present: (event, at) => ({ event: `payment.${event.type}`, data: presentPaymentEvent(event, at) }),
     }),
+  // The whole platform's changes, not the owner's: administrators only (403 otherwise).
+  ops: (c) => opsFeedChannel(c, "ops."),
 };
 
 /* ---------- declarations ---------- */
@@ -116,12 +119,12 @@ const streamRoute = createRoute({
   operationId: "streamLiveEvents",
   summary: "Several feeds on one stream (server-sent events)",
   description:
-    "The ledger, KYC and payment events of the user on one connection (what the web app uses, so a browser holds one stream whatever its tabs show). `scopes` lists the feeds (`ledger,kyc,payment`, any order, at least one). Each message's `event:` is `<scope>.<event>` (`ledger.balanceUpdate`, `kyc.documentVerified`, `payment.paymentCompleted`) and its `data:` is what that feed's own stream sends. The `id:` carries every feed's resume point: reconnect with it as Last-Event-ID (or `?lastEventId=`), with the same scopes or others; the feeds it had resume, new ones start from now. The wire is otherwise the ledger stream's. A user holds at most 5 open streams of any kind (429 `too_many_streams` with Retry-After beyond), and a stream ends with an `unauthorized` event once its session is signed out or its API key revoked.",
+    "The ledger, KYC and payment events of the user on one connection (what the web app uses, so a browser holds one stream whatever its tabs show). `scopes` lists the feeds (`ledger,kyc,payment,ops`, any order, at least one; `ops`, the administrators' feed of every journal, payment and KYC change, is 403 `admin_required` for anyone else). Each message's `event:` is `<scope>.<event>` (`ledger.balanceUpdate`, `kyc.documentVerified`, `payment.paymentCompleted`) and its `data:` is what that feed's own stream sends. The `id:` carries every feed's resume point: reconnect with it as Last-Event-ID (or `?lastEventId=`), with the same scopes or others; the feeds it had resume, new ones start from now. The wire is otherwise the ledger stream's. A user holds at most 5 open streams of any kind (429 `too_many_streams` with Retry-After beyond), and a stream ends with an `unauthorized` event once its session is signed out or its API key revoked.",
   "x-complexity": "high",
   security: [...authenticated, { [STREAM_TICKET_SCHEME]: [] }],
   parameters: [
     ...queryParameters(StreamQuery, {
-      scopes: "The feeds to carry, comma-separated: ledger, kyc, payment",
+      scopes: "The feeds to carry, comma-separated: ledger, kyc, payment, ops (ops: administrators only)",
       userId: "Whose feeds (default: the caller's; another user's needs the admin role, else 403)",
     }),
     queryParameter("lastEventId", "Resume point, when the Last-Event-ID header cannot be sent", { type: "string" }),
@@ -135,6 +138,7 @@ const streamRoute = createRoute({
         ...scoped("ledger", LEDGER_FEED_EVENTS),
         ...scoped("kyc", KYC_FEED_EVENTS),
         ...scoped("payment", PAYMENT_FEED_EVENTS),
+        ...scoped("ops", OPS_FEED_EVENT_DOCS),
         ...FEED_END_EVENTS,
       },
       STREAM_EXAMPLE,

@@ -2193,6 +2193,466 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/reconciliation/files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Reconciled settlement files
+         * @description Settlement files reconciled (docs/money-operations.md#reconciliation), newest settlement day first: variance (percent, the largest of the file's currencies), status (Auto-Reconciled below 0.1 %, Requires Review at 1 % or more, Warning between), line and break counts per class, totals per currency, where it came from and a 5-minute link to the per-line result CSV. Administrators only (a user is answered 403 `admin_required`). API keys cannot call this, whatever their scopes (403 `session_required`): it needs a signed-in session.
+         */
+        get: operations["listSettlementFiles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/reconciliation/files/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One reconciled settlement file
+         * @description The file's summary with a fresh 5-minute link to its result CSV. Administrators only (a user is answered 403 `admin_required`). API keys cannot call this, whatever their scopes (403 `session_required`): it needs a signed-in session.
+         */
+        get: operations["getSettlementFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/reconciliation/breaks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Reconciliation breaks
+         * @description Breaks newest settlement day first, filtered by class, status, rail or file (docs/money-operations.md#reconciliation). Amounts are decimal strings in the break's currency; `suspense` is what the break holds in the suspense account. Administrators only (a user is answered 403 `admin_required`). API keys cannot call this, whatever their scopes (403 `session_required`): it needs a signed-in session.
+         */
+        get: operations["listReconciliationBreaks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/reconciliation/breaks/{id}/resolve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resolve a break: match it by hand or write it off
+         * @description `match` settles a payment attempt by hand: the break's own attempt (an amount mismatch, an attempt missing from the file) or, for an unknown or duplicate line, an attempt of the same file that is missing from it (both breaks are resolved); the suspense amount is booked back and the attempt leaves Clearing. `write_off` moves the suspense amount (or, for an attempt missing from the file, its Clearing amount) to Settlement write-offs. Each is one balanced journal, audited on the break with the admin, time and note. A break changed meanwhile is a 409. Administrators only (a user is answered 403 `admin_required`). API keys cannot call this, whatever their scopes (403 `session_required`): it needs a signed-in session.
+         */
+        post: operations["resolveReconciliationBreak"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/reconciliation/breaks/{id}/reopen": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reopen a resolved break
+         * @description Posts the reverse of the resolution's journal and opens the break again (with the partner of a match), audited. Administrators only (a user is answered 403 `admin_required`). API keys cannot call this, whatever their scopes (403 `session_required`): it needs a signed-in session.
+         */
+        post: operations["reopenReconciliationBreak"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/reconciliation/uploads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A presigned POST to upload a settlement file
+         * @description A form the browser posts straight to the settlements bucket, valid for 5 minutes: the key is the rail-day's under `incoming/`, the content type must be text/csv, the size at most the declared `size` (at most 104857600 bytes) and the content's SHA-256 the declared `sha256` (the bucket has Object Lock, which takes no object without a checksum); the bucket enforces all three. The object's event then reconciles the file (source `upload`). Administrators only (a user is answered 403 `admin_required`). API keys cannot call this, whatever their scopes (403 `session_required`): it needs a signed-in session.
+         */
+        post: operations["createSettlementUpload"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/reconciliation/positions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Clearing positions of a day
+         * @description Per rail and currency: expected (attempts sent that day) − settled (matched in files) − resolved (by hand) = open; `netsToZero` once the day is settled. And what open breaks hold in suspense per currency. Administrators only (a user is answered 403 `admin_required`). API keys cannot call this, whatever their scopes (403 `session_required`): it needs a signed-in session.
+         */
+        get: operations["clearingPositions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/reconciliation/nightly": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run the nightly check for a day now
+         * @description Reconciles the day's files not reconciled yet and raises one missing-file break per rail that settled attempts that day and has no file (idempotent). Administrators only (a user is answered 403 `admin_required`). API keys cannot call this, whatever their scopes (403 `session_required`): it needs a signed-in session.
+         */
+        post: operations["runNightlyReconciliation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/fx/rates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Current FX rates
+         * @description Every pair's current mid rate (base -> quote, exact decimal string), its spread (a fraction: 0.005 is 0.5 %), the customer bid and ask (mid × (1 ∓ spread), for display) and when and how it was set (`seed`, `manual`, `ecb`). An API key needs the scope `ledger:read` (else 403 `insufficient_scope`).
+         */
+        get: operations["listFxRates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/fx/rates/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import the ECB reference rates (CSV)
+         * @description The ECB's eurofxref.csv as `text/csv` or JSON `{csv}` (at most 64 KB): a header `Date, USD, JPY, ...` and rows of euro-based rates. Cross rates of every pair are derived through EUR (half-up to 8 decimal places); currencies the platform does not carry are ignored and listed; the latest day becomes current, every day joins the history, spreads stay. A malformed file is a 400 `invalid_rates_file` naming the line, and nothing changes. Administrators only (a user is answered 403 `admin_required`). An API key needs the scope `ledger:write` (else 403 `insufficient_scope`).
+         */
+        post: operations["importFxRates"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/fx/rates/{pair}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A pair's rate history
+         * @description Every rate the pair had over the last `days` market days (default 30, at most 366), oldest first: each admin change and each imported day once. A pair never set or imported has no history (its seed rate is current). An API key needs the scope `ledger:read` (else 403 `insufficient_scope`).
+         */
+        get: operations["getFxRateHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/fx/rates/{pair}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set a pair's rate or spread
+         * @description Sets the pair's mid rate (a positive decimal, at most 8 decimal places), its spread (0 to 0.1), or both; the change is current at once for new quotes (quotes already given keep their rate) and is kept in the pair's history. Administrators only (a user is answered 403 `admin_required`). An API key needs the scope `ledger:write` (else 403 `insufficient_scope`).
+         */
+        put: operations["setFxRate"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/fx/quotes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Quote a currency conversion
+         * @description Locks a customer rate for 30 s for selling `amount` of `fromCurrency`. The spread is its own amount, never hidden in the rate: buyAmount = (sellAmount − spreadAmount) × midRate, rounded down to the target's minor unit; customerRate = buyAmount / sellAmount, for display. Use it once, by its id, as `quote_id` of a transfer between two of your accounts in these currencies (POST /api/v1/ledger/transactions/transfer). Send an Idempotency-Key to retry safely. An API key needs the scope `ledger:write` (else 403 `insufficient_scope`).
+         */
+        post: operations["createFxQuote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/fx/quotes/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One of your quotes
+         * @description A quote you asked for (another user's is `quote_not_found`), with whether it was used. An API key needs the scope `ledger:read` (else 403 `insufficient_scope`).
+         */
+        get: operations["getFxQuote"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/treasury/positions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * FX position per currency
+         * @description Per currency: the FX position account's posted balance (what quoted conversions left the platform holding; negative where it paid out more than it took in), its pending part, and the FX revenue posted. Administrators only (a user is answered 403 `admin_required`). An API key needs the scope `ledger:read` (else 403 `insufficient_scope`).
+         */
+        get: operations["getTreasuryPositions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/treasury/revenue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * FX revenue by day
+         * @description The spread earned per UTC day and currency over the last `days` days (default 30, at most 366), oldest first: spread legs posted that day less those unposted, with how many conversions. Administrators only (a user is answered 403 `admin_required`). An API key needs the scope `ledger:read` (else 403 `insufficient_scope`).
+         */
+        get: operations["getTreasuryRevenue"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/compliance/reports/ctr": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Currency transaction report
+         * @description Cash in (posted deposits) of the threshold or more per customer per UTC day and currency, aggregated across that day's deposits: the customer, day, total, count and the journals behind it. The threshold is 10,000 in USD, EUR and GBP and the USD equivalent in JPY and INR (compliance/rules.ts). `from` and `to` are UTC days (YYYY-MM-DD), both included, at most 366 days apart; a period holding more than 20,000 deposits or payments is a 422 `report_too_large`. Administrators only (a user is answered 403 `admin_required`). API keys cannot call this, whatever their scopes (403 `session_required`): it needs a signed-in session.
+         */
+        get: operations["complianceCtrReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/compliance/reports/sar": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Suspicious-activity candidates and their cases
+         * @description Candidates from the rules of compliance/rules.ts over the ledger, payments and KYC: structuring (3 or more deposits each between 80 % and 100 % of the threshold within 48 hours), rapid in-and-out (80 % or more of a deposit paid out within 24 hours), high KYC risk with a month's deposits at the threshold, and payments whose payee matched a sanctions list. Each carries a sentence, the journals and payments behind it and its case (one per rule, customer and window: a re-run finds the same case with its status; a candidate seen for the first time opens one). `from` and `to` are UTC days (YYYY-MM-DD), both included, at most 366 days apart; a period holding more than 20,000 deposits or payments is a 422 `report_too_large`. Administrators only (a user is answered 403 `admin_required`). API keys cannot call this, whatever their scopes (403 `session_required`): it needs a signed-in session.
+         */
+        get: operations["complianceSarReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/compliance/reports/tax": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Tax due on fee and FX revenue
+         * @description Per currency: fee revenue (`sys-fees-<ccy>`) and FX revenue (`sys-fxrevenue-<ccy>`, zero while the account does not exist) posted in the period, from the accounts' balance versions, and the tax due at `rate` (a decimal from 0 to 1, at most 6 decimals; default 0.18), rounded half away from zero to the minor unit. `from` and `to` are UTC days (YYYY-MM-DD), both included, at most 366 days apart; a period holding more than 20,000 deposits or payments is a 422 `report_too_large`. Administrators only (a user is answered 403 `admin_required`). API keys cannot call this, whatever their scopes (403 `session_required`): it needs a signed-in session.
+         */
+        get: operations["complianceTaxReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/compliance/cases/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * File, dismiss or reopen a case
+         * @description Sets a case's status: `filed`, `dismissed` (a `reason` is required) or `open` (reopen). `version`, when sent, is the version the administrator saw: a case changed since is a 409 `case_changed`, as is a change that lost a race. Setting the status it already has is a 422 `case_unchanged`. Every change is audited (who, when, why) and returned in `audit`. Administrators only (a user is answered 403 `admin_required`). API keys cannot call this, whatever their scopes (403 `session_required`): it needs a signed-in session.
+         */
+        patch: operations["updateComplianceCase"];
+        trace?: never;
+    };
+    "/api/v1/compliance/exports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export a report as CSV or PDF
+         * @description Makes the report server-side as CSV or PDF, stores it in the settlements bucket under `reports/compliance/` and replies with a presigned GET that works for 5 minutes. `rate` applies to the tax report. `from` and `to` are UTC days (YYYY-MM-DD), both included, at most 366 days apart; a period holding more than 20,000 deposits or payments is a 422 `report_too_large`. Administrators only (a user is answered 403 `admin_required`). API keys cannot call this, whatever their scopes (403 `session_required`): it needs a signed-in session.
+         */
+        post: operations["exportComplianceReport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ops/overview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Ops console: recent activity and analytics
+         * @description The last `limit` (default 25, at most 100) journals, payments and KYC submissions by latest change, the most recent reconciliation breaks, and analytics: per rail the attempts, success rate and volume of the last 24 hours, journals per minute over the last hour, and open breaks by class. The admin feed (GET /api/grpc/ops/stream, or `ops` on the live stream) keeps the tables current. Administrators only (a user is answered 403 `admin_required`). API keys cannot call this, whatever their scopes (403 `session_required`): it needs a signed-in session.
+         */
+        get: operations["getOpsOverview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/grpc/ops/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Ops feed: every journal, payment and KYC change (server-sent events, administrators)
+         * @description Every journal, payment and KYC submission of the platform as it changes, for the ops console. Each message's `event:` is the table (`journal`, `payment`, `kyc`) and its `data:` the row as the console shows it (the overview's row shape). `tables` narrows the feed. A journal or submission is announced in its latest state: a reader away during several quick changes of one gets the last. The wire is the ledger stream's (`retry:`, a `cursor` event first, `id:` on every event, resume with Last-Event-ID or `?lastEventId=`, heartbeats, a clean end). Administrators only: anyone else is answered 403 `admin_required`. API keys cannot call this, whatever their scopes (403 `session_required`): it needs a signed-in session.
+         */
+        get: operations["streamOpsEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/grpc/live/stream": {
         parameters: {
             query?: never;
@@ -2202,7 +2662,7 @@ export interface paths {
         };
         /**
          * Several feeds on one stream (server-sent events)
-         * @description The ledger, KYC and payment events of the user on one connection (what the web app uses, so a browser holds one stream whatever its tabs show). `scopes` lists the feeds (`ledger,kyc,payment`, any order, at least one). Each message's `event:` is `<scope>.<event>` (`ledger.balanceUpdate`, `kyc.documentVerified`, `payment.paymentCompleted`) and its `data:` is what that feed's own stream sends. The `id:` carries every feed's resume point: reconnect with it as Last-Event-ID (or `?lastEventId=`), with the same scopes or others; the feeds it had resume, new ones start from now. The wire is otherwise the ledger stream's. A user holds at most 5 open streams of any kind (429 `too_many_streams` with Retry-After beyond), and a stream ends with an `unauthorized` event once its session is signed out or its API key revoked. With an API key: each feed asked for needs its read scope: ledger `ledger:read`, kyc `kyc:read`, payment `payments:read`.
+         * @description The ledger, KYC and payment events of the user on one connection (what the web app uses, so a browser holds one stream whatever its tabs show). `scopes` lists the feeds (`ledger,kyc,payment,ops`, any order, at least one; `ops`, the administrators' feed of every journal, payment and KYC change, is 403 `admin_required` for anyone else). Each message's `event:` is `<scope>.<event>` (`ledger.balanceUpdate`, `kyc.documentVerified`, `payment.paymentCompleted`) and its `data:` is what that feed's own stream sends. The `id:` carries every feed's resume point: reconnect with it as Last-Event-ID (or `?lastEventId=`), with the same scopes or others; the feeds it had resume, new ones start from now. The wire is otherwise the ledger stream's. A user holds at most 5 open streams of any kind (429 `too_many_streams` with Retry-After beyond), and a stream ends with an `unauthorized` event once its session is signed out or its API key revoked. With an API key: each feed asked for needs its read scope: ledger `ledger:read`, kyc `kyc:read`, payment `payments:read`.
          */
         get: operations["streamLiveEvents"];
         put?: never;
@@ -2804,6 +3264,7 @@ export interface components {
                 currency?: "USD" | "EUR" | "GBP" | "JPY" | "INR";
                 /** @default  */
                 description?: string;
+                quote_id?: string;
                 /** @constant */
                 type: "transfer";
             } | {
@@ -2881,6 +3342,62 @@ export interface components {
                 fee_minor: number | null;
             }[];
         };
+        BreakList: {
+            breaks: {
+                id: string;
+                /** @description null for a missing file */
+                fileId: string | null;
+                railId: string;
+                rail: string;
+                date: string;
+                /** @enum {string} */
+                class: "amount_mismatch" | "fee_mismatch" | "missing_from_file" | "unknown_to_ledger" | "duplicate_line" | "missing_file";
+                classLabel: string;
+                /** @enum {string} */
+                status: "open" | "resolved";
+                reference: string | null;
+                /** @description The file line (1 = first data line); null if none */
+                line: number | null;
+                type: ("payment" | "refund" | "chargeback" | "fee") | null;
+                fileAmount: string | null;
+                ledgerAmount: string | null;
+                fileFee: string | null;
+                ledgerFee: string | null;
+                currency: ("USD" | "EUR" | "GBP" | "JPY" | "INR") | null;
+                /** @description file - ledger (for a fee mismatch: file fee - ledger fee), decimal */
+                difference: string | null;
+                /** @description What this break booked to suspense (money out +), decimal */
+                suspense: string | null;
+                /** @description Why a line could not be read or matched, when there is more to say */
+                reason: string | null;
+                paymentId: string | null;
+                suspenseJournalId: string | null;
+                resolution: {
+                    /** @enum {string} */
+                    action: "match" | "write_off";
+                    by: string;
+                    at: string;
+                    note: string;
+                    reference: string | null;
+                    paymentId: string | null;
+                    journalId: string | null;
+                } | null;
+                history: {
+                    /** @enum {string} */
+                    action: "raised" | "match" | "write_off" | "reopen";
+                    /** @description Who: an admin's email, or `system` */
+                    by: string;
+                    at: string;
+                    note: string | null;
+                    journalId: string | null;
+                    version: number;
+                }[];
+                version: number;
+                createdAt: string;
+                committed_at: string;
+            }[];
+            nextCursor: string | null;
+        };
         CloseParkedPaymentInput: {
             note: string;
         };
@@ -2913,6 +3430,141 @@ export interface components {
                 closedBy: string | null;
                 /** @description The admin's note when closing */
                 note: string | null;
+            };
+        };
+        ComplianceCaseReply: {
+            data: {
+                id: string;
+                /** @enum {string} */
+                rule: "structuring" | "rapid_movement" | "high_risk_volume" | "screening_hit";
+                customer_id: string;
+                /** @description The rule's window: a day (YYYY-MM-DD) or a month (YYYY-MM) */
+                window: string;
+                /** @enum {string} */
+                status: "open" | "filed" | "dismissed";
+                reason: string | null;
+                version: number;
+                opened_at: string;
+                updated_at: string;
+                updated_by: string;
+                audit: {
+                    /** @enum {string} */
+                    status: "open" | "filed" | "dismissed";
+                    reason: string | null;
+                    /** @description The administrator's e-mail, or system when the case was opened by a report */
+                    by: string;
+                    at: string;
+                }[];
+            };
+        };
+        ComplianceCaseUpdate: {
+            /** @enum {string} */
+            status: "open" | "filed" | "dismissed";
+            reason?: string;
+            version?: number;
+        };
+        ComplianceCtrReply: {
+            data: {
+                from: string;
+                to: string;
+                generated_at: string;
+                threshold: {
+                    [key: string]: string;
+                };
+                rows: {
+                    customer: {
+                        id: string;
+                        name: string;
+                        email: string;
+                    };
+                    /** @description UTC day the deposits were posted */
+                    day: string;
+                    /** @enum {string} */
+                    currency: "USD" | "EUR" | "GBP" | "JPY" | "INR";
+                    /** @description Decimal string in the currency */
+                    total: string;
+                    total_minor: number;
+                    /** @description Deposits that day in that currency */
+                    count: number;
+                    journal_ids: string[];
+                }[];
+            };
+        };
+        ComplianceExportInput: {
+            /** @enum {string} */
+            report: "ctr" | "sar" | "tax";
+            from: string;
+            to: string;
+            /** @enum {string} */
+            format: "csv" | "pdf";
+            rate?: string | number;
+        };
+        ComplianceExportReply: {
+            data: {
+                downloadUrl: string;
+                expiresAt: string;
+                filename: string;
+            };
+        };
+        ComplianceSarReply: {
+            data: {
+                from: string;
+                to: string;
+                generated_at: string;
+                candidates: {
+                    /** @enum {string} */
+                    rule: "structuring" | "rapid_movement" | "high_risk_volume" | "screening_hit";
+                    rule_label: string;
+                    customer: {
+                        id: string;
+                        name: string;
+                        email: string;
+                    };
+                    window: string;
+                    /** @description What the rule saw, in one sentence */
+                    sentence: string;
+                    /** @enum {string} */
+                    currency: "USD" | "EUR" | "GBP" | "JPY" | "INR";
+                    total: string;
+                    total_minor: number;
+                    journal_ids: string[];
+                    payment_ids: string[];
+                    case: {
+                        id: string;
+                        /** @enum {string} */
+                        rule: "structuring" | "rapid_movement" | "high_risk_volume" | "screening_hit";
+                        customer_id: string;
+                        /** @description The rule's window: a day (YYYY-MM-DD) or a month (YYYY-MM) */
+                        window: string;
+                        /** @enum {string} */
+                        status: "open" | "filed" | "dismissed";
+                        reason: string | null;
+                        version: number;
+                        opened_at: string;
+                        updated_at: string;
+                        updated_by: string;
+                    };
+                }[];
+            };
+        };
+        ComplianceTaxReply: {
+            data: {
+                from: string;
+                to: string;
+                generated_at: string;
+                rate: string;
+                rows: {
+                    /** @enum {string} */
+                    currency: "USD" | "EUR" | "GBP" | "JPY" | "INR";
+                    fee_revenue: string;
+                    fee_revenue_minor: number;
+                    fx_revenue: string;
+                    fx_revenue_minor: number;
+                    taxable: string;
+                    taxable_minor: number;
+                    tax_due: string;
+                    tax_due_minor: number;
+                }[];
             };
         };
         CreateAccountInput: {
@@ -3336,6 +3988,86 @@ export interface components {
             request_id?: string;
             /** @description On 403 insufficient_scope: the API-key scope the request needs */
             scope?: string;
+        };
+        FxImportReply: {
+            message: string;
+            as_of: string;
+            pairs: ("EURGBP" | "EURUSD" | "EURINR" | "EURJPY" | "GBPUSD" | "GBPINR" | "GBPJPY" | "USDINR" | "USDJPY" | "INRJPY")[];
+            ignored: string[];
+        };
+        FxQuoteInput: {
+            /** @enum {string} */
+            fromCurrency: "USD" | "EUR" | "GBP" | "JPY" | "INR";
+            /** @enum {string} */
+            toCurrency: "USD" | "EUR" | "GBP" | "JPY" | "INR";
+            amount: number | string;
+        };
+        FxQuoteReply: {
+            data: {
+                id: string;
+                /** @enum {string} */
+                fromCurrency: "USD" | "EUR" | "GBP" | "JPY" | "INR";
+                /** @enum {string} */
+                toCurrency: "USD" | "EUR" | "GBP" | "JPY" | "INR";
+                midRate: string;
+                customerRate: string;
+                spread: string;
+                sellAmount: string;
+                buyAmount: string;
+                spreadAmount: string;
+                createdAt: string;
+                expiresAt: string;
+                used: boolean;
+            };
+        };
+        FxRateChangedReply: {
+            message: string;
+            data: {
+                /** @enum {string} */
+                pair: "EURGBP" | "EURUSD" | "EURINR" | "EURJPY" | "GBPUSD" | "GBPINR" | "GBPJPY" | "USDINR" | "USDJPY" | "INRJPY";
+                mid: string;
+                spread: string;
+                as_of: string;
+                updated_at: string;
+                /** @enum {string} */
+                source: "seed" | "manual" | "ecb";
+                bid: string;
+                ask: string;
+            };
+        };
+        FxRateHistoryReply: {
+            /** @enum {string} */
+            pair: "EURGBP" | "EURUSD" | "EURINR" | "EURJPY" | "GBPUSD" | "GBPINR" | "GBPJPY" | "USDINR" | "USDJPY" | "INRJPY";
+            days: number;
+            data: {
+                /** @enum {string} */
+                pair: "EURGBP" | "EURUSD" | "EURINR" | "EURJPY" | "GBPUSD" | "GBPINR" | "GBPJPY" | "USDINR" | "USDJPY" | "INRJPY";
+                mid: string;
+                spread: string;
+                as_of: string;
+                updated_at: string;
+                /** @enum {string} */
+                source: "seed" | "manual" | "ecb";
+                recorded_by: string | null;
+            }[];
+        };
+        FxRatesReply: {
+            data: {
+                /** @enum {string} */
+                pair: "EURGBP" | "EURUSD" | "EURINR" | "EURJPY" | "GBPUSD" | "GBPINR" | "GBPJPY" | "USDINR" | "USDJPY" | "INRJPY";
+                mid: string;
+                spread: string;
+                as_of: string;
+                updated_at: string;
+                /** @enum {string} */
+                source: "seed" | "manual" | "ecb";
+                bid: string;
+                ask: string;
+            }[];
+        };
+        FxSetRateInput: {
+            rate?: string;
+            spread?: string;
         };
         HealthReport: {
             /** @enum {string} */
@@ -5108,6 +5840,7 @@ export interface components {
                     currency?: "USD" | "EUR" | "GBP" | "JPY" | "INR";
                     /** @default  */
                     description?: string;
+                    quote_id?: string;
                     /** @constant */
                     type: "transfer";
                 } | {
@@ -5753,6 +6486,20 @@ export interface components {
                 }[];
             };
         };
+        NightlyInput: {
+            /** @description The settlement day to check */
+            date: string;
+        };
+        NightlyReply: {
+            date: string;
+            /** @description Ids of the files reconciled by this run */
+            reconciled: string[];
+            missingFiles: {
+                railId: string;
+                date: string;
+                breakId: string;
+            }[];
+        };
         OpenApiDocument: {
             openapi: string;
             info: {
@@ -5766,6 +6513,170 @@ export interface components {
             };
         } & {
             [key: string]: unknown;
+        };
+        OpsJournalEvent: {
+            /** @constant */
+            table: "journal";
+            id: string;
+            /** @enum {string} */
+            change: "created" | "posted" | "voided" | "unposted";
+            /** @enum {string} */
+            type: "deposit" | "transfer" | "test_balance" | "payment" | "fx" | "adjustment";
+            /** @enum {string} */
+            status: "draft" | "posted" | "voided";
+            /** @description Decimal string in the currency's minor-unit precision */
+            amount: string;
+            /** @enum {string} */
+            currency: "USD" | "EUR" | "GBP" | "JPY" | "INR";
+            ownerId: string;
+            description: string;
+            /** @description When the change committed (ISO 8601) */
+            at: string;
+        };
+        OpsKycEvent: {
+            /** @constant */
+            table: "kyc";
+            id: string;
+            /** @enum {string} */
+            change: "submitted" | "updated" | "decided";
+            /** @enum {string} */
+            status: "pending" | "under_review" | "verified" | "rejected";
+            riskLevel: ("Low" | "Medium" | "High") | null;
+            riskScore: number;
+            country: string;
+            userId: string;
+            /** @description When the change committed (ISO 8601) */
+            at: string;
+        };
+        OpsOverviewReply: {
+            data: {
+                journals: {
+                    /** @constant */
+                    table: "journal";
+                    id: string;
+                    /** @enum {string} */
+                    change: "created" | "posted" | "voided" | "unposted";
+                    /** @enum {string} */
+                    type: "deposit" | "transfer" | "test_balance" | "payment" | "fx" | "adjustment";
+                    /** @enum {string} */
+                    status: "draft" | "posted" | "voided";
+                    /** @description Decimal string in the currency's minor-unit precision */
+                    amount: string;
+                    /** @enum {string} */
+                    currency: "USD" | "EUR" | "GBP" | "JPY" | "INR";
+                    ownerId: string;
+                    description: string;
+                    /** @description When the change committed (ISO 8601) */
+                    at: string;
+                }[];
+                payments: {
+                    /** @constant */
+                    table: "payment";
+                    id: string;
+                    /** @enum {string} */
+                    change: "initiated" | "status" | "completed" | "failed";
+                    railId: string;
+                    /** @description The current (or last) attempt's rail name */
+                    rail: string;
+                    /** @enum {string} */
+                    status: "pending" | "processing" | "completed" | "failed" | "parked" | "held_for_review" | "awaiting_approval";
+                    /** @description Decimal string in the currency's minor-unit precision */
+                    amount: string;
+                    /** @enum {string} */
+                    currency: "USD" | "EUR" | "GBP" | "JPY" | "INR";
+                    userId: string;
+                    /** @description When the change committed (ISO 8601) */
+                    at: string;
+                }[];
+                kyc: {
+                    /** @constant */
+                    table: "kyc";
+                    id: string;
+                    /** @enum {string} */
+                    change: "submitted" | "updated" | "decided";
+                    /** @enum {string} */
+                    status: "pending" | "under_review" | "verified" | "rejected";
+                    riskLevel: ("Low" | "Medium" | "High") | null;
+                    riskScore: number;
+                    country: string;
+                    userId: string;
+                    /** @description When the change committed (ISO 8601) */
+                    at: string;
+                }[];
+                breaks: {
+                    /** @constant */
+                    table: "break";
+                    id: string;
+                    /** @enum {string} */
+                    change: "opened" | "resolved";
+                    railId: string;
+                    /** @enum {string} */
+                    class: "amount_mismatch" | "fee_mismatch" | "missing_from_file" | "unknown_to_ledger" | "duplicate_line" | "missing_file";
+                    /** @enum {string} */
+                    status: "open" | "resolved";
+                    /** @description The break's difference (file less ledger); null for a missing file */
+                    amount: string | null;
+                    currency: ("USD" | "EUR" | "GBP" | "JPY" | "INR") | null;
+                    /** @description When the change committed (ISO 8601) */
+                    at: string;
+                }[];
+                analytics: {
+                    windowHours: number;
+                    rails: {
+                        railId: string;
+                        name: string;
+                        attempts: number;
+                        succeeded: number;
+                        failed: number;
+                        /** @description succeeded / (succeeded + failed); null with none */
+                        successRate: number | null;
+                        /** @description Succeeded attempts' amounts by currency */
+                        volume: {
+                            /** @enum {string} */
+                            currency: "USD" | "EUR" | "GBP" | "JPY" | "INR";
+                            /** @description Decimal string in the currency's minor-unit precision */
+                            amount: string;
+                        }[];
+                    }[];
+                    journalsPerMinute: {
+                        /** @description Start of the first minute */
+                        from: string;
+                        /** @description Journals whose latest change fell in each minute, oldest first */
+                        counts: number[];
+                        /** @description True when the hour held more journals than one overview reads: counts are lower bounds */
+                        capped: boolean;
+                    };
+                    openBreaks: {
+                        total: number;
+                        byClass: {
+                            /** @enum {string} */
+                            class: "amount_mismatch" | "fee_mismatch" | "missing_from_file" | "unknown_to_ledger" | "duplicate_line" | "missing_file";
+                            count: number;
+                        }[];
+                    };
+                };
+                /** @description When the overview was read */
+                at: string;
+            };
+        };
+        OpsPaymentEvent: {
+            /** @constant */
+            table: "payment";
+            id: string;
+            /** @enum {string} */
+            change: "initiated" | "status" | "completed" | "failed";
+            railId: string;
+            /** @description The current (or last) attempt's rail name */
+            rail: string;
+            /** @enum {string} */
+            status: "pending" | "processing" | "completed" | "failed" | "parked" | "held_for_review" | "awaiting_approval";
+            /** @description Decimal string in the currency's minor-unit precision */
+            amount: string;
+            /** @enum {string} */
+            currency: "USD" | "EUR" | "GBP" | "JPY" | "INR";
+            userId: string;
+            /** @description When the change committed (ISO 8601) */
+            at: string;
         };
         ParkedPaymentListReply: {
             data: {
@@ -6667,6 +7578,31 @@ export interface components {
                 cannotDecideReason: string | null;
             };
         };
+        PositionsReply: {
+            date: string;
+            positions: {
+                railId: string;
+                rail: string;
+                date: string;
+                /** @enum {string} */
+                currency: "USD" | "EUR" | "GBP" | "JPY" | "INR";
+                /** @description Sent over the rail that day (the attempts' amounts), decimal */
+                expected: string;
+                /** @description Matched in settlement files, decimal */
+                settled: string;
+                /** @description Matched or written off by hand, decimal */
+                resolved: string;
+                /** @description expected - settled - resolved, decimal */
+                open: string;
+                netsToZero: boolean;
+            }[];
+            /** @description Open break amounts held in suspense per currency */
+            suspense: {
+                /** @enum {string} */
+                currency: "USD" | "EUR" | "GBP" | "JPY" | "INR";
+                open: string;
+            }[];
+        };
         ProfileReply: {
             data: {
                 id: string;
@@ -7463,6 +8399,59 @@ export interface components {
                 updatedAt: string;
             };
         };
+        ReconciliationBreak: {
+            id: string;
+            /** @description null for a missing file */
+            fileId: string | null;
+            railId: string;
+            rail: string;
+            date: string;
+            /** @enum {string} */
+            class: "amount_mismatch" | "fee_mismatch" | "missing_from_file" | "unknown_to_ledger" | "duplicate_line" | "missing_file";
+            classLabel: string;
+            /** @enum {string} */
+            status: "open" | "resolved";
+            reference: string | null;
+            /** @description The file line (1 = first data line); null if none */
+            line: number | null;
+            type: ("payment" | "refund" | "chargeback" | "fee") | null;
+            fileAmount: string | null;
+            ledgerAmount: string | null;
+            fileFee: string | null;
+            ledgerFee: string | null;
+            currency: ("USD" | "EUR" | "GBP" | "JPY" | "INR") | null;
+            /** @description file - ledger (for a fee mismatch: file fee - ledger fee), decimal */
+            difference: string | null;
+            /** @description What this break booked to suspense (money out +), decimal */
+            suspense: string | null;
+            /** @description Why a line could not be read or matched, when there is more to say */
+            reason: string | null;
+            paymentId: string | null;
+            suspenseJournalId: string | null;
+            resolution: {
+                /** @enum {string} */
+                action: "match" | "write_off";
+                by: string;
+                at: string;
+                note: string;
+                reference: string | null;
+                paymentId: string | null;
+                journalId: string | null;
+            } | null;
+            history: {
+                /** @enum {string} */
+                action: "raised" | "match" | "write_off" | "reopen";
+                /** @description Who: an admin's email, or `system` */
+                by: string;
+                at: string;
+                note: string | null;
+                journalId: string | null;
+                version: number;
+            }[];
+            version: number;
+            createdAt: string;
+            committed_at: string;
+        };
         ReconciliationResultEvent: {
             /** @constant */
             type: "reconciliationResult";
@@ -7486,6 +8475,72 @@ export interface components {
         };
         RenameRecipientInput: {
             label: string;
+        };
+        ReopenBreakInput: {
+            note: string;
+        };
+        ReopenedBreak: {
+            id: string;
+            /** @description null for a missing file */
+            fileId: string | null;
+            railId: string;
+            rail: string;
+            date: string;
+            /** @enum {string} */
+            class: "amount_mismatch" | "fee_mismatch" | "missing_from_file" | "unknown_to_ledger" | "duplicate_line" | "missing_file";
+            classLabel: string;
+            /** @enum {string} */
+            status: "open" | "resolved";
+            reference: string | null;
+            /** @description The file line (1 = first data line); null if none */
+            line: number | null;
+            type: ("payment" | "refund" | "chargeback" | "fee") | null;
+            fileAmount: string | null;
+            ledgerAmount: string | null;
+            fileFee: string | null;
+            ledgerFee: string | null;
+            currency: ("USD" | "EUR" | "GBP" | "JPY" | "INR") | null;
+            /** @description file - ledger (for a fee mismatch: file fee - ledger fee), decimal */
+            difference: string | null;
+            /** @description What this break booked to suspense (money out +), decimal */
+            suspense: string | null;
+            /** @description Why a line could not be read or matched, when there is more to say */
+            reason: string | null;
+            paymentId: string | null;
+            suspenseJournalId: string | null;
+            resolution: {
+                /** @enum {string} */
+                action: "match" | "write_off";
+                by: string;
+                at: string;
+                note: string;
+                reference: string | null;
+                paymentId: string | null;
+                journalId: string | null;
+            } | null;
+            history: {
+                /** @enum {string} */
+                action: "raised" | "match" | "write_off" | "reopen";
+                /** @description Who: an admin's email, or `system` */
+                by: string;
+                at: string;
+                note: string | null;
+                journalId: string | null;
+                version: number;
+            }[];
+            version: number;
+            createdAt: string;
+            committed_at: string;
+        };
+        ResolveBreakInput: {
+            /** @constant */
+            action: "match";
+            reference: string;
+            note: string;
+        } | {
+            /** @constant */
+            action: "write_off";
+            note: string;
         };
         ResponseTimesReport: {
             window_hours: number;
@@ -7554,6 +8609,115 @@ export interface components {
             /** @description The level to hold regardless of KYC; null removes the override */
             level: ("unverified" | "verified") | null;
             reason: string;
+        };
+        SettlementFile: {
+            /** @description The reconciliation's id: the rail, day and the content's sha256 */
+            id: string;
+            railId: string;
+            /** @description The rail's name */
+            rail: string;
+            filename: string;
+            /** @description The object key in the settlements bucket */
+            key: string;
+            versionId: string | null;
+            sha256: string;
+            /** @description The settlement day, YYYY-MM-DD */
+            date: string;
+            /** @description ISO time the reconciliation finished */
+            importedAt: string;
+            /** @description Percent: the largest of the file's currencies */
+            variance: number;
+            /** @enum {string} */
+            status: "success" | "warning" | "error";
+            /** @enum {string} */
+            statusLabel: "Auto-Reconciled" | "Warning" | "Requires Review";
+            /** @description Data lines in the file */
+            lines: number;
+            /** @description Lines matched to an attempt */
+            matched: number;
+            /** @description Breaks per class (0 included) */
+            breakCounts: {
+                [key: string]: number;
+            };
+            totals: {
+                /** @enum {string} */
+                currency: "USD" | "EUR" | "GBP" | "JPY" | "INR";
+                /** @description Sum of the file's lines (payments minus refunds and chargebacks), decimal */
+                file: string;
+                /** @description Sum of the lines matched to attempts, at the file's amounts, decimal */
+                matched: string;
+                /** @description Sum of the ledger amounts of the matched attempts, decimal */
+                ledger: string;
+                /** @description Sum of the file's fee column and fee lines, decimal */
+                fees: string;
+                /** @description Percent */
+                variance: number;
+            }[];
+            /** @description The journals booking unmatched amounts to suspense */
+            suspenseJournalIds: string[];
+            /** @description The journals booking the matched totals out of clearing */
+            settlementJournalIds: string[];
+            /** @enum {string} */
+            source: "s3_event" | "upload" | "nightly";
+            /** @description The per-line result CSV, valid for 5 minutes */
+            downloadUrl: string | null;
+            committed_at: string;
+        };
+        SettlementFileList: {
+            files: {
+                /** @description The reconciliation's id: the rail, day and the content's sha256 */
+                id: string;
+                railId: string;
+                /** @description The rail's name */
+                rail: string;
+                filename: string;
+                /** @description The object key in the settlements bucket */
+                key: string;
+                versionId: string | null;
+                sha256: string;
+                /** @description The settlement day, YYYY-MM-DD */
+                date: string;
+                /** @description ISO time the reconciliation finished */
+                importedAt: string;
+                /** @description Percent: the largest of the file's currencies */
+                variance: number;
+                /** @enum {string} */
+                status: "success" | "warning" | "error";
+                /** @enum {string} */
+                statusLabel: "Auto-Reconciled" | "Warning" | "Requires Review";
+                /** @description Data lines in the file */
+                lines: number;
+                /** @description Lines matched to an attempt */
+                matched: number;
+                /** @description Breaks per class (0 included) */
+                breakCounts: {
+                    [key: string]: number;
+                };
+                totals: {
+                    /** @enum {string} */
+                    currency: "USD" | "EUR" | "GBP" | "JPY" | "INR";
+                    /** @description Sum of the file's lines (payments minus refunds and chargebacks), decimal */
+                    file: string;
+                    /** @description Sum of the lines matched to attempts, at the file's amounts, decimal */
+                    matched: string;
+                    /** @description Sum of the ledger amounts of the matched attempts, decimal */
+                    ledger: string;
+                    /** @description Sum of the file's fee column and fee lines, decimal */
+                    fees: string;
+                    /** @description Percent */
+                    variance: number;
+                }[];
+                /** @description The journals booking unmatched amounts to suspense */
+                suspenseJournalIds: string[];
+                /** @description The journals booking the matched totals out of clearing */
+                settlementJournalIds: string[];
+                /** @enum {string} */
+                source: "s3_event" | "upload" | "nightly";
+                /** @description The per-line result CSV, valid for 5 minutes */
+                downloadUrl: string | null;
+                committed_at: string;
+            }[];
+            nextCursor: string | null;
         };
         StartKycInput: {
             country: string;
@@ -7629,6 +8793,29 @@ export interface components {
             currency?: "USD" | "EUR" | "GBP" | "JPY" | "INR";
             /** @default  */
             description?: string;
+            quote_id?: string;
+        };
+        TreasuryPositionsReply: {
+            data: {
+                /** @enum {string} */
+                currency: "USD" | "EUR" | "GBP" | "JPY" | "INR";
+                position: string;
+                position_minor: number;
+                pending: string;
+                revenue: string;
+                revenue_minor: number;
+            }[];
+        };
+        TreasuryRevenueReply: {
+            days: number;
+            data: {
+                date: string;
+                /** @enum {string} */
+                currency: "USD" | "EUR" | "GBP" | "JPY" | "INR";
+                revenue: string;
+                revenue_minor: number;
+                conversions: number;
+            }[];
         };
         TrialBalanceReply: {
             data: {
@@ -7663,6 +8850,23 @@ export interface components {
                 }[];
                 is_balanced: boolean;
             };
+        };
+        UploadGrant: {
+            url: string;
+            fields: {
+                [key: string]: string;
+            };
+            key: string;
+            expiresAt: string;
+            maxBytes: number;
+        };
+        UploadRequest: {
+            railId: string;
+            /** @description A calendar day, YYYY-MM-DD (UTC) */
+            date: string;
+            filename: string;
+            size: number;
+            sha256: string;
         };
         UserLevelSavedReply: {
             message: string;
@@ -26246,11 +27450,2915 @@ export interface operations {
             };
         };
     };
+    listSettlementFiles: {
+        parameters: {
+            query?: {
+                /** @description Only this rail's files */
+                rail?: string;
+                status?: "success" | "warning" | "error";
+                limit?: number;
+                /** @description From nextCursor of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of files */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "files": [
+                     *         {
+                     *           "id": "ach_2026-11-27_0f1e2d3c4b5a69788796a5b4c3d2e1f0",
+                     *           "railId": "ach",
+                     *           "rail": "ACH",
+                     *           "filename": "2026-11-27.csv",
+                     *           "key": "incoming/ach/2026-11-27.csv",
+                     *           "versionId": null,
+                     *           "sha256": "0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a69788796a5b4c3d2e1f0",
+                     *           "date": "2026-11-27",
+                     *           "importedAt": "2026-11-28T02:00:04.000Z",
+                     *           "variance": 0.05,
+                     *           "status": "success",
+                     *           "statusLabel": "Auto-Reconciled",
+                     *           "lines": 1200,
+                     *           "matched": 1199,
+                     *           "breakCounts": {
+                     *             "amount_mismatch": 0,
+                     *             "fee_mismatch": 1,
+                     *             "missing_from_file": 0,
+                     *             "unknown_to_ledger": 0,
+                     *             "duplicate_line": 0,
+                     *             "missing_file": 0
+                     *           },
+                     *           "totals": [
+                     *             {
+                     *               "currency": "USD",
+                     *               "file": "120000.00",
+                     *               "matched": "120000.00",
+                     *               "ledger": "120000.00",
+                     *               "fees": "180.01",
+                     *               "variance": 0
+                     *             }
+                     *           ],
+                     *           "suspenseJournalIds": [
+                     *             "8d0c1e52-6a0b-5c3f-9d1e-2f3a4b5c6d7e"
+                     *           ],
+                     *           "settlementJournalIds": [
+                     *             "9e1d2f63-7b1c-5d40-8e2f-3a4b5c6d7e8f"
+                     *           ],
+                     *           "source": "s3_event",
+                     *           "downloadUrl": "http://localhost:4569/settlements/results/ach_2026-11-27_0f1e2d3c4b5a69788796a5b4c3d2e1f0.csv?X-Amz-Signature=...",
+                     *           "committed_at": "2026-11-28T02:00:04.000Z"
+                     *         }
+                     *       ],
+                     *       "nextCursor": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SettlementFileList"];
+                };
+            };
+            /** @description Bad request. Codes: `validation_error`, `invalid_cursor`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body must be a JSON object",
+                     *       "code": "validation_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `admin_required`, `session_required`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden",
+                     *       "code": "admin_required"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getSettlementFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A settlement file id (`<rail>_<YYYY-MM-DD>_<32 hex>`)
+                 * @example ach_2026-11-27_0f1e2d3c4b5a69788796a5b4c3d2e1f0
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "ach_2026-11-27_0f1e2d3c4b5a69788796a5b4c3d2e1f0",
+                     *       "railId": "ach",
+                     *       "rail": "ACH",
+                     *       "filename": "2026-11-27.csv",
+                     *       "key": "incoming/ach/2026-11-27.csv",
+                     *       "versionId": null,
+                     *       "sha256": "0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a69788796a5b4c3d2e1f0",
+                     *       "date": "2026-11-27",
+                     *       "importedAt": "2026-11-28T02:00:04.000Z",
+                     *       "variance": 0.05,
+                     *       "status": "success",
+                     *       "statusLabel": "Auto-Reconciled",
+                     *       "lines": 1200,
+                     *       "matched": 1199,
+                     *       "breakCounts": {
+                     *         "amount_mismatch": 0,
+                     *         "fee_mismatch": 1,
+                     *         "missing_from_file": 0,
+                     *         "unknown_to_ledger": 0,
+                     *         "duplicate_line": 0,
+                     *         "missing_file": 0
+                     *       },
+                     *       "totals": [
+                     *         {
+                     *           "currency": "USD",
+                     *           "file": "120000.00",
+                     *           "matched": "120000.00",
+                     *           "ledger": "120000.00",
+                     *           "fees": "180.01",
+                     *           "variance": 0
+                     *         }
+                     *       ],
+                     *       "suspenseJournalIds": [
+                     *         "8d0c1e52-6a0b-5c3f-9d1e-2f3a4b5c6d7e"
+                     *       ],
+                     *       "settlementJournalIds": [
+                     *         "9e1d2f63-7b1c-5d40-8e2f-3a4b5c6d7e8f"
+                     *       ],
+                     *       "source": "s3_event",
+                     *       "downloadUrl": "http://localhost:4569/settlements/results/ach_2026-11-27_0f1e2d3c4b5a69788796a5b4c3d2e1f0.csv?X-Amz-Signature=...",
+                     *       "committed_at": "2026-11-28T02:00:04.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SettlementFile"];
+                };
+            };
+            /** @description Bad request. Codes: `validation_error`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body must be a JSON object",
+                     *       "code": "validation_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `admin_required`, `session_required`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden",
+                     *       "code": "admin_required"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. Codes: `file_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "file_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listReconciliationBreaks: {
+        parameters: {
+            query?: {
+                class?: "amount_mismatch" | "fee_mismatch" | "missing_from_file" | "unknown_to_ledger" | "duplicate_line" | "missing_file";
+                status?: "open" | "resolved";
+                /** @description Only this rail's breaks */
+                rail?: string;
+                fileId?: string;
+                limit?: number;
+                /** @description From nextCursor of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of breaks */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "breaks": [
+                     *         {
+                     *           "id": "ach_2026-11-27_0f1e2d3c4b5a69788796a5b4c3d2e1f0~L000000017",
+                     *           "fileId": "ach_2026-11-27_0f1e2d3c4b5a69788796a5b4c3d2e1f0",
+                     *           "railId": "ach",
+                     *           "rail": "ACH",
+                     *           "date": "2026-11-27",
+                     *           "class": "fee_mismatch",
+                     *           "classLabel": "Fee mismatch",
+                     *           "status": "open",
+                     *           "reference": "PAY-5b0e8e3c-7a52-4f39-9d55-0d8f7b1c2a3e-1",
+                     *           "line": 17,
+                     *           "type": "payment",
+                     *           "fileAmount": "100.00",
+                     *           "ledgerAmount": "100.00",
+                     *           "fileFee": "0.16",
+                     *           "ledgerFee": "0.15",
+                     *           "currency": "USD",
+                     *           "difference": "0.01",
+                     *           "suspense": "0.01",
+                     *           "reason": null,
+                     *           "paymentId": "5b0e8e3c-7a52-4f39-9d55-0d8f7b1c2a3e",
+                     *           "suspenseJournalId": "8d0c1e52-6a0b-5c3f-9d1e-2f3a4b5c6d7e",
+                     *           "resolution": null,
+                     *           "history": [
+                     *             {
+                     *               "action": "raised",
+                     *               "by": "system",
+                     *               "at": "2026-11-28T02:00:04.000Z",
+                     *               "note": null,
+                     *               "journalId": null,
+                     *               "version": 1
+                     *             }
+                     *           ],
+                     *           "version": 1,
+                     *           "createdAt": "2026-11-28T02:00:04.000Z",
+                     *           "committed_at": "2026-11-28T02:00:04.000Z"
+                     *         }
+                     *       ],
+                     *       "nextCursor": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BreakList"];
+                };
+            };
+            /** @description Bad request. Codes: `validation_error`, `invalid_cursor`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body must be a JSON object",
+                     *       "code": "validation_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `admin_required`, `session_required`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden",
+                     *       "code": "admin_required"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    resolveReconciliationBreak: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: the same key with the same body replays the stored reply (`Idempotent-Replayed: true`); with another body it is a 422 `idempotency_key_reused`; while the first request with the key is still running, a 409 `idempotency_in_progress`. 1 to 255 visible ASCII characters (else 400 `invalid_idempotency_key`).
+                 * @example 4f9c2a1e-7b3d-4c56-9a0e-1d2f3b4c5d6e
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description A break id
+                 * @example ach_2026-11-27_0f1e2d3c4b5a69788796a5b4c3d2e1f0~L000000017
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "action": "match",
+                 *       "reference": "PAY-5b0e8e3c-7a52-4f39-9d55-0d8f7b1c2a3e-1",
+                 *       "note": "The rail confirmed the amount"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ResolveBreakInput"];
+            };
+        };
+        responses: {
+            /** @description The break as resolved */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "ach_2026-11-27_0f1e2d3c4b5a69788796a5b4c3d2e1f0~L000000017",
+                     *       "fileId": "ach_2026-11-27_0f1e2d3c4b5a69788796a5b4c3d2e1f0",
+                     *       "railId": "ach",
+                     *       "rail": "ACH",
+                     *       "date": "2026-11-27",
+                     *       "class": "fee_mismatch",
+                     *       "classLabel": "Fee mismatch",
+                     *       "status": "resolved",
+                     *       "reference": "PAY-5b0e8e3c-7a52-4f39-9d55-0d8f7b1c2a3e-1",
+                     *       "line": 17,
+                     *       "type": "payment",
+                     *       "fileAmount": "100.00",
+                     *       "ledgerAmount": "100.00",
+                     *       "fileFee": "0.16",
+                     *       "ledgerFee": "0.15",
+                     *       "currency": "USD",
+                     *       "difference": "0.01",
+                     *       "suspense": "0.01",
+                     *       "reason": null,
+                     *       "paymentId": "5b0e8e3c-7a52-4f39-9d55-0d8f7b1c2a3e",
+                     *       "suspenseJournalId": "8d0c1e52-6a0b-5c3f-9d1e-2f3a4b5c6d7e",
+                     *       "resolution": null,
+                     *       "history": [
+                     *         {
+                     *           "action": "raised",
+                     *           "by": "system",
+                     *           "at": "2026-11-28T02:00:04.000Z",
+                     *           "note": null,
+                     *           "journalId": null,
+                     *           "version": 1
+                     *         }
+                     *       ],
+                     *       "version": 1,
+                     *       "createdAt": "2026-11-28T02:00:04.000Z",
+                     *       "committed_at": "2026-11-28T02:00:04.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ReconciliationBreak"];
+                };
+            };
+            /** @description Bad request. Codes: `validation_error`, `invalid_json`, `invalid_idempotency_key`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body must be a JSON object",
+                     *       "code": "validation_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `admin_required`, `session_required`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden",
+                     *       "code": "admin_required"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. Codes: `break_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "break_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict. Codes: `already_resolved`, `version_conflict`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Conflict",
+                     *       "code": "already_resolved"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable. Codes: `not_matchable`, `reference_not_found`, `reference_currency`, `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unprocessable",
+                     *       "code": "not_matchable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    reopenReconciliationBreak: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: the same key with the same body replays the stored reply (`Idempotent-Replayed: true`); with another body it is a 422 `idempotency_key_reused`; while the first request with the key is still running, a 409 `idempotency_in_progress`. 1 to 255 visible ASCII characters (else 400 `invalid_idempotency_key`).
+                 * @example 4f9c2a1e-7b3d-4c56-9a0e-1d2f3b4c5d6e
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description A break id
+                 * @example ach_2026-11-27_0f1e2d3c4b5a69788796a5b4c3d2e1f0~L000000017
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "note": "Matched to the wrong payment"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ReopenBreakInput"];
+            };
+        };
+        responses: {
+            /** @description The break, open again */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "ach_2026-11-27_0f1e2d3c4b5a69788796a5b4c3d2e1f0~L000000017",
+                     *       "fileId": "ach_2026-11-27_0f1e2d3c4b5a69788796a5b4c3d2e1f0",
+                     *       "railId": "ach",
+                     *       "rail": "ACH",
+                     *       "date": "2026-11-27",
+                     *       "class": "fee_mismatch",
+                     *       "classLabel": "Fee mismatch",
+                     *       "status": "open",
+                     *       "reference": "PAY-5b0e8e3c-7a52-4f39-9d55-0d8f7b1c2a3e-1",
+                     *       "line": 17,
+                     *       "type": "payment",
+                     *       "fileAmount": "100.00",
+                     *       "ledgerAmount": "100.00",
+                     *       "fileFee": "0.16",
+                     *       "ledgerFee": "0.15",
+                     *       "currency": "USD",
+                     *       "difference": "0.01",
+                     *       "suspense": "0.01",
+                     *       "reason": null,
+                     *       "paymentId": "5b0e8e3c-7a52-4f39-9d55-0d8f7b1c2a3e",
+                     *       "suspenseJournalId": "8d0c1e52-6a0b-5c3f-9d1e-2f3a4b5c6d7e",
+                     *       "resolution": null,
+                     *       "history": [
+                     *         {
+                     *           "action": "raised",
+                     *           "by": "system",
+                     *           "at": "2026-11-28T02:00:04.000Z",
+                     *           "note": null,
+                     *           "journalId": null,
+                     *           "version": 1
+                     *         }
+                     *       ],
+                     *       "version": 1,
+                     *       "createdAt": "2026-11-28T02:00:04.000Z",
+                     *       "committed_at": "2026-11-28T02:00:04.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ReopenedBreak"];
+                };
+            };
+            /** @description Bad request. Codes: `validation_error`, `invalid_json`, `invalid_idempotency_key`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body must be a JSON object",
+                     *       "code": "validation_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `admin_required`, `session_required`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden",
+                     *       "code": "admin_required"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. Codes: `break_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "break_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict. Codes: `not_resolved`, `version_conflict`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Conflict",
+                     *       "code": "not_resolved"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable. Codes: `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unprocessable",
+                     *       "code": "idempotency_key_reused"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createSettlementUpload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "railId": "ach",
+                 *       "date": "2026-11-27",
+                 *       "filename": "ach-2026-11-27.csv",
+                 *       "size": 52000,
+                 *       "sha256": "U3/xGQmcKzA/x935+5CkytU8+k6Q4dstMfhgiSlERGI="
+                 *     }
+                 */
+                "application/json": components["schemas"]["UploadRequest"];
+            };
+        };
+        responses: {
+            /** @description The upload form */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "url": "http://localhost:4569/settlements",
+                     *       "fields": {
+                     *         "key": "incoming/ach/2026-11-27.upload-abc.csv",
+                     *         "Content-Type": "text/csv",
+                     *         "Policy": "..."
+                     *       },
+                     *       "key": "incoming/ach/2026-11-27.upload-abc.csv",
+                     *       "expiresAt": "2026-11-28T09:05:00.000Z",
+                     *       "maxBytes": 52000
+                     *     }
+                     */
+                    "application/json": components["schemas"]["UploadGrant"];
+                };
+            };
+            /** @description Bad request. Codes: `validation_error`, `invalid_json`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body must be a JSON object",
+                     *       "code": "validation_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `admin_required`, `session_required`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden",
+                     *       "code": "admin_required"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. Codes: `rail_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "rail_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    clearingPositions: {
+        parameters: {
+            query: {
+                /** @description A calendar day, YYYY-MM-DD (UTC) */
+                date: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The positions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "date": "2026-11-27",
+                     *       "positions": [
+                     *         {
+                     *           "railId": "ach",
+                     *           "rail": "ACH",
+                     *           "date": "2026-11-27",
+                     *           "currency": "USD",
+                     *           "expected": "120000.00",
+                     *           "settled": "120000.00",
+                     *           "resolved": "0.00",
+                     *           "open": "0.00",
+                     *           "netsToZero": true
+                     *         }
+                     *       ],
+                     *       "suspense": [
+                     *         {
+                     *           "currency": "USD",
+                     *           "open": "0.01"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PositionsReply"];
+                };
+            };
+            /** @description Bad request. Codes: `validation_error`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body must be a JSON object",
+                     *       "code": "validation_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `admin_required`, `session_required`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden",
+                     *       "code": "admin_required"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    runNightlyReconciliation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "date": "2026-11-27"
+                 *     }
+                 */
+                "application/json": components["schemas"]["NightlyInput"];
+            };
+        };
+        responses: {
+            /** @description What the run found */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "date": "2026-11-27",
+                     *       "reconciled": [],
+                     *       "missingFiles": [
+                     *         {
+                     *           "railId": "upi",
+                     *           "date": "2026-11-27",
+                     *           "breakId": "upi_2026-11-27_nofile"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["NightlyReply"];
+                };
+            };
+            /** @description Bad request. Codes: `validation_error`, `invalid_json`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body must be a JSON object",
+                     *       "code": "validation_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `admin_required`, `session_required`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden",
+                     *       "code": "admin_required"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listFxRates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every pair's rate */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "pair": "EURUSD",
+                     *           "mid": "1.0870",
+                     *           "spread": "0.0050",
+                     *           "as_of": "2026-11-27",
+                     *           "updated_at": "2026-11-27T16:05:00.000Z",
+                     *           "source": "ecb",
+                     *           "bid": "1.08156500",
+                     *           "ask": "1.09243500"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FxRatesReply"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This API key lacks the scope ledger:read",
+                     *       "code": "insufficient_scope",
+                     *       "scope": "ledger:read"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    importFxRates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example Date, USD, JPY, GBP, INR,
+                 *     27 November 2026, 1.0870, 162.50, 0.8530, 91.2000,
+                 */
+                "text/csv": string;
+                /**
+                 * @example {
+                 *       "csv": "Date, USD, GBP, \n27 November 2026, 1.0870, 0.8530, \n"
+                 *     }
+                 */
+                "application/json": {
+                    csv: string;
+                };
+            };
+        };
+        responses: {
+            /** @description What was imported */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Imported the rates of 2026-11-27",
+                     *       "as_of": "2026-11-27",
+                     *       "pairs": [
+                     *         "EURGBP",
+                     *         "EURUSD"
+                     *       ],
+                     *       "ignored": [
+                     *         "BGN"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FxImportReply"];
+                };
+            };
+            /** @description Bad request. Codes: `invalid_rates_file`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Bad request",
+                     *       "code": "invalid_rates_file"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `admin_required`, `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden",
+                     *       "code": "admin_required"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large. Codes: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Payload too large",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type. Codes: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unsupported media type",
+                     *       "code": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getFxRateHistory: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Days back
+                 * @example 30
+                 */
+                days?: number;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The pair, base first (EURUSD, GBPUSD, USDJPY, ...)
+                 * @example EURUSD
+                 */
+                pair: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The pair's rates */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "pair": "EURUSD",
+                     *       "days": 30,
+                     *       "data": [
+                     *         {
+                     *           "pair": "EURUSD",
+                     *           "mid": "1.0870",
+                     *           "spread": "0.0050",
+                     *           "as_of": "2026-11-27",
+                     *           "updated_at": "2026-11-27T16:05:00.000Z",
+                     *           "source": "ecb",
+                     *           "recorded_by": "Ada Admin"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FxRateHistoryReply"];
+                };
+            };
+            /** @description Bad request. Codes: `invalid_pair`, `invalid_days`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Bad request",
+                     *       "code": "invalid_pair"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This API key lacks the scope ledger:read",
+                     *       "code": "insufficient_scope",
+                     *       "scope": "ledger:read"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    setFxRate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The pair, base first (EURUSD, GBPUSD, USDJPY, ...)
+                 * @example EURUSD
+                 */
+                pair: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "rate": "1.0870",
+                 *       "spread": "0.0050"
+                 *     }
+                 */
+                "application/json": components["schemas"]["FxSetRateInput"];
+            };
+        };
+        responses: {
+            /** @description The pair's new rate */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "EURUSD rate saved",
+                     *       "data": {
+                     *         "pair": "EURUSD",
+                     *         "mid": "1.0870",
+                     *         "spread": "0.0050",
+                     *         "as_of": "2026-11-27",
+                     *         "updated_at": "2026-11-27T16:05:00.000Z",
+                     *         "source": "manual",
+                     *         "bid": "1.08156500",
+                     *         "ask": "1.09243500"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FxRateChangedReply"];
+                };
+            };
+            /** @description Bad request. Codes: `validation_error`, `invalid_pair`, `invalid_json`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body must be a JSON object",
+                     *       "code": "validation_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `admin_required`, `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden",
+                     *       "code": "admin_required"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createFxQuote: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: the same key with the same body replays the stored reply (`Idempotent-Replayed: true`); with another body it is a 422 `idempotency_key_reused`; while the first request with the key is still running, a 409 `idempotency_in_progress`. 1 to 255 visible ASCII characters (else 400 `invalid_idempotency_key`).
+                 * @example 4f9c2a1e-7b3d-4c56-9a0e-1d2f3b4c5d6e
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "fromCurrency": "USD",
+                 *       "toCurrency": "EUR",
+                 *       "amount": "100.00"
+                 *     }
+                 */
+                "application/json": components["schemas"]["FxQuoteInput"];
+            };
+        };
+        responses: {
+            /** @description The quote (a replay with the same Idempotency-Key is the same quote) */
+            201: {
+                headers: {
+                    /** @description `true` when this reply is the stored reply of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "5c1e0f4a-3b2d-5e6f-8a9b-0c1d2e3f4a5b",
+                     *         "fromCurrency": "USD",
+                     *         "toCurrency": "EUR",
+                     *         "midRate": "0.91996320",
+                     *         "customerRate": "0.91536300",
+                     *         "spread": "0.0050",
+                     *         "sellAmount": "100.00",
+                     *         "buyAmount": "91.53",
+                     *         "spreadAmount": "0.50",
+                     *         "createdAt": "2026-11-27T16:05:00.000Z",
+                     *         "expiresAt": "2026-11-27T16:05:30.000Z",
+                     *         "used": false
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FxQuoteReply"];
+                };
+            };
+            /** @description Bad request. Codes: `validation_error`, `invalid_amount`, `invalid_json`, `invalid_idempotency_key`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body must be a JSON object",
+                     *       "code": "validation_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This API key lacks the scope ledger:write",
+                     *       "code": "insufficient_scope",
+                     *       "scope": "ledger:write"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable. Codes: `amount_too_small`, `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unprocessable",
+                     *       "code": "amount_too_small"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getFxQuote: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The quote's id
+                 * @example 5c1e0f4a-3b2d-5e6f-8a9b-0c1d2e3f4a5b
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The quote */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "5c1e0f4a-3b2d-5e6f-8a9b-0c1d2e3f4a5b",
+                     *         "fromCurrency": "USD",
+                     *         "toCurrency": "EUR",
+                     *         "midRate": "0.91996320",
+                     *         "customerRate": "0.91536300",
+                     *         "spread": "0.0050",
+                     *         "sellAmount": "100.00",
+                     *         "buyAmount": "91.53",
+                     *         "spreadAmount": "0.50",
+                     *         "createdAt": "2026-11-27T16:05:00.000Z",
+                     *         "expiresAt": "2026-11-27T16:05:30.000Z",
+                     *         "used": false
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FxQuoteReply"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This API key lacks the scope ledger:read",
+                     *       "code": "insufficient_scope",
+                     *       "scope": "ledger:read"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable. Codes: `quote_not_found`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unprocessable",
+                     *       "code": "quote_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getTreasuryPositions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Positions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "currency": "USD",
+                     *           "position": "99.50",
+                     *           "position_minor": 9950,
+                     *           "pending": "0.00",
+                     *           "revenue": "0.50",
+                     *           "revenue_minor": 50
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TreasuryPositionsReply"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `admin_required`, `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden",
+                     *       "code": "admin_required"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getTreasuryRevenue: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Days back
+                 * @example 30
+                 */
+                days?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revenue by day */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "days": 1,
+                     *       "data": [
+                     *         {
+                     *           "date": "2026-11-27",
+                     *           "currency": "USD",
+                     *           "revenue": "0.50",
+                     *           "revenue_minor": 50,
+                     *           "conversions": 1
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TreasuryRevenueReply"];
+                };
+            };
+            /** @description Bad request. Codes: `invalid_days`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Bad request",
+                     *       "code": "invalid_days"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `admin_required`, `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden",
+                     *       "code": "admin_required"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    complianceCtrReport: {
+        parameters: {
+            query: {
+                from: string;
+                to: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The report */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "from": "2026-11-01",
+                     *         "to": "2026-11-28",
+                     *         "generated_at": "2026-11-28T09:00:00.000Z",
+                     *         "threshold": {
+                     *           "USD": "10000.00",
+                     *           "EUR": "10000.00",
+                     *           "GBP": "10000.00",
+                     *           "JPY": "1500000",
+                     *           "INR": "800000.00"
+                     *         },
+                     *         "rows": [
+                     *           {
+                     *             "customer": {
+                     *               "id": "6f1c1b2e-0c55-4a8e-9d7e-1f0b9a2c3d4e",
+                     *               "name": "Ada Lovelace",
+                     *               "email": "ada@example.com"
+                     *             },
+                     *             "day": "2026-11-27",
+                     *             "currency": "USD",
+                     *             "total": "11000.00",
+                     *             "total_minor": 1100000,
+                     *             "count": 2,
+                     *             "journal_ids": [
+                     *               "b1d0c7a4-7a43-4d53-9b25-6fd3a4c1e2f0",
+                     *               "c2e1d8b5-8b54-4e64-8c36-7fe4b5d2f301"
+                     *             ]
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ComplianceCtrReply"];
+                };
+            };
+            /** @description Bad request. Codes: `validation_error`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body must be a JSON object",
+                     *       "code": "validation_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `admin_required`, `session_required`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden",
+                     *       "code": "admin_required"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable. Codes: `report_too_large`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unprocessable",
+                     *       "code": "report_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    complianceSarReport: {
+        parameters: {
+            query: {
+                from: string;
+                to: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The candidates */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "from": "2026-11-01",
+                     *         "to": "2026-11-28",
+                     *         "generated_at": "2026-11-28T09:00:00.000Z",
+                     *         "candidates": [
+                     *           {
+                     *             "rule": "structuring",
+                     *             "rule_label": "Structuring",
+                     *             "customer": {
+                     *               "id": "6f1c1b2e-0c55-4a8e-9d7e-1f0b9a2c3d4e",
+                     *               "name": "Ada Lovelace",
+                     *               "email": "ada@example.com"
+                     *             },
+                     *             "window": "2026-11-27 USD",
+                     *             "sentence": "3 deposits between 9000.00 USD and 9800.00 USD, each just under the 10000.00 USD reporting threshold, within 48 hours (28200.00 USD in all).",
+                     *             "currency": "USD",
+                     *             "total": "28200.00",
+                     *             "total_minor": 2820000,
+                     *             "journal_ids": [
+                     *               "b1d0c7a4-7a43-4d53-9b25-6fd3a4c1e2f0"
+                     *             ],
+                     *             "payment_ids": [],
+                     *             "case": {
+                     *               "id": "3b0d6c1e9f2a4b5c8d7e6f5a4b3c2d1e",
+                     *               "rule": "structuring",
+                     *               "customer_id": "6f1c1b2e-0c55-4a8e-9d7e-1f0b9a2c3d4e",
+                     *               "window": "2026-11-27 USD",
+                     *               "status": "open",
+                     *               "reason": null,
+                     *               "version": 1,
+                     *               "opened_at": "2026-11-28T09:00:00.000Z",
+                     *               "updated_at": "2026-11-28T09:00:00.000Z",
+                     *               "updated_by": "system"
+                     *             }
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ComplianceSarReply"];
+                };
+            };
+            /** @description Bad request. Codes: `validation_error`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body must be a JSON object",
+                     *       "code": "validation_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `admin_required`, `session_required`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden",
+                     *       "code": "admin_required"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable. Codes: `report_too_large`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unprocessable",
+                     *       "code": "report_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    complianceTaxReport: {
+        parameters: {
+            query: {
+                from: string;
+                to: string;
+                rate?: string | number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tax due */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "from": "2026-11-01",
+                     *         "to": "2026-11-28",
+                     *         "generated_at": "2026-11-28T09:00:00.000Z",
+                     *         "rate": "0.18",
+                     *         "rows": [
+                     *           {
+                     *             "currency": "USD",
+                     *             "fee_revenue": "120.00",
+                     *             "fee_revenue_minor": 12000,
+                     *             "fx_revenue": "30.00",
+                     *             "fx_revenue_minor": 3000,
+                     *             "taxable": "150.00",
+                     *             "taxable_minor": 15000,
+                     *             "tax_due": "27.00",
+                     *             "tax_due_minor": 2700
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ComplianceTaxReply"];
+                };
+            };
+            /** @description Bad request. Codes: `validation_error`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body must be a JSON object",
+                     *       "code": "validation_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `admin_required`, `session_required`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden",
+                     *       "code": "admin_required"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable. Codes: `report_too_large`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unprocessable",
+                     *       "code": "report_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateComplianceCase: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The case id (32 hex characters)
+                 * @example 3b0d6c1e9f2a4b5c8d7e6f5a4b3c2d1e
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "status": "dismissed",
+                 *       "reason": "Payroll deposits",
+                 *       "version": 1
+                 *     }
+                 */
+                "application/json": components["schemas"]["ComplianceCaseUpdate"];
+            };
+        };
+        responses: {
+            /** @description The case as changed, with its audit trail */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "3b0d6c1e9f2a4b5c8d7e6f5a4b3c2d1e",
+                     *         "rule": "structuring",
+                     *         "customer_id": "6f1c1b2e-0c55-4a8e-9d7e-1f0b9a2c3d4e",
+                     *         "window": "2026-11-27 USD",
+                     *         "status": "dismissed",
+                     *         "reason": "Payroll deposits",
+                     *         "version": 2,
+                     *         "opened_at": "2026-11-28T09:00:00.000Z",
+                     *         "updated_at": "2026-11-28T09:00:00.000Z",
+                     *         "updated_by": "admin@example.com",
+                     *         "audit": [
+                     *           {
+                     *             "status": "open",
+                     *             "reason": null,
+                     *             "by": "system",
+                     *             "at": "2026-11-28T09:00:00.000Z"
+                     *           },
+                     *           {
+                     *             "status": "dismissed",
+                     *             "reason": "Payroll deposits",
+                     *             "by": "admin@example.com",
+                     *             "at": "2026-11-28T09:05:00.000Z"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ComplianceCaseReply"];
+                };
+            };
+            /** @description Bad request. Codes: `validation_error`, `invalid_json`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body must be a JSON object",
+                     *       "code": "validation_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `admin_required`, `session_required`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden",
+                     *       "code": "admin_required"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. Codes: `case_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "case_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict. Codes: `case_changed`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Conflict",
+                     *       "code": "case_changed"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable. Codes: `case_unchanged`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unprocessable",
+                     *       "code": "case_unchanged"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    exportComplianceReport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "report": "sar",
+                 *       "from": "2026-11-01",
+                 *       "to": "2026-11-28",
+                 *       "format": "pdf"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ComplianceExportInput"];
+            };
+        };
+        responses: {
+            /** @description The download link */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "downloadUrl": "https://settlements.s3.amazonaws.com/reports/compliance/2026-11-28/...",
+                     *         "expiresAt": "2026-11-28T09:05:00.000Z",
+                     *         "filename": "compliance-sar-2026-11-01-to-2026-11-28.pdf"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ComplianceExportReply"];
+                };
+            };
+            /** @description Bad request. Codes: `validation_error`, `invalid_json`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body must be a JSON object",
+                     *       "code": "validation_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `admin_required`, `session_required`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden",
+                     *       "code": "admin_required"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable. Codes: `report_too_large`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unprocessable",
+                     *       "code": "report_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getOpsOverview: {
+        parameters: {
+            query?: {
+                /** @description Rows per table */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The overview */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "journals": [
+                     *           {
+                     *             "table": "journal",
+                     *             "id": "jrn_01",
+                     *             "change": "posted",
+                     *             "type": "transfer",
+                     *             "status": "posted",
+                     *             "amount": "125.00",
+                     *             "currency": "USD",
+                     *             "ownerId": "usr_01",
+                     *             "description": "Rent",
+                     *             "at": "2026-01-15T10:00:00.000Z"
+                     *           }
+                     *         ],
+                     *         "payments": [
+                     *           {
+                     *             "table": "payment",
+                     *             "id": "pay_01",
+                     *             "change": "completed",
+                     *             "railId": "ach",
+                     *             "rail": "ACH",
+                     *             "status": "completed",
+                     *             "amount": "40.00",
+                     *             "currency": "USD",
+                     *             "userId": "usr_02",
+                     *             "at": "2026-01-15T10:00:00.000Z"
+                     *           }
+                     *         ],
+                     *         "kyc": [
+                     *           {
+                     *             "table": "kyc",
+                     *             "id": "kyc_01",
+                     *             "change": "submitted",
+                     *             "status": "pending",
+                     *             "riskLevel": null,
+                     *             "riskScore": 0,
+                     *             "country": "IN",
+                     *             "userId": "usr_03",
+                     *             "at": "2026-01-15T10:00:00.000Z"
+                     *           }
+                     *         ],
+                     *         "breaks": [
+                     *           {
+                     *             "table": "break",
+                     *             "id": "ach_2026-01-14_nofile",
+                     *             "change": "opened",
+                     *             "railId": "ach",
+                     *             "class": "missing_file",
+                     *             "status": "open",
+                     *             "amount": null,
+                     *             "currency": null,
+                     *             "at": "2026-01-15T10:00:00.000Z"
+                     *           }
+                     *         ],
+                     *         "analytics": {
+                     *           "windowHours": 24,
+                     *           "rails": [
+                     *             {
+                     *               "railId": "ach",
+                     *               "name": "ACH",
+                     *               "attempts": 12,
+                     *               "succeeded": 11,
+                     *               "failed": 1,
+                     *               "successRate": 0.9167,
+                     *               "volume": [
+                     *                 {
+                     *                   "currency": "USD",
+                     *                   "amount": "1520.00"
+                     *                 }
+                     *               ]
+                     *             }
+                     *           ],
+                     *           "journalsPerMinute": {
+                     *             "from": "2026-01-15T09:01:00.000Z",
+                     *             "counts": [
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0,
+                     *               0
+                     *             ],
+                     *             "capped": false
+                     *           },
+                     *           "openBreaks": {
+                     *             "total": 1,
+                     *             "byClass": [
+                     *               {
+                     *                 "class": "missing_file",
+                     *                 "count": 1
+                     *               }
+                     *             ]
+                     *           }
+                     *         },
+                     *         "at": "2026-01-15T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OpsOverviewReply"];
+                };
+            };
+            /** @description Bad request. Codes: `validation_error`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body must be a JSON object",
+                     *       "code": "validation_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `admin_required`, `session_required`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden",
+                     *       "code": "admin_required"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    streamOpsEvents: {
+        parameters: {
+            query?: {
+                /** @description The tables to carry, comma-separated: journal, payment, kyc (default: all) */
+                tables?: ("journal" | "payment" | "kyc")[];
+                /** @description Resume point, when the Last-Event-ID header cannot be sent */
+                lastEventId?: string;
+            };
+            header?: {
+                /** @description Resume point: the `id:` of the last event received (EventSource sends it on reconnect). An id that is not this stream's is a 400 `invalid_event_id`. */
+                "Last-Event-ID"?: components["parameters"]["LastEventId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event stream. Events: `cursor`, `journal`, `payment`, `kyc`, `unauthorized`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example retry: 2000
+                     *     id: eyJwIjoiMjAyNi0wMS0xNVQxMDowMDowMC4wMDBaIn0.c2ln
+                     *     event: cursor
+                     *     data: {"at":"2026-01-15T10:00:00.000Z"}
+                     *
+                     *     id: eyJwIjoiMjAyNi0wMS0xNVQxMDowMDowMC4xMDBaIn0.c2ln
+                     *     event: payment
+                     *     data: {"table":"payment","id":"pay_01","change":"initiated","railId":"ach","rail":"ACH","status":"pending","amount":"40.00","currency":"USD","userId":"usr_02","at":"2026-01-15T10:00:00.100Z"}
+                     */
+                    "text/event-stream": string;
+                };
+            };
+            /** @description Bad request. Codes: `validation_error`, `invalid_event_id`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body must be a JSON object",
+                     *       "code": "validation_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`, `invalid_ticket`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `admin_required`, `session_required`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden",
+                     *       "code": "admin_required"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests. Codes: `too_many_streams`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests",
+                     *       "code": "too_many_streams"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     streamLiveEvents: {
         parameters: {
             query: {
-                /** @description The feeds to carry, comma-separated: ledger, kyc, payment */
-                scopes: ("ledger" | "kyc" | "payment")[];
+                /** @description The feeds to carry, comma-separated: ledger, kyc, payment, ops (ops: administrators only) */
+                scopes: ("ledger" | "kyc" | "payment" | "ops")[];
                 /** @description Whose feeds (default: the caller's; another user's needs the admin role, else 403) */
                 userId?: string;
                 /** @description Resume point, when the Last-Event-ID header cannot be sent */
@@ -26265,7 +30373,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The event stream. Events: `cursor`, `ledger.balanceUpdate`, `ledger.transactionCreated`, `ledger.transactionStatusUpdate`, `ledger.reconciliationResult`, `ledger.lowBalanceAlert`, `ledger.accountLocked`, `ledger.accountUnlocked`, `kyc.verificationStarted`, `kyc.documentUploaded`, `kyc.documentVerified`, `kyc.riskAssessmentUpdate`, `kyc.verificationCompleted`, `kyc.complianceAlert`, `payment.paymentInitiated`, `payment.paymentStatusUpdate`, `payment.paymentCompleted`, `payment.paymentError`, `unauthorized`. */
+            /** @description The event stream. Events: `cursor`, `ledger.balanceUpdate`, `ledger.transactionCreated`, `ledger.transactionStatusUpdate`, `ledger.reconciliationResult`, `ledger.lowBalanceAlert`, `ledger.accountLocked`, `ledger.accountUnlocked`, `kyc.verificationStarted`, `kyc.documentUploaded`, `kyc.documentVerified`, `kyc.riskAssessmentUpdate`, `kyc.verificationCompleted`, `kyc.complianceAlert`, `payment.paymentInitiated`, `payment.paymentStatusUpdate`, `payment.paymentCompleted`, `payment.paymentError`, `ops.journal`, `ops.payment`, `ops.kyc`, `unauthorized`. */
             200: {
                 headers: {
                     [name: string]: unknown;

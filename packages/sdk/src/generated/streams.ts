@@ -44,6 +44,13 @@ export interface streamEvents {
         "paymentError": components["schemas"]["PaymentPaymentErrorEvent"];
         "unauthorized": components["schemas"]["StreamUnauthorizedEvent"];
     };
+    "/api/grpc/ops/stream": {
+        "cursor": components["schemas"]["StreamCursorEvent"];
+        "journal": components["schemas"]["OpsJournalEvent"];
+        "payment": components["schemas"]["OpsPaymentEvent"];
+        "kyc": components["schemas"]["OpsKycEvent"];
+        "unauthorized": components["schemas"]["StreamUnauthorizedEvent"];
+    };
     "/api/grpc/live/stream": {
         "cursor": components["schemas"]["StreamCursorEvent"];
         "ledger.balanceUpdate": components["schemas"]["BalanceUpdateEvent"];
@@ -63,6 +70,9 @@ export interface streamEvents {
         "payment.paymentStatusUpdate": components["schemas"]["PaymentPaymentStatusUpdateEvent"];
         "payment.paymentCompleted": components["schemas"]["PaymentPaymentCompletedEvent"];
         "payment.paymentError": components["schemas"]["PaymentPaymentErrorEvent"];
+        "ops.journal": components["schemas"]["OpsJournalEvent"];
+        "ops.payment": components["schemas"]["OpsPaymentEvent"];
+        "ops.kyc": components["schemas"]["OpsKycEvent"];
         "unauthorized": components["schemas"]["StreamUnauthorizedEvent"];
     };
 }

@@ -30,7 +30,21 @@ export type CreateCommand =
       currency: CurrencyChoice;
       keyed: boolean;
       description: string | null;
+    }
+  /**
+   * A transfer between two accounts of different currencies with a quote: `fresh` asks for one
+   * just before, `reused` names one an earlier transfer used, `foreign` one another user asked
+   * for, `mismatch` one for another amount.
+   */
+  | {
+      kind: "fx";
+      from: number;
+      to: number;
+      amount: AmountSpec;
+      quote: FxQuoteChoice;
+      keyed: boolean;
     };
+export type FxQuoteChoice = "fresh" | "reused" | "foreign" | "mismatch";
 /** `journal` picks among all journals, or among the three newest when `recent`. */
 export type StatusCommand = {
   kind: "post" | "unpost";
@@ -81,7 +95,8 @@ export const describeOutcome = (outcome: Outcome) =>
 /** How often each kind of outcome was seen (request kind and result), to judge the generators. */
 export const outcomeStats = new Map<string, number>();
 const tally = (request: Request, outcome: Outcome) => {
-  const label = `${request.fn}${request.key ? "+key" : ""} -> ${outcome.ok ? (outcome.replayed ? "replayed" : "ok") : outcome.code}`;
+  const kind = !isStatus(request) && request.body.quote_id !== undefined ? "fx" : request.fn;
+  const label = `${kind}${request.key ? "+key" : ""} -> ${outcome.ok ? (outcome.replayed ? "replayed" : "ok") : outcome.code}`;
   outcomeStats.set(label, (outcomeStats.get(label) ?? 0) + 1);
   return outcome;
 };

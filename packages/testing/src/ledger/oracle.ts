@@ -6,14 +6,20 @@
 import { needsSecondApprover } from "@fintech/core/approvals/model";
 import { seededThreshold } from "@fintech/core/approvals/thresholds";
 import { systemAccountId } from "@fintech/core/ledger/accounts";
+import { createQuote } from "@fintech/core/fx/quotes";
+import { pairOf } from "@fintech/core/fx/model";
+import { seedRate } from "@fintech/core/fx/seed-rates";
+import type { CoreContext } from "@fintech/core/shared/context";
+import { AppError } from "@fintech/core/shared/errors";
 import { RECORDED_REFUSALS } from "@fintech/core/ledger/decisions";
-import { toDecimalString, type Currency } from "@fintech/core/money/model";
+import { MAX_AMOUNT_MAJOR, toDecimalString, type Currency } from "@fintech/core/money/model";
 import {
   isStatus,
   isStatusCommand,
   type AmountSpec,
   type CreateRequest,
   type CurrencyChoice,
+  type FxQuoteChoice,
   type Outcome,
   type Request,
   type SimpleCommand,
@@ -89,6 +95,34 @@ interface CreatePlan {
   type: string;
   currency: Currency;
   minor: number;
+  /** A quoted conversion: its two journals' legs (sell, then buy), whose union is `legs`. */
+  fx?: { sell: Leg[]; buy: Leg[]; quoteId: string };
+}
+/** A quote as the oracle knows it: who asked, for what, and whether a transfer used it. */
+interface ModelQuote {
+  id: string;
+  owner: string;
+  from: Currency;
+  to: Currency;
+  sell: number;
+  spread: number;
+  buy: number;
+  used: boolean;
+}
+
+/**
+ * The oracle's own quote arithmetic over the seed rates (no rate is set in these runs): spread
+ * half-up to the source's minor unit, (sell − spread) × mid rounded down to the target's.
+ */
+export function oracleQuote(from: Currency, to: Currency, sell: number): { spread: number; buy: number } {
+  const direction = pairOf(from, to)!;
+  const scale = 10n ** 8n;
+  const [whole, fraction = ""] = seedRate(direction.pair).mid.split(".");
+  const mid = BigInt(whole!) * scale + BigInt(fraction.padEnd(8, "0"));
+  const rate = direction.inverted ? (2n * scale * scale + mid) / (2n * mid) : mid;
+  const spread = (2n * BigInt(sell) * 5_000n + 1_000_000n) / 2_000_000n;
+  const buy = ((BigInt(sell) - spread) * rate * 10n ** BigInt(DECIMALS[to])) / (scale * 10n ** BigInt(DECIMALS[from]));
+  return { spread: Number(spread), buy: Number(buy) };
 }
 export type Expected =
   | { ok: true; replay: string }
@@ -125,6 +159,9 @@ export class Model {
   expectedWrites = 0;
   /** Owner#currency pairs with rolling deposit totals (limits/gate.ts): one item each, made by the first deposit. */
   readonly limitTotals = new Set<string>();
+  readonly quotes = new Map<string, ModelQuote>();
+  /** What quote a quoted transfer request wants, until prepareQuote has asked for it. */
+  private readonly quoteWanted = new WeakMap<Request, { choice: FxQuoteChoice; sell: number }>();
   private keyCounter = 0;
 
   constructor(
@@ -172,6 +209,20 @@ export class Model {
         key,
       };
     }
+    if (command.kind === "fx") {
+      const from = this.accounts[command.from % n]!;
+      const to = this.accounts[command.to % n]!;
+      const body: Record<string, unknown> = {
+        from_account_id: from.id,
+        to_account_id: to.id,
+        amount: amountValue(command.amount, from.currency),
+        quote_id: "not-asked-yet",
+      };
+      const request: Request = { fn: "transfer", owner: from.owner, body, key };
+      const sell = command.amount.form === "bad" ? 10_000 : command.amount.minor;
+      this.quoteWanted.set(request, { choice: command.quote, sell });
+      return request;
+    }
     if (command.kind === "transfer") {
       const from = this.accounts[command.from % n]!;
       const to = this.accounts[command.to % n]!;
@@ -196,6 +247,71 @@ export class Model {
       body.amount = amountValue(command.amount, account.currency);
     }
     return { fn: command.kind, owner: account.owner, body, key };
+  }
+
+  /**
+   * Asks the engine for the quote a quoted transfer request names (just before it is sent, so it
+   * is live): checks the quote's figures against the oracle's own and counts its item.
+   */
+  async prepareQuote(ctx: CoreContext, request: Request): Promise<string[]> {
+    const wanted = isStatus(request) ? undefined : this.quoteWanted.get(request);
+    if (!wanted || isStatus(request)) return [];
+    this.quoteWanted.delete(request);
+    const from = this.account(request.body.from_account_id as string);
+    const to = this.account(request.body.to_account_id as string);
+    if (wanted.choice === "reused") {
+      const used = [...this.quotes.values()].find((quote) => quote.used && quote.owner === request.owner);
+      if (used) {
+        request.body.quote_id = used.id;
+        return [];
+      }
+    }
+    const owner =
+      wanted.choice === "foreign"
+        ? this.accounts.find((account) => account.owner !== request.owner)!.owner
+        : request.owner;
+    const sell = wanted.choice === "mismatch" ? wanted.sell + 1 : wanted.sell;
+    try {
+      const { quote } = await createQuote(
+        ctx,
+        owner,
+        { fromCurrency: from.currency, toCurrency: to.currency, amount: toDecimalString(sell, from.currency) },
+        null,
+      );
+      const minor = (text: string, currency: Currency) => Math.round(Number(text) * 10 ** DECIMALS[currency]);
+      const figures = {
+        id: quote.id,
+        owner,
+        from: from.currency,
+        to: to.currency,
+        sell: minor(quote.sellAmount, from.currency),
+        spread: minor(quote.spreadAmount, from.currency),
+        buy: minor(quote.buyAmount, to.currency),
+        used: false,
+      };
+      this.quotes.set(quote.id, figures);
+      this.expectedWrites += 1;
+      request.body.quote_id = quote.id;
+      const want = oracleQuote(from.currency, to.currency, sell);
+      return figures.spread === want.spread && figures.buy === want.buy && figures.sell === sell
+        ? []
+        : [`quote ${JSON.stringify(quote)}: oracle wants spread ${want.spread}, buy ${want.buy} (minor)`];
+    } catch (error) {
+      // Past the largest amount: no quote, and the transfer is refused for its amount (400) first.
+      if (
+        error instanceof AppError &&
+        error.code === "invalid_amount" &&
+        sell > MAX_AMOUNT_MAJOR * 10 ** DECIMALS[from.currency]
+      ) {
+        request.body.quote_id = `${this.runId}-no-quote`;
+        return [];
+      }
+      // Too small to convert: the transfer names a quote that does not exist.
+      if (!(error instanceof AppError) || error.code !== "amount_too_small") throw error;
+      if (oracleQuote(from.currency, to.currency, sell).buy > 0) return [`quote of ${sell} refused: ${error.message}`];
+      request.body.quote_id = `${this.runId}-no-quote`;
+      return [];
+    }
   }
 
   /** The same request again, or an equivalent one, or one that differs (same key). */
@@ -279,6 +395,31 @@ export class Model {
       if (from.id === to.id) return refuse(400, "same_account");
       const asked = body.currency as Currency | undefined;
       if (asked && asked !== from.currency) return refuse(400, "currency_mismatch");
+      if (body.quote_id !== undefined) {
+        const quote = this.quotes.get(body.quote_id as string);
+        if (!quote || quote.owner !== request.owner) return refuse(422, "quote_not_found");
+        if (quote.used) return refuse(422, "quote_used");
+        if (quote.from !== from.currency || quote.to !== to.currency || quote.sell !== parsed)
+          return refuse(422, "quote_mismatch");
+        const sell: Leg[] = [
+          { account: from.id, side: "credit", amount: quote.sell },
+          { account: systemAccountId("fx", from.currency), side: "debit", amount: quote.sell - quote.spread },
+          ...(quote.spread > 0
+            ? [{ account: systemAccountId("fxrevenue", from.currency), side: "debit" as const, amount: quote.spread }]
+            : []),
+        ];
+        const buy: Leg[] = [
+          { account: systemAccountId("fx", to.currency), side: "credit", amount: quote.buy },
+          { account: to.id, side: "debit", amount: quote.buy },
+        ];
+        return {
+          legs: [...sell, ...buy],
+          type: "fx",
+          currency: from.currency,
+          minor: parsed,
+          fx: { sell, buy, quoteId: quote.id },
+        };
+      }
       if ((asked ?? from.currency) !== to.currency) return refuse(400, "currency_mismatch");
       currency = from.currency;
       minor = parsed;
@@ -332,6 +473,7 @@ export class Model {
       body.amount === undefined ? null : minorOf(body.amount, currency),
       body.currency ?? null,
       body.description ?? (request.fn === "test_balance" ? null : ""),
+      body.quote_id ?? null,
     ]);
   }
 
@@ -366,9 +508,27 @@ export class Model {
       this.expectedWrites += journal.legs.length + (request.key ? 1 : 0);
       return;
     }
-    const expected = this.createLegs(request);
+    const plan = this.createPlan(request);
+    const expected = plan.legs;
     for (const leg of expected)
       this.totals.set(leg.account, apply(this.totals.get(leg.account)!, leg.side, leg.amount, "create"));
+    if (plan.fx) {
+      // Two journals, one per currency; the quote is marked used in the same transaction.
+      const journals = (JSON.parse(outcome.body) as { fx: { journals: { id: string }[] } }).fx.journals;
+      for (const [index, legs] of [plan.fx.sell, plan.fx.buy].entries()) {
+        const id = journals[index]!.id;
+        this.journals.set(id, { id, owner: request.owner, legs, status: "draft" });
+        this.journalOrder.push(id);
+      }
+      this.quotes.get(plan.fx.quoteId)!.used = true;
+      if (request.key)
+        this.stored.set(`O#${request.owner}#${request.key}`, {
+          fingerprint: this.fingerprint(request),
+          body: outcome.body,
+        });
+      this.expectedWrites += 2 + expected.length;
+      return;
+    }
     const fourEyes =
       request.fn === "deposit" &&
       needsSecondApprover(
@@ -401,11 +561,11 @@ export class Model {
     this.expectedWrites += 1;
   }
 
-  private createLegs(request: Request): Leg[] {
+  private createPlan(request: Request): CreatePlan {
     const built = isStatus(request) ? null : this.build(request);
     if (!built || "error" in built)
       throw new Error(`engine accepted ${JSON.stringify(request)} which the oracle refuses`);
-    return built.legs;
+    return built;
   }
 
   /** The journal a successful create/post/unpost reply names must carry what was asked. */
@@ -432,6 +592,21 @@ export class Model {
     const built = this.build(request);
     if ("error" in built) return [`success for a request the oracle refuses: ${JSON.stringify(request)}`];
     const { legs, currency, minor, type } = built;
+    if (built.fx) {
+      const journals = (JSON.parse(outcome.body) as { fx?: { journals: (typeof reply.data)[] } }).fx?.journals ?? [];
+      const entries = (journal: typeof reply.data | undefined) =>
+        (journal?.entries ?? []).map((entry) => `${entry.account_id}/${entry.side}/${entry.amount_minor}`).sort();
+      const legsOf = (want: Leg[]) => want.map((leg) => `${leg.account}/${leg.side}/${leg.amount}`).sort();
+      for (const [index, want] of [built.fx.sell, built.fx.buy].entries()) {
+        const journal = journals[index];
+        if (journal?.type !== "fx" || journal.status !== "draft")
+          problems.push(`fx journal ${index}: ${journal?.type}`);
+        if (JSON.stringify(entries(journal)) !== JSON.stringify(legsOf(want)))
+          problems.push(`fx journal ${index} entries ${entries(journal).join(",")}, want ${legsOf(want).join(",")}`);
+      }
+      if (reply.data.id !== journals[0]?.id) problems.push("fx reply's data is not its sell journal");
+      return problems;
+    }
     if (reply.data.type !== type) problems.push(`type ${reply.data.type}, want ${type}`);
     if (reply.data.status !== "draft") problems.push(`new journal status ${reply.data.status}`);
     if (reply.data.currency !== currency) problems.push(`currency ${reply.data.currency}, want ${currency}`);

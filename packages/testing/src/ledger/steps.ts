@@ -60,6 +60,7 @@ export async function runStep(instances: CoreContext[], model: Model, step: Step
       request = model.variant(model.keyedRequests[step.request % model.keyedRequests.length]!, step.variant);
     }
     if (!request) return problems;
+    problems.push(...(await model.prepareQuote(ctx, request)));
     const expected = model.expect(request);
     const outcome = await execute(on(model.nextInstance()), request);
     if (!matches(expected, outcome)) {
@@ -72,6 +73,7 @@ export async function runStep(instances: CoreContext[], model: Model, step: Step
   } else if (step.kind === "duplicate") {
     const request = model.request(step.command, true);
     if (!request) return problems;
+    problems.push(...(await model.prepareQuote(ctx, request)));
     const expected = model.expect(request);
     const outcomes = await Promise.all(Array.from({ length: step.copies }, (_, index) => execute(on(index), request)));
     const answered = outcomes.filter((outcome) => outcome.ok || outcome.code !== "idempotency_in_progress");
@@ -95,6 +97,7 @@ export async function runStep(instances: CoreContext[], model: Model, step: Step
     const requests = step.commands
       .map((command) => model.request(command))
       .filter((request): request is Request => request !== null);
+    for (const request of requests) problems.push(...(await model.prepareQuote(ctx, request)));
     const expectations = requests.map((request) => model.expect(request));
     const statusBefore = new Map([...model.journals].map(([id, journal]) => [id, journal.status]));
     const outcomes = await Promise.all(requests.map((request, index) => execute(on(index), request)));

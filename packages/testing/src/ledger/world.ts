@@ -48,6 +48,8 @@ export async function setUpWorld(ctx: CoreContext, runId: string): Promise<World
   const systemIds = CURRENCIES.flatMap((currency) => [
     systemAccountId("funding", currency),
     systemAccountId("sandbox", currency),
+    systemAccountId("fx", currency),
+    systemAccountId("fxrevenue", currency),
   ]);
   const found = await getAccounts(ctx, systemIds);
   const system = new Map<string, ModelAccount>();

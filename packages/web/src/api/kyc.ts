@@ -16,6 +16,7 @@ import { unwrapData } from "./envelope";
 import { API_MESSAGES, ApiError, bodyCode, bodyMessage } from "./errors";
 import { withQuery } from "./query";
 import type { WriteOptions } from "./types";
+import { delayUnlessAborted, uploadCancelled, type PollWait } from "../lib/pollWait";
 
 /**
  * The applicant's KYC calls (docs/product/kyc.md#calls): countries, start, status, Aadhaar/PAN
@@ -174,33 +175,7 @@ export interface BucketUploadOptions extends UploadOptions {
   onChecking?: () => void;
 }
 
-/**
- * How long a bucket upload waits for its verdict: the status is asked every `intervalMs`, at most
- * `attempts` times (the checks take a second or two, a cold Lambda a few more). `delay` is the
- * pause between asks (tests pass one that does not wait).
- */
-export interface CheckWait {
-  intervalMs: number;
-  attempts: number;
-  delay: (ms: number, signal?: AbortSignal) => Promise<void>;
-}
-
-const cancelled = () => new DOMException("The upload was cancelled", "AbortError");
-
-function delayUnlessAborted(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(cancelled());
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(cancelled());
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
-}
+export type CheckWait = PollWait;
 
 export const DEFAULT_CHECK_WAIT: CheckWait = { intervalMs: 1_000, attempts: 60, delay: delayUnlessAborted };
 
@@ -260,7 +235,7 @@ interface Transfer {
  */
 function transfer({ request, body, onProgress, signal }: Transfer): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(cancelled());
+    if (signal?.aborted) return reject(uploadCancelled());
     request.upload.onprogress = (event) => {
       if (event.lengthComputable && event.total > 0) onProgress?.(Math.min(1, event.loaded / event.total));
     };
@@ -277,7 +252,7 @@ function transfer({ request, body, onProgress, signal }: Transfer): Promise<{ st
     };
     request.onabort = () => {
       settle();
-      reject(cancelled());
+      reject(uploadCancelled());
     };
     request.send(body);
   });
@@ -393,7 +368,7 @@ export function kycEndpoints({
     async uploadDocument({ file, documentType, onProgress, signal }: UploadOptions): Promise<UploadedDocument> {
       const token = credentials.getToken();
       if (!token) throw new ApiError(API_MESSAGES.noToken, "no-token");
-      if (signal?.aborted) throw cancelled();
+      if (signal?.aborted) throw uploadCancelled();
       const request = newUploadTransport();
       const form = new FormData();
       form.append("document_type", documentType);

@@ -1,5 +1,5 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useReducer, useRef, type ReactNode } from "react";
+import { useReducer, useRef, useState, type ReactNode } from "react";
 import { Link } from "react-router-dom";
 import { useForm } from "react-hook-form";
 import toast from "react-hot-toast";
@@ -12,7 +12,9 @@ import { accountOptionLabel, createdMessage } from "./format";
 import { useTransfer } from "./hooks";
 import { LEDGER_UI_MESSAGES } from "./messages";
 import { formCurrency } from "./money";
+import type { QuoteReply } from "@fintech/core/fx/model";
 import { parseAmount } from "@fintech/core/money/model";
+import { FxQuoteReview } from "../treasury/FxQuoteReview";
 import { formatMoney } from "../lib/money";
 import { SubView } from "./SubView";
 import {
@@ -59,12 +61,20 @@ export function TransferWizard({ accounts, fromId, onClose }: TransferWizardProp
   const from = accounts.find((account) => account.id === state.fromId) ?? null;
   const to = accounts.find((account) => account.id === state.toId) ?? null;
 
+  const crossCurrency = Boolean(from && to && from.currency !== to.currency);
+  const [quote, setQuote] = useState<QuoteReply | null>(null);
+
   const confirm = async () => {
     // A second click while the first is in flight sends nothing; a retry reuses the same key.
-    if (inFlight.current || !state.action) return;
+    if (inFlight.current || !state.action || (crossCurrency && !quote)) return;
     inFlight.current = true;
     try {
-      const reply = await transfer.mutateAsync({ body: transferBody(state), idempotencyKey: state.action.key });
+      // Between currencies the quote is part of the request: a new quote is a new request (its own key).
+      const reply = await transfer.mutateAsync(
+        crossCurrency && quote
+          ? { body: { ...transferBody(state), quote_id: quote.id }, idempotencyKey: `${state.action.key}-${quote.id}` }
+          : { body: transferBody(state), idempotencyKey: state.action.key },
+      );
       toast.success(createdMessage("Transfer", reply.data));
       dispatch({ type: "done", result: reply.data });
     } catch (error) {
@@ -173,6 +183,9 @@ export function TransferWizard({ accounts, fromId, onClose }: TransferWizardProp
             <ReviewItem label="Amount">{displayAmount(state.amount, state.currency)}</ReviewItem>
             <ReviewItem label="Description">{state.description || "-"}</ReviewItem>
           </dl>
+          {crossCurrency && (
+            <FxQuoteReview from={from.currency} to={to.currency} amount={state.amount} onQuote={setQuote} />
+          )}
           {state.submitError && (
             <p role="alert" className={`mt-3 ${errorTextClass}`}>
               {state.submitError}
@@ -183,8 +196,8 @@ export function TransferWizard({ accounts, fromId, onClose }: TransferWizardProp
               type="button"
               className={primaryButtonClass}
               onClick={() => void confirm()}
-              disabled={transfer.isPending}
-              aria-disabled={transfer.isPending}
+              disabled={transfer.isPending || (crossCurrency && !quote)}
+              aria-disabled={transfer.isPending || (crossCurrency && !quote)}
             >
               {transfer.isPending ? (
                 <Spinner label="Transferring…" />
@@ -281,7 +294,7 @@ function AccountChoices({
   onChoose,
 }: {
   legend: string;
-  options: { account: LedgerAccount; selectable: boolean }[];
+  options: { account: LedgerAccount; selectable: boolean; converted?: boolean }[];
   selectedId: string | null;
   onChoose: (account: LedgerAccount) => void;
 }) {
@@ -289,7 +302,7 @@ function AccountChoices({
     <fieldset className="mt-4">
       <legend className="sr-only">{legend}</legend>
       <ul className="grid gap-3 sm:grid-cols-2">
-        {options.map(({ account, selectable }) => (
+        {options.map(({ account, selectable, converted }) => (
           <li key={account.id}>
             <button
               type="button"
@@ -312,6 +325,11 @@ function AccountChoices({
                 </span>
                 {!selectable && (
                   <span className="block text-xs text-slate-600 dark:text-slate-400">Different currency</span>
+                )}
+                {converted && (
+                  <span className="block text-xs text-slate-600 dark:text-slate-400">
+                    {account.currency}: converted at a quote
+                  </span>
                 )}
               </span>
               <span className="shrink-0 text-right text-sm">

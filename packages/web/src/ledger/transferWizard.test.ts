@@ -29,11 +29,17 @@ describe("transfer wizard", () => {
     expect(initialTransferState("a", "EUR")).toMatchObject({ step: 2, fromId: "a", currency: "EUR" });
   });
 
-  it("excludes the source from the destinations and marks other currencies", () => {
+  it("excludes the source from the destinations and marks other currencies as converted at a quote", () => {
     const accounts = [account({ id: "a" }), account({ id: "b" }), account({ id: "e", currency: "EUR" })];
-    expect(destinationsFor(accounts, "a").map(({ account: item, selectable }) => [item.id, selectable])).toEqual([
-      ["b", true],
-      ["e", false],
+    expect(
+      destinationsFor(accounts, "a").map(({ account: item, selectable, converted }) => [
+        item.id,
+        selectable,
+        converted,
+      ]),
+    ).toEqual([
+      ["b", true, false],
+      ["e", true, true],
     ]);
     expect(
       run([

@@ -63,12 +63,19 @@ export function transferBody(
   return body;
 }
 
-/** Destinations for a source: every other account; other currencies are listed but not selectable. */
+/**
+ * Destinations for a source: every other account; one in another currency is reached through an
+ * FX quote (`converted`: the confirm step asks for one).
+ */
 export function destinationsFor(accounts: readonly LedgerAccount[], fromId: string | null) {
   const source = accounts.find((account) => account.id === fromId);
   return accounts
     .filter((account) => account.id !== fromId)
-    .map((account) => ({ account, selectable: !source || account.currency === source.currency }));
+    .map((account) => ({
+      account,
+      selectable: true,
+      converted: Boolean(source) && account.currency !== source?.currency,
+    }));
 }
 
 export function transferReducer(state: TransferState, action: TransferAction): TransferState {

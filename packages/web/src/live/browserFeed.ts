@@ -10,8 +10,8 @@ import { ANY_EVENT } from "./streamSource";
 /** The server's stream of several feeds (packages/functions/src/routes/live-feed.ts). */
 export const LIVE_STREAM_PATH = LIVE_FEED_PATH;
 
-/** The feeds the live stream carries. */
-export type LiveScope = "ledger" | "kyc" | "payment";
+/** The feeds the live stream carries (`ops`: the administrators' feed of the whole platform). */
+export type LiveScope = "ledger" | "kyc" | "payment" | "ops";
 
 export interface SubscriptionOptions<E>
   extends Pick<FeedOptions<E>, "healthy" | "onEvent" | "onStatus" | "onResumed" | "warn" | "random"> {

@@ -22,12 +22,12 @@ describe("home content (docs/product/marketing-site.md#home-page, docs/product/m
       ["Payment Orchestration", "/payments"],
       ["Smart Routing", "/payment-rails"],
       ["KYC & Risk", "/kyc"],
-      ["Reconciliation", "/payment-rails"],
-      ["Compliance Reports", null],
-      ["Treasury & FX", null],
+      ["Reconciliation", "/reconciliation"],
+      ["Compliance Reports", "/compliance"],
+      ["Treasury & FX", "/treasury"],
       ["Webhooks & SDKs", null],
       ["Dual API Surface", "/developers/api-explorer"],
-      ["Ops Console", null],
+      ["Ops Console", "/ops"],
       ["Observability", "/status"],
       ["Security Basics", "/developers/docs#authentication"],
       ["One-Command Setup", "/developers/quickstart"],
@@ -38,19 +38,23 @@ describe("home content (docs/product/marketing-site.md#home-page, docs/product/m
     }
   });
 
-  it("has twelve features; exactly the six with actions navigate, each to a real route", () => {
+  it("has twelve features; exactly the ten with actions navigate, each to a real route", () => {
     expect(featureCards).toHaveLength(12);
     const actions = featureCards.filter((card) => card.action).map((card) => card.action!.to);
-    expect(actions).toEqual(["/ledger", "/payment-rails", "/kyc", "/grpc-demo", "/developers/api-explorer", "/status"]);
-    for (const to of actions) expect(routes.has(to)).toBe(true);
-    expect(featureCards.filter((card) => !card.action).map((card) => card.title)).toEqual([
-      "Reconciliation",
-      "Treasury & FX",
-      "Ops Console",
-      "Routing",
-      "Compliance Reporting",
-      "Setup",
+    expect(actions).toEqual([
+      "/ledger",
+      "/payment-rails",
+      "/kyc",
+      "/grpc-demo",
+      "/developers/api-explorer",
+      "/status",
+      "/reconciliation",
+      "/treasury",
+      "/ops",
+      "/compliance",
     ]);
+    for (const to of actions) expect(routes.has(to)).toBe(true);
+    expect(featureCards.filter((card) => !card.action).map((card) => card.title)).toEqual(["Routing", "Setup"]);
   });
 
   it("has the six gallery slides with their routes, every one a real route", () => {

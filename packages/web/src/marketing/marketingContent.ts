@@ -76,21 +76,21 @@ export const productTiles: readonly ProductTile[] = [
   {
     title: "Reconciliation",
     blurb: "Nightly settlement import",
-    to: "/payment-rails",
+    to: "/reconciliation",
     glyph: "reconciliation",
     tint: "from-lime-600 to-emerald-600",
   },
   {
     title: "Compliance Reports",
     blurb: "SAR/CTR, GST, PDF and CSV",
-    to: null,
+    to: "/compliance",
     glyph: "compliance",
     tint: "from-amber-500 to-orange-600",
   },
   {
     title: "Treasury & FX",
-    blurb: "Daily rates, spreads (mock)",
-    to: null,
+    blurb: "Daily rates, quotes, spreads",
+    to: "/treasury",
     glyph: "treasury",
     tint: "from-orange-500 to-rose-600",
   },
@@ -111,7 +111,7 @@ export const productTiles: readonly ProductTile[] = [
   {
     title: "Ops Console",
     blurb: "Live tables and updates",
-    to: null,
+    to: "/ops",
     glyph: "ops",
     tint: "from-fuchsia-500 to-purple-600",
   },
@@ -206,16 +206,19 @@ export const featureCards: readonly FeatureCard[] = [
     title: "Reconciliation",
     description: "Nightly settlement CSV import with variance flagging against the ledger.",
     glyph: "reconciliation",
+    action: { to: "/reconciliation", label: "Open reconciliation" },
   },
   {
     title: "Treasury & FX",
     description: "Daily rates and configurable spreads, with the FX margin booked to revenue.",
     glyph: "treasury",
+    action: { to: "/treasury", label: "Open treasury" },
   },
   {
     title: "Ops Console",
     description: "Live tables with server-sent updates and analytics for the operations team.",
     glyph: "ops",
+    action: { to: "/ops", label: "Open the ops console" },
   },
   {
     title: "Routing",
@@ -226,6 +229,7 @@ export const featureCards: readonly FeatureCard[] = [
     title: "Compliance Reporting",
     description: "SAR/CTR and GST reports with PDF and CSV export.",
     glyph: "compliance",
+    action: { to: "/compliance", label: "Open compliance reports" },
   },
   {
     title: "Setup",

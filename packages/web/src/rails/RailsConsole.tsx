@@ -24,8 +24,8 @@ import { moneyLine, todaysSavings } from "./traffic";
  * /payment-rails (docs/product/payment-rails.md#console): summary tiles from the rails and from
  * real traffic (GET /rails/metrics), a card per rail (admins edit, start and stop them; others
  * read), the edit drawer, the cost simulator, the Smart Payment Routing panel (recent decisions),
- * the throughput monitor, per-rail performance bars, the settlement-files panel (empty until
- * reconciliation) and the feature grid. Without traffic, each panel says so in words.
+ * the throughput monitor, per-rail performance bars, the settlement-files panel (the latest
+ * reconciled files, for admins) and the feature grid. Without traffic, each panel says so in words.
  */
 export function RailsConsole() {
   const { isAdmin } = useRailsViewer();

@@ -1,10 +1,14 @@
 import type { CostBand } from "@fintech/core/rails/cost-bands";
+import { fileStatusOf, type FileStatus } from "@fintech/core/reconciliation/model";
 
 /** Pure presentation rules of the rails console (docs/product/payment-rails.md#colour-bands). */
 
 export const NO_PAYMENTS_YET =
   "No payments yet: routing decisions, savings and throughput appear here once payments run";
-export const SETTLEMENT_EMPTY = "Settlement files arrive with reconciliation";
+export const SETTLEMENT_EMPTY = "No settlement file has been reconciled yet";
+/** What a signed-in user who is not an administrator reads instead of the files (they are admin data). */
+export const SETTLEMENT_ADMINS_ONLY =
+  "Settlement files and their variances are shown to administrators, who reconcile them on the reconciliation console.";
 
 /** The monitor's tabs: the ranges GET /rails/throughput takes. */
 export { THROUGHPUT_RANGE_NAMES as THROUGHPUT_RANGES, type ThroughputRange } from "@fintech/core/rails/metrics-model";
@@ -92,4 +96,26 @@ export function changeLines(change: { before: Record<string, unknown>; after: Re
       const show = known?.show ?? ((value: unknown) => String(value));
       return `${known?.label ?? field} ${show(change.before[field])} → ${show(change.after[field])}`;
     });
+}
+
+/** A file's colour band follows its status: Auto-Reconciled green, the warning band yellow, Requires Review red. */
+export const FILE_STATUS_BAND: Record<FileStatus, Band> = { success: "green", warning: "yellow", error: "red" };
+
+/**
+ * docs/product/payment-rails.md#colour-bands: a settlement variance (percent) is green under 0.1,
+ * yellow under 1, red otherwise: the band of the status core's fileStatusOf gives it.
+ */
+export function varianceBand(variancePercent: number): Band {
+  return FILE_STATUS_BAND[fileStatusOf(Number.isFinite(variancePercent) ? Math.max(0, variancePercent) : 100)];
+}
+
+/** The variance bar's fill: ten times the variance (percent), clamped to 0..100, so 1 % and above is full. */
+export function varianceBarPercent(variancePercent: number): number {
+  if (!Number.isFinite(variancePercent) || variancePercent <= 0) return 0;
+  return Math.min(100, variancePercent * 10);
+}
+
+/** A variance as read beside its bar: 0.05 -> "0.05%", 0.12345 -> "0.123%". */
+export function varianceText(variancePercent: number): string {
+  return `${percentText(variancePercent, 3)}%`;
 }

@@ -10,7 +10,7 @@ export type NavEntry =
   | { kind: "submenu"; id: NavSubmenuId; label: string; description?: string; entries: NavEntry[] };
 
 export type NavMenuId = "platform" | "developers" | "user";
-export type NavSubmenuId = "kyc";
+export type NavSubmenuId = "kyc" | "operations";
 
 export const platformEntries: NavEntry[] = [
   { kind: "link", label: "Core Ledger", to: "/ledger", description: "Double-entry, multi-currency accounts" },
@@ -25,6 +25,18 @@ export const platformEntries: NavEntry[] = [
     ],
   },
   { kind: "link", label: "Payment Rails", to: "/payment-rails", description: "UPI, SEPA and crypto orchestration" },
+  { kind: "link", label: "Treasury & FX", to: "/treasury", description: "Rates, quotes and currency positions" },
+  {
+    kind: "submenu",
+    id: "operations",
+    label: "Operations",
+    description: "Reconciliation, compliance and the ops console",
+    entries: [
+      { kind: "link", label: "Reconciliation", to: "/reconciliation" },
+      { kind: "link", label: "Compliance Reports", to: "/compliance" },
+      { kind: "link", label: "Ops Console", to: "/ops" },
+    ],
+  },
   {
     kind: "link",
     label: "Analytics & Insights",

@@ -8,7 +8,7 @@ import {
   portfolioSnippet,
 } from "../src/portfolio/portfolioSeed";
 import { blockingViolations, formatViolations } from "./axe";
-import { DESKTOP, MOBILE, launchBrowser, newContext, screenshot, type ContextOptions } from "./harness";
+import { DESKTOP, MOBILE, launchBrowser, newContext, pauseClockAhead, screenshot, type ContextOptions } from "./harness";
 import { settleTasks } from "./settle";
 
 let browser: Browser;
@@ -104,7 +104,7 @@ describe("/about", () => {
     // A fake clock that runs on its own while the page loads (React reveals the lazy screen on a
     // timer), then stands still: from there on only runFor moves it.
     const { context, page, errors } = await openAbout({}, (tab) => tab.clock.install());
-    await page.clock.pauseAt(await page.evaluate(() => Date.now() + 1000));
+    await pauseClockAhead(page, 1_000);
     await settleTasks(page);
     const length = portfolioSnippet.length;
     const phase = () => typed(page).getAttribute("data-phase");

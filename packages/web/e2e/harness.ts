@@ -47,6 +47,23 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   return file;
 }
 
+/**
+ * Stops the page's installed clock `aheadMs` past the page's own now. The clock keeps running
+ * while the call travels; on a machine busy enough that the moment has passed when it lands,
+ * Playwright refuses to go back, so this reads the page's new now and asks again.
+ */
+export async function pauseClockAhead(page: Page, aheadMs: number): Promise<void> {
+  for (;;) {
+    const at = (await page.evaluate(() => Date.now())) + aheadMs;
+    try {
+      await page.clock.pauseAt(at);
+      return;
+    } catch (error) {
+      if (!String(error).includes("Cannot fast-forward to the past")) throw error;
+    }
+  }
+}
+
 let emailCounter = 0;
 /** A unique address per call, so tests never collide on the shared stack. */
 export function uniqueEmail(prefix = "user"): string {

@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { baseUrl, DESKTOP, launchBrowser, MOBILE, newPage, screenshot, uniqueEmail } from "./harness";
+import { baseUrl, DESKTOP, launchBrowser, MOBILE, newPage, pauseClockAhead, screenshot, uniqueEmail } from "./harness";
 import { waitForAnimationsFinished } from "./settle";
 
 /**
@@ -159,7 +159,7 @@ describe("ledger workspace", () => {
       .click();
     await connect.getByRole("button", { name: /^USA/ }).click();
     await page.clock.install();
-    await page.clock.pauseAt(Date.now() + 1_000);
+    await pauseClockAhead(page, 1_000);
     await connect.getByRole("button", { name: "Harbor National Bank" }).click();
     const authorise = page.getByRole("dialog", { name: "Authorise Harbor National Bank" });
     await authorise.waitFor();

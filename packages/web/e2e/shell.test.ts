@@ -6,6 +6,7 @@ import {
   launchBrowser,
   newContext,
   newPage,
+  pauseClockAhead,
   registerSession,
   screenshot,
   type StoredSession,
@@ -58,7 +59,7 @@ describe("routes", () => {
     // The page's clock stands still, so the toast cannot have timed out by itself (3 s).
     await page.clock.install();
     await page.goto("/ledger");
-    await page.clock.pauseAt(await page.evaluate(() => Date.now() + 1_000));
+    await pauseClockAhead(page, 1_000);
     const toast = page.getByText("Please login to access this feature");
     await toast.waitFor();
     const dialog = page.getByRole("dialog", { name: "Welcome back" });
@@ -78,7 +79,7 @@ describe("routes", () => {
       // The page's clock stands still: on a busy machine the 3 s toast must not time out before it is measured.
       await page.clock.install();
       await page.goto("/ledger");
-      await page.clock.pauseAt(await page.evaluate(() => Date.now() + 1_000));
+      await pauseClockAhead(page, 1_000);
       const dialog = page.getByRole("dialog", { name: "Welcome back" });
       const toast = page.getByRole("status").filter({ hasText: "Please login to access this feature" });
       await dialog.waitFor();

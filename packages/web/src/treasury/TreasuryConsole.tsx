@@ -52,7 +52,7 @@ export function TreasuryConsole() {
           spread is always shown as its own amount.
         </p>
       </header>
-      <div className="grid gap-6 lg:grid-cols-2">
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
         <RatesPanel />
         <QuotePanel />
       </div>
@@ -437,7 +437,7 @@ function ConvertForm({ quote, onUsed }: { quote: QuoteReply; onUsed: () => void 
 
 function AdminPanels() {
   return (
-    <div className="grid gap-6 lg:grid-cols-2">
+    <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
       <SetRatePanel />
       <ImportPanel />
       <PositionsPanel />

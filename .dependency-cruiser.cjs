@@ -39,6 +39,7 @@ const browserSafeCore = [
   "screening/model",
   "shared/field-errors",
   "status/model",
+  "webhooks/model",
 ];
 const browserSafePattern = `^packages/core/src/(${browserSafeCore.join("|")})\\.ts$`;
 

@@ -185,6 +185,26 @@ export const API_SECTIONS: readonly ApiSection[] = [
     },
   },
   {
+    name: "webhooks",
+    prefixes: ["/api/v1/webhooks"],
+    async load() {
+      const { webhookEndpointRoutes } = await import("./routes/webhooks");
+      const { webhookDeliveryRoutes } = await import("./routes/webhook-deliveries");
+      return () => [
+        ["/api/v1/webhooks", webhookEndpointRoutes],
+        ["/api/v1/webhooks", webhookDeliveryRoutes],
+      ];
+    },
+  },
+  {
+    name: "events",
+    prefixes: ["/api/v1/events"],
+    async load() {
+      const { eventRoutes } = await import("./routes/events");
+      return () => [["/api/v1/events", eventRoutes]];
+    },
+  },
+  {
     name: "live",
     prefixes: [FEED_MOUNTS.live],
     async load() {

@@ -251,6 +251,8 @@ export const API_KEY_SCOPES = [
   "kyc:write",
   "rails:read",
   "profile:read",
+  "webhooks:read",
+  "webhooks:write",
 ] as const;
 export const ApiKeyScope = z.enum(API_KEY_SCOPES, { error: `Unknown scope; scopes are ${API_KEY_SCOPES.join(", ")}` });
 export type ApiKeyScope = z.infer<typeof ApiKeyScope>;
@@ -265,6 +267,8 @@ export const API_KEY_SCOPE_DESCRIPTIONS: Record<ApiKeyScope, string> = {
   "kyc:write": "Start a verification, submit identity numbers and documents",
   "rails:read": "Read payment rails, their metrics and routing quotes",
   "profile:read": "Read the signed-in user's profile",
+  "webhooks:read": "Read webhook endpoints, their event types and delivery logs",
+  "webhooks:write": "Register, change, rotate and delete webhook endpoints; replay deliveries and send test events",
 };
 
 /**

@@ -1,6 +1,7 @@
 import { QueryCommand, type QueryCommandOutput } from "@aws-sdk/lib-dynamodb";
 import type { CoreContext } from "../shared/context";
 import { MAX_CURSOR_STREAMS, type FeedCursor } from "./cursor";
+import { eventId, type FeedName } from "./event-id";
 
 /**
  * One reader for every feed: the ledger's, KYC's and the payments' (docs/feeds.md#the-feeds). A
@@ -35,6 +36,8 @@ export interface OutboxItem {
 }
 
 export interface FeedSource<E> {
+  /** Which feed this is: part of every event's stable id (event-id.ts). */
+  feed: FeedName;
   /** The gsi2 partitions of this feed's scope (usually one; a spread scope's shards). */
   partitions: readonly string[];
   /** The stream an item belongs to and its gap-free sequence number in it. */
@@ -62,6 +65,9 @@ export const feedSettings = (ctx: CoreContext): FeedSettings => ({
 
 export interface Delivery<E> {
   event: E;
+  /** The event's stable id: the same for every reader, connection and webhook (event-id.ts). */
+  id: string;
+  /** When the item that announces it committed. */
   at: string;
   /** The cursor just after this event. */
   cursor: FeedCursor;
@@ -197,7 +203,12 @@ export class FeedReader<E> {
       for (let eventIndex = already + 1; eventIndex < events.length; eventIndex++) {
         cursor.s[stream] = [seq, eventIndex === events.length - 1 ? ALL_DELIVERED : eventIndex, itemMs];
         if (item.gsi2sk > cursor.p) cursor.p = item.gsi2sk;
-        deliveries.push({ event: events[eventIndex]!, at: item.committed_at, cursor: snapshot(cursor) });
+        deliveries.push({
+          event: events[eventIndex]!,
+          id: eventId(this.source.feed, stream, seq, eventIndex, itemMs),
+          at: item.committed_at,
+          cursor: snapshot(cursor),
+        });
       }
     }
     // Everything up to the horizon was visible and handled, unless a page was left unread: then

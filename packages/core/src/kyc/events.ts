@@ -61,6 +61,7 @@ export function kycFeedSource(
   audience: KycAudience = "applicant",
 ): FeedSource<KycFeedEvent> {
   return {
+    feed: "kyc",
     partitions: [kycFeedPartition(userId)],
     streamOf: (item) => ({ stream: (item as HistoryItem).submission_id, seq: (item as HistoryItem).entry.seq }),
     range: async (submissionId, from, to) => (await historyRange(ctx, submissionId, from, to)) as OutboxItem[],

@@ -215,6 +215,7 @@ async function decodeVersions(ctx: CoreContext, versions: VersionItem[]): Promis
 /** The feed of one owner's accounts (an admin may read any owner's, including "system"). */
 export function ledgerFeedSource(ctx: CoreContext, ownerId: string): FeedSource<LedgerFeedEvent> {
   return {
+    feed: "ledger",
     partitions: ownerFeedPartitions(ownerId),
     streamOf: (item) => {
       const version = item as unknown as VersionItem;

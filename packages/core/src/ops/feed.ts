@@ -125,6 +125,7 @@ async function currentItemIn(ctx: CoreContext, key: Record<string, string>, from
 
 export function opsFeedSource(ctx: CoreContext, kinds?: readonly OpsFeedKind[]): FeedSource<OpsFeedRow> {
   return {
+    feed: "ops",
     partitions: opsFeedPartitions(kinds),
     streamOf,
     range: async (stream, from, to) => {

@@ -57,6 +57,7 @@ export function paymentEventOf(item: OutboxItem): PaymentFeedEvent | null {
 
 export function paymentFeedSource(ctx: CoreContext, userId: string): FeedSource<PaymentFeedEvent> {
   return {
+    feed: "payment",
     partitions: [paymentFeedPartition(userId)],
     streamOf: (item) => ({ stream: (item as HistoryItem).payment_id, seq: (item as HistoryItem).entry.seq }),
     range: async (paymentId, from, to) => (await historyRange(ctx, paymentId, from, to)) as unknown as OutboxItem[],

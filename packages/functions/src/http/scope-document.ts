@@ -70,6 +70,18 @@ function declare(requirement: ScopeRequirement): Declared | null {
         forbiddenCodes: ["insufficient_scope"],
       };
     }
+    case "events": {
+      const note = `The events of each feed the \`type\` filter touches (every feed without one) need that feed's read scope: ${Object.entries(
+        FEED_SCOPES,
+      )
+        .map(([feed, scope]) => `${feed} \`${scope}\``)
+        .join(", ")}.`;
+      return {
+        note,
+        sentence: `With an API key: ${note.charAt(0).toLowerCase()}${note.slice(1)}`,
+        forbiddenCodes: ["insufficient_scope"],
+      };
+    }
   }
 }
 

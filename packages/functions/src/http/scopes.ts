@@ -2,6 +2,7 @@ import type { Context } from "hono";
 import { API_KEY_SCOPES, type ApiKeyScope } from "@fintech/core/auth/model";
 import { AppError, forbidden } from "@fintech/core/shared/errors";
 import { FEED_MOUNTS } from "@fintech/core/events/feed-paths";
+import { feedsOfTypeFilter } from "@fintech/core/webhooks/model";
 import type { AppEnv } from "./app-context";
 import { STATUS_PREFIX } from "./request-metrics";
 
@@ -23,7 +24,7 @@ import { STATUS_PREFIX } from "./request-metrics";
  * under no known section needs a scope no key has.
  */
 
-export type ScopeArea = "ledger" | "payments" | "kyc" | "rails" | "profile";
+export type ScopeArea = "ledger" | "payments" | "kyc" | "rails" | "profile" | "webhooks";
 type Access = "read" | "write";
 
 export type ScopeRequirement =
@@ -35,7 +36,9 @@ export type ScopeRequirement =
   /** A command route: `<area>:read` to call it, `<area>:write` for a command not in READ_COMMANDS. */
   | { kind: "command"; area: ScopeArea }
   /** The live feed: the read scope of each feed in `?scopes=`. */
-  | { kind: "feeds" };
+  | { kind: "feeds" }
+  /** The events list: the read scope of each feed its `?type=` filter touches (all of them without one). */
+  | { kind: "events" };
 
 type SectionRule =
   | { kind: "area"; area: ScopeArea }
@@ -76,6 +79,9 @@ export const SECTION_SCOPES: readonly { section: string; prefixes: readonly stri
   { section: "fx", prefixes: ["/api/v1/fx", "/api/v1/treasury"], rule: { kind: "area", area: "ledger" } },
   { section: "compliance", prefixes: ["/api/v1/compliance"], rule: session(ADMIN_SESSION_MESSAGE) },
   { section: "ops", prefixes: ["/api/v1/ops", FEED_MOUNTS.ops], rule: session(ADMIN_SESSION_MESSAGE) },
+  { section: "webhooks", prefixes: ["/api/v1/webhooks"], rule: { kind: "area", area: "webhooks" } },
+  // The events of each feed a request asks for need that feed's read scope (routes/events.ts).
+  { section: "events", prefixes: ["/api/v1/events"], rule: { kind: "events" } },
   { section: "live", prefixes: [FEED_MOUNTS.live], rule: { kind: "feeds" } },
   { section: "status", prefixes: [STATUS_PREFIX], rule: NONE },
   { section: "developers", prefixes: ["/api/v1/developers"], rule: NONE },
@@ -128,6 +134,7 @@ export const READ_COMMANDS: Record<ScopeArea, readonly string[]> = {
   payments: ["subscribeToPayments"],
   rails: [],
   profile: [],
+  webhooks: [],
 };
 
 /** The live feed's feeds (`?scopes=`) and the scope each needs. */
@@ -181,6 +188,10 @@ function requireScope(granted: readonly ApiKeyScope[], scope: string): void {
   if (!KNOWN_SCOPES.has(scope) || !granted.includes(scope as ApiKeyScope)) throw new InsufficientScopeError(scope);
 }
 
+/** The `type` filter of an events list request, as given (the route itself refuses unknown types). */
+const askedEventTypes = (c: Context<AppEnv>) =>
+  (c.req.queries("type") ?? []).flatMap((value) => value.split(",").map((part) => part.trim())).filter(Boolean);
+
 /** The feeds a live feed request asks for, as given (the route itself refuses a malformed list). */
 const askedFeeds = (c: Context<AppEnv>) =>
   (c.req.queries("scopes") ?? []).flatMap((value) => value.split(",").map((part) => part.trim()));
@@ -210,6 +221,9 @@ export function assertRequestScope(c: Context<AppEnv>): void {
         const scope = FEED_SCOPES[feed];
         if (scope) requireScope(credential.scopes, scope);
       }
+      return;
+    case "events":
+      for (const feed of feedsOfTypeFilter(askedEventTypes(c))) requireScope(credential.scopes, FEED_SCOPES[feed]!);
       return;
   }
 }

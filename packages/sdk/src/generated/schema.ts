@@ -364,7 +364,7 @@ export interface paths {
         put?: never;
         /**
          * Create an API key
-         * @description A new key for scripts and servers, sent as `Authorization: Bearer fpk_...`; it acts for its owner as a user, never as an administrator, and only within its `scopes` (`ledger:read`, `ledger:write`, `payments:read`, `payments:write`, `kyc:read`, `kyc:write`, `rails:read`, `profile:read`; every scope when none are given). No scope lets a key change the sign-in email, the password or keys. The reply is the only time the key is shown; only a hash is stored. At most 10 attempts per hour (429 with Retry-After). Needs a signed-in session: an API key cannot manage API keys (403 `session_required`).
+         * @description A new key for scripts and servers, sent as `Authorization: Bearer fpk_...`; it acts for its owner as a user, never as an administrator, and only within its `scopes` (`ledger:read`, `ledger:write`, `payments:read`, `payments:write`, `kyc:read`, `kyc:write`, `rails:read`, `profile:read`, `webhooks:read`, `webhooks:write`; every scope when none are given). No scope lets a key change the sign-in email, the password or keys. The reply is the only time the key is shown; only a hash is stored. At most 10 attempts per hour (429 with Retry-After). Needs a signed-in session: an API key cannot manage API keys (403 `session_required`).
          */
         post: operations["createApiKey"];
         delete?: never;
@@ -3065,7 +3065,7 @@ export interface components {
                 created_at: string;
                 last_used_at: string | null;
                 revoked_at: string | null;
-                scopes: ("ledger:read" | "ledger:write" | "payments:read" | "payments:write" | "kyc:read" | "kyc:write" | "rails:read" | "profile:read")[];
+                scopes: ("ledger:read" | "ledger:write" | "payments:read" | "payments:write" | "kyc:read" | "kyc:write" | "rails:read" | "profile:read" | "webhooks:read" | "webhooks:write")[];
                 /** @description The key itself: shown in this reply only, never again */
                 key: string;
             };
@@ -3078,7 +3078,7 @@ export interface components {
                 created_at: string;
                 last_used_at: string | null;
                 revoked_at: string | null;
-                scopes: ("ledger:read" | "ledger:write" | "payments:read" | "payments:write" | "kyc:read" | "kyc:write" | "rails:read" | "profile:read")[];
+                scopes: ("ledger:read" | "ledger:write" | "payments:read" | "payments:write" | "kyc:read" | "kyc:write" | "rails:read" | "profile:read" | "webhooks:read" | "webhooks:write")[];
             }[];
         };
         ApiKeyRevokedReply: {
@@ -3090,7 +3090,7 @@ export interface components {
                 created_at: string;
                 last_used_at: string | null;
                 revoked_at: string | null;
-                scopes: ("ledger:read" | "ledger:write" | "payments:read" | "payments:write" | "kyc:read" | "kyc:write" | "rails:read" | "profile:read")[];
+                scopes: ("ledger:read" | "ledger:write" | "payments:read" | "payments:write" | "kyc:read" | "kyc:write" | "rails:read" | "profile:read" | "webhooks:read" | "webhooks:write")[];
             };
         };
         ApprovalThresholdsChangedReply: {
@@ -3584,8 +3584,8 @@ export interface components {
         };
         CreateApiKeyInput: {
             name: string;
-            /** @description What the key may do (default: every scope). One or more of ledger:read, ledger:write, payments:read, payments:write, kyc:read, kyc:write, rails:read, profile:read */
-            scopes?: ("ledger:read" | "ledger:write" | "payments:read" | "payments:write" | "kyc:read" | "kyc:write" | "rails:read" | "profile:read")[];
+            /** @description What the key may do (default: every scope). One or more of ledger:read, ledger:write, payments:read, payments:write, kyc:read, kyc:write, rails:read, profile:read, webhooks:read, webhooks:write */
+            scopes?: ("ledger:read" | "ledger:write" | "payments:read" | "payments:write" | "kyc:read" | "kyc:write" | "rails:read" | "profile:read" | "webhooks:read" | "webhooks:write")[];
         };
         CreateKycProfileInput: {
             userId?: string;

@@ -153,6 +153,13 @@ const routes = [
     live: true,
   },
   {
+    path: "/developers/webhooks",
+    title: "Webhooks",
+    guarded: true,
+    layout: "standard",
+    live: false,
+  },
+  {
     path: "/developers/docs",
     title: "Documentation",
     guarded: false,

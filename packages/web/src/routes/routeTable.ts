@@ -29,6 +29,7 @@ const screenLoaders: Record<RoutePath, ScreenLoader> = {
   "/developers/quickstart": () => import("./QuickstartPage"),
   "/developers/examples": () => import("./ExamplesPage"),
   "/developers/api-keys": () => import("./ApiKeysPage"),
+  "/developers/webhooks": () => import("./WebhooksPage"),
   "/developers/docs": () => import("./DocsPage"),
   "/grpc-demo": () => import("./GrpcDemoPage"),
   "/grpc-test": () => import("./GrpcTestPage"),

@@ -1,0 +1,5 @@
+import { OpenAPIHono } from "@hono/zod-openapi";
+import type { AppEnv } from "../http/app-context";
+
+/** Placeholder registered by the lead; the helper that owns this module replaces it. */
+export const webhookEndpointRoutes = new OpenAPIHono<AppEnv>();

@@ -60,7 +60,12 @@ export interface ConcurrencySettings {
    * reservation is both a guarantee and a cap: the API's and the worker's are floors that
    * streams cannot eat, the feeds' is the ceiling that keeps streams off everyone else's.
    */
-  reserved: { api: number | null; feeds: number | null; paymentWorker: number | null };
+  reserved: {
+    api: number | null;
+    feeds: number | null;
+    paymentWorker: number | null;
+    webhookDispatcher: number | null;
+  };
 }
 
 export interface TableBackupSettings {
@@ -95,19 +100,26 @@ export const LAMBDA_MIN_UNRESERVED = 100;
  * bounds the table's write rate from the payment lifecycle. SQS accepts 2 to 1,000.
  */
 export const PAYMENT_WORKER_MAX_CONCURRENCY = 10;
+/**
+ * Webhook dispatcher invocations the SQS event source runs at once (stacks/Webhooks.ts): bounds
+ * the outgoing requests and the table writes a flood of deliveries can cause.
+ */
+export const WEBHOOK_DISPATCHER_MAX_CONCURRENCY = 5;
 
 /**
  * Production's reservations, from the account limit L:
  *   payment worker = 10, exactly the event source's maxConcurrency: the pollers never invoke
  *     more than that, and fewer would throttle their invokes, which returns messages to the
  *     queue and counts receives towards the dead-letter queue.
+ *   webhook dispatcher = 5, its event source's maxConcurrency, for the same reason: a floor
+ *     that keeps deliveries flowing and, as a cap, keeps a flood of them off everyone else.
  *   API = 300: a request costs tens of milliseconds of DynamoDB round trips, so 300 executions
  *     serve thousands of requests per second, and still a dozen per second if every request
  *     ran into the 25 s timeout. It is also the API's cap.
  *   unreserved = 200: AWS's minimum of 100 plus 100 for the functions without a reservation
  *     (KYC object checks, the payment sweeper, jobs, deploy-time custom resources).
- *   feeds = L - 200 - 300 - 10 = 490 at the default 1,000: one stream per signed-in browser,
- *     so 490 browsers with a live feed at once. More needs a quota increase and
+ *   feeds = L - 200 - 300 - 10 - 5 = 485 at the default 1,000: one stream per signed-in browser,
+ *     so 485 browsers with a live feed at once. More needs a quota increase and
  *     DEPLOY_LAMBDA_CONCURRENCY_LIMIT; the ceiling grows with it, the floors stay.
  */
 export const PRODUCTION_API_RESERVED = 300;
@@ -115,10 +127,16 @@ export const PRODUCTION_UNRESERVED = LAMBDA_MIN_UNRESERVED + 100;
 
 export function productionConcurrency(accountLimit: number): ConcurrencySettings {
   const paymentWorker = PAYMENT_WORKER_MAX_CONCURRENCY;
+  const webhookDispatcher = WEBHOOK_DISPATCHER_MAX_CONCURRENCY;
   const api = PRODUCTION_API_RESERVED;
   return {
     accountLimit,
-    reserved: { api, paymentWorker, feeds: accountLimit - PRODUCTION_UNRESERVED - api - paymentWorker },
+    reserved: {
+      api,
+      paymentWorker,
+      webhookDispatcher,
+      feeds: accountLimit - PRODUCTION_UNRESERVED - api - paymentWorker - webhookDispatcher,
+    },
   };
 }
 
@@ -130,7 +148,7 @@ export function productionConcurrency(accountLimit: number): ConcurrencySettings
  * account runs in production's unreserved pool; keep them in another account.
  */
 export function previewConcurrency(accountLimit: number): ConcurrencySettings {
-  return { accountLimit, reserved: { api: null, feeds: null, paymentWorker: null } };
+  return { accountLimit, reserved: { api: null, feeds: null, paymentWorker: null, webhookDispatcher: null } };
 }
 
 /** What the stage's reservations leave to every other function of the account. */
@@ -153,6 +171,12 @@ export function concurrencyProblems(settings: ConcurrencySettings): string[] {
   if (worker !== null && worker < PAYMENT_WORKER_MAX_CONCURRENCY) {
     problems.push(
       `payment worker reservation ${worker} is below the SQS event source's maxConcurrency ${PAYMENT_WORKER_MAX_CONCURRENCY}`,
+    );
+  }
+  const dispatcher = settings.reserved.webhookDispatcher;
+  if (dispatcher !== null && dispatcher < WEBHOOK_DISPATCHER_MAX_CONCURRENCY) {
+    problems.push(
+      `webhook dispatcher reservation ${dispatcher} is below the SQS event source's maxConcurrency ${WEBHOOK_DISPATCHER_MAX_CONCURRENCY}`,
     );
   }
   const unreserved = unreservedConcurrency(settings);

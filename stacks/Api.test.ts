@@ -87,7 +87,7 @@ function arnTarget(storage: Template, resource: unknown): { id: string; suffix: 
 
 /** The key secrets each function is bound to: the feeds never hash identity numbers. */
 const keySecretsOf: Record<string, string[]> = {
-  Api: ["SESSION_KEYS", "CURSOR_KEYS", "API_KEY_HASH_KEYS", "IDENTITY_HASH_KEYS"],
+  Api: ["SESSION_KEYS", "CURSOR_KEYS", "API_KEY_HASH_KEYS", "IDENTITY_HASH_KEYS", "WEBHOOK_SECRET_KEYS"],
   Feeds: ["SESSION_KEYS", "CURSOR_KEYS", "API_KEY_HASH_KEYS"],
 };
 
@@ -599,12 +599,13 @@ describe.each([
           return;
         }
         expect(concurrency.accountLimit).toBe(DEFAULT_ACCOUNT_CONCURRENCY_LIMIT);
-        expect(concurrency.reserved).toEqual({ api: 300, paymentWorker: 10, feeds: 490 });
-        // Only these three reserve; the rest share what is left, which AWS keeps at 100 or more.
+        expect(concurrency.reserved).toEqual({ api: 300, paymentWorker: 10, webhookDispatcher: 5, feeds: 485 });
+        // Only these four reserve; the rest share what is left, which AWS keeps at 100 or more.
         expect(reserved.map((fn) => fn.id.replace(/[0-9A-F]{8}$/, "")).sort()).toEqual([
           "Api",
           "Feeds",
           "PaymentWorker",
+          "WebhookDispatcher",
         ]);
         const total = reserved.reduce((sum, fn) => sum + Number(fn.Properties!.ReservedConcurrentExecutions), 0);
         expect(concurrency.accountLimit - total).toBeGreaterThanOrEqual(LAMBDA_MIN_UNRESERVED);

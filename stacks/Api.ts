@@ -15,6 +15,7 @@ import { functionAlarms } from "./alarms";
 import { paymentWorker } from "./PaymentWorker";
 import { integrityJobs } from "./IntegrityJobs";
 import { mailDelivery } from "./Mail";
+import { webhookDelivery } from "./Webhooks";
 import { imageCheckingFunctionProps } from "./native-modules";
 import { deploySettings } from "./settings";
 import { apiSettlementStatements, nightlyReconciliation } from "./Reconciliation";
@@ -103,6 +104,15 @@ export function Api({ stack, app }: StackContext) {
     settings,
   });
 
+  // Webhooks leave from their own functions and queue, never from an API request (stacks/Webhooks.ts).
+  const webhooks = webhookDelivery(stack, {
+    table: storage.table.cdk.table,
+    environment: { ...storage.environment, ...mail.linkEnvironment },
+    signingKeys: keySecrets.webhookSecret,
+    alarmTopic,
+    settings,
+  });
+
   const api = new SstFunction(stack, "Api", {
     handler: "packages/functions/src/lambda/api.handler",
     // The app checks KYC pictures with sharp (a native module): the staged arm64 copy beside the bundle.
@@ -183,5 +193,6 @@ export function Api({ stack, app }: StackContext) {
     integrity,
     mail,
     nightly,
+    webhooks,
   };
 }

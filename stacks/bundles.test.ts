@@ -56,6 +56,9 @@ describe("the deployed functions", () => {
           "mail-delivery",
           "settlement-object",
           "nightly-reconciliation",
+          "webhook-fanout",
+          "webhook-dispatcher",
+          "webhook-sweeper",
         ].map((name) => `packages/functions/src/lambda/${name}.handler`),
       ),
     );

@@ -7,6 +7,7 @@ import {
   LAMBDA_MIN_UNRESERVED,
   LOCAL_ORIGINS,
   PAYMENT_WORKER_MAX_CONCURRENCY,
+  WEBHOOK_DISPATCHER_MAX_CONCURRENCY,
   PRODUCTION_API_RESERVED,
   PRODUCTION_UNRESERVED,
   stageSettings,
@@ -52,8 +53,8 @@ describe("Lambda concurrency per stage", () => {
   it("reserves in production: the API's and the worker's floors, the feeds' ceiling from what the account has left", () => {
     const { concurrency } = stageSettings("production");
     expect(concurrency.accountLimit).toBe(DEFAULT_ACCOUNT_CONCURRENCY_LIMIT);
-    expect(concurrency.reserved).toEqual({ api: 300, paymentWorker: 10, feeds: 490 });
-    // 1,000 - 300 - 10 - 490: AWS's 100 plus 100 for the functions without a reservation.
+    expect(concurrency.reserved).toEqual({ api: 300, paymentWorker: 10, webhookDispatcher: 5, feeds: 485 });
+    // 1,000 - 300 - 10 - 5 - 485: AWS's 100 plus 100 for the functions without a reservation.
     expect(unreservedConcurrency(concurrency)).toBe(PRODUCTION_UNRESERVED);
     expect(PRODUCTION_UNRESERVED).toBeGreaterThanOrEqual(LAMBDA_MIN_UNRESERVED);
     expect(concurrency.reserved.paymentWorker).toBeGreaterThanOrEqual(PAYMENT_WORKER_MAX_CONCURRENCY);
@@ -65,7 +66,13 @@ describe("Lambda concurrency per stage", () => {
     expect(concurrency.reserved).toEqual({
       api: PRODUCTION_API_RESERVED,
       paymentWorker: PAYMENT_WORKER_MAX_CONCURRENCY,
-      feeds: 12_000 - PRODUCTION_UNRESERVED - PRODUCTION_API_RESERVED - PAYMENT_WORKER_MAX_CONCURRENCY,
+      webhookDispatcher: WEBHOOK_DISPATCHER_MAX_CONCURRENCY,
+      feeds:
+        12_000 -
+        PRODUCTION_UNRESERVED -
+        PRODUCTION_API_RESERVED -
+        PAYMENT_WORKER_MAX_CONCURRENCY -
+        WEBHOOK_DISPATCHER_MAX_CONCURRENCY,
     });
     expect(unreservedConcurrency(concurrency)).toBe(PRODUCTION_UNRESERVED);
   });
@@ -73,31 +80,42 @@ describe("Lambda concurrency per stage", () => {
   it("reserves nothing on previews, which therefore deploy into an account with any quota, even a new account's 10", () => {
     for (const stage of ["pr-42", "alice"]) {
       const { concurrency } = deploySettings(stage, { DEPLOY_LAMBDA_CONCURRENCY_LIMIT: "10" });
-      expect(concurrency.reserved).toEqual({ api: null, feeds: null, paymentWorker: null });
+      expect(concurrency.reserved).toEqual({ api: null, feeds: null, paymentWorker: null, webhookDispatcher: null });
       expect(unreservedConcurrency(concurrency)).toBe(10);
       expect(concurrencyProblems(concurrency)).toEqual([]);
     }
   });
 
   it("refuses reservations that leave AWS's unreserved minimum short, and says by how much", () => {
-    // 600: the floors (310) and AWS's 100 fit, but the feeds' ceiling would be 600 - 200 - 310 = 90,
-    // leaving 200 unreserved: fine. 500 leaves the feeds -10: refused.
+    // 600: the floors (315) and AWS's 100 fit, and the feeds' ceiling would be 600 - 200 - 315 = 85,
+    // leaving 200 unreserved: fine. 500 leaves the feeds -15: refused.
     expect(() => deploySettings("production", { DEPLOY_LAMBDA_CONCURRENCY_LIMIT: "600" })).not.toThrow();
     expect(() => deploySettings("production", { DEPLOY_LAMBDA_CONCURRENCY_LIMIT: "500" })).toThrow(
-      /feeds reservation must be a positive integer, got -10/,
+      /feeds reservation must be a positive integer, got -15/,
     );
-    expect(concurrencyProblems({ accountLimit: 1000, reserved: { api: 500, feeds: 420, paymentWorker: 10 } })).toEqual([
-      "reservations leave 70 of the account's 1000 executions unreserved; AWS requires at least 100",
-    ]);
+    expect(
+      concurrencyProblems({
+        accountLimit: 1000,
+        reserved: { api: 500, feeds: 420, paymentWorker: 10, webhookDispatcher: null },
+      }),
+    ).toEqual(["reservations leave 70 of the account's 1000 executions unreserved; AWS requires at least 100"]);
   });
 
   it("refuses a worker reservation below the SQS event source's maxConcurrency, and a zero reservation (a switched-off function)", () => {
-    expect(concurrencyProblems({ accountLimit: 1000, reserved: { api: 100, feeds: 100, paymentWorker: 5 } })).toEqual([
+    expect(
+      concurrencyProblems({
+        accountLimit: 1000,
+        reserved: { api: 100, feeds: 100, paymentWorker: 5, webhookDispatcher: null },
+      }),
+    ).toEqual([
       `payment worker reservation 5 is below the SQS event source's maxConcurrency ${PAYMENT_WORKER_MAX_CONCURRENCY}`,
     ]);
-    expect(concurrencyProblems({ accountLimit: 1000, reserved: { api: 0, feeds: null, paymentWorker: null } })).toEqual(
-      ["api reservation must be a positive integer, got 0"],
-    );
+    expect(
+      concurrencyProblems({
+        accountLimit: 1000,
+        reserved: { api: 0, feeds: null, paymentWorker: null, webhookDispatcher: null },
+      }),
+    ).toEqual(["api reservation must be a positive integer, got 0"]);
   });
 
   it("refuses a concurrency limit that is not a positive integer", () => {

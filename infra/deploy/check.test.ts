@@ -34,7 +34,7 @@ describe("npm run deploy:check", () => {
         ),
       );
     }
-    expect(report.lines.at(-1)).toBe("4 problems: not ready to deploy.");
+    expect(report.lines.at(-1)).toBe(`${KEY_SECRET_NAMES.length} problems: not ready to deploy.`);
   });
 
   it("asks the stage's own parameters and the app-wide fallbacks, and takes either", async () => {

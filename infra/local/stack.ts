@@ -15,6 +15,7 @@ import { deliverSettlementObjectEvents } from "./settlement-object-events";
 import { LocalSettlementNightly } from "./settlement-nightly";
 import { LocalPaymentWorker } from "./payment-worker";
 import { LocalIntegrityWorker } from "./integrity-worker";
+import { LocalWebhookDispatcher, type LocalWebhookDispatcherOptions } from "./webhook-dispatcher";
 import { LocalMailSink } from "./mail-sink";
 import { DATA_LOCK_FILE, lockDataDir } from "./data-lock";
 import { startDynamoDbLocal } from "./dynamodb-local";
@@ -41,6 +42,8 @@ export interface LocalStackOptions {
   env?: Record<string, string | undefined>;
   /** Replaces the default static host, e.g. with Vite's dev middleware. */
   listener?: (api: ReturnType<typeof createApp>) => Promise<RequestListener> | RequestListener;
+  /** The webhook dispatcher's settings (the benchmark gives it its own clock). */
+  webhookDispatcher?: LocalWebhookDispatcherOptions;
 }
 
 export interface LocalStack {
@@ -49,6 +52,8 @@ export interface LocalStack {
   core: CoreContext;
   /** Drives the payments' lifecycle (timers + sweep); its idle() lets tests wait for it. */
   paymentWorker: LocalPaymentWorker;
+  /** Delivers webhooks from the endpoints' cursors (on commit hints and a poll), as the cloud's queue and functions do. */
+  webhookDispatcher: LocalWebhookDispatcher;
   /** The platform's outgoing mail, delivered as files to `mail.dir` (`npm run mail:list` reads them). */
   mail: LocalMailSink;
   endpoints: { dynamodb: string; s3: string };
@@ -121,6 +126,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       ALLOW_TEST_BALANCE: String(stageSettings("local").allowTestBalance),
       TABLE_NAME: "fintech-local",
       ...EMBEDDED_FEED_SETTINGS,
+      // A receiver on this machine (`npm run webhooks:listen`) may be a webhook endpoint here, and only here.
+      WEBHOOK_LOCAL_TARGETS: "true",
       ...env,
       KYC_BUCKET: bucketNames.kyc,
       SETTLEMENTS_BUCKET: bucketNames.settlements,
@@ -148,6 +155,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     stops.push(() => paymentWorker.stop());
     integrityWorker.start(core);
     stops.push(() => integrityWorker.stop());
+    const webhookDispatcher = new LocalWebhookDispatcher(options.webhookDispatcher).start(core);
+    stops.push(() => webhookDispatcher.stop());
     const settlementNightly = new LocalSettlementNightly().start(core);
     stops.push(() => settlementNightly.stop());
     // Queued mail goes to files beside the data, as SES would send it in the cloud.
@@ -193,6 +202,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       config,
       core,
       paymentWorker,
+      webhookDispatcher,
       mail,
       endpoints: { dynamodb: dynamo.endpoint, s3: s3.endpoint },
       stop: stopAll,

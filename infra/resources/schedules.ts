@@ -22,4 +22,16 @@ export const schedules = {
      */
     localIntervalMs: 2_000,
   },
+  webhookSweeper: {
+    id: "WebhookSweeper",
+    description:
+      "Enqueues every owner with an enabled webhook endpoint, so a lost stream record or message only delays",
+    /**
+     * Every minute: the stream and the queue drive deliveries within seconds; the sweep is the
+     * safety net, and what brings back retries scheduled beyond SQS's 15-minute delay.
+     */
+    cron: "rate(1 minute)",
+    /** The embedded stack's dispatcher polls every owner this often (besides the commit hints). */
+    localIntervalMs: 2_000,
+  },
 } as const;

@@ -1,10 +1,10 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { cors } from "hono/cors";
 import { secureHeaders } from "hono/secure-headers";
 import type { RequestMetrics } from "@fintech/core/metrics/recorder";
 import type { CoreContext } from "@fintech/core/shared/context";
 import { hasOwnBodyLimit } from "./http/body-limits";
+import { corsPolicy } from "./http/cors";
 import type { AppEnv } from "./http/app-context";
 import { errorReply, requestContext } from "./http/middleware";
 import { requireOriginProof } from "./http/origin-verify";
@@ -28,15 +28,7 @@ export function composeApp(core: CoreContext, metrics: RequestMetrics, routes: H
   app.use(requireOriginProof(core.config.ORIGIN_SECRET));
   app.use(recordRequestMetrics(metrics));
   app.use(secureHeaders());
-  app.use(
-    cors({
-      origin: (origin) => (core.config.CORS_ORIGINS.includes(origin) ? origin : null),
-      allowHeaders: ["Content-Type", "Authorization", "Idempotency-Key", "X-Request-Id", "Last-Event-ID"],
-      allowMethods: ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"],
-      exposeHeaders: ["X-Request-Id", "Retry-After", "Idempotent-Replayed"],
-      maxAge: 600,
-    }),
-  );
+  app.use(corsPolicy(core.config));
   // The KYC document routes take pictures and set their own limits (a 6 MB file must still get
   // "File size must be less than 5MB", docs/product/kyc.md#messages); every other route keeps the
   // 1 MB one.

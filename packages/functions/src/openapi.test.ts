@@ -433,6 +433,11 @@ describe("real replies", () => {
       "get",
       await t.call("GET", "/api/v1/developers/response-times"),
     );
+    expectDocumented(
+      "/api/v1/developers/cors-check",
+      "post",
+      await t.call("POST", "/api/v1/developers/cors-check", { body: { origin: "https://app.example.com" } }),
+    );
     expectDocumented("/api/v1/api-keys/{id}", "delete", await as("DELETE", `/api/v1/api-keys/${key.body.data.id}`));
 
     // Errors: the documented Error shape and status, codes included.

@@ -71,3 +71,31 @@ export async function createTestApp(env: Record<string, string> = {}, options: T
   };
   return { core, app, call, signUp };
 }
+
+export type TestApp = Awaited<ReturnType<typeof createTestApp>>;
+
+/** Two USD accounts of the token's user (Everyday, Savings), with `amount` posted into the first. */
+export async function fundedAccountPair(
+  t: TestApp,
+  token: string,
+  amount = "500.00",
+): Promise<{ from: string; to: string }> {
+  const expectStatus = (reply: { status: number; body: unknown }, status: number, what: string) => {
+    if (reply.status !== status) throw new Error(`${what}: ${reply.status} ${JSON.stringify(reply.body)}`);
+  };
+  const account = async (name: string) => {
+    const reply = await t.call("POST", "/api/v1/ledger/accounts", { token, body: { name, currency: "USD" } });
+    expectStatus(reply, 201, `opening ${name}`);
+    return reply.body.data.id as string;
+  };
+  const from = await account("Everyday");
+  const to = await account("Savings");
+  const deposit = await t.call("POST", "/api/v1/ledger/transactions/deposit", {
+    token,
+    body: { account_id: from, amount },
+  });
+  expectStatus(deposit, 201, "the deposit");
+  const posted = await t.call("POST", `/api/v1/ledger/transactions/${deposit.body.data.id}/post`, { token });
+  expectStatus(posted, 200, "posting the deposit");
+  return { from, to };
+}

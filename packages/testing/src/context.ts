@@ -26,6 +26,7 @@ export const TEST_KEYS = {
   CURSOR_KEYS: "t1:test-cursor-key-that-is-long-enough-for-hmac-macs",
   API_KEY_HASH_KEYS: "t1:test-api-key-hash-key-that-is-long-enough",
   IDENTITY_HASH_KEYS: "t1:test-identity-hash-key-that-is-long-enough",
+  WEBHOOK_SECRET_KEYS: "t1:test-webhook-secret-key-that-is-long-enough",
 } as const satisfies Record<KeySecretName, string>;
 
 /** A keyring with a new newest version in front of `previous` (as a rotation writes it). */

@@ -7,3 +7,4 @@ import { fileURLToPath } from "node:url";
  */
 export const LEDGER_PROCESS_CLIENT = fileURLToPath(new URL("./ledger/process-client.ts", import.meta.url));
 export const FEED_WRITER = fileURLToPath(new URL("./feed-writer.ts", import.meta.url));
+export const WEBHOOK_DISPATCHER = fileURLToPath(new URL("./webhooks/dispatcher-process.ts", import.meta.url));

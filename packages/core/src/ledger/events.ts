@@ -260,3 +260,8 @@ export function ledgerFeedSource(ctx: CoreContext, ownerId: string): FeedSource<
 
 export const ledgerFeedReader = (ctx: CoreContext, ownerId: string) =>
   new FeedReader(ctx, ledgerFeedSource(ctx, ownerId), feedSettings(ctx));
+
+/** One SSE message's data for a decoded event: the event's fields and its commit time (`at`). */
+export function presentLedgerEvent(entry: LedgerFeedEvent, at: string) {
+  return { ...entry.event, at };
+}

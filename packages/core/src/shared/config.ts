@@ -55,6 +55,7 @@ export const ConfigSchema = z.object({
   CURSOR_KEYS: keyring(KEY_SECRETS.cursor),
   API_KEY_HASH_KEYS: keyring(KEY_SECRETS.apiKeyHash),
   IDENTITY_HASH_KEYS: keyring(KEY_SECRETS.identityHash),
+  WEBHOOK_SECRET_KEYS: keyring(KEY_SECRETS.webhookSecret),
   /**
    * The proof that a request came through CloudFront, which adds it as an origin header. Set
    * by the stacks in the cloud (then every request without it is refused, and the viewer's
@@ -103,6 +104,12 @@ export const ConfigSchema = z.object({
   APP_URL: z.url().optional(),
   /** The sender of the platform's mail (a verified SES identity in the cloud). */
   MAIL_FROM: z.string().min(3).max(254).default("Fintech Platform <no-reply@fintech.local>"),
+  /**
+   * Webhook endpoints may use http:// and loopback addresses (a receiver on this machine). Only the
+   * embedded stack sets it; private, link-local and metadata addresses stay refused even then
+   * (docs/webhooks.md#target-safety-ssrf).
+   */
+  WEBHOOK_LOCAL_TARGETS: flag(false),
 });
 
 export type AppConfig = z.infer<typeof ConfigSchema>;

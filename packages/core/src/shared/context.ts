@@ -19,6 +19,11 @@ export interface CoreContext {
    * run the steps themselves.
    */
   integrityJobs?: IntegrityJobQueue;
+  /**
+   * Resolves a webhook target's host name to its addresses; optional: the system resolver
+   * (dns.lookup) otherwise. Tests give one to make a name resolve where they need it.
+   */
+  resolveHost?: (hostname: string) => Promise<{ address: string; family: number }[]>;
 }
 
 export function createContext(config: AppConfig, overrides: Partial<Omit<CoreContext, "config">> = {}): CoreContext {
@@ -30,5 +35,6 @@ export function createContext(config: AppConfig, overrides: Partial<Omit<CoreCon
     clock: overrides.clock ?? (() => new Date()),
     ...(overrides.paymentScheduler ? { paymentScheduler: overrides.paymentScheduler } : {}),
     ...(overrides.integrityJobs ? { integrityJobs: overrides.integrityJobs } : {}),
+    ...(overrides.resolveHost ? { resolveHost: overrides.resolveHost } : {}),
   };
 }

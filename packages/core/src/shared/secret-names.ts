@@ -15,6 +15,8 @@ export const KEY_SECRETS = {
   apiKeyHash: "API_KEY_HASH_KEYS",
   /** Keys the HMAC of Aadhaar numbers and PANs, by which the same number on two users is found. */
   identityHash: "IDENTITY_HASH_KEYS",
+  /** Keys the encryption (AES-256-GCM) of webhook signing secrets at rest; old versions still decrypt. */
+  webhookSecret: "WEBHOOK_SECRET_KEYS",
 } as const;
 
 export type KeyPurpose = keyof typeof KEY_SECRETS;

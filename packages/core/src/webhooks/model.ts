@@ -108,14 +108,28 @@ export const WebhookEndpoint = z.object({
 export type WebhookEndpoint = z.infer<typeof WebhookEndpoint>;
 
 export const CreateWebhookEndpointInput = z.object({
-  url: z.string({ error: "A URL is required" }).trim().min(1, "A URL is required").max(MAX_URL_LENGTH),
-  description: z.string().trim().max(MAX_DESCRIPTION_LENGTH).default(""),
+  url: z
+    .string({ error: "A URL is required" })
+    .trim()
+    .min(1, "A URL is required")
+    .max(MAX_URL_LENGTH, `The URL must be at most ${MAX_URL_LENGTH} characters`),
+  description: z
+    .string({ error: "The description must be text" })
+    .trim()
+    .max(MAX_DESCRIPTION_LENGTH, `The description must be at most ${MAX_DESCRIPTION_LENGTH} characters`)
+    .default(""),
   event_types: z.array(EventType).min(1, "Choose at least one event type").max(EVENT_TYPES.length),
   enabled: z.boolean().default(true),
 });
 export type CreateWebhookEndpointInput = z.infer<typeof CreateWebhookEndpointInput>;
 
-export const UpdateWebhookEndpointInput = CreateWebhookEndpointInput.partial();
+/** A change: only the fields given change (no defaults here, so a missing field keeps its value). */
+export const UpdateWebhookEndpointInput = z.object({
+  url: CreateWebhookEndpointInput.shape.url.optional(),
+  description: CreateWebhookEndpointInput.shape.description.unwrap().optional(),
+  event_types: CreateWebhookEndpointInput.shape.event_types.optional(),
+  enabled: z.boolean().optional(),
+});
 export type UpdateWebhookEndpointInput = z.infer<typeof UpdateWebhookEndpointInput>;
 
 /** The reply to a creation or a rotation: the only time the signing secret is shown. */
@@ -142,6 +156,11 @@ export const DeliveryAttempt = z.object({
 export type DeliveryAttempt = z.infer<typeof DeliveryAttempt>;
 
 export const DELIVERY_STATUSES = ["pending", "succeeded", "failed"] as const;
+/**
+ * Why a delivery is failed: its automatic attempts ran out, its endpoint was disabled (by its
+ * owner, a 410, or after failing for days) before it got through, or a replay or test send failed.
+ */
+export const DELIVERY_FAILURE_REASONS = ["retries_exhausted", "endpoint_disabled", "manual_attempt_failed"] as const;
 
 export const WebhookDelivery = z.object({
   id: z.string(),
@@ -153,6 +172,8 @@ export const WebhookDelivery = z.object({
   status: z.enum(DELIVERY_STATUSES),
   attempts: z.array(DeliveryAttempt),
   next_attempt_at: z.string().nullable(),
+  /** Set when status is failed. */
+  failure_reason: z.enum(DELIVERY_FAILURE_REASONS).nullable(),
   created_at: z.string(),
 });
 export type WebhookDelivery = z.infer<typeof WebhookDelivery>;
@@ -162,6 +183,32 @@ export const ReplaySinceInput = z.object({
   since: z.iso.datetime({ offset: true, error: "since must be an ISO 8601 date-time" }),
 });
 export type ReplaySinceInput = z.infer<typeof ReplaySinceInput>;
+
+/** How far back a replay since a time reaches, and how many deliveries one call re-schedules. */
+export const REPLAY_SINCE_MAX_AGE_MS = 30 * 24 * 3_600_000;
+export const REPLAY_SINCE_MAX_DELIVERIES = 500;
+
+export const ReplaySinceReply = z.object({
+  /** Deliveries scheduled for another attempt now. */
+  scheduled: z.number().int(),
+  /** More deliveries matched than one call re-schedules: call again with `next_since`. */
+  has_more: z.boolean(),
+  next_since: z.string().nullable(),
+});
+export type ReplaySinceReply = z.infer<typeof ReplaySinceReply>;
+
+export const DeliveryListQuery = z.object({
+  status: z.enum(DELIVERY_STATUSES, { error: "status must be pending, succeeded or failed" }).optional(),
+  limit: z.coerce
+    .number({ error: "limit must be a number" })
+    .int("limit must be a whole number")
+    .min(1, "limit must be at least 1")
+    .max(100, "limit must be at most 100")
+    .default(25),
+  /** The `next_cursor` of the previous page (opaque, signed). */
+  cursor: z.string().optional(),
+});
+export type DeliveryListQuery = z.infer<typeof DeliveryListQuery>;
 
 /** A page of `GET /api/v1/events`, oldest first; `next_after` is the `after` of the next page. */
 export const EventsPage = z.object({

@@ -5,7 +5,7 @@ import { redeemStreamTicket } from "@fintech/core/auth/stream-ticket";
 import { assertCredentialActive } from "@fintech/core/auth/credentials";
 import { joinCursors, splitCursors } from "@fintech/core/events/combined-cursor";
 import { decodeCursor, encodeCursor, type FeedCursor } from "@fintech/core/events/cursor";
-import { freshCursor, type FeedReader } from "@fintech/core/events/feed";
+import { freshCursor, type Delivery, type FeedReader } from "@fintech/core/events/feed";
 import {
   claimStreamLease,
   releaseStreamLease,
@@ -77,8 +77,12 @@ export interface ServeFeedOptions<E> {
   /** Binds cursors to this feed: e.g. "ledger:<owner>". */
   scope: string;
   reader: FeedReader<E>;
-  /** The SSE message for an event, or null when the stream's filters leave it out. */
-  present: (event: E, at: string) => FeedMessage | null;
+  /**
+   * The SSE message for an event, or null when the stream's filters leave it out. Its data carries
+   * the event's stable id and commit instant (`delivery`) beside its own fields
+   * (docs/webhooks.md#event-ids).
+   */
+  present: (event: E, delivery: Pick<Delivery<E>, "id" | "at">) => FeedMessage | null;
 }
 
 /** What one read of a channel yields: each event as its message (null: filtered out) and the cursor just after it. */
@@ -103,7 +107,7 @@ export function feedChannel<E>({ scope, reader, present }: ServeFeedOptions<E>):
       const read = await reader.read(cursor, hintedSinceMs);
       return {
         messages: read.deliveries.map((delivery) => ({
-          message: present(delivery.event, delivery.at),
+          message: present(delivery.event, delivery),
           cursor: delivery.cursor,
         })),
         cursor: read.cursor,

@@ -34,7 +34,9 @@ describe("the scope table", () => {
     for (const { path, method } of operations) {
       const requirement = requirementOf(method, path);
       if (requirement.kind !== "scope") continue;
-      expect(requirement.scope, `${method} ${path}`).toMatch(/^(ledger|payments|kyc|rails|profile):(read|write)$/);
+      expect(requirement.scope, `${method} ${path}`).toMatch(
+        /^(ledger|payments|kyc|rails|profile|webhooks):(read|write)$/,
+      );
       if (method === "get") expect(requirement.scope, `${method} ${path}`).toMatch(/:read$/);
     }
     expect(requirementOf("GET", "/api/v1/ledger/accounts")).toEqual({ kind: "scope", scope: "ledger:read" });

@@ -33,7 +33,7 @@ async function keyWith(
 ): Promise<{ id: string; key: string; scopes: string[] }> {
   const reply = await t.call("POST", "/api/v1/api-keys", {
     token: session.token,
-    body: { name: `key ${scopes?.join(" ") ?? "default"}`, ...(scopes ? { scopes } : {}) },
+    body: { name: `key ${scopes?.join(" ").slice(0, 90) ?? "default"}`, ...(scopes ? { scopes } : {}) },
   });
   expect(reply.status, JSON.stringify(reply.body)).toBe(201);
   return reply.body.data as { id: string; key: string; scopes: string[] };

@@ -214,3 +214,74 @@ describe("through the whole app", () => {
     }
   });
 });
+
+describe("POST /api/v1/developers/cors-check", () => {
+  it("answers what the app's own preflight answers, for an allowed origin and another", async () => {
+    const t = await createTestApp({ CORS_ORIGINS: "http://allowed.example" });
+    try {
+      const check = { origin: "http://allowed.example", method: "POST", headers: ["Content-Type", "Authorization"] };
+      const reply = await t.call("POST", `${DEVELOPERS_PREFIX}/cors-check`, { body: check });
+      expect(reply.status).toBe(200);
+      // The same request, sent to the app directly as a browser would send its preflight.
+      const direct = await t.call("OPTIONS", "/api/v1/payments", {
+        headers: {
+          Origin: "http://allowed.example",
+          "Access-Control-Request-Method": "POST",
+          "Access-Control-Request-Headers": "Content-Type,Authorization",
+        },
+      });
+      expect(reply.body).toEqual({
+        origin: "http://allowed.example",
+        method: "POST",
+        request_headers: ["Content-Type", "Authorization"],
+        status: direct.status,
+        allow_origin: direct.headers.get("access-control-allow-origin"),
+        allow_methods: direct.headers.get("access-control-allow-methods"),
+        allow_headers: direct.headers.get("access-control-allow-headers"),
+        max_age_seconds: Number(direct.headers.get("access-control-max-age")),
+      });
+      expect(reply.body.allow_origin).toBe("http://allowed.example");
+      expect(reply.body.allow_methods).toContain("POST");
+      expect(reply.body.allow_headers).toContain("Authorization");
+
+      const other = await t.call("POST", `${DEVELOPERS_PREFIX}/cors-check`, {
+        body: { origin: "https://evil.example" },
+      });
+      expect(other.status).toBe(200);
+      expect(other.body).toMatchObject({ origin: "https://evil.example", method: "POST", allow_origin: null });
+    } finally {
+      await t.core.dispose();
+    }
+  });
+
+  it("refuses malformed, oversized and wrongly typed fields with a 400 validation_error", async () => {
+    const t = await createTestApp();
+    try {
+      const bad: unknown[] = [
+        {},
+        { origin: "not a url" },
+        { origin: "https://app.example.com/path" },
+        { origin: "ftp://app.example.com" },
+        { origin: `https://${"a".repeat(2_100)}.example` },
+        { origin: 42 },
+        { origin: "https://app.example.com", method: "TRACE" },
+        { origin: "https://app.example.com", headers: "Content-Type" },
+        { origin: "https://app.example.com", headers: ["bad header\r\nx: y"] },
+        { origin: "https://app.example.com", headers: Array.from({ length: 17 }, (_, i) => `X-H${i}`) },
+        { origin: "https://app.example.com", headers: ["X".repeat(65)] },
+        [],
+        null,
+      ];
+      for (const body of bad) {
+        const reply = await t.call("POST", `${DEVELOPERS_PREFIX}/cors-check`, { body: JSON.stringify(body) });
+        expect(reply.status, JSON.stringify(body).slice(0, 80)).toBe(400);
+        expect(reply.body.code).toBe("validation_error");
+      }
+      const broken = await t.call("POST", `${DEVELOPERS_PREFIX}/cors-check`, { body: "{not json" });
+      expect(broken.status).toBe(400);
+      expect(broken.body.code).toBe("invalid_json");
+    } finally {
+      await t.core.dispose();
+    }
+  });
+});

@@ -24,6 +24,17 @@ import { KYC_FEED_PATH, LEDGER_FEED_PATH, PAYMENT_FEED_PATH } from "@fintech/cor
  * that a feed never loads the commands, nor the commands the feed.
  */
 
+/** What every event's data carries beside its own fields (docs/webhooks.md#event-ids). */
+const EventIdentity = z.object({
+  id: z
+    .string()
+    .describe(
+      "The event's stable id: the same on every connection, in the webhook (`webhook-id`) and in GET /api/v1/events. The SSE `id:` is the resume cursor, not this.",
+    ),
+  created_at: z.string().describe("When the change that announced the event committed (ISO 8601)"),
+});
+const identified = <S extends z.ZodObject>(schema: S) => schema.extend(EventIdentity.shape);
+
 /* ---------- ledger ---------- */
 
 const MAX_FILTER_ACCOUNTS = 50;
@@ -76,13 +87,13 @@ export function ledgerFeedUrl(query: LedgerSubscription): string {
 }
 
 export const LEDGER_FEED_EVENTS = {
-  balanceUpdate: { name: "BalanceUpdateEvent", schema: BalanceUpdateEvent },
-  transactionCreated: { name: "TransactionCreatedEvent", schema: TransactionCreatedEvent },
-  transactionStatusUpdate: { name: "TransactionStatusUpdateEvent", schema: TransactionStatusUpdateEvent },
-  reconciliationResult: { name: "ReconciliationResultEvent", schema: ReconciliationResultEvent },
-  lowBalanceAlert: { name: "LowBalanceAlertEvent", schema: LowBalanceAlertEvent },
-  accountLocked: { name: "AccountLockedEvent", schema: AccountLockedEvent },
-  accountUnlocked: { name: "AccountUnlockedEvent", schema: AccountUnlockedEvent },
+  balanceUpdate: { name: "BalanceUpdateEvent", schema: identified(BalanceUpdateEvent) },
+  transactionCreated: { name: "TransactionCreatedEvent", schema: identified(TransactionCreatedEvent) },
+  transactionStatusUpdate: { name: "TransactionStatusUpdateEvent", schema: identified(TransactionStatusUpdateEvent) },
+  reconciliationResult: { name: "ReconciliationResultEvent", schema: identified(ReconciliationResultEvent) },
+  lowBalanceAlert: { name: "LowBalanceAlertEvent", schema: identified(LowBalanceAlertEvent) },
+  accountLocked: { name: "AccountLockedEvent", schema: identified(AccountLockedEvent) },
+  accountUnlocked: { name: "AccountUnlockedEvent", schema: identified(AccountUnlockedEvent) },
 };
 
 /* ---------- KYC ---------- */
@@ -102,7 +113,7 @@ export function kycFeedUrl(
 export const KYC_FEED_EVENTS = Object.fromEntries(
   KYC_EVENT_TYPES.map((type) => [
     type,
-    { name: `Kyc${type[0]!.toUpperCase()}${type.slice(1)}Event`, schema: kycStreamMessage(type) },
+    { name: `Kyc${type[0]!.toUpperCase()}${type.slice(1)}Event`, schema: identified(kycStreamMessage(type)) },
   ]),
 );
 
@@ -154,6 +165,6 @@ export function paymentFeedUrl({ owner, statuses }: PaymentSubscription): string
 export const PAYMENT_FEED_EVENTS = Object.fromEntries(
   PAYMENT_EVENT_TYPES.map((type) => [
     type,
-    { name: `Payment${type[0]!.toUpperCase()}${type.slice(1)}Event`, schema: paymentStreamMessage(type) },
+    { name: `Payment${type[0]!.toUpperCase()}${type.slice(1)}Event`, schema: identified(paymentStreamMessage(type)) },
   ]),
 );

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { kycFeedReader, kycFeedScope, presentKycEvent } from "@fintech/core/kyc/events";
 import type { KycEventType } from "@fintech/core/kyc/model";
 import { FEED_ROUTE } from "@fintech/core/events/feed-paths";
+import { withEventIdentity } from "@fintech/core/webhooks/events";
 import type { AppEnv } from "../http/app-context";
 import {
   authenticated,
@@ -105,10 +106,10 @@ export const kycFeedRoutes = new OpenAPIHono<AppEnv>().openapi(
     return serveFeed(c, {
       scope: kycFeedScope(owner),
       reader: kycFeedReader(c.get("core"), owner, audience),
-      present: (event, at) =>
+      present: (event, delivery) =>
         query.includeRiskUpdates === "false" && RISK_EVENTS.has(event.type)
           ? null
-          : { event: event.type, data: presentKycEvent(event, at, audience) },
+          : { event: event.type, data: withEventIdentity(presentKycEvent(event, delivery.at, audience), delivery) },
     });
   },
 );

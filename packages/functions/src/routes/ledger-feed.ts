@@ -1,6 +1,12 @@
 import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "zod";
-import { isTransactionEvent, ledgerFeedReader, type LedgerFeedEvent } from "@fintech/core/ledger/events";
+import {
+  isTransactionEvent,
+  ledgerFeedReader,
+  presentLedgerEvent,
+  type LedgerFeedEvent,
+} from "@fintech/core/ledger/events";
+import { withEventIdentity } from "@fintech/core/webhooks/events";
 import { FEED_ROUTE } from "@fintech/core/events/feed-paths";
 import type { AppEnv } from "../http/app-context";
 import {
@@ -112,8 +118,10 @@ export const ledgerFeedRoutes = new OpenAPIHono<AppEnv>().openapi(
     return serveFeed(c, {
       scope: `ledger:${owner}`,
       reader: ledgerFeedReader(c.get("core"), owner),
-      present: (entry, at) =>
-        matches(query, entry) ? { event: entry.event.type, data: { ...entry.event, at } } : null,
+      present: (entry, delivery) =>
+        matches(query, entry)
+          ? { event: entry.event.type, data: withEventIdentity(presentLedgerEvent(entry, delivery.at), delivery) }
+          : null,
     });
   },
 );

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { EventSourceMessage } from "eventsource-parser";
 import { openStreamCount } from "@fintech/core/events/stream-leases";
-import { createTestApp, nextTestAddress } from "@fintech/testing/app";
+import { createTestApp, nextTestAddress, fundedAccountPair, type TestApp } from "@fintech/testing/app";
 import { readSse, type SseStream } from "../../../../infra/local/sse-client";
 
 /**
@@ -11,7 +11,6 @@ import { readSse, type SseStream } from "../../../../infra/local/sse-client";
  * (re-checked every FEED_AUTH_RECHECK_MS, short here and waited for, never slept).
  */
 
-type TestApp = Awaited<ReturnType<typeof createTestApp>>;
 interface Session {
   token: string;
   user: { id: string };
@@ -45,25 +44,7 @@ const newUser = (): Promise<Session> => t.signUp(`live-stream-${++users}@example
 /** A user with two accounts and 500.00 posted into the first, so payments can be made. */
 async function newPayer(): Promise<Payer> {
   const session = await newUser();
-  const account = async (name: string) => {
-    const reply = await t.call("POST", "/api/v1/ledger/accounts", {
-      token: session.token,
-      body: { name, currency: "USD" },
-    });
-    expect(reply.status).toBe(201);
-    return reply.body.data.id as string;
-  };
-  const from = await account("Everyday");
-  const to = await account("Savings");
-  const deposit = await t.call("POST", "/api/v1/ledger/transactions/deposit", {
-    token: session.token,
-    body: { account_id: from, amount: "500.00" },
-  });
-  expect(deposit.status).toBe(201);
-  expect(
-    (await t.call("POST", `/api/v1/ledger/transactions/${deposit.body.data.id}/post`, { token: session.token })).status,
-  ).toBe(200);
-  return { ...session, from, to };
+  return { ...session, ...(await fundedAccountPair(t, session.token)) };
 }
 
 async function deposit(payer: Payer, amount: string): Promise<string> {

@@ -2,9 +2,10 @@ import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { z } from "zod";
 import { kycFeedReader, kycFeedScope, presentKycEvent } from "@fintech/core/kyc/events";
-import { ledgerFeedReader } from "@fintech/core/ledger/events";
+import { ledgerFeedReader, presentLedgerEvent } from "@fintech/core/ledger/events";
 import { paymentFeedReader, paymentFeedScope, presentPaymentEvent } from "@fintech/core/payments/events";
 import { FEED_ROUTE } from "@fintech/core/events/feed-paths";
+import { withEventIdentity } from "@fintech/core/webhooks/events";
 import type { AppEnv } from "../http/app-context";
 import {
   authenticated,
@@ -73,21 +74,30 @@ const channelOf: Record<LiveScope, (c: Context<AppEnv>, owner: string) => FeedCh
     feedChannel({
       scope: `ledger:${owner}`,
       reader: ledgerFeedReader(c.get("core"), owner),
-      present: (entry, at) => ({ event: `ledger.${entry.event.type}`, data: { ...entry.event, at } }),
+      present: (entry, delivery) => ({
+        event: `ledger.${entry.event.type}`,
+        data: withEventIdentity(presentLedgerEvent(entry, delivery.at), delivery),
+      }),
     }),
   kyc: (c, owner) => {
     const audience = c.get("auth").role === "admin" ? "reviewer" : "applicant";
     return feedChannel({
       scope: kycFeedScope(owner),
       reader: kycFeedReader(c.get("core"), owner, audience),
-      present: (event, at) => ({ event: `kyc.${event.type}`, data: presentKycEvent(event, at, audience) }),
+      present: (event, delivery) => ({
+        event: `kyc.${event.type}`,
+        data: withEventIdentity(presentKycEvent(event, delivery.at, audience), delivery),
+      }),
     });
   },
   payment: (c, owner) =>
     feedChannel({
       scope: paymentFeedScope(owner),
       reader: paymentFeedReader(c.get("core"), owner),
-      present: (event, at) => ({ event: `payment.${event.type}`, data: presentPaymentEvent(event, at) }),
+      present: (event, delivery) => ({
+        event: `payment.${event.type}`,
+        data: withEventIdentity(presentPaymentEvent(event, delivery.at), delivery),
+      }),
     }),
   // The whole platform's changes, not the owner's: administrators only (403 otherwise).
   ops: (c) => opsFeedChannel(c, "ops."),

@@ -3,7 +3,8 @@ import type { Context } from "hono";
 import { z } from "zod";
 import { FEED_ROUTE } from "@fintech/core/events/feed-paths";
 import { OPS_FEED_KINDS } from "@fintech/core/ops/keys";
-import { OPS_FEED_SCOPE, opsFeedReader } from "@fintech/core/ops/feed";
+import type { Delivery } from "@fintech/core/events/feed";
+import { OPS_FEED_SCOPE, opsFeedReader, type OpsFeedRow } from "@fintech/core/ops/feed";
 import { OPS_FEED_EVENTS, OPS_MESSAGES } from "@fintech/core/ops/model";
 import { forbidden } from "@fintech/core/shared/errors";
 import type { AppEnv } from "../http/app-context";
@@ -41,20 +42,34 @@ export function assertOpsWatcher(c: Context<AppEnv>): void {
   if (c.get("auth").role !== "admin") throw forbidden(OPS_MESSAGES.adminOnly, "admin_required");
 }
 
+/**
+ * An ops event's data: the row, with the event's stable id as `event_id` and its commit instant as
+ * `created_at` (docs/webhooks.md#event-ids). The row's own `id` is its journal's, payment's or
+ * submission's, which the console merges rows by, so the event id takes another name here.
+ */
+function opsEventData(row: OpsFeedRow, delivery: Pick<Delivery<OpsFeedRow>, "id" | "at">) {
+  return { ...row, event_id: delivery.id, created_at: delivery.at };
+}
+
+const OpsEventIdentity = z.object({
+  event_id: z.string().describe("The event's stable id: the same on every connection (docs/webhooks.md#event-ids)"),
+  created_at: z.string().describe("When the change committed (ISO 8601)"),
+});
+
 /** The ops feed as a channel of a stream (this route's, or the live stream's `ops` scope). */
 export function opsFeedChannel(c: Context<AppEnv>, eventPrefix = ""): FeedChannel {
   assertOpsWatcher(c);
   return feedChannel({
     scope: OPS_FEED_SCOPE,
     reader: opsFeedReader(c.get("core")),
-    present: (row) => ({ event: `${eventPrefix}${row.table}`, data: row }),
+    present: (row, delivery) => ({ event: `${eventPrefix}${row.table}`, data: opsEventData(row, delivery) }),
   });
 }
 
 export const OPS_FEED_EVENT_DOCS = {
-  journal: { name: "OpsJournalEvent", schema: OPS_FEED_EVENTS.journal },
-  payment: { name: "OpsPaymentEvent", schema: OPS_FEED_EVENTS.payment },
-  kyc: { name: "OpsKycEvent", schema: OPS_FEED_EVENTS.kyc },
+  journal: { name: "OpsJournalEvent", schema: OPS_FEED_EVENTS.journal.extend(OpsEventIdentity.shape) },
+  payment: { name: "OpsPaymentEvent", schema: OPS_FEED_EVENTS.payment.extend(OpsEventIdentity.shape) },
+  kyc: { name: "OpsKycEvent", schema: OPS_FEED_EVENTS.kyc.extend(OpsEventIdentity.shape) },
 };
 
 const TABLES_MESSAGE = `tables must list one or more of ${OPS_FEED_KINDS.join(", ")}, separated by commas`;
@@ -132,7 +147,7 @@ export const opsFeedRoutes = new OpenAPIHono<AppEnv>().openapi(
     return serveFeed(c, {
       scope: OPS_FEED_SCOPE,
       reader: opsFeedReader(c.get("core"), tables ? OPS_FEED_KINDS.filter((kind) => tables.has(kind)) : undefined),
-      present: (row) => ({ event: row.table, data: row }),
+      present: (row, delivery) => ({ event: row.table, data: opsEventData(row, delivery) }),
     });
   },
 );

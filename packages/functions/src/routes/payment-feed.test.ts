@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp } from "@fintech/testing/app";
 import { readSse, type SseStream } from "../../../../infra/local/sse-client";
-import { paymentStreamMessage } from "@fintech/core/payments/events";
+import { EVENT_ID_PATTERN } from "@fintech/core/events/event-id";
 import { isActiveStatus, type PaymentEventType, type PaymentStatus } from "@fintech/core/payments/model";
 import { getPayment } from "@fintech/core/payments/store";
 import { advancePayment } from "@fintech/core/payments/worker";
+import { PAYMENT_FEED_EVENTS } from "./feeds";
 
 /**
  * The payment streams over HTTP: who may watch, events in order, resume, the status filter, the
@@ -163,7 +164,10 @@ describe("events", () => {
     expect(types[types.length - 1]).toBe(final === "completed" ? "paymentCompleted" : "paymentError");
     const bodies = delivered.map((message) => JSON.parse(message.data));
     for (const [index, body] of bodies.entries()) {
-      expect(() => paymentStreamMessage(types[index]!).strict().parse(body), JSON.stringify(body)).not.toThrow();
+      const schema = PAYMENT_FEED_EVENTS[types[index]!]!.schema.strict();
+      expect(() => schema.parse(body), JSON.stringify(body)).not.toThrow();
+      expect(body.id).toMatch(EVENT_ID_PATTERN);
+      expect(body.created_at).toBe(body.at);
       expect(body.event[types[index]!].paymentId).toBe(paymentId);
       expect(delivered[index]!.id).toBeTruthy();
     }

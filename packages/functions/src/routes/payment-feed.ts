@@ -9,6 +9,7 @@ import {
 } from "@fintech/core/payments/events";
 import { PAYMENT_STATUSES } from "@fintech/core/payments/model";
 import { FEED_ROUTE, PAYMENT_FEED_PATH } from "@fintech/core/events/feed-paths";
+import { withEventIdentity } from "@fintech/core/webhooks/events";
 import type { AppEnv } from "../http/app-context";
 import {
   authenticated,
@@ -50,7 +51,10 @@ function servePayments(c: Context<AppEnv>, { owner, statuses }: PaymentSubscript
   return serveFeed(c, {
     scope: paymentFeedScope(owner),
     reader: paymentFeedReader(c.get("core"), owner),
-    present: (event, at) => (matches(event) ? { event: event.type, data: presentPaymentEvent(event, at) } : null),
+    present: (event, delivery) =>
+      matches(event)
+        ? { event: event.type, data: withEventIdentity(presentPaymentEvent(event, delivery.at), delivery) }
+        : null,
   });
 }
 

@@ -2653,6 +2653,218 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/webhooks/event-types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhook event types
+         * @description Every event type an endpoint can subscribe to: `<feed>.<event>`, as the live streams name them, with its feed and what it announces. An API key needs the scope `webhooks:read` (else 403 `insufficient_scope`).
+         */
+        get: operations["listWebhookEventTypes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhook endpoints
+         * @description The caller's webhook endpoints, oldest first; never their secrets (only `secret_hint`). An API key needs the scope `webhooks:read` (else 403 `insufficient_scope`).
+         */
+        get: operations["listWebhookEndpoints"];
+        put?: never;
+        /**
+         * Register a webhook endpoint
+         * @description Registers a receiver for the event types given; the reply carries its signing secret (`whsec_...`), shown this once. The URL must be https (http and loopback addresses only on the embedded local stack), carry no user name or password, and resolve only to public addresses: a private, loopback, link-local, carrier-grade NAT, multicast or reserved address, or a cloud metadata name, is refused (400 `webhook_url_forbidden`), as is a name that does not resolve (400 `webhook_url_unresolvable`). At most 16 endpoints per user (409 `webhook_endpoint_limit`). With an Idempotency-Key, a retry within 24 h answers the same endpoint and secret. An API key needs the scope `webhooks:write` (else 403 `insufficient_scope`).
+         */
+        post: operations["createWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/endpoints/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a webhook endpoint
+         * @description One of the caller's endpoints, with its status (a disabled endpoint says why: `manual`, `gone` after a 410 answer, `failing` after failing for 5 days). An id that is not one of yours is a 404 `webhook_endpoint_not_found`, as an unknown one is. An API key needs the scope `webhooks:read` (else 403 `insufficient_scope`).
+         */
+        get: operations["getWebhookEndpoint"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook endpoint
+         * @description Deletes one of the caller's endpoints: nothing more is delivered to it. An id that is not one of yours is a 404 `webhook_endpoint_not_found`, as an unknown one is. An API key needs the scope `webhooks:write` (else 403 `insufficient_scope`).
+         */
+        delete: operations["deleteWebhookEndpoint"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a webhook endpoint
+         * @description Changes the fields given: `url` (checked as at registration), `description`, `event_types`, `enabled`. Enabling a disabled endpoint clears its reason and failing streak. The URL must be https (http and loopback addresses only on the embedded local stack), carry no user name or password, and resolve only to public addresses: a private, loopback, link-local, carrier-grade NAT, multicast or reserved address, or a cloud metadata name, is refused (400 `webhook_url_forbidden`), as is a name that does not resolve (400 `webhook_url_unresolvable`). An id that is not one of yours is a 404 `webhook_endpoint_not_found`, as an unknown one is. An API key needs the scope `webhooks:write` (else 403 `insufficient_scope`).
+         */
+        patch: operations["updateWebhookEndpoint"];
+        trace?: never;
+    };
+    "/api/v1/webhooks/endpoints/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate a webhook endpoint's secret
+         * @description A new signing secret, shown this once. The previous one keeps signing beside it (two `v1,` signatures in `webhook-signature`) for 24 h (`previous_secret_expires_at`), so receivers can switch without missing a delivery; rotating again within that time retires the oldest at once. An id that is not one of yours is a 404 `webhook_endpoint_not_found`, as an unknown one is. An API key needs the scope `webhooks:write` (else 403 `insufficient_scope`).
+         */
+        post: operations["rotateWebhookEndpointSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/endpoints/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An endpoint's delivery log
+         * @description The endpoint's deliveries of the last 30 days, newest event first, optionally in one state, with every attempt (time, trigger, status code, latency, up to 1 KB of the answer). Paged with `cursor` (the `next_cursor` of the previous page). The signed-in user's own endpoints only: another user's endpoint or delivery is a 404, as an unknown one. An API key needs the scope `webhooks:read` (else 403 `insufficient_scope`).
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/endpoints/{id}/deliveries/{deliveryId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One delivery
+         * @description One delivery of the endpoint with its attempts. The signed-in user's own endpoints only: another user's endpoint or delivery is a 404, as an unknown one. An API key needs the scope `webhooks:read` (else 403 `insufficient_scope`).
+         */
+        get: operations["getWebhookDelivery"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/endpoints/{id}/deliveries/{deliveryId}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send one delivery again now
+         * @description Attempts the delivery again at once (trigger `replay`), whatever its state: the same body and the same `webhook-id`, freshly signed. Answers with the delivery and its new attempt; a 2xx answer makes it succeeded. A disabled endpoint is a 409 `webhook_endpoint_disabled`. Replays and test sends together: at most 30 per minute per user (429 with Retry-After). The signed-in user's own endpoints only: another user's endpoint or delivery is a 404, as an unknown one. An API key needs the scope `webhooks:write` (else 403 `insufficient_scope`).
+         */
+        post: operations["replayWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/endpoints/{id}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send every delivery since a time again
+         * @description Schedules another attempt, now, of every delivery of the endpoint whose event happened at or after `since` (at most 30 days back, else 400 `replay_since_too_old`), oldest first, at most 500 per call: `has_more` says more matched, and `next_since` is where the next call starts. A succeeded or failed delivery gets one more attempt (trigger `replay`); a pending one is brought forward on its schedule of 8 automatic attempts. At most 10 calls per hour per user. The signed-in user's own endpoints only: another user's endpoint or delivery is a 404, as an unknown one. An API key needs the scope `webhooks:write` (else 403 `insufficient_scope`).
+         */
+        post: operations["replayWebhookDeliveriesSince"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/endpoints/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test event
+         * @description Delivers a `webhook.test` event (a fresh event id; its data says it is a test) to the endpoint at once, signed like every delivery, and answers with the delivery and its attempt. A test delivery is not retried on its own; replay sends it again. Replays and test sends together: at most 30 per minute per user (429 with Retry-After). The signed-in user's own endpoints only: another user's endpoint or delivery is a 404, as an unknown one. An API key needs the scope `webhooks:write` (else 403 `insufficient_scope`).
+         */
+        post: operations["sendWebhookTestEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's recent events, by stable id
+         * @description The caller's own ledger, KYC and payment events of the last 30 days, oldest first: each with its stable `id` (the one its SSE data and its webhook's `webhook-id` carry), its `type` (`<feed>.<event>`), `created_at` and `data` exactly as the feed's stream sends it. Page with `after` = the last id received (`next_after`); `has_more` says whether more are waiting now. A client that missed a webhook catches up here. Events of the last moments (the feeds' settle window) show once settled, so a page never changes once listed. Administrators list their own events, as anyone else. With an API key: the events of each feed the `type` filter touches (every feed without one) need that feed's read scope: ledger `ledger:read`, kyc `kyc:read`, payment `payments:read`.
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/grpc/live/stream": {
         parameters: {
             query?: never;
@@ -2707,6 +2919,26 @@ export interface paths {
         get: operations["getServiceStatus"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/developers/cors-check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * What the API answers a CORS preflight
+         * @description Runs a real preflight (OPTIONS with Origin, Access-Control-Request-Method and -Headers) through the API's own CORS middleware and returns the Access-Control-Allow-* values it answered. A browser can neither send nor read a preflight itself, so the streaming demo's Connection Test asks here. `allow_origin` is null for an origin the API does not allow. Public; nothing is stored.
+         */
+        post: operations["checkCors"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2938,6 +3170,10 @@ export interface components {
             accountId: string;
             accountName: string;
             reason: string;
+            /** @description The event's stable id: the same on every connection, in the webhook (`webhook-id`) and in GET /api/v1/events. The SSE `id:` is the resume cursor, not this. */
+            id: string;
+            /** @description When the change that announced the event committed (ISO 8601) */
+            created_at: string;
         };
         AccountUnlockedEvent: {
             /** @constant */
@@ -2946,6 +3182,10 @@ export interface components {
             accountId: string;
             accountName: string;
             reason: string;
+            /** @description The event's stable id: the same on every connection, in the webhook (`webhook-id`) and in GET /api/v1/events. The SSE `id:` is the resume cursor, not this. */
+            id: string;
+            /** @description When the change that announced the event committed (ISO 8601) */
+            created_at: string;
         };
         AnalyticsReply: {
             data: {
@@ -3238,6 +3478,10 @@ export interface components {
             currency: "USD" | "EUR" | "GBP" | "JPY" | "INR";
             transactionId: string;
             counterparty?: string;
+            /** @description The event's stable id: the same on every connection, in the webhook (`webhook-id`) and in GET /api/v1/events. The SSE `id:` is the resume cursor, not this. */
+            id: string;
+            /** @description When the change that announced the event committed (ISO 8601) */
+            created_at: string;
         };
         BatchError: {
             /** @description What went wrong, in words a person can act on */
@@ -3567,6 +3811,32 @@ export interface components {
                 }[];
             };
         };
+        CorsCheckInput: {
+            origin: string;
+            /**
+             * @default POST
+             * @enum {string}
+             */
+            method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+            /** @default [] */
+            headers?: string[];
+        };
+        CorsCheckReply: {
+            /** @description The origin the preflight was sent as */
+            origin: string;
+            method: string;
+            request_headers: string[];
+            /** @description The preflight's status code */
+            status: number;
+            /** @description Access-Control-Allow-Origin; null: this origin is not allowed */
+            allow_origin: string | null;
+            /** @description Access-Control-Allow-Methods */
+            allow_methods: string | null;
+            /** @description Access-Control-Allow-Headers */
+            allow_headers: string | null;
+            /** @description Access-Control-Max-Age */
+            max_age_seconds: number | null;
+        };
         CreateAccountInput: {
             name: string;
             account_number?: string;
@@ -3761,6 +4031,14 @@ export interface components {
                 bankCode?: string;
                 country: string;
             };
+        };
+        CreateWebhookEndpointInput: {
+            url: string;
+            /** @default  */
+            description?: string;
+            event_types: ("ledger.balanceUpdate" | "ledger.transactionCreated" | "ledger.transactionStatusUpdate" | "ledger.lowBalanceAlert" | "ledger.reconciliationResult" | "ledger.accountLocked" | "ledger.accountUnlocked" | "kyc.verificationStarted" | "kyc.documentUploaded" | "kyc.documentVerified" | "kyc.riskAssessmentUpdate" | "kyc.verificationCompleted" | "kyc.complianceAlert" | "payment.paymentInitiated" | "payment.paymentStatusUpdate" | "payment.paymentCompleted" | "payment.paymentError")[];
+            /** @default true */
+            enabled?: boolean;
         };
         DecidePaymentInput: {
             /** @enum {string} */
@@ -3988,6 +4266,18 @@ export interface components {
             request_id?: string;
             /** @description On 403 insufficient_scope: the API-key scope the request needs */
             scope?: string;
+        };
+        EventsPage: {
+            data: {
+                id: string;
+                type: string;
+                created_at: string;
+                data: {
+                    [key: string]: unknown;
+                };
+            }[];
+            has_more: boolean;
+            next_after: string | null;
         };
         FxImportReply: {
             message: string;
@@ -4702,6 +4992,10 @@ export interface components {
             /** @description The KYC submission's id */
             verificationId: string;
             at: string;
+            /** @description The event's stable id: the same on every connection, in the webhook (`webhook-id`) and in GET /api/v1/events. The SSE `id:` is the resume cursor, not this. */
+            id: string;
+            /** @description When the change that announced the event committed (ISO 8601) */
+            created_at: string;
         };
         KycCountriesReply: {
             /** @constant */
@@ -4851,6 +5145,10 @@ export interface components {
             /** @description The KYC submission's id */
             verificationId: string;
             at: string;
+            /** @description The event's stable id: the same on every connection, in the webhook (`webhook-id`) and in GET /api/v1/events. The SSE `id:` is the resume cursor, not this. */
+            id: string;
+            /** @description When the change that announced the event committed (ISO 8601) */
+            created_at: string;
         };
         KycDocumentVerifiedEvent: {
             event: {
@@ -4871,6 +5169,10 @@ export interface components {
             /** @description The KYC submission's id */
             verificationId: string;
             at: string;
+            /** @description The event's stable id: the same on every connection, in the webhook (`webhook-id`) and in GET /api/v1/events. The SSE `id:` is the resume cursor, not this. */
+            id: string;
+            /** @description When the change that announced the event committed (ISO 8601) */
+            created_at: string;
         };
         KycHealthReply: {
             /** @description true when the KYC store answers (documents need storage too: see storage) */
@@ -4992,6 +5294,10 @@ export interface components {
             /** @description The KYC submission's id */
             verificationId: string;
             at: string;
+            /** @description The event's stable id: the same on every connection, in the webhook (`webhook-id`) and in GET /api/v1/events. The SSE `id:` is the resume cursor, not this. */
+            id: string;
+            /** @description When the change that announced the event committed (ISO 8601) */
+            created_at: string;
         };
         KycRuleSetBody: {
             name: string;
@@ -5678,6 +5984,10 @@ export interface components {
             /** @description The KYC submission's id */
             verificationId: string;
             at: string;
+            /** @description The event's stable id: the same on every connection, in the webhook (`webhook-id`) and in GET /api/v1/events. The SSE `id:` is the resume cursor, not this. */
+            id: string;
+            /** @description When the change that announced the event committed (ISO 8601) */
+            created_at: string;
         };
         KycVerificationStartedEvent: {
             event: {
@@ -5693,6 +6003,10 @@ export interface components {
             /** @description The KYC submission's id */
             verificationId: string;
             at: string;
+            /** @description The event's stable id: the same on every connection, in the webhook (`webhook-id`) and in GET /api/v1/events. The SSE `id:` is the resume cursor, not this. */
+            id: string;
+            /** @description When the change that announced the event committed (ISO 8601) */
+            created_at: string;
         };
         KycWatchlistReply: {
             data: {
@@ -6089,6 +6403,10 @@ export interface components {
             threshold: string;
             /** @enum {string} */
             currency: "USD" | "EUR" | "GBP" | "JPY" | "INR";
+            /** @description The event's stable id: the same on every connection, in the webhook (`webhook-id`) and in GET /api/v1/events. The SSE `id:` is the resume cursor, not this. */
+            id: string;
+            /** @description When the change that announced the event committed (ISO 8601) */
+            created_at: string;
         };
         MessageReply: {
             message: string;
@@ -6532,6 +6850,10 @@ export interface components {
             description: string;
             /** @description When the change committed (ISO 8601) */
             at: string;
+            /** @description The event's stable id: the same on every connection (docs/webhooks.md#event-ids) */
+            event_id: string;
+            /** @description When the change committed (ISO 8601) */
+            created_at: string;
         };
         OpsKycEvent: {
             /** @constant */
@@ -6547,6 +6869,10 @@ export interface components {
             userId: string;
             /** @description When the change committed (ISO 8601) */
             at: string;
+            /** @description The event's stable id: the same on every connection (docs/webhooks.md#event-ids) */
+            event_id: string;
+            /** @description When the change committed (ISO 8601) */
+            created_at: string;
         };
         OpsOverviewReply: {
             data: {
@@ -6677,6 +7003,10 @@ export interface components {
             userId: string;
             /** @description When the change committed (ISO 8601) */
             at: string;
+            /** @description The event's stable id: the same on every connection (docs/webhooks.md#event-ids) */
+            event_id: string;
+            /** @description When the change committed (ISO 8601) */
+            created_at: string;
         };
         ParkedPaymentListReply: {
             data: {
@@ -7184,6 +7514,10 @@ export interface components {
              */
             status: "pending" | "processing" | "completed" | "failed" | "parked" | "held_for_review" | "awaiting_approval";
             at: string;
+            /** @description The event's stable id: the same on every connection, in the webhook (`webhook-id`) and in GET /api/v1/events. The SSE `id:` is the resume cursor, not this. */
+            id: string;
+            /** @description When the change that announced the event committed (ISO 8601) */
+            created_at: string;
         };
         PaymentPaymentErrorEvent: {
             event: {
@@ -7201,6 +7535,10 @@ export interface components {
              */
             status: "pending" | "processing" | "completed" | "failed" | "parked" | "held_for_review" | "awaiting_approval";
             at: string;
+            /** @description The event's stable id: the same on every connection, in the webhook (`webhook-id`) and in GET /api/v1/events. The SSE `id:` is the resume cursor, not this. */
+            id: string;
+            /** @description When the change that announced the event committed (ISO 8601) */
+            created_at: string;
         };
         PaymentPaymentInitiatedEvent: {
             event: {
@@ -7226,6 +7564,10 @@ export interface components {
              */
             status: "pending" | "processing" | "completed" | "failed" | "parked" | "held_for_review" | "awaiting_approval";
             at: string;
+            /** @description The event's stable id: the same on every connection, in the webhook (`webhook-id`) and in GET /api/v1/events. The SSE `id:` is the resume cursor, not this. */
+            id: string;
+            /** @description When the change that announced the event committed (ISO 8601) */
+            created_at: string;
         };
         PaymentPaymentStatusUpdateEvent: {
             event: {
@@ -7245,6 +7587,10 @@ export interface components {
              */
             status: "pending" | "processing" | "completed" | "failed" | "parked" | "held_for_review" | "awaiting_approval";
             at: string;
+            /** @description The event's stable id: the same on every connection, in the webhook (`webhook-id`) and in GET /api/v1/events. The SSE `id:` is the resume cursor, not this. */
+            id: string;
+            /** @description When the change that announced the event committed (ISO 8601) */
+            created_at: string;
         };
         PaymentQuoteInput: {
             userId: string;
@@ -8464,6 +8810,10 @@ export interface components {
             ledgerBalance: string;
             /** @enum {string} */
             currency: "USD" | "EUR" | "GBP" | "JPY" | "INR";
+            /** @description The event's stable id: the same on every connection, in the webhook (`webhook-id`) and in GET /api/v1/events. The SSE `id:` is the resume cursor, not this. */
+            id: string;
+            /** @description When the change that announced the event committed (ISO 8601) */
+            created_at: string;
         };
         RegisterInput: {
             email: string;
@@ -8531,6 +8881,17 @@ export interface components {
             version: number;
             createdAt: string;
             committed_at: string;
+        };
+        ReplaySinceInput: {
+            /** Format: date-time */
+            since: string;
+        };
+        ReplaySinceReply: {
+            data: {
+                scheduled: number;
+                has_more: boolean;
+                next_since: string | null;
+            };
         };
         ResolveBreakInput: {
             /** @constant */
@@ -8774,6 +9135,10 @@ export interface components {
             /** @enum {string} */
             currency: "USD" | "EUR" | "GBP" | "JPY" | "INR";
             description: string;
+            /** @description The event's stable id: the same on every connection, in the webhook (`webhook-id`) and in GET /api/v1/events. The SSE `id:` is the resume cursor, not this. */
+            id: string;
+            /** @description When the change that announced the event committed (ISO 8601) */
+            created_at: string;
         };
         TransactionStatusUpdateEvent: {
             /** @constant */
@@ -8784,6 +9149,10 @@ export interface components {
             status: "posted" | "draft" | "voided" | "failed";
             message: string;
             counterparty?: string;
+            /** @description The event's stable id: the same on every connection, in the webhook (`webhook-id`) and in GET /api/v1/events. The SSE `id:` is the resume cursor, not this. */
+            id: string;
+            /** @description When the change that announced the event committed (ISO 8601) */
+            created_at: string;
         };
         TransferInput: {
             from_account_id: string;
@@ -8850,6 +9219,12 @@ export interface components {
                 }[];
                 is_balanced: boolean;
             };
+        };
+        UpdateWebhookEndpointInput: {
+            url?: string;
+            description?: string;
+            event_types?: ("ledger.balanceUpdate" | "ledger.transactionCreated" | "ledger.transactionStatusUpdate" | "ledger.lowBalanceAlert" | "ledger.reconciliationResult" | "ledger.accountLocked" | "ledger.accountUnlocked" | "kyc.verificationStarted" | "kyc.documentUploaded" | "kyc.documentVerified" | "kyc.riskAssessmentUpdate" | "kyc.verificationCompleted" | "kyc.complianceAlert" | "payment.paymentInitiated" | "payment.paymentStatusUpdate" | "payment.paymentCompleted" | "payment.paymentError")[];
+            enabled?: boolean;
         };
         UploadGrant: {
             url: string;
@@ -8981,6 +9356,116 @@ export interface components {
         VerifyIdentityNumberInput: {
             document_number: string;
             country?: string;
+        };
+        WebhookDeliveryList: {
+            data: {
+                id: string;
+                endpoint_id: string;
+                event_id: string;
+                event_type: string;
+                /** @enum {string} */
+                status: "pending" | "succeeded" | "failed";
+                attempts: {
+                    at: string;
+                    /** @enum {string} */
+                    trigger: "automatic" | "replay" | "test";
+                    status_code: number | null;
+                    latency_ms: number;
+                    error: string | null;
+                    response_excerpt: string;
+                }[];
+                next_attempt_at: string | null;
+                failure_reason: ("retries_exhausted" | "endpoint_disabled" | "manual_attempt_failed") | null;
+                created_at: string;
+            }[];
+            has_more: boolean;
+            next_cursor: string | null;
+        };
+        WebhookDeliveryReply: {
+            data: {
+                id: string;
+                endpoint_id: string;
+                event_id: string;
+                event_type: string;
+                /** @enum {string} */
+                status: "pending" | "succeeded" | "failed";
+                attempts: {
+                    at: string;
+                    /** @enum {string} */
+                    trigger: "automatic" | "replay" | "test";
+                    status_code: number | null;
+                    latency_ms: number;
+                    error: string | null;
+                    response_excerpt: string;
+                }[];
+                next_attempt_at: string | null;
+                failure_reason: ("retries_exhausted" | "endpoint_disabled" | "manual_attempt_failed") | null;
+                created_at: string;
+            };
+        };
+        WebhookEndpointListReply: {
+            data: {
+                id: string;
+                url: string;
+                description: string;
+                event_types: ("ledger.balanceUpdate" | "ledger.transactionCreated" | "ledger.transactionStatusUpdate" | "ledger.lowBalanceAlert" | "ledger.reconciliationResult" | "ledger.accountLocked" | "ledger.accountUnlocked" | "kyc.verificationStarted" | "kyc.documentUploaded" | "kyc.documentVerified" | "kyc.riskAssessmentUpdate" | "kyc.verificationCompleted" | "kyc.complianceAlert" | "payment.paymentInitiated" | "payment.paymentStatusUpdate" | "payment.paymentCompleted" | "payment.paymentError")[];
+                /** @enum {string} */
+                status: "enabled" | "disabled";
+                disabled_reason: ("manual" | "gone" | "failing") | null;
+                disabled_at: string | null;
+                failing_since: string | null;
+                secret_hint: string;
+                previous_secret_expires_at: string | null;
+                created_at: string;
+                updated_at: string;
+            }[];
+        };
+        WebhookEndpointReply: {
+            data: {
+                id: string;
+                url: string;
+                description: string;
+                event_types: ("ledger.balanceUpdate" | "ledger.transactionCreated" | "ledger.transactionStatusUpdate" | "ledger.lowBalanceAlert" | "ledger.reconciliationResult" | "ledger.accountLocked" | "ledger.accountUnlocked" | "kyc.verificationStarted" | "kyc.documentUploaded" | "kyc.documentVerified" | "kyc.riskAssessmentUpdate" | "kyc.verificationCompleted" | "kyc.complianceAlert" | "payment.paymentInitiated" | "payment.paymentStatusUpdate" | "payment.paymentCompleted" | "payment.paymentError")[];
+                /** @enum {string} */
+                status: "enabled" | "disabled";
+                disabled_reason: ("manual" | "gone" | "failing") | null;
+                disabled_at: string | null;
+                failing_since: string | null;
+                secret_hint: string;
+                previous_secret_expires_at: string | null;
+                created_at: string;
+                updated_at: string;
+            };
+        };
+        WebhookEventTypeListReply: {
+            data: {
+                /** @enum {string} */
+                type: "ledger.balanceUpdate" | "ledger.transactionCreated" | "ledger.transactionStatusUpdate" | "ledger.lowBalanceAlert" | "ledger.reconciliationResult" | "ledger.accountLocked" | "ledger.accountUnlocked" | "kyc.verificationStarted" | "kyc.documentUploaded" | "kyc.documentVerified" | "kyc.riskAssessmentUpdate" | "kyc.verificationCompleted" | "kyc.complianceAlert" | "payment.paymentInitiated" | "payment.paymentStatusUpdate" | "payment.paymentCompleted" | "payment.paymentError";
+                /** @enum {string} */
+                feed: "ledger" | "kyc" | "payment";
+                description: string;
+            }[];
+        };
+        WebhookSecretReply: {
+            message: string;
+            data: {
+                endpoint: {
+                    id: string;
+                    url: string;
+                    description: string;
+                    event_types: ("ledger.balanceUpdate" | "ledger.transactionCreated" | "ledger.transactionStatusUpdate" | "ledger.lowBalanceAlert" | "ledger.reconciliationResult" | "ledger.accountLocked" | "ledger.accountUnlocked" | "kyc.verificationStarted" | "kyc.documentUploaded" | "kyc.documentVerified" | "kyc.riskAssessmentUpdate" | "kyc.verificationCompleted" | "kyc.complianceAlert" | "payment.paymentInitiated" | "payment.paymentStatusUpdate" | "payment.paymentCompleted" | "payment.paymentError")[];
+                    /** @enum {string} */
+                    status: "enabled" | "disabled";
+                    disabled_reason: ("manual" | "gone" | "failing") | null;
+                    disabled_at: string | null;
+                    failing_since: string | null;
+                    secret_hint: string;
+                    previous_secret_expires_at: string | null;
+                    created_at: string;
+                    updated_at: string;
+                };
+                secret: string;
+            };
         };
     };
     responses: never;
@@ -30354,6 +30839,1678 @@ export interface operations {
             };
         };
     };
+    listWebhookEventTypes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The catalogue */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "type": "payment.paymentCompleted",
+                     *           "feed": "payment",
+                     *           "description": "A payment completed."
+                     *         },
+                     *         {
+                     *           "type": "payment.paymentError",
+                     *           "feed": "payment",
+                     *           "description": "A payment failed, with the reason."
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookEventTypeListReply"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden",
+                     *       "code": "insufficient_scope"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listWebhookEndpoints: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoints */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "we_k3j5m7n2p4q6r5s2t4v6w5x2y4",
+                     *           "url": "https://hooks.example.com/fintech",
+                     *           "description": "Order service",
+                     *           "event_types": [
+                     *             "payment.paymentCompleted",
+                     *             "payment.paymentError"
+                     *           ],
+                     *           "status": "enabled",
+                     *           "disabled_reason": null,
+                     *           "disabled_at": null,
+                     *           "failing_since": null,
+                     *           "secret_hint": "Xk4=",
+                     *           "previous_secret_expires_at": null,
+                     *           "created_at": "2026-11-27T16:05:00.000Z",
+                     *           "updated_at": "2026-11-27T16:05:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookEndpointListReply"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden",
+                     *       "code": "insufficient_scope"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: the same key with the same body replays the stored reply (`Idempotent-Replayed: true`); with another body it is a 422 `idempotency_key_reused`; while the first request with the key is still running, a 409 `idempotency_in_progress`. 1 to 255 visible ASCII characters (else 400 `invalid_idempotency_key`).
+                 * @example 4f9c2a1e-7b3d-4c56-9a0e-1d2f3b4c5d6e
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "url": "https://hooks.example.com/fintech",
+                 *       "description": "Order service",
+                 *       "event_types": [
+                 *         "payment.paymentCompleted",
+                 *         "payment.paymentError"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateWebhookEndpointInput"];
+            };
+        };
+        responses: {
+            /** @description The endpoint and its secret, shown once */
+            201: {
+                headers: {
+                    /** @description `true` when this reply is the stored reply of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Webhook endpoint created: copy the signing secret now, it is not shown again",
+                     *       "data": {
+                     *         "endpoint": {
+                     *           "id": "we_k3j5m7n2p4q6r5s2t4v6w5x2y4",
+                     *           "url": "https://hooks.example.com/fintech",
+                     *           "description": "Order service",
+                     *           "event_types": [
+                     *             "payment.paymentCompleted",
+                     *             "payment.paymentError"
+                     *           ],
+                     *           "status": "enabled",
+                     *           "disabled_reason": null,
+                     *           "disabled_at": null,
+                     *           "failing_since": null,
+                     *           "secret_hint": "Xk4=",
+                     *           "previous_secret_expires_at": null,
+                     *           "created_at": "2026-11-27T16:05:00.000Z",
+                     *           "updated_at": "2026-11-27T16:05:00.000Z"
+                     *         },
+                     *         "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw7hN0mmkhXk4="
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookSecretReply"];
+                };
+            };
+            /** @description Bad request. Codes: `validation_error`, `invalid_json`, `invalid_idempotency_key`, `webhook_url_invalid`, `webhook_url_insecure`, `webhook_url_forbidden`, `webhook_url_unresolvable`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body must be a JSON object",
+                     *       "code": "validation_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden",
+                     *       "code": "insufficient_scope"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict. Codes: `webhook_endpoint_limit`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Conflict",
+                     *       "code": "webhook_endpoint_limit"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large. Codes: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Payload too large",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable. Codes: `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unprocessable",
+                     *       "code": "idempotency_key_reused"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The endpoint's id (`we_...`)
+                 * @example we_k3j5m7n2p4q6r5s2t4v6w5x2y4
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "we_k3j5m7n2p4q6r5s2t4v6w5x2y4",
+                     *         "url": "https://hooks.example.com/fintech",
+                     *         "description": "Order service",
+                     *         "event_types": [
+                     *           "payment.paymentCompleted",
+                     *           "payment.paymentError"
+                     *         ],
+                     *         "status": "enabled",
+                     *         "disabled_reason": null,
+                     *         "disabled_at": null,
+                     *         "failing_since": null,
+                     *         "secret_hint": "Xk4=",
+                     *         "previous_secret_expires_at": null,
+                     *         "created_at": "2026-11-27T16:05:00.000Z",
+                     *         "updated_at": "2026-11-27T16:05:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookEndpointReply"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden",
+                     *       "code": "insufficient_scope"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. Codes: `webhook_endpoint_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "webhook_endpoint_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The endpoint's id (`we_...`)
+                 * @example we_k3j5m7n2p4q6r5s2t4v6w5x2y4
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden",
+                     *       "code": "insufficient_scope"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. Codes: `webhook_endpoint_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "webhook_endpoint_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The endpoint's id (`we_...`)
+                 * @example we_k3j5m7n2p4q6r5s2t4v6w5x2y4
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "enabled": false
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateWebhookEndpointInput"];
+            };
+        };
+        responses: {
+            /** @description The endpoint as it is now */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "we_k3j5m7n2p4q6r5s2t4v6w5x2y4",
+                     *         "url": "https://hooks.example.com/fintech",
+                     *         "description": "Order service",
+                     *         "event_types": [
+                     *           "payment.paymentCompleted",
+                     *           "payment.paymentError"
+                     *         ],
+                     *         "status": "disabled",
+                     *         "disabled_reason": "manual",
+                     *         "disabled_at": "2026-11-28T09:00:00.000Z",
+                     *         "failing_since": null,
+                     *         "secret_hint": "Xk4=",
+                     *         "previous_secret_expires_at": null,
+                     *         "created_at": "2026-11-27T16:05:00.000Z",
+                     *         "updated_at": "2026-11-27T16:05:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookEndpointReply"];
+                };
+            };
+            /** @description Bad request. Codes: `validation_error`, `invalid_json`, `webhook_url_invalid`, `webhook_url_insecure`, `webhook_url_forbidden`, `webhook_url_unresolvable`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body must be a JSON object",
+                     *       "code": "validation_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden",
+                     *       "code": "insufficient_scope"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. Codes: `webhook_endpoint_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "webhook_endpoint_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large. Codes: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Payload too large",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    rotateWebhookEndpointSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The endpoint's id (`we_...`)
+                 * @example we_k3j5m7n2p4q6r5s2t4v6w5x2y4
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint and its new secret, shown once */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Signing secret rotated: copy it now, it is not shown again",
+                     *       "data": {
+                     *         "endpoint": {
+                     *           "id": "we_k3j5m7n2p4q6r5s2t4v6w5x2y4",
+                     *           "url": "https://hooks.example.com/fintech",
+                     *           "description": "Order service",
+                     *           "event_types": [
+                     *             "payment.paymentCompleted",
+                     *             "payment.paymentError"
+                     *           ],
+                     *           "status": "enabled",
+                     *           "disabled_reason": null,
+                     *           "disabled_at": null,
+                     *           "failing_since": null,
+                     *           "secret_hint": "Qm8=",
+                     *           "previous_secret_expires_at": "2026-11-28T16:05:00.000Z",
+                     *           "created_at": "2026-11-27T16:05:00.000Z",
+                     *           "updated_at": "2026-11-27T16:05:00.000Z"
+                     *         },
+                     *         "secret": "whsec_p2Vh6cJ0bL1rZyQnW8tE3uA5sD7fG9hK2mN4oP6qQm8="
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookSecretReply"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden",
+                     *       "code": "insufficient_scope"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. Codes: `webhook_endpoint_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "webhook_endpoint_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                status?: "pending" | "succeeded" | "failed";
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The endpoint's id (`we_...`)
+                 * @example we_abcdefghijklmnopqrstuvwxyz
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of deliveries */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "wd_0mx1onjee8suthpfnaijh181u00pkaja5",
+                     *           "endpoint_id": "we_abcdefghijklmnopqrstuvwxyz",
+                     *           "event_id": "evt_0mx1onjee8suthpfnaijh181u00",
+                     *           "event_type": "payment.paymentCompleted",
+                     *           "status": "succeeded",
+                     *           "attempts": [
+                     *             {
+                     *               "at": "2026-11-29T10:15:02.412Z",
+                     *               "trigger": "automatic",
+                     *               "status_code": 500,
+                     *               "latency_ms": 84,
+                     *               "error": null,
+                     *               "response_excerpt": "Internal Server Error"
+                     *             },
+                     *             {
+                     *               "at": "2026-11-29T10:15:07.530Z",
+                     *               "trigger": "automatic",
+                     *               "status_code": 200,
+                     *               "latency_ms": 41,
+                     *               "error": null,
+                     *               "response_excerpt": "{\"received\":true}"
+                     *             }
+                     *           ],
+                     *           "next_attempt_at": null,
+                     *           "failure_reason": null,
+                     *           "created_at": "2026-11-29T10:15:02.390Z"
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookDeliveryList"];
+                };
+            };
+            /** @description Bad request. Codes: `validation_error`, `invalid_cursor`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body must be a JSON object",
+                     *       "code": "validation_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden",
+                     *       "code": "insufficient_scope"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. Codes: `webhook_endpoint_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "webhook_endpoint_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The endpoint's id (`we_...`)
+                 * @example we_abcdefghijklmnopqrstuvwxyz
+                 */
+                id: string;
+                /**
+                 * @description The delivery's id (`wd_...`)
+                 * @example wd_0mx1onjee8suthpfnaijh181u00pkaja5
+                 */
+                deliveryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "wd_0mx1onjee8suthpfnaijh181u00pkaja5",
+                     *         "endpoint_id": "we_abcdefghijklmnopqrstuvwxyz",
+                     *         "event_id": "evt_0mx1onjee8suthpfnaijh181u00",
+                     *         "event_type": "payment.paymentCompleted",
+                     *         "status": "succeeded",
+                     *         "attempts": [
+                     *           {
+                     *             "at": "2026-11-29T10:15:02.412Z",
+                     *             "trigger": "automatic",
+                     *             "status_code": 500,
+                     *             "latency_ms": 84,
+                     *             "error": null,
+                     *             "response_excerpt": "Internal Server Error"
+                     *           },
+                     *           {
+                     *             "at": "2026-11-29T10:15:07.530Z",
+                     *             "trigger": "automatic",
+                     *             "status_code": 200,
+                     *             "latency_ms": 41,
+                     *             "error": null,
+                     *             "response_excerpt": "{\"received\":true}"
+                     *           }
+                     *         ],
+                     *         "next_attempt_at": null,
+                     *         "failure_reason": null,
+                     *         "created_at": "2026-11-29T10:15:02.390Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookDeliveryReply"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden",
+                     *       "code": "insufficient_scope"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. Codes: `webhook_endpoint_not_found`, `webhook_delivery_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "webhook_endpoint_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    replayWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The endpoint's id (`we_...`)
+                 * @example we_abcdefghijklmnopqrstuvwxyz
+                 */
+                id: string;
+                /**
+                 * @description The delivery's id (`wd_...`)
+                 * @example wd_0mx1onjee8suthpfnaijh181u00pkaja5
+                 */
+                deliveryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery with the replay's attempt */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "wd_0mx1onjee8suthpfnaijh181u00pkaja5",
+                     *         "endpoint_id": "we_abcdefghijklmnopqrstuvwxyz",
+                     *         "event_id": "evt_0mx1onjee8suthpfnaijh181u00",
+                     *         "event_type": "payment.paymentCompleted",
+                     *         "status": "succeeded",
+                     *         "attempts": [
+                     *           {
+                     *             "at": "2026-11-29T10:15:02.412Z",
+                     *             "trigger": "automatic",
+                     *             "status_code": 500,
+                     *             "latency_ms": 84,
+                     *             "error": null,
+                     *             "response_excerpt": "Internal Server Error"
+                     *           },
+                     *           {
+                     *             "at": "2026-11-29T10:15:07.530Z",
+                     *             "trigger": "automatic",
+                     *             "status_code": 200,
+                     *             "latency_ms": 41,
+                     *             "error": null,
+                     *             "response_excerpt": "{\"received\":true}"
+                     *           },
+                     *           {
+                     *             "at": "2026-11-29T11:02:00.000Z",
+                     *             "trigger": "replay",
+                     *             "status_code": 200,
+                     *             "latency_ms": 41,
+                     *             "error": null,
+                     *             "response_excerpt": "{\"received\":true}"
+                     *           }
+                     *         ],
+                     *         "next_attempt_at": null,
+                     *         "failure_reason": null,
+                     *         "created_at": "2026-11-29T10:15:02.390Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookDeliveryReply"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden",
+                     *       "code": "insufficient_scope"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. Codes: `webhook_endpoint_not_found`, `webhook_delivery_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "webhook_endpoint_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict. Codes: `webhook_endpoint_disabled`, `webhook_delivery_in_progress`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Conflict",
+                     *       "code": "webhook_endpoint_disabled"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests. Codes: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many attempts. Please try again later.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    replayWebhookDeliveriesSince: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The endpoint's id (`we_...`)
+                 * @example we_abcdefghijklmnopqrstuvwxyz
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "since": "2026-11-29T00:00:00Z"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ReplaySinceInput"];
+            };
+        };
+        responses: {
+            /** @description How many deliveries were scheduled */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "scheduled": 42,
+                     *         "has_more": false,
+                     *         "next_since": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ReplaySinceReply"];
+                };
+            };
+            /** @description Bad request. Codes: `validation_error`, `invalid_json`, `replay_since_too_old`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body must be a JSON object",
+                     *       "code": "validation_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden",
+                     *       "code": "insufficient_scope"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. Codes: `webhook_endpoint_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "webhook_endpoint_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict. Codes: `webhook_endpoint_disabled`, `webhook_delivery_in_progress`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Conflict",
+                     *       "code": "webhook_endpoint_disabled"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large. Codes: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Payload too large",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests. Codes: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many attempts. Please try again later.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    sendWebhookTestEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The endpoint's id (`we_...`)
+                 * @example we_abcdefghijklmnopqrstuvwxyz
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The test delivery with its attempt */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "wd_0mx1qbxhc0123456789abcdef00pkaja5",
+                     *         "endpoint_id": "we_abcdefghijklmnopqrstuvwxyz",
+                     *         "event_id": "evt_0mx1qbxhc0123456789abcdef00",
+                     *         "event_type": "webhook.test",
+                     *         "status": "succeeded",
+                     *         "attempts": [
+                     *           {
+                     *             "at": "2026-11-29T10:15:07.530Z",
+                     *             "trigger": "test",
+                     *             "status_code": 200,
+                     *             "latency_ms": 41,
+                     *             "error": null,
+                     *             "response_excerpt": "{\"received\":true}"
+                     *           }
+                     *         ],
+                     *         "next_attempt_at": null,
+                     *         "failure_reason": null,
+                     *         "created_at": "2026-11-29T10:15:02.390Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookDeliveryReply"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden",
+                     *       "code": "insufficient_scope"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. Codes: `webhook_endpoint_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "webhook_endpoint_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict. Codes: `webhook_endpoint_disabled`, `webhook_delivery_in_progress`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Conflict",
+                     *       "code": "webhook_endpoint_disabled"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests. Codes: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many attempts. Please try again later.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only these event types: event types (`payment.paymentCompleted`) or `<feed>.*` with a feed of ledger, kyc, payment; repeat the parameter or separate with commas (at most 50). None: every type. An unknown one is a 400 `invalid_event_type`.
+                 * @example [
+                 *       "payment.*",
+                 *       "ledger.balanceUpdate"
+                 *     ]
+                 */
+                type?: string[];
+                /** @description An event id: list the events after it (`next_after` of the previous page). One older than 30 days starts at the window's start; a malformed one is a 400 `invalid_after`. */
+                after?: string;
+                /** @description Page size, 1 to 100 (default 50) */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of events, oldest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "evt_0mkfa3b6smp5nd8ufuomhal2u00",
+                     *           "type": "ledger.balanceUpdate",
+                     *           "created_at": "2026-01-15T10:00:00.100Z",
+                     *           "data": {
+                     *             "type": "balanceUpdate",
+                     *             "accountId": "3b2f6c1d-5e4a-4b7c-9d8e-1f2a3b4c5d6e",
+                     *             "accountName": "Everyday",
+                     *             "balance": "1250.00",
+                     *             "available": "1150.00",
+                     *             "changeAmount": "100.00",
+                     *             "changeType": "CREDIT",
+                     *             "operation": "post",
+                     *             "currency": "USD",
+                     *             "transactionId": "d4e5f6a7-b8c9-4d0e-8f1a-2b3c4d5e6f70",
+                     *             "at": "2026-01-15T10:00:00.100Z",
+                     *             "id": "evt_0mkfa3b6smp5nd8ufuomhal2u00",
+                     *             "created_at": "2026-01-15T10:00:00.100Z"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_after": "evt_0mkfa3b6smp5nd8ufuomhal2u00"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EventsPage"];
+                };
+            };
+            /** @description Bad request. Codes: `invalid_event_type`, `invalid_after`, `validation_error`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Bad request",
+                     *       "code": "invalid_event_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This API key lacks the scope ledger:read",
+                     *       "code": "insufficient_scope",
+                     *       "scope": "ledger:read"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     streamLiveEvents: {
         parameters: {
             query: {
@@ -30653,6 +32810,85 @@ export interface operations {
                      * @example {
                      *       "message": "The service is temporarily unavailable. Please try again shortly.",
                      *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    checkCors: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "origin": "https://app.example.com",
+                 *       "method": "POST",
+                 *       "headers": [
+                 *         "Content-Type",
+                 *         "Authorization"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["CorsCheckInput"];
+            };
+        };
+        responses: {
+            /** @description The preflight's answer */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "origin": "https://app.example.com",
+                     *       "method": "POST",
+                     *       "request_headers": [
+                     *         "Content-Type",
+                     *         "Authorization"
+                     *       ],
+                     *       "status": 204,
+                     *       "allow_origin": "https://app.example.com",
+                     *       "allow_methods": "GET,POST,PUT,PATCH,DELETE,OPTIONS",
+                     *       "allow_headers": "Content-Type,Authorization,Idempotency-Key,X-Request-Id,Last-Event-ID",
+                     *       "max_age_seconds": 600
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CorsCheckReply"];
+                };
+            };
+            /** @description Bad request. Codes: `validation_error`, `invalid_json`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body must be a JSON object",
+                     *       "code": "validation_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large. Codes: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Payload too large",
+                     *       "code": "payload_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];

@@ -6,6 +6,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "@fintech/functions/app";
 import { LocalPaymentWorker } from "../local/payment-worker";
+import { LocalWebhookDispatcher } from "../local/webhook-dispatcher";
 import { closeServer, createLocalHost, listen } from "../local/server";
 import { createTestContext } from "@fintech/testing/context";
 import type { CoreContext } from "@fintech/core/shared/context";
@@ -25,8 +26,8 @@ import {
  * Every shell and TypeScript example of the developer pages (the five guides of
  * /developers/docs, /developers/quickstart, /developers/examples) runs against the real app
  * over HTTP, page by page, in order, and must exit 0 and print what the page says it prints.
- * Each page gets a fresh table and server with its payment worker (like a reader on a fresh
- * `npm start`: payments complete in the background), and the
+ * Each page gets a fresh table and server with its payment worker and webhook dispatcher (like a
+ * reader on a fresh `npm start`: payments complete and webhooks go out in the background), and the
  * variables its "Before you start" section asks for: BASE_URL, and for pages that need them a
  * freshly registered user's EMAIL, PASSWORD, TOKEN and an API_KEY.
  */
@@ -156,8 +157,10 @@ describe("the developer pages' examples run against the real API", () => {
       const { examples, skipped: notRunnable } = extractExamples(page);
       skipped.push(...notRunnable);
       const paymentWorker = new LocalPaymentWorker();
-      const core = await createTestContext({}, { paymentScheduler: paymentWorker });
+      // The webhook examples run a receiver on this machine, as `npm start` allows.
+      const core = await createTestContext({ WEBHOOK_LOCAL_TARGETS: "true" }, { paymentScheduler: paymentWorker });
       paymentWorker.start(core);
+      const webhookDispatcher = new LocalWebhookDispatcher().start(core);
       const server: Server = await listen(createLocalHost(createApp(core), null), 0);
       try {
         const baseUrl = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
@@ -176,6 +179,7 @@ describe("the developer pages' examples run against the real API", () => {
         }
       } finally {
         await closeServer(server);
+        await webhookDispatcher.stop();
         await paymentWorker.stop();
         await core.dispose();
       }

@@ -8,7 +8,15 @@ import {
   portfolioSnippet,
 } from "../src/portfolio/portfolioSeed";
 import { blockingViolations, formatViolations } from "./axe";
-import { DESKTOP, MOBILE, launchBrowser, newContext, pauseClockAhead, screenshot, type ContextOptions } from "./harness";
+import {
+  DESKTOP,
+  MOBILE,
+  launchBrowser,
+  newContext,
+  pauseClockAhead,
+  screenshot,
+  type ContextOptions,
+} from "./harness";
 import { settleTasks } from "./settle";
 
 let browser: Browser;

@@ -102,13 +102,13 @@ describe("API keys screen", () => {
 
     const scope = (name: string) => page.getByRole("checkbox", { name: new RegExp(`^${name} `) });
     // Every read scope is ticked to start with, no write scope.
-    for (const name of ["ledger:read", "payments:read", "kyc:read", "rails:read", "profile:read"])
+    for (const name of ["ledger:read", "payments:read", "kyc:read", "rails:read", "profile:read", "webhooks:read"])
       expect(await scope(name).isChecked(), name).toBe(true);
-    for (const name of ["ledger:write", "payments:write", "kyc:write"])
+    for (const name of ["ledger:write", "payments:write", "kyc:write", "webhooks:write"])
       expect(await scope(name).isChecked(), name).toBe(false);
 
     await page.getByLabel("Key name").fill("Ledger reader");
-    for (const name of ["ledger:read", "payments:read", "kyc:read", "rails:read", "profile:read"])
+    for (const name of ["ledger:read", "payments:read", "kyc:read", "rails:read", "profile:read", "webhooks:read"])
       await scope(name).uncheck();
     await page.getByRole("button", { name: "Create key" }).click();
     await page.getByText("Choose at least one scope").waitFor();

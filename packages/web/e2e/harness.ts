@@ -81,6 +81,39 @@ export interface StoredSession {
   user: string;
 }
 
+/** A JSON call to the API as `session`'s user; a reply other than 2xx throws with its body. */
+export async function apiCall<T>(session: StoredSession, method: string, path: string, body?: unknown): Promise<T> {
+  const response = await fetch(`${baseUrl()}${path}`, {
+    method,
+    headers: { Authorization: `Bearer ${session.token}`, "Content-Type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`${method} ${path}: HTTP ${response.status} ${await response.text()}`);
+  return (await response.json()) as T;
+}
+
+/** Two USD accounts, Operating funded with `amount` by a posted deposit: what the money-moving demos need. */
+export async function fundTwoAccounts(
+  session: StoredSession,
+  amount: string,
+): Promise<{ operating: string; savings: string }> {
+  const open = async (name: string) =>
+    (await apiCall<{ data: { id: string } }>(session, "POST", "/api/v1/ledger/accounts", { name, currency: "USD" }))
+      .data.id;
+  const operating = await open("Operating");
+  const savings = await open("Savings");
+  const deposit = (
+    await apiCall<{ data: { id: string } }>(session, "POST", "/api/v1/ledger/transactions/deposit", {
+      account_id: operating,
+      amount,
+      currency: "USD",
+      description: "Funding",
+    })
+  ).data;
+  await apiCall(session, "POST", `/api/v1/ledger/transactions/${deposit.id}/post`);
+  return { operating, savings };
+}
+
 interface RegisterReply {
   data: { token: string; user: { id: string; email: string; first_name: string; last_name: string; role: string } };
 }

@@ -171,7 +171,7 @@ describe("home hero", () => {
     await context.close();
   });
 
-  it("tiles are inert until the page has scrolled past 40 px, then open their screen; areas without one are marked planned", async () => {
+  it("tiles are inert until the page has scrolled past 40 px, then open their screen; none is marked planned", async () => {
     const { context, page } = await newPage(browser);
     await openHome(page);
     const tiles = page.locator("[data-tile]");
@@ -183,6 +183,7 @@ describe("home hero", () => {
       "/reconciliation",
       "/compliance",
       "/treasury",
+      "/developers/webhooks",
       "/developers/api-explorer",
       "/ops",
       "/status",
@@ -190,17 +191,8 @@ describe("home hero", () => {
       "/developers/quickstart",
       "/developers/docs",
     ]);
-    // The one area without a screen says so and is no link at all.
-    const planned = page.locator("[data-tile-planned]");
-    expect(
-      await planned.evaluateAll((boxes) =>
-        boxes.map((box) => [
-          box.getAttribute("data-tile-planned"),
-          box.textContent?.includes("Planned"),
-          box.closest("a") === null,
-        ]),
-      ),
-    ).toEqual([["Webhooks & SDKs", true, true]]);
+    // Every area has a screen now: no tile is badged planned.
+    expect(await page.locator("[data-tile-planned]").count()).toBe(0);
     // Rows of 5: 5, 5, 4.
     expect(
       await page
@@ -309,8 +301,7 @@ describe("features", () => {
     expect(await features.getByRole("link", { name: "Explore the API" }).getAttribute("href")).toBe(
       "/developers/api-explorer",
     );
-    expect(await features.getByRole("link", { name: /Watch the stream/ }).count()).toBe(0);
-    await features.getByRole("link", { name: "See what's coming to gRPC Streaming" }).click();
+    await features.getByRole("link", { name: "Watch the stream" }).click();
     await page.waitForURL((url) => url.pathname === "/grpc-demo");
     await context.close();
   });
@@ -427,18 +418,18 @@ describe("galleries", () => {
     await page.keyboard.press("ArrowRight");
     expect(await selected()).toBe("gRPC Live Streaming");
 
-    // A demo whose screen is still a preview says so instead of "Live Demo", and opens the preview.
+    // Every demo's screen is live: Live Demo and Try Now open it.
     await gallery.getByRole("tab", { name: "Developer Console" }).click();
     const live = gallery.getByRole("tabpanel", { name: "Developer Console" });
     expect(await live.getByRole("button", { name: "Live Demo" }).count()).toBe(1);
     expect(await live.getByRole("link", { name: "Try Now" }).getAttribute("href")).toBe("/developers/api-explorer");
     await gallery.getByRole("tab", { name: "gRPC Live Streaming" }).click();
-    const preview = gallery.getByRole("tabpanel", { name: "gRPC Live Streaming" });
-    expect(await preview.getByRole("button", { name: "Live Demo" }).count()).toBe(0);
-    expect(await preview.getByText("Coming soon", { exact: true }).count()).toBeGreaterThan(0);
-    await preview.getByRole("button", { name: "Coming soon" }).click();
+    const streaming = gallery.getByRole("tabpanel", { name: "gRPC Live Streaming" });
+    expect(await streaming.getByText("Coming soon", { exact: true }).count()).toBe(0);
+    expect(await streaming.getByRole("link", { name: "Try Now" }).getAttribute("href")).toBe("/grpc-demo");
+    await streaming.getByRole("button", { name: "Live Demo" }).click();
     await page.waitForURL((url) => url.pathname === "/grpc-demo");
-    await page.getByText("The streaming demo is coming soon:", { exact: false }).waitFor();
+    await page.getByRole("heading", { name: "Real-time Streaming Demo", level: 1 }).waitFor();
     await context.close();
   });
 });

@@ -25,7 +25,7 @@ describe("home content (docs/product/marketing-site.md#home-page, docs/product/m
       ["Reconciliation", "/reconciliation"],
       ["Compliance Reports", "/compliance"],
       ["Treasury & FX", "/treasury"],
-      ["Webhooks & SDKs", null],
+      ["Webhooks & SDKs", "/developers/webhooks"],
       ["Dual API Surface", "/developers/api-explorer"],
       ["Ops Console", "/ops"],
       ["Observability", "/status"],

@@ -97,7 +97,7 @@ export const productTiles: readonly ProductTile[] = [
   {
     title: "Webhooks & SDKs",
     blurb: "Signed, retried, generated",
-    to: null,
+    to: "/developers/webhooks",
     glyph: "webhooks",
     tint: "from-rose-500 to-pink-600",
   },
@@ -186,7 +186,8 @@ export const featureCards: readonly FeatureCard[] = [
   },
   {
     title: "gRPC Streaming",
-    description: "gRPC with Protobuf plus a REST mirror, with a live stream of payment events.",
+    description:
+      "Server-Sent Events with JSON behind gRPC-style URLs, plus a REST mirror, with a live stream of payment events.",
     glyph: "stream",
     action: { to: "/grpc-demo", label: "Watch the stream" },
   },

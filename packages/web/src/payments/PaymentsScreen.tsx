@@ -1,9 +1,6 @@
 import { useCallback, useRef, useState, type ReactNode } from "react";
 import { Link } from "react-router-dom";
-import { toDecimalString } from "@fintech/core/money/model";
-import { ApiError, errorMessage } from "../api/errors";
 import { primaryButtonClass, secondaryButtonClass } from "../components/styles";
-import { keyFor, settled, type ActionKey } from "../ledger/actionKey";
 import { useLedgerAccounts } from "../ledger/hooks";
 import { cardClass, errorTextClass, sectionTitleClass, Spinner, subtleTextClass } from "../ledger/ui";
 import type { ConnectionStatus } from "../live/feedState";
@@ -11,12 +8,14 @@ import { formatMoney } from "../lib/money";
 import { Loaded } from "../rails/Loaded";
 import { useSession } from "../session/hooks";
 import { addEvent, EVENT_LIST_CAP, eventEntry, type EventEntry, type EventTone, type PaymentLiveEvent } from "./events";
-import { usePaymentHealth, usePaymentList, usePaymentStream, useSendPayment } from "./hooks";
+import { usePaymentHealth, usePaymentList, usePaymentStream } from "./hooks";
 import { PaymentReviewQueue } from "./PaymentReviewQueue";
 import { LimitBanner } from "../limits/LimitBanner";
 import { PaymentsList } from "./PaymentsList";
 import { WaitingPayments } from "./WaitingPayments";
-import { planTestPayment, TEST_PAYMENT_DESCRIPTION } from "./testPayment";
+import { TEST_PAYMENT_DESCRIPTION } from "./testPayment";
+import { TestPaymentHint } from "./TestPaymentHint";
+import { useTestPayment } from "./useTestPayment";
 import { durationText, paymentTiles, rateText, type PaymentTiles } from "./tiles";
 
 /** docs/product/payments.md#messages: calls on the payment service while it is not connected. */
@@ -39,16 +38,15 @@ const STREAM_STATUS_TEXT: Record<ConnectionStatus, string> = {
  * newest events.
  */
 export function PaymentsScreen() {
-  const userId = useSession()?.user.id ?? null;
+  const _userId = useSession()?.user.id ?? null;
   const health = usePaymentHealth();
   const list = usePaymentList();
   const accounts = useLedgerAccounts();
-  const send = useSendPayment();
+  const testPayment = useTestPayment(TEST_PAYMENT_DESCRIPTION);
+  const { plan, notice, setNotice } = testPayment;
   const [streaming, setStreaming] = useState(false);
   const [events, setEvents] = useState<EventEntry[]>([]);
-  const [notice, setNotice] = useState<{ tone: "error" | "info"; text: string } | null>(null);
   const sequence = useRef(0);
-  const testPaymentKey = useRef<ActionKey | null>(null);
 
   const onEvent = useCallback((event: PaymentLiveEvent) => {
     sequence.current += 1;
@@ -57,7 +55,6 @@ export function PaymentsScreen() {
   const streamStatus = usePaymentStream(streaming, onEvent);
 
   const connected = health.data === true || streamStatus === "live";
-  const plan = accounts.data ? planTestPayment(accounts.data) : null;
 
   const startStreaming = () => {
     if (!connected) {
@@ -74,39 +71,7 @@ export function PaymentsScreen() {
       setNotice({ tone: "error", text: NOT_CONNECTED });
       return;
     }
-    if (!plan?.ok || !userId) return;
-    const amount = toDecimalString(plan.amountMinor, plan.currency);
-    const input = {
-      userId,
-      fromAccountId: plan.from.id,
-      toAccountId: plan.to.id,
-      amount,
-      currency: plan.currency,
-      description: TEST_PAYMENT_DESCRIPTION,
-    };
-    // One Idempotency-Key per test payment, kept while the same one is retried after no reply (applied once).
-    const action = keyFor(testPaymentKey.current, input);
-    testPaymentKey.current = action;
-    setNotice(null);
-    try {
-      const payment = await send.mutateAsync({ input, idempotencyKey: action.key });
-      testPaymentKey.current = settled(action);
-      setNotice({
-        tone: "info",
-        text: `Test payment of ${formatMoney(amount, plan.currency)} from ${plan.from.name} to ${plan.to.name} sent: ${payment.paymentId}`,
-      });
-    } catch (caught) {
-      // A refusal is the server's verdict: the next click is a new payment (after a deposit, say), not a replay of it.
-      if (caught instanceof ApiError && caught.status !== null && caught.status < 500)
-        testPaymentKey.current = settled(action);
-      // docs/product/payments.md#messages names the failure "Payment Create failed: …"; it is
-      // logged, and said here too.
-      console.warn("Payment Create failed:", caught);
-      setNotice({
-        tone: "error",
-        text: `Payment Create failed: ${errorMessage(caught, "the payment service did not accept it")}`,
-      });
-    }
+    await testPayment.sendTestPayment();
   };
 
   return (
@@ -183,17 +148,16 @@ export function PaymentsScreen() {
             type="button"
             className={streaming ? primaryButtonClass : secondaryButtonClass}
             onClick={() => void sendTestPayment()}
-            disabled={!streaming || send.isPending || !plan?.ok}
+            disabled={!streaming || testPayment.sending || !plan?.ok}
             aria-describedby="test-payment-hint"
           >
-            {send.isPending ? <Spinner label="Sending…" /> : "Send Test Payment"}
+            {testPayment.sending ? <Spinner label="Sending…" /> : "Send Test Payment"}
           </button>
         </div>
         <TestPaymentHint
           id="test-payment-hint"
-          streaming={streaming}
-          accountsState={accounts.isError ? "error" : accounts.data ? "ready" : "loading"}
-          plan={plan}
+          payment={testPayment}
+          notYet={streaming ? null : "Start streaming to send a test payment and see its events arrive."}
         />
         <div role="status" aria-live="polite">
           {notice && (
@@ -225,40 +189,6 @@ function Badge({ tone, children }: { tone: BadgeTone; children: ReactNode }) {
     <span className={`inline-flex items-center rounded-full px-3 py-1 text-sm font-semibold ${BADGE_TONES[tone]}`}>
       {children}
     </span>
-  );
-}
-
-/** Why Send Test Payment is off, or what it will do; a missing account or funds link to the ledger. */
-function TestPaymentHint({
-  id,
-  streaming,
-  accountsState,
-  plan,
-}: {
-  id: string;
-  streaming: boolean;
-  accountsState: "loading" | "ready" | "error";
-  plan: ReturnType<typeof planTestPayment> | null;
-}) {
-  let text: ReactNode;
-  if (accountsState === "error") text = "Your accounts could not be loaded, so no test payment can be prepared.";
-  else if (!plan) text = "Looking up your accounts…";
-  else if (!plan.ok)
-    text = (
-      <>
-        {plan.message}{" "}
-        <Link to="/ledger" className="font-semibold text-indigo-700 underline dark:text-indigo-300">
-          Go to the Ledger
-        </Link>
-      </>
-    );
-  else if (!streaming) text = "Start streaming to send a test payment and see its events arrive.";
-  else
-    text = `Sends ${formatMoney(toDecimalString(plan.amountMinor, plan.currency), plan.currency)} from ${plan.from.name} to ${plan.to.name}: a real payment, fee included.`;
-  return (
-    <p id={id} className={`break-words ${subtleTextClass}`}>
-      {text}
-    </p>
   );
 }
 

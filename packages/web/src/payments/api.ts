@@ -1,6 +1,6 @@
 import { z } from "zod";
 import {
-  CreateRecipientInput,
+  type CreateRecipientInput,
   Payment,
   PaymentQuoteReply,
   PaymentDetail,

@@ -1,11 +1,6 @@
-import { PlaceholderScreen } from "../components/PlaceholderScreen";
+import { WebhooksScreen } from "../developers/webhooks/WebhooksScreen";
 
+/** /developers/webhooks: the signed-in user's webhook endpoints and their deliveries (guarded; see routeTable). */
 export default function WebhooksPage() {
-  return (
-    <PlaceholderScreen
-      title="Webhooks"
-      product="Webhooks"
-      willDo="register endpoints, reveal and rotate their signing secrets, and read, replay and test their deliveries."
-    />
-  );
+  return <WebhooksScreen />;
 }

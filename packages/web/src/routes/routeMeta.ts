@@ -157,7 +157,7 @@ const routes = [
     title: "Webhooks",
     guarded: true,
     layout: "standard",
-    live: false,
+    live: true,
   },
   {
     path: "/developers/docs",
@@ -171,14 +171,14 @@ const routes = [
     title: "gRPC Streaming Demo",
     guarded: false,
     layout: "standard",
-    live: false,
+    live: true,
   },
   {
     path: "/grpc-test",
     title: "gRPC Test Suite",
     guarded: false,
     layout: "standard",
-    live: false,
+    live: true,
   },
   {
     path: "/router-test",

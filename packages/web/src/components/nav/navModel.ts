@@ -52,6 +52,12 @@ export const developerEntries: NavEntry[] = [
   { kind: "link", label: "API keys", to: "/developers/api-keys", description: "Keys for your scripts and servers" },
   {
     kind: "link",
+    label: "Webhooks",
+    to: "/developers/webhooks",
+    description: "Signed event deliveries to your server",
+  },
+  {
+    kind: "link",
     label: "Quick Start",
     to: "/developers/quickstart",
     description: "From a new account to a first transfer",

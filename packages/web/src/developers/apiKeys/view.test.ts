@@ -44,13 +44,21 @@ describe("API key view", () => {
       "Choose at least one scope",
     );
     expect(createKeyFormSchema.safeParse({ name: "CI", scopes: ["ledger:admin"] }).success).toBe(false);
-    expect(DEFAULT_FORM_SCOPES).toEqual(["ledger:read", "payments:read", "kyc:read", "rails:read", "profile:read"]);
+    expect(DEFAULT_FORM_SCOPES).toEqual([
+      "ledger:read",
+      "payments:read",
+      "kyc:read",
+      "rails:read",
+      "profile:read",
+      "webhooks:read",
+    ]);
     expect(scopeGroups()).toEqual([
       ["ledger", ["ledger:read", "ledger:write"]],
       ["payments", ["payments:read", "payments:write"]],
       ["kyc", ["kyc:read", "kyc:write"]],
       ["rails", ["rails:read"]],
       ["profile", ["profile:read"]],
+      ["webhooks", ["webhooks:read", "webhooks:write"]],
     ]);
   });
 });

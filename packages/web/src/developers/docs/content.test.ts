@@ -4,6 +4,7 @@ import { hubDestinations } from "../hub/destinations";
 import { quickstart } from "../quickstart/quickstart";
 import { CodeBlock, DocPage, environmentPrelude, inlineSegments, isCodeBlock, matchesSearch } from "./content";
 import { guides } from "./guides";
+import { routeMeta } from "../../routes/routeMeta";
 import { readRepositoryUrl } from "./support";
 
 const pages = [...guides, quickstart, examples];
@@ -85,6 +86,7 @@ describe("developer pages as data", () => {
         "/developers/docs",
         "/developers/examples",
         "/developers/quickstart",
+        "/developers/webhooks",
       ].sort(),
     );
   });
@@ -115,7 +117,7 @@ describe("inline text", () => {
   });
 
   it("links only to pages that exist", () => {
-    const routes = ["/developers/docs", "/developers/api-keys", "/developers/api-explorer", "/developers/examples"];
+    const routes = routeMeta.filter((route) => route.live).map((route) => route.path);
     const hrefs = pages.flatMap((page) =>
       page.content.flatMap((block) => {
         const texts = block.kind === "paragraph" ? [block.text] : block.kind === "list" ? block.items : [];

@@ -674,7 +674,7 @@ const realtime: DocPage = {
   title: "Real-time APIs",
   icon: "⚡",
   description:
-    "The ledger event stream (server-sent events): events, filters, resuming with Last-Event-ID, stream tickets and commands.",
+    "The ledger event stream (server-sent events): events, filters, resuming with Last-Event-ID, stream tickets, commands, and webhooks with verified signatures.",
   requires: ["BASE_URL", "API_KEY"],
   content: [
     heading("The ledger stream"),
@@ -818,6 +818,108 @@ for await (const event of stream) {
   if (event.event === "transactionCreated") break;
 }`,
       { expectOutput: /balanceUpdate \{[^\n]*"changeAmount":"75\.00"[\s\S]*transactionCreated \{/ },
+    ),
+    heading("Webhooks"),
+    paragraph(
+      "A webhook endpoint is a URL of yours that receives the events you choose as `POST` requests, so your server needs no open stream. Every event has a stable `id` (`evt_...`): the same on every stream, in every webhook and in `GET /api/v1/events`. Deliveries follow the Standard Webhooks specification: headers `webhook-id` (the event id), `webhook-timestamp` (seconds) and `webhook-signature` (`v1,<base64 HMAC-SHA256 of id.timestamp.body>`, one per valid secret, separated by spaces), and the body `{id, type, created_at, data}`. Answer with a 2xx within 15 seconds; anything else is retried after 5 seconds, 5 and 30 minutes, 2, 5, 10 and 10 hours. Delivery is at least once, so drop an event whose `webhook-id` you have already handled.",
+    ),
+    paragraph(
+      "A receiver checks the signature before it trusts anything, with the `standardwebhooks` package (or its counterpart in your language) and the secret shown once when the endpoint is created. This one registers itself for `ledger.transactionCreated`, asks for a test event, and makes a deposit whose event then arrives:",
+    ),
+    typescript(
+      `
+import { createServer, type IncomingHttpHeaders } from "node:http";
+import type { AddressInfo } from "node:net";
+import { Webhook } from "standardwebhooks";
+import { createFintechClient } from "@fintech/sdk";
+
+const fintech = createFintechClient({ baseUrl: process.env.BASE_URL!, apiKey: process.env.API_KEY! });
+
+let verifier: Webhook | undefined;
+const handled = new Set<string>();
+const headersOf = (headers: IncomingHttpHeaders) =>
+  Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, String(value)]));
+
+const server = createServer((request, reply) => {
+  const chunks: Buffer[] = [];
+  request.on("data", (chunk: Buffer) => chunks.push(chunk));
+  request.on("end", () => {
+    try {
+      // Throws unless the body was signed with our secret, recently.
+      const event = verifier!.verify(Buffer.concat(chunks).toString("utf8"), headersOf(request.headers)) as {
+        id: string;
+        type: string;
+      };
+      reply.writeHead(204).end();
+      if (handled.has(event.id)) return; // a repeated delivery
+      handled.add(event.id);
+      console.log(\`verified \${event.type} \${event.id}\`);
+    } catch {
+      reply.writeHead(400).end();
+    }
+  });
+});
+await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+const url = \`http://127.0.0.1:\${(server.address() as AddressInfo).port}/webhooks\`;
+
+// The secret is in this reply only.
+const { data: created } = await fintech.api.POST("/api/v1/webhooks/endpoints", {
+  body: { url, description: "Guide receiver", event_types: ["ledger.transactionCreated"] },
+});
+verifier = new Webhook(created.data.secret);
+
+await fintech.api.POST("/api/v1/webhooks/endpoints/{id}/test", { params: { path: { id: created.data.endpoint.id } } });
+await fintech.api.POST("/api/v1/ledger/transactions/deposit", {
+  body: { account_id: process.env.ACCOUNT!, amount: "12.50", description: "Webhook guide" },
+});
+while (handled.size < 2) await new Promise((resolve) => setTimeout(resolve, 100));
+server.close();`,
+      { expectOutput: /verified webhook\.test evt_\S+\nverified ledger\.transactionCreated evt_\S+/ },
+    ),
+    paragraph(
+      "Outside your own machine an endpoint must be `https`, and a URL whose name resolves to a private, loopback, link-local or cloud metadata address is refused when you register it and again at every delivery. The delivery log shows every attempt with its status code, latency and the first kilobyte of your answer:",
+    ),
+    shell(
+      `
+ENDPOINT=$(curl -sS --fail-with-body "$BASE_URL/api/v1/webhooks/endpoints" \\
+  -H "Authorization: Bearer $API_KEY" | jq -r '.data[0].id')
+export ENDPOINT
+
+curl -sS --fail-with-body "$BASE_URL/api/v1/webhooks/endpoints/$ENDPOINT/deliveries" \\
+  -H "Authorization: Bearer $API_KEY" \\
+  | jq -c '.data[] | {event_type, status, webhook_id: .event_id, status_code: .attempts[-1].status_code}'`,
+      {
+        expectOutput:
+          /"event_type":"ledger\.transactionCreated","status":"succeeded","webhook_id":"evt_[^"]+","status_code":204/,
+      },
+    ),
+    paragraph(
+      "A receiver that was down catches up from the events list, oldest first, paging with `after=<last id you have>`:",
+    ),
+    shell(
+      `
+curl -sS --fail-with-body "$BASE_URL/api/v1/events?type=ledger.transactionCreated&limit=10" \\
+  -H "Authorization: Bearer $API_KEY" \\
+  | jq -r '.data[] | "\\(.id) \\(.type) \\(.data.description)"'`,
+      { expectOutput: /evt_\S+ ledger\.transactionCreated Webhook guide/ },
+    ),
+    paragraph(
+      "The raw request is plain HTTP, so you can replay one you captured against your receiver with curl while you develop it (a signature older than 5 minutes is refused by the library, as it should be):",
+    ),
+    notRunnable(
+      shell(
+        `
+curl -sS -X POST "https://hooks.example.com/webhooks" \\
+  -H "Content-Type: application/json" \\
+  -H "webhook-id: evt_mi1x2k3a0f9g8h7j6k5l4m3n00" \\
+  -H "webhook-timestamp: 1795990000" \\
+  -H "webhook-signature: v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=" \\
+  -d '{"id":"evt_mi1x2k3a0f9g8h7j6k5l4m3n00","type":"ledger.transactionCreated","created_at":"2026-11-29T12:00:00.000Z","data":{}}'`,
+      ),
+      "It needs your receiver's address and a request it captured; the example above runs the whole exchange.",
+    ),
+    paragraph(
+      "Manage endpoints, reveal and rotate secrets (the old one keeps working for 24 hours), replay deliveries and send test events on the [Webhooks](/developers/webhooks) screen or under `/api/v1/webhooks`; `npm run webhooks:listen` runs a verifying receiver on your machine against the local stack.",
     ),
   ],
 };

@@ -47,4 +47,12 @@ export const hubDestinations: readonly HubDestination[] = [
     purpose: "Create, name and revoke the keys your scripts and servers use (fpk_...). Sign-in required.",
     signInRequired: true,
   },
+  {
+    to: "/developers/webhooks",
+    title: "Webhooks",
+    icon: "📬",
+    purpose:
+      "Signed deliveries of your ledger, KYC and payment events to your server, with a log, replay and test send. Sign-in required.",
+    signInRequired: true,
+  },
 ];

@@ -553,7 +553,8 @@ describe("footer", () => {
     // A Platform link from another page opens the home section.
     await page.goto("/about");
     await page.locator("footer").getByRole("link", { name: "Demo gallery" }).click();
-    await page.waitForURL((url) => url.pathname === "/" && url.hash === "#gallery");
+    // The link moves within the app (no document load to wait for); the section check waits for the page.
+    await page.waitForURL((url) => url.pathname === "/" && url.hash === "#gallery", { waitUntil: "commit" });
     await waitForSectionAtTop(page, "gallery");
     await context.close();
   });

@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
+import { deflateRawSync, inflateRawSync } from "node:zlib";
 import { z } from "zod";
 import { badRequest } from "../shared/errors";
 import type { Keyring, KeyVersion } from "../shared/keyring";
@@ -41,9 +42,29 @@ const LABEL = "fintech/feed-cursor/v1";
 const mac = (version: KeyVersion, scope: string, payload: string) =>
   createHmac("sha256", version.key(LABEL)).update(`${scope}\n${payload}`).digest().subarray(0, 18);
 
+/**
+ * The payload is deflated JSON after a `z`: stream names repeat most of their text (an account's
+ * credit shards are `<account>#S0` … `#S31`), so MAX_CURSOR_STREAMS streams fit MAX_CURSOR_LENGTH.
+ * A payload without the `z` is plain JSON (base64url of `{...}` starts with `e`), as cursors were
+ * first written, and is still read so that an open stream resumes across a deployment.
+ */
+const COMPRESSED = "z";
+/** Inflating stops here: a forged payload cannot make the decoder allocate more. */
+const MAX_CURSOR_JSON_BYTES = 64 * 1024;
+
+function payloadOf(cursor: FeedCursor): string {
+  return COMPRESSED + deflateRawSync(Buffer.from(JSON.stringify(cursor))).toString("base64url");
+}
+
+function jsonOf(payload: string): string {
+  if (!payload.startsWith(COMPRESSED)) return Buffer.from(payload, "base64url").toString("utf8");
+  const bytes = Buffer.from(payload.slice(COMPRESSED.length), "base64url");
+  return inflateRawSync(bytes, { maxOutputLength: MAX_CURSOR_JSON_BYTES }).toString("utf8");
+}
+
 /** Signed with the newest key; accepted under any retained one, so a rotation does not cut a resume. */
 export function encodeCursor(keys: Keyring, scope: string, cursor: FeedCursor): string {
-  const payload = Buffer.from(JSON.stringify(cursor)).toString("base64url");
+  const payload = payloadOf(cursor);
   return `${payload}.${mac(keys.current, scope, payload).toString("base64url")}`;
 }
 
@@ -60,7 +81,7 @@ export function decodeCursor(keys: Keyring, scope: string, text: string): FeedCu
   });
   if (!signedHere) throw invalid();
   try {
-    const parsed = CursorShape.safeParse(JSON.parse(Buffer.from(payload, "base64url").toString("utf8")));
+    const parsed = CursorShape.safeParse(JSON.parse(jsonOf(payload)));
     if (!parsed.success || Object.keys(parsed.data.s).length > MAX_CURSOR_STREAMS) throw invalid();
     return parsed.data;
   } catch {

@@ -13,6 +13,7 @@ import {
   balanceByTime,
   balanceVersionKey,
   chainId,
+  creditShardChains,
   ownerFeed,
   SYSTEM_OWNER,
 } from "./keys";
@@ -42,6 +43,11 @@ export const Account = z.object({
   kind: z.enum(["customer", "system"]),
   /** System accounts spread their balance over this many chains; customer accounts have one. */
   shards: z.number().int().positive(),
+  /**
+   * A customer account that receives many concurrent credits keeps them on this many credit
+   * shards besides its main chain (0: none). See credit-shards.ts.
+   */
+  credit_shards: z.number().int().nonnegative().default(0),
   low_balance_threshold: z.number().int().nonnegative().nullable(),
   created_at: z.string(),
 });
@@ -102,13 +108,13 @@ function generateAccountNumber(): string {
   return `ACC${String(randomInt(0, 10 ** 10)).padStart(10, "0")}`;
 }
 
-function genesisVersion(account: Account, chain: string): VersionItem {
+export function genesisVersion(account: Account, chain: string, at = account.created_at): VersionItem {
   const totals = { ...ZERO_TOTALS };
   const { balance, available } = figures(totals, account.normal_side);
   return {
     ...balanceVersionKey(chain, 0),
-    ...balanceByTime(chain, account.created_at, 0),
-    ...ownerFeed(account.owner_id, account.created_at, 0, chain, 0),
+    ...balanceByTime(chain, at, 0),
+    ...ownerFeed(account.owner_id, at, 0, chain, 0),
     entity: "balance",
     account_id: account.id,
     chain,
@@ -116,7 +122,7 @@ function genesisVersion(account: Account, chain: string): VersionItem {
     currency: account.currency,
     normal_side: account.normal_side,
     version: 0,
-    committed_at: account.created_at,
+    committed_at: at,
     ...totals,
     balance,
     available,
@@ -216,6 +222,7 @@ export async function createCustomerAccount(
       status: "ACTIVE",
       kind: "customer",
       shards: 1,
+      credit_shards: 0,
       low_balance_threshold: thresholdMinor(input),
       created_at: ctx.clock().toISOString(),
     };
@@ -276,6 +283,7 @@ export async function ensureSystemAccounts(ctx: CoreContext): Promise<number> {
           status: "ACTIVE",
           kind: "system",
           shards: SYSTEM_SHARDS,
+          credit_shards: 0,
           low_balance_threshold: null,
           created_at: createdAt,
         };
@@ -313,6 +321,11 @@ export async function findAccount(ctx: CoreContext, accountId: string): Promise<
   const account = Account.parse(reply.Item);
   accountCache.set(ctx, account.id, account);
   return account;
+}
+
+/** After this process changed an account item (credit-shards.ts): read it afresh next time. */
+export function forgetAccount(ctx: CoreContext, accountId: string): void {
+  accountCache.delete(ctx, accountId);
 }
 
 /** Another owner's account is indistinguishable from a missing one. */
@@ -363,10 +376,14 @@ export async function listAccounts(ctx: CoreContext, ownerId: string): Promise<A
   return items.map((item) => Account.parse(item));
 }
 
-export const chainsOf = (account: Account): string[] =>
+/**
+ * Every balance chain of an account: a system account's shards; a customer account's main chain
+ * first, then its credit shards (as many as `creditShards`, default the account item's count).
+ */
+export const chainsOf = (account: Account, creditShards = account.credit_shards): string[] =>
   account.kind === "system"
     ? Array.from({ length: account.shards }, (_, shard) => chainId(account.id, shard))
-    : [account.id];
+    : [account.id, ...creditShardChains(account.id, creditShards)];
 
 export const pickChain = (account: Account): string =>
   account.kind === "system" ? chainId(account.id, randomInt(0, account.shards)) : account.id;

@@ -14,7 +14,8 @@ import type { Model } from "@fintech/testing/ledger/oracle";
  * Batches against the testkit's oracle: random batches of transfers and deposits (valid,
  * malformed, refused, overdrawing), each checked against what the oracle says the items would
  * do one after another (all or nothing: the first failing item by the batch's order of checks),
- * keyed batches replayed, batch journals posted later; then the whole-table invariants of
+ * keyed batches replayed, batch journals posted later, some accounts on credit shards (converted
+ * at set-up); then the whole-table invariants of
  * @fintech/testing/ledger/invariants (chains follow from their changes, folded versions included; journals and
  * versions account for each other; point in time = replay of the journals at every instant;
  * trial balances; the oracle's totals).
@@ -199,6 +200,12 @@ async function send(
   }
 }
 
+/**
+ * Accounts of the batches' owner converted to credit shards before the run: their credits land on
+ * shards (several of one batch folded into one shard version), their debits on the main chain.
+ */
+const convertedAtSetUp = fc.uniqueArray(fc.nat({ max: 5 }), { maxLength: 2 });
+
 /** Posts every draft journal of the oracle through the single path; returns any disagreement. */
 async function postDrafts(ctx: CoreContext, model: Model): Promise<string[]> {
   const problems: string[] = [];
@@ -218,67 +225,73 @@ describe("batches against the oracle", () => {
   it("random batches (valid, malformed, refused, overdrawing; keyed and replayed) keep every invariant", async () => {
     let run = 0;
     await fc.assert(
-      fc.asyncProperty(fc.array(batchStep, { minLength: 4, maxLength: 8 }), async (random) => {
-        const steps = [{ items: FUNDING, keyed: true, postDrafts: true }, ...random];
-        const ctx = await createTestContext();
-        disposers.push(() => ctx.dispose());
-        const world = await setUpWorld(ctx, `batch-${++run}`);
-        const { model } = world;
-        const problems: string[] = [];
-        let committed = 0;
-        for (const step of steps) {
-          const requests = step.items.map((command) => model.request(command) as CreateRequest);
-          const expected = expectBatch(model, requests);
-          const key = step.keyed ? model.freshKey() : null;
-          const outcome = await send(world, ctx, requests, key);
-          const label = JSON.stringify(requests.map((request) => [request.fn, request.body]));
-          tally(
-            outcome.ok
-              ? `ok (${requests.length <= 4 ? "1-4" : "5-12"} items)`
-              : `${outcome.code}${outcome.index === null ? "" : " at an index"}`,
-          );
-          if (expected.ok !== outcome.ok) {
-            problems.push(`${label}: got ${JSON.stringify(outcome)}, oracle ${JSON.stringify(expected)}`);
-            break;
+      fc.asyncProperty(
+        fc.array(batchStep, { minLength: 4, maxLength: 8 }),
+        convertedAtSetUp,
+        async (random, converted) => {
+          const steps = [{ items: FUNDING, keyed: true, postDrafts: true }, ...random];
+          const ctx = await createTestContext();
+          disposers.push(() => ctx.dispose());
+          const world = await setUpWorld(ctx, `batch-${++run}`, { creditShards: converted });
+          const { model } = world;
+          const problems: string[] = [];
+          let committed = 0;
+          for (const step of steps) {
+            const requests = step.items.map((command) => model.request(command) as CreateRequest);
+            const expected = expectBatch(model, requests);
+            const key = step.keyed ? model.freshKey() : null;
+            const outcome = await send(world, ctx, requests, key);
+            const label = JSON.stringify(requests.map((request) => [request.fn, request.body]));
+            tally(
+              outcome.ok
+                ? `ok (${requests.length <= 4 ? "1-4" : "5-12"} items)`
+                : `${outcome.code}${outcome.index === null ? "" : " at an index"}`,
+            );
+            if (expected.ok !== outcome.ok) {
+              problems.push(`${label}: got ${JSON.stringify(outcome)}, oracle ${JSON.stringify(expected)}`);
+              break;
+            }
+            if (
+              !expected.ok &&
+              !outcome.ok &&
+              (outcome.status !== expected.status || outcome.code !== expected.code || outcome.index !== expected.index)
+            ) {
+              problems.push(`${label}: got ${JSON.stringify(outcome)}, oracle ${JSON.stringify(expected)}`);
+            }
+            if (outcome.ok) {
+              committed += 1;
+              const data = (JSON.parse(outcome.body) as { data: unknown[] }).data;
+              if (data.length !== requests.length)
+                problems.push(`${label}: ${data.length} results for ${requests.length} items`);
+              requests.forEach((request, index) => {
+                const single = {
+                  ok: true as const,
+                  body: JSON.stringify({ message: "Transaction created", data: data[index] }),
+                  replayed: false,
+                };
+                problems.push(...model.checkReply(request, single));
+                model.record(request, single);
+              });
+            }
+            if (key) {
+              const again = await send(world, ctx, requests, key);
+              const same = outcome.ok
+                ? again.ok && again.body === outcome.body
+                : !again.ok && !outcome.ok && again.code === outcome.code && again.index === outcome.index;
+              // Only business refusals are recorded; a validation error replays nothing (and refuses again).
+              const replayWanted = outcome.ok || RECORDED_REFUSALS.has(outcome.code);
+              if (!same || again.replayed !== replayWanted)
+                problems.push(
+                  `${label}: keyed retry answered ${JSON.stringify(again)} after ${JSON.stringify(outcome)}`,
+                );
+            }
+            // Now and then post every draft journal (the batches' and the openings) through the single path.
+            if (step.postDrafts) problems.push(...(await postDrafts(ctx, model)));
           }
-          if (
-            !expected.ok &&
-            !outcome.ok &&
-            (outcome.status !== expected.status || outcome.code !== expected.code || outcome.index !== expected.index)
-          ) {
-            problems.push(`${label}: got ${JSON.stringify(outcome)}, oracle ${JSON.stringify(expected)}`);
-          }
-          if (outcome.ok) {
-            committed += 1;
-            const data = (JSON.parse(outcome.body) as { data: unknown[] }).data;
-            if (data.length !== requests.length)
-              problems.push(`${label}: ${data.length} results for ${requests.length} items`);
-            requests.forEach((request, index) => {
-              const single = {
-                ok: true as const,
-                body: JSON.stringify({ message: "Transaction created", data: data[index] }),
-                replayed: false,
-              };
-              problems.push(...model.checkReply(request, single));
-              model.record(request, single);
-            });
-          }
-          if (key) {
-            const again = await send(world, ctx, requests, key);
-            const same = outcome.ok
-              ? again.ok && again.body === outcome.body
-              : !again.ok && !outcome.ok && again.code === outcome.code && again.index === outcome.index;
-            // Only business refusals are recorded; a validation error replays nothing (and refuses again).
-            const replayWanted = outcome.ok || RECORDED_REFUSALS.has(outcome.code);
-            if (!same || again.replayed !== replayWanted)
-              problems.push(`${label}: keyed retry answered ${JSON.stringify(again)} after ${JSON.stringify(outcome)}`);
-          }
-          // Now and then post every draft journal (the batches' and the openings) through the single path.
-          if (step.postDrafts) problems.push(...(await postDrafts(ctx, model)));
-        }
-        problems.push(...(await checkInvariants(ctx, world, 4)));
-        expect(problems, `committed ${committed} of ${steps.length} batches`).toEqual([]);
-      }),
+          problems.push(...(await checkInvariants(ctx, world, 4)));
+          expect(problems, `committed ${committed} of ${steps.length} batches`).toEqual([]);
+        },
+      ),
       { numRuns: runs, endOnFailure: true },
     );
   }, 300_000);
@@ -290,7 +303,7 @@ describe("batches against the oracle", () => {
       duplicated: fc.nat({ max: 3 }),
     });
     await fc.assert(
-      fc.asyncProperty(fc.array(round, { minLength: 2, maxLength: 4 }), async (rounds) => {
+      fc.asyncProperty(fc.array(round, { minLength: 2, maxLength: 4 }), convertedAtSetUp, async (rounds, converted) => {
         const ctx = await createTestContext();
         disposers.push(() => ctx.dispose());
         // Separate instances: their own clients, account and head caches and chain queues (as Lambda runs them).
@@ -299,7 +312,7 @@ describe("batches against the oracle", () => {
           for (const peer of peers) peer.db.raw.destroy();
         });
         const instances = [ctx, ...peers];
-        const world = await setUpWorld(ctx, `batch-race-${++run}`);
+        const world = await setUpWorld(ctx, `batch-race-${++run}`, { creditShards: converted });
         const { model } = world;
         const problems: string[] = [];
         const funding = FUNDING.map((command) => model.request(command) as CreateRequest);

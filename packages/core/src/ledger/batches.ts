@@ -34,7 +34,16 @@ import {
   transferDraft,
   type WriteResult,
 } from "./service";
-import { MAX_ATTEMPTS, pause, sendWrite, versionPuts, withChains, type TransactItems } from "./write-path";
+import {
+  creditsElsewhere,
+  MAX_ATTEMPTS,
+  pause,
+  sendWrite,
+  versionPuts,
+  withChains,
+  type TransactItems,
+} from "./write-path";
+import { learnFromVersion } from "./credit-shard-counts";
 import { gateMoney, LimitExceeded, type MoneyGate, type MoneyMovement } from "../limits/gate";
 
 /**
@@ -259,11 +268,22 @@ async function commitOnce(
   const accounts = [
     ...new Map(drafts.flatMap((draft) => draft.legs.map((leg) => [leg.account.id, leg.account] as const))).values(),
   ];
+  // An account all of whose legs in the batch add to it may take them on a credit shard.
+  const sideOf = (account: Account) => {
+    const sides = new Set(
+      drafts.flatMap((draft) => draft.legs.filter((leg) => leg.account.id === account.id).map((leg) => leg.side)),
+    );
+    return sides.size === 1 ? [...sides][0] : undefined;
+  };
   return withChains(
     ctx,
-    accounts.map((account) => ({ account })),
+    accounts.map((account) => ({ account, side: sideOf(account) })),
     async (chains) => {
       const { heads, guessed } = await headsForWrite(ctx, chains, fresh);
+      for (const head of heads) learnFromVersion(ctx, head);
+      const elsewhere = await Promise.all(
+        accounts.map((account, index) => creditsElsewhere(ctx, account, heads[index]!, fresh)),
+      );
       const now = new Date(Math.max(ctx.clock().getTime(), ...heads.map((head) => Date.parse(head.committed_at) + 1)));
       const legsOf = accounts.map(() => [] as (FoldedLeg & { item: number })[]);
       const position = new Map(accounts.map((account, index) => [account.id, index]));
@@ -281,7 +301,7 @@ async function commitOnce(
       }
       // Every refusal below is decided on the figures as they are: a remembered head may be stale.
       const refuse = (item: number, error: AppError): never => {
-        if (guessed) throw new StaleHeads();
+        if (guessed || elsewhere.some((view) => view.remembered)) throw new StaleHeads();
         throw new ItemError(item, error);
       };
       // The first item (in batch order) any chain refuses is the one named.
@@ -299,7 +319,7 @@ async function commitOnce(
               item: leg.item,
               error: locked(LEDGER_MESSAGES.accountLocked(state.lock_reason ?? "no reason given"), "account_locked"),
             });
-          } else if (changes[at]!.available < before && changes[at]!.available < 0) {
+          } else if (changes[at]!.available < before && changes[at]!.available + elsewhere[index]!.available < 0) {
             refusals.push({
               item: leg.item,
               error: unprocessable(LEDGER_MESSAGES.insufficientFunds(account.name), "insufficient_funds"),
@@ -311,7 +331,7 @@ async function commitOnce(
       if (first) refuse(first.item, first.error);
 
       const versions: VersionItem[] = accounts.map((account, index) =>
-        foldedVersion(heads[index]!, account, legsOf[index]!, now),
+        foldedVersion(heads[index]!, account, legsOf[index]!, now, elsewhere[index]!.available),
       );
       const at = now.toISOString();
       const journals = drafts.map((draft, index) => newJournal(ids[index]!, draft, idempotency, at));
@@ -334,6 +354,9 @@ async function commitOnce(
 
 /** A refusal decided on remembered heads: decide again on heads read now. */
 class StaleHeads extends Error {}
+
+const BATCH_BACKOFF_CAP_MS = 1_600;
+const BATCH_BACKOFF_BASE_MS = 25;
 
 async function commitBatch(
   ctx: CoreContext,
@@ -361,10 +384,13 @@ async function commitBatch(
         throw conflict(LEDGER_MESSAGES.idempotencyInProgress, "idempotency_in_progress");
       if (!codes) throw error;
       if (attempt >= MAX_ATTEMPTS) throw ledgerBusy();
-      // The write path remembers what a cancellation taught it (the version we lost to); after a
-      // second loss in a row read the heads instead, as a batch spans many chains to catch up on.
-      fresh = attempt >= 2;
-      await pause(attempt);
+      // The write path remembers what a cancellation taught it: the version a lost chain's write
+      // lost to (once; after that the chain is read), and that the other chains' heads held. So a
+      // retry reads only the chains that moved, not all of the batch's; refusals are still decided
+      // on fresh heads (StaleHeads). A batch's transaction is many items: losing one costs more
+      // than a single posting's, so its retries spread over a longer time.
+      fresh = false;
+      await pause(attempt, BATCH_BACKOFF_CAP_MS, BATCH_BACKOFF_BASE_MS);
     }
   }
 }

@@ -8,7 +8,7 @@ import { parseSignedDecimal, toDecimalString } from "../money/model";
 import { findAccount, optionalMinor, requireOwnedAccount, type Account } from "./accounts";
 import { chainState, markerVersion, type MarkerChange } from "./next-version";
 import { forgetHeads, rememberHeads } from "./head-cache";
-import { latestVersion } from "./balances";
+import { creditShardHeads, latestVersion } from "./balances";
 import type { VersionItem } from "./versions";
 import type { Actor } from "./journals";
 import { isLedgerId, LEDGER_MESSAGES, LockInput, ReconcileInput, ThresholdInput } from "./model";
@@ -26,12 +26,14 @@ const MAX_ATTEMPTS = 20;
 async function appendMarker(
   ctx: CoreContext,
   account: Account,
-  change: (head: VersionItem) => Omit<MarkerChange, "account" | "now"> | null,
+  change: (
+    head: VersionItem,
+  ) => Omit<MarkerChange, "account" | "now"> | null | Promise<Omit<MarkerChange, "account" | "now"> | null>,
 ): Promise<VersionItem | null> {
   if (account.kind !== "customer") throw badRequest(LEDGER_MESSAGES.systemAccountControl, "system_account");
   for (let attempt = 1; ; attempt++) {
     const head = await latestVersion(ctx, account.id);
-    const wanted = change(head);
+    const wanted = await change(head);
     if (!wanted) return null;
     const next = markerVersion(head, { account, now: ctx.clock(), ...wanted });
     try {
@@ -138,16 +140,16 @@ export async function reconcileAccount(
   const parsed = parseSignedDecimal(input.expectedBalance, account.currency);
   if (!parsed.ok) throw badRequest(`expectedBalance: ${parsed.message}`, "invalid_amount");
   const expected = parsed.minor;
-  const marker = await appendMarker(ctx, account, (head) => ({
-    operation: "reconcile",
-    actor,
-    reconciliation: {
-      expected,
-      ledger: head.balance,
-      variance: expected - head.balance,
-      reconciled: expected === head.balance,
-    },
-  }));
+  const marker = await appendMarker(ctx, account, async (head) => {
+    // An account with credit shards holds part of its balance on them (credit-shards.ts).
+    const shards = await creditShardHeads(ctx, account.id, Math.max(account.credit_shards, head.credit_shards ?? 0));
+    const ledger = shards.reduce((sum, shard) => sum + shard.balance, head.balance);
+    return {
+      operation: "reconcile",
+      actor,
+      reconciliation: { expected, ledger, variance: expected - ledger, reconciled: expected === ledger },
+    };
+  });
   if (!marker?.reconciliation) throw new Error("A reconciliation always writes its marker");
   const figures = marker.reconciliation;
   const money = (minor: number) => toDecimalString(minor, account.currency);

@@ -4,6 +4,7 @@ import { decodeCursor, encodeCursor } from "../events/cursor";
 import type { FeedCursor } from "../events/cursor";
 import { freshCursor } from "../events/feed";
 import { setAccountLock, reconcileAccount, setLowBalanceThreshold } from "./controls";
+import { enableCreditShards } from "./credit-shards";
 import { ledgerFeedReader, type LedgerEvent } from "./events";
 import { createAccount, deposit, setJournalStatus, transfer } from "./service";
 
@@ -140,6 +141,46 @@ describe("ledger outbox feed", () => {
         currency: "EUR",
       },
       { type: "accountUnlocked", accountId: account.id, accountName: "Ops", reason: "Cleared" },
+    ]);
+  });
+
+  it("announces an account with credit shards once per change, with the account's own balance", async () => {
+    const owner = "feed-sharded";
+    const start = freshCursor(new Date(ctx.clock().getTime() - 1));
+    const payer = (await createAccount(ctx, owner, { name: "Payer", currency: "USD" }, null)).account;
+    const shop = (await createAccount(ctx, owner, { name: "Shop", currency: "USD" }, null)).account;
+    for (const [account, amount] of [
+      [payer, "100"],
+      [shop, "30"],
+    ] as const) {
+      const funded = await deposit(ctx, owner, { account_id: account.id, amount }, `sharded-fund-${account.name}`);
+      await setJournalStatus(ctx, owner, idOf(funded.body), "post", null);
+    }
+    await enableCreditShards(ctx, shop.id, admin);
+    const sale = await transfer(ctx, owner, { from_account_id: payer.id, to_account_id: shop.id, amount: "10" }, "s1");
+    await setJournalStatus(ctx, owner, idOf(sale.body), "post", null);
+    const payout = await transfer(
+      ctx,
+      owner,
+      { from_account_id: shop.id, to_account_id: payer.id, amount: "35" },
+      "s2",
+    );
+    await setJournalStatus(ctx, owner, idOf(payout.body), "post", null);
+
+    const updates = (await readAll(owner, start)).events
+      .map((entry) => entry.event)
+      .filter((event) => event.type === "balanceUpdate" && event.accountId === shop.id);
+    // The sale's credit landed on a shard and the payout on the main chain; each event still says
+    // the account's balance and available balance after it.
+    expect(
+      updates.map((event) => event.type === "balanceUpdate" && [event.changeType, event.balance, event.available]),
+    ).toEqual([
+      ["CREDIT", "0.00", "0.00"],
+      ["CREDIT", "30.00", "30.00"],
+      ["CREDIT", "30.00", "30.00"],
+      ["CREDIT", "40.00", "40.00"],
+      ["DEBIT", "40.00", "5.00"],
+      ["DEBIT", "5.00", "5.00"],
     ]);
   });
 

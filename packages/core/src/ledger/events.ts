@@ -2,10 +2,11 @@ import { BatchGetCommand, QueryCommand, type BatchGetCommandOutput } from "@aws-
 import type { CoreContext } from "../shared/context";
 import { toDecimalString } from "../money/model";
 import { FeedReader, feedSettings, type FeedSource, type OutboxItem } from "../events/feed";
-import { getAccounts } from "./accounts";
+import { getAccounts, type Account } from "./accounts";
+import { balancesAt } from "./balances";
 import { ProcessCache } from "./cache";
 import type { VersionItem } from "./versions";
-import { unfoldVersion } from "./folded-versions";
+import { unfoldVersion, type FoldedVersionItem } from "./folded-versions";
 import { Journal } from "./journals";
 import { journalReply, visibleEntry } from "./journal-view";
 import { balanceVersionKey, chainPartition, journalKey, ownerFeedPartitions, SYSTEM_OWNER } from "./keys";
@@ -201,15 +202,55 @@ async function decodeVersions(ctx: CoreContext, versions: VersionItem[]): Promis
     journalsById(ctx, journalIds),
     getAccounts(ctx, [...new Set(versions.map((item) => item.account_id))]),
   ]);
+  const accountWide = await accountWideFigures(ctx, versions, accounts);
   const eventsOfVersion = (item: VersionItem) =>
     unfoldVersion(item).flatMap((view) =>
       eventsOf(
-        view,
+        { ...view, ...accountWide.get(item.pk + item.sk) },
         view.tx_id ? journals.get(view.tx_id) : undefined,
         accounts.get(item.account_id)?.name ?? item.account_id,
       ),
     );
   return new Map(versions.map((item) => [item.pk + item.sk, eventsOfVersion(item)]));
+}
+
+/**
+ * A version of a customer account with credit shards holds one chain's figures, not the account's:
+ * its events carry the account's balance as of the version's commit instant instead (one query per
+ * chain). The feed serves an item only once its settle window has passed, so every version committed
+ * up to that instant is normally there and every reader computes the same figures; a write slower
+ * than the settle window, which the feed's lookback exists for, would be missing from them
+ * (docs/feeds.md). Each process decodes an item once. Several legs folded into one version all
+ * carry the figures after the whole version.
+ */
+async function accountWideFigures(
+  ctx: CoreContext,
+  versions: VersionItem[],
+  accounts: Map<string, Account>,
+): Promise<Map<string, { balance: number; available: number }>> {
+  const sharded = new Map<string, VersionItem[]>();
+  for (const item of versions) {
+    const movesMoney = item.tx_id !== null || (item as FoldedVersionItem).changes !== undefined;
+    const onePartOfMany = item.chain !== item.account_id || (item.credit_shards ?? 0) > 0;
+    if (item.owner_id === SYSTEM_OWNER || !movesMoney || !onePartOfMany) continue;
+    sharded.set(item.account_id, [...(sharded.get(item.account_id) ?? []), item]);
+  }
+  const figures = new Map<string, { balance: number; available: number }>();
+  // One account at a time: each is a windowed query per chain (33), all at once.
+  for (const [accountId, items] of sharded) {
+    const account = accounts.get(accountId);
+    if (!account) continue;
+    const balances = await balancesAt(
+      ctx,
+      account,
+      items.map((item) => item.committed_at),
+    );
+    for (const item of items) {
+      const balance = balances.get(item.committed_at);
+      if (balance) figures.set(item.pk + item.sk, { balance: balance.balance, available: balance.available });
+    }
+  }
+  return figures;
 }
 
 /** The feed of one owner's accounts (an admin may read any owner's, including "system"). */

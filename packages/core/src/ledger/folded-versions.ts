@@ -73,6 +73,7 @@ export function foldedVersion(
   account: Account,
   legs: readonly FoldedLeg[],
   now: Date,
+  availableElsewhere = 0,
 ): FoldedVersionItem {
   const first = legs[0];
   if (!first) throw new Error("A folded version needs at least one leg");
@@ -83,6 +84,7 @@ export function foldedVersion(
     txType: first.txType,
     now,
     leg: legs.length === 1 ? first.leg : 0,
+    availableElsewhere,
   });
   if (legs.length === 1) return single;
   const { changes, totals } = changesAfter(head, legs);
@@ -98,7 +100,10 @@ export function foldedVersion(
     tx_type: null,
     side: null,
     amount: 0,
-    low_balance: threshold !== null && available < threshold && head.available >= threshold,
+    low_balance:
+      threshold !== null &&
+      available + availableElsewhere < threshold &&
+      head.available + availableElsewhere >= threshold,
     changes,
   };
 }

@@ -206,61 +206,66 @@ async function attemptStatusChange(
           .filter((entry) => entry.amount > 0)
       : journal.entries;
     try {
-      return await withChains(ctx, legs, async (chains) => {
-        const { versions, at } = await plannedVersions(ctx, chains, legs, operation, journal);
-        const status = STATUS_AFTER[operation];
-        const after: Journal = {
-          ...journal,
-          status,
-          entries: settledEntries,
-          total_amount: settled
-            ? settledEntries.filter((entry) => entry.side === "debit").reduce((sum, entry) => sum + entry.amount, 0)
-            : journal.total_amount,
-          posted_at: operation === "post" ? at : null,
-          version: journal.version + 1,
-          // A payment's hold settled by no person was settled by the payment worker.
-          history: [
-            ...journal.history,
-            { operation, status, at, by: actor ?? (settlesPayment ? PAYMENT_SERVICE_ACTOR : null) },
-          ],
-        };
-        const body = JSON.stringify({ message: STATUS_MESSAGE[operation], data: journalReply(after) });
-        const record: TransactItems = idempotency.key
-          ? [
-              {
-                Put: {
-                  TableName: ctx.db.table,
-                  Item: {
-                    ...operationKey(journal.id, keyHash(idempotency.key)),
-                    entity: "journal_operation",
-                    owner_id: journal.owner_id,
-                    operation,
-                    at,
-                    request_hash: idempotency.hash,
-                    reply: body,
+      return await withChains(
+        ctx,
+        legs,
+        async (chains) => {
+          const { versions, at } = await plannedVersions(ctx, chains, legs, operation, journal);
+          const status = STATUS_AFTER[operation];
+          const after: Journal = {
+            ...journal,
+            status,
+            entries: settledEntries,
+            total_amount: settled
+              ? settledEntries.filter((entry) => entry.side === "debit").reduce((sum, entry) => sum + entry.amount, 0)
+              : journal.total_amount,
+            posted_at: operation === "post" ? at : null,
+            version: journal.version + 1,
+            // A payment's hold settled by no person was settled by the payment worker.
+            history: [
+              ...journal.history,
+              { operation, status, at, by: actor ?? (settlesPayment ? PAYMENT_SERVICE_ACTOR : null) },
+            ],
+          };
+          const body = JSON.stringify({ message: STATUS_MESSAGE[operation], data: journalReply(after) });
+          const record: TransactItems = idempotency.key
+            ? [
+                {
+                  Put: {
+                    TableName: ctx.db.table,
+                    Item: {
+                      ...operationKey(journal.id, keyHash(idempotency.key)),
+                      entity: "journal_operation",
+                      owner_id: journal.owner_id,
+                      operation,
+                      at,
+                      request_hash: idempotency.hash,
+                      reply: body,
+                    },
+                    ConditionExpression: "attribute_not_exists(pk)",
                   },
-                  ConditionExpression: "attribute_not_exists(pk)",
                 },
+              ]
+            : [];
+          const ledgerItems: TransactItems = [
+            {
+              Put: {
+                TableName: ctx.db.table,
+                // A deposit back to draft (unposted) rejoins the four-eyes queue; posted or voided, it
+                // leaves it. A payment to another user joins the payee's history once posted.
+                Item: journalItem(after),
+                ConditionExpression: "version = :seen",
+                ExpressionAttributeValues: { ":seen": journal.version },
               },
-            ]
-          : [];
-        const ledgerItems: TransactItems = [
-          {
-            Put: {
-              TableName: ctx.db.table,
-              // A deposit back to draft (unposted) rejoins the four-eyes queue; posted or voided, it
-              // leaves it. A payment to another user joins the payee's history once posted.
-              Item: journalItem(after),
-              ConditionExpression: "version = :seen",
-              ExpressionAttributeValues: { ":seen": journal.version },
             },
-          },
-          ...versionPuts(ctx, versions),
-          ...record,
-        ];
-        await sendWithExtras(ctx, ledgerItems, resolveExtras(extraItems, at, ledgerItems.length), versions);
-        return body;
-      });
+            ...versionPuts(ctx, versions),
+            ...record,
+          ];
+          await sendWithExtras(ctx, ledgerItems, resolveExtras(extraItems, at, ledgerItems.length), versions);
+          return body;
+        },
+        operation,
+      );
     } catch (error) {
       if (error instanceof AppError && attempt < MAX_ATTEMPTS) {
         // The refusal (insufficient funds) was computed from chain heads read AFTER our read of

@@ -27,6 +27,9 @@ export const accountNumberKey = (ownerId: string, accountNumber: string) => ({
  */
 export const chainId = (accountId: string, shard: number | null) =>
   shard === null ? accountId : `${accountId}#S${shard}`;
+/** A customer account's credit shards (credit-shards.ts): chains beside its main chain. */
+export const creditShardChains = (accountId: string, count: number): string[] =>
+  Array.from({ length: count }, (_, shard) => chainId(accountId, shard));
 export const chainPartition = (chain: string) => `ACCT#${chain}`;
 export const balanceVersionKey = (chain: string, version: number) => ({
   pk: chainPartition(chain),

@@ -13,8 +13,16 @@ import { setAccountLock } from "./controls";
 import { journalIdFor } from "./journals";
 import { holderDirection } from "./model";
 import { balanceOf } from "./service";
+import { CREDIT_SHARDS, type CreditShardConversion } from "./credit-shards";
 import { checkInvariants, snapshot } from "@fintech/testing/ledger/invariants";
-import { execute, type CreateRequest, type Request, type StatusRequest } from "@fintech/testing/ledger/commands";
+import {
+  convertToCreditShards,
+  execute,
+  type CreateRequest,
+  type Request,
+  type StatusRequest,
+} from "@fintech/testing/ledger/commands";
+import { FeedFollower } from "@fintech/testing/ledger/feed";
 import { setUpWorld, type World } from "@fintech/testing/ledger/world";
 import { LEDGER_PROCESS_CLIENT } from "@fintech/testing/processes";
 // Types only: importing the client module would run it (it is a process's entry point).
@@ -38,7 +46,7 @@ import type {
  * one "go" signal; each performs its requests one at a time (a Lambda instance serves one request
  * at a time), so CLIENTS requests are in flight at once and race only through DynamoDB.
  *
- * Two properties, each run on a fresh table with the accounts of ledger.property.test.ts:
+ * Three properties, each run on a fresh table with the accounts of ledger.property.test.ts:
  * - overdraft: one account funded by posted deposits; every client sends transfers out of it that
  *   together exceed its funds several times over, some of them duplicates of one keyed request
  *   sent from several clients (and one copy with another body under the same key), and unposts
@@ -46,6 +54,8 @@ import type {
  * - mixed: deposits, transfers, batches, posts and unposts over all accounts, keyed and not, keys
  *   reused across clients (the same request, or another request under the same key), posts and
  *   unposts of journals other clients are creating at that moment, an admin's locks and unlocks.
+ * - hot receiver: a customer account on credit shards (converted at set-up, or by an admin while
+ *   the processes write) that every process credits and debits (transfers and batches out).
  * After every run: the outcome checks below, the testkit's oracle fed with every acknowledged
  * effect, and checkInvariants over the whole table (every balance version of every chain, not
  * only the heads: no customer version below zero, contiguous chains, versions <-> journal
@@ -267,7 +277,7 @@ function checkOutcomes(world: World, sent: Sent[], allowed: Set<string>): string
       ? `${request.fn}#${request.owner}`
       : isBatch(request)
         ? `batch ${request.body.items.map((item) => model.fingerprint(itemRequest(request.owner, item))).join(" ")}`
-        : isControlRequest(request)
+        : isControlRequest(request) || request.fn === "credit_shards"
           ? `${request.fn}#${request.accountId}`
           : model.fingerprint(request);
   const scopes = new Map<string, Sent[]>();
@@ -891,7 +901,10 @@ const MIXED_REFUSALS = new Set([
 async function lockAndFoldChecks(ctx: CoreContext, world: World): Promise<string[]> {
   const problems: string[] = [];
   const customers = new Set(world.model.accounts.map((account) => account.id));
-  const { chains } = await snapshot(ctx);
+  const { chains, accounts } = await snapshot(ctx);
+  // A converted account's main chain may dip below zero on its own (checkInvariants checks the
+  // running sum of its chains instead).
+  const converted = new Set(accounts.filter((account) => account.credit_shards > 0).map((account) => account.id));
   for (const versions of chains.values()) {
     versions.forEach((item, index) => {
       if (!customers.has(item.account_id) || index === 0) return;
@@ -904,7 +917,7 @@ async function lockAndFoldChecks(ctx: CoreContext, world: World): Promise<string
             `${item.chain} v${item.version}: ${leg.operation} ${leg.side} ${leg.amount} of ${leg.tx_id} took money out while the account was locked`,
           );
         }
-        if (leg.available < 0)
+        if (leg.available < 0 && !converted.has(item.chain))
           problems.push(
             `${item.chain} v${item.version}: a folded leg of ${leg.tx_id} left available ${leg.available} < 0`,
           );
@@ -912,6 +925,196 @@ async function lockAndFoldChecks(ctx: CoreContext, world: World): Promise<string
     });
   }
   return problems;
+}
+
+/* ------------------------------------------------------------------ a hot receiving account */
+
+/**
+ * setUpWorld's accounts: 0 u1 USD Checking, the hot receiver (funded); 1 u1 USD Savings and 2 u1
+ * USD Credit line (credit-normal: paying from it needs no funds), where its money comes from and
+ * goes to.
+ */
+const HOT = 0;
+const CREDIT_LINE = 2;
+const HOT_FUNDED = 100_000;
+
+/** What one client does to the hot account; a credit is created, then posted, by the same client. */
+const hotAction = fc.oneof(
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constant("deposit" as const),
+      minor: fc.integer({ min: 100, max: 20_000 }),
+      /** Then reversed: an unpost of the posted deposit, refused if its money was spent. */
+      unpost: fc.integer({ min: 0, max: 3 }).map((n) => n === 0),
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({ kind: fc.constant("credit_line" as const), minor: fc.integer({ min: 100, max: 20_000 }) }),
+  },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constant("pay_out" as const),
+      minor: fc.integer({ min: 1_000, max: 40_000 }),
+      keyed: fc.boolean(),
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant("batch_out" as const),
+      items: fc.array(fc.record({ minor: fc.integer({ min: 500, max: 15_000 }), to: fc.constantFrom(1, 2) }), {
+        minLength: 1,
+        maxLength: 5,
+      }),
+    }),
+  },
+);
+
+const hotPlan = fc.record({
+  /** Converted before the clients start, or by an admin (one to three requests) while they write. */
+  convertAt: fc.constantFrom("setup" as const, "live" as const),
+  conversions: fc.array(fc.record({ client: fc.nat({ max: CLIENTS - 1 }), at: fc.nat({ max: 6 }) }), {
+    minLength: 1,
+    maxLength: 3,
+  }),
+  clients: fc.array(fc.array(hotAction, { minLength: 3, maxLength: 6 }), {
+    minLength: CLIENTS,
+    maxLength: CLIENTS,
+  }),
+  /** The feed client drops its connection after that many events, twice, before reading to the end. */
+  drops: fc.tuple(fc.integer({ min: 1, max: 40 }), fc.integer({ min: 1, max: 40 })),
+});
+type HotPlan = typeof hotPlan extends fc.Arbitrary<infer T> ? T : never;
+
+const HOT_REFUSALS = new Set(["insufficient_funds", "not_posted", "transaction_not_found"]);
+
+/**
+ * Every process credits the hot account (deposits, payments from the credit line, each posted by
+ * the process that made it) while every process also takes money out of it (transfers and
+ * batches): more than it ever holds, so some are refused. Converted at set-up, or live while the
+ * processes write. Beyond the scenario checks (no other refusal, no 5xx; the oracle's totals;
+ * checkInvariants: every version of every chain, the running sum never below zero, point-in-time
+ * = replay): the conversion happened once, and the owner's feed, read with dropped connections,
+ * has every committed change exactly once, in order per chain.
+ */
+function hotScenario(plan: HotPlan, mutation?: Mutation): Scenario {
+  return {
+    name: `hot receiver (converted ${plan.convertAt})`,
+    mutation,
+    allowed: HOT_REFUSALS,
+    async build(ctx, world) {
+      const { model } = world;
+      await fund(ctx, world, HOT, HOT_FUNDED, `${model.runId}-fund-hot`);
+      const hot = model.accounts[HOT]!;
+      if (plan.convertAt === "setup") {
+        const converted = await convertToCreditShards(ctx, hot.id);
+        if (!converted.ok || !converted.result.at) throw new Error(`conversion failed: ${JSON.stringify(converted)}`);
+        model.creditShards.set(hot.id, converted.result.at);
+      }
+      const usd = (minor: number) => toDecimalString(minor, "USD");
+      const plans = plan.clients.map((actions, client) =>
+        actions.flatMap((action, index): ClientRequest[] => {
+          const key = `${model.runId}-hot-${client}-${index}`;
+          const post = (fn: "post" | "unpost"): ClientRequest => ({
+            fn,
+            owner: hot.owner,
+            journalId: journalIdFor(hot.owner, key),
+            key: null,
+          });
+          if (action.kind === "deposit")
+            return [
+              { fn: "deposit", owner: hot.owner, body: { account_id: hot.id, amount: usd(action.minor) }, key },
+              post("post"),
+              ...(action.unpost ? [post("unpost")] : []),
+            ];
+          if (action.kind === "credit_line")
+            return [
+              {
+                fn: "transfer",
+                owner: hot.owner,
+                body: {
+                  from_account_id: model.accounts[CREDIT_LINE]!.id,
+                  to_account_id: hot.id,
+                  amount: usd(action.minor),
+                },
+                key,
+              },
+              post("post"),
+            ];
+          if (action.kind === "pay_out")
+            return [
+              {
+                fn: "transfer",
+                owner: hot.owner,
+                body: { from_account_id: hot.id, to_account_id: model.accounts[1]!.id, amount: usd(action.minor) },
+                key: action.keyed ? key : null,
+              },
+            ];
+          return [
+            {
+              fn: "batch",
+              owner: hot.owner,
+              body: {
+                items: action.items.map((item) => ({
+                  type: "transfer",
+                  from_account_id: hot.id,
+                  to_account_id: model.accounts[item.to]!.id,
+                  amount: usd(item.minor),
+                })),
+              },
+              key: null,
+            },
+          ];
+        }),
+      );
+      if (plan.convertAt === "live")
+        for (const { client, at } of plan.conversions)
+          insertAt(plans[client]!, at, { fn: "credit_shards", owner: "processes-admin", accountId: hot.id, key: null });
+      return plans;
+    },
+    async extraChecks(ctx, world, sent) {
+      const problems: string[] = [];
+      const hot = world.model.accounts[HOT]!;
+      const conversions = sent.filter((one) => one.request.fn === "credit_shards");
+      const converted = conversions.flatMap((one) =>
+        one.outcome.ok ? [(JSON.parse(one.outcome.body) as { data: CreditShardConversion }).data] : [],
+      );
+      const fresh = converted.filter((result) => result.converted);
+      if (plan.convertAt === "live" && fresh.length > 1)
+        problems.push(`${fresh.length} conversions converted: ${conversions.map(show).join(" | ")}`);
+      if (plan.convertAt === "setup" && fresh.length > 0) problems.push("a conversion after set-up converted again");
+      if (fresh[0]?.at) world.model.creditShards.set(hot.id, fresh[0].at);
+      const table = await snapshot(ctx);
+      const account = table.accounts.find((candidate) => candidate.id === hot.id);
+      if (account?.credit_shards !== CREDIT_SHARDS) problems.push(`${hot.name} has ${account?.credit_shards} shards`);
+      // Converted before anyone wrote: every process knew, and no credit went to the main chain.
+      const main = table.chains.get(hot.id) ?? [];
+      const marker = main.findIndex((item) => item.credit_shards);
+      const creditsOnMain = main
+        .slice(marker + 1)
+        .flatMap((item) => unfoldVersion(item as FoldedVersionItem))
+        .filter((leg) => leg.side === hot.normal && (leg.operation === "create" || leg.operation === "post")).length;
+      const onShards = [...table.chains.entries()]
+        .filter(([chain]) => chain.startsWith(`${hot.id}#`))
+        .reduce((sum, [, versions]) => sum + versions.length - 1, 0);
+      if (plan.convertAt === "setup" && creditsOnMain > 0)
+        problems.push(`${creditsOnMain} credits on the main chain after a conversion at set-up`);
+      if (onShards === 0 && sent.some((one) => isFresh(one) && one.request.fn === "deposit"))
+        problems.push("no credit landed on a credit shard");
+      if (STATS) console.log(JSON.stringify({ convertAt: plan.convertAt, creditsOnMain, onShards }));
+      const opened = Math.min(
+        ...table.accounts.filter((one) => one.owner_id === hot.owner).map((one) => Date.parse(one.created_at)),
+      );
+      const follower = new FeedFollower(ctx, hot.owner, new Date(opened - 1));
+      for (const drop of plan.drops) await follower.poll(drop);
+      await follower.finish();
+      problems.push(...follower.problems(await snapshot(ctx)));
+      return problems;
+    },
+  };
 }
 
 /* ------------------------------------------------------------------ the properties */
@@ -983,6 +1186,32 @@ describe(`ledger invariants with ${CLIENTS} client processes (DynamoDB Local)`, 
     if (STATS)
       console.log(`mutation unlocked_reads: ${problems.length} violation(s), e.g.\n${problems.slice(0, 3).join("\n")}`);
     expect(problems.some((problem) => problem.includes("while the account was locked"))).toBe(true);
+  }, 60_000);
+
+  it("a customer account on credit shards, credited and debited by every process, converted at set-up or live, never goes below zero and loses nothing", async () => {
+    await fc.assert(
+      fc.asyncProperty(hotPlan, (plan) => runScenario(hotScenario(plan))),
+      settings(),
+    );
+  }, 240_000);
+
+  it("the same checks catch a write path without its conditions on a sharded account (mutation)", async () => {
+    // Every process pays out of the converted account more than it holds, while credits arrive.
+    const plan: HotPlan = {
+      convertAt: "setup",
+      conversions: [],
+      clients: Array.from({ length: CLIENTS }, (_, client) => [
+        { kind: "deposit" as const, minor: 2_000, unpost: false },
+        ...Array.from({ length: 3 }, () => ({ kind: "pay_out" as const, minor: 20_000, keyed: client % 2 === 0 })),
+      ]),
+      drops: [1, 1],
+    };
+    const problems = await scenarioProblems(hotScenario(plan, "unguarded_balances"));
+    if (STATS)
+      console.log(
+        `mutation on credit shards: ${problems.length} violation(s), e.g.\n${problems.slice(0, 5).join("\n")}`,
+      );
+    expect(problems).not.toEqual([]);
   }, 60_000);
 
   it("a random mixed workload with keys shared across processes keeps every invariant", async () => {

@@ -43,6 +43,8 @@ export interface ChangeContext {
   leg: number;
   /** A post that settles less than was held: the part of the leg's pending amount released, not posted. */
   released?: number;
+  /** What the account holds on its other chains (credit shards), for the low-balance alert. */
+  availableElsewhere?: number;
 }
 
 /** The next version of a chain after one entry. */
@@ -52,6 +54,7 @@ export function nextVersion(previous: VersionItem, side: Side, amount: number, c
   const { balance, available } = figures(totals, previous.normal_side);
   const state = chainState(previous, change.account);
   const threshold = state.low_balance_threshold;
+  const elsewhere = change.availableElsewhere ?? 0;
   return {
     ...successorOf(previous, change.now, change.leg),
     ...totals,
@@ -62,7 +65,7 @@ export function nextVersion(previous: VersionItem, side: Side, amount: number, c
     tx_type: change.txType,
     side,
     amount,
-    low_balance: threshold !== null && available < threshold && previous.available >= threshold,
+    low_balance: threshold !== null && available + elsewhere < threshold && previous.available + elsewhere >= threshold,
     ...state,
   };
 }
@@ -87,6 +90,7 @@ function successorOf(previous: VersionItem, now: Date, leg: number) {
     normal_side: previous.normal_side,
     version,
     committed_at: committedAt,
+    ...(previous.credit_shards ? { credit_shards: previous.credit_shards } : {}),
   };
 }
 
@@ -99,6 +103,8 @@ export interface MarkerChange {
   /** The controls after the change (only lock, unlock and settings change them). */
   state?: Partial<ChainState>;
   reconciliation?: VersionItem["reconciliation"];
+  /** From this version on, the account's credits may land on this many credit shards. */
+  creditShards?: number;
 }
 
 /** The next version of a chain for a change that moves no money: same totals, new controls. */
@@ -119,5 +125,6 @@ export function markerVersion(previous: VersionItem, change: MarkerChange): Vers
     actor: change.actor,
     reason: change.reason ?? null,
     ...(change.reconciliation ? { reconciliation: change.reconciliation } : {}),
+    ...(change.creditShards ? { credit_shards: change.creditShards } : {}),
   };
 }

@@ -39,6 +39,12 @@ export interface VersionItem extends Totals {
   low_balance_threshold?: number | null;
   locked?: boolean;
   lock_reason?: string | null;
+  /**
+   * On a customer account's main chain: how many credit shards the account has from this version
+   * on (absent: none). Carried forward like the controls, so a writer that builds on the main
+   * head knows every chain the account's balance is spread over (credit-shards.ts).
+   */
+  credit_shards?: number;
   /** Marker versions: who made the change, and a reconciliation's figures. */
   actor?: { id: string; name: string } | null;
   reason?: string | null;

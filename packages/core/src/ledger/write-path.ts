@@ -7,6 +7,10 @@ import { locked, unprocessable } from "../shared/errors";
 import { announceCommits } from "../events/feed";
 import { opsCommitsOf } from "../ops/outbox";
 import { chainsOf, type Account } from "./accounts";
+import { creditShardHeads } from "./balances";
+import { creditShardCount, knownShardAvailable, learnFromVersion } from "./credit-shard-counts";
+import { landsOnCreditShard, noteCreditContention } from "./credit-shards";
+import { creditShardChains } from "./keys";
 import { chainBusy, lockChains } from "./chain-locks";
 import { ProcessCache } from "./cache";
 import { chainState, nextVersion } from "./next-version";
@@ -28,10 +32,12 @@ export const MAX_ATTEMPTS = 30;
  * Backs off with full jitter, exponentially, between optimistic-concurrency retries. Writers in
  * one process queue per chain (chain-locks.ts); separate instances cannot, and N of them racing
  * for one chain waste about N - 1 cancelled writes per commit unless they spread their retries
- * over the time the chain needs for N commits. The cap keeps MAX_ATTEMPTS within about 5 s.
+ * over the time the chain needs for N commits. The default cap keeps MAX_ATTEMPTS within about
+ * 5 s; a write that takes longer to commit (a batch) passes larger ones, as the chain needs
+ * longer for N of them.
  */
-export const pause = (attempt: number) =>
-  new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(400, 4 * 2 ** attempt)));
+export const pause = (attempt: number, capMs = 400, baseMs = 4) =>
+  new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(capMs, baseMs * 2 ** attempt)));
 
 /**
  * Reads the head of every chain the legs touch and computes the next versions. A customer
@@ -55,11 +61,16 @@ export async function plannedVersions(
   fresh = false,
 ): Promise<{ versions: VersionItem[]; at: string }> {
   const { heads, guessed } = await headsForWrite(ctx, chains, fresh);
+  for (const head of heads) learnFromVersion(ctx, head);
   const now = new Date(Math.max(ctx.clock().getTime(), ...heads.map((head) => Date.parse(head.committed_at) + 1)));
   const versions: VersionItem[] = [];
   for (const [index, leg] of legs.entries()) {
     const head = heads[index]!;
     const state = chainState(head, leg.account);
+    const elsewhere = await creditsElsewhere(ctx, leg.account, head, fresh);
+    // A refusal is decided on figures read just now: a remembered head, or a remembered view of
+    // the account's credit shards, may be older than the chains.
+    const decidedOnMemory = guessed || (elsewhere.remembered && !fresh);
     if (
       leg.account.kind === "customer" &&
       state.locked &&
@@ -79,16 +90,38 @@ export async function plannedVersions(
       now,
       leg: index,
       released: leg.released ?? 0,
+      availableElsewhere: elsewhere.available,
     });
     const decreasesAvailable = next.available < heads[index]!.available;
-    if (leg.account.kind === "customer" && decreasesAvailable && next.available < 0) {
-      // A cached head may be older than the chain: refuse only on figures read just now.
-      if (guessed) return plannedVersions(ctx, chains, legs, operation, journal, true);
+    if (leg.account.kind === "customer" && decreasesAvailable && next.available + elsewhere.available < 0) {
+      if (decidedOnMemory) return plannedVersions(ctx, chains, legs, operation, journal, true);
       throw unprocessable(LEDGER_MESSAGES.insufficientFunds(leg.account.name), "insufficient_funds");
     }
     versions.push(next);
   }
   return { versions, at: now.toISOString() };
+}
+
+/**
+ * What a customer account holds on chains other than `head`'s, as far as the overdraft rule is
+ * concerned: for a leg on the main chain of an account with credit shards, the shards' available
+ * balances (read afresh when `fresh`, else the floors this process knows: shards only grow, so
+ * an old figure under-counts and never lets a debit overdraw). Credit shards take only legs that
+ * add, so a leg on a shard needs nothing from elsewhere. The count comes from the main head too:
+ * a process whose account item predates the conversion still counts every shard.
+ */
+export async function creditsElsewhere(
+  ctx: CoreContext,
+  account: Account,
+  head: VersionItem,
+  fresh: boolean,
+): Promise<{ available: number; remembered: boolean }> {
+  if (account.kind !== "customer" || head.chain !== account.id) return { available: 0, remembered: false };
+  const count = Math.max(creditShardCount(ctx, account), head.credit_shards ?? 0);
+  if (count === 0) return { available: 0, remembered: false };
+  if (!fresh) return { available: knownShardAvailable(ctx, account.id, count), remembered: true };
+  const shards = await creditShardHeads(ctx, account.id, count);
+  return { available: shards.reduce((sum, shard) => sum + shard.available, 0), remembered: false };
 }
 
 /**
@@ -101,29 +134,48 @@ const SHARD_AFFINITY_MS = 60_000;
 const preferredShard = new ProcessCache<string>(SHARD_AFFINITY_MS, 1_000);
 
 /**
- * The chain each leg writes: a customer account's one chain; for a sharded system account, the
- * shard this process keeps to if no write of this process is using it right now, else a shard
- * no write of this process is using, if there is one (any shard will do).
+ * A leg as the choice of its chain sees it: its account, and whether it only adds to the account's
+ * available balance (`landsOnCreditShard`), so that it may land on a credit shard.
  */
-function chooseChains(ctx: CoreContext, legs: { account: Account }[]): string[] {
-  return legs.map(({ account }) => {
-    if (account.kind !== "system") return account.id;
+export interface ChainLeg {
+  account: Account;
+  side?: Side;
+}
+
+/**
+ * The chain each leg writes: a customer account's main chain, or for a leg that only adds to an
+ * account with credit shards, one of them; for a sharded system account or a credit leg, the shard
+ * this process keeps to if no write of this process is using it right now, else a shard no write
+ * of this process is using, if there is one (any shard will do).
+ */
+function chooseChains(ctx: CoreContext, legs: ChainLeg[], operation: Operation): string[] {
+  return legs.map(({ account, side }) => {
+    const shards =
+      account.kind === "system"
+        ? chainsOf(account)
+        : side !== undefined && landsOnCreditShard(account, side, operation)
+          ? creditShardChains(account.id, creditShardCount(ctx, account))
+          : [];
+    if (shards.length === 0) return account.id;
     const preferred = preferredShard.get(ctx, account.id);
-    if (preferred !== undefined && !chainBusy(ctx, preferred)) return preferred;
-    const all = chainsOf(account);
-    const free = all.filter((chain) => !chainBusy(ctx, chain));
-    const pool = free.length > 0 ? free : all;
+    if (preferred !== undefined && shards.includes(preferred) && !chainBusy(ctx, preferred)) return preferred;
+    const free = shards.filter((chain) => !chainBusy(ctx, chain));
+    const pool = free.length > 0 ? free : shards;
     return pool[randomInt(0, pool.length)]!;
   });
 }
 
-/** Plans and writes one attempt while holding this process's queues of the chains it touches. */
+/**
+ * Plans and writes one attempt while holding this process's queues of the chains it touches.
+ * `operation` is what the legs do (a new journal's legs: create), for the choice of credit shards.
+ */
 export async function withChains<T>(
   ctx: CoreContext,
-  legs: { account: Account }[],
+  legs: ChainLeg[],
   attempt: (chains: string[]) => Promise<T>,
+  operation: Operation = "create",
 ): Promise<T> {
-  const chains = chooseChains(ctx, legs);
+  const chains = chooseChains(ctx, legs, operation);
   const release = await lockChains(ctx, chains);
   try {
     return await attempt(chains);
@@ -146,7 +198,10 @@ export async function sendWrite(ctx: CoreContext, items: TransactItems, versions
     throw error;
   }
   rememberHeads(ctx, versions);
-  for (const version of versions) if (isShard(version)) preferredShard.set(ctx, version.account_id, version.chain);
+  for (const version of versions) {
+    learnFromVersion(ctx, version);
+    if (isShard(version)) preferredShard.set(ctx, version.account_id, version.chain);
+  }
   announceCommits(ctx, [...versions, ...opsCommitsOf(items)]);
 }
 
@@ -184,6 +239,8 @@ function learnFromCancellation(ctx: CoreContext, items: TransactItems, versions:
     const builtOnLearned = learnedHeads.get(ctx, version.chain) === version.version - 1;
     const winner =
       reason?.Code === "ConditionalCheckFailed" && reason.Item ? (unmarshall(reason.Item) as VersionItem) : undefined;
+    if (winner) learnFromVersion(ctx, winner);
+    if (reason?.Code === "ConditionalCheckFailed") noteCreditContention(ctx, version);
     if (winner && !builtOnLearned && winner.chain === version.chain && winner.version === version.version) {
       learnHead(ctx, winner);
       learnedHeads.set(ctx, version.chain, winner.version);

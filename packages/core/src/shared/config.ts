@@ -110,6 +110,11 @@ export const ConfigSchema = z.object({
    * (docs/webhooks.md#target-safety-ssrf).
    */
   WEBHOOK_LOCAL_TARGETS: flag(false),
+  /**
+   * A customer account whose credits contend on its balance chain is converted to credit shards
+   * without an administrator (docs/ledger.md#hot-receiving-accounts).
+   */
+  LEDGER_AUTO_CREDIT_SHARDS: flag(true),
 });
 
 export type AppConfig = z.infer<typeof ConfigSchema>;

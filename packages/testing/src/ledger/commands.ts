@@ -7,6 +7,7 @@
 import type { CoreContext } from "@fintech/core/shared/context";
 import { AppError } from "@fintech/core/shared/errors";
 import { deposit, setJournalStatus, testBalance, transfer, type WriteResult } from "@fintech/core/ledger/service";
+import { enableCreditShards, type CreditShardConversion } from "@fintech/core/ledger/credit-shards";
 
 /** An amount as a client might send it: a JSON number, a decimal string, or something invalid. */
 export type AmountSpec = { form: "number" | "string"; minor: number } | { form: "bad"; text: string };
@@ -64,7 +65,12 @@ export type Step =
   /** Unrelated fresh requests at once. */
   | { kind: "batch"; commands: SimpleCommand[] }
   /** Several transfers out of one account at once, each for a fraction of its available balance. */
-  | { kind: "drain"; from: number; copies: number; fraction: number };
+  | { kind: "drain"; from: number; copies: number; fraction: number }
+  /**
+   * An admin converts a customer account to credit shards (several copies at once, from several
+   * instances), while unrelated fresh requests run: the conversion of a live account.
+   */
+  | { kind: "convert"; account: number; copies: number; during: SimpleCommand[] };
 
 /** A concrete call of a core service. */
 export interface CreateRequest {
@@ -127,6 +133,21 @@ async function executeUntallied(ctx: CoreContext, request: Request): Promise<Out
     return { ok: true, body: result.body, replayed: result.replayed };
   } catch (error) {
     if (error instanceof AppError) return { ok: false, status: error.status, code: error.code, message: error.message };
+    throw error;
+  }
+}
+
+export const TEST_ADMIN = { id: "ledger-tests-admin", name: "Ledger Tests Admin" };
+
+/** What a conversion to credit shards answered: its result, or a client error (code). */
+export type ConversionOutcome = { ok: true; result: CreditShardConversion } | { ok: false; code: string };
+
+/** An admin's conversion of an account to credit shards; client errors become outcomes. */
+export async function convertToCreditShards(ctx: CoreContext, accountId: string): Promise<ConversionOutcome> {
+  try {
+    return { ok: true, result: await enableCreditShards(ctx, accountId, TEST_ADMIN, "ledger tests") };
+  } catch (error) {
+    if (error instanceof AppError) return { ok: false, code: error.code };
     throw error;
   }
 }

@@ -2,6 +2,7 @@
 import { ScanCommand } from "@aws-sdk/lib-dynamodb";
 import { Account } from "@fintech/core/ledger/accounts";
 import { balanceAsOf } from "@fintech/core/ledger/balances";
+import { creditShardChains } from "@fintech/core/ledger/keys";
 import type { VersionItem } from "@fintech/core/ledger/versions";
 import { unfoldVersion } from "@fintech/core/ledger/folded-versions";
 import { Journal } from "@fintech/core/ledger/journals";
@@ -49,9 +50,25 @@ const minus1ms = (iso: string) => new Date(Date.parse(iso) - 1).toISOString();
  *     contiguous, time-ordered and each version follows from the previous by its entry;
  * (c) every version belongs to a journal operation and every operation wrote one version per
  *     leg; (d) balance as of every recorded time equals the replay of journal history;
- * (e) trial balances balanced, integrity check ok; and the oracle's totals and statuses match.
+ * (e) trial balances balanced, integrity check ok; and the oracle's totals and statuses match;
+ * (f) accounts converted to credit shards: see creditShardProblems.
  */
-export async function checkInvariants(ctx: CoreContext, world: World, sampledTimes: number): Promise<string[]> {
+export interface InvariantOptions {
+  /** Instants (fractions of the run's time span) where converted accounts' balances are also read. */
+  probes?: number[];
+  /**
+   * Accounts the oracle does not know as converted may have been converted automatically
+   * (LEDGER_AUTO_CREDIT_SHARDS); "exact": the table's conversions are the oracle's.
+   */
+  conversions?: "exact" | "automatic_allowed";
+}
+
+export async function checkInvariants(
+  ctx: CoreContext,
+  world: World,
+  sampledTimes: number,
+  options: InvariantOptions = {},
+): Promise<string[]> {
   const problems: string[] = [];
   const { model } = world;
   const { accounts, journals, chains } = await snapshot(ctx);
@@ -99,7 +116,9 @@ export async function checkInvariants(ctx: CoreContext, world: World, sampledTim
       ) {
         problems.push(`chain ${chain} v${item.version}: stored balance/available disagree with its totals`);
       }
-      if (account.kind === "customer" && item.available < 0) {
+      // A converted account's main chain may dip below zero on its own: its debits are checked
+      // against the main chain plus its credit shards (the running sum, checked below).
+      if (account.kind === "customer" && item.available < 0 && !(account.credit_shards > 0 && chain === account.id)) {
         problems.push(
           `customer chain ${chain} (${account.name}) v${item.version}: available ${item.available} < 0 after ${item.operation} of ${item.tx_id}`,
         );
@@ -213,6 +232,8 @@ export async function checkInvariants(ctx: CoreContext, world: World, sampledTim
   if (journals.length !== model.journals.size)
     problems.push(`${journals.length} journals in the table, ${model.journals.size} acknowledged`);
 
+  problems.push(...creditShardProblems(accounts, chains, world, options));
+
   // (d) point in time, in memory over every recorded instant and the millisecond before it
   const instants = new Set<string>();
   for (const versions of chains.values()) for (const item of versions) instants.add(item.committed_at);
@@ -255,13 +276,33 @@ export async function checkInvariants(ctx: CoreContext, world: World, sampledTim
   }
   problems.push(...pitProblems.slice(0, 5));
 
-  // (d) the same through the read paths, at a few sampled instants; (e) trial balances then
+  // (d) the same through the read paths, at a few sampled instants, and for converted accounts
+  // also just before and at each conversion's instant and at the run's random probes (one query
+  // per chain each: the samples' owner-level reads are not repeated there); (e) trial balances then
   const sample = times
     .filter((_, index) => index % Math.max(1, Math.floor(times.length / sampledTimes)) === 0)
     .slice(0, sampledTimes);
-  for (const at of sample) {
+  const converted = accounts.filter((account) => account.credit_shards > 0);
+  const probed = new Map<string, Account[]>(sample.map((at) => [at, accounts]));
+  const probe = (at: string, account: Account) => {
+    if (!probed.has(at)) probed.set(at, []);
+    const list = probed.get(at)!;
+    if (list !== accounts && !list.includes(account)) list.push(account);
+  };
+  if (times.length > 0) {
+    const first = Date.parse(times[0]!);
+    const span = Date.parse(times[times.length - 1]!) + 1 - first;
+    for (const account of converted) {
+      const marker = chains.get(account.id)?.find((item) => item.credit_shards);
+      if (marker)
+        for (const offset of [-1, 0]) probe(new Date(Date.parse(marker.committed_at) + offset).toISOString(), account);
+      for (const fraction of options.probes ?? [])
+        probe(new Date(first + Math.floor(fraction * span)).toISOString(), account);
+    }
+  }
+  for (const [at, probedAccounts] of [...probed].sort(([a], [b]) => (a < b ? -1 : 1))) {
     const replayed = replayTotals(journals, at);
-    for (const account of accounts) {
+    for (const account of probedAccounts) {
       const used = account.kind === "customer" || replayed.has(account.id);
       if (!used) continue;
       const recorded = await balanceAsOf(ctx, account, at);
@@ -270,7 +311,7 @@ export async function checkInvariants(ctx: CoreContext, world: World, sampledTim
         problems.push(
           `balanceAsOf(${account.name}, ${at}) = ${JSON.stringify(totalsOf(recorded))}, replay ${JSON.stringify(want)}`,
         );
-      if (account.kind === "customer" && recorded) {
+      if (account.kind === "customer" && recorded && probedAccounts === accounts) {
         const reply = await balanceOf(ctx, account.owner_id, account.id, at);
         if (
           reply.balance_minor !== postedOf(want, account.normal_side) ||
@@ -282,6 +323,7 @@ export async function checkInvariants(ctx: CoreContext, world: World, sampledTim
         }
       }
     }
+    if (probedAccounts !== accounts) continue;
     for (const owner of world.owners) {
       const trial = await trialBalance(ctx, owner, at);
       if (!trial.is_balanced)
@@ -305,5 +347,94 @@ export async function checkInvariants(ctx: CoreContext, world: World, sampledTim
     );
   if (integrity.journals_checked !== journals.length)
     problems.push(`integrity checked ${integrity.journals_checked} journals of ${journals.length}`);
+  return problems;
+}
+
+const sumAvailable = (items: { available: number }[]) => items.reduce((sum, item) => sum + item.available, 0);
+
+/** The newest version of a chain committed at or before an instant (none: before the chain began). */
+const versionAt = (versions: VersionItem[], at: string): VersionItem | undefined => {
+  let found: VersionItem | undefined;
+  for (const item of versions) if (item.committed_at <= at) found = item;
+  return found;
+};
+
+/**
+ * (f) Accounts converted to credit shards (credit-shards.ts): the oracle's conversions are the
+ * table's (unless automatic ones are allowed); the account's chains are its main chain and exactly
+ * its shards; the main chain's versions carry the shard count from one marker on (none before),
+ * and each shard's genesis is at that marker's instant; a shard holds only money arriving on the
+ * account's normal side (create or post); and the account never goes below zero available: at
+ * every version of every one of its chains (every folded leg too), that version's available plus
+ * the other chains' available as of its commit instant is not negative.
+ */
+function creditShardProblems(
+  accounts: Account[],
+  chains: Map<string, VersionItem[]>,
+  world: World,
+  options: InvariantOptions,
+): string[] {
+  const problems: string[] = [];
+  const { model } = world;
+  for (const [id, at] of model.creditShards) {
+    const account = accounts.find((candidate) => candidate.id === id);
+    if (!account || account.credit_shards === 0)
+      problems.push(`${model.account(id).name}: converted at ${at}, not in the table`);
+  }
+  for (const account of accounts) {
+    if (account.kind !== "customer") continue;
+    const main = chains.get(account.id) ?? [];
+    const own = [...chains.entries()].filter(([, versions]) => versions[0]!.account_id === account.id);
+    const carrying = main.filter((item) => item.credit_shards);
+    if (account.credit_shards === 0) {
+      if (own.length !== 1 || carrying.length > 0)
+        problems.push(
+          `${account.name}: no credit shards, but ${own.length} chains and ${carrying.length} versions with a count`,
+        );
+      continue;
+    }
+    const name = `${account.name} (${account.credit_shards} credit shards)`;
+    if (options.conversions === "exact" && !model.creditShards.has(account.id))
+      problems.push(`${name}: converted, but not by the run`);
+    const shardIds = creditShardChains(account.id, account.credit_shards);
+    const chainIds = own.map(([chain]) => chain).sort();
+    if (JSON.stringify(chainIds) !== JSON.stringify([account.id, ...shardIds].sort()))
+      problems.push(`${name}: chains ${chainIds.join(", ")}`);
+    const marker = carrying[0];
+    if (!marker) {
+      problems.push(`${name}: no main-chain version carries the shard count`);
+      continue;
+    }
+    if (marker.operation !== "settings") problems.push(`${name}: the count first appears on a ${marker.operation}`);
+    const known = model.creditShards.get(account.id);
+    if (known && known !== marker.committed_at)
+      problems.push(`${name}: converted at ${known}, marker at ${marker.committed_at}`);
+    const fromMarker = main.slice(main.indexOf(marker));
+    if (fromMarker.some((item) => item.credit_shards !== account.credit_shards))
+      problems.push(`${name}: a main-chain version after the marker lost or changed the count`);
+    for (const shard of shardIds) {
+      const versions = chains.get(shard) ?? [];
+      if (versions[0] && versions[0].committed_at !== marker.committed_at)
+        problems.push(`${name}: ${shard} begins at ${versions[0].committed_at}, the marker at ${marker.committed_at}`);
+      for (const item of versions.slice(1))
+        for (const leg of unfoldVersion(item))
+          if (leg.side !== account.normal_side || (leg.operation !== "create" && leg.operation !== "post"))
+            problems.push(`${name}: ${shard} v${item.version} holds a ${leg.operation} ${leg.side} of ${leg.tx_id}`);
+    }
+    for (const [chain, versions] of own) {
+      const others = own.filter(([other]) => other !== chain).map(([, other]) => other);
+      for (const item of versions) {
+        const elsewhere = sumAvailable(
+          others.map((other) => versionAt(other, item.committed_at)).filter((found) => found !== undefined),
+        );
+        for (const leg of unfoldVersion(item)) {
+          if (leg.available + elsewhere < 0)
+            problems.push(
+              `${name}: available ${leg.available + elsewhere} < 0 as of ${item.committed_at} (${chain} v${item.version}: ${leg.operation} ${leg.side} ${leg.amount} of ${leg.tx_id}, ${leg.available} on the chain)`,
+            );
+        }
+      }
+    }
+  }
   return problems;
 }

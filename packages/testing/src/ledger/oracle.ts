@@ -160,6 +160,8 @@ export class Model {
   /** Owner#currency pairs with rolling deposit totals (limits/gate.ts): one item each, made by the first deposit. */
   readonly limitTotals = new Set<string>();
   readonly quotes = new Map<string, ModelQuote>();
+  /** Accounts converted to credit shards (credit-shards.ts), with the conversion's commit instant. */
+  readonly creditShards = new Map<string, string>();
   /** What quote a quoted transfer request wants, until prepareQuote has asked for it. */
   private readonly quoteWanted = new WeakMap<Request, { choice: FxQuoteChoice; sell: number }>();
   private keyCounter = 0;

@@ -26,7 +26,7 @@ import { AppError } from "@fintech/core/shared/errors";
 import { postBatch } from "@fintech/core/ledger/batches";
 import { setAccountLock } from "@fintech/core/ledger/controls";
 import { isItemError } from "@fintech/core/ledger/decisions";
-import { execute, type Outcome } from "./commands";
+import { convertToCreditShards, execute, type Outcome } from "./commands";
 
 const Key = z.string().min(1).nullable();
 /** A batch (POST /ledger/transactions/batch): its items are the single requests' bodies plus their type. */
@@ -47,6 +47,14 @@ export const ControlClientRequest = z.object({
 export type ControlClientRequest = z.infer<typeof ControlClientRequest>;
 const isControlRequest = (request: ClientRequest): request is ControlClientRequest =>
   request.fn === "lock" || request.fn === "unlock";
+/** An admin converts an account to credit shards (credit-shards.ts), while others write to it. */
+export const ConversionClientRequest = z.object({
+  fn: z.literal("credit_shards"),
+  owner: z.string(),
+  accountId: z.string(),
+  key: z.null(),
+});
+export type ConversionClientRequest = z.infer<typeof ConversionClientRequest>;
 export const ClientRequest = z.discriminatedUnion("fn", [
   z.object({
     fn: z.enum(["deposit", "test_balance", "transfer"]),
@@ -57,8 +65,9 @@ export const ClientRequest = z.discriminatedUnion("fn", [
   z.object({ fn: z.enum(["post", "unpost"]), owner: z.string(), journalId: z.string(), key: Key }),
   BatchClientRequest,
   ControlClientRequest,
+  ConversionClientRequest,
 ]);
-/** What a client can be asked to do: the test kit's requests, batches, and an admin's locks. */
+/** What a client can be asked to do: the test kit's requests, batches, and an admin's locks and conversions. */
 export type ClientRequest = z.infer<typeof ClientRequest>;
 
 /**
@@ -252,6 +261,14 @@ async function executeControl(ctx: CoreContext, request: ControlClientRequest): 
   }
 }
 
+/** A conversion by an admin; the reply's data is the conversion (converted or not). */
+async function executeConversion(ctx: CoreContext, request: ConversionClientRequest): Promise<ClientOutcome> {
+  const converted = await convertToCreditShards(ctx, request.accountId);
+  return converted.ok
+    ? { ok: true, body: JSON.stringify({ data: converted.result }), replayed: false }
+    : { ok: false, status: 400, code: converted.code, message: "conversion refused" };
+}
+
 async function perform(
   ctx: CoreContext,
   requests: ClientRequest[],
@@ -265,6 +282,7 @@ async function perform(
     try {
       if (request.fn === "batch") outcome = await executeBatch(ctx, request);
       else if (isControlRequest(request)) outcome = await executeControl(ctx, request);
+      else if (request.fn === "credit_shards") outcome = await executeConversion(ctx, request);
       else outcome = await execute(ctx, request);
     } catch (error) {
       outcome = {

@@ -2,7 +2,18 @@
 import { ScanCommand } from "@aws-sdk/lib-dynamodb";
 import { toDecimalString } from "@fintech/core/money/model";
 import type { CoreContext } from "@fintech/core/shared/context";
-import { describeOutcome, execute, isStatus, type Outcome, type Request, type Step } from "./commands";
+import { CREDIT_SHARDS } from "@fintech/core/ledger/credit-shards";
+import {
+  convertToCreditShards,
+  describeOutcome,
+  execute,
+  isStatus,
+  type ConversionOutcome,
+  type Outcome,
+  type Request,
+  type SimpleCommand,
+  type Step,
+} from "./commands";
 import type { Expected, Model } from "./oracle";
 
 export async function countItems(ctx: CoreContext): Promise<number> {
@@ -33,6 +44,111 @@ function matches(expected: Expected, outcome: Outcome): boolean {
 }
 
 const show = (request: Request) => JSON.stringify(request);
+
+/**
+ * Unrelated fresh requests at once, spread over the instances: each outcome must be one the
+ * oracle allows (state-dependent refusals may differ from the oracle's view before they ran),
+ * and the acknowledged effects are fed to the oracle in an order the engine could have run them.
+ */
+async function runConcurrently(instances: CoreContext[], model: Model, commands: SimpleCommand[]): Promise<string[]> {
+  const problems: string[] = [];
+  const ctx = instances[0]!;
+  const on = (index: number) => instances[index % instances.length]!;
+  const requests = commands
+    .map((command) => model.request(command))
+    .filter((request): request is Request => request !== null);
+  for (const request of requests) problems.push(...(await model.prepareQuote(ctx, request)));
+  const expectations = requests.map((request) => model.expect(request));
+  const statusBefore = new Map([...model.journals].map(([id, journal]) => [id, journal.status]));
+  const outcomes = await Promise.all(requests.map((request, index) => execute(on(index), request)));
+  const counts = new Map<string, { post: number; unpost: number }>();
+  requests.forEach((request, index) => {
+    const outcome = outcomes[index]!;
+    const expected = expectations[index]!;
+    // State-dependent refusals may legitimately differ from the pre-batch oracle; validation may not.
+    const stateful = new Set(["insufficient_funds", "already_posted", "not_posted"]);
+    const allowed =
+      matches(expected, outcome) ||
+      (outcome.ok && !outcome.replayed && (expected.ok || stateful.has(expected.code))) ||
+      (!outcome.ok && stateful.has(outcome.code) && (expected.ok || stateful.has(expected.code)));
+    if (!allowed)
+      problems.push(
+        `batch ${show(request)}: got ${describeOutcome(outcome)}, oracle (before the batch) wants ${JSON.stringify(expected)}`,
+      );
+    if (outcome.ok && !outcome.replayed) {
+      problems.push(...(isStatus(request) ? [] : model.checkReply(request, outcome)));
+      if (isStatus(request)) {
+        const count = counts.get(request.journalId) ?? { post: 0, unpost: 0 };
+        count[request.fn] += 1;
+        counts.set(request.journalId, count);
+      }
+    }
+  });
+  // Apply creates first, then status changes in an order the engine could have run them.
+  requests.forEach((request, index) => {
+    if (request.fn !== "post" && request.fn !== "unpost") model.record(request, outcomes[index]!);
+  });
+  for (const [journalId, count] of counts) {
+    const initial = statusBefore.get(journalId)!;
+    const net = count.post - count.unpost;
+    if (initial === "draft" ? net !== 0 && net !== 1 : net !== 0 && net !== -1) {
+      problems.push(
+        `batch: journal ${journalId} (${initial}) had ${count.post} posts and ${count.unpost} unposts succeed`,
+      );
+    }
+    const order: ("post" | "unpost")[] = [];
+    let status = initial;
+    for (let remaining = count.post + count.unpost; remaining > 0; remaining--) {
+      order.push(status === "draft" ? "post" : "unpost");
+      status = status === "draft" ? "posted" : "draft";
+    }
+    const pool = requests
+      .map((request, index) => ({ request, outcome: outcomes[index]! }))
+      .filter(
+        ({ request, outcome }) =>
+          "journalId" in request && request.journalId === journalId && outcome.ok && !outcome.replayed,
+      );
+    for (const op of order) {
+      const at = pool.findIndex(({ request }) => request.fn === op);
+      if (at < 0) break;
+      const [{ request, outcome }] = pool.splice(at, 1) as [{ request: Request; outcome: Outcome }];
+      problems.push(...(outcome.ok ? model.checkReply(request, outcome) : []));
+      model.record(request, outcome);
+    }
+  }
+  requests.forEach((request, index) => {
+    const outcome = outcomes[index]!;
+    if (isStatus(request) && (!outcome.ok || outcome.replayed) && request.key) model.record(request, outcome);
+  });
+  return problems;
+}
+
+/**
+ * Copies of one conversion: none may fail, all name the same shard count, and exactly one
+ * converts an account that had no shards (none converts one that had). The conversion writes the
+ * main chain's marker and one genesis version per shard.
+ */
+function recordConversion(model: Model, accountId: string, outcomes: ConversionOutcome[]): string[] {
+  const problems: string[] = [];
+  const name = model.account(accountId).name;
+  const had = model.creditShards.has(accountId);
+  const converted = outcomes.filter((outcome) => outcome.ok && outcome.result.converted);
+  for (const outcome of outcomes) {
+    if (!outcome.ok) problems.push(`conversion of ${name} refused: ${outcome.code}`);
+    else if (outcome.result.credit_shards !== CREDIT_SHARDS || outcome.result.account_id !== accountId)
+      problems.push(`conversion of ${name} answered ${JSON.stringify(outcome.result)}`);
+    else if (outcome.result.converted !== (outcome.result.at !== null))
+      problems.push(`conversion of ${name}: converted ${outcome.result.converted} with instant ${outcome.result.at}`);
+  }
+  if (converted.length !== (had ? 0 : 1))
+    problems.push(`${outcomes.length} conversions of ${name} (shards before: ${had}): ${converted.length} converted`);
+  const first = converted[0];
+  if (first?.ok && first.result.at) {
+    model.creditShards.set(accountId, first.result.at);
+    model.expectedWrites += 1 + CREDIT_SHARDS;
+  }
+  return problems;
+}
 
 /**
  * Runs one step against the engine and the oracle; returns every violation seen. Sequential
@@ -94,72 +210,14 @@ export async function runStep(instances: CoreContext[], model: Model, step: Step
     if (fresh[0] && fresh[0].ok) problems.push(...model.checkReply(request, fresh[0]));
     model.record(request, fresh[0] ?? answered[0] ?? outcomes[0]!);
   } else if (step.kind === "batch") {
-    const requests = step.commands
-      .map((command) => model.request(command))
-      .filter((request): request is Request => request !== null);
-    for (const request of requests) problems.push(...(await model.prepareQuote(ctx, request)));
-    const expectations = requests.map((request) => model.expect(request));
-    const statusBefore = new Map([...model.journals].map(([id, journal]) => [id, journal.status]));
-    const outcomes = await Promise.all(requests.map((request, index) => execute(on(index), request)));
-    const counts = new Map<string, { post: number; unpost: number }>();
-    requests.forEach((request, index) => {
-      const outcome = outcomes[index]!;
-      const expected = expectations[index]!;
-      // State-dependent refusals may legitimately differ from the pre-batch oracle; validation may not.
-      const stateful = new Set(["insufficient_funds", "already_posted", "not_posted"]);
-      const allowed =
-        matches(expected, outcome) ||
-        (outcome.ok && !outcome.replayed && (expected.ok || stateful.has(expected.code))) ||
-        (!outcome.ok && stateful.has(outcome.code) && (expected.ok || stateful.has(expected.code)));
-      if (!allowed)
-        problems.push(
-          `batch ${show(request)}: got ${describeOutcome(outcome)}, oracle (before the batch) wants ${JSON.stringify(expected)}`,
-        );
-      if (outcome.ok && !outcome.replayed) {
-        problems.push(...(isStatus(request) ? [] : model.checkReply(request, outcome)));
-        if (isStatus(request)) {
-          const count = counts.get(request.journalId) ?? { post: 0, unpost: 0 };
-          count[request.fn] += 1;
-          counts.set(request.journalId, count);
-        }
-      }
-    });
-    // Apply creates first, then status changes in an order the engine could have run them.
-    requests.forEach((request, index) => {
-      if (request.fn !== "post" && request.fn !== "unpost") model.record(request, outcomes[index]!);
-    });
-    for (const [journalId, count] of counts) {
-      const initial = statusBefore.get(journalId)!;
-      const net = count.post - count.unpost;
-      if (initial === "draft" ? net !== 0 && net !== 1 : net !== 0 && net !== -1) {
-        problems.push(
-          `batch: journal ${journalId} (${initial}) had ${count.post} posts and ${count.unpost} unposts succeed`,
-        );
-      }
-      const order: ("post" | "unpost")[] = [];
-      let status = initial;
-      for (let remaining = count.post + count.unpost; remaining > 0; remaining--) {
-        order.push(status === "draft" ? "post" : "unpost");
-        status = status === "draft" ? "posted" : "draft";
-      }
-      const pool = requests
-        .map((request, index) => ({ request, outcome: outcomes[index]! }))
-        .filter(
-          ({ request, outcome }) =>
-            "journalId" in request && request.journalId === journalId && outcome.ok && !outcome.replayed,
-        );
-      for (const op of order) {
-        const at = pool.findIndex(({ request }) => request.fn === op);
-        if (at < 0) break;
-        const [{ request, outcome }] = pool.splice(at, 1) as [{ request: Request; outcome: Outcome }];
-        problems.push(...(outcome.ok ? model.checkReply(request, outcome) : []));
-        model.record(request, outcome);
-      }
-    }
-    requests.forEach((request, index) => {
-      const outcome = outcomes[index]!;
-      if (isStatus(request) && (!outcome.ok || outcome.replayed) && request.key) model.record(request, outcome);
-    });
+    problems.push(...(await runConcurrently(instances, model, step.commands)));
+  } else if (step.kind === "convert") {
+    const account = model.accounts[step.account % model.accounts.length]!;
+    const [outcomes, found] = await Promise.all([
+      Promise.all(Array.from({ length: step.copies }, (_, index) => convertToCreditShards(on(index + 1), account.id))),
+      runConcurrently(instances, model, step.during),
+    ]);
+    problems.push(...found, ...recordConversion(model, account.id, outcomes));
   } else {
     const from = model.accounts[step.from % model.accounts.length]!;
     const targets = model.accounts.filter(

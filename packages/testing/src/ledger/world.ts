@@ -3,6 +3,7 @@ import { getAccounts, systemAccountId } from "@fintech/core/ledger/accounts";
 import { createAccount } from "@fintech/core/ledger/service";
 import type { CoreContext } from "@fintech/core/shared/context";
 import { allowMoneyForTests } from "../limits";
+import { convertToCreditShards } from "./commands";
 import { apply, CURRENCIES, Model, type Leg, type ModelAccount } from "./oracle";
 
 export interface World {
@@ -10,8 +11,16 @@ export interface World {
   owners: string[];
 }
 
-/** Two users: a few accounts in USD (one credit-normal), JPY (no decimals), EUR; one with an opening balance. */
-export async function setUpWorld(ctx: CoreContext, runId: string): Promise<World> {
+export interface WorldOptions {
+  /** Indices of accounts an admin converts to credit shards once they are open (credit-shards.ts). */
+  creditShards?: number[];
+}
+
+/**
+ * Two users: a few accounts in USD (one credit-normal), JPY (no decimals), EUR; one with an
+ * opening balance; some converted to credit shards if asked.
+ */
+export async function setUpWorld(ctx: CoreContext, runId: string, options: WorldOptions = {}): Promise<World> {
   const owners = [`${runId}-u1`, `${runId}-u2`];
   // Verified owners under limits no command reaches: the money limits have tests of their own.
   await allowMoneyForTests(ctx, ...owners);
@@ -81,6 +90,13 @@ export async function setUpWorld(ctx: CoreContext, runId: string): Promise<World
     model.journals.set(opening.id, { id: opening.id, owner: opening.owner, legs, status: "draft" });
     model.journalOrder.push(opening.id);
     model.countDepositTotals(opening.owner, account.currency);
+  }
+  for (const index of new Set(options.creditShards ?? [])) {
+    const account = accounts[index % accounts.length]!;
+    const converted = await convertToCreditShards(ctx, account.id);
+    if (!converted.ok || !converted.result.at)
+      throw new Error(`converting ${account.name} failed: ${JSON.stringify(converted)}`);
+    model.creditShards.set(account.id, converted.result.at);
   }
   return { model, owners };
 }

@@ -74,6 +74,7 @@ export function accountReply(account: Account, balance: AccountBalance) {
     available_minor: balance.available,
     low_balance_threshold: balance.low_balance_threshold === null ? null : money(balance.low_balance_threshold),
     version: balance.version,
+    credit_shards: account.credit_shards,
   };
 }
 export type AccountReply = ReturnType<typeof accountReply>;

@@ -80,6 +80,13 @@ export const AccountReply = z.object({
   available_minor: Minor,
   low_balance_threshold: Decimal.nullable(),
   version: z.number().int().describe("The balance chain's version: grows with every change"),
+  credit_shards: z
+    .number()
+    .int()
+    .nonnegative()
+    .describe(
+      "How many balance shards take the account's incoming credits besides its main chain (0: none). Set by an administrator or automatically when many payers credit the account at once; never undone. The balance figures always cover every shard.",
+    ),
 });
 
 const Actor = z.object({ id: z.string(), name: z.string() });
@@ -145,6 +152,18 @@ export const AccountListReply = z.object({ data: z.array(AccountReply) });
 export const AccountDetailReply = z.object({ data: AccountReply });
 export const AvailableAccountsReply = z.object({ accounts: z.array(AccountReply) });
 export const AccountChangedReply = z.object({ message: z.string(), data: AccountReply });
+export const CreditShardsReply = z.object({
+  message: z.string(),
+  data: z.object({
+    account_id: z.string(),
+    credit_shards: z.number().int().positive().describe("The account's credit shard count after the request"),
+    converted: z.boolean().describe("False when the account already had its shards: nothing was changed"),
+    at: z
+      .string()
+      .nullable()
+      .describe("When the conversion committed (the marker in the account's history); null when nothing changed"),
+  }),
+});
 export const AccountCreatedReply = z.object({
   message: z.string(),
   data: AccountReply,
@@ -269,6 +288,7 @@ export const accountExample = {
   available_minor: 115000,
   low_balance_threshold: null,
   version: 4,
+  credit_shards: 0,
 } as const;
 
 export const savingsExample = {

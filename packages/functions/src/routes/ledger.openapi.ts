@@ -31,6 +31,7 @@ import {
   accountExample,
   AccountChangedReply,
   AnalyticsReply,
+  CreditShardsReply,
   AvailableAccountsReply,
   BalanceReply,
   depositExample,
@@ -58,6 +59,8 @@ const ledger = {
   security: authenticated,
   "x-stability": "stable" as const,
 };
+/** Longest reason a credit-shard conversion keeps. */
+export const CREDIT_SHARDS_REASON_MAX = 200;
 const accountId = pathParameter("id", "The account's id", EXAMPLE_IDS.account);
 const transactionId = pathParameter("id", "The transaction's (journal's) id", EXAMPLE_IDS.journal);
 const asOf = (what: string) =>
@@ -187,6 +190,47 @@ export const lockRoute = (lock: boolean) =>
       }),
     },
   });
+
+/** The optional body of a credit-shard conversion: why, kept in the account's history. */
+export const CreditShardsInput = z.object({
+  reason: z
+    .string({ error: "Reason must be a string" })
+    .trim()
+    .max(CREDIT_SHARDS_REASON_MAX, `Reason must be at most ${CREDIT_SHARDS_REASON_MAX} characters`)
+    .nullish(),
+});
+
+export const creditShardsRoute = createRoute({
+  ...ledger,
+  method: "post",
+  path: "/accounts/{id}/credit-shards",
+  operationId: "enableCreditShards",
+  summary: "Spread an account's incoming credits over balance shards (admin)",
+  description:
+    "Administrators only. Converts a customer account that many payers credit at once (a merchant, a platform's fee account) so that money coming in lands on balance shards beside its main chain, as system accounts do; debits, holds and controls stay on the main chain, and the balance figures cover every shard. Live and without downtime; it cannot be undone. A repeat answers 200 with `converted: false` and changes nothing, so a retry (with or without an Idempotency-Key) is safe. The ledger also converts an account by itself when concurrent credits contend on it (docs/ledger.md#hot-receiving-accounts).",
+  "x-complexity": "medium",
+  parameters: [accountId, idempotencyKeyParameter()],
+  request: {
+    body: {
+      ...jsonBody("CreditShardsInput", CreditShardsInput, { reason: "Marketplace payouts land here" }),
+      required: false,
+    },
+  },
+  responses: {
+    200: jsonReply("The account's credit shards", "CreditShardsReply", CreditShardsReply, {
+      message: "Incoming credits now spread over 32 balance shards",
+      data: { account_id: EXAMPLE_IDS.account, credit_shards: 32, converted: true, at: "2026-01-15T09:30:00.000Z" },
+    }),
+    ...errors({
+      400: ["validation_error", "invalid_json", "system_account", "invalid_idempotency_key"],
+      401: true,
+      403: ["admin_required"],
+      404: ["account_not_found"],
+      413: ["payload_too_large"],
+      503: true,
+    }),
+  },
+});
 
 export const balanceRoute = createRoute({
   ...ledger,

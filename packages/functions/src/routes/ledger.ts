@@ -2,6 +2,7 @@ import { $, OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { ledgerAnalytics, parseAnalyticsDays } from "@fintech/core/ledger/analytics";
 import { setAccountLock, setLowBalanceThreshold } from "@fintech/core/ledger/controls";
+import { enableCreditShards } from "@fintech/core/ledger/credit-shards";
 import { integrityCheck, trialBalance } from "@fintech/core/ledger/reports";
 import {
   getIntegrityJob,
@@ -30,7 +31,7 @@ import type { AppEnv } from "../http/app-context";
 import { idempotencyKey, writeReply } from "../http/idempotency";
 import { requireAdmin, requireAuth } from "../http/middleware";
 import { actorOf, createAccountHandler, listAccountsHandler } from "./accounts";
-import { queryWith, readJson } from "../http/validate";
+import { parseJsonText, parseWith, queryWith, readJson } from "../http/validate";
 import {
   accountTransactionsRoute,
   analyticsRoute,
@@ -38,6 +39,8 @@ import {
   balanceRoute,
   batchRoute,
   createLedgerAccountRoute,
+  CreditShardsInput,
+  creditShardsRoute,
   depositRoute,
   exportRoute,
   getIntegrityJobRoute,
@@ -124,6 +127,17 @@ export const ledgerRoutes = $(new OpenAPIHono<AppEnv>().use(requireAuth))
     const core = c.get("core");
     const account = await setAccountLock(core, c.req.param("id"), false, await readJson(c), actorOf(c));
     return c.json({ message: "Account unlocked", data: await describeAccount(core, account) }, 200);
+  })
+  // Admin: money coming in lands on balance shards from now on; a repeat changes nothing (converted: false).
+  .openapi({ ...creditShardsRoute, middleware: [requireAdmin] as const }, async (c) => {
+    idempotencyKey(c);
+    const text = await c.req.text();
+    const { reason } = parseWith(CreditShardsInput, text.trim() === "" ? {} : parseJsonText(text));
+    const result = await enableCreditShards(c.get("core"), c.req.param("id"), actorOf(c), reason || null);
+    const message = result.converted
+      ? `Incoming credits now spread over ${result.credit_shards} balance shards`
+      : `Already spread over ${result.credit_shards} balance shards`;
+    return c.json({ message, data: result }, 200);
   })
   .openapi(balanceRoute, async (c) => {
     const asOf = c.req.query("as_of");

@@ -625,6 +625,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/ledger/accounts/{id}/credit-shards": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Spread an account's incoming credits over balance shards (admin)
+         * @description Administrators only. Converts a customer account that many payers credit at once (a merchant, a platform's fee account) so that money coming in lands on balance shards beside its main chain, as system accounts do; debits, holds and controls stay on the main chain, and the balance figures cover every shard. Live and without downtime; it cannot be undone. A repeat answers 200 with `converted: false` and changes nothing, so a retry (with or without an Idempotency-Key) is safe. The ledger also converts an account by itself when concurrent credits contend on it (docs/ledger.md#hot-receiving-accounts). An API key needs the scope `ledger:write` (else 403 `insufficient_scope`).
+         */
+        post: operations["enableCreditShards"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/ledger/accounts/{id}/balance": {
         parameters: {
             query?: never;
@@ -3001,6 +3021,8 @@ export interface components {
                 low_balance_threshold: string | null;
                 /** @description The balance chain's version: grows with every change */
                 version: number;
+                /** @description How many balance shards take the account's incoming credits besides its main chain (0: none). Set by an administrator or automatically when many payers credit the account at once; never undone. The balance figures always cover every shard. */
+                credit_shards: number;
             };
         };
         AccountCreatedReply: {
@@ -3035,6 +3057,8 @@ export interface components {
                 low_balance_threshold: string | null;
                 /** @description The balance chain's version: grows with every change */
                 version: number;
+                /** @description How many balance shards take the account's incoming credits besides its main chain (0: none). Set by an administrator or automatically when many payers credit the account at once; never undone. The balance figures always cover every shard. */
+                credit_shards: number;
             };
             opening_transaction: {
                 id: string;
@@ -3128,6 +3152,8 @@ export interface components {
                 low_balance_threshold: string | null;
                 /** @description The balance chain's version: grows with every change */
                 version: number;
+                /** @description How many balance shards take the account's incoming credits besides its main chain (0: none). Set by an administrator or automatically when many payers credit the account at once; never undone. The balance figures always cover every shard. */
+                credit_shards: number;
             };
         };
         AccountListReply: {
@@ -3161,6 +3187,8 @@ export interface components {
                 low_balance_threshold: string | null;
                 /** @description The balance chain's version: grows with every change */
                 version: number;
+                /** @description How many balance shards take the account's incoming credits besides its main chain (0: none). Set by an administrator or automatically when many payers credit the account at once; never undone. The balance figures always cover every shard. */
+                credit_shards: number;
             }[];
         };
         AccountLockedEvent: {
@@ -3423,6 +3451,8 @@ export interface components {
                 low_balance_threshold: string | null;
                 /** @description The balance chain's version: grows with every change */
                 version: number;
+                /** @description How many balance shards take the account's incoming credits besides its main chain (0: none). Set by an administrator or automatically when many payers credit the account at once; never undone. The balance figures always cover every shard. */
+                credit_shards: number;
             }[];
         };
         BalanceReply: {
@@ -3456,6 +3486,8 @@ export interface components {
                 low_balance_threshold: string | null;
                 /** @description The balance chain's version: grows with every change */
                 version: number;
+                /** @description How many balance shards take the account's incoming credits besides its main chain (0: none). Set by an administrator or automatically when many payers credit the account at once; never undone. The balance figures always cover every shard. */
+                credit_shards: number;
                 account_id: string;
                 account_name: string;
                 as_of: string;
@@ -4039,6 +4071,21 @@ export interface components {
             event_types: ("ledger.balanceUpdate" | "ledger.transactionCreated" | "ledger.transactionStatusUpdate" | "ledger.lowBalanceAlert" | "ledger.reconciliationResult" | "ledger.accountLocked" | "ledger.accountUnlocked" | "kyc.verificationStarted" | "kyc.documentUploaded" | "kyc.documentVerified" | "kyc.riskAssessmentUpdate" | "kyc.verificationCompleted" | "kyc.complianceAlert" | "payment.paymentInitiated" | "payment.paymentStatusUpdate" | "payment.paymentCompleted" | "payment.paymentError")[];
             /** @default true */
             enabled?: boolean;
+        };
+        CreditShardsInput: {
+            reason?: string | null;
+        };
+        CreditShardsReply: {
+            message: string;
+            data: {
+                account_id: string;
+                /** @description The account's credit shard count after the request */
+                credit_shards: number;
+                /** @description False when the account already had its shards: nothing was changed */
+                converted: boolean;
+                /** @description When the conversion committed (the marker in the account's history); null when nothing changed */
+                at: string | null;
+            };
         };
         DecidePaymentInput: {
             /** @enum {string} */
@@ -6280,6 +6327,8 @@ export interface components {
                 low_balance_threshold: string | null;
                 /** @description The balance chain's version: grows with every change */
                 version: number;
+                /** @description How many balance shards take the account's incoming credits besides its main chain (0: none). Set by an administrator or automatically when many payers credit the account at once; never undone. The balance figures always cover every shard. */
+                credit_shards: number;
                 account_id: string;
                 account_name: string;
                 as_of: string;
@@ -11883,7 +11932,8 @@ export interface operations {
                      *           "balance_minor": 125000,
                      *           "available_minor": 115000,
                      *           "low_balance_threshold": null,
-                     *           "version": 4
+                     *           "version": 4,
+                     *           "credit_shards": 0
                      *         },
                      *         {
                      *           "id": "8c7d6e5f-4a3b-4c2d-8e1f-0a9b8c7d6e5f",
@@ -11903,7 +11953,8 @@ export interface operations {
                      *           "balance_minor": 0,
                      *           "available_minor": 0,
                      *           "low_balance_threshold": null,
-                     *           "version": 1
+                     *           "version": 1,
+                     *           "credit_shards": 0
                      *         }
                      *       ]
                      *     }
@@ -12018,7 +12069,8 @@ export interface operations {
                      *         "balance_minor": 0,
                      *         "available_minor": 0,
                      *         "low_balance_threshold": null,
-                     *         "version": 2
+                     *         "version": 2,
+                     *         "credit_shards": 0
                      *       },
                      *       "opening_transaction": {
                      *         "id": "d4e5f6a7-b8c9-4d0e-8f1a-2b3c4d5e6f70",
@@ -12230,7 +12282,8 @@ export interface operations {
                      *         "balance_minor": 125000,
                      *         "available_minor": 115000,
                      *         "low_balance_threshold": null,
-                     *         "version": 4
+                     *         "version": 4,
+                     *         "credit_shards": 0
                      *       }
                      *     }
                      */
@@ -13130,7 +13183,8 @@ export interface operations {
                      *           "balance_minor": 125000,
                      *           "available_minor": 115000,
                      *           "low_balance_threshold": null,
-                     *           "version": 4
+                     *           "version": 4,
+                     *           "credit_shards": 0
                      *         },
                      *         {
                      *           "id": "8c7d6e5f-4a3b-4c2d-8e1f-0a9b8c7d6e5f",
@@ -13150,7 +13204,8 @@ export interface operations {
                      *           "balance_minor": 0,
                      *           "available_minor": 0,
                      *           "low_balance_threshold": null,
-                     *           "version": 1
+                     *           "version": 1,
+                     *           "credit_shards": 0
                      *         }
                      *       ]
                      *     }
@@ -13265,7 +13320,8 @@ export interface operations {
                      *         "balance_minor": 0,
                      *         "available_minor": 0,
                      *         "low_balance_threshold": null,
-                     *         "version": 2
+                     *         "version": 2,
+                     *         "credit_shards": 0
                      *       },
                      *       "opening_transaction": {
                      *         "id": "d4e5f6a7-b8c9-4d0e-8f1a-2b3c4d5e6f70",
@@ -13472,7 +13528,8 @@ export interface operations {
                      *           "balance_minor": 125000,
                      *           "available_minor": 115000,
                      *           "low_balance_threshold": null,
-                     *           "version": 4
+                     *           "version": 4,
+                     *           "credit_shards": 0
                      *         },
                      *         {
                      *           "id": "8c7d6e5f-4a3b-4c2d-8e1f-0a9b8c7d6e5f",
@@ -13492,7 +13549,8 @@ export interface operations {
                      *           "balance_minor": 0,
                      *           "available_minor": 0,
                      *           "low_balance_threshold": null,
-                     *           "version": 1
+                     *           "version": 1,
+                     *           "credit_shards": 0
                      *         }
                      *       ]
                      *     }
@@ -13601,7 +13659,8 @@ export interface operations {
                      *         "balance_minor": 125000,
                      *         "available_minor": 115000,
                      *         "low_balance_threshold": "200.00",
-                     *         "version": 5
+                     *         "version": 5,
+                     *         "credit_shards": 0
                      *       }
                      *     }
                      */
@@ -13754,7 +13813,8 @@ export interface operations {
                      *         "balance_minor": 125000,
                      *         "available_minor": 115000,
                      *         "low_balance_threshold": null,
-                     *         "version": 5
+                     *         "version": 5,
+                     *         "credit_shards": 0
                      *       }
                      *     }
                      */
@@ -13921,7 +13981,8 @@ export interface operations {
                      *         "balance_minor": 125000,
                      *         "available_minor": 115000,
                      *         "low_balance_threshold": null,
-                     *         "version": 6
+                     *         "version": 6,
+                     *         "credit_shards": 0
                      *       }
                      *     }
                      */
@@ -14037,6 +14098,150 @@ export interface operations {
             };
         };
     };
+    enableCreditShards: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the write safe to retry: the same key with the same body replays the stored reply (`Idempotent-Replayed: true`); with another body it is a 422 `idempotency_key_reused`; while the first request with the key is still running, a 409 `idempotency_in_progress`. 1 to 255 visible ASCII characters (else 400 `invalid_idempotency_key`).
+                 * @example 4f9c2a1e-7b3d-4c56-9a0e-1d2f3b4c5d6e
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description The account's id
+                 * @example 3b2f6c1d-5e4a-4b7c-9d8e-1f2a3b4c5d6e
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": "Marketplace payouts land here"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreditShardsInput"];
+            };
+        };
+        responses: {
+            /** @description The account's credit shards */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Incoming credits now spread over 32 balance shards",
+                     *       "data": {
+                     *         "account_id": "3b2f6c1d-5e4a-4b7c-9d8e-1f2a3b4c5d6e",
+                     *         "credit_shards": 32,
+                     *         "converted": true,
+                     *         "at": "2026-01-15T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CreditShardsReply"];
+                };
+            };
+            /** @description Bad request. Codes: `validation_error`, `invalid_json`, `system_account`, `invalid_idempotency_key`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body must be a JSON object",
+                     *       "code": "validation_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated. Codes: `unauthorized`, `invalid_token`, `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Codes: `admin_required`, `insufficient_scope`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden",
+                     *       "code": "admin_required"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. Codes: `account_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "account_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large. Codes: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Payload too large",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The service is temporarily unavailable. Please try again shortly.",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getAccountBalance: {
         parameters: {
             query?: {
@@ -14087,6 +14292,7 @@ export interface operations {
                      *         "available_minor": 115000,
                      *         "low_balance_threshold": null,
                      *         "version": 4,
+                     *         "credit_shards": 0,
                      *         "as_of": "2026-01-15T12:00:00.000Z"
                      *       }
                      *     }
@@ -17395,6 +17601,7 @@ export interface operations {
                      *         "available_minor": 115000,
                      *         "low_balance_threshold": null,
                      *         "version": 4,
+                     *         "credit_shards": 0,
                      *         "as_of": "2026-01-15T12:00:00.000Z"
                      *       }
                      *     }

@@ -33,6 +33,7 @@ export const operationScopes = {
     "updateAccountThreshold": { scope: "ledger:write" },
     "lockAccount": { scope: "ledger:write" },
     "unlockAccount": { scope: "ledger:write" },
+    "enableCreditShards": { scope: "ledger:write" },
     "getAccountBalance": { scope: "ledger:read" },
     "listAccountTransactions": { scope: "ledger:read" },
     "createTransfer": { scope: "ledger:write" },

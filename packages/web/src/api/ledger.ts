@@ -5,6 +5,7 @@ import { segment, withPagination, withQuery, type Pagination } from "./query";
 import type {
   AccountBalance,
   AccountCreatedReply,
+  CreditShardsReply,
   Currency,
   DecimalAmount,
   DepositInput,
@@ -177,6 +178,14 @@ export function ledgerEndpoints(http: HttpClient) {
       return unwrapData<LedgerAccount>(
         await http.authCall<unknown>("PATCH", `${LEDGER}/accounts/${segment(accountId)}`, { body: changes }),
       );
+    },
+    /**
+     * Administrators: money coming into the account lands on balance shards from now on (cannot
+     * be undone). A repeat answers `converted: false` and changes nothing.
+     */
+    async enableCreditShards(accountId: string, reason?: string): Promise<CreditShardsReply> {
+      const path = `${LEDGER}/accounts/${segment(accountId)}/credit-shards`;
+      return http.authCall<CreditShardsReply>("POST", path, { body: reason ? { reason } : {} });
     },
     command,
     /** Compares an expected balance with the ledger's posted balance (also announced on the stream). */

@@ -30,6 +30,9 @@ type AccountReply = ApiReply<"/api/v1/accounts/{id}", "get">["data"];
  */
 export type LedgerAccount = Omit<AccountReply, "lock_reason"> & { lock_reason?: AccountReply["lock_reason"] };
 
+/** POST .../accounts/{id}/credit-shards (admin): the account's credit shards after the request. */
+export type CreditShardsReply = ApiReply<"/api/v1/ledger/accounts/{id}/credit-shards", "post">;
+
 /** LOCKED: an admin stopped money leaving the account (lock_reason says why); money still comes in. */
 export type AccountStatus = LedgerAccount["status"];
 

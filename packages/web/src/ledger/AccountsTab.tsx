@@ -14,6 +14,7 @@ import {
 import { useAccountTransactions, useBalanceAt } from "./hooks";
 import { minorOf } from "./money";
 import { rowMovement } from "./transactions";
+import { CreditShardsChip, SpreadCreditsButton } from "./CreditShards";
 import { ReconcileDialog } from "./ReconcileDialog";
 import { ThresholdForm } from "./ThresholdForm";
 import {
@@ -130,6 +131,7 @@ function AccountDetail({
             {formatDate(account.created_at)}
           </p>
           {account.description && <p className={`mt-2 ${subtleTextClass}`}>{account.description}</p>}
+          <CreditShardsChip account={account} className="mt-2" />
         </div>
         <div className="flex flex-wrap gap-2">
           <button type="button" className={primaryButtonClass} onClick={onTransfer}>
@@ -141,6 +143,7 @@ function AccountDetail({
           <button type="button" className={secondaryButtonClass} onClick={() => setReconciling(true)}>
             Reconcile
           </button>
+          <SpreadCreditsButton account={account} />
         </div>
       </div>
 

@@ -21,6 +21,7 @@ export function account(overrides: Partial<LedgerAccount> = {}): LedgerAccount {
     available_minor: 0,
     low_balance_threshold: null,
     version: 0,
+    credit_shards: 0,
     ...overrides,
   };
 }

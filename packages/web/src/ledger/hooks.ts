@@ -176,6 +176,15 @@ export function useUpdateThreshold() {
   });
 }
 
+/** Administrators: spreads an account's incoming credits over balance shards. */
+export function useEnableCreditShards() {
+  const invalidate = useInvalidateLedger();
+  return useMutation({
+    mutationFn: ({ accountId }: { accountId: string }) => api.ledger.enableCreditShards(accountId),
+    onSuccess: () => void invalidate(),
+  });
+}
+
 /** Approve (post) or unpost one transaction. */
 export function useStatusChange() {
   const invalidate = useInvalidateLedger();

@@ -11,6 +11,7 @@
  */
 import type { CoreContext } from "@fintech/core/shared/context";
 import { appTable } from "../resources/table";
+import { countCall, newCapacityUnits, type CapacityUnits } from "./ledger-capacity";
 
 /** Where writes landed: per table or index, per partition key value, how many item writes. */
 export type Landings = Map<string, Map<string, number>>;
@@ -23,6 +24,10 @@ export interface Counters {
   cancelled: number;
   cancelReasons: Map<string, number>;
   landings: Landings;
+  /** What DynamoDB would bill for the phase's calls (ledger-capacity.ts). */
+  units: CapacityUnits;
+  /** Head reads: Queries for the newest version of a balance chain. */
+  headReads: number;
 }
 
 export const newCounters = (): Counters => ({
@@ -32,7 +37,17 @@ export const newCounters = (): Counters => ({
   cancelled: 0,
   cancelReasons: new Map(),
   landings: new Map(),
+  units: newCapacityUnits(),
+  headReads: 0,
 });
+
+/** A Query for the newest balance version of one chain (Limit 1, newest first). */
+const isHeadRead = (name: string, input: Record<string, unknown>) =>
+  name === "Query" &&
+  input.Limit === 1 &&
+  input.ScanIndexForward === false &&
+  input.IndexName === undefined &&
+  String(input.KeyConditionExpression).includes("begins_with(sk");
 
 /** The partition key attributes: the base table's, then each index's. */
 const PARTITIONS: { name: string; attribute: string }[] = [
@@ -95,9 +110,11 @@ export function instrument(ctx: CoreContext, current: () => Counters): void {
       const counters = current();
       const name = String(context.commandName ?? "unknown").replace(/Command$/, "");
       counters.calls.set(name, (counters.calls.get(name) ?? 0) + 1);
+      const input = args.input as Record<string, unknown>;
+      if (isHeadRead(name, input)) counters.headReads += 1;
       try {
         const result = await next(args);
-        const input = args.input as Record<string, unknown>;
+        countCall(counters.units, name, input, result.output as unknown as Record<string, unknown>, false);
         if (name === "TransactWriteItems") {
           counters.transactions += 1;
           counters.transactItems += (input.TransactItems as unknown[] | undefined)?.length ?? 0;
@@ -105,14 +122,14 @@ export function instrument(ctx: CoreContext, current: () => Counters): void {
         for (const written of writtenItems(name, input)) land(counters.landings, written);
         return result;
       } catch (error) {
+        countCall(counters.units, name, input, undefined, true);
         if (name === "TransactWriteItems") {
           counters.cancelled += 1;
           const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
+          // Distinct codes only: a batch's cancellation can fail dozens of items the same way.
           const label =
-            reasons
-              .map((reason) => reason.Code ?? "None")
-              .filter((code) => code !== "None")
-              .join("+") || (error as Error).name;
+            [...new Set(reasons.map((reason) => reason.Code ?? "None").filter((code) => code !== "None"))].join("+") ||
+            (error as Error).name;
           counters.cancelReasons.set(label, (counters.cancelReasons.get(label) ?? 0) + 1);
         }
         throw error;

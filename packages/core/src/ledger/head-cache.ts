@@ -1,6 +1,8 @@
+import { QueryCommand } from "@aws-sdk/lib-dynamodb";
 import type { CoreContext } from "../shared/context";
 import { latestVersion } from "./balances";
 import { ProcessCache } from "./cache";
+import { BALANCE_PREFIX, chainPartition } from "./keys";
 import type { VersionItem } from "./versions";
 
 /** The write path's chain heads: remembered per process while they are likely still the heads, else read. */
@@ -62,11 +64,51 @@ function observe(ctx: CoreContext, chain: string, version: number, foreignVersio
   });
 }
 
-/** The write path's read of a head: every version since the last one this process knew was another writer's. */
-async function readHead(ctx: CoreContext, chain: string): Promise<VersionItem> {
-  const head = await latestVersion(ctx, chain);
+/**
+ * A chain others are expected to write less often than this (versions per second) is read
+ * eventually consistent: half the read units, and a stale answer costs what a stale guess costs
+ * (one cancelled write that returns the winner). A busier chain is read strongly consistent.
+ */
+const EVENTUAL_READ_MAX_FOREIGN_RATE = 1;
+
+/** Whether others are expected to write this chain rarely enough for an eventually consistent read. */
+function quietChain(ctx: CoreContext, chain: string): boolean {
+  const known = activity.get(ctx, chain);
+  if (!known || known.span < MIN_EVIDENCE_MS) return true;
+  return (known.foreign / known.span) * 1000 < EVENTUAL_READ_MAX_FOREIGN_RATE;
+}
+
+/** The newest version of a chain, eventually consistent; undefined if the read finds none yet. */
+async function eventualHead(ctx: CoreContext, chain: string): Promise<VersionItem | undefined> {
+  const reply = await ctx.db.doc.send(
+    new QueryCommand({
+      TableName: ctx.db.table,
+      KeyConditionExpression: "pk = :pk AND begins_with(sk, :prefix)",
+      ExpressionAttributeValues: { ":pk": chainPartition(chain), ":prefix": BALANCE_PREFIX },
+      ScanIndexForward: false,
+      Limit: 1,
+    }),
+  );
+  return reply.Items?.[0] as VersionItem | undefined;
+}
+
+/**
+ * The write path's read of a head: every version since the last one this process knew was another
+ * writer's. Strongly consistent when `fresh` (a refusal is decided on it) or the chain is busy;
+ * else eventually consistent, and then `guessed` like a remembered head. The head read is
+ * remembered as a written one is, so that a retry after a write cancelled by another chain
+ * needs no read of this one.
+ */
+async function readHead(
+  ctx: CoreContext,
+  chain: string,
+  fresh: boolean,
+): Promise<{ head: VersionItem; guessed: boolean }> {
+  const eventual = !fresh && quietChain(ctx, chain) ? await eventualHead(ctx, chain) : undefined;
+  const head = eventual ?? (await latestVersion(ctx, chain));
   observe(ctx, chain, head.version, (known) => head.version - known);
-  return head;
+  headCache.set(ctx, chain, head);
+  return { head, guessed: eventual !== undefined };
 }
 
 /**
@@ -85,8 +127,9 @@ export function cachedHead(ctx: CoreContext, chain: string): VersionItem | undef
 
 /**
  * The heads a write builds on, one per chain: remembered where cachedHead trusts it (unless
- * `fresh`), else read. `guessed` says whether any was remembered, so that a refusal (insufficient
- * funds, a locked account) is decided again on heads read just now, never on a guess.
+ * `fresh`), else read. `guessed` says whether any was remembered or read eventually consistent,
+ * so that a refusal (insufficient funds, a locked account) is decided again on heads read
+ * strongly consistent just now, never on a guess.
  */
 export async function headsForWrite(
   ctx: CoreContext,
@@ -94,8 +137,13 @@ export async function headsForWrite(
   fresh: boolean,
 ): Promise<{ heads: VersionItem[]; guessed: boolean }> {
   const cached = chains.map((chain) => (fresh ? undefined : cachedHead(ctx, chain)));
-  const heads = await Promise.all(chains.map((chain, index) => cached[index] ?? readHead(ctx, chain)));
-  return { heads, guessed: cached.some((head) => head !== undefined) };
+  const read = await Promise.all(
+    chains.map((chain, index) => {
+      const head = cached[index];
+      return head ? { head, guessed: true } : readHead(ctx, chain, fresh);
+    }),
+  );
+  return { heads: read.map(({ head }) => head), guessed: read.some(({ guessed }) => guessed) };
 }
 
 /** After a commit: these versions are their chains' heads (each built on the version before it). */

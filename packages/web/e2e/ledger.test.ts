@@ -273,8 +273,14 @@ describe("ledger workspace", () => {
     await transfer.getByRole("alert").filter({ hasText: "Insufficient available balance in Everyday" }).waitFor();
     await toast(page, "Insufficient available balance in Everyday");
     await screenshot(page, "ledger-transfer-refused");
-    // Retrying the same transfer reuses its key.
+    // Retrying the same transfer reuses its key. The refusal is on screen already, so the test
+    // waits for the retry's own reply before it counts the requests.
+    const retried = page.waitForResponse(
+      (response) =>
+        response.request().method() === "POST" && response.url().endsWith("/api/v1/ledger/transactions/transfer"),
+    );
     await transfer.getByRole("button", { name: "Retry transfer" }).click();
+    await retried;
     await transfer.getByRole("alert").filter({ hasText: "Insufficient available balance in Everyday" }).waitFor();
     expect(transferPosts).toHaveLength(3);
     expect(transferPosts[2]).toBe(transferPosts[1]);

@@ -35,6 +35,7 @@ import {
   type WriteResult,
 } from "./service";
 import {
+  commitInstant,
   creditsElsewhere,
   MAX_ATTEMPTS,
   pause,
@@ -284,7 +285,7 @@ async function commitOnce(
       const elsewhere = await Promise.all(
         accounts.map((account, index) => creditsElsewhere(ctx, account, heads[index]!, fresh)),
       );
-      const now = new Date(Math.max(ctx.clock().getTime(), ...heads.map((head) => Date.parse(head.committed_at) + 1)));
+      const now = commitInstant(ctx, heads, elsewhere);
       const legsOf = accounts.map(() => [] as (FoldedLeg & { item: number })[]);
       const position = new Map(accounts.map((account, index) => [account.id, index]));
       for (const [item, draft] of drafts.entries()) {

@@ -30,7 +30,12 @@ export const learnedShardCount = (ctx: CoreContext, accountId: string): number =
 const isCustomerShard = (version: VersionItem) =>
   version.chain !== version.account_id && version.owner_id !== SYSTEM_OWNER;
 
-const shardFloors = new ProcessCache<{ version: number; available: number }>(10 * 60_000, 50_000);
+interface ShardFloor {
+  version: number;
+  available: number;
+  committed_at: string;
+}
+const shardFloors = new ProcessCache<ShardFloor>(10 * 60_000, 50_000);
 
 /**
  * Learns from any version this process reads, writes or is told of by a lost race: a main chain's
@@ -42,17 +47,33 @@ export function learnFromVersion(ctx: CoreContext, version: VersionItem): void {
   if (isCustomerShard(version)) {
     const known = shardFloors.get(ctx, version.chain);
     if (!known || known.version < version.version)
-      shardFloors.set(ctx, version.chain, { version: version.version, available: version.available });
+      shardFloors.set(ctx, version.chain, {
+        version: version.version,
+        available: version.available,
+        committed_at: version.committed_at,
+      });
     return;
   }
   if (version.credit_shards && (learnedShardCounts.get(ctx, version.account_id) ?? 0) < version.credit_shards)
     learnedShardCounts.set(ctx, version.account_id, version.credit_shards);
 }
 
-/** The sum of the floors this process knows for an account's shards (0 for a shard never seen). */
-export function knownShardAvailable(ctx: CoreContext, accountId: string, count: number): number {
-  return creditShardChains(accountId, count).reduce(
-    (sum, chain) => sum + (shardFloors.get(ctx, chain)?.available ?? 0),
-    0,
-  );
+/**
+ * The sum of the floors this process knows for an account's shards (0 for a shard never seen), and
+ * the latest commit instant among them: a debit counting on them must commit after it.
+ */
+export function knownShardAvailable(
+  ctx: CoreContext,
+  accountId: string,
+  count: number,
+): { available: number; countedUntil: string | null } {
+  let available = 0;
+  let countedUntil: string | null = null;
+  for (const chain of creditShardChains(accountId, count)) {
+    const floor = shardFloors.get(ctx, chain);
+    if (!floor) continue;
+    available += floor.available;
+    if (countedUntil === null || floor.committed_at > countedUntil) countedUntil = floor.committed_at;
+  }
+  return { available, countedUntil };
 }

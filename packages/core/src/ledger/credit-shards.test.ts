@@ -34,8 +34,8 @@ let ctx: Context;
 const peers: CoreContext[] = [];
 const admin = { id: "shards-admin", name: "Shards Admin" };
 
-const instance = (on: Context): CoreContext => {
-  const peer = createContext(on.config);
+const instance = (on: Context, clock?: () => Date): CoreContext => {
+  const peer = createContext(on.config, clock ? { clock } : {});
   peers.push(peer);
   return peer;
 };
@@ -190,6 +190,40 @@ describe("after the conversion", () => {
     ).toEqual({ status: 422, code: "insufficient_funds" });
     const balance = await currentBalance(ctx, await accountNow(ctx, merchant.id));
     expect([balance.balance, balance.available]).toEqual([12_500, 0]);
+  });
+
+  it("a debit commits after every shard credit it counted, even one stamped ahead of its clock", async () => {
+    const owner = "shards-instant";
+    const { merchant, other } = await accountsOf(owner);
+    await enableCreditShards(ctx, merchant.id, admin);
+    // Another instance's credits carry instants ahead of the payer's clock: it planned them later,
+    // or its shard ran ahead by a millisecond per version.
+    let aheadMs = 5_000;
+    const ahead = instance(ctx, () => new Date(Date.now() + aheadMs));
+    let payerAheadMs = 5_000;
+    const payer = instance(ctx, () => new Date(Date.now() + payerAheadMs));
+    const lastCredit = async () =>
+      shardVersions(await versionsByChain(merchant.id))
+        .map((item) => item.committed_at)
+        .sort()
+        .at(-1)!;
+    const debit = async (amount: string) => {
+      const journalId = idOf(
+        (await transfer(payer, owner, { from_account_id: merchant.id, to_account_id: other.id, amount }, null)).body,
+      );
+      const at = (await chainHistory(ctx, merchant.id)).find((item) => item.tx_id === journalId)!.committed_at;
+      const available = (await balanceAsOf(ctx, await accountNow(ctx, merchant.id), at))!.available;
+      return { after: at > (await lastCredit()), available };
+    };
+
+    // The payer's own credit, stamped ahead; the debit counts on it from memory.
+    await depositPosted(payer, owner, merchant.id, "50.00");
+    payerAheadMs = 0;
+    expect(await debit("30.00")).toEqual({ after: true, available: 2_000 });
+    // Another instance's credit the payer has not seen: the debit reads the shards afresh.
+    aheadMs = 10_000;
+    await depositPosted(ahead, owner, merchant.id, "50.00");
+    expect(await debit("60.00")).toEqual({ after: true, available: 1_000 });
   });
 
   it("reversing a credit whose money was spent is refused; an unspent one is reversed on the main chain", async () => {

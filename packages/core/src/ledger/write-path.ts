@@ -62,12 +62,15 @@ export async function plannedVersions(
 ): Promise<{ versions: VersionItem[]; at: string }> {
   const { heads, guessed } = await headsForWrite(ctx, chains, fresh);
   for (const head of heads) learnFromVersion(ctx, head);
-  const now = new Date(Math.max(ctx.clock().getTime(), ...heads.map((head) => Date.parse(head.committed_at) + 1)));
+  const elsewheres = await Promise.all(
+    legs.map((leg, index) => creditsElsewhere(ctx, leg.account, heads[index]!, fresh)),
+  );
+  const now = commitInstant(ctx, heads, elsewheres);
   const versions: VersionItem[] = [];
   for (const [index, leg] of legs.entries()) {
     const head = heads[index]!;
     const state = chainState(head, leg.account);
-    const elsewhere = await creditsElsewhere(ctx, leg.account, head, fresh);
+    const elsewhere = elsewheres[index]!;
     // A refusal is decided on figures read just now: a remembered head, or a remembered view of
     // the account's credit shards, may be older than the chains.
     const decidedOnMemory = guessed || (elsewhere.remembered && !fresh);
@@ -102,6 +105,15 @@ export async function plannedVersions(
   return { versions, at: now.toISOString() };
 }
 
+/** What a customer account holds on its other chains, as the overdraft rule of one leg counts it. */
+export interface CreditsElsewhere {
+  available: number;
+  /** Figures this process remembered rather than read just now. */
+  remembered: boolean;
+  /** The latest commit instant among the versions counted (null: none). */
+  countedUntil: string | null;
+}
+
 /**
  * What a customer account holds on chains other than `head`'s, as far as the overdraft rule is
  * concerned: for a leg on the main chain of an account with credit shards, the shards' available
@@ -115,13 +127,37 @@ export async function creditsElsewhere(
   account: Account,
   head: VersionItem,
   fresh: boolean,
-): Promise<{ available: number; remembered: boolean }> {
-  if (account.kind !== "customer" || head.chain !== account.id) return { available: 0, remembered: false };
+): Promise<CreditsElsewhere> {
+  const none = { available: 0, remembered: false, countedUntil: null };
+  if (account.kind !== "customer" || head.chain !== account.id) return none;
   const count = Math.max(creditShardCount(ctx, account), head.credit_shards ?? 0);
-  if (count === 0) return { available: 0, remembered: false };
-  if (!fresh) return { available: knownShardAvailable(ctx, account.id, count), remembered: true };
+  if (count === 0) return none;
+  if (!fresh) return { ...knownShardAvailable(ctx, account.id, count), remembered: true };
   const shards = await creditShardHeads(ctx, account.id, count);
-  return { available: shards.reduce((sum, shard) => sum + shard.available, 0), remembered: false };
+  return {
+    available: shards.reduce((sum, shard) => sum + shard.available, 0),
+    remembered: false,
+    countedUntil: shards.reduce<string | null>(
+      (latest, shard) => (latest === null || shard.committed_at > latest ? shard.committed_at : latest),
+      null,
+    ),
+  };
+}
+
+/**
+ * The one instant of a write: now, but after every head it builds on (each chain's commit times
+ * strictly increase) and after every credit-shard version its overdraft checks counted. A shard
+ * version can carry an instant later than this process's clock (its writer planned it a moment
+ * later, or its chain ran ahead by a millisecond per version); a debit stamped before it would
+ * rely on money that, as of the debit's own instant, had not arrived, and the account's
+ * point-in-time balance would show it below zero.
+ */
+export function commitInstant(ctx: CoreContext, heads: VersionItem[], elsewhere: CreditsElsewhere[]): Date {
+  const after = [
+    ...heads.map((head) => head.committed_at),
+    ...elsewhere.flatMap((view) => (view.countedUntil === null ? [] : [view.countedUntil])),
+  ];
+  return new Date(Math.max(ctx.clock().getTime(), ...after.map((instant) => Date.parse(instant) + 1)));
 }
 
 /**

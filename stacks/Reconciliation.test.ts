@@ -15,12 +15,15 @@ import {
   INCOMING_PREFIX,
   MISSING_FILE_LOG_MESSAGE,
   MISSING_FILE_METRIC,
+  REJECTED_FILE_LOG_MESSAGE,
+  REJECTED_FILE_METRIC,
   RESULTS_PREFIX,
 } from "../packages/core/src/reconciliation/model";
 import { ALARM_PERIOD_MINUTES, DEAD_LETTERS_VISIBLE, ERRORS_PER_PERIOD } from "./alarms";
 import { Api } from "./Api";
 import {
   MISSING_FILES_THRESHOLD,
+  REJECTED_FILES_THRESHOLD,
   NIGHTLY_RECONCILIATION_TIMEOUT_SECONDS,
   PROCESSOR_ACTIONS,
   RECONCILER_LIST_ACTIONS,
@@ -184,7 +187,7 @@ describe.each([
     });
   });
 
-  it("alarms on each function's errors and on any missing settlement file, counted from the nightly log", () => {
+  it("alarms on each function's errors", () => {
     for (const [template, fn] of [
       [storage(), objectFunction()],
       [api(), nightlyFunction()],
@@ -194,23 +197,48 @@ describe.each([
       );
       expect(errors, fn.id).toEqual([expect.objectContaining({ Threshold: ERRORS_PER_PERIOD, Statistic: "Sum" })]);
     }
-    const filter = resourceOf(api(), "AWS::Logs::MetricFilter", "SettlementFileMissingFilter");
-    expect(filter.Properties).toMatchObject({
-      FilterPattern: `{ $.message = "${MISSING_FILE_LOG_MESSAGE}" }`,
-      LogGroupName: { "Fn::Join": ["", ["/aws/lambda/", { Ref: nightlyFunction().id }]] },
-      MetricTransformations: [
-        { MetricName: MISSING_FILE_METRIC, MetricNamespace: reconciliationNamespace(stage), MetricValue: "1" },
+  });
+
+  it("alarms on any missing file (the nightly log) and any file rejected whole (the object function's log)", () => {
+    const counted = [
+      [
+        api(),
+        nightlyFunction(),
+        "SettlementFileMissingFilter",
+        MISSING_FILE_LOG_MESSAGE,
+        MISSING_FILE_METRIC,
+        MISSING_FILES_THRESHOLD,
       ],
-    });
-    expect(alarmsOf(api()).filter((alarm) => alarm.MetricName === MISSING_FILE_METRIC)).toEqual([
-      expect.objectContaining({
-        Namespace: reconciliationNamespace(stage),
-        Statistic: "Sum",
-        Period: ALARM_PERIOD_MINUTES * 60,
-        Threshold: MISSING_FILES_THRESHOLD,
-        ComparisonOperator: "GreaterThanOrEqualToThreshold",
-      }),
-    ]);
+      [
+        storage(),
+        objectFunction(),
+        "SettlementFileRejectedFilter",
+        REJECTED_FILE_LOG_MESSAGE,
+        REJECTED_FILE_METRIC,
+        REJECTED_FILES_THRESHOLD,
+      ],
+    ] as const;
+    for (const [template, fn, filterId, message, metric, threshold] of counted) {
+      expect(resourceOf(template, "AWS::Logs::MetricFilter", filterId).Properties, filterId).toMatchObject({
+        FilterPattern: `{ $.message = "${message}" }`,
+        LogGroupName: { "Fn::Join": ["", ["/aws/lambda/", { Ref: fn.id }]] },
+        MetricTransformations: [
+          { MetricName: metric, MetricNamespace: reconciliationNamespace(stage), MetricValue: "1" },
+        ],
+      });
+      expect(
+        alarmsOf(template).filter((alarm) => alarm.MetricName === metric),
+        metric,
+      ).toEqual([
+        expect.objectContaining({
+          Namespace: reconciliationNamespace(stage),
+          Statistic: "Sum",
+          Period: ALARM_PERIOD_MINUTES * 60,
+          Threshold: threshold,
+          ComparisonOperator: "GreaterThanOrEqualToThreshold",
+        }),
+      ]);
+    }
   });
 
   it("keeps object events the function kept failing on in a dead-letter queue that alarms", () => {

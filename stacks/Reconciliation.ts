@@ -20,6 +20,8 @@ import type { StageSettings } from "../infra/stage";
 import {
   MISSING_FILE_LOG_MESSAGE,
   MISSING_FILE_METRIC,
+  REJECTED_FILE_LOG_MESSAGE,
+  REJECTED_FILE_METRIC,
   RESULTS_PREFIX,
 } from "../packages/core/src/reconciliation/model";
 import { ALARM_PERIOD_MINUTES, functionAlarms, Watch } from "./alarms";
@@ -33,8 +35,9 @@ import { deadLetterQueue } from "./queues";
  * (idempotent per object version, so S3's retries and a second delivery do nothing) and writes
  * the per-line result CSV under the results prefix. Every night EventBridge runs
  * NightlyReconciliation, which reconciles what arrived without an event and raises a
- * missing-file break per expected file that did not arrive; each one is logged with a fixed
- * message that a metric filter counts and alarms on.
+ * missing-file break per expected file that did not arrive. Each missing file, and each file
+ * rejected whole (not CSV, another header, no lines, a second file for a reconciled day), is
+ * logged with a fixed message that a metric filter counts and alarms on.
  *
  * The object handler lives in the Storage stack with the bucket (a notification naming a function
  * of a later stack would make the two stacks depend on each other); the schedule lives in the Api
@@ -67,6 +70,8 @@ export const API_SETTLEMENT_RESULT_ACTIONS = ["s3:GetObject", ...RECONCILER_WRIT
 export const reconciliationNamespace = (stage: string) => `fintech-platform/${stage}`;
 /** One missing file is enough: the day cannot be closed without it. */
 export const MISSING_FILES_THRESHOLD = 1;
+/** One rejected file is enough: its day stays open until the processor sends a good one. */
+export const REJECTED_FILES_THRESHOLD = 1;
 
 const incomingObjects = (bucket: IBucket) => bucket.arnForObjects(`${settlementsBucket.incomingPrefix}*`);
 const resultObjects = (bucket: IBucket) => bucket.arnForObjects(`${RESULTS_PREFIX}*`);
@@ -138,7 +143,18 @@ export function settlementObjectHandler(
   functionAlarms(stack, "SettlementObjectCreated", fn, alarmTopic, {
     timeoutSeconds: SETTLEMENT_OBJECT_TIMEOUT_SECONDS,
   });
-  return { settlementObjectFunction: fn, settlementObjectFailures: failures };
+  const rejected = loggedCountAlarm(stack, fn, alarmTopic, {
+    id: "SettlementFileRejected",
+    title: "Settlement files rejected",
+    alarm: "Rejected",
+    message: REJECTED_FILE_LOG_MESSAGE,
+    metric: REJECTED_FILE_METRIC,
+    threshold: REJECTED_FILES_THRESHOLD,
+    description:
+      "a settlement file was rejected whole and nothing was booked; the file and the reason are on /reconciliation (GET /api/v1/reconciliation/files?status=error)",
+    label: "Rejected settlement files",
+  });
+  return { settlementObjectFunction: fn, settlementObjectFailures: failures, rejectedFiles: rejected };
 }
 
 /**
@@ -209,32 +225,55 @@ export function nightlyReconciliation(
   functionAlarms(stack, "NightlyReconciliation", fn, alarmTopic, {
     timeoutSeconds: NIGHTLY_RECONCILIATION_TIMEOUT_SECONDS,
   });
-  const missing = missingFilesAlarm(stack, fn, alarmTopic);
+  const missing = loggedCountAlarm(stack, fn, alarmTopic, {
+    id: "SettlementFileMissing",
+    title: "Settlement files missing",
+    alarm: "Missing",
+    message: MISSING_FILE_LOG_MESSAGE,
+    metric: MISSING_FILE_METRIC,
+    threshold: MISSING_FILES_THRESHOLD,
+    description:
+      "an expected settlement file did not arrive; see the missing_file breaks on /reconciliation (GET /api/v1/reconciliation/breaks?class=missing_file)",
+    label: "Missing settlement files",
+  });
   return { nightlyFunction: fn, nightlyRule: rule, missingFiles: missing };
 }
 
+interface LoggedCount {
+  /** Prefix of the construct ids: <id>Filter, <id>Alarms, <id>Logs. */
+  id: string;
+  title: string;
+  /** The alarm's name within its Watch. */
+  alarm: string;
+  /** The fixed `message` of the structured log line counted. */
+  message: string;
+  metric: string;
+  threshold: number;
+  description: string;
+  label: string;
+}
+
 /**
- * Each expected settlement file that did not arrive is logged once by the nightly run with a
- * fixed message; a metric filter on its log group counts them and one is enough to alarm.
+ * An alarm on a count of one fixed log message of `fn`: a metric filter on its log group counts
+ * the lines, and `threshold` of them in a period alarm.
  */
-function missingFilesAlarm(stack: Stack, fn: SstFunction, topic: ITopic): Watch {
-  const logGroup = LogGroup.fromLogGroupName(stack, "NightlyReconciliationLogs", `/aws/lambda/${fn.functionName}`);
-  const filter = new MetricFilter(stack, "SettlementFileMissingFilter", {
+function loggedCountAlarm(stack: Stack, fn: SstFunction, topic: ITopic, counted: LoggedCount): Watch {
+  const logGroup = LogGroup.fromLogGroupName(stack, `${counted.id}Logs`, `/aws/lambda/${fn.functionName}`);
+  const filter = new MetricFilter(stack, `${counted.id}Filter`, {
     logGroup,
-    filterPattern: FilterPattern.stringValue("$.message", "=", MISSING_FILE_LOG_MESSAGE),
+    filterPattern: FilterPattern.stringValue("$.message", "=", counted.message),
     metricNamespace: reconciliationNamespace(stack.stage),
-    metricName: MISSING_FILE_METRIC,
+    metricName: counted.metric,
     metricValue: "1",
   });
   // The log group is made by the function's log-retention resource: the filter waits for it.
   filter.node.addDependency(fn);
-  const watch = new Watch(stack, "SettlementFileMissingAlarms", "Settlement files missing", topic);
-  watch.alarm("Missing", {
-    description:
-      "an expected settlement file did not arrive; see the missing_file breaks on /reconciliation (GET /api/v1/reconciliation/breaks?class=missing_file)",
+  const watch = new Watch(stack, `${counted.id}Alarms`, counted.title, topic);
+  watch.alarm(counted.alarm, {
+    description: counted.description,
     metric: filter.metric({ period: Duration.minutes(ALARM_PERIOD_MINUTES), statistic: "Sum" }),
-    label: "Missing settlement files",
-    threshold: MISSING_FILES_THRESHOLD,
+    label: counted.label,
+    threshold: counted.threshold,
   });
   return watch;
 }

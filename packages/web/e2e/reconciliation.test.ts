@@ -26,7 +26,7 @@ import { waitForScreenSettled } from "./settle";
  * the local payment worker; a settlement file for their rail and day is generated from those
  * attempts with a planted break; the admin uploads it on the console (a non-CSV file is refused
  * first), sees the upload's progress bar, the file reconciled with its status, and writes off a
- * break, which then shows resolved. Axe in both themes at desktop and 390 px.
+ * break, which then shows resolved; a CSV with another header is recorded as not booked, and why. Axe in both themes at desktop and 390 px.
  */
 
 interface WirePayment {
@@ -268,6 +268,23 @@ describe("/reconciliation", () => {
     );
     expect(after.breaks.map((entry) => entry.id)).toContain(target.id);
     await screenshot(page, "reconciliation-admin");
+
+    // A CSV that is not a settlement file is recorded, not booked, and the admin is told why.
+    const wrongPath = path.join(scratch, `${railId}-${date}-export.csv`);
+    writeFileSync(wrongPath, `date,amount\n${date},25.00\n`);
+    await fileInput.setInputFiles(wrongPath);
+    const wrongGrant = page.waitForResponse(
+      (response) => response.url().endsWith("/api/v1/reconciliation/uploads") && response.request().method() === "POST",
+    );
+    await upload.getByRole("button", { name: "Upload and reconcile" }).click();
+    const wrong = (await (await wrongGrant).json()) as { key?: string; data?: { key: string } };
+    await page
+      .getByText(/was not booked: the header row is not the documented one/)
+      .first()
+      .waitFor({ timeout: 60_000 });
+    const wrongRow = page.locator(`tr[data-file-key="${wrong.data?.key ?? wrong.key!}"]`);
+    await wrongRow.getByText(/^Not booked: the header row is not the documented one/).waitFor();
+    await wrongRow.getByText("Requires Review", { exact: true }).waitFor();
   });
 
   for (const [viewportName, viewport] of Object.entries(VIEWPORTS)) {

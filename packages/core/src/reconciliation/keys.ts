@@ -23,8 +23,6 @@ export const expectationKey = (railId: string, date: string, reference: string) 
   sk: reference,
 });
 
-/** A reconciled file's id: rail, day and the first 32 hex digits of its content's sha256. */
-export const fileIdOf = (railId: string, date: string, sha256: string) => `${railId}_${date}_${sha256.slice(0, 32)}`;
 const FILE_ID = /^([a-z0-9][a-z0-9-]{0,39})_(\d{4}-\d{2}-\d{2})_([0-9a-f]{32})$/;
 export function parseFileId(id: string): { railId: string; date: string } | null {
   const match = FILE_ID.exec(id);

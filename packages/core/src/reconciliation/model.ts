@@ -99,6 +99,13 @@ export function variancePercent(fileTotalMinor: number, matchedLedgerMinor: numb
 }
 
 /** Where files land in the settlements bucket and where their results go. */
+/**
+ * A recorded file's id: rail, day and the first 32 hex digits of its content's sha256. The same
+ * content under any key is one file, and an uploader that hashed its file knows the id to ask for.
+ */
+export const settlementFileId = (railId: string, date: string, sha256Hex: string) =>
+  `${railId}_${date}_${sha256Hex.slice(0, 32)}`;
+
 export const INCOMING_PREFIX = "incoming/";
 export const RESULTS_PREFIX = "results/";
 /** The canonical key of a rail's file for a day; uploads and re-sends may add a suffix before `.csv`. */
@@ -221,6 +228,12 @@ export const SettlementFile = z.object({
   suspenseJournalIds: z.array(z.string()).describe("The journals booking unmatched amounts to suspense"),
   settlementJournalIds: z.array(z.string()).describe("The journals booking the matched totals out of clearing"),
   source: FileSource,
+  rejection: z
+    .string()
+    .nullable()
+    .describe(
+      "Why the file was not booked at all (a header that is not the documented one, no lines, a line that is not CSV, or a day already reconciled from another file); null when it was reconciled",
+    ),
   downloadUrl: z.string().nullable().describe("The per-line result CSV, valid for 5 minutes"),
   committed_at: z.string(),
 });
@@ -360,6 +373,19 @@ export type NightlyReply = z.infer<typeof NightlyReply>;
 /** Structured warning the nightly run logs for each missing file; the cloud's metric filter counts it. */
 export const MISSING_FILE_LOG_MESSAGE = "settlement file missing";
 export const MISSING_FILE_METRIC = "SettlementFileMissing";
+
+/** Structured error logged for each settlement file rejected whole; the cloud's metric filter counts it. */
+export const REJECTED_FILE_LOG_MESSAGE = "settlement file rejected";
+export const REJECTED_FILE_METRIC = "SettlementFileRejected";
+
+/** Why a settlement file is rejected whole (it is recorded, nothing is booked, the day stays open). */
+export const REJECTION_MESSAGES = {
+  header: "the header row is not the documented one (rail,reference,amount,currency,fee,type,settled_at)",
+  empty: "the file has no lines",
+  notCsv: (detail: string) => `the file is not valid CSV: ${detail.slice(0, 300)}`,
+  superseded: (reconciledId: string) =>
+    `the day was already reconciled from file ${reconciledId}; this file was not booked`,
+} as const;
 
 /* ---------- the API's queries (GET parameters, all optional, bounded) ---------- */
 

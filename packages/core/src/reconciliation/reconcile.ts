@@ -1,8 +1,9 @@
 import { createHash } from "node:crypto";
-import type { Readable } from "node:stream";
+import { Transform, type Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
 import { GetObjectCommand } from "@aws-sdk/client-s3";
 import { GetCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import { parse } from "csv-parse";
+import { CsvError, parse } from "csv-parse";
 import type { CoreContext } from "../shared/context";
 import { cancellationCodes } from "../shared/dynamo";
 import { toDecimalString, type Currency } from "../money/model";
@@ -11,22 +12,16 @@ import type { Rail } from "../rails/model";
 import { loadDayExpectations } from "./expectations";
 import { isSettlementHeader, parseSettlementRecord } from "./file-format";
 import { bookJournal, RECON_ACTOR, reconJournalId } from "./journals";
-import {
-  fileIdOf,
-  lineBreakId,
-  missingLineBreakId,
-  objectVersionKey,
-  positionKey,
-  railDayKey,
-  suspenseKey,
-} from "./keys";
+import { lineBreakId, missingLineBreakId, objectVersionKey, positionKey, railDayKey, suspenseKey } from "./keys";
 import { SettlementMatcher, type LineOutcome } from "./matcher";
 import {
   AMOUNT_TOLERANCE_MINOR,
   FILE_STATUS_LABELS,
   fileStatusOf,
   noBreaks,
+  REJECTION_MESSAGES,
   SETTLEMENT_KEY_PATTERN,
+  settlementFileId,
   type BreakClass,
   type BreakCounts,
   type FileSource,
@@ -36,11 +31,13 @@ import { fileItem, loadFile, newBreak, putNewBreak, type StoredFile } from "./st
 
 /**
  * Reconciling one settlement object (docs/money-operations.md#reconciliation): read twice as a
- * stream (once to hash it, once to parse it with csv-parse), never held in memory; the rail-day's
- * expectations are. Idempotent: the file's id is its rail, day and content hash, and its summary is
- * a conditional Put written last, after the breaks (conditional Puts) and the journals (keyed by
- * the file id), so a re-run after a crash completes what is missing and a second delivery of the
- * same content, under any key or version, finds the summary and changes nothing.
+ * stream (once to hash it and check it is a settlement CSV at all, once to match it), never held in
+ * memory; the rail-day's expectations are. Idempotent: the file's id is its rail, day and content
+ * hash, and its summary is a conditional Put written last, after the breaks (conditional Puts) and
+ * the journals (keyed by the file id), so a re-run after a crash completes what is missing and a
+ * second delivery of the same content, under any key or version, finds the summary and changes
+ * nothing. A file rejected whole (not CSV, another header, no lines) is recorded the same way,
+ * with nothing booked.
  */
 
 export interface ReconcileStats {
@@ -76,6 +73,43 @@ async function sha256Of(ctx: CoreContext, key: string, versionId: string | null)
   return hash.digest("hex");
 }
 
+const settlementParser = () =>
+  parse({ bom: true, relax_column_count: true, skip_empty_lines: true, max_record_size: MAX_LINE_BYTES });
+
+/**
+ * The first read: the object's sha256 and, parsed on the way, why it is not a settlement file at
+ * all (null: it is). Every record is read, so the hash covers the whole object; a file that stops
+ * being CSV part-way is hashed again on its own.
+ */
+async function inspectObject(
+  ctx: CoreContext,
+  key: string,
+  versionId: string | null,
+): Promise<{ sha256: string; rejection: string | null }> {
+  const hash = createHash("sha256");
+  const hashing = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      hash.update(chunk);
+      done(null, chunk);
+    },
+  });
+  let records = 0;
+  let headerProblem = false;
+  try {
+    await pipeline(await objectBody(ctx, key, versionId), hashing, settlementParser(), async (parsed) => {
+      for await (const record of parsed as AsyncIterable<string[]>) {
+        if (records === 0 && !isSettlementHeader(record)) headerProblem = true;
+        records++;
+      }
+    });
+  } catch (error) {
+    if (!(error instanceof CsvError)) throw error;
+    return { sha256: await sha256Of(ctx, key, versionId), rejection: REJECTION_MESSAGES.notCsv(error.message) };
+  }
+  const rejection = records === 0 ? REJECTION_MESSAGES.empty : headerProblem ? REJECTION_MESSAGES.header : null;
+  return { sha256: hash.digest("hex"), rejection };
+}
+
 async function alreadyHandled(ctx: CoreContext, key: string, versionId: string | null): Promise<string | null> {
   if (!versionId) return null;
   const reply = await ctx.db.doc.send(
@@ -101,8 +135,8 @@ export async function reconcileObject(
   } catch {
     return { outcome: "ignored", reason: `no rail ${railId}` };
   }
-  const sha256 = await sha256Of(ctx, object.key, versionId);
-  const fileId = fileIdOf(railId, date, sha256);
+  const { sha256, rejection } = await inspectObject(ctx, object.key, versionId);
+  const fileId = settlementFileId(railId, date, sha256);
   if (await loadFile(ctx, fileId)) {
     await recordObjectVersion(ctx, object.key, versionId, fileId);
     return { outcome: "already_reconciled", fileId };
@@ -121,6 +155,7 @@ export async function reconcileObject(
     date,
     source: object.source,
   };
+  if (rejection) return rejectedFile(ctx, base, rejection);
   if (day.Item && day.Item.file_id !== fileId) return supersededFile(ctx, base, String(day.Item.file_id));
   return runReconciliation(ctx, base, rail, object.now ?? ctx.clock());
 }
@@ -167,18 +202,15 @@ async function runReconciliation(ctx: CoreContext, base: FileBase, rail: Rail, n
     if (inFlight.size >= BREAK_WRITE_CONCURRENCY) await Promise.race(inFlight);
   };
   try {
-    const parser = (await objectBody(ctx, base.key, base.versionId)).pipe(
-      parse({ bom: true, relax_column_count: true, skip_empty_lines: true, max_record_size: MAX_LINE_BYTES }),
-    );
+    const parser = (await objectBody(ctx, base.key, base.versionId)).pipe(settlementParser());
     let header = true;
     let lineNumber = 0;
     for await (const record of parser as AsyncIterable<string[]>) {
       if (header) {
         header = false;
-        if (!isSettlementHeader(record)) {
-          parser.destroy();
-          return { outcome: "ignored", reason: "the header row is not the documented one" };
-        }
+        // inspectObject read this content and found the header; only an object replaced in place
+        // (an unversioned bucket) gets here: the retry inspects it again.
+        if (!isSettlementHeader(record)) throw new Error(`${base.key} changed while it was reconciled`);
         continue;
       }
       lineNumber++;
@@ -186,7 +218,7 @@ async function runReconciliation(ctx: CoreContext, base: FileBase, rail: Rail, n
       await writer.add(resultRow(outcome));
       await raise(outcome);
     }
-    if (header) return { outcome: "ignored", reason: "the file is empty" };
+    if (header) throw new Error(`${base.key} changed while it was reconciled`);
     for (const outcome of matcher.missing()) {
       await writer.add(resultRow(outcome));
       await raise(outcome);
@@ -272,6 +304,7 @@ async function runReconciliation(ctx: CoreContext, base: FileBase, rail: Rail, n
     })),
     suspenseJournalIds,
     settlementJournalIds,
+    rejection: null,
     committed_at: at,
     result_key: resultKey(base.id),
   };
@@ -311,21 +344,30 @@ export function counterAdd(
   };
 }
 
-/** The summary, the rail-day's first file and the object version, together; a lost race changes nothing. */
+/**
+ * The summary, the rail-day's first file and the object version, together; a lost race changes
+ * nothing. A rejected file does not claim the day: a good file may still come, and until one does
+ * the nightly check raises the day's missing_file break.
+ */
 async function commitSummary(ctx: CoreContext, file: StoredFile): Promise<void> {
+  const claimDay = file.rejection === null;
   try {
     await ctx.db.doc.send(
       new TransactWriteCommand({
         TransactItems: [
           { Put: { TableName: ctx.db.table, Item: fileItem(file), ConditionExpression: "attribute_not_exists(pk)" } },
-          {
-            Update: {
-              TableName: ctx.db.table,
-              Key: railDayKey(file.railId, file.date),
-              UpdateExpression: "SET file_id = if_not_exists(file_id, :id)",
-              ExpressionAttributeValues: { ":id": file.id },
-            },
-          },
+          ...(claimDay
+            ? [
+                {
+                  Update: {
+                    TableName: ctx.db.table,
+                    Key: railDayKey(file.railId, file.date),
+                    UpdateExpression: "SET file_id = if_not_exists(file_id, :id)",
+                    ExpressionAttributeValues: { ":id": file.id },
+                  },
+                },
+              ]
+            : []),
           {
             Put: {
               TableName: ctx.db.table,
@@ -360,6 +402,7 @@ async function recordObjectVersion(ctx: CoreContext, key: string, versionId: str
  */
 async function supersededFile(ctx: CoreContext, base: FileBase, reconciledId: string): Promise<ReconcileOutcome> {
   const at = ctx.clock().toISOString();
+  const rejection = REJECTION_MESSAGES.superseded(reconciledId);
   await putNewBreak(
     ctx,
     newBreak(
@@ -384,11 +427,24 @@ async function supersededFile(ctx: CoreContext, base: FileBase, reconciledId: st
         ledgerFeeMinor: null,
         paymentId: null,
         suspenseMinor: 0,
-        reason: `the day was already reconciled from file ${reconciledId}; this file was not booked`,
+        reason: rejection,
       },
     ),
   );
-  const file: StoredFile = {
+  const file = unbookedFile(base, at, rejection, { ...noBreaks(), duplicate_line: 1 });
+  await commitSummary(ctx, file);
+  return { outcome: "reconciled", file, stats: { itemsRead: 4, itemsWritten: 4 } };
+}
+
+/** A file that is not a settlement file at all: recorded as Requires Review with the reason, nothing booked. */
+async function rejectedFile(ctx: CoreContext, base: FileBase, rejection: string): Promise<ReconcileOutcome> {
+  const file = unbookedFile(base, ctx.clock().toISOString(), rejection, noBreaks());
+  await commitSummary(ctx, file);
+  return { outcome: "reconciled", file, stats: { itemsRead: 3, itemsWritten: 2 } };
+}
+
+function unbookedFile(base: FileBase, at: string, rejection: string, breakCounts: BreakCounts): StoredFile {
+  return {
     ...base,
     importedAt: at,
     variance: 100,
@@ -396,13 +452,12 @@ async function supersededFile(ctx: CoreContext, base: FileBase, reconciledId: st
     statusLabel: FILE_STATUS_LABELS.error,
     lines: 0,
     matched: 0,
-    breakCounts: { ...noBreaks(), duplicate_line: 1 },
+    breakCounts,
     totals: [],
     suspenseJournalIds: [],
     settlementJournalIds: [],
+    rejection,
     committed_at: at,
     result_key: null,
   };
-  await commitSummary(ctx, file);
-  return { outcome: "reconciled", file, stats: { itemsRead: 4, itemsWritten: 4 } };
 }

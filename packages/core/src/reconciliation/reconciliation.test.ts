@@ -13,7 +13,7 @@ import { initiatePayment, paymentIdFor } from "../payments/service";
 import { advancePayment, attemptOutcome } from "../payments/worker";
 import { loadDayExpectations, settlementReference, type SettlementExpectation } from "./expectations";
 import { generateSettlementFile, plantedCounts, type PlantedBreak } from "./generator";
-import { settlementFileKey, type ReconciliationBreak } from "./model";
+import { REJECTION_MESSAGES, settlementFileKey, type ReconciliationBreak } from "./model";
 import {
   clearingPositions,
   getBreak,
@@ -325,5 +325,40 @@ describe("the nightly check", () => {
     ).rejects.toMatchObject({ status: 422 });
     // The day the file arrived has none.
     expect((await reconcileNight(ctx, new Date(`${DAY}T23:00:00.000Z`), DAY)).missingFiles).toEqual([]);
+  }, 60_000);
+
+  it("a file that is not a settlement file is recorded with the reason, books nothing, and the day stays missing", async () => {
+    const day = "2031-05-15";
+    const header = "rail,reference,amount,currency,fee,type,settled_at";
+    const line = `ACH,PAY-x-1,1.00,USD,0.00,payment,${day}T10:00:00.000Z`;
+    const bad = {
+      ".header": { body: `date,amount\n${day},1.00\n`, rejection: REJECTION_MESSAGES.header },
+      ".blank": { body: "\n\n", rejection: REJECTION_MESSAGES.empty },
+      ".quote": {
+        body: `${header}\n${line}\nACH,"PAY-x-2,1.00\n`,
+        rejection: /^the file is not valid CSV: Quote Not Closed/,
+      },
+      ".long": {
+        body: `${header}\nACH,${"x".repeat(5_000)}\n`,
+        rejection: /^the file is not valid CSV: Max Record Size: .* at line 2$/,
+      },
+    };
+    const suspense = await balanceOf("suspense");
+    for (const [suffix, { body, rejection }] of Object.entries(bad)) {
+      const key = settlementFileKey("ach", day, suffix);
+      await putSettlementObject(ctx, key, body);
+      const outcome = await reconcileObject(ctx, { key, source: "s3_event" });
+      if (outcome.outcome !== "reconciled") throw new Error(`${suffix}: ${JSON.stringify(outcome)}`);
+      expect(outcome.file).toMatchObject({ key, status: "error", lines: 0, totals: [], downloadUrl: null });
+      expect(outcome.file.rejection).toMatch(rejection);
+      expect((await listBreaks(ctx, { fileId: outcome.file.id, limit: 10 })).breaks).toEqual([]);
+      expect(await reconcileObject(ctx, { key, source: "nightly" })).toEqual({
+        outcome: "already_reconciled",
+        fileId: outcome.file.id,
+      });
+    }
+    expect(await balanceOf("suspense")).toBe(suspense);
+    // Rejected files leave the day to a good one: it is still missing.
+    expect((await reconcileNight(ctx, new Date("2031-05-16T02:00:00.000Z"))).missingFiles).toHaveLength(1);
   }, 60_000);
 });

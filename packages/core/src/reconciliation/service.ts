@@ -12,6 +12,8 @@ import {
   INCOMING_PREFIX,
   MISSING_FILE_LOG_MESSAGE,
   MISSING_FILE_METRIC,
+  REJECTED_FILE_LOG_MESSAGE,
+  REJECTED_FILE_METRIC,
   RECON_MESSAGES,
   SETTLEMENT_KEY_PATTERN,
   UPLOAD_MAX_BYTES,
@@ -101,13 +103,21 @@ export async function reconcileObject(
   if (outcome.outcome === "ignored")
     ctx.logger.warn("settlement object not reconciled", { key: object.key, reason: outcome.reason });
   if (outcome.outcome !== "reconciled") return outcome;
-  ctx.logger.info("settlement file reconciled", {
-    file_id: outcome.file.id,
-    status: outcome.file.status,
-    variance: outcome.file.variance,
-    lines: outcome.file.lines,
-    breaks: outcome.file.breakCounts,
-  });
+  if (outcome.file.rejection !== null)
+    ctx.logger.error(REJECTED_FILE_LOG_MESSAGE, {
+      metric: REJECTED_FILE_METRIC,
+      file_id: outcome.file.id,
+      key: object.key,
+      rejection: outcome.file.rejection,
+    });
+  else
+    ctx.logger.info("settlement file reconciled", {
+      file_id: outcome.file.id,
+      status: outcome.file.status,
+      variance: outcome.file.variance,
+      lines: outcome.file.lines,
+      breaks: outcome.file.breakCounts,
+    });
   return { outcome: "reconciled", file: await fileReply(ctx, outcome.file), stats: outcome.stats };
 }
 
@@ -180,7 +190,7 @@ export async function reconcileNight(
       const match = SETTLEMENT_KEY_PATTERN.exec(key);
       if (!match || match[2] !== date) continue;
       const outcome = await reconcileObject(ctx, { key, source: "nightly" });
-      if (outcome.outcome === "reconciled") reconciled.push(outcome.file.id);
+      if (outcome.outcome === "reconciled" && outcome.file.rejection === null) reconciled.push(outcome.file.id);
     }
     token = page.IsTruncated ? page.NextContinuationToken : undefined;
   } while (token);

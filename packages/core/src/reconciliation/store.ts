@@ -197,9 +197,10 @@ export async function loadFile(ctx: CoreContext, id: string): Promise<StoredFile
   return reply.Item?.entity === "recon_file" ? stripKeys(reply.Item) : null;
 }
 
+/** A stored file summary as the API shows it; summaries stored before `rejection` existed were all reconciled. */
 function stripKeys(item: Record<string, unknown>): StoredFile {
   const { pk: _pk, sk: _sk, entity: _entity, ...rest } = item;
-  return rest as unknown as StoredFile;
+  return { rejection: null, ...rest } as unknown as StoredFile;
 }
 
 const binding = (ctx: CoreContext, scope: Record<string, unknown>): CursorBinding => ({

@@ -65,6 +65,7 @@ const exampleFile: SettlementFile = {
   suspenseJournalIds: ["8d0c1e52-6a0b-5c3f-9d1e-2f3a4b5c6d7e"],
   settlementJournalIds: ["9e1d2f63-7b1c-5d40-8e2f-3a4b5c6d7e8f"],
   source: "s3_event",
+  rejection: null,
   downloadUrl:
     "http://localhost:4569/settlements/results/ach_2026-11-27_0f1e2d3c4b5a69788796a5b4c3d2e1f0.csv?X-Amz-Signature=...",
   committed_at: "2026-11-28T02:00:04.000Z",

@@ -9069,6 +9069,8 @@ export interface components {
             settlementJournalIds: string[];
             /** @enum {string} */
             source: "s3_event" | "upload" | "nightly";
+            /** @description Why the file was not booked at all (a header that is not the documented one, no lines, a line that is not CSV, or a day already reconciled from another file); null when it was reconciled */
+            rejection: string | null;
             /** @description The per-line result CSV, valid for 5 minutes */
             downloadUrl: string | null;
             committed_at: string;
@@ -9123,6 +9125,8 @@ export interface components {
                 settlementJournalIds: string[];
                 /** @enum {string} */
                 source: "s3_event" | "upload" | "nightly";
+                /** @description Why the file was not booked at all (a header that is not the documented one, no lines, a line that is not CSV, or a day already reconciled from another file); null when it was reconciled */
+                rejection: string | null;
                 /** @description The per-line result CSV, valid for 5 minutes */
                 downloadUrl: string | null;
                 committed_at: string;
@@ -28207,6 +28211,7 @@ export interface operations {
                      *             "9e1d2f63-7b1c-5d40-8e2f-3a4b5c6d7e8f"
                      *           ],
                      *           "source": "s3_event",
+                     *           "rejection": null,
                      *           "downloadUrl": "http://localhost:4569/settlements/results/ach_2026-11-27_0f1e2d3c4b5a69788796a5b4c3d2e1f0.csv?X-Amz-Signature=...",
                      *           "committed_at": "2026-11-28T02:00:04.000Z"
                      *         }
@@ -28343,6 +28348,7 @@ export interface operations {
                      *         "9e1d2f63-7b1c-5d40-8e2f-3a4b5c6d7e8f"
                      *       ],
                      *       "source": "s3_event",
+                     *       "rejection": null,
                      *       "downloadUrl": "http://localhost:4569/settlements/results/ach_2026-11-27_0f1e2d3c4b5a69788796a5b4c3d2e1f0.csv?X-Amz-Signature=...",
                      *       "committed_at": "2026-11-28T02:00:04.000Z"
                      *     }

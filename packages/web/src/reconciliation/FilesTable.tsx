@@ -17,7 +17,8 @@ export function breakSummary(file: Pick<SettlementFile, "breakCounts">): string 
 
 /**
  * The settlement files: filename, rail, day, import time, lines matched, variance bar, status and
- * the per-line result CSV. `compact` (the rails console's panel) leaves out the day and the lines.
+ * the per-line result CSV; a file rejected whole says why. `compact` (the rails console's panel)
+ * leaves out the day, the lines and the break summary.
  */
 export function FilesTable({
   files,
@@ -69,10 +70,16 @@ export function FilesTable({
             <tr key={file.id} data-file-key={file.key}>
               <th scope="row" className={`${cellClass} max-w-56 break-all text-left font-medium`}>
                 {file.filename}
-                {!compact && (
-                  <span className="block text-xs font-normal text-slate-600 dark:text-slate-300">
-                    {breakSummary(file)}
+                {file.rejection !== null ? (
+                  <span className="block break-normal text-xs font-normal text-red-800 dark:text-red-300">
+                    Not booked: {file.rejection}
                   </span>
+                ) : (
+                  !compact && (
+                    <span className="block text-xs font-normal text-slate-600 dark:text-slate-300">
+                      {breakSummary(file)}
+                    </span>
+                  )
                 )}
               </th>
               <td className={cellClass}>{file.rail}</td>

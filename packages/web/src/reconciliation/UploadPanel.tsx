@@ -61,7 +61,7 @@ export function UploadPanel({ today }: { today: string }) {
     abort.current = controller;
     setProgress(0);
     try {
-      const reconciled = await uploadSettlementFile(reconciliationApi, {
+      const { file: reconciled, recordedBefore } = await uploadSettlementFile(reconciliationApi, {
         railId: chosenRail,
         date,
         file,
@@ -69,7 +69,11 @@ export function UploadPanel({ today }: { today: string }) {
         onProgress: (fraction) => setProgress(fraction * 100),
         signal: controller.signal,
       });
-      notify.success(`${reconciled.filename}: ${reconciled.statusLabel}`);
+      if (recordedBefore)
+        notify.info(RECON_SCREEN_MESSAGES.recordedBefore(reconciled.filename, reconciled.statusLabel));
+      else if (reconciled.rejection !== null)
+        notify.error(RECON_SCREEN_MESSAGES.notBooked(reconciled.filename, reconciled.rejection));
+      else notify.success(`${reconciled.filename}: ${reconciled.statusLabel}`);
       setFile(null);
       if (fileInput.current) fileInput.current.value = "";
     } catch (caught) {

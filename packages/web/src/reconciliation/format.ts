@@ -25,6 +25,9 @@ export const RECON_SCREEN_MESSAGES = {
   referenceRequired: "Enter the payment reference to match",
   notYetReconciled:
     "The file was uploaded but is not reconciled yet: it appears in the table once reconciliation finishes",
+  recordedBefore: (filename: string, status: string) =>
+    `This content was already recorded as ${filename} (${status}): nothing was booked again`,
+  notBooked: (filename: string, rejection: string) => `${filename} was not booked: ${rejection}`,
 } as const;
 
 /** Browsers name a CSV's type in several ways (or not at all); these are the ones that may be CSV text. */

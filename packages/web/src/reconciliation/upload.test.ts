@@ -14,12 +14,15 @@ const grant: UploadGrant = {
 const fileFor = (key: string) => ({ key, filename: "ach.csv", statusLabel: "Auto-Reconciled" }) as SettlementFile;
 const noWait: ReconcileWait = { intervalMs: 1, attempts: 3, delay: async () => {} };
 const csvFile = () => new File(["rail,reference\n"], "ach.csv", { type: "text/csv" });
+/** The content's id: rail, day and the first 32 hex digits of its SHA-256. */
+const contentId = "ach_2026-11-27_537ff119099c2b303fc7ddf9fb90a4ca";
+const notFound = () => new ApiError("Settlement file not found", "http-status", 404, "file_not_found");
 
-/** An API whose list shows the uploaded file from the `appearsOn`-th ask on. */
-function fakeApi(appearsOn: number) {
+/** An API that answers 404 for the file until the `appearsOn`-th ask, then the file recorded under `recordedKey`. */
+function fakeApi(appearsOn: number, recordedKey = grant.key) {
   const calls: string[] = [];
   let asks = 0;
-  const api: Pick<ReconciliationApi, "uploadGrant" | "sendFile" | "files"> = {
+  const api: Pick<ReconciliationApi, "uploadGrant" | "sendFile" | "file"> = {
     async uploadGrant(input) {
       calls.push(`grant ${input.railId} ${input.date} ${input.filename} ${input.size} ${input.sha256}`);
       return grant;
@@ -29,24 +32,22 @@ function fakeApi(appearsOn: number) {
       onProgress?.(0.5);
       onProgress?.(1);
     },
-    async files(query) {
+    async file(id) {
       asks += 1;
-      calls.push(`list ${query?.railId}`);
-      return {
-        files: asks >= appearsOn ? [fileFor("other"), fileFor(grant.key)] : [fileFor("other")],
-        nextCursor: null,
-      };
+      calls.push(`file ${id}`);
+      if (asks < appearsOn) throw notFound();
+      return fileFor(recordedKey);
     },
   };
   return { api, calls };
 }
 
 describe("uploading a settlement file", () => {
-  it("asks for a grant, sends the bytes with progress, then waits until the list shows the reconciled file", async () => {
+  it("asks for a grant, sends the bytes with progress, then waits for the file its content names", async () => {
     const { api, calls } = fakeApi(2);
     const phases: UploadPhase[] = [];
     const progress: number[] = [];
-    const file = await uploadSettlementFile(
+    const result = await uploadSettlementFile(
       api,
       {
         railId: "ach",
@@ -57,23 +58,36 @@ describe("uploading a settlement file", () => {
       },
       noWait,
     );
-    expect(file.key).toBe(grant.key);
+    expect(result).toEqual({ file: fileFor(grant.key), recordedBefore: false });
     expect(phases).toEqual(["signing", "sending", "reconciling"]);
     expect(progress).toEqual([0.5, 1]);
     expect(calls).toEqual([
       // The content's SHA-256 (base64) goes with the request: the signed policy carries it.
       `grant ach 2026-11-27 ach.csv ${csvFile().size} U3/xGQmcKzA/x935+5CkytU8+k6Q4dstMfhgiSlERGI=`,
       `send ${grant.key}`,
-      "list ach",
-      "list ach",
+      `file ${contentId}`,
+      `file ${contentId}`,
     ]);
   });
 
-  it("gives up after the wait with a pending error naming the key", async () => {
+  it("says so when the same content was recorded before under another key", async () => {
+    const { api } = fakeApi(1, "incoming/ach/2026-11-27.csv");
+    const result = await uploadSettlementFile(api, { railId: "ach", date: "2026-11-27", file: csvFile() }, noWait);
+    expect(result.recordedBefore).toBe(true);
+    expect(result.file.key).toBe("incoming/ach/2026-11-27.csv");
+  });
+
+  it("gives up after the wait with a pending error naming the key; another error stops the wait", async () => {
+    await expect(
+      uploadSettlementFile(fakeApi(99).api, { railId: "ach", date: "2026-11-27", file: csvFile() }, noWait),
+    ).rejects.toBeInstanceOf(ReconcilePendingError);
     const { api } = fakeApi(99);
+    api.file = async () => {
+      throw new ApiError("Forbidden", "http-status", 403, "admin_required");
+    };
     await expect(
       uploadSettlementFile(api, { railId: "ach", date: "2026-11-27", file: csvFile() }, noWait),
-    ).rejects.toBeInstanceOf(ReconcilePendingError);
+    ).rejects.toMatchObject({ status: 403 });
   });
 });
 

@@ -215,3 +215,11 @@ export function functionBundling({ liveDev = false, externalSdk = false }: Bundl
     },
   };
 }
+
+/** What SST puts at the top of every ESM bundle (sst/runtime/handlers/node.js). */
+export const SST_ESM_BANNER = [
+  "import { createRequire as topLevelCreateRequire } from 'module';",
+  "const require = topLevelCreateRequire(import.meta.url);",
+  'import { fileURLToPath as topLevelFileUrlToPath, URL as topLevelURL } from "url"',
+  'const __dirname = topLevelFileUrlToPath(new topLevelURL(".", import.meta.url))',
+].join("\n");

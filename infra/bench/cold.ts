@@ -23,7 +23,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { deflateRawSync } from "node:zlib";
 import type { SSTConfig } from "sst";
-import { functionBundling, type FunctionBundling } from "../bundling";
+import { functionBundling, SST_ESM_BANNER, type FunctionBundling } from "../bundling";
 import { importColdly, lambdaEnvironment, type ColdImport } from "../functions/cold-start";
 import { assetFiles, deployedFunctions, initialFiles, type DeployedFunction } from "../functions/deployed";
 import { stageSharp } from "../native/sharp";
@@ -245,14 +245,6 @@ async function layerFunctions(api: DeployedFunction, scratch: string): Promise<D
   }
   return layers;
 }
-
-/** What SST puts at the top of every ESM bundle (sst/runtime/handlers/node.js). */
-const SST_ESM_BANNER = [
-  "import { createRequire as topLevelCreateRequire } from 'module';",
-  "const require = topLevelCreateRequire(import.meta.url);",
-  'import { fileURLToPath as topLevelFileUrlToPath, URL as topLevelURL } from "url"',
-  'const __dirname = topLevelFileUrlToPath(new topLevelURL(".", import.meta.url))',
-].join("\n");
 
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(0)} KB`;
 const size = (bytes: number) => (bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : kb(bytes));

@@ -8,8 +8,9 @@
  * many times over, and reconciliation reads only the expectations), generates an N-line file with
  * planted breaks spread over every class (written to a temporary file, never held as lines), puts
  * it into the settlements bucket and reconciles it with the core entry point the S3 event calls.
- * The reconciliation runs in a fresh Node process, as in the cloud's Lambda, which reports its
- * time, its peak RSS and the items it read and wrote (counted on its client). Prints lines/s, those
+ * The reconciliation runs in a fresh Node process from a bundle built as the deployed functions
+ * are (recon-child.ts), as in the cloud's Lambda, which reports its time, its peak RSS and the
+ * items it read and wrote (counted on its client). Prints lines/s, those
  * figures and the break counts found against the planted ones: a mismatch exits non-zero.
  */
 import { createWriteStream, mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -23,9 +24,8 @@ import { ensureSystemAccounts } from "@fintech/core/ledger/accounts";
 import { generateSettlementFile, plantedCounts, type PlantedBreak } from "@fintech/core/reconciliation/generator";
 import type { Rail } from "@fintech/core/rails/model";
 import { settlementFileKey } from "@fintech/core/reconciliation/model";
-import { reconcileObject, type ReconcileOutcome } from "@fintech/core/reconciliation/service";
 import { listRails } from "@fintech/core/rails/store";
-import { loadConfig, type AppConfig } from "@fintech/core/shared/config";
+import { loadConfig } from "@fintech/core/shared/config";
 import { createContext, type CoreContext } from "@fintech/core/shared/context";
 import { putSettlementObject, seedExpectations, syntheticExpectations } from "@fintech/testing/reconciliation";
 import { ensureTable } from "../local/bootstrap";
@@ -33,16 +33,17 @@ import "../local/cli"; // the local scripts' set-up: silences the SDK's Node 22 
 import { startDynamoDbLocal, type DynamoDbLocal } from "../local/dynamodb-local";
 import { localKeyEnv } from "../local/keys";
 import { startS3Emulator, type S3Emulator } from "../local/s3-emulator";
+import { functionBundling, SST_ESM_BANNER } from "../bundling";
+import type { ChildRun } from "./recon-child";
 import { releaseStore, stopOnceOnExit } from "./teardown";
 
 const BUCKETS = { kyc: "bench-kyc-documents", settlements: "bench-settlements" };
 
-function options(): { sizes: number[]; breaks: number | null; child: string | null; heapMb: number | null } {
+function options(): { sizes: number[]; breaks: number | null; heapMb: number | null } {
   const { values } = parseArgs({
     options: {
       lines: { type: "string", default: "200000" },
       breaks: { type: "string" },
-      "reconcile-in-child": { type: "string" },
       "heap-mb": { type: "string" },
     },
     strict: true,
@@ -54,41 +55,7 @@ function options(): { sizes: number[]; breaks: number | null; child: string | nu
   const heapMb = values["heap-mb"] === undefined ? null : Number(values["heap-mb"]);
   if (heapMb !== null && (!Number.isInteger(heapMb) || heapMb < 64))
     throw new Error("--heap-mb must be an integer >= 64");
-  return { sizes, breaks, child: values["reconcile-in-child"] ?? null, heapMb };
-}
-
-/** Items read and written on the client, per phase. */
-interface ItemCounts {
-  read: number;
-  written: number;
-}
-
-function countItems(ctx: CoreContext, current: () => ItemCounts): void {
-  ctx.db.raw.middlewareStack.add(
-    (next, context) => async (args) => {
-      const result = await next(args);
-      const counts = current();
-      const name = String(context.commandName ?? "").replace(/Command$/, "");
-      const input = args.input as Record<string, unknown>;
-      const output = result.output as unknown as Record<string, unknown>;
-      if (name === "Query" || name === "Scan") counts.read += Number(output.Count ?? 0);
-      else if (name === "GetItem") counts.read += output.Item ? 1 : 0;
-      else if (name === "BatchGetItem")
-        counts.read += Object.values((output.Responses ?? {}) as Record<string, unknown[]>).reduce(
-          (n, l) => n + l.length,
-          0,
-        );
-      else if (name === "PutItem" || name === "UpdateItem" || name === "DeleteItem") counts.written += 1;
-      else if (name === "TransactWriteItems") counts.written += (input.TransactItems as unknown[]).length;
-      else if (name === "BatchWriteItem")
-        counts.written += Object.values((input.RequestItems ?? {}) as Record<string, unknown[]>).reduce(
-          (n, l) => n + l.length,
-          0,
-        );
-      return result;
-    },
-    { step: "initialize", name: "reconBenchCounter" },
-  );
+  return { sizes, breaks, heapMb };
 }
 
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
@@ -123,28 +90,40 @@ async function writeFile(
   return { lineCount: generated.lineCount, planted: generated.planted };
 }
 
-interface ChildRun {
-  outcome: ReconcileOutcome;
-  seconds: number;
-  peakRss: number;
-  rssBefore: number;
-  counts: ItemCounts;
+/** Bundles recon-child.ts as the deployed functions are bundled, into `directory`. */
+async function bundleChild(directory: string): Promise<string> {
+  const esbuild = await import("esbuild");
+  const bundling = functionBundling();
+  const outfile = path.join(directory, "recon-child.mjs");
+  await esbuild.build({
+    ...bundling.esbuild,
+    entryPoints: [path.join(import.meta.dirname, "recon-child.ts")],
+    outfile,
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    minify: bundling.minify,
+    keepNames: true,
+    logLevel: "silent",
+    banner: { js: SST_ESM_BANNER },
+  });
+  return outfile;
 }
 
 /**
- * Reconciles in a fresh Node process, as the cloud's Lambda does: its memory is the
- * reconciliation's (the emulators and the seeding stay in this one).
+ * Reconciles in a fresh Node process running the bundled recon-child.ts, as the cloud's Lambda
+ * runs its bundle: its memory is the reconciliation's (the emulators and the seeding stay in this one).
  */
-async function reconcileInChild(config: AppConfig, key: string, heapMb: number | null): Promise<ChildRun> {
+async function reconcileInChild(
+  bundle: string,
+  configInput: Record<string, string>,
+  key: string,
+  heapMb: number | null,
+): Promise<ChildRun> {
   // --heap-mb caps V8's old space as a Lambda's NODE_OPTIONS would: V8 otherwise grows the heap long before it collects.
   const heap = heapMb === null ? [] : [`--max-old-space-size=${heapMb}`];
-  const child = spawn(process.execPath, [...heap, ...process.execArgv, process.argv[1]!, "--reconcile-in-child", key], {
-    env: {
-      ...process.env,
-      BENCH_TABLE: config.TABLE_NAME,
-      BENCH_DYNAMODB: config.DYNAMODB_ENDPOINT ?? "",
-      BENCH_S3: config.S3_ENDPOINT ?? "",
-    },
+  const child = spawn(process.execPath, [...heap, bundle, key], {
+    env: { ...process.env, BENCH_CONFIG: JSON.stringify(configInput) },
     stdio: ["ignore", "pipe", "inherit"],
   });
   let output = "";
@@ -156,40 +135,8 @@ async function reconcileInChild(config: AppConfig, key: string, heapMb: number |
   return JSON.parse(output.trim().split("\n").pop() ?? "{}") as ChildRun;
 }
 
-async function childMain(key: string): Promise<void> {
-  const core = createContext(
-    loadConfig({
-      STAGE: "bench",
-      TABLE_NAME: process.env.BENCH_TABLE,
-      DYNAMODB_ENDPOINT: process.env.BENCH_DYNAMODB,
-      S3_ENDPOINT: process.env.BENCH_S3,
-      KYC_BUCKET: BUCKETS.kyc,
-      SETTLEMENTS_BUCKET: BUCKETS.settlements,
-      ...localKeyEnv(null),
-      LOG_LEVEL: "silent",
-    }),
-  );
-  const counts: ItemCounts = { read: 0, written: 0 };
-  countItems(core, () => counts);
-  await listRails(core);
-  const rssBefore = process.memoryUsage().rss;
-  let peakRss = rssBefore;
-  const sampler = setInterval(() => {
-    peakRss = Math.max(peakRss, process.memoryUsage().rss);
-  }, 20);
-  const started = performance.now();
-  const outcome = await reconcileObject(core, { key, source: "s3_event" });
-  const seconds = (performance.now() - started) / 1000;
-  clearInterval(sampler);
-  peakRss = Math.max(peakRss, process.resourceUsage().maxRSS * 1024);
-  core.db.raw.destroy();
-  core.storage.destroy();
-  console.log(JSON.stringify({ outcome, seconds, peakRss, rssBefore, counts } satisfies ChildRun));
-}
-
 async function main(): Promise<void> {
   const opts = options();
-  if (opts.child) return childMain(opts.child);
   const directory = mkdtempSync(path.join(tmpdir(), "fintech-bench-recon-"));
   const tableName = `bench-recon-${Date.now()}`;
   let dynamo: DynamoDbLocal | null = null;
@@ -213,18 +160,18 @@ async function main(): Promise<void> {
       corsOrigins: ["http://127.0.0.1"],
       bucketNames: BUCKETS,
     });
-    ctx = createContext(
-      loadConfig({
-        STAGE: "bench",
-        TABLE_NAME: tableName,
-        DYNAMODB_ENDPOINT: dynamo.endpoint,
-        S3_ENDPOINT: s3.endpoint,
-        KYC_BUCKET: BUCKETS.kyc,
-        SETTLEMENTS_BUCKET: BUCKETS.settlements,
-        ...localKeyEnv(null),
-        LOG_LEVEL: "silent",
-      }),
-    );
+    const configInput: Record<string, string> = {
+      STAGE: "bench",
+      TABLE_NAME: tableName,
+      DYNAMODB_ENDPOINT: dynamo.endpoint,
+      S3_ENDPOINT: s3.endpoint,
+      KYC_BUCKET: BUCKETS.kyc,
+      SETTLEMENTS_BUCKET: BUCKETS.settlements,
+      ...localKeyEnv(null),
+      LOG_LEVEL: "silent",
+    };
+    ctx = createContext(loadConfig(configInput));
+    const childBundle = await bundleChild(directory);
     const core = ctx;
     await ensureTable(core.db);
     // Idempotent; on a loaded machine DynamoDB Local may time out one of its transactions: try again.
@@ -249,7 +196,7 @@ async function main(): Promise<void> {
       );
       const key = settlementFileKey(rail.id, date);
       const generated = await writeFile(core, directory, rail, date, size, index, breaks, key);
-      const run = await reconcileInChild(core.config, key, opts.heapMb);
+      const run = await reconcileInChild(childBundle, configInput, key, opts.heapMb);
       const { outcome, seconds } = run;
       if (outcome.outcome !== "reconciled") throw new Error(`not reconciled: ${JSON.stringify(outcome)}`);
       timings.push({ lines: generated.lineCount, seconds });

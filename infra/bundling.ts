@@ -217,9 +217,26 @@ export function functionBundling({ liveDev = false, externalSdk = false }: Bundl
 }
 
 /** What SST puts at the top of every ESM bundle (sst/runtime/handlers/node.js). */
-export const SST_ESM_BANNER = [
+const SST_ESM_BANNER = [
   "import { createRequire as topLevelCreateRequire } from 'module';",
   "const require = topLevelCreateRequire(import.meta.url);",
   'import { fileURLToPath as topLevelFileUrlToPath, URL as topLevelURL } from "url"',
   'const __dirname = topLevelFileUrlToPath(new topLevelURL(".", import.meta.url))',
 ].join("\n");
+
+/**
+ * esbuild options that build an entry as SST builds a deployed function (the bundling above, ESM,
+ * SST's banner): for benchmarks that run code as the cloud runs it, outside SST.
+ */
+export function deployedBuildOptions(bundling: FunctionBundling = functionBundling()): BuildOptions {
+  return {
+    ...bundling.esbuild,
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    minify: bundling.minify,
+    keepNames: true,
+    logLevel: "silent",
+    banner: { js: SST_ESM_BANNER },
+  };
+}

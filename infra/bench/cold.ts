@@ -23,7 +23,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { deflateRawSync } from "node:zlib";
 import type { SSTConfig } from "sst";
-import { functionBundling, SST_ESM_BANNER, type FunctionBundling } from "../bundling";
+import { deployedBuildOptions, functionBundling, type FunctionBundling } from "../bundling";
 import { importColdly, lambdaEnvironment, type ColdImport } from "../functions/cold-start";
 import { assetFiles, deployedFunctions, initialFiles, type DeployedFunction } from "../functions/deployed";
 import { stageSharp } from "../native/sharp";
@@ -227,19 +227,12 @@ async function layerFunctions(api: DeployedFunction, scratch: string): Promise<D
     const outdir = path.join(dir, `layer-${index}`);
     const handlerFile = path.join(outdir, `layer-${index}.mjs`);
     await esbuild.build({
-      ...bundling.esbuild,
+      ...deployedBuildOptions(bundling),
       entryPoints: [entry],
       // Split as deployed: what a layer loads at first use (a dynamic import) is a chunk of its own.
       splitting: bundling.splitting,
       outdir,
       outExtension: { ".js": ".mjs" },
-      bundle: true,
-      platform: "node",
-      format: "esm",
-      minify: bundling.minify,
-      keepNames: true,
-      logLevel: "silent",
-      banner: { js: SST_ESM_BANNER },
     });
     layers.push({ ...api, logicalId: layer.name, module: `layer-${index}`, assetDir: outdir, handlerFile });
   }

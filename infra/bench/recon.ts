@@ -33,7 +33,7 @@ import "../local/cli"; // the local scripts' set-up: silences the SDK's Node 22 
 import { startDynamoDbLocal, type DynamoDbLocal } from "../local/dynamodb-local";
 import { localKeyEnv } from "../local/keys";
 import { startS3Emulator, type S3Emulator } from "../local/s3-emulator";
-import { functionBundling, SST_ESM_BANNER } from "../bundling";
+import { deployedBuildOptions } from "../bundling";
 import type { ChildRun } from "./recon-child";
 import { releaseStore, stopOnceOnExit } from "./teardown";
 
@@ -93,19 +93,11 @@ async function writeFile(
 /** Bundles recon-child.ts as the deployed functions are bundled, into `directory`. */
 async function bundleChild(directory: string): Promise<string> {
   const esbuild = await import("esbuild");
-  const bundling = functionBundling();
   const outfile = path.join(directory, "recon-child.mjs");
   await esbuild.build({
-    ...bundling.esbuild,
+    ...deployedBuildOptions(),
     entryPoints: [path.join(import.meta.dirname, "recon-child.ts")],
     outfile,
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    minify: bundling.minify,
-    keepNames: true,
-    logLevel: "silent",
-    banner: { js: SST_ESM_BANNER },
   });
   return outfile;
 }

@@ -4,7 +4,7 @@ import { allowMoneyForTests } from "@fintech/testing/limits";
 import { createContext, type CoreContext } from "../shared/context";
 import { GetCommand } from "@aws-sdk/lib-dynamodb";
 import { Account, systemAccountId } from "./accounts";
-import { balanceAsOf, chainHistory, currentBalance } from "./balances";
+import { balanceAsOf, chainHistory, currentBalance, versionAsOf } from "./balances";
 import {
   AUTO_CONVERT_LOST_RACES,
   CONTENTION_ACTOR,
@@ -86,6 +86,19 @@ async function versionsByChain(accountId: string): Promise<Map<string, VersionIt
   const chains = [accountId, ...creditShardChains(accountId, CREDIT_SHARDS)];
   const histories = await Promise.all(chains.map((chain) => chainHistory(ctx, chain)));
   return new Map(chains.map((chain, index) => [chain, histories[index]!.slice(1)]));
+}
+
+/**
+ * A balance as of a moment reads the by-time index, a GSI, which DynamoDB (and, under load,
+ * DynamoDB Local) updates a moment after the write: waits until it shows every chain's newest version.
+ */
+async function byTimeIndexCaughtUp(accountId: string): Promise<void> {
+  for (const [chain, versions] of await versionsByChain(accountId)) {
+    const newest = versions.at(-1);
+    if (!newest) continue;
+    while ((await versionAsOf(ctx, chain, newest.committed_at))?.version !== newest.version)
+      await new Promise<void>((resolve) => setImmediate(resolve));
+  }
 }
 
 const shardVersions = (chains: Map<string, VersionItem[]>) =>
@@ -212,6 +225,7 @@ describe("after the conversion", () => {
         (await transfer(payer, owner, { from_account_id: merchant.id, to_account_id: other.id, amount }, null)).body,
       );
       const at = (await chainHistory(ctx, merchant.id)).find((item) => item.tx_id === journalId)!.committed_at;
+      await byTimeIndexCaughtUp(merchant.id);
       const available = (await balanceAsOf(ctx, await accountNow(ctx, merchant.id), at))!.available;
       return { after: at > (await lastCredit()), available };
     };
@@ -268,6 +282,7 @@ describe("after the conversion", () => {
     await transfer(ctx, owner, { from_account_id: merchant.id, to_account_id: other.id, amount: "50.00" }, null);
     const after = (await chainHistory(ctx, merchant.id)).at(-1)!.committed_at;
     const account = await accountNow(ctx, merchant.id);
+    await byTimeIndexCaughtUp(merchant.id);
 
     const figures = async (instant: string) => {
       const reply = await balanceOf(ctx, owner, merchant.id, instant);

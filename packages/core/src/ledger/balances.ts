@@ -14,8 +14,15 @@ import type { ChainState, VersionItem } from "./versions";
  * an account's balance from its chains.
  */
 
-/** The newest version of a chain, strongly consistent. */
-export async function latestVersion(ctx: CoreContext, chain: string): Promise<VersionItem> {
+/**
+ * The newest version of a chain (undefined if the read finds none): strongly consistent, or
+ * eventually consistent for the write path's reads of quiet chains (head-cache.ts).
+ */
+export async function newestVersion(
+  ctx: CoreContext,
+  chain: string,
+  consistent: boolean,
+): Promise<VersionItem | undefined> {
   const reply = await ctx.db.doc.send(
     new QueryCommand({
       TableName: ctx.db.table,
@@ -23,12 +30,17 @@ export async function latestVersion(ctx: CoreContext, chain: string): Promise<Ve
       ExpressionAttributeValues: { ":pk": chainPartition(chain), ":prefix": BALANCE_PREFIX },
       ScanIndexForward: false,
       Limit: 1,
-      ConsistentRead: true,
+      ConsistentRead: consistent,
     }),
   );
-  const item = reply.Items?.[0];
+  return reply.Items?.[0] as VersionItem | undefined;
+}
+
+/** The newest version of a chain, strongly consistent. */
+export async function latestVersion(ctx: CoreContext, chain: string): Promise<VersionItem> {
+  const item = await newestVersion(ctx, chain, true);
   if (!item) throw new Error(`Balance chain ${chain} has no genesis version`);
-  return item as VersionItem;
+  return item;
 }
 /** The newest version of each of a customer account's first `count` credit shards, in parallel. */
 export async function creditShardHeads(ctx: CoreContext, accountId: string, count: number): Promise<VersionItem[]> {

@@ -1,8 +1,6 @@
-import { QueryCommand } from "@aws-sdk/lib-dynamodb";
 import type { CoreContext } from "../shared/context";
-import { latestVersion } from "./balances";
+import { latestVersion, newestVersion } from "./balances";
 import { ProcessCache } from "./cache";
-import { BALANCE_PREFIX, chainPartition } from "./keys";
 import type { VersionItem } from "./versions";
 
 /** The write path's chain heads: remembered per process while they are likely still the heads, else read. */
@@ -78,20 +76,6 @@ function quietChain(ctx: CoreContext, chain: string): boolean {
   return (known.foreign / known.span) * 1000 < EVENTUAL_READ_MAX_FOREIGN_RATE;
 }
 
-/** The newest version of a chain, eventually consistent; undefined if the read finds none yet. */
-async function eventualHead(ctx: CoreContext, chain: string): Promise<VersionItem | undefined> {
-  const reply = await ctx.db.doc.send(
-    new QueryCommand({
-      TableName: ctx.db.table,
-      KeyConditionExpression: "pk = :pk AND begins_with(sk, :prefix)",
-      ExpressionAttributeValues: { ":pk": chainPartition(chain), ":prefix": BALANCE_PREFIX },
-      ScanIndexForward: false,
-      Limit: 1,
-    }),
-  );
-  return reply.Items?.[0] as VersionItem | undefined;
-}
-
 /**
  * The write path's read of a head: every version since the last one this process knew was another
  * writer's. Strongly consistent when `fresh` (a refusal is decided on it) or the chain is busy;
@@ -104,7 +88,7 @@ async function readHead(
   chain: string,
   fresh: boolean,
 ): Promise<{ head: VersionItem; guessed: boolean }> {
-  const eventual = !fresh && quietChain(ctx, chain) ? await eventualHead(ctx, chain) : undefined;
+  const eventual = !fresh && quietChain(ctx, chain) ? await newestVersion(ctx, chain, false) : undefined;
   const head = eventual ?? (await latestVersion(ctx, chain));
   observe(ctx, chain, head.version, (known) => head.version - known);
   headCache.set(ctx, chain, head);
